@@ -1,0 +1,138 @@
+//! The commands' work: thin calls into `unfold-core`, with the file named in every error.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use indexmap::IndexMap;
+use unfold_core::document::{self, DocumentKind};
+use unfold_core::{AdapterKind, Error, Preview, Result, Scenario, Session, Template};
+
+use crate::Command;
+
+pub fn execute(command: Command) -> Result<ExitCode> {
+    match command {
+        Command::Validate { files } => Ok(validate(&files)),
+        Command::Render {
+            template,
+            expand,
+            params,
+            disclosure,
+            heading,
+            json,
+        } => {
+            let mut loaded = Template::load(&template)?;
+            loaded.disclosure = disclosure.unwrap_or(loaded.disclosure);
+            loaded.heading = heading.unwrap_or(loaded.heading);
+            render(&loaded, &expand, &params, json).map_err(|e| e.in_file(&template))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Compare {
+            template,
+            scenario,
+            adapters,
+            json,
+        } => {
+            let loaded = Template::load(&template)?;
+            let script = Scenario::load(&scenario)?;
+            let report = runtime()?
+                .block_on(unfold_core::compare(&loaded, &script, &dedup(adapters)))
+                .map_err(|e| e.in_file(&scenario))?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).unwrap_or_default()
+                );
+            } else {
+                print!("{}", crate::report_table::draw(&report));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|source| Error::Io {
+            path: "tokio runtime".into(),
+            action: "cannot start",
+            source,
+        })
+}
+
+fn dedup(adapters: Vec<AdapterKind>) -> Vec<AdapterKind> {
+    let mut unique = Vec::new();
+    for adapter in adapters {
+        if !unique.contains(&adapter) {
+            unique.push(adapter);
+        }
+    }
+    unique
+}
+
+/// Checks every file; prints each problem; exit 1 if any file has one, 2 if one cannot be read.
+fn validate(files: &[std::path::PathBuf]) -> ExitCode {
+    let mut code = ExitCode::SUCCESS;
+    for file in files {
+        match validate_file(file) {
+            Ok(kind) => println!("{}: ok ({})", file.display(), kind.tag()),
+            Err(error @ Error::Invalid(_)) => {
+                eprintln!("{error}");
+                if code == ExitCode::SUCCESS {
+                    code = ExitCode::from(1);
+                }
+            }
+            Err(error) => {
+                eprintln!("error: {error}");
+                code = ExitCode::from(2);
+            }
+        }
+    }
+    code
+}
+
+fn validate_file(path: &Path) -> Result<DocumentKind> {
+    let bytes = document::read_document_bytes(path)?;
+    let value = document::parse_json(&bytes).map_err(|e| e.in_file(path))?;
+    let kind = match document::declared_kind(&value) {
+        Some(kind) => kind,
+        None if path.to_string_lossy().ends_with(".scenario.json") => DocumentKind::Scenario,
+        None => DocumentKind::Template,
+    };
+    let checked = match kind {
+        DocumentKind::Template => Template::from_json(&bytes).map(drop),
+        DocumentKind::Scenario => Scenario::from_json(&bytes).map(drop),
+    };
+    checked.map_err(|e| e.in_file(path))?;
+    Ok(kind)
+}
+
+fn render(template: &Template, expand: &[String], params: &[String], json: bool) -> Result<()> {
+    let mut values = IndexMap::new();
+    for param in params {
+        let Some((name, value)) = param.split_once('=') else {
+            return Err(Error::argument(
+                format!("--param {param}"),
+                "expected NAME=VALUE",
+            ));
+        };
+        values.insert(name.to_owned(), value.to_owned());
+    }
+    let mut session = Session::new(template, values)?;
+    for path in expand {
+        session
+            .expand(path)
+            .map_err(|message| Error::argument(format!("--expand {path}"), message))?;
+    }
+    let prompt = session.render()?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&Preview::of(&prompt)).unwrap_or_default()
+        );
+    } else {
+        print!("{}", prompt.markdown);
+    }
+    Ok(())
+}

@@ -1,0 +1,82 @@
+//! The `unfold` command line: validate, render and compare templates headless, over the same core
+//! as the app. This file parses arguments and maps outcomes to exit codes; `commands` does the work
+//! and `report_table` draws the side-by-side comparison.
+//!
+//! Exit codes: 0 success, 1 validation problems (`validate`), 2 bad input, 3 a bug in Unfold.
+
+mod commands;
+mod report_table;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Design prompt templates with progressive disclosure and compare how adapters run them.
+#[derive(Debug, Parser)]
+#[command(name = "unfold", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check templates and scenarios; prints one line per problem: FILE: /json/pointer: what is wrong
+    Validate {
+        /// `*.unfold.json` and `*.scenario.json` files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print the prompt a model is shown for a template
+    Render {
+        /// The template file.
+        template: PathBuf,
+        /// Show a section (dotted path) in full, as reading it would.
+        #[arg(long = "expand", value_name = "PATH")]
+        expand: Vec<String>,
+        /// Set a parameter.
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+        /// Override the template's disclosure protocol.
+        #[arg(long, value_name = "read_section|open_sections|mixed")]
+        disclosure: Option<unfold_core::template::Disclosure>,
+        /// Override the template's heading style.
+        #[arg(long, value_name = "plain|keyed")]
+        heading: Option<unfold_core::template::HeadingStyle>,
+        /// Print {"markdown", "tools", "prompt_tokens"} instead of the markdown.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replay a scenario under both adapters and show them side by side
+    Compare {
+        /// The template file.
+        template: PathBuf,
+        /// The scenario file.
+        scenario: PathBuf,
+        /// Adapters to run, in order.
+        #[arg(long, value_delimiter = ',', default_value = "dynamic,restart")]
+        adapters: Vec<unfold_core::AdapterKind>,
+        /// Print the comparison report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // A bug must still end with one readable line, never a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("error: internal error (a bug in Unfold, please report it): {info}");
+    }));
+    match std::panic::catch_unwind(|| commands::execute(cli.command)) {
+        Ok(Ok(code)) => code,
+        Ok(Err(failure)) => {
+            for line in failure.to_string().lines() {
+                eprintln!("error: {line}");
+            }
+            ExitCode::from(2)
+        }
+        Err(_) => ExitCode::from(3),
+    }
+}

@@ -1,0 +1,368 @@
+//! The template document (`*.unfold.json`): its types, the checks a JSON Schema cannot express,
+//! loading and canonical saving, and navigation of the section tree by path.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::document::{self, DocumentKind};
+use crate::error::{Problem, Result};
+use crate::substitution;
+use crate::tool::{Builtin, Tool};
+
+/// Sections nest at most this deep (top level is depth 1).
+pub const MAX_SECTION_DEPTH: usize = 64;
+/// A template holds at most this many sections.
+pub const MAX_SECTIONS: usize = 50_000;
+
+/// A prompt template: a tree of sections with tools, rendered with progressive disclosure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(title = "Unfold template")]
+#[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+pub struct Template {
+    /// Always 1 for this format.
+    #[schemars(extend("const" = 1))]
+    pub schema_version: u64,
+    /// Always `unfold.template`.
+    #[schemars(extend("const" = "unfold.template"))]
+    pub kind: String,
+    /// A namespace, e.g. `agents/assistant`.
+    #[serde(default)]
+    pub ns: String,
+    /// The template's key, e.g. `task-executor`.
+    #[schemars(length(min = 1))]
+    pub key: String,
+    /// A human name.
+    #[serde(default)]
+    pub name: String,
+    /// How summarized sections are offered for expansion.
+    #[serde(default)]
+    pub disclosure: Disclosure,
+    /// Whether tools are offered in full or by brief until picked.
+    #[serde(default)]
+    pub tool_disclosure: ToolDisclosure,
+    /// The heading style.
+    #[serde(default)]
+    pub heading: HeadingStyle,
+    /// Default parameter values; a run or a render may override them.
+    #[serde(default)]
+    #[schemars(extend("propertyNames" = { "pattern": "^[_A-Za-z][_A-Za-z0-9]*$" }))]
+    pub params: IndexMap<String, String>,
+    /// Tools offered whatever is summarized.
+    #[serde(default)]
+    pub tools: Vec<Tool>,
+    /// The top-level sections, in order.
+    #[serde(default)]
+    pub sections: Vec<Section>,
+    /// `x-` fields, kept as they are.
+    #[serde(flatten)]
+    pub extensions: Map<String, Value>,
+}
+
+/// One section of a template.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+pub struct Section {
+    /// `^[a-z0-9][a-z0-9_-]*$`, unique among its siblings.
+    #[schemars(regex(pattern = r"^[a-z0-9][a-z0-9_-]*$"))]
+    pub key: String,
+    /// The heading text.
+    pub title: String,
+    /// The body, with `${param}` placeholders (Python `string.Template` rules).
+    #[serde(default)]
+    pub template: String,
+    /// What a summarized section shows instead of its body; required when `visibility` is `summary`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Rendered in full or summarized, unless a session overrides it.
+    #[serde(default)]
+    pub visibility: Visibility,
+    /// Tools offered while this section is rendered in full.
+    #[serde(default)]
+    pub tools: Vec<Tool>,
+    /// Subsections, in order.
+    #[serde(default)]
+    pub children: Vec<Section>,
+    /// `x-` fields, kept as they are.
+    #[serde(flatten)]
+    pub extensions: Map<String, Value>,
+}
+
+/// The disclosure protocol (spec 1 and 4).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Disclosure {
+    /// One `read_section` tool for every summarized section.
+    #[default]
+    ReadSection,
+    /// The older protocol: `open_sections` restarts with the sections expanded.
+    OpenSections,
+    /// What weakincentives 0.27 renders: `open_sections` for summarized sections whose subtree has
+    /// tools, `read_section` for the others.
+    Mixed,
+}
+
+/// How tools are described to the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolDisclosure {
+    /// Every offered tool with its full description.
+    #[default]
+    Full,
+    /// Briefs until the model picks tools with `pick_tools`.
+    PickTools,
+}
+
+/// The heading style.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HeadingStyle {
+    /// `## 1 Task`, `### 2.1 Examples`
+    #[default]
+    Plain,
+    /// `## 1. Task (task)`, `### 2.1. Examples (context.examples)`, as weakincentives 0.27.
+    Keyed,
+}
+
+/// Whether a section is rendered in full or summarized.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Heading, body and children.
+    #[default]
+    Full,
+    /// Heading, summary and an instruction to expand; no children.
+    Summary,
+}
+
+impl std::str::FromStr for Disclosure {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        serde_json::from_value(Value::String(s.to_owned()))
+            .map_err(|_| format!("unknown disclosure '{s}' (read_section, open_sections or mixed)"))
+    }
+}
+
+impl std::str::FromStr for HeadingStyle {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        serde_json::from_value(Value::String(s.to_owned()))
+            .map_err(|_| format!("unknown heading style '{s}' (plain or keyed)"))
+    }
+}
+
+impl Template {
+    /// Parses and validates a template from JSON text; reports every problem with its JSON pointer.
+    pub fn from_json(bytes: &[u8]) -> Result<Template> {
+        document::parse_document(bytes, DocumentKind::Template, Template::problems)
+    }
+
+    /// Loads and validates a template file; errors name the file.
+    pub fn load(path: &Path) -> Result<Template> {
+        let bytes = document::read_document_bytes(path)?;
+        Template::from_json(&bytes).map_err(|e| e.in_file(path))
+    }
+
+    /// The canonical JSON text: what [`Template::save`] writes.
+    pub fn to_json(&self) -> String {
+        document::to_canonical_json(self)
+    }
+
+    /// Saves the canonical JSON text atomically.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        document::write_atomically(path, &self.to_json())
+    }
+
+    /// The section at a dotted path from the root (`context.examples`).
+    pub fn section(&self, path: &str) -> Option<&Section> {
+        let mut keys = path.split('.');
+        let first = keys.next()?;
+        let mut section = self.sections.iter().find(|s| s.key == first)?;
+        for key in keys {
+            section = section.children.iter().find(|s| s.key == key)?;
+        }
+        Some(section)
+    }
+
+    /// Visits every section depth-first in document order with its dotted path; stops descending
+    /// below [`MAX_SECTION_DEPTH`].
+    pub fn walk<'t>(&'t self, visit: &mut dyn FnMut(&str, &'t Section)) {
+        fn go<'t>(
+            sections: &'t [Section],
+            path: &mut String,
+            depth: usize,
+            visit: &mut dyn FnMut(&str, &'t Section),
+        ) {
+            if depth > MAX_SECTION_DEPTH {
+                return;
+            }
+            for section in sections {
+                let len = path.len();
+                if len > 0 {
+                    path.push('.');
+                }
+                path.push_str(&section.key);
+                visit(path, section);
+                go(&section.children, path, depth + 1, visit);
+                path.truncate(len);
+            }
+        }
+        go(&self.sections, &mut String::new(), 1, visit);
+    }
+
+    /// Every tool the template defines: its own, then its sections' in document order.
+    pub fn all_tools(&self) -> Vec<&Tool> {
+        let mut tools: Vec<&Tool> = self.tools.iter().collect();
+        self.walk(&mut |_, section| tools.extend(&section.tools));
+        tools
+    }
+
+    /// Names of every parameter the template's texts use, in order of first use.
+    pub fn used_params(&self) -> Vec<String> {
+        let mut seen = indexmap::IndexSet::new();
+        self.walk(&mut |_, section| {
+            for text in std::iter::once(&section.template).chain(&section.summary) {
+                seen.extend(substitution::placeholders(text).map(str::to_owned));
+            }
+        });
+        seen.into_iter().collect()
+    }
+
+    /// The problems a JSON Schema cannot express (duplicate keys and tool names, summaries, depth,
+    /// size, tool parameter schemas, placeholders).
+    fn problems(&self) -> Vec<Problem> {
+        let mut checker = TemplateChecker::default();
+        checker.tools(&self.tools, "");
+        checker.sections(&self.sections, "", 1);
+        checker.problems
+    }
+}
+
+#[derive(Default)]
+struct TemplateChecker {
+    problems: Vec<Problem>,
+    tool_names: HashMap<String, String>,
+    section_count: usize,
+}
+
+impl TemplateChecker {
+    fn sections(&mut self, sections: &[Section], parent: &str, depth: usize) {
+        let base = format!(
+            "{parent}/{}",
+            if parent.is_empty() {
+                "sections"
+            } else {
+                "children"
+            }
+        );
+        if depth > MAX_SECTION_DEPTH {
+            self.problems.push(Problem::at(
+                base,
+                format!("sections nest deeper than {MAX_SECTION_DEPTH} levels"),
+            ));
+            return;
+        }
+        let mut keys: HashMap<&str, usize> = HashMap::new();
+        for (i, section) in sections.iter().enumerate() {
+            let pointer = format!("{base}/{i}");
+            self.section_count += 1;
+            if self.section_count == MAX_SECTIONS + 1 {
+                self.problems.push(Problem::at(
+                    pointer.clone(),
+                    format!("more than {MAX_SECTIONS} sections"),
+                ));
+            }
+            if let Some(first) = keys.insert(&section.key, i) {
+                self.problems.push(Problem::at(
+                    format!("{pointer}/key"),
+                    format!("duplicate key '{}': {base}/{first} has it too", section.key),
+                ));
+            }
+            if section.visibility == Visibility::Summary && section.summary.is_none() {
+                self.problems.push(Problem::at(
+                    pointer.clone(),
+                    "a summarized section needs a \"summary\"",
+                ));
+            }
+            self.placeholders(&section.template, &format!("{pointer}/template"));
+            if let Some(summary) = &section.summary {
+                self.placeholders(summary, &format!("{pointer}/summary"));
+            }
+            self.tools(&section.tools, &pointer);
+            self.sections(&section.children, &pointer, depth + 1);
+        }
+    }
+
+    fn placeholders(&mut self, text: &str, pointer: &str) {
+        if let Err(e) = substitution::check_syntax(text) {
+            self.problems.push(Problem::at(pointer, e.to_string()));
+        }
+    }
+
+    fn tools(&mut self, tools: &[Tool], parent: &str) {
+        for (i, tool) in tools.iter().enumerate() {
+            let pointer = format!("{parent}/tools/{i}");
+            if Builtin::from_name(&tool.name).is_some() {
+                self.problems.push(Problem::at(
+                    format!("{pointer}/name"),
+                    format!("'{}' is a builtin tool's name and is reserved", tool.name),
+                ));
+            } else if let Some(first) = self.tool_names.insert(tool.name.clone(), pointer.clone()) {
+                self.problems.push(Problem::at(
+                    format!("{pointer}/name"),
+                    format!("duplicate tool name '{}': {first} has it too", tool.name),
+                ));
+            }
+            if let Err(message) = check_parameters_schema(&tool.parameters) {
+                self.problems
+                    .push(Problem::at(format!("{pointer}/parameters"), message));
+            }
+        }
+    }
+}
+
+/// Checks that a tool's `parameters` is a valid JSON Schema describing an object. `$ref`s to other
+/// files or URLs are never fetched, and patterns use a linear-time regex engine.
+pub fn check_parameters_schema(parameters: &Value) -> std::result::Result<(), String> {
+    let Some(object) = parameters.as_object() else {
+        return Err(
+            "must be a JSON Schema object, e.g. {\"type\": \"object\", \"properties\": {}}"
+                .to_owned(),
+        );
+    };
+    if object.get("type").is_some_and(|t| t != "object") {
+        return Err(format!(
+            "must describe an object (\"type\": \"object\"), not {}",
+            object["type"]
+        ));
+    }
+    crate::schema::tool_parameters_validator(parameters)
+        .map(drop)
+        .map_err(|e| format!("not a valid JSON Schema: {e}"))
+}
+
+/// The tool names used anywhere in a template, builtins excluded.
+pub(crate) fn tool_name_set(template: &Template) -> HashSet<&str> {
+    template
+        .all_tools()
+        .into_iter()
+        .map(|t| t.name.as_str())
+        .collect()
+}
