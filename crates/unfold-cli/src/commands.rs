@@ -12,36 +12,21 @@ use crate::Command;
 pub fn execute(command: Command) -> Result<ExitCode> {
     match command {
         Command::Validate { files } => Ok(validate(&files)),
-        Command::Render {
-            template,
-            expand,
-            params,
-            disclosure,
-            heading,
-            json,
-        } => {
+        Command::Render { template, expand, params, disclosure, heading, json } => {
             let mut loaded = Template::load(&template)?;
             loaded.disclosure = disclosure.unwrap_or(loaded.disclosure);
             loaded.heading = heading.unwrap_or(loaded.heading);
             render(&loaded, &expand, &params, json).map_err(|e| e.in_file(&template))?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare {
-            template,
-            scenario,
-            adapters,
-            json,
-        } => {
+        Command::Compare { template, scenario, adapters, json } => {
             let loaded = Template::load(&template)?;
             let script = Scenario::load(&scenario)?;
             let report = runtime()?
                 .block_on(unfold_core::compare(&loaded, &script, &dedup(adapters)))
                 .map_err(|e| e.in_file(&scenario))?;
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report).unwrap_or_default()
-                );
+                println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
             } else {
                 print!("{}", crate::report_table::draw(&report));
             }
@@ -51,14 +36,11 @@ pub fn execute(command: Command) -> Result<ExitCode> {
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|source| Error::Io {
-            path: "tokio runtime".into(),
-            action: "cannot start",
-            source,
-        })
+    tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|source| Error::Io {
+        path: "tokio runtime".into(),
+        action: "cannot start",
+        source,
+    })
 }
 
 fn dedup(adapters: Vec<AdapterKind>) -> Vec<AdapterKind> {
@@ -112,25 +94,17 @@ fn render(template: &Template, expand: &[String], params: &[String], json: bool)
     let mut values = IndexMap::new();
     for param in params {
         let Some((name, value)) = param.split_once('=') else {
-            return Err(Error::argument(
-                format!("--param {param}"),
-                "expected NAME=VALUE",
-            ));
+            return Err(Error::argument(format!("--param {param}"), "expected NAME=VALUE"));
         };
         values.insert(name.to_owned(), value.to_owned());
     }
     let mut session = Session::new(template, values)?;
     for path in expand {
-        session
-            .expand(path)
-            .map_err(|message| Error::argument(format!("--expand {path}"), message))?;
+        session.expand(path).map_err(|message| Error::argument(format!("--expand {path}"), message))?;
     }
     let prompt = session.render()?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&Preview::of(&prompt)).unwrap_or_default()
-        );
+        println!("{}", serde_json::to_string_pretty(&Preview::of(&prompt)).unwrap_or_default());
     } else {
         print!("{}", prompt.markdown);
     }

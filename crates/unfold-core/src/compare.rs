@@ -15,11 +15,7 @@ pub const COMPARISON_KIND: &str = "unfold.comparison";
 
 /// Runs `scenario` on `template` under each of `adapters`, in order. Fails (with problems located
 /// in the scenario) when the scenario names parameters or tools the template does not have.
-pub async fn compare(
-    template: &Template,
-    scenario: &Scenario,
-    adapters: &[AdapterKind],
-) -> Result<ComparisonReport> {
+pub async fn compare(template: &Template, scenario: &Scenario, adapters: &[AdapterKind]) -> Result<ComparisonReport> {
     let problems = scenario.problems_with(template);
     if !problems.is_empty() {
         return Err(invalid(problems));
@@ -40,16 +36,7 @@ pub async fn compare(
     for &kind in adapters {
         let mut provider = ScriptedProvider::new(scenario, template);
         let mut results = ScriptedToolResults::new(scenario);
-        runs.push(
-            run(
-                &input,
-                adapter_for(kind),
-                &mut provider,
-                &mut results,
-                &mut |_| {},
-            )
-            .await?,
-        );
+        runs.push(run(&input, adapter_for(kind), &mut provider, &mut results, &mut |_| {}).await?);
     }
     Ok(ComparisonReport {
         schema_version: crate::document::SCHEMA_VERSION,

@@ -41,10 +41,17 @@ impl DocumentKind {
         }
     }
 
-    fn schema(self) -> &'static jsonschema::Validator {
+    fn validator(self) -> &'static jsonschema::Validator {
         match self {
             DocumentKind::Template => crate::schema::template_validator(),
             DocumentKind::Scenario => crate::schema::scenario_validator(),
+        }
+    }
+
+    fn schema(self) -> &'static Value {
+        match self {
+            DocumentKind::Template => crate::schema::template_schema(),
+            DocumentKind::Scenario => crate::schema::scenario_schema(),
         }
     }
 }
@@ -63,21 +70,13 @@ pub fn declared_kind(value: &Value) -> Option<DocumentKind> {
 
 /// Reads a file's bytes, refusing one larger than [`MAX_DOCUMENT_BYTES`] before reading it.
 pub fn read_document_bytes(path: &Path) -> Result<Vec<u8>> {
-    let io_error = |source| Error::Io {
-        path: path.display().to_string(),
-        action: "cannot read",
-        source,
-    };
+    let io_error = |source| Error::Io { path: path.display().to_string(), action: "cannot read", source };
     let file = std::fs::File::open(path).map_err(io_error)?;
     let size = file.metadata().map_err(io_error)?.len();
     check_size(size).map_err(|e| e.in_file(path))?;
     let mut bytes = Vec::with_capacity(size as usize);
     // `take` also bounds files whose metadata lies about their size (pipes, /proc).
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(file, MAX_DOCUMENT_BYTES + 1),
-        &mut bytes,
-    )
-    .map_err(io_error)?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_DOCUMENT_BYTES + 1), &mut bytes).map_err(io_error)?;
     check_size(bytes.len() as u64).map_err(|e| e.in_file(path))?;
     Ok(bytes)
 }
@@ -109,12 +108,7 @@ pub(crate) fn parse_document<T: DeserializeOwned>(
         Err(_) if !problems.is_empty() => return Err(invalid(problems)),
         // The schema is generated from `T`, so this only happens if the two disagree: still an
         // error for the user, never a panic.
-        Err(e) => {
-            return Err(Error::problem(
-                "",
-                format!("does not match the {} format: {e}", kind.tag()),
-            ))
-        }
+        Err(e) => return Err(Error::problem("", format!("does not match the {} format: {e}", kind.tag()))),
     };
     problems.extend(semantic(&document));
     if !problems.is_empty() {
@@ -137,10 +131,7 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value> {
     check_size(bytes.len() as u64)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(Error::problem(
-            "",
-            "the file is empty; expected a JSON object",
-        ));
+        return Err(Error::problem("", "the file is empty; expected a JSON object"));
     }
     check_depth(bytes)?;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
@@ -161,13 +152,7 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value> {
         };
         Error::Invalid(Problems {
             origin: None,
-            list: vec![Problem {
-                location: Location::Text {
-                    line: e.line(),
-                    column: e.column(),
-                },
-                message,
-            }],
+            list: vec![Problem { location: Location::Text { line: e.line(), column: e.column() }, message }],
         })
     })
 }
@@ -192,15 +177,9 @@ fn check_depth(bytes: &[u8]) -> Result<()> {
             b'{' | b'[' => {
                 depth += 1;
                 if depth > MAX_JSON_DEPTH {
-                    let location = Location::Text {
-                        line,
-                        column: i - line_start + 1,
-                    };
+                    let location = Location::Text { line, column: i - line_start + 1 };
                     let message = format!("JSON nested deeper than {MAX_JSON_DEPTH} levels");
-                    return Err(Error::Invalid(Problems {
-                        origin: None,
-                        list: vec![Problem { location, message }],
-                    }));
+                    return Err(Error::Invalid(Problems { origin: None, list: vec![Problem { location, message }] }));
                 }
             }
             b'}' | b']' => depth = depth.saturating_sub(1),
@@ -216,25 +195,14 @@ fn check_depth(bytes: &[u8]) -> Result<()> {
 
 fn check_kind_and_version(value: &Value, kind: DocumentKind) -> Result<()> {
     let Some(object) = value.as_object() else {
-        return Err(Error::problem(
-            "",
-            format!("expected a JSON object (an {} document)", kind.tag()),
-        ));
+        return Err(Error::problem("", format!("expected a JSON object (an {} document)", kind.tag())));
     };
     match object.get("kind").and_then(Value::as_str) {
         Some(found) if found == kind.tag() => {}
         Some(found) => {
-            return Err(Error::problem(
-                "/kind",
-                format!("this is a '{found}' document; expected '{}'", kind.tag()),
-            ))
+            return Err(Error::problem("/kind", format!("this is a '{found}' document; expected '{}'", kind.tag())))
         }
-        None => {
-            return Err(Error::problem(
-                "/kind",
-                format!("missing \"kind\": \"{}\"", kind.tag()),
-            ))
-        }
+        None => return Err(Error::problem("/kind", format!("missing \"kind\": \"{}\"", kind.tag()))),
     }
     match object.get("schema_version").and_then(Value::as_u64) {
         Some(SCHEMA_VERSION) => Ok(()),
@@ -247,27 +215,19 @@ fn check_kind_and_version(value: &Value, kind: DocumentKind) -> Result<()> {
 }
 
 fn schema_problems(value: &Value, kind: DocumentKind) -> Vec<Problem> {
-    kind.schema()
+    kind.validator()
         .iter_errors(value)
-        .map(|error| {
-            Problem::at(
-                error.instance_path().to_string(),
-                describe_schema_error(&error),
-            )
-        })
+        .map(|error| Problem::at(error.instance_path().to_string(), describe_schema_error(&error, kind.schema())))
         .collect()
 }
 
 /// Words for a schema violation, in the terms of the document rather than of JSON Schema.
-fn describe_schema_error(error: &jsonschema::ValidationError<'_>) -> String {
+fn describe_schema_error(error: &jsonschema::ValidationError<'_>, schema: &Value) -> String {
     use jsonschema::error::ValidationErrorKind as Kind;
     match error.kind() {
         Kind::AdditionalProperties { unexpected } => {
             let fields: Vec<String> = unexpected.iter().map(|f| format!("'{f}'")).collect();
-            format!(
-                "unknown field {} (only fields starting with \"x-\" may be added)",
-                fields.join(", ")
-            )
+            format!("unknown field {} (only fields starting with \"x-\" may be added)", fields.join(", "))
         }
         Kind::Required { property } => format!("missing required field {property}"),
         Kind::Pattern { pattern } => {
@@ -277,15 +237,29 @@ fn describe_schema_error(error: &jsonschema::ValidationError<'_>) -> String {
             format!("{} is not one of {options}", short_json(error.instance()))
         }
         Kind::Constant { expected_value } => format!("must be {expected_value}"),
-        Kind::Type { .. } | Kind::AnyOf { .. } | Kind::OneOfNotValid { .. } => {
-            format!(
-                "{} {}",
-                short_json(error.instance()),
-                error.masked_with("").to_string().trim_start()
-            )
+        Kind::AnyOf { .. } | Kind::OneOfNotValid { .. } => {
+            let branches = schema.pointer(error.schema_path().as_str()).and_then(Value::as_array);
+            describe_alternatives(error.instance(), branches.map_or(&[][..], Vec::as_slice))
+        }
+        Kind::Type { .. } => {
+            format!("{} {}", short_json(error.instance()), error.masked_with("").to_string().trim_start())
         }
         _ => error.masked_with("value").to_string(),
     }
+}
+
+/// Words for a value that matches none of a schema's alternatives: the allowed values when they
+/// are constants, else each alternative's description (the doc comment of its Rust variant).
+fn describe_alternatives(instance: &Value, branches: &[Value]) -> String {
+    let constants: Option<Vec<String>> = branches.iter().map(|b| b.get("const").map(Value::to_string)).collect();
+    if let Some(constants) = constants.filter(|c| !c.is_empty()) {
+        return format!("{} is not one of {}", short_json(instance), constants.join(", "));
+    }
+    let forms: Vec<&str> = branches.iter().filter_map(|b| b.get("description")?.as_str()).collect();
+    if forms.is_empty() {
+        return format!("{} matches none of the allowed forms", short_json(instance));
+    }
+    format!("{} matches none of the allowed forms: {}", short_json(instance), forms.join(" "))
 }
 
 /// A JSON value shown in a message, cut short when long.
@@ -312,31 +286,20 @@ pub fn to_canonical_json<T: Serialize>(document: &T) -> String {
 /// Writes `text` to `path` so that a crash at any moment leaves either the old file or the new one,
 /// never a torn one: a temporary file in the same folder, fsync, rename, fsync of the folder.
 pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let io_error = |source| Error::Io {
-        path: path.display().to_string(),
-        action: "cannot save",
-        source,
-    };
+    let io_error = |source| Error::Io { path: path.display().to_string(), action: "cannot save", source };
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     let mut temp = tempfile::Builder::new()
-        .prefix(&format!(
-            ".{}.",
-            path.file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("unfold")
-        ))
+        .prefix(&format!(".{}.", path.file_name().and_then(|n| n.to_str()).unwrap_or("unfold")))
         .suffix(TEMP_SUFFIX)
         .tempfile_in(folder)
         .map_err(io_error)?;
     temp.write_all(text.as_bytes()).map_err(io_error)?;
     temp.as_file().sync_all().map_err(io_error)?;
     temp.persist(path).map_err(|e| io_error(e.error))?;
-    std::fs::File::open(folder)
-        .and_then(|dir| dir.sync_all())
-        .map_err(io_error)?;
+    std::fs::File::open(folder).and_then(|dir| dir.sync_all()).map_err(io_error)?;
     Ok(())
 }
 

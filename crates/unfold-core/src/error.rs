@@ -46,10 +46,7 @@ pub struct Problem {
 impl Problem {
     /// A problem at a JSON pointer.
     pub fn at(pointer: impl Into<String>, message: impl Into<String>) -> Problem {
-        Problem {
-            location: Location::Pointer(pointer.into()),
-            message: message.into(),
-        }
+        Problem { location: Location::Pointer(pointer.into()), message: message.into() }
     }
 }
 
@@ -112,31 +109,21 @@ pub enum Error {
 impl Error {
     /// An `Invalid` error with one problem and no origin yet.
     pub fn problem(pointer: impl Into<String>, message: impl Into<String>) -> Error {
-        Error::Invalid(Problems {
-            origin: None,
-            list: vec![Problem::at(pointer, message)],
-        })
+        Error::Invalid(Problems { origin: None, list: vec![Problem::at(pointer, message)] })
     }
 
     /// An `Invalid` error about a command-line argument.
     pub fn argument(argument: impl Into<String>, message: impl Into<String>) -> Error {
-        let problem = Problem {
-            location: Location::Argument(argument.into()),
-            message: message.into(),
-        };
-        Error::Invalid(Problems {
-            origin: None,
-            list: vec![problem],
-        })
+        let problem = Problem { location: Location::Argument(argument.into()), message: message.into() };
+        Error::Invalid(Problems { origin: None, list: vec![problem] })
     }
 
     /// Names the file the error is about, unless it already names one.
     pub fn in_file(self, path: &Path) -> Error {
         match self {
-            Error::Invalid(Problems { origin: None, list }) => Error::Invalid(Problems {
-                origin: Some(path.display().to_string()),
-                list,
-            }),
+            Error::Invalid(Problems { origin: None, list }) => {
+                Error::Invalid(Problems { origin: Some(path.display().to_string()), list })
+            }
             other => other,
         }
     }

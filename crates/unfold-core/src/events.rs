@@ -214,23 +214,15 @@ impl Counters {
         let mut c = Counters::default();
         for (i, event) in events.iter().enumerate() {
             match &event.kind {
-                EventKind::ModelCall {
-                    prompt_tokens,
-                    completion_tokens,
-                    ..
-                } => {
+                EventKind::ModelCall { prompt_tokens, completion_tokens, .. } => {
                     c.model_calls += 1;
                     c.prompt_tokens += prompt_tokens;
                     c.completion_tokens += completion_tokens;
                 }
                 EventKind::Restart { .. } => c.restarts += 1,
-                EventKind::ToolsInjected { tool_names, .. } => {
-                    c.tools_injected += tool_names.len() as u32
-                }
+                EventKind::ToolsInjected { tool_names, .. } => c.tools_injected += tool_names.len() as u32,
                 EventKind::VisibilityChanged { .. } => {
-                    let restarted = events
-                        .get(i + 1)
-                        .is_some_and(|e| matches!(e.kind, EventKind::Restart { .. }));
+                    let restarted = events.get(i + 1).is_some_and(|e| matches!(e.kind, EventKind::Restart { .. }));
                     c.dynamic_expansions += u32::from(!restarted);
                 }
                 EventKind::ToolCall { success, .. } => {

@@ -60,8 +60,7 @@ impl Preview {
         Preview {
             markdown: prompt.markdown.clone(),
             tools: prompt.tools.iter().map(OfferedTool::to_openai).collect(),
-            prompt_tokens: tokens::count_text(&prompt.markdown)
-                + tokens::count_tools(&prompt.tools),
+            prompt_tokens: tokens::count_text(&prompt.markdown) + tokens::count_tools(&prompt.tools),
         }
     }
 }
@@ -69,8 +68,7 @@ impl Preview {
 /// Loads a template file and previews its initial render (default parameters, no overrides).
 pub fn preview_file(path: &Path) -> Result<Preview> {
     let template = Template::load(path)?;
-    let session =
-        Session::new(&template, indexmap::IndexMap::new()).map_err(|e| e.in_file(path))?;
+    let session = Session::new(&template, indexmap::IndexMap::new()).map_err(|e| e.in_file(path))?;
     let prompt = session.render().map_err(|e| e.in_file(path))?;
     Ok(Preview::of(&prompt))
 }

@@ -42,20 +42,12 @@ pub fn render(template: &Template, state: &SessionState) -> Result<RenderedPromp
         renderer.out.push('\n');
     }
     let tools = offered_tools(template, state, &renderer.full_tools, &renderer.summarized);
-    Ok(RenderedPrompt {
-        markdown: renderer.out,
-        tools,
-        summarized: renderer.summarized,
-    })
+    Ok(RenderedPrompt { markdown: renderer.out, tools, summarized: renderer.summarized })
 }
 
 /// Renders one section (heading, body, visible subsections) as it stands in the whole prompt,
 /// numbered as there; `None` if no section has that path.
-pub fn render_section(
-    template: &Template,
-    state: &SessionState,
-    path: &str,
-) -> Option<Result<String>> {
+pub fn render_section(template: &Template, state: &SessionState, path: &str) -> Option<Result<String>> {
     let mut renderer = Renderer::new(template, state);
     let mut siblings = &template.sections;
     let mut found = None;
@@ -66,7 +58,6 @@ pub fn render_section(
         found = Some((section, depth + 1));
     }
     let (section, depth) = found?;
-    renderer.leave();
     Some(renderer.section(section, depth).map(|()| {
         renderer.out.push('\n');
         renderer.out
@@ -135,10 +126,7 @@ impl<'t, 's> Renderer<'t, 's> {
             self.out.push_str("\n\n");
         }
         self.heading(section, depth);
-        let visibility = self
-            .state
-            .visibility
-            .effective(&self.path, section.visibility);
+        let visibility = self.state.visibility.effective(&self.path, section.visibility);
         match (visibility, &section.summary) {
             (Visibility::Summary, Some(summary)) => {
                 self.body(summary, "summary")?;
@@ -185,8 +173,7 @@ impl<'t, 's> Renderer<'t, 's> {
         self.out.push_str("\n\n");
         let body_start = self.out.len();
         let text = dedent(text);
-        substitution::substitute_into(text.trim(), lookup, &mut self.out)
-            .map_err(|e| self.error(e, field))?;
+        substitution::substitute_into(text.trim(), lookup, &mut self.out).map_err(|e| self.error(e, field))?;
         let leading = self.out.len() - body_start - self.out[body_start..].trim_start().len();
         self.out.drain(body_start..body_start + leading);
         let trimmed = self.out.trim_end().len().max(start);
@@ -201,10 +188,7 @@ impl<'t, 's> Renderer<'t, 's> {
             .enumerate()
             .map(|(depth, i)| format!("/{}/{i}", if depth == 0 { "sections" } else { "children" }))
             .collect();
-        Error::problem(
-            format!("{pointer}/{field}"),
-            format!("{error} (section '{}')", self.path),
-        )
+        Error::problem(format!("{pointer}/{field}"), format!("{error} (section '{}')", self.path))
     }
 
     fn summary_suffix(&mut self, section: &Section) {
@@ -228,10 +212,7 @@ impl<'t, 's> Renderer<'t, 's> {
                 keys.join(", ")
             ));
         }
-        self.summarized.push(SummarizedSection {
-            path: path.clone(),
-            builtin,
-        });
+        self.summarized.push(SummarizedSection { path: path.clone(), builtin });
     }
 }
 
@@ -248,24 +229,11 @@ fn dedent(text: &str) -> std::borrow::Cow<'_, str> {
         .filter(|line| !blank(line))
         .map(|line| &line[..line.len() - line.trim_start_matches([' ', '\t']).len()])
         .reduce(|common, indent| {
-            let shared = common
-                .bytes()
-                .zip(indent.bytes())
-                .take_while(|(a, b)| a == b)
-                .count();
+            let shared = common.bytes().zip(indent.bytes()).take_while(|(a, b)| a == b).count();
             &common[..shared]
         })
         .unwrap_or("");
-    let lines: Vec<&str> = text
-        .split('\n')
-        .map(|line| {
-            if blank(line) {
-                ""
-            } else {
-                &line[margin.len()..]
-            }
-        })
-        .collect();
+    let lines: Vec<&str> = text.split('\n').map(|line| if blank(line) { "" } else { &line[margin.len()..] }).collect();
     std::borrow::Cow::Owned(lines.join("\n"))
 }
 
@@ -282,12 +250,14 @@ fn offered_tools(
     summarized: &[SummarizedSection],
 ) -> Vec<OfferedTool> {
     let pick_mode = template.tool_disclosure == ToolDisclosure::PickTools;
+    // A plugin may add a tool of a name the template has: it is offered once, where it comes first.
+    let mut names = std::collections::HashSet::new();
     let mut tools: Vec<OfferedTool> = template
         .tools
         .iter()
         .chain(full_tools.iter().copied())
         .chain(&state.added_tools)
-        .filter(|tool| !state.removed_tools.contains(&tool.name))
+        .filter(|tool| !state.removed_tools.contains(&tool.name) && names.insert(tool.name.as_str()))
         .map(|tool| state.offer(tool, pick_mode))
         .collect();
     let needs = |builtin: Builtin| summarized.iter().any(|s| s.builtin == builtin);

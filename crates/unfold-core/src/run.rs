@@ -32,14 +32,11 @@ pub struct RunLimits {
 
 impl Default for RunLimits {
     fn default() -> Self {
-        RunLimits {
-            max_model_calls: 32,
-            max_restarts: 8,
-        }
+        RunLimits { max_model_calls: 32, max_restarts: 8 }
     }
 }
 
-/// The same tool with the same arguments this many times in a row ends the run.
+/// The same tool with the same arguments this many times in a row, within one attempt, ends the run.
 pub const REPEATED_CALL_LIMIT: u32 = 3;
 
 /// What a run is given.
@@ -80,20 +77,13 @@ enum RestartRequest {
 /// How an attempt ended.
 enum AttemptEnd {
     Restart(RestartRequest),
-    Finished {
-        status: RunStatus,
-        final_text: Option<String>,
-        error: Option<String>,
-    },
+    Finished { status: RunStatus, final_text: Option<String>, error: Option<String> },
 }
 
 /// What answering one tool call changes beyond the conversation.
 enum CallEffect {
     None,
-    Read {
-        section_key: String,
-        expansion: Expansion,
-    },
+    Read { section_key: String, expansion: Expansion },
     Open(VisibilityExpansionRequired),
     Picked(Vec<String>),
 }
@@ -106,19 +96,11 @@ struct CallOutcome {
 
 impl CallOutcome {
     fn failed(message: impl Into<String>) -> CallOutcome {
-        CallOutcome {
-            success: false,
-            result: Value::String(message.into()),
-            effect: CallEffect::None,
-        }
+        CallOutcome { success: false, result: Value::String(message.into()), effect: CallEffect::None }
     }
 
     fn succeeded(result: Value) -> CallOutcome {
-        CallOutcome {
-            success: true,
-            result,
-            effect: CallEffect::None,
-        }
+        CallOutcome { success: true, result, effect: CallEffect::None }
     }
 }
 
@@ -145,9 +127,7 @@ impl Conversation {
             tools_tokens: tokens::count_tools(&prompt.tools),
             tools: prompt.tools,
         };
-        conversation.push(Message::User {
-            content: user.to_owned(),
-        });
+        conversation.push(Message::User { content: user.to_owned() });
         conversation
     }
 
@@ -185,8 +165,7 @@ pub async fn run(
     observer: &mut (dyn FnMut(&Event) + Send),
 ) -> Result<RunReport> {
     let session = Session::new(input.template, input.params.clone())?;
-    let span =
-        tracing::info_span!("run", adapter = adapter.kind().name(), template = %input.template.key);
+    let span = tracing::info_span!("run", adapter = adapter.kind().name(), template = %input.template.key);
     let run = Run {
         session,
         adapter,
@@ -206,13 +185,7 @@ pub async fn run(
 
 fn tool_definitions<'a>(input: &RunInput<'a>) -> HashMap<&'a str, &'a Tool> {
     let added = input.tool_changes.iter().flat_map(|c| &c.add);
-    input
-        .template
-        .all_tools()
-        .into_iter()
-        .chain(added)
-        .map(|t| (t.name.as_str(), t))
-        .collect()
+    input.template.all_tools().into_iter().chain(added).map(|t| (t.name.as_str(), t)).collect()
 }
 
 struct Run<'a, 'r> {
@@ -234,54 +207,31 @@ struct Run<'a, 'r> {
 
 impl Run<'_, '_> {
     fn emit(&mut self, kind: EventKind) {
-        let event = Event {
-            kind,
-            seq: self.events.len() as u32,
-            attempt: self.attempt,
-        };
+        let event = Event { kind, seq: self.events.len() as u32, attempt: self.attempt };
         (self.observer)(&event);
         self.events.push(event);
     }
 
     async fn execute(mut self, provider: &mut dyn Provider) -> RunReport {
-        self.emit(EventKind::RunStarted {
-            adapter: self.adapter.kind(),
-            template: self.input.template.key.clone(),
-        });
+        self.emit(EventKind::RunStarted { adapter: self.adapter.kind(), template: self.input.template.key.clone() });
         let (status, final_text, error) = loop {
             let end = match self.session.render() {
-                Ok(prompt) => {
-                    self.attempt(Conversation::new(prompt, &self.input.user), provider)
-                        .await
+                Ok(prompt) => self.attempt(Conversation::new(prompt, &self.input.user), provider).await,
+                Err(e) => {
+                    AttemptEnd::Finished { status: RunStatus::Error, final_text: None, error: Some(e.to_string()) }
                 }
-                Err(e) => AttemptEnd::Finished {
-                    status: RunStatus::Error,
-                    final_text: None,
-                    error: Some(e.to_string()),
-                },
             };
             match end {
-                AttemptEnd::Finished {
-                    status,
-                    final_text,
-                    error,
-                } => break (status, final_text, error),
+                AttemptEnd::Finished { status, final_text, error } => break (status, final_text, error),
                 AttemptEnd::Restart(_) if self.restarts >= self.input.limits.max_restarts => {
                     let value = self.input.limits.max_restarts;
-                    self.emit(EventKind::LimitReached {
-                        limit: Limit::MaxRestarts,
-                        value,
-                    });
+                    self.emit(EventKind::LimitReached { limit: Limit::MaxRestarts, value });
                     break (RunStatus::RestartLimit, None, None);
                 }
                 AttemptEnd::Restart(request) => self.restart(request),
             }
         };
-        self.emit(EventKind::RunCompleted {
-            status,
-            final_text: final_text.clone(),
-            error,
-        });
+        self.emit(EventKind::RunCompleted { status, final_text: final_text.clone(), error });
         RunReport {
             adapter: self.adapter.kind(),
             status,
@@ -296,63 +246,35 @@ impl Run<'_, '_> {
             RestartRequest::Expansion(expansion) => {
                 self.session.apply_visibility(&expansion.overrides);
                 if !expansion.section_keys.is_empty() {
-                    self.emit(EventKind::VisibilityChanged {
-                        section_keys: expansion.section_keys.clone(),
-                    });
+                    self.emit(EventKind::VisibilityChanged { section_keys: expansion.section_keys.clone() });
                 }
-                (
-                    RestartReason::VisibilityExpansion,
-                    expansion.section_keys,
-                    expansion.reason,
-                )
+                (RestartReason::VisibilityExpansion, expansion.section_keys, expansion.reason)
             }
             RestartRequest::ToolsPicked => (RestartReason::ToolsPicked, Vec::new(), None),
-            RestartRequest::ToolAvailabilityChanged => {
-                (RestartReason::ToolAvailabilityChanged, Vec::new(), None)
-            }
+            RestartRequest::ToolAvailabilityChanged => (RestartReason::ToolAvailabilityChanged, Vec::new(), None),
         };
-        self.emit(EventKind::Restart {
-            reason,
-            section_keys,
-            message,
-        });
+        self.emit(EventKind::Restart { reason, section_keys, message });
         self.restarts += 1;
         self.attempt += 1;
+        // A new attempt redoes the calls the restart threw away: a repeat across a restart is the
+        // replay the comparison measures, not the model looping.
+        self.last_call = None;
     }
 
-    async fn attempt(
-        &mut self,
-        mut conversation: Conversation,
-        provider: &mut dyn Provider,
-    ) -> AttemptEnd {
+    async fn attempt(&mut self, mut conversation: Conversation, provider: &mut dyn Provider) -> AttemptEnd {
         loop {
             if let Some(restart) = self.apply_due_tool_change(&mut conversation) {
                 return AttemptEnd::Restart(restart);
             }
             if self.call_index >= self.input.limits.max_model_calls {
                 let value = self.input.limits.max_model_calls;
-                self.emit(EventKind::LimitReached {
-                    limit: Limit::MaxModelCalls,
-                    value,
-                });
-                return AttemptEnd::Finished {
-                    status: RunStatus::TurnLimit,
-                    final_text: None,
-                    error: None,
-                };
+                self.emit(EventKind::LimitReached { limit: Limit::MaxModelCalls, value });
+                return AttemptEnd::Finished { status: RunStatus::TurnLimit, final_text: None, error: None };
             }
             self.call_index += 1;
             let prompt_tokens = conversation.prompt_tokens();
-            let span = tracing::debug_span!(
-                "model_call",
-                call_index = self.call_index,
-                attempt = self.attempt
-            );
-            let response = match provider
-                .complete(&conversation.request())
-                .instrument(span)
-                .await
-            {
+            let span = tracing::debug_span!("model_call", call_index = self.call_index, attempt = self.attempt);
+            let response = match provider.complete(&conversation.request()).instrument(span).await {
                 Ok(response) => response,
                 Err(e) => {
                     return AttemptEnd::Finished {
@@ -362,10 +284,8 @@ impl Run<'_, '_> {
                     }
                 }
             };
-            let completion_tokens = response.usage.map_or_else(
-                || tokens::count_response(&response),
-                |u| u.completion_tokens,
-            );
+            let completion_tokens =
+                response.usage.map_or_else(|| tokens::count_response(&response), |u| u.completion_tokens);
             self.emit(EventKind::ModelCall {
                 call_index: self.call_index,
                 tools_offered: conversation.tools.iter().map(|t| t.name.clone()).collect(),
@@ -373,17 +293,10 @@ impl Run<'_, '_> {
                 completion_tokens,
             });
             if response.tool_calls.is_empty() {
-                return AttemptEnd::Finished {
-                    status: RunStatus::Completed,
-                    final_text: response.text,
-                    error: None,
-                };
+                return AttemptEnd::Finished { status: RunStatus::Completed, final_text: response.text, error: None };
             }
             let calls = response.tool_calls.clone();
-            conversation.push(Message::Assistant {
-                content: response.text,
-                tool_calls: response.tool_calls,
-            });
+            conversation.push(Message::Assistant { content: response.text, tool_calls: response.tool_calls });
             for call in calls {
                 if let Some(end) = self.answer(&call, &mut conversation) {
                     return end;
@@ -395,15 +308,8 @@ impl Run<'_, '_> {
     /// Answers one tool call; `Some` when the attempt ends with it.
     fn answer(&mut self, call: &ToolCall, conversation: &mut Conversation) -> Option<AttemptEnd> {
         if self.repeated(call) {
-            self.emit(EventKind::LimitReached {
-                limit: Limit::RepeatedToolCall,
-                value: REPEATED_CALL_LIMIT,
-            });
-            return Some(AttemptEnd::Finished {
-                status: RunStatus::LoopDetected,
-                final_text: None,
-                error: None,
-            });
+            self.emit(EventKind::LimitReached { limit: Limit::RepeatedToolCall, value: REPEATED_CALL_LIMIT });
+            return Some(AttemptEnd::Finished { status: RunStatus::LoopDetected, final_text: None, error: None });
         }
         let outcome = self.call_tool(call, &conversation.tools);
         let content = match &outcome.result {
@@ -418,44 +324,26 @@ impl Run<'_, '_> {
             success: outcome.success,
             result: outcome.result,
         });
-        conversation.push(Message::Tool {
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            content,
-        });
+        conversation.push(Message::Tool { call_id: call.id.clone(), name: call.name.clone(), content });
         let dynamic = self.adapter.supports_dynamic_tools();
         match outcome.effect {
             CallEffect::None => None,
-            CallEffect::Read { expansion, .. }
-                if !dynamic && !expansion.expanded_tools.is_empty() =>
-            {
-                Some(AttemptEnd::Restart(RestartRequest::Expansion(
-                    VisibilityExpansionRequired {
-                        overrides: expansion.overrides,
-                        section_keys: expansion.section_keys,
-                        reason: None,
-                    },
-                )))
-            }
-            CallEffect::Read {
-                section_key,
-                expansion,
-            } => {
-                self.session.apply_visibility(&expansion.overrides);
-                self.emit(EventKind::VisibilityChanged {
+            CallEffect::Read { expansion, .. } if !dynamic && !expansion.expanded_tools.is_empty() => {
+                Some(AttemptEnd::Restart(RestartRequest::Expansion(VisibilityExpansionRequired {
+                    overrides: expansion.overrides,
                     section_keys: expansion.section_keys,
-                });
-                let tools: Vec<&Tool> = expansion
-                    .expanded_tools
-                    .iter()
-                    .filter_map(|name| self.tools.get(name.as_str()).copied())
-                    .collect();
+                    reason: None,
+                })))
+            }
+            CallEffect::Read { section_key, expansion } => {
+                self.session.apply_visibility(&expansion.overrides);
+                self.emit(EventKind::VisibilityChanged { section_keys: expansion.section_keys });
+                let tools: Vec<&Tool> =
+                    expansion.expanded_tools.iter().filter_map(|name| self.tools.get(name.as_str()).copied()).collect();
                 self.inject(conversation, Some(section_key), &tools);
                 None
             }
-            CallEffect::Open(required) => {
-                Some(AttemptEnd::Restart(RestartRequest::Expansion(required)))
-            }
+            CallEffect::Open(required) => Some(AttemptEnd::Restart(RestartRequest::Expansion(required))),
             CallEffect::Picked(names) => {
                 self.session.apply_picks(&names);
                 if !dynamic {
@@ -480,8 +368,7 @@ impl Run<'_, '_> {
 
     /// `tool` as the session offers it now (its description changes once picked).
     fn reoffer(&self, tool: &OfferedTool) -> OfferedTool {
-        let pick_mode =
-            self.input.template.tool_disclosure == crate::template::ToolDisclosure::PickTools;
+        let pick_mode = self.input.template.tool_disclosure == crate::template::ToolDisclosure::PickTools;
         match self.tools.get(tool.name.as_str()) {
             Some(definition) => self.session.state().offer(definition, pick_mode),
             None => tool.clone(),
@@ -489,12 +376,7 @@ impl Run<'_, '_> {
     }
 
     /// Adds tools to the running conversation, skipping names already offered.
-    fn inject(
-        &mut self,
-        conversation: &mut Conversation,
-        section_key: Option<String>,
-        tools: &[&Tool],
-    ) {
+    fn inject(&mut self, conversation: &mut Conversation, section_key: Option<String>, tools: &[&Tool]) {
         let mut offered = conversation.tools.clone();
         let mut injected = Vec::new();
         for tool in tools {
@@ -505,34 +387,23 @@ impl Run<'_, '_> {
                 });
                 continue;
             }
-            let pick_mode =
-                self.input.template.tool_disclosure == crate::template::ToolDisclosure::PickTools;
+            let pick_mode = self.input.template.tool_disclosure == crate::template::ToolDisclosure::PickTools;
             // Builtins stay last, as in a rendered tool list.
-            let at = offered
-                .iter()
-                .position(|t| Builtin::from_name(&t.name).is_some())
-                .unwrap_or(offered.len());
+            let at = offered.iter().position(|t| Builtin::from_name(&t.name).is_some()).unwrap_or(offered.len());
             offered.insert(at, self.session.state().offer(tool, pick_mode));
             injected.push(tool.name.clone());
         }
         if !injected.is_empty() {
             conversation.set_tools(offered);
-            self.emit(EventKind::ToolsInjected {
-                section_key,
-                tool_names: injected,
-            });
+            self.emit(EventKind::ToolsInjected { section_key, tool_names: injected });
         }
     }
 
     /// Applies the plugin change due before the next model call, if any (spec 4.5).
     fn apply_due_tool_change(&mut self, conversation: &mut Conversation) -> Option<RestartRequest> {
         let next_call = self.call_index + 1;
-        let mut due: Vec<&ToolChange> = self
-            .input
-            .tool_changes
-            .iter()
-            .filter(|c| c.at_model_call <= next_call)
-            .collect();
+        let mut due: Vec<&ToolChange> =
+            self.input.tool_changes.iter().filter(|c| c.at_model_call <= next_call).collect();
         due.sort_by_key(|c| c.at_model_call);
         let change = *due.get(self.next_change)?;
         self.next_change += 1;
@@ -547,23 +418,12 @@ impl Run<'_, '_> {
         }
         let added: Vec<&Tool> = change.add.iter().collect();
         self.inject(conversation, None, &added);
-        let removed: Vec<String> = change
-            .remove
-            .iter()
-            .filter(|name| conversation.tools.iter().any(|t| &&t.name == name))
-            .cloned()
-            .collect();
+        let removed: Vec<String> =
+            change.remove.iter().filter(|name| conversation.tools.iter().any(|t| &&t.name == name)).cloned().collect();
         if !removed.is_empty() {
-            let tools = conversation
-                .tools
-                .iter()
-                .filter(|t| !removed.contains(&t.name))
-                .cloned()
-                .collect();
+            let tools = conversation.tools.iter().filter(|t| !removed.contains(&t.name)).cloned().collect();
             conversation.set_tools(tools);
-            self.emit(EventKind::ToolsRemoved {
-                tool_names: removed,
-            });
+            self.emit(EventKind::ToolsRemoved { tool_names: removed });
         }
         None
     }
@@ -573,10 +433,7 @@ impl Run<'_, '_> {
             return CallOutcome::failed(format!("Unknown tool: '{}'", call.name));
         }
         let Some(args) = call.arguments.as_object() else {
-            return CallOutcome::failed(format!(
-                "The arguments of '{}' must be a JSON object.",
-                call.name
-            ));
+            return CallOutcome::failed(format!("The arguments of '{}' must be a JSON object.", call.name));
         };
         match Builtin::from_name(&call.name) {
             Some(Builtin::ReadSection) => self.read_section(args),
@@ -598,16 +455,13 @@ impl Run<'_, '_> {
         };
         match self.session.read_section(key) {
             crate::session::ReadOutcome::Unknown(message) => CallOutcome::failed(message),
-            crate::session::ReadOutcome::AlreadyExpanded(content) => CallOutcome::succeeded(
-                json!({ "content": content, "message": "Section is already expanded." }),
-            ),
+            crate::session::ReadOutcome::AlreadyExpanded(content) => {
+                CallOutcome::succeeded(json!({ "content": content, "message": "Section is already expanded." }))
+            }
             crate::session::ReadOutcome::Expand(expansion) => CallOutcome {
                 success: true,
                 result: json!({ "content": expansion.content, "expanded_tools": expansion.expanded_tools }),
-                effect: CallEffect::Read {
-                    section_key: key.to_owned(),
-                    expansion,
-                },
+                effect: CallEffect::Read { section_key: key.to_owned(), expansion },
             },
         }
     }
@@ -616,15 +470,9 @@ impl Run<'_, '_> {
         let keys = args
             .get("section_keys")
             .and_then(Value::as_array)
-            .and_then(|keys| {
-                keys.iter()
-                    .map(|k| k.as_str().map(str::to_owned))
-                    .collect::<Option<Vec<String>>>()
-            });
+            .and_then(|keys| keys.iter().map(|k| k.as_str().map(str::to_owned)).collect::<Option<Vec<String>>>());
         let (Some(keys), Some(reason)) = (keys, args.get("reason").and_then(Value::as_str)) else {
-            return CallOutcome::failed(
-                "open_sections needs \"section_keys\" (strings) and a string \"reason\".",
-            );
+            return CallOutcome::failed("open_sections needs \"section_keys\" (strings) and a string \"reason\".");
         };
         match self.session.open_sections(&keys, reason) {
             Err(message) => CallOutcome::failed(message),
@@ -643,20 +491,11 @@ impl Run<'_, '_> {
         }
     }
 
-    fn pick_tools(
-        &self,
-        args: &serde_json::Map<String, Value>,
-        offered: &[OfferedTool],
-    ) -> CallOutcome {
+    fn pick_tools(&self, args: &serde_json::Map<String, Value>, offered: &[OfferedTool]) -> CallOutcome {
         let names = args
             .get("tools")
             .and_then(Value::as_array)
-            .and_then(|names| {
-                names
-                    .iter()
-                    .map(|n| n.as_str().map(str::to_owned))
-                    .collect::<Option<Vec<String>>>()
-            });
+            .and_then(|names| names.iter().map(|n| n.as_str().map(str::to_owned)).collect::<Option<Vec<String>>>());
         let Some(names) = names else {
             return CallOutcome::failed("pick_tools needs \"tools\": a list of tool names.");
         };
@@ -665,11 +504,9 @@ impl Run<'_, '_> {
             Ok(new) if new.is_empty() => {
                 CallOutcome::succeeded(json!({ "picked": names, "message": "Already picked." }))
             }
-            Ok(new) => CallOutcome {
-                success: true,
-                result: json!({ "picked": names }),
-                effect: CallEffect::Picked(new),
-            },
+            Ok(new) => {
+                CallOutcome { success: true, result: json!({ "picked": names }), effect: CallEffect::Picked(new) }
+            }
         }
     }
 }

@@ -136,10 +136,8 @@ impl Scenario {
         let last = self.script.len().saturating_sub(1);
         for (i, step) in self.script.iter().enumerate() {
             match step {
-                Step::Say { .. } if i != last => problems.push(Problem::at(
-                    format!("/script/{i}"),
-                    "a \"say\" step ends the run: it must be the last step",
-                )),
+                Step::Say { .. } if i != last => problems
+                    .push(Problem::at(format!("/script/{i}"), "a \"say\" step ends the run: it must be the last step")),
                 _ => {}
             }
         }
@@ -155,10 +153,7 @@ impl Scenario {
             if !seen_calls.insert(change.at_model_call) {
                 problems.push(Problem::at(
                     format!("/tool_changes/{i}/at_model_call"),
-                    format!(
-                        "another change is already at model call {}: merge them",
-                        change.at_model_call
-                    ),
+                    format!("another change is already at model call {}: merge them", change.at_model_call),
                 ));
             }
             for (j, tool) in change.add.iter().enumerate() {
@@ -169,10 +164,7 @@ impl Scenario {
                         format!("'{}' is a builtin tool's name and is reserved", tool.name),
                     ));
                 } else if !added.insert(tool.name.as_str()) {
-                    problems.push(Problem::at(
-                        format!("{pointer}/name"),
-                        format!("'{}' is added twice", tool.name),
-                    ));
+                    problems.push(Problem::at(format!("{pointer}/name"), format!("'{}' is added twice", tool.name)));
                 }
                 if let Err(message) = check_parameters_schema(&tool.parameters) {
                     problems.push(Problem::at(format!("{pointer}/parameters"), message));
@@ -191,27 +183,17 @@ impl Scenario {
             if !template.params.contains_key(name) && !used.contains(name) {
                 problems.push(Problem::at(
                     format!("/params/{name}"),
-                    format!(
-                        "unknown parameter '{name}': template '{}' neither declares nor uses it",
-                        template.key
-                    ),
+                    format!("unknown parameter '{name}': template '{}' neither declares nor uses it", template.key),
                 ));
             }
         }
         let mut known: HashSet<&str> = tool_name_set(template);
-        known.extend(
-            self.tool_changes
-                .iter()
-                .flat_map(|c| c.add.iter().map(|t| t.name.as_str())),
-        );
+        known.extend(self.tool_changes.iter().flat_map(|c| c.add.iter().map(|t| t.name.as_str())));
         for name in self.tool_results.keys() {
             if !known.contains(name.as_str()) {
                 problems.push(Problem::at(
                     format!("/tool_results/{name}"),
-                    format!(
-                        "no tool '{name}' in template '{}' or in tool_changes",
-                        template.key
-                    ),
+                    format!("no tool '{name}' in template '{}' or in tool_changes", template.key),
                 ));
             }
         }
@@ -220,10 +202,7 @@ impl Scenario {
                 if !known.contains(name.as_str()) {
                     problems.push(Problem::at(
                         format!("/tool_changes/{i}/remove/{j}"),
-                        format!(
-                            "no tool '{name}' in template '{}' or in tool_changes",
-                            template.key
-                        ),
+                        format!("no tool '{name}' in template '{}' or in tool_changes", template.key),
                     ));
                 }
             }

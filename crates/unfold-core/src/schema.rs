@@ -10,19 +10,19 @@ use crate::scenario::Scenario;
 use crate::template::Template;
 
 /// The JSON Schema of `*.unfold.json` files, as checked in at `schema/unfold.template.schema.json`.
-pub fn template_schema() -> Value {
-    document_schema(
-        schemars::schema_for!(Template),
-        "https://unfold.dev/schema/unfold.template.schema.json",
-    )
+pub fn template_schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        document_schema(schemars::schema_for!(Template), "https://unfold.dev/schema/unfold.template.schema.json")
+    })
 }
 
 /// The JSON Schema of `*.scenario.json` files, as checked in at `schema/unfold.scenario.schema.json`.
-pub fn scenario_schema() -> Value {
-    document_schema(
-        schemars::schema_for!(Scenario),
-        "https://unfold.dev/schema/unfold.scenario.schema.json",
-    )
+pub fn scenario_schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        document_schema(schemars::schema_for!(Scenario), "https://unfold.dev/schema/unfold.scenario.schema.json")
+    })
 }
 
 fn document_schema(schema: schemars::Schema, id: &str) -> Value {
@@ -50,8 +50,8 @@ pub(crate) fn scenario_validator() -> &'static Validator {
     VALIDATOR.get_or_init(|| build_own(scenario_schema()))
 }
 
-fn build_own(schema: Value) -> Validator {
-    match options().build(&schema) {
+fn build_own(schema: &Value) -> Validator {
+    match options().build(schema) {
         Ok(validator) => validator,
         // Our own generated schemas; the schema tests build them, so this is a programming error.
         Err(e) => unreachable!("Unfold's own document schema does not compile: {e}"),

@@ -31,28 +31,15 @@ impl ScriptedProvider {
             section_paths.insert(path.to_owned());
         });
         let added = scenario.tool_changes.iter().flat_map(|c| &c.add);
-        let full_descriptions = template
-            .all_tools()
-            .into_iter()
-            .chain(added)
-            .map(|t| (t.name.clone(), t.description.clone()))
-            .collect();
-        ScriptedProvider {
-            script: scenario.script.clone(),
-            section_paths,
-            full_descriptions,
-        }
+        let full_descriptions =
+            template.all_tools().into_iter().chain(added).map(|t| (t.name.clone(), t.description.clone())).collect();
+        ScriptedProvider { script: scenario.script.clone(), section_paths, full_descriptions }
     }
 
     fn answer(&self, request: &ModelRequest<'_>) -> ModelResponse {
         for (step_index, step) in self.script.iter().enumerate() {
             let calls = match step {
-                Step::Say { say } => {
-                    return ModelResponse {
-                        text: Some(say.clone()),
-                        ..ModelResponse::default()
-                    }
-                }
+                Step::Say { say } => return ModelResponse { text: Some(say.clone()), ..ModelResponse::default() },
                 Step::Call(call) => std::slice::from_ref(call),
                 Step::Calls { calls } => calls.as_slice(),
             };
@@ -67,17 +54,11 @@ impl ScriptedProvider {
                 })
                 .collect();
             if !pending.is_empty() {
-                return ModelResponse {
-                    tool_calls: pending,
-                    ..ModelResponse::default()
-                };
+                return ModelResponse { tool_calls: pending, ..ModelResponse::default() };
             }
         }
         // Validation makes the last step a `say`; a script that runs out anyway ends quietly.
-        ModelResponse {
-            text: Some(String::new()),
-            ..ModelResponse::default()
-        }
+        ModelResponse { text: Some(String::new()), ..ModelResponse::default() }
     }
 
     fn satisfied(&self, id: &str, call: &ScriptedCall, request: &ModelRequest<'_>) -> bool {
@@ -86,21 +67,15 @@ impl ScriptedProvider {
             _ => false,
         });
         made || match Builtin::from_name(&call.call) {
-            Some(Builtin::ReadSection) => call
-                .args
-                .get("section_key")
-                .and_then(Value::as_str)
-                .is_some_and(|key| self.shown_full(key, request)),
-            Some(Builtin::OpenSections) => {
-                string_list(call.args.get("section_keys")).is_some_and(|keys| {
-                    !keys.is_empty() && keys.iter().all(|key| self.shown_full(key, request))
-                })
+            Some(Builtin::ReadSection) => {
+                call.args.get("section_key").and_then(Value::as_str).is_some_and(|key| self.shown_full(key, request))
             }
+            Some(Builtin::OpenSections) => string_list(call.args.get("section_keys"))
+                .is_some_and(|keys| !keys.is_empty() && keys.iter().all(|key| self.shown_full(key, request))),
             Some(Builtin::PickTools) => string_list(call.args.get("tools")).is_some_and(|names| {
                 names.iter().all(|name| {
                     let offered = request.tools.iter().find(|t| t.name == *name);
-                    offered
-                        .is_some_and(|t| self.full_descriptions.get(*name) == Some(&t.description))
+                    offered.is_some_and(|t| self.full_descriptions.get(*name) == Some(&t.description))
                 })
             }),
             None => false,
@@ -110,10 +85,10 @@ impl ScriptedProvider {
     /// A section is shown in full when it exists and neither it nor an ancestor is summarized.
     fn shown_full(&self, key: &str, request: &ModelRequest<'_>) -> bool {
         self.section_paths.contains(key)
-            && !request.summarized.iter().any(|s| {
-                key == s.path
-                    || (key.starts_with(&s.path) && key.as_bytes().get(s.path.len()) == Some(&b'.'))
-            })
+            && !request
+                .summarized
+                .iter()
+                .any(|s| key == s.path || (key.starts_with(&s.path) && key.as_bytes().get(s.path.len()) == Some(&b'.')))
     }
 }
 
@@ -142,11 +117,7 @@ pub struct ScriptedToolResults {
 impl ScriptedToolResults {
     /// The results of `scenario`.
     pub fn new(scenario: &Scenario) -> ScriptedToolResults {
-        let queues = scenario
-            .tool_results
-            .iter()
-            .map(|(name, results)| (name.clone(), (results.clone(), 0)))
-            .collect();
+        let queues = scenario.tool_results.iter().map(|(name, results)| (name.clone(), (results.clone(), 0))).collect();
         ScriptedToolResults { queues }
     }
 

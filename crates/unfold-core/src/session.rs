@@ -67,26 +67,16 @@ pub struct SessionState {
 impl SessionState {
     /// The value of parameter `name`: the session's, else the template's default.
     pub fn param<'a>(&'a self, template: &'a Template, name: &str) -> Option<&'a str> {
-        self.params
-            .get(name)
-            .or_else(|| template.params.get(name))
-            .map(String::as_str)
+        self.params.get(name).or_else(|| template.params.get(name)).map(String::as_str)
     }
 
     /// `tool` as offered in this state: in `pick_tools` mode by its brief until picked.
     pub(crate) fn offer(&self, tool: &Tool, pick_mode: bool) -> OfferedTool {
-        let description = match (
-            &tool.brief,
-            pick_mode && !self.picked_tools.contains(&tool.name),
-        ) {
+        let description = match (&tool.brief, pick_mode && !self.picked_tools.contains(&tool.name)) {
             (Some(brief), true) => brief,
             _ => &tool.description,
         };
-        OfferedTool {
-            name: tool.name.clone(),
-            description: description.clone(),
-            parameters: tool.parameters.clone(),
-        }
+        OfferedTool { name: tool.name.clone(), description: description.clone(), parameters: tool.parameters.clone() }
     }
 }
 
@@ -127,13 +117,7 @@ impl<'t> Session<'t> {
     /// the template (so no read can fail half-way through a run).
     pub fn new(template: &'t Template, params: IndexMap<String, String>) -> Result<Session<'t>> {
         check_params(template, &params)?;
-        Ok(Session {
-            template,
-            state: SessionState {
-                params,
-                ..SessionState::default()
-            },
-        })
+        Ok(Session { template, state: SessionState { params, ..SessionState::default() } })
     }
 
     /// The template.
@@ -153,14 +137,7 @@ impl<'t> Session<'t> {
 
     /// Whether the section at `path` is rendered in full now (it and every ancestor are FULL).
     pub fn is_rendered_full(&self, path: &str) -> bool {
-        self.template.section(path).is_some()
-            && prefixes(path).all(|prefix| {
-                let own = self
-                    .template
-                    .section(prefix)
-                    .map_or(Visibility::Full, |s| s.visibility);
-                self.state.visibility.effective(prefix, own) == Visibility::Full
-            })
+        rendered_full(self.template, &self.state, path)
     }
 
     /// `read_section` (spec 4.1): what reading `key` would show and change.
@@ -175,11 +152,7 @@ impl<'t> Session<'t> {
     }
 
     /// `open_sections` (spec 4.3): every key must name a section that is not yet rendered in full.
-    pub fn open_sections(
-        &self,
-        keys: &[String],
-        reason: &str,
-    ) -> std::result::Result<Expansion, String> {
+    pub fn open_sections(&self, keys: &[String], reason: &str) -> std::result::Result<Expansion, String> {
         if keys.is_empty() {
             return Err("At least one section key must be provided.".to_owned());
         }
@@ -190,14 +163,12 @@ impl<'t> Session<'t> {
             .iter()
             .filter_map(|key| match self.resolve(key) {
                 Err(message) => Some(message),
-                Ok(()) if self.is_rendered_full(key) => {
-                    Some(format!("Section '{key}' is already expanded."))
-                }
+                Ok(()) if self.is_rendered_full(key) => Some(format!("Section '{key}' is already expanded.")),
                 Ok(()) => None,
             })
             .collect();
         if !errors.is_empty() {
-            return Err(errors.join(" "));
+            return Err(errors.join("; "));
         }
         let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
         Ok(self.expansion(&keys))
@@ -205,11 +176,7 @@ impl<'t> Session<'t> {
 
     /// `pick_tools` (spec 4.4): the tools of `names` not picked yet, or why the pick is refused.
     /// Only tools offered in this request (`offered`) can be picked, builtins excepted.
-    pub fn pick_tools(
-        &self,
-        names: &[String],
-        offered: &[OfferedTool],
-    ) -> std::result::Result<Vec<String>, String> {
+    pub fn pick_tools(&self, names: &[String], offered: &[OfferedTool]) -> std::result::Result<Vec<String>, String> {
         if names.is_empty() {
             return Err("At least one tool name must be provided.".to_owned());
         }
@@ -221,11 +188,7 @@ impl<'t> Session<'t> {
         if !unknown.is_empty() {
             return Err(format!("Unknown tool: {}", unknown.join(", ")));
         }
-        let mut new: Vec<String> = names
-            .iter()
-            .filter(|n| !self.state.picked_tools.contains(*n))
-            .cloned()
-            .collect();
+        let mut new: Vec<String> = names.iter().filter(|n| !self.state.picked_tools.contains(*n)).cloned().collect();
         new.dedup();
         Ok(new)
     }
@@ -257,9 +220,7 @@ impl<'t> Session<'t> {
                 self.state.added_tools.push(tool.clone());
             }
         }
-        self.state
-            .added_tools
-            .retain(|t| !removed.contains(&t.name));
+        self.state.added_tools.retain(|t| !removed.contains(&t.name));
         self.state.removed_tools.extend(removed.iter().cloned());
     }
 
@@ -277,9 +238,7 @@ impl<'t> Session<'t> {
             }
         });
         match matches.as_slice() {
-            [only] => Err(format!(
-                "Unknown section key: '{key}'. Did you mean '{only}'?"
-            )),
+            [only] => Err(format!("Unknown section key: '{key}'. Did you mean '{only}'?")),
             _ => Err(format!("Unknown section key: '{key}'")),
         }
     }
@@ -288,44 +247,30 @@ impl<'t> Session<'t> {
     fn expansion(&self, paths: &[&str]) -> Expansion {
         let mut overrides = VisibilityOverrides::default();
         let mut section_keys = Vec::new();
-        let is_summarized = |path: &str, own: Visibility| {
-            self.state.visibility.effective(path, own) == Visibility::Summary
-        };
+        let is_summarized =
+            |path: &str, own: Visibility| self.state.visibility.effective(path, own) == Visibility::Summary;
         self.template.walk(&mut |path, section| {
-            let wanted = paths
-                .iter()
-                .any(|p| path == *p || is_prefix(path, p) || is_prefix(p, path));
-            if wanted && is_summarized(path, section.visibility) && !overrides.0.contains_key(path)
-            {
+            let wanted = paths.iter().any(|p| path == *p || is_prefix(path, p) || is_prefix(p, path));
+            if wanted && is_summarized(path, section.visibility) && !overrides.0.contains_key(path) {
                 overrides.set(path, Visibility::Full);
                 section_keys.push(path.to_owned());
             }
         });
         let mut after = self.state.clone();
         after.visibility.extend(&overrides);
-        let before_tools = self.offered_names(&self.state);
-        let expanded_tools = self
-            .offered_names(&after)
-            .into_iter()
-            .filter(|name| !before_tools.contains(name))
-            .collect();
-        let content = paths
-            .iter()
-            .map(|p| self.section_content(&after, p))
-            .collect::<Vec<_>>()
-            .join("\n");
-        Expansion {
-            section_keys,
-            overrides,
-            content,
-            expanded_tools,
-        }
-    }
-
-    fn offered_names(&self, state: &SessionState) -> Vec<String> {
-        render::render(self.template, state)
-            .map(|p| p.tool_names())
-            .unwrap_or_default()
+        // What the expansion reveals: the tools of every section it brings into view. Whether a
+        // running conversation already offers one of them is the adapter's business (spec 4.1).
+        let mut expanded_tools = Vec::new();
+        self.template.walk(&mut |path, section| {
+            let revealed =
+                !section.tools.is_empty() && rendered_full(self.template, &after, path) && !self.is_rendered_full(path);
+            if revealed {
+                let shown = section.tools.iter().filter(|t| !after.removed_tools.contains(&t.name));
+                expanded_tools.extend(shown.map(|t| t.name.clone()));
+            }
+        });
+        let content = paths.iter().map(|p| self.section_content(&after, p)).collect::<Vec<_>>().join("\n");
+        Expansion { section_keys, overrides, content, expanded_tools }
     }
 
     fn section_content(&self, state: &SessionState, path: &str) -> String {
@@ -338,6 +283,15 @@ impl<'t> Session<'t> {
     }
 }
 
+/// Whether the section at `path` exists and it and every ancestor are FULL in `state`.
+fn rendered_full(template: &Template, state: &SessionState, path: &str) -> bool {
+    template.section(path).is_some()
+        && prefixes(path).all(|prefix| {
+            let own = template.section(prefix).map_or(Visibility::Full, |s| s.visibility);
+            state.visibility.effective(prefix, own) == Visibility::Full
+        })
+}
+
 /// `a` is a strict ancestor path of `b`.
 fn is_prefix(a: &str, b: &str) -> bool {
     b.len() > a.len() && b.starts_with(a) && b.as_bytes()[a.len()] == b'.'
@@ -345,9 +299,7 @@ fn is_prefix(a: &str, b: &str) -> bool {
 
 /// `a`, `a.b`, `a.b.c` for `a.b.c`.
 fn prefixes(path: &str) -> impl Iterator<Item = &str> {
-    path.match_indices('.')
-        .map(|(i, _)| &path[..i])
-        .chain(std::iter::once(path))
+    path.match_indices('.').map(|(i, _)| &path[..i]).chain(std::iter::once(path))
 }
 
 fn check_params(template: &Template, params: &IndexMap<String, String>) -> Result<()> {
@@ -363,13 +315,16 @@ fn check_params(template: &Template, params: &IndexMap<String, String>) -> Resul
         })
         .collect();
     template.walk(&mut |path, section| {
-        let texts = std::iter::once(("template", &section.template)).chain(section.summary.iter().map(|s| ("summary", s)));
+        let texts =
+            std::iter::once(("template", &section.template)).chain(section.summary.iter().map(|s| ("summary", s)));
         for (field, text) in texts {
             for name in crate::substitution::placeholders(text) {
                 if !params.contains_key(name) && !template.params.contains_key(name) {
                     problems.push(Problem::at(
                         "/params",
-                        format!("missing parameter '{name}': section '{path}' uses it in its {field} and it has no value"),
+                        format!(
+                            "missing parameter '{name}': section '{path}' uses it in its {field} and it has no value"
+                        ),
                     ));
                 }
             }

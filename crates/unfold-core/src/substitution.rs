@@ -49,10 +49,7 @@ struct Pieces<'a> {
 fn identifier_len(bytes: &[u8]) -> usize {
     match bytes.first() {
         Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
-            1 + bytes[1..]
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-                .count()
+            1 + bytes[1..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count()
         }
         _ => 0,
     }
@@ -109,10 +106,7 @@ fn invalid_at(text: &str, offset: usize) -> SubstitutionError {
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    SubstitutionError::InvalidPlaceholder {
-        line,
-        column: before[line_start..].chars().count() + 1,
-    }
+    SubstitutionError::InvalidPlaceholder { line, column: before[line_start..].chars().count() + 1 }
 }
 
 /// Appends `text` to `out` with every placeholder replaced by `lookup`'s value. On error, `out` is
@@ -126,9 +120,7 @@ pub fn substitute_into<'v>(
     for piece in pieces(text) {
         let result = match piece {
             Ok(Piece::Text(literal)) => Ok(literal),
-            Ok(Piece::Param(name)) => lookup(name).ok_or_else(|| SubstitutionError::Missing {
-                name: name.to_owned(),
-            }),
+            Ok(Piece::Param(name)) => lookup(name).ok_or_else(|| SubstitutionError::Missing { name: name.to_owned() }),
             Err(offset) => Err(invalid_at(text, offset)),
         };
         match result {
@@ -143,10 +135,7 @@ pub fn substitute_into<'v>(
 }
 
 /// `text` with every placeholder replaced by `lookup`'s value.
-pub fn substitute<'v>(
-    text: &str,
-    lookup: impl Fn(&str) -> Option<&'v str>,
-) -> Result<String, SubstitutionError> {
+pub fn substitute<'v>(text: &str, lookup: impl Fn(&str) -> Option<&'v str>) -> Result<String, SubstitutionError> {
     let mut out = String::with_capacity(text.len());
     substitute_into(text, lookup, &mut out)?;
     Ok(out)
@@ -162,12 +151,10 @@ pub fn check_syntax(text: &str) -> Result<(), SubstitutionError> {
 
 /// The parameter names `text` uses, in order, repeats included; stops at an invalid placeholder.
 pub fn placeholders(text: &str) -> impl Iterator<Item = &str> {
-    pieces(text)
-        .map_while(Result::ok)
-        .filter_map(|piece| match piece {
-            Piece::Param(name) => Some(name),
-            Piece::Text(_) => None,
-        })
+    pieces(text).map_while(Result::ok).filter_map(|piece| match piece {
+        Piece::Param(name) => Some(name),
+        Piece::Text(_) => None,
+    })
 }
 
 #[cfg(test)]
@@ -177,23 +164,14 @@ mod tests {
     fn check(text: &str, expected: Result<&str, SubstitutionError>) {
         let params = [("name", "World"), ("x", "$y"), ("y", "no")];
         let lookup = |n: &str| params.iter().find(|(k, _)| *k == n).map(|(_, v)| *v);
-        assert_eq!(
-            substitute(text, lookup).as_deref().map_err(Clone::clone),
-            expected,
-            "{text:?}"
-        );
+        assert_eq!(substitute(text, lookup).as_deref().map_err(Clone::clone), expected, "{text:?}");
     }
 
     #[test]
     fn follows_python_string_template() {
         check("Hello ${name}!", Ok("Hello World!"));
         check("Hello $name!", Ok("Hello World!"));
-        check(
-            "$name_suffix",
-            Err(SubstitutionError::Missing {
-                name: "name_suffix".into(),
-            }),
-        );
+        check("$name_suffix", Err(SubstitutionError::Missing { name: "name_suffix".into() }));
         check("${name}_suffix", Ok("World_suffix"));
         check("costs $$5", Ok("costs $5"));
         check("$$name", Ok("$name"));

@@ -129,20 +129,7 @@ pub enum HeadingStyle {
 }
 
 /// Whether a section is rendered in full or summarized.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Visibility {
     /// Heading, body and children.
@@ -204,12 +191,7 @@ impl Template {
     /// Visits every section depth-first in document order with its dotted path; stops descending
     /// below [`MAX_SECTION_DEPTH`].
     pub fn walk<'t>(&'t self, visit: &mut dyn FnMut(&str, &'t Section)) {
-        fn go<'t>(
-            sections: &'t [Section],
-            path: &mut String,
-            depth: usize,
-            visit: &mut dyn FnMut(&str, &'t Section),
-        ) {
+        fn go<'t>(sections: &'t [Section], path: &mut String, depth: usize, visit: &mut dyn FnMut(&str, &'t Section)) {
             if depth > MAX_SECTION_DEPTH {
                 return;
             }
@@ -264,19 +246,9 @@ struct TemplateChecker {
 
 impl TemplateChecker {
     fn sections(&mut self, sections: &[Section], parent: &str, depth: usize) {
-        let base = format!(
-            "{parent}/{}",
-            if parent.is_empty() {
-                "sections"
-            } else {
-                "children"
-            }
-        );
-        if depth > MAX_SECTION_DEPTH {
-            self.problems.push(Problem::at(
-                base,
-                format!("sections nest deeper than {MAX_SECTION_DEPTH} levels"),
-            ));
+        let base = format!("{parent}/{}", if parent.is_empty() { "sections" } else { "children" });
+        if depth > MAX_SECTION_DEPTH && !sections.is_empty() {
+            self.problems.push(Problem::at(base, format!("sections nest deeper than {MAX_SECTION_DEPTH} levels")));
             return;
         }
         let mut keys: HashMap<&str, usize> = HashMap::new();
@@ -284,10 +256,7 @@ impl TemplateChecker {
             let pointer = format!("{base}/{i}");
             self.section_count += 1;
             if self.section_count == MAX_SECTIONS + 1 {
-                self.problems.push(Problem::at(
-                    pointer.clone(),
-                    format!("more than {MAX_SECTIONS} sections"),
-                ));
+                self.problems.push(Problem::at(pointer.clone(), format!("more than {MAX_SECTIONS} sections")));
             }
             if let Some(first) = keys.insert(&section.key, i) {
                 self.problems.push(Problem::at(
@@ -296,10 +265,7 @@ impl TemplateChecker {
                 ));
             }
             if section.visibility == Visibility::Summary && section.summary.is_none() {
-                self.problems.push(Problem::at(
-                    pointer.clone(),
-                    "a summarized section needs a \"summary\"",
-                ));
+                self.problems.push(Problem::at(pointer.clone(), "a summarized section needs a \"summary\""));
             }
             self.placeholders(&section.template, &format!("{pointer}/template"));
             if let Some(summary) = &section.summary {
@@ -331,8 +297,7 @@ impl TemplateChecker {
                 ));
             }
             if let Err(message) = check_parameters_schema(&tool.parameters) {
-                self.problems
-                    .push(Problem::at(format!("{pointer}/parameters"), message));
+                self.problems.push(Problem::at(format!("{pointer}/parameters"), message));
             }
         }
     }
@@ -342,27 +307,15 @@ impl TemplateChecker {
 /// files or URLs are never fetched, and patterns use a linear-time regex engine.
 pub fn check_parameters_schema(parameters: &Value) -> std::result::Result<(), String> {
     let Some(object) = parameters.as_object() else {
-        return Err(
-            "must be a JSON Schema object, e.g. {\"type\": \"object\", \"properties\": {}}"
-                .to_owned(),
-        );
+        return Err("must be a JSON Schema object, e.g. {\"type\": \"object\", \"properties\": {}}".to_owned());
     };
     if object.get("type").is_some_and(|t| t != "object") {
-        return Err(format!(
-            "must describe an object (\"type\": \"object\"), not {}",
-            object["type"]
-        ));
+        return Err(format!("must describe an object (\"type\": \"object\"), not {}", object["type"]));
     }
-    crate::schema::tool_parameters_validator(parameters)
-        .map(drop)
-        .map_err(|e| format!("not a valid JSON Schema: {e}"))
+    crate::schema::tool_parameters_validator(parameters).map(drop).map_err(|e| format!("not a valid JSON Schema: {e}"))
 }
 
 /// The tool names used anywhere in a template, builtins excluded.
 pub(crate) fn tool_name_set(template: &Template) -> HashSet<&str> {
-    template
-        .all_tools()
-        .into_iter()
-        .map(|t| t.name.as_str())
-        .collect()
+    template.all_tools().into_iter().map(|t| t.name.as_str()).collect()
 }

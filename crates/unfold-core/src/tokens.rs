@@ -11,9 +11,7 @@ pub fn count_text(text: &str) -> u64 {
     if text.is_empty() {
         return 0;
     }
-    tiktoken_rs::o200k_base_singleton()
-        .encode_ordinary(text)
-        .len() as u64
+    tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len() as u64
 }
 
 /// Tokens of a tool list, as the JSON array of OpenAI chat tool objects.
@@ -25,20 +23,16 @@ pub fn count_tools(tools: &[OfferedTool]) -> u64 {
 }
 
 fn count_calls(calls: &[ToolCall]) -> u64 {
-    calls
-        .iter()
-        .map(|c| count_text(&c.name) + count_text(&c.arguments.to_string()))
-        .sum()
+    calls.iter().map(|c| count_text(&c.name) + count_text(&c.arguments.to_string())).sum()
 }
 
 /// Tokens of one message.
 pub fn count_message(message: &Message) -> u64 {
     match message {
         Message::User { content } | Message::Tool { content, .. } => count_text(content),
-        Message::Assistant {
-            content,
-            tool_calls,
-        } => content.as_deref().map_or(0, count_text) + count_calls(tool_calls),
+        Message::Assistant { content, tool_calls } => {
+            content.as_deref().map_or(0, count_text) + count_calls(tool_calls)
+        }
     }
 }
 

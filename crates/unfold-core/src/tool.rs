@@ -70,11 +70,7 @@ pub enum Builtin {
 
 impl Builtin {
     /// Every builtin.
-    pub const ALL: [Builtin; 3] = [
-        Builtin::ReadSection,
-        Builtin::OpenSections,
-        Builtin::PickTools,
-    ];
+    pub const ALL: [Builtin; 3] = [Builtin::ReadSection, Builtin::OpenSections, Builtin::PickTools];
 
     /// The tool name the model calls.
     pub fn name(self) -> &'static str {
@@ -128,11 +124,7 @@ impl Builtin {
                 }),
             ),
         };
-        OfferedTool {
-            name: self.name().to_owned(),
-            description: description.to_owned(),
-            parameters,
-        }
+        OfferedTool { name: self.name().to_owned(), description: description.to_owned(), parameters }
     }
 }
 

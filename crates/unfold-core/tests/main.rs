@@ -1,0 +1,8 @@
+//! The core's integration tests, one binary with a module per area (ripgrep's layout).
+
+mod adapters;
+mod documents;
+mod examples;
+mod reference;
+mod rendering;
+mod support;
