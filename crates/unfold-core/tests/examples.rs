@@ -54,3 +54,64 @@ fn compare_counts_what_expected_counters_says() {
         }
     }
 }
+
+/// Unfold's own examples: each pair shows one situation; their counters are pinned here.
+#[test]
+fn own_examples_show_their_situations() {
+    let pairs = [
+        ("incident-runbook.unfold.json", "incident-runbook.scenario.json"),
+        ("code-review.unfold.json", "code-review.scenario.json"),
+        ("task-executor.unfold.json", "plugin-adds-tool.scenario.json"),
+        ("support-desk.unfold.json", "support-desk.scenario.json"),
+    ];
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let mut lines = Vec::new();
+    for (template, scenario) in pairs {
+        let template = load_template(&format!("examples/{template}"));
+        let scenario = Scenario::load(&repo(&format!("examples/{scenario}"))).unwrap();
+        let report =
+            runtime.block_on(compare(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart])).unwrap();
+        for run in &report.runs {
+            let c = run.counters;
+            lines.push(format!(
+                "{} {}: {:?} calls={} restarts={} tools={} failed={} injected={} expansions={}",
+                report.template,
+                run.adapter.name(),
+                run.status,
+                c.model_calls,
+                c.restarts,
+                c.tool_calls,
+                c.failed_tool_calls,
+                c.tools_injected,
+                c.dynamic_expansions
+            ));
+        }
+    }
+    insta::assert_snapshot!(lines.join("\n"), @"
+    incident-runbook dynamic: Completed calls=6 restarts=2 tools=5 failed=0 injected=0 expansions=0
+    incident-runbook restart: Completed calls=6 restarts=2 tools=5 failed=0 injected=0 expansions=0
+    code-review dynamic: Completed calls=4 restarts=1 tools=3 failed=0 injected=0 expansions=1
+    code-review restart: Completed calls=4 restarts=1 tools=3 failed=0 injected=0 expansions=1
+    task-executor dynamic: Completed calls=5 restarts=0 tools=4 failed=0 injected=3 expansions=1
+    task-executor restart: Completed calls=8 restarts=2 tools=7 failed=0 injected=0 expansions=0
+    support-desk dynamic: Completed calls=5 restarts=0 tools=4 failed=0 injected=0 expansions=1
+    support-desk restart: Completed calls=5 restarts=1 tools=4 failed=0 injected=0 expansions=1
+    ");
+}
+
+#[test]
+fn every_example_is_canonical() {
+    for entry in std::fs::read_dir(repo("examples")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let saved = if name.ends_with(".unfold.json") {
+            unfold_core::Template::from_json(text.as_bytes()).map(|t| t.to_json())
+        } else if name.ends_with(".scenario.json") {
+            Scenario::from_json(text.as_bytes()).map(|s| s.to_json())
+        } else {
+            continue;
+        };
+        assert_eq!(saved.unwrap_or_else(|e| panic!("{name}: {e}")), text, "{name}");
+    }
+}
