@@ -1,0 +1,37 @@
+# Sourced by check-app.sh and app.sh: installs what building and running the desktop app needs.
+# Owns the list of Debian packages for Tauri (see shared setup notes) and the tool checks.
+
+# Installs the missing system packages (apt-get, as root or through sudo); instant when all are there.
+ensure_app_system_packages() {
+  local packages=(
+    build-essential pkg-config file curl wget libssl-dev
+    libwebkit2gtk-4.1-dev libxdo-dev libayatana-appindicator3-dev librsvg2-dev
+    xvfb xauth webkit2gtk-driver
+  )
+  local missing=() package
+  for package in "${packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+  done
+  if ((${#missing[@]} == 0)); then
+    return 0
+  fi
+  echo "==> installing system packages: ${missing[*]}"
+  local sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# Fails with a clear message when a required tool is not on PATH.
+require_tools() {
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null 2>&1 || {
+      echo "error: '$tool' is not installed or not on PATH" >&2
+      exit 1
+    }
+  done
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds and runs the desktop app on a template: `scripts/app.sh [TEMPLATE]` (default
+# examples/task-executor.unfold.json). Needs a display (X11 or Wayland). Runs from any directory.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/app-deps.sh
+source "$ROOT/scripts/app-deps.sh"
+
+if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
+  echo "error: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): the app opens a window." >&2
+  echo "       Run it from a desktop session, or headless with: xvfb-run -a $0 ${*:-}" >&2
+  exit 1
+fi
+
+# A relative TEMPLATE is relative to the caller's directory, not the repository.
+TEMPLATE="$(realpath -m -- "${1:-$ROOT/examples/task-executor.unfold.json}")"
+if [[ ! -f "$TEMPLATE" ]]; then
+  echo "note: $TEMPLATE does not exist; the app will show the error" >&2
+fi
+
+ensure_app_system_packages
+require_tools node npm cargo
+
+echo "==> building the UI"
+(cd "$ROOT/ui" && npm install --no-audit --no-fund && npm run build)
+echo "==> building unfold-app"
+(cd "$ROOT" && cargo build -p unfold-app)
+echo "==> unfold-app $TEMPLATE"
+exec "$ROOT/target/debug/unfold-app" "$TEMPLATE"

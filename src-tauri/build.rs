@@ -1,0 +1,9 @@
+//! Build script: lets tauri-build read tauri.conf.json and the capabilities, embed the icons, and
+//! generate `allow-<command>` permissions for the app's own commands so that each window gets only
+//! the commands its capability grants (without an app manifest every window may call every command).
+
+fn main() {
+    let manifest = tauri_build::AppManifest::new().commands(&["initial_template_path", "preview_template"]);
+    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
+        .expect("tauri-build: invalid tauri.conf.json, capabilities or icons");
+}

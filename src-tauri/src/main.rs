@@ -1,0 +1,81 @@
+//! Unfold's desktop app: opens one window over the UI in `ui/dist` and answers its commands by
+//! calling `unfold-core`. Usage: `unfold-app [TEMPLATE]`.
+//!
+//! Everything the app does lives in the core; this crate only translates (see `commands`).
+
+// No console window on Windows release builds.
+#![cfg_attr(all(not(debug_assertions), target_os = "windows"), windows_subsystem = "windows")]
+
+mod bindings;
+mod commands;
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use tracing_subscriber::EnvFilter;
+
+/// What the app was started with, managed as Tauri state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Launch {
+    /// The template to open, made absolute against the working directory at start-up.
+    pub template_path: Option<PathBuf>,
+}
+
+impl Launch {
+    /// Reads `unfold-app [TEMPLATE]` from the arguments after the program name.
+    pub fn from_args(mut args: impl Iterator<Item = OsString>, cwd: &Path) -> Launch {
+        let template_path = args.next().map(|arg| cwd.join(arg));
+        Launch { template_path }
+    }
+}
+
+fn main() {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .init();
+
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let launch = Launch::from_args(std::env::args_os().skip(1), &cwd);
+    tracing::info!(template = ?launch.template_path, "starting");
+
+    let specta = bindings::specta_builder();
+    let result = tauri::Builder::default()
+        .manage(launch)
+        .invoke_handler(specta.invoke_handler())
+        .setup(move |app| {
+            specta.mount_events(app);
+            Ok(())
+        })
+        .run(tauri::generate_context!());
+    if let Err(error) = result {
+        tracing::error!(%error, "the app failed");
+        std::process::exit(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn launch_without_arguments_opens_nothing() {
+        assert_eq!(Launch::from_args(std::iter::empty(), Path::new("/w")).template_path, None);
+    }
+
+    #[test]
+    fn launch_resolves_a_relative_template_against_the_working_directory() {
+        let args = ["examples/a.unfold.json", "ignored"].map(OsString::from).into_iter();
+        let launch = Launch::from_args(args, Path::new("/w"));
+        assert_eq!(launch.template_path, Some(PathBuf::from("/w/examples/a.unfold.json")));
+    }
+
+    #[test]
+    fn launch_keeps_an_absolute_template_path() {
+        let args = std::iter::once(OsString::from("/t/b.unfold.json"));
+        let launch = Launch::from_args(args, Path::new("/w"));
+        assert_eq!(launch.template_path, Some(PathBuf::from("/t/b.unfold.json")));
+    }
+}

@@ -1,0 +1,120 @@
+// Tests for view.ts: tool names from OpenAI tool objects, token wording, error text, start-up flow.
+import { describe, expect, it } from "vitest";
+import type { Outcome, Platform, PreviewDto } from "./platform";
+import { describeError, formatTokens, loadInitialView, toolNames } from "./view";
+
+const preview: PreviewDto = {
+  markdown: "## 1 Task\nComplete the following: refactor",
+  tools: [
+    { type: "function", function: { name: "lookup", description: "Look up an issue", parameters: {} } },
+    { type: "function", function: { name: "read_section", parameters: {} } },
+  ],
+  prompt_tokens: 1234,
+};
+
+function fakePlatform(over: Partial<Platform> = {}): Platform {
+  return {
+    isTauri: () => true,
+    initialTemplatePath: () => Promise.resolve({ ok: true, value: "/t/a.unfold.json" }),
+    previewTemplate: () => Promise.resolve({ ok: true, value: preview }),
+    ...over,
+  };
+}
+
+describe("toolNames", () => {
+  it("reads function.name in offered order", () => {
+    expect(toolNames(preview.tools)).toEqual(["lookup", "read_section"]);
+  });
+
+  it("accepts a bare {name} and labels malformed entries instead of failing", () => {
+    expect(toolNames([{ name: "flat" }, null, "x", [], { function: { name: "" } }])).toEqual([
+      "flat",
+      "(unnamed tool)",
+      "(unnamed tool)",
+      "(unnamed tool)",
+      "(unnamed tool)",
+    ]);
+  });
+});
+
+describe("formatTokens", () => {
+  it.each([
+    [0, "0 prompt tokens"],
+    [1, "1 prompt token"],
+    [1234, "1,234 prompt tokens"],
+  ])("%d -> %s", (count, expected) => {
+    expect(formatTokens(count)).toBe(expected);
+  });
+});
+
+describe("describeError", () => {
+  it("keeps the backend message, which names the file", () => {
+    expect(
+      describeError({ code: "invalid_template", message: "/t/broken.json:1:2: expected value" }),
+    ).toEqual({
+      title: "This template cannot be previewed",
+      detail: "/t/broken.json:1:2: expected value",
+    });
+  });
+
+  it("tells an unreadable file from an invalid one", () => {
+    expect(describeError({ code: "unreadable_file", message: "/t/a.json: cannot read" }).title).toBe(
+      "This template cannot be read",
+    );
+  });
+
+  it("says when the backend could not be reached", () => {
+    expect(describeError({ code: "ipc_failed", message: "command not allowed" }).title).toBe(
+      "The app could not reach its backend",
+    );
+  });
+});
+
+describe("loadInitialView", () => {
+  it("shows a notice outside Tauri without calling the backend", async () => {
+    const calls: string[] = [];
+    const view = await loadInitialView(
+      fakePlatform({
+        isTauri: () => false,
+        initialTemplatePath: () => {
+          calls.push("initialTemplatePath");
+          return Promise.resolve({ ok: true, value: null });
+        },
+      }),
+    );
+    expect(view).toEqual({ kind: "outside_tauri" });
+    expect(calls).toEqual([]);
+  });
+
+  it("asks for a template when the app was started without one", async () => {
+    const view = await loadInitialView(
+      fakePlatform({ initialTemplatePath: () => Promise.resolve({ ok: true, value: null }) }),
+    );
+    expect(view).toEqual({ kind: "no_template" });
+  });
+
+  it("previews the launch template", async () => {
+    expect(await loadInitialView(fakePlatform())).toEqual({
+      kind: "preview",
+      path: "/t/a.unfold.json",
+      markdown: preview.markdown,
+      toolNames: ["lookup", "read_section"],
+      tokens: "1,234 prompt tokens",
+    });
+  });
+
+  it("shows the backend error with the path that failed", async () => {
+    const failed: Outcome<PreviewDto> = {
+      ok: false,
+      error: { code: "invalid_template", message: "/t/a.unfold.json: line 1 column 2: expected value" },
+    };
+    expect(
+      await loadInitialView(fakePlatform({ previewTemplate: () => Promise.resolve(failed) })),
+    ).toEqual({
+      kind: "error",
+      path: "/t/a.unfold.json",
+      title: "This template cannot be previewed",
+      detail: "/t/a.unfold.json: line 1 column 2: expected value",
+    });
+  });
+});

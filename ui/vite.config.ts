@@ -1,0 +1,20 @@
+// Vite build and vitest configuration for the Unfold UI (the Tauri shell loads ../ui/dist).
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [react()],
+  // Tauri's dev server expectations: a fixed port, fail instead of silently picking another one.
+  clearScreen: false,
+  server: { port: 1420, strictPort: true },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    // WebKitGTK 2.4x (Debian 12) supports ES2021 fully.
+    target: "es2021",
+  },
+  test: {
+    environment: "happy-dom",
+    include: ["src/**/*.test.{ts,tsx}"],
+  },
+});
