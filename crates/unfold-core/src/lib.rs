@@ -13,6 +13,7 @@
 pub mod adapter;
 pub mod compare;
 pub mod document;
+pub mod edit;
 pub mod error;
 pub mod events;
 pub mod provider;

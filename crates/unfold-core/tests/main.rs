@@ -2,6 +2,7 @@
 
 mod adapters;
 mod documents;
+mod editing;
 mod examples;
 mod reference;
 mod rendering;

@@ -1,0 +1,227 @@
+//! Editing (the desktop editor's core): every edit's inverse restores the template exactly,
+//! refused edits change nothing and say why, and the document's undo, redo, dirty state and saves
+//! behave as an editor's should.
+
+use serde_json::json;
+use unfold_core::edit::{apply, EditorDocument, SectionFields, TemplateEdit, TemplateSettings, ToolOwner};
+use unfold_core::template::{Disclosure, HeadingStyle, Section, ToolDisclosure};
+use unfold_core::{Template, Tool, Visibility};
+
+use crate::support::{load_template, repo};
+
+fn fixture() -> Template {
+    load_template("tests/fixtures/disclosure.unfold.json")
+}
+
+fn section(key: &str) -> Section {
+    serde_json::from_value(json!({ "key": key, "title": key.to_uppercase(), "template": "Body." })).unwrap()
+}
+
+fn tool(name: &str) -> Tool {
+    serde_json::from_value(json!({ "name": name, "description": "d", "parameters": { "type": "object" } })).unwrap()
+}
+
+fn fields(title: &str, visibility: Visibility, summary: Option<&str>) -> SectionFields {
+    SectionFields { title: title.into(), template: "T".into(), summary: summary.map(Into::into), visibility }
+}
+
+fn every_kind_of_edit() -> Vec<TemplateEdit> {
+    let notes = || ToolOwner::Section { path: "notes.a".into() };
+    vec![
+        TemplateEdit::SetSettings {
+            settings: TemplateSettings {
+                ns: "n".into(),
+                key: "k".into(),
+                name: "N".into(),
+                disclosure: Disclosure::Mixed,
+                tool_disclosure: ToolDisclosure::PickTools,
+                heading: HeadingStyle::Keyed,
+            },
+        },
+        TemplateEdit::SetParam { name: "project".into(), value: Some("Globex".into()), index: None },
+        TemplateEdit::SetParam { name: "fresh".into(), value: Some("x".into()), index: Some(0) },
+        TemplateEdit::SetParam { name: "project".into(), value: None, index: None },
+        TemplateEdit::InsertSection { parent: Some("notes".into()), index: 1, section: section("new") },
+        TemplateEdit::InsertSection { parent: None, index: 0, section: section("first") },
+        TemplateEdit::RemoveSection { path: "notes.b".into() },
+        TemplateEdit::RemoveSection { path: "notes".into() },
+        TemplateEdit::MoveSection { path: "notes.c".into(), parent: None, index: 0 },
+        TemplateEdit::MoveSection { path: "style".into(), parent: Some("notes.a".into()), index: 0 },
+        TemplateEdit::MoveSection { path: "task".into(), parent: None, index: 3 },
+        TemplateEdit::RenameSection { path: "notes".into(), key: "memos".into() },
+        TemplateEdit::SetSectionFields { path: "notes.b".into(), fields: fields("B!", Visibility::Full, None) },
+        TemplateEdit::SetSectionFields { path: "task".into(), fields: fields("Task", Visibility::Summary, Some("")) },
+        TemplateEdit::InsertTool { owner: notes(), index: 1, tool: tool("extra") },
+        TemplateEdit::InsertTool { owner: ToolOwner::Template, index: 0, tool: tool("global") },
+        TemplateEdit::RemoveTool { owner: ToolOwner::Template, index: 1 },
+        TemplateEdit::ReplaceTool { owner: notes(), index: 0, tool: tool("note_a") },
+        TemplateEdit::ReplaceTool { owner: notes(), index: 0, tool: tool("renamed") },
+        TemplateEdit::MoveTool { owner: ToolOwner::Template, from: 0, to: 1 },
+    ]
+}
+
+#[test]
+fn every_edit_is_undone_exactly_by_its_inverse() {
+    for edit in every_kind_of_edit() {
+        let original = fixture();
+        let mut template = original.clone();
+        let inverse = apply(&mut template, edit.clone()).unwrap_or_else(|e| panic!("{edit:?}: {e}"));
+        assert_ne!(template, original, "{edit:?} changes the template");
+        let redo = apply(&mut template, inverse).unwrap();
+        assert_eq!(template.to_json(), original.to_json(), "{edit:?}");
+        apply(&mut template, redo).unwrap();
+        let mut expected = original.clone();
+        apply(&mut expected, edit.clone()).unwrap();
+        assert_eq!(template, expected, "redo of {edit:?}");
+    }
+}
+
+#[test]
+fn refused_edits_change_nothing_and_say_why() {
+    let refusals = [
+        (
+            TemplateEdit::RenameSection { path: "notes".into(), key: "docs".into() },
+            "a sibling section already has the key 'docs'",
+        ),
+        (TemplateEdit::RenameSection { path: "notes".into(), key: "Bad Key".into() }, "'Bad Key' is not a section key"),
+        (TemplateEdit::RenameSection { path: "ghost".into(), key: "x".into() }, "no section has the path 'ghost'"),
+        (
+            TemplateEdit::MoveSection { path: "notes".into(), parent: Some("notes.a".into()), index: 0 },
+            "cannot move into itself",
+        ),
+        (TemplateEdit::MoveSection { path: "notes.a".into(), parent: None, index: 9 }, "no section position 9"),
+        (
+            TemplateEdit::MoveSection { path: "notes.a".into(), parent: Some("ghost".into()), index: 0 },
+            "no section has the path 'ghost'",
+        ),
+        (
+            TemplateEdit::InsertSection { parent: None, index: 0, section: section("task") },
+            "already has the key 'task'",
+        ),
+        (
+            TemplateEdit::InsertTool { owner: ToolOwner::Template, index: 0, tool: tool("search") },
+            "already has a tool named 'search'",
+        ),
+        (TemplateEdit::InsertTool { owner: ToolOwner::Template, index: 0, tool: tool("read_section") }, "is reserved"),
+        (
+            TemplateEdit::InsertTool { owner: ToolOwner::Template, index: 0, tool: tool("bad name") },
+            "is not a tool name",
+        ),
+        (
+            TemplateEdit::SetSectionFields { path: "docs".into(), fields: fields("D", Visibility::Summary, None) },
+            "a summarized section needs a summary",
+        ),
+        (TemplateEdit::SetParam { name: "1x".into(), value: Some("v".into()), index: None }, "is not a parameter name"),
+        (
+            TemplateEdit::RemoveTool { owner: ToolOwner::Section { path: "docs".into() }, index: 5 },
+            "no tool position 5",
+        ),
+    ];
+    for (edit, expected) in refusals {
+        let original = fixture();
+        let mut template = original.clone();
+        let error = apply(&mut template, edit.clone()).expect_err(expected).to_string();
+        assert!(error.contains(expected), "{edit:?}: {error:?} should say {expected:?}");
+        assert_eq!(template, original, "{edit:?} changed the template");
+    }
+    let mut bad_schema = tool("odd");
+    bad_schema.parameters = json!({ "type": "string" });
+    let error =
+        apply(&mut fixture(), TemplateEdit::InsertTool { owner: ToolOwner::Template, index: 0, tool: bad_schema });
+    assert!(error.unwrap_err().to_string().contains("parameters: must describe an object"));
+}
+
+#[test]
+fn moving_a_section_to_a_parent_with_its_key_is_refused() {
+    let mut template = fixture();
+    apply(
+        &mut template,
+        TemplateEdit::InsertSection { parent: Some("notes".into()), index: 0, section: section("task") },
+    )
+    .unwrap();
+    let before = template.clone();
+    let error = apply(&mut template, TemplateEdit::MoveSection { path: "notes.task".into(), parent: None, index: 0 });
+    assert!(error.unwrap_err().to_string().contains("already has the key 'task'"));
+    assert_eq!(template, before);
+}
+
+#[test]
+fn a_document_knows_when_it_differs_from_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.unfold.json");
+    std::fs::copy(repo("tests/fixtures/disclosure.unfold.json"), &path).unwrap();
+    let mut document = EditorDocument::open(&path).unwrap();
+    assert!(!document.is_dirty() && !document.can_undo());
+    document.apply(TemplateEdit::RenameSection { path: "style".into(), key: "tone".into() }, None).unwrap();
+    assert!(document.is_dirty());
+    assert!(document.undo().unwrap());
+    assert!(!document.is_dirty(), "undo back to the saved state is clean");
+    assert!(document.redo().unwrap());
+    assert!(document.is_dirty());
+    document.save().unwrap();
+    assert!(!document.is_dirty());
+    let saved = Template::load(&path).unwrap();
+    assert!(saved.section("tone").is_some());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), saved.to_json());
+    assert!(document.undo().unwrap());
+    assert!(document.is_dirty(), "undo past a save differs from the file");
+}
+
+#[test]
+fn keystrokes_in_one_field_undo_as_one_step() {
+    let mut document = EditorDocument::new(fixture());
+    let type_title = |document: &mut EditorDocument, title: &str| {
+        let fields = fields(title, Visibility::Full, None);
+        document
+            .apply(TemplateEdit::SetSectionFields { path: "task".into(), fields }, Some("task/title".into()))
+            .unwrap();
+    };
+    for title in ["T", "Ta", "Tas"] {
+        type_title(&mut document, title);
+    }
+    document
+        .apply(TemplateEdit::SetParam { name: "project".into(), value: Some("X".into()), index: None }, None)
+        .unwrap();
+    type_title(&mut document, "Tas!");
+    assert_eq!(document.template().section("task").unwrap().title, "Tas!");
+    document.undo().unwrap();
+    assert_eq!(document.template().section("task").unwrap().title, "Tas", "a new group after another edit");
+    document.undo().unwrap();
+    document.undo().unwrap();
+    assert_eq!(document.template(), &fixture(), "three keystrokes undone at once");
+    assert!(!document.undo().unwrap());
+    document.redo().unwrap();
+    type_title(&mut document, "Again");
+    assert!(!document.can_redo(), "an edit clears what could be redone");
+    document.undo().unwrap();
+    assert_eq!(document.template().section("task").unwrap().title, "Tas", "typing after a redo is its own step");
+}
+
+#[test]
+fn saving_refuses_a_template_that_would_not_open_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.unfold.json");
+    let mut document = EditorDocument::new(fixture());
+    assert!(document.save().unwrap_err().to_string().contains("save it as a new file"));
+    let broken =
+        SectionFields { title: "T".into(), template: "costs $5".into(), summary: None, visibility: Visibility::Full };
+    document.apply(TemplateEdit::SetSectionFields { path: "task".into(), fields: broken }, None).unwrap();
+    let error = document.save_as(&path).unwrap_err().to_string();
+    assert!(error.contains("/sections/0/template: invalid placeholder at line 1, column 7"), "{error}");
+    assert!(error.starts_with(&path.display().to_string()), "{error}");
+    assert!(!path.exists(), "nothing is written");
+    document.undo().unwrap();
+    document.save_as(&path).unwrap();
+    assert_eq!(Template::load(&path).unwrap(), fixture());
+    assert_eq!(document.path(), Some(path.as_path()));
+}
+
+#[test]
+fn opening_an_invalid_file_loads_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.unfold.json");
+    std::fs::write(&path, "{\"schema_version\": 1, \"kind\": \"unfold.template\", \"key\": \"k\", \"sections\": [{}]}")
+        .unwrap();
+    let error = EditorDocument::open(&path).unwrap_err();
+    assert_eq!(error.problems().len(), 2, "{error}");
+}
