@@ -152,11 +152,11 @@ impl<'t, 's> Renderer<'t, 's> {
         match self.template.heading {
             HeadingStyle::Plain => {
                 self.out.push(' ');
-                self.out.push_str(section.title.trim());
+                self.out.push_str(section.title.trim_matches(is_python_space));
             }
             HeadingStyle::Keyed => {
                 self.out.push_str(". ");
-                self.out.push_str(section.title.trim());
+                self.out.push_str(section.title.trim_matches(is_python_space));
                 self.out.push_str(" (");
                 self.out.push_str(&self.path);
                 self.out.push(')');
@@ -173,10 +173,11 @@ impl<'t, 's> Renderer<'t, 's> {
         self.out.push_str("\n\n");
         let body_start = self.out.len();
         let text = dedent(text);
-        substitution::substitute_into(text.trim(), lookup, &mut self.out).map_err(|e| self.error(e, field))?;
-        let leading = self.out.len() - body_start - self.out[body_start..].trim_start().len();
+        substitution::substitute_into(text.trim_matches(is_python_space), lookup, &mut self.out)
+            .map_err(|e| self.error(e, field))?;
+        let leading = self.out.len() - body_start - self.out[body_start..].trim_start_matches(is_python_space).len();
         self.out.drain(body_start..body_start + leading);
-        let trimmed = self.out.trim_end().len().max(start);
+        let trimmed = self.out.trim_end_matches(is_python_space).len().max(start);
         self.out.truncate(trimmed);
         Ok(())
     }
@@ -214,6 +215,12 @@ impl<'t, 's> Renderer<'t, 's> {
         }
         self.summarized.push(SummarizedSection { path: path.clone(), builtin });
     }
+}
+
+/// Python's `str.isspace`, which `str.strip` uses: Unicode white space and the separators
+/// U+001C to U+001F, which Rust does not count as white space.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
 /// Python's `textwrap.dedent`: whitespace-only lines become empty and the longest run of spaces

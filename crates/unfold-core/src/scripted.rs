@@ -19,6 +19,8 @@ use crate::tool::{Builtin, ScriptedResult, Tool};
 #[derive(Debug, Clone)]
 pub struct ScriptedProvider {
     script: Vec<Step>,
+    /// The id of each call of each step (`call_<step>_<index>`): how the model tags its calls.
+    call_ids: Vec<Vec<String>>,
     section_paths: HashSet<String>,
     full_descriptions: HashMap<String, String>,
 }
@@ -33,10 +35,33 @@ impl ScriptedProvider {
         let added = scenario.tool_changes.iter().flat_map(|c| &c.add);
         let full_descriptions =
             template.all_tools().into_iter().chain(added).map(|t| (t.name.clone(), t.description.clone())).collect();
-        ScriptedProvider { script: scenario.script.clone(), section_paths, full_descriptions }
+        let call_ids = scenario
+            .script
+            .iter()
+            .enumerate()
+            .map(|(step, s)| {
+                let count = match s {
+                    Step::Say { .. } => 0,
+                    Step::Call(_) => 1,
+                    Step::Calls { calls } => calls.len(),
+                };
+                (0..count).map(|index| format!("call_{step}_{index}")).collect()
+            })
+            .collect();
+        ScriptedProvider { script: scenario.script.clone(), call_ids, section_paths, full_descriptions }
     }
 
     fn answer(&self, request: &ModelRequest<'_>) -> ModelResponse {
+        // The calls this conversation holds, gathered once: a call is looked up per step below.
+        let made: HashSet<&str> = request
+            .messages
+            .iter()
+            .flat_map(|m| match m {
+                Message::Assistant { tool_calls, .. } => tool_calls.as_slice(),
+                _ => &[],
+            })
+            .map(|c| c.id.as_str())
+            .collect();
         for (step_index, step) in self.script.iter().enumerate() {
             let calls = match step {
                 Step::Say { say } => return ModelResponse { text: Some(say.clone()), ..ModelResponse::default() },
@@ -45,10 +70,10 @@ impl ScriptedProvider {
             };
             let pending: Vec<ToolCall> = calls
                 .iter()
-                .enumerate()
-                .filter(|(j, call)| !self.satisfied(&call_id(step_index, *j), call, request))
-                .map(|(j, call)| ToolCall {
-                    id: call_id(step_index, j),
+                .zip(&self.call_ids[step_index])
+                .filter(|(call, id)| !made.contains(id.as_str()) && !self.shown_done(call, request))
+                .map(|(call, id)| ToolCall {
+                    id: id.clone(),
                     name: call.call.clone(),
                     arguments: Value::Object(call.args.clone()),
                 })
@@ -61,12 +86,10 @@ impl ScriptedProvider {
         ModelResponse { text: Some(String::new()), ..ModelResponse::default() }
     }
 
-    fn satisfied(&self, id: &str, call: &ScriptedCall, request: &ModelRequest<'_>) -> bool {
-        let made = request.messages.iter().any(|m| match m {
-            Message::Assistant { tool_calls, .. } => tool_calls.iter().any(|c| c.id == id),
-            _ => false,
-        });
-        made || match Builtin::from_name(&call.call) {
+    /// Whether the request shows that a builtin call needs no making: its sections are rendered
+    /// in full, or its tools are offered with their full descriptions.
+    fn shown_done(&self, call: &ScriptedCall, request: &ModelRequest<'_>) -> bool {
+        match Builtin::from_name(&call.call) {
             Some(Builtin::ReadSection) => {
                 call.args.get("section_key").and_then(Value::as_str).is_some_and(|key| self.shown_full(key, request))
             }
@@ -90,10 +113,6 @@ impl ScriptedProvider {
                 .iter()
                 .any(|s| key == s.path || (key.starts_with(&s.path) && key.as_bytes().get(s.path.len()) == Some(&b'.')))
     }
-}
-
-fn call_id(step: usize, index: usize) -> String {
-    format!("call_{step}_{index}")
 }
 
 fn string_list(value: Option<&Value>) -> Option<Vec<&str>> {
