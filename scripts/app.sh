@@ -4,8 +4,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=scripts/app-deps.sh
-source "$ROOT/scripts/app-deps.sh"
+# shellcheck source=scripts/shared.sh
+source "$ROOT/scripts/shared.sh"
 
 if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
   echo "error: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): the app opens a window." >&2

@@ -5,16 +5,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=scripts/app-deps.sh
-source "$ROOT/scripts/app-deps.sh"
-
-step() {
-  echo
-  echo "==> $*"
-  local start=$SECONDS
-  "$@"
-  echo "    ($((SECONDS - start)) s)"
-}
+# shellcheck source=scripts/shared.sh
+source "$ROOT/scripts/shared.sh"
 
 ensure_app_system_packages
 require_tools node npm cargo Xvfb WebKitWebDriver

@@ -6,17 +6,9 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=scripts/app-deps.sh
-source "$ROOT/scripts/app-deps.sh"
+# shellcheck source=scripts/shared.sh
+source "$ROOT/scripts/shared.sh"
 cd "$ROOT"
-
-step() {
-  echo
-  echo "==> $*"
-  local start=$SECONDS
-  "$@"
-  echo "    ($((SECONDS - start)) s)"
-}
 
 ensure_app_system_packages
 require_tools cargo node npm

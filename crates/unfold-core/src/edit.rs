@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::template::{Section, Template, Visibility, MAX_SECTIONS, MAX_SECTION_DEPTH};
-use crate::tool::{Builtin, Tool};
+use crate::tool::Tool;
 
 /// The fields of a template's header and settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -371,13 +371,8 @@ fn check_key(siblings: &[Section], key: &str, except: Option<usize>) -> Result<(
 /// Checks a tool's name (pattern, reserved, unique apart from `replacing`) and parameter schema.
 fn check_tool(template: &Template, tool: &Tool, replacing: Option<&str>) -> Result<()> {
     let name = &tool.name;
-    let valid =
-        (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !valid {
-        return Err(refused(format!("'{name}' is not a tool name: 1 to 64 letters, digits, _ and -")));
-    }
-    if Builtin::from_name(name).is_some() {
-        return Err(refused(format!("'{name}' is a builtin tool's name and is reserved")));
+    if let Some(problem) = crate::tool::tool_name_problem(name) {
+        return Err(refused(problem));
     }
     if replacing != Some(name.as_str()) && template.all_tools().iter().any(|t| &t.name == name) {
         return Err(refused(format!("the template already has a tool named '{name}'")));

@@ -3,8 +3,8 @@
 //! command line is a call into this crate; it knows nothing of Tauri or of any UI.
 //!
 //! The data flow: a [`Template`] (loaded and validated from JSON) is rendered in a
-//! [`SessionState`] into a [`RenderedPrompt`]; [`run`] drives a [`Provider`] through one
-//! conversation under an [`Adapter`], producing [`Event`]s; [`compare`] runs one [`Scenario`] under
+//! [`SessionState`] into a [`RenderedPrompt`]; [`run()`] drives a [`Provider`] through one
+//! conversation under an [`Adapter`], producing [`Event`]s; [`compare()`] runs one [`Scenario`] under
 //! both adapters into a [`ComparisonReport`].
 
 #![forbid(unsafe_code)]
@@ -17,6 +17,7 @@ pub mod edit;
 pub mod error;
 pub mod events;
 pub mod provider;
+pub mod recovery;
 pub mod render;
 pub mod run;
 pub mod scenario;
@@ -27,6 +28,7 @@ pub mod substitution;
 pub mod template;
 pub mod tokens;
 pub mod tool;
+pub mod tool_import;
 
 use std::path::Path;
 

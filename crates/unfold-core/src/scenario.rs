@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use crate::document::{self, DocumentKind};
 use crate::error::{Problem, Result};
 use crate::template::{check_parameters_schema, tool_name_set, Template};
-use crate::tool::{Builtin, ScriptedResult, Tool};
+use crate::tool::{reserved_name_problem, ScriptedResult, Tool};
 
 /// A scripted conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -158,11 +158,8 @@ impl Scenario {
             }
             for (j, tool) in change.add.iter().enumerate() {
                 let pointer = format!("/tool_changes/{i}/add/{j}");
-                if Builtin::from_name(&tool.name).is_some() {
-                    problems.push(Problem::at(
-                        format!("{pointer}/name"),
-                        format!("'{}' is a builtin tool's name and is reserved", tool.name),
-                    ));
+                if let Some(message) = reserved_name_problem(&tool.name) {
+                    problems.push(Problem::at(format!("{pointer}/name"), message));
                 } else if !added.insert(tool.name.as_str()) {
                     problems.push(Problem::at(format!("{pointer}/name"), format!("'{}' is added twice", tool.name)));
                 }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::document::{self, DocumentKind};
 use crate::error::{Problem, Result};
 use crate::substitution;
-use crate::tool::{Builtin, Tool};
+use crate::tool::{reserved_name_problem, Tool};
 
 /// Sections nest at most this deep (top level is depth 1).
 pub const MAX_SECTION_DEPTH: usize = 64;
@@ -285,11 +285,8 @@ impl TemplateChecker {
     fn tools(&mut self, tools: &[Tool], parent: &str) {
         for (i, tool) in tools.iter().enumerate() {
             let pointer = format!("{parent}/tools/{i}");
-            if Builtin::from_name(&tool.name).is_some() {
-                self.problems.push(Problem::at(
-                    format!("{pointer}/name"),
-                    format!("'{}' is a builtin tool's name and is reserved", tool.name),
-                ));
+            if let Some(message) = reserved_name_problem(&tool.name) {
+                self.problems.push(Problem::at(format!("{pointer}/name"), message));
             } else if let Some(first) = self.tool_names.insert(tool.name.clone(), pointer.clone()) {
                 self.problems.push(Problem::at(
                     format!("{pointer}/name"),

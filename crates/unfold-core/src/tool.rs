@@ -57,6 +57,28 @@ pub enum ScriptedResult {
     Error(String),
 }
 
+/// The longest tool name.
+pub const MAX_TOOL_NAME_LEN: usize = 64;
+
+/// Why `name` cannot name a tool of a template: not `^[A-Za-z0-9_-]{1,64}$`, or a builtin's name.
+pub fn tool_name_problem(name: &str) -> Option<String> {
+    let valid = (1..=MAX_TOOL_NAME_LEN).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !valid {
+        let mut shown: String = name.chars().take(MAX_TOOL_NAME_LEN + 8).collect();
+        if shown.len() < name.len() {
+            shown.push('…');
+        }
+        return Some(format!("'{shown}' is not a valid tool name: use 1 to {MAX_TOOL_NAME_LEN} letters, digits, '_' or '-'"));
+    }
+    reserved_name_problem(name)
+}
+
+/// Why `name` cannot name a tool of a template when it is a builtin's.
+pub fn reserved_name_problem(name: &str) -> Option<String> {
+    Builtin::from_name(name).map(|_| format!("'{name}' is a builtin tool's name and is reserved"))
+}
+
 /// The builtin tools of the disclosure protocols. Their names are reserved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Builtin {

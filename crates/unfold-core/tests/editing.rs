@@ -105,7 +105,7 @@ fn refused_edits_change_nothing_and_say_why() {
         (TemplateEdit::InsertTool { owner: ToolOwner::Template, index: 0, tool: tool("read_section") }, "is reserved"),
         (
             TemplateEdit::InsertTool { owner: ToolOwner::Template, index: 0, tool: tool("bad name") },
-            "is not a tool name",
+            "is not a valid tool name",
         ),
         (
             TemplateEdit::SetSectionFields { path: "docs".into(), fields: fields("D", Visibility::Summary, None) },

@@ -387,7 +387,8 @@ fn reading_a_full_section_says_so() {
 #[test]
 fn bodies_strip_what_python_strips() {
     // Python's `str.strip` also removes U+001C..U+001F, which Rust's `trim` keeps.
-    let template = from_sections(json!([ { "key": "a", "title": "\u{1f}A\u{1c}", "template": "\u{1c} Hello ${name}\u{1d}\n" } ]));
+    let template =
+        from_sections(json!([ { "key": "a", "title": "\u{1f}A\u{1c}", "template": "\u{1c} Hello ${name}\u{1d}\n" } ]));
     let prompt = Session::new(&template, Default::default()).unwrap().render().unwrap();
     assert_eq!(prompt.markdown, "## 1 A\n\nHello Bo\n");
 }

@@ -1,5 +1,6 @@
-# Sourced by check-app.sh and app.sh: installs what building and running the desktop app needs.
-# Owns the list of Debian packages for Tauri (see shared setup notes) and the tool checks.
+# Sourced by the scripts in this folder: installs what building and running the desktop app needs
+# (the list of Debian packages for Tauri, see the shared setup notes), checks for tools, and runs
+# timed steps.
 
 # Installs the missing system packages (apt-get, as root or through sudo); instant when all are there.
 ensure_app_system_packages() {
@@ -34,4 +35,13 @@ require_tools() {
       exit 1
     }
   done
+}
+
+# Runs a command as a named, timed step of a check.
+step() {
+  echo
+  echo "==> $*"
+  local start=$SECONDS
+  "$@"
+  echo "    ($((SECONDS - start)) s)"
 }
