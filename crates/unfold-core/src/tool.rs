@@ -69,7 +69,9 @@ pub fn tool_name_problem(name: &str) -> Option<String> {
         if shown.len() < name.len() {
             shown.push('…');
         }
-        return Some(format!("'{shown}' is not a valid tool name: use 1 to {MAX_TOOL_NAME_LEN} letters, digits, '_' or '-'"));
+        return Some(format!(
+            "'{shown}' is not a valid tool name: use 1 to {MAX_TOOL_NAME_LEN} letters, digits, '_' or '-'"
+        ));
     }
     reserved_name_problem(name)
 }
