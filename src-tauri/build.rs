@@ -3,7 +3,18 @@
 //! the commands its capability grants (without an app manifest every window may call every command).
 
 fn main() {
-    let manifest = tauri_build::AppManifest::new().commands(&["initial_template_path", "preview_template"]);
+    let manifest = tauri_build::AppManifest::new().commands(&[
+        "initial_template_path",
+        "preview_template",
+        "open_document",
+        "apply_edit",
+        "undo",
+        "redo",
+        "save_document",
+        "close_document",
+        "preview_document",
+        "import_tools",
+    ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri-build: invalid tauri.conf.json, capabilities or icons");
 }

@@ -3,12 +3,22 @@
 
 use tauri_specta::{collect_commands, Builder};
 
-use crate::commands;
+use crate::{commands, editor};
 
 /// The commands (and, later, events) the UI can use. `main` and the bindings test share it.
 pub fn specta_builder() -> Builder<tauri::Wry> {
-    Builder::<tauri::Wry>::new()
-        .commands(collect_commands![commands::initial_template_path, commands::preview_template,])
+    Builder::<tauri::Wry>::new().commands(collect_commands![
+        commands::initial_template_path,
+        commands::preview_template,
+        editor::open_document,
+        editor::apply_edit,
+        editor::undo,
+        editor::redo,
+        editor::save_document,
+        editor::close_document,
+        editor::preview_document,
+        editor::import_tools,
+    ])
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! The IPC surface: Tauri commands (each a few lines over `unfold-core`), their DTOs and the typed
 //! `CommandError` the UI switches on by `code`. DTOs live here because the core has no specta.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
 use specta::Type;
 use tauri::State;
+
+use unfold_core::edit::ProblemView;
 
 use crate::Launch;
 
@@ -16,31 +17,11 @@ pub struct PreviewDto {
     /// The prompt as markdown (the UI shows it as text, never as HTML).
     pub markdown: String,
     /// The tools offered to the model, as OpenAI chat tool objects.
-    #[specta(type = Vec<JsonValue>)]
+    #[specta(type = Vec<unfold_core::json_type::JsonValue>)]
     pub tools: Vec<serde_json::Value>,
     /// Tokens of the prompt. A `u32` so TypeScript gets a plain `number`: a prompt of 4 billion
     /// tokens does not exist, and the count saturates rather than wraps.
     pub prompt_tokens: u32,
-}
-
-/// The TypeScript shape of a `serde_json::Value` as `JSON.parse` returns it (numbers are `number`;
-/// specta's own impl refuses `Value` because `Number` may hold an `i64`). Never built: types only.
-#[derive(Serialize, Type)]
-#[serde(untagged)]
-#[expect(dead_code, reason = "describes the TypeScript type of serde_json::Value, never constructed")]
-pub enum JsonValue {
-    /// `null`.
-    Null,
-    /// `true` or `false`.
-    Bool(bool),
-    /// Any JSON number.
-    Number(f64),
-    /// A string.
-    String(String),
-    /// An array.
-    Array(Vec<JsonValue>),
-    /// An object.
-    Object(BTreeMap<String, JsonValue>),
 }
 
 impl From<unfold_core::Preview> for PreviewDto {
@@ -61,17 +42,39 @@ pub enum CommandErrorCode {
     UnreadableFile,
     /// The template is not valid JSON or not a valid template.
     InvalidTemplate,
+    /// An edit was refused (the message says why); the document is unchanged.
+    InvalidEdit,
+    /// No open document has the id given (it was closed).
+    UnknownDocument,
+    /// Pasted or opened tools could not be imported.
+    InvalidTools,
     /// Anything else: a bug or an unexpected failure; the message says what.
     Internal,
 }
 
-/// A command's error: a stable code and a one-line, user-readable message naming the file and place.
+/// A command's error: a stable code, a user-readable message naming the file and place, and,
+/// for an invalid document, every problem with its place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Type)]
 pub struct CommandError {
     /// What kind of failure.
     pub code: CommandErrorCode,
     /// What went wrong, for the user.
     pub message: String,
+    /// Every problem, each at its JSON pointer (empty unless the input was invalid).
+    pub problems: Vec<ProblemView>,
+}
+
+impl CommandError {
+    /// The error of a core failure, with `code` for what an invalid input means in this command.
+    pub fn invalid_as(code: CommandErrorCode) -> impl Fn(unfold_core::Error) -> CommandError {
+        move |error| {
+            let mut mapped = CommandError::from(error);
+            if mapped.code == CommandErrorCode::InvalidTemplate {
+                mapped.code = code;
+            }
+            mapped
+        }
+    }
 }
 
 impl From<unfold_core::Error> for CommandError {
@@ -79,17 +82,19 @@ impl From<unfold_core::Error> for CommandError {
         let code = match &error {
             unfold_core::Error::Io { .. } => CommandErrorCode::UnreadableFile,
             unfold_core::Error::Invalid(_) => CommandErrorCode::InvalidTemplate,
+            unfold_core::Error::UnknownDocument { .. } => CommandErrorCode::UnknownDocument,
             unfold_core::Error::Provider(_) => CommandErrorCode::Internal,
         };
         tracing::warn!(?code, %error, "command failed");
-        CommandError { code, message: error.to_string() }
+        let problems = error.problems().iter().map(ProblemView::from).collect();
+        CommandError { code, message: error.to_string(), problems }
     }
 }
 
 impl From<tauri::Error> for CommandError {
     fn from(error: tauri::Error) -> CommandError {
         tracing::error!(%error, "command failed");
-        CommandError { code: CommandErrorCode::Internal, message: error.to_string() }
+        CommandError { code: CommandErrorCode::Internal, message: error.to_string(), problems: Vec::new() }
     }
 }
 
@@ -162,12 +167,17 @@ mod tests {
         let error = CommandError {
             code: CommandErrorCode::InvalidTemplate,
             message: "a.json: line 1, column 3: expected value".to_owned(),
+            problems: vec![ProblemView {
+                location: "line 1, column 3".to_owned(),
+                message: "expected value".to_owned(),
+            }],
         };
         assert_eq!(
             serde_json::to_value(&error).expect("serializes"),
             serde_json::json!({
                 "code": "invalid_template",
                 "message": "a.json: line 1, column 3: expected value",
+                "problems": [{ "location": "line 1, column 3", "message": "expected value" }],
             })
         );
     }

@@ -8,6 +8,7 @@
 
 mod bindings;
 mod commands;
+mod editor;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -44,6 +45,7 @@ fn main() {
     let specta = bindings::specta_builder();
     let result = tauri::Builder::default()
         .manage(launch)
+        .manage(editor::Editor::default())
         .invoke_handler(specta.invoke_handler())
         .setup(move |app| {
             specta.mount_events(app);

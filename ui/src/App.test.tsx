@@ -66,7 +66,7 @@ describe("App", () => {
     await renderApp(
       platformReturning({
         ok: false,
-        error: { code: "invalid_template", message: "/t/x.unfold.json: expected value at line 1" },
+        error: { code: "invalid_template", message: "/t/x.unfold.json: expected value at line 1", problems: [] },
       }),
     );
     expect(byTestId("error-detail").textContent).toBe("/t/x.unfold.json: expected value at line 1");

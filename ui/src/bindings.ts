@@ -10,15 +10,36 @@ export const commands = {
 	initialTemplatePath: () => __TAURI_INVOKE<string | null>("initial_template_path"),
 	/**  Renders the template at `path` (reading and tokenizing off the main thread). */
 	previewTemplate: (path: string) => typedError<PreviewDto, CommandError>(__TAURI_INVOKE("preview_template", { path })),
+	/**  Opens a template file for editing. */
+	openDocument: (path: string) => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("open_document", { path })),
+	/**  Applies an edit to an open document; edits of one `group` in a row undo as one step. */
+	applyEdit: (id: number, edit: TemplateEdit_Deserialize, group: string | null) => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("apply_edit", { id, edit, group })),
+	/**  Undoes the last step of a document. */
+	undo: (id: number) => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("undo", { id })),
+	/**  Redoes the last undone step of a document. */
+	redo: (id: number) => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("redo", { id })),
+	/**  Saves a document to its file, or to `path` when given ("save as"). */
+	saveDocument: (id: number, path: string | null) => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("save_document", { id, path })),
+	/**  Closes a document (the UI asks about unsaved changes first). */
+	closeDocument: (id: number) => typedError<null, CommandError>(__TAURI_INVOKE("close_document", { id })),
+	/**  The prompt and tools of a document as the model is shown them now. */
+	previewDocument: (id: number, expand: string[], expandAll: boolean) => typedError<PreviewDto, CommandError>(__TAURI_INVOKE("preview_document", { id, expand, expandAll })),
+	/**  Reads an OpenAI Chat, OpenAI Responses or Anthropic tool list for a document. */
+	importTools: (id: number, text: string) => typedError<ImportedToolsDto_Serialize, CommandError>(__TAURI_INVOKE("import_tools", { id, text })),
 };
 
 /* Types */
-/**  A command's error: a stable code and a one-line, user-readable message naming the file and place. */
+/**
+ *  A command's error: a stable code, a user-readable message naming the file and place, and,
+ *  for an invalid document, every problem with its place.
+ */
 export type CommandError = {
 	/**  What kind of failure. */
 	code: CommandErrorCode,
 	/**  What went wrong, for the user. */
 	message: string,
+	/**  Every problem, each at its JSON pointer (empty unless the input was invalid). */
+	problems: ProblemView[],
 };
 
 /**  What kind of failure a command had: stable names the UI may switch on (never on messages). */
@@ -27,13 +48,97 @@ export type CommandErrorCode =
 "unreadable_file" | 
 /**  The template is not valid JSON or not a valid template. */
 "invalid_template" | 
+/**  An edit was refused (the message says why); the document is unchanged. */
+"invalid_edit" | 
+/**  No open document has the id given (it was closed). */
+"unknown_document" | 
+/**  Pasted or opened tools could not be imported. */
+"invalid_tools" | 
 /**  Anything else: a bug or an unexpected failure; the message says what. */
 "internal";
 
+/**  The disclosure protocol (spec 1 and 4). */
+export type Disclosure = 
+/**  One `read_section` tool for every summarized section. */
+"read_section" | 
+/**  The older protocol: `open_sections` restarts with the sections expanded. */
+"open_sections" | 
 /**
- *  The TypeScript shape of a `serde_json::Value` as `JSON.parse` returns it (numbers are `number`;
- *  specta's own impl refuses `Value` because `Number` may hold an `i64`). Never built: types only.
+ *  What weakincentives 0.27 renders: `open_sections` for summarized sections whose subtree has
+ *  tools, `read_section` for the others.
  */
+"mixed";
+
+/**  An open document as the editor shows it after each change. */
+export type DocumentView = DocumentView_Serialize | DocumentView_Deserialize;
+
+/**  An open document as the editor shows it after each change. */
+export type DocumentView_Deserialize = {
+	/**  The document's id among the open ones. */
+	id: number,
+	/**  Its file, once opened or saved. */
+	path?: string | null,
+	/**  Whether it differs from its file. */
+	dirty: boolean,
+	/**  Whether there is something to undo. */
+	can_undo: boolean,
+	/**  Whether there is something to redo. */
+	can_redo: boolean,
+	/**  What is wrong with the template now. */
+	problems: ProblemView[],
+	/**  The template. */
+	template: Template_Deserialize,
+};
+
+/**  An open document as the editor shows it after each change. */
+export type DocumentView_Serialize = {
+	/**  The document's id among the open ones. */
+	id: number,
+	/**  Its file, once opened or saved. */
+	path: string | null,
+	/**  Whether it differs from its file. */
+	dirty: boolean,
+	/**  Whether there is something to undo. */
+	can_undo: boolean,
+	/**  Whether there is something to redo. */
+	can_redo: boolean,
+	/**  What is wrong with the template now. */
+	problems: ProblemView[],
+	/**  The template. */
+	template: Template_Serialize,
+};
+
+/**  The heading style. */
+export type HeadingStyle = 
+/**  `## 1 Task`, `### 2.1 Examples` */
+"plain" | 
+/**  `## 1. Task (task)`, `### 2.1. Examples (context.examples)`, as weakincentives 0.27. */
+"keyed";
+
+/**  Tools read from a pasted or opened tool list, ready to attach. */
+export type ImportedToolsDto = ImportedToolsDto_Serialize | ImportedToolsDto_Deserialize;
+
+/**  Tools read from a pasted or opened tool list, ready to attach. */
+export type ImportedToolsDto_Deserialize = {
+	/**  The format the list was in (`OpenAI chat`, `OpenAI Responses`, `Anthropic`). */
+	format: string,
+	/**  The tools, in Unfold's form. */
+	tools: Tool_Deserialize[],
+	/**  Names the document's template already has: attaching those would be refused. */
+	conflicts: string[],
+};
+
+/**  Tools read from a pasted or opened tool list, ready to attach. */
+export type ImportedToolsDto_Serialize = {
+	/**  The format the list was in (`OpenAI chat`, `OpenAI Responses`, `Anthropic`). */
+	format: string,
+	/**  The tools, in Unfold's form. */
+	tools: Tool_Serialize[],
+	/**  Names the document's template already has: attaching those would be refused. */
+	conflicts: string[],
+};
+
+/**  Any JSON value, as `JSON.parse` returns it. */
 export type JsonValue = 
 /**  `null`. */
 null | 
@@ -60,6 +165,384 @@ export type PreviewDto = {
 	 */
 	prompt_tokens: number,
 };
+
+/**  A problem as the editor lists it. */
+export type ProblemView = {
+	/**  The JSON pointer (or other place) it is at; empty for the whole document. */
+	location: string,
+	/**  What is wrong. */
+	message: string,
+};
+
+/**  A scripted tool result: `{ "result": <any JSON> }` or `{ "error": "<text>" }`. */
+export type ScriptedResult = 
+/**  The tool succeeds with this value. */
+({ result: JsonValue }) & { error?: never } | 
+/**  The tool fails with this message. */
+({ error: string }) & { result?: never };
+
+/**  One section of a template. */
+export type Section = Section_Serialize | Section_Deserialize;
+
+/**  The text and visibility of one section (everything but its key, tools and children). */
+export type SectionFields = SectionFields_Serialize | SectionFields_Deserialize;
+
+/**  The text and visibility of one section (everything but its key, tools and children). */
+export type SectionFields_Deserialize = {
+	/**  Heading text. */
+	title: string,
+	/**  Body. */
+	template: string,
+	/**  Summary (required when `visibility` is `summary`). */
+	summary?: string | null,
+	/**  Own visibility. */
+	visibility: Visibility,
+};
+
+/**  The text and visibility of one section (everything but its key, tools and children). */
+export type SectionFields_Serialize = {
+	/**  Heading text. */
+	title: string,
+	/**  Body. */
+	template: string,
+	/**  Summary (required when `visibility` is `summary`). */
+	summary: string | null,
+	/**  Own visibility. */
+	visibility: Visibility,
+};
+
+/**  One section of a template. */
+export type Section_Deserialize = {
+	/**  `^[a-z0-9][a-z0-9_-]*$`, unique among its siblings. */
+	key: string,
+	/**  The heading text. */
+	title: string,
+	/**  The body, with `${param}` placeholders (Python `string.Template` rules). */
+	template?: string,
+	/**  What a summarized section shows instead of its body; required when `visibility` is `summary`. */
+	summary?: string | null,
+	/**  Rendered in full or summarized, unless a session overrides it. */
+	visibility?: Visibility,
+	/**  Tools offered while this section is rendered in full. */
+	tools?: Tool_Deserialize[],
+	/**  Subsections, in order. */
+	children?: Section_Deserialize[],
+};
+
+/**  One section of a template. */
+export type Section_Serialize = {
+	/**  `^[a-z0-9][a-z0-9_-]*$`, unique among its siblings. */
+	key: string,
+	/**  The heading text. */
+	title: string,
+	/**  The body, with `${param}` placeholders (Python `string.Template` rules). */
+	template: string,
+	/**  What a summarized section shows instead of its body; required when `visibility` is `summary`. */
+	summary?: string,
+	/**  Rendered in full or summarized, unless a session overrides it. */
+	visibility: Visibility,
+	/**  Tools offered while this section is rendered in full. */
+	tools: Tool_Serialize[],
+	/**  Subsections, in order. */
+	children: Section_Serialize[],
+};
+
+/**  A prompt template: a tree of sections with tools, rendered with progressive disclosure. */
+export type Template = Template_Serialize | Template_Deserialize;
+
+/**  One change to a template. */
+export type TemplateEdit = TemplateEdit_Serialize | TemplateEdit_Deserialize;
+
+/**  One change to a template. */
+export type TemplateEdit_Deserialize = 
+/**  Replaces the header and settings. */
+{ op: "set_settings"; 
+/**  The new settings. */
+settings: TemplateSettings } | 
+/**  Sets (or with `value: null` removes) a parameter's default; a new one goes last. */
+{ op: "set_param"; 
+/**  The parameter. */
+name: string; 
+/**  Its default, or none to remove it. */
+value?: string | null; 
+/**  Where it stands among the parameters (kept by undo); last when absent. */
+index?: number | null } | 
+/**  Inserts a section (with its subtree) under `parent` (`None`: top level) at `index`. */
+{ op: "insert_section"; 
+/**  The parent's path. */
+parent?: string | null; 
+/**  Position among the parent's children. */
+index: number; 
+/**  The section. */
+section: Section_Deserialize } | 
+/**  Removes a section and its subtree. */
+{ op: "remove_section"; 
+/**  Its path. */
+path: string } | 
+/**  Moves a section (with its subtree) under `parent` at `index` (counted after removal). */
+{ op: "move_section"; 
+/**  Its path. */
+path: string; 
+/**  The new parent's path (`None`: top level). */
+parent?: string | null; 
+/**  Position among the new parent's children. */
+index: number } | 
+/**  Renames a section's key. */
+{ op: "rename_section"; 
+/**  Its path. */
+path: string; 
+/**  The new key. */
+key: string } | 
+/**  Sets a section's text and visibility. */
+{ op: "set_section_fields"; 
+/**  Its path. */
+path: string; 
+/**  The new fields. */
+fields: SectionFields_Deserialize } | 
+/**  Inserts a tool. */
+{ op: "insert_tool"; 
+/**  Whose list. */
+owner: ToolOwner; 
+/**  Position. */
+index: number; 
+/**  The tool. */
+tool: Tool_Deserialize } | 
+/**  Removes a tool. */
+{ op: "remove_tool"; 
+/**  Whose list. */
+owner: ToolOwner; 
+/**  Position. */
+index: number } | 
+/**  Replaces a tool. */
+{ op: "replace_tool"; 
+/**  Whose list. */
+owner: ToolOwner; 
+/**  Position. */
+index: number; 
+/**  The new tool. */
+tool: Tool_Deserialize } | 
+/**  Moves a tool within its list. */
+{ op: "move_tool"; 
+/**  Whose list. */
+owner: ToolOwner; 
+/**  From position. */
+from: number; 
+/**  To position (counted after removal). */
+to: number };
+
+/**  One change to a template. */
+export type TemplateEdit_Serialize = 
+/**  Replaces the header and settings. */
+{ op: "set_settings"; 
+/**  The new settings. */
+settings: TemplateSettings } | 
+/**  Sets (or with `value: null` removes) a parameter's default; a new one goes last. */
+{ op: "set_param"; 
+/**  The parameter. */
+name: string; 
+/**  Its default, or none to remove it. */
+value: string | null; 
+/**  Where it stands among the parameters (kept by undo); last when absent. */
+index: number | null } | 
+/**  Inserts a section (with its subtree) under `parent` (`None`: top level) at `index`. */
+{ op: "insert_section"; 
+/**  The parent's path. */
+parent: string | null; 
+/**  Position among the parent's children. */
+index: number; 
+/**  The section. */
+section: Section_Serialize } | 
+/**  Removes a section and its subtree. */
+{ op: "remove_section"; 
+/**  Its path. */
+path: string } | 
+/**  Moves a section (with its subtree) under `parent` at `index` (counted after removal). */
+{ op: "move_section"; 
+/**  Its path. */
+path: string; 
+/**  The new parent's path (`None`: top level). */
+parent: string | null; 
+/**  Position among the new parent's children. */
+index: number } | 
+/**  Renames a section's key. */
+{ op: "rename_section"; 
+/**  Its path. */
+path: string; 
+/**  The new key. */
+key: string } | 
+/**  Sets a section's text and visibility. */
+{ op: "set_section_fields"; 
+/**  Its path. */
+path: string; 
+/**  The new fields. */
+fields: SectionFields_Serialize } | 
+/**  Inserts a tool. */
+{ op: "insert_tool"; 
+/**  Whose list. */
+owner: ToolOwner; 
+/**  Position. */
+index: number; 
+/**  The tool. */
+tool: Tool_Serialize } | 
+/**  Removes a tool. */
+{ op: "remove_tool"; 
+/**  Whose list. */
+owner: ToolOwner; 
+/**  Position. */
+index: number } | 
+/**  Replaces a tool. */
+{ op: "replace_tool"; 
+/**  Whose list. */
+owner: ToolOwner; 
+/**  Position. */
+index: number; 
+/**  The new tool. */
+tool: Tool_Serialize } | 
+/**  Moves a tool within its list. */
+{ op: "move_tool"; 
+/**  Whose list. */
+owner: ToolOwner; 
+/**  From position. */
+from: number; 
+/**  To position (counted after removal). */
+to: number };
+
+/**  The fields of a template's header and settings. */
+export type TemplateSettings = {
+	/**  Namespace. */
+	ns: string,
+	/**  Key. */
+	key: string,
+	/**  Human name. */
+	name: string,
+	/**  Disclosure protocol. */
+	disclosure: Disclosure,
+	/**  Tool disclosure. */
+	tool_disclosure: ToolDisclosure,
+	/**  Heading style. */
+	heading: HeadingStyle,
+};
+
+/**  A prompt template: a tree of sections with tools, rendered with progressive disclosure. */
+export type Template_Deserialize = {
+	/**  Always 1 for this format. */
+	schema_version: number,
+	/**  Always `unfold.template`. */
+	kind: string,
+	/**  A namespace, e.g. `agents/assistant`. */
+	ns?: string,
+	/**  The template's key, e.g. `task-executor`. */
+	key: string,
+	/**  A human name. */
+	name?: string,
+	/**  How summarized sections are offered for expansion. */
+	disclosure?: Disclosure,
+	/**  Whether tools are offered in full or by brief until picked. */
+	tool_disclosure?: ToolDisclosure,
+	/**  The heading style. */
+	heading?: HeadingStyle,
+	/**  Default parameter values; a run or a render may override them. */
+	params?: { [key in string]: string },
+	/**  Tools offered whatever is summarized. */
+	tools?: Tool_Deserialize[],
+	/**  The top-level sections, in order. */
+	sections?: Section_Deserialize[],
+};
+
+/**  A prompt template: a tree of sections with tools, rendered with progressive disclosure. */
+export type Template_Serialize = {
+	/**  Always 1 for this format. */
+	schema_version: number,
+	/**  Always `unfold.template`. */
+	kind: string,
+	/**  A namespace, e.g. `agents/assistant`. */
+	ns: string,
+	/**  The template's key, e.g. `task-executor`. */
+	key: string,
+	/**  A human name. */
+	name: string,
+	/**  How summarized sections are offered for expansion. */
+	disclosure: Disclosure,
+	/**  Whether tools are offered in full or by brief until picked. */
+	tool_disclosure: ToolDisclosure,
+	/**  The heading style. */
+	heading: HeadingStyle,
+	/**  Default parameter values; a run or a render may override them. */
+	params: { [key in string]: string },
+	/**  Tools offered whatever is summarized. */
+	tools: Tool_Serialize[],
+	/**  The top-level sections, in order. */
+	sections: Section_Serialize[],
+};
+
+/**  A tool as written in a template (the OpenAI function shape plus metadata). */
+export type Tool = Tool_Serialize | Tool_Deserialize;
+
+/**  How tools are described to the model. */
+export type ToolDisclosure = 
+/**  Every offered tool with its full description. */
+"full" | 
+/**  Briefs until the model picks tools with `pick_tools`. */
+"pick_tools";
+
+/**  What a tool does to the world. */
+export type ToolKind = "read" | "edit" | "execute" | "other";
+
+/**  Whose tool list an edit changes. */
+export type ToolOwner = 
+/**  The template's own tools. */
+{ kind: "template" } | 
+/**  A section's tools. */
+{ kind: "section"; 
+/**  The section's dotted path. */
+path: string };
+
+/**  A tool as written in a template (the OpenAI function shape plus metadata). */
+export type Tool_Deserialize = {
+	/**  `^[A-Za-z0-9_-]{1,64}$`, unique across the template, builtins included. */
+	name: string,
+	/**  What the tool does, as the model reads it. */
+	description: string,
+	/**  One line, offered instead of `description` in `pick_tools` mode until the tool is picked. */
+	brief?: string | null,
+	/**  The JSON Schema of the arguments (must itself be a valid schema). */
+	parameters: JsonValue,
+	/**  What the tool does to the world. */
+	kind?: ToolKind | null,
+	/**  Free-form categories. */
+	categories?: string[] | null,
+	/**  Whether a person must allow each call. */
+	requires_permission?: boolean | null,
+	/**  The result of the tool in a scripted run. */
+	mock?: ScriptedResult | null,
+};
+
+/**  A tool as written in a template (the OpenAI function shape plus metadata). */
+export type Tool_Serialize = {
+	/**  `^[A-Za-z0-9_-]{1,64}$`, unique across the template, builtins included. */
+	name: string,
+	/**  What the tool does, as the model reads it. */
+	description: string,
+	/**  One line, offered instead of `description` in `pick_tools` mode until the tool is picked. */
+	brief?: string,
+	/**  The JSON Schema of the arguments (must itself be a valid schema). */
+	parameters: JsonValue,
+	/**  What the tool does to the world. */
+	kind?: ToolKind,
+	/**  Free-form categories. */
+	categories?: string[],
+	/**  Whether a person must allow each call. */
+	requires_permission?: boolean,
+	/**  The result of the tool in a scripted run. */
+	mock?: ScriptedResult,
+};
+
+/**  Whether a section is rendered in full or summarized. */
+export type Visibility = 
+/**  Heading, body and children. */
+"full" | 
+/**  Heading, summary and an instruction to expand; no children. */
+"summary";
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

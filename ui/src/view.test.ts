@@ -50,7 +50,7 @@ describe("formatTokens", () => {
 describe("describeError", () => {
   it("keeps the backend message, which names the file", () => {
     expect(
-      describeError({ code: "invalid_template", message: "/t/broken.json:1:2: expected value" }),
+      describeError({ code: "invalid_template", message: "/t/broken.json:1:2: expected value", problems: [] }),
     ).toEqual({
       title: "This template cannot be previewed",
       detail: "/t/broken.json:1:2: expected value",
@@ -58,9 +58,22 @@ describe("describeError", () => {
   });
 
   it("tells an unreadable file from an invalid one", () => {
-    expect(describeError({ code: "unreadable_file", message: "/t/a.json: cannot read" }).title).toBe(
+    expect(describeError({ code: "unreadable_file", message: "/t/a.json: cannot read", problems: [] }).title).toBe(
       "This template cannot be read",
     );
+  });
+
+  it("gives every error code its own title", () => {
+    const codes = [
+      "unreadable_file",
+      "invalid_template",
+      "invalid_edit",
+      "unknown_document",
+      "invalid_tools",
+      "internal",
+    ] as const;
+    const titles = codes.map((code) => describeError({ code, message: "m", problems: [] }).title);
+    expect(new Set(titles).size).toBe(codes.length);
   });
 
   it("says when the backend could not be reached", () => {
@@ -106,7 +119,7 @@ describe("loadInitialView", () => {
   it("shows the backend error with the path that failed", async () => {
     const failed: Outcome<PreviewDto> = {
       ok: false,
-      error: { code: "invalid_template", message: "/t/a.unfold.json: line 1 column 2: expected value" },
+      error: { code: "invalid_template", message: "/t/a.unfold.json: line 1 column 2: expected value", problems: [] },
     };
     expect(
       await loadInitialView(fakePlatform({ previewTemplate: () => Promise.resolve(failed) })),

@@ -35,6 +35,12 @@ export function describeError(error: PlatformError): { title: string; detail: st
       return { title: "This template cannot be read", detail: error.message };
     case "invalid_template":
       return { title: "This template cannot be previewed", detail: error.message };
+    case "invalid_edit":
+      return { title: "This change was not made", detail: error.message };
+    case "unknown_document":
+      return { title: "This template is no longer open", detail: error.message };
+    case "invalid_tools":
+      return { title: "These tools cannot be imported", detail: error.message };
     case "internal":
       return { title: "Something went wrong in Unfold", detail: error.message };
     case "ipc_failed":

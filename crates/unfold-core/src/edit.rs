@@ -3,6 +3,7 @@
 //! same document. [`EditorDocument`] keeps a template with its file, its history and whether it
 //! differs from what was saved.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -13,6 +14,7 @@ use crate::tool::Tool;
 
 /// The fields of a template's header and settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TemplateSettings {
     /// Namespace.
     pub ns: String,
@@ -30,6 +32,7 @@ pub struct TemplateSettings {
 
 /// The text and visibility of one section (everything but its key, tools and children).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SectionFields {
     /// Heading text.
     pub title: String,
@@ -44,6 +47,7 @@ pub struct SectionFields {
 /// Whose tool list an edit changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum ToolOwner {
     /// The template's own tools.
     Template,
@@ -57,6 +61,7 @@ pub enum ToolOwner {
 /// One change to a template.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum TemplateEdit {
     /// Replaces the header and settings.
     SetSettings {
@@ -71,14 +76,14 @@ pub enum TemplateEdit {
         value: Option<String>,
         /// Where it stands among the parameters (kept by undo); last when absent.
         #[serde(default)]
-        index: Option<usize>,
+        index: Option<u32>,
     },
     /// Inserts a section (with its subtree) under `parent` (`None`: top level) at `index`.
     InsertSection {
         /// The parent's path.
         parent: Option<String>,
         /// Position among the parent's children.
-        index: usize,
+        index: u32,
         /// The section.
         section: Section,
     },
@@ -94,7 +99,7 @@ pub enum TemplateEdit {
         /// The new parent's path (`None`: top level).
         parent: Option<String>,
         /// Position among the new parent's children.
-        index: usize,
+        index: u32,
     },
     /// Renames a section's key.
     RenameSection {
@@ -115,7 +120,7 @@ pub enum TemplateEdit {
         /// Whose list.
         owner: ToolOwner,
         /// Position.
-        index: usize,
+        index: u32,
         /// The tool.
         tool: Tool,
     },
@@ -124,14 +129,14 @@ pub enum TemplateEdit {
         /// Whose list.
         owner: ToolOwner,
         /// Position.
-        index: usize,
+        index: u32,
     },
     /// Replaces a tool.
     ReplaceTool {
         /// Whose list.
         owner: ToolOwner,
         /// Position.
-        index: usize,
+        index: u32,
         /// The new tool.
         tool: Tool,
     },
@@ -140,9 +145,9 @@ pub enum TemplateEdit {
         /// Whose list.
         owner: ToolOwner,
         /// From position.
-        from: usize,
+        from: u32,
         /// To position (counted after removal).
-        to: usize,
+        to: u32,
     },
 }
 
@@ -167,14 +172,14 @@ pub fn apply(template: &mut Template, edit: TemplateEdit) -> Result<TemplateEdit
             template.heading = settings.heading;
             Ok(TemplateEdit::SetSettings { settings: old })
         }
-        TemplateEdit::SetParam { name, value, index } => set_param(template, name, value, index),
-        TemplateEdit::InsertSection { parent, index, section } => insert_section(template, parent, index, section),
+        TemplateEdit::SetParam { name, value, index } => set_param(template, name, value, index.map(at)),
+        TemplateEdit::InsertSection { parent, index, section } => insert_section(template, parent, at(index), section),
         TemplateEdit::RemoveSection { path } => {
             let (parent, index) = locate(template, &path)?;
             let section = children_mut(template, parent.as_deref())?.remove(index);
-            Ok(TemplateEdit::InsertSection { parent, index, section })
+            Ok(TemplateEdit::InsertSection { parent, index: position(index), section })
         }
-        TemplateEdit::MoveSection { path, parent, index } => move_section(template, &path, parent, index),
+        TemplateEdit::MoveSection { path, parent, index } => move_section(template, &path, parent, at(index)),
         TemplateEdit::RenameSection { path, key } => {
             let (parent, index) = locate(template, &path)?;
             check_key(children_mut(template, parent.as_deref())?, &key, Some(index))?;
@@ -196,34 +201,48 @@ pub fn apply(template: &mut Template, edit: TemplateEdit) -> Result<TemplateEdit
             Ok(TemplateEdit::SetSectionFields { path, fields: old })
         }
         TemplateEdit::InsertTool { owner, index, tool } => {
+            let index = at(index);
             check_tool(template, &tool, None)?;
             let tools = tools_mut(template, &owner)?;
             check_index(index, tools.len() + 1, "tool")?;
             tools.insert(index, tool);
-            Ok(TemplateEdit::RemoveTool { owner, index })
+            Ok(TemplateEdit::RemoveTool { owner, index: position(index) })
         }
         TemplateEdit::RemoveTool { owner, index } => {
+            let index = at(index);
             let tools = tools_mut(template, &owner)?;
             check_index(index, tools.len(), "tool")?;
             let tool = tools.remove(index);
-            Ok(TemplateEdit::InsertTool { owner, index, tool })
+            Ok(TemplateEdit::InsertTool { owner, index: position(index), tool })
         }
         TemplateEdit::ReplaceTool { owner, index, tool } => {
+            let index = at(index);
             let current = tools_mut(template, &owner)?.get(index).map(|t| t.name.clone());
             let Some(current) = current else { return Err(refused(format!("no tool at position {index}"))) };
             check_tool(template, &tool, Some(&current))?;
             let old = std::mem::replace(&mut tools_mut(template, &owner)?[index], tool);
-            Ok(TemplateEdit::ReplaceTool { owner, index, tool: old })
+            Ok(TemplateEdit::ReplaceTool { owner, index: position(index), tool: old })
         }
         TemplateEdit::MoveTool { owner, from, to } => {
+            let (from, to) = (at(from), at(to));
             let tools = tools_mut(template, &owner)?;
             check_index(from, tools.len(), "tool")?;
             check_index(to, tools.len(), "tool")?;
             let tool = tools.remove(from);
             tools.insert(to, tool);
-            Ok(TemplateEdit::MoveTool { owner, from: to, to: from })
+            Ok(TemplateEdit::MoveTool { owner, from: position(to), to: position(from) })
         }
     }
+}
+
+/// A position as edits carry it (u32: it reaches TypeScript as a plain number) to an index.
+fn at(position: u32) -> usize {
+    position as usize
+}
+
+/// An index to a position as edits carry it; a template never holds 4 billion of anything.
+fn position(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
 }
 
 fn settings_of(template: &Template) -> TemplateSettings {
@@ -264,7 +283,7 @@ fn set_param(
         }
         None => template.params.shift_remove(&name),
     };
-    Ok(TemplateEdit::SetParam { name, value: old_value, index: old_index })
+    Ok(TemplateEdit::SetParam { name, value: old_value, index: old_index.map(position) })
 }
 
 fn insert_section(
@@ -322,7 +341,11 @@ fn move_section(template: &mut Template, path: &str, parent: Option<String>, ind
     }
     let key = section.key.clone();
     children_mut(template, parent.as_deref())?.insert(index, section);
-    Ok(TemplateEdit::MoveSection { path: join(parent.as_deref(), &key), parent: old_parent, index: old_index })
+    Ok(TemplateEdit::MoveSection {
+        path: join(parent.as_deref(), &key),
+        parent: old_parent,
+        index: position(old_index),
+    })
 }
 
 fn join(parent: Option<&str>, key: &str) -> String {
@@ -553,4 +576,128 @@ impl EditorDocument {
         self.open_group = None;
         Ok(())
     }
+}
+
+impl EditorDocument {
+    /// The problems the template has now (an editor shows them live; saving refuses them).
+    pub fn problems(&self) -> Vec<crate::error::Problem> {
+        match Template::from_json(self.template.to_json().as_bytes()) {
+            Ok(_) => Vec::new(),
+            Err(error) => error.problems().to_vec(),
+        }
+    }
+
+    /// What the model is shown for the template now, with `expand` sections read (as
+    /// `read_section` would) or, with `expand_all`, every section in full.
+    pub fn preview(&self, expand: &[String], expand_all: bool) -> Result<crate::Preview> {
+        let mut session = crate::Session::new(&self.template, Default::default())?;
+        let mut paths = Vec::new();
+        if expand_all {
+            self.template.walk(&mut |path, _| paths.push(path.to_owned()));
+        } else {
+            paths.extend(expand.iter().cloned());
+        }
+        for path in &paths {
+            session.expand(path).map_err(|message| Error::argument(format!("expand {path}"), message))?;
+        }
+        Ok(crate::Preview::of(&session.render()?))
+    }
+
+    /// The document as the editor shows it.
+    pub fn view(&self, id: u32) -> DocumentView {
+        DocumentView {
+            id,
+            path: self.path.as_ref().map(|p| p.display().to_string()),
+            dirty: self.is_dirty(),
+            can_undo: self.can_undo(),
+            can_redo: self.can_redo(),
+            problems: self.problems().iter().map(ProblemView::from).collect(),
+            template: self.template.clone(),
+        }
+    }
+}
+
+/// A problem as the editor lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ProblemView {
+    /// The JSON pointer (or other place) it is at; empty for the whole document.
+    pub location: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl From<&crate::error::Problem> for ProblemView {
+    fn from(problem: &crate::error::Problem) -> ProblemView {
+        let location = match &problem.location {
+            crate::error::Location::Pointer(pointer) => pointer.clone(),
+            other => other.to_string(),
+        };
+        ProblemView { location, message: problem.message.clone() }
+    }
+}
+
+/// An open document as the editor shows it after each change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct DocumentView {
+    /// The document's id among the open ones.
+    pub id: u32,
+    /// Its file, once opened or saved.
+    pub path: Option<String>,
+    /// Whether it differs from its file.
+    pub dirty: bool,
+    /// Whether there is something to undo.
+    pub can_undo: bool,
+    /// Whether there is something to redo.
+    pub can_redo: bool,
+    /// What is wrong with the template now.
+    pub problems: Vec<ProblemView>,
+    /// The template.
+    pub template: Template,
+}
+
+/// The documents open in the editor, by id.
+#[derive(Debug, Default)]
+pub struct OpenDocuments {
+    documents: BTreeMap<u32, EditorDocument>,
+    next_id: u32,
+}
+
+impl OpenDocuments {
+    /// Opens a file (or, if it is open already, returns that document's id).
+    pub fn open(&mut self, path: &Path) -> Result<u32> {
+        let same = |document: &EditorDocument| document.path().is_some_and(|p| p == path);
+        if let Some((&id, _)) = self.documents.iter().find(|(_, document)| same(document)) {
+            return Ok(id);
+        }
+        let document = EditorDocument::open(path)?;
+        Ok(self.insert(document))
+    }
+
+    /// Adds a document; returns its id.
+    pub fn insert(&mut self, document: EditorDocument) -> u32 {
+        self.next_id += 1;
+        self.documents.insert(self.next_id, document);
+        self.next_id
+    }
+
+    /// The document of `id`.
+    pub fn get(&self, id: u32) -> Result<&EditorDocument> {
+        self.documents.get(&id).ok_or_else(|| unknown_document(id))
+    }
+
+    /// The document of `id`, to change it.
+    pub fn get_mut(&mut self, id: u32) -> Result<&mut EditorDocument> {
+        self.documents.get_mut(&id).ok_or_else(|| unknown_document(id))
+    }
+
+    /// Closes a document (unsaved changes are the caller's to confirm first).
+    pub fn close(&mut self, id: u32) -> Result<()> {
+        self.documents.remove(&id).map(drop).ok_or_else(|| unknown_document(id))
+    }
+}
+
+fn unknown_document(id: u32) -> Error {
+    Error::UnknownDocument { id }
 }

@@ -101,6 +101,12 @@ pub enum Error {
     /// A document (template, scenario) or a request on it is invalid.
     #[error("{0}")]
     Invalid(Problems),
+    /// No open document has this id (the editor's documents).
+    #[error("no open document has the id {id}")]
+    UnknownDocument {
+        /// The id asked for.
+        id: u32,
+    },
     /// A provider failed to answer.
     #[error("provider: {0}")]
     Provider(String),

@@ -16,6 +16,8 @@ pub mod document;
 pub mod edit;
 pub mod error;
 pub mod events;
+#[cfg(feature = "specta")]
+pub mod json_type;
 pub mod provider;
 pub mod recovery;
 pub mod render;

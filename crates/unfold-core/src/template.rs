@@ -23,9 +23,11 @@ pub const MAX_SECTIONS: usize = 50_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(title = "Unfold template")]
 #[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Template {
     /// Always 1 for this format.
     #[schemars(extend("const" = 1))]
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub schema_version: u64,
     /// Always `unfold.template`.
     #[schemars(extend("const" = "unfold.template"))]
@@ -60,12 +62,14 @@ pub struct Template {
     pub sections: Vec<Section>,
     /// `x-` fields, kept as they are.
     #[serde(flatten)]
+    #[cfg_attr(feature = "specta", specta(skip))]
     pub extensions: Map<String, Value>,
 }
 
 /// One section of a template.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Section {
     /// `^[a-z0-9][a-z0-9_-]*$`, unique among its siblings.
     #[schemars(regex(pattern = r"^[a-z0-9][a-z0-9_-]*$"))]
@@ -89,12 +93,14 @@ pub struct Section {
     pub children: Vec<Section>,
     /// `x-` fields, kept as they are.
     #[serde(flatten)]
+    #[cfg_attr(feature = "specta", specta(skip))]
     pub extensions: Map<String, Value>,
 }
 
 /// The disclosure protocol (spec 1 and 4).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Disclosure {
     /// One `read_section` tool for every summarized section.
     #[default]
@@ -109,6 +115,7 @@ pub enum Disclosure {
 /// How tools are described to the model.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum ToolDisclosure {
     /// Every offered tool with its full description.
     #[default]
@@ -120,6 +127,7 @@ pub enum ToolDisclosure {
 /// The heading style.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum HeadingStyle {
     /// `## 1 Task`, `### 2.1 Examples`
     #[default]
@@ -131,6 +139,7 @@ pub enum HeadingStyle {
 /// Whether a section is rendered in full or summarized.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Visibility {
     /// Heading, body and children.
     #[default]

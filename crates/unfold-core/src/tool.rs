@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 /// A tool as written in a template (the OpenAI function shape plus metadata).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Tool {
     /// `^[A-Za-z0-9_-]{1,64}$`, unique across the template, builtins included.
     #[schemars(regex(pattern = r"^[A-Za-z0-9_-]{1,64}$"))]
@@ -18,6 +19,7 @@ pub struct Tool {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub brief: Option<String>,
     /// The JSON Schema of the arguments (must itself be a valid schema).
+    #[cfg_attr(feature = "specta", specta(type = crate::json_type::JsonValue))]
     pub parameters: Value,
     /// What the tool does to the world.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -33,6 +35,7 @@ pub struct Tool {
     pub mock: Option<ScriptedResult>,
     /// `x-` fields, kept as they are.
     #[serde(flatten)]
+    #[cfg_attr(feature = "specta", specta(skip))]
     pub extensions: Map<String, Value>,
 }
 
@@ -40,6 +43,7 @@ pub struct Tool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum ToolKind {
     Read,
     Edit,
@@ -50,9 +54,10 @@ pub enum ToolKind {
 /// A scripted tool result: `{ "result": <any JSON> }` or `{ "error": "<text>" }`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum ScriptedResult {
     /// The tool succeeds with this value.
-    Result(Value),
+    Result(#[cfg_attr(feature = "specta", specta(type = crate::json_type::JsonValue))] Value),
     /// The tool fails with this message.
     Error(String),
 }

@@ -1,0 +1,278 @@
+//! The editor's commands: open, edit, undo, redo, save and preview templates, and import tools.
+//! Each is a few lines over `unfold_core::edit` (the open documents live in Tauri state); the
+//! command bodies are plain functions over that state, so the tests call them with no window.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use tauri::State;
+use unfold_core::edit::{DocumentView, OpenDocuments, TemplateEdit};
+use unfold_core::tool_import::ToolFormat;
+use unfold_core::Tool;
+
+use crate::commands::{CommandError, CommandErrorCode, PreviewDto};
+
+/// The documents open in the editor.
+#[derive(Debug, Default)]
+pub struct Editor(Mutex<OpenDocuments>);
+
+impl Editor {
+    fn with<T>(&self, work: impl FnOnce(&mut OpenDocuments) -> Result<T, CommandError>) -> Result<T, CommandError> {
+        // A command that panicked while holding the lock leaves consistent documents: every core
+        // edit changes nothing unless it succeeds. Keep serving them.
+        let mut documents = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        work(&mut documents)
+    }
+
+    fn view(documents: &OpenDocuments, id: u32) -> Result<DocumentView, CommandError> {
+        Ok(documents.get(id)?.view(id))
+    }
+
+    /// Opens a template file; an invalid one opens nothing and lists every problem.
+    pub fn open(&self, path: &str) -> Result<DocumentView, CommandError> {
+        self.with(|documents| {
+            let id = documents.open(Path::new(path))?;
+            Editor::view(documents, id)
+        })
+    }
+
+    /// Applies an edit; a refused edit changes nothing.
+    pub fn apply(&self, id: u32, edit: TemplateEdit, group: Option<String>) -> Result<DocumentView, CommandError> {
+        self.with(|documents| {
+            documents
+                .get_mut(id)?
+                .apply(edit, group)
+                .map_err(CommandError::invalid_as(CommandErrorCode::InvalidEdit))?;
+            Editor::view(documents, id)
+        })
+    }
+
+    /// Undoes (`back`) or redoes one step.
+    pub fn step(&self, id: u32, back: bool) -> Result<DocumentView, CommandError> {
+        self.with(|documents| {
+            let document = documents.get_mut(id)?;
+            if back { document.undo() } else { document.redo() }
+                .map_err(CommandError::invalid_as(CommandErrorCode::InvalidEdit))?;
+            Editor::view(documents, id)
+        })
+    }
+
+    /// Saves to the document's file, or to `path` (which becomes its file).
+    pub fn save(&self, id: u32, path: Option<&str>) -> Result<DocumentView, CommandError> {
+        self.with(|documents| {
+            let document = documents.get_mut(id)?;
+            match path {
+                Some(path) => document.save_as(Path::new(path))?,
+                None => document.save()?,
+            }
+            Editor::view(documents, id)
+        })
+    }
+
+    /// Closes a document.
+    pub fn close(&self, id: u32) -> Result<(), CommandError> {
+        self.with(|documents| Ok(documents.close(id)?))
+    }
+
+    /// What the model is shown now, with `expand` sections read or every section with `expand_all`.
+    pub fn preview(&self, id: u32, expand: &[String], expand_all: bool) -> Result<PreviewDto, CommandError> {
+        self.with(|documents| Ok(documents.get(id)?.preview(expand, expand_all)?.into()))
+    }
+}
+
+/// Tools read from a pasted or opened tool list, ready to attach.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, specta::Type)]
+pub struct ImportedToolsDto {
+    /// The format the list was in (`OpenAI chat`, `OpenAI Responses`, `Anthropic`).
+    pub format: String,
+    /// The tools, in Unfold's form.
+    pub tools: Vec<Tool>,
+    /// Names the document's template already has: attaching those would be refused.
+    pub conflicts: Vec<String>,
+}
+
+/// Reads tools from `text` for the document `id`.
+fn import_tools_into(editor: &Editor, id: u32, text: &str) -> Result<ImportedToolsDto, CommandError> {
+    let imported = unfold_core::tool_import::import_tools(text)
+        .map_err(CommandError::invalid_as(CommandErrorCode::InvalidTools))?;
+    let format: ToolFormat = imported.format;
+    editor.with(|documents| {
+        let conflicts = unfold_core::tool_import::conflicts(documents.get(id)?.template(), &imported.tools);
+        Ok(ImportedToolsDto { format: format.label().to_owned(), tools: imported.tools, conflicts })
+    })
+}
+
+/// Opens a template file for editing.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_document(editor: State<'_, Editor>, path: String) -> Result<DocumentView, CommandError> {
+    editor.open(&path)
+}
+
+/// Applies an edit to an open document; edits of one `group` in a row undo as one step.
+#[tauri::command]
+#[specta::specta]
+pub async fn apply_edit(
+    editor: State<'_, Editor>,
+    id: u32,
+    edit: TemplateEdit,
+    group: Option<String>,
+) -> Result<DocumentView, CommandError> {
+    editor.apply(id, edit, group)
+}
+
+/// Undoes the last step of a document.
+#[tauri::command]
+#[specta::specta]
+pub async fn undo(editor: State<'_, Editor>, id: u32) -> Result<DocumentView, CommandError> {
+    editor.step(id, true)
+}
+
+/// Redoes the last undone step of a document.
+#[tauri::command]
+#[specta::specta]
+pub async fn redo(editor: State<'_, Editor>, id: u32) -> Result<DocumentView, CommandError> {
+    editor.step(id, false)
+}
+
+/// Saves a document to its file, or to `path` when given ("save as").
+#[tauri::command]
+#[specta::specta]
+pub async fn save_document(
+    editor: State<'_, Editor>,
+    id: u32,
+    path: Option<String>,
+) -> Result<DocumentView, CommandError> {
+    editor.save(id, path.as_deref())
+}
+
+/// Closes a document (the UI asks about unsaved changes first).
+#[tauri::command]
+#[specta::specta]
+pub async fn close_document(editor: State<'_, Editor>, id: u32) -> Result<(), CommandError> {
+    editor.close(id)
+}
+
+/// The prompt and tools of a document as the model is shown them now.
+#[tauri::command]
+#[specta::specta]
+pub async fn preview_document(
+    editor: State<'_, Editor>,
+    id: u32,
+    expand: Vec<String>,
+    expand_all: bool,
+) -> Result<PreviewDto, CommandError> {
+    editor.preview(id, &expand, expand_all)
+}
+
+/// Reads an OpenAI Chat, OpenAI Responses or Anthropic tool list for a document.
+#[tauri::command]
+#[specta::specta]
+pub async fn import_tools(editor: State<'_, Editor>, id: u32, text: String) -> Result<ImportedToolsDto, CommandError> {
+    import_tools_into(&editor, id, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The editor's command bodies over real files, with no window.
+
+    use unfold_core::edit::{SectionFields, ToolOwner};
+    use unfold_core::Visibility;
+
+    use super::*;
+
+    fn example_copy(dir: &tempfile::TempDir) -> String {
+        let path = dir.path().join("task.unfold.json");
+        std::fs::copy(format!("{}/../examples/task-executor.unfold.json", env!("CARGO_MANIFEST_DIR")), &path)
+            .expect("copy the example");
+        path.to_string_lossy().into_owned()
+    }
+
+    fn make_full(path: &str) -> TemplateEdit {
+        TemplateEdit::SetSectionFields {
+            path: path.to_owned(),
+            fields: SectionFields {
+                title: "Project Context".to_owned(),
+                template: "Docs for ${project_name}.".to_owned(),
+                summary: Some("Documentation for ${project_name} is available.".to_owned()),
+                visibility: Visibility::Full,
+            },
+        }
+    }
+
+    fn tool_names(preview: &PreviewDto) -> Vec<String> {
+        preview.tools.iter().filter_map(|t| t["function"]["name"].as_str().map(str::to_owned)).collect()
+    }
+
+    #[test]
+    fn toggling_a_section_to_full_offers_its_tools_and_saves() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = example_copy(&dir);
+        let editor = Editor::default();
+        let opened = editor.open(&path).expect("the example opens");
+        assert!(!opened.dirty && opened.problems.is_empty());
+        assert_eq!(tool_names(&editor.preview(opened.id, &[], false).unwrap()), ["lookup", "read_section"]);
+
+        let edited = editor.apply(opened.id, make_full("context"), None).expect("the edit applies");
+        assert!(edited.dirty && edited.can_undo);
+        assert_eq!(
+            tool_names(&editor.preview(opened.id, &[], false).unwrap()),
+            ["lookup", "search", "cite", "read_section"]
+        );
+
+        let saved = editor.save(opened.id, None).expect("saves");
+        assert!(!saved.dirty);
+        let on_disk = unfold_core::Template::load(Path::new(&path)).expect("the saved file opens");
+        assert_eq!(on_disk.section("context").map(|s| s.visibility), Some(Visibility::Full));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), on_disk.to_json());
+
+        let undone = editor.step(opened.id, true).expect("undo");
+        assert!(undone.dirty && undone.can_redo);
+        assert_eq!(undone.template.section("context").map(|s| s.visibility), Some(Visibility::Summary));
+    }
+
+    #[test]
+    fn refused_edits_and_invalid_files_say_why() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let editor = Editor::default();
+        let opened = editor.open(&example_copy(&dir)).expect("opens");
+        let tool: Tool = serde_json::from_value(serde_json::json!({
+            "name": "lookup", "description": "again", "parameters": { "type": "object" }
+        }))
+        .unwrap();
+        let error = editor
+            .apply(opened.id, TemplateEdit::InsertTool { owner: ToolOwner::Template, index: 0, tool }, None)
+            .expect_err("a duplicate tool name is refused");
+        assert_eq!(error.code, CommandErrorCode::InvalidEdit);
+        assert!(error.message.contains("already has a tool named 'lookup'"), "{}", error.message);
+
+        let broken = dir.path().join("broken.unfold.json");
+        std::fs::write(
+            &broken,
+            r#"{"schema_version": 1, "kind": "unfold.template", "key": "k", "sections": [{"key": "A"}]}"#,
+        )
+        .unwrap();
+        let error = editor.open(&broken.to_string_lossy()).expect_err("an invalid file opens nothing");
+        assert_eq!(error.code, CommandErrorCode::InvalidTemplate);
+        let mut places: Vec<&str> = error.problems.iter().map(|p| p.location.as_str()).collect();
+        places.sort_unstable();
+        assert_eq!(places, ["/sections/0", "/sections/0/key"], "a missing title and a bad key");
+
+        assert_eq!(editor.close(99).expect_err("unknown").code, CommandErrorCode::UnknownDocument);
+    }
+
+    #[test]
+    fn importing_tools_names_their_format_and_conflicts() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let editor = Editor::default();
+        let opened = editor.open(&example_copy(&dir)).expect("opens");
+        let anthropic = r#"[{"name": "lookup", "description": "d", "input_schema": {"type": "object"}},
+                            {"name": "weather", "description": "w", "input_schema": {"type": "object"}}]"#;
+        let imported = import_tools_into(&editor, opened.id, anthropic).expect("imports");
+        assert_eq!(imported.format, unfold_core::tool_import::ToolFormat::Anthropic.label());
+        assert_eq!(imported.conflicts, ["lookup"]);
+        let error = import_tools_into(&editor, opened.id, "[1]").expect_err("not tools");
+        assert_eq!(error.code, CommandErrorCode::InvalidTools);
+        assert_eq!(error.problems[0].location, "/0");
+    }
+}
