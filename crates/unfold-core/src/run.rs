@@ -179,6 +179,7 @@ pub async fn run(
         restarts: 0,
         next_change: 0,
         last_call: None,
+        validators: HashMap::new(),
     };
     Ok(run.execute(provider).instrument(span).await)
 }
@@ -203,9 +204,11 @@ struct Run<'a, 'r> {
     next_change: usize,
     /// The last tool call's name and arguments, and how many times in a row it came.
     last_call: Option<(String, Value, u32)>,
+    /// Each called tool's argument validator (`None` if its schema does not compile).
+    validators: HashMap<&'a str, Option<jsonschema::Validator>>,
 }
 
-impl Run<'_, '_> {
+impl<'a> Run<'a, '_> {
     fn emit(&mut self, kind: EventKind) {
         let event = Event { kind, seq: self.events.len() as u32, attempt: self.attempt };
         (self.observer)(&event);
@@ -439,14 +442,40 @@ impl Run<'_, '_> {
             Some(Builtin::ReadSection) => self.read_section(args),
             Some(Builtin::OpenSections) => self.open_sections(args),
             Some(Builtin::PickTools) => self.pick_tools(args, offered),
-            None => match self.tools.get(call.name.as_str()) {
-                Some(tool) => match self.results.next(tool) {
-                    Ok(value) => CallOutcome::succeeded(value),
-                    Err(message) => CallOutcome::failed(message),
-                },
+            None => match self.tools.get(call.name.as_str()).copied() {
+                Some(tool) => {
+                    if let Some(message) = self.argument_problems(tool, &call.arguments) {
+                        return CallOutcome::failed(message);
+                    }
+                    match self.results.next(tool) {
+                        Ok(value) => CallOutcome::succeeded(value),
+                        Err(message) => CallOutcome::failed(message),
+                    }
+                }
                 None => CallOutcome::failed(format!("Unknown tool: '{}'", call.name)),
             },
         }
+    }
+
+    /// Why `args` do not fit `tool`'s parameter schema, as the model is told; `None` when they do.
+    /// Each tool's validator is built on its first call.
+    fn argument_problems(&mut self, tool: &'a Tool, args: &Value) -> Option<String> {
+        let validator = self
+            .validators
+            .entry(tool.name.as_str())
+            .or_insert_with(|| crate::schema::tool_parameters_validator(&tool.parameters).ok())
+            .as_ref()?;
+        let problems: Vec<String> = validator
+            .iter_errors(args)
+            .map(|error| match error.instance_path().as_str() {
+                "" => error.to_string(),
+                path => format!("{path}: {error}"),
+            })
+            .collect();
+        if problems.is_empty() {
+            return None;
+        }
+        Some(format!("Invalid arguments for '{}': {}", tool.name, problems.join("; ")))
     }
 
     fn read_section(&self, args: &serde_json::Map<String, Value>) -> CallOutcome {

@@ -664,3 +664,32 @@ fn counters_are_derived_from_the_events() {
     assert_eq!((restart.counters.restarts, restart.counters.model_calls, restart.counters.tool_calls), (1, 5, 4));
     assert!(restart.counters.prompt_tokens > 0 && restart.counters.completion_tokens > 0);
 }
+
+#[test]
+fn arguments_that_break_the_tool_schema_fail_the_call() {
+    let trace = check(
+        &fixture(),
+        json!({ "script": [
+            { "calls": [
+                { "call": "lookup", "args": { "id": "seven" } },
+                { "call": "lookup", "args": { "id": 7, "extra": true } }
+            ]},
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":"seven"} -> failed "Invalid arguments for 'lookup': /id: \"seven\" is not of type \"integer\""
+      lookup {"id":7,"extra":true} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":"seven"} -> failed "Invalid arguments for 'lookup': /id: \"seven\" is not of type \"integer\""
+      lookup {"id":7,"extra":true} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+    completed "Done."
+    "#);
+}
