@@ -3,6 +3,8 @@
 //! and `report_table` draws the side-by-side comparison.
 //!
 //! Exit codes: 0 success, 1 validation problems (`validate`), 2 bad input, 3 a bug in Unfold.
+//! Logs (the core's `tracing` spans and events) go to stderr when `UNFOLD_LOG` is set, e.g.
+//! `UNFOLD_LOG=debug`; stdout carries only the command's output.
 
 mod commands;
 mod report_table;
@@ -65,6 +67,13 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Ok(filter) = std::env::var("UNFOLD_LOG") {
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+            .init();
+    }
     // A bug must still end with one readable line, never a backtrace.
     std::panic::set_hook(Box::new(|info| {
         eprintln!("error: internal error (a bug in Unfold, please report it): {info}");

@@ -195,3 +195,20 @@ fn bad_arguments_exit_2_with_usage() {
     assert_eq!(outcome.code, 2);
     assert!(outcome.stderr.contains("unknown adapter 'sideways'"), "{}", outcome.stderr);
 }
+
+#[test]
+fn logs_go_to_stderr_only_when_asked() {
+    let output = unfold()
+        .args(["compare", EXAMPLE, "examples/style-only.scenario.json", "--json"])
+        .env("UNFOLD_LOG", "info")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("run completed") && stderr.contains("model_calls=2"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "no colour codes when stderr is not a terminal");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("stdout is only the report");
+    assert_eq!(report["kind"], "unfold.comparison");
+    let quiet = run(&["compare", EXAMPLE, "examples/style-only.scenario.json"]);
+    assert_eq!(quiet.stderr, "");
+}

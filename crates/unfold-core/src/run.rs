@@ -235,13 +235,16 @@ impl<'a> Run<'a, '_> {
             }
         };
         self.emit(EventKind::RunCompleted { status, final_text: final_text.clone(), error });
-        RunReport {
-            adapter: self.adapter.kind(),
-            status,
-            final_text,
-            counters: Counters::of(&self.events),
-            events: self.events,
-        }
+        let counters = Counters::of(&self.events);
+        tracing::info!(
+            ?status,
+            model_calls = counters.model_calls,
+            restarts = counters.restarts,
+            tool_calls = counters.tool_calls,
+            prompt_tokens = counters.prompt_tokens,
+            "run completed"
+        );
+        RunReport { adapter: self.adapter.kind(), status, final_text, counters, events: self.events }
     }
 
     fn restart(&mut self, request: RestartRequest) {
@@ -289,6 +292,13 @@ impl<'a> Run<'a, '_> {
             };
             let completion_tokens =
                 response.usage.map_or_else(|| tokens::count_response(&response), |u| u.completion_tokens);
+            tracing::debug!(
+                call_index = self.call_index,
+                attempt = self.attempt,
+                prompt_tokens,
+                tool_calls = response.tool_calls.len(),
+                "model answered"
+            );
             self.emit(EventKind::ModelCall {
                 call_index: self.call_index,
                 tools_offered: conversation.tools.iter().map(|t| t.name.clone()).collect(),
