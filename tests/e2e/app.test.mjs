@@ -1,9 +1,10 @@
-// End-to-end smoke test of the REAL app binary (target/debug/unfold-app, a custom-protocol build):
-// starts its own Xvfb and WebKitWebDriver, drives the app over raw W3C WebDriver (fetch, no npm
-// packages) and always cleans up. Run: `node --test tests/e2e/` after `cargo build -p unfold-app`.
+// End-to-end test of the REAL app binary (target/debug/unfold-app, a custom-protocol build): opens,
+// previews, toggles, edits and saves templates (edits only temp copies). Starts its own Xvfb and
+// WebKitWebDriver, drives the app over raw W3C WebDriver (fetch, no npm packages) and always cleans
+// up. Run: `node --test tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -200,6 +201,46 @@ async function waitFor(session, selector, script = "return arguments[0].textCont
   }
 }
 
+async function findElement(session, selector) {
+  const element = await webdriver("POST", `/session/${session}/element`, { using: "css selector", value: selector });
+  return element[ELEMENT_KEY];
+}
+
+/** Clicks the element `selector` matches (waiting for it to appear). */
+async function click(session, selector) {
+  await waitFor(session, selector);
+  const id = await findElement(session, selector);
+  await webdriver("POST", `/session/${session}/element/${id}/click`, {});
+}
+
+/** Types `text` into the element `selector` matches, after what it holds (WebDriver Send Keys). */
+async function typeInto(session, selector, text) {
+  await waitFor(session, selector);
+  const id = await findElement(session, selector);
+  await webdriver("POST", `/session/${session}/element/${id}/value`, { text });
+}
+
+/** Runs `script` in the page until `accept` takes its result; returns that result. */
+async function waitUntil(session, script, accept, what) {
+  const deadline = Date.now() + WAIT_TIMEOUT_MS;
+  for (;;) {
+    const value = await webdriver("POST", `/session/${session}/execute/sync`, { script, args: [] });
+    if (accept(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${WAIT_TIMEOUT_MS} ms`);
+    await sleep(100);
+  }
+}
+
+const TOOL_NAMES = `const list = document.querySelector('[data-testid="tool-list"]');
+  return list === null ? null : [...list.querySelectorAll('li')].map((li) => li.textContent);`;
+
+/** A fresh copy of the example in the temp dir: tests that edit never touch the repository's file. */
+function exampleCopy(name) {
+  const path = join(workDir, name);
+  copyFileSync(EXAMPLE, path);
+  return path;
+}
+
 describe("unfold-app (real binary under Xvfb)", () => {
   before(async () => {
     assert.ok(existsSync(APP), `${APP} is missing: run \`cargo build -p unfold-app\` first`);
@@ -245,6 +286,63 @@ describe("unfold-app (real binary under Xvfb)", () => {
       assert.ok(tools.includes("read_section"), `tools: ${tools}`);
       assert.equal(await waitFor(session, '[data-testid="template-path"]'), EXAMPLE);
       assert.match(await waitFor(session, '[data-testid="token-count"]'), /^[\d,]+ prompt tokens?$/);
+    } catch (error) {
+      t.diagnostic(diagnostics());
+      throw error;
+    } finally {
+      await closeApp(session);
+    }
+  });
+
+  it("offers a section's tools once it is toggled to full", async (t) => {
+    const session = await openApp(exampleCopy("toggle.unfold.json"));
+    try {
+      const before = await waitUntil(session, TOOL_NAMES, (names) => Array.isArray(names), "tool list");
+      assert.ok(!before.includes("search") && !before.includes("cite"), `tools: ${before}`);
+      await click(session, '[aria-label="Toggle context"]');
+      const after = await waitUntil(
+        session,
+        TOOL_NAMES,
+        (names) => Array.isArray(names) && names.includes("search") && names.includes("cite"),
+        "search and cite in the tool list",
+      );
+      assert.ok(after.includes("lookup"), `tools: ${after}`);
+      assert.equal(await waitFor(session, '[aria-label="Toggle context"]'), "FULL");
+      assert.equal(await waitFor(session, '[data-testid="dirty-marker"]'), "modified");
+    } catch (error) {
+      t.diagnostic(diagnostics());
+      throw error;
+    } finally {
+      await closeApp(session);
+    }
+  });
+
+  it("saves an edited section template to the file", async (t) => {
+    const path = exampleCopy("edit.unfold.json");
+    const added = " Then write the changelog.";
+    const session = await openApp(path);
+    try {
+      await click(session, '[data-testid="section-row"][data-path="task"] [data-testid="select-section"]');
+      await typeInto(session, '[data-testid="field-template"]', added);
+      await waitUntil(
+        session,
+        "return document.querySelector('[data-testid=\"preview-markdown\"]')?.textContent ?? '';",
+        (markdown) => markdown.includes("Then write the changelog."),
+        "the preview showing the edit",
+      );
+      assert.match(await waitUntil(session, "return document.title;", (title) => title.endsWith(" •"), "title"), /^edit\.unfold\.json •$/);
+      await click(session, '[data-testid="save-button"]');
+      await waitUntil(
+        session,
+        "return document.querySelector('[data-testid=\"dirty-marker\"]') === null;",
+        (clean) => clean === true,
+        "the modified marker gone after saving",
+      );
+      const saved = JSON.parse(readFileSync(path, "utf8"));
+      assert.equal(saved.kind, "unfold.template");
+      const task = saved.sections.find((section) => section.key === "task");
+      assert.equal(task.template, `Complete the following: \${objective}${added}`);
+      assert.equal(await waitFor(session, '[data-testid="template-path"]'), path);
     } catch (error) {
       t.diagnostic(diagnostics());
       throw error;

@@ -1,10 +1,11 @@
-// Renders <App> in happy-dom with a fake platform: the preview's text is shown as text (never as
-// HTML) and errors are shown with their message.
+// Renders <App> in happy-dom over the fake platform: opening the launch template, the tree and its
+// toggles, field edits, refused edits, shortcuts, the toolbar, and preview text shown as text (never
+// as HTML); and the start-up error.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App";
-import type { Outcome, Platform, PreviewDto } from "./platform";
+import { FakePlatform } from "./testing/fakePlatform";
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean | undefined;
@@ -27,48 +28,227 @@ afterEach(() => {
   container.remove();
 });
 
-function platformReturning(preview: Outcome<PreviewDto>): Platform {
-  return {
-    isTauri: () => true,
-    initialTemplatePath: () => Promise.resolve({ ok: true, value: "/t/x.unfold.json" }),
-    previewTemplate: () => Promise.resolve(preview),
-  };
+/** Lets every pending backend answer (all immediate in the fake) reach the page. */
+async function settle(): Promise<void> {
+  await act(async () => {
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+  });
 }
 
-async function renderApp(platform: Platform): Promise<void> {
+async function renderApp(platform: FakePlatform): Promise<void> {
   await act(async () => {
     root.render(<App platform={platform} />);
     await Promise.resolve();
   });
+  await settle();
 }
 
-function byTestId(id: string): Element {
-  const element = container.querySelector(`[data-testid="${id}"]`);
+function byTestId(id: string, within: ParentNode = container): HTMLElement {
+  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
   if (element === null) throw new Error(`no element with data-testid=${id} in ${container.innerHTML}`);
   return element;
 }
 
+function byLabel(label: string): HTMLElement {
+  const element = container.querySelector<HTMLElement>(`[aria-label="${label}"]`);
+  if (element === null) throw new Error(`no element labelled ${label}`);
+  return element;
+}
+
+function row(path: string): HTMLElement {
+  const element = container.querySelector<HTMLElement>(`[data-testid="section-row"][data-path="${path}"]`);
+  if (element === null) throw new Error(`no row for ${path}`);
+  return element;
+}
+
+function toolList(): string[] {
+  return [...byTestId("tool-list").querySelectorAll("li")].map((li) => li.textContent);
+}
+
+async function click(element: HTMLElement): Promise<void> {
+  await act(async () => {
+    element.click();
+    await Promise.resolve();
+  });
+  await settle();
+}
+
+/** Types `value` into an input or textarea the way React sees it (value setter + input event). */
+async function typeInto(element: HTMLElement, value: string): Promise<void> {
+  await act(async () => {
+    const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(element, value);
+    element.dispatchEvent(new Event("input", { bubbles: true }));
+    await Promise.resolve();
+  });
+  await settle();
+}
+
+async function press(key: string, mods: KeyboardEventInit = {}): Promise<void> {
+  await act(async () => {
+    window.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true, ...mods }));
+    await Promise.resolve();
+  });
+  await settle();
+}
+
 describe("App", () => {
-  it("shows markup in the template as literal text", async () => {
-    const markdown = '## 1 Task\n<img src=x onerror="alert(1)">';
-    await renderApp(
-      platformReturning({ ok: true, value: { markdown, tools: [], prompt_tokens: 3 } }),
-    );
-    const pre = byTestId("preview-markdown");
-    expect(pre.textContent).toBe(markdown);
-    expect(pre.querySelector("img")).toBeNull();
-    expect(byTestId("template-path").textContent).toBe("/t/x.unfold.json");
-    expect(byTestId("tool-list").textContent).toBe("No tools offered");
-    expect(byTestId("token-count").textContent).toBe("3 prompt tokens");
+  it("opens the launch template: tree, editor, preview, toolbar", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    expect(platform.callNames().slice(0, 3)).toEqual(["initialTemplatePath", "openDocument", "previewDocument"]);
+    expect(byTestId("template-path").textContent).toBe("/t/task.unfold.json");
+    expect([...container.querySelectorAll('[data-testid="section-row"]')].map((r) => r.getAttribute("data-path"))).toEqual([
+      "task",
+      "context",
+      "context.examples",
+      "context.history",
+      "style",
+    ]);
+    expect(byLabel("Toggle context").textContent).toBe("SUMMARY");
+    expect(byTestId("tool-count", row("context")).textContent).toBe("2 tools");
+    expect(row("task").querySelector('[data-testid="tool-count"]')).toBeNull();
+    expect((byTestId("field-key") as HTMLInputElement).value).toBe("task");
+    expect(toolList()).toEqual(["lookup", "read_section"]);
+    expect(byTestId("token-count").textContent).toMatch(/^\d+ prompt tokens$/);
+    expect(byTestId("problems").textContent).toBe("No problems");
+    expect((byTestId("undo-button") as HTMLButtonElement).disabled).toBe(true);
+    expect((byTestId("save-button") as HTMLButtonElement).disabled).toBe(true);
+    expect(container.querySelector('[data-testid="dirty-marker"]')).toBeNull();
+    expect(document.title).toBe("task.unfold.json");
   });
 
-  it("shows the backend's error message", async () => {
-    await renderApp(
-      platformReturning({
-        ok: false,
-        error: { code: "invalid_template", message: "/t/x.unfold.json: expected value at line 1", problems: [] },
-      }),
-    );
-    expect(byTestId("error-detail").textContent).toBe("/t/x.unfold.json: expected value at line 1");
+  it("toggles a section: sends its fields with the new visibility and refreshes the preview", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(byLabel("Toggle context"));
+    expect(platform.argsOf("applyEdit")).toEqual([
+      [
+        1,
+        {
+          op: "set_section_fields",
+          path: "context",
+          fields: { title: "Project Context", template: "Project Context body", summary: "Docs are available.", visibility: "full" },
+        },
+        null,
+      ],
+    ]);
+    expect(byLabel("Toggle context").textContent).toBe("FULL");
+    expect(toolList()).toEqual(["lookup", "search", "cite", "read_section"]);
+    expect(byTestId("dirty-marker").textContent).toBe("modified");
+    expect(document.title).toBe("task.unfold.json •");
+    expect((byTestId("undo-button") as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("edits the selected section's text in one undo group and shows it in the preview", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(byTestId("select-section", row("context.history")));
+    expect(row("context.history").className).toContain("selected");
+    await typeInto(byTestId("field-template"), "2024: OAuth");
+    await typeInto(byTestId("field-template"), "2024: OAuth.");
+    expect(platform.argsOf("applyEdit")).toMatchObject([
+      [1, { path: "context.history", fields: { template: "2024: OAuth", title: "History" } }, "context.history/template"],
+      [1, { path: "context.history", fields: { template: "2024: OAuth." } }, "context.history/template"],
+    ]);
+    await click(byLabel("Toggle context"));
+    expect(byTestId("preview-markdown").textContent).toContain("2024: OAuth.");
+  });
+
+  it("keeps the user's text and says why when an edit is refused", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    const key = byTestId("field-key") as HTMLInputElement;
+    await typeInto(key, "Bad Key");
+    await act(async () => {
+      key.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+      await Promise.resolve();
+    });
+    await settle();
+    expect(platform.argsOf("applyEdit")).toEqual([[1, { op: "rename_section", path: "task", key: "Bad Key" }, null]]);
+    expect(byTestId("edit-failure").textContent).toContain("This change was not made");
+    expect(byTestId("edit-failure-detail").textContent).toBe("'Bad Key' is not a section key");
+    expect((byTestId("field-key") as HTMLInputElement).value).toBe("Bad Key");
+    expect(row("task").getAttribute("data-path")).toBe("task");
+
+    await typeInto(byTestId("field-key"), "job");
+    await act(async () => {
+      byTestId("field-key").dispatchEvent(new FocusEvent("focusout", { bubbles: true }));
+      await Promise.resolve();
+    });
+    await settle();
+    expect(container.querySelector('[data-testid="edit-failure"]')).toBeNull();
+    expect(row("job").className).toContain("selected");
+    expect((byTestId("field-key") as HTMLInputElement).value).toBe("job");
+  });
+
+  it("saves, undoes and redoes from the keyboard and the toolbar", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await typeInto(byTestId("field-title"), "Job");
+    await press("s", { ctrlKey: true });
+    expect(platform.argsOf("saveDocument")).toEqual([[1, null]]);
+    expect(container.querySelector('[data-testid="dirty-marker"]')).toBeNull();
+    expect(document.title).toBe("task.unfold.json");
+
+    await press("z", { ctrlKey: true });
+    expect(platform.callNames()).toContain("undo");
+    expect((byTestId("field-title") as HTMLInputElement).value).toBe("Task");
+    expect(byTestId("dirty-marker").textContent).toBe("modified");
+
+    await press("Z", { metaKey: true, shiftKey: true });
+    expect(platform.argsOf("redo")).toEqual([[1]]);
+    expect((byTestId("field-title") as HTMLInputElement).value).toBe("Job");
+
+    // Back at the saved state: nothing to save.
+    expect((byTestId("save-button") as HTMLButtonElement).disabled).toBe(true);
+    await click(byTestId("undo-button"));
+    await click(byTestId("redo-button"));
+    expect(platform.argsOf("undo")).toHaveLength(2);
+    expect(platform.argsOf("redo")).toHaveLength(2);
+    await click(byTestId("undo-button"));
+    await click(byTestId("save-button"));
+    expect(platform.argsOf("saveDocument")).toHaveLength(2);
+    expect(JSON.parse(platform.files.get(platform.path) ?? "null")).toMatchObject({
+      sections: [expect.objectContaining({ title: "Task" }), expect.anything(), expect.anything()],
+    });
+  });
+
+  it("shows markup in the template as literal text", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await typeInto(byTestId("field-template"), '<img src=x onerror="alert(1)">');
+    const pre = byTestId("preview-markdown");
+    expect(pre.textContent).toContain('<img src=x onerror="alert(1)">');
+    expect(pre.querySelector("img")).toBeNull();
+  });
+
+  it("shows a render error in place of the preview and lists problems", async () => {
+    const platform = new FakePlatform();
+    platform.failures.set("previewDocument", {
+      code: "invalid_template",
+      message: "/sections/0/template: no value for ${goal}",
+      problems: [],
+    });
+    platform.view = () => ({
+      ...FakePlatform.prototype.view.call(platform),
+      problems: [{ location: "/sections/0/template", message: "no value for ${goal}" }],
+    });
+    await renderApp(platform);
+    expect(byTestId("preview-error").textContent).toContain("no value for ${goal}");
+    expect(container.querySelector('[data-testid="preview-markdown"]')).toBeNull();
+    expect(byTestId("problems").textContent).toBe("/sections/0/template no value for ${goal}");
+  });
+
+  it("shows the backend's error when the template does not open", async () => {
+    const platform = new FakePlatform();
+    platform.failures.set("openDocument", {
+      code: "invalid_template",
+      message: "/t/task.unfold.json: expected value at line 1",
+      problems: [],
+    });
+    await renderApp(platform);
+    expect(byTestId("error-detail").textContent).toBe("/t/task.unfold.json: expected value at line 1");
+    expect(byTestId("template-path").textContent).toBe("/t/task.unfold.json");
   });
 });

@@ -1,6 +1,22 @@
-// The page: shows the opened template's path and its preview (markdown as text, tool names, token
-// count), an error, or a notice outside Tauri. All decisions live in view.ts.
+// The page: opens the launch template and shows the editor over it, or a notice, or the error that
+// kept it from opening. Start-up decisions live in view.ts; the editor in editor/.
+//
+// data-testids (tests and the e2e test select by them; keep them stable):
+//   notice, error, error-detail                   start-up notice and open failure
+//   template-path                                  the file's path (toolbar, or above an open failure)
+//   undo-button, redo-button, save-button          toolbar
+//   dirty-marker                                   "modified" while there are unsaved changes
+//   edit-failure, edit-failure-detail              why the last edit, undo, redo or save was not done
+//   section-tree, section-row (data-path=<path>),  the section tree; per row: select-section,
+//     select-section, toggle-visibility, tool-count  the FULL/SUMMARY toggle ("Toggle <path>"), tools
+//   section-editor, field-key, field-title,        the selected section's editor
+//     field-template, field-summary, field-visibility
+//   problems                                       the template's problems (location + message)
+//   expand-all                                     preview every section in full
+//   preview-markdown, tool-list, token-count       the preview
+//   preview-error                                  the preview's render error, in its place
 import { useEffect, useState } from "react";
+import { Editor } from "./editor/Editor";
 import type { Platform } from "./platform";
 import { loadInitialView, type View } from "./view";
 
@@ -17,6 +33,7 @@ export function App({ platform }: { platform: Platform }) {
     };
   }, [platform]);
 
+  if (view.kind === "open") return <Editor platform={platform} document={view.document} />;
   return (
     <main className="app">
       <h1>Unfold</h1>
@@ -25,14 +42,14 @@ export function App({ platform }: { platform: Platform }) {
   );
 }
 
-function ViewBody({ view }: { view: View }) {
+function ViewBody({ view }: { view: Exclude<View, { kind: "open" }> }) {
   switch (view.kind) {
     case "loading":
       return <p className="notice">Loading…</p>;
     case "outside_tauri":
       return (
         <p className="notice" data-testid="notice">
-          This page is Unfold&apos;s desktop UI: open it with the Unfold app to preview templates.
+          This page is Unfold&apos;s desktop UI: open it with the Unfold app to edit templates.
         </p>
       );
     case "no_template":
@@ -45,38 +62,14 @@ function ViewBody({ view }: { view: View }) {
     case "error":
       return (
         <section className="error" role="alert" data-testid="error">
-          {view.path !== null && <TemplatePath path={view.path} />}
+          {view.path !== null && (
+            <p className="path">
+              Template: <code data-testid="template-path">{view.path}</code>
+            </p>
+          )}
           <h2>{view.title}</h2>
           <p data-testid="error-detail">{view.detail}</p>
         </section>
       );
-    case "preview":
-      return (
-        <section className="preview">
-          <TemplatePath path={view.path} />
-          <p data-testid="token-count">{view.tokens}</p>
-          <h2>Offered tools</h2>
-          {view.toolNames.length === 0 ? (
-            <p data-testid="tool-list">No tools offered</p>
-          ) : (
-            <ul data-testid="tool-list">
-              {view.toolNames.map((name, index) => (
-                <li key={`${String(index)}:${name}`}>{name}</li>
-              ))}
-            </ul>
-          )}
-          <h2>Prompt</h2>
-          {/* A text child becomes the <pre>'s textContent: model and template text is never parsed as HTML. */}
-          <pre data-testid="preview-markdown">{view.markdown}</pre>
-        </section>
-      );
   }
-}
-
-function TemplatePath({ path }: { path: string }) {
-  return (
-    <p className="path">
-      Template: <code data-testid="template-path">{path}</code>
-    </p>
-  );
 }

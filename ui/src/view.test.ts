@@ -1,7 +1,9 @@
-// Tests for view.ts: tool names from OpenAI tool objects, token wording, error text, start-up flow.
+// Tests for view.ts: tool names from OpenAI tool objects, token wording, error text, window title,
+// start-up flow.
 import { describe, expect, it } from "vitest";
-import type { Outcome, Platform, PreviewDto } from "./platform";
-import { describeError, formatTokens, loadInitialView, toolNames } from "./view";
+import type { DocumentView, Outcome, Platform, PreviewDto } from "./platform";
+import { FakePlatform } from "./testing/fakePlatform";
+import { describeError, fileName, formatTokens, loadInitialView, toolNames, windowTitle } from "./view";
 
 const preview: PreviewDto = {
   markdown: "## 1 Task\nComplete the following: refactor",
@@ -13,12 +15,8 @@ const preview: PreviewDto = {
 };
 
 function fakePlatform(over: Partial<Platform> = {}): Platform {
-  return {
-    isTauri: () => true,
-    initialTemplatePath: () => Promise.resolve({ ok: true, value: "/t/a.unfold.json" }),
-    previewTemplate: () => Promise.resolve({ ok: true, value: preview }),
-    ...over,
-  };
+  const fake = new FakePlatform("/t/a.unfold.json");
+  return Object.assign(fake, over);
 }
 
 describe("toolNames", () => {
@@ -52,7 +50,7 @@ describe("describeError", () => {
     expect(
       describeError({ code: "invalid_template", message: "/t/broken.json:1:2: expected value", problems: [] }),
     ).toEqual({
-      title: "This template cannot be previewed",
+      title: "This template cannot be opened",
       detail: "/t/broken.json:1:2: expected value",
     });
   });
@@ -106,28 +104,40 @@ describe("loadInitialView", () => {
     expect(view).toEqual({ kind: "no_template" });
   });
 
-  it("previews the launch template", async () => {
-    expect(await loadInitialView(fakePlatform())).toEqual({
-      kind: "preview",
-      path: "/t/a.unfold.json",
-      markdown: preview.markdown,
-      toolNames: ["lookup", "read_section"],
-      tokens: "1,234 prompt tokens",
-    });
+  it("opens the launch template", async () => {
+    const platform = new FakePlatform("/t/a.unfold.json");
+    expect(await loadInitialView(platform)).toEqual({ kind: "open", document: platform.view() });
+    expect(platform.argsOf("openDocument")).toEqual([["/t/a.unfold.json"]]);
   });
 
   it("shows the backend error with the path that failed", async () => {
-    const failed: Outcome<PreviewDto> = {
+    const failed: Outcome<DocumentView> = {
       ok: false,
       error: { code: "invalid_template", message: "/t/a.unfold.json: line 1 column 2: expected value", problems: [] },
     };
     expect(
-      await loadInitialView(fakePlatform({ previewTemplate: () => Promise.resolve(failed) })),
+      await loadInitialView(fakePlatform({ openDocument: () => Promise.resolve(failed) })),
     ).toEqual({
       kind: "error",
       path: "/t/a.unfold.json",
-      title: "This template cannot be previewed",
+      title: "This template cannot be opened",
       detail: "/t/a.unfold.json: line 1 column 2: expected value",
     });
+  });
+});
+
+describe("windowTitle", () => {
+  it.each([
+    ["/t/task.unfold.json", false, "task.unfold.json"],
+    ["/t/task.unfold.json", true, "task.unfold.json •"],
+    ["C:\\t\\task.unfold.json", false, "task.unfold.json"],
+    [null, true, "Untitled •"],
+  ] as const)("%s (dirty: %s) -> %s", (path, dirty, title) => {
+    expect(windowTitle(path, dirty)).toBe(title);
+  });
+
+  it("takes the last part of a path", () => {
+    expect(fileName("a/b/c.json")).toBe("c.json");
+    expect(fileName("c.json")).toBe("c.json");
   });
 });

@@ -1,13 +1,13 @@
-// What the page shows, as plain data: turns backend results into a `View` (tool names, token count,
-// error text) so the logic is tested without React or Tauri.
-import type { JsonValue, Platform, PlatformError, PreviewDto } from "./platform";
+// What the page shows, as plain data: what to show at start-up (the opened document, a notice or
+// an error), tool names, token count, error text and the window title, tested without React or Tauri.
+import type { DocumentView, JsonValue, Platform, PlatformError } from "./platform";
 
-/** Everything the page can display. */
+/** Everything the page can display before the editor takes over. */
 export type View =
   | { kind: "loading" }
   | { kind: "outside_tauri" }
   | { kind: "no_template" }
-  | { kind: "preview"; path: string; markdown: string; toolNames: string[]; tokens: string }
+  | { kind: "open"; document: DocumentView }
   | { kind: "error"; path: string | null; title: string; detail: string };
 
 function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
@@ -34,7 +34,7 @@ export function describeError(error: PlatformError): { title: string; detail: st
     case "unreadable_file":
       return { title: "This template cannot be read", detail: error.message };
     case "invalid_template":
-      return { title: "This template cannot be previewed", detail: error.message };
+      return { title: "This template cannot be opened", detail: error.message };
     case "invalid_edit":
       return { title: "This change was not made", detail: error.message };
     case "unknown_document":
@@ -48,25 +48,25 @@ export function describeError(error: PlatformError): { title: string; detail: st
   }
 }
 
-/** The page for a successful preview. */
-export function previewView(path: string, preview: PreviewDto): View {
-  return {
-    kind: "preview",
-    path,
-    markdown: preview.markdown,
-    toolNames: toolNames(preview.tools),
-    tokens: formatTokens(preview.prompt_tokens),
-  };
+/** The file name of a path (either separator). */
+export function fileName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
 }
 
-/** Decides what to show at start-up: asks the backend for the launch template and previews it. */
+/** The window title: the file name, with ` •` while it has unsaved changes. */
+export function windowTitle(path: string | null, dirty: boolean): string {
+  const name = path === null ? "Untitled" : fileName(path);
+  return dirty ? `${name} •` : name;
+}
+
+/** Decides what to show at start-up: asks the backend for the launch template and opens it. */
 export async function loadInitialView(platform: Platform): Promise<View> {
   if (!platform.isTauri()) return { kind: "outside_tauri" };
   const initial = await platform.initialTemplatePath();
   if (!initial.ok) return { kind: "error", path: null, ...describeError(initial.error) };
   const path = initial.value;
   if (path === null) return { kind: "no_template" };
-  const preview = await platform.previewTemplate(path);
-  if (!preview.ok) return { kind: "error", path, ...describeError(preview.error) };
-  return previewView(path, preview.value);
+  const opened = await platform.openDocument(path);
+  if (!opened.ok) return { kind: "error", path, ...describeError(opened.error) };
+  return { kind: "open", document: opened.value };
 }

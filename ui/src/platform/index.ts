@@ -1,9 +1,36 @@
 // The only module that talks to Tauri: wraps the generated bindings in typed functions that never
 // throw, so the rest of the UI stays testable with plain fakes and runs in a browser too.
 import { isTauri as tauriIsTauri } from "@tauri-apps/api/core";
-import { commands, type CommandError, type PreviewDto } from "../bindings";
+import {
+  commands,
+  type CommandError,
+  type DocumentView_Serialize,
+  type PreviewDto,
+  type Section_Serialize,
+  type SectionFields_Deserialize,
+  type TemplateEdit_Deserialize,
+  type Template_Serialize,
+} from "../bindings";
 
-export type { CommandError, CommandErrorCode, JsonValue, PreviewDto } from "../bindings";
+export type {
+  CommandError,
+  CommandErrorCode,
+  JsonValue,
+  PreviewDto,
+  ProblemView,
+  Visibility,
+} from "../bindings";
+
+/** An open document as the backend sends it after every change. */
+export type DocumentView = DocumentView_Serialize;
+/** A template as the backend sends it. */
+export type Template = Template_Serialize;
+/** One section of a template as the backend sends it. */
+export type Section = Section_Serialize;
+/** One change to a template, as the backend accepts it. */
+export type TemplateEdit = TemplateEdit_Deserialize;
+/** A section's text and visibility, as an edit carries them. */
+export type SectionFields = SectionFields_Deserialize;
 
 /** An error a command returned, or `ipc_failed` when the call itself failed (no backend, ACL, bug). */
 export type PlatformError = CommandError | { code: "ipc_failed"; message: string };
@@ -15,7 +42,12 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: PlatformEr
 export interface Platform {
   isTauri(): boolean;
   initialTemplatePath(): Promise<Outcome<string | null>>;
-  previewTemplate(path: string): Promise<Outcome<PreviewDto>>;
+  openDocument(path: string): Promise<Outcome<DocumentView>>;
+  applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentView>>;
+  undo(id: number): Promise<Outcome<DocumentView>>;
+  redo(id: number): Promise<Outcome<DocumentView>>;
+  saveDocument(id: number, path: string | null): Promise<Outcome<DocumentView>>;
+  previewDocument(id: number, expand: string[], expandAll: boolean): Promise<Outcome<PreviewDto>>;
 }
 
 function isCommandError(value: unknown): value is CommandError {
@@ -32,6 +64,21 @@ function ipcFailed(cause: unknown): { ok: false; error: PlatformError } {
   return { ok: false, error: { code: "ipc_failed", message } };
 }
 
+/** Awaits a generated command that returns a typed result; never throws. */
+async function call<T>(
+  run: () => Promise<{ status: "ok"; data: T } | { status: "error"; error: CommandError }>,
+): Promise<Outcome<T>> {
+  try {
+    const result = await run();
+    if (result.status === "ok") return { ok: true, value: result.data };
+    // Framework-level failures (unknown command, ACL denial) reject with a bare string.
+    const error: unknown = result.error;
+    return isCommandError(error) ? { ok: false, error } : ipcFailed(error);
+  } catch (cause) {
+    return ipcFailed(cause);
+  }
+}
+
 /** True when running inside the Tauri webview (false in a plain browser or under vitest). */
 export function isTauri(): boolean {
   return tauriIsTauri();
@@ -46,18 +93,44 @@ export async function initialTemplatePath(): Promise<Outcome<string | null>> {
   }
 }
 
-/** Renders the template at `path` through the core. */
-export async function previewTemplate(path: string): Promise<Outcome<PreviewDto>> {
-  try {
-    const result = await commands.previewTemplate(path);
-    if (result.status === "ok") return { ok: true, value: result.data };
-    // Framework-level failures (unknown command, ACL denial) reject with a bare string.
-    const error: unknown = result.error;
-    return isCommandError(error) ? { ok: false, error } : ipcFailed(error);
-  } catch (cause) {
-    return ipcFailed(cause);
-  }
+/** Opens the template file at `path` for editing (an open file answers with its document). */
+export function openDocument(path: string): Promise<Outcome<DocumentView>> {
+  return call(() => commands.openDocument(path));
+}
+
+/** Applies one edit; edits of one `group` in a row undo as one step. A refused edit changes nothing. */
+export function applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentView>> {
+  return call(() => commands.applyEdit(id, edit, group));
+}
+
+/** Undoes the document's last step. */
+export function undo(id: number): Promise<Outcome<DocumentView>> {
+  return call(() => commands.undo(id));
+}
+
+/** Redoes the document's last undone step. */
+export function redo(id: number): Promise<Outcome<DocumentView>> {
+  return call(() => commands.redo(id));
+}
+
+/** Saves the document to its file, or to `path` ("save as"); a template with problems is refused. */
+export function saveDocument(id: number, path: string | null): Promise<Outcome<DocumentView>> {
+  return call(() => commands.saveDocument(id, path));
+}
+
+/** What the model is shown now, with `expand` sections read or every section with `expandAll`. */
+export function previewDocument(id: number, expand: string[], expandAll: boolean): Promise<Outcome<PreviewDto>> {
+  return call(() => commands.previewDocument(id, expand, expandAll));
 }
 
 /** The real backend. */
-export const tauriPlatform: Platform = { isTauri, initialTemplatePath, previewTemplate };
+export const tauriPlatform: Platform = {
+  isTauri,
+  initialTemplatePath,
+  openDocument,
+  applyEdit,
+  undo,
+  redo,
+  saveDocument,
+  previewDocument,
+};

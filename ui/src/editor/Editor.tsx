@@ -1,0 +1,160 @@
+// The editor's page for one open template: toolbar (undo, redo, save, path, modified marker), the
+// section tree, the selected section's editor, the problems and the preview; keyboard shortcuts and
+// the window title. All state and actions live in EditorStore.
+import { useEffect, useState, useSyncExternalStore } from "react";
+import type { DocumentView, Platform, ProblemView } from "../platform";
+import { windowTitle } from "../view";
+import { PreviewPane } from "./PreviewPane";
+import { SectionEditor } from "./SectionEditor";
+import { SectionTree } from "./SectionTree";
+import { shortcutAction } from "./shortcuts";
+import { EditorStore, type Failure } from "./store";
+import { sectionAt } from "./tree";
+
+export function Editor({ platform, document: opened }: { platform: Platform; document: DocumentView }) {
+  const [store] = useState(() => new EditorStore(platform, opened));
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const { document, selected } = state;
+  const section = selected === null ? undefined : sectionAt(document.template, selected);
+
+  useEffect(() => {
+    void store.refreshPreview();
+  }, [store]);
+
+  useEffect(() => {
+    window.document.title = windowTitle(document.path, document.dirty);
+  }, [document.path, document.dirty]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const action = shortcutAction(event);
+      if (action === null) return;
+      // Ours, not the text field's own undo: the document's history covers every field.
+      event.preventDefault();
+      void store[action]();
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => {
+      window.removeEventListener("keydown", onKeyDown);
+    };
+  }, [store]);
+
+  return (
+    <div className="editor">
+      <header className="toolbar">
+        <h1>Unfold</h1>
+        <button
+          type="button"
+          data-testid="undo-button"
+          title="Undo (Ctrl+Z)"
+          disabled={!document.can_undo}
+          onClick={() => void store.undo()}
+        >
+          Undo
+        </button>
+        <button
+          type="button"
+          data-testid="redo-button"
+          title="Redo (Ctrl+Shift+Z)"
+          disabled={!document.can_redo}
+          onClick={() => void store.redo()}
+        >
+          Redo
+        </button>
+        <button
+          type="button"
+          data-testid="save-button"
+          title="Save (Ctrl+S)"
+          disabled={!document.dirty}
+          onClick={() => void store.save()}
+        >
+          Save
+        </button>
+        <code className="path" data-testid="template-path">
+          {document.path ?? "Untitled"}
+        </code>
+        {document.dirty && (
+          <span className="dirty" data-testid="dirty-marker">
+            modified
+          </span>
+        )}
+      </header>
+      {state.failure !== null && (
+        <FailureNotice
+          failure={state.failure}
+          onDismiss={() => {
+            store.dismissFailure();
+          }}
+        />
+      )}
+      <div className="panes">
+        <nav className="pane tree-pane" aria-label="Sections">
+          <SectionTree
+            rows={state.rows}
+            selected={selected}
+            onSelect={(path) => {
+              store.select(path);
+            }}
+            onToggle={(path) => void store.toggleVisibility(path)}
+          />
+        </nav>
+        <div className="pane edit-pane">
+          {selected !== null && section !== undefined ? (
+            <SectionEditor
+              // A new section, or a document changed by undo/redo: start from its fields again.
+              key={`${selected}#${String(state.revision)}`}
+              path={selected}
+              section={section}
+              onField={(field, value) => void store.setField(selected, field, value)}
+              onRename={(key) => void store.rename(selected, key)}
+              onVisibility={(visibility) => void store.setVisibility(selected, visibility)}
+            />
+          ) : (
+            <p className="notice">This template has no sections.</p>
+          )}
+          <ProblemList problems={document.problems} />
+        </div>
+        <PreviewPane
+          preview={state.preview}
+          expandAll={state.expandAll}
+          onExpandAll={(expandAll) => {
+            store.setExpandAll(expandAll);
+          }}
+        />
+      </div>
+    </div>
+  );
+}
+
+function FailureNotice({ failure, onDismiss }: { failure: Failure; onDismiss: () => void }) {
+  return (
+    <div className="error failure" role="alert" data-testid="edit-failure">
+      <strong>{failure.title}</strong>
+      <span data-testid="edit-failure-detail">{failure.detail}</span>
+      <button type="button" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+function ProblemList({ problems }: { problems: ProblemView[] }) {
+  return (
+    <section className="problems" aria-label="Problems">
+      <h2>Problems</h2>
+      {problems.length === 0 ? (
+        <p className="notice" data-testid="problems">
+          No problems
+        </p>
+      ) : (
+        <ul data-testid="problems">
+          {problems.map((problem, index) => (
+            <li key={`${String(index)}:${problem.location}`}>
+              <code>{problem.location === "" ? "template" : problem.location}</code> {problem.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+// The template edits the editor sends, built from the document as it stands: visibility toggles,
+// text field changes (grouped per field so a run of keystrokes undoes as one step) and renames.
+// Each builder returns null when there is nothing to change.
+import type { Section, SectionFields, Template, TemplateEdit, Visibility } from "../platform";
+import { sectionAt } from "./tree";
+
+/** An edit and its undo group (`null`: a step of its own). */
+export interface EditRequest {
+  edit: TemplateEdit;
+  group: string | null;
+}
+
+/** A section's text field the editor changes as the user types. */
+export type TextField = "title" | "template" | "summary";
+
+/** The fields of a section as they stand, as `set_section_fields` takes them. */
+export function fieldsOf(section: Section): SectionFields {
+  return {
+    title: section.title,
+    template: section.template,
+    summary: section.summary ?? null,
+    visibility: section.visibility,
+  };
+}
+
+/**
+ * Fields with `visibility`. A summarized section needs a summary: one without gets "" so the edit
+ * is accepted and the user can write it next.
+ */
+function withVisibility(fields: SectionFields, visibility: Visibility): SectionFields {
+  const summary = visibility === "summary" ? (fields.summary ?? "") : (fields.summary ?? null);
+  return { ...fields, summary, visibility };
+}
+
+function setFields(path: string, fields: SectionFields, group: string | null): EditRequest {
+  return { edit: { op: "set_section_fields", path, fields }, group };
+}
+
+/** Sets a section's visibility (a step of its own); null when it has it already or is gone. */
+export function setVisibilityEdit(template: Template, path: string, visibility: Visibility): EditRequest | null {
+  const section = sectionAt(template, path);
+  if (section === undefined || section.visibility === visibility) return null;
+  return setFields(path, withVisibility(fieldsOf(section), visibility), null);
+}
+
+/** Switches a section between FULL and SUMMARY. */
+export function toggleVisibilityEdit(template: Template, path: string): EditRequest | null {
+  const section = sectionAt(template, path);
+  if (section === undefined) return null;
+  return setVisibilityEdit(template, path, section.visibility === "full" ? "summary" : "full");
+}
+
+/** The undo group of one field of one section: keystrokes in it undo together. */
+export function fieldGroup(path: string, field: TextField): string {
+  return `${path}/${field}`;
+}
+
+/**
+ * Sets one text field. An emptied summary of a FULL section is removed (`null`); a summarized
+ * section keeps "" since it needs one.
+ */
+export function setFieldEdit(template: Template, path: string, field: TextField, value: string): EditRequest | null {
+  const section = sectionAt(template, path);
+  if (section === undefined) return null;
+  const fields = fieldsOf(section);
+  let next: SectionFields;
+  switch (field) {
+    case "title":
+      next = { ...fields, title: value };
+      break;
+    case "template":
+      next = { ...fields, template: value };
+      break;
+    case "summary":
+      next = { ...fields, summary: value === "" && fields.visibility === "full" ? null : value };
+      break;
+  }
+  if (next[field] === fields[field]) return null;
+  return setFields(path, next, fieldGroup(path, field));
+}
+
+/** Renames a section's key (surrounding spaces dropped); null when the key is unchanged. */
+export function renameEdit(template: Template, path: string, key: string): EditRequest | null {
+  const section = sectionAt(template, path);
+  const trimmed = key.trim();
+  if (section === undefined || trimmed === section.key) return null;
+  return { edit: { op: "rename_section", path, key: trimmed }, group: null };
+}
+
+/** The path of the section at `path` once renamed to `key`. */
+export function renamedPath(path: string, key: string): string {
+  const dot = path.lastIndexOf(".");
+  return dot < 0 ? key : `${path.slice(0, dot + 1)}${key}`;
+}
+
+/** `path` after the section at `from` became `to` (its subsections move with it). */
+export function rebasePath(path: string, from: string, to: string): string {
+  if (path === from) return to;
+  if (path.startsWith(`${from}.`)) return `${to}${path.slice(from.length)}`;
+  return path;
+}

@@ -1,0 +1,73 @@
+// Tests for tree.ts: rows in document order with paths, depths, badges and tool counts; lookup by
+// path; which row stays selected when the tree changes.
+import { describe, expect, it } from "vitest";
+import { exampleTemplate } from "../testing/fakePlatform";
+import { reselect, sectionAt, toolCountLabel, treeRows, visibilityBadge } from "./tree";
+
+describe("treeRows", () => {
+  it("lists every section, parents first, with dotted paths and depths", () => {
+    const rows = treeRows(exampleTemplate());
+    expect(rows.map((row) => [row.path, row.depth, row.visibility, row.toolCount])).toEqual([
+      ["task", 0, "full", 0],
+      ["context", 0, "summary", 2],
+      ["context.examples", 1, "full", 0],
+      ["context.history", 1, "full", 0],
+      ["style", 0, "summary", 0],
+    ]);
+    expect(rows[2]).toMatchObject({ key: "examples", title: "Examples" });
+  });
+
+  it("is empty for a template without sections", () => {
+    expect(treeRows({ ...exampleTemplate(), sections: [] })).toEqual([]);
+  });
+});
+
+describe("sectionAt", () => {
+  it.each([
+    ["task", "Task"],
+    ["context.history", "History"],
+  ])("finds %s", (path, title) => {
+    expect(sectionAt(exampleTemplate(), path)?.title).toBe(title);
+  });
+
+  it.each(["", "nope", "task.examples", "context.examples.deeper", "examples"])("finds nothing at %j", (path) => {
+    expect(sectionAt(exampleTemplate(), path)).toBeUndefined();
+  });
+});
+
+describe("reselect", () => {
+  const before = treeRows(exampleTemplate());
+
+  it("keeps a path that still exists", () => {
+    expect(reselect(before, before, "context.history")).toBe("context.history");
+  });
+
+  it("follows the row's place when its path went away (an undone rename)", () => {
+    const renamed = exampleTemplate();
+    const context = renamed.sections[1];
+    if (context === undefined) throw new Error("no context");
+    context.key = "docs";
+    expect(reselect(before, treeRows(renamed), "context.history")).toBe("docs.history");
+  });
+
+  it("falls back to the first row, or nothing in an empty tree", () => {
+    expect(reselect(before, before, null)).toBe("task");
+    expect(reselect(before, before, "gone")).toBe("task");
+    expect(reselect(before, [], "task")).toBeNull();
+  });
+});
+
+describe("labels", () => {
+  it("badges visibility", () => {
+    expect(visibilityBadge("full")).toBe("FULL");
+    expect(visibilityBadge("summary")).toBe("SUMMARY");
+  });
+
+  it.each([
+    [0, ""],
+    [1, "1 tool"],
+    [3, "3 tools"],
+  ])("counts %d tools as %j", (count, label) => {
+    expect(toolCountLabel(count)).toBe(label);
+  });
+});

@@ -1,0 +1,72 @@
+// The section tree as the editor lists it: one row per section in document order (dotted path, key,
+// title, depth, visibility badge, tool count), section lookup by path, and which row stays selected
+// when the tree changes.
+import type { Section, Template, Visibility } from "../platform";
+
+/** One row of the section tree. */
+export interface TreeRow {
+  /** Dotted path of keys from the top level, e.g. `context.examples`. */
+  path: string;
+  key: string;
+  title: string;
+  /** 0 for a top-level section. */
+  depth: number;
+  visibility: Visibility;
+  /** The section's own tools (not its children's). */
+  toolCount: number;
+}
+
+/** Every section of `template`, parents before their children, siblings in order. */
+export function treeRows(template: Template): TreeRow[] {
+  const rows: TreeRow[] = [];
+  const visit = (sections: Section[], parent: string | null, depth: number) => {
+    for (const section of sections) {
+      const path = parent === null ? section.key : `${parent}.${section.key}`;
+      rows.push({
+        path,
+        key: section.key,
+        title: section.title,
+        depth,
+        visibility: section.visibility,
+        toolCount: section.tools.length,
+      });
+      visit(section.children, path, depth + 1);
+    }
+  };
+  visit(template.sections, null, 0);
+  return rows;
+}
+
+/** The section at a dotted path, if there is one. */
+export function sectionAt(template: Template, path: string): Section | undefined {
+  let siblings = template.sections;
+  let found: Section | undefined;
+  for (const key of path.split(".")) {
+    found = siblings.find((section) => section.key === key);
+    if (found === undefined) return undefined;
+    siblings = found.children;
+  }
+  return found;
+}
+
+/**
+ * Which path to select after the tree changed from `before` to `after`: the same path while it
+ * exists, else the row now at the selected row's place (an undone rename), else the first row.
+ */
+export function reselect(before: TreeRow[], after: TreeRow[], selected: string | null): string | null {
+  if (selected !== null && after.some((row) => row.path === selected)) return selected;
+  const index = before.findIndex((row) => row.path === selected);
+  const row = index >= 0 ? (after[Math.min(index, after.length - 1)] ?? null) : null;
+  return row?.path ?? after[0]?.path ?? null;
+}
+
+/** "FULL" or "SUMMARY": the badge a row shows. */
+export function visibilityBadge(visibility: Visibility): string {
+  return visibility === "full" ? "FULL" : "SUMMARY";
+}
+
+/** "1 tool", "3 tools", or "" for none. */
+export function toolCountLabel(count: number): string {
+  if (count === 0) return "";
+  return `${String(count)} ${count === 1 ? "tool" : "tools"}`;
+}

@@ -1,0 +1,237 @@
+// Test-only: an in-memory Platform that imitates the backend's editor closely enough for the UI's
+// tests (section field edits and renames with their checks, grouped undo and redo, dirty state,
+// save, a preview whose tools follow visibility) and records every call.
+import type {
+  DocumentView,
+  Outcome,
+  Platform,
+  PlatformError,
+  PreviewDto,
+  Section,
+  Template,
+  TemplateEdit,
+} from "../platform";
+
+/** The example template's shape (examples/task-executor.unfold.json), trimmed. */
+export function exampleTemplate(): Template {
+  const tool = (name: string) => ({ name, description: `${name} things`, parameters: { type: "object" } });
+  const section = (key: string, title: string, rest: Partial<Section> = {}): Section => ({
+    key,
+    title,
+    template: `${title} body`,
+    visibility: "full",
+    tools: [],
+    children: [],
+    ...rest,
+  });
+  return {
+    schema_version: 1,
+    kind: "unfold.template",
+    ns: "agents/assistant",
+    key: "task-executor",
+    name: "Task executor",
+    disclosure: "read_section",
+    tool_disclosure: "full",
+    heading: "plain",
+    params: { objective: "Refactor" },
+    tools: [tool("lookup")],
+    sections: [
+      section("task", "Task", { template: "Complete the following: ${objective}" }),
+      section("context", "Project Context", {
+        summary: "Docs are available.",
+        visibility: "summary",
+        tools: [tool("search"), tool("cite")],
+        children: [section("examples", "Examples"), section("history", "History")],
+      }),
+      section("style", "Style Guide", { visibility: "summary", summary: "A style guide." }),
+    ],
+  };
+}
+
+export interface Call {
+  name: keyof Platform;
+  args: unknown[];
+}
+
+type Step = { template: Template; group: string | null };
+
+export class FakePlatform implements Platform {
+  readonly calls: Call[] = [];
+  /** What `saveDocument` wrote, as JSON text, by path. */
+  readonly files = new Map<string, string>();
+  template: Template;
+  private saved: Template;
+  private undoStack: Step[] = [];
+  private redoStack: Step[] = [];
+  private openGroup: string | null = null;
+  /** Makes the next calls of a command fail with this error. */
+  readonly failures = new Map<keyof Platform, PlatformError>();
+
+  constructor(
+    readonly path = "/t/task.unfold.json",
+    template: Template = exampleTemplate(),
+  ) {
+    this.template = template;
+    this.saved = template;
+  }
+
+  private record(name: keyof Platform, ...args: unknown[]): PlatformError | undefined {
+    this.calls.push({ name, args });
+    return this.failures.get(name);
+  }
+
+  /** The names of the calls made so far. */
+  callNames(): string[] {
+    return this.calls.map((call) => call.name);
+  }
+
+  /** The arguments of the calls of one command. */
+  argsOf(name: keyof Platform): unknown[][] {
+    return this.calls.filter((call) => call.name === name).map((call) => call.args);
+  }
+
+  view(): DocumentView {
+    return {
+      id: 1,
+      path: this.path,
+      dirty: this.template !== this.saved,
+      can_undo: this.undoStack.length > 0,
+      can_redo: this.redoStack.length > 0,
+      problems: [],
+      template: this.template,
+    };
+  }
+
+  isTauri(): boolean {
+    return true;
+  }
+
+  initialTemplatePath(): Promise<Outcome<string | null>> {
+    const error = this.record("initialTemplatePath");
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.path });
+  }
+
+  openDocument(path: string): Promise<Outcome<DocumentView>> {
+    const error = this.record("openDocument", path);
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.view() });
+  }
+
+  applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentView>> {
+    const failure = this.record("applyEdit", id, edit, group);
+    if (failure) return Promise.resolve({ ok: false, error: failure });
+    const next = structuredClone(this.template);
+    const refused = applyTo(next, edit);
+    if (refused !== null) {
+      return Promise.resolve({ ok: false, error: { code: "invalid_edit", message: refused, problems: [] } });
+    }
+    const joins = group !== null && group === this.openGroup && this.undoStack.length > 0;
+    if (!joins) this.undoStack.push({ template: this.template, group });
+    this.redoStack = [];
+    this.openGroup = group;
+    this.template = next;
+    return Promise.resolve({ ok: true, value: this.view() });
+  }
+
+  undo(id: number): Promise<Outcome<DocumentView>> {
+    const error = this.record("undo", id);
+    if (error) return Promise.resolve({ ok: false, error });
+    const step = this.undoStack.pop();
+    if (step !== undefined) {
+      this.redoStack.push({ template: this.template, group: null });
+      this.template = step.template;
+    }
+    this.openGroup = null;
+    return Promise.resolve({ ok: true, value: this.view() });
+  }
+
+  redo(id: number): Promise<Outcome<DocumentView>> {
+    const error = this.record("redo", id);
+    if (error) return Promise.resolve({ ok: false, error });
+    const step = this.redoStack.pop();
+    if (step !== undefined) {
+      this.undoStack.push({ template: this.template, group: null });
+      this.template = step.template;
+    }
+    this.openGroup = null;
+    return Promise.resolve({ ok: true, value: this.view() });
+  }
+
+  saveDocument(id: number, path: string | null): Promise<Outcome<DocumentView>> {
+    const error = this.record("saveDocument", id, path);
+    if (error) return Promise.resolve({ ok: false, error });
+    this.files.set(path ?? this.path, JSON.stringify(this.template));
+    this.saved = this.template;
+    this.openGroup = null;
+    return Promise.resolve({ ok: true, value: this.view() });
+  }
+
+  previewDocument(id: number, expand: string[], expandAll: boolean): Promise<Outcome<PreviewDto>> {
+    const error = this.record("previewDocument", id, expand, expandAll);
+    if (error) return Promise.resolve({ ok: false, error });
+    const names = this.template.tools.map((tool) => tool.name);
+    const lines: string[] = [];
+    const summarized: string[] = [];
+    const visit = (sections: Section[]) => {
+      for (const section of sections) {
+        if (section.visibility === "summary" && !expandAll) {
+          summarized.push(section.key);
+          lines.push(`## ${section.title}`, section.summary ?? "");
+          continue;
+        }
+        lines.push(`## ${section.title}`, section.template);
+        names.push(...section.tools.map((tool) => tool.name));
+        visit(section.children);
+      }
+    };
+    visit(this.template.sections);
+    if (summarized.length > 0) names.push("read_section");
+    const tools = names.map((name) => ({ type: "function", function: { name } }));
+    const markdown = lines.join("\n");
+    return Promise.resolve({ ok: true, value: { markdown, tools, prompt_tokens: markdown.length } });
+  }
+}
+
+function sectionIn(template: Template, path: string): { siblings: Section[]; index: number } | null {
+  let siblings = template.sections;
+  const keys = path.split(".");
+  for (const [depth, key] of keys.entries()) {
+    const index = siblings.findIndex((section) => section.key === key);
+    const section = siblings[index];
+    if (section === undefined) return null;
+    if (depth === keys.length - 1) return { siblings, index };
+    siblings = section.children;
+  }
+  return null;
+}
+
+/** Applies the edits the editor makes, with the core's checks; the refusal message, or null. */
+function applyTo(template: Template, edit: TemplateEdit): string | null {
+  switch (edit.op) {
+    case "set_section_fields": {
+      const found = sectionIn(template, edit.path);
+      const section = found?.siblings[found.index];
+      if (section === undefined) return `no section has the path '${edit.path}'`;
+      const { title, template: body, summary, visibility } = edit.fields;
+      if (visibility === "summary" && (summary === null || summary === undefined)) {
+        return "a summarized section needs a summary";
+      }
+      Object.assign(section, { title, template: body, visibility });
+      if (summary === null || summary === undefined) delete section.summary;
+      else section.summary = summary;
+      return null;
+    }
+    case "rename_section": {
+      const found = sectionIn(template, edit.path);
+      const section = found?.siblings[found.index];
+      if (found === null || section === undefined) return `no section has the path '${edit.path}'`;
+      if (!/^[a-z0-9][a-z0-9_-]*$/.test(edit.key)) return `'${edit.key}' is not a section key`;
+      if (found.siblings.some((s, i) => s.key === edit.key && i !== found.index)) {
+        return `a sibling section already has the key '${edit.key}'`;
+      }
+      section.key = edit.key;
+      return null;
+    }
+    default:
+      return `the fake platform does not apply ${edit.op}`;
+  }
+}
