@@ -9,12 +9,12 @@
 mod bindings;
 mod commands;
 mod editor;
+mod logging;
 
 use std::ffi::OsString;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use tracing_subscriber::EnvFilter;
+use tauri::Manager;
 
 /// What the app was started with, managed as Tauri state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,15 +32,8 @@ impl Launch {
 }
 
 fn main() {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
-        .init();
-
     let cwd = std::env::current_dir().unwrap_or_default();
     let launch = Launch::from_args(std::env::args_os().skip(1), &cwd);
-    tracing::info!(template = ?launch.template_path, "starting");
 
     let specta = bindings::specta_builder();
     let result = tauri::Builder::default()
@@ -48,12 +41,18 @@ fn main() {
         .manage(editor::Editor::default())
         .invoke_handler(specta.invoke_handler())
         .setup(move |app| {
+            let log_dir = app.path().app_log_dir().ok();
+            if let Err(error) = tracing::subscriber::set_global_default(logging::subscriber(log_dir.as_deref())) {
+                eprintln!("unfold-app: logging is off: {error}");
+            }
+            tracing::info!(template = ?app.state::<Launch>().template_path, logs = ?log_dir, "starting");
             specta.mount_events(app);
             Ok(())
         })
         .run(tauri::generate_context!());
     if let Err(error) = result {
         tracing::error!(%error, "the app failed");
+        eprintln!("unfold-app: {error}");
         std::process::exit(1);
     }
 }
