@@ -665,11 +665,21 @@ pub struct OpenDocuments {
 }
 
 impl OpenDocuments {
-    /// Opens a file (or, if it is open already, returns that document's id).
+    /// Opens a file (or, if it is open already, returns that document's id). Temporary files an
+    /// interrupted save left in the file's folder are swept first: no save of these documents
+    /// is under way while one opens.
     pub fn open(&mut self, path: &Path) -> Result<u32> {
         let same = |document: &EditorDocument| document.path().is_some_and(|p| p == path);
         if let Some((&id, _)) = self.documents.iter().find(|(_, document)| same(document)) {
             return Ok(id);
+        }
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        match crate::recovery::sweep_temp_files(folder) {
+            Ok(0) => {}
+            Ok(swept) => {
+                tracing::info!(swept, folder = %folder.display(), "removed temporary files of interrupted saves")
+            }
+            Err(error) => tracing::debug!(%error, folder = %folder.display(), "cannot list the folder to sweep"),
         }
         let document = EditorDocument::open(path)?;
         Ok(self.insert(document))

@@ -225,3 +225,19 @@ fn opening_an_invalid_file_loads_nothing() {
     let error = EditorDocument::open(&path).unwrap_err();
     assert_eq!(error.problems().len(), 2, "{error}");
 }
+
+#[test]
+fn opening_sweeps_what_an_interrupted_save_left_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.unfold.json");
+    std::fs::copy(repo("tests/fixtures/disclosure.unfold.json"), &path).unwrap();
+    let stray = dir.path().join(format!(".t.unfold.json.x1y2{}", unfold_core::document::TEMP_SUFFIX));
+    std::fs::write(&stray, "{\"half\": ").unwrap();
+    let neighbour = dir.path().join("notes.txt");
+    std::fs::write(&neighbour, "kept").unwrap();
+    let mut documents = unfold_core::edit::OpenDocuments::default();
+    let id = documents.open(&path).unwrap();
+    assert!(!stray.exists(), "the torn temporary file is gone");
+    assert!(neighbour.exists() && path.exists(), "nothing else is touched");
+    assert_eq!(documents.open(&path).unwrap(), id, "opening the same file again finds the open document");
+}
