@@ -1,5 +1,6 @@
 // End-to-end test of the REAL app binary (target/debug/unfold-app, a custom-protocol build): opens,
-// previews, toggles, edits and saves templates (edits only temp copies). Starts its own Xvfb and
+// previews, toggles, edits, restructures (add, delete, undo) and saves templates (edits only temp
+// copies). Starts its own Xvfb and
 // WebKitWebDriver, drives the app over raw W3C WebDriver (fetch, no npm packages) and always cleans
 // up. Run: `node --test tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
@@ -234,6 +235,16 @@ async function waitUntil(session, script, accept, what) {
 const TOOL_NAMES = `const list = document.querySelector('[data-testid="tool-list"]');
   return list === null ? null : [...list.querySelectorAll('li')].map((li) => li.textContent);`;
 
+const MARKDOWN = "return document.querySelector('[data-testid=\"preview-markdown\"]')?.textContent ?? null;";
+
+const ROW_PATHS = `return [...document.querySelectorAll('[data-testid="section-row"]')].map((row) => row.dataset.path);`;
+
+/** "path: N tools" for every row of the tree that shows a tool count. */
+const TREE_TOOL_COUNTS = `return [...document.querySelectorAll('[data-testid="section-tree"] [data-testid="tool-count"]')]
+  .map((count) => count.closest('[data-testid="section-row"]').dataset.path + ": " + count.textContent);`;
+
+const rowButton = (path) => `[data-testid="section-row"][data-path="${path}"] [data-testid="select-section"]`;
+
 /** A fresh copy of the example in the temp dir: tests that edit never touch the repository's file. */
 function exampleCopy(name) {
   const path = join(workDir, name);
@@ -343,6 +354,53 @@ describe("unfold-app (real binary under Xvfb)", () => {
       const task = saved.sections.find((section) => section.key === "task");
       assert.equal(task.template, `Complete the following: \${objective}${added}`);
       assert.equal(await waitFor(session, '[data-testid="template-path"]'), path);
+    } catch (error) {
+      t.diagnostic(diagnostics());
+      throw error;
+    } finally {
+      await closeApp(session);
+    }
+  });
+
+  it("adds a child section and deletes a section, each taken back by Undo", async (t) => {
+    const session = await openApp(exampleCopy("structure.unfold.json"));
+    try {
+      const original = await waitUntil(session, MARKDOWN, (markdown) => typeof markdown === "string", "the preview");
+      await click(session, rowButton("style"));
+      await click(session, '[aria-label="Add child"]');
+      await waitUntil(session, ROW_PATHS, (paths) => paths.includes("style.section"), "the new row style.section");
+      const added = await waitUntil(session, MARKDOWN, (markdown) => markdown !== original, "the preview changing");
+      assert.match(added, /including subsections: section/);
+      assert.equal(await waitFor(session, '[data-testid="field-key"]', "return arguments[0].value;"), "section");
+      await click(session, '[data-testid="undo-button"]');
+      await waitUntil(session, ROW_PATHS, (paths) => !paths.includes("style.section"), "style.section gone after Undo");
+      await waitUntil(session, MARKDOWN, (markdown) => markdown === original, "the preview as it was");
+
+      assert.deepEqual(await waitUntil(session, TREE_TOOL_COUNTS, (counts) => counts.length > 0, "tool counts"), [
+        "context: 2 tools",
+      ]);
+      await click(session, rowButton("context"));
+      await click(session, '[aria-label="Delete section"]');
+      await waitUntil(session, TREE_TOOL_COUNTS, (counts) => counts.length === 0, "context's tool count gone");
+      assert.deepEqual(await waitUntil(session, ROW_PATHS, () => true, "rows"), ["task", "style"]);
+      await click(session, '[data-testid="undo-button"]');
+      assert.deepEqual(
+        await waitUntil(session, TREE_TOOL_COUNTS, (counts) => counts.length > 0, "context's tool count back"),
+        ["context: 2 tools"],
+      );
+      assert.deepEqual(await waitUntil(session, ROW_PATHS, () => true, "rows"), [
+        "task",
+        "context",
+        "context.examples",
+        "context.history",
+        "style",
+      ]);
+      await waitUntil(
+        session,
+        "return document.querySelector('[data-testid=\"dirty-marker\"]') === null;",
+        (clean) => clean === true,
+        "no unsaved changes once both are undone",
+      );
     } catch (error) {
       t.diagnostic(diagnostics());
       throw error;

@@ -1,11 +1,11 @@
 // Renders <App> in happy-dom over the fake platform: opening the launch template, the tree and its
 // toggles, field edits, refused edits, shortcuts, the toolbar, and preview text shown as text (never
-// as HTML); and the start-up error.
+// as HTML); the tree's structure toolbar and keys; and the start-up error.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "./App";
-import { FakePlatform } from "./testing/fakePlatform";
+import { exampleTemplate, FakePlatform } from "./testing/fakePlatform";
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean | undefined;
@@ -90,6 +90,27 @@ async function press(key: string, mods: KeyboardEventInit = {}): Promise<void> {
     await Promise.resolve();
   });
   await settle();
+}
+
+/** Dispatches a keydown on `element` (it bubbles, as a real key press does). */
+async function pressOn(element: HTMLElement, key: string, mods: KeyboardEventInit = {}): Promise<void> {
+  await act(async () => {
+    element.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true, ...mods }));
+    await Promise.resolve();
+  });
+  await settle();
+}
+
+function rowPaths(): (string | null)[] {
+  return [...container.querySelectorAll('[data-testid="section-row"]')].map((r) => r.getAttribute("data-path"));
+}
+
+function selectedPath(): string | null | undefined {
+  return container.querySelector('[data-testid="section-row"].selected')?.getAttribute("data-path");
+}
+
+function button(label: string): HTMLButtonElement {
+  return byLabel(label) as HTMLButtonElement;
 }
 
 describe("App", () => {
@@ -238,6 +259,109 @@ describe("App", () => {
     expect(byTestId("preview-error").textContent).toContain("no value for ${goal}");
     expect(container.querySelector('[data-testid="preview-markdown"]')).toBeNull();
     expect(byTestId("problems").textContent).toBe("/sections/0/template no value for ${goal}");
+  });
+
+  it("disables the structure actions impossible for the selected section", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    const labels = ["Add child", "Add sibling", "Delete section", "Move up", "Move down", "Indent", "Outdent"];
+    const enabled = () => labels.filter((label) => !button(label).disabled);
+    expect(enabled()).toEqual(["Add child", "Add sibling", "Delete section", "Move down"]);
+    await click(byTestId("select-section", row("context.history")));
+    expect(enabled()).toEqual(["Add child", "Add sibling", "Delete section", "Move up", "Indent", "Outdent"]);
+    await click(button("Outdent"));
+    expect(button("Outdent").disabled).toBe(true);
+  });
+
+  it("adds a child from the toolbar, ready to rename, and undo takes it away", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(byTestId("select-section", row("style")));
+    await click(button("Add child"));
+    expect(rowPaths()).toEqual(["task", "context", "context.examples", "context.history", "style", "style.section"]);
+    expect(selectedPath()).toBe("style.section");
+    expect(row("style.section").textContent).toContain("New section");
+    const key = byTestId("field-key") as HTMLInputElement;
+    expect(key.value).toBe("section");
+    expect(document.activeElement).toBe(key);
+    expect([key.selectionStart, key.selectionEnd]).toEqual([0, "section".length]);
+    expect(byTestId("preview-markdown").textContent).toContain("(subsections: section)");
+
+    await typeInto(key, "notes");
+    await pressOn(key, "Enter");
+    expect(selectedPath()).toBe("style.notes");
+    await click(byTestId("undo-button"));
+    await click(byTestId("undo-button"));
+    expect(rowPaths()).not.toContain("style.section");
+    expect(selectedPath()).toBe("style");
+    expect(byTestId("preview-markdown").textContent).not.toContain("(subsections: section)");
+  });
+
+  it("adds a sibling after the selected section and deletes it again", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(button("Add sibling"));
+    expect(rowPaths().slice(0, 2)).toEqual(["task", "section"]);
+    await click(button("Delete section"));
+    expect(rowPaths()).toEqual(["task", "context", "context.examples", "context.history", "style"]);
+    expect(selectedPath()).toBe("context");
+  });
+
+  it("moves, deletes and selects from the keyboard while the tree has focus", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    const selectButton = (path: string) => byTestId("select-section", row(path));
+    await click(selectButton("context"));
+    act(() => {
+      selectButton("context").focus();
+    });
+    await pressOn(selectButton("context"), "ArrowUp", { altKey: true });
+    expect(rowPaths()).toEqual(["context", "context.examples", "context.history", "task", "style"]);
+    expect(document.activeElement).toBe(selectButton("context"));
+
+    await pressOn(selectButton("context"), "ArrowDown");
+    await pressOn(document.activeElement as HTMLElement, "ArrowDown");
+    expect(selectedPath()).toBe("context.history");
+    expect(document.activeElement).toBe(selectButton("context.history"));
+
+    await pressOn(selectButton("context.history"), "ArrowRight", { altKey: true });
+    expect(selectedPath()).toBe("context.examples.history");
+    expect(document.activeElement).toBe(selectButton("context.examples.history"));
+    await pressOn(selectButton("context.examples.history"), "ArrowLeft", { altKey: true });
+    expect(selectedPath()).toBe("context.history");
+
+    await pressOn(selectButton("context.history"), "Delete");
+    expect(rowPaths()).toEqual(["context", "context.examples", "task", "style"]);
+    expect(selectedPath()).toBe("context.examples");
+    expect(document.activeElement).toBe(selectButton("context.examples"));
+    expect(platform.argsOf("applyEdit").map(([, edit]) => (edit as { op: string }).op)).toEqual([
+      "move_section",
+      "move_section",
+      "move_section",
+      "remove_section",
+    ]);
+  });
+
+  it("leaves the tree's keys alone outside the tree", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await pressOn(byTestId("field-key"), "Delete");
+    await pressOn(byTestId("field-template"), "ArrowUp", { altKey: true });
+    expect(platform.argsOf("applyEdit")).toEqual([]);
+  });
+
+  it("shows why the backend refused a move and keeps the tree", async () => {
+    const template = exampleTemplate();
+    template.sections[1]?.children.push({ key: "style", title: "Nested", template: "", visibility: "full", tools: [], children: [] });
+    const platform = new FakePlatform("/t/task.unfold.json", template);
+    await renderApp(platform);
+    await click(byTestId("select-section", row("style")));
+    const before = rowPaths();
+    await click(button("Indent"));
+    expect(byTestId("edit-failure-detail").textContent).toBe("a sibling section already has the key 'style'");
+    expect(rowPaths()).toEqual(before);
+    expect(selectedPath()).toBe("style");
+    expect((byTestId("undo-button") as HTMLButtonElement).disabled).toBe(true);
   });
 
   it("shows the backend's error when the template does not open", async () => {

@@ -1,15 +1,16 @@
 // The editor's page for one open template: toolbar (undo, redo, save, path, modified marker), the
-// section tree, the selected section's editor, the problems and the preview; keyboard shortcuts and
-// the window title. All state and actions live in EditorStore.
+// section tree with its structure toolbar and keys, the selected section's editor, the problems and
+// the preview; keyboard shortcuts and the window title. All state and actions live in EditorStore.
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type { DocumentView, Platform, ProblemView } from "../platform";
 import { windowTitle } from "../view";
 import { PreviewPane } from "./PreviewPane";
 import { SectionEditor } from "./SectionEditor";
 import { SectionTree } from "./SectionTree";
-import { shortcutAction } from "./shortcuts";
+import { shortcutAction, type TreeKeyAction } from "./shortcuts";
 import { EditorStore, type Failure } from "./store";
 import { sectionAt } from "./tree";
+import { TreeToolbar } from "./TreeToolbar";
 
 export function Editor({ platform, document: opened }: { platform: Platform; document: DocumentView }) {
   const [store] = useState(() => new EditorStore(platform, opened));
@@ -20,6 +21,12 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
   useEffect(() => {
     void store.refreshPreview();
   }, [store]);
+
+  const onTreeKey = (action: TreeKeyAction) => {
+    if (action === "select_previous") store.selectAdjacent(-1);
+    else if (action === "select_next") store.selectAdjacent(1);
+    else void store.restructure(selected, action);
+  };
 
   useEffect(() => {
     window.document.title = windowTitle(document.path, document.dirty);
@@ -89,6 +96,11 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
       )}
       <div className="panes">
         <nav className="pane tree-pane" aria-label="Sections">
+          <TreeToolbar
+            template={document.template}
+            selected={selected}
+            onAction={(action) => void store.restructure(selected, action)}
+          />
           <SectionTree
             rows={state.rows}
             selected={selected}
@@ -96,6 +108,7 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
               store.select(path);
             }}
             onToggle={(path) => void store.toggleVisibility(path)}
+            onKey={onTreeKey}
           />
         </nav>
         <div className="pane edit-pane">
@@ -105,6 +118,7 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
               key={`${selected}#${String(state.revision)}`}
               path={selected}
               section={section}
+              focusKey={state.added === selected}
               onField={(field, value) => void store.setField(selected, field, value)}
               onRename={(key) => void store.rename(selected, key)}
               onVisibility={(visibility) => void store.setVisibility(selected, visibility)}

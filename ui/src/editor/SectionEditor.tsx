@@ -1,7 +1,8 @@
-// The selected section's editor: key (renamed on blur or Enter, Escape puts it back), title,
-// template and summary (an edit on every change) and visibility. It keeps what the user typed
-// (a refused rename leaves the text in place); its parent remounts it to start from the document.
-import { useId, useState } from "react";
+// The selected section's editor: key (renamed on blur or Enter, Escape puts it back; focused and
+// selected, ready to rename, for a section just added), title, template and summary (an edit on
+// every change) and visibility. It keeps what the user typed (a refused rename leaves the text in
+// place); its parent remounts it to start from the document.
+import { useEffect, useId, useRef, useState } from "react";
 import type { Section, Visibility } from "../platform";
 import type { TextField } from "./edits";
 
@@ -11,14 +12,18 @@ export function SectionEditor({
   onField,
   onRename,
   onVisibility,
+  focusKey = false,
 }: {
   path: string;
   section: Section;
+  /** Focus the key field with its text selected, once, when it appears. */
+  focusKey?: boolean;
   onField: (field: TextField, value: string) => void;
   onRename: (key: string) => void;
   onVisibility: (visibility: Visibility) => void;
 }) {
   const id = useId();
+  const keyField = useRef<HTMLInputElement>(null);
   const [key, setKey] = useState(section.key);
   const [text, setText] = useState<Record<TextField, string>>({
     title: section.title,
@@ -30,6 +35,12 @@ export function SectionEditor({
     setText((current) => ({ ...current, [field]: value }));
     onField(field, value);
   };
+  useEffect(() => {
+    if (!focusKey) return;
+    keyField.current?.focus();
+    keyField.current?.select();
+  }, [focusKey]);
+
   const commitKey = () => {
     if (key.trim() !== section.key) onRename(key);
   };
@@ -46,6 +57,7 @@ export function SectionEditor({
       <h2>{path}</h2>
       <label htmlFor={`${id}-key`}>Key</label>
       <input
+        ref={keyField}
         id={`${id}-key`}
         data-testid="field-key"
         value={key}

@@ -1,10 +1,11 @@
 // Tests for edits.ts: the exact edits (and undo groups) the editor sends for toggles, text fields
-// and renames, and path arithmetic after a rename.
+// and renames, and path arithmetic after a rename or a move.
 import { describe, expect, it } from "vitest";
 import type { Template } from "../platform";
 import { exampleTemplate } from "../testing/fakePlatform";
 import {
   fieldGroup,
+  pathChange,
   rebasePath,
   renamedPath,
   renameEdit,
@@ -154,5 +155,35 @@ describe("paths after a rename", () => {
     ["task", "context", "docs", "task"],
   ])("%s after %s became %s is %s", (path, from, to, expected) => {
     expect(rebasePath(path, from, to)).toBe(expected);
+  });
+});
+
+describe("pathChange", () => {
+  it("follows a rename", () => {
+    expect(pathChange({ op: "rename_section", path: "context.history", key: "past" })).toEqual({
+      from: "context.history",
+      to: "context.past",
+    });
+  });
+
+  it.each([
+    [{ op: "move_section", path: "style", parent: "context", index: 2 }, "context.style"],
+    [{ op: "move_section", path: "context.examples", parent: null, index: 2 }, "examples"],
+    [{ op: "move_section", path: "context.examples", index: 2 }, "examples"],
+    [{ op: "move_section", path: "context", parent: null, index: 0 }, "context"],
+  ] as const)("follows %o to %s", (edit, to) => {
+    expect(pathChange(edit)).toEqual({ from: edit.path, to });
+  });
+
+  it("is null for edits that move no section", () => {
+    expect(pathChange({ op: "remove_section", path: "task" })).toBeNull();
+    expect(pathChange({ op: "insert_section", parent: null, index: 0, section: { key: "x", title: "X" } })).toBeNull();
+    expect(
+      pathChange({
+        op: "set_section_fields",
+        path: "task",
+        fields: { title: "Job", template: "", summary: null, visibility: "full" },
+      }),
+    ).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 // The template edits the editor sends, built from the document as it stands: visibility toggles,
 // text field changes (grouped per field so a run of keystrokes undoes as one step) and renames.
-// Each builder returns null when there is nothing to change.
+// Each builder returns null when there is nothing to change. Also the path arithmetic that keeps
+// paths right after a rename or a move.
 import type { Section, SectionFields, Template, TemplateEdit, Visibility } from "../platform";
-import { sectionAt } from "./tree";
+import { childPath, keyOf, parentPath, sectionAt } from "./tree";
 
 /** An edit and its undo group (`null`: a step of its own). */
 export interface EditRequest {
@@ -89,8 +90,25 @@ export function renameEdit(template: Template, path: string, key: string): EditR
 
 /** The path of the section at `path` once renamed to `key`. */
 export function renamedPath(path: string, key: string): string {
-  const dot = path.lastIndexOf(".");
-  return dot < 0 ? key : `${path.slice(0, dot + 1)}${key}`;
+  return childPath(parentPath(path), key);
+}
+
+/** A section's path before and after an edit. */
+export interface PathChange {
+  from: string;
+  to: string;
+}
+
+/** The path an edit gives the section it renames or moves (with its subsections); null for others. */
+export function pathChange(edit: TemplateEdit): PathChange | null {
+  switch (edit.op) {
+    case "rename_section":
+      return { from: edit.path, to: renamedPath(edit.path, edit.key) };
+    case "move_section":
+      return { from: edit.path, to: childPath(edit.parent ?? null, keyOf(edit.path)) };
+    default:
+      return null;
+  }
 }
 
 /** `path` after the section at `from` became `to` (its subsections move with it). */

@@ -1,5 +1,8 @@
-// The editor's keyboard shortcuts as a pure function from a key press to an action: Ctrl/Cmd+S
-// saves, Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo.
+// The editor's keyboard shortcuts as pure functions from a key press to an action: anywhere,
+// Ctrl/Cmd+S saves, Ctrl/Cmd+Z undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo; in the section tree,
+// Alt+ArrowUp/Down move the selected section, Alt+ArrowRight/Left indent and outdent it, Delete
+// removes it and ArrowUp/Down select the row above or below.
+import type { StructureAction } from "./structure";
 
 /** The parts of a keydown event the shortcuts look at (a `KeyboardEvent` has them all). */
 export interface KeyPress {
@@ -21,4 +24,26 @@ export function shortcutAction(press: KeyPress): ShortcutAction | null {
   if (key === "z") return press.shiftKey ? "redo" : "undo";
   if (key === "y" && press.ctrlKey && !press.shiftKey) return "redo";
   return null;
+}
+
+/** What a key press in the section tree asks for: a structural edit, or the row above or below. */
+export type TreeKeyAction = StructureAction | "select_previous" | "select_next";
+
+const TREE_ALT_KEYS: Record<string, TreeKeyAction> = {
+  ArrowUp: "move_up",
+  ArrowDown: "move_down",
+  ArrowRight: "indent",
+  ArrowLeft: "outdent",
+};
+
+const TREE_PLAIN_KEYS: Record<string, TreeKeyAction> = {
+  ArrowUp: "select_previous",
+  ArrowDown: "select_next",
+  Delete: "delete",
+};
+
+/** The tree action a key press asks for while the tree has focus, or null when it is not one. */
+export function treeKeyAction(press: KeyPress): TreeKeyAction | null {
+  if (press.ctrlKey || press.metaKey || press.shiftKey) return null;
+  return (press.altKey ? TREE_ALT_KEYS[press.key] : TREE_PLAIN_KEYS[press.key]) ?? null;
 }

@@ -1,10 +1,12 @@
 // Tests for store.ts over the fake platform: edits in order from the latest document, the preview
-// after every change (latest answer wins), refusals that change nothing, undo/redo, save.
+// after every change (latest answer wins), refusals that change nothing, undo/redo, save; structural
+// edits with the selection they leave, and edits queued behind a move.
 import { describe, expect, it } from "vitest";
 import type { Outcome, PreviewDto } from "../platform";
-import { FakePlatform } from "../testing/fakePlatform";
+import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { toolNames } from "../view";
 import { actionFailure, EditorStore } from "./store";
+import { newSection } from "./structure";
 
 async function opened(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const store = new EditorStore(platform, platform.view());
@@ -181,6 +183,164 @@ describe("EditorStore", () => {
     unsubscribe();
     store.select("task");
     expect(calls).toBe(1);
+  });
+});
+
+function paths(store: EditorStore): string[] {
+  return store.getState().rows.map((row) => row.path);
+}
+
+function markdown(store: EditorStore): string {
+  const { preview } = store.getState();
+  return preview.kind === "ready" ? preview.preview.markdown : "";
+}
+
+describe("EditorStore: structure", () => {
+  it("adds a child: a new selected row ready to rename, a new preview, gone again on undo", async () => {
+    const { platform, store } = await opened();
+    store.select("style");
+    await store.restructure("style", "add_child");
+    await settle();
+    expect(platform.argsOf("applyEdit")).toEqual([
+      [1, { op: "insert_section", parent: "style", index: 0, section: newSection("section") }, null],
+    ]);
+    expect(paths(store)).toEqual(["task", "context", "context.examples", "context.history", "style", "style.section"]);
+    expect(store.getState()).toMatchObject({ selected: "style.section", added: "style.section" });
+    expect(markdown(store)).toContain("(subsections: section)");
+
+    await store.undo();
+    await settle();
+    expect(paths(store)).not.toContain("style.section");
+    expect(store.getState()).toMatchObject({ selected: "style", added: null });
+    expect(markdown(store)).not.toContain("(subsections: section)");
+  });
+
+  it("builds each queued add from the document before it: free keys in turn", async () => {
+    const { platform, store } = await opened();
+    void store.restructure("task", "add_sibling");
+    await store.restructure("task", "add_sibling");
+    expect(platform.argsOf("applyEdit").map(([, edit]) => edit)).toMatchObject([
+      { op: "insert_section", parent: null, index: 1, section: { key: "section" } },
+      { op: "insert_section", parent: null, index: 1, section: { key: "section-2" } },
+    ]);
+    expect(paths(store).slice(0, 3)).toEqual(["task", "section-2", "section"]);
+    expect(store.getState().selected).toBe("section-2");
+  });
+
+  it("forgets the new section once another is selected", async () => {
+    const { store } = await opened();
+    await store.restructure("task", "add_child");
+    expect(store.getState().added).toBe("task.section");
+    store.select("task");
+    expect(store.getState().added).toBeNull();
+  });
+
+  it("adds a first section to an empty template", async () => {
+    const platform = new FakePlatform("/t/empty.unfold.json", { ...exampleTemplate(), sections: [] });
+    const { store } = await opened(platform);
+    expect(store.getState().selected).toBeNull();
+    await store.restructure(null, "add_sibling");
+    expect(store.getState()).toMatchObject({ selected: "section", added: "section" });
+  });
+
+  it("deletes a section and its tools, selects the next sibling, and undo restores it", async () => {
+    const { platform, store } = await opened();
+    store.select("context");
+    await store.restructure("context", "delete");
+    expect(platform.argsOf("applyEdit")).toEqual([[1, { op: "remove_section", path: "context" }, null]]);
+    expect(paths(store)).toEqual(["task", "style"]);
+    expect(store.getState().selected).toBe("style");
+    expect(store.getState().document.can_undo).toBe(true);
+    await store.undo();
+    expect(paths(store)).toEqual(["task", "context", "context.examples", "context.history", "style"]);
+    expect(store.getState().rows[1]?.toolCount).toBe(2);
+  });
+
+  it.each([
+    ["context.examples", "context.history"],
+    ["context.history", "context.examples"],
+    ["style", "context"],
+  ])("after deleting %s selects %s", async (path, next) => {
+    const { store } = await opened();
+    store.select(path);
+    await store.restructure(path, "delete");
+    expect(store.getState().selected).toBe(next);
+  });
+
+  it("selects the parent after deleting an only child, and nothing after deleting the last section", async () => {
+    const { store } = await opened();
+    await store.restructure("context.examples", "delete");
+    await store.restructure("context.history", "delete");
+    expect(store.getState().selected).toBe("context");
+    for (const path of ["task", "context", "style"]) await store.restructure(path, "delete");
+    expect(store.getState()).toMatchObject({ rows: [], selected: null });
+  });
+
+  it("keeps a moved section selected under its new path", async () => {
+    const { store } = await opened();
+    store.select("style");
+    await store.restructure("style", "move_up");
+    expect(paths(store)).toEqual(["task", "style", "context", "context.examples", "context.history"]);
+    expect(store.getState().selected).toBe("style");
+    await store.restructure("style", "move_down");
+    await store.restructure("style", "indent");
+    expect(paths(store)).toContain("context.style");
+    expect(store.getState().selected).toBe("context.style");
+    await store.restructure("context.style", "outdent");
+    expect(paths(store).at(-1)).toBe("style");
+    expect(store.getState().selected).toBe("style");
+  });
+
+  it("finds a section for edits queued behind the move of its parent", async () => {
+    const { platform, store } = await opened();
+    store.select("context.history");
+    void store.restructure("context", "indent");
+    void store.restructure("context", "add_child");
+    await store.setField("context.history", "title", "Past");
+    expect(platform.argsOf("applyEdit").map(([, edit]) => edit)).toMatchObject([
+      { op: "move_section", path: "context", parent: "task", index: 0 },
+      { op: "insert_section", parent: "task.context", index: 2 },
+      { op: "set_section_fields", path: "task.context.history", fields: { title: "Past" } },
+    ]);
+    expect(store.getState().failure).toBeNull();
+  });
+
+  it("sends nothing for an impossible action", async () => {
+    const { platform, store } = await opened();
+    await store.restructure("task", "move_up");
+    await store.restructure("task", "outdent");
+    await store.restructure("gone", "delete");
+    await store.restructure(null, "add_child");
+    expect(platform.argsOf("applyEdit")).toEqual([]);
+  });
+
+  it("shows why the backend refused a move and changes nothing", async () => {
+    const template = exampleTemplate();
+    template.sections[1]?.children.push({ ...newSection("style"), title: "Nested style" });
+    const { platform, store } = await opened(new FakePlatform("/t/clash.unfold.json", template));
+    store.select("style");
+    const before = store.getState().document;
+    await store.restructure("style", "indent");
+    expect(platform.argsOf("applyEdit")).toHaveLength(1);
+    expect(store.getState().failure).toEqual({
+      title: "This change was not made",
+      detail: "a sibling section already has the key 'style'",
+    });
+    expect(store.getState().document).toBe(before);
+    expect(store.getState().selected).toBe("style");
+    expect(store.getState().document.can_undo).toBe(false);
+  });
+
+  it("selects the row above or below, staying put at either end", async () => {
+    const { store } = await opened();
+    store.selectAdjacent(-1);
+    expect(store.getState().selected).toBe("task");
+    store.selectAdjacent(1);
+    store.selectAdjacent(1);
+    expect(store.getState().selected).toBe("context.examples");
+    store.select("style");
+    store.selectAdjacent(1);
+    expect(store.getState().selected).toBe("style");
   });
 });
 

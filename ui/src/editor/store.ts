@@ -1,20 +1,24 @@
-// The state of one open template in the editor and every action on it, without React: edits, undo,
-// redo and save run one at a time in order (each built from the document as it stands when its turn
-// comes), the preview follows every change (the latest request wins), and a refused action leaves
-// the document as it was and says why. React reads it through `subscribe`/`getState`.
-import type { DocumentView, Platform, PlatformError, PreviewDto, Visibility } from "../platform";
+// The state of one open template in the editor and every action on it, without React: edits
+// (fields, renames, structural changes of the tree), undo, redo and save run one at a time in order
+// (each built from the document as it stands when its turn comes, its path following the renames
+// and moves before it), the selection follows what an edit did, the preview follows every change
+// (the latest request wins), and a refused action leaves the document as it was and says why. React
+// reads it through `subscribe`/`getState`.
+import type { DocumentView, Platform, PlatformError, PreviewDto, Template, Visibility } from "../platform";
 import { describeError } from "../view";
 import {
+  pathChange,
   rebasePath,
-  renamedPath,
   renameEdit,
   setFieldEdit,
   setVisibilityEdit,
   toggleVisibilityEdit,
   type EditRequest,
+  type PathChange,
   type TextField,
 } from "./edits";
-import { reselect, treeRows, type TreeRow } from "./tree";
+import { structureRequest, type StructureAction, type StructureRequest } from "./structure";
+import { adjacentRow, reselect, treeRows, type TreeRow } from "./tree";
 
 /** What the preview pane shows. */
 export type PreviewState =
@@ -33,6 +37,8 @@ export interface EditorState {
   rows: TreeRow[];
   /** The selected section's path. */
   selected: string | null;
+  /** A section just added (and still selected): its key field is ready to rename. */
+  added: string | null;
   preview: PreviewState;
   /** Preview with every section in full instead of as the model first sees it. */
   expandAll: boolean;
@@ -71,8 +77,8 @@ export class EditorStore {
   private readonly listeners = new Set<() => void>();
   /** The tail of the chain every edit, undo, redo and save runs on, one after the other. */
   private queue: Promise<void> = Promise.resolve();
-  /** Renames done so far, so that edits queued before one still find their section. */
-  private readonly renames: { from: string; to: string }[] = [];
+  /** Renames and moves done so far, so that edits queued before one still find their section. */
+  private readonly pathChanges: PathChange[] = [];
   private previewRequest = 0;
 
   constructor(
@@ -84,6 +90,7 @@ export class EditorStore {
       document,
       rows,
       selected: rows[0]?.path ?? null,
+      added: null,
       preview: { kind: "loading" },
       expandAll: false,
       failure: null,
@@ -116,7 +123,7 @@ export class EditorStore {
   private accept(document: DocumentView, change: Partial<EditorState> = {}): void {
     const rows = treeRows(document.template);
     const selected = reselect(this.state.rows, rows, change.selected ?? this.state.selected);
-    this.update({ ...change, document, rows, selected, failure: null });
+    this.update({ added: null, ...change, document, rows, selected, failure: null });
     void this.refreshPreview();
   }
 
@@ -134,7 +141,13 @@ export class EditorStore {
   }
 
   select(path: string): void {
-    this.update({ selected: path });
+    this.update({ selected: path, added: null });
+  }
+
+  /** Selects the row below (1) or above (-1) the selected one; nothing at either end. */
+  selectAdjacent(step: 1 | -1): void {
+    const path = adjacentRow(this.state.rows, this.state.selected, step);
+    if (path !== null) this.select(path);
   }
 
   setExpandAll(expandAll: boolean): void {
@@ -146,42 +159,62 @@ export class EditorStore {
     this.update({ failure: null });
   }
 
-  /** Applies the edit `build` makes from the document when its turn comes (none: nothing to do). */
-  private edit(path: string, build: (path: string) => EditRequest | null): Promise<void> {
-    const renamesBefore = this.renames.length;
+  /**
+   * Applies the edit `build` makes, when its turn comes, from the document and from `path` as the
+   * renames and moves since have made it (no edit: nothing to do). The selection follows a rename or
+   * a move, or goes where a structural edit says.
+   */
+  private edit(
+    path: string | null,
+    build: (path: string | null) => EditRequest | StructureRequest | null,
+  ): Promise<void> {
+    const changesBefore = this.pathChanges.length;
     return this.enqueue(async () => {
-      const current = this.renames.slice(renamesBefore).reduce((p, r) => rebasePath(p, r.from, r.to), path);
-      const request = build(current);
+      const request = build(path === null ? null : this.pathChanges.slice(changesBefore).reduce(rebase, path));
       if (request === null) return;
       const result = await this.platform.applyEdit(this.state.document.id, request.edit, request.group);
       if (!result.ok) {
         this.update({ failure: actionFailure("edit", result.error) });
         return;
       }
-      let selected = this.state.selected;
-      if (request.edit.op === "rename_section") {
-        const to = renamedPath(request.edit.path, request.edit.key);
-        this.renames.push({ from: request.edit.path, to });
-        if (selected !== null) selected = rebasePath(selected, request.edit.path, to);
+      const change = pathChange(request.edit);
+      if (change !== null && change.from !== change.to) this.pathChanges.push(change);
+      if ("select" in request) {
+        this.accept(result.value, { selected: request.select, added: request.added ? request.select : null });
+        return;
       }
-      this.accept(result.value, { selected });
+      const { selected } = this.state;
+      this.accept(result.value, { selected: selected === null || change === null ? selected : rebase(selected, change) });
     });
   }
 
+  /** An edit of the section at `path`, built from the latest template. */
+  private editSection(path: string, build: (template: Template, path: string) => EditRequest | null): Promise<void> {
+    return this.edit(path, (p) => (p === null ? null : build(this.state.document.template, p)));
+  }
+
   toggleVisibility(path: string): Promise<void> {
-    return this.edit(path, (p) => toggleVisibilityEdit(this.state.document.template, p));
+    return this.editSection(path, (t, p) => toggleVisibilityEdit(t, p));
   }
 
   setVisibility(path: string, visibility: Visibility): Promise<void> {
-    return this.edit(path, (p) => setVisibilityEdit(this.state.document.template, p, visibility));
+    return this.editSection(path, (t, p) => setVisibilityEdit(t, p, visibility));
   }
 
   setField(path: string, field: TextField, value: string): Promise<void> {
-    return this.edit(path, (p) => setFieldEdit(this.state.document.template, p, field, value));
+    return this.editSection(path, (t, p) => setFieldEdit(t, p, field, value));
   }
 
   rename(path: string, key: string): Promise<void> {
-    return this.edit(path, (p) => renameEdit(this.state.document.template, p, key));
+    return this.editSection(path, (t, p) => renameEdit(t, p, key));
+  }
+
+  /**
+   * Adds, deletes or moves the section at `path` (`null`: nothing selected, where only adding a
+   * top-level section is possible); an impossible action does nothing.
+   */
+  restructure(path: string | null, action: StructureAction): Promise<void> {
+    return this.edit(path, (p) => structureRequest(this.state.document.template, p, action));
   }
 
   undo(): Promise<void> {
@@ -219,6 +252,10 @@ export class EditorStore {
       this.update({ document: result.value, failure: null });
     });
   }
+}
+
+function rebase(path: string, change: PathChange): string {
+  return rebasePath(path, change.from, change.to);
 }
 
 /** The preview pane's text when the template does not render (a placeholder without a value, …). */

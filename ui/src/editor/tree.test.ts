@@ -1,8 +1,18 @@
 // Tests for tree.ts: rows in document order with paths, depths, badges and tool counts; lookup by
-// path; which row stays selected when the tree changes.
+// path and path arithmetic; which row stays selected when the tree changes; the rows above and below.
 import { describe, expect, it } from "vitest";
 import { exampleTemplate } from "../testing/fakePlatform";
-import { reselect, sectionAt, toolCountLabel, treeRows, visibilityBadge } from "./tree";
+import {
+  adjacentRow,
+  childPath,
+  keyOf,
+  parentPath,
+  reselect,
+  sectionAt,
+  toolCountLabel,
+  treeRows,
+  visibilityBadge,
+} from "./tree";
 
 describe("treeRows", () => {
   it("lists every section, parents first, with dotted paths and depths", () => {
@@ -32,6 +42,47 @@ describe("sectionAt", () => {
 
   it.each(["", "nope", "task.examples", "context.examples.deeper", "examples"])("finds nothing at %j", (path) => {
     expect(sectionAt(exampleTemplate(), path)).toBeUndefined();
+  });
+});
+
+describe("path arithmetic", () => {
+  it.each([
+    [null, "task", "task"],
+    ["context", "history", "context.history"],
+    ["context.examples", "deep", "context.examples.deep"],
+  ])("the child %s of %s is %s", (parent, key, path) => {
+    expect(childPath(parent, key)).toBe(path);
+  });
+
+  it.each([
+    ["task", null, "task"],
+    ["context.history", "context", "history"],
+    ["context.examples.deep", "context.examples", "deep"],
+  ])("%s has the parent %s and the key %s", (path, parent, key) => {
+    expect(parentPath(path)).toBe(parent);
+    expect(keyOf(path)).toBe(key);
+  });
+});
+
+describe("adjacentRow", () => {
+  const rows = treeRows(exampleTemplate());
+
+  it.each([
+    ["task", 1, "context"],
+    ["context", 1, "context.examples"],
+    ["context.history", 1, "style"],
+    ["style", -1, "context.history"],
+    ["context.examples", -1, "context"],
+    ["style", 1, null],
+    ["task", -1, null],
+  ] as const)("from %s by %d is %s", (selected, step, expected) => {
+    expect(adjacentRow(rows, selected, step)).toBe(expected);
+  });
+
+  it("starts at the first row when none is selected, and finds nothing in an empty tree", () => {
+    expect(adjacentRow(rows, null, 1)).toBe("task");
+    expect(adjacentRow(rows, "gone", -1)).toBe("task");
+    expect(adjacentRow([], null, 1)).toBeNull();
   });
 });
 

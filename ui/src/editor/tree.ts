@@ -1,6 +1,6 @@
 // The section tree as the editor lists it: one row per section in document order (dotted path, key,
-// title, depth, visibility badge, tool count), section lookup by path, and which row stays selected
-// when the tree changes.
+// title, depth, visibility badge, tool count), section lookup by path and dotted-path arithmetic,
+// which row stays selected when the tree changes, and the row above or below the selected one.
 import type { Section, Template, Visibility } from "../platform";
 
 /** One row of the section tree. */
@@ -21,7 +21,7 @@ export function treeRows(template: Template): TreeRow[] {
   const rows: TreeRow[] = [];
   const visit = (sections: Section[], parent: string | null, depth: number) => {
     for (const section of sections) {
-      const path = parent === null ? section.key : `${parent}.${section.key}`;
+      const path = childPath(parent, section.key);
       rows.push({
         path,
         key: section.key,
@@ -47,6 +47,32 @@ export function sectionAt(template: Template, path: string): Section | undefined
     siblings = found.children;
   }
   return found;
+}
+
+/** The path of the section `key` under `parent` (`null`: the top level). */
+export function childPath(parent: string | null, key: string): string {
+  return parent === null ? key : `${parent}.${key}`;
+}
+
+/** The path of a section's parent, or null for a top-level section. */
+export function parentPath(path: string): string | null {
+  const dot = path.lastIndexOf(".");
+  return dot < 0 ? null : path.slice(0, dot);
+}
+
+/** The last key of a dotted path: the section's own key. */
+export function keyOf(path: string): string {
+  return path.slice(path.lastIndexOf(".") + 1);
+}
+
+/**
+ * The row `step` rows below (1) or above (-1) the selected one; the first row when none is
+ * selected; null at either end or in an empty tree.
+ */
+export function adjacentRow(rows: TreeRow[], selected: string | null, step: 1 | -1): string | null {
+  const index = rows.findIndex((row) => row.path === selected);
+  if (index < 0) return rows[0]?.path ?? null;
+  return rows[index + step]?.path ?? null;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Test-only: an in-memory Platform that imitates the backend's editor closely enough for the UI's
-// tests (section field edits and renames with their checks, grouped undo and redo, dirty state,
-// save, a preview whose tools follow visibility) and records every call.
+// tests (section field edits, renames, inserts, removals and moves with their checks, grouped undo
+// and redo, dirty state, save, a preview whose tools follow visibility and lists a summarized
+// section's subsections) and records every call.
 import type {
   DocumentView,
   Outcome,
@@ -175,7 +176,9 @@ export class FakePlatform implements Platform {
       for (const section of sections) {
         if (section.visibility === "summary" && !expandAll) {
           summarized.push(section.key);
+          const children = section.children.map((child) => child.key);
           lines.push(`## ${section.title}`, section.summary ?? "");
+          if (children.length > 0) lines.push(`(subsections: ${children.join(", ")})`);
           continue;
         }
         lines.push(`## ${section.title}`, section.template);
@@ -189,6 +192,34 @@ export class FakePlatform implements Platform {
     const markdown = lines.join("\n");
     return Promise.resolve({ ok: true, value: { markdown, tools, prompt_tokens: markdown.length } });
   }
+}
+
+/** The children of the section at `parent` (`null`: the top level), if it exists. */
+function childrenOf(template: Template, parent: string | null | undefined): Section[] | null {
+  if (parent === null || parent === undefined) return template.sections;
+  const found = sectionIn(template, parent);
+  return found?.siblings[found.index]?.children ?? null;
+}
+
+/** The core's key check: its refusal, or null. */
+function keyProblem(siblings: Section[], key: string): string | null {
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(key)) return `'${key}' is not a section key`;
+  if (siblings.some((s) => s.key === key)) return `a sibling section already has the key '${key}'`;
+  return null;
+}
+
+/** A section as an edit carries it (defaults omitted) as a template holds it, without tools. */
+function filled(section: Extract<TemplateEdit, { op: "insert_section" }>["section"]): Section {
+  const { summary, ...rest } = section;
+  return {
+    ...rest,
+    template: section.template ?? "",
+    visibility: section.visibility ?? "full",
+    // The editor inserts only new sections, which have no tools.
+    tools: [],
+    children: (section.children ?? []).map(filled),
+    ...(summary === null || summary === undefined ? {} : { summary }),
+  };
 }
 
 function sectionIn(template: Template, path: string): { siblings: Section[]; index: number } | null {
@@ -229,6 +260,39 @@ function applyTo(template: Template, edit: TemplateEdit): string | null {
         return `a sibling section already has the key '${edit.key}'`;
       }
       section.key = edit.key;
+      return null;
+    }
+    case "insert_section": {
+      const siblings = childrenOf(template, edit.parent);
+      if (siblings === null) return `no section has the path '${edit.parent ?? ""}'`;
+      if (edit.index > siblings.length) return `no section position ${String(edit.index)}`;
+      const problem = keyProblem(siblings, edit.section.key);
+      if (problem !== null) return problem;
+      siblings.splice(edit.index, 0, filled(edit.section));
+      return null;
+    }
+    case "remove_section": {
+      const found = sectionIn(template, edit.path);
+      if (found === null) return `no section has the path '${edit.path}'`;
+      found.siblings.splice(found.index, 1);
+      return null;
+    }
+    case "move_section": {
+      const parent = edit.parent ?? null;
+      if (parent !== null && (parent === edit.path || parent.startsWith(`${edit.path}.`))) {
+        return "a section cannot move into itself or its own subsections";
+      }
+      const found = sectionIn(template, edit.path);
+      const targets = childrenOf(template, parent);
+      if (found === null) return `no section has the path '${edit.path}'`;
+      if (targets === null) return `no section has the path '${parent ?? ""}'`;
+      // The template is a copy the caller drops when the move is refused.
+      const [section] = found.siblings.splice(found.index, 1);
+      if (section === undefined) return `no section has the path '${edit.path}'`;
+      if (edit.index > targets.length) return `no section position ${String(edit.index)}`;
+      const problem = keyProblem(targets, section.key);
+      if (problem !== null) return problem;
+      targets.splice(edit.index, 0, section);
       return null;
     }
     default:

@@ -1,0 +1,44 @@
+// The buttons above the section tree that add, delete and move the selected section; each is
+// disabled when its action is impossible where the section stands (structure.ts decides).
+import type { Template } from "../platform";
+import { canRestructure, type StructureAction } from "./structure";
+
+const BUTTONS: { action: StructureAction; label: string; text: string; hint: string }[] = [
+  { action: "add_child", label: "Add child", text: "+ Child", hint: "Add a subsection at the end of the selected section" },
+  { action: "add_sibling", label: "Add sibling", text: "+ Sibling", hint: "Add a section after the selected one" },
+  { action: "delete", label: "Delete section", text: "Delete", hint: "Delete the selected section and its subsections (Delete)" },
+  { action: "move_up", label: "Move up", text: "↑", hint: "Move up among its siblings (Alt+↑)" },
+  { action: "move_down", label: "Move down", text: "↓", hint: "Move down among its siblings (Alt+↓)" },
+  { action: "indent", label: "Indent", text: "→", hint: "Make it the last subsection of the section above (Alt+→)" },
+  { action: "outdent", label: "Outdent", text: "←", hint: "Make it the next sibling of its parent (Alt+←)" },
+];
+
+export function TreeToolbar({
+  template,
+  selected,
+  onAction,
+}: {
+  template: Template;
+  selected: string | null;
+  onAction: (action: StructureAction) => void;
+}) {
+  return (
+    <div className="tree-toolbar" role="toolbar" aria-label="Section structure" data-testid="tree-toolbar">
+      {BUTTONS.map(({ action, label, text, hint }) => (
+        <button
+          key={action}
+          type="button"
+          aria-label={label}
+          title={hint}
+          data-action={action}
+          disabled={!canRestructure(template, selected, action)}
+          onClick={() => {
+            onAction(action);
+          }}
+        >
+          {text}
+        </button>
+      ))}
+    </div>
+  );
+}
