@@ -2,7 +2,8 @@
 // previews, toggles, edits, restructures (add, delete, undo) and saves templates (edits only temp
 // copies). Starts its own Xvfb and
 // WebKitWebDriver, drives the app over raw W3C WebDriver (fetch, no npm packages) and always cleans
-// up. Run: `node --test tests/e2e/` after `cargo build -p unfold-app`.
+// up. Run: `node --test tests/e2e/` after `cargo build -p unfold-app`. With UNFOLD_SCREENSHOT=1 it
+// also refreshes README's screenshot (docs/images/editor.png) from the real app.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -170,6 +171,14 @@ async function openApp(template) {
   return value.sessionId;
 }
 
+/** Takes a screenshot of the app's window; it replaces README's when UNFOLD_SCREENSHOT=1. */
+async function saveScreenshot(session) {
+  const png = Buffer.from(await webdriver("GET", `/session/${session}/screenshot`), "base64");
+  assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], "the screenshot is a PNG");
+  const path = process.env.UNFOLD_SCREENSHOT === "1" ? join(ROOT, "docs/images/editor.png") : join(workDir, "editor.png");
+  writeFileSync(path, png);
+}
+
 async function closeApp(session) {
   sessions.delete(session);
   await webdriver("DELETE", `/session/${session}`).catch(() => {});
@@ -320,6 +329,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
       assert.ok(after.includes("lookup"), `tools: ${after}`);
       assert.equal(await waitFor(session, '[aria-label="Toggle context"]'), "FULL");
       assert.equal(await waitFor(session, '[data-testid="dirty-marker"]'), "modified");
+      await saveScreenshot(session);
     } catch (error) {
       t.diagnostic(diagnostics());
       throw error;
