@@ -14,6 +14,9 @@ fn main() {
         "close_document",
         "preview_document",
         "import_tools",
+        "recovered_documents",
+        "restore_document",
+        "discard_recovered",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri-build: invalid tauri.conf.json, capabilities or icons");

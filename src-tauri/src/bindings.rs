@@ -18,6 +18,9 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
         editor::close_document,
         editor::preview_document,
         editor::import_tools,
+        editor::recovered_documents,
+        editor::restore_document,
+        editor::discard_recovered,
     ])
 }
 

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use tauri::State;
 use unfold_core::edit::{DocumentView, OpenDocuments, TemplateEdit};
+use unfold_core::recovery::RecoveryStore;
 use unfold_core::tool_import::ToolFormat;
 use unfold_core::Tool;
 
@@ -74,10 +75,81 @@ impl Editor {
         self.with(|documents| Ok(documents.close(id)?))
     }
 
+    /// Writes every document's unsaved work to the recovery store (see `OpenDocuments::flush_recovery`).
+    pub fn flush_recovery(&self, store: &RecoveryStore, now_ms: u64) {
+        let errors = self.with(|documents| Ok(documents.flush_recovery(store, now_ms))).unwrap_or_default();
+        for (id, error) in errors {
+            tracing::warn!(id, %error, "cannot keep a document for recovery");
+        }
+    }
+
+    /// The unsaved work found in the recovery store (broken entries are skipped and logged).
+    pub fn recovered(store: &RecoveryStore) -> Vec<RecoveredDto> {
+        let found = store.entries();
+        for (file, why) in &found.skipped {
+            tracing::warn!(file = %file.display(), why, "skipped a recovery entry");
+        }
+        let dto = |d: &unfold_core::recovery::RecoveredDocument| RecoveredDto {
+            id: d.entry.id.clone(),
+            path: d.entry.path.clone(),
+            saved_at_ms: d.entry.saved_at_ms as f64,
+        };
+        found.documents.iter().map(dto).collect()
+    }
+
+    /// Opens the recovery entry `recovery_id` as a modified document.
+    pub fn restore(&self, store: &RecoveryStore, recovery_id: &str) -> Result<DocumentView, CommandError> {
+        let found = store.entries();
+        let Some(recovered) = found.documents.iter().find(|d| d.entry.id == recovery_id) else {
+            return Err(CommandError::from(unfold_core::Error::problem(
+                "",
+                format!("no unsaved work is kept as '{recovery_id}'"),
+            )));
+        };
+        self.with(|documents| {
+            let id = documents.restore(&recovered.entry)?;
+            Editor::view(documents, id)
+        })
+    }
+
     /// What the model is shown now, with `expand` sections read or every section with `expand_all`.
     pub fn preview(&self, id: u32, expand: &[String], expand_all: bool) -> Result<PreviewDto, CommandError> {
         self.with(|documents| Ok(documents.get(id)?.preview(expand, expand_all)?.into()))
     }
+}
+
+/// Unsaved work kept from an earlier run, offered back after a crash.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, specta::Type)]
+pub struct RecoveredDto {
+    /// The entry's id (what `restore_document` and `discard_recovered` take).
+    pub id: String,
+    /// The file the work belongs to; none for a template never saved.
+    pub path: Option<String>,
+    /// When it was kept, in milliseconds since the Unix epoch (a JavaScript `Date` value).
+    pub saved_at_ms: f64,
+}
+
+/// The recovery store of the app, in its data folder; none when that folder cannot be made
+/// (then nothing is kept, and the app says so in its log).
+pub struct Recovery(pub Option<RecoveryStore>);
+
+impl Recovery {
+    fn store(&self) -> Result<&RecoveryStore, CommandError> {
+        self.0
+            .as_ref()
+            .ok_or_else(|| CommandError::from(unfold_core::Error::problem("", "the recovery folder is not available")))
+    }
+}
+
+/// Keeps the unsaved work of the open documents every second, for as long as the app runs.
+pub fn keep_for_recovery(editor: std::sync::Arc<Editor>, store: RecoveryStore) {
+    std::thread::spawn(move || loop {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        editor.flush_recovery(&store, now_ms);
+    });
 }
 
 /// Tools read from a pasted or opened tool list, ready to attach.
@@ -105,7 +177,10 @@ fn import_tools_into(editor: &Editor, id: u32, text: &str) -> Result<ImportedToo
 /// Opens a template file for editing.
 #[tauri::command]
 #[specta::specta]
-pub async fn open_document(editor: State<'_, Editor>, path: String) -> Result<DocumentView, CommandError> {
+pub async fn open_document(
+    editor: State<'_, std::sync::Arc<Editor>>,
+    path: String,
+) -> Result<DocumentView, CommandError> {
     editor.open(&path)
 }
 
@@ -113,7 +188,7 @@ pub async fn open_document(editor: State<'_, Editor>, path: String) -> Result<Do
 #[tauri::command]
 #[specta::specta]
 pub async fn apply_edit(
-    editor: State<'_, Editor>,
+    editor: State<'_, std::sync::Arc<Editor>>,
     id: u32,
     edit: TemplateEdit,
     group: Option<String>,
@@ -124,14 +199,14 @@ pub async fn apply_edit(
 /// Undoes the last step of a document.
 #[tauri::command]
 #[specta::specta]
-pub async fn undo(editor: State<'_, Editor>, id: u32) -> Result<DocumentView, CommandError> {
+pub async fn undo(editor: State<'_, std::sync::Arc<Editor>>, id: u32) -> Result<DocumentView, CommandError> {
     editor.step(id, true)
 }
 
 /// Redoes the last undone step of a document.
 #[tauri::command]
 #[specta::specta]
-pub async fn redo(editor: State<'_, Editor>, id: u32) -> Result<DocumentView, CommandError> {
+pub async fn redo(editor: State<'_, std::sync::Arc<Editor>>, id: u32) -> Result<DocumentView, CommandError> {
     editor.step(id, false)
 }
 
@@ -139,7 +214,7 @@ pub async fn redo(editor: State<'_, Editor>, id: u32) -> Result<DocumentView, Co
 #[tauri::command]
 #[specta::specta]
 pub async fn save_document(
-    editor: State<'_, Editor>,
+    editor: State<'_, std::sync::Arc<Editor>>,
     id: u32,
     path: Option<String>,
 ) -> Result<DocumentView, CommandError> {
@@ -149,7 +224,7 @@ pub async fn save_document(
 /// Closes a document (the UI asks about unsaved changes first).
 #[tauri::command]
 #[specta::specta]
-pub async fn close_document(editor: State<'_, Editor>, id: u32) -> Result<(), CommandError> {
+pub async fn close_document(editor: State<'_, std::sync::Arc<Editor>>, id: u32) -> Result<(), CommandError> {
     editor.close(id)
 }
 
@@ -157,7 +232,7 @@ pub async fn close_document(editor: State<'_, Editor>, id: u32) -> Result<(), Co
 #[tauri::command]
 #[specta::specta]
 pub async fn preview_document(
-    editor: State<'_, Editor>,
+    editor: State<'_, std::sync::Arc<Editor>>,
     id: u32,
     expand: Vec<String>,
     expand_all: bool,
@@ -168,8 +243,37 @@ pub async fn preview_document(
 /// Reads an OpenAI Chat, OpenAI Responses or Anthropic tool list for a document.
 #[tauri::command]
 #[specta::specta]
-pub async fn import_tools(editor: State<'_, Editor>, id: u32, text: String) -> Result<ImportedToolsDto, CommandError> {
+pub async fn import_tools(
+    editor: State<'_, std::sync::Arc<Editor>>,
+    id: u32,
+    text: String,
+) -> Result<ImportedToolsDto, CommandError> {
     import_tools_into(&editor, id, &text)
+}
+
+/// Unsaved work kept from an earlier run.
+#[tauri::command]
+#[specta::specta]
+pub async fn recovered_documents(recovery: State<'_, Recovery>) -> Result<Vec<RecoveredDto>, CommandError> {
+    Ok(Editor::recovered(recovery.store()?))
+}
+
+/// Opens kept unsaved work as a modified document.
+#[tauri::command]
+#[specta::specta]
+pub async fn restore_document(
+    editor: State<'_, std::sync::Arc<Editor>>,
+    recovery: State<'_, Recovery>,
+    recovery_id: String,
+) -> Result<DocumentView, CommandError> {
+    editor.restore(recovery.store()?, &recovery_id)
+}
+
+/// Forgets kept unsaved work.
+#[tauri::command]
+#[specta::specta]
+pub async fn discard_recovered(recovery: State<'_, Recovery>, recovery_id: String) -> Result<(), CommandError> {
+    Ok(recovery.store()?.discard(&recovery_id)?)
 }
 
 #[cfg(test)]
@@ -274,5 +378,44 @@ mod tests {
         let error = import_tools_into(&editor, opened.id, "[1]").expect_err("not tools");
         assert_eq!(error.code, CommandErrorCode::InvalidTools);
         assert_eq!(error.problems[0].location, "/0");
+    }
+}
+
+#[cfg(test)]
+mod recovery_tests {
+    //! Recovery through the command bodies: unsaved work outlives the app and comes back.
+
+    use unfold_core::edit::{SectionFields, TemplateEdit};
+    use unfold_core::Visibility;
+
+    use super::*;
+
+    #[test]
+    fn unsaved_edits_come_back_after_the_app_is_gone() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("task.unfold.json");
+        std::fs::copy(format!("{}/../examples/task-executor.unfold.json", env!("CARGO_MANIFEST_DIR")), &path).unwrap();
+        let store = RecoveryStore::open(&dir.path().join("recovery")).unwrap();
+
+        let before_crash = Editor::default();
+        let id = before_crash.open(&path.to_string_lossy()).unwrap().id;
+        let fields = SectionFields {
+            title: "Task".into(),
+            template: "Unsaved words".into(),
+            summary: None,
+            visibility: Visibility::Full,
+        };
+        before_crash.apply(id, TemplateEdit::SetSectionFields { path: "task".into(), fields }, None).unwrap();
+        before_crash.flush_recovery(&store, 1_000);
+        drop(before_crash);
+
+        let after_crash = Editor::default();
+        let offered = Editor::recovered(&store);
+        assert_eq!(offered.len(), 1);
+        assert_eq!(offered[0].path.as_deref(), Some(path.to_str().unwrap()));
+        let restored = after_crash.restore(&store, &offered[0].id).expect("restores");
+        assert!(restored.dirty);
+        assert_eq!(restored.template.section("task").unwrap().template, "Unsaved words");
+        assert!(after_crash.restore(&store, "nothing-here").is_err());
     }
 }

@@ -36,9 +36,10 @@ fn main() {
     let launch = Launch::from_args(std::env::args_os().skip(1), &cwd);
 
     let specta = bindings::specta_builder();
+    let editor = std::sync::Arc::new(editor::Editor::default());
     let result = tauri::Builder::default()
         .manage(launch)
-        .manage(editor::Editor::default())
+        .manage(std::sync::Arc::clone(&editor))
         .invoke_handler(specta.invoke_handler())
         .setup(move |app| {
             let log_dir = app.path().app_log_dir().ok();
@@ -46,6 +47,10 @@ fn main() {
                 eprintln!("unfold-app: logging is off: {error}");
             }
             tracing::info!(template = ?app.state::<Launch>().template_path, logs = ?log_dir, "starting");
+            app.manage(editor::Recovery(open_recovery_store(app)));
+            if let Some(store) = app.state::<editor::Recovery>().0.clone() {
+                editor::keep_for_recovery(std::sync::Arc::clone(&editor), store);
+            }
             specta.mount_events(app);
             Ok(())
         })
@@ -54,6 +59,21 @@ fn main() {
         tracing::error!(%error, "the app failed");
         eprintln!("unfold-app: {error}");
         std::process::exit(1);
+    }
+}
+
+/// The recovery store in the app's data folder, or `None` (logged) when it cannot be made.
+fn open_recovery_store(app: &tauri::App) -> Option<unfold_core::recovery::RecoveryStore> {
+    let dir = app.path().app_data_dir().map(|dir| dir.join("recovery"));
+    match dir
+        .map_err(|e| e.to_string())
+        .and_then(|dir| unfold_core::recovery::RecoveryStore::open(&dir).map_err(|e| e.to_string()))
+    {
+        Ok(store) => Some(store),
+        Err(error) => {
+            tracing::error!(%error, "unsaved work cannot be kept for recovery");
+            None
+        }
     }
 }
 

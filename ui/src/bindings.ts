@@ -26,6 +26,12 @@ export const commands = {
 	previewDocument: (id: number, expand: string[], expandAll: boolean) => typedError<PreviewDto, CommandError>(__TAURI_INVOKE("preview_document", { id, expand, expandAll })),
 	/**  Reads an OpenAI Chat, OpenAI Responses or Anthropic tool list for a document. */
 	importTools: (id: number, text: string) => typedError<ImportedToolsDto_Serialize, CommandError>(__TAURI_INVOKE("import_tools", { id, text })),
+	/**  Unsaved work kept from an earlier run. */
+	recoveredDocuments: () => typedError<RecoveredDto_Serialize[], CommandError>(__TAURI_INVOKE("recovered_documents")),
+	/**  Opens kept unsaved work as a modified document. */
+	restoreDocument: (recoveryId: string) => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("restore_document", { recoveryId })),
+	/**  Forgets kept unsaved work. */
+	discardRecovered: (recoveryId: string) => typedError<null, CommandError>(__TAURI_INVOKE("discard_recovered", { recoveryId })),
 };
 
 /* Types */
@@ -172,6 +178,29 @@ export type ProblemView = {
 	location: string,
 	/**  What is wrong. */
 	message: string,
+};
+
+/**  Unsaved work kept from an earlier run, offered back after a crash. */
+export type RecoveredDto = RecoveredDto_Serialize | RecoveredDto_Deserialize;
+
+/**  Unsaved work kept from an earlier run, offered back after a crash. */
+export type RecoveredDto_Deserialize = {
+	/**  The entry's id (what `restore_document` and `discard_recovered` take). */
+	id: string,
+	/**  The file the work belongs to; none for a template never saved. */
+	path?: string | null,
+	/**  When it was kept, in milliseconds since the Unix epoch (a JavaScript `Date` value). */
+	saved_at_ms: number | null,
+};
+
+/**  Unsaved work kept from an earlier run, offered back after a crash. */
+export type RecoveredDto_Serialize = {
+	/**  The entry's id (what `restore_document` and `discard_recovered` take). */
+	id: string,
+	/**  The file the work belongs to; none for a template never saved. */
+	path: string | null,
+	/**  When it was kept, in milliseconds since the Unix epoch (a JavaScript `Date` value). */
+	saved_at_ms: number | null,
 };
 
 /**  A scripted tool result: `{ "result": <any JSON> }` or `{ "error": "<text>" }`. */

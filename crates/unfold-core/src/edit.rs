@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::recovery::{RecoveryEntry, RecoveryStore};
 use crate::template::{Section, Template, Visibility, MAX_SECTIONS, MAX_SECTION_DEPTH};
 use crate::tool::Tool;
 
@@ -466,6 +467,11 @@ pub struct EditorDocument {
     saved_revision: Option<u64>,
     /// The group of the last edit, while further edits of it may still join its step.
     open_group: Option<String>,
+    /// The revision last written to the recovery store, if any.
+    recovered_revision: Option<u64>,
+    /// The id of the document's recovery entry, fixed at its first write (or by a restore) so a
+    /// later "save as" or a restart still finds the same entry.
+    recovery_key: Option<String>,
 }
 
 impl EditorDocument {
@@ -480,6 +486,8 @@ impl EditorDocument {
             next_revision: 1,
             saved_revision: None,
             open_group: None,
+            recovered_revision: None,
+            recovery_key: None,
         }
     }
 
@@ -705,6 +713,54 @@ impl OpenDocuments {
     /// Closes a document (unsaved changes are the caller's to confirm first).
     pub fn close(&mut self, id: u32) -> Result<()> {
         self.documents.remove(&id).map(drop).ok_or_else(|| unknown_document(id))
+    }
+}
+
+impl OpenDocuments {
+    /// Keeps the unsaved work of every open document in `store`: a document changed since its last
+    /// entry is written (`now_ms` is the caller's clock), a document that no longer differs from its
+    /// file loses its entry. Called every second or so, so edits reach the store within 2 s.
+    /// Returns the errors, by document; a failure for one never stops the others.
+    pub fn flush_recovery(&mut self, store: &RecoveryStore, now_ms: u64) -> Vec<(u32, Error)> {
+        let mut errors = Vec::new();
+        for (&id, document) in &mut self.documents {
+            let key = document.recovery_key.get_or_insert_with(|| recovery_id(id, &document.path)).clone();
+            let outcome = if document.is_dirty() {
+                if document.recovered_revision == Some(document.revision) {
+                    continue;
+                }
+                let path = document.path().map(|p| p.display().to_string());
+                let entry = RecoveryEntry { id: key, path, saved_at_ms: now_ms, text: document.template.to_json() };
+                store.store(&entry).map(|()| document.recovered_revision = Some(document.revision))
+            } else if document.recovered_revision.is_some() {
+                store.discard(&key).map(|()| document.recovered_revision = None)
+            } else {
+                continue;
+            };
+            if let Err(error) = outcome {
+                errors.push((id, error));
+            }
+        }
+        errors
+    }
+
+    /// Opens the unsaved work of a recovery entry as a document (modified, with its file if it had
+    /// one). The entry stays in the store until the document is saved or the entry discarded.
+    pub fn restore(&mut self, entry: &RecoveryEntry) -> Result<u32> {
+        let template = Template::from_json_with_problems(entry.text.as_bytes())?;
+        let mut document = EditorDocument::new(template);
+        document.path = entry.path.as_ref().map(PathBuf::from);
+        document.recovery_key = Some(entry.id.clone());
+        Ok(self.insert(document))
+    }
+}
+
+/// The recovery id of an open document: its file, so the entry says which file it is about; a new
+/// document's own id otherwise.
+fn recovery_id(id: u32, path: &Option<PathBuf>) -> String {
+    match path {
+        Some(path) => path.display().to_string(),
+        None => format!("untitled-{id}"),
     }
 }
 

@@ -170,6 +170,13 @@ impl Template {
         document::parse_document(bytes, DocumentKind::Template, Template::problems)
     }
 
+    /// Parses a template that the editor held, as a recovery entry keeps it: the size, depth and
+    /// schema checks apply, but not the semantic ones, so work in progress with problems (a bad
+    /// placeholder, a duplicate key) comes back as it was and shows its problems in the editor.
+    pub fn from_json_with_problems(bytes: &[u8]) -> Result<Template> {
+        document::parse_document(bytes, DocumentKind::Template, |_: &Template| Vec::new())
+    }
+
     /// Loads and validates a template file; errors name the file.
     pub fn load(path: &Path) -> Result<Template> {
         let bytes = document::read_document_bytes(path)?;

@@ -241,3 +241,69 @@ fn opening_sweeps_what_an_interrupted_save_left_behind() {
     assert!(neighbour.exists() && path.exists(), "nothing else is touched");
     assert_eq!(documents.open(&path).unwrap(), id, "opening the same file again finds the open document");
 }
+
+fn now(seconds: u64) -> u64 {
+    seconds * 1000
+}
+
+#[test]
+fn unsaved_work_reaches_the_recovery_store_and_leaves_it_once_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = unfold_core::recovery::RecoveryStore::open(&dir.path().join("recovery")).unwrap();
+    let path = dir.path().join("t.unfold.json");
+    std::fs::copy(repo("tests/fixtures/disclosure.unfold.json"), &path).unwrap();
+    let mut documents = unfold_core::edit::OpenDocuments::default();
+    let id = documents.open(&path).unwrap();
+    assert!(documents.flush_recovery(&store, now(1)).is_empty());
+    assert!(store.entries().documents.is_empty(), "a clean document keeps no entry");
+
+    let rename = TemplateEdit::RenameSection { path: "style".into(), key: "tone".into() };
+    documents.get_mut(id).unwrap().apply(rename, None).unwrap();
+    documents.flush_recovery(&store, now(2));
+    let entries = store.entries().documents;
+    assert_eq!(entries.len(), 1);
+    let entry = &entries[0].entry;
+    assert_eq!((entry.path.as_deref(), entry.saved_at_ms), (Some(path.to_str().unwrap()), now(2)));
+    assert!(Template::from_json(entry.text.as_bytes()).unwrap().section("tone").is_some());
+
+    documents.flush_recovery(&store, now(3));
+    assert_eq!(store.entries().documents[0].entry.saved_at_ms, now(2), "unchanged since: not rewritten");
+
+    documents.get_mut(id).unwrap().save().unwrap();
+    documents.flush_recovery(&store, now(4));
+    assert!(store.entries().documents.is_empty(), "saved: the entry is gone");
+}
+
+#[test]
+fn restoring_brings_back_work_in_progress_problems_and_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = unfold_core::recovery::RecoveryStore::open(dir.path()).unwrap();
+    let mut before_crash = unfold_core::edit::OpenDocuments::default();
+    let id = before_crash.insert(EditorDocument::new(fixture()));
+    let broken =
+        SectionFields { title: "T".into(), template: "costs $5".into(), summary: None, visibility: Visibility::Full };
+    before_crash
+        .get_mut(id)
+        .unwrap()
+        .apply(TemplateEdit::SetSectionFields { path: "task".into(), fields: broken }, None)
+        .unwrap();
+    before_crash.flush_recovery(&store, now(5));
+    drop(before_crash);
+
+    let mut after_crash = unfold_core::edit::OpenDocuments::default();
+    let recovered = store.entries();
+    assert_eq!(recovered.documents.len(), 1, "skipped: {:?}", recovered.skipped);
+    let restored = after_crash.restore(&recovered.documents[0].entry).unwrap();
+    let document = after_crash.get(restored).unwrap();
+    assert!(document.is_dirty() && document.path().is_none());
+    assert_eq!(document.template().section("task").unwrap().template, "costs $5");
+    assert_eq!(
+        document.problems()[0].to_string(),
+        "/sections/0/template: invalid placeholder at line 1, column 7: use ${name} or $name, and $$ for a literal $"
+    );
+
+    after_crash.flush_recovery(&store, now(6));
+    let entries = store.entries().documents;
+    assert_eq!(entries.len(), 1, "the restored document writes over its own entry, not a second one");
+    assert_eq!(entries[0].entry.saved_at_ms, now(6));
+}
