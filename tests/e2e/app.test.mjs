@@ -1,6 +1,6 @@
 // End-to-end test of the REAL app binary (target/debug/unfold-app, a custom-protocol build): opens,
-// previews, toggles, edits, restructures (add, delete, undo) and saves templates (edits only temp
-// copies). Starts its own Xvfb and
+// previews, toggles, edits, restructures (add, delete, undo), changes the disclosure, imports tools
+// and saves templates (edits only temp copies). Starts its own Xvfb and
 // WebKitWebDriver, drives the app over raw W3C WebDriver (fetch, no npm packages) and always cleans
 // up. Run: `node --test tests/e2e/` after `cargo build -p unfold-app`. With UNFOLD_SCREENSHOT=1 it
 // also refreshes README's screenshot (docs/images/editor.png) from the real app.
@@ -410,6 +410,79 @@ describe("unfold-app (real binary under Xvfb)", () => {
         "return document.querySelector('[data-testid=\"dirty-marker\"]') === null;",
         (clean) => clean === true,
         "no unsaved changes once both are undone",
+      );
+    } catch (error) {
+      t.diagnostic(diagnostics());
+      throw error;
+    } finally {
+      await closeApp(session);
+    }
+  });
+
+  it("switches the disclosure to open_sections and the summary lines name it", async (t) => {
+    const session = await openApp(exampleCopy("disclosure.unfold.json"));
+    try {
+      const before = await waitUntil(session, MARKDOWN, (markdown) => typeof markdown === "string", "the preview");
+      assert.match(before, /`read_section` with key "context"/);
+      await click(session, '[data-testid="tab-template"]');
+      await waitFor(session, '[data-testid="setting-disclosure"]');
+      // React listens for the select's change event; picking an option through WebDriver varies by driver.
+      await webdriver("POST", `/session/${session}/execute/sync`, {
+        script: `const select = document.querySelector('[data-testid="setting-disclosure"]');
+          select.value = "open_sections";
+          select.dispatchEvent(new Event("change", { bubbles: true }));`,
+        args: [],
+      });
+      const after = await waitUntil(
+        session,
+        MARKDOWN,
+        (markdown) => typeof markdown === "string" && markdown.includes("`open_sections`"),
+        "the summary lines naming open_sections",
+      );
+      assert.match(after, /`open_sections` with key "context"/);
+      assert.doesNotMatch(after, /`read_section`/);
+      const tools = await waitUntil(session, TOOL_NAMES, (names) => Array.isArray(names) && names.includes("open_sections"), "open_sections offered");
+      assert.ok(!tools.includes("read_section"), `tools: ${tools}`);
+      assert.equal(await waitFor(session, '[data-testid="dirty-marker"]'), "modified");
+    } catch (error) {
+      t.diagnostic(diagnostics());
+      throw error;
+    } finally {
+      await closeApp(session);
+    }
+  });
+
+  it("imports an Anthropic tool into task and offers it", async (t) => {
+    const session = await openApp(exampleCopy("import.unfold.json"));
+    const pasted = JSON.stringify([
+      { name: "fetch_issue", description: "Fetch an issue by number", input_schema: { type: "object", properties: { number: { type: "integer" } } } },
+      { name: "lookup", description: "Already in the template", input_schema: { type: "object" } },
+    ]);
+    try {
+      const before = await waitUntil(session, TOOL_NAMES, (names) => Array.isArray(names), "tool list");
+      assert.ok(!before.includes("fetch_issue"), `tools: ${before}`);
+      await click(session, rowButton("task"));
+      await click(session, '[data-testid="import-tools"]');
+      await typeInto(session, '[data-testid="import-text"]', pasted);
+      await click(session, '[data-testid="import-read"]');
+      assert.equal(await waitFor(session, '[data-testid="import-format"]'), "Anthropic Messages: fetch_issue, lookup");
+      assert.match(await waitFor(session, '[data-testid="import-conflicts"]'), /lookup/);
+      await click(session, '[data-testid="import-attach"]');
+      const after = await waitUntil(
+        session,
+        TOOL_NAMES,
+        (names) => Array.isArray(names) && names.includes("fetch_issue"),
+        "fetch_issue in the preview's tool list",
+      );
+      assert.equal(after.filter((name) => name === "lookup").length, 1, `tools: ${after}`);
+      assert.deepEqual(
+        await waitUntil(
+          session,
+          `return [...document.querySelectorAll('[data-testid="section-tool"]')].map((li) => li.dataset.name);`,
+          (names) => names.length > 0,
+          "task's tools",
+        ),
+        ["fetch_issue"],
       );
     } catch (error) {
       t.diagnostic(diagnostics());

@@ -1,6 +1,7 @@
 // Renders <App> in happy-dom over the fake platform: opening the launch template, the tree and its
 // toggles, field edits, refused edits, shortcuts, the toolbar, and preview text shown as text (never
-// as HTML); the tree's structure toolbar and keys; and the start-up error.
+// as HTML); the tree's structure toolbar and keys; the Template panel (settings, parameters); a
+// section's tools and the tool import; and the start-up error.
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -374,5 +375,132 @@ describe("App", () => {
     await renderApp(platform);
     expect(byTestId("error-detail").textContent).toBe("/t/task.unfold.json: expected value at line 1");
     expect(byTestId("template-path").textContent).toBe("/t/task.unfold.json");
+  });
+});
+
+/** Picks `value` in a select the way React sees it (value setter + change event). */
+async function choose(element: HTMLElement, value: string): Promise<void> {
+  await act(async () => {
+    Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value")?.set?.call(element, value);
+    element.dispatchEvent(new Event("change", { bubbles: true }));
+    await Promise.resolve();
+  });
+  await settle();
+}
+
+function paramNames(): (string | null)[] {
+  return [...container.querySelectorAll('[data-testid="param-row"]')].map((r) => r.getAttribute("data-name"));
+}
+
+function sectionToolNames(): (string | null)[] {
+  return [...container.querySelectorAll('[data-testid="section-tool"]')].map((r) => r.getAttribute("data-name"));
+}
+
+describe("App: template settings and parameters", () => {
+  it("changes the disclosure from the Template tab and the preview names open_sections", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(byTestId("tab-template"));
+    expect((byTestId("setting-key") as HTMLInputElement).value).toBe("task-executor");
+    expect((byTestId("setting-disclosure") as HTMLSelectElement).value).toBe("read_section");
+    await choose(byTestId("setting-disclosure"), "open_sections");
+    expect(platform.argsOf("applyEdit")).toMatchObject([[1, { op: "set_settings", settings: { disclosure: "open_sections" } }, null]]);
+    expect(byTestId("preview-markdown").textContent).toContain("`open_sections`");
+    expect(toolList()).toEqual(["lookup", "open_sections"]);
+    await choose(byTestId("setting-heading"), "keyed");
+    await choose(byTestId("setting-tool-disclosure"), "pick_tools");
+    expect(platform.template).toMatchObject({ heading: "keyed", tool_disclosure: "pick_tools", disclosure: "open_sections" });
+  });
+
+  it("types the name in one undo group; undo puts the field back", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(byTestId("tab-template"));
+    await typeInto(byTestId("setting-name"), "Task runner");
+    await typeInto(byTestId("setting-name"), "Task runner!");
+    expect(platform.argsOf("applyEdit").map(([, , group]) => group)).toEqual(["settings/name", "settings/name"]);
+    await click(byTestId("undo-button"));
+    expect((byTestId("setting-name") as HTMLInputElement).value).toBe("Task executor");
+  });
+
+  it("edits, adds and removes parameters", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(byTestId("tab-template"));
+    expect(paramNames()).toEqual(["objective"]);
+    await typeInto(byTestId("param-value"), "Ship it");
+    expect(platform.argsOf("applyEdit")).toEqual([[1, { op: "set_param", name: "objective", value: "Ship it" }, "param/objective"]]);
+    expect(byTestId("preview-markdown").textContent).toContain("Complete the following: ${objective}");
+    await click(byTestId("add-param"));
+    await click(byTestId("add-param"));
+    expect(paramNames()).toEqual(["objective", "param", "param_2"]);
+    await click(button("Remove parameter objective"));
+    expect(paramNames()).toEqual(["param", "param_2"]);
+    expect(platform.template.params).toEqual({ param: "", param_2: "" });
+    await click(byTestId("tab-section"));
+    expect((byTestId("field-key") as HTMLInputElement).value).toBe("task");
+  });
+
+  it("goes back to the section editor when a section is picked in the tree", async () => {
+    await renderApp(new FakePlatform());
+    await click(byTestId("tab-template"));
+    await click(byTestId("select-section", row("style")));
+    expect((byTestId("field-key") as HTMLInputElement).value).toBe("style");
+    expect(container.querySelector('[data-testid="template-panel"]')).toBeNull();
+  });
+});
+
+describe("App: a section's tools", () => {
+  const tools = (names: string[]) =>
+    JSON.stringify(names.map((name) => ({ name, description: `${name} it`, input_schema: { type: "object" } })));
+
+  it("lists the selected section's tools, moves and removes them", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    expect(byTestId("section-tools").textContent).toBe("No tools");
+    await click(byTestId("select-section", row("context")));
+    expect(sectionToolNames()).toEqual(["search", "cite"]);
+    expect(byTestId("section-tool").textContent).toContain("search things");
+    expect(button("Move search up").disabled).toBe(true);
+    await click(button("Move search down"));
+    expect(platform.argsOf("applyEdit")).toEqual([[1, { op: "move_tool", owner: { kind: "section", path: "context" }, from: 0, to: 1 }, null]]);
+    expect(sectionToolNames()).toEqual(["cite", "search"]);
+    await click(button("Remove cite"));
+    expect(sectionToolNames()).toEqual(["search"]);
+    await click(byTestId("undo-button"));
+    expect(sectionToolNames()).toEqual(["cite", "search"]);
+  });
+
+  it("imports pasted tools: names the format and conflicts, attaches the others to the section", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(byTestId("import-tools"));
+    await typeInto(byTestId("import-text"), tools(["fetch_issue", "search"]));
+    await click(byTestId("import-read"));
+    expect(platform.argsOf("importTools")).toEqual([[1, tools(["fetch_issue", "search"])]]);
+    expect(byTestId("import-format").textContent).toBe("Anthropic Messages: fetch_issue, search");
+    expect(byTestId("import-conflicts").textContent).toContain("search");
+    expect(byTestId("import-attach").textContent).toBe("Attach 1 to task");
+    await click(byTestId("import-attach"));
+    expect(platform.argsOf("applyEdit")).toMatchObject([
+      [1, { op: "insert_tool", owner: { kind: "section", path: "task" }, index: 0, tool: { name: "fetch_issue" } }, null],
+    ]);
+    expect(sectionToolNames()).toEqual(["fetch_issue"]);
+    expect(toolList()).toContain("fetch_issue");
+    expect(container.querySelector('[data-testid="tool-import"]')).toBeNull();
+  });
+
+  it("lists import problems at their places and attaches nothing", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(byTestId("import-tools"));
+    await typeInto(byTestId("import-text"), '[{"name": "x", "input_schema": {}}, 3]');
+    await click(byTestId("import-read"));
+    expect(byTestId("import-error").textContent).toContain("These tools cannot be imported");
+    expect(byTestId("import-problems").textContent).toBe("/1 not a tool");
+    expect(container.querySelector('[data-testid="import-attach"]')).toBeNull();
+    await click(byTestId("import-cancel"));
+    expect(container.querySelector('[data-testid="tool-import"]')).toBeNull();
+    expect(platform.argsOf("applyEdit")).toEqual([]);
   });
 });

@@ -1,19 +1,26 @@
 // The editor's page for one open template: toolbar (undo, redo, save, path, modified marker), the
-// section tree with its structure toolbar and keys, the selected section's editor, the problems and
-// the preview; keyboard shortcuts and the window title. All state and actions live in EditorStore.
+// section tree with its structure toolbar and keys, the selected section's editor and tools or the
+// Template panel (settings and parameters), the problems and the preview; keyboard shortcuts and
+// the window title. All state and actions live in EditorStore.
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type { DocumentView, Platform, ProblemView } from "../platform";
 import { windowTitle } from "../view";
 import { PreviewPane } from "./PreviewPane";
 import { SectionEditor } from "./SectionEditor";
+import { SectionTools } from "./SectionTools";
 import { SectionTree } from "./SectionTree";
 import { shortcutAction, type TreeKeyAction } from "./shortcuts";
 import { EditorStore, type Failure } from "./store";
 import { sectionAt } from "./tree";
+import { TemplatePanel } from "./TemplatePanel";
 import { TreeToolbar } from "./TreeToolbar";
+
+/** What the middle pane shows: the selected section, or the template's settings and parameters. */
+type Tab = "section" | "template";
 
 export function Editor({ platform, document: opened }: { platform: Platform; document: DocumentView }) {
   const [store] = useState(() => new EditorStore(platform, opened));
+  const [tab, setTab] = useState<Tab>("section");
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { document, selected } = state;
   const section = selected === null ? undefined : sectionAt(document.template, selected);
@@ -106,23 +113,60 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
             selected={selected}
             onSelect={(path) => {
               store.select(path);
+              setTab("section");
             }}
             onToggle={(path) => void store.toggleVisibility(path)}
             onKey={onTreeKey}
           />
         </nav>
         <div className="pane edit-pane">
-          {selected !== null && section !== undefined ? (
-            <SectionEditor
-              // A new section, or a document changed by undo/redo: start from its fields again.
-              key={`${selected}#${String(state.revision)}`}
-              path={selected}
-              section={section}
-              focusKey={state.added === selected}
-              onField={(field, value) => void store.setField(selected, field, value)}
-              onRename={(key) => void store.rename(selected, key)}
-              onVisibility={(visibility) => void store.setVisibility(selected, visibility)}
+          <div className="tabs" role="tablist" aria-label="Edit">
+            {(["section", "template"] as const).map((name) => (
+              <button
+                key={name}
+                type="button"
+                role="tab"
+                data-testid={`tab-${name}`}
+                aria-selected={tab === name}
+                onClick={() => {
+                  setTab(name);
+                }}
+              >
+                {name === "section" ? "Section" : "Template"}
+              </button>
+            ))}
+          </div>
+          {tab === "template" ? (
+            <TemplatePanel
+              key={String(state.revision)}
+              template={document.template}
+              onSetting={(field, value) => void store.setSetting(field, value)}
+              onParam={(name, value) => void store.setParam(name, value)}
+              onAddParam={() => void store.addParam()}
+              onRemoveParam={(name) => void store.removeParam(name)}
             />
+          ) : selected !== null && section !== undefined ? (
+            <>
+              <SectionEditor
+                // A new section, or a document changed by undo/redo: start from its fields again.
+                key={`${selected}#${String(state.revision)}`}
+                path={selected}
+                section={section}
+                focusKey={state.added === selected}
+                onField={(field, value) => void store.setField(selected, field, value)}
+                onRename={(key) => void store.rename(selected, key)}
+                onVisibility={(visibility) => void store.setVisibility(selected, visibility)}
+              />
+              <SectionTools
+                key={selected}
+                path={selected}
+                section={section}
+                onRemove={(index) => void store.removeTool(selected, index)}
+                onMove={(index, step) => void store.moveTool(selected, index, step)}
+                onRead={(text) => store.importTools(text)}
+                onAttach={(tools, conflicts) => void store.attachTools(selected, tools, conflicts)}
+              />
+            </>
           ) : (
             <p className="notice">This template has no sections.</p>
           )}

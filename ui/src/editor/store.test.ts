@@ -355,3 +355,85 @@ describe("actionFailure", () => {
     );
   });
 });
+
+describe("EditorStore: settings, parameters and tools", () => {
+  const anthropic = JSON.stringify([
+    { name: "lookup", description: "Taken", input_schema: { type: "object" } },
+    { name: "fetch_issue", description: "Fetch an issue", input_schema: { type: "object" } },
+    { name: "close_issue", description: "Close an issue", input_schema: { type: "object" } },
+  ]);
+
+  it("changes the disclosure and previews with the other builtin", async () => {
+    const { platform, store } = await opened();
+    await store.setSetting("disclosure", "open_sections");
+    await settle();
+    expect(platform.argsOf("applyEdit")[0]?.[1]).toMatchObject({ op: "set_settings", settings: { disclosure: "open_sections", key: "task-executor" } });
+    expect(store.getState().document.template.disclosure).toBe("open_sections");
+    expect(shownTools(store)).toEqual(["lookup", "open_sections"]);
+  });
+
+  it("types a parameter's value in one undo group, and undo takes the whole run back", async () => {
+    const { platform, store } = await opened();
+    await store.setParam("objective", "S");
+    await store.setParam("objective", "Sh");
+    await store.setParam("objective", "Sh"); // unchanged: nothing sent
+    expect(platform.argsOf("applyEdit").map(([, , group]) => group)).toEqual(["param/objective", "param/objective"]);
+    await store.undo();
+    expect(store.getState().document.template.params).toEqual({ objective: "Refactor" });
+    expect(store.getState().revision).toBe(1);
+  });
+
+  it("adds parameters under free names and removes one", async () => {
+    const { store } = await opened();
+    await store.addParam();
+    await store.addParam();
+    expect(store.getState().document.template.params).toEqual({ objective: "Refactor", param: "", param_2: "" });
+    await store.removeParam("param");
+    expect(Object.keys(store.getState().document.template.params)).toEqual(["objective", "param_2"]);
+  });
+
+  it("removes and moves a section's tools", async () => {
+    const { store } = await opened();
+    const names = () => store.getState().document.template.sections[1]?.tools.map((tool) => tool.name);
+    await store.moveTool("context", 0, 1);
+    expect(names()).toEqual(["cite", "search"]);
+    await store.removeTool("context", 0);
+    expect(names()).toEqual(["search"]);
+    await store.moveTool("context", 0, 1); // already last: nothing sent
+    expect(names()).toEqual(["search"]);
+  });
+
+  it("imports a tool list, then appends the tools without a conflict one edit each", async () => {
+    const { platform, store } = await opened();
+    const read = await store.importTools(anthropic);
+    expect(read).toMatchObject({ ok: true, value: { format: "Anthropic Messages", conflicts: ["lookup"] } });
+    if (!read.ok) return;
+    await store.attachTools("task", read.value.tools, read.value.conflicts);
+    await settle();
+    expect(platform.argsOf("applyEdit").map(([, edit]) => edit)).toMatchObject([
+      { op: "insert_tool", owner: { kind: "section", path: "task" }, index: 0, tool: { name: "fetch_issue" } },
+      { op: "insert_tool", owner: { kind: "section", path: "task" }, index: 1, tool: { name: "close_issue" } },
+    ]);
+    expect(shownTools(store)).toEqual(["lookup", "fetch_issue", "close_issue", "read_section"]);
+  });
+
+  it("attaches to a section renamed while the tools were queued", async () => {
+    const { platform, store } = await opened();
+    const read = await store.importTools(anthropic);
+    if (!read.ok) throw new Error("not read");
+    void store.rename("task", "job");
+    await store.attachTools("task", read.value.tools, read.value.conflicts);
+    expect(platform.argsOf("applyEdit").slice(1).map(([, edit]) => edit)).toMatchObject([
+      { owner: { path: "job" }, index: 0 },
+      { owner: { path: "job" }, index: 1 },
+    ]);
+  });
+
+  it("hands back the backend's problems when the text is not a tool list", async () => {
+    const { store } = await opened();
+    expect(await store.importTools('[{"nope": 1}]')).toMatchObject({
+      ok: false,
+      error: { code: "invalid_tools", problems: [{ location: "/0" }] },
+    });
+  });
+});

@@ -4,7 +4,18 @@
 // and moves before it), the selection follows what an edit did, the preview follows every change
 // (the latest request wins), and a refused action leaves the document as it was and says why. React
 // reads it through `subscribe`/`getState`.
-import type { DocumentView, Platform, PlatformError, PreviewDto, Template, Visibility } from "../platform";
+import type {
+  DocumentView,
+  ImportedTools,
+  Outcome,
+  Platform,
+  PlatformError,
+  PreviewDto,
+  Template,
+  TemplateSettings,
+  Tool,
+  Visibility,
+} from "../platform";
 import { describeError } from "../view";
 import {
   pathChange,
@@ -17,7 +28,9 @@ import {
   type PathChange,
   type TextField,
 } from "./edits";
+import { addParamEdit, removeParamEdit, setParamEdit, setSettingsEdit } from "./settings";
 import { structureRequest, type StructureAction, type StructureRequest } from "./structure";
+import { appendToolEdit, attachable, moveToolEdit, removeToolEdit } from "./tools";
 import { adjacentRow, reselect, treeRows, type TreeRow } from "./tree";
 
 /** What the preview pane shows. */
@@ -215,6 +228,51 @@ export class EditorStore {
    */
   restructure(path: string | null, action: StructureAction): Promise<void> {
     return this.edit(path, (p) => structureRequest(this.state.document.template, p, action));
+  }
+
+  /** An edit of the whole template (settings, parameters), built from the latest template. */
+  private editTemplate(build: (template: Template) => EditRequest | null): Promise<void> {
+    return this.edit(null, () => build(this.state.document.template));
+  }
+
+  setSetting<F extends keyof TemplateSettings>(field: F, value: TemplateSettings[F]): Promise<void> {
+    return this.editTemplate((t) => setSettingsEdit(t, field, value));
+  }
+
+  setParam(name: string, value: string): Promise<void> {
+    return this.editTemplate((t) => setParamEdit(t, name, value));
+  }
+
+  addParam(): Promise<void> {
+    return this.editTemplate((t) => addParamEdit(t));
+  }
+
+  removeParam(name: string): Promise<void> {
+    return this.editTemplate((t) => removeParamEdit(t, name));
+  }
+
+  removeTool(path: string, index: number): Promise<void> {
+    return this.editSection(path, (t, p) => removeToolEdit(t, p, index));
+  }
+
+  moveTool(path: string, index: number, step: 1 | -1): Promise<void> {
+    return this.editSection(path, (t, p) => moveToolEdit(t, p, index, step));
+  }
+
+  /** Reads a pasted tool list against the document as it stands; attaches nothing. */
+  importTools(text: string): Promise<Outcome<ImportedTools>> {
+    return this.platform.importTools(this.state.document.id, text);
+  }
+
+  /**
+   * Appends to the section at `path` the imported tools whose names are not in `conflicts`, one
+   * edit each, in order (a refused one does not stop the ones after it).
+   */
+  attachTools(path: string, tools: readonly Tool[], conflicts: readonly string[]): Promise<void> {
+    const runs = attachable(tools, conflicts).map((tool) =>
+      this.editSection(path, (t, p) => appendToolEdit(t, p, tool)),
+    );
+    return Promise.all(runs).then(() => undefined);
   }
 
   undo(): Promise<void> {

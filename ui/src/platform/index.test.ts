@@ -4,13 +4,14 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 const commands = vi.hoisted(() => ({
   applyEdit: vi.fn(),
+  importTools: vi.fn(),
   previewDocument: vi.fn(),
   saveDocument: vi.fn(),
 }));
 vi.mock("../bindings", () => ({ commands }));
 vi.mock("@tauri-apps/api/core", () => ({ isTauri: () => false }));
 
-const { applyEdit, previewDocument, saveDocument } = await import("./index");
+const { applyEdit, importTools, previewDocument, saveDocument } = await import("./index");
 
 beforeEach(() => {
   vi.resetAllMocks();
@@ -42,5 +43,15 @@ describe("platform", () => {
       ok: false,
       error: { code: "ipc_failed", message: "IPC down" },
     });
+  });
+
+  it("reads pasted tools and keeps their problems' places", async () => {
+    const imported = { format: "Anthropic", tools: [], conflicts: [] };
+    commands.importTools.mockResolvedValueOnce({ status: "ok", data: imported });
+    expect(await importTools(2, "[]")).toEqual({ ok: true, value: imported });
+    expect(commands.importTools).toHaveBeenCalledWith(2, "[]");
+    const error = { code: "invalid_tools", message: "/0: not a tool", problems: [{ location: "/0", message: "not a tool" }] };
+    commands.importTools.mockResolvedValueOnce({ status: "error", error });
+    expect(await importTools(2, "[1]")).toEqual({ ok: false, error });
   });
 });

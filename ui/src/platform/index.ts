@@ -5,19 +5,25 @@ import {
   commands,
   type CommandError,
   type DocumentView_Serialize,
+  type ImportedToolsDto_Serialize,
   type PreviewDto,
   type Section_Serialize,
   type SectionFields_Deserialize,
   type TemplateEdit_Deserialize,
   type Template_Serialize,
+  type Tool_Serialize,
 } from "../bindings";
 
 export type {
   CommandError,
   CommandErrorCode,
+  Disclosure,
+  HeadingStyle,
   JsonValue,
   PreviewDto,
   ProblemView,
+  TemplateSettings,
+  ToolDisclosure,
   Visibility,
 } from "../bindings";
 
@@ -31,6 +37,11 @@ export type Section = Section_Serialize;
 export type TemplateEdit = TemplateEdit_Deserialize;
 /** A section's text and visibility, as an edit carries them. */
 export type SectionFields = SectionFields_Deserialize;
+
+/** A tool as the backend sends it. */
+export type Tool = Tool_Serialize;
+/** Tools read from a pasted tool list: their format, the tools and the names the template has already. */
+export type ImportedTools = ImportedToolsDto_Serialize;
 
 /** An error a command returned, or `ipc_failed` when the call itself failed (no backend, ACL, bug). */
 export type PlatformError = CommandError | { code: "ipc_failed"; message: string };
@@ -48,6 +59,7 @@ export interface Platform {
   redo(id: number): Promise<Outcome<DocumentView>>;
   saveDocument(id: number, path: string | null): Promise<Outcome<DocumentView>>;
   previewDocument(id: number, expand: string[], expandAll: boolean): Promise<Outcome<PreviewDto>>;
+  importTools(id: number, text: string): Promise<Outcome<ImportedTools>>;
 }
 
 function isCommandError(value: unknown): value is CommandError {
@@ -123,6 +135,14 @@ export function previewDocument(id: number, expand: string[], expandAll: boolean
   return call(() => commands.previewDocument(id, expand, expandAll));
 }
 
+/**
+ * Reads an OpenAI Chat, OpenAI Responses or Anthropic tool list for the document `id` (nothing is
+ * attached); `invalid_tools` lists each problem at its place in the pasted text.
+ */
+export function importTools(id: number, text: string): Promise<Outcome<ImportedTools>> {
+  return call(() => commands.importTools(id, text));
+}
+
 /** The real backend. */
 export const tauriPlatform: Platform = {
   isTauri,
@@ -133,4 +153,5 @@ export const tauriPlatform: Platform = {
   redo,
   saveDocument,
   previewDocument,
+  importTools,
 };

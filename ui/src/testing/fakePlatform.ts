@@ -1,9 +1,11 @@
 // Test-only: an in-memory Platform that imitates the backend's editor closely enough for the UI's
-// tests (section field edits, renames, inserts, removals and moves with their checks, grouped undo
-// and redo, dirty state, save, a preview whose tools follow visibility and lists a summarized
-// section's subsections) and records every call.
+// tests (section field edits, renames, inserts, removals and moves with their checks; settings,
+// parameters and tool edits; grouped undo and redo, dirty state, save, a preview whose tools follow
+// visibility and whose summary lines name the disclosure tool; a tool import that tells the three
+// formats apart and names conflicts) and records every call.
 import type {
   DocumentView,
+  ImportedTools,
   Outcome,
   Platform,
   PlatformError,
@@ -11,6 +13,7 @@ import type {
   Section,
   Template,
   TemplateEdit,
+  Tool,
 } from "../platform";
 
 /** The example template's shape (examples/task-executor.unfold.json), trimmed. */
@@ -166,10 +169,17 @@ export class FakePlatform implements Platform {
     return Promise.resolve({ ok: true, value: this.view() });
   }
 
+  importTools(id: number, text: string): Promise<Outcome<ImportedTools>> {
+    const error = this.record("importTools", id, text);
+    if (error) return Promise.resolve({ ok: false, error });
+    return Promise.resolve(importToolsFrom(this.template, text));
+  }
+
   previewDocument(id: number, expand: string[], expandAll: boolean): Promise<Outcome<PreviewDto>> {
     const error = this.record("previewDocument", id, expand, expandAll);
     if (error) return Promise.resolve({ ok: false, error });
     const names = this.template.tools.map((tool) => tool.name);
+    const builtin = this.template.disclosure === "open_sections" ? "open_sections" : "read_section";
     const lines: string[] = [];
     const summarized: string[] = [];
     const visit = (sections: Section[]) => {
@@ -177,7 +187,7 @@ export class FakePlatform implements Platform {
         if (section.visibility === "summary" && !expandAll) {
           summarized.push(section.key);
           const children = section.children.map((child) => child.key);
-          lines.push(`## ${section.title}`, section.summary ?? "");
+          lines.push(`## ${section.title}`, section.summary ?? "", `[Summarized: call \`${builtin}\`]`);
           if (children.length > 0) lines.push(`(subsections: ${children.join(", ")})`);
           continue;
         }
@@ -187,11 +197,70 @@ export class FakePlatform implements Platform {
       }
     };
     visit(this.template.sections);
-    if (summarized.length > 0) names.push("read_section");
+    if (summarized.length > 0) names.push(builtin);
     const tools = names.map((name) => ({ type: "function", function: { name } }));
     const markdown = lines.join("\n");
     return Promise.resolve({ ok: true, value: { markdown, tools, prompt_tokens: markdown.length } });
   }
+}
+
+/**
+ * Reads a tool list as the core does, roughly: Anthropic (`input_schema`), OpenAI Chat
+ * (`{type: "function", function}`) or OpenAI Responses (`{type: "function", name}`); anything else
+ * is refused with a problem at its place.
+ */
+export function importToolsFrom(template: Template, text: string): Outcome<ImportedTools> {
+  const invalid = (location: string, message: string): Outcome<ImportedTools> => ({
+    ok: false,
+    error: { code: "invalid_tools", message: `${location}: ${message}`, problems: [{ location, message }] },
+  });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return invalid("", "not JSON");
+  }
+  if (!Array.isArray(parsed)) return invalid("", "not a list of tools");
+  const tools: Tool[] = [];
+  let format = "";
+  for (const [index, item] of (parsed as unknown[]).entries()) {
+    const entry = (typeof item === "object" && item !== null ? item : {}) as Record<string, unknown>;
+    const inner = (typeof entry.function === "object" && entry.function !== null ? entry.function : {}) as Record<
+      string,
+      unknown
+    >;
+    let found: [string, Record<string, unknown>, unknown] | null = null;
+    if ("input_schema" in entry) found = ["Anthropic Messages", entry, entry.input_schema];
+    else if (entry.type === "function" && "function" in entry) found = ["OpenAI Chat Completions", inner, inner.parameters];
+    else if (entry.type === "function" && "name" in entry) found = ["OpenAI Responses", entry, entry.parameters];
+    if (found === null || typeof found[1].name !== "string") return invalid(`/${String(index)}`, "not a tool");
+    format = found[0];
+    const description = typeof found[1].description === "string" ? found[1].description : "";
+    tools.push({ name: found[1].name, description, parameters: (found[2] ?? { type: "object" }) as Tool["parameters"] });
+  }
+  const taken = new Set(allTools(template).map((tool) => tool.name));
+  const conflicts = tools.filter((tool) => taken.has(tool.name)).map((tool) => tool.name);
+  return { ok: true, value: { format, tools, conflicts } };
+}
+
+/** Every tool of the template: its own and every section's. */
+function allTools(template: Template): Tool[] {
+  const tools = [...template.tools];
+  const visit = (sections: Section[]) => {
+    for (const section of sections) {
+      tools.push(...section.tools);
+      visit(section.children);
+    }
+  };
+  visit(template.sections);
+  return tools;
+}
+
+/** The tool list an edit's owner names, if it exists. */
+function toolsOf(template: Template, owner: Extract<TemplateEdit, { op: "remove_tool" }>["owner"]): Tool[] | null {
+  if (owner.kind === "template") return template.tools;
+  const found = sectionIn(template, owner.path);
+  return found?.siblings[found.index]?.tools ?? null;
 }
 
 /** The children of the section at `parent` (`null`: the top level), if it exists. */
@@ -293,6 +362,43 @@ function applyTo(template: Template, edit: TemplateEdit): string | null {
       const problem = keyProblem(targets, section.key);
       if (problem !== null) return problem;
       targets.splice(edit.index, 0, section);
+      return null;
+    }
+    case "set_settings":
+      if (edit.settings.key.trim() === "") return "the template's key cannot be empty";
+      Object.assign(template, edit.settings);
+      return null;
+    case "set_param": {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(edit.name)) return `'${edit.name}' is not a parameter name`;
+      const { value } = edit;
+      const kept = Object.entries(template.params).filter(([name]) => name !== edit.name);
+      const at = Object.keys(template.params).indexOf(edit.name);
+      if (value !== null && value !== undefined) kept.splice(at < 0 ? kept.length : at, 0, [edit.name, value]);
+      template.params = Object.fromEntries(kept);
+      return null;
+    }
+    case "insert_tool": {
+      const tools = toolsOf(template, edit.owner);
+      if (tools === null) return "no such tool list";
+      if (allTools(template).some((tool) => tool.name === edit.tool.name)) {
+        return `a tool named '${edit.tool.name}' is already in the template`;
+      }
+      if (edit.index > tools.length) return `no tool position ${String(edit.index)}`;
+      const { name, description, parameters } = edit.tool;
+      tools.splice(edit.index, 0, { name, description, parameters });
+      return null;
+    }
+    case "remove_tool": {
+      const tools = toolsOf(template, edit.owner);
+      if (tools === null || edit.index >= tools.length) return `no tool at position ${String(edit.index)}`;
+      tools.splice(edit.index, 1);
+      return null;
+    }
+    case "move_tool": {
+      const tools = toolsOf(template, edit.owner);
+      if (tools === null || edit.from >= tools.length || edit.to >= tools.length) return "no tool at that position";
+      const [tool] = tools.splice(edit.from, 1);
+      if (tool !== undefined) tools.splice(edit.to, 0, tool);
       return null;
     }
     default:

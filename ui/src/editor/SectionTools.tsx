@@ -1,0 +1,176 @@
+// The selected section's tools: each one's name and description with remove and move up/down, and
+// "Import tools…": a text area for a pasted OpenAI Chat, OpenAI Responses or Anthropic tool list,
+// read by the backend, which shows its format, the names the template has already and any problem
+// at its place, then attaches the tools without a conflict to the section.
+import { useId, useState } from "react";
+import type { ImportedTools, Outcome, ProblemView, Section, Tool } from "../platform";
+import { describeError } from "../view";
+import { attachable } from "./tools";
+
+type ImportState =
+  | { kind: "closed" }
+  | { kind: "editing"; text: string; read: ImportedTools | null; problems: ProblemView[]; error: string | null };
+
+export function SectionTools({
+  path,
+  section,
+  onRemove,
+  onMove,
+  onRead,
+  onAttach,
+}: {
+  path: string;
+  section: Section;
+  onRemove: (index: number) => void;
+  onMove: (index: number, step: 1 | -1) => void;
+  /** Reads pasted text as tools; attaches nothing. */
+  onRead: (text: string) => Promise<Outcome<ImportedTools>>;
+  /** Attaches the tools whose names are not among `conflicts`. */
+  onAttach: (tools: Tool[], conflicts: string[]) => void;
+}) {
+  const id = useId();
+  const [importing, setImporting] = useState<ImportState>({ kind: "closed" });
+  const { tools } = section;
+
+  const read = async (text: string) => {
+    const result = await onRead(text);
+    setImporting((current) => {
+      if (current.kind !== "editing" || current.text !== text) return current;
+      if (result.ok) return { ...current, read: result.value, problems: [], error: null };
+      const { title, detail } = describeError(result.error);
+      const problems = "problems" in result.error ? result.error.problems : [];
+      return { ...current, read: null, problems, error: problems.length > 0 ? title : `${title}: ${detail}` };
+    });
+  };
+
+  return (
+    <section className="section-tools" aria-label={`Tools of ${path}`}>
+      <h3>Tools</h3>
+      {tools.length === 0 ? (
+        <p className="notice" data-testid="section-tools">
+          No tools
+        </p>
+      ) : (
+        <ul data-testid="section-tools">
+          {tools.map((tool, index) => (
+            <li key={tool.name} data-testid="section-tool" data-name={tool.name}>
+              <code>{tool.name}</code> <span className="description">{tool.description}</span>
+              <button
+                type="button"
+                aria-label={`Move ${tool.name} up`}
+                disabled={index === 0}
+                onClick={() => {
+                  onMove(index, -1);
+                }}
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                aria-label={`Move ${tool.name} down`}
+                disabled={index === tools.length - 1}
+                onClick={() => {
+                  onMove(index, 1);
+                }}
+              >
+                ↓
+              </button>
+              <button
+                type="button"
+                aria-label={`Remove ${tool.name}`}
+                onClick={() => {
+                  onRemove(index);
+                }}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {importing.kind === "closed" ? (
+        <button
+          type="button"
+          data-testid="import-tools"
+          onClick={() => {
+            setImporting({ kind: "editing", text: "", read: null, problems: [], error: null });
+          }}
+        >
+          Import tools…
+        </button>
+      ) : (
+        <div className="tool-import" data-testid="tool-import">
+          <label htmlFor={`${id}-import`}>Paste an OpenAI Chat, OpenAI Responses or Anthropic tools array</label>
+          <textarea
+            id={`${id}-import`}
+            data-testid="import-text"
+            rows={6}
+            spellCheck={false}
+            value={importing.text}
+            onChange={(event) => {
+              setImporting({ kind: "editing", text: event.target.value, read: null, problems: [], error: null });
+            }}
+          />
+          <div className="tool-import-actions">
+            <button type="button" data-testid="import-read" onClick={() => void read(importing.text)}>
+              Read tools
+            </button>
+            {importing.read !== null && (
+              <button
+                type="button"
+                data-testid="import-attach"
+                disabled={attachable(importing.read.tools, importing.read.conflicts).length === 0}
+                onClick={() => {
+                  if (importing.read === null) return;
+                  onAttach(importing.read.tools, importing.read.conflicts);
+                  setImporting({ kind: "closed" });
+                }}
+              >
+                Attach {String(attachable(importing.read.tools, importing.read.conflicts).length)} to {path}
+              </button>
+            )}
+            <button
+              type="button"
+              data-testid="import-cancel"
+              onClick={() => {
+                setImporting({ kind: "closed" });
+              }}
+            >
+              Cancel
+            </button>
+          </div>
+          {importing.read !== null && <ImportSummary imported={importing.read} />}
+          {importing.error !== null && (
+            <div className="error" role="alert" data-testid="import-error">
+              <strong>{importing.error}</strong>
+              {importing.problems.length > 0 && (
+                <ul data-testid="import-problems">
+                  {importing.problems.map((problem, index) => (
+                    <li key={`${String(index)}:${problem.location}`}>
+                      <code>{problem.location === "" ? "(whole list)" : problem.location}</code> {problem.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ImportSummary({ imported }: { imported: ImportedTools }) {
+  return (
+    <div className="import-summary">
+      <p data-testid="import-format">
+        {imported.format}: {imported.tools.map((tool) => tool.name).join(", ") || "no tools"}
+      </p>
+      {imported.conflicts.length > 0 && (
+        <p className="notice" data-testid="import-conflicts">
+          Already in the template, not attached: {imported.conflicts.join(", ")}
+        </p>
+      )}
+    </div>
+  );
+}
