@@ -4,6 +4,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use indexmap::IndexMap;
+use unfold_core::compare::{Comparison, RunRequests};
 use unfold_core::document::{self, DocumentKind};
 use unfold_core::{AdapterKind, Error, Preview, Result, Scenario, Session, Template};
 
@@ -19,20 +20,70 @@ pub fn execute(command: Command) -> Result<ExitCode> {
             render(&loaded, &expand, &params, json).map_err(|e| e.in_file(&template))?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { template, scenario, adapters, json } => {
+        Command::Compare { template, scenario, adapters, json, requests } => {
+            if let Some(folder) = &requests {
+                check_export_folder(folder)?;
+            }
             let loaded = Template::load(&template)?;
             let script = Scenario::load(&scenario)?;
-            let report = runtime()?
-                .block_on(unfold_core::compare(&loaded, &script, &dedup(adapters)))
+            let adapters = dedup(adapters);
+            let comparison = runtime()?
+                .block_on(async {
+                    if requests.is_some() {
+                        unfold_core::compare_with_requests(&loaded, &script, &adapters).await
+                    } else {
+                        let report = unfold_core::compare(&loaded, &script, &adapters).await?;
+                        Ok(Comparison { report, requests: Vec::new() })
+                    }
+                })
                 .map_err(|e| e.in_file(&scenario))?;
+            let written = match &requests {
+                Some(folder) => Some(write_requests(folder, &comparison.requests)?),
+                None => None,
+            };
             if json {
-                println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+                println!("{}", serde_json::to_string_pretty(&comparison.report).unwrap_or_default());
             } else {
-                print!("{}", crate::report_table::draw(&report));
+                print!("{}", crate::report_table::draw(&comparison.report));
+                if let (Some(folder), Some(count)) = (&requests, written) {
+                    println!("\nwrote {count} request bodies to {}", folder.display());
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The request bodies go only into a new or empty folder, so that no file of an earlier export
+/// (a call this run did not make) is mistaken for one of these.
+fn check_export_folder(folder: &Path) -> Result<()> {
+    let argument = || format!("--requests {}", folder.display());
+    if folder.is_file() {
+        return Err(Error::argument(argument(), "this is a file: give a new or empty folder"));
+    }
+    match std::fs::read_dir(folder).map(|mut entries| entries.next().is_none()) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(Error::argument(
+            argument(),
+            "the folder is not empty: give a new or empty folder, so no earlier file is mixed with these",
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(source) => Err(Error::Io { path: folder.display().to_string(), action: "cannot read", source }),
+    }
+}
+
+/// Writes one file per model call; returns how many.
+fn write_requests(folder: &Path, requests: &[RunRequests]) -> Result<usize> {
+    std::fs::create_dir_all(folder).map_err(|source| Error::Io {
+        path: folder.display().to_string(),
+        action: "cannot create",
+        source,
+    })?;
+    let files = unfold_core::compare::request_files(requests);
+    for (name, text) in &files {
+        document::write_atomically(&folder.join(name), text)?;
+    }
+    Ok(files.len())
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {

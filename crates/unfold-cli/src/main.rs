@@ -50,7 +50,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Replay a scenario under both adapters and show them side by side
+    /// Replay a scenario under both adapters and an all-FULL baseline; show them side by side
     Compare {
         /// The template file.
         template: PathBuf,
@@ -62,6 +62,10 @@ enum Command {
         /// Print the comparison report as JSON.
         #[arg(long)]
         json: bool,
+        /// Also write the OpenAI chat request body of every model call, one JSON file per call
+        /// (`dynamic-call-001.json`, …, `baseline-call-001.json`), into this new or empty folder.
+        #[arg(long, value_name = "DIR")]
+        requests: Option<PathBuf>,
     },
 }
 

@@ -1,41 +1,45 @@
-//! The human form of a comparison report: the runs' counters side by side, then their event logs
-//! side by side, one event a line.
+//! The human form of a comparison report: the runs' counters side by side with their difference,
+//! the all-FULL baseline with what each run saved against it, the first divergence, then the
+//! runs' event logs side by side, one event a line.
 
 use std::fmt::Write;
 
+use unfold_core::events::BaselineReport;
 use unfold_core::{ComparisonReport, Counters, Event, EventKind, RunReport};
 
 /// Widest an event cell gets before it is cut.
 const MAX_CELL: usize = 60;
 
+type Counter = fn(&Counters) -> u64;
+
+/// The counters, in the order the table shows them.
+const COUNTERS: [(&str, Counter); 8] = [
+    ("model calls", |c| c.model_calls.into()),
+    ("restarts", |c| c.restarts.into()),
+    ("tool calls", |c| c.tool_calls.into()),
+    ("failed tool calls", |c| c.failed_tool_calls.into()),
+    ("tools injected", |c| c.tools_injected.into()),
+    ("dynamic expansions", |c| c.dynamic_expansions.into()),
+    ("prompt tokens", |c| c.prompt_tokens),
+    ("completion tokens", |c| c.completion_tokens),
+];
+
 pub fn draw(report: &ComparisonReport) -> String {
     let mut out = format!("template {} · scenario {}\n\n", report.template, report.scenario);
-    let header: Vec<String> = report.runs.iter().map(|r| r.adapter.name().to_owned()).collect();
-    let mut rows: Vec<(String, Vec<String>)> = vec![
-        (
-            "status".into(),
-            column(report, |r| {
-                serde_json::to_value(r.status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
-            }),
-        ),
-        ("final".into(), column(report, |r| r.final_text.as_deref().map_or("-".into(), |t| format!("{t:?}")))),
-    ];
-    type Counter = fn(&Counters) -> u64;
-    let counters: [(&str, Counter); 8] = [
-        ("model calls", |c| c.model_calls.into()),
-        ("restarts", |c| c.restarts.into()),
-        ("tool calls", |c| c.tool_calls.into()),
-        ("failed tool calls", |c| c.failed_tool_calls.into()),
-        ("tools injected", |c| c.tools_injected.into()),
-        ("dynamic expansions", |c| c.dynamic_expansions.into()),
-        ("prompt tokens", |c| c.prompt_tokens),
-        ("completion tokens", |c| c.completion_tokens),
-    ];
-    for (name, value) in counters {
-        rows.push((name.into(), column(report, |r| value(&r.counters).to_string())));
+    counters_side_by_side(&mut out, report);
+    if let Some(baseline) = &report.baseline {
+        out.push('\n');
+        baseline_table(&mut out, baseline, report);
     }
-    table(&mut out, "", &header, &rows);
+    if let Some(divergence) = &report.divergence {
+        let line = match &divergence.first {
+            Some(first) => first.explanation.as_str(),
+            None => "none (the same tool calls with the same results, the same ending)",
+        };
+        let _ = writeln!(out, "\nfirst divergence: {line}");
+    }
     out.push_str("\nevents (attempt: event)\n");
+    let header = run_names(report);
     let longest = report.runs.iter().map(|r| r.events.len()).max().unwrap_or(0);
     let events: Vec<(String, Vec<String>)> = (0..longest)
         .map(|seq| {
@@ -45,6 +49,85 @@ pub fn draw(report: &ComparisonReport) -> String {
         .collect();
     table(&mut out, "#", &header, &events);
     out
+}
+
+fn run_names(report: &ComparisonReport) -> Vec<String> {
+    report.runs.iter().map(|r| r.adapter.name().to_owned()).collect()
+}
+
+/// Status, final answer and counters of every run; with two runs, a last column with the second
+/// minus the first.
+fn counters_side_by_side(out: &mut String, report: &ComparisonReport) {
+    let mut header = run_names(report);
+    let pair = match report.runs.as_slice() {
+        [left, right] => Some((left, right)),
+        _ => None,
+    };
+    if let Some((left, right)) = pair {
+        header.push(format!("{} - {}", right.adapter.name(), left.adapter.name()));
+    }
+    let with_delta = |mut cells: Vec<String>, delta: &dyn Fn(&RunReport, &RunReport) -> String| {
+        if let Some((left, right)) = pair {
+            cells.push(delta(left, right));
+        }
+        cells
+    };
+    let differs = |same: bool| if same { String::new() } else { "differs".to_owned() };
+    let mut rows: Vec<(String, Vec<String>)> = vec![
+        ("status".into(), with_delta(column(report, status), &|a, b| differs(a.status == b.status))),
+        ("final".into(), with_delta(column(report, final_text), &|a, b| differs(a.final_text == b.final_text))),
+    ];
+    for (name, value) in COUNTERS {
+        let cells = column(report, |r| value(&r.counters).to_string());
+        let delta =
+            |a: &RunReport, b: &RunReport| signed(i128::from(value(&b.counters)) - i128::from(value(&a.counters)));
+        rows.push((name.into(), with_delta(cells, &delta)));
+    }
+    table(out, "", &header, &rows);
+}
+
+/// The baseline next to every run: what each spent, and the prompt tokens each saved against it.
+fn baseline_table(out: &mut String, baseline: &BaselineReport, report: &ComparisonReport) {
+    let _ = writeln!(
+        out,
+        "baseline: every section FULL and every tool described in full from the start ({} adapter)",
+        baseline.run.adapter.name()
+    );
+    let mut header = vec!["baseline".to_owned()];
+    header.extend(run_names(report));
+    let runs: Vec<&RunReport> = std::iter::once(&baseline.run).chain(&report.runs).collect();
+    let cells = |cell: &dyn Fn(&RunReport) -> String| runs.iter().map(|r| cell(r)).collect::<Vec<_>>();
+    let mut rows = vec![("status".to_owned(), cells(&status))];
+    for (name, value) in COUNTERS.iter().filter(|(name, _)| BASELINE_COUNTERS.contains(name)) {
+        rows.push(((*name).to_owned(), cells(&|r: &RunReport| value(&r.counters).to_string())));
+    }
+    let mut saved = vec![String::new()];
+    saved.extend(baseline.savings.iter().map(|s| match s.saved_percent {
+        Some(percent) => format!("{} ({percent:.1}%)", s.saved_prompt_tokens),
+        None => s.saved_prompt_tokens.to_string(),
+    }));
+    saved.resize(header.len(), String::new());
+    rows.push(("prompt tokens saved".to_owned(), saved));
+    table(out, "", &header, &rows);
+}
+
+/// The counters the baseline table shows: what disclosure changes the cost of.
+const BASELINE_COUNTERS: [&str; 4] = ["model calls", "tool calls", "prompt tokens", "completion tokens"];
+
+fn status(run: &RunReport) -> String {
+    serde_json::to_value(run.status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+fn final_text(run: &RunReport) -> String {
+    run.final_text.as_deref().map_or("-".into(), |t| format!("{t:?}"))
+}
+
+fn signed(delta: i128) -> String {
+    if delta > 0 {
+        format!("+{delta}")
+    } else {
+        delta.to_string()
+    }
 }
 
 fn column(report: &ComparisonReport, cell: impl Fn(&RunReport) -> String) -> Vec<String> {

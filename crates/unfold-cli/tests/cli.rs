@@ -81,17 +81,307 @@ fn render_refuses_unknown_parameters_and_paths() {
     assert_bad_input(&run(&["render", EXAMPLE, "--expand", "examples"]), example, "Did you mean 'context.examples'?");
 }
 
+/// The cells of a table row after its label.
+fn row<'a>(output: &'a str, label: &str) -> Vec<&'a str> {
+    let line = output.lines().find(|l| l.starts_with(label)).unwrap_or_else(|| panic!("no {label} row in {output}"));
+    line[label.len()..].split_whitespace().collect()
+}
+
 #[test]
 fn compare_prints_both_runs_side_by_side() {
     let outcome = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json"]);
     assert_eq!(outcome.code, 0, "{}", outcome.stderr);
-    let row = |name: &str| {
-        let line = outcome.stdout.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} row"));
-        line.split_whitespace().rev().take(2).collect::<Vec<_>>()
-    };
-    assert_eq!(row("model calls"), ["5", "4"]);
-    assert_eq!(row("restarts"), ["1", "0"]);
+    assert_eq!(row(&outcome.stdout, "model calls"), ["4", "5", "+1"]);
+    assert_eq!(row(&outcome.stdout, "restarts"), ["0", "1", "+1"]);
+    assert_eq!(row(&outcome.stdout, "tools injected"), ["2", "0", "-2"]);
     assert!(outcome.stdout.contains("RESTART visibility_expansion context"));
+}
+
+/// The table a QA engineer reads: counters with the difference of the two runs, the baseline with
+/// the savings, the first divergence, the events; the README shows it as it is.
+#[test]
+fn compare_table_shows_deltas_baseline_and_first_divergence() {
+    let outcome = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json"]);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    insta::assert_snapshot!(outcome.stdout, @r#"
+    template task-executor · scenario lookup-first
+
+                        dynamic                  restart                  restart - dynamic
+    status              completed                completed
+    final               "Fixed the login flow."  "Fixed the login flow."
+    model calls         4                        5                        +1
+    restarts            0                        1                        +1
+    tool calls          3                        4                        +1
+    failed tool calls   0                        0                        0
+    tools injected      2                        0                        -2
+    dynamic expansions  1                        0                        -1
+    prompt tokens       1197                     1348                     +151
+    completion tokens   25                       31                       +6
+
+    baseline: every section FULL and every tool described in full from the start (dynamic adapter)
+                         baseline   dynamic        restart
+    status               completed  completed      completed
+    model calls          3          4              5
+    tool calls           2          3              4
+    prompt tokens        664        1197           1348
+    completion tokens    17         25             31
+    prompt tokens saved             -533 (-80.3%)  -684 (-103.0%)
+
+    first divergence: restart at call 2 discarded lookup(7); it was redone at call 3
+
+    events (attempt: event)
+    #   dynamic                                       restart
+    0   1: run started (dynamic)                      1: run started (restart)
+    1   1: model call 1 (2 tools, 205 tokens)         1: model call 1 (2 tools, 205 tokens)
+    2   1: lookup {"id":7} ok                         1: lookup {"id":7} ok
+    3   1: model call 2 (2 tools, 221 tokens)         1: model call 2 (2 tools, 221 tokens)
+    4   1: read_section {"section_key":"context"} ok  1: read_section {"section_key":"context"} ok
+    5   1: expanded context                           1: expanded context
+    6   1: injected search, cite (context)            1: RESTART visibility_expansion context
+    7   1: model call 3 (4 tools, 377 tokens)         2: model call 3 (4 tools, 291 tokens)
+    8   1: search {"query":"login"} ok                2: lookup {"id":7} ok
+    9   1: model call 4 (4 tools, 394 tokens)         2: model call 4 (4 tools, 307 tokens)
+    10  1: run completed                              2: search {"query":"login"} ok
+    11                                                2: model call 5 (4 tools, 324 tokens)
+    12                                                2: run completed
+    "#);
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    assert!(readme.contains(&outcome.stdout), "README shows the compare table as it is");
+}
+
+/// The shared example scenarios: the baseline, the savings and the first divergence, as the
+/// table shows them and as the JSON report carries them.
+#[test]
+fn compare_reports_baseline_and_divergence_of_the_shared_examples() {
+    let mut tables = Vec::new();
+    let mut reports = Vec::new();
+    for name in ["lookup-first", "read-context-then-search", "style-only"] {
+        let scenario = format!("examples/{name}.scenario.json");
+        let table = run(&["compare", EXAMPLE, &scenario]);
+        assert_eq!(table.code, 0, "{}", table.stderr);
+        let from_baseline = &table.stdout[table.stdout.find("baseline:").unwrap()..];
+        let until_events = &from_baseline[..from_baseline.find("\nevents").unwrap()];
+        tables.push(format!("[{name}]\n{until_events}"));
+        let json = run(&["compare", EXAMPLE, &scenario, "--json"]);
+        let mut report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+        let events = report["baseline"].as_object_mut().unwrap().remove("events").unwrap();
+        assert_eq!(events[0]["type"], "run_started", "the baseline carries its events");
+        reports.push(serde_json::json!({
+            "scenario": name,
+            "baseline": report["baseline"],
+            "divergence": report["divergence"],
+        }));
+    }
+    insta::assert_snapshot!(tables.join("\n\n"), @"
+    [lookup-first]
+    baseline: every section FULL and every tool described in full from the start (dynamic adapter)
+                         baseline   dynamic        restart
+    status               completed  completed      completed
+    model calls          3          4              5
+    tool calls           2          3              4
+    prompt tokens        664        1197           1348
+    completion tokens    17         25             31
+    prompt tokens saved             -533 (-80.3%)  -684 (-103.0%)
+
+    first divergence: restart at call 2 discarded lookup(7); it was redone at call 3
+
+
+    [read-context-then-search]
+    baseline: every section FULL and every tool described in full from the start (dynamic adapter)
+                         baseline   dynamic         restart
+    status               completed  completed       completed
+    model calls          2          3               3
+    tool calls           1          2               2
+    prompt tokens        428        945             805
+    completion tokens    13         21              21
+    prompt tokens saved             -517 (-120.8%)  -377 (-88.1%)
+
+    first divergence: restart at call 1 expanded context; no call had to be redone
+
+
+    [style-only]
+    baseline: every section FULL and every tool described in full from the start (dynamic adapter)
+                         baseline   dynamic         restart
+    status               completed  completed       completed
+    model calls          1          2               2
+    tool calls           0          1               1
+    prompt tokens        205        442             442
+    completion tokens    6          14              14
+    prompt tokens saved             -237 (-115.6%)  -237 (-115.6%)
+
+    first divergence: none (the same tool calls with the same results, the same ending)
+    ");
+    insta::assert_snapshot!(serde_json::to_string_pretty(&reports).unwrap(), @r#"
+    [
+      {
+        "scenario": "lookup-first",
+        "baseline": {
+          "adapter": "dynamic",
+          "status": "completed",
+          "final": "Fixed the login flow.",
+          "counters": {
+            "model_calls": 3,
+            "restarts": 0,
+            "tools_injected": 0,
+            "dynamic_expansions": 0,
+            "tool_calls": 2,
+            "failed_tool_calls": 0,
+            "prompt_tokens": 664,
+            "completion_tokens": 17
+          },
+          "savings": [
+            {
+              "adapter": "dynamic",
+              "prompt_tokens": 1197,
+              "saved_prompt_tokens": -533,
+              "saved_percent": -80.3
+            },
+            {
+              "adapter": "restart",
+              "prompt_tokens": 1348,
+              "saved_prompt_tokens": -684,
+              "saved_percent": -103.0
+            }
+          ]
+        },
+        "divergence": {
+          "left": "dynamic",
+          "right": "restart",
+          "first": {
+            "kind": "restart",
+            "run": "restart",
+            "reason": "visibility_expansion",
+            "section_keys": [
+              "context"
+            ],
+            "redone": [
+              {
+                "name": "lookup",
+                "args": {
+                  "id": 7
+                },
+                "discarded": {
+                  "seq": 2,
+                  "attempt": 1,
+                  "call_index": 1
+                },
+                "redone": {
+                  "seq": 8,
+                  "attempt": 2,
+                  "call_index": 3
+                }
+              }
+            ],
+            "left_at": null,
+            "right_at": {
+              "seq": 6,
+              "attempt": 1,
+              "call_index": 2
+            },
+            "explanation": "restart at call 2 discarded lookup(7); it was redone at call 3"
+          }
+        }
+      },
+      {
+        "scenario": "read-context-then-search",
+        "baseline": {
+          "adapter": "dynamic",
+          "status": "completed",
+          "final": "Plan: rotate session tokens.",
+          "counters": {
+            "model_calls": 2,
+            "restarts": 0,
+            "tools_injected": 0,
+            "dynamic_expansions": 0,
+            "tool_calls": 1,
+            "failed_tool_calls": 0,
+            "prompt_tokens": 428,
+            "completion_tokens": 13
+          },
+          "savings": [
+            {
+              "adapter": "dynamic",
+              "prompt_tokens": 945,
+              "saved_prompt_tokens": -517,
+              "saved_percent": -120.8
+            },
+            {
+              "adapter": "restart",
+              "prompt_tokens": 805,
+              "saved_prompt_tokens": -377,
+              "saved_percent": -88.1
+            }
+          ]
+        },
+        "divergence": {
+          "left": "dynamic",
+          "right": "restart",
+          "first": {
+            "kind": "restart",
+            "run": "restart",
+            "reason": "visibility_expansion",
+            "section_keys": [
+              "context"
+            ],
+            "redone": [],
+            "left_at": null,
+            "right_at": {
+              "seq": 4,
+              "attempt": 1,
+              "call_index": 1
+            },
+            "explanation": "restart at call 1 expanded context; no call had to be redone"
+          }
+        }
+      },
+      {
+        "scenario": "style-only",
+        "baseline": {
+          "adapter": "dynamic",
+          "status": "completed",
+          "final": "Will follow the style guide.",
+          "counters": {
+            "model_calls": 1,
+            "restarts": 0,
+            "tools_injected": 0,
+            "dynamic_expansions": 0,
+            "tool_calls": 0,
+            "failed_tool_calls": 0,
+            "prompt_tokens": 205,
+            "completion_tokens": 6
+          },
+          "savings": [
+            {
+              "adapter": "dynamic",
+              "prompt_tokens": 442,
+              "saved_prompt_tokens": -237,
+              "saved_percent": -115.6
+            },
+            {
+              "adapter": "restart",
+              "prompt_tokens": 442,
+              "saved_prompt_tokens": -237,
+              "saved_percent": -115.6
+            }
+          ]
+        },
+        "divergence": {
+          "left": "dynamic",
+          "right": "restart",
+          "first": null
+        }
+      }
+    ]
+    "#);
+}
+
+#[test]
+fn compare_of_one_adapter_has_no_delta_and_no_divergence() {
+    let outcome = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--adapters", "restart"]);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    assert_eq!(row(&outcome.stdout, "model calls"), ["5"]);
+    assert!(outcome.stdout.contains("baseline:"), "{}", outcome.stdout);
+    assert!(!outcome.stdout.contains("first divergence"), "{}", outcome.stdout);
 }
 
 #[test]
@@ -114,6 +404,80 @@ fn compare_json_is_the_report() {
     assert_eq!(report["runs"][0]["counters"]["restarts"], 1);
     assert_eq!(report["runs"][0]["events"][0]["type"], "run_started");
     assert_eq!(report["runs"][0]["events"][0]["seq"], 0);
+    assert_eq!(report["baseline"]["adapter"], "dynamic");
+    assert_eq!(report["baseline"]["counters"]["restarts"], 0);
+    assert_eq!(report["baseline"]["savings"][0]["adapter"], "restart");
+    assert!(report["divergence"].is_null(), "one run has nothing to diverge from");
+}
+
+#[test]
+fn compare_writes_one_request_body_per_model_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("requests");
+    let outcome = run(&[
+        "compare",
+        EXAMPLE,
+        "examples/lookup-first.scenario.json",
+        "--json",
+        "--requests",
+        folder.to_str().unwrap(),
+    ]);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    let report: serde_json::Value = serde_json::from_str(&outcome.stdout).expect("stdout is only the report");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    let expected: Vec<String> =
+        [("baseline", &report["baseline"]), ("dynamic", &report["runs"][0]), ("restart", &report["runs"][1])]
+            .iter()
+            .flat_map(|(label, run)| {
+                let calls = run["counters"]["model_calls"].as_u64().unwrap();
+                (1..=calls).map(move |call| format!("{label}-call-{call:03}.json"))
+            })
+            .collect();
+    assert_eq!(names, expected);
+    let body: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(folder.join("restart-call-003.json")).unwrap()).unwrap();
+    let roles: Vec<&str> = body["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(roles, ["system", "user"], "the restart's new attempt starts again from the user's message");
+    assert_eq!(body["tools"][1]["function"]["name"], "search");
+
+    let table = run(&[
+        "compare",
+        EXAMPLE,
+        "examples/style-only.scenario.json",
+        "--requests",
+        dir.path().join("t").to_str().unwrap(),
+    ]);
+    assert!(
+        table.stdout.ends_with(&format!("\nwrote 5 request bodies to {}\n", dir.path().join("t").display())),
+        "{}",
+        table.stdout
+    );
+}
+
+#[test]
+fn compare_writes_request_bodies_only_into_a_new_or_empty_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let outcome = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--requests", folder]);
+    assert_eq!(outcome.code, 2);
+    assert_eq!(
+        outcome.stderr,
+        format!(
+            "error: --requests {folder}: the folder is not empty: give a new or empty folder, so no earlier file is mixed with these\n"
+        )
+    );
+    assert_eq!(outcome.stdout, "");
+    assert_eq!(std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(), "mine");
+    let file = dir.path().join("notes.txt");
+    let outcome = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--requests", file.to_str().unwrap()]);
+    assert_eq!(outcome.code, 2);
+    assert_eq!(
+        outcome.stderr,
+        format!("error: --requests {}: this is a file: give a new or empty folder\n", file.display())
+    );
 }
 
 #[test]

@@ -214,7 +214,8 @@ fn check_kind_and_version(value: &Value, kind: DocumentKind) -> Result<()> {
     }
 }
 
-fn schema_problems(value: &Value, kind: DocumentKind) -> Vec<Problem> {
+/// The problems of `value` against the JSON Schema of documents of `kind`, each at its pointer.
+pub(crate) fn schema_problems(value: &Value, kind: DocumentKind) -> Vec<Problem> {
     kind.validator()
         .iter_errors(value)
         .map(|error| Problem::at(error.instance_path().to_string(), describe_schema_error(&error, kind.schema())))
@@ -281,6 +282,27 @@ pub fn to_canonical_json<T: Serialize>(document: &T) -> String {
     });
     text.push('\n');
     text
+}
+
+/// The length in bytes of [`to_canonical_json`] of `document`, without building the text.
+pub(crate) fn canonical_json_len<T: Serialize>(document: &T) -> u64 {
+    /// Counts what is written to it.
+    struct Counter(u64);
+    impl Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len() as u64;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    match serde_json::to_writer_pretty(&mut counter, document) {
+        Ok(()) => counter.0 + 1,
+        // As in `to_canonical_json`: it cannot fail; should it, no length is safe.
+        Err(_) => u64::MAX,
+    }
 }
 
 /// Writes `text` to `path` so that a crash at any moment leaves either the old file or the new one,

@@ -472,6 +472,8 @@ pub struct EditorDocument {
     /// The id of the document's recovery entry, fixed at its first write (or by a restore) so a
     /// later "save as" or a restart still finds the same entry.
     recovery_key: Option<String>,
+    /// The token counts of the last preview, so the next one tokenizes only what changed.
+    preview_tokens: crate::tokens::PromptTokenCache,
 }
 
 impl EditorDocument {
@@ -488,6 +490,7 @@ impl EditorDocument {
             open_group: None,
             recovered_revision: None,
             recovery_key: None,
+            preview_tokens: crate::tokens::PromptTokenCache::default(),
         }
     }
 
@@ -589,10 +592,8 @@ impl EditorDocument {
 impl EditorDocument {
     /// The problems the template has now (an editor shows them live; saving refuses them).
     pub fn problems(&self) -> Vec<crate::error::Problem> {
-        match Template::from_json(self.template.to_json().as_bytes()) {
-            Ok(_) => Vec::new(),
-            Err(error) => error.problems().to_vec(),
-        }
+        // What opening the saved file would report, found without writing and reading the text.
+        self.template.problems_on_reload()
     }
 
     /// What the model is shown for the template now, with `expand` sections read (as
@@ -608,7 +609,7 @@ impl EditorDocument {
         for path in &paths {
             session.expand(path).map_err(|message| Error::argument(format!("expand {path}"), message))?;
         }
-        Ok(crate::Preview::of(&session.render()?))
+        Ok(crate::Preview::counted_with(&session.render()?, &self.preview_tokens))
     }
 
     /// The document as the editor shows it.
@@ -700,6 +701,11 @@ impl OpenDocuments {
         self.next_id
     }
 
+    /// Whether any open document differs from its file (or was never saved).
+    pub fn has_unsaved_changes(&self) -> bool {
+        self.documents.values().any(EditorDocument::is_dirty)
+    }
+
     /// The document of `id`.
     pub fn get(&self, id: u32) -> Result<&EditorDocument> {
         self.documents.get(&id).ok_or_else(|| unknown_document(id))
@@ -710,9 +716,11 @@ impl OpenDocuments {
         self.documents.get_mut(&id).ok_or_else(|| unknown_document(id))
     }
 
-    /// Closes a document (unsaved changes are the caller's to confirm first).
-    pub fn close(&mut self, id: u32) -> Result<()> {
-        self.documents.remove(&id).map(drop).ok_or_else(|| unknown_document(id))
+    /// Closes a document (unsaved changes are the caller's to confirm first). Returns the id of the
+    /// recovery entry it may have, for the caller to discard: closing means its work is not wanted.
+    pub fn close(&mut self, id: u32) -> Result<Option<String>> {
+        let document = self.documents.remove(&id).ok_or_else(|| unknown_document(id))?;
+        Ok(document.recovery_key)
     }
 }
 
@@ -724,7 +732,7 @@ impl OpenDocuments {
     pub fn flush_recovery(&mut self, store: &RecoveryStore, now_ms: u64) -> Vec<(u32, Error)> {
         let mut errors = Vec::new();
         for (&id, document) in &mut self.documents {
-            let key = document.recovery_key.get_or_insert_with(|| recovery_id(id, &document.path)).clone();
+            let key = document.recovery_key.get_or_insert_with(|| recovery_id(id, &document.path, now_ms)).clone();
             let outcome = if document.is_dirty() {
                 if document.recovered_revision == Some(document.revision) {
                     continue;
@@ -755,12 +763,13 @@ impl OpenDocuments {
     }
 }
 
-/// The recovery id of an open document: its file, so the entry says which file it is about; a new
-/// document's own id otherwise.
-fn recovery_id(id: u32, path: &Option<PathBuf>) -> String {
+/// The recovery id of an open document: its file, so the entry says which file it is about; for a
+/// new document its id and the time of its first entry, so an untitled document of a later run
+/// never overwrites the work of an earlier one before it was offered back.
+fn recovery_id(id: u32, path: &Option<PathBuf>, now_ms: u64) -> String {
     match path {
         Some(path) => path.display().to_string(),
-        None => format!("untitled-{id}"),
+        None => format!("untitled-{now_ms}-{id}"),
     }
 }
 

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::divergence::Divergence;
+
 /// Which adapter ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -265,4 +267,54 @@ pub struct ComparisonReport {
     pub scenario: String,
     /// One run per adapter, in the order asked.
     pub runs: Vec<RunReport>,
+    /// The same scenario with nothing hidden from the start, and what each run saved against it.
+    /// Always written; `None` when reading a report written before it existed.
+    #[serde(default)]
+    pub baseline: Option<BaselineReport>,
+    /// Where the first two runs first differ; `None` with fewer than two runs, and when reading a
+    /// report written before it existed.
+    #[serde(default)]
+    pub divergence: Option<Divergence>,
+}
+
+/// The all-FULL baseline of a comparison: the scenario run under the dynamic adapter with every
+/// section FULL and every tool offered with its full description from the start, so nothing is
+/// ever read, injected or restarted for; and the prompt tokens each run saved against it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BaselineReport {
+    /// The baseline run, shaped as the other runs.
+    #[serde(flatten)]
+    pub run: RunReport,
+    /// One per run of the comparison, in the same order.
+    pub savings: Vec<Savings>,
+}
+
+/// What one run saved against the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Savings {
+    /// The run's adapter.
+    pub adapter: AdapterKind,
+    /// The run's prompt tokens.
+    pub prompt_tokens: u64,
+    /// The baseline's prompt tokens minus the run's: negative when the run used more.
+    pub saved_prompt_tokens: i64,
+    /// `saved_prompt_tokens` in percent of the baseline's, to one decimal; `None` when the
+    /// baseline used no prompt tokens.
+    pub saved_percent: Option<f64>,
+}
+
+impl Savings {
+    /// What `run` saved against `baseline`.
+    pub fn against(baseline: &Counters, run: &RunReport) -> Savings {
+        let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        let saved = tokens(baseline.prompt_tokens).saturating_sub(tokens(run.counters.prompt_tokens));
+        let saved_percent = (baseline.prompt_tokens > 0)
+            .then(|| (saved as f64 * 1000.0 / baseline.prompt_tokens as f64).round() / 10.0);
+        Savings {
+            adapter: run.adapter,
+            prompt_tokens: run.counters.prompt_tokens,
+            saved_prompt_tokens: saved,
+            saved_percent,
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! loading and canonical saving, and navigation of the section tree by path.
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
 use std::path::Path;
 
 use indexmap::IndexMap;
@@ -177,6 +178,84 @@ impl Template {
         document::parse_document(bytes, DocumentKind::Template, |_: &Template| Vec::new())
     }
 
+    /// The problems opening the template's saved text would report: exactly those of
+    /// `Template::from_json(self.to_json().as_bytes())`, same places, messages and order. The
+    /// editor lists them after every keystroke, so the text round trip is skipped when the template
+    /// holds nothing the checks before the semantic ones could refuse (see
+    /// `passes_document_checks`): then only the semantic checks run, on the template as it is,
+    /// which is what reading the text back would give.
+    pub(crate) fn problems_on_reload(&self) -> Vec<Problem> {
+        let outcome = if self.passes_document_checks() {
+            match self.problems() {
+                problems if problems.is_empty() => return problems,
+                problems => Err(document::invalid(problems)),
+            }
+        } else {
+            Template::from_json(self.to_json().as_bytes()).map(drop)
+        };
+        outcome.err().map(|error| error.problems().to_vec()).unwrap_or_default()
+    }
+
+    /// Whether the saved text would pass the size and depth limits, the `kind` and
+    /// `schema_version` checks and the JSON Schema, and read back as this very template. The Rust
+    /// types already guarantee the schema but for what is checked here: the constants, a non-empty
+    /// key, the patterns of parameter names, section keys and tool names, extension fields named
+    /// `x-…` (which also keeps them from colliding with the known fields), and the nesting depth
+    /// and size of the text. `false` is always safe: the caller then takes the text round trip.
+    /// Here and below every field is named, so that a new one has to be thought about here.
+    fn passes_document_checks(&self) -> bool {
+        let Template {
+            schema_version,
+            kind,
+            ns: _,
+            key,
+            name: _,
+            disclosure: _,
+            tool_disclosure: _,
+            heading: _,
+            params,
+            tools,
+            sections,
+            extensions,
+        } = self;
+        // The template's object is at JSON depth 1, its tools and sections at 3.
+        *schema_version == document::SCHEMA_VERSION
+            && kind == DocumentKind::Template.tag()
+            && !key.is_empty()
+            && params.keys().all(|name| is_param_name(name))
+            && extensions_pass(extensions, 1)
+            && tools.iter().all(|tool| tool_passes(tool, 3))
+            && sections.iter().all(|section| section_passes(section, 3))
+            && document::canonical_json_len(self) <= document::MAX_DOCUMENT_BYTES
+    }
+
+    /// What "New template" starts from: a key, a name and one empty section to write in.
+    pub fn blank() -> Template {
+        Template {
+            schema_version: 1,
+            kind: "unfold.template".to_owned(),
+            ns: String::new(),
+            key: "untitled".to_owned(),
+            name: "Untitled".to_owned(),
+            disclosure: Disclosure::default(),
+            tool_disclosure: ToolDisclosure::default(),
+            heading: HeadingStyle::default(),
+            params: IndexMap::new(),
+            tools: Vec::new(),
+            sections: vec![Section {
+                key: "instructions".to_owned(),
+                title: "Instructions".to_owned(),
+                template: String::new(),
+                summary: None,
+                visibility: Visibility::Full,
+                tools: Vec::new(),
+                children: Vec::new(),
+                extensions: Map::new(),
+            }],
+            extensions: Map::new(),
+        }
+    }
+
     /// Loads and validates a template file; errors name the file.
     pub fn load(path: &Path) -> Result<Template> {
         let bytes = document::read_document_bytes(path)?;
@@ -248,7 +327,7 @@ impl Template {
     fn problems(&self) -> Vec<Problem> {
         let mut checker = TemplateChecker::default();
         checker.tools(&self.tools, "");
-        checker.sections(&self.sections, "", 1);
+        checker.sections(&self.sections, &mut String::new(), 1);
         checker.problems
     }
 }
@@ -261,40 +340,47 @@ struct TemplateChecker {
 }
 
 impl TemplateChecker {
-    fn sections(&mut self, sections: &[Section], parent: &str, depth: usize) {
-        let base = format!("{parent}/{}", if parent.is_empty() { "sections" } else { "children" });
+    /// Checks `sections`, the children of the section at `pointer` (the template's top level when
+    /// empty). The pointer is extended in place and restored, and made a string of its own only
+    /// for a problem: the editor runs these checks on every keystroke.
+    fn sections(&mut self, sections: &[Section], pointer: &mut String, depth: usize) {
+        let parent_len = pointer.len();
+        pointer.push_str(if parent_len == 0 { "/sections" } else { "/children" });
+        let base_len = pointer.len();
         if depth > MAX_SECTION_DEPTH && !sections.is_empty() {
-            self.problems.push(Problem::at(base, format!("sections nest deeper than {MAX_SECTION_DEPTH} levels")));
+            let message = format!("sections nest deeper than {MAX_SECTION_DEPTH} levels");
+            self.problems.push(Problem::at(pointer.clone(), message));
+            pointer.truncate(parent_len);
             return;
         }
         let mut keys: HashMap<&str, usize> = HashMap::new();
         for (i, section) in sections.iter().enumerate() {
-            let pointer = format!("{base}/{i}");
+            pointer.truncate(base_len);
+            let _ = write!(pointer, "/{i}");
             self.section_count += 1;
             if self.section_count == MAX_SECTIONS + 1 {
                 self.problems.push(Problem::at(pointer.clone(), format!("more than {MAX_SECTIONS} sections")));
             }
             if let Some(first) = keys.insert(&section.key, i) {
-                self.problems.push(Problem::at(
-                    format!("{pointer}/key"),
-                    format!("duplicate key '{}': {base}/{first} has it too", section.key),
-                ));
+                let message = format!("duplicate key '{}': {}/{first} has it too", section.key, &pointer[..base_len]);
+                self.problems.push(Problem::at(format!("{pointer}/key"), message));
             }
             if section.visibility == Visibility::Summary && section.summary.is_none() {
                 self.problems.push(Problem::at(pointer.clone(), "a summarized section needs a \"summary\""));
             }
-            self.placeholders(&section.template, &format!("{pointer}/template"));
+            self.placeholders(&section.template, pointer, "template");
             if let Some(summary) = &section.summary {
-                self.placeholders(summary, &format!("{pointer}/summary"));
+                self.placeholders(summary, pointer, "summary");
             }
-            self.tools(&section.tools, &pointer);
-            self.sections(&section.children, &pointer, depth + 1);
+            self.tools(&section.tools, pointer);
+            self.sections(&section.children, pointer, depth + 1);
         }
+        pointer.truncate(parent_len);
     }
 
-    fn placeholders(&mut self, text: &str, pointer: &str) {
+    fn placeholders(&mut self, text: &str, section: &str, field: &str) {
         if let Err(e) = substitution::check_syntax(text) {
-            self.problems.push(Problem::at(pointer, e.to_string()));
+            self.problems.push(Problem::at(format!("{section}/{field}"), e.to_string()));
         }
     }
 
@@ -313,6 +399,73 @@ impl TemplateChecker {
                 self.problems.push(Problem::at(format!("{pointer}/parameters"), message));
             }
         }
+    }
+}
+
+/// `^[_A-Za-z][_A-Za-z0-9]*$`, the schema's pattern of parameter names.
+fn is_param_name(name: &str) -> bool {
+    name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// `^[a-z0-9][a-z0-9_-]*$`, the schema's pattern of section keys.
+fn is_section_key(key: &str) -> bool {
+    let allowed = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    key.bytes().next().is_some_and(allowed) && key.bytes().all(|b| allowed(b) || b == b'_' || b == b'-')
+}
+
+/// A section whose object is at JSON nesting `depth`: its key and extensions keep to the schema,
+/// and it and its subtree (tool and child arrays one level deeper) stay within the depth limit.
+fn section_passes(section: &Section, depth: usize) -> bool {
+    let Section { key, title: _, template: _, summary: _, visibility: _, tools, children, extensions } = section;
+    depth < document::MAX_JSON_DEPTH
+        && is_section_key(key)
+        && extensions_pass(extensions, depth)
+        && tools.iter().all(|tool| tool_passes(tool, depth + 2))
+        && children.iter().all(|child| section_passes(child, depth + 2))
+}
+
+/// A tool whose object is at JSON nesting `depth`: its name (`^[A-Za-z0-9_-]{1,64}$`) and
+/// extensions keep to the schema, and its values (categories and `mock` one level deeper) stay
+/// within the depth limit.
+fn tool_passes(tool: &Tool, depth: usize) -> bool {
+    let Tool {
+        name,
+        description: _,
+        brief: _,
+        parameters,
+        kind: _,
+        categories: _,
+        requires_permission: _,
+        mock,
+        extensions,
+    } = tool;
+    let name_ok = (1..=crate::tool::MAX_TOOL_NAME_LEN).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let mock_ok = match mock {
+        Some(crate::tool::ScriptedResult::Result(value)) => nests_within(value, depth + 1),
+        _ => true,
+    };
+    depth < document::MAX_JSON_DEPTH
+        && name_ok
+        && nests_within(parameters, depth)
+        && mock_ok
+        && extensions_pass(extensions, depth)
+}
+
+/// Extension fields of an object at JSON nesting `depth`: named `x-…` and within the depth limit.
+fn extensions_pass(extensions: &Map<String, Value>, depth: usize) -> bool {
+    extensions.iter().all(|(name, value)| name.starts_with("x-") && nests_within(value, depth))
+}
+
+/// Whether `value`, a member of an object at JSON nesting `depth`, stays within
+/// [`document::MAX_JSON_DEPTH`]. Recursion is bounded by that limit, whatever the value.
+fn nests_within(value: &Value, depth: usize) -> bool {
+    let inner = |item: &Value| nests_within(item, depth + 1);
+    match value {
+        Value::Array(items) => depth < document::MAX_JSON_DEPTH && items.iter().all(inner),
+        Value::Object(members) => depth < document::MAX_JSON_DEPTH && members.values().all(inner),
+        _ => true,
     }
 }
 

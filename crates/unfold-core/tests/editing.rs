@@ -307,3 +307,130 @@ fn restoring_brings_back_work_in_progress_problems_and_all() {
     assert_eq!(entries.len(), 1, "the restored document writes over its own entry, not a second one");
     assert_eq!(entries[0].entry.saved_at_ms, now(6));
 }
+
+/// The problems opening the template's saved file would report: what the editor must list.
+fn reopened(template: &Template) -> Vec<unfold_core::Problem> {
+    match Template::from_json(template.to_json().as_bytes()) {
+        Ok(_) => Vec::new(),
+        Err(error) => error.problems().to_vec(),
+    }
+}
+
+#[test]
+fn after_every_kind_of_edit_the_editor_lists_what_reopening_would() {
+    let mut document = EditorDocument::new(fixture());
+    let broken =
+        SectionFields { title: "T".into(), template: "$5 ${".into(), summary: None, visibility: Visibility::Full };
+    let edits = std::iter::once(TemplateEdit::SetSectionFields { path: "task".into(), fields: broken })
+        .chain(every_kind_of_edit())
+        .chain(every_kind_of_edit());
+    let mut listed = 0;
+    for edit in edits {
+        // Some edits of the list no longer apply after the others; those change nothing.
+        let _ = document.apply(edit, None);
+        assert_eq!(document.problems(), reopened(document.template()));
+        listed += document.problems().len();
+    }
+    assert!(listed > 0, "the broken body is listed until an edit replaces it");
+}
+
+/// Arrays nested exactly `depth` deep.
+fn arrays(depth: usize) -> serde_json::Value {
+    (0..depth).fold(serde_json::Value::Null, |inner, _| json!([inner]))
+}
+
+#[test]
+fn nesting_at_the_json_depth_limit_is_listed_as_reopening_would() {
+    let chain = |levels: usize, last: Section| {
+        (1..levels).fold(last, |child, i| Section { key: format!("l{i}"), children: vec![child], ..section("outer") })
+    };
+    type Place = fn(&mut Template, serde_json::Value, &dyn Fn(usize, Section) -> Section);
+    let places: [(&str, Place); 5] = [
+        ("template extension", |t, deep, _| drop(t.extensions.insert("x-deep".into(), deep))),
+        ("template tool", |t, deep, _| {
+            t.tools.push(Tool { parameters: json!({ "type": "object", "examples": deep }), ..tool("t") })
+        }),
+        ("tool mock", |t, deep, _| {
+            t.tools.push(Tool { mock: Some(unfold_core::tool::ScriptedResult::Result(deep)), ..tool("t") })
+        }),
+        ("extension of a section 10 deep", |t, deep, chain| {
+            let mut last = section("last");
+            last.extensions.insert("x-deep".into(), deep);
+            t.sections.push(chain(10, last));
+        }),
+        ("tool of a section 10 deep", |t, deep, chain| {
+            let mut last = section("last");
+            last.tools.push(Tool { parameters: json!({ "type": "object", "examples": deep }), ..tool("t") });
+            t.sections.push(chain(10, last));
+        }),
+    ];
+    for (place, put) in places {
+        let (mut fits, mut too_deep) = (false, false);
+        for depth in 160..=205 {
+            let mut template = fixture();
+            put(&mut template, arrays(depth), &chain);
+            let expected = reopened(&template);
+            assert_eq!(EditorDocument::new(template).problems(), expected, "{place}, {depth} deep");
+            let text_problem = expected.iter().any(|p| matches!(p.location, unfold_core::Location::Text { .. }));
+            fits |= expected.is_empty();
+            too_deep |= text_problem;
+        }
+        assert!(fits && too_deep, "{place}: the depths tried straddle the limit");
+    }
+}
+
+#[test]
+fn a_template_too_large_to_save_is_listed_as_reopening_would() {
+    let mut template = fixture();
+    let limit = unfold_core::document::MAX_DOCUMENT_BYTES as usize;
+    template.sections[0].template = "lorem ipsum ".repeat(limit / 12 + 1);
+    let problems = EditorDocument::new(template.clone()).problems();
+    assert_eq!(problems, reopened(&template));
+    assert!(problems[0].message.contains("Unfold reads documents up to"), "{problems:?}");
+}
+
+#[test]
+fn a_hundred_problems_and_more_are_cut_short_as_reopening_would() {
+    let mut template = fixture();
+    template.sections =
+        (0..150).map(|i| Section { template: "costs $5".into(), ..section(&format!("s{i}")) }).collect();
+    let problems = EditorDocument::new(template.clone()).problems();
+    assert_eq!(problems, reopened(&template));
+    assert_eq!(problems.len(), 101);
+    assert_eq!(problems[100].message, "and 50 more problems");
+}
+
+#[test]
+fn the_preview_counts_the_whole_prompt_after_every_keystroke() {
+    let examples = ["task-executor", "code-review", "incident-runbook", "support-desk"];
+    for (name, heading) in examples.iter().flat_map(|n| [(n, HeadingStyle::Plain), (n, HeadingStyle::Keyed)]) {
+        let mut template = load_template(&format!("examples/{name}.unfold.json"));
+        template.heading = heading;
+        let mut document = EditorDocument::new(template);
+        let mut paths = Vec::new();
+        document.template().walk(&mut |path, _| paths.push(path.to_owned()));
+        for (typed, path) in
+            ["x", " and more", "\n\n## Not a heading", "/", "", "é\u{301}'s"].iter().zip(paths.iter().cycle())
+        {
+            let mut fields = {
+                let section = document.template().section(path).unwrap();
+                SectionFields {
+                    title: section.title.clone(),
+                    template: section.template.clone(),
+                    summary: section.summary.clone(),
+                    visibility: section.visibility,
+                }
+            };
+            fields.template.push_str(typed);
+            document.apply(TemplateEdit::SetSectionFields { path: path.clone(), fields }, None).unwrap();
+            for expand_all in [false, true] {
+                let mut session = unfold_core::Session::new(document.template(), Default::default()).unwrap();
+                if expand_all {
+                    paths.iter().for_each(|p| session.expand(p).unwrap());
+                }
+                let whole = unfold_core::Preview::of(&session.render().unwrap());
+                assert_eq!(document.preview(&[], expand_all).unwrap(), whole, "{name} {heading:?} after {typed:?}");
+            }
+        }
+    }
+}

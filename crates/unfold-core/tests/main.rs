@@ -1,6 +1,7 @@
 //! The core's integration tests, one binary with a module per area (ripgrep's layout).
 
 mod adapters;
+mod comparison;
 mod documents;
 mod editing;
 mod examples;

@@ -16,12 +16,13 @@ use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
+use unfold_core::edit::{EditorDocument, SectionFields, TemplateEdit};
 use unfold_core::render::SummarizedSection;
 use unfold_core::scenario::{ScenarioLimits, ScriptedCall, Step, ToolChange};
 use unfold_core::substitution::{self, SubstitutionError};
 use unfold_core::template::{Disclosure, HeadingStyle, Section, ToolDisclosure};
 use unfold_core::tool::{Builtin, ScriptedResult, ToolKind};
-use unfold_core::{render, Scenario, Session, SessionState, Template, Tool, Visibility};
+use unfold_core::{render, tokens, Preview, Scenario, Session, SessionState, Template, Tool, Visibility};
 
 #[path = "../benches/shared/bench_template.rs"]
 mod bench_template;
@@ -843,4 +844,361 @@ fn generator_writes_what_the_python_script_writes() {
     let loaded = Template::from_json(PYTHON_200.as_bytes()).expect("the fixture is valid");
     assert_eq!(loaded, generated);
     assert!(loaded.to_json() == generated.to_json());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The editor's shortcuts: token counts by pieces, problems without the text round trip
+// ---------------------------------------------------------------------------------------------
+
+/// A line of a prompt: headings of both styles, summary lines, and text that tests the
+/// tokenizer's edges (white space before a line break, punctuation runs with `/`, letters with
+/// marks, `'s`, digits, carriage returns).
+fn prompt_line() -> BoxedStrategy<String> {
+    prop_oneof![
+        "#{2,5} [0-9]{1,2}(\\.[0-9]{1,2}){0,2} [A-Za-z ]{0,10}",
+        "#{2,5} [0-9]{1,2}(\\.[0-9]{1,2}){0,2}\\. [A-Za-z]{1,8} \\([a-z0-9_.-]{1,10}\\)",
+        Just("---".to_owned()),
+        Just("[This section is summarized. To view full content, call `read_section` with key \"a.b\".]".to_owned()),
+        "(?s).{0,24}",
+        "[ \t\r/#.'!?\\-\\[\\]sdtlm]{0,6}[a-zA-Z0-9]{0,4}[ \t.!?/\r]{0,3}",
+        "[\\p{L}\\p{M}\\p{N}\\p{P}\\p{Zs} ]{0,10}",
+        Just(String::new()),
+    ]
+    .boxed()
+}
+
+/// Prompt-like text: lines joined by the line breaks rendering makes and some it never does.
+fn prompt_text() -> BoxedStrategy<String> {
+    let joint = prop::sample::select(vec!["\n", "\n\n", "\n\n", "\r\n", " \n", "\n ", "\n/"]);
+    vec((prompt_line(), joint), 0..12)
+        .prop_map(|lines| lines.into_iter().flat_map(|(line, joint)| [line, joint.to_owned()]).collect())
+        .boxed()
+}
+
+/// A small edit of a text, as a keystroke or a paste makes it.
+fn edited(text: &str, at: usize, cut: usize, insert: &str) -> String {
+    let boundaries: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+    let start = boundaries[at % boundaries.len()];
+    let end = boundaries.iter().copied().filter(|&i| i >= start).nth(cut).unwrap_or(text.len());
+    format!("{}{insert}{}", &text[..start], &text[end..])
+}
+
+/// A section path of `template` picked by `at`, if it has sections.
+fn some_path(template: &Template, at: usize) -> Option<String> {
+    let paths = paths(template);
+    (!paths.is_empty()).then(|| paths[at % paths.len()].clone())
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn counting_by_pieces_counts_what_the_whole_text_counts(
+        first in prompt_text(),
+        edits in vec((any::<usize>(), 0..8usize, prompt_text()), 1..4),
+    ) {
+        let mut counter = tokens::ChunkedCount::default();
+        prop_assert_eq!(counter.count(&first), tokens::count_text(&first), "first count of {:?}", first);
+        let mut text = first;
+        for (at, cut, insert) in edits {
+            text = edited(&text, at, cut, &insert);
+            prop_assert_eq!(counter.count(&text), tokens::count_text(&text), "after an edit: {:?}", text);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    #[test]
+    fn counting_long_texts_by_pieces_counts_what_the_whole_text_counts(
+        lines in prompt_text(),
+        copies in 1..80usize,
+        edits in vec((any::<usize>(), 0..8usize, prompt_text()), 1..3),
+    ) {
+        // Long texts with repeated lines, as big prompts are: what is shared at the start and the
+        // end spans many compared blocks.
+        let mut counter = tokens::ChunkedCount::default();
+        let mut text = lines.repeat(copies);
+        prop_assert_eq!(counter.count(&text), tokens::count_text(&text));
+        for (at, cut, insert) in edits {
+            text = edited(&text, at, cut, &insert);
+            prop_assert_eq!(counter.count(&text), tokens::count_text(&text), "after an edit: {:?}", text);
+        }
+    }
+
+    #[test]
+    fn the_editor_preview_counts_what_the_whole_prompt_counts(
+        template in template(),
+        heading in prop::sample::select(vec![HeadingStyle::Plain, HeadingStyle::Keyed]),
+        keystrokes in vec((any::<usize>(), "(?s).{0,16}"), 1..4),
+        expand_all in any::<bool>(),
+    ) {
+        let template = Template { heading, ..template };
+        let mut document = EditorDocument::new(template);
+        for (at, typed) in keystrokes {
+            let whole = || -> Result<Preview, unfold_core::Error> {
+                let mut session = Session::new(document.template(), IndexMap::new())?;
+                if expand_all {
+                    for path in paths(document.template()) {
+                        session.expand(&path).map_err(|m| unfold_core::Error::problem("", m))?;
+                    }
+                }
+                Ok(Preview::of(&session.render()?))
+            };
+            match (document.preview(&[], expand_all), whole()) {
+                (Ok(preview), Ok(expected)) => prop_assert_eq!(preview, expected),
+                (Err(_), Err(_)) => {}
+                (got, expected) => prop_assert!(false, "preview {:?}, expected {:?}", got, expected),
+            }
+            let Some(path) = some_path(document.template(), at) else { break };
+            let section = document.template().section(&path).expect("a listed path").clone();
+            let fields = SectionFields {
+                title: section.title,
+                template: edited(&section.template, at, 1, &typed),
+                summary: section.summary.map(|s| edited(&s, at, 0, &typed)),
+                visibility: section.visibility,
+            };
+            document.apply(TemplateEdit::SetSectionFields { path, fields }, Some("body".to_owned()))
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        }
+    }
+}
+
+#[test]
+fn a_keystroke_tokenizes_again_only_the_lines_it_changed() {
+    let template = bench_template::bench_template(500, HeadingStyle::Plain, Disclosure::ReadSection);
+    let prompt = |template: &Template| render(template, &SessionState::default()).expect("renders").markdown;
+    let before = prompt(&template);
+    let mut counter = tokens::ChunkedCount::default();
+    counter.count(&before);
+    assert_eq!(counter.tokenized_bytes(), before.len(), "the first count tokenizes everything");
+    counter.count(&before);
+    assert_eq!(counter.tokenized_bytes(), 0, "nothing changed, nothing is tokenized");
+
+    let mut typed = template.clone();
+    typed.sections[3].template.push_str(" and more");
+    let after = prompt(&typed);
+    assert_eq!(counter.count(&after), tokens::count_text(&after));
+    let body_line = after.lines().find(|line| line.ends_with(" and more")).expect("the edited body is shown");
+    assert_eq!(counter.tokenized_bytes(), body_line.len() + 2, "only the edited body (with its blank line)");
+
+    // A section inserted first renumbers every heading after it; the bodies are still known.
+    let mut inserted = typed.clone();
+    inserted.sections.insert(0, Section { key: "new".to_owned(), ..typed.sections[0].clone() });
+    let renumbered = prompt(&inserted);
+    assert_eq!(counter.count(&renumbered), tokens::count_text(&renumbered));
+    assert!(
+        counter.tokenized_bytes() < renumbered.len() / 3,
+        "{} of {} bytes tokenized again",
+        counter.tokenized_bytes(),
+        renumbered.len()
+    );
+}
+
+/// Ways to break a template in memory, as edits or a restored work in progress can (schema,
+/// semantic and text-level problems alike).
+#[derive(Debug, Clone)]
+enum Breakage {
+    SectionKey(usize, &'static str),
+    SameKeyAsSibling(usize),
+    Extension(Option<usize>, &'static str),
+    ToolName(usize, &'static str),
+    Body(usize, &'static str),
+    SummarizedWithoutSummary(usize),
+    Parameters(usize, Value),
+    /// Parameters nested about this deep, in objects or (`true`) arrays.
+    DeepParameters(usize, usize, bool),
+    DeepExtension(Option<usize>, usize),
+    DeepSections(usize),
+    TemplateKey(&'static str),
+    ParamName(&'static str),
+    Kind(&'static str),
+    SchemaVersion(u64),
+}
+
+fn breakage() -> impl Strategy<Value = Breakage> {
+    let key = prop::sample::select(vec!["", "Upper", "-dash", "a b", "é", "ok-key", "x-"]);
+    let extension = prop::sample::select(vec!["x-fine", "unknown", "key", "title", "x"]);
+    let tool_name = prop::sample::select(vec!["", "a b", "read_section", "pick_tools", "dup", "ok_name", "é"]);
+    let body = prop::sample::select(vec!["costs $5", "${", "$unknown_param", "fine $$ text", "${ x }"]);
+    let parameters = prop_oneof![
+        Just(json!("a string")),
+        Just(json!({ "type": "string" })),
+        Just(json!({ "type": "object", "properties": { "a": { "type": 5 } } })),
+        Just(json!({ "type": "object", "required": "a" })),
+        Just(json!({ "type": "object" })),
+    ];
+    prop_oneof![
+        (any::<usize>(), key).prop_map(|(at, key)| Breakage::SectionKey(at, key)),
+        any::<usize>().prop_map(Breakage::SameKeyAsSibling),
+        (option::of(any::<usize>()), extension).prop_map(|(at, name)| Breakage::Extension(at, name)),
+        (any::<usize>(), tool_name).prop_map(|(at, name)| Breakage::ToolName(at, name)),
+        (any::<usize>(), body).prop_map(|(at, body)| Breakage::Body(at, body)),
+        any::<usize>().prop_map(Breakage::SummarizedWithoutSummary),
+        (any::<usize>(), parameters).prop_map(|(at, value)| Breakage::Parameters(at, value)),
+        (any::<usize>(), 185..215usize, any::<bool>())
+            .prop_map(|(at, depth, arrays)| Breakage::DeepParameters(at, depth, arrays)),
+        (option::of(any::<usize>()), 185..215usize).prop_map(|(at, depth)| Breakage::DeepExtension(at, depth)),
+        (60..70usize).prop_map(Breakage::DeepSections),
+        prop::sample::select(vec!["", " ", "k"]).prop_map(Breakage::TemplateKey),
+        prop::sample::select(vec!["1x", "a-b", "", "fine_name"]).prop_map(Breakage::ParamName),
+        prop::sample::select(vec!["unfold.scenario", "other", "unfold.template"]).prop_map(Breakage::Kind),
+        prop::sample::select(vec![0u64, 1, 2]).prop_map(Breakage::SchemaVersion),
+    ]
+}
+
+/// The tool at `at` among all the template's tools (its own first), if it has any.
+fn some_tool(template: &mut Template, at: usize) -> Option<&mut Tool> {
+    let mut owners: Vec<Option<String>> = vec![None];
+    owners.extend(paths(template).into_iter().map(Some));
+    let count = |template: &Template, owner: &Option<String>| match owner {
+        None => template.tools.len(),
+        Some(path) => template.section(path).map_or(0, |s| s.tools.len()),
+    };
+    let total: usize = owners.iter().map(|o| count(template, o)).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut index = at % total;
+    let owner = owners.into_iter().find(|o| {
+        let n = count(template, o);
+        if index < n {
+            return true;
+        }
+        index -= n;
+        false
+    })?;
+    match owner {
+        None => template.tools.get_mut(index),
+        Some(path) => section_mut(template, &path)?.tools.get_mut(index),
+    }
+}
+
+fn section_mut<'t>(template: &'t mut Template, path: &str) -> Option<&'t mut Section> {
+    let mut keys = path.split('.');
+    let first = keys.next()?;
+    let mut section = template.sections.iter_mut().find(|s| s.key == first)?;
+    for key in keys {
+        section = section.children.iter_mut().find(|s| s.key == key)?;
+    }
+    Some(section)
+}
+
+/// A tool parameter schema about `depth` deep: nested properties, or arrays nested exactly
+/// `depth` deep in `examples`.
+fn deep_schema(depth: usize, arrays: bool) -> Value {
+    if arrays {
+        return json!({ "type": "object", "examples": deep_arrays(depth) });
+    }
+    (0..depth / 2)
+        .fold(json!({ "type": "object" }), |inner, _| json!({ "type": "object", "properties": { "a": inner } }))
+}
+
+/// Arrays nested exactly `depth` deep.
+fn deep_arrays(depth: usize) -> Value {
+    (0..depth).fold(Value::Null, |inner, _| Value::Array(vec![inner]))
+}
+
+fn deep_sections(levels: usize) -> Section {
+    let leaf = Section {
+        key: "deep".to_owned(),
+        title: "Deep".to_owned(),
+        template: String::new(),
+        summary: None,
+        visibility: Visibility::Full,
+        tools: Vec::new(),
+        children: Vec::new(),
+        extensions: Map::new(),
+    };
+    (1..levels).fold(leaf.clone(), |child, _| Section { children: vec![child], ..leaf.clone() })
+}
+
+fn break_template(template: &mut Template, breakage: Breakage) {
+    let path = |template: &Template, at: usize| some_path(template, at);
+    match breakage {
+        Breakage::SectionKey(at, key) => {
+            if let Some(section) = path(template, at).and_then(|p| section_mut(template, &p)) {
+                section.key = key.to_owned();
+            }
+        }
+        Breakage::SameKeyAsSibling(at) => {
+            if template.sections.len() > 1 {
+                let i = 1 + at % (template.sections.len() - 1);
+                template.sections[i].key = template.sections[i - 1].key.clone();
+            }
+        }
+        Breakage::Extension(at, name) => {
+            let extensions = match at.and_then(|at| path(template, at)) {
+                Some(p) => section_mut(template, &p).map(|s| &mut s.extensions),
+                None => Some(&mut template.extensions),
+            };
+            if let Some(extensions) = extensions {
+                extensions.insert(name.to_owned(), json!([1, { "a": null }]));
+            }
+        }
+        Breakage::ToolName(at, name) => {
+            let first = template.all_tools().first().map(|t| t.name.clone());
+            if let Some(tool) = some_tool(template, at) {
+                tool.name = if name == "dup" { first.unwrap_or_default() } else { name.to_owned() };
+            }
+        }
+        Breakage::Body(at, body) => {
+            if let Some(section) = path(template, at).and_then(|p| section_mut(template, &p)) {
+                section.template = body.to_owned();
+            }
+        }
+        Breakage::SummarizedWithoutSummary(at) => {
+            if let Some(section) = path(template, at).and_then(|p| section_mut(template, &p)) {
+                section.visibility = Visibility::Summary;
+                section.summary = None;
+            }
+        }
+        Breakage::Parameters(at, value) => {
+            if let Some(tool) = some_tool(template, at) {
+                tool.parameters = value;
+            }
+        }
+        Breakage::DeepParameters(at, depth, arrays) => {
+            if let Some(tool) = some_tool(template, at) {
+                tool.parameters = deep_schema(depth, arrays);
+            }
+        }
+        Breakage::DeepExtension(at, depth) => {
+            let extensions = match at.and_then(|at| path(template, at)) {
+                Some(p) => section_mut(template, &p).map(|s| &mut s.extensions),
+                None => Some(&mut template.extensions),
+            };
+            if let Some(extensions) = extensions {
+                extensions.insert("x-deep".to_owned(), deep_arrays(depth));
+            }
+        }
+        Breakage::DeepSections(levels) => template.sections.push(deep_sections(levels)),
+        Breakage::TemplateKey(key) => template.key = key.to_owned(),
+        Breakage::ParamName(name) => {
+            template.params.insert(name.to_owned(), "v".to_owned());
+        }
+        Breakage::Kind(kind) => template.kind = kind.to_owned(),
+        Breakage::SchemaVersion(version) => template.schema_version = version,
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn the_editor_lists_the_problems_reopening_the_saved_file_would(
+        template in template(),
+        breakages in vec(breakage(), 0..4),
+    ) {
+        let mut template = template;
+        for breakage in breakages {
+            break_template(&mut template, breakage);
+        }
+        let reopened = match Template::from_json(template.to_json().as_bytes()) {
+            Ok(_) => Vec::new(),
+            Err(error) => error.problems().to_vec(),
+        };
+        prop_assert_eq!(EditorDocument::new(template).problems(), reopened);
+    }
 }
