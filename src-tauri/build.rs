@@ -14,9 +14,16 @@ fn main() {
         "close_document",
         "preview_document",
         "import_tools",
+        "check_tool",
         "recovered_documents",
         "restore_document",
         "discard_recovered",
+        "new_document",
+        "open_example",
+        "choose_file",
+        "recent_files",
+        "forget_recent_file",
+        "close_window",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri-build: invalid tauri.conf.json, capabilities or icons");

@@ -1,27 +1,36 @@
 //! The one tauri-specta builder: registers the commands at start-up and generates
 //! `ui/src/bindings.ts` in a test that fails when the committed file is stale.
 
-use tauri_specta::{collect_commands, Builder};
+use tauri_specta::{collect_commands, collect_events, Builder};
 
-use crate::{commands, editor};
+use crate::{commands, editor, files};
 
-/// The commands (and, later, events) the UI can use. `main` and the bindings test share it.
+/// The commands and events the UI can use. `main` and the bindings test share it.
 pub fn specta_builder() -> Builder<tauri::Wry> {
-    Builder::<tauri::Wry>::new().commands(collect_commands![
-        commands::initial_template_path,
-        commands::preview_template,
-        editor::open_document,
-        editor::apply_edit,
-        editor::undo,
-        editor::redo,
-        editor::save_document,
-        editor::close_document,
-        editor::preview_document,
-        editor::import_tools,
-        editor::recovered_documents,
-        editor::restore_document,
-        editor::discard_recovered,
-    ])
+    Builder::<tauri::Wry>::new().events(collect_events![files::CloseRequested, files::FilesDropped]).commands(
+        collect_commands![
+            commands::initial_template_path,
+            commands::preview_template,
+            editor::open_document,
+            editor::apply_edit,
+            editor::undo,
+            editor::redo,
+            editor::save_document,
+            editor::close_document,
+            editor::preview_document,
+            editor::import_tools,
+            editor::check_tool,
+            editor::recovered_documents,
+            editor::restore_document,
+            editor::discard_recovered,
+            files::new_document,
+            files::open_example,
+            files::choose_file,
+            files::recent_files,
+            files::forget_recent_file,
+            files::close_window,
+        ],
+    )
 }
 
 #[cfg(test)]

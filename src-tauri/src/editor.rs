@@ -6,26 +6,30 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use tauri::State;
-use unfold_core::edit::{DocumentView, OpenDocuments, TemplateEdit};
+use unfold_core::edit::{DocumentView, OpenDocuments, ProblemView, TemplateEdit, ToolOwner};
 use unfold_core::recovery::RecoveryStore;
 use unfold_core::tool_import::ToolFormat;
 use unfold_core::Tool;
 
 use crate::commands::{CommandError, CommandErrorCode, PreviewDto};
+use crate::files::Recent;
 
 /// The documents open in the editor.
 #[derive(Debug, Default)]
 pub struct Editor(Mutex<OpenDocuments>);
 
 impl Editor {
-    fn with<T>(&self, work: impl FnOnce(&mut OpenDocuments) -> Result<T, CommandError>) -> Result<T, CommandError> {
+    pub(crate) fn with<T>(
+        &self,
+        work: impl FnOnce(&mut OpenDocuments) -> Result<T, CommandError>,
+    ) -> Result<T, CommandError> {
         // A command that panicked while holding the lock leaves consistent documents: every core
         // edit changes nothing unless it succeeds. Keep serving them.
         let mut documents = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         work(&mut documents)
     }
 
-    fn view(documents: &OpenDocuments, id: u32) -> Result<DocumentView, CommandError> {
+    pub(crate) fn view(documents: &OpenDocuments, id: u32) -> Result<DocumentView, CommandError> {
         Ok(documents.get(id)?.view(id))
     }
 
@@ -70,9 +74,18 @@ impl Editor {
         })
     }
 
-    /// Closes a document.
-    pub fn close(&self, id: u32) -> Result<(), CommandError> {
-        self.with(|documents| Ok(documents.close(id)?))
+    /// Closes a document and forgets its unsaved work: the user chose not to keep it.
+    pub fn close(&self, id: u32, recovery: Option<&RecoveryStore>) -> Result<(), CommandError> {
+        let entry = self.with(|documents| Ok(documents.close(id)?))?;
+        if let (Some(store), Some(entry)) = (recovery, entry) {
+            store.discard(&entry)?;
+        }
+        Ok(())
+    }
+
+    /// Whether any open document has unsaved changes.
+    pub fn has_unsaved_changes(&self) -> bool {
+        self.with(|documents| Ok(documents.has_unsaved_changes())).unwrap_or(true)
     }
 
     /// Writes every document's unsaved work to the recovery store (see `OpenDocuments::flush_recovery`).
@@ -174,14 +187,34 @@ fn import_tools_into(editor: &Editor, id: u32, text: &str) -> Result<ImportedToo
     })
 }
 
+/// The problems of a tool the tool editor holds (its JSON text) for position `index` of `owner`'s
+/// tools in the document `id` (`None`: a tool not in the list yet).
+fn check_tool_in(
+    editor: &Editor,
+    id: u32,
+    owner: &ToolOwner,
+    index: Option<u32>,
+    text: &str,
+) -> Result<Vec<ProblemView>, CommandError> {
+    editor.with(|documents| {
+        let template = documents.get(id)?.template();
+        let problems = unfold_core::tool_check::tool_text_problems(template, owner, index, text)
+            .map_err(CommandError::invalid_as(CommandErrorCode::InvalidEdit))?;
+        Ok(problems.iter().map(ProblemView::from).collect())
+    })
+}
+
 /// Opens a template file for editing.
 #[tauri::command]
 #[specta::specta]
 pub async fn open_document(
     editor: State<'_, std::sync::Arc<Editor>>,
+    recent: State<'_, Recent>,
     path: String,
 ) -> Result<DocumentView, CommandError> {
-    editor.open(&path)
+    let opened = editor.open(&path)?;
+    recent.remember(opened.path.as_deref());
+    Ok(opened)
 }
 
 /// Applies an edit to an open document; edits of one `group` in a row undo as one step.
@@ -216,16 +249,25 @@ pub async fn redo(editor: State<'_, std::sync::Arc<Editor>>, id: u32) -> Result<
 pub async fn save_document(
     editor: State<'_, std::sync::Arc<Editor>>,
     id: u32,
+    recent: State<'_, Recent>,
     path: Option<String>,
 ) -> Result<DocumentView, CommandError> {
-    editor.save(id, path.as_deref())
+    let saved = editor.save(id, path.as_deref())?;
+    if path.is_some() {
+        recent.remember(saved.path.as_deref());
+    }
+    Ok(saved)
 }
 
 /// Closes a document (the UI asks about unsaved changes first).
 #[tauri::command]
 #[specta::specta]
-pub async fn close_document(editor: State<'_, std::sync::Arc<Editor>>, id: u32) -> Result<(), CommandError> {
-    editor.close(id)
+pub async fn close_document(
+    editor: State<'_, std::sync::Arc<Editor>>,
+    recovery: State<'_, Recovery>,
+    id: u32,
+) -> Result<(), CommandError> {
+    editor.close(id, recovery.0.as_ref())
 }
 
 /// The prompt and tools of a document as the model is shown them now.
@@ -249,6 +291,20 @@ pub async fn import_tools(
     text: String,
 ) -> Result<ImportedToolsDto, CommandError> {
     import_tools_into(&editor, id, &text)
+}
+
+/// Checks a tool the tool editor holds, as JSON text, for a place in a document: every problem,
+/// each at its JSON pointer within the tool (or its line and column while the text is not JSON).
+#[tauri::command]
+#[specta::specta]
+pub async fn check_tool(
+    editor: State<'_, std::sync::Arc<Editor>>,
+    id: u32,
+    owner: ToolOwner,
+    index: Option<u32>,
+    tool_json: String,
+) -> Result<Vec<ProblemView>, CommandError> {
+    check_tool_in(&editor, id, &owner, index, &tool_json)
 }
 
 /// Unsaved work kept from an earlier run.
@@ -362,7 +418,7 @@ mod tests {
         places.sort_unstable();
         assert_eq!(places, ["/sections/0", "/sections/0/key"], "a missing title and a bad key");
 
-        assert_eq!(editor.close(99).expect_err("unknown").code, CommandErrorCode::UnknownDocument);
+        assert_eq!(editor.close(99, None).expect_err("unknown").code, CommandErrorCode::UnknownDocument);
     }
 
     #[test]
@@ -378,6 +434,37 @@ mod tests {
         let error = import_tools_into(&editor, opened.id, "[1]").expect_err("not tools");
         assert_eq!(error.code, CommandErrorCode::InvalidTools);
         assert_eq!(error.problems[0].location, "/0");
+    }
+
+    #[test]
+    fn checking_a_tool_lists_its_problems_at_their_places() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let editor = Editor::default();
+        let id = editor.open(&example_copy(&dir)).expect("opens").id;
+        let context = ToolOwner::Section { path: "context".to_owned() };
+        let check = |owner: &ToolOwner, index, text: &str| {
+            let problems = check_tool_in(&editor, id, owner, index, text).expect("a place in the template");
+            problems.into_iter().map(|p| format!("{}: {}", p.location, p.message)).collect::<Vec<_>>()
+        };
+        let search = r#"{"name": "search", "description": "d", "parameters": {"type": "object"}}"#;
+        assert!(check(&context, Some(0), search).is_empty(), "the tool keeps its own name");
+        assert_eq!(
+            check(&ToolOwner::Template, None, search),
+            ["/name: the template already has a tool named 'search' (in section 'context')"]
+        );
+        let bad_schema = r#"{"name": "s2", "description": "d", "parameters": {"type": "object", "required": 1}}"#;
+        assert_eq!(
+            check(&context, Some(0), bad_schema),
+            ["/parameters: not a valid JSON Schema: 1 is not of type \"array\""]
+        );
+        assert_eq!(check(&context, Some(0), "{\"name\":\n  }"), ["line 2, column 3: invalid JSON: expected value"]);
+
+        let unknown = check_tool_in(&editor, id, &ToolOwner::Section { path: "nope".to_owned() }, None, search);
+        assert_eq!(unknown.expect_err("no such section").code, CommandErrorCode::InvalidEdit);
+        assert_eq!(
+            check_tool_in(&editor, 99, &context, None, search).expect_err("closed").code,
+            CommandErrorCode::UnknownDocument
+        );
     }
 }
 
@@ -417,5 +504,20 @@ mod recovery_tests {
         assert!(restored.dirty);
         assert_eq!(restored.template.section("task").unwrap().template, "Unsaved words");
         assert!(after_crash.restore(&store, "nothing-here").is_err());
+    }
+
+    #[test]
+    fn closing_a_document_forgets_its_unsaved_work() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = RecoveryStore::open(&dir.path().join("recovery")).unwrap();
+        let editor = Editor::default();
+        let kept = editor.create(unfold_core::Template::blank()).unwrap().id;
+        let closed = editor.create(unfold_core::Template::blank()).unwrap().id;
+        editor.flush_recovery(&store, 1_000);
+        assert_eq!(Editor::recovered(&store).len(), 2, "both untitled documents are kept, apart");
+        editor.close(closed, Some(&store)).expect("closes");
+        let left = Editor::recovered(&store);
+        assert_eq!(left.len(), 1);
+        assert!(left[0].id.ends_with(&format!("-{kept}")), "{}", left[0].id);
     }
 }

@@ -9,6 +9,7 @@
 mod bindings;
 mod commands;
 mod editor;
+mod files;
 mod logging;
 
 use std::ffi::OsString;
@@ -38,9 +39,12 @@ fn main() {
     let specta = bindings::specta_builder();
     let editor = std::sync::Arc::new(editor::Editor::default());
     let result = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
         .manage(launch)
         .manage(std::sync::Arc::clone(&editor))
+        .manage(files::CloseApproved::default())
         .invoke_handler(specta.invoke_handler())
+        .on_window_event(on_window_event)
         .setup(move |app| {
             let log_dir = app.path().app_log_dir().ok();
             if let Err(error) = tracing::subscriber::set_global_default(logging::subscriber(log_dir.as_deref())) {
@@ -48,6 +52,8 @@ fn main() {
             }
             tracing::info!(template = ?app.state::<Launch>().template_path, logs = ?log_dir, "starting");
             app.manage(editor::Recovery(open_recovery_store(app)));
+            let recent = app.path().app_config_dir().ok().map(|dir| dir.join("recent-files.json"));
+            app.manage(files::Recent(recent.map(unfold_core::recent::RecentFiles::at)));
             if let Some(store) = app.state::<editor::Recovery>().0.clone() {
                 editor::keep_for_recovery(std::sync::Arc::clone(&editor), store);
             }
@@ -59,6 +65,30 @@ fn main() {
         tracing::error!(%error, "the app failed");
         eprintln!("unfold-app: {error}");
         std::process::exit(1);
+    }
+}
+
+/// Keeps the window open while a document has unsaved changes until the UI has asked the user
+/// (`files::CloseRequested`), and hands dropped files to the UI to open.
+fn on_window_event(window: &tauri::Window, event: &tauri::WindowEvent) {
+    use tauri_specta::Event;
+    match event {
+        tauri::WindowEvent::CloseRequested { api, .. } => {
+            let editor = window.state::<std::sync::Arc<editor::Editor>>();
+            if files::close_needs_answer(&editor, &window.state::<files::CloseApproved>()) {
+                api.prevent_close();
+                if let Err(error) = files::CloseRequested.emit(window) {
+                    tracing::error!(%error, "cannot ask the UI about unsaved changes");
+                }
+            }
+        }
+        tauri::WindowEvent::DragDrop(tauri::DragDropEvent::Drop { paths, .. }) => {
+            let paths = paths.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+            if let Err(error) = (files::FilesDropped { paths }).emit(window) {
+                tracing::error!(%error, "cannot hand dropped files to the UI");
+            }
+        }
+        _ => {}
     }
 }
 
