@@ -2,31 +2,19 @@
 // toggles, field edits, refused edits, shortcuts, the toolbar, and preview text shown as text (never
 // as HTML); the tree's structure toolbar and keys; the Template panel (settings, parameters); a
 // section's tools and the tool import; and the start-up error.
+import { EditorView } from "@codemirror/view";
 import { act } from "react";
-import { createRoot, type Root } from "react-dom/client";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Root } from "react-dom/client";
+import { describe, expect, it } from "vitest";
+import { mountEachTest } from "./testing/testRoot";
 import { App } from "./App";
 import { exampleTemplate, FakePlatform } from "./testing/fakePlatform";
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean | undefined;
-}
 
 let container: HTMLDivElement;
 let root: Root;
 
-beforeEach(() => {
-  globalThis.IS_REACT_ACT_ENVIRONMENT = true;
-  container = document.createElement("div");
-  document.body.append(container);
-  root = createRoot(container);
-});
-
-afterEach(() => {
-  act(() => {
-    root.unmount();
-  });
-  container.remove();
+mountEachTest((mounted) => {
+  ({ container, root } = mounted);
 });
 
 /** Lets every pending backend answer (all immediate in the fake) reach the page. */
@@ -74,9 +62,17 @@ async function click(element: HTMLElement): Promise<void> {
   await settle();
 }
 
-/** Types `value` into an input or textarea the way React sees it (value setter + input event). */
+/**
+ * Types `value` into an input or textarea the way React sees it (value setter + input event), or
+ * into a code field as its editor takes input.
+ */
 async function typeInto(element: HTMLElement, value: string): Promise<void> {
   await act(async () => {
+    const codeField = EditorView.findFromDOM(element);
+    if (codeField !== null) {
+      codeField.dispatch({ changes: { from: 0, to: codeField.state.doc.length, insert: value }, userEvent: "input.type" });
+      return;
+    }
     const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
     Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(element, value);
     element.dispatchEvent(new Event("input", { bubbles: true }));
@@ -118,7 +114,11 @@ describe("App", () => {
   it("opens the launch template: tree, editor, preview, toolbar", async () => {
     const platform = new FakePlatform();
     await renderApp(platform);
-    expect(platform.callNames().slice(0, 3)).toEqual(["initialTemplatePath", "openDocument", "previewDocument"]);
+    expect(platform.callNames().filter((name) => name !== "recentFiles" && name !== "recoveredDocuments").slice(0, 3)).toEqual([
+      "initialTemplatePath",
+      "openDocument",
+      "previewDocument",
+    ]);
     expect(byTestId("template-path").textContent).toBe("/t/task.unfold.json");
     expect([...container.querySelectorAll('[data-testid="section-row"]')].map((r) => r.getAttribute("data-path"))).toEqual([
       "task",
@@ -215,12 +215,12 @@ describe("App", () => {
 
     await press("z", { ctrlKey: true });
     expect(platform.callNames()).toContain("undo");
-    expect((byTestId("field-title") as HTMLInputElement).value).toBe("Task");
+    expect(byTestId("field-title").textContent).toBe("Task");
     expect(byTestId("dirty-marker").textContent).toBe("modified");
 
     await press("Z", { metaKey: true, shiftKey: true });
     expect(platform.argsOf("redo")).toEqual([[1]]);
-    expect((byTestId("field-title") as HTMLInputElement).value).toBe("Job");
+    expect(byTestId("field-title").textContent).toBe("Job");
 
     // Back at the saved state: nothing to save.
     expect((byTestId("save-button") as HTMLButtonElement).disabled).toBe(true);
@@ -369,12 +369,115 @@ describe("App", () => {
     const platform = new FakePlatform();
     platform.failures.set("openDocument", {
       code: "invalid_template",
-      message: "/t/task.unfold.json: expected value at line 1",
-      problems: [],
+      message: "/t/task.unfold.json: 2 problems",
+      problems: [
+        { location: "/sections/0/key", message: "'A' is not a section key" },
+        { location: "/sections/0", message: "missing title" },
+      ],
     });
     await renderApp(platform);
-    expect(byTestId("error-detail").textContent).toBe("/t/task.unfold.json: expected value at line 1");
-    expect(byTestId("template-path").textContent).toBe("/t/task.unfold.json");
+    expect(byTestId("error-detail").textContent).toBe("/t/task.unfold.json: 2 problems");
+    expect(byTestId("error-path").textContent).toBe("/t/task.unfold.json");
+    expect([...byTestId("error-problems").querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      "/sections/0/key 'A' is not a section key",
+      "/sections/0 missing title",
+    ]);
+    expect(byTestId("start-page").textContent).toContain("Open the example");
+  });
+});
+
+describe("App: preview of sections as read", () => {
+  it("shows a summarized section as read, and forgets it once the section is FULL", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    const style = container.querySelector<HTMLInputElement>('[data-testid="read-section"][data-path="style"]');
+    expect(style).not.toBeNull();
+    await click(style as HTMLElement);
+    expect(platform.argsOf("previewDocument").at(-1)).toEqual([platform.id, ["style"], false]);
+    expect(byTestId("preview-markdown").textContent).toContain("Style Guide body");
+    expect(byTestId("read-sections").textContent).toContain("1 of 2 summarized");
+    await click(byLabel("Toggle style"));
+    expect(platform.argsOf("previewDocument").at(-1)).toEqual([platform.id, [], false]);
+  });
+});
+
+describe("App: keyboard shortcut help", () => {
+  it("opens with ? outside text fields and F1 anywhere, and closes with Escape", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await pressOn(byTestId("field-key"), "?", { shiftKey: true });
+    expect(container.querySelector('[data-testid="shortcut-help"]')).toBeNull();
+    await press("?", { shiftKey: true });
+    expect(byTestId("shortcut-help").textContent).toContain("Toggle the section between FULL and SUMMARY");
+    await pressOn(byTestId("shortcut-help"), "Escape");
+    expect(container.querySelector('[data-testid="shortcut-help"]')).toBeNull();
+    await pressOn(byTestId("field-key"), "F1");
+    expect(byTestId("shortcut-help").textContent).toContain("Save as");
+  });
+
+  it("toggles the selected section with Space in the tree", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(byTestId("select-section", row("context")));
+    await pressOn(byTestId("select-section", row("context")), " ");
+    expect(byLabel("Toggle context").textContent).toBe("FULL");
+  });
+});
+
+describe("App around the editor: files and recovery", () => {
+  it("asks about unsaved changes before opening a dropped file, and opens it on Don't save", async () => {
+    const platform = new FakePlatform();
+    platform.disk.set("/t/dropped.unfold.json", { ...exampleTemplate(), key: "dropped", name: "Dropped" });
+    await renderApp(platform);
+    await click(byLabel("Toggle context"));
+    await act(async () => {
+      platform.drop(["/t/dropped.unfold.json"]);
+      await Promise.resolve();
+    });
+    await settle();
+    expect(byTestId("unsaved-dialog").textContent).toContain("Save the changes to task.unfold.json before opening another template?");
+    expect(document.activeElement).toBe(byTestId("unsaved-save"));
+    await click(byTestId("unsaved-discard"));
+    expect(container.querySelector('[data-testid="unsaved-dialog"]')).toBeNull();
+    expect(byTestId("template-path").textContent).toBe("/t/dropped.unfold.json");
+    expect(document.title).toBe("dropped.unfold.json");
+  });
+
+  it("offers recovered work and restores it into the editor", async () => {
+    const platform = new FakePlatform();
+    platform.recovered = [{ id: "/t/task.unfold.json", path: "/t/task.unfold.json", saved_at_ms: 1000 }];
+    const recovered = exampleTemplate();
+    const task = recovered.sections[0];
+    if (task !== undefined) task.template = "Recovered words";
+    platform.recoveredTemplates.set("/t/task.unfold.json", recovered);
+    await renderApp(platform);
+    expect(byTestId("recovery-offer").textContent).toContain("task.unfold.json");
+    await click(byTestId("restore-recovered"));
+    expect(container.querySelector('[data-testid="recovery-offer"]')).toBeNull();
+    expect(byTestId("dirty-marker").textContent).toBe("modified");
+    expect(byTestId("preview-markdown").textContent).toContain("Recovered words");
+  });
+
+  it("shows the start page with the example when started without a template", async () => {
+    const platform = new FakePlatform();
+    platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
+    platform.recent = [{ path: "/t/gone.unfold.json", exists: false }];
+    await renderApp(platform);
+    const recent = byTestId("recent-file", byTestId("start-page"));
+    expect(recent.textContent).toContain("missing");
+    await click(byTestId("open-example"));
+    expect(byTestId("template-path").textContent).toBe("Untitled");
+    expect(byTestId("dirty-marker").textContent).toBe("modified");
+  });
+
+  it("Ctrl+Shift+S asks where to save and saves there", async () => {
+    const platform = new FakePlatform();
+    platform.chosenPath = "/t/copy.unfold.json";
+    await renderApp(platform);
+    await press("S", { ctrlKey: true, shiftKey: true });
+    expect(platform.argsOf("chooseFile")).toEqual([["save", "/t/task.unfold.json"]]);
+    expect(platform.argsOf("saveDocument")).toEqual([[platform.id, "/t/copy.unfold.json"]]);
+    expect(byTestId("template-path").textContent).toBe("/t/copy.unfold.json");
   });
 });
 

@@ -1,75 +1,148 @@
-// The page: opens the launch template and shows the editor over it, or a notice, or the error that
-// kept it from opening. Start-up decisions live in view.ts; the editor in editor/.
+// The page: the editor over the open template, or the start page, with the workspace's notices
+// (recovered work, a failed open, the unsaved-changes question); file shortcuts and the window's
+// close and file-drop events. The workspace's state lives in workspace/, the editor in editor/.
 //
 // data-testids (tests and the e2e test select by them; keep them stable):
-//   notice, error, error-detail                   start-up notice and open failure
-//   template-path                                  the file's path (toolbar, or above an open failure)
+//   notice                                         outside the app
+//   error, error-path, error-detail, error-problems  why an open failed (file, message, problems)
+//   template-path                                  the open file's path in the toolbar
+//   new-button, open-button, save-as-button,       file actions in the toolbar; recent files
+//     recent-menu, recent-file (data-path)
+//   start-page, start-new, start-open, open-example  the start page when nothing is open
+//   recovery-offer, recovered-item (data-path),    unsaved work recovered after a crash
+//     restore-recovered, discard-recovered
+//   unsaved-dialog, unsaved-save, unsaved-discard, unsaved-cancel  the unsaved-changes question
+//   shortcut-help, help-button                     the keyboard shortcut overlay and its button
+//   read-sections, read-section (data-path)        the preview's "show as read" switches
+//   tree-scroller, drag-handle, drop-indicator     the tree's scroll box, a row's grip, where a
+//     (data-position=before|inside|after)           dragged section would land
 //   undo-button, redo-button, save-button          toolbar
 //   dirty-marker                                   "modified" while there are unsaved changes
 //   edit-failure, edit-failure-detail              why the last edit, undo, redo or save was not done
 //   section-tree, section-row (data-path=<path>),  the section tree; per row: select-section,
 //     select-section, toggle-visibility, tool-count  the FULL/SUMMARY toggle ("Toggle <path>"), tools
-//   section-editor, field-key, field-title,        the selected section's editor
-//     field-template, field-summary, field-visibility
+//   section-editor, field-key, field-title,        the selected section's editor (title, template
+//     field-template, field-summary, field-visibility  and summary are CodeMirror's .cm-content: read
+//     field-title-warnings, field-template-warnings,   their textContent), and the placeholder
+//     field-summary-warnings                           warnings under a field
+//   section-tools, section-tool (data-name),       a section's tools, and the template's own tools in
+//     template-tools, template-tool (data-name),     the Template tab; edit-tool opens a tool in the
+//     edit-tool, new-tool                            tool editor, new-tool adds a blank one
+//   tool-editor, tool-name, tool-description,      the tool editor: fields, problems (location +
+//     tool-brief, tool-kind, tool-categories,        message), Apply (changes without problems are
+//     tool-requires-permission, tool-parameters,     applied as typed; Apply does it at once), Revert,
+//     tool-mock, tool-mock-result, tool-mock-error,  Close, and the status (applied or why not)
+//     tool-problems, tool-apply, tool-revert,
+//     tool-close, tool-status
 //   problems                                       the template's problems (location + message)
 //   expand-all                                     preview every section in full
 //   preview-markdown, tool-list, token-count       the preview
 //   preview-error                                  the preview's render error, in its place
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { Editor } from "./editor/Editor";
+import { isHelpKey, shortcutAction } from "./editor/shortcuts";
+import { ShortcutHelpOverlay } from "./editor/ShortcutHelpOverlay";
 import type { Platform } from "./platform";
-import { loadInitialView, type View } from "./view";
+import { FileMenu } from "./workspace/FileMenu";
+import { StartPage } from "./workspace/StartPage";
+import { OpenFailureNotice, RecoveryOffer, UnsavedDialog } from "./workspace/WorkspaceNotices";
+import { WorkspaceStore, type WorkspaceState } from "./workspace/workspace";
 
 export function App({ platform }: { platform: Platform }) {
-  const [view, setView] = useState<View>({ kind: "loading" });
+  const [workspace] = useState(() => new WorkspaceStore(platform));
+  const state = useSyncExternalStore(workspace.subscribe, workspace.getState);
 
   useEffect(() => {
-    let live = true;
-    void loadInitialView(platform).then((next) => {
-      if (live) setView(next);
-    });
-    return () => {
-      live = false;
-    };
-  }, [platform]);
+    void workspace.start();
+  }, [workspace]);
 
-  if (view.kind === "open") return <Editor platform={platform} document={view.document} />;
+  useEffect(() => listenToWindow(platform, workspace), [platform, workspace]);
+
+  const [help, setHelp] = useState(false);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (isHelpKey(event, isTyping(event.target))) {
+        event.preventDefault();
+        setHelp((shown) => !shown);
+        return;
+      }
+      const action = shortcutAction(event);
+      if (action !== "new" && action !== "open" && action !== "save_as") return;
+      event.preventDefault();
+      if (action === "new") void workspace.newDocument();
+      else if (action === "open") void workspace.openChosen();
+      else void workspace.editor?.saveAs();
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => {
+      window.removeEventListener("keydown", onKeyDown);
+    };
+  }, [workspace]);
+
+  const { screen } = state;
+  const notices = (
+    <>
+      <Notices workspace={workspace} state={state} />
+      {help && (
+        <ShortcutHelpOverlay
+          onClose={() => {
+            setHelp(false);
+          }}
+        />
+      )}
+    </>
+  );
+  if (screen.kind === "editor") {
+    return (
+      <>
+        <Editor key={screen.editor.getState().document.id} store={screen.editor} fileMenu={<FileMenu workspace={workspace} recent={state.recent} onHelp={() => { setHelp(true); }} />} />
+        {notices}
+      </>
+    );
+  }
   return (
     <main className="app">
       <h1>Unfold</h1>
-      <ViewBody view={view} />
+      {notices}
+      {screen.kind === "loading" && <p className="notice">Loading…</p>}
+      {screen.kind === "outside_tauri" && (
+        <p className="notice" data-testid="notice">
+          This page is Unfold&apos;s desktop UI: open it with the Unfold app to edit templates.
+        </p>
+      )}
+      {screen.kind === "start" && <StartPage workspace={workspace} recent={state.recent} />}
     </main>
   );
 }
 
-function ViewBody({ view }: { view: Exclude<View, { kind: "open" }> }) {
-  switch (view.kind) {
-    case "loading":
-      return <p className="notice">Loading…</p>;
-    case "outside_tauri":
-      return (
-        <p className="notice" data-testid="notice">
-          This page is Unfold&apos;s desktop UI: open it with the Unfold app to edit templates.
-        </p>
-      );
-    case "no_template":
-      return (
-        <p className="notice" data-testid="notice">
-          No template opened. Start the app with a template path, e.g.{" "}
-          <code>unfold-app examples/task-executor.unfold.json</code>
-        </p>
-      );
-    case "error":
-      return (
-        <section className="error" role="alert" data-testid="error">
-          {view.path !== null && (
-            <p className="path">
-              Template: <code data-testid="template-path">{view.path}</code>
-            </p>
-          )}
-          <h2>{view.title}</h2>
-          <p data-testid="error-detail">{view.detail}</p>
-        </section>
-      );
-  }
+/** Whether a key press goes to a text field (where `?` is a character, not the help key). */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+/** Asks about unsaved changes when the window is closing, and opens files dropped on it. */
+function listenToWindow(platform: Platform, workspace: WorkspaceStore): () => void {
+  const unlistens = [
+    platform.onCloseRequested(() => void workspace.requestClose()),
+    platform.onFilesDropped((paths) => void workspace.openDropped(paths)),
+  ];
+  return () => {
+    for (const unlisten of unlistens) void unlisten.then((stop) => { stop(); });
+  };
+}
+
+function Notices({ workspace, state }: { workspace: WorkspaceStore; state: WorkspaceState }) {
+  return (
+    <>
+      {state.recovered.length > 0 && <RecoveryOffer workspace={workspace} recovered={state.recovered} />}
+      {state.openFailure !== null && (
+        <OpenFailureNotice failure={state.openFailure} onDismiss={() => { workspace.dismissOpenFailure(); }} />
+      )}
+      {state.question !== null && (
+        <UnsavedDialog question={state.question} onAnswer={(answer) => { workspace.answer(answer); }} />
+      )}
+    </>
+  );
 }

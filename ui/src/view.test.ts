@@ -113,7 +113,11 @@ describe("loadInitialView", () => {
   it("shows the backend error with the path that failed", async () => {
     const failed: Outcome<DocumentView> = {
       ok: false,
-      error: { code: "invalid_template", message: "/t/a.unfold.json: line 1 column 2: expected value", problems: [] },
+      error: {
+        code: "invalid_template",
+        message: "/t/a.unfold.json: line 1 column 2: expected value",
+        problems: [{ location: "line 1, column 2", message: "expected value" }],
+      },
     };
     expect(
       await loadInitialView(fakePlatform({ openDocument: () => Promise.resolve(failed) })),
@@ -122,6 +126,7 @@ describe("loadInitialView", () => {
       path: "/t/a.unfold.json",
       title: "This template cannot be opened",
       detail: "/t/a.unfold.json: line 1 column 2: expected value",
+      problems: [{ location: "line 1, column 2", message: "expected value" }],
     });
   });
 });

@@ -1,6 +1,6 @@
 // What the page shows, as plain data: what to show at start-up (the opened document, a notice or
 // an error), tool names, token count, error text and the window title, tested without React or Tauri.
-import type { DocumentView, JsonValue, Platform, PlatformError } from "./platform";
+import type { DocumentView, JsonValue, Platform, PlatformError, ProblemView } from "./platform";
 
 /** Everything the page can display before the editor takes over. */
 export type View =
@@ -8,7 +8,7 @@ export type View =
   | { kind: "outside_tauri" }
   | { kind: "no_template" }
   | { kind: "open"; document: DocumentView }
-  | { kind: "error"; path: string | null; title: string; detail: string };
+  | { kind: "error"; path: string | null; title: string; detail: string; problems: ProblemView[] };
 
 function field(value: JsonValue | undefined, key: string): JsonValue | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
@@ -48,6 +48,11 @@ export function describeError(error: PlatformError): { title: string; detail: st
   }
 }
 
+/** Every problem an error lists, each at its place (none for a failure that is not about the input). */
+export function problemsOf(error: PlatformError): ProblemView[] {
+  return "problems" in error ? error.problems : [];
+}
+
 /** The file name of a path (either separator). */
 export function fileName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
@@ -63,10 +68,10 @@ export function windowTitle(path: string | null, dirty: boolean): string {
 export async function loadInitialView(platform: Platform): Promise<View> {
   if (!platform.isTauri()) return { kind: "outside_tauri" };
   const initial = await platform.initialTemplatePath();
-  if (!initial.ok) return { kind: "error", path: null, ...describeError(initial.error) };
+  if (!initial.ok) return { kind: "error", path: null, ...describeError(initial.error), problems: problemsOf(initial.error) };
   const path = initial.value;
   if (path === null) return { kind: "no_template" };
   const opened = await platform.openDocument(path);
-  if (!opened.ok) return { kind: "error", path, ...describeError(opened.error) };
+  if (!opened.ok) return { kind: "error", path, ...describeError(opened.error), problems: problemsOf(opened.error) };
   return { kind: "open", document: opened.value };
 }

@@ -1,25 +1,31 @@
 // The editor's page for one open template: toolbar (undo, redo, save, path, modified marker), the
 // section tree with its structure toolbar and keys, the selected section's editor and tools or the
-// Template panel (settings and parameters), the problems and the preview; keyboard shortcuts and
+// Template panel (settings, parameters and own tools), the problems and the preview; keyboard shortcuts and
 // the window title. All state and actions live in EditorStore.
-import { useEffect, useState, useSyncExternalStore } from "react";
-import type { DocumentView, Platform, ProblemView } from "../platform";
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
+import type { ProblemView } from "../platform";
 import { windowTitle } from "../view";
 import { PreviewPane } from "./PreviewPane";
+import { readableRows } from "./reading";
 import { SectionEditor } from "./SectionEditor";
 import { SectionTools } from "./SectionTools";
 import { SectionTree } from "./SectionTree";
-import { shortcutAction, type TreeKeyAction } from "./shortcuts";
-import { EditorStore, type Failure } from "./store";
+import { isEditorShortcut, shortcutAction, type TreeKeyAction } from "./shortcuts";
+import type { EditorStore, Failure } from "./store";
 import { sectionAt } from "./tree";
 import { TemplatePanel } from "./TemplatePanel";
+import { storeToolActions } from "./ToolList";
+import { sectionOwner, TEMPLATE_OWNER } from "./tools";
 import { TreeToolbar } from "./TreeToolbar";
 
 /** What the middle pane shows: the selected section, or the template's settings and parameters. */
 type Tab = "section" | "template";
 
-export function Editor({ platform, document: opened }: { platform: Platform; document: DocumentView }) {
-  const [store] = useState(() => new EditorStore(platform, opened));
+/**
+ * The editor over `store`'s document; `fileMenu` (new, open, save as, recent files) sits in its
+ * toolbar.
+ */
+export function Editor({ store, fileMenu }: { store: EditorStore; fileMenu?: ReactNode }) {
   const [tab, setTab] = useState<Tab>("section");
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { document, selected } = state;
@@ -32,7 +38,9 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
   const onTreeKey = (action: TreeKeyAction) => {
     if (action === "select_previous") store.selectAdjacent(-1);
     else if (action === "select_next") store.selectAdjacent(1);
-    else void store.restructure(selected, action);
+    else if (action === "toggle_visibility") {
+      if (selected !== null) void store.toggleVisibility(selected);
+    } else void store.restructure(selected, action);
   };
 
   useEffect(() => {
@@ -42,7 +50,7 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       const action = shortcutAction(event);
-      if (action === null) return;
+      if (action === null || !isEditorShortcut(action)) return;
       // Ours, not the text field's own undo: the document's history covers every field.
       event.preventDefault();
       void store[action]();
@@ -57,6 +65,7 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
     <div className="editor">
       <header className="toolbar">
         <h1>Unfold</h1>
+        {fileMenu}
         <button
           type="button"
           data-testid="undo-button"
@@ -110,6 +119,7 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
           />
           <SectionTree
             rows={state.rows}
+            template={document.template}
             selected={selected}
             onSelect={(path) => {
               store.select(path);
@@ -117,6 +127,7 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
             }}
             onToggle={(path) => void store.toggleVisibility(path)}
             onKey={onTreeKey}
+            onMove={(path, target) => void store.moveTo(path, target)}
           />
         </nav>
         <div className="pane edit-pane">
@@ -140,6 +151,8 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
             <TemplatePanel
               key={String(state.revision)}
               template={document.template}
+              revision={state.revision}
+              toolActions={storeToolActions(store, TEMPLATE_OWNER)}
               onSetting={(field, value) => void store.setSetting(field, value)}
               onParam={(name, value) => void store.setParam(name, value)}
               onAddParam={() => void store.addParam()}
@@ -152,6 +165,7 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
                 key={`${selected}#${String(state.revision)}`}
                 path={selected}
                 section={section}
+                params={Object.keys(document.template.params)}
                 focusKey={state.added === selected}
                 onField={(field, value) => void store.setField(selected, field, value)}
                 onRename={(key) => void store.rename(selected, key)}
@@ -161,8 +175,8 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
                 key={selected}
                 path={selected}
                 section={section}
-                onRemove={(index) => void store.removeTool(selected, index)}
-                onMove={(index, step) => void store.moveTool(selected, index, step)}
+                revision={state.revision}
+                actions={storeToolActions(store, sectionOwner(selected))}
                 onRead={(text) => store.importTools(text)}
                 onAttach={(tools, conflicts) => void store.attachTools(selected, tools, conflicts)}
               />
@@ -177,6 +191,11 @@ export function Editor({ platform, document: opened }: { platform: Platform; doc
           expandAll={state.expandAll}
           onExpandAll={(expandAll) => {
             store.setExpandAll(expandAll);
+          }}
+          readable={readableRows(state.rows)}
+          read={state.read}
+          onRead={(path, read) => {
+            store.setRead(path, read);
           }}
         />
       </div>

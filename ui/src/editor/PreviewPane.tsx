@@ -1,16 +1,29 @@
 // The preview pane: the prompt's token count, the offered tool names and the markdown as text (never
-// parsed as HTML), or the render error in their place; a switch to show every section in full.
+// parsed as HTML), or the render error in their place; a switch to show every section in full, and
+// per summarized section, a switch to show it as read (what a `read_section` of it would reveal).
+import { useState } from "react";
 import { formatTokens, toolNames } from "../view";
 import type { PreviewState } from "./store";
+import type { TreeRow } from "./tree";
+
+/** Beyond this many summarized sections the list starts filtered, so a huge template stays quick. */
+const LISTED_WITHOUT_FILTER = 50;
 
 export function PreviewPane({
   preview,
   expandAll,
   onExpandAll,
+  readable,
+  read,
+  onRead,
 }: {
   preview: PreviewState;
   expandAll: boolean;
   onExpandAll: (expandAll: boolean) => void;
+  /** The summarized sections, which the preview can show as read. */
+  readable: TreeRow[];
+  read: string[];
+  onRead: (path: string, read: boolean) => void;
 }) {
   return (
     <section className="pane preview-pane" aria-label="Preview">
@@ -26,8 +39,63 @@ export function PreviewPane({
         />{" "}
         Every section in full
       </label>
+      {readable.length > 0 && !expandAll && <ReadSections readable={readable} read={read} onRead={onRead} />}
       <PreviewBody preview={preview} />
     </section>
+  );
+}
+
+function ReadSections({
+  readable,
+  read,
+  onRead,
+}: {
+  readable: TreeRow[];
+  read: string[];
+  onRead: (path: string, read: boolean) => void;
+}) {
+  const [filter, setFilter] = useState("");
+  const marked = new Set(read);
+  const needle = filter.trim().toLowerCase();
+  const shown =
+    needle === ""
+      ? readable.slice(0, LISTED_WITHOUT_FILTER)
+      : readable.filter((row) => `${row.path} ${row.title}`.toLowerCase().includes(needle)).slice(0, LISTED_WITHOUT_FILTER);
+  return (
+    <details className="read-sections" data-testid="read-sections">
+      <summary>
+        Show as read ({read.length} of {readable.length} summarized)
+      </summary>
+      {readable.length > LISTED_WITHOUT_FILTER && (
+        <input
+          type="search"
+          aria-label="Filter summarized sections"
+          placeholder="Filter by key or title"
+          value={filter}
+          onChange={(event) => {
+            setFilter(event.target.value);
+          }}
+        />
+      )}
+      <ul>
+        {shown.map((row) => (
+          <li key={row.path}>
+            <label className="check">
+              <input
+                type="checkbox"
+                data-testid="read-section"
+                data-path={row.path}
+                checked={marked.has(row.path)}
+                onChange={(event) => {
+                  onRead(row.path, event.target.checked);
+                }}
+              />{" "}
+              <code>{row.path}</code> {row.title}
+            </label>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

@@ -1,14 +1,18 @@
 // The selected section's editor: key (renamed on blur or Enter, Escape puts it back; focused and
-// selected, ready to rename, for a section just added), title, template and summary (an edit on
-// every change) and visibility. It keeps what the user typed (a refused rename leaves the text in
-// place); its parent remounts it to start from the document.
+// selected, ready to rename, for a section just added), title, template and summary (code fields,
+// an edit on every change, placeholders marked and warned about under the field) and visibility.
+// It keeps what the user typed (a refused rename leaves the text in place); its parent remounts it
+// to start from the document.
 import { useEffect, useId, useRef, useState } from "react";
 import type { Section, Visibility } from "../platform";
+import { CodeField } from "./CodeField";
 import type { TextField } from "./edits";
+import { placeholderWarnings, titleWarnings } from "./placeholders";
 
 export function SectionEditor({
   path,
   section,
+  params,
   onField,
   onRename,
   onVisibility,
@@ -16,6 +20,8 @@ export function SectionEditor({
 }: {
   path: string;
   section: Section;
+  /** The template's parameter names (those with a default). */
+  params: readonly string[];
   /** Focus the key field with its text selected, once, when it appears. */
   focusKey?: boolean;
   onField: (field: TextField, value: string) => void;
@@ -76,16 +82,19 @@ export function SectionEditor({
           }
         }}
       />
-      <label htmlFor={`${id}-title`}>Title</label>
-      <input
-        id={`${id}-title`}
-        data-testid="field-title"
+      <span className="field-label">Title</span>
+      <CodeField
+        testId="field-title"
+        label="Title"
+        singleLine
+        spellCheck
         value={text.title}
-        autoComplete="off"
-        onChange={(event) => {
-          change("title", event.target.value);
+        describedBy={`${id}-title-warnings`}
+        onChange={(value) => {
+          change("title", value);
         }}
       />
+      <FieldWarnings id={`${id}-title-warnings`} testId="field-title-warnings" warnings={titleWarnings(text.title)} />
       <label htmlFor={`${id}-visibility`}>Visibility</label>
       <select
         id={`${id}-visibility`}
@@ -98,29 +107,53 @@ export function SectionEditor({
         <option value="full">Full</option>
         <option value="summary">Summary</option>
       </select>
-      <label htmlFor={`${id}-template`}>Template</label>
-      <textarea
-        id={`${id}-template`}
-        data-testid="field-template"
-        value={text.template}
+      <span className="field-label">Template</span>
+      <CodeField
+        testId="field-template"
         rows={8}
-        spellCheck={false}
-        onChange={(event) => {
-          change("template", event.target.value);
+        label="Template"
+        value={text.template}
+        params={params}
+        describedBy={`${id}-template-warnings`}
+        onChange={(value) => {
+          change("template", value);
         }}
       />
-      <label htmlFor={`${id}-summary`}>Summary</label>
-      <textarea
-        id={`${id}-summary`}
-        data-testid="field-summary"
-        value={text.summary}
+      <FieldWarnings
+        id={`${id}-template-warnings`}
+        testId="field-template-warnings"
+        warnings={placeholderWarnings(text.template, params)}
+      />
+      <span className="field-label">Summary</span>
+      <CodeField
+        testId="field-summary"
         rows={3}
-        spellCheck={false}
-        placeholder={section.visibility === "summary" ? "What the model sees until it reads the section" : ""}
-        onChange={(event) => {
-          change("summary", event.target.value);
+        label="Summary"
+        value={text.summary}
+        placeholder={section.visibility === "summary" ? "What the model sees until it reads the section" : undefined}
+        params={params}
+        describedBy={`${id}-summary-warnings`}
+        onChange={(value) => {
+          change("summary", value);
         }}
+      />
+      <FieldWarnings
+        id={`${id}-summary-warnings`}
+        testId="field-summary-warnings"
+        warnings={placeholderWarnings(text.summary, params)}
       />
     </form>
+  );
+}
+
+/** What is wrong with a field's placeholders, under it (nothing when all is well). */
+function FieldWarnings({ id, testId, warnings }: { id: string; testId: string; warnings: string[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <ul id={id} className="field-warnings" data-testid={testId}>
+      {warnings.map((warning) => (
+        <li key={warning}>{warning}</li>
+      ))}
+    </ul>
   );
 }

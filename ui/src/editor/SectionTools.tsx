@@ -1,11 +1,12 @@
-// The selected section's tools: each one's name and description with remove and move up/down, and
+// The selected section's tools: the tool list (edit, reorder, remove, new tool; see ToolList), and
 // "Import tools…": a text area for a pasted OpenAI Chat, OpenAI Responses or Anthropic tool list,
 // read by the backend, which shows its format, the names the template has already and any problem
 // at its place, then attaches the tools without a conflict to the section.
 import { useId, useState } from "react";
 import type { ImportedTools, Outcome, ProblemView, Section, Tool } from "../platform";
 import { describeError } from "../view";
-import { attachable } from "./tools";
+import { ToolList, type ToolActions } from "./ToolList";
+import { attachable, sectionOwner } from "./tools";
 
 type ImportState =
   | { kind: "closed" }
@@ -14,15 +15,16 @@ type ImportState =
 export function SectionTools({
   path,
   section,
-  onRemove,
-  onMove,
+  revision,
+  actions,
   onRead,
   onAttach,
 }: {
   path: string;
   section: Section;
-  onRemove: (index: number) => void;
-  onMove: (index: number, step: 1 | -1) => void;
+  /** The document's undo/redo count (the tool editor re-reads its tool when it changes). */
+  revision: number;
+  actions: ToolActions;
   /** Reads pasted text as tools; attaches nothing. */
   onRead: (text: string) => Promise<Outcome<ImportedTools>>;
   /** Attaches the tools whose names are not among `conflicts`. */
@@ -30,7 +32,6 @@ export function SectionTools({
 }) {
   const id = useId();
   const [importing, setImporting] = useState<ImportState>({ kind: "closed" });
-  const { tools } = section;
 
   const read = async (text: string) => {
     const result = await onRead(text);
@@ -46,48 +47,14 @@ export function SectionTools({
   return (
     <section className="section-tools" aria-label={`Tools of ${path}`}>
       <h3>Tools</h3>
-      {tools.length === 0 ? (
-        <p className="notice" data-testid="section-tools">
-          No tools
-        </p>
-      ) : (
-        <ul data-testid="section-tools">
-          {tools.map((tool, index) => (
-            <li key={tool.name} data-testid="section-tool" data-name={tool.name}>
-              <code>{tool.name}</code> <span className="description">{tool.description}</span>
-              <button
-                type="button"
-                aria-label={`Move ${tool.name} up`}
-                disabled={index === 0}
-                onClick={() => {
-                  onMove(index, -1);
-                }}
-              >
-                ↑
-              </button>
-              <button
-                type="button"
-                aria-label={`Move ${tool.name} down`}
-                disabled={index === tools.length - 1}
-                onClick={() => {
-                  onMove(index, 1);
-                }}
-              >
-                ↓
-              </button>
-              <button
-                type="button"
-                aria-label={`Remove ${tool.name}`}
-                onClick={() => {
-                  onRemove(index);
-                }}
-              >
-                Remove
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ToolList
+        owner={sectionOwner(path)}
+        tools={section.tools}
+        revision={revision}
+        testId="section-tools"
+        itemTestId="section-tool"
+        actions={actions}
+      />
       {importing.kind === "closed" ? (
         <button
           type="button"

@@ -1,29 +1,84 @@
 // The section tree: a row per section (indented by depth) that selects it, with its FULL/SUMMARY
-// toggle and its tool count; the tree's own keys (shortcuts.ts) while it has focus, and focus that
-// follows the selected row after one of them, even when its row was moved or re-created.
-import { useEffect, useRef } from "react";
+// toggle and its tool count. Only the rows in view (and a few either side) are in the page, so a
+// tree of thousands of sections stays fast; a short tree has every row in the page. The tree's own
+// keys (shortcuts.ts) while it has focus, the selected row scrolled into view, and focus that
+// follows the selected row after a key, even when its row was moved or re-created. A row is dragged
+// with the pointer (pointer events: the webview keeps native drag-and-drop for opening files) onto
+// another row, before, inside or after it (dropTarget.ts decides where and whether); Escape cancels.
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import type { Template } from "../platform";
+import { dropTargetAt, type DropTarget } from "./dropTarget";
+import { edgeScrollStep, renderedIndices, revealScrollTop, visibleRows } from "./rowWindow";
 import { treeKeyAction, type TreeKeyAction } from "./shortcuts";
 import { toolCountLabel, visibilityBadge, type TreeRow } from "./tree";
+import { useViewport } from "./useViewport";
 
+/** Every row's height in pixels: the `.tree-scroller .tree .row` rule in index.css sets the same. */
+export const TREE_ROW_HEIGHT = 40;
+/** How far (in pixels) a press moves before it is a drag rather than a click. */
+export const DRAG_THRESHOLD = 5;
 /** Rows deeper than this are indented as much as this one (the CSS has a rule per level). */
 const MAX_INDENT = 8;
 
+/** A press on a row that may become a drag. */
+interface Press {
+  path: string;
+  pointerId: number;
+  startX: number;
+  startY: number;
+  /** Where the pointer is now, in the window. */
+  clientY: number;
+  dragging: boolean;
+}
+
+/** A drag under way: the dragged section and the pointer's height below the tree's first row. */
+interface Drag {
+  path: string;
+  y: number;
+}
+
+/** How far below the top of `list` (the first row) `clientY` is. */
+function offsetInList(list: HTMLElement | null, clientY: number): number {
+  return list === null ? -1 : clientY - list.getBoundingClientRect().top;
+}
+
 export function SectionTree({
   rows,
+  template,
   selected,
   onSelect,
   onToggle,
   onKey,
+  onMove,
 }: {
   rows: TreeRow[];
+  /** The template the rows show, for where a drop would put the dragged section. */
+  template: Template;
   selected: string | null;
   onSelect: (path: string) => void;
   onToggle: (path: string) => void;
   onKey: (action: TreeKeyAction) => void;
+  /** Moves the section at `path` to where it was dropped. */
+  onMove: (path: string, target: DropTarget) => void;
 }) {
+  const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLUListElement>(null);
   /** Whether the tree is being used from the keyboard: focus then follows the selected row. */
   const keyboard = useRef(false);
+  const press = useRef<Press | null>(null);
+  /** Set when a drag ended: the click its release may cause is not a click on a row. */
+  const swallowClick = useRef(false);
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const viewport = useViewport(scroller);
+  const selectedIndex = rows.findIndex((row) => row.path === selected);
+  const dragging = drag !== null;
+
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (box === null || selectedIndex < 0) return;
+    box.scrollTop = revealScrollTop(selectedIndex, { scrollTop: box.scrollTop, height: box.clientHeight }, TREE_ROW_HEIGHT);
+    // Only when the selection changed or its row moved: an edit elsewhere leaves the scroll alone.
+  }, [selected, selectedIndex]);
 
   useEffect(() => {
     const tree = list.current;
@@ -34,70 +89,223 @@ export function SectionTree({
     tree.querySelector<HTMLElement>('[data-testid="select-section"][aria-current="true"]')?.focus();
   }, [rows, selected]);
 
-  if (rows.length === 0) return <p className="notice">No sections</p>;
+  useEffect(() => {
+    const box = scroller.current;
+    if (!dragging || box === null) return;
+    const follow = () => {
+      const current = press.current;
+      if (current !== null) setDrag({ path: current.path, y: offsetInList(list.current, current.clientY) });
+    };
+    // Near the top or bottom edge the tree scrolls by itself, and the target follows the rows.
+    let frame = requestAnimationFrame(function scrollAtEdge() {
+      const current = press.current;
+      if (current !== null) {
+        const rect = box.getBoundingClientRect();
+        const step = edgeScrollStep(current.clientY, rect.top, rect.height);
+        if (step !== 0) box.scrollTop += step;
+      }
+      frame = requestAnimationFrame(scrollAtEdge);
+    });
+    const onEscape = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.preventDefault();
+      event.stopPropagation();
+      press.current = null;
+      swallowClick.current = true;
+      setDrag(null);
+    };
+    box.addEventListener("scroll", follow, { passive: true });
+    window.addEventListener("keydown", onEscape, true);
+    return () => {
+      cancelAnimationFrame(frame);
+      box.removeEventListener("scroll", follow);
+      window.removeEventListener("keydown", onEscape, true);
+    };
+  }, [dragging]);
+
+  const endPress = () => {
+    if (press.current?.dragging === true) swallowClick.current = true;
+    press.current = null;
+    setDrag(null);
+  };
+
+  const target = drag === null ? null : dropTargetAt(template, rows, drag.path, drag.y, TREE_ROW_HEIGHT);
+  const shown = renderedIndices(visibleRows(rows.length, viewport, TREE_ROW_HEIGHT), [selectedIndex]);
+
   return (
-    <ul
-      ref={list}
-      className="tree"
-      data-testid="section-tree"
-      onKeyDown={(event) => {
-        const action = treeKeyAction(event);
-        if (action === null) return;
-        event.preventDefault();
-        keyboard.current = true;
-        onKey(action);
-      }}
-      onPointerDown={() => {
-        keyboard.current = false;
-      }}
-      onBlur={(event) => {
-        const next = event.relatedTarget;
-        if (next instanceof Node && !event.currentTarget.contains(next)) keyboard.current = false;
-      }}
+    <div ref={scroller} className="tree-scroller" data-testid="tree-scroller">
+      {rows.length === 0 ? (
+        <p className="notice">No sections</p>
+      ) : (
+        <ul
+          ref={list}
+          role="tree"
+          aria-label="Sections"
+          className={dragging ? "tree dragging" : "tree"}
+          data-testid="section-tree"
+          // Set through the DOM's style object, which the CSP allows (it forbids style attributes).
+          style={{ height: rows.length * TREE_ROW_HEIGHT }}
+          onKeyDown={(event) => {
+            const action = treeKeyAction(event);
+            if (action === null) return;
+            event.preventDefault();
+            keyboard.current = true;
+            onKey(action);
+          }}
+          onBlur={(event) => {
+            const next = event.relatedTarget;
+            if (next instanceof Node && !event.currentTarget.contains(next)) keyboard.current = false;
+          }}
+          onPointerDown={(event) => {
+            keyboard.current = false;
+            swallowClick.current = false;
+            if (event.button !== 0 || !event.isPrimary || !(event.target instanceof Element)) return;
+            // The badge is a button of its own: pressing it toggles, never drags.
+            if (event.target.closest('[data-testid="toggle-visibility"]') !== null) return;
+            const path = event.target.closest<HTMLElement>('[data-testid="section-row"]')?.dataset.path;
+            if (path === undefined) return;
+            const { pointerId, clientX, clientY } = event;
+            press.current = { path, pointerId, startX: clientX, startY: clientY, clientY, dragging: false };
+          }}
+          onPointerMove={(event) => {
+            const current = press.current;
+            if (current?.pointerId !== event.pointerId) return;
+            if ((event.buttons & 1) === 0) {
+              // The button was let go where the tree did not hear it: that press is over.
+              endPress();
+              return;
+            }
+            current.clientY = event.clientY;
+            if (!current.dragging) {
+              const moved = Math.hypot(event.clientX - current.startX, event.clientY - current.startY);
+              if (moved < DRAG_THRESHOLD) return;
+              current.dragging = true;
+              try {
+                // Keep the pointer's events while it is outside the tree, to scroll and to drop.
+                event.currentTarget.setPointerCapture(event.pointerId);
+              } catch {
+                // A pointer the browser no longer tracks cannot be captured: drag on without.
+              }
+            }
+            event.preventDefault();
+            setDrag({ path: current.path, y: offsetInList(list.current, event.clientY) });
+          }}
+          onPointerUp={(event) => {
+            const current = press.current;
+            if (current?.pointerId !== event.pointerId) return;
+            const dropped = current.dragging
+              ? dropTargetAt(template, rows, current.path, offsetInList(list.current, event.clientY), TREE_ROW_HEIGHT)
+              : null;
+            endPress();
+            if (dropped !== null) onMove(current.path, dropped);
+          }}
+          onPointerCancel={endPress}
+          onLostPointerCapture={() => {
+            if (press.current?.dragging === true) endPress();
+          }}
+          onClickCapture={(event) => {
+            if (!swallowClick.current) return;
+            swallowClick.current = false;
+            event.preventDefault();
+            event.stopPropagation();
+          }}
+        >
+          {shown.map((index) => {
+            const row = rows[index];
+            if (row === undefined) return null;
+            return (
+              <TreeItem
+                key={row.path}
+                row={row}
+                top={index * TREE_ROW_HEIGHT}
+                selected={row.path === selected}
+                dragged={row.path === drag?.path}
+                drop={target?.path === row.path ? target : null}
+                onSelect={onSelect}
+                onToggle={onToggle}
+              />
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function TreeItem({
+  row,
+  top,
+  selected,
+  dragged,
+  drop,
+  onSelect,
+  onToggle,
+}: {
+  row: TreeRow;
+  /** Its distance from the top of the list, in pixels. */
+  top: number;
+  selected: boolean;
+  dragged: boolean;
+  /** The drop the pointer offers on this row, if any. */
+  drop: DropTarget | null;
+  onSelect: (path: string) => void;
+  onToggle: (path: string) => void;
+}) {
+  const classes = ["row", selected ? "selected" : "", dragged ? "dragged" : ""].filter((name) => name !== "");
+  return (
+    <li
+      role="treeitem"
+      aria-level={row.depth + 1}
+      aria-setsize={row.siblingCount}
+      aria-posinset={row.index + 1}
+      aria-selected={selected}
+      className={classes.join(" ")}
+      data-testid="section-row"
+      data-path={row.path}
+      data-depth={Math.min(row.depth, MAX_INDENT)}
+      style={{ top }}
     >
-      {rows.map((row) => {
-        const isSelected = row.path === selected;
-        return (
-          <li
-            key={row.path}
-            className={isSelected ? "row selected" : "row"}
-            data-testid="section-row"
-            data-path={row.path}
-            data-depth={Math.min(row.depth, MAX_INDENT)}
-          >
-            <button
-              type="button"
-              className="select"
-              data-testid="select-section"
-              aria-current={isSelected ? "true" : undefined}
-              title={row.path}
-              onClick={() => {
-                onSelect(row.path);
-              }}
-            >
-              <span className="title">{row.title === "" ? "(untitled)" : row.title}</span>
-              <span className="key">{row.key}</span>
-            </button>
-            {row.toolCount > 0 && (
-              <span className="tools" data-testid="tool-count">
-                {toolCountLabel(row.toolCount)}
-              </span>
-            )}
-            <button
-              type="button"
-              className={`badge ${row.visibility}`}
-              data-testid="toggle-visibility"
-              aria-label={`Toggle ${row.path}`}
-              title={row.visibility === "full" ? "Shown in full: click to summarize" : "Summarized: click to show in full"}
-              onClick={() => {
-                onToggle(row.path);
-              }}
-            >
-              {visibilityBadge(row.visibility)}
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+      <span className="grip" data-testid="drag-handle" aria-hidden="true" title="Drag to move">
+        ⠿
+      </span>
+      <button
+        type="button"
+        className="select"
+        data-testid="select-section"
+        aria-current={selected ? "true" : undefined}
+        title={row.path}
+        onClick={() => {
+          onSelect(row.path);
+        }}
+      >
+        <span className="title">{row.title === "" ? "(untitled)" : row.title}</span>
+        <span className="key">{row.key}</span>
+      </button>
+      {row.toolCount > 0 && (
+        <span className="tools" data-testid="tool-count">
+          {toolCountLabel(row.toolCount)}
+        </span>
+      )}
+      <button
+        type="button"
+        className={`badge ${row.visibility}`}
+        data-testid="toggle-visibility"
+        aria-label={`Toggle ${row.path}`}
+        title={row.visibility === "full" ? "Shown in full: click to summarize" : "Summarized: click to show in full"}
+        onClick={() => {
+          onToggle(row.path);
+        }}
+      >
+        {visibilityBadge(row.visibility)}
+      </button>
+      {drop !== null && (
+        <span
+          className={`drop-indicator ${drop.position}`}
+          data-testid="drop-indicator"
+          data-position={drop.position}
+          aria-hidden="true"
+        />
+      )}
+    </li>
   );
 }

@@ -1,10 +1,12 @@
 // The Template panel: the template's header (key, name, ns), its settings (disclosure, heading, tool
-// disclosure) and its parameters with their defaults (edit, add, remove). It keeps what the user
-// typed (a refused change leaves the text in place); its parent remounts it to start from the
-// document after undo or redo.
+// disclosure), its parameters with their defaults (edit, add, remove) and its own tools (the tool
+// list and editor, as a section's). It keeps what the user typed (a refused change leaves the text
+// in place); its parent remounts it to start from the document after undo or redo.
 import { useId, useState } from "react";
 import type { Disclosure, HeadingStyle, Template, TemplateSettings, ToolDisclosure } from "../platform";
 import { settingsOf, type SettingsTextField } from "./settings";
+import { ToolList, type ToolActions } from "./ToolList";
+import { TEMPLATE_OWNER } from "./tools";
 
 const DISCLOSURES: readonly Disclosure[] = ["read_section", "open_sections", "mixed"];
 const HEADINGS: readonly HeadingStyle[] = ["plain", "keyed"];
@@ -17,12 +19,18 @@ function pick<T extends string>(options: readonly T[], value: string): T {
 
 export function TemplatePanel({
   template,
+  revision,
+  toolActions,
   onSetting,
   onParam,
   onAddParam,
   onRemoveParam,
 }: {
   template: Template;
+  /** The document's undo/redo count (the tool editor re-reads its tool when it changes). */
+  revision: number;
+  /** What the template's own tool list does. */
+  toolActions: ToolActions;
   onSetting: <F extends keyof TemplateSettings>(field: F, value: TemplateSettings[F]) => void;
   onParam: (name: string, value: string) => void;
   onAddParam: () => void;
@@ -155,6 +163,15 @@ export function TemplatePanel({
       <button type="button" data-testid="add-param" onClick={onAddParam}>
         Add parameter
       </button>
+      <h3>Tools (offered whatever is summarized)</h3>
+      <ToolList
+        owner={TEMPLATE_OWNER}
+        tools={template.tools}
+        revision={revision}
+        testId="template-tools"
+        itemTestId="template-tool"
+        actions={toolActions}
+      />
     </form>
   );
 }

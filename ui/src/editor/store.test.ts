@@ -395,12 +395,48 @@ describe("EditorStore: settings, parameters and tools", () => {
   it("removes and moves a section's tools", async () => {
     const { store } = await opened();
     const names = () => store.getState().document.template.sections[1]?.tools.map((tool) => tool.name);
-    await store.moveTool("context", 0, 1);
+    const context = { kind: "section", path: "context" } as const;
+    await store.moveTool(context, 0, 1);
     expect(names()).toEqual(["cite", "search"]);
-    await store.removeTool("context", 0);
+    await store.removeTool(context, 0);
     expect(names()).toEqual(["search"]);
-    await store.moveTool("context", 0, 1); // already last: nothing sent
+    await store.moveTool(context, 0, 1); // already last: nothing sent
     expect(names()).toEqual(["search"]);
+  });
+
+  it("adds blank tools under free names to the template's own tools and a section's", async () => {
+    const { store } = await opened();
+    await store.addTool({ kind: "template" });
+    await store.addTool({ kind: "section", path: "task" });
+    const { template } = store.getState().document;
+    expect(template.tools.map((tool) => tool.name)).toEqual(["lookup", "new_tool"]);
+    expect(template.sections[0]?.tools).toEqual([
+      { name: "new_tool_2", description: "", parameters: { type: "object", properties: {} } },
+    ]);
+    expect(shownTools(store)).toEqual(["lookup", "new_tool", "new_tool_2", "read_section"]);
+  });
+
+  it("replaces a tool; changes to one tool in a row undo as one step", async () => {
+    const { platform, store } = await opened();
+    const lookup = store.getState().document.template.tools[0];
+    if (lookup === undefined) throw new Error("no tool");
+    await store.replaceTool({ kind: "template" }, 0, { ...lookup, description: "Look up" });
+    await store.replaceTool({ kind: "template" }, 0, { ...lookup, name: "find", description: "Look up" });
+    expect(store.getState().document.template.tools[0]).toMatchObject({ name: "find", description: "Look up" });
+    expect(platform.argsOf("applyEdit").map(([, , group]) => group)).toEqual(["tool/template/0", "tool/template/0"]);
+    await store.undo();
+    expect(store.getState().document.template.tools[0]).toEqual(lookup);
+  });
+
+  it("checks a tool against the document as it stands", async () => {
+    const { platform, store } = await opened();
+    const text = JSON.stringify({ name: "search", description: "", parameters: { type: "object" } });
+    expect(await store.checkTool({ kind: "section", path: "context" }, 0, text)).toEqual({ ok: true, value: [] });
+    expect(await store.checkTool({ kind: "template" }, null, text)).toMatchObject({
+      ok: true,
+      value: [{ location: "/name" }],
+    });
+    expect(platform.argsOf("checkTool")[1]).toEqual([1, { kind: "template" }, null, text]);
   });
 
   it("imports a tool list, then appends the tools without a conflict one edit each", async () => {

@@ -11,9 +11,11 @@ import type {
   Platform,
   PlatformError,
   PreviewDto,
+  ProblemView,
   Template,
   TemplateSettings,
   Tool,
+  ToolOwner,
   Visibility,
 } from "../platform";
 import { describeError } from "../view";
@@ -29,8 +31,18 @@ import {
   type TextField,
 } from "./edits";
 import { addParamEdit, removeParamEdit, setParamEdit, setSettingsEdit } from "./settings";
+import { dropRequest, type DropTarget } from "./dropTarget";
 import { structureRequest, type StructureAction, type StructureRequest } from "./structure";
-import { appendToolEdit, attachable, moveToolEdit, removeToolEdit } from "./tools";
+import {
+  addToolEdit,
+  appendToolEdit,
+  attachable,
+  moveToolEdit,
+  removeToolEdit,
+  replaceToolEdit,
+  sectionOwner,
+} from "./tools";
+import { readPaths } from "./reading";
 import { adjacentRow, reselect, treeRows, type TreeRow } from "./tree";
 
 /** What the preview pane shows. */
@@ -55,6 +67,8 @@ export interface EditorState {
   preview: PreviewState;
   /** Preview with every section in full instead of as the model first sees it. */
   expandAll: boolean;
+  /** Summarized sections the preview shows as read (as `read_section` would reveal them). */
+  read: string[];
   /** The last refused action, until the next change succeeds or it is dismissed. */
   failure: Failure | null;
   /**
@@ -106,6 +120,7 @@ export class EditorStore {
       added: null,
       preview: { kind: "loading" },
       expandAll: false,
+      read: [],
       failure: null,
       revision: 0,
     };
@@ -126,9 +141,12 @@ export class EditorStore {
   }
 
   /** Runs `task` after every action queued before it. */
-  private enqueue(task: () => Promise<void>): Promise<void> {
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
     const run = this.queue.then(task);
-    this.queue = run.catch(() => undefined);
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 
@@ -143,8 +161,9 @@ export class EditorStore {
   /** Asks for the preview of the document as it stands; an older answer never replaces a newer one. */
   async refreshPreview(): Promise<void> {
     const request = ++this.previewRequest;
-    const { document, expandAll } = this.state;
-    const result = await this.platform.previewDocument(document.id, [], expandAll);
+    const { document, expandAll, read, rows } = this.state;
+    // A section renamed, moved or deleted since it was marked read is no longer read.
+    const result = await this.platform.previewDocument(document.id, readPaths(read, rows), expandAll);
     if (request !== this.previewRequest) return;
     this.update({
       preview: result.ok
@@ -165,6 +184,13 @@ export class EditorStore {
 
   setExpandAll(expandAll: boolean): void {
     this.update({ expandAll });
+    void this.refreshPreview();
+  }
+
+  /** Shows the summarized section at `path` in the preview as read (`true`) or not. */
+  setRead(path: string, read: boolean): void {
+    const others = this.state.read.filter((p) => p !== path);
+    this.update({ read: read ? [...others, path] : others });
     void this.refreshPreview();
   }
 
@@ -230,6 +256,18 @@ export class EditorStore {
     return this.edit(path, (p) => structureRequest(this.state.document.template, p, action));
   }
 
+  /**
+   * Moves the section at `path` to where it was dropped in the tree (one MoveSection edit, which
+   * selects it there); the target follows the renames and moves queued before it as `path` does.
+   */
+  moveTo(path: string, target: DropTarget): Promise<void> {
+    const changesBefore = this.pathChanges.length;
+    return this.edit(path, (p) => {
+      const to = this.pathChanges.slice(changesBefore).reduce(rebase, target.path);
+      return p === null ? null : dropRequest(this.state.document.template, p, { ...target, path: to });
+    });
+  }
+
   /** An edit of the whole template (settings, parameters), built from the latest template. */
   private editTemplate(build: (template: Template) => EditRequest | null): Promise<void> {
     return this.edit(null, () => build(this.state.document.template));
@@ -251,12 +289,36 @@ export class EditorStore {
     return this.editTemplate((t) => removeParamEdit(t, name));
   }
 
-  removeTool(path: string, index: number): Promise<void> {
-    return this.editSection(path, (t, p) => removeToolEdit(t, p, index));
+  /** An edit of `owner`'s tools, built from the latest template (a section's path follows renames). */
+  private editTools(
+    owner: ToolOwner,
+    build: (template: Template, owner: ToolOwner) => EditRequest | null,
+  ): Promise<void> {
+    if (owner.kind === "template") return this.editTemplate((t) => build(t, owner));
+    return this.editSection(owner.path, (t, p) => build(t, sectionOwner(p)));
   }
 
-  moveTool(path: string, index: number, step: 1 | -1): Promise<void> {
-    return this.editSection(path, (t, p) => moveToolEdit(t, p, index, step));
+  removeTool(owner: ToolOwner, index: number): Promise<void> {
+    return this.editTools(owner, (t, o) => removeToolEdit(t, o, index));
+  }
+
+  moveTool(owner: ToolOwner, index: number, step: 1 | -1): Promise<void> {
+    return this.editTools(owner, (t, o) => moveToolEdit(t, o, index, step));
+  }
+
+  /** Appends a blank tool under a free name (`new_tool`, `new_tool_2`, …) to `owner`'s tools. */
+  addTool(owner: ToolOwner): Promise<void> {
+    return this.editTools(owner, (t, o) => addToolEdit(t, o));
+  }
+
+  /** Replaces `owner`'s tool at `index` with what the tool editor holds. */
+  replaceTool(owner: ToolOwner, index: number, tool: Tool): Promise<void> {
+    return this.editTools(owner, (t, o) => replaceToolEdit(t, o, index, tool));
+  }
+
+  /** The problems of a tool's JSON text for position `index` of `owner`'s tools (`null`: a new one). */
+  checkTool(owner: ToolOwner, index: number | null, toolJson: string): Promise<Outcome<ProblemView[]>> {
+    return this.platform.checkTool(this.state.document.id, owner, index, toolJson);
   }
 
   /** Reads a pasted tool list against the document as it stands; attaches nothing. */
@@ -270,7 +332,7 @@ export class EditorStore {
    */
   attachTools(path: string, tools: readonly Tool[], conflicts: readonly string[]): Promise<void> {
     const runs = attachable(tools, conflicts).map((tool) =>
-      this.editSection(path, (t, p) => appendToolEdit(t, p, tool)),
+      this.editTools(sectionOwner(path), (t, o) => appendToolEdit(t, o, tool)),
     );
     return Promise.all(runs).then(() => undefined);
   }
@@ -296,19 +358,38 @@ export class EditorStore {
     });
   }
 
-  /** Saves to the document's file (nothing to do when it has no unsaved changes). */
-  save(): Promise<void> {
-    return this.enqueue(async () => {
-      const { document } = this.state;
-      if (!document.dirty) return;
-      const result = await this.platform.saveDocument(document.id, null);
-      if (!result.ok) {
-        this.update({ failure: actionFailure("save", result.error) });
-        return;
-      }
-      // The template is unchanged: keep the preview, take the clean state.
-      this.update({ document: result.value, failure: null });
-    });
+  /**
+   * Saves to the document's file (nothing to do when it has no unsaved changes); a document that
+   * has no file yet asks where, as "save as" does. True once the document is saved.
+   */
+  save(): Promise<boolean> {
+    if (this.state.document.path === null) return this.saveAs();
+    return this.enqueue(async () => (this.state.document.dirty ? this.write(null) : true));
+  }
+
+  /** Asks where to save (the native dialog), then saves there; false when cancelled or refused. */
+  async saveAs(): Promise<boolean> {
+    const { document } = this.state;
+    const suggested = document.path ?? `${document.template.key}.unfold.json`;
+    const chosen = await this.platform.chooseFile("save", suggested);
+    if (!chosen.ok) {
+      this.update({ failure: actionFailure("save", chosen.error) });
+      return false;
+    }
+    const path = chosen.value;
+    if (path === null) return false;
+    return this.enqueue(() => this.write(path));
+  }
+
+  private async write(path: string | null): Promise<boolean> {
+    const result = await this.platform.saveDocument(this.state.document.id, path);
+    if (!result.ok) {
+      this.update({ failure: actionFailure("save", result.error) });
+      return false;
+    }
+    // The template is unchanged: keep the preview, take the clean state.
+    this.update({ document: result.value, failure: null });
+    return true;
   }
 }
 

@@ -1,8 +1,9 @@
 // Structural edits of the section tree, built from the document as it stands: add a child or a
-// sibling, delete, move up or down, indent and outdent the selected section, each with the section
-// to select once the backend applied it. An action that is impossible where the section stands
-// builds nothing (null), which is also how the toolbar knows to disable it; what only the backend
-// checks (a sibling with the same key, the depth limit) is left to it to refuse.
+// sibling, delete, move up or down, indent and outdent the selected section (and the move a drop in
+// the tree makes, see dropTarget.ts), each with the section to select once the backend applied it.
+// An action that is impossible where the section stands builds nothing (null), which is also how
+// the toolbar knows to disable it; what only the backend checks (a sibling with the same key, the
+// depth limit) is left to it to refuse.
 import type { Section, Template } from "../platform";
 import type { EditRequest } from "./edits";
 import { childPath, keyOf, parentPath, sectionAt } from "./tree";
@@ -62,9 +63,17 @@ function insert(parent: string | null, index: number, siblings: readonly Section
   };
 }
 
-/** Moves `path` under `parent` at `index` (counted after its removal); it stays selected there. */
-function move(path: string, parent: string | null, index: number, key: string): StructureRequest {
-  return { edit: { op: "move_section", path, parent, index }, group: null, select: childPath(parent, key), added: false };
+/**
+ * Moves the section at `path` under `parent` (`null`: top level) at `index`, counted among the new
+ * siblings once it left its old place (as the backend counts it); it stays selected there.
+ */
+export function moveRequest(path: string, parent: string | null, index: number): StructureRequest {
+  return {
+    edit: { op: "move_section", path, parent, index },
+    group: null,
+    select: childPath(parent, keyOf(path)),
+    added: false,
+  };
 }
 
 /**
@@ -98,19 +107,19 @@ export function structureRequest(
       };
     }
     case "move_up":
-      return index > 0 ? move(selected, parent, index - 1, section.key) : null;
+      return index > 0 ? moveRequest(selected, parent, index - 1) : null;
     case "move_down":
-      return index < siblings.length - 1 ? move(selected, parent, index + 1, section.key) : null;
+      return index < siblings.length - 1 ? moveRequest(selected, parent, index + 1) : null;
     case "indent": {
       const previous = siblings[index - 1];
       if (previous === undefined) return null;
-      return move(selected, childPath(parent, previous.key), previous.children.length, section.key);
+      return moveRequest(selected, childPath(parent, previous.key), previous.children.length);
     }
     case "outdent": {
       if (parent === null) return null;
       const parentPlace = placeOf(template, parent);
       if (parentPlace === undefined) return null;
-      return move(selected, parentPlace.parent, parentPlace.index + 1, section.key);
+      return moveRequest(selected, parentPlace.parent, parentPlace.index + 1);
     }
   }
 }

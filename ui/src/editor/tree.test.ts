@@ -1,5 +1,6 @@
-// Tests for tree.ts: rows in document order with paths, depths, badges and tool counts; lookup by
-// path and path arithmetic; which row stays selected when the tree changes; the rows above and below.
+// Tests for tree.ts: rows in document order with paths, depths, places among siblings, badges and
+// tool counts; lookup by path and path arithmetic; which row stays selected when the tree changes;
+// the rows above and below.
 import { describe, expect, it } from "vitest";
 import { exampleTemplate } from "../testing/fakePlatform";
 import {
@@ -25,6 +26,17 @@ describe("treeRows", () => {
       ["style", 0, "summary", 0],
     ]);
     expect(rows[2]).toMatchObject({ key: "examples", title: "Examples" });
+  });
+
+  it("gives each row its place among its siblings (for aria-posinset and aria-setsize)", () => {
+    const rows = treeRows(exampleTemplate());
+    expect(rows.map((row) => [row.path, row.index, row.siblingCount])).toEqual([
+      ["task", 0, 3],
+      ["context", 1, 3],
+      ["context.examples", 0, 2],
+      ["context.history", 1, 2],
+      ["style", 2, 3],
+    ]);
   });
 
   it("is empty for a template without sections", () => {

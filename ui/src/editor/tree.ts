@@ -1,5 +1,5 @@
 // The section tree as the editor lists it: one row per section in document order (dotted path, key,
-// title, depth, visibility badge, tool count), section lookup by path and dotted-path arithmetic,
+// title, depth, place among its siblings, visibility badge, tool count), section lookup by path and dotted-path arithmetic,
 // which row stays selected when the tree changes, and the row above or below the selected one.
 import type { Section, Template, Visibility } from "../platform";
 
@@ -11,6 +11,10 @@ export interface TreeRow {
   title: string;
   /** 0 for a top-level section. */
   depth: number;
+  /** Its position among its siblings, from 0. */
+  index: number;
+  /** How many siblings it has, itself included. */
+  siblingCount: number;
   visibility: Visibility;
   /** The section's own tools (not its children's). */
   toolCount: number;
@@ -20,13 +24,15 @@ export interface TreeRow {
 export function treeRows(template: Template): TreeRow[] {
   const rows: TreeRow[] = [];
   const visit = (sections: Section[], parent: string | null, depth: number) => {
-    for (const section of sections) {
+    for (const [index, section] of sections.entries()) {
       const path = childPath(parent, section.key);
       rows.push({
         path,
         key: section.key,
         title: section.title,
         depth,
+        index,
+        siblingCount: sections.length,
         visibility: section.visibility,
         toolCount: section.tools.length,
       });

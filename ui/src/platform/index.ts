@@ -3,15 +3,21 @@
 import { isTauri as tauriIsTauri } from "@tauri-apps/api/core";
 import {
   commands,
+  events,
+  type FilePurpose,
+  type RecentFileDto,
+  type RecoveredDto_Serialize,
   type CommandError,
   type DocumentView_Serialize,
   type ImportedToolsDto_Serialize,
   type PreviewDto,
+  type ProblemView,
   type Section_Serialize,
   type SectionFields_Deserialize,
   type TemplateEdit_Deserialize,
   type Template_Serialize,
   type Tool_Serialize,
+  type ToolOwner,
 } from "../bindings";
 
 export type {
@@ -24,6 +30,8 @@ export type {
   ProblemView,
   TemplateSettings,
   ToolDisclosure,
+  ToolKind,
+  ToolOwner,
   Visibility,
 } from "../bindings";
 
@@ -37,6 +45,15 @@ export type Section = Section_Serialize;
 export type TemplateEdit = TemplateEdit_Deserialize;
 /** A section's text and visibility, as an edit carries them. */
 export type SectionFields = SectionFields_Deserialize;
+
+/** A recently opened file, and whether it is still there. */
+export type RecentFile = RecentFileDto;
+/** Unsaved work kept from an earlier run of the app. */
+export type RecoveredWork = RecoveredDto_Serialize;
+export type { FilePurpose };
+
+/** Stops listening to an event. */
+export type Unlisten = () => void;
 
 /** A tool as the backend sends it. */
 export type Tool = Tool_Serialize;
@@ -60,6 +77,25 @@ export interface Platform {
   saveDocument(id: number, path: string | null): Promise<Outcome<DocumentView>>;
   previewDocument(id: number, expand: string[], expandAll: boolean): Promise<Outcome<PreviewDto>>;
   importTools(id: number, text: string): Promise<Outcome<ImportedTools>>;
+  /**
+   * Checks a tool the tool editor holds (its JSON text) for position `index` of `owner`'s tools
+   * (`null`: a new tool): every problem at its JSON pointer within the tool.
+   */
+  checkTool(id: number, owner: ToolOwner, index: number | null, toolJson: string): Promise<Outcome<ProblemView[]>>;
+  newDocument(): Promise<Outcome<DocumentView>>;
+  openExample(): Promise<Outcome<DocumentView>>;
+  closeDocument(id: number): Promise<Outcome<null>>;
+  chooseFile(purpose: FilePurpose, suggestedPath: string | null): Promise<Outcome<string | null>>;
+  recentFiles(): Promise<Outcome<RecentFile[]>>;
+  forgetRecentFile(path: string): Promise<Outcome<RecentFile[]>>;
+  recoveredDocuments(): Promise<Outcome<RecoveredWork[]>>;
+  restoreDocument(recoveryId: string): Promise<Outcome<DocumentView>>;
+  discardRecovered(recoveryId: string): Promise<Outcome<null>>;
+  closeWindow(): Promise<Outcome<null>>;
+  /** Calls `listener` when the window is asked to close while a document has unsaved changes. */
+  onCloseRequested(listener: () => void): Promise<Unlisten>;
+  /** Calls `listener` with the paths of files dropped on the window. */
+  onFilesDropped(listener: (paths: string[]) => void): Promise<Unlisten>;
 }
 
 function isCommandError(value: unknown): value is CommandError {
@@ -143,6 +179,34 @@ export function importTools(id: number, text: string): Promise<Outcome<ImportedT
   return call(() => commands.importTools(id, text));
 }
 
+/**
+ * Checks a tool the tool editor holds (its JSON text) for position `index` of `owner`'s tools in the
+ * document `id` (`null`: a new tool); the problems, each at its JSON pointer within the tool.
+ */
+export function checkTool(
+  id: number,
+  owner: ToolOwner,
+  index: number | null,
+  toolJson: string,
+): Promise<Outcome<ProblemView[]>> {
+  return call(() => commands.checkTool(id, owner, index, toolJson));
+}
+
+/** Listens to a backend event; a failure to listen is logged and listens to nothing. */
+async function listenTo<T>(
+  event: { listen: (handler: (event: { payload: T }) => void) => Promise<Unlisten> },
+  listener: (payload: T) => void,
+): Promise<Unlisten> {
+  try {
+    return await event.listen((e) => {
+      listener(e.payload);
+    });
+  } catch (cause) {
+    console.error("cannot listen to a backend event", cause);
+    return () => undefined;
+  }
+}
+
 /** The real backend. */
 export const tauriPlatform: Platform = {
   isTauri,
@@ -154,4 +218,21 @@ export const tauriPlatform: Platform = {
   saveDocument,
   previewDocument,
   importTools,
+  checkTool,
+  newDocument: () => call(() => commands.newDocument()),
+  openExample: () => call(() => commands.openExample()),
+  closeDocument: (id) => call(() => commands.closeDocument(id)),
+  chooseFile: (purpose, suggestedPath) => call(() => commands.chooseFile(purpose, suggestedPath)),
+  recentFiles: () => call(() => commands.recentFiles()),
+  forgetRecentFile: (path) => call(() => commands.forgetRecentFile(path)),
+  recoveredDocuments: () => call(() => commands.recoveredDocuments()),
+  restoreDocument: (recoveryId) => call(() => commands.restoreDocument(recoveryId)),
+  discardRecovered: (recoveryId) => call(() => commands.discardRecovered(recoveryId)),
+  closeWindow: () => call(() => commands.closeWindow()),
+  onCloseRequested: (listener) => listenTo(events.closeRequested, () => {
+    listener();
+  }),
+  onFilesDropped: (listener) => listenTo(events.filesDropped, (payload) => {
+    listener(payload.paths);
+  }),
 };

@@ -2,18 +2,24 @@
 // tests (section field edits, renames, inserts, removals and moves with their checks; settings,
 // parameters and tool edits; grouped undo and redo, dirty state, save, a preview whose tools follow
 // visibility and whose summary lines name the disclosure tool; a tool import that tells the three
-// formats apart and names conflicts) and records every call.
+// formats apart and names conflicts; a tool check with the core's main checks) and records every call.
 import type {
   DocumentView,
+  FilePurpose,
   ImportedTools,
   Outcome,
   Platform,
   PlatformError,
   PreviewDto,
+  ProblemView,
+  RecentFile,
+  RecoveredWork,
   Section,
   Template,
   TemplateEdit,
   Tool,
+  ToolOwner,
+  Unlisten,
 } from "../platform";
 
 /** The example template's shape (examples/task-executor.unfold.json), trimmed. */
@@ -70,6 +76,19 @@ export class FakePlatform implements Platform {
   private openGroup: string | null = null;
   /** Makes the next calls of a command fail with this error. */
   readonly failures = new Map<keyof Platform, PlatformError>();
+  /** The open document's id and file (a new or restored document gets a new id). */
+  id = 1;
+  currentPath: string | null;
+  /** Templates `openDocument` finds by path (besides `path`, which opens the example). */
+  readonly disk = new Map<string, Template>();
+  /** What `chooseFile` answers next (null: the user cancelled). */
+  chosenPath: string | null = null;
+  recent: RecentFile[] = [];
+  recovered: RecoveredWork[] = [];
+  /** Templates of `recovered` entries, by recovery id. */
+  readonly recoveredTemplates = new Map<string, Template>();
+  readonly closeListeners = new Set<() => void>();
+  readonly dropListeners = new Set<(paths: string[]) => void>();
 
   constructor(
     readonly path = "/t/task.unfold.json",
@@ -77,6 +96,29 @@ export class FakePlatform implements Platform {
   ) {
     this.template = template;
     this.saved = template;
+    this.currentPath = path;
+  }
+
+  /** Makes `template` the open document, as a fresh one with a new id. */
+  private load(template: Template, path: string | null, dirty: boolean): Outcome<DocumentView> {
+    this.id += 1;
+    this.template = template;
+    this.saved = dirty ? structuredClone(template) : template;
+    this.currentPath = path;
+    this.undoStack = [];
+    this.redoStack = [];
+    this.openGroup = null;
+    return { ok: true, value: this.view() };
+  }
+
+  /** The window was asked to close (as the backend says when there are unsaved changes). */
+  requestClose(): void {
+    for (const listener of this.closeListeners) listener();
+  }
+
+  /** Files were dropped on the window. */
+  drop(paths: string[]): void {
+    for (const listener of this.dropListeners) listener(paths);
   }
 
   private record(name: keyof Platform, ...args: unknown[]): PlatformError | undefined {
@@ -96,8 +138,8 @@ export class FakePlatform implements Platform {
 
   view(): DocumentView {
     return {
-      id: 1,
-      path: this.path,
+      id: this.id,
+      path: this.currentPath,
       dirty: this.template !== this.saved,
       can_undo: this.undoStack.length > 0,
       can_redo: this.redoStack.length > 0,
@@ -117,7 +159,14 @@ export class FakePlatform implements Platform {
 
   openDocument(path: string): Promise<Outcome<DocumentView>> {
     const error = this.record("openDocument", path);
-    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.view() });
+    if (error) return Promise.resolve({ ok: false, error });
+    if (path === this.currentPath) return Promise.resolve({ ok: true, value: this.view() });
+    const found = path === this.path ? exampleTemplate() : this.disk.get(path);
+    if (found === undefined) {
+      const message = `${path}: cannot read: No such file or directory (os error 2)`;
+      return Promise.resolve({ ok: false, error: { code: "unreadable_file", message, problems: [] } });
+    }
+    return Promise.resolve(this.load(structuredClone(found), path, false));
   }
 
   applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentView>> {
@@ -163,7 +212,13 @@ export class FakePlatform implements Platform {
   saveDocument(id: number, path: string | null): Promise<Outcome<DocumentView>> {
     const error = this.record("saveDocument", id, path);
     if (error) return Promise.resolve({ ok: false, error });
-    this.files.set(path ?? this.path, JSON.stringify(this.template));
+    const target = path ?? this.currentPath;
+    if (target === null) {
+      const message = "this template has no file yet: save it as a new file";
+      return Promise.resolve({ ok: false, error: { code: "invalid_template", message, problems: [] } });
+    }
+    this.files.set(target, JSON.stringify(this.template));
+    this.currentPath = target;
     this.saved = this.template;
     this.openGroup = null;
     return Promise.resolve({ ok: true, value: this.view() });
@@ -175,6 +230,90 @@ export class FakePlatform implements Platform {
     return Promise.resolve(importToolsFrom(this.template, text));
   }
 
+  checkTool(id: number, owner: ToolOwner, index: number | null, toolJson: string): Promise<Outcome<ProblemView[]>> {
+    const error = this.record("checkTool", id, owner, index, toolJson);
+    if (error) return Promise.resolve({ ok: false, error });
+    return Promise.resolve(checkToolIn(this.template, owner, index, toolJson));
+  }
+
+  newDocument(): Promise<Outcome<DocumentView>> {
+    const error = this.record("newDocument");
+    if (error) return Promise.resolve({ ok: false, error });
+    const blank = { ...exampleTemplate(), key: "untitled", name: "Untitled", params: {}, tools: [] };
+    blank.sections = [{ key: "instructions", title: "Instructions", template: "", visibility: "full", tools: [], children: [] }];
+    return Promise.resolve(this.load(blank, null, true));
+  }
+
+  openExample(): Promise<Outcome<DocumentView>> {
+    const error = this.record("openExample");
+    return Promise.resolve(error ? { ok: false, error } : this.load(exampleTemplate(), null, true));
+  }
+
+  closeDocument(id: number): Promise<Outcome<null>> {
+    const error = this.record("closeDocument", id);
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: null });
+  }
+
+  chooseFile(purpose: FilePurpose, suggestedPath: string | null): Promise<Outcome<string | null>> {
+    const error = this.record("chooseFile", purpose, suggestedPath);
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.chosenPath });
+  }
+
+  recentFiles(): Promise<Outcome<RecentFile[]>> {
+    const error = this.record("recentFiles");
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.recent });
+  }
+
+  forgetRecentFile(path: string): Promise<Outcome<RecentFile[]>> {
+    const error = this.record("forgetRecentFile", path);
+    if (error) return Promise.resolve({ ok: false, error });
+    this.recent = this.recent.filter((file) => file.path !== path);
+    return Promise.resolve({ ok: true, value: this.recent });
+  }
+
+  recoveredDocuments(): Promise<Outcome<RecoveredWork[]>> {
+    const error = this.record("recoveredDocuments");
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.recovered });
+  }
+
+  restoreDocument(recoveryId: string): Promise<Outcome<DocumentView>> {
+    const error = this.record("restoreDocument", recoveryId);
+    if (error) return Promise.resolve({ ok: false, error });
+    const entry = this.recovered.find((work) => work.id === recoveryId);
+    const template = this.recoveredTemplates.get(recoveryId);
+    if (entry === undefined || template === undefined) {
+      const message = `no unsaved work is kept as '${recoveryId}'`;
+      return Promise.resolve({ ok: false, error: { code: "invalid_template", message, problems: [] } });
+    }
+    return Promise.resolve(this.load(structuredClone(template), entry.path, true));
+  }
+
+  discardRecovered(recoveryId: string): Promise<Outcome<null>> {
+    const error = this.record("discardRecovered", recoveryId);
+    if (error) return Promise.resolve({ ok: false, error });
+    this.recovered = this.recovered.filter((work) => work.id !== recoveryId);
+    return Promise.resolve({ ok: true, value: null });
+  }
+
+  closeWindow(): Promise<Outcome<null>> {
+    const error = this.record("closeWindow");
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: null });
+  }
+
+  onCloseRequested(listener: () => void): Promise<Unlisten> {
+    this.closeListeners.add(listener);
+    return Promise.resolve(() => {
+      this.closeListeners.delete(listener);
+    });
+  }
+
+  onFilesDropped(listener: (paths: string[]) => void): Promise<Unlisten> {
+    this.dropListeners.add(listener);
+    return Promise.resolve(() => {
+      this.dropListeners.delete(listener);
+    });
+  }
+
   previewDocument(id: number, expand: string[], expandAll: boolean): Promise<Outcome<PreviewDto>> {
     const error = this.record("previewDocument", id, expand, expandAll);
     if (error) return Promise.resolve({ ok: false, error });
@@ -182,9 +321,12 @@ export class FakePlatform implements Platform {
     const builtin = this.template.disclosure === "open_sections" ? "open_sections" : "read_section";
     const lines: string[] = [];
     const summarized: string[] = [];
-    const visit = (sections: Section[]) => {
+    // A read section is shown in full with its ancestors, as the core's `expand` does.
+    const read = (path: string) => expand.some((p) => p === path || p.startsWith(`${path}.`));
+    const visit = (sections: Section[], parent = "") => {
       for (const section of sections) {
-        if (section.visibility === "summary" && !expandAll) {
+        const path = parent === "" ? section.key : `${parent}.${section.key}`;
+        if (section.visibility === "summary" && !expandAll && !read(path)) {
           summarized.push(section.key);
           const children = section.children.map((child) => child.key);
           lines.push(`## ${section.title}`, section.summary ?? "", `[Summarized: call \`${builtin}\`]`);
@@ -193,7 +335,7 @@ export class FakePlatform implements Platform {
         }
         lines.push(`## ${section.title}`, section.template);
         names.push(...section.tools.map((tool) => tool.name));
-        visit(section.children);
+        visit(section.children, path);
       }
     };
     visit(this.template.sections);
@@ -241,6 +383,59 @@ export function importToolsFrom(template: Template, text: string): Outcome<Impor
   const taken = new Set(allTools(template).map((tool) => tool.name));
   const conflicts = tools.filter((tool) => taken.has(tool.name)).map((tool) => tool.name);
   return { ok: true, value: { format, tools, conflicts } };
+}
+
+/**
+ * Checks a tool's JSON text as the core does, roughly: JSON, an object, a name of the right shape
+ * that is no builtin's and no other tool's, a description, and `parameters` an object schema (with a
+ * `required` list as the stand-in for the meta-schema); an unknown place is refused.
+ */
+export function checkToolIn(
+  template: Template,
+  owner: ToolOwner,
+  index: number | null,
+  text: string,
+): Outcome<ProblemView[]> {
+  const tools = toolsOf(template, owner);
+  if (tools === null || (index !== null && index >= tools.length)) {
+    return { ok: false, error: { code: "invalid_edit", message: "no such tool list or position", problems: [] } };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { ok: true, value: [{ location: "line 1, column 1", message: "invalid JSON" }] };
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return { ok: true, value: [{ location: "", message: "expected a tool object" }] };
+  }
+  const tool = parsed as Record<string, unknown>;
+  const problems: ProblemView[] = [];
+  const problem = (location: string, message: string) => problems.push({ location, message });
+  if (typeof tool.description !== "string") problem("", 'missing required field "description"');
+  const { name, parameters } = tool;
+  if (typeof name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    problem("/name", `${JSON.stringify(name)} does not match ^[A-Za-z0-9_-]{1,64}$`);
+  } else if (["read_section", "open_sections", "pick_tools"].includes(name)) {
+    problem("/name", `'${name}' is a builtin tool's name and is reserved`);
+  } else if (allTools(template).some((other) => other.name === name && other !== (index === null ? null : tools[index]))) {
+    problem("/name", `the template already has a tool named '${name}'`);
+  }
+  const schema = (typeof parameters === "object" && parameters !== null ? parameters : null) as Record<
+    string,
+    unknown
+  > | null;
+  if (schema === null || Array.isArray(schema)) problem("/parameters", "must be a JSON Schema object");
+  else if ("type" in schema && schema.type !== "object") problem("/parameters", "must describe an object");
+  else if ("required" in schema && !Array.isArray(schema.required)) {
+    problem("/parameters", `not a valid JSON Schema: ${JSON.stringify(schema.required)} is not of type "array"`);
+  }
+  return { ok: true, value: problems };
+}
+
+/** A tool as an edit carries it (absent fields may be null) as a template holds it. */
+function held(tool: Extract<TemplateEdit, { op: "insert_tool" }>["tool"]): Tool {
+  return Object.fromEntries(Object.entries(tool).filter(([, value]) => value !== null)) as Tool;
 }
 
 /** Every tool of the template: its own and every section's. */
@@ -384,8 +579,17 @@ function applyTo(template: Template, edit: TemplateEdit): string | null {
         return `a tool named '${edit.tool.name}' is already in the template`;
       }
       if (edit.index > tools.length) return `no tool position ${String(edit.index)}`;
-      const { name, description, parameters } = edit.tool;
-      tools.splice(edit.index, 0, { name, description, parameters });
+      tools.splice(edit.index, 0, held(edit.tool));
+      return null;
+    }
+    case "replace_tool": {
+      const tools = toolsOf(template, edit.owner);
+      const current = tools?.[edit.index];
+      if (tools === null || current === undefined) return `no tool at position ${String(edit.index)}`;
+      if (allTools(template).some((tool) => tool.name === edit.tool.name && tool !== current)) {
+        return `the template already has a tool named '${edit.tool.name}'`;
+      }
+      tools[edit.index] = held(edit.tool);
       return null;
     }
     case "remove_tool": {
@@ -401,7 +605,5 @@ function applyTo(template: Template, edit: TemplateEdit): string | null {
       if (tool !== undefined) tools.splice(edit.to, 0, tool);
       return null;
     }
-    default:
-      return `the fake platform does not apply ${edit.op}`;
   }
 }

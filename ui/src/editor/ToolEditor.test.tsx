@@ -1,0 +1,206 @@
+// Renders the editor in happy-dom over the fake platform to test the tool lists and the tool editor:
+// opening a section's tool, JSON syntax errors shown at once at their line and column, the backend's
+// problems after a pause in typing, applying a tool only when it has none (one undo step), "New tool"
+// under a free name, and the template's own tools in the Template tab.
+import { act } from "react";
+import type { Root } from "react-dom/client";
+import { describe, expect, it } from "vitest";
+import { mountEachTest } from "../testing/testRoot";
+import { FakePlatform } from "../testing/fakePlatform";
+import { Editor } from "./Editor";
+import { EditorStore } from "./store";
+
+let container: HTMLDivElement;
+let root: Root;
+
+mountEachTest((mounted) => {
+  ({ container, root } = mounted);
+});
+
+/** Waits `ms` of real time (the check's pause) and lets every answer reach the page. */
+async function wait(ms = 0): Promise<void> {
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+  });
+}
+
+/** Longer than the pause after which the tool editor checks what was typed. */
+const PAUSE_MS = 200;
+
+async function renderEditor(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: EditorStore }> {
+  const store = new EditorStore(platform, platform.view());
+  await act(async () => {
+    root.render(<Editor store={store} />);
+    await Promise.resolve();
+  });
+  await wait();
+  return { platform, store };
+}
+
+function byTestId(id: string, within: ParentNode = container): HTMLElement {
+  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+  if (element === null) throw new Error(`no element with data-testid=${id}`);
+  return element;
+}
+
+function byLabel(label: string): HTMLElement {
+  const element = container.querySelector<HTMLElement>(`[aria-label="${label}"]`);
+  if (element === null) throw new Error(`no element labelled ${label}`);
+  return element;
+}
+
+async function click(element: HTMLElement): Promise<void> {
+  await act(async () => {
+    element.click();
+    await Promise.resolve();
+  });
+  await wait();
+}
+
+/** Types `value` into an input or textarea the way React sees it (value setter + input event). */
+async function typeInto(element: HTMLElement, value: string): Promise<void> {
+  await act(async () => {
+    const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(element, value);
+    element.dispatchEvent(new Event("input", { bubbles: true }));
+    await Promise.resolve();
+  });
+}
+
+function problems(): string[] {
+  return [...byTestId("tool-problems").querySelectorAll("li")].map((li) => li.textContent);
+}
+
+function toolEdits(platform: FakePlatform): unknown[] {
+  return platform.argsOf("applyEdit").filter(([, edit]) => (edit as { op: string }).op.endsWith("_tool"));
+}
+
+async function openContextTool(name: string): Promise<void> {
+  const row = container.querySelector<HTMLElement>('[data-testid="section-row"][data-path="context"]');
+  if (row === null) throw new Error("no context row");
+  await click(byTestId("select-section", row));
+  await click(byLabel(`Edit ${name}`));
+}
+
+describe("the tool editor", () => {
+  it("opens a section's tool with its fields", async () => {
+    await renderEditor();
+    await openContextTool("cite");
+    const editor = byTestId("tool-editor");
+    expect((byTestId("tool-name", editor) as HTMLInputElement).value).toBe("cite");
+    expect((byTestId("tool-description", editor) as HTMLTextAreaElement).value).toBe("cite things");
+    expect(JSON.parse((byTestId("tool-parameters", editor) as HTMLTextAreaElement).value)).toEqual({ type: "object" });
+    expect(byTestId("tool-problems").textContent).toBe("No problems");
+    await click(byTestId("tool-close"));
+    expect(container.querySelector('[data-testid="tool-editor"]')).toBeNull();
+  });
+
+  it("shows a JSON syntax error at once, at its line and column, and applies nothing", async () => {
+    const { platform } = await renderEditor();
+    await openContextTool("search");
+    await typeInto(byTestId("tool-parameters"), '{\n  "type": "object",\n  "properties": {,}\n}');
+    expect(problems()).toEqual(["/parameters line 3, column 18: expected a property name in double quotes"]);
+    expect(byTestId("tool-status").textContent).toBe("Not applied: the JSON does not parse");
+    await wait(PAUSE_MS);
+    expect(platform.argsOf("checkTool")).toEqual([]);
+    expect(toolEdits(platform)).toEqual([]);
+  });
+
+  it("checks what was typed after a pause, lists the backend's problems and applies nothing", async () => {
+    const { platform } = await renderEditor();
+    await openContextTool("search");
+    await typeInto(byTestId("tool-name"), "lookup");
+    expect(platform.argsOf("checkTool")).toEqual([]);
+    await wait(PAUSE_MS);
+    const [[id, owner, index, json]] = platform.argsOf("checkTool") as [[number, unknown, number, string]];
+    expect([id, owner, index]).toEqual([1, { kind: "section", path: "context" }, 0]);
+    expect(JSON.parse(json)).toEqual({ name: "lookup", description: "search things", parameters: { type: "object" } });
+    expect(problems()).toEqual(["/name the template already has a tool named 'lookup'"]);
+    expect(byTestId("tool-status").textContent).toBe("Not applied: 1 problem");
+    expect((byTestId("tool-apply") as HTMLButtonElement).disabled).toBe(true);
+    expect(toolEdits(platform)).toEqual([]);
+  });
+
+  it("applies a tool without problems as one undo step, and undo brings the old tool back", async () => {
+    const { platform } = await renderEditor();
+    await openContextTool("search");
+    await typeInto(byTestId("tool-description"), "Search the docs.");
+    await wait(PAUSE_MS);
+    await typeInto(byTestId("tool-parameters"), '{"type": "object", "required": ["q"]}');
+    await wait(PAUSE_MS);
+    expect(toolEdits(platform)).toEqual([
+      [
+        1,
+        {
+          op: "replace_tool",
+          owner: { kind: "section", path: "context" },
+          index: 0,
+          tool: { name: "search", description: "Search the docs.", parameters: { type: "object" } },
+        },
+        "tool/section:context/0",
+      ],
+      [
+        1,
+        {
+          op: "replace_tool",
+          owner: { kind: "section", path: "context" },
+          index: 0,
+          tool: { name: "search", description: "Search the docs.", parameters: { type: "object", required: ["q"] } },
+        },
+        "tool/section:context/0",
+      ],
+    ]);
+    expect(byTestId("tool-status").textContent).toBe("Applied to the template");
+    expect(byTestId("section-tool").textContent).toContain("Search the docs.");
+    await click(byTestId("undo-button"));
+    expect(byTestId("section-tool").textContent).toContain("search things");
+    expect((byTestId("tool-description") as HTMLTextAreaElement).value).toBe("search things");
+  });
+
+  it("applies at once with Apply, without waiting for the pause", async () => {
+    const { platform } = await renderEditor();
+    await openContextTool("cite");
+    await typeInto(byTestId("tool-name"), "quote");
+    await click(byTestId("tool-apply"));
+    expect(toolEdits(platform)).toMatchObject([[1, { op: "replace_tool", index: 1, tool: { name: "quote" } }, "tool/section:context/1"]]);
+    expect(byLabel("Edit quote")).toBeTruthy();
+  });
+
+  it("adds a new tool under a free name and opens it; the editor follows its tool when moved", async () => {
+    const { platform } = await renderEditor();
+    await openContextTool("search");
+    await click(byTestId("new-tool"));
+    expect(toolEdits(platform)).toMatchObject([
+      [1, { op: "insert_tool", index: 2, tool: { name: "new_tool", parameters: { type: "object", properties: {} } } }, null],
+    ]);
+    expect((byTestId("tool-name") as HTMLInputElement).value).toBe("new_tool");
+    await click(byLabel("Move new_tool up"));
+    expect((byTestId("tool-name") as HTMLInputElement).value).toBe("new_tool");
+    await click(byLabel("Remove new_tool"));
+    expect(container.querySelector('[data-testid="tool-editor"]')).toBeNull();
+  });
+});
+
+describe("the template's own tools", () => {
+  it("are listed and edited in the Template tab", async () => {
+    const { platform } = await renderEditor();
+    await click(byTestId("tab-template"));
+    const list = byTestId("template-tools");
+    expect([...list.querySelectorAll('[data-testid="template-tool"]')].map((li) => li.getAttribute("data-name"))).toEqual([
+      "lookup",
+    ]);
+    await click(byLabel("Edit lookup"));
+    await typeInto(byTestId("tool-parameters"), '{"type": "string"}');
+    await wait(PAUSE_MS);
+    expect(problems()).toEqual(["/parameters must describe an object"]);
+    await typeInto(byTestId("tool-parameters"), '{"type": "object", "properties": {"id": {"type": "integer"}}}');
+    await wait(PAUSE_MS);
+    expect(toolEdits(platform)).toMatchObject([
+      [1, { op: "replace_tool", owner: { kind: "template" }, index: 0, tool: { name: "lookup" } }, "tool/template/0"],
+    ]);
+    expect(platform.template.tools[0]?.parameters).toEqual({ type: "object", properties: { id: { type: "integer" } } });
+    await click(byTestId("new-tool"));
+    expect(platform.template.tools.map((tool) => tool.name)).toEqual(["lookup", "new_tool"]);
+  });
+});

@@ -1,0 +1,278 @@
+// The tool editor: one tool's name, description, brief, kind, categories, permission, parameters'
+// JSON Schema and mock result. A JSON text that does not parse is shown at once at its line and
+// column; a tool that parses is checked by the backend ~150 ms after the last keystroke (the
+// template's own checks: its schema, a valid object schema, a free name), and applied as soon as it
+// has no problem, like every other field of the editor: what is typed is in the document (saving
+// and the preview see it) and a run of changes to the tool undoes as one step. "Apply" does it at
+// once. A tool with problems is never applied; its draft stays here, with the problems listed.
+import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
+import type { Outcome, ProblemView, Tool, ToolKind } from "../platform";
+import { describeError } from "../view";
+import { draftOf, sameJson, TOOL_KINDS, toolOfDraft, type MockChoice, type ToolDraft } from "./toolDraft";
+
+/** How long typing pauses before the tool is checked. */
+const CHECK_DELAY_MS = 150;
+
+/** The backend's answer for one JSON text of the tool. */
+interface Checked {
+  json: string;
+  problems: ProblemView[];
+}
+
+export function ToolEditor({
+  tool,
+  onCheck,
+  onApply,
+  onClose,
+}: {
+  /** The tool as the document has it. */
+  tool: Tool;
+  /** The problems of the tool's JSON text at its place in the template. */
+  onCheck: (toolJson: string) => Promise<Outcome<ProblemView[]>>;
+  /** Replaces the document's tool with a checked one. */
+  onApply: (tool: Tool) => void;
+  onClose: () => void;
+}) {
+  const id = useId();
+  const [draft, setDraft] = useState<ToolDraft>(() => draftOf(tool));
+  const [checked, setChecked] = useState<Checked | null>(null);
+  /** The last JSON text handed to `onApply`, so an answer is applied once. */
+  const applied = useRef<string | null>(null);
+
+  const drafted = toolOfDraft(tool, draft);
+  const json = drafted.ok ? JSON.stringify(drafted.tool) : null;
+  const changed = drafted.ok && !sameJson(drafted.tool, tool);
+  const current = checked !== null && checked.json === json ? checked : null;
+
+  const check = (text: string) =>
+    onCheck(text).then((result) => {
+      const problems = result.ok ? result.value : [failureProblem(result.error)];
+      setChecked({ json: text, problems });
+    });
+
+  const checkLater = useEffectEvent((text: string) => void check(text));
+  useEffect(() => {
+    if (json === null) return;
+    const timer = setTimeout(() => {
+      checkLater(json);
+    }, CHECK_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [json]);
+
+  useEffect(() => {
+    if (!drafted.ok || current === null || current.problems.length > 0 || !changed) return;
+    if (applied.current === current.json) return;
+    applied.current = current.json;
+    onApply(drafted.tool);
+  });
+
+  const edit = <F extends keyof ToolDraft>(field: F, value: ToolDraft[F]) => {
+    setDraft((before) => ({ ...before, [field]: value }));
+  };
+  const problems = drafted.ok ? (current ?? checked)?.problems ?? [] : drafted.problems;
+  const status = !drafted.ok
+    ? "Not applied: the JSON does not parse"
+    : current === null
+      ? changed
+        ? "Checking…"
+        : "Applied to the template"
+      : current.problems.length > 0
+        ? `Not applied: ${plural(current.problems.length, "problem")}`
+        : changed
+          ? "Applying…"
+          : "Applied to the template";
+
+  return (
+    <section className="tool-editor" data-testid="tool-editor" aria-label={`Tool ${tool.name}`}>
+      <header className="tool-editor-header">
+        <h4>
+          Tool <code>{tool.name}</code>
+        </h4>
+        <button type="button" data-testid="tool-close" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      <label htmlFor={`${id}-name`}>Name</label>
+      <input
+        id={`${id}-name`}
+        data-testid="tool-name"
+        value={draft.name}
+        spellCheck={false}
+        autoComplete="off"
+        onChange={(event) => {
+          edit("name", event.target.value);
+        }}
+      />
+      <label htmlFor={`${id}-description`}>Description</label>
+      <textarea
+        id={`${id}-description`}
+        data-testid="tool-description"
+        rows={3}
+        value={draft.description}
+        onChange={(event) => {
+          edit("description", event.target.value);
+        }}
+      />
+      <label htmlFor={`${id}-brief`}>Brief</label>
+      <input
+        id={`${id}-brief`}
+        data-testid="tool-brief"
+        value={draft.brief}
+        placeholder="One line, offered until the model picks the tool (pick_tools)"
+        autoComplete="off"
+        onChange={(event) => {
+          edit("brief", event.target.value);
+        }}
+      />
+      <label htmlFor={`${id}-kind`}>Kind</label>
+      <select
+        id={`${id}-kind`}
+        data-testid="tool-kind"
+        value={draft.kind}
+        onChange={(event) => {
+          edit("kind", TOOL_KINDS.find((kind) => kind === event.target.value) ?? "");
+        }}
+      >
+        <option value="">(none)</option>
+        {TOOL_KINDS.map((kind: ToolKind) => (
+          <option key={kind} value={kind}>
+            {kind}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-categories`}>Categories</label>
+      <input
+        id={`${id}-categories`}
+        data-testid="tool-categories"
+        value={draft.categories}
+        placeholder="Comma-separated, e.g. web, search"
+        autoComplete="off"
+        onChange={(event) => {
+          edit("categories", event.target.value);
+        }}
+      />
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          data-testid="tool-requires-permission"
+          checked={draft.requiresPermission}
+          onChange={(event) => {
+            edit("requiresPermission", event.target.checked);
+          }}
+        />
+        A person must allow each call
+      </label>
+      <label htmlFor={`${id}-parameters`}>Parameters (JSON Schema of the arguments)</label>
+      <textarea
+        id={`${id}-parameters`}
+        data-testid="tool-parameters"
+        className="json"
+        rows={10}
+        spellCheck={false}
+        value={draft.parameters}
+        onChange={(event) => {
+          edit("parameters", event.target.value);
+        }}
+      />
+      <label htmlFor={`${id}-mock`}>Mock (what a scripted run answers)</label>
+      <select
+        id={`${id}-mock`}
+        data-testid="tool-mock"
+        value={draft.mock}
+        onChange={(event) => {
+          edit("mock", mockChoice(event.target.value));
+        }}
+      >
+        <option value="none">No mock</option>
+        <option value="result">A result</option>
+        <option value="error">An error</option>
+      </select>
+      {draft.mock === "result" && (
+        <textarea
+          aria-label="Mock result (JSON)"
+          data-testid="tool-mock-result"
+          className="json"
+          rows={4}
+          spellCheck={false}
+          value={draft.mockResult}
+          onChange={(event) => {
+            edit("mockResult", event.target.value);
+          }}
+        />
+      )}
+      {draft.mock === "error" && (
+        <input
+          aria-label="Mock error message"
+          data-testid="tool-mock-error"
+          value={draft.mockError}
+          autoComplete="off"
+          onChange={(event) => {
+            edit("mockError", event.target.value);
+          }}
+        />
+      )}
+      <div className="tool-editor-actions">
+        <button
+          type="button"
+          data-testid="tool-apply"
+          title="Changes without problems are applied as you type; this applies them now"
+          disabled={!changed || (current !== null && current.problems.length > 0)}
+          onClick={() => {
+            if (json !== null) void check(json);
+          }}
+        >
+          Apply
+        </button>
+        <button
+          type="button"
+          data-testid="tool-revert"
+          title="Back to the tool as the template has it"
+          onClick={() => {
+            setDraft(draftOf(tool));
+          }}
+        >
+          Revert
+        </button>
+        <span className="tool-status" data-testid="tool-status" aria-live="polite">
+          {status}
+        </span>
+      </div>
+      <ToolProblems problems={problems} />
+    </section>
+  );
+}
+
+function ToolProblems({ problems }: { problems: readonly ProblemView[] }) {
+  if (problems.length === 0) {
+    return (
+      <p className="notice" data-testid="tool-problems">
+        No problems
+      </p>
+    );
+  }
+  return (
+    <ul className="error" data-testid="tool-problems" aria-label="Problems of the tool">
+      {problems.map((problem, index) => (
+        <li key={`${String(index)}:${problem.location}`}>
+          <code>{problem.location === "" ? "tool" : problem.location}</code> {problem.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A failed check (the document closed, the backend unreachable) as a problem of the whole tool. */
+function failureProblem(error: Parameters<typeof describeError>[0]): ProblemView {
+  const { title, detail } = describeError(error);
+  return { location: "", message: `${title}: ${detail}` };
+}
+
+function mockChoice(value: string): MockChoice {
+  return value === "result" || value === "error" ? value : "none";
+}
+
+function plural(count: number, noun: string): string {
+  return `${String(count)} ${noun}${count === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,266 @@
+// What the tool editor holds while the user edits one tool: its fields as typed (the parameters'
+// JSON Schema and a mock result as JSON text), the tool they make — keeping every field the user did
+// not touch exactly as it was, `x-` fields included — or, while a JSON text does not parse, the
+// problem at its line and column, found at once without asking the backend.
+import type { JsonValue, ProblemView, Tool, ToolKind } from "../platform";
+
+/** What a scripted run answers when the tool is called: nothing set, a result, or an error. */
+export type MockChoice = "none" | "result" | "error";
+
+/** The tool's fields as the editor's inputs hold them. */
+export interface ToolDraft {
+  name: string;
+  description: string;
+  /** "" for none. */
+  brief: string;
+  /** "" for none. */
+  kind: ToolKind | "";
+  /** Comma-separated. */
+  categories: string;
+  requiresPermission: boolean;
+  /** The parameters' JSON Schema as JSON text. */
+  parameters: string;
+  mock: MockChoice;
+  /** The mock result as JSON text (when `mock` is "result"). */
+  mockResult: string;
+  /** The mock error message (when `mock` is "error"). */
+  mockError: string;
+}
+
+export const TOOL_KINDS: readonly ToolKind[] = ["read", "edit", "execute", "other"];
+
+/** The JSON text the editor shows for a value: indented by two spaces. */
+function jsonText(value: JsonValue): string {
+  return JSON.stringify(value, null, 2);
+}
+
+/** The draft of a tool as it stands. */
+export function draftOf(tool: Tool): ToolDraft {
+  const { mock } = tool;
+  return {
+    name: tool.name,
+    description: tool.description,
+    brief: tool.brief ?? "",
+    kind: tool.kind ?? "",
+    categories: (tool.categories ?? []).join(", "),
+    requiresPermission: tool.requires_permission === true,
+    parameters: jsonText(tool.parameters),
+    mock: mock === undefined ? "none" : mock.error !== undefined ? "error" : "result",
+    mockResult: mock?.result !== undefined ? jsonText(mock.result) : "null",
+    mockError: mock?.error ?? "",
+  };
+}
+
+/** The tool a draft makes, or the problems of its JSON texts (at their lines and columns). */
+export type DraftedTool = { ok: true; tool: Tool } | { ok: false; problems: ProblemView[] };
+
+/** The order the backend writes a tool's fields in; `x-` fields follow. */
+const FIELD_ORDER = [
+  "name",
+  "description",
+  "brief",
+  "parameters",
+  "kind",
+  "categories",
+  "requires_permission",
+  "mock",
+] as const;
+
+/**
+ * The tool `draft` makes of `original`. A field the user has not changed keeps the original's value
+ * (absent stays absent, `x-` fields stay); an emptied brief, kind or category list is removed.
+ */
+export function toolOfDraft(original: Tool, draft: ToolDraft): DraftedTool {
+  const base = draftOf(original);
+  const fields: Record<string, unknown> = { ...original, name: draft.name, description: draft.description };
+  // An undefined field is left out of the tool.
+  const set = (field: string, value: unknown) => {
+    fields[field] = value;
+  };
+  const problems: ProblemView[] = [];
+  if (draft.brief !== base.brief) set("brief", draft.brief === "" ? undefined : draft.brief);
+  if (draft.kind !== base.kind) set("kind", draft.kind === "" ? undefined : draft.kind);
+  if (draft.categories !== base.categories) set("categories", categoryList(draft.categories));
+  if (draft.requiresPermission !== base.requiresPermission) {
+    set("requires_permission", draft.requiresPermission ? true : undefined);
+  }
+  if (draft.parameters !== base.parameters) {
+    const parsed = parseJson(draft.parameters, "/parameters");
+    if (parsed.ok) set("parameters", parsed.value);
+    else problems.push(parsed.problem);
+  }
+  const mockChanged =
+    draft.mock !== base.mock || draft.mockResult !== base.mockResult || draft.mockError !== base.mockError;
+  if (mockChanged) {
+    if (draft.mock === "none") set("mock", undefined);
+    else if (draft.mock === "error") set("mock", { error: draft.mockError });
+    else {
+      const parsed = parseJson(draft.mockResult, "/mock/result");
+      if (parsed.ok) set("mock", { result: parsed.value });
+      else problems.push(parsed.problem);
+    }
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, tool: inFieldOrder(fields) as Tool };
+}
+
+/** `"a, b,,c "` as `["a", "b", "c"]`; none as undefined. */
+function categoryList(text: string): string[] | undefined {
+  const categories = text
+    .split(",")
+    .map((category) => category.trim())
+    .filter((category) => category !== "");
+  return categories.length === 0 ? undefined : categories;
+}
+
+/** The defined fields, in the backend's order. */
+function inFieldOrder(fields: Record<string, unknown>): Record<string, unknown> {
+  const rank = (field: string) => {
+    const at = (FIELD_ORDER as readonly string[]).indexOf(field);
+    return at < 0 ? FIELD_ORDER.length : at;
+  };
+  const defined = Object.entries(fields).filter(([, value]) => value !== undefined);
+  // A stable sort: the `x-` fields keep their order after the known ones.
+  return Object.fromEntries(defined.sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+/** Whether two JSON values are equal (objects whatever the order of their fields). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  return keys.length === Object.keys(right).length && keys.every((key) => key in right && sameJson(left[key], right[key]));
+}
+
+/** JSON text parsed, or its syntax problem at `location` with the line and column in its message. */
+export function parseJson(
+  text: string,
+  location: string,
+): { ok: true; value: JsonValue } | { ok: false; problem: ProblemView } {
+  try {
+    return { ok: true, value: JSON.parse(text) as JsonValue };
+  } catch {
+    const error = jsonSyntaxError(text) ?? { line: 1, column: 1, message: "invalid JSON" };
+    return {
+      ok: false,
+      problem: { location, message: `line ${error.line}, column ${error.column}: ${error.message}` },
+    };
+  }
+}
+
+/** Where JSON text first breaks the JSON grammar (1-based line and column), or null if it is JSON. */
+export interface JsonSyntaxError {
+  line: number;
+  column: number;
+  message: string;
+}
+
+/**
+ * The first syntax error of JSON text, or null when it is JSON. The browser's own parser does not
+ * say where it failed (WebKit gives no position), so this scans for it: an iterative scan, so no
+ * nesting depth can exhaust the stack.
+ */
+export function jsonSyntaxError(text: string): JsonSyntaxError | null {
+  const found = firstError(text);
+  if (found === null) return null;
+  const before = text.slice(0, found.offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: found.offset - lineStart + 1, message: found.message };
+}
+
+type Expecting = "value" | "value_or_close" | "key" | "key_or_close" | "after_value";
+
+const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+
+function firstError(text: string): { offset: number; message: string } | null {
+  const closers: ("}" | "]")[] = [];
+  let expecting: Expecting = "value";
+  let i = 0;
+  const early = (what: string) => ({ offset: i, message: `the JSON ends too early: expected ${what}` });
+  for (;;) {
+    while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
+    const c = text.charAt(i);
+    const atEnd = i >= text.length;
+    const closer = closers.at(-1);
+    if (expecting === "after_value") {
+      if (closer === undefined) return atEnd ? null : { offset: i, message: "unexpected text after the JSON value" };
+      if (atEnd) return early(`',' or '${closer}'`);
+      if (c === ",") expecting = closer === "}" ? "key" : "value";
+      else if (c === closer) closers.pop();
+      else return { offset: i, message: `expected ',' or '${closer}'` };
+      i++;
+      continue;
+    }
+    if ((expecting === "key_or_close" && c === "}") || (expecting === "value_or_close" && c === "]")) {
+      closers.pop();
+      expecting = "after_value";
+      i++;
+      continue;
+    }
+    if (expecting === "key" || expecting === "key_or_close") {
+      if (atEnd) return early("a property name");
+      if (c !== '"') return { offset: i, message: "expected a property name in double quotes" };
+      const key = scanString(text, i);
+      if ("message" in key) return key;
+      i = key.end;
+      while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
+      if (i >= text.length) return early("':'");
+      if (text.charAt(i) !== ":") return { offset: i, message: "expected ':' after the property name" };
+      i++;
+      expecting = "value";
+      continue;
+    }
+    if (atEnd) return early("a value");
+    if (c === "{" || c === "[") {
+      closers.push(c === "{" ? "}" : "]");
+      expecting = c === "{" ? "key_or_close" : "value_or_close";
+      i++;
+      continue;
+    }
+    if (c === '"') {
+      const string = scanString(text, i);
+      if ("message" in string) return string;
+      i = string.end;
+      expecting = "after_value";
+      continue;
+    }
+    SCALAR.lastIndex = i;
+    const scalar = SCALAR.exec(text);
+    if (scalar === null) return { offset: i, message: "expected a value" };
+    i += scalar[0].length;
+    expecting = "after_value";
+  }
+}
+
+function isWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** Scans the string starting at `start` (a `"`): where it ends, or its error. */
+function scanString(text: string, start: number): { end: number } | { offset: number; message: string } {
+  let i = start + 1;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) return { end: i + 1 };
+    if (code === 0x5c) {
+      const escaped = text.charAt(i + 1);
+      if (escaped === "u") {
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return { offset: i, message: "invalid \\u escape" };
+        i += 6;
+      } else if (escaped !== "" && '"\\/bfnrt'.includes(escaped)) {
+        i += 2;
+      } else {
+        return { offset: i, message: "invalid escape in a string" };
+      }
+      continue;
+    }
+    if (code < 0x20) return { offset: i, message: "a line break or control character in a string (write \\n)" };
+    i++;
+  }
+  return { offset: i, message: "the JSON ends too early: a string is not closed" };
+}

@@ -1,0 +1,118 @@
+// The workspace's messages over the editor or the start page: the unsaved work recovered after a
+// crash (restore or discard each), why an open failed (with every problem at its place), and the
+// unsaved-changes question (save, don't save, cancel).
+import { ModalDialog } from "../ModalDialog";
+import type { RecoveredWork } from "../platform";
+import { fileName } from "../view";
+import type { OpenFailure, UnsavedAnswer, UnsavedQuestion, WorkspaceStore } from "./workspace";
+
+/** When the work was kept, in the user's locale. */
+function keptAt(work: RecoveredWork): string {
+  return work.saved_at_ms === null ? "at an unknown time" : new Date(work.saved_at_ms).toLocaleString();
+}
+
+export function RecoveryOffer({ workspace, recovered }: { workspace: WorkspaceStore; recovered: RecoveredWork[] }) {
+  return (
+    <section className="recovery-offer" data-testid="recovery-offer" aria-label="Recovered work">
+      <h2>Unsaved work was recovered</h2>
+      <ul>
+        {recovered.map((work) => (
+          <li key={work.id} data-testid="recovered-item" data-path={work.path ?? ""}>
+            <strong>{work.path === null ? "Untitled template" : fileName(work.path)}</strong>{" "}
+            <span className="notice">changed {keptAt(work)}</span>
+            {work.path !== null && <code className="recent-path">{work.path}</code>}
+            <button type="button" data-testid="restore-recovered" onClick={() => void workspace.restore(work.id)}>
+              Restore
+            </button>
+            <button type="button" data-testid="discard-recovered" onClick={() => void workspace.discardRecovered(work.id)}>
+              Discard
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function OpenFailureNotice({ failure, onDismiss }: { failure: OpenFailure; onDismiss: () => void }) {
+  return (
+    <section className="error" role="alert" data-testid="error">
+      {failure.path !== null && (
+        <p className="path">
+          Template: <code data-testid="error-path">{failure.path}</code>
+        </p>
+      )}
+      <h2>{failure.title}</h2>
+      <p data-testid="error-detail">{failure.detail}</p>
+      {failure.problems.length > 0 && (
+        <ul data-testid="error-problems">
+          {failure.problems.map((problem, index) => (
+            <li key={`${String(index)}:${problem.location}`}>
+              <code>{problem.location === "" ? "template" : problem.location}</code> {problem.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </section>
+  );
+}
+
+const QUESTIONS: Record<UnsavedQuestion["reason"], string> = {
+  switch: "before opening another template?",
+  close: "before closing?",
+};
+
+export function UnsavedDialog({ question, onAnswer }: { question: UnsavedQuestion; onAnswer: (answer: UnsavedAnswer) => void }) {
+  return (
+    <ModalDialog
+      role="alertdialog"
+      titleId="unsaved-title"
+      testId="unsaved-dialog"
+      onEscape={() => {
+        onAnswer("cancel");
+      }}
+    >
+      {(focusFirst) => (
+        <>
+          <h2 id="unsaved-title">
+            Save the changes to {question.name} {QUESTIONS[question.reason]}
+          </h2>
+          <p>If you don&apos;t save, your changes will be lost.</p>
+          <div className="dialog-actions">
+            <button
+              type="button"
+              ref={focusFirst}
+              data-testid="unsaved-save"
+              onClick={() => {
+                onAnswer("save");
+              }}
+            >
+              Save
+            </button>
+            <button
+              type="button"
+              data-testid="unsaved-discard"
+              onClick={() => {
+                onAnswer("discard");
+              }}
+            >
+              Don&apos;t save
+            </button>
+            <button
+              type="button"
+              data-testid="unsaved-cancel"
+              onClick={() => {
+                onAnswer("cancel");
+              }}
+            >
+              Cancel
+            </button>
+          </div>
+        </>
+      )}
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,237 @@
+// The app around the editor, without React: which document is open (or the start page), the
+// recent files, the unsaved work recovered after a crash, and every way to switch documents (new,
+// open by dialog, recent list or dropped file, the example, a restore). Each switch, like closing
+// the window, first asks what to do with unsaved changes; whatever the answer, nothing the user had
+// is lost unless they chose "Don't save". App reads it through `subscribe`/`getState`.
+import type { DocumentView, Outcome, Platform, ProblemView, RecentFile, RecoveredWork } from "../platform";
+import { EditorStore } from "../editor/store";
+import { describeError, loadInitialView, problemsOf } from "../view";
+
+/** Why a document could not be opened: the file, what went wrong and every problem at its place. */
+export interface OpenFailure {
+  path: string | null;
+  title: string;
+  detail: string;
+  problems: ProblemView[];
+}
+
+export type Screen =
+  | { kind: "loading" }
+  | { kind: "outside_tauri" }
+  /** Nothing open: the start page (new, open, example, recent files). */
+  | { kind: "start" }
+  | { kind: "editor"; editor: EditorStore };
+
+/** What the unsaved-changes question is about, and what happens once it is answered. */
+export interface UnsavedQuestion {
+  /** The file name (or "Untitled") of the document with unsaved changes. */
+  name: string;
+  /** What the user asked for: another document, or closing the window. */
+  reason: "switch" | "close";
+}
+
+export type UnsavedAnswer = "save" | "discard" | "cancel";
+
+export interface WorkspaceState {
+  screen: Screen;
+  recent: RecentFile[];
+  recovered: RecoveredWork[];
+  /** The last open that failed (the open document, if any, stays as it was). */
+  openFailure: OpenFailure | null;
+  question: UnsavedQuestion | null;
+}
+
+/** The file name of a path, or "Untitled". */
+function displayName(path: string | null): string {
+  return path === null ? "Untitled" : (path.split(/[\\/]/).pop() ?? path);
+}
+
+export class WorkspaceStore {
+  private state: WorkspaceState = {
+    screen: { kind: "loading" },
+    recent: [],
+    recovered: [],
+    openFailure: null,
+    question: null,
+  };
+  private readonly listeners = new Set<() => void>();
+  /** Continues the action waiting for the unsaved-changes answer. */
+  private pendingAnswer: ((answer: UnsavedAnswer) => void) | null = null;
+  private started = false;
+
+  constructor(private readonly platform: Platform) {}
+
+  readonly getState = (): WorkspaceState => this.state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  private update(change: Partial<WorkspaceState>): void {
+    this.state = { ...this.state, ...change };
+    for (const listener of this.listeners) listener();
+  }
+
+  /** The open document's editor, if any. */
+  get editor(): EditorStore | null {
+    const { screen } = this.state;
+    return screen.kind === "editor" ? screen.editor : null;
+  }
+
+  /** Opens the launch template (or shows the start page), and reads the recent files and recovered work. */
+  async start(): Promise<void> {
+    // React's strict mode runs effects twice in development: start once.
+    if (this.started) return;
+    this.started = true;
+    if (!this.platform.isTauri()) {
+      this.update({ screen: { kind: "outside_tauri" } });
+      return;
+    }
+    const [view, recent, recovered] = await Promise.all([
+      loadInitialView(this.platform),
+      this.platform.recentFiles(),
+      this.platform.recoveredDocuments(),
+    ]);
+    this.update({
+      recent: recent.ok ? recent.value : [],
+      recovered: recovered.ok ? recovered.value : [],
+    });
+    if (view.kind === "open") this.show(view.document);
+    else if (view.kind === "error") {
+      const { path, title, detail, problems } = view;
+      this.update({ screen: { kind: "start" }, openFailure: { path, title, detail, problems } });
+    } else this.update({ screen: view.kind === "outside_tauri" ? view : { kind: "start" } });
+  }
+
+  private show(document: DocumentView): void {
+    this.update({ screen: { kind: "editor", editor: new EditorStore(this.platform, document) }, openFailure: null });
+  }
+
+  /** Starts a new, untitled template. */
+  newDocument(): Promise<boolean> {
+    return this.switchTo(null, () => this.platform.newDocument());
+  }
+
+  /** Opens the built-in example as a new document. */
+  openExample(): Promise<boolean> {
+    return this.switchTo(null, () => this.platform.openExample());
+  }
+
+  /** Asks which file to open (the native dialog), then opens it. */
+  async openChosen(): Promise<boolean> {
+    const current = this.editor?.getState().document.path ?? null;
+    const chosen = await this.platform.chooseFile("open", current);
+    if (!chosen.ok) {
+      this.update({ openFailure: { path: null, ...describeError(chosen.error), problems: [] } });
+      return false;
+    }
+    return chosen.value === null ? false : this.openPath(chosen.value);
+  }
+
+  /** Opens the template file at `path` (a recent file, a dropped file). */
+  openPath(path: string): Promise<boolean> {
+    return this.switchTo(path, () => this.platform.openDocument(path));
+  }
+
+  /** Opens the first of the dropped files. */
+  openDropped(paths: readonly string[]): Promise<boolean> {
+    const [first] = paths;
+    return first === undefined ? Promise.resolve(false) : this.openPath(first);
+  }
+
+  /** Opens recovered work as a modified document; it is no longer offered. */
+  async restore(recoveryId: string): Promise<boolean> {
+    const restored = await this.switchTo(null, () => this.platform.restoreDocument(recoveryId));
+    if (restored) this.update({ recovered: this.state.recovered.filter((work) => work.id !== recoveryId) });
+    return restored;
+  }
+
+  /** Forgets recovered work. */
+  async discardRecovered(recoveryId: string): Promise<void> {
+    const result = await this.platform.discardRecovered(recoveryId);
+    if (!result.ok) {
+      this.update({ openFailure: { path: null, ...describeError(result.error), problems: [] } });
+      return;
+    }
+    this.update({ recovered: this.state.recovered.filter((work) => work.id !== recoveryId) });
+  }
+
+  /** Takes a file off the recent list. */
+  async forgetRecent(path: string): Promise<void> {
+    const result = await this.platform.forgetRecentFile(path);
+    if (result.ok) this.update({ recent: result.value });
+  }
+
+  dismissOpenFailure(): void {
+    this.update({ openFailure: null });
+  }
+
+  /**
+   * The window was asked to close while there are unsaved changes: asks, then closes unless the
+   * user cancels or the save fails.
+   */
+  async requestClose(): Promise<void> {
+    if (!(await this.settleUnsaved("close"))) return;
+    await this.platform.closeWindow();
+  }
+
+  /** Answers the unsaved-changes question. */
+  answer(answer: UnsavedAnswer): void {
+    const pending = this.pendingAnswer;
+    this.pendingAnswer = null;
+    this.update({ question: null });
+    pending?.(answer);
+  }
+
+  /**
+   * Loads another document in place of the open one, once its unsaved changes are settled; the
+   * old document is closed only once the new one is open, so a failed open loses nothing.
+   */
+  private async switchTo(path: string | null, load: () => Promise<Outcome<DocumentView>>): Promise<boolean> {
+    const current = this.editor?.getState().document ?? null;
+    if (current !== null && path !== null && current.path === path) return true;
+    if (!(await this.settleUnsaved("switch"))) return false;
+    // After a "Don't save" the old document is closed already.
+    const before = this.editor?.getState().document ?? null;
+    const loaded = await load();
+    if (!loaded.ok) {
+      this.update({ openFailure: { path, ...describeError(loaded.error), problems: problemsOf(loaded.error) } });
+      return false;
+    }
+    if (before !== null && before.id !== loaded.value.id) await this.platform.closeDocument(before.id);
+    this.show(loaded.value);
+    if (loaded.value.path !== null) await this.refreshRecent();
+    return true;
+  }
+
+  private async refreshRecent(): Promise<void> {
+    const recent = await this.platform.recentFiles();
+    if (recent.ok) this.update({ recent: recent.value });
+  }
+
+  /**
+   * Settles the open document's unsaved changes: true when there are none, or the user saved them
+   * or chose not to keep them; false when they cancelled or the save did not happen.
+   */
+  private async settleUnsaved(reason: UnsavedQuestion["reason"]): Promise<boolean> {
+    const editor = this.editor;
+    if (editor === null) return true;
+    const { document } = editor.getState();
+    if (!document.dirty) return true;
+    // A question already open is cancelled: the newest request is the one the user is answering.
+    this.pendingAnswer?.("cancel");
+    const answer = await new Promise<UnsavedAnswer>((resolve) => {
+      this.pendingAnswer = resolve;
+      this.update({ question: { name: displayName(document.path), reason } });
+    });
+    if (answer === "cancel") return false;
+    if (answer === "save") return editor.save();
+    // "Don't save": closing the document also forgets its recovered copy.
+    const closed = await this.platform.closeDocument(document.id);
+    if (closed.ok) this.update({ screen: { kind: "start" } });
+    return closed.ok;
+  }
+}
