@@ -1,12 +1,13 @@
 // End-to-end test of the REAL app binary (target/debug/unfold-app, a custom-protocol build): opens,
 // previews, toggles, edits, restructures (add, delete, undo), changes the disclosure, imports tools
-// and saves templates (edits only temp copies). Starts its own Xvfb and
+// and saves templates (edits only temp copies); kills it with SIGKILL to get unsaved edits back
+// and, many times during saves, to find no torn file. Starts its own Xvfb and
 // WebKitWebDriver, drives the app over raw W3C WebDriver (fetch, no npm packages) and always cleans
 // up. Run: `node --test tests/e2e/` after `cargo build -p unfold-app`. With UNFOLD_SCREENSHOT=1 it
 // also refreshes README's screenshot (docs/images/editor.png) from the real app.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -184,6 +185,59 @@ async function closeApp(session) {
   await webdriver("DELETE", `/session/${session}`).catch(() => {});
 }
 
+/**
+ * Opens the app on `template`, runs `body(session)` and always closes the app; when `body` fails,
+ * the test's diagnostics carry the output of the processes it started.
+ */
+async function withApp(t, template, body) {
+  const session = await openApp(template);
+  try {
+    return await body(session);
+  } catch (error) {
+    t.diagnostic(diagnostics());
+    throw error;
+  } finally {
+    await closeApp(session);
+  }
+}
+
+/** The pid of the app process started on `template` (WebKitWebDriver's child), or null. */
+function appPid(template) {
+  const listing = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
+  for (const line of listing.split("\n")) {
+    const [pid, ...args] = line.trim().split(/\s+/);
+    if (args[0] === APP && args.includes(template)) return Number(pid);
+  }
+  return null;
+}
+
+/** Kills the app started on `template` with SIGKILL, as a crash or a power cut would end it. */
+async function killApp(session, template) {
+  const pid = appPid(template);
+  assert.ok(pid !== null, `no ${APP} process for ${template}`);
+  process.kill(pid, "SIGKILL");
+  for (let i = 0; i < 100 && appPid(template) !== null; i++) await sleep(50);
+  assert.equal(appPid(template), null, "the app is gone");
+  await closeApp(session);
+}
+
+/** Where the app keeps unsaved work (the WebDriver's environment points XDG_DATA_HOME here). */
+function recoveryDir() {
+  return join(workDir, "data", "dev.unfold.studio", "recovery");
+}
+
+/** Waits until a recovery entry holds `text`. */
+async function waitForRecovery(text) {
+  const deadline = Date.now() + WAIT_TIMEOUT_MS;
+  for (;;) {
+    const dir = recoveryDir();
+    const files = existsSync(dir) ? readdirSync(dir) : [];
+    if (files.some((file) => readFileSync(join(dir, file), "utf8").includes(text))) return;
+    if (Date.now() > deadline) throw new Error(`no recovery entry with ${JSON.stringify(text)} in ${dir}: ${files}`);
+    await sleep(100);
+  }
+}
+
 /** Waits until `selector` matches, then returns `script(element)`'s result. */
 async function waitFor(session, selector, script = "return arguments[0].textContent;") {
   const deadline = Date.now() + WAIT_TIMEOUT_MS;
@@ -293,8 +347,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
   });
 
   it("previews the example template: path, markdown, tool names, token count", async (t) => {
-    const session = await openApp(EXAMPLE);
-    try {
+    await withApp(t, EXAMPLE, async (session) => {
       const markdown = await waitFor(session, '[data-testid="preview-markdown"]');
       assert.match(markdown, /^## 1 Task$/m);
       const tools = await waitFor(
@@ -306,17 +359,11 @@ describe("unfold-app (real binary under Xvfb)", () => {
       assert.ok(tools.includes("read_section"), `tools: ${tools}`);
       assert.equal(await waitFor(session, '[data-testid="template-path"]'), EXAMPLE);
       assert.match(await waitFor(session, '[data-testid="token-count"]'), /^[\d,]+ prompt tokens?$/);
-    } catch (error) {
-      t.diagnostic(diagnostics());
-      throw error;
-    } finally {
-      await closeApp(session);
-    }
+    });
   });
 
   it("offers a section's tools once it is toggled to full", async (t) => {
-    const session = await openApp(exampleCopy("toggle.unfold.json"));
-    try {
+    await withApp(t, exampleCopy("toggle.unfold.json"), async (session) => {
       const before = await waitUntil(session, TOOL_NAMES, (names) => Array.isArray(names), "tool list");
       assert.ok(!before.includes("search") && !before.includes("cite"), `tools: ${before}`);
       await click(session, '[aria-label="Toggle context"]');
@@ -330,19 +377,13 @@ describe("unfold-app (real binary under Xvfb)", () => {
       assert.equal(await waitFor(session, '[aria-label="Toggle context"]'), "FULL");
       assert.equal(await waitFor(session, '[data-testid="dirty-marker"]'), "modified");
       await saveScreenshot(session);
-    } catch (error) {
-      t.diagnostic(diagnostics());
-      throw error;
-    } finally {
-      await closeApp(session);
-    }
+    });
   });
 
   it("saves an edited section template to the file", async (t) => {
     const path = exampleCopy("edit.unfold.json");
     const added = " Then write the changelog.";
-    const session = await openApp(path);
-    try {
+    await withApp(t, path, async (session) => {
       await click(session, '[data-testid="section-row"][data-path="task"] [data-testid="select-section"]');
       await typeInto(session, '[data-testid="field-template"]', added);
       await waitUntil(
@@ -364,17 +405,11 @@ describe("unfold-app (real binary under Xvfb)", () => {
       const task = saved.sections.find((section) => section.key === "task");
       assert.equal(task.template, `Complete the following: \${objective}${added}`);
       assert.equal(await waitFor(session, '[data-testid="template-path"]'), path);
-    } catch (error) {
-      t.diagnostic(diagnostics());
-      throw error;
-    } finally {
-      await closeApp(session);
-    }
+    });
   });
 
   it("adds a child section and deletes a section, each taken back by Undo", async (t) => {
-    const session = await openApp(exampleCopy("structure.unfold.json"));
-    try {
+    await withApp(t, exampleCopy("structure.unfold.json"), async (session) => {
       const original = await waitUntil(session, MARKDOWN, (markdown) => typeof markdown === "string", "the preview");
       await click(session, rowButton("style"));
       await click(session, '[aria-label="Add child"]');
@@ -411,17 +446,11 @@ describe("unfold-app (real binary under Xvfb)", () => {
         (clean) => clean === true,
         "no unsaved changes once both are undone",
       );
-    } catch (error) {
-      t.diagnostic(diagnostics());
-      throw error;
-    } finally {
-      await closeApp(session);
-    }
+    });
   });
 
   it("switches the disclosure to open_sections and the summary lines name it", async (t) => {
-    const session = await openApp(exampleCopy("disclosure.unfold.json"));
-    try {
+    await withApp(t, exampleCopy("disclosure.unfold.json"), async (session) => {
       const before = await waitUntil(session, MARKDOWN, (markdown) => typeof markdown === "string", "the preview");
       assert.match(before, /`read_section` with key "context"/);
       await click(session, '[data-testid="tab-template"]');
@@ -444,21 +473,15 @@ describe("unfold-app (real binary under Xvfb)", () => {
       const tools = await waitUntil(session, TOOL_NAMES, (names) => Array.isArray(names) && names.includes("open_sections"), "open_sections offered");
       assert.ok(!tools.includes("read_section"), `tools: ${tools}`);
       assert.equal(await waitFor(session, '[data-testid="dirty-marker"]'), "modified");
-    } catch (error) {
-      t.diagnostic(diagnostics());
-      throw error;
-    } finally {
-      await closeApp(session);
-    }
+    });
   });
 
   it("imports an Anthropic tool into task and offers it", async (t) => {
-    const session = await openApp(exampleCopy("import.unfold.json"));
     const pasted = JSON.stringify([
       { name: "fetch_issue", description: "Fetch an issue by number", input_schema: { type: "object", properties: { number: { type: "integer" } } } },
       { name: "lookup", description: "Already in the template", input_schema: { type: "object" } },
     ]);
-    try {
+    await withApp(t, exampleCopy("import.unfold.json"), async (session) => {
       const before = await waitUntil(session, TOOL_NAMES, (names) => Array.isArray(names), "tool list");
       assert.ok(!before.includes("fetch_issue"), `tools: ${before}`);
       await click(session, rowButton("task"));
@@ -484,27 +507,204 @@ describe("unfold-app (real binary under Xvfb)", () => {
         ),
         ["fetch_issue"],
       );
-    } catch (error) {
-      t.diagnostic(diagnostics());
-      throw error;
-    } finally {
-      await closeApp(session);
-    }
+    });
   });
 
   it("shows an error naming a broken template file", async (t) => {
     const broken = join(workDir, "broken.unfold.json");
     writeFileSync(broken, '{ "schema_version": 1, "kind": ');
-    const session = await openApp(broken);
-    try {
+    await withApp(t, broken, async (session) => {
       const detail = await waitFor(session, '[data-testid="error-detail"]');
       assert.ok(detail.includes(broken), `the error should name ${broken}: ${detail}`);
-      assert.equal(await waitFor(session, '[data-testid="template-path"]'), broken);
-    } catch (error) {
-      t.diagnostic(diagnostics());
-      throw error;
-    } finally {
-      await closeApp(session);
+      assert.equal(await waitFor(session, '[data-testid="error-path"]'), broken);
+      const problems = await waitFor(session, '[data-testid="error-problems"]');
+      assert.ok(problems.length > 0, "the problems are listed");
+    });
+  });
+
+  it("highlights placeholders in the template field and warns about an unknown one", async (t) => {
+    await withApp(t, exampleCopy("placeholders.unfold.json"), async (session) => {
+      await click(session, rowButton("task"));
+      const marks = `return [...document.querySelectorAll('[data-testid="field-template"] .cm-param')]
+        .map((mark) => mark.textContent + (mark.classList.contains("cm-param-unknown") ? " unknown" : ""));`;
+      assert.deepEqual(await waitUntil(session, marks, (found) => found.length > 0, "the highlighted ${objective}"), [
+        "${objective}",
+      ]);
+      await typeInto(session, '[data-testid="field-template"]', " See ${ticket}.");
+      assert.deepEqual(await waitUntil(session, marks, (found) => found.length === 2, "the new placeholder marked"), [
+        "${objective}",
+        "${ticket} unknown",
+      ]);
+      assert.match(await waitFor(session, '[data-testid="field-template-warnings"]'), /Unknown parameter \$\{ticket\}/);
+      // Once the last keystroke is applied, the preview says why it cannot render, in its place.
+      await waitUntil(
+        session,
+        "return document.querySelector('[data-testid=\"preview-error\"]')?.textContent ?? '';",
+        (text) => text.includes("missing parameter 'ticket'"),
+        "the render error naming ticket",
+      );
+    });
+  });
+
+  it("moves a section by dragging it in the tree, and Undo puts it back", async (t) => {
+    await withApp(t, exampleCopy("drag.unfold.json"), async (session) => {
+      const before = await waitUntil(session, ROW_PATHS, (paths) => paths.length > 2, "the rows");
+      assert.equal(before[0], "task");
+      const handle = await findElement(session, `[data-testid="section-row"][data-path="style"] [data-testid="drag-handle"]`);
+      const target = await findElement(session, '[data-testid="section-row"][data-path="task"]');
+      const [x, y, height] = await webdriver("POST", `/session/${session}/execute/sync`, {
+        script: "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y, r.height];",
+        args: [{ [ELEMENT_KEY]: target }],
+      });
+      // A real pointer drag: press on the grip, move past the threshold, release on the upper
+      // third of the first row ("before task").
+      await webdriver("POST", `/session/${session}/actions`, {
+        actions: [
+          {
+            type: "pointer",
+            id: "mouse",
+            parameters: { pointerType: "mouse" },
+            actions: [
+              { type: "pointerMove", origin: { [ELEMENT_KEY]: handle }, x: 0, y: 0 },
+              { type: "pointerDown", button: 0 },
+              { type: "pointerMove", duration: 150, origin: "viewport", x: Math.round(x), y: Math.round(y + height * 0.6) },
+              { type: "pointerMove", duration: 150, origin: "viewport", x: Math.round(x), y: Math.round(y + height * 0.2) },
+              { type: "pointerUp", button: 0 },
+            ],
+          },
+        ],
+      });
+      const moved = await waitUntil(session, ROW_PATHS, (paths) => paths[0] === "style", "style moved first");
+      assert.deepEqual(moved.slice(1), before.filter((path) => path !== "style"));
+      assert.equal(await waitFor(session, '[data-testid="dirty-marker"]'), "modified");
+      await click(session, '[data-testid="undo-button"]');
+      assert.deepEqual(await waitUntil(session, ROW_PATHS, (paths) => paths[0] === "task", "the order back"), before);
+    });
+  });
+
+  it("edits a tool's description in the tool editor and saves it", async (t) => {
+    const path = exampleCopy("tool-edit.unfold.json");
+    await withApp(t, path, async (session) => {
+      await click(session, rowButton("context"));
+      await click(session, '[data-testid="section-tool"][data-name="search"] [data-testid="edit-tool"]');
+      await typeInto(session, '[data-testid="tool-description"]', " Fast.");
+      await waitUntil(
+        session,
+        "return document.querySelector('[data-testid=\"tool-status\"]')?.textContent ?? '';",
+        (status) => status.includes("Applied"),
+        "the tool applied",
+      );
+      await click(session, '[data-testid="save-button"]');
+      await waitUntil(
+        session,
+        "return document.querySelector('[data-testid=\"dirty-marker\"]') === null;",
+        (clean) => clean === true,
+        "saved",
+      );
+      const saved = JSON.parse(readFileSync(path, "utf8"));
+      const search = saved.sections.find((s) => s.key === "context").tools.find((tool) => tool.name === "search");
+      assert.equal(search.description, "Search the project documentation. Fast.");
+    });
+  });
+
+  it("starts a new template and reopens a recent file from the toolbar", async (t) => {
+    const first = exampleCopy("recent-first.unfold.json");
+    const second = exampleCopy("recent-second.unfold.json");
+    await withApp(t, first, (session) => waitFor(session, '[data-testid="preview-markdown"]'));
+    await withApp(t, second, async (session) => {
+      await waitFor(session, '[data-testid="preview-markdown"]');
+      await click(session, '[data-testid="new-button"]');
+      assert.equal(await waitUntil(session, "return document.querySelector('[data-testid=\"template-path\"]')?.textContent;", (p) => p === "Untitled", "a new template"), "Untitled");
+      assert.deepEqual(await waitUntil(session, ROW_PATHS, (paths) => paths.length === 1, "the new template's rows"), ["instructions"]);
+      await click(session, '[data-testid="recent-menu"] summary');
+      await click(session, `[data-testid="recent-file"][data-path="${first}"] button`);
+      // The new template has unsaved changes: the app asks first.
+      await click(session, '[data-testid="unsaved-discard"]');
+      await waitUntil(session, "return document.querySelector('[data-testid=\"template-path\"]')?.textContent;", (p) => p === first, "the recent file open");
+      assert.match(await waitUntil(session, MARKDOWN, (markdown) => typeof markdown === "string", "the preview"), /^## 1 Task$/m);
+    });
+  });
+
+  it("brings unsaved edits back after the app is killed", async (t) => {
+    const path = exampleCopy("crash.unfold.json");
+    const original = readFileSync(path, "utf8");
+    const added = " Unsaved before the crash.";
+    await withApp(t, path, async (session) => {
+      await click(session, rowButton("task"));
+      await typeInto(session, '[data-testid="field-template"]', added);
+      await waitUntil(session, MARKDOWN, (markdown) => markdown?.includes(added.trim()), "the preview showing the edit");
+      await waitForRecovery(added.trim());
+      await killApp(session, path);
+    });
+    assert.equal(readFileSync(path, "utf8"), original, "nothing was saved");
+
+    await withApp(t, path, async (session) => {
+      const offered = `[data-testid="recovered-item"][data-path="${path}"]`;
+      assert.match(await waitFor(session, offered), /crash\.unfold\.json/);
+      await click(session, `${offered} [data-testid="restore-recovered"]`);
+      await waitUntil(session, MARKDOWN, (markdown) => markdown?.includes(added.trim()), "the restored edit in the preview");
+      assert.equal(await waitFor(session, '[data-testid="dirty-marker"]'), "modified");
+      assert.equal(await waitFor(session, '[data-testid="template-path"]'), path);
+      await click(session, '[data-testid="save-button"]');
+      await waitUntil(
+        session,
+        "return document.querySelector('[data-testid=\"dirty-marker\"]') === null;",
+        (clean) => clean === true,
+        "saved",
+      );
+      const task = JSON.parse(readFileSync(path, "utf8")).sections.find((section) => section.key === "task");
+      assert.equal(task.template, `Complete the following: \${objective}${added}`);
+    });
+  });
+
+  it("never leaves a torn template file when killed during saves, many times", async (t) => {
+    const path = exampleCopy("saves.unfold.json");
+    const original = readFileSync(path, "utf8");
+    const rounds = 12;
+    const seen = new Set();
+    for (let round = 0; round < rounds; round++) {
+      await withApp(t, path, async (session) => {
+        await waitFor(session, '[data-testid="preview-markdown"]');
+        // Edits and saves through the app's own commands as fast as it takes them; each save
+        // writes ~256 KB so a kill often lands in the middle of one.
+        await webdriver("POST", `/session/${session}/execute/sync`, {
+          script: `const invoke = window.__TAURI_INTERNALS__.invoke;
+            const [path, round, padding] = arguments;
+            (async () => {
+              const { id } = await invoke("open_document", { path });
+              for (let i = 0; ; i++) {
+                const fields = { title: "Task", template: "round " + round + " save " + i + " " + padding, summary: null, visibility: "full" };
+                await invoke("apply_edit", { id, edit: { op: "set_section_fields", path: "task", fields }, group: null });
+                await invoke("save_document", { id, path: null });
+              }
+            })();
+            return true;`,
+          args: [path, round, "x".repeat(256 * 1024)],
+        });
+        await sleep(150 + Math.floor(Math.random() * 600));
+        await killApp(session, path);
+      });
+      const text = readFileSync(path, "utf8");
+      let saved;
+      try {
+        saved = JSON.parse(text);
+      } catch (error) {
+        assert.fail(`round ${round}: torn file (${text.length} bytes): ${error.message}`);
+      }
+      assert.equal(saved.kind, "unfold.template", `round ${round}`);
+      const task = saved.sections.find((section) => section.key === "task");
+      if (text !== original) {
+        assert.match(task.template, /^round \d+ save \d+ x+$/, `round ${round}`);
+        assert.equal(task.template.length - task.template.indexOf(" x") - 1, 256 * 1024, `round ${round}: whole`);
+      }
+      seen.add(task.template.split(" x")[0]);
     }
+    assert.ok(seen.size > 1, `saves happened between the kills: ${[...seen]}`);
+    // Opening the folder's file again sweeps whatever temporary files interrupted saves left.
+    await withApp(t, path, async (session) => {
+      await waitFor(session, '[data-testid="preview-markdown"]');
+      const left = readdirSync(workDir).filter((name) => name.endsWith(".unfold-tmp"));
+      assert.deepEqual(left, [], "no temporary files are left once the file is opened again");
+    });
   });
 });
