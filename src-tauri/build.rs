@@ -24,6 +24,7 @@ fn main() {
         "recent_files",
         "forget_recent_file",
         "close_window",
+        "choose_tool_list",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri-build: invalid tauri.conf.json, capabilities or icons");

@@ -29,6 +29,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             files::recent_files,
             files::forget_recent_file,
             files::close_window,
+            files::choose_tool_list,
         ],
     )
 }

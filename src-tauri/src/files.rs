@@ -158,6 +158,28 @@ pub async fn choose_file(
     Ok(chosen.map(|p| p.to_string_lossy().into_owned()))
 }
 
+/// A tool list file the user chose, with its text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Type)]
+pub struct ToolListFileDto {
+    /// The file.
+    pub path: String,
+    /// Its text, to read as pasted tools.
+    pub text: String,
+}
+
+/// Shows the native dialog to choose a tool list file (OpenAI Chat, OpenAI Responses or Anthropic
+/// tools) and returns its text; `None` when the user cancels. The webview never names the file:
+/// only the one the user picked is read.
+#[tauri::command]
+#[specta::specta]
+pub async fn choose_tool_list(app: AppHandle) -> Result<Option<ToolListFileDto>, CommandError> {
+    let dialog = app.dialog().file().add_filter("Tool list", &["json"]);
+    let chosen = tauri::async_runtime::spawn_blocking(move || dialog.blocking_pick_file()).await?;
+    let Some(path) = chosen.and_then(|p| p.into_path().ok()) else { return Ok(None) };
+    let text = unfold_core::tool_import::read_tool_list(&path)?;
+    Ok(Some(ToolListFileDto { path: path.to_string_lossy().into_owned(), text }))
+}
+
 /// The recently opened files, newest first.
 #[tauri::command]
 #[specta::specta]

@@ -53,6 +53,12 @@ export const commands = {
 	forgetRecentFile: (path: string) => typedError<RecentFileDto[], CommandError>(__TAURI_INVOKE("forget_recent_file", { path })),
 	/**  Closes the window: the UI calls it once the user has answered for the unsaved changes. */
 	closeWindow: () => typedError<null, CommandError>(__TAURI_INVOKE("close_window")),
+	/**
+	 *  Shows the native dialog to choose a tool list file (OpenAI Chat, OpenAI Responses or Anthropic
+	 *  tools) and returns its text; `None` when the user cancels. The webview never names the file:
+	 *  only the one the user picked is read.
+	 */
+	chooseToolList: () => typedError<ToolListFileDto | null, CommandError>(__TAURI_INVOKE("choose_tool_list")),
 };
 
 /** Events */
@@ -570,6 +576,14 @@ export type ToolDisclosure =
 
 /**  What a tool does to the world. */
 export type ToolKind = "read" | "edit" | "execute" | "other";
+
+/**  A tool list file the user chose, with its text. */
+export type ToolListFileDto = {
+	/**  The file. */
+	path: string,
+	/**  Its text, to read as pasted tools. */
+	text: string,
+};
 
 /**  Whose tool list an edit changes. */
 export type ToolOwner = 

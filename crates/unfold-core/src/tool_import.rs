@@ -73,6 +73,16 @@ const ACCEPTED_SHAPES: &str = "expected an OpenAI Chat Completions tool {\"type\
      {\"name\", \"description\", \"parameters\"}}, an OpenAI Responses tool {\"type\": \"function\", \"name\", \
      \"description\", \"parameters\"} or an Anthropic tool {\"name\", \"description\", \"input_schema\"}";
 
+/// The text of a tool list file chosen to import from: size-limited like every document, and
+/// UTF-8; errors name the file.
+pub fn read_tool_list(path: &std::path::Path) -> Result<String> {
+    let bytes = document::read_document_bytes(path)?;
+    String::from_utf8(bytes).map_err(|e| {
+        crate::Error::problem("", format!("not UTF-8 text (byte {} is not valid)", e.utf8_error().valid_up_to()))
+            .in_file(path)
+    })
+}
+
 /// Imports the tools in `text` (an array of tools, a single tool or a request body with `tools`),
 /// detecting their format. Every problem is reported, each at its JSON pointer into `text`; no
 /// tool is returned unless all of them import.
@@ -349,6 +359,21 @@ fn type_name(value: &Value) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_tool_list_file_is_read_as_text_and_a_binary_one_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let list = dir.path().join("tools.json");
+        std::fs::write(&list, r#"[{"name": "w", "description": "d", "input_schema": {"type": "object"}}]"#).unwrap();
+        let text = super::read_tool_list(&list).expect("reads");
+        assert_eq!(super::import_tools(&text).unwrap().tools[0].name, "w");
+        let binary = dir.path().join("tools.bin");
+        std::fs::write(&binary, [b'[', 0xff, b']']).unwrap();
+        let error = super::read_tool_list(&binary).expect_err("not text").to_string();
+        assert!(error.contains("tools.bin") && error.contains("not UTF-8"), "{error}");
+        let missing = super::read_tool_list(&dir.path().join("gone.json")).expect_err("missing").to_string();
+        assert!(missing.contains("gone.json"), "{missing}");
+    }
     use super::*;
 
     /// The import of `text` in a few lines: the format and one compact JSON line per tool, or the
