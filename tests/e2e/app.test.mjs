@@ -1,299 +1,32 @@
 // End-to-end test of the REAL app binary (target/debug/unfold-app, a custom-protocol build): opens,
 // previews, toggles, edits, restructures (add, delete, undo), changes the disclosure, imports tools
 // and saves templates (edits only temp copies); kills it with SIGKILL to get unsaved edits back
-// and, many times during saves, to find no torn file. Starts its own Xvfb and
-// WebKitWebDriver, drives the app over raw W3C WebDriver (fetch, no npm packages) and always cleans
-// up. Run: `node --test tests/e2e/` after `cargo build -p unfold-app`. With UNFOLD_SCREENSHOT=1 it
-// also refreshes README's screenshot (docs/images/editor.png) from the real app.
+// and, many times during saves, to find no torn file. The harness (harness.mjs) starts its own
+// Xvfb and WebKitWebDriver, drives the app over raw W3C WebDriver and always cleans up. Run:
+// `node --test tests/e2e/` after `cargo build -p unfold-app`. With UNFOLD_SCREENSHOT=1 it also
+// refreshes README's screenshot (docs/images/editor.png) from the real app.
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const APP = process.env.UNFOLD_APP ?? join(ROOT, "target/debug/unfold-app");
-const EXAMPLE = join(ROOT, "examples/task-executor.unfold.json");
-const ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
-const REQUEST_TIMEOUT_MS = 30_000; // every WebDriver request: POST /session hangs forever when misconfigured
-const SESSION_TIMEOUT_MS = 60_000; // launching the app under a cold cache can be slow on 2 cores
-const WAIT_TIMEOUT_MS = 20_000; // for React to render after load
-
-/** Processes this test started (each leads its own process group) and output for diagnostics. */
-const started = [];
-let workDir;
-let baseUrl;
-const sessions = new Set();
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
-function sleep(ms) {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/** Spawns `command` as the leader of a new process group, so stopping it also stops its children. */
-function startProcess(name, command, args, options = {}) {
-  const child = spawn(command, args, { detached: true, ...options });
-  const entry = { name, child, output: "" };
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.on("data", (chunk) => {
-      entry.output = (entry.output + chunk.toString()).slice(-20_000);
-    });
-  }
-  child.on("error", (error) => {
-    entry.output += `\n[spawn error] ${error.message}`;
-  });
-  started.push(entry);
-  return entry;
-}
-
-/** Stops every started process group (SIGTERM, then SIGKILL after 5 s), newest first. */
-async function stopAll() {
-  for (const { child } of started.reverse()) {
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((r) => child.once("exit", r));
-    const signal = (name) => {
-      try {
-        process.kill(-child.pid, name);
-      } catch {
-        // already gone
-      }
-    };
-    signal("SIGTERM");
-    const kill = setTimeout(() => signal("SIGKILL"), 5_000);
-    let giveUp;
-    await Promise.race([exited, new Promise((r) => (giveUp = setTimeout(r, 10_000)))]);
-    clearTimeout(kill);
-    clearTimeout(giveUp);
-  }
-}
-
-// If the test runner is interrupted, `after` does not run: stop the process groups synchronously
-// and remove the temp dir.
-function killAllNow() {
-  for (const { child } of started) {
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-  if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
-}
-process.on("exit", killAllNow);
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.once(signal, () => {
-    killAllNow();
-    process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGTERM" ? 15 : 1));
-  });
-}
-
-function diagnostics() {
-  return started.map(({ name, output }) => `--- ${name} output ---\n${output.trim()}`).join("\n");
-}
-
-/** Starts Xvfb on a display it picks itself (-displayfd), returns ":N". */
-async function startXvfb() {
-  const xvfb = startProcess(
-    "Xvfb",
-    "Xvfb",
-    ["-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-    { stdio: ["ignore", "pipe", "pipe", "pipe"] },
-  );
-  const display = await new Promise((resolveDisplay, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error(`Xvfb did not start\n${diagnostics()}`)), 15_000);
-    xvfb.child.stdio[3].on("data", (chunk) => {
-      text += chunk.toString();
-      if (text.includes("\n")) {
-        clearTimeout(timer);
-        resolveDisplay(`:${text.trim()}`);
-      }
-    });
-    xvfb.child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Xvfb exited with ${code}\n${diagnostics()}`));
-    });
-  });
-  return display;
-}
-
-async function webdriver(method, path, body) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(path === "/session" ? SESSION_TIMEOUT_MS : REQUEST_TIMEOUT_MS),
-  });
-  const json = await response.json();
-  if (!response.ok) {
-    const error = new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json.value)}`);
-    error.webdriver = json.value;
-    throw error;
-  }
-  return json.value;
-}
-
-async function waitForWebDriver() {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      const status = await webdriver("GET", "/status");
-      if (status.ready) return;
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`WebKitWebDriver not ready: ${error}\n${diagnostics()}`);
-    }
-    await sleep(100);
-  }
-}
-
-/** Launches the app on `template` and returns the session id. */
-async function openApp(template) {
-  const value = await webdriver("POST", "/session", {
-    capabilities: {
-      alwaysMatch: { "webkitgtk:browserOptions": { binary: APP, args: [template] } },
-    },
-  });
-  sessions.add(value.sessionId);
-  return value.sessionId;
-}
-
-/** Takes a screenshot of the app's window; it replaces README's when UNFOLD_SCREENSHOT=1. */
-async function saveScreenshot(session) {
-  const png = Buffer.from(await webdriver("GET", `/session/${session}/screenshot`), "base64");
-  assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], "the screenshot is a PNG");
-  const path = process.env.UNFOLD_SCREENSHOT === "1" ? join(ROOT, "docs/images/editor.png") : join(workDir, "editor.png");
-  writeFileSync(path, png);
-}
-
-async function closeApp(session) {
-  sessions.delete(session);
-  await webdriver("DELETE", `/session/${session}`).catch(() => {});
-}
-
-/**
- * Opens the app on `template`, runs `body(session)` and always closes the app; when `body` fails,
- * the test's diagnostics carry the output of the processes it started.
- */
-async function withApp(t, template, body) {
-  const session = await openApp(template);
-  try {
-    return await body(session);
-  } catch (error) {
-    t.diagnostic(diagnostics());
-    throw error;
-  } finally {
-    await closeApp(session);
-  }
-}
-
-/** The pid of the app process started on `template` (WebKitWebDriver's child), or null. */
-function appPid(template) {
-  const listing = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
-  for (const line of listing.split("\n")) {
-    const [pid, ...args] = line.trim().split(/\s+/);
-    if (args[0] === APP && args.includes(template)) return Number(pid);
-  }
-  return null;
-}
-
-/** Kills the app started on `template` with SIGKILL, as a crash or a power cut would end it. */
-async function killApp(session, template) {
-  const pid = appPid(template);
-  assert.ok(pid !== null, `no ${APP} process for ${template}`);
-  process.kill(pid, "SIGKILL");
-  for (let i = 0; i < 100 && appPid(template) !== null; i++) await sleep(50);
-  assert.equal(appPid(template), null, "the app is gone");
-  await closeApp(session);
-}
-
-/** Where the app keeps unsaved work (the WebDriver's environment points XDG_DATA_HOME here). */
-function recoveryDir() {
-  return join(workDir, "data", "dev.unfold.studio", "recovery");
-}
-
-/** Waits until a recovery entry holds `text`. */
-async function waitForRecovery(text) {
-  const deadline = Date.now() + WAIT_TIMEOUT_MS;
-  for (;;) {
-    const dir = recoveryDir();
-    const files = existsSync(dir) ? readdirSync(dir) : [];
-    if (files.some((file) => readFileSync(join(dir, file), "utf8").includes(text))) return;
-    if (Date.now() > deadline) throw new Error(`no recovery entry with ${JSON.stringify(text)} in ${dir}: ${files}`);
-    await sleep(100);
-  }
-}
-
-/** Waits until `selector` matches, then returns `script(element)`'s result. */
-async function waitFor(session, selector, script = "return arguments[0].textContent;") {
-  const deadline = Date.now() + WAIT_TIMEOUT_MS;
-  for (;;) {
-    try {
-      const element = await webdriver("POST", `/session/${session}/element`, {
-        using: "css selector",
-        value: selector,
-      });
-      return await webdriver("POST", `/session/${session}/execute/sync`, {
-        script,
-        args: [{ [ELEMENT_KEY]: element[ELEMENT_KEY] }],
-      });
-    } catch (error) {
-      if (error.webdriver?.error !== "no such element") throw error;
-      if (Date.now() > deadline) {
-        const body = await webdriver("POST", `/session/${session}/execute/sync`, {
-          script: "return document.body.innerText;",
-          args: [],
-        }).catch((e) => `(unavailable: ${e})`);
-        throw new Error(`no ${selector} after ${WAIT_TIMEOUT_MS} ms; page shows:\n${body}`);
-      }
-      await sleep(100);
-    }
-  }
-}
-
-async function findElement(session, selector) {
-  const element = await webdriver("POST", `/session/${session}/element`, { using: "css selector", value: selector });
-  return element[ELEMENT_KEY];
-}
-
-/** Clicks the element `selector` matches (waiting for it to appear). */
-async function click(session, selector) {
-  await waitFor(session, selector);
-  const id = await findElement(session, selector);
-  await webdriver("POST", `/session/${session}/element/${id}/click`, {});
-}
-
-/** Types `text` into the element `selector` matches, after what it holds (WebDriver Send Keys). */
-async function typeInto(session, selector, text) {
-  await waitFor(session, selector);
-  const id = await findElement(session, selector);
-  await webdriver("POST", `/session/${session}/element/${id}/value`, { text });
-}
-
-/** Runs `script` in the page until `accept` takes its result; returns that result. */
-async function waitUntil(session, script, accept, what) {
-  const deadline = Date.now() + WAIT_TIMEOUT_MS;
-  for (;;) {
-    const value = await webdriver("POST", `/session/${session}/execute/sync`, { script, args: [] });
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${WAIT_TIMEOUT_MS} ms`);
-    await sleep(100);
-  }
-}
+import {
+  click,
+  ELEMENT_KEY,
+  EXAMPLE,
+  findElement,
+  killApp,
+  saveScreenshot,
+  sleep,
+  startHarness,
+  stopHarness,
+  typeInto,
+  waitFor,
+  waitForRecovery,
+  waitUntil,
+  webdriver,
+  withApp,
+  workDir,
+} from "./harness.mjs";
 
 const TOOL_NAMES = `const list = document.querySelector('[data-testid="tool-list"]');
   return list === null ? null : [...list.querySelectorAll('li')].map((li) => li.textContent);`;
@@ -316,35 +49,9 @@ function exampleCopy(name) {
 }
 
 describe("unfold-app (real binary under Xvfb)", () => {
-  before(async () => {
-    assert.ok(existsSync(APP), `${APP} is missing: run \`cargo build -p unfold-app\` first`);
-    workDir = mkdtempSync(join(tmpdir(), "unfold-e2e-"));
-    const display = await startXvfb();
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    startProcess("WebKitWebDriver", "WebKitWebDriver", [`--port=${port}`], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
-        DISPLAY: display,
-        TAURI_WEBVIEW_AUTOMATION: "true",
-        // Hermetic: the app and WebKit write caches and settings under the temp dir only.
-        HOME: workDir,
-        XDG_CONFIG_HOME: join(workDir, "config"),
-        XDG_DATA_HOME: join(workDir, "data"),
-        XDG_CACHE_HOME: join(workDir, "cache"),
-        RUST_LOG: "info",
-      },
-    });
-    await waitForWebDriver();
-  });
+  before(startHarness);
 
-  after(async () => {
-    for (const session of [...sessions]) await closeApp(session);
-    await stopAll();
-    if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
-  });
+  after(stopHarness);
 
   it("previews the example template: path, markdown, tool names, token count", async (t) => {
     await withApp(t, EXAMPLE, async (session) => {
@@ -392,7 +99,8 @@ describe("unfold-app (real binary under Xvfb)", () => {
         (markdown) => markdown.includes("Then write the changelog."),
         "the preview showing the edit",
       );
-      assert.match(await waitUntil(session, "return document.title;", (title) => title.endsWith(" •"), "title"), /^edit\.unfold\.json •$/);
+      const title = await waitUntil(session, "return document.title;", (text) => text.includes(" •"), "the title marked");
+      assert.equal(title, `edit.unfold.json • — ${path}`);
       await click(session, '[data-testid="save-button"]');
       await waitUntil(
         session,

@@ -137,7 +137,7 @@ describe("App", () => {
     expect((byTestId("undo-button") as HTMLButtonElement).disabled).toBe(true);
     expect((byTestId("save-button") as HTMLButtonElement).disabled).toBe(true);
     expect(container.querySelector('[data-testid="dirty-marker"]')).toBeNull();
-    expect(document.title).toBe("task.unfold.json");
+    expect(document.title).toBe("task.unfold.json — /t/task.unfold.json");
   });
 
   it("toggles a section: sends its fields with the new visibility and refreshes the preview", async () => {
@@ -158,7 +158,7 @@ describe("App", () => {
     expect(byLabel("Toggle context").textContent).toBe("FULL");
     expect(toolList()).toEqual(["lookup", "search", "cite", "read_section"]);
     expect(byTestId("dirty-marker").textContent).toBe("modified");
-    expect(document.title).toBe("task.unfold.json •");
+    expect(document.title).toBe("task.unfold.json • — /t/task.unfold.json");
     expect((byTestId("undo-button") as HTMLButtonElement).disabled).toBe(false);
   });
 
@@ -211,7 +211,7 @@ describe("App", () => {
     await press("s", { ctrlKey: true });
     expect(platform.argsOf("saveDocument")).toEqual([[1, null]]);
     expect(container.querySelector('[data-testid="dirty-marker"]')).toBeNull();
-    expect(document.title).toBe("task.unfold.json");
+    expect(document.title).toBe("task.unfold.json — /t/task.unfold.json");
 
     await press("z", { ctrlKey: true });
     expect(platform.callNames()).toContain("undo");
@@ -440,7 +440,7 @@ describe("App around the editor: files and recovery", () => {
     await click(byTestId("unsaved-discard"));
     expect(container.querySelector('[data-testid="unsaved-dialog"]')).toBeNull();
     expect(byTestId("template-path").textContent).toBe("/t/dropped.unfold.json");
-    expect(document.title).toBe("dropped.unfold.json");
+    expect(document.title).toBe("dropped.unfold.json — /t/dropped.unfold.json");
   });
 
   it("offers recovered work and restores it into the editor", async () => {
@@ -591,6 +591,22 @@ describe("App: a section's tools", () => {
     expect(sectionToolNames()).toEqual(["fetch_issue"]);
     expect(toolList()).toContain("fetch_issue");
     expect(container.querySelector('[data-testid="tool-import"]')).toBeNull();
+  });
+
+  it("imports tools from a chosen file: its text is read as if pasted", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(byTestId("import-tools"));
+    await click(byTestId("import-file"));
+    expect(platform.argsOf("importTools")).toEqual([]);
+    platform.chosenToolList = { path: "/t/tools.json", text: tools(["fetch_issue"]) };
+    await click(byTestId("import-file"));
+    expect((byTestId("import-text") as HTMLTextAreaElement).value).toBe(tools(["fetch_issue"]));
+    expect(platform.argsOf("importTools")).toEqual([[platform.id, tools(["fetch_issue"])]]);
+    expect(byTestId("import-format").textContent).toBe("Anthropic Messages: fetch_issue");
+    platform.failures.set("chooseToolList", { code: "unreadable_file", message: "/t/tools.bin: not UTF-8 text", problems: [] });
+    await click(byTestId("import-file"));
+    expect(byTestId("import-error").textContent).toBe("This tool list cannot be read: /t/tools.bin: not UTF-8 text");
   });
 
   it("lists import problems at their places and attaches nothing", async () => {

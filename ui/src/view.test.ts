@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { DocumentView, Outcome, Platform, PreviewDto } from "./platform";
 import { FakePlatform } from "./testing/fakePlatform";
-import { describeError, fileName, formatTokens, loadInitialView, toolNames, windowTitle } from "./view";
+import { describeError, fileName, formatTokens, loadInitialView, promptParts, toolNames, windowTitle } from "./view";
 
 const preview: PreviewDto = {
   markdown: "## 1 Task\nComplete the following: refactor",
@@ -133,9 +133,9 @@ describe("loadInitialView", () => {
 
 describe("windowTitle", () => {
   it.each([
-    ["/t/task.unfold.json", false, "task.unfold.json"],
-    ["/t/task.unfold.json", true, "task.unfold.json •"],
-    ["C:\\t\\task.unfold.json", false, "task.unfold.json"],
+    ["/t/task.unfold.json", false, "task.unfold.json — /t/task.unfold.json"],
+    ["/t/task.unfold.json", true, "task.unfold.json • — /t/task.unfold.json"],
+    ["C:\\t\\task.unfold.json", false, "task.unfold.json — C:\\t\\task.unfold.json"],
     [null, true, "Untitled •"],
   ] as const)("%s (dirty: %s) -> %s", (path, dirty, title) => {
     expect(windowTitle(path, dirty)).toBe(title);
@@ -144,5 +144,25 @@ describe("windowTitle", () => {
   it("takes the last part of a path", () => {
     expect(fileName("a/b/c.json")).toBe("c.json");
     expect(fileName("c.json")).toBe("c.json");
+  });
+});
+
+describe("promptParts", () => {
+  it.each([
+    "## 1 Task\n\nDo it.\n\n## 2 Style\n\nShort.\n\n### 2.1 Sub\n\nx",
+    "",
+    "no heading at all\nat all",
+    "# only\n#\n##",
+    "\n# starts with a newline",
+  ])("cuts %j before each heading line and joins back exactly", (markdown) => {
+    const parts = promptParts(markdown);
+    expect(parts.join("")).toBe(markdown);
+    for (const part of parts.slice(1)) expect(part.startsWith("#")).toBe(true);
+  });
+
+  it("keeps the parts an edit of one section does not touch", () => {
+    const before = promptParts("## 1 A\n\na\n\n## 2 B\n\nb\n\n## 3 C\n\nc");
+    const after = promptParts("## 1 A\n\na\n\n## 2 B\n\nb, edited\n\n## 3 C\n\nc");
+    expect(after.map((part, index) => part === before[index])).toEqual([true, false, true]);
   });
 });

@@ -23,6 +23,22 @@ export function toolNames(tools: JsonValue[]): string[] {
   });
 }
 
+/**
+ * The prompt cut before each heading line, so the preview can keep the parts an edit did not
+ * change: joined, the parts are the prompt exactly.
+ */
+export function promptParts(markdown: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (const cut of markdown.matchAll(/\n(?=#)/g)) {
+    const end = cut.index + 1;
+    parts.push(markdown.slice(start, end));
+    start = end;
+  }
+  parts.push(markdown.slice(start));
+  return parts;
+}
+
 /** "1 prompt token", "1,234 prompt tokens". */
 export function formatTokens(count: number): string {
   return `${count.toLocaleString("en-US")} prompt ${count === 1 ? "token" : "tokens"}`;
@@ -58,10 +74,11 @@ export function fileName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
 }
 
-/** The window title: the file name, with ` •` while it has unsaved changes. */
+/** The window title: the file name, ` •` while it has unsaved changes, then the file's whole path. */
 export function windowTitle(path: string | null, dirty: boolean): string {
   const name = path === null ? "Untitled" : fileName(path);
-  return dirty ? `${name} •` : name;
+  const marked = dirty ? `${name} •` : name;
+  return path === null ? marked : `${marked} — ${path}`;
 }
 
 /** Decides what to show at start-up: asks the backend for the launch template and opens it. */

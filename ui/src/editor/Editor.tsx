@@ -178,6 +178,7 @@ export function Editor({ store, fileMenu }: { store: EditorStore; fileMenu?: Rea
                 revision={state.revision}
                 actions={storeToolActions(store, sectionOwner(selected))}
                 onRead={(text) => store.importTools(text)}
+                onChooseFile={() => store.chooseToolList()}
                 onAttach={(tools, conflicts) => void store.attachTools(selected, tools, conflicts)}
               />
             </>

@@ -1,8 +1,8 @@
 // The preview pane: the prompt's token count, the offered tool names and the markdown as text (never
 // parsed as HTML), or the render error in their place; a switch to show every section in full, and
 // per summarized section, a switch to show it as read (what a `read_section` of it would reveal).
-import { useState } from "react";
-import { formatTokens, toolNames } from "../view";
+import { memo, useState } from "react";
+import { formatTokens, promptParts, toolNames } from "../view";
 import type { PreviewState } from "./store";
 import type { TreeRow } from "./tree";
 
@@ -126,10 +126,20 @@ function PreviewBody({ preview }: { preview: PreviewState }) {
             </ul>
           )}
           <h3>Prompt</h3>
-          {/* A text child becomes the <pre>'s textContent: template text is never parsed as HTML. */}
-          <pre data-testid="preview-markdown">{preview.preview.markdown}</pre>
+          {/* Text children become the <pre>'s textContent: template text is never parsed as HTML.
+              One part per section, so a keystroke re-lays out only the part it changed. */}
+          <pre data-testid="preview-markdown">
+            {promptParts(preview.preview.markdown).map((part, index) => (
+              <PromptPart key={index} text={part} />
+            ))}
+          </pre>
         </>
       );
     }
   }
 }
+
+/** One part of the prompt; unchanged parts are not rendered again (and off-screen ones not laid out). */
+const PromptPart = memo(function PromptPart({ text }: { text: string }) {
+  return <span className="prompt-part">{text}</span>;
+});

@@ -3,7 +3,7 @@
 // read by the backend, which shows its format, the names the template has already and any problem
 // at its place, then attaches the tools without a conflict to the section.
 import { useId, useState } from "react";
-import type { ImportedTools, Outcome, ProblemView, Section, Tool } from "../platform";
+import type { ImportedTools, Outcome, ProblemView, Section, Tool, ToolListFile } from "../platform";
 import { describeError } from "../view";
 import { ToolList, type ToolActions } from "./ToolList";
 import { attachable, sectionOwner } from "./tools";
@@ -18,6 +18,7 @@ export function SectionTools({
   revision,
   actions,
   onRead,
+  onChooseFile,
   onAttach,
 }: {
   path: string;
@@ -27,6 +28,8 @@ export function SectionTools({
   actions: ToolActions;
   /** Reads pasted text as tools; attaches nothing. */
   onRead: (text: string) => Promise<Outcome<ImportedTools>>;
+  /** Asks for a tool list file (the native dialog) and gives its text; null when cancelled. */
+  onChooseFile: () => Promise<Outcome<ToolListFile | null>>;
   /** Attaches the tools whose names are not among `conflicts`. */
   onAttach: (tools: Tool[], conflicts: string[]) => void;
 }) {
@@ -42,6 +45,20 @@ export function SectionTools({
       const problems = "problems" in result.error ? result.error.problems : [];
       return { ...current, read: null, problems, error: problems.length > 0 ? title : `${title}: ${detail}` };
     });
+  };
+
+  /** Puts a chosen file's text in the box and reads it, as if it had been pasted. */
+  const readFile = async () => {
+    const chosen = await onChooseFile();
+    if (!chosen.ok) {
+      const error = `This tool list cannot be read: ${chosen.error.message}`;
+      setImporting((current) => (current.kind === "editing" ? { ...current, read: null, problems: [], error } : current));
+      return;
+    }
+    if (chosen.value === null) return;
+    const { text } = chosen.value;
+    setImporting({ kind: "editing", text, read: null, problems: [], error: null });
+    await read(text);
   };
 
   return (
@@ -79,6 +96,9 @@ export function SectionTools({
             }}
           />
           <div className="tool-import-actions">
+            <button type="button" data-testid="import-file" onClick={() => void readFile()}>
+              From a file…
+            </button>
             <button type="button" data-testid="import-read" onClick={() => void read(importing.text)}>
               Read tools
             </button>

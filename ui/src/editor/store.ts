@@ -15,6 +15,7 @@ import type {
   Template,
   TemplateSettings,
   Tool,
+  ToolListFile,
   ToolOwner,
   Visibility,
 } from "../platform";
@@ -319,6 +320,11 @@ export class EditorStore {
   /** The problems of a tool's JSON text for position `index` of `owner`'s tools (`null`: a new one). */
   checkTool(owner: ToolOwner, index: number | null, toolJson: string): Promise<Outcome<ProblemView[]>> {
     return this.platform.checkTool(this.state.document.id, owner, index, toolJson);
+  }
+
+  /** Asks for a tool list file and gives its text, to read as pasted tools. */
+  chooseToolList(): Promise<Outcome<ToolListFile | null>> {
+    return this.platform.chooseToolList();
   }
 
   /** Reads a pasted tool list against the document as it stands; attaches nothing. */

@@ -7,6 +7,7 @@ import {
   type FilePurpose,
   type RecentFileDto,
   type RecoveredDto_Serialize,
+  type ToolListFileDto,
   type CommandError,
   type DocumentView_Serialize,
   type ImportedToolsDto_Serialize,
@@ -48,6 +49,8 @@ export type SectionFields = SectionFields_Deserialize;
 
 /** A recently opened file, and whether it is still there. */
 export type RecentFile = RecentFileDto;
+/** A tool list file the user chose, with its text. */
+export type ToolListFile = ToolListFileDto;
 /** Unsaved work kept from an earlier run of the app. */
 export type RecoveredWork = RecoveredDto_Serialize;
 export type { FilePurpose };
@@ -92,6 +95,8 @@ export interface Platform {
   restoreDocument(recoveryId: string): Promise<Outcome<DocumentView>>;
   discardRecovered(recoveryId: string): Promise<Outcome<null>>;
   closeWindow(): Promise<Outcome<null>>;
+  /** Asks for a tool list file (native dialog) and returns its text; null when cancelled. */
+  chooseToolList(): Promise<Outcome<ToolListFile | null>>;
   /** Calls `listener` when the window is asked to close while a document has unsaved changes. */
   onCloseRequested(listener: () => void): Promise<Unlisten>;
   /** Calls `listener` with the paths of files dropped on the window. */
@@ -229,6 +234,7 @@ export const tauriPlatform: Platform = {
   restoreDocument: (recoveryId) => call(() => commands.restoreDocument(recoveryId)),
   discardRecovered: (recoveryId) => call(() => commands.discardRecovered(recoveryId)),
   closeWindow: () => call(() => commands.closeWindow()),
+  chooseToolList: () => call(() => commands.chooseToolList()),
   onCloseRequested: (listener) => listenTo(events.closeRequested, () => {
     listener();
   }),

@@ -83,6 +83,8 @@ export class FakePlatform implements Platform {
   readonly disk = new Map<string, Template>();
   /** What `chooseFile` answers next (null: the user cancelled). */
   chosenPath: string | null = null;
+  /** What `chooseToolList` answers next (null: the user cancelled). */
+  chosenToolList: { path: string; text: string } | null = null;
   recent: RecentFile[] = [];
   recovered: RecoveredWork[] = [];
   /** Templates of `recovered` entries, by recovery id. */
@@ -293,6 +295,11 @@ export class FakePlatform implements Platform {
     if (error) return Promise.resolve({ ok: false, error });
     this.recovered = this.recovered.filter((work) => work.id !== recoveryId);
     return Promise.resolve({ ok: true, value: null });
+  }
+
+  chooseToolList(): Promise<Outcome<{ path: string; text: string } | null>> {
+    const error = this.record("chooseToolList");
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.chosenToolList });
   }
 
   closeWindow(): Promise<Outcome<null>> {
