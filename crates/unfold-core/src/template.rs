@@ -202,14 +202,28 @@ impl Template {
     /// key, the patterns of parameter names, section keys and tool names, extension fields named
     /// `x-…` (which also keeps them from colliding with the known fields), and the nesting depth
     /// and size of the text. `false` is always safe: the caller then takes the text round trip.
-    /// Here and below every field is named, so that a new one has to be thought about here.
+    /// Only a size bound over the limit costs a serialization, to measure the size exactly.
     fn passes_document_checks(&self) -> bool {
+        self.schema_version == document::SCHEMA_VERSION
+            && self.kind == DocumentKind::Template.tag()
+            && !self.key.is_empty()
+            && self.params.keys().all(|name| is_param_name(name))
+            && self.saved_size_bound().is_some_and(|bound| {
+                bound <= document::MAX_DOCUMENT_BYTES
+                    || document::canonical_json_len(self) <= document::MAX_DOCUMENT_BYTES
+            })
+    }
+
+    /// At least the length of the saved text (see [`SavedSize`]); `None` if a section key, a tool
+    /// name or an extension field's name breaks the schema, or the text would nest too deep.
+    fn saved_size_bound(&self) -> Option<u64> {
+        // Here and below every field is named, so that a new one has to be thought about here.
         let Template {
-            schema_version,
+            schema_version: _,
             kind,
-            ns: _,
+            ns,
             key,
-            name: _,
+            name,
             disclosure: _,
             tool_disclosure: _,
             heading: _,
@@ -218,15 +232,22 @@ impl Template {
             sections,
             extensions,
         } = self;
-        // The template's object is at JSON depth 1, its tools and sections at 3.
-        *schema_version == document::SCHEMA_VERSION
-            && kind == DocumentKind::Template.tag()
-            && !key.is_empty()
-            && params.keys().all(|name| is_param_name(name))
-            && extensions_pass(extensions, 1)
-            && tools.iter().all(|tool| tool_passes(tool, 3))
-            && sections.iter().all(|section| section_passes(section, 3))
-            && document::canonical_json_len(self) <= document::MAX_DOCUMENT_BYTES
+        // The template's object is at JSON depth 1, the arrays and objects of its fields at 2.
+        let params = SavedSize::object(2, params.iter().map(|(name, value)| (name, value.as_str())))?;
+        let values = [
+            SavedSize::SCALAR,
+            SavedSize::string(kind),
+            SavedSize::string(ns),
+            SavedSize::string(key),
+            SavedSize::string(name),
+            SavedSize::SCALAR,
+            SavedSize::SCALAR,
+            SavedSize::SCALAR,
+            params,
+            SavedSize::array(2, tools, |tool| tool_size(tool, 3))?,
+            SavedSize::array(2, sections, |section| section_size(section, 3))?,
+        ];
+        SavedSize::record(1, &values, extensions)
     }
 
     /// What "New template" starts from: a key, a name and one empty section to write in.
@@ -414,58 +435,135 @@ fn is_section_key(key: &str) -> bool {
     key.bytes().next().is_some_and(allowed) && key.bytes().all(|b| allowed(b) || b == b'_' || b == b'-')
 }
 
-/// A section whose object is at JSON nesting `depth`: its key and extensions keep to the schema,
-/// and it and its subtree (tool and child arrays one level deeper) stay within the depth limit.
-fn section_passes(section: &Section, depth: usize) -> bool {
-    let Section { key, title: _, template: _, summary: _, visibility: _, tools, children, extensions } = section;
-    depth < document::MAX_JSON_DEPTH
-        && is_section_key(key)
-        && extensions_pass(extensions, depth)
-        && tools.iter().all(|tool| tool_passes(tool, depth + 2))
-        && children.iter().all(|child| section_passes(child, depth + 2))
+/// The size bound of a section whose object is at JSON nesting `depth`, or `None` if its key or
+/// extensions break the schema or it nests too deep.
+fn section_size(section: &Section, depth: usize) -> Option<u64> {
+    let Section { key, title, template, summary, visibility: _, tools, children, extensions } = section;
+    if !is_section_key(key) {
+        return None;
+    }
+    let values = [
+        SavedSize::string(key),
+        SavedSize::string(title),
+        SavedSize::string(template),
+        summary.as_deref().map_or(0, SavedSize::string),
+        SavedSize::SCALAR,
+        SavedSize::array(depth + 1, tools, |tool| tool_size(tool, depth + 2))?,
+        SavedSize::array(depth + 1, children, |child| section_size(child, depth + 2))?,
+    ];
+    SavedSize::record(depth, &values, extensions)
 }
 
-/// A tool whose object is at JSON nesting `depth`: its name (`^[A-Za-z0-9_-]{1,64}$`) and
-/// extensions keep to the schema, and its values (categories and `mock` one level deeper) stay
-/// within the depth limit.
-fn tool_passes(tool: &Tool, depth: usize) -> bool {
-    let Tool {
-        name,
-        description: _,
-        brief: _,
-        parameters,
-        kind: _,
-        categories: _,
-        requires_permission: _,
-        mock,
-        extensions,
-    } = tool;
+/// The size bound of a tool whose object is at JSON nesting `depth`, or `None` if its name
+/// (`^[A-Za-z0-9_-]{1,64}$`) or extensions break the schema or it nests too deep.
+fn tool_size(tool: &Tool, depth: usize) -> Option<u64> {
+    let Tool { name, description, brief, parameters, kind: _, categories, requires_permission: _, mock, extensions } =
+        tool;
     let name_ok = (1..=crate::tool::MAX_TOOL_NAME_LEN).contains(&name.len())
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    let mock_ok = match mock {
-        Some(crate::tool::ScriptedResult::Result(value)) => nests_within(value, depth + 1),
-        _ => true,
+    if !name_ok {
+        return None;
+    }
+    let no_extensions = Map::new();
+    let mock = match mock {
+        Some(crate::tool::ScriptedResult::Result(value)) => {
+            SavedSize::record(depth + 1, &[SavedSize::value(value, depth + 1)?], &no_extensions)?
+        }
+        Some(crate::tool::ScriptedResult::Error(message)) => {
+            SavedSize::record(depth + 1, &[SavedSize::string(message)], &no_extensions)?
+        }
+        None => 0,
     };
-    depth < document::MAX_JSON_DEPTH
-        && name_ok
-        && nests_within(parameters, depth)
-        && mock_ok
-        && extensions_pass(extensions, depth)
+    let categories = match categories {
+        Some(categories) => SavedSize::array(depth + 1, categories, |category| Some(SavedSize::string(category)))?,
+        None => 0,
+    };
+    let values = [
+        SavedSize::string(name),
+        SavedSize::string(description),
+        brief.as_deref().map_or(0, SavedSize::string),
+        SavedSize::value(parameters, depth)?,
+        SavedSize::SCALAR,
+        categories,
+        SavedSize::SCALAR,
+        mock,
+    ];
+    SavedSize::record(depth, &values, extensions)
 }
 
-/// Extension fields of an object at JSON nesting `depth`: named `x-…` and within the depth limit.
-fn extensions_pass(extensions: &Map<String, Value>, depth: usize) -> bool {
-    extensions.iter().all(|(name, value)| name.starts_with("x-") && nests_within(value, depth))
-}
+/// Upper bounds of how many bytes parts of a template take in its saved text (2-space indented
+/// JSON), computed without writing it, generous where that keeps them simple; and the JSON
+/// nesting depth limit: the functions that return an `Option` return `None` for a part nested
+/// deeper than [`document::MAX_JSON_DEPTH`]. `depth` is always the nesting of the object or array
+/// at hand (the template's is 1), or, for a member's value, of the object or array it is in.
+struct SavedSize;
 
-/// Whether `value`, a member of an object at JSON nesting `depth`, stays within
-/// [`document::MAX_JSON_DEPTH`]. Recursion is bounded by that limit, whatever the value.
-fn nests_within(value: &Value, depth: usize) -> bool {
-    let inner = |item: &Value| nests_within(item, depth + 1);
-    match value {
-        Value::Array(items) => depth < document::MAX_JSON_DEPTH && items.iter().all(inner),
-        Value::Object(members) => depth < document::MAX_JSON_DEPTH && members.values().all(inner),
-        _ => true,
+impl SavedSize {
+    /// A number, `true`, `false`, `null` or a unit variant's name, at most.
+    const SCALAR: u64 = 64;
+    /// A known field's name with its quotes, at most.
+    const FIELD_NAME: u64 = 32;
+
+    /// A string: its quotes and, for each byte, its longest escape (`\u00XX`).
+    fn string(text: &str) -> u64 {
+        6 * text.len() as u64 + 2
+    }
+
+    /// An object or array at `depth`, without its members: brackets, last line break and indent.
+    fn brackets(depth: usize) -> Option<u64> {
+        (depth <= document::MAX_JSON_DEPTH).then_some(2 * depth as u64 + 3)
+    }
+
+    /// What a member of an object (or an item of an array) at `depth` takes besides its name and
+    /// value: comma, line break, indentation and `": "`.
+    fn separators(depth: usize) -> u64 {
+        2 * depth as u64 + 8
+    }
+
+    /// A struct at `depth` whose known fields' values take `values` at most, with its `x-` fields.
+    fn record(depth: usize, values: &[u64], extensions: &Map<String, Value>) -> Option<u64> {
+        let known: u64 = values.iter().map(|value| Self::separators(depth) + Self::FIELD_NAME + value).sum();
+        let mut size = Self::brackets(depth)? + known;
+        for (name, value) in extensions {
+            if !name.starts_with("x-") {
+                return None;
+            }
+            size += Self::separators(depth) + Self::string(name) + Self::value(value, depth)?;
+        }
+        Some(size)
+    }
+
+    /// An object at `depth` of string members.
+    fn object<'a>(depth: usize, members: impl Iterator<Item = (&'a String, &'a str)>) -> Option<u64> {
+        let members: u64 =
+            members.map(|(name, value)| Self::separators(depth) + Self::string(name) + Self::string(value)).sum();
+        Some(Self::brackets(depth)? + members)
+    }
+
+    /// An array at `depth` whose items take `item` at most.
+    fn array<T>(depth: usize, items: &[T], item: impl Fn(&T) -> Option<u64>) -> Option<u64> {
+        let mut size = Self::brackets(depth)?;
+        for each in items {
+            size += Self::separators(depth) + item(each)?;
+        }
+        Some(size)
+    }
+
+    /// Any JSON value, a member of an object (or an item of an array) at `depth`. Recursion is
+    /// bounded by the depth limit, whatever the value.
+    fn value(value: &Value, depth: usize) -> Option<u64> {
+        match value {
+            Value::String(text) => Some(Self::string(text)),
+            Value::Array(items) => Self::array(depth + 1, items, |item| Self::value(item, depth + 1)),
+            Value::Object(members) => {
+                let mut size = Self::brackets(depth + 1)?;
+                for (name, member) in members {
+                    size += Self::separators(depth + 1) + Self::string(name) + Self::value(member, depth + 1)?;
+                }
+                Some(size)
+            }
+            _ => Some(Self::SCALAR),
+        }
     }
 }
 
@@ -484,4 +582,69 @@ pub fn check_parameters_schema(parameters: &Value) -> std::result::Result<(), St
 /// The tool names used anywhere in a template, builtins excluded.
 pub(crate) fn tool_name_set(template: &Template) -> HashSet<&str> {
     template.all_tools().into_iter().map(|t| t.name.as_str()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A tool with every field set, its texts made of the characters with the longest escapes.
+    fn worst_tool(name: &str, text: &str) -> Tool {
+        Tool {
+            name: name.to_owned(),
+            description: text.to_owned(),
+            brief: Some(text.to_owned()),
+            parameters: json!({ "type": "object", "x": [[[]], {}, -9223372036854775808i64, -1.7976931348623157e308, text] }),
+            kind: Some(crate::tool::ToolKind::Execute),
+            categories: Some(vec![text.to_owned(), String::new()]),
+            requires_permission: Some(false),
+            mock: Some(crate::tool::ScriptedResult::Result(json!({ text: [u64::MAX, null, true] }))),
+            extensions: Map::from_iter([("x-".to_owned() + text, json!([{ text: {} }]))]),
+        }
+    }
+
+    fn worst_section(key: &str, text: &str, children: Vec<Section>) -> Section {
+        Section {
+            key: key.to_owned(),
+            title: text.to_owned(),
+            template: text.to_owned(),
+            summary: Some(text.to_owned()),
+            visibility: Visibility::Summary,
+            tools: vec![worst_tool(&format!("t{key}"), text)],
+            children,
+            extensions: Map::from_iter([("x-".to_owned() + text, json!(text))]),
+        }
+    }
+
+    #[test]
+    fn the_saved_size_bound_is_never_below_the_saved_size() {
+        let mut templates: Vec<Template> = ["task-executor", "code-review", "incident-runbook", "support-desk"]
+            .iter()
+            .map(|name| {
+                let path = format!("{}/../../examples/{name}.unfold.json", env!("CARGO_MANIFEST_DIR"));
+                Template::load(Path::new(&path)).expect("the example loads")
+            })
+            .collect();
+        templates.push(Template::blank());
+        let escapes = "\u{1}".repeat(500);
+        for text in ["", "\u{1}\u{1f}", "\"\\", "é€😀", "plain text", &escapes] {
+            let deep = (0..40).fold(Vec::new(), |children, i| vec![worst_section(&format!("d{i}"), text, children)]);
+            let mut template = Template::blank();
+            template.ns = text.to_owned();
+            template.name = text.to_owned();
+            template.params.insert("p".to_owned(), text.to_owned());
+            template.tools.push(worst_tool("top", text));
+            template.sections.extend(deep);
+            template.extensions.insert("x-top".to_owned(), json!({ text: text }));
+            templates.push(template);
+        }
+        for template in templates {
+            let bound = template.saved_size_bound().expect("within the schema and the depth limit");
+            let size = template.to_json().len() as u64;
+            assert!(bound >= size, "bound {bound} < size {size} of {}", template.to_json());
+            assert_eq!(document::canonical_json_len(&template), size);
+        }
+    }
 }

@@ -72,6 +72,9 @@ pub fn count_response(response: &ModelResponse) -> u64 {
 ///   is tried at the cut, after white space that ends in the `\n` before it; there `\s*[\r\n]+`,
 ///   tried earlier, already matches the same white space up to the cut, in both texts.
 ///
+/// `tests/properties.rs` checks the sum against counting the whole text, on prompts and on texts
+/// made to break the argument, should the tokenizer's pattern ever change.
+///
 /// The last text's pieces are kept with their counts (so memory stays one text's worth). A new
 /// text shares a start and an end with the last one, byte for byte: pieces found at the same place
 /// there are not tokenized again, nor, past a few pieces, those in between whose text the last
