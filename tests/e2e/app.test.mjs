@@ -41,6 +41,17 @@ const TREE_TOOL_COUNTS = `return [...document.querySelectorAll('[data-testid="se
 
 const rowButton = (path) => `[data-testid="section-row"][data-path="${path}"] [data-testid="select-section"]`;
 
+/** Clicks Save and waits until the modified marker is gone. */
+async function save(session) {
+  await click(session, '[data-testid="save-button"]');
+  await waitUntil(
+    session,
+    "return document.querySelector('[data-testid=\"dirty-marker\"]') === null;",
+    (clean) => clean === true,
+    "the modified marker gone after saving",
+  );
+}
+
 /** A fresh copy of the example in the temp dir: tests that edit never touch the repository's file. */
 function exampleCopy(name) {
   const path = join(workDir, name);
@@ -101,13 +112,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
       );
       const title = await waitUntil(session, "return document.title;", (text) => text.includes(" •"), "the title marked");
       assert.equal(title, `edit.unfold.json • — ${path}`);
-      await click(session, '[data-testid="save-button"]');
-      await waitUntil(
-        session,
-        "return document.querySelector('[data-testid=\"dirty-marker\"]') === null;",
-        (clean) => clean === true,
-        "the modified marker gone after saving",
-      );
+      await save(session);
       const saved = JSON.parse(readFileSync(path, "utf8"));
       assert.equal(saved.kind, "unfold.template");
       const task = saved.sections.find((section) => section.key === "task");
@@ -302,13 +307,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
         (status) => status.includes("Applied"),
         "the tool applied",
       );
-      await click(session, '[data-testid="save-button"]');
-      await waitUntil(
-        session,
-        "return document.querySelector('[data-testid=\"dirty-marker\"]') === null;",
-        (clean) => clean === true,
-        "saved",
-      );
+      await save(session);
       const saved = JSON.parse(readFileSync(path, "utf8"));
       const search = saved.sections.find((s) => s.key === "context").tools.find((tool) => tool.name === "search");
       assert.equal(search.description, "Search the project documentation. Fast.");
@@ -353,13 +352,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
       await waitUntil(session, MARKDOWN, (markdown) => markdown?.includes(added.trim()), "the restored edit in the preview");
       assert.equal(await waitFor(session, '[data-testid="dirty-marker"]'), "modified");
       assert.equal(await waitFor(session, '[data-testid="template-path"]'), path);
-      await click(session, '[data-testid="save-button"]');
-      await waitUntil(
-        session,
-        "return document.querySelector('[data-testid=\"dirty-marker\"]') === null;",
-        (clean) => clean === true,
-        "saved",
-      );
+      await save(session);
       const task = JSON.parse(readFileSync(path, "utf8")).sections.find((section) => section.key === "task");
       assert.equal(task.template, `Complete the following: \${objective}${added}`);
     });
