@@ -98,6 +98,22 @@ pub struct Section {
     pub extensions: Map<String, Value>,
 }
 
+impl Section {
+    /// A FULL section with a key and a title and nothing else yet.
+    pub fn empty(key: &str, title: &str) -> Section {
+        Section {
+            key: key.to_owned(),
+            title: title.to_owned(),
+            template: String::new(),
+            summary: None,
+            visibility: Visibility::Full,
+            tools: Vec::new(),
+            children: Vec::new(),
+            extensions: Map::new(),
+        }
+    }
+}
+
 /// The disclosure protocol (spec 1 and 4).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -263,16 +279,7 @@ impl Template {
             heading: HeadingStyle::default(),
             params: IndexMap::new(),
             tools: Vec::new(),
-            sections: vec![Section {
-                key: "instructions".to_owned(),
-                title: "Instructions".to_owned(),
-                template: String::new(),
-                summary: None,
-                visibility: Visibility::Full,
-                tools: Vec::new(),
-                children: Vec::new(),
-                extensions: Map::new(),
-            }],
+            sections: vec![Section::empty("instructions", "Instructions")],
             extensions: Map::new(),
         }
     }

@@ -1101,16 +1101,7 @@ fn deep_arrays(depth: usize) -> Value {
 }
 
 fn deep_sections(levels: usize) -> Section {
-    let leaf = Section {
-        key: "deep".to_owned(),
-        title: "Deep".to_owned(),
-        template: String::new(),
-        summary: None,
-        visibility: Visibility::Full,
-        tools: Vec::new(),
-        children: Vec::new(),
-        extensions: Map::new(),
-    };
+    let leaf = Section::empty("deep", "Deep");
     (1..levels).fold(leaf.clone(), |child, _| Section { children: vec![child], ..leaf.clone() })
 }
 

@@ -8,9 +8,13 @@ import { settingsOf, type SettingsTextField } from "./settings";
 import { ToolList, type ToolActions } from "./ToolList";
 import { TEMPLATE_OWNER } from "./tools";
 
-const DISCLOSURES: readonly Disclosure[] = ["read_section", "open_sections", "mixed"];
-const HEADINGS: readonly HeadingStyle[] = ["plain", "keyed"];
-const TOOL_DISCLOSURES: readonly ToolDisclosure[] = ["full", "pick_tools"];
+/** The settings chosen from a list, with their labels and choices. */
+type ChoiceField = "disclosure" | "heading" | "tool_disclosure";
+const CHOICES: { readonly [F in ChoiceField]: { label: string; options: readonly TemplateSettings[F][] } } = {
+  disclosure: { label: "Disclosure", options: ["read_section", "open_sections", "mixed"] satisfies Disclosure[] },
+  heading: { label: "Headings", options: ["plain", "keyed"] satisfies HeadingStyle[] },
+  tool_disclosure: { label: "Tool disclosure", options: ["full", "pick_tools"] satisfies ToolDisclosure[] },
+};
 
 /** The option of `options` that `value` names (the first when none does). */
 function pick<T extends string>(options: readonly T[], value: string): T {
@@ -62,6 +66,30 @@ export function TemplatePanel({
     </>
   );
 
+  const choiceField = (field: ChoiceField) => {
+    const { label, options } = CHOICES[field];
+    const slot = field.replace("_", "-");
+    return (
+      <>
+        <label htmlFor={`${id}-${slot}`}>{label}</label>
+        <select
+          id={`${id}-${slot}`}
+          data-testid={`setting-${slot}`}
+          value={settings[field]}
+          onChange={(event) => {
+            onSetting(field, pick(options, event.target.value));
+          }}
+        >
+          {options.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      </>
+    );
+  };
+
   return (
     <form
       className="section-editor template-panel"
@@ -75,51 +103,9 @@ export function TemplatePanel({
       {textField("key", "Key")}
       {textField("name", "Name")}
       {textField("ns", "Namespace")}
-      <label htmlFor={`${id}-disclosure`}>Disclosure</label>
-      <select
-        id={`${id}-disclosure`}
-        data-testid="setting-disclosure"
-        value={settings.disclosure}
-        onChange={(event) => {
-          onSetting("disclosure", pick(DISCLOSURES, event.target.value));
-        }}
-      >
-        {DISCLOSURES.map((value) => (
-          <option key={value} value={value}>
-            {value}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={`${id}-heading`}>Headings</label>
-      <select
-        id={`${id}-heading`}
-        data-testid="setting-heading"
-        value={settings.heading}
-        onChange={(event) => {
-          onSetting("heading", pick(HEADINGS, event.target.value));
-        }}
-      >
-        {HEADINGS.map((value) => (
-          <option key={value} value={value}>
-            {value}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={`${id}-tool-disclosure`}>Tool disclosure</label>
-      <select
-        id={`${id}-tool-disclosure`}
-        data-testid="setting-tool-disclosure"
-        value={settings.tool_disclosure}
-        onChange={(event) => {
-          onSetting("tool_disclosure", pick(TOOL_DISCLOSURES, event.target.value));
-        }}
-      >
-        {TOOL_DISCLOSURES.map((value) => (
-          <option key={value} value={value}>
-            {value}
-          </option>
-        ))}
-      </select>
+      {choiceField("disclosure")}
+      {choiceField("heading")}
+      {choiceField("tool_disclosure")}
       <h3>Parameters</h3>
       {Object.keys(template.params).length === 0 ? (
         <p className="notice" data-testid="param-list">
