@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use indexmap::IndexMap;
-use unfold_core::compare::{Comparison, RunRequests};
+use unfold_core::compare::Comparison;
 use unfold_core::document::{self, DocumentKind};
 use unfold_core::{AdapterKind, Error, Preview, Result, Scenario, Session, Template};
 
@@ -38,7 +38,7 @@ pub fn execute(command: Command) -> Result<ExitCode> {
                 })
                 .map_err(|e| e.in_file(&scenario))?;
             let written = match &requests {
-                Some(folder) => Some(write_requests(folder, &comparison.requests)?),
+                Some(folder) => Some(unfold_core::compare::write_request_files(folder, &comparison.requests)?),
                 None => None,
             };
             if json {
@@ -54,36 +54,12 @@ pub fn execute(command: Command) -> Result<ExitCode> {
     }
 }
 
-/// The request bodies go only into a new or empty folder, so that no file of an earlier export
-/// (a call this run did not make) is mistaken for one of these.
+/// The request bodies go only into a new or empty folder: checked before the comparison runs.
 fn check_export_folder(folder: &Path) -> Result<()> {
-    let argument = || format!("--requests {}", folder.display());
-    if folder.is_file() {
-        return Err(Error::argument(argument(), "this is a file: give a new or empty folder"));
+    match unfold_core::compare::request_folder_problem(folder)? {
+        Some(problem) => Err(Error::argument(format!("--requests {}", folder.display()), problem)),
+        None => Ok(()),
     }
-    match std::fs::read_dir(folder).map(|mut entries| entries.next().is_none()) {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(Error::argument(
-            argument(),
-            "the folder is not empty: give a new or empty folder, so no earlier file is mixed with these",
-        )),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(source) => Err(Error::Io { path: folder.display().to_string(), action: "cannot read", source }),
-    }
-}
-
-/// Writes one file per model call; returns how many.
-fn write_requests(folder: &Path, requests: &[RunRequests]) -> Result<usize> {
-    std::fs::create_dir_all(folder).map_err(|source| Error::Io {
-        path: folder.display().to_string(),
-        action: "cannot create",
-        source,
-    })?;
-    let files = unfold_core::compare::request_files(requests);
-    for (name, text) in &files {
-        document::write_atomically(&folder.join(name), text)?;
-    }
-    Ok(files.len())
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {

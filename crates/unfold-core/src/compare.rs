@@ -1,17 +1,23 @@
 //! Compare: one scenario replayed under several adapters with the scripted model, into the
 //! comparison report of spec 6, with two additions: the all-FULL baseline (the same scenario with
 //! nothing hidden, so the savings of progressive disclosure are a number) and the first divergence
-//! of the first two runs. On request it also keeps the OpenAI chat request body of every model call.
+//! of the first two runs. On request it also keeps the OpenAI chat request body of every model call
+//! and the answer it got; the app's compare view also hears every event as it happens and can
+//! cancel a comparison between two model calls.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::adapter::{adapter_for, Adapter, DynamicAdapter};
 use crate::divergence::Divergence;
 use crate::document::invalid;
-use crate::error::Result;
-use crate::events::{AdapterKind, BaselineReport, ComparisonReport, EventKind, RunReport, Savings};
-use crate::openai_request::chat_completions_body;
+use crate::error::{Error, Result};
+use crate::events::{AdapterKind, BaselineReport, ComparisonReport, Event, EventKind, RunReport, Savings};
+use crate::openai_request::{chat_completions_body, chat_completions_message};
 use crate::provider::{ModelRequest, ModelResponse, Provider};
 use crate::run::{run, RunInput, RunLimits};
 use crate::scenario::Scenario;
@@ -21,8 +27,57 @@ use crate::template::{Section, Template, ToolDisclosure, Visibility};
 /// The kind of a comparison report.
 pub const COMPARISON_KIND: &str = "unfold.comparison";
 
-/// What the request bodies of a baseline run are labelled.
-pub const BASELINE_LABEL: &str = "baseline";
+/// One run of a comparison: an adapter's, or the all-FULL baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Lane {
+    /// The dynamic adapter's run.
+    Dynamic,
+    /// The restart adapter's run.
+    Restart,
+    /// The baseline: every section FULL from the start, under the dynamic adapter.
+    Baseline,
+}
+
+impl Lane {
+    /// The run of `adapter`.
+    pub fn of(adapter: AdapterKind) -> Lane {
+        match adapter {
+            AdapterKind::Dynamic => Lane::Dynamic,
+            AdapterKind::Restart => Lane::Restart,
+        }
+    }
+
+    /// The name in reports and file names: `dynamic`, `restart`, `baseline`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lane::Dynamic => "dynamic",
+            Lane::Restart => "restart",
+            Lane::Baseline => "baseline",
+        }
+    }
+}
+
+/// What a comparison tells while it runs: the runs go one after the other (the adapters in the
+/// order asked, then the baseline), each event as it happens.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum CompareProgress {
+    /// A run begins.
+    RunStarted {
+        /// Which.
+        lane: Lane,
+    },
+    /// One event of a run.
+    Event {
+        /// Whose.
+        lane: Lane,
+        /// The event.
+        event: Box<Event>,
+    },
+}
 
 /// A comparison report with the request body of every model call of every run.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,28 +91,52 @@ pub struct Comparison {
 /// The request bodies of one run's model calls.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunRequests {
-    /// The adapter's name (`dynamic`, `restart`), or [`BASELINE_LABEL`].
-    pub label: String,
+    /// The run.
+    pub lane: Lane,
     /// One per model call, in order.
     pub calls: Vec<CallRequest>,
 }
 
-/// The request one model call was sent.
-#[derive(Debug, Clone, PartialEq)]
+/// The request one model call was sent, and what the model answered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CallRequest {
     /// The call's index (1-based, over the whole run).
     pub call_index: u32,
     /// Its attempt.
     pub attempt: u32,
     /// The OpenAI Chat Completions request body (see [`chat_completions_body`]).
+    #[cfg_attr(feature = "specta", specta(type = crate::json_type::JsonValue))]
     pub body: Value,
+    /// The answer, as the OpenAI chat assistant message it stands for (see
+    /// [`chat_completions_message`]).
+    #[cfg_attr(feature = "specta", specta(type = crate::json_type::JsonValue))]
+    pub response: Value,
+}
+
+impl Comparison {
+    /// The request and answer of model call `call_index` of `lane`'s run, if it made that call.
+    pub fn call(&self, lane: Lane, call_index: u32) -> Option<&CallRequest> {
+        let run = self.requests.iter().find(|run| run.lane == lane)?;
+        run.calls.iter().find(|call| call.call_index == call_index)
+    }
+}
+
+/// How a comparison runs: whether it keeps request bodies, who hears its progress, and the flag
+/// that cancels it.
+struct RunOptions<'a> {
+    keep_requests: bool,
+    observer: &'a mut (dyn FnMut(CompareProgress) + Send),
+    cancel: &'a AtomicBool,
 }
 
 /// Runs `scenario` on `template` under each of `adapters`, in order, and the all-FULL baseline.
 /// Fails (with problems located in the scenario) when the scenario names parameters or tools the
 /// template does not have.
 pub async fn compare(template: &Template, scenario: &Scenario, adapters: &[AdapterKind]) -> Result<ComparisonReport> {
-    Ok(compare_runs(template, scenario, adapters, false).await?.report)
+    let never = AtomicBool::new(false);
+    let options = RunOptions { keep_requests: false, observer: &mut |_| {}, cancel: &never };
+    Ok(compare_runs(template, scenario, adapters, options).await?.report)
 }
 
 /// [`compare`], keeping the request body of every model call.
@@ -66,14 +145,33 @@ pub async fn compare_with_requests(
     scenario: &Scenario,
     adapters: &[AdapterKind],
 ) -> Result<Comparison> {
-    compare_runs(template, scenario, adapters, true).await
+    let never = AtomicBool::new(false);
+    compare_runs(
+        template,
+        scenario,
+        adapters,
+        RunOptions { keep_requests: true, observer: &mut |_| {}, cancel: &never },
+    )
+    .await
+}
+
+/// [`compare_with_requests`], telling `observer` each run's start and each event as it happens.
+/// Setting `cancel` stops the comparison before its next model call with [`Error::Cancelled`].
+pub async fn compare_observed(
+    template: &Template,
+    scenario: &Scenario,
+    adapters: &[AdapterKind],
+    observer: &mut (dyn FnMut(CompareProgress) + Send),
+    cancel: &AtomicBool,
+) -> Result<Comparison> {
+    compare_runs(template, scenario, adapters, RunOptions { keep_requests: true, observer, cancel }).await
 }
 
 async fn compare_runs(
     template: &Template,
     scenario: &Scenario,
     adapters: &[AdapterKind],
-    keep_requests: bool,
+    mut options: RunOptions<'_>,
 ) -> Result<Comparison> {
     let problems = scenario.problems_with(template);
     if !problems.is_empty() {
@@ -83,14 +181,15 @@ async fn compare_runs(
     let mut runs = Vec::with_capacity(adapters.len());
     let mut requests = Vec::new();
     for &kind in adapters {
-        let (report, calls) = scripted_run(&input, adapter_for(kind), scenario, keep_requests).await?;
-        requests.extend(calls.map(|calls| RunRequests { label: kind.name().to_owned(), calls }));
+        let (report, calls) = scripted_run(&input, adapter_for(kind), Lane::of(kind), scenario, &mut options).await?;
+        requests.extend(calls.map(|calls| RunRequests { lane: Lane::of(kind), calls }));
         runs.push(report);
     }
     let disclosed = everything_disclosed(template);
     let baseline_input = RunInput { template: &disclosed, ..input.clone() };
-    let (baseline, calls) = scripted_run(&baseline_input, &DynamicAdapter, scenario, keep_requests).await?;
-    requests.extend(calls.map(|calls| RunRequests { label: BASELINE_LABEL.to_owned(), calls }));
+    let (baseline, calls) =
+        scripted_run(&baseline_input, &DynamicAdapter, Lane::Baseline, scenario, &mut options).await?;
+    requests.extend(calls.map(|calls| RunRequests { lane: Lane::Baseline, calls }));
     let savings = runs.iter().map(|run| Savings::against(&baseline.counters, run)).collect();
     let divergence = match runs.as_slice() {
         [left, right, ..] => Some(Divergence::between(left, right)),
@@ -123,45 +222,64 @@ fn run_input<'a>(template: &'a Template, scenario: &'a Scenario) -> RunInput<'a>
     }
 }
 
-/// One run with the scenario's model and tool results; with `keep_requests`, the request body of
-/// each model call too.
+/// One run with the scenario's model and tool results, as `options` say; the request body and
+/// answer of each model call when they keep requests.
 async fn scripted_run(
     input: &RunInput<'_>,
     adapter: &dyn Adapter,
+    lane: Lane,
     scenario: &Scenario,
-    keep_requests: bool,
+    options: &mut RunOptions<'_>,
 ) -> Result<(RunReport, Option<Vec<CallRequest>>)> {
     let mut provider = RecordingProvider {
         inner: ScriptedProvider::new(scenario, input.template),
-        bodies: keep_requests.then(Vec::new),
+        exchanges: options.keep_requests.then(Vec::new),
+        cancel: options.cancel,
     };
     let mut results = ScriptedToolResults::new(scenario);
-    let report = run(input, adapter, &mut provider, &mut results, &mut |_| {}).await?;
-    let calls = provider.bodies.map(|bodies| {
-        // Each request is kept as it is sent, each model_call event once it is answered: in order,
-        // one for one (a provider that fails leaves a body without an event, dropped here).
+    (options.observer)(CompareProgress::RunStarted { lane });
+    let observer = &mut *options.observer;
+    let report = run(input, adapter, &mut provider, &mut results, &mut |event: &Event| {
+        observer(CompareProgress::Event { lane, event: Box::new(event.clone()) });
+    })
+    .await?;
+    if options.cancel.load(Ordering::Relaxed) {
+        return Err(Error::Cancelled);
+    }
+    let calls = provider.exchanges.map(|exchanges| {
+        // Each exchange is kept as it is answered, each model_call event then too: in order, one
+        // for one.
         let model_calls = report.events.iter().filter_map(|event| match event.kind {
             EventKind::ModelCall { call_index, .. } => Some((call_index, event.attempt)),
             _ => None,
         });
-        model_calls.zip(bodies).map(|((call_index, attempt), body)| CallRequest { call_index, attempt, body }).collect()
+        model_calls
+            .zip(exchanges)
+            .map(|((call_index, attempt), (body, response))| CallRequest { call_index, attempt, body, response })
+            .collect()
     });
     Ok((report, calls))
 }
 
-/// The scripted model, keeping the body of each request it is sent.
-struct RecordingProvider {
+/// The scripted model, keeping each request it is sent with its answer, and refusing to answer
+/// once the comparison is cancelled.
+struct RecordingProvider<'c> {
     inner: ScriptedProvider,
-    bodies: Option<Vec<Value>>,
+    exchanges: Option<Vec<(Value, Value)>>,
+    cancel: &'c AtomicBool,
 }
 
 #[async_trait]
-impl Provider for RecordingProvider {
+impl Provider for RecordingProvider<'_> {
     async fn complete(&mut self, request: &ModelRequest<'_>) -> Result<ModelResponse> {
-        if let Some(bodies) = &mut self.bodies {
-            bodies.push(chat_completions_body(request));
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
         }
-        self.inner.complete(request).await
+        let response = self.inner.complete(request).await?;
+        if let Some(exchanges) = &mut self.exchanges {
+            exchanges.push((chat_completions_body(request), chat_completions_message(&response)));
+        }
+        Ok(response)
     }
 }
 
@@ -191,9 +309,43 @@ pub fn request_files(requests: &[RunRequests]) -> Vec<(String, String)> {
         .iter()
         .flat_map(|run| {
             run.calls.iter().map(move |call| {
-                let name = format!("{}-call-{:0width$}.json", run.label, call.call_index);
+                let name = format!("{}-call-{:0width$}.json", run.lane.name(), call.call_index);
                 (name, crate::document::to_canonical_json(&call.body))
             })
         })
         .collect()
+}
+
+/// Why `folder` cannot take an export of request bodies, if it cannot: it must be new or empty, so
+/// that no file of an earlier export (a call this comparison did not make) is mixed with them.
+pub fn request_folder_problem(folder: &Path) -> Result<Option<&'static str>> {
+    if folder.is_file() {
+        return Ok(Some("this is a file: give a new or empty folder"));
+    }
+    match std::fs::read_dir(folder).map(|mut entries| entries.next().is_none()) {
+        Ok(true) => Ok(None),
+        Ok(false) => {
+            Ok(Some("the folder is not empty: give a new or empty folder, so no earlier file is mixed with these"))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(Error::Io { path: folder.display().to_string(), action: "cannot read", source }),
+    }
+}
+
+/// Writes the request bodies into `folder`, one file per model call (see [`request_files`]), after
+/// checking it as [`request_folder_problem`] does. Returns how many files it wrote.
+pub fn write_request_files(folder: &Path, requests: &[RunRequests]) -> Result<usize> {
+    if let Some(problem) = request_folder_problem(folder)? {
+        return Err(Error::problem("", problem).in_file(folder));
+    }
+    std::fs::create_dir_all(folder).map_err(|source| Error::Io {
+        path: folder.display().to_string(),
+        action: "cannot create",
+        source,
+    })?;
+    let files = request_files(requests);
+    for (name, text) in &files {
+        crate::document::write_atomically(&folder.join(name), text)?;
+    }
+    Ok(files.len())
 }

@@ -13,6 +13,7 @@ use crate::events::{AdapterKind, EventKind, RestartReason, RunReport, RunStatus}
 
 /// How two runs of a comparison differ: the first two runs, in the order asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Divergence {
     /// The first run's adapter.
     pub left: AdapterKind,
@@ -25,6 +26,7 @@ pub struct Divergence {
 
 /// The first place two runs differ.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct FirstDivergence {
     /// What differs there.
     #[serde(flatten)]
@@ -39,6 +41,7 @@ pub struct FirstDivergence {
 
 /// What differs at the first divergence, tagged by `kind`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DivergenceKind {
     /// One run restarts where the other goes on: the calls of the halted attempt that the run
@@ -70,6 +73,7 @@ pub enum DivergenceKind {
 
 /// A step of a run: the event, its attempt and the model call it belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunPlace {
     /// The event's `seq` in the run's log (a `tool_call`, `restart` or `run_completed`).
     pub seq: u32,
@@ -82,10 +86,12 @@ pub struct RunPlace {
 
 /// A call a restart discarded and the run made again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RedoneCall {
     /// The tool.
     pub name: String,
     /// Its arguments.
+    #[cfg_attr(feature = "specta", specta(type = crate::json_type::JsonValue))]
     pub args: Value,
     /// The discarded call.
     pub discarded: RunPlace,

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::history::History;
+use crate::prompt_parts::{prompt_parts, PartsChange, PreviewHistory};
 use crate::recovery::{RecoveryEntry, RecoveryStore};
 use crate::template::{Section, Template, Visibility, MAX_SECTIONS, MAX_SECTION_DEPTH};
 use crate::tool::Tool;
@@ -446,12 +448,19 @@ fn tools_mut<'t>(template: &'t mut Template, owner: &ToolOwner) -> Result<&'t mu
     }
 }
 
-/// One step of the history: the edit that takes the document back (or forth) a step, and the
-/// revision the document has once it is applied.
-#[derive(Debug, Clone)]
-struct HistoryStep {
-    edit: TemplateEdit,
-    restores: u64,
+/// Applies `edit` to `template`: its inverse, and what it changed (the fields alone when it
+/// only set a section's fields, so a keystroke does not send the whole template to the UI).
+fn apply_with_change(template: &mut Template, edit: TemplateEdit) -> Result<(TemplateEdit, TemplateChange)> {
+    let fields = match &edit {
+        TemplateEdit::SetSectionFields { path, fields } => Some((path.clone(), fields.clone())),
+        _ => None,
+    };
+    let inverse = apply(template, edit)?;
+    let change = match fields {
+        Some((path, fields)) => TemplateChange::SectionFields { path, fields },
+        None => TemplateChange::Whole { template: template.clone() },
+    };
+    Ok((inverse, change))
 }
 
 /// A template being edited: its file, its undo and redo history, and whether it differs from what
@@ -460,13 +469,8 @@ struct HistoryStep {
 pub struct EditorDocument {
     template: Template,
     path: Option<PathBuf>,
-    undo: Vec<HistoryStep>,
-    redo: Vec<HistoryStep>,
-    revision: u64,
-    next_revision: u64,
-    saved_revision: Option<u64>,
-    /// The group of the last edit, while further edits of it may still join its step.
-    open_group: Option<String>,
+    /// Undo and redo steps are the inverses of the edits made.
+    history: History<TemplateEdit>,
     /// The revision last written to the recovery store, if any.
     recovered_revision: Option<u64>,
     /// The id of the document's recovery entry, fixed at its first write (or by a restore) so a
@@ -474,6 +478,8 @@ pub struct EditorDocument {
     recovery_key: Option<String>,
     /// The token counts of the last preview, so the next one tokenizes only what changed.
     preview_tokens: crate::tokens::PromptTokenCache,
+    /// The last previews sent, so the next one is sent as a change.
+    previews: PreviewHistory,
 }
 
 impl EditorDocument {
@@ -482,15 +488,11 @@ impl EditorDocument {
         EditorDocument {
             template,
             path: None,
-            undo: Vec::new(),
-            redo: Vec::new(),
-            revision: 0,
-            next_revision: 1,
-            saved_revision: None,
-            open_group: None,
+            history: History::new(false),
             recovered_revision: None,
             recovery_key: None,
             preview_tokens: crate::tokens::PromptTokenCache::default(),
+            previews: PreviewHistory::default(),
         }
     }
 
@@ -499,7 +501,7 @@ impl EditorDocument {
         let template = Template::load(path)?;
         let mut document = EditorDocument::new(template);
         document.path = Some(path.to_owned());
-        document.saved_revision = Some(document.revision);
+        document.history = History::new(true);
         Ok(document)
     }
 
@@ -515,56 +517,40 @@ impl EditorDocument {
 
     /// Whether the template differs from the file (a never saved document always does).
     pub fn is_dirty(&self) -> bool {
-        self.saved_revision != Some(self.revision)
+        self.history.is_dirty()
     }
 
-    /// Whether there is something to undo / redo.
+    /// Whether there is something to undo.
     pub fn can_undo(&self) -> bool {
-        !self.undo.is_empty()
+        self.history.can_undo()
     }
 
     /// Whether there is something to redo.
     pub fn can_redo(&self) -> bool {
-        !self.redo.is_empty()
+        self.history.can_redo()
     }
 
-    /// Applies an edit. Edits of one `group` in a row (keystrokes in one field) undo as one step.
-    pub fn apply(&mut self, edit: TemplateEdit, group: Option<String>) -> Result<()> {
-        let inverse = apply(&mut self.template, edit)?;
-        self.redo.clear();
-        let joins = group.is_some() && group == self.open_group && !self.undo.is_empty();
-        if !joins {
-            // When it joins, the group's first step already restores the state before the group.
-            self.undo.push(HistoryStep { edit: inverse, restores: self.revision });
-        }
-        self.open_group = group;
-        self.revision = self.fresh_revision();
-        Ok(())
+    /// Applies an edit; returns what it changed. Edits of one `group` in a row (keystrokes in one
+    /// field) undo as one step.
+    pub fn apply(&mut self, edit: TemplateEdit, group: Option<String>) -> Result<TemplateChange> {
+        let (inverse, change) = apply_with_change(&mut self.template, edit)?;
+        self.history.record(inverse, group);
+        Ok(change)
     }
 
-    /// Undoes the last step; false when there is none.
-    pub fn undo(&mut self) -> Result<bool> {
+    /// Undoes the last step; returns what it changed, or none when there is nothing to undo.
+    pub fn undo(&mut self) -> Result<Option<TemplateChange>> {
         self.step(true)
     }
 
-    /// Redoes the last undone step; false when there is none.
-    pub fn redo(&mut self) -> Result<bool> {
+    /// Redoes the last undone step; returns what it changed, or none when there is nothing to redo.
+    pub fn redo(&mut self) -> Result<Option<TemplateChange>> {
         self.step(false)
     }
 
-    fn step(&mut self, backwards: bool) -> Result<bool> {
-        let (from, to) = if backwards { (&mut self.undo, &mut self.redo) } else { (&mut self.redo, &mut self.undo) };
-        let Some(step) = from.pop() else { return Ok(false) };
-        let inverse = apply(&mut self.template, step.edit)?;
-        to.push(HistoryStep { edit: inverse, restores: self.revision });
-        self.revision = step.restores;
-        self.open_group = None;
-        Ok(true)
-    }
-
-    fn fresh_revision(&mut self) -> u64 {
-        self.next_revision += 1;
-        self.next_revision
+    fn step(&mut self, backwards: bool) -> Result<Option<TemplateChange>> {
+        let template = &mut self.template;
+        self.history.take(backwards, |edit| apply_with_change(template, edit))
     }
 
     /// Saves to the document's file, atomically. Refuses a template with problems (they are listed),
@@ -583,8 +569,7 @@ impl EditorDocument {
         Template::from_json(text.as_bytes()).map_err(|e| e.in_file(path))?;
         crate::document::write_atomically(path, &text)?;
         self.path = Some(path.to_owned());
-        self.saved_revision = Some(self.revision);
-        self.open_group = None;
+        self.history.mark_saved();
         Ok(())
     }
 }
@@ -612,18 +597,77 @@ impl EditorDocument {
         Ok(crate::Preview::counted_with(&session.render()?, &self.preview_tokens))
     }
 
+    /// [`EditorDocument::preview`] as a change from the preview `base` the editor holds (the
+    /// whole prompt when it holds none, or one no longer kept).
+    pub fn preview_since(&mut self, expand: &[String], expand_all: bool, base: Option<u32>) -> Result<PreviewUpdate> {
+        let preview = self.preview(expand, expand_all)?;
+        let (serial, prompt) = self.previews.record(prompt_parts(&preview.markdown), base);
+        Ok(PreviewUpdate { serial, prompt, tools: preview.tools, prompt_tokens: saturate(preview.prompt_tokens) })
+    }
+
     /// The document as the editor shows it.
     pub fn view(&self, id: u32) -> DocumentView {
-        DocumentView {
+        DocumentView { status: self.status(id), template: self.template.clone() }
+    }
+
+    /// The document's state after `change`, for an editor that already holds the template before it.
+    pub fn update(&self, id: u32, change: TemplateChange) -> DocumentUpdate {
+        DocumentUpdate { status: self.status(id), change }
+    }
+
+    fn status(&self, id: u32) -> DocumentStatus {
+        DocumentStatus {
             id,
             path: self.path.as_ref().map(|p| p.display().to_string()),
             dirty: self.is_dirty(),
             can_undo: self.can_undo(),
             can_redo: self.can_redo(),
             problems: self.problems().iter().map(ProblemView::from).collect(),
-            template: self.template.clone(),
         }
     }
+}
+
+/// A count as the UI gets it: a plain TypeScript number; nothing here reaches 4 billion, and it
+/// saturates rather than wraps.
+fn saturate(count: u64) -> u32 {
+    u32::try_from(count).unwrap_or(u32::MAX)
+}
+
+/// What an edit, an undo or a redo changed in the template.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum TemplateChange {
+    /// Only the fields of one section (what typing in it does): the rest is as it was.
+    SectionFields {
+        /// The section's path.
+        path: String,
+        /// Its fields now.
+        fields: SectionFields,
+    },
+    /// Anything else: the whole template as it is now.
+    Whole {
+        /// The template.
+        template: Template,
+    },
+    /// Nothing (a save, or nothing to undo).
+    Unchanged,
+}
+
+/// The preview of a document as a change from one the editor holds: the prompt's parts (cut
+/// before each heading line), the offered tools and the token count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PreviewUpdate {
+    /// This preview's serial: the `base` of the next request.
+    pub serial: u32,
+    /// The prompt's parts, as a change from the preview the editor holds.
+    pub prompt: PartsChange,
+    /// The tools offered to the model, as OpenAI chat tool objects.
+    #[cfg_attr(feature = "specta", specta(type = Vec<crate::json_type::JsonValue>))]
+    pub tools: Vec<serde_json::Value>,
+    /// Tokens of the prompt and the tool definitions.
+    pub prompt_tokens: u32,
 }
 
 /// A problem as the editor lists it.
@@ -646,10 +690,10 @@ impl From<&crate::error::Problem> for ProblemView {
     }
 }
 
-/// An open document as the editor shows it after each change.
+/// An open document's state apart from its template.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct DocumentView {
+pub struct DocumentStatus {
     /// The document's id among the open ones.
     pub id: u32,
     /// Its file, once opened or saved.
@@ -662,23 +706,73 @@ pub struct DocumentView {
     pub can_redo: bool,
     /// What is wrong with the template now.
     pub problems: Vec<ProblemView>,
+}
+
+/// An open document as the editor shows it when it opens: its state and its template.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct DocumentView {
+    /// Its state.
+    #[serde(flatten)]
+    pub status: DocumentStatus,
     /// The template.
     pub template: Template,
 }
 
-/// The documents open in the editor, by id.
-#[derive(Debug, Default)]
-pub struct OpenDocuments {
-    documents: BTreeMap<u32, EditorDocument>,
+/// An open document after an edit, an undo, a redo or a save: its state and what changed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct DocumentUpdate {
+    /// Its state.
+    #[serde(flatten)]
+    pub status: DocumentStatus,
+    /// What changed in the template.
+    pub change: TemplateChange,
+}
+
+/// A document the app opens from a file and edits: a template or a scenario.
+pub trait FileDocument: Sized {
+    /// Opens a file; nothing is loaded half-way.
+    fn open(path: &Path) -> Result<Self>;
+    /// Its file, once opened or saved.
+    fn path(&self) -> Option<&Path>;
+    /// Whether it differs from its file (a never saved one always does).
+    fn is_dirty(&self) -> bool;
+}
+
+impl FileDocument for EditorDocument {
+    fn open(path: &Path) -> Result<Self> {
+        EditorDocument::open(path)
+    }
+
+    fn path(&self) -> Option<&Path> {
+        EditorDocument::path(self)
+    }
+
+    fn is_dirty(&self) -> bool {
+        EditorDocument::is_dirty(self)
+    }
+}
+
+/// The documents of one kind open in the app, by id (templates unless said otherwise).
+#[derive(Debug)]
+pub struct OpenDocuments<D = EditorDocument> {
+    documents: BTreeMap<u32, D>,
     next_id: u32,
 }
 
-impl OpenDocuments {
+impl<D> Default for OpenDocuments<D> {
+    fn default() -> Self {
+        OpenDocuments { documents: BTreeMap::new(), next_id: 0 }
+    }
+}
+
+impl<D: FileDocument> OpenDocuments<D> {
     /// Opens a file (or, if it is open already, returns that document's id). Temporary files an
     /// interrupted save left in the file's folder are swept first: no save of these documents
     /// is under way while one opens.
     pub fn open(&mut self, path: &Path) -> Result<u32> {
-        let same = |document: &EditorDocument| document.path().is_some_and(|p| p == path);
+        let same = |document: &D| document.path().is_some_and(|p| p == path);
         if let Some((&id, _)) = self.documents.iter().find(|(_, document)| same(document)) {
             return Ok(id);
         }
@@ -690,12 +784,12 @@ impl OpenDocuments {
             }
             Err(error) => tracing::debug!(%error, folder = %folder.display(), "cannot list the folder to sweep"),
         }
-        let document = EditorDocument::open(path)?;
+        let document = D::open(path)?;
         Ok(self.insert(document))
     }
 
     /// Adds a document; returns its id.
-    pub fn insert(&mut self, document: EditorDocument) -> u32 {
+    pub fn insert(&mut self, document: D) -> u32 {
         self.next_id += 1;
         self.documents.insert(self.next_id, document);
         self.next_id
@@ -703,24 +797,30 @@ impl OpenDocuments {
 
     /// Whether any open document differs from its file (or was never saved).
     pub fn has_unsaved_changes(&self) -> bool {
-        self.documents.values().any(EditorDocument::is_dirty)
+        self.documents.values().any(D::is_dirty)
     }
 
     /// The document of `id`.
-    pub fn get(&self, id: u32) -> Result<&EditorDocument> {
+    pub fn get(&self, id: u32) -> Result<&D> {
         self.documents.get(&id).ok_or_else(|| unknown_document(id))
     }
 
     /// The document of `id`, to change it.
-    pub fn get_mut(&mut self, id: u32) -> Result<&mut EditorDocument> {
+    pub fn get_mut(&mut self, id: u32) -> Result<&mut D> {
         self.documents.get_mut(&id).ok_or_else(|| unknown_document(id))
     }
 
+    /// Takes a document out (unsaved changes are the caller's to confirm first).
+    pub fn remove(&mut self, id: u32) -> Result<D> {
+        self.documents.remove(&id).ok_or_else(|| unknown_document(id))
+    }
+}
+
+impl OpenDocuments {
     /// Closes a document (unsaved changes are the caller's to confirm first). Returns the id of the
     /// recovery entry it may have, for the caller to discard: closing means its work is not wanted.
     pub fn close(&mut self, id: u32) -> Result<Option<String>> {
-        let document = self.documents.remove(&id).ok_or_else(|| unknown_document(id))?;
-        Ok(document.recovery_key)
+        Ok(self.remove(id)?.recovery_key)
     }
 }
 
@@ -734,12 +834,13 @@ impl OpenDocuments {
         for (&id, document) in &mut self.documents {
             let key = document.recovery_key.get_or_insert_with(|| recovery_id(id, &document.path, now_ms)).clone();
             let outcome = if document.is_dirty() {
-                if document.recovered_revision == Some(document.revision) {
+                if document.recovered_revision == Some(document.history.revision()) {
                     continue;
                 }
                 let path = document.path().map(|p| p.display().to_string());
                 let entry = RecoveryEntry { id: key, path, saved_at_ms: now_ms, text: document.template.to_json() };
-                store.store(&entry).map(|()| document.recovered_revision = Some(document.revision))
+                let revision = document.history.revision();
+                store.store(&entry).map(|()| document.recovered_revision = Some(revision))
             } else if document.recovered_revision.is_some() {
                 store.discard(&key).map(|()| document.recovered_revision = None)
             } else {

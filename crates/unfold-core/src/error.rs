@@ -110,6 +110,9 @@ pub enum Error {
     /// A provider failed to answer.
     #[error("provider: {0}")]
     Provider(String),
+    /// The user cancelled the work (a comparison) before it ended.
+    #[error("cancelled")]
+    Cancelled,
 }
 
 impl Error {

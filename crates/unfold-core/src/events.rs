@@ -8,6 +8,7 @@ use crate::divergence::Divergence;
 
 /// Which adapter ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum AdapterKind {
     /// Injects a read section's tools and keeps the history.
@@ -39,6 +40,7 @@ impl std::str::FromStr for AdapterKind {
 
 /// One event of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Event {
     /// What happened.
     #[serde(flatten)]
@@ -51,6 +53,7 @@ pub struct Event {
 
 /// What happened, tagged by `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
     /// The run began.
@@ -67,8 +70,10 @@ pub enum EventKind {
         /// The tools offered, in order.
         tools_offered: Vec<String>,
         /// Tokens of the system prompt, messages and tool definitions sent.
+        #[cfg_attr(feature = "specta", specta(type = u32))]
         prompt_tokens: u64,
         /// Tokens of the answer.
+        #[cfg_attr(feature = "specta", specta(type = u32))]
         completion_tokens: u64,
     },
     /// A tool call of the model was answered.
@@ -80,10 +85,12 @@ pub enum EventKind {
         /// The tool's name.
         name: String,
         /// The arguments as the model sent them.
+        #[cfg_attr(feature = "specta", specta(type = crate::json_type::JsonValue))]
         args: Value,
         /// Whether the tool succeeded.
         success: bool,
         /// What the model is told.
+        #[cfg_attr(feature = "specta", specta(type = crate::json_type::JsonValue))]
         result: Value,
     },
     /// Tools were added to the tool list of later calls.
@@ -151,6 +158,7 @@ pub enum EventKind {
 
 /// Why an attempt restarted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum RestartReason {
     /// Sections were expanded (`read_section` under the restart adapter, or `open_sections`).
@@ -163,6 +171,7 @@ pub enum RestartReason {
 
 /// The limits of spec 4.2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Limit {
     /// `max_model_calls`.
@@ -175,6 +184,7 @@ pub enum Limit {
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
     /// The model answered without tool calls.
@@ -191,6 +201,7 @@ pub enum RunStatus {
 
 /// What a run counts (spec 6).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Counters {
     /// Model calls, over every attempt.
     pub model_calls: u32,
@@ -205,8 +216,10 @@ pub struct Counters {
     /// Tool calls answered with a failure.
     pub failed_tool_calls: u32,
     /// Prompt tokens over every model call.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub prompt_tokens: u64,
     /// Completion tokens over every model call.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub completion_tokens: u64,
 }
 
@@ -240,6 +253,7 @@ impl Counters {
 
 /// One run of a comparison.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunReport {
     /// The adapter.
     pub adapter: AdapterKind,
@@ -256,8 +270,10 @@ pub struct RunReport {
 
 /// `unfold compare --json` (spec 6).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ComparisonReport {
     /// Always 1.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub schema_version: u64,
     /// Always `unfold.comparison`.
     pub kind: String,
@@ -281,6 +297,7 @@ pub struct ComparisonReport {
 /// section FULL and every tool offered with its full description from the start, so nothing is
 /// ever read, injected or restarted for; and the prompt tokens each run saved against it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BaselineReport {
     /// The baseline run, shaped as the other runs.
     #[serde(flatten)]
@@ -291,12 +308,15 @@ pub struct BaselineReport {
 
 /// What one run saved against the baseline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Savings {
     /// The run's adapter.
     pub adapter: AdapterKind,
     /// The run's prompt tokens.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub prompt_tokens: u64,
     /// The baseline's prompt tokens minus the run's: negative when the run used more.
+    #[cfg_attr(feature = "specta", specta(type = i32))]
     pub saved_prompt_tokens: i64,
     /// `saved_prompt_tokens` in percent of the baseline's, to one decimal; `None` when the
     /// baseline used no prompt tokens.

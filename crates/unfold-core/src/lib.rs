@@ -17,15 +17,18 @@ pub mod document;
 pub mod edit;
 pub mod error;
 pub mod events;
+pub mod history;
 #[cfg(feature = "specta")]
 pub mod json_type;
 pub mod openai_request;
+pub mod prompt_parts;
 pub mod provider;
 pub mod recent;
 pub mod recovery;
 pub mod render;
 pub mod run;
 pub mod scenario;
+pub mod scenario_edit;
 pub mod schema;
 pub mod scripted;
 pub mod session;
@@ -35,8 +38,6 @@ pub mod tokens;
 pub mod tool;
 pub mod tool_check;
 pub mod tool_import;
-
-use std::path::Path;
 
 pub use adapter::{adapter_for, Adapter, DynamicAdapter, RestartAdapter};
 pub use compare::{compare, compare_with_requests};
@@ -82,12 +83,4 @@ impl Preview {
             prompt_tokens,
         }
     }
-}
-
-/// Loads a template file and previews its initial render (default parameters, no overrides).
-pub fn preview_file(path: &Path) -> Result<Preview> {
-    let template = Template::load(path)?;
-    let session = Session::new(&template, indexmap::IndexMap::new()).map_err(|e| e.in_file(path))?;
-    let prompt = session.render().map_err(|e| e.in_file(path))?;
-    Ok(Preview::of(&prompt))
 }

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::provider::{Message, ModelRequest, ToolCall};
+use crate::provider::{Message, ModelRequest, ModelResponse, ToolCall};
 use crate::tool::OfferedTool;
 
 /// The body of `POST /v1/chat/completions` for `request`, without `model`:
@@ -22,6 +22,13 @@ pub fn chat_completions_body(request: &ModelRequest<'_>) -> Value {
         body.insert("tools".to_owned(), request.tools.iter().map(OfferedTool::to_openai).collect());
     }
     Value::Object(body)
+}
+
+/// A model's answer as the assistant message of an OpenAI chat completion:
+/// `{"role": "assistant", "content": text or null, "tool_calls": [...]}` (no `tool_calls` when it
+/// made none).
+pub fn chat_completions_message(response: &ModelResponse) -> Value {
+    message(&Message::Assistant { content: response.text.clone(), tool_calls: response.tool_calls.clone() })
 }
 
 fn message(message: &Message) -> Value {

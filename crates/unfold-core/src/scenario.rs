@@ -19,9 +19,11 @@ use crate::tool::{reserved_name_problem, ScriptedResult, Tool};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(title = "Unfold scenario")]
 #[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Scenario {
     /// Always 1 for this format.
     #[schemars(extend("const" = 1))]
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub schema_version: u64,
     /// Always `unfold.scenario`.
     #[schemars(extend("const" = "unfold.scenario"))]
@@ -48,12 +50,14 @@ pub struct Scenario {
     pub limits: Option<ScenarioLimits>,
     /// `x-` fields, kept as they are.
     #[serde(flatten)]
+    #[cfg_attr(feature = "specta", specta(skip))]
     pub extensions: Map<String, Value>,
 }
 
 /// One step of the script.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged, deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum Step {
     /// One tool call: `{"call": "lookup", "args": {"id": 7}}`.
     Call(ScriptedCall),
@@ -73,17 +77,20 @@ pub enum Step {
 /// A tool call the script makes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ScriptedCall {
     /// The tool's name.
     pub call: String,
     /// The arguments.
     #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = std::collections::BTreeMap<String, crate::json_type::JsonValue>))]
     pub args: Map<String, Value>,
 }
 
 /// A plugin's change to the available tools, before model call `at_model_call`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ToolChange {
     /// The 1-based model call (over the whole run) from which the change applies.
     #[schemars(range(min = 1))]
@@ -99,6 +106,7 @@ pub struct ToolChange {
 /// Run limits a scenario sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ScenarioLimits {
     /// Default 32.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -4,13 +4,16 @@
 
 use insta::{assert_json_snapshot, assert_snapshot};
 use serde_json::{json, Value};
-use unfold_core::compare::{compare_with_requests, everything_disclosed, request_files, RunRequests};
+use unfold_core::compare::{
+    compare_observed, compare_with_requests, everything_disclosed, request_files, write_request_files, CompareProgress,
+    Lane, RunRequests,
+};
 use unfold_core::divergence::{common_subsequence, Divergence, DivergenceKind, FirstDivergence, RunPlace};
 use unfold_core::events::Savings;
 use unfold_core::template::{Section, ToolDisclosure, Visibility};
 use unfold_core::{
-    adapter_for, compare, run, AdapterKind, ComparisonReport, Counters, RunInput, RunLimits, RunReport, Scenario,
-    ScriptedProvider, ScriptedToolResults, Template,
+    adapter_for, compare, run, AdapterKind, ComparisonReport, Counters, EventKind, RunInput, RunLimits, RunReport,
+    Scenario, ScriptedProvider, ScriptedToolResults, Template,
 };
 
 use crate::support::{load_template, repo, scenario, trace};
@@ -526,7 +529,7 @@ fn every_model_call_has_its_openai_request_body() {
     let template = load_template("examples/task-executor.unfold.json");
     let scenario = Scenario::load(&repo("examples/lookup-first.scenario.json")).unwrap();
     let comparison = runtime().block_on(compare_with_requests(&template, &scenario, &[Dynamic, Restart])).unwrap();
-    let labels: Vec<&str> = comparison.requests.iter().map(|r| r.label.as_str()).collect();
+    let labels: Vec<&str> = comparison.requests.iter().map(|r| r.lane.name()).collect();
     assert_eq!(labels, ["dynamic", "restart", "baseline"]);
     let runs = comparison.report.runs.iter().chain(comparison.report.baseline.as_ref().map(|b| &b.run));
     for (requests, run) in comparison.requests.iter().zip(runs) {
@@ -542,7 +545,7 @@ fn every_model_call_has_its_openai_request_body() {
             .collect();
         let sent: Vec<(u32, u32, Vec<String>)> =
             requests.calls.iter().map(|call| (call.call_index, call.attempt, tool_names(&call.body))).collect();
-        assert_eq!(sent, offered, "{}", requests.label);
+        assert_eq!(sent, offered, "{}", requests.lane.name());
         for call in &requests.calls {
             assert_eq!(call.body["messages"][0]["role"], "system");
             assert!(call.body.get("model").is_none(), "no model: a scripted run has none");
@@ -621,17 +624,147 @@ fn tool_names(body: &Value) -> Vec<String> {
 
 #[test]
 fn request_files_are_named_by_run_and_call_and_sort_in_call_order() {
-    let call =
-        |call_index| unfold_core::compare::CallRequest { call_index, attempt: 1, body: json!({ "messages": [] }) };
+    let call = |call_index| unfold_core::compare::CallRequest {
+        call_index,
+        attempt: 1,
+        body: json!({ "messages": [] }),
+        response: json!({ "role": "assistant", "content": "done" }),
+    };
     let requests = vec![
-        RunRequests { label: "dynamic".into(), calls: vec![call(1), call(2)] },
-        RunRequests { label: "baseline".into(), calls: vec![call(1)] },
+        RunRequests { lane: Lane::Dynamic, calls: vec![call(1), call(2)] },
+        RunRequests { lane: Lane::Baseline, calls: vec![call(1)] },
     ];
     let files = request_files(&requests);
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["dynamic-call-001.json", "dynamic-call-002.json", "baseline-call-001.json"]);
     assert_eq!(files[0].1, "{\n  \"messages\": []\n}\n");
-    let many = vec![RunRequests { label: "restart".into(), calls: vec![call(7), call(1200)] }];
+    let many = vec![RunRequests { lane: Lane::Restart, calls: vec![call(7), call(1200)] }];
     let names: Vec<String> = request_files(&many).into_iter().map(|(name, _)| name).collect();
     assert_eq!(names, ["restart-call-0007.json", "restart-call-1200.json"]);
+}
+
+// Watching a comparison run, and cancelling it.
+
+fn lookup_first() -> (Template, Scenario) {
+    let template = load_template("examples/task-executor.unfold.json");
+    (template, Scenario::load(&repo("examples/lookup-first.scenario.json")).unwrap())
+}
+
+#[test]
+fn the_observer_hears_each_run_start_and_every_event_of_the_report_in_order() {
+    let (template, scenario) = lookup_first();
+    let mut heard = Vec::new();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let comparison = runtime()
+        .block_on(compare_observed(&template, &scenario, &[Dynamic, Restart], &mut |p| heard.push(p), &never))
+        .unwrap();
+    let report = &comparison.report;
+    let runs = [(Lane::Dynamic, &report.runs[0]), (Lane::Restart, &report.runs[1])]
+        .into_iter()
+        .chain(report.baseline.as_ref().map(|b| (Lane::Baseline, &b.run)));
+    let expected: Vec<CompareProgress> = runs
+        .flat_map(|(lane, run)| {
+            std::iter::once(CompareProgress::RunStarted { lane }).chain(
+                run.events.iter().map(move |event| CompareProgress::Event { lane, event: Box::new(event.clone()) }),
+            )
+        })
+        .collect();
+    assert_eq!(heard, expected);
+    assert_eq!(comparison.report, runtime().block_on(compare(&template, &scenario, &[Dynamic, Restart])).unwrap());
+}
+
+#[test]
+fn each_call_keeps_the_answer_the_model_gave() {
+    let (template, scenario) = lookup_first();
+    let comparison = runtime().block_on(compare_with_requests(&template, &scenario, &[Restart])).unwrap();
+    let run = &comparison.report.runs[0];
+    for call in &comparison.requests[0].calls {
+        let asked: Vec<(String, Value)> = run
+            .events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ToolCall { call_index, name, args, .. } if *call_index == call.call_index => {
+                    Some((name.clone(), args.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        let answered: Vec<(String, Value)> = call.response["tool_calls"]
+            .as_array()
+            .map(|calls| {
+                calls
+                    .iter()
+                    .map(|c| {
+                        let args = c["function"]["arguments"].as_str().unwrap();
+                        (c["function"]["name"].as_str().unwrap().to_owned(), serde_json::from_str(args).unwrap())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(call.response["role"], "assistant");
+        // A restart drops the rest of its call's tool calls; this scenario makes one call a turn.
+        assert_eq!(answered, asked, "call {}", call.call_index);
+    }
+    let last = comparison.requests[0].calls.last().unwrap();
+    assert_eq!(last.response, json!({ "role": "assistant", "content": "Fixed the login flow." }));
+    assert_eq!(comparison.call(Lane::Restart, 3).map(|c| c.attempt), Some(2));
+    assert_eq!(comparison.call(Lane::Dynamic, 1), None, "no dynamic run was asked for");
+}
+
+#[test]
+fn cancelling_stops_the_comparison_before_its_next_model_call() {
+    let (template, scenario) = lookup_first();
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let mut heard = Vec::new();
+    let mut observer = |progress: CompareProgress| {
+        if matches!(&progress, CompareProgress::Event { event, .. } if matches!(event.kind, EventKind::ModelCall { call_index: 2, .. }))
+        {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        heard.push(progress);
+    };
+    let outcome =
+        runtime().block_on(compare_observed(&template, &scenario, &[Dynamic, Restart], &mut observer, &cancel));
+    assert!(matches!(outcome, Err(unfold_core::Error::Cancelled)), "{outcome:?}");
+    let model_calls = heard
+        .iter()
+        .filter(
+            |p| matches!(p, CompareProgress::Event { event, .. } if matches!(event.kind, EventKind::ModelCall { .. })),
+        )
+        .count();
+    assert_eq!(model_calls, 2, "no model call after the cancel");
+    assert!(!heard.contains(&CompareProgress::RunStarted { lane: Lane::Restart }), "the next run never starts");
+}
+
+#[test]
+fn request_bodies_go_only_into_a_new_or_empty_folder() {
+    let (template, scenario) = lookup_first();
+    let comparison = runtime().block_on(compare_with_requests(&template, &scenario, &[Dynamic])).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("bodies");
+    let written = write_request_files(&folder, &comparison.requests).unwrap();
+    assert_eq!(written, 4 + 3, "the dynamic run's calls and the baseline's");
+    let body: Value =
+        serde_json::from_str(&std::fs::read_to_string(folder.join("dynamic-call-001.json")).unwrap()).unwrap();
+    assert_eq!(body, comparison.requests[0].calls[0].body);
+    let error = write_request_files(&folder, &comparison.requests).unwrap_err().to_string();
+    assert!(error.starts_with(&folder.display().to_string()) && error.contains("not empty"), "{error}");
+}
+
+/// The UI's tests replay this report (what `unfold compare --json` prints for the example and
+/// lookup-first): it must be what the core makes. `UNFOLD_BLESS=1` rewrites it.
+#[test]
+fn the_ui_fixture_report_is_what_compare_makes() {
+    let (template, scenario) = lookup_first();
+    let report = runtime().block_on(compare(&template, &scenario, &[Dynamic, Restart])).unwrap();
+    let fresh = serde_json::to_string_pretty(&report).unwrap() + "\n";
+    let path = repo("ui/src/testing/fixtures/lookup-first.report.json");
+    if std::env::var_os("UNFOLD_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &fresh).unwrap();
+    }
+    assert!(
+        std::fs::read_to_string(&path).unwrap_or_default() == fresh,
+        "{} is stale: run `UNFOLD_BLESS=1 cargo test -p unfold-core fixture` and commit it",
+        path.display()
+    );
 }

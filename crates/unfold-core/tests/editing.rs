@@ -3,7 +3,10 @@
 //! behave as an editor's should.
 
 use serde_json::json;
-use unfold_core::edit::{apply, EditorDocument, SectionFields, TemplateEdit, TemplateSettings, ToolOwner};
+use unfold_core::edit::{
+    apply, EditorDocument, SectionFields, TemplateChange, TemplateEdit, TemplateSettings, ToolOwner,
+};
+use unfold_core::prompt_parts::prompt_parts;
 use unfold_core::template::{Disclosure, HeadingStyle, Section, ToolDisclosure};
 use unfold_core::{Template, Tool, Visibility};
 
@@ -154,17 +157,54 @@ fn a_document_knows_when_it_differs_from_its_file() {
     assert!(!document.is_dirty() && !document.can_undo());
     document.apply(TemplateEdit::RenameSection { path: "style".into(), key: "tone".into() }, None).unwrap();
     assert!(document.is_dirty());
-    assert!(document.undo().unwrap());
+    assert!(document.undo().unwrap().is_some());
     assert!(!document.is_dirty(), "undo back to the saved state is clean");
-    assert!(document.redo().unwrap());
+    assert!(document.redo().unwrap().is_some());
     assert!(document.is_dirty());
     document.save().unwrap();
     assert!(!document.is_dirty());
     let saved = Template::load(&path).unwrap();
     assert!(saved.section("tone").is_some());
     assert_eq!(std::fs::read_to_string(&path).unwrap(), saved.to_json());
-    assert!(document.undo().unwrap());
+    assert!(document.undo().unwrap().is_some());
     assert!(document.is_dirty(), "undo past a save differs from the file");
+}
+
+/// What the app's editor does with a change: it holds the template as it was before.
+fn follow(mirror: &mut Template, change: TemplateChange) {
+    match change {
+        TemplateChange::SectionFields { path, fields } => {
+            apply(mirror, TemplateEdit::SetSectionFields { path, fields }).expect("the section is there");
+        }
+        TemplateChange::Whole { template } => *mirror = template,
+        TemplateChange::Unchanged => {}
+    }
+}
+
+#[test]
+fn an_editor_that_follows_the_changes_holds_the_document_after_every_edit_undo_and_redo() {
+    let mut document = EditorDocument::new(fixture());
+    let mut mirror = fixture();
+    let mut applied = 0;
+    for edit in every_kind_of_edit() {
+        let sets_fields = matches!(edit, TemplateEdit::SetSectionFields { .. });
+        // Some edits of the list no longer apply after the others; those change nothing.
+        let Ok(change) = document.apply(edit, None) else { continue };
+        assert_eq!(sets_fields, matches!(change, TemplateChange::SectionFields { .. }), "{change:?}");
+        follow(&mut mirror, change);
+        assert_eq!(&mirror, document.template());
+        applied += 1;
+    }
+    assert!(applied > 10, "most edits apply ({applied})");
+    while let Some(change) = document.undo().unwrap() {
+        follow(&mut mirror, change);
+        assert_eq!(&mirror, document.template());
+    }
+    assert_eq!(mirror, fixture());
+    while let Some(change) = document.redo().unwrap() {
+        follow(&mut mirror, change);
+        assert_eq!(&mirror, document.template());
+    }
 }
 
 #[test]
@@ -189,7 +229,7 @@ fn keystrokes_in_one_field_undo_as_one_step() {
     document.undo().unwrap();
     document.undo().unwrap();
     assert_eq!(document.template(), &fixture(), "three keystrokes undone at once");
-    assert!(!document.undo().unwrap());
+    assert!(document.undo().unwrap().is_none());
     document.redo().unwrap();
     type_title(&mut document, "Again");
     assert!(!document.can_redo(), "an edit clears what could be redone");
@@ -235,7 +275,7 @@ fn opening_sweeps_what_an_interrupted_save_left_behind() {
     std::fs::write(&stray, "{\"half\": ").unwrap();
     let neighbour = dir.path().join("notes.txt");
     std::fs::write(&neighbour, "kept").unwrap();
-    let mut documents = unfold_core::edit::OpenDocuments::default();
+    let mut documents: unfold_core::edit::OpenDocuments = Default::default();
     let id = documents.open(&path).unwrap();
     assert!(!stray.exists(), "the torn temporary file is gone");
     assert!(neighbour.exists() && path.exists(), "nothing else is touched");
@@ -409,6 +449,8 @@ fn the_preview_counts_the_whole_prompt_after_every_keystroke() {
         let mut document = EditorDocument::new(template);
         let mut paths = Vec::new();
         document.template().walk(&mut |path, _| paths.push(path.to_owned()));
+        // The preview the UI holds (its serial and parts), as the prompt is and in full.
+        let mut held_parts: [(Option<u32>, Vec<String>); 2] = Default::default();
         for (typed, path) in
             ["x", " and more", "\n\n## Not a heading", "/", "", "é\u{301}'s"].iter().zip(paths.iter().cycle())
         {
@@ -430,6 +472,12 @@ fn the_preview_counts_the_whole_prompt_after_every_keystroke() {
                 }
                 let whole = unfold_core::Preview::of(&session.render().unwrap());
                 assert_eq!(document.preview(&[], expand_all).unwrap(), whole, "{name} {heading:?} after {typed:?}");
+                let held = &mut held_parts[usize::from(expand_all)];
+                let update = document.preview_since(&[], expand_all, held.0).unwrap();
+                held.1 = update.prompt.apply(&held.1);
+                held.0 = Some(update.serial);
+                assert_eq!(held.1.concat(), whole.markdown, "the parts the UI keeps make the prompt");
+                assert_eq!(held.1, prompt_parts(&whole.markdown));
             }
         }
     }

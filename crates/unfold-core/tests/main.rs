@@ -7,4 +7,5 @@ mod editing;
 mod examples;
 mod reference;
 mod rendering;
+mod scenario_editing;
 mod support;

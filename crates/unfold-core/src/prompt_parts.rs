@@ -1,0 +1,156 @@
+//! The editor's preview as a difference: the prompt cut into parts before each heading line, and
+//! what changed between two such lists. A keystroke in a 5,000-section template changes one part of
+//! a 0.6 MB prompt, so the app sends that part, not the prompt; the UI keeps the parts it has and
+//! lays out only the new ones. [`PreviewHistory`] keeps the last few previews sent, so an answer
+//! can be a difference against whichever of them the UI holds.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+/// The prompt cut before each line that starts with `#`: joined, the parts are the prompt exactly.
+pub fn prompt_parts(markdown: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for (newline, _) in markdown.match_indices("\n#") {
+        let end = newline + 1;
+        parts.push(markdown[start..end].to_owned());
+        start = end;
+    }
+    parts.push(markdown[start..].to_owned());
+    parts
+}
+
+/// How to make the new list of parts from the one the UI holds (`base`): keep its first
+/// `keep_start` and its last `keep_end` parts, with `parts` between them. With no `base`, `parts`
+/// is the whole list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PartsChange {
+    /// The serial of the preview this change applies to; none when `parts` is the whole list.
+    pub base: Option<u32>,
+    /// Parts kept from the start of the base.
+    pub keep_start: u32,
+    /// Parts kept from the end of the base.
+    pub keep_end: u32,
+    /// The parts between them.
+    pub parts: Vec<String>,
+}
+
+impl PartsChange {
+    /// The whole list, for a UI that holds no preview (or one no longer kept).
+    pub fn whole(parts: &[String]) -> PartsChange {
+        PartsChange { base: None, keep_start: 0, keep_end: 0, parts: parts.to_vec() }
+    }
+
+    /// What turns `old` (the preview `base`) into `new`.
+    pub fn between(base: u32, old: &[String], new: &[String]) -> PartsChange {
+        let start = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let most_end = old.len().min(new.len()) - start;
+        let end = old.iter().rev().zip(new.iter().rev()).take(most_end).take_while(|(a, b)| a == b).count();
+        PartsChange {
+            base: Some(base),
+            keep_start: count(start),
+            keep_end: count(end),
+            parts: new[start..new.len() - end].to_vec(),
+        }
+    }
+
+    /// Applies the change to `base`'s parts (what the UI does; here for the tests).
+    pub fn apply(&self, base: &[String]) -> Vec<String> {
+        let (start, end) = (self.keep_start as usize, self.keep_end as usize);
+        let mut parts = base[..start].to_vec();
+        parts.extend(self.parts.iter().cloned());
+        parts.extend(base[base.len() - end..].iter().cloned());
+        parts
+    }
+}
+
+/// A length as a change carries it (u32: a plain number in TypeScript).
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// How many previews are kept to diff against: the UI has at most a few requests in flight, and
+/// the one it holds is among the last ones answered.
+const KEPT_PREVIEWS: usize = 4;
+
+/// The last previews sent, by serial.
+#[derive(Debug, Clone, Default)]
+pub struct PreviewHistory {
+    kept: VecDeque<(u32, Arc<[String]>)>,
+    last_serial: u32,
+}
+
+impl PreviewHistory {
+    /// Records `parts` as a new preview; returns its serial and the change from `base` (the
+    /// preview the UI holds), or the whole list when `base` is none or no longer kept.
+    pub fn record(&mut self, parts: Vec<String>, base: Option<u32>) -> (u32, PartsChange) {
+        let parts: Arc<[String]> = parts.into();
+        let change = match base.and_then(|b| self.kept.iter().find(|(serial, _)| *serial == b)) {
+            Some((serial, old)) => PartsChange::between(*serial, old, &parts),
+            None => PartsChange::whole(&parts),
+        };
+        self.last_serial = self.last_serial.wrapping_add(1);
+        if self.kept.len() == KEPT_PREVIEWS {
+            self.kept.pop_front();
+        }
+        self.kept.push_back((self.last_serial, parts));
+        (self.last_serial, change)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(texts: &[&str]) -> Vec<String> {
+        texts.iter().map(|&t| t.to_owned()).collect()
+    }
+
+    #[test]
+    fn the_prompt_is_cut_before_each_heading_line() {
+        assert_eq!(prompt_parts("## 1 A\n\nx\n\n## 2 B\n\ny #z\n#"), ["## 1 A\n\nx\n\n", "## 2 B\n\ny #z\n", "#"]);
+        assert_eq!(prompt_parts(""), [""]);
+        assert_eq!(prompt_parts("no heading"), ["no heading"]);
+    }
+
+    #[test]
+    fn a_change_keeps_what_both_ends_share() {
+        let old = parts(&["a", "b", "c", "d"]);
+        let check = |new: &[&str], expected: (u32, u32, &[&str])| {
+            let new = parts(new);
+            let change = PartsChange::between(7, &old, &new);
+            assert_eq!(
+                (change.keep_start, change.keep_end, change.parts.clone()),
+                (expected.0, expected.1, parts(expected.2))
+            );
+            assert_eq!(change.apply(&old), new);
+        };
+        check(&["a", "B", "c", "d"], (1, 2, &["B"]));
+        check(&["a", "b", "c", "d"], (4, 0, &[]));
+        check(&["a", "d"], (1, 1, &[]));
+        check(&["a", "b", "x", "c", "d"], (2, 2, &["x"]));
+        check(&["x"], (0, 0, &["x"]));
+        check(&["d", "d", "d", "d", "d"], (0, 1, &["d", "d", "d", "d"]));
+        check(&[], (0, 0, &[]));
+    }
+
+    #[test]
+    fn history_diffs_against_the_preview_the_ui_holds_while_it_is_kept() {
+        let mut history = PreviewHistory::default();
+        let (first, change) = history.record(parts(&["a", "b"]), None);
+        assert_eq!(change, PartsChange::whole(&parts(&["a", "b"])));
+        let (second, change) = history.record(parts(&["a", "c"]), Some(first));
+        assert_eq!((change.base, change.keep_start, change.parts), (Some(first), 1, parts(&["c"])));
+        assert_ne!(first, second);
+        for _ in 0..KEPT_PREVIEWS {
+            history.record(parts(&["a"]), Some(second));
+        }
+        let (_, change) = history.record(parts(&["a", "d"]), Some(first));
+        assert_eq!(change.base, None, "the first preview is no longer kept: the whole list");
+        let (_, change) = history.record(parts(&["a"]), Some(12345));
+        assert_eq!(change.base, None, "an unknown serial gets the whole list");
+    }
+}

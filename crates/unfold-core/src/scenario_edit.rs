@@ -1,0 +1,154 @@
+//! Editing a scenario in the app's compare view. The scenario panel sends the whole scenario on
+//! every change (a scenario is a few kilobytes, and its form has no finer edits to name), so a
+//! step of its history is a whole earlier scenario. [`ScenarioDocument`] keeps it with its file,
+//! its history and its problems, alone and against the template it runs on.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::edit::{FileDocument, ProblemView};
+use crate::error::{Error, Problem, Result};
+use crate::history::History;
+use crate::scenario::{Scenario, Step};
+use crate::template::Template;
+
+/// A scenario being edited: its file, its history, and whether it differs from what was saved.
+#[derive(Debug, Clone)]
+pub struct ScenarioDocument {
+    scenario: Scenario,
+    path: Option<PathBuf>,
+    history: History<Scenario>,
+}
+
+impl ScenarioDocument {
+    /// A new, never saved scenario.
+    pub fn new(scenario: Scenario) -> ScenarioDocument {
+        ScenarioDocument { scenario, path: None, history: History::new(false) }
+    }
+
+    /// The scenario as it stands.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Replaces the scenario with what the panel holds now. Changes of one `group` in a row
+    /// (keystrokes in one field) undo as one step. A scenario with problems is kept (they are
+    /// listed) but never saved.
+    pub fn replace(&mut self, scenario: Scenario, group: Option<String>) {
+        if scenario == self.scenario {
+            return;
+        }
+        let old = std::mem::replace(&mut self.scenario, scenario);
+        self.history.record(old, group);
+    }
+
+    /// Undoes the last step; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        self.step(true)
+    }
+
+    /// Redoes the last undone step; false when there is none.
+    pub fn redo(&mut self) -> bool {
+        self.step(false)
+    }
+
+    fn step(&mut self, backwards: bool) -> bool {
+        let current = &mut self.scenario;
+        let taken = self.history.take(backwards, |earlier| Ok((std::mem::replace(current, earlier), ())));
+        matches!(taken, Ok(Some(())))
+    }
+
+    /// Saves to the document's file, atomically; refuses a scenario with problems of its own.
+    pub fn save(&mut self) -> Result<()> {
+        let Some(path) = self.path.clone() else {
+            return Err(Error::problem("", "this scenario has no file yet: save it as a new file"));
+        };
+        self.save_as(&path)
+    }
+
+    /// Saves to `path`, atomically, and makes it the document's file.
+    pub fn save_as(&mut self, path: &Path) -> Result<()> {
+        let text = self.scenario.to_json();
+        // The checks a loaded file gets: what is saved must open again.
+        Scenario::from_json(text.as_bytes()).map_err(|e| e.in_file(path))?;
+        crate::document::write_atomically(path, &text)?;
+        self.path = Some(path.to_owned());
+        self.history.mark_saved();
+        Ok(())
+    }
+
+    /// What is wrong with the scenario now: its own problems (what opening its saved file would
+    /// report) and, when it has none, those of running it on `template`.
+    pub fn problems(&self, template: Option<&Template>) -> Vec<Problem> {
+        match Scenario::from_json(self.scenario.to_json().as_bytes()) {
+            Err(error) => error.problems().to_vec(),
+            Ok(_) => template.map(|t| self.scenario.problems_with(t)).unwrap_or_default(),
+        }
+    }
+
+    /// The document as the scenario panel shows it, checked against `template` when one is open.
+    pub fn view(&self, id: u32, template: Option<&Template>) -> ScenarioView {
+        ScenarioView {
+            id,
+            path: self.path.as_ref().map(|p| p.display().to_string()),
+            dirty: self.history.is_dirty(),
+            can_undo: self.history.can_undo(),
+            can_redo: self.history.can_redo(),
+            problems: self.problems(template).iter().map(ProblemView::from).collect(),
+            scenario: self.scenario.clone(),
+        }
+    }
+}
+
+impl FileDocument for ScenarioDocument {
+    fn open(path: &Path) -> Result<Self> {
+        let scenario = Scenario::load(path)?;
+        Ok(ScenarioDocument { scenario, path: Some(path.to_owned()), history: History::new(true) })
+    }
+
+    fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    fn is_dirty(&self) -> bool {
+        self.history.is_dirty()
+    }
+}
+
+/// A new scenario for `template`: the user asks, the model answers at once. Something to run
+/// straight away, and to add steps to.
+pub fn starter_scenario(template: &Template) -> Scenario {
+    Scenario {
+        schema_version: crate::document::SCHEMA_VERSION,
+        kind: crate::document::DocumentKind::Scenario.tag().to_owned(),
+        name: format!("{} scenario", template.key),
+        params: Default::default(),
+        user: "Hello.".to_owned(),
+        script: vec![Step::Say { say: "Done.".to_owned() }],
+        tool_results: Default::default(),
+        tool_changes: Vec::new(),
+        limits: None,
+        extensions: Default::default(),
+    }
+}
+
+/// An open scenario as the scenario panel shows it after each change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ScenarioView {
+    /// The document's id among the open scenarios.
+    pub id: u32,
+    /// Its file, once opened or saved.
+    pub path: Option<String>,
+    /// Whether it differs from its file.
+    pub dirty: bool,
+    /// Whether there is something to undo.
+    pub can_undo: bool,
+    /// Whether there is something to redo.
+    pub can_redo: bool,
+    /// What is wrong with it now, alone or on the open template.
+    pub problems: Vec<ProblemView>,
+    /// The scenario.
+    pub scenario: Scenario,
+}

@@ -1,0 +1,101 @@
+//! Editing a scenario in the compare view: whole-scenario changes with grouped undo and redo, the
+//! dirty state, saves that refuse what would not open again, and problems alone and against the
+//! template the scenario runs on.
+
+use unfold_core::edit::{FileDocument, OpenDocuments};
+use unfold_core::scenario::Step;
+use unfold_core::scenario_edit::{starter_scenario, ScenarioDocument};
+use unfold_core::Scenario;
+
+use crate::support::{load_template, repo};
+
+fn lookup_first() -> Scenario {
+    Scenario::load(&repo("examples/lookup-first.scenario.json")).unwrap()
+}
+
+fn with_user(scenario: &Scenario, user: &str) -> Scenario {
+    Scenario { user: user.to_owned(), ..scenario.clone() }
+}
+
+#[test]
+fn typing_in_one_field_undoes_as_one_step_and_redo_brings_it_back() {
+    let original = lookup_first();
+    let mut document = ScenarioDocument::new(original.clone());
+    for typed in ["F", "Fi", "Fix"] {
+        document.replace(with_user(&original, typed), Some("user".into()));
+    }
+    document.replace(Scenario { name: "renamed".into(), ..document.scenario().clone() }, Some("name".into()));
+    assert!(document.undo());
+    assert_eq!(document.scenario().user, "Fix", "the name's step alone");
+    assert!(document.undo());
+    assert_eq!(document.scenario(), &original, "three keystrokes undone at once");
+    assert!(!document.undo(), "nothing more to undo");
+    assert!(document.redo());
+    assert_eq!(document.scenario().user, "Fix");
+}
+
+#[test]
+fn a_scenario_knows_when_it_differs_from_its_file_and_saves_only_what_opens_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.scenario.json");
+    std::fs::copy(repo("examples/lookup-first.scenario.json"), &path).unwrap();
+    let mut document = ScenarioDocument::open(&path).unwrap();
+    assert!(!document.is_dirty());
+    let original = document.scenario().clone();
+    document.replace(original.clone(), None);
+    assert!(!document.is_dirty(), "the same scenario is no change");
+
+    let mut broken = original.clone();
+    broken.script.push(Step::Say { say: "again".into() });
+    broken.script.swap(0, 4);
+    document.replace(broken, None);
+    assert!(document.is_dirty());
+    let error = document.save().unwrap_err().to_string();
+    assert!(error.starts_with(&path.display().to_string()) && error.contains("/script/0"), "{error}");
+    assert_eq!(Scenario::load(&path).unwrap(), original, "nothing is written");
+
+    document.undo();
+    assert!(!document.is_dirty(), "undo back to the saved state is clean");
+    document.replace(with_user(&original, "Saved words."), None);
+    document.save().unwrap();
+    assert!(!document.is_dirty());
+    assert_eq!(Scenario::load(&path).unwrap().user, "Saved words.");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), document.scenario().to_json());
+}
+
+#[test]
+fn problems_are_listed_alone_and_against_the_template() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let mut scenario = lookup_first();
+    scenario.params.insert("nope".into(), "x".into());
+    let document = ScenarioDocument::new(scenario);
+    assert!(document.problems(None).is_empty(), "alone, a parameter is only a name");
+    let view = document.view(3, Some(&template));
+    let listed: Vec<String> = view.problems.iter().map(|p| format!("{}: {}", p.location, p.message)).collect();
+    assert_eq!(
+        listed,
+        ["/params/nope: unknown parameter 'nope': template 'task-executor' neither declares nor uses it"]
+    );
+    assert!(view.dirty && view.path.is_none() && view.id == 3);
+
+    let mut broken = lookup_first();
+    broken.script.clear();
+    let problems = ScenarioDocument::new(broken).problems(Some(&template));
+    assert!(problems.iter().any(|p| p.location.to_string() == "/script"), "{problems:?}");
+}
+
+#[test]
+fn a_new_scenario_runs_on_its_template_and_saves() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let mut documents: OpenDocuments<ScenarioDocument> = Default::default();
+    let id = documents.insert(ScenarioDocument::new(starter_scenario(&template)));
+    let document = documents.get_mut(id).unwrap();
+    assert!(document.problems(Some(&template)).is_empty());
+    assert!(documents.has_unsaved_changes());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.scenario.json");
+    documents.get_mut(id).unwrap().save_as(&path).unwrap();
+    assert!(!documents.has_unsaved_changes());
+    assert_eq!(documents.open(&path).unwrap(), id, "an open file answers with its document");
+    assert_eq!(&Scenario::load(&path).unwrap(), documents.get(id).unwrap().scenario());
+}
