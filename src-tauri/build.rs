@@ -5,7 +5,6 @@
 fn main() {
     let manifest = tauri_build::AppManifest::new().commands(&[
         "initial_template_path",
-        "preview_template",
         "open_document",
         "apply_edit",
         "undo",
@@ -25,6 +24,18 @@ fn main() {
         "forget_recent_file",
         "close_window",
         "choose_tool_list",
+        "new_scenario",
+        "open_scenario",
+        "edit_scenario",
+        "step_scenario",
+        "save_scenario",
+        "close_scenario",
+        "recent_scenarios",
+        "run_comparison",
+        "cancel_comparison",
+        "comparison_call",
+        "export_comparison",
+        "export_requests",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri-build: invalid tauri.conf.json, capabilities or icons");

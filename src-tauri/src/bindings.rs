@@ -3,14 +3,13 @@
 
 use tauri_specta::{collect_commands, collect_events, Builder};
 
-use crate::{commands, editor, files};
+use crate::{commands, compare, editor, files};
 
 /// The commands and events the UI can use. `main` and the bindings test share it.
 pub fn specta_builder() -> Builder<tauri::Wry> {
     Builder::<tauri::Wry>::new().events(collect_events![files::CloseRequested, files::FilesDropped]).commands(
         collect_commands![
             commands::initial_template_path,
-            commands::preview_template,
             editor::open_document,
             editor::apply_edit,
             editor::undo,
@@ -30,6 +29,18 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             files::forget_recent_file,
             files::close_window,
             files::choose_tool_list,
+            compare::new_scenario,
+            compare::open_scenario,
+            compare::edit_scenario,
+            compare::step_scenario,
+            compare::save_scenario,
+            compare::close_scenario,
+            compare::recent_scenarios,
+            compare::run_comparison,
+            compare::cancel_comparison,
+            compare::comparison_call,
+            compare::export_comparison,
+            compare::export_requests,
         ],
     )
 }

@@ -6,12 +6,14 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use tauri::State;
-use unfold_core::edit::{DocumentView, OpenDocuments, ProblemView, TemplateEdit, ToolOwner};
+use unfold_core::edit::{
+    DocumentUpdate, DocumentView, OpenDocuments, PreviewUpdate, ProblemView, TemplateChange, TemplateEdit, ToolOwner,
+};
 use unfold_core::recovery::RecoveryStore;
 use unfold_core::tool_import::ToolFormat;
 use unfold_core::Tool;
 
-use crate::commands::{CommandError, CommandErrorCode, PreviewDto};
+use crate::commands::{CommandError, CommandErrorCode};
 use crate::files::Recent;
 
 /// The documents open in the editor.
@@ -42,35 +44,34 @@ impl Editor {
     }
 
     /// Applies an edit; a refused edit changes nothing.
-    pub fn apply(&self, id: u32, edit: TemplateEdit, group: Option<String>) -> Result<DocumentView, CommandError> {
+    pub fn apply(&self, id: u32, edit: TemplateEdit, group: Option<String>) -> Result<DocumentUpdate, CommandError> {
         self.with(|documents| {
-            documents
-                .get_mut(id)?
-                .apply(edit, group)
-                .map_err(CommandError::invalid_as(CommandErrorCode::InvalidEdit))?;
-            Editor::view(documents, id)
+            let document = documents.get_mut(id)?;
+            let change =
+                document.apply(edit, group).map_err(CommandError::invalid_as(CommandErrorCode::InvalidEdit))?;
+            Ok(document.update(id, change))
         })
     }
 
     /// Undoes (`back`) or redoes one step.
-    pub fn step(&self, id: u32, back: bool) -> Result<DocumentView, CommandError> {
+    pub fn step(&self, id: u32, back: bool) -> Result<DocumentUpdate, CommandError> {
         self.with(|documents| {
             let document = documents.get_mut(id)?;
-            if back { document.undo() } else { document.redo() }
+            let change = if back { document.undo() } else { document.redo() }
                 .map_err(CommandError::invalid_as(CommandErrorCode::InvalidEdit))?;
-            Editor::view(documents, id)
+            Ok(document.update(id, change.unwrap_or(TemplateChange::Unchanged)))
         })
     }
 
     /// Saves to the document's file, or to `path` (which becomes its file).
-    pub fn save(&self, id: u32, path: Option<&str>) -> Result<DocumentView, CommandError> {
+    pub fn save(&self, id: u32, path: Option<&str>) -> Result<DocumentUpdate, CommandError> {
         self.with(|documents| {
             let document = documents.get_mut(id)?;
             match path {
                 Some(path) => document.save_as(Path::new(path))?,
                 None => document.save()?,
             }
-            Editor::view(documents, id)
+            Ok(document.update(id, TemplateChange::Unchanged))
         })
     }
 
@@ -125,9 +126,16 @@ impl Editor {
         })
     }
 
-    /// What the model is shown now, with `expand` sections read or every section with `expand_all`.
-    pub fn preview(&self, id: u32, expand: &[String], expand_all: bool) -> Result<PreviewDto, CommandError> {
-        self.with(|documents| Ok(documents.get(id)?.preview(expand, expand_all)?.into()))
+    /// What the model is shown now, with `expand` sections read or every section with `expand_all`,
+    /// as a change from the preview `base` the UI holds.
+    pub fn preview(
+        &self,
+        id: u32,
+        expand: &[String],
+        expand_all: bool,
+        base: Option<u32>,
+    ) -> Result<PreviewUpdate, CommandError> {
+        self.with(|documents| Ok(documents.get_mut(id)?.preview_since(expand, expand_all, base)?))
     }
 }
 
@@ -213,7 +221,7 @@ pub async fn open_document(
     path: String,
 ) -> Result<DocumentView, CommandError> {
     let opened = editor.open(&path)?;
-    recent.remember(opened.path.as_deref());
+    recent.remember(opened.status.path.as_deref());
     Ok(opened)
 }
 
@@ -225,21 +233,21 @@ pub async fn apply_edit(
     id: u32,
     edit: TemplateEdit,
     group: Option<String>,
-) -> Result<DocumentView, CommandError> {
+) -> Result<DocumentUpdate, CommandError> {
     editor.apply(id, edit, group)
 }
 
 /// Undoes the last step of a document.
 #[tauri::command]
 #[specta::specta]
-pub async fn undo(editor: State<'_, std::sync::Arc<Editor>>, id: u32) -> Result<DocumentView, CommandError> {
+pub async fn undo(editor: State<'_, std::sync::Arc<Editor>>, id: u32) -> Result<DocumentUpdate, CommandError> {
     editor.step(id, true)
 }
 
 /// Redoes the last undone step of a document.
 #[tauri::command]
 #[specta::specta]
-pub async fn redo(editor: State<'_, std::sync::Arc<Editor>>, id: u32) -> Result<DocumentView, CommandError> {
+pub async fn redo(editor: State<'_, std::sync::Arc<Editor>>, id: u32) -> Result<DocumentUpdate, CommandError> {
     editor.step(id, false)
 }
 
@@ -251,10 +259,10 @@ pub async fn save_document(
     id: u32,
     recent: State<'_, Recent>,
     path: Option<String>,
-) -> Result<DocumentView, CommandError> {
+) -> Result<DocumentUpdate, CommandError> {
     let saved = editor.save(id, path.as_deref())?;
     if path.is_some() {
-        recent.remember(saved.path.as_deref());
+        recent.remember(saved.status.path.as_deref());
     }
     Ok(saved)
 }
@@ -270,7 +278,8 @@ pub async fn close_document(
     editor.close(id, recovery.0.as_ref())
 }
 
-/// The prompt and tools of a document as the model is shown them now.
+/// The prompt and tools of a document as the model is shown them now; the prompt as a change from
+/// the preview `base` the UI holds (all of it without one).
 #[tauri::command]
 #[specta::specta]
 pub async fn preview_document(
@@ -278,8 +287,9 @@ pub async fn preview_document(
     id: u32,
     expand: Vec<String>,
     expand_all: bool,
-) -> Result<PreviewDto, CommandError> {
-    editor.preview(id, &expand, expand_all)
+    base: Option<u32>,
+) -> Result<PreviewUpdate, CommandError> {
+    editor.preview(id, &expand, expand_all, base)
 }
 
 /// Reads an OpenAI Chat, OpenAI Responses or Anthropic tool list for a document.
@@ -360,7 +370,7 @@ mod tests {
         }
     }
 
-    fn tool_names(preview: &PreviewDto) -> Vec<String> {
+    fn tool_names(preview: &PreviewUpdate) -> Vec<String> {
         preview.tools.iter().filter_map(|t| t["function"]["name"].as_str().map(str::to_owned)).collect()
     }
 
@@ -370,25 +380,29 @@ mod tests {
         let path = example_copy(&dir);
         let editor = Editor::default();
         let opened = editor.open(&path).expect("the example opens");
-        assert!(!opened.dirty && opened.problems.is_empty());
-        assert_eq!(tool_names(&editor.preview(opened.id, &[], false).unwrap()), ["lookup", "read_section"]);
-
-        let edited = editor.apply(opened.id, make_full("context"), None).expect("the edit applies");
-        assert!(edited.dirty && edited.can_undo);
+        assert!(!opened.status.dirty && opened.status.problems.is_empty());
         assert_eq!(
-            tool_names(&editor.preview(opened.id, &[], false).unwrap()),
+            tool_names(&editor.preview(opened.status.id, &[], false, None).unwrap()),
+            ["lookup", "read_section"]
+        );
+
+        let edited = editor.apply(opened.status.id, make_full("context"), None).expect("the edit applies");
+        assert!(edited.status.dirty && edited.status.can_undo);
+        assert_eq!(
+            tool_names(&editor.preview(opened.status.id, &[], false, None).unwrap()),
             ["lookup", "search", "cite", "read_section"]
         );
 
-        let saved = editor.save(opened.id, None).expect("saves");
-        assert!(!saved.dirty);
+        let saved = editor.save(opened.status.id, None).expect("saves");
+        assert!(!saved.status.dirty);
         let on_disk = unfold_core::Template::load(Path::new(&path)).expect("the saved file opens");
         assert_eq!(on_disk.section("context").map(|s| s.visibility), Some(Visibility::Full));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), on_disk.to_json());
 
-        let undone = editor.step(opened.id, true).expect("undo");
-        assert!(undone.dirty && undone.can_redo);
-        assert_eq!(undone.template.section("context").map(|s| s.visibility), Some(Visibility::Summary));
+        let undone = editor.step(opened.status.id, true).expect("undo");
+        assert!(undone.status.dirty && undone.status.can_redo);
+        let TemplateChange::SectionFields { path, fields } = undone.change else { panic!("{:?}", undone.change) };
+        assert_eq!((path.as_str(), fields.visibility), ("context", Visibility::Summary));
     }
 
     #[test]
@@ -401,7 +415,7 @@ mod tests {
         }))
         .unwrap();
         let error = editor
-            .apply(opened.id, TemplateEdit::InsertTool { owner: ToolOwner::Template, index: 0, tool }, None)
+            .apply(opened.status.id, TemplateEdit::InsertTool { owner: ToolOwner::Template, index: 0, tool }, None)
             .expect_err("a duplicate tool name is refused");
         assert_eq!(error.code, CommandErrorCode::InvalidEdit);
         assert!(error.message.contains("already has a tool named 'lookup'"), "{}", error.message);
@@ -428,10 +442,10 @@ mod tests {
         let opened = editor.open(&example_copy(&dir)).expect("opens");
         let anthropic = r#"[{"name": "lookup", "description": "d", "input_schema": {"type": "object"}},
                             {"name": "weather", "description": "w", "input_schema": {"type": "object"}}]"#;
-        let imported = import_tools_into(&editor, opened.id, anthropic).expect("imports");
+        let imported = import_tools_into(&editor, opened.status.id, anthropic).expect("imports");
         assert_eq!(imported.format, unfold_core::tool_import::ToolFormat::Anthropic.label());
         assert_eq!(imported.conflicts, ["lookup"]);
-        let error = import_tools_into(&editor, opened.id, "[1]").expect_err("not tools");
+        let error = import_tools_into(&editor, opened.status.id, "[1]").expect_err("not tools");
         assert_eq!(error.code, CommandErrorCode::InvalidTools);
         assert_eq!(error.problems[0].location, "/0");
     }
@@ -440,7 +454,7 @@ mod tests {
     fn checking_a_tool_lists_its_problems_at_their_places() {
         let dir = tempfile::tempdir().expect("temp dir");
         let editor = Editor::default();
-        let id = editor.open(&example_copy(&dir)).expect("opens").id;
+        let id = editor.open(&example_copy(&dir)).expect("opens").status.id;
         let context = ToolOwner::Section { path: "context".to_owned() };
         let check = |owner: &ToolOwner, index, text: &str| {
             let problems = check_tool_in(&editor, id, owner, index, text).expect("a place in the template");
@@ -485,7 +499,7 @@ mod recovery_tests {
         let store = RecoveryStore::open(&dir.path().join("recovery")).unwrap();
 
         let before_crash = Editor::default();
-        let id = before_crash.open(&path.to_string_lossy()).unwrap().id;
+        let id = before_crash.open(&path.to_string_lossy()).unwrap().status.id;
         let fields = SectionFields {
             title: "Task".into(),
             template: "Unsaved words".into(),
@@ -501,7 +515,7 @@ mod recovery_tests {
         assert_eq!(offered.len(), 1);
         assert_eq!(offered[0].path.as_deref(), Some(path.to_str().unwrap()));
         let restored = after_crash.restore(&store, &offered[0].id).expect("restores");
-        assert!(restored.dirty);
+        assert!(restored.status.dirty);
         assert_eq!(restored.template.section("task").unwrap().template, "Unsaved words");
         assert!(after_crash.restore(&store, "nothing-here").is_err());
     }
@@ -511,8 +525,8 @@ mod recovery_tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = RecoveryStore::open(&dir.path().join("recovery")).unwrap();
         let editor = Editor::default();
-        let kept = editor.create(unfold_core::Template::blank()).unwrap().id;
-        let closed = editor.create(unfold_core::Template::blank()).unwrap().id;
+        let kept = editor.create(unfold_core::Template::blank()).unwrap().status.id;
+        let closed = editor.create(unfold_core::Template::blank()).unwrap().status.id;
         editor.flush_recovery(&store, 1_000);
         assert_eq!(Editor::recovered(&store).len(), 2, "both untitled documents are kept, apart");
         editor.close(closed, Some(&store)).expect("closes");

@@ -16,6 +16,7 @@ use unfold_core::recent::RecentFiles;
 use unfold_core::Template;
 
 use crate::commands::CommandError;
+use crate::compare::Scenarios;
 use crate::editor::Editor;
 
 /// The example "Open an example" offers, built in so it works wherever the app is installed.
@@ -92,6 +93,26 @@ pub enum FilePurpose {
     Open,
     /// Choose where to save a template.
     Save,
+    /// Choose a scenario to open.
+    OpenScenario,
+    /// Choose where to save a scenario.
+    SaveScenario,
+    /// Choose where to save a comparison report.
+    SaveReport,
+    /// Choose a new or empty folder for a comparison's request bodies.
+    RequestsFolder,
+}
+
+impl FilePurpose {
+    /// The dialog's file filter: its name, or none for a folder.
+    fn filter(self) -> Option<&'static str> {
+        match self {
+            FilePurpose::Open | FilePurpose::Save => Some("Unfold template"),
+            FilePurpose::OpenScenario | FilePurpose::SaveScenario => Some("Unfold scenario"),
+            FilePurpose::SaveReport => Some("Comparison report"),
+            FilePurpose::RequestsFolder => None,
+        }
+    }
 }
 
 /// Whether the window may close now: set once the UI has answered for the unsaved changes.
@@ -110,10 +131,10 @@ pub struct FilesDropped {
     pub paths: Vec<String>,
 }
 
-/// Whether closing must wait for the UI: a document has unsaved changes and the UI has not
-/// approved closing yet.
-pub fn close_needs_answer(editor: &Editor, approved: &CloseApproved) -> bool {
-    !approved.0.load(Ordering::SeqCst) && editor.has_unsaved_changes()
+/// Whether closing must wait for the UI: a template or a scenario has unsaved changes and the UI
+/// has not approved closing yet.
+pub fn close_needs_answer(editor: &Editor, scenarios: &Scenarios, approved: &CloseApproved) -> bool {
+    !approved.0.load(Ordering::SeqCst) && (editor.has_unsaved_changes() || scenarios.has_unsaved_changes())
 }
 
 /// Creates a new document from the blank template.
@@ -130,8 +151,8 @@ pub async fn open_example(editor: State<'_, Arc<Editor>>) -> Result<DocumentView
     editor.create(example_template()?)
 }
 
-/// Shows the native dialog to choose a template file to open or a place to save one; `None` when
-/// the user cancels.
+/// Shows the native dialog to choose a file to open, a place to save one or a folder, as `purpose`
+/// says; `None` when the user cancels.
 #[tauri::command]
 #[specta::specta]
 pub async fn choose_file(
@@ -139,7 +160,10 @@ pub async fn choose_file(
     purpose: FilePurpose,
     suggested_path: Option<String>,
 ) -> Result<Option<String>, CommandError> {
-    let mut dialog = app.dialog().file().add_filter("Unfold template", &["json"]);
+    let mut dialog = app.dialog().file();
+    if let Some(filter) = purpose.filter() {
+        dialog = dialog.add_filter(filter, &["json"]);
+    }
     if let Some(suggested) = suggested_path.as_deref().map(Path::new) {
         if let Some(folder) = suggested.parent().filter(|p| p.is_dir()) {
             dialog = dialog.set_directory(folder);
@@ -150,8 +174,9 @@ pub async fn choose_file(
     }
     // The dialog runs on the main thread; this waits for it off the async runtime's threads.
     let chosen = tauri::async_runtime::spawn_blocking(move || match purpose {
-        FilePurpose::Open => dialog.blocking_pick_file(),
-        FilePurpose::Save => dialog.blocking_save_file(),
+        FilePurpose::Open | FilePurpose::OpenScenario => dialog.blocking_pick_file(),
+        FilePurpose::Save | FilePurpose::SaveScenario | FilePurpose::SaveReport => dialog.blocking_save_file(),
+        FilePurpose::RequestsFolder => dialog.blocking_pick_folder(),
     })
     .await?;
     let chosen: Option<PathBuf> = chosen.and_then(|p| p.into_path().ok());
@@ -215,15 +240,15 @@ mod tests {
     fn a_new_document_is_unsaved_valid_and_asks_where_to_save() {
         let editor = Editor::default();
         let created = editor.create(Template::blank()).expect("creates");
-        assert!(created.dirty && created.path.is_none() && created.problems.is_empty());
+        assert!(created.status.dirty && created.status.path.is_none() && created.status.problems.is_empty());
         assert!(editor.has_unsaved_changes());
-        let error = editor.save(created.id, None).expect_err("no file yet");
+        let error = editor.save(created.status.id, None).expect_err("no file yet");
         assert!(error.message.contains("save it as a new file"), "{}", error.message);
 
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("new.unfold.json");
-        let saved = editor.save(created.id, Some(&path.to_string_lossy())).expect("saves as");
-        assert!(!saved.dirty && !editor.has_unsaved_changes());
+        let saved = editor.save(created.status.id, Some(&path.to_string_lossy())).expect("saves as");
+        assert!(!saved.status.dirty && !editor.has_unsaved_changes());
         assert_eq!(Template::load(&path).expect("opens again"), Template::blank());
     }
 
@@ -232,18 +257,21 @@ mod tests {
         let editor = Editor::default();
         let example = editor.create(example_template().unwrap()).expect("the built-in example is valid");
         assert_eq!(example.template.key, "task-executor");
-        assert!(example.dirty && example.path.is_none());
+        assert!(example.status.dirty && example.status.path.is_none());
     }
 
     #[test]
     fn closing_waits_for_an_answer_only_while_work_is_unsaved() {
-        let editor = Editor::default();
+        let (editor, scenarios) = (Editor::default(), Scenarios::default());
         let approved = CloseApproved::default();
-        assert!(!close_needs_answer(&editor, &approved));
-        editor.create(Template::blank()).unwrap();
-        assert!(close_needs_answer(&editor, &approved));
+        assert!(!close_needs_answer(&editor, &scenarios, &approved));
+        let template = editor.create(Template::blank()).unwrap().status.id;
+        assert!(close_needs_answer(&editor, &scenarios, &approved));
+        scenarios.create(&editor, template).unwrap();
+        editor.close(template, None).unwrap();
+        assert!(close_needs_answer(&editor, &scenarios, &approved), "a new scenario is unsaved work too");
         approved.0.store(true, Ordering::SeqCst);
-        assert!(!close_needs_answer(&editor, &approved));
+        assert!(!close_needs_answer(&editor, &scenarios, &approved));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 mod bindings;
 mod commands;
+mod compare;
 mod editor;
 mod files;
 mod logging;
@@ -42,6 +43,8 @@ fn main() {
         .plugin(tauri_plugin_dialog::init())
         .manage(launch)
         .manage(std::sync::Arc::clone(&editor))
+        .manage(std::sync::Arc::new(compare::Scenarios::default()))
+        .manage(std::sync::Arc::new(compare::Comparisons::default()))
         .manage(files::CloseApproved::default())
         .invoke_handler(specta.invoke_handler())
         .on_window_event(on_window_event)
@@ -52,8 +55,12 @@ fn main() {
             }
             tracing::info!(template = ?app.state::<Launch>().template_path, logs = ?log_dir, "starting");
             app.manage(editor::Recovery(open_recovery_store(app)));
-            let recent = app.path().app_config_dir().ok().map(|dir| dir.join("recent-files.json"));
-            app.manage(files::Recent(recent.map(unfold_core::recent::RecentFiles::at)));
+            let recent = |name: &str| {
+                let file = app.path().app_config_dir().ok().map(|dir| dir.join(name));
+                files::Recent(file.map(unfold_core::recent::RecentFiles::at))
+            };
+            app.manage(recent("recent-files.json"));
+            app.manage(compare::RecentScenarios(recent("recent-scenarios.json")));
             if let Some(store) = app.state::<editor::Recovery>().0.clone() {
                 editor::keep_for_recovery(std::sync::Arc::clone(&editor), store);
             }
@@ -75,7 +82,8 @@ fn on_window_event(window: &tauri::Window, event: &tauri::WindowEvent) {
     match event {
         tauri::WindowEvent::CloseRequested { api, .. } => {
             let editor = window.state::<std::sync::Arc<editor::Editor>>();
-            if files::close_needs_answer(&editor, &window.state::<files::CloseApproved>()) {
+            let scenarios = window.state::<std::sync::Arc<compare::Scenarios>>();
+            if files::close_needs_answer(&editor, &scenarios, &window.state::<files::CloseApproved>()) {
                 api.prevent_close();
                 if let Err(error) = files::CloseRequested.emit(window) {
                     tracing::error!(%error, "cannot ask the UI about unsaved changes");

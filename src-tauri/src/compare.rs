@@ -1,0 +1,486 @@
+//! The compare view's commands: scenarios open beside the template (new, open, edit, undo, redo,
+//! save, close, each a few lines over `unfold_core::scenario_edit`), a comparison of the open
+//! template and scenario run off the UI's thread with its progress streamed through a channel and
+//! a cancel, the request and answer of any model call of the last comparison, and its exports.
+//! The command bodies are plain functions over the state, so the tests call them with no window.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tauri::ipc::Channel;
+use tauri::State;
+use unfold_core::compare::{CallRequest, CompareProgress, Comparison, Lane};
+use unfold_core::edit::OpenDocuments;
+use unfold_core::scenario_edit::{starter_scenario, ScenarioDocument, ScenarioView};
+use unfold_core::{AdapterKind, ComparisonReport, Scenario, Template};
+
+use crate::commands::CommandError;
+use crate::editor::Editor;
+use crate::files::Recent;
+
+/// The scenarios open in the compare view.
+#[derive(Debug, Default)]
+pub struct Scenarios(Mutex<OpenDocuments<ScenarioDocument>>);
+
+/// The recently opened scenarios (a list of their own: the start page's list is of templates).
+pub struct RecentScenarios(pub Recent);
+
+/// The comparisons under way (their cancel flags, by the UI's run id) and the last one finished,
+/// whose request bodies the UI asks for one at a time.
+#[derive(Debug, Default)]
+pub struct Comparisons {
+    running: Mutex<HashMap<u32, Arc<AtomicBool>>>,
+    last: Mutex<Option<(u32, Comparison)>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Every change under these locks is whole or not at all: keep serving after a panic.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Scenarios {
+    fn with<T>(
+        &self,
+        work: impl FnOnce(&mut OpenDocuments<ScenarioDocument>) -> Result<T, CommandError>,
+    ) -> Result<T, CommandError> {
+        work(&mut lock(&self.0))
+    }
+
+    /// `work` on the scenario `id`, then its view checked against the template `template_id`.
+    fn change(
+        &self,
+        editor: &Editor,
+        id: u32,
+        template_id: Option<u32>,
+        work: impl FnOnce(&mut ScenarioDocument) -> Result<(), CommandError>,
+    ) -> Result<ScenarioView, CommandError> {
+        let template = template_of(editor, template_id)?;
+        self.with(|scenarios| {
+            let document = scenarios.get_mut(id)?;
+            work(document)?;
+            Ok(document.view(id, template.as_ref()))
+        })
+    }
+
+    /// A new scenario for the open template.
+    pub fn create(&self, editor: &Editor, template_id: u32) -> Result<ScenarioView, CommandError> {
+        let template = editor.with(|documents| Ok(documents.get(template_id)?.template().clone()))?;
+        self.with(|scenarios| {
+            let id = scenarios.insert(ScenarioDocument::new(starter_scenario(&template)));
+            Ok(scenarios.get(id)?.view(id, Some(&template)))
+        })
+    }
+
+    /// Opens a scenario file; an invalid one opens nothing and lists every problem.
+    pub fn open(&self, editor: &Editor, path: &str, template_id: Option<u32>) -> Result<ScenarioView, CommandError> {
+        let template = template_of(editor, template_id)?;
+        self.with(|scenarios| {
+            let id = scenarios.open(Path::new(path))?;
+            Ok(scenarios.get(id)?.view(id, template.as_ref()))
+        })
+    }
+
+    /// Replaces the scenario `id` with what the panel holds.
+    pub fn edit(
+        &self,
+        editor: &Editor,
+        id: u32,
+        scenario: Scenario,
+        group: Option<String>,
+        template_id: Option<u32>,
+    ) -> Result<ScenarioView, CommandError> {
+        self.change(editor, id, template_id, |document| {
+            document.replace(scenario, group);
+            Ok(())
+        })
+    }
+
+    /// Undoes (`back`) or redoes one step of the scenario `id`.
+    pub fn step(
+        &self,
+        editor: &Editor,
+        id: u32,
+        back: bool,
+        template_id: Option<u32>,
+    ) -> Result<ScenarioView, CommandError> {
+        self.change(editor, id, template_id, |document| {
+            if back {
+                document.undo()
+            } else {
+                document.redo()
+            };
+            Ok(())
+        })
+    }
+
+    /// Saves the scenario `id` to its file, or to `path`.
+    pub fn save(
+        &self,
+        editor: &Editor,
+        id: u32,
+        path: Option<&str>,
+        template_id: Option<u32>,
+    ) -> Result<ScenarioView, CommandError> {
+        self.change(editor, id, template_id, |document| {
+            match path {
+                Some(path) => document.save_as(Path::new(path))?,
+                None => document.save()?,
+            }
+            Ok(())
+        })
+    }
+
+    /// Closes a scenario (the UI asks about unsaved changes first).
+    pub fn close(&self, id: u32) -> Result<(), CommandError> {
+        self.with(|scenarios| scenarios.remove(id).map(drop).map_err(CommandError::from))
+    }
+
+    /// Whether an open scenario has unsaved changes.
+    pub fn has_unsaved_changes(&self) -> bool {
+        lock(&self.0).has_unsaved_changes()
+    }
+}
+
+/// The template `template_id` as it stands, to check a scenario against.
+fn template_of(editor: &Editor, template_id: Option<u32>) -> Result<Option<Template>, CommandError> {
+    template_id.map(|id| editor.with(|documents| Ok(documents.get(id)?.template().clone()))).transpose()
+}
+
+impl Comparisons {
+    /// Runs the scenario `scenario_id` on the template `template_id` under both adapters and the
+    /// baseline, telling `progress` every run's start and event; the UI's `run_id` names the run
+    /// for `cancel` and for the request bodies afterwards.
+    pub fn run(
+        &self,
+        editor: &Editor,
+        scenarios: &Scenarios,
+        (template_id, scenario_id, run_id): (u32, u32, u32),
+        progress: &mut (dyn FnMut(CompareProgress) + Send),
+    ) -> Result<ComparisonReport, CommandError> {
+        let template = editor.with(|documents| Ok(documents.get(template_id)?.template().clone()))?;
+        let scenario = scenarios.with(|open| Ok(open.get(scenario_id)?.scenario().clone()))?;
+        let cancel = Arc::new(AtomicBool::new(false));
+        lock(&self.running).insert(run_id, Arc::clone(&cancel));
+        let adapters = [AdapterKind::Dynamic, AdapterKind::Restart];
+        let outcome = tauri::async_runtime::block_on(unfold_core::compare::compare_observed(
+            &template, &scenario, &adapters, progress, &cancel,
+        ));
+        lock(&self.running).remove(&run_id);
+        let comparison = outcome?;
+        let report = comparison.report.clone();
+        *lock(&self.last) = Some((run_id, comparison));
+        Ok(report)
+    }
+
+    /// Asks the comparison `run_id` to stop before its next model call; nothing when it has ended.
+    pub fn cancel(&self, run_id: u32) {
+        if let Some(flag) = lock(&self.running).get(&run_id) {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// `work` on the last comparison, which must be `run_id`.
+    fn with_last<T>(
+        &self,
+        run_id: u32,
+        work: impl FnOnce(&Comparison) -> Result<T, CommandError>,
+    ) -> Result<T, CommandError> {
+        match &*lock(&self.last) {
+            Some((id, comparison)) if *id == run_id => work(comparison),
+            _ => Err(gone(run_id)),
+        }
+    }
+
+    /// What model call `call_index` of `lane` was sent, and what it answered.
+    pub fn call(&self, run_id: u32, lane: Lane, call_index: u32) -> Result<CallRequest, CommandError> {
+        self.with_last(run_id, |comparison| {
+            comparison.call(lane, call_index).cloned().ok_or_else(|| {
+                CommandError::from(unfold_core::Error::problem(
+                    "",
+                    format!("the {} run made no model call {call_index}", lane.name()),
+                ))
+            })
+        })
+    }
+
+    /// Writes the comparison report (`unfold compare --json`) to `path`, atomically.
+    pub fn export_report(&self, run_id: u32, path: &str) -> Result<(), CommandError> {
+        self.with_last(run_id, |comparison| {
+            let text = unfold_core::document::to_canonical_json(&comparison.report);
+            Ok(unfold_core::document::write_atomically(Path::new(path), &text)?)
+        })
+    }
+
+    /// Writes every model call's request body into `folder` (new or empty); returns how many.
+    pub fn export_requests(&self, run_id: u32, folder: &str) -> Result<u32, CommandError> {
+        self.with_last(run_id, |comparison| {
+            let written = unfold_core::compare::write_request_files(Path::new(folder), &comparison.requests)?;
+            Ok(u32::try_from(written).unwrap_or(u32::MAX))
+        })
+    }
+}
+
+fn gone(run_id: u32) -> CommandError {
+    CommandError::from(unfold_core::Error::problem("", format!("comparison {run_id} is no longer kept: run it again")))
+}
+
+/// A new scenario for the open template `template_id`.
+#[tauri::command]
+#[specta::specta]
+pub async fn new_scenario(
+    editor: State<'_, Arc<Editor>>,
+    scenarios: State<'_, Arc<Scenarios>>,
+    template_id: u32,
+) -> Result<ScenarioView, CommandError> {
+    scenarios.create(&editor, template_id)
+}
+
+/// Opens a scenario file, checked against the open template `template_id` when given.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_scenario(
+    editor: State<'_, Arc<Editor>>,
+    scenarios: State<'_, Arc<Scenarios>>,
+    recent: State<'_, RecentScenarios>,
+    path: String,
+    template_id: Option<u32>,
+) -> Result<ScenarioView, CommandError> {
+    let opened = scenarios.open(&editor, &path, template_id)?;
+    recent.0.remember(opened.path.as_deref());
+    Ok(opened)
+}
+
+/// Replaces an open scenario with what the scenario panel holds; changes of one `group` in a row
+/// undo as one step.
+#[tauri::command]
+#[specta::specta]
+pub async fn edit_scenario(
+    editor: State<'_, Arc<Editor>>,
+    scenarios: State<'_, Arc<Scenarios>>,
+    id: u32,
+    scenario: Scenario,
+    group: Option<String>,
+    template_id: Option<u32>,
+) -> Result<ScenarioView, CommandError> {
+    scenarios.edit(&editor, id, scenario, group, template_id)
+}
+
+/// Undoes (`back`) or redoes one step of an open scenario.
+#[tauri::command]
+#[specta::specta]
+pub async fn step_scenario(
+    editor: State<'_, Arc<Editor>>,
+    scenarios: State<'_, Arc<Scenarios>>,
+    id: u32,
+    back: bool,
+    template_id: Option<u32>,
+) -> Result<ScenarioView, CommandError> {
+    scenarios.step(&editor, id, back, template_id)
+}
+
+/// Saves an open scenario to its file, or to `path` ("save as"); one with problems is refused.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_scenario(
+    editor: State<'_, Arc<Editor>>,
+    scenarios: State<'_, Arc<Scenarios>>,
+    recent: State<'_, RecentScenarios>,
+    id: u32,
+    path: Option<String>,
+    template_id: Option<u32>,
+) -> Result<ScenarioView, CommandError> {
+    let saved = scenarios.save(&editor, id, path.as_deref(), template_id)?;
+    if path.is_some() {
+        recent.0.remember(saved.path.as_deref());
+    }
+    Ok(saved)
+}
+
+/// Closes an open scenario.
+#[tauri::command]
+#[specta::specta]
+pub async fn close_scenario(scenarios: State<'_, Arc<Scenarios>>, id: u32) -> Result<(), CommandError> {
+    scenarios.close(id)
+}
+
+/// The recently opened scenarios, newest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn recent_scenarios(
+    recent: State<'_, RecentScenarios>,
+) -> Result<Vec<crate::files::RecentFileDto>, CommandError> {
+    Ok(recent.0.list())
+}
+
+/// Runs the open scenario on the open template under both adapters and the baseline, off the
+/// UI's thread; every run's start and every event goes to `progress` as it happens. `run_id` is
+/// the UI's name for the run (to cancel it, and to ask for its request bodies).
+#[tauri::command]
+#[specta::specta]
+pub async fn run_comparison(
+    editor: State<'_, Arc<Editor>>,
+    scenarios: State<'_, Arc<Scenarios>>,
+    comparisons: State<'_, Arc<Comparisons>>,
+    template_id: u32,
+    scenario_id: u32,
+    run_id: u32,
+    progress: Channel<CompareProgress>,
+) -> Result<ComparisonReport, CommandError> {
+    let (editor, scenarios, comparisons) = (Arc::clone(&editor), Arc::clone(&scenarios), Arc::clone(&comparisons));
+    tauri::async_runtime::spawn_blocking(move || {
+        let mut send = |message: CompareProgress| {
+            if let Err(error) = progress.send(message) {
+                tracing::warn!(%error, "cannot send a comparison's progress to the UI");
+            }
+        };
+        comparisons.run(&editor, &scenarios, (template_id, scenario_id, run_id), &mut send)
+    })
+    .await?
+}
+
+/// Stops the comparison `run_id` before its next model call.
+#[tauri::command]
+#[specta::specta]
+pub async fn cancel_comparison(comparisons: State<'_, Arc<Comparisons>>, run_id: u32) -> Result<(), CommandError> {
+    comparisons.cancel(run_id);
+    Ok(())
+}
+
+/// The request model call `call_index` of `lane` sent in the comparison `run_id`, and its answer.
+#[tauri::command]
+#[specta::specta]
+pub async fn comparison_call(
+    comparisons: State<'_, Arc<Comparisons>>,
+    run_id: u32,
+    lane: Lane,
+    call_index: u32,
+) -> Result<CallRequest, CommandError> {
+    comparisons.call(run_id, lane, call_index)
+}
+
+/// Writes the report of the comparison `run_id` to `path`.
+#[tauri::command]
+#[specta::specta]
+pub async fn export_comparison(
+    comparisons: State<'_, Arc<Comparisons>>,
+    run_id: u32,
+    path: String,
+) -> Result<(), CommandError> {
+    comparisons.export_report(run_id, &path)
+}
+
+/// Writes the request bodies of the comparison `run_id` into the new or empty `folder`.
+#[tauri::command]
+#[specta::specta]
+pub async fn export_requests(
+    comparisons: State<'_, Arc<Comparisons>>,
+    run_id: u32,
+    folder: String,
+) -> Result<u32, CommandError> {
+    comparisons.export_requests(run_id, &folder)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The compare view's command bodies over real files, with no window.
+
+    use unfold_core::EventKind;
+
+    use super::*;
+    use crate::commands::CommandErrorCode;
+
+    fn example(name: &str) -> String {
+        format!("{}/../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// The example template open in the editor, and lookup-first open beside it.
+    fn opened(editor: &Editor, scenarios: &Scenarios) -> (u32, u32) {
+        let template = editor.open(&example("task-executor.unfold.json")).expect("the example opens").status.id;
+        let view = scenarios.open(editor, &example("lookup-first.scenario.json"), Some(template)).expect("opens");
+        assert!(!view.dirty && view.problems.is_empty(), "{view:?}");
+        (template, view.id)
+    }
+
+    #[test]
+    fn a_scenario_is_edited_undone_and_saved_and_checked_against_the_template() {
+        let (editor, scenarios) = (Editor::default(), Scenarios::default());
+        let (template, id) = opened(&editor, &scenarios);
+        let mut scenario = scenarios.with(|open| Ok(open.get(id)?.scenario().clone())).unwrap();
+        scenario.params.insert("nope".into(), "x".into());
+        let edited = scenarios.edit(&editor, id, scenario, None, Some(template)).unwrap();
+        assert!(edited.dirty && edited.can_undo);
+        assert_eq!(edited.problems[0].location, "/params/nope");
+        assert!(scenarios.edit(&editor, id, edited.scenario.clone(), None, None).unwrap().problems.is_empty());
+
+        let undone = scenarios.step(&editor, id, true, Some(template)).unwrap();
+        assert!(!undone.dirty && undone.can_redo && undone.problems.is_empty());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("copy.scenario.json");
+        let saved = scenarios.save(&editor, id, Some(&path.to_string_lossy()), Some(template)).unwrap();
+        assert_eq!(saved.path.as_deref(), Some(path.to_str().unwrap()));
+        assert_eq!(Scenario::load(&path).unwrap(), saved.scenario);
+
+        let created = scenarios.create(&editor, template).unwrap();
+        assert!(created.dirty && created.problems.is_empty());
+        assert!(scenarios.has_unsaved_changes());
+        scenarios.close(created.id).unwrap();
+        assert!(!scenarios.has_unsaved_changes());
+        let error = scenarios.open(&editor, &example("task-executor.unfold.json"), None).expect_err("a template");
+        assert_eq!(error.code, CommandErrorCode::InvalidTemplate);
+    }
+
+    #[test]
+    fn a_comparison_streams_its_events_keeps_its_calls_and_exports() {
+        let (editor, scenarios, comparisons) = (Editor::default(), Scenarios::default(), Comparisons::default());
+        let (template, scenario) = opened(&editor, &scenarios);
+        let mut heard = Vec::new();
+        let report = comparisons.run(&editor, &scenarios, (template, scenario, 7), &mut |p| heard.push(p)).unwrap();
+        let events = |lane: Lane| {
+            heard
+                .iter()
+                .filter_map(|p| match p {
+                    CompareProgress::Event { lane: l, event } if *l == lane => Some((**event).clone()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(events(Lane::Dynamic), report.runs[0].events);
+        assert_eq!(events(Lane::Restart), report.runs[1].events);
+        assert_eq!(events(Lane::Baseline), report.baseline.as_ref().unwrap().run.events);
+
+        let call = comparisons.call(7, Lane::Restart, 3).unwrap();
+        assert_eq!((call.attempt, call.body["messages"].as_array().map(Vec::len)), (2, Some(2)));
+        assert!(comparisons.call(7, Lane::Restart, 99).is_err());
+        assert!(comparisons.call(8, Lane::Restart, 1).unwrap_err().message.contains("run it again"));
+
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("report.json");
+        comparisons.export_report(7, &file.to_string_lossy()).unwrap();
+        let written: ComparisonReport = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        assert_eq!(written, report);
+        let folder = dir.path().join("bodies");
+        assert_eq!(comparisons.export_requests(7, &folder.to_string_lossy()).unwrap(), 4 + 5 + 3);
+        assert!(comparisons.export_requests(7, &folder.to_string_lossy()).is_err(), "not into a full folder");
+    }
+
+    #[test]
+    fn a_cancelled_comparison_stops_and_says_so() {
+        let (editor, scenarios, comparisons) = (Editor::default(), Scenarios::default(), Comparisons::default());
+        let (template, scenario) = opened(&editor, &scenarios);
+        let mut calls = 0;
+        let mut cancel_after_first_call = |progress: CompareProgress| {
+            if let CompareProgress::Event { event, .. } = progress {
+                if matches!(event.kind, EventKind::ModelCall { .. }) {
+                    calls += 1;
+                    comparisons.cancel(3);
+                }
+            }
+        };
+        let error = comparisons.run(&editor, &scenarios, (template, scenario, 3), &mut cancel_after_first_call);
+        assert_eq!(error.expect_err("cancelled").code, CommandErrorCode::Cancelled);
+        assert_eq!(calls, 1);
+        comparisons.cancel(3); // ended: nothing to cancel, no error
+    }
+}
