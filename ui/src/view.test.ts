@@ -1,18 +1,14 @@
 // Tests for view.ts: tool names from OpenAI tool objects, token wording, error text, window title,
 // start-up flow.
 import { describe, expect, it } from "vitest";
-import type { DocumentView, Outcome, Platform, PreviewDto } from "./platform";
+import type { DocumentView, JsonValue, Outcome, Platform } from "./platform";
 import { FakePlatform } from "./testing/fakePlatform";
-import { describeError, fileName, formatTokens, loadInitialView, promptParts, toolNames, windowTitle } from "./view";
+import { describeError, fileName, formatTokens, loadInitialView, toolNames, windowTitle } from "./view";
 
-const preview: PreviewDto = {
-  markdown: "## 1 Task\nComplete the following: refactor",
-  tools: [
-    { type: "function", function: { name: "lookup", description: "Look up an issue", parameters: {} } },
-    { type: "function", function: { name: "read_section", parameters: {} } },
-  ],
-  prompt_tokens: 1234,
-};
+const offered: JsonValue[] = [
+  { type: "function", function: { name: "lookup", description: "Look up an issue", parameters: {} } },
+  { type: "function", function: { name: "read_section", parameters: {} } },
+];
 
 function fakePlatform(over: Partial<Platform> = {}): Platform {
   const fake = new FakePlatform("/t/a.unfold.json");
@@ -21,7 +17,7 @@ function fakePlatform(over: Partial<Platform> = {}): Platform {
 
 describe("toolNames", () => {
   it("reads function.name in offered order", () => {
-    expect(toolNames(preview.tools)).toEqual(["lookup", "read_section"]);
+    expect(toolNames(offered)).toEqual(["lookup", "read_section"]);
   });
 
   it("accepts a bare {name} and labels malformed entries instead of failing", () => {
@@ -144,25 +140,5 @@ describe("windowTitle", () => {
   it("takes the last part of a path", () => {
     expect(fileName("a/b/c.json")).toBe("c.json");
     expect(fileName("c.json")).toBe("c.json");
-  });
-});
-
-describe("promptParts", () => {
-  it.each([
-    "## 1 Task\n\nDo it.\n\n## 2 Style\n\nShort.\n\n### 2.1 Sub\n\nx",
-    "",
-    "no heading at all\nat all",
-    "# only\n#\n##",
-    "\n# starts with a newline",
-  ])("cuts %j before each heading line and joins back exactly", (markdown) => {
-    const parts = promptParts(markdown);
-    expect(parts.join("")).toBe(markdown);
-    for (const part of parts.slice(1)) expect(part.startsWith("#")).toBe(true);
-  });
-
-  it("keeps the parts an edit of one section does not touch", () => {
-    const before = promptParts("## 1 A\n\na\n\n## 2 B\n\nb\n\n## 3 C\n\nc");
-    const after = promptParts("## 1 A\n\na\n\n## 2 B\n\nb, edited\n\n## 3 C\n\nc");
-    expect(after.map((part, index) => part === before[index])).toEqual([true, false, true]);
   });
 });

@@ -23,22 +23,6 @@ export function toolNames(tools: JsonValue[]): string[] {
   });
 }
 
-/**
- * The prompt cut before each heading line, so the preview can keep the parts an edit did not
- * change: joined, the parts are the prompt exactly.
- */
-export function promptParts(markdown: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  for (const cut of markdown.matchAll(/\n(?=#)/g)) {
-    const end = cut.index + 1;
-    parts.push(markdown.slice(start, end));
-    start = end;
-  }
-  parts.push(markdown.slice(start));
-  return parts;
-}
-
 /** "1 prompt token", "1,234 prompt tokens". */
 export function formatTokens(count: number): string {
   return `${count.toLocaleString("en-US")} prompt ${count === 1 ? "token" : "tokens"}`;
@@ -57,6 +41,8 @@ export function describeError(error: PlatformError): { title: string; detail: st
       return { title: "This template is no longer open", detail: error.message };
     case "invalid_tools":
       return { title: "These tools cannot be imported", detail: error.message };
+    case "cancelled":
+      return { title: "Cancelled", detail: error.message };
     case "internal":
       return { title: "Something went wrong in Unfold", detail: error.message };
     case "ipc_failed":

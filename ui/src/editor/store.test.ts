@@ -2,7 +2,7 @@
 // after every change (latest answer wins), refusals that change nothing, undo/redo, save; structural
 // edits with the selection they leave, and edits queued behind a move.
 import { describe, expect, it } from "vitest";
-import type { Outcome, PreviewDto } from "../platform";
+import type { Outcome, PreviewUpdate } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { toolNames } from "../view";
 import { actionFailure, EditorStore } from "./store";
@@ -152,27 +152,48 @@ describe("EditorStore", () => {
     platform.failures.delete("previewDocument");
     store.setExpandAll(true);
     await settle();
-    expect(platform.argsOf("previewDocument").at(-1)).toEqual([1, [], true]);
+    expect(platform.argsOf("previewDocument").at(-1)?.slice(0, 3)).toEqual([1, [], true]);
     expect(shownTools(store)).toEqual(["lookup", "search", "cite"]);
   });
 
   it("keeps the newest preview when answers arrive out of order", async () => {
     const platform = new FakePlatform();
-    const answers: ((outcome: Outcome<PreviewDto>) => void)[] = [];
+    const answers: ((outcome: Outcome<PreviewUpdate>) => void)[] = [];
     platform.previewDocument = () => new Promise((resolve) => answers.push(resolve));
     const store = new EditorStore(platform, platform.view());
     const first = store.refreshPreview();
     const second = store.refreshPreview();
-    const preview = (markdown: string): Outcome<PreviewDto> => ({
-      ok: true,
-      value: { markdown, tools: [], prompt_tokens: 1 },
-    });
-    answers[1]?.(preview("new"));
+    answers[1]?.(whole(2, "new"));
     await second;
-    answers[0]?.(preview("old"));
+    answers[0]?.(whole(1, "old"));
     await first;
-    const state = store.getState().preview;
-    expect(state.kind === "ready" && state.preview.markdown).toBe("new");
+    expect(markdown(store)).toBe("new");
+  });
+
+  it("asks for the preview as a change from the one it shows, and for all of it when that one is gone", async () => {
+    const platform = new FakePlatform();
+    const asked: (number | null)[] = [];
+    const answers: Outcome<PreviewUpdate>[] = [
+      whole(1, "## A\n", "## B\n"),
+      { ok: true, value: { ...whole(2).value, prompt: { base: 1, keep_start: 1, keep_end: 0, parts: ["## B!\n"] } } },
+      // A change from a preview the store does not hold (the backend keeps only the last few).
+      { ok: true, value: { ...whole(3).value, prompt: { base: 99, keep_start: 0, keep_end: 0, parts: [] } } },
+      whole(4, "## C\n"),
+    ];
+    platform.previewDocument = (_id, _expand, _all, base) => {
+      asked.push(base);
+      return Promise.resolve(answers.shift() ?? whole(9, "unexpected"));
+    };
+    const store = new EditorStore(platform, platform.view());
+    await store.refreshPreview();
+    const kept = store.getState().preview;
+    await store.refreshPreview();
+    expect(markdown(store)).toBe("## A\n## B!\n");
+    const shown = store.getState().preview;
+    expect(kept.kind === "ready" && shown.kind === "ready" && kept.preview.parts[0] === shown.preview.parts[0]).toBe(true);
+    await store.refreshPreview();
+    expect(asked).toEqual([null, 1, 2, null]);
+    expect(markdown(store)).toBe("## C\n");
   });
 
   it("notifies subscribers until they unsubscribe", async () => {
@@ -192,7 +213,12 @@ function paths(store: EditorStore): string[] {
 
 function markdown(store: EditorStore): string {
   const { preview } = store.getState();
-  return preview.kind === "ready" ? preview.preview.markdown : "";
+  return preview.kind === "ready" ? preview.preview.parts.join("") : "";
+}
+
+/** A preview answer with the whole prompt in `parts`. */
+function whole(serial: number, ...parts: string[]): { ok: true; value: PreviewUpdate } {
+  return { ok: true, value: { serial, prompt: { base: null, keep_start: 0, keep_end: 0, parts }, tools: [], prompt_tokens: 1 } };
 }
 
 describe("EditorStore: structure", () => {

@@ -5,12 +5,12 @@
 // (the latest request wins), and a refused action leaves the document as it was and says why. React
 // reads it through `subscribe`/`getState`.
 import type {
+  DocumentUpdate,
   DocumentView,
   ImportedTools,
   Outcome,
   Platform,
   PlatformError,
-  PreviewDto,
   ProblemView,
   Template,
   TemplateSettings,
@@ -43,13 +43,14 @@ import {
   replaceToolEdit,
   sectionOwner,
 } from "./tools";
+import { followDocument, followPreview, followRows, type ShownPreview } from "./changes";
 import { readPaths } from "./reading";
 import { adjacentRow, reselect, treeRows, type TreeRow } from "./tree";
 
 /** What the preview pane shows. */
 export type PreviewState =
   | { kind: "loading" }
-  | { kind: "ready"; preview: PreviewDto }
+  | { kind: "ready"; preview: ShownPreview }
   | { kind: "failed"; title: string; detail: string };
 
 /** Why the last action was not done, for the person editing. */
@@ -151,26 +152,43 @@ export class EditorStore {
     return run;
   }
 
-  /** Takes a document the backend answered with; `selected` overrides the selection. */
-  private accept(document: DocumentView, change: Partial<EditorState> = {}): void {
-    const rows = treeRows(document.template);
+  /**
+   * Takes what the backend answered an edit, undo or redo with (the document's state and what
+   * changed in its template); `selected` overrides the selection.
+   */
+  private accept(update: DocumentUpdate, change: Partial<EditorState> = {}): void {
+    const document = followDocument(this.state.document, update);
+    const rows = followRows(this.state.rows, document.template, update.change);
     const selected = reselect(this.state.rows, rows, change.selected ?? this.state.selected);
     this.update({ added: null, ...change, document, rows, selected, failure: null });
     void this.refreshPreview();
   }
 
-  /** Asks for the preview of the document as it stands; an older answer never replaces a newer one. */
+  /**
+   * Asks for the preview of the document as it stands, as a change from the one shown; an older
+   * answer never replaces a newer one.
+   */
   async refreshPreview(): Promise<void> {
     const request = ++this.previewRequest;
-    const { document, expandAll, read, rows } = this.state;
+    const { document, expandAll, read, rows, preview } = this.state;
+    const held = preview.kind === "ready" ? preview.preview : null;
     // A section renamed, moved or deleted since it was marked read is no longer read.
-    const result = await this.platform.previewDocument(document.id, readPaths(read, rows), expandAll);
+    const expand = readPaths(read, rows);
+    const result = await this.platform.previewDocument(document.id, expand, expandAll, held?.serial ?? null);
     if (request !== this.previewRequest) return;
-    this.update({
-      preview: result.ok
-        ? { kind: "ready", preview: result.value }
-        : { kind: "failed", ...describeRenderError(result.error) },
-    });
+    if (!result.ok) {
+      this.update({ preview: { kind: "failed", ...describeRenderError(result.error) } });
+      return;
+    }
+    const current = this.state.preview.kind === "ready" ? this.state.preview.preview : null;
+    const shown = followPreview(current, result.value);
+    // Not a change from the preview shown (which the backend no longer keeps): ask for all of it.
+    if (shown === null) {
+      this.update({ preview: { kind: "loading" } });
+      await this.refreshPreview();
+      return;
+    }
+    this.update({ preview: { kind: "ready", preview: shown } });
   }
 
   select(path: string): void {
@@ -394,7 +412,7 @@ export class EditorStore {
       return false;
     }
     // The template is unchanged: keep the preview, take the clean state.
-    this.update({ document: result.value, failure: null });
+    this.update({ document: followDocument(this.state.document, result.value), failure: null });
     return true;
   }
 }

@@ -34,12 +34,12 @@ describe("platform", () => {
 
   it("turns a bare string rejection (ACL denial) and a throw into ipc_failed", async () => {
     commands.previewDocument.mockResolvedValueOnce({ status: "error", error: "preview_document not allowed" });
-    expect(await previewDocument(1, [], true)).toEqual({
+    expect(await previewDocument(1, [], true, null)).toEqual({
       ok: false,
       error: { code: "ipc_failed", message: "preview_document not allowed" },
     });
     commands.previewDocument.mockRejectedValueOnce(new Error("IPC down"));
-    expect(await previewDocument(1, ["a"], false)).toEqual({
+    expect(await previewDocument(1, ["a"], false, 3)).toEqual({
       ok: false,
       error: { code: "ipc_failed", message: "IPC down" },
     });

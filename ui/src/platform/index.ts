@@ -1,20 +1,30 @@
 // The only module that talks to Tauri: wraps the generated bindings in typed functions that never
 // throw, so the rest of the UI stays testable with plain fakes and runs in a browser too.
-import { isTauri as tauriIsTauri } from "@tauri-apps/api/core";
+import { Channel, isTauri as tauriIsTauri } from "@tauri-apps/api/core";
 import {
   commands,
   events,
+  type CallRequest,
+  type CompareProgress_Deserialize,
+  type CompareProgress_Serialize,
+  type ComparisonReport_Serialize,
+  type Event_Serialize,
+  type Lane,
+  type ScenarioView_Serialize,
+  type Scenario_Serialize,
   type FilePurpose,
   type RecentFileDto,
   type RecoveredDto_Serialize,
   type ToolListFileDto,
   type CommandError,
+  type DocumentUpdate_Serialize,
   type DocumentView_Serialize,
   type ImportedToolsDto_Serialize,
-  type PreviewDto,
+  type PreviewUpdate_Serialize,
   type ProblemView,
   type Section_Serialize,
   type SectionFields_Deserialize,
+  type TemplateChange_Serialize,
   type TemplateEdit_Deserialize,
   type Template_Serialize,
   type Tool_Serialize,
@@ -22,12 +32,17 @@ import {
 } from "../bindings";
 
 export type {
+  AdapterKind,
+  CallRequest,
   CommandError,
   CommandErrorCode,
+  Counters,
   Disclosure,
   HeadingStyle,
   JsonValue,
-  PreviewDto,
+  Lane,
+  PartsChange_Serialize as PartsChange,
+  RunStatus,
   ProblemView,
   TemplateSettings,
   ToolDisclosure,
@@ -36,8 +51,14 @@ export type {
   Visibility,
 } from "../bindings";
 
-/** An open document as the backend sends it after every change. */
+/** An open document as the backend sends it when it opens: its state and template. */
 export type DocumentView = DocumentView_Serialize;
+/** An open document after an edit, undo, redo or save: its state and what changed in its template. */
+export type DocumentUpdate = DocumentUpdate_Serialize;
+/** What an edit, undo or redo changed: one section's fields, the whole template, or nothing. */
+export type TemplateChange = TemplateChange_Serialize;
+/** The preview as a change from the one the UI holds (its prompt in parts cut before headings). */
+export type PreviewUpdate = PreviewUpdate_Serialize;
 /** A template as the backend sends it. */
 export type Template = Template_Serialize;
 /** One section of a template as the backend sends it. */
@@ -46,6 +67,17 @@ export type Section = Section_Serialize;
 export type TemplateEdit = TemplateEdit_Deserialize;
 /** A section's text and visibility, as an edit carries them. */
 export type SectionFields = SectionFields_Deserialize;
+
+/** A scenario as the backend sends it, and as the scenario panel sends it back whole. */
+export type Scenario = Scenario_Serialize;
+/** An open scenario as the backend sends it after every change: its state, problems and scenario. */
+export type ScenarioView = ScenarioView_Serialize;
+/** One event of a run (spec 6), tagged by `type`. */
+export type RunEvent = Event_Serialize;
+/** What a running comparison tells: a run starts, or one of its events happened. */
+export type CompareProgress = CompareProgress_Serialize;
+/** The comparison report of spec 6, with the baseline and the first divergence. */
+export type ComparisonReport = ComparisonReport_Serialize;
 
 /** A recently opened file, and whether it is still there. */
 export type RecentFile = RecentFileDto;
@@ -74,11 +106,15 @@ export interface Platform {
   isTauri(): boolean;
   initialTemplatePath(): Promise<Outcome<string | null>>;
   openDocument(path: string): Promise<Outcome<DocumentView>>;
-  applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentView>>;
-  undo(id: number): Promise<Outcome<DocumentView>>;
-  redo(id: number): Promise<Outcome<DocumentView>>;
-  saveDocument(id: number, path: string | null): Promise<Outcome<DocumentView>>;
-  previewDocument(id: number, expand: string[], expandAll: boolean): Promise<Outcome<PreviewDto>>;
+  applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentUpdate>>;
+  undo(id: number): Promise<Outcome<DocumentUpdate>>;
+  redo(id: number): Promise<Outcome<DocumentUpdate>>;
+  saveDocument(id: number, path: string | null): Promise<Outcome<DocumentUpdate>>;
+  /**
+   * What the model is shown now, with `expand` sections read or every section with `expandAll`;
+   * the prompt as a change from the preview `base` (a serial) the UI holds, whole without one.
+   */
+  previewDocument(id: number, expand: string[], expandAll: boolean, base: number | null): Promise<Outcome<PreviewUpdate>>;
   importTools(id: number, text: string): Promise<Outcome<ImportedTools>>;
   /**
    * Checks a tool the tool editor holds (its JSON text) for position `index` of `owner`'s tools
@@ -97,6 +133,36 @@ export interface Platform {
   closeWindow(): Promise<Outcome<null>>;
   /** Asks for a tool list file (native dialog) and returns its text; null when cancelled. */
   chooseToolList(): Promise<Outcome<ToolListFile | null>>;
+  /** A new scenario for the open template `templateId`. */
+  newScenario(templateId: number): Promise<Outcome<ScenarioView>>;
+  /** Opens a scenario file, checked against the open template `templateId` when given. */
+  openScenario(path: string, templateId: number | null): Promise<Outcome<ScenarioView>>;
+  /** Replaces an open scenario with `scenario`; changes of one `group` in a row undo as one step. */
+  editScenario(id: number, scenario: Scenario, group: string | null, templateId: number | null): Promise<Outcome<ScenarioView>>;
+  /** Undoes (`back`) or redoes one step of an open scenario. */
+  stepScenario(id: number, back: boolean, templateId: number | null): Promise<Outcome<ScenarioView>>;
+  /** Saves an open scenario to its file, or to `path`; one with problems is refused. */
+  saveScenario(id: number, path: string | null, templateId: number | null): Promise<Outcome<ScenarioView>>;
+  closeScenario(id: number): Promise<Outcome<null>>;
+  recentScenarios(): Promise<Outcome<RecentFile[]>>;
+  /**
+   * Runs the open scenario on the open template under both adapters and the baseline; every run's
+   * start and event goes to `onProgress` as it happens. `runId` names the run (cancel, calls).
+   */
+  runComparison(
+    templateId: number,
+    scenarioId: number,
+    runId: number,
+    onProgress: (progress: CompareProgress) => void,
+  ): Promise<Outcome<ComparisonReport>>;
+  /** Stops the comparison `runId` before its next model call (it then fails as `cancelled`). */
+  cancelComparison(runId: number): Promise<Outcome<null>>;
+  /** What model call `callIndex` of `lane` was sent in the comparison `runId`, and its answer. */
+  comparisonCall(runId: number, lane: Lane, callIndex: number): Promise<Outcome<CallRequest>>;
+  /** Writes the comparison report to `path`. */
+  exportComparison(runId: number, path: string): Promise<Outcome<null>>;
+  /** Writes every model call's request body into the new or empty `folder`; how many it wrote. */
+  exportRequests(runId: number, folder: string): Promise<Outcome<number>>;
   /** Calls `listener` when the window is asked to close while a document has unsaved changes. */
   onCloseRequested(listener: () => void): Promise<Unlisten>;
   /** Calls `listener` with the paths of files dropped on the window. */
@@ -152,28 +218,33 @@ export function openDocument(path: string): Promise<Outcome<DocumentView>> {
 }
 
 /** Applies one edit; edits of one `group` in a row undo as one step. A refused edit changes nothing. */
-export function applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentView>> {
+export function applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentUpdate>> {
   return call(() => commands.applyEdit(id, edit, group));
 }
 
 /** Undoes the document's last step. */
-export function undo(id: number): Promise<Outcome<DocumentView>> {
+export function undo(id: number): Promise<Outcome<DocumentUpdate>> {
   return call(() => commands.undo(id));
 }
 
 /** Redoes the document's last undone step. */
-export function redo(id: number): Promise<Outcome<DocumentView>> {
+export function redo(id: number): Promise<Outcome<DocumentUpdate>> {
   return call(() => commands.redo(id));
 }
 
 /** Saves the document to its file, or to `path` ("save as"); a template with problems is refused. */
-export function saveDocument(id: number, path: string | null): Promise<Outcome<DocumentView>> {
+export function saveDocument(id: number, path: string | null): Promise<Outcome<DocumentUpdate>> {
   return call(() => commands.saveDocument(id, path));
 }
 
-/** What the model is shown now, with `expand` sections read or every section with `expandAll`. */
-export function previewDocument(id: number, expand: string[], expandAll: boolean): Promise<Outcome<PreviewDto>> {
-  return call(() => commands.previewDocument(id, expand, expandAll));
+/** What the model is shown now, as a change from the preview `base` the UI holds. */
+export function previewDocument(
+  id: number,
+  expand: string[],
+  expandAll: boolean,
+  base: number | null,
+): Promise<Outcome<PreviewUpdate>> {
+  return call(() => commands.previewDocument(id, expand, expandAll, base));
 }
 
 /**
@@ -195,6 +266,22 @@ export function checkTool(
   toolJson: string,
 ): Promise<Outcome<ProblemView[]>> {
   return call(() => commands.checkTool(id, owner, index, toolJson));
+}
+
+/** Runs a comparison with its progress streamed through a channel as it happens. */
+function runComparison(
+  templateId: number,
+  scenarioId: number,
+  runId: number,
+  onProgress: (progress: CompareProgress) => void,
+): Promise<Outcome<ComparisonReport>> {
+  // The generated binding types a channel's messages by their Deserialize shape; the backend sends
+  // them serialized, which is the shape the UI reads.
+  const progress = new Channel<CompareProgress_Deserialize>();
+  progress.onmessage = (message) => {
+    onProgress(message as CompareProgress);
+  };
+  return call(() => commands.runComparison(templateId, scenarioId, runId, progress));
 }
 
 /** Listens to a backend event; a failure to listen is logged and listens to nothing. */
@@ -235,6 +322,18 @@ export const tauriPlatform: Platform = {
   discardRecovered: (recoveryId) => call(() => commands.discardRecovered(recoveryId)),
   closeWindow: () => call(() => commands.closeWindow()),
   chooseToolList: () => call(() => commands.chooseToolList()),
+  newScenario: (templateId) => call(() => commands.newScenario(templateId)),
+  openScenario: (path, templateId) => call(() => commands.openScenario(path, templateId)),
+  editScenario: (id, scenario, group, templateId) => call(() => commands.editScenario(id, scenario, group, templateId)),
+  stepScenario: (id, back, templateId) => call(() => commands.stepScenario(id, back, templateId)),
+  saveScenario: (id, path, templateId) => call(() => commands.saveScenario(id, path, templateId)),
+  closeScenario: (id) => call(() => commands.closeScenario(id)),
+  recentScenarios: () => call(() => commands.recentScenarios()),
+  runComparison,
+  cancelComparison: (runId) => call(() => commands.cancelComparison(runId)),
+  comparisonCall: (runId, lane, callIndex) => call(() => commands.comparisonCall(runId, lane, callIndex)),
+  exportComparison: (runId, path) => call(() => commands.exportComparison(runId, path)),
+  exportRequests: (runId, folder) => call(() => commands.exportRequests(runId, folder)),
   onCloseRequested: (listener) => listenTo(events.closeRequested, () => {
     listener();
   }),

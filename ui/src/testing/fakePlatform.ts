@@ -3,19 +3,28 @@
 // parameters and tool edits; grouped undo and redo, dirty state, save, a preview whose tools follow
 // visibility and whose summary lines name the disclosure tool; a tool import that tells the three
 // formats apart and names conflicts; a tool check with the core's main checks) and records every call.
+import { FakeCompare } from "./fakeCompare";
 import type {
+  CallRequest,
+  CompareProgress,
+  ComparisonReport,
+  DocumentUpdate,
   DocumentView,
   FilePurpose,
   ImportedTools,
   Outcome,
   Platform,
   PlatformError,
-  PreviewDto,
+  PreviewUpdate,
   ProblemView,
+  Lane,
   RecentFile,
   RecoveredWork,
+  Scenario,
+  ScenarioView,
   Section,
   Template,
+  TemplateChange,
   TemplateEdit,
   Tool,
   ToolOwner,
@@ -89,6 +98,8 @@ export class FakePlatform implements Platform {
   recovered: RecoveredWork[] = [];
   /** Templates of `recovered` entries, by recovery id. */
   readonly recoveredTemplates = new Map<string, Template>();
+  /** The compare view's backend: scenarios and comparisons. */
+  readonly compare = new FakeCompare(() => this.template);
   readonly closeListeners = new Set<() => void>();
   readonly dropListeners = new Set<(paths: string[]) => void>();
 
@@ -128,6 +139,12 @@ export class FakePlatform implements Platform {
     return this.failures.get(name);
   }
 
+  /** Records a call; its failure when one is set, as an answer (else undefined: answer normally). */
+  private refuse<T>(name: keyof Platform, ...args: unknown[]): Promise<Outcome<T>> | undefined {
+    const error = this.record(name, ...args);
+    return error === undefined ? undefined : Promise.resolve({ ok: false, error });
+  }
+
   /** The names of the calls made so far. */
   callNames(): string[] {
     return this.calls.map((call) => call.name);
@@ -139,6 +156,15 @@ export class FakePlatform implements Platform {
   }
 
   view(): DocumentView {
+    return { ...this.status(), template: this.template };
+  }
+
+  /** The answer to an edit, undo, redo or save (as the backend does, only a field edit's fields). */
+  private update(change: TemplateChange): Outcome<DocumentUpdate> {
+    return { ok: true, value: { ...this.status(), change } };
+  }
+
+  private status() {
     return {
       id: this.id,
       path: this.currentPath,
@@ -146,7 +172,6 @@ export class FakePlatform implements Platform {
       can_undo: this.undoStack.length > 0,
       can_redo: this.redoStack.length > 0,
       problems: [],
-      template: this.template,
     };
   }
 
@@ -171,7 +196,7 @@ export class FakePlatform implements Platform {
     return Promise.resolve(this.load(structuredClone(found), path, false));
   }
 
-  applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentView>> {
+  applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentUpdate>> {
     const failure = this.record("applyEdit", id, edit, group);
     if (failure) return Promise.resolve({ ok: false, error: failure });
     const next = structuredClone(this.template);
@@ -184,10 +209,14 @@ export class FakePlatform implements Platform {
     this.redoStack = [];
     this.openGroup = group;
     this.template = next;
-    return Promise.resolve({ ok: true, value: this.view() });
+    const change: TemplateChange =
+      edit.op === "set_section_fields"
+        ? { kind: "section_fields", path: edit.path, fields: { ...edit.fields, summary: edit.fields.summary ?? null } }
+        : { kind: "whole", template: next };
+    return Promise.resolve(this.update(change));
   }
 
-  undo(id: number): Promise<Outcome<DocumentView>> {
+  undo(id: number): Promise<Outcome<DocumentUpdate>> {
     const error = this.record("undo", id);
     if (error) return Promise.resolve({ ok: false, error });
     const step = this.undoStack.pop();
@@ -196,10 +225,10 @@ export class FakePlatform implements Platform {
       this.template = step.template;
     }
     this.openGroup = null;
-    return Promise.resolve({ ok: true, value: this.view() });
+    return Promise.resolve(this.update(step === undefined ? { kind: "unchanged" } : { kind: "whole", template: this.template }));
   }
 
-  redo(id: number): Promise<Outcome<DocumentView>> {
+  redo(id: number): Promise<Outcome<DocumentUpdate>> {
     const error = this.record("redo", id);
     if (error) return Promise.resolve({ ok: false, error });
     const step = this.redoStack.pop();
@@ -208,10 +237,10 @@ export class FakePlatform implements Platform {
       this.template = step.template;
     }
     this.openGroup = null;
-    return Promise.resolve({ ok: true, value: this.view() });
+    return Promise.resolve(this.update(step === undefined ? { kind: "unchanged" } : { kind: "whole", template: this.template }));
   }
 
-  saveDocument(id: number, path: string | null): Promise<Outcome<DocumentView>> {
+  saveDocument(id: number, path: string | null): Promise<Outcome<DocumentUpdate>> {
     const error = this.record("saveDocument", id, path);
     if (error) return Promise.resolve({ ok: false, error });
     const target = path ?? this.currentPath;
@@ -223,7 +252,7 @@ export class FakePlatform implements Platform {
     this.currentPath = target;
     this.saved = this.template;
     this.openGroup = null;
-    return Promise.resolve({ ok: true, value: this.view() });
+    return Promise.resolve(this.update({ kind: "unchanged" }));
   }
 
   importTools(id: number, text: string): Promise<Outcome<ImportedTools>> {
@@ -307,6 +336,59 @@ export class FakePlatform implements Platform {
     return Promise.resolve(error ? { ok: false, error } : { ok: true, value: null });
   }
 
+  newScenario(templateId: number): Promise<Outcome<ScenarioView>> {
+    return this.refuse("newScenario", templateId) ?? this.compare.newScenario();
+  }
+
+  openScenario(path: string, templateId: number | null): Promise<Outcome<ScenarioView>> {
+    return this.refuse("openScenario", path, templateId) ?? this.compare.openScenario(path);
+  }
+
+  editScenario(id: number, scenario: Scenario, group: string | null, templateId: number | null): Promise<Outcome<ScenarioView>> {
+    return this.refuse("editScenario", id, scenario, group, templateId) ?? this.compare.editScenario(id, scenario, group);
+  }
+
+  stepScenario(id: number, back: boolean, templateId: number | null): Promise<Outcome<ScenarioView>> {
+    return this.refuse("stepScenario", id, back, templateId) ?? this.compare.stepScenario(id, back);
+  }
+
+  saveScenario(id: number, path: string | null, templateId: number | null): Promise<Outcome<ScenarioView>> {
+    return this.refuse("saveScenario", id, path, templateId) ?? this.compare.saveScenario(id, path);
+  }
+
+  closeScenario(id: number): Promise<Outcome<null>> {
+    return this.refuse("closeScenario", id) ?? this.compare.closeScenario(id);
+  }
+
+  recentScenarios(): Promise<Outcome<RecentFile[]>> {
+    return this.refuse("recentScenarios") ?? this.compare.recentScenarios();
+  }
+
+  runComparison(
+    templateId: number,
+    scenarioId: number,
+    runId: number,
+    onProgress: (progress: CompareProgress) => void,
+  ): Promise<Outcome<ComparisonReport>> {
+    return this.refuse("runComparison", templateId, scenarioId, runId) ?? this.compare.runComparison(runId, onProgress);
+  }
+
+  cancelComparison(runId: number): Promise<Outcome<null>> {
+    return this.refuse("cancelComparison", runId) ?? this.compare.cancelComparison(runId);
+  }
+
+  comparisonCall(runId: number, lane: Lane, callIndex: number): Promise<Outcome<CallRequest>> {
+    return this.refuse("comparisonCall", runId, lane, callIndex) ?? this.compare.comparisonCall(lane, callIndex);
+  }
+
+  exportComparison(runId: number, path: string): Promise<Outcome<null>> {
+    return this.refuse("exportComparison", runId, path) ?? this.compare.exportComparison(path);
+  }
+
+  exportRequests(runId: number, folder: string): Promise<Outcome<number>> {
+    return this.refuse("exportRequests", runId, folder) ?? this.compare.exportRequests(folder);
+  }
+
   onCloseRequested(listener: () => void): Promise<Unlisten> {
     this.closeListeners.add(listener);
     return Promise.resolve(() => {
@@ -321,8 +403,11 @@ export class FakePlatform implements Platform {
     });
   }
 
-  previewDocument(id: number, expand: string[], expandAll: boolean): Promise<Outcome<PreviewDto>> {
-    const error = this.record("previewDocument", id, expand, expandAll);
+  /** Previews sent so far (each is whole: the fake sends no changes). */
+  private previews = 0;
+
+  previewDocument(id: number, expand: string[], expandAll: boolean, base: number | null): Promise<Outcome<PreviewUpdate>> {
+    const error = this.record("previewDocument", id, expand, expandAll, base);
     if (error) return Promise.resolve({ ok: false, error });
     const names = this.template.tools.map((tool) => tool.name);
     const builtin = this.template.disclosure === "open_sections" ? "open_sections" : "read_section";
@@ -349,7 +434,9 @@ export class FakePlatform implements Platform {
     if (summarized.length > 0) names.push(builtin);
     const tools = names.map((name) => ({ type: "function", function: { name } }));
     const markdown = lines.join("\n");
-    return Promise.resolve({ ok: true, value: { markdown, tools, prompt_tokens: markdown.length } });
+    this.previews += 1;
+    const prompt = { base: null, keep_start: 0, keep_end: 0, parts: [markdown] };
+    return Promise.resolve({ ok: true, value: { serial: this.previews, prompt, tools, prompt_tokens: markdown.length } });
   }
 }
 
