@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs the desktop app on a template: `scripts/app.sh [TEMPLATE]` (default
-# examples/task-executor.unfold.json). Needs a display (X11 or Wayland). Runs from any directory.
+# Builds and runs the desktop app on a template: `scripts/app.sh [TEMPLATE [SCENARIO]]` (default
+# examples/task-executor.unfold.json; with a scenario the app opens on the compare view). Needs a
+# display (X11 or Wayland). Runs from any directory.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,5 +27,10 @@ echo "==> building the UI"
 (cd "$ROOT/ui" && npm install --no-audit --no-fund && npm run build)
 echo "==> building unfold-app"
 (cd "$ROOT" && cargo build -p unfold-app)
-echo "==> unfold-app $TEMPLATE"
-exec "$ROOT/target/debug/unfold-app" "$TEMPLATE"
+# The scenario, like the template, is relative to the caller's directory.
+ARGS=("$TEMPLATE")
+if [[ -n "${2:-}" ]]; then
+  ARGS+=("$(realpath -m -- "$2")")
+fi
+echo "==> unfold-app ${ARGS[*]}"
+exec "$ROOT/target/debug/unfold-app" "${ARGS[@]}"

@@ -5,6 +5,7 @@
 fn main() {
     let manifest = tauri_build::AppManifest::new().commands(&[
         "initial_template_path",
+        "initial_scenario_path",
         "open_document",
         "apply_edit",
         "undo",

@@ -10,6 +10,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
     Builder::<tauri::Wry>::new().events(collect_events![files::CloseRequested, files::FilesDropped]).commands(
         collect_commands![
             commands::initial_template_path,
+            commands::initial_scenario_path,
             editor::open_document,
             editor::apply_edit,
             editor::undo,

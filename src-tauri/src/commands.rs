@@ -83,6 +83,13 @@ pub fn initial_template_path(launch: State<'_, Launch>) -> Option<String> {
     launch.template_path.as_ref().map(|path| path.to_string_lossy().into_owned())
 }
 
+/// The scenario path the app was started with, if any (it opens on the compare view).
+#[tauri::command]
+#[specta::specta]
+pub fn initial_scenario_path(launch: State<'_, Launch>) -> Option<String> {
+    launch.scenario_path.as_ref().map(|path| path.to_string_lossy().into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     //! The command bodies, called with no window and no Tauri app.

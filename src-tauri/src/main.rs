@@ -1,5 +1,6 @@
 //! Unfold's desktop app: opens one window over the UI in `ui/dist` and answers its commands by
-//! calling `unfold-core`. Usage: `unfold-app [TEMPLATE]`.
+//! calling `unfold-core`. Usage: `unfold-app [TEMPLATE [SCENARIO]]` (with a scenario, the app opens
+//! on the compare view).
 //!
 //! Everything the app does lives in the core; this crate only translates (see `commands`).
 
@@ -23,13 +24,16 @@ use tauri::Manager;
 pub struct Launch {
     /// The template to open, made absolute against the working directory at start-up.
     pub template_path: Option<PathBuf>,
+    /// The scenario to open beside it in the compare view, made absolute the same way.
+    pub scenario_path: Option<PathBuf>,
 }
 
 impl Launch {
-    /// Reads `unfold-app [TEMPLATE]` from the arguments after the program name.
+    /// Reads `unfold-app [TEMPLATE [SCENARIO]]` from the arguments after the program name.
     pub fn from_args(mut args: impl Iterator<Item = OsString>, cwd: &Path) -> Launch {
         let template_path = args.next().map(|arg| cwd.join(arg));
-        Launch { template_path }
+        let scenario_path = args.next().map(|arg| cwd.join(arg));
+        Launch { template_path, scenario_path }
     }
 }
 
@@ -53,7 +57,8 @@ fn main() {
             if let Err(error) = tracing::subscriber::set_global_default(logging::subscriber(log_dir.as_deref())) {
                 eprintln!("unfold-app: logging is off: {error}");
             }
-            tracing::info!(template = ?app.state::<Launch>().template_path, logs = ?log_dir, "starting");
+            let launch = app.state::<Launch>();
+            tracing::info!(template = ?launch.template_path, scenario = ?launch.scenario_path, logs = ?log_dir, "starting");
             app.manage(editor::Recovery(open_recovery_store(app)));
             let recent = |name: &str| {
                 let file = app.path().app_config_dir().ok().map(|dir| dir.join(name));
@@ -125,10 +130,11 @@ mod tests {
     }
 
     #[test]
-    fn launch_resolves_a_relative_template_against_the_working_directory() {
-        let args = ["examples/a.unfold.json", "ignored"].map(OsString::from).into_iter();
+    fn launch_resolves_a_relative_template_and_scenario_against_the_working_directory() {
+        let args = ["examples/a.unfold.json", "s.scenario.json", "ignored"].map(OsString::from).into_iter();
         let launch = Launch::from_args(args, Path::new("/w"));
         assert_eq!(launch.template_path, Some(PathBuf::from("/w/examples/a.unfold.json")));
+        assert_eq!(launch.scenario_path, Some(PathBuf::from("/w/s.scenario.json")));
     }
 
     #[test]

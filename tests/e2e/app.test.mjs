@@ -6,13 +6,15 @@
 // `node --test tests/e2e/` after `cargo build -p unfold-app`. With UNFOLD_SCREENSHOT=1 it also
 // refreshes README's screenshot (docs/images/editor.png) from the real app.
 import assert from "node:assert/strict";
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
   click,
   ELEMENT_KEY,
   EXAMPLE,
+  ROOT,
   findElement,
   killApp,
   saveScreenshot,
@@ -51,6 +53,16 @@ async function save(session) {
     "the modified marker gone after saving",
   );
 }
+
+/** `unfold compare --json` of `template` and `scenario`, with each call's request body in `folder`. */
+function cliComparison(template, scenario, folder) {
+  const args = ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--requests", folder];
+  return JSON.parse(execFileSync("cargo", args, { cwd: ROOT, encoding: "utf8" }));
+}
+
+/** Every event the timeline shows, as "lane seq type", in the page's order. */
+const TIMELINE_EVENTS = `return [...document.querySelectorAll('[data-testid="timeline-event"]')]
+  .map((e) => e.dataset.lane + " " + e.dataset.seq + " " + e.dataset.type);`;
 
 /** A fresh copy of the example in the temp dir: tests that edit never touch the repository's file. */
 function exampleCopy(name) {
@@ -407,5 +419,86 @@ describe("unfold-app (real binary under Xvfb)", () => {
       const left = readdirSync(workDir).filter((name) => name.endsWith(".unfold-tmp"));
       assert.deepEqual(left, [], "no temporary files are left once the file is opened again");
     });
+  });
+
+  it("compares a scenario under both adapters: the lanes hold the events of the command line's report", async (t) => {
+    const template = exampleCopy("compare.unfold.json");
+    const scenario = join(workDir, "lookup-first.scenario.json");
+    copyFileSync(join(ROOT, "examples/lookup-first.scenario.json"), scenario);
+    const bodies = mkdtempSync(join(workDir, "bodies-"));
+    const report = cliComparison(template, scenario, join(bodies, "requests"));
+    await withApp(
+      t,
+      template,
+      async (session) => {
+        await waitFor(session, '[data-testid="compare-view"]');
+        await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
+        await click(session, '[data-testid="run-comparison"]');
+        await waitUntil(
+          session,
+          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
+          (status) => status === "finished",
+          "the comparison finished",
+        );
+        const shown = await waitUntil(session, TIMELINE_EVENTS, (events) => events.length > 0, "events on the timeline");
+        const runs = [...report.runs, { ...report.baseline, adapter: "baseline" }];
+        const expected = runs.flatMap((run) =>
+          run.events
+            .filter((event) => event.type !== "run_started" && event.type !== "run_completed")
+            .map((event) => `${run.adapter} ${event.seq} ${event.type}`),
+        );
+        assert.deepEqual([...shown].sort(), [...expected].sort());
+
+        assert.equal(await waitFor(session, '[data-testid="divergence"]'), report.divergence.first.explanation);
+        await saveScreenshot(session, "compare");
+        const counter = (key, lane) =>
+          `return document.querySelector('[data-testid="counter-row"][data-counter="${key}"] [data-testid="counter-${lane}"]')?.textContent ?? null;`;
+        const number = (text) => Number(text.replace(/[,+\s]/g, ""));
+        for (const [index, lane] of ["dynamic", "restart"].entries()) {
+          const calls = await waitUntil(session, counter("model_calls", lane), (text) => text !== null, `${lane} model calls`);
+          assert.equal(number(calls), report.runs[index].counters.model_calls);
+        }
+        const delta = await waitUntil(session, counter("prompt_tokens", "delta"), (text) => text !== null, "the delta");
+        assert.equal(number(delta), report.runs[1].counters.prompt_tokens - report.runs[0].counters.prompt_tokens);
+
+        // The request the restart adapter sent at its third call: what the command line wrote.
+        await click(session, '[data-testid="timeline-event"][data-lane="restart"][data-type="model_call"][data-seq="' +
+          report.runs[1].events.find((e) => e.type === "model_call" && e.call_index === 3).seq + '"]');
+        const sent = JSON.parse(readFileSync(join(bodies, "requests", "restart-call-003.json"), "utf8"));
+        const system = await waitUntil(
+          session,
+          "return document.querySelector('[data-testid=\"detail-system\"]')?.textContent ?? null;",
+          (text) => text !== null,
+          "the request's system prompt",
+        );
+        assert.equal(system, sent.messages[0].content);
+      },
+      scenario,
+    );
+  });
+
+  it("edits and saves the scenario from the compare view", async (t) => {
+    const scenario = join(workDir, "edited.scenario.json");
+    copyFileSync(join(ROOT, "examples/lookup-first.scenario.json"), scenario);
+    await withApp(
+      t,
+      exampleCopy("scenario-edit.unfold.json"),
+      async (session) => {
+        await waitFor(session, '[data-testid="scenario-user"]');
+        await typeInto(session, '[data-testid="scenario-user"]', " Quickly.");
+        await waitFor(session, '[data-testid="scenario-dirty"]');
+        await click(session, '[data-testid="save-scenario"]');
+        await waitUntil(
+          session,
+          "return document.querySelector('[data-testid=\"scenario-dirty\"]') === null;",
+          (clean) => clean === true,
+          "the scenario saved",
+        );
+        const saved = JSON.parse(readFileSync(scenario, "utf8"));
+        assert.equal(saved.user, "Refactor the authentication module. Quickly.");
+        assert.equal(saved.kind, "unfold.scenario");
+      },
+      scenario,
+    );
   });
 });

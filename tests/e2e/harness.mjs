@@ -157,22 +157,23 @@ async function waitForWebDriver() {
   }
 }
 
-/** Launches the app on `template` and returns the session id. */
-export async function openApp(template) {
+/** Launches the app on `template` (and a scenario, which opens the compare view); returns the session id. */
+export async function openApp(template, scenario) {
+  const args = scenario === undefined ? [template] : [template, scenario];
   const value = await webdriver("POST", "/session", {
     capabilities: {
-      alwaysMatch: { "webkitgtk:browserOptions": { binary: APP, args: [template] } },
+      alwaysMatch: { "webkitgtk:browserOptions": { binary: APP, args } },
     },
   });
   sessions.add(value.sessionId);
   return value.sessionId;
 }
 
-/** Takes a screenshot of the app's window; it replaces README's when UNFOLD_SCREENSHOT=1. */
-export async function saveScreenshot(session) {
+/** Takes a screenshot of the app's window; it replaces README's `docs/images/NAME.png` when UNFOLD_SCREENSHOT=1. */
+export async function saveScreenshot(session, name = "editor") {
   const png = Buffer.from(await webdriver("GET", `/session/${session}/screenshot`), "base64");
   assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], "the screenshot is a PNG");
-  const path = process.env.UNFOLD_SCREENSHOT === "1" ? join(ROOT, "docs/images/editor.png") : join(workDir, "editor.png");
+  const path = process.env.UNFOLD_SCREENSHOT === "1" ? join(ROOT, `docs/images/${name}.png`) : join(workDir, `${name}.png`);
   writeFileSync(path, png);
 }
 
@@ -182,11 +183,11 @@ export async function closeApp(session) {
 }
 
 /**
- * Opens the app on `template`, runs `body(session)` and always closes the app; when `body` fails,
- * the test's diagnostics carry the output of the processes it started.
+ * Opens the app on `template` (and `scenario`, if given), runs `body(session)` and always closes
+ * the app; when `body` fails, the test's diagnostics carry the output of the processes it started.
  */
-export async function withApp(t, template, body) {
-  const session = await openApp(template);
+export async function withApp(t, template, body, scenario) {
+  const session = await openApp(template, scenario);
   try {
     return await body(session);
   } catch (error) {

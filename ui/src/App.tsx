@@ -72,6 +72,7 @@ export function App({ platform }: { platform: Platform }) {
       event.preventDefault();
       if (action === "new") void workspace.newDocument();
       else if (action === "open") void workspace.openChosen();
+      else if (workspace.getState().page === "compare") void workspace.compare.saveAs();
       else void workspace.editor?.saveAs();
     };
     window.addEventListener("keydown", onKeyDown);
@@ -96,7 +97,16 @@ export function App({ platform }: { platform: Platform }) {
   if (screen.kind === "editor") {
     return (
       <>
-        <Editor key={screen.editor.getState().document.id} store={screen.editor} fileMenu={<FileMenu workspace={workspace} recent={state.recent} onHelp={() => { setHelp(true); }} />} />
+        <Editor
+          key={screen.editor.getState().document.id}
+          store={screen.editor}
+          compare={workspace.compare}
+          page={state.page}
+          onPage={(page) => {
+            workspace.showPage(page);
+          }}
+          fileMenu={<FileMenu workspace={workspace} recent={state.recent} onHelp={() => { setHelp(true); }} />}
+        />
         {notices}
       </>
     );

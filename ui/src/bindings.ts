@@ -9,6 +9,8 @@ import * as __TAURI_EVENT from "@tauri-apps/api/event";
 export const commands = {
 	/**  The template path the app was started with, if any. */
 	initialTemplatePath: () => __TAURI_INVOKE<string | null>("initial_template_path"),
+	/**  The scenario path the app was started with, if any (it opens on the compare view). */
+	initialScenarioPath: () => __TAURI_INVOKE<string | null>("initial_scenario_path"),
 	/**  Opens a template file for editing. */
 	openDocument: (path: string) => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("open_document", { path })),
 	/**  Applies an edit to an open document; edits of one `group` in a row undo as one step. */

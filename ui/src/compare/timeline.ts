@@ -47,6 +47,11 @@ export function laneView(events: readonly RunEvent[]): LaneView {
   return view;
 }
 
+/** Every lane's events grouped into blocks. */
+export function laneViews(events: Record<Lane, readonly RunEvent[]>): Record<Lane, LaneView> {
+  return { dynamic: laneView(events.dynamic), restart: laneView(events.restart), baseline: laneView(events.baseline) };
+}
+
 /** One row of the timeline: the block of each lane with this call index (null: that run made no such call). */
 export interface TimelineRow {
   callIndex: number;
@@ -97,6 +102,7 @@ export const COUNTER_ROWS: readonly { key: keyof Counters; label: string }[] = [
 
 /** One counter of the report: each lane's value and restart minus dynamic. */
 export interface CounterRow {
+  key: keyof Counters;
   label: string;
   values: Partial<Record<Lane, number>>;
   /** Restart minus dynamic; null unless both ran. */
@@ -115,7 +121,7 @@ export function counterRows(report: ComparisonReport): CounterRow[] {
       if (value !== undefined) values[lane] = value;
     }
     const { dynamic, restart } = values;
-    return { label, values, delta: dynamic === undefined || restart === undefined ? null : restart - dynamic };
+    return { key, label, values, delta: dynamic === undefined || restart === undefined ? null : restart - dynamic };
   });
 }
 

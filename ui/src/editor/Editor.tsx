@@ -1,9 +1,13 @@
-// The editor's page for one open template: toolbar (undo, redo, save, path, modified marker), the
-// section tree with its structure toolbar and keys, the selected section's editor and tools or the
-// Template panel (settings, parameters and own tools), the problems and the preview; keyboard shortcuts and
-// the window title. All state and actions live in EditorStore.
+// The page for one open template: toolbar (undo, redo, save, path, modified marker, the switch
+// between the editor and the compare view), then either the editor (the section tree with its
+// structure toolbar and keys, the selected section's editor and tools or the Template panel, the
+// problems and the preview) or the compare view; keyboard shortcuts and the window title. All state
+// and actions live in EditorStore and CompareStore.
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
+import { CompareView } from "../compare/CompareView";
+import type { CompareStore } from "../compare/store";
 import type { ProblemView } from "../platform";
+import type { Page } from "../workspace/workspace";
 import { windowTitle } from "../view";
 import { PreviewPane } from "./PreviewPane";
 import { readableRows } from "./reading";
@@ -22,10 +26,22 @@ import { TreeToolbar } from "./TreeToolbar";
 type Tab = "section" | "template";
 
 /**
- * The editor over `store`'s document; `fileMenu` (new, open, save as, recent files) sits in its
- * toolbar.
+ * The editor over `store`'s document, or the compare view (`page`) of `compare`'s scenario on it;
+ * `fileMenu` (new, open, save as, recent files) sits in its toolbar.
  */
-export function Editor({ store, fileMenu }: { store: EditorStore; fileMenu?: ReactNode }) {
+export function Editor({
+  store,
+  compare,
+  page,
+  onPage,
+  fileMenu,
+}: {
+  store: EditorStore;
+  compare: CompareStore;
+  page: Page;
+  onPage: (page: Page) => void;
+  fileMenu?: ReactNode;
+}) {
   const [tab, setTab] = useState<Tab>("section");
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { document, selected } = state;
@@ -51,15 +67,16 @@ export function Editor({ store, fileMenu }: { store: EditorStore; fileMenu?: Rea
     const onKeyDown = (event: KeyboardEvent) => {
       const action = shortcutAction(event);
       if (action === null || !isEditorShortcut(action)) return;
-      // Ours, not the text field's own undo: the document's history covers every field.
+      // Ours, not the text field's own undo: the document's history covers every field. On the
+      // compare view they act on the scenario.
       event.preventDefault();
-      void store[action]();
+      void (page === "compare" ? compare : store)[action]();
     };
     window.addEventListener("keydown", onKeyDown);
     return () => {
       window.removeEventListener("keydown", onKeyDown);
     };
-  }, [store]);
+  }, [store, compare, page]);
 
   return (
     <div className="editor">
@@ -101,6 +118,22 @@ export function Editor({ store, fileMenu }: { store: EditorStore; fileMenu?: Rea
             modified
           </span>
         )}
+        <div className="page-switch" role="tablist" aria-label="View">
+          {(["edit", "compare"] as const).map((name) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              data-testid={`page-${name}`}
+              aria-selected={page === name}
+              onClick={() => {
+                onPage(name);
+              }}
+            >
+              {name === "edit" ? "Edit" : "Compare"}
+            </button>
+          ))}
+        </div>
       </header>
       {state.failure !== null && (
         <FailureNotice
@@ -110,6 +143,9 @@ export function Editor({ store, fileMenu }: { store: EditorStore; fileMenu?: Rea
           }}
         />
       )}
+      {page === "compare" ? (
+        <CompareView store={compare} template={document.template} />
+      ) : (
       <div className="panes">
         <nav className="pane tree-pane" aria-label="Sections">
           <TreeToolbar
@@ -200,6 +236,7 @@ export function Editor({ store, fileMenu }: { store: EditorStore; fileMenu?: Rea
           }}
         />
       </div>
+      )}
     </div>
   );
 }

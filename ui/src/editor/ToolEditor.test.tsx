@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
 import { FakePlatform } from "../testing/fakePlatform";
 import { Editor } from "./Editor";
+import { CompareStore } from "../compare/store";
 import { EditorStore } from "./store";
 
 let container: HTMLDivElement;
@@ -30,8 +31,9 @@ const PAUSE_MS = 200;
 
 async function renderEditor(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const store = new EditorStore(platform, platform.view());
+  const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
   await act(async () => {
-    root.render(<Editor store={store} />);
+    root.render(<Editor store={store} compare={compare} page="edit" onPage={() => undefined} />);
     await Promise.resolve();
   });
   await wait();

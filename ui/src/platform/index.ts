@@ -105,6 +105,8 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: PlatformEr
 export interface Platform {
   isTauri(): boolean;
   initialTemplatePath(): Promise<Outcome<string | null>>;
+  /** The scenario the app was started with (it opens on the compare view), or null. */
+  initialScenarioPath(): Promise<Outcome<string | null>>;
   openDocument(path: string): Promise<Outcome<DocumentView>>;
   applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentUpdate>>;
   undo(id: number): Promise<Outcome<DocumentUpdate>>;
@@ -212,6 +214,15 @@ export async function initialTemplatePath(): Promise<Outcome<string | null>> {
   }
 }
 
+/** The scenario path given on the command line after the template, or null. */
+export async function initialScenarioPath(): Promise<Outcome<string | null>> {
+  try {
+    return { ok: true, value: await commands.initialScenarioPath() };
+  } catch (cause) {
+    return ipcFailed(cause);
+  }
+}
+
 /** Opens the template file at `path` for editing (an open file answers with its document). */
 export function openDocument(path: string): Promise<Outcome<DocumentView>> {
   return call(() => commands.openDocument(path));
@@ -303,6 +314,7 @@ async function listenTo<T>(
 export const tauriPlatform: Platform = {
   isTauri,
   initialTemplatePath,
+  initialScenarioPath,
   openDocument,
   applyEdit,
   undo,

@@ -179,6 +179,14 @@ export class FakePlatform implements Platform {
     return true;
   }
 
+  /** What `initialScenarioPath` answers (null: the app was started without a scenario). */
+  launchScenario: string | null = null;
+
+  initialScenarioPath(): Promise<Outcome<string | null>> {
+    const error = this.record("initialScenarioPath");
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.launchScenario });
+  }
+
   initialTemplatePath(): Promise<Outcome<string | null>> {
     const error = this.record("initialTemplatePath");
     return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.path });

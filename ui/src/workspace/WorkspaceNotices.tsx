@@ -61,7 +61,7 @@ export function OpenFailureNotice({ failure, onDismiss }: { failure: OpenFailure
 }
 
 const QUESTIONS: Record<UnsavedQuestion["reason"], string> = {
-  switch: "before opening another template?",
+  switch: "before opening another one?",
   close: "before closing?",
 };
 

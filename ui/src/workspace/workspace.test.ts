@@ -2,6 +2,7 @@
 // unsaved-changes question (save, don't save, cancel), failed opens that keep the open document,
 // recovered work, recent files, dropped files and closing the window.
 import { describe, expect, it } from "vitest";
+import { lookupFirstScenario } from "../testing/fakeCompare";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import type { UnsavedAnswer } from "./workspace";
 import { WorkspaceStore } from "./workspace";
@@ -219,6 +220,39 @@ describe("WorkspaceStore", () => {
       await answering(workspace, "discard", () => workspace.requestClose());
       expect(platform.callNames().slice(-2)).toEqual(["closeDocument", "closeWindow"]);
       expect(platform.files.size).toBe(0);
+    });
+
+    it("asks about the compare view's unsaved scenario too, and stays open when that is cancelled", async () => {
+      const platform = new FakePlatform();
+      const workspace = await started(platform);
+      await workspace.compare.newScenario();
+      await answering(workspace, "cancel", () => workspace.requestClose());
+      expect(platform.callNames()).not.toContain("closeWindow");
+      await answering(workspace, "discard", () => workspace.requestClose());
+      expect(platform.callNames()).toContain("closeWindow");
+    });
+  });
+
+  describe("the compare view", () => {
+    it("opens on the launch scenario when the app was started with one", async () => {
+      const platform = new FakePlatform();
+      platform.compare.disk.set("/t/lookup-first.scenario.json", lookupFirstScenario());
+      platform.launchScenario = "/t/lookup-first.scenario.json";
+      const workspace = await started(platform);
+      expect(workspace.getState().page).toBe("compare");
+      expect(workspace.compare.getState().scenario?.path).toBe("/t/lookup-first.scenario.json");
+      expect(platform.argsOf("openScenario")).toEqual([["/t/lookup-first.scenario.json", platform.id]]);
+    });
+
+    it("stays on the editor without a launch scenario, and rechecks the scenario when the view shows", async () => {
+      const platform = new FakePlatform();
+      const workspace = await started(platform);
+      expect(workspace.getState().page).toBe("edit");
+      await workspace.compare.newScenario();
+      workspace.showPage("compare");
+      await Promise.resolve();
+      expect(workspace.getState().page).toBe("compare");
+      expect(platform.callNames()).toContain("editScenario");
     });
   });
 });

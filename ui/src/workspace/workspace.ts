@@ -1,9 +1,11 @@
-// The app around the editor, without React: which document is open (or the start page), the
-// recent files, the unsaved work recovered after a crash, and every way to switch documents (new,
-// open by dialog, recent list or dropped file, the example, a restore). Each switch, like closing
-// the window, first asks what to do with unsaved changes; whatever the answer, nothing the user had
-// is lost unless they chose "Don't save". App reads it through `subscribe`/`getState`.
+// The app around the editor, without React: which document is open (or the start page), whether
+// the editor or the compare view shows, the recent files, the unsaved work recovered after a crash,
+// and every way to switch documents (new, open by dialog, recent list or dropped file, the example,
+// a restore). Each switch, like closing the window, first asks what to do with unsaved changes (of
+// the template, and on closing of the compare view's scenario too); whatever the answer, nothing
+// the user had is lost unless they chose "Don't save". App reads it through `subscribe`/`getState`.
 import type { DocumentView, Outcome, Platform, ProblemView, RecentFile, RecoveredWork } from "../platform";
+import { CompareStore, type OpenTemplate } from "../compare/store";
 import { EditorStore } from "../editor/store";
 import { describeError, loadInitialView, problemsOf } from "../view";
 
@@ -30,10 +32,14 @@ export interface UnsavedQuestion {
   reason: "switch" | "close";
 }
 
+/** What the open document shows: the template editor, or the compare view beside it. */
+export type Page = "edit" | "compare";
+
 export type UnsavedAnswer = "save" | "discard" | "cancel";
 
 export interface WorkspaceState {
   screen: Screen;
+  page: Page;
   recent: RecentFile[];
   recovered: RecoveredWork[];
   /** The last open that failed (the open document, if any, stays as it was). */
@@ -49,6 +55,7 @@ function displayName(path: string | null): string {
 export class WorkspaceStore {
   private state: WorkspaceState = {
     screen: { kind: "loading" },
+    page: "edit",
     recent: [],
     recovered: [],
     openFailure: null,
@@ -59,7 +66,23 @@ export class WorkspaceStore {
   private pendingAnswer: ((answer: UnsavedAnswer) => void) | null = null;
   private started = false;
 
-  constructor(private readonly platform: Platform) {}
+  /** The compare view: its scenario runs on the open template, and outlives a switch of template. */
+  readonly compare: CompareStore;
+
+  constructor(private readonly platform: Platform) {
+    this.compare = new CompareStore(platform, () => this.openTemplate(), (name, reason) => this.ask(name, reason));
+  }
+
+  private openTemplate(): OpenTemplate | null {
+    const document = this.editor?.getState().document;
+    return document === undefined ? null : { id: document.id, template: document.template };
+  }
+
+  /** Shows the editor or the compare view; the scenario is checked against the template as it is now. */
+  showPage(page: Page): void {
+    this.update({ page });
+    if (page === "compare") void this.compare.recheck();
+  }
 
   readonly getState = (): WorkspaceState => this.state;
 
@@ -99,11 +122,21 @@ export class WorkspaceStore {
       recent: recent.ok ? recent.value : [],
       recovered: recovered.ok ? recovered.value : [],
     });
-    if (view.kind === "open") this.show(view.document);
-    else if (view.kind === "error") {
+    if (view.kind === "open") {
+      this.show(view.document);
+      await this.openLaunchScenario();
+    } else if (view.kind === "error") {
       const { path, title, detail, problems } = view;
       this.update({ screen: { kind: "start" }, openFailure: { path, title, detail, problems } });
     } else this.update({ screen: view.kind === "outside_tauri" ? view : { kind: "start" } });
+  }
+
+  /** Opens the scenario the app was started with, if any, on the compare view. */
+  private async openLaunchScenario(): Promise<void> {
+    const scenario = await this.platform.initialScenarioPath();
+    if (!scenario.ok || scenario.value === null) return;
+    this.update({ page: "compare" });
+    await this.compare.openPath(scenario.value);
   }
 
   private show(document: DocumentView): void {
@@ -175,6 +208,7 @@ export class WorkspaceStore {
    */
   async requestClose(): Promise<void> {
     if (!(await this.settleUnsaved("close"))) return;
+    if (!(await this.compare.settleUnsaved("close"))) return;
     await this.platform.closeWindow();
   }
 
@@ -212,6 +246,16 @@ export class WorkspaceStore {
     if (recent.ok) this.update({ recent: recent.value });
   }
 
+  /** Asks what to do with the unsaved changes of the file `name`. */
+  private ask(name: string, reason: UnsavedQuestion["reason"]): Promise<UnsavedAnswer> {
+    // A question already open is cancelled: the newest request is the one the user is answering.
+    this.pendingAnswer?.("cancel");
+    return new Promise<UnsavedAnswer>((resolve) => {
+      this.pendingAnswer = resolve;
+      this.update({ question: { name, reason } });
+    });
+  }
+
   /**
    * Settles the open document's unsaved changes: true when there are none, or the user saved them
    * or chose not to keep them; false when they cancelled or the save did not happen.
@@ -221,12 +265,7 @@ export class WorkspaceStore {
     if (editor === null) return true;
     const { document } = editor.getState();
     if (!document.dirty) return true;
-    // A question already open is cancelled: the newest request is the one the user is answering.
-    this.pendingAnswer?.("cancel");
-    const answer = await new Promise<UnsavedAnswer>((resolve) => {
-      this.pendingAnswer = resolve;
-      this.update({ question: { name: displayName(document.path), reason } });
-    });
+    const answer = await this.ask(displayName(document.path), reason);
     if (answer === "cancel") return false;
     if (answer === "save") return editor.save();
     // "Don't save": closing the document also forgets its recovered copy.

@@ -1,0 +1,278 @@
+// Renders CompareView in happy-dom over the FakePlatform and the lookup-first report: the empty
+// state and its recent scenarios, opening and running the scenario, the lanes holding every event of
+// the report with the restart's new attempt marked, the first divergence named and highlighted, the
+// counters and savings, the picked event's request as text, a held comparison streaming and
+// cancelled, the baseline toggle, the exports and the failures.
+import { act } from "react";
+import type { Root } from "react-dom/client";
+import { describe, expect, it } from "vitest";
+import type { Lane, RunEvent } from "../platform";
+import { lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
+import { FakePlatform } from "../testing/fakePlatform";
+import { mountEachTest } from "../testing/testRoot";
+import { CompareView } from "./CompareView";
+import { CompareStore } from "./store";
+import { counterRows, divergencePlaces, signed } from "./timeline";
+
+let container: HTMLDivElement;
+let root: Root;
+
+mountEachTest((mounted) => {
+  ({ container, root } = mounted);
+});
+
+const PATH = "/s/lookup-first.scenario.json";
+
+function setup(): { platform: FakePlatform; store: CompareStore } {
+  const platform = new FakePlatform();
+  platform.compare.disk.set(PATH, lookupFirstScenario());
+  const store = new CompareStore(platform, () => ({ id: platform.id, template: platform.template }), () => Promise.resolve("discard"));
+  return { platform, store };
+}
+
+/** Lets every pending backend answer reach the page. */
+async function settle(): Promise<void> {
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+}
+
+async function render(store: CompareStore, platform: FakePlatform): Promise<void> {
+  act(() => {
+    root.render(<CompareView store={store} template={platform.template} />);
+  });
+  await settle();
+}
+
+function byTestId(id: string, within: ParentNode = container): HTMLElement {
+  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+  if (element === null) throw new Error(`no element with data-testid=${id}`);
+  return element;
+}
+
+function all(selector: string): HTMLElement[] {
+  return [...container.querySelectorAll<HTMLElement>(selector)];
+}
+
+async function click(element: HTMLElement): Promise<void> {
+  act(() => {
+    element.click();
+  });
+  await settle();
+}
+
+/** The view with the lookup-first scenario opened through the Open button. */
+async function openScenario(): Promise<{ platform: FakePlatform; store: CompareStore }> {
+  const setUp = setup();
+  await render(setUp.store, setUp.platform);
+  setUp.platform.chosenPath = PATH;
+  await click(byTestId("open-scenario"));
+  return setUp;
+}
+
+async function openAndRun(): Promise<{ platform: FakePlatform; store: CompareStore }> {
+  const setUp = await openScenario();
+  await click(byTestId("run-comparison"));
+  return setUp;
+}
+
+function runEvents(lane: Lane): RunEvent[] {
+  const report = lookupFirstReport();
+  return (lane === "baseline" ? report.baseline : report.runs.find((run) => run.adapter === lane))?.events ?? [];
+}
+
+function shownSeqs(lane: Lane): number[] {
+  return all(`[data-testid="lane"][data-lane="${lane}"] [data-testid="timeline-event"]`).map((e) => Number(e.dataset.seq));
+}
+
+function event(lane: Lane, seq: number): HTMLElement {
+  return byTestId(`timeline-event"][data-lane="${lane}"][data-seq="${String(seq)}`);
+}
+
+describe("CompareView", () => {
+  it("offers a new, an opened or a recent scenario while none is open, and cannot run", async () => {
+    const { store, platform } = setup();
+    platform.compare.recent = [{ path: PATH, exists: true }];
+    await render(store, platform);
+    expect(container.textContent).toContain("No scenario is open");
+    expect((byTestId("run-comparison") as HTMLButtonElement).disabled).toBe(true);
+    await click(byTestId(`recent-scenario"][data-path="${PATH}`));
+    expect(byTestId("scenario-path").textContent).toBe(PATH);
+    expect(container.querySelector('[data-testid="run-status"]')).toBeNull();
+  });
+
+  it("runs the opened scenario: each lane shows every event of its run, the end apart", async () => {
+    await openAndRun();
+    expect(byTestId("run-status").dataset.status).toBe("finished");
+    for (const lane of ["dynamic", "restart", "baseline"] as const) {
+      const events = runEvents(lane);
+      const inBlocks = events.filter((e) => e.type !== "run_started" && e.type !== "run_completed");
+      expect(shownSeqs(lane)).toEqual(inBlocks.map((e) => e.seq));
+      const end = byTestId(`run-end"][data-lane="${lane}`);
+      expect(Number(end.dataset.seq)).toBe(events.at(-1)?.seq);
+      expect(end.textContent).toContain("Fixed the login flow.");
+    }
+  });
+
+  it("separates the restart run's second attempt, headed call 3 · attempt 2", async () => {
+    await openAndRun();
+    const restart = byTestId(`lane"][data-lane="restart`);
+    expect(all('[data-lane="dynamic"] [data-testid="attempt-separator"]')).toEqual([]);
+    const separators = [...restart.querySelectorAll('[data-testid="attempt-separator"]')];
+    expect(separators.map((s) => s.textContent)).toEqual(["attempt 2"]);
+    const after = separators[0]?.nextElementSibling as HTMLElement | null;
+    expect(after?.dataset).toMatchObject({ testid: "call-block", call: "3", attempt: "2" });
+    expect(after?.textContent).toContain("call 3 · attempt 2");
+  });
+
+  it("names the first divergence in the report's words and highlights its events", async () => {
+    await openAndRun();
+    const report = lookupFirstReport();
+    expect(byTestId("divergence").textContent).toBe(report.divergence?.first?.explanation);
+    const highlighted = all('[data-testid="timeline-event"][data-divergence="true"], [data-testid="run-end"][data-divergence="true"]');
+    expect(highlighted.map((e) => ({ lane: e.dataset.lane, seq: Number(e.dataset.seq) }))).toEqual(divergencePlaces(report));
+    expect(highlighted[0]?.textContent).toContain("first divergence");
+    expect(highlighted[0]?.dataset.type).toBe("restart");
+  });
+
+  it("shows the report's counters, restart minus dynamic, and the savings against the baseline", async () => {
+    await openAndRun();
+    const rows = counterRows(lookupFirstReport());
+    expect(all('[data-testid="counter-row"]').map((row) => row.dataset.counter)).toEqual(rows.map((row) => row.key));
+    for (const row of rows) {
+      const shown = byTestId(`counter-row"][data-counter="${row.key}`);
+      const cell = (name: string) => byTestId(`counter-${name}`, shown).textContent;
+      expect([cell("dynamic"), cell("restart"), cell("delta"), cell("baseline")]).toEqual([
+        String(row.values.dynamic),
+        String(row.values.restart),
+        signed(row.delta ?? 0),
+        String(row.values.baseline),
+      ]);
+    }
+    expect(byTestId("counter-delta", byTestId('counter-row"][data-counter="prompt_tokens')).textContent).toBe("+151");
+    expect(byTestId("savings-dynamic").textContent).toBe("-533 (-80.3%)");
+    expect(byTestId("savings-restart").textContent).toBe("-684 (-103.0%)");
+  });
+
+  it("charts each lane's prompt tokens, with the axis' ends and a description", async () => {
+    await openAndRun();
+    const chart = byTestId("token-chart");
+    expect([...chart.querySelectorAll(".series")].map((g) => g.getAttribute("data-lane"))).toEqual(["dynamic", "restart", "baseline"]);
+    expect(byTestId("chart-max", chart).textContent).toBe("394");
+    expect(chart.textContent).toContain("call 5");
+    expect(chart.querySelector("desc")?.textContent).toContain("restart: 205, 221, 291, 307, 324");
+  });
+
+  it("shows the picked event and the request its adapter sent at that call", async () => {
+    await openAndRun();
+    const call3 = event("restart", 7);
+    await click(call3);
+    expect(call3.getAttribute("aria-pressed")).toBe("true");
+    const detail = byTestId("event-detail");
+    expect(detail.textContent).toContain("restart · #7 · attempt 2");
+    expect(detail.textContent).toContain("lookup, search, cite, read_section");
+    expect(byTestId("detail-system").textContent).toBe("system prompt of restart call 3");
+    expect(JSON.parse(byTestId("detail-response").textContent)).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ function: { name: "lookup" } }],
+    });
+    expect(JSON.parse(byTestId("detail-tools").textContent)).toEqual([]);
+  });
+
+  it("shows a tool call's arguments and result as text, never as HTML", async () => {
+    const { platform, store } = setup();
+    const report = lookupFirstReport();
+    const lookup = report.runs[0]?.events[2];
+    if (lookup?.type !== "tool_call") throw new Error("the dynamic run's event 2 is lookup");
+    lookup.result = "<img src=x alt=injected>";
+    platform.compare.report = report;
+    await render(store, platform);
+    await act(() => store.openPath(PATH));
+    await click(byTestId("run-comparison"));
+    await click(event("dynamic", 2));
+    expect(byTestId("event-detail").textContent).toContain('"<img src=x alt=injected>"');
+    expect(container.querySelector("img")).toBeNull();
+  });
+
+  it("copies a part of the request and says so", async () => {
+    await openAndRun();
+    await click(event("dynamic", 1));
+    await click(byTestId("copy-system"));
+    expect(byTestId("event-detail").textContent).toContain("Copied");
+    expect(await navigator.clipboard.readText()).toBe("system prompt of dynamic call 1");
+  });
+
+  it("streams a held comparison without a divergence yet, then cancels it", async () => {
+    const { platform } = await openScenario();
+    platform.compare.hold = true;
+    await click(byTestId("run-comparison"));
+    const status = byTestId("run-status");
+    expect(status.dataset.status).toBe("running");
+    expect(status.textContent).toBe("Running the dynamic run (1 of 3): 11 events so far");
+    expect(shownSeqs("dynamic")).toHaveLength(9);
+    expect(shownSeqs("restart")).toEqual([]);
+    expect(all('[data-divergence="true"]')).toEqual([]);
+    expect((byTestId("run-comparison") as HTMLButtonElement).disabled).toBe(true);
+    await click(byTestId("cancel-comparison"));
+    expect(byTestId("run-status").dataset.status).toBe("cancelled");
+    expect(container.querySelector('[data-testid="cancel-comparison"]')).toBeNull();
+    expect((byTestId("export-report") as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("hides and shows the baseline lane", async () => {
+    await openAndRun();
+    const toggle = byTestId("baseline-toggle") as HTMLInputElement;
+    expect(toggle.checked).toBe(true);
+    await click(toggle);
+    expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual(["dynamic", "restart"]);
+    await click(toggle);
+    expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual(["dynamic", "restart", "baseline"]);
+  });
+
+  it("cannot run a scenario with problems", async () => {
+    const { platform, store } = setup();
+    platform.compare.disk.set(PATH, { ...lookupFirstScenario(), params: { nope: "x" } });
+    await render(store, platform);
+    await act(() => store.openPath(PATH));
+    const run = byTestId("run-comparison") as HTMLButtonElement;
+    expect(run.disabled).toBe(true);
+    expect(run.title).toBe("Fix the scenario's problems first");
+  });
+
+  it("exports the finished comparison and says where", async () => {
+    const { platform } = await openAndRun();
+    platform.chosenPath = "/out/report.json";
+    await click(byTestId("export-report"));
+    expect(byTestId("compare-notice").textContent).toContain("Wrote the comparison report to /out/report.json");
+    platform.chosenPath = "/out/requests";
+    await click(byTestId("export-requests"));
+    expect(byTestId("compare-notice").textContent).toContain("Wrote 12 request bodies to /out/requests");
+  });
+
+  it("says why a scenario did not open, until dismissed", async () => {
+    const { platform } = await openScenario();
+    platform.chosenPath = "/s/missing.scenario.json";
+    await click(byTestId("open-scenario"));
+    const failure = byTestId("compare-failure");
+    expect(failure.textContent).toContain("The scenario was not opened");
+    expect(byTestId("scenario-path").textContent).toBe(PATH);
+    await click(failure.querySelector("button") as HTMLElement);
+    expect(container.querySelector('[data-testid="compare-failure"]')).toBeNull();
+  });
+
+  it("saves, undoes and redoes the scenario from the toolbar", async () => {
+    const { platform, store } = await openScenario();
+    const save = byTestId("save-scenario") as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    await act(() => store.edit({ ...lookupFirstScenario(), user: "Fix it." }, "user"));
+    await settle();
+    expect((byTestId("undo-scenario") as HTMLButtonElement).disabled).toBe(false);
+    await click(byTestId("save-scenario"));
+    expect(platform.compare.files.get(PATH)).toContain("Fix it.");
+    await click(byTestId("undo-scenario"));
+    expect((byTestId("scenario-user") as HTMLTextAreaElement).value).toBe(lookupFirstScenario().user);
+    await click(byTestId("redo-scenario"));
+    expect((byTestId("scenario-user") as HTMLTextAreaElement).value).toBe("Fix it.");
+  });
+});

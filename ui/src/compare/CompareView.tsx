@@ -1,0 +1,289 @@
+// The compare view: its toolbar (the scenario's file actions, undo and redo, Run and Cancel, the
+// exports), the failure and notice, then the scenario panel beside the comparison (run status, first
+// divergence, counters, prompt-token chart, timeline) and the picked event's detail; an empty state
+// while no scenario is open. All state and actions live in CompareStore.
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import type { RecentFile, Template } from "../platform";
+import { fileName } from "../view";
+import { CountersTable } from "./CountersTable";
+import { EventDetail } from "./EventDetail";
+import { offeredTools, templateParams } from "./offered";
+import { DivergenceLine, RunStatus } from "./RunStatus";
+import { ScenarioPanel } from "./ScenarioPanel";
+import { callIndexOf, type CompareState, type CompareStore } from "./store";
+import { laneViews } from "./timeline";
+import { Timeline } from "./Timeline";
+import { TokenChart } from "./TokenChart";
+import "./compare.css";
+
+export function CompareView({ store, template }: { store: CompareStore; template: Template }) {
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  // The scenario panel can be folded away to give the lanes the width (a 1280 px window).
+  const [scenarioShown, setScenarioShown] = useState(true);
+  const tools = useMemo(() => offeredTools(template), [template]);
+  const params = useMemo(() => templateParams(template), [template]);
+
+  useEffect(() => {
+    void store.loadRecent();
+  }, [store]);
+
+  const { scenario } = state;
+  // The detail column opens once an event is picked, so the lanes have the room until then.
+  const layout = ["compare-panes", state.picked === null ? "" : "with-detail", scenarioShown ? "" : "scenario-hidden"];
+  return (
+    <div className="compare-view" data-testid="compare-view">
+      <CompareToolbar
+        store={store}
+        state={state}
+        scenarioShown={scenarioShown}
+        onScenarioShown={setScenarioShown}
+      />
+      <CompareNotices store={store} state={state} />
+      {scenario === null ? (
+        <EmptyState store={store} recent={state.recent} />
+      ) : (
+        <div className={layout.filter((name) => name !== "").join(" ")}>
+          {scenarioShown && (
+            <aside className="pane compare-scenario">
+              <ScenarioPanel
+                view={scenario}
+                tools={tools}
+                params={params}
+                revision={state.revision}
+                onChange={(edited, group) => void store.edit(edited, group)}
+              />
+            </aside>
+          )}
+          <Results store={store} state={state} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function CompareToolbar({
+  store,
+  state,
+  scenarioShown,
+  onScenarioShown,
+}: {
+  store: CompareStore;
+  state: CompareState;
+  scenarioShown: boolean;
+  onScenarioShown: (shown: boolean) => void;
+}) {
+  const { scenario, run } = state;
+  const running = run?.status === "running";
+  const finished = run?.status === "finished";
+  const notRunnable =
+    scenario === null
+      ? "Start or open a scenario first"
+      : running
+        ? "A comparison is running"
+        : scenario.problems.length > 0
+          ? "Fix the scenario's problems first"
+          : null;
+  const exportTitle = (what: string) => (finished ? what : `${what} (once a comparison has finished)`);
+  return (
+    <div className="toolbar compare-toolbar">
+      <div className="compare-group" role="group" aria-label="Scenario">
+        <button type="button" data-testid="new-scenario" onClick={() => void store.newScenario()}>
+          New scenario
+        </button>
+        <button type="button" data-testid="open-scenario" onClick={() => void store.openChosen()}>
+          Open scenario…
+        </button>
+        {/* Without a scenario the empty state lists the recent ones: one list at a time. */}
+        {scenario !== null && state.recent.length > 0 && (
+          <details className="recent-menu" data-testid="recent-scenarios">
+            <summary>Recent</summary>
+            <RecentScenarios store={store} recent={state.recent} />
+          </details>
+        )}
+        <button
+          type="button"
+          data-testid="save-scenario"
+          disabled={scenario === null || (!scenario.dirty && scenario.path !== null)}
+          onClick={() => void store.save()}
+        >
+          Save
+        </button>
+        <button type="button" data-testid="save-scenario-as" disabled={scenario === null} onClick={() => void store.saveAs()}>
+          Save as…
+        </button>
+        <button type="button" data-testid="undo-scenario" disabled={scenario?.can_undo !== true} onClick={() => void store.undo()}>
+          Undo
+        </button>
+        <button type="button" data-testid="redo-scenario" disabled={scenario?.can_redo !== true} onClick={() => void store.redo()}>
+          Redo
+        </button>
+        {scenario !== null && (
+          <button
+            type="button"
+            aria-pressed={scenarioShown}
+            title="Show or hide the scenario panel"
+            onClick={() => {
+              onScenarioShown(!scenarioShown);
+            }}
+          >
+            Scenario panel
+          </button>
+        )}
+      </div>
+      <div className="compare-group" role="group" aria-label="Comparison">
+        <button
+          type="button"
+          data-testid="run-comparison"
+          className="primary"
+          disabled={notRunnable !== null}
+          title={notRunnable ?? "Replay the scenario under the dynamic and restart adapters and the all-FULL baseline"}
+          onClick={() => void store.run()}
+        >
+          Run
+        </button>
+        {running && (
+          <button type="button" data-testid="cancel-comparison" onClick={() => void store.cancel()}>
+            Cancel
+          </button>
+        )}
+        <button
+          type="button"
+          data-testid="export-report"
+          disabled={!finished}
+          title={exportTitle("Write the comparison report (JSON)")}
+          onClick={() => void store.exportReport()}
+        >
+          Export report…
+        </button>
+        <button
+          type="button"
+          data-testid="export-requests"
+          disabled={!finished}
+          title={exportTitle("Write every model call's request body into a new or empty folder")}
+          onClick={() => void store.exportRequests()}
+        >
+          Export request bodies…
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function CompareNotices({ store, state }: { store: CompareStore; state: CompareState }) {
+  const dismiss = () => {
+    store.dismiss();
+  };
+  return (
+    <>
+      {state.failure !== null && (
+        <div className="error failure" role="alert" data-testid="compare-failure">
+          <strong>{state.failure.title}</strong>
+          <span>{state.failure.detail}</span>
+          <button type="button" onClick={dismiss}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {state.notice !== null && (
+        <div className="compare-notice failure" role="status" data-testid="compare-notice">
+          <span>{state.notice}</span>
+          <button type="button" onClick={dismiss}>
+            Dismiss
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+function EmptyState({ store, recent }: { store: CompareStore; recent: RecentFile[] }) {
+  return (
+    <section className="compare-empty" aria-label="No scenario">
+      <h2>No scenario is open</h2>
+      <p>
+        A scenario scripts one conversation: the user&apos;s message, the model&apos;s tool calls and its final answer. Running it
+        replays it under the dynamic and restart adapters, and once more with every section FULL, and shows where and at what price
+        they differ.
+      </p>
+      <div className="start-actions">
+        <button type="button" onClick={() => void store.newScenario()}>
+          New scenario
+        </button>
+        <button type="button" onClick={() => void store.openChosen()}>
+          Open scenario…
+        </button>
+      </div>
+      {recent.length > 0 && (
+        <>
+          <h3>Recent scenarios</h3>
+          <RecentScenarios store={store} recent={recent} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function RecentScenarios({ store, recent }: { store: CompareStore; recent: RecentFile[] }) {
+  return (
+    <ul className="recent-files">
+      {recent.map((file) => (
+        <li key={file.path}>
+          <button
+            type="button"
+            data-testid="recent-scenario"
+            data-path={file.path}
+            title={file.path}
+            disabled={!file.exists}
+            onClick={(event) => {
+              event.currentTarget.closest("details")?.removeAttribute("open");
+              void store.openPath(file.path);
+            }}
+          >
+            {fileName(file.path)}
+          </button>
+          <code className="recent-path">{file.path}</code>
+          {!file.exists && <span className="notice">missing</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The comparison's side of the view: nothing run yet, or the run as far as it got, and the picked event. */
+function Results({ store, state }: { store: CompareStore; state: CompareState }) {
+  const { run, picked } = state;
+  if (run === null) {
+    return (
+      <section className="pane compare-results" aria-label="Comparison">
+        <p className="notice">
+          Not run yet. Run replays the scenario under the dynamic and restart adapters and the all-FULL baseline; the lanes fill in
+          as the events arrive.
+        </p>
+      </section>
+    );
+  }
+  const views = laneViews(run.events);
+  return (
+    <>
+      <section className="pane compare-results" aria-label="Comparison">
+        <RunStatus run={run} />
+        {run.report !== null && <DivergenceLine report={run.report} />}
+        <div className="compare-figures">
+          {run.report !== null && <CountersTable report={run.report} />}
+          <TokenChart views={views} />
+        </div>
+        <Timeline run={run} views={views} picked={picked} onPick={(lane, event) => void store.pick(lane, event)} />
+      </section>
+      {picked !== null && (
+        <aside className="pane compare-detail">
+          <EventDetail
+            picked={picked}
+            callIndex={callIndexOf(picked.event, run.events[picked.lane])}
+            finished={run.report !== null}
+            detail={state.detail}
+          />
+        </aside>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,234 @@
+// The compare view's timeline: the dynamic and restart lanes side by side, and the all-FULL baseline
+// as a third lane that can be hidden, aligned call by call. Each lane cell is a model-call block with
+// the tool calls and markers that followed the call; a new attempt gets a separator; the run's end
+// closes the lane. Every event is a button that picks it; the picked event and the first
+// divergence's events are highlighted. It draws what has arrived, so it follows a running comparison.
+import { useState, type ReactNode } from "react";
+import type { Lane, RunEvent } from "../platform";
+import type { PickedEvent, RunState } from "./store";
+import { alignByCall, describeEvent, divergencePlaces, LANES, type CallBlock, type LaneView, type TimelineRow } from "./timeline";
+
+/** What each lane is, under its name. */
+const LANE_NOTES: Record<Lane, string> = {
+  dynamic: "injects a read section's tools",
+  restart: "restarts with the section expanded",
+  baseline: "every section FULL from the start",
+};
+
+/** How the events are marked and what a click does: shared by every cell of the timeline. */
+interface Marks {
+  picked: PickedEvent | null;
+  /** `lane:seq` of the first divergence's events. */
+  divergence: ReadonlySet<string>;
+  onPick: (lane: Lane, event: RunEvent) => void;
+}
+
+const placeKey = (lane: Lane, seq: number) => `${lane}:${String(seq)}`;
+
+export function Timeline({
+  run,
+  views,
+  picked,
+  onPick,
+}: {
+  run: RunState;
+  /** Each lane's events grouped into blocks (laneViews of the run's events). */
+  views: Record<Lane, LaneView>;
+  picked: PickedEvent | null;
+  onPick: (lane: Lane, event: RunEvent) => void;
+}) {
+  const [showBaseline, setShowBaseline] = useState(true);
+  const lanes = LANES.filter((lane) => lane !== "baseline" || showBaseline);
+  const shown: Partial<Record<Lane, LaneView>> = Object.fromEntries(lanes.map((lane) => [lane, views[lane]]));
+  const rows = alignByCall(shown);
+  const withBefore = lanes.some((lane) => views[lane].before.length > 0);
+  const marks: Marks = {
+    picked,
+    divergence: new Set(divergencePlaces(run.report).map((place) => placeKey(place.lane, place.seq))),
+    onPick,
+  };
+  return (
+    <section className="timeline-section" aria-label="Timeline">
+      <div className="timeline-head">
+        <h3>Timeline</h3>
+        <label className="check">
+          <input
+            type="checkbox"
+            data-testid="baseline-toggle"
+            checked={showBaseline}
+            onChange={(event) => {
+              setShowBaseline(event.target.checked);
+            }}
+          />{" "}
+          Show the all-FULL baseline
+        </label>
+      </div>
+      {/* The lanes' cells share the grid's rows (see compare.css), so call k lines up across lanes. */}
+      <div className={`timeline lanes-${String(lanes.length)}`}>
+        {lanes.map((lane, index) => (
+          <LaneColumn
+            key={lane}
+            lane={lane}
+            column={index + 1}
+            view={views[lane]}
+            rows={rows}
+            withBefore={withBefore}
+            pending={pendingText(run, lane)}
+            marks={marks}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+/** What a lane without its end says: still to come, under way, or stopped. */
+function pendingText(run: RunState, lane: Lane): string {
+  switch (run.status) {
+    case "running":
+      return run.current !== lane && run.events[lane].length === 0 ? "waiting for its turn" : "running…";
+    case "cancelled":
+      return "cancelled before it ended";
+    case "failed":
+      return "did not end: the comparison failed";
+    case "finished":
+      return "no end recorded";
+  }
+}
+
+function LaneColumn({
+  lane,
+  column,
+  view,
+  rows,
+  withBefore,
+  pending,
+  marks,
+}: {
+  lane: Lane;
+  column: number;
+  view: LaneView;
+  rows: TimelineRow[];
+  withBefore: boolean;
+  pending: string;
+  marks: Marks;
+}) {
+  const cell = (extra = "") => `timeline-cell col-${String(column)}${extra}`;
+  return (
+    <div className="lane" data-testid="lane" data-lane={lane} role="group" aria-label={`${lane} lane`}>
+      <div className={cell(" lane-head")}>
+        <h4>{lane}</h4>
+        <span className="lane-note">{LANE_NOTES[lane]}</span>
+      </div>
+      {withBefore && (
+        <div className={cell(" before")}>
+          {view.before.length > 0 && (
+            <>
+              <span className="cell-label">before the first call</span>
+              <EventList lane={lane} events={view.before} marks={marks} />
+            </>
+          )}
+        </div>
+      )}
+      {rows.map((row) => {
+        const block = row.blocks[lane];
+        return (
+          <div key={row.callIndex} className={cell(block === undefined ? " empty" : "")}>
+            {block !== undefined && <Block lane={lane} block={block} marks={marks} />}
+          </div>
+        );
+      })}
+      <div className={cell(" end")}>
+        {view.end === null ? (
+          <p className="lane-pending">{pending}</p>
+        ) : (
+          <EventButton lane={lane} event={view.end} marks={marks} testId="run-end">
+            <span className="run-end-status">{describeEvent(view.end)}</span>
+            {view.end.final !== null && <span className="run-end-final">{view.end.final}</span>}
+            {view.end.error !== undefined && <span className="run-end-error">{view.end.error}</span>}
+          </EventButton>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Block({ lane, block, marks }: { lane: Lane; block: CallBlock; marks: Marks }) {
+  const { call } = block;
+  return (
+    <>
+      {block.newAttempt && (
+        <div className="attempt-separator" data-testid="attempt-separator" role="separator" aria-label={`attempt ${String(block.attempt)}`}>
+          attempt {block.attempt}
+        </div>
+      )}
+      <div
+        className="call-block"
+        data-testid="call-block"
+        data-lane={lane}
+        data-call={block.callIndex}
+        data-attempt={block.attempt}
+      >
+        <EventButton lane={lane} event={call} marks={marks}>
+          <span className="call-title">
+            call {block.callIndex} · attempt {block.attempt}
+          </span>
+          <span className="call-meta">
+            {call.tools_offered.length} tools · {call.prompt_tokens} prompt tokens
+          </span>
+        </EventButton>
+        {block.after.length > 0 && <EventList lane={lane} events={block.after} marks={marks} />}
+      </div>
+    </>
+  );
+}
+
+function EventList({ lane, events, marks }: { lane: Lane; events: RunEvent[]; marks: Marks }) {
+  return (
+    <ul className="call-events">
+      {events.map((event) => (
+        <li key={event.seq}>
+          <EventButton lane={lane} event={event} marks={marks} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** One event as a button that picks it; `children` replace its one-line description. */
+function EventButton({
+  lane,
+  event,
+  marks,
+  testId = "timeline-event",
+  children,
+}: {
+  lane: Lane;
+  event: RunEvent;
+  marks: Marks;
+  testId?: string;
+  children?: ReactNode;
+}) {
+  const diverges = marks.divergence.has(placeKey(lane, event.seq));
+  const picked = marks.picked?.lane === lane && marks.picked.event.seq === event.seq;
+  const failed = event.type === "tool_call" && !event.success;
+  const classes = ["timeline-event", `kind-${event.type}`, failed ? "failed" : "", diverges ? "divergence" : ""];
+  return (
+    <button
+      type="button"
+      className={classes.filter((name) => name !== "").join(" ")}
+      data-testid={testId}
+      data-lane={lane}
+      data-seq={event.seq}
+      data-type={event.type}
+      data-divergence={diverges ? "true" : undefined}
+      aria-pressed={picked}
+      onClick={() => {
+        marks.onPick(lane, event);
+      }}
+    >
+      {children ?? describeEvent(event)}
+      {diverges && <span className="divergence-badge">first divergence</span>}
+    </button>
+  );
+}

@@ -1,0 +1,88 @@
+// detail.ts: an event's fields in words, a model call's request split into system prompt, messages,
+// tools and answer, and copying with the reason when the clipboard refuses.
+import { describe, expect, it } from "vitest";
+import type { CallRequest, RunEvent } from "../platform";
+import { lookupFirstReport } from "../testing/fakeCompare";
+import { copyText, eventFields, prettyJson, requestParts } from "./detail";
+
+function restartEvent(seq: number): RunEvent {
+  const event = lookupFirstReport().runs[1]?.events.find((e) => e.seq === seq);
+  if (event === undefined) throw new Error(`no restart event ${String(seq)}`);
+  return event;
+}
+
+describe("eventFields", () => {
+  it("shows a tool call's name, outcome, and its arguments and result as pretty JSON", () => {
+    const fields = eventFields(restartEvent(2));
+    expect(fields.map((f) => f.label)).toEqual(["Tool", "Outcome", "Asked by model call", "Call id", "Arguments", "Result"]);
+    expect(fields.find((f) => f.label === "Arguments")).toEqual({ label: "Arguments", text: '{\n  "id": 7\n}', json: true });
+    expect(fields.find((f) => f.label === "Outcome")?.text).toBe("ok");
+  });
+
+  it("shows a model call's offered tools and tokens", () => {
+    expect(eventFields(restartEvent(7))).toEqual([
+      { label: "Model call", text: "3" },
+      { label: "Tools offered", text: "lookup, search, cite, read_section" },
+      { label: "Prompt tokens", text: "291" },
+      { label: "Completion tokens", text: "6" },
+    ]);
+  });
+
+  it("shows a marker's fields", () => {
+    expect(eventFields(restartEvent(6))).toEqual([
+      { label: "Reason", text: "visibility_expansion" },
+      { label: "Sections expanded", text: "context" },
+    ]);
+    const skipped: RunEvent = { type: "tool_injection_skipped", section_key: null, tool_name: "cite", seq: 1, attempt: 1 };
+    expect(eventFields(skipped).find((f) => f.label === "Offered by")?.text).toBe("a plugin's tool change");
+    const ended: RunEvent = { type: "run_completed", status: "error", final: null, error: "provider down", seq: 2, attempt: 1 };
+    expect(eventFields(ended)).toEqual([
+      { label: "Status", text: "error" },
+      { label: "Final answer", text: "none" },
+      { label: "Error", text: "provider down" },
+    ]);
+  });
+});
+
+describe("requestParts", () => {
+  const request = (body: CallRequest["body"]): CallRequest => ({ call_index: 2, attempt: 1, body, response: { role: "assistant", content: "Done." } });
+
+  it("splits the body into the system prompt, the messages after it and the tools", () => {
+    const user = { role: "user", content: "Hi" };
+    const tools = [{ type: "function", function: { name: "lookup" } }];
+    const parts = requestParts(request({ messages: [{ role: "system", content: "You are…" }, user], tools }));
+    expect(parts).toEqual({ system: "You are…", messages: [user], tools, response: { role: "assistant", content: "Done." } });
+  });
+
+  it("keeps every message when the first is not a system message, and no tools when there are none", () => {
+    const user = { role: "user", content: "Hi" };
+    expect(requestParts(request({ messages: [user] }))).toMatchObject({ system: null, messages: [user], tools: [] });
+    expect(requestParts(request(null))).toMatchObject({ system: null, messages: [], tools: [] });
+  });
+});
+
+describe("prettyJson", () => {
+  it("indents by two spaces", () => {
+    expect(prettyJson({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}');
+  });
+});
+
+describe("copyText", () => {
+  it("says Copied once the clipboard took the text", async () => {
+    const copied: string[] = [];
+    const clipboard = {
+      writeText: (text: string) => {
+        copied.push(text);
+        return Promise.resolve();
+      },
+    };
+    expect(await copyText("prompt", clipboard)).toBe("Copied");
+    expect(copied).toEqual(["prompt"]);
+  });
+
+  it("says why not when there is no clipboard or it refuses", async () => {
+    expect(await copyText("prompt", null)).toBe("Not copied: this window cannot use the clipboard");
+    const refusing = { writeText: () => Promise.reject(new Error("Write permission denied.")) };
+    expect(await copyText("prompt", refusing)).toBe("Not copied: Write permission denied.");
+  });
+});

@@ -1,0 +1,140 @@
+// The event detail's content as plain data: an event's fields in words, the request a model call
+// sent split into what a reader looks for (the system prompt, the messages after it, the tools, the
+// answer), and copying text to the clipboard with a reason when it cannot be done.
+import type { CallRequest, JsonValue, RunEvent } from "../platform";
+
+/** One field of an event: its label and its value as text; `json` values are shown as a block. */
+export interface EventField {
+  label: string;
+  text: string;
+  json?: boolean;
+}
+
+/** JSON as people read it: two-space indents, one key per line. */
+export function prettyJson(value: JsonValue): string {
+  return JSON.stringify(value, null, 2);
+}
+
+function list(names: readonly string[]): string {
+  return names.length === 0 ? "none" : names.join(", ");
+}
+
+/** What the event says, field by field (its kind, lane, seq and attempt are the detail's heading). */
+export function eventFields(event: RunEvent): EventField[] {
+  switch (event.type) {
+    case "run_started":
+      return [
+        { label: "Adapter", text: event.adapter },
+        { label: "Template", text: event.template },
+      ];
+    case "model_call":
+      return [
+        { label: "Model call", text: String(event.call_index) },
+        { label: "Tools offered", text: list(event.tools_offered) },
+        { label: "Prompt tokens", text: String(event.prompt_tokens) },
+        { label: "Completion tokens", text: String(event.completion_tokens) },
+      ];
+    case "tool_call":
+      return [
+        { label: "Tool", text: event.name },
+        { label: "Outcome", text: event.success ? "ok" : "failed" },
+        { label: "Asked by model call", text: String(event.call_index) },
+        { label: "Call id", text: event.call_id },
+        { label: "Arguments", text: prettyJson(event.args), json: true },
+        { label: "Result", text: prettyJson(event.result), json: true },
+      ];
+    case "tools_injected":
+      return [
+        { label: "Tools", text: list(event.tool_names) },
+        { label: "Offered by", text: event.section_key ?? "a plugin's tool change" },
+      ];
+    case "tool_injection_skipped":
+      return [
+        { label: "Tool", text: event.tool_name },
+        { label: "Offered by", text: event.section_key ?? "a plugin's tool change" },
+        { label: "Why", text: "a tool of that name is already offered" },
+      ];
+    case "tools_removed":
+      return [{ label: "Tools", text: list(event.tool_names) }];
+    case "visibility_changed":
+      return [{ label: "Sections made FULL", text: list(event.section_keys) }];
+    case "restart":
+      return [
+        { label: "Reason", text: event.reason },
+        { label: "Sections expanded", text: list(event.section_keys) },
+        ...(event.message === undefined ? [] : [{ label: "The model's reason", text: event.message }]),
+      ];
+    case "tool_availability_changed":
+      return [
+        { label: "Before model call", text: String(event.at_model_call) },
+        { label: "Added", text: list(event.added) },
+        { label: "Removed", text: list(event.removed) },
+      ];
+    case "limit_reached":
+      return [
+        { label: "Limit", text: event.limit },
+        { label: "Value", text: String(event.value) },
+      ];
+    case "run_completed":
+      return [
+        { label: "Status", text: event.status },
+        { label: "Final answer", text: event.final ?? "none" },
+        ...(event.error === undefined ? [] : [{ label: "Error", text: event.error }]),
+      ];
+  }
+}
+
+/** A model call's request, as the detail shows it. */
+export interface RequestParts {
+  /** The system message's text; null when the request has none. */
+  system: string | null;
+  /** The messages after the system message (the user's, the model's, the tool results). */
+  messages: JsonValue[];
+  /** The `tools` of the request body: OpenAI Chat Completions tool objects. */
+  tools: JsonValue[];
+  /** The model's answer, as the assistant message it stands for. */
+  response: JsonValue;
+}
+
+function fieldOf(value: JsonValue, key: string): JsonValue | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value[key] : undefined;
+}
+
+function arrayOf(value: JsonValue | undefined): JsonValue[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** Splits the request body into its system prompt, the messages after it and the tools. */
+export function requestParts(call: CallRequest): RequestParts {
+  const messages = arrayOf(fieldOf(call.body, "messages"));
+  const [first, ...rest] = messages;
+  const content = first === undefined || fieldOf(first, "role") !== "system" ? undefined : fieldOf(first, "content");
+  const system = typeof content === "string" ? content : null;
+  return {
+    system,
+    messages: system === null ? messages : rest,
+    tools: arrayOf(fieldOf(call.body, "tools")),
+    response: call.response,
+  };
+}
+
+/** The part of the Clipboard API the copy buttons use. */
+export interface TextClipboard {
+  writeText(text: string): Promise<void>;
+}
+
+/** The window's clipboard, when the page may use it (a secure context, and a webview that has one). */
+function windowClipboard(): TextClipboard | null {
+  return (navigator as { clipboard?: TextClipboard }).clipboard ?? null;
+}
+
+/** Copies `text` and says how it went: "Copied", or why it was not copied. */
+export async function copyText(text: string, clipboard: TextClipboard | null = windowClipboard()): Promise<string> {
+  if (clipboard === null) return "Not copied: this window cannot use the clipboard";
+  try {
+    await clipboard.writeText(text);
+    return "Copied";
+  } catch (error) {
+    return `Not copied: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}

@@ -1,0 +1,221 @@
+// CompareStore over the FakePlatform: opening scenarios (and a failed open keeping the open one),
+// edit, undo and redo with their revisions, the unsaved-changes question before a scenario is
+// replaced, save and save as, a comparison streaming its events lane by lane to its report, cancel,
+// the picked event's request, the exports and the failures.
+import { describe, expect, it } from "vitest";
+import type { Lane, RunEvent } from "../platform";
+import { lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
+import { FakePlatform } from "../testing/fakePlatform";
+import { CompareStore, type UnsavedAnswer } from "./store";
+import { LANES } from "./timeline";
+
+const PATH = "/s/lookup-first.scenario.json";
+
+function setup(answer: UnsavedAnswer = "discard") {
+  const platform = new FakePlatform();
+  platform.compare.disk.set(PATH, lookupFirstScenario());
+  const asked: string[] = [];
+  const store = new CompareStore(
+    platform,
+    () => ({ id: platform.id, template: platform.template }),
+    (name) => {
+      asked.push(name);
+      return Promise.resolve(answer);
+    },
+  );
+  return { platform, store, asked };
+}
+
+/** A store with the lookup-first scenario open. */
+async function opened(answer: UnsavedAnswer = "discard") {
+  const setUp = setup(answer);
+  expect(await setUp.store.openPath(PATH)).toBe(true);
+  return setUp;
+}
+
+/** Lets a comparison held midway reach its hold. */
+function flush(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+function reportEvents(lane: Lane): RunEvent[] {
+  const report = lookupFirstReport();
+  const run = lane === "baseline" ? report.baseline : report.runs.find((r) => r.adapter === lane);
+  return run?.events ?? [];
+}
+
+describe("CompareStore scenarios", () => {
+  it("opens a scenario by path, bumps the revision and reads the recent scenarios", async () => {
+    const { store, platform } = setup();
+    platform.compare.recent = [{ path: PATH, exists: true }];
+    expect(await store.openPath(PATH)).toBe(true);
+    const state = store.getState();
+    expect(state.scenario?.path).toBe(PATH);
+    expect(state.scenario?.scenario.name).toBe("lookup-first");
+    expect(state.revision).toBe(1);
+    expect(state.recent).toEqual([{ path: PATH, exists: true }]);
+  });
+
+  it("keeps the open scenario when another cannot be opened, and says why", async () => {
+    const { store } = await opened();
+    expect(await store.openPath("/s/missing.scenario.json")).toBe(false);
+    const state = store.getState();
+    expect(state.scenario?.path).toBe(PATH);
+    expect(state.failure?.title).toBe("The scenario was not opened");
+    expect(state.failure?.detail).toContain("/s/missing.scenario.json: cannot read");
+  });
+
+  it("edits without a new revision; undo and redo step back and forth with one", async () => {
+    const { store } = await opened();
+    const scenario = lookupFirstScenario();
+    await store.edit({ ...scenario, user: "Fix it." }, "user");
+    expect(store.getState().scenario).toMatchObject({ dirty: true, can_undo: true, scenario: { user: "Fix it." } });
+    expect(store.getState().revision).toBe(1);
+    await store.undo();
+    expect(store.getState().scenario).toMatchObject({ dirty: false, can_redo: true, scenario: { user: scenario.user } });
+    expect(store.getState().revision).toBe(2);
+    await store.redo();
+    expect(store.getState().scenario?.scenario.user).toBe("Fix it.");
+    expect(store.getState().revision).toBe(3);
+  });
+
+  it("asks about unsaved changes before a new scenario replaces them; cancel keeps them", async () => {
+    const { store, asked } = await opened("cancel");
+    await store.edit({ ...lookupFirstScenario(), user: "Fix it." }, "user");
+    expect(await store.newScenario()).toBe(false);
+    expect(asked).toEqual(["lookup-first.scenario.json"]);
+    expect(store.getState().scenario?.scenario.user).toBe("Fix it.");
+  });
+
+  it("lets the changes go on discard, and saves them first on save", async () => {
+    const discarding = await opened("discard");
+    await discarding.store.edit({ ...lookupFirstScenario(), user: "Fix it." }, "user");
+    expect(await discarding.store.newScenario()).toBe(true);
+    expect(discarding.store.getState().scenario?.path).toBeNull();
+    expect(discarding.platform.compare.files.size).toBe(0);
+
+    const saving = await opened("save");
+    await saving.store.edit({ ...lookupFirstScenario(), user: "Fix it." }, "user");
+    expect(await saving.store.newScenario()).toBe(true);
+    expect(saving.platform.compare.files.get(PATH)).toContain("Fix it.");
+  });
+
+  it("saves to its file, and as a new file where the dialog says", async () => {
+    const { store, platform } = await opened();
+    await store.edit({ ...lookupFirstScenario(), user: "Fix it." }, "user");
+    expect(await store.save()).toBe(true);
+    expect(store.getState().scenario?.dirty).toBe(false);
+    expect(platform.compare.files.get(PATH)).toContain("Fix it.");
+
+    platform.chosenPath = "/s/copy.scenario.json";
+    expect(await store.saveAs()).toBe(true);
+    expect(store.getState().scenario?.path).toBe("/s/copy.scenario.json");
+    expect(platform.argsOf("chooseFile").at(-1)).toEqual(["save_scenario", PATH]);
+  });
+
+  it("asks where to save an untitled scenario, and does nothing when the dialog is cancelled", async () => {
+    const { store, platform } = setup();
+    await store.newScenario();
+    platform.chosenPath = null;
+    expect(await store.save()).toBe(false);
+    expect(platform.argsOf("chooseFile")).toEqual([["save_scenario", "new-scenario.scenario.json"]]);
+    expect(store.getState().scenario?.path).toBeNull();
+  });
+});
+
+describe("CompareStore comparisons", () => {
+  it("streams the events lane by lane, then holds the report", async () => {
+    const { store } = await opened();
+    const arrived: Lane[] = [];
+    let before = store.getState().run?.events;
+    store.subscribe(() => {
+      const events = store.getState().run?.events;
+      if (events !== undefined && before !== undefined) {
+        for (const lane of LANES) if (events[lane].length > before[lane].length) arrived.push(lane);
+      }
+      before = events;
+    });
+    await store.run();
+    const run = store.getState().run;
+    expect(run?.status).toBe("finished");
+    for (const lane of LANES) expect(run?.events[lane]).toEqual(reportEvents(lane));
+    expect(arrived).toEqual(LANES.flatMap((lane) => reportEvents(lane).map(() => lane)));
+    expect(run?.report).toEqual(lookupFirstReport());
+  });
+
+  it("cancels a comparison held after its first run", async () => {
+    const { store, platform } = await opened();
+    platform.compare.hold = true;
+    const running = store.run();
+    await flush();
+    expect(store.getState().run).toMatchObject({ status: "running", current: "dynamic" });
+    expect(store.getState().run?.events.dynamic).toHaveLength(reportEvents("dynamic").length);
+    await store.cancel();
+    await running;
+    expect(store.getState().run).toMatchObject({ status: "cancelled", current: null, report: null });
+    expect(store.getState().run?.events.restart).toEqual([]);
+  });
+
+  it("says why a comparison failed", async () => {
+    const { store, platform } = await opened();
+    platform.failures.set("runComparison", { code: "internal", message: "the runtime is gone", problems: [] });
+    await store.run();
+    expect(store.getState().run?.status).toBe("failed");
+    expect(store.getState().run?.failure).toEqual({ title: "Something went wrong in Unfold", detail: "the runtime is gone" });
+  });
+
+  it("fetches the request of a picked tool call's model call", async () => {
+    const { store } = await opened();
+    await store.run();
+    const lookupRedone = reportEvents("restart").find((e) => e.type === "tool_call" && e.call_index === 3);
+    if (lookupRedone === undefined) throw new Error("the restart run redoes lookup at call 3");
+    const picking = store.pick("restart", lookupRedone);
+    expect(store.getState().detail).toEqual({ kind: "loading" });
+    await picking;
+    const { picked, detail } = store.getState();
+    expect(picked).toEqual({ lane: "restart", event: lookupRedone });
+    expect(detail.kind === "ready" && detail.call).toMatchObject({
+      call_index: 3,
+      attempt: 2,
+      body: { messages: [{ role: "system", content: "system prompt of restart call 3" }] },
+    });
+  });
+
+  it("picks without a request while the comparison runs", async () => {
+    const { store, platform } = await opened();
+    platform.compare.hold = true;
+    const running = store.run();
+    await flush();
+    const first = store.getState().run?.events.dynamic[1];
+    if (first === undefined) throw new Error("the dynamic run has arrived");
+    await store.pick("dynamic", first);
+    expect(store.getState().detail).toEqual({ kind: "none" });
+    expect(platform.callNames()).not.toContain("comparisonCall");
+    platform.compare.release();
+    await running;
+  });
+
+  it("exports the report and the request bodies where the dialogs say, and says so", async () => {
+    const { store, platform } = await opened();
+    await store.run();
+    platform.chosenPath = "/out/report.json";
+    await store.exportReport();
+    expect(store.getState().notice).toBe("Wrote the comparison report to /out/report.json");
+    expect(platform.argsOf("chooseFile").at(-1)).toEqual(["save_report", "task-executor-lookup-first.comparison.json"]);
+    platform.chosenPath = "/out/requests";
+    await store.exportRequests();
+    expect(store.getState().notice).toBe("Wrote 12 request bodies to /out/requests");
+    expect([...platform.compare.exported.keys()]).toEqual(["/out/report.json", "/out/requests"]);
+  });
+
+  it("says why an export failed, and forgets it on dismiss", async () => {
+    const { store, platform } = await opened();
+    await store.run();
+    platform.chosenPath = "/out/requests";
+    platform.failures.set("exportRequests", { code: "invalid_template", message: "/out/requests: the folder is not empty", problems: [] });
+    await store.exportRequests();
+    expect(store.getState().failure).toEqual({ title: "The request bodies were not written", detail: "/out/requests: the folder is not empty" });
+    store.dismiss();
+    expect(store.getState().failure).toBeNull();
+  });
+});

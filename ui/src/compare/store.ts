@@ -1,0 +1,371 @@
+// The compare view's state and actions, without React: the open scenario (new, open, recent, edit,
+// undo, redo, save, save as; its problems checked against the open template, and its unsaved
+// changes settled before another one replaces it), a comparison run with its events arriving lane by
+// lane and its cancel, the event picked on the timeline with the request and answer of its model
+// call, and the exports. React reads it through `subscribe`/`getState`.
+import type {
+  CallRequest,
+  ComparisonReport,
+  FilePurpose,
+  Lane,
+  Outcome,
+  Platform,
+  PlatformError,
+  RecentFile,
+  RunEvent,
+  Scenario,
+  ScenarioView,
+  Template,
+} from "../platform";
+import { describeError, fileName } from "../view";
+
+/** The template the view runs on: the editor's open document. */
+export interface OpenTemplate {
+  id: number;
+  template: Template;
+}
+
+/** What the unsaved-changes question answered (the workspace asks it). */
+export type UnsavedAnswer = "save" | "discard" | "cancel";
+
+/**
+ * Asks whether to save the unsaved changes of the file called `name` before it is replaced by
+ * another (`switch`) or the window closes (`close`).
+ */
+export type AskUnsaved = (name: string, reason: "switch" | "close") => Promise<UnsavedAnswer>;
+
+/** Why an action was not done, for the person using the view. */
+export interface Failure {
+  title: string;
+  detail: string;
+}
+
+/** A comparison: where it is, the events of each lane as they arrived, and its report once done. */
+export interface RunState {
+  id: number;
+  status: "running" | "finished" | "cancelled" | "failed";
+  /** The lane whose run is under way (while running). */
+  current: Lane | null;
+  events: Record<Lane, RunEvent[]>;
+  report: ComparisonReport | null;
+  /** Why it failed (status `failed`). */
+  failure: Failure | null;
+}
+
+/** An event picked on the timeline. */
+export interface PickedEvent {
+  lane: Lane;
+  event: RunEvent;
+}
+
+/** The request and answer of the picked event's model call. */
+export type CallDetail =
+  | { kind: "none" }
+  | { kind: "loading" }
+  | { kind: "ready"; call: CallRequest }
+  | { kind: "failed"; failure: Failure };
+
+export interface CompareState {
+  scenario: ScenarioView | null;
+  /** Bumped when the scenario changed other than by the field typed in (open, undo, redo). */
+  revision: number;
+  recent: RecentFile[];
+  run: RunState | null;
+  picked: PickedEvent | null;
+  detail: CallDetail;
+  /** The last action that was not done, until the next one succeeds or it is dismissed. */
+  failure: Failure | null;
+  /** What the last export wrote. */
+  notice: string | null;
+}
+
+const NO_EVENTS = (): Record<Lane, RunEvent[]> => ({ dynamic: [], restart: [], baseline: [] });
+
+/** The model call an event belongs to (none for events before the first call). */
+export function callIndexOf(event: RunEvent, events: readonly RunEvent[]): number | null {
+  if (event.type === "model_call" || event.type === "tool_call") return event.call_index;
+  let index: number | null = null;
+  for (const other of events) {
+    if (other.seq > event.seq) break;
+    if (other.type === "model_call") index = other.call_index;
+  }
+  return index;
+}
+
+export class CompareStore {
+  private state: CompareState = {
+    scenario: null,
+    revision: 0,
+    recent: [],
+    run: null,
+    picked: null,
+    detail: { kind: "none" },
+    failure: null,
+    notice: null,
+  };
+  private readonly listeners = new Set<() => void>();
+  /** Scenario edits run one after the other, each on the scenario the one before left. */
+  private queue: Promise<void> = Promise.resolve();
+  private runs = 0;
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly openTemplate: () => OpenTemplate | null,
+    private readonly askUnsaved: AskUnsaved,
+  ) {}
+
+  readonly getState = (): CompareState => this.state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  private update(change: Partial<CompareState>): void {
+    this.state = { ...this.state, ...change };
+    for (const listener of this.listeners) listener();
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private templateId(): number | null {
+    return this.openTemplate()?.id ?? null;
+  }
+
+  /** Takes a scenario view the backend answered with; false (and says why) for a failure. */
+  private accept(result: Outcome<ScenarioView>, title: string, bump: boolean): boolean {
+    if (!result.ok) {
+      this.update({ failure: failureOf(title, result.error) });
+      return false;
+    }
+    this.update({ scenario: result.value, failure: null, revision: this.state.revision + (bump ? 1 : 0) });
+    return true;
+  }
+
+  /** Reads the recent scenarios. */
+  async loadRecent(): Promise<void> {
+    const recent = await this.platform.recentScenarios();
+    if (recent.ok) this.update({ recent: recent.value });
+  }
+
+  /** Starts a new scenario for the open template, once the open one's unsaved changes are settled. */
+  newScenario(): Promise<boolean> {
+    const template = this.templateId();
+    if (template === null) return Promise.resolve(false);
+    return this.replaceWith(() => this.platform.newScenario(template));
+  }
+
+  /** Asks which scenario file to open (the native dialog), then opens it. */
+  async openChosen(): Promise<boolean> {
+    const chosen = await this.platform.chooseFile("open_scenario", this.state.scenario?.path ?? null);
+    if (!chosen.ok) {
+      this.update({ failure: failureOf("The scenario was not opened", chosen.error) });
+      return false;
+    }
+    return chosen.value === null ? false : this.openPath(chosen.value);
+  }
+
+  /** Opens the scenario file at `path` (a recent file, the launch scenario). */
+  openPath(path: string): Promise<boolean> {
+    if (this.state.scenario?.path === path) return Promise.resolve(true);
+    return this.replaceWith(() => this.platform.openScenario(path, this.templateId()));
+  }
+
+  /**
+   * Puts the scenario `load` gives in place of the open one, whose unsaved changes are settled
+   * first; the old one is closed only once the new one is open, so a failed open loses nothing.
+   */
+  private replaceWith(load: () => Promise<Outcome<ScenarioView>>): Promise<boolean> {
+    return this.enqueue(async () => {
+      if (!(await this.settleUnsaved("switch"))) return false;
+      const before = this.state.scenario;
+      const loaded = await load();
+      if (!this.accept(loaded, "The scenario was not opened", true)) return false;
+      if (before !== null && loaded.ok && before.id !== loaded.value.id) await this.platform.closeScenario(before.id);
+      this.update({ run: null, picked: null, detail: { kind: "none" } });
+      await this.loadRecent();
+      return true;
+    });
+  }
+
+  /**
+   * Settles the open scenario's unsaved changes: true when there are none, or they were saved or
+   * let go; false when the user cancelled or the save did not happen.
+   */
+  async settleUnsaved(reason: "switch" | "close"): Promise<boolean> {
+    const { scenario } = this.state;
+    if (scenario === null || !scenario.dirty) return true;
+    const answer = await this.askUnsaved(scenario.path === null ? "Untitled scenario" : fileName(scenario.path), reason);
+    if (answer === "cancel") return false;
+    if (answer === "save") return this.write(null);
+    return true;
+  }
+
+  /** Replaces the scenario with what the panel holds (`group`: keystrokes of one field undo together). */
+  edit(scenario: Scenario, group: string | null): Promise<void> {
+    return this.enqueue(async () => {
+      const open = this.state.scenario;
+      if (open === null) return;
+      this.accept(await this.platform.editScenario(open.id, scenario, group, this.templateId()), "This change was not made", false);
+    });
+  }
+
+  /** Checks the scenario against the template as it is now (after the template was edited). */
+  recheck(): Promise<void> {
+    const open = this.state.scenario;
+    return open === null ? Promise.resolve() : this.edit(open.scenario, null);
+  }
+
+  undo(): Promise<void> {
+    return this.step(true);
+  }
+
+  redo(): Promise<void> {
+    return this.step(false);
+  }
+
+  private step(back: boolean): Promise<void> {
+    return this.enqueue(async () => {
+      const open = this.state.scenario;
+      if (open === null || !(back ? open.can_undo : open.can_redo)) return;
+      this.accept(await this.platform.stepScenario(open.id, back, this.templateId()), back ? "Nothing was undone" : "Nothing was redone", true);
+    });
+  }
+
+  /** Saves to the scenario's file; an untitled one asks where. True once saved. */
+  save(): Promise<boolean> {
+    if (this.state.scenario?.path === null) return this.saveAs();
+    return this.enqueue(() => this.write(null));
+  }
+
+  /** Asks where to save the scenario (the native dialog), then saves it there. */
+  async saveAs(): Promise<boolean> {
+    const open = this.state.scenario;
+    if (open === null) return false;
+    const suggested = open.path ?? `${open.scenario.name.replace(/[^A-Za-z0-9_-]+/g, "-")}.scenario.json`;
+    const chosen = await this.platform.chooseFile("save_scenario", suggested);
+    if (!chosen.ok) {
+      this.update({ failure: failureOf("The scenario was not saved", chosen.error) });
+      return false;
+    }
+    const path = chosen.value;
+    return path === null ? false : this.enqueue(() => this.write(path));
+  }
+
+  private async write(path: string | null): Promise<boolean> {
+    const open = this.state.scenario;
+    if (open === null) return false;
+    const saved = this.accept(await this.platform.saveScenario(open.id, path, this.templateId()), "The scenario was not saved", false);
+    if (saved && path !== null) await this.loadRecent();
+    return saved;
+  }
+
+  /** Runs the scenario on the open template under both adapters and the baseline. */
+  async run(): Promise<void> {
+    const template = this.templateId();
+    const open = this.state.scenario;
+    if (template === null || open === null || this.state.run?.status === "running") return;
+    await this.queue;
+    const id = ++this.runs;
+    this.update({
+      run: { id, status: "running", current: null, events: NO_EVENTS(), report: null, failure: null },
+      picked: null,
+      detail: { kind: "none" },
+      notice: null,
+    });
+    const result = await this.platform.runComparison(template, open.id, id, (progress) => {
+      const run = this.state.run;
+      if (run?.id !== id) return;
+      if (progress.type === "run_started") this.update({ run: { ...run, current: progress.lane } });
+      else {
+        const events = { ...run.events, [progress.lane]: [...run.events[progress.lane], progress.event] };
+        this.update({ run: { ...run, events } });
+      }
+    });
+    const run = this.state.run;
+    if (run?.id !== id) return;
+    if (result.ok) this.update({ run: { ...run, status: "finished", current: null, report: result.value } });
+    else if (result.error.code === "cancelled") this.update({ run: { ...run, status: "cancelled", current: null } });
+    else this.update({ run: { ...run, status: "failed", current: null, failure: failureOf("The comparison did not run", result.error) } });
+  }
+
+  /** Stops the comparison under way before its next model call. */
+  async cancel(): Promise<void> {
+    const run = this.state.run;
+    if (run?.status !== "running") return;
+    const result = await this.platform.cancelComparison(run.id);
+    if (!result.ok) this.update({ failure: failureOf("The comparison was not cancelled", result.error) });
+  }
+
+  /** Picks an event on the timeline and fetches the request and answer of its model call. */
+  async pick(lane: Lane, event: RunEvent): Promise<void> {
+    const run = this.state.run;
+    if (run === null) return;
+    const callIndex = callIndexOf(event, run.events[lane]);
+    this.update({ picked: { lane, event }, detail: callIndex === null || run.report === null ? { kind: "none" } : { kind: "loading" } });
+    if (callIndex === null || run.report === null) return;
+    const result = await this.platform.comparisonCall(run.id, lane, callIndex);
+    if (this.state.picked?.event !== event) return;
+    this.update({
+      detail: result.ok ? { kind: "ready", call: result.value } : { kind: "failed", failure: failureOf("The request is not available", result.error) },
+    });
+  }
+
+  /** Asks where to write the comparison report, then writes it. */
+  exportReport(): Promise<void> {
+    const report = this.state.run?.report ?? null;
+    if (report === null) return Promise.resolve();
+    const suggested = `${report.template}-${report.scenario}.comparison.json`;
+    return this.exportTo("save_report", suggested, "The report was not written", async (id, path) => {
+      const written = await this.platform.exportComparison(id, path);
+      return written.ok ? { ok: true, value: `Wrote the comparison report to ${path}` } : written;
+    });
+  }
+
+  /** Asks for a new or empty folder, then writes every model call's request body into it. */
+  exportRequests(): Promise<void> {
+    return this.exportTo("requests_folder", null, "The request bodies were not written", async (id, folder) => {
+      const written = await this.platform.exportRequests(id, folder);
+      return written.ok ? { ok: true, value: `Wrote ${String(written.value)} request bodies to ${folder}` } : written;
+    });
+  }
+
+  /** Asks where (`purpose`), then has `write` write the finished comparison there and say what it wrote. */
+  private async exportTo(
+    purpose: FilePurpose,
+    suggested: string | null,
+    title: string,
+    write: (runId: number, path: string) => Promise<Outcome<string>>,
+  ): Promise<void> {
+    const { run } = this.state;
+    if (run === null || run.report === null) return;
+    const chosen = await this.platform.chooseFile(purpose, suggested);
+    const written = !chosen.ok ? chosen : chosen.value === null ? null : await write(run.id, chosen.value);
+    if (written === null) return;
+    this.update(written.ok ? { notice: written.value, failure: null } : { failure: failureOf(title, written.error) });
+  }
+
+  dismiss(): void {
+    this.update({ failure: null, notice: null });
+  }
+}
+
+/** The title of what was not done, with the backend's reason (which names the file and place). */
+function failureOf(title: string, error: PlatformError): Failure {
+  switch (error.code) {
+    case "ipc_failed":
+    case "internal":
+      return describeError(error);
+    default:
+      return { title, detail: error.message };
+  }
+}
