@@ -31,6 +31,7 @@ fn main() {
         "step_scenario",
         "save_scenario",
         "close_scenario",
+        "restore_scenario",
         "recent_scenarios",
         "run_comparison",
         "cancel_comparison",

@@ -36,6 +36,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             compare::step_scenario,
             compare::save_scenario,
             compare::close_scenario,
+            compare::restore_scenario,
             compare::recent_scenarios,
             compare::run_comparison,
             compare::cancel_comparison,

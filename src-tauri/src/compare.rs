@@ -13,11 +13,12 @@ use tauri::ipc::Channel;
 use tauri::State;
 use unfold_core::compare::{CallRequest, CompareProgress, Comparison, Lane};
 use unfold_core::edit::OpenDocuments;
+use unfold_core::recovery::RecoveryStore;
 use unfold_core::scenario_edit::{starter_scenario, ScenarioDocument, ScenarioView};
 use unfold_core::{AdapterKind, ComparisonReport, Scenario, Template};
 
 use crate::commands::CommandError;
-use crate::editor::Editor;
+use crate::editor::{Editor, Recovery};
 use crate::files::Recent;
 
 /// The scenarios open in the compare view.
@@ -132,9 +133,36 @@ impl Scenarios {
         })
     }
 
-    /// Closes a scenario (the UI asks about unsaved changes first).
-    pub fn close(&self, id: u32) -> Result<(), CommandError> {
-        self.with(|scenarios| scenarios.remove(id).map(drop).map_err(CommandError::from))
+    /// Closes a scenario and forgets its unsaved work (the UI asks about unsaved changes first).
+    pub fn close(&self, id: u32, recovery: Option<&RecoveryStore>) -> Result<(), CommandError> {
+        let entry = self.with(|scenarios| Ok(scenarios.close(id)?))?;
+        if let (Some(store), Some(entry)) = (recovery, entry) {
+            store.discard(&entry)?;
+        }
+        Ok(())
+    }
+
+    /// Writes every open scenario's unsaved work to the recovery store.
+    pub fn flush_recovery(&self, store: &RecoveryStore, now_ms: u64) {
+        for (id, error) in lock(&self.0).flush_recovery(store, now_ms) {
+            tracing::warn!(id, %error, "cannot keep a scenario for recovery");
+        }
+    }
+
+    /// Opens the recovery entry `recovery_id` as a modified scenario.
+    pub fn restore(
+        &self,
+        editor: &Editor,
+        store: &RecoveryStore,
+        recovery_id: &str,
+        template_id: Option<u32>,
+    ) -> Result<ScenarioView, CommandError> {
+        let entry = crate::editor::recovered_entry(store, recovery_id)?;
+        let template = template_of(editor, template_id)?;
+        self.with(|scenarios| {
+            let id = scenarios.restore(&entry)?;
+            Ok(scenarios.get(id)?.view(id, template.as_ref()))
+        })
     }
 
     /// Whether an open scenario has unsaved changes.
@@ -298,11 +326,28 @@ pub async fn save_scenario(
     Ok(saved)
 }
 
-/// Closes an open scenario.
+/// Closes an open scenario and forgets its unsaved work (the UI asks first).
 #[tauri::command]
 #[specta::specta]
-pub async fn close_scenario(scenarios: State<'_, Arc<Scenarios>>, id: u32) -> Result<(), CommandError> {
-    scenarios.close(id)
+pub async fn close_scenario(
+    scenarios: State<'_, Arc<Scenarios>>,
+    recovery: State<'_, Recovery>,
+    id: u32,
+) -> Result<(), CommandError> {
+    scenarios.close(id, recovery.0.as_ref())
+}
+
+/// Opens a scenario's unsaved work kept from an earlier run, checked against the open template.
+#[tauri::command]
+#[specta::specta]
+pub async fn restore_scenario(
+    editor: State<'_, Arc<Editor>>,
+    scenarios: State<'_, Arc<Scenarios>>,
+    recovery: State<'_, Recovery>,
+    recovery_id: String,
+    template_id: Option<u32>,
+) -> Result<ScenarioView, CommandError> {
+    scenarios.restore(&editor, recovery.store()?, &recovery_id, template_id)
 }
 
 /// The recently opened scenarios, newest first.
@@ -425,7 +470,7 @@ mod tests {
         let created = scenarios.create(&editor, template).unwrap();
         assert!(created.dirty && created.problems.is_empty());
         assert!(scenarios.has_unsaved_changes());
-        scenarios.close(created.id).unwrap();
+        scenarios.close(created.id, None).unwrap();
         assert!(!scenarios.has_unsaved_changes());
         let error = scenarios.open(&editor, &example("task-executor.unfold.json"), None).expect_err("a template");
         assert_eq!(error.code, CommandErrorCode::InvalidTemplate);
@@ -482,5 +527,32 @@ mod tests {
         assert_eq!(error.expect_err("cancelled").code, CommandErrorCode::Cancelled);
         assert_eq!(calls, 1);
         comparisons.cancel(3); // ended: nothing to cancel, no error
+    }
+
+    #[test]
+    fn a_scenarios_unsaved_work_outlives_the_app_and_closing_forgets_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = RecoveryStore::open(&dir.path().join("recovery")).unwrap();
+        let (editor, before_crash) = (Editor::default(), Scenarios::default());
+        let (template, id) = opened(&editor, &before_crash);
+        let mut scenario = before_crash.with(|open| Ok(open.get(id)?.scenario().clone())).unwrap();
+        scenario.user = "Unsaved words.".into();
+        before_crash.edit(&editor, id, scenario, None, Some(template)).unwrap();
+        before_crash.flush_recovery(&store, 1_000);
+        drop(before_crash);
+
+        let offered = Editor::recovered(&store);
+        assert_eq!(offered.len(), 1);
+        assert_eq!(offered[0].kind, crate::editor::RecoveredKind::Scenario);
+        let after_crash = Scenarios::default();
+        let restored = after_crash.restore(&editor, &store, &offered[0].id, Some(template)).expect("restores");
+        assert!(restored.dirty && restored.problems.is_empty());
+        assert_eq!(restored.scenario.user, "Unsaved words.");
+        assert_eq!(restored.path.as_deref(), Some(example("lookup-first.scenario.json").as_str()));
+        let error = editor.restore(&store, &offered[0].id).expect_err("a scenario is no template");
+        assert_eq!(error.code, CommandErrorCode::InvalidTemplate);
+
+        after_crash.close(restored.id, Some(&store)).unwrap();
+        assert!(Editor::recovered(&store).is_empty(), "closing without saving lets the work go");
     }
 }

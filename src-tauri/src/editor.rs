@@ -9,11 +9,12 @@ use tauri::State;
 use unfold_core::edit::{
     DocumentUpdate, DocumentView, OpenDocuments, PreviewUpdate, ProblemView, TemplateChange, TemplateEdit, ToolOwner,
 };
-use unfold_core::recovery::RecoveryStore;
+use unfold_core::recovery::{RecoveryEntry, RecoveryStore};
 use unfold_core::tool_import::ToolFormat;
 use unfold_core::Tool;
 
 use crate::commands::{CommandError, CommandErrorCode};
+use crate::compare::Scenarios;
 use crate::files::Recent;
 
 /// The documents open in the editor.
@@ -97,31 +98,33 @@ impl Editor {
         }
     }
 
-    /// The unsaved work found in the recovery store (broken entries are skipped and logged).
+    /// The unsaved work found in the recovery store, templates and scenarios (broken entries, and
+    /// entries of neither kind, are skipped and logged).
     pub fn recovered(store: &RecoveryStore) -> Vec<RecoveredDto> {
         let found = store.entries();
         for (file, why) in &found.skipped {
             tracing::warn!(file = %file.display(), why, "skipped a recovery entry");
         }
-        let dto = |d: &unfold_core::recovery::RecoveredDocument| RecoveredDto {
-            id: d.entry.id.clone(),
-            path: d.entry.path.clone(),
-            saved_at_ms: d.entry.saved_at_ms as f64,
+        let dto = |d: &unfold_core::recovery::RecoveredDocument| {
+            let kind = d.entry.document_kind();
+            if kind.is_none() {
+                tracing::warn!(file = %d.file.display(), "skipped a recovery entry of no known kind");
+            }
+            Some(RecoveredDto {
+                id: d.entry.id.clone(),
+                kind: kind?.into(),
+                path: d.entry.path.clone(),
+                saved_at_ms: d.entry.saved_at_ms as f64,
+            })
         };
-        found.documents.iter().map(dto).collect()
+        found.documents.iter().filter_map(dto).collect()
     }
 
     /// Opens the recovery entry `recovery_id` as a modified document.
     pub fn restore(&self, store: &RecoveryStore, recovery_id: &str) -> Result<DocumentView, CommandError> {
-        let found = store.entries();
-        let Some(recovered) = found.documents.iter().find(|d| d.entry.id == recovery_id) else {
-            return Err(CommandError::from(unfold_core::Error::problem(
-                "",
-                format!("no unsaved work is kept as '{recovery_id}'"),
-            )));
-        };
+        let entry = recovered_entry(store, recovery_id)?;
         self.with(|documents| {
-            let id = documents.restore(&recovered.entry)?;
+            let id = documents.restore(&entry)?;
             Editor::view(documents, id)
         })
     }
@@ -139,11 +142,41 @@ impl Editor {
     }
 }
 
+/// The entry `recovery_id` of the recovery store.
+pub fn recovered_entry(store: &RecoveryStore, recovery_id: &str) -> Result<RecoveryEntry, CommandError> {
+    let found = store.entries();
+    let entry = found.documents.into_iter().find(|d| d.entry.id == recovery_id).map(|d| d.entry);
+    entry.ok_or_else(|| {
+        CommandError::from(unfold_core::Error::problem("", format!("no unsaved work is kept as '{recovery_id}'")))
+    })
+}
+
+/// What kind of document unsaved work belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, specta::Type)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveredKind {
+    /// A template (`restore_document` opens it in the editor).
+    Template,
+    /// A scenario (`restore_scenario` opens it in the compare view).
+    Scenario,
+}
+
+impl From<unfold_core::document::DocumentKind> for RecoveredKind {
+    fn from(kind: unfold_core::document::DocumentKind) -> RecoveredKind {
+        match kind {
+            unfold_core::document::DocumentKind::Template => RecoveredKind::Template,
+            unfold_core::document::DocumentKind::Scenario => RecoveredKind::Scenario,
+        }
+    }
+}
+
 /// Unsaved work kept from an earlier run, offered back after a crash.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, specta::Type)]
 pub struct RecoveredDto {
-    /// The entry's id (what `restore_document` and `discard_recovered` take).
+    /// The entry's id (what `restore_document`, `restore_scenario` and `discard_recovered` take).
     pub id: String,
+    /// A template's or a scenario's.
+    pub kind: RecoveredKind,
     /// The file the work belongs to; none for a template never saved.
     pub path: Option<String>,
     /// When it was kept, in milliseconds since the Unix epoch (a JavaScript `Date` value).
@@ -155,21 +188,23 @@ pub struct RecoveredDto {
 pub struct Recovery(pub Option<RecoveryStore>);
 
 impl Recovery {
-    fn store(&self) -> Result<&RecoveryStore, CommandError> {
+    pub(crate) fn store(&self) -> Result<&RecoveryStore, CommandError> {
         self.0
             .as_ref()
             .ok_or_else(|| CommandError::from(unfold_core::Error::problem("", "the recovery folder is not available")))
     }
 }
 
-/// Keeps the unsaved work of the open documents every second, for as long as the app runs.
-pub fn keep_for_recovery(editor: std::sync::Arc<Editor>, store: RecoveryStore) {
+/// Keeps the unsaved work of the open templates and scenarios every second, for as long as the
+/// app runs.
+pub fn keep_for_recovery(editor: std::sync::Arc<Editor>, scenarios: std::sync::Arc<Scenarios>, store: RecoveryStore) {
     std::thread::spawn(move || loop {
         std::thread::sleep(std::time::Duration::from_secs(1));
         let now_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
         editor.flush_recovery(&store, now_ms);
+        scenarios.flush_recovery(&store, now_ms);
     });
 }
 

@@ -67,7 +67,8 @@ fn main() {
             app.manage(recent("recent-files.json"));
             app.manage(compare::RecentScenarios(recent("recent-scenarios.json")));
             if let Some(store) = app.state::<editor::Recovery>().0.clone() {
-                editor::keep_for_recovery(std::sync::Arc::clone(&editor), store);
+                let scenarios = std::sync::Arc::clone(&app.state::<std::sync::Arc<compare::Scenarios>>());
+                editor::keep_for_recovery(std::sync::Arc::clone(&editor), scenarios, store);
             }
             specta.mount_events(app);
             Ok(())

@@ -1,10 +1,12 @@
 // End-to-end test of the REAL app binary (target/debug/unfold-app, a custom-protocol build): opens,
 // previews, toggles, edits, restructures (add, delete, undo), changes the disclosure, imports tools
-// and saves templates (edits only temp copies); kills it with SIGKILL to get unsaved edits back
-// and, many times during saves, to find no torn file. The harness (harness.mjs) starts its own
-// Xvfb and WebKitWebDriver, drives the app over raw W3C WebDriver and always cleans up. Run:
+// and saves templates (edits only temp copies); kills it with SIGKILL to get unsaved edits of a
+// template and of a scenario back and, many times during saves, to find no torn file; compares a
+// scenario under both adapters against what `unfold compare --json` reports, and edits and saves
+// a scenario. The harness (harness.mjs) starts its own Xvfb and WebKitWebDriver, drives the app
+// over raw W3C WebDriver and always cleans up. Run:
 // `node --test tests/e2e/` after `cargo build -p unfold-app`. With UNFOLD_SCREENSHOT=1 it also
-// refreshes README's screenshot (docs/images/editor.png) from the real app.
+// refreshes README's screenshots (docs/images/editor.png, compare.png) from the real app.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -367,6 +369,39 @@ describe("unfold-app (real binary under Xvfb)", () => {
       await save(session);
       const task = JSON.parse(readFileSync(path, "utf8")).sections.find((section) => section.key === "task");
       assert.equal(task.template, `Complete the following: \${objective}${added}`);
+    });
+  });
+
+  it("brings a scenario's unsaved edits back after the app is killed", async (t) => {
+    const template = exampleCopy("scenario-crash.unfold.json");
+    const scenario = join(workDir, "crash.scenario.json");
+    copyFileSync(join(ROOT, "examples/lookup-first.scenario.json"), scenario);
+    const added = " Unsaved scenario words.";
+    await withApp(
+      t,
+      template,
+      async (session) => {
+        await typeInto(session, '[data-testid="scenario-user"]', added);
+        await waitForRecovery(added.trim());
+        await killApp(session, template);
+      },
+      scenario,
+    );
+    await withApp(t, template, async (session) => {
+      const offered = `[data-testid="recovered-item"][data-kind="scenario"][data-path="${scenario}"]`;
+      assert.match(await waitFor(session, offered), /crash\.scenario\.json/);
+      await click(session, `${offered} [data-testid="restore-recovered"]`);
+      const user = await waitFor(session, '[data-testid="scenario-user"]', "return arguments[0].value;");
+      assert.equal(user, `Refactor the authentication module.${added}`);
+      await waitFor(session, '[data-testid="scenario-dirty"]');
+      await click(session, '[data-testid="save-scenario"]');
+      await waitUntil(
+        session,
+        "return document.querySelector('[data-testid=\"scenario-dirty\"]') === null;",
+        (clean) => clean === true,
+        "the scenario saved",
+      );
+      assert.equal(JSON.parse(readFileSync(scenario, "utf8")).user, `Refactor the authentication module.${added}`);
     });
   });
 

@@ -446,7 +446,7 @@ describe("App around the editor: files and recovery", () => {
 
   it("offers recovered work and restores it into the editor", async () => {
     const platform = new FakePlatform();
-    platform.recovered = [{ id: "/t/task.unfold.json", path: "/t/task.unfold.json", saved_at_ms: 1000 }];
+    platform.recovered = [{ id: "/t/task.unfold.json", kind: "template", path: "/t/task.unfold.json", saved_at_ms: 1000 }];
     const recovered = exampleTemplate();
     const task = recovered.sections[0];
     if (task !== undefined) task.template = "Recovered words";

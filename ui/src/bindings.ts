@@ -75,8 +75,10 @@ export const commands = {
 	stepScenario: (id: number, back: boolean, templateId: number | null) => typedError<ScenarioView_Serialize, CommandError>(__TAURI_INVOKE("step_scenario", { id, back, templateId })),
 	/**  Saves an open scenario to its file, or to `path` ("save as"); one with problems is refused. */
 	saveScenario: (id: number, path: string | null, templateId: number | null) => typedError<ScenarioView_Serialize, CommandError>(__TAURI_INVOKE("save_scenario", { id, path, templateId })),
-	/**  Closes an open scenario. */
+	/**  Closes an open scenario and forgets its unsaved work (the UI asks first). */
 	closeScenario: (id: number) => typedError<null, CommandError>(__TAURI_INVOKE("close_scenario", { id })),
+	/**  Opens a scenario's unsaved work kept from an earlier run, checked against the open template. */
+	restoreScenario: (recoveryId: string, templateId: number | null) => typedError<ScenarioView_Serialize, CommandError>(__TAURI_INVOKE("restore_scenario", { recoveryId, templateId })),
 	/**  The recently opened scenarios, newest first. */
 	recentScenarios: () => typedError<RecentFileDto[], CommandError>(__TAURI_INVOKE("recent_scenarios")),
 	/**
@@ -821,8 +823,10 @@ export type RecoveredDto = RecoveredDto_Serialize | RecoveredDto_Deserialize;
 
 /**  Unsaved work kept from an earlier run, offered back after a crash. */
 export type RecoveredDto_Deserialize = {
-	/**  The entry's id (what `restore_document` and `discard_recovered` take). */
+	/**  The entry's id (what `restore_document`, `restore_scenario` and `discard_recovered` take). */
 	id: string,
+	/**  A template's or a scenario's. */
+	kind: RecoveredKind,
 	/**  The file the work belongs to; none for a template never saved. */
 	path?: string | null,
 	/**  When it was kept, in milliseconds since the Unix epoch (a JavaScript `Date` value). */
@@ -831,13 +835,22 @@ export type RecoveredDto_Deserialize = {
 
 /**  Unsaved work kept from an earlier run, offered back after a crash. */
 export type RecoveredDto_Serialize = {
-	/**  The entry's id (what `restore_document` and `discard_recovered` take). */
+	/**  The entry's id (what `restore_document`, `restore_scenario` and `discard_recovered` take). */
 	id: string,
+	/**  A template's or a scenario's. */
+	kind: RecoveredKind,
 	/**  The file the work belongs to; none for a template never saved. */
 	path: string | null,
 	/**  When it was kept, in milliseconds since the Unix epoch (a JavaScript `Date` value). */
 	saved_at_ms: number | null,
 };
+
+/**  What kind of document unsaved work belongs to. */
+export type RecoveredKind = 
+/**  A template (`restore_document` opens it in the editor). */
+"template" | 
+/**  A scenario (`restore_scenario` opens it in the compare view). */
+"scenario";
 
 /**  A call a restart discarded and the run made again. */
 export type RedoneCall = {

@@ -33,6 +33,11 @@ pub enum DocumentKind {
 }
 
 impl DocumentKind {
+    /// The kind whose `kind` field is `tag`.
+    pub fn of_tag(tag: &str) -> Option<DocumentKind> {
+        [DocumentKind::Template, DocumentKind::Scenario].into_iter().find(|kind| kind.tag() == tag)
+    }
+
     /// The value of the document's `kind` field.
     pub fn tag(self) -> &'static str {
         match self {
@@ -61,11 +66,7 @@ pub const SCHEMA_VERSION: u64 = 1;
 
 /// The kind a JSON document declares, if it declares one Unfold reads.
 pub fn declared_kind(value: &Value) -> Option<DocumentKind> {
-    match value.get("kind")?.as_str()? {
-        "unfold.template" => Some(DocumentKind::Template),
-        "unfold.scenario" => Some(DocumentKind::Scenario),
-        _ => None,
-    }
+    DocumentKind::of_tag(value.get("kind")?.as_str()?)
 }
 
 /// Reads a file's bytes, refusing one larger than [`MAX_DOCUMENT_BYTES`] before reading it.

@@ -471,11 +471,8 @@ pub struct EditorDocument {
     path: Option<PathBuf>,
     /// Undo and redo steps are the inverses of the edits made.
     history: History<TemplateEdit>,
-    /// The revision last written to the recovery store, if any.
-    recovered_revision: Option<u64>,
-    /// The id of the document's recovery entry, fixed at its first write (or by a restore) so a
-    /// later "save as" or a restart still finds the same entry.
-    recovery_key: Option<String>,
+    /// Its entry in the recovery store.
+    recovery: RecoveryState,
     /// The token counts of the last preview, so the next one tokenizes only what changed.
     preview_tokens: crate::tokens::PromptTokenCache,
     /// The last previews sent, so the next one is sent as a change.
@@ -489,8 +486,7 @@ impl EditorDocument {
             template,
             path: None,
             history: History::new(false),
-            recovered_revision: None,
-            recovery_key: None,
+            recovery: RecoveryState::default(),
             preview_tokens: crate::tokens::PromptTokenCache::default(),
             previews: PreviewHistory::default(),
         }
@@ -730,27 +726,72 @@ pub struct DocumentUpdate {
     pub change: TemplateChange,
 }
 
-/// A document the app opens from a file and edits: a template or a scenario.
+/// A document the app opens from a file, edits and keeps for recovery: a template or a scenario.
 pub trait FileDocument: Sized {
+    /// What the recovery id of a document never saved starts with.
+    const UNTITLED: &'static str;
     /// Opens a file; nothing is loaded half-way.
     fn open(path: &Path) -> Result<Self>;
+    /// A document from the text a recovery entry kept (modified, with no file yet), accepting the
+    /// problems an edited document may have.
+    fn recovered(text: &[u8]) -> Result<Self>;
     /// Its file, once opened or saved.
     fn path(&self) -> Option<&Path>;
+    /// Makes `path` its file.
+    fn set_path(&mut self, path: PathBuf);
     /// Whether it differs from its file (a never saved one always does).
     fn is_dirty(&self) -> bool;
+    /// The same number whenever it holds the same state.
+    fn revision(&self) -> u64;
+    /// Its JSON text, as it would be saved.
+    fn text(&self) -> String;
+    /// Its entry in the recovery store.
+    fn recovery(&mut self) -> &mut RecoveryState;
+}
+
+/// A document's entry in the recovery store.
+#[derive(Debug, Clone, Default)]
+pub struct RecoveryState {
+    /// The entry's id, fixed at its first write (or by a restore) so a later "save as" or a
+    /// restart still finds the same entry.
+    key: Option<String>,
+    /// The revision last written, if any.
+    written: Option<u64>,
 }
 
 impl FileDocument for EditorDocument {
+    const UNTITLED: &'static str = "untitled";
+
     fn open(path: &Path) -> Result<Self> {
         EditorDocument::open(path)
+    }
+
+    fn recovered(text: &[u8]) -> Result<Self> {
+        Ok(EditorDocument::new(Template::from_json_with_problems(text)?))
     }
 
     fn path(&self) -> Option<&Path> {
         EditorDocument::path(self)
     }
 
+    fn set_path(&mut self, path: PathBuf) {
+        self.path = Some(path);
+    }
+
     fn is_dirty(&self) -> bool {
         EditorDocument::is_dirty(self)
+    }
+
+    fn revision(&self) -> u64 {
+        self.history.revision()
+    }
+
+    fn text(&self) -> String {
+        self.template.to_json()
+    }
+
+    fn recovery(&mut self) -> &mut RecoveryState {
+        &mut self.recovery
     }
 }
 
@@ -814,17 +855,13 @@ impl<D: FileDocument> OpenDocuments<D> {
     pub fn remove(&mut self, id: u32) -> Result<D> {
         self.documents.remove(&id).ok_or_else(|| unknown_document(id))
     }
-}
 
-impl OpenDocuments {
     /// Closes a document (unsaved changes are the caller's to confirm first). Returns the id of the
     /// recovery entry it may have, for the caller to discard: closing means its work is not wanted.
     pub fn close(&mut self, id: u32) -> Result<Option<String>> {
-        Ok(self.remove(id)?.recovery_key)
+        Ok(self.remove(id)?.recovery().key.take())
     }
-}
 
-impl OpenDocuments {
     /// Keeps the unsaved work of every open document in `store`: a document changed since its last
     /// entry is written (`now_ms` is the caller's clock), a document that no longer differs from its
     /// file loses its entry. Called every second or so, so edits reach the store within 2 s.
@@ -832,17 +869,18 @@ impl OpenDocuments {
     pub fn flush_recovery(&mut self, store: &RecoveryStore, now_ms: u64) -> Vec<(u32, Error)> {
         let mut errors = Vec::new();
         for (&id, document) in &mut self.documents {
-            let key = document.recovery_key.get_or_insert_with(|| recovery_id(id, &document.path, now_ms)).clone();
-            let outcome = if document.is_dirty() {
-                if document.recovered_revision == Some(document.history.revision()) {
+            let path = document.path().map(|p| p.display().to_string());
+            let (dirty, revision) = (document.is_dirty(), document.revision());
+            let written = document.recovery().written;
+            let key = document.recovery().key.get_or_insert_with(|| recovery_id::<D>(id, &path, now_ms)).clone();
+            let outcome = if dirty {
+                if written == Some(revision) {
                     continue;
                 }
-                let path = document.path().map(|p| p.display().to_string());
-                let entry = RecoveryEntry { id: key, path, saved_at_ms: now_ms, text: document.template.to_json() };
-                let revision = document.history.revision();
-                store.store(&entry).map(|()| document.recovered_revision = Some(revision))
-            } else if document.recovered_revision.is_some() {
-                store.discard(&key).map(|()| document.recovered_revision = None)
+                let entry = RecoveryEntry { id: key, path, saved_at_ms: now_ms, text: document.text() };
+                store.store(&entry).map(|()| document.recovery().written = Some(revision))
+            } else if written.is_some() {
+                store.discard(&key).map(|()| document.recovery().written = None)
             } else {
                 continue;
             };
@@ -856,21 +894,22 @@ impl OpenDocuments {
     /// Opens the unsaved work of a recovery entry as a document (modified, with its file if it had
     /// one). The entry stays in the store until the document is saved or the entry discarded.
     pub fn restore(&mut self, entry: &RecoveryEntry) -> Result<u32> {
-        let template = Template::from_json_with_problems(entry.text.as_bytes())?;
-        let mut document = EditorDocument::new(template);
-        document.path = entry.path.as_ref().map(PathBuf::from);
-        document.recovery_key = Some(entry.id.clone());
+        let mut document = D::recovered(entry.text.as_bytes())?;
+        if let Some(path) = &entry.path {
+            document.set_path(PathBuf::from(path));
+        }
+        document.recovery().key = Some(entry.id.clone());
         Ok(self.insert(document))
     }
 }
 
 /// The recovery id of an open document: its file, so the entry says which file it is about; for a
-/// new document its id and the time of its first entry, so an untitled document of a later run
-/// never overwrites the work of an earlier one before it was offered back.
-fn recovery_id(id: u32, path: &Option<PathBuf>, now_ms: u64) -> String {
+/// new document its kind, id and the time of its first entry, so an untitled document of a later
+/// run never overwrites the work of an earlier one before it was offered back.
+fn recovery_id<D: FileDocument>(id: u32, path: &Option<String>, now_ms: u64) -> String {
     match path {
-        Some(path) => path.display().to_string(),
-        None => format!("untitled-{now_ms}-{id}"),
+        Some(path) => path.clone(),
+        None => format!("{}-{now_ms}-{id}", D::UNTITLED),
     }
 }
 

@@ -47,6 +47,17 @@ pub struct RecoveryEntry {
     pub text: String,
 }
 
+impl RecoveryEntry {
+    /// The kind of document the entry kept (its text's `kind`), if it says.
+    pub fn document_kind(&self) -> Option<document::DocumentKind> {
+        #[derive(Deserialize)]
+        struct Kind {
+            kind: Option<String>,
+        }
+        document::DocumentKind::of_tag(&serde_json::from_str::<Kind>(&self.text).ok()?.kind?)
+    }
+}
+
 /// An entry read back from the store.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecoveredDocument {

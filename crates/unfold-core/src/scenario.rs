@@ -123,6 +123,13 @@ impl Scenario {
         document::parse_document(bytes, DocumentKind::Scenario, Scenario::problems)
     }
 
+    /// Reads a scenario the editor kept (a recovery entry): any JSON of the scenario's shape, with
+    /// whatever problems it had while it was being edited; they are listed once it is open.
+    pub fn from_json_with_problems(bytes: &[u8]) -> Result<Scenario> {
+        let value = document::parse_json(bytes)?;
+        serde_json::from_value(value).map_err(|e| crate::error::Error::problem("", e.to_string()))
+    }
+
     /// Loads and validates a scenario file; errors name the file.
     pub fn load(path: &Path) -> Result<Scenario> {
         let bytes = document::read_document_bytes(path)?;

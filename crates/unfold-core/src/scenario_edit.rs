@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::edit::{FileDocument, ProblemView};
+use crate::edit::{FileDocument, ProblemView, RecoveryState};
 use crate::error::{Error, Problem, Result};
 use crate::history::History;
 use crate::scenario::{Scenario, Step};
@@ -19,12 +19,13 @@ pub struct ScenarioDocument {
     scenario: Scenario,
     path: Option<PathBuf>,
     history: History<Scenario>,
+    recovery: RecoveryState,
 }
 
 impl ScenarioDocument {
     /// A new, never saved scenario.
     pub fn new(scenario: Scenario) -> ScenarioDocument {
-        ScenarioDocument { scenario, path: None, history: History::new(false) }
+        ScenarioDocument { scenario, path: None, history: History::new(false), recovery: RecoveryState::default() }
     }
 
     /// The scenario as it stands.
@@ -102,17 +103,40 @@ impl ScenarioDocument {
 }
 
 impl FileDocument for ScenarioDocument {
+    const UNTITLED: &'static str = "untitled-scenario";
+
     fn open(path: &Path) -> Result<Self> {
         let scenario = Scenario::load(path)?;
-        Ok(ScenarioDocument { scenario, path: Some(path.to_owned()), history: History::new(true) })
+        let recovery = RecoveryState::default();
+        Ok(ScenarioDocument { scenario, path: Some(path.to_owned()), history: History::new(true), recovery })
+    }
+
+    fn recovered(text: &[u8]) -> Result<Self> {
+        Ok(ScenarioDocument::new(Scenario::from_json_with_problems(text)?))
     }
 
     fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
 
+    fn set_path(&mut self, path: PathBuf) {
+        self.path = Some(path);
+    }
+
     fn is_dirty(&self) -> bool {
         self.history.is_dirty()
+    }
+
+    fn revision(&self) -> u64 {
+        self.history.revision()
+    }
+
+    fn text(&self) -> String {
+        self.scenario.to_json()
+    }
+
+    fn recovery(&mut self) -> &mut RecoveryState {
+        &mut self.recovery
     }
 }
 

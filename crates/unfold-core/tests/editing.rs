@@ -292,7 +292,7 @@ fn unsaved_work_reaches_the_recovery_store_and_leaves_it_once_saved() {
     let store = unfold_core::recovery::RecoveryStore::open(&dir.path().join("recovery")).unwrap();
     let path = dir.path().join("t.unfold.json");
     std::fs::copy(repo("tests/fixtures/disclosure.unfold.json"), &path).unwrap();
-    let mut documents = unfold_core::edit::OpenDocuments::default();
+    let mut documents: unfold_core::edit::OpenDocuments = Default::default();
     let id = documents.open(&path).unwrap();
     assert!(documents.flush_recovery(&store, now(1)).is_empty());
     assert!(store.entries().documents.is_empty(), "a clean document keeps no entry");
@@ -318,7 +318,7 @@ fn unsaved_work_reaches_the_recovery_store_and_leaves_it_once_saved() {
 fn restoring_brings_back_work_in_progress_problems_and_all() {
     let dir = tempfile::tempdir().unwrap();
     let store = unfold_core::recovery::RecoveryStore::open(dir.path()).unwrap();
-    let mut before_crash = unfold_core::edit::OpenDocuments::default();
+    let mut before_crash: unfold_core::edit::OpenDocuments = Default::default();
     let id = before_crash.insert(EditorDocument::new(fixture()));
     let broken =
         SectionFields { title: "T".into(), template: "costs $5".into(), summary: None, visibility: Visibility::Full };
@@ -330,7 +330,7 @@ fn restoring_brings_back_work_in_progress_problems_and_all() {
     before_crash.flush_recovery(&store, now(5));
     drop(before_crash);
 
-    let mut after_crash = unfold_core::edit::OpenDocuments::default();
+    let mut after_crash: unfold_core::edit::OpenDocuments = Default::default();
     let recovered = store.entries();
     assert_eq!(recovered.documents.len(), 1, "skipped: {:?}", recovered.skipped);
     let restored = after_crash.restore(&recovered.documents[0].entry).unwrap();

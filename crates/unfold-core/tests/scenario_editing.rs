@@ -99,3 +99,47 @@ fn a_new_scenario_runs_on_its_template_and_saves() {
     assert_eq!(documents.open(&path).unwrap(), id, "an open file answers with its document");
     assert_eq!(&Scenario::load(&path).unwrap(), documents.get(id).unwrap().scenario());
 }
+
+#[test]
+fn unsaved_scenarios_are_kept_for_recovery_and_come_back_as_they_were() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = unfold_core::recovery::RecoveryStore::open(&dir.path().join("recovery")).unwrap();
+    let path = dir.path().join("s.scenario.json");
+    std::fs::copy(repo("examples/lookup-first.scenario.json"), &path).unwrap();
+    let template = load_template("examples/task-executor.unfold.json");
+
+    let mut before: OpenDocuments<ScenarioDocument> = Default::default();
+    let titled = before.open(&path).unwrap();
+    let edited = with_user(&lookup_first(), "Unsaved words.");
+    before.get_mut(titled).unwrap().replace(edited.clone(), None);
+    let mut broken = starter_scenario(&template);
+    broken.script.insert(0, Step::Say { say: "too early".into() });
+    let untitled = before.insert(ScenarioDocument::new(broken.clone()));
+    assert!(before.flush_recovery(&store, 5).is_empty());
+
+    let entries = store.entries().documents;
+    assert_eq!(entries.len(), 2);
+    assert!(entries.iter().all(|d| d.entry.document_kind() == Some(unfold_core::document::DocumentKind::Scenario)));
+    assert!(entries.iter().any(|d| d.entry.id == format!("untitled-scenario-5-{untitled}")), "{entries:?}");
+
+    let mut after: OpenDocuments<ScenarioDocument> = Default::default();
+    for recovered in &entries {
+        let id = after.restore(&recovered.entry).expect("restores, problems and all");
+        let document = after.get(id).unwrap();
+        assert!(document.is_dirty());
+        match recovered.entry.path.as_deref() {
+            Some(file) => {
+                assert_eq!((document.scenario(), document.path()), (&edited, Some(std::path::Path::new(file))));
+            }
+            None => {
+                assert_eq!(document.scenario(), &broken);
+                assert_eq!(document.problems(None)[0].location.to_string(), "/script/0", "its problems come back too");
+            }
+        }
+    }
+    // Saved, the scenario's entry goes at the next flush; the untitled one's stays.
+    before.get_mut(titled).unwrap().save().unwrap();
+    assert!(before.flush_recovery(&store, 6).is_empty());
+    let left: Vec<String> = store.entries().documents.into_iter().map(|d| d.entry.id).collect();
+    assert_eq!(left, [format!("untitled-scenario-5-{untitled}")]);
+}

@@ -179,6 +179,15 @@ function CompareNotices({ store, state }: { store: CompareStore; state: CompareS
         <div className="error failure" role="alert" data-testid="compare-failure">
           <strong>{state.failure.title}</strong>
           <span>{state.failure.detail}</span>
+          {state.failure.problems.length > 1 && (
+            <ul data-testid="compare-failure-problems">
+              {state.failure.problems.map((problem, index) => (
+                <li key={`${String(index)}:${problem.location}`}>
+                  <code>{problem.location === "" ? "scenario" : problem.location}</code> {problem.message}
+                </li>
+              ))}
+            </ul>
+          )}
           <button type="button" onClick={dismiss}>
             Dismiss
           </button>

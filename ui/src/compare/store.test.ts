@@ -65,6 +65,18 @@ describe("CompareStore scenarios", () => {
     expect(state.failure?.detail).toContain("/s/missing.scenario.json: cannot read");
   });
 
+  it("lists every problem of an invalid scenario file", async () => {
+    const { store, platform } = await opened();
+    const problems = [
+      { location: "/script/0", message: 'a "say" step ends the run: it must be the last step' },
+      { location: "/params/nope", message: "unknown parameter 'nope'" },
+    ];
+    platform.failures.set("openScenario", { code: "invalid_template", message: "/s/bad.scenario.json: 2 problems", problems });
+    expect(await store.openPath("/s/bad.scenario.json")).toBe(false);
+    expect(store.getState().failure?.problems).toEqual(problems);
+    expect(store.getState().scenario?.path).toBe(PATH);
+  });
+
   it("edits without a new revision; undo and redo step back and forth with one", async () => {
     const { store } = await opened();
     const scenario = lookupFirstScenario();
@@ -161,7 +173,7 @@ describe("CompareStore comparisons", () => {
     platform.failures.set("runComparison", { code: "internal", message: "the runtime is gone", problems: [] });
     await store.run();
     expect(store.getState().run?.status).toBe("failed");
-    expect(store.getState().run?.failure).toEqual({ title: "Something went wrong in Unfold", detail: "the runtime is gone" });
+    expect(store.getState().run?.failure).toEqual({ title: "Something went wrong in Unfold", detail: "the runtime is gone", problems: [] });
   });
 
   it("fetches the request of a picked tool call's model call", async () => {
@@ -214,7 +226,7 @@ describe("CompareStore comparisons", () => {
     platform.chosenPath = "/out/requests";
     platform.failures.set("exportRequests", { code: "invalid_template", message: "/out/requests: the folder is not empty", problems: [] });
     await store.exportRequests();
-    expect(store.getState().failure).toEqual({ title: "The request bodies were not written", detail: "/out/requests: the folder is not empty" });
+    expect(store.getState().failure).toEqual({ title: "The request bodies were not written", detail: "/out/requests: the folder is not empty", problems: [] });
     store.dismiss();
     expect(store.getState().failure).toBeNull();
   });

@@ -11,13 +11,14 @@ import type {
   Outcome,
   Platform,
   PlatformError,
+  ProblemView,
   RecentFile,
   RunEvent,
   Scenario,
   ScenarioView,
   Template,
 } from "../platform";
-import { describeError, fileName } from "../view";
+import { describeError, fileName, problemsOf } from "../view";
 
 /** The template the view runs on: the editor's open document. */
 export interface OpenTemplate {
@@ -38,6 +39,8 @@ export type AskUnsaved = (name: string, reason: "switch" | "close") => Promise<U
 export interface Failure {
   title: string;
   detail: string;
+  /** Every problem of an invalid file, each at its place. */
+  problems: ProblemView[];
 }
 
 /** A comparison: where it is, the events of each lane as they arrived, and its report once done. */
@@ -178,6 +181,11 @@ export class CompareStore {
   openPath(path: string): Promise<boolean> {
     if (this.state.scenario?.path === path) return Promise.resolve(true);
     return this.replaceWith(() => this.platform.openScenario(path, this.templateId()));
+  }
+
+  /** Opens a scenario's unsaved work kept from an earlier run, in place of the open one. */
+  restore(recoveryId: string): Promise<boolean> {
+    return this.replaceWith(() => this.platform.restoreScenario(recoveryId, this.templateId()));
   }
 
   /**
@@ -361,11 +369,12 @@ export class CompareStore {
 
 /** The title of what was not done, with the backend's reason (which names the file and place). */
 function failureOf(title: string, error: PlatformError): Failure {
+  const problems = problemsOf(error);
   switch (error.code) {
     case "ipc_failed":
     case "internal":
-      return describeError(error);
+      return { ...describeError(error), problems };
     default:
-      return { title, detail: error.message };
+      return { title, detail: error.message, problems };
   }
 }

@@ -145,7 +145,10 @@ export interface Platform {
   stepScenario(id: number, back: boolean, templateId: number | null): Promise<Outcome<ScenarioView>>;
   /** Saves an open scenario to its file, or to `path`; one with problems is refused. */
   saveScenario(id: number, path: string | null, templateId: number | null): Promise<Outcome<ScenarioView>>;
+  /** Closes an open scenario and forgets its unsaved work. */
   closeScenario(id: number): Promise<Outcome<null>>;
+  /** Opens a scenario's unsaved work kept from an earlier run, checked against the open template. */
+  restoreScenario(recoveryId: string, templateId: number | null): Promise<Outcome<ScenarioView>>;
   recentScenarios(): Promise<Outcome<RecentFile[]>>;
   /**
    * Runs the open scenario on the open template under both adapters and the baseline; every run's
@@ -340,6 +343,7 @@ export const tauriPlatform: Platform = {
   stepScenario: (id, back, templateId) => call(() => commands.stepScenario(id, back, templateId)),
   saveScenario: (id, path, templateId) => call(() => commands.saveScenario(id, path, templateId)),
   closeScenario: (id) => call(() => commands.closeScenario(id)),
+  restoreScenario: (recoveryId, templateId) => call(() => commands.restoreScenario(recoveryId, templateId)),
   recentScenarios: () => call(() => commands.recentScenarios()),
   runComparison,
   cancelComparison: (runId) => call(() => commands.cancelComparison(runId)),

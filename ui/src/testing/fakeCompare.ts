@@ -153,6 +153,19 @@ export class FakeCompare {
     return Promise.resolve(this.view(id));
   }
 
+  /** Scenarios kept for recovery, by recovery id (their work comes back modified). */
+  readonly recovered = new Map<string, { path: string | null; scenario: Scenario }>();
+
+  restoreScenario(recoveryId: string): Promise<Outcome<ScenarioView>> {
+    const kept = this.recovered.get(recoveryId);
+    if (kept === undefined) {
+      return failed({ code: "invalid_template", message: `no unsaved work is kept as '${recoveryId}'`, problems: [] });
+    }
+    this.nextId += 1;
+    this.open.set(this.nextId, { scenario: kept.scenario, path: kept.path, saved: null, undo: [], redo: [], group: null });
+    return Promise.resolve(this.view(this.nextId));
+  }
+
   closeScenario(id: number): Promise<Outcome<null>> {
     this.open.delete(id);
     return ok(null);

@@ -368,6 +368,10 @@ export class FakePlatform implements Platform {
     return this.refuse("closeScenario", id) ?? this.compare.closeScenario(id);
   }
 
+  restoreScenario(recoveryId: string, templateId: number | null): Promise<Outcome<ScenarioView>> {
+    return this.refuse("restoreScenario", recoveryId, templateId) ?? this.compare.restoreScenario(recoveryId);
+  }
+
   recentScenarios(): Promise<Outcome<RecentFile[]>> {
     return this.refuse("recentScenarios") ?? this.compare.recentScenarios();
   }

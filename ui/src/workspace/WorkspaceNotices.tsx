@@ -12,16 +12,26 @@ function keptAt(work: RecoveredWork): string {
 }
 
 export function RecoveryOffer({ workspace, recovered }: { workspace: WorkspaceStore; recovered: RecoveredWork[] }) {
+  // A scenario is checked against, and runs on, the open template: it needs one to come back to.
+  const templateOpen = workspace.editor !== null;
   return (
     <section className="recovery-offer" data-testid="recovery-offer" aria-label="Recovered work">
       <h2>Unsaved work was recovered</h2>
       <ul>
         {recovered.map((work) => (
-          <li key={work.id} data-testid="recovered-item" data-path={work.path ?? ""}>
-            <strong>{work.path === null ? "Untitled template" : fileName(work.path)}</strong>{" "}
-            <span className="notice">changed {keptAt(work)}</span>
+          <li key={work.id} data-testid="recovered-item" data-path={work.path ?? ""} data-kind={work.kind}>
+            <strong>{work.path === null ? `Untitled ${work.kind}` : fileName(work.path)}</strong>{" "}
+            <span className="notice">
+              {work.kind} changed {keptAt(work)}
+            </span>
             {work.path !== null && <code className="recent-path">{work.path}</code>}
-            <button type="button" data-testid="restore-recovered" onClick={() => void workspace.restore(work.id)}>
+            <button
+              type="button"
+              data-testid="restore-recovered"
+              disabled={work.kind === "scenario" && !templateOpen}
+              title={work.kind === "scenario" && !templateOpen ? "Open a template first: the scenario runs on it" : undefined}
+              onClick={() => void workspace.restore(work.id)}
+            >
               Restore
             </button>
             <button type="button" data-testid="discard-recovered" onClick={() => void workspace.discardRecovered(work.id)}>

@@ -36,7 +36,7 @@ describe("WorkspaceStore", () => {
   it("opens the launch template and reads the recent files and recovered work", async () => {
     const platform = new FakePlatform();
     platform.recent = [{ path: "/t/old.unfold.json", exists: false }];
-    platform.recovered = [{ id: "/t/task.unfold.json", path: "/t/task.unfold.json", saved_at_ms: 1000 }];
+    platform.recovered = [{ id: "/t/task.unfold.json", kind: "template", path: "/t/task.unfold.json", saved_at_ms: 1000 }];
     const workspace = await started(platform);
     expect(openPath(workspace)).toBe("/t/task.unfold.json");
     expect(workspace.getState().recent).toEqual(platform.recent);
@@ -130,8 +130,8 @@ describe("WorkspaceStore", () => {
 
   it("restores recovered work as a modified document and no longer offers it", async () => {
     const platform = new FakePlatform();
-    const entry = { id: "/t/task.unfold.json", path: "/t/task.unfold.json", saved_at_ms: 1000 };
-    platform.recovered = [entry, { id: "untitled-1-1", path: null, saved_at_ms: 900 }];
+    const entry = { id: "/t/task.unfold.json", kind: "template" as const, path: "/t/task.unfold.json", saved_at_ms: 1000 };
+    platform.recovered = [entry, { id: "untitled-1-1", kind: "template", path: null, saved_at_ms: 900 }];
     platform.recoveredTemplates.set(entry.id, { ...exampleTemplate(), name: "Recovered words" });
     const workspace = await started(platform);
     expect(await workspace.restore(entry.id)).toBe(true);
@@ -170,6 +170,22 @@ describe("WorkspaceStore", () => {
     expect(await workspace.openDropped(["/t/dropped.unfold.json", "/t/other.json"])).toBe(true);
     expect(openPath(workspace)).toBe("/t/dropped.unfold.json");
     expect(await workspace.openDropped([])).toBe(false);
+  });
+
+  it("opens a dropped scenario in the compare view, beside the open template only", async () => {
+    const platform = new FakePlatform();
+    platform.compare.disk.set("/t/dropped.scenario.json", lookupFirstScenario());
+    const workspace = await started(platform);
+    expect(await workspace.openDropped(["/t/dropped.scenario.json"])).toBe(true);
+    expect(workspace.getState().page).toBe("compare");
+    expect(workspace.compare.getState().scenario?.path).toBe("/t/dropped.scenario.json");
+    expect(openPath(workspace)).toBe("/t/task.unfold.json");
+
+    const empty = new FakePlatform();
+    empty.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
+    const start = await started(empty);
+    expect(await start.openDropped(["/t/dropped.scenario.json"])).toBe(false);
+    expect(start.getState().openFailure?.detail).toContain("Open a template first");
   });
 
   it("forgets a recent file that is gone", async () => {
@@ -234,6 +250,20 @@ describe("WorkspaceStore", () => {
   });
 
   describe("the compare view", () => {
+    it("restores a recovered scenario into the compare view beside the open template", async () => {
+      const platform = new FakePlatform();
+      const kept = { ...lookupFirstScenario(), user: "Unsaved words." };
+      platform.recovered = [{ id: "untitled-scenario-5-1", kind: "scenario", path: null, saved_at_ms: 5 }];
+      platform.compare.recovered.set("untitled-scenario-5-1", { path: null, scenario: kept });
+      const workspace = await started(platform);
+      expect(await workspace.restore("untitled-scenario-5-1")).toBe(true);
+      expect(workspace.getState().page).toBe("compare");
+      expect(workspace.getState().recovered).toEqual([]);
+      expect(workspace.compare.getState().scenario).toMatchObject({ dirty: true, scenario: kept });
+      expect(platform.argsOf("restoreScenario")).toEqual([["untitled-scenario-5-1", platform.id]]);
+      expect(platform.callNames()).not.toContain("restoreDocument");
+    });
+
     it("opens on the launch scenario when the app was started with one", async () => {
       const platform = new FakePlatform();
       platform.compare.disk.set("/t/lookup-first.scenario.json", lookupFirstScenario());

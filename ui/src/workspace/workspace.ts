@@ -169,17 +169,34 @@ export class WorkspaceStore {
     return this.switchTo(path, () => this.platform.openDocument(path));
   }
 
-  /** Opens the first of the dropped files. */
-  openDropped(paths: readonly string[]): Promise<boolean> {
+  /** Opens the first of the dropped files: a scenario (`*.scenario.json`) in the compare view. */
+  async openDropped(paths: readonly string[]): Promise<boolean> {
     const [first] = paths;
-    return first === undefined ? Promise.resolve(false) : this.openPath(first);
+    if (first === undefined) return false;
+    if (!first.endsWith(".scenario.json")) return this.openPath(first);
+    if (this.editor === null) {
+      const message = "Open a template first: a scenario runs on the open template";
+      this.update({ openFailure: { path: first, title: "This scenario was not opened", detail: message, problems: [] } });
+      return false;
+    }
+    const opened = await this.compare.openPath(first);
+    if (opened) this.showPage("compare");
+    return opened;
   }
 
-  /** Opens recovered work as a modified document; it is no longer offered. */
+  /**
+   * Opens recovered work as a modified document (a scenario in the compare view); it is no longer
+   * offered.
+   */
   async restore(recoveryId: string): Promise<boolean> {
-    const restored = await this.switchTo(null, () => this.platform.restoreDocument(recoveryId));
-    if (restored) this.update({ recovered: this.state.recovered.filter((work) => work.id !== recoveryId) });
-    return restored;
+    const scenario = this.state.recovered.find((work) => work.id === recoveryId)?.kind === "scenario";
+    const restored = scenario
+      ? await this.compare.restore(recoveryId)
+      : await this.switchTo(null, () => this.platform.restoreDocument(recoveryId));
+    if (!restored) return false;
+    this.update({ recovered: this.state.recovered.filter((work) => work.id !== recoveryId) });
+    if (scenario) this.showPage("compare");
+    return true;
   }
 
   /** Forgets recovered work. */
