@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tauri::ipc::Channel;
 use tauri::State;
 use unfold_core::compare::{CallRequest, CompareProgress, Comparison, Lane};
-use unfold_core::edit::OpenDocuments;
+use unfold_core::edit::{FileDocument, OpenDocuments};
 use unfold_core::recovery::RecoveryStore;
 use unfold_core::scenario_edit::{starter_scenario, ScenarioDocument, ScenarioView};
 use unfold_core::{AdapterKind, ComparisonReport, Scenario, Template};

@@ -7,7 +7,8 @@ use std::sync::Mutex;
 
 use tauri::State;
 use unfold_core::edit::{
-    DocumentUpdate, DocumentView, OpenDocuments, PreviewUpdate, ProblemView, TemplateChange, TemplateEdit, ToolOwner,
+    DocumentUpdate, DocumentView, FileDocument, OpenDocuments, PreviewUpdate, ProblemView, TemplateChange,
+    TemplateEdit, ToolOwner,
 };
 use unfold_core::recovery::{RecoveryEntry, RecoveryStore};
 use unfold_core::tool_import::ToolFormat;

@@ -56,6 +56,17 @@ async function save(session) {
   );
 }
 
+/** Clicks the scenario's Save and waits until its modified marker is gone. */
+async function saveScenario(session) {
+  await click(session, '[data-testid="save-scenario"]');
+  await waitUntil(
+    session,
+    "return document.querySelector('[data-testid=\"scenario-dirty\"]') === null;",
+    (clean) => clean === true,
+    "the scenario saved",
+  );
+}
+
 /** `unfold compare --json` of `template` and `scenario`, with each call's request body in `folder`. */
 function cliComparison(template, scenario, folder) {
   const args = ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--requests", folder];
@@ -394,13 +405,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
       const user = await waitFor(session, '[data-testid="scenario-user"]', "return arguments[0].value;");
       assert.equal(user, `Refactor the authentication module.${added}`);
       await waitFor(session, '[data-testid="scenario-dirty"]');
-      await click(session, '[data-testid="save-scenario"]');
-      await waitUntil(
-        session,
-        "return document.querySelector('[data-testid=\"scenario-dirty\"]') === null;",
-        (clean) => clean === true,
-        "the scenario saved",
-      );
+      await saveScenario(session);
       assert.equal(JSON.parse(readFileSync(scenario, "utf8")).user, `Refactor the authentication module.${added}`);
     });
   });
@@ -522,13 +527,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
         await waitFor(session, '[data-testid="scenario-user"]');
         await typeInto(session, '[data-testid="scenario-user"]', " Quickly.");
         await waitFor(session, '[data-testid="scenario-dirty"]');
-        await click(session, '[data-testid="save-scenario"]');
-        await waitUntil(
-          session,
-          "return document.querySelector('[data-testid=\"scenario-dirty\"]') === null;",
-          (clean) => clean === true,
-          "the scenario saved",
-        );
+        await saveScenario(session);
         const saved = JSON.parse(readFileSync(scenario, "utf8"));
         assert.equal(saved.user, "Refactor the authentication module. Quickly.");
         assert.equal(saved.kind, "unfold.scenario");

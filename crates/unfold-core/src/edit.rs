@@ -549,28 +549,6 @@ impl EditorDocument {
         self.history.take(backwards, |edit| apply_with_change(template, edit))
     }
 
-    /// Saves to the document's file, atomically. Refuses a template with problems (they are listed),
-    /// so a saved file always loads again; the recovery store keeps unsaved work meanwhile.
-    pub fn save(&mut self) -> Result<()> {
-        let Some(path) = self.path.clone() else {
-            return Err(refused("this template has no file yet: save it as a new file"));
-        };
-        self.save_as(&path)
-    }
-
-    /// Saves to `path`, atomically, and makes it the document's file.
-    pub fn save_as(&mut self, path: &Path) -> Result<()> {
-        let text = self.template.to_json();
-        // The checks a loaded file gets: what is saved must open again.
-        Template::from_json(text.as_bytes()).map_err(|e| e.in_file(path))?;
-        crate::document::write_atomically(path, &text)?;
-        self.path = Some(path.to_owned());
-        self.history.mark_saved();
-        Ok(())
-    }
-}
-
-impl EditorDocument {
     /// The problems the template has now (an editor shows them live; saving refuses them).
     pub fn problems(&self) -> Vec<crate::error::Problem> {
         // What opening the saved file would report, found without writing and reading the text.
@@ -728,6 +706,8 @@ pub struct DocumentUpdate {
 
 /// A document the app opens from a file, edits and keeps for recovery: a template or a scenario.
 pub trait FileDocument: Sized {
+    /// What the documents of this kind are called in messages.
+    const NOUN: &'static str;
     /// What the recovery id of a document never saved starts with.
     const UNTITLED: &'static str;
     /// Opens a file; nothing is loaded half-way.
@@ -747,6 +727,29 @@ pub trait FileDocument: Sized {
     fn text(&self) -> String;
     /// Its entry in the recovery store.
     fn recovery(&mut self) -> &mut RecoveryState;
+    /// The checks a file of this kind gets when it is opened.
+    fn check_text(text: &[u8]) -> Result<()>;
+    /// Records that it was saved as it stands.
+    fn mark_saved(&mut self);
+
+    /// Saves to the document's file, atomically. Refuses what would not open again (the problems
+    /// are listed), so a saved file always loads; the recovery store keeps unsaved work meanwhile.
+    fn save(&mut self) -> Result<()> {
+        let Some(path) = self.path().map(Path::to_owned) else {
+            return Err(refused(format!("this {} has no file yet: save it as a new file", Self::NOUN)));
+        };
+        self.save_as(&path)
+    }
+
+    /// Saves to `path`, atomically, and makes it the document's file.
+    fn save_as(&mut self, path: &Path) -> Result<()> {
+        let text = self.text();
+        Self::check_text(text.as_bytes()).map_err(|e| e.in_file(path))?;
+        crate::document::write_atomically(path, &text)?;
+        self.set_path(path.to_owned());
+        self.mark_saved();
+        Ok(())
+    }
 }
 
 /// A document's entry in the recovery store.
@@ -760,6 +763,7 @@ pub struct RecoveryState {
 }
 
 impl FileDocument for EditorDocument {
+    const NOUN: &'static str = "template";
     const UNTITLED: &'static str = "untitled";
 
     fn open(path: &Path) -> Result<Self> {
@@ -792,6 +796,14 @@ impl FileDocument for EditorDocument {
 
     fn recovery(&mut self) -> &mut RecoveryState {
         &mut self.recovery
+    }
+
+    fn check_text(text: &[u8]) -> Result<()> {
+        Template::from_json(text).map(drop)
+    }
+
+    fn mark_saved(&mut self) {
+        self.history.mark_saved();
     }
 }
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::edit::{FileDocument, ProblemView, RecoveryState};
-use crate::error::{Error, Problem, Result};
+use crate::error::{Problem, Result};
 use crate::history::History;
 use crate::scenario::{Scenario, Step};
 use crate::template::Template;
@@ -60,25 +60,6 @@ impl ScenarioDocument {
         matches!(taken, Ok(Some(())))
     }
 
-    /// Saves to the document's file, atomically; refuses a scenario with problems of its own.
-    pub fn save(&mut self) -> Result<()> {
-        let Some(path) = self.path.clone() else {
-            return Err(Error::problem("", "this scenario has no file yet: save it as a new file"));
-        };
-        self.save_as(&path)
-    }
-
-    /// Saves to `path`, atomically, and makes it the document's file.
-    pub fn save_as(&mut self, path: &Path) -> Result<()> {
-        let text = self.scenario.to_json();
-        // The checks a loaded file gets: what is saved must open again.
-        Scenario::from_json(text.as_bytes()).map_err(|e| e.in_file(path))?;
-        crate::document::write_atomically(path, &text)?;
-        self.path = Some(path.to_owned());
-        self.history.mark_saved();
-        Ok(())
-    }
-
     /// What is wrong with the scenario now: its own problems (what opening its saved file would
     /// report) and, when it has none, those of running it on `template`.
     pub fn problems(&self, template: Option<&Template>) -> Vec<Problem> {
@@ -103,6 +84,7 @@ impl ScenarioDocument {
 }
 
 impl FileDocument for ScenarioDocument {
+    const NOUN: &'static str = "scenario";
     const UNTITLED: &'static str = "untitled-scenario";
 
     fn open(path: &Path) -> Result<Self> {
@@ -137,6 +119,14 @@ impl FileDocument for ScenarioDocument {
 
     fn recovery(&mut self) -> &mut RecoveryState {
         &mut self.recovery
+    }
+
+    fn check_text(text: &[u8]) -> Result<()> {
+        Scenario::from_json(text).map(drop)
+    }
+
+    fn mark_saved(&mut self) {
+        self.history.mark_saved();
     }
 }
 

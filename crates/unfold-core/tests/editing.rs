@@ -4,7 +4,7 @@
 
 use serde_json::json;
 use unfold_core::edit::{
-    apply, EditorDocument, SectionFields, TemplateChange, TemplateEdit, TemplateSettings, ToolOwner,
+    apply, EditorDocument, FileDocument, SectionFields, TemplateChange, TemplateEdit, TemplateSettings, ToolOwner,
 };
 use unfold_core::prompt_parts::prompt_parts;
 use unfold_core::template::{Disclosure, HeadingStyle, Section, ToolDisclosure};

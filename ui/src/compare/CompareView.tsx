@@ -15,6 +15,7 @@ import { laneViews } from "./timeline";
 import { Timeline } from "./Timeline";
 import { TokenChart } from "./TokenChart";
 import "./compare.css";
+import { ProblemItems } from "../ProblemItems";
 
 export function CompareView({ store, template }: { store: CompareStore; template: Template }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
@@ -180,13 +181,7 @@ function CompareNotices({ store, state }: { store: CompareStore; state: CompareS
           <strong>{state.failure.title}</strong>
           <span>{state.failure.detail}</span>
           {state.failure.problems.length > 1 && (
-            <ul data-testid="compare-failure-problems">
-              {state.failure.problems.map((problem, index) => (
-                <li key={`${String(index)}:${problem.location}`}>
-                  <code>{problem.location === "" ? "scenario" : problem.location}</code> {problem.message}
-                </li>
-              ))}
-            </ul>
+            <ProblemItems problems={state.failure.problems} whole="scenario" testId="compare-failure-problems" />
           )}
           <button type="button" onClick={dismiss}>
             Dismiss

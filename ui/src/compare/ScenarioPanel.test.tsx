@@ -145,8 +145,8 @@ describe("ScenarioPanel shows", () => {
     expect(one("scenario-path").textContent).toBe("/work/lookup-first.scenario.json");
     expect(one("scenario-dirty").textContent).toBe("modified");
     expect([...one("scenario-problems").querySelectorAll("li")].map((li) => li.textContent)).toEqual([
-      '/script/3the last step must be a "say" step (the final answer)',
-      "(scenario)unknown template",
+      '/script/3 the last step must be a "say" step (the final answer)',
+      "scenario unknown template",
     ]);
   });
 

@@ -61,6 +61,7 @@ import {
   type TextEdit,
   type ToolChange,
 } from "./scenarioEdits";
+import { ProblemItems } from "../ProblemItems";
 import "./scenario.css";
 
 export interface ScenarioPanelProps {
@@ -106,14 +107,7 @@ function ProblemList({ problems }: { problems: ProblemView[] }) {
       {problems.length === 0 ? (
         <p className="notice">No problems</p>
       ) : (
-        <ul className="error">
-          {problems.map((problem, i) => (
-            <li key={`${String(i)}${problem.location}`}>
-              <code>{problem.location === "" ? "(scenario)" : problem.location}</code>
-              {problem.message}
-            </li>
-          ))}
-        </ul>
+        <ProblemItems problems={problems} whole="scenario" className="error" />
       )}
     </section>
   );

@@ -50,6 +50,7 @@ import {
   type TextEdit,
   type ToolChange,
 } from "./scenarioEdits";
+import { lookupFirstScenario } from "../testing/fakeCompare";
 
 const TOOLS = ["lookup", "search", "cite", "read_section"];
 const PARAMS = ["objective", "project_name"];
@@ -65,19 +66,7 @@ function frozen<T>(value: T): T {
 
 /** examples/lookup-first.scenario.json, with an `x-` key the types do not show. */
 function example(extra: Partial<Scenario> = {}): Scenario {
-  const scenario: Scenario = {
-    schema_version: 1,
-    kind: "unfold.scenario",
-    name: "lookup-first",
-    user: "Refactor the authentication module.",
-    script: [
-      { call: "lookup", args: { id: 7 } },
-      { call: "read_section", args: { section_key: "context" } },
-      { call: "search", args: { query: "login" } },
-      { say: "Fixed the login flow." },
-    ],
-    ...extra,
-  };
+  const scenario: Scenario = { ...lookupFirstScenario(), ...extra };
   return frozen(Object.assign(scenario, { "x-origin": "hand-written" }));
 }
 

@@ -18,6 +18,7 @@ import type {
   ScenarioView,
   Template,
 } from "../platform";
+import { ExternalStore, TaskQueue } from "../state/ExternalStore";
 import { describeError, fileName, problemsOf } from "../view";
 
 /** The template the view runs on: the editor's open document. */
@@ -95,49 +96,26 @@ export function callIndexOf(event: RunEvent, events: readonly RunEvent[]): numbe
   return index;
 }
 
-export class CompareStore {
-  private state: CompareState = {
-    scenario: null,
-    revision: 0,
-    recent: [],
-    run: null,
-    picked: null,
-    detail: { kind: "none" },
-    failure: null,
-    notice: null,
-  };
-  private readonly listeners = new Set<() => void>();
-  /** Scenario edits run one after the other, each on the scenario the one before left. */
-  private queue: Promise<void> = Promise.resolve();
+export class CompareStore extends ExternalStore<CompareState> {
+  /** Scenario actions run one after the other, each on the scenario the one before left. */
+  private readonly queue = new TaskQueue();
   private runs = 0;
 
   constructor(
     private readonly platform: Platform,
     private readonly openTemplate: () => OpenTemplate | null,
     private readonly askUnsaved: AskUnsaved,
-  ) {}
-
-  readonly getState = (): CompareState => this.state;
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
-
-  private update(change: Partial<CompareState>): void {
-    this.state = { ...this.state, ...change };
-    for (const listener of this.listeners) listener();
-  }
-
-  private enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task);
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+  ) {
+    super({
+      scenario: null,
+      revision: 0,
+      recent: [],
+      run: null,
+      picked: null,
+      detail: { kind: "none" },
+      failure: null,
+      notice: null,
+    });
   }
 
   private templateId(): number | null {
@@ -193,7 +171,7 @@ export class CompareStore {
    * first; the old one is closed only once the new one is open, so a failed open loses nothing.
    */
   private replaceWith(load: () => Promise<Outcome<ScenarioView>>): Promise<boolean> {
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       if (!(await this.settleUnsaved("switch"))) return false;
       const before = this.state.scenario;
       const loaded = await load();
@@ -220,7 +198,7 @@ export class CompareStore {
 
   /** Replaces the scenario with what the panel holds (`group`: keystrokes of one field undo together). */
   edit(scenario: Scenario, group: string | null): Promise<void> {
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       const open = this.state.scenario;
       if (open === null) return;
       this.accept(await this.platform.editScenario(open.id, scenario, group, this.templateId()), "This change was not made", false);
@@ -242,7 +220,7 @@ export class CompareStore {
   }
 
   private step(back: boolean): Promise<void> {
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       const open = this.state.scenario;
       if (open === null || !(back ? open.can_undo : open.can_redo)) return;
       this.accept(await this.platform.stepScenario(open.id, back, this.templateId()), back ? "Nothing was undone" : "Nothing was redone", true);
@@ -252,7 +230,7 @@ export class CompareStore {
   /** Saves to the scenario's file; an untitled one asks where. True once saved. */
   save(): Promise<boolean> {
     if (this.state.scenario?.path === null) return this.saveAs();
-    return this.enqueue(() => this.write(null));
+    return this.queue.run(() => this.write(null));
   }
 
   /** Asks where to save the scenario (the native dialog), then saves it there. */
@@ -266,7 +244,7 @@ export class CompareStore {
       return false;
     }
     const path = chosen.value;
-    return path === null ? false : this.enqueue(() => this.write(path));
+    return path === null ? false : this.queue.run(() => this.write(path));
   }
 
   private async write(path: string | null): Promise<boolean> {
@@ -282,7 +260,7 @@ export class CompareStore {
     const template = this.templateId();
     const open = this.state.scenario;
     if (template === null || open === null || this.state.run?.status === "running") return;
-    await this.queue;
+    await this.queue.idle();
     const id = ++this.runs;
     this.update({
       run: { id, status: "running", current: null, events: NO_EVENTS(), report: null, failure: null },

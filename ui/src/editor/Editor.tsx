@@ -21,6 +21,7 @@ import { TemplatePanel } from "./TemplatePanel";
 import { storeToolActions } from "./ToolList";
 import { sectionOwner, TEMPLATE_OWNER } from "./tools";
 import { TreeToolbar } from "./TreeToolbar";
+import { ProblemItems } from "../ProblemItems";
 
 /** What the middle pane shows: the selected section, or the template's settings and parameters. */
 type Tab = "section" | "template";
@@ -262,13 +263,7 @@ function ProblemList({ problems }: { problems: ProblemView[] }) {
           No problems
         </p>
       ) : (
-        <ul data-testid="problems">
-          {problems.map((problem, index) => (
-            <li key={`${String(index)}:${problem.location}`}>
-              <code>{problem.location === "" ? "template" : problem.location}</code> {problem.message}
-            </li>
-          ))}
-        </ul>
+        <ProblemItems problems={problems} whole="template" testId="problems" />
       )}
     </section>
   );

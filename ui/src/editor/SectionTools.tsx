@@ -7,6 +7,7 @@ import type { ImportedTools, Outcome, ProblemView, Section, Tool, ToolListFile }
 import { describeError } from "../view";
 import { ToolList, type ToolActions } from "./ToolList";
 import { attachable, sectionOwner } from "./tools";
+import { ProblemItems } from "../ProblemItems";
 
 type ImportState =
   | { kind: "closed" }
@@ -131,13 +132,7 @@ export function SectionTools({
             <div className="error" role="alert" data-testid="import-error">
               <strong>{importing.error}</strong>
               {importing.problems.length > 0 && (
-                <ul data-testid="import-problems">
-                  {importing.problems.map((problem, index) => (
-                    <li key={`${String(index)}:${problem.location}`}>
-                      <code>{problem.location === "" ? "(whole list)" : problem.location}</code> {problem.message}
-                    </li>
-                  ))}
-                </ul>
+                <ProblemItems problems={importing.problems} whole="(whole list)" testId="import-problems" />
               )}
             </div>
           )}

@@ -9,6 +9,7 @@ import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import type { Outcome, ProblemView, Tool, ToolKind } from "../platform";
 import { describeError } from "../view";
 import { draftOf, sameJson, TOOL_KINDS, toolOfDraft, type MockChoice, type ToolDraft } from "./toolDraft";
+import { ProblemItems } from "../ProblemItems";
 
 /** How long typing pauses before the tool is checked. */
 const CHECK_DELAY_MS = 150;
@@ -253,13 +254,7 @@ function ToolProblems({ problems }: { problems: readonly ProblemView[] }) {
     );
   }
   return (
-    <ul className="error" data-testid="tool-problems" aria-label="Problems of the tool">
-      {problems.map((problem, index) => (
-        <li key={`${String(index)}:${problem.location}`}>
-          <code>{problem.location === "" ? "tool" : problem.location}</code> {problem.message}
-        </li>
-      ))}
-    </ul>
+    <ProblemItems problems={problems} whole="tool" testId="tool-problems" className="error" label="Problems of the tool" />
   );
 }
 

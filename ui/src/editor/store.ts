@@ -19,6 +19,7 @@ import type {
   ToolOwner,
   Visibility,
 } from "../platform";
+import { ExternalStore, TaskQueue } from "../state/ExternalStore";
 import { describeError } from "../view";
 import {
   pathChange,
@@ -101,11 +102,25 @@ export function actionFailure(action: Action, error: PlatformError): Failure {
   }
 }
 
-export class EditorStore {
-  private state: EditorState;
-  private readonly listeners = new Set<() => void>();
-  /** The tail of the chain every edit, undo, redo and save runs on, one after the other. */
-  private queue: Promise<void> = Promise.resolve();
+/** The editor's state when `document` opens: the first section selected, the preview to come. */
+function openedState(document: DocumentView): EditorState {
+  const rows = treeRows(document.template);
+  return {
+    document,
+    rows,
+    selected: rows[0]?.path ?? null,
+    added: null,
+    preview: { kind: "loading" },
+    expandAll: false,
+    read: [],
+    failure: null,
+    revision: 0,
+  };
+}
+
+export class EditorStore extends ExternalStore<EditorState> {
+  /** Every edit, undo, redo and save runs on it, one after the other. */
+  private readonly queue = new TaskQueue();
   /** Renames and moves done so far, so that edits queued before one still find their section. */
   private readonly pathChanges: PathChange[] = [];
   private previewRequest = 0;
@@ -114,42 +129,7 @@ export class EditorStore {
     private readonly platform: Platform,
     document: DocumentView,
   ) {
-    const rows = treeRows(document.template);
-    this.state = {
-      document,
-      rows,
-      selected: rows[0]?.path ?? null,
-      added: null,
-      preview: { kind: "loading" },
-      expandAll: false,
-      read: [],
-      failure: null,
-      revision: 0,
-    };
-  }
-
-  readonly getState = (): EditorState => this.state;
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
-
-  private update(change: Partial<EditorState>): void {
-    this.state = { ...this.state, ...change };
-    for (const listener of this.listeners) listener();
-  }
-
-  /** Runs `task` after every action queued before it. */
-  private enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task);
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+    super(openedState(document));
   }
 
   /**
@@ -227,7 +207,7 @@ export class EditorStore {
     build: (path: string | null) => EditRequest | StructureRequest | null,
   ): Promise<void> {
     const changesBefore = this.pathChanges.length;
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       const request = build(path === null ? null : this.pathChanges.slice(changesBefore).reduce(rebase, path));
       if (request === null) return;
       const result = await this.platform.applyEdit(this.state.document.id, request.edit, request.group);
@@ -370,7 +350,7 @@ export class EditorStore {
   }
 
   private step(action: "undo" | "redo"): Promise<void> {
-    return this.enqueue(async () => {
+    return this.queue.run(async () => {
       const { document } = this.state;
       if (action === "undo" ? !document.can_undo : !document.can_redo) return;
       const result = await (action === "undo" ? this.platform.undo(document.id) : this.platform.redo(document.id));
@@ -388,7 +368,7 @@ export class EditorStore {
    */
   save(): Promise<boolean> {
     if (this.state.document.path === null) return this.saveAs();
-    return this.enqueue(async () => (this.state.document.dirty ? this.write(null) : true));
+    return this.queue.run(async () => (this.state.document.dirty ? this.write(null) : true));
   }
 
   /** Asks where to save (the native dialog), then saves there; false when cancelled or refused. */
@@ -402,7 +382,7 @@ export class EditorStore {
     }
     const path = chosen.value;
     if (path === null) return false;
-    return this.enqueue(() => this.write(path));
+    return this.queue.run(() => this.write(path));
   }
 
   private async write(path: string | null): Promise<boolean> {

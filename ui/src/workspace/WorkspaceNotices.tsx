@@ -5,6 +5,7 @@ import { ModalDialog } from "../ModalDialog";
 import type { RecoveredWork } from "../platform";
 import { fileName } from "../view";
 import type { OpenFailure, UnsavedAnswer, UnsavedQuestion, WorkspaceStore } from "./workspace";
+import { ProblemItems } from "../ProblemItems";
 
 /** When the work was kept, in the user's locale. */
 function keptAt(work: RecoveredWork): string {
@@ -55,13 +56,7 @@ export function OpenFailureNotice({ failure, onDismiss }: { failure: OpenFailure
       <h2>{failure.title}</h2>
       <p data-testid="error-detail">{failure.detail}</p>
       {failure.problems.length > 0 && (
-        <ul data-testid="error-problems">
-          {failure.problems.map((problem, index) => (
-            <li key={`${String(index)}:${problem.location}`}>
-              <code>{problem.location === "" ? "template" : problem.location}</code> {problem.message}
-            </li>
-          ))}
-        </ul>
+        <ProblemItems problems={failure.problems} whole="template" testId="error-problems" />
       )}
       <button type="button" onClick={onDismiss}>
         Dismiss

@@ -7,6 +7,7 @@
 import type { DocumentView, Outcome, Platform, ProblemView, RecentFile, RecoveredWork } from "../platform";
 import { CompareStore, type OpenTemplate } from "../compare/store";
 import { EditorStore } from "../editor/store";
+import { ExternalStore } from "../state/ExternalStore";
 import { describeError, loadInitialView, problemsOf } from "../view";
 
 /** Why a document could not be opened: the file, what went wrong and every problem at its place. */
@@ -52,16 +53,7 @@ function displayName(path: string | null): string {
   return path === null ? "Untitled" : (path.split(/[\\/]/).pop() ?? path);
 }
 
-export class WorkspaceStore {
-  private state: WorkspaceState = {
-    screen: { kind: "loading" },
-    page: "edit",
-    recent: [],
-    recovered: [],
-    openFailure: null,
-    question: null,
-  };
-  private readonly listeners = new Set<() => void>();
+export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   /** Continues the action waiting for the unsaved-changes answer. */
   private pendingAnswer: ((answer: UnsavedAnswer) => void) | null = null;
   private started = false;
@@ -70,6 +62,7 @@ export class WorkspaceStore {
   readonly compare: CompareStore;
 
   constructor(private readonly platform: Platform) {
+    super({ screen: { kind: "loading" }, page: "edit", recent: [], recovered: [], openFailure: null, question: null });
     this.compare = new CompareStore(platform, () => this.openTemplate(), (name, reason) => this.ask(name, reason));
   }
 
@@ -82,20 +75,6 @@ export class WorkspaceStore {
   showPage(page: Page): void {
     this.update({ page });
     if (page === "compare") void this.compare.recheck();
-  }
-
-  readonly getState = (): WorkspaceState => this.state;
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
-
-  private update(change: Partial<WorkspaceState>): void {
-    this.state = { ...this.state, ...change };
-    for (const listener of this.listeners) listener();
   }
 
   /** The open document's editor, if any. */
