@@ -275,4 +275,25 @@ describe("CompareView", () => {
     await click(byTestId("redo-scenario"));
     expect((byTestId("scenario-user") as HTMLTextAreaElement).value).toBe("Fix it.");
   });
+
+  it("shows a run that hits a limit: its status, and the limit where it happened", async () => {
+    const setUp = await openScenario();
+    const report = lookupFirstReport();
+    const restart = report.runs[1];
+    if (restart === undefined) throw new Error("the fixture has a restart run");
+    // The restart run as it ends when max_model_calls is 2: its third call is never made.
+    const kept = restart.events.filter((event) => event.seq <= 6);
+    const limit: RunEvent = { type: "limit_reached", limit: "max_model_calls", value: 2, seq: 7, attempt: 2 };
+    const end: RunEvent = { type: "run_completed", status: "turn_limit", final: null, seq: 8, attempt: 2 };
+    report.runs[1] = { ...restart, status: "turn_limit", final: null, events: [...kept, limit, end] };
+    setUp.platform.compare.report = report;
+    await click(byTestId("run-comparison"));
+    expect(byTestId("run-status").dataset.status).toBe("finished");
+    expect(byTestId("run-status").textContent).toContain("restart turn_limit");
+    const marker = all('[data-testid="timeline-event"][data-lane="restart"][data-type="limit_reached"]');
+    expect(marker.map((element) => element.textContent)).toEqual([expect.stringContaining("LIMIT max_model_calls (2)")]);
+    expect(all('[data-testid="run-end"][data-lane="restart"]').map((element) => element.textContent)).toEqual([
+      expect.stringContaining("run ended: turn_limit"),
+    ]);
+  });
 });
