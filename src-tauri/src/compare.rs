@@ -276,7 +276,7 @@ pub async fn open_scenario(
     template_id: Option<u32>,
 ) -> Result<ScenarioView, CommandError> {
     let opened = scenarios.open(&editor, &path, template_id)?;
-    recent.0.remember(opened.path.as_deref());
+    recent.0.remember(opened.status.path.as_deref());
     Ok(opened)
 }
 
@@ -321,7 +321,7 @@ pub async fn save_scenario(
 ) -> Result<ScenarioView, CommandError> {
     let saved = scenarios.save(&editor, id, path.as_deref(), template_id)?;
     if path.is_some() {
-        recent.0.remember(saved.path.as_deref());
+        recent.0.remember(saved.status.path.as_deref());
     }
     Ok(saved)
 }
@@ -444,8 +444,8 @@ mod tests {
     fn opened(editor: &Editor, scenarios: &Scenarios) -> (u32, u32) {
         let template = editor.open(&example("task-executor.unfold.json")).expect("the example opens").status.id;
         let view = scenarios.open(editor, &example("lookup-first.scenario.json"), Some(template)).expect("opens");
-        assert!(!view.dirty && view.problems.is_empty(), "{view:?}");
-        (template, view.id)
+        assert!(!view.status.dirty && view.status.problems.is_empty(), "{view:?}");
+        (template, view.status.id)
     }
 
     #[test]
@@ -455,22 +455,22 @@ mod tests {
         let mut scenario = scenarios.with(|open| Ok(open.get(id)?.scenario().clone())).unwrap();
         scenario.params.insert("nope".into(), "x".into());
         let edited = scenarios.edit(&editor, id, scenario, None, Some(template)).unwrap();
-        assert!(edited.dirty && edited.can_undo);
-        assert_eq!(edited.problems[0].location, "/params/nope");
-        assert!(scenarios.edit(&editor, id, edited.scenario.clone(), None, None).unwrap().problems.is_empty());
+        assert!(edited.status.dirty && edited.status.can_undo);
+        assert_eq!(edited.status.problems[0].location, "/params/nope");
+        assert!(scenarios.edit(&editor, id, edited.scenario.clone(), None, None).unwrap().status.problems.is_empty());
 
         let undone = scenarios.step(&editor, id, true, Some(template)).unwrap();
-        assert!(!undone.dirty && undone.can_redo && undone.problems.is_empty());
+        assert!(!undone.status.dirty && undone.status.can_redo && undone.status.problems.is_empty());
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("copy.scenario.json");
         let saved = scenarios.save(&editor, id, Some(&path.to_string_lossy()), Some(template)).unwrap();
-        assert_eq!(saved.path.as_deref(), Some(path.to_str().unwrap()));
+        assert_eq!(saved.status.path.as_deref(), Some(path.to_str().unwrap()));
         assert_eq!(Scenario::load(&path).unwrap(), saved.scenario);
 
         let created = scenarios.create(&editor, template).unwrap();
-        assert!(created.dirty && created.problems.is_empty());
+        assert!(created.status.dirty && created.status.problems.is_empty());
         assert!(scenarios.has_unsaved_changes());
-        scenarios.close(created.id, None).unwrap();
+        scenarios.close(created.status.id, None).unwrap();
         assert!(!scenarios.has_unsaved_changes());
         let error = scenarios.open(&editor, &example("task-executor.unfold.json"), None).expect_err("a template");
         assert_eq!(error.code, CommandErrorCode::InvalidTemplate);
@@ -546,13 +546,13 @@ mod tests {
         assert_eq!(offered[0].kind, crate::editor::RecoveredKind::Scenario);
         let after_crash = Scenarios::default();
         let restored = after_crash.restore(&editor, &store, &offered[0].id, Some(template)).expect("restores");
-        assert!(restored.dirty && restored.problems.is_empty());
+        assert!(restored.status.dirty && restored.status.problems.is_empty());
         assert_eq!(restored.scenario.user, "Unsaved words.");
-        assert_eq!(restored.path.as_deref(), Some(example("lookup-first.scenario.json").as_str()));
+        assert_eq!(restored.status.path.as_deref(), Some(example("lookup-first.scenario.json").as_str()));
         let error = editor.restore(&store, &offered[0].id).expect_err("a scenario is no template");
         assert_eq!(error.code, CommandErrorCode::InvalidTemplate);
 
-        after_crash.close(restored.id, Some(&store)).unwrap();
+        after_crash.close(restored.status.id, Some(&store)).unwrap();
         assert!(Editor::recovered(&store).is_empty(), "closing without saving lets the work go");
     }
 }

@@ -367,10 +367,10 @@ export type Divergence_Serialize = {
 	first: FirstDivergence_Serialize | null,
 };
 
-/**  An open document's state apart from its template. */
+/**  An open document's state apart from its content (a template's or a scenario's). */
 export type DocumentStatus = DocumentStatus_Serialize | DocumentStatus_Deserialize;
 
-/**  An open document's state apart from its template. */
+/**  An open document's state apart from its content (a template's or a scenario's). */
 export type DocumentStatus_Deserialize = {
 	/**  The document's id among the open ones. */
 	id: number,
@@ -382,11 +382,11 @@ export type DocumentStatus_Deserialize = {
 	can_undo: boolean,
 	/**  Whether there is something to redo. */
 	can_redo: boolean,
-	/**  What is wrong with the template now. */
+	/**  What is wrong with it now. */
 	problems: ProblemView[],
 };
 
-/**  An open document's state apart from its template. */
+/**  An open document's state apart from its content (a template's or a scenario's). */
 export type DocumentStatus_Serialize = {
 	/**  The document's id among the open ones. */
 	id: number,
@@ -398,7 +398,7 @@ export type DocumentStatus_Serialize = {
 	can_undo: boolean,
 	/**  Whether there is something to redo. */
 	can_redo: boolean,
-	/**  What is wrong with the template now. */
+	/**  What is wrong with it now. */
 	problems: ProblemView[],
 };
 
@@ -990,39 +990,15 @@ export type ScenarioView = ScenarioView_Serialize | ScenarioView_Deserialize;
 
 /**  An open scenario as the scenario panel shows it after each change. */
 export type ScenarioView_Deserialize = {
-	/**  The document's id among the open scenarios. */
-	id: number,
-	/**  Its file, once opened or saved. */
-	path?: string | null,
-	/**  Whether it differs from its file. */
-	dirty: boolean,
-	/**  Whether there is something to undo. */
-	can_undo: boolean,
-	/**  Whether there is something to redo. */
-	can_redo: boolean,
-	/**  What is wrong with it now, alone or on the open template. */
-	problems: ProblemView[],
 	/**  The scenario. */
 	scenario: Scenario_Deserialize,
-};
+} & DocumentStatus_Deserialize;
 
 /**  An open scenario as the scenario panel shows it after each change. */
 export type ScenarioView_Serialize = {
-	/**  The document's id among the open scenarios. */
-	id: number,
-	/**  Its file, once opened or saved. */
-	path: string | null,
-	/**  Whether it differs from its file. */
-	dirty: boolean,
-	/**  Whether there is something to undo. */
-	can_undo: boolean,
-	/**  Whether there is something to redo. */
-	can_redo: boolean,
-	/**  What is wrong with it now, alone or on the open template. */
-	problems: ProblemView[],
 	/**  The scenario. */
 	scenario: Scenario_Serialize,
-};
+} & DocumentStatus_Serialize;
 
 /**  A scripted conversation. */
 export type Scenario_Deserialize = {

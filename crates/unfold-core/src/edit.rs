@@ -590,14 +590,7 @@ impl EditorDocument {
     }
 
     fn status(&self, id: u32) -> DocumentStatus {
-        DocumentStatus {
-            id,
-            path: self.path.as_ref().map(|p| p.display().to_string()),
-            dirty: self.is_dirty(),
-            can_undo: self.can_undo(),
-            can_redo: self.can_redo(),
-            problems: self.problems().iter().map(ProblemView::from).collect(),
-        }
+        DocumentStatus::of(id, self.path.as_deref(), &self.history, &self.problems())
     }
 }
 
@@ -664,7 +657,7 @@ impl From<&crate::error::Problem> for ProblemView {
     }
 }
 
-/// An open document's state apart from its template.
+/// An open document's state apart from its content (a template's or a scenario's).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct DocumentStatus {
@@ -678,8 +671,27 @@ pub struct DocumentStatus {
     pub can_undo: bool,
     /// Whether there is something to redo.
     pub can_redo: bool,
-    /// What is wrong with the template now.
+    /// What is wrong with it now.
     pub problems: Vec<ProblemView>,
+}
+
+impl DocumentStatus {
+    /// The state of document `id` with its file, history and problems.
+    pub fn of<S>(
+        id: u32,
+        path: Option<&Path>,
+        history: &History<S>,
+        problems: &[crate::error::Problem],
+    ) -> DocumentStatus {
+        DocumentStatus {
+            id,
+            path: path.map(|p| p.display().to_string()),
+            dirty: history.is_dirty(),
+            can_undo: history.can_undo(),
+            can_redo: history.can_redo(),
+            problems: problems.iter().map(ProblemView::from).collect(),
+        }
+    }
 }
 
 /// An open document as the editor shows it when it opens: its state and its template.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::edit::{FileDocument, ProblemView, RecoveryState};
+use crate::edit::{DocumentStatus, FileDocument, RecoveryState};
 use crate::error::{Problem, Result};
 use crate::history::History;
 use crate::scenario::{Scenario, Step};
@@ -72,12 +72,7 @@ impl ScenarioDocument {
     /// The document as the scenario panel shows it, checked against `template` when one is open.
     pub fn view(&self, id: u32, template: Option<&Template>) -> ScenarioView {
         ScenarioView {
-            id,
-            path: self.path.as_ref().map(|p| p.display().to_string()),
-            dirty: self.history.is_dirty(),
-            can_undo: self.history.can_undo(),
-            can_redo: self.history.can_redo(),
-            problems: self.problems(template).iter().map(ProblemView::from).collect(),
+            status: DocumentStatus::of(id, self.path.as_deref(), &self.history, &self.problems(template)),
             scenario: self.scenario.clone(),
         }
     }
@@ -151,18 +146,9 @@ pub fn starter_scenario(template: &Template) -> Scenario {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ScenarioView {
-    /// The document's id among the open scenarios.
-    pub id: u32,
-    /// Its file, once opened or saved.
-    pub path: Option<String>,
-    /// Whether it differs from its file.
-    pub dirty: bool,
-    /// Whether there is something to undo.
-    pub can_undo: bool,
-    /// Whether there is something to redo.
-    pub can_redo: bool,
-    /// What is wrong with it now, alone or on the open template.
-    pub problems: Vec<ProblemView>,
+    /// Its state; its problems are its own and those of running it on the open template.
+    #[serde(flatten)]
+    pub status: DocumentStatus,
     /// The scenario.
     pub scenario: Scenario,
 }

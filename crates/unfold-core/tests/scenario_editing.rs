@@ -71,12 +71,12 @@ fn problems_are_listed_alone_and_against_the_template() {
     let document = ScenarioDocument::new(scenario);
     assert!(document.problems(None).is_empty(), "alone, a parameter is only a name");
     let view = document.view(3, Some(&template));
-    let listed: Vec<String> = view.problems.iter().map(|p| format!("{}: {}", p.location, p.message)).collect();
+    let listed: Vec<String> = view.status.problems.iter().map(|p| format!("{}: {}", p.location, p.message)).collect();
     assert_eq!(
         listed,
         ["/params/nope: unknown parameter 'nope': template 'task-executor' neither declares nor uses it"]
     );
-    assert!(view.dirty && view.path.is_none() && view.id == 3);
+    assert!(view.status.dirty && view.status.path.is_none() && view.status.id == 3);
 
     let mut broken = lookup_first();
     broken.script.clear();
