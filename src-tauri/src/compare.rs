@@ -7,23 +7,22 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use tauri::ipc::Channel;
 use tauri::State;
 use unfold_core::compare::{CallRequest, CompareProgress, Comparison, Lane};
-use unfold_core::edit::{FileDocument, OpenDocuments};
+use unfold_core::edit::FileDocument;
 use unfold_core::recovery::RecoveryStore;
 use unfold_core::scenario_edit::{starter_scenario, ScenarioDocument, ScenarioView};
 use unfold_core::{AdapterKind, ComparisonReport, Scenario, Template};
 
 use crate::commands::CommandError;
-use crate::editor::{Editor, Recovery};
+use crate::editor::{lock, Documents, Editor, Recovery};
 use crate::files::Recent;
 
 /// The scenarios open in the compare view.
-#[derive(Debug, Default)]
-pub struct Scenarios(Mutex<OpenDocuments<ScenarioDocument>>);
+pub type Scenarios = Documents<ScenarioDocument>;
 
 /// The recently opened scenarios (a list of their own: the start page's list is of templates).
 pub struct RecentScenarios(pub Recent);
@@ -36,19 +35,7 @@ pub struct Comparisons {
     last: Mutex<Option<(u32, Comparison)>>,
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Every change under these locks is whole or not at all: keep serving after a panic.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 impl Scenarios {
-    fn with<T>(
-        &self,
-        work: impl FnOnce(&mut OpenDocuments<ScenarioDocument>) -> Result<T, CommandError>,
-    ) -> Result<T, CommandError> {
-        work(&mut lock(&self.0))
-    }
-
     /// `work` on the scenario `id`, then its view checked against the template `template_id`.
     fn change(
         &self,
@@ -133,22 +120,6 @@ impl Scenarios {
         })
     }
 
-    /// Closes a scenario and forgets its unsaved work (the UI asks about unsaved changes first).
-    pub fn close(&self, id: u32, recovery: Option<&RecoveryStore>) -> Result<(), CommandError> {
-        let entry = self.with(|scenarios| Ok(scenarios.close(id)?))?;
-        if let (Some(store), Some(entry)) = (recovery, entry) {
-            store.discard(&entry)?;
-        }
-        Ok(())
-    }
-
-    /// Writes every open scenario's unsaved work to the recovery store.
-    pub fn flush_recovery(&self, store: &RecoveryStore, now_ms: u64) {
-        for (id, error) in lock(&self.0).flush_recovery(store, now_ms) {
-            tracing::warn!(id, %error, "cannot keep a scenario for recovery");
-        }
-    }
-
     /// Opens the recovery entry `recovery_id` as a modified scenario.
     pub fn restore(
         &self,
@@ -163,11 +134,6 @@ impl Scenarios {
             let id = scenarios.restore(&entry)?;
             Ok(scenarios.get(id)?.view(id, template.as_ref()))
         })
-    }
-
-    /// Whether an open scenario has unsaved changes.
-    pub fn has_unsaved_changes(&self) -> bool {
-        lock(&self.0).has_unsaved_changes()
     }
 }
 

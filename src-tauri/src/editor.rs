@@ -3,12 +3,12 @@
 //! command bodies are plain functions over that state, so the tests call them with no window.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use tauri::State;
 use unfold_core::edit::{
-    DocumentUpdate, DocumentView, FileDocument, OpenDocuments, PreviewUpdate, ProblemView, TemplateChange,
-    TemplateEdit, ToolOwner,
+    DocumentUpdate, DocumentView, EditorDocument, FileDocument, OpenDocuments, PreviewUpdate, ProblemView,
+    TemplateChange, TemplateEdit, ToolOwner,
 };
 use unfold_core::recovery::{RecoveryEntry, RecoveryStore};
 use unfold_core::tool_import::ToolFormat;
@@ -18,21 +18,58 @@ use crate::commands::{CommandError, CommandErrorCode};
 use crate::compare::Scenarios;
 use crate::files::Recent;
 
-/// The documents open in the editor.
-#[derive(Debug, Default)]
-pub struct Editor(Mutex<OpenDocuments>);
+/// The documents of one kind open in the app, shared by its commands: templates (the editor) or
+/// scenarios (the compare view).
+#[derive(Debug)]
+pub struct Documents<D>(Mutex<OpenDocuments<D>>);
 
-impl Editor {
+impl<D> Default for Documents<D> {
+    fn default() -> Self {
+        Documents(Mutex::new(OpenDocuments::default()))
+    }
+}
+
+/// The templates open in the editor.
+pub type Editor = Documents<EditorDocument>;
+
+/// Locks `mutex`, even when a command panicked while holding it: every change under the app's
+/// locks is whole or not at all (a core edit changes nothing unless it succeeds), so the state
+/// behind it is consistent. Keep serving it.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl<D: FileDocument> Documents<D> {
     pub(crate) fn with<T>(
         &self,
-        work: impl FnOnce(&mut OpenDocuments) -> Result<T, CommandError>,
+        work: impl FnOnce(&mut OpenDocuments<D>) -> Result<T, CommandError>,
     ) -> Result<T, CommandError> {
-        // A command that panicked while holding the lock leaves consistent documents: every core
-        // edit changes nothing unless it succeeds. Keep serving them.
-        let mut documents = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        work(&mut documents)
+        work(&mut lock(&self.0))
     }
 
+    /// Closes a document and forgets its unsaved work: the user chose not to keep it.
+    pub fn close(&self, id: u32, recovery: Option<&RecoveryStore>) -> Result<(), CommandError> {
+        let entry = self.with(|documents| Ok(documents.close(id)?))?;
+        if let (Some(store), Some(entry)) = (recovery, entry) {
+            store.discard(&entry)?;
+        }
+        Ok(())
+    }
+
+    /// Whether any open document has unsaved changes.
+    pub fn has_unsaved_changes(&self) -> bool {
+        lock(&self.0).has_unsaved_changes()
+    }
+
+    /// Writes every document's unsaved work to the recovery store (see `OpenDocuments::flush_recovery`).
+    pub fn flush_recovery(&self, store: &RecoveryStore, now_ms: u64) {
+        for (id, error) in lock(&self.0).flush_recovery(store, now_ms) {
+            tracing::warn!(id, %error, kind = D::NOUN, "cannot keep a document for recovery");
+        }
+    }
+}
+
+impl Editor {
     pub(crate) fn view(documents: &OpenDocuments, id: u32) -> Result<DocumentView, CommandError> {
         Ok(documents.get(id)?.view(id))
     }
@@ -75,28 +112,6 @@ impl Editor {
             }
             Ok(document.update(id, TemplateChange::Unchanged))
         })
-    }
-
-    /// Closes a document and forgets its unsaved work: the user chose not to keep it.
-    pub fn close(&self, id: u32, recovery: Option<&RecoveryStore>) -> Result<(), CommandError> {
-        let entry = self.with(|documents| Ok(documents.close(id)?))?;
-        if let (Some(store), Some(entry)) = (recovery, entry) {
-            store.discard(&entry)?;
-        }
-        Ok(())
-    }
-
-    /// Whether any open document has unsaved changes.
-    pub fn has_unsaved_changes(&self) -> bool {
-        self.with(|documents| Ok(documents.has_unsaved_changes())).unwrap_or(true)
-    }
-
-    /// Writes every document's unsaved work to the recovery store (see `OpenDocuments::flush_recovery`).
-    pub fn flush_recovery(&self, store: &RecoveryStore, now_ms: u64) {
-        let errors = self.with(|documents| Ok(documents.flush_recovery(store, now_ms))).unwrap_or_default();
-        for (id, error) in errors {
-            tracing::warn!(id, %error, "cannot keep a document for recovery");
-        }
     }
 
     /// The unsaved work found in the recovery store, templates and scenarios (broken entries, and
