@@ -223,13 +223,17 @@ export function recoveryDir() {
   return join(workDir, "data", "dev.unfold.studio", "recovery");
 }
 
-/** Waits until a recovery entry holds `text`. */
+/**
+ * Waits until a recovery entry holds `text`. Only finished entries count: the temporary file a
+ * write goes through holds the text first, and a kill before its rename leaves nothing to offer.
+ */
 export async function waitForRecovery(text) {
   const deadline = Date.now() + WAIT_TIMEOUT_MS;
   for (;;) {
     const dir = recoveryDir();
     const files = existsSync(dir) ? readdirSync(dir) : [];
-    if (files.some((file) => readFileSync(join(dir, file), "utf8").includes(text))) return;
+    const entries = files.filter((file) => /^r-.*\.unfold-recovery\.json$/.test(file));
+    if (entries.some((file) => readFileSync(join(dir, file), "utf8").includes(text))) return;
     if (Date.now() > deadline) throw new Error(`no recovery entry with ${JSON.stringify(text)} in ${dir}: ${files}`);
     await sleep(100);
   }
