@@ -5,7 +5,7 @@
 # Installs the missing system packages (apt-get, as root or through sudo); instant when all are there.
 ensure_app_system_packages() {
   local packages=(
-    build-essential pkg-config file curl wget libssl-dev
+    build-essential pkg-config file curl wget libssl-dev python3 python3-venv
     libwebkit2gtk-4.1-dev libxdo-dev libayatana-appindicator3-dev librsvg2-dev
     xvfb xauth webkit2gtk-driver
   )

@@ -51,6 +51,21 @@ pub fn execute(command: Command) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Run { template, provider, providers, model, user, adapter, params, max_model_calls, json } => {
+            let params = parse_params(&params)?;
+            let args = crate::live_run::LiveRunArgs {
+                template,
+                provider,
+                providers,
+                model,
+                user,
+                adapter,
+                params,
+                max_model_calls,
+                json,
+            };
+            crate::live_run::execute(args)
+        }
     }
 }
 
@@ -62,7 +77,7 @@ fn check_export_folder(folder: &Path) -> Result<()> {
     }
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime> {
+pub fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|source| Error::Io {
         path: "tokio runtime".into(),
         action: "cannot start",
@@ -118,14 +133,7 @@ fn validate_file(path: &Path) -> Result<DocumentKind> {
 }
 
 fn render(template: &Template, expand: &[String], params: &[String], json: bool) -> Result<()> {
-    let mut values = IndexMap::new();
-    for param in params {
-        let Some((name, value)) = param.split_once('=') else {
-            return Err(Error::argument(format!("--param {param}"), "expected NAME=VALUE"));
-        };
-        values.insert(name.to_owned(), value.to_owned());
-    }
-    let mut session = Session::new(template, values)?;
+    let mut session = Session::new(template, parse_params(params)?)?;
     for path in expand {
         session.expand(path).map_err(|message| Error::argument(format!("--expand {path}"), message))?;
     }
@@ -136,4 +144,16 @@ fn render(template: &Template, expand: &[String], params: &[String], json: bool)
         print!("{}", prompt.markdown);
     }
     Ok(())
+}
+
+/// `--param NAME=VALUE` arguments as a map.
+fn parse_params(params: &[String]) -> Result<IndexMap<String, String>> {
+    let mut values = IndexMap::new();
+    for param in params {
+        let Some((name, value)) = param.split_once('=') else {
+            return Err(Error::argument(format!("--param {param}"), "expected NAME=VALUE"));
+        };
+        values.insert(name.to_owned(), value.to_owned());
+    }
+    Ok(values)
 }

@@ -2,11 +2,13 @@
 //! as the app. This file parses arguments and maps outcomes to exit codes; `commands` does the work
 //! and `report_table` draws the side-by-side comparison.
 //!
-//! Exit codes: 0 success, 1 validation problems (`validate`), 2 bad input, 3 a bug in Unfold.
+//! Exit codes: 0 success, 1 validation problems (`validate`), 2 bad input, 3 a bug in Unfold,
+//! 4 a live run that ended with status `error` (`run`).
 //! Logs (the core's `tracing` spans and events) go to stderr when `UNFOLD_LOG` is set, e.g.
 //! `UNFOLD_LOG=debug`; stdout carries only the command's output.
 
 mod commands;
+mod live_run;
 mod report_table;
 
 use std::path::PathBuf;
@@ -66,6 +68,35 @@ enum Command {
         /// (`dynamic-call-001.json`, …, `baseline-call-001.json`), into this new or empty folder.
         #[arg(long, value_name = "DIR")]
         requests: Option<PathBuf>,
+    },
+    /// Run a template with a real model (a provider profile); prints each event as it happens
+    Run {
+        /// The template file.
+        template: PathBuf,
+        /// The provider profile's name.
+        #[arg(long, value_name = "PROFILE")]
+        provider: String,
+        /// The profile file (default: $UNFOLD_PROVIDERS, else ~/.config/unfold/providers.json).
+        #[arg(long, value_name = "FILE")]
+        providers: Option<PathBuf>,
+        /// Use this model instead of the profile's.
+        #[arg(long)]
+        model: Option<String>,
+        /// The user's message.
+        #[arg(long)]
+        user: String,
+        /// The adapter.
+        #[arg(long, default_value = "dynamic", value_name = "dynamic|restart")]
+        adapter: unfold_core::AdapterKind,
+        /// Set a parameter.
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
+        /// Stop after this many model calls (default 32).
+        #[arg(long, value_name = "N")]
+        max_model_calls: Option<u32>,
+        /// Print {"kind": "unfold.run", "provider", "run": {status, final, counters, events}} instead.
+        #[arg(long)]
+        json: bool,
     },
 }
 

@@ -99,9 +99,20 @@ pub(crate) fn parse_document<T: DeserializeOwned>(
     kind: DocumentKind,
     semantic: impl FnOnce(&T) -> Vec<Problem>,
 ) -> Result<T> {
+    parse_versioned(bytes, kind.tag(), (kind.validator(), kind.schema()), semantic)
+}
+
+/// Parses and validates any versioned Unfold file (a document, a profile file) declaring `tag` as
+/// its `kind`, against `schema` and its compiled `validator`.
+pub(crate) fn parse_versioned<T: DeserializeOwned>(
+    bytes: &[u8],
+    tag: &str,
+    (validator, schema): (&jsonschema::Validator, &Value),
+    semantic: impl FnOnce(&T) -> Vec<Problem>,
+) -> Result<T> {
     let value = parse_json(bytes)?;
-    check_kind_and_version(&value, kind)?;
-    let mut problems = schema_problems(&value, kind);
+    check_kind_and_version(&value, tag)?;
+    let mut problems = schema_problems_against(&value, validator, schema);
     // Unknown fields and bad values often still convert: then the checks a schema cannot express
     // run too, so one pass reports every problem the user has to fix.
     let document = match serde_json::from_value::<T>(value) {
@@ -109,7 +120,7 @@ pub(crate) fn parse_document<T: DeserializeOwned>(
         Err(_) if !problems.is_empty() => return Err(invalid(problems)),
         // The schema is generated from `T`, so this only happens if the two disagree: still an
         // error for the user, never a panic.
-        Err(e) => return Err(Error::problem("", format!("does not match the {} format: {e}", kind.tag()))),
+        Err(e) => return Err(Error::problem("", format!("does not match the {tag} format: {e}"))),
     };
     problems.extend(semantic(&document));
     if !problems.is_empty() {
@@ -194,16 +205,14 @@ fn check_depth(bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-fn check_kind_and_version(value: &Value, kind: DocumentKind) -> Result<()> {
+fn check_kind_and_version(value: &Value, tag: &str) -> Result<()> {
     let Some(object) = value.as_object() else {
-        return Err(Error::problem("", format!("expected a JSON object (an {} document)", kind.tag())));
+        return Err(Error::problem("", format!("expected a JSON object (an {tag} document)")));
     };
     match object.get("kind").and_then(Value::as_str) {
-        Some(found) if found == kind.tag() => {}
-        Some(found) => {
-            return Err(Error::problem("/kind", format!("this is a '{found}' document; expected '{}'", kind.tag())))
-        }
-        None => return Err(Error::problem("/kind", format!("missing \"kind\": \"{}\"", kind.tag()))),
+        Some(found) if found == tag => {}
+        Some(found) => return Err(Error::problem("/kind", format!("this is a '{found}' document; expected '{tag}'"))),
+        None => return Err(Error::problem("/kind", format!("missing \"kind\": \"{tag}\""))),
     }
     match object.get("schema_version").and_then(Value::as_u64) {
         Some(SCHEMA_VERSION) => Ok(()),
@@ -217,9 +226,13 @@ fn check_kind_and_version(value: &Value, kind: DocumentKind) -> Result<()> {
 
 /// The problems of `value` against the JSON Schema of documents of `kind`, each at its pointer.
 pub(crate) fn schema_problems(value: &Value, kind: DocumentKind) -> Vec<Problem> {
-    kind.validator()
+    schema_problems_against(value, kind.validator(), kind.schema())
+}
+
+fn schema_problems_against(value: &Value, validator: &jsonschema::Validator, schema: &Value) -> Vec<Problem> {
+    validator
         .iter_errors(value)
-        .map(|error| Problem::at(error.instance_path().to_string(), describe_schema_error(&error, kind.schema())))
+        .map(|error| Problem::at(error.instance_path().to_string(), describe_schema_error(&error, schema)))
         .collect()
 }
 

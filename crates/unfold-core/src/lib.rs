@@ -20,6 +20,7 @@ pub mod events;
 pub mod history;
 #[cfg(feature = "specta")]
 pub mod json_type;
+pub mod live;
 pub mod openai_request;
 pub mod prompt_parts;
 pub mod provider;

@@ -49,10 +49,16 @@ fn message(message: &Message) -> Value {
     }
 }
 
+/// Arguments a model sent that were not JSON are kept as their text (a JSON string, see
+/// `live`): they go back as that text, so the model sees what it wrote.
 fn tool_call(call: &ToolCall) -> Value {
+    let arguments = match &call.arguments {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
     json!({
         "id": call.id,
         "type": "function",
-        "function": { "name": call.name, "arguments": call.arguments.to_string() }
+        "function": { "name": call.name, "arguments": arguments }
     })
 }

@@ -77,7 +77,13 @@ enum RestartRequest {
 /// How an attempt ended.
 enum AttemptEnd {
     Restart(RestartRequest),
-    Finished { status: RunStatus, final_text: Option<String>, error: Option<String> },
+    /// The provider was cancelled: the run ends without another event.
+    Cancelled,
+    Finished {
+        status: RunStatus,
+        final_text: Option<String>,
+        error: Option<String>,
+    },
 }
 
 /// What answering one tool call changes beyond the conversation.
@@ -156,7 +162,8 @@ impl Conversation {
 }
 
 /// Runs `input` under `adapter` with `provider`, answering tools from `results`; `observer` sees
-/// every event as it happens. Fails only before the run starts (a parameter without a value).
+/// every event as it happens. Fails before the run starts (a parameter without a value), or with
+/// [`crate::Error::Cancelled`] when the provider is cancelled, without an event after it.
 pub async fn run(
     input: &RunInput<'_>,
     adapter: &dyn Adapter,
@@ -181,7 +188,7 @@ pub async fn run(
         last_call: None,
         validators: HashMap::new(),
     };
-    Ok(run.execute(provider).instrument(span).await)
+    run.execute(provider).instrument(span).await
 }
 
 fn tool_definitions<'a>(input: &RunInput<'a>) -> HashMap<&'a str, &'a Tool> {
@@ -215,7 +222,7 @@ impl<'a> Run<'a, '_> {
         self.events.push(event);
     }
 
-    async fn execute(mut self, provider: &mut dyn Provider) -> RunReport {
+    async fn execute(mut self, provider: &mut dyn Provider) -> Result<RunReport> {
         self.emit(EventKind::RunStarted { adapter: self.adapter.kind(), template: self.input.template.key.clone() });
         let (status, final_text, error) = loop {
             let end = match self.session.render() {
@@ -226,6 +233,10 @@ impl<'a> Run<'a, '_> {
             };
             match end {
                 AttemptEnd::Finished { status, final_text, error } => break (status, final_text, error),
+                AttemptEnd::Cancelled => {
+                    tracing::info!("run cancelled");
+                    return Err(crate::Error::Cancelled);
+                }
                 AttemptEnd::Restart(_) if self.restarts >= self.input.limits.max_restarts => {
                     let value = self.input.limits.max_restarts;
                     self.emit(EventKind::LimitReached { limit: Limit::MaxRestarts, value });
@@ -244,7 +255,7 @@ impl<'a> Run<'a, '_> {
             prompt_tokens = counters.prompt_tokens,
             "run completed"
         );
-        RunReport { adapter: self.adapter.kind(), status, final_text, counters, events: self.events }
+        Ok(RunReport { adapter: self.adapter.kind(), status, final_text, counters, events: self.events })
     }
 
     fn restart(&mut self, request: RestartRequest) {
@@ -282,6 +293,7 @@ impl<'a> Run<'a, '_> {
             let span = tracing::debug_span!("model_call", call_index = self.call_index, attempt = self.attempt);
             let response = match provider.complete(&conversation.request()).instrument(span).await {
                 Ok(response) => response,
+                Err(crate::Error::Cancelled) => return AttemptEnd::Cancelled,
                 Err(e) => {
                     return AttemptEnd::Finished {
                         status: RunStatus::Error,
@@ -446,7 +458,16 @@ impl<'a> Run<'a, '_> {
             return CallOutcome::failed(format!("Unknown tool: '{}'", call.name));
         }
         let Some(args) = call.arguments.as_object() else {
-            return CallOutcome::failed(format!("The arguments of '{}' must be a JSON object.", call.name));
+            return CallOutcome::failed(match &call.arguments {
+                // What a live provider keeps of argument text that is not JSON.
+                Value::String(text) => {
+                    format!(
+                        "The arguments of '{}' are not valid JSON; send a JSON object. They were: {text}",
+                        call.name
+                    )
+                }
+                _ => format!("The arguments of '{}' must be a JSON object.", call.name),
+            });
         };
         match Builtin::from_name(&call.name) {
             Some(Builtin::ReadSection) => self.read_section(args),

@@ -25,6 +25,15 @@ pub fn scenario_schema() -> &'static Value {
     })
 }
 
+/// The JSON Schema of provider profile files, as checked in at `schema/unfold.providers.schema.json`.
+pub fn providers_schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let schema = schemars::schema_for!(crate::live::ProviderProfiles);
+        document_schema(schema, "https://unfold.dev/schema/unfold.providers.schema.json")
+    })
+}
+
 fn document_schema(schema: schemars::Schema, id: &str) -> Value {
     let mut value = schema.to_value();
     if let Some(object) = value.as_object_mut() {
@@ -48,6 +57,11 @@ pub(crate) fn template_validator() -> &'static Validator {
 pub(crate) fn scenario_validator() -> &'static Validator {
     static VALIDATOR: OnceLock<Validator> = OnceLock::new();
     VALIDATOR.get_or_init(|| build_own(scenario_schema()))
+}
+
+pub(crate) fn providers_validator() -> &'static Validator {
+    static VALIDATOR: OnceLock<Validator> = OnceLock::new();
+    VALIDATOR.get_or_init(|| build_own(providers_schema()))
 }
 
 fn build_own(schema: &Value) -> Validator {

@@ -200,6 +200,7 @@ fn checked_in_schemas_match_the_types() {
     let schemas = [
         ("schema/unfold.template.schema.json", unfold_core::schema::template_schema()),
         ("schema/unfold.scenario.schema.json", unfold_core::schema::scenario_schema()),
+        ("schema/unfold.providers.schema.json", unfold_core::schema::providers_schema()),
     ];
     for (file, schema) in schemas {
         let generated = unfold_core::document::to_canonical_json(&schema);

@@ -5,6 +5,8 @@ mod comparison;
 mod documents;
 mod editing;
 mod examples;
+mod fault_server;
+mod live;
 mod reference;
 mod rendering;
 mod scenario_editing;

@@ -1,0 +1,277 @@
+//! `unfold run` against a real rule-based LLM server (fakellm, started by `scripts/fakellm.sh` on
+//! `tests/fixtures/fakellm.yaml`): deterministic tool-call loops of the example template under both
+//! adapters and both wire formats, parallel calls, the errors a user can make, and a canary key
+//! that must never be printed.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+use serde_json::{json, Value};
+
+const EXAMPLE: &str = "examples/task-executor.unfold.json";
+const USER: &str = "Refactor the authentication module.";
+const CANARY: &str = "sk-canary-7d3f0a9b21e4";
+
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+}
+
+/// A fakellm server of this test, stopped when dropped.
+struct FakeLlm {
+    port: u16,
+}
+
+/// Starting installs fakellm the first time: one at a time.
+static STARTING: Mutex<()> = Mutex::new(());
+
+impl FakeLlm {
+    fn start() -> FakeLlm {
+        let _one_at_a_time = STARTING.lock().unwrap_or_else(|e| e.into_inner());
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let output = Command::new(repo("scripts/fakellm.sh")).args(["start", &port.to_string()]).output().unwrap();
+        assert!(output.status.success(), "fakellm did not start: {}", String::from_utf8_lossy(&output.stderr));
+        FakeLlm { port }
+    }
+
+    /// A profile file with an OpenAI and an Anthropic profile on this server, streamed or not,
+    /// both taking their key from `UNFOLD_TEST_KEY`.
+    fn profiles(&self, folder: &Path) -> PathBuf {
+        let profile = |name: &str, kind: &str, base: &str, stream: bool| {
+            json!({ "name": name, "kind": kind, "base_url": base, "model": "fake-model", "stream": stream,
+                    "temperature": 0, "max_tokens": 256, "read_timeout_ms": 10000, "api_key_env": "UNFOLD_TEST_KEY" })
+        };
+        let openai = format!("http://127.0.0.1:{}/v1", self.port);
+        let file = json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [
+            profile("openai", "openai", &openai, true),
+            profile("openai-whole", "openai", &openai, false),
+            profile("anthropic", "anthropic", &openai, true),
+            profile("anthropic-whole", "anthropic", &openai, false),
+        ] });
+        let path = folder.join("providers.json");
+        std::fs::write(&path, file.to_string()).unwrap();
+        path
+    }
+}
+
+impl Drop for FakeLlm {
+    fn drop(&mut self) {
+        let _ = Command::new(repo("scripts/fakellm.sh")).args(["stop", &self.port.to_string()]).output();
+    }
+}
+
+struct Outcome {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn unfold(args: &[&str], env: &[(&str, &str)]) -> Outcome {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_unfold"));
+    command.current_dir(repo(".")).args(args).env_remove("UNFOLD_PROVIDERS").env_remove("UNFOLD_LOG");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let output = command.output().unwrap();
+    Outcome {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// `unfold run --json` of the example with `profile`; the run's report.
+fn live_run(profiles: &Path, profile: &str, adapter: &str, user: &str) -> Value {
+    let args = [
+        "run",
+        EXAMPLE,
+        "--providers",
+        path(profiles),
+        "--provider",
+        profile,
+        "--adapter",
+        adapter,
+        "--user",
+        user,
+        "--json",
+    ];
+    let outcome = unfold(&args, &[("UNFOLD_TEST_KEY", CANARY)]);
+    assert_eq!(outcome.code, 0, "stderr: {}", outcome.stderr);
+    let report: Value = serde_json::from_str(&outcome.stdout).unwrap();
+    assert_eq!(report["kind"], "unfold.run");
+    assert_eq!(
+        report["provider"],
+        json!({ "name": profile, "kind": report["provider"]["kind"], "model": "fake-model" })
+    );
+    report["run"].clone()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The tool calls of a run, as `name args`.
+fn tool_calls(run: &Value) -> Vec<String> {
+    events(run, "tool_call").map(|e| format!("{} {}", e["name"].as_str().unwrap(), e["args"])).collect()
+}
+
+fn events<'a>(run: &'a Value, kind: &'a str) -> impl Iterator<Item = &'a Value> {
+    run["events"].as_array().unwrap().iter().filter(move |e| e["type"] == kind)
+}
+
+#[test]
+fn the_example_runs_live_under_both_adapters_and_both_apis() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let lookup = r#"lookup {"id":7}"#;
+    let read = r#"read_section {"section_key":"context"}"#;
+    let search = r#"search {"query":"login"}"#;
+    for profile in ["openai", "openai-whole", "anthropic", "anthropic-whole"] {
+        let dynamic = live_run(&profiles, profile, "dynamic", USER);
+        assert_eq!(dynamic["status"], "completed", "{profile}");
+        assert_eq!(dynamic["final"], "Fixed the login flow.", "{profile}");
+        assert_eq!(tool_calls(&dynamic), [lookup, read, search], "{profile}");
+        let injected: Vec<&Value> = events(&dynamic, "tools_injected").map(|e| &e["tool_names"]).collect();
+        assert_eq!(injected, [&json!(["search", "cite"])], "{profile}");
+        assert_eq!(dynamic["counters"]["model_calls"], 4, "{profile}");
+        assert_eq!(dynamic["counters"]["restarts"], 0, "{profile}");
+
+        let restart = live_run(&profiles, profile, "restart", USER);
+        assert_eq!(restart["status"], "completed", "{profile}");
+        assert_eq!(restart["final"], "Fixed the login flow.", "{profile}");
+        assert_eq!(tool_calls(&restart), [lookup, read, lookup, read, search], "{profile}");
+        assert_eq!(restart["counters"]["model_calls"], 6, "{profile}");
+        assert_eq!(restart["counters"]["restarts"], 1, "{profile}");
+        let restarted = events(&restart, "restart").next().unwrap();
+        assert_eq!(restarted["section_keys"], json!(["context"]), "{profile}");
+    }
+}
+
+#[test]
+fn parallel_tool_calls_are_answered_in_one_turn() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    for profile in ["openai", "anthropic"] {
+        let run = live_run(&profiles, profile, "dynamic", "Look up both, parallel please.");
+        assert_eq!(run["final"], "Both looked up.", "{profile}");
+        assert_eq!(tool_calls(&run), [r#"lookup {"id":7}"#, r#"lookup {"id":8}"#], "{profile}");
+        let turns: Vec<&Value> = events(&run, "tool_call").map(|e| &e["call_index"]).collect();
+        assert_eq!(turns, [1, 1], "{profile}: both calls come from model call 1");
+        assert_eq!(run["counters"]["model_calls"], 2, "{profile}");
+    }
+}
+
+#[test]
+fn arguments_that_break_the_schema_fail_the_call_and_the_run_goes_on() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let outcome = unfold(
+        &[
+            "run",
+            EXAMPLE,
+            "--providers",
+            path(&profiles),
+            "--provider",
+            "openai",
+            "--user",
+            "trigger-wrong-type",
+            "--max-model-calls",
+            "3",
+        ],
+        &[("UNFOLD_TEST_KEY", CANARY)],
+    );
+    // The model repeats its bad call: the loop rule ends the run, not a crash or a hang.
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    assert!(
+        outcome.stdout.contains(r#"lookup {"id":"seven"} -> failed: Invalid arguments for 'lookup'"#),
+        "{}",
+        outcome.stdout
+    );
+    assert!(outcome.stdout.contains("limit reached: repeated_tool_call = 3"), "{}", outcome.stdout);
+}
+
+#[test]
+fn a_provider_error_ends_the_run_with_exit_4_and_says_why() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let outcome = unfold(
+        &["run", EXAMPLE, "--providers", path(&profiles), "--provider", "openai-whole", "--user", "trigger-429"],
+        &[("UNFOLD_TEST_KEY", CANARY)],
+    );
+    assert_eq!(outcome.code, 4, "{}", outcome.stderr);
+    assert!(outcome.stdout.contains("answered 429 Too Many Requests"), "{}", outcome.stdout);
+    assert!(outcome.stdout.contains("gave up after 3 attempts"), "{}", outcome.stdout);
+}
+
+#[test]
+fn bad_profiles_and_missing_keys_are_clear_errors() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let run_with = |profiles: &Path, provider: &str, env: &[(&str, &str)]| {
+        unfold(&["run", EXAMPLE, "--providers", path(profiles), "--provider", provider, "--user", USER], env)
+    };
+
+    let missing_key = run_with(&profiles, "openai", &[]);
+    assert_eq!(missing_key.code, 2);
+    assert_eq!(
+        missing_key.stderr.trim(),
+        "error: provider: profile 'openai' takes its API key from the environment variable UNFOLD_TEST_KEY, which is not set"
+    );
+
+    let unknown = run_with(&profiles, "nope", &[("UNFOLD_TEST_KEY", CANARY)]);
+    assert_eq!(unknown.code, 2);
+    let expected = format!(
+        "error: {}: --provider: no profile named 'nope' (profiles: openai, openai-whole, anthropic, anthropic-whole)",
+        profiles.display()
+    );
+    assert_eq!(unknown.stderr.trim(), expected);
+
+    let with_key = folder.path().join("with-key.json");
+    let text = json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [
+        { "name": "x", "kind": "openai", "base_url": "http://127.0.0.1:1/v1", "model": "m", "api_key": CANARY } ] });
+    std::fs::write(&with_key, text.to_string()).unwrap();
+    let refused = run_with(&with_key, "x", &[]);
+    assert_eq!(refused.code, 2);
+    assert!(refused
+        .stderr
+        .contains(&format!("{}: /profiles/0/api_key: a profile file never holds a key", with_key.display())));
+    assert!(!refused.stderr.contains(CANARY));
+
+    let broken = folder.path().join("broken.json");
+    let text = json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [
+        { "name": "x", "kind": "gemini", "base_url": "ftp://x", "model": "m" } ] });
+    std::fs::write(&broken, text.to_string()).unwrap();
+    let refused = run_with(&broken, "x", &[]);
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("/profiles/0/kind: \"gemini\" is not one of"), "{}", refused.stderr);
+
+    let absent = folder.path().join("absent.json");
+    let refused = run_with(&absent, "x", &[]);
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.starts_with(&format!("error: {}: cannot read", absent.display())), "{}", refused.stderr);
+}
+
+#[test]
+fn the_key_is_never_printed_not_even_in_trace_logs() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    for (profile, user) in [("openai", USER), ("anthropic", USER), ("openai-whole", "trigger-429")] {
+        for json in [false, true] {
+            let mut args = vec!["run", EXAMPLE, "--providers", path(&profiles), "--provider", profile, "--user", user];
+            if json {
+                args.push("--json");
+            }
+            let outcome = unfold(&args, &[("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_LOG", "trace")]);
+            assert!(outcome.stderr.contains("provider_call"), "the trace log is on: {}", outcome.stderr);
+            assert!(!outcome.stdout.contains(CANARY), "{profile}: stdout carries the key");
+            assert!(!outcome.stderr.contains(CANARY), "{profile}: the log carries the key");
+        }
+    }
+}

@@ -1,0 +1,430 @@
+//! Live runs: the [`HttpProvider`] that sends a run's model calls to a real API (OpenAI-compatible
+//! Chat Completions or Anthropic Messages) over reqwest, streamed or not, with the retry rules,
+//! stall detection and cancellation of `docs/behaviour.md`.
+//!
+//! The retry rules: 408, 429 and 5xx answers and failed connections are tried again at most
+//! [`RetryPolicy::max_retries`] times, after jittered exponential backoff or the server's
+//! `Retry-After` (up to a cap); other answers (400, 401, 403, 404, quota errors) fail at once.
+//! Once a streamed answer has started nothing is sent again: the model may already be paid for.
+//!
+//! An [`ApiKey`] goes into a request header marked sensitive and nowhere else: it has no
+//! `Serialize`, its `Debug` hides it, and every error message is scrubbed of it.
+
+mod anthropic;
+mod openai;
+pub mod profile;
+pub mod sse;
+mod wire;
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use backon::BackoffBuilder;
+use reqwest::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+pub use profile::{ProviderKind, ProviderProfile, ProviderProfiles, PROVIDERS_KIND};
+
+use crate::error::{Error, Result};
+use crate::provider::{ModelRequest, ModelResponse, Provider};
+use sse::SseDecoder;
+use wire::StreamStep;
+
+/// The most of an answer read into memory (a streamed one event by event is not bounded by it).
+const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+
+/// An API key. It is sent in a header and nowhere else.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// A key given as text.
+    pub fn new(key: impl Into<String>) -> ApiKey {
+        ApiKey(key.into())
+    }
+
+    /// The key `profile` names, read from its environment variable; `None` when the profile names
+    /// none. A named variable that is unset or empty is an error that says which.
+    pub fn for_profile(profile: &ProviderProfile) -> Result<Option<ApiKey>> {
+        let Some(var) = &profile.api_key_env else { return Ok(None) };
+        match std::env::var(var) {
+            Ok(key) if !key.trim().is_empty() => Ok(Some(ApiKey(key.trim().to_owned()))),
+            _ => Err(Error::Provider(format!(
+                "profile '{}' takes its API key from the environment variable {var}, which is not set",
+                profile.name
+            ))),
+        }
+    }
+
+    /// `text` with every occurrence of the key replaced, so that no message carries it.
+    pub fn scrub(&self, text: &str) -> String {
+        if self.0.is_empty() {
+            return text.to_owned();
+        }
+        text.replace(&self.0, "[redacted key]")
+    }
+}
+
+impl std::fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ApiKey([redacted])")
+    }
+}
+
+/// How often and how long a failed call is tried again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Tries after the first (2).
+    pub max_retries: usize,
+    /// The first backoff (500 ms), doubled each time, with jitter.
+    pub min_delay: Duration,
+    /// The longest backoff (8 s).
+    pub max_delay: Duration,
+    /// The longest `Retry-After` honoured (60 s); a server asking for more fails the call.
+    pub max_retry_after: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_retries: 2,
+            min_delay: Duration::from_millis(500),
+            max_delay: Duration::from_secs(8),
+            max_retry_after: Duration::from_secs(60),
+        }
+    }
+}
+
+/// A model behind a real API.
+#[derive(Debug)]
+pub struct HttpProvider {
+    profile: ProviderProfile,
+    key: Option<ApiKey>,
+    client: reqwest::Client,
+    retry: RetryPolicy,
+    cancel: CancellationToken,
+}
+
+impl HttpProvider {
+    /// A provider for `profile`, sending `key` if given.
+    pub fn new(profile: ProviderProfile, key: Option<ApiKey>) -> Result<HttpProvider> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(profile.connect_timeout())
+            .read_timeout(profile.read_timeout())
+            .user_agent(concat!("unfold/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| Error::Provider(format!("cannot set up HTTP: {}", error_chain(&e))))?;
+        Ok(HttpProvider { profile, key, client, retry: RetryPolicy::default(), cancel: CancellationToken::new() })
+    }
+
+    /// The same provider with another retry policy.
+    pub fn with_retry(mut self, retry: RetryPolicy) -> HttpProvider {
+        self.retry = retry;
+        self
+    }
+
+    /// The same provider, stopped by `cancel`: a call in flight ends at once with
+    /// [`Error::Cancelled`] and its connection is closed.
+    pub fn with_cancel(mut self, cancel: CancellationToken) -> HttpProvider {
+        self.cancel = cancel;
+        self
+    }
+
+    /// The profile it calls.
+    pub fn profile(&self) -> &ProviderProfile {
+        &self.profile
+    }
+
+    /// The body of the call for `request`, as it is posted.
+    pub fn request_body(&self, request: &ModelRequest<'_>) -> Value {
+        match self.profile.kind {
+            ProviderKind::Openai => openai::body(&self.profile, request),
+            ProviderKind::Anthropic => anthropic::body(&self.profile, request),
+        }
+    }
+
+    fn headers(&self) -> Result<HeaderMap> {
+        let mut headers = HeaderMap::new();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if self.profile.kind == ProviderKind::Anthropic {
+            headers.insert("anthropic-version", HeaderValue::from_static(anthropic::API_VERSION));
+        }
+        if let Some(ApiKey(key)) = &self.key {
+            let (name, value) = match self.profile.kind {
+                ProviderKind::Openai => ("authorization", format!("Bearer {key}")),
+                ProviderKind::Anthropic => ("x-api-key", key.clone()),
+            };
+            let mut value = HeaderValue::from_str(&value).map_err(|_| {
+                Error::Provider(format!("the API key of profile '{}' is not valid header text", self.profile.name))
+            })?;
+            value.set_sensitive(true);
+            headers.insert(name, value);
+        }
+        Ok(headers)
+    }
+
+    /// Sends `body` until an answer starts or the retry rules give up.
+    async fn send(&self, body: Vec<u8>) -> std::result::Result<reqwest::Response, String> {
+        let endpoint = self.profile.endpoint();
+        let headers = self.headers().map_err(|e| e.to_string())?;
+        let mut backoff = backon::ExponentialBuilder::default()
+            .with_min_delay(self.retry.min_delay)
+            .with_max_delay(self.retry.max_delay)
+            .with_max_times(self.retry.max_retries)
+            .with_jitter()
+            .build();
+        for attempt in 1.. {
+            let sent = self.client.post(&endpoint).headers(headers.clone()).body(body.clone()).send().await;
+            let failure = match sent {
+                Ok(response) if response.status().is_success() => return Ok(response),
+                Ok(response) => Failure::of_status(&endpoint, response).await,
+                Err(error) => Failure::of_transport(&endpoint, &error, &self.profile),
+            };
+            if !failure.retriable {
+                return Err(failure.message);
+            }
+            let Some(backoff) = backoff.next() else {
+                return Err(format!("{} (gave up after {attempt} attempts)", failure.message));
+            };
+            let delay = match failure.retry_after {
+                Some(asked) if asked > self.retry.max_retry_after => {
+                    return Err(format!(
+                        "{} (the server asks to wait {} s; this run waits at most {} s)",
+                        failure.message,
+                        asked.as_secs(),
+                        self.retry.max_retry_after.as_secs()
+                    ));
+                }
+                Some(asked) => asked,
+                None => backoff,
+            };
+            tracing::warn!(attempt, delay_ms = delay.as_millis() as u64, "retrying: {}", failure.message);
+            tokio::time::sleep(delay).await;
+        }
+        unreachable!("the loop over attempts only ends by returning")
+    }
+
+    /// One model call: send, then read the answer whole or as a stream.
+    async fn call(&self, request: &ModelRequest<'_>) -> std::result::Result<ModelResponse, String> {
+        let body = serde_json::to_vec(&self.request_body(request)).map_err(|e| e.to_string())?;
+        let mut response = self.send(body).await?;
+        let endpoint = self.profile.endpoint();
+        let is_json = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/json"));
+        // A server that ignores `stream` answers whole: read it so.
+        if !self.profile.stream || is_json {
+            let bytes = read_whole(&mut response).await.map_err(|e| body_failure(&endpoint, &e, &self.profile))?;
+            let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
+                format!(
+                    "{endpoint} answered with malformed JSON ({e}): {}",
+                    wire::shorten(&String::from_utf8_lossy(&bytes))
+                )
+            })?;
+            return match self.profile.kind {
+                ProviderKind::Openai => openai::response(&value),
+                ProviderKind::Anthropic => anthropic::response(&value),
+            }
+            .map_err(|e| format!("{endpoint}: {e}"));
+        }
+        self.read_stream(&endpoint, response).await
+    }
+
+    async fn read_stream(
+        &self,
+        endpoint: &str,
+        mut response: reqwest::Response,
+    ) -> std::result::Result<ModelResponse, String> {
+        let mut decoder = SseDecoder::new();
+        let mut answer = StreamedAnswer::new(self.profile.kind);
+        while let Some(chunk) = response.chunk().await.map_err(|e| body_failure(endpoint, &e.into(), &self.profile))? {
+            for event in decoder.feed(&chunk) {
+                match answer.accept(&event).map_err(|e| format!("{endpoint}: {e}"))? {
+                    StreamStep::More => {}
+                    StreamStep::End => return Ok(answer.finish()),
+                }
+            }
+        }
+        let cut = if decoder.has_unfinished_event() { ", in the middle of an event" } else { "" };
+        Err(format!("the stream from {endpoint} ended without its end marker `{}`{cut}", answer.end_marker()))
+    }
+}
+
+#[async_trait]
+impl Provider for HttpProvider {
+    async fn complete(&mut self, request: &ModelRequest<'_>) -> Result<ModelResponse> {
+        let span = tracing::info_span!(
+            "provider_call",
+            provider = %self.profile.name,
+            kind = self.profile.kind.name(),
+            model = %self.profile.model,
+            stream = self.profile.stream,
+        );
+        let cancel = self.cancel.clone();
+        // Dropping the call drops its response, which closes the connection.
+        let outcome = tokio::select! {
+            biased;
+            () = cancel.cancelled() => return Err(Error::Cancelled),
+            outcome = self.call(request).instrument(span) => outcome,
+        };
+        outcome.map_err(|message| {
+            let message = match &self.key {
+                Some(key) => key.scrub(&message),
+                None => message,
+            };
+            tracing::warn!("model call failed: {message}");
+            Error::Provider(message)
+        })
+    }
+}
+
+/// The answer of a stream, in the provider's format.
+enum StreamedAnswer {
+    Openai(openai::OpenAiStream),
+    Anthropic(anthropic::AnthropicStream),
+}
+
+impl StreamedAnswer {
+    fn new(kind: ProviderKind) -> StreamedAnswer {
+        match kind {
+            ProviderKind::Openai => StreamedAnswer::Openai(Default::default()),
+            ProviderKind::Anthropic => StreamedAnswer::Anthropic(Default::default()),
+        }
+    }
+
+    fn accept(&mut self, event: &sse::SseEvent) -> std::result::Result<StreamStep, String> {
+        match self {
+            StreamedAnswer::Openai(stream) => stream.accept(event),
+            StreamedAnswer::Anthropic(stream) => stream.accept(event),
+        }
+    }
+
+    fn finish(self) -> ModelResponse {
+        match self {
+            StreamedAnswer::Openai(stream) => stream.finish(),
+            StreamedAnswer::Anthropic(stream) => stream.finish(),
+        }
+    }
+
+    fn end_marker(&self) -> &'static str {
+        match self {
+            StreamedAnswer::Openai(_) => openai::END_MARKER,
+            StreamedAnswer::Anthropic(_) => anthropic::END_MARKER,
+        }
+    }
+}
+
+/// Why an attempt failed, and whether the retry rules allow another.
+struct Failure {
+    message: String,
+    retriable: bool,
+    retry_after: Option<Duration>,
+}
+
+impl Failure {
+    async fn of_status(endpoint: &str, mut response: reqwest::Response) -> Failure {
+        let status = response.status();
+        let retry_after = retry_after(response.headers());
+        let body = read_whole(&mut response).await.unwrap_or_default();
+        let text = String::from_utf8_lossy(&body);
+        let detail = match serde_json::from_slice::<Value>(&body) {
+            Ok(value) => wire::error_message(value.get("error").unwrap_or(&value)),
+            Err(_) => wire::shorten(text.trim()),
+        };
+        // A spent quota answers 429 too, but waiting does not refill it.
+        let quota = text.contains("insufficient_quota") || text.contains("billing_hard_limit");
+        let retriable = !quota && (status.as_u16() == 408 || status.as_u16() == 429 || status.is_server_error());
+        let detail = if detail.is_empty() { String::new() } else { format!(": {detail}") };
+        Failure { message: format!("{endpoint} answered {status}{detail}"), retriable, retry_after }
+    }
+
+    fn of_transport(endpoint: &str, error: &reqwest::Error, profile: &ProviderProfile) -> Failure {
+        if error.is_timeout() && !error.is_connect() {
+            // The request may be at work on the server: sending it again could pay twice.
+            let message = format!(
+                "{endpoint} sent nothing for {} s (read timeout): {}",
+                profile.read_timeout().as_secs_f64(),
+                error_chain(error)
+            );
+            return Failure { message, retriable: false, retry_after: None };
+        }
+        let message = format!("cannot reach {endpoint}: {}", error_chain(error));
+        Failure { message, retriable: true, retry_after: None }
+    }
+}
+
+/// What a failed read of an answer's body says.
+fn body_failure(endpoint: &str, error: &BodyError, profile: &ProviderProfile) -> String {
+    match error {
+        BodyError::TooLarge => format!("{endpoint} sent an answer larger than {MAX_BODY_BYTES} bytes"),
+        BodyError::Read(error) if error.is_timeout() => format!(
+            "the answer from {endpoint} stalled: nothing for {} s (read timeout)",
+            profile.read_timeout().as_secs_f64()
+        ),
+        BodyError::Read(error) => format!("the answer from {endpoint} broke off: {}", error_chain(error)),
+    }
+}
+
+enum BodyError {
+    TooLarge,
+    Read(reqwest::Error),
+}
+
+impl From<reqwest::Error> for BodyError {
+    fn from(error: reqwest::Error) -> Self {
+        BodyError::Read(error)
+    }
+}
+
+async fn read_whole(response: &mut reqwest::Response) -> std::result::Result<Vec<u8>, BodyError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if bytes.len() + chunk.len() > MAX_BODY_BYTES {
+            return Err(BodyError::TooLarge);
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+/// The wait a server asks for: `retry-after-ms` (OpenAI), else `Retry-After` in seconds.
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let number = |name: &str| {
+        headers.get(name)?.to_str().ok()?.trim().parse::<f64>().ok().filter(|n| n.is_finite() && *n >= 0.0)
+    };
+    number("retry-after-ms")
+        .map(|ms| Duration::from_secs_f64(ms / 1000.0))
+        .or_else(|| number("retry-after").map(Duration::from_secs_f64))
+}
+
+/// An error with its causes: reqwest's own message names only the request.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let words = cause.to_string();
+        if !text.contains(&words) {
+            text.push_str(": ");
+            text.push_str(&words);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// A run of `input` with a real model under `adapter`: the tools the model calls answer with their
+/// `mock` (a live run has no scenario), and `observer` sees each event as it happens.
+pub async fn run_live(
+    input: &crate::run::RunInput<'_>,
+    adapter: crate::AdapterKind,
+    provider: &mut HttpProvider,
+    observer: &mut (dyn FnMut(&crate::Event) + Send),
+) -> Result<crate::RunReport> {
+    let span = tracing::info_span!("live_run", provider = %provider.profile.name, model = %provider.profile.model);
+    let mut results = crate::ScriptedToolResults::default();
+    crate::run(input, crate::adapter_for(adapter), provider, &mut results, observer).instrument(span).await
+}
