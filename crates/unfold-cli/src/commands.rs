@@ -51,7 +51,7 @@ pub fn execute(command: Command) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Run { template, provider, providers, model, user, adapter, params, max_model_calls, json } => {
+        Command::Run { template, provider, providers, model, user, adapter, params, max_model_calls, json, record } => {
             let params = parse_params(&params)?;
             let args = crate::live_run::LiveRunArgs {
                 template,
@@ -63,8 +63,20 @@ pub fn execute(command: Command) -> Result<ExitCode> {
                 params,
                 max_model_calls,
                 json,
+                record,
             };
             crate::live_run::execute(args)
+        }
+        Command::Replay { template, cassette, json } => crate::live_run::replay(&template, &cassette, json),
+        Command::ToScenario { template, cassette, output } => {
+            let loaded = Template::load(&template)?;
+            let scenario =
+                unfold_core::live::Cassette::load(&cassette)?.to_scenario(&loaded).map_err(|e| e.in_file(&cassette))?;
+            match output {
+                Some(path) => document::write_atomically(&path, &scenario.to_json())?,
+                None => print!("{}", scenario.to_json()),
+            }
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `unfold run`: one live run of a template with a real model, its events printed as they happen
-//! (or the run's report as JSON), with the provider profile found as the README says.
+//! (or the run's report as JSON), with the provider profile found as the README says; recorded
+//! into a cassette on request, and `unfold replay` of such a cassette.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -7,7 +8,7 @@ use std::process::ExitCode;
 use indexmap::IndexMap;
 use serde_json::json;
 use unfold_core::live::{self, ApiKey, HttpProvider, ProviderProfiles};
-use unfold_core::{AdapterKind, Error, Event, EventKind, Result, RunInput, RunLimits, RunStatus, Template};
+use unfold_core::{AdapterKind, Error, Event, EventKind, Result, RunInput, RunLimits, RunReport, RunStatus, Template};
 
 /// What `unfold run` is given.
 pub struct LiveRunArgs {
@@ -20,6 +21,7 @@ pub struct LiveRunArgs {
     pub params: IndexMap<String, String>,
     pub max_model_calls: Option<u32>,
     pub json: bool,
+    pub record: Option<PathBuf>,
 }
 
 /// Exit code of a run that ended with status `error` (the provider failed).
@@ -27,6 +29,13 @@ const RUN_FAILED: u8 = 4;
 
 pub fn execute(args: LiveRunArgs) -> Result<ExitCode> {
     let template = Template::load(&args.template)?;
+    if let Some(path) = &args.record {
+        // Checked before the run: a paid run must not be lost to a folder that is not there.
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if !folder.is_dir() {
+            return Err(Error::argument(format!("--record {}", path.display()), "its folder does not exist"));
+        }
+    }
     let profiles_path = profiles_path(args.providers.as_deref())?;
     let profiles = ProviderProfiles::load(&profiles_path)?;
     let mut profile = profiles.get(&args.provider).map_err(|e| e.in_file(&profiles_path))?.clone();
@@ -35,6 +44,9 @@ pub fn execute(args: LiveRunArgs) -> Result<ExitCode> {
     }
     let key = ApiKey::for_profile(&profile)?;
     let mut provider = HttpProvider::new(profile.clone(), key)?;
+    if args.record.is_some() {
+        provider = provider.recording();
+    }
     let limits = RunLimits {
         max_model_calls: args.max_model_calls.unwrap_or(RunLimits::default().max_model_calls),
         ..RunLimits::default()
@@ -50,27 +62,56 @@ pub fn execute(args: LiveRunArgs) -> Result<ExitCode> {
             }
         }))
         .map_err(|e| e.in_file(&args.template))?;
-    if json {
-        let out = json!({
-            "schema_version": 1,
-            "kind": "unfold.run",
-            "template": template.key,
-            // The base URL is left out: it may carry credentials.
-            "provider": { "name": profile.name, "kind": profile.kind, "model": profile.model },
-            "run": report,
-        });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-    } else {
-        let c = &report.counters;
-        println!(
-            "model calls {} · restarts {} · tool calls {} ({} failed) · prompt tokens {} · completion tokens {}",
-            c.model_calls, c.restarts, c.tool_calls, c.failed_tool_calls, c.prompt_tokens, c.completion_tokens
-        );
+    if let Some(path) = &args.record {
+        let cassette = live::Cassette::record(&input, args.adapter, &provider, report.clone());
+        unfold_core::document::write_atomically(path, &cassette.to_json())?;
     }
+    // The base URL is left out: it may carry credentials.
+    let provider = json!({ "name": profile.name, "kind": profile.kind, "model": profile.model });
+    print_report(&report, json.then_some(("provider", provider)), &template);
+    Ok(exit_code(&report))
+}
+
+/// `unfold replay`: the run a cassette recorded, again, answered from the cassette.
+pub fn replay(template_path: &Path, cassette_path: &Path, json: bool) -> Result<ExitCode> {
+    let template = Template::load(template_path)?;
+    let cassette = live::Cassette::load(cassette_path)?;
+    let report =
+        crate::commands::runtime()?.block_on(cassette.replay(&template)).map_err(|e| e.in_file(cassette_path))?;
+    if !json {
+        for event in &report.events {
+            if let Some(line) = event_line(event) {
+                println!("{line}");
+            }
+        }
+    }
+    let source = json!({ "provider": cassette.provider.name, "model": cassette.provider.model });
+    print_report(&report, json.then_some(("cassette", source)), &template);
+    Ok(exit_code(&report))
+}
+
+fn exit_code(report: &RunReport) -> ExitCode {
     if report.status == RunStatus::Error {
-        return Ok(ExitCode::from(RUN_FAILED));
+        ExitCode::from(RUN_FAILED)
+    } else {
+        ExitCode::SUCCESS
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON report (with `source` naming where the answers came from), or the counters line.
+fn print_report(report: &RunReport, json_with: Option<(&str, serde_json::Value)>, template: &Template) {
+    if let Some((field, source)) = json_with {
+        let mut out = json!({ "schema_version": 1, "kind": "unfold.run", "template": template.key });
+        out[field] = source;
+        out["run"] = json!(report);
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return;
+    }
+    let c = &report.counters;
+    println!(
+        "model calls {} · restarts {} · tool calls {} ({} failed) · prompt tokens {} · completion tokens {}",
+        c.model_calls, c.restarts, c.tool_calls, c.failed_tool_calls, c.prompt_tokens, c.completion_tokens
+    );
 }
 
 /// The profile file: `--providers`, else `$UNFOLD_PROVIDERS`, else `unfold/providers.json` in the

@@ -97,6 +97,31 @@ enum Command {
         /// Print {"kind": "unfold.run", "provider", "run": {status, final, counters, events}} instead.
         #[arg(long)]
         json: bool,
+        /// Record the run (every request and answer, no key) into this cassette file.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+    },
+    /// Run a template again as a cassette recorded it, without the network; fails at the first
+    /// request that differs from the recorded one
+    Replay {
+        /// The template file.
+        template: PathBuf,
+        /// The cassette (`unfold run --record`).
+        cassette: PathBuf,
+        /// Print the run's report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Turn a recorded run into a scenario: its tool calls and answer become the script, its tool
+    /// results the `tool_results`; `unfold compare` then replays it under both adapters
+    ToScenario {
+        /// The template file.
+        template: PathBuf,
+        /// The cassette (`unfold run --record`).
+        cassette: PathBuf,
+        /// Write the scenario here instead of printing it.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
 }
 

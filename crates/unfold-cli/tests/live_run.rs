@@ -275,3 +275,66 @@ fn the_key_is_never_printed_not_even_in_trace_logs() {
         }
     }
 }
+
+#[test]
+fn a_recorded_live_run_replays_offline_and_becomes_a_scenario_for_both_adapters() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let cassette = folder.path().join("live.cassette.json");
+    let recorded = unfold(
+        &[
+            "run",
+            EXAMPLE,
+            "--providers",
+            path(&profiles),
+            "--provider",
+            "anthropic",
+            "--user",
+            USER,
+            "--record",
+            path(&cassette),
+            "--json",
+        ],
+        &[("UNFOLD_TEST_KEY", CANARY)],
+    );
+    assert_eq!(recorded.code, 0, "{}", recorded.stderr);
+    let live: Value = serde_json::from_str(&recorded.stdout).unwrap();
+    let text = std::fs::read_to_string(&cassette).unwrap();
+    assert!(!text.contains(CANARY), "the cassette holds no key");
+    assert!(!text.contains(&format!("127.0.0.1:{}", server.port)), "nor the base URL");
+    drop(server);
+
+    // The server is gone: the replay answers from the cassette alone.
+    let replayed = unfold(&["replay", EXAMPLE, path(&cassette), "--json"], &[]);
+    assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+    let replay: Value = serde_json::from_str(&replayed.stdout).unwrap();
+    assert_eq!(replay["run"]["events"], live["run"]["events"]);
+
+    let changed = folder.path().join("changed.unfold.json");
+    let example = std::fs::read_to_string(repo(EXAMPLE)).unwrap();
+    std::fs::write(&changed, example.replace("Complete the following:", "Do this:")).unwrap();
+    let refused = unfold(&["replay", path(&changed), path(&cassette)], &[]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    let expected = format!(
+        "error: {}: /calls/0/request/system: model call 1 differs from the recording: \
+         recorded \"## 1 Task\\n\\nComplete the following: Refactor the authenticatio…\", \
+         sent \"## 1 Task\\n\\nDo this: Refactor the authentication module\\n\\n## 2 …\"",
+        cassette.display()
+    );
+    assert!(refused.stderr.starts_with(&expected), "{}", refused.stderr);
+
+    let scenario = folder.path().join("live.scenario.json");
+    let converted = unfold(&["to-scenario", EXAMPLE, path(&cassette), "--output", path(&scenario)], &[]);
+    assert_eq!(converted.code, 0, "{}", converted.stderr);
+    let compared = unfold(&["compare", EXAMPLE, path(&scenario), "--json"], &[]);
+    assert_eq!(compared.code, 0, "{}", compared.stderr);
+    let report: Value = serde_json::from_str(&compared.stdout).unwrap();
+    let dynamic = &report["runs"][0];
+    assert_eq!(dynamic["adapter"], "dynamic");
+    assert_eq!(tool_calls(dynamic), tool_calls(&live["run"]), "the scripted model does what the live one did");
+    assert_eq!(dynamic["final"], "Fixed the login flow.");
+    let restart = &report["runs"][1];
+    assert_eq!(restart["counters"]["restarts"], 1);
+    assert_eq!(restart["final"], "Fixed the login flow.");
+}

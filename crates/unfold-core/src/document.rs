@@ -205,7 +205,7 @@ fn check_depth(bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-fn check_kind_and_version(value: &Value, tag: &str) -> Result<()> {
+pub(crate) fn check_kind_and_version(value: &Value, tag: &str) -> Result<()> {
     let Some(object) = value.as_object() else {
         return Err(Error::problem("", format!("expected a JSON object (an {tag} document)")));
     };

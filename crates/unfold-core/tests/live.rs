@@ -405,3 +405,107 @@ fn malformed_tool_arguments_go_back_to_the_model_and_the_run_goes_on() {
     assert_eq!(messages[3]["role"], "tool");
     assert!(messages[3]["content"].as_str().unwrap().contains("not valid JSON"));
 }
+
+/// A live run of the example recorded against the fault server: lookup, then an answer that
+/// echoes the key (a server may), both streamed.
+fn recorded_run(template: &unfold_core::Template) -> unfold_core::live::Cassette {
+    let lookup = openai_chunk(json!({ "tool_calls": [{ "index": 0, "id": "call_1", "type": "function",
+        "function": { "name": "lookup", "arguments": "{\"id\": 7}" } }] }));
+    let answer = openai_chunk(json!({ "content": format!("Done; your key is {KEY}.") }));
+    let replies = vec![Reply::stream(&[&lookup, "data: [DONE]\n\n"]), Reply::stream(&[&answer, "data: [DONE]\n\n"])];
+    runtime().block_on(async {
+        let server = FaultServer::start(replies).await;
+        let mut live = provider(profile(ProviderKind::Openai, &server, true)).recording();
+        let input = RunInput {
+            template,
+            params: Default::default(),
+            user: "Find issue 7.".into(),
+            tool_changes: &[],
+            limits: RunLimits::default(),
+        };
+        let report = unfold_core::live::run_live(&input, AdapterKind::Restart, &mut live, &mut |_| {}).await.unwrap();
+        unfold_core::live::Cassette::record(&input, AdapterKind::Restart, &live, report)
+    })
+}
+
+#[test]
+fn a_recorded_run_replays_without_the_network_and_holds_no_key() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let cassette = recorded_run(&template);
+    assert_eq!(cassette.calls.len(), 2);
+    let text = cassette.to_json();
+    assert!(!text.contains(KEY), "the cassette holds no key");
+    assert!(text.contains("[redacted key]"));
+
+    let reread = unfold_core::live::Cassette::from_json(text.as_bytes()).unwrap();
+    assert_eq!(reread, cassette, "a cassette reads back as written");
+    let replayed = runtime().block_on(reread.replay(&template)).unwrap();
+    assert_eq!(replayed.events, cassette.run.events, "the replay makes the recorded run's events");
+    assert_eq!(replayed.final_text.as_deref(), Some("Done; your key is [redacted key]."));
+}
+
+#[test]
+fn a_replay_that_sends_another_request_fails_naming_the_first_difference() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let cassette = recorded_run(&template);
+    let mut changed = template.clone();
+    changed.sections[0].template = "Complete this instead: ${objective}".into();
+    let error = runtime().block_on(cassette.replay(&changed)).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "/calls/0/request/messages/0/content: model call 1 differs from the recording: \
+         recorded \"## 1 Task\\n\\nComplete the following: Refactor the authentication module\\n\\n#…\", \
+         sent \"## 1 Task\\n\\nComplete this instead: Refactor the authentication module\\n\\n##…\""
+    );
+
+    let mut other_user = cassette.clone();
+    other_user.calls.truncate(1);
+    let error = runtime().block_on(other_user.replay(&template)).unwrap_err().to_string();
+    assert_eq!(error, "/calls: the replay makes model call 2; the cassette holds 1");
+
+    let mut longer = cassette.clone();
+    longer.calls.push(longer.calls[1].clone());
+    let error = runtime().block_on(longer.replay(&template)).unwrap_err().to_string();
+    assert_eq!(error, "/calls: the replay ended after 2 model calls; the cassette holds 3");
+
+    let mut other = template.clone();
+    other.key = "other".into();
+    let error = runtime().block_on(cassette.replay(&other)).unwrap_err().to_string();
+    assert_eq!(error, "/template: the cassette was recorded on the template 'task-executor', not 'other'");
+}
+
+#[test]
+fn a_recorded_run_becomes_a_scenario_the_scripted_model_replays() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let cassette = recorded_run(&template);
+    let scenario = cassette.to_scenario(&template).unwrap();
+    let text = scenario.to_json();
+    let reloaded = unfold_core::Scenario::from_json(text.as_bytes()).unwrap();
+    assert_eq!(reloaded.script.len(), 2);
+    assert_eq!(
+        serde_json::to_value(&reloaded.script).unwrap(),
+        json!([
+            { "call": "lookup", "args": { "id": 7 } },
+            { "say": "Done; your key is [redacted key]." }
+        ])
+    );
+    assert_eq!(
+        serde_json::to_value(&reloaded.tool_results).unwrap(),
+        json!({ "lookup": [{ "result": { "id": 7, "title": "Login fails" } }] })
+    );
+    let report = runtime()
+        .block_on(unfold_core::compare(&template, &reloaded, &[AdapterKind::Dynamic, AdapterKind::Restart]))
+        .unwrap();
+    for run in &report.runs {
+        let calls: Vec<_> = run
+            .events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ToolCall { name, args, .. } => Some((name.clone(), args.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls, [("lookup".to_owned(), json!({ "id": 7 }))]);
+        assert_eq!(run.final_text, cassette.run.final_text);
+    }
+}

