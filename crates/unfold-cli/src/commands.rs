@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use indexmap::IndexMap;
 use unfold_core::compare::Comparison;
 use unfold_core::document::{self, DocumentKind};
+use unfold_core::run_history::{RunRecord, RunSource};
 use unfold_core::{AdapterKind, Error, Preview, Result, Scenario, Session, Template};
 
 use crate::Command;
@@ -27,6 +28,7 @@ pub fn execute(command: Command) -> Result<ExitCode> {
             let loaded = Template::load(&template)?;
             let script = Scenario::load(&scenario)?;
             let adapters = dedup(adapters);
+            let started = (unfold_core::run_history::now_ms(), std::time::Instant::now());
             let comparison = runtime()?
                 .block_on(async {
                     if requests.is_some() {
@@ -37,6 +39,7 @@ pub fn execute(command: Command) -> Result<ExitCode> {
                     }
                 })
                 .map_err(|e| e.in_file(&scenario))?;
+            keep_comparison(&comparison.report, (&loaded, &template), (&script, &scenario), started);
             let written = match &requests {
                 Some(folder) => Some(unfold_core::compare::write_request_files(folder, &comparison.requests)?),
                 None => None,
@@ -66,6 +69,17 @@ pub fn execute(command: Command) -> Result<ExitCode> {
                 record,
             };
             crate::live_run::execute(args)
+        }
+        Command::History { action, template, provider, adapter, status, limit, json } => {
+            let filter = unfold_core::run_history::RunFilter {
+                template,
+                provider,
+                adapter,
+                status,
+                source: None,
+                limit: Some(limit),
+            };
+            crate::history::execute(action, filter, json)
         }
         Command::Replay { template, cassette, json } => crate::live_run::replay(&template, &cassette, json),
         Command::ToScenario { template, cassette, output } => {
@@ -168,4 +182,34 @@ fn parse_params(params: &[String]) -> Result<IndexMap<String, String>> {
         values.insert(name.to_owned(), value.to_owned());
     }
     Ok(values)
+}
+
+/// Keeps every run of a comparison, the baseline too, in the run history.
+fn keep_comparison(
+    report: &unfold_core::ComparisonReport,
+    (template, template_path): (&Template, &Path),
+    (scenario, scenario_path): (&Scenario, &Path),
+    (started_at_ms, clock): (u64, std::time::Instant),
+) {
+    let duration_ms = clock.elapsed().as_millis() as u64;
+    let lanes = report.runs.iter().map(|run| (run.adapter.name(), run));
+    let baseline = report.baseline.iter().map(|b| ("baseline", &b.run));
+    let records: Vec<RunRecord<'_>> = lanes
+        .chain(baseline)
+        .map(|(lane, run)| RunRecord {
+            started_at_ms,
+            duration_ms,
+            source: RunSource::Scripted,
+            template,
+            template_path: Some(template_path),
+            scenario: Some(&scenario.name),
+            scenario_path: Some(scenario_path),
+            provider: "scripted",
+            model: None,
+            lane: Some(lane),
+            user: &scenario.user,
+            report: run,
+        })
+        .collect();
+    crate::history::keep(&records);
 }

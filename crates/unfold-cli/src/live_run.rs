@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use indexmap::IndexMap;
 use serde_json::json;
 use unfold_core::live::{self, ApiKey, HttpProvider, ProviderProfiles};
+use unfold_core::run_history::{RunRecord, RunSource};
 use unfold_core::{AdapterKind, Error, Event, EventKind, Result, RunInput, RunLimits, RunReport, RunStatus, Template};
 
 /// What `unfold run` is given.
@@ -53,6 +54,7 @@ pub fn execute(args: LiveRunArgs) -> Result<ExitCode> {
     };
     let input = RunInput { template: &template, params: args.params, user: args.user, tool_changes: &[], limits };
     let json = args.json;
+    let started = (unfold_core::run_history::now_ms(), std::time::Instant::now());
     let report = crate::commands::runtime()?
         .block_on(live::run_live(&input, args.adapter, &mut provider, &mut |event| {
             if !json {
@@ -62,6 +64,20 @@ pub fn execute(args: LiveRunArgs) -> Result<ExitCode> {
             }
         }))
         .map_err(|e| e.in_file(&args.template))?;
+    crate::history::keep(&[RunRecord {
+        started_at_ms: started.0,
+        duration_ms: started.1.elapsed().as_millis() as u64,
+        source: RunSource::Live,
+        template: &template,
+        template_path: Some(&args.template),
+        scenario: None,
+        scenario_path: None,
+        provider: &profile.name,
+        model: Some(&profile.model),
+        lane: None,
+        user: &input.user,
+        report: &report,
+    }]);
     if let Some(path) = &args.record {
         let cassette = live::Cassette::record(&input, args.adapter, &provider, report.clone());
         unfold_core::document::write_atomically(path, &cassette.to_json())?;
@@ -76,8 +92,23 @@ pub fn execute(args: LiveRunArgs) -> Result<ExitCode> {
 pub fn replay(template_path: &Path, cassette_path: &Path, json: bool) -> Result<ExitCode> {
     let template = Template::load(template_path)?;
     let cassette = live::Cassette::load(cassette_path)?;
+    let started = (unfold_core::run_history::now_ms(), std::time::Instant::now());
     let report =
         crate::commands::runtime()?.block_on(cassette.replay(&template)).map_err(|e| e.in_file(cassette_path))?;
+    crate::history::keep(&[RunRecord {
+        started_at_ms: started.0,
+        duration_ms: started.1.elapsed().as_millis() as u64,
+        source: RunSource::Replay,
+        template: &template,
+        template_path: Some(template_path),
+        scenario: None,
+        scenario_path: None,
+        provider: &cassette.provider.name,
+        model: Some(&cassette.provider.model),
+        lane: None,
+        user: &cassette.user,
+        report: &report,
+    }]);
     if !json {
         for event in &report.events {
             if let Some(line) = event_line(event) {
@@ -134,7 +165,7 @@ fn profiles_path(given: Option<&Path>) -> Result<PathBuf> {
 }
 
 /// One line for an event a person follows live; `None` for those the summary covers.
-fn event_line(event: &Event) -> Option<String> {
+pub fn event_line(event: &Event) -> Option<String> {
     Some(match &event.kind {
         EventKind::RunStarted { adapter, template } => format!("run {template} under the {} adapter", adapter.name()),
         EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, .. } => {

@@ -8,6 +8,7 @@
 //! `UNFOLD_LOG=debug`; stdout carries only the command's output.
 
 mod commands;
+mod history;
 mod live_run;
 mod report_table;
 
@@ -112,6 +113,29 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// List the kept runs (scripted and live, from the app too), newest first; show or compare them
+    History {
+        #[command(subcommand)]
+        action: Option<HistoryAction>,
+        /// Only runs of the template with this key.
+        #[arg(long)]
+        template: Option<String>,
+        /// Only runs with this provider (`scripted`, or a profile's name).
+        #[arg(long)]
+        provider: Option<String>,
+        /// Only runs under this adapter.
+        #[arg(long, value_name = "dynamic|restart")]
+        adapter: Option<unfold_core::AdapterKind>,
+        /// Only runs that ended so (completed, turn_limit, restart_limit, loop_detected, error).
+        #[arg(long, value_parser = parse_status)]
+        status: Option<unfold_core::RunStatus>,
+        /// At most this many runs.
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+        /// Print JSON.
+        #[arg(long, global = true)]
+        json: bool,
+    },
     /// Turn a recorded run into a scenario: its tool calls and answer become the script, its tool
     /// results the `tool_results`; `unfold compare` then replays it under both adapters
     ToScenario {
@@ -123,6 +147,27 @@ enum Command {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum HistoryAction {
+    /// One kept run with its events
+    Show {
+        /// Its id (the list's first column).
+        id: i64,
+    },
+    /// A kept run next to a baseline run: counters, deltas and the first divergence
+    Compare {
+        /// The baseline run's id.
+        baseline: i64,
+        /// The run's id.
+        id: i64,
+    },
+}
+
+fn parse_status(text: &str) -> Result<unfold_core::RunStatus, String> {
+    serde_json::from_value(serde_json::Value::String(text.to_owned()))
+        .map_err(|_| "expected completed, turn_limit, restart_limit, loop_detected or error".to_owned())
 }
 
 fn main() -> ExitCode {

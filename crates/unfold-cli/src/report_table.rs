@@ -26,10 +26,39 @@ const COUNTERS: [(&str, Counter); 8] = [
 
 pub fn draw(report: &ComparisonReport) -> String {
     let mut out = format!("template {} · scenario {}\n\n", report.template, report.scenario);
-    counters_side_by_side(&mut out, report);
+    draw_runs(&mut out, report, &run_names(report));
+    out
+}
+
+/// Two runs of the history side by side, named by their ids.
+pub fn draw_history_pair(comparison: &unfold_core::run_history::RunComparison, runs: [RunReport; 2]) -> String {
+    let [baseline, run] = [&comparison.baseline, &comparison.run];
+    let mut out = String::new();
+    for (label, summary) in [("baseline", baseline), ("run", run)] {
+        let source = summary.model.as_ref().map_or(summary.provider.clone(), |m| format!("{} ({m})", summary.provider));
+        let scenario = summary.scenario.as_ref().map(|s| format!(" · scenario {s}")).unwrap_or_default();
+        let _ = writeln!(out, "{label} {}: template {}{scenario} · {source}", summary.id, summary.template);
+    }
+    out.push('\n');
+    let report = ComparisonReport {
+        schema_version: 1,
+        kind: unfold_core::compare::COMPARISON_KIND.to_owned(),
+        template: run.template.clone(),
+        scenario: String::new(),
+        runs: runs.to_vec(),
+        baseline: None,
+        divergence: Some(comparison.divergence.clone()),
+    };
+    let names = [format!("run {}", baseline.id), format!("run {}", run.id)];
+    draw_runs(&mut out, &report, &names);
+    out
+}
+
+fn draw_runs(out: &mut String, report: &ComparisonReport, names: &[String]) {
+    counters_side_by_side(out, report, names);
     if let Some(baseline) = &report.baseline {
         out.push('\n');
-        baseline_table(&mut out, baseline, report);
+        baseline_table(out, baseline, report);
     }
     if let Some(divergence) = &report.divergence {
         let line = match &divergence.first {
@@ -39,7 +68,7 @@ pub fn draw(report: &ComparisonReport) -> String {
         let _ = writeln!(out, "\nfirst divergence: {line}");
     }
     out.push_str("\nevents (attempt: event)\n");
-    let header = run_names(report);
+    let header = names.to_vec();
     let longest = report.runs.iter().map(|r| r.events.len()).max().unwrap_or(0);
     let events: Vec<(String, Vec<String>)> = (0..longest)
         .map(|seq| {
@@ -47,8 +76,7 @@ pub fn draw(report: &ComparisonReport) -> String {
             (seq.to_string(), cells)
         })
         .collect();
-    table(&mut out, "#", &header, &events);
-    out
+    table(out, "#", &header, &events);
 }
 
 fn run_names(report: &ComparisonReport) -> Vec<String> {
@@ -57,14 +85,14 @@ fn run_names(report: &ComparisonReport) -> Vec<String> {
 
 /// Status, final answer and counters of every run; with two runs, a last column with the second
 /// minus the first.
-fn counters_side_by_side(out: &mut String, report: &ComparisonReport) {
-    let mut header = run_names(report);
+fn counters_side_by_side(out: &mut String, report: &ComparisonReport, names: &[String]) {
+    let mut header = names.to_vec();
     let pair = match report.runs.as_slice() {
         [left, right] => Some((left, right)),
         _ => None,
     };
-    if let Some((left, right)) = pair {
-        header.push(format!("{} - {}", right.adapter.name(), left.adapter.name()));
+    if let [left, right] = names {
+        header.push(format!("{right} - {left}"));
     }
     let with_delta = |mut cells: Vec<String>, delta: &dyn Fn(&RunReport, &RunReport) -> String| {
         if let Some((left, right)) = pair {

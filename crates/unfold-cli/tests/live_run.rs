@@ -70,6 +70,8 @@ struct Outcome {
 fn unfold(args: &[&str], env: &[(&str, &str)]) -> Outcome {
     let mut command = Command::new(env!("CARGO_BIN_EXE_unfold"));
     command.current_dir(repo(".")).args(args).env_remove("UNFOLD_PROVIDERS").env_remove("UNFOLD_LOG");
+    // The user's run history is not the tests' to fill; a test that reads it names its own.
+    command.env("UNFOLD_HISTORY", "off");
     for (name, value) in env {
         command.env(name, value);
     }
@@ -337,4 +339,97 @@ fn a_recorded_live_run_replays_offline_and_becomes_a_scenario_for_both_adapters(
     let restart = &report["runs"][1];
     assert_eq!(restart["counters"]["restarts"], 1);
     assert_eq!(restart["final"], "Fixed the login flow.");
+}
+
+#[test]
+fn every_run_is_kept_in_the_history_to_list_show_and_compare() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let history = folder.path().join("history.sqlite3");
+    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
+    for adapter in ["dynamic", "restart"] {
+        let args = [
+            "run",
+            EXAMPLE,
+            "--providers",
+            path(&profiles),
+            "--provider",
+            "openai",
+            "--adapter",
+            adapter,
+            "--user",
+            USER,
+        ];
+        assert_eq!(unfold(&args, &env).code, 0);
+    }
+    let compared = unfold(&["compare", EXAMPLE, "examples/lookup-first.scenario.json"], &env);
+    assert_eq!(compared.code, 0, "{}", compared.stderr);
+
+    let listed = unfold(&["history", "--json"], &env);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    let runs: Value = serde_json::from_str(&listed.stdout).unwrap();
+    let rows: Vec<String> = runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {} {}",
+                r["source"],
+                r["provider"].as_str().unwrap(),
+                r["adapter"].as_str().unwrap(),
+                r["lane"]
+            )
+        })
+        .collect();
+    // Newest first; a comparison keeps its lanes and its all-FULL baseline.
+    assert_eq!(
+        rows,
+        [
+            "\"scripted\" scripted dynamic \"baseline\"",
+            "\"scripted\" scripted restart \"restart\"",
+            "\"scripted\" scripted dynamic \"dynamic\"",
+            "\"live\" openai restart null",
+            "\"live\" openai dynamic null",
+        ]
+    );
+    assert!(runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["template"] == "task-executor" && r["template_hash"] == runs[0]["template_hash"]));
+
+    let live_only = unfold(&["history", "--provider", "openai", "--adapter", "restart", "--json"], &env);
+    let live_only: Value = serde_json::from_str(&live_only.stdout).unwrap();
+    assert_eq!(live_only.as_array().unwrap().len(), 1);
+    let restart_id = live_only[0]["id"].as_i64().unwrap().to_string();
+    assert_eq!(live_only[0]["model"], "fake-model");
+    assert_eq!(live_only[0]["counters"]["restarts"], 1);
+
+    let shown = unfold(&["history", "show", &restart_id, "--json"], &env);
+    let shown: Value = serde_json::from_str(&shown.stdout).unwrap();
+    assert_eq!(shown["user"], USER);
+    assert_eq!(shown["report"]["final"], "Fixed the login flow.");
+    assert_eq!(tool_calls(&shown["report"]).len(), 5);
+
+    let dynamic_id = runs[4]["id"].as_i64().unwrap().to_string();
+    let compared = unfold(&["history", "compare", &dynamic_id, &restart_id], &env);
+    assert_eq!(compared.code, 0, "{}", compared.stderr);
+    assert!(
+        compared.stdout.contains(&format!("run {dynamic_id}"))
+            && compared.stdout.contains(&format!("run {restart_id}"))
+    );
+    assert!(compared.stdout.contains("first divergence: restart at call 2"), "{}", compared.stdout);
+
+    let text = unfold(&["history", "--template", "task-executor", "--limit", "2"], &env).stdout;
+    assert_eq!(text.lines().count(), 3, "a header and two runs: {text}");
+    assert!(text.lines().nth(1).unwrap().contains("lookup-first [baseline]"), "{text}");
+
+    let missing = unfold(&["history", "show", "9999"], &env);
+    assert_eq!(missing.code, 2);
+    assert_eq!(missing.stderr.trim(), "error: run 9999: no run in the history has this id");
+
+    let bytes = std::fs::read(&history).unwrap();
+    assert!(!String::from_utf8_lossy(&bytes).contains(CANARY), "the history holds no key");
 }

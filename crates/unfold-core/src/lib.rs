@@ -28,6 +28,7 @@ pub mod recent;
 pub mod recovery;
 pub mod render;
 pub mod run;
+pub mod run_history;
 pub mod scenario;
 pub mod scenario_edit;
 pub mod schema;

@@ -236,7 +236,7 @@ pub fn file_name_for(id: &str) -> String {
 
 /// 64-bit FNV-1a: a hash that stays the same across Rust releases (unlike `DefaultHasher`), so a
 /// new version of the app finds the files an older one wrote.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
