@@ -278,7 +278,7 @@ impl RunHistory {
             adapter: summary.adapter,
             status: summary.status,
             final_text,
-            counters: summary.counters.clone(),
+            counters: summary.counters,
             events,
         };
         Ok(StoredRun { summary, user, report })
