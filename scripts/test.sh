@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of Unfold, as CI does: formatting, lints, the core and CLI tests (snapshots,
-# schema drift, property tests), then the desktop app's checks (UI typecheck, lint, unit tests,
-# bindings drift, the end-to-end test of the real app under Xvfb). Installs the system packages it
-# needs; runs from any working directory.
+# schema drift, property tests, live runs against fakellm and a fault-injection server), the live
+# transport against a real model (llama-server), then the desktop app's checks (UI typecheck,
+# lint, unit tests, bindings drift, the end-to-end test of the real app under Xvfb). Installs the
+# system packages it needs; runs from any working directory.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,6 +18,10 @@ step cargo fmt --all -- --check
 step cargo clippy -p unfold-core -p unfold-cli --all-targets -- -D warnings
 # Includes the drift check of schema/*.json (`checked_in_schemas_match_the_types`).
 step cargo test -p unfold-core -p unfold-cli
+# A real model on a real server for the live transport: llama.cpp's server, built once (about 10
+# minutes on 2 cores) into ~/.cache/unfold, then the tests a plain `cargo test` skips.
+step "$ROOT/scripts/llama-server.sh" install
+step cargo test -p unfold-cli --test real_model -- --ignored
 step "$ROOT/scripts/check-app.sh"
 
 echo
