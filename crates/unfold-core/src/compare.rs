@@ -1,5 +1,5 @@
-//! Compare: one scenario replayed under several adapters with the scripted model, into the
-//! comparison report of spec 6, with two additions: the all-FULL baseline (the same scenario with
+//! Compare: one scenario replayed under several adapters with the scripted model (or, live, its
+//! user message sent to a real model), into the comparison report of spec 6, with two additions: the all-FULL baseline (the same scenario with
 //! nothing hidden, so the savings of progressive disclosure are a number) and the first divergence
 //! of the first two runs. On request it also keeps the OpenAI chat request body of every model call
 //! and the answer it got; the app's compare view also hears every event as it happens and can
@@ -122,12 +122,30 @@ impl Comparison {
     }
 }
 
-/// How a comparison runs: whether it keeps request bodies, who hears its progress, and the flag
-/// that cancels it.
+/// How a comparison runs: whether it keeps request bodies, who hears its progress, the flag
+/// that cancels it, and which model answers.
 struct RunOptions<'a> {
     keep_requests: bool,
     observer: &'a mut (dyn FnMut(CompareProgress) + Send),
     cancel: &'a AtomicBool,
+    models: Models<'a>,
+}
+
+/// The model of a comparison's runs.
+enum Models<'a> {
+    /// The scenario's scripted model, and the all-FULL baseline after the adapters' runs.
+    Scripted,
+    /// A real model, a new provider for each run; no baseline (it would be paid for).
+    Live(&'a mut (dyn FnMut() -> Result<crate::live::HttpProvider> + Send)),
+}
+
+impl Models<'_> {
+    fn provider(&mut self, scenario: &Scenario, template: &Template) -> Result<Box<dyn Provider + Send>> {
+        Ok(match self {
+            Models::Scripted => Box::new(ScriptedProvider::new(scenario, template)),
+            Models::Live(make) => Box::new(make()?),
+        })
+    }
 }
 
 /// Runs `scenario` on `template` under each of `adapters`, in order, and the all-FULL baseline.
@@ -135,7 +153,7 @@ struct RunOptions<'a> {
 /// template does not have.
 pub async fn compare(template: &Template, scenario: &Scenario, adapters: &[AdapterKind]) -> Result<ComparisonReport> {
     let never = AtomicBool::new(false);
-    let options = RunOptions { keep_requests: false, observer: &mut |_| {}, cancel: &never };
+    let options = RunOptions { keep_requests: false, observer: &mut |_| {}, cancel: &never, models: Models::Scripted };
     Ok(compare_runs(template, scenario, adapters, options).await?.report)
 }
 
@@ -150,7 +168,7 @@ pub async fn compare_with_requests(
         template,
         scenario,
         adapters,
-        RunOptions { keep_requests: true, observer: &mut |_| {}, cancel: &never },
+        RunOptions { keep_requests: true, observer: &mut |_| {}, cancel: &never, models: Models::Scripted },
     )
     .await
 }
@@ -164,7 +182,24 @@ pub async fn compare_observed(
     observer: &mut (dyn FnMut(CompareProgress) + Send),
     cancel: &AtomicBool,
 ) -> Result<Comparison> {
-    compare_runs(template, scenario, adapters, RunOptions { keep_requests: true, observer, cancel }).await
+    let options = RunOptions { keep_requests: true, observer, cancel, models: Models::Scripted };
+    compare_runs(template, scenario, adapters, options).await
+}
+
+/// A live comparison: the scenario's user message, parameters, tool results, tool changes and
+/// limits (not its script) sent to a real model under each of `adapters`, a new provider from
+/// `providers` for each run; no baseline. Progress and cancel as [`compare_observed`]; a provider
+/// made with the same cancel token also drops a call in flight.
+pub async fn compare_live(
+    template: &Template,
+    scenario: &Scenario,
+    adapters: &[AdapterKind],
+    providers: &mut (dyn FnMut() -> Result<crate::live::HttpProvider> + Send),
+    observer: &mut (dyn FnMut(CompareProgress) + Send),
+    cancel: &AtomicBool,
+) -> Result<Comparison> {
+    let options = RunOptions { keep_requests: true, observer, cancel, models: Models::Live(providers) };
+    compare_runs(template, scenario, adapters, options).await
 }
 
 async fn compare_runs(
@@ -181,16 +216,22 @@ async fn compare_runs(
     let mut runs = Vec::with_capacity(adapters.len());
     let mut requests = Vec::new();
     for &kind in adapters {
-        let (report, calls) = scripted_run(&input, adapter_for(kind), Lane::of(kind), scenario, &mut options).await?;
+        let (report, calls) = lane_run(&input, adapter_for(kind), Lane::of(kind), scenario, &mut options).await?;
         requests.extend(calls.map(|calls| RunRequests { lane: Lane::of(kind), calls }));
         runs.push(report);
     }
-    let disclosed = everything_disclosed(template);
-    let baseline_input = RunInput { template: &disclosed, ..input.clone() };
-    let (baseline, calls) =
-        scripted_run(&baseline_input, &DynamicAdapter, Lane::Baseline, scenario, &mut options).await?;
-    requests.extend(calls.map(|calls| RunRequests { lane: Lane::Baseline, calls }));
-    let savings = runs.iter().map(|run| Savings::against(&baseline.counters, run)).collect();
+    let baseline = match options.models {
+        Models::Scripted => {
+            let disclosed = everything_disclosed(template);
+            let baseline_input = RunInput { template: &disclosed, ..input.clone() };
+            let (baseline, calls) =
+                lane_run(&baseline_input, &DynamicAdapter, Lane::Baseline, scenario, &mut options).await?;
+            requests.extend(calls.map(|calls| RunRequests { lane: Lane::Baseline, calls }));
+            let savings = runs.iter().map(|run| Savings::against(&baseline.counters, run)).collect();
+            Some(BaselineReport { run: baseline, savings })
+        }
+        Models::Live(_) => None,
+    };
     let divergence = match runs.as_slice() {
         [left, right, ..] => Some(Divergence::between(left, right)),
         _ => None,
@@ -201,7 +242,7 @@ async fn compare_runs(
         template: template.key.clone(),
         scenario: scenario.name.clone(),
         runs,
-        baseline: Some(BaselineReport { run: baseline, savings }),
+        baseline,
         divergence,
     };
     Ok(Comparison { report, requests })
@@ -222,9 +263,9 @@ fn run_input<'a>(template: &'a Template, scenario: &'a Scenario) -> RunInput<'a>
     }
 }
 
-/// One run with the scenario's model and tool results, as `options` say; the request body and
-/// answer of each model call when they keep requests.
-async fn scripted_run(
+/// One run with the comparison's model and the scenario's tool results, as `options` say; the
+/// request body and answer of each model call when they keep requests.
+async fn lane_run(
     input: &RunInput<'_>,
     adapter: &dyn Adapter,
     lane: Lane,
@@ -232,7 +273,7 @@ async fn scripted_run(
     options: &mut RunOptions<'_>,
 ) -> Result<(RunReport, Option<Vec<CallRequest>>)> {
     let mut provider = RecordingProvider {
-        inner: ScriptedProvider::new(scenario, input.template),
+        inner: options.models.provider(scenario, input.template)?,
         exchanges: options.keep_requests.then(Vec::new),
         cancel: options.cancel,
     };
@@ -261,10 +302,10 @@ async fn scripted_run(
     Ok((report, calls))
 }
 
-/// The scripted model, keeping each request it is sent with its answer, and refusing to answer
+/// A comparison's model, keeping each request it is sent with its answer, and refusing to answer
 /// once the comparison is cancelled.
 struct RecordingProvider<'c> {
-    inner: ScriptedProvider,
+    inner: Box<dyn Provider + Send>,
     exchanges: Option<Vec<(Value, Value)>>,
     cancel: &'c AtomicBool,
 }

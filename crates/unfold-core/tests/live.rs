@@ -509,3 +509,46 @@ fn a_recorded_run_becomes_a_scenario_the_scripted_model_replays() {
         assert_eq!(run.final_text, cassette.run.final_text);
     }
 }
+
+#[test]
+fn a_live_comparison_runs_each_adapter_with_a_new_provider_and_no_baseline() {
+    let answer = openai_chunk(json!({ "content": "Nothing to do." }));
+    let template = load_template("examples/task-executor.unfold.json");
+    let scenario = crate::support::scenario(json!({ "user": "Just answer.", "script": [{ "say": "unused" }] }));
+    let (comparison, made, lanes, server) = runtime().block_on(async {
+        let server = FaultServer::start(vec![Reply::stream(&[&answer, "data: [DONE]\n\n"])]).await;
+        let mut made = 0;
+        let mut providers = || {
+            made += 1;
+            Ok(provider(profile(ProviderKind::Openai, &server, true)))
+        };
+        let mut lanes = Vec::new();
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let comparison = unfold_core::compare::compare_live(
+            &template,
+            &scenario,
+            &[AdapterKind::Dynamic, AdapterKind::Restart],
+            &mut providers,
+            &mut |progress| {
+                if let unfold_core::compare::CompareProgress::RunStarted { lane } = progress {
+                    lanes.push(lane);
+                }
+            },
+            &never,
+        )
+        .await
+        .unwrap();
+        (comparison, made, lanes, server)
+    });
+    assert_eq!(made, 2);
+    assert_eq!(lanes, [unfold_core::compare::Lane::Dynamic, unfold_core::compare::Lane::Restart]);
+    let report = &comparison.report;
+    assert!(report.baseline.is_none(), "a live comparison pays for no baseline");
+    assert_eq!(report.runs.iter().map(|r| r.final_text.as_deref()).collect::<Vec<_>>(), [Some("Nothing to do."); 2]);
+    assert!(report.divergence.as_ref().unwrap().first.is_none());
+    let received = server.received();
+    assert_eq!(received.len(), 2);
+    assert_eq!(received[0].body["messages"][1], json!({ "role": "user", "content": "Just answer." }));
+    let call = comparison.call(unfold_core::compare::Lane::Restart, 1).unwrap();
+    assert_eq!(call.response["content"], "Nothing to do.");
+}
