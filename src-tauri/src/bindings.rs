@@ -3,7 +3,7 @@
 
 use tauri_specta::{collect_commands, collect_events, Builder};
 
-use crate::{commands, compare, editor, files};
+use crate::{commands, compare, editor, files, live};
 
 /// The commands and events the UI can use. `main` and the bindings test share it.
 pub fn specta_builder() -> Builder<tauri::Wry> {
@@ -43,6 +43,11 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             compare::comparison_call,
             compare::export_comparison,
             compare::export_requests,
+            live::provider_profiles,
+            live::save_provider_profiles,
+            live::run_history,
+            live::history_run,
+            live::compare_history_runs,
         ],
     )
 }

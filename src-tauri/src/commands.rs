@@ -25,6 +25,8 @@ pub enum CommandErrorCode {
     InvalidTools,
     /// The user cancelled the work (a comparison) before it ended.
     Cancelled,
+    /// A provider profile or its key is missing or invalid, or a provider failed.
+    Provider,
     /// Anything else: a bug or an unexpected failure; the message says what.
     Internal,
 }
@@ -60,7 +62,7 @@ impl From<unfold_core::Error> for CommandError {
             unfold_core::Error::Io { .. } => CommandErrorCode::UnreadableFile,
             unfold_core::Error::Invalid(_) => CommandErrorCode::InvalidTemplate,
             unfold_core::Error::UnknownDocument { .. } => CommandErrorCode::UnknownDocument,
-            unfold_core::Error::Provider(_) => CommandErrorCode::Internal,
+            unfold_core::Error::Provider(_) => CommandErrorCode::Provider,
             unfold_core::Error::Cancelled => CommandErrorCode::Cancelled,
         };
         tracing::warn!(?code, %error, "command failed");

@@ -9,17 +9,22 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use serde::Deserialize;
+use specta::Type;
 use tauri::ipc::Channel;
 use tauri::State;
 use unfold_core::compare::{CallRequest, CompareProgress, Comparison, Lane};
 use unfold_core::edit::FileDocument;
+use unfold_core::live::{ApiKey, CancellationToken, HttpProvider, ProviderProfile};
 use unfold_core::recovery::RecoveryStore;
+use unfold_core::run_history::{RunRecord, RunSource};
 use unfold_core::scenario_edit::{starter_scenario, ScenarioDocument, ScenarioView};
 use unfold_core::{AdapterKind, ComparisonReport, Scenario, Template};
 
 use crate::commands::CommandError;
 use crate::editor::{lock, Documents, Editor, Recovery};
 use crate::files::Recent;
+use crate::live::{History, Profiles};
 
 /// The scenarios open in the compare view.
 pub type Scenarios = Documents<ScenarioDocument>;
@@ -27,12 +32,44 @@ pub type Scenarios = Documents<ScenarioDocument>;
 /// The recently opened scenarios (a list of their own: the start page's list is of templates).
 pub struct RecentScenarios(pub Recent);
 
-/// The comparisons under way (their cancel flags, by the UI's run id) and the last one finished,
-/// whose request bodies the UI asks for one at a time.
+/// The comparisons under way (their cancel flag and token, by the UI's run id) and the last one
+/// finished, whose request bodies the UI asks for one at a time.
 #[derive(Debug, Default)]
 pub struct Comparisons {
-    running: Mutex<HashMap<u32, Arc<AtomicBool>>>,
+    running: Mutex<HashMap<u32, (Arc<AtomicBool>, CancellationToken)>>,
     last: Mutex<Option<(u32, Comparison)>>,
+}
+
+/// What the UI asks to compare: the open template and scenario, the UI's name for the run, and
+/// with `live` a real model instead of the scenario's script.
+#[derive(Debug, Clone, PartialEq, Deserialize, Type)]
+pub struct ComparisonRequest {
+    /// The open template.
+    pub template_id: u32,
+    /// The open scenario.
+    pub scenario_id: u32,
+    /// The UI's id for this run (for cancel and the request bodies).
+    pub run_id: u32,
+    /// A live run, or `null` for the scenario's scripted model.
+    pub live: Option<LiveRun>,
+}
+
+/// A comparison with a real model instead of the scenario's script.
+#[derive(Debug, Clone, PartialEq, Deserialize, Type)]
+pub struct LiveRun {
+    /// The provider profile's name.
+    pub profile: String,
+    /// The adapters to run, in order (one or both).
+    pub adapters: Vec<AdapterKind>,
+}
+
+/// What a comparison needs besides the open documents: the profiles of a live run, and the
+/// history every run is kept in.
+pub struct RunContext<'a> {
+    /// The provider profiles.
+    pub profiles: &'a Profiles,
+    /// The run history.
+    pub history: &'a History,
 }
 
 impl Scenarios {
@@ -146,32 +183,57 @@ impl Comparisons {
     /// Runs the scenario `scenario_id` on the template `template_id` under both adapters and the
     /// baseline, telling `progress` every run's start and event; the UI's `run_id` names the run
     /// for `cancel` and for the request bodies afterwards.
+    /// With `live`, the scenario's user message goes to a real model under the adapters it names
+    /// instead. Every run is kept in the history.
     pub fn run(
         &self,
-        editor: &Editor,
-        scenarios: &Scenarios,
+        (editor, scenarios): (&Editor, &Scenarios),
+        context: &RunContext<'_>,
         (template_id, scenario_id, run_id): (u32, u32, u32),
+        live: Option<LiveRun>,
         progress: &mut (dyn FnMut(CompareProgress) + Send),
     ) -> Result<ComparisonReport, CommandError> {
-        let template = editor.with(|documents| Ok(documents.get(template_id)?.template().clone()))?;
-        let scenario = scenarios.with(|open| Ok(open.get(scenario_id)?.scenario().clone()))?;
-        let cancel = Arc::new(AtomicBool::new(false));
-        lock(&self.running).insert(run_id, Arc::clone(&cancel));
-        let adapters = [AdapterKind::Dynamic, AdapterKind::Restart];
-        let outcome = tauri::async_runtime::block_on(unfold_core::compare::compare_observed(
-            &template, &scenario, &adapters, progress, &cancel,
-        ));
+        let (template, template_path) = editor.with(|documents| {
+            let document = documents.get(template_id)?;
+            Ok((document.template().clone(), document.path().map(Path::to_path_buf)))
+        })?;
+        let (scenario, scenario_path) = scenarios.with(|open| {
+            let document = open.get(scenario_id)?;
+            Ok((document.scenario().clone(), document.path().map(Path::to_path_buf)))
+        })?;
+        let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
+        lock(&self.running).insert(run_id, (Arc::clone(&cancel), token.clone()));
+        let started = (unfold_core::run_history::now_ms(), std::time::Instant::now());
+        let outcome = match &live {
+            None => {
+                let adapters = [AdapterKind::Dynamic, AdapterKind::Restart];
+                let comparison =
+                    unfold_core::compare::compare_observed(&template, &scenario, &adapters, progress, &cancel);
+                tauri::async_runtime::block_on(comparison)
+            }
+            Some(live) => live_comparison(context.profiles, live, (&template, &scenario), progress, (&cancel, &token)),
+        };
         lock(&self.running).remove(&run_id);
         let comparison = outcome?;
+        let provider = live.as_ref().map(|l| context.profiles.get(&l.profile)).transpose().ok().flatten();
+        let source = Kept {
+            template: (&template, template_path.as_deref()),
+            scenario: (&scenario, scenario_path.as_deref()),
+            provider: provider.as_ref(),
+            started,
+        };
+        source.keep(context.history, &comparison.report);
         let report = comparison.report.clone();
         *lock(&self.last) = Some((run_id, comparison));
         Ok(report)
     }
 
-    /// Asks the comparison `run_id` to stop before its next model call; nothing when it has ended.
+    /// Asks the comparison `run_id` to stop: a scripted one before its next model call, a live one
+    /// at once (its call in flight is dropped); nothing when it has ended.
     pub fn cancel(&self, run_id: u32) {
-        if let Some(flag) = lock(&self.running).get(&run_id) {
+        if let Some((flag, token)) = lock(&self.running).get(&run_id) {
             flag.store(true, Ordering::Relaxed);
+            token.cancel();
         }
     }
 
@@ -213,6 +275,62 @@ impl Comparisons {
             let written = unfold_core::compare::write_request_files(Path::new(folder), &comparison.requests)?;
             Ok(u32::try_from(written).unwrap_or(u32::MAX))
         })
+    }
+}
+
+/// A comparison of the scenario's user message with a real model, each run with a new provider
+/// of the profile as its file says now.
+fn live_comparison(
+    profiles: &Profiles,
+    live: &LiveRun,
+    (template, scenario): (&Template, &Scenario),
+    progress: &mut (dyn FnMut(CompareProgress) + Send),
+    (cancel, token): (&AtomicBool, &CancellationToken),
+) -> Result<Comparison, unfold_core::Error> {
+    if live.adapters.is_empty() {
+        return Err(unfold_core::Error::problem("", "choose at least one adapter to run live"));
+    }
+    let profile = profiles.get(&live.profile).map_err(|e| unfold_core::Error::Provider(e.message))?;
+    let mut providers = || {
+        let key = ApiKey::for_profile(&profile)?;
+        Ok(HttpProvider::new(profile.clone(), key)?.with_cancel(token.clone()))
+    };
+    let comparison =
+        unfold_core::compare::compare_live(template, scenario, &live.adapters, &mut providers, progress, cancel);
+    tauri::async_runtime::block_on(comparison)
+}
+
+/// What the history keeps of a comparison's runs besides their reports.
+struct Kept<'a> {
+    template: (&'a Template, Option<&'a Path>),
+    scenario: (&'a Scenario, Option<&'a Path>),
+    provider: Option<&'a ProviderProfile>,
+    started: (u64, std::time::Instant),
+}
+
+impl Kept<'_> {
+    fn keep(&self, history: &History, report: &ComparisonReport) {
+        let duration_ms = self.started.1.elapsed().as_millis() as u64;
+        let lanes = report.runs.iter().map(|run| (run.adapter.name(), run));
+        let baseline = report.baseline.iter().map(|b| ("baseline", &b.run));
+        let records: Vec<RunRecord<'_>> = lanes
+            .chain(baseline)
+            .map(|(lane, run)| RunRecord {
+                started_at_ms: self.started.0,
+                duration_ms,
+                source: if self.provider.is_some() { RunSource::Live } else { RunSource::Scripted },
+                template: self.template.0,
+                template_path: self.template.1,
+                scenario: Some(&self.scenario.0.name),
+                scenario_path: self.scenario.1,
+                provider: self.provider.map_or("scripted", |p| p.name.as_str()),
+                model: self.provider.map(|p| p.model.as_str()),
+                lane: Some(lane),
+                user: &self.scenario.0.user,
+                report: run,
+            })
+            .collect();
+        history.keep(&records);
     }
 }
 
@@ -334,19 +452,22 @@ pub async fn run_comparison(
     editor: State<'_, Arc<Editor>>,
     scenarios: State<'_, Arc<Scenarios>>,
     comparisons: State<'_, Arc<Comparisons>>,
-    template_id: u32,
-    scenario_id: u32,
-    run_id: u32,
+    profiles: State<'_, Arc<Profiles>>,
+    history: State<'_, Arc<History>>,
+    request: ComparisonRequest,
     progress: Channel<CompareProgress>,
 ) -> Result<ComparisonReport, CommandError> {
+    let ComparisonRequest { template_id, scenario_id, run_id, live } = request;
     let (editor, scenarios, comparisons) = (Arc::clone(&editor), Arc::clone(&scenarios), Arc::clone(&comparisons));
+    let (profiles, history) = (Arc::clone(&profiles), Arc::clone(&history));
     tauri::async_runtime::spawn_blocking(move || {
         let mut send = |message: CompareProgress| {
             if let Err(error) = progress.send(message) {
                 tracing::warn!(%error, "cannot send a comparison's progress to the UI");
             }
         };
-        comparisons.run(&editor, &scenarios, (template_id, scenario_id, run_id), &mut send)
+        let context = RunContext { profiles: &profiles, history: &history };
+        comparisons.run((&editor, &scenarios), &context, (template_id, scenario_id, run_id), live, &mut send)
     })
     .await?
 }
@@ -442,12 +563,24 @@ mod tests {
         assert_eq!(error.code, CommandErrorCode::InvalidTemplate);
     }
 
+    /// Provider profiles (none yet) and a run history in a temporary folder.
+    fn context() -> (tempfile::TempDir, Profiles, History) {
+        let dir = tempfile::tempdir().unwrap();
+        let profiles = Profiles(Some(dir.path().join("providers.json")));
+        let history = unfold_core::run_history::RunHistory::open(&dir.path().join("history.sqlite3")).unwrap();
+        (dir, profiles, History(Mutex::new(Some(history))))
+    }
+
     #[test]
     fn a_comparison_streams_its_events_keeps_its_calls_and_exports() {
         let (editor, scenarios, comparisons) = (Editor::default(), Scenarios::default(), Comparisons::default());
         let (template, scenario) = opened(&editor, &scenarios);
         let mut heard = Vec::new();
-        let report = comparisons.run(&editor, &scenarios, (template, scenario, 7), &mut |p| heard.push(p)).unwrap();
+        let (dir, profiles, history) = context();
+        let context = RunContext { profiles: &profiles, history: &history };
+        let report = comparisons
+            .run((&editor, &scenarios), &context, (template, scenario, 7), None, &mut |p| heard.push(p))
+            .unwrap();
         let events = |lane: Lane| {
             heard
                 .iter()
@@ -460,13 +593,16 @@ mod tests {
         assert_eq!(events(Lane::Dynamic), report.runs[0].events);
         assert_eq!(events(Lane::Restart), report.runs[1].events);
         assert_eq!(events(Lane::Baseline), report.baseline.as_ref().unwrap().run.events);
+        let kept = history.0.lock().unwrap().as_ref().unwrap().list(&Default::default()).unwrap();
+        let lanes: Vec<Option<&str>> = kept.iter().map(|run| run.lane.as_deref()).collect();
+        assert_eq!(lanes, [Some("baseline"), Some("restart"), Some("dynamic")], "every run is kept");
+        assert!(kept.iter().all(|run| run.provider == "scripted" && run.scenario_path.is_some()));
 
         let call = comparisons.call(7, Lane::Restart, 3).unwrap();
         assert_eq!((call.attempt, call.body["messages"].as_array().map(Vec::len)), (2, Some(2)));
         assert!(comparisons.call(7, Lane::Restart, 99).is_err());
         assert!(comparisons.call(8, Lane::Restart, 1).unwrap_err().message.contains("run it again"));
 
-        let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("report.json");
         comparisons.export_report(7, &file.to_string_lossy()).unwrap();
         let written: ComparisonReport = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -489,10 +625,28 @@ mod tests {
                 }
             }
         };
-        let error = comparisons.run(&editor, &scenarios, (template, scenario, 3), &mut cancel_after_first_call);
+        let (_dir, profiles, history) = context();
+        let context = RunContext { profiles: &profiles, history: &history };
+        let ids = (template, scenario, 3);
+        let error = comparisons.run((&editor, &scenarios), &context, ids, None, &mut cancel_after_first_call);
         assert_eq!(error.expect_err("cancelled").code, CommandErrorCode::Cancelled);
         assert_eq!(calls, 1);
         comparisons.cancel(3); // ended: nothing to cancel, no error
+    }
+
+    #[test]
+    fn a_live_comparison_needs_a_known_profile_and_an_adapter() {
+        let (editor, scenarios, comparisons) = (Editor::default(), Scenarios::default(), Comparisons::default());
+        let (template, scenario) = opened(&editor, &scenarios);
+        let (_dir, profiles, history) = context();
+        let context = RunContext { profiles: &profiles, history: &history };
+        let live = |profile: &str, adapters: Vec<AdapterKind>| Some(LiveRun { profile: profile.into(), adapters });
+        let run = |live| comparisons.run((&editor, &scenarios), &context, (template, scenario, 5), live, &mut |_| {});
+        let unknown = run(live("nope", vec![AdapterKind::Dynamic])).unwrap_err();
+        assert_eq!(unknown.code, CommandErrorCode::Provider);
+        assert!(unknown.message.contains("no profile named 'nope'"), "{}", unknown.message);
+        let none = run(live("nope", Vec::new())).unwrap_err();
+        assert!(none.message.contains("choose at least one adapter"), "{}", none.message);
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod commands;
 mod compare;
 mod editor;
 mod files;
+mod live;
 mod logging;
 
 use std::ffi::OsString;
@@ -66,6 +67,8 @@ fn main() {
             };
             app.manage(recent("recent-files.json"));
             app.manage(compare::RecentScenarios(recent("recent-scenarios.json")));
+            app.manage(std::sync::Arc::new(live::Profiles(unfold_core::live::ProviderProfiles::default_path())));
+            app.manage(std::sync::Arc::new(live::History(std::sync::Mutex::new(open_run_history(app)))));
             if let Some(store) = app.state::<editor::Recovery>().0.clone() {
                 let scenarios = std::sync::Arc::clone(&app.state::<std::sync::Arc<compare::Scenarios>>());
                 editor::keep_for_recovery(std::sync::Arc::clone(&editor), scenarios, store);
@@ -103,6 +106,23 @@ fn on_window_event(window: &tauri::Window, event: &tauri::WindowEvent) {
             }
         }
         _ => {}
+    }
+}
+
+/// The run history in the app's data folder (shared with `unfold`), or `None` (logged) when it
+/// cannot be opened: runs still run, they are not kept.
+fn open_run_history(app: &tauri::App) -> Option<unfold_core::run_history::RunHistory> {
+    let path = match std::env::var_os("UNFOLD_HISTORY").filter(|v| !v.is_empty()) {
+        Some(value) if value == "off" => return None,
+        Some(value) => PathBuf::from(value),
+        None => app.path().app_data_dir().ok()?.join("history.sqlite3"),
+    };
+    match unfold_core::run_history::RunHistory::open(&path) {
+        Ok(history) => Some(history),
+        Err(error) => {
+            tracing::error!(%error, "the run history cannot be opened; runs will not be kept");
+            None
+        }
     }
 }
 

@@ -86,7 +86,7 @@ export const commands = {
 	 *  UI's thread; every run's start and every event goes to `progress` as it happens. `run_id` is
 	 *  the UI's name for the run (to cancel it, and to ask for its request bodies).
 	 */
-	runComparison: (templateId: number, scenarioId: number, runId: number, progress: Channel<CompareProgress_Deserialize>) => typedError<ComparisonReport_Serialize, CommandError>(__TAURI_INVOKE("run_comparison", { templateId, scenarioId, runId, progress })),
+	runComparison: (request: ComparisonRequest_Deserialize, progress: Channel<CompareProgress_Deserialize>) => typedError<ComparisonReport_Serialize, CommandError>(__TAURI_INVOKE("run_comparison", { request, progress })),
 	/**  Stops the comparison `run_id` before its next model call. */
 	cancelComparison: (runId: number) => typedError<null, CommandError>(__TAURI_INVOKE("cancel_comparison", { runId })),
 	/**  The request model call `call_index` of `lane` sent in the comparison `run_id`, and its answer. */
@@ -95,6 +95,16 @@ export const commands = {
 	exportComparison: (runId: number, path: string) => typedError<null, CommandError>(__TAURI_INVOKE("export_comparison", { runId, path })),
 	/**  Writes the request bodies of the comparison `run_id` into the new or empty `folder`. */
 	exportRequests: (runId: number, folder: string) => typedError<number, CommandError>(__TAURI_INVOKE("export_requests", { runId, folder })),
+	/**  The provider profiles, and whether their keys are set. */
+	providerProfiles: () => typedError<ProfilesView_Serialize, CommandError>(__TAURI_INVOKE("provider_profiles")),
+	/**  Replaces the provider profiles (a key is never among them: only the variable that holds it). */
+	saveProviderProfiles: (list: ProviderProfile_Deserialize[]) => typedError<ProfilesView_Serialize, CommandError>(__TAURI_INVOKE("save_provider_profiles", { list })),
+	/**  The kept runs `filter` matches, newest first. */
+	runHistory: (filter: RunFilter_Deserialize) => typedError<RunSummary_Serialize[], CommandError>(__TAURI_INVOKE("run_history", { filter })),
+	/**  One kept run, whole. */
+	historyRun: (id: number) => typedError<StoredRun_Serialize, CommandError>(__TAURI_INVOKE("history_run", { id })),
+	/**  The kept run `id` next to the kept run `baseline`. */
+	compareHistoryRuns: (baseline: number, id: number) => typedError<RunComparison_Serialize, CommandError>(__TAURI_INVOKE("compare_history_runs", { baseline, id })),
 };
 
 /** Events */
@@ -186,6 +196,8 @@ export type CommandErrorCode =
 "invalid_tools" | 
 /**  The user cancelled the work (a comparison) before it ended. */
 "cancelled" | 
+/**  A provider profile or its key is missing or invalid, or a provider failed. */
+"provider" | 
 /**  Anything else: a bug or an unexpected failure; the message says what. */
 "internal";
 
@@ -276,6 +288,42 @@ export type ComparisonReport_Serialize = {
 	 *  report written before it existed.
 	 */
 	divergence: Divergence_Serialize | null,
+};
+
+/**
+ *  What the UI asks to compare: the open template and scenario, the UI's name for the run, and
+ *  with `live` a real model instead of the scenario's script.
+ */
+export type ComparisonRequest = ComparisonRequest_Serialize | ComparisonRequest_Deserialize;
+
+/**
+ *  What the UI asks to compare: the open template and scenario, the UI's name for the run, and
+ *  with `live` a real model instead of the scenario's script.
+ */
+export type ComparisonRequest_Deserialize = {
+	/**  The open template. */
+	template_id: number,
+	/**  The open scenario. */
+	scenario_id: number,
+	/**  The UI's id for this run (for cancel and the request bodies). */
+	run_id: number,
+	/**  A live run, or `null` for the scenario's scripted model. */
+	live?: LiveRun | null,
+};
+
+/**
+ *  What the UI asks to compare: the open template and scenario, the UI's name for the run, and
+ *  with `live` a real model instead of the scenario's script.
+ */
+export type ComparisonRequest_Serialize = {
+	/**  The open template. */
+	template_id: number,
+	/**  The open scenario. */
+	scenario_id: number,
+	/**  The UI's id for this run (for cancel and the request bodies). */
+	run_id: number,
+	/**  A live run, or `null` for the scenario's scripted model. */
+	live: LiveRun | null,
 };
 
 /**  What a run counts (spec 6). */
@@ -727,6 +775,14 @@ export type Limit =
 /**  The same call three times in a row. */
 "repeated_tool_call";
 
+/**  A comparison with a real model instead of the scenario's script. */
+export type LiveRun = {
+	/**  The provider profile's name. */
+	profile: string,
+	/**  The adapters to run, in order (one or both). */
+	adapters: AdapterKind[],
+};
+
 /**
  *  How to make the new list of parts from the one the UI holds (`base`): keep its first
  *  `keep_start` and its last `keep_end` parts, with `parts` between them. With no `base`, `parts`
@@ -810,6 +866,116 @@ export type ProblemView = {
 	message: string,
 };
 
+/**  The provider profiles as the settings show them. */
+export type ProfilesView = ProfilesView_Serialize | ProfilesView_Deserialize;
+
+/**  The provider profiles as the settings show them. */
+export type ProfilesView_Deserialize = {
+	/**  The file they are kept in. */
+	path?: string | null,
+	/**  The profiles. */
+	profiles: ProviderProfile_Deserialize[],
+	/**
+	 *  For each profile, in order, whether the environment variable it takes its key from is set
+	 *  (always true for a profile without a key).
+	 */
+	keys_set: boolean[],
+};
+
+/**  The provider profiles as the settings show them. */
+export type ProfilesView_Serialize = {
+	/**  The file they are kept in. */
+	path: string | null,
+	/**  The profiles. */
+	profiles: ProviderProfile_Serialize[],
+	/**
+	 *  For each profile, in order, whether the environment variable it takes its key from is set
+	 *  (always true for a profile without a key).
+	 */
+	keys_set: boolean[],
+};
+
+/**  Which wire format a provider speaks. */
+export type ProviderKind = 
+/**
+ *  OpenAI Chat Completions (`POST {base_url}/chat/completions`): OpenAI, Ollama, vLLM,
+ *  llama.cpp's server, LiteLLM's proxy, OpenRouter.
+ */
+"openai" | 
+/**  Anthropic Messages (`POST {base_url}/messages`). */
+"anthropic";
+
+/**  One provider a live run can use. */
+export type ProviderProfile = ProviderProfile_Serialize | ProviderProfile_Deserialize;
+
+/**  One provider a live run can use. */
+export type ProviderProfile_Deserialize = {
+	/**  How the user names it (`--provider NAME`). */
+	name: string,
+	/**  The API it speaks. */
+	kind: ProviderKind,
+	/**
+	 *  The API's root, up to and including its version: `https://api.openai.com/v1`,
+	 *  `http://127.0.0.1:11434/v1`, `https://api.anthropic.com/v1`.
+	 */
+	base_url: string,
+	/**  The model asked for. */
+	model: string,
+	/**  Sampling temperature; the API's default when absent. */
+	temperature?: number | null,
+	/**  The most tokens one answer may take (Anthropic requires one: 1024 when absent). */
+	max_tokens?: number | null,
+	/**  Whether answers are streamed (server-sent events); true when absent. */
+	stream?: boolean,
+	/**  How long connecting may take, in milliseconds (10 000 when absent). */
+	connect_timeout_ms?: number | null,
+	/**
+	 *  How long the server may stay silent, in milliseconds, before the call fails as stalled
+	 *  (60 000 when absent). A stall detector, not a total deadline: a long answer that keeps
+	 *  streaming is never cut.
+	 */
+	read_timeout_ms?: number | null,
+	/**
+	 *  The environment variable that holds the API key; no key is sent when absent (Ollama,
+	 *  llama.cpp's server).
+	 */
+	api_key_env?: string | null,
+};
+
+/**  One provider a live run can use. */
+export type ProviderProfile_Serialize = {
+	/**  How the user names it (`--provider NAME`). */
+	name: string,
+	/**  The API it speaks. */
+	kind: ProviderKind,
+	/**
+	 *  The API's root, up to and including its version: `https://api.openai.com/v1`,
+	 *  `http://127.0.0.1:11434/v1`, `https://api.anthropic.com/v1`.
+	 */
+	base_url: string,
+	/**  The model asked for. */
+	model: string,
+	/**  Sampling temperature; the API's default when absent. */
+	temperature?: number | null,
+	/**  The most tokens one answer may take (Anthropic requires one: 1024 when absent). */
+	max_tokens?: number,
+	/**  Whether answers are streamed (server-sent events); true when absent. */
+	stream: boolean,
+	/**  How long connecting may take, in milliseconds (10 000 when absent). */
+	connect_timeout_ms?: number,
+	/**
+	 *  How long the server may stay silent, in milliseconds, before the call fails as stalled
+	 *  (60 000 when absent). A stall detector, not a total deadline: a long answer that keeps
+	 *  streaming is never cut.
+	 */
+	read_timeout_ms?: number,
+	/**
+	 *  The environment variable that holds the API key; no key is sent when absent (Ollama,
+	 *  llama.cpp's server).
+	 */
+	api_key_env?: string,
+};
+
 /**  One recently opened file. */
 export type RecentFileDto = {
 	/**  Its path. */
@@ -873,6 +1039,64 @@ export type RestartReason =
 /**  A plugin changed the available tools under the restart adapter. */
 "tool_availability_changed";
 
+/**  A run compared with a baseline run: counters side by side and the first divergence. */
+export type RunComparison = RunComparison_Serialize | RunComparison_Deserialize;
+
+/**  A run compared with a baseline run: counters side by side and the first divergence. */
+export type RunComparison_Deserialize = {
+	/**  The baseline. */
+	baseline: RunSummary_Deserialize,
+	/**  The run compared with it. */
+	run: RunSummary_Deserialize,
+	/**  Where the run first leaves the baseline. */
+	divergence: Divergence_Deserialize,
+};
+
+/**  A run compared with a baseline run: counters side by side and the first divergence. */
+export type RunComparison_Serialize = {
+	/**  The baseline. */
+	baseline: RunSummary_Serialize,
+	/**  The run compared with it. */
+	run: RunSummary_Serialize,
+	/**  Where the run first leaves the baseline. */
+	divergence: Divergence_Serialize,
+};
+
+/**  Which runs to list; empty fields match every run. */
+export type RunFilter = RunFilter_Serialize | RunFilter_Deserialize;
+
+/**  Which runs to list; empty fields match every run. */
+export type RunFilter_Deserialize = {
+	/**  Only runs of the template with this key. */
+	template?: string | null,
+	/**  Only runs with this provider. */
+	provider?: string | null,
+	/**  Only runs under this adapter. */
+	adapter?: AdapterKind | null,
+	/**  Only runs that ended so. */
+	status?: RunStatus | null,
+	/**  Only runs from this source. */
+	source?: RunSource | null,
+	/**  At most this many, newest first (100 when absent). */
+	limit?: number | null,
+};
+
+/**  Which runs to list; empty fields match every run. */
+export type RunFilter_Serialize = {
+	/**  Only runs of the template with this key. */
+	template: string | null,
+	/**  Only runs with this provider. */
+	provider: string | null,
+	/**  Only runs under this adapter. */
+	adapter: AdapterKind | null,
+	/**  Only runs that ended so. */
+	status: RunStatus | null,
+	/**  Only runs from this source. */
+	source: RunSource | null,
+	/**  At most this many, newest first (100 when absent). */
+	limit: number | null,
+};
+
 /**  A step of a run: the event, its attempt and the model call it belongs to. */
 export type RunPlace = {
 	/**  The event's `seq` in the run's log (a `tool_call`, `restart` or `run_completed`). */
@@ -917,6 +1141,15 @@ export type RunReport_Serialize = {
 	events: Event_Serialize[],
 };
 
+/**  Where a run's answers came from. */
+export type RunSource = 
+/**  A scenario's scripted model (`compare`). */
+"scripted" | 
+/**  A real model over HTTP. */
+"live" | 
+/**  A cassette. */
+"replay";
+
 /**  How a run ended. */
 export type RunStatus = 
 /**  The model answered without tool calls. */
@@ -929,6 +1162,77 @@ export type RunStatus =
 "loop_detected" | 
 /**  The provider failed. */
 "error";
+
+/**  A kept run, without its events: a row of the list. */
+export type RunSummary = RunSummary_Serialize | RunSummary_Deserialize;
+
+/**  A kept run, without its events: a row of the list. */
+export type RunSummary_Deserialize = {
+	/**  Its id in the history. */
+	id: number | null,
+	/**  When it started (milliseconds since the Unix epoch). */
+	started_at_ms: number | null,
+	/**  How long it took. */
+	duration_ms: number | null,
+	/**  Where its answers came from. */
+	source: RunSource,
+	/**  The template's key. */
+	template: string,
+	/**  The template's file. */
+	template_path?: string | null,
+	/**  A hash of the template's canonical text: runs of the same template share it. */
+	template_hash: string,
+	/**  The scenario's name. */
+	scenario?: string | null,
+	/**  The scenario's file. */
+	scenario_path?: string | null,
+	/**  The provider. */
+	provider: string,
+	/**  The model. */
+	model?: string | null,
+	/**  The comparison lane. */
+	lane?: string | null,
+	/**  The adapter. */
+	adapter: AdapterKind,
+	/**  How it ended. */
+	status: RunStatus,
+	/**  Its counters. */
+	counters: Counters,
+};
+
+/**  A kept run, without its events: a row of the list. */
+export type RunSummary_Serialize = {
+	/**  Its id in the history. */
+	id: number | null,
+	/**  When it started (milliseconds since the Unix epoch). */
+	started_at_ms: number | null,
+	/**  How long it took. */
+	duration_ms: number | null,
+	/**  Where its answers came from. */
+	source: RunSource,
+	/**  The template's key. */
+	template: string,
+	/**  The template's file. */
+	template_path: string | null,
+	/**  A hash of the template's canonical text: runs of the same template share it. */
+	template_hash: string,
+	/**  The scenario's name. */
+	scenario: string | null,
+	/**  The scenario's file. */
+	scenario_path: string | null,
+	/**  The provider. */
+	provider: string,
+	/**  The model. */
+	model: string | null,
+	/**  The comparison lane. */
+	lane: string | null,
+	/**  The adapter. */
+	adapter: AdapterKind,
+	/**  How it ended. */
+	status: RunStatus,
+	/**  Its counters. */
+	counters: Counters,
+};
 
 /**  What one run saved against the baseline. */
 export type Savings = Savings_Serialize | Savings_Deserialize;
@@ -1164,6 +1468,25 @@ calls: ScriptedCall_Serialize[] }) & { say?: never } |
 ({ 
 /**  Its text. */
 say: string }) & { calls?: never };
+
+/**  A kept run, whole. */
+export type StoredRun = StoredRun_Serialize | StoredRun_Deserialize;
+
+/**  A kept run, whole. */
+export type StoredRun_Deserialize = {
+	/**  The user's message. */
+	user: string,
+	/**  Its report. */
+	report: RunReport_Deserialize,
+} & RunSummary_Deserialize;
+
+/**  A kept run, whole. */
+export type StoredRun_Serialize = {
+	/**  The user's message. */
+	user: string,
+	/**  Its report. */
+	report: RunReport_Serialize,
+} & RunSummary_Serialize;
 
 /**  A prompt template: a tree of sections with tools, rendered with progressive disclosure. */
 export type Template = Template_Serialize | Template_Deserialize;

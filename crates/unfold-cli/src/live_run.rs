@@ -145,22 +145,13 @@ fn print_report(report: &RunReport, json_with: Option<(&str, serde_json::Value)>
     );
 }
 
-/// The profile file: `--providers`, else `$UNFOLD_PROVIDERS`, else `unfold/providers.json` in the
-/// user's configuration folder (`$XDG_CONFIG_HOME`, else `~/.config`).
+/// The profile file: `--providers`, else where the app looks too (`$UNFOLD_PROVIDERS`, else
+/// `~/.config/unfold/providers.json`).
 fn profiles_path(given: Option<&Path>) -> Result<PathBuf> {
-    if let Some(path) = given {
-        return Ok(path.to_owned());
-    }
-    if let Some(path) = std::env::var_os("UNFOLD_PROVIDERS").filter(|p| !p.is_empty()) {
-        return Ok(PathBuf::from(path));
-    }
-    let config = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")));
-    match config {
-        Some(folder) => Ok(folder.join("unfold").join("providers.json")),
-        None => Err(Error::argument("--providers", "no profile file given and no HOME to look in")),
+    match given {
+        Some(path) => Ok(path.to_owned()),
+        None => ProviderProfiles::default_path()
+            .ok_or_else(|| Error::argument("--providers", "no profile file given and no HOME to look in")),
     }
 }
 

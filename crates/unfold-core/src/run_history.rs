@@ -78,6 +78,7 @@ pub struct RunRecord<'a> {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RunSummary {
     /// Its id in the history.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub id: i64,
     /// When it started (milliseconds since the Unix epoch).
     #[cfg_attr(feature = "specta", specta(type = f64))]

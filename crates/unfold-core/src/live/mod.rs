@@ -23,7 +23,7 @@ use async_trait::async_trait;
 use backon::BackoffBuilder;
 use reqwest::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
+pub use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 pub use cassette::{Cassette, RecordedCall};

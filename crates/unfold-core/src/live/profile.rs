@@ -61,12 +61,12 @@ pub struct ProviderProfile {
     pub stream: bool,
     /// How long connecting may take, in milliseconds (10 000 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub connect_timeout_ms: Option<u64>,
+    pub connect_timeout_ms: Option<u32>,
     /// How long the server may stay silent, in milliseconds, before the call fails as stalled
     /// (60 000 when absent). A stall detector, not a total deadline: a long answer that keeps
     /// streaming is never cut.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub read_timeout_ms: Option<u64>,
+    pub read_timeout_ms: Option<u32>,
     /// The environment variable that holds the API key; no key is sent when absent (Ollama,
     /// llama.cpp's server).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -80,12 +80,12 @@ fn default_true() -> bool {
 impl ProviderProfile {
     /// How long connecting may take.
     pub fn connect_timeout(&self) -> Duration {
-        Duration::from_millis(self.connect_timeout_ms.unwrap_or(10_000))
+        Duration::from_millis(self.connect_timeout_ms.unwrap_or(10_000).into())
     }
 
     /// How long the server may stay silent.
     pub fn read_timeout(&self) -> Duration {
-        Duration::from_millis(self.read_timeout_ms.unwrap_or(60_000))
+        Duration::from_millis(self.read_timeout_ms.unwrap_or(60_000).into())
     }
 
     /// The endpoint a model call posts to.
@@ -170,6 +170,46 @@ impl ProviderProfiles {
             }
         }
         problems
+    }
+
+    /// Where the command line and the app look for profiles: `$UNFOLD_PROVIDERS`, else
+    /// `unfold/providers.json` in the user's configuration folder (`$XDG_CONFIG_HOME`, else
+    /// `~/.config`); `None` without a home folder.
+    pub fn default_path() -> Option<std::path::PathBuf> {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
+        if let Some(path) = var("UNFOLD_PROVIDERS") {
+            return Some(path);
+        }
+        let config = var("XDG_CONFIG_HOME").or_else(|| var("HOME").map(|home| home.join(".config")))?;
+        Some(config.join("unfold").join("providers.json"))
+    }
+
+    /// The profiles at `path`; none when the file does not exist yet.
+    pub fn load_or_empty(path: &Path) -> Result<ProviderProfiles> {
+        if !path.exists() {
+            return Ok(ProviderProfiles::empty());
+        }
+        ProviderProfiles::load(path)
+    }
+
+    /// A file with no profile.
+    pub fn empty() -> ProviderProfiles {
+        ProviderProfiles { schema_version: 1, kind: PROVIDERS_KIND.to_owned(), profiles: Vec::new() }
+    }
+
+    /// Checks the profiles as loading them would, then writes them to `path` atomically (the
+    /// folder is created if needed).
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let text = crate::document::to_canonical_json(self);
+        ProviderProfiles::from_json(text.as_bytes())?;
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder).map_err(|source| Error::Io {
+                path: folder.display().to_string(),
+                action: "cannot create",
+                source,
+            })?;
+        }
+        crate::document::write_atomically(path, &text)
     }
 
     /// The profile named `name`.
