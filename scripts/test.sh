@@ -21,7 +21,9 @@ step cargo test -p unfold-core -p unfold-cli
 # A real model on a real server for the live transport: llama.cpp's server, built once (about 10
 # minutes on 2 cores) into ~/.cache/unfold, then the tests a plain `cargo test` skips.
 step "$ROOT/scripts/llama-server.sh" install
-step cargo test -p unfold-cli --test real_model -- --ignored
+# The tests a plain `cargo test` skips: the live transport against that real model, and keys kept
+# in the OS keychain, inside a private D-Bus session with a throwaway GNOME Keyring.
+step "$ROOT/scripts/keyring-session.sh" cargo test -p unfold-cli --test real_model --test live_run -- --ignored
 step "$ROOT/scripts/check-app.sh"
 
 echo

@@ -148,6 +148,7 @@ mod tests {
             connect_timeout_ms: None,
             read_timeout_ms: None,
             api_key_env: key_env.map(str::to_owned),
+            api_key_keychain: false,
         }
     }
 

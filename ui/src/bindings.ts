@@ -940,6 +940,8 @@ export type ProviderProfile_Deserialize = {
 	 *  llama.cpp's server).
 	 */
 	api_key_env?: string | null,
+	/**  Whether the key is kept in the OS keychain (`unfold key set NAME`) instead. */
+	api_key_keychain?: boolean,
 };
 
 /**  One provider a live run can use. */
@@ -974,6 +976,8 @@ export type ProviderProfile_Serialize = {
 	 *  llama.cpp's server).
 	 */
 	api_key_env?: string,
+	/**  Whether the key is kept in the OS keychain (`unfold key set NAME`) instead. */
+	api_key_keychain?: boolean,
 };
 
 /**  One recently opened file. */

@@ -81,6 +81,7 @@ pub fn execute(command: Command) -> Result<ExitCode> {
             };
             crate::history::execute(action, filter, json)
         }
+        Command::Key { action } => keychain(action),
         Command::Replay { template, cassette, json } => crate::live_run::replay(&template, &cassette, json),
         Command::ToScenario { template, cassette, output } => {
             let loaded = Template::load(&template)?;
@@ -212,4 +213,27 @@ fn keep_comparison(
         })
         .collect();
     crate::history::keep(&records);
+}
+
+/// `unfold key set|delete PROFILE`: the key goes from stdin to the keychain, never to the screen.
+fn keychain(action: crate::KeyAction) -> Result<ExitCode> {
+    use unfold_core::live::{keychain, ApiKey};
+    match action {
+        crate::KeyAction::Set { profile } => {
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line).map_err(|source| Error::Io {
+                path: "stdin".into(),
+                action: "cannot read the key from",
+                source,
+            })?;
+            keychain::store_key(&profile, &ApiKey::new(line.trim()))?;
+            eprintln!("kept the key of profile '{profile}' in the OS keychain");
+        }
+        crate::KeyAction::Delete { profile } => {
+            let message =
+                if keychain::delete_key(&profile)? { "forgot the key of" } else { "the keychain held no key for" };
+            eprintln!("{message} profile '{profile}'");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -136,6 +136,12 @@ enum Command {
         #[arg(long, global = true)]
         json: bool,
     },
+    /// Keep or forget a provider profile's API key in the OS keychain (for profiles with
+    /// "api_key_keychain": true)
+    Key {
+        #[command(subcommand)]
+        action: KeyAction,
+    },
     /// Turn a recorded run into a scenario: its tool calls and answer become the script, its tool
     /// results the `tool_results`; `unfold compare` then replays it under both adapters
     ToScenario {
@@ -146,6 +152,20 @@ enum Command {
         /// Write the scenario here instead of printing it.
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum KeyAction {
+    /// Read the key from stdin (its first line) and keep it for PROFILE
+    Set {
+        /// The profile's name.
+        profile: String,
+    },
+    /// Forget the key kept for PROFILE
+    Delete {
+        /// The profile's name.
+        profile: String,
     },
 }
 

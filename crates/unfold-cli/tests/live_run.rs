@@ -433,3 +433,89 @@ fn every_run_is_kept_in_the_history_to_list_show_and_compare() {
     let bytes = std::fs::read(&history).unwrap();
     assert!(!String::from_utf8_lossy(&bytes).contains(CANARY), "the history holds no key");
 }
+
+/// A profile file with one profile on `server` taking its key from the OS keychain.
+fn keychain_profiles(server: &FakeLlm, folder: &Path) -> PathBuf {
+    let base = format!("http://127.0.0.1:{}/v1", server.port);
+    let file = json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [
+        { "name": "kept", "kind": "openai", "base_url": base, "model": "fake-model", "api_key_keychain": true } ] });
+    let path = folder.join("keychain.json");
+    std::fs::write(&path, file.to_string()).unwrap();
+    path
+}
+
+fn unfold_with_stdin(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Outcome {
+    use std::io::Write;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_unfold"));
+    command.current_dir(repo(".")).args(args).env("UNFOLD_HISTORY", "off");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    Outcome {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+const KEPT_KEY: &str = "sk-keychain-test-91c2";
+
+#[test]
+fn without_a_keychain_a_kept_key_is_a_clear_error_never_a_fallback() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = keychain_profiles(&server, folder.path());
+    let no_bus = [("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/unfold-test-bus")];
+    let set = unfold_with_stdin(&["key", "set", "kept"], &format!("{KEPT_KEY}\n"), &no_bus);
+    assert_eq!(set.code, 2, "{}", set.stderr);
+    assert!(
+        set.stderr.starts_with("error: provider: the OS keychain is not available for profile 'kept'"),
+        "{}",
+        set.stderr
+    );
+    let run = unfold(&["run", EXAMPLE, "--providers", path(&profiles), "--provider", "kept", "--user", USER], &no_bus);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("the OS keychain is not available for profile 'kept'"), "{}", run.stderr);
+    assert!(!format!("{}{}{}", set.stdout, set.stderr, run.stdout).contains(KEPT_KEY));
+}
+
+#[test]
+#[ignore = "needs a Secret Service: scripts/test.sh runs it inside scripts/keyring-session.sh"]
+fn a_key_kept_in_the_keychain_is_sent_and_can_be_forgotten() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = keychain_profiles(&server, folder.path());
+    let run = || {
+        unfold(&["run", EXAMPLE, "--providers", path(&profiles), "--provider", "kept", "--user", USER, "--json"], &[])
+    };
+
+    let set = unfold_with_stdin(&["key", "set", "kept"], &format!("{KEPT_KEY}\n"), &[]);
+    assert_eq!(set.code, 0, "{}", set.stderr);
+    assert_eq!(set.stderr.trim(), "kept the key of profile 'kept' in the OS keychain");
+    let sent = run();
+    assert_eq!(sent.code, 0, "{}", sent.stderr);
+    let report: Value = serde_json::from_str(&sent.stdout).unwrap();
+    assert_eq!(report["run"]["final"], "The keychain key arrived.", "the server got the kept key");
+    assert!(!sent.stdout.contains(KEPT_KEY) && !sent.stderr.contains(KEPT_KEY));
+
+    let deleted = unfold(&["key", "delete", "kept"], &[]);
+    assert_eq!(deleted.stderr.trim(), "forgot the key of profile 'kept'");
+    let refused = run();
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused
+            .stderr
+            .contains("the OS keychain holds no key for profile 'kept': store one with `unfold key set kept`"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(unfold(&["key", "delete", "kept"], &[]).stderr.trim(), "the keychain held no key for profile 'kept'");
+}

@@ -32,6 +32,7 @@ fn profile(kind: ProviderKind, server: &FaultServer, stream: bool) -> ProviderPr
         connect_timeout_ms: Some(2_000),
         read_timeout_ms: Some(5_000),
         api_key_env: None,
+        api_key_keychain: false,
     }
 }
 

@@ -117,6 +117,7 @@ impl RecordedProvider {
             connect_timeout_ms: None,
             read_timeout_ms: None,
             api_key_env: None,
+            api_key_keychain: false,
         }
     }
 }

@@ -12,6 +12,7 @@
 
 mod anthropic;
 pub mod cassette;
+pub mod keychain;
 mod openai;
 pub mod profile;
 pub mod sse;
@@ -47,9 +48,13 @@ impl ApiKey {
         ApiKey(key.into())
     }
 
-    /// The key `profile` names, read from its environment variable; `None` when the profile names
-    /// none. A named variable that is unset or empty is an error that says which.
+    /// The key `profile` names: read from its environment variable or from the OS keychain;
+    /// `None` when the profile takes none. A variable that is unset or empty, a keychain without
+    /// the key or no keychain at all, is an error that says which.
     pub fn for_profile(profile: &ProviderProfile) -> Result<Option<ApiKey>> {
+        if profile.api_key_keychain {
+            return keychain::read_key(&profile.name).map(Some);
+        }
         let Some(var) = &profile.api_key_env else { return Ok(None) };
         match std::env::var(var) {
             Ok(key) if !key.trim().is_empty() => Ok(Some(ApiKey(key.trim().to_owned()))),

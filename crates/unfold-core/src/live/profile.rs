@@ -71,6 +71,9 @@ pub struct ProviderProfile {
     /// llama.cpp's server).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_key_env: Option<String>,
+    /// Whether the key is kept in the OS keychain (`unfold key set NAME`) instead.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub api_key_keychain: bool,
 }
 
 fn default_true() -> bool {
@@ -118,6 +121,10 @@ impl ProviderProfile {
             if value == Some(0) {
                 problems.push(Problem::at(format!("{pointer}/{field}"), "must be at least 1"));
             }
+        }
+        if self.api_key_keychain && self.api_key_env.is_some() {
+            let message = "takes its key either from the keychain or from an environment variable, not both";
+            problems.push(Problem::at(format!("{pointer}/api_key_keychain"), message));
         }
         if let Some(var) = &self.api_key_env {
             if var.is_empty() || var.contains('=') || var.contains('\0') {
