@@ -43,6 +43,8 @@ export function describeError(error: PlatformError): { title: string; detail: st
       return { title: "These tools cannot be imported", detail: error.message };
     case "cancelled":
       return { title: "Cancelled", detail: error.message };
+    case "provider":
+      return { title: "The model provider did not answer", detail: error.message };
     case "internal":
       return { title: "Something went wrong in Unfold", detail: error.message };
     case "ipc_failed":

@@ -1,16 +1,30 @@
-// The compare view: its toolbar (the scenario's file actions, undo and redo, Run and Cancel, the
+// The compare view: its toolbar (the scenario's file actions, undo and redo, the model a comparison
+// asks (the script, or a provider profile's real model under the adapters ticked, with what a live
+// run does and a warning when its key is not set) and the providers dialog, Run and Cancel, the
 // exports), the failure and notice, then the scenario panel beside the comparison (run status, first
 // divergence, counters, prompt-token chart, timeline) and the picked event's detail; an empty state
 // while no scenario is open. All state and actions live in CompareStore.
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
-import type { RecentFile, Template } from "../platform";
+import type { AdapterKind, RecentFile, Template } from "../platform";
 import { fileName } from "../view";
 import { CountersTable } from "./CountersTable";
 import { EventDetail } from "./EventDetail";
 import { offeredTools, templateParams } from "./offered";
 import { DivergenceLine, RunStatus } from "./RunStatus";
 import { ScenarioPanel } from "./ScenarioPanel";
-import { callIndexOf, type CompareState, type CompareStore } from "./store";
+import { ProvidersDialog } from "./ProvidersDialog";
+import {
+  ADAPTERS,
+  callIndexOf,
+  chosenProfile,
+  liveModel,
+  notRunnable,
+  withAdapter,
+  type ChosenProfile,
+  type CompareState,
+  type CompareStore,
+  type ComparisonModel,
+} from "./store";
 import { laneViews } from "./timeline";
 import { Timeline } from "./Timeline";
 import { TokenChart } from "./TokenChart";
@@ -26,6 +40,7 @@ export function CompareView({ store, template }: { store: CompareStore; template
 
   useEffect(() => {
     void store.loadRecent();
+    void store.loadProfiles();
   }, [store]);
 
   const { scenario } = state;
@@ -39,6 +54,7 @@ export function CompareView({ store, template }: { store: CompareStore; template
         scenarioShown={scenarioShown}
         onScenarioShown={setScenarioShown}
       />
+      <LiveNote state={state} />
       <CompareNotices store={store} state={state} />
       {scenario === null ? (
         <EmptyState store={store} recent={state.recent} />
@@ -58,6 +74,103 @@ export function CompareView({ store, template }: { store: CompareStore; template
           <Results store={store} state={state} />
         </div>
       )}
+      {state.providersOpen && (
+        <ProvidersDialog
+          profiles={state.profiles}
+          failure={state.profilesFailure}
+          onSave={(list) => void store.saveProfiles(list)}
+          onCancel={() => {
+            store.closeProviders();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** What Run will run, for its title. */
+export function runTitle(model: ComparisonModel, chosen: ChosenProfile | null): string {
+  if (model.kind === "scripted") return "Replay the scenario under the dynamic and restart adapters and the all-FULL baseline";
+  const to = chosen === null ? model.profile : `${chosen.profile.model} (${chosen.profile.name})`;
+  const adapters = `${model.adapters.join(" and ")} adapter${model.adapters.length === 1 ? "" : "s"}`;
+  return `Send the scenario's user message to ${to} under the ${adapters}; the script and the baseline are not used`;
+}
+
+/** The model picker's value for `model`. */
+function modelValue(model: ComparisonModel): string {
+  return model.kind === "scripted" ? "scripted" : `live:${model.profile}`;
+}
+
+/** The model a comparison asks, the adapters of a live one, and the providers dialog's button. */
+function ModelPicker({ store, state }: { store: CompareStore; state: CompareState }) {
+  const { model } = state;
+  const profiles = state.profiles?.profiles ?? [];
+  // A live model whose profile was renamed or removed stays chosen (Run says why it cannot run).
+  const gone = model.kind === "live" && !profiles.some((profile) => profile.name === model.profile) ? model.profile : null;
+  const tick = (adapter: AdapterKind, on: boolean) => {
+    store.setModel(withAdapter(model, adapter, on));
+  };
+  return (
+    <div className="compare-group model-picker" role="group" aria-label="Model">
+      <label>
+        Model{" "}
+        <select
+          data-testid="comparison-model"
+          value={modelValue(model)}
+          onChange={(event) => {
+            const value = event.target.value;
+            store.setModel(value.startsWith("live:") ? liveModel(value.slice("live:".length), model) : { kind: "scripted" });
+          }}
+        >
+          <option value="scripted">Scripted (the scenario&apos;s script)</option>
+          {profiles.map((profile) => (
+            <option key={profile.name} value={`live:${profile.name}`}>
+              {profile.name} · {profile.model}
+            </option>
+          ))}
+          {gone !== null && <option value={`live:${gone}`}>{gone} · no such profile</option>}
+        </select>
+      </label>
+      {model.kind === "live" &&
+        ADAPTERS.map((adapter) => (
+          <label key={adapter} className="check">
+            <input
+              type="checkbox"
+              data-testid={`live-adapter-${adapter}`}
+              checked={model.adapters.includes(adapter)}
+              onChange={(event) => {
+                tick(adapter, event.target.checked);
+              }}
+            />{" "}
+            {adapter}
+          </label>
+        ))}
+      <button type="button" data-testid="providers-button" title="Edit the provider profiles live runs use" onClick={() => void store.openProviders()}>
+        Providers…
+      </button>
+    </div>
+  );
+}
+
+/** While a live model is chosen: what a live run does, and why it would fail when its key is not set. */
+function LiveNote({ state }: { state: CompareState }) {
+  const { model } = state;
+  if (model.kind === "scripted") return null;
+  const chosen = chosenProfile(state);
+  const variable = chosen?.profile.api_key_env ?? null;
+  return (
+    <div className="live-note" data-testid="live-note">
+      <p>
+        {chosen === null
+          ? `The provider profile '${model.profile}' no longer exists: choose another model, or add it under Providers…`
+          : `A live run sends the scenario's user message to ${chosen.profile.model} at ${chosen.profile.base_url} and does not use the script; the all-FULL baseline is not run.`}
+      </p>
+      {chosen !== null && !chosen.keySet && variable !== null && (
+        <p className="live-warning" role="alert" data-testid="live-key-missing">
+          The environment variable <code>{variable}</code> that {chosen.profile.name}&apos;s key comes from is not set: the run would
+          fail. Set it where Unfold is started, then start Unfold again.
+        </p>
+      )}
     </div>
   );
 }
@@ -76,14 +189,7 @@ function CompareToolbar({
   const { scenario, run } = state;
   const running = run?.status === "running";
   const finished = run?.status === "finished";
-  const notRunnable =
-    scenario === null
-      ? "Start or open a scenario first"
-      : running
-        ? "A comparison is running"
-        : scenario.problems.length > 0
-          ? "Fix the scenario's problems first"
-          : null;
+  const whyNot = notRunnable(state);
   const exportTitle = (what: string) => (finished ? what : `${what} (once a comparison has finished)`);
   return (
     <div className="toolbar compare-toolbar">
@@ -131,13 +237,14 @@ function CompareToolbar({
           </button>
         )}
       </div>
+      <ModelPicker store={store} state={state} />
       <div className="compare-group" role="group" aria-label="Comparison">
         <button
           type="button"
           data-testid="run-comparison"
           className="primary"
-          disabled={notRunnable !== null}
-          title={notRunnable ?? "Replay the scenario under the dynamic and restart adapters and the all-FULL baseline"}
+          disabled={whyNot !== null}
+          title={whyNot ?? runTitle(state.model, chosenProfile(state))}
           onClick={() => void store.run()}
         >
           Run
@@ -260,8 +367,9 @@ function Results({ store, state }: { store: CompareStore; state: CompareState })
     return (
       <section className="pane compare-results" aria-label="Comparison">
         <p className="notice">
-          Not run yet. Run replays the scenario under the dynamic and restart adapters and the all-FULL baseline; the lanes fill in
-          as the events arrive.
+          {state.model.kind === "scripted"
+            ? "Not run yet. Run replays the scenario under the dynamic and restart adapters and the all-FULL baseline; the lanes fill in as the events arrive."
+            : "Not run yet. Run sends the scenario's user message to the live model under the adapters ticked; the lanes fill in as the events arrive."}
         </p>
       </section>
     );

@@ -1,5 +1,6 @@
-// Where the comparison is (running which lane with how many events so far, finished, cancelled, or
-// failed and why) and, once it finished, its first divergence in the report's own words.
+// Where the comparison is (running which of its lanes with how many events so far, finished,
+// cancelled, or failed and why) and, once it finished, its first divergence in the report's own
+// words (none when one adapter ran live).
 import type { ComparisonReport } from "../platform";
 import type { RunState } from "./store";
 import { LANES } from "./timeline";
@@ -11,7 +12,7 @@ export function runStatusText(run: RunState): string {
       const total = LANES.reduce((sum, lane) => sum + run.events[lane].length, 0);
       const events = `${String(total)} ${total === 1 ? "event" : "events"} so far`;
       if (run.current === null) return `Starting the comparison… ${events}`;
-      return `Running the ${run.current} run (${String(LANES.indexOf(run.current) + 1)} of ${String(LANES.length)}): ${events}`;
+      return `Running the ${run.current} run (${String(run.lanes.indexOf(run.current) + 1)} of ${String(run.lanes.length)}): ${events}`;
     }
     case "finished": {
       const report = run.report;

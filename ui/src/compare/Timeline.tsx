@@ -1,12 +1,13 @@
-// The compare view's timeline: the dynamic and restart lanes side by side, and the all-FULL baseline
-// as a third lane that can be hidden, aligned call by call. Each lane cell is a model-call block with
+// The compare view's timeline: the lanes the comparison runs (dynamic and restart side by side, and
+// the all-FULL baseline as a third lane that can be hidden; a live run's adapters only), aligned call
+// by call. Each lane cell is a model-call block with
 // the tool calls and markers that followed the call; a new attempt gets a separator; the run's end
 // closes the lane. Every event is a button that picks it; the picked event and the first
 // divergence's events are highlighted. It draws what has arrived, so it follows a running comparison.
 import { useState, type ReactNode } from "react";
 import type { Lane, RunEvent } from "../platform";
 import type { PickedEvent, RunState } from "./store";
-import { alignByCall, describeEvent, divergencePlaces, LANES, type CallBlock, type LaneView, type TimelineRow } from "./timeline";
+import { alignByCall, describeEvent, divergencePlaces, type CallBlock, type LaneView, type TimelineRow } from "./timeline";
 
 /** What each lane is, under its name. */
 const LANE_NOTES: Record<Lane, string> = {
@@ -38,7 +39,8 @@ export function Timeline({
   onPick: (lane: Lane, event: RunEvent) => void;
 }) {
   const [showBaseline, setShowBaseline] = useState(true);
-  const lanes = LANES.filter((lane) => lane !== "baseline" || showBaseline);
+  const withBaseline = run.lanes.includes("baseline");
+  const lanes = run.lanes.filter((lane) => lane !== "baseline" || showBaseline);
   const shown: Partial<Record<Lane, LaneView>> = Object.fromEntries(lanes.map((lane) => [lane, views[lane]]));
   const rows = alignByCall(shown);
   const withBefore = lanes.some((lane) => views[lane].before.length > 0);
@@ -51,17 +53,19 @@ export function Timeline({
     <section className="timeline-section" aria-label="Timeline">
       <div className="timeline-head">
         <h3>Timeline</h3>
-        <label className="check">
-          <input
-            type="checkbox"
-            data-testid="baseline-toggle"
-            checked={showBaseline}
-            onChange={(event) => {
-              setShowBaseline(event.target.checked);
-            }}
-          />{" "}
-          Show the all-FULL baseline
-        </label>
+        {withBaseline && (
+          <label className="check">
+            <input
+              type="checkbox"
+              data-testid="baseline-toggle"
+              checked={showBaseline}
+              onChange={(event) => {
+                setShowBaseline(event.target.checked);
+              }}
+            />{" "}
+            Show the all-FULL baseline
+          </label>
+        )}
       </div>
       {/* The lanes' cells share the grid's rows (see compare.css), so call k lines up across lanes. */}
       <div className={`timeline lanes-${String(lanes.length)}`}>

@@ -1,17 +1,23 @@
 // The compare view's state and actions, without React: the open scenario (new, open, recent, edit,
 // undo, redo, save, save as; its problems checked against the open template, and its unsaved
-// changes settled before another one replaces it), a comparison run with its events arriving lane by
-// lane and its cancel, the event picked on the timeline with the request and answer of its model
-// call, and the exports. React reads it through `subscribe`/`getState`.
+// changes settled before another one replaces it), the model a comparison asks (the scenario's
+// script, or a provider profile's real model under the adapters ticked) and the provider profiles
+// with their dialog, a comparison run with its events arriving lane by lane and its cancel, the
+// event picked on the timeline with the request and answer of its model call, and the exports.
+// React reads it through `subscribe`/`getState`.
 import type {
+  AdapterKind,
   CallRequest,
   ComparisonReport,
   FilePurpose,
   Lane,
+  LiveRun,
   Outcome,
   Platform,
   PlatformError,
   ProblemView,
+  ProfilesView,
+  ProviderProfile,
   RecentFile,
   RunEvent,
   Scenario,
@@ -44,10 +50,71 @@ export interface Failure {
   problems: ProblemView[];
 }
 
+/**
+ * The model a comparison asks: the scenario's script (under both adapters and the all-FULL
+ * baseline), or the real model of the provider profile named `profile`, sent the scenario's user
+ * message under `adapters` (in order; no baseline, which would cost a third paid run).
+ */
+export type ComparisonModel = { kind: "scripted" } | { kind: "live"; profile: string; adapters: AdapterKind[] };
+
+/** The adapters a comparison runs under unless the user unticks one, in the order they run. */
+export const ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart"];
+
+/** The live model of the profile `profile`, under the adapters `previous` had when it was live too (else both). */
+export function liveModel(profile: string, previous: ComparisonModel): ComparisonModel {
+  return { kind: "live", profile, adapters: previous.kind === "live" ? previous.adapters : [...ADAPTERS] };
+}
+
+/** `model` with `adapter` ticked (`on`) or not; the adapters stay in the order they run. */
+export function withAdapter(model: ComparisonModel, adapter: AdapterKind, on: boolean): ComparisonModel {
+  if (model.kind === "scripted") return model;
+  return { ...model, adapters: ADAPTERS.filter((kind) => (kind === adapter ? on : model.adapters.includes(kind))) };
+}
+
+/** What the backend is asked to run for `model`: null for the scenario's script. */
+export function liveRunOf(model: ComparisonModel): LiveRun | null {
+  return model.kind === "scripted" ? null : { profile: model.profile, adapters: model.adapters };
+}
+
+/** The lanes a comparison of `model` fills, in the order they run. */
+export function lanesOf(model: ComparisonModel): Lane[] {
+  return model.kind === "scripted" ? [...ADAPTERS, "baseline"] : [...model.adapters];
+}
+
+/** The profile a live model names, and whether the variable its key comes from is set now. */
+export interface ChosenProfile {
+  profile: ProviderProfile;
+  keySet: boolean;
+}
+
+/** The profile the chosen live model names, when the profiles read have it (null when scripted). */
+export function chosenProfile(state: Pick<CompareState, "model" | "profiles">): ChosenProfile | null {
+  const { model, profiles } = state;
+  if (model.kind === "scripted" || profiles === null) return null;
+  const index = profiles.profiles.findIndex((profile) => profile.name === model.profile);
+  const profile = profiles.profiles[index];
+  return profile === undefined ? null : { profile, keySet: profiles.keys_set[index] ?? false };
+}
+
+/** Why Run cannot start now, in words for its title; null when it can. */
+export function notRunnable(state: CompareState): string | null {
+  const { scenario, run, model } = state;
+  if (scenario === null) return "Start or open a scenario first";
+  if (run?.status === "running") return "A comparison is running";
+  if (scenario.problems.length > 0) return "Fix the scenario's problems first";
+  if (model.kind === "live") {
+    if (chosenProfile(state) === null) return `The provider profile '${model.profile}' no longer exists: choose another model`;
+    if (model.adapters.length === 0) return "Tick at least one adapter to run live";
+  }
+  return null;
+}
+
 /** A comparison: where it is, the events of each lane as they arrived, and its report once done. */
 export interface RunState {
   id: number;
   status: "running" | "finished" | "cancelled" | "failed";
+  /** The lanes it fills, in the order they run (a live one: its adapters, no baseline). */
+  lanes: Lane[];
   /** The lane whose run is under way (while running). */
   current: Lane | null;
   events: Record<Lane, RunEvent[]>;
@@ -81,6 +148,14 @@ export interface CompareState {
   failure: Failure | null;
   /** What the last export wrote. */
   notice: string | null;
+  /** The model the next comparison asks. */
+  model: ComparisonModel;
+  /** The provider profiles as last read or saved (null until read). */
+  profiles: ProfilesView | null;
+  /** The providers dialog is open. */
+  providersOpen: boolean;
+  /** Why the last save of the profiles was refused, each problem at its place (the dialog shows it). */
+  profilesFailure: Failure | null;
 }
 
 const NO_EVENTS = (): Record<Lane, RunEvent[]> => ({ dynamic: [], restart: [], baseline: [] });
@@ -115,6 +190,10 @@ export class CompareStore extends ExternalStore<CompareState> {
       detail: { kind: "none" },
       failure: null,
       notice: null,
+      model: { kind: "scripted" },
+      profiles: null,
+      providersOpen: false,
+      profilesFailure: null,
     });
   }
 
@@ -255,20 +334,62 @@ export class CompareStore extends ExternalStore<CompareState> {
     return saved;
   }
 
-  /** Runs the scenario on the open template under both adapters and the baseline. */
+  /** Chooses the model the next comparison asks. */
+  setModel(model: ComparisonModel): void {
+    this.update({ model });
+  }
+
+  /** Reads the provider profiles and whether their keys are set. */
+  async loadProfiles(): Promise<void> {
+    const read = await this.platform.providerProfiles();
+    if (read.ok) this.update({ profiles: read.value });
+    else this.update({ failure: failureOf("The provider profiles were not read", read.error) });
+  }
+
+  /** Opens the providers dialog on the profiles as the file holds them now. */
+  async openProviders(): Promise<void> {
+    this.update({ profilesFailure: null });
+    await this.loadProfiles();
+    this.update({ providersOpen: true });
+  }
+
+  /** Closes the providers dialog; what it held unsaved is let go. */
+  closeProviders(): void {
+    this.update({ providersOpen: false, profilesFailure: null });
+  }
+
+  /**
+   * Replaces the provider profiles with `list` and closes the dialog; a refusal keeps it open with
+   * every problem at its place. True once saved.
+   */
+  async saveProfiles(list: ProviderProfile[]): Promise<boolean> {
+    const saved = await this.platform.saveProviderProfiles(list);
+    if (!saved.ok) {
+      this.update({ profilesFailure: failureOf("The provider profiles were not saved", saved.error) });
+      return false;
+    }
+    this.update({ profiles: saved.value, profilesFailure: null, providersOpen: false });
+    return true;
+  }
+
+  /**
+   * Runs the scenario on the open template with the chosen model: its script under both adapters
+   * and the baseline, or a live model under the adapters ticked. Nothing when it is not runnable.
+   */
   async run(): Promise<void> {
     const template = this.templateId();
     const open = this.state.scenario;
-    if (template === null || open === null || this.state.run?.status === "running") return;
+    if (template === null || open === null || notRunnable(this.state) !== null) return;
+    const { model } = this.state;
     await this.queue.idle();
     const id = ++this.runs;
     this.update({
-      run: { id, status: "running", current: null, events: NO_EVENTS(), report: null, failure: null },
+      run: { id, status: "running", lanes: lanesOf(model), current: null, events: NO_EVENTS(), report: null, failure: null },
       picked: null,
       detail: { kind: "none" },
       notice: null,
     });
-    const result = await this.platform.runComparison(template, open.id, id, (progress) => {
+    const result = await this.platform.runComparison(template, open.id, id, liveRunOf(model), (progress) => {
       const run = this.state.run;
       if (run?.id !== id) return;
       if (progress.type === "run_started") this.update({ run: { ...run, current: progress.lane } });

@@ -10,6 +10,13 @@ import {
   type ComparisonReport_Serialize,
   type Event_Serialize,
   type Lane,
+  type LiveRun,
+  type ProfilesView_Serialize,
+  type ProviderProfile_Deserialize,
+  type RunComparison_Serialize,
+  type RunFilter_Deserialize,
+  type RunSummary_Serialize,
+  type StoredRun_Serialize,
   type ScenarioView_Serialize,
   type Scenario_Serialize,
   type FilePurpose,
@@ -41,7 +48,10 @@ export type {
   HeadingStyle,
   JsonValue,
   Lane,
+  LiveRun,
   PartsChange_Serialize as PartsChange,
+  ProviderKind,
+  RunSource,
   RunStatus,
   ProblemView,
   TemplateSettings,
@@ -76,8 +86,27 @@ export type ScenarioView = ScenarioView_Serialize;
 export type RunEvent = Event_Serialize;
 /** What a running comparison tells: a run starts, or one of its events happened. */
 export type CompareProgress = CompareProgress_Serialize;
-/** The comparison report of spec 6, with the baseline and the first divergence. */
+/**
+ * The comparison report of spec 6: the runs, the baseline and the first divergence (a live
+ * comparison has no baseline, and with one adapter no divergence).
+ */
 export type ComparisonReport = ComparisonReport_Serialize;
+
+/**
+ * One provider a live run can use, as the UI holds it and sends it back: the Deserialize shape,
+ * which the backend's own answers (absent fields left out rather than null) also fit.
+ */
+export type ProviderProfile = ProviderProfile_Deserialize;
+/** The provider profiles, the file they are kept in, and whether each one's key variable is set now. */
+export type ProfilesView = Omit<ProfilesView_Serialize, "profiles"> & { profiles: ProviderProfile[] };
+/** Which kept runs to list; empty fields match every run. */
+export type RunFilter = RunFilter_Deserialize;
+/** A kept run without its events: a row of the history. */
+export type RunSummary = RunSummary_Serialize;
+/** A kept run, whole: its summary, the user's message and its report. */
+export type StoredRun = StoredRun_Serialize;
+/** A kept run beside a baseline run: both summaries and the first divergence. */
+export type RunComparison = RunComparison_Serialize;
 
 /** A recently opened file, and whether it is still there. */
 export type RecentFile = RecentFileDto;
@@ -151,13 +180,16 @@ export interface Platform {
   restoreScenario(recoveryId: string, templateId: number | null): Promise<Outcome<ScenarioView>>;
   recentScenarios(): Promise<Outcome<RecentFile[]>>;
   /**
-   * Runs the open scenario on the open template under both adapters and the baseline; every run's
-   * start and event goes to `onProgress` as it happens. `runId` names the run (cancel, calls).
+   * Runs the open scenario on the open template: with its script under both adapters and the
+   * baseline, or with `live` its user message to a real model under the adapters `live` names (no
+   * baseline). Every run's start and event goes to `onProgress` as it happens; `runId` names the
+   * run (cancel, calls).
    */
   runComparison(
     templateId: number,
     scenarioId: number,
     runId: number,
+    live: LiveRun | null,
     onProgress: (progress: CompareProgress) => void,
   ): Promise<Outcome<ComparisonReport>>;
   /** Stops the comparison `runId` before its next model call (it then fails as `cancelled`). */
@@ -168,6 +200,16 @@ export interface Platform {
   exportComparison(runId: number, path: string): Promise<Outcome<null>>;
   /** Writes every model call's request body into the new or empty `folder`; how many it wrote. */
   exportRequests(runId: number, folder: string): Promise<Outcome<number>>;
+  /** The provider profiles, the file they are kept in, and whether each one's key is set (never the key). */
+  providerProfiles(): Promise<Outcome<ProfilesView>>;
+  /** Replaces the provider profiles; refused (`provider`) with each problem at `/profiles/<i>/<field>`. */
+  saveProviderProfiles(list: ProviderProfile[]): Promise<Outcome<ProfilesView>>;
+  /** The kept runs `filter` matches, newest first. */
+  runHistory(filter: RunFilter): Promise<Outcome<RunSummary[]>>;
+  /** One kept run, whole. */
+  historyRun(id: number): Promise<Outcome<StoredRun>>;
+  /** The kept run `id` beside the kept run `baseline`. */
+  compareHistoryRuns(baseline: number, id: number): Promise<Outcome<RunComparison>>;
   /** Calls `listener` when the window is asked to close while a document has unsaved changes. */
   onCloseRequested(listener: () => void): Promise<Unlisten>;
   /** Calls `listener` with the paths of files dropped on the window. */
@@ -282,11 +324,12 @@ export function checkTool(
   return call(() => commands.checkTool(id, owner, index, toolJson));
 }
 
-/** Runs a comparison with its progress streamed through a channel as it happens. */
-function runComparison(
+/** Runs a comparison, scripted or `live`, with its progress streamed through a channel as it happens. */
+export function runComparison(
   templateId: number,
   scenarioId: number,
   runId: number,
+  live: LiveRun | null,
   onProgress: (progress: CompareProgress) => void,
 ): Promise<Outcome<ComparisonReport>> {
   // The generated binding types a channel's messages by their Deserialize shape; the backend sends
@@ -295,7 +338,8 @@ function runComparison(
   progress.onmessage = (message) => {
     onProgress(message as CompareProgress);
   };
-  return call(() => commands.runComparison(templateId, scenarioId, runId, progress));
+  const request = { template_id: templateId, scenario_id: scenarioId, run_id: runId, live };
+  return call(() => commands.runComparison(request, progress));
 }
 
 /** Listens to a backend event; a failure to listen is logged and listens to nothing. */
@@ -350,6 +394,11 @@ export const tauriPlatform: Platform = {
   comparisonCall: (runId, lane, callIndex) => call(() => commands.comparisonCall(runId, lane, callIndex)),
   exportComparison: (runId, path) => call(() => commands.exportComparison(runId, path)),
   exportRequests: (runId, folder) => call(() => commands.exportRequests(runId, folder)),
+  providerProfiles: () => call(() => commands.providerProfiles()),
+  saveProviderProfiles: (list) => call(() => commands.saveProviderProfiles(list)),
+  runHistory: (filter) => call(() => commands.runHistory(filter)),
+  historyRun: (id) => call(() => commands.historyRun(id)),
+  compareHistoryRuns: (baseline, id) => call(() => commands.compareHistoryRuns(baseline, id)),
   onCloseRequested: (listener) => listenTo(events.closeRequested, () => {
     listener();
   }),

@@ -2,20 +2,31 @@
 // history, dirty state, saves and the backend's main checks against the template; comparisons that
 // stream a real report's events (the one `unfold compare --json` wrote for the example and
 // lookup-first, kept in fixtures/ and checked against the core by its tests), can be held midway
-// to test progress and cancel, and answer each model call's request and response.
+// to test progress and cancel, and answer each model call's request and response; live
+// comparisons (that report's runs of the adapters asked, without a baseline) with the backend's
+// checks of the profile, the adapters and the key; provider profiles saved with the core's checks;
+// and a run history to list, read and compare.
 import type {
+  AdapterKind,
   CallRequest,
   CompareProgress,
   ComparisonReport,
   JsonValue,
   Lane,
+  LiveRun,
   Outcome,
   PlatformError,
   ProblemView,
+  ProfilesView,
+  ProviderProfile,
   RecentFile,
+  RunComparison,
   RunEvent,
+  RunFilter,
+  RunSummary,
   Scenario,
   ScenarioView,
+  StoredRun,
   Template,
 } from "../platform";
 import reportText from "./fixtures/lookup-first.report.json?raw";
@@ -23,6 +34,21 @@ import reportText from "./fixtures/lookup-first.report.json?raw";
 /** The report of the example template and examples/lookup-first.scenario.json. */
 export function lookupFirstReport(): ComparisonReport {
   return JSON.parse(reportText) as ComparisonReport;
+}
+
+/**
+ * What a live comparison of lookup-first under `adapters` reports: those runs of the scripted report
+ * (a stand-in for a real model's), no baseline, and a divergence only when two adapters ran.
+ */
+export function liveReport(adapters: readonly AdapterKind[]): ComparisonReport {
+  const report = lookupFirstReport();
+  const runs = adapters.flatMap((adapter) => report.runs.filter((run) => run.adapter === adapter));
+  return { ...report, runs, baseline: null, divergence: runs.length === 2 ? report.divergence : null };
+}
+
+/** A local OpenAI-compatible server's profile (Ollama), which needs no key. */
+export function localProfile(name = "local"): ProviderProfile {
+  return { name, kind: "openai", base_url: "http://127.0.0.1:11434/v1", model: "qwen3", stream: true };
 }
 
 /** examples/lookup-first.scenario.json. */
@@ -61,14 +87,23 @@ export class FakeCompare {
   /** What `saveScenario` wrote, as JSON text, by path. */
   readonly files = new Map<string, string>();
   recent: RecentFile[] = [];
-  /** What a comparison streams and answers. */
+  /** What a scripted comparison streams and answers. */
   report: ComparisonReport = lookupFirstReport();
+  /** What the last comparison answered (scripted or live): its calls and exports come from it. */
+  private last: ComparisonReport | null = null;
   /** When set, a comparison stops after its first run's events until `release()` (or a cancel). */
   hold = false;
   private held: (() => void) | null = null;
   private readonly cancelled = new Set<number>();
   /** What `exportComparison` and `exportRequests` wrote, by path. */
   readonly exported = new Map<string, string>();
+  /** The provider profile file (null: no home folder, so nothing can be saved). */
+  profilesPath: string | null = "/home/u/.config/unfold/providers.json";
+  profiles: ProviderProfile[] = [];
+  /** The environment variables that are set (a profile's key is found when its variable is). */
+  readonly environment = new Set<string>();
+  /** The kept runs, oldest first. */
+  history: StoredRun[] = [];
 
   constructor(private readonly template: () => Template) {}
 
@@ -175,8 +210,18 @@ export class FakeCompare {
     return ok(this.recent);
   }
 
-  async runComparison(runId: number, onProgress: (progress: CompareProgress) => void): Promise<Outcome<ComparisonReport>> {
-    const { report } = this;
+  async runComparison(
+    runId: number,
+    live: LiveRun | null,
+    onProgress: (progress: CompareProgress) => void,
+  ): Promise<Outcome<ComparisonReport>> {
+    let { report } = this;
+    if (live !== null) {
+      const refused = this.liveRefusal(live);
+      if (refused !== null) return { ok: false, error: refused };
+      report = liveReport(live.adapters);
+    }
+    this.last = report;
     const runs: [Lane, RunEvent[]][] = report.runs.map((run) => [run.adapter, run.events]);
     if (report.baseline !== null) runs.push(["baseline", report.baseline.events]);
     for (const [index, [lane, events]] of runs.entries()) {
@@ -188,6 +233,25 @@ export class FakeCompare {
     return { ok: true, value: report };
   }
 
+  /** Why the backend would not start a live comparison, as it says it: null when it would. */
+  private liveRefusal(live: LiveRun): PlatformError | null {
+    if (live.adapters.length === 0) {
+      return { code: "invalid_template", message: "choose at least one adapter to run live", problems: [] };
+    }
+    const profile = this.profiles.find((p) => p.name === live.profile);
+    if (profile === undefined) {
+      const known = this.profiles.map((p) => p.name).join(", ") || "none";
+      const message = `${this.profilesPath ?? "providers.json"}: --provider: no profile named '${live.profile}' (profiles: ${known})`;
+      return { code: "provider", message, problems: [] };
+    }
+    const variable = profile.api_key_env ?? null;
+    if (variable !== null && !this.environment.has(variable)) {
+      const message = `the environment variable ${variable} that profile '${profile.name}' takes its key from is not set`;
+      return { code: "provider", message, problems: [] };
+    }
+    return null;
+  }
+
   cancelComparison(runId: number): Promise<Outcome<null>> {
     this.cancelled.add(runId);
     this.release();
@@ -196,7 +260,8 @@ export class FakeCompare {
 
   /** A model call's request (the system prompt names the lane and call) and the model's answer. */
   comparisonCall(lane: Lane, callIndex: number): Promise<Outcome<CallRequest>> {
-    const run = (lane === "baseline" ? this.report.baseline : this.report.runs.find((r) => r.adapter === lane)) ?? null;
+    const report = this.last ?? this.report;
+    const run = (lane === "baseline" ? report.baseline : report.runs.find((r) => r.adapter === lane)) ?? null;
     const call = run?.events.find((e) => e.type === "model_call" && e.call_index === callIndex);
     if (run === null || call === undefined) {
       return failed({ code: "invalid_template", message: `the ${lane} run made no model call ${String(callIndex)}`, problems: [] });
@@ -211,16 +276,107 @@ export class FakeCompare {
   }
 
   exportComparison(path: string): Promise<Outcome<null>> {
-    this.exported.set(path, JSON.stringify(this.report));
+    this.exported.set(path, JSON.stringify(this.last ?? this.report));
     return ok(null);
   }
 
   exportRequests(folder: string): Promise<Outcome<number>> {
-    const calls = [...this.report.runs.map((r) => r.counters.model_calls), this.report.baseline?.counters.model_calls ?? 0];
+    const report = this.last ?? this.report;
+    const calls = [...report.runs.map((r) => r.counters.model_calls), report.baseline?.counters.model_calls ?? 0];
     const count = calls.reduce((a, b) => a + b, 0);
     this.exported.set(folder, `${String(count)} request bodies`);
     return ok(count);
   }
+
+  private profilesView(): ProfilesView {
+    const keysSet = this.profiles.map((p) => p.api_key_env === undefined || p.api_key_env === null || this.environment.has(p.api_key_env));
+    return { path: this.profilesPath, profiles: structuredClone(this.profiles), keys_set: keysSet };
+  }
+
+  providerProfiles(): Promise<Outcome<ProfilesView>> {
+    return ok(this.profilesView());
+  }
+
+  /** Keeps `list` when the core's checks find no problem; else refuses with each at its place. */
+  saveProviderProfiles(list: ProviderProfile[]): Promise<Outcome<ProfilesView>> {
+    if (this.profilesPath === null) {
+      return failed({ code: "provider", message: "there is no home folder to keep provider profiles in", problems: [] });
+    }
+    const problems = list.flatMap((profile, i) => profileProblems(profile, i, list));
+    if (problems.length > 0) {
+      const count = problems.length === 1 ? "1 problem" : `${String(problems.length)} problems`;
+      return failed({ code: "provider", message: `${this.profilesPath}: ${count}`, problems });
+    }
+    // The backend writes the file canonically: absent settings are left out, `stream` is written.
+    this.profiles = list.map((profile) => ({
+      ...(Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== null)) as ProviderProfile),
+      stream: profile.stream ?? true,
+    }));
+    return ok(this.profilesView());
+  }
+
+  /** The kept runs `filter` matches, newest first. */
+  runHistory(filter: RunFilter): Promise<Outcome<RunSummary[]>> {
+    const matches = (value: unknown, wanted: unknown) => wanted === undefined || wanted === null || value === wanted;
+    const found = this.history.filter(
+      (run) =>
+        matches(run.template, filter.template) &&
+        matches(run.provider, filter.provider) &&
+        matches(run.adapter, filter.adapter) &&
+        matches(run.status, filter.status) &&
+        matches(run.source, filter.source),
+    );
+    return ok(found.reverse().slice(0, filter.limit ?? 100).map(summaryOf));
+  }
+
+  historyRun(id: number): Promise<Outcome<StoredRun>> {
+    const run = this.history.find((kept) => kept.id === id);
+    return run === undefined ? failed({ code: "invalid_template", message: `no run ${String(id)} is kept`, problems: [] }) : ok(run);
+  }
+
+  /** Two kept runs side by side; the fake finds no divergence (the core's is tested in Rust). */
+  compareHistoryRuns(baseline: number, id: number): Promise<Outcome<RunComparison>> {
+    const left = this.history.find((kept) => kept.id === baseline);
+    const right = this.history.find((kept) => kept.id === id);
+    if (left === undefined || right === undefined) {
+      const missing = left === undefined ? baseline : id;
+      return failed({ code: "invalid_template", message: `no run ${String(missing)} is kept`, problems: [] });
+    }
+    const divergence = { left: left.adapter, right: right.adapter, first: null };
+    return ok({ baseline: summaryOf(left), run: summaryOf(right), divergence });
+  }
+}
+
+/** A kept run without its user message and report. */
+function summaryOf(run: StoredRun): RunSummary {
+  const summary: Partial<StoredRun> = { ...run };
+  delete summary.user;
+  delete summary.report;
+  return summary as RunSummary;
+}
+
+/** The core's checks of profile `i` of `list` (a provider profile file's), each at its JSON pointer. */
+function profileProblems(profile: ProviderProfile, i: number, list: readonly ProviderProfile[]): ProblemView[] {
+  const at = (field: string, message: string) => ({ location: `/profiles/${String(i)}/${field}`, message });
+  const problems: ProblemView[] = [];
+  if (profile.name === "") problems.push(at("name", '"" is shorter than 1 character'));
+  if (!/^https?:\/\//.test(profile.base_url)) problems.push(at("base_url", "must start with http:// or https://"));
+  if (profile.model.trim() === "") problems.push(at("model", "a profile needs a model"));
+  const { temperature, max_tokens: maxTokens, api_key_env: variable } = profile;
+  if (temperature !== undefined && temperature !== null && !(temperature >= 0 && temperature <= 2)) {
+    problems.push(at("temperature", "must be between 0 and 2"));
+  }
+  if (maxTokens === 0) problems.push(at("max_tokens", "must be at least 1"));
+  for (const field of ["connect_timeout_ms", "read_timeout_ms"] as const) {
+    if (profile[field] === 0) problems.push(at(field, "must be at least 1"));
+  }
+  if (variable !== undefined && variable !== null && (variable === "" || variable.includes("="))) {
+    problems.push(at("api_key_env", "must be the name of an environment variable"));
+  }
+  if (list.slice(0, i).some((earlier) => earlier.name === profile.name)) {
+    problems.push(at("name", `a profile named '${profile.name}' comes earlier`));
+  }
+  return problems;
 }
 
 /** The backend's main checks of a scenario on a template, roughly: unknown parameters and tool results. */

@@ -3,6 +3,8 @@
 // parameters and tool edits; grouped undo and redo, dirty state, save, a preview whose tools follow
 // visibility and whose summary lines name the disclosure tool; a tool import that tells the three
 // formats apart and names conflicts; a tool check with the core's main checks) and records every call.
+// The compare view's commands (scenarios, comparisons, provider profiles, the run history) go to
+// FakeCompare.
 import { FakeCompare } from "./fakeCompare";
 import type {
   CallRequest,
@@ -18,11 +20,18 @@ import type {
   PreviewUpdate,
   ProblemView,
   Lane,
+  LiveRun,
+  ProfilesView,
+  ProviderProfile,
   RecentFile,
   RecoveredWork,
+  RunComparison,
+  RunFilter,
+  RunSummary,
   Scenario,
   ScenarioView,
   Section,
+  StoredRun,
   Template,
   TemplateChange,
   TemplateEdit,
@@ -380,9 +389,10 @@ export class FakePlatform implements Platform {
     templateId: number,
     scenarioId: number,
     runId: number,
+    live: LiveRun | null,
     onProgress: (progress: CompareProgress) => void,
   ): Promise<Outcome<ComparisonReport>> {
-    return this.refuse("runComparison", templateId, scenarioId, runId) ?? this.compare.runComparison(runId, onProgress);
+    return this.refuse("runComparison", templateId, scenarioId, runId, live) ?? this.compare.runComparison(runId, live, onProgress);
   }
 
   cancelComparison(runId: number): Promise<Outcome<null>> {
@@ -399,6 +409,26 @@ export class FakePlatform implements Platform {
 
   exportRequests(runId: number, folder: string): Promise<Outcome<number>> {
     return this.refuse("exportRequests", runId, folder) ?? this.compare.exportRequests(folder);
+  }
+
+  providerProfiles(): Promise<Outcome<ProfilesView>> {
+    return this.refuse("providerProfiles") ?? this.compare.providerProfiles();
+  }
+
+  saveProviderProfiles(list: ProviderProfile[]): Promise<Outcome<ProfilesView>> {
+    return this.refuse("saveProviderProfiles", list) ?? this.compare.saveProviderProfiles(list);
+  }
+
+  runHistory(filter: RunFilter): Promise<Outcome<RunSummary[]>> {
+    return this.refuse("runHistory", filter) ?? this.compare.runHistory(filter);
+  }
+
+  historyRun(id: number): Promise<Outcome<StoredRun>> {
+    return this.refuse("historyRun", id) ?? this.compare.historyRun(id);
+  }
+
+  compareHistoryRuns(baseline: number, id: number): Promise<Outcome<RunComparison>> {
+    return this.refuse("compareHistoryRuns", baseline, id) ?? this.compare.compareHistoryRuns(baseline, id);
   }
 
   onCloseRequested(listener: () => void): Promise<Unlisten> {
