@@ -15,7 +15,7 @@ use tauri::ipc::Channel;
 use tauri::State;
 use unfold_core::compare::{CallRequest, CompareProgress, Comparison, Lane};
 use unfold_core::edit::FileDocument;
-use unfold_core::live::{ApiKey, CancellationToken, HttpProvider, ProviderProfile};
+use unfold_core::live::{ApiKey, CancellationToken, HttpProvider, ProviderProfile, TextSink};
 use unfold_core::recovery::RecoveryStore;
 use unfold_core::run_history::{RunRecord, RunSource};
 use unfold_core::scenario_edit::{starter_scenario, ScenarioDocument, ScenarioView};
@@ -52,6 +52,15 @@ pub struct ComparisonRequest {
     pub run_id: u32,
     /// A live run, or `null` for the scenario's scripted model.
     pub live: Option<LiveRun>,
+}
+
+/// Who hears a comparison as it runs: its progress, and for a live run the pieces of text each
+/// lane's model writes.
+pub struct Progress<'a> {
+    /// Every run's start and event.
+    pub events: &'a mut (dyn FnMut(CompareProgress) + Send),
+    /// The sink of a lane's streamed text.
+    pub text: &'a (dyn Fn(Lane) -> TextSink + Sync),
 }
 
 /// A comparison with a real model instead of the scenario's script.
@@ -191,7 +200,7 @@ impl Comparisons {
         context: &RunContext<'_>,
         (template_id, scenario_id, run_id): (u32, u32, u32),
         live: Option<LiveRun>,
-        progress: &mut (dyn FnMut(CompareProgress) + Send),
+        progress: Progress<'_>,
     ) -> Result<ComparisonReport, CommandError> {
         let (template, template_path) = editor.with(|documents| {
             let document = documents.get(template_id)?;
@@ -208,7 +217,7 @@ impl Comparisons {
             None => {
                 let adapters = [AdapterKind::Dynamic, AdapterKind::Restart];
                 let comparison =
-                    unfold_core::compare::compare_observed(&template, &scenario, &adapters, progress, &cancel);
+                    unfold_core::compare::compare_observed(&template, &scenario, &adapters, progress.events, &cancel);
                 tauri::async_runtime::block_on(comparison)
             }
             Some(live) => live_comparison(context.profiles, live, (&template, &scenario), progress, (&cancel, &token)),
@@ -284,19 +293,20 @@ fn live_comparison(
     profiles: &Profiles,
     live: &LiveRun,
     (template, scenario): (&Template, &Scenario),
-    progress: &mut (dyn FnMut(CompareProgress) + Send),
+    progress: Progress<'_>,
     (cancel, token): (&AtomicBool, &CancellationToken),
 ) -> Result<Comparison, unfold_core::Error> {
     if live.adapters.is_empty() {
         return Err(unfold_core::Error::problem("", "choose at least one adapter to run live"));
     }
     let profile = profiles.get(&live.profile).map_err(|e| unfold_core::Error::Provider(e.message))?;
-    let mut providers = || {
+    let mut providers = |lane: Lane| {
         let key = ApiKey::for_profile(&profile)?;
-        Ok(HttpProvider::new(profile.clone(), key)?.with_cancel(token.clone()))
+        let sink = (progress.text)(lane);
+        Ok(HttpProvider::new(profile.clone(), key)?.with_cancel(token.clone()).with_text_sink(sink))
     };
     let comparison =
-        unfold_core::compare::compare_live(template, scenario, &live.adapters, &mut providers, progress, cancel);
+        unfold_core::compare::compare_live(template, scenario, &live.adapters, &mut providers, progress.events, cancel);
     tauri::async_runtime::block_on(comparison)
 }
 
@@ -460,6 +470,7 @@ pub async fn run_comparison(
     let ComparisonRequest { template_id, scenario_id, run_id, live } = request;
     let (editor, scenarios, comparisons) = (Arc::clone(&editor), Arc::clone(&scenarios), Arc::clone(&comparisons));
     let (profiles, history) = (Arc::clone(&profiles), Arc::clone(&history));
+    let text_channel = progress.clone();
     tauri::async_runtime::spawn_blocking(move || {
         let mut send = |message: CompareProgress| {
             if let Err(error) = progress.send(message) {
@@ -467,7 +478,16 @@ pub async fn run_comparison(
             }
         };
         let context = RunContext { profiles: &profiles, history: &history };
-        comparisons.run((&editor, &scenarios), &context, (template_id, scenario_id, run_id), live, &mut send)
+        let text = |lane: Lane| {
+            let channel = text_channel.clone();
+            TextSink(Arc::new(move |text: &str| {
+                if let Err(error) = channel.send(CompareProgress::Text { lane, text: text.to_owned() }) {
+                    tracing::warn!(%error, "cannot send a live model's text to the UI");
+                }
+            }))
+        };
+        let progress = Progress { events: &mut send, text: &text };
+        comparisons.run((&editor, &scenarios), &context, (template_id, scenario_id, run_id), live, progress)
     })
     .await?
 }
@@ -563,6 +583,11 @@ mod tests {
         assert_eq!(error.code, CommandErrorCode::InvalidTemplate);
     }
 
+    /// Progress to `events`, with no text sink.
+    fn progress(events: &mut (dyn FnMut(CompareProgress) + Send)) -> Progress<'_> {
+        Progress { events, text: &|_| TextSink(Arc::new(|_| {})) }
+    }
+
     /// Provider profiles (none yet) and a run history in a temporary folder.
     fn context() -> (tempfile::TempDir, Profiles, History) {
         let dir = tempfile::tempdir().unwrap();
@@ -579,7 +604,7 @@ mod tests {
         let (dir, profiles, history) = context();
         let context = RunContext { profiles: &profiles, history: &history };
         let report = comparisons
-            .run((&editor, &scenarios), &context, (template, scenario, 7), None, &mut |p| heard.push(p))
+            .run((&editor, &scenarios), &context, (template, scenario, 7), None, progress(&mut |p| heard.push(p)))
             .unwrap();
         let events = |lane: Lane| {
             heard
@@ -628,7 +653,7 @@ mod tests {
         let (_dir, profiles, history) = context();
         let context = RunContext { profiles: &profiles, history: &history };
         let ids = (template, scenario, 3);
-        let error = comparisons.run((&editor, &scenarios), &context, ids, None, &mut cancel_after_first_call);
+        let error = comparisons.run((&editor, &scenarios), &context, ids, None, progress(&mut cancel_after_first_call));
         assert_eq!(error.expect_err("cancelled").code, CommandErrorCode::Cancelled);
         assert_eq!(calls, 1);
         comparisons.cancel(3); // ended: nothing to cancel, no error
@@ -641,7 +666,9 @@ mod tests {
         let (_dir, profiles, history) = context();
         let context = RunContext { profiles: &profiles, history: &history };
         let live = |profile: &str, adapters: Vec<AdapterKind>| Some(LiveRun { profile: profile.into(), adapters });
-        let run = |live| comparisons.run((&editor, &scenarios), &context, (template, scenario, 5), live, &mut |_| {});
+        let run = |live| {
+            comparisons.run((&editor, &scenarios), &context, (template, scenario, 5), live, progress(&mut |_| {}))
+        };
         let unknown = run(live("nope", vec![AdapterKind::Dynamic])).unwrap_err();
         assert_eq!(unknown.code, CommandErrorCode::Provider);
         assert!(unknown.message.contains("no profile named 'nope'"), "{}", unknown.message);

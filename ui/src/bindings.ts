@@ -221,7 +221,16 @@ lane: Lane } |
 /**  Whose. */
 lane: Lane; 
 /**  The event. */
-event: Event_Deserialize };
+event: Event_Deserialize } | 
+/**
+ *  A piece of the text a live model is writing, before its answer (and its `model_call`
+ *  event) is whole; the pieces of one answer, joined, are its text.
+ */
+{ type: "text"; 
+/**  Whose. */
+lane: Lane; 
+/**  The piece. */
+text: string };
 
 /**
  *  What a comparison tells while it runs: the runs go one after the other (the adapters in the
@@ -237,7 +246,16 @@ lane: Lane } |
 /**  Whose. */
 lane: Lane; 
 /**  The event. */
-event: Event_Serialize };
+event: Event_Serialize } | 
+/**
+ *  A piece of the text a live model is writing, before its answer (and its `model_call`
+ *  event) is whole; the pieces of one answer, joined, are its text.
+ */
+{ type: "text"; 
+/**  Whose. */
+lane: Lane; 
+/**  The piece. */
+text: string };
 
 /**  `unfold compare --json` (spec 6). */
 export type ComparisonReport = ComparisonReport_Serialize | ComparisonReport_Deserialize;

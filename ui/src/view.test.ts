@@ -64,6 +64,8 @@ describe("describeError", () => {
       "invalid_edit",
       "unknown_document",
       "invalid_tools",
+      "cancelled",
+      "provider",
       "internal",
     ] as const;
     const titles = codes.map((code) => describeError({ code, message: "m", problems: [] }).title);

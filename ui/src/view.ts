@@ -44,7 +44,7 @@ export function describeError(error: PlatformError): { title: string; detail: st
     case "cancelled":
       return { title: "Cancelled", detail: error.message };
     case "provider":
-      return { title: "The model provider did not answer", detail: error.message };
+      return { title: "The model provider cannot be used", detail: error.message };
     case "internal":
       return { title: "Something went wrong in Unfold", detail: error.message };
     case "ipc_failed":

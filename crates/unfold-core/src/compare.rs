@@ -77,6 +77,14 @@ pub enum CompareProgress {
         /// The event.
         event: Box<Event>,
     },
+    /// A piece of the text a live model is writing, before its answer (and its `model_call`
+    /// event) is whole; the pieces of one answer, joined, are its text.
+    Text {
+        /// Whose.
+        lane: Lane,
+        /// The piece.
+        text: String,
+    },
 }
 
 /// A comparison report with the request body of every model call of every run.
@@ -135,15 +143,15 @@ struct RunOptions<'a> {
 enum Models<'a> {
     /// The scenario's scripted model, and the all-FULL baseline after the adapters' runs.
     Scripted,
-    /// A real model, a new provider for each run; no baseline (it would be paid for).
-    Live(&'a mut (dyn FnMut() -> Result<crate::live::HttpProvider> + Send)),
+    /// A real model, a new provider for each run (told which); no baseline (it would be paid for).
+    Live(&'a mut (dyn FnMut(Lane) -> Result<crate::live::HttpProvider> + Send)),
 }
 
 impl Models<'_> {
-    fn provider(&mut self, scenario: &Scenario, template: &Template) -> Result<Box<dyn Provider + Send>> {
+    fn provider(&mut self, lane: Lane, scenario: &Scenario, template: &Template) -> Result<Box<dyn Provider + Send>> {
         Ok(match self {
             Models::Scripted => Box::new(ScriptedProvider::new(scenario, template)),
-            Models::Live(make) => Box::new(make()?),
+            Models::Live(make) => Box::new(make(lane)?),
         })
     }
 }
@@ -194,7 +202,7 @@ pub async fn compare_live(
     template: &Template,
     scenario: &Scenario,
     adapters: &[AdapterKind],
-    providers: &mut (dyn FnMut() -> Result<crate::live::HttpProvider> + Send),
+    providers: &mut (dyn FnMut(Lane) -> Result<crate::live::HttpProvider> + Send),
     observer: &mut (dyn FnMut(CompareProgress) + Send),
     cancel: &AtomicBool,
 ) -> Result<Comparison> {
@@ -273,7 +281,7 @@ async fn lane_run(
     options: &mut RunOptions<'_>,
 ) -> Result<(RunReport, Option<Vec<CallRequest>>)> {
     let mut provider = RecordingProvider {
-        inner: options.models.provider(scenario, input.template)?,
+        inner: options.models.provider(lane, scenario, input.template)?,
         exchanges: options.keep_requests.then(Vec::new),
         cancel: options.cancel,
     };

@@ -519,7 +519,7 @@ fn a_live_comparison_runs_each_adapter_with_a_new_provider_and_no_baseline() {
     let (comparison, made, lanes, server) = runtime().block_on(async {
         let server = FaultServer::start(vec![Reply::stream(&[&answer, "data: [DONE]\n\n"])]).await;
         let mut made = 0;
-        let mut providers = || {
+        let mut providers = |_lane| {
             made += 1;
             Ok(provider(profile(ProviderKind::Openai, &server, true)))
         };
@@ -552,4 +552,32 @@ fn a_live_comparison_runs_each_adapter_with_a_new_provider_and_no_baseline() {
     assert_eq!(received[0].body["messages"][1], json!({ "role": "user", "content": "Just answer." }));
     let call = comparison.call(unfold_core::compare::Lane::Restart, 1).unwrap();
     assert_eq!(call.response["content"], "Nothing to do.");
+}
+
+#[test]
+fn streamed_text_reaches_the_sink_piece_by_piece_with_a_split_key_still_scrubbed() {
+    let (head, tail) = KEY.split_at(7);
+    let pieces = [
+        openai_chunk(json!({ "content": "Working. " })),
+        openai_chunk(json!({ "content": format!("Your key is {head}") })),
+        openai_chunk(json!({ "content": format!("{tail}, and ") })),
+        openai_chunk(json!({ "content": "that is all." })),
+        "data: [DONE]\n\n".to_owned(),
+    ];
+    let reply =
+        Reply::Stream { pieces: pieces.into_iter().map(|p| (Duration::from_millis(5), p)).collect(), stall: false };
+    let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let response = runtime().block_on(async {
+        let server = FaultServer::start(vec![reply]).await;
+        let sink = heard.clone();
+        let sink = unfold_core::live::TextSink(std::sync::Arc::new(move |text: &str| {
+            sink.lock().unwrap().push(text.to_owned())
+        }));
+        ask(&mut provider(profile(ProviderKind::Openai, &server, true)).with_text_sink(sink)).await.unwrap()
+    });
+    let heard = heard.lock().unwrap().clone();
+    assert!(heard.len() >= 3, "the text arrives in pieces: {heard:?}");
+    assert_eq!(heard.concat(), "Working. Your key is [redacted key], and that is all.");
+    assert_eq!(response.text.as_deref(), Some("Working. Your key is [redacted key], and that is all."));
+    assert!(heard.iter().all(|piece| !piece.contains(head)), "no piece shows part of the key: {heard:?}");
 }

@@ -2,12 +2,14 @@
 // state and its recent scenarios, opening and running the scenario, the lanes holding every event of
 // the report with the restart's new attempt marked, the first divergence named and highlighted, the
 // counters and savings, the picked event's request as text, a held comparison streaming and
-// cancelled, the baseline toggle, the exports and the failures.
+// cancelled, the baseline toggle, the exports and the failures; the model picker (scripted or a
+// profile's live model, its adapters, what Run will run, the missing key's warning) and a live
+// report without a baseline (and with one adapter, without a divergence) in every part of the view.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import type { Lane, RunEvent } from "../platform";
-import { lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
+import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { CompareView } from "./CompareView";
@@ -295,5 +297,170 @@ describe("CompareView", () => {
     expect(all('[data-testid="run-end"][data-lane="restart"]').map((element) => element.textContent)).toEqual([
       expect.stringContaining("run ended: turn_limit"),
     ]);
+  });
+});
+
+/** Picks `value` in a select the way React sees it. */
+async function choose(select: HTMLElement, value: string): Promise<void> {
+  act(() => {
+    Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value")?.set?.call(select, value);
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  await settle();
+}
+
+/** The view with lookup-first open and the profiles `local` (no key) and `remote` (key in REMOTE_KEY, not set). */
+async function openWithProfiles(): Promise<{ platform: FakePlatform; store: CompareStore }> {
+  const setUp = setup();
+  const remote = { ...localProfile("remote"), model: "gpt-4.1-mini", base_url: "https://api.openai.com/v1", api_key_env: "REMOTE_KEY" };
+  setUp.platform.compare.profiles = [localProfile(), remote];
+  await render(setUp.store, setUp.platform);
+  await act(() => setUp.store.openPath(PATH));
+  await settle();
+  return setUp;
+}
+
+function runButton(): HTMLButtonElement {
+  return byTestId("run-comparison") as HTMLButtonElement;
+}
+
+describe("CompareView models", () => {
+  it("offers the script and one live model per profile; the script runs by default, with no live note", async () => {
+    await openWithProfiles();
+    const picker = byTestId("comparison-model") as HTMLSelectElement;
+    expect([...picker.options].map((option) => [option.value, option.textContent])).toEqual([
+      ["scripted", "Scripted (the scenario's script)"],
+      ["live:local", "local · qwen3"],
+      ["live:remote", "remote · gpt-4.1-mini"],
+    ]);
+    expect(picker.value).toBe("scripted");
+    expect(runButton().title).toBe("Replay the scenario under the dynamic and restart adapters and the all-FULL baseline");
+    expect(container.querySelector('[data-testid="live-note"]')).toBeNull();
+    expect(container.querySelector('[data-testid="live-adapter-dynamic"]')).toBeNull();
+  });
+
+  it("says what a live run does and will run, with both adapters ticked", async () => {
+    await openWithProfiles();
+    await choose(byTestId("comparison-model"), "live:local");
+    expect((byTestId("live-adapter-dynamic") as HTMLInputElement).checked).toBe(true);
+    expect((byTestId("live-adapter-restart") as HTMLInputElement).checked).toBe(true);
+    expect(byTestId("live-note").textContent).toContain(
+      "A live run sends the scenario's user message to qwen3 at http://127.0.0.1:11434/v1 and does not use the script; the all-FULL baseline is not run.",
+    );
+    expect(runButton().disabled).toBe(false);
+    expect(runButton().title).toBe(
+      "Send the scenario's user message to qwen3 (local) under the dynamic and restart adapters; the script and the baseline are not used",
+    );
+    expect(container.querySelector('[data-testid="live-key-missing"]')).toBeNull();
+  });
+
+  it("warns, naming the variable, when the chosen profile's key is not set", async () => {
+    const { platform, store } = await openWithProfiles();
+    await choose(byTestId("comparison-model"), "live:remote");
+    const warning = byTestId("live-key-missing");
+    expect(warning.textContent).toContain("The environment variable REMOTE_KEY that remote's key comes from is not set");
+    expect(warning.querySelector("code")?.textContent).toBe("REMOTE_KEY");
+    platform.compare.environment.add("REMOTE_KEY");
+    await act(() => store.loadProfiles());
+    expect(container.querySelector('[data-testid="live-key-missing"]')).toBeNull();
+  });
+
+  it("warns when the keychain holds no key for the chosen profile", async () => {
+    const { platform, store } = await openWithProfiles();
+    platform.compare.profiles.push({ ...localProfile("vault"), api_key_keychain: true });
+    await act(() => store.loadProfiles());
+    await choose(byTestId("comparison-model"), "live:vault");
+    expect(byTestId("live-key-missing").textContent).toContain("The OS keychain holds no key for vault: the run would fail");
+    expect(byTestId("live-key-missing").querySelector("code")?.textContent).toBe("unfold key set vault");
+  });
+
+  it("cannot run live with no adapter ticked, and says why", async () => {
+    await openWithProfiles();
+    await choose(byTestId("comparison-model"), "live:local");
+    await click(byTestId("live-adapter-dynamic"));
+    expect(runButton().title).toContain("under the restart adapter;");
+    await click(byTestId("live-adapter-restart"));
+    expect(runButton().disabled).toBe(true);
+    expect(runButton().title).toBe("Tick at least one adapter to run live");
+  });
+
+  it("keeps a live model whose profile is gone chosen, and says it no longer exists", async () => {
+    const { store } = await openWithProfiles();
+    await choose(byTestId("comparison-model"), "live:remote");
+    await act(() => store.saveProfiles([localProfile()]));
+    await settle();
+    const picker = byTestId("comparison-model") as HTMLSelectElement;
+    expect(picker.value).toBe("live:remote");
+    expect(picker.selectedOptions[0]?.textContent).toBe("remote · no such profile");
+    expect(runButton().disabled).toBe(true);
+    expect(runButton().title).toBe("The provider profile 'remote' no longer exists: choose another model");
+    expect(byTestId("live-note").textContent).toContain("The provider profile 'remote' no longer exists");
+  });
+
+  it("shows a live run of one adapter: its counters, chart and lane, no baseline and no divergence", async () => {
+    const { platform } = await openWithProfiles();
+    await choose(byTestId("comparison-model"), "live:local");
+    await click(byTestId("live-adapter-dynamic"));
+    await click(runButton());
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ profile: "local", adapters: ["restart"] });
+    expect(byTestId("run-status").textContent).toBe("Finished: restart completed");
+    expect(byTestId("divergence").textContent).toBe("none: only one adapter ran");
+    const counters = byTestId("counters");
+    expect([...counters.querySelectorAll("thead th")].map((th) => th.textContent)).toEqual(["Counter", "restart"]);
+    const restart = liveReport(["restart"]).runs[0];
+    expect(byTestId("counter-restart", byTestId('counter-row"][data-counter="prompt_tokens')).textContent).toBe(
+      String(restart?.counters.prompt_tokens),
+    );
+    expect(counters.querySelector('[data-testid="savings"]')).toBeNull();
+    const chart = byTestId("token-chart");
+    expect([...chart.querySelectorAll(".series")].map((g) => g.getAttribute("data-lane"))).toEqual(["restart"]);
+    expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual(["restart"]);
+    expect(container.querySelector('[data-testid="baseline-toggle"]')).toBeNull();
+    expect(shownSeqs("restart")).toEqual(
+      runEvents("restart").filter((e) => e.type !== "run_started" && e.type !== "run_completed").map((e) => e.seq),
+    );
+  });
+
+  it("shows what a live model is writing at the end of its lane, as text", async () => {
+    const { platform } = await openWithProfiles();
+    await choose(byTestId("comparison-model"), "live:local");
+    platform.compare.holdWhileWriting = true;
+    await click(runButton());
+    const writing = byTestId("lane-writing", byTestId('lane"][data-lane="dynamic'));
+    const final = lookupFirstReport().runs[0]?.final ?? "";
+    expect(writing.textContent).toBe(final.slice(0, 5));
+    expect(writing.children).toHaveLength(0);
+    await act(async () => {
+      platform.compare.release();
+      await Promise.resolve();
+    });
+    await settle();
+    expect(container.querySelector('[data-testid="lane-writing"]')).toBeNull();
+  });
+
+  it("shows a live run of both adapters side by side with their delta and divergence, without a baseline", async () => {
+    await openWithProfiles();
+    await choose(byTestId("comparison-model"), "live:local");
+    await click(runButton());
+    expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual(["dynamic", "restart"]);
+    expect([...byTestId("counters").querySelectorAll("thead th")].map((th) => th.textContent)).toEqual([
+      "Counter",
+      "dynamic",
+      "restart",
+      "restart − dynamic",
+    ]);
+    expect(byTestId("counter-delta", byTestId('counter-row"][data-counter="prompt_tokens')).textContent).toBe("+151");
+    expect(byTestId("divergence").textContent).toBe(lookupFirstReport().divergence?.first?.explanation);
+    expect(all('[data-testid="counter-baseline"]')).toEqual([]);
+  });
+
+  it("counts a running live run's lanes out of its own", async () => {
+    const { platform } = await openWithProfiles();
+    await choose(byTestId("comparison-model"), "live:local");
+    platform.compare.hold = true;
+    await click(runButton());
+    expect(byTestId("run-status").textContent).toMatch(/^Running the dynamic run \(1 of 2\)/);
+    platform.compare.release();
+    await settle();
   });
 });

@@ -157,7 +157,7 @@ function LiveNote({ state }: { state: CompareState }) {
   const { model } = state;
   if (model.kind === "scripted") return null;
   const chosen = chosenProfile(state);
-  const variable = chosen?.profile.api_key_env ?? null;
+  const variable = chosen?.profile.api_key_env ?? "";
   return (
     <div className="live-note" data-testid="live-note">
       <p>
@@ -165,10 +165,19 @@ function LiveNote({ state }: { state: CompareState }) {
           ? `The provider profile '${model.profile}' no longer exists: choose another model, or add it under Providers…`
           : `A live run sends the scenario's user message to ${chosen.profile.model} at ${chosen.profile.base_url} and does not use the script; the all-FULL baseline is not run.`}
       </p>
-      {chosen !== null && !chosen.keySet && variable !== null && (
+      {chosen !== null && !chosen.keySet && (
         <p className="live-warning" role="alert" data-testid="live-key-missing">
-          The environment variable <code>{variable}</code> that {chosen.profile.name}&apos;s key comes from is not set: the run would
-          fail. Set it where Unfold is started, then start Unfold again.
+          {chosen.profile.api_key_keychain === true ? (
+            <>
+              The OS keychain holds no key for {chosen.profile.name}: the run would fail. Store one with{" "}
+              <code>unfold key set {chosen.profile.name}</code>.
+            </>
+          ) : (
+            <>
+              The environment variable <code>{variable}</code> that {chosen.profile.name}&apos;s key comes from is not set: the run
+              would fail. Set it where Unfold is started, then start Unfold again.
+            </>
+          )}
         </p>
       )}
     </div>

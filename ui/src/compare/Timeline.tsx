@@ -3,7 +3,8 @@
 // by call. Each lane cell is a model-call block with
 // the tool calls and markers that followed the call; a new attempt gets a separator; the run's end
 // closes the lane. Every event is a button that picks it; the picked event and the first
-// divergence's events are highlighted. It draws what has arrived, so it follows a running comparison.
+// divergence's events are highlighted. It draws what has arrived, so it follows a running comparison,
+// and the text a live model is writing shows at the end of its lane until its answer is whole.
 import { useState, type ReactNode } from "react";
 import type { Lane, RunEvent } from "../platform";
 import type { PickedEvent, RunState } from "./store";
@@ -78,6 +79,7 @@ export function Timeline({
             rows={rows}
             withBefore={withBefore}
             pending={pendingText(run, lane)}
+            writing={run.writing[lane]}
             marks={marks}
           />
         ))}
@@ -107,6 +109,7 @@ function LaneColumn({
   rows,
   withBefore,
   pending,
+  writing,
   marks,
 }: {
   lane: Lane;
@@ -115,6 +118,8 @@ function LaneColumn({
   rows: TimelineRow[];
   withBefore: boolean;
   pending: string;
+  /** The text a live model is writing now (the answer of the next call). */
+  writing: string;
   marks: Marks;
 }) {
   const cell = (extra = "") => `timeline-cell col-${String(column)}${extra}`;
@@ -144,7 +149,14 @@ function LaneColumn({
       })}
       <div className={cell(" end")}>
         {view.end === null ? (
-          <p className="lane-pending">{pending}</p>
+          <>
+            {writing !== "" && (
+              <p className="lane-writing" data-testid="lane-writing" aria-live="polite">
+                {writing}
+              </p>
+            )}
+            <p className="lane-pending">{pending}</p>
+          </>
         ) : (
           <EventButton lane={lane} event={view.end} marks={marks} testId="run-end">
             <span className="run-end-status">{describeEvent(view.end)}</span>

@@ -1,12 +1,13 @@
 // CompareStore over the FakePlatform: opening scenarios (and a failed open keeping the open one),
 // edit, undo and redo with their revisions, the unsaved-changes question before a scenario is
 // replaced, save and save as, a comparison streaming its events lane by lane to its report, cancel,
-// the picked event's request, the exports and the failures.
+// the picked event's request, the exports and the failures; the model a comparison asks (scripted or
+// live, and what `run` sends), why a live one cannot run, and the provider profiles read and saved.
 import { describe, expect, it } from "vitest";
-import type { Lane, RunEvent } from "../platform";
-import { lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
+import type { Lane, PlatformError, RunEvent } from "../platform";
+import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
-import { CompareStore, type UnsavedAnswer } from "./store";
+import { chosenProfile, CompareStore, liveModel, notRunnable, withAdapter, type UnsavedAnswer } from "./store";
 import { LANES } from "./timeline";
 
 const PATH = "/s/lookup-first.scenario.json";
@@ -229,5 +230,169 @@ describe("CompareStore comparisons", () => {
     expect(store.getState().failure).toEqual({ title: "The request bodies were not written", detail: "/out/requests: the folder is not empty", problems: [] });
     store.dismiss();
     expect(store.getState().failure).toBeNull();
+  });
+});
+
+describe("CompareStore models", () => {
+  /** A store with lookup-first open and the profiles `local` (no key) and `remote` (key in REMOTE_KEY) read. */
+  async function withProfiles() {
+    const setUp = await opened();
+    const remote = { ...localProfile("remote"), base_url: "https://api.example.com/v1", api_key_env: "REMOTE_KEY" };
+    setUp.platform.compare.profiles = [localProfile(), remote];
+    await setUp.store.loadProfiles();
+    return setUp;
+  }
+
+  it("runs the script by default: live is null, and the lanes are both adapters and the baseline", async () => {
+    const { store, platform } = await opened();
+    expect(store.getState().model).toEqual({ kind: "scripted" });
+    await store.run();
+    expect(platform.argsOf("runComparison")).toEqual([[platform.id, 1, 1, null]]);
+    expect(store.getState().run?.lanes).toEqual(["dynamic", "restart", "baseline"]);
+  });
+
+  it("runs a live model under both adapters by default, without a baseline", async () => {
+    const { store, platform } = await withProfiles();
+    store.setModel(liveModel("local", store.getState().model));
+    expect(store.getState().model).toEqual({ kind: "live", profile: "local", adapters: ["dynamic", "restart"] });
+    await store.run();
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ profile: "local", adapters: ["dynamic", "restart"] });
+    const run = store.getState().run;
+    expect(run).toMatchObject({ status: "finished", lanes: ["dynamic", "restart"] });
+    expect(run?.report).toEqual(liveReport(["dynamic", "restart"]));
+    expect(run?.report?.baseline).toBeNull();
+    expect(run?.events.baseline).toEqual([]);
+  });
+
+  it("shows the text a live model is writing until its answer is whole", async () => {
+    const { store, platform } = await withProfiles();
+    store.setModel(liveModel("local", store.getState().model));
+    platform.compare.holdWhileWriting = true;
+    const running = store.run();
+    await flush();
+    const final = lookupFirstReport().runs[0]?.final ?? "";
+    expect(store.getState().run?.writing.dynamic).toBe(final.slice(0, 5));
+    platform.compare.release();
+    await running;
+    const run = store.getState().run;
+    expect(run?.status).toBe("finished");
+    expect(run?.writing).toEqual({ dynamic: "", restart: "", baseline: "" });
+  });
+
+  it("runs one adapter live: its lane only, and no divergence", async () => {
+    const { store, platform } = await withProfiles();
+    store.setModel(withAdapter(liveModel("local", store.getState().model), "dynamic", false));
+    await store.run();
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ profile: "local", adapters: ["restart"] });
+    const run = store.getState().run;
+    expect(run?.lanes).toEqual(["restart"]);
+    expect(run?.report?.divergence).toBeNull();
+    expect(run?.events.restart).toEqual(reportEvents("restart"));
+    expect(run?.events.dynamic).toEqual([]);
+  });
+
+  it("keeps the adapters in their running order and across a change of profile", () => {
+    const live = liveModel("local", { kind: "scripted" });
+    const restartOnly = withAdapter(live, "dynamic", false);
+    expect(withAdapter(restartOnly, "dynamic", true)).toEqual(live);
+    expect(liveModel("remote", restartOnly)).toEqual({ kind: "live", profile: "remote", adapters: ["restart"] });
+    expect(withAdapter({ kind: "scripted" }, "dynamic", false)).toEqual({ kind: "scripted" });
+  });
+
+  it("cannot run live with no adapter ticked, or with a profile that no longer exists", async () => {
+    const { store, platform } = await withProfiles();
+    store.setModel(withAdapter(withAdapter(liveModel("local", store.getState().model), "dynamic", false), "restart", false));
+    expect(notRunnable(store.getState())).toBe("Tick at least one adapter to run live");
+    await store.run();
+    expect(platform.callNames()).not.toContain("runComparison");
+
+    store.setModel(liveModel("remote", { kind: "scripted" }));
+    expect(notRunnable(store.getState())).toBeNull();
+    expect(await store.saveProfiles([localProfile()])).toBe(true);
+    expect(notRunnable(store.getState())).toBe("The provider profile 'remote' no longer exists: choose another model");
+    await store.run();
+    expect(store.getState().run).toBeNull();
+  });
+
+  it("gives the other reasons first: no scenario, problems, a comparison running", async () => {
+    const { store, platform } = setup();
+    store.setModel(liveModel("gone", { kind: "scripted" }));
+    expect(notRunnable(store.getState())).toBe("Start or open a scenario first");
+    platform.compare.disk.set("/s/bad.scenario.json", { ...lookupFirstScenario(), params: { nope: "x" } });
+    await store.openPath("/s/bad.scenario.json");
+    expect(notRunnable(store.getState())).toBe("Fix the scenario's problems first");
+    await store.openPath(PATH);
+    store.setModel({ kind: "scripted" });
+    platform.compare.hold = true;
+    const running = store.run();
+    await flush();
+    store.setModel(liveModel("gone", { kind: "scripted" }));
+    expect(notRunnable(store.getState())).toBe("A comparison is running");
+    platform.compare.release();
+    await running;
+  });
+
+  it("tells whether the chosen profile's key is set, and says why a run without it failed", async () => {
+    const { store, platform } = await withProfiles();
+    store.setModel(liveModel("remote", store.getState().model));
+    expect(chosenProfile(store.getState())).toMatchObject({ profile: { name: "remote" }, keySet: false });
+    await store.run();
+    expect(store.getState().run).toMatchObject({
+      status: "failed",
+      failure: {
+        title: "The comparison did not run",
+        detail: "the environment variable REMOTE_KEY that profile 'remote' takes its key from is not set",
+      },
+    });
+    platform.compare.environment.add("REMOTE_KEY");
+    await store.loadProfiles();
+    expect(chosenProfile(store.getState())?.keySet).toBe(true);
+    await store.run();
+    expect(store.getState().run?.status).toBe("finished");
+  });
+});
+
+describe("CompareStore provider profiles", () => {
+  it("opens the dialog on the profiles as the file holds them now", async () => {
+    const { store, platform } = setup();
+    platform.compare.profiles = [localProfile()];
+    await store.openProviders();
+    expect(store.getState()).toMatchObject({
+      providersOpen: true,
+      profiles: { path: "/home/u/.config/unfold/providers.json", profiles: [localProfile()], keys_set: [true] },
+    });
+    store.closeProviders();
+    expect(store.getState().providersOpen).toBe(false);
+  });
+
+  it("says why the profiles were not read", async () => {
+    const { store, platform } = setup();
+    const message = "/p/providers.json: /profiles/0/api_key: a profile file never holds a key";
+    const error: PlatformError = { code: "provider", message, problems: [] };
+    platform.failures.set("providerProfiles", error);
+    await store.loadProfiles();
+    expect(store.getState().failure).toEqual({ title: "The provider profiles were not read", detail: error.message, problems: [] });
+    expect(store.getState().profiles).toBeNull();
+  });
+
+  it("saves the profiles and closes the dialog; a refusal keeps it open with every problem", async () => {
+    const { store, platform } = setup();
+    await store.openProviders();
+    expect(await store.saveProfiles([localProfile()])).toBe(true);
+    expect(platform.compare.profiles).toEqual([localProfile()]);
+    expect(store.getState()).toMatchObject({ providersOpen: false, profiles: { profiles: [localProfile()] }, profilesFailure: null });
+
+    await store.openProviders();
+    expect(await store.saveProfiles([localProfile(), { ...localProfile(), base_url: "ftp://nowhere" }])).toBe(false);
+    expect(store.getState().providersOpen).toBe(true);
+    expect(store.getState().profilesFailure).toEqual({
+      title: "The provider profiles were not saved",
+      detail: "/home/u/.config/unfold/providers.json: 2 problems",
+      problems: [
+        { location: "/profiles/1/base_url", message: "must start with http:// or https://" },
+        { location: "/profiles/1/name", message: "a profile named 'local' comes earlier" },
+      ],
+    });
+    expect(platform.compare.profiles).toEqual([localProfile()]);
   });
 });

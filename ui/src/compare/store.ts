@@ -118,6 +118,8 @@ export interface RunState {
   /** The lane whose run is under way (while running). */
   current: Lane | null;
   events: Record<Lane, RunEvent[]>;
+  /** The text a live model is writing in each lane, until its answer is whole (its model_call). */
+  writing: Record<Lane, string>;
   report: ComparisonReport | null;
   /** Why it failed (status `failed`). */
   failure: Failure | null;
@@ -159,6 +161,7 @@ export interface CompareState {
 }
 
 const NO_EVENTS = (): Record<Lane, RunEvent[]> => ({ dynamic: [], restart: [], baseline: [] });
+const NO_TEXT: Record<Lane, string> = { dynamic: "", restart: "", baseline: "" };
 
 /** The model call an event belongs to (none for events before the first call). */
 export function callIndexOf(event: RunEvent, events: readonly RunEvent[]): number | null {
@@ -384,7 +387,16 @@ export class CompareStore extends ExternalStore<CompareState> {
     await this.queue.idle();
     const id = ++this.runs;
     this.update({
-      run: { id, status: "running", lanes: lanesOf(model), current: null, events: NO_EVENTS(), report: null, failure: null },
+      run: {
+        id,
+        status: "running",
+        lanes: lanesOf(model),
+        current: null,
+        events: NO_EVENTS(),
+        writing: NO_TEXT,
+        report: null,
+        failure: null,
+      },
       picked: null,
       detail: { kind: "none" },
       notice: null,
@@ -393,9 +405,14 @@ export class CompareStore extends ExternalStore<CompareState> {
       const run = this.state.run;
       if (run?.id !== id) return;
       if (progress.type === "run_started") this.update({ run: { ...run, current: progress.lane } });
-      else {
+      else if (progress.type === "text") {
+        const writing = { ...run.writing, [progress.lane]: run.writing[progress.lane] + progress.text };
+        this.update({ run: { ...run, writing } });
+      } else {
         const events = { ...run.events, [progress.lane]: [...run.events[progress.lane], progress.event] };
-        this.update({ run: { ...run, events } });
+        // A model_call event comes once the answer is whole: what was being written is in it.
+        const writing = progress.event.type === "model_call" ? { ...run.writing, [progress.lane]: "" } : run.writing;
+        this.update({ run: { ...run, events, writing } });
       }
     });
     const run = this.state.run;

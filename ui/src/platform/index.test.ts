@@ -1,5 +1,6 @@
-// Tests for the platform wrappers over mocked bindings: arguments pass through unchanged, command
-// errors keep their code, and framework failures or throws become `ipc_failed` instead of throwing.
+// Tests for the platform wrappers over mocked bindings: arguments pass through unchanged (a
+// comparison's as one request, its progress through a channel), command errors keep their code, and
+// framework failures or throws become `ipc_failed` instead of throwing.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 const commands = vi.hoisted(() => ({
@@ -7,11 +8,18 @@ const commands = vi.hoisted(() => ({
   importTools: vi.fn(),
   previewDocument: vi.fn(),
   saveDocument: vi.fn(),
+  runComparison: vi.fn(),
 }));
 vi.mock("../bindings", () => ({ commands }));
-vi.mock("@tauri-apps/api/core", () => ({ isTauri: () => false }));
+vi.mock("@tauri-apps/api/core", () => ({
+  isTauri: () => false,
+  // A channel the test plays the backend's messages into.
+  Channel: class {
+    onmessage: (message: unknown) => void = () => undefined;
+  },
+}));
 
-const { applyEdit, importTools, previewDocument, saveDocument } = await import("./index");
+const { applyEdit, importTools, previewDocument, runComparison, saveDocument } = await import("./index");
 
 beforeEach(() => {
   vi.resetAllMocks();
@@ -53,5 +61,23 @@ describe("platform", () => {
     const error = { code: "invalid_tools", message: "/0: not a tool", problems: [{ location: "/0", message: "not a tool" }] };
     commands.importTools.mockResolvedValueOnce({ status: "error", error });
     expect(await importTools(2, "[1]")).toEqual({ ok: false, error });
+  });
+
+  it("sends a comparison as one request with its live run, and passes its progress on", async () => {
+    const report = { runs: [], baseline: null, divergence: null };
+    commands.runComparison.mockImplementation((_request: unknown, channel: { onmessage: (message: unknown) => void }) => {
+      channel.onmessage({ type: "run_started", lane: "restart" });
+      return Promise.resolve({ status: "ok", data: report });
+    });
+    const heard: unknown[] = [];
+    const answer = await runComparison(2, 5, 9, { profile: "local", adapters: ["restart"] }, (progress) => heard.push(progress));
+    expect(answer).toEqual({ ok: true, value: report });
+    expect(commands.runComparison).toHaveBeenCalledWith(
+      { template_id: 2, scenario_id: 5, run_id: 9, live: { profile: "local", adapters: ["restart"] } },
+      expect.anything(),
+    );
+    expect(heard).toEqual([{ type: "run_started", lane: "restart" }]);
+    await runComparison(2, 5, 10, null, () => undefined);
+    expect(commands.runComparison).toHaveBeenLastCalledWith({ template_id: 2, scenario_id: 5, run_id: 10, live: null }, expect.anything());
   });
 });

@@ -93,6 +93,8 @@ export class FakeCompare {
   private last: ComparisonReport | null = null;
   /** When set, a comparison stops after its first run's events until `release()` (or a cancel). */
   hold = false;
+  /** Holds a live comparison once, in its first lane, while its model writes its final answer. */
+  holdWhileWriting = false;
   private held: (() => void) | null = null;
   private readonly cancelled = new Set<number>();
   /** What `exportComparison` and `exportRequests` wrote, by path. */
@@ -102,6 +104,8 @@ export class FakeCompare {
   profiles: ProviderProfile[] = [];
   /** The environment variables that are set (a profile's key is found when its variable is). */
   readonly environment = new Set<string>();
+  /** The profile names the OS keychain holds a key for. */
+  readonly keychain = new Set<string>();
   /** The kept runs, oldest first. */
   history: StoredRun[] = [];
 
@@ -228,7 +232,19 @@ export class FakeCompare {
       if (index === 1 && this.hold) await new Promise<void>((resume) => (this.held = resume));
       if (this.cancelled.has(runId)) return { ok: false, error: { code: "cancelled", message: "cancelled", problems: [] } };
       onProgress({ type: "run_started", lane });
-      for (const event of events) onProgress({ type: "event", lane, event });
+      for (const event of events) {
+        // A live model's answer arrives as text first (the final answer's, in two pieces).
+        if (live !== null && event.type === "model_call" && event === lastModelCall(events)) {
+          const final = report.runs.find((run) => run.adapter === lane)?.final ?? "";
+          onProgress({ type: "text", lane, text: final.slice(0, 5) });
+          if (this.holdWhileWriting) {
+            this.holdWhileWriting = false;
+            await new Promise<void>((resume) => (this.held = resume));
+          }
+          onProgress({ type: "text", lane, text: final.slice(5) });
+        }
+        onProgress({ type: "event", lane, event });
+      }
     }
     return { ok: true, value: report };
   }
@@ -244,12 +260,21 @@ export class FakeCompare {
       const message = `${this.profilesPath ?? "providers.json"}: --provider: no profile named '${live.profile}' (profiles: ${known})`;
       return { code: "provider", message, problems: [] };
     }
-    const variable = profile.api_key_env ?? null;
-    if (variable !== null && !this.environment.has(variable)) {
-      const message = `the environment variable ${variable} that profile '${profile.name}' takes its key from is not set`;
+    if (!this.keySet(profile)) {
+      const message =
+        profile.api_key_keychain === true
+          ? `the keychain holds no key for profile '${profile.name}': store one with \`unfold key set ${profile.name}\``
+          : `the environment variable ${profile.api_key_env ?? ""} that profile '${profile.name}' takes its key from is not set`;
       return { code: "provider", message, problems: [] };
     }
     return null;
+  }
+
+  /** Whether the profile's key is where it says (always, for a profile without a key). */
+  private keySet(profile: ProviderProfile): boolean {
+    if (profile.api_key_keychain === true) return this.keychain.has(profile.name);
+    const variable = profile.api_key_env ?? null;
+    return variable === null || this.environment.has(variable);
   }
 
   cancelComparison(runId: number): Promise<Outcome<null>> {
@@ -289,7 +314,7 @@ export class FakeCompare {
   }
 
   private profilesView(): ProfilesView {
-    const keysSet = this.profiles.map((p) => p.api_key_env === undefined || p.api_key_env === null || this.environment.has(p.api_key_env));
+    const keysSet = this.profiles.map((profile) => this.keySet(profile));
     return { path: this.profilesPath, profiles: structuredClone(this.profiles), keys_set: keysSet };
   }
 
@@ -307,9 +332,10 @@ export class FakeCompare {
       const count = problems.length === 1 ? "1 problem" : `${String(problems.length)} problems`;
       return failed({ code: "provider", message: `${this.profilesPath}: ${count}`, problems });
     }
-    // The backend writes the file canonically: absent settings are left out, `stream` is written.
+    // The backend writes the file canonically: absent settings and a false keychain are left out,
+    // `stream` is written.
     this.profiles = list.map((profile) => ({
-      ...(Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== null)) as ProviderProfile),
+      ...(Object.fromEntries(Object.entries(profile).filter(([key, value]) => value !== null && !(key === "api_key_keychain" && value === false))) as ProviderProfile),
       stream: profile.stream ?? true,
     }));
     return ok(this.profilesView());
@@ -370,6 +396,9 @@ function profileProblems(profile: ProviderProfile, i: number, list: readonly Pro
   for (const field of ["connect_timeout_ms", "read_timeout_ms"] as const) {
     if (profile[field] === 0) problems.push(at(field, "must be at least 1"));
   }
+  if (profile.api_key_keychain === true && variable !== undefined && variable !== null) {
+    problems.push(at("api_key_keychain", "takes its key either from the keychain or from an environment variable, not both"));
+  }
   if (variable !== undefined && variable !== null && (variable === "" || variable.includes("="))) {
     problems.push(at("api_key_env", "must be the name of an environment variable"));
   }
@@ -391,4 +420,9 @@ function problemsOf(scenario: Scenario, template: Template): ProblemView[] {
     problems.push({ location: `/script/${String(scenario.script.length - 1)}`, message: 'the last step must be a "say" step (the final answer)' });
   }
   return problems;
+}
+
+/** The last model_call event of a run's events. */
+function lastModelCall(events: readonly RunEvent[]): RunEvent | undefined {
+  return events.filter((event) => event.type === "model_call").at(-1);
 }

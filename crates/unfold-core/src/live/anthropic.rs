@@ -106,6 +106,11 @@ pub(crate) struct AnthropicStream {
 }
 
 impl AnthropicStream {
+    /// The answer's text so far.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
     /// Takes one event of the stream.
     pub(crate) fn accept(&mut self, event: &SseEvent) -> Result<StreamStep, String> {
         let data: Value = serde_json::from_str(&event.data).map_err(|e| super::wire::malformed(&event.data, &e))?;

@@ -140,6 +140,18 @@ pub struct HttpProvider {
     cancel: CancellationToken,
     /// Every call answered, when recording.
     recording: Option<Vec<RecordedCall>>,
+    /// Hears the text of a streamed answer piece by piece, as it arrives.
+    text_sink: Option<TextSink>,
+}
+
+/// Where the pieces of a streamed answer's text go as they arrive (scrubbed of the key).
+#[derive(Clone)]
+pub struct TextSink(pub std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+
+impl std::fmt::Debug for TextSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TextSink")
+    }
 }
 
 impl HttpProvider {
@@ -158,6 +170,7 @@ impl HttpProvider {
             retry: RetryPolicy::default(),
             cancel: CancellationToken::new(),
             recording: None,
+            text_sink: None,
         })
     }
 
@@ -178,6 +191,13 @@ impl HttpProvider {
     /// over the wire, scrubbed of the key) for a cassette.
     pub fn recording(mut self) -> HttpProvider {
         self.recording = Some(Vec::new());
+        self
+    }
+
+    /// The same provider, telling `sink` each piece of a streamed answer's text as it arrives
+    /// (the finished answer still comes back whole).
+    pub fn with_text_sink(mut self, sink: TextSink) -> HttpProvider {
+        self.text_sink = Some(sink);
         self
     }
 
@@ -279,16 +299,54 @@ impl HttpProvider {
         let mut decoder = SseDecoder::new();
         let mut answer = StreamedAnswer::new(self.profile.kind);
         let mut bytes = Vec::new();
+        let mut told = 0;
         while let Some(chunk) = response.chunk().await.map_err(|e| body_failure(endpoint, &e.into(), &self.profile))? {
             bytes.extend_from_slice(&chunk);
             for event in decoder.feed(&chunk) {
-                match answer.accept(&event).map_err(|e| format!("{endpoint}: {e}"))? {
+                let step = answer.accept(&event).map_err(|e| format!("{endpoint}: {e}"))?;
+                self.tell_text(answer.text(), &mut told, step == StreamStep::End);
+                match step {
                     StreamStep::More => {}
                     StreamStep::End => return Ok((answer.finish(), WireAnswer { framing: Framing::Stream, bytes })),
                 }
             }
         }
         Err(format!("the stream from {endpoint} {}", answer.unfinished(&decoder)))
+    }
+}
+
+impl HttpProvider {
+    /// Tells the text sink the part of `text` after `told` that is safe to show, and moves `told`
+    /// past it. Until the answer is `finished`, the last bytes that could be the start of the key
+    /// are held back, so that a key split across two pieces is still scrubbed whole.
+    fn tell_text(&self, text: &str, told: &mut usize, finished: bool) {
+        let Some(sink) = &self.text_sink else { return };
+        let key = self.key.as_ref().map(|k| k.0.as_str()).filter(|k| !k.is_empty());
+        let mut end = match key {
+            Some(key) if !finished => text.len().saturating_sub(key.len() - 1).max(*told),
+            _ => text.len(),
+        };
+        if let Some(key) = key {
+            // A whole key that the cut would split goes out whole, to be scrubbed.
+            for (at, _) in text[*told..].match_indices(key) {
+                let start = *told + at;
+                if start < end && start + key.len() > end {
+                    end = start + key.len();
+                }
+            }
+        }
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end <= *told {
+            return;
+        }
+        let piece = &text[*told..end];
+        *told = end;
+        match &self.key {
+            Some(key) => (sink.0)(&key.scrub(piece)),
+            None => (sink.0)(piece),
+        }
     }
 }
 
@@ -417,6 +475,14 @@ impl StreamedAnswer {
         match self {
             StreamedAnswer::Openai(stream) => stream.finish(),
             StreamedAnswer::Anthropic(stream) => stream.finish(),
+        }
+    }
+
+    /// The answer's text so far.
+    fn text(&self) -> &str {
+        match self {
+            StreamedAnswer::Openai(stream) => stream.text(),
+            StreamedAnswer::Anthropic(stream) => stream.text(),
         }
     }
 

@@ -70,6 +70,11 @@ pub(crate) struct OpenAiStream {
 }
 
 impl OpenAiStream {
+    /// The answer's text so far.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
     /// Takes one event of the stream.
     pub(crate) fn accept(&mut self, event: &SseEvent) -> Result<StreamStep, String> {
         if event.data.trim() == "[DONE]" {
