@@ -38,6 +38,11 @@ fn main() {
         "comparison_call",
         "export_comparison",
         "export_requests",
+        "provider_profiles",
+        "save_provider_profiles",
+        "run_history",
+        "history_run",
+        "compare_history_runs",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri-build: invalid tauri.conf.json, capabilities or icons");

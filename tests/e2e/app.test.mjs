@@ -9,13 +9,16 @@
 // refreshes README's screenshots (docs/images/editor.png, compare.png) from the real app.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
   click,
+  E2E_KEY,
   ELEMENT_KEY,
   EXAMPLE,
+  freePort,
+  providersFile,
   ROOT,
   findElement,
   killApp,
@@ -76,6 +79,19 @@ function cliComparison(template, scenario, folder) {
 /** Every event the timeline shows, as "lane seq type", in the page's order. */
 const TIMELINE_EVENTS = `return [...document.querySelectorAll('[data-testid="timeline-event"]')]
   .map((e) => e.dataset.lane + " " + e.dataset.seq + " " + e.dataset.type);`;
+
+/** The lanes the timeline shows, in order. */
+const LANES = `return [...document.querySelectorAll('[data-testid="lane"]')].map((lane) => lane.dataset.lane);`;
+
+/** The final answer at the end of each lane, in order. */
+const LANE_FINALS = `return [...document.querySelectorAll('[data-testid="lane"] .run-end-final')].map((e) => e.textContent);`;
+
+/** Every file under `folder`, at any depth. */
+function filesUnder(folder) {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name));
+}
 
 /** A fresh copy of the example in the temp dir: tests that edit never touch the repository's file. */
 function exampleCopy(name) {
@@ -515,6 +531,77 @@ describe("unfold-app (real binary under Xvfb)", () => {
       },
       scenario,
     );
+  });
+
+  it("runs live against a real server from the compare view: the lanes hold the command line's live events", async (t) => {
+    const port = await freePort();
+    execFileSync(join(ROOT, "scripts/fakellm.sh"), ["start", String(port)], { stdio: "ignore" });
+    t.after(() => execFileSync(join(ROOT, "scripts/fakellm.sh"), ["stop", String(port)], { stdio: "ignore" }));
+    const profile = { name: "fake", kind: "openai", base_url: `http://127.0.0.1:${port}/v1`, model: "fake-model", api_key_env: "UNFOLD_E2E_KEY" };
+    writeFileSync(providersFile(), JSON.stringify({ schema_version: 1, kind: "unfold.providers", profiles: [profile] }));
+    const template = exampleCopy("live.unfold.json");
+    const scenario = join(workDir, "live.scenario.json");
+    copyFileSync(join(ROOT, "examples/lookup-first.scenario.json"), scenario);
+    const user = JSON.parse(readFileSync(scenario, "utf8")).user;
+    const cli = (adapter) =>
+      JSON.parse(
+        execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", "run", template, "--providers", providersFile(),
+          "--provider", "fake", "--adapter", adapter, "--user", user, "--json"], {
+          cwd: ROOT,
+          encoding: "utf8",
+          env: { ...process.env, UNFOLD_E2E_KEY: E2E_KEY, UNFOLD_HISTORY: "off" },
+        }),
+      ).run;
+    const runs = { dynamic: cli("dynamic"), restart: cli("restart") };
+    await withApp(
+      t,
+      template,
+      async (session) => {
+        await waitFor(session, '[data-testid="compare-view"]');
+        await waitFor(session, '[data-testid="comparison-model"] option[value="live:fake"]');
+        await webdriver("POST", `/session/${session}/execute/sync`, {
+          script: `const select = document.querySelector('[data-testid="comparison-model"]');
+            const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
+            setValue.call(select, "live:fake");
+            select.dispatchEvent(new Event("change", { bubbles: true }));
+            return true;`,
+          args: [],
+        });
+        await waitFor(session, '[data-testid="live-note"]');
+        // The launch scenario opens after the view: Run waits for it.
+        await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
+        await click(session, '[data-testid="run-comparison"]');
+        await waitUntil(
+          session,
+          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
+          (status) => status === "finished",
+          "the live comparison finished",
+        );
+        const lanes = await waitUntil(session, LANES, (shown) => shown.length > 0, "the lanes");
+        assert.deepEqual(lanes, ["dynamic", "restart"], "a live run has no baseline lane");
+        const shown = await waitUntil(session, TIMELINE_EVENTS, (events) => events.length > 0, "events on the timeline");
+        const expected = Object.entries(runs).flatMap(([lane, run]) =>
+          run.events
+            .filter((event) => event.type !== "run_started" && event.type !== "run_completed")
+            .map((event) => `${lane} ${event.seq} ${event.type}`),
+        );
+        assert.deepEqual([...shown].sort(), [...expected].sort());
+        const finals = await waitUntil(session, LANE_FINALS, (texts) => texts.length === 2, "both answers");
+        assert.deepEqual(finals, [runs.dynamic.final, runs.restart.final]);
+        const page = await webdriver("POST", `/session/${session}/execute/sync`, {
+          script: "return document.documentElement.outerHTML;",
+          args: [],
+        });
+        assert.ok(!page.includes(E2E_KEY), "the key never reaches the webview");
+      },
+      scenario,
+    );
+    // Nothing the app wrote (logs, run history, recovery, settings) holds the key.
+    for (const file of filesUnder(workDir)) {
+      // WebKit's own files come and go after the app closed.
+      const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
+      assert.ok(!bytes.toString("latin1").includes(E2E_KEY), `${file} holds the key`);
+    }
   });
 
   it("edits and saves the scenario from the compare view", async (t) => {

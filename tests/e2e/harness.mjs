@@ -21,10 +21,14 @@ export const WAIT_TIMEOUT_MS = 20_000; // for React to render after load
 /** Processes this test started (each leads its own process group) and output for diagnostics. */
 const started = [];
 export let workDir;
+/** The API key the app's live runs take from the environment: a canary that must appear nowhere. */
+export const E2E_KEY = "sk-e2e-canary-0b5d71f3";
+/** Where the app finds its provider profiles (a test writes them). */
+export const providersFile = () => join(workDir, "providers.json");
 let baseUrl;
 const sessions = new Set();
 
-function freePort() {
+export function freePort() {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();
@@ -88,7 +92,7 @@ function killAllNow() {
       // already gone
     }
   }
-  if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
+  if (workDir !== undefined && process.env.UNFOLD_E2E_KEEP !== '1') rmSync(workDir, { recursive: true, force: true });
 }
 process.on("exit", killAllNow);
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
@@ -317,6 +321,8 @@ export async function startHarness() {
       XDG_DATA_HOME: join(workDir, "data"),
       XDG_CACHE_HOME: join(workDir, "cache"),
       RUST_LOG: "info",
+      UNFOLD_PROVIDERS: join(workDir, "providers.json"),
+      UNFOLD_E2E_KEY: E2E_KEY,
     },
   });
   await waitForWebDriver();
@@ -326,5 +332,5 @@ export async function startHarness() {
 export async function stopHarness() {
   for (const session of [...sessions]) await closeApp(session);
   await stopAll();
-  if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
+  if (workDir !== undefined && process.env.UNFOLD_E2E_KEEP !== '1') rmSync(workDir, { recursive: true, force: true });
 }
