@@ -114,25 +114,7 @@ start() {
 }
 
 stop() {
-  local pid
-  pid="$(running_pid)"
-  if [[ -z "$pid" ]]; then
-    rm -f "$PID_FILE"
-    echo "fakellm is not running for port $PORT"
-    return 0
-  fi
-  kill "$pid"
-  local tries
-  for ((tries = 0; tries < 50; tries++)); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    echo "warning: fakellm (pid $pid) did not stop within 5 s; killing it" >&2
-    kill -9 "$pid" 2>/dev/null || true
-  fi
-  rm -f "$PID_FILE"
-  echo "fakellm stopped (port $PORT, pid $pid)"
+  stop_background_server fakellm "$(running_pid)" "$PID_FILE" "$PORT"
 }
 
 (($# == 2)) || usage

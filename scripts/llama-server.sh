@@ -230,25 +230,7 @@ start() {
 }
 
 stop() {
-  local pid
-  pid="$(running_pid)"
-  if [[ -z "$pid" ]]; then
-    rm -f "$PID_FILE"
-    echo "llama-server is not running for port $PORT"
-    return 0
-  fi
-  kill "$pid"
-  local tries
-  for ((tries = 0; tries < 50; tries++)); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    echo "warning: llama-server (pid $pid) did not stop within 5 s; killing it" >&2
-    kill -9 "$pid" 2>/dev/null || true
-  fi
-  rm -f "$PID_FILE"
-  echo "llama-server stopped (port $PORT, pid $pid)"
+  stop_background_server llama-server "$(running_pid)" "$PID_FILE" "$PORT"
 }
 
 (($# >= 1)) || usage

@@ -46,3 +46,26 @@ step() {
   "$@"
   echo "    ($((SECONDS - start)) s)"
 }
+
+# Stops the background server NAME whose live pid is PID (empty: not running) and removes its pid
+# file PID_FILE: SIGTERM, then SIGKILL if it has not stopped within 5 s. Says what it did.
+stop_background_server() {
+  local name="$1" pid="$2" pid_file="$3" port="$4"
+  if [[ -z "$pid" ]]; then
+    rm -f "$pid_file"
+    echo "$name is not running for port $port"
+    return 0
+  fi
+  kill "$pid"
+  local tries
+  for ((tries = 0; tries < 50; tries++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "warning: $name (pid $pid) did not stop within 5 s; killing it" >&2
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pid_file"
+  echo "$name stopped (port $port, pid $pid)"
+}

@@ -80,6 +80,18 @@ function cliComparison(template, scenario, folder) {
 const TIMELINE_EVENTS = `return [...document.querySelectorAll('[data-testid="timeline-event"]')]
   .map((e) => e.dataset.lane + " " + e.dataset.seq + " " + e.dataset.type);`;
 
+/** Clicks Run once it is enabled (a launch scenario opens after the view) and waits for the end. */
+async function runComparison(session) {
+  await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
+  await click(session, '[data-testid="run-comparison"]');
+  await waitUntil(
+    session,
+    "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
+    (status) => status === "finished",
+    "the comparison finished",
+  );
+}
+
 /** The lanes the timeline shows, in order. */
 const LANES = `return [...document.querySelectorAll('[data-testid="lane"]')].map((lane) => lane.dataset.lane);`;
 
@@ -488,14 +500,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
       template,
       async (session) => {
         await waitFor(session, '[data-testid="compare-view"]');
-        await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
-        await click(session, '[data-testid="run-comparison"]');
-        await waitUntil(
-          session,
-          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
-          (status) => status === "finished",
-          "the comparison finished",
-        );
+        await runComparison(session);
         const shown = await waitUntil(session, TIMELINE_EVENTS, (events) => events.length > 0, "events on the timeline");
         const runs = [...report.runs, { ...report.baseline, adapter: "baseline" }];
         const expected = runs.flatMap((run) =>
@@ -568,15 +573,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
           args: [],
         });
         await waitFor(session, '[data-testid="live-note"]');
-        // The launch scenario opens after the view: Run waits for it.
-        await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
-        await click(session, '[data-testid="run-comparison"]');
-        await waitUntil(
-          session,
-          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
-          (status) => status === "finished",
-          "the live comparison finished",
-        );
+        await runComparison(session);
         const lanes = await waitUntil(session, LANES, (shown) => shown.length > 0, "the lanes");
         assert.deepEqual(lanes, ["dynamic", "restart"], "a live run has no baseline lane");
         const shown = await waitUntil(session, TIMELINE_EVENTS, (events) => events.length > 0, "events on the timeline");

@@ -387,11 +387,7 @@ pub fn write_request_files(folder: &Path, requests: &[RunRequests]) -> Result<us
     if let Some(problem) = request_folder_problem(folder)? {
         return Err(Error::problem("", problem).in_file(folder));
     }
-    std::fs::create_dir_all(folder).map_err(|source| Error::Io {
-        path: folder.display().to_string(),
-        action: "cannot create",
-        source,
-    })?;
+    crate::document::create_folder(folder)?;
     let files = request_files(requests);
     for (name, text) in &files {
         crate::document::write_atomically(&folder.join(name), text)?;

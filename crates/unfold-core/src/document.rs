@@ -286,6 +286,23 @@ fn short_json(value: &Value) -> String {
     }
 }
 
+/// Creates `folder` and its parents if they are missing.
+pub fn create_folder(folder: &Path) -> Result<()> {
+    std::fs::create_dir_all(folder).map_err(|source| Error::Io {
+        path: folder.display().to_string(),
+        action: "cannot create the folder",
+        source,
+    })
+}
+
+/// Creates the folder `path` goes in, if it names one that is missing.
+pub fn create_parent_folder(path: &Path) -> Result<()> {
+    match path.parent().filter(|folder| !folder.as_os_str().is_empty()) {
+        Some(folder) => create_folder(folder),
+        None => Ok(()),
+    }
+}
+
 /// The canonical text of a document: 2-space indented JSON and a trailing newline.
 pub fn to_canonical_json<T: Serialize>(document: &T) -> String {
     let mut text = serde_json::to_string_pretty(document).unwrap_or_else(|e| {

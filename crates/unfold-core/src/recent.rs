@@ -91,13 +91,7 @@ impl RecentFiles {
     fn write(&self, paths: Vec<String>) -> Result<Vec<String>> {
         let paths = tidy(paths);
         let file = RecentFile { schema_version: RECENT_SCHEMA_VERSION, kind: RECENT_KIND.to_owned(), paths };
-        if let Some(folder) = self.file.parent() {
-            std::fs::create_dir_all(folder).map_err(|source| crate::Error::Io {
-                path: folder.display().to_string(),
-                action: "cannot create the folder of the recent files list",
-                source,
-            })?;
-        }
+        document::create_parent_folder(&self.file)?;
         document::write_atomically(&self.file, &document::to_canonical_json(&file))?;
         Ok(file.paths)
     }

@@ -94,11 +94,7 @@ pub struct RecoveryStore {
 impl RecoveryStore {
     /// Opens the store in `dir`, creating the folder (and its parents) if needed.
     pub fn open(dir: &Path) -> Result<RecoveryStore> {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-            path: dir.display().to_string(),
-            action: "cannot create the recovery folder",
-            source,
-        })?;
+        crate::document::create_folder(dir)?;
         Ok(RecoveryStore { dir: dir.to_path_buf() })
     }
 

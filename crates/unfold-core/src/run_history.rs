@@ -165,13 +165,7 @@ pub struct RunHistory {
 impl RunHistory {
     /// Opens (creating if needed) the history at `path`.
     pub fn open(path: &Path) -> Result<RunHistory> {
-        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(folder).map_err(|source| Error::Io {
-                path: folder.display().to_string(),
-                action: "cannot create",
-                source,
-            })?;
-        }
+        crate::document::create_parent_folder(path)?;
         let connection = Connection::open(path).map_err(|e| sql_error(path, &e))?;
         let history = RunHistory { connection, path: path.to_owned() };
         history.prepare()?;

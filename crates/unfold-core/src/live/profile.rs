@@ -209,13 +209,7 @@ impl ProviderProfiles {
     pub fn save(&self, path: &Path) -> Result<()> {
         let text = crate::document::to_canonical_json(self);
         ProviderProfiles::from_json(text.as_bytes())?;
-        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(folder).map_err(|source| Error::Io {
-                path: folder.display().to_string(),
-                action: "cannot create",
-                source,
-            })?;
-        }
+        crate::document::create_parent_folder(path)?;
         crate::document::write_atomically(path, &text)
     }
 
