@@ -581,3 +581,39 @@ fn streamed_text_reaches_the_sink_piece_by_piece_with_a_split_key_still_scrubbed
     assert_eq!(response.text.as_deref(), Some("Working. Your key is [redacted key], and that is all."));
     assert!(heard.iter().all(|piece| !piece.contains(head)), "no piece shows part of the key: {heard:?}");
 }
+
+#[test]
+fn a_cancelled_live_run_ends_with_no_event_after_the_cancel() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let (outcome, events_at_cancel, events_after, server_hung_up) = runtime().block_on(async {
+        let server = FaultServer::start(vec![Reply::stalled(&[&openai_chunk(json!({ "content": "Thinking" }))])]).await;
+        let cancel = CancellationToken::new();
+        let mut live = provider(profile(ProviderKind::Openai, &server, true)).with_cancel(cancel.clone());
+        let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = heard.clone();
+        let run = tokio::spawn(async move {
+            let input = RunInput {
+                template: &template,
+                params: Default::default(),
+                user: "Go.".into(),
+                tool_changes: &[],
+                limits: RunLimits::default(),
+            };
+            unfold_core::live::run_live(&input, AdapterKind::Dynamic, &mut live, &mut |event| {
+                sink.lock().unwrap().push(event.clone());
+            })
+            .await
+        });
+        server.wait_for_stall().await;
+        let at_cancel = heard.lock().unwrap().len();
+        cancel.cancel();
+        let outcome = run.await.unwrap();
+        let hung_up = server.wait_for_hangup(Duration::from_secs(5)).await.is_some();
+        let after = heard.lock().unwrap().len();
+        (outcome, at_cancel, after, hung_up)
+    });
+    assert!(matches!(outcome, Err(Error::Cancelled)), "{outcome:?}");
+    assert_eq!(events_at_cancel, 1, "only run_started came before the answer");
+    assert_eq!(events_after, events_at_cancel, "nothing arrives after the cancel");
+    assert!(server_hung_up);
+}
