@@ -617,3 +617,37 @@ fn a_cancelled_live_run_ends_with_no_event_after_the_cancel() {
     assert_eq!(events_after, events_at_cancel, "nothing arrives after the cancel");
     assert!(server_hung_up);
 }
+
+/// A log writer into a shared buffer.
+#[derive(Clone, Default)]
+struct LogBuffer(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogBuffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn the_log_never_holds_the_key_even_when_the_server_repeats_it() {
+    let log = LogBuffer::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let echo = json!({ "error": { "message": format!("upstream rejected key {KEY}"), "type": "server_error" } });
+    let answer = openai_chunk(json!({ "content": format!("Your key {KEY} works.") }));
+    let replies = vec![Reply::error(500, echo, &[]), Reply::stream(&[&answer, "data: [DONE]\n\n"])];
+    let response = tracing::subscriber::with_default(subscriber, || ask_once(replies, ProviderKind::Openai, true).0);
+    assert_eq!(response.unwrap().text.as_deref(), Some("Your key [redacted key] works."));
+    let log = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+    assert!(log.contains("retrying") && log.contains("provider_call"), "the log is on: {log}");
+    assert!(!log.contains(KEY), "the log holds the key: {log}");
+}

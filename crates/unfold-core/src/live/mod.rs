@@ -266,7 +266,9 @@ impl HttpProvider {
                 Some(asked) => asked,
                 None => backoff,
             };
-            tracing::warn!(attempt, delay_ms = delay.as_millis() as u64, "retrying: {}", failure.message);
+            // The server's words may repeat the key: the log gets them scrubbed.
+            let said = self.key.as_ref().map_or_else(|| failure.message.clone(), |key| key.scrub(&failure.message));
+            tracing::warn!(attempt, delay_ms = delay.as_millis() as u64, "retrying: {said}");
             tokio::time::sleep(delay).await;
         }
         unreachable!("the loop over attempts only ends by returning")
