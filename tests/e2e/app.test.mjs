@@ -92,6 +92,9 @@ async function runComparison(session) {
   );
 }
 
+/** The ids of the history's rows, in order (newest first). */
+const HISTORY_ROWS = `return [...document.querySelectorAll('[data-testid="history-row"]')].map((row) => row.dataset.id);`;
+
 /** The lanes the timeline shows, in order. */
 const LANES = `return [...document.querySelectorAll('[data-testid="lane"]')].map((lane) => lane.dataset.lane);`;
 
@@ -590,6 +593,31 @@ describe("unfold-app (real binary under Xvfb)", () => {
           args: [],
         });
         assert.ok(!page.includes(E2E_KEY), "the key never reaches the webview");
+
+        // The history page lists both live runs; the restart run compared with the dynamic one as
+        // its baseline says what `unfold history compare` says of the same file.
+        await click(session, '[data-testid="page-history"]');
+        await typeInto(session, '[data-testid="history-filter-provider"]', "fake");
+        const rows = await waitUntil(session, HISTORY_ROWS, (ids) => ids.length === 2, "the two live runs");
+        const [restartId, dynamicId] = rows;
+        // A table row is not interactable for WebKitWebDriver; its cell is, and the click reaches the row.
+        await click(session, `[data-testid="history-row"][data-id="${dynamicId}"] td`);
+        await click(session, '[data-testid="history-use-baseline"]');
+        await click(session, `[data-testid="history-row"][data-id="${restartId}"] td`);
+        await click(session, '[data-testid="history-compare"]');
+        const line = await waitFor(session, '[data-testid="history-divergence"]');
+        const history = join(workDir, "data", "dev.unfold.studio", "history.sqlite3");
+        const compared = JSON.parse(
+          execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", "history", "compare", dynamicId, restartId, "--json"], {
+            cwd: ROOT,
+            encoding: "utf8",
+            env: { ...process.env, UNFOLD_HISTORY: history },
+          }),
+        );
+        assert.equal(compared.run.provider, "fake");
+        assert.ok(line.includes(compared.divergence.first.explanation), `${line} names the CLI's divergence`);
+        const pairLanes = await waitUntil(session, LANES, (shown) => shown.length === 2, "both runs' lanes");
+        assert.deepEqual(pairLanes, ["baseline", "restart"]);
       },
       scenario,
     );

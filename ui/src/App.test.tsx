@@ -624,3 +624,56 @@ describe("App: a section's tools", () => {
     expect(platform.argsOf("applyEdit")).toEqual([]);
   });
 });
+
+describe("App: the page switch and the run history", () => {
+  const pageNames = () => [...container.querySelectorAll('[role="tablist"][aria-label="View"] [role="tab"]')].map((tab) => tab.textContent);
+
+  it("switches between the editor, the compare view and the run history with a template open", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    expect(pageNames()).toEqual(["Edit", "Compare", "History"]);
+    await click(byTestId("page-history"));
+    expect(byTestId("page-history").getAttribute("aria-selected")).toBe("true");
+    expect(container.querySelector('[data-testid="section-tree"]')).toBeNull();
+    expect(container.querySelectorAll('[data-testid="history-row"]')).toHaveLength(5);
+    expect(platform.argsOf("runHistory")).toEqual([[{ limit: 200 }]]);
+    await click(byTestId("page-compare"));
+    expect(byTestId("compare-view")).toBeTruthy();
+    expect(container.querySelector('[data-testid="history-view"]')).toBeNull();
+    // Back on the history, it lists again (a comparison may have added runs) and keeps its selection.
+    await click(byTestId("page-history"));
+    await click(byTestId('history-row"][data-id="2'));
+    await click(byTestId("page-edit"));
+    expect(byTestId("section-tree")).toBeTruthy();
+    await click(byTestId("page-history"));
+    expect(platform.argsOf("runHistory")).toHaveLength(3);
+    expect(byTestId('history-row"][data-id="2').getAttribute("aria-selected")).toBe("true");
+    expect(byTestId("history-final").textContent).toBe("Fixed the login flow.");
+  });
+
+  it("leaves Ctrl+Z to the filter fields on the run history, and saves the template with Ctrl+S", async () => {
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    await click(button("Toggle context"));
+    await click(byTestId("page-history"));
+    await press("z", { ctrlKey: true });
+    expect(platform.callNames()).not.toContain("undo");
+    await press("s", { ctrlKey: true });
+    expect(platform.callNames()).toContain("saveDocument");
+  });
+
+  it("shows the run history without a template, from the start page and back", async () => {
+    const platform = new FakePlatform();
+    platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
+    await renderApp(platform);
+    expect(pageNames()).toEqual(["Start", "History"]);
+    await click(byTestId("page-history"));
+    expect(container.querySelector('[data-testid="start-page"]')).toBeNull();
+    expect(container.querySelectorAll('[data-testid="history-row"]')).toHaveLength(5);
+    await click(byTestId('history-row"][data-id="4'));
+    expect(byTestId("history-user").textContent).toBe("Refactor the authentication module.");
+    await click(byTestId("page-edit"));
+    expect(byTestId("start-page")).toBeTruthy();
+    expect(container.querySelector('[data-testid="history-view"]')).toBeNull();
+  });
+});

@@ -1,6 +1,7 @@
-// The page: the editor over the open template, or the start page, with the workspace's notices
-// (recovered work, a failed open, the unsaved-changes question); file shortcuts and the window's
-// close and file-drop events. The workspace's state lives in workspace/, the editor in editor/.
+// The page: the editor over the open template (with the compare view and the run history), or the
+// start page or the run history when none is open, with the workspace's notices (recovered work, a
+// failed open, the unsaved-changes question); file shortcuts and the window's close and file-drop
+// events. The workspace's state lives in workspace/, the editor in editor/, the history in history/.
 //
 // data-testids (tests and the e2e test select by them; keep them stable):
 //   notice                                         outside the app
@@ -9,6 +10,8 @@
 //   new-button, open-button, save-as-button,       file actions in the toolbar; recent files
 //     recent-menu, recent-file (data-path)
 //   start-page, start-new, start-open, open-example  the start page when nothing is open
+//   page-edit, page-compare, page-history          the page switch (without a template: page-edit
+//                                                    is the start page, and there is no page-compare)
 //   recovery-offer, recovered-item (data-path),    unsaved work recovered after a crash
 //     restore-recovered, discard-recovered
 //   unsaved-dialog, unsaved-save, unsaved-discard, unsaved-cancel  the unsaved-changes question
@@ -42,11 +45,13 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import { Editor } from "./editor/Editor";
 import { isHelpKey, shortcutAction } from "./editor/shortcuts";
 import { ShortcutHelpOverlay } from "./editor/ShortcutHelpOverlay";
+import { HistoryView } from "./history/HistoryView";
 import type { Platform } from "./platform";
 import { FileMenu } from "./workspace/FileMenu";
+import { PageSwitch } from "./workspace/PageSwitch";
 import { StartPage } from "./workspace/StartPage";
 import { OpenFailureNotice, RecoveryOffer, UnsavedDialog } from "./workspace/WorkspaceNotices";
-import { WorkspaceStore, type WorkspaceState } from "./workspace/workspace";
+import { WorkspaceStore, type Page, type WorkspaceState } from "./workspace/workspace";
 
 export function App({ platform }: { platform: Platform }) {
   const [workspace] = useState(() => new WorkspaceStore(platform));
@@ -101,6 +106,7 @@ export function App({ platform }: { platform: Platform }) {
           key={screen.editor.getState().document.id}
           store={screen.editor}
           compare={workspace.compare}
+          history={workspace.history}
           page={state.page}
           onPage={(page) => {
             workspace.showPage(page);
@@ -111,9 +117,27 @@ export function App({ platform }: { platform: Platform }) {
       </>
     );
   }
+  const onPage = (page: Page) => {
+    workspace.showPage(page);
+  };
+  if (screen.kind === "start" && state.page === "history") {
+    return (
+      <div className="editor">
+        <header className="toolbar">
+          <h1>Unfold</h1>
+          <PageSwitch pages={START_PAGES} page="history" onPage={onPage} names={{ edit: "Start" }} />
+        </header>
+        {notices}
+        <HistoryView store={workspace.history} />
+      </div>
+    );
+  }
   return (
     <main className="app">
-      <h1>Unfold</h1>
+      <div className="app-head">
+        <h1>Unfold</h1>
+        {screen.kind === "start" && <PageSwitch pages={START_PAGES} page="edit" onPage={onPage} names={{ edit: "Start" }} />}
+      </div>
       {notices}
       {screen.kind === "loading" && <p className="notice">Loading…</p>}
       {screen.kind === "outside_tauri" && (
@@ -125,6 +149,9 @@ export function App({ platform }: { platform: Platform }) {
     </main>
   );
 }
+
+/** The pages without a template: the start page, and the run history. */
+const START_PAGES: readonly Page[] = ["edit", "history"];
 
 /** Whether a key press goes to a text field (where `?` is a character, not the help key). */
 function isTyping(target: EventTarget | null): boolean {

@@ -4,11 +4,21 @@
 // the tool calls and markers that followed the call; a new attempt gets a separator; the run's end
 // closes the lane. Every event is a button that picks it; the picked event and the first
 // divergence's events are highlighted. It draws what has arrived, so it follows a running comparison,
-// and the text a live model is writing shows at the end of its lane until its answer is whole.
+// and the text a live model is writing shows at the end of its lane until its answer is whole. The
+// run history draws kept runs with it too, each lane named after its run.
 import { useState, type ReactNode } from "react";
 import type { Lane, RunEvent } from "../platform";
 import type { PickedEvent, RunState } from "./store";
-import { alignByCall, describeEvent, divergencePlaces, type CallBlock, type LaneView, type TimelineRow } from "./timeline";
+import {
+  alignByCall,
+  describeEvent,
+  divergencePlaces,
+  type CallBlock,
+  type EventPlace,
+  type LaneLabel,
+  type LaneView,
+  type TimelineRow,
+} from "./timeline";
 
 /** What each lane is, under its name. */
 const LANE_NOTES: Record<Lane, string> = {
@@ -32,22 +42,29 @@ export function Timeline({
   views,
   picked,
   onPick,
+  labels,
+  divergence,
 }: {
   run: RunState;
   /** Each lane's events grouped into blocks (laneViews of the run's events). */
   views: Record<Lane, LaneView>;
   picked: PickedEvent | null;
   onPick: (lane: Lane, event: RunEvent) => void;
+  /** Kept runs' names for the lanes, in place of the comparison's lane names and notes. */
+  labels?: Partial<Record<Lane, LaneLabel>>;
+  /** The first divergence's events, when `run` has no comparison report to find them in. */
+  divergence?: readonly EventPlace[];
 }) {
   const [showBaseline, setShowBaseline] = useState(true);
-  const withBaseline = run.lanes.includes("baseline");
+  // A named baseline lane is a kept run chosen as the baseline, not the all-FULL run: never hidden.
+  const withBaseline = run.lanes.includes("baseline") && labels?.baseline === undefined;
   const lanes = run.lanes.filter((lane) => lane !== "baseline" || showBaseline);
   const shown: Partial<Record<Lane, LaneView>> = Object.fromEntries(lanes.map((lane) => [lane, views[lane]]));
   const rows = alignByCall(shown);
   const withBefore = lanes.some((lane) => views[lane].before.length > 0);
   const marks: Marks = {
     picked,
-    divergence: new Set(divergencePlaces(run.report).map((place) => placeKey(place.lane, place.seq))),
+    divergence: new Set((divergence ?? divergencePlaces(run.report)).map((place) => placeKey(place.lane, place.seq))),
     onPick,
   };
   return (
@@ -74,6 +91,7 @@ export function Timeline({
           <LaneColumn
             key={lane}
             lane={lane}
+            label={labels?.[lane] ?? { name: lane, note: LANE_NOTES[lane] }}
             column={index + 1}
             view={views[lane]}
             rows={rows}
@@ -104,6 +122,7 @@ function pendingText(run: RunState, lane: Lane): string {
 
 function LaneColumn({
   lane,
+  label,
   column,
   view,
   rows,
@@ -113,6 +132,7 @@ function LaneColumn({
   marks,
 }: {
   lane: Lane;
+  label: LaneLabel;
   column: number;
   view: LaneView;
   rows: TimelineRow[];
@@ -124,10 +144,10 @@ function LaneColumn({
 }) {
   const cell = (extra = "") => `timeline-cell col-${String(column)}${extra}`;
   return (
-    <div className="lane" data-testid="lane" data-lane={lane} role="group" aria-label={`${lane} lane`}>
+    <div className="lane" data-testid="lane" data-lane={lane} role="group" aria-label={`${label.name} lane`}>
       <div className={cell(" lane-head")}>
-        <h4>{lane}</h4>
-        <span className="lane-note">{LANE_NOTES[lane]}</span>
+        <h4>{label.name}</h4>
+        <span className="lane-note">{label.note}</span>
       </div>
       {withBefore && (
         <div className={cell(" before")}>

@@ -484,7 +484,7 @@ export class CompareStore extends ExternalStore<CompareState> {
 }
 
 /** The title of what was not done, with the backend's reason (which names the file and place). */
-function failureOf(title: string, error: PlatformError): Failure {
+export function failureOf(title: string, error: PlatformError): Failure {
   const problems = problemsOf(error);
   switch (error.code) {
     case "ipc_failed":

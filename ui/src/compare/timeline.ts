@@ -47,6 +47,12 @@ export function laneView(events: readonly RunEvent[]): LaneView {
   return view;
 }
 
+/** A lane's heading and note when it draws a kept run ("run 12") rather than a comparison's lane. */
+export interface LaneLabel {
+  name: string;
+  note: string;
+}
+
 /** Every lane's events grouped into blocks. */
 export function laneViews(events: Record<Lane, readonly RunEvent[]>): Record<Lane, LaneView> {
   return { dynamic: laneView(events.dynamic), restart: laneView(events.restart), baseline: laneView(events.baseline) };

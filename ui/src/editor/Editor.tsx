@@ -1,12 +1,15 @@
 // The page for one open template: toolbar (undo, redo, save, path, modified marker, the switch
-// between the editor and the compare view), then either the editor (the section tree with its
-// structure toolbar and keys, the selected section's editor and tools or the Template panel, the
-// problems and the preview) or the compare view; keyboard shortcuts and the window title. All state
-// and actions live in EditorStore and CompareStore.
+// between the editor, the compare view and the run history), then either the editor (the section
+// tree with its structure toolbar and keys, the selected section's editor and tools or the Template
+// panel, the problems and the preview), the compare view or the run history; keyboard shortcuts and
+// the window title. All state and actions live in EditorStore, CompareStore and HistoryStore.
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
 import { CompareView } from "../compare/CompareView";
 import type { CompareStore } from "../compare/store";
+import { HistoryView } from "../history/HistoryView";
+import type { HistoryStore } from "../history/store";
 import type { ProblemView } from "../platform";
+import { PageSwitch } from "../workspace/PageSwitch";
 import type { Page } from "../workspace/workspace";
 import { windowTitle } from "../view";
 import { PreviewPane } from "./PreviewPane";
@@ -27,18 +30,20 @@ import { ProblemItems } from "../ProblemItems";
 type Tab = "section" | "template";
 
 /**
- * The editor over `store`'s document, or the compare view (`page`) of `compare`'s scenario on it;
- * `fileMenu` (new, open, save as, recent files) sits in its toolbar.
+ * The editor over `store`'s document, the compare view (`page`) of `compare`'s scenario on it, or
+ * the run history of `history`; `fileMenu` (new, open, save as, recent files) sits in its toolbar.
  */
 export function Editor({
   store,
   compare,
+  history,
   page,
   onPage,
   fileMenu,
 }: {
   store: EditorStore;
   compare: CompareStore;
+  history: HistoryStore;
   page: Page;
   onPage: (page: Page) => void;
   fileMenu?: ReactNode;
@@ -68,6 +73,9 @@ export function Editor({
     const onKeyDown = (event: KeyboardEvent) => {
       const action = shortcutAction(event);
       if (action === null || !isEditorShortcut(action)) return;
+      // The run history has nothing to undo, and an undo of the template there would not be seen:
+      // its filter fields keep their own.
+      if (page === "history" && action !== "save") return;
       // Ours, not the text field's own undo: the document's history covers every field. On the
       // compare view they act on the scenario.
       event.preventDefault();
@@ -119,22 +127,7 @@ export function Editor({
             modified
           </span>
         )}
-        <div className="page-switch" role="tablist" aria-label="View">
-          {(["edit", "compare"] as const).map((name) => (
-            <button
-              key={name}
-              type="button"
-              role="tab"
-              data-testid={`page-${name}`}
-              aria-selected={page === name}
-              onClick={() => {
-                onPage(name);
-              }}
-            >
-              {name === "edit" ? "Edit" : "Compare"}
-            </button>
-          ))}
-        </div>
+        <PageSwitch pages={["edit", "compare", "history"]} page={page} onPage={onPage} />
       </header>
       {state.failure !== null && (
         <FailureNotice
@@ -146,6 +139,8 @@ export function Editor({
       )}
       {page === "compare" ? (
         <CompareView store={compare} template={document.template} />
+      ) : page === "history" ? (
+        <HistoryView store={history} />
       ) : (
       <div className="panes">
         <nav className="pane tree-pane" aria-label="Sections">

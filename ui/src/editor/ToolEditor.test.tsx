@@ -9,6 +9,7 @@ import { mountEachTest } from "../testing/testRoot";
 import { FakePlatform } from "../testing/fakePlatform";
 import { Editor } from "./Editor";
 import { CompareStore } from "../compare/store";
+import { HistoryStore } from "../history/store";
 import { EditorStore } from "./store";
 
 let container: HTMLDivElement;
@@ -32,8 +33,9 @@ const PAUSE_MS = 200;
 async function renderEditor(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const store = new EditorStore(platform, platform.view());
   const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
+  const history = new HistoryStore(platform);
   await act(async () => {
-    root.render(<Editor store={store} compare={compare} page="edit" onPage={() => undefined} />);
+    root.render(<Editor store={store} compare={compare} history={history} page="edit" onPage={() => undefined} />);
     await Promise.resolve();
   });
   await wait();

@@ -5,7 +5,8 @@
 // to test progress and cancel, and answer each model call's request and response; live
 // comparisons (that report's runs of the adapters asked, without a baseline) with the backend's
 // checks of the profile, the adapters and the key; provider profiles saved with the core's checks;
-// and a run history to list, read and compare.
+// and a run history (that report's three runs kept as scripted runs, and two live runs) to list
+// with the core's filters, read and compare.
 import type {
   AdapterKind,
   CallRequest,
@@ -67,6 +68,67 @@ export function lookupFirstScenario(): Scenario {
   };
 }
 
+/** A kept run's report: one adapter's run. */
+type RunReport = StoredRun["report"];
+
+/** When the example history's first run started: 5 January 2026, 09:30 UTC. */
+const HISTORY_START_MS = Date.UTC(2026, 0, 5, 9, 30);
+
+/**
+ * The run history `unfold compare` and the app would have kept, oldest first: the lookup-first
+ * comparison's dynamic, restart and baseline runs as scripted runs (ids 1 to 3), then a day later a
+ * live run of the dynamic adapter on a local model (id 4) and a live run of the restart adapter
+ * whose provider could not be reached (id 5).
+ */
+export function exampleHistory(): StoredRun[] {
+  const report = lookupFirstReport();
+  const { user } = lookupFirstScenario();
+  const baseline = report.baseline;
+  if (baseline === null) throw new Error("the lookup-first report has a baseline");
+  const [dynamic, restart] = report.runs;
+  if (dynamic === undefined || restart === undefined) throw new Error("the lookup-first report has both adapters' runs");
+  const kept = (id: number, lane: Lane, run: RunReport, rest: Partial<StoredRun> = {}): StoredRun => ({
+    id,
+    started_at_ms: HISTORY_START_MS + (id - 1) * 1_000,
+    duration_ms: 40 + id * 5,
+    source: "scripted",
+    template: report.template,
+    template_path: "/t/task.unfold.json",
+    template_hash: "5e1f0c9a2b7d4e63",
+    scenario: report.scenario,
+    scenario_path: "/s/lookup-first.scenario.json",
+    provider: "scripted",
+    model: null,
+    lane,
+    adapter: run.adapter,
+    status: run.status,
+    counters: run.counters,
+    user,
+    report: { adapter: run.adapter, status: run.status, final: run.final, counters: run.counters, events: run.events },
+    ...rest,
+  });
+  const live = { source: "live", provider: "local", model: "qwen3" } as const;
+  const unreachable = "http://127.0.0.1:11434/v1: connection refused";
+  const failedRun: RunReport = {
+    adapter: "restart",
+    status: "error",
+    final: null,
+    counters: { ...restart.counters, model_calls: 0, restarts: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0 },
+    events: [
+      { type: "run_started", adapter: "restart", template: report.template, seq: 0, attempt: 1 },
+      { type: "run_completed", status: "error", final: null, error: unreachable, seq: 1, attempt: 1 },
+    ],
+  };
+  const day = 86_400_000;
+  return [
+    kept(1, "dynamic", dynamic),
+    kept(2, "restart", restart),
+    kept(3, "baseline", baseline),
+    kept(4, "dynamic", dynamic, { ...live, started_at_ms: HISTORY_START_MS + day, duration_ms: 8_420 }),
+    kept(5, "restart", failedRun, { ...live, started_at_ms: HISTORY_START_MS + day + 9_000, duration_ms: 12, status: "error", counters: failedRun.counters }),
+  ];
+}
+
 interface OpenScenario {
   scenario: Scenario;
   path: string | null;
@@ -107,7 +169,7 @@ export class FakeCompare {
   /** The profile names the OS keychain holds a key for. */
   readonly keychain = new Set<string>();
   /** The kept runs, oldest first. */
-  history: StoredRun[] = [];
+  history: StoredRun[] = exampleHistory();
 
   constructor(private readonly template: () => Template) {}
 
@@ -341,7 +403,7 @@ export class FakeCompare {
     return ok(this.profilesView());
   }
 
-  /** The kept runs `filter` matches, newest first. */
+  /** The kept runs `filter` matches, newest first, as the core lists them (exact matches, 100 at most by default). */
   runHistory(filter: RunFilter): Promise<Outcome<RunSummary[]>> {
     const matches = (value: unknown, wanted: unknown) => wanted === undefined || wanted === null || value === wanted;
     const found = this.history.filter(
@@ -352,24 +414,32 @@ export class FakeCompare {
         matches(run.status, filter.status) &&
         matches(run.source, filter.source),
     );
-    return ok(found.reverse().slice(0, filter.limit ?? 100).map(summaryOf));
+    const newestFirst = found.sort((a, b) => (b.started_at_ms ?? 0) - (a.started_at_ms ?? 0) || (b.id ?? 0) - (a.id ?? 0));
+    return ok(newestFirst.slice(0, filter.limit ?? 100).map(summaryOf));
   }
 
   historyRun(id: number): Promise<Outcome<StoredRun>> {
     const run = this.history.find((kept) => kept.id === id);
-    return run === undefined ? failed({ code: "invalid_template", message: `no run ${String(id)} is kept`, problems: [] }) : ok(run);
+    return run === undefined ? failed({ code: "invalid_template", message: `run ${String(id)}: no run in the history has this id`, problems: [] }) : ok(run);
   }
 
-  /** Two kept runs side by side; the fake finds no divergence (the core's is tested in Rust). */
+  /**
+   * Run `id` beside run `baseline`. The fake knows one divergence, the lookup-first report's
+   * (its dynamic run against its restart run, whatever their source); any other pair has none (the
+   * core's divergence is tested in Rust).
+   */
   compareHistoryRuns(baseline: number, id: number): Promise<Outcome<RunComparison>> {
     const left = this.history.find((kept) => kept.id === baseline);
     const right = this.history.find((kept) => kept.id === id);
     if (left === undefined || right === undefined) {
       const missing = left === undefined ? baseline : id;
-      return failed({ code: "invalid_template", message: `no run ${String(missing)} is kept`, problems: [] });
+      return failed({ code: "invalid_template", message: `run ${String(missing)}: no run in the history has this id`, problems: [] });
     }
-    const divergence = { left: left.adapter, right: right.adapter, first: null };
-    return ok({ baseline: summaryOf(left), run: summaryOf(right), divergence });
+    const known = this.report.divergence;
+    const [dynamic, restart] = this.report.runs;
+    const same = (run: StoredRun, report: RunReport | undefined) => JSON.stringify(run.report.events) === JSON.stringify(report?.events);
+    const first = known !== null && same(left, dynamic) && same(right, restart) ? known.first : null;
+    return ok({ baseline: summaryOf(left), run: summaryOf(right), divergence: { left: left.adapter, right: right.adapter, first } });
   }
 }
 

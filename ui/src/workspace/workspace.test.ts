@@ -1,6 +1,6 @@
 // Tests for workspace.ts over the fake platform: the start page, switching documents with the
 // unsaved-changes question (save, don't save, cancel), failed opens that keep the open document,
-// recovered work, recent files, dropped files and closing the window.
+// recovered work, recent files, dropped files and closing the window; the pages.
 import { describe, expect, it } from "vitest";
 import { lookupFirstScenario } from "../testing/fakeCompare";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
@@ -272,6 +272,19 @@ describe("WorkspaceStore", () => {
       expect(workspace.getState().page).toBe("compare");
       expect(workspace.compare.getState().scenario?.path).toBe("/t/lookup-first.scenario.json");
       expect(platform.argsOf("openScenario")).toEqual([["/t/lookup-first.scenario.json", platform.id]]);
+    });
+
+    it("shows the run history with or without a template, its selection kept across a switch of template", async () => {
+      const platform = new FakePlatform();
+      platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
+      const workspace = await started(platform);
+      workspace.showPage("history");
+      expect(workspace.getState().page).toBe("history");
+      await workspace.history.load();
+      await workspace.history.select(2);
+      expect(await workspace.openExample()).toBe(true);
+      expect(workspace.getState().page).toBe("history");
+      expect(workspace.history.getState().run?.id).toBe(2);
     });
 
     it("stays on the editor without a launch scenario, and rechecks the scenario when the view shows", async () => {

@@ -1,5 +1,5 @@
 // The app around the editor, without React: which document is open (or the start page), whether
-// the editor or the compare view shows, the recent files, the unsaved work recovered after a crash,
+// the editor, the compare view or the run history shows, the recent files, the unsaved work recovered after a crash,
 // and every way to switch documents (new, open by dialog, recent list or dropped file, the example,
 // a restore). Each switch, like closing the window, first asks what to do with unsaved changes (of
 // the template, and on closing of the compare view's scenario too); whatever the answer, nothing
@@ -7,6 +7,7 @@
 import type { DocumentView, Outcome, Platform, ProblemView, RecentFile, RecoveredWork } from "../platform";
 import { CompareStore, type OpenTemplate } from "../compare/store";
 import { EditorStore } from "../editor/store";
+import { HistoryStore } from "../history/store";
 import { ExternalStore } from "../state/ExternalStore";
 import { describeError, loadInitialView, problemsOf } from "../view";
 
@@ -33,8 +34,11 @@ export interface UnsavedQuestion {
   reason: "switch" | "close";
 }
 
-/** What the open document shows: the template editor, or the compare view beside it. */
-export type Page = "edit" | "compare";
+/**
+ * What the window shows: the template editor (or the start page when no template is open), the
+ * compare view beside it, or the run history (with or without a template).
+ */
+export type Page = "edit" | "compare" | "history";
 
 export type UnsavedAnswer = "save" | "discard" | "cancel";
 
@@ -60,10 +64,13 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
 
   /** The compare view: its scenario runs on the open template, and outlives a switch of template. */
   readonly compare: CompareStore;
+  /** The run history: its filter, selection and baseline stay while other pages show. */
+  readonly history: HistoryStore;
 
   constructor(private readonly platform: Platform) {
     super({ screen: { kind: "loading" }, page: "edit", recent: [], recovered: [], openFailure: null, question: null });
     this.compare = new CompareStore(platform, () => this.openTemplate(), (name, reason) => this.ask(name, reason));
+    this.history = new HistoryStore(platform);
   }
 
   private openTemplate(): OpenTemplate | null {
@@ -71,7 +78,10 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     return document === undefined ? null : { id: document.id, template: document.template };
   }
 
-  /** Shows the editor or the compare view; the scenario is checked against the template as it is now. */
+  /**
+   * Shows the editor, the compare view or the run history (which lists the runs kept until now when
+   * it shows); the scenario is checked against the template as it is now.
+   */
   showPage(page: Page): void {
     this.update({ page });
     if (page === "compare") void this.compare.recheck();
