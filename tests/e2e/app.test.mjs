@@ -593,6 +593,18 @@ describe("unfold-app (real binary under Xvfb)", () => {
           args: [],
         });
         assert.ok(!page.includes(E2E_KEY), "the key never reaches the webview");
+        // The exports of a live comparison, through the app's own commands (the UI's Export
+        // buttons call them after the native dialog): the file scan below reads them too.
+        const exported = await webdriver("POST", `/session/${session}/execute/async`, {
+          script: `const [report, folder, done] = arguments;
+            const invoke = window.__TAURI_INTERNALS__.invoke;
+            invoke("export_comparison", { runId: 1, path: report })
+              .then(() => invoke("export_requests", { runId: 1, folder }))
+              .then((count) => done(count), (error) => done("failed: " + JSON.stringify(error)));`,
+          args: [join(workDir, "live.comparison.json"), join(workDir, "live-requests")],
+        });
+        assert.equal(typeof exported, "number", `the exports were written: ${exported}`);
+        assert.ok(readFileSync(join(workDir, "live.comparison.json"), "utf8").includes('"kind": "unfold.comparison"'));
 
         // The history page lists both live runs; the restart run compared with the dynamic one as
         // its baseline says what `unfold history compare` says of the same file.
