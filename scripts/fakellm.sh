@@ -42,79 +42,14 @@ ensure_fakellm() {
   }
 }
 
-# Whether a server answers on the port (fakellm's stats endpoint; it has no /health).
-answers() {
-  curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/_fakellm/stats" 2>/dev/null
-}
-
-# Whether anything listens on the port (curl's exit status 7: could not connect).
-port_in_use() {
-  local status=0
-  curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/" 2>/dev/null || status=$?
-  ((status != 7))
-}
-
-# The pid in the pid file when that process is alive and is fakellm; nothing otherwise.
-running_pid() {
-  local pid
-  [[ -f "$PID_FILE" ]] || return 0
-  pid="$(<"$PID_FILE")"
-  if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null &&
-    [[ "$(ps -o args= -p "$pid" 2>/dev/null)" == *fakellm* ]]; then
-    echo "$pid"
-  fi
-}
-
 start() {
-  local pid
-  pid="$(running_pid)"
-  if [[ -n "$pid" ]] && answers; then
-    echo "fakellm already runs on 127.0.0.1:$PORT (pid $pid)"
-    return 0
-  fi
-  if [[ -n "$pid" ]]; then
-    echo "error: fakellm (pid $pid, from $PID_FILE) runs but does not answer on port $PORT;" \
-      "run: $0 stop $PORT" >&2
-    exit 1
-  fi
-  rm -f "$PID_FILE"
-  if port_in_use; then
-    echo "error: port $PORT is already in use on 127.0.0.1 (by something this script did not start)" >&2
-    exit 1
-  fi
+  server_may_start || return 0
   if [[ ! -f "$CONFIG" ]]; then
     echo "error: the config $CONFIG is missing" >&2
     exit 1
   fi
   ensure_fakellm
-
-  nohup "$VENV/bin/fakellm" serve --host 127.0.0.1 --port "$PORT" --config "$CONFIG" \
-    >"$LOG_FILE" 2>&1 </dev/null &
-  pid=$!
-  echo "$pid" >"$PID_FILE"
-
-  local deadline=$((SECONDS + START_TIMEOUT))
-  until answers; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      rm -f "$PID_FILE"
-      echo "error: fakellm exited before answering on 127.0.0.1:$PORT; its log ($LOG_FILE):" >&2
-      sed 's/^/    /' "$LOG_FILE" >&2
-      exit 1
-    fi
-    if ((SECONDS >= deadline)); then
-      kill "$pid" 2>/dev/null || true
-      rm -f "$PID_FILE"
-      echo "error: fakellm did not answer on 127.0.0.1:$PORT within $START_TIMEOUT s; its log ($LOG_FILE):" >&2
-      sed 's/^/    /' "$LOG_FILE" >&2
-      exit 1
-    fi
-    sleep 0.2
-  done
-  echo "fakellm runs on http://127.0.0.1:$PORT (pid $pid, log $LOG_FILE)"
-}
-
-stop() {
-  stop_background_server fakellm "$(running_pid)" "$PID_FILE" "$PORT"
+  launch_server "$VENV/bin/fakellm" serve --host 127.0.0.1 --port "$PORT" --config "$CONFIG"
 }
 
 (($# == 2)) || usage
@@ -127,12 +62,16 @@ fi
 PORT=$((10#$PORT))
 PID_FILE="${TMPDIR:-/tmp}/unfold-fakellm-$PORT.pid"
 LOG_FILE="${TMPDIR:-/tmp}/unfold-fakellm-$PORT.log"
+SERVER=fakellm
+# fakellm has no /health; its stats answer once it is up.
+HEALTH_PATH=/_fakellm/stats
+PROCESS_PATTERN="*fakellm*"
 
 case "$COMMAND" in
   start)
     require_tools curl
     start
     ;;
-  stop) stop ;;
+  stop) stop_server ;;
   *) usage ;;
 esac

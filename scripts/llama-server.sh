@@ -157,80 +157,18 @@ install() {
   fi
 }
 
-# Whether the server answers and has loaded the model (/health is 503 while loading, needs no key).
-answers() {
-  curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/health" 2>/dev/null
-}
-
-# Whether anything listens on the port (curl's exit status 7: could not connect).
-port_in_use() {
-  local status=0
-  curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/" 2>/dev/null || status=$?
-  ((status != 7))
-}
-
-# The pid in the pid file when that process is alive and is our llama-server; nothing otherwise.
-running_pid() {
-  local pid
-  [[ -f "$PID_FILE" ]] || return 0
-  pid="$(<"$PID_FILE")"
-  if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null &&
-    [[ "$(ps -o args= -p "$pid" 2>/dev/null)" == *llama-server-b* ]]; then
-    echo "$pid"
-  fi
-}
-
 start() {
-  local pid
-  pid="$(running_pid)"
-  if [[ -n "$pid" ]] && answers; then
-    echo "llama-server already runs on 127.0.0.1:$PORT (pid $pid; its API key is the one it was started with)"
+  if ! server_may_start; then
+    echo "    (it requires the API key it was started with)"
     return 0
   fi
-  if [[ -n "$pid" ]]; then
-    echo "error: llama-server (pid $pid, from $PID_FILE) runs but does not answer on port $PORT;" \
-      "run: $0 stop $PORT" >&2
-    exit 1
-  fi
-  rm -f "$PID_FILE"
-  if port_in_use; then
-    echo "error: port $PORT is already in use on 127.0.0.1 (by something this script did not start)" >&2
-    exit 1
-  fi
   install
-
   local args=(-m "$MODEL" --host 127.0.0.1 --port "$PORT" --jinja -c 4096 -t 2 --no-webui
     --alias smollm2)
   if [[ -n "$API_KEY" ]]; then
     args+=(--api-key "$API_KEY")
   fi
-  nohup "$BINARY" "${args[@]}" >"$LOG_FILE" 2>&1 </dev/null &
-  pid=$!
-  echo "$pid" >"$PID_FILE"
-
-  local deadline=$((SECONDS + START_TIMEOUT))
-  until answers; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      rm -f "$PID_FILE"
-      echo "error: llama-server exited before answering on 127.0.0.1:$PORT; its log ($LOG_FILE):" >&2
-      sed 's/^/    /' "$LOG_FILE" >&2
-      exit 1
-    fi
-    if ((SECONDS >= deadline)); then
-      kill "$pid" 2>/dev/null || true
-      rm -f "$PID_FILE"
-      echo "error: llama-server did not answer on 127.0.0.1:$PORT within $START_TIMEOUT s; its log" \
-        "($LOG_FILE):" >&2
-      sed 's/^/    /' "$LOG_FILE" >&2
-      exit 1
-    fi
-    sleep 0.2
-  done
-  echo "llama-server runs on http://127.0.0.1:$PORT (pid $pid, model smollm2, log $LOG_FILE)"
-}
-
-stop() {
-  stop_background_server llama-server "$(running_pid)" "$PID_FILE" "$PORT"
+  launch_server "$BINARY" "${args[@]}"
 }
 
 (($# >= 1)) || usage
@@ -254,11 +192,15 @@ fi
 PORT=$((10#$PORT))
 PID_FILE="${TMPDIR:-/tmp}/unfold-llama-server-$PORT.pid"
 LOG_FILE="${TMPDIR:-/tmp}/unfold-llama-server-$PORT.log"
+SERVER=llama-server
+# /health is 503 while the model loads and needs no key.
+HEALTH_PATH=/health
+PROCESS_PATTERN="*llama-server-b*"
 
 case "$COMMAND" in
   start)
     require_tools curl
     start
     ;;
-  stop) stop ;;
+  stop) stop_server ;;
 esac

@@ -47,13 +47,88 @@ step() {
   echo "    ($((SECONDS - start)) s)"
 }
 
-# Stops the background server NAME whose live pid is PID (empty: not running) and removes its pid
-# file PID_FILE: SIGTERM, then SIGKILL if it has not stopped within 5 s. Says what it did.
-stop_background_server() {
-  local name="$1" pid="$2" pid_file="$3" port="$4"
+# --- Test servers in the background (scripts/fakellm.sh, scripts/llama-server.sh) ---
+# The script sets SERVER (its name), PORT, PID_FILE, LOG_FILE, HEALTH_PATH (a path that answers
+# once it is up), PROCESS_PATTERN (a glob its command line matches) and START_TIMEOUT (seconds).
+
+# Whether the server answers on its health path.
+server_answers() {
+  curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$PORT$HEALTH_PATH" 2>/dev/null
+}
+
+# Whether anything listens on the port (curl's exit status 7: could not connect).
+port_in_use() {
+  local status=0
+  curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/" 2>/dev/null || status=$?
+  ((status != 7))
+}
+
+# The pid in the pid file when that process is alive and is the server; nothing otherwise.
+server_pid() {
+  local pid
+  [[ -f "$PID_FILE" ]] || return 0
+  pid="$(<"$PID_FILE")"
+  # shellcheck disable=SC2053 # PROCESS_PATTERN is a glob on purpose
+  if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null &&
+    [[ "$(ps -o args= -p "$pid" 2>/dev/null)" == $PROCESS_PATTERN ]]; then
+    echo "$pid"
+  fi
+}
+
+# Whether the server may be started: false (after saying so) when it already runs and answers;
+# exits with an error when the port is taken, by it or by something else.
+server_may_start() {
+  local pid
+  pid="$(server_pid)"
+  if [[ -n "$pid" ]] && server_answers; then
+    echo "$SERVER already runs on 127.0.0.1:$PORT (pid $pid)"
+    return 1
+  fi
+  if [[ -n "$pid" ]]; then
+    echo "error: $SERVER (pid $pid, from $PID_FILE) runs but does not answer on port $PORT;" \
+      "run: $0 stop $PORT" >&2
+    exit 1
+  fi
+  rm -f "$PID_FILE"
+  if port_in_use; then
+    echo "error: port $PORT is already in use on 127.0.0.1 (by something this script did not start)" >&2
+    exit 1
+  fi
+}
+
+# Starts COMMAND [ARG…] in the background as the server and waits until it answers; on failure
+# stops it and shows its log.
+launch_server() {
+  nohup "$@" >"$LOG_FILE" 2>&1 </dev/null &
+  local pid=$!
+  echo "$pid" >"$PID_FILE"
+  local deadline=$((SECONDS + START_TIMEOUT)) failure=""
+  until server_answers; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      failure="exited before answering on 127.0.0.1:$PORT"
+    elif ((SECONDS >= deadline)); then
+      kill "$pid" 2>/dev/null || true
+      failure="did not answer on 127.0.0.1:$PORT within $START_TIMEOUT s"
+    fi
+    if [[ -n "$failure" ]]; then
+      rm -f "$PID_FILE"
+      echo "error: $SERVER $failure; its log ($LOG_FILE):" >&2
+      sed 's/^/    /' "$LOG_FILE" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  echo "$SERVER runs on http://127.0.0.1:$PORT (pid $pid, log $LOG_FILE)"
+}
+
+# Stops the server (SIGTERM, then SIGKILL if it has not stopped within 5 s) and removes its pid
+# file. Says what it did.
+stop_server() {
+  local pid
+  pid="$(server_pid)"
   if [[ -z "$pid" ]]; then
-    rm -f "$pid_file"
-    echo "$name is not running for port $port"
+    rm -f "$PID_FILE"
+    echo "$SERVER is not running for port $PORT"
     return 0
   fi
   kill "$pid"
@@ -63,9 +138,9 @@ stop_background_server() {
     sleep 0.1
   done
   if kill -0 "$pid" 2>/dev/null; then
-    echo "warning: $name (pid $pid) did not stop within 5 s; killing it" >&2
+    echo "warning: $SERVER (pid $pid) did not stop within 5 s; killing it" >&2
     kill -9 "$pid" 2>/dev/null || true
   fi
-  rm -f "$pid_file"
-  echo "$name stopped (port $port, pid $pid)"
+  rm -f "$PID_FILE"
+  echo "$SERVER stopped (port $PORT, pid $pid)"
 }
