@@ -54,15 +54,7 @@ start() {
 
 (($# == 2)) || usage
 COMMAND="$1"
-PORT="$2"
-if ! [[ "$PORT" =~ ^[0-9]{1,5}$ ]] || ((10#$PORT < 1 || 10#$PORT > 65535)); then
-  echo "error: PORT must be a number from 1 to 65535, not '$PORT'" >&2
-  exit 2
-fi
-PORT=$((10#$PORT))
-PID_FILE="${TMPDIR:-/tmp}/unfold-fakellm-$PORT.pid"
-LOG_FILE="${TMPDIR:-/tmp}/unfold-fakellm-$PORT.log"
-SERVER=fakellm
+use_server_port fakellm "$2"
 # fakellm has no /health; its stats answer once it is up.
 HEALTH_PATH=/_fakellm/stats
 PROCESS_PATTERN="*fakellm*"

@@ -183,16 +183,8 @@ case "$COMMAND" in
   stop) (($# == 2)) || usage ;;
   *) usage ;;
 esac
-PORT="$2"
 API_KEY="${3:-}"
-if ! [[ "$PORT" =~ ^[0-9]{1,5}$ ]] || ((10#$PORT < 1 || 10#$PORT > 65535)); then
-  echo "error: PORT must be a number from 1 to 65535, not '$PORT'" >&2
-  exit 2
-fi
-PORT=$((10#$PORT))
-PID_FILE="${TMPDIR:-/tmp}/unfold-llama-server-$PORT.pid"
-LOG_FILE="${TMPDIR:-/tmp}/unfold-llama-server-$PORT.log"
-SERVER=llama-server
+use_server_port llama-server "$2"
 # /health is 503 while the model loads and needs no key.
 HEALTH_PATH=/health
 PROCESS_PATTERN="*llama-server-b*"

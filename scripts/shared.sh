@@ -48,8 +48,22 @@ step() {
 }
 
 # --- Test servers in the background (scripts/fakellm.sh, scripts/llama-server.sh) ---
-# The script sets SERVER (its name), PORT, PID_FILE, LOG_FILE, HEALTH_PATH (a path that answers
-# once it is up), PROCESS_PATTERN (a glob its command line matches) and START_TIMEOUT (seconds).
+# The script calls use_server_port NAME PORT, and sets HEALTH_PATH (a path that answers once it is
+# up), PROCESS_PATTERN (a glob its command line matches) and START_TIMEOUT (seconds).
+
+# Sets SERVER to NAME and PORT, PID_FILE and LOG_FILE for the port given; exits 2 when it is not a
+# port number.
+use_server_port() {
+  SERVER="$1"
+  PORT="$2"
+  if ! [[ "$PORT" =~ ^[0-9]{1,5}$ ]] || ((10#$PORT < 1 || 10#$PORT > 65535)); then
+    echo "error: PORT must be a number from 1 to 65535, not '$PORT'" >&2
+    exit 2
+  fi
+  PORT=$((10#$PORT))
+  PID_FILE="${TMPDIR:-/tmp}/unfold-$SERVER-$PORT.pid"
+  LOG_FILE="${TMPDIR:-/tmp}/unfold-$SERVER-$PORT.log"
+}
 
 # Whether the server answers on its health path.
 server_answers() {

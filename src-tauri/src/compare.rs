@@ -15,9 +15,9 @@ use tauri::ipc::Channel;
 use tauri::State;
 use unfold_core::compare::{CallRequest, CompareProgress, Comparison, Lane};
 use unfold_core::edit::FileDocument;
-use unfold_core::live::{ApiKey, CancellationToken, HttpProvider, ProviderProfile, TextSink};
+use unfold_core::live::{ApiKey, CancellationToken, HttpProvider, TextSink};
 use unfold_core::recovery::RecoveryStore;
-use unfold_core::run_history::{RunRecord, RunSource};
+use unfold_core::run_history::ComparisonOrigin;
 use unfold_core::scenario_edit::{starter_scenario, ScenarioDocument, ScenarioView};
 use unfold_core::{AdapterKind, ComparisonReport, Scenario, Template};
 
@@ -225,13 +225,16 @@ impl Comparisons {
         lock(&self.running).remove(&run_id);
         let comparison = outcome?;
         let provider = live.as_ref().map(|l| context.profiles.get(&l.profile)).transpose().ok().flatten();
-        let source = Kept {
-            template: (&template, template_path.as_deref()),
-            scenario: (&scenario, scenario_path.as_deref()),
-            provider: provider.as_ref(),
-            started,
+        let origin = ComparisonOrigin {
+            template: &template,
+            template_path: template_path.as_deref(),
+            scenario: &scenario,
+            scenario_path: scenario_path.as_deref(),
+            live: provider.as_ref().map(|p| (p.name.as_str(), p.model.as_str())),
+            started_at_ms: started.0,
+            duration_ms: started.1.elapsed().as_millis() as u64,
         };
-        source.keep(context.history, &comparison.report);
+        context.history.keep(&origin.records(&comparison.report));
         let report = comparison.report.clone();
         *lock(&self.last) = Some((run_id, comparison));
         Ok(report)
@@ -308,40 +311,6 @@ fn live_comparison(
     let comparison =
         unfold_core::compare::compare_live(template, scenario, &live.adapters, &mut providers, progress.events, cancel);
     tauri::async_runtime::block_on(comparison)
-}
-
-/// What the history keeps of a comparison's runs besides their reports.
-struct Kept<'a> {
-    template: (&'a Template, Option<&'a Path>),
-    scenario: (&'a Scenario, Option<&'a Path>),
-    provider: Option<&'a ProviderProfile>,
-    started: (u64, std::time::Instant),
-}
-
-impl Kept<'_> {
-    fn keep(&self, history: &History, report: &ComparisonReport) {
-        let duration_ms = self.started.1.elapsed().as_millis() as u64;
-        let lanes = report.runs.iter().map(|run| (run.adapter.name(), run));
-        let baseline = report.baseline.iter().map(|b| ("baseline", &b.run));
-        let records: Vec<RunRecord<'_>> = lanes
-            .chain(baseline)
-            .map(|(lane, run)| RunRecord {
-                started_at_ms: self.started.0,
-                duration_ms,
-                source: if self.provider.is_some() { RunSource::Live } else { RunSource::Scripted },
-                template: self.template.0,
-                template_path: self.template.1,
-                scenario: Some(&self.scenario.0.name),
-                scenario_path: self.scenario.1,
-                provider: self.provider.map_or("scripted", |p| p.name.as_str()),
-                model: self.provider.map(|p| p.model.as_str()),
-                lane: Some(lane),
-                user: &self.scenario.0.user,
-                report: run,
-            })
-            .collect();
-        history.keep(&records);
-    }
 }
 
 fn gone(run_id: u32) -> CommandError {

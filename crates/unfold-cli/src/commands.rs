@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use indexmap::IndexMap;
 use unfold_core::compare::Comparison;
 use unfold_core::document::{self, DocumentKind};
-use unfold_core::run_history::{RunRecord, RunSource};
+use unfold_core::run_history::ComparisonOrigin;
 use unfold_core::{AdapterKind, Error, Preview, Result, Scenario, Session, Template};
 
 use crate::Command;
@@ -192,27 +192,16 @@ fn keep_comparison(
     (scenario, scenario_path): (&Scenario, &Path),
     (started_at_ms, clock): (u64, std::time::Instant),
 ) {
-    let duration_ms = clock.elapsed().as_millis() as u64;
-    let lanes = report.runs.iter().map(|run| (run.adapter.name(), run));
-    let baseline = report.baseline.iter().map(|b| ("baseline", &b.run));
-    let records: Vec<RunRecord<'_>> = lanes
-        .chain(baseline)
-        .map(|(lane, run)| RunRecord {
-            started_at_ms,
-            duration_ms,
-            source: RunSource::Scripted,
-            template,
-            template_path: Some(template_path),
-            scenario: Some(&scenario.name),
-            scenario_path: Some(scenario_path),
-            provider: "scripted",
-            model: None,
-            lane: Some(lane),
-            user: &scenario.user,
-            report: run,
-        })
-        .collect();
-    crate::history::keep(&records);
+    let origin = ComparisonOrigin {
+        template,
+        template_path: Some(template_path),
+        scenario,
+        scenario_path: Some(scenario_path),
+        live: None,
+        started_at_ms,
+        duration_ms: clock.elapsed().as_millis() as u64,
+    };
+    crate::history::keep(&origin.records(report));
 }
 
 /// `unfold key set|delete PROFILE`: the key goes from stdin to the keychain, never to the screen.

@@ -73,6 +73,50 @@ pub struct RunRecord<'a> {
     pub report: &'a RunReport,
 }
 
+/// Where the runs of one comparison came from: what each of its runs is kept with.
+#[derive(Debug, Clone, Copy)]
+pub struct ComparisonOrigin<'a> {
+    /// The template.
+    pub template: &'a Template,
+    /// Its file, if it has one.
+    pub template_path: Option<&'a Path>,
+    /// The scenario.
+    pub scenario: &'a crate::Scenario,
+    /// Its file, if it has one.
+    pub scenario_path: Option<&'a Path>,
+    /// For a live comparison, the provider profile's name and its model; `None` when scripted.
+    pub live: Option<(&'a str, &'a str)>,
+    /// When it started, in milliseconds since the Unix epoch.
+    pub started_at_ms: u64,
+    /// How long it took.
+    pub duration_ms: u64,
+}
+
+impl<'a> ComparisonOrigin<'a> {
+    /// A record for each run of `report`: its lanes, then its baseline.
+    pub fn records(&self, report: &'a crate::ComparisonReport) -> Vec<RunRecord<'a>> {
+        let lanes = report.runs.iter().map(|run| (run.adapter.name(), run));
+        let baseline = report.baseline.iter().map(|b| ("baseline", &b.run));
+        lanes
+            .chain(baseline)
+            .map(|(lane, run)| RunRecord {
+                started_at_ms: self.started_at_ms,
+                duration_ms: self.duration_ms,
+                source: if self.live.is_some() { RunSource::Live } else { RunSource::Scripted },
+                template: self.template,
+                template_path: self.template_path,
+                scenario: Some(&self.scenario.name),
+                scenario_path: self.scenario_path,
+                provider: self.live.map_or("scripted", |(provider, _)| provider),
+                model: self.live.map(|(_, model)| model),
+                lane: Some(lane),
+                user: &self.scenario.user,
+                report: run,
+            })
+            .collect()
+    }
+}
+
 /// A kept run, without its events: a row of the list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
