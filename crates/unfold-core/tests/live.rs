@@ -12,6 +12,7 @@ use unfold_core::{
 };
 
 use crate::fault_server::{FaultServer, Reply};
+use crate::log_capture::capture_log;
 use crate::support::load_template;
 
 const KEY: &str = "sk-test-4f1e9c0d";
@@ -347,24 +348,27 @@ fn a_wait_longer_than_the_cap_fails_at_once() {
     assert_eq!(server.received().len(), 1);
 }
 
+/// A profile whose stall detector would wait ten minutes: a connection that closes before that
+/// was closed by something else (a cancel).
+fn patient_profile(server: &FaultServer) -> ProviderProfile {
+    ProviderProfile { read_timeout_ms: Some(600_000), ..profile(ProviderKind::Openai, server, true) }
+}
+
+/// Far below the patient profile's stall timeout, far above any pause a busy machine makes.
+const HANGUP_WAIT: Duration = Duration::from_secs(60);
+
 #[test]
 fn cancel_closes_the_connection_at_once() {
     runtime().block_on(async {
         let server = FaultServer::start(vec![Reply::stalled(&[&openai_chunk(json!({ "content": "Thinking" }))])]).await;
         let cancel = CancellationToken::new();
-        let mut live = provider(profile(ProviderKind::Openai, &server, true)).with_cancel(cancel.clone());
+        let mut live = provider(patient_profile(&server)).with_cancel(cancel.clone());
         let call = tokio::spawn(async move { ask(&mut live).await });
         server.wait_for_stall().await;
-        let cancelled_at = std::time::Instant::now();
         cancel.cancel();
         let outcome = call.await.unwrap();
         assert!(matches!(outcome, Err(Error::Cancelled)), "{outcome:?}");
-        let hung_up = server.wait_for_hangup(Duration::from_secs(5)).await.expect("the connection is closed");
-        assert!(
-            hung_up - cancelled_at < Duration::from_millis(500),
-            "closed {:?} after cancel",
-            hung_up - cancelled_at
-        );
+        assert!(server.wait_for_hangup(HANGUP_WAIT).await.is_some(), "the cancel closed the connection");
     });
 }
 
@@ -588,7 +592,7 @@ fn a_cancelled_live_run_ends_with_no_event_after_the_cancel() {
     let (outcome, events_at_cancel, events_after, server_hung_up) = runtime().block_on(async {
         let server = FaultServer::start(vec![Reply::stalled(&[&openai_chunk(json!({ "content": "Thinking" }))])]).await;
         let cancel = CancellationToken::new();
-        let mut live = provider(profile(ProviderKind::Openai, &server, true)).with_cancel(cancel.clone());
+        let mut live = provider(patient_profile(&server)).with_cancel(cancel.clone());
         let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let sink = heard.clone();
         let run = tokio::spawn(async move {
@@ -608,7 +612,7 @@ fn a_cancelled_live_run_ends_with_no_event_after_the_cancel() {
         let at_cancel = heard.lock().unwrap().len();
         cancel.cancel();
         let outcome = run.await.unwrap();
-        let hung_up = server.wait_for_hangup(Duration::from_secs(5)).await.is_some();
+        let hung_up = server.wait_for_hangup(HANGUP_WAIT).await.is_some();
         let after = heard.lock().unwrap().len();
         (outcome, at_cancel, after, hung_up)
     });
@@ -618,36 +622,14 @@ fn a_cancelled_live_run_ends_with_no_event_after_the_cancel() {
     assert!(server_hung_up);
 }
 
-/// A log writer into a shared buffer.
-#[derive(Clone, Default)]
-struct LogBuffer(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for LogBuffer {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn the_log_never_holds_the_key_even_when_the_server_repeats_it() {
-    let log = LogBuffer::default();
-    let writer = log.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
     let echo = json!({ "error": { "message": format!("upstream rejected key {KEY}"), "type": "server_error" } });
     let answer = openai_chunk(json!({ "content": format!("Your key {KEY} works.") }));
     let replies = vec![Reply::error(500, echo, &[]), Reply::stream(&[&answer, "data: [DONE]\n\n"])];
-    let response = tracing::subscriber::with_default(subscriber, || ask_once(replies, ProviderKind::Openai, true).0);
+    // The runtime runs on this thread, so everything the call logs is in this thread's capture.
+    let (response, log) = capture_log(|| ask_once(replies, ProviderKind::Openai, true).0);
     assert_eq!(response.unwrap().text.as_deref(), Some("Your key [redacted key] works."));
-    let log = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
     assert!(log.contains("retrying") && log.contains("provider_call"), "the log is on: {log}");
     assert!(!log.contains(KEY), "the log holds the key: {log}");
 }

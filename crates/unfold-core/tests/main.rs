@@ -7,6 +7,7 @@ mod editing;
 mod examples;
 mod fault_server;
 mod live;
+mod log_capture;
 mod reference;
 mod rendering;
 mod scenario_editing;
