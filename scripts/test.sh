@@ -15,9 +15,9 @@ ensure_app_system_packages
 require_tools cargo node npm
 
 step cargo fmt --all -- --check
-step cargo clippy -p unfold-core -p unfold-cli --all-targets -- -D warnings
+step cargo clippy --workspace --exclude unfold-app --all-targets -- -D warnings
 # Includes the drift check of schema/*.json (`checked_in_schemas_match_the_types`).
-step cargo test -p unfold-core -p unfold-cli
+step cargo test --workspace --exclude unfold-app
 # A real model on a real server for the live transport: llama.cpp's server, built once (about 10
 # minutes on 2 cores) into ~/.cache/unfold, then the tests a plain `cargo test` skips.
 step "$ROOT/scripts/llama-server.sh" install

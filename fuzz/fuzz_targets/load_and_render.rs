@@ -6,7 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use unfold_core::{Scenario, Session, Template};
+use unfold_documents::{Scenario, Template};
+use unfold_engine::Session;
 
 fuzz_target!(|bytes: &[u8]| {
     let _ = Scenario::from_json(bytes);

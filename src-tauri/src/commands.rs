@@ -5,7 +5,7 @@ use serde::Serialize;
 use specta::Type;
 use tauri::State;
 
-use unfold_core::edit::ProblemView;
+use unfold_editing::edit::ProblemView;
 
 use crate::Launch;
 
@@ -45,7 +45,7 @@ pub struct CommandError {
 
 impl CommandError {
     /// The error of a core failure, with `code` for what an invalid input means in this command.
-    pub fn invalid_as(code: CommandErrorCode) -> impl Fn(unfold_core::Error) -> CommandError {
+    pub fn invalid_as(code: CommandErrorCode) -> impl Fn(unfold_documents::Error) -> CommandError {
         move |error| {
             let mut mapped = CommandError::from(error);
             if mapped.code == CommandErrorCode::InvalidTemplate {
@@ -56,14 +56,14 @@ impl CommandError {
     }
 }
 
-impl From<unfold_core::Error> for CommandError {
-    fn from(error: unfold_core::Error) -> CommandError {
+impl From<unfold_documents::Error> for CommandError {
+    fn from(error: unfold_documents::Error) -> CommandError {
         let code = match &error {
-            unfold_core::Error::Io { .. } => CommandErrorCode::UnreadableFile,
-            unfold_core::Error::Invalid(_) => CommandErrorCode::InvalidTemplate,
-            unfold_core::Error::UnknownDocument { .. } => CommandErrorCode::UnknownDocument,
-            unfold_core::Error::Provider(_) => CommandErrorCode::Provider,
-            unfold_core::Error::Cancelled => CommandErrorCode::Cancelled,
+            unfold_documents::Error::Io { .. } => CommandErrorCode::UnreadableFile,
+            unfold_documents::Error::Invalid(_) => CommandErrorCode::InvalidTemplate,
+            unfold_documents::Error::UnknownDocument { .. } => CommandErrorCode::UnknownDocument,
+            unfold_documents::Error::Provider(_) => CommandErrorCode::Provider,
+            unfold_documents::Error::Cancelled => CommandErrorCode::Cancelled,
         };
         tracing::warn!(?code, %error, "command failed");
         let problems = error.problems().iter().map(ProblemView::from).collect();

@@ -1,5 +1,5 @@
 //! The compare view's commands: scenarios open beside the template (new, open, edit, undo, redo,
-//! save, close, each a few lines over `unfold_core::scenario_edit`), a comparison of the open
+//! save, close, each a few lines over `unfold_editing::scenario_edit`), a comparison of the open
 //! template and scenario run off the UI's thread with its progress streamed through a channel and
 //! a cancel, the request and answer of any model call of the last comparison, and its exports.
 //! The command bodies are plain functions over the state, so the tests call them with no window.
@@ -13,13 +13,14 @@ use serde::Deserialize;
 use specta::Type;
 use tauri::ipc::Channel;
 use tauri::State;
-use unfold_core::compare::{CallRequest, CompareProgress, Comparison, Lane};
-use unfold_core::edit::FileDocument;
-use unfold_core::live::{ApiKey, CancellationToken, HttpProvider, TextSink};
-use unfold_core::recovery::RecoveryStore;
-use unfold_core::run_history::ComparisonOrigin;
-use unfold_core::scenario_edit::{starter_scenario, ScenarioDocument, ScenarioView};
-use unfold_core::{AdapterKind, ComparisonReport, Scenario, Template};
+use unfold_documents::{Scenario, Template};
+use unfold_editing::edit::FileDocument;
+use unfold_editing::scenario_edit::{starter_scenario, ScenarioDocument, ScenarioView};
+use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Lane};
+use unfold_engine::{AdapterKind, ComparisonReport};
+use unfold_live::{ApiKey, CancellationToken, HttpProvider, TextSink};
+use unfold_stores::recovery::RecoveryStore;
+use unfold_stores::run_history::ComparisonOrigin;
 
 use crate::commands::CommandError;
 use crate::editor::{lock, Documents, Editor, Recovery};
@@ -212,12 +213,12 @@ impl Comparisons {
         })?;
         let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
         lock(&self.running).insert(run_id, (Arc::clone(&cancel), token.clone()));
-        let started = (unfold_core::run_history::now_ms(), std::time::Instant::now());
+        let started = (unfold_stores::run_history::now_ms(), std::time::Instant::now());
         let outcome = match &live {
             None => {
                 let adapters = [AdapterKind::Dynamic, AdapterKind::Restart];
                 let comparison =
-                    unfold_core::compare::compare_observed(&template, &scenario, &adapters, progress.events, &cancel);
+                    unfold_engine::compare::compare_observed(&template, &scenario, &adapters, progress.events, &cancel);
                 tauri::async_runtime::block_on(comparison)
             }
             Some(live) => live_comparison(context.profiles, live, (&template, &scenario), progress, (&cancel, &token)),
@@ -265,7 +266,7 @@ impl Comparisons {
     pub fn call(&self, run_id: u32, lane: Lane, call_index: u32) -> Result<CallRequest, CommandError> {
         self.with_last(run_id, |comparison| {
             comparison.call(lane, call_index).cloned().ok_or_else(|| {
-                CommandError::from(unfold_core::Error::problem(
+                CommandError::from(unfold_documents::Error::problem(
                     "",
                     format!("the {} run made no model call {call_index}", lane.name()),
                 ))
@@ -276,15 +277,15 @@ impl Comparisons {
     /// Writes the comparison report (`unfold compare --json`) to `path`, atomically.
     pub fn export_report(&self, run_id: u32, path: &str) -> Result<(), CommandError> {
         self.with_last(run_id, |comparison| {
-            let text = unfold_core::document::to_canonical_json(&comparison.report);
-            Ok(unfold_core::document::write_atomically(Path::new(path), &text)?)
+            let text = unfold_documents::document::to_canonical_json(&comparison.report);
+            Ok(unfold_documents::document::write_atomically(Path::new(path), &text)?)
         })
     }
 
     /// Writes every model call's request body into `folder` (new or empty); returns how many.
     pub fn export_requests(&self, run_id: u32, folder: &str) -> Result<u32, CommandError> {
         self.with_last(run_id, |comparison| {
-            let written = unfold_core::compare::write_request_files(Path::new(folder), &comparison.requests)?;
+            let written = unfold_engine::compare::write_request_files(Path::new(folder), &comparison.requests)?;
             Ok(u32::try_from(written).unwrap_or(u32::MAX))
         })
     }
@@ -298,23 +299,33 @@ fn live_comparison(
     (template, scenario): (&Template, &Scenario),
     progress: Progress<'_>,
     (cancel, token): (&AtomicBool, &CancellationToken),
-) -> Result<Comparison, unfold_core::Error> {
+) -> Result<Comparison, unfold_documents::Error> {
     if live.adapters.is_empty() {
-        return Err(unfold_core::Error::problem("", "choose at least one adapter to run live"));
+        return Err(unfold_documents::Error::problem("", "choose at least one adapter to run live"));
     }
-    let profile = profiles.get(&live.profile).map_err(|e| unfold_core::Error::Provider(e.message))?;
+    let profile = profiles.get(&live.profile).map_err(|e| unfold_documents::Error::Provider(e.message))?;
     let mut providers = |lane: Lane| {
         let key = ApiKey::for_profile(&profile)?;
         let sink = (progress.text)(lane);
-        Ok(HttpProvider::new(profile.clone(), key)?.with_cancel(token.clone()).with_text_sink(sink))
+        let provider = HttpProvider::new(profile.clone(), key)?.with_cancel(token.clone()).with_text_sink(sink);
+        Ok(Box::new(provider) as Box<dyn unfold_engine::Provider + Send>)
     };
-    let comparison =
-        unfold_core::compare::compare_live(template, scenario, &live.adapters, &mut providers, progress.events, cancel);
+    let comparison = unfold_engine::compare::compare_live(
+        template,
+        scenario,
+        &live.adapters,
+        &mut providers,
+        progress.events,
+        cancel,
+    );
     tauri::async_runtime::block_on(comparison)
 }
 
 fn gone(run_id: u32) -> CommandError {
-    CommandError::from(unfold_core::Error::problem("", format!("comparison {run_id} is no longer kept: run it again")))
+    CommandError::from(unfold_documents::Error::problem(
+        "",
+        format!("comparison {run_id} is no longer kept: run it again"),
+    ))
 }
 
 /// A new scenario for the open template `template_id`.
@@ -507,7 +518,7 @@ pub async fn export_requests(
 mod tests {
     //! The compare view's command bodies over real files, with no window.
 
-    use unfold_core::EventKind;
+    use unfold_engine::EventKind;
 
     use super::*;
     use crate::commands::CommandErrorCode;
@@ -561,7 +572,7 @@ mod tests {
     fn context() -> (tempfile::TempDir, Profiles, History) {
         let dir = tempfile::tempdir().unwrap();
         let profiles = Profiles(Some(dir.path().join("providers.json")));
-        let history = unfold_core::run_history::RunHistory::open(&dir.path().join("history.sqlite3")).unwrap();
+        let history = unfold_stores::run_history::RunHistory::open(&dir.path().join("history.sqlite3")).unwrap();
         (dir, profiles, History(Mutex::new(Some(history))))
     }
 

@@ -1,18 +1,18 @@
 //! The editor's commands: open, edit, undo, redo, save and preview templates, and import tools.
-//! Each is a few lines over `unfold_core::edit` (the open documents live in Tauri state); the
+//! Each is a few lines over `unfold_editing::edit` (the open documents live in Tauri state); the
 //! command bodies are plain functions over that state, so the tests call them with no window.
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use tauri::State;
-use unfold_core::edit::{
+use unfold_documents::Tool;
+use unfold_editing::edit::{
     DocumentUpdate, DocumentView, EditorDocument, FileDocument, OpenDocuments, PreviewUpdate, ProblemView,
     TemplateChange, TemplateEdit, ToolOwner,
 };
-use unfold_core::recovery::{RecoveryEntry, RecoveryStore};
-use unfold_core::tool_import::ToolFormat;
-use unfold_core::Tool;
+use unfold_editing::tool_import::ToolFormat;
+use unfold_stores::recovery::{RecoveryEntry, RecoveryStore};
 
 use crate::commands::{CommandError, CommandErrorCode};
 use crate::compare::Scenarios;
@@ -121,7 +121,7 @@ impl Editor {
         for (file, why) in &found.skipped {
             tracing::warn!(file = %file.display(), why, "skipped a recovery entry");
         }
-        let dto = |d: &unfold_core::recovery::RecoveredDocument| {
+        let dto = |d: &unfold_stores::recovery::RecoveredDocument| {
             let kind = d.entry.document_kind();
             if kind.is_none() {
                 tracing::warn!(file = %d.file.display(), "skipped a recovery entry of no known kind");
@@ -163,7 +163,7 @@ pub fn recovered_entry(store: &RecoveryStore, recovery_id: &str) -> Result<Recov
     let found = store.entries();
     let entry = found.documents.into_iter().find(|d| d.entry.id == recovery_id).map(|d| d.entry);
     entry.ok_or_else(|| {
-        CommandError::from(unfold_core::Error::problem("", format!("no unsaved work is kept as '{recovery_id}'")))
+        CommandError::from(unfold_documents::Error::problem("", format!("no unsaved work is kept as '{recovery_id}'")))
     })
 }
 
@@ -177,11 +177,11 @@ pub enum RecoveredKind {
     Scenario,
 }
 
-impl From<unfold_core::document::DocumentKind> for RecoveredKind {
-    fn from(kind: unfold_core::document::DocumentKind) -> RecoveredKind {
+impl From<unfold_documents::document::DocumentKind> for RecoveredKind {
+    fn from(kind: unfold_documents::document::DocumentKind) -> RecoveredKind {
         match kind {
-            unfold_core::document::DocumentKind::Template => RecoveredKind::Template,
-            unfold_core::document::DocumentKind::Scenario => RecoveredKind::Scenario,
+            unfold_documents::document::DocumentKind::Template => RecoveredKind::Template,
+            unfold_documents::document::DocumentKind::Scenario => RecoveredKind::Scenario,
         }
     }
 }
@@ -205,9 +205,9 @@ pub struct Recovery(pub Option<RecoveryStore>);
 
 impl Recovery {
     pub(crate) fn store(&self) -> Result<&RecoveryStore, CommandError> {
-        self.0
-            .as_ref()
-            .ok_or_else(|| CommandError::from(unfold_core::Error::problem("", "the recovery folder is not available")))
+        self.0.as_ref().ok_or_else(|| {
+            CommandError::from(unfold_documents::Error::problem("", "the recovery folder is not available"))
+        })
     }
 }
 
@@ -237,11 +237,11 @@ pub struct ImportedToolsDto {
 
 /// Reads tools from `text` for the document `id`.
 fn import_tools_into(editor: &Editor, id: u32, text: &str) -> Result<ImportedToolsDto, CommandError> {
-    let imported = unfold_core::tool_import::import_tools(text)
+    let imported = unfold_editing::tool_import::import_tools(text)
         .map_err(CommandError::invalid_as(CommandErrorCode::InvalidTools))?;
     let format: ToolFormat = imported.format;
     editor.with(|documents| {
-        let conflicts = unfold_core::tool_import::conflicts(documents.get(id)?.template(), &imported.tools);
+        let conflicts = unfold_editing::tool_import::conflicts(documents.get(id)?.template(), &imported.tools);
         Ok(ImportedToolsDto { format: format.label().to_owned(), tools: imported.tools, conflicts })
     })
 }
@@ -257,7 +257,7 @@ fn check_tool_in(
 ) -> Result<Vec<ProblemView>, CommandError> {
     editor.with(|documents| {
         let template = documents.get(id)?.template();
-        let problems = unfold_core::tool_check::tool_text_problems(template, owner, index, text)
+        let problems = unfold_editing::tool_check::tool_text_problems(template, owner, index, text)
             .map_err(CommandError::invalid_as(CommandErrorCode::InvalidEdit))?;
         Ok(problems.iter().map(ProblemView::from).collect())
     })
@@ -397,8 +397,8 @@ pub async fn discard_recovered(recovery: State<'_, Recovery>, recovery_id: Strin
 mod tests {
     //! The editor's command bodies over real files, with no window.
 
-    use unfold_core::edit::{SectionFields, ToolOwner};
-    use unfold_core::Visibility;
+    use unfold_documents::Visibility;
+    use unfold_editing::edit::{SectionFields, ToolOwner};
 
     use super::*;
 
@@ -446,7 +446,7 @@ mod tests {
 
         let saved = editor.save(opened.status.id, None).expect("saves");
         assert!(!saved.status.dirty);
-        let on_disk = unfold_core::Template::load(Path::new(&path)).expect("the saved file opens");
+        let on_disk = unfold_documents::Template::load(Path::new(&path)).expect("the saved file opens");
         assert_eq!(on_disk.section("context").map(|s| s.visibility), Some(Visibility::Full));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), on_disk.to_json());
 
@@ -494,7 +494,7 @@ mod tests {
         let anthropic = r#"[{"name": "lookup", "description": "d", "input_schema": {"type": "object"}},
                             {"name": "weather", "description": "w", "input_schema": {"type": "object"}}]"#;
         let imported = import_tools_into(&editor, opened.status.id, anthropic).expect("imports");
-        assert_eq!(imported.format, unfold_core::tool_import::ToolFormat::Anthropic.label());
+        assert_eq!(imported.format, unfold_editing::tool_import::ToolFormat::Anthropic.label());
         assert_eq!(imported.conflicts, ["lookup"]);
         let error = import_tools_into(&editor, opened.status.id, "[1]").expect_err("not tools");
         assert_eq!(error.code, CommandErrorCode::InvalidTools);
@@ -537,8 +537,8 @@ mod tests {
 mod recovery_tests {
     //! Recovery through the command bodies: unsaved work outlives the app and comes back.
 
-    use unfold_core::edit::{SectionFields, TemplateEdit};
-    use unfold_core::Visibility;
+    use unfold_documents::Visibility;
+    use unfold_editing::edit::{SectionFields, TemplateEdit};
 
     use super::*;
 
@@ -576,8 +576,8 @@ mod recovery_tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = RecoveryStore::open(&dir.path().join("recovery")).unwrap();
         let editor = Editor::default();
-        let kept = editor.create(unfold_core::Template::blank()).unwrap().status.id;
-        let closed = editor.create(unfold_core::Template::blank()).unwrap().status.id;
+        let kept = editor.create(unfold_documents::Template::blank()).unwrap().status.id;
+        let closed = editor.create(unfold_documents::Template::blank()).unwrap().status.id;
         editor.flush_recovery(&store, 1_000);
         assert_eq!(Editor::recovered(&store).len(), 2, "both untitled documents are kept, apart");
         editor.close(closed, Some(&store)).expect("closes");

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use specta::Type;
 use tauri::{AppHandle, Manager, State};
 use tauri_plugin_dialog::DialogExt;
-use unfold_core::edit::{DocumentView, EditorDocument};
-use unfold_core::recent::RecentFiles;
-use unfold_core::Template;
+use unfold_documents::Template;
+use unfold_editing::edit::{DocumentView, EditorDocument};
+use unfold_stores::recent::RecentFiles;
 
 use crate::commands::CommandError;
 use crate::compare::Scenarios;
@@ -201,7 +201,7 @@ pub async fn choose_tool_list(app: AppHandle) -> Result<Option<ToolListFileDto>,
     let dialog = app.dialog().file().add_filter("Tool list", &["json"]);
     let chosen = tauri::async_runtime::spawn_blocking(move || dialog.blocking_pick_file()).await?;
     let Some(path) = chosen.and_then(|p| p.into_path().ok()) else { return Ok(None) };
-    let text = unfold_core::tool_import::read_tool_list(&path)?;
+    let text = unfold_editing::tool_import::read_tool_list(&path)?;
     Ok(Some(ToolListFileDto { path: path.to_string_lossy().into_owned(), text }))
 }
 

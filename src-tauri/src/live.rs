@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 use specta::Type;
 use tauri::State;
-use unfold_core::live::{ProviderProfile, ProviderProfiles};
-use unfold_core::run_history::{RunComparison, RunFilter, RunHistory, RunRecord, RunSummary, StoredRun};
+use unfold_live::{ProviderProfile, ProviderProfiles};
+use unfold_stores::run_history::{RunComparison, RunFilter, RunHistory, RunRecord, RunSummary, StoredRun};
 
 use crate::commands::{CommandError, CommandErrorCode};
 use crate::editor::lock;
@@ -46,7 +46,7 @@ impl Profiles {
             return Ok(ProfilesView { path: None, profiles: Vec::new(), keys_set: Vec::new() });
         };
         let profiles = ProviderProfiles::load_or_empty(path)?.profiles;
-        let keys_set = profiles.iter().map(|p| unfold_core::live::ApiKey::for_profile(p).is_ok()).collect();
+        let keys_set = profiles.iter().map(|p| unfold_live::ApiKey::for_profile(p).is_ok()).collect();
         Ok(ProfilesView { path: Some(path.display().to_string()), profiles, keys_set })
     }
 
@@ -70,7 +70,7 @@ impl Profiles {
 pub struct History(pub Mutex<Option<RunHistory>>);
 
 impl History {
-    fn with<T>(&self, work: impl FnOnce(&RunHistory) -> unfold_core::Result<T>) -> Result<T, CommandError> {
+    fn with<T>(&self, work: impl FnOnce(&RunHistory) -> unfold_documents::Result<T>) -> Result<T, CommandError> {
         match &*lock(&self.0) {
             Some(history) => Ok(work(history)?),
             None => Err(CommandError {
@@ -139,7 +139,7 @@ mod tests {
     fn profile(name: &str, key_env: Option<&str>) -> ProviderProfile {
         ProviderProfile {
             name: name.into(),
-            kind: unfold_core::live::ProviderKind::Openai,
+            kind: unfold_live::ProviderKind::Openai,
             base_url: "http://127.0.0.1:11434/v1".into(),
             model: "qwen3".into(),
             temperature: None,

@@ -63,11 +63,11 @@ fn main() {
             app.manage(editor::Recovery(open_recovery_store(app)));
             let recent = |name: &str| {
                 let file = app.path().app_config_dir().ok().map(|dir| dir.join(name));
-                files::Recent(file.map(unfold_core::recent::RecentFiles::at))
+                files::Recent(file.map(unfold_stores::recent::RecentFiles::at))
             };
             app.manage(recent("recent-files.json"));
             app.manage(compare::RecentScenarios(recent("recent-scenarios.json")));
-            app.manage(std::sync::Arc::new(live::Profiles(unfold_core::live::ProviderProfiles::default_path())));
+            app.manage(std::sync::Arc::new(live::Profiles(unfold_live::ProviderProfiles::default_path())));
             app.manage(std::sync::Arc::new(live::History(std::sync::Mutex::new(open_run_history(app)))));
             if let Some(store) = app.state::<editor::Recovery>().0.clone() {
                 let scenarios = std::sync::Arc::clone(&app.state::<std::sync::Arc<compare::Scenarios>>());
@@ -111,13 +111,13 @@ fn on_window_event(window: &tauri::Window, event: &tauri::WindowEvent) {
 
 /// The run history in the app's data folder (shared with `unfold`), or `None` (logged) when it
 /// cannot be opened: runs still run, they are not kept.
-fn open_run_history(app: &tauri::App) -> Option<unfold_core::run_history::RunHistory> {
+fn open_run_history(app: &tauri::App) -> Option<unfold_stores::run_history::RunHistory> {
     let path = match std::env::var_os("UNFOLD_HISTORY").filter(|v| !v.is_empty()) {
         Some(value) if value == "off" => return None,
         Some(value) => PathBuf::from(value),
         None => app.path().app_data_dir().ok()?.join("history.sqlite3"),
     };
-    match unfold_core::run_history::RunHistory::open(&path) {
+    match unfold_stores::run_history::RunHistory::open(&path) {
         Ok(history) => Some(history),
         Err(error) => {
             tracing::error!(%error, "the run history cannot be opened; runs will not be kept");
@@ -127,11 +127,11 @@ fn open_run_history(app: &tauri::App) -> Option<unfold_core::run_history::RunHis
 }
 
 /// The recovery store in the app's data folder, or `None` (logged) when it cannot be made.
-fn open_recovery_store(app: &tauri::App) -> Option<unfold_core::recovery::RecoveryStore> {
+fn open_recovery_store(app: &tauri::App) -> Option<unfold_stores::recovery::RecoveryStore> {
     let dir = app.path().app_data_dir().map(|dir| dir.join("recovery"));
     match dir
         .map_err(|e| e.to_string())
-        .and_then(|dir| unfold_core::recovery::RecoveryStore::open(&dir).map_err(|e| e.to_string()))
+        .and_then(|dir| unfold_stores::recovery::RecoveryStore::open(&dir).map_err(|e| e.to_string()))
     {
         Ok(store) => Some(store),
         Err(error) => {

@@ -4,10 +4,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use indexmap::IndexMap;
-use unfold_core::compare::Comparison;
-use unfold_core::document::{self, DocumentKind};
-use unfold_core::run_history::ComparisonOrigin;
-use unfold_core::{AdapterKind, Error, Preview, Result, Scenario, Session, Template};
+use unfold_documents::document::{self, DocumentKind};
+use unfold_documents::{Error, Result, Scenario, Template};
+use unfold_engine::compare::Comparison;
+use unfold_engine::{AdapterKind, Preview, Session};
+use unfold_stores::run_history::ComparisonOrigin;
 
 use crate::Command;
 
@@ -28,20 +29,20 @@ pub fn execute(command: Command) -> Result<ExitCode> {
             let loaded = Template::load(&template)?;
             let script = Scenario::load(&scenario)?;
             let adapters = dedup(adapters);
-            let started = (unfold_core::run_history::now_ms(), std::time::Instant::now());
+            let started = (unfold_stores::run_history::now_ms(), std::time::Instant::now());
             let comparison = runtime()?
                 .block_on(async {
                     if requests.is_some() {
-                        unfold_core::compare_with_requests(&loaded, &script, &adapters).await
+                        unfold_engine::compare_with_requests(&loaded, &script, &adapters).await
                     } else {
-                        let report = unfold_core::compare(&loaded, &script, &adapters).await?;
+                        let report = unfold_engine::compare(&loaded, &script, &adapters).await?;
                         Ok(Comparison { report, requests: Vec::new() })
                     }
                 })
                 .map_err(|e| e.in_file(&scenario))?;
             keep_comparison(&comparison.report, (&loaded, &template), (&script, &scenario), started);
             let written = match &requests {
-                Some(folder) => Some(unfold_core::compare::write_request_files(folder, &comparison.requests)?),
+                Some(folder) => Some(unfold_engine::compare::write_request_files(folder, &comparison.requests)?),
                 None => None,
             };
             if json {
@@ -71,7 +72,7 @@ pub fn execute(command: Command) -> Result<ExitCode> {
             crate::live_run::execute(args)
         }
         Command::History { action, template, provider, adapter, status, limit, json } => {
-            let filter = unfold_core::run_history::RunFilter {
+            let filter = unfold_stores::run_history::RunFilter {
                 template,
                 provider,
                 adapter,
@@ -86,7 +87,7 @@ pub fn execute(command: Command) -> Result<ExitCode> {
         Command::ToScenario { template, cassette, output } => {
             let loaded = Template::load(&template)?;
             let scenario =
-                unfold_core::live::Cassette::load(&cassette)?.to_scenario(&loaded).map_err(|e| e.in_file(&cassette))?;
+                unfold_live::Cassette::load(&cassette)?.to_scenario(&loaded).map_err(|e| e.in_file(&cassette))?;
             match output {
                 Some(path) => document::write_atomically(&path, &scenario.to_json())?,
                 None => print!("{}", scenario.to_json()),
@@ -98,7 +99,7 @@ pub fn execute(command: Command) -> Result<ExitCode> {
 
 /// The request bodies go only into a new or empty folder: checked before the comparison runs.
 fn check_export_folder(folder: &Path) -> Result<()> {
-    match unfold_core::compare::request_folder_problem(folder)? {
+    match unfold_engine::compare::request_folder_problem(folder)? {
         Some(problem) => Err(Error::argument(format!("--requests {}", folder.display()), problem)),
         None => Ok(()),
     }
@@ -187,7 +188,7 @@ fn parse_params(params: &[String]) -> Result<IndexMap<String, String>> {
 
 /// Keeps every run of a comparison, the baseline too, in the run history.
 fn keep_comparison(
-    report: &unfold_core::ComparisonReport,
+    report: &unfold_engine::ComparisonReport,
     (template, template_path): (&Template, &Path),
     (scenario, scenario_path): (&Scenario, &Path),
     (started_at_ms, clock): (u64, std::time::Instant),
@@ -206,7 +207,7 @@ fn keep_comparison(
 
 /// `unfold key set|delete PROFILE`: the key goes from stdin to the keychain, never to the screen.
 fn keychain(action: crate::KeyAction) -> Result<ExitCode> {
-    use unfold_core::live::{keychain, ApiKey};
+    use unfold_live::{keychain, ApiKey};
     match action {
         crate::KeyAction::Set { profile } => {
             let mut line = String::new();

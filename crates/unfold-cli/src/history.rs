@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use unfold_core::run_history::{RunFilter, RunHistory, RunRecord};
-use unfold_core::Result;
+use unfold_documents::Result;
+use unfold_stores::run_history::{RunFilter, RunHistory, RunRecord};
 
 use crate::HistoryAction;
 
@@ -38,7 +38,7 @@ pub fn keep(records: &[RunRecord<'_>]) {
 /// `unfold history …`
 pub fn execute(action: Option<HistoryAction>, filter: RunFilter, json: bool) -> Result<ExitCode> {
     let Some(path) = history_path() else {
-        return Err(unfold_core::Error::argument("UNFOLD_HISTORY=off", "the run history is turned off"));
+        return Err(unfold_documents::Error::argument("UNFOLD_HISTORY=off", "the run history is turned off"));
     };
     let history = RunHistory::open(&path)?;
     match action {
@@ -77,7 +77,7 @@ pub fn execute(action: Option<HistoryAction>, filter: RunFilter, json: bool) -> 
     Ok(ExitCode::SUCCESS)
 }
 
-fn list_table(runs: &[unfold_core::run_history::RunSummary]) -> String {
+fn list_table(runs: &[unfold_stores::run_history::RunSummary]) -> String {
     let mut out = format!(
         "{:>5}  {:<19}  {:<8}  {:<20}  {:<28}  {:<7}  {:<13}  {:>5}  {:>7}\n",
         "ID", "STARTED (UTC)", "SOURCE", "TEMPLATE", "SCENARIO / PROVIDER", "ADAPTER", "STATUS", "CALLS", "TOKENS"

@@ -7,9 +7,10 @@ use std::process::ExitCode;
 
 use indexmap::IndexMap;
 use serde_json::json;
-use unfold_core::live::{self, ApiKey, HttpProvider, ProviderProfiles};
-use unfold_core::run_history::{RunRecord, RunSource};
-use unfold_core::{AdapterKind, Error, Event, EventKind, Result, RunInput, RunLimits, RunReport, RunStatus, Template};
+use unfold_documents::{Error, Result, Template};
+use unfold_engine::{AdapterKind, Event, EventKind, RunInput, RunLimits, RunReport, RunStatus};
+use unfold_live::{ApiKey, HttpProvider, ProviderProfiles};
+use unfold_stores::run_history::{RunRecord, RunSource};
 
 /// What `unfold run` is given.
 pub struct LiveRunArgs {
@@ -54,9 +55,9 @@ pub fn execute(args: LiveRunArgs) -> Result<ExitCode> {
     };
     let input = RunInput { template: &template, params: args.params, user: args.user, tool_changes: &[], limits };
     let json = args.json;
-    let started = (unfold_core::run_history::now_ms(), std::time::Instant::now());
+    let started = (unfold_stores::run_history::now_ms(), std::time::Instant::now());
     let report = crate::commands::runtime()?
-        .block_on(live::run_live(&input, args.adapter, &mut provider, &mut |event| {
+        .block_on(unfold_live::run_live(&input, args.adapter, &mut provider, &mut |event| {
             if !json {
                 if let Some(line) = event_line(event) {
                     println!("{line}");
@@ -79,8 +80,8 @@ pub fn execute(args: LiveRunArgs) -> Result<ExitCode> {
         report: &report,
     }]);
     if let Some(path) = &args.record {
-        let cassette = live::Cassette::record(&input, args.adapter, &provider, report.clone());
-        unfold_core::document::write_atomically(path, &cassette.to_json())?;
+        let cassette = unfold_live::Cassette::record(&input, args.adapter, &provider, report.clone());
+        unfold_documents::document::write_atomically(path, &cassette.to_json())?;
     }
     // The base URL is left out: it may carry credentials.
     let provider = json!({ "name": profile.name, "kind": profile.kind, "model": profile.model });
@@ -91,8 +92,8 @@ pub fn execute(args: LiveRunArgs) -> Result<ExitCode> {
 /// `unfold replay`: the run a cassette recorded, again, answered from the cassette.
 pub fn replay(template_path: &Path, cassette_path: &Path, json: bool) -> Result<ExitCode> {
     let template = Template::load(template_path)?;
-    let cassette = live::Cassette::load(cassette_path)?;
-    let started = (unfold_core::run_history::now_ms(), std::time::Instant::now());
+    let cassette = unfold_live::Cassette::load(cassette_path)?;
+    let started = (unfold_stores::run_history::now_ms(), std::time::Instant::now());
     let report =
         crate::commands::runtime()?.block_on(cassette.replay(&template)).map_err(|e| e.in_file(cassette_path))?;
     crate::history::keep(&[RunRecord {

@@ -45,10 +45,10 @@ enum Command {
         params: Vec<String>,
         /// Override the template's disclosure protocol.
         #[arg(long, value_name = "read_section|open_sections|mixed")]
-        disclosure: Option<unfold_core::template::Disclosure>,
+        disclosure: Option<unfold_documents::template::Disclosure>,
         /// Override the template's heading style.
         #[arg(long, value_name = "plain|keyed")]
-        heading: Option<unfold_core::template::HeadingStyle>,
+        heading: Option<unfold_documents::template::HeadingStyle>,
         /// Print {"markdown", "tools", "prompt_tokens"} instead of the markdown.
         #[arg(long)]
         json: bool,
@@ -61,7 +61,7 @@ enum Command {
         scenario: PathBuf,
         /// Adapters to run, in order.
         #[arg(long, value_delimiter = ',', default_value = "dynamic,restart")]
-        adapters: Vec<unfold_core::AdapterKind>,
+        adapters: Vec<unfold_engine::AdapterKind>,
         /// Print the comparison report as JSON.
         #[arg(long)]
         json: bool,
@@ -88,7 +88,7 @@ enum Command {
         user: String,
         /// The adapter.
         #[arg(long, default_value = "dynamic", value_name = "dynamic|restart")]
-        adapter: unfold_core::AdapterKind,
+        adapter: unfold_engine::AdapterKind,
         /// Set a parameter.
         #[arg(long = "param", value_name = "NAME=VALUE")]
         params: Vec<String>,
@@ -125,10 +125,10 @@ enum Command {
         provider: Option<String>,
         /// Only runs under this adapter.
         #[arg(long, value_name = "dynamic|restart")]
-        adapter: Option<unfold_core::AdapterKind>,
+        adapter: Option<unfold_engine::AdapterKind>,
         /// Only runs that ended so (completed, turn_limit, restart_limit, loop_detected, error).
         #[arg(long, value_parser = parse_status)]
-        status: Option<unfold_core::RunStatus>,
+        status: Option<unfold_engine::RunStatus>,
         /// At most this many runs.
         #[arg(long, default_value_t = 50)]
         limit: u32,
@@ -185,7 +185,7 @@ enum HistoryAction {
     },
 }
 
-fn parse_status(text: &str) -> Result<unfold_core::RunStatus, String> {
+fn parse_status(text: &str) -> Result<unfold_engine::RunStatus, String> {
     serde_json::from_value(serde_json::Value::String(text.to_owned()))
         .map_err(|_| "expected completed, turn_limit, restart_limit, loop_detected or error".to_owned())
 }

@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use unfold_core::events::BaselineReport;
-use unfold_core::{ComparisonReport, Counters, Event, EventKind, RunReport};
+use unfold_engine::compare::BaselineReport;
+use unfold_engine::{ComparisonReport, Counters, Event, EventKind, RunReport};
 
 /// Widest an event cell gets before it is cut.
 const MAX_CELL: usize = 60;
@@ -31,7 +31,7 @@ pub fn draw(report: &ComparisonReport) -> String {
 }
 
 /// Two runs of the history side by side, named by their ids.
-pub fn draw_history_pair(comparison: &unfold_core::run_history::RunComparison, runs: [RunReport; 2]) -> String {
+pub fn draw_history_pair(comparison: &unfold_stores::run_history::RunComparison, runs: [RunReport; 2]) -> String {
     let [baseline, run] = [&comparison.baseline, &comparison.run];
     let mut out = String::new();
     for (label, summary) in [("baseline", baseline), ("run", run)] {
@@ -42,7 +42,7 @@ pub fn draw_history_pair(comparison: &unfold_core::run_history::RunComparison, r
     out.push('\n');
     let report = ComparisonReport {
         schema_version: 1,
-        kind: unfold_core::compare::COMPARISON_KIND.to_owned(),
+        kind: unfold_engine::compare::COMPARISON_KIND.to_owned(),
         template: run.template.clone(),
         scenario: String::new(),
         runs: runs.to_vec(),

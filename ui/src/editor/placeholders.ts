@@ -1,4 +1,4 @@
-// The `$` forms of a section's text as the core reads them (crates/unfold-core/src/substitution.rs,
+// The `$` forms of a section's text as the core reads them (crates/unfold-documents/src/substitution.rs,
 // Python `string.Template` rules): `${name}` and `$name` are placeholders, `$$` is a literal `$`, any
 // other `$` is invalid; names are ASCII identifiers. From them, the warnings the section editor shows:
 // each invalid `$` in the core's own words, and each placeholder the template has no default for.

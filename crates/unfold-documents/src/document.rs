@@ -1,0 +1,266 @@
+//! Reading and writing Unfold's JSON documents: size and depth limits checked before parsing,
+//! `kind` and `schema_version` checks, validation against the checked-in JSON Schemas, and the
+//! canonical, atomic save.
+//!
+//! Parsing has three gates so that no input, however hostile, can exhaust memory or the stack:
+//! the byte size (checked before reading), the JSON nesting depth (a linear scan before the parser
+//! runs), and only then serde_json, whose own recursion limit is lifted because the scan already
+//! bounded it (the section tree legitimately nests deeper than serde_json's default of 128).
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, Location, Problem, Problems, Result};
+use crate::schema::DocumentSchema;
+
+/// The largest document Unfold reads (the 10,000-section bench template is about 4 MiB).
+pub const MAX_DOCUMENT_BYTES: u64 = 16 * 1024 * 1024;
+/// The deepest JSON nesting Unfold parses: room for 64 levels of sections and their tools' schemas.
+pub const MAX_JSON_DEPTH: usize = 200;
+
+/// The two document kinds Unfold reads, with the `kind` string each file declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentKind {
+    /// `*.unfold.json`
+    Template,
+    /// `*.scenario.json`
+    Scenario,
+}
+
+impl DocumentKind {
+    /// The kind whose `kind` field is `tag`.
+    pub fn of_tag(tag: &str) -> Option<DocumentKind> {
+        [DocumentKind::Template, DocumentKind::Scenario].into_iter().find(|kind| kind.tag() == tag)
+    }
+
+    /// The value of the document's `kind` field.
+    pub fn tag(self) -> &'static str {
+        match self {
+            DocumentKind::Template => "unfold.template",
+            DocumentKind::Scenario => "unfold.scenario",
+        }
+    }
+}
+
+/// The schema version this build reads and writes.
+pub const SCHEMA_VERSION: u64 = 1;
+
+/// The kind a JSON document declares, if it declares one Unfold reads.
+pub fn declared_kind(value: &Value) -> Option<DocumentKind> {
+    DocumentKind::of_tag(value.get("kind")?.as_str()?)
+}
+
+/// Reads a file's bytes, refusing one larger than [`MAX_DOCUMENT_BYTES`] before reading it.
+pub fn read_document_bytes(path: &Path) -> Result<Vec<u8>> {
+    let io_error = |source| Error::Io { path: path.display().to_string(), action: "cannot read", source };
+    let file = std::fs::File::open(path).map_err(io_error)?;
+    let size = file.metadata().map_err(io_error)?.len();
+    check_size(size).map_err(|e| e.in_file(path))?;
+    let mut bytes = Vec::with_capacity(size as usize);
+    // `take` also bounds files whose metadata lies about their size (pipes, /proc).
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_DOCUMENT_BYTES + 1), &mut bytes).map_err(io_error)?;
+    check_size(bytes.len() as u64).map_err(|e| e.in_file(path))?;
+    Ok(bytes)
+}
+
+fn check_size(size: u64) -> Result<()> {
+    if size > MAX_DOCUMENT_BYTES {
+        return Err(Error::problem(
+            "",
+            format!("the file is {size} bytes; Unfold reads documents up to {MAX_DOCUMENT_BYTES} bytes (16 MiB)"),
+        ));
+    }
+    Ok(())
+}
+
+/// Parses and validates a versioned Unfold file (a template, a scenario, a profile file) declaring
+/// `tag` as its `kind` into `T`, against `T`'s `schema`; `semantic` adds the checks a schema
+/// cannot express. Every problem found is reported, each with its place.
+pub fn parse_versioned<T: DeserializeOwned>(
+    bytes: &[u8],
+    tag: &str,
+    schema: &DocumentSchema,
+    semantic: impl FnOnce(&T) -> Vec<Problem>,
+) -> Result<T> {
+    let value = parse_json(bytes)?;
+    check_kind_and_version(&value, tag)?;
+    let mut problems = schema.problems(&value);
+    // Unknown fields and bad values often still convert: then the checks a schema cannot express
+    // run too, so one pass reports every problem the user has to fix.
+    let document = match serde_json::from_value::<T>(value) {
+        Ok(document) => document,
+        Err(_) if !problems.is_empty() => return Err(Error::invalid(problems)),
+        // The schema is generated from `T`, so this only happens if the two disagree: still an
+        // error for the user, never a panic.
+        Err(e) => return Err(Error::problem("", format!("does not match the {tag} format: {e}"))),
+    };
+    problems.extend(semantic(&document));
+    if !problems.is_empty() {
+        return Err(Error::invalid(problems));
+    }
+    Ok(document)
+}
+
+/// Parses JSON text with the size and depth limits; a UTF-8 byte order mark is ignored.
+pub fn parse_json(bytes: &[u8]) -> Result<Value> {
+    check_size(bytes.len() as u64)?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::problem("", "the file is empty; expected a JSON object"));
+    }
+    check_depth(bytes)?;
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    deserializer.disable_recursion_limit();
+    let value = Value::deserialize(&mut deserializer).and_then(|v| deserializer.end().map(|()| v));
+    value.map_err(|e| {
+        let message = e.to_string();
+        // serde_json appends " at line L column C"; the location is reported on its own.
+        let message = message.split(" at line ").next().unwrap_or(&message);
+        let message = match e.classify() {
+            serde_json::error::Category::Eof => {
+                format!("the JSON ends too early ({message}); is the file truncated?")
+            }
+            serde_json::error::Category::Syntax if std::str::from_utf8(bytes).is_err() => {
+                format!("not UTF-8 JSON text ({message})")
+            }
+            _ => format!("invalid JSON: {message}"),
+        };
+        Error::Invalid(Problems {
+            origin: None,
+            list: vec![Problem { location: Location::Text { line: e.line(), column: e.column() }, message }],
+        })
+    })
+}
+
+/// Refuses JSON nested deeper than [`MAX_JSON_DEPTH`] without parsing it (a linear byte scan that
+/// only tracks strings and brackets).
+fn check_depth(bytes: &[u8]) -> Result<()> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let (mut line, mut line_start) = (1usize, 0usize);
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_JSON_DEPTH {
+                    let location = Location::Text { line, column: i - line_start + 1 };
+                    let message = format!("JSON nested deeper than {MAX_JSON_DEPTH} levels");
+                    return Err(Error::Invalid(Problems { origin: None, list: vec![Problem { location, message }] }));
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Checks a document's `kind` is `tag` and its `schema_version` one this version reads.
+pub fn check_kind_and_version(value: &Value, tag: &str) -> Result<()> {
+    let Some(object) = value.as_object() else {
+        return Err(Error::problem("", format!("expected a JSON object (an {tag} document)")));
+    };
+    match object.get("kind").and_then(Value::as_str) {
+        Some(found) if found == tag => {}
+        Some(found) => return Err(Error::problem("/kind", format!("this is a '{found}' document; expected '{tag}'"))),
+        None => return Err(Error::problem("/kind", format!("missing \"kind\": \"{tag}\""))),
+    }
+    match object.get("schema_version").and_then(Value::as_u64) {
+        Some(SCHEMA_VERSION) => Ok(()),
+        Some(other) => Err(Error::problem(
+            "/schema_version",
+            format!("schema_version {other} is not supported; this version of Unfold reads {SCHEMA_VERSION}"),
+        )),
+        None => Err(Error::problem("/schema_version", format!("missing \"schema_version\": {SCHEMA_VERSION}"))),
+    }
+}
+
+/// Creates `folder` and its parents if they are missing.
+pub fn create_folder(folder: &Path) -> Result<()> {
+    std::fs::create_dir_all(folder).map_err(|source| Error::Io {
+        path: folder.display().to_string(),
+        action: "cannot create the folder",
+        source,
+    })
+}
+
+/// Creates the folder `path` goes in, if it names one that is missing.
+pub fn create_parent_folder(path: &Path) -> Result<()> {
+    match path.parent().filter(|folder| !folder.as_os_str().is_empty()) {
+        Some(folder) => create_folder(folder),
+        None => Ok(()),
+    }
+}
+
+/// The canonical text of a document: 2-space indented JSON and a trailing newline.
+pub fn to_canonical_json<T: Serialize>(document: &T) -> String {
+    let mut text = serde_json::to_string_pretty(document).unwrap_or_else(|e| {
+        // Our documents are trees of strings, numbers and maps with string keys: serializing them
+        // cannot fail. Should it ever, a visible marker beats a panic.
+        tracing::error!(error = %e, "serializing a document failed");
+        String::from("{}")
+    });
+    text.push('\n');
+    text
+}
+
+/// The length in bytes of [`to_canonical_json`] of `document`, without building the text.
+pub fn canonical_json_len<T: Serialize>(document: &T) -> u64 {
+    /// Counts what is written to it.
+    struct Counter(u64);
+    impl Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len() as u64;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    match serde_json::to_writer_pretty(&mut counter, document) {
+        Ok(()) => counter.0 + 1,
+        // As in `to_canonical_json`: it cannot fail; should it, no length is safe.
+        Err(_) => u64::MAX,
+    }
+}
+
+/// Writes `text` to `path` so that a crash at any moment leaves either the old file or the new one,
+/// never a torn one: a temporary file in the same folder, fsync, rename, fsync of the folder.
+pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let io_error = |source| Error::Io { path: path.display().to_string(), action: "cannot save", source };
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!(".{}.", path.file_name().and_then(|n| n.to_str()).unwrap_or("unfold")))
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(folder)
+        .map_err(io_error)?;
+    temp.write_all(text.as_bytes()).map_err(io_error)?;
+    temp.as_file().sync_all().map_err(io_error)?;
+    temp.persist(path).map_err(|e| io_error(e.error))?;
+    std::fs::File::open(folder).and_then(|dir| dir.sync_all()).map_err(io_error)?;
+    Ok(())
+}
+
+/// The suffix of the temporary files [`write_atomically`] makes; a crash can leave them behind.
+pub const TEMP_SUFFIX: &str = ".unfold-tmp";

@@ -1,0 +1,166 @@
+//! The core's one error type, and `Problem`: a thing wrong at one place of one document.
+//!
+//! Every error a user can cause names the place (a JSON pointer, or a line and column when the text
+//! is not JSON yet) and, once the caller knows it, the file.
+
+use std::fmt;
+use std::path::Path;
+
+/// How many problems one report lists before it says how many more there are.
+const MAX_PROBLEMS_LISTED: usize = 100;
+
+/// Result of the core's fallible operations.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Where in a document a problem is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A JSON pointer into the parsed document (`""` is the whole document).
+    Pointer(String),
+    /// A command-line argument (`--expand nope`).
+    Argument(String),
+    /// A position in text that could not be parsed as JSON (1-based).
+    Text {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+    },
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Pointer(p) | Location::Argument(p) => f.write_str(p),
+            Location::Text { line, column } => write!(f, "line {line}, column {column}"),
+        }
+    }
+}
+
+/// One thing wrong with a document, at one place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Where it is.
+    pub location: Location,
+    /// What is wrong, in words for the person who wrote the file; no trailing period.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem at a JSON pointer.
+    pub fn at(pointer: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem { location: Location::Pointer(pointer.into()), message: message.into() }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.location {
+            // A problem with the whole document needs no place.
+            Location::Pointer(p) if p.is_empty() => f.write_str(&self.message),
+            location => write!(f, "{location}: {}", self.message),
+        }
+    }
+}
+
+/// Every problem found in one document (never empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problems {
+    /// The file (or other origin) the problems are in, once known.
+    pub origin: Option<String>,
+    /// The problems, in document order where that is known.
+    pub list: Vec<Problem>,
+}
+
+impl fmt::Display for Problems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, problem) in self.list.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            if let Some(origin) = &self.origin {
+                write!(f, "{origin}: ")?;
+            }
+            write!(f, "{problem}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Errors of the core.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be read or written.
+    #[error("{path}: {action}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What was being done (`cannot read`, `cannot save`).
+        action: &'static str,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A document (template, scenario) or a request on it is invalid.
+    #[error("{0}")]
+    Invalid(Problems),
+    /// No open document has this id (the editor's documents).
+    #[error("no open document has the id {id}")]
+    UnknownDocument {
+        /// The id asked for.
+        id: u32,
+    },
+    /// A provider failed to answer.
+    #[error("provider: {0}")]
+    Provider(String),
+    /// The user cancelled the work (a comparison) before it ended.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl Error {
+    /// An `Invalid` error listing `list`, cut to the first few problems and a count of the rest.
+    pub fn invalid(mut list: Vec<Problem>) -> Error {
+        if list.len() > MAX_PROBLEMS_LISTED {
+            let more = list.len() - MAX_PROBLEMS_LISTED;
+            list.truncate(MAX_PROBLEMS_LISTED);
+            list.push(Problem::at("", format!("and {more} more problems")));
+        }
+        Error::Invalid(Problems { origin: None, list })
+    }
+
+    /// An `Invalid` error with one problem and no origin yet.
+    pub fn problem(pointer: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::Invalid(Problems { origin: None, list: vec![Problem::at(pointer, message)] })
+    }
+
+    /// An `Invalid` error about a command-line argument.
+    pub fn argument(argument: impl Into<String>, message: impl Into<String>) -> Error {
+        let problem = Problem { location: Location::Argument(argument.into()), message: message.into() };
+        Error::Invalid(Problems { origin: None, list: vec![problem] })
+    }
+
+    /// Names the file the error is about, unless it already names one.
+    pub fn in_file(self, path: &Path) -> Error {
+        match self {
+            Error::Invalid(Problems { origin: None, list }) => {
+                Error::Invalid(Problems { origin: Some(path.display().to_string()), list })
+            }
+            other => other,
+        }
+    }
+
+    /// The problems of an `Invalid` error (empty for other errors).
+    pub fn problems(&self) -> &[Problem] {
+        match self {
+            Error::Invalid(problems) => &problems.list,
+            _ => &[],
+        }
+    }
+}
+
+impl From<Problem> for Error {
+    fn from(problem: Problem) -> Error {
+        Error::invalid(vec![problem])
+    }
+}

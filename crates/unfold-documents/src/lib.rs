@@ -1,0 +1,24 @@
+//! Unfold's documents: templates, scenarios, tools and provider profiles as the JSON files users
+//! keep in git. Reading (size and depth limits first), validation against schemas generated from
+//! these types, the checks a schema cannot express, canonical text and atomic saves, and the one
+//! error type every Unfold library crate returns: a `Problem` found here keeps its place in the
+//! file all the way up to the user. No network, no database, no keychain.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod document;
+pub mod error;
+#[cfg(feature = "specta")]
+pub mod json_type;
+pub mod provider_profile;
+pub mod scenario;
+pub mod schema;
+pub mod substitution;
+pub mod template;
+pub mod tool;
+
+pub use error::{Error, Location, Problem, Problems, Result};
+pub use scenario::Scenario;
+pub use template::{Template, Visibility};
+pub use tool::{OfferedTool, Tool};

@@ -1,0 +1,246 @@
+//! Provider profiles: which API, where, which model and with which settings a live run talks to,
+//! and where its key comes from. A profile file (`*.providers.json`, versioned like every Unfold
+//! file) never holds a key: only the name of the environment variable that does.
+
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Problem, Result};
+use crate::schema::DocumentSchema;
+
+/// The `kind` of a profile file.
+pub const PROVIDERS_KIND: &str = "unfold.providers";
+
+/// Which wire format a provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum ProviderKind {
+    /// OpenAI Chat Completions (`POST {base_url}/chat/completions`): OpenAI, Ollama, vLLM,
+    /// llama.cpp's server, LiteLLM's proxy, OpenRouter.
+    Openai,
+    /// Anthropic Messages (`POST {base_url}/messages`).
+    Anthropic,
+}
+
+impl ProviderKind {
+    /// The name used in files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProviderKind::Openai => "openai",
+            ProviderKind::Anthropic => "anthropic",
+        }
+    }
+}
+
+/// One provider a live run can use.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ProviderProfile {
+    /// How the user names it (`--provider NAME`).
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// The API it speaks.
+    pub kind: ProviderKind,
+    /// The API's root, up to and including its version: `https://api.openai.com/v1`,
+    /// `http://127.0.0.1:11434/v1`, `https://api.anthropic.com/v1`.
+    pub base_url: String,
+    /// The model asked for.
+    pub model: String,
+    /// Sampling temperature; the API's default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    /// The most tokens one answer may take (Anthropic requires one: 1024 when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+    /// Whether answers are streamed (server-sent events); true when absent.
+    #[serde(default = "default_true")]
+    pub stream: bool,
+    /// How long connecting may take, in milliseconds (10 000 when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connect_timeout_ms: Option<u32>,
+    /// How long the server may stay silent, in milliseconds, before the call fails as stalled
+    /// (60 000 when absent). A stall detector, not a total deadline: a long answer that keeps
+    /// streaming is never cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_timeout_ms: Option<u32>,
+    /// The environment variable that holds the API key; no key is sent when absent (Ollama,
+    /// llama.cpp's server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key_env: Option<String>,
+    /// Whether the key is kept in the OS keychain (`unfold key set NAME`) instead.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub api_key_keychain: bool,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+impl ProviderProfile {
+    /// How long connecting may take.
+    pub fn connect_timeout(&self) -> Duration {
+        Duration::from_millis(self.connect_timeout_ms.unwrap_or(10_000).into())
+    }
+
+    /// How long the server may stay silent.
+    pub fn read_timeout(&self) -> Duration {
+        Duration::from_millis(self.read_timeout_ms.unwrap_or(60_000).into())
+    }
+
+    /// The endpoint a model call posts to.
+    pub fn endpoint(&self) -> String {
+        let base = self.base_url.trim_end_matches('/');
+        match self.kind {
+            ProviderKind::Openai => format!("{base}/chat/completions"),
+            ProviderKind::Anthropic => format!("{base}/messages"),
+        }
+    }
+
+    /// What is wrong with the profile at `pointer`, if anything.
+    fn problems(&self, pointer: &str) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        if !(self.base_url.starts_with("http://") || self.base_url.starts_with("https://")) {
+            problems.push(Problem::at(format!("{pointer}/base_url"), "must start with http:// or https://"));
+        }
+        if self.model.trim().is_empty() {
+            problems.push(Problem::at(format!("{pointer}/model"), "a profile needs a model"));
+        }
+        if self.temperature.is_some_and(|t| !(0.0..=2.0).contains(&t)) {
+            problems.push(Problem::at(format!("{pointer}/temperature"), "must be between 0 and 2"));
+        }
+        if self.max_tokens == Some(0) {
+            problems.push(Problem::at(format!("{pointer}/max_tokens"), "must be at least 1"));
+        }
+        for (field, value) in
+            [("connect_timeout_ms", self.connect_timeout_ms), ("read_timeout_ms", self.read_timeout_ms)]
+        {
+            if value == Some(0) {
+                problems.push(Problem::at(format!("{pointer}/{field}"), "must be at least 1"));
+            }
+        }
+        if self.api_key_keychain && self.api_key_env.is_some() {
+            let message = "takes its key either from the keychain or from an environment variable, not both";
+            problems.push(Problem::at(format!("{pointer}/api_key_keychain"), message));
+        }
+        if let Some(var) = &self.api_key_env {
+            if var.is_empty() || var.contains('=') || var.contains('\0') {
+                problems
+                    .push(Problem::at(format!("{pointer}/api_key_env"), "must be the name of an environment variable"));
+            }
+        }
+        problems
+    }
+}
+
+/// A profile file: `{"schema_version": 1, "kind": "unfold.providers", "profiles": [...]}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(title = "Unfold provider profiles")]
+#[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+pub struct ProviderProfiles {
+    /// Always 1.
+    #[schemars(extend("const" = 1))]
+    pub schema_version: u32,
+    /// Always `unfold.providers`.
+    #[schemars(extend("const" = "unfold.providers"))]
+    pub kind: String,
+    /// The profiles, names unique.
+    pub profiles: Vec<ProviderProfile>,
+}
+
+impl ProviderProfiles {
+    /// The JSON Schema of provider profile files, as checked in at `schema/unfold.providers.schema.json`.
+    pub fn schema() -> &'static DocumentSchema {
+        static SCHEMA: OnceLock<DocumentSchema> = OnceLock::new();
+        SCHEMA.get_or_init(|| {
+            DocumentSchema::generate::<ProviderProfiles>("https://unfold.dev/schema/unfold.providers.schema.json")
+        })
+    }
+
+    /// Reads and checks a profile file; every problem names the file and its place.
+    pub fn load(path: &Path) -> Result<ProviderProfiles> {
+        let bytes = crate::document::read_document_bytes(path)?;
+        ProviderProfiles::from_json(&bytes).map_err(|e| e.in_file(path))
+    }
+
+    /// Parses and checks the text of a profile file.
+    pub fn from_json(bytes: &[u8]) -> Result<ProviderProfiles> {
+        if let Some(problem) = crate::document::parse_json(bytes).ok().as_ref().and_then(key_in_file) {
+            return Err(Error::invalid(vec![problem]));
+        }
+        crate::document::parse_versioned(bytes, PROVIDERS_KIND, ProviderProfiles::schema(), ProviderProfiles::problems)
+    }
+
+    fn problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        for (i, profile) in self.profiles.iter().enumerate() {
+            problems.extend(profile.problems(&format!("/profiles/{i}")));
+            if self.profiles[..i].iter().any(|p| p.name == profile.name) {
+                let message = format!("a profile named '{}' comes earlier", profile.name);
+                problems.push(Problem::at(format!("/profiles/{i}/name"), message));
+            }
+        }
+        problems
+    }
+
+    /// Where the command line and the app look for profiles: `$UNFOLD_PROVIDERS`, else
+    /// `unfold/providers.json` in the user's configuration folder (`$XDG_CONFIG_HOME`, else
+    /// `~/.config`); `None` without a home folder.
+    pub fn default_path() -> Option<std::path::PathBuf> {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
+        if let Some(path) = var("UNFOLD_PROVIDERS") {
+            return Some(path);
+        }
+        let config = var("XDG_CONFIG_HOME").or_else(|| var("HOME").map(|home| home.join(".config")))?;
+        Some(config.join("unfold").join("providers.json"))
+    }
+
+    /// The profiles at `path`; none when the file does not exist yet.
+    pub fn load_or_empty(path: &Path) -> Result<ProviderProfiles> {
+        if !path.exists() {
+            return Ok(ProviderProfiles::empty());
+        }
+        ProviderProfiles::load(path)
+    }
+
+    /// A file with no profile.
+    pub fn empty() -> ProviderProfiles {
+        ProviderProfiles { schema_version: 1, kind: PROVIDERS_KIND.to_owned(), profiles: Vec::new() }
+    }
+
+    /// Checks the profiles as loading them would, then writes them to `path` atomically (the
+    /// folder is created if needed).
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let text = crate::document::to_canonical_json(self);
+        ProviderProfiles::from_json(text.as_bytes())?;
+        crate::document::create_parent_folder(path)?;
+        crate::document::write_atomically(path, &text)
+    }
+
+    /// The profile named `name`.
+    pub fn get(&self, name: &str) -> Result<&ProviderProfile> {
+        self.profiles.iter().find(|p| p.name == name).ok_or_else(|| {
+            let known: Vec<&str> = self.profiles.iter().map(|p| p.name.as_str()).collect();
+            let known = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
+            Error::argument("--provider", format!("no profile named '{name}' (profiles: {known})"))
+        })
+    }
+}
+
+/// A key written into the file instead of named: refused before anything else, so the error
+/// says what to do rather than "unknown field".
+fn key_in_file(value: &serde_json::Value) -> Option<Problem> {
+    let profiles = value.get("profiles")?.as_array()?;
+    profiles.iter().enumerate().find_map(|(i, profile)| {
+        let field = ["api_key", "key", "apiKey", "token"].into_iter().find(|f| profile.get(f).is_some())?;
+        Some(Problem::at(
+            format!("/profiles/{i}/{field}"),
+            "a profile file never holds a key: name the environment variable that holds it in \"api_key_env\"",
+        ))
+    })
+}

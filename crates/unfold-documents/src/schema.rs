@@ -1,0 +1,108 @@
+//! The JSON Schemas of Unfold's files, generated from the Rust types (schemars) so that the files
+//! under `schema/` and the validation of every loaded file can never disagree, and the problems a
+//! JSON value has against one, in the terms of the document rather than of JSON Schema. Each file
+//! type owns its [`DocumentSchema`] (`Template::schema()`, `Scenario::schema()`,
+//! `ProviderProfiles::schema()`).
+
+use jsonschema::{PatternOptions, Validator};
+use serde_json::Value;
+
+use crate::error::Problem;
+
+/// A file type's JSON Schema with its compiled validator.
+pub struct DocumentSchema {
+    schema: Value,
+    validator: Validator,
+}
+
+impl DocumentSchema {
+    /// The schema of `T` with `id` as its `$id`, compiled.
+    pub fn generate<T: schemars::JsonSchema>(id: &str) -> DocumentSchema {
+        let mut schema = schemars::schema_for!(T).to_value();
+        if let Some(object) = schema.as_object_mut() {
+            object.insert("$id".to_owned(), Value::String(id.to_owned()));
+        }
+        let validator = match options().build(&schema) {
+            Ok(validator) => validator,
+            // Our own generated schemas; the schema tests build them, so this is a programming error.
+            Err(e) => unreachable!("Unfold's own document schema does not compile: {e}"),
+        };
+        DocumentSchema { schema, validator }
+    }
+
+    /// The schema as JSON, as checked in under `schema/`.
+    pub fn json(&self) -> &Value {
+        &self.schema
+    }
+
+    /// Every problem of `value` against this schema, each at its JSON pointer.
+    pub fn problems(&self, value: &Value) -> Vec<Problem> {
+        self.validator
+            .iter_errors(value)
+            .map(|error| Problem::at(error.instance_path().to_string(), describe_schema_error(&error, &self.schema)))
+            .collect()
+    }
+}
+
+/// Options shared by every validator Unfold builds: nothing is ever fetched (the crate is built
+/// without its resolvers) and `pattern` uses the linear-time `regex` engine, so a hostile schema
+/// cannot make validation backtrack for ever.
+fn options() -> jsonschema::ValidationOptions<'static> {
+    jsonschema::options().with_pattern_options(PatternOptions::regex())
+}
+
+/// Compiles a tool's parameter schema, refusing an invalid schema.
+pub fn tool_parameters_validator(parameters: &Value) -> Result<Validator, String> {
+    // Building checks the schema against its meta-schema first.
+    options().build(parameters).map_err(|e| e.to_string())
+}
+
+/// Words for a schema violation, in the terms of the document rather than of JSON Schema.
+fn describe_schema_error(error: &jsonschema::ValidationError<'_>, schema: &Value) -> String {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    match error.kind() {
+        Kind::AdditionalProperties { unexpected } => {
+            let fields: Vec<String> = unexpected.iter().map(|f| format!("'{f}'")).collect();
+            format!("unknown field {} (only fields starting with \"x-\" may be added)", fields.join(", "))
+        }
+        Kind::Required { property } => format!("missing required field {property}"),
+        Kind::Pattern { pattern } => {
+            format!("{} does not match {pattern}", short_json(error.instance()))
+        }
+        Kind::Enum { options } => {
+            format!("{} is not one of {options}", short_json(error.instance()))
+        }
+        Kind::Constant { expected_value } => format!("must be {expected_value}"),
+        Kind::AnyOf { .. } | Kind::OneOfNotValid { .. } => {
+            let branches = schema.pointer(error.schema_path().as_str()).and_then(Value::as_array);
+            describe_alternatives(error.instance(), branches.map_or(&[][..], Vec::as_slice))
+        }
+        Kind::Type { .. } => {
+            format!("{} {}", short_json(error.instance()), error.masked_with("").to_string().trim_start())
+        }
+        _ => error.masked_with("value").to_string(),
+    }
+}
+
+/// Words for a value that matches none of a schema's alternatives: the allowed values when they
+/// are constants, else each alternative's description (the doc comment of its Rust variant).
+fn describe_alternatives(instance: &Value, branches: &[Value]) -> String {
+    let constants: Option<Vec<String>> = branches.iter().map(|b| b.get("const").map(Value::to_string)).collect();
+    if let Some(constants) = constants.filter(|c| !c.is_empty()) {
+        return format!("{} is not one of {}", short_json(instance), constants.join(", "));
+    }
+    let forms: Vec<&str> = branches.iter().filter_map(|b| b.get("description")?.as_str()).collect();
+    if forms.is_empty() {
+        return format!("{} matches none of the allowed forms", short_json(instance));
+    }
+    format!("{} matches none of the allowed forms: {}", short_json(instance), forms.join(" "))
+}
+
+/// A JSON value shown in a message, cut short when long.
+fn short_json(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}

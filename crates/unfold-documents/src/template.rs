@@ -1,0 +1,667 @@
+//! The template document (`*.unfold.json`): its types, the checks a JSON Schema cannot express,
+//! loading and canonical saving, and navigation of the section tree by path.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::document::{self, DocumentKind};
+use crate::error::{Problem, Result};
+use crate::schema::DocumentSchema;
+use crate::substitution;
+use crate::tool::{reserved_name_problem, Tool};
+
+/// Sections nest at most this deep (top level is depth 1).
+pub const MAX_SECTION_DEPTH: usize = 64;
+/// A template holds at most this many sections.
+pub const MAX_SECTIONS: usize = 50_000;
+
+/// A prompt template: a tree of sections with tools, rendered with progressive disclosure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(title = "Unfold template")]
+#[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Template {
+    /// Always 1 for this format.
+    #[schemars(extend("const" = 1))]
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub schema_version: u64,
+    /// Always `unfold.template`.
+    #[schemars(extend("const" = "unfold.template"))]
+    pub kind: String,
+    /// A namespace, e.g. `agents/assistant`.
+    #[serde(default)]
+    pub ns: String,
+    /// The template's key, e.g. `task-executor`.
+    #[schemars(length(min = 1))]
+    pub key: String,
+    /// A human name.
+    #[serde(default)]
+    pub name: String,
+    /// How summarized sections are offered for expansion.
+    #[serde(default)]
+    pub disclosure: Disclosure,
+    /// Whether tools are offered in full or by brief until picked.
+    #[serde(default)]
+    pub tool_disclosure: ToolDisclosure,
+    /// The heading style.
+    #[serde(default)]
+    pub heading: HeadingStyle,
+    /// Default parameter values; a run or a render may override them.
+    #[serde(default)]
+    #[schemars(extend("propertyNames" = { "pattern": "^[_A-Za-z][_A-Za-z0-9]*$" }))]
+    pub params: IndexMap<String, String>,
+    /// Tools offered whatever is summarized.
+    #[serde(default)]
+    pub tools: Vec<Tool>,
+    /// The top-level sections, in order.
+    #[serde(default)]
+    pub sections: Vec<Section>,
+    /// `x-` fields, kept as they are.
+    #[serde(flatten)]
+    #[cfg_attr(feature = "specta", specta(skip))]
+    pub extensions: Map<String, Value>,
+}
+
+/// One section of a template.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Section {
+    /// `^[a-z0-9][a-z0-9_-]*$`, unique among its siblings.
+    #[schemars(regex(pattern = r"^[a-z0-9][a-z0-9_-]*$"))]
+    pub key: String,
+    /// The heading text.
+    pub title: String,
+    /// The body, with `${param}` placeholders (Python `string.Template` rules).
+    #[serde(default)]
+    pub template: String,
+    /// What a summarized section shows instead of its body; required when `visibility` is `summary`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Rendered in full or summarized, unless a session overrides it.
+    #[serde(default)]
+    pub visibility: Visibility,
+    /// Tools offered while this section is rendered in full.
+    #[serde(default)]
+    pub tools: Vec<Tool>,
+    /// Subsections, in order.
+    #[serde(default)]
+    pub children: Vec<Section>,
+    /// `x-` fields, kept as they are.
+    #[serde(flatten)]
+    #[cfg_attr(feature = "specta", specta(skip))]
+    pub extensions: Map<String, Value>,
+}
+
+impl Section {
+    /// A FULL section with a key and a title and nothing else yet.
+    pub fn empty(key: &str, title: &str) -> Section {
+        Section {
+            key: key.to_owned(),
+            title: title.to_owned(),
+            template: String::new(),
+            summary: None,
+            visibility: Visibility::Full,
+            tools: Vec::new(),
+            children: Vec::new(),
+            extensions: Map::new(),
+        }
+    }
+}
+
+/// The disclosure protocol (spec 1 and 4).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Disclosure {
+    /// One `read_section` tool for every summarized section.
+    #[default]
+    ReadSection,
+    /// The older protocol: `open_sections` restarts with the sections expanded.
+    OpenSections,
+    /// What weakincentives 0.27 renders: `open_sections` for summarized sections whose subtree has
+    /// tools, `read_section` for the others.
+    Mixed,
+}
+
+/// How tools are described to the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum ToolDisclosure {
+    /// Every offered tool with its full description.
+    #[default]
+    Full,
+    /// Briefs until the model picks tools with `pick_tools`.
+    PickTools,
+}
+
+/// The heading style.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum HeadingStyle {
+    /// `## 1 Task`, `### 2.1 Examples`
+    #[default]
+    Plain,
+    /// `## 1. Task (task)`, `### 2.1. Examples (context.examples)`, as weakincentives 0.27.
+    Keyed,
+}
+
+/// Whether a section is rendered in full or summarized.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Visibility {
+    /// Heading, body and children.
+    #[default]
+    Full,
+    /// Heading, summary and an instruction to expand; no children.
+    Summary,
+}
+
+impl std::str::FromStr for Disclosure {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        serde_json::from_value(Value::String(s.to_owned()))
+            .map_err(|_| format!("unknown disclosure '{s}' (read_section, open_sections or mixed)"))
+    }
+}
+
+impl std::str::FromStr for HeadingStyle {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        serde_json::from_value(Value::String(s.to_owned()))
+            .map_err(|_| format!("unknown heading style '{s}' (plain or keyed)"))
+    }
+}
+
+impl Template {
+    /// The JSON Schema of `*.unfold.json` files, as checked in at `schema/unfold.template.schema.json`.
+    pub fn schema() -> &'static DocumentSchema {
+        static SCHEMA: OnceLock<DocumentSchema> = OnceLock::new();
+        SCHEMA.get_or_init(|| {
+            DocumentSchema::generate::<Template>("https://unfold.dev/schema/unfold.template.schema.json")
+        })
+    }
+
+    /// Parses and validates a template from JSON text; reports every problem with its JSON pointer.
+    pub fn from_json(bytes: &[u8]) -> Result<Template> {
+        document::parse_versioned(bytes, DocumentKind::Template.tag(), Template::schema(), Template::problems)
+    }
+
+    /// Parses a template that the editor held, as a recovery entry keeps it: the size, depth and
+    /// schema checks apply, but not the semantic ones, so work in progress with problems (a bad
+    /// placeholder, a duplicate key) comes back as it was and shows its problems in the editor.
+    pub fn from_json_with_problems(bytes: &[u8]) -> Result<Template> {
+        document::parse_versioned(bytes, DocumentKind::Template.tag(), Template::schema(), |_: &Template| Vec::new())
+    }
+
+    /// The problems opening the template's saved text would report: exactly those of
+    /// `Template::from_json(self.to_json().as_bytes())`, same places, messages and order. The
+    /// editor lists them after every keystroke, so the text round trip is skipped when the template
+    /// holds nothing the checks before the semantic ones could refuse (see
+    /// `passes_document_checks`): then only the semantic checks run, on the template as it is,
+    /// which is what reading the text back would give.
+    pub fn problems_on_reload(&self) -> Vec<Problem> {
+        let outcome = if self.passes_document_checks() {
+            match self.problems() {
+                problems if problems.is_empty() => return problems,
+                problems => Err(crate::Error::invalid(problems)),
+            }
+        } else {
+            Template::from_json(self.to_json().as_bytes()).map(drop)
+        };
+        outcome.err().map(|error| error.problems().to_vec()).unwrap_or_default()
+    }
+
+    /// Whether the saved text would pass the size and depth limits, the `kind` and
+    /// `schema_version` checks and the JSON Schema, and read back as this very template. The Rust
+    /// types already guarantee the schema but for what is checked here: the constants, a non-empty
+    /// key, the patterns of parameter names, section keys and tool names, extension fields named
+    /// `x-…` (which also keeps them from colliding with the known fields), and the nesting depth
+    /// and size of the text. `false` is always safe: the caller then takes the text round trip.
+    /// Only a size bound over the limit costs a serialization, to measure the size exactly.
+    fn passes_document_checks(&self) -> bool {
+        self.schema_version == document::SCHEMA_VERSION
+            && self.kind == DocumentKind::Template.tag()
+            && !self.key.is_empty()
+            && self.params.keys().all(|name| is_param_name(name))
+            && self.saved_size_bound().is_some_and(|bound| {
+                bound <= document::MAX_DOCUMENT_BYTES
+                    || document::canonical_json_len(self) <= document::MAX_DOCUMENT_BYTES
+            })
+    }
+
+    /// At least the length of the saved text (see [`SavedSize`]); `None` if a section key, a tool
+    /// name or an extension field's name breaks the schema, or the text would nest too deep.
+    fn saved_size_bound(&self) -> Option<u64> {
+        // Here and below every field is named, so that a new one has to be thought about here.
+        let Template {
+            schema_version: _,
+            kind,
+            ns,
+            key,
+            name,
+            disclosure: _,
+            tool_disclosure: _,
+            heading: _,
+            params,
+            tools,
+            sections,
+            extensions,
+        } = self;
+        // The template's object is at JSON depth 1, the arrays and objects of its fields at 2.
+        let params = SavedSize::object(2, params.iter().map(|(name, value)| (name, value.as_str())))?;
+        let values = [
+            SavedSize::SCALAR,
+            SavedSize::string(kind),
+            SavedSize::string(ns),
+            SavedSize::string(key),
+            SavedSize::string(name),
+            SavedSize::SCALAR,
+            SavedSize::SCALAR,
+            SavedSize::SCALAR,
+            params,
+            SavedSize::array(2, tools, |tool| tool_size(tool, 3))?,
+            SavedSize::array(2, sections, |section| section_size(section, 3))?,
+        ];
+        SavedSize::record(1, &values, extensions)
+    }
+
+    /// What "New template" starts from: a key, a name and one empty section to write in.
+    pub fn blank() -> Template {
+        Template {
+            schema_version: 1,
+            kind: "unfold.template".to_owned(),
+            ns: String::new(),
+            key: "untitled".to_owned(),
+            name: "Untitled".to_owned(),
+            disclosure: Disclosure::default(),
+            tool_disclosure: ToolDisclosure::default(),
+            heading: HeadingStyle::default(),
+            params: IndexMap::new(),
+            tools: Vec::new(),
+            sections: vec![Section::empty("instructions", "Instructions")],
+            extensions: Map::new(),
+        }
+    }
+
+    /// Loads and validates a template file; errors name the file.
+    pub fn load(path: &Path) -> Result<Template> {
+        let bytes = document::read_document_bytes(path)?;
+        Template::from_json(&bytes).map_err(|e| e.in_file(path))
+    }
+
+    /// The canonical JSON text: what [`Template::save`] writes.
+    pub fn to_json(&self) -> String {
+        document::to_canonical_json(self)
+    }
+
+    /// Saves the canonical JSON text atomically.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        document::write_atomically(path, &self.to_json())
+    }
+
+    /// The section at a dotted path from the root (`context.examples`).
+    pub fn section(&self, path: &str) -> Option<&Section> {
+        let mut keys = path.split('.');
+        let first = keys.next()?;
+        let mut section = self.sections.iter().find(|s| s.key == first)?;
+        for key in keys {
+            section = section.children.iter().find(|s| s.key == key)?;
+        }
+        Some(section)
+    }
+
+    /// Visits every section depth-first in document order with its dotted path; stops descending
+    /// below [`MAX_SECTION_DEPTH`].
+    pub fn walk<'t>(&'t self, visit: &mut dyn FnMut(&str, &'t Section)) {
+        fn go<'t>(sections: &'t [Section], path: &mut String, depth: usize, visit: &mut dyn FnMut(&str, &'t Section)) {
+            if depth > MAX_SECTION_DEPTH {
+                return;
+            }
+            for section in sections {
+                let len = path.len();
+                if len > 0 {
+                    path.push('.');
+                }
+                path.push_str(&section.key);
+                visit(path, section);
+                go(&section.children, path, depth + 1, visit);
+                path.truncate(len);
+            }
+        }
+        go(&self.sections, &mut String::new(), 1, visit);
+    }
+
+    /// Every tool the template defines: its own, then its sections' in document order.
+    pub fn all_tools(&self) -> Vec<&Tool> {
+        let mut tools: Vec<&Tool> = self.tools.iter().collect();
+        self.walk(&mut |_, section| tools.extend(&section.tools));
+        tools
+    }
+
+    /// Names of every parameter the template's texts use, in order of first use.
+    pub fn used_params(&self) -> Vec<String> {
+        let mut seen = indexmap::IndexSet::new();
+        self.walk(&mut |_, section| {
+            for text in std::iter::once(&section.template).chain(&section.summary) {
+                seen.extend(substitution::placeholders(text).map(str::to_owned));
+            }
+        });
+        seen.into_iter().collect()
+    }
+
+    /// The problems a JSON Schema cannot express (duplicate keys and tool names, summaries, depth,
+    /// size, tool parameter schemas, placeholders).
+    fn problems(&self) -> Vec<Problem> {
+        let mut checker = TemplateChecker::default();
+        checker.tools(&self.tools, "");
+        checker.sections(&self.sections, &mut String::new(), 1);
+        checker.problems
+    }
+}
+
+#[derive(Default)]
+struct TemplateChecker {
+    problems: Vec<Problem>,
+    tool_names: HashMap<String, String>,
+    section_count: usize,
+}
+
+impl TemplateChecker {
+    /// Checks `sections`, the children of the section at `pointer` (the template's top level when
+    /// empty). The pointer is extended in place and restored, and made a string of its own only
+    /// for a problem: the editor runs these checks on every keystroke.
+    fn sections(&mut self, sections: &[Section], pointer: &mut String, depth: usize) {
+        let parent_len = pointer.len();
+        pointer.push_str(if parent_len == 0 { "/sections" } else { "/children" });
+        let base_len = pointer.len();
+        if depth > MAX_SECTION_DEPTH && !sections.is_empty() {
+            let message = format!("sections nest deeper than {MAX_SECTION_DEPTH} levels");
+            self.problems.push(Problem::at(pointer.clone(), message));
+            pointer.truncate(parent_len);
+            return;
+        }
+        let mut keys: HashMap<&str, usize> = HashMap::new();
+        for (i, section) in sections.iter().enumerate() {
+            pointer.truncate(base_len);
+            let _ = write!(pointer, "/{i}");
+            self.section_count += 1;
+            if self.section_count == MAX_SECTIONS + 1 {
+                self.problems.push(Problem::at(pointer.clone(), format!("more than {MAX_SECTIONS} sections")));
+            }
+            if let Some(first) = keys.insert(&section.key, i) {
+                let message = format!("duplicate key '{}': {}/{first} has it too", section.key, &pointer[..base_len]);
+                self.problems.push(Problem::at(format!("{pointer}/key"), message));
+            }
+            if section.visibility == Visibility::Summary && section.summary.is_none() {
+                self.problems.push(Problem::at(pointer.clone(), "a summarized section needs a \"summary\""));
+            }
+            self.placeholders(&section.template, pointer, "template");
+            if let Some(summary) = &section.summary {
+                self.placeholders(summary, pointer, "summary");
+            }
+            self.tools(&section.tools, pointer);
+            self.sections(&section.children, pointer, depth + 1);
+        }
+        pointer.truncate(parent_len);
+    }
+
+    fn placeholders(&mut self, text: &str, section: &str, field: &str) {
+        if let Err(e) = substitution::check_syntax(text) {
+            self.problems.push(Problem::at(format!("{section}/{field}"), e.to_string()));
+        }
+    }
+
+    fn tools(&mut self, tools: &[Tool], parent: &str) {
+        for (i, tool) in tools.iter().enumerate() {
+            let pointer = format!("{parent}/tools/{i}");
+            if let Some(message) = reserved_name_problem(&tool.name) {
+                self.problems.push(Problem::at(format!("{pointer}/name"), message));
+            } else if let Some(first) = self.tool_names.insert(tool.name.clone(), pointer.clone()) {
+                self.problems.push(Problem::at(
+                    format!("{pointer}/name"),
+                    format!("duplicate tool name '{}': {first} has it too", tool.name),
+                ));
+            }
+            if let Err(message) = check_parameters_schema(&tool.parameters) {
+                self.problems.push(Problem::at(format!("{pointer}/parameters"), message));
+            }
+        }
+    }
+}
+
+/// `^[_A-Za-z][_A-Za-z0-9]*$`, the schema's pattern of parameter names.
+fn is_param_name(name: &str) -> bool {
+    name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// `^[a-z0-9][a-z0-9_-]*$`, the schema's pattern of section keys.
+fn is_section_key(key: &str) -> bool {
+    let allowed = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    key.bytes().next().is_some_and(allowed) && key.bytes().all(|b| allowed(b) || b == b'_' || b == b'-')
+}
+
+/// The size bound of a section whose object is at JSON nesting `depth`, or `None` if its key or
+/// extensions break the schema or it nests too deep.
+fn section_size(section: &Section, depth: usize) -> Option<u64> {
+    let Section { key, title, template, summary, visibility: _, tools, children, extensions } = section;
+    if !is_section_key(key) {
+        return None;
+    }
+    let values = [
+        SavedSize::string(key),
+        SavedSize::string(title),
+        SavedSize::string(template),
+        summary.as_deref().map_or(0, SavedSize::string),
+        SavedSize::SCALAR,
+        SavedSize::array(depth + 1, tools, |tool| tool_size(tool, depth + 2))?,
+        SavedSize::array(depth + 1, children, |child| section_size(child, depth + 2))?,
+    ];
+    SavedSize::record(depth, &values, extensions)
+}
+
+/// The size bound of a tool whose object is at JSON nesting `depth`, or `None` if its name
+/// (`^[A-Za-z0-9_-]{1,64}$`) or extensions break the schema or it nests too deep.
+fn tool_size(tool: &Tool, depth: usize) -> Option<u64> {
+    let Tool { name, description, brief, parameters, kind: _, categories, requires_permission: _, mock, extensions } =
+        tool;
+    let name_ok = (1..=crate::tool::MAX_TOOL_NAME_LEN).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if !name_ok {
+        return None;
+    }
+    let no_extensions = Map::new();
+    let mock = match mock {
+        Some(crate::tool::ScriptedResult::Result(value)) => {
+            SavedSize::record(depth + 1, &[SavedSize::value(value, depth + 1)?], &no_extensions)?
+        }
+        Some(crate::tool::ScriptedResult::Error(message)) => {
+            SavedSize::record(depth + 1, &[SavedSize::string(message)], &no_extensions)?
+        }
+        None => 0,
+    };
+    let categories = match categories {
+        Some(categories) => SavedSize::array(depth + 1, categories, |category| Some(SavedSize::string(category)))?,
+        None => 0,
+    };
+    let values = [
+        SavedSize::string(name),
+        SavedSize::string(description),
+        brief.as_deref().map_or(0, SavedSize::string),
+        SavedSize::value(parameters, depth)?,
+        SavedSize::SCALAR,
+        categories,
+        SavedSize::SCALAR,
+        mock,
+    ];
+    SavedSize::record(depth, &values, extensions)
+}
+
+/// Upper bounds of how many bytes parts of a template take in its saved text (2-space indented
+/// JSON), computed without writing it, generous where that keeps them simple; and the JSON
+/// nesting depth limit: the functions that return an `Option` return `None` for a part nested
+/// deeper than [`document::MAX_JSON_DEPTH`]. `depth` is always the nesting of the object or array
+/// at hand (the template's is 1), or, for a member's value, of the object or array it is in.
+struct SavedSize;
+
+impl SavedSize {
+    /// A number, `true`, `false`, `null` or a unit variant's name, at most.
+    const SCALAR: u64 = 64;
+    /// A known field's name with its quotes, at most.
+    const FIELD_NAME: u64 = 32;
+
+    /// A string: its quotes and, for each byte, its longest escape (`\u00XX`).
+    fn string(text: &str) -> u64 {
+        6 * text.len() as u64 + 2
+    }
+
+    /// An object or array at `depth`, without its members: brackets, last line break and indent.
+    fn brackets(depth: usize) -> Option<u64> {
+        (depth <= document::MAX_JSON_DEPTH).then_some(2 * depth as u64 + 3)
+    }
+
+    /// What a member of an object (or an item of an array) at `depth` takes besides its name and
+    /// value: comma, line break, indentation and `": "`.
+    fn separators(depth: usize) -> u64 {
+        2 * depth as u64 + 8
+    }
+
+    /// A struct at `depth` whose known fields' values take `values` at most, with its `x-` fields.
+    fn record(depth: usize, values: &[u64], extensions: &Map<String, Value>) -> Option<u64> {
+        let known: u64 = values.iter().map(|value| Self::separators(depth) + Self::FIELD_NAME + value).sum();
+        let mut size = Self::brackets(depth)? + known;
+        for (name, value) in extensions {
+            if !name.starts_with("x-") {
+                return None;
+            }
+            size += Self::separators(depth) + Self::string(name) + Self::value(value, depth)?;
+        }
+        Some(size)
+    }
+
+    /// An object at `depth` of string members.
+    fn object<'a>(depth: usize, members: impl Iterator<Item = (&'a String, &'a str)>) -> Option<u64> {
+        let members: u64 =
+            members.map(|(name, value)| Self::separators(depth) + Self::string(name) + Self::string(value)).sum();
+        Some(Self::brackets(depth)? + members)
+    }
+
+    /// An array at `depth` whose items take `item` at most.
+    fn array<T>(depth: usize, items: &[T], item: impl Fn(&T) -> Option<u64>) -> Option<u64> {
+        let mut size = Self::brackets(depth)?;
+        for each in items {
+            size += Self::separators(depth) + item(each)?;
+        }
+        Some(size)
+    }
+
+    /// Any JSON value, a member of an object (or an item of an array) at `depth`. Recursion is
+    /// bounded by the depth limit, whatever the value.
+    fn value(value: &Value, depth: usize) -> Option<u64> {
+        match value {
+            Value::String(text) => Some(Self::string(text)),
+            Value::Array(items) => Self::array(depth + 1, items, |item| Self::value(item, depth + 1)),
+            Value::Object(members) => {
+                let mut size = Self::brackets(depth + 1)?;
+                for (name, member) in members {
+                    size += Self::separators(depth + 1) + Self::string(name) + Self::value(member, depth + 1)?;
+                }
+                Some(size)
+            }
+            _ => Some(Self::SCALAR),
+        }
+    }
+}
+
+/// Checks that a tool's `parameters` is a valid JSON Schema describing an object. `$ref`s to other
+/// files or URLs are never fetched, and patterns use a linear-time regex engine.
+pub fn check_parameters_schema(parameters: &Value) -> std::result::Result<(), String> {
+    let Some(object) = parameters.as_object() else {
+        return Err("must be a JSON Schema object, e.g. {\"type\": \"object\", \"properties\": {}}".to_owned());
+    };
+    if object.get("type").is_some_and(|t| t != "object") {
+        return Err(format!("must describe an object (\"type\": \"object\"), not {}", object["type"]));
+    }
+    crate::schema::tool_parameters_validator(parameters).map(drop).map_err(|e| format!("not a valid JSON Schema: {e}"))
+}
+
+/// The tool names used anywhere in a template, builtins excluded.
+pub fn tool_name_set(template: &Template) -> HashSet<&str> {
+    template.all_tools().into_iter().map(|t| t.name.as_str()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A tool with every field set, its texts made of the characters with the longest escapes.
+    fn worst_tool(name: &str, text: &str) -> Tool {
+        Tool {
+            name: name.to_owned(),
+            description: text.to_owned(),
+            brief: Some(text.to_owned()),
+            parameters: json!({ "type": "object", "x": [[[]], {}, -9223372036854775808i64, -1.7976931348623157e308, text] }),
+            kind: Some(crate::tool::ToolKind::Execute),
+            categories: Some(vec![text.to_owned(), String::new()]),
+            requires_permission: Some(false),
+            mock: Some(crate::tool::ScriptedResult::Result(json!({ text: [u64::MAX, null, true] }))),
+            extensions: Map::from_iter([("x-".to_owned() + text, json!([{ text: {} }]))]),
+        }
+    }
+
+    fn worst_section(key: &str, text: &str, children: Vec<Section>) -> Section {
+        Section {
+            key: key.to_owned(),
+            title: text.to_owned(),
+            template: text.to_owned(),
+            summary: Some(text.to_owned()),
+            visibility: Visibility::Summary,
+            tools: vec![worst_tool(&format!("t{key}"), text)],
+            children,
+            extensions: Map::from_iter([("x-".to_owned() + text, json!(text))]),
+        }
+    }
+
+    #[test]
+    fn the_saved_size_bound_is_never_below_the_saved_size() {
+        let mut templates: Vec<Template> = ["task-executor", "code-review", "incident-runbook", "support-desk"]
+            .iter()
+            .map(|name| {
+                let path = format!("{}/../../examples/{name}.unfold.json", env!("CARGO_MANIFEST_DIR"));
+                Template::load(Path::new(&path)).expect("the example loads")
+            })
+            .collect();
+        templates.push(Template::blank());
+        let escapes = "\u{1}".repeat(500);
+        for text in ["", "\u{1}\u{1f}", "\"\\", "é€😀", "plain text", &escapes] {
+            let deep = (0..40).fold(Vec::new(), |children, i| vec![worst_section(&format!("d{i}"), text, children)]);
+            let mut template = Template::blank();
+            template.ns = text.to_owned();
+            template.name = text.to_owned();
+            template.params.insert("p".to_owned(), text.to_owned());
+            template.tools.push(worst_tool("top", text));
+            template.sections.extend(deep);
+            template.extensions.insert("x-top".to_owned(), json!({ text: text }));
+            templates.push(template);
+        }
+        for template in templates {
+            let bound = template.saved_size_bound().expect("within the schema and the depth limit");
+            let size = template.to_json().len() as u64;
+            assert!(bound >= size, "bound {bound} < size {size} of {}", template.to_json());
+            assert_eq!(document::canonical_json_len(&template), size);
+        }
+    }
+}

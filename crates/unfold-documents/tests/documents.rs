@@ -1,0 +1,217 @@
+//! Loading, validating and saving documents: canonical round trips, every class of problem
+//! reported with its JSON pointer, the limits, and the checked-in JSON Schemas.
+
+use serde_json::{json, Value};
+use unfold_documents::document::{MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH};
+use unfold_documents::{Scenario, Template};
+
+use unfold_test_support::repo;
+
+/// The problems of a template document, one `pointer: message` line each.
+fn problems(doc: &Value) -> String {
+    match Template::from_json(doc.to_string().as_bytes()) {
+        Ok(_) => "valid".to_owned(),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn template(sections: Value) -> Value {
+    json!({ "schema_version": 1, "kind": "unfold.template", "key": "t", "params": { "p": "v" }, "sections": sections })
+}
+
+fn section(key: &str) -> Value {
+    json!({ "key": key, "title": key, "template": "body", "visibility": "full", "tools": [], "children": [] })
+}
+
+fn tool(name: &str) -> Value {
+    json!({ "name": name, "description": "d", "parameters": { "type": "object" } })
+}
+
+#[test]
+fn canonical_files_load_and_save_byte_identical() {
+    let files = ["examples/task-executor.unfold.json", "tests/fixtures/disclosure.unfold.json"];
+    for file in files {
+        let text = std::fs::read_to_string(repo(file)).unwrap();
+        let loaded = Template::from_json(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(loaded.to_json(), text, "{file}");
+    }
+}
+
+#[test]
+fn extension_fields_survive_a_round_trip() {
+    let mut doc = template(json!([section("a")]));
+    doc["x-owner"] = json!("team");
+    doc["sections"][0]["x-note"] = json!({ "n": 1 });
+    let loaded = Template::from_json(doc.to_string().as_bytes()).unwrap();
+    let saved: Value = serde_json::from_str(&loaded.to_json()).unwrap();
+    assert_eq!(saved["x-owner"], "team");
+    assert_eq!(saved["sections"][0]["x-note"], json!({ "n": 1 }));
+}
+
+#[test]
+fn saving_is_atomic_and_leaves_the_canonical_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.unfold.json");
+    std::fs::write(&path, "old").unwrap();
+    let loaded = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    loaded.save(&path).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), loaded.to_json());
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 1, "no temporary file is left behind: {names:?}");
+}
+
+#[test]
+fn every_problem_is_reported_with_its_pointer() {
+    let mut bad_tool = tool("read_section");
+    bad_tool["parameters"] = json!({ "type": "object", "properties": { "q": { "type": "no-such-type" } } });
+    let mut summarized = section("s");
+    summarized["visibility"] = json!("summary");
+    summarized["tools"] = json!([bad_tool, tool("dup")]);
+    summarized["children"] = json!([section("c"), section("c")]);
+    let mut other = section("Bad Key");
+    other["tools"] = json!([tool("dup")]);
+    other["template"] = json!("costs $5");
+    other["surprise"] = json!(true);
+    let doc = template(json!([summarized, other]));
+    insta::assert_snapshot!(problems(&doc), @r#"
+    /sections/1/key: "Bad Key" does not match ^[a-z0-9][a-z0-9_-]*$
+    /sections/1: unknown field 'surprise' (only fields starting with "x-" may be added)
+    /sections/0: a summarized section needs a "summary"
+    /sections/0/tools/0/name: 'read_section' is a builtin tool's name and is reserved
+    /sections/0/tools/0/parameters: not a valid JSON Schema: "no-such-type" is not valid under any of the schemas listed in the 'anyOf' keyword
+    /sections/0/children/1/key: duplicate key 'c': /sections/0/children/0 has it too
+    /sections/1/template: invalid placeholder at line 1, column 7: use ${name} or $name, and $$ for a literal $
+    /sections/1/tools/0/name: duplicate tool name 'dup': /sections/0/tools/1 has it too
+    "#);
+}
+
+#[test]
+fn a_value_outside_an_enumeration_lists_the_allowed_ones() {
+    let mut doc = template(json!([section("a")]));
+    doc["heading"] = json!("fancy");
+    doc["sections"][0]["visibility"] = json!("hidden");
+    insta::assert_snapshot!(problems(&doc), @r#"
+    /sections/0/visibility: "hidden" is not one of "full", "summary"
+    /heading: "fancy" is not one of "plain", "keyed"
+    "#);
+}
+
+#[test]
+fn wrong_kind_and_version_are_named_first() {
+    let mut doc = template(json!([]));
+    doc["kind"] = json!("unfold.scenario");
+    insta::assert_snapshot!(problems(&doc), @"/kind: this is a 'unfold.scenario' document; expected 'unfold.template'");
+    doc["kind"] = json!("unfold.template");
+    doc["schema_version"] = json!(2);
+    insta::assert_snapshot!(problems(&doc), @"/schema_version: schema_version 2 is not supported; this version of Unfold reads 1");
+    insta::assert_snapshot!(problems(&json!([1, 2])), @"expected a JSON object (an unfold.template document)");
+}
+
+#[test]
+fn broken_json_is_located_by_line_and_column() {
+    let check = |text: &[u8]| Template::from_json(text).unwrap_err().to_string();
+    insta::assert_snapshot!(check(b""), @"the file is empty; expected a JSON object");
+    insta::assert_snapshot!(check(b"  \n "), @"the file is empty; expected a JSON object");
+    insta::assert_snapshot!(check(b"{\"schema_version\": 1,\n \"kind\": "), @"line 2, column 9: the JSON ends too early (EOF while parsing a value); is the file truncated?");
+    insta::assert_snapshot!(check(b"{\"a\": 1} trailing"), @"line 1, column 10: invalid JSON: trailing characters");
+    insta::assert_snapshot!(check(&[0xff, 0xfe, 0x00, 0x7b]), @"line 1, column 1: not UTF-8 JSON text (expected value)");
+}
+
+#[test]
+fn parameter_schemas_are_never_fetched() {
+    for reference in ["https://example.com/schema.json", "file:///etc/passwd"] {
+        let mut t = tool("fetcher");
+        t["parameters"] = json!({ "type": "object", "properties": { "q": { "$ref": reference } } });
+        let mut s = section("a");
+        s["tools"] = json!([t]);
+        let report = problems(&template(json!([s])));
+        assert!(report.starts_with("/sections/0/tools/0/parameters: not a valid JSON Schema"), "{report}");
+    }
+}
+
+#[test]
+fn limits_are_clear_errors() {
+    let deep = format!("{}{}", "[".repeat(MAX_JSON_DEPTH + 1), "]".repeat(MAX_JSON_DEPTH + 1));
+    assert_eq!(
+        Template::from_json(deep.as_bytes()).unwrap_err().to_string(),
+        format!("line 1, column {}: JSON nested deeper than {MAX_JSON_DEPTH} levels", MAX_JSON_DEPTH + 1)
+    );
+    let big = vec![b' '; MAX_DOCUMENT_BYTES as usize + 1];
+    assert!(Template::from_json(&big).unwrap_err().to_string().contains("Unfold reads documents up to"));
+
+    let mut nested = section("s");
+    for _ in 0..64 {
+        let mut parent = section("s");
+        parent["children"] = json!([nested]);
+        nested = parent;
+    }
+    let report = problems(&template(json!([nested])));
+    assert!(report.ends_with("/children: sections nest deeper than 64 levels"), "{report}");
+}
+
+#[test]
+fn the_deepest_allowed_tree_loads() {
+    let mut nested = section("s");
+    for _ in 0..63 {
+        let mut parent = section("s");
+        parent["children"] = json!([nested]);
+        nested = parent;
+    }
+    assert_eq!(problems(&template(json!([nested]))), "valid");
+}
+
+#[test]
+fn scenario_problems_are_reported_with_their_pointers() {
+    let doc = json!({
+        "schema_version": 1, "kind": "unfold.scenario", "name": "s", "user": "u",
+        "script": [ { "say": "early" }, { "call": "lookup", "args": [] }, { "calls": [] }, { "think": "x" } ],
+        "tool_changes": [
+            { "at_model_call": 0, "add": [ { "name": "pick_tools", "description": "d", "parameters": { "type": "string" } } ] }
+        ]
+    });
+    let report = Scenario::from_json(doc.to_string().as_bytes()).unwrap_err().to_string();
+    insta::assert_snapshot!(report, @r#"
+    /script/1: {"call":"lookup","args":[]} matches none of the allowed forms: One tool call: `{"call": "lookup", "args": {"id": 7}}`. Parallel tool calls in one answer: `{"calls": [...]}`. The final answer: `{"say": "Done."}`.
+    /script/2: {"calls":[]} matches none of the allowed forms: One tool call: `{"call": "lookup", "args": {"id": 7}}`. Parallel tool calls in one answer: `{"calls": [...]}`. The final answer: `{"say": "Done."}`.
+    /script/3: {"think":"x"} matches none of the allowed forms: One tool call: `{"call": "lookup", "args": {"id": 7}}`. Parallel tool calls in one answer: `{"calls": [...]}`. The final answer: `{"say": "Done."}`.
+    /tool_changes/0/at_model_call: value is less than the minimum of 1
+    "#);
+}
+
+#[test]
+fn a_scenario_must_fit_its_template() {
+    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    let scenario = unfold_test_support::scenario(json!({
+        "params": { "objective": "x", "colour": "red" },
+        "script": [ { "say": "ok" } ],
+        "tool_results": { "lookup": [], "nope": [] },
+        "tool_changes": [ { "at_model_call": 2, "remove": ["ghost", "search"] } ]
+    }));
+    let problems: Vec<String> = scenario.problems_with(&template).iter().map(ToString::to_string).collect();
+    insta::assert_snapshot!(problems.join("\n"), @"
+    /params/colour: unknown parameter 'colour': template 'task-executor' neither declares nor uses it
+    /tool_results/nope: no tool 'nope' in template 'task-executor' or in tool_changes
+    /tool_changes/0/remove/0: no tool 'ghost' in template 'task-executor' or in tool_changes
+    ");
+}
+
+#[test]
+fn checked_in_schemas_match_the_types() {
+    let schemas = [
+        ("schema/unfold.template.schema.json", unfold_documents::Template::schema().json()),
+        ("schema/unfold.scenario.schema.json", unfold_documents::Scenario::schema().json()),
+        ("schema/unfold.providers.schema.json", unfold_documents::provider_profile::ProviderProfiles::schema().json()),
+    ];
+    for (file, schema) in schemas {
+        let generated = unfold_documents::document::to_canonical_json(&schema);
+        let path = repo(file);
+        if std::env::var_os("UNFOLD_BLESS").is_some() {
+            std::fs::write(&path, &generated).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "{file} is stale: run `UNFOLD_BLESS=1 cargo test -p unfold-documents` and commit it"
+        );
+    }
+}

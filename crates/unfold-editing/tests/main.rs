@@ -1,0 +1,4 @@
+//! Editing's integration tests, one binary with a module per area (ripgrep's layout).
+
+mod scenario_editing;
+mod template_editing;

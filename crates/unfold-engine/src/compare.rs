@@ -1,0 +1,466 @@
+//! Compare: one scenario replayed under several adapters with the scripted model (or, live, its
+//! user message sent to a real model), into the comparison report of spec 6, with two additions: the all-FULL baseline (the same scenario with
+//! nothing hidden, so the savings of progressive disclosure are a number) and the first divergence
+//! of the first two runs. On request it also keeps the OpenAI chat request body of every model call
+//! and the answer it got; the app's compare view also hears every event as it happens and can
+//! cancel a comparison between two model calls.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::adapter::{adapter_for, Adapter, DynamicAdapter};
+use crate::divergence::Divergence;
+use crate::events::{AdapterKind, Counters, Event, EventKind, RunReport};
+use crate::openai_request::{chat_completions_body, chat_completions_message};
+use crate::provider::{ModelRequest, ModelResponse, Provider};
+use crate::run::{run, RunInput, RunLimits};
+use crate::scripted::{ScriptedProvider, ScriptedToolResults};
+use unfold_documents::error::{Error, Result};
+use unfold_documents::scenario::Scenario;
+use unfold_documents::template::{Section, Template, ToolDisclosure, Visibility};
+
+/// The kind of a comparison report.
+pub const COMPARISON_KIND: &str = "unfold.comparison";
+
+/// `unfold compare --json` (spec 6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ComparisonReport {
+    /// Always 1.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub schema_version: u64,
+    /// Always `unfold.comparison`.
+    pub kind: String,
+    /// The template's key.
+    pub template: String,
+    /// The scenario's name.
+    pub scenario: String,
+    /// One run per adapter, in the order asked.
+    pub runs: Vec<RunReport>,
+    /// The same scenario with nothing hidden from the start, and what each run saved against it.
+    /// Always written; `None` when reading a report written before it existed.
+    #[serde(default)]
+    pub baseline: Option<BaselineReport>,
+    /// Where the first two runs first differ; `None` with fewer than two runs, and when reading a
+    /// report written before it existed.
+    #[serde(default)]
+    pub divergence: Option<Divergence>,
+}
+
+/// The all-FULL baseline of a comparison: the scenario run under the dynamic adapter with every
+/// section FULL and every tool offered with its full description from the start, so nothing is
+/// ever read, injected or restarted for; and the prompt tokens each run saved against it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct BaselineReport {
+    /// The baseline run, shaped as the other runs.
+    #[serde(flatten)]
+    pub run: RunReport,
+    /// One per run of the comparison, in the same order.
+    pub savings: Vec<Savings>,
+}
+
+/// What one run saved against the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Savings {
+    /// The run's adapter.
+    pub adapter: AdapterKind,
+    /// The run's prompt tokens.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub prompt_tokens: u64,
+    /// The baseline's prompt tokens minus the run's: negative when the run used more.
+    #[cfg_attr(feature = "specta", specta(type = i32))]
+    pub saved_prompt_tokens: i64,
+    /// `saved_prompt_tokens` in percent of the baseline's, to one decimal; `None` when the
+    /// baseline used no prompt tokens.
+    pub saved_percent: Option<f64>,
+}
+
+impl Savings {
+    /// What `run` saved against `baseline`.
+    pub fn against(baseline: &Counters, run: &RunReport) -> Savings {
+        let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        let saved = tokens(baseline.prompt_tokens).saturating_sub(tokens(run.counters.prompt_tokens));
+        let saved_percent = (baseline.prompt_tokens > 0)
+            .then(|| (saved as f64 * 1000.0 / baseline.prompt_tokens as f64).round() / 10.0);
+        Savings {
+            adapter: run.adapter,
+            prompt_tokens: run.counters.prompt_tokens,
+            saved_prompt_tokens: saved,
+            saved_percent,
+        }
+    }
+}
+
+/// One run of a comparison: an adapter's, or the all-FULL baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Lane {
+    /// The dynamic adapter's run.
+    Dynamic,
+    /// The restart adapter's run.
+    Restart,
+    /// The baseline: every section FULL from the start, under the dynamic adapter.
+    Baseline,
+}
+
+impl Lane {
+    /// The run of `adapter`.
+    pub fn of(adapter: AdapterKind) -> Lane {
+        match adapter {
+            AdapterKind::Dynamic => Lane::Dynamic,
+            AdapterKind::Restart => Lane::Restart,
+        }
+    }
+
+    /// The name in reports and file names: `dynamic`, `restart`, `baseline`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lane::Dynamic => "dynamic",
+            Lane::Restart => "restart",
+            Lane::Baseline => "baseline",
+        }
+    }
+}
+
+/// What a comparison tells while it runs: the runs go one after the other (the adapters in the
+/// order asked, then the baseline), each event as it happens.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum CompareProgress {
+    /// A run begins.
+    RunStarted {
+        /// Which.
+        lane: Lane,
+    },
+    /// One event of a run.
+    Event {
+        /// Whose.
+        lane: Lane,
+        /// The event.
+        event: Box<Event>,
+    },
+    /// A piece of the text a live model is writing, before its answer (and its `model_call`
+    /// event) is whole; the pieces of one answer, joined, are its text.
+    Text {
+        /// Whose.
+        lane: Lane,
+        /// The piece.
+        text: String,
+    },
+}
+
+/// A comparison report with the request body of every model call of every run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// The report.
+    pub report: ComparisonReport,
+    /// The runs' request bodies: one per run in the report's order, then the baseline's.
+    pub requests: Vec<RunRequests>,
+}
+
+/// The request bodies of one run's model calls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRequests {
+    /// The run.
+    pub lane: Lane,
+    /// One per model call, in order.
+    pub calls: Vec<CallRequest>,
+}
+
+/// The request one model call was sent, and what the model answered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CallRequest {
+    /// The call's index (1-based, over the whole run).
+    pub call_index: u32,
+    /// Its attempt.
+    pub attempt: u32,
+    /// The OpenAI Chat Completions request body (see [`chat_completions_body`]).
+    #[cfg_attr(feature = "specta", specta(type = unfold_documents::json_type::JsonValue))]
+    pub body: Value,
+    /// The answer, as the OpenAI chat assistant message it stands for (see
+    /// [`chat_completions_message`]).
+    #[cfg_attr(feature = "specta", specta(type = unfold_documents::json_type::JsonValue))]
+    pub response: Value,
+}
+
+impl Comparison {
+    /// The request and answer of model call `call_index` of `lane`'s run, if it made that call.
+    pub fn call(&self, lane: Lane, call_index: u32) -> Option<&CallRequest> {
+        let run = self.requests.iter().find(|run| run.lane == lane)?;
+        run.calls.iter().find(|call| call.call_index == call_index)
+    }
+}
+
+/// How a comparison runs: whether it keeps request bodies, who hears its progress, the flag
+/// that cancels it, and which model answers.
+struct RunOptions<'a> {
+    keep_requests: bool,
+    observer: &'a mut (dyn FnMut(CompareProgress) + Send),
+    cancel: &'a AtomicBool,
+    models: Models<'a>,
+}
+
+/// The model of a comparison's runs.
+enum Models<'a> {
+    /// The scenario's scripted model, and the all-FULL baseline after the adapters' runs.
+    Scripted,
+    /// A real model, a new provider for each run (told which); no baseline (it would be paid for).
+    Live(&'a mut (dyn FnMut(Lane) -> Result<Box<dyn Provider + Send>> + Send)),
+}
+
+impl Models<'_> {
+    fn provider(&mut self, lane: Lane, scenario: &Scenario, template: &Template) -> Result<Box<dyn Provider + Send>> {
+        Ok(match self {
+            Models::Scripted => Box::new(ScriptedProvider::new(scenario, template)),
+            Models::Live(make) => make(lane)?,
+        })
+    }
+}
+
+/// Runs `scenario` on `template` under each of `adapters`, in order, and the all-FULL baseline.
+/// Fails (with problems located in the scenario) when the scenario names parameters or tools the
+/// template does not have.
+pub async fn compare(template: &Template, scenario: &Scenario, adapters: &[AdapterKind]) -> Result<ComparisonReport> {
+    let never = AtomicBool::new(false);
+    let options = RunOptions { keep_requests: false, observer: &mut |_| {}, cancel: &never, models: Models::Scripted };
+    Ok(compare_runs(template, scenario, adapters, options).await?.report)
+}
+
+/// [`compare`], keeping the request body of every model call.
+pub async fn compare_with_requests(
+    template: &Template,
+    scenario: &Scenario,
+    adapters: &[AdapterKind],
+) -> Result<Comparison> {
+    let never = AtomicBool::new(false);
+    compare_runs(
+        template,
+        scenario,
+        adapters,
+        RunOptions { keep_requests: true, observer: &mut |_| {}, cancel: &never, models: Models::Scripted },
+    )
+    .await
+}
+
+/// [`compare_with_requests`], telling `observer` each run's start and each event as it happens.
+/// Setting `cancel` stops the comparison before its next model call with [`Error::Cancelled`].
+pub async fn compare_observed(
+    template: &Template,
+    scenario: &Scenario,
+    adapters: &[AdapterKind],
+    observer: &mut (dyn FnMut(CompareProgress) + Send),
+    cancel: &AtomicBool,
+) -> Result<Comparison> {
+    let options = RunOptions { keep_requests: true, observer, cancel, models: Models::Scripted };
+    compare_runs(template, scenario, adapters, options).await
+}
+
+/// A live comparison: the scenario's user message, parameters, tool results, tool changes and
+/// limits (not its script) sent to a real model under each of `adapters`, a new provider from
+/// `providers` for each run; no baseline. Progress and cancel as [`compare_observed`]; a provider
+/// made with the same cancel token also drops a call in flight.
+pub async fn compare_live(
+    template: &Template,
+    scenario: &Scenario,
+    adapters: &[AdapterKind],
+    providers: &mut (dyn FnMut(Lane) -> Result<Box<dyn Provider + Send>> + Send),
+    observer: &mut (dyn FnMut(CompareProgress) + Send),
+    cancel: &AtomicBool,
+) -> Result<Comparison> {
+    let options = RunOptions { keep_requests: true, observer, cancel, models: Models::Live(providers) };
+    compare_runs(template, scenario, adapters, options).await
+}
+
+async fn compare_runs(
+    template: &Template,
+    scenario: &Scenario,
+    adapters: &[AdapterKind],
+    mut options: RunOptions<'_>,
+) -> Result<Comparison> {
+    let problems = scenario.problems_with(template);
+    if !problems.is_empty() {
+        return Err(Error::invalid(problems));
+    }
+    let input = run_input(template, scenario);
+    let mut runs = Vec::with_capacity(adapters.len());
+    let mut requests = Vec::new();
+    for &kind in adapters {
+        let (report, calls) = lane_run(&input, adapter_for(kind), Lane::of(kind), scenario, &mut options).await?;
+        requests.extend(calls.map(|calls| RunRequests { lane: Lane::of(kind), calls }));
+        runs.push(report);
+    }
+    let baseline = match options.models {
+        Models::Scripted => {
+            let disclosed = everything_disclosed(template);
+            let baseline_input = RunInput { template: &disclosed, ..input.clone() };
+            let (baseline, calls) =
+                lane_run(&baseline_input, &DynamicAdapter, Lane::Baseline, scenario, &mut options).await?;
+            requests.extend(calls.map(|calls| RunRequests { lane: Lane::Baseline, calls }));
+            let savings = runs.iter().map(|run| Savings::against(&baseline.counters, run)).collect();
+            Some(BaselineReport { run: baseline, savings })
+        }
+        Models::Live(_) => None,
+    };
+    let divergence = match runs.as_slice() {
+        [left, right, ..] => Some(Divergence::between(left, right)),
+        _ => None,
+    };
+    let report = ComparisonReport {
+        schema_version: unfold_documents::document::SCHEMA_VERSION,
+        kind: COMPARISON_KIND.to_owned(),
+        template: template.key.clone(),
+        scenario: scenario.name.clone(),
+        runs,
+        baseline,
+        divergence,
+    };
+    Ok(Comparison { report, requests })
+}
+
+fn run_input<'a>(template: &'a Template, scenario: &'a Scenario) -> RunInput<'a> {
+    let defaults = RunLimits::default();
+    let limits = scenario.limits.map_or(defaults, |l| RunLimits {
+        max_model_calls: l.max_model_calls.unwrap_or(defaults.max_model_calls),
+        max_restarts: l.max_restarts.unwrap_or(defaults.max_restarts),
+    });
+    RunInput {
+        template,
+        params: scenario.params.clone(),
+        user: scenario.user.clone(),
+        tool_changes: &scenario.tool_changes,
+        limits,
+    }
+}
+
+/// One run with the comparison's model and the scenario's tool results, as `options` say; the
+/// request body and answer of each model call when they keep requests.
+async fn lane_run(
+    input: &RunInput<'_>,
+    adapter: &dyn Adapter,
+    lane: Lane,
+    scenario: &Scenario,
+    options: &mut RunOptions<'_>,
+) -> Result<(RunReport, Option<Vec<CallRequest>>)> {
+    let mut provider = RecordingProvider {
+        inner: options.models.provider(lane, scenario, input.template)?,
+        exchanges: options.keep_requests.then(Vec::new),
+        cancel: options.cancel,
+    };
+    let mut results = ScriptedToolResults::new(scenario);
+    (options.observer)(CompareProgress::RunStarted { lane });
+    let observer = &mut *options.observer;
+    let report = run(input, adapter, &mut provider, &mut results, &mut |event: &Event| {
+        observer(CompareProgress::Event { lane, event: Box::new(event.clone()) });
+    })
+    .await?;
+    if options.cancel.load(Ordering::Relaxed) {
+        return Err(Error::Cancelled);
+    }
+    let calls = provider.exchanges.map(|exchanges| {
+        // Each exchange is kept as it is answered, each model_call event then too: in order, one
+        // for one.
+        let model_calls = report.events.iter().filter_map(|event| match event.kind {
+            EventKind::ModelCall { call_index, .. } => Some((call_index, event.attempt)),
+            _ => None,
+        });
+        model_calls
+            .zip(exchanges)
+            .map(|((call_index, attempt), (body, response))| CallRequest { call_index, attempt, body, response })
+            .collect()
+    });
+    Ok((report, calls))
+}
+
+/// A comparison's model, keeping each request it is sent with its answer, and refusing to answer
+/// once the comparison is cancelled.
+struct RecordingProvider<'c> {
+    inner: Box<dyn Provider + Send>,
+    exchanges: Option<Vec<(Value, Value)>>,
+    cancel: &'c AtomicBool,
+}
+
+#[async_trait]
+impl Provider for RecordingProvider<'_> {
+    async fn complete(&mut self, request: &ModelRequest<'_>) -> Result<ModelResponse> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let response = self.inner.complete(request).await?;
+        if let Some(exchanges) = &mut self.exchanges {
+            exchanges.push((chat_completions_body(request), chat_completions_message(&response)));
+        }
+        Ok(response)
+    }
+}
+
+/// `template` with nothing hidden: every section FULL and every tool offered with its full
+/// description (`tool_disclosure: full`). Nothing is summarized, so no disclosure tool is offered,
+/// and the scripted model skips the `read_section` and `open_sections` steps whose sections it is
+/// shown in full (spec 5).
+pub fn everything_disclosed(template: &Template) -> Template {
+    let mut disclosed = template.clone();
+    disclosed.tool_disclosure = ToolDisclosure::Full;
+    // A stack rather than recursion: a template built in code has no depth limit.
+    let mut sections: Vec<&mut Section> = disclosed.sections.iter_mut().collect();
+    while let Some(section) = sections.pop() {
+        section.visibility = Visibility::Full;
+        sections.extend(section.children.iter_mut());
+    }
+    disclosed
+}
+
+/// The files of an export of request bodies: `{label}-call-{NNN}.json` (the call index padded to
+/// the same width for every run, at least 3 digits, so the names sort in call order) with the
+/// body as pretty JSON and a final newline; runs in order, then their calls.
+pub fn request_files(requests: &[RunRequests]) -> Vec<(String, String)> {
+    let last = requests.iter().flat_map(|run| &run.calls).map(|call| call.call_index).max().unwrap_or(0);
+    let width = last.to_string().len().max(3);
+    requests
+        .iter()
+        .flat_map(|run| {
+            run.calls.iter().map(move |call| {
+                let name = format!("{}-call-{:0width$}.json", run.lane.name(), call.call_index);
+                (name, unfold_documents::document::to_canonical_json(&call.body))
+            })
+        })
+        .collect()
+}
+
+/// Why `folder` cannot take an export of request bodies, if it cannot: it must be new or empty, so
+/// that no file of an earlier export (a call this comparison did not make) is mixed with them.
+pub fn request_folder_problem(folder: &Path) -> Result<Option<&'static str>> {
+    if folder.is_file() {
+        return Ok(Some("this is a file: give a new or empty folder"));
+    }
+    match std::fs::read_dir(folder).map(|mut entries| entries.next().is_none()) {
+        Ok(true) => Ok(None),
+        Ok(false) => {
+            Ok(Some("the folder is not empty: give a new or empty folder, so no earlier file is mixed with these"))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(Error::Io { path: folder.display().to_string(), action: "cannot read", source }),
+    }
+}
+
+/// Writes the request bodies into `folder`, one file per model call (see [`request_files`]), after
+/// checking it as [`request_folder_problem`] does. Returns how many files it wrote.
+pub fn write_request_files(folder: &Path, requests: &[RunRequests]) -> Result<usize> {
+    if let Some(problem) = request_folder_problem(folder)? {
+        return Err(Error::problem("", problem).in_file(folder));
+    }
+    unfold_documents::document::create_folder(folder)?;
+    let files = request_files(requests);
+    for (name, text) in &files {
+        unfold_documents::document::write_atomically(&folder.join(name), text)?;
+    }
+    Ok(files.len())
+}

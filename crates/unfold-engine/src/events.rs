@@ -1,0 +1,267 @@
+//! The typed event log of a run (spec 6), its counters, and the run report. Events are what the
+//! timeline draws and what reports and tests assert on.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Which adapter ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum AdapterKind {
+    /// Injects a read section's tools and keeps the history.
+    Dynamic,
+    /// Halts, expands the section and restarts the evaluation.
+    Restart,
+}
+
+impl AdapterKind {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            AdapterKind::Dynamic => "dynamic",
+            AdapterKind::Restart => "restart",
+        }
+    }
+}
+
+impl std::str::FromStr for AdapterKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "dynamic" => Ok(AdapterKind::Dynamic),
+            "restart" => Ok(AdapterKind::Restart),
+            _ => Err(format!("unknown adapter '{s}' (dynamic or restart)")),
+        }
+    }
+}
+
+/// One event of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Event {
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: EventKind,
+    /// 0-based position in the run's log.
+    pub seq: u32,
+    /// 1-based attempt (a restart starts the next one).
+    pub attempt: u32,
+}
+
+/// What happened, tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// The run began.
+    RunStarted {
+        /// The adapter.
+        adapter: AdapterKind,
+        /// The template's key.
+        template: String,
+    },
+    /// The model was called once.
+    ModelCall {
+        /// 1-based, counted over the whole run.
+        call_index: u32,
+        /// The tools offered, in order.
+        tools_offered: Vec<String>,
+        /// Tokens of the system prompt, messages and tool definitions sent.
+        #[cfg_attr(feature = "specta", specta(type = u32))]
+        prompt_tokens: u64,
+        /// Tokens of the answer.
+        #[cfg_attr(feature = "specta", specta(type = u32))]
+        completion_tokens: u64,
+    },
+    /// A tool call of the model was answered.
+    ToolCall {
+        /// The model call that asked for it.
+        call_index: u32,
+        /// The call's id.
+        call_id: String,
+        /// The tool's name.
+        name: String,
+        /// The arguments as the model sent them.
+        #[cfg_attr(feature = "specta", specta(type = unfold_documents::json_type::JsonValue))]
+        args: Value,
+        /// Whether the tool succeeded.
+        success: bool,
+        /// What the model is told.
+        #[cfg_attr(feature = "specta", specta(type = unfold_documents::json_type::JsonValue))]
+        result: Value,
+    },
+    /// Tools were added to the tool list of later calls.
+    ToolsInjected {
+        /// The section whose expansion offered them (`null` for a plugin change).
+        section_key: Option<String>,
+        /// The tools, in order.
+        tool_names: Vec<String>,
+    },
+    /// A tool was not injected because a tool of that name is already offered.
+    ToolInjectionSkipped {
+        /// The section whose expansion offered it (`null` for a plugin change).
+        section_key: Option<String>,
+        /// The tool.
+        tool_name: String,
+    },
+    /// Tools were removed from the tool list of later calls.
+    ToolsRemoved {
+        /// The tools.
+        tool_names: Vec<String>,
+    },
+    /// Sections' visibility changed in the session.
+    VisibilityChanged {
+        /// The sections made FULL, in document order.
+        section_keys: Vec<String>,
+    },
+    /// The evaluation restarts from the system prompt and the user message.
+    Restart {
+        /// Why.
+        reason: RestartReason,
+        /// The sections expanded by it, if any.
+        section_keys: Vec<String>,
+        /// The reason the model gave (`open_sections`), if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
+    /// A plugin changed the available tools before a model call (spec 4.5).
+    ToolAvailabilityChanged {
+        /// The model call the change applies to.
+        at_model_call: u32,
+        /// Tools added.
+        added: Vec<String>,
+        /// Tools removed.
+        removed: Vec<String>,
+    },
+    /// A limit stopped the run.
+    LimitReached {
+        /// Which.
+        limit: Limit,
+        /// Its value.
+        value: u32,
+    },
+    /// The run ended.
+    RunCompleted {
+        /// How.
+        status: RunStatus,
+        /// The model's final answer, if it gave one.
+        #[serde(rename = "final")]
+        final_text: Option<String>,
+        /// What went wrong, for status `error`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+}
+
+/// Why an attempt restarted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum RestartReason {
+    /// Sections were expanded (`read_section` under the restart adapter, or `open_sections`).
+    VisibilityExpansion,
+    /// Tools were picked under the restart adapter.
+    ToolsPicked,
+    /// A plugin changed the available tools under the restart adapter.
+    ToolAvailabilityChanged,
+}
+
+/// The limits of spec 4.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    /// `max_model_calls`.
+    MaxModelCalls,
+    /// `max_restarts`.
+    MaxRestarts,
+    /// The same call three times in a row.
+    RepeatedToolCall,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// The model answered without tool calls.
+    Completed,
+    /// `max_model_calls` was reached.
+    TurnLimit,
+    /// `max_restarts` was reached.
+    RestartLimit,
+    /// The same tool was called with the same arguments three times in a row.
+    LoopDetected,
+    /// The provider failed.
+    Error,
+}
+
+/// What a run counts (spec 6).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Counters {
+    /// Model calls, over every attempt.
+    pub model_calls: u32,
+    /// Restarts.
+    pub restarts: u32,
+    /// Tools injected into a running conversation.
+    pub tools_injected: u32,
+    /// Section expansions handled in the running conversation, without a restart.
+    pub dynamic_expansions: u32,
+    /// Tool calls answered.
+    pub tool_calls: u32,
+    /// Tool calls answered with a failure.
+    pub failed_tool_calls: u32,
+    /// Prompt tokens over every model call.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub prompt_tokens: u64,
+    /// Completion tokens over every model call.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub completion_tokens: u64,
+}
+
+impl Counters {
+    /// The counters of an event log: they are derived from it, never kept beside it.
+    pub fn of(events: &[Event]) -> Counters {
+        let mut c = Counters::default();
+        for (i, event) in events.iter().enumerate() {
+            match &event.kind {
+                EventKind::ModelCall { prompt_tokens, completion_tokens, .. } => {
+                    c.model_calls += 1;
+                    c.prompt_tokens += prompt_tokens;
+                    c.completion_tokens += completion_tokens;
+                }
+                EventKind::Restart { .. } => c.restarts += 1,
+                EventKind::ToolsInjected { tool_names, .. } => c.tools_injected += tool_names.len() as u32,
+                EventKind::VisibilityChanged { .. } => {
+                    let restarted = events.get(i + 1).is_some_and(|e| matches!(e.kind, EventKind::Restart { .. }));
+                    c.dynamic_expansions += u32::from(!restarted);
+                }
+                EventKind::ToolCall { success, .. } => {
+                    c.tool_calls += 1;
+                    c.failed_tool_calls += u32::from(!success);
+                }
+                _ => {}
+            }
+        }
+        c
+    }
+}
+
+/// One run of a comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RunReport {
+    /// The adapter.
+    pub adapter: AdapterKind,
+    /// How it ended.
+    pub status: RunStatus,
+    /// The final answer.
+    #[serde(rename = "final")]
+    pub final_text: Option<String>,
+    /// Its counters.
+    pub counters: Counters,
+    /// Its event log.
+    pub events: Vec<Event>,
+}

@@ -1,0 +1,70 @@
+//! Unfold's engine: a template rendered in a session state, the two adapters, the run loop that
+//! drives a provider through one conversation and records typed events, the scripted model,
+//! divergence and comparison, and token counts. Pure: it never touches the network, a database or
+//! the keychain; a real model comes in through the [`Provider`] trait, from `unfold-live`.
+//!
+//! The data flow: a [`Template`](unfold_documents::Template) is rendered in a [`SessionState`] into
+//! a [`RenderedPrompt`]; [`run()`] drives a [`Provider`] through one conversation under an
+//! [`Adapter`], producing [`Event`]s; [`compare()`] runs one scenario under several adapters into a
+//! [`ComparisonReport`].
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod adapter;
+pub mod compare;
+pub mod divergence;
+pub mod events;
+pub mod openai_request;
+pub mod provider;
+pub mod render;
+pub mod run;
+pub mod scripted;
+pub mod session;
+pub mod session_state;
+pub mod tokens;
+
+pub use adapter::{adapter_for, Adapter, DynamicAdapter, RestartAdapter};
+pub use compare::{compare, compare_with_requests, ComparisonReport};
+pub use events::{AdapterKind, Counters, Event, EventKind, RunReport, RunStatus};
+pub use provider::{Message, ModelRequest, ModelResponse, Provider, ToolCall, Usage};
+pub use render::{render, RenderedPrompt};
+pub use run::{run, RunInput, RunLimits, VisibilityExpansionRequired};
+pub use scripted::{ScriptedProvider, ScriptedToolResults};
+pub use session::Session;
+pub use session_state::{SessionState, VisibilityOverrides};
+
+use unfold_documents::OfferedTool;
+
+/// What the model is shown for a template before any conversation: `unfold render --json` and the
+/// app's preview.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Preview {
+    /// The system prompt.
+    pub markdown: String,
+    /// The offered tools as OpenAI chat tool objects.
+    pub tools: Vec<serde_json::Value>,
+    /// Tokens of the system prompt plus the tool definitions.
+    pub prompt_tokens: u64,
+}
+
+impl Preview {
+    /// The preview of a rendered prompt.
+    pub fn of(prompt: &RenderedPrompt) -> Preview {
+        Preview::with_tokens(prompt, tokens::count_text(&prompt.markdown) + tokens::count_tools(&prompt.tools))
+    }
+
+    /// The preview of a rendered prompt, counted with the counts `cache` kept from earlier previews
+    /// (the same count as [`Preview::of`], only faster when little changed).
+    pub fn counted_with(prompt: &RenderedPrompt, cache: &tokens::PromptTokenCache) -> Preview {
+        Preview::with_tokens(prompt, cache.count(&prompt.markdown, &prompt.tools))
+    }
+
+    fn with_tokens(prompt: &RenderedPrompt, prompt_tokens: u64) -> Preview {
+        Preview {
+            markdown: prompt.markdown.clone(),
+            tools: prompt.tools.iter().map(OfferedTool::to_openai).collect(),
+            prompt_tokens,
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! The model side of a run: the request a model is sent (system prompt, messages, tools), its
+//! response (text and/or tool calls, usage), and the async `Provider` trait every model implements,
+//! scripted or over HTTP.
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::render::SummarizedSection;
+use unfold_documents::tool::OfferedTool;
+
+/// One message of a conversation after the system prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Message {
+    /// The user's message.
+    User {
+        /// Its text.
+        content: String,
+    },
+    /// A model's answer that asked for tool calls (and may carry text).
+    Assistant {
+        /// Its text, if any.
+        content: Option<String>,
+        /// The calls, in order.
+        tool_calls: Vec<ToolCall>,
+    },
+    /// The result of one tool call.
+    Tool {
+        /// The call answered.
+        call_id: String,
+        /// The tool's name.
+        name: String,
+        /// What the model reads.
+        content: String,
+    },
+}
+
+/// A tool call a model asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The id the model gave it.
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments.
+    pub arguments: Value,
+}
+
+/// Everything one model call is sent; borrowed from the run, which owns the conversation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelRequest<'a> {
+    /// The rendered system prompt.
+    pub system: &'a str,
+    /// The conversation.
+    pub messages: &'a [Message],
+    /// The tools offered, in order.
+    pub tools: &'a [OfferedTool],
+    /// The sections the system prompt shows summarized: the same facts as its summary lines, in a
+    /// form a scripted model can read without parsing prose. HTTP providers ignore it.
+    pub summarized: &'a [SummarizedSection],
+}
+
+/// A model's answer.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelResponse {
+    /// Text, if any.
+    pub text: Option<String>,
+    /// Tool calls, if any; none means the answer is final.
+    pub tool_calls: Vec<ToolCall>,
+    /// Token usage as the provider reports it, when it does.
+    pub usage: Option<Usage>,
+}
+
+/// Token usage a provider reports for one call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Tokens read.
+    pub prompt_tokens: u64,
+    /// Tokens written.
+    pub completion_tokens: u64,
+}
+
+/// A model: scripted, or a real API.
+#[async_trait]
+pub trait Provider: Send {
+    /// Answers one request.
+    async fn complete(&mut self, request: &ModelRequest<'_>) -> unfold_documents::Result<ModelResponse>;
+}

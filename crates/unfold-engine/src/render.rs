@@ -1,0 +1,280 @@
+//! Rendering a template in a session state: the markdown the model reads (spec 2) and the tools it
+//! is offered, in spec order, as OpenAI chat tool objects.
+
+use crate::session_state::SessionState;
+use unfold_documents::error::{Error, Result};
+use unfold_documents::substitution::{self, SubstitutionError};
+use unfold_documents::template::{Disclosure, HeadingStyle, Section, Template, ToolDisclosure, Visibility};
+use unfold_documents::tool::{Builtin, OfferedTool, Tool};
+
+/// A rendered prompt: what one model request is made of, before the conversation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedPrompt {
+    /// The system prompt.
+    pub markdown: String,
+    /// The tools offered, in spec order.
+    pub tools: Vec<OfferedTool>,
+    /// The sections rendered summarized, in document order, with the builtin their line names.
+    pub summarized: Vec<SummarizedSection>,
+}
+
+/// A section the prompt shows summarized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SummarizedSection {
+    /// Its dotted path, as the prompt names it.
+    pub path: String,
+    /// The builtin the prompt tells the model to call for it.
+    pub builtin: Builtin,
+}
+
+impl RenderedPrompt {
+    /// The names of the offered tools, in order.
+    pub fn tool_names(&self) -> Vec<String> {
+        self.tools.iter().map(|t| t.name.clone()).collect()
+    }
+}
+
+/// Renders the whole prompt of `template` in `state`.
+pub fn render(template: &Template, state: &SessionState) -> Result<RenderedPrompt> {
+    let mut renderer = Renderer::new(template, state);
+    renderer.sections(&template.sections, 1)?;
+    if !renderer.out.is_empty() {
+        renderer.out.push('\n');
+    }
+    let tools = offered_tools(template, state, &renderer.full_tools, &renderer.summarized);
+    Ok(RenderedPrompt { markdown: renderer.out, tools, summarized: renderer.summarized })
+}
+
+/// Renders one section (heading, body, visible subsections) as it stands in the whole prompt,
+/// numbered as there; `None` if no section has that path.
+pub fn render_section(template: &Template, state: &SessionState, path: &str) -> Option<Result<String>> {
+    let mut renderer = Renderer::new(template, state);
+    let mut siblings = &template.sections;
+    let mut found = None;
+    for (depth, key) in path.split('.').enumerate() {
+        let (index, section) = siblings.iter().enumerate().find(|(_, s)| s.key == key)?;
+        renderer.enter(index, section, depth + 1);
+        siblings = &section.children;
+        found = Some((section, depth + 1));
+    }
+    let (section, depth) = found?;
+    Some(renderer.section(section, depth).map(|()| {
+        renderer.out.push('\n');
+        renderer.out
+    }))
+}
+
+struct Renderer<'t, 's> {
+    template: &'t Template,
+    state: &'s SessionState,
+    out: String,
+    /// The number of the current section (`2.1`).
+    number: String,
+    /// The dotted path of the current section (`context.examples`).
+    path: String,
+    /// Sibling indices down to the current section, for error pointers.
+    indices: Vec<usize>,
+    full_tools: Vec<&'t Tool>,
+    summarized: Vec<SummarizedSection>,
+}
+
+impl<'t, 's> Renderer<'t, 's> {
+    fn new(template: &'t Template, state: &'s SessionState) -> Self {
+        Renderer {
+            template,
+            state,
+            out: String::new(),
+            number: String::new(),
+            path: String::new(),
+            indices: Vec::new(),
+            full_tools: Vec::new(),
+            summarized: Vec::new(),
+        }
+    }
+
+    fn sections(&mut self, sections: &'t [Section], depth: usize) -> Result<()> {
+        for (index, section) in sections.iter().enumerate() {
+            self.enter(index, section, depth);
+            let rendered = self.section(section, depth);
+            self.leave();
+            rendered?;
+        }
+        Ok(())
+    }
+
+    fn enter(&mut self, index: usize, section: &Section, depth: usize) {
+        use std::fmt::Write;
+        if depth > 1 {
+            self.number.push('.');
+            self.path.push('.');
+        }
+        let _ = write!(self.number, "{}", index + 1);
+        self.path.push_str(&section.key);
+        self.indices.push(index);
+    }
+
+    fn leave(&mut self) {
+        let cut = |s: &mut String| s.truncate(s.rfind('.').unwrap_or(0));
+        cut(&mut self.number);
+        cut(&mut self.path);
+        self.indices.pop();
+    }
+
+    /// Renders the current section (entered already) and, when full, its subsections.
+    fn section(&mut self, section: &'t Section, depth: usize) -> Result<()> {
+        if !self.out.is_empty() {
+            self.out.push_str("\n\n");
+        }
+        self.heading(section, depth);
+        let visibility = self.state.visibility.effective(&self.path, section.visibility);
+        match (visibility, &section.summary) {
+            (Visibility::Summary, Some(summary)) => {
+                self.body(summary, "summary")?;
+                self.summary_suffix(section);
+                Ok(())
+            }
+            // Validation refuses a summarized section without a summary; should one reach here
+            // anyway, it is shown in full rather than with nothing.
+            _ => {
+                self.body(&section.template, "template")?;
+                self.full_tools.extend(&section.tools);
+                self.sections(&section.children, depth + 1)
+            }
+        }
+    }
+
+    fn heading(&mut self, section: &Section, depth: usize) {
+        for _ in 0..=depth {
+            self.out.push('#');
+        }
+        self.out.push(' ');
+        self.out.push_str(&self.number);
+        match self.template.heading {
+            HeadingStyle::Plain => {
+                self.out.push(' ');
+                self.out.push_str(section.title.trim_matches(is_python_space));
+            }
+            HeadingStyle::Keyed => {
+                self.out.push_str(". ");
+                self.out.push_str(section.title.trim_matches(is_python_space));
+                self.out.push_str(" (");
+                self.out.push_str(&self.path);
+                self.out.push(')');
+            }
+        }
+    }
+
+    /// Appends `"\n\n"` and the body the way weakincentives 0.27 builds it: the text dedented
+    /// and stripped, substituted, stripped again; an empty body leaves the heading alone.
+    fn body(&mut self, text: &str, field: &str) -> Result<()> {
+        let (template, state) = (self.template, self.state);
+        let lookup = |name: &str| state.param(template, name);
+        let start = self.out.len();
+        self.out.push_str("\n\n");
+        let body_start = self.out.len();
+        let text = dedent(text);
+        substitution::substitute_into(text.trim_matches(is_python_space), lookup, &mut self.out)
+            .map_err(|e| self.error(e, field))?;
+        let leading = self.out.len() - body_start - self.out[body_start..].trim_start_matches(is_python_space).len();
+        self.out.drain(body_start..body_start + leading);
+        let trimmed = self.out.trim_end_matches(is_python_space).len().max(start);
+        self.out.truncate(trimmed);
+        Ok(())
+    }
+
+    fn error(&self, error: SubstitutionError, field: &str) -> Error {
+        let pointer: String = self
+            .indices
+            .iter()
+            .enumerate()
+            .map(|(depth, i)| format!("/{}/{i}", if depth == 0 { "sections" } else { "children" }))
+            .collect();
+        Error::problem(format!("{pointer}/{field}"), format!("{error} (section '{}')", self.path))
+    }
+
+    fn summary_suffix(&mut self, section: &Section) {
+        let builtin = match self.template.disclosure {
+            Disclosure::ReadSection => Builtin::ReadSection,
+            Disclosure::OpenSections => Builtin::OpenSections,
+            Disclosure::Mixed if subtree_has_tools(section) => Builtin::OpenSections,
+            Disclosure::Mixed => Builtin::ReadSection,
+        };
+        let tool = builtin.name();
+        let path = &self.path;
+        self.out.push_str("\n\n---\n");
+        if section.children.is_empty() {
+            self.out.push_str(&format!(
+                "[This section is summarized. To view full content, call `{tool}` with key \"{path}\".]"
+            ));
+        } else {
+            let keys: Vec<&str> = section.children.iter().map(|c| c.key.as_str()).collect();
+            self.out.push_str(&format!(
+                "[This section is summarized. Call `{tool}` with key \"{path}\" to view full content including subsections: {}.]",
+                keys.join(", ")
+            ));
+        }
+        self.summarized.push(SummarizedSection { path: path.clone(), builtin });
+    }
+}
+
+/// Python's `str.isspace`, which `str.strip` uses: Unicode white space and the separators
+/// U+001C to U+001F, which Rust does not count as white space.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python's `textwrap.dedent`: whitespace-only lines become empty and the longest run of spaces
+/// and tabs that starts every other line is removed. Borrowed when nothing changes, the usual case.
+fn dedent(text: &str) -> std::borrow::Cow<'_, str> {
+    let indented = |line: &str| line.starts_with([' ', '\t']);
+    if !indented(text) && !text.contains("\n ") && !text.contains("\n\t") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let blank = |line: &str| line.trim_matches([' ', '\t']).is_empty();
+    let margin = text
+        .split('\n')
+        .filter(|line| !blank(line))
+        .map(|line| &line[..line.len() - line.trim_start_matches([' ', '\t']).len()])
+        .reduce(|common, indent| {
+            let shared = common.bytes().zip(indent.bytes()).take_while(|(a, b)| a == b).count();
+            &common[..shared]
+        })
+        .unwrap_or("");
+    let lines: Vec<&str> = text.split('\n').map(|line| if blank(line) { "" } else { &line[margin.len()..] }).collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
+}
+
+fn subtree_has_tools(section: &Section) -> bool {
+    !section.tools.is_empty() || section.children.iter().any(subtree_has_tools)
+}
+
+/// The tools offered with a prompt, in spec order: the template's, those of every section rendered
+/// in full (document order), those a plugin added, then the builtins the prompt needs.
+fn offered_tools(
+    template: &Template,
+    state: &SessionState,
+    full_tools: &[&Tool],
+    summarized: &[SummarizedSection],
+) -> Vec<OfferedTool> {
+    let pick_mode = template.tool_disclosure == ToolDisclosure::PickTools;
+    // A plugin may add a tool of a name the template has: it is offered once, where it comes first.
+    let mut names = std::collections::HashSet::new();
+    let mut tools: Vec<OfferedTool> = template
+        .tools
+        .iter()
+        .chain(full_tools.iter().copied())
+        .chain(&state.added_tools)
+        .filter(|tool| !state.removed_tools.contains(&tool.name) && names.insert(tool.name.as_str()))
+        .map(|tool| state.offer(tool, pick_mode))
+        .collect();
+    let needs = |builtin: Builtin| summarized.iter().any(|s| s.builtin == builtin);
+    for builtin in [Builtin::OpenSections, Builtin::ReadSection] {
+        if needs(builtin) {
+            tools.push(builtin.offered());
+        }
+    }
+    if pick_mode {
+        tools.push(Builtin::PickTools.offered());
+    }
+    tools
+}

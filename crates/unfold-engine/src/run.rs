@@ -1,0 +1,574 @@
+//! The main loop of a run (spec 4): render, call the model, answer its tool calls, and react to
+//! expansions, picks and plugin tool changes as the adapter allows, until the model answers or a
+//! limit stops it. Every step is an event; a restart is a typed value the loop handles, never a
+//! panic or an error.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use serde_json::{json, Value};
+use tracing::Instrument;
+
+use crate::adapter::Adapter;
+use crate::events::{Counters, Event, EventKind, Limit, RestartReason, RunReport, RunStatus};
+use crate::provider::{Message, ModelRequest, Provider, ToolCall};
+use crate::render::{RenderedPrompt, SummarizedSection};
+use crate::scripted::ScriptedToolResults;
+use crate::session::{Expansion, Session};
+use crate::session_state::VisibilityOverrides;
+use crate::tokens;
+use unfold_documents::error::Result;
+use unfold_documents::scenario::ToolChange;
+use unfold_documents::template::Template;
+use unfold_documents::tool::{Builtin, OfferedTool, Tool};
+
+/// The limits of spec 4.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunLimits {
+    /// Model calls over the whole run (default 32).
+    pub max_model_calls: u32,
+    /// Restarts over the whole run (default 8).
+    pub max_restarts: u32,
+}
+
+impl Default for RunLimits {
+    fn default() -> Self {
+        RunLimits { max_model_calls: 32, max_restarts: 8 }
+    }
+}
+
+/// The same tool with the same arguments this many times in a row, within one attempt, ends the run.
+pub const REPEATED_CALL_LIMIT: u32 = 3;
+
+/// What a run is given.
+#[derive(Debug, Clone)]
+pub struct RunInput<'a> {
+    /// The template.
+    pub template: &'a Template,
+    /// Parameter values over the template's defaults.
+    pub params: IndexMap<String, String>,
+    /// The user's message.
+    pub user: String,
+    /// Plugin tool changes, by model call.
+    pub tool_changes: &'a [ToolChange],
+    /// Limits.
+    pub limits: RunLimits,
+}
+
+/// The request to halt the attempt and restart with sections expanded (spec 4.1): what the
+/// restart adapter answers to an expansion that offers tools, and `open_sections` under both.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VisibilityExpansionRequired {
+    /// The overrides the next attempt renders with.
+    pub overrides: VisibilityOverrides,
+    /// The sections whose visibility changes.
+    pub section_keys: Vec<String>,
+    /// The reason the model gave, if any.
+    pub reason: Option<String>,
+}
+
+/// Why the current attempt must end and the next start from the system prompt.
+#[derive(Debug, Clone, PartialEq)]
+enum RestartRequest {
+    Expansion(VisibilityExpansionRequired),
+    ToolsPicked,
+    ToolAvailabilityChanged,
+}
+
+/// How an attempt ended.
+enum AttemptEnd {
+    Restart(RestartRequest),
+    /// The provider was cancelled: the run ends without another event.
+    Cancelled,
+    Finished {
+        status: RunStatus,
+        final_text: Option<String>,
+        error: Option<String>,
+    },
+}
+
+/// What answering one tool call changes beyond the conversation.
+enum CallEffect {
+    None,
+    Read { section_key: String, expansion: Expansion },
+    Open(VisibilityExpansionRequired),
+    Picked(Vec<String>),
+}
+
+struct CallOutcome {
+    success: bool,
+    result: Value,
+    effect: CallEffect,
+}
+
+impl CallOutcome {
+    fn failed(message: impl Into<String>) -> CallOutcome {
+        CallOutcome { success: false, result: Value::String(message.into()), effect: CallEffect::None }
+    }
+
+    fn succeeded(result: Value) -> CallOutcome {
+        CallOutcome { success: true, result, effect: CallEffect::None }
+    }
+}
+
+/// One attempt's conversation, with the token count of each part so a model call costs the
+/// tokenizer only what is new.
+struct Conversation {
+    system: String,
+    system_tokens: u64,
+    summarized: Vec<SummarizedSection>,
+    messages: Vec<Message>,
+    message_tokens: u64,
+    tools: Vec<OfferedTool>,
+    tools_tokens: u64,
+}
+
+impl Conversation {
+    fn new(prompt: RenderedPrompt, user: &str) -> Conversation {
+        let mut conversation = Conversation {
+            system_tokens: tokens::count_text(&prompt.markdown),
+            system: prompt.markdown,
+            summarized: prompt.summarized,
+            messages: Vec::new(),
+            message_tokens: 0,
+            tools_tokens: tokens::count_tools(&prompt.tools),
+            tools: prompt.tools,
+        };
+        conversation.push(Message::User { content: user.to_owned() });
+        conversation
+    }
+
+    fn push(&mut self, message: Message) {
+        self.message_tokens += tokens::count_message(&message);
+        self.messages.push(message);
+    }
+
+    fn set_tools(&mut self, tools: Vec<OfferedTool>) {
+        self.tools_tokens = tokens::count_tools(&tools);
+        self.tools = tools;
+    }
+
+    fn request(&self) -> ModelRequest<'_> {
+        ModelRequest {
+            system: &self.system,
+            messages: &self.messages,
+            tools: &self.tools,
+            summarized: &self.summarized,
+        }
+    }
+
+    fn prompt_tokens(&self) -> u64 {
+        self.system_tokens + self.message_tokens + self.tools_tokens
+    }
+}
+
+/// Runs `input` under `adapter` with `provider`, answering tools from `results`; `observer` sees
+/// every event as it happens. Fails before the run starts (a parameter without a value), or with
+/// [`unfold_documents::Error::Cancelled`] when the provider is cancelled, without an event after it.
+pub async fn run(
+    input: &RunInput<'_>,
+    adapter: &dyn Adapter,
+    provider: &mut dyn Provider,
+    results: &mut ScriptedToolResults,
+    observer: &mut (dyn FnMut(&Event) + Send),
+) -> Result<RunReport> {
+    let session = Session::new(input.template, input.params.clone())?;
+    let span = tracing::info_span!("run", adapter = adapter.kind().name(), template = %input.template.key);
+    let run = Run {
+        session,
+        adapter,
+        input,
+        tools: tool_definitions(input),
+        results,
+        observer,
+        events: Vec::new(),
+        attempt: 1,
+        call_index: 0,
+        restarts: 0,
+        next_change: 0,
+        last_call: None,
+        validators: HashMap::new(),
+    };
+    run.execute(provider).instrument(span).await
+}
+
+fn tool_definitions<'a>(input: &RunInput<'a>) -> HashMap<&'a str, &'a Tool> {
+    let added = input.tool_changes.iter().flat_map(|c| &c.add);
+    input.template.all_tools().into_iter().chain(added).map(|t| (t.name.as_str(), t)).collect()
+}
+
+struct Run<'a, 'r> {
+    session: Session<'a>,
+    adapter: &'r dyn Adapter,
+    input: &'r RunInput<'a>,
+    tools: HashMap<&'a str, &'a Tool>,
+    results: &'r mut ScriptedToolResults,
+    observer: &'r mut (dyn FnMut(&Event) + Send),
+    events: Vec<Event>,
+    attempt: u32,
+    call_index: u32,
+    restarts: u32,
+    /// Index into the tool changes sorted by model call: the first not applied yet.
+    next_change: usize,
+    /// The last tool call's name and arguments, and how many times in a row it came.
+    last_call: Option<(String, Value, u32)>,
+    /// Each called tool's argument validator (`None` if its schema does not compile).
+    validators: HashMap<&'a str, Option<jsonschema::Validator>>,
+}
+
+impl<'a> Run<'a, '_> {
+    fn emit(&mut self, kind: EventKind) {
+        let event = Event { kind, seq: self.events.len() as u32, attempt: self.attempt };
+        (self.observer)(&event);
+        self.events.push(event);
+    }
+
+    async fn execute(mut self, provider: &mut dyn Provider) -> Result<RunReport> {
+        self.emit(EventKind::RunStarted { adapter: self.adapter.kind(), template: self.input.template.key.clone() });
+        let (status, final_text, error) = loop {
+            let end = match self.session.render() {
+                Ok(prompt) => self.attempt(Conversation::new(prompt, &self.input.user), provider).await,
+                Err(e) => {
+                    AttemptEnd::Finished { status: RunStatus::Error, final_text: None, error: Some(e.to_string()) }
+                }
+            };
+            match end {
+                AttemptEnd::Finished { status, final_text, error } => break (status, final_text, error),
+                AttemptEnd::Cancelled => {
+                    tracing::info!("run cancelled");
+                    return Err(unfold_documents::Error::Cancelled);
+                }
+                AttemptEnd::Restart(_) if self.restarts >= self.input.limits.max_restarts => {
+                    let value = self.input.limits.max_restarts;
+                    self.emit(EventKind::LimitReached { limit: Limit::MaxRestarts, value });
+                    break (RunStatus::RestartLimit, None, None);
+                }
+                AttemptEnd::Restart(request) => self.restart(request),
+            }
+        };
+        self.emit(EventKind::RunCompleted { status, final_text: final_text.clone(), error });
+        let counters = Counters::of(&self.events);
+        tracing::info!(
+            ?status,
+            model_calls = counters.model_calls,
+            restarts = counters.restarts,
+            tool_calls = counters.tool_calls,
+            prompt_tokens = counters.prompt_tokens,
+            "run completed"
+        );
+        Ok(RunReport { adapter: self.adapter.kind(), status, final_text, counters, events: self.events })
+    }
+
+    fn restart(&mut self, request: RestartRequest) {
+        let (reason, section_keys, message) = match request {
+            RestartRequest::Expansion(expansion) => {
+                self.session.apply_visibility(&expansion.overrides);
+                if !expansion.section_keys.is_empty() {
+                    self.emit(EventKind::VisibilityChanged { section_keys: expansion.section_keys.clone() });
+                }
+                (RestartReason::VisibilityExpansion, expansion.section_keys, expansion.reason)
+            }
+            RestartRequest::ToolsPicked => (RestartReason::ToolsPicked, Vec::new(), None),
+            RestartRequest::ToolAvailabilityChanged => (RestartReason::ToolAvailabilityChanged, Vec::new(), None),
+        };
+        self.emit(EventKind::Restart { reason, section_keys, message });
+        self.restarts += 1;
+        self.attempt += 1;
+        // A new attempt redoes the calls the restart threw away: a repeat across a restart is the
+        // replay the comparison measures, not the model looping.
+        self.last_call = None;
+    }
+
+    async fn attempt(&mut self, mut conversation: Conversation, provider: &mut dyn Provider) -> AttemptEnd {
+        loop {
+            if let Some(restart) = self.apply_due_tool_change(&mut conversation) {
+                return AttemptEnd::Restart(restart);
+            }
+            if self.call_index >= self.input.limits.max_model_calls {
+                let value = self.input.limits.max_model_calls;
+                self.emit(EventKind::LimitReached { limit: Limit::MaxModelCalls, value });
+                return AttemptEnd::Finished { status: RunStatus::TurnLimit, final_text: None, error: None };
+            }
+            self.call_index += 1;
+            let prompt_tokens = conversation.prompt_tokens();
+            let span = tracing::debug_span!("model_call", call_index = self.call_index, attempt = self.attempt);
+            let response = match provider.complete(&conversation.request()).instrument(span).await {
+                Ok(response) => response,
+                Err(unfold_documents::Error::Cancelled) => return AttemptEnd::Cancelled,
+                Err(e) => {
+                    return AttemptEnd::Finished {
+                        status: RunStatus::Error,
+                        final_text: None,
+                        error: Some(e.to_string()),
+                    }
+                }
+            };
+            let completion_tokens =
+                response.usage.map_or_else(|| tokens::count_response(&response), |u| u.completion_tokens);
+            tracing::debug!(
+                call_index = self.call_index,
+                attempt = self.attempt,
+                prompt_tokens,
+                tool_calls = response.tool_calls.len(),
+                "model answered"
+            );
+            self.emit(EventKind::ModelCall {
+                call_index: self.call_index,
+                tools_offered: conversation.tools.iter().map(|t| t.name.clone()).collect(),
+                prompt_tokens: response.usage.map_or(prompt_tokens, |u| u.prompt_tokens),
+                completion_tokens,
+            });
+            if response.tool_calls.is_empty() {
+                return AttemptEnd::Finished { status: RunStatus::Completed, final_text: response.text, error: None };
+            }
+            let calls = response.tool_calls.clone();
+            conversation.push(Message::Assistant { content: response.text, tool_calls: response.tool_calls });
+            for call in calls {
+                if let Some(end) = self.answer(&call, &mut conversation) {
+                    return end;
+                }
+            }
+        }
+    }
+
+    /// Answers one tool call; `Some` when the attempt ends with it.
+    fn answer(&mut self, call: &ToolCall, conversation: &mut Conversation) -> Option<AttemptEnd> {
+        if self.repeated(call) {
+            self.emit(EventKind::LimitReached { limit: Limit::RepeatedToolCall, value: REPEATED_CALL_LIMIT });
+            return Some(AttemptEnd::Finished { status: RunStatus::LoopDetected, final_text: None, error: None });
+        }
+        let outcome = self.call_tool(call, &conversation.tools);
+        let content = match &outcome.result {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        self.emit(EventKind::ToolCall {
+            call_index: self.call_index,
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            args: call.arguments.clone(),
+            success: outcome.success,
+            result: outcome.result,
+        });
+        conversation.push(Message::Tool { call_id: call.id.clone(), name: call.name.clone(), content });
+        let dynamic = self.adapter.supports_dynamic_tools();
+        match outcome.effect {
+            CallEffect::None => None,
+            CallEffect::Read { expansion, .. } if !dynamic && !expansion.expanded_tools.is_empty() => {
+                Some(AttemptEnd::Restart(RestartRequest::Expansion(VisibilityExpansionRequired {
+                    overrides: expansion.overrides,
+                    section_keys: expansion.section_keys,
+                    reason: None,
+                })))
+            }
+            CallEffect::Read { section_key, expansion } => {
+                self.session.apply_visibility(&expansion.overrides);
+                self.emit(EventKind::VisibilityChanged { section_keys: expansion.section_keys });
+                let tools: Vec<&Tool> =
+                    expansion.expanded_tools.iter().filter_map(|name| self.tools.get(name.as_str()).copied()).collect();
+                self.inject(conversation, Some(section_key), &tools);
+                None
+            }
+            CallEffect::Open(required) => Some(AttemptEnd::Restart(RestartRequest::Expansion(required))),
+            CallEffect::Picked(names) => {
+                self.session.apply_picks(&names);
+                if !dynamic {
+                    return Some(AttemptEnd::Restart(RestartRequest::ToolsPicked));
+                }
+                let tools = conversation.tools.iter().map(|t| self.reoffer(t)).collect();
+                conversation.set_tools(tools);
+                None
+            }
+        }
+    }
+
+    /// Whether `call` repeats the previous call for the [`REPEATED_CALL_LIMIT`]th time in a row.
+    fn repeated(&mut self, call: &ToolCall) -> bool {
+        let count = match &self.last_call {
+            Some((name, args, count)) if *name == call.name && *args == call.arguments => count + 1,
+            _ => 1,
+        };
+        self.last_call = Some((call.name.clone(), call.arguments.clone(), count));
+        count >= REPEATED_CALL_LIMIT
+    }
+
+    /// `tool` as the session offers it now (its description changes once picked).
+    fn reoffer(&self, tool: &OfferedTool) -> OfferedTool {
+        let pick_mode = self.input.template.tool_disclosure == unfold_documents::template::ToolDisclosure::PickTools;
+        match self.tools.get(tool.name.as_str()) {
+            Some(definition) => self.session.state().offer(definition, pick_mode),
+            None => tool.clone(),
+        }
+    }
+
+    /// Adds tools to the running conversation, skipping names already offered.
+    fn inject(&mut self, conversation: &mut Conversation, section_key: Option<String>, tools: &[&Tool]) {
+        let mut offered = conversation.tools.clone();
+        let mut injected = Vec::new();
+        for tool in tools {
+            if offered.iter().any(|t| t.name == tool.name) {
+                self.emit(EventKind::ToolInjectionSkipped {
+                    section_key: section_key.clone(),
+                    tool_name: tool.name.clone(),
+                });
+                continue;
+            }
+            let pick_mode =
+                self.input.template.tool_disclosure == unfold_documents::template::ToolDisclosure::PickTools;
+            // Builtins stay last, as in a rendered tool list.
+            let at = offered.iter().position(|t| Builtin::from_name(&t.name).is_some()).unwrap_or(offered.len());
+            offered.insert(at, self.session.state().offer(tool, pick_mode));
+            injected.push(tool.name.clone());
+        }
+        if !injected.is_empty() {
+            conversation.set_tools(offered);
+            self.emit(EventKind::ToolsInjected { section_key, tool_names: injected });
+        }
+    }
+
+    /// Applies the plugin change due before the next model call, if any (spec 4.5).
+    fn apply_due_tool_change(&mut self, conversation: &mut Conversation) -> Option<RestartRequest> {
+        let next_call = self.call_index + 1;
+        let mut due: Vec<&ToolChange> =
+            self.input.tool_changes.iter().filter(|c| c.at_model_call <= next_call).collect();
+        due.sort_by_key(|c| c.at_model_call);
+        let change = *due.get(self.next_change)?;
+        self.next_change += 1;
+        self.session.apply_tool_changes(&change.add, &change.remove);
+        self.emit(EventKind::ToolAvailabilityChanged {
+            at_model_call: next_call,
+            added: change.add.iter().map(|t| t.name.clone()).collect(),
+            removed: change.remove.clone(),
+        });
+        if !self.adapter.supports_dynamic_tools() {
+            return Some(RestartRequest::ToolAvailabilityChanged);
+        }
+        let added: Vec<&Tool> = change.add.iter().collect();
+        self.inject(conversation, None, &added);
+        let removed: Vec<String> =
+            change.remove.iter().filter(|name| conversation.tools.iter().any(|t| &&t.name == name)).cloned().collect();
+        if !removed.is_empty() {
+            let tools = conversation.tools.iter().filter(|t| !removed.contains(&t.name)).cloned().collect();
+            conversation.set_tools(tools);
+            self.emit(EventKind::ToolsRemoved { tool_names: removed });
+        }
+        None
+    }
+
+    fn call_tool(&mut self, call: &ToolCall, offered: &[OfferedTool]) -> CallOutcome {
+        if !offered.iter().any(|t| t.name == call.name) {
+            return CallOutcome::failed(format!("Unknown tool: '{}'", call.name));
+        }
+        let Some(args) = call.arguments.as_object() else {
+            return CallOutcome::failed(match &call.arguments {
+                // What a live provider keeps of argument text that is not JSON.
+                Value::String(text) => {
+                    format!(
+                        "The arguments of '{}' are not valid JSON; send a JSON object. They were: {text}",
+                        call.name
+                    )
+                }
+                _ => format!("The arguments of '{}' must be a JSON object.", call.name),
+            });
+        };
+        match Builtin::from_name(&call.name) {
+            Some(Builtin::ReadSection) => self.read_section(args),
+            Some(Builtin::OpenSections) => self.open_sections(args),
+            Some(Builtin::PickTools) => self.pick_tools(args, offered),
+            None => match self.tools.get(call.name.as_str()).copied() {
+                Some(tool) => {
+                    if let Some(message) = self.argument_problems(tool, &call.arguments) {
+                        return CallOutcome::failed(message);
+                    }
+                    match self.results.next(tool) {
+                        Ok(value) => CallOutcome::succeeded(value),
+                        Err(message) => CallOutcome::failed(message),
+                    }
+                }
+                None => CallOutcome::failed(format!("Unknown tool: '{}'", call.name)),
+            },
+        }
+    }
+
+    /// Why `args` do not fit `tool`'s parameter schema, as the model is told; `None` when they do.
+    /// Each tool's validator is built on its first call.
+    fn argument_problems(&mut self, tool: &'a Tool, args: &Value) -> Option<String> {
+        let validator = self
+            .validators
+            .entry(tool.name.as_str())
+            .or_insert_with(|| unfold_documents::schema::tool_parameters_validator(&tool.parameters).ok())
+            .as_ref()?;
+        let problems: Vec<String> = validator
+            .iter_errors(args)
+            .map(|error| match error.instance_path().as_str() {
+                "" => error.to_string(),
+                path => format!("{path}: {error}"),
+            })
+            .collect();
+        if problems.is_empty() {
+            return None;
+        }
+        Some(format!("Invalid arguments for '{}': {}", tool.name, problems.join("; ")))
+    }
+
+    fn read_section(&self, args: &serde_json::Map<String, Value>) -> CallOutcome {
+        let Some(key) = args.get("section_key").and_then(Value::as_str) else {
+            return CallOutcome::failed("read_section needs a string \"section_key\".");
+        };
+        match self.session.read_section(key) {
+            crate::session::ReadOutcome::Unknown(message) => CallOutcome::failed(message),
+            crate::session::ReadOutcome::AlreadyExpanded(content) => {
+                CallOutcome::succeeded(json!({ "content": content, "message": "Section is already expanded." }))
+            }
+            crate::session::ReadOutcome::Expand(expansion) => CallOutcome {
+                success: true,
+                result: json!({ "content": expansion.content, "expanded_tools": expansion.expanded_tools }),
+                effect: CallEffect::Read { section_key: key.to_owned(), expansion },
+            },
+        }
+    }
+
+    fn open_sections(&self, args: &serde_json::Map<String, Value>) -> CallOutcome {
+        let keys = args
+            .get("section_keys")
+            .and_then(Value::as_array)
+            .and_then(|keys| keys.iter().map(|k| k.as_str().map(str::to_owned)).collect::<Option<Vec<String>>>());
+        let (Some(keys), Some(reason)) = (keys, args.get("reason").and_then(Value::as_str)) else {
+            return CallOutcome::failed("open_sections needs \"section_keys\" (strings) and a string \"reason\".");
+        };
+        match self.session.open_sections(&keys, reason) {
+            Err(message) => CallOutcome::failed(message),
+            Ok(expansion) => CallOutcome {
+                success: true,
+                result: Value::String(format!(
+                    "Sections expanded: {}. The prompt will be re-rendered with the full content of the requested sections.",
+                    keys.join(", ")
+                )),
+                effect: CallEffect::Open(VisibilityExpansionRequired {
+                    overrides: expansion.overrides,
+                    section_keys: expansion.section_keys,
+                    reason: Some(reason.to_owned()),
+                }),
+            },
+        }
+    }
+
+    fn pick_tools(&self, args: &serde_json::Map<String, Value>, offered: &[OfferedTool]) -> CallOutcome {
+        let names = args
+            .get("tools")
+            .and_then(Value::as_array)
+            .and_then(|names| names.iter().map(|n| n.as_str().map(str::to_owned)).collect::<Option<Vec<String>>>());
+        let Some(names) = names else {
+            return CallOutcome::failed("pick_tools needs \"tools\": a list of tool names.");
+        };
+        match self.session.pick_tools(&names, offered) {
+            Err(message) => CallOutcome::failed(message),
+            Ok(new) if new.is_empty() => {
+                CallOutcome::succeeded(json!({ "picked": names, "message": "Already picked." }))
+            }
+            Ok(new) => {
+                CallOutcome { success: true, result: json!({ "picked": names }), effect: CallEffect::Picked(new) }
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! The scripted model and the scripted tool results of spec 5: a deterministic provider that is a
+//! pure function of the request it is shown, and the results tools give in a scripted run.
+
+use std::collections::{HashMap, HashSet};
+
+use async_trait::async_trait;
+use serde_json::Value;
+
+use crate::provider::{Message, ModelRequest, ModelResponse, Provider, ToolCall};
+use unfold_documents::scenario::{Scenario, ScriptedCall, Step};
+use unfold_documents::template::Template;
+use unfold_documents::tool::{Builtin, ScriptedResult, Tool};
+
+/// A model that follows a scenario's script. At each call it walks the script from the top and
+/// answers with the first step not yet satisfied in what it is shown: a call is satisfied when the
+/// conversation holds it (its id carries the step index), a `read_section` / `open_sections` call
+/// also when its sections are rendered in full, a `pick_tools` call also when its tools are offered
+/// with their full descriptions. So after a restart it redoes the work the restart threw away.
+#[derive(Debug, Clone)]
+pub struct ScriptedProvider {
+    script: Vec<Step>,
+    /// The id of each call of each step (`call_<step>_<index>`): how the model tags its calls.
+    call_ids: Vec<Vec<String>>,
+    section_paths: HashSet<String>,
+    full_descriptions: HashMap<String, String>,
+}
+
+impl ScriptedProvider {
+    /// The model of `scenario`, knowing `template`'s section paths and tool descriptions.
+    pub fn new(scenario: &Scenario, template: &Template) -> ScriptedProvider {
+        let mut section_paths = HashSet::new();
+        template.walk(&mut |path, _| {
+            section_paths.insert(path.to_owned());
+        });
+        let added = scenario.tool_changes.iter().flat_map(|c| &c.add);
+        let full_descriptions =
+            template.all_tools().into_iter().chain(added).map(|t| (t.name.clone(), t.description.clone())).collect();
+        let call_ids = scenario
+            .script
+            .iter()
+            .enumerate()
+            .map(|(step, s)| {
+                let count = match s {
+                    Step::Say { .. } => 0,
+                    Step::Call(_) => 1,
+                    Step::Calls { calls } => calls.len(),
+                };
+                (0..count).map(|index| format!("call_{step}_{index}")).collect()
+            })
+            .collect();
+        ScriptedProvider { script: scenario.script.clone(), call_ids, section_paths, full_descriptions }
+    }
+
+    fn answer(&self, request: &ModelRequest<'_>) -> ModelResponse {
+        // The calls this conversation holds, gathered once: a call is looked up per step below.
+        let made: HashSet<&str> = request
+            .messages
+            .iter()
+            .flat_map(|m| match m {
+                Message::Assistant { tool_calls, .. } => tool_calls.as_slice(),
+                _ => &[],
+            })
+            .map(|c| c.id.as_str())
+            .collect();
+        for (step_index, step) in self.script.iter().enumerate() {
+            let calls = match step {
+                Step::Say { say } => return ModelResponse { text: Some(say.clone()), ..ModelResponse::default() },
+                Step::Call(call) => std::slice::from_ref(call),
+                Step::Calls { calls } => calls.as_slice(),
+            };
+            let pending: Vec<ToolCall> = calls
+                .iter()
+                .zip(&self.call_ids[step_index])
+                .filter(|(call, id)| !made.contains(id.as_str()) && !self.shown_done(call, request))
+                .map(|(call, id)| ToolCall {
+                    id: id.clone(),
+                    name: call.call.clone(),
+                    arguments: Value::Object(call.args.clone()),
+                })
+                .collect();
+            if !pending.is_empty() {
+                return ModelResponse { tool_calls: pending, ..ModelResponse::default() };
+            }
+        }
+        // Validation makes the last step a `say`; a script that runs out anyway ends quietly.
+        ModelResponse { text: Some(String::new()), ..ModelResponse::default() }
+    }
+
+    /// Whether the request shows that a builtin call needs no making: its sections are rendered
+    /// in full, or its tools are offered with their full descriptions.
+    fn shown_done(&self, call: &ScriptedCall, request: &ModelRequest<'_>) -> bool {
+        match Builtin::from_name(&call.call) {
+            Some(Builtin::ReadSection) => {
+                call.args.get("section_key").and_then(Value::as_str).is_some_and(|key| self.shown_full(key, request))
+            }
+            Some(Builtin::OpenSections) => string_list(call.args.get("section_keys"))
+                .is_some_and(|keys| !keys.is_empty() && keys.iter().all(|key| self.shown_full(key, request))),
+            Some(Builtin::PickTools) => string_list(call.args.get("tools")).is_some_and(|names| {
+                names.iter().all(|name| {
+                    let offered = request.tools.iter().find(|t| t.name == *name);
+                    offered.is_some_and(|t| self.full_descriptions.get(*name) == Some(&t.description))
+                })
+            }),
+            None => false,
+        }
+    }
+
+    /// A section is shown in full when it exists and neither it nor an ancestor is summarized.
+    fn shown_full(&self, key: &str, request: &ModelRequest<'_>) -> bool {
+        self.section_paths.contains(key)
+            && !request
+                .summarized
+                .iter()
+                .any(|s| key == s.path || (key.starts_with(&s.path) && key.as_bytes().get(s.path.len()) == Some(&b'.')))
+    }
+}
+
+fn string_list(value: Option<&Value>) -> Option<Vec<&str>> {
+    value?.as_array()?.iter().map(Value::as_str).collect()
+}
+
+#[async_trait]
+impl Provider for ScriptedProvider {
+    async fn complete(&mut self, request: &ModelRequest<'_>) -> unfold_documents::Result<ModelResponse> {
+        Ok(self.answer(request))
+    }
+}
+
+/// The results tools give in a scripted run: the scenario's `tool_results` for the tool, consumed
+/// in order with the last one repeating, else the tool's `mock`, else a failure.
+#[derive(Debug, Clone, Default)]
+pub struct ScriptedToolResults {
+    queues: HashMap<String, (Vec<ScriptedResult>, usize)>,
+}
+
+impl ScriptedToolResults {
+    /// The results of `scenario`.
+    pub fn new(scenario: &Scenario) -> ScriptedToolResults {
+        let queues = scenario.tool_results.iter().map(|(name, results)| (name.clone(), (results.clone(), 0))).collect();
+        ScriptedToolResults { queues }
+    }
+
+    /// The next result of `tool`: `Ok(value)` or `Err(message)`.
+    pub fn next(&mut self, tool: &Tool) -> Result<Value, String> {
+        let scripted = match self.queues.get_mut(&tool.name) {
+            Some((results, next)) if !results.is_empty() => {
+                let result = results[(*next).min(results.len() - 1)].clone();
+                *next += 1;
+                Some(result)
+            }
+            _ => tool.mock.clone(),
+        };
+        match scripted {
+            Some(ScriptedResult::Result(value)) => Ok(value),
+            Some(ScriptedResult::Error(message)) => Err(message),
+            None => Err(format!("No result scripted for tool '{}'", tool.name)),
+        }
+    }
+}

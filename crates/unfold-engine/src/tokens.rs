@@ -1,0 +1,249 @@
+//! Token counts with a real tokenizer (o200k_base, as OpenAI's current models use): of texts,
+//! messages and tool definitions. A model call's prompt tokens are the sum over its system prompt,
+//! its messages and its tools serialized as OpenAI JSON; no per-message framing is added, so counts
+//! are comparable across providers and adapters.
+//!
+//! The editor counts its preview again on every keystroke: [`PromptTokenCache`] keeps the counts of
+//! the last preview's pieces so that only the pieces an edit changed are tokenized again, with the
+//! very same total as counting the whole text (see [`ChunkedCount`]).
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::{Mutex, PoisonError};
+
+use crate::provider::{Message, ModelResponse, ToolCall};
+use unfold_documents::tool::OfferedTool;
+
+/// Tokens of a text.
+pub fn count_text(text: &str) -> u64 {
+    if text.is_empty() {
+        return 0;
+    }
+    tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len() as u64
+}
+
+/// Tokens of a tool list, as the JSON array of OpenAI chat tool objects.
+pub fn count_tools(tools: &[OfferedTool]) -> u64 {
+    if tools.is_empty() {
+        return 0;
+    }
+    count_text(&tools_json(tools))
+}
+
+/// The text [`count_tools`] counts.
+fn tools_json(tools: &[OfferedTool]) -> String {
+    serde_json::to_string(tools).unwrap_or_default()
+}
+
+fn count_calls(calls: &[ToolCall]) -> u64 {
+    calls.iter().map(|c| count_text(&c.name) + count_text(&c.arguments.to_string())).sum()
+}
+
+/// Tokens of one message.
+pub fn count_message(message: &Message) -> u64 {
+    match message {
+        Message::User { content } | Message::Tool { content, .. } => count_text(content),
+        Message::Assistant { content, tool_calls } => {
+            content.as_deref().map_or(0, count_text) + count_calls(tool_calls)
+        }
+    }
+}
+
+/// Tokens of a model's answer: its text and its tool calls.
+pub fn count_response(response: &ModelResponse) -> u64 {
+    response.text.as_deref().map_or(0, count_text) + count_calls(&response.tool_calls)
+}
+
+/// The count of a text that is counted again after small changes, tokenizing only the pieces that
+/// changed since the last count.
+///
+/// The text is cut before every line that starts with an ASCII character other than white space
+/// and `/` (a heading, a body line, the `---` of a summary). The o200k pre-tokenizer always splits
+/// there, so the pieces' counts add up to exactly the count of the whole text. Its pattern is
+/// `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+('s|..)?`, the same with the
+/// letter classes swapped, `\p{N}{1,3}`, ` ?[^\s\p{L}\p{N}]+[\r\n/]*`, `\s*[\r\n]+`, `\s+(?!\S)` and
+/// `\s+`, tried in that order at each position; every character matches one of them, so the
+/// pieces tile the text, and tokens never span two pieces. Then:
+/// - no piece holds a `\n` followed by anything but white space or `/`: the letter and number
+///   pieces hold no `\n`, the punctuation piece ends with its run of `\r`, `\n` and `/`, and the
+///   other three are white space only. So a piece ends at every cut;
+/// - the pattern looks neither behind nor, but for `(?!\S)`, ahead: matching from a cut on sees
+///   what it would see in the whole text. Matching up to a cut could differ only where `(?!\S)`
+///   is tried at the cut, after white space that ends in the `\n` before it; there `\s*[\r\n]+`,
+///   tried earlier, already matches the same white space up to the cut, in both texts.
+///
+/// `tests/properties.rs` checks the sum against counting the whole text, on prompts and on texts
+/// made to break the argument, should the tokenizer's pattern ever change.
+///
+/// The last text's pieces are kept with their counts (so memory stays one text's worth). A new
+/// text shares a start and an end with the last one, byte for byte: pieces found at the same place
+/// there are not tokenized again, nor, past a few pieces, those in between whose text the last
+/// text also had (a section moved elsewhere).
+#[derive(Debug, Clone, Default)]
+pub struct ChunkedCount {
+    /// The text last counted.
+    text: String,
+    /// Its pieces in order, with their counts.
+    pieces: Vec<(Range<usize>, u64)>,
+    /// How many bytes the last count tokenized (the pieces it did not find).
+    tokenized_bytes: usize,
+}
+
+/// Changed pieces up to this many are tokenized straight away; more are first looked up among
+/// the last text's pieces in between.
+const PIECES_WORTH_A_LOOKUP: usize = 8;
+
+impl ChunkedCount {
+    /// Tokens of `text`: always exactly [`count_text`] of it.
+    pub fn count(&mut self, text: &str) -> u64 {
+        let (old, new) = (self.text.as_bytes(), text.as_bytes());
+        let ranges: Vec<Range<usize>> = piece_ranges(text).collect();
+        let same_start = common_prefix_len(old, new);
+        let same_end = common_suffix_len(&old[same_start..], &new[same_start..]);
+        // A piece is the same where both texts have it at the same place in their common start,
+        // or at the same distance from the end in their common end.
+        let head =
+            self.pieces.iter().zip(&ranges).take_while(|((was, _), is)| was == *is && is.end <= same_start).count();
+        let tail = self.pieces[head..]
+            .iter()
+            .rev()
+            .zip(ranges[head..].iter().rev())
+            .take_while(|((was, _), is)| {
+                old.len() - was.start == new.len() - is.start
+                    && old.len() - was.end == new.len() - is.end
+                    && was.start >= old.len() - same_end
+            })
+            .count();
+        let (old_middle, new_middle) = (head..self.pieces.len() - tail, head..ranges.len() - tail);
+        let known_middle: HashMap<&str, u64> = if new_middle.len() > PIECES_WORTH_A_LOOKUP {
+            self.pieces[old_middle].iter().map(|(range, count)| (&self.text[range.clone()], *count)).collect()
+        } else {
+            HashMap::new()
+        };
+        let mut tokenized_bytes = 0;
+        let mut pieces = Vec::with_capacity(ranges.len());
+        for (i, range) in ranges.into_iter().enumerate() {
+            let count = if i < head {
+                self.pieces[i].1
+            } else if i >= new_middle.end {
+                self.pieces[i - new_middle.end + self.pieces.len() - tail].1
+            } else if let Some(&count) = known_middle.get(&text[range.clone()]) {
+                count
+            } else {
+                tokenized_bytes += range.len();
+                count_text(&text[range.clone()])
+            };
+            pieces.push((range, count));
+        }
+        // It borrows the last text, which is replaced now.
+        drop(known_middle);
+        self.text.clear();
+        self.text.push_str(text);
+        self.pieces = pieces;
+        self.tokenized_bytes = tokenized_bytes;
+        self.pieces.iter().map(|(_, count)| count).sum()
+    }
+
+    /// How many bytes of its text the last count had to tokenize; the others were remembered.
+    pub fn tokenized_bytes(&self) -> usize {
+        self.tokenized_bytes
+    }
+}
+
+/// Bytes compared at once before the byte-by-byte rest: slice equality is a `memcmp`, fast even
+/// in debug builds.
+const COMPARED_AT_ONCE: usize = 512;
+
+/// How many bytes `a` and `b` start with in common.
+fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
+    let mut same = 0;
+    while same + COMPARED_AT_ONCE <= a.len().min(b.len())
+        && a[same..same + COMPARED_AT_ONCE] == b[same..same + COMPARED_AT_ONCE]
+    {
+        same += COMPARED_AT_ONCE;
+    }
+    same + a[same..].iter().zip(&b[same..]).take_while(|(x, y)| x == y).count()
+}
+
+/// How many bytes `a` and `b` end with in common.
+fn common_suffix_len(a: &[u8], b: &[u8]) -> usize {
+    let mut same = 0;
+    let block = |s: &[u8], same: usize| s.len() - same - COMPARED_AT_ONCE..s.len() - same;
+    while same + COMPARED_AT_ONCE <= a.len().min(b.len()) && a[block(a, same)] == b[block(b, same)] {
+        same += COMPARED_AT_ONCE;
+    }
+    same + a[..a.len() - same].iter().rev().zip(b[..b.len() - same].iter().rev()).take_while(|(x, y)| x == y).count()
+}
+
+/// The pieces [`ChunkedCount`] counts apart: cut before each line that starts with an ASCII
+/// character other than white space and `/`.
+fn piece_ranges(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let bytes = text.as_bytes();
+    let cuts = memchr::memchr_iter(b'\n', bytes)
+        .map(|newline| newline + 1)
+        .filter(|&cut| bytes.get(cut).is_some_and(|&b| b.is_ascii_graphic() && b != b'/'));
+    let mut start = 0;
+    cuts.chain(std::iter::once(text.len())).filter_map(move |end| {
+        let range = start..end;
+        start = end;
+        (!range.is_empty()).then_some(range)
+    })
+}
+
+/// The token counts of a document's previews, kept from one preview to the next so that a
+/// keystroke tokenizes only what it changed: the system prompt by pieces, the tool definitions
+/// whole (they change far less often). Behind a lock so that previewing stays a read of the
+/// document; a copy starts with the same counts.
+#[derive(Debug, Default)]
+pub struct PromptTokenCache(Mutex<PromptCounts>);
+
+#[derive(Debug, Clone, Default)]
+struct PromptCounts {
+    markdown: ChunkedCount,
+    tools: ChunkedCount,
+}
+
+impl PromptTokenCache {
+    /// Tokens of a system prompt plus its tool definitions: exactly
+    /// `count_text(markdown) + count_tools(tools)`.
+    pub fn count(&self, markdown: &str, tools: &[OfferedTool]) -> u64 {
+        let mut counts = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        // No tools count nothing, where their JSON (`[]`) would count 2 tokens.
+        let tools_text = if tools.is_empty() { String::new() } else { tools_json(tools) };
+        counts.markdown.count(markdown) + counts.tools.count(&tools_text)
+    }
+}
+
+impl Clone for PromptTokenCache {
+    fn clone(&self) -> Self {
+        PromptTokenCache(Mutex::new(self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{common_prefix_len, common_suffix_len, COMPARED_AT_ONCE};
+
+    #[test]
+    fn shared_starts_and_ends_are_measured_to_the_byte() {
+        let base: Vec<u8> = (0..3 * COMPARED_AT_ONCE + 7).map(|i| (i % 251) as u8).collect();
+        let naive_prefix = |a: &[u8], b: &[u8]| a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let naive_suffix = |a: &[u8], b: &[u8]| a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count();
+        for changed in
+            [0, 1, COMPARED_AT_ONCE - 1, COMPARED_AT_ONCE, COMPARED_AT_ONCE + 1, 2 * COMPARED_AT_ONCE, base.len() - 1]
+        {
+            for extra in [0, 1, COMPARED_AT_ONCE] {
+                let mut other = base.clone();
+                other[changed] ^= 0xff;
+                other.splice(changed..changed, std::iter::repeat_n(b'x', extra));
+                for (a, b) in [(&base, &other), (&other, &base), (&base, &base)] {
+                    assert_eq!(common_prefix_len(a, b), naive_prefix(a, b), "changed at {changed}, {extra} inserted");
+                    assert_eq!(common_suffix_len(a, b), naive_suffix(a, b), "changed at {changed}, {extra} inserted");
+                }
+            }
+        }
+        let shorter = &base[..base.len() - COMPARED_AT_ONCE];
+        assert_eq!(common_prefix_len(&base, shorter), shorter.len());
+        assert_eq!(common_suffix_len(&base, &base[COMPARED_AT_ONCE..]), base.len() - COMPARED_AT_ONCE);
+    }
+}

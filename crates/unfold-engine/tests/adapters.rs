@@ -1,0 +1,696 @@
+//! Every case of spec 4.1-4.5 and 5, run under both adapters with the scripted model. Each case
+//! snapshots both runs' traces side by side, so a reviewer reads the two behaviours against the
+//! spec; counters are asserted where the spec names them.
+
+use insta::assert_snapshot;
+use serde_json::json;
+use unfold_documents::template::{Disclosure, ToolDisclosure};
+use unfold_documents::{Scenario, Template};
+use unfold_engine::{
+    adapter_for, compare, run, AdapterKind, ComparisonReport, Counters, ModelRequest, ModelResponse, Provider,
+    RunInput, RunLimits, ScriptedProvider, ScriptedToolResults,
+};
+
+use unfold_test_support::{load_template, scenario, trace};
+
+fn fixture() -> Template {
+    load_template("tests/fixtures/disclosure.unfold.json")
+}
+
+fn run_both(template: &Template, scenario: &Scenario) -> ComparisonReport {
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    runtime
+        .block_on(compare(template, scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]))
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn traces(report: &ComparisonReport) -> String {
+    report.runs.iter().map(|run| format!("[{}]\n{}", run.adapter.name(), trace(run))).collect::<Vec<_>>().join("\n\n")
+}
+
+fn check(template: &Template, fields: serde_json::Value) -> String {
+    traces(&run_both(template, &scenario(fields)))
+}
+
+#[test]
+fn read_section_of_an_unknown_key_fails_and_the_run_goes_on() {
+    let trace = check(
+        &fixture(),
+        json!({ "script": [
+            { "call": "read_section", "args": { "section_key": "nope" } },
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"nope"} -> failed "Unknown section key: 'nope'"
+    call 2 [lookup, broken, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"nope"} -> failed "Unknown section key: 'nope'"
+    call 2 [lookup, broken, read_section]
+    completed "Done."
+    "#);
+}
+
+#[test]
+fn read_section_of_a_bare_child_key_suggests_the_full_path() {
+    let trace = check(
+        &fixture(),
+        json!({ "script": [
+            { "call": "read_section", "args": { "section_key": "b" } },
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"b"} -> failed "Unknown section key: 'b'. Did you mean 'notes.b'?"
+    call 2 [lookup, broken, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"b"} -> failed "Unknown section key: 'b'. Did you mean 'notes.b'?"
+    call 2 [lookup, broken, read_section]
+    completed "Done."
+    "#);
+}
+
+#[test]
+fn reading_a_section_twice_says_it_is_already_expanded() {
+    let trace = check(
+        &fixture(),
+        json!({ "script": [
+            { "call": "read_section", "args": { "section_key": "style" } },
+            { "call": "read_section", "args": { "section_key": "style" } },
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r###"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"style"} -> ok content "## 4 Style", expanded_tools []
+      visibility [style]
+    call 2 [lookup, broken, read_section]
+      read_section {"section_key":"style"} -> ok content "## 4 Style", message "Section is already expanded."
+    call 3 [lookup, broken, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"style"} -> ok content "## 4 Style", expanded_tools []
+      visibility [style]
+    call 2 [lookup, broken, read_section]
+      read_section {"section_key":"style"} -> ok content "## 4 Style", message "Section is already expanded."
+    call 3 [lookup, broken, read_section]
+    completed "Done."
+    "###);
+}
+
+#[test]
+fn reading_a_summarized_section_expands_its_whole_subtree() {
+    let trace = check(
+        &fixture(),
+        json!({ "script": [
+            { "call": "read_section", "args": { "section_key": "notes" } },
+            { "call": "note_b", "args": { "q": "x" } },
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r###"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"notes"} -> ok content "## 2 Notes", expanded_tools ["note_a","note_b"]
+      visibility [notes, notes.b, notes.c]
+      injected [note_a, note_b] from notes
+    call 2 [lookup, broken, note_a, note_b, read_section]
+      note_b {"q":"x"} -> ok "b"
+    call 3 [lookup, broken, note_a, note_b, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"notes"} -> ok content "## 2 Notes", expanded_tools ["note_a","note_b"]
+      visibility [notes, notes.b, notes.c]
+    RESTART visibility_expansion [notes, notes.b, notes.c] -> attempt 2
+    call 2 [lookup, broken, note_a, note_b, read_section]
+      note_b {"q":"x"} -> ok "b"
+    call 3 [lookup, broken, note_a, note_b, read_section]
+    completed "Done."
+    "###);
+}
+
+#[test]
+fn reading_a_key_inside_a_summarized_section_expands_its_ancestors_only() {
+    let trace = check(
+        &fixture(),
+        json!({ "script": [
+            { "call": "read_section", "args": { "section_key": "notes.b" } },
+            { "call": "note_a", "args": { "q": "x" } },
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r####"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"notes.b"} -> ok content "### 2.2 Note B", expanded_tools ["note_a","note_b"]
+      visibility [notes, notes.b]
+      injected [note_a, note_b] from notes.b
+    call 2 [lookup, broken, note_a, note_b, read_section]
+      note_a {"q":"x"} -> ok "a"
+    call 3 [lookup, broken, note_a, note_b, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"notes.b"} -> ok content "### 2.2 Note B", expanded_tools ["note_a","note_b"]
+      visibility [notes, notes.b]
+    RESTART visibility_expansion [notes, notes.b] -> attempt 2
+    call 2 [lookup, broken, note_a, note_b, read_section]
+      note_a {"q":"x"} -> ok "a"
+    call 3 [lookup, broken, note_a, note_b, read_section]
+    completed "Done."
+    "####);
+}
+
+#[test]
+fn restart_adapter_runs_no_further_call_of_the_halted_turn() {
+    let trace = check(
+        &fixture(),
+        json!({ "script": [
+            { "calls": [
+                { "call": "read_section", "args": { "section_key": "docs" } },
+                { "call": "lookup", "args": { "id": 1 } }
+            ]},
+            { "call": "search", "args": { "q": "login" } },
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r###"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+      injected [search] from docs
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, search, read_section]
+      search {"q":"login"} -> ok "3 hits"
+    call 3 [lookup, broken, search, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+    RESTART visibility_expansion [docs] -> attempt 2
+    call 2 [lookup, broken, search, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 3 [lookup, broken, search, read_section]
+      search {"q":"login"} -> ok "3 hits"
+    call 4 [lookup, broken, search, read_section]
+    completed "Done."
+    "###);
+}
+
+#[test]
+fn dynamic_adapter_skips_injecting_a_tool_already_offered() {
+    let trace = check(
+        &fixture(),
+        json!({
+            "script": [
+                { "call": "lookup", "args": { "id": 1 } },
+                { "call": "read_section", "args": { "section_key": "docs" } },
+                { "call": "search", "args": { "q": "login" } },
+                { "say": "Done." }
+            ],
+            "tool_changes": [ { "at_model_call": 2, "add": [
+                { "name": "search", "description": "Search everything (plugin).", "parameters": { "type": "object" } }
+            ]}]
+        }),
+    );
+    assert_snapshot!(trace, @r###"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    tools changed before call 2: +[search] -[]
+      injected [search] from plugin
+    call 2 [lookup, broken, search, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+      skipped search from docs
+    call 3 [lookup, broken, search, read_section]
+      search {"q":"login"} -> failed "No result scripted for tool 'search'"
+    call 4 [lookup, broken, search, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    tools changed before call 2: +[search] -[]
+    RESTART tool_availability_changed [] -> attempt 2
+    call 2 [lookup, broken, search, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 3 [lookup, broken, search, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+    RESTART visibility_expansion [docs] -> attempt 3
+    call 4 [lookup, broken, search, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 5 [lookup, broken, search, read_section]
+      search {"q":"login"} -> failed "No result scripted for tool 'search'"
+    call 6 [lookup, broken, search, read_section]
+    completed "Done."
+    "###);
+}
+
+#[test]
+fn turn_limit_ends_the_run() {
+    let trace = check(
+        &fixture(),
+        json!({
+            "script": [
+                { "call": "lookup", "args": { "id": 1 } },
+                { "call": "lookup", "args": { "id": 2 } },
+                { "call": "lookup", "args": { "id": 3 } },
+                { "say": "Done." }
+            ],
+            "limits": { "max_model_calls": 2 }
+        }),
+    );
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+      lookup {"id":2} -> ok {"id":7,"title":"Login fails"}
+    LIMIT max_model_calls 2
+    turn_limit -
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+      lookup {"id":2} -> ok {"id":7,"title":"Login fails"}
+    LIMIT max_model_calls 2
+    turn_limit -
+    "#);
+}
+
+#[test]
+fn restart_limit_ends_the_restart_run_only() {
+    let report = run_both(
+        &fixture(),
+        &scenario(json!({
+            "script": [
+                { "call": "read_section", "args": { "section_key": "docs" } },
+                { "call": "read_section", "args": { "section_key": "notes" } },
+                { "say": "Done." }
+            ],
+            "limits": { "max_restarts": 1 }
+        })),
+    );
+    assert_snapshot!(traces(&report), @r###"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+      injected [search] from docs
+    call 2 [lookup, broken, search, read_section]
+      read_section {"section_key":"notes"} -> ok content "## 2 Notes", expanded_tools ["note_a","note_b"]
+      visibility [notes, notes.b, notes.c]
+      injected [note_a, note_b] from notes
+    call 3 [lookup, broken, search, note_a, note_b, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+    RESTART visibility_expansion [docs] -> attempt 2
+    call 2 [lookup, broken, search, read_section]
+      read_section {"section_key":"notes"} -> ok content "## 2 Notes", expanded_tools ["note_a","note_b"]
+    LIMIT max_restarts 1
+    restart_limit -
+    "###);
+}
+
+#[test]
+fn the_same_call_three_times_in_a_row_is_a_loop() {
+    let trace = check(
+        &fixture(),
+        json!({ "script": [
+            { "call": "lookup", "args": { "id": 7 } },
+            { "call": "lookup", "args": { "id": 7 } },
+            { "call": "lookup", "args": { "id": 7 } },
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+    call 3 [lookup, broken, read_section]
+    LIMIT repeated_tool_call 3
+    loop_detected -
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+    call 3 [lookup, broken, read_section]
+    LIMIT repeated_tool_call 3
+    loop_detected -
+    "#);
+}
+
+#[test]
+fn open_sections_restarts_under_both_adapters() {
+    let mut template = fixture();
+    template.disclosure = Disclosure::OpenSections;
+    let trace = check(
+        &template,
+        json!({ "script": [
+            { "call": "open_sections", "args": { "section_keys": ["nope", "task"], "reason": "need them" } },
+            { "call": "open_sections", "args": { "section_keys": ["docs", "style"], "reason": "need docs" } },
+            { "call": "search", "args": { "q": "x" } },
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, open_sections]
+      open_sections {"section_keys":["nope","task"],"reason":"need them"} -> failed "Unknown section key: 'nope'; Section 'task' is already expanded."
+    call 2 [lookup, broken, open_sections]
+      open_sections {"section_keys":["docs","style"],"reason":"need docs"} -> ok "Sections expanded: docs, style. The prompt will be re-rendered with the full content of the requested sections."
+      visibility [docs, style]
+    RESTART visibility_expansion [docs, style] -> attempt 2
+    call 3 [lookup, broken, search, open_sections]
+      open_sections {"section_keys":["nope","task"],"reason":"need them"} -> failed "Unknown section key: 'nope'; Section 'task' is already expanded."
+    call 4 [lookup, broken, search, open_sections]
+      search {"q":"x"} -> ok "3 hits"
+    call 5 [lookup, broken, search, open_sections]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, open_sections]
+      open_sections {"section_keys":["nope","task"],"reason":"need them"} -> failed "Unknown section key: 'nope'; Section 'task' is already expanded."
+    call 2 [lookup, broken, open_sections]
+      open_sections {"section_keys":["docs","style"],"reason":"need docs"} -> ok "Sections expanded: docs, style. The prompt will be re-rendered with the full content of the requested sections."
+      visibility [docs, style]
+    RESTART visibility_expansion [docs, style] -> attempt 2
+    call 3 [lookup, broken, search, open_sections]
+      open_sections {"section_keys":["nope","task"],"reason":"need them"} -> failed "Unknown section key: 'nope'; Section 'task' is already expanded."
+    call 4 [lookup, broken, search, open_sections]
+      search {"q":"x"} -> ok "3 hits"
+    call 5 [lookup, broken, search, open_sections]
+    completed "Done."
+    "#);
+}
+
+#[test]
+fn mixed_disclosure_offers_open_sections_for_sections_with_tools() {
+    let mut template = fixture();
+    template.disclosure = Disclosure::Mixed;
+    let trace = check(
+        &template,
+        json!({ "script": [
+            { "call": "read_section", "args": { "section_key": "style" } },
+            { "call": "open_sections", "args": { "section_keys": ["docs"], "reason": "search" } },
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r###"
+    [dynamic]
+    call 1 [lookup, broken, open_sections, read_section]
+      read_section {"section_key":"style"} -> ok content "## 4 Style", expanded_tools []
+      visibility [style]
+    call 2 [lookup, broken, open_sections, read_section]
+      open_sections {"section_keys":["docs"],"reason":"search"} -> ok "Sections expanded: docs. The prompt will be re-rendered with the full content of the requested sections."
+      visibility [docs]
+    RESTART visibility_expansion [docs] -> attempt 2
+    call 3 [lookup, broken, search, open_sections]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, open_sections, read_section]
+      read_section {"section_key":"style"} -> ok content "## 4 Style", expanded_tools []
+      visibility [style]
+    call 2 [lookup, broken, open_sections, read_section]
+      open_sections {"section_keys":["docs"],"reason":"search"} -> ok "Sections expanded: docs. The prompt will be re-rendered with the full content of the requested sections."
+      visibility [docs]
+    RESTART visibility_expansion [docs] -> attempt 2
+    call 3 [lookup, broken, search, open_sections]
+    completed "Done."
+    "###);
+}
+
+#[test]
+fn pick_tools_restarts_only_under_the_restart_adapter() {
+    let mut template = fixture();
+    template.tool_disclosure = ToolDisclosure::PickTools;
+    let report = run_both(
+        &template,
+        &scenario(json!({ "script": [
+            { "call": "pick_tools", "args": { "tools": ["lookup"] } },
+            { "call": "lookup", "args": { "id": 7 } },
+            { "say": "Done." }
+        ]})),
+    );
+    assert_snapshot!(traces(&report), @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section, pick_tools]
+      pick_tools {"tools":["lookup"]} -> ok {"picked":["lookup"]}
+    call 2 [lookup, broken, read_section, pick_tools]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+    call 3 [lookup, broken, read_section, pick_tools]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section, pick_tools]
+      pick_tools {"tools":["lookup"]} -> ok {"picked":["lookup"]}
+    RESTART tools_picked [] -> attempt 2
+    call 2 [lookup, broken, read_section, pick_tools]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+    call 3 [lookup, broken, read_section, pick_tools]
+    completed "Done."
+    "#);
+}
+
+/// Wraps the scripted model and keeps, per call, the description of every tool it was offered.
+struct RecordingProvider {
+    inner: ScriptedProvider,
+    offered: Vec<Vec<(String, String)>>,
+}
+
+#[async_trait::async_trait]
+impl Provider for RecordingProvider {
+    async fn complete(&mut self, request: &ModelRequest<'_>) -> unfold_documents::Result<ModelResponse> {
+        self.offered.push(request.tools.iter().map(|t| (t.name.clone(), t.description.clone())).collect());
+        self.inner.complete(request).await
+    }
+}
+
+#[test]
+fn a_picked_tool_carries_its_full_description_from_the_next_call_on() {
+    let mut template = fixture();
+    template.tool_disclosure = ToolDisclosure::PickTools;
+    let scenario = scenario(json!({ "script": [
+        { "call": "pick_tools", "args": { "tools": ["lookup"] } },
+        { "call": "lookup", "args": { "id": 7 } },
+        { "say": "Done." }
+    ]}));
+    for kind in [AdapterKind::Dynamic, AdapterKind::Restart] {
+        let mut provider =
+            RecordingProvider { inner: ScriptedProvider::new(&scenario, &template), offered: Vec::new() };
+        let input = RunInput {
+            template: &template,
+            params: Default::default(),
+            user: scenario.user.clone(),
+            tool_changes: &[],
+            limits: RunLimits::default(),
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let mut results = ScriptedToolResults::new(&scenario);
+        let report =
+            runtime.block_on(run(&input, adapter_for(kind), &mut provider, &mut results, &mut |_| {})).unwrap();
+        let lookup = |call: &Vec<(String, String)>| call.iter().find(|(n, _)| n == "lookup").map(|(_, d)| d.clone());
+        assert_eq!(lookup(&provider.offered[0]).as_deref(), Some("Look up an issue."), "{kind:?}");
+        assert_eq!(lookup(&provider.offered[1]).as_deref(), Some("Look up an issue by id."), "{kind:?}");
+        let restarts = usize::from(kind == AdapterKind::Restart);
+        assert_eq!(report.counters.restarts as usize, restarts, "{kind:?}");
+    }
+}
+
+#[test]
+fn plugin_tool_changes_inject_under_dynamic_and_restart_under_restart() {
+    let trace = check(
+        &fixture(),
+        json!({
+            "script": [
+                { "call": "lookup", "args": { "id": 1 } },
+                { "call": "ping", "args": {} },
+                { "call": "lookup", "args": { "id": 2 } },
+                { "say": "Done." }
+            ],
+            "tool_changes": [
+                { "at_model_call": 2, "add": [ { "name": "ping", "description": "Ping.", "parameters": { "type": "object" }, "mock": { "result": "pong" } } ] },
+                { "at_model_call": 3, "remove": ["lookup"] }
+            ]
+        }),
+    );
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    tools changed before call 2: +[ping] -[]
+      injected [ping] from plugin
+    call 2 [lookup, broken, ping, read_section]
+      ping {} -> ok "pong"
+    tools changed before call 3: +[] -[lookup]
+      removed [lookup]
+    call 3 [broken, ping, read_section]
+      lookup {"id":2} -> failed "Unknown tool: 'lookup'"
+    call 4 [broken, ping, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    tools changed before call 2: +[ping] -[]
+    RESTART tool_availability_changed [] -> attempt 2
+    call 2 [lookup, broken, ping, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    tools changed before call 3: +[] -[lookup]
+    RESTART tool_availability_changed [] -> attempt 3
+    call 3 [broken, ping, read_section]
+      lookup {"id":1} -> failed "Unknown tool: 'lookup'"
+    call 4 [broken, ping, read_section]
+      ping {} -> ok "pong"
+    call 5 [broken, ping, read_section]
+      lookup {"id":2} -> failed "Unknown tool: 'lookup'"
+    call 6 [broken, ping, read_section]
+    completed "Done."
+    "#);
+}
+
+#[test]
+fn scripted_results_come_from_tool_results_then_mock_then_fail() {
+    let trace = check(
+        &fixture(),
+        json!({
+            "script": [
+                { "call": "search", "args": { "q": "not offered yet" } },
+                { "calls": [
+                    { "call": "lookup", "args": { "id": 1 } },
+                    { "call": "lookup", "args": { "id": 2 } },
+                    { "call": "lookup", "args": { "id": 3 } },
+                    { "call": "broken", "args": {} }
+                ]},
+                { "say": "Done." }
+            ],
+            "tool_results": { "lookup": [ { "result": "first" }, { "error": "second fails" } ] }
+        }),
+    );
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      search {"q":"not offered yet"} -> failed "Unknown tool: 'search'"
+    call 2 [lookup, broken, read_section]
+      lookup {"id":1} -> ok "first"
+      lookup {"id":2} -> failed "second fails"
+      lookup {"id":3} -> failed "second fails"
+      broken {} -> failed "backend down"
+    call 3 [lookup, broken, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      search {"q":"not offered yet"} -> failed "Unknown tool: 'search'"
+    call 2 [lookup, broken, read_section]
+      lookup {"id":1} -> ok "first"
+      lookup {"id":2} -> failed "second fails"
+      lookup {"id":3} -> failed "second fails"
+      broken {} -> failed "backend down"
+    call 3 [lookup, broken, read_section]
+    completed "Done."
+    "#);
+}
+
+#[test]
+fn a_tool_without_result_or_mock_fails() {
+    let mut template = fixture();
+    template.tools[0].mock = None;
+    let trace =
+        check(&template, json!({ "script": [ { "call": "lookup", "args": { "id": 1 } }, { "say": "Done." } ] }));
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> failed "No result scripted for tool 'lookup'"
+    call 2 [lookup, broken, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> failed "No result scripted for tool 'lookup'"
+    call 2 [lookup, broken, read_section]
+    completed "Done."
+    "#);
+}
+
+#[test]
+fn counters_are_derived_from_the_events() {
+    let report = run_both(
+        &fixture(),
+        &scenario(json!({ "script": [
+            { "call": "search", "args": { "q": "x" } },
+            { "call": "read_section", "args": { "section_key": "docs" } },
+            { "call": "search", "args": { "q": "y" } },
+            { "say": "Done." }
+        ]})),
+    );
+    let [dynamic, restart] = [&report.runs[0], &report.runs[1]];
+    assert_eq!(dynamic.counters, Counters::of(&dynamic.events));
+    assert_eq!(
+        (dynamic.counters.model_calls, dynamic.counters.tool_calls, dynamic.counters.failed_tool_calls),
+        (4, 3, 1)
+    );
+    assert_eq!((dynamic.counters.tools_injected, dynamic.counters.dynamic_expansions), (1, 1));
+    assert_eq!((restart.counters.restarts, restart.counters.model_calls, restart.counters.tool_calls), (1, 5, 4));
+    assert!(restart.counters.prompt_tokens > 0 && restart.counters.completion_tokens > 0);
+}
+
+#[test]
+fn arguments_that_break_the_tool_schema_fail_the_call() {
+    let trace = check(
+        &fixture(),
+        json!({ "script": [
+            { "calls": [
+                { "call": "lookup", "args": { "id": "seven" } },
+                { "call": "lookup", "args": { "id": 7, "extra": true } }
+            ]},
+            { "say": "Done." }
+        ]}),
+    );
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":"seven"} -> failed "Invalid arguments for 'lookup': /id: \"seven\" is not of type \"integer\""
+      lookup {"id":7,"extra":true} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":"seven"} -> failed "Invalid arguments for 'lookup': /id: \"seven\" is not of type \"integer\""
+      lookup {"id":7,"extra":true} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+    completed "Done."
+    "#);
+}

@@ -1,0 +1,7 @@
+//! The engine's integration tests, one binary with a module per area (ripgrep's layout).
+
+mod adapters;
+mod comparison;
+mod examples;
+mod reference;
+mod rendering;

@@ -1,0 +1,241 @@
+//! The Anthropic Messages wire format: the request body a live call posts, and its answer read
+//! whole or assembled from the streamed events (`message_start` … `message_stop`; `ping` and event
+//! types this version does not know are skipped, an `error` event ends the call).
+
+use serde_json::{json, Map, Value};
+
+use super::sse::SseEvent;
+use super::wire::{error_message, PartialCall, StreamStep};
+use super::ProviderProfile;
+use unfold_engine::provider::{Message, ModelRequest, ModelResponse, ToolCall, Usage};
+
+/// The API version every request names.
+pub(crate) const API_VERSION: &str = "2023-06-01";
+/// `max_tokens` is required by the API: this, when the profile sets none.
+const DEFAULT_MAX_TOKENS: u32 = 1024;
+
+/// The body of one call.
+pub(crate) fn body(profile: &ProviderProfile, request: &ModelRequest<'_>) -> Value {
+    let mut body = Map::new();
+    body.insert("model".to_owned(), Value::from(profile.model.as_str()));
+    body.insert("max_tokens".to_owned(), json!(profile.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS)));
+    body.insert("system".to_owned(), Value::from(request.system));
+    body.insert("messages".to_owned(), Value::Array(messages(request.messages)));
+    if !request.tools.is_empty() {
+        let tools = request
+            .tools
+            .iter()
+            .map(|tool| json!({ "name": tool.name, "description": tool.description, "input_schema": tool.parameters }));
+        body.insert("tools".to_owned(), tools.collect());
+    }
+    if let Some(temperature) = profile.temperature {
+        body.insert("temperature".to_owned(), json!(temperature));
+    }
+    if profile.stream {
+        body.insert("stream".to_owned(), Value::Bool(true));
+    }
+    Value::Object(body)
+}
+
+/// The conversation as the API takes it: tool results are blocks of a user message, and the
+/// results of one turn's calls share one message (roles must alternate).
+fn messages(messages: &[Message]) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::with_capacity(messages.len());
+    for message in messages {
+        match message {
+            Message::User { content } => out.push(json!({ "role": "user", "content": content })),
+            Message::Assistant { content, tool_calls } => {
+                let text = content.iter().filter(|t| !t.is_empty()).map(|t| json!({ "type": "text", "text": t }));
+                let calls = tool_calls.iter().map(tool_use);
+                out.push(json!({ "role": "assistant", "content": text.chain(calls).collect::<Vec<_>>() }));
+            }
+            Message::Tool { call_id, content, .. } => {
+                let block = json!({ "type": "tool_result", "tool_use_id": call_id, "content": content });
+                match out.last_mut().and_then(results_message) {
+                    Some(blocks) => blocks.push(block),
+                    None => out.push(json!({ "role": "user", "content": [block] })),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The blocks of `message` when it is a user message of tool results.
+fn results_message(message: &mut Value) -> Option<&mut Vec<Value>> {
+    if message.get("role")? != "user" {
+        return None;
+    }
+    let blocks = message.get_mut("content")?.as_array_mut()?;
+    blocks.iter().all(|b| b.get("type").is_some_and(|t| t == "tool_result")).then_some(blocks)
+}
+
+/// A call as a `tool_use` block. Its `input` must be an object: arguments the model sent
+/// malformed (kept as text) go back as `{}`; the failed tool result quotes them.
+fn tool_use(call: &ToolCall) -> Value {
+    let input = if call.arguments.is_object() { call.arguments.clone() } else { json!({}) };
+    json!({ "type": "tool_use", "id": call.id, "name": call.name, "input": input })
+}
+
+/// The answer of a call that was not streamed.
+pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
+    if value.get("type").is_some_and(|t| t == "error") {
+        let error = value.get("error").unwrap_or(value);
+        return Err(format!("the answer is an error: {}", error_message(error)));
+    }
+    let blocks = value.get("content").and_then(Value::as_array).ok_or("the answer has no content")?;
+    let mut stream = AnthropicStream::default();
+    for block in blocks {
+        stream.start_block(block);
+    }
+    if let Some(usage) = value.get("usage") {
+        stream.add_usage(usage);
+    }
+    Ok(stream.finish())
+}
+
+/// A streamed answer, event by event.
+#[derive(Debug, Default)]
+pub(crate) struct AnthropicStream {
+    text: String,
+    calls: Vec<PartialCall>,
+    /// For each content block index, the call it is (text blocks are `None`).
+    blocks: Vec<Option<usize>>,
+    input_tokens: Option<u64>,
+    output_tokens: Option<u64>,
+}
+
+impl AnthropicStream {
+    /// The answer's text so far.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Takes one event of the stream.
+    pub(crate) fn accept(&mut self, event: &SseEvent) -> Result<StreamStep, String> {
+        let data: Value = serde_json::from_str(&event.data).map_err(|e| super::wire::malformed(&event.data, &e))?;
+        let kind = data.get("type").and_then(Value::as_str).or(event.name.as_deref()).unwrap_or("");
+        match kind {
+            "message_start" => {
+                if let Some(usage) = data.pointer("/message/usage") {
+                    self.add_usage(usage);
+                }
+            }
+            "content_block_start" => {
+                if let Some(block) = data.get("content_block") {
+                    self.start_block(block);
+                }
+            }
+            "content_block_delta" => self.delta(&data),
+            "message_delta" => {
+                if let Some(usage) = data.get("usage") {
+                    self.add_usage(usage);
+                }
+            }
+            "message_stop" => return Ok(StreamStep::End),
+            "error" => {
+                let error = data.get("error").unwrap_or(&data);
+                return Err(format!("the stream carried an error: {}", error_message(error)));
+            }
+            // `ping`, `content_block_stop`, and event types added to the API later.
+            _ => {}
+        }
+        Ok(StreamStep::More)
+    }
+
+    fn start_block(&mut self, block: &Value) {
+        match block.get("type").and_then(Value::as_str) {
+            Some("tool_use") => {
+                let mut call = PartialCall::default();
+                call.add(block.get("id").and_then(Value::as_str), block.get("name").and_then(Value::as_str), None);
+                if let Some(input) = block.get("input") {
+                    call.set_input(input.clone());
+                }
+                self.calls.push(call);
+                self.blocks.push(Some(self.calls.len() - 1));
+            }
+            Some("text") => {
+                self.text.push_str(block.get("text").and_then(Value::as_str).unwrap_or(""));
+                self.blocks.push(None);
+            }
+            _ => self.blocks.push(None),
+        }
+    }
+
+    fn delta(&mut self, data: &Value) {
+        let Some(delta) = data.get("delta") else { return };
+        match delta.get("type").and_then(Value::as_str) {
+            Some("text_delta") => self.text.push_str(delta.get("text").and_then(Value::as_str).unwrap_or("")),
+            Some("input_json_delta") => {
+                let index = data.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+                if let Some(Some(call)) = self.blocks.get(index) {
+                    self.calls[*call].add(None, None, delta.get("partial_json").and_then(Value::as_str));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Input tokens include those read from and written to the prompt cache.
+    fn add_usage(&mut self, usage: &Value) {
+        let count = |key: &str| usage.get(key).and_then(Value::as_u64);
+        let input = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]
+            .iter()
+            .filter_map(|key| count(key))
+            .reduce(|a, b| a + b);
+        if input.is_some() {
+            self.input_tokens = input;
+        }
+        if let Some(output) = count("output_tokens") {
+            self.output_tokens = Some(output);
+        }
+    }
+
+    /// The answer, once `message_stop` came.
+    pub(crate) fn finish(self) -> ModelResponse {
+        let usage = match (self.input_tokens, self.output_tokens) {
+            (None, None) => None,
+            (input, output) => {
+                Some(Usage { prompt_tokens: input.unwrap_or(0), completion_tokens: output.unwrap_or(0) })
+            }
+        };
+        ModelResponse {
+            text: Some(self.text).filter(|t| !t.is_empty()),
+            tool_calls: PartialCall::finish_all(self.calls),
+            usage,
+        }
+    }
+}
+
+/// The end marker, named in the error when a stream ends without it.
+pub(crate) const END_MARKER: &str = "event: message_stop";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_results_of_one_turn_share_one_user_message() {
+        let call = |id: &str| ToolCall { id: id.into(), name: "lookup".into(), arguments: json!({ "id": 7 }) };
+        let result = |id: &str| Message::Tool { call_id: id.into(), name: "lookup".into(), content: "ok".into() };
+        let conversation = [
+            Message::User { content: "Go.".into() },
+            Message::Assistant { content: Some("Looking.".into()), tool_calls: vec![call("a"), call("b")] },
+            result("a"),
+            result("b"),
+            Message::Assistant {
+                content: None,
+                tool_calls: vec![ToolCall { id: "c".into(), name: "x".into(), arguments: json!("{bad") }],
+            },
+            result("c"),
+        ];
+        let sent = messages(&conversation);
+        assert_eq!(sent.len(), 5);
+        assert_eq!(sent[1]["content"][0], json!({ "type": "text", "text": "Looking." }));
+        assert_eq!(sent[1]["content"][2]["id"], "b");
+        let ids: Vec<&Value> = sent[2]["content"].as_array().unwrap().iter().map(|b| &b["tool_use_id"]).collect();
+        assert_eq!(ids, ["a", "b"]);
+        assert_eq!(sent[3]["content"][0]["input"], json!({}));
+        assert_eq!(sent[4]["content"][0]["tool_use_id"], "c");
+    }
+}

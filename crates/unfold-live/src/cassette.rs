@@ -1,0 +1,431 @@
+//! Cassettes (`*.cassette.json`): a live run recorded whole — every request body it posted and
+//! every answer as it came over the wire (server-sent events or JSON), with the run's report — so
+//! that it can be replayed without the network, and turned into a scenario that replays the
+//! model's choices under the other adapter.
+//!
+//! A cassette holds no secret: request bodies never carry the key (it travels in a header that is
+//! not recorded), answers are scrubbed of it, and the provider is kept by name, kind, model and
+//! settings, without its base URL (which may carry credentials).
+
+use std::path::Path;
+
+use async_trait::async_trait;
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::{request_body, Framing, HttpProvider, ProviderKind, ProviderProfile, WireAnswer};
+use unfold_documents::error::{Error, Result};
+use unfold_documents::scenario::{Scenario, ScriptedCall, Step};
+use unfold_documents::template::Template;
+use unfold_documents::tool::{Builtin, ScriptedResult};
+use unfold_engine::events::{EventKind, RunReport};
+use unfold_engine::provider::{ModelRequest, ModelResponse, Provider};
+use unfold_engine::run::{RunInput, RunLimits};
+use unfold_engine::AdapterKind;
+
+/// The `kind` of a cassette file.
+pub const CASSETTE_KIND: &str = "unfold.cassette";
+
+/// A recorded live run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cassette {
+    /// Always 1.
+    pub schema_version: u32,
+    /// Always [`CASSETTE_KIND`].
+    pub kind: String,
+    /// The key of the template it ran.
+    pub template: String,
+    /// The adapter it ran under.
+    pub adapter: AdapterKind,
+    /// The user's message.
+    pub user: String,
+    /// Parameter values over the template's defaults.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub params: IndexMap<String, String>,
+    /// The run's limits.
+    pub limits: RecordedLimits,
+    /// The provider, without its base URL or key.
+    pub provider: RecordedProvider,
+    /// Every model call, in order.
+    pub calls: Vec<RecordedCall>,
+    /// The run's report.
+    pub run: RunReport,
+}
+
+/// The limits a recorded run had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedLimits {
+    /// Model calls over the whole run.
+    pub max_model_calls: u32,
+    /// Restarts over the whole run.
+    pub max_restarts: u32,
+}
+
+/// What of a profile shapes the requests: enough to build them again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedProvider {
+    /// The profile's name.
+    pub name: String,
+    /// Its wire format.
+    pub kind: ProviderKind,
+    /// Its model.
+    pub model: String,
+    /// Its temperature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    /// Its `max_tokens`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+    /// Whether answers were streamed.
+    pub stream: bool,
+}
+
+/// One model call: what was posted and what came back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedCall {
+    /// The request body.
+    pub request: Value,
+    /// How the answer was framed.
+    pub framing: Framing,
+    /// The answer's text, as it came over the wire.
+    pub response: String,
+}
+
+impl RecordedProvider {
+    fn of(profile: &ProviderProfile) -> RecordedProvider {
+        RecordedProvider {
+            name: profile.name.clone(),
+            kind: profile.kind,
+            model: profile.model.clone(),
+            temperature: profile.temperature,
+            max_tokens: profile.max_tokens,
+            stream: profile.stream,
+        }
+    }
+
+    /// A profile that builds the same request bodies (it is never connected to).
+    fn profile(&self) -> ProviderProfile {
+        ProviderProfile {
+            name: self.name.clone(),
+            kind: self.kind,
+            base_url: "http://replay.invalid/v1".to_owned(),
+            model: self.model.clone(),
+            temperature: self.temperature,
+            max_tokens: self.max_tokens,
+            stream: self.stream,
+            connect_timeout_ms: None,
+            read_timeout_ms: None,
+            api_key_env: None,
+            api_key_keychain: false,
+        }
+    }
+}
+
+impl Cassette {
+    /// The cassette of a run of `input` under `adapter` that `provider` recorded (see
+    /// [`HttpProvider::recording`]).
+    pub fn record(input: &RunInput<'_>, adapter: AdapterKind, provider: &HttpProvider, run: RunReport) -> Cassette {
+        Cassette {
+            schema_version: 1,
+            kind: CASSETTE_KIND.to_owned(),
+            template: input.template.key.clone(),
+            adapter,
+            user: input.user.clone(),
+            params: input.params.clone(),
+            limits: RecordedLimits {
+                max_model_calls: input.limits.max_model_calls,
+                max_restarts: input.limits.max_restarts,
+            },
+            provider: RecordedProvider::of(provider.profile()),
+            calls: provider.recorded_calls().to_vec(),
+            run,
+        }
+    }
+
+    /// Reads a cassette file; errors name the file.
+    pub fn load(path: &Path) -> Result<Cassette> {
+        let bytes = unfold_documents::document::read_document_bytes(path)?;
+        Cassette::from_json(&bytes).map_err(|e| e.in_file(path))
+    }
+
+    /// Parses a cassette's text.
+    pub fn from_json(bytes: &[u8]) -> Result<Cassette> {
+        let value = unfold_documents::document::parse_json(bytes)?;
+        unfold_documents::document::check_kind_and_version(&value, CASSETTE_KIND)?;
+        serde_json::from_value(value)
+            .map_err(|e| Error::problem("", format!("does not match the {CASSETTE_KIND} format: {e}")))
+    }
+
+    /// The canonical text.
+    pub fn to_json(&self) -> String {
+        unfold_documents::document::to_canonical_json(self)
+    }
+
+    /// Runs `template` again as recorded, each model call answered from the cassette once the
+    /// request it builds is the recorded one. Fails, naming the first difference, when a request
+    /// differs, when the run asks for more calls than were recorded or ends before using them all.
+    pub async fn replay(&self, template: &Template) -> Result<RunReport> {
+        if template.key != self.template {
+            return Err(Error::problem(
+                "/template",
+                format!("the cassette was recorded on the template '{}', not '{}'", self.template, template.key),
+            ));
+        }
+        let input = RunInput {
+            template,
+            params: self.params.clone(),
+            user: self.user.clone(),
+            tool_changes: &[],
+            limits: RunLimits { max_model_calls: self.limits.max_model_calls, max_restarts: self.limits.max_restarts },
+        };
+        let mut replay = Replay { cassette: self, profile: self.provider.profile(), next: 0, mismatch: None };
+        let mut results = unfold_engine::ScriptedToolResults::default();
+        let adapter = unfold_engine::adapter_for(self.adapter);
+        let report = unfold_engine::run(&input, adapter, &mut replay, &mut results, &mut |_| {}).await?;
+        if let Some((pointer, message)) = replay.mismatch {
+            return Err(Error::problem(pointer, message));
+        }
+        if replay.next < self.calls.len() {
+            let message =
+                format!("the replay ended after {} model calls; the cassette holds {}", replay.next, self.calls.len());
+            return Err(Error::problem("/calls", message));
+        }
+        Ok(report)
+    }
+
+    /// A scenario that makes the scripted model do what the recorded model did: its tool calls as
+    /// the script, its final answer as the last `say`, the recorded results of the template's own
+    /// tools as `tool_results`. After a restart a model redoes earlier work; the steps an attempt
+    /// repeats from the start of the script so far are not added again, so the script is the
+    /// model's work once, and the scripted model redoes it under the restart adapter as spec 5 says.
+    pub fn to_scenario(&self, template: &Template) -> Result<Scenario> {
+        let attempts: Vec<u32> = self
+            .run
+            .events
+            .iter()
+            .filter_map(|e| matches!(e.kind, EventKind::ModelCall { .. }).then_some(e.attempt))
+            .collect();
+        let mut script: Vec<Step> = Vec::new();
+        let mut attempt_steps: Vec<Step> = Vec::new();
+        let mut current_attempt = 1;
+        let mut say = None;
+        for (index, call) in self.calls.iter().enumerate() {
+            let answer = WireAnswer { framing: call.framing, bytes: call.response.clone().into_bytes() }
+                .decode(self.provider.kind)
+                .map_err(|e| Error::problem(format!("/calls/{index}/response"), e))?;
+            let attempt = attempts.get(index).copied().unwrap_or(current_attempt);
+            if attempt != current_attempt {
+                merge_attempt(&mut script, std::mem::take(&mut attempt_steps));
+                current_attempt = attempt;
+            }
+            if answer.tool_calls.is_empty() {
+                say = answer.text.or(Some(String::new()));
+                continue;
+            }
+            let mut calls: Vec<ScriptedCall> = answer
+                .tool_calls
+                .into_iter()
+                .map(|c| ScriptedCall { call: c.name, args: c.arguments.as_object().cloned().unwrap_or_default() })
+                .collect();
+            attempt_steps.push(if calls.len() == 1 { Step::Call(calls.remove(0)) } else { Step::Calls { calls } });
+        }
+        merge_attempt(&mut script, attempt_steps);
+        script.extend(say.map(|say| Step::Say { say }));
+        if script.is_empty() {
+            script.push(Step::Say { say: String::new() });
+        }
+        Ok(Scenario {
+            schema_version: 1,
+            kind: unfold_documents::document::DocumentKind::Scenario.tag().to_owned(),
+            name: format!("{} as {} answered it", self.template, self.provider.model),
+            params: self.params.clone(),
+            user: self.user.clone(),
+            script,
+            tool_results: self.recorded_results(template),
+            tool_changes: Vec::new(),
+            limits: None,
+            extensions: Map::new(),
+        })
+    }
+
+    /// The results the template's own tools gave, per tool in order; a tool that always gave the
+    /// same result has it once (the last result repeats).
+    fn recorded_results(&self, template: &Template) -> IndexMap<String, Vec<ScriptedResult>> {
+        let own: Vec<&str> = template.all_tools().into_iter().map(|t| t.name.as_str()).collect();
+        let mut results: IndexMap<String, Vec<ScriptedResult>> = IndexMap::new();
+        for event in &self.run.events {
+            let EventKind::ToolCall { name, success, result, .. } = &event.kind else { continue };
+            if Builtin::from_name(name).is_some() || !own.contains(&name.as_str()) {
+                continue;
+            }
+            let recorded = match (success, result) {
+                (true, value) => ScriptedResult::Result(value.clone()),
+                (false, Value::String(message)) => ScriptedResult::Error(message.clone()),
+                (false, other) => ScriptedResult::Error(other.to_string()),
+            };
+            results.entry(name.clone()).or_default().push(recorded);
+        }
+        for list in results.values_mut() {
+            if list.iter().all(|r| *r == list[0]) {
+                list.truncate(1);
+            }
+        }
+        results
+    }
+}
+
+/// Adds an attempt's steps to the script, without the ones it repeats from the script's start.
+fn merge_attempt(script: &mut Vec<Step>, steps: Vec<Step>) {
+    let repeated = script.iter().zip(&steps).take_while(|(a, b)| a == b).count();
+    script.extend(steps.into_iter().skip(repeated));
+}
+
+/// The model of a replay: each call answered from the cassette if its request is the recorded one.
+struct Replay<'c> {
+    cassette: &'c Cassette,
+    profile: ProviderProfile,
+    next: usize,
+    /// The first way the replay left the recording: where in the cassette, and how.
+    mismatch: Option<(String, String)>,
+}
+
+#[async_trait]
+impl Provider for Replay<'_> {
+    async fn complete(&mut self, request: &ModelRequest<'_>) -> Result<ModelResponse> {
+        let index = self.next;
+        self.next += 1;
+        let sent = request_body(&self.profile, request);
+        let (pointer, message) = match self.cassette.calls.get(index) {
+            None => {
+                let message = format!(
+                    "the replay makes model call {}; the cassette holds {}",
+                    index + 1,
+                    self.cassette.calls.len()
+                );
+                ("/calls".to_owned(), message)
+            }
+            Some(recorded) => match first_difference(&recorded.request, &sent, &mut String::new()) {
+                Some(Difference { pointer, recorded, sent }) => (
+                    format!("/calls/{index}/request{pointer}"),
+                    format!("model call {} differs from the recording: recorded {recorded}, sent {sent}", index + 1),
+                ),
+                None => {
+                    let wire = WireAnswer { framing: recorded.framing, bytes: recorded.response.clone().into_bytes() };
+                    return wire.decode(self.cassette.provider.kind).map_err(|e| {
+                        Error::problem(format!("/calls/{index}/response"), format!("model call {}: {e}", index + 1))
+                    });
+                }
+            },
+        };
+        let error = Error::problem(pointer.clone(), message.clone());
+        self.mismatch.get_or_insert((pointer, message));
+        Err(error)
+    }
+}
+
+/// Where a request differs from the recorded one, with both sides shown around the difference.
+#[derive(Debug, PartialEq)]
+struct Difference {
+    pointer: String,
+    recorded: String,
+    sent: String,
+}
+
+/// Where `sent` first differs from `recorded`.
+fn first_difference(recorded: &Value, sent: &Value, pointer: &mut String) -> Option<Difference> {
+    let child = |pointer: &mut String, segment: &str, recorded: Option<&Value>, sent: Option<&Value>| {
+        let length = pointer.len();
+        pointer.push('/');
+        pointer.push_str(&segment.replace('~', "~0").replace('/', "~1"));
+        let found = match (recorded, sent) {
+            (Some(a), Some(b)) => first_difference(a, b, pointer),
+            _ => Some(Difference { pointer: pointer.clone(), recorded: shown(recorded), sent: shown(sent) }),
+        };
+        pointer.truncate(length);
+        found
+    };
+    match (recorded, sent) {
+        (Value::Object(a), Value::Object(b)) => {
+            let keys = a.keys().chain(b.keys().filter(|k| !a.contains_key(*k)));
+            keys.into_iter().find_map(|key| child(pointer, key, a.get(key), b.get(key)))
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            (0..a.len().max(b.len())).find_map(|i| child(pointer, &i.to_string(), a.get(i), b.get(i)))
+        }
+        _ if recorded == sent => None,
+        (Value::String(a), Value::String(b)) => {
+            let (recorded, sent) = around_first_difference(a, b);
+            Some(Difference { pointer: pointer.clone(), recorded, sent })
+        }
+        _ => Some(Difference { pointer: pointer.clone(), recorded: shown(Some(recorded)), sent: shown(Some(sent)) }),
+    }
+}
+
+fn shown(value: Option<&Value>) -> String {
+    value.map_or("nothing".to_owned(), |v| super::wire::shorten(&v.to_string()))
+}
+
+/// Two different strings quoted around where they first differ: a long system prompt that
+/// differs in one word shows that word, not its first 300 characters.
+fn around_first_difference(a: &str, b: &str) -> (String, String) {
+    const BEFORE: usize = 30;
+    const AFTER: usize = 50;
+    let common: usize = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let quote = |text: &str| {
+        let start = common.saturating_sub(BEFORE);
+        let piece: String = text.chars().skip(start).take(common - start + AFTER).collect();
+        let head = if start > 0 { "…" } else { "" };
+        let tail = if text.chars().count() > common + AFTER { "…" } else { "" };
+        format!("{head}{}{tail}", serde_json::to_string(&piece).unwrap_or_default().trim_matches('"'))
+    };
+    (format!("\"{}\"", quote(a)), format!("\"{}\"", quote(b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn names_the_first_difference_by_its_json_pointer() {
+        let recorded = json!({ "model": "m", "messages": [{ "role": "user", "content": "Hi" }], "a/b": 1 });
+        let check = |sent: Value| {
+            first_difference(&recorded, &sent, &mut String::new())
+                .map(|d| format!("{}: {} | {}", d.pointer, d.recorded, d.sent))
+        };
+        assert_eq!(check(recorded.clone()), None);
+        let content = |text: &str| json!({ "model": "m", "messages": [{ "role": "user", "content": text }], "a/b": 1 });
+        assert_eq!(check(content("Ho")).unwrap(), "/messages/0/content: \"Hi\" | \"Ho\"");
+        let mut longer = content("Hi");
+        longer["messages"].as_array_mut().unwrap().push(json!({}));
+        assert_eq!(check(longer).unwrap(), "/messages/1: nothing | {}");
+        assert_eq!(
+            check(json!({ "model": "m", "messages": [] })).unwrap(),
+            "/messages/0: {\"role\":\"user\",\"content\":\"Hi\"} | nothing"
+        );
+        assert_eq!(check(json!({ "model": "m", "messages": recorded["messages"], "a/b": 2 })).unwrap(), "/a~1b: 1 | 2");
+        assert!(check(json!([])).unwrap().starts_with(": {\"model\""));
+    }
+
+    #[test]
+    fn long_strings_are_quoted_around_their_first_difference() {
+        let a = format!("{}Complete the following: fix it.\n{}", "x".repeat(100), "y".repeat(100));
+        let b = a.replace("Complete the following:", "Do this:");
+        let (recorded, sent) = around_first_difference(&a, &b);
+        assert_eq!(recorded, format!("\"…{}Complete the following: fix it.\\n{}…\"", "x".repeat(30), "y".repeat(18)));
+        assert_eq!(sent, format!("\"…{}Do this: fix it.\\n{}…\"", "x".repeat(30), "y".repeat(33)));
+    }
+
+    #[test]
+    fn an_attempt_adds_only_the_steps_it_does_not_repeat() {
+        let call = |name: &str| Step::Call(ScriptedCall { call: name.into(), args: Map::new() });
+        let mut script = Vec::new();
+        merge_attempt(&mut script, vec![call("lookup"), call("read_section")]);
+        merge_attempt(&mut script, vec![call("lookup"), call("read_section"), call("search")]);
+        assert_eq!(script, [call("lookup"), call("read_section"), call("search")]);
+        merge_attempt(&mut script, vec![call("other")]);
+        assert_eq!(script.len(), 4);
+    }
+}

@@ -1,0 +1,124 @@
+//! The OpenAI Chat Completions wire format: the request body a live call posts, and its answer
+//! read whole or assembled from the streamed chunks (`data: {…}` lines ending with `data: [DONE]`).
+
+use serde_json::{json, Value};
+
+use super::sse::SseEvent;
+use super::wire::{error_message, PartialCall, StreamStep};
+use super::ProviderProfile;
+use unfold_engine::openai_request::chat_completions_body;
+use unfold_engine::provider::{ModelRequest, ModelResponse, Usage};
+
+/// The body of one call: the request as [`chat_completions_body`] writes it, with the profile's
+/// model and settings.
+pub(crate) fn body(profile: &ProviderProfile, request: &ModelRequest<'_>) -> Value {
+    let mut body = chat_completions_body(request);
+    let fields = body.as_object_mut().expect("chat_completions_body makes an object");
+    fields.insert("model".to_owned(), Value::from(profile.model.as_str()));
+    if let Some(temperature) = profile.temperature {
+        fields.insert("temperature".to_owned(), json!(temperature));
+    }
+    if let Some(max_tokens) = profile.max_tokens {
+        fields.insert("max_tokens".to_owned(), json!(max_tokens));
+    }
+    if profile.stream {
+        fields.insert("stream".to_owned(), Value::Bool(true));
+        // Without it the usage of a streamed answer is never sent.
+        fields.insert("stream_options".to_owned(), json!({ "include_usage": true }));
+    }
+    body
+}
+
+/// The answer of a call that was not streamed.
+pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
+    if let Some(error) = value.get("error") {
+        return Err(format!("the answer is an error: {}", error_message(error)));
+    }
+    let message =
+        value.pointer("/choices/0/message").ok_or_else(|| "the answer has no choices[0].message".to_owned())?;
+    let mut calls = Vec::new();
+    for call in message.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
+        let mut partial = PartialCall::default();
+        partial.add(
+            call.get("id").and_then(Value::as_str),
+            call.pointer("/function/name").and_then(Value::as_str),
+            call.pointer("/function/arguments").and_then(Value::as_str),
+        );
+        calls.push(partial);
+    }
+    Ok(ModelResponse {
+        text: message.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_owned),
+        tool_calls: PartialCall::finish_all(calls),
+        usage: value.get("usage").and_then(usage),
+    })
+}
+
+fn usage(value: &Value) -> Option<Usage> {
+    Some(Usage {
+        prompt_tokens: value.get("prompt_tokens")?.as_u64()?,
+        completion_tokens: value.get("completion_tokens")?.as_u64()?,
+    })
+}
+
+/// A streamed answer, chunk by chunk.
+#[derive(Debug, Default)]
+pub(crate) struct OpenAiStream {
+    text: String,
+    /// Tool calls by the `index` the chunks give them.
+    calls: Vec<(u64, PartialCall)>,
+    usage: Option<Usage>,
+}
+
+impl OpenAiStream {
+    /// The answer's text so far.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Takes one event of the stream.
+    pub(crate) fn accept(&mut self, event: &SseEvent) -> Result<StreamStep, String> {
+        if event.data.trim() == "[DONE]" {
+            return Ok(StreamStep::End);
+        }
+        let chunk: Value = serde_json::from_str(&event.data).map_err(|e| super::wire::malformed(&event.data, &e))?;
+        if let Some(error) = chunk.get("error") {
+            return Err(format!("the stream carried an error: {}", error_message(error)));
+        }
+        if let Some(usage) = chunk.get("usage").and_then(usage) {
+            self.usage = Some(usage);
+        }
+        let Some(delta) = chunk.pointer("/choices/0/delta") else { return Ok(StreamStep::More) };
+        if let Some(text) = delta.get("content").and_then(Value::as_str) {
+            self.text.push_str(text);
+        }
+        for call in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
+            let index = call.get("index").and_then(Value::as_u64).unwrap_or(0);
+            let at = match self.calls.iter().position(|(i, _)| *i == index) {
+                Some(at) => at,
+                None => {
+                    self.calls.push((index, PartialCall::default()));
+                    self.calls.len() - 1
+                }
+            };
+            self.calls[at].1.add(
+                call.get("id").and_then(Value::as_str),
+                call.pointer("/function/name").and_then(Value::as_str),
+                call.pointer("/function/arguments").and_then(Value::as_str),
+            );
+        }
+        Ok(StreamStep::More)
+    }
+
+    /// The answer, once the end marker came.
+    pub(crate) fn finish(mut self) -> ModelResponse {
+        self.calls.sort_by_key(|(index, _)| *index);
+        ModelResponse {
+            text: Some(self.text).filter(|t| !t.is_empty()),
+            tool_calls: PartialCall::finish_all(self.calls.into_iter().map(|(_, call)| call).collect()),
+            usage: self.usage,
+        }
+    }
+}
+
+/// The end marker, named in the error when a stream ends without it.
+pub(crate) const END_MARKER: &str = "data: [DONE]";

@@ -1,0 +1,635 @@
+//! The live provider against a real local server (`fault_server`): both wire formats streamed and
+//! whole, and every fault of the retry, stall, stream and cancel rules.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+use unfold_documents::{Error, OfferedTool};
+use unfold_engine::{
+    adapter_for, run, AdapterKind, EventKind, Message, ModelRequest, ModelResponse, Provider, RunInput, RunLimits,
+    RunStatus, ScriptedToolResults, ToolCall, Usage,
+};
+use unfold_live::{ApiKey, HttpProvider, ProviderKind, ProviderProfile, RetryPolicy};
+
+use crate::fault_server::{FaultServer, Reply};
+use crate::log_capture::capture_log;
+use unfold_test_support::load_template;
+
+const KEY: &str = "sk-test-4f1e9c0d";
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+fn profile(kind: ProviderKind, server: &FaultServer, stream: bool) -> ProviderProfile {
+    ProviderProfile {
+        name: "local".into(),
+        kind,
+        base_url: server.base_url.clone(),
+        model: "test-model".into(),
+        temperature: Some(0.0),
+        max_tokens: Some(64),
+        stream,
+        connect_timeout_ms: Some(2_000),
+        read_timeout_ms: Some(5_000),
+        api_key_env: None,
+        api_key_keychain: false,
+    }
+}
+
+/// Retries as the default policy rules them, with short waits.
+fn quick_retries() -> RetryPolicy {
+    RetryPolicy {
+        max_retries: 2,
+        min_delay: Duration::from_millis(10),
+        max_delay: Duration::from_millis(20),
+        max_retry_after: Duration::from_secs(5),
+    }
+}
+
+fn provider(profile: ProviderProfile) -> HttpProvider {
+    HttpProvider::new(profile, Some(ApiKey::new(KEY))).unwrap().with_retry(quick_retries())
+}
+
+fn lookup_tool() -> OfferedTool {
+    OfferedTool {
+        name: "lookup".into(),
+        description: "Look up an issue by id.".into(),
+        parameters: json!({ "type": "object", "properties": { "id": { "type": "integer" } } }),
+    }
+}
+
+/// One call with a short conversation and the `lookup` tool.
+async fn ask(provider: &mut HttpProvider) -> unfold_documents::Result<ModelResponse> {
+    let messages = [Message::User { content: "Find issue 7.".into() }];
+    let tools = [lookup_tool()];
+    let request = ModelRequest { system: "You fix bugs.", messages: &messages, tools: &tools, summarized: &[] };
+    provider.complete(&request).await
+}
+
+fn ask_once(
+    replies: Vec<Reply>,
+    kind: ProviderKind,
+    stream: bool,
+) -> (unfold_documents::Result<ModelResponse>, FaultServer) {
+    runtime().block_on(async {
+        let server = FaultServer::start(replies).await;
+        let result = ask(&mut provider(profile(kind, &server, stream))).await;
+        (result, server)
+    })
+}
+
+fn error_text(result: unfold_documents::Result<ModelResponse>) -> String {
+    match result {
+        Err(Error::Provider(message)) => message,
+        other => panic!("expected a provider error, got {other:?}"),
+    }
+}
+
+fn openai_chunk(delta: Value) -> String {
+    format!("data: {}\n\n", json!({ "choices": [{ "index": 0, "delta": delta, "finish_reason": null }] }))
+}
+
+fn anthropic_event(name: &str, data: Value) -> String {
+    format!("event: {name}\ndata: {data}\n\n")
+}
+
+/// A streamed OpenAI answer: text in two pieces, two tool calls whose arguments arrive split,
+/// a usage chunk and the end marker.
+fn openai_tool_stream() -> Vec<String> {
+    vec![
+        ": keep-alive\n\n".to_owned(),
+        openai_chunk(json!({ "role": "assistant", "content": "Look" })),
+        openai_chunk(json!({ "content": "ing." })),
+        openai_chunk(json!({ "tool_calls": [{ "index": 0, "id": "call_a", "type": "function",
+            "function": { "name": "lookup", "arguments": "{\"id\"" } }] })),
+        openai_chunk(json!({ "tool_calls": [{ "index": 1, "id": "call_b", "type": "function",
+            "function": { "name": "lookup", "arguments": "{\"id\": 8}" } }] })),
+        openai_chunk(json!({ "tool_calls": [{ "index": 0, "function": { "arguments": ": 7}" } }] })),
+        format!("data: {}\n\n", json!({ "choices": [], "usage": { "prompt_tokens": 31, "completion_tokens": 9 } })),
+        "data: [DONE]\n\n".to_owned(),
+    ]
+}
+
+fn lookup(id: &str, n: i64) -> ToolCall {
+    ToolCall { id: id.into(), name: "lookup".into(), arguments: json!({ "id": n }) }
+}
+
+#[test]
+fn openai_streams_text_parallel_tool_calls_and_usage() {
+    let pieces = openai_tool_stream();
+    // Cut the stream at awkward places: inside a line, between CR and LF…
+    let joined = pieces.concat().replace('\n', "\r\n");
+    let cuts: Vec<String> = joined.as_bytes().chunks(7).map(|c| String::from_utf8_lossy(c).into_owned()).collect();
+    let reply =
+        Reply::Stream { pieces: cuts.into_iter().map(|p| (Duration::from_millis(1), p)).collect(), stall: false };
+    let (result, server) = ask_once(vec![reply], ProviderKind::Openai, true);
+    let response = result.unwrap();
+    assert_eq!(response.text.as_deref(), Some("Looking."));
+    assert_eq!(response.tool_calls, [lookup("call_a", 7), lookup("call_b", 8)]);
+    assert_eq!(response.usage, Some(Usage { prompt_tokens: 31, completion_tokens: 9 }));
+
+    let [request] = server.received().try_into().unwrap();
+    assert!(request.head.starts_with("POST /v1/chat/completions "), "{}", request.head);
+    assert_eq!(request.header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    assert_eq!(request.body["model"], "test-model");
+    assert_eq!(request.body["stream"], true);
+    assert_eq!(request.body["stream_options"], json!({ "include_usage": true }));
+    assert_eq!(request.body["max_tokens"], 64);
+    assert_eq!(request.body["messages"][0], json!({ "role": "system", "content": "You fix bugs." }));
+    assert_eq!(request.body["tools"][0]["function"]["name"], "lookup");
+}
+
+#[test]
+fn openai_answers_whole_when_not_streamed_or_when_the_server_ignores_stream() {
+    let whole = json!({
+        "choices": [{ "index": 0, "finish_reason": "tool_calls", "message": { "role": "assistant", "content": null,
+            "tool_calls": [{ "id": "call_a", "type": "function", "function": { "name": "lookup", "arguments": "{\"id\":7}" } }] } }],
+        "usage": { "prompt_tokens": 12, "completion_tokens": 3 }
+    });
+    for stream in [false, true] {
+        let (result, server) = ask_once(vec![Reply::json(whole.clone())], ProviderKind::Openai, stream);
+        let response = result.unwrap();
+        assert_eq!(response.text, None);
+        assert_eq!(response.tool_calls, [lookup("call_a", 7)]);
+        assert_eq!(response.usage, Some(Usage { prompt_tokens: 12, completion_tokens: 3 }));
+        assert_eq!(server.received()[0].body.get("stream").is_some(), stream);
+    }
+}
+
+#[test]
+fn anthropic_streams_tool_use_and_skips_ping_and_unknown_events() {
+    let pieces = [
+        anthropic_event(
+            "message_start",
+            json!({ "type": "message_start", "message": { "id": "m1", "usage": { "input_tokens": 40, "output_tokens": 1 } } }),
+        ),
+        anthropic_event("ping", json!({ "type": "ping" })),
+        anthropic_event(
+            "content_block_start",
+            json!({ "type": "content_block_start", "index": 0, "content_block": { "type": "text", "text": "" } }),
+        ),
+        anthropic_event(
+            "content_block_delta",
+            json!({ "type": "content_block_delta", "index": 0, "delta": { "type": "text_delta", "text": "On it." } }),
+        ),
+        anthropic_event("content_block_stop", json!({ "type": "content_block_stop", "index": 0 })),
+        anthropic_event(
+            "content_block_start",
+            json!({ "type": "content_block_start", "index": 1, "content_block": { "type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {} } }),
+        ),
+        anthropic_event(
+            "content_block_delta",
+            json!({ "type": "content_block_delta", "index": 1, "delta": { "type": "input_json_delta", "partial_json": "{\"id\":" } }),
+        ),
+        anthropic_event("brand_new_event", json!({ "type": "brand_new_event", "anything": [1, 2] })),
+        anthropic_event(
+            "content_block_delta",
+            json!({ "type": "content_block_delta", "index": 1, "delta": { "type": "input_json_delta", "partial_json": " 7}" } }),
+        ),
+        anthropic_event("content_block_stop", json!({ "type": "content_block_stop", "index": 1 })),
+        anthropic_event(
+            "message_delta",
+            json!({ "type": "message_delta", "delta": { "stop_reason": "tool_use" }, "usage": { "output_tokens": 17 } }),
+        ),
+        anthropic_event("message_stop", json!({ "type": "message_stop" })),
+    ];
+    let pieces: Vec<&str> = pieces.iter().map(String::as_str).collect();
+    let (result, server) = ask_once(vec![Reply::stream(&pieces)], ProviderKind::Anthropic, true);
+    let response = result.unwrap();
+    assert_eq!(response.text.as_deref(), Some("On it."));
+    assert_eq!(response.tool_calls, [lookup("toolu_1", 7)]);
+    assert_eq!(response.usage, Some(Usage { prompt_tokens: 40, completion_tokens: 17 }));
+
+    let [request] = server.received().try_into().unwrap();
+    assert!(request.head.starts_with("POST /v1/messages "), "{}", request.head);
+    assert_eq!(request.header("x-api-key"), Some(KEY));
+    assert_eq!(request.header("anthropic-version"), Some("2023-06-01"));
+    assert_eq!(request.header("authorization"), None);
+    assert_eq!(request.body["system"], "You fix bugs.");
+    assert_eq!(request.body["messages"], json!([{ "role": "user", "content": "Find issue 7." }]));
+    assert_eq!(request.body["tools"][0]["input_schema"]["type"], "object");
+    assert_eq!(request.body["max_tokens"], 64);
+}
+
+#[test]
+fn anthropic_answers_whole_when_not_streamed() {
+    let whole = json!({ "type": "message", "content": [
+        { "type": "text", "text": "Done." },
+        { "type": "tool_use", "id": "toolu_2", "name": "lookup", "input": { "id": 7 } }
+    ], "usage": { "input_tokens": 10, "output_tokens": 4 } });
+    let (result, _server) = ask_once(vec![Reply::json(whole)], ProviderKind::Anthropic, false);
+    let response = result.unwrap();
+    assert_eq!(response.text.as_deref(), Some("Done."));
+    assert_eq!(response.tool_calls, [lookup("toolu_2", 7)]);
+    assert_eq!(response.usage, Some(Usage { prompt_tokens: 10, completion_tokens: 4 }));
+}
+
+#[test]
+fn a_stream_without_its_end_marker_is_an_error_that_says_so() {
+    let cut_openai = [openai_chunk(json!({ "content": "Hal" }))];
+    let (result, server) = ask_once(vec![Reply::stream(&[&cut_openai[0]])], ProviderKind::Openai, true);
+    assert!(error_text(result).contains("ended without its end marker `data: [DONE]`"));
+    assert_eq!(server.received().len(), 1, "nothing is sent again once an answer started");
+
+    let cut_mid_event = "data: {\"choices\": [{\"delta\": {\"content\": \"Hal";
+    let (result, _) = ask_once(vec![Reply::stream(&[cut_mid_event])], ProviderKind::Openai, true);
+    assert!(error_text(result).contains("in the middle of an event"));
+
+    let start = anthropic_event(
+        "message_start",
+        json!({ "type": "message_start", "message": { "usage": { "input_tokens": 3 } } }),
+    );
+    let (result, _) = ask_once(vec![Reply::stream(&[&start])], ProviderKind::Anthropic, true);
+    assert!(error_text(result).contains("ended without its end marker `event: message_stop`"));
+}
+
+#[test]
+fn an_error_event_or_malformed_json_in_a_stream_ends_the_call() {
+    let openai_error = format!(
+        "{}data: {}\n\n",
+        openai_chunk(json!({ "content": "Hi" })),
+        json!({ "error": { "message": "model crashed", "type": "server_error" } })
+    );
+    let (result, _) = ask_once(vec![Reply::stream(&[&openai_error])], ProviderKind::Openai, true);
+    assert!(error_text(result).contains("the stream carried an error: server_error: model crashed"));
+
+    let anthropic_error = anthropic_event(
+        "error",
+        json!({ "type": "error", "error": { "type": "overloaded_error", "message": "Overloaded" } }),
+    );
+    let (result, _) = ask_once(vec![Reply::stream(&[&anthropic_error])], ProviderKind::Anthropic, true);
+    assert!(error_text(result).contains("the stream carried an error: overloaded_error: Overloaded"));
+
+    let (result, _) = ask_once(vec![Reply::stream(&["data: {\"choices\": [oops]}\n\n"])], ProviderKind::Openai, true);
+    let message = error_text(result);
+    assert!(message.contains("malformed JSON") && message.contains("[oops]"), "{message}");
+}
+
+#[test]
+fn a_stalled_stream_fails_after_the_read_timeout_and_is_not_sent_again() {
+    runtime().block_on(async {
+        let server = FaultServer::start(vec![Reply::stalled(&[&openai_chunk(json!({ "content": "Thinking" }))])]).await;
+        let mut slow = profile(ProviderKind::Openai, &server, true);
+        slow.read_timeout_ms = Some(300);
+        let message = error_text(ask(&mut provider(slow)).await);
+        assert!(message.contains("stalled: nothing for 0.3 s (read timeout)"), "{message}");
+        assert_eq!(server.received().len(), 1);
+    });
+}
+
+#[test]
+fn rate_limits_and_unavailable_servers_are_retried_after_the_time_they_ask() {
+    let ok = Reply::json(json!({ "choices": [{ "message": { "content": "Fine." } }] }));
+    let limited =
+        Reply::error(429, json!({ "error": { "message": "Slow down", "type": "requests" } }), &[("retry-after", "1")]);
+    let (result, server) = ask_once(vec![limited, ok.clone()], ProviderKind::Openai, false);
+    assert_eq!(result.unwrap().text.as_deref(), Some("Fine."));
+    let received = server.received();
+    assert_eq!(received.len(), 2);
+    let waited = received[1].at - received[0].at;
+    assert!(waited >= Duration::from_millis(950), "Retry-After: 1 was honoured ({waited:?})");
+
+    let unavailable = Reply::error(503, json!({ "error": "busy" }), &[("retry-after-ms", "400")]);
+    let (result, server) = ask_once(vec![unavailable, ok], ProviderKind::Openai, false);
+    assert!(result.is_ok());
+    let received = server.received();
+    assert!(received[1].at - received[0].at >= Duration::from_millis(380));
+}
+
+#[test]
+fn server_errors_and_lost_connections_are_retried_at_most_twice() {
+    for failing in [
+        Reply::error(500, json!({ "error": { "message": "boom" } }), &[]),
+        Reply::error(502, json!({}), &[]),
+        Reply::error(408, json!({}), &[]),
+        Reply::error(
+            529,
+            json!({ "type": "error", "error": { "type": "overloaded_error", "message": "Overloaded" } }),
+            &[],
+        ),
+        Reply::Hangup,
+    ] {
+        let (result, server) = ask_once(vec![failing.clone()], ProviderKind::Openai, true);
+        let message = error_text(result);
+        assert!(message.contains("gave up after 3 attempts"), "{failing:?}: {message}");
+        assert_eq!(server.received().len(), 3, "{failing:?}");
+    }
+}
+
+#[test]
+fn client_errors_and_spent_quotas_are_never_retried() {
+    let cases = [
+        (400, json!({ "error": { "message": "bad request", "type": "invalid_request_error" } })),
+        (
+            401,
+            json!({ "error": { "message": "Incorrect API key provided: sk-test-4f1e9c0d", "type": "invalid_request_error" } }),
+        ),
+        (403, json!({ "error": { "message": "forbidden" } })),
+        (404, json!({ "error": { "message": "no such model" } })),
+        (429, json!({ "error": { "message": "You exceeded your current quota", "type": "insufficient_quota" } })),
+    ];
+    for (status, body) in cases {
+        let (result, server) =
+            ask_once(vec![Reply::error(status, body, &[("retry-after", "0")])], ProviderKind::Openai, true);
+        let message = error_text(result);
+        assert_eq!(server.received().len(), 1, "{status}: {message}");
+        assert!(message.contains(&format!("answered {status}")), "{message}");
+        assert!(!message.contains(KEY), "the key is scrubbed from errors: {message}");
+    }
+}
+
+#[test]
+fn a_wait_longer_than_the_cap_fails_at_once() {
+    let limited = Reply::error(429, json!({ "error": { "message": "Slow down" } }), &[("retry-after", "3600")]);
+    let (result, server) = ask_once(vec![limited], ProviderKind::Openai, false);
+    let message = error_text(result);
+    assert!(message.contains("asks to wait 3600 s; this run waits at most 5 s"), "{message}");
+    assert_eq!(server.received().len(), 1);
+}
+
+/// A profile whose stall detector would wait ten minutes: a connection that closes before that
+/// was closed by something else (a cancel).
+fn patient_profile(server: &FaultServer) -> ProviderProfile {
+    ProviderProfile { read_timeout_ms: Some(600_000), ..profile(ProviderKind::Openai, server, true) }
+}
+
+/// Far below the patient profile's stall timeout, far above any pause a busy machine makes.
+const HANGUP_WAIT: Duration = Duration::from_secs(60);
+
+#[test]
+fn cancel_closes_the_connection_at_once() {
+    runtime().block_on(async {
+        let server = FaultServer::start(vec![Reply::stalled(&[&openai_chunk(json!({ "content": "Thinking" }))])]).await;
+        let cancel = CancellationToken::new();
+        let mut live = provider(patient_profile(&server)).with_cancel(cancel.clone());
+        let call = tokio::spawn(async move { ask(&mut live).await });
+        server.wait_for_stall().await;
+        cancel.cancel();
+        let outcome = call.await.unwrap();
+        assert!(matches!(outcome, Err(Error::Cancelled)), "{outcome:?}");
+        assert!(server.wait_for_hangup(HANGUP_WAIT).await.is_some(), "the cancel closed the connection");
+    });
+}
+
+#[test]
+fn malformed_tool_arguments_go_back_to_the_model_and_the_run_goes_on() {
+    let bad_call = openai_chunk(json!({ "tool_calls": [{ "index": 0, "id": "call_x", "type": "function",
+        "function": { "name": "lookup", "arguments": "{\"id\": 7" } }] }));
+    let answer = openai_chunk(json!({ "content": "Sorry, fixed." }));
+    let replies = vec![Reply::stream(&[&bad_call, "data: [DONE]\n\n"]), Reply::stream(&[&answer, "data: [DONE]\n\n"])];
+    let template = load_template("examples/task-executor.unfold.json");
+    let (report, server) = runtime().block_on(async {
+        let server = FaultServer::start(replies).await;
+        let mut live = provider(profile(ProviderKind::Openai, &server, true));
+        let input = RunInput {
+            template: &template,
+            params: Default::default(),
+            user: "Find issue 7.".into(),
+            tool_changes: &[],
+            limits: RunLimits::default(),
+        };
+        let adapter = adapter_for(AdapterKind::Dynamic);
+        let report = run(&input, adapter, &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await.unwrap();
+        (report, server)
+    });
+    assert_eq!(report.status, RunStatus::Completed);
+    assert_eq!(report.final_text.as_deref(), Some("Sorry, fixed."));
+    let failed = report
+        .events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::ToolCall { success: false, result, .. } => Some(result.clone()),
+            _ => None,
+        })
+        .expect("a failed tool call");
+    assert!(failed.as_str().unwrap().contains("not valid JSON"), "{failed}");
+    let second = &server.received()[1].body;
+    let messages = second["messages"].as_array().unwrap();
+    assert_eq!(messages[2]["tool_calls"][0]["function"]["arguments"], "{\"id\": 7", "the model's own text goes back");
+    assert_eq!(messages[3]["role"], "tool");
+    assert!(messages[3]["content"].as_str().unwrap().contains("not valid JSON"));
+}
+
+/// A live run of the example recorded against the fault server: lookup, then an answer that
+/// echoes the key (a server may), both streamed.
+fn recorded_run(template: &unfold_documents::Template) -> unfold_live::Cassette {
+    let lookup = openai_chunk(json!({ "tool_calls": [{ "index": 0, "id": "call_1", "type": "function",
+        "function": { "name": "lookup", "arguments": "{\"id\": 7}" } }] }));
+    let answer = openai_chunk(json!({ "content": format!("Done; your key is {KEY}.") }));
+    let replies = vec![Reply::stream(&[&lookup, "data: [DONE]\n\n"]), Reply::stream(&[&answer, "data: [DONE]\n\n"])];
+    runtime().block_on(async {
+        let server = FaultServer::start(replies).await;
+        let mut live = provider(profile(ProviderKind::Openai, &server, true)).recording();
+        let input = RunInput {
+            template,
+            params: Default::default(),
+            user: "Find issue 7.".into(),
+            tool_changes: &[],
+            limits: RunLimits::default(),
+        };
+        let report = unfold_live::run_live(&input, AdapterKind::Restart, &mut live, &mut |_| {}).await.unwrap();
+        unfold_live::Cassette::record(&input, AdapterKind::Restart, &live, report)
+    })
+}
+
+#[test]
+fn a_recorded_run_replays_without_the_network_and_holds_no_key() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let cassette = recorded_run(&template);
+    assert_eq!(cassette.calls.len(), 2);
+    let text = cassette.to_json();
+    assert!(!text.contains(KEY), "the cassette holds no key");
+    assert!(text.contains("[redacted key]"));
+
+    let reread = unfold_live::Cassette::from_json(text.as_bytes()).unwrap();
+    assert_eq!(reread, cassette, "a cassette reads back as written");
+    let replayed = runtime().block_on(reread.replay(&template)).unwrap();
+    assert_eq!(replayed.events, cassette.run.events, "the replay makes the recorded run's events");
+    assert_eq!(replayed.final_text.as_deref(), Some("Done; your key is [redacted key]."));
+}
+
+#[test]
+fn a_replay_that_sends_another_request_fails_naming_the_first_difference() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let cassette = recorded_run(&template);
+    let mut changed = template.clone();
+    changed.sections[0].template = "Complete this instead: ${objective}".into();
+    let error = runtime().block_on(cassette.replay(&changed)).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "/calls/0/request/messages/0/content: model call 1 differs from the recording: \
+         recorded \"## 1 Task\\n\\nComplete the following: Refactor the authentication module\\n\\n#…\", \
+         sent \"## 1 Task\\n\\nComplete this instead: Refactor the authentication module\\n\\n##…\""
+    );
+
+    let mut other_user = cassette.clone();
+    other_user.calls.truncate(1);
+    let error = runtime().block_on(other_user.replay(&template)).unwrap_err().to_string();
+    assert_eq!(error, "/calls: the replay makes model call 2; the cassette holds 1");
+
+    let mut longer = cassette.clone();
+    longer.calls.push(longer.calls[1].clone());
+    let error = runtime().block_on(longer.replay(&template)).unwrap_err().to_string();
+    assert_eq!(error, "/calls: the replay ended after 2 model calls; the cassette holds 3");
+
+    let mut other = template.clone();
+    other.key = "other".into();
+    let error = runtime().block_on(cassette.replay(&other)).unwrap_err().to_string();
+    assert_eq!(error, "/template: the cassette was recorded on the template 'task-executor', not 'other'");
+}
+
+#[test]
+fn a_recorded_run_becomes_a_scenario_the_scripted_model_replays() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let cassette = recorded_run(&template);
+    let scenario = cassette.to_scenario(&template).unwrap();
+    let text = scenario.to_json();
+    let reloaded = unfold_documents::Scenario::from_json(text.as_bytes()).unwrap();
+    assert_eq!(reloaded.script.len(), 2);
+    assert_eq!(
+        serde_json::to_value(&reloaded.script).unwrap(),
+        json!([
+            { "call": "lookup", "args": { "id": 7 } },
+            { "say": "Done; your key is [redacted key]." }
+        ])
+    );
+    assert_eq!(
+        serde_json::to_value(&reloaded.tool_results).unwrap(),
+        json!({ "lookup": [{ "result": { "id": 7, "title": "Login fails" } }] })
+    );
+    let report = runtime()
+        .block_on(unfold_engine::compare(&template, &reloaded, &[AdapterKind::Dynamic, AdapterKind::Restart]))
+        .unwrap();
+    for run in &report.runs {
+        let calls: Vec<_> = run
+            .events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ToolCall { name, args, .. } => Some((name.clone(), args.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls, [("lookup".to_owned(), json!({ "id": 7 }))]);
+        assert_eq!(run.final_text, cassette.run.final_text);
+    }
+}
+
+#[test]
+fn a_live_comparison_runs_each_adapter_with_a_new_provider_and_no_baseline() {
+    let answer = openai_chunk(json!({ "content": "Nothing to do." }));
+    let template = load_template("examples/task-executor.unfold.json");
+    let scenario = unfold_test_support::scenario(json!({ "user": "Just answer.", "script": [{ "say": "unused" }] }));
+    let (comparison, made, lanes, server) = runtime().block_on(async {
+        let server = FaultServer::start(vec![Reply::stream(&[&answer, "data: [DONE]\n\n"])]).await;
+        let mut made = 0;
+        let mut providers = |_lane| {
+            made += 1;
+            Ok(Box::new(provider(profile(ProviderKind::Openai, &server, true))) as Box<dyn Provider + Send>)
+        };
+        let mut lanes = Vec::new();
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let comparison = unfold_engine::compare::compare_live(
+            &template,
+            &scenario,
+            &[AdapterKind::Dynamic, AdapterKind::Restart],
+            &mut providers,
+            &mut |progress| {
+                if let unfold_engine::compare::CompareProgress::RunStarted { lane } = progress {
+                    lanes.push(lane);
+                }
+            },
+            &never,
+        )
+        .await
+        .unwrap();
+        (comparison, made, lanes, server)
+    });
+    assert_eq!(made, 2);
+    assert_eq!(lanes, [unfold_engine::compare::Lane::Dynamic, unfold_engine::compare::Lane::Restart]);
+    let report = &comparison.report;
+    assert!(report.baseline.is_none(), "a live comparison pays for no baseline");
+    assert_eq!(report.runs.iter().map(|r| r.final_text.as_deref()).collect::<Vec<_>>(), [Some("Nothing to do."); 2]);
+    assert!(report.divergence.as_ref().unwrap().first.is_none());
+    let received = server.received();
+    assert_eq!(received.len(), 2);
+    assert_eq!(received[0].body["messages"][1], json!({ "role": "user", "content": "Just answer." }));
+    let call = comparison.call(unfold_engine::compare::Lane::Restart, 1).unwrap();
+    assert_eq!(call.response["content"], "Nothing to do.");
+}
+
+#[test]
+fn streamed_text_reaches_the_sink_piece_by_piece_with_a_split_key_still_scrubbed() {
+    let (head, tail) = KEY.split_at(7);
+    let pieces = [
+        openai_chunk(json!({ "content": "Working. " })),
+        openai_chunk(json!({ "content": format!("Your key is {head}") })),
+        openai_chunk(json!({ "content": format!("{tail}, and ") })),
+        openai_chunk(json!({ "content": "that is all." })),
+        "data: [DONE]\n\n".to_owned(),
+    ];
+    let reply =
+        Reply::Stream { pieces: pieces.into_iter().map(|p| (Duration::from_millis(5), p)).collect(), stall: false };
+    let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let response = runtime().block_on(async {
+        let server = FaultServer::start(vec![reply]).await;
+        let sink = heard.clone();
+        let sink =
+            unfold_live::TextSink(std::sync::Arc::new(move |text: &str| sink.lock().unwrap().push(text.to_owned())));
+        ask(&mut provider(profile(ProviderKind::Openai, &server, true)).with_text_sink(sink)).await.unwrap()
+    });
+    let heard = heard.lock().unwrap().clone();
+    assert!(heard.len() >= 3, "the text arrives in pieces: {heard:?}");
+    assert_eq!(heard.concat(), "Working. Your key is [redacted key], and that is all.");
+    assert_eq!(response.text.as_deref(), Some("Working. Your key is [redacted key], and that is all."));
+    assert!(heard.iter().all(|piece| !piece.contains(head)), "no piece shows part of the key: {heard:?}");
+}
+
+#[test]
+fn a_cancelled_live_run_ends_with_no_event_after_the_cancel() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let (outcome, events_at_cancel, events_after, server_hung_up) = runtime().block_on(async {
+        let server = FaultServer::start(vec![Reply::stalled(&[&openai_chunk(json!({ "content": "Thinking" }))])]).await;
+        let cancel = CancellationToken::new();
+        let mut live = provider(patient_profile(&server)).with_cancel(cancel.clone());
+        let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = heard.clone();
+        let run = tokio::spawn(async move {
+            let input = RunInput {
+                template: &template,
+                params: Default::default(),
+                user: "Go.".into(),
+                tool_changes: &[],
+                limits: RunLimits::default(),
+            };
+            unfold_live::run_live(&input, AdapterKind::Dynamic, &mut live, &mut |event| {
+                sink.lock().unwrap().push(event.clone());
+            })
+            .await
+        });
+        server.wait_for_stall().await;
+        let at_cancel = heard.lock().unwrap().len();
+        cancel.cancel();
+        let outcome = run.await.unwrap();
+        let hung_up = server.wait_for_hangup(HANGUP_WAIT).await.is_some();
+        let after = heard.lock().unwrap().len();
+        (outcome, at_cancel, after, hung_up)
+    });
+    assert!(matches!(outcome, Err(Error::Cancelled)), "{outcome:?}");
+    assert_eq!(events_at_cancel, 1, "only run_started came before the answer");
+    assert_eq!(events_after, events_at_cancel, "nothing arrives after the cancel");
+    assert!(server_hung_up);
+}
+
+#[test]
+fn the_log_never_holds_the_key_even_when_the_server_repeats_it() {
+    let echo = json!({ "error": { "message": format!("upstream rejected key {KEY}"), "type": "server_error" } });
+    let answer = openai_chunk(json!({ "content": format!("Your key {KEY} works.") }));
+    let replies = vec![Reply::error(500, echo, &[]), Reply::stream(&[&answer, "data: [DONE]\n\n"])];
+    // The runtime runs on this thread, so everything the call logs is in this thread's capture.
+    let (response, log) = capture_log(|| ask_once(replies, ProviderKind::Openai, true).0);
+    assert_eq!(response.unwrap().text.as_deref(), Some("Your key [redacted key] works."));
+    assert!(log.contains("retrying") && log.contains("provider_call"), "the log is on: {log}");
+    assert!(!log.contains(KEY), "the log holds the key: {log}");
+}

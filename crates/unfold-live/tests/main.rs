@@ -1,0 +1,5 @@
+//! The live providers' integration tests against a real local server, one binary.
+
+mod fault_server;
+mod http_provider;
+mod log_capture;

@@ -1,0 +1,11 @@
+//! Unfold's stores: what the app and the command line keep on disk beside the user's documents.
+//! The run history (SQLite, shared by both), the crash-recovery entries of unsaved work, and the
+//! recent files list. Each store owns its folder or file; none of them ever holds a key.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod recent;
+pub mod recovery;
+pub mod run_history;
+pub mod stable_hash;

@@ -1,0 +1,511 @@
+//! The run history: every run, scripted or live, kept in one SQLite file (in the app's data
+//! folder, shared by the app and the command line) with its template, scenario, provider, adapter,
+//! counters, events and timings, to list, filter, reopen and compare against a baseline.
+//!
+//! The file is opened in WAL mode with a busy timeout, so the app and `unfold` can write to it at
+//! once. Its schema version is SQLite's `user_version`; a file from a newer Unfold is refused
+//! rather than changed.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use unfold_documents::error::{Error, Result};
+use unfold_documents::template::Template;
+use unfold_engine::divergence::Divergence;
+use unfold_engine::events::{AdapterKind, Counters, Event, RunReport, RunStatus};
+
+/// The schema this build reads and writes.
+const SCHEMA_VERSION: i64 = 1;
+
+/// Where a run's answers came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum RunSource {
+    /// A scenario's scripted model (`compare`).
+    Scripted,
+    /// A real model over HTTP.
+    Live,
+    /// A cassette.
+    Replay,
+}
+
+impl RunSource {
+    fn name(self) -> &'static str {
+        match self {
+            RunSource::Scripted => "scripted",
+            RunSource::Live => "live",
+            RunSource::Replay => "replay",
+        }
+    }
+}
+
+/// A run to keep.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRecord<'a> {
+    /// When it started, in milliseconds since the Unix epoch.
+    pub started_at_ms: u64,
+    /// How long it took.
+    pub duration_ms: u64,
+    /// Where its answers came from.
+    pub source: RunSource,
+    /// The template it ran.
+    pub template: &'a Template,
+    /// The template's file, if it has one.
+    pub template_path: Option<&'a Path>,
+    /// The scenario's name, for a scripted run.
+    pub scenario: Option<&'a str>,
+    /// The scenario's file, if it has one.
+    pub scenario_path: Option<&'a Path>,
+    /// The provider: a profile's name, or `scripted`.
+    pub provider: &'a str,
+    /// The model, for a live run.
+    pub model: Option<&'a str>,
+    /// The lane of a comparison (`dynamic`, `restart`, `baseline`), if it was one.
+    pub lane: Option<&'a str>,
+    /// The user's message.
+    pub user: &'a str,
+    /// Its report.
+    pub report: &'a RunReport,
+}
+
+/// Where the runs of one comparison came from: what each of its runs is kept with.
+#[derive(Debug, Clone, Copy)]
+pub struct ComparisonOrigin<'a> {
+    /// The template.
+    pub template: &'a Template,
+    /// Its file, if it has one.
+    pub template_path: Option<&'a Path>,
+    /// The scenario.
+    pub scenario: &'a unfold_documents::Scenario,
+    /// Its file, if it has one.
+    pub scenario_path: Option<&'a Path>,
+    /// For a live comparison, the provider profile's name and its model; `None` when scripted.
+    pub live: Option<(&'a str, &'a str)>,
+    /// When it started, in milliseconds since the Unix epoch.
+    pub started_at_ms: u64,
+    /// How long it took.
+    pub duration_ms: u64,
+}
+
+impl<'a> ComparisonOrigin<'a> {
+    /// A record for each run of `report`: its lanes, then its baseline.
+    pub fn records(&self, report: &'a unfold_engine::ComparisonReport) -> Vec<RunRecord<'a>> {
+        let lanes = report.runs.iter().map(|run| (run.adapter.name(), run));
+        let baseline = report.baseline.iter().map(|b| ("baseline", &b.run));
+        lanes
+            .chain(baseline)
+            .map(|(lane, run)| RunRecord {
+                started_at_ms: self.started_at_ms,
+                duration_ms: self.duration_ms,
+                source: if self.live.is_some() { RunSource::Live } else { RunSource::Scripted },
+                template: self.template,
+                template_path: self.template_path,
+                scenario: Some(&self.scenario.name),
+                scenario_path: self.scenario_path,
+                provider: self.live.map_or("scripted", |(provider, _)| provider),
+                model: self.live.map(|(_, model)| model),
+                lane: Some(lane),
+                user: &self.scenario.user,
+                report: run,
+            })
+            .collect()
+    }
+}
+
+/// A kept run, without its events: a row of the list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RunSummary {
+    /// Its id in the history.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub id: i64,
+    /// When it started (milliseconds since the Unix epoch).
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub started_at_ms: u64,
+    /// How long it took.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub duration_ms: u64,
+    /// Where its answers came from.
+    pub source: RunSource,
+    /// The template's key.
+    pub template: String,
+    /// The template's file.
+    pub template_path: Option<String>,
+    /// A hash of the template's canonical text: runs of the same template share it.
+    pub template_hash: String,
+    /// The scenario's name.
+    pub scenario: Option<String>,
+    /// The scenario's file.
+    pub scenario_path: Option<String>,
+    /// The provider.
+    pub provider: String,
+    /// The model.
+    pub model: Option<String>,
+    /// The comparison lane.
+    pub lane: Option<String>,
+    /// The adapter.
+    pub adapter: AdapterKind,
+    /// How it ended.
+    pub status: RunStatus,
+    /// Its counters.
+    pub counters: Counters,
+}
+
+/// A kept run, whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct StoredRun {
+    /// What the list shows.
+    #[serde(flatten)]
+    pub summary: RunSummary,
+    /// The user's message.
+    pub user: String,
+    /// Its report.
+    pub report: RunReport,
+}
+
+/// Which runs to list; empty fields match every run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RunFilter {
+    /// Only runs of the template with this key.
+    pub template: Option<String>,
+    /// Only runs with this provider.
+    pub provider: Option<String>,
+    /// Only runs under this adapter.
+    pub adapter: Option<AdapterKind>,
+    /// Only runs that ended so.
+    pub status: Option<RunStatus>,
+    /// Only runs from this source.
+    pub source: Option<RunSource>,
+    /// At most this many, newest first (100 when absent).
+    pub limit: Option<u32>,
+}
+
+/// A run compared with a baseline run: counters side by side and the first divergence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RunComparison {
+    /// The baseline.
+    pub baseline: RunSummary,
+    /// The run compared with it.
+    pub run: RunSummary,
+    /// Where the run first leaves the baseline.
+    pub divergence: Divergence,
+}
+
+/// The history file, open.
+#[derive(Debug)]
+pub struct RunHistory {
+    connection: Connection,
+    path: PathBuf,
+}
+
+impl RunHistory {
+    /// Opens (creating if needed) the history at `path`.
+    pub fn open(path: &Path) -> Result<RunHistory> {
+        unfold_documents::document::create_parent_folder(path)?;
+        let connection = Connection::open(path).map_err(|e| sql_error(path, &e))?;
+        let history = RunHistory { connection, path: path.to_owned() };
+        history.prepare()?;
+        Ok(history)
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn prepare(&self) -> Result<()> {
+        let sql = |e: rusqlite::Error| sql_error(&self.path, &e);
+        self.connection.busy_timeout(Duration::from_secs(5)).map_err(sql)?;
+        self.connection.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
+        let version: i64 = self.connection.pragma_query_value(None, "user_version", |row| row.get(0)).map_err(sql)?;
+        match version {
+            0 => {
+                self.connection.execute_batch(CREATE).map_err(sql)?;
+                self.connection.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(sql)
+            }
+            SCHEMA_VERSION => Ok(()),
+            newer => Err(Error::problem(
+                "",
+                format!("the run history has schema version {newer}; this version of Unfold reads {SCHEMA_VERSION}"),
+            )
+            .in_file(&self.path)),
+        }
+    }
+
+    /// Keeps a run; returns its id.
+    pub fn record(&self, run: &RunRecord<'_>) -> Result<i64> {
+        let report = run.report;
+        let counters = serde_json::to_string(&report.counters).unwrap_or_default();
+        let events = serde_json::to_string(&report.events).unwrap_or_default();
+        let path_text = |p: Option<&Path>| p.map(|p| p.display().to_string());
+        self.connection
+            .execute(
+                "INSERT INTO runs (started_at_ms, duration_ms, source, template_key, template_path, template_hash,
+                    scenario, scenario_path, provider, model, lane, adapter, status, user_message, final_text,
+                    counters, events)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                params![
+                    run.started_at_ms as i64,
+                    run.duration_ms as i64,
+                    run.source.name(),
+                    run.template.key,
+                    path_text(run.template_path),
+                    template_hash(run.template),
+                    run.scenario,
+                    path_text(run.scenario_path),
+                    run.provider,
+                    run.model,
+                    run.lane,
+                    report.adapter.name(),
+                    enum_name(&report.status),
+                    run.user,
+                    report.final_text,
+                    counters,
+                    events,
+                ],
+            )
+            .map_err(|e| sql_error(&self.path, &e))?;
+        Ok(self.connection.last_insert_rowid())
+    }
+
+    /// The runs `filter` matches, newest first.
+    pub fn list(&self, filter: &RunFilter) -> Result<Vec<RunSummary>> {
+        let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM runs WHERE 1 = 1");
+        let mut values: Vec<String> = Vec::new();
+        let mut add = |column: &str, value: Option<String>| {
+            if let Some(value) = value {
+                values.push(value);
+                sql.push_str(&format!(" AND {column} = ?{}", values.len()));
+            }
+        };
+        add("template_key", filter.template.clone());
+        add("provider", filter.provider.clone());
+        add("adapter", filter.adapter.map(|a| a.name().to_owned()));
+        add("status", filter.status.map(|s| enum_name(&s)));
+        add("source", filter.source.map(|s| s.name().to_owned()));
+        sql.push_str(&format!(" ORDER BY started_at_ms DESC, id DESC LIMIT {}", filter.limit.unwrap_or(100)));
+        let fail = |e: rusqlite::Error| sql_error(&self.path, &e);
+        let mut statement = self.connection.prepare(&sql).map_err(fail)?;
+        let rows = statement.query_map(rusqlite::params_from_iter(values.iter()), summary_of_row).map_err(fail)?;
+        rows.map(|row| row.map_err(fail)).collect()
+    }
+
+    /// The run with this id, whole.
+    pub fn get(&self, id: i64) -> Result<StoredRun> {
+        let fail = |e: rusqlite::Error| sql_error(&self.path, &e);
+        let sql = format!("SELECT {SUMMARY_COLUMNS}, user_message, final_text, events FROM runs WHERE id = ?1");
+        let row = self
+            .connection
+            .query_row(&sql, [id], |row| {
+                let events: Vec<Event> = json_column(row, 17)?;
+                Ok((summary_of_row(row)?, row.get::<_, String>(15)?, row.get::<_, Option<String>>(16)?, events))
+            })
+            .optional()
+            .map_err(fail)?;
+        let Some((summary, user, final_text, events)) = row else {
+            return Err(Error::argument(format!("run {id}"), "no run in the history has this id"));
+        };
+        let report = RunReport {
+            adapter: summary.adapter,
+            status: summary.status,
+            final_text,
+            counters: summary.counters,
+            events,
+        };
+        Ok(StoredRun { summary, user, report })
+    }
+
+    /// Run `id` compared with run `baseline`.
+    pub fn compare(&self, baseline: i64, id: i64) -> Result<RunComparison> {
+        let base = self.get(baseline)?;
+        let run = self.get(id)?;
+        let divergence = Divergence::between(&base.report, &run.report);
+        Ok(RunComparison { baseline: base.summary, run: run.summary, divergence })
+    }
+}
+
+const CREATE: &str = "
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    started_at_ms INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    template_key TEXT NOT NULL,
+    template_path TEXT,
+    template_hash TEXT NOT NULL,
+    scenario TEXT,
+    scenario_path TEXT,
+    provider TEXT NOT NULL,
+    model TEXT,
+    lane TEXT,
+    adapter TEXT NOT NULL,
+    status TEXT NOT NULL,
+    user_message TEXT NOT NULL,
+    final_text TEXT,
+    counters TEXT NOT NULL,
+    events TEXT NOT NULL
+);
+CREATE INDEX runs_by_time ON runs (started_at_ms);
+CREATE INDEX runs_by_template ON runs (template_key, started_at_ms);
+";
+
+const SUMMARY_COLUMNS: &str = "id, started_at_ms, duration_ms, source, template_key, template_path, template_hash, \
+     scenario, scenario_path, provider, model, lane, adapter, status, counters";
+
+/// A row's first columns as a summary.
+fn summary_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RunSummary> {
+    Ok(RunSummary {
+        id: row.get(0)?,
+        started_at_ms: row.get::<_, i64>(1)?.max(0) as u64,
+        duration_ms: row.get::<_, i64>(2)?.max(0) as u64,
+        source: name_column(row, 3)?,
+        template: row.get(4)?,
+        template_path: row.get(5)?,
+        template_hash: row.get(6)?,
+        scenario: row.get(7)?,
+        scenario_path: row.get(8)?,
+        provider: row.get(9)?,
+        model: row.get(10)?,
+        lane: row.get(11)?,
+        adapter: name_column(row, 12)?,
+        status: name_column(row, 13)?,
+        counters: json_column(row, 14)?,
+    })
+}
+
+/// A column holding the name of a unit enum value.
+fn name_column<T: DeserializeOwned>(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<T> {
+    let text: String = row.get(index)?;
+    serde_json::from_value(serde_json::Value::String(text))
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(index, rusqlite::types::Type::Text, Box::new(e)))
+}
+
+/// A column holding JSON.
+fn json_column<T: DeserializeOwned>(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<T> {
+    let text: String = row.get(index)?;
+    serde_json::from_str(&text)
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(index, rusqlite::types::Type::Text, Box::new(e)))
+}
+
+/// The snake_case name serde gives a unit enum value.
+fn enum_name<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+/// A stable hash of the template's canonical text (FNV-1a, 64 bits, hex).
+pub fn template_hash(template: &Template) -> String {
+    format!("{:016x}", crate::stable_hash::stable_hash(template.to_json().as_bytes()))
+}
+
+fn sql_error(path: &Path, error: &rusqlite::Error) -> Error {
+    Error::Io {
+        path: path.display().to_string(),
+        action: "run history",
+        source: std::io::Error::other(error.to_string()),
+    }
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use unfold_engine::events::{EventKind, RunStatus};
+
+    fn template() -> Template {
+        let text =
+            std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/task-executor.unfold.json")).unwrap();
+        Template::from_json(&text).unwrap()
+    }
+
+    fn report(adapter: AdapterKind, status: RunStatus) -> RunReport {
+        let events = vec![
+            Event { kind: EventKind::RunStarted { adapter, template: "task-executor".into() }, seq: 0, attempt: 1 },
+            Event {
+                kind: EventKind::RunCompleted { status, final_text: Some("Done.".into()), error: None },
+                seq: 1,
+                attempt: 1,
+            },
+        ];
+        RunReport { adapter, status, final_text: Some("Done.".into()), counters: Counters::of(&events), events }
+    }
+
+    fn keep(history: &RunHistory, template: &Template, provider: &str, report: &RunReport, at: u64) -> i64 {
+        let record = RunRecord {
+            started_at_ms: at,
+            duration_ms: 12,
+            source: RunSource::Live,
+            template,
+            template_path: Some(Path::new("examples/task-executor.unfold.json")),
+            scenario: None,
+            scenario_path: None,
+            provider,
+            model: Some("m"),
+            lane: None,
+            user: "Go.",
+            report,
+        };
+        history.record(&record).unwrap()
+    }
+
+    #[test]
+    fn keeps_runs_whole_and_lists_them_filtered_newest_first() {
+        let folder = tempfile::tempdir().unwrap();
+        let history = RunHistory::open(&folder.path().join("nested/history.sqlite3")).unwrap();
+        let template = template();
+        let done = report(AdapterKind::Dynamic, RunStatus::Completed);
+        let failed = report(AdapterKind::Restart, RunStatus::Error);
+        let first = keep(&history, &template, "openai", &done, 1_000);
+        let second = keep(&history, &template, "claude", &failed, 2_000);
+
+        let ids = |filter: RunFilter| history.list(&filter).unwrap().iter().map(|r| r.id).collect::<Vec<_>>();
+        assert_eq!(ids(RunFilter::default()), [second, first]);
+        assert_eq!(ids(RunFilter { provider: Some("openai".into()), ..Default::default() }), [first]);
+        assert_eq!(ids(RunFilter { status: Some(RunStatus::Error), ..Default::default() }), [second]);
+        assert_eq!(ids(RunFilter { adapter: Some(AdapterKind::Dynamic), ..Default::default() }), [first]);
+        assert_eq!(ids(RunFilter { template: Some("other".into()), ..Default::default() }), Vec::<i64>::new());
+        assert_eq!(ids(RunFilter { limit: Some(1), ..Default::default() }), [second]);
+
+        let stored = history.get(first).unwrap();
+        assert_eq!(stored.report, done);
+        assert_eq!(stored.user, "Go.");
+        assert_eq!(stored.summary.template_hash, template_hash(&template));
+        assert_eq!(stored.summary.template_path.as_deref(), Some("examples/task-executor.unfold.json"));
+        assert!(history.get(99).unwrap_err().to_string().contains("no run in the history has this id"));
+    }
+
+    #[test]
+    fn a_history_from_a_newer_unfold_is_refused_untouched() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("history.sqlite3");
+        drop(RunHistory::open(&path).unwrap());
+        let connection = Connection::open(&path).unwrap();
+        connection.pragma_update(None, "user_version", 7).unwrap();
+        drop(connection);
+        let error = RunHistory::open(&path).unwrap_err().to_string();
+        assert!(error.ends_with("the run history has schema version 7; this version of Unfold reads 1"), "{error}");
+    }
+
+    #[test]
+    fn two_writers_share_the_file() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("history.sqlite3");
+        let (app, cli) = (RunHistory::open(&path).unwrap(), RunHistory::open(&path).unwrap());
+        let template = template();
+        let run = report(AdapterKind::Dynamic, RunStatus::Completed);
+        keep(&app, &template, "a", &run, 1);
+        keep(&cli, &template, "b", &run, 2);
+        assert_eq!(app.list(&RunFilter::default()).unwrap().len(), 2);
+    }
+}

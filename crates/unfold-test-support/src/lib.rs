@@ -1,0 +1,90 @@
+//! What the tests and benchmarks of Unfold's crates share: paths to the repository's fixtures, a
+//! scenario built over a minimal valid one, a readable trace of a run's event log, the benchmark
+//! template, and the proptest generators of valid documents. A dev-dependency only: it is never
+//! part of a build a user runs.
+
+pub mod bench_template;
+pub mod generators;
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use unfold_documents::{Scenario, Template};
+use unfold_engine::{EventKind, RunReport};
+
+/// A path from the repository's root.
+pub fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+}
+
+pub fn load_template(path: &str) -> Template {
+    Template::load(&repo(path)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A scenario with `fields` over a minimal valid one.
+pub fn scenario(fields: Value) -> Scenario {
+    let mut doc = serde_json::json!({
+        "schema_version": 1, "kind": "unfold.scenario", "name": "case", "user": "Go."
+    });
+    for (key, value) in fields.as_object().expect("fields are an object") {
+        doc[key] = value.clone();
+    }
+    Scenario::from_json(doc.to_string().as_bytes()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// One line per event, for snapshots a reviewer can read against the spec.
+pub fn trace(run: &RunReport) -> String {
+    let mut lines = Vec::new();
+    for event in &run.events {
+        let line = match &event.kind {
+            EventKind::RunStarted { .. } => continue,
+            EventKind::ModelCall { call_index, tools_offered, .. } => {
+                format!("call {call_index} [{}]", tools_offered.join(", "))
+            }
+            EventKind::ToolCall { name, args, success, result, .. } => {
+                let outcome = if *success { "ok" } else { "failed" };
+                format!("  {name} {args} -> {outcome} {}", summarize(result))
+            }
+            EventKind::ToolsInjected { section_key, tool_names } => {
+                format!("  injected [{}] from {}", tool_names.join(", "), section_key.as_deref().unwrap_or("plugin"))
+            }
+            EventKind::ToolInjectionSkipped { section_key, tool_name } => {
+                format!("  skipped {tool_name} from {}", section_key.as_deref().unwrap_or("plugin"))
+            }
+            EventKind::ToolsRemoved { tool_names } => format!("  removed [{}]", tool_names.join(", ")),
+            EventKind::VisibilityChanged { section_keys } => format!("  visibility [{}]", section_keys.join(", ")),
+            EventKind::Restart { reason, section_keys, .. } => {
+                format!("RESTART {} [{}] -> attempt {}", name(reason), section_keys.join(", "), event.attempt + 1)
+            }
+            EventKind::ToolAvailabilityChanged { at_model_call, added, removed } => {
+                format!("tools changed before call {at_model_call}: +[{}] -[{}]", added.join(", "), removed.join(", "))
+            }
+            EventKind::LimitReached { limit, value } => format!("LIMIT {} {value}", name(limit)),
+            EventKind::RunCompleted { status, final_text, .. } => {
+                format!("{} {}", name(status), final_text.as_deref().map_or("-".into(), |t| format!("{t:?}")))
+            }
+        };
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
+fn name(value: &impl serde::Serialize) -> String {
+    serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+/// A tool result on one line: strings as they are; a read's content by its first line.
+fn summarize(result: &Value) -> String {
+    match result {
+        Value::String(text) => format!("{text:?}"),
+        Value::Object(fields) if fields.contains_key("content") => {
+            let first_line = fields["content"].as_str().and_then(|c| c.lines().next()).unwrap_or_default();
+            let mut parts = vec![format!("content {first_line:?}")];
+            for (key, value) in fields.iter().filter(|(k, _)| *k != "content") {
+                parts.push(format!("{key} {value}"));
+            }
+            parts.join(", ")
+        }
+        other => other.to_string(),
+    }
+}
