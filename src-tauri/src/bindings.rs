@@ -3,57 +3,25 @@
 
 use tauri_specta::{collect_commands, collect_events, Builder};
 
-use crate::{commands, compare, editor, files, live};
+use crate::{compare, editor, files, launch, providers, run_history};
+
+/// The commands of `command_list.rs`, collected for tauri-specta.
+macro_rules! collect_app_commands {
+    ($($module:ident :: $command:ident),* $(,)?) => {
+        collect_commands![$($module::$command),*]
+    };
+}
 
 /// The commands and events the UI can use. `main` and the bindings test share it.
 pub fn specta_builder() -> Builder<tauri::Wry> {
-    Builder::<tauri::Wry>::new().events(collect_events![files::CloseRequested, files::FilesDropped]).commands(
-        collect_commands![
-            commands::initial_template_path,
-            commands::initial_scenario_path,
-            editor::open_document,
-            editor::apply_edit,
-            editor::undo,
-            editor::redo,
-            editor::save_document,
-            editor::close_document,
-            editor::preview_document,
-            editor::import_tools,
-            editor::check_tool,
-            editor::recovered_documents,
-            editor::restore_document,
-            editor::discard_recovered,
-            files::new_document,
-            files::open_example,
-            files::choose_file,
-            files::recent_files,
-            files::forget_recent_file,
-            files::close_window,
-            files::choose_tool_list,
-            compare::new_scenario,
-            compare::open_scenario,
-            compare::edit_scenario,
-            compare::step_scenario,
-            compare::save_scenario,
-            compare::close_scenario,
-            compare::restore_scenario,
-            compare::recent_scenarios,
-            compare::run_comparison,
-            compare::cancel_comparison,
-            compare::comparison_call,
-            compare::export_comparison,
-            compare::export_requests,
-            live::provider_profiles,
-            live::save_provider_profiles,
-            live::run_history,
-            live::history_run,
-            live::compare_history_runs,
-        ],
-    )
+    Builder::<tauri::Wry>::new()
+        .events(collect_events![files::CloseRequested, files::FilesDropped])
+        .commands(with_app_commands!(collect_app_commands))
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
     use std::path::PathBuf;
 
     use specta_typescript::Typescript;
@@ -85,5 +53,58 @@ mod tests {
             "ui/src/bindings.ts is stale: run `UNFOLD_BLESS=1 cargo test -p unfold-app bindings` \
              and commit the result\n--- fresh bindings ---\n{fresh}"
         );
+    }
+
+    /// The main window is granted exactly the registered commands, and the UI calls each of them:
+    /// the capability file, the command list and the UI cannot drift apart.
+    #[test]
+    fn the_main_window_is_granted_exactly_the_commands_the_ui_calls() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let capability: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("capabilities/main-window.json")).unwrap()).unwrap();
+        let granted: BTreeSet<String> = capability["permissions"]
+            .as_array()
+            .expect("a permissions list")
+            .iter()
+            .filter_map(|p| p.as_str()?.strip_prefix("allow-").map(|c| c.replace('-', "_")))
+            .collect();
+        let registered: BTreeSet<String> =
+            with_app_commands!(command_names).iter().map(|name: &&str| (*name).to_owned()).collect();
+        assert_eq!(granted, registered, "capabilities/main-window.json must grant exactly src/command_list.rs");
+        let ui = ui_sources(&dir.join("../ui/src"));
+        let unused: Vec<&String> =
+            registered.iter().filter(|command| !ui.contains(&format!(".{}(", camel_case(command)))).collect();
+        assert!(unused.is_empty(), "registered and granted, but the UI never calls: {unused:?}");
+    }
+
+    /// The text of the UI's own sources: no generated bindings, no tests or test doubles.
+    fn ui_sources(folder: &std::path::Path) -> String {
+        let mut text = String::new();
+        for entry in std::fs::read_dir(folder).unwrap().map(Result::unwrap) {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() && name != "testing" {
+                text.push_str(&ui_sources(&path));
+            } else if (name.ends_with(".ts") || name.ends_with(".tsx"))
+                && !name.contains(".test.")
+                && name != "bindings.ts"
+            {
+                text.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+        text
+    }
+
+    fn camel_case(name: &str) -> String {
+        let mut words = name.split('_');
+        let first = words.next().unwrap_or_default().to_owned();
+        words.fold(first, |mut out, word| {
+            let mut chars = word.chars();
+            if let Some(c) = chars.next() {
+                out.extend(c.to_uppercase());
+                out.push_str(chars.as_str());
+            }
+            out
+        })
     }
 }

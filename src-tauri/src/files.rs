@@ -1,7 +1,6 @@
-//! Files around the editor: new and example documents, the native open and save dialogs, the
-//! recent files list, and the window's close request, which waits for the UI's answer while a
-//! document has unsaved changes. Each command is a few lines over `unfold_core`; the bodies are
-//! plain functions so the tests call them with no window.
+//! Files around the editor and the window: new and example documents, the native open and save
+//! dialogs, the recent templates list, files dropped on the window, and the window's close
+//! request, which waits for the UI's answer while a document has unsaved changes.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,79 +10,16 @@ use serde::{Deserialize, Serialize};
 use specta::Type;
 use tauri::{AppHandle, Manager, State};
 use tauri_plugin_dialog::DialogExt;
+use unfold_application::recent::{Recent, RecentFileDto};
+use unfold_application::scenarios::Scenarios;
+use unfold_application::templates::{example_template, Templates};
 use unfold_documents::Template;
-use unfold_editing::edit::{DocumentView, EditorDocument};
-use unfold_stores::recent::RecentFiles;
+use unfold_editing::views::DocumentView;
 
-use crate::commands::CommandError;
-use crate::compare::Scenarios;
-use crate::editor::Editor;
+use crate::command_error::CommandError;
 
-/// The example "Open an example" offers, built in so it works wherever the app is installed.
-const EXAMPLE_TEMPLATE: &str = include_str!("../../examples/task-executor.unfold.json");
-
-/// The recent files list in the app's config folder; none when that folder is unknown.
-pub struct Recent(pub Option<RecentFiles>);
-
-impl Recent {
-    /// Puts `path` first on the list; a list that cannot be written is logged, never an error of
-    /// the open or save that succeeded.
-    pub fn remember(&self, path: Option<&str>) {
-        let (Some(recent), Some(path)) = (&self.0, path) else { return };
-        if let Err(error) = recent.add(Path::new(path)) {
-            tracing::warn!(%error, "cannot update the recent files list");
-        }
-    }
-
-    /// The list as the UI shows it.
-    pub fn list(&self) -> Vec<RecentFileDto> {
-        let Some(recent) = &self.0 else { return Vec::new() };
-        let read = recent.read();
-        if let Some(why) = &read.unreadable {
-            tracing::warn!(why, "the recent files list was unreadable and starts again empty");
-        }
-        read.paths.into_iter().map(RecentFileDto::of).collect()
-    }
-
-    /// Takes `path` off the list.
-    pub fn forget(&self, path: &str) -> Result<Vec<RecentFileDto>, CommandError> {
-        if let Some(recent) = &self.0 {
-            recent.forget(path)?;
-        }
-        Ok(self.list())
-    }
-}
-
-/// One recently opened file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Type)]
-pub struct RecentFileDto {
-    /// Its path.
-    pub path: String,
-    /// Whether it is still there (a moved or deleted file is shown as such).
-    pub exists: bool,
-}
-
-impl RecentFileDto {
-    fn of(path: String) -> RecentFileDto {
-        let exists = Path::new(&path).is_file();
-        RecentFileDto { path, exists }
-    }
-}
-
-impl Editor {
-    /// A new, never saved document with `template`.
-    pub fn create(&self, template: Template) -> Result<DocumentView, CommandError> {
-        self.with(|documents| {
-            let id = documents.insert(EditorDocument::new(template));
-            Editor::view(documents, id)
-        })
-    }
-}
-
-/// The built-in example as a new document (saving it asks where).
-pub fn example_template() -> Result<Template, CommandError> {
-    Ok(Template::from_json(EXAMPLE_TEMPLATE.as_bytes())?)
-}
+/// The recently opened templates (the start page's list).
+pub struct RecentTemplates(pub Recent);
 
 /// What a file dialog is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Type)]
@@ -133,22 +69,22 @@ pub struct FilesDropped {
 
 /// Whether closing must wait for the UI: a template or a scenario has unsaved changes and the UI
 /// has not approved closing yet.
-pub fn close_needs_answer(editor: &Editor, scenarios: &Scenarios, approved: &CloseApproved) -> bool {
-    !approved.0.load(Ordering::SeqCst) && (editor.has_unsaved_changes() || scenarios.has_unsaved_changes())
+pub fn close_needs_answer(templates: &Templates, scenarios: &Scenarios, approved: &CloseApproved) -> bool {
+    !approved.0.load(Ordering::SeqCst) && (templates.has_unsaved_changes() || scenarios.has_unsaved_changes())
 }
 
 /// Creates a new document from the blank template.
 #[tauri::command]
 #[specta::specta]
-pub async fn new_document(editor: State<'_, Arc<Editor>>) -> Result<DocumentView, CommandError> {
-    editor.create(Template::blank())
+pub async fn new_document(templates: State<'_, Arc<Templates>>) -> Result<DocumentView, CommandError> {
+    Ok(templates.create(Template::blank())?)
 }
 
 /// Opens the built-in example as a new, unsaved document.
 #[tauri::command]
 #[specta::specta]
-pub async fn open_example(editor: State<'_, Arc<Editor>>) -> Result<DocumentView, CommandError> {
-    editor.create(example_template()?)
+pub async fn open_example(templates: State<'_, Arc<Templates>>) -> Result<DocumentView, CommandError> {
+    Ok(templates.create(example_template()?)?)
 }
 
 /// Shows the native dialog to choose a file to open, a place to save one or a folder, as `purpose`
@@ -208,15 +144,18 @@ pub async fn choose_tool_list(app: AppHandle) -> Result<Option<ToolListFileDto>,
 /// The recently opened files, newest first.
 #[tauri::command]
 #[specta::specta]
-pub async fn recent_files(recent: State<'_, Recent>) -> Result<Vec<RecentFileDto>, CommandError> {
-    Ok(recent.list())
+pub async fn recent_files(recent: State<'_, RecentTemplates>) -> Result<Vec<RecentFileDto>, CommandError> {
+    Ok(recent.0.list())
 }
 
 /// Takes a file off the recent files list.
 #[tauri::command]
 #[specta::specta]
-pub async fn forget_recent_file(recent: State<'_, Recent>, path: String) -> Result<Vec<RecentFileDto>, CommandError> {
-    recent.forget(&path)
+pub async fn forget_recent_file(
+    recent: State<'_, RecentTemplates>,
+    path: String,
+) -> Result<Vec<RecentFileDto>, CommandError> {
+    Ok(recent.0.forget(&path)?)
 }
 
 /// Closes the window: the UI calls it once the user has answered for the unsaved changes.
@@ -232,67 +171,21 @@ pub async fn close_window(app: AppHandle, approved: State<'_, CloseApproved>) ->
 
 #[cfg(test)]
 mod tests {
-    //! The file commands' bodies with no window.
+    //! The close decision with no window.
 
     use super::*;
 
     #[test]
-    fn a_new_document_is_unsaved_valid_and_asks_where_to_save() {
-        let editor = Editor::default();
-        let created = editor.create(Template::blank()).expect("creates");
-        assert!(created.status.dirty && created.status.path.is_none() && created.status.problems.is_empty());
-        assert!(editor.has_unsaved_changes());
-        let error = editor.save(created.status.id, None).expect_err("no file yet");
-        assert!(error.message.contains("save it as a new file"), "{}", error.message);
-
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("new.unfold.json");
-        let saved = editor.save(created.status.id, Some(&path.to_string_lossy())).expect("saves as");
-        assert!(!saved.status.dirty && !editor.has_unsaved_changes());
-        assert_eq!(Template::load(&path).expect("opens again"), Template::blank());
-    }
-
-    #[test]
-    fn the_example_opens_as_a_new_document() {
-        let editor = Editor::default();
-        let example = editor.create(example_template().unwrap()).expect("the built-in example is valid");
-        assert_eq!(example.template.key, "task-executor");
-        assert!(example.status.dirty && example.status.path.is_none());
-    }
-
-    #[test]
     fn closing_waits_for_an_answer_only_while_work_is_unsaved() {
-        let (editor, scenarios) = (Editor::default(), Scenarios::default());
+        let (templates, scenarios) = (Templates::default(), Scenarios::default());
         let approved = CloseApproved::default();
-        assert!(!close_needs_answer(&editor, &scenarios, &approved));
-        let template = editor.create(Template::blank()).unwrap().status.id;
-        assert!(close_needs_answer(&editor, &scenarios, &approved));
-        scenarios.create(&editor, template).unwrap();
-        editor.close(template, None).unwrap();
-        assert!(close_needs_answer(&editor, &scenarios, &approved), "a new scenario is unsaved work too");
+        assert!(!close_needs_answer(&templates, &scenarios, &approved));
+        let template = templates.create(Template::blank()).unwrap().status.id;
+        assert!(close_needs_answer(&templates, &scenarios, &approved));
+        scenarios.create(&templates, template).unwrap();
+        templates.close(template, None).unwrap();
+        assert!(close_needs_answer(&templates, &scenarios, &approved), "a new scenario is unsaved work too");
         approved.0.store(true, Ordering::SeqCst);
-        assert!(!close_needs_answer(&editor, &scenarios, &approved));
-    }
-
-    #[test]
-    fn recent_files_follow_opens_and_say_which_are_gone() {
-        let dir = tempfile::tempdir().unwrap();
-        let recent = Recent(Some(RecentFiles::at(dir.path().join("recent.json"))));
-        let here = dir.path().join("here.unfold.json");
-        std::fs::write(&here, "{}").unwrap();
-        let gone = dir.path().join("gone.unfold.json");
-        recent.remember(Some(&gone.to_string_lossy()));
-        recent.remember(Some(&here.to_string_lossy()));
-        recent.remember(None);
-        let listed = recent.list();
-        assert_eq!(
-            listed,
-            [
-                RecentFileDto { path: here.to_string_lossy().into_owned(), exists: true },
-                RecentFileDto { path: gone.to_string_lossy().into_owned(), exists: false },
-            ]
-        );
-        assert_eq!(recent.forget(&gone.to_string_lossy()).unwrap().len(), 1);
-        assert!(Recent(None).list().is_empty());
+        assert!(!close_needs_answer(&templates, &scenarios, &approved));
     }
 }

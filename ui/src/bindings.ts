@@ -82,9 +82,10 @@ export const commands = {
 	/**  The recently opened scenarios, newest first. */
 	recentScenarios: () => typedError<RecentFileDto[], CommandError>(__TAURI_INVOKE("recent_scenarios")),
 	/**
-	 *  Runs the open scenario on the open template under both adapters and the baseline, off the
-	 *  UI's thread; every run's start and every event goes to `progress` as it happens. `run_id` is
-	 *  the UI's name for the run (to cancel it, and to ask for its request bodies).
+	 *  Runs the open scenario on the open template under both adapters and the baseline (or, with
+	 *  `live`, with a real model under the adapters it names), off the UI's thread; every run's start
+	 *  and every event goes to `progress` as it happens. `run_id` is the UI's name for the run (to
+	 *  cancel it, and to ask for its request bodies). Every run is kept in the history.
 	 */
 	runComparison: (request: ComparisonRequest_Deserialize, progress: Channel<CompareProgress_Deserialize>) => typedError<ComparisonReport_Serialize, CommandError>(__TAURI_INVOKE("run_comparison", { request, progress })),
 	/**  Stops the comparison `run_id` before its next model call. */
@@ -97,7 +98,7 @@ export const commands = {
 	exportRequests: (runId: number, folder: string) => typedError<number, CommandError>(__TAURI_INVOKE("export_requests", { runId, folder })),
 	/**  The provider profiles, and whether their keys are set. */
 	providerProfiles: () => typedError<ProfilesView_Serialize, CommandError>(__TAURI_INVOKE("provider_profiles")),
-	/**  Replaces the provider profiles (a key is never among them: only the variable that holds it). */
+	/**  Replaces the provider profiles (a key is never among them: only where to find it). */
 	saveProviderProfiles: (list: ProviderProfile_Deserialize[]) => typedError<ProfilesView_Serialize, CommandError>(__TAURI_INVOKE("save_provider_profiles", { list })),
 	/**  The kept runs `filter` matches, newest first. */
 	runHistory: (filter: RunFilter_Deserialize) => typedError<RunSummary_Serialize[], CommandError>(__TAURI_INVOKE("run_history", { filter })),
@@ -169,37 +170,15 @@ export type CallRequest = {
  */
 export type CloseRequested = null;
 
-/**
- *  A command's error: a stable code, a user-readable message naming the file and place, and,
- *  for an invalid document, every problem with its place.
- */
+/**  A command's error. */
 export type CommandError = {
 	/**  What kind of failure. */
-	code: CommandErrorCode,
+	code: ErrorCode,
 	/**  What went wrong, for the user. */
 	message: string,
 	/**  Every problem, each at its JSON pointer (empty unless the input was invalid). */
 	problems: ProblemView[],
 };
-
-/**  What kind of failure a command had: stable names the UI may switch on (never on messages). */
-export type CommandErrorCode = 
-/**  The template file could not be read (missing, unreadable). */
-"unreadable_file" | 
-/**  The template is not valid JSON or not a valid template. */
-"invalid_template" | 
-/**  An edit was refused (the message says why); the document is unchanged. */
-"invalid_edit" | 
-/**  No open document has the id given (it was closed). */
-"unknown_document" | 
-/**  Pasted or opened tools could not be imported. */
-"invalid_tools" | 
-/**  The user cancelled the work (a comparison) before it ended. */
-"cancelled" | 
-/**  A provider profile or its key is missing or invalid, or a provider failed. */
-"provider" | 
-/**  Anything else: a bug or an unexpected failure; the message says what. */
-"internal";
 
 /**
  *  What a comparison tells while it runs: the runs go one after the other (the adapters in the
@@ -497,6 +476,41 @@ export type DocumentView_Serialize = {
 	/**  The template. */
 	template: Template_Serialize,
 } & DocumentStatus_Serialize;
+
+/**  What kind of failure a use case had: stable names the UI may switch on (never on messages). */
+export type ErrorCode = 
+/**  A file could not be read or written (missing, unreadable, a folder that cannot be made). */
+"unreadable_file" | 
+/**  A template is not valid JSON, not a valid template, or does not render. */
+"invalid_template" | 
+/**  A scenario is not valid JSON, not a valid scenario, or does not fit its template. */
+"invalid_scenario" | 
+/**  A provider profile file, or a profile being saved, is invalid. */
+"invalid_profiles" | 
+/**  Pasted or opened tools could not be imported, or a tool being edited is not a tool. */
+"invalid_tools" | 
+/**  An edit was refused (the message says why); the document is unchanged. */
+"invalid_edit" | 
+/**
+ *  What was asked cannot be done as asked: an argument, or a choice in the UI (the message
+ *  says which and why).
+ */
+"invalid_request" | 
+/**  No open document has the id given (it was closed). */
+"unknown_document" | 
+/**  What was asked for is not kept: a run, a model call, unsaved work, a comparison. */
+"not_found" | 
+/**
+ *  A store the app keeps is not available (no home folder, the history turned off or not
+ *  opened); the rest of the app works.
+ */
+"unavailable" | 
+/**  The user cancelled the work before it ended. */
+"cancelled" | 
+/**  A provider profile's key is missing, or the provider failed. */
+"provider" | 
+/**  Anything else: a bug or an unexpected failure; the message says what. */
+"internal";
 
 /**  One event of a run. */
 export type Event = Event_Serialize | Event_Deserialize;
@@ -894,8 +908,8 @@ export type ProfilesView_Deserialize = {
 	/**  The profiles. */
 	profiles: ProviderProfile_Deserialize[],
 	/**
-	 *  For each profile, in order, whether the environment variable it takes its key from is set
-	 *  (always true for a profile without a key).
+	 *  For each profile, in order, whether its key can be found now (the environment variable is
+	 *  set, or the keychain holds it); always true for a profile without a key.
 	 */
 	keys_set: boolean[],
 };
@@ -907,8 +921,8 @@ export type ProfilesView_Serialize = {
 	/**  The profiles. */
 	profiles: ProviderProfile_Serialize[],
 	/**
-	 *  For each profile, in order, whether the environment variable it takes its key from is set
-	 *  (always true for a profile without a key).
+	 *  For each profile, in order, whether its key can be found now (the environment variable is
+	 *  set, or the keychain holds it); always true for a profile without a key.
 	 */
 	keys_set: boolean[],
 };

@@ -1,7 +1,7 @@
 // Tests for view.ts: tool names from OpenAI tool objects, token wording, error text, window title,
 // start-up flow.
 import { describe, expect, it } from "vitest";
-import type { DocumentView, JsonValue, Outcome, Platform } from "./platform";
+import type { DocumentView, ErrorCode, JsonValue, Outcome, Platform } from "./platform";
 import { FakePlatform } from "./testing/fakePlatform";
 import { describeError, fileName, formatTokens, loadInitialView, toolNames, windowTitle } from "./view";
 
@@ -58,16 +58,23 @@ describe("describeError", () => {
   });
 
   it("gives every error code its own title", () => {
-    const codes = [
-      "unreadable_file",
-      "invalid_template",
-      "invalid_edit",
-      "unknown_document",
-      "invalid_tools",
-      "cancelled",
-      "provider",
-      "internal",
-    ] as const;
+    // A record over the generated ErrorCode: a code added in Rust fails to compile here until listed.
+    const every: Record<ErrorCode, true> = {
+      unreadable_file: true,
+      invalid_template: true,
+      invalid_scenario: true,
+      invalid_profiles: true,
+      invalid_tools: true,
+      invalid_edit: true,
+      invalid_request: true,
+      unknown_document: true,
+      not_found: true,
+      unavailable: true,
+      cancelled: true,
+      provider: true,
+      internal: true,
+    };
+    const codes = Object.keys(every) as ErrorCode[];
     const titles = codes.map((code) => describeError({ code, message: "m", problems: [] }).title);
     expect(new Set(titles).size).toBe(codes.length);
   });

@@ -35,10 +35,20 @@ export function describeError(error: PlatformError): { title: string; detail: st
       return { title: "This template cannot be read", detail: error.message };
     case "invalid_template":
       return { title: "This template cannot be opened", detail: error.message };
+    case "invalid_scenario":
+      return { title: "This scenario cannot be used", detail: error.message };
+    case "invalid_profiles":
+      return { title: "These provider profiles are not valid", detail: error.message };
     case "invalid_edit":
       return { title: "This change was not made", detail: error.message };
+    case "invalid_request":
+      return { title: "This cannot be done as asked", detail: error.message };
     case "unknown_document":
       return { title: "This template is no longer open", detail: error.message };
+    case "not_found":
+      return { title: "This is no longer kept", detail: error.message };
+    case "unavailable":
+      return { title: "This part of Unfold is not available", detail: error.message };
     case "invalid_tools":
       return { title: "These tools cannot be imported", detail: error.message };
     case "cancelled":

@@ -1,46 +1,22 @@
-//! The run history from the command line: where it is (shared with the app), keeping each run
-//! `run`, `replay` and `compare` make, and `unfold history` to list, show and compare kept runs.
-//! A history that cannot be opened or written is a warning, never a failed run.
+//! `unfold history`: the kept runs (the app's too) listed as a table, one shown with its events,
+//! two compared; or the same as JSON.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use unfold_documents::Result;
-use unfold_stores::run_history::{RunFilter, RunHistory, RunRecord};
+use unfold_application::run_history::OpenRunHistory;
+use unfold_application::AppResult;
+use unfold_stores::run_history::RunFilter;
 
-use crate::HistoryAction;
-
-/// The history file: `$UNFOLD_HISTORY` (`off` keeps nothing), else `history.sqlite3` in the app's
-/// data folder (`$XDG_DATA_HOME/dev.unfold.studio`, else `~/.local/share/dev.unfold.studio`).
-pub fn history_path() -> Option<PathBuf> {
-    match std::env::var_os("UNFOLD_HISTORY").filter(|v| !v.is_empty()) {
-        Some(value) if value == "off" => None,
-        Some(value) => Some(PathBuf::from(value)),
-        None => {
-            let data = std::env::var_os("XDG_DATA_HOME")
-                .filter(|p| !p.is_empty())
-                .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/share")))?;
-            Some(data.join("dev.unfold.studio").join("history.sqlite3"))
-        }
-    }
-}
-
-/// Keeps `records` in the history, if there is one; a failure is a warning on stderr.
-pub fn keep(records: &[RunRecord<'_>]) {
-    let Some(path) = history_path() else { return };
-    let kept = RunHistory::open(&path).and_then(|history| records.iter().try_for_each(|r| history.record(r).map(drop)));
-    if let Err(error) = kept {
-        eprintln!("warning: the run was not kept in the history: {error}");
-    }
-}
+use crate::args::HistoryAction;
+use crate::event_lines::event_line;
 
 /// `unfold history …`
-pub fn execute(action: Option<HistoryAction>, filter: RunFilter, json: bool) -> Result<ExitCode> {
-    let Some(path) = history_path() else {
-        return Err(unfold_documents::Error::argument("UNFOLD_HISTORY=off", "the run history is turned off"));
-    };
-    let history = RunHistory::open(&path)?;
+pub fn execute(
+    action: Option<HistoryAction>,
+    filter: RunFilter,
+    json: bool,
+    history: &OpenRunHistory,
+) -> AppResult<ExitCode> {
     match action {
         None => {
             let runs = history.list(&filter)?;
@@ -57,11 +33,7 @@ pub fn execute(action: Option<HistoryAction>, filter: RunFilter, json: bool) -> 
             } else {
                 print!("{}", list_table(std::slice::from_ref(&run.summary)));
                 println!("user: {}", run.user);
-                for event in &run.report.events {
-                    if let Some(line) = crate::live_run::event_line(event) {
-                        println!("{line}");
-                    }
-                }
+                run.report.events.iter().filter_map(event_line).for_each(|line| println!("{line}"));
             }
         }
         Some(HistoryAction::Compare { baseline, id }) => {

@@ -1,197 +1,27 @@
-//! The `unfold` command line: validate, render and compare templates headless, over the same core
-//! as the app. This file parses arguments and maps outcomes to exit codes; `commands` does the work
-//! and `report_table` draws the side-by-side comparison.
+//! The `unfold` command line: validate, render and compare templates headless, run them with real
+//! models, and read the run history, over the same application layer as the app. This file maps
+//! outcomes to exit codes; `args` holds the arguments, `commands` translates each command into
+//! application calls and their output.
 //!
 //! Exit codes: 0 success, 1 validation problems (`validate`), 2 bad input, 3 a bug in Unfold,
 //! 4 a live run that ended with status `error` (`run`).
-//! Logs (the core's `tracing` spans and events) go to stderr when `UNFOLD_LOG` is set, e.g.
+//! Logs (the libraries' `tracing` spans and events) go to stderr when `UNFOLD_LOG` is set, e.g.
 //! `UNFOLD_LOG=debug`; stdout carries only the command's output.
 
+mod args;
 mod commands;
+mod event_lines;
 mod history;
-mod live_run;
+mod live;
 mod report_table;
+mod runtime;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-
-/// Design prompt templates with progressive disclosure and compare how adapters run them.
-#[derive(Debug, Parser)]
-#[command(name = "unfold", version, about)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Check templates and scenarios; prints one line per problem: FILE: /json/pointer: what is wrong
-    Validate {
-        /// `*.unfold.json` and `*.scenario.json` files.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-    },
-    /// Print the prompt a model is shown for a template
-    Render {
-        /// The template file.
-        template: PathBuf,
-        /// Show a section (dotted path) in full, as reading it would.
-        #[arg(long = "expand", value_name = "PATH")]
-        expand: Vec<String>,
-        /// Set a parameter.
-        #[arg(long = "param", value_name = "NAME=VALUE")]
-        params: Vec<String>,
-        /// Override the template's disclosure protocol.
-        #[arg(long, value_name = "read_section|open_sections|mixed")]
-        disclosure: Option<unfold_documents::template::Disclosure>,
-        /// Override the template's heading style.
-        #[arg(long, value_name = "plain|keyed")]
-        heading: Option<unfold_documents::template::HeadingStyle>,
-        /// Print {"markdown", "tools", "prompt_tokens"} instead of the markdown.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Replay a scenario under both adapters and an all-FULL baseline; show them side by side
-    Compare {
-        /// The template file.
-        template: PathBuf,
-        /// The scenario file.
-        scenario: PathBuf,
-        /// Adapters to run, in order.
-        #[arg(long, value_delimiter = ',', default_value = "dynamic,restart")]
-        adapters: Vec<unfold_engine::AdapterKind>,
-        /// Print the comparison report as JSON.
-        #[arg(long)]
-        json: bool,
-        /// Also write the OpenAI chat request body of every model call, one JSON file per call
-        /// (`dynamic-call-001.json`, …, `baseline-call-001.json`), into this new or empty folder.
-        #[arg(long, value_name = "DIR")]
-        requests: Option<PathBuf>,
-    },
-    /// Run a template with a real model (a provider profile); prints each event as it happens
-    Run {
-        /// The template file.
-        template: PathBuf,
-        /// The provider profile's name.
-        #[arg(long, value_name = "PROFILE")]
-        provider: String,
-        /// The profile file (default: $UNFOLD_PROVIDERS, else ~/.config/unfold/providers.json).
-        #[arg(long, value_name = "FILE")]
-        providers: Option<PathBuf>,
-        /// Use this model instead of the profile's.
-        #[arg(long)]
-        model: Option<String>,
-        /// The user's message.
-        #[arg(long)]
-        user: String,
-        /// The adapter.
-        #[arg(long, default_value = "dynamic", value_name = "dynamic|restart")]
-        adapter: unfold_engine::AdapterKind,
-        /// Set a parameter.
-        #[arg(long = "param", value_name = "NAME=VALUE")]
-        params: Vec<String>,
-        /// Stop after this many model calls (default 32).
-        #[arg(long, value_name = "N")]
-        max_model_calls: Option<u32>,
-        /// Print {"kind": "unfold.run", "provider", "run": {status, final, counters, events}} instead.
-        #[arg(long)]
-        json: bool,
-        /// Record the run (every request and answer, no key) into this cassette file.
-        #[arg(long, value_name = "FILE")]
-        record: Option<PathBuf>,
-    },
-    /// Run a template again as a cassette recorded it, without the network; fails at the first
-    /// request that differs from the recorded one
-    Replay {
-        /// The template file.
-        template: PathBuf,
-        /// The cassette (`unfold run --record`).
-        cassette: PathBuf,
-        /// Print the run's report as JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// List the kept runs (scripted and live, from the app too), newest first; show or compare them
-    History {
-        #[command(subcommand)]
-        action: Option<HistoryAction>,
-        /// Only runs of the template with this key.
-        #[arg(long)]
-        template: Option<String>,
-        /// Only runs with this provider (`scripted`, or a profile's name).
-        #[arg(long)]
-        provider: Option<String>,
-        /// Only runs under this adapter.
-        #[arg(long, value_name = "dynamic|restart")]
-        adapter: Option<unfold_engine::AdapterKind>,
-        /// Only runs that ended so (completed, turn_limit, restart_limit, loop_detected, error).
-        #[arg(long, value_parser = parse_status)]
-        status: Option<unfold_engine::RunStatus>,
-        /// At most this many runs.
-        #[arg(long, default_value_t = 50)]
-        limit: u32,
-        /// Print JSON.
-        #[arg(long, global = true)]
-        json: bool,
-    },
-    /// Keep or forget a provider profile's API key in the OS keychain (for profiles with
-    /// "api_key_keychain": true)
-    Key {
-        #[command(subcommand)]
-        action: KeyAction,
-    },
-    /// Turn a recorded run into a scenario: its tool calls and answer become the script, its tool
-    /// results the `tool_results`; `unfold compare` then replays it under both adapters
-    ToScenario {
-        /// The template file.
-        template: PathBuf,
-        /// The cassette (`unfold run --record`).
-        cassette: PathBuf,
-        /// Write the scenario here instead of printing it.
-        #[arg(long, short, value_name = "FILE")]
-        output: Option<PathBuf>,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-enum KeyAction {
-    /// Read the key from stdin (its first line) and keep it for PROFILE
-    Set {
-        /// The profile's name.
-        profile: String,
-    },
-    /// Forget the key kept for PROFILE
-    Delete {
-        /// The profile's name.
-        profile: String,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-enum HistoryAction {
-    /// One kept run with its events
-    Show {
-        /// Its id (the list's first column).
-        id: i64,
-    },
-    /// A kept run next to a baseline run: counters, deltas and the first divergence
-    Compare {
-        /// The baseline run's id.
-        baseline: i64,
-        /// The run's id.
-        id: i64,
-    },
-}
-
-fn parse_status(text: &str) -> Result<unfold_engine::RunStatus, String> {
-    serde_json::from_value(serde_json::Value::String(text.to_owned()))
-        .map_err(|_| "expected completed, turn_limit, restart_limit, loop_detected or error".to_owned())
-}
+use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = args::Cli::parse();
     if let Ok(filter) = std::env::var("UNFOLD_LOG") {
         tracing_subscriber::fmt()
             .with_writer(std::io::stderr)

@@ -188,18 +188,6 @@ impl ProviderProfiles {
         problems
     }
 
-    /// Where the command line and the app look for profiles: `$UNFOLD_PROVIDERS`, else
-    /// `unfold/providers.json` in the user's configuration folder (`$XDG_CONFIG_HOME`, else
-    /// `~/.config`); `None` without a home folder.
-    pub fn default_path() -> Option<std::path::PathBuf> {
-        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
-        if let Some(path) = var("UNFOLD_PROVIDERS") {
-            return Some(path);
-        }
-        let config = var("XDG_CONFIG_HOME").or_else(|| var("HOME").map(|home| home.join(".config")))?;
-        Some(config.join("unfold").join("providers.json"))
-    }
-
     /// The profiles at `path`; none when the file does not exist yet.
     pub fn load_or_empty(path: &Path) -> Result<ProviderProfiles> {
         if !path.exists() {

@@ -14,7 +14,8 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use unfold_documents::template::{Disclosure, HeadingStyle};
 use unfold_documents::{Template, Visibility};
-use unfold_editing::edit::{EditorDocument, SectionFields, TemplateEdit};
+use unfold_editing::editor_document::EditorDocument;
+use unfold_editing::template_edit::{SectionFields, TemplateEdit};
 
 const EXAMPLE: &str = include_str!("../../../examples/task-executor.unfold.json");
 const SECTIONS: usize = 5_000;

@@ -7,9 +7,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod edit;
+pub mod editor_document;
+pub mod open_documents;
 pub mod prompt_parts;
 pub mod scenario_edit;
+pub mod template_edit;
 pub mod tool_check;
 pub mod tool_import;
 pub mod undo;
+pub mod views;

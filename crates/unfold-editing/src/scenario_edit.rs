@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::edit::{DocumentStatus, FileDocument, RecoveryState};
+use crate::open_documents::{FileDocument, RecoveryState};
 use crate::undo::History;
+use crate::views::DocumentStatus;
 use unfold_documents::error::{Problem, Result};
 use unfold_documents::scenario::{Scenario, Step};
 use unfold_documents::template::Template;

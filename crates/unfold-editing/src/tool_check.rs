@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use crate::edit::ToolOwner;
+use crate::template_edit::ToolOwner;
 use unfold_documents::document::{self, DocumentKind};
 use unfold_documents::error::{Error, Location, Problem, Result};
 use unfold_documents::template::{check_parameters_schema, Template};

@@ -12,7 +12,8 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use unfold_documents::template::{HeadingStyle, Section};
 use unfold_documents::{Template, Tool, Visibility};
-use unfold_editing::edit::{EditorDocument, SectionFields, TemplateEdit};
+use unfold_editing::editor_document::EditorDocument;
+use unfold_editing::template_edit::{SectionFields, TemplateEdit};
 use unfold_engine::{Preview, Session};
 use unfold_test_support::generators::{config, edited, paths, template};
 

@@ -4,7 +4,7 @@
 
 use unfold_documents::scenario::Step;
 use unfold_documents::Scenario;
-use unfold_editing::edit::{FileDocument, OpenDocuments};
+use unfold_editing::open_documents::{FileDocument, OpenDocuments};
 use unfold_editing::scenario_edit::{starter_scenario, ScenarioDocument};
 
 use unfold_test_support::{load_template, repo};

@@ -5,10 +5,11 @@
 use serde_json::json;
 use unfold_documents::template::{Disclosure, HeadingStyle, Section, ToolDisclosure};
 use unfold_documents::{Template, Tool, Visibility};
-use unfold_editing::edit::{
-    apply, EditorDocument, FileDocument, SectionFields, TemplateChange, TemplateEdit, TemplateSettings, ToolOwner,
-};
+use unfold_editing::editor_document::EditorDocument;
+use unfold_editing::open_documents::FileDocument;
 use unfold_editing::prompt_parts::prompt_parts;
+use unfold_editing::template_edit::{apply, SectionFields, TemplateEdit, TemplateSettings, ToolOwner};
+use unfold_editing::views::TemplateChange;
 
 use unfold_test_support::{load_template, repo};
 
@@ -275,7 +276,7 @@ fn opening_sweeps_what_an_interrupted_save_left_behind() {
     std::fs::write(&stray, "{\"half\": ").unwrap();
     let neighbour = dir.path().join("notes.txt");
     std::fs::write(&neighbour, "kept").unwrap();
-    let mut documents: unfold_editing::edit::OpenDocuments = Default::default();
+    let mut documents: unfold_editing::open_documents::OpenDocuments<EditorDocument> = Default::default();
     let id = documents.open(&path).unwrap();
     assert!(!stray.exists(), "the torn temporary file is gone");
     assert!(neighbour.exists() && path.exists(), "nothing else is touched");
@@ -292,7 +293,7 @@ fn unsaved_work_reaches_the_recovery_store_and_leaves_it_once_saved() {
     let store = unfold_stores::recovery::RecoveryStore::open(&dir.path().join("recovery")).unwrap();
     let path = dir.path().join("t.unfold.json");
     std::fs::copy(repo("tests/fixtures/disclosure.unfold.json"), &path).unwrap();
-    let mut documents: unfold_editing::edit::OpenDocuments = Default::default();
+    let mut documents: unfold_editing::open_documents::OpenDocuments<EditorDocument> = Default::default();
     let id = documents.open(&path).unwrap();
     assert!(documents.flush_recovery(&store, now(1)).is_empty());
     assert!(store.entries().documents.is_empty(), "a clean document keeps no entry");
@@ -318,7 +319,7 @@ fn unsaved_work_reaches_the_recovery_store_and_leaves_it_once_saved() {
 fn restoring_brings_back_work_in_progress_problems_and_all() {
     let dir = tempfile::tempdir().unwrap();
     let store = unfold_stores::recovery::RecoveryStore::open(dir.path()).unwrap();
-    let mut before_crash: unfold_editing::edit::OpenDocuments = Default::default();
+    let mut before_crash: unfold_editing::open_documents::OpenDocuments<EditorDocument> = Default::default();
     let id = before_crash.insert(EditorDocument::new(fixture()));
     let broken =
         SectionFields { title: "T".into(), template: "costs $5".into(), summary: None, visibility: Visibility::Full };
@@ -330,7 +331,7 @@ fn restoring_brings_back_work_in_progress_problems_and_all() {
     before_crash.flush_recovery(&store, now(5));
     drop(before_crash);
 
-    let mut after_crash: unfold_editing::edit::OpenDocuments = Default::default();
+    let mut after_crash: unfold_editing::open_documents::OpenDocuments<EditorDocument> = Default::default();
     let recovered = store.entries();
     assert_eq!(recovered.documents.len(), 1, "skipped: {:?}", recovered.skipped);
     let restored = after_crash.restore(&recovered.documents[0].entry).unwrap();

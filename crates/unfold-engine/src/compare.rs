@@ -5,7 +5,6 @@
 //! and the answer it got; the app's compare view also hears every event as it happens and can
 //! cancel a comparison between two model calls.
 
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use async_trait::async_trait;
@@ -433,34 +432,4 @@ pub fn request_files(requests: &[RunRequests]) -> Vec<(String, String)> {
             })
         })
         .collect()
-}
-
-/// Why `folder` cannot take an export of request bodies, if it cannot: it must be new or empty, so
-/// that no file of an earlier export (a call this comparison did not make) is mixed with them.
-pub fn request_folder_problem(folder: &Path) -> Result<Option<&'static str>> {
-    if folder.is_file() {
-        return Ok(Some("this is a file: give a new or empty folder"));
-    }
-    match std::fs::read_dir(folder).map(|mut entries| entries.next().is_none()) {
-        Ok(true) => Ok(None),
-        Ok(false) => {
-            Ok(Some("the folder is not empty: give a new or empty folder, so no earlier file is mixed with these"))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(Error::Io { path: folder.display().to_string(), action: "cannot read", source }),
-    }
-}
-
-/// Writes the request bodies into `folder`, one file per model call (see [`request_files`]), after
-/// checking it as [`request_folder_problem`] does. Returns how many files it wrote.
-pub fn write_request_files(folder: &Path, requests: &[RunRequests]) -> Result<usize> {
-    if let Some(problem) = request_folder_problem(folder)? {
-        return Err(Error::problem("", problem).in_file(folder));
-    }
-    unfold_documents::document::create_folder(folder)?;
-    let files = request_files(requests);
-    for (name, text) in &files {
-        unfold_documents::document::write_atomically(&folder.join(name), text)?;
-    }
-    Ok(files.len())
 }

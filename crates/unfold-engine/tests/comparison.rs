@@ -8,8 +8,7 @@ use unfold_documents::template::{Section, ToolDisclosure, Visibility};
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::Savings;
 use unfold_engine::compare::{
-    compare_observed, compare_with_requests, everything_disclosed, request_files, write_request_files, CompareProgress,
-    Lane, RunRequests,
+    compare_observed, compare_with_requests, everything_disclosed, request_files, CompareProgress, Lane, RunRequests,
 };
 use unfold_engine::divergence::{common_subsequence, Divergence, DivergenceKind, FirstDivergence, RunPlace};
 use unfold_engine::{
@@ -735,21 +734,6 @@ fn cancelling_stops_the_comparison_before_its_next_model_call() {
         .count();
     assert_eq!(model_calls, 2, "no model call after the cancel");
     assert!(!heard.contains(&CompareProgress::RunStarted { lane: Lane::Restart }), "the next run never starts");
-}
-
-#[test]
-fn request_bodies_go_only_into_a_new_or_empty_folder() {
-    let (template, scenario) = lookup_first();
-    let comparison = runtime().block_on(compare_with_requests(&template, &scenario, &[Dynamic])).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("bodies");
-    let written = write_request_files(&folder, &comparison.requests).unwrap();
-    assert_eq!(written, 4 + 3, "the dynamic run's calls and the baseline's");
-    let body: Value =
-        serde_json::from_str(&std::fs::read_to_string(folder.join("dynamic-call-001.json")).unwrap()).unwrap();
-    assert_eq!(body, comparison.requests[0].calls[0].body);
-    let error = write_request_files(&folder, &comparison.requests).unwrap_err().to_string();
-    assert!(error.starts_with(&folder.display().to_string()) && error.contains("not empty"), "{error}");
 }
 
 /// The UI's tests replay this report (what `unfold compare --json` prints for the example and

@@ -243,7 +243,8 @@ impl RunHistory {
     /// Keeps a run; returns its id.
     pub fn record(&self, run: &RunRecord<'_>) -> Result<i64> {
         let report = run.report;
-        let counters = serde_json::to_string(&report.counters).unwrap_or_default();
+        // A copy for listing and filtering, computed from the events like every report's.
+        let counters = serde_json::to_string(&Counters::of(&report.events)).unwrap_or_default();
         let events = serde_json::to_string(&report.events).unwrap_or_default();
         let path_text = |p: Option<&Path>| p.map(|p| p.display().to_string());
         self.connection
@@ -317,7 +318,7 @@ impl RunHistory {
             adapter: summary.adapter,
             status: summary.status,
             final_text,
-            counters: summary.counters,
+            counters: Counters::of(&events),
             events,
         };
         Ok(StoredRun { summary, user, report })
@@ -483,6 +484,19 @@ mod tests {
         assert_eq!(stored.summary.template_hash, template_hash(&template));
         assert_eq!(stored.summary.template_path.as_deref(), Some("examples/task-executor.unfold.json"));
         assert!(history.get(99).unwrap_err().to_string().contains("no run in the history has this id"));
+    }
+
+    #[test]
+    fn counters_kept_and_read_back_are_those_of_the_events() {
+        let folder = tempfile::tempdir().unwrap();
+        let history = RunHistory::open(&folder.path().join("history.sqlite3")).unwrap();
+        let template = template();
+        let honest = report(AdapterKind::Dynamic, RunStatus::Completed);
+        let mut contradicting = honest.clone();
+        contradicting.counters.model_calls = 41;
+        let id = keep(&history, &template, "openai", &contradicting, 1_000);
+        assert_eq!(history.list(&RunFilter::default()).unwrap()[0].counters, honest.counters);
+        assert_eq!(history.get(id).unwrap().report, honest, "a report never contradicts its own events");
     }
 
     #[test]

@@ -19,7 +19,8 @@ vi.mock("@tauri-apps/api/core", () => ({
   },
 }));
 
-const { applyEdit, importTools, previewDocument, runComparison, saveDocument } = await import("./index");
+const { tauriPlatform } = await import("./index");
+const { applyEdit, importTools, previewDocument, runComparison, saveDocument } = tauriPlatform;
 
 beforeEach(() => {
   vi.resetAllMocks();

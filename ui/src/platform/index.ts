@@ -1,15 +1,15 @@
 // The only module that talks to Tauri: wraps the generated bindings in typed functions that never
-// throw, so the rest of the UI stays testable with plain fakes and runs in a browser too.
+// throw, so the rest of the UI stays testable with plain fakes and runs in a browser too. `Platform`
+// and `tauriPlatform` follow the commands in bindings.ts: a new command needs nothing here, only its
+// method in the tests' fake (testing/fakePlatform.ts; bindings.test.ts lists the ones it lacks).
 import { Channel, isTauri as tauriIsTauri } from "@tauri-apps/api/core";
 import {
   commands,
   events,
-  type CallRequest,
   type CompareProgress_Deserialize,
   type CompareProgress_Serialize,
   type ComparisonReport_Serialize,
   type Event_Serialize,
-  type Lane,
   type LiveRun,
   type ProfilesView_Serialize,
   type ProviderProfile_Deserialize,
@@ -28,21 +28,19 @@ import {
   type DocumentView_Serialize,
   type ImportedToolsDto_Serialize,
   type PreviewUpdate_Serialize,
-  type ProblemView,
   type Section_Serialize,
   type SectionFields_Deserialize,
   type TemplateChange_Serialize,
   type TemplateEdit_Deserialize,
   type Template_Serialize,
   type Tool_Serialize,
-  type ToolOwner,
 } from "../bindings";
 
 export type {
   AdapterKind,
   CallRequest,
   CommandError,
-  CommandErrorCode,
+  ErrorCode,
   Counters,
   Disclosure,
   HeadingStyle,
@@ -130,86 +128,79 @@ export type PlatformError = CommandError | { code: "ipc_failed"; message: string
 /** The outcome of a backend call: the value, or an error the UI can switch on by `code`. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: PlatformError };
 
-/** The backend operations the UI uses, as one object so tests can pass fakes. */
-export interface Platform {
-  isTauri(): boolean;
-  initialTemplatePath(): Promise<Outcome<string | null>>;
-  /** The scenario the app was started with (it opens on the compare view), or null. */
-  initialScenarioPath(): Promise<Outcome<string | null>>;
-  openDocument(path: string): Promise<Outcome<DocumentView>>;
-  applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentUpdate>>;
-  undo(id: number): Promise<Outcome<DocumentUpdate>>;
-  redo(id: number): Promise<Outcome<DocumentUpdate>>;
-  saveDocument(id: number, path: string | null): Promise<Outcome<DocumentUpdate>>;
-  /**
-   * What the model is shown now, with `expand` sections read or every section with `expandAll`;
-   * the prompt as a change from the preview `base` (a serial) the UI holds, whole without one.
-   */
-  previewDocument(id: number, expand: string[], expandAll: boolean, base: number | null): Promise<Outcome<PreviewUpdate>>;
-  importTools(id: number, text: string): Promise<Outcome<ImportedTools>>;
-  /**
-   * Checks a tool the tool editor holds (its JSON text) for position `index` of `owner`'s tools
-   * (`null`: a new tool): every problem at its JSON pointer within the tool.
-   */
-  checkTool(id: number, owner: ToolOwner, index: number | null, toolJson: string): Promise<Outcome<ProblemView[]>>;
-  newDocument(): Promise<Outcome<DocumentView>>;
-  openExample(): Promise<Outcome<DocumentView>>;
-  closeDocument(id: number): Promise<Outcome<null>>;
-  chooseFile(purpose: FilePurpose, suggestedPath: string | null): Promise<Outcome<string | null>>;
-  recentFiles(): Promise<Outcome<RecentFile[]>>;
-  forgetRecentFile(path: string): Promise<Outcome<RecentFile[]>>;
-  recoveredDocuments(): Promise<Outcome<RecoveredWork[]>>;
-  restoreDocument(recoveryId: string): Promise<Outcome<DocumentView>>;
-  discardRecovered(recoveryId: string): Promise<Outcome<null>>;
-  closeWindow(): Promise<Outcome<null>>;
-  /** Asks for a tool list file (native dialog) and returns its text; null when cancelled. */
-  chooseToolList(): Promise<Outcome<ToolListFile | null>>;
-  /** A new scenario for the open template `templateId`. */
-  newScenario(templateId: number): Promise<Outcome<ScenarioView>>;
-  /** Opens a scenario file, checked against the open template `templateId` when given. */
-  openScenario(path: string, templateId: number | null): Promise<Outcome<ScenarioView>>;
-  /** Replaces an open scenario with `scenario`; changes of one `group` in a row undo as one step. */
-  editScenario(id: number, scenario: Scenario, group: string | null, templateId: number | null): Promise<Outcome<ScenarioView>>;
-  /** Undoes (`back`) or redoes one step of an open scenario. */
-  stepScenario(id: number, back: boolean, templateId: number | null): Promise<Outcome<ScenarioView>>;
-  /** Saves an open scenario to its file, or to `path`; one with problems is refused. */
-  saveScenario(id: number, path: string | null, templateId: number | null): Promise<Outcome<ScenarioView>>;
-  /** Closes an open scenario and forgets its unsaved work. */
-  closeScenario(id: number): Promise<Outcome<null>>;
-  /** Opens a scenario's unsaved work kept from an earlier run, checked against the open template. */
-  restoreScenario(recoveryId: string, templateId: number | null): Promise<Outcome<ScenarioView>>;
-  recentScenarios(): Promise<Outcome<RecentFile[]>>;
+/** The generated commands, one async function per backend command. */
+type Commands = typeof commands;
+/** A backend command's name, as the bindings spell it (camelCase). */
+type CommandName = keyof Commands;
+/** What a fallible command resolves to: its value, or its `CommandError`. */
+type CommandResult<T> = { status: "ok"; data: T } | { status: "error"; error: CommandError };
+/** What a command answers: the `data` of its result, or its plain value when it cannot fail. */
+type Answer<R> = R extends { status: "error" } ? never : R extends { status: "ok"; data: infer T } ? T : R;
+/** The commands that resolve to a plain value, not a result (tauri-specta leaves infallible ones unwrapped). */
+type PlainCommandName = {
+  [K in CommandName]: [Awaited<ReturnType<Commands[K]>>] extends [CommandResult<unknown>] ? never : K;
+}[CommandName];
+
+/**
+ * Every backend command as the UI calls it: the same name and arguments, the answer as an `Outcome`
+ * (never a throw). Hovering a method shows the command's doc comment from the bindings (the Rust
+ * doc); notes the UI relies on that the Rust docs leave out:
+ * - `initialScenarioPath`: the path given on the command line after the template's.
+ * - `openDocument`: a file that is already open answers with its document.
+ * - `applyEdit`: a refused edit changes nothing. `saveDocument`, `saveScenario`: a template or
+ *   scenario with problems is refused.
+ * - `previewDocument`: `expand` names the sections read, `expandAll` reads every one; `base` is the
+ *   serial of the preview the UI holds (none: the whole prompt).
+ * - `importTools`: nothing is attached; `invalid_tools` lists each problem at its place in the text.
+ * - `checkTool`: `index` is the tool's position among `owner`'s tools, `null` for a new tool.
+ * - `cancelComparison`: the comparison then fails as `cancelled`.
+ * - `exportRequests`: answers how many request bodies it wrote.
+ */
+type PlatformCommands = {
+  // `keyof Commands` spelled out (not `CommandName`) keeps each command's doc comment on hover.
+  [K in keyof Commands]: (...args: Parameters<Commands[K]>) => Promise<Outcome<Answer<Awaited<ReturnType<Commands[K]>>>>>;
+};
+
+/** A command as `PlatformCommands` has it, but answering `T`: a wider shape than the generated one. */
+type Answering<K extends CommandName, T> = (...args: Parameters<Commands[K]>) => Promise<Outcome<T>>;
+
+/**
+ * The commands the UI calls otherwise than the bindings type them, and why. `runComparison` has its
+ * own wrapper; the others are the generated command under a UI type, which must fit it:
+ * `tauriPlatform` is built from the generated commands and checked against these.
+ */
+interface UiCommands {
   /**
    * Runs the open scenario on the open template: with its script under both adapters and the
    * baseline, or with `live` its user message to a real model under the adapters `live` names (no
    * baseline). Every run's start and event goes to `onProgress` as it happens; `runId` names the
-   * run (cancel, calls).
+   * run (cancel, calls). The command takes one request and a channel, which stays in here.
    */
-  runComparison(
+  runComparison: (
     templateId: number,
     scenarioId: number,
     runId: number,
     live: LiveRun | null,
     onProgress: (progress: CompareProgress) => void,
-  ): Promise<Outcome<ComparisonReport>>;
-  /** Stops the comparison `runId` before its next model call (it then fails as `cancelled`). */
-  cancelComparison(runId: number): Promise<Outcome<null>>;
-  /** What model call `callIndex` of `lane` was sent in the comparison `runId`, and its answer. */
-  comparisonCall(runId: number, lane: Lane, callIndex: number): Promise<Outcome<CallRequest>>;
-  /** Writes the comparison report to `path`. */
-  exportComparison(runId: number, path: string): Promise<Outcome<null>>;
-  /** Writes every model call's request body into the new or empty `folder`; how many it wrote. */
-  exportRequests(runId: number, folder: string): Promise<Outcome<number>>;
-  /** The provider profiles, the file they are kept in, and whether each one's key is set (never the key). */
-  providerProfiles(): Promise<Outcome<ProfilesView>>;
+  ) => Promise<Outcome<ComparisonReport>>;
+  /**
+   * Replaces an open scenario with `scenario`, sent back in the shape the backend sent it (which the
+   * command accepts too); changes of one `group` in a row undo as one step.
+   */
+  editScenario: (id: number, scenario: Scenario, group: string | null, templateId: number | null) => Promise<Outcome<ScenarioView>>;
+  /**
+   * The provider profiles, the file they are kept in, and whether each one's key is set (never the
+   * key); the profiles in the shape the UI edits and sends back (see `ProfilesView`).
+   */
+  providerProfiles: Answering<"providerProfiles", ProfilesView>;
   /** Replaces the provider profiles; refused (`provider`) with each problem at `/profiles/<i>/<field>`. */
-  saveProviderProfiles(list: ProviderProfile[]): Promise<Outcome<ProfilesView>>;
-  /** The kept runs `filter` matches, newest first. */
-  runHistory(filter: RunFilter): Promise<Outcome<RunSummary[]>>;
-  /** One kept run, whole. */
-  historyRun(id: number): Promise<Outcome<StoredRun>>;
-  /** The kept run `id` beside the kept run `baseline`. */
-  compareHistoryRuns(baseline: number, id: number): Promise<Outcome<RunComparison>>;
+  saveProviderProfiles: Answering<"saveProviderProfiles", ProfilesView>;
+}
+
+/** The backend operations the UI uses, as one object so tests can pass fakes. */
+export interface Platform extends Omit<PlatformCommands, keyof UiCommands>, UiCommands {
+  /** True when running inside the Tauri webview (false in a plain browser or under vitest). */
+  isTauri(): boolean;
   /** Calls `listener` when the window is asked to close while a document has unsaved changes. */
   onCloseRequested(listener: () => void): Promise<Unlisten>;
   /** Calls `listener` with the paths of files dropped on the window. */
@@ -231,9 +222,7 @@ function ipcFailed(cause: unknown): { ok: false; error: PlatformError } {
 }
 
 /** Awaits a generated command that returns a typed result; never throws. */
-async function call<T>(
-  run: () => Promise<{ status: "ok"; data: T } | { status: "error"; error: CommandError }>,
-): Promise<Outcome<T>> {
+async function call<T>(run: () => Promise<CommandResult<T>>): Promise<Outcome<T>> {
   try {
     const result = await run();
     if (result.status === "ok") return { ok: true, value: result.data };
@@ -245,87 +234,43 @@ async function call<T>(
   }
 }
 
-/** True when running inside the Tauri webview (false in a plain browser or under vitest). */
-export function isTauri(): boolean {
-  return tauriIsTauri();
-}
-
-/** The template path given on the command line, or null when the app was started without one. */
-export async function initialTemplatePath(): Promise<Outcome<string | null>> {
+/** Awaits a generated command that cannot fail (it has no result); only the call itself can. */
+async function callPlain<T>(run: () => Promise<T>): Promise<Outcome<T>> {
   try {
-    return { ok: true, value: await commands.initialTemplatePath() };
+    return { ok: true, value: await run() };
   } catch (cause) {
     return ipcFailed(cause);
   }
 }
 
-/** The scenario path given on the command line after the template, or null. */
-export async function initialScenarioPath(): Promise<Outcome<string | null>> {
-  try {
-    return { ok: true, value: await commands.initialScenarioPath() };
-  } catch (cause) {
-    return ipcFailed(cause);
-  }
-}
-
-/** Opens the template file at `path` for editing (an open file answers with its document). */
-export function openDocument(path: string): Promise<Outcome<DocumentView>> {
-  return call(() => commands.openDocument(path));
-}
-
-/** Applies one edit; edits of one `group` in a row undo as one step. A refused edit changes nothing. */
-export function applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentUpdate>> {
-  return call(() => commands.applyEdit(id, edit, group));
-}
-
-/** Undoes the document's last step. */
-export function undo(id: number): Promise<Outcome<DocumentUpdate>> {
-  return call(() => commands.undo(id));
-}
-
-/** Redoes the document's last undone step. */
-export function redo(id: number): Promise<Outcome<DocumentUpdate>> {
-  return call(() => commands.redo(id));
-}
-
-/** Saves the document to its file, or to `path` ("save as"); a template with problems is refused. */
-export function saveDocument(id: number, path: string | null): Promise<Outcome<DocumentUpdate>> {
-  return call(() => commands.saveDocument(id, path));
-}
-
-/** What the model is shown now, as a change from the preview `base` the UI holds. */
-export function previewDocument(
-  id: number,
-  expand: string[],
-  expandAll: boolean,
-  base: number | null,
-): Promise<Outcome<PreviewUpdate>> {
-  return call(() => commands.previewDocument(id, expand, expandAll, base));
-}
-
 /**
- * Reads an OpenAI Chat, OpenAI Responses or Anthropic tool list for the document `id` (nothing is
- * attached); `invalid_tools` lists each problem at its place in the pasted text.
+ * The commands that answer a plain value (the launch template and scenario paths): told apart by
+ * name, since nothing at run time says which commands answer a result. The type makes this list
+ * exactly the commands whose generated type has no result, so a new one cannot be missed.
  */
-export function importTools(id: number, text: string): Promise<Outcome<ImportedTools>> {
-  return call(() => commands.importTools(id, text));
+const plainCommands = {
+  initialTemplatePath: true,
+  initialScenarioPath: true,
+} satisfies Record<PlainCommandName, true>;
+
+/** One generated command, wrapped by `call` (or `callPlain` when it answers a plain value). */
+function wrap(name: CommandName): (...args: unknown[]) => Promise<Outcome<unknown>> {
+  // Each command has its own arguments and answer, which a function over every name cannot name;
+  // `PlatformCommands` states them, so the command is called untyped here and the whole is cast once
+  // in `wrapCommands`.
+  const command = commands[name] as (...args: unknown[]) => Promise<unknown>;
+  if (name in plainCommands) return (...args) => callPlain(() => command(...args));
+  return (...args) => call(() => command(...args) as Promise<CommandResult<unknown>>);
 }
 
-/**
- * Checks a tool the tool editor holds (its JSON text) for position `index` of `owner`'s tools in the
- * document `id` (`null`: a new tool); the problems, each at its JSON pointer within the tool.
- */
-export function checkTool(
-  id: number,
-  owner: ToolOwner,
-  index: number | null,
-  toolJson: string,
-): Promise<Outcome<ProblemView[]>> {
-  return call(() => commands.checkTool(id, owner, index, toolJson));
+/** Every generated command, wrapped under its own name. */
+function wrapCommands(): PlatformCommands {
+  const names = Object.keys(commands) as CommandName[];
+  return Object.fromEntries(names.map((name) => [name, wrap(name)])) as PlatformCommands;
 }
 
 /** Runs a comparison, scripted or `live`, with its progress streamed through a channel as it happens. */
-export function runComparison(
+function runComparison(
   templateId: number,
   scenarioId: number,
   runId: number,
@@ -357,48 +302,11 @@ async function listenTo<T>(
   }
 }
 
-/** The real backend. */
+/** The real backend: every command wrapped, then the ones the UI calls its own way. */
 export const tauriPlatform: Platform = {
-  isTauri,
-  initialTemplatePath,
-  initialScenarioPath,
-  openDocument,
-  applyEdit,
-  undo,
-  redo,
-  saveDocument,
-  previewDocument,
-  importTools,
-  checkTool,
-  newDocument: () => call(() => commands.newDocument()),
-  openExample: () => call(() => commands.openExample()),
-  closeDocument: (id) => call(() => commands.closeDocument(id)),
-  chooseFile: (purpose, suggestedPath) => call(() => commands.chooseFile(purpose, suggestedPath)),
-  recentFiles: () => call(() => commands.recentFiles()),
-  forgetRecentFile: (path) => call(() => commands.forgetRecentFile(path)),
-  recoveredDocuments: () => call(() => commands.recoveredDocuments()),
-  restoreDocument: (recoveryId) => call(() => commands.restoreDocument(recoveryId)),
-  discardRecovered: (recoveryId) => call(() => commands.discardRecovered(recoveryId)),
-  closeWindow: () => call(() => commands.closeWindow()),
-  chooseToolList: () => call(() => commands.chooseToolList()),
-  newScenario: (templateId) => call(() => commands.newScenario(templateId)),
-  openScenario: (path, templateId) => call(() => commands.openScenario(path, templateId)),
-  editScenario: (id, scenario, group, templateId) => call(() => commands.editScenario(id, scenario, group, templateId)),
-  stepScenario: (id, back, templateId) => call(() => commands.stepScenario(id, back, templateId)),
-  saveScenario: (id, path, templateId) => call(() => commands.saveScenario(id, path, templateId)),
-  closeScenario: (id) => call(() => commands.closeScenario(id)),
-  restoreScenario: (recoveryId, templateId) => call(() => commands.restoreScenario(recoveryId, templateId)),
-  recentScenarios: () => call(() => commands.recentScenarios()),
+  ...wrapCommands(),
+  isTauri: tauriIsTauri,
   runComparison,
-  cancelComparison: (runId) => call(() => commands.cancelComparison(runId)),
-  comparisonCall: (runId, lane, callIndex) => call(() => commands.comparisonCall(runId, lane, callIndex)),
-  exportComparison: (runId, path) => call(() => commands.exportComparison(runId, path)),
-  exportRequests: (runId, folder) => call(() => commands.exportRequests(runId, folder)),
-  providerProfiles: () => call(() => commands.providerProfiles()),
-  saveProviderProfiles: (list) => call(() => commands.saveProviderProfiles(list)),
-  runHistory: (filter) => call(() => commands.runHistory(filter)),
-  historyRun: (id) => call(() => commands.historyRun(id)),
-  compareHistoryRuns: (baseline, id) => call(() => commands.compareHistoryRuns(baseline, id)),
   onCloseRequested: (listener) => listenTo(events.closeRequested, () => {
     listener();
   }),

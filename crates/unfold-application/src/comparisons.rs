@@ -1,0 +1,206 @@
+//! Comparing adapters, as `unfold compare` and the compare view do it: one scenario on one
+//! template under several adapters, with the scenario's scripted model (and the all-FULL
+//! baseline) or with a real model, timed and kept in the run history; and, for the app, the
+//! comparisons under way (to cancel them) and the last one finished (its calls and exports).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use unfold_documents::provider_profile::ProviderProfile;
+use unfold_documents::{Scenario, Template};
+use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Lane};
+use unfold_engine::{AdapterKind, Provider};
+use unfold_live::{ApiKey, CancellationToken, HttpProvider, TextSink};
+use unfold_stores::run_history::{now_ms, ComparisonOrigin};
+
+use crate::error::{AppError, AppResult, ErrorCode};
+use crate::exports;
+use crate::lock;
+use crate::profiles::Profiles;
+use crate::run_history::OpenRunHistory;
+
+/// The documents a comparison runs, with their files when they have them (the history keeps
+/// where each run came from).
+#[derive(Debug, Clone, Copy)]
+pub struct ComparedDocuments<'a> {
+    /// The template.
+    pub template: &'a Template,
+    /// Its file.
+    pub template_path: Option<&'a Path>,
+    /// The scenario.
+    pub scenario: &'a Scenario,
+    /// Its file.
+    pub scenario_path: Option<&'a Path>,
+}
+
+/// The model a comparison's runs talk to.
+pub enum ComparisonModel<'a> {
+    /// The scenario's script under each of the adapters, then the all-FULL baseline.
+    Scripted(Vec<AdapterKind>),
+    /// A real model under each of the adapters (one or more); no baseline (it would be paid for).
+    Live(LiveModel<'a>),
+}
+
+/// A real model for a comparison: a new provider of `profile` for each run.
+pub struct LiveModel<'a> {
+    /// The provider profile.
+    pub profile: ProviderProfile,
+    /// The adapters to run, in order.
+    pub adapters: Vec<AdapterKind>,
+    /// Where each lane's model text goes as it is written.
+    pub text: &'a (dyn Fn(Lane) -> TextSink + Sync),
+    /// Cancelling it drops a call in flight.
+    pub token: CancellationToken,
+}
+
+impl<'a> LiveModel<'a> {
+    /// The live model of the profile `name` as the profile file says now, under `adapters` (at
+    /// least one).
+    pub fn of_profile(
+        profiles: &Profiles,
+        name: &str,
+        adapters: Vec<AdapterKind>,
+        text: &'a (dyn Fn(Lane) -> TextSink + Sync),
+        token: CancellationToken,
+    ) -> AppResult<LiveModel<'a>> {
+        if adapters.is_empty() {
+            return Err(AppError::new(ErrorCode::InvalidRequest, "choose at least one adapter to run live"));
+        }
+        Ok(LiveModel { profile: profiles.get(name)?, adapters, text, token })
+    }
+}
+
+/// A finished comparison, and why it was not kept in the run history if it was not (the
+/// comparison stands all the same).
+#[derive(Debug)]
+pub struct KeptComparison {
+    /// The comparison with every call's request and answer.
+    pub comparison: Comparison,
+    /// Why the history did not keep it.
+    pub not_kept: Option<AppError>,
+}
+
+/// Runs the comparison, telling `observer` every run's start and event as it happens and
+/// stopping before the next model call once `cancel` is set, then keeps each run in `history`.
+pub async fn compare_and_keep(
+    documents: ComparedDocuments<'_>,
+    model: ComparisonModel<'_>,
+    observer: &mut (dyn FnMut(CompareProgress) + Send),
+    cancel: &AtomicBool,
+    history: &OpenRunHistory,
+) -> AppResult<KeptComparison> {
+    let ComparedDocuments { template, scenario, .. } = documents;
+    let started = (now_ms(), std::time::Instant::now());
+    let comparison = match &model {
+        ComparisonModel::Scripted(adapters) => {
+            unfold_engine::compare::compare_observed(template, scenario, adapters, observer, cancel).await
+        }
+        ComparisonModel::Live(live) => {
+            let mut providers = |lane: Lane| live_provider(live, lane);
+            unfold_engine::compare::compare_live(template, scenario, &live.adapters, &mut providers, observer, cancel)
+                .await
+        }
+    }
+    .map_err(|error| match documents.scenario_path {
+        Some(path) => error.in_file(path),
+        None => error,
+    })
+    .map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
+    let origin = ComparisonOrigin {
+        template,
+        template_path: documents.template_path,
+        scenario,
+        scenario_path: documents.scenario_path,
+        live: match &model {
+            ComparisonModel::Live(live) => Some((live.profile.name.as_str(), live.profile.model.as_str())),
+            ComparisonModel::Scripted(_) => None,
+        },
+        started_at_ms: started.0,
+        duration_ms: started.1.elapsed().as_millis() as u64,
+    };
+    let not_kept = history.keep(&origin.records(&comparison.report)).err();
+    Ok(KeptComparison { comparison, not_kept })
+}
+
+/// A new provider of the live model for `lane`, with the key as the profile says now.
+fn live_provider(live: &LiveModel<'_>, lane: Lane) -> unfold_documents::Result<Box<dyn Provider + Send>> {
+    let key = ApiKey::for_profile(&live.profile)?;
+    let provider =
+        HttpProvider::new(live.profile.clone(), key)?.with_cancel(live.token.clone()).with_text_sink((live.text)(lane));
+    Ok(Box::new(provider))
+}
+
+/// The app's comparisons: those under way (their cancel flag and token, by the UI's run id) and
+/// the last one finished, whose calls the UI asks for one at a time.
+#[derive(Debug, Default)]
+pub struct Comparisons {
+    running: Mutex<HashMap<u32, (Arc<AtomicBool>, CancellationToken)>>,
+    last: Mutex<Option<(u32, Comparison)>>,
+}
+
+impl Comparisons {
+    /// Runs a comparison the UI names `run_id` (for `cancel`, and for its calls afterwards) and
+    /// keeps it as the last one.
+    pub async fn run<'m>(
+        &self,
+        run_id: u32,
+        documents: ComparedDocuments<'_>,
+        model: impl FnOnce(CancellationToken) -> AppResult<ComparisonModel<'m>>,
+        observer: &mut (dyn FnMut(CompareProgress) + Send),
+        history: &OpenRunHistory,
+    ) -> AppResult<unfold_engine::ComparisonReport> {
+        let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
+        let model = model(token.clone())?;
+        lock(&self.running).insert(run_id, (Arc::clone(&cancel), token));
+        let outcome = compare_and_keep(documents, model, observer, &cancel, history).await;
+        lock(&self.running).remove(&run_id);
+        let kept = outcome?;
+        let report = kept.comparison.report.clone();
+        *lock(&self.last) = Some((run_id, kept.comparison));
+        Ok(report)
+    }
+
+    /// Asks the comparison `run_id` to stop: a scripted one before its next model call, a live one
+    /// at once (its call in flight is dropped); nothing when it has ended.
+    pub fn cancel(&self, run_id: u32) {
+        if let Some((flag, token)) = lock(&self.running).get(&run_id) {
+            flag.store(true, Ordering::Relaxed);
+            token.cancel();
+        }
+    }
+
+    /// `work` on the last comparison, which must be `run_id`.
+    fn with_last<T>(&self, run_id: u32, work: impl FnOnce(&Comparison) -> AppResult<T>) -> AppResult<T> {
+        match &*lock(&self.last) {
+            Some((id, comparison)) if *id == run_id => work(comparison),
+            _ => {
+                Err(AppError::new(ErrorCode::NotFound, format!("comparison {run_id} is no longer kept: run it again")))
+            }
+        }
+    }
+
+    /// What model call `call_index` of `lane` was sent, and what it answered.
+    pub fn call(&self, run_id: u32, lane: Lane, call_index: u32) -> AppResult<CallRequest> {
+        self.with_last(run_id, |comparison| {
+            comparison.call(lane, call_index).cloned().ok_or_else(|| {
+                let message = format!("the {} run made no model call {call_index}", lane.name());
+                AppError::new(ErrorCode::NotFound, message)
+            })
+        })
+    }
+
+    /// Writes the comparison report (`unfold compare --json`) to `path`, atomically.
+    pub fn export_report(&self, run_id: u32, path: &str) -> AppResult<()> {
+        self.with_last(run_id, |comparison| exports::write_report(Path::new(path), &comparison.report))
+    }
+
+    /// Writes every model call's request body into `folder` (new or empty); returns how many.
+    pub fn export_requests(&self, run_id: u32, folder: &str) -> AppResult<u32> {
+        self.with_last(run_id, |comparison| {
+            let written = exports::write_request_files(Path::new(folder), &comparison.requests)?;
+            Ok(u32::try_from(written).unwrap_or(u32::MAX))
+        })
+    }
+}

@@ -1,0 +1,47 @@
+//! What a comparison exports to files the user chose: its report (`unfold compare --json`), and
+//! the request body of every model call, one file each, into a new or empty folder so that no file
+//! of an earlier export (a call this comparison did not make) is mixed with them.
+
+use std::path::Path;
+
+use unfold_documents::document::{create_folder, to_canonical_json, write_atomically};
+use unfold_documents::Error;
+use unfold_engine::compare::{request_files, RunRequests};
+use unfold_engine::ComparisonReport;
+
+use crate::error::{AppError, AppResult, ErrorCode};
+
+/// Writes `report` to `path`, atomically.
+pub fn write_report(path: &Path, report: &ComparisonReport) -> AppResult<()> {
+    Ok(write_atomically(path, &to_canonical_json(report))?)
+}
+
+/// Why `folder` cannot take an export of request bodies, if it cannot: it must be new or empty.
+pub fn request_folder_problem(folder: &Path) -> AppResult<Option<&'static str>> {
+    if folder.is_file() {
+        return Ok(Some("this is a file: give a new or empty folder"));
+    }
+    match std::fs::read_dir(folder).map(|mut entries| entries.next().is_none()) {
+        Ok(true) => Ok(None),
+        Ok(false) => {
+            Ok(Some("the folder is not empty: give a new or empty folder, so no earlier file is mixed with these"))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(Error::Io { path: folder.display().to_string(), action: "cannot read", source }.into()),
+    }
+}
+
+/// Writes the request bodies into `folder`, one file per model call (see [`request_files`]), after
+/// checking it as [`request_folder_problem`] does. Returns how many files it wrote.
+pub fn write_request_files(folder: &Path, requests: &[RunRequests]) -> AppResult<usize> {
+    if let Some(problem) = request_folder_problem(folder)? {
+        let error = Error::problem("", problem).in_file(folder);
+        return Err(AppError::invalid_as(ErrorCode::InvalidRequest)(error));
+    }
+    create_folder(folder)?;
+    let files = request_files(requests);
+    for (name, text) in &files {
+        write_atomically(&folder.join(name), text)?;
+    }
+    Ok(files.len())
+}

@@ -1,0 +1,72 @@
+//! The user's files as the command line reads them: a template or a scenario checked whatever its
+//! kind, a template's prompt with sections read and parameters set, and a scenario written out.
+
+use std::path::Path;
+
+use indexmap::IndexMap;
+use unfold_documents::document::{self, DocumentKind};
+use unfold_documents::template::{Disclosure, HeadingStyle};
+use unfold_documents::{Error, Scenario, Template};
+use unfold_engine::{RenderedPrompt, Session};
+
+use crate::error::{AppError, AppResult, ErrorCode};
+
+/// Checks the file at `path` as the document it declares (by its `kind`, else by its name) and
+/// says which kind it is; an invalid one fails with every problem.
+pub fn validate_file(path: &Path) -> AppResult<DocumentKind> {
+    let bytes = document::read_document_bytes(path)?;
+    let by_name = if path.to_string_lossy().ends_with(".scenario.json") {
+        DocumentKind::Scenario
+    } else {
+        DocumentKind::Template
+    };
+    let value = document::parse_json(&bytes).map_err(|e| invalid(by_name)(e.in_file(path)))?;
+    let kind = document::declared_kind(&value).unwrap_or(by_name);
+    let checked = match kind {
+        DocumentKind::Template => Template::from_json(&bytes).map(drop),
+        DocumentKind::Scenario => Scenario::from_json(&bytes).map(drop),
+    };
+    checked.map_err(|e| invalid(kind)(e.in_file(path)))?;
+    Ok(kind)
+}
+
+fn invalid(kind: DocumentKind) -> impl Fn(Error) -> AppError {
+    AppError::invalid_as(match kind {
+        DocumentKind::Template => ErrorCode::InvalidTemplate,
+        DocumentKind::Scenario => ErrorCode::InvalidScenario,
+    })
+}
+
+/// How a template is rendered besides its own settings.
+#[derive(Debug, Clone, Default)]
+pub struct RenderRequest {
+    /// Sections (dotted paths) shown in full, as reading them would.
+    pub expand: Vec<String>,
+    /// Parameter values over the template's defaults.
+    pub params: IndexMap<String, String>,
+    /// The disclosure protocol instead of the template's.
+    pub disclosure: Option<Disclosure>,
+    /// The heading style instead of the template's.
+    pub heading: Option<HeadingStyle>,
+}
+
+/// The prompt the template at `path` shows the model, as `request` says.
+pub fn render_file(path: &Path, request: &RenderRequest) -> AppResult<RenderedPrompt> {
+    let mut template = Template::load(path).map_err(invalid(DocumentKind::Template))?;
+    template.disclosure = request.disclosure.unwrap_or(template.disclosure);
+    template.heading = request.heading.unwrap_or(template.heading);
+    render(&template, request).map_err(|e| AppError::invalid_as(ErrorCode::InvalidRequest)(e.in_file(path)))
+}
+
+fn render(template: &Template, request: &RenderRequest) -> unfold_documents::Result<RenderedPrompt> {
+    let mut session = Session::new(template, request.params.clone())?;
+    for path in &request.expand {
+        session.expand(path).map_err(|message| Error::argument(format!("--expand {path}"), message))?;
+    }
+    session.render()
+}
+
+/// Writes `scenario` to `path`, atomically, in its canonical text.
+pub fn write_scenario(path: &Path, scenario: &Scenario) -> AppResult<()> {
+    Ok(document::write_atomically(path, &scenario.to_json())?)
+}

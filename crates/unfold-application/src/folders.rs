@@ -1,0 +1,69 @@
+//! Where Unfold keeps what is not a user's document, so that the command line and the app find
+//! the same files: the run history and the crash-recovery entries in the app's data folder, the
+//! recent files lists in its config folder, and the provider profiles where `unfold run` reads them.
+
+use std::path::PathBuf;
+
+/// The folder name of the app's data and config, as Tauri names them from its identifier.
+const APP_FOLDER: &str = "dev.unfold.studio";
+
+/// The app's data and config folders (`None` where there is no home folder to put them in).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Folders {
+    /// Where the run history and the recovery entries are kept.
+    pub data: Option<PathBuf>,
+    /// Where the recent files lists are kept.
+    pub config: Option<PathBuf>,
+}
+
+impl Folders {
+    /// The folders as the environment says, the ones the app gets from Tauri on Linux:
+    /// `$XDG_DATA_HOME/dev.unfold.studio` (else `~/.local/share/…`) and
+    /// `$XDG_CONFIG_HOME/dev.unfold.studio` (else `~/.config/…`).
+    pub fn from_environment() -> Folders {
+        let home = || variable("HOME");
+        let data = variable("XDG_DATA_HOME").or_else(|| home().map(|home| home.join(".local/share")));
+        let config = variable("XDG_CONFIG_HOME").or_else(|| home().map(|home| home.join(".config")));
+        Folders { data: data.map(|d| d.join(APP_FOLDER)), config: config.map(|c| c.join(APP_FOLDER)) }
+    }
+
+    /// The run history's file: `$UNFOLD_HISTORY` (`off` keeps nothing), else `history.sqlite3` in
+    /// the data folder.
+    pub fn history_file(&self) -> Option<PathBuf> {
+        match std::env::var_os("UNFOLD_HISTORY").filter(|v| !v.is_empty()) {
+            Some(value) if value == "off" => None,
+            Some(value) => Some(PathBuf::from(value)),
+            None => Some(self.data.as_ref()?.join("history.sqlite3")),
+        }
+    }
+
+    /// The crash-recovery store's folder.
+    pub fn recovery_folder(&self) -> Option<PathBuf> {
+        Some(self.data.as_ref()?.join("recovery"))
+    }
+
+    /// The recently opened templates' list.
+    pub fn recent_templates_file(&self) -> Option<PathBuf> {
+        Some(self.config.as_ref()?.join("recent-files.json"))
+    }
+
+    /// The recently opened scenarios' list.
+    pub fn recent_scenarios_file(&self) -> Option<PathBuf> {
+        Some(self.config.as_ref()?.join("recent-scenarios.json"))
+    }
+}
+
+/// Where the command line and the app look for provider profiles: `$UNFOLD_PROVIDERS`, else
+/// `unfold/providers.json` in the user's configuration folder (`$XDG_CONFIG_HOME`, else
+/// `~/.config`); `None` without a home folder.
+pub fn default_profiles_file() -> Option<PathBuf> {
+    if let Some(path) = variable("UNFOLD_PROVIDERS") {
+        return Some(path);
+    }
+    let config = variable("XDG_CONFIG_HOME").or_else(|| variable("HOME").map(|home| home.join(".config")))?;
+    Some(config.join("unfold").join("providers.json"))
+}
+
+fn variable(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
+}

@@ -1,0 +1,39 @@
+//! Unfold's application layer: every use case the `unfold` command line and the desktop app offer,
+//! written once over the library crates, with one error type ([`AppError`]) whose code says what
+//! happened. The CLI and the app's commands only translate: arguments or IPC calls in, output or
+//! IPC answers out. Nothing here knows of Tauri, of a terminal or of a UI.
+//!
+//! What it holds: the documents open in the app ([`templates`], [`scenarios`], [`recovery`]),
+//! comparisons and their exports ([`comparisons`], [`exports`]), live runs and replays
+//! ([`live_runs`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
+//! [`keys`]), recent files ([`recent`]), files read by the command line ([`files`]), and where all
+//! of it is kept ([`folders`]).
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod comparisons;
+pub mod documents;
+pub mod error;
+pub mod exports;
+pub mod files;
+pub mod folders;
+pub mod keys;
+pub mod live_runs;
+pub mod profiles;
+pub mod recent;
+pub mod recovery;
+pub mod run_history;
+pub mod scenarios;
+pub mod templates;
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+pub use error::{AppError, AppResult, ErrorCode};
+
+/// Locks `mutex`, even when a thread panicked while holding it: every change under the
+/// application's locks is whole or not at all (a library edit changes nothing unless it
+/// succeeds), so the state behind it is consistent. Keep serving it.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -1,0 +1,137 @@
+//! Runs with a real model, as `unfold run`, `unfold replay` and `unfold to-scenario` make them: a
+//! template run once under one adapter with a provider profile (recorded into a cassette on
+//! request), a recorded run answered again from its cassette, and a cassette turned into a
+//! scenario; every run timed and kept in the run history.
+
+use std::path::Path;
+use std::time::Instant;
+
+use indexmap::IndexMap;
+use unfold_documents::provider_profile::ProviderProfile;
+use unfold_documents::{Scenario, Template};
+use unfold_engine::{AdapterKind, Event, RunInput, RunLimits, RunReport};
+use unfold_live::{ApiKey, Cassette, HttpProvider};
+use unfold_stores::run_history::{now_ms, RunRecord, RunSource};
+
+use crate::error::{AppError, AppResult, ErrorCode};
+use crate::run_history::OpenRunHistory;
+
+/// A live run to make.
+pub struct LiveRun<'a> {
+    /// The template, and its file.
+    pub template: (&'a Template, &'a Path),
+    /// The provider profile (with any model override already applied).
+    pub profile: ProviderProfile,
+    /// The user's message.
+    pub user: String,
+    /// Parameter values over the template's defaults.
+    pub params: IndexMap<String, String>,
+    /// The adapter.
+    pub adapter: AdapterKind,
+    /// The run's limits.
+    pub limits: RunLimits,
+    /// Whether to record the run into a cassette.
+    pub record: bool,
+}
+
+/// A finished run, its cassette when it was recorded, and why the history did not keep it if it
+/// did not (the run stands all the same).
+#[derive(Debug)]
+pub struct FinishedRun {
+    /// The run's report.
+    pub report: RunReport,
+    /// The recorded run.
+    pub cassette: Option<Cassette>,
+    /// Why the history did not keep it.
+    pub not_kept: Option<AppError>,
+}
+
+/// Why a cassette cannot be written to `path`, if it cannot: checked before the run, since a
+/// paid run must not be lost to a folder that is not there.
+pub fn record_path_problem(path: &Path) -> Option<&'static str> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    (!folder.is_dir()).then_some("its folder does not exist")
+}
+
+/// Runs `run` with its provider, telling `observer` each event as it happens, and keeps it.
+pub async fn run_live_and_keep(
+    run: LiveRun<'_>,
+    observer: &mut (dyn FnMut(&Event) + Send),
+    history: &OpenRunHistory,
+) -> AppResult<FinishedRun> {
+    let (template, template_path) = run.template;
+    let key = ApiKey::for_profile(&run.profile)?;
+    let mut provider = HttpProvider::new(run.profile.clone(), key)?;
+    if run.record {
+        provider = provider.recording();
+    }
+    let input = RunInput { template, params: run.params, user: run.user, tool_changes: &[], limits: run.limits };
+    let started = (now_ms(), Instant::now());
+    let report = unfold_live::run_live(&input, run.adapter, &mut provider, observer)
+        .await
+        .map_err(|e| e.in_file(template_path))?;
+    let origin = SingleRun {
+        source: RunSource::Live,
+        template: (template, template_path),
+        provider: (&run.profile.name, &run.profile.model),
+        user: &input.user,
+    };
+    let not_kept = origin.keep(&report, started, history);
+    let cassette = run.record.then(|| Cassette::record(&input, run.adapter, &provider, report.clone()));
+    Ok(FinishedRun { report, cassette, not_kept })
+}
+
+/// The run `cassette` recorded, again, answered from the cassette offline; kept as a replay.
+pub async fn replay_and_keep(
+    (template, template_path): (&Template, &Path),
+    (cassette, cassette_path): (&Cassette, &Path),
+    history: &OpenRunHistory,
+) -> AppResult<FinishedRun> {
+    let started = (now_ms(), Instant::now());
+    let report = cassette.replay(template).await.map_err(|e| e.in_file(cassette_path))?;
+    let origin = SingleRun {
+        source: RunSource::Replay,
+        template: (template, template_path),
+        provider: (&cassette.provider.name, &cassette.provider.model),
+        user: &cassette.user,
+    };
+    let not_kept = origin.keep(&report, started, history);
+    Ok(FinishedRun { report, cassette: None, not_kept })
+}
+
+/// Where a run that is not part of a comparison came from: what the history keeps it with.
+struct SingleRun<'a> {
+    source: RunSource,
+    template: (&'a Template, &'a Path),
+    /// The provider profile's name and its model.
+    provider: (&'a str, &'a str),
+    user: &'a str,
+}
+
+impl SingleRun<'_> {
+    /// Keeps `report`, started at `started`, in `history`; why it was not kept, if it was not.
+    fn keep(&self, report: &RunReport, started: (u64, Instant), history: &OpenRunHistory) -> Option<AppError> {
+        let record = RunRecord {
+            started_at_ms: started.0,
+            duration_ms: started.1.elapsed().as_millis() as u64,
+            source: self.source,
+            template: self.template.0,
+            template_path: Some(self.template.1),
+            scenario: None,
+            scenario_path: None,
+            provider: self.provider.0,
+            model: Some(self.provider.1),
+            lane: None,
+            user: self.user,
+            report,
+        };
+        history.keep(&[record]).err()
+    }
+}
+
+/// The scenario a recorded run makes on `template`: its script and tool results, so a comparison
+/// replays what the live model did under both adapters.
+pub fn cassette_to_scenario(template_path: &Path, cassette_path: &Path) -> AppResult<Scenario> {
+    let template = Template::load(template_path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
+    Ok(Cassette::load(cassette_path)?.to_scenario(&template).map_err(|e| e.in_file(cassette_path))?)
+}

@@ -1,0 +1,159 @@
+//! Comparisons as the compare view and `unfold compare` run them: progress as it happens, every
+//! run kept in the history, the calls and exports of the last one, cancel, and live models that
+//! cannot run.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use unfold_application::comparisons::{self, ComparedDocuments, ComparisonModel, Comparisons, LiveModel};
+use unfold_application::exports;
+use unfold_application::profiles::Profiles;
+use unfold_application::run_history::OpenRunHistory;
+use unfold_application::scenarios::Scenarios;
+use unfold_application::templates::Templates;
+use unfold_application::ErrorCode;
+use unfold_documents::{Scenario, Template};
+use unfold_engine::compare::{CompareProgress, Lane};
+use unfold_engine::{AdapterKind, ComparisonReport, EventKind};
+use unfold_live::TextSink;
+
+use crate::scenarios::opened;
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().build().unwrap()
+}
+
+/// The open template and scenario, with their files.
+fn documents(
+    templates: &Templates,
+    scenarios: &Scenarios,
+    ids: (u32, u32),
+) -> ((Template, String), (Scenario, String)) {
+    let (template, template_path) = templates.document(ids.0).unwrap();
+    let (scenario, scenario_path) = scenarios.document(ids.1).unwrap();
+    let path = |p: Option<std::path::PathBuf>| p.unwrap().to_string_lossy().into_owned();
+    ((template, path(template_path)), (scenario, path(scenario_path)))
+}
+
+/// A history in a temporary folder.
+fn history() -> (tempfile::TempDir, OpenRunHistory) {
+    let dir = tempfile::tempdir().unwrap();
+    let history = OpenRunHistory::at(&dir.path().join("history.sqlite3")).unwrap();
+    (dir, history)
+}
+
+fn scripted(_token: unfold_live::CancellationToken) -> unfold_application::AppResult<ComparisonModel<'static>> {
+    Ok(ComparisonModel::Scripted(vec![AdapterKind::Dynamic, AdapterKind::Restart]))
+}
+
+#[test]
+fn a_comparison_streams_its_events_keeps_its_runs_and_calls_and_exports() {
+    let (templates, scenarios, comparisons) = (Templates::default(), Scenarios::default(), Comparisons::default());
+    let ids = opened(&templates, &scenarios);
+    let ((template, template_path), (scenario, scenario_path)) = documents(&templates, &scenarios, ids);
+    let compared = ComparedDocuments {
+        template: &template,
+        template_path: Some(template_path.as_ref()),
+        scenario: &scenario,
+        scenario_path: Some(scenario_path.as_ref()),
+    };
+    let mut heard = Vec::new();
+    let (dir, history) = history();
+    let report = runtime().block_on(comparisons.run(7, compared, scripted, &mut |p| heard.push(p), &history)).unwrap();
+    let events = |lane: Lane| {
+        heard
+            .iter()
+            .filter_map(|p| match p {
+                CompareProgress::Event { lane: l, event } if *l == lane => Some((**event).clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(events(Lane::Dynamic), report.runs[0].events);
+    assert_eq!(events(Lane::Restart), report.runs[1].events);
+    assert_eq!(events(Lane::Baseline), report.baseline.as_ref().unwrap().run.events);
+    let kept = history.list(&Default::default()).unwrap();
+    let lanes: Vec<Option<&str>> = kept.iter().map(|run| run.lane.as_deref()).collect();
+    assert_eq!(lanes, [Some("baseline"), Some("restart"), Some("dynamic")], "every run is kept");
+    assert!(kept.iter().all(|run| run.provider == "scripted" && run.scenario_path.as_deref() == Some(&scenario_path)));
+
+    let call = comparisons.call(7, Lane::Restart, 3).unwrap();
+    assert_eq!((call.attempt, call.body["messages"].as_array().map(Vec::len)), (2, Some(2)));
+    assert_eq!(comparisons.call(7, Lane::Restart, 99).unwrap_err().code, ErrorCode::NotFound);
+    let gone = comparisons.call(8, Lane::Restart, 1).unwrap_err();
+    assert!(gone.code == ErrorCode::NotFound && gone.message.contains("run it again"), "{gone:?}");
+
+    let file = dir.path().join("report.json");
+    comparisons.export_report(7, &file.to_string_lossy()).unwrap();
+    let written: ComparisonReport = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written, report);
+    let folder = dir.path().join("bodies");
+    assert_eq!(comparisons.export_requests(7, &folder.to_string_lossy()).unwrap(), 4 + 5 + 3);
+    let full = comparisons.export_requests(7, &folder.to_string_lossy()).unwrap_err();
+    assert_eq!(full.code, ErrorCode::InvalidRequest, "not into a full folder: {full:?}");
+}
+
+#[test]
+fn request_bodies_go_only_into_a_new_or_empty_folder() {
+    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    let scenario = Scenario::load(&unfold_test_support::repo("examples/lookup-first.scenario.json")).unwrap();
+    let compared =
+        ComparedDocuments { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
+    let never = AtomicBool::new(false);
+    let off = OpenRunHistory::open(None);
+    let model = ComparisonModel::Scripted(vec![AdapterKind::Dynamic]);
+    let kept = runtime().block_on(comparisons::compare_and_keep(compared, model, &mut |_| {}, &never, &off)).unwrap();
+    assert!(kept.not_kept.is_none(), "a history turned off keeps nothing and fails nothing");
+    let requests = &kept.comparison.requests;
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("bodies");
+    assert_eq!(exports::write_request_files(&folder, requests).unwrap(), 4 + 3, "the dynamic run's and the baseline's");
+    let body: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(folder.join("dynamic-call-001.json")).unwrap()).unwrap();
+    assert_eq!(body, requests[0].calls[0].body);
+    let error = exports::write_request_files(&folder, requests).unwrap_err();
+    assert!(error.message.starts_with(&folder.display().to_string()) && error.message.contains("not empty"), "{error}");
+    std::fs::write(dir.path().join("a-file"), "").unwrap();
+    let problem = exports::request_folder_problem(&dir.path().join("a-file")).unwrap();
+    assert_eq!(problem, Some("this is a file: give a new or empty folder"));
+}
+
+#[test]
+fn a_cancelled_comparison_stops_and_says_so() {
+    let (templates, scenarios, comparisons) = (Templates::default(), Scenarios::default(), Comparisons::default());
+    let ids = opened(&templates, &scenarios);
+    let ((template, _), (scenario, _)) = documents(&templates, &scenarios, ids);
+    let compared =
+        ComparedDocuments { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
+    let mut calls = 0;
+    let mut cancel_after_first_call = |progress: CompareProgress| {
+        if let CompareProgress::Event { event, .. } = progress {
+            if matches!(event.kind, EventKind::ModelCall { .. }) {
+                calls += 1;
+                comparisons.cancel(3);
+            }
+        }
+    };
+    let (_dir, history) = history();
+    let outcome = runtime().block_on(comparisons.run(3, compared, scripted, &mut cancel_after_first_call, &history));
+    assert_eq!(outcome.expect_err("cancelled").code, ErrorCode::Cancelled);
+    assert_eq!(calls, 1);
+    comparisons.cancel(3); // ended: nothing to cancel, no error
+}
+
+#[test]
+fn a_live_model_needs_an_adapter_and_a_known_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let profiles = Profiles(Some(dir.path().join("providers.json")));
+    let text = |_: Lane| TextSink(Arc::new(|_: &str| {}));
+    let token = unfold_live::CancellationToken::new();
+    let model = |name: &str, adapters: Vec<AdapterKind>| {
+        LiveModel::of_profile(&profiles, name, adapters, &text, token.clone()).map(|_| ())
+    };
+    let none = model("nope", Vec::new()).unwrap_err();
+    assert_eq!(none.code, ErrorCode::InvalidRequest);
+    assert!(none.message.contains("choose at least one adapter"), "{}", none.message);
+    let unknown = model("nope", vec![AdapterKind::Dynamic]).unwrap_err();
+    assert_eq!(unknown.code, ErrorCode::NotFound);
+    assert!(unknown.message.contains("no profile named 'nope'"), "{}", unknown.message);
+}

@@ -1,0 +1,56 @@
+//! Events as the lines a person follows on a terminal: one line each for what the summary does not
+//! cover, as `unfold run`, `replay` and `history show` print them.
+
+use unfold_engine::{Event, EventKind};
+
+/// One line for an event a person follows live; `None` for those the summary covers.
+pub fn event_line(event: &Event) -> Option<String> {
+    Some(match &event.kind {
+        EventKind::RunStarted { adapter, template } => format!("run {template} under the {} adapter", adapter.name()),
+        EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, .. } => {
+            format!(
+                "call {call_index} (attempt {}): {prompt_tokens} prompt tokens, {completion_tokens} completion tokens",
+                event.attempt
+            )
+        }
+        EventKind::ToolCall { name, args, success, result, .. } => {
+            let outcome = if *success { "ok" } else { "failed" };
+            let result = match result {
+                serde_json::Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            format!("  {name} {args} -> {outcome}: {}", shorten(&result))
+        }
+        EventKind::ToolsInjected { section_key, tool_names } => {
+            format!(
+                "  tools injected from {}: {}",
+                section_key.as_deref().unwrap_or("a plugin change"),
+                tool_names.join(", ")
+            )
+        }
+        EventKind::Restart { reason, section_keys, .. } => {
+            format!("restart ({}) {}", serde_json::to_value(reason).ok()?.as_str()?, section_keys.join(", "))
+        }
+        EventKind::LimitReached { limit, value } => {
+            format!("limit reached: {} = {value}", serde_json::to_value(limit).ok()?.as_str()?)
+        }
+        EventKind::RunCompleted { status, final_text, error } => {
+            let status = serde_json::to_value(status).ok()?.as_str()?.to_owned();
+            match (final_text, error) {
+                (_, Some(error)) => format!("{status}: {error}"),
+                (Some(text), None) => format!("{status}: {text}"),
+                (None, None) => status,
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn shorten(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    match line.char_indices().nth(100) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None if line.len() < text.len() => format!("{line}…"),
+        None => line.to_owned(),
+    }
+}

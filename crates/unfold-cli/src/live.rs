@@ -1,0 +1,168 @@
+//! `unfold run`, `replay`, `to-scenario` and `key`: a live run's events printed as they happen
+//! (or its report as JSON), with the provider profile found as the README says and recorded into
+//! a cassette on request; a cassette replayed offline or turned into a scenario; keys kept in the
+//! OS keychain.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use indexmap::IndexMap;
+use serde_json::json;
+use unfold_application::live_runs::{self, FinishedRun, LiveRun};
+use unfold_application::profiles::Profiles;
+use unfold_application::run_history::OpenRunHistory;
+use unfold_application::{AppError, AppResult, ErrorCode};
+use unfold_documents::{Error, Template};
+use unfold_engine::{AdapterKind, RunLimits, RunReport, RunStatus};
+use unfold_live::Cassette;
+
+use crate::event_lines::event_line;
+use crate::runtime::block_on;
+
+/// What `unfold run` is given.
+pub struct LiveRunArgs {
+    pub template: PathBuf,
+    pub provider: String,
+    pub providers: Option<PathBuf>,
+    pub model: Option<String>,
+    pub user: String,
+    pub adapter: AdapterKind,
+    pub params: IndexMap<String, String>,
+    pub max_model_calls: Option<u32>,
+    pub json: bool,
+    pub record: Option<PathBuf>,
+}
+
+/// Exit code of a run that ended with status `error` (the provider failed).
+const RUN_FAILED: u8 = 4;
+
+/// `unfold run`.
+pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
+    let template = Template::load(&args.template).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
+    if let Some(path) = &args.record {
+        if let Some(problem) = live_runs::record_path_problem(path) {
+            return Err(Error::argument(format!("--record {}", path.display()), problem).into());
+        }
+    }
+    let mut profile = Profiles(Some(profiles_path(args.providers.as_deref())?)).get_from_file(&args.provider)?;
+    if let Some(model) = args.model {
+        profile.model = model;
+    }
+    let limits = RunLimits {
+        max_model_calls: args.max_model_calls.unwrap_or(RunLimits::default().max_model_calls),
+        ..RunLimits::default()
+    };
+    let json = args.json;
+    let request = LiveRun {
+        template: (&template, &args.template),
+        profile: profile.clone(),
+        user: args.user,
+        params: args.params,
+        adapter: args.adapter,
+        limits,
+        record: args.record.is_some(),
+    };
+    let mut print_event = |event: &unfold_engine::Event| {
+        if let Some(line) = event_line(event).filter(|_| !json) {
+            println!("{line}");
+        }
+    };
+    let finished = block_on(live_runs::run_live_and_keep(request, &mut print_event, history))??;
+    warn_not_kept(&finished);
+    if let (Some(path), Some(cassette)) = (&args.record, &finished.cassette) {
+        unfold_documents::document::write_atomically(path, &cassette.to_json())?;
+    }
+    // The base URL is left out: it may carry credentials.
+    let provider = json!({ "name": profile.name, "kind": profile.kind, "model": profile.model });
+    print_report(&finished.report, json.then_some(("provider", provider)), &template);
+    Ok(exit_code(&finished.report))
+}
+
+/// `unfold replay`: the run a cassette recorded, again, answered from the cassette.
+pub fn replay(template_path: &Path, cassette_path: &Path, json: bool, history: &OpenRunHistory) -> AppResult<ExitCode> {
+    let template = Template::load(template_path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
+    let cassette = Cassette::load(cassette_path)?;
+    let finished =
+        block_on(live_runs::replay_and_keep((&template, template_path), (&cassette, cassette_path), history))??;
+    warn_not_kept(&finished);
+    if !json {
+        finished.report.events.iter().filter_map(event_line).for_each(|line| println!("{line}"));
+    }
+    let source = json!({ "provider": cassette.provider.name, "model": cassette.provider.model });
+    print_report(&finished.report, json.then_some(("cassette", source)), &template);
+    Ok(exit_code(&finished.report))
+}
+
+/// `unfold to-scenario`: the scenario a recorded run makes, printed or written to `output`.
+pub fn to_scenario(template: &Path, cassette: &Path, output: Option<&Path>) -> AppResult<ExitCode> {
+    let scenario = live_runs::cassette_to_scenario(template, cassette)?;
+    match output {
+        Some(path) => unfold_application::files::write_scenario(path, &scenario)?,
+        None => print!("{}", scenario.to_json()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `unfold key set|delete PROFILE`: the key goes from stdin to the keychain, never to the screen.
+pub fn key(action: crate::args::KeyAction) -> AppResult<ExitCode> {
+    use unfold_application::keys;
+    match action {
+        crate::args::KeyAction::Set { profile } => {
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line).map_err(|source| Error::Io {
+                path: "stdin".into(),
+                action: "cannot read the key from",
+                source,
+            })?;
+            keys::store_key(&profile, line.trim())?;
+            eprintln!("kept the key of profile '{profile}' in the OS keychain");
+        }
+        crate::args::KeyAction::Delete { profile } => {
+            let message =
+                if keys::delete_key(&profile)? { "forgot the key of" } else { "the keychain held no key for" };
+            eprintln!("{message} profile '{profile}'");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A run the history could not keep is a warning, never a failed run.
+fn warn_not_kept(finished: &FinishedRun) {
+    if let Some(error) = &finished.not_kept {
+        eprintln!("warning: the run was not kept in the history: {error}");
+    }
+}
+
+fn exit_code(report: &RunReport) -> ExitCode {
+    if report.status == RunStatus::Error {
+        ExitCode::from(RUN_FAILED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The JSON report (with `source` naming where the answers came from), or the counters line.
+fn print_report(report: &RunReport, json_with: Option<(&str, serde_json::Value)>, template: &Template) {
+    if let Some((field, source)) = json_with {
+        let mut out = json!({ "schema_version": 1, "kind": "unfold.run", "template": template.key });
+        out[field] = source;
+        out["run"] = json!(report);
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return;
+    }
+    let c = &report.counters;
+    println!(
+        "model calls {} · restarts {} · tool calls {} ({} failed) · prompt tokens {} · completion tokens {}",
+        c.model_calls, c.restarts, c.tool_calls, c.failed_tool_calls, c.prompt_tokens, c.completion_tokens
+    );
+}
+
+/// The profile file: `--providers`, else where the app looks too (`$UNFOLD_PROVIDERS`, else
+/// `~/.config/unfold/providers.json`).
+fn profiles_path(given: Option<&Path>) -> AppResult<PathBuf> {
+    match given {
+        Some(path) => Ok(path.to_owned()),
+        None => unfold_application::folders::default_profiles_file()
+            .ok_or_else(|| Error::argument("--providers", "no profile file given and no HOME to look in").into()),
+    }
+}

@@ -1,0 +1,60 @@
+// Every command the app registers, written once. `build.rs` includes this file to generate each
+// command's `allow-<command>` permission, `bindings.rs` to register the commands and write their
+// TypeScript bindings; a test checks the main window's capability against it. A new command is
+// added here, granted in `capabilities/main-window.json` if the UI calls it, and nowhere else.
+//
+// `with_app_commands!(callback)` calls `callback!` with the commands as `module::function` paths.
+macro_rules! with_app_commands {
+    ($callback:ident) => {
+        $callback! {
+            launch::initial_template_path,
+            launch::initial_scenario_path,
+            editor::open_document,
+            editor::apply_edit,
+            editor::undo,
+            editor::redo,
+            editor::save_document,
+            editor::close_document,
+            editor::preview_document,
+            editor::import_tools,
+            editor::check_tool,
+            editor::recovered_documents,
+            editor::restore_document,
+            editor::discard_recovered,
+            files::new_document,
+            files::open_example,
+            files::choose_file,
+            files::recent_files,
+            files::forget_recent_file,
+            files::close_window,
+            files::choose_tool_list,
+            compare::new_scenario,
+            compare::open_scenario,
+            compare::edit_scenario,
+            compare::step_scenario,
+            compare::save_scenario,
+            compare::close_scenario,
+            compare::restore_scenario,
+            compare::recent_scenarios,
+            compare::run_comparison,
+            compare::cancel_comparison,
+            compare::comparison_call,
+            compare::export_comparison,
+            compare::export_requests,
+            providers::provider_profiles,
+            providers::save_provider_profiles,
+            run_history::run_history,
+            run_history::history_run,
+            run_history::compare_history_runs,
+        }
+    };
+}
+
+/// The names of the commands, as the UI calls them and as their permissions are named (used by
+/// `build.rs` and by the capability test only).
+#[allow(unused_macros)]
+macro_rules! command_names {
+    ($($module:ident :: $command:ident),* $(,)?) => {
+        &[$(stringify!($command)),*]
+    };
+}
