@@ -10,7 +10,7 @@ use unfold_documents::template::Template;
 use crate::open_documents::{FileDocument, RecoveryState};
 use crate::prompt_parts::{prompt_parts, PreviewHistory};
 use crate::template_edit::{apply, TemplateEdit};
-use crate::undo::History;
+use crate::undo::UndoHistory;
 use crate::views::{DocumentStatus, DocumentUpdate, DocumentView, PreviewUpdate, TemplateChange};
 
 /// A template being edited: its file, its undo and redo history, and whether it differs from what
@@ -20,7 +20,7 @@ pub struct EditorDocument {
     template: Template,
     path: Option<PathBuf>,
     /// Undo and redo steps are the inverses of the edits made.
-    history: History<TemplateEdit>,
+    undo: UndoHistory<TemplateEdit>,
     /// Its entry in the recovery store.
     recovery: RecoveryState,
     /// The token counts of the last preview, so the next one tokenizes only what changed.
@@ -35,7 +35,7 @@ impl EditorDocument {
         EditorDocument {
             template,
             path: None,
-            history: History::new(false),
+            undo: UndoHistory::new(false),
             recovery: RecoveryState::default(),
             preview_tokens: unfold_engine::tokens::PromptTokenCache::default(),
             previews: PreviewHistory::default(),
@@ -47,7 +47,7 @@ impl EditorDocument {
         let template = Template::load(path)?;
         let mut document = EditorDocument::new(template);
         document.path = Some(path.to_owned());
-        document.history = History::new(true);
+        document.undo = UndoHistory::new(true);
         Ok(document)
     }
 
@@ -63,24 +63,24 @@ impl EditorDocument {
 
     /// Whether the template differs from the file (a never saved document always does).
     pub fn is_dirty(&self) -> bool {
-        self.history.is_dirty()
+        self.undo.is_dirty()
     }
 
     /// Whether there is something to undo.
     pub fn can_undo(&self) -> bool {
-        self.history.can_undo()
+        self.undo.can_undo()
     }
 
     /// Whether there is something to redo.
     pub fn can_redo(&self) -> bool {
-        self.history.can_redo()
+        self.undo.can_redo()
     }
 
     /// Applies an edit; returns what it changed. Edits of one `group` in a row (keystrokes in one
     /// field) undo as one step.
     pub fn apply(&mut self, edit: TemplateEdit, group: Option<String>) -> Result<TemplateChange> {
         let (inverse, change) = apply_with_change(&mut self.template, edit)?;
-        self.history.record(inverse, group);
+        self.undo.record(inverse, group);
         Ok(change)
     }
 
@@ -96,7 +96,7 @@ impl EditorDocument {
 
     fn step(&mut self, backwards: bool) -> Result<Option<TemplateChange>> {
         let template = &mut self.template;
-        self.history.take(backwards, |edit| apply_with_change(template, edit))
+        self.undo.take(backwards, |edit| apply_with_change(template, edit))
     }
 
     /// The problems the template has now (an editor shows them live; saving refuses them).
@@ -140,7 +140,7 @@ impl EditorDocument {
     }
 
     fn status(&self, id: u32) -> DocumentStatus {
-        DocumentStatus::of(id, self.path.as_deref(), &self.history, &self.problems())
+        DocumentStatus::of(id, self.path.as_deref(), &self.undo, &self.problems())
     }
 }
 
@@ -175,7 +175,7 @@ impl FileDocument for EditorDocument {
     }
 
     fn revision(&self) -> u64 {
-        self.history.revision()
+        self.undo.revision()
     }
 
     fn text(&self) -> String {
@@ -191,7 +191,7 @@ impl FileDocument for EditorDocument {
     }
 
     fn mark_saved(&mut self) {
-        self.history.mark_saved();
+        self.undo.mark_saved();
     }
 }
 

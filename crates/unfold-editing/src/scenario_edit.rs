@@ -1,32 +1,32 @@
 //! Editing a scenario in the app's compare view. The scenario panel sends the whole scenario on
 //! every change (a scenario is a few kilobytes, and its form has no finer edits to name), so a
 //! step of its history is a whole earlier scenario. [`ScenarioDocument`] keeps it with its file,
-//! its history and its problems, alone and against the template it runs on.
+//! its undo history and its problems, alone and against the template it runs on.
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use crate::open_documents::{FileDocument, RecoveryState};
-use crate::undo::History;
+use crate::undo::UndoHistory;
 use crate::views::DocumentStatus;
 use unfold_documents::error::{Problem, Result};
 use unfold_documents::scenario::{Scenario, Step};
 use unfold_documents::template::Template;
 
-/// A scenario being edited: its file, its history, and whether it differs from what was saved.
+/// A scenario being edited: its file, its undo history, and whether it differs from what was saved.
 #[derive(Debug, Clone)]
 pub struct ScenarioDocument {
     scenario: Scenario,
     path: Option<PathBuf>,
-    history: History<Scenario>,
+    undo: UndoHistory<Scenario>,
     recovery: RecoveryState,
 }
 
 impl ScenarioDocument {
     /// A new, never saved scenario.
     pub fn new(scenario: Scenario) -> ScenarioDocument {
-        ScenarioDocument { scenario, path: None, history: History::new(false), recovery: RecoveryState::default() }
+        ScenarioDocument { scenario, path: None, undo: UndoHistory::new(false), recovery: RecoveryState::default() }
     }
 
     /// The scenario as it stands.
@@ -42,7 +42,7 @@ impl ScenarioDocument {
             return;
         }
         let old = std::mem::replace(&mut self.scenario, scenario);
-        self.history.record(old, group);
+        self.undo.record(old, group);
     }
 
     /// Undoes the last step; false when there is none.
@@ -57,7 +57,7 @@ impl ScenarioDocument {
 
     fn step(&mut self, backwards: bool) -> bool {
         let current = &mut self.scenario;
-        let taken = self.history.take(backwards, |earlier| Ok((std::mem::replace(current, earlier), ())));
+        let taken = self.undo.take(backwards, |earlier| Ok((std::mem::replace(current, earlier), ())));
         matches!(taken, Ok(Some(())))
     }
 
@@ -73,7 +73,7 @@ impl ScenarioDocument {
     /// The document as the scenario panel shows it, checked against `template` when one is open.
     pub fn view(&self, id: u32, template: Option<&Template>) -> ScenarioView {
         ScenarioView {
-            status: DocumentStatus::of(id, self.path.as_deref(), &self.history, &self.problems(template)),
+            status: DocumentStatus::of(id, self.path.as_deref(), &self.undo, &self.problems(template)),
             scenario: self.scenario.clone(),
         }
     }
@@ -86,7 +86,7 @@ impl FileDocument for ScenarioDocument {
     fn open(path: &Path) -> Result<Self> {
         let scenario = Scenario::load(path)?;
         let recovery = RecoveryState::default();
-        Ok(ScenarioDocument { scenario, path: Some(path.to_owned()), history: History::new(true), recovery })
+        Ok(ScenarioDocument { scenario, path: Some(path.to_owned()), undo: UndoHistory::new(true), recovery })
     }
 
     fn recovered(text: &[u8]) -> Result<Self> {
@@ -102,11 +102,11 @@ impl FileDocument for ScenarioDocument {
     }
 
     fn is_dirty(&self) -> bool {
-        self.history.is_dirty()
+        self.undo.is_dirty()
     }
 
     fn revision(&self) -> u64 {
-        self.history.revision()
+        self.undo.revision()
     }
 
     fn text(&self) -> String {
@@ -122,7 +122,7 @@ impl FileDocument for ScenarioDocument {
     }
 
     fn mark_saved(&mut self) {
-        self.history.mark_saved();
+        self.undo.mark_saved();
     }
 }
 

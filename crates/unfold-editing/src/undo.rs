@@ -14,7 +14,7 @@ struct HistoryStep<S> {
 
 /// A document's history: undo and redo steps, its revision and the revision saved.
 #[derive(Debug, Clone)]
-pub struct History<S> {
+pub struct UndoHistory<S> {
     undo: Vec<HistoryStep<S>>,
     redo: Vec<HistoryStep<S>>,
     revision: u64,
@@ -24,10 +24,10 @@ pub struct History<S> {
     open_group: Option<String>,
 }
 
-impl<S> History<S> {
+impl<S> UndoHistory<S> {
     /// The history of a document as it was read from its file (`saved`) or made new.
-    pub fn new(saved: bool) -> History<S> {
-        History {
+    pub fn new(saved: bool) -> UndoHistory<S> {
+        UndoHistory {
             undo: Vec::new(),
             redo: Vec::new(),
             revision: 0,

@@ -8,7 +8,7 @@ use unfold_documents::template::Template;
 
 use crate::prompt_parts::PartsChange;
 use crate::template_edit::SectionFields;
-use crate::undo::History;
+use crate::undo::UndoHistory;
 
 /// What an edit, an undo or a redo changed in the template.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -86,19 +86,19 @@ pub struct DocumentStatus {
 }
 
 impl DocumentStatus {
-    /// The state of document `id` with its file, history and problems.
+    /// The state of document `id` with its file, undo history and problems.
     pub fn of<S>(
         id: u32,
         path: Option<&Path>,
-        history: &History<S>,
+        undo: &UndoHistory<S>,
         problems: &[unfold_documents::error::Problem],
     ) -> DocumentStatus {
         DocumentStatus {
             id,
             path: path.map(|p| p.display().to_string()),
-            dirty: history.is_dirty(),
-            can_undo: history.can_undo(),
-            can_redo: history.can_redo(),
+            dirty: undo.is_dirty(),
+            can_undo: undo.can_undo(),
+            can_redo: undo.can_redo(),
             problems: problems.iter().map(ProblemView::from).collect(),
         }
     }
