@@ -16,6 +16,11 @@ const KEPT_LOG_FILES: usize = 7;
 /// (if it cannot, the app still runs and says why on stderr).
 pub fn subscriber(log_dir: Option<&Path>) -> impl tracing::Subscriber + Send + Sync {
     let file = log_dir.and_then(|dir| {
+        // The appender lists the folder to prune old files before it makes it: a missing folder
+        // would print an error at the first start.
+        std::fs::create_dir_all(dir)
+            .map_err(|error| eprintln!("unfold-app: cannot make the log folder {}: {error}", dir.display()))
+            .ok()?;
         RollingFileAppender::builder()
             .rotation(Rotation::DAILY)
             .filename_prefix("unfold")

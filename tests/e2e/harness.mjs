@@ -301,8 +301,17 @@ export async function waitUntil(session, script, accept, what) {
 }
 
 
-/** Starts Xvfb and WebKitWebDriver with a fresh temp dir for the app's files. */
-export async function startHarness() {
+/** Sizes the app's window (the outer frame: Xvfb runs no window manager, so it is the viewport). */
+export async function resizeWindow(session, width, height) {
+  await webdriver("POST", `/session/${session}/window/rect`, { width, height });
+  await waitUntil(session, "return [window.innerWidth, window.innerHeight];", ([w]) => w <= width, `a window ${width} wide`);
+}
+
+/**
+ * Starts Xvfb and WebKitWebDriver with a fresh temp dir for the app's files; with `dark`, GTK's dark
+ * Adwaita, which WebKit passes on to the page as `prefers-color-scheme: dark`.
+ */
+export async function startHarness({ dark = false } = {}) {
   assert.ok(existsSync(APP), `${APP} is missing: run \`cargo build -p unfold-app\` first`);
   workDir = mkdtempSync(join(tmpdir(), "unfold-e2e-"));
   const display = await startXvfb();
@@ -323,6 +332,7 @@ export async function startHarness() {
       RUST_LOG: "info",
       UNFOLD_PROVIDERS: join(workDir, "providers.json"),
       UNFOLD_E2E_KEY: E2E_KEY,
+      ...(dark ? { GTK_THEME: "Adwaita:dark" } : {}),
     },
   });
   await waitForWebDriver();

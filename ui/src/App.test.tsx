@@ -178,7 +178,7 @@ describe("App", () => {
     expect(byTestId("preview-markdown").textContent).toContain("2024: OAuth.");
   });
 
-  it("keeps the user's text and says why when an edit is refused", async () => {
+  it("says at the key field why a key is invalid, keeps the text and sends nothing", async () => {
     const platform = new FakePlatform();
     await renderApp(platform);
     const key = byTestId("field-key") as HTMLInputElement;
@@ -188,9 +188,10 @@ describe("App", () => {
       await Promise.resolve();
     });
     await settle();
-    expect(platform.argsOf("applyEdit")).toEqual([[1, { op: "rename_section", path: "task", key: "Bad Key" }, null]]);
-    expect(byTestId("edit-failure").textContent).toContain("This change was not made");
-    expect(byTestId("edit-failure-detail").textContent).toBe("'Bad Key' is not a section key");
+    expect(platform.argsOf("applyEdit")).toEqual([]);
+    expect(byTestId("field-key-problem").textContent).toBe("A key is lowercase: write 'b' for 'B'");
+    expect(key.getAttribute("aria-invalid")).toBe("true");
+    expect(container.querySelector('[data-testid="edit-failure"]')).toBeNull();
     expect((byTestId("field-key") as HTMLInputElement).value).toBe("Bad Key");
     expect(row("task").getAttribute("data-path")).toBe("task");
 

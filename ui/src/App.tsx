@@ -1,19 +1,25 @@
 // The page: the editor over the open template (with the compare view and the run history), or the
-// start page or the run history when none is open, with the workspace's notices (recovered work, a
-// failed open, the unsaved-changes question); file shortcuts and the window's close and file-drop
-// events. The workspace's state lives in workspace/, the editor in editor/, the history in history/.
+// start page or the run history when none is open, with the workspace's notices right under the
+// header (recovered work, a failed open) and the unsaved-changes question; file shortcuts and the
+// window's close and file-drop events. The workspace's state lives in workspace/, the editor in
+// editor/, the history in history/.
 //
 // data-testids (tests and the e2e test select by them; keep them stable):
 //   notice                                         outside the app
 //   error, error-path, error-detail, error-problems  why an open failed (file, message, problems)
-//   template-path                                  the open file's path in the toolbar
-//   new-button, open-button, save-as-button,       file actions in the toolbar; recent files
-//     recent-menu, recent-file (data-path)
+//   app-header                                     the header of every page (one line at any width)
+//   template-path                                  the open file's path in the header (the whole
+//                                                    path as its title, cut short with an ellipsis)
+//   new-button, open-button, save-as-button,       file actions in the toolbar; recent files; in a
+//     recent-menu, recent-file (data-path),          narrow window they fold into the File menu
+//     file-menu, file-menu-button                    (file-menu, opened by file-menu-button)
 //   start-page, start-new, start-open, open-example  the start page when nothing is open
 //   page-edit, page-compare, page-history          the page switch (without a template: page-edit
 //                                                    is the start page, and there is no page-compare)
-//   recovery-offer, recovered-item (data-path),    unsaved work recovered after a crash
-//     restore-recovered, discard-recovered
+//   workspace-notices                              the notices under the header, before the page
+//   recovery-offer, recovered-item (data-path),    unsaved work recovered after a crash (in
+//     restore-recovered, discard-recovered,          workspace-notices); recovery-later hides the
+//     recovery-later                                 offer until the next start
 //   unsaved-dialog, unsaved-save, unsaved-discard, unsaved-cancel  the unsaved-changes question
 //   shortcut-help, help-button                     the keyboard shortcut overlay and its button
 //   read-sections, read-section (data-path)        the preview's "show as read" switches
@@ -50,8 +56,8 @@ import type { Platform } from "./platform";
 import { FileMenu } from "./workspace/FileMenu";
 import { PageSwitch } from "./workspace/PageSwitch";
 import { StartPage } from "./workspace/StartPage";
-import { OpenFailureNotice, RecoveryOffer, UnsavedDialog } from "./workspace/WorkspaceNotices";
-import { WorkspaceStore, type Page, type WorkspaceState } from "./workspace/workspace";
+import { UnsavedDialog, WorkspaceNotices } from "./workspace/WorkspaceNotices";
+import { WorkspaceStore, type Page } from "./workspace/workspace";
 
 export function App({ platform }: { platform: Platform }) {
   const [workspace] = useState(() => new WorkspaceStore(platform));
@@ -87,9 +93,19 @@ export function App({ platform }: { platform: Platform }) {
   }, [workspace]);
 
   const { screen } = state;
-  const notices = (
+  // Under the header, before the page: in view at start-up whatever the page holds.
+  const notices = <WorkspaceNotices workspace={workspace} state={state} />;
+  // Over the page.
+  const dialogs = (
     <>
-      <Notices workspace={workspace} state={state} />
+      {state.question !== null && (
+        <UnsavedDialog
+          question={state.question}
+          onAnswer={(answer) => {
+            workspace.answer(answer);
+          }}
+        />
+      )}
       {help && (
         <ShortcutHelpOverlay
           onClose={() => {
@@ -112,8 +128,9 @@ export function App({ platform }: { platform: Platform }) {
             workspace.showPage(page);
           }}
           fileMenu={<FileMenu workspace={workspace} recent={state.recent} onHelp={() => { setHelp(true); }} />}
+          notices={notices}
         />
-        {notices}
+        {dialogs}
       </>
     );
   }
@@ -123,21 +140,22 @@ export function App({ platform }: { platform: Platform }) {
   if (screen.kind === "start" && state.page === "history") {
     return (
       <div className="editor">
-        <header className="toolbar">
+        <header className="toolbar app-header" data-testid="app-header">
           <h1>Unfold</h1>
           <PageSwitch pages={START_PAGES} page="history" onPage={onPage} names={{ edit: "Start" }} />
         </header>
         {notices}
         <HistoryView store={workspace.history} />
+        {dialogs}
       </div>
     );
   }
   return (
     <main className="app">
-      <div className="app-head">
+      <header className="app-head" data-testid="app-header">
         <h1>Unfold</h1>
         {screen.kind === "start" && <PageSwitch pages={START_PAGES} page="edit" onPage={onPage} names={{ edit: "Start" }} />}
-      </div>
+      </header>
       {notices}
       {screen.kind === "loading" && <p className="notice">Loading…</p>}
       {screen.kind === "outside_tauri" && (
@@ -146,6 +164,7 @@ export function App({ platform }: { platform: Platform }) {
         </p>
       )}
       {screen.kind === "start" && <StartPage workspace={workspace} recent={state.recent} />}
+      {dialogs}
     </main>
   );
 }
@@ -168,18 +187,4 @@ function listenToWindow(platform: Platform, workspace: WorkspaceStore): () => vo
   return () => {
     for (const unlisten of unlistens) void unlisten.then((stop) => { stop(); });
   };
-}
-
-function Notices({ workspace, state }: { workspace: WorkspaceStore; state: WorkspaceState }) {
-  return (
-    <>
-      {state.recovered.length > 0 && <RecoveryOffer workspace={workspace} recovered={state.recovered} />}
-      {state.openFailure !== null && (
-        <OpenFailureNotice failure={state.openFailure} onDismiss={() => { workspace.dismissOpenFailure(); }} />
-      )}
-      {state.question !== null && (
-        <UnsavedDialog question={state.question} onAnswer={(answer) => { workspace.answer(answer); }} />
-      )}
-    </>
-  );
 }

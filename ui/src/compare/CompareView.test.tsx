@@ -1,7 +1,9 @@
 // Renders CompareView in happy-dom over the FakePlatform and the lookup-first report: the empty
 // state and its recent scenarios, opening and running the scenario, the lanes holding every event of
 // the report with the restart's new attempt marked, the first divergence named and highlighted, the
-// counters and savings, the picked event's request as text, a held comparison streaming and
+// counters and savings, the picked event's request as text, the event detail closed by its button
+// or Escape (not Escape meant for a field or the providers dialog) with the focus back on the picked
+// event, a held comparison streaming and
 // cancelled, the baseline toggle, the exports and the failures; the model picker (scripted or a
 // profile's live model, its adapters, what Run will run, the missing key's warning) and a live
 // report without a baseline (and with one adapter, without a divergence) in every part of the view.
@@ -89,6 +91,30 @@ function shownSeqs(lane: Lane): number[] {
 
 function event(lane: Lane, seq: number): HTMLElement {
   return byTestId(`timeline-event"][data-lane="${lane}"][data-seq="${String(seq)}`);
+}
+
+/** Presses Escape with the focus on `target` (the page's body: focus nowhere). */
+async function pressEscape(target: HTMLElement): Promise<KeyboardEvent> {
+  const press = new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true });
+  act(() => {
+    target.dispatchEvent(press);
+  });
+  await settle();
+  return press;
+}
+
+function detailShown(): boolean {
+  return container.querySelector('[data-testid="event-detail"]') !== null;
+}
+
+/** The view after a run, with restart's call 3 picked from its focused button. */
+async function picked(): Promise<{ platform: FakePlatform; store: CompareStore; call3: HTMLElement }> {
+  const setUp = await openAndRun();
+  const call3 = event("restart", 7);
+  call3.focus();
+  await click(call3);
+  expect(detailShown()).toBe(true);
+  return { ...setUp, call3 };
 }
 
 describe("CompareView", () => {
@@ -180,6 +206,86 @@ describe("CompareView", () => {
       tool_calls: [{ function: { name: "lookup" } }],
     });
     expect(JSON.parse(byTestId("detail-tools").textContent)).toEqual([]);
+  });
+
+  it("closes the event detail with its labelled button and gives the focus back to the picked event", async () => {
+    const { call3 } = await picked();
+    const close = byTestId("close-event-detail");
+    expect(close.getAttribute("aria-label")).toBe("Close the event detail");
+    expect(close.title).toBe("Close the event detail (Esc)");
+    expect(byTestId("event-detail-panel").contains(close)).toBe(true);
+    close.focus();
+    await click(close);
+    expect(detailShown()).toBe(false);
+    expect(container.querySelector('[data-testid="event-detail-panel"]')).toBeNull();
+    expect(call3.getAttribute("aria-pressed")).toBe("false");
+    expect(document.activeElement).toBe(call3);
+    expect(call3.isConnected).toBe(true);
+  });
+
+  it("closes the event detail on Escape, from the picked event, inside the detail or with the focus nowhere", async () => {
+    const { call3, store } = await picked();
+    const press = await pressEscape(call3);
+    expect(detailShown()).toBe(false);
+    expect(press.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(call3);
+
+    await click(call3);
+    const copy = byTestId("copy-system");
+    copy.focus();
+    await pressEscape(copy);
+    expect(detailShown()).toBe(false);
+    expect(document.activeElement).toBe(call3);
+
+    await click(event("dynamic", 2));
+    await pressEscape(document.body);
+    expect(detailShown()).toBe(false);
+    expect(store.getState().picked).toBeNull();
+    expect(document.activeElement).toBe(event("dynamic", 2));
+  });
+
+  it("leaves Escape to a field, a modified Escape and another part of the page", async () => {
+    await picked();
+    const name = byTestId("scenario-name");
+    name.focus();
+    await pressEscape(name);
+    expect(detailShown()).toBe(true);
+    act(() => {
+      event("restart", 7).dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", ctrlKey: true, bubbles: true }));
+    });
+    expect(detailShown()).toBe(true);
+    const elsewhere = document.createElement("button");
+    document.body.append(elsewhere);
+    await pressEscape(elsewhere);
+    elsewhere.remove();
+    expect(detailShown()).toBe(true);
+  });
+
+  it("leaves Escape in the providers dialog to the dialog: it closes, the event detail stays", async () => {
+    const { call3 } = await picked();
+    await click(byTestId("providers-button"));
+    const dialog = byTestId("providers-dialog");
+    await pressEscape(dialog.querySelector("button") ?? dialog);
+    expect(container.querySelector('[data-testid="providers-dialog"]')).toBeNull();
+    expect(detailShown()).toBe(true);
+    await pressEscape(call3);
+    expect(detailShown()).toBe(false);
+  });
+
+  it("marks the parts an end-to-end test measures: the lanes, the counters and the detail's pane", async () => {
+    await openAndRun();
+    expect(byTestId("counters", byTestId("counters-box")).tagName).toBe("TABLE");
+    expect(byTestId("timeline-lanes", byTestId("compare-results")).className).toContain("lanes-3");
+    const heads = all('[data-testid="lane"] > [data-testid="lane-head"]');
+    expect(heads.map((head) => head.textContent)).toEqual([
+      expect.stringMatching(/^dynamic/),
+      expect.stringMatching(/^restart/),
+      expect.stringMatching(/^baseline/),
+    ]);
+    expect(container.querySelector(".compare-panes.with-detail")).toBeNull();
+    await click(event("restart", 7));
+    expect(container.querySelector(".compare-panes.with-detail")).not.toBeNull();
+    expect(byTestId("event-detail", byTestId("event-detail-panel")).textContent).toContain("restart · #7 · attempt 2");
   });
 
   it("shows a tool call's arguments and result as text, never as HTML", async () => {

@@ -2,12 +2,19 @@
 // asks (the script, or a provider profile's real model under the adapters ticked, with what a live
 // run does and a warning when its key is not set) and the providers dialog, Run and Cancel, the
 // exports), the failure and notice, then the scenario panel beside the comparison (run status, first
-// divergence, counters, prompt-token chart, timeline) and the picked event's detail; an empty state
-// while no scenario is open. All state and actions live in CompareStore.
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+// divergence, counters, prompt-token chart, timeline) and the picked event's detail, under the
+// lanes (beside them in a window wide enough to leave them their width; see compare.css), closed by
+// its button or Escape with the focus back on the picked event; an empty state while no scenario is
+// open. All state and actions live in CompareStore.
+//
+// data-testids besides the components' own (the e2e test measures the layout by them):
+//   compare-results, event-detail-panel    the comparison's pane, and the detail's pane
+//   counters-box                           the counters table's own scroll box
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { AdapterKind, RecentFile, Template } from "../platform";
 import { fileName } from "../view";
 import { CountersTable } from "./CountersTable";
+import { escapeClosesDetail } from "./detail";
 import { EventDetail } from "./EventDetail";
 import { offeredTools, templateParams } from "./offered";
 import { DivergenceLine, RunStatus } from "./RunStatus";
@@ -24,6 +31,7 @@ import {
   type CompareState,
   type CompareStore,
   type ComparisonModel,
+  type PickedEvent,
 } from "./store";
 import { laneViews } from "./timeline";
 import { Timeline } from "./Timeline";
@@ -43,11 +51,46 @@ export function CompareView({ store, template }: { store: CompareStore; template
     void store.loadProfiles();
   }, [store]);
 
-  const { scenario } = state;
-  // The detail column opens once an event is picked, so the lanes have the room until then.
-  const layout = ["compare-panes", state.picked === null ? "" : "with-detail", scenarioShown ? "" : "scenario-hidden"];
+  const view = useRef<HTMLDivElement>(null);
+  // The event whose button gets the focus back once the detail has closed.
+  const returnFocusTo = useRef<PickedEvent | null>(null);
+  const closeDetail = useCallback(() => {
+    returnFocusTo.current = store.getState().picked;
+    store.unpick();
+  }, [store]);
+
+  const { scenario, picked, providersOpen } = state;
+  // Escape closes the detail unless a dialog, a field or another part of the page has the key.
+  useEffect(() => {
+    if (picked === null || providersOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (view.current === null || !escapeClosesDetail(event, view.current)) return;
+      event.preventDefault();
+      closeDetail();
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => {
+      window.removeEventListener("keydown", onKeyDown);
+    };
+  }, [picked, providersOpen, closeDetail]);
+
+  // Keyboard users keep their place: the focus goes back to the picked event when the detail closes,
+  // and the event stays in view when the detail opens under the lanes (their pane gets shorter).
+  useLayoutEffect(() => {
+    if (view.current === null) return;
+    if (picked !== null) {
+      eventButton(view.current, picked)?.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    const place = returnFocusTo.current;
+    returnFocusTo.current = null;
+    if (place !== null) eventButton(view.current, place)?.focus();
+  }, [picked]);
+
+  // The detail opens once an event is picked, so the lanes have the room until then.
+  const layout = ["compare-panes", picked === null ? "" : "with-detail", scenarioShown ? "" : "scenario-hidden"];
   return (
-    <div className="compare-view" data-testid="compare-view">
+    <div className="compare-view" data-testid="compare-view" ref={view}>
       <CompareToolbar
         store={store}
         state={state}
@@ -71,7 +114,7 @@ export function CompareView({ store, template }: { store: CompareStore; template
               />
             </aside>
           )}
-          <Results store={store} state={state} />
+          <Results store={store} state={state} onCloseDetail={closeDetail} />
         </div>
       )}
       {state.providersOpen && (
@@ -86,6 +129,11 @@ export function CompareView({ store, template }: { store: CompareStore; template
       )}
     </div>
   );
+}
+
+/** The timeline's button of the event `place` (hidden with the baseline lane: none). */
+function eventButton(view: HTMLElement, place: PickedEvent): HTMLButtonElement | null {
+  return view.querySelector<HTMLButtonElement>(`button[data-lane="${place.lane}"][data-seq="${String(place.event.seq)}"]`);
 }
 
 /** What Run will run, for its title. */
@@ -370,11 +418,11 @@ function RecentScenarios({ store, recent }: { store: CompareStore; recent: Recen
 }
 
 /** The comparison's side of the view: nothing run yet, or the run as far as it got, and the picked event. */
-function Results({ store, state }: { store: CompareStore; state: CompareState }) {
+function Results({ store, state, onCloseDetail }: { store: CompareStore; state: CompareState; onCloseDetail: () => void }) {
   const { run, picked } = state;
   if (run === null) {
     return (
-      <section className="pane compare-results" aria-label="Comparison">
+      <section className="pane compare-results" data-testid="compare-results" aria-label="Comparison">
         <p className="notice">
           {state.model.kind === "scripted"
             ? "Not run yet. Run replays the scenario under the dynamic and restart adapters and the all-FULL baseline; the lanes fill in as the events arrive."
@@ -386,22 +434,27 @@ function Results({ store, state }: { store: CompareStore; state: CompareState })
   const views = laneViews(run.events);
   return (
     <>
-      <section className="pane compare-results" aria-label="Comparison">
+      <section className="pane compare-results" data-testid="compare-results" aria-label="Comparison">
         <RunStatus run={run} />
         {run.report !== null && <DivergenceLine report={run.report} />}
         <div className="compare-figures">
-          {run.report !== null && <CountersTable report={run.report} />}
+          {run.report !== null && (
+            <div className="counters-box" data-testid="counters-box">
+              <CountersTable report={run.report} />
+            </div>
+          )}
           <TokenChart views={views} />
         </div>
         <Timeline run={run} views={views} picked={picked} onPick={(lane, event) => void store.pick(lane, event)} />
       </section>
       {picked !== null && (
-        <aside className="pane compare-detail">
+        <aside className="pane compare-detail" data-testid="event-detail-panel">
           <EventDetail
             picked={picked}
             callIndex={callIndexOf(picked.event, run.events[picked.lane])}
             finished={run.report !== null}
             detail={state.detail}
+            onClose={onCloseDetail}
           />
         </aside>
       )}

@@ -1,7 +1,8 @@
 // The event picked on the timeline: its kind and fields, and for an event that belongs to a model
 // call, the request that adapter sent at that call (the system prompt, the messages after it, the
-// tools as OpenAI JSON) and the model's answer, each with a Copy button. Everything is rendered as
-// text: a prompt or a tool result is never parsed as HTML.
+// tools as OpenAI JSON) and the model's answer, each with a Copy button; a close button in its
+// heading (Escape too: the compare view listens for it). Everything is rendered as text: a prompt or
+// a tool result is never parsed as HTML.
 import { useState } from "react";
 import { copyText, eventFields, prettyJson, requestParts } from "./detail";
 import type { CallDetail, PickedEvent } from "./store";
@@ -12,6 +13,7 @@ export function EventDetail({
   callIndex,
   finished,
   detail,
+  onClose,
 }: {
   picked: PickedEvent | null;
   /** The model call the picked event belongs to (null: it came before the first call). */
@@ -19,10 +21,27 @@ export function EventDetail({
   /** The comparison has finished: requests can be asked for. */
   finished: boolean;
   detail: CallDetail;
+  /** Closes the detail (its close button); none: the detail has no close button. */
+  onClose?: () => void;
 }) {
   return (
     <section className="event-detail" data-testid="event-detail" aria-label="Event detail">
-      <h3>Event</h3>
+      <div className="event-detail-head">
+        <h3>Event</h3>
+        {onClose !== undefined && (
+          <button
+            type="button"
+            className="icon-button"
+            data-testid="close-event-detail"
+            aria-label="Close the event detail"
+            aria-keyshortcuts="Escape"
+            title="Close the event detail (Esc)"
+            onClick={onClose}
+          >
+            <span aria-hidden="true">×</span>
+          </button>
+        )}
+      </div>
       {picked === null ? (
         <p className="notice">Pick an event on the timeline to see its fields and the request its model call sent.</p>
       ) : (

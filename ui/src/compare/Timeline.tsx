@@ -6,6 +6,11 @@
 // divergence's events are highlighted. It draws what has arrived, so it follows a running comparison,
 // and the text a live model is writing shows at the end of its lane until its answer is whole. The
 // run history draws kept runs with it too, each lane named after its run.
+//
+// data-testids: timeline-lanes (the lanes' grid), lane (data-lane; `display: contents`, so it has no
+// box: measure its lane-head child, the lane's first cell, for a lane's width), timeline-event and
+// run-end (data-lane, data-seq, data-type; aria-pressed on the picked one), call-block,
+// attempt-separator, baseline-toggle, lane-writing.
 import { useState, type ReactNode } from "react";
 import type { Lane, RunEvent } from "../platform";
 import type { PickedEvent, RunState } from "./store";
@@ -86,7 +91,7 @@ export function Timeline({
         )}
       </div>
       {/* The lanes' cells share the grid's rows (see compare.css), so call k lines up across lanes. */}
-      <div className={`timeline lanes-${String(lanes.length)}`}>
+      <div className={`timeline lanes-${String(lanes.length)}`} data-testid="timeline-lanes">
         {lanes.map((lane, index) => (
           <LaneColumn
             key={lane}
@@ -145,7 +150,7 @@ function LaneColumn({
   const cell = (extra = "") => `timeline-cell col-${String(column)}${extra}`;
   return (
     <div className="lane" data-testid="lane" data-lane={lane} role="group" aria-label={`${label.name} lane`}>
-      <div className={cell(" lane-head")}>
+      <div className={cell(" lane-head")} data-testid="lane-head">
         <h4>{label.name}</h4>
         <span className="lane-note">{label.note}</span>
       </div>

@@ -1,9 +1,10 @@
 // detail.ts: an event's fields in words, a model call's request split into system prompt, messages,
-// tools and answer, and copying with the reason when the clipboard refuses.
-import { describe, expect, it } from "vitest";
+// tools and answer, copying with the reason when the clipboard refuses, and which Escape presses
+// close the event detail.
+import { afterEach, describe, expect, it } from "vitest";
 import type { CallRequest, RunEvent } from "../platform";
 import { lookupFirstReport } from "../testing/fakeCompare";
-import { copyText, eventFields, prettyJson, requestParts } from "./detail";
+import { copyText, escapeClosesDetail, eventFields, prettyJson, requestParts, type EscapePress } from "./detail";
 
 function restartEvent(seq: number): RunEvent {
   const event = lookupFirstReport().runs[1]?.events.find((e) => e.seq === seq);
@@ -84,5 +85,75 @@ describe("copyText", () => {
     expect(await copyText("prompt", null)).toBe("Not copied: this window cannot use the clipboard");
     const refusing = { writeText: () => Promise.reject(new Error("Write permission denied.")) };
     expect(await copyText("prompt", refusing)).toBe("Not copied: Write permission denied.");
+  });
+});
+
+describe("escapeClosesDetail", () => {
+  /** A compare view on the page, with a button, fields, a dialog inside it, and a button outside it. */
+  function page() {
+    const view = document.createElement("div");
+    view.innerHTML = `
+      <button id="event">call 1</button>
+      <input id="name" type="text"><input id="search" type="search"><input id="tick" type="checkbox">
+      <textarea id="user"></textarea><select id="model"><option>x</option></select>
+      <div id="editor" contenteditable="true"></div>
+      <div role="dialog"><button id="in-dialog">Save</button></div>`;
+    const outside = document.createElement("button");
+    document.body.append(view, outside);
+    const at = (id: string) => view.querySelector<HTMLElement>(`#${id}`) as HTMLElement;
+    return { view, outside, at };
+  }
+
+  const escape = (target: EventTarget | null, mods: Partial<EscapePress> = {}): EscapePress => ({
+    key: "Escape",
+    ctrlKey: false,
+    metaKey: false,
+    altKey: false,
+    shiftKey: false,
+    isComposing: false,
+    defaultPrevented: false,
+    target,
+    ...mods,
+  });
+
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it("closes on a plain Escape with the focus on a button in the view, or nowhere", () => {
+    const { view, at } = page();
+    expect(escapeClosesDetail(escape(at("event")), view)).toBe(true);
+    expect(escapeClosesDetail(escape(at("tick")), view)).toBe(true);
+    expect(escapeClosesDetail(escape(document.body), view)).toBe(true);
+  });
+
+  it("leaves Escape to the fields that may use it: text, search, lists and editors", () => {
+    const { view, at } = page();
+    for (const id of ["name", "search", "user", "model", "editor"]) expect(escapeClosesDetail(escape(at(id)), view)).toBe(false);
+  });
+
+  it("leaves another key, a modified Escape, an input method's and a taken Escape alone", () => {
+    const { view, at } = page();
+    const button = at("event");
+    expect(escapeClosesDetail({ ...escape(button), key: "Enter" }, view)).toBe(false);
+    for (const mods of [{ ctrlKey: true }, { metaKey: true }, { altKey: true }, { shiftKey: true }]) {
+      expect(escapeClosesDetail(escape(button, mods), view)).toBe(false);
+    }
+    expect(escapeClosesDetail(escape(button, { isComposing: true }), view)).toBe(false);
+    expect(escapeClosesDetail(escape(button, { defaultPrevented: true }), view)).toBe(false);
+  });
+
+  it("leaves Escape to a dialog, to a modal one wherever the focus is, and to the rest of the page", () => {
+    const { view, outside, at } = page();
+    expect(escapeClosesDetail(escape(at("in-dialog")), view)).toBe(false);
+    expect(escapeClosesDetail(escape(outside), view)).toBe(false);
+    const gone = at("event");
+    gone.remove();
+    expect(escapeClosesDetail(escape(gone), view)).toBe(false);
+    const modal = document.createElement("div");
+    modal.setAttribute("aria-modal", "true");
+    document.body.append(modal);
+    expect(escapeClosesDetail(escape(document.body), view)).toBe(false);
+    expect(escapeClosesDetail(escape(at("tick")), view)).toBe(false);
   });
 });

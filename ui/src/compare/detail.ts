@@ -1,6 +1,7 @@
 // The event detail's content as plain data: an event's fields in words, the request a model call
 // sent split into what a reader looks for (the system prompt, the messages after it, the tools, the
-// answer), and copying text to the clipboard with a reason when it cannot be done.
+// answer), copying text to the clipboard with a reason when it cannot be done, and whether an
+// Escape press is the detail's to close it.
 import type { CallRequest, JsonValue, RunEvent } from "../platform";
 
 /** One field of an event: its label and its value as text; `json` values are shown as a block. */
@@ -137,4 +138,42 @@ export async function copyText(text: string, clipboard: TextClipboard | null = w
   } catch (error) {
     return `Not copied: ${error instanceof Error ? error.message : String(error)}`;
   }
+}
+
+/** The parts of a key press `escapeClosesDetail` looks at (a `KeyboardEvent` has them all). */
+export interface EscapePress {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  shiftKey: boolean;
+  isComposing: boolean;
+  defaultPrevented: boolean;
+  target: EventTarget | null;
+}
+
+/** Input types whose field is typed in (Escape may be the field's: a search field clears itself). */
+const CLICKED_INPUTS: ReadonlySet<string> = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file"]);
+
+/** Whether `element` is a field that may use Escape itself: a text field, a list or an editor. */
+function usesEscape(element: HTMLElement): boolean {
+  if (element.isContentEditable || element.tagName === "TEXTAREA" || element.tagName === "SELECT") return true;
+  return element instanceof HTMLInputElement && !CLICKED_INPUTS.has(element.type);
+}
+
+/**
+ * Whether Escape, as pressed, closes the event detail of the compare view `view`: a plain Escape
+ * that nothing took (a field, an input method, a dialog) while no modal dialog is open, with the
+ * focus in the view or nowhere (a clicked button keeps no focus in some web views).
+ */
+export function escapeClosesDetail(press: EscapePress, view: HTMLElement): boolean {
+  if (press.key !== "Escape" || press.ctrlKey || press.metaKey || press.altKey || press.shiftKey) return false;
+  if (press.isComposing || press.defaultPrevented) return false;
+  const page = view.ownerDocument;
+  if (page.querySelector('[aria-modal="true"]') !== null) return false;
+  const { target } = press;
+  if (target === page.body || target === page.documentElement || target === page) return true;
+  // A dialog's Escape may have removed it already: a target no longer on the page was not in the view.
+  if (!(target instanceof HTMLElement) || !target.isConnected || !view.contains(target)) return false;
+  return target.closest('[role="dialog"], [role="alertdialog"]') === null && !usesEscape(target);
 }

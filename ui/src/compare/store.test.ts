@@ -1,8 +1,9 @@
 // CompareStore over the FakePlatform: opening scenarios (and a failed open keeping the open one),
 // edit, undo and redo with their revisions, the unsaved-changes question before a scenario is
 // replaced, save and save as, a comparison streaming its events lane by lane to its report, cancel,
-// the picked event's request, the exports and the failures; the model a comparison asks (scripted or
-// live, and what `run` sends), why a live one cannot run, and the provider profiles read and saved.
+// the picked event's request and letting it go, the exports and the failures; the model a
+// comparison asks (scripted or live, and what `run` sends), why a live one cannot run, and the
+// provider profiles read and saved.
 import { describe, expect, it } from "vitest";
 import type { Lane, PlatformError, RunEvent } from "../platform";
 import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
@@ -206,6 +207,20 @@ describe("CompareStore comparisons", () => {
     expect(platform.callNames()).not.toContain("comparisonCall");
     platform.compare.release();
     await running;
+  });
+
+  it("lets go of the picked event, and drops the request that arrives for it afterwards", async () => {
+    const { store } = await opened();
+    await store.run();
+    const call = reportEvents("dynamic").find((e) => e.type === "model_call");
+    if (call === undefined) throw new Error("the dynamic run makes a model call");
+    const picking = store.pick("dynamic", call);
+    expect(store.getState().detail).toEqual({ kind: "loading" });
+    store.unpick();
+    await picking;
+    expect(store.getState()).toMatchObject({ picked: null, detail: { kind: "none" } });
+    store.unpick();
+    expect(store.getState().picked).toBeNull();
   });
 
   it("exports the report and the request bodies where the dialogs say, and says so", async () => {

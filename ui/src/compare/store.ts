@@ -3,7 +3,8 @@
 // changes settled before another one replaces it), the model a comparison asks (the scenario's
 // script, or a provider profile's real model under the adapters ticked) and the provider profiles
 // with their dialog, a comparison run with its events arriving lane by lane and its cancel, the
-// event picked on the timeline with the request and answer of its model call, and the exports.
+// event picked on the timeline (until it is let go) with the request and answer of its model call,
+// and the exports.
 // React reads it through `subscribe`/`getState`.
 import type {
   AdapterKind,
@@ -442,6 +443,15 @@ export class CompareStore extends ExternalStore<CompareState> {
     this.update({
       detail: result.ok ? { kind: "ready", call: result.value } : { kind: "failed", failure: failureOf("The request is not available", result.error) },
     });
+  }
+
+  /**
+   * Lets go of the picked event: the event detail closes. A request still on its way for it is
+   * dropped when it arrives.
+   */
+  unpick(): void {
+    if (this.state.picked === null) return;
+    this.update({ picked: null, detail: { kind: "none" } });
   }
 
   /** Asks where to write the comparison report, then writes it. */

@@ -9,6 +9,7 @@ import type { CompareStore } from "../compare/store";
 import { HistoryView } from "../history/HistoryView";
 import type { HistoryStore } from "../history/store";
 import type { ProblemView } from "../platform";
+import { FilePath } from "../workspace/FilePath";
 import { PageSwitch } from "../workspace/PageSwitch";
 import type { Page } from "../workspace/workspace";
 import { windowTitle } from "../view";
@@ -19,6 +20,7 @@ import { SectionTools } from "./SectionTools";
 import { SectionTree } from "./SectionTree";
 import { isEditorShortcut, shortcutAction, type TreeKeyAction } from "./shortcuts";
 import type { EditorStore, Failure } from "./store";
+import { siblingKeys } from "./edits";
 import { sectionAt } from "./tree";
 import { TemplatePanel } from "./TemplatePanel";
 import { storeToolActions } from "./ToolList";
@@ -31,7 +33,8 @@ type Tab = "section" | "template";
 
 /**
  * The editor over `store`'s document, the compare view (`page`) of `compare`'s scenario on it, or
- * the run history of `history`; `fileMenu` (new, open, save as, recent files) sits in its toolbar.
+ * the run history of `history`; `fileMenu` (new, open, save as, recent files) sits in its toolbar,
+ * `notices` (the workspace's: recovered work, a failed open) right under it.
  */
 export function Editor({
   store,
@@ -40,6 +43,7 @@ export function Editor({
   page,
   onPage,
   fileMenu,
+  notices,
 }: {
   store: EditorStore;
   compare: CompareStore;
@@ -47,6 +51,7 @@ export function Editor({
   page: Page;
   onPage: (page: Page) => void;
   fileMenu?: ReactNode;
+  notices?: ReactNode;
 }) {
   const [tab, setTab] = useState<Tab>("section");
   const state = useSyncExternalStore(store.subscribe, store.getState);
@@ -89,7 +94,7 @@ export function Editor({
 
   return (
     <div className="editor">
-      <header className="toolbar">
+      <header className="toolbar app-header" data-testid="app-header">
         <h1>Unfold</h1>
         {fileMenu}
         <button
@@ -119,9 +124,7 @@ export function Editor({
         >
           Save
         </button>
-        <code className="path" data-testid="template-path">
-          {document.path ?? "Untitled"}
-        </code>
+        <FilePath path={document.path} testId="template-path" />
         {document.dirty && (
           <span className="dirty" data-testid="dirty-marker">
             modified
@@ -129,6 +132,7 @@ export function Editor({
         )}
         <PageSwitch pages={["edit", "compare", "history"]} page={page} onPage={onPage} />
       </header>
+      {notices}
       {state.failure !== null && (
         <FailureNotice
           failure={state.failure}
@@ -193,10 +197,12 @@ export function Editor({
           ) : selected !== null && section !== undefined ? (
             <>
               <SectionEditor
-                // A new section, or a document changed by undo/redo: start from its fields again.
-                key={`${selected}#${String(state.revision)}`}
+                // Another section selected, or a document changed by undo/redo: start from its fields
+                // again. Not keyed by its path: a rename or move keeps the editor and the focus in it.
+                key={`${String(state.selection)}#${String(state.revision)}`}
                 path={selected}
                 section={section}
+                siblingKeys={siblingKeys(document.template, selected)}
                 params={Object.keys(document.template.params)}
                 focusKey={state.added === selected}
                 onField={(field, value) => void store.setField(selected, field, value)}
@@ -204,7 +210,7 @@ export function Editor({
                 onVisibility={(visibility) => void store.setVisibility(selected, visibility)}
               />
               <SectionTools
-                key={selected}
+                key={String(state.selection)}
                 path={selected}
                 section={section}
                 revision={state.revision}

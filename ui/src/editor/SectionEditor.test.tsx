@@ -1,22 +1,33 @@
 // Renders SectionEditor in happy-dom: the title, template and summary in code fields with their
 // test ids, the warnings under a field (unknown parameters, invalid `$`, a title's placeholders)
-// following what is typed, and every change sent with the field's whole text.
+// following what is typed, and every change sent with the field's whole text; the key checked as
+// typed (what is wrong under the field, which is marked invalid), never sent while invalid, put
+// back by Escape and by leaving the field with an invalid key. Then in the whole editor over the
+// fake platform: a rename leaves the focus where the user sent it (Tab, a click, Enter) and what
+// is typed next lands there.
 import { EditorView } from "@codemirror/view";
 import { act } from "react";
 import type { Root } from "react-dom/client";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
+import { CompareStore } from "../compare/store";
+import { HistoryStore } from "../history/store";
 import type { Section } from "../platform";
+import { FakePlatform } from "../testing/fakePlatform";
 import type { TextField } from "./edits";
+import { Editor } from "./Editor";
 import { SectionEditor } from "./SectionEditor";
+import { EditorStore } from "./store";
 
 let container: HTMLDivElement;
 let root: Root;
 let fields: [TextField, string][];
+let renames: string[];
 
 mountEachTest((mounted) => {
   ({ container, root } = mounted);
   fields = [];
+  renames = [];
 });
 
 const SECTION: Section = {
@@ -35,9 +46,10 @@ function render(section: Section = SECTION): void {
       <SectionEditor
         path={section.key}
         section={section}
+        siblingKeys={["context", "style"]}
         params={["objective"]}
         onField={(field, value) => fields.push([field, value])}
-        onRename={() => undefined}
+        onRename={(key) => renames.push(key)}
         onVisibility={() => undefined}
       />,
     );
@@ -53,6 +65,29 @@ function byTestId(id: string): HTMLElement {
 function warnings(field: string): string[] {
   const list = container.querySelector(`[data-testid="field-${field}-warnings"]`);
   return list === null ? [] : [...list.querySelectorAll("li")].map((li) => li.textContent);
+}
+
+/** Types `value` into an input the way React sees it (value setter + input event). */
+function typeInto(input: HTMLInputElement, value: string): void {
+  act(() => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, value);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+}
+
+function keyDown(element: HTMLElement, key: string): void {
+  act(() => {
+    element.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+  });
+}
+
+function keyField(): HTMLInputElement {
+  return byTestId("field-key") as HTMLInputElement;
+}
+
+/** What the key field says is wrong ("" when nothing). */
+function keyProblem(): string {
+  return byTestId("field-key-problem").textContent;
 }
 
 function type(field: string, text: string): void {
@@ -106,5 +141,232 @@ describe("SectionEditor", () => {
       ["summary", "About ${topic}"],
       ["title", "Task"],
     ]);
+  });
+});
+
+describe("SectionEditor: the key as typed", () => {
+  it("says under the field what is wrong with the key while it is typed, and marks the field invalid", () => {
+    render();
+    const key = keyField();
+    expect(keyProblem()).toBe("");
+    expect(key.getAttribute("aria-invalid")).toBe("false");
+    expect(key.hasAttribute("aria-describedby")).toBe(false);
+
+    typeInto(key, "Task");
+    expect(keyProblem()).toBe("A key is lowercase: write 't' for 'T'");
+    expect(key.getAttribute("aria-invalid")).toBe("true");
+    expect(key.getAttribute("aria-describedby")).toBe(byTestId("field-key-problem").id);
+    expect(byTestId("field-key-problem").getAttribute("aria-live")).toBe("polite");
+
+    typeInto(key, "my task");
+    expect(keyProblem()).toBe("A key has no spaces: join words with - or _");
+    typeInto(key, "style");
+    expect(keyProblem()).toBe("Another section at this level already has the key 'style'");
+    typeInto(key, "");
+    expect(keyProblem()).toBe(
+      "A section needs a key: lowercase letters, digits, _ and -, starting with a letter or a digit",
+    );
+
+    typeInto(key, "my-task");
+    expect(keyProblem()).toBe("");
+    expect(key.getAttribute("aria-invalid")).toBe("false");
+    expect(key.hasAttribute("aria-describedby")).toBe(false);
+    expect(renames).toEqual([]);
+  });
+
+  it("sends nothing on Enter while the key is invalid, and keeps the text to fix", () => {
+    render();
+    typeInto(keyField(), "My Task");
+    keyDown(keyField(), "Enter");
+    expect(renames).toEqual([]);
+    expect(keyField().value).toBe("My Task");
+    typeInto(keyField(), " my-task ");
+    keyDown(keyField(), "Enter");
+    expect(renames).toEqual(["my-task"]);
+    expect(keyField().value).toBe("my-task");
+  });
+
+  it("puts back the section's key on Escape, valid or not", () => {
+    render();
+    typeInto(keyField(), "Bad Key");
+    keyDown(keyField(), "Escape");
+    expect(keyField().value).toBe("task");
+    expect(keyProblem()).toBe("");
+    expect(keyField().getAttribute("aria-invalid")).toBe("false");
+    typeInto(keyField(), "job");
+    keyDown(keyField(), "Escape");
+    expect(keyField().value).toBe("task");
+    act(() => {
+      keyField().dispatchEvent(new FocusEvent("focusout", { bubbles: true }));
+    });
+    expect(renames).toEqual([]);
+  });
+
+  it("puts back the section's key when the field is left with an invalid one, and sends nothing", () => {
+    render();
+    typeInto(keyField(), "_task");
+    expect(keyProblem()).toBe("A key starts with a lowercase letter or a digit, not '_'");
+    act(() => {
+      keyField().dispatchEvent(new FocusEvent("focusout", { bubbles: true }));
+    });
+    expect(renames).toEqual([]);
+    expect(keyField().value).toBe("task");
+    expect(keyProblem()).toBe("");
+  });
+
+  it("renames when the field is left with a valid key", () => {
+    render();
+    typeInto(keyField(), "job");
+    act(() => {
+      keyField().dispatchEvent(new FocusEvent("focusout", { bubbles: true }));
+    });
+    expect(renames).toEqual(["job"]);
+  });
+});
+
+describe("SectionEditor in the editor: the focus after a rename", () => {
+  /** Lets every pending backend answer (all immediate in the fake) reach the page. */
+  async function settle(): Promise<void> {
+    await act(async () => {
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    });
+  }
+
+  async function renderEditor(): Promise<{ platform: FakePlatform; store: EditorStore }> {
+    const platform = new FakePlatform();
+    const store = new EditorStore(platform, platform.view());
+    const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
+    const history = new HistoryStore(platform);
+    await act(async () => {
+      root.render(<Editor store={store} compare={compare} history={history} page="edit" onPage={() => undefined} />);
+      await Promise.resolve();
+    });
+    await settle();
+    return { platform, store };
+  }
+
+  /** Moves the focus to `element` as the browser does for Tab or a click: the field left blurs. */
+  async function moveFocus(element: HTMLElement): Promise<void> {
+    await act(async () => {
+      element.focus();
+      await Promise.resolve();
+    });
+    await settle();
+  }
+
+  /**
+   * happy-dom reports a change of the page's selection at once, from inside the code field's own
+   * update when it has the focus (a browser reports it later), which CodeMirror refuses. The code
+   * fields here need no such report (their selection is their own): it is held back.
+   */
+  const holdBack = (event: Event) => {
+    event.stopImmediatePropagation();
+  };
+  beforeEach(() => {
+    window.addEventListener("selectionchange", holdBack, true);
+  });
+  afterEach(() => {
+    window.removeEventListener("selectionchange", holdBack, true);
+  });
+
+  /** Types at the end of the code field that has the focus, as its editor takes a key press. */
+  async function typeInFocusedField(text: string): Promise<void> {
+    const active = document.activeElement;
+    const view = active instanceof HTMLElement ? EditorView.findFromDOM(active) : null;
+    if (view === null) throw new Error("the focus is not in a code field");
+    await act(async () => {
+      view.dispatch({ changes: { from: view.state.doc.length, insert: text }, userEvent: "input.type" });
+      await Promise.resolve();
+    });
+    await settle();
+  }
+
+  function renameEdits(platform: FakePlatform): unknown[] {
+    return platform.argsOf("applyEdit").map(([, edit]) => edit);
+  }
+
+  it("keeps the focus in the next field after a rename by Tab, and what is typed lands there", async () => {
+    const { platform, store } = await renderEditor();
+    const key = keyField();
+    await moveFocus(key);
+    typeInto(key, "job");
+    keyDown(key, "Tab");
+    const title = byTestId("field-title");
+    await moveFocus(title);
+
+    expect(renameEdits(platform)).toEqual([{ op: "rename_section", path: "task", key: "job" }]);
+    expect(store.getState().selected).toBe("job");
+    expect(byTestId("section-editor").getAttribute("aria-label")).toBe("Section job");
+    expect(byTestId("field-title")).toBe(title);
+    expect(document.activeElement).toBe(title);
+
+    await typeInFocusedField(" now");
+    expect(renameEdits(platform).at(-1)).toMatchObject({ op: "set_section_fields", path: "job", fields: { title: "Task now" } });
+    expect(document.activeElement).toBe(byTestId("field-title"));
+  });
+
+  it("renames a section just added from its focused key, and Tab leaves the focus in its title", async () => {
+    const { platform, store } = await renderEditor();
+    await act(async () => {
+      container.querySelector<HTMLElement>('[aria-label="Add child"]')?.click();
+      await Promise.resolve();
+    });
+    await settle();
+    const key = keyField();
+    expect(store.getState().selected).toBe("task.section");
+    expect(document.activeElement).toBe(key);
+    typeInto(key, "intro");
+    keyDown(key, "Tab");
+    const title = byTestId("field-title");
+    await moveFocus(title);
+    expect(renameEdits(platform).at(-1)).toEqual({ op: "rename_section", path: "task.section", key: "intro" });
+    expect(store.getState().selected).toBe("task.intro");
+    expect(document.activeElement).toBe(title);
+    await typeInFocusedField(" here");
+    expect(renameEdits(platform).at(-1)).toMatchObject({
+      op: "set_section_fields",
+      path: "task.intro",
+      fields: { title: "New section here" },
+    });
+  });
+
+  it("keeps the focus on the control clicked after a rename", async () => {
+    const { platform } = await renderEditor();
+    await moveFocus(keyField());
+    typeInto(keyField(), "job");
+    const template = byTestId("field-template");
+    await moveFocus(template);
+    expect(renameEdits(platform)).toEqual([{ op: "rename_section", path: "task", key: "job" }]);
+    expect(document.activeElement).toBe(template);
+    expect(byTestId("field-template")).toBe(template);
+  });
+
+  it("keeps the focus in the key field after a rename by Enter", async () => {
+    const { platform, store } = await renderEditor();
+    const key = keyField();
+    await moveFocus(key);
+    typeInto(key, "job");
+    keyDown(key, "Enter");
+    await settle();
+    expect(renameEdits(platform)).toEqual([{ op: "rename_section", path: "task", key: "job" }]);
+    expect(store.getState().selected).toBe("job");
+    expect(keyField()).toBe(key);
+    expect(document.activeElement).toBe(key);
+    expect(key.value).toBe("job");
+  });
+
+  it("puts back the key when an invalid one is left by Tab, and sends nothing", async () => {
+    const { platform, store } = await renderEditor();
+    const key = keyField();
+    await moveFocus(key);
+    typeInto(key, "Job");
+    keyDown(key, "Tab");
+    const title = byTestId("field-title");
+    await moveFocus(title);
+    expect(renameEdits(platform)).toEqual([]);
+    expect(key.value).toBe("task");
+    expect(store.getState().failure).toBeNull();
+    expect(container.querySelector('[data-testid="edit-failure"]')).toBeNull();
+    expect(document.activeElement).toBe(title);
   });
 });

@@ -1,17 +1,20 @@
-// The selected section's editor: key (renamed on blur or Enter, Escape puts it back; focused and
-// selected, ready to rename, for a section just added), title, template and summary (code fields,
-// an edit on every change, placeholders marked and warned about under the field) and visibility.
-// It keeps what the user typed (a refused rename leaves the text in place); its parent remounts it
-// to start from the document.
+// The selected section's editor: key (checked as typed, with what is wrong said under it; renamed
+// on Enter, which keeps the focus there, or on leaving the field, which an invalid key puts back as
+// Escape always does; focused and selected, ready to rename, for a section just added), title,
+// template and summary (code fields, an edit on every change, placeholders marked and warned about
+// under the field) and visibility. It keeps what the user typed (a rename the backend refuses
+// leaves the text in place); its parent remounts it to start from the document, and keeps it (and
+// the focus in it) through a rename or move of its section.
 import { useEffect, useId, useRef, useState } from "react";
 import type { Section, Visibility } from "../platform";
 import { CodeField } from "./CodeField";
-import type { TextField } from "./edits";
+import { sectionKeyProblem, type TextField } from "./edits";
 import { placeholderWarnings, titleWarnings } from "./placeholders";
 
 export function SectionEditor({
   path,
   section,
+  siblingKeys,
   params,
   onField,
   onRename,
@@ -20,6 +23,8 @@ export function SectionEditor({
 }: {
   path: string;
   section: Section;
+  /** The keys of the sections beside it (same parent), not its own: a key must differ from them. */
+  siblingKeys: readonly string[];
   /** The template's parameter names (those with a default). */
   params: readonly string[];
   /** Focus the key field with its text selected, once, when it appears. */
@@ -47,8 +52,16 @@ export function SectionEditor({
     keyField.current?.select();
   }, [focusKey]);
 
-  const commitKey = () => {
-    if (key.trim() !== section.key) onRename(key);
+  const keyProblem = sectionKeyProblem(key, siblingKeys);
+  /** Renames to the key typed; an invalid one is never sent (leaving the field puts back the key). */
+  const commitKey = (leaving: boolean) => {
+    const typed = key.trim();
+    if (keyProblem !== null) {
+      if (leaving) setKey(section.key);
+      return;
+    }
+    setKey(typed);
+    if (typed !== section.key) onRename(typed);
   };
 
   return (
@@ -69,19 +82,27 @@ export function SectionEditor({
         value={key}
         spellCheck={false}
         autoComplete="off"
+        aria-invalid={keyProblem !== null}
+        aria-describedby={keyProblem === null ? undefined : `${id}-key-problem`}
         onChange={(event) => {
           setKey(event.target.value);
         }}
-        onBlur={commitKey}
+        onBlur={() => {
+          commitKey(true);
+        }}
         onKeyDown={(event) => {
           if (event.key === "Enter") {
             event.preventDefault();
-            commitKey();
+            commitKey(false);
           } else if (event.key === "Escape") {
             setKey(section.key);
           }
         }}
       />
+      {/* Always in the page, so that a screen reader hears each new problem as it is typed. */}
+      <p id={`${id}-key-problem`} className="key-problem" data-testid="field-key-problem" aria-live="polite">
+        {keyProblem}
+      </p>
       <span className="field-label">Title</span>
       <CodeField
         testId="field-title"

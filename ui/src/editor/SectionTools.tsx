@@ -6,7 +6,7 @@ import { useId, useState } from "react";
 import type { ImportedTools, Outcome, ProblemView, Section, Tool, ToolListFile } from "../platform";
 import { describeError } from "../view";
 import { ToolList, type ToolActions } from "./ToolList";
-import { attachable, sectionOwner } from "./tools";
+import { attachable } from "./tools";
 import { ProblemItems } from "../ProblemItems";
 
 type ImportState =
@@ -66,7 +66,6 @@ export function SectionTools({
     <section className="section-tools" aria-label={`Tools of ${path}`}>
       <h3>Tools</h3>
       <ToolList
-        owner={sectionOwner(path)}
         tools={section.tools}
         revision={revision}
         testId="section-tools"

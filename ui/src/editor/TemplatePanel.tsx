@@ -6,7 +6,6 @@ import { useId, useState } from "react";
 import type { Disclosure, HeadingStyle, Template, TemplateSettings, ToolDisclosure } from "../platform";
 import { settingsOf, type SettingsTextField } from "./settings";
 import { ToolList, type ToolActions } from "./ToolList";
-import { TEMPLATE_OWNER } from "./tools";
 
 /** The settings chosen from a list, with their labels and choices. */
 type ChoiceField = "disclosure" | "heading" | "tool_disclosure";
@@ -151,7 +150,6 @@ export function TemplatePanel({
       </button>
       <h3>Tools (offered whatever is summarized)</h3>
       <ToolList
-        owner={TEMPLATE_OWNER}
         tools={template.tools}
         revision={revision}
         testId="template-tools"

@@ -6,7 +6,7 @@ import { useState } from "react";
 import type { Outcome, ProblemView, Tool, ToolOwner } from "../platform";
 import type { EditorStore } from "./store";
 import { ToolEditor } from "./ToolEditor";
-import { followTool, ownerKey } from "./tools";
+import { followTool } from "./tools";
 
 /** What a tool list does to the document. */
 export interface ToolActions {
@@ -32,14 +32,12 @@ export function storeToolActions(store: EditorStore, owner: ToolOwner): ToolActi
 }
 
 export function ToolList({
-  owner,
   tools,
   revision,
   testId,
   itemTestId,
   actions,
 }: {
-  owner: ToolOwner;
   tools: readonly Tool[];
   /** The document's undo/redo count: the editor re-reads the tool when it changes. */
   revision: number;
@@ -131,8 +129,10 @@ export function ToolList({
       </button>
       {open !== null && openTool !== undefined && (
         <ToolEditor
-          // Another tool opened, or a document changed by undo/redo: start from the tool again.
-          key={`${ownerKey(owner)}#${String(opened)}#${String(revision)}`}
+          // Another tool opened, or a document changed by undo/redo: start from the tool again. Not
+          // keyed by its owner: a rename of the section keeps the draft (another section's tools are
+          // another list).
+          key={`${String(opened)}#${String(revision)}`}
           tool={openTool}
           onCheck={(toolJson) => actions.check(open, toolJson)}
           onApply={(tool) => {

@@ -1,5 +1,6 @@
 // Tests for edits.ts: the exact edits (and undo groups) the editor sends for toggles, text fields
-// and renames, and path arithmetic after a rename or a move.
+// and renames, the key check (the core's rule, said in words), and path arithmetic after a rename
+// or a move.
 import { describe, expect, it } from "vitest";
 import type { Template } from "../platform";
 import { exampleTemplate } from "../testing/fakePlatform";
@@ -9,7 +10,9 @@ import {
   rebasePath,
   renamedPath,
   renameEdit,
+  sectionKeyProblem,
   setFieldEdit,
+  siblingKeys,
   setVisibilityEdit,
   toggleVisibilityEdit,
 } from "./edits";
@@ -130,13 +133,99 @@ describe("renameEdit", () => {
     });
   });
 
-  it("leaves checking the key to the backend", () => {
-    expect(renameEdit(exampleTemplate(), "task", "Bad Key")?.edit).toMatchObject({ key: "Bad Key" });
+  it("never sends a key the core would refuse", () => {
+    expect(renameEdit(exampleTemplate(), "task", "Bad Key")).toBeNull();
+    expect(renameEdit(exampleTemplate(), "task", "")).toBeNull();
+    expect(renameEdit(exampleTemplate(), "task", "_task")).toBeNull();
+    expect(renameEdit(exampleTemplate(), "task", "style")).toBeNull();
+    expect(renameEdit(exampleTemplate(), "context.history", "examples")).toBeNull();
+  });
+
+  it("takes a key a section elsewhere has", () => {
+    expect(renameEdit(exampleTemplate(), "context.history", "task")?.edit).toEqual({
+      op: "rename_section",
+      path: "context.history",
+      key: "task",
+    });
   });
 
   it("does nothing for the same key or a missing section", () => {
     expect(renameEdit(exampleTemplate(), "task", "task ")).toBeNull();
     expect(renameEdit(exampleTemplate(), "gone", "x")).toBeNull();
+  });
+});
+
+describe("sectionKeyProblem", () => {
+  const RULE = "lowercase letters, digits, _ and -, starting with a letter or a digit";
+
+  it.each([
+    "task",
+    "a",
+    "7",
+    "0day",
+    "step-2",
+    "step_2",
+    "a-",
+    "a_",
+    "a--b",
+    "x1_y-z",
+    " padded ",
+    "\ttabbed\t",
+  ])("takes %j", (key) => {
+    expect(sectionKeyProblem(key, ["style", "context"])).toBeNull();
+  });
+
+  it.each([
+    ["", `A section needs a key: ${RULE}`],
+    ["   ", `A section needs a key: ${RULE}`],
+    ["Task", "A key is lowercase: write 't' for 'T'"],
+    ["taSk", "A key is lowercase: write 's' for 'S'"],
+    ["my key", "A key has no spaces: join words with - or _"],
+    ["my\tkey", "A key has no spaces: join words with - or _"],
+    ["a.b", "A key has no dots: a dot separates the keys of a section's path"],
+    ["café", "A key has only lowercase letters, digits, _ and -, not 'é'"],
+    ["émile", "A key has only lowercase letters, digits, _ and -, not 'é'"],
+    ["a/b", "A key has only lowercase letters, digits, _ and -, not '/'"],
+    ["a$b", "A key has only lowercase letters, digits, _ and -, not '$'"],
+    ["a😀", "A key has only lowercase letters, digits, _ and -, not '😀'"],
+    ["ＡＢ", "A key has only lowercase letters, digits, _ and -, not 'Ａ'"],
+    ["_task", "A key starts with a lowercase letter or a digit, not '_'"],
+    ["-task", "A key starts with a lowercase letter or a digit, not '-'"],
+    ["_", "A key starts with a lowercase letter or a digit, not '_'"],
+    ["-", "A key starts with a lowercase letter or a digit, not '-'"],
+  ])("refuses %j: %s", (key, problem) => {
+    expect(sectionKeyProblem(key, [])).toBe(problem);
+  });
+
+  it("names the first thing wrong", () => {
+    expect(sectionKeyProblem("_My key", [])).toBe("A key is lowercase: write 'm' for 'M'");
+    expect(sectionKeyProblem("-a b", [])).toBe("A key has no spaces: join words with - or _");
+  });
+
+  it("refuses a key a sibling has, after dropping surrounding spaces", () => {
+    expect(sectionKeyProblem("style", ["context", "style"])).toBe("Another section at this level already has the key 'style'");
+    expect(sectionKeyProblem(" style ", ["style"])).toBe("Another section at this level already has the key 'style'");
+    expect(sectionKeyProblem("styles", ["style"])).toBeNull();
+  });
+
+  it("never shows the rule as a pattern", () => {
+    for (const key of ["", "A", "a b", "a.b", "é", "_a", "dup"]) {
+      expect(sectionKeyProblem(key, ["dup"])).not.toMatch(/[[\]^$*+]/);
+    }
+  });
+});
+
+describe("siblingKeys", () => {
+  it("lists the keys beside a section, not its own", () => {
+    expect(siblingKeys(exampleTemplate(), "task")).toEqual(["context", "style"]);
+    expect(siblingKeys(exampleTemplate(), "context.history")).toEqual(["examples"]);
+  });
+
+  it("is empty for a section alone or gone", () => {
+    const template = exampleTemplate();
+    template.sections = template.sections.slice(0, 1);
+    expect(siblingKeys(template, "task")).toEqual([]);
+    expect(siblingKeys(exampleTemplate(), "gone.away")).toEqual([]);
   });
 });
 

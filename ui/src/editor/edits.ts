@@ -1,5 +1,6 @@
 // The template edits the editor sends, built from the document as it stands: visibility toggles,
-// text field changes (grouped per field so a run of keystrokes undoes as one step) and renames.
+// text field changes (grouped per field so a run of keystrokes undoes as one step) and renames
+// (only to a key the core takes: the key check, in words, is what the key field shows as typed).
 // Each builder returns null when there is nothing to change. Also the path arithmetic that keeps
 // paths right after a rename or a move.
 import type { Section, SectionFields, Template, TemplateEdit, Visibility } from "../platform";
@@ -80,11 +81,49 @@ export function setFieldEdit(template: Template, path: string, field: TextField,
   return setFields(path, next, fieldGroup(path, field));
 }
 
-/** Renames a section's key (surrounding spaces dropped); null when the key is unchanged. */
+/** How a section key is written, in words. */
+const KEY_RULE = "lowercase letters, digits, _ and -, starting with a letter or a digit";
+
+/**
+ * What is wrong with `key` (surrounding spaces dropped, as a rename drops them) as the key of a
+ * section among siblings with `siblingKeys` (not its own); null when the core takes it. The core's
+ * rule (`check_key` in unfold-editing, the schema's `^[a-z0-9][a-z0-9_-]*$`): lowercase ASCII
+ * letters, digits, `_` and `-`, starting with a letter or a digit, unique among siblings. The first
+ * thing wrong is named, in words.
+ */
+export function sectionKeyProblem(key: string, siblingKeys: readonly string[]): string | null {
+  const trimmed = key.trim();
+  if (trimmed === "") return `A section needs a key: ${KEY_RULE}`;
+  for (const char of trimmed) {
+    if (/^[a-z0-9_-]$/.test(char)) continue;
+    if (/^[A-Z]$/.test(char)) return `A key is lowercase: write '${char.toLowerCase()}' for '${char}'`;
+    if (/^\s$/.test(char)) return "A key has no spaces: join words with - or _";
+    if (char === ".") return "A key has no dots: a dot separates the keys of a section's path";
+    return `A key has only lowercase letters, digits, _ and -, not '${char}'`;
+  }
+  const first = trimmed.charAt(0);
+  if (first === "_" || first === "-") return `A key starts with a lowercase letter or a digit, not '${first}'`;
+  if (siblingKeys.includes(trimmed)) return `Another section at this level already has the key '${trimmed}'`;
+  return null;
+}
+
+/** The keys of the sections beside the one at `path` (under the same parent), without its own. */
+export function siblingKeys(template: Template, path: string): string[] {
+  const parent = parentPath(path);
+  const siblings = parent === null ? template.sections : (sectionAt(template, parent)?.children ?? []);
+  const own = keyOf(path);
+  return siblings.map((section) => section.key).filter((key) => key !== own);
+}
+
+/**
+ * Renames a section's key (surrounding spaces dropped); null when the key is unchanged or one the
+ * core would refuse (`sectionKeyProblem` says why): an invalid key is never sent.
+ */
 export function renameEdit(template: Template, path: string, key: string): EditRequest | null {
   const section = sectionAt(template, path);
   const trimmed = key.trim();
   if (section === undefined || trimmed === section.key) return null;
+  if (sectionKeyProblem(trimmed, siblingKeys(template, path)) !== null) return null;
   return { edit: { op: "rename_section", path, key: trimmed }, group: null };
 }
 

@@ -1,6 +1,7 @@
 // Tests for store.ts over the fake platform: edits in order from the latest document, the preview
 // after every change (latest answer wins), refusals that change nothing, undo/redo, save; structural
-// edits with the selection they leave, and edits queued behind a move.
+// edits with the selection they leave (and whether it is still the same section), and edits queued
+// behind a move.
 import { describe, expect, it } from "vitest";
 import type { Outcome, PreviewUpdate } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
@@ -80,15 +81,40 @@ describe("EditorStore", () => {
   it("says why an edit was refused and keeps the document", async () => {
     const { platform, store } = await opened();
     const before = store.getState().document;
-    await store.rename("task", "Bad Key");
+    await store.setSetting("key", "");
     expect(store.getState().failure).toEqual({
       title: "This change was not made",
-      detail: "'Bad Key' is not a section key",
+      detail: "the template's key cannot be empty",
     });
     expect(store.getState().document).toBe(before);
     expect(platform.argsOf("previewDocument")).toHaveLength(1);
     await store.setField("task", "title", "Job");
     expect(store.getState().failure).toBeNull();
+  });
+
+  it("never sends a rename to a key the core would refuse", async () => {
+    const { platform, store } = await opened();
+    const before = store.getState();
+    await store.rename("task", "Bad Key");
+    await store.rename("task", "style");
+    expect(platform.argsOf("applyEdit")).toEqual([]);
+    expect(store.getState()).toBe(before);
+  });
+
+  it("keeps the selection the same section through a rename, and changes it for another", async () => {
+    const { store } = await opened();
+    store.select("context.history");
+    const { selection } = store.getState();
+    await store.rename("context.history", "past");
+    expect(store.getState()).toMatchObject({ selected: "context.past", selection });
+    await store.rename("context", "docs");
+    expect(store.getState()).toMatchObject({ selected: "docs.past", selection });
+    store.select("docs.past");
+    expect(store.getState().selection).toBe(selection);
+    store.select("task");
+    expect(store.getState().selection).toBe(selection + 1);
+    await store.rename("docs.past", "history");
+    expect(store.getState()).toMatchObject({ selected: "task", selection: selection + 1 });
   });
 
   it("follows a rename with the selection and with edits queued before it finished", async () => {
@@ -305,6 +331,7 @@ describe("EditorStore: structure", () => {
   it("keeps a moved section selected under its new path", async () => {
     const { store } = await opened();
     store.select("style");
+    const { selection } = store.getState();
     await store.restructure("style", "move_up");
     expect(paths(store)).toEqual(["task", "style", "context", "context.examples", "context.history"]);
     expect(store.getState().selected).toBe("style");
@@ -314,7 +341,16 @@ describe("EditorStore: structure", () => {
     expect(store.getState().selected).toBe("context.style");
     await store.restructure("context.style", "outdent");
     expect(paths(store).at(-1)).toBe("style");
-    expect(store.getState().selected).toBe("style");
+    expect(store.getState()).toMatchObject({ selected: "style", selection });
+  });
+
+  it("selects another section (a new selection) after an add or a delete", async () => {
+    const { store } = await opened();
+    const { selection } = store.getState();
+    await store.restructure("task", "add_child");
+    expect(store.getState()).toMatchObject({ selected: "task.section", selection: selection + 1 });
+    await store.restructure("task.section", "delete");
+    expect(store.getState()).toMatchObject({ selected: "task", selection: selection + 2 });
   });
 
   it("finds a section for edits queued behind the move of its parent", async () => {

@@ -65,6 +65,12 @@ export interface EditorState {
   rows: TreeRow[];
   /** The selected section's path. */
   selected: string | null;
+  /**
+   * Which section is selected: changes when another section is selected (by the user or by an edit
+   * such as add or delete), kept when the selected one is renamed or moved (its path changes), so
+   * what shows it (the section editor, and the focus in it) stays as it is.
+   */
+  selection: number;
   /** A section just added (and still selected): its key field is ready to rename. */
   added: string | null;
   preview: PreviewState;
@@ -109,6 +115,7 @@ function openedState(document: DocumentView): EditorState {
     document,
     rows,
     selected: rows[0]?.path ?? null,
+    selection: 0,
     added: null,
     preview: { kind: "loading" },
     expandAll: false,
@@ -134,13 +141,19 @@ export class EditorStore extends ExternalStore<EditorState> {
 
   /**
    * Takes what the backend answered an edit, undo or redo with (the document's state and what
-   * changed in its template); `selected` overrides the selection.
+   * changed in its template); `selected` overrides the selection. `followed` is where the section
+   * selected before is now (its path after a rename or move): selecting it keeps the selection.
    */
-  private accept(update: DocumentUpdate, change: Partial<EditorState> = {}): void {
+  private accept(
+    update: DocumentUpdate,
+    change: Partial<EditorState> = {},
+    followed: string | null = this.state.selected,
+  ): void {
     const document = followDocument(this.state.document, update);
     const rows = followRows(this.state.rows, document.template, update.change);
     const selected = reselect(this.state.rows, rows, change.selected ?? this.state.selected);
-    this.update({ added: null, ...change, document, rows, selected, failure: null });
+    const selection = selected === followed ? this.state.selection : this.state.selection + 1;
+    this.update({ added: null, ...change, document, rows, selected, selection, failure: null });
     void this.refreshPreview();
   }
 
@@ -172,7 +185,8 @@ export class EditorStore extends ExternalStore<EditorState> {
   }
 
   select(path: string): void {
-    this.update({ selected: path, added: null });
+    const { selected, selection } = this.state;
+    this.update({ selected: path, selection: path === selected ? selection : selection + 1, added: null });
   }
 
   /** Selects the row below (1) or above (-1) the selected one; nothing at either end. */
@@ -217,12 +231,14 @@ export class EditorStore extends ExternalStore<EditorState> {
       }
       const change = pathChange(request.edit);
       if (change !== null && change.from !== change.to) this.pathChanges.push(change);
+      const { selected } = this.state;
+      const followed = selected === null || change === null ? selected : rebase(selected, change);
       if ("select" in request) {
-        this.accept(result.value, { selected: request.select, added: request.added ? request.select : null });
+        const added = request.added ? request.select : null;
+        this.accept(result.value, { selected: request.select, added }, followed);
         return;
       }
-      const { selected } = this.state;
-      this.accept(result.value, { selected: selected === null || change === null ? selected : rebase(selected, change) });
+      this.accept(result.value, { selected: followed }, followed);
     });
   }
 

@@ -1,9 +1,15 @@
 // The file actions of the toolbar and the start page: new, open, the example, save as, and the
 // recent files (a file that is gone is shown as such and can be taken off the list); and the
-// button that shows the keyboard shortcuts.
+// button that shows the keyboard shortcuts. In a narrow window (FILE_MENU_FOLDS) the file actions
+// fold into one "File" menu, so that the toolbar keeps to one line with every label.
+import { useEffect, useRef, type ReactNode } from "react";
 import type { RecentFile } from "../platform";
 import { fileName } from "../view";
+import { useMediaQuery } from "./useMediaQuery";
 import type { WorkspaceStore } from "./workspace";
+
+/** Below this width the toolbar cannot hold every file action beside the editor's own. */
+export const FILE_MENU_FOLDS = "(max-width: 1150px)";
 
 export function FileMenu({
   workspace,
@@ -14,9 +20,10 @@ export function FileMenu({
   recent: RecentFile[];
   onHelp: () => void;
 }) {
+  const folded = useMediaQuery(FILE_MENU_FOLDS);
   const editor = workspace.editor;
-  return (
-    <div className="file-menu" role="group" aria-label="File">
+  const actions = (
+    <>
       <button type="button" data-testid="new-button" title="New template (Ctrl+N)" onClick={() => void workspace.newDocument()}>
         New
       </button>
@@ -29,10 +36,55 @@ export function FileMenu({
         </button>
       )}
       {recent.length > 0 && <RecentMenu workspace={workspace} recent={recent} />}
+    </>
+  );
+  return (
+    <div className="file-menu" role="group" aria-label="File">
+      {folded ? <FoldedMenu>{actions}</FoldedMenu> : actions}
       <button type="button" data-testid="help-button" title="Keyboard shortcuts (? or F1)" aria-label="Keyboard shortcuts" onClick={onHelp}>
         ?
       </button>
     </div>
+  );
+}
+
+/**
+ * The file actions as a drop-down "File" menu: it closes once an action is picked, with Escape
+ * (focus back on "File"), or with a click anywhere else.
+ */
+function FoldedMenu({ children }: { children: ReactNode }) {
+  const menu = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    const closeOutside = (event: PointerEvent) => {
+      const element = menu.current;
+      if (element?.open === true && event.target instanceof Node && !element.contains(event.target)) element.open = false;
+    };
+    document.addEventListener("pointerdown", closeOutside);
+    return () => {
+      document.removeEventListener("pointerdown", closeOutside);
+    };
+  }, []);
+  return (
+    <details
+      ref={menu}
+      className="file-menu-fold"
+      data-testid="file-menu"
+      onClick={(event) => {
+        // A file action closes the menu; the recent list closes it itself, but not to forget a file.
+        const target = event.target instanceof Element ? event.target : null;
+        if (target?.closest("button") !== null && target?.closest(".recent-files") === null) event.currentTarget.open = false;
+      }}
+      onKeyDown={(event) => {
+        if (event.key !== "Escape" || !event.currentTarget.open) return;
+        event.currentTarget.open = false;
+        event.currentTarget.querySelector("summary")?.focus();
+      }}
+    >
+      <summary data-testid="file-menu-button" title="New, open, save as, recent files">
+        File
+      </summary>
+      <div className="file-menu-items">{children}</div>
+    </details>
   );
 }
 
@@ -56,13 +108,18 @@ export function RecentList({ workspace, recent }: { workspace: WorkspaceStore; r
             title={file.path}
             disabled={!file.exists}
             onClick={(event) => {
-              event.currentTarget.closest("details")?.removeAttribute("open");
+              // Close the menus it is in (Recent, and File in a narrow window).
+              for (let menu = event.currentTarget.closest("details"); menu !== null; menu = menu.parentElement?.closest("details") ?? null) {
+                menu.removeAttribute("open");
+              }
               void workspace.openPath(file.path);
             }}
           >
             {fileName(file.path)}
           </button>
-          <code className="recent-path">{file.path}</code>
+          <code className="recent-path ellipsis" title={file.path}>
+            {file.path}
+          </code>
           {!file.exists && (
             <>
               <span className="notice">missing</span>

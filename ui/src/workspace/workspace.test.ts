@@ -145,6 +145,17 @@ describe("WorkspaceStore", () => {
     expect(platform.argsOf("discardRecovered")).toEqual([["untitled-1-1"]]);
   });
 
+  it("puts the offer of recovered work away (Later) without discarding anything", async () => {
+    const platform = new FakePlatform();
+    platform.recovered = [{ id: "/t/task.unfold.json", kind: "template", path: "/t/task.unfold.json", saved_at_ms: 1000 }];
+    const workspace = await started(platform);
+    expect(workspace.getState().recoveryHidden).toBe(false);
+    workspace.hideRecovered();
+    expect(workspace.getState().recoveryHidden).toBe(true);
+    expect(workspace.getState().recovered).toEqual(platform.recovered);
+    expect(platform.callNames()).not.toContain("discardRecovered");
+  });
+
   it("opens a chosen file, or nothing when the dialog is cancelled", async () => {
     const platform = new FakePlatform();
     platform.disk.set("/t/chosen.unfold.json", { ...exampleTemplate(), key: "chosen" });

@@ -47,6 +47,8 @@ export interface WorkspaceState {
   page: Page;
   recent: RecentFile[];
   recovered: RecoveredWork[];
+  /** The user put the offer of `recovered` away ("Later"): it is kept, and offered at the next start. */
+  recoveryHidden: boolean;
   /** The last open that failed (the open document, if any, stays as it was). */
   openFailure: OpenFailure | null;
   question: UnsavedQuestion | null;
@@ -68,7 +70,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   readonly history: HistoryStore;
 
   constructor(private readonly platform: Platform) {
-    super({ screen: { kind: "loading" }, page: "edit", recent: [], recovered: [], openFailure: null, question: null });
+    super({ screen: { kind: "loading" }, page: "edit", recent: [], recovered: [], recoveryHidden: false, openFailure: null, question: null });
     this.compare = new CompareStore(platform, () => this.openTemplate(), (name, reason) => this.ask(name, reason));
     this.history = new HistoryStore(platform);
   }
@@ -196,6 +198,11 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       return;
     }
     this.update({ recovered: this.state.recovered.filter((work) => work.id !== recoveryId) });
+  }
+
+  /** Puts the offer of recovered work away until the next start; nothing is discarded. */
+  hideRecovered(): void {
+    this.update({ recoveryHidden: true });
   }
 
   /** Takes a file off the recent list. */
