@@ -124,7 +124,7 @@ fn checking_a_tool_lists_its_problems_at_their_places() {
     let bad_schema = r#"{"name": "s2", "description": "d", "parameters": {"type": "object", "required": 1}}"#;
     assert_eq!(
         check(&context, Some(0), bad_schema),
-        ["/parameters: not a valid JSON Schema: 1 is not of type \"array\""]
+        ["/parameters/required: not a valid JSON Schema: 1 is not of type \"array\""]
     );
     assert_eq!(check(&context, Some(0), "{\"name\":\n  }"), ["line 2, column 3: invalid JSON: expected value"]);
 

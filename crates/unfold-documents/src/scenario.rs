@@ -188,8 +188,8 @@ impl Scenario {
                 } else if !added.insert(tool.name.as_str()) {
                     problems.push(Problem::at(format!("{pointer}/name"), format!("'{}' is added twice", tool.name)));
                 }
-                if let Err(message) = check_parameters_schema(&tool.parameters) {
-                    problems.push(Problem::at(format!("{pointer}/parameters"), message));
+                if let Err(problem) = check_parameters_schema(&tool.parameters) {
+                    problems.push(problem.at(&format!("{pointer}/parameters")));
                 }
             }
         }

@@ -52,9 +52,45 @@ fn options() -> jsonschema::ValidationOptions<'static> {
 }
 
 /// Compiles a tool's parameter schema, refusing an invalid schema.
-pub fn tool_parameters_validator(parameters: &Value) -> Result<Validator, String> {
+pub fn tool_parameters_validator(parameters: &Value) -> Result<Validator, ParametersProblem> {
     // Building checks the schema against its meta-schema first.
-    options().build(parameters).map_err(|e| e.to_string())
+    options().build(parameters).map_err(|error| ParametersProblem::of(&error))
+}
+
+/// Why a tool's `parameters` is not a valid JSON Schema, at its place within `parameters`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParametersProblem {
+    /// A JSON pointer within `parameters` (`""`: the whole schema).
+    pub pointer: String,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl ParametersProblem {
+    fn of(error: &jsonschema::ValidationError<'_>) -> ParametersProblem {
+        use jsonschema::error::ValidationErrorKind as Kind;
+        let pointer = error.instance_path().to_string();
+        let message = match error.kind() {
+            // The meta-schema's `type` is "one of the simple types, or an array of them".
+            Kind::AnyOf { .. } | Kind::Enum { .. } if pointer.ends_with("/type") || pointer == "/type" => format!(
+                "{} is not a JSON Schema type: use array, boolean, integer, null, number, object or string",
+                short_json(error.instance())
+            ),
+            _ => format!("not a valid JSON Schema: {error}"),
+        };
+        ParametersProblem { pointer, message }
+    }
+
+    /// The problem in a document whose tool's `parameters` is at `parameters_pointer`.
+    pub fn at(&self, parameters_pointer: &str) -> Problem {
+        Problem::at(format!("{parameters_pointer}{}", self.pointer), self.message.clone())
+    }
+}
+
+impl std::fmt::Display for ParametersProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "parameters{}: {}", self.pointer, self.message)
+    }
 }
 
 /// Words for a schema violation, in the terms of the document rather than of JSON Schema.

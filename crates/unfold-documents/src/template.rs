@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::document::{self, DocumentKind};
 use crate::error::{Problem, Result};
-use crate::schema::DocumentSchema;
+use crate::schema::{DocumentSchema, ParametersProblem};
 use crate::substitution;
 use crate::tool::{reserved_name_problem, Tool};
 
@@ -433,8 +433,8 @@ impl TemplateChecker {
                     format!("duplicate tool name '{}': {first} has it too", tool.name),
                 ));
             }
-            if let Err(message) = check_parameters_schema(&tool.parameters) {
-                self.problems.push(Problem::at(format!("{pointer}/parameters"), message));
+            if let Err(problem) = check_parameters_schema(&tool.parameters) {
+                self.problems.push(problem.at(&format!("{pointer}/parameters")));
             }
         }
     }
@@ -586,14 +586,15 @@ impl SavedSize {
 
 /// Checks that a tool's `parameters` is a valid JSON Schema describing an object. `$ref`s to other
 /// files or URLs are never fetched, and patterns use a linear-time regex engine.
-pub fn check_parameters_schema(parameters: &Value) -> std::result::Result<(), String> {
+pub fn check_parameters_schema(parameters: &Value) -> std::result::Result<(), ParametersProblem> {
+    let whole = |message: String| ParametersProblem { pointer: String::new(), message };
     let Some(object) = parameters.as_object() else {
-        return Err("must be a JSON Schema object, e.g. {\"type\": \"object\", \"properties\": {}}".to_owned());
+        return Err(whole("must be a JSON Schema object, e.g. {\"type\": \"object\", \"properties\": {}}".to_owned()));
     };
     if object.get("type").is_some_and(|t| t != "object") {
-        return Err(format!("must describe an object (\"type\": \"object\"), not {}", object["type"]));
+        return Err(whole(format!("must describe an object (\"type\": \"object\"), not {}", object["type"])));
     }
-    crate::schema::tool_parameters_validator(parameters).map(drop).map_err(|e| format!("not a valid JSON Schema: {e}"))
+    crate::schema::tool_parameters_validator(parameters).map(drop)
 }
 
 /// The tool names used anywhere in a template, builtins excluded.

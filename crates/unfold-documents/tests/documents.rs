@@ -78,7 +78,7 @@ fn every_problem_is_reported_with_its_pointer() {
     /sections/1: unknown field 'surprise' (only fields starting with "x-" may be added)
     /sections/0: a summarized section needs a "summary"
     /sections/0/tools/0/name: 'read_section' is a builtin tool's name and is reserved
-    /sections/0/tools/0/parameters: not a valid JSON Schema: "no-such-type" is not valid under any of the schemas listed in the 'anyOf' keyword
+    /sections/0/tools/0/parameters/properties/q/type: "no-such-type" is not a JSON Schema type: use array, boolean, integer, null, number, object or string
     /sections/0/children/1/key: duplicate key 'c': /sections/0/children/0 has it too
     /sections/1/template: invalid placeholder at line 1, column 7: use ${name} or $name, and $$ for a literal $
     /sections/1/tools/0/name: duplicate tool name 'dup': /sections/0/tools/1 has it too

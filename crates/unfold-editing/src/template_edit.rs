@@ -396,7 +396,7 @@ fn check_tool(template: &Template, tool: &Tool, replacing: Option<&str>) -> Resu
         return Err(refused(format!("the template already has a tool named '{name}'")));
     }
     unfold_documents::template::check_parameters_schema(&tool.parameters)
-        .map_err(|e| refused(format!("parameters: {e}")))
+        .map_err(|problem| refused(problem.to_string()))
 }
 
 /// Where the section at `path` is: its parent's path and its index there.

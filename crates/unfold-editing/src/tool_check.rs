@@ -54,8 +54,8 @@ fn own_problems(tool: &Value) -> Vec<Problem> {
     if let Some(message) = tool.get("name").and_then(Value::as_str).and_then(reserved_name_problem) {
         problems.push(Problem::at("/name", message));
     }
-    if let Some(Err(message)) = tool.get("parameters").map(check_parameters_schema) {
-        problems.push(Problem::at("/parameters", message));
+    if let Some(Err(problem)) = tool.get("parameters").map(check_parameters_schema) {
+        problems.push(problem.at("/parameters"));
     }
     problems
 }
@@ -188,8 +188,8 @@ mod tests {
     #[test]
     fn parameters_must_be_a_valid_object_schema() {
         let parameters = |schema: Value| report(&ToolOwner::Template, None, tool("t", schema));
-        insta::assert_snapshot!(parameters(json!({ "type": "object", "required": "q" })), @r#"/parameters: not a valid JSON Schema: "q" is not of type "array""#);
-        insta::assert_snapshot!(parameters(json!({ "type": "object", "properties": { "n": { "minimum": "0" } } })), @r#"/parameters: not a valid JSON Schema: "0" is not of type "number""#);
+        insta::assert_snapshot!(parameters(json!({ "type": "object", "required": "q" })), @r#"/parameters/required: not a valid JSON Schema: "q" is not of type "array""#);
+        insta::assert_snapshot!(parameters(json!({ "type": "object", "properties": { "n": { "minimum": "0" } } })), @r#"/parameters/properties/n/minimum: not a valid JSON Schema: "0" is not of type "number""#);
         insta::assert_snapshot!(parameters(json!({ "type": "string" })), @r#"/parameters: must describe an object ("type": "object"), not "string""#);
         insta::assert_snapshot!(parameters(json!([])), @r#"/parameters: must be a JSON Schema object, e.g. {"type": "object", "properties": {}}"#);
         let fetched = json!({ "type": "object", "properties": { "q": { "$ref": "https://example.com/s.json" } } });
@@ -209,7 +209,7 @@ mod tests {
         /requires_permission: "yes" is not of types "null", "boolean"
         /mock: {"answer":1} matches none of the allowed forms
         : unknown field 'extra' (only fields starting with "x-" may be added)
-        /parameters: not a valid JSON Schema: 1 is not of type "array"
+        /parameters/required: not a valid JSON Schema: 1 is not of type "array"
         /name: the template already has a tool named 'search' (in section 'a')
         "#);
     }

@@ -289,8 +289,9 @@ impl Import {
             None | Some(Value::Null) => Some(json!({ "type": "object", "properties": {} })),
             Some(schema) => match template::check_parameters_schema(schema) {
                 Ok(()) => Some(schema.clone()),
-                Err(message) => {
-                    self.problem(format!("{}/{schema_field}", main.pointer), message);
+                Err(problem) => {
+                    let place = problem.at(&format!("{}/{schema_field}", main.pointer));
+                    self.problem(place.location.to_string(), place.message);
                     None
                 }
             },
@@ -638,7 +639,12 @@ mod tests {
         let bad = import(
             r#"[{"type": "function", "name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "strin"}}}}]"#,
         );
-        assert!(bad.starts_with("error:\n/0/parameters: not a valid JSON Schema: "), "{bad}");
+        // The issue's example: located at the bad type and worded, not "not valid under anyOf".
+        assert_eq!(
+            bad,
+            "error:\n/0/parameters/properties/a/type: \"strin\" is not a JSON Schema type: \
+             use array, boolean, integer, null, number, object or string"
+        );
         let remote = import(
             r#"[{"type": "function", "name": "f", "parameters": {"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}}}}]"#,
         );
