@@ -20,7 +20,14 @@ pub struct CommandError {
 
 impl From<AppError> for CommandError {
     fn from(error: AppError) -> CommandError {
-        tracing::warn!(code = ?error.code, %error, "command failed");
+        // What the user typed being invalid is the UI's to show, not the log's: a template that
+        // does not render would otherwise log a line at every keystroke.
+        match error.code {
+            ErrorCode::UnreadableFile | ErrorCode::Unavailable | ErrorCode::Provider | ErrorCode::Internal => {
+                tracing::warn!(code = ?error.code, %error, "command failed")
+            }
+            _ => tracing::debug!(code = ?error.code, %error, "command refused"),
+        }
         let problems = error.problems.iter().map(ProblemView::from).collect();
         CommandError { code: error.code, message: error.message, problems }
     }
