@@ -606,15 +606,17 @@ describe("unfold-app (real binary under Xvfb)", () => {
         assert.equal(typeof exported, "number", `the exports were written: ${exported}`);
         assert.ok(readFileSync(join(workDir, "live.comparison.json"), "utf8").includes('"kind": "unfold.comparison"'));
 
-        // The history page lists both live runs; the restart run compared with the dynamic one as
-        // its baseline says what `unfold history compare` says of the same file.
+        // The history page lists both live runs as one comparison; the restart run compared with the
+        // dynamic one as its reference run says what `unfold history compare` says of the same file.
         await click(session, '[data-testid="page-history"]');
         await typeInto(session, '[data-testid="history-filter-provider"]', "fake");
-        const rows = await waitUntil(session, HISTORY_ROWS, (ids) => ids.length === 2, "the two live runs");
-        const [restartId, dynamicId] = rows;
+        await waitUntil(session, HISTORY_ROWS, (ids) => ids.length === 2, "the two live runs");
+        const idOf = (lane) =>
+          waitFor(session, `[data-testid="history-group"] [data-testid="history-row"][data-lane="${lane}"]`, "return arguments[0].dataset.id;");
+        const [dynamicId, restartId] = [await idOf("dynamic"), await idOf("restart")];
         // A table row is not interactable for WebKitWebDriver; its cell is, and the click reaches the row.
         await click(session, `[data-testid="history-row"][data-id="${dynamicId}"] td`);
-        await click(session, '[data-testid="history-use-baseline"]');
+        await click(session, '[data-testid="history-use-reference"]');
         await click(session, `[data-testid="history-row"][data-id="${restartId}"] td`);
         await click(session, '[data-testid="history-compare"]');
         const line = await waitFor(session, '[data-testid="history-divergence"]');

@@ -1,12 +1,15 @@
 // End-to-end tests of what a first-time user hit (issue 11), in the REAL app at 1024×700 in dark mode
 // (GTK's dark Adwaita, which the page reads as `prefers-color-scheme: dark`): a key renamed keeps the
-// focus and the keystrokes that follow; a key is checked as it is typed, at its field; the header stays
-// one line with a long path; recovered work is offered where it is seen; the event detail closes and
-// never squeezes the counters or the lanes; and the first start prints no error about the log folder.
+// focus and the keystrokes that follow; a key is checked as it is typed, at its field; a parameter is
+// named and renamed, and an unknown `${param}` is defined from its warning; the header stays one line
+// with a long path; recovered work is offered where it is seen; the event detail closes and never
+// squeezes the counters or the lanes; the chart and the counters say what happened in words; the
+// history shows a comparison as one group with its all-FULL baseline named so; and the first start
+// prints no error about the log folder.
 // Screenshots of each state land in the harness's temp dir (docs/images with UNFOLD_SCREENSHOT=1 for
 // the dark, narrow editor). Run: `node --test tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
@@ -45,6 +48,12 @@ function deepCopy(name) {
   const path = join(folder, name);
   copyFileSync(EXAMPLE, path);
   return path;
+}
+
+/** Replaces what the field `selector` holds with `text`: its text selected, then typed over. */
+async function retype(session, selector, text) {
+  await waitFor(session, selector, "arguments[0].focus(); arguments[0].select(); return true;");
+  await typeInto(session, selector, text);
 }
 
 /** Opens the app narrow and checks it is dark. */
@@ -91,9 +100,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
     await withApp(t, path, async (session) => {
       await narrow(session);
       await click(session, rowButton("style"));
-      const key = await waitFor(session, KEY_FIELD, "return arguments[0];");
-      await webdriver("POST", `/session/${session}/element/${Object.values(key)[0]}/clear`, {});
-      await typeInto(session, KEY_FIELD, "tone\uE004"); // Tab
+      await retype(session, KEY_FIELD, "tone\uE004"); // then Tab
       await waitUntil(
         session,
         `return document.querySelector('[data-testid="section-row"][data-path="tone"]') !== null;`,
@@ -151,6 +158,37 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
     });
   });
 
+  it("names a parameter, and defines an unknown one from its warning", async (t) => {
+    const path = deepCopy("params.unfold.json");
+    await withApp(t, path, async (session) => {
+      await narrow(session);
+      // An unknown placeholder offers to define it.
+      await click(session, rowButton("task"));
+      await typeInto(session, '[data-testid="field-template"]', " in a ${tone} tone");
+      const define = '[data-testid="field-template-warnings"] [data-testid="define-param"][data-name="tone"]';
+      assert.equal(await waitFor(session, define), "Define tone");
+      await click(session, define);
+      await waitUntil(session, `return document.querySelector('${define.replaceAll("'", "\\'")}') === null;`, (gone) => gone, "the warning gone");
+
+      // The parameter list has it, and a name is edited and checked at its field.
+      await click(session, '[data-testid="tab-template"]');
+      const names = "return [...document.querySelectorAll('[data-testid=\"param-row\"]')].map((row) => row.dataset.name);";
+      await waitUntil(session, names, (shown) => shown?.includes("tone"), "tone among the parameters");
+      const nameField = '[data-testid="param-row"][data-name="objective"] [data-testid="param-name"]';
+      await retype(session, nameField, "my goal");
+      const problem = await waitFor(session, '[data-testid="param-row"][data-name="objective"] [data-testid="param-name-problem"]');
+      assert.match(problem, /space/);
+      await saveScreenshot(session, "param-problem-1024-dark");
+      await retype(session, nameField, "goal\uE004");
+      // The rename keeps the parameter's place: goal where objective was.
+      await waitUntil(session, names, (shown) => JSON.stringify(shown) === '["goal","project_name","tone"]', "objective renamed to goal");
+      await click(session, '[data-testid="save-button"]');
+      await waitUntil(session, "return document.querySelector('[data-testid=\"dirty-marker\"]') === null;", (clean) => clean, "saved");
+      const saved = JSON.parse(readFileSync(path, "utf8"));
+      assert.deepEqual(Object.keys(saved.params), ["goal", "project_name", "tone"]);
+    });
+  });
+
   it("offers recovered work under the header, in view, on a narrow window", async (t) => {
     const path = deepCopy("crash.unfold.json");
     const added = " Unsaved before the crash.";
@@ -200,12 +238,16 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
           (status) => status === "finished",
           "the comparison finished",
         );
-        const LAYOUT = `const lane = document.querySelector('[data-testid="lane"][data-lane="restart"] > [data-testid="lane-head"]');
+        // How many lines a cell's text takes: a text range's line boxes, whatever the padding.
+        const LINES = `const lines = (cell) => { const range = document.createRange(); range.selectNodeContents(cell);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; };`;
+        const LAYOUT = LINES + `const lane = document.querySelector('[data-testid="lane"][data-lane="restart"] > [data-testid="lane-head"]');
           const cells = [...document.querySelectorAll('[data-testid="counters"] th, [data-testid="counters"] td')];
           const box = document.querySelector('[data-testid="counters-box"]');
           const results = document.querySelector('[data-testid="compare-results"]');
           return { lane: lane.getBoundingClientRect().width,
-                   tallestCell: Math.max(...cells.map((c) => c.getBoundingClientRect().height)),
+                   mostLines: Math.max(...cells.map(lines)),
+                   wrapped: cells.filter((c) => lines(c) > 2).map((c) => c.textContent),
                    boxSpill: box.scrollWidth - box.clientWidth, resultsSpill: results.scrollWidth - results.clientWidth,
                    detail: document.querySelector('[data-testid="event-detail-panel"]') !== null };`;
         const closed = await evaluate(session, LAYOUT);
@@ -215,8 +257,8 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
         const open = await evaluate(session, LAYOUT);
         assert.ok(open.detail, "the detail is open");
         assert.ok(open.lane >= 200 && Math.abs(open.lane - closed.lane) <= 1, `the lanes keep their width (${closed.lane} → ${open.lane})`);
-        assert.ok(open.tallestCell <= 40, `no counters cell wraps past two lines (${open.tallestCell} px)`);
-        assert.ok(open.boxSpill <= 1 && open.resultsSpill <= 1, "nothing spills sideways");
+        assert.ok(open.mostLines <= 2, `no counters cell wraps past two lines: ${JSON.stringify(open.wrapped)}`);
+        assert.ok(open.boxSpill <= 1 && open.resultsSpill <= 1, `nothing spills sideways (${open.boxSpill}, ${open.resultsSpill} px)`);
         await saveScreenshot(session, "event-detail-1024-dark");
 
         await click(session, '[data-testid="close-event-detail"]');
@@ -231,6 +273,39 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
         });
         await webdriver("DELETE", `/session/${session}/actions`);
         await waitUntil(session, "return document.querySelector('[data-testid=\"event-detail\"]') === null;", (gone) => gone, "closed by Escape");
+
+        // The chart and the counters in words: every point with its tooltip, the restart marked,
+        // the restart's thrown-away call marked discarded, savings without a double negative, no raw enum.
+        const words = await evaluate(
+          session,
+          `const points = [...document.querySelectorAll('[data-testid="chart-point"]')];
+           return { points: points.length, titled: points.filter((p) => (p.querySelector('title')?.textContent ?? '') !== '').length,
+                    restarts: document.querySelectorAll('[data-testid="chart-restart"]').length,
+                    discarded: document.querySelectorAll('[data-testid="call-block"][data-discarded="true"]').length,
+                    savings: document.querySelector('[data-testid="savings-restart"]')?.textContent ?? '',
+                    page: document.body.innerText };`,
+        );
+        assert.ok(words.points > 0 && words.titled === words.points, `every chart point has a tooltip (${words.titled}/${words.points})`);
+        assert.ok(words.restarts >= 1, "the restart is marked on the chart");
+        assert.ok(words.discarded >= 1, "the call the restart threw away is marked");
+        assert.match(words.savings, /^[\d,]+ (more|fewer) \([+−-][\d.]+%\)$|^the same/);
+        assert.doesNotMatch(words.page, /saved −|visibility_expansion|turn_limit|restart_limit/);
+        await click(session, '[data-testid="chart-cumulative"]');
+        await waitUntil(session, "return document.querySelector('[data-testid=\"token-chart\"]')?.dataset.mode;", (mode) => mode === "cumulative", "the cumulative chart");
+        await saveScreenshot(session, "chart-1024-dark");
+
+        // The history shows the comparison as one group, its all-FULL baseline named so.
+        await click(session, '[data-testid="page-history"]');
+        const group = await waitUntil(
+          session,
+          `const group = document.querySelector('[data-testid="history-group"]');
+           return group && [...group.querySelectorAll('[data-testid="history-row"]')].map((row) => row.dataset.lane + ":" + (row.querySelector('[data-testid="history-run-kind"]')?.textContent ?? ''));`,
+          (rows) => Array.isArray(rows) && rows.length === 3,
+          "the comparison's three runs in one group",
+        );
+        assert.deepEqual(group.map((row) => row.split(":")[0]), ["dynamic", "restart", "baseline"]);
+        assert.equal(group[2].split(":")[1], "all-FULL baseline");
+        await saveScreenshot(session, "history-1024-dark");
       },
       scenario,
     );

@@ -1,7 +1,10 @@
 // Renders CompareView in happy-dom over the FakePlatform and the lookup-first report: the empty
 // state and its recent scenarios, opening and running the scenario, the lanes holding every event of
-// the report with the restart's new attempt marked, the first divergence named and highlighted, the
-// counters and savings, the picked event's request as text, the event detail closed by its button
+// the report with the restart's new attempt marked, the lanes lined up by work (a row of different
+// calls saying so), the restart's discarded calls marked, the first divergence named and
+// highlighted, the counters with statuses in words and the savings as more or fewer, the token chart
+// (every call on its axis, a tooltip per point, the restart marked, lanes kept apart, the cumulative
+// toggle), the picked event's request as text, the event detail closed by its button
 // or Escape (not Escape meant for a field or the providers dialog) with the focus back on the picked
 // event, a held comparison streaming and
 // cancelled, the baseline toggle, the exports and the failures; the model picker (scripted or a
@@ -178,17 +181,120 @@ describe("CompareView", () => {
       ]);
     }
     expect(byTestId("counter-delta", byTestId('counter-row"][data-counter="prompt_tokens')).textContent).toBe("+151");
-    expect(byTestId("savings-dynamic").textContent).toBe("-533 (-80.3%)");
-    expect(byTestId("savings-restart").textContent).toBe("-684 (-103.0%)");
+    expect(byTestId("savings-dynamic").textContent).toBe("533 more (+80.3%)");
+    expect(byTestId("savings-restart").textContent).toBe("684 more (+103.0%)");
+    expect(byTestId("savings-restart").title).toBe("restart used 684 more prompt tokens than the all-FULL baseline (1,348 against 664)");
+    expect(byTestId("savings-restart").dataset.saved).toBe("-684");
+    expect(byTestId("savings").textContent).not.toMatch(/saved\s*[-−]/);
+    expect(all('[data-testid^="status-"]').map((cell) => `${cell.dataset.status ?? ""}: ${cell.textContent}`)).toEqual([
+      "completed: completed",
+      "completed: completed",
+      "completed: completed",
+    ]);
   });
 
-  it("charts each lane's prompt tokens, with the axis' ends and a description", async () => {
+  it("charts each lane's prompt tokens: every call on the axis, a tooltip per point, the restart marked", async () => {
     await openAndRun();
     const chart = byTestId("token-chart");
     expect([...chart.querySelectorAll(".series")].map((g) => g.getAttribute("data-lane"))).toEqual(["dynamic", "restart", "baseline"]);
     expect(byTestId("chart-max", chart).textContent).toBe("394");
-    expect(chart.textContent).toContain("call 5");
+    expect(all('[data-testid="chart-tick"]').map((tick) => tick.textContent)).toEqual(["1", "2", "3", "4", "5"]);
     expect(chart.querySelector("desc")?.textContent).toContain("restart: 205, 221, 291, 307, 324");
+    const points = all('[data-testid="chart-point"]');
+    expect(points).toHaveLength(4 + 5 + 3);
+    for (const point of points) {
+      const title = point.querySelector("title")?.textContent ?? "";
+      const { lane = "", call = "", attempt = "", tokens = "" } = point.dataset;
+      expect(title).toMatch(new RegExp(`^${lane}, call ${call}, attempt ${attempt}( \\(discarded\\))?: ${tokens} prompt tokens`));
+    }
+    const first = byTestId('chart-point"][data-lane="restart"][data-call="1', chart);
+    expect(first.dataset.discarded).toBe("true");
+    expect(first.querySelector("title")?.textContent).toBe("restart, call 1, attempt 1 (discarded): 205 prompt tokens; 205 so far");
+    const restarts = all('[data-testid="chart-restart"]');
+    expect(restarts.map((mark) => [mark.dataset.lane, mark.dataset.afterCall, mark.querySelector("title")?.textContent])).toEqual([
+      ["restart", "2", "restart, after call 2: restarted to expand a section (context)"],
+    ]);
+  });
+
+  it("keeps equal lanes apart: each its own marker, drawn to the side, and the legend says where they coincide", async () => {
+    await openAndRun();
+    const at = (lane: Lane) => byTestId(`chart-point"][data-lane="${lane}"][data-call="1`).querySelector(".marker");
+    expect(["dynamic", "restart", "baseline"].map((lane) => at(lane as Lane)?.tagName.toLowerCase())).toEqual(["circle", "rect", "path"]);
+    const lines = all(".token-chart .series polyline").map((line) => line.getAttribute("points")?.split(" ")[0]);
+    expect(new Set(lines).size).toBe(3);
+    expect(byTestId("chart-coincide").textContent).toBe("dynamic, restart and baseline coincide at calls 1–2: drawn side by side.");
+  });
+
+  it("toggles the chart between each call's prompt tokens and the tokens so far", async () => {
+    await openAndRun();
+    const chart = byTestId("token-chart");
+    expect((byTestId("chart-per-call") as HTMLInputElement).checked).toBe(true);
+    await click(byTestId("chart-cumulative"));
+    expect(chart.dataset.mode).toBe("cumulative");
+    expect(byTestId("chart-max", chart).textContent).toBe("1,348");
+    expect(all('[data-testid="chart-point"][data-lane="restart"]').map((point) => point.dataset.value)).toEqual(["205", "426", "717", "1024", "1348"]);
+    expect(chart.querySelector("svg > title")?.textContent).toBe("Prompt tokens so far, call by call");
+    expect(chart.querySelector("desc")?.textContent).toContain("dynamic: 205, 426, 803, 1197");
+    await click(byTestId("chart-per-call"));
+    expect(byTestId("chart-max", chart).textContent).toBe("394");
+  });
+
+  it("lines the lanes up by the work each call did: the restart's redone lookup has a row of its own", async () => {
+    await openAndRun();
+    /** The call in each of a lane's rows ("-": no call there). */
+    const rows = (lane: Lane) =>
+      all(`[data-testid="lane"][data-lane="${lane}"] > .timeline-cell:not(.lane-head):not(.end):not(.before)`).map(
+        (cell) => cell.querySelector<HTMLElement>('[data-testid="call-block"]')?.dataset.call ?? "-",
+      );
+    expect(rows("dynamic")).toEqual(["1", "2", "-", "3", "4"]);
+    expect(rows("restart")).toEqual(["1", "2", "3", "4", "5"]);
+    expect(rows("baseline")).toEqual(["1", "-", "-", "2", "3"]);
+    expect(all('[data-testid="lane"][data-lane="baseline"] [data-testid="no-match"]').map((cell) => cell.textContent)).toEqual([
+      "no matching call",
+      "no matching call",
+    ]);
+    expect(all('[data-testid="work-differs"]')).toEqual([]);
+  });
+
+  it("says so where lanes side by side made different calls", async () => {
+    const setUp = await openScenario();
+    const report = lookupFirstReport();
+    const dynamic = report.runs[0];
+    if (dynamic === undefined) throw new Error("the fixture has a dynamic run");
+    // Dynamic looks up issue 8 where restart and the baseline look up issue 7.
+    dynamic.events = dynamic.events.map((e) => (e.type === "tool_call" && e.name === "lookup" ? { ...e, args: { id: 8 } } : e));
+    setUp.platform.compare.report = report;
+    await click(byTestId("run-comparison"));
+    const differs = (lane: Lane) => byTestId(`call-block"][data-lane="${lane}"][data-call="1`);
+    expect(differs("dynamic").dataset.work).toBe("different");
+    expect(byTestId("work-differs", differs("dynamic")).textContent).toBe("different work: restart called lookup(7); baseline called lookup(7)");
+    expect(byTestId("work-differs", differs("restart")).textContent).toBe("different work: dynamic called lookup(8)");
+    expect(byTestId('call-block"][data-lane="restart"][data-call="4').dataset.work).toBe("same");
+  });
+
+  it("marks the calls the restart discarded, in their blocks and in the detail", async () => {
+    await openAndRun();
+    const discarded = all('[data-testid="call-block"][data-discarded="true"]');
+    expect(discarded.map((block) => `${block.dataset.lane ?? ""} ${block.dataset.call ?? ""}`)).toEqual(["restart 1", "restart 2"]);
+    expect(discarded.map((block) => byTestId("discarded-badge", block).textContent)).toEqual(["discarded", "discarded"]);
+    expect(byTestId("discarded-badge", byTestId('call-block"][data-lane="restart"][data-call="1')).title).toBe(
+      "Discarded: the restart after call 2 threw attempt 1 away; its prompt tokens still count",
+    );
+    expect(all('[data-testid="timeline-event"][data-discarded="true"]').map((e) => `${e.dataset.lane ?? ""}:${e.dataset.seq ?? ""}`)).toEqual([
+      "restart:1",
+      "restart:2",
+      "restart:3",
+      "restart:4",
+    ]);
+    await click(event("restart", 2));
+    const detail = byTestId("event-detail");
+    expect(byTestId("detail-discarded", detail).textContent).toBe("discarded");
+    expect(detail.textContent).toContain("the restart after call 2 threw attempt 1 away; made again at call 3");
+    await click(event("restart", 6));
+    expect(byTestId("event-detail").textContent).toContain("Reasonrestarted to expand a section");
+    expect(byTestId("event-detail").textContent).not.toContain("visibility_expansion");
+    await click(event("restart", 7));
+    expect(container.querySelector('[data-testid="detail-discarded"]')).toBeNull();
   });
 
   it("shows the picked event and the request its adapter sent at that call", async () => {
@@ -397,12 +503,16 @@ describe("CompareView", () => {
     setUp.platform.compare.report = report;
     await click(byTestId("run-comparison"));
     expect(byTestId("run-status").dataset.status).toBe("finished");
-    expect(byTestId("run-status").textContent).toContain("restart turn_limit");
+    expect(byTestId("run-status").textContent).toBe(
+      "Finished: dynamic completed, restart stopped at the model call limit, baseline completed",
+    );
+    expect(byTestId("status-restart").textContent).toBe("stopped at the model call limit");
     const marker = all('[data-testid="timeline-event"][data-lane="restart"][data-type="limit_reached"]');
-    expect(marker.map((element) => element.textContent)).toEqual([expect.stringContaining("LIMIT max_model_calls (2)")]);
+    expect(marker.map((element) => element.textContent)).toEqual(["reached the limit of 2 model calls"]);
     expect(all('[data-testid="run-end"][data-lane="restart"]').map((element) => element.textContent)).toEqual([
-      expect.stringContaining("run ended: turn_limit"),
+      expect.stringContaining("run stopped at the model call limit"),
     ]);
+    expect(byTestId("compare-results").textContent).not.toMatch(/turn_limit|max_model_calls|visibility_expansion/);
   });
 });
 

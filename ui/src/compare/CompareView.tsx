@@ -33,7 +33,7 @@ import {
   type ComparisonModel,
   type PickedEvent,
 } from "./store";
-import { laneViews } from "./timeline";
+import { discards, laneViews } from "./timeline";
 import { Timeline } from "./Timeline";
 import { TokenChart } from "./TokenChart";
 import "./compare.css";
@@ -452,6 +452,7 @@ function Results({ store, state, onCloseDetail }: { store: CompareStore; state: 
           <EventDetail
             picked={picked}
             callIndex={callIndexOf(picked.event, run.events[picked.lane])}
+            discard={discards(run.events[picked.lane]).get(picked.event.seq) ?? null}
             finished={run.report !== null}
             detail={state.detail}
             onClose={onCloseDetail}

@@ -1,14 +1,15 @@
 // The comparison's counters side by side: one column per run (dynamic, restart, the all-FULL
-// baseline), and restart minus dynamic when both ran; each run's status above them, and below,
-// the prompt tokens each adapter saved against the baseline when there is one (a live comparison
-// has none). Numbers are written as the command line writes them, so QA can hold one beside the other.
+// baseline), and restart minus dynamic when both ran; each run's status above them in words, and
+// below, the prompt tokens each adapter used against the baseline when there is one (a live
+// comparison has none), said as more or fewer. Counters are written as the command line writes
+// them, so QA can hold one beside the other.
+//
+// data-testids: counters, counter-row (data-counter) with counter-<lane> and counter-delta cells,
+// status-<lane> (a run's status in words, data-status the raw one), savings (the row) with
+// savings-dynamic and savings-restart (data-saved: the report's saved_prompt_tokens).
 import type { ComparisonReport, Lane, RunStatus } from "../platform";
 import { counterRows, LANES, signed } from "./timeline";
-
-/** "-533 (-80.3%)": tokens saved, and the percent of the baseline's when it has any. */
-export function savingsText(saved: number, percent: number | null): string {
-  return percent === null ? signed(saved) : `${signed(saved)} (${percent > 0 ? "+" : ""}${percent.toFixed(1)}%)`;
-}
+import { savingsText, savingsTitle, statusText } from "./words";
 
 function statuses(report: ComparisonReport): Partial<Record<Lane, RunStatus>> {
   const status: Partial<Record<Lane, RunStatus>> = {};
@@ -31,7 +32,7 @@ export function counterColumns(report: ComparisonReport): Column[] {
 
 const HEADINGS: Record<Column, string> = { dynamic: "dynamic", restart: "restart", delta: "restart − dynamic", baseline: "baseline" };
 
-function shown(value: number | string | undefined): string {
+function shown(value: number | undefined): string {
   return value === undefined ? "—" : String(value);
 }
 
@@ -39,9 +40,25 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
   const status = statuses(report);
   const columns = counterColumns(report);
   const savings = new Map((report.baseline?.savings ?? []).map((entry) => [entry.adapter, entry]));
-  const saved = (lane: Lane) => {
-    const entry = lane === "baseline" ? undefined : savings.get(lane);
-    return entry === undefined ? "—" : savingsText(entry.saved_prompt_tokens, entry.saved_percent);
+  const savingsCell = (lane: "dynamic" | "restart") => {
+    const entry = savings.get(lane);
+    if (entry === undefined) {
+      return (
+        <td key={lane} data-testid={`savings-${lane}`}>
+          —
+        </td>
+      );
+    }
+    return (
+      <td
+        key={lane}
+        data-testid={`savings-${lane}`}
+        data-saved={entry.saved_prompt_tokens}
+        title={savingsTitle(lane, entry.prompt_tokens, entry.saved_prompt_tokens)}
+      >
+        {savingsText(entry.saved_prompt_tokens, entry.saved_percent)}
+      </td>
+    );
   };
   return (
     <table className="counters" data-testid="counters">
@@ -51,7 +68,14 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
           <th scope="col">Counter</th>
           {columns.map((column) => (
             <th key={column} scope="col">
-              {HEADINGS[column]}
+              {column === "delta" ? (
+                // Two lines at most when the pane is narrow: "restart −" stays together.
+                <>
+                  <span className="keep-together">restart −</span> dynamic
+                </>
+              ) : (
+                HEADINGS[column]
+              )}
             </th>
           ))}
         </tr>
@@ -59,9 +83,15 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
       <tbody>
         <tr className="status-row">
           <th scope="row">Status</th>
-          {columns.map((column) => (
-            <td key={column}>{column === "delta" ? null : shown(status[column])}</td>
-          ))}
+          {columns.map((column) => {
+            if (column === "delta") return <td key={column} />;
+            const value = status[column];
+            return (
+              <td key={column} data-testid={`status-${column}`} data-status={value}>
+                {value === undefined ? "—" : statusText(value)}
+              </td>
+            );
+          })}
         </tr>
         {counterRows(report).map((row) => (
           <tr key={row.key} data-testid="counter-row" data-counter={row.key}>
@@ -83,14 +113,12 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
       {report.baseline !== null && (
         <tfoot>
           <tr data-testid="savings">
-            <th scope="row" title="The baseline's prompt tokens minus the run's: negative when the run used more">
-              Prompt tokens saved against the baseline
+            <th scope="row" title="The run's prompt tokens against the all-FULL baseline's: fewer or more, and the change in percent of the baseline's">
+              Prompt tokens against the baseline
             </th>
             {columns.map((column) =>
               column === "dynamic" || column === "restart" ? (
-                <td key={column} data-testid={`savings-${column}`}>
-                  {saved(column)}
-                </td>
+                savingsCell(column)
               ) : (
                 <td key={column}>{column === "baseline" ? "—" : null}</td>
               ),

@@ -6,16 +6,19 @@
 import { useState } from "react";
 import { copyText, eventFields, prettyJson, requestParts } from "./detail";
 import type { CallDetail, PickedEvent } from "./store";
-import { describeEvent } from "./timeline";
+import { describeEvent, type Discard } from "./timeline";
 
 export function EventDetail({
   picked,
   callIndex,
+  discard = null,
   finished,
   detail,
   onClose,
 }: {
   picked: PickedEvent | null;
+  /** The restart that threw the picked call's attempt away, if one did. */
+  discard?: Discard | null;
   /** The model call the picked event belongs to (null: it came before the first call). */
   callIndex: number | null;
   /** The comparison has finished: requests can be asked for. */
@@ -48,11 +51,16 @@ export function EventDetail({
         <>
           <p className="detail-heading">
             <strong>{describeEvent(picked.event)}</strong>
+            {discard !== null && (
+              <span className="discarded-badge" data-testid="detail-discarded">
+                discarded
+              </span>
+            )}
             <span className="detail-place">
               {picked.lane} · #{picked.event.seq} · attempt {picked.event.attempt}
             </span>
           </p>
-          <EventFields picked={picked} />
+          <EventFields picked={picked} discard={discard} />
           <CallSection callIndex={callIndex} finished={finished} detail={detail} />
         </>
       )}
@@ -60,10 +68,10 @@ export function EventDetail({
   );
 }
 
-function EventFields({ picked }: { picked: PickedEvent }) {
+function EventFields({ picked, discard }: { picked: PickedEvent; discard: Discard | null }) {
   return (
     <dl className="event-fields" data-testid="event-fields" data-type={picked.event.type}>
-      {eventFields(picked.event).map((field) => (
+      {eventFields(picked.event, discard).map((field) => (
         <div key={field.label} className={field.json === true ? "field json" : "field"}>
           <dt>{field.label}</dt>
           <dd>{field.json === true ? <pre>{field.text}</pre> : field.text}</dd>

@@ -1,9 +1,10 @@
-// Where the comparison is (running which of its lanes with how many events so far, finished,
-// cancelled, or failed and why) and, once it finished, its first divergence in the report's own
-// words (none when one adapter ran live).
+// Where the comparison is (running which of its lanes with how many events so far, finished with
+// how each run ended in words, cancelled, or failed and why) and, once it finished, its first
+// divergence in the report's own words (none when one adapter ran live).
 import type { ComparisonReport } from "../platform";
 import type { RunState } from "./store";
 import { LANES } from "./timeline";
+import { statusText } from "./words";
 
 /** The run status in words. */
 export function runStatusText(run: RunState): string {
@@ -17,7 +18,7 @@ export function runStatusText(run: RunState): string {
     case "finished": {
       const report = run.report;
       const ends = report === null ? [] : [...report.runs, ...(report.baseline === null ? [] : [{ ...report.baseline, adapter: "baseline" }])];
-      return `Finished: ${ends.map((end) => `${end.adapter} ${end.status}`).join(", ")}`;
+      return `Finished: ${ends.map((end) => `${end.adapter} ${statusText(end.status)}`).join(", ")}`;
     }
     case "cancelled":
       return "Cancelled: the lanes keep the events from before the cancel";

@@ -1,7 +1,9 @@
 // The compare view's timeline: the lanes the comparison runs (dynamic and restart side by side, and
-// the all-FULL baseline as a third lane that can be hidden; a live run's adapters only), aligned call
-// by call. Each lane cell is a model-call block with
-// the tool calls and markers that followed the call; a new attempt gets a separator; the run's end
+// the all-FULL baseline as a third lane that can be hidden; a live run's adapters only), aligned by
+// the work each call did (alignByWork: a row holds the calls that made the same tool calls, so a
+// restart's redone calls get rows of their own; a row where two lanes made different calls says
+// so). Each lane cell is a model-call block with the tool calls and markers that followed the call;
+// a new attempt gets a separator; a call a restart threw away is marked discarded; the run's end
 // closes the lane. Every event is a button that picks it; the picked event and the first
 // divergence's events are highlighted. It draws what has arrived, so it follows a running comparison,
 // and the text a live model is writing shows at the end of its lane until its answer is whole. The
@@ -9,15 +11,22 @@
 //
 // data-testids: timeline-lanes (the lanes' grid), lane (data-lane; `display: contents`, so it has no
 // box: measure its lane-head child, the lane's first cell, for a lane's width), timeline-event and
-// run-end (data-lane, data-seq, data-type; aria-pressed on the picked one), call-block,
+// run-end (data-lane, data-seq, data-type; aria-pressed on the picked one; data-discarded on a
+// discarded call's), call-block (data-lane, data-call, data-attempt, data-work, data-discarded),
+// discarded-badge (in a discarded call's button), work-differs (in a block whose row holds
+// different calls: what the other lanes did), no-match (an ended lane's cell in a row it has no call for),
 // attempt-separator, baseline-toggle, lane-writing.
 import { useState, type ReactNode } from "react";
 import type { Lane, RunEvent } from "../platform";
 import type { PickedEvent, RunState } from "./store";
 import {
-  alignByCall,
+  alignByWork,
   describeEvent,
+  discardText,
   divergencePlaces,
+  LANES,
+  workKey,
+  workText,
   type CallBlock,
   type EventPlace,
   type LaneLabel,
@@ -65,7 +74,7 @@ export function Timeline({
   const withBaseline = run.lanes.includes("baseline") && labels?.baseline === undefined;
   const lanes = run.lanes.filter((lane) => lane !== "baseline" || showBaseline);
   const shown: Partial<Record<Lane, LaneView>> = Object.fromEntries(lanes.map((lane) => [lane, views[lane]]));
-  const rows = alignByCall(shown);
+  const rows = alignByWork(shown);
   const withBefore = lanes.some((lane) => views[lane].before.length > 0);
   const marks: Marks = {
     picked,
@@ -90,7 +99,7 @@ export function Timeline({
           </label>
         )}
       </div>
-      {/* The lanes' cells share the grid's rows (see compare.css), so call k lines up across lanes. */}
+      {/* The lanes' cells share the grid's rows (see compare.css), so a row's blocks line up across lanes. */}
       <div className={`timeline lanes-${String(lanes.length)}`} data-testid="timeline-lanes">
         {lanes.map((lane, index) => (
           <LaneColumn
@@ -166,9 +175,20 @@ function LaneColumn({
       )}
       {rows.map((row) => {
         const block = row.blocks[lane];
+        if (block === undefined) {
+          return (
+            <div key={row.key} className={cell(" empty")}>
+              {view.end !== null && (
+                <span className="no-match" data-testid="no-match">
+                  no matching call
+                </span>
+              )}
+            </div>
+          );
+        }
         return (
-          <div key={row.callIndex} className={cell(block === undefined ? " empty" : "")}>
-            {block !== undefined && <Block lane={lane} block={block} marks={marks} />}
+          <div key={row.key} className={cell(row.work === "different" ? " differs" : "")}>
+            <Block lane={lane} block={block} row={row} marks={marks} />
           </div>
         );
       })}
@@ -194,8 +214,17 @@ function LaneColumn({
   );
 }
 
-function Block({ lane, block, marks }: { lane: Lane; block: CallBlock; marks: Marks }) {
-  const { call } = block;
+/** "restart called lookup(7)": what the other lanes' blocks in the row did, where it differs from `block`. */
+function otherWorkText(lane: Lane, block: CallBlock, row: TimelineRow): string {
+  const own = workKey(block);
+  return LANES.flatMap((other) => {
+    const theirs = row.blocks[other];
+    return other === lane || theirs === undefined || workKey(theirs) === own ? [] : [`${other} ${workText(theirs)}`];
+  }).join("; ");
+}
+
+function Block({ lane, block, row, marks }: { lane: Lane; block: CallBlock; row: TimelineRow; marks: Marks }) {
+  const { call, discarded } = block;
   return (
     <>
       {block.newAttempt && (
@@ -204,32 +233,55 @@ function Block({ lane, block, marks }: { lane: Lane; block: CallBlock; marks: Ma
         </div>
       )}
       <div
-        className="call-block"
+        className={discarded === null ? "call-block" : "call-block discarded"}
         data-testid="call-block"
         data-lane={lane}
         data-call={block.callIndex}
         data-attempt={block.attempt}
+        data-work={row.work}
+        data-discarded={discarded === null ? undefined : "true"}
       >
-        <EventButton lane={lane} event={call} marks={marks}>
+        <EventButton lane={lane} event={call} marks={marks} discarded={discarded !== null}>
           <span className="call-title">
             call {block.callIndex} · attempt {block.attempt}
+            {discarded !== null && (
+              <span className="discarded-badge" data-testid="discarded-badge" title={`Discarded: ${discardText(discarded, "model_call")}`}>
+                discarded
+              </span>
+            )}
           </span>
           <span className="call-meta">
             {call.tools_offered.length} tools · {call.prompt_tokens} prompt tokens
           </span>
         </EventButton>
-        {block.after.length > 0 && <EventList lane={lane} events={block.after} marks={marks} />}
+        {row.work === "different" && (
+          <p className="work-differs" data-testid="work-differs">
+            different work: {otherWorkText(lane, block, row)}
+          </p>
+        )}
+        {block.after.length > 0 && <EventList lane={lane} events={block.after} marks={marks} discarded={discarded} />}
       </div>
     </>
   );
 }
 
-function EventList({ lane, events, marks }: { lane: Lane; events: RunEvent[]; marks: Marks }) {
+function EventList({
+  lane,
+  events,
+  marks,
+  discarded = null,
+}: {
+  lane: Lane;
+  events: RunEvent[];
+  marks: Marks;
+  /** The restart that threw these events' attempt away: their tool calls are discarded. */
+  discarded?: CallBlock["discarded"];
+}) {
   return (
     <ul className="call-events">
       {events.map((event) => (
         <li key={event.seq}>
-          <EventButton lane={lane} event={event} marks={marks} />
+          <EventButton lane={lane} event={event} marks={marks} discarded={discarded !== null && event.type === "tool_call"} />
         </li>
       ))}
     </ul>
@@ -242,18 +294,27 @@ function EventButton({
   event,
   marks,
   testId = "timeline-event",
+  discarded = false,
   children,
 }: {
   lane: Lane;
   event: RunEvent;
   marks: Marks;
   testId?: string;
+  /** The event's attempt was thrown away by a restart (a model call or tool call). */
+  discarded?: boolean;
   children?: ReactNode;
 }) {
   const diverges = marks.divergence.has(placeKey(lane, event.seq));
   const picked = marks.picked?.lane === lane && marks.picked.event.seq === event.seq;
   const failed = event.type === "tool_call" && !event.success;
-  const classes = ["timeline-event", `kind-${event.type}`, failed ? "failed" : "", diverges ? "divergence" : ""];
+  const classes = [
+    "timeline-event",
+    `kind-${event.type}`,
+    failed ? "failed" : "",
+    discarded ? "discarded" : "",
+    diverges ? "divergence" : "",
+  ];
   return (
     <button
       type="button"
@@ -263,12 +324,14 @@ function EventButton({
       data-seq={event.seq}
       data-type={event.type}
       data-divergence={diverges ? "true" : undefined}
+      data-discarded={discarded ? "true" : undefined}
       aria-pressed={picked}
       onClick={() => {
         marks.onPick(lane, event);
       }}
     >
       {children ?? describeEvent(event)}
+      {discarded && event.type === "tool_call" && <span className="discarded-badge">discarded</span>}
       {diverges && <span className="divergence-badge">first divergence</span>}
     </button>
   );

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CallRequest, RunEvent } from "../platform";
 import { lookupFirstReport } from "../testing/fakeCompare";
 import { copyText, escapeClosesDetail, eventFields, prettyJson, requestParts, type EscapePress } from "./detail";
+import { discards } from "./timeline";
 
 function restartEvent(seq: number): RunEvent {
   const event = lookupFirstReport().runs[1]?.events.find((e) => e.seq === seq);
@@ -31,17 +32,41 @@ describe("eventFields", () => {
 
   it("shows a marker's fields", () => {
     expect(eventFields(restartEvent(6))).toEqual([
-      { label: "Reason", text: "visibility_expansion" },
+      { label: "Reason", text: "restarted to expand a section" },
       { label: "Sections expanded", text: "context" },
     ]);
     const skipped: RunEvent = { type: "tool_injection_skipped", section_key: null, tool_name: "cite", seq: 1, attempt: 1 };
     expect(eventFields(skipped).find((f) => f.label === "Offered by")?.text).toBe("a plugin's tool change");
     const ended: RunEvent = { type: "run_completed", status: "error", final: null, error: "provider down", seq: 2, attempt: 1 };
     expect(eventFields(ended)).toEqual([
-      { label: "Status", text: "error" },
+      { label: "Status", text: "failed with an error" },
       { label: "Final answer", text: "none" },
       { label: "Error", text: "provider down" },
     ]);
+  });
+
+  it("words limits and statuses, never their raw enums", () => {
+    const limit: RunEvent = { type: "limit_reached", limit: "max_model_calls", value: 2, seq: 7, attempt: 2 };
+    expect(eventFields(limit)).toEqual([
+      { label: "Limit", text: "max model calls" },
+      { label: "Value", text: "2" },
+    ]);
+    const stopped: RunEvent = { type: "run_completed", status: "turn_limit", final: null, seq: 8, attempt: 2 };
+    expect(eventFields(stopped)[0]).toEqual({ label: "Status", text: "stopped at the model call limit" });
+  });
+
+  it("says a call the restart threw away is discarded, and where a discarded tool call was made again", () => {
+    const events = lookupFirstReport().runs[1]?.events ?? [];
+    const discarded = discards(events);
+    expect(eventFields(restartEvent(1), discarded.get(1)).at(-1)).toEqual({
+      label: "Discarded",
+      text: "the restart after call 2 threw attempt 1 away; its prompt tokens still count",
+    });
+    expect(eventFields(restartEvent(2), discarded.get(2)).at(-1)).toEqual({
+      label: "Discarded",
+      text: "the restart after call 2 threw attempt 1 away; made again at call 3",
+    });
+    expect(eventFields(restartEvent(7), discarded.get(7)).map((f) => f.label)).not.toContain("Discarded");
   });
 });
 

@@ -1,8 +1,11 @@
-// The event detail's content as plain data: an event's fields in words, the request a model call
+// The event detail's content as plain data: an event's fields in words (enums worded by words.ts, and
+// whether a restart discarded the call), the request a model call
 // sent split into what a reader looks for (the system prompt, the messages after it, the tools, the
 // answer), copying text to the clipboard with a reason when it cannot be done, and whether an
 // Escape press is the detail's to close it.
 import type { CallRequest, JsonValue, RunEvent } from "../platform";
+import { discardText, type Discard } from "./timeline";
+import { LIMIT_NAMES, restartText, statusText } from "./words";
 
 /** One field of an event: its label and its value as text; `json` values are shown as a block. */
 export interface EventField {
@@ -20,8 +23,17 @@ function list(names: readonly string[]): string {
   return names.length === 0 ? "none" : names.join(", ");
 }
 
-/** What the event says, field by field (its kind, lane, seq and attempt are the detail's heading). */
-export function eventFields(event: RunEvent): EventField[] {
+/**
+ * What the event says, field by field (its kind, lane, seq and attempt are the detail's heading);
+ * a model call or tool call a restart threw away (`discard`, from `discards` of its run) says so.
+ */
+export function eventFields(event: RunEvent, discard: Discard | null = null): EventField[] {
+  const fields = fieldsOf(event);
+  if (discard === null || (event.type !== "model_call" && event.type !== "tool_call")) return fields;
+  return [...fields, { label: "Discarded", text: discardText(discard, event.type) }];
+}
+
+function fieldsOf(event: RunEvent): EventField[] {
   switch (event.type) {
     case "run_started":
       return [
@@ -61,7 +73,7 @@ export function eventFields(event: RunEvent): EventField[] {
       return [{ label: "Sections made FULL", text: list(event.section_keys) }];
     case "restart":
       return [
-        { label: "Reason", text: event.reason },
+        { label: "Reason", text: restartText(event.reason, []) },
         { label: "Sections expanded", text: list(event.section_keys) },
         ...(event.message === undefined ? [] : [{ label: "The model's reason", text: event.message }]),
       ];
@@ -73,12 +85,12 @@ export function eventFields(event: RunEvent): EventField[] {
       ];
     case "limit_reached":
       return [
-        { label: "Limit", text: event.limit },
+        { label: "Limit", text: LIMIT_NAMES[event.limit] },
         { label: "Value", text: String(event.value) },
       ];
     case "run_completed":
       return [
-        { label: "Status", text: event.status },
+        { label: "Status", text: statusText(event.status) },
         { label: "Final answer", text: event.final ?? "none" },
         ...(event.error === undefined ? [] : [{ label: "Error", text: event.error }]),
       ];

@@ -1,22 +1,26 @@
 // timeline.ts over the lookup-first report (dynamic 4 calls; restart 5 calls, restarting at call 2;
-// baseline 3 calls) and tiny hand-made logs: blocks, alignment, the divergence's places, counters,
-// the chart's geometry and each event's line in the command line's words.
+// baseline 3 calls) and tiny hand-made logs: blocks, the calls a restart discarded, the alignment by
+// work, the divergence's places, counters and each event's line in words.
 import { describe, expect, it } from "vitest";
 import type { ComparisonReport, RunEvent } from "../platform";
 import { lookupFirstReport } from "../testing/fakeCompare";
 import {
-  alignByCall,
-  chartGeometry,
+  alignByWork,
+  callText,
   COUNTER_ROWS,
   counterRows,
   describeEvent,
+  discards,
+  discardText,
   divergencePlaces,
   LANES,
   laneView,
   laneViews,
-  promptTokenSeries,
   shortJson,
   signed,
+  workKey,
+  workText,
+  type LaneView,
 } from "./timeline";
 
 /** An event without its place in the log (`seq`) and, optionally, its attempt. */
@@ -37,12 +41,12 @@ const call = (call_index: number, attempt = 1, prompt_tokens = 100): KindOf<"mod
   completion_tokens: 5,
   attempt,
 });
-const tool = (call_index: number, name: string, attempt = 1): KindOf<"tool_call"> => ({
+const tool = (call_index: number, name: string, attempt = 1, args: KindOf<"tool_call">["args"] = {}): KindOf<"tool_call"> => ({
   type: "tool_call",
   call_index,
   call_id: `c${String(call_index)}`,
   name,
-  args: {},
+  args,
   success: true,
   result: null,
   attempt,
@@ -68,6 +72,19 @@ describe("laneView", () => {
     ]);
     expect(view.blocks[1]?.after.map((e) => e.type)).toEqual(["tool_call", "visibility_changed", "restart"]);
     expect(view.end?.status).toBe("completed");
+  });
+
+  it("marks the calls of the attempt the restart threw away as discarded, and the later ones not", () => {
+    const view = laneView(eventsOf(lookupFirstReport(), "restart"));
+    expect(view.blocks.map((b) => [b.callIndex, b.discarded?.afterCall ?? null])).toEqual([
+      [1, 2],
+      [2, 2],
+      [3, null],
+      [4, null],
+      [5, null],
+    ]);
+    expect(view.blocks[0]?.discarded).toMatchObject({ attempt: 1, restart: { type: "restart", seq: 6 } });
+    expect(laneView(eventsOf(lookupFirstReport(), "dynamic")).blocks.every((b) => b.discarded === null)).toBe(true);
   });
 
   it("keeps events before the first call apart, and leaves the run's start out", () => {
@@ -97,21 +114,124 @@ describe("laneViews", () => {
   });
 });
 
-describe("alignByCall", () => {
-  it("lines the lanes up call by call; the longer run has rows of its own", () => {
-    const rows = alignByCall({
-      dynamic: laneView(log(started, call(1), call(2), completed())),
-      restart: laneView(log(started, call(1), call(2), call(3, 2), completed(2))),
-    });
-    expect(rows.map((row) => [row.callIndex, Object.keys(row.blocks)])).toEqual([
-      [1, ["dynamic", "restart"]],
-      [2, ["dynamic", "restart"]],
-      [3, ["restart"]],
+describe("discards", () => {
+  it("lists every call of the attempt a restart ended, each discarded tool call with the call that made it again", () => {
+    const found = discards(eventsOf(lookupFirstReport(), "restart"));
+    expect([...found.entries()].map(([seq, d]) => [seq, d.attempt, d.afterCall, d.redoneAt])).toEqual([
+      [1, 1, 2, null],
+      [2, 1, 2, 3],
+      [3, 1, 2, null],
+      [4, 1, 2, null],
     ]);
   });
 
-  it("gives no rows to lanes without calls", () => {
-    expect(alignByCall({ dynamic: laneView(log(started)) })).toEqual([]);
+  it("discards nothing without a restart, nor an attempt a limit ended", () => {
+    expect(discards(eventsOf(lookupFirstReport(), "dynamic")).size).toBe(0);
+    const limit: Kind = { type: "limit_reached", limit: "max_model_calls", value: 1 };
+    expect(discards(log(started, call(1), tool(1, "lookup"), limit)).size).toBe(0);
+  });
+
+  it("matches each discarded call once, with the first later call of the same tool and arguments (keys in any order)", () => {
+    const restart: Kind = { type: "restart", reason: "visibility_expansion", section_keys: ["a"] };
+    const events = log(
+      started,
+      call(1),
+      tool(1, "lookup", 1, { a: 1, b: 2 }),
+      tool(1, "lookup", 1, { a: 1, b: 2 }),
+      restart,
+      call(2, 2),
+      tool(2, "lookup", 2, { b: 2, a: 1 }),
+      completed(2),
+    );
+    const found = discards(events);
+    expect([found.get(2)?.redoneAt, found.get(3)?.redoneAt]).toEqual([2, null]);
+  });
+});
+
+describe("discardText", () => {
+  it("says which restart threw the attempt away, and for a tool call whether it was made again", () => {
+    const found = discards(eventsOf(lookupFirstReport(), "restart"));
+    const at = (seq: number) => {
+      const discard = found.get(seq);
+      if (discard === undefined) throw new Error(`seq ${String(seq)} is not discarded`);
+      return discard;
+    };
+    expect(discardText(at(1), "model_call")).toBe("the restart after call 2 threw attempt 1 away; its prompt tokens still count");
+    expect(discardText(at(2), "tool_call")).toBe("the restart after call 2 threw attempt 1 away; made again at call 3");
+    expect(discardText(at(4), "tool_call")).toBe("the restart after call 2 threw attempt 1 away; not made again");
+  });
+});
+
+describe("alignByWork", () => {
+  function lookupFirstViews(): Record<"dynamic" | "restart" | "baseline", LaneView> {
+    const report = lookupFirstReport();
+    return laneViews({ dynamic: eventsOf(report, "dynamic"), restart: eventsOf(report, "restart"), baseline: report.baseline?.events ?? [] });
+  }
+
+  /** Each row as "lane:call …" and its work. */
+  const shape = (lanes: Parameters<typeof alignByWork>[0]) => alignByWork(lanes).map((row) => `${row.key} (${row.work})`);
+
+  it("lines up the calls that did the same work: the restart's redone lookup gets a row of its own", () => {
+    const views = lookupFirstViews();
+    expect(shape(views)).toEqual([
+      "dynamic:1 restart:1 baseline:1 (same)",
+      "dynamic:2 restart:2 (unmatched)",
+      "restart:3 (unmatched)",
+      "dynamic:3 restart:4 baseline:2 (same)",
+      "dynamic:4 restart:5 baseline:3 (same)",
+    ]);
+  });
+
+  it("pairs dynamic's search with restart's search, never with the redone lookup beside it", () => {
+    const views = lookupFirstViews();
+    const rows = alignByWork({ dynamic: views.dynamic, restart: views.restart });
+    const search = rows.find((row) => row.blocks.dynamic?.callIndex === 3);
+    expect(search?.blocks.restart?.callIndex).toBe(4);
+    expect(rows.every((row) => row.work !== "different")).toBe(true);
+  });
+
+  it("puts different calls side by side where neither lane has a match, and says they differ", () => {
+    const rows = alignByWork({
+      dynamic: laneView(log(started, call(1), tool(1, "lookup", 1, { id: 1 }), call(2), completed())),
+      restart: laneView(log(started, call(1), tool(1, "lookup", 1, { id: 2 }), call(2), tool(2, "search"), call(3), completed())),
+    });
+    expect(rows.map((row) => `${row.key} (${row.work})`)).toEqual([
+      "dynamic:1 restart:1 (different)",
+      "restart:2 (unmatched)",
+      "dynamic:2 restart:3 (same)",
+    ]);
+  });
+
+  it("leaves the new lane's call unpaired first when two alignments are as long", () => {
+    // dynamic: a, b; restart: b, a. Either pair is as long: dynamic's a stays, restart's b goes first.
+    const rows = alignByWork({
+      dynamic: laneView(log(started, call(1), tool(1, "a"), call(2), tool(2, "b"))),
+      restart: laneView(log(started, call(1), tool(1, "b"), call(2), tool(2, "a"))),
+    });
+    expect(rows.map((row) => `${row.key} (${row.work})`)).toEqual(["restart:1 (unmatched)", "dynamic:1 restart:2 (same)", "dynamic:2 (unmatched)"]);
+  });
+
+  it("gives one row per call to a lane alone, and no rows to lanes without calls", () => {
+    expect(alignByWork({ dynamic: laneView(log(started)) })).toEqual([]);
+    expect(shape({ restart: laneView(log(started, call(1), call(2))) })).toEqual(["restart:1 (same)", "restart:2 (same)"]);
+  });
+});
+
+describe("workKey and workText", () => {
+  it("says what a block did: its calls with their arguments, or that it answered", () => {
+    const [first, second, , , last] = laneView(eventsOf(lookupFirstReport(), "restart")).blocks;
+    if (first === undefined || second === undefined || last === undefined) throw new Error("the restart run has 5 calls");
+    expect(workText(first)).toBe("called lookup(7)");
+    expect(workText(second)).toBe('called read_section("context")');
+    expect(workText(last)).toBe("answered");
+    expect(workKey(last)).toBe("");
+    expect(workKey(first)).toBe('lookup{"id":7}');
+  });
+
+  it("writes a call's argument values as the divergence does", () => {
+    expect(callText("search", { query: "login", limit: 3 })).toBe('search("login", 3)');
+    expect(callText("ping", {})).toBe("ping()");
+    expect(callText("raw", "text")).toBe('raw("text")');
   });
 });
 
@@ -169,34 +289,6 @@ describe("signed", () => {
   });
 });
 
-describe("promptTokenSeries", () => {
-  it("lists each lane's prompt tokens per call, only for the lanes given", () => {
-    const report = lookupFirstReport();
-    const series = promptTokenSeries({
-      dynamic: laneView(eventsOf(report, "dynamic")),
-      restart: laneView(eventsOf(report, "restart")),
-    });
-    expect(series).toEqual({ dynamic: [205, 221, 377, 394], restart: [205, 221, 291, 307, 324] });
-  });
-});
-
-describe("chartGeometry", () => {
-  it("spans call 1 to the longest run's last call, and 0 to the most tokens", () => {
-    const geometry = chartGeometry({ dynamic: [100, 200], restart: [50] }, 100, 50);
-    expect(geometry).toEqual({ lines: { dynamic: "0,25 100,0", restart: "0,37.5" }, maxTokens: 200, maxCalls: 2 });
-  });
-
-  it("centres a single call", () => {
-    expect(chartGeometry({ dynamic: [10] }, 100, 50)).toEqual({ lines: { dynamic: "50,0" }, maxTokens: 10, maxCalls: 1 });
-  });
-
-  it("draws nothing without calls, on an axis that still has a height", () => {
-    expect(chartGeometry({}, 100, 50)).toEqual({ lines: {}, maxTokens: 1, maxCalls: 1 });
-    expect(chartGeometry({ dynamic: [] }, 100, 50).lines).toEqual({});
-    expect(chartGeometry({ dynamic: [0, 0] }, 100, 50).lines).toEqual({ dynamic: "0,50 100,50" });
-  });
-});
-
 describe("shortJson", () => {
   it("writes JSON on one line, cut with an ellipsis past the limit", () => {
     expect(shortJson({ id: 7 })).toBe('{"id":7}');
@@ -210,7 +302,7 @@ describe("describeEvent", () => {
     expect(describeEvent({ attempt: 1, seq: 0, ...kind })).toBe(expected);
   };
 
-  it("says each event in the command line's words", () => {
+  it("says each event in words, its enums worded", () => {
     check(started, "run started (dynamic)");
     check({ ...call(3, 1, 1234), tools_offered: ["a", "b"] }, "model call 3 (2 tools, 1,234 tokens)");
     check({ ...call(1, 1, 1), tools_offered: ["a"] }, "model call 1 (1 tool, 1 token)");
@@ -221,12 +313,18 @@ describe("describeEvent", () => {
     check({ type: "tool_injection_skipped", section_key: "context", tool_name: "search" }, "not injected search: already offered");
     check({ type: "tools_removed", tool_names: ["cite"] }, "removed cite");
     check({ type: "visibility_changed", section_keys: ["context", "style"] }, "expanded context, style");
-    check({ type: "restart", reason: "visibility_expansion", section_keys: ["context"] }, "RESTART visibility_expansion context");
-    check({ type: "restart", reason: "tools_picked", section_keys: [] }, "RESTART tools_picked");
+    check({ type: "restart", reason: "visibility_expansion", section_keys: ["context"] }, "restarted to expand a section (context)");
+    check({ type: "restart", reason: "visibility_expansion", section_keys: ["a", "b"] }, "restarted to expand sections (a, b)");
+    check({ type: "restart", reason: "tools_picked", section_keys: [] }, "restarted to describe the picked tools in full");
+    check({ type: "restart", reason: "tool_availability_changed", section_keys: [] }, "restarted for a plugin's tool change");
     check({ type: "tool_availability_changed", at_model_call: 2, added: ["x"], removed: ["y"] }, "tools changed at call 2: +x, -y");
     check({ type: "tool_availability_changed", at_model_call: 1, added: [], removed: [] }, "tools changed at call 1: none");
-    check({ type: "limit_reached", limit: "max_model_calls", value: 32 }, "LIMIT max_model_calls (32)");
+    check({ type: "limit_reached", limit: "max_model_calls", value: 32 }, "reached the limit of 32 model calls");
+    check({ type: "limit_reached", limit: "max_restarts", value: 1 }, "reached the limit of 1 restart");
+    check({ type: "limit_reached", limit: "repeated_tool_call", value: 3 }, "stopped a loop: the same tool call 3 times in a row");
     check(completed(), "run completed");
-    check({ type: "run_completed", status: "turn_limit", final: null }, "run ended: turn_limit");
+    check({ type: "run_completed", status: "turn_limit", final: null }, "run stopped at the model call limit");
+    check({ type: "run_completed", status: "loop_detected", final: null }, "run stopped in a loop");
+    check({ type: "run_completed", status: "error", final: null, error: "down" }, "run ended: error");
   });
 });

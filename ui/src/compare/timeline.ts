@@ -1,14 +1,80 @@
 // The compare view's timeline as plain data, without React: a run's events grouped into model-call
-// blocks (the call, the tool calls it asked for, and the markers that came before it), the lanes
-// aligned call by call, the first divergence's place in each lane, the counters side by side with
-// their deltas and the baseline, the prompt tokens per call for the chart, and one line per event
-// in the words the command line uses.
+// blocks (the call, the tool calls it asked for, and the markers that came before it), which calls a
+// restart discarded, the lanes aligned by the work each block did, the first divergence's place in
+// each lane, the counters side by side with their deltas and the baseline, and one line per event
+// in words (the enums' words are words.ts's).
 import type { ComparisonReport, Counters, JsonValue, Lane, RunEvent } from "../platform";
+import { count, limitText, restartText, runEndText } from "./words";
 
 /** The lanes of a comparison, in the order they run and are drawn. */
 export const LANES: readonly Lane[] = ["dynamic", "restart", "baseline"];
 
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
+
+/**
+ * A model call or tool call whose attempt a restart threw away: the run started again from the
+ * system prompt and the user message, so the model never saw it again (its tokens still count).
+ */
+export interface Discard {
+  /** The attempt thrown away. */
+  attempt: number;
+  /** The restart that ended it. */
+  restart: EventOf<"restart">;
+  /** The model call the restart came after (0: before the first). */
+  afterCall: number;
+  /** For a tool call: the model call of a later attempt that made it again (same tool and arguments), if one did. */
+  redoneAt: number | null;
+}
+
+/**
+ * The discarded calls of a run's log, by `seq`: every model call and tool call of an attempt that
+ * ended with a restart (an attempt ended by a limit is not discarded: the run ended there). A
+ * discarded tool call is matched with the first later call of the same tool and arguments not
+ * matched yet, as the core matches a restart's `redone` calls.
+ */
+export function discards(events: readonly RunEvent[]): Map<number, Discard> {
+  const ended = new Map<number, { restart: EventOf<"restart">; afterCall: number }>();
+  let lastCall = 0;
+  for (const event of events) {
+    if (event.type === "model_call") lastCall = event.call_index;
+    if (event.type === "restart") ended.set(event.attempt, { restart: event, afterCall: lastCall });
+  }
+  const found = new Map<number, Discard>();
+  if (ended.size === 0) return found;
+  const redone = new Set<number>();
+  for (const event of events) {
+    const end = ended.get(event.attempt);
+    if (end === undefined || (event.type !== "model_call" && event.type !== "tool_call")) continue;
+    let redoneAt: number | null = null;
+    if (event.type === "tool_call") {
+      const key = `${event.name}${canonicalJson(event.args)}`;
+      const again = events.find(
+        (later): later is EventOf<"tool_call"> =>
+          later.type === "tool_call" &&
+          later.attempt > event.attempt &&
+          !redone.has(later.seq) &&
+          `${later.name}${canonicalJson(later.args)}` === key,
+      );
+      if (again !== undefined) {
+        redone.add(again.seq);
+        redoneAt = again.call_index;
+      }
+    }
+    found.set(event.seq, { attempt: event.attempt, ...end, redoneAt });
+  }
+  return found;
+}
+
+/**
+ * Why a call is discarded, in words: "the restart after call 2 threw attempt 1 away; its prompt
+ * tokens still count" for a model call, "…; made again at call 3" (or "not made again") for a tool call.
+ */
+export function discardText(discard: Discard, kind: "model_call" | "tool_call"): string {
+  const where = discard.afterCall === 0 ? "before the first call" : `after call ${String(discard.afterCall)}`;
+  const thrown = `the restart ${where} threw attempt ${String(discard.attempt)} away`;
+  if (kind === "model_call") return `${thrown}; its prompt tokens still count`;
+  return discard.redoneAt === null ? `${thrown}; not made again` : `${thrown}; made again at call ${String(discard.redoneAt)}`;
+}
 
 /** One model call of a run and what followed it until the next call. */
 export interface CallBlock {
@@ -19,6 +85,8 @@ export interface CallBlock {
   after: RunEvent[];
   /** This call starts a new attempt of the run (the one before it restarted). */
   newAttempt: boolean;
+  /** A restart threw this call's attempt away (and with it the tool calls in `after`); null: it stands. */
+  discarded: Discard | null;
 }
 
 /** A run as its lane draws it. */
@@ -33,11 +101,19 @@ export interface LaneView {
 /** Groups a run's events (as many as have arrived) into blocks. */
 export function laneView(events: readonly RunEvent[]): LaneView {
   const view: LaneView = { before: [], blocks: [], end: null };
+  const discarded = discards(events);
   for (const event of events) {
     const last = view.blocks.at(-1);
     if (event.type === "model_call") {
       const newAttempt = last !== undefined && last.attempt !== event.attempt;
-      view.blocks.push({ callIndex: event.call_index, attempt: event.attempt, call: event, after: [], newAttempt });
+      view.blocks.push({
+        callIndex: event.call_index,
+        attempt: event.attempt,
+        call: event,
+        after: [],
+        newAttempt,
+        discarded: discarded.get(event.seq) ?? null,
+      });
     } else if (event.type === "run_completed") {
       view.end = event;
     } else if (event.type !== "run_started") {
@@ -58,23 +134,141 @@ export function laneViews(events: Record<Lane, readonly RunEvent[]>): Record<Lan
   return { dynamic: laneView(events.dynamic), restart: laneView(events.restart), baseline: laneView(events.baseline) };
 }
 
-/** One row of the timeline: the block of each lane with this call index (null: that run made no such call). */
+/** Whether the blocks of a row did the same work: the same tool calls, in the same order, with the same arguments. */
+export type RowWork =
+  /** Every lane shown has a block here, and they made the same calls. */
+  | "same"
+  /** Two lanes' blocks here made different calls. */
+  | "different"
+  /** The blocks here made the same calls, but some lane has no such call. */
+  | "unmatched";
+
+/** One row of the timeline: each lane's block that did this work (absent: that run made no such call). */
 export interface TimelineRow {
-  callIndex: number;
+  /** The row's blocks by lane and call, stable while later events arrive ("dynamic:1 restart:1"). */
+  key: string;
   blocks: Partial<Record<Lane, CallBlock>>;
+  work: RowWork;
 }
 
-/** The lanes side by side, call by call: row k holds each lane's model call k. */
-export function alignByCall(lanes: Partial<Record<Lane, LaneView>>): TimelineRow[] {
-  const byIndex = new Map<number, TimelineRow>();
-  for (const lane of LANES) {
-    for (const block of lanes[lane]?.blocks ?? []) {
-      const row = byIndex.get(block.callIndex) ?? { callIndex: block.callIndex, blocks: {} };
-      row.blocks[lane] = block;
-      byIndex.set(block.callIndex, row);
+/** JSON with every object's keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same call. */
+function canonicalJson(value: JsonValue): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key] ?? null)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The tool calls a block asked for (the calls of a halted turn that never ran are not in the log). */
+export function toolCallsOf(block: CallBlock): EventOf<"tool_call">[] {
+  return block.after.filter((event): event is EventOf<"tool_call"> => event.type === "tool_call");
+}
+
+/** What a block did, as a key: its tool calls with their arguments; "" for an answer without tool calls. */
+export function workKey(block: CallBlock): string {
+  return toolCallsOf(block)
+    .map((call) => `${call.name}${canonicalJson(call.args)}`)
+    .join("\n");
+}
+
+/** `called lookup(7), search("login")` or `answered`: what a block did, its calls in the divergence's words. */
+export function workText(block: CallBlock): string {
+  const calls = toolCallsOf(block);
+  return calls.length === 0 ? "answered" : `called ${calls.map((call) => callText(call.name, call.args)).join(", ")}`;
+}
+
+/** A call with its argument values, as the core's explanations write it: `search("login")`. */
+export function callText(name: string, args: JsonValue): string {
+  const values = typeof args === "object" && args !== null && !Array.isArray(args) ? Object.values(args) : [args];
+  return `${name}(${values.map((value) => shortJson(value ?? null, 40)).join(", ")})`;
+}
+
+/** Past this many cells of one alignment table, lanes are lined up call by call instead. */
+const MAX_ALIGNMENT_CELLS = 1 << 20;
+
+type Blocks = Partial<Record<Lane, CallBlock>>;
+
+/**
+ * Adds `lane`'s blocks to `rows`: a longest common subsequence of work (a block pairs with a row
+ * holding a block that made the same calls), equal work at the front always paired, and of equally
+ * long alignments the new lane's block left unpaired first (as the core aligns the first
+ * divergence's steps). Between two pairs, the rows and blocks left over share rows in order, so
+ * different work sits side by side only where neither run made the other's calls.
+ */
+function addLane(rows: readonly Blocks[], lane: Lane, blocks: readonly CallBlock[]): Blocks[] {
+  const n = rows.length;
+  const m = blocks.length;
+  if (n * m > MAX_ALIGNMENT_CELLS) {
+    return Array.from({ length: Math.max(n, m) }, (_, k) => {
+      const block = blocks[k];
+      return block === undefined ? { ...rows[k] } : { ...rows[k], [lane]: block };
+    });
+  }
+  const rowKeys = rows.map((row) => new Set(Object.values(row).map(workKey)));
+  const blockKeys = blocks.map(workKey);
+  const pairs = (i: number, j: number) => rowKeys[i]?.has(blockKeys[j] ?? "") === true;
+  // longest[i * (m + 1) + j]: the longest alignment of rows[i..] with blocks[j..].
+  const longest = new Uint32Array((n + 1) * (m + 1));
+  const at = (i: number, j: number) => longest[i * (m + 1) + j] ?? 0;
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      longest[i * (m + 1) + j] = pairs(i, j) ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
     }
   }
-  return [...byIndex.values()].sort((a, b) => a.callIndex - b.callIndex);
+  const out: Blocks[] = [];
+  let leftRows: number[] = [];
+  let leftBlocks: number[] = [];
+  const flush = () => {
+    for (let k = 0; k < Math.max(leftRows.length, leftBlocks.length); k++) {
+      const rowAt = leftRows[k];
+      const blockAt = leftBlocks[k];
+      const row: Blocks = rowAt === undefined ? {} : { ...rows[rowAt] };
+      const block = blockAt === undefined ? undefined : blocks[blockAt];
+      out.push(block === undefined ? row : { ...row, [lane]: block });
+    }
+    leftRows = [];
+    leftBlocks = [];
+  };
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (pairs(i, j) && at(i, j) === at(i + 1, j + 1) + 1) {
+      flush();
+      out.push({ ...rows[i], [lane]: blocks[j] });
+      i++;
+      j++;
+    } else if (at(i, j + 1) >= at(i + 1, j)) {
+      leftBlocks.push(j++);
+    } else {
+      leftRows.push(i++);
+    }
+  }
+  while (i < n) leftRows.push(i++);
+  while (j < m) leftBlocks.push(j++);
+  flush();
+  return out;
+}
+
+/**
+ * The lanes side by side, by what each did: a row holds the blocks that made the same tool calls
+ * with the same arguments (an answer pairs with an answer), in the runs' order, lanes added one by
+ * one in lane order. A restart's redone calls get rows of their own, so after a restart the lanes
+ * still meet at the same work; blocks that did different work share a row only where neither lane
+ * has a match, and such a row says so (`work: "different"`).
+ */
+export function alignByWork(lanes: Partial<Record<Lane, LaneView>>): TimelineRow[] {
+  const shown = LANES.filter((lane) => lanes[lane] !== undefined);
+  let rows: Blocks[] = [];
+  for (const lane of shown) rows = addLane(rows, lane, lanes[lane]?.blocks ?? []);
+  return rows.map((blocks) => {
+    const present = shown.filter((lane) => blocks[lane] !== undefined);
+    const keys = new Set(present.map((lane) => workKey(blocks[lane] as CallBlock)));
+    const work: RowWork = keys.size > 1 ? "different" : present.length < shown.length ? "unmatched" : "same";
+    const key = present.map((lane) => `${lane}:${String(blocks[lane]?.callIndex)}`).join(" ");
+    return { key, blocks, work };
+  });
 }
 
 /** An event's place: its lane and its `seq` in that run's log. */
@@ -136,59 +330,19 @@ export function signed(n: number): string {
   return n > 0 ? `+${String(n)}` : String(n);
 }
 
-/** Each lane's prompt tokens per model call, in call order. */
-export function promptTokenSeries(lanes: Partial<Record<Lane, LaneView>>): Partial<Record<Lane, number[]>> {
-  const series: Partial<Record<Lane, number[]>> = {};
-  for (const lane of LANES) {
-    const view = lanes[lane];
-    if (view !== undefined) series[lane] = view.blocks.map((block) => block.call.prompt_tokens);
-  }
-  return series;
-}
-
-/** A line chart's geometry: one SVG polyline `points` per lane, and the axis' top value. */
-export interface ChartGeometry {
-  lines: Partial<Record<Lane, string>>;
-  maxTokens: number;
-  maxCalls: number;
-}
-
-/**
- * Lays out `series` in a `width` x `height` box: call 1 at the left, the last call of the longest
- * run at the right, 0 tokens at the bottom and the most tokens of any call at the top.
- */
-export function chartGeometry(series: Partial<Record<Lane, number[]>>, width: number, height: number): ChartGeometry {
-  const all = LANES.flatMap((lane) => series[lane] ?? []);
-  const maxTokens = Math.max(1, ...all);
-  const maxCalls = Math.max(1, ...LANES.map((lane) => series[lane]?.length ?? 0));
-  const x = (i: number) => (maxCalls === 1 ? width / 2 : (i * width) / (maxCalls - 1));
-  const y = (tokens: number) => height - (tokens * height) / maxTokens;
-  const lines: Partial<Record<Lane, string>> = {};
-  for (const lane of LANES) {
-    const points = series[lane];
-    if (points === undefined || points.length === 0) continue;
-    lines[lane] = points.map((tokens, i) => `${round(x(i))},${round(y(tokens))}`).join(" ");
-  }
-  return { lines, maxTokens, maxCalls };
-}
-
-function round(n: number): string {
-  return String(Math.round(n * 10) / 10);
-}
-
 /** JSON on one line, cut to `max` characters. */
 export function shortJson(value: JsonValue, max = 60): string {
   const text = JSON.stringify(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** One line for an event, in the command line's words ("lookup {"id":7} ok", "RESTART …"). */
+/** One line for an event ("lookup {"id":7} ok", "restarted to expand a section (context)"). */
 export function describeEvent(event: RunEvent): string {
   switch (event.type) {
     case "run_started":
       return `run started (${event.adapter})`;
     case "model_call":
-      return `model call ${String(event.call_index)} (${plural(event.tools_offered.length, "tool")}, ${plural(event.prompt_tokens, "token")})`;
+      return `model call ${String(event.call_index)} (${count(event.tools_offered.length, "tool")}, ${count(event.prompt_tokens, "token")})`;
     case "tool_call":
       return `${event.name} ${shortJson(event.args)} ${event.success ? "ok" : "failed"}`;
     case "tools_injected":
@@ -200,18 +354,14 @@ export function describeEvent(event: RunEvent): string {
     case "visibility_changed":
       return `expanded ${event.section_keys.join(", ")}`;
     case "restart":
-      return `RESTART ${event.reason}${event.section_keys.length > 0 ? ` ${event.section_keys.join(", ")}` : ""}`;
+      return restartText(event.reason, event.section_keys);
     case "tool_availability_changed":
       return `tools changed at call ${String(event.at_model_call)}: ${changeList(event.added, event.removed)}`;
     case "limit_reached":
-      return `LIMIT ${event.limit} (${String(event.value)})`;
+      return limitText(event.limit, event.value);
     case "run_completed":
-      return `run ${event.status === "completed" ? "completed" : `ended: ${event.status}`}`;
+      return runEndText(event.status);
   }
-}
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function changeList(added: string[], removed: string[]): string {

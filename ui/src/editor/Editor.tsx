@@ -191,6 +191,7 @@ export function Editor({
               toolActions={storeToolActions(store, TEMPLATE_OWNER)}
               onSetting={(field, value) => void store.setSetting(field, value)}
               onParam={(name, value) => void store.setParam(name, value)}
+              onRenameParam={(from, to) => void store.renameParam(from, to)}
               onAddParam={() => void store.addParam()}
               onRemoveParam={(name) => void store.removeParam(name)}
             />
@@ -208,6 +209,7 @@ export function Editor({
                 onField={(field, value) => void store.setField(selected, field, value)}
                 onRename={(key) => void store.rename(selected, key)}
                 onVisibility={(visibility) => void store.setVisibility(selected, visibility)}
+                onDefineParam={(name) => void store.defineParam(name)}
               />
               <SectionTools
                 key={String(state.selection)}

@@ -4,7 +4,8 @@
 // typed (what is wrong under the field, which is marked invalid), never sent while invalid, put
 // back by Escape and by leaving the field with an invalid key. Then in the whole editor over the
 // fake platform: a rename leaves the focus where the user sent it (Tab, a click, Enter) and what
-// is typed next lands there.
+// is typed next lands there. A warning about an unknown parameter has a "Define <name>" button, one
+// per name, that adds the parameter in one edit, after which the warning goes.
 import { EditorView } from "@codemirror/view";
 import { act } from "react";
 import type { Root } from "react-dom/client";
@@ -23,11 +24,13 @@ let container: HTMLDivElement;
 let root: Root;
 let fields: [TextField, string][];
 let renames: string[];
+let defines: string[];
 
 mountEachTest((mounted) => {
   ({ container, root } = mounted);
   fields = [];
   renames = [];
+  defines = [];
 });
 
 const SECTION: Section = {
@@ -51,6 +54,7 @@ function render(section: Section = SECTION): void {
         onField={(field, value) => fields.push([field, value])}
         onRename={(key) => renames.push(key)}
         onVisibility={() => undefined}
+        onDefineParam={(name) => defines.push(name)}
       />,
     );
   });
@@ -64,7 +68,7 @@ function byTestId(id: string): HTMLElement {
 
 function warnings(field: string): string[] {
   const list = container.querySelector(`[data-testid="field-${field}-warnings"]`);
-  return list === null ? [] : [...list.querySelectorAll("li")].map((li) => li.textContent);
+  return list === null ? [] : [...list.querySelectorAll("li > span")].map((span) => span.textContent);
 }
 
 /** Types `value` into an input the way React sees it (value setter + input event). */
@@ -117,6 +121,24 @@ describe("SectionEditor", () => {
     expect(warnings("summary")).toEqual([]);
     const list = byTestId("field-template-warnings");
     expect(byTestId("field-template").getAttribute("aria-describedby")).toBe(list.id);
+  });
+
+  it("offers to define each unknown parameter of the template and the summary, one button per name", () => {
+    render({ ...SECTION, template: "Do ${objective} by ${deadline} for $team, then ${deadline}, costs $5" });
+    const buttons = (field: string) =>
+      [...container.querySelectorAll<HTMLButtonElement>(`[data-testid="field-${field}-warnings"] [data-testid="define-param"]`)];
+    expect(buttons("template").map((button) => [button.textContent, button.dataset.name])).toEqual([
+      ["Define deadline", "deadline"],
+      ["Define team", "team"],
+    ]);
+    expect(buttons("title")).toEqual([]);
+    expect(buttons("summary")).toEqual([]);
+    act(() => {
+      buttons("template")[1]?.click();
+    });
+    expect(defines).toEqual(["team"]);
+    type("summary", "About ${audience}");
+    expect(buttons("summary").map((button) => button.textContent)).toEqual(["Define audience"]);
   });
 
   it("notes that the title's placeholders are shown as written", () => {
@@ -354,6 +376,46 @@ describe("SectionEditor in the editor: the focus after a rename", () => {
     expect(document.activeElement).toBe(key);
     expect(key.value).toBe("job");
   });
+
+  it("defines an unknown parameter from its warning in one edit; the warning goes, the focus is back in the field", async () => {
+    const { platform, store } = await renderEditor();
+    const template = byTestId("field-template");
+    await moveFocus(template);
+    await typeInFocusedField(" in a ${tone} voice");
+    const define = container.querySelector<HTMLButtonElement>(
+      '[data-testid="field-template-warnings"] [data-testid="define-param"][data-name="tone"]',
+    );
+    expect(define?.textContent).toBe("Define tone");
+    const sent = platform.argsOf("applyEdit").length;
+    await moveFocus(define as HTMLButtonElement);
+    await act(async () => {
+      define?.click();
+      await Promise.resolve();
+    });
+    await settle();
+
+    expect(platform.argsOf("applyEdit").slice(sent)).toEqual([[1, { op: "set_param", name: "tone", value: "" }, null]]);
+    expect(store.getState().document.template.params).toEqual({ objective: "Refactor", tone: "" });
+    expect(container.querySelector('[data-testid="field-template-warnings"]')).toBeNull();
+    expect(byTestId("field-template").querySelector(".cm-param-unknown")).toBeNull();
+    expect(document.activeElement).toBe(byTestId("field-template"));
+    await click(byTestId("tab-template"));
+    expect([...container.querySelectorAll('[data-testid="param-row"]')].map((row) => row.getAttribute("data-name"))).toEqual([
+      "objective",
+      "tone",
+    ]);
+    // One step: undo takes the parameter away and the warning is back.
+    await click(byTestId("undo-button"));
+    expect(store.getState().document.template.params).toEqual({ objective: "Refactor" });
+  });
+
+  async function click(element: HTMLElement): Promise<void> {
+    await act(async () => {
+      element.click();
+      await Promise.resolve();
+    });
+    await settle();
+  }
 
   it("puts back the key when an invalid one is left by Tab, and sends nothing", async () => {
     const { platform, store } = await renderEditor();

@@ -1,15 +1,17 @@
-// The selected section's editor: key (checked as typed, with what is wrong said under it; renamed
-// on Enter, which keeps the focus there, or on leaving the field, which an invalid key puts back as
-// Escape always does; focused and selected, ready to rename, for a section just added), title,
-// template and summary (code fields, an edit on every change, placeholders marked and warned about
-// under the field) and visibility. It keeps what the user typed (a rename the backend refuses
-// leaves the text in place); its parent remounts it to start from the document, and keeps it (and
-// the focus in it) through a rename or move of its section.
+// The selected section's editor: key (a name field: checked as typed, with what is wrong said
+// under it; renamed on Enter, which keeps the focus there, or on leaving the field, which an invalid
+// key puts back as Escape always does; focused and selected, ready to rename, for a section just
+// added), title, template and summary (code fields, an edit on every change, placeholders marked and
+// warned about under the field, with a button that defines each unknown parameter) and visibility.
+// It keeps what the user typed (a rename the backend refuses leaves the text in place); its parent
+// remounts it to start from the document, and keeps it (and the focus in it) through a rename or
+// move of its section.
 import { useEffect, useId, useRef, useState } from "react";
 import type { Section, Visibility } from "../platform";
 import { CodeField } from "./CodeField";
 import { sectionKeyProblem, type TextField } from "./edits";
-import { placeholderWarnings, titleWarnings } from "./placeholders";
+import { NameProblem, useNameField } from "./NameField";
+import { placeholderWarnings, titleWarnings, type FieldWarning } from "./placeholders";
 
 export function SectionEditor({
   path,
@@ -19,6 +21,7 @@ export function SectionEditor({
   onField,
   onRename,
   onVisibility,
+  onDefineParam,
   focusKey = false,
 }: {
   path: string;
@@ -32,10 +35,18 @@ export function SectionEditor({
   onField: (field: TextField, value: string) => void;
   onRename: (key: string) => void;
   onVisibility: (visibility: Visibility) => void;
+  /** Adds parameter `name` to the template (from a warning about a placeholder it has no default for). */
+  onDefineParam: (name: string) => void;
 }) {
   const id = useId();
+  const form = useRef<HTMLFormElement>(null);
   const keyField = useRef<HTMLInputElement>(null);
-  const [key, setKey] = useState(section.key);
+  const key = useNameField({
+    id: `${id}-key`,
+    name: section.key,
+    problemOf: (typed) => sectionKeyProblem(typed, siblingKeys),
+    onRename,
+  });
   const [text, setText] = useState<Record<TextField, string>>({
     title: section.title,
     template: section.template,
@@ -52,20 +63,18 @@ export function SectionEditor({
     keyField.current?.select();
   }, [focusKey]);
 
-  const keyProblem = sectionKeyProblem(key, siblingKeys);
-  /** Renames to the key typed; an invalid one is never sent (leaving the field puts back the key). */
-  const commitKey = (leaving: boolean) => {
-    const typed = key.trim();
-    if (keyProblem !== null) {
-      if (leaving) setKey(section.key);
-      return;
-    }
-    setKey(typed);
-    if (typed !== section.key) onRename(typed);
+  /**
+   * Defines an unknown parameter from a warning, and gives the focus back to the field the warning
+   * is about (the warning and its button go once the parameter is there).
+   */
+  const define = (name: string, warningsId: string) => {
+    onDefineParam(name);
+    form.current?.querySelector<HTMLElement>(`[aria-describedby="${warningsId}"]`)?.focus();
   };
 
   return (
     <form
+      ref={form}
       className="section-editor"
       data-testid="section-editor"
       aria-label={`Section ${path}`}
@@ -75,34 +84,8 @@ export function SectionEditor({
     >
       <h2>{path}</h2>
       <label htmlFor={`${id}-key`}>Key</label>
-      <input
-        ref={keyField}
-        id={`${id}-key`}
-        data-testid="field-key"
-        value={key}
-        spellCheck={false}
-        autoComplete="off"
-        aria-invalid={keyProblem !== null}
-        aria-describedby={keyProblem === null ? undefined : `${id}-key-problem`}
-        onChange={(event) => {
-          setKey(event.target.value);
-        }}
-        onBlur={() => {
-          commitKey(true);
-        }}
-        onKeyDown={(event) => {
-          if (event.key === "Enter") {
-            event.preventDefault();
-            commitKey(false);
-          } else if (event.key === "Escape") {
-            setKey(section.key);
-          }
-        }}
-      />
-      {/* Always in the page, so that a screen reader hears each new problem as it is typed. */}
-      <p id={`${id}-key-problem`} className="key-problem" data-testid="field-key-problem" aria-live="polite">
-        {keyProblem}
-      </p>
+      <input ref={keyField} data-testid="field-key" {...key.input} />
+      <NameProblem field={key} testId="field-key-problem" />
       <span className="field-label">Title</span>
       <CodeField
         testId="field-title"
@@ -115,7 +98,11 @@ export function SectionEditor({
           change("title", value);
         }}
       />
-      <FieldWarnings id={`${id}-title-warnings`} testId="field-title-warnings" warnings={titleWarnings(text.title)} />
+      <FieldWarnings
+        id={`${id}-title-warnings`}
+        testId="field-title-warnings"
+        warnings={titleWarnings(text.title).map((message) => ({ message, param: null }))}
+      />
       <label htmlFor={`${id}-visibility`}>Visibility</label>
       <select
         id={`${id}-visibility`}
@@ -144,6 +131,9 @@ export function SectionEditor({
         id={`${id}-template-warnings`}
         testId="field-template-warnings"
         warnings={placeholderWarnings(text.template, params)}
+        onDefine={(name) => {
+          define(name, `${id}-template-warnings`);
+        }}
       />
       <span className="field-label">Summary</span>
       <CodeField
@@ -162,18 +152,53 @@ export function SectionEditor({
         id={`${id}-summary-warnings`}
         testId="field-summary-warnings"
         warnings={placeholderWarnings(text.summary, params)}
+        onDefine={(name) => {
+          define(name, `${id}-summary-warnings`);
+        }}
       />
     </form>
   );
 }
 
-/** What is wrong with a field's placeholders, under it (nothing when all is well). */
-function FieldWarnings({ id, testId, warnings }: { id: string; testId: string; warnings: string[] }) {
+/**
+ * What is wrong with a field's placeholders, under it (nothing when all is well); a warning about a
+ * parameter the template has no default for has a button that defines it.
+ */
+function FieldWarnings({
+  id,
+  testId,
+  warnings,
+  onDefine,
+}: {
+  id: string;
+  testId: string;
+  warnings: FieldWarning[];
+  onDefine?: (name: string) => void;
+}) {
   if (warnings.length === 0) return null;
   return (
     <ul id={id} className="field-warnings" data-testid={testId}>
-      {warnings.map((warning) => (
-        <li key={warning}>{warning}</li>
+      {warnings.map(({ message, param }) => (
+        <li key={message}>
+          <span>{message}</span>
+          {param !== null && onDefine !== undefined && (
+            <>
+              {" "}
+              <button
+                type="button"
+                className="define-param"
+                data-testid="define-param"
+                data-name={param}
+                title={`Add the parameter ${param} to the template, with an empty default`}
+                onClick={() => {
+                  onDefine(param);
+                }}
+              >
+                Define {param}
+              </button>
+            </>
+          )}
+        </li>
       ))}
     </ul>
   );

@@ -1,10 +1,13 @@
 // The Template panel: the template's header (key, name, ns), its settings (disclosure, heading, tool
-// disclosure), its parameters with their defaults (edit, add, remove) and its own tools (the tool
-// list and editor, as a section's). It keeps what the user typed (a refused change leaves the text
-// in place); its parent remounts it to start from the document after undo or redo.
+// disclosure), its parameters with their defaults (rename, as the section key field does; edit the
+// default, add, remove) and its own tools (the tool list and editor, as a section's). It keeps what
+// the user typed (a refused change leaves the text in place); its parent remounts it to start from
+// the document after undo or redo, and keeps it through a rename, as each parameter's row is kept
+// (with the focus in it) through a rename of its parameter.
 import { useId, useState } from "react";
 import type { Disclosure, HeadingStyle, Template, TemplateSettings, ToolDisclosure } from "../platform";
-import { settingsOf, type SettingsTextField } from "./settings";
+import { NameProblem, useNameField } from "./NameField";
+import { paramNameProblem, settingsOf, type SettingsTextField } from "./settings";
 import { ToolList, type ToolActions } from "./ToolList";
 
 /** The settings chosen from a list, with their labels and choices. */
@@ -26,6 +29,7 @@ export function TemplatePanel({
   toolActions,
   onSetting,
   onParam,
+  onRenameParam,
   onAddParam,
   onRemoveParam,
 }: {
@@ -36,15 +40,21 @@ export function TemplatePanel({
   toolActions: ToolActions;
   onSetting: <F extends keyof TemplateSettings>(field: F, value: TemplateSettings[F]) => void;
   onParam: (name: string, value: string) => void;
+  /** Renames parameter `from` to `to` (a valid name no other parameter has). */
+  onRenameParam: (from: string, to: string) => void;
   onAddParam: () => void;
   onRemoveParam: (name: string) => void;
 }) {
   const id = useId();
   const settings = settingsOf(template);
-  /** What was typed in each text field (by field, or `param/<name>`), over the document's value. */
-  const [typed, setTyped] = useState<Record<string, string>>({});
-  const textOf = (slot: string, fallback: string) => typed[slot] ?? fallback;
-  const type = (slot: string, value: string) => {
+  /** What was typed in each settings text field, over the document's value. */
+  const [typed, setTyped] = useState<Partial<Record<SettingsTextField, string>>>({});
+  /** The rows renamed parameters carry on (see `paramRowKeys`), in the order renamed. */
+  const [carried, setCarried] = useState<readonly CarriedRow[]>([]);
+  const names = Object.keys(template.params);
+  const rowKeys = paramRowKeys(names, carried);
+  const textOf = (slot: SettingsTextField, fallback: string) => typed[slot] ?? fallback;
+  const type = (slot: SettingsTextField, value: string) => {
     setTyped((current) => ({ ...current, [slot]: value }));
   };
 
@@ -106,43 +116,34 @@ export function TemplatePanel({
       {choiceField("heading")}
       {choiceField("tool_disclosure")}
       <h3>Parameters</h3>
-      {Object.keys(template.params).length === 0 ? (
+      {names.length === 0 ? (
         <p className="notice" data-testid="param-list">
           No parameters
         </p>
       ) : (
         <ul className="param-list" data-testid="param-list">
-          {Object.entries(template.params).map(([name, value]) => (
-            <li key={name} data-testid="param-row" data-name={name}>
-              <label htmlFor={`${id}-param-${name}`}>
-                <code>{name}</code>
-              </label>
-              <input
-                id={`${id}-param-${name}`}
-                data-testid="param-value"
-                value={textOf(`param/${name}`, value)}
-                spellCheck={false}
-                autoComplete="off"
-                onChange={(event) => {
-                  type(`param/${name}`, event.target.value);
-                  onParam(name, event.target.value);
+          {names.map((name, index) => {
+            const rowKey = rowKeys[index] ?? name;
+            return (
+              <ParamRow
+                key={rowKey}
+                id={`${id}-param-${rowKey}`}
+                name={name}
+                value={template.params[name] ?? ""}
+                others={names.filter((other) => other !== name)}
+                onValue={(value) => {
+                  onParam(name, value);
                 }}
-              />
-              <button
-                type="button"
-                aria-label={`Remove parameter ${name}`}
-                onClick={() => {
-                  // A parameter added again later under this name starts from its new default.
-                  setTyped((current) =>
-                    Object.fromEntries(Object.entries(current).filter(([slot]) => slot !== `param/${name}`)),
-                  );
+                onRename={(to) => {
+                  setCarried((current) => [...current, { name: to, key: rowKey }]);
+                  onRenameParam(name, to);
+                }}
+                onRemove={() => {
                   onRemoveParam(name);
                 }}
-              >
-                Remove
-              </button>
-            </li>
-          ))}
+              />
+            );
+          })}
         </ul>
       )}
       <button type="button" data-testid="add-param" onClick={onAddParam}>
@@ -158,4 +159,88 @@ export function TemplatePanel({
       />
     </form>
   );
+}
+
+/** One parameter's row: its name (a name field: renamed as the section key field renames), its default, Remove. */
+function ParamRow({
+  id,
+  name,
+  value,
+  others,
+  onValue,
+  onRename,
+  onRemove,
+}: {
+  /** The row's own id, the base of its fields' ids. */
+  id: string;
+  name: string;
+  /** Its default, as the document has it. */
+  value: string;
+  /** The names of the template's other parameters: a name must differ from them. */
+  others: readonly string[];
+  onValue: (value: string) => void;
+  onRename: (to: string) => void;
+  onRemove: () => void;
+}) {
+  const field = useNameField({
+    id: `${id}-name`,
+    name,
+    problemOf: (typed) => paramNameProblem(typed, others),
+    onRename,
+  });
+  /** The default as typed (kept over the document's while the row lives, through a rename too). */
+  const [typed, setTyped] = useState<string | null>(null);
+  return (
+    <li className="param-row" data-testid="param-row" data-name={name}>
+      <input className="param-name" data-testid="param-name" aria-label={`Name of parameter ${name}`} {...field.input} />
+      <input
+        id={`${id}-value`}
+        data-testid="param-value"
+        aria-label={`Default of ${name}`}
+        value={typed ?? value}
+        spellCheck={false}
+        autoComplete="off"
+        onChange={(event) => {
+          setTyped(event.target.value);
+          onValue(event.target.value);
+        }}
+      />
+      <button type="button" aria-label={`Remove parameter ${name}`} onClick={onRemove}>
+        Remove
+      </button>
+      <NameProblem field={field} testId="param-name-problem" />
+    </li>
+  );
+}
+
+/** A parameter renamed in the panel, and the key of the row it had (which it keeps). */
+export interface CarriedRow {
+  name: string;
+  key: string;
+}
+
+/**
+ * The React key of each parameter's row, for the names in order. A parameter renamed in the panel
+ * keeps the key of the row it had, so that the row, and the focus in it, stays through the rename
+ * (the latest rename wins a key two names claim); every other parameter is keyed by its name, made
+ * unique when a renamed one holds it (a parameter added again under a name renamed away).
+ */
+export function paramRowKeys(names: readonly string[], carried: readonly CarriedRow[]): string[] {
+  const present = new Set(names);
+  const kept = new Map<string, string>();
+  const used = new Set<string>();
+  for (const { name, key } of [...carried].reverse()) {
+    if (!present.has(name) || kept.has(name) || used.has(key)) continue;
+    kept.set(name, key);
+    used.add(key);
+  }
+  return names.map((name) => {
+    let key = kept.get(name);
+    if (key === undefined) {
+      key = name;
+      for (let n = 2; used.has(key); n++) key = `${name}#${String(n)}`;
+      used.add(key);
+    }
+    return key;
+  });
 }

@@ -1,9 +1,11 @@
 // Tests for placeholders.ts: the `$` forms found as the core's substitution reads them (escapes,
 // braces, bare names, identifier rules), invalid `$` with the core's line, column and message, the
-// unknown parameters of a text, and the warnings and title note the section editor shows.
+// unknown parameters of a text, the warnings (naming the unknown parameter, which the editor offers
+// to define) and title note the section editor shows, and the parameter name rule.
 import { describe, expect, it } from "vitest";
 import {
   invalidPlaceholderMessage,
+  isParamName,
   placeholderWarnings,
   scanPlaceholders,
   titleWarnings,
@@ -100,8 +102,15 @@ describe("unknown parameters", () => {
 describe("placeholderWarnings", () => {
   it("lists invalid $ and unknown names in the order of the text", () => {
     expect(placeholderWarnings("$goal costs $5, see ${objective} and $goal", ["objective"])).toEqual([
-      unknownParamMessage("goal"),
-      invalidPlaceholderMessage(1, 13),
+      { message: unknownParamMessage("goal"), param: "goal" },
+      { message: invalidPlaceholderMessage(1, 13), param: null },
+    ]);
+  });
+
+  it("names each unknown parameter once, so that one button defines it", () => {
+    expect(placeholderWarnings("${tone} $tone ${audience} ${tone}", []).map((warning) => warning.param)).toEqual([
+      "tone",
+      "audience",
     ]);
   });
 
@@ -121,5 +130,15 @@ describe("titleWarnings", () => {
   it("says nothing for a title without placeholders", () => {
     expect(titleWarnings("Costs $$ and $5")).toEqual([]);
     expect(titleWarnings("Task")).toEqual([]);
+  });
+});
+
+describe("isParamName", () => {
+  it.each(["a", "_", "tone", "Tone", "_x9", "project_name"])("takes %j", (name) => {
+    expect(isParamName(name)).toBe(true);
+  });
+
+  it.each(["", "1a", "a-b", "a b", "é", "$a", "${a}", "a.b", " a"])("refuses %j", (name) => {
+    expect(isParamName(name)).toBe(false);
   });
 });

@@ -1,8 +1,10 @@
 // The `$` forms of a section's text as the core reads them (crates/unfold-documents/src/substitution.rs,
 // Python `string.Template` rules): `${name}` and `$name` are placeholders, `$$` is a literal `$`, any
 // other `$` is invalid; names are ASCII identifiers. From them, the warnings the section editor shows:
-// each invalid `$` in the core's own words, and each placeholder the template has no default for.
-// The title is not substituted (the core copies it as written), so it gets a note instead.
+// each invalid `$` in the core's own words, and each placeholder the template has no default for
+// (which names the parameter, so that the editor can offer to define it). A parameter's name follows
+// the same identifier rule. The title is not substituted (the core copies it as written), so it gets
+// a note instead.
 
 /** A placeholder or an invalid `$`, at offsets `from`..`to` of the text (UTF-16, as strings index). */
 export type PlaceholderToken =
@@ -18,6 +20,14 @@ function identifierLength(text: string, at: number): number {
   let end = at + 1;
   while (IDENTIFIER_PART.test(text.charAt(end))) end++;
   return end - at;
+}
+
+/**
+ * Whether `name` is an ASCII identifier (letters, digits and `_`, not starting with a digit): a name
+ * a placeholder can hold, which is the core's rule for parameter names (`is_param_name`).
+ */
+export function isParamName(name: string): boolean {
+  return name !== "" && identifierLength(name, 0) === name.length;
 }
 
 /**
@@ -104,20 +114,26 @@ export function unknownParams(text: string, params: readonly string[]): string[]
   return [...unknown];
 }
 
+/** A warning under a field; `param` names the unknown parameter it is about (null: another kind). */
+export interface FieldWarning {
+  message: string;
+  param: string | null;
+}
+
 /**
  * The warnings for a template or summary text, in the order of the text: each invalid `$`, and each
  * name not among `params` (the template's parameters) at its first use.
  */
-export function placeholderWarnings(text: string, params: readonly string[]): string[] {
+export function placeholderWarnings(text: string, params: readonly string[]): FieldWarning[] {
   const known = new Set(params);
   const reported = new Set<string>();
-  const warnings: string[] = [];
+  const warnings: FieldWarning[] = [];
   for (const token of scanPlaceholders(text)) {
     if (token.kind === "invalid") {
-      warnings.push(token.message);
+      warnings.push({ message: token.message, param: null });
     } else if (!known.has(token.name) && !reported.has(token.name)) {
       reported.add(token.name);
-      warnings.push(unknownParamMessage(token.name));
+      warnings.push({ message: unknownParamMessage(token.name), param: token.name });
     }
   }
   return warnings;

@@ -1,7 +1,8 @@
 // Tests for store.ts over the fake platform: edits in order from the latest document, the preview
 // after every change (latest answer wins), refusals that change nothing, undo/redo, save; structural
 // edits with the selection they leave (and whether it is still the same section), and edits queued
-// behind a move.
+// behind a move; parameter renames (one undo group each, followed by the edits queued behind them)
+// and definitions.
 import { describe, expect, it } from "vitest";
 import type { Outcome, PreviewUpdate } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
@@ -452,6 +453,63 @@ describe("EditorStore: settings, parameters and tools", () => {
     expect(store.getState().document.template.params).toEqual({ objective: "Refactor", param: "", param_2: "" });
     await store.removeParam("param");
     expect(Object.keys(store.getState().document.template.params)).toEqual(["objective", "param_2"]);
+  });
+
+  it("renames a parameter in one undo group, and edits queued before the answer follow it", async () => {
+    const { platform, store } = await opened();
+    // Not awaited in between: the default typed next, a second rename and a removal, all asked for
+    // under the name the field showed, still find the parameter.
+    void store.renameParam("objective", "goal");
+    void store.setParam("objective", "Ship");
+    void store.renameParam("objective", "aim");
+    await store.removeParam("objective");
+    await settle();
+    expect(platform.argsOf("applyEdit").map(([, edit, group]) => [edit, group])).toEqual([
+      [{ op: "set_param", name: "goal", value: "Refactor", index: 0 }, "param-name/objective/goal"],
+      [{ op: "set_param", name: "objective", value: null }, "param-name/objective/goal"],
+      [{ op: "set_param", name: "goal", value: "Ship" }, "param/goal"],
+      [{ op: "set_param", name: "aim", value: "Ship", index: 0 }, "param-name/goal/aim"],
+      [{ op: "set_param", name: "goal", value: null }, "param-name/goal/aim"],
+      [{ op: "set_param", name: "aim", value: null }, null],
+    ]);
+    expect(store.getState().document.template.params).toEqual({});
+    // Each rename is one step.
+    await store.undo();
+    await store.undo();
+    expect(store.getState().document.template.params).toEqual({ goal: "Ship" });
+    await store.undo();
+    await store.undo();
+    expect(store.getState().document.template.params).toEqual({ objective: "Refactor" });
+  });
+
+  it("keeps a renamed parameter's place among the others", async () => {
+    const { store } = await opened();
+    await store.addParam();
+    await store.addParam();
+    await store.renameParam("param", "tone");
+    expect(Object.keys(store.getState().document.template.params)).toEqual(["objective", "tone", "param_2"]);
+  });
+
+  it("sends no rename to an invalid or taken name, and says why the backend refused one", async () => {
+    const { platform, store } = await opened();
+    await store.addParam();
+    await store.renameParam("param", "my tone");
+    await store.renameParam("param", "objective");
+    expect(platform.argsOf("applyEdit")).toHaveLength(1);
+    platform.failures.set("applyEdit", { code: "invalid_edit", message: "refused", problems: [] });
+    await store.renameParam("param", "tone");
+    expect(store.getState().failure).toEqual({ title: "This change was not made", detail: "refused" });
+    expect(store.getState().document.template.params).toEqual({ objective: "Refactor", param: "" });
+  });
+
+  it("defines a parameter a section uses, once", async () => {
+    const { platform, store } = await opened();
+    await store.defineParam("tone");
+    await store.defineParam("tone");
+    expect(platform.argsOf("applyEdit").map(([, edit, group]) => [edit, group])).toEqual([
+      [{ op: "set_param", name: "tone", value: "" }, null],
+    ]);
+    expect(store.getState().document.template.params).toEqual({ objective: "Refactor", tone: "" });
   });
 
   it("removes and moves a section's tools", async () => {

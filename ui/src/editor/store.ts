@@ -1,7 +1,7 @@
 // The state of one open template in the editor and every action on it, without React: edits
 // (fields, renames, structural changes of the tree), undo, redo and save run one at a time in order
-// (each built from the document as it stands when its turn comes, its path following the renames
-// and moves before it), the selection follows what an edit did, the preview follows every change
+// (each built from the document as it stands when its turn comes, its path, or its parameter's
+// name, following the renames and moves before it), the selection follows what an edit did, the preview follows every change
 // (the latest request wins), and a refused action leaves the document as it was and says why. React
 // reads it through `subscribe`/`getState`.
 import type {
@@ -32,7 +32,16 @@ import {
   type PathChange,
   type TextField,
 } from "./edits";
-import { addParamEdit, removeParamEdit, setParamEdit, setSettingsEdit } from "./settings";
+import {
+  addParamEdit,
+  defineParamEdit,
+  followParamRenames,
+  removeParamEdit,
+  renameParamEdits,
+  setParamEdit,
+  setSettingsEdit,
+  type ParamRename,
+} from "./settings";
 import { dropRequest, type DropTarget } from "./dropTarget";
 import { structureRequest, type StructureAction, type StructureRequest } from "./structure";
 import {
@@ -130,6 +139,8 @@ export class EditorStore extends ExternalStore<EditorState> {
   private readonly queue = new TaskQueue();
   /** Renames and moves done so far, so that edits queued before one still find their section. */
   private readonly pathChanges: PathChange[] = [];
+  /** Parameter renames done so far, so that edits queued before one still find their parameter. */
+  private readonly paramRenames: ParamRename[] = [];
   private previewRequest = 0;
 
   constructor(
@@ -292,16 +303,52 @@ export class EditorStore extends ExternalStore<EditorState> {
     return this.editTemplate((t) => setSettingsEdit(t, field, value));
   }
 
+  /**
+   * An edit of parameter `name`, built from the latest template, with the name it has then (after
+   * the renames queued before it).
+   */
+  private editParam(name: string, build: (template: Template, name: string) => EditRequest | null): Promise<void> {
+    const renamesBefore = this.paramRenames.length;
+    return this.editTemplate((t) => build(t, followParamRenames(name, this.paramRenames.slice(renamesBefore))));
+  }
+
   setParam(name: string, value: string): Promise<void> {
-    return this.editTemplate((t) => setParamEdit(t, name, value));
+    return this.editParam(name, (t, n) => setParamEdit(t, n, value));
   }
 
   addParam(): Promise<void> {
     return this.editTemplate((t) => addParamEdit(t));
   }
 
+  /** Adds parameter `name` with an empty default (one a section's text uses); nothing when it is there. */
+  defineParam(name: string): Promise<void> {
+    return this.editTemplate((t) => defineParamEdit(t, name));
+  }
+
   removeParam(name: string): Promise<void> {
-    return this.editTemplate((t) => removeParamEdit(t, name));
+    return this.editParam(name, (t, n) => removeParamEdit(t, n));
+  }
+
+  /**
+   * Renames parameter `from` to `to`, keeping its default and its place: the edits `renameParamEdits`
+   * makes, in one undo group, one after the other (a refused one stops the rest and says why). An
+   * invalid or taken name sends nothing.
+   */
+  renameParam(from: string, to: string): Promise<void> {
+    const renamesBefore = this.paramRenames.length;
+    return this.queue.run(async () => {
+      const name = followParamRenames(from, this.paramRenames.slice(renamesBefore));
+      const requests = renameParamEdits(this.state.document.template, name, to) ?? [];
+      for (const [index, request] of requests.entries()) {
+        const result = await this.platform.applyEdit(this.state.document.id, request.edit, request.group);
+        if (!result.ok) {
+          this.update({ failure: actionFailure("edit", result.error) });
+          return;
+        }
+        if (index === requests.length - 1) this.paramRenames.push({ from: name, to: to.trim() });
+        this.accept(result.value);
+      }
+    });
   }
 
   /** An edit of `owner`'s tools, built from the latest template (a section's path follows renames). */

@@ -1,9 +1,12 @@
 // Renders HistoryView in happy-dom over the FakePlatform's example history (scripted runs 1 to 3 of
-// lookup-first: dynamic, restart, baseline; live runs 4, dynamic, and 5, restart, failed): a row per
-// run, a filter change that lists again, a selected run's user message, answer or error, counters and
-// events on the timeline, the baseline and the comparison (two lanes named after their runs, the
-// counters with the deltas, the first divergence named and highlighted), the empty states, failures,
-// and model text shown as text.
+// lookup-first: dynamic, restart, all-FULL baseline; live runs 4, dynamic, and 5, restart, failed)
+// and over a history kept as the backend keeps comparisons (testHistory.ts: two comparisons, a live
+// run and a replay): a comparison's runs grouped under one heading, a run of its own alone, the
+// all-FULL baseline named as such, a row per run, a filter change that lists again, a selected run's
+// user message, answer or error, counters and events on the timeline, the reference run and the
+// comparison with it (two lanes named after their runs, the counters with the deltas, the first
+// divergence named and highlighted), "baseline" said only of the all-FULL baseline, the empty states,
+// failures, and model text shown as text.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
@@ -11,6 +14,7 @@ import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { HistoryView } from "./HistoryView";
 import { HistoryStore } from "./store";
+import { FIRST_COMPARISON_MS, keptHistory } from "./testHistory";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -69,18 +73,139 @@ async function setField(id: string, value: string): Promise<void> {
 
 const rowIds = () => all('[data-testid="history-row"]').map((r) => Number(r.dataset.id));
 
+/** A fake backend that keeps testHistory's runs. */
+function keeping(): FakePlatform {
+  const platform = new FakePlatform();
+  platform.compare.history = keptHistory();
+  return platform;
+}
+
+/** The ids of the rows under `within`. */
+const idsIn = (within: ParentNode) => [...within.querySelectorAll<HTMLElement>('[data-testid="history-row"]')].map((r) => Number(r.dataset.id));
+
+const cellTexts = (element: Element) => [...element.querySelectorAll("td, th")].map((cell) => cell.textContent);
+
 describe("HistoryView", () => {
   it("shows a row per kept run, newest first, with what ran it and what it cost", async () => {
-    const { platform } = await render();
+    const { platform } = await render(keeping());
     expect(platform.argsOf("runHistory")).toEqual([[{ limit: 200 }]]);
-    expect(rowIds()).toEqual([5, 4, 3, 2, 1]);
-    const cells = (id: number) => [...row(id).querySelectorAll("td")].map((td) => td.textContent);
-    expect(cells(3).slice(1)).toEqual(["scripted", "task-executor", "lookup-first [baseline]", "dynamic", "completed", "3", "664 + 17", "55 ms"]);
-    expect(cells(4).slice(1, 4)).toEqual(["live", "task-executor", "local (qwen3)"]);
-    expect(cells(4)[8]).toBe("8.4 s");
-    expect(cells(5)[5]).toBe("error");
-    expect(cells(1)[0]).toBe(new Date(Date.UTC(2026, 0, 5, 9, 30)).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" }));
+    expect(rowIds()).toEqual([8, 5, 6, 7, 4, 1, 2, 3]);
+    const started = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
+    expect(cellTexts(row(4))).toEqual([
+      started(FIRST_COMPARISON_MS + 20 * 60_000),
+      "live",
+      "task-executor",
+      "local (qwen3)",
+      "dynamic adapter",
+      "completed",
+      "4",
+      "1,197 + 25",
+      "8.4 s",
+    ]);
+    expect(cellTexts(row(8)).slice(1, 6)).toEqual(["replay", "task-executor", "local (qwen3)", "restart adapter", "completed"]);
+    // A comparison's run leaves when, where from and how long to its heading.
+    expect(cellTexts(row(3))).toEqual(["", "all-FULL baseline", "completed", "3", "664 + 17", ""]);
     expect(container.querySelector('[data-testid="history-detail"]')).toBeNull();
+  });
+
+  it("groups a comparison's runs under one heading, and leaves a live run and a replay alone", async () => {
+    await render(keeping());
+    const table = byTestId("history-table");
+    const bodies = [...table.querySelectorAll("tbody")].map((body) => [body.dataset.testid, ...idsIn(body)]);
+    expect(bodies).toEqual([
+      ["history-single", 8],
+      ["history-group", 5, 6, 7],
+      ["history-single", 4],
+      ["history-group", 1, 2, 3],
+    ]);
+    const groups = all('[data-testid="history-group"]');
+    expect(groups.map((group) => Number(group.dataset.started))).toEqual([FIRST_COMPARISON_MS + 60 * 60_000, FIRST_COMPARISON_MS]);
+    const [, first] = groups;
+    if (first === undefined) throw new Error("two comparisons");
+    const head = byTestId("history-group-head", first);
+    const started = new Date(FIRST_COMPARISON_MS).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
+    expect(cellTexts(head)).toEqual([started, "scripted", "task-executor", "lookup-first", "comparison, 3 runs", "55 ms"]);
+    expect(first.getAttribute("aria-label")).toBe(`Comparison started ${started}`);
+    const runs = [...first.querySelectorAll<HTMLElement>('[data-testid="history-row"]')];
+    expect(runs.map((r) => r.dataset.lane)).toEqual(["dynamic", "restart", "baseline"]);
+    expect(runs.map((r) => byTestId("history-run-kind", r).textContent)).toEqual(["dynamic adapter", "restart adapter", "all-FULL baseline"]);
+    expect(row(4).dataset.lane).toBeUndefined();
+
+    // A filter that lists one run of each comparison keeps it under its comparison's heading.
+    await setField("history-filter-adapter", "restart");
+    expect(all("tbody").map((body) => [body.dataset.testid, ...idsIn(body)])).toEqual([
+      ["history-single", 8],
+      ["history-group", 6],
+      ["history-group", 2],
+    ]);
+    expect(all('[data-testid="history-group-head"] th').map((th) => th.textContent)).toEqual(["comparison, 1 run", "comparison, 1 run"]);
+  });
+
+  it("names the all-FULL baseline as such in its row, its detail and its lane, never by its adapter", async () => {
+    await render(keeping());
+    const kind = byTestId("history-run-kind", row(3));
+    expect(kind.textContent).toBe("all-FULL baseline");
+    expect(kind.dataset.kind).toBe("all-full-baseline");
+    expect(kind.title).toContain("every section FULL");
+    expect(row(3).textContent).not.toContain("dynamic");
+    await click(row(3));
+    expect(byTestId("history-run-title").textContent).toBe("run 3, all-FULL baseline");
+    const head = byTestId("history-detail").querySelector(".history-detail-head")?.textContent ?? "";
+    expect(head).not.toContain("dynamic");
+    expect(head).toContain("55 ms (the whole comparison)");
+    const lanes = all('[data-testid="lane"]');
+    expect(lanes.map((lane) => lane.querySelector(".lane-note")?.textContent)).toEqual(["all-FULL baseline, scripted"]);
+    await click(row(1));
+    expect(byTestId("history-run-title").textContent).toBe("run 1, dynamic adapter");
+  });
+
+  it("calls the run picked to compare with the reference run, and says baseline only of the all-FULL baseline", async () => {
+    await render(keeping());
+    const words = () => {
+      const text = byTestId("history-view").textContent;
+      return { baseline: text.match(/baseline/gi)?.length ?? 0, allFull: text.match(/all-FULL baseline/g)?.length ?? 0 };
+    };
+    expect(container.querySelector(".history-reference")?.textContent).toBe(
+      "No reference run chosen: select a run and use it as the reference run to compare other runs with it.",
+    );
+
+    // The all-FULL baseline of the first comparison, picked as the reference run.
+    await click(row(3));
+    const use = byTestId("history-use-reference");
+    expect(use.textContent).toBe("Use as reference run");
+    await click(use);
+    expect(byTestId("history-reference").textContent).toContain("Reference run: run 3, all-FULL baseline · lookup-first");
+    expect(row(3).dataset.reference).toBe("true");
+    expect(byTestId("history-run-kind", row(3)).textContent).toBe("all-FULL baselinereference run");
+    expect((use as HTMLButtonElement).title).toBe("This run is the reference run");
+
+    await click(row(2));
+    const compare = byTestId("history-compare");
+    expect(compare.textContent).toBe("Compare with the reference run (run 3)");
+    expect(compare.title).toBe("Compare run 2 with the reference run, run 3, all-FULL baseline");
+    await click(compare);
+    const comparison = byTestId("history-comparison");
+    expect(comparison.getAttribute("aria-label")).toBe("Comparison with the reference run");
+    expect(comparison.querySelector("caption")?.textContent).toBe("Counters beside the reference run");
+    expect([...comparison.querySelectorAll("thead th")].map((th) => th.textContent)).toEqual([
+      "Counter",
+      "run 3, all-FULL baseline (reference run)",
+      "run 2, restart adapter",
+      "run − reference",
+    ]);
+    expect(all('[data-testid="lane-head"]').map((head) => head.textContent)).toEqual([
+      "run 3reference run: all-FULL baseline, scripted",
+      "run 2restart adapter, scripted",
+    ]);
+    // Every "baseline" on the page is the all-FULL baseline.
+    const seen = words();
+    expect(seen.allFull).toBeGreaterThanOrEqual(4);
+    expect(seen.baseline).toBe(seen.allFull);
+
+    await click(byTestId("history-clear-reference"));
+    expect(container.querySelector('[data-testid="history-reference"]')).toBeNull();
+    expect(container.querySelector('[data-testid="history-comparison"]')).toBeNull();
+    expect(container.querySelector('[data-testid="history-compare"]')).toBeNull();
   });
 
   it("lists again when a filter changes, and on Refresh", async () => {
@@ -143,14 +268,14 @@ describe("HistoryView", () => {
     expect(byTestId("run-end").textContent).toContain("run ended: error");
   });
 
-  it("compares the selected run with the baseline: counters with deltas, the divergence and both lanes", async () => {
+  it("compares the selected run with the reference run: counters with deltas, the divergence and both lanes", async () => {
     await render();
     await click(row(1));
     expect(container.querySelector('[data-testid="history-compare"]')).toBeNull();
-    await click(byTestId("history-use-baseline"));
-    expect(byTestId("history-baseline").textContent).toContain("run 1");
-    expect(row(1).dataset.baseline).toBe("true");
-    expect((byTestId("history-use-baseline") as HTMLButtonElement).disabled).toBe(true);
+    await click(byTestId("history-use-reference"));
+    expect(byTestId("history-reference").textContent).toContain("run 1, dynamic adapter");
+    expect(row(1).dataset.reference).toBe("true");
+    expect((byTestId("history-use-reference") as HTMLButtonElement).disabled).toBe(true);
     expect(container.querySelector('[data-testid="history-compare"]')).toBeNull();
 
     await click(row(2));
@@ -165,7 +290,7 @@ describe("HistoryView", () => {
     expect(pair("tools_injected")).toEqual(["2", "0", "-2"]);
     expect(pair("completion_tokens")).toEqual(["25", "31", "+6"]);
     const heads = [...comparison.querySelectorAll("thead th")].map((th) => th.textContent);
-    expect(heads).toEqual(["Counter", "run 1 (baseline)", "run 2", "run − baseline"]);
+    expect(heads).toEqual(["Counter", "run 1, dynamic adapter (reference run)", "run 2, restart adapter", "run − reference"]);
 
     const lanes = all('[data-testid="lane"]');
     expect(lanes.map((lane) => lane.dataset.lane)).toEqual(["baseline", "restart"]);
@@ -181,7 +306,7 @@ describe("HistoryView", () => {
   it("says when two runs do not diverge", async () => {
     await render();
     await click(row(1));
-    await click(byTestId("history-use-baseline"));
+    await click(byTestId("history-use-reference"));
     await click(row(4));
     await click(byTestId("history-compare"));
     expect(byTestId("history-divergence").textContent).toMatch(/^none/);

@@ -1,7 +1,9 @@
 // The run history page: a filter bar (template, provider, adapter, status, source; Refresh), the
-// kept runs newest first in a table, and the selected run's detail (its user message, final answer
-// or error, counters and events on the compare view's timeline), with the run chosen as the
-// baseline and the selected run compared with it (both runs' counters with the deltas, the first
+// kept runs newest first in a table, the runs of one comparison grouped under a heading row (each
+// named by what it is: an adapter's run, or the all-FULL baseline), and the selected run's detail
+// (its user message, final answer or error, counters and events on the compare view's timeline),
+// with the reference run (the run the user picks to compare others with; never called a baseline)
+// and the selected run compared with it (both runs' counters with the deltas, the first
 // divergence, both runs' lanes side by side); an empty state while no run is kept. Model text is
 // shown as text. All state and actions live in HistoryStore.
 //
@@ -11,15 +13,23 @@
 //     history-filter-status, history-filter-source, history-refresh   the filter bar
 //   history-failure                                why the last action was not done
 //   history-empty                                  no run kept (or none the filter matches)
-//   history-table, history-row (data-id,           the runs; the selected row is aria-selected, the
-//     data-baseline)                                 baseline's row data-baseline="true"
-//   history-baseline, history-clear-baseline       the run chosen as the baseline
-//   history-detail, history-user, history-final,   the selected run: its user message, final answer
-//     history-error, history-counters                or error, and counters
-//   history-use-baseline, history-compare,         its actions
+//   history-table                                  the runs
+//   history-group (data-started),                  a comparison's runs (a tbody): its heading row and
+//     history-group-head                             its runs, in lane order
+//   history-single                                 a run of its own (a live run, a replay): a tbody
+//   history-row (data-id, data-lane,               a run; the selected row is aria-selected, the
+//     data-reference)                                reference run's row data-reference="true"
+//   history-run-kind (data-kind)                   what the run is: "dynamic adapter", "restart
+//                                                    adapter", "all-FULL baseline" (data-kind: the
+//                                                    adapter, or "all-full-baseline")
+//   history-reference, history-clear-reference     the reference run
+//   history-detail, history-run-title,             the selected run: its name, user message, final
+//     history-user, history-final,                   answer or error, and counters
+//     history-error, history-counters
+//   history-use-reference, history-compare,        its actions
 //     history-close-compare
 //   history-comparison, history-pair-counters,     the comparison: counters side by side (a row per
-//     history-pair-row (data-counter), history-delta,  counter, run minus baseline), the first
+//     history-pair-row (data-counter), history-delta,  counter, run minus reference run), the first
 //     history-divergence                             divergence's line
 //   history-event                                  the picked event, as JSON text
 import { useEffect, useSyncExternalStore } from "react";
@@ -31,7 +41,10 @@ import "../compare/compare.css";
 import "./history.css";
 import { comparable, type HistoryComparison, type HistoryState, type HistoryStore } from "./store";
 import {
+  comparisonText,
   durationText,
+  groupRuns,
+  isAllFullBaseline,
   isAnyRun,
   outcomeOf,
   pairCounterRows,
@@ -39,10 +52,14 @@ import {
   pairDivergenceText,
   pairLanes,
   ranWith,
+  REFERENCE_RUN,
   RUN_SOURCES,
   RUN_STATUSES,
+  runKind,
+  runKindTitle,
   runLanes,
   runName,
+  runTitle,
   startedText,
   tokensText,
   type HistoryFilter,
@@ -82,7 +99,7 @@ export function HistoryView({ store }: { store: HistoryStore }) {
       ) : (
         <div className={state.selected === null ? "history-panes" : "history-panes with-detail"}>
           <section className="pane history-list" aria-label="Runs">
-            <BaselineLine store={store} baseline={state.baseline} />
+            <ReferenceLine store={store} reference={state.reference} />
             <RunTable store={store} runs={runs} state={state} />
           </section>
           {state.selected !== null && (
@@ -127,6 +144,7 @@ function FilterBar({ store, filter }: { store: HistoryStore; filter: HistoryFilt
       <Choice
         label="Adapter"
         testId="history-filter-adapter"
+        title="The all-FULL baseline runs under the dynamic adapter: it is listed with dynamic"
         value={filter.adapter}
         options={ADAPTERS}
         onChange={(adapter) => {
@@ -162,12 +180,14 @@ function FilterBar({ store, filter }: { store: HistoryStore; filter: HistoryFilt
 function Choice<T extends string>({
   label,
   testId,
+  title,
   value,
   options,
   onChange,
 }: {
   label: string;
   testId: string;
+  title?: string;
   value: T | "";
   options: readonly T[];
   onChange: (value: T | "") => void;
@@ -177,6 +197,7 @@ function Choice<T extends string>({
       {label}{" "}
       <select
         data-testid={testId}
+        title={title}
         value={value}
         onChange={(event) => {
           const chosen = options.find((option) => option === event.target.value);
@@ -207,7 +228,7 @@ function EmptyState({ filtered }: { filtered: boolean }) {
           <h2>No run is kept yet</h2>
           <p>
             Runs appear here once you run a comparison on the Compare page, or a live run, here or with the unfold command: each
-            run is kept with its events, counters and timings, to reopen and compare with a baseline run.
+            run is kept with its events, counters and timings, to reopen and compare with a reference run of your choice.
           </p>
         </>
       )}
@@ -215,18 +236,23 @@ function EmptyState({ filtered }: { filtered: boolean }) {
   );
 }
 
-function BaselineLine({ store, baseline }: { store: HistoryStore; baseline: RunSummary | null }) {
-  if (baseline === null) {
-    return <p className="notice history-baseline">No baseline chosen: select a run and use it as the baseline to compare others with it.</p>;
+function ReferenceLine({ store, reference }: { store: HistoryStore; reference: RunSummary | null }) {
+  if (reference === null) {
+    return (
+      <p className="notice history-reference">
+        No reference run chosen: select a run and use it as the reference run to compare other runs with it.
+      </p>
+    );
   }
   return (
-    <p className="history-baseline" data-testid="history-baseline">
-      <strong>Baseline:</strong> {runName(baseline)} · {ranWith(baseline)} · {baseline.adapter} · {startedText(baseline.started_at_ms)}{" "}
+    <p className="history-reference" data-testid="history-reference">
+      <strong>Reference run:</strong> {runTitle(reference)} · {ranWith(reference)} · {startedText(reference.started_at_ms)}{" "}
       <button
         type="button"
-        data-testid="history-clear-baseline"
+        data-testid="history-clear-reference"
+        title="Choose no reference run"
         onClick={() => {
-          store.clearBaseline();
+          store.clearReference();
         }}
       >
         Clear
@@ -243,54 +269,100 @@ function RunTable({ store, runs, state }: { store: HistoryStore; runs: RunSummar
           <th scope="col">Started</th>
           <th scope="col">Source</th>
           <th scope="col">Template</th>
-          <th scope="col">Scenario [lane] or provider (model)</th>
-          <th scope="col">Adapter</th>
+          <th scope="col">Scenario or provider (model)</th>
+          <th scope="col">Run</th>
           <th scope="col">Status</th>
           <th scope="col">Model calls</th>
           <th scope="col">Tokens (prompt + completion)</th>
           <th scope="col">Duration</th>
         </tr>
       </thead>
-      <tbody>
-        {runs.map((run, index) => {
-          const { id } = run;
-          const select = () => {
-            if (id !== null) void store.select(id);
-          };
-          const baseline = id !== null && state.baseline?.id === id;
-          return (
-            <tr
-              key={id ?? `row-${String(index)}`}
-              data-testid="history-row"
-              data-id={id ?? undefined}
-              data-baseline={baseline ? "true" : undefined}
-              className={run.status === "completed" ? "" : "ended-early"}
-              aria-selected={id !== null && state.selected === id}
-              tabIndex={0}
-              onClick={select}
-              onKeyDown={(event) => {
-                if (event.key !== "Enter" && event.key !== " ") return;
-                event.preventDefault();
-                select();
-              }}
-            >
-              <td>
-                {startedText(run.started_at_ms)}
-                {baseline && <span className="baseline-badge">baseline</span>}
-              </td>
-              <td>{run.source}</td>
-              <td title={run.template_path ?? undefined}>{run.template}</td>
-              <td title={run.scenario_path ?? undefined}>{ranWith(run)}</td>
-              <td>{run.adapter}</td>
-              <td className={`status-${run.status}`}>{run.status.replace(/_/g, " ")}</td>
-              <td className="number">{run.counters.model_calls}</td>
-              <td className="number">{tokensText(run.counters)}</td>
-              <td className="number">{durationText(run.duration_ms)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
+      {groupRuns(runs).map((group) =>
+        group.kind === "single" ? (
+          <tbody key={group.key} data-testid="history-single">
+            <RunRow store={store} state={state} run={group.run} inComparison={false} />
+          </tbody>
+        ) : (
+          <ComparisonRows key={group.key} store={store} state={state} runs={group.runs} />
+        ),
+      )}
     </table>
+  );
+}
+
+/** A comparison's runs under a heading row that says what they share: when, where from, what it took. */
+function ComparisonRows({ store, state, runs }: { store: HistoryStore; state: HistoryState; runs: RunSummary[] }) {
+  const [first] = runs;
+  if (first === undefined) return null;
+  const started = startedText(first.started_at_ms);
+  return (
+    <tbody className="history-group" data-testid="history-group" data-started={first.started_at_ms} aria-label={`Comparison started ${started}`}>
+      <tr className="history-group-head" data-testid="history-group-head">
+        <td>{started}</td>
+        <td>{first.source}</td>
+        <td title={first.template_path ?? undefined}>{first.template}</td>
+        <td title={first.scenario_path ?? undefined}>{ranWith(first)}</td>
+        <th scope="rowgroup" colSpan={4}>
+          {comparisonText(runs)}
+        </th>
+        <td className="number" title="How long the whole comparison took">
+          {durationText(first.duration_ms)}
+        </td>
+      </tr>
+      {runs.map((run, index) => (
+        <RunRow key={run.id ?? `row-${String(index)}`} store={store} state={state} run={run} inComparison />
+      ))}
+    </tbody>
+  );
+}
+
+/** A run's row; under a comparison's heading it leaves what the heading says (when, where from, how long) to it. */
+function RunRow({ store, state, run, inComparison }: { store: HistoryStore; state: HistoryState; run: RunSummary; inComparison: boolean }) {
+  const { id } = run;
+  const select = () => {
+    if (id !== null) void store.select(id);
+  };
+  const reference = id !== null && state.reference?.id === id;
+  return (
+    <tr
+      data-testid="history-row"
+      data-id={id ?? undefined}
+      data-lane={run.lane ?? undefined}
+      data-reference={reference ? "true" : undefined}
+      className={[inComparison ? "in-comparison" : "", run.status === "completed" ? "" : "ended-early"].join(" ").trim()}
+      aria-selected={id !== null && state.selected === id}
+      tabIndex={0}
+      onClick={select}
+      onKeyDown={(event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        select();
+      }}
+    >
+      {inComparison ? (
+        <td colSpan={4} className="history-group-gap" />
+      ) : (
+        <>
+          <td>{startedText(run.started_at_ms)}</td>
+          <td>{run.source}</td>
+          <td title={run.template_path ?? undefined}>{run.template}</td>
+          <td title={run.scenario_path ?? undefined}>{ranWith(run)}</td>
+        </>
+      )}
+      <td
+        className={isAllFullBaseline(run) ? "run-kind all-full-baseline" : "run-kind"}
+        data-testid="history-run-kind"
+        data-kind={isAllFullBaseline(run) ? "all-full-baseline" : run.adapter}
+        title={runKindTitle(run)}
+      >
+        {runKind(run)}
+        {reference && <span className="reference-badge">{REFERENCE_RUN}</span>}
+      </td>
+      <td className={`status-${run.status}`}>{run.status.replace(/_/g, " ")}</td>
+      <td className="number">{run.counters.model_calls}</td>
+      <td className="number">{tokensText(run.counters)}</td>
+      <td className="number">{inComparison ? "" : durationText(run.duration_ms)}</td>
+    </tr>
   );
 }
 
@@ -298,37 +370,39 @@ function RunTable({ store, runs, state }: { store: HistoryStore; runs: RunSummar
 function RunDetail({ store, state, run }: { store: HistoryStore; state: HistoryState; run: StoredRun }) {
   const outcome = outcomeOf(run);
   const { comparison } = state;
-  const isBaseline = run.id !== null && state.baseline?.id === run.id;
+  const isReference = run.id !== null && state.reference?.id === run.id;
+  const duration = (run.lane ?? null) === null ? durationText(run.duration_ms) : `${durationText(run.duration_ms)} (the whole comparison)`;
   return (
     <>
       <div className="history-detail-head">
-        <h2>{runName(run)}</h2>
+        <h2 data-testid="history-run-title" title={runKindTitle(run)}>
+          {runTitle(run)}
+        </h2>
         <span className="notice">
-          {run.template} · {ranWith(run)} · {run.adapter} adapter · {run.status.replace(/_/g, " ")} · {startedText(run.started_at_ms)} ·{" "}
-          {durationText(run.duration_ms)}
+          {run.template} · {ranWith(run)} · {run.source} · {run.status.replace(/_/g, " ")} · {startedText(run.started_at_ms)} · {duration}
         </span>
       </div>
       <div className="history-actions">
         <button
           type="button"
-          data-testid="history-use-baseline"
-          disabled={run.id === null || isBaseline}
-          title={isBaseline ? "This run is the baseline" : "Compare other runs with this one"}
+          data-testid="history-use-reference"
+          disabled={run.id === null || isReference}
+          title={isReference ? "This run is the reference run" : "Compare other runs with this one"}
           onClick={() => {
-            if (run.id !== null) store.useAsBaseline(run.id);
+            if (run.id !== null) store.useAsReference(run.id);
           }}
         >
-          Use as baseline
+          Use as reference run
         </button>
-        {comparable(state) && state.baseline !== null && (
+        {comparable(state) && state.reference !== null && (
           <button
             type="button"
             data-testid="history-compare"
             className="primary"
-            title={`Compare ${runName(run)} with the baseline, ${runName(state.baseline)}`}
-            onClick={() => void store.compareWithBaseline()}
+            title={`Compare ${runName(run)} with the reference run, ${runTitle(state.reference)}`}
+            onClick={() => void store.compareWithReference()}
           >
-            Compare with baseline ({runName(state.baseline)})
+            Compare with the reference run ({runName(state.reference)})
           </button>
         )}
         {comparison !== null && (
@@ -386,36 +460,39 @@ function RunCounters({ counters }: { counters: Counters }) {
   );
 }
 
-/** The selected run beside the baseline: counters with the deltas, the first divergence, both lanes. */
+/** The selected run beside the reference run: counters with the deltas, the first divergence, both lanes. */
 function Comparison({ store, state, comparison }: { store: HistoryStore; state: HistoryState; comparison: HistoryComparison }) {
-  const { baseline, run } = comparison;
-  const summaries = comparison.comparison;
+  const { reference, run } = comparison;
+  // The backend's `baseline` is the run it was asked to compare with: the reference run.
+  const summaries = { reference: comparison.comparison.baseline, run: comparison.comparison.run };
   return (
-    <section className="history-comparison" data-testid="history-comparison" aria-label="Comparison with the baseline">
+    <section className="history-comparison" data-testid="history-comparison" aria-label="Comparison with the reference run">
       <p className="divergence-line">
-        <strong>First divergence:</strong> <span data-testid="history-divergence">{pairDivergenceText(summaries)}</span>
+        <strong>First divergence:</strong> <span data-testid="history-divergence">{pairDivergenceText(comparison.comparison)}</span>
       </p>
       <table className="counters" data-testid="history-pair-counters">
-        <caption>Counters</caption>
+        <caption>Counters beside the reference run</caption>
         <thead>
           <tr>
             <th scope="col">Counter</th>
-            <th scope="col">{runName(summaries.baseline)} (baseline)</th>
-            <th scope="col">{runName(summaries.run)}</th>
-            <th scope="col">run − baseline</th>
+            <th scope="col">
+              {runTitle(summaries.reference)} ({REFERENCE_RUN})
+            </th>
+            <th scope="col">{runTitle(summaries.run)}</th>
+            <th scope="col">run − reference</th>
           </tr>
         </thead>
         <tbody>
           <tr className="status-row">
             <th scope="row">Status</th>
-            <td>{summaries.baseline.status}</td>
-            <td>{summaries.run.status}</td>
+            <td>{summaries.reference.status.replace(/_/g, " ")}</td>
+            <td>{summaries.run.status.replace(/_/g, " ")}</td>
             <td />
           </tr>
-          {pairCounterRows(summaries.baseline.counters, summaries.run.counters).map((row) => (
+          {pairCounterRows(summaries.reference.counters, summaries.run.counters).map((row) => (
             <tr key={row.key} data-testid="history-pair-row" data-counter={row.key}>
               <th scope="row">{row.label}</th>
-              <td>{row.baseline}</td>
+              <td>{row.reference}</td>
               <td>{row.run}</td>
               <td data-testid="history-delta" className={row.delta === 0 ? "delta" : "delta changed"}>
                 {signed(row.delta)}
@@ -424,7 +501,7 @@ function Comparison({ store, state, comparison }: { store: HistoryStore; state: 
           ))}
         </tbody>
       </table>
-      <KeptTimeline store={store} state={state} lanes={pairLanes(baseline, run)} divergence={pairDivergencePlaces(summaries)} />
+      <KeptTimeline store={store} state={state} lanes={pairLanes(reference, run)} divergence={pairDivergencePlaces(comparison.comparison)} />
     </section>
   );
 }

@@ -1,13 +1,17 @@
-// runs.ts over the example history (lookup-first's dynamic, restart and baseline runs kept as scripted
-// runs 1 to 3; a live dynamic run 4 and a live restart run 5 that could not reach its provider): the
-// filter the backend is asked with, a row's words, how a run ended, counters beside a baseline's,
-// and kept runs as the Timeline's lanes with the first divergence in them.
+// runs.ts over the example history (lookup-first's dynamic, restart and all-FULL baseline runs kept as
+// scripted runs 1 to 3; a live dynamic run 4 and a live restart run 5 that could not reach its
+// provider) and over a history kept as the backend keeps comparisons (testHistory.ts): the filter the
+// backend is asked with, the runs grouped by comparison, a row's words (the all-FULL baseline named
+// as such), how a run ended, counters beside the reference run's, and kept runs as the Timeline's
+// lanes with the first divergence in them.
 import { describe, expect, it } from "vitest";
 import type { RunComparison, StoredRun } from "../platform";
 import { exampleHistory, lookupFirstReport } from "../testing/fakeCompare";
 import {
   ANY_RUN,
+  comparisonText,
   durationText,
+  groupRuns,
   HISTORY_LIMIT,
   isAnyRun,
   outcomeOf,
@@ -18,9 +22,13 @@ import {
   ranWith,
   runFilterOf,
   runLanes,
+  runKind,
   runName,
+  runTitle,
   tokensText,
+  type RunGroup,
 } from "./runs";
+import { FIRST_COMPARISON_MS, keptHistory, listed } from "./testHistory";
 
 function kept(id: number): StoredRun {
   const run = exampleHistory().find((r) => r.id === id);
@@ -43,9 +51,67 @@ describe("runFilterOf", () => {
   });
 });
 
+/** A group as the ids of its runs: `[8]` alone, `["comparison", 5, 6, 7]`. */
+const shape = (groups: RunGroup[]) =>
+  groups.map((group) => (group.kind === "single" ? [group.run.id] : ["comparison", ...group.runs.map((run) => run.id)]));
+
+describe("groupRuns", () => {
+  it("puts a comparison's three runs in one group, in lane order: dynamic, restart, all-FULL baseline", () => {
+    const first = listed(keptHistory().filter((run) => (run.id ?? 0) <= 3));
+    expect(first.map((run) => run.id)).toEqual([3, 2, 1]);
+    const groups = groupRuns(first);
+    expect(shape(groups)).toEqual([["comparison", 1, 2, 3]]);
+    const [group] = groups;
+    if (group?.kind !== "comparison") throw new Error("one comparison");
+    expect(group.runs.map((run) => run.lane)).toEqual(["dynamic", "restart", "baseline"]);
+    expect(comparisonText(group.runs)).toBe("comparison, 3 runs");
+  });
+
+  it("makes two groups of two comparisons started at different times, and leaves a live run and a replay alone, newest first", () => {
+    expect(shape(groupRuns(listed(keptHistory())))).toEqual([[8], ["comparison", 5, 6, 7], [4], ["comparison", 1, 2, 3]]);
+  });
+
+  it("keeps a run without a lane alone, even started with a comparison and from the same scenario", () => {
+    const first = kept(1);
+    const runs = keptHistory().map((run) =>
+      run.id === 4 ? { ...first, id: 4, lane: null, started_at_ms: FIRST_COMPARISON_MS, duration_ms: first.duration_ms } : run,
+    );
+    expect(shape(groupRuns(listed(runs)))).toEqual([[8], ["comparison", 5, 6, 7], [4], ["comparison", 1, 2, 3]]);
+  });
+
+  it("groups only runs that share the start, source, template, scenario and provider, each lane once", () => {
+    const [dynamic, restart, baseline] = listed(keptHistory().filter((run) => (run.id ?? 0) <= 3)).reverse();
+    if (dynamic === undefined || restart === undefined || baseline === undefined) throw new Error("three runs");
+    const otherTemplate = { ...restart, id: 10, template_hash: "0000000000000000" };
+    const otherScenario = { ...restart, id: 11, scenario: "another" };
+    const live = { ...restart, id: 12, source: "live" as const, provider: "local", model: "qwen3" };
+    const twice = { ...dynamic, id: 13 };
+    expect(shape(groupRuns([baseline, otherTemplate, restart, otherScenario, live, twice, dynamic]))).toEqual([
+      ["comparison", 13, 2, 3],
+      ["comparison", 10],
+      ["comparison", 11],
+      ["comparison", 12],
+      ["comparison", 1],
+    ]);
+    expect(comparisonText([dynamic])).toBe("comparison, 1 run");
+    expect(groupRuns([])).toEqual([]);
+  });
+});
+
 describe("a run's row", () => {
-  it("names a scripted run by its scenario and lane, a live one by its provider and model", () => {
-    expect(ranWith(kept(3))).toBe("lookup-first [baseline]");
+  it("names the all-FULL baseline as such, never by its adapter, and the other runs by their adapter", () => {
+    const baseline = kept(3);
+    expect(baseline.adapter).toBe("dynamic");
+    expect(runKind(baseline)).toBe("all-FULL baseline");
+    expect(runTitle(baseline)).toBe("run 3, all-FULL baseline");
+    expect(runKind(kept(1))).toBe("dynamic adapter");
+    expect(runTitle(kept(2))).toBe("run 2, restart adapter");
+    expect(runKind({ ...kept(4), lane: null })).toBe("dynamic adapter");
+    expect(runLanes(baseline).labels).toEqual({ dynamic: { name: "run 3", note: "all-FULL baseline, scripted" } });
+  });
+
+  it("names a scripted run by its scenario, a live one by its provider and model", () => {
+    expect(ranWith(kept(3))).toBe("lookup-first");
     expect(ranWith(kept(4))).toBe("local (qwen3)");
     expect(ranWith({ ...kept(4), model: null })).toBe("local");
     expect(ranWith({ ...kept(1), lane: null })).toBe("lookup-first");
@@ -73,9 +139,9 @@ describe("outcomeOf", () => {
 });
 
 describe("pairCounterRows", () => {
-  it("puts each counter of the run beside the baseline's, with run minus baseline", () => {
+  it("puts each counter of the run beside the reference run's, with run minus reference", () => {
     const rows = pairCounterRows(kept(3).counters, kept(2).counters);
-    expect(rows.find((row) => row.key === "model_calls")).toEqual({ key: "model_calls", label: "Model calls", baseline: 3, run: 5, delta: 2 });
+    expect(rows.find((row) => row.key === "model_calls")).toEqual({ key: "model_calls", label: "Model calls", reference: 3, run: 5, delta: 2 });
     expect(rows.find((row) => row.key === "prompt_tokens")?.delta).toBe(1348 - 664);
     expect(rows).toHaveLength(8);
   });
@@ -90,12 +156,18 @@ describe("kept runs as lanes", () => {
     expect(labels).toEqual({ restart: { name: "run 2", note: "restart adapter, scripted" } });
   });
 
-  it("draws a pair as the baseline lane first, then the run under its adapter", () => {
+  it("draws a pair as the reference run first (in the Timeline's baseline slot, named as the reference run), then the run under its adapter", () => {
     const { run, labels } = pairLanes(kept(1), kept(2));
     expect(run.lanes).toEqual(["baseline", "restart"]);
     expect(run.events.baseline).toHaveLength(kept(1).report.events.length);
-    expect(labels.baseline?.name).toBe("run 1");
-    expect(labels.restart?.name).toBe("run 2");
+    expect(labels).toEqual({
+      baseline: { name: "run 1", note: "reference run: dynamic adapter, scripted" },
+      restart: { name: "run 2", note: "restart adapter, scripted" },
+    });
+    expect(pairLanes(kept(3), kept(1)).labels).toEqual({
+      baseline: { name: "run 3", note: "reference run: all-FULL baseline, scripted" },
+      dynamic: { name: "run 1", note: "dynamic adapter, scripted" },
+    });
   });
 
   it("finds the first divergence's events in those lanes, or says there is none", () => {

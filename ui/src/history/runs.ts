@@ -1,11 +1,17 @@
 // The run history as plain data, without React: the filter as typed and the RunFilter the backend is
-// asked with, a kept run's row in words (when it started, what ran it, how long it took), how it
-// ended, its counters alone or beside a baseline run's with the deltas, and one kept run or a pair
-// as the lanes the compare view's Timeline draws (a pair's baseline in the "baseline" lane, the
-// other run under its adapter) with the first divergence's events in them.
+// asked with, the kept runs grouped by comparison, a kept run's row in words (what it is — an
+// adapter's run or the all-FULL baseline —, when it started, what ran it, how long it took), how it
+// ended, its counters alone or beside the reference run's with the deltas, and one kept run or a pair
+// as the lanes the compare view's Timeline draws (a pair's reference run in the Timeline's
+// "baseline" slot, named after its run, the other run under its adapter) with the first divergence's
+// events in them.
+//
+// Two words, never mixed: the **all-FULL baseline** is the run a comparison makes with every section
+// FULL (kept with lane "baseline"); the **reference run** is the kept run the user picks to compare
+// other runs with (any run, an all-FULL baseline included).
 import type { AdapterKind, Counters, Lane, RunComparison, RunEvent, RunFilter, RunSource, RunStatus, RunSummary, StoredRun } from "../platform";
 import type { RunState } from "../compare/store";
-import { COUNTER_ROWS, type EventPlace, type LaneLabel } from "../compare/timeline";
+import { COUNTER_ROWS, LANES, type EventPlace, type LaneLabel } from "../compare/timeline";
 
 /** The filter as the bar holds it: text as typed, and "" for any adapter, status or source. */
 export interface HistoryFilter {
@@ -64,10 +70,91 @@ export function durationText(ms: number | null): string {
   return `${String(Math.floor(seconds / 60))} min ${String(seconds % 60)} s`;
 }
 
-/** What the run answered from: a scripted run's scenario and comparison lane, else the provider and model. */
+/** The all-FULL baseline's name, wherever a run is named. */
+export const ALL_FULL_BASELINE = "all-FULL baseline";
+
+/** The name of the run the user picks to compare other runs with. */
+export const REFERENCE_RUN = "reference run";
+
+/** Whether `run` is a comparison's all-FULL baseline (every section FULL, under the dynamic adapter). */
+export function isAllFullBaseline(run: Pick<RunSummary, "lane">): boolean {
+  return run.lane === "baseline";
+}
+
+/** What the run is: "all-FULL baseline", else its adapter's run, "restart adapter". */
+export function runKind(run: Pick<RunSummary, "lane" | "adapter">): string {
+  return isAllFullBaseline(run) ? ALL_FULL_BASELINE : `${run.adapter} adapter`;
+}
+
+/** What the run is, at length, for a tooltip. */
+export function runKindTitle(run: Pick<RunSummary, "lane" | "adapter">): string {
+  return isAllFullBaseline(run)
+    ? "The comparison's run with every section FULL and every tool described in full, under the dynamic adapter"
+    : `Run under the ${run.adapter} adapter`;
+}
+
+/** "run 3, all-FULL baseline", "run 2, restart adapter": a run named with what it is. */
+export function runTitle(run: Pick<RunSummary, "id" | "lane" | "adapter">): string {
+  return `${runName(run)}, ${runKind(run)}`;
+}
+
+/** What the run answered from: a scripted run's scenario, else the provider and model. */
 export function ranWith(run: RunSummary): string {
-  if (run.source === "scripted" && run.scenario !== null) return run.lane === null ? run.scenario : `${run.scenario} [${run.lane}]`;
+  if (run.source === "scripted" && run.scenario !== null) return run.scenario;
   return run.model === null ? run.provider : `${run.provider} (${run.model})`;
+}
+
+/** The kept runs of one comparison, in lane order (dynamic, restart, all-FULL baseline), or one run of its own. */
+export type RunGroup = { kind: "comparison"; key: string; runs: RunSummary[] } | { kind: "single"; key: string; run: RunSummary };
+
+/**
+ * What the runs of one comparison share, or null for a run of its own (a live run or a replay, kept
+ * without a lane). A comparison keeps each of its runs with its lane and the same start time,
+ * source, template, scenario, provider and model.
+ */
+function comparisonOf(run: RunSummary): string | null {
+  if ((run.lane ?? null) === null) return null;
+  return JSON.stringify([run.started_at_ms, run.source, run.template_hash, run.template, run.scenario, run.provider, run.model]);
+}
+
+const laneOrder = (lane: string | null | undefined) => {
+  const index = LANES.findIndex((known) => known === lane);
+  return index === -1 ? LANES.length : index;
+};
+
+/**
+ * The listed runs as the page shows them, in the list's order (newest first): the runs of one
+ * comparison together, in lane order, where its newest run is listed; every other run alone. A lane
+ * met twice with the same start time and origin starts another comparison (two cannot share a lane).
+ */
+export function groupRuns(runs: readonly RunSummary[]): RunGroup[] {
+  const groups: RunGroup[] = [];
+  const open = new Map<string, RunSummary[]>();
+  runs.forEach((run, index) => {
+    const comparison = comparisonOf(run);
+    const key = run.id === null ? `row-${String(index)}` : String(run.id);
+    if (comparison === null) {
+      groups.push({ kind: "single", key, run });
+      return;
+    }
+    const members = open.get(comparison);
+    if (members !== undefined && !members.some((member) => member.lane === run.lane)) {
+      members.push(run);
+      return;
+    }
+    const started: RunSummary[] = [run];
+    open.set(comparison, started);
+    groups.push({ kind: "comparison", key: `comparison-${key}`, runs: started });
+  });
+  for (const group of groups) {
+    if (group.kind === "comparison") group.runs.sort((a, b) => laneOrder(a.lane) - laneOrder(b.lane) || (a.id ?? 0) - (b.id ?? 0));
+  }
+  return groups;
+}
+
+/** "comparison, 3 runs": a comparison's heading in the list. */
+export function comparisonText(runs: readonly RunSummary[]): string {
+  return `comparison, ${String(runs.length)} ${runs.length === 1 ? "run" : "runs"}`;
 }
 
 /** "1,197 + 25": prompt and completion tokens. */
@@ -86,18 +173,18 @@ export function outcomeOf(run: StoredRun): Outcome {
   return error === undefined ? { kind: "none" } : { kind: "error", text: error };
 }
 
-/** One counter of a run beside the baseline run's, and run minus baseline. */
+/** One counter of a run beside the reference run's, and run minus reference. */
 export interface PairRow {
   key: keyof Counters;
   label: string;
-  baseline: number;
+  reference: number;
   run: number;
   delta: number;
 }
 
 /** The two runs' counters side by side, in the compare view's order. */
-export function pairCounterRows(baseline: Counters, run: Counters): PairRow[] {
-  return COUNTER_ROWS.map(({ key, label }) => ({ key, label, baseline: baseline[key], run: run[key], delta: run[key] - baseline[key] }));
+export function pairCounterRows(reference: Counters, run: Counters): PairRow[] {
+  return COUNTER_ROWS.map(({ key, label }) => ({ key, label, reference: reference[key], run: run[key], delta: run[key] - reference[key] }));
 }
 
 /** Kept runs as the Timeline draws them: a finished comparison's state, and each lane's name. */
@@ -128,9 +215,9 @@ function keptLanes(lanes: readonly { lane: Lane; run: StoredRun; note: string }[
   };
 }
 
-/** "dynamic adapter, scripted": what a lane's note says of its run. */
+/** "dynamic adapter, scripted", "all-FULL baseline, scripted": what a lane's note says of its run. */
 function laneNote(run: StoredRun): string {
-  return `${run.adapter} adapter, ${run.source}`;
+  return `${runKind(run)}, ${run.source}`;
 }
 
 /** One kept run: a lane keyed by its adapter. */
@@ -138,15 +225,19 @@ export function runLanes(run: StoredRun): KeptLanes {
   return keptLanes([{ lane: run.adapter, run, note: laneNote(run) }]);
 }
 
-/** A run beside the baseline run: the baseline in the "baseline" lane (first), the run under its adapter. */
-export function pairLanes(baseline: StoredRun, run: StoredRun): KeptLanes {
+/**
+ * A run beside the reference run: the reference run first, in the Timeline's "baseline" slot (the
+ * one lane free whatever the two adapters; a named lane is never taken for the all-FULL baseline),
+ * the run under its adapter.
+ */
+export function pairLanes(reference: StoredRun, run: StoredRun): KeptLanes {
   return keptLanes([
-    { lane: "baseline", run: baseline, note: `the baseline: ${laneNote(baseline)}` },
+    { lane: "baseline", run: reference, note: `${REFERENCE_RUN}: ${laneNote(reference)}` },
     { lane: run.adapter, run, note: laneNote(run) },
   ]);
 }
 
-/** The first divergence's events in pairLanes' lanes: the baseline's side, then the run's. */
+/** The first divergence's events in pairLanes' lanes: the reference run's side (the core's "baseline", left), then the run's. */
 export function pairDivergencePlaces(comparison: RunComparison): EventPlace[] {
   const first = comparison.divergence.first;
   if (first === null) return [];

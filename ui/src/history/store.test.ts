@@ -1,6 +1,6 @@
 // HistoryStore over the FakePlatform's example history (scripted runs 1 to 3 of lookup-first: dynamic,
 // restart, baseline; live runs 4, dynamic, and 5, restart, failed): what the filter asks the backend,
-// selecting a run, a reload that keeps or drops the selection, the baseline, the comparison with it,
+// selecting a run, a reload that keeps or drops the selection, the reference run, the comparison with it,
 // answers that come too late, and failures with the backend's message.
 import { describe, expect, it } from "vitest";
 import { FakePlatform } from "../testing/fakePlatform";
@@ -73,53 +73,53 @@ describe("HistoryStore", () => {
     expect(store.getState().run?.id).toBe(3);
   });
 
-  it("uses a run as the baseline, and compares another selected run with it", async () => {
+  it("uses a run as the reference run, and compares another selected run with it", async () => {
     const { platform, store } = await loaded();
     await store.select(1);
     expect(comparable(store.getState())).toBe(false);
-    store.useAsBaseline(1);
-    expect(store.getState().baseline?.id).toBe(1);
+    store.useAsReference(1);
+    expect(store.getState().reference?.id).toBe(1);
     expect(comparable(store.getState())).toBe(false);
     await store.select(2);
     expect(comparable(store.getState())).toBe(true);
-    await store.compareWithBaseline();
+    await store.compareWithReference();
     expect(platform.argsOf("compareHistoryRuns")).toEqual([[1, 2]]);
     const comparison = store.getState().comparison;
-    expect(comparison?.baseline.id).toBe(1);
+    expect(comparison?.reference.id).toBe(1);
     expect(comparison?.run.id).toBe(2);
     expect(comparison?.comparison.divergence.first?.explanation).toBe("restart at call 2 discarded lookup(7); it was redone at call 3");
-    // Another run ends the comparison; the baseline stays.
+    // Another run ends the comparison; the reference run stays.
     await store.select(4);
     expect(store.getState().comparison).toBeNull();
-    expect(store.getState().baseline?.id).toBe(1);
+    expect(store.getState().reference?.id).toBe(1);
   });
 
-  it("keeps the baseline when a filter no longer lists it, and forgets it when cleared", async () => {
+  it("keeps the reference run when a filter no longer lists it, and forgets it when cleared", async () => {
     const { store } = await loaded();
-    store.useAsBaseline(3);
+    store.useAsReference(3);
     await store.setFilter({ source: "live" });
-    expect(store.getState().baseline?.id).toBe(3);
-    store.clearBaseline();
-    expect(store.getState().baseline).toBeNull();
+    expect(store.getState().reference?.id).toBe(3);
+    store.clearReference();
+    expect(store.getState().reference).toBeNull();
   });
 
-  it("does not compare without a baseline, or a run with itself", async () => {
+  it("does not compare without a reference run, or a run with itself", async () => {
     const { platform, store } = await loaded();
     await store.select(2);
-    await store.compareWithBaseline();
-    store.useAsBaseline(2);
-    await store.compareWithBaseline();
+    await store.compareWithReference();
+    store.useAsReference(2);
+    await store.compareWithReference();
     expect(platform.argsOf("compareHistoryRuns")).toEqual([]);
     expect(store.getState().comparison).toBeNull();
   });
 
   it("picks an event, and forgets it with the comparison", async () => {
     const { store } = await loaded();
-    store.useAsBaseline(1);
+    store.useAsReference(1);
     await store.select(2);
-    await store.compareWithBaseline();
-    const event = store.getState().comparison?.baseline.report.events[1];
-    if (event === undefined) throw new Error("the baseline has events");
+    await store.compareWithReference();
+    const event = store.getState().comparison?.reference.report.events[1];
+    if (event === undefined) throw new Error("the reference run has events");
     store.pick("baseline", event);
     expect(store.getState().picked).toEqual({ lane: "baseline", event });
     store.closeComparison();
@@ -144,9 +144,9 @@ describe("HistoryStore", () => {
     expect(store.getState().failure).toBeNull();
 
     await store.select(2);
-    store.useAsBaseline(1);
+    store.useAsReference(1);
     platform.failures.set("compareHistoryRuns", { code: "internal", message: "the history file is damaged", problems: [] });
-    await store.compareWithBaseline();
+    await store.compareWithReference();
     expect(store.getState().failure).toEqual({ title: "Something went wrong in Unfold", detail: "the history file is damaged", problems: [] });
     expect(store.getState().comparison).toBeNull();
   });

@@ -1,17 +1,18 @@
 // The run history page's state and actions, without React: the filter and the kept runs it lists
-// (newest first), the selected run read whole, the run chosen as the baseline, the selected run
+// (newest first), the selected run read whole, the reference run (the run the user picks to compare
+// others with; never called the baseline, which is a comparison's all-FULL run), the selected run
 // compared with it (both runs whole, for their events), the event picked on a timeline, and the last
 // action that failed. It lives in the workspace, so the page finds its selection again when it shows.
 // React reads it through `subscribe`/`getState`.
 import type { Lane, Platform, RunComparison, RunEvent, RunSummary, StoredRun } from "../platform";
 import { failureOf, type Failure, type PickedEvent } from "../compare/store";
 import { ExternalStore } from "../state/ExternalStore";
-import { ANY_RUN, runFilterOf, type HistoryFilter } from "./runs";
+import { ANY_RUN, REFERENCE_RUN, runFilterOf, type HistoryFilter } from "./runs";
 
-/** The selected run beside the baseline: what the backend compared, and both runs whole. */
+/** The selected run beside the reference run: what the backend compared (its `baseline` is the reference run), and both runs whole. */
 export interface HistoryComparison {
   comparison: RunComparison;
-  baseline: StoredRun;
+  reference: StoredRun;
   run: StoredRun;
 }
 
@@ -23,20 +24,20 @@ export interface HistoryState {
   selected: number | null;
   /** The selected run, whole, once read. */
   run: StoredRun | null;
-  /** The run chosen as the baseline (kept when a filter no longer lists it). */
-  baseline: RunSummary | null;
-  /** The selected run compared with the baseline, until another run is selected. */
+  /** The reference run: the run chosen to compare others with (kept when a filter no longer lists it). */
+  reference: RunSummary | null;
+  /** The selected run compared with the reference run, until another run is selected. */
   comparison: HistoryComparison | null;
   picked: PickedEvent | null;
   /** The last action that was not done, until the next one succeeds or it is dismissed. */
   failure: Failure | null;
 }
 
-/** Whether the selected run can be compared with the baseline: both are there, and they differ. */
-export function comparable(state: Pick<HistoryState, "baseline" | "run">): boolean {
-  const baseline = state.baseline?.id ?? null;
+/** Whether the selected run can be compared with the reference run: both are there, and they differ. */
+export function comparable(state: Pick<HistoryState, "reference" | "run">): boolean {
+  const reference = state.reference?.id ?? null;
   const run = state.run?.id ?? null;
-  return baseline !== null && run !== null && baseline !== run;
+  return reference !== null && run !== null && reference !== run;
 }
 
 export class HistoryStore extends ExternalStore<HistoryState> {
@@ -44,7 +45,7 @@ export class HistoryStore extends ExternalStore<HistoryState> {
   private loads = 0;
 
   constructor(private readonly platform: Platform) {
-    super({ filter: ANY_RUN, runs: null, selected: null, run: null, baseline: null, comparison: null, picked: null, failure: null });
+    super({ filter: ANY_RUN, runs: null, selected: null, run: null, reference: null, comparison: null, picked: null, failure: null });
   }
 
   /** Changes the filter and lists the runs it matches. */
@@ -78,31 +79,31 @@ export class HistoryStore extends ExternalStore<HistoryState> {
     else this.update({ failure: failureOf(`Run ${String(id)} was not read`, read.error) });
   }
 
-  /** Chooses the run `id` (a listed one, or the selected one) as the baseline the others are compared with. */
-  useAsBaseline(id: number): void {
-    const baseline = this.state.runs?.find((run) => run.id === id) ?? (this.state.run?.id === id ? this.state.run : null);
-    if (baseline === null) return;
-    this.update({ baseline, comparison: null });
+  /** Chooses the run `id` (a listed one, or the selected one) as the reference run the others are compared with. */
+  useAsReference(id: number): void {
+    const reference = this.state.runs?.find((run) => run.id === id) ?? (this.state.run?.id === id ? this.state.run : null);
+    if (reference === null) return;
+    this.update({ reference, comparison: null });
   }
 
-  /** Forgets the baseline. */
-  clearBaseline(): void {
-    this.update({ baseline: null, comparison: null });
+  /** Forgets the reference run. */
+  clearReference(): void {
+    this.update({ reference: null, comparison: null });
   }
 
-  /** Compares the selected run with the baseline, and reads the baseline whole for its events. */
-  async compareWithBaseline(): Promise<void> {
-    const { baseline, run } = this.state;
-    const baselineId = baseline?.id ?? null;
+  /** Compares the selected run with the reference run (the backend's baseline), and reads the reference run whole for its events. */
+  async compareWithReference(): Promise<void> {
+    const { reference, run } = this.state;
+    const referenceId = reference?.id ?? null;
     const runId = run?.id ?? null;
-    if (run === null || baselineId === null || runId === null || baselineId === runId) return;
-    const [compared, base] = await Promise.all([this.platform.compareHistoryRuns(baselineId, runId), this.platform.historyRun(baselineId)]);
-    // Another run or baseline was chosen meanwhile: this comparison is no longer asked for.
-    if (this.state.run !== run || this.state.baseline !== baseline) return;
-    const title = `${runName(run)} was not compared with the baseline`;
+    if (run === null || referenceId === null || runId === null || referenceId === runId) return;
+    const [compared, read] = await Promise.all([this.platform.compareHistoryRuns(referenceId, runId), this.platform.historyRun(referenceId)]);
+    // Another run or reference run was chosen meanwhile: this comparison is no longer asked for.
+    if (this.state.run !== run || this.state.reference !== reference) return;
+    const title = `${runName(run)} was not compared with the ${REFERENCE_RUN}`;
     if (!compared.ok) this.update({ failure: failureOf(title, compared.error) });
-    else if (!base.ok) this.update({ failure: failureOf(title, base.error) });
-    else this.update({ comparison: { comparison: compared.value, baseline: base.value, run }, picked: null, failure: null });
+    else if (!read.ok) this.update({ failure: failureOf(title, read.error) });
+    else this.update({ comparison: { comparison: compared.value, reference: read.value, run }, picked: null, failure: null });
   }
 
   /** Shows the selected run alone again. */

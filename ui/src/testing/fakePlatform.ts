@@ -700,11 +700,15 @@ function applyTo(template: Template, edit: TemplateEdit): string | null {
       Object.assign(template, edit.settings);
       return null;
     case "set_param": {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(edit.name)) return `'${edit.name}' is not a parameter name`;
-      const { value } = edit;
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(edit.name)) {
+        return `'${edit.name}' is not a parameter name: use letters, digits and _, not first a digit`;
+      }
+      const { value, index } = edit;
       const kept = Object.entries(template.params).filter(([name]) => name !== edit.name);
       const at = Object.keys(template.params).indexOf(edit.name);
-      if (value !== null && value !== undefined) kept.splice(at < 0 ? kept.length : at, 0, [edit.name, value]);
+      // As the core: at `index` when given, else where it was, else last (never past the end).
+      const wanted = index ?? (at < 0 ? kept.length : at);
+      if (value !== null && value !== undefined) kept.splice(Math.min(wanted, kept.length), 0, [edit.name, value]);
       template.params = Object.fromEntries(kept);
       return null;
     }

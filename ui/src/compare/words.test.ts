@@ -1,0 +1,107 @@
+// words.ts: every status, restart reason and limit in words (no raw enum reaches the page), and the
+// prompt tokens a run used against the baseline said as more or fewer, never "saved" with a minus.
+import { describe, expect, it } from "vitest";
+import type { RunStatus } from "../platform";
+import {
+  count,
+  LIMIT_NAMES,
+  limitText,
+  RESTART_PURPOSES,
+  restartText,
+  runEndText,
+  savingsText,
+  savingsTitle,
+  STATUS_WORDS,
+  statusText,
+  type Limit,
+  type RestartReason,
+} from "./words";
+
+const STATUSES = Object.keys(STATUS_WORDS) as RunStatus[];
+const REASONS = Object.keys(RESTART_PURPOSES) as RestartReason[];
+const LIMITS = Object.keys(LIMIT_NAMES) as Limit[];
+
+/** A raw enum value: snake_case. */
+const RAW = /[a-z]_[a-z]/;
+
+describe("statuses", () => {
+  it("words every status, and a lane's end", () => {
+    expect(STATUSES).toEqual(["completed", "turn_limit", "restart_limit", "loop_detected", "error"]);
+    expect(STATUSES.map(statusText)).toEqual([
+      "completed",
+      "stopped at the model call limit",
+      "stopped at the restart limit",
+      "stopped in a loop",
+      "failed with an error",
+    ]);
+    expect(STATUSES.map(runEndText)).toEqual([
+      "run completed",
+      "run stopped at the model call limit",
+      "run stopped at the restart limit",
+      "run stopped in a loop",
+      "run ended: error",
+    ]);
+    for (const status of STATUSES) expect(`${statusText(status)} ${runEndText(status)}`).not.toMatch(RAW);
+  });
+});
+
+describe("restart reasons", () => {
+  it("says what each restart was for, with its sections", () => {
+    expect(REASONS.map((reason) => restartText(reason, []))).toEqual([
+      "restarted to expand a section",
+      "restarted to describe the picked tools in full",
+      "restarted for a plugin's tool change",
+    ]);
+    expect(restartText("visibility_expansion", ["context"])).toBe("restarted to expand a section (context)");
+    expect(restartText("visibility_expansion", ["a", "b"])).toBe("restarted to expand sections (a, b)");
+    for (const reason of REASONS) expect(restartText(reason, [])).not.toMatch(RAW);
+  });
+});
+
+describe("limits", () => {
+  it("names each limit as the scenario's Limits fields do, and says which stopped the run", () => {
+    expect(LIMITS.map((limit) => LIMIT_NAMES[limit])).toEqual(["max model calls", "max restarts", "the same tool call in a row"]);
+    expect(limitText("max_model_calls", 2)).toBe("reached the limit of 2 model calls");
+    expect(limitText("max_restarts", 1)).toBe("reached the limit of 1 restart");
+    expect(limitText("repeated_tool_call", 3)).toBe("stopped a loop: the same tool call 3 times in a row");
+    for (const limit of LIMITS) expect(`${LIMIT_NAMES[limit]} ${limitText(limit, 2)}`).not.toMatch(RAW);
+  });
+});
+
+describe("savingsText", () => {
+  it("says a run that used more than the baseline used more, with the change's sign", () => {
+    expect(savingsText(-684, -103.0)).toBe("684 more (+103.0%)");
+    expect(savingsText(-533, -80.3)).toBe("533 more (+80.3%)");
+    expect(savingsText(-1234, null)).toBe("1,234 more");
+  });
+
+  it("says a run that used fewer used fewer, with a minus sign on the percent only", () => {
+    expect(savingsText(84, 12.3)).toBe("84 fewer (−12.3%)");
+    expect(savingsText(0, 0)).toBe("the same (0.0%)");
+    expect(savingsText(0, null)).toBe("the same");
+  });
+
+  it("never writes a minus sign before a count or after saved", () => {
+    for (const [saved, percent] of [
+      [-684, -103],
+      [533, 80.3],
+      [0, 0],
+      [-1, null],
+    ] as const) {
+      const text = savingsText(saved, percent);
+      expect(text).not.toMatch(/^[-−]|saved/);
+    }
+  });
+
+  it("says it whole in the cell's tooltip", () => {
+    expect(savingsTitle("restart", 1348, -684)).toBe("restart used 684 more prompt tokens than the all-FULL baseline (1,348 against 664)");
+    expect(savingsTitle("dynamic", 500, 164)).toBe("dynamic used 164 fewer prompt tokens than the all-FULL baseline (500 against 664)");
+    expect(savingsTitle("dynamic", 664, 0)).toBe("dynamic used as many prompt tokens as the all-FULL baseline (664 against 664)");
+  });
+});
+
+describe("count", () => {
+  it("writes a count with its word, plural unless one", () => {
+    expect([count(1, "call"), count(1234, "token"), count(0, "restart")]).toEqual(["1 call", "1,234 tokens", "0 restarts"]);
+  });
+});

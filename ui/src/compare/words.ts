@@ -1,0 +1,98 @@
+// Every value of the core's enums a user reads in the compare view, in words, in one place: how a
+// run ended, why it restarted, which limit stopped it; and the prompt tokens a run spent against the
+// all-FULL baseline, said as more or fewer (never a minus sign after "saved"). The timeline's lines,
+// the event detail, the run status, the counters and the chart all take their words from here, so
+// a raw `visibility_expansion` or `turn_limit` never reaches the page.
+import type { Lane, RunEvent, RunStatus } from "../platform";
+
+type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
+/** Why an attempt restarted (the core's `RestartReason`). */
+export type RestartReason = EventOf<"restart">["reason"];
+/** A limit of spec 4.2 (the core's `Limit`). */
+export type Limit = EventOf<"limit_reached">["limit"];
+
+/** How a run ended, as the status line, the counters and a lane's end say it. */
+export const STATUS_WORDS: Readonly<Record<RunStatus, string>> = {
+  completed: "completed",
+  turn_limit: "stopped at the model call limit",
+  restart_limit: "stopped at the restart limit",
+  loop_detected: "stopped in a loop",
+  error: "failed with an error",
+};
+
+/** "completed", "stopped at the model call limit", … */
+export function statusText(status: RunStatus): string {
+  return STATUS_WORDS[status];
+}
+
+/** A lane's end: "run completed", "run stopped at the model call limit", "run ended: error". */
+export function runEndText(status: RunStatus): string {
+  return status === "error" ? "run ended: error" : `run ${STATUS_WORDS[status]}`;
+}
+
+/** What an attempt restarted for, after "restarted". */
+export const RESTART_PURPOSES: Readonly<Record<RestartReason, string>> = {
+  visibility_expansion: "to expand a section",
+  tools_picked: "to describe the picked tools in full",
+  tool_availability_changed: "for a plugin's tool change",
+};
+
+/** "restarted to expand a section (context)", "restarted to describe the picked tools in full". */
+export function restartText(reason: RestartReason, sectionKeys: readonly string[]): string {
+  const purpose = RESTART_PURPOSES[reason];
+  const sections = sectionKeys.length === 0 ? "" : ` (${sectionKeys.join(", ")})`;
+  const plural = reason === "visibility_expansion" && sectionKeys.length > 1 ? "to expand sections" : purpose;
+  return `restarted ${plural}${sections}`;
+}
+
+/** A limit's name, as the scenario panel's Limits fields name it. */
+export const LIMIT_NAMES: Readonly<Record<Limit, string>> = {
+  max_model_calls: "max model calls",
+  max_restarts: "max restarts",
+  repeated_tool_call: "the same tool call in a row",
+};
+
+/** The line of a `limit_reached` event: "reached the limit of 2 model calls", … */
+export function limitText(limit: Limit, value: number): string {
+  switch (limit) {
+    case "max_model_calls":
+      return `reached the limit of ${count(value, "model call")}`;
+    case "max_restarts":
+      return `reached the limit of ${count(value, "restart")}`;
+    case "repeated_tool_call":
+      return `stopped a loop: the same tool call ${String(value)} times in a row`;
+  }
+}
+
+/** "1 call", "1,234 tokens". */
+export function count(n: number, word: string): string {
+  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** "684": a count of tokens without its sign. */
+function magnitude(n: number): string {
+  return Math.abs(n).toLocaleString("en-US");
+}
+
+/**
+ * What a run spent against the all-FULL baseline, from the report's `saved_prompt_tokens` (the
+ * baseline's minus the run's) and `saved_percent` (that in percent of the baseline's): "533 fewer
+ * (−80.3%)", "684 more (+103.0%)", "the same (0.0%)"; the percent is the run's change from the
+ * baseline, so its sign goes with the word.
+ */
+export function savingsText(saved: number, percent: number | null): string {
+  const word = saved > 0 ? `${magnitude(saved)} fewer` : saved < 0 ? `${magnitude(saved)} more` : "the same";
+  if (percent === null) return word;
+  const change = -percent;
+  const sign = change > 0 ? "+" : change < 0 ? "−" : "";
+  return `${word} (${sign}${Math.abs(change).toFixed(1)}%)`;
+}
+
+/** The savings cell's tooltip: "restart used 684 more prompt tokens than the all-FULL baseline (1,348 against 664)". */
+export function savingsTitle(lane: Lane, used: number, saved: number): string {
+  const baseline = used + saved;
+  const against = `(${used.toLocaleString("en-US")} against ${baseline.toLocaleString("en-US")})`;
+  if (saved === 0) return `${lane} used as many prompt tokens as the all-FULL baseline ${against}`;
+  const direction = saved > 0 ? "fewer" : "more";
+  return `${lane} used ${magnitude(saved)} ${direction} prompt tokens than the all-FULL baseline ${against}`;
+}
