@@ -1,10 +1,26 @@
 // Where the comparison is (running which of its lanes with how many events so far, finished with
-// how each run ended in words, cancelled, or failed and why) and, once it finished, its first
-// divergence in the report's own words (none when one adapter ran live).
+// how each run ended in words, with its failed tool calls, cancelled, or failed and why) and, once it
+// finished, its first divergence in the report's own words (none when one adapter ran live). A
+// finished comparison in which a run did not complete, or a tool call failed, is shown as a warning,
+// not as a success.
 import type { ComparisonReport } from "../platform";
 import type { RunState } from "./store";
 import { LANES } from "./timeline";
-import { statusText } from "./words";
+import { count, outcomeText } from "./words";
+
+/** How each run of a finished comparison ended (the baseline last), with its counters. */
+function runEnds(run: RunState) {
+  const report = run.report;
+  if (report === null) return [];
+  return [...report.runs, ...(report.baseline === null ? [] : [{ ...report.baseline, adapter: "baseline" }])];
+}
+
+/** Whether the comparison finished with a run that did not complete, or a failed tool call. */
+export function finishedWithTrouble(run: RunState): boolean {
+  return (
+    run.status === "finished" && runEnds(run).some((end) => end.status !== "completed" || end.counters.failed_tool_calls > 0)
+  );
+}
 
 /** The run status in words. */
 export function runStatusText(run: RunState): string {
@@ -16,9 +32,15 @@ export function runStatusText(run: RunState): string {
       return `Running the ${run.current} run (${String(run.lanes.indexOf(run.current) + 1)} of ${String(run.lanes.length)}): ${events}`;
     }
     case "finished": {
-      const report = run.report;
-      const ends = report === null ? [] : [...report.runs, ...(report.baseline === null ? [] : [{ ...report.baseline, adapter: "baseline" }])];
-      return `Finished: ${ends.map((end) => `${end.adapter} ${statusText(end.status)}`).join(", ")}`;
+      const ends = runEnds(run).map((end) => ({ adapter: end.adapter, outcome: outcomeText(end.status, end.counters) }));
+      const failures = runEnds(run).some((end) => end.counters.failed_tool_calls > 0);
+      const first = ends[0];
+      // Every run ended the same way with the same failed tool calls: said once.
+      if (failures && first !== undefined && ends.length > 1 && ends.every((end) => end.outcome === first.outcome)) {
+        return `Finished: all ${count(ends.length, "run")} ${first.outcome} in each`;
+      }
+      // An outcome with failed tool calls has a comma of its own: the runs are then apart by "; ".
+      return `Finished: ${ends.map((end) => `${end.adapter} ${end.outcome}`).join(failures ? "; " : ", ")}`;
     }
     case "cancelled":
       return "Cancelled: the lanes keep the events from before the cancel";
@@ -28,11 +50,13 @@ export function runStatusText(run: RunState): string {
 }
 
 export function RunStatus({ run }: { run: RunState }) {
+  const warning = finishedWithTrouble(run);
   return (
     <p
-      className={`run-status ${run.status}`}
+      className={`run-status ${run.status}${warning ? " warning" : ""}`}
       data-testid="run-status"
       data-status={run.status}
+      data-outcome={run.status === "finished" ? (warning ? "warning" : "success") : undefined}
       role={run.status === "failed" ? "alert" : "status"}
     >
       {runStatusText(run)}

@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest";
 import type { RunStatus } from "../platform";
 import {
   count,
+  failedToolCallsText,
   LIMIT_NAMES,
   limitText,
+  outcomeText,
   RESTART_PURPOSES,
   restartText,
   runEndText,
@@ -103,5 +105,17 @@ describe("savingsText", () => {
 describe("count", () => {
   it("writes a count with its word, plural unless one", () => {
     expect([count(1, "call"), count(1234, "token"), count(0, "restart")]).toEqual(["1 call", "1,234 tokens", "0 restarts"]);
+  });
+});
+
+describe("failed tool calls", () => {
+  it("are said after how a run ended, and nothing is added when none failed", () => {
+    expect(outcomeText("completed", { tool_calls: 3, failed_tool_calls: 0 })).toBe("completed");
+    expect(outcomeText("completed", { tool_calls: 3, failed_tool_calls: 3 })).toBe("completed, but 3 of 3 tool calls failed");
+    expect(outcomeText("turn_limit", { tool_calls: 1, failed_tool_calls: 1 })).toBe(
+      "stopped at the model call limit, and 1 of 1 tool call failed",
+    );
+    expect(failedToolCallsText({ tool_calls: 1200, failed_tool_calls: 1001 })).toBe("1,001 of 1,200 tool calls failed");
+    expect(failedToolCallsText({ tool_calls: 2, failed_tool_calls: 0 })).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
 // all-FULL baseline, said as more or fewer (never a minus sign after "saved"). The timeline's lines,
 // the event detail, the run status, the counters and the chart all take their words from here, so
 // a raw `visibility_expansion` or `turn_limit` never reaches the page.
-import type { Lane, RunEvent, RunStatus } from "../platform";
+import type { Counters, Lane, RunEvent, RunStatus } from "../platform";
 
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
 /** Why an attempt restarted (the core's `RestartReason`). */
@@ -23,6 +23,23 @@ export const STATUS_WORDS: Readonly<Record<RunStatus, string>> = {
 /** "completed", "stopped at the model call limit", … */
 export function statusText(status: RunStatus): string {
   return STATUS_WORDS[status];
+}
+
+/** "3 of 3 tool calls failed", or null when none failed. */
+export function failedToolCallsText(counters: Pick<Counters, "tool_calls" | "failed_tool_calls">): string | null {
+  const failed = counters.failed_tool_calls;
+  if (failed === 0) return null;
+  return `${failed.toLocaleString("en-US")} of ${count(counters.tool_calls, "tool call")} failed`;
+}
+
+/**
+ * How a run ended, with its failed tool calls: "completed", "completed, but 3 of 3 tool calls
+ * failed", "stopped in a loop, and 1 of 4 tool calls failed".
+ */
+export function outcomeText(status: RunStatus, counters: Pick<Counters, "tool_calls" | "failed_tool_calls">): string {
+  const failed = failedToolCallsText(counters);
+  if (failed === null) return statusText(status);
+  return `${statusText(status)}, ${status === "completed" ? "but" : "and"} ${failed}`;
 }
 
 /** A lane's end: "run completed", "run stopped at the model call limit", "run ended: error". */

@@ -2,6 +2,7 @@
 // opening a section's tool, JSON syntax errors shown at once at their line and column, the backend's
 // problems after a pause in typing, applying a tool only when it has none (one undo step), "New tool"
 // under a free name, and the template's own tools in the Template tab.
+import { EditorView } from "@codemirror/view";
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
@@ -62,8 +63,31 @@ async function click(element: HTMLElement): Promise<void> {
   await wait();
 }
 
-/** Types `value` into an input or textarea the way React sees it (value setter + input event). */
+/** The CodeMirror view of a code field, from its editable element. */
+function codeView(element: HTMLElement): EditorView | null {
+  return element.classList.contains("cm-content") ? EditorView.findFromDOM(element) : null;
+}
+
+/** The text of an input, a textarea or a code field. */
+function valueOf(element: HTMLElement): string {
+  const view = codeView(element);
+  if (view !== null) return view.state.doc.toString();
+  return (element as HTMLInputElement | HTMLTextAreaElement).value;
+}
+
+/**
+ * Types `value` into an input or textarea the way React sees it (value setter + input event), or
+ * into a code field as CodeMirror does (a typed change of the whole text).
+ */
 async function typeInto(element: HTMLElement, value: string): Promise<void> {
+  const view = codeView(element);
+  if (view !== null) {
+    await act(async () => {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value }, userEvent: "input.type" });
+      await Promise.resolve();
+    });
+    return;
+  }
   await act(async () => {
     const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
     Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(element, value);
@@ -74,6 +98,11 @@ async function typeInto(element: HTMLElement, value: string): Promise<void> {
 
 function problems(): string[] {
   return [...byTestId("tool-problems").querySelectorAll("li")].map((li) => li.textContent);
+}
+
+/** The problems listed under the parameters' field. */
+function parameterProblems(): string[] {
+  return [...byTestId("tool-parameters-problems").querySelectorAll("li")].map((li) => li.textContent);
 }
 
 function toolEdits(platform: FakePlatform): unknown[] {
@@ -94,8 +123,9 @@ describe("the tool editor", () => {
     const editor = byTestId("tool-editor");
     expect((byTestId("tool-name", editor) as HTMLInputElement).value).toBe("cite");
     expect((byTestId("tool-description", editor) as HTMLTextAreaElement).value).toBe("cite things");
-    expect(JSON.parse((byTestId("tool-parameters", editor) as HTMLTextAreaElement).value)).toEqual({ type: "object" });
+    expect(JSON.parse(valueOf(byTestId("tool-parameters", editor)))).toEqual({ type: "object" });
     expect(byTestId("tool-problems").textContent).toBe("No problems");
+    expect(container.querySelector('[data-testid="tool-parameters-problems"]')).toBeNull();
     await click(byTestId("tool-close"));
     expect(container.querySelector('[data-testid="tool-editor"]')).toBeNull();
   });
@@ -104,7 +134,8 @@ describe("the tool editor", () => {
     const { platform } = await renderEditor();
     await openContextTool("search");
     await typeInto(byTestId("tool-parameters"), '{\n  "type": "object",\n  "properties": {,}\n}');
-    expect(problems()).toEqual(["/parameters line 3, column 18: expected a property name in double quotes"]);
+    expect(parameterProblems()).toEqual(["/parameters line 3, column 18: expected a property name in double quotes"]);
+    expect(container.querySelector('[data-testid="tool-problems"]')).toBeNull();
     expect(byTestId("tool-status").textContent).toBe("Not applied: the JSON does not parse");
     await wait(PAUSE_MS);
     expect(platform.argsOf("checkTool")).toEqual([]);
@@ -162,6 +193,65 @@ describe("the tool editor", () => {
     expect((byTestId("tool-description") as HTMLTextAreaElement).value).toBe("search things");
   });
 
+  it("is a code field for the parameters, with the schema's problems under it at their place", async () => {
+    const platform = new FakePlatform();
+    const checkTool = platform.checkTool.bind(platform);
+    // The core reports a schema problem at its JSON pointer inside `parameters`.
+    platform.checkTool = (...args: Parameters<typeof checkTool>) => {
+      const json = args[3];
+      if (json.includes('"colour"')) {
+        return Promise.resolve({
+          ok: true,
+          value: [{ location: "/parameters/properties/style/type", message: '"colour" is not a valid type' }],
+        });
+      }
+      return checkTool(...args);
+    };
+    await renderEditor(platform);
+    await openContextTool("search");
+    const field = byTestId("tool-parameters");
+    expect(field.classList.contains("cm-content")).toBe(true);
+    expect(field.closest(".code-field")).not.toBeNull();
+    await typeInto(field, '{"type": "object", "properties": {"style": {"type": "colour"}}}');
+    await wait(PAUSE_MS);
+    expect(parameterProblems()).toEqual(['/parameters/properties/style/type "colour" is not a valid type']);
+    const list = byTestId("tool-parameters-problems");
+    expect(field.getAttribute("aria-describedby")).toBe(list.parentElement?.id);
+    expect(container.querySelector('[data-testid="tool-problems"]')).toBeNull();
+    expect(byTestId("tool-status").textContent).toBe("Not applied: 1 problem");
+    const apply = byTestId("tool-apply") as HTMLButtonElement;
+    expect([apply.textContent, apply.disabled, apply.title]).toEqual(["Apply", true, "Fix the tool's problems first"]);
+    expect(toolEdits(platform)).toEqual([]);
+  });
+
+  it("says Apply and Revert, disabled with the reason, while there is nothing to apply", async () => {
+    const { platform } = await renderEditor();
+    await openContextTool("search");
+    const apply = byTestId("tool-apply") as HTMLButtonElement;
+    const revert = byTestId("tool-revert") as HTMLButtonElement;
+    await wait(PAUSE_MS);
+    expect([apply.textContent, apply.disabled, apply.title]).toEqual([
+      "Apply",
+      true,
+      "Nothing to apply: the tool is as the template has it",
+    ]);
+    expect([revert.textContent, revert.disabled, revert.title]).toEqual([
+      "Revert",
+      true,
+      "Nothing to revert: the tool is as the template has it",
+    ]);
+    // Nothing happened yet: no confirmation.
+    expect(byTestId("tool-status").textContent).toBe("");
+    await typeInto(byTestId("tool-description"), "Search the docs.");
+    expect([apply.disabled, revert.disabled]).toEqual([false, false]);
+    expect(revert.title).toBe("Back to the tool as the template has it");
+    await click(apply);
+    expect(toolEdits(platform)).toHaveLength(1);
+    // Applied: the buttons keep their names, disabled, and the confirmation is beside them.
+    expect([apply.textContent, apply.disabled, revert.textContent, revert.disabled]).toEqual(["Apply", true, "Revert", true]);
+    expect(byTestId("tool-status").textContent).toBe("Applied to the template");
+  });
+
   it("applies at once with Apply, without waiting for the pause", async () => {
     const { platform } = await renderEditor();
     await openContextTool("cite");
@@ -197,7 +287,7 @@ describe("the template's own tools", () => {
     await click(byLabel("Edit lookup"));
     await typeInto(byTestId("tool-parameters"), '{"type": "string"}');
     await wait(PAUSE_MS);
-    expect(problems()).toEqual(["/parameters must describe an object"]);
+    expect(parameterProblems()).toEqual(["/parameters must describe an object"]);
     await typeInto(byTestId("tool-parameters"), '{"type": "object", "properties": {"id": {"type": "integer"}}}');
     await wait(PAUSE_MS);
     expect(toolEdits(platform)).toMatchObject([

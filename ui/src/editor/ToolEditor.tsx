@@ -4,12 +4,15 @@
 // template's own checks: its schema, a valid object schema, a free name), and applied as soon as it
 // has no problem, like every other field of the editor: what is typed is in the document (saving
 // and the preview see it) and a run of changes to the tool undoes as one step. "Apply" does it at
-// once. A tool with problems is never applied; its draft stays here, with the problems listed.
+// once. A tool with problems is never applied; its draft stays here, with the problems listed (those
+// of the parameters' JSON Schema, at their JSON pointer, under that field). Apply and Revert are
+// disabled, saying why, while the draft is the tool as the template has it.
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import type { Outcome, ProblemView, Tool, ToolKind } from "../platform";
 import { describeError } from "../view";
 import { draftOf, sameJson, TOOL_KINDS, toolOfDraft, type MockChoice, type ToolDraft } from "./toolDraft";
 import { ProblemItems } from "../ProblemItems";
+import { CodeField } from "./CodeField";
 
 /** How long typing pauses before the tool is checked. */
 const CHECK_DELAY_MS = 150;
@@ -37,6 +40,8 @@ export function ToolEditor({
   const id = useId();
   const [draft, setDraft] = useState<ToolDraft>(() => draftOf(tool));
   const [checked, setChecked] = useState<Checked | null>(null);
+  /** The tool as it was when the editor opened: "Applied" confirms only a change since. */
+  const [opened] = useState(tool);
   /** The last JSON text handed to `onApply`, so an answer is applied once. */
   const applied = useRef<string | null>(null);
 
@@ -73,17 +78,36 @@ export function ToolEditor({
     setDraft((before) => ({ ...before, [field]: value }));
   };
   const problems = drafted.ok ? (current ?? checked)?.problems ?? [] : drafted.problems;
+  const parameterProblems = problems.filter((problem) => isParametersProblem(problem.location));
+  const otherProblems = problems.filter((problem) => !isParametersProblem(problem.location));
+  const hasProblems = !drafted.ok || (current !== null && current.problems.length > 0);
+  // "Applied" only once the tool changed since the editor opened: a tool just opened has nothing to
+  // confirm.
+  const appliedSinceOpened = !sameJson(tool, opened);
   const status = !drafted.ok
     ? "Not applied: the JSON does not parse"
     : current === null
       ? changed
         ? "Checking…"
-        : "Applied to the template"
+        : appliedSinceOpened
+          ? "Applied to the template"
+          : ""
       : current.problems.length > 0
         ? `Not applied: ${plural(current.problems.length, "problem")}`
         : changed
           ? "Applying…"
-          : "Applied to the template";
+          : appliedSinceOpened
+            ? "Applied to the template"
+            : "";
+  const nothingToApply = drafted.ok && !changed;
+  const applyTitle = nothingToApply
+    ? "Nothing to apply: the tool is as the template has it"
+    : hasProblems
+      ? "Fix the tool's problems first"
+      : "Changes without problems are applied as you type; this applies them now";
+  const revertTitle = nothingToApply
+    ? "Nothing to revert: the tool is as the template has it"
+    : "Back to the tool as the template has it";
 
   return (
     <section className="tool-editor" data-testid="tool-editor" aria-label={`Tool ${tool.name}`}>
@@ -165,18 +189,29 @@ export function ToolEditor({
         />
         A person must allow each call
       </label>
-      <label htmlFor={`${id}-parameters`}>Parameters (JSON Schema of the arguments)</label>
-      <textarea
-        id={`${id}-parameters`}
-        data-testid="tool-parameters"
-        className="json"
+      <span className="field-label">Parameters (JSON Schema of the arguments)</span>
+      <CodeField
+        testId="tool-parameters"
+        label="Parameters (JSON Schema of the arguments)"
         rows={10}
-        spellCheck={false}
         value={draft.parameters}
-        onChange={(event) => {
-          edit("parameters", event.target.value);
+        describedBy={`${id}-parameters-problems`}
+        onChange={(value) => {
+          edit("parameters", value);
         }}
       />
+      {/* Always there: the field's aria-describedby is set once, when it is made. */}
+      <div id={`${id}-parameters-problems`}>
+        {parameterProblems.length > 0 && (
+          <ProblemItems
+            problems={parameterProblems}
+            whole="tool"
+            testId="tool-parameters-problems"
+            className="error"
+            label="Problems of the parameters"
+          />
+        )}
+      </div>
       <label htmlFor={`${id}-mock`}>Mock (what a scripted run answers)</label>
       <select
         id={`${id}-mock`}
@@ -218,8 +253,8 @@ export function ToolEditor({
         <button
           type="button"
           data-testid="tool-apply"
-          title="Changes without problems are applied as you type; this applies them now"
-          disabled={!changed || (current !== null && current.problems.length > 0)}
+          title={applyTitle}
+          disabled={!changed || hasProblems}
           onClick={() => {
             if (json !== null) void check(json);
           }}
@@ -229,7 +264,8 @@ export function ToolEditor({
         <button
           type="button"
           data-testid="tool-revert"
-          title="Back to the tool as the template has it"
+          title={revertTitle}
+          disabled={nothingToApply}
           onClick={() => {
             setDraft(draftOf(tool));
           }}
@@ -240,13 +276,20 @@ export function ToolEditor({
           {status}
         </span>
       </div>
-      <ToolProblems problems={problems} />
+      <ToolProblems problems={otherProblems} placedElsewhere={parameterProblems.length} />
     </section>
   );
 }
 
-function ToolProblems({ problems }: { problems: readonly ProblemView[] }) {
+/** A problem inside the tool's `parameters` (its JSON syntax, or a place in its schema). */
+function isParametersProblem(location: string): boolean {
+  return location === "/parameters" || location.startsWith("/parameters/");
+}
+
+/** The problems not shown under a field; `placedElsewhere` counts those that are. */
+function ToolProblems({ problems, placedElsewhere }: { problems: readonly ProblemView[]; placedElsewhere: number }) {
   if (problems.length === 0) {
+    if (placedElsewhere > 0) return null;
     return (
       <p className="notice" data-testid="tool-problems">
         No problems

@@ -1,0 +1,91 @@
+// The run status of a finished comparison: how each run ended, with its failed tool calls (said once
+// when every run ended alike, per lane when they differ), and a warning, not a success, when a run
+// did not complete or a tool call failed.
+import { act } from "react";
+import type { Root } from "react-dom/client";
+import { describe, expect, it } from "vitest";
+import type { ComparisonReport } from "../platform";
+import { lookupFirstReport } from "../testing/fakeCompare";
+import { mountEachTest } from "../testing/testRoot";
+import { RunStatus, runStatusText } from "./RunStatus";
+import type { RunState } from "./store";
+
+let container: HTMLDivElement;
+let root: Root;
+
+mountEachTest((mounted) => {
+  ({ container, root } = mounted);
+});
+
+function finished(report: ComparisonReport): RunState {
+  return {
+    id: 1,
+    status: "finished",
+    lanes: ["dynamic", "restart", "baseline"],
+    current: null,
+    events: { dynamic: [], restart: [], baseline: [] },
+    writing: { dynamic: "", restart: "", baseline: "" },
+    report,
+    failure: null,
+  };
+}
+
+/** The fixture's report with each run's (and then the baseline's) tool calls and failed ones. */
+function withToolCalls(...calls: [number, number][]): ComparisonReport {
+  const report = lookupFirstReport();
+  const runs = [...report.runs, ...(report.baseline === null ? [] : [report.baseline])];
+  runs.forEach((run, index) => {
+    const [total, failed] = calls[index] ?? [run.counters.tool_calls, 0];
+    run.counters = { ...run.counters, tool_calls: total, failed_tool_calls: failed };
+  });
+  return report;
+}
+
+function rendered(run: RunState): HTMLElement {
+  act(() => {
+    root.render(<RunStatus run={run} />);
+  });
+  const status = container.querySelector<HTMLElement>('[data-testid="run-status"]');
+  if (status === null) throw new Error("no run-status");
+  return status;
+}
+
+describe("the run status of a finished comparison", () => {
+  it("is a success when every run completed and no tool call failed", () => {
+    const status = rendered(finished(withToolCalls([2, 0], [3, 0], [1, 0])));
+    expect(status.textContent).toBe("Finished: dynamic completed, restart completed, baseline completed");
+    expect(status.dataset.outcome).toBe("success");
+    expect(status.classList.contains("warning")).toBe(false);
+  });
+
+  it("says once that every tool call failed when the runs all ended alike, as a warning", () => {
+    const status = rendered(finished(withToolCalls([3, 3], [3, 3], [3, 3])));
+    expect(status.textContent).toBe("Finished: all 3 runs completed, but 3 of 3 tool calls failed in each");
+    expect(status.dataset.status).toBe("finished");
+    expect(status.dataset.outcome).toBe("warning");
+    expect(status.classList.contains("warning")).toBe(true);
+  });
+
+  it("says per lane how many tool calls failed when the lanes differ", () => {
+    const status = rendered(finished(withToolCalls([3, 3], [4, 1], [2, 0])));
+    expect(status.textContent).toBe(
+      "Finished: dynamic completed, but 3 of 3 tool calls failed; restart completed, but 1 of 4 tool calls failed; baseline completed",
+    );
+    expect(status.dataset.outcome).toBe("warning");
+  });
+
+  it("counts failed tool calls of a run that stopped, and one that did not complete is a warning", () => {
+    const report = withToolCalls([1, 1], [1, 0], [1, 0]);
+    const dynamic = report.runs[0];
+    if (dynamic === undefined) throw new Error("the fixture has a dynamic run");
+    report.runs[0] = { ...dynamic, status: "loop_detected" };
+    expect(runStatusText(finished(report))).toBe(
+      "Finished: dynamic stopped in a loop, and 1 of 1 tool call failed; restart completed; baseline completed",
+    );
+    const stopped = withToolCalls([1, 0], [1, 0], [1, 0]);
+    const restart = stopped.runs[1];
+    if (restart === undefined) throw new Error("the fixture has a restart run");
+    stopped.runs[1] = { ...restart, status: "turn_limit" };
+    expect(rendered(finished(stopped)).dataset.outcome).toBe("warning");
+  });
+});
