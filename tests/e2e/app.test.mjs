@@ -59,9 +59,12 @@ async function save(session) {
   );
 }
 
-/** Clicks the scenario's Save and waits until its modified marker is gone. */
+/**
+ * Clicks Save on the Compare page (where the header's Save is the scenario's) and waits until the
+ * scenario's modified marker is gone.
+ */
 async function saveScenario(session) {
-  await click(session, '[data-testid="save-scenario"]');
+  await click(session, '[data-testid="save-button"][data-document="scenario"]');
   await waitUntil(
     session,
     "return document.querySelector('[data-testid=\"scenario-dirty\"]') === null;",
@@ -150,7 +153,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
       assert.ok(after.includes("lookup"), `tools: ${after}`);
       assert.equal(await waitFor(session, '[aria-label="Toggle context"]'), "FULL");
       assert.equal(await waitFor(session, '[data-testid="dirty-marker"]'), "modified");
-      await saveScreenshot(session);
+      await saveScreenshot(session, "editor", { readme: true });
     });
   });
 
@@ -283,11 +286,15 @@ describe("unfold-app (real binary under Xvfb)", () => {
     const broken = join(workDir, "broken.unfold.json");
     writeFileSync(broken, '{ "schema_version": 1, "kind": ');
     await withApp(t, broken, async (session) => {
-      const detail = await waitFor(session, '[data-testid="error-detail"]');
-      assert.ok(detail.includes(broken), `the error should name ${broken}: ${detail}`);
       assert.equal(await waitFor(session, '[data-testid="error-path"]'), broken);
-      const problems = await waitFor(session, '[data-testid="error-problems"]');
-      assert.ok(problems.length > 0, "the problems are listed");
+      const problems = await waitFor(session, '[data-testid="error-problems"]', "return [...arguments[0].querySelectorAll('li')].map((li) => li.textContent);");
+      assert.equal(problems.length, 1, `one problem: ${problems}`);
+      assert.match(problems[0], /^line 1, column \d+ /);
+      // Listed once: the line over the list counts them instead of repeating them.
+      assert.equal(await waitFor(session, '[data-testid="error-detail"]'), "1 problem, at its place:");
+      const page = await waitFor(session, "body", "return arguments[0].innerText;");
+      const message = problems[0].replace(/^line 1, column \d+ /, "");
+      assert.equal(page.split(message).length - 1, 1, `the problem is shown once: ${page}`);
     });
   });
 
@@ -514,7 +521,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
         assert.deepEqual([...shown].sort(), [...expected].sort());
 
         assert.equal(await waitFor(session, '[data-testid="divergence"]'), report.divergence.first.explanation);
-        await saveScreenshot(session, "compare");
+        await saveScreenshot(session, "compare", { readme: true });
         const counter = (key, lane) =>
           `return document.querySelector('[data-testid="counter-row"][data-counter="${key}"] [data-testid="counter-${lane}"]')?.textContent ?? null;`;
         const number = (text) => Number(text.replace(/[,+\s]/g, ""));

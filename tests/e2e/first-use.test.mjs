@@ -4,12 +4,14 @@
 // named and renamed, and an unknown `${param}` is defined from its warning; the header stays one line
 // with a long path; recovered work is offered where it is seen; the event detail closes and never
 // squeezes the counters or the lanes; the chart and the counters say what happened in words; the
-// history shows a comparison as one group with its all-FULL baseline named so; and the first start
-// prints no error about the log folder.
-// Screenshots of each state land in the harness's temp dir (docs/images with UNFOLD_SCREENSHOT=1 for
-// the dark, narrow editor). Run: `node --test tests/e2e/` after `cargo build -p unfold-app`.
+// history shows a comparison as one group with its all-FULL baseline named so; every problem (the
+// template's, the preview's, a tool not applied, the scenario's calls that will fail) is listed in one
+// place on both pages, and a run whose tool calls failed ends as a warning; and the first start
+// prints no error about the log folder, its preview splitting the prompt's tokens.
+// Screenshots of each state land in the harness's temp dir (kept with UNFOLD_E2E_KEEP=1). Run:
+// `node --test tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
@@ -56,6 +58,17 @@ async function retype(session, selector, text) {
   await typeInto(session, selector, text);
 }
 
+/** Replaces the text of the code field `selector` (CodeMirror) with `text`: all selected, deleted, typed. */
+async function replaceCode(session, selector, text) {
+  await click(session, selector);
+  const press = (value) => [{ type: "keyDown", value }, { type: "keyUp", value }];
+  await webdriver("POST", `/session/${session}/actions`, {
+    actions: [{ type: "key", id: "keys", actions: [{ type: "keyDown", value: "\uE009" }, ...press("a"), { type: "keyUp", value: "\uE009" }, ...press("\uE003")] }],
+  });
+  await webdriver("DELETE", `/session/${session}/actions`);
+  await typeInto(session, selector, text);
+}
+
 /** Opens the app narrow and checks it is dark. */
 async function narrow(session) {
   await resizeWindow(session, WIDTH, HEIGHT);
@@ -66,10 +79,12 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
   before(() => startHarness({ dark: true }));
   after(stopHarness);
 
-  it("starts without an error about the log folder", async (t) => {
+  it("starts without an error about the log folder, the preview's tokens split", async (t) => {
     await withApp(t, EXAMPLE, async (session) => {
       await waitFor(session, '[data-testid="preview-markdown"]');
       assert.doesNotMatch(diagnostics(), /Error reading the log directory/);
+      // The preview splits the prompt's tokens (`unfold render --json`: 199, of which 107 are tools).
+      assert.equal(await waitFor(session, '[data-testid="token-split"]'), "92 in the text, 107 in the 2 tool definitions");
     });
   });
 
@@ -91,7 +106,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
       assert.equal(header.title, path, "the full path is in the tooltip");
       assert.ok(header.nameFits && header.nameWidth > 0, "the file name is shown whole");
       assert.ok(header.overflow <= 1, `nothing spills out of the header (${header.overflow} px)`);
-      await saveScreenshot(session, process.env.UNFOLD_SCREENSHOT === "1" ? "editor-narrow-dark" : "header-1024-dark");
+      await saveScreenshot(session, "header-1024-dark");
     });
   });
 
@@ -187,6 +202,75 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
       const saved = JSON.parse(readFileSync(path, "utf8"));
       assert.deepEqual(Object.keys(saved.params), ["goal", "project_name", "tone"]);
     });
+  });
+
+  it("lists every problem in one place on both pages, and a run whose tool calls failed ends as a warning", async (t) => {
+    const path = deepCopy("problems.unfold.json");
+    const scenario = join(workDir, "failing-calls.scenario.json");
+    const lookupFirst = JSON.parse(readFileSync(join(ROOT, "examples/lookup-first.scenario.json"), "utf8"));
+    lookupFirst.script[0].args = { id: "seven" };
+    lookupFirst.script.splice(1, 0, { call: "lokup", args: { id: 7 } });
+    writeFileSync(scenario, JSON.stringify(lookupFirst, null, 2));
+    const groups = `return [...document.querySelectorAll('[data-testid="problem-group"]')]
+      .map((group) => [group.dataset.group, [...group.querySelectorAll('li')].map((li) => li.textContent)]);`;
+    const byKind = (shown) => Object.fromEntries(shown ?? []);
+    await withApp(
+      t,
+      path,
+      async (session) => {
+        await narrow(session);
+        // The compare page: the script's calls that will fail, each at its place, before any run.
+        const onCompare = byKind(await waitUntil(session, groups, (shown) => byKind(shown).script !== undefined, "the script's warnings"));
+        assert.deepEqual(onCompare.script.map((line) => line.split(" ")[0]), ["/script/0/args/id", "/script/1/call"]);
+        assert.match(onCompare.script[0], /'lookup' will refuse these arguments: "seven" is not of type "integer"/);
+        // Warnings do not stop a run; its failed tool calls make it end under a warning, not a success.
+        await click(session, '[data-testid="run-comparison"]');
+        const outcome = await waitUntil(
+          session,
+          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.outcome ?? null;",
+          (shown) => shown === "warning" || shown === "success",
+          "the comparison finished",
+        );
+        assert.equal(outcome, "warning");
+        assert.match(await waitFor(session, '[data-testid="run-status"]'), /tool calls? failed/);
+        await saveScreenshot(session, "problems-compare-1024-dark");
+
+        // The edit page lists the same, with what the template itself has.
+        await click(session, '[data-testid="page-edit"]');
+        await click(session, rowButton("task"));
+        await typeInto(session, '[data-testid="field-template"]', " in a ${tone} tone");
+        const withRender = byKind(await waitUntil(session, groups, (shown) => byKind(shown).render !== undefined, "the render problem"));
+        assert.match(withRender.render[0], /^\/params missing parameter 'tone'/);
+        assert.equal(withRender.script.length, 2, "the scenario's warnings are listed on the edit page too");
+
+        // A tool whose schema is not valid is not applied, and is listed at the place of the mistake.
+        await click(session, rowButton("context"));
+        await click(session, '[data-testid="section-tool"][data-name="search"] [data-testid="edit-tool"]');
+        const schema = '{"type": "object", "properties": {"query": {"type": "strin"}}}';
+        await replaceCode(session, '[data-testid="tool-parameters"]', schema);
+        const withTool = byKind(await waitUntil(session, groups, (shown) => byKind(shown).tool !== undefined, "the unapplied tool"));
+        assert.deepEqual(withTool.tool, [
+          '/parameters/properties/query/type "strin" is not a JSON Schema type: use array, boolean, integer, null, number, object or string',
+        ]);
+        assert.match(await waitFor(session, '[data-testid="tool-parameters-problems"]'), /\/parameters\/properties\/query\/type/);
+        assert.match(await waitFor(session, '[data-testid="problems-summary"]'), /^1 problem, 3 warnings$/);
+        const apply = await waitFor(session, '[data-testid="tool-apply"]', "return [arguments[0].textContent, arguments[0].disabled, arguments[0].title];");
+        assert.deepEqual(apply, ["Apply", true, "Fix the tool's problems first"]);
+        // The header counts them, on one line, and takes the user to the list wherever it is.
+        assert.equal(await waitFor(session, '[data-testid="problems-button"]'), "⚠ 1 problem, 3 warnings");
+        await click(session, '[data-testid="problems-button"]');
+        const shown = await evaluate(
+          session,
+          `const panel = document.getElementById("problems-panel").getBoundingClientRect();
+           return { inView: panel.top >= 0 && panel.top < innerHeight, focused: document.activeElement?.id === "problems-panel",
+                    header: document.querySelector('[data-testid="app-header"]').getBoundingClientRect().height };`,
+        );
+        assert.deepEqual([shown.inView, shown.focused], [true, true]);
+        assert.ok(shown.header < 60, `the header is one line, not ${shown.header} px`);
+        await saveScreenshot(session, "problems-edit-1024-dark");
+      },
+      scenario,
+    );
   });
 
   it("offers recovered work under the header, in view, on a narrow window", async (t) => {
@@ -290,6 +374,22 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
         assert.ok(words.discarded >= 1, "the call the restart threw away is marked");
         assert.match(words.savings, /^[\d,]+ (more|fewer) \([+−-][\d.]+%\)$|^the same/);
         assert.doesNotMatch(words.page, /saved −|visibility_expansion|turn_limit|restart_limit/);
+        // The lanes are aligned by the work each call did: a row of the same work holds the same tool
+        // calls in every lane, at the same height (a discarded one marked so); the legend names every lane.
+        const rows = await evaluate(
+          session,
+          `const rows = {};
+           for (const block of document.querySelectorAll('[data-testid="call-block"]')) {
+             const top = Math.round(block.getBoundingClientRect().top);
+             const calls = [...block.querySelectorAll('[data-testid="timeline-event"][data-type="tool_call"]')].map((e) => e.textContent.replace(/discarded$/, "")).join(" | ");
+             (rows[top] ??= []).push({ lane: block.dataset.lane, work: block.dataset.work, calls });
+           }
+           return { rows: Object.values(rows), legend: document.querySelectorAll('[data-testid="token-chart"] .legend li').length };`,
+        );
+        const same = rows.rows.filter((row) => row.length > 1 && row.every((block) => block.work === "same"));
+        assert.ok(same.length >= 2, `rows of the same work side by side: ${JSON.stringify(rows.rows)}`);
+        for (const row of same) assert.equal(new Set(row.map((block) => block.calls)).size, 1, `one row, one work: ${JSON.stringify(row)}`);
+        assert.equal(rows.legend, 3, "the legend names the three lanes");
         await click(session, '[data-testid="chart-cumulative"]');
         await waitUntil(session, "return document.querySelector('[data-testid=\"token-chart\"]')?.dataset.mode;", (mode) => mode === "cumulative", "the cumulative chart");
         await saveScreenshot(session, "chart-1024-dark");

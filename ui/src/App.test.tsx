@@ -134,7 +134,8 @@ describe("App", () => {
     expect((byTestId("field-key") as HTMLInputElement).value).toBe("task");
     expect(toolList()).toEqual(["lookup", "read_section"]);
     expect(byTestId("token-count").textContent).toMatch(/^\d+ prompt tokens$/);
-    expect(byTestId("problems").textContent).toBe("No problems");
+    expect(byTestId("problems-panel").textContent).toBe("Problems No problems");
+    expect(container.querySelector('[data-testid="problems-button"]')).toBeNull();
     expect((byTestId("undo-button") as HTMLButtonElement).disabled).toBe(true);
     expect((byTestId("save-button") as HTMLButtonElement).disabled).toBe(true);
     expect(container.querySelector('[data-testid="dirty-marker"]')).toBeNull();
@@ -247,21 +248,48 @@ describe("App", () => {
     expect(pre.querySelector("img")).toBeNull();
   });
 
-  it("shows a render error in place of the preview and lists problems", async () => {
+  it("says how many of the prompt's tokens the tool definitions take, and opens a tool to its JSON", async () => {
     const platform = new FakePlatform();
+    await renderApp(platform);
+    const preview = await platform.previewDocument(platform.id, [], false, null);
+    if (!preview.ok) throw new Error("no preview");
+    const { prompt_tokens: total, tool_tokens: tools } = preview.value;
+    expect(byTestId("token-split").textContent).toBe(`${(total - tools).toLocaleString("en-US")} in the text, ${tools.toLocaleString("en-US")} in the 2 tool definitions`);
+    expect(container.querySelector('[data-testid="offered-tool-json"]')).toBeNull();
+    const lookup = byTestId("tool-list").querySelector("details");
+    if (lookup === null) throw new Error("no tool to open");
+    await act(async () => {
+      lookup.open = true;
+      lookup.dispatchEvent(new Event("toggle"));
+      await Promise.resolve();
+    });
+    expect(JSON.parse(byTestId("offered-tool-json").textContent)).toEqual({ type: "function", function: { name: "lookup" } });
+    expect(toolList()[0]).toMatch(/^lookup/);
+  });
+
+  it("shows a render error in place of the preview and lists it with the template's problems", async () => {
+    const platform = new FakePlatform();
+    const missing = "missing parameter 'goal': section 'task' uses it in its template and it has no value";
     platform.failures.set("previewDocument", {
       code: "invalid_template",
-      message: "/sections/0/template: no value for ${goal}",
-      problems: [],
+      message: `/params: ${missing}`,
+      problems: [{ location: "/params", message: missing }],
     });
     platform.view = () => ({
       ...FakePlatform.prototype.view.call(platform),
-      problems: [{ location: "/sections/0/template", message: "no value for ${goal}" }],
+      problems: [{ location: "/sections/0/key", message: "'A' is not a section key" }],
     });
     await renderApp(platform);
-    expect(byTestId("preview-error").textContent).toContain("no value for ${goal}");
+    expect(byTestId("preview-error").textContent).toContain(missing);
     expect(container.querySelector('[data-testid="preview-markdown"]')).toBeNull();
-    expect(byTestId("problems").textContent).toBe("/sections/0/template no value for ${goal}");
+    expect(byTestId("problems-summary").textContent).toBe("1 problem, 1 warning");
+    expect(byTestId("problems-button").textContent).toBe("⚠ 1 problem, 1 warning");
+    expect(byTestId("problems-button").dataset.severity).toBe("error");
+    const groups = [...container.querySelectorAll<HTMLElement>('[data-testid="problem-group"]')];
+    expect(groups.map((group) => [group.dataset.group, group.dataset.severity, group.querySelector("li")?.textContent])).toEqual([
+      ["template", "error", "/sections/0/key 'A' is not a section key"],
+      ["render", "warning", `/params ${missing}`],
+    ]);
   });
 
   it("disables the structure actions impossible for the selected section", async () => {
@@ -378,7 +406,8 @@ describe("App", () => {
       ],
     });
     await renderApp(platform);
-    expect(byTestId("error-detail").textContent).toBe("/t/task.unfold.json: 2 problems");
+    // The problems are listed once, under a line that counts them (not again in the message).
+    expect(byTestId("error-detail").textContent).toBe("2 problems, each at its place:");
     expect(byTestId("error-path").textContent).toBe("/t/task.unfold.json");
     expect([...byTestId("error-problems").querySelectorAll("li")].map((li) => li.textContent)).toEqual([
       "/sections/0/key 'A' is not a section key",

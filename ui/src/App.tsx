@@ -1,8 +1,8 @@
 // The page: the editor over the open template (with the compare view and the run history), or the
 // start page or the run history when none is open, with the workspace's notices right under the
-// header (recovered work, a failed open) and the unsaved-changes question; file shortcuts and the
-// window's close and file-drop events. The workspace's state lives in workspace/, the editor in
-// editor/, the history in history/.
+// header (recovered work, a failed open) and the unsaved-changes question; the shortcuts of files
+// and pages (Ctrl+1/2/3) and the window's close and file-drop events. The workspace's state lives
+// in workspace/, the editor in editor/, the history in history/.
 //
 // data-testids (tests and the e2e test select by them; keep them stable):
 //   notice                                         outside the app
@@ -21,11 +21,13 @@
 //     restore-recovered, discard-recovered,          workspace-notices); recovery-later hides the
 //     recovery-later                                 offer until the next start
 //   unsaved-dialog, unsaved-save, unsaved-discard, unsaved-cancel  the unsaved-changes question
-//   shortcut-help, help-button                     the keyboard shortcut overlay and its button
+//   shortcut-help, help-button                     the keyboard shortcut overlay and its button;
+//     shortcut-place (data-place)                    a place's shortcuts in it (one table)
 //   read-sections, read-section (data-path)        the preview's "show as read" switches
 //   tree-scroller, drag-handle, drop-indicator     the tree's scroll box, a row's grip, where a
 //     (data-position=before|inside|after)           dragged section would land
-//   undo-button, redo-button, save-button          toolbar
+//   undo-button, redo-button, save-button          the header's one set, on the page's document
+//     (data-document=template|scenario)              (the scenario on Compare: no other Save there)
 //   dirty-marker                                   "modified" while there are unsaved changes
 //   edit-failure, edit-failure-detail              why the last edit, undo, redo or save was not done
 //   section-tree, section-row (data-path=<path>),  the section tree; per row: select-section,
@@ -43,13 +45,15 @@
 //     tool-mock, tool-mock-result, tool-mock-error,  Close, and the status (applied or why not)
 //     tool-problems, tool-apply, tool-revert,
 //     tool-close, tool-status
-//   problems                                       the template's problems (location + message)
+//   problems-panel, problems-summary, problem-group  every problem of the open work, by where it comes
+//     (data-group, data-severity), problems-button     from (problems/); the header's count takes the user there
+//   save-notice                                    a template saved that does not render says so
 //   expand-all                                     preview every section in full
 //   preview-markdown, tool-list, token-count       the preview
 //   preview-error                                  the preview's render error, in its place
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { Editor } from "./editor/Editor";
-import { isHelpKey, shortcutAction } from "./editor/shortcuts";
+import { isHelpKey, shortcutAction, shortcutPage, type ShortcutAction } from "./editor/shortcuts";
 import { ShortcutHelpOverlay } from "./editor/ShortcutHelpOverlay";
 import { HistoryView } from "./history/HistoryView";
 import type { Platform } from "./platform";
@@ -79,12 +83,7 @@ export function App({ platform }: { platform: Platform }) {
         return;
       }
       const action = shortcutAction(event);
-      if (action !== "new" && action !== "open" && action !== "save_as") return;
-      event.preventDefault();
-      if (action === "new") void workspace.newDocument();
-      else if (action === "open") void workspace.openChosen();
-      else if (workspace.getState().page === "compare") void workspace.compare.saveAs();
-      else void workspace.editor?.saveAs();
+      if (action !== null && workspaceShortcut(action, workspace)) event.preventDefault();
     };
     window.addEventListener("keydown", onKeyDown);
     return () => {
@@ -171,6 +170,36 @@ export function App({ platform }: { platform: Platform }) {
 
 /** The pages without a template: the start page, and the run history. */
 const START_PAGES: readonly Page[] = ["edit", "history"];
+/** The pages with a template open. */
+const EDITOR_PAGES: readonly Page[] = ["edit", "compare", "history"];
+
+/**
+ * Does a shortcut about files or pages, whatever page shows (the page's own are the editor's):
+ * new, open, save as, and a page shown. False when it is not one, or its page is not there.
+ */
+function workspaceShortcut(action: ShortcutAction, workspace: WorkspaceStore): boolean {
+  const page = shortcutPage(action);
+  if (page !== null) {
+    const { screen } = workspace.getState();
+    const pages = screen.kind === "editor" ? EDITOR_PAGES : screen.kind === "start" ? START_PAGES : [];
+    if (!pages.includes(page)) return false;
+    workspace.showPage(page);
+    return true;
+  }
+  switch (action) {
+    case "new":
+      void workspace.newDocument();
+      return true;
+    case "open":
+      void workspace.openChosen();
+      return true;
+    case "save_as":
+      void (workspace.getState().page === "compare" ? workspace.compare : workspace.editor)?.saveAs();
+      return true;
+    default:
+      return false;
+  }
+}
 
 /** Whether a key press goes to a text field (where `?` is a character, not the help key). */
 function isTyping(target: EventTarget | null): boolean {

@@ -873,6 +873,8 @@ export type PreviewUpdate_Deserialize = {
 	tools: JsonValue[],
 	/**  Tokens of the prompt and the tool definitions. */
 	prompt_tokens: number,
+	/**  Of `prompt_tokens`, those of the tool definitions. */
+	tool_tokens: number,
 };
 
 /**
@@ -888,6 +890,8 @@ export type PreviewUpdate_Serialize = {
 	tools: JsonValue[],
 	/**  Tokens of the prompt and the tool definitions. */
 	prompt_tokens: number,
+	/**  Of `prompt_tokens`, those of the tool definitions. */
+	tool_tokens: number,
 };
 
 /**  A problem as the editor lists it. */
@@ -1330,12 +1334,22 @@ export type ScenarioView = ScenarioView_Serialize | ScenarioView_Deserialize;
 
 /**  An open scenario as the scenario panel shows it after each change. */
 export type ScenarioView_Deserialize = {
+	/**
+	 *  What its calls will do wrong on the open template (an unknown tool, arguments the tool's
+	 *  schema refuses, an unknown section): the run plays them as failed tool results.
+	 */
+	warnings: ProblemView[],
 	/**  The scenario. */
 	scenario: Scenario_Deserialize,
 } & DocumentStatus_Deserialize;
 
 /**  An open scenario as the scenario panel shows it after each change. */
 export type ScenarioView_Serialize = {
+	/**
+	 *  What its calls will do wrong on the open template (an unknown tool, arguments the tool's
+	 *  schema refuses, an unknown section): the run plays them as failed tool results.
+	 */
+	warnings: ProblemView[],
 	/**  The scenario. */
 	scenario: Scenario_Serialize,
 } & DocumentStatus_Serialize;

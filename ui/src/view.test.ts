@@ -130,7 +130,7 @@ describe("loadInitialView", () => {
       kind: "error",
       path: "/t/a.unfold.json",
       title: "This template cannot be opened",
-      detail: "/t/a.unfold.json: line 1 column 2: expected value",
+      detail: "1 problem, at its place:",
       problems: [{ location: "line 1, column 2", message: "expected value" }],
     });
   });

@@ -67,6 +67,21 @@ export function problemsOf(error: PlatformError): ProblemView[] {
   return "problems" in error ? error.problems : [];
 }
 
+/**
+ * `error` described with its problems listed apart: the detail then says how many there are instead
+ * of repeating them (the backend's message lists them too).
+ */
+export function describeWithProblems(error: PlatformError): { title: string; detail: string; problems: ProblemView[] } {
+  const problems = problemsOf(error);
+  const described = describeError(error);
+  return { ...described, detail: problems.length > 0 ? problemsLead(problems.length) : described.detail, problems };
+}
+
+/** The line over a list of `count` problems. */
+export function problemsLead(count: number): string {
+  return count === 1 ? "1 problem, at its place:" : `${String(count)} problems, each at its place:`;
+}
+
 /** The file name of a path (either separator). */
 export function fileName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
@@ -83,10 +98,10 @@ export function windowTitle(path: string | null, dirty: boolean): string {
 export async function loadInitialView(platform: Platform): Promise<View> {
   if (!platform.isTauri()) return { kind: "outside_tauri" };
   const initial = await platform.initialTemplatePath();
-  if (!initial.ok) return { kind: "error", path: null, ...describeError(initial.error), problems: problemsOf(initial.error) };
+  if (!initial.ok) return { kind: "error", path: null, ...describeWithProblems(initial.error) };
   const path = initial.value;
   if (path === null) return { kind: "no_template" };
   const opened = await platform.openDocument(path);
-  if (!opened.ok) return { kind: "error", path, ...describeError(opened.error), problems: problemsOf(opened.error) };
+  if (!opened.ok) return { kind: "error", path, ...describeWithProblems(opened.error) };
   return { kind: "open", document: opened.value };
 }

@@ -71,13 +71,26 @@ pub struct RecoveredDto {
 }
 
 /// The unsaved work found in the recovery store, templates and scenarios (broken entries, and
-/// entries of neither kind, are skipped and logged).
+/// entries of neither kind, are skipped and logged). Work its file already holds is not offered
+/// but forgotten: it was saved after it was kept (the app was gone before its next round).
 pub fn recovered(store: &RecoveryStore) -> Vec<RecoveredDto> {
     let found = store.entries();
     for (file, why) in &found.skipped {
         tracing::warn!(file = %file.display(), why, "skipped a recovery entry");
     }
-    found.documents.iter().filter_map(dto).collect()
+    found.documents.iter().filter(|document| !forget_if_saved(store, &document.entry)).filter_map(dto).collect()
+}
+
+/// Whether `entry`'s file holds exactly its text; if so the entry is discarded.
+fn forget_if_saved(store: &RecoveryStore, entry: &RecoveryEntry) -> bool {
+    let Some(path) = &entry.path else { return false };
+    if std::fs::read(path).ok().as_deref() != Some(entry.text.as_bytes()) {
+        return false;
+    }
+    if let Err(error) = store.discard(&entry.id) {
+        tracing::warn!(id = entry.id, %error, "cannot forget a recovery entry of saved work");
+    }
+    true
 }
 
 fn dto(document: &RecoveredDocument) -> Option<RecoveredDto> {

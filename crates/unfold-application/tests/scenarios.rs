@@ -19,6 +19,24 @@ pub fn opened(templates: &Templates, scenarios: &Scenarios) -> (u32, u32) {
 }
 
 #[test]
+fn calls_that_will_fail_are_warned_about_while_the_scenario_still_runs() {
+    let (templates, scenarios) = (Templates::default(), Scenarios::default());
+    let (template, id) = opened(&templates, &scenarios);
+    let mut scenario = scenarios.document(id).unwrap().0;
+    let call = serde_json::json!({ "call": "lookup", "args": { "id": "seven" } });
+    scenario.script.insert(0, serde_json::from_value(call).unwrap());
+    let edited = scenarios.edit(&templates, id, scenario, None, Some(template)).unwrap();
+    assert!(edited.status.problems.is_empty(), "{:?}", edited.status.problems);
+    let warnings: Vec<String> = edited.warnings.iter().map(|w| format!("{}: {}", w.location, w.message)).collect();
+    assert_eq!(
+        warnings,
+        [r#"/script/0/args/id: 'lookup' will refuse these arguments: "seven" is not of type "integer""#]
+    );
+    // Without a template there is nothing to check the calls against.
+    assert!(scenarios.edit(&templates, id, edited.scenario.clone(), None, None).unwrap().warnings.is_empty());
+}
+
+#[test]
 fn a_scenario_is_edited_undone_and_saved_and_checked_against_the_template() {
     let (templates, scenarios) = (Templates::default(), Scenarios::default());
     let (template, id) = opened(&templates, &scenarios);

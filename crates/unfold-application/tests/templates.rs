@@ -186,6 +186,30 @@ fn unsaved_edits_come_back_after_the_app_is_gone() {
 }
 
 #[test]
+fn work_saved_after_it_was_kept_is_not_offered_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = example_copy(&dir);
+    let store = RecoveryStore::open(&dir.path().join("recovery")).unwrap();
+    let before_crash = Templates::default();
+    let id = before_crash.open(&path).unwrap().status.id;
+    let fields = SectionFields {
+        title: "Task".into(),
+        template: "Saved words".into(),
+        summary: None,
+        visibility: Visibility::Full,
+    };
+    before_crash.apply(id, TemplateEdit::SetSectionFields { path: "task".into(), fields }, None).unwrap();
+    before_crash.flush_recovery(&store, 1_000);
+    // Saved, and the app gone before its next round of keeping could forget the entry.
+    before_crash.save(id, None).unwrap();
+    drop(before_crash);
+
+    assert!(recovery::recovered(&store).is_empty());
+    std::fs::write(&path, "changed on disk since").unwrap();
+    assert!(recovery::recovered(&store).is_empty(), "the entry was forgotten, not only hidden");
+}
+
+#[test]
 fn closing_a_document_forgets_its_unsaved_work() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = RecoveryStore::open(&dir.path().join("recovery")).unwrap();

@@ -36,7 +36,7 @@ pub enum Command {
         /// Override the template's heading style.
         #[arg(long, value_name = "plain|keyed")]
         heading: Option<unfold_documents::template::HeadingStyle>,
-        /// Print {"markdown", "tools", "prompt_tokens"} instead of the markdown.
+        /// Print {"markdown", "tools", "prompt_tokens", "tool_tokens"} instead of the markdown.
         #[arg(long)]
         json: bool,
     },

@@ -83,6 +83,10 @@ fn compare(
     }
     let template = Template::load(template_path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
     let scenario = Scenario::load(scenario_path).map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
+    // Calls that will fail still run (a scenario may test them), but are said before the report.
+    for warning in scenario.warnings_with(&template) {
+        eprintln!("warning: {}: {warning}", scenario_path.display());
+    }
     let documents = ComparedDocuments {
         template: &template,
         template_path: Some(template_path),

@@ -63,7 +63,9 @@ fn render_json_carries_markdown_tools_and_tokens() {
         preview["tools"].as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["lookup", "search", "cite", "read_section"]);
     assert_eq!(preview["tools"][0]["type"], "function");
-    assert!(preview["prompt_tokens"].as_u64().unwrap() > 100);
+    let (prompt_tokens, tool_tokens) =
+        (preview["prompt_tokens"].as_u64().unwrap(), preview["tool_tokens"].as_u64().unwrap());
+    assert!(prompt_tokens > 100 && tool_tokens > 0 && tool_tokens < prompt_tokens, "{prompt_tokens}, {tool_tokens}");
 }
 
 #[test]
@@ -383,6 +385,25 @@ fn compare_of_one_adapter_has_no_delta_and_no_divergence() {
     assert_eq!(row(&outcome.stdout, "model calls"), ["5"]);
     assert!(outcome.stdout.contains("baseline:"), "{}", outcome.stdout);
     assert!(!outcome.stdout.contains("first divergence"), "{}", outcome.stdout);
+}
+
+#[test]
+fn compare_warns_of_calls_that_will_fail_and_still_runs_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("failing.scenario.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo("examples/lookup-first.scenario.json")).unwrap()).unwrap();
+    doc["script"][0]["args"] = serde_json::json!({ "id": "seven" });
+    std::fs::write(&scenario, doc.to_string()).unwrap();
+    let outcome = run(&["compare", EXAMPLE, scenario.to_str().unwrap(), "--json"]);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    let expected = format!(
+        "warning: {}: /script/0/args/id: 'lookup' will refuse these arguments: \"seven\" is not of type \"integer\"\n",
+        scenario.display()
+    );
+    assert_eq!(outcome.stderr, expected);
+    let report: serde_json::Value = serde_json::from_str(&outcome.stdout).unwrap();
+    assert_eq!(report["runs"][0]["counters"]["failed_tool_calls"], 1);
 }
 
 #[test]

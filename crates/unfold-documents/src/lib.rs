@@ -13,6 +13,7 @@ pub mod error;
 pub mod json_type;
 pub mod provider_profile;
 pub mod scenario;
+mod scenario_warnings;
 pub mod schema;
 pub mod substitution;
 pub mod template;

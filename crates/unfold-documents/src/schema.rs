@@ -93,6 +93,24 @@ impl std::fmt::Display for ParametersProblem {
     }
 }
 
+/// What a section key is, in words (the editor says it the same way).
+pub const SECTION_KEY_RULE: &str = "lowercase letters, digits, _ and -, starting with a letter or a digit";
+
+/// The documents' patterns, what a value matching each is and the rule in words, so a problem
+/// says the rule, never the regular expression.
+const PATTERN_RULES: [(&str, &str, &str); 3] = [
+    (r"^[a-z0-9][a-z0-9_-]*$", "section key", SECTION_KEY_RULE),
+    (r"^[A-Za-z0-9_-]{1,64}$", "valid tool name", "1 to 64 letters, digits, '_' or '-'"),
+    (r"^[_A-Za-z][_A-Za-z0-9]*$", "parameter name", "letters, digits and _, not starting with a digit"),
+];
+
+/// Why a value does not match `pattern`, in words ("is not a section key: use …"), when the
+/// pattern is one of the documents' own (see [`PATTERN_RULES`]).
+pub fn pattern_rule(pattern: &str) -> Option<String> {
+    let (_, noun, rule) = PATTERN_RULES.iter().find(|(known, _, _)| *known == pattern)?;
+    Some(format!("is not a {noun}: use {rule}"))
+}
+
 /// Words for a schema violation, in the terms of the document rather than of JSON Schema.
 fn describe_schema_error(error: &jsonschema::ValidationError<'_>, schema: &Value) -> String {
     use jsonschema::error::ValidationErrorKind as Kind;
@@ -102,9 +120,10 @@ fn describe_schema_error(error: &jsonschema::ValidationError<'_>, schema: &Value
             format!("unknown field {} (only fields starting with \"x-\" may be added)", fields.join(", "))
         }
         Kind::Required { property } => format!("missing required field {property}"),
-        Kind::Pattern { pattern } => {
-            format!("{} does not match {pattern}", short_json(error.instance()))
-        }
+        Kind::Pattern { pattern } => match pattern_rule(pattern) {
+            Some(rule) => format!("{} {rule}", short_json(error.instance())),
+            None => format!("{} does not match the pattern {pattern}", short_json(error.instance())),
+        },
         Kind::Enum { options } => {
             format!("{} is not one of {options}", short_json(error.instance()))
         }

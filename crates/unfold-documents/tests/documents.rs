@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 use unfold_documents::document::{MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH};
+use unfold_documents::provider_profile::ProviderProfiles;
 use unfold_documents::{Scenario, Template};
 
 use unfold_test_support::repo;
@@ -74,7 +75,7 @@ fn every_problem_is_reported_with_its_pointer() {
     other["surprise"] = json!(true);
     let doc = template(json!([summarized, other]));
     insta::assert_snapshot!(problems(&doc), @r#"
-    /sections/1/key: "Bad Key" does not match ^[a-z0-9][a-z0-9_-]*$
+    /sections/1/key: "Bad Key" is not a section key: use lowercase letters, digits, _ and -, starting with a letter or a digit
     /sections/1: unknown field 'surprise' (only fields starting with "x-" may be added)
     /sections/0: a summarized section needs a "summary"
     /sections/0/tools/0/name: 'read_section' is a builtin tool's name and is reserved
@@ -193,6 +194,89 @@ fn a_scenario_must_fit_its_template() {
     /tool_results/nope: no tool 'nope' in template 'task-executor' or in tool_changes
     /tool_changes/0/remove/0: no tool 'ghost' in template 'task-executor' or in tool_changes
     ");
+}
+
+/// The warnings of a scenario running `script` on the example template, one per line.
+fn script_warnings(script: Value, tool_changes: Value) -> String {
+    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    let scenario = unfold_test_support::scenario(json!({ "script": script, "tool_changes": tool_changes }));
+    scenario.warnings_with(&template).iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn a_script_that_will_fail_is_warned_about_at_each_call() {
+    let warnings = script_warnings(
+        json!([
+            { "call": "lokup", "args": { "id": 7 } },
+            { "calls": [ { "call": "lookup", "args": { "id": "seven" } }, { "call": "lookup", "args": {} } ] },
+            { "call": "read_section", "args": { "section_key": "contxt" } },
+            { "call": "open_sections", "args": { "section_keys": ["style", "nope"], "reason": "x" } },
+            { "call": "open_sections", "args": { "section_keys": ["style"] } },
+            { "say": "done" }
+        ]),
+        json!([]),
+    );
+    insta::assert_snapshot!(warnings, @r#"
+    /script/0/call: no tool 'lokup' in template 'task-executor' or in tool_changes: the call will fail with "Unknown tool"
+    /script/1/calls/0/args/id: 'lookup' will refuse these arguments: "seven" is not of type "integer"
+    /script/1/calls/1/args: 'lookup' will refuse these arguments: "id" is a required property
+    /script/2/args/section_key: no section 'contxt' in template 'task-executor': the call will fail
+    /script/3/args/section_keys/1: no section 'nope' in template 'task-executor': the call will fail
+    /script/4/args: 'open_sections' will refuse these arguments: "reason" is a required property
+    "#);
+}
+
+#[test]
+fn calls_a_run_can_answer_are_not_warned_about() {
+    let added = json!([{ "at_model_call": 2, "add": [ { "name": "publish", "description": "Publish.",
+        "parameters": { "type": "object", "properties": { "to": { "type": "string" } }, "required": ["to"] } } ] }]);
+    let script = json!([
+        { "call": "read_section", "args": { "section_key": "context.history", "extra": 1 } },
+        { "call": "search", "args": { "query": "login" } },
+        { "call": "publish", "args": { "to": "wiki" } },
+        { "say": "done" }
+    ]);
+    assert_eq!(script_warnings(script, added), "");
+    let examples = [
+        ("lookup-first", "task-executor"),
+        ("read-context-then-search", "task-executor"),
+        ("style-only", "task-executor"),
+        ("plugin-adds-tool", "task-executor"),
+        ("code-review", "code-review"),
+        ("incident-runbook", "incident-runbook"),
+        ("support-desk", "support-desk"),
+    ];
+    for (scenario, template) in examples {
+        let template = unfold_test_support::load_template(&format!("examples/{template}.unfold.json"));
+        let scenario =
+            unfold_documents::Scenario::load(&unfold_test_support::repo(&format!("examples/{scenario}.scenario.json")))
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(scenario.warnings_with(&template), vec![], "{}", scenario.name);
+    }
+}
+
+#[test]
+fn every_pattern_of_the_documents_is_said_in_words() {
+    fn patterns(value: &Value, found: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(pattern)) = map.get("pattern") {
+                    found.push(pattern.clone());
+                }
+                map.values().for_each(|v| patterns(v, found));
+            }
+            Value::Array(items) => items.iter().for_each(|v| patterns(v, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    for schema in [Template::schema(), Scenario::schema(), ProviderProfiles::schema()] {
+        patterns(schema.json(), &mut found);
+    }
+    assert!(found.len() >= 3, "{found:?}");
+    for pattern in found {
+        assert!(unfold_documents::schema::pattern_rule(&pattern).is_some(), "no words for {pattern}");
+    }
 }
 
 #[test]

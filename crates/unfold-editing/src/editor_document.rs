@@ -126,7 +126,13 @@ impl EditorDocument {
     pub fn preview_since(&mut self, expand: &[String], expand_all: bool, base: Option<u32>) -> Result<PreviewUpdate> {
         let preview = self.preview(expand, expand_all)?;
         let (serial, prompt) = self.previews.record(prompt_parts(&preview.markdown), base);
-        Ok(PreviewUpdate { serial, prompt, tools: preview.tools, prompt_tokens: saturate(preview.prompt_tokens) })
+        Ok(PreviewUpdate {
+            serial,
+            prompt,
+            tools: preview.tools,
+            prompt_tokens: saturate(preview.prompt_tokens),
+            tool_tokens: saturate(preview.tool_tokens),
+        })
     }
 
     /// The document as the editor shows it.

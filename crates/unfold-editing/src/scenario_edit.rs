@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::open_documents::{FileDocument, RecoveryState};
 use crate::undo::UndoHistory;
-use crate::views::DocumentStatus;
+use crate::views::{DocumentStatus, ProblemView};
 use unfold_documents::error::{Problem, Result};
 use unfold_documents::scenario::{Scenario, Step};
 use unfold_documents::template::Template;
@@ -72,8 +72,15 @@ impl ScenarioDocument {
 
     /// The document as the scenario panel shows it, checked against `template` when one is open.
     pub fn view(&self, id: u32, template: Option<&Template>) -> ScenarioView {
+        let problems = self.problems(template);
+        // A scenario with problems does not run, so what its calls would do is not yet the question.
+        let warnings = match template {
+            Some(template) if problems.is_empty() => self.scenario.warnings_with(template),
+            _ => Vec::new(),
+        };
         ScenarioView {
-            status: DocumentStatus::of(id, self.path.as_deref(), &self.undo, &self.problems(template)),
+            status: DocumentStatus::of(id, self.path.as_deref(), &self.undo, &problems),
+            warnings: warnings.iter().map(ProblemView::from).collect(),
             scenario: self.scenario.clone(),
         }
     }
@@ -150,6 +157,9 @@ pub struct ScenarioView {
     /// Its state; its problems are its own and those of running it on the open template.
     #[serde(flatten)]
     pub status: DocumentStatus,
+    /// What its calls will do wrong on the open template (an unknown tool, arguments the tool's
+    /// schema refuses, an unknown section): the run plays them as failed tool results.
+    pub warnings: Vec<ProblemView>,
     /// The scenario.
     pub scenario: Scenario,
 }

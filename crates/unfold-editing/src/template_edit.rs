@@ -376,9 +376,7 @@ fn check_key(siblings: &[Section], key: &str, except: Option<usize>) -> Result<(
     let valid = key.bytes().next().is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         && key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
     if !valid {
-        return Err(refused(format!(
-            "'{key}' is not a section key: lowercase letters, digits, _ and -, starting with a letter or digit"
-        )));
+        return Err(refused(format!("'{key}' is not a section key: {}", unfold_documents::schema::SECTION_KEY_RULE)));
     }
     if siblings.iter().enumerate().any(|(i, s)| s.key == key && Some(i) != except) {
         return Err(refused(format!("a sibling section already has the key '{key}'")));

@@ -181,7 +181,7 @@ mod tests {
     #[test]
     fn names_follow_the_pattern_and_builtins_are_reserved() {
         let object = json!({ "type": "object" });
-        insta::assert_snapshot!(report(&ToolOwner::Template, None, tool("my tool", object.clone())), @r#"/name: "my tool" does not match ^[A-Za-z0-9_-]{1,64}$"#);
+        insta::assert_snapshot!(report(&ToolOwner::Template, None, tool("my tool", object.clone())), @r#"/name: "my tool" is not a valid tool name: use 1 to 64 letters, digits, '_' or '-'"#);
         insta::assert_snapshot!(report(&ToolOwner::Template, None, tool("read_section", object)), @"/name: 'read_section' is a builtin tool's name and is reserved");
     }
 

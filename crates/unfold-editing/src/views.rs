@@ -45,6 +45,8 @@ pub struct PreviewUpdate {
     pub tools: Vec<serde_json::Value>,
     /// Tokens of the prompt and the tool definitions.
     pub prompt_tokens: u32,
+    /// Of `prompt_tokens`, those of the tool definitions.
+    pub tool_tokens: u32,
 }
 
 /// A problem as the editor lists it.

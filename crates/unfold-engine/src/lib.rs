@@ -46,12 +46,14 @@ pub struct Preview {
     pub tools: Vec<serde_json::Value>,
     /// Tokens of the system prompt plus the tool definitions.
     pub prompt_tokens: u64,
+    /// Of `prompt_tokens`, those of the tool definitions.
+    pub tool_tokens: u64,
 }
 
 impl Preview {
     /// The preview of a rendered prompt.
     pub fn of(prompt: &RenderedPrompt) -> Preview {
-        Preview::with_tokens(prompt, tokens::count_text(&prompt.markdown) + tokens::count_tools(&prompt.tools))
+        Preview::with_tokens(prompt, tokens::PromptTokens::of(&prompt.markdown, &prompt.tools))
     }
 
     /// The preview of a rendered prompt, counted with the counts `cache` kept from earlier previews
@@ -60,11 +62,12 @@ impl Preview {
         Preview::with_tokens(prompt, cache.count(&prompt.markdown, &prompt.tools))
     }
 
-    fn with_tokens(prompt: &RenderedPrompt, prompt_tokens: u64) -> Preview {
+    fn with_tokens(prompt: &RenderedPrompt, tokens: tokens::PromptTokens) -> Preview {
         Preview {
             markdown: prompt.markdown.clone(),
             tools: prompt.tools.iter().map(OfferedTool::to_openai).collect(),
-            prompt_tokens,
+            prompt_tokens: tokens.total(),
+            tool_tokens: tokens.tools,
         }
     }
 }

@@ -204,13 +204,34 @@ struct PromptCounts {
 }
 
 impl PromptTokenCache {
-    /// Tokens of a system prompt plus its tool definitions: exactly
-    /// `count_text(markdown) + count_tools(tools)`.
-    pub fn count(&self, markdown: &str, tools: &[OfferedTool]) -> u64 {
+    /// Tokens of a system prompt and of its tool definitions: exactly `count_text(markdown)` and
+    /// `count_tools(tools)`.
+    pub fn count(&self, markdown: &str, tools: &[OfferedTool]) -> PromptTokens {
         let mut counts = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         // No tools count nothing, where their JSON (`[]`) would count 2 tokens.
         let tools_text = if tools.is_empty() { String::new() } else { tools_json(tools) };
-        counts.markdown.count(markdown) + counts.tools.count(&tools_text)
+        PromptTokens { text: counts.markdown.count(markdown), tools: counts.tools.count(&tools_text) }
+    }
+}
+
+/// A request's prompt tokens apart: the system prompt's text, and the tool definitions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PromptTokens {
+    /// Tokens of the system prompt's text.
+    pub text: u64,
+    /// Tokens of the tool definitions (the JSON array of OpenAI chat tool objects).
+    pub tools: u64,
+}
+
+impl PromptTokens {
+    /// Tokens of `markdown` and of `tools`, counted afresh.
+    pub fn of(markdown: &str, tools: &[OfferedTool]) -> PromptTokens {
+        PromptTokens { text: count_text(markdown), tools: count_tools(tools) }
+    }
+
+    /// Both together: what the request's prompt costs.
+    pub fn total(self) -> u64 {
+        self.text + self.tools
     }
 }
 

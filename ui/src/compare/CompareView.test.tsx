@@ -46,7 +46,7 @@ async function settle(): Promise<void> {
 
 async function render(store: CompareStore, platform: FakePlatform): Promise<void> {
   act(() => {
-    root.render(<CompareView store={store} template={platform.template} />);
+    root.render(<CompareView store={store} template={platform.template} problems={[]} />);
   });
   await settle();
 }
@@ -475,19 +475,12 @@ describe("CompareView", () => {
     expect(container.querySelector('[data-testid="compare-failure"]')).toBeNull();
   });
 
-  it("saves, undoes and redoes the scenario from the toolbar", async () => {
-    const { platform, store } = await openScenario();
-    const save = byTestId("save-scenario") as HTMLButtonElement;
-    expect(save.disabled).toBe(true);
-    await act(() => store.edit({ ...lookupFirstScenario(), user: "Fix it." }, "user"));
-    await settle();
-    expect((byTestId("undo-scenario") as HTMLButtonElement).disabled).toBe(false);
-    await click(byTestId("save-scenario"));
-    expect(platform.compare.files.get(PATH)).toContain("Fix it.");
-    await click(byTestId("undo-scenario"));
-    expect((byTestId("scenario-user") as HTMLTextAreaElement).value).toBe(lookupFirstScenario().user);
-    await click(byTestId("redo-scenario"));
-    expect((byTestId("scenario-user") as HTMLTextAreaElement).value).toBe("Fix it.");
+  it("leaves Save, Undo and Redo to the header's buttons, and keeps Save as in the toolbar", async () => {
+    await openScenario();
+    for (const id of ["save-scenario", "undo-scenario", "redo-scenario"]) {
+      expect(container.querySelector(`[data-testid="${id}"]`)).toBeNull();
+    }
+    expect((byTestId("save-scenario-as") as HTMLButtonElement).disabled).toBe(false);
   });
 
   it("shows a run that hits a limit: its status, and the limit where it happened", async () => {
@@ -550,7 +543,8 @@ describe("CompareView models", () => {
       ["live:remote", "remote · gpt-4.1-mini"],
     ]);
     expect(picker.value).toBe("scripted");
-    expect(runButton().title).toBe("Replay the scenario under the dynamic and restart adapters and the all-FULL baseline");
+    expect(picker.title).toBe("Scripted (the scenario's script)");
+    expect(runButton().title).toBe("Replay the scenario under the dynamic and restart adapters and the all-FULL baseline (Ctrl+Enter)");
     expect(container.querySelector('[data-testid="live-note"]')).toBeNull();
     expect(container.querySelector('[data-testid="live-adapter-dynamic"]')).toBeNull();
   });
@@ -558,6 +552,8 @@ describe("CompareView models", () => {
   it("says what a live run does and will run, with both adapters ticked", async () => {
     await openWithProfiles();
     await choose(byTestId("comparison-model"), "live:local");
+    // The whole choice in the tooltip, however narrow the picker.
+    expect(byTestId("comparison-model").title).toBe("local · qwen3");
     expect((byTestId("live-adapter-dynamic") as HTMLInputElement).checked).toBe(true);
     expect((byTestId("live-adapter-restart") as HTMLInputElement).checked).toBe(true);
     expect(byTestId("live-note").textContent).toContain(
@@ -565,7 +561,7 @@ describe("CompareView models", () => {
     );
     expect(runButton().disabled).toBe(false);
     expect(runButton().title).toBe(
-      "Send the scenario's user message to qwen3 (local) under the dynamic and restart adapters; the script and the baseline are not used",
+      "Send the scenario's user message to qwen3 (local) under the dynamic and restart adapters; the script and the baseline are not used (Ctrl+Enter)",
     );
     expect(container.querySelector('[data-testid="live-key-missing"]')).toBeNull();
   });

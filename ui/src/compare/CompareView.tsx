@@ -1,15 +1,23 @@
-// The compare view: its toolbar (the scenario's file actions, undo and redo, the model a comparison
-// asks (the script, or a provider profile's real model under the adapters ticked, with what a live
-// run does and a warning when its key is not set) and the providers dialog, Run and Cancel, the
-// exports), the failure and notice, then the scenario panel beside the comparison (run status, first
-// divergence, counters, prompt-token chart, timeline) and the picked event's detail, under the
-// lanes (beside them in a window wide enough to leave them their width; see compare.css), closed by
-// its button or Escape with the focus back on the picked event; an empty state while no scenario is
-// open. All state and actions live in CompareStore.
+// The compare view: its toolbar (the scenario's file actions, the model a comparison asks (the
+// script, or a provider profile's real model under the adapters ticked, with what a live run does
+// and a warning when its key is not set) and the providers dialog, Run and Cancel, the exports), the
+// failure and notice, then the scenario panel beside the comparison (run status, first divergence,
+// counters, prompt-token chart, timeline) and the picked event's detail, under the lanes (beside
+// them in a window wide enough to leave them their width; see compare.css), closed by its button or
+// Escape with the focus back on the picked event; an empty state while no scenario is open. The
+// scenario's Save, Undo and Redo are the header's (workspace/pageDocument.ts): one set per page. All
+// state and actions live in CompareStore.
 //
 // data-testids besides the components' own (the e2e test measures the layout by them):
-//   compare-results, event-detail-panel    the comparison's pane, and the detail's pane
-//   counters-box                           the counters table's own scroll box
+//   new-scenario, open-scenario, recent-scenarios,  the toolbar's scenario file actions (Save, Undo
+//     recent-scenario (data-path), save-scenario-as   and Redo: the header's save-button, undo-button
+//                                                     and redo-button, on this page the scenario's)
+//   comparison-model, live-adapter-<adapter>,       the model picker, the adapters of a live run,
+//     providers-button                                the providers dialog's button
+//   run-comparison, cancel-comparison,              Run (Ctrl+Enter), Cancel, the exports
+//     export-report, export-requests
+//   compare-results, event-detail-panel             the comparison's pane, and the detail's pane
+//   counters-box                                    the counters table's own scroll box
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { AdapterKind, RecentFile, Template } from "../platform";
 import { fileName } from "../view";
@@ -26,6 +34,7 @@ import {
   chosenProfile,
   liveModel,
   notRunnable,
+  ranOnOthers,
   withAdapter,
   type ChosenProfile,
   type CompareState,
@@ -38,8 +47,10 @@ import { Timeline } from "./Timeline";
 import { TokenChart } from "./TokenChart";
 import "./compare.css";
 import { ProblemItems } from "../ProblemItems";
+import type { ProblemGroup } from "../problems/problemGroups";
 
-export function CompareView({ store, template }: { store: CompareStore; template: Template }) {
+/** `problems`: every problem of the open work, listed in the scenario panel as the editor lists them. */
+export function CompareView({ store, template, problems }: { store: CompareStore; template: Template; problems: readonly ProblemGroup[] }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   // The scenario panel can be folded away to give the lanes the width (a 1280 px window).
   const [scenarioShown, setScenarioShown] = useState(true);
@@ -110,11 +121,12 @@ export function CompareView({ store, template }: { store: CompareStore; template
                 tools={tools}
                 params={params}
                 revision={state.revision}
+                problems={problems}
                 onChange={(edited, group) => void store.edit(edited, group)}
               />
             </aside>
           )}
-          <Results store={store} state={state} onCloseDetail={closeDetail} />
+          <Results store={store} state={state} template={template} onCloseDetail={closeDetail} />
         </div>
       )}
       {state.providersOpen && (
@@ -158,25 +170,31 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
   const tick = (adapter: AdapterKind, on: boolean) => {
     store.setModel(withAdapter(model, adapter, on));
   };
+  const choices = [
+    { value: "scripted", label: "Scripted (the scenario's script)" },
+    ...profiles.map((profile) => ({ value: `live:${profile.name}`, label: `${profile.name} · ${profile.model}` })),
+    ...(gone === null ? [] : [{ value: `live:${gone}`, label: `${gone} · no such profile` }]),
+  ];
+  const value = modelValue(model);
   return (
     <div className="compare-group model-picker" role="group" aria-label="Model">
       <label>
         Model{" "}
         <select
           data-testid="comparison-model"
-          value={modelValue(model)}
+          value={value}
+          // A long model name is cut short in the narrow toolbar: the tooltip has it whole.
+          title={choices.find((choice) => choice.value === value)?.label}
           onChange={(event) => {
-            const value = event.target.value;
-            store.setModel(value.startsWith("live:") ? liveModel(value.slice("live:".length), model) : { kind: "scripted" });
+            const picked = event.target.value;
+            store.setModel(picked.startsWith("live:") ? liveModel(picked.slice("live:".length), model) : { kind: "scripted" });
           }}
         >
-          <option value="scripted">Scripted (the scenario&apos;s script)</option>
-          {profiles.map((profile) => (
-            <option key={profile.name} value={`live:${profile.name}`}>
-              {profile.name} · {profile.model}
+          {choices.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
             </option>
           ))}
-          {gone !== null && <option value={`live:${gone}`}>{gone} · no such profile</option>}
         </select>
       </label>
       {model.kind === "live" &&
@@ -264,22 +282,8 @@ function CompareToolbar({
             <RecentScenarios store={store} recent={state.recent} />
           </details>
         )}
-        <button
-          type="button"
-          data-testid="save-scenario"
-          disabled={scenario === null || (!scenario.dirty && scenario.path !== null)}
-          onClick={() => void store.save()}
-        >
-          Save
-        </button>
         <button type="button" data-testid="save-scenario-as" disabled={scenario === null} onClick={() => void store.saveAs()}>
           Save as…
-        </button>
-        <button type="button" data-testid="undo-scenario" disabled={scenario?.can_undo !== true} onClick={() => void store.undo()}>
-          Undo
-        </button>
-        <button type="button" data-testid="redo-scenario" disabled={scenario?.can_redo !== true} onClick={() => void store.redo()}>
-          Redo
         </button>
         {scenario !== null && (
           <button
@@ -301,7 +305,7 @@ function CompareToolbar({
           data-testid="run-comparison"
           className="primary"
           disabled={whyNot !== null}
-          title={whyNot ?? runTitle(state.model, chosenProfile(state))}
+          title={whyNot ?? `${runTitle(state.model, chosenProfile(state))} (Ctrl+Enter)`}
           onClick={() => void store.run()}
         >
           Run
@@ -344,7 +348,7 @@ function CompareNotices({ store, state }: { store: CompareStore; state: CompareS
         <div className="error failure" role="alert" data-testid="compare-failure">
           <strong>{state.failure.title}</strong>
           <span>{state.failure.detail}</span>
-          {state.failure.problems.length > 1 && (
+          {state.failure.problems.length > 0 && (
             <ProblemItems problems={state.failure.problems} whole="scenario" testId="compare-failure-problems" />
           )}
           <button type="button" onClick={dismiss}>
@@ -418,8 +422,19 @@ function RecentScenarios({ store, recent }: { store: CompareStore; recent: Recen
 }
 
 /** The comparison's side of the view: nothing run yet, or the run as far as it got, and the picked event. */
-function Results({ store, state, onCloseDetail }: { store: CompareStore; state: CompareState; onCloseDetail: () => void }) {
-  const { run, picked } = state;
+function Results({
+  store,
+  state,
+  template,
+  onCloseDetail,
+}: {
+  store: CompareStore;
+  state: CompareState;
+  template: Template;
+  onCloseDetail: () => void;
+}) {
+  const { run, picked, scenario } = state;
+  const outOfDate = useMemo(() => run !== null && ranOnOthers(run, scenario?.scenario ?? null, template), [run, scenario, template]);
   if (run === null) {
     return (
       <section className="pane compare-results" data-testid="compare-results" aria-label="Comparison">
@@ -435,7 +450,7 @@ function Results({ store, state, onCloseDetail }: { store: CompareStore; state: 
   return (
     <>
       <section className="pane compare-results" data-testid="compare-results" aria-label="Comparison">
-        <RunStatus run={run} />
+        <RunStatus run={run} outOfDate={outOfDate} />
         {run.report !== null && <DivergenceLine report={run.report} />}
         <div className="compare-figures">
           {run.report !== null && (

@@ -42,7 +42,7 @@ async function openDialog(profiles: ProviderProfile[] = [localProfile(), REMOTE]
   platform.compare.profiles = profiles;
   const store = new CompareStore(platform, () => ({ id: platform.id, template: platform.template }), () => Promise.resolve("discard"));
   act(() => {
-    root.render(<CompareView store={store} template={platform.template} />);
+    root.render(<CompareView store={store} template={platform.template} problems={[]} />);
   });
   await settle();
   await click(one("providers-button"));
@@ -189,7 +189,7 @@ describe("ProvidersDialog", () => {
     platform.failures.set("saveProviderProfiles", { code: "provider", message: "the profiles were not written", problems });
     await click(one("save-profiles"));
     expect(one("providers-problems").textContent).toContain("cannot create /home/u/.config/unfold: permission denied");
-    expect(one("providers-failure").textContent).toContain("the profiles were not written");
+    expect(one("providers-failure").textContent).toContain("1 problem, at its place:");
   });
 
   it("catches a number field that is not a number before anything is sent", async () => {

@@ -27,6 +27,7 @@ function finished(report: ComparisonReport): RunState {
     writing: { dynamic: "", restart: "", baseline: "" },
     report,
     failure: null,
+    inputs: "",
   };
 }
 
@@ -41,9 +42,9 @@ function withToolCalls(...calls: [number, number][]): ComparisonReport {
   return report;
 }
 
-function rendered(run: RunState): HTMLElement {
+function rendered(run: RunState, outOfDate = false): HTMLElement {
   act(() => {
-    root.render(<RunStatus run={run} />);
+    root.render(<RunStatus run={run} outOfDate={outOfDate} />);
   });
   const status = container.querySelector<HTMLElement>('[data-testid="run-status"]');
   if (status === null) throw new Error("no run-status");
@@ -51,6 +52,15 @@ function rendered(run: RunState): HTMLElement {
 }
 
 describe("the run status of a finished comparison", () => {
+  it("says the results are out of date once what they ran on changed, but not while running", () => {
+    const status = rendered(finished(withToolCalls([2, 0], [3, 0], [1, 0])), true);
+    expect(status.textContent).toContain("Finished: dynamic completed");
+    expect(status.querySelector('[data-testid="run-out-of-date"]')?.textContent).toMatch(/^Out of date: the scenario or the template changed/);
+    expect(status.classList.contains("out-of-date")).toBe(true);
+    const running = rendered({ ...finished(lookupFirstReport()), status: "running", report: null }, true);
+    expect(running.querySelector('[data-testid="run-out-of-date"]')).toBeNull();
+  });
+
   it("is a success when every run completed and no tool call failed", () => {
     const status = rendered(finished(withToolCalls([2, 0], [3, 0], [1, 0])));
     expect(status.textContent).toBe("Finished: dynamic completed, restart completed, baseline completed");

@@ -2,7 +2,7 @@
 // how each run ended in words, with its failed tool calls, cancelled, or failed and why) and, once it
 // finished, its first divergence in the report's own words (none when one adapter ran live). A
 // finished comparison in which a run did not complete, or a tool call failed, is shown as a warning,
-// not as a success.
+// not as a success; results from before the last change to the scenario or template say so.
 import type { ComparisonReport } from "../platform";
 import type { RunState } from "./store";
 import { LANES } from "./timeline";
@@ -49,17 +49,27 @@ export function runStatusText(run: RunState): string {
   }
 }
 
-export function RunStatus({ run }: { run: RunState }) {
+/**
+ * The run's status; `outOfDate` when the scenario or the template changed since it ran, so its
+ * results no longer say what running them now would do.
+ */
+export function RunStatus({ run, outOfDate }: { run: RunState; outOfDate: boolean }) {
   const warning = finishedWithTrouble(run);
+  const stale = outOfDate && run.status !== "running";
   return (
     <p
-      className={`run-status ${run.status}${warning ? " warning" : ""}`}
+      className={`run-status ${run.status}${warning ? " warning" : ""}${stale ? " out-of-date" : ""}`}
       data-testid="run-status"
       data-status={run.status}
       data-outcome={run.status === "finished" ? (warning ? "warning" : "success") : undefined}
       role={run.status === "failed" ? "alert" : "status"}
     >
       {runStatusText(run)}
+      {stale && (
+        <span className="out-of-date-note" data-testid="run-out-of-date">
+          Out of date: the scenario or the template changed since this comparison ran. Run it again to see what they do now.
+        </span>
+      )}
     </p>
   );
 }

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Scenario, ScenarioView } from "../platform";
 import { mountEachTest } from "../testing/testRoot";
 import { ScenarioPanel } from "./ScenarioPanel";
+import { problemGroups } from "../problems/problemGroups";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -40,7 +41,12 @@ function example(extra: Partial<Scenario> = {}): Scenario {
 }
 
 function viewOf(scenario: Scenario, extra: Partial<ScenarioView> = {}): ScenarioView {
-  return { id: 1, path: null, dirty: false, can_undo: false, can_redo: false, problems: [], scenario, ...extra };
+  return { id: 1, path: null, dirty: false, can_undo: false, can_redo: false, problems: [], warnings: [], scenario, ...extra };
+}
+
+/** The problems the page would list with `view` open and nothing else wrong. */
+function groupsOf(view: ScenarioView) {
+  return problemGroups({ template: [], render: null, unappliedTools: [], scenario: view });
 }
 
 /** The panel over a view that becomes each scenario sent (as an accepting backend would answer). */
@@ -52,6 +58,7 @@ function Harness({ initial, revision }: { initial: ScenarioView; revision: numbe
       tools={TOOLS}
       params={PARAMS}
       revision={revision}
+      problems={groupsOf(view)}
       onChange={(scenario, group) => {
         sent.push([scenario, group]);
         setView({ ...view, scenario, dirty: true });
@@ -75,6 +82,7 @@ function renderFixed(view: ScenarioView, revision = 0): void {
         tools={TOOLS}
         params={PARAMS}
         revision={revision}
+        problems={groupsOf(view)}
         onChange={(scenario, group) => sent.push([scenario, group])}
       />,
     );
@@ -133,7 +141,7 @@ describe("ScenarioPanel shows", () => {
     render();
     expect(one("scenario-path").textContent).toBe("Untitled scenario");
     expect(all("scenario-dirty")).toEqual([]);
-    expect(one("scenario-problems").textContent).toBe("No problems");
+    expect(one("problems-panel").textContent).toBe("Problems No problems");
   });
 
   it("the file, the modified marker and each problem at its place", () => {
@@ -144,7 +152,8 @@ describe("ScenarioPanel shows", () => {
     render(viewOf(EXAMPLE, { path: "/work/lookup-first.scenario.json", dirty: true, problems }));
     expect(one("scenario-path").textContent).toBe("/work/lookup-first.scenario.json");
     expect(one("scenario-dirty").textContent).toBe("modified");
-    expect([...one("scenario-problems").querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+    expect(one("problems-summary").textContent).toBe("2 problems");
+    expect([...one("problems-panel").querySelectorAll("li")].map((li) => li.textContent)).toEqual([
       '/script/3 the last step must be a "say" step (the final answer)',
       "scenario unknown template",
     ]);

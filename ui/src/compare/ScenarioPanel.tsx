@@ -5,7 +5,7 @@
 // place with its problem under it and sends nothing; a new `revision` (undo, redo) remounts them
 // from the view.
 import { useId, useRef, useState, type ChangeEvent } from "react";
-import type { ProblemView, Scenario, ScenarioView } from "../platform";
+import type { Scenario, ScenarioView } from "../platform";
 import {
   addParallelCall,
   addParam,
@@ -61,7 +61,8 @@ import {
   type TextEdit,
   type ToolChange,
 } from "./scenarioEdits";
-import { ProblemItems } from "../ProblemItems";
+import type { ProblemGroup } from "../problems/problemGroups";
+import { ProblemsPanel } from "../problems/ProblemsPanel";
 import "./scenario.css";
 
 export interface ScenarioPanelProps {
@@ -72,10 +73,12 @@ export interface ScenarioPanelProps {
   params: string[];
   /** Bumped on undo and redo: the fields start again from the view. */
   revision: number;
+  /** Every problem of the open work, the scenario's among them. */
+  problems: readonly ProblemGroup[];
   onChange: (scenario: Scenario, group: string | null) => void;
 }
 
-export function ScenarioPanel({ view, tools, params, revision, onChange }: ScenarioPanelProps) {
+export function ScenarioPanel({ view, tools, params, revision, problems, onChange }: ScenarioPanelProps) {
   return (
     <section className="scenario-panel" data-testid="scenario-panel" aria-label="Scenario">
       <header className="scenario-header">
@@ -89,7 +92,7 @@ export function ScenarioPanel({ view, tools, params, revision, onChange }: Scena
           </span>
         )}
       </header>
-      <ProblemList problems={view.problems} />
+      <ProblemsPanel groups={problems} />
       <ScenarioFields
         key={`${String(view.id)}/${String(revision)}`}
         scenario={view.scenario}
@@ -97,18 +100,6 @@ export function ScenarioPanel({ view, tools, params, revision, onChange }: Scena
         params={params}
         onChange={onChange}
       />
-    </section>
-  );
-}
-
-function ProblemList({ problems }: { problems: ProblemView[] }) {
-  return (
-    <section className="problems" data-testid="scenario-problems" aria-label="Problems">
-      {problems.length === 0 ? (
-        <p className="notice">No problems</p>
-      ) : (
-        <ProblemItems problems={problems} whole="scenario" className="error" />
-      )}
     </section>
   );
 }
@@ -136,7 +127,7 @@ function ScenarioFields({
   tools,
   params,
   onChange,
-}: Omit<ScenarioPanelProps, "view" | "revision"> & { scenario: Scenario }) {
+}: Omit<ScenarioPanelProps, "view" | "revision" | "problems"> & { scenario: Scenario }) {
   const [typed, setTyped] = useState<Record<string, TypedText>>({});
   // The last scenario sent, and the one it was built from: until the view catches up, the next edit
   // builds on what was sent, so two quick changes do not undo each other.
@@ -418,6 +409,7 @@ function StepItem({ form, index }: { form: Form; index: number }) {
           type="button"
           data-testid="step-up"
           aria-label={`Move step ${String(number)} up`}
+          title={`Move step ${String(number)} up`}
           disabled={!canMoveStep(scenario, index, -1)}
           onClick={move(-1)}
         >
@@ -427,6 +419,7 @@ function StepItem({ form, index }: { form: Form; index: number }) {
           type="button"
           data-testid="step-down"
           aria-label={`Move step ${String(number)} down`}
+          title={`Move step ${String(number)} down`}
           disabled={!canMoveStep(scenario, index, 1)}
           onClick={move(1)}
         >

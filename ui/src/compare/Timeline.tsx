@@ -33,6 +33,7 @@ import {
   type LaneView,
   type TimelineRow,
 } from "./timeline";
+import { count } from "./words";
 
 /** What each lane is, under its name. */
 const LANE_NOTES: Record<Lane, string> = {
@@ -251,7 +252,7 @@ function Block({ lane, block, row, marks }: { lane: Lane; block: CallBlock; row:
             )}
           </span>
           <span className="call-meta">
-            {call.tools_offered.length} tools · {call.prompt_tokens} prompt tokens
+            {count(call.tools_offered.length, "tool")} · {count(call.prompt_tokens, "prompt token")}
           </span>
         </EventButton>
         {row.work === "different" && (

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Lane, PlatformError, RunEvent } from "../platform";
 import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
-import { chosenProfile, CompareStore, liveModel, notRunnable, withAdapter, type UnsavedAnswer } from "./store";
+import { chosenProfile, CompareStore, liveModel, notRunnable, ranOnOthers, withAdapter, type UnsavedAnswer } from "./store";
 import { LANES } from "./timeline";
 
 const PATH = "/s/lookup-first.scenario.json";
@@ -155,6 +155,20 @@ describe("CompareStore comparisons", () => {
     for (const lane of LANES) expect(run?.events[lane]).toEqual(reportEvents(lane));
     expect(arrived).toEqual(LANES.flatMap((lane) => reportEvents(lane).map(() => lane)));
     expect(run?.report).toEqual(lookupFirstReport());
+  });
+
+  it("knows its results are out of date once the scenario or the template changed, and not after an undo", async () => {
+    const { store, platform } = await opened();
+    await store.run();
+    const run = store.getState().run;
+    if (run === null) throw new Error("no run");
+    const scenario = () => store.getState().scenario?.scenario ?? null;
+    expect(ranOnOthers(run, scenario(), platform.template)).toBe(false);
+    await store.edit({ ...lookupFirstScenario(), user: "Fix it." }, "user");
+    expect(ranOnOthers(run, scenario(), platform.template)).toBe(true);
+    await store.undo();
+    expect(ranOnOthers(run, scenario(), platform.template)).toBe(false);
+    expect(ranOnOthers(run, scenario(), { ...platform.template, name: "Renamed" })).toBe(true);
   });
 
   it("cancels a comparison held after its first run", async () => {
@@ -402,7 +416,7 @@ describe("CompareStore provider profiles", () => {
     expect(store.getState().providersOpen).toBe(true);
     expect(store.getState().profilesFailure).toEqual({
       title: "The provider profiles were not saved",
-      detail: "/home/u/.config/unfold/providers.json: 2 problems",
+      detail: "2 problems, each at its place:",
       problems: [
         { location: "/profiles/1/base_url", message: "must start with http:// or https://" },
         { location: "/profiles/1/name", message: "a profile named 'local' comes earlier" },

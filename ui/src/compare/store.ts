@@ -26,7 +26,7 @@ import type {
   Template,
 } from "../platform";
 import { ExternalStore, TaskQueue } from "../state/ExternalStore";
-import { describeError, fileName, problemsOf } from "../view";
+import { describeError, fileName, problemsLead, problemsOf } from "../view";
 
 /** The template the view runs on: the editor's open document. */
 export interface OpenTemplate {
@@ -124,6 +124,18 @@ export interface RunState {
   report: ComparisonReport | null;
   /** Why it failed (status `failed`). */
   failure: Failure | null;
+  /** What it ran on (see `inputsOf`): its results are out of date once that changed. */
+  inputs: string;
+}
+
+/** The scenario and template a comparison runs on, as one text to compare with later. */
+export function inputsOf(scenario: Scenario, template: Template): string {
+  return JSON.stringify([scenario, template]);
+}
+
+/** Whether `run` ran on another scenario or template than these (an edit since, not undone). */
+export function ranOnOthers(run: RunState, scenario: Scenario | null, template: Template): boolean {
+  return scenario !== null && run.inputs !== inputsOf(scenario, template);
 }
 
 /** An event picked on the timeline. */
@@ -381,7 +393,7 @@ export class CompareStore extends ExternalStore<CompareState> {
    * and the baseline, or a live model under the adapters ticked. Nothing when it is not runnable.
    */
   async run(): Promise<void> {
-    const template = this.templateId();
+    const template = this.openTemplate();
     const open = this.state.scenario;
     if (template === null || open === null || notRunnable(this.state) !== null) return;
     const { model } = this.state;
@@ -397,12 +409,13 @@ export class CompareStore extends ExternalStore<CompareState> {
         writing: NO_TEXT,
         report: null,
         failure: null,
+        inputs: inputsOf(open.scenario, template.template),
       },
       picked: null,
       detail: { kind: "none" },
       notice: null,
     });
-    const result = await this.platform.runComparison(template, open.id, id, liveRunOf(model), (progress) => {
+    const result = await this.platform.runComparison(template.id, open.id, id, liveRunOf(model), (progress) => {
       const run = this.state.run;
       if (run?.id !== id) return;
       if (progress.type === "run_started") this.update({ run: { ...run, current: progress.lane } });
@@ -501,6 +514,6 @@ export function failureOf(title: string, error: PlatformError): Failure {
     case "internal":
       return { ...describeError(error), problems };
     default:
-      return { title, detail: error.message, problems };
+      return { title, detail: problems.length > 0 ? problemsLead(problems.length) : error.message, problems };
   }
 }

@@ -1,15 +1,17 @@
-// The page for one open template: toolbar (undo, redo, save, path, modified marker, the switch
-// between the editor, the compare view and the run history), then either the editor (the section
-// tree with its structure toolbar and keys, the selected section's editor and tools or the Template
-// panel, the problems and the preview), the compare view or the run history; keyboard shortcuts and
-// the window title. All state and actions live in EditorStore, CompareStore and HistoryStore.
-import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
+// The page for one open template: toolbar (undo, redo and save of the page's document, path,
+// modified marker, the switch between the editor, the compare view and the run history), then
+// either the editor (the section tree with its structure toolbar and keys, the selected section's
+// editor and tools or the Template panel, the problems and the preview), the compare view or the
+// run history; the page's keyboard shortcuts and the window title. All state and actions live in
+// EditorStore, CompareStore and HistoryStore.
+import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from "react";
 import { CompareView } from "../compare/CompareView";
 import type { CompareStore } from "../compare/store";
 import { HistoryView } from "../history/HistoryView";
 import type { HistoryStore } from "../history/store";
-import type { ProblemView } from "../platform";
+import { DocumentButtons } from "../workspace/DocumentButtons";
 import { FilePath } from "../workspace/FilePath";
+import { actOnPageDocument, documentKindOf } from "../workspace/pageDocument";
 import { PageSwitch } from "../workspace/PageSwitch";
 import type { Page } from "../workspace/workspace";
 import { windowTitle } from "../view";
@@ -18,15 +20,17 @@ import { readableRows } from "./reading";
 import { SectionEditor } from "./SectionEditor";
 import { SectionTools } from "./SectionTools";
 import { SectionTree } from "./SectionTree";
-import { isEditorShortcut, shortcutAction, type TreeKeyAction } from "./shortcuts";
-import type { EditorStore, Failure } from "./store";
+import { isEditorShortcut, shortcutAction, type ShortcutAction, type TreeKeyAction } from "./shortcuts";
+import type { EditorState, EditorStore, Failure } from "./store";
 import { siblingKeys } from "./edits";
 import { sectionAt } from "./tree";
 import { TemplatePanel } from "./TemplatePanel";
 import { storeToolActions } from "./ToolList";
 import { sectionOwner, TEMPLATE_OWNER } from "./tools";
 import { TreeToolbar } from "./TreeToolbar";
-import { ProblemItems } from "../ProblemItems";
+import { problemGroups, type ProblemGroup } from "../problems/problemGroups";
+import { ProblemsButton } from "../problems/ProblemsButton";
+import { ProblemsPanel } from "../problems/ProblemsPanel";
 
 /** What the middle pane shows: the selected section, or the template's settings and parameters. */
 type Tab = "section" | "template";
@@ -57,6 +61,7 @@ export function Editor({
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { document, selected } = state;
   const section = selected === null ? undefined : sectionAt(document.template, selected);
+  const problems = useEditorProblems(state, compare);
 
   useEffect(() => {
     void store.refreshPreview();
@@ -77,14 +82,7 @@ export function Editor({
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       const action = shortcutAction(event);
-      if (action === null || !isEditorShortcut(action)) return;
-      // The run history has nothing to undo, and an undo of the template there would not be seen:
-      // its filter fields keep their own.
-      if (page === "history" && action !== "save") return;
-      // Ours, not the text field's own undo: the document's history covers every field. On the
-      // compare view they act on the scenario.
-      event.preventDefault();
-      void (page === "compare" ? compare : store)[action]();
+      if (action !== null && pageShortcut(action, page, store, compare)) event.preventDefault();
     };
     window.addEventListener("keydown", onKeyDown);
     return () => {
@@ -97,42 +95,30 @@ export function Editor({
       <header className="toolbar app-header" data-testid="app-header">
         <h1>Unfold</h1>
         {fileMenu}
-        <button
-          type="button"
-          data-testid="undo-button"
-          title="Undo (Ctrl+Z)"
-          disabled={!document.can_undo}
-          onClick={() => void store.undo()}
-        >
-          Undo
-        </button>
-        <button
-          type="button"
-          data-testid="redo-button"
-          title="Redo (Ctrl+Shift+Z)"
-          disabled={!document.can_redo}
-          onClick={() => void store.redo()}
-        >
-          Redo
-        </button>
-        <button
-          type="button"
-          data-testid="save-button"
-          title="Save (Ctrl+S)"
-          disabled={!document.dirty}
-          onClick={() => void store.save()}
-        >
-          Save
-        </button>
+        <DocumentButtons page={page} editor={store} compare={compare} />
         <FilePath path={document.path} testId="template-path" />
         {document.dirty && (
           <span className="dirty" data-testid="dirty-marker">
             modified
           </span>
         )}
+        {page !== "history" && <ProblemsButton groups={problems} />}
         <PageSwitch pages={["edit", "compare", "history"]} page={page} onPage={onPage} />
       </header>
       {notices}
+      {state.saveNotice !== null && (
+        <div className="notice save-notice" role="status" data-testid="save-notice">
+          <span>{state.saveNotice}</span>
+          <button
+            type="button"
+            onClick={() => {
+              store.dismissFailure();
+            }}
+          >
+            Dismiss
+          </button>
+        </div>
+      )}
       {state.failure !== null && (
         <FailureNotice
           failure={state.failure}
@@ -142,7 +128,7 @@ export function Editor({
         />
       )}
       {page === "compare" ? (
-        <CompareView store={compare} template={document.template} />
+        <CompareView store={compare} template={document.template} problems={problems} />
       ) : page === "history" ? (
         <HistoryView store={history} />
       ) : (
@@ -225,7 +211,7 @@ export function Editor({
           ) : (
             <p className="notice">This template has no sections.</p>
           )}
-          <ProblemList problems={document.problems} />
+          <ProblemsPanel groups={problems} />
         </div>
         <PreviewPane
           preview={state.preview}
@@ -245,6 +231,31 @@ export function Editor({
   );
 }
 
+/**
+ * Does a shortcut of the page's: undo, redo and save of its document, a section added on the Edit
+ * page, the comparison run on the Compare page. False when the page leaves it alone.
+ */
+function pageShortcut(action: ShortcutAction, page: Page, store: EditorStore, compare: CompareStore): boolean {
+  if (isEditorShortcut(action)) {
+    // The run history has nothing to undo, and an undo of the template there would not be seen:
+    // its filter fields keep their own.
+    if (page === "history" && action !== "save") return false;
+    // Ours, not the text field's own undo: the document's history covers every field.
+    void actOnPageDocument(action, documentKindOf(page), { template: store, scenario: compare });
+    return true;
+  }
+  // Ctrl+Enter is a line break in the Edit page's code fields: only the Compare page runs on it.
+  if (action === "run" && page === "compare") {
+    void compare.run();
+    return true;
+  }
+  if (action === "add_section" && page === "edit") {
+    void store.restructure(store.getState().selected, "add_sibling");
+    return true;
+  }
+  return false;
+}
+
 function FailureNotice({ failure, onDismiss }: { failure: Failure; onDismiss: () => void }) {
   return (
     <div className="error failure" role="alert" data-testid="edit-failure">
@@ -257,17 +268,18 @@ function FailureNotice({ failure, onDismiss }: { failure: Failure; onDismiss: ()
   );
 }
 
-function ProblemList({ problems }: { problems: ProblemView[] }) {
-  return (
-    <section className="problems" aria-label="Problems">
-      <h2>Problems</h2>
-      {problems.length === 0 ? (
-        <p className="notice" data-testid="problems">
-          No problems
-        </p>
-      ) : (
-        <ProblemItems problems={problems} whole="template" testId="problems" />
-      )}
-    </section>
+/** Every problem of the open work (see problemGroups), as both pages list it. */
+function useEditorProblems(state: EditorState, compare: CompareStore): ProblemGroup[] {
+  const { scenario } = useSyncExternalStore(compare.subscribe, compare.getState);
+  const { document, preview, unappliedTools } = state;
+  return useMemo(
+    () =>
+      problemGroups({
+        template: document.problems,
+        render: preview.kind === "failed" ? preview.problems : null,
+        unappliedTools: Object.values(unappliedTools),
+        scenario,
+      }),
+    [document.problems, preview, unappliedTools, scenario],
   );
 }

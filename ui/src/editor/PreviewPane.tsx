@@ -1,7 +1,9 @@
-// The preview pane: the prompt's token count, the offered tool names and the markdown as text (never
-// parsed as HTML), or the render error in their place; a switch to show every section in full, and
-// per summarized section, a switch to show it as read (what a `read_section` of it would reveal).
+// The preview pane: the prompt's token count (and how much of it the tool definitions take), the
+// offered tools (each opens to the JSON the model is sent) and the markdown as text (never parsed as
+// HTML), or the render error in their place; a switch to show every section in full, and per
+// summarized section, a switch to show it as read (what a `read_section` of it would reveal).
 import { memo, useState } from "react";
+import type { JsonValue } from "../platform";
 import { formatTokens, toolNames } from "../view";
 import type { PreviewState } from "./store";
 import type { TreeRow } from "./tree";
@@ -115,13 +117,16 @@ function PreviewBody({ preview }: { preview: PreviewState }) {
       return (
         <>
           <p data-testid="token-count">{formatTokens(preview.preview.prompt_tokens)}</p>
+          <p className="token-split" data-testid="token-split">
+            {tokenSplit(preview.preview.prompt_tokens, preview.preview.tool_tokens, names.length)}
+          </p>
           <h3>Offered tools</h3>
           {names.length === 0 ? (
             <p data-testid="tool-list">No tools offered</p>
           ) : (
-            <ul data-testid="tool-list">
+            <ul data-testid="tool-list" className="offered-tools">
               {names.map((name, index) => (
-                <li key={`${String(index)}:${name}`}>{name}</li>
+                <OfferedTool key={`${String(index)}:${name}`} name={name} tool={preview.preview.tools[index] ?? null} />
               ))}
             </ul>
           )}
@@ -136,6 +141,31 @@ function PreviewBody({ preview }: { preview: PreviewState }) {
       );
     }
   }
+}
+
+/** How the prompt's tokens divide between its text and the definitions of `tools` tools. */
+export function tokenSplit(total: number, toolTokens: number, tools: number): string {
+  const text = `${(total - toolTokens).toLocaleString("en-US")} in the text`;
+  if (tools === 0) return `${text}, no tool definitions`;
+  const definitions = tools === 1 ? "the 1 tool definition" : `the ${String(tools)} tool definitions`;
+  return `${text}, ${toolTokens.toLocaleString("en-US")} in ${definitions}`;
+}
+
+/** An offered tool's name, opening to the JSON the model is sent (made only once opened, so a closed list stays light). */
+function OfferedTool({ name, tool }: { name: string; tool: JsonValue | null }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <li>
+      <details
+        onToggle={(event) => {
+          setOpen(event.currentTarget.open);
+        }}
+      >
+        <summary title={`The definition of ${name} as the model is sent it`}>{name}</summary>
+        {open && <pre data-testid="offered-tool-json">{JSON.stringify(tool, null, 2)}</pre>}
+      </details>
+    </li>
+  );
 }
 
 /**

@@ -191,10 +191,12 @@ describe("a tree of 5,000 sections", () => {
     const { store } = await renderTree(broadTemplate(5000));
     await scrollTo(0);
     const rows = store.getState().rows;
-    const ninth = rows[9]?.path ?? "";
+    // The box is 400 px high: the row at `below` is the first not wholly in it.
+    const below = Math.floor(400 / ROW);
+    const lastShown = rows[below - 1]?.path ?? "";
     await act(async () => {
-      byTestId("select-section", row(ninth)).click();
-      byTestId("select-section", row(ninth)).focus();
+      byTestId("select-section", row(lastShown)).click();
+      byTestId("select-section", row(lastShown)).focus();
       await Promise.resolve();
     });
     expect(byTestId("tree-scroller").scrollTop).toBe(0);
@@ -202,11 +204,11 @@ describe("a tree of 5,000 sections", () => {
       document.activeElement?.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true, cancelable: true }));
       await Promise.resolve();
     });
-    const tenth = rows[10]?.path ?? "";
-    expect(store.getState().selected).toBe(tenth);
-    // Row 10 ends at 440 px: the box, 400 px high, now shows it at its bottom.
-    expect(byTestId("tree-scroller").scrollTop).toBe(11 * ROW - 400);
-    expect(document.activeElement).toBe(byTestId("select-section", row(tenth)));
+    const next = rows[below]?.path ?? "";
+    expect(store.getState().selected).toBe(next);
+    // The box now shows that row at its bottom.
+    expect(byTestId("tree-scroller").scrollTop).toBe((below + 1) * ROW - 400);
+    expect(document.activeElement).toBe(byTestId("select-section", row(next)));
 
     const far = rows[3000]?.path ?? "";
     await act(async () => {

@@ -14,7 +14,7 @@ import { toolCountLabel, visibilityBadge, type TreeRow } from "./tree";
 import { useViewport } from "./useViewport";
 
 /** Every row's height in pixels: the `.tree-scroller .tree .row` rule in index.css sets the same. */
-export const TREE_ROW_HEIGHT = 40;
+export const TREE_ROW_HEIGHT = 34;
 /** How far (in pixels) a press moves before it is a drag rather than a click. */
 export const DRAG_THRESHOLD = 5;
 /** Rows deeper than this are indented as much as this one (the CSS has a rule per level). */

@@ -130,6 +130,23 @@ describe("the tool editor", () => {
     expect(container.querySelector('[data-testid="tool-editor"]')).toBeNull();
   });
 
+  it("lists a draft that is not applied in the Problems panel until it is fixed or closed", async () => {
+    await renderEditor();
+    const toolGroups = () =>
+      [...container.querySelectorAll<HTMLElement>('[data-testid="problem-group"][data-group="tool"]')].map((group) => group.textContent);
+    await openContextTool("search");
+    await typeInto(byTestId("tool-parameters"), '{"type": "object",,}');
+    expect(toolGroups()).toEqual([expect.stringMatching(/^Tool 'search' in the tool editor: not applied until these are fixed\/parameters line 1/)]);
+    await typeInto(byTestId("tool-parameters"), '{"type": "object"}');
+    await wait(PAUSE_MS);
+    expect(toolGroups()).toEqual([]);
+    await typeInto(byTestId("tool-parameters"), '{"type":');
+    expect(toolGroups()).toHaveLength(1);
+    await click(byTestId("tool-close"));
+    expect(toolGroups()).toEqual([]);
+    expect(byTestId("problems-panel").textContent).toBe("Problems No problems");
+  });
+
   it("shows a JSON syntax error at once, at its line and column, and applies nothing", async () => {
     const { platform } = await renderEditor();
     await openContextTool("search");

@@ -28,6 +28,7 @@ export function ToolEditor({
   onCheck,
   onApply,
   onClose,
+  onUnapplied,
 }: {
   /** The tool as the document has it. */
   tool: Tool;
@@ -36,6 +37,8 @@ export function ToolEditor({
   /** Replaces the document's tool with a checked one. */
   onApply: (tool: Tool) => void;
   onClose: () => void;
+  /** Told the draft's problems while they keep it from being applied, and none once it applies or closes. */
+  onUnapplied?: (name: string, problems: ProblemView[]) => void;
 }) {
   const id = useId();
   const [draft, setDraft] = useState<ToolDraft>(() => draftOf(tool));
@@ -81,6 +84,20 @@ export function ToolEditor({
   const parameterProblems = problems.filter((problem) => isParametersProblem(problem.location));
   const otherProblems = problems.filter((problem) => !isParametersProblem(problem.location));
   const hasProblems = !drafted.ok || (current !== null && current.problems.length > 0);
+  // The Problems panel lists a draft that is not applied; it forgets it once it applies or closes.
+  const unapplied = hasProblems ? problems : [];
+  const report = useEffectEvent((closing: boolean) => onUnapplied?.(draft.name || tool.name, closing ? [] : unapplied));
+  const unappliedKey = JSON.stringify(unapplied);
+  useEffect(() => {
+    report(false);
+  }, [unappliedKey]);
+  useEffect(
+    () => () => {
+      report(true);
+    },
+    [],
+  );
+
   // "Applied" only once the tool changed since the editor opened: a tool just opened has nothing to
   // confirm.
   const appliedSinceOpened = !sameJson(tool, opened);

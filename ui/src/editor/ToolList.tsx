@@ -18,6 +18,8 @@ export interface ToolActions {
   apply: (index: number, tool: Tool) => void;
   /** The problems of a tool's JSON text at `index`. */
   check: (index: number, toolJson: string) => Promise<Outcome<ProblemView[]>>;
+  /** The problems keeping the draft of the tool at `index` from being applied (none: it applies). */
+  unapplied: (index: number, name: string, problems: ProblemView[]) => void;
 }
 
 /** The actions of `owner`'s tool list, done by `store`. */
@@ -28,6 +30,9 @@ export function storeToolActions(store: EditorStore, owner: ToolOwner): ToolActi
     add: () => void store.addTool(owner),
     apply: (index, tool) => void store.replaceTool(owner, index, tool),
     check: (index, toolJson) => store.checkTool(owner, index, toolJson),
+    unapplied: (index, name, problems) => {
+      store.reportUnappliedTool(owner, index, name, problems);
+    },
   };
 }
 
@@ -83,6 +88,7 @@ export function ToolList({
               <button
                 type="button"
                 aria-label={`Move ${tool.name} up`}
+                title={`Move ${tool.name} up`}
                 disabled={index === 0}
                 onClick={() => {
                   setOpen(followTool(open, { kind: "move", from: index, to: index - 1 }));
@@ -94,6 +100,7 @@ export function ToolList({
               <button
                 type="button"
                 aria-label={`Move ${tool.name} down`}
+                title={`Move ${tool.name} down`}
                 disabled={index === tools.length - 1}
                 onClick={() => {
                   setOpen(followTool(open, { kind: "move", from: index, to: index + 1 }));
@@ -140,6 +147,9 @@ export function ToolList({
           }}
           onClose={() => {
             setOpen(null);
+          }}
+          onUnapplied={(name, problems) => {
+            actions.unapplied(open, name, problems);
           }}
         />
       )}

@@ -79,13 +79,14 @@ describe("followPreview", () => {
     prompt,
     tools: [],
     prompt_tokens: 3,
+    tool_tokens: 1,
   });
-  const held: ShownPreview = { serial: 4, parts: ["a", "b", "c", "d"], tools: [], prompt_tokens: 2 };
+  const held: ShownPreview = { serial: 4, parts: ["a", "b", "c", "d"], tools: [], prompt_tokens: 2, tool_tokens: 1 };
 
   it("takes a whole prompt, and applies a change to the preview it was made from", () => {
     expect(followPreview(null, update(1, { base: null, keep_start: 0, keep_end: 0, parts: ["x"] }))?.parts).toEqual(["x"]);
     const next = followPreview(held, update(5, { base: 4, keep_start: 1, keep_end: 2, parts: ["B", "B2"] }));
-    expect(next).toEqual({ serial: 5, parts: ["a", "B", "B2", "c", "d"], tools: [], prompt_tokens: 3 });
+    expect(next).toEqual({ serial: 5, parts: ["a", "B", "B2", "c", "d"], tools: [], prompt_tokens: 3, tool_tokens: 1 });
     expect(followPreview(held, update(6, { base: 4, keep_start: 4, keep_end: 0, parts: [] }))?.parts).toEqual(held.parts);
   });
 

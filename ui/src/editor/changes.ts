@@ -86,6 +86,8 @@ export interface ShownPreview {
   /** The offered tools as OpenAI chat tool objects. */
   tools: JsonValue[];
   prompt_tokens: number;
+  /** Of `prompt_tokens`, those of the tool definitions. */
+  tool_tokens: number;
 }
 
 /**
@@ -95,7 +97,7 @@ export interface ShownPreview {
 export function followPreview(held: ShownPreview | null, update: PreviewUpdate): ShownPreview | null {
   const parts = followParts(held, update.prompt);
   if (parts === null) return null;
-  return { serial: update.serial, parts, tools: update.tools, prompt_tokens: update.prompt_tokens };
+  return { serial: update.serial, parts, tools: update.tools, prompt_tokens: update.prompt_tokens, tool_tokens: update.tool_tokens };
 }
 
 function followParts(held: ShownPreview | null, change: PartsChange): string[] | null {

@@ -1,7 +1,8 @@
-// Tests for shortcuts.ts: which key presses save, undo and redo, which move and delete in the
-// section tree, and which are left alone.
+// Tests for shortcuts.ts: which key presses save, undo and redo, show a page, add a section and run
+// the comparison, which move, add and delete in the section tree, and which are left alone (keys a
+// text field takes as text among them); the help lists every shortcut, each doing what it says.
 import { describe, expect, it } from "vitest";
-import { isHelpKey, SHORTCUT_HELP, shortcutAction, treeKeyAction, type KeyPress } from "./shortcuts";
+import { isHelpKey, SHORTCUT_HELP, SHORTCUT_PLACES, shortcutAction, shortcutPage, treeKeyAction, type KeyPress } from "./shortcuts";
 
 function press(key: string, mods: Partial<Omit<KeyPress, "key">> = {}): KeyPress {
   return { key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods };
@@ -20,6 +21,13 @@ describe("shortcutAction", () => {
     [press("S", { ctrlKey: true, shiftKey: true }), "save_as"],
     [press("o", { ctrlKey: true }), "open"],
     [press("n", { metaKey: true }), "new"],
+    [press("N", { ctrlKey: true, shiftKey: true }), "add_section"],
+    [press("n", { metaKey: true, shiftKey: true }), "add_section"],
+    [press("Enter", { ctrlKey: true }), "run"],
+    [press("Enter", { metaKey: true }), "run"],
+    [press("1", { ctrlKey: true }), "page_edit"],
+    [press("2", { ctrlKey: true }), "page_compare"],
+    [press("3", { metaKey: true }), "page_history"],
   ] as const)("%o -> %s", (key, action) => {
     expect(shortcutAction(key)).toBe(action);
   });
@@ -35,6 +43,16 @@ describe("shortcutAction", () => {
     press("n", { ctrlKey: true, altKey: true }),
     press("a", { ctrlKey: true }),
     press("Control", { ctrlKey: true }),
+    // Text in a field: a plain or shifted digit, Enter, Shift+Enter.
+    press("1"),
+    press("!", { shiftKey: true }),
+    press("Enter"),
+    press("Enter", { shiftKey: true }),
+    // Taken by others: Ctrl+Shift+Enter, Ctrl+Alt+digit (AltGr), Ctrl+4.
+    press("Enter", { ctrlKey: true, shiftKey: true }),
+    press("2", { ctrlKey: true, altKey: true }),
+    press("4", { ctrlKey: true }),
+    press("N", { ctrlKey: true, shiftKey: true, altKey: true }),
   ])("%o is not a shortcut", (key) => {
     expect(shortcutAction(key)).toBeNull();
   });
@@ -50,6 +68,7 @@ describe("treeKeyAction", () => {
     [press(" "), "toggle_visibility"],
     [press("ArrowUp"), "select_previous"],
     [press("ArrowDown"), "select_next"],
+    [press("Insert"), "add_sibling"],
   ] as const)("%o -> %s", (key, action) => {
     expect(treeKeyAction(key)).toBe(action);
   });
@@ -63,10 +82,21 @@ describe("treeKeyAction", () => {
     press("ArrowUp", { ctrlKey: true, altKey: true }),
     press("ArrowDown", { metaKey: true }),
     press("Backspace"),
+    press("Insert", { shiftKey: true }),
     press("z", { ctrlKey: true }),
     press("Alt", { altKey: true }),
   ])("%o is not a tree key", (key) => {
     expect(treeKeyAction(key)).toBeNull();
+  });
+});
+
+describe("shortcutPage", () => {
+  it("names the page of each page shortcut, and none for the others", () => {
+    expect(shortcutPage("page_edit")).toBe("edit");
+    expect(shortcutPage("page_compare")).toBe("compare");
+    expect(shortcutPage("page_history")).toBe("history");
+    expect(shortcutPage("save")).toBeNull();
+    expect(shortcutPage("run")).toBeNull();
   });
 });
 
@@ -85,9 +115,16 @@ describe("SHORTCUT_HELP", () => {
 
   it("lists every shortcut action", () => {
     const listed = new Set(SHORTCUT_HELP.map((line) => line.action));
-    for (const action of ["new", "open", "save", "save_as", "undo", "redo", "help", "select_next", "move_up", "indent", "outdent", "delete", "toggle_visibility"]) {
+    const actions = ["new", "open", "save", "save_as", "undo", "redo", "help", "page_edit", "page_compare", "page_history"];
+    const onPages = ["add_section", "run", "select_next", "move_up", "indent", "outdent", "add_sibling", "delete", "toggle_visibility"];
+    for (const action of [...actions, ...onPages]) {
       expect(listed).toContain(action);
     }
+  });
+
+  it("lists each place's shortcuts together, the places in order", () => {
+    const places = SHORTCUT_HELP.map((line) => line.where).filter((where, index, all) => where !== all[index - 1]);
+    expect(places).toEqual([...SHORTCUT_PLACES]);
   });
 
   it("takes ? as the help key only outside text fields", () => {

@@ -155,6 +155,23 @@ describe("EditorStore", () => {
     expect(store.getState().document.dirty).toBe(true);
   });
 
+  it("saves a template that does not render, and says so until the next edit", async () => {
+    const { platform, store } = await opened();
+    await store.setField("task", "template", "Uses ${tone}");
+    platform.failures.set("previewDocument", { code: "invalid_template", message: "missing parameter 'tone'", problems: [] });
+    await store.refreshPreview();
+    await store.save();
+    expect(store.getState().document.dirty).toBe(false);
+    expect(store.getState().saveNotice).toMatch(/^Saved, but it does not render as it stands/);
+    await store.setField("task", "template", "Uses ${tone}.");
+    expect(store.getState().saveNotice).toBeNull();
+    platform.failures.delete("previewDocument");
+    await store.refreshPreview();
+    await store.save();
+    expect(store.getState().document.dirty).toBe(false);
+    expect(store.getState().saveNotice).toBeNull();
+  });
+
   it("does not undo or redo when there is nothing to", async () => {
     const { platform, store } = await opened();
     await store.undo();
@@ -167,14 +184,15 @@ describe("EditorStore", () => {
     const { platform, store } = await opened();
     platform.failures.set("previewDocument", {
       code: "invalid_template",
-      message: "/sections/0/template: no value for ${goal}",
-      problems: [],
+      message: "/params: missing parameter 'goal'",
+      problems: [{ location: "/params", message: "missing parameter 'goal'" }],
     });
     await store.refreshPreview();
     expect(store.getState().preview).toEqual({
       kind: "failed",
       title: "This template does not render",
-      detail: "/sections/0/template: no value for ${goal}",
+      detail: "/params: missing parameter 'goal'",
+      problems: [{ location: "/params", message: "missing parameter 'goal'" }],
     });
     platform.failures.delete("previewDocument");
     store.setExpandAll(true);
@@ -245,7 +263,7 @@ function markdown(store: EditorStore): string {
 
 /** A preview answer with the whole prompt in `parts`. */
 function whole(serial: number, ...parts: string[]): { ok: true; value: PreviewUpdate } {
-  return { ok: true, value: { serial, prompt: { base: null, keep_start: 0, keep_end: 0, parts }, tools: [], prompt_tokens: 1 } };
+  return { ok: true, value: { serial, prompt: { base: null, keep_start: 0, keep_end: 0, parts }, tools: [], prompt_tokens: 1, tool_tokens: 0 } };
 }
 
 describe("EditorStore: structure", () => {

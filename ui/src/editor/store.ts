@@ -20,7 +20,8 @@ import type {
   Visibility,
 } from "../platform";
 import { ExternalStore, TaskQueue } from "../state/ExternalStore";
-import { describeError } from "../view";
+import { describeError, problemsOf } from "../view";
+import type { UnappliedTool } from "../problems/problemGroups";
 import {
   pathChange,
   rebasePath,
@@ -61,7 +62,7 @@ import { adjacentRow, reselect, treeRows, type TreeRow } from "./tree";
 export type PreviewState =
   | { kind: "loading" }
   | { kind: "ready"; preview: ShownPreview }
-  | { kind: "failed"; title: string; detail: string };
+  | { kind: "failed"; title: string; detail: string; problems: ProblemView[] };
 
 /** Why the last action was not done, for the person editing. */
 export interface Failure {
@@ -89,6 +90,10 @@ export interface EditorState {
   read: string[];
   /** The last refused action, until the next change succeeds or it is dismissed. */
   failure: Failure | null;
+  /** What the last save should have the user know (it was saved, but does not render), until the next edit. */
+  saveNotice: string | null;
+  /** Tools open in a tool editor whose drafts have problems (so they were not applied), by slot. */
+  unappliedTools: Record<string, UnappliedTool>;
   /**
    * Bumped when the document changed other than by the field being typed in (undo, redo), so the
    * section editor re-reads its fields instead of keeping what was typed.
@@ -130,6 +135,8 @@ function openedState(document: DocumentView): EditorState {
     expandAll: false,
     read: [],
     failure: null,
+    saveNotice: null,
+    unappliedTools: {},
     revision: 0,
   };
 }
@@ -164,7 +171,7 @@ export class EditorStore extends ExternalStore<EditorState> {
     const rows = followRows(this.state.rows, document.template, update.change);
     const selected = reselect(this.state.rows, rows, change.selected ?? this.state.selected);
     const selection = selected === followed ? this.state.selection : this.state.selection + 1;
-    this.update({ added: null, ...change, document, rows, selected, selection, failure: null });
+    this.update({ added: null, ...change, document, rows, selected, selection, failure: null, saveNotice: null });
     void this.refreshPreview();
   }
 
@@ -219,7 +226,7 @@ export class EditorStore extends ExternalStore<EditorState> {
   }
 
   dismissFailure(): void {
-    this.update({ failure: null });
+    this.update({ failure: null, saveNotice: null });
   }
 
   /**
@@ -379,6 +386,16 @@ export class EditorStore extends ExternalStore<EditorState> {
   }
 
   /** The problems of a tool's JSON text for position `index` of `owner`'s tools (`null`: a new one). */
+  /**
+   * Records the problems of the draft of the tool at `index` of `owner` in a tool editor (none: it
+   * applies, or the editor closed), for the Problems panel.
+   */
+  reportUnappliedTool(owner: ToolOwner, index: number, name: string, problems: ProblemView[]): void {
+    const slot = JSON.stringify([owner, index]);
+    const others = Object.fromEntries(Object.entries(this.state.unappliedTools).filter(([kept]) => kept !== slot));
+    this.update({ unappliedTools: problems.length === 0 ? others : { ...others, [slot]: { name, problems } } });
+  }
+
   checkTool(owner: ToolOwner, index: number | null, toolJson: string): Promise<Outcome<ProblemView[]>> {
     return this.platform.checkTool(this.state.document.id, owner, index, toolJson);
   }
@@ -454,8 +471,10 @@ export class EditorStore extends ExternalStore<EditorState> {
       this.update({ failure: actionFailure("save", result.error) });
       return false;
     }
-    // The template is unchanged: keep the preview, take the clean state.
-    this.update({ document: followDocument(this.state.document, result.value), failure: null });
+    // The template is unchanged: keep the preview, take the clean state. A template that does not
+    // render is a valid file (a scenario may set what it lacks), so it is saved, and said so.
+    const saveNotice = this.state.preview.kind === "failed" ? DOES_NOT_RENDER_NOTICE : null;
+    this.update({ document: followDocument(this.state.document, result.value), failure: null, saveNotice });
     return true;
   }
 }
@@ -464,8 +483,12 @@ function rebase(path: string, change: PathChange): string {
   return rebasePath(path, change.from, change.to);
 }
 
+const DOES_NOT_RENDER_NOTICE =
+  "Saved, but it does not render as it stands: a run needs a scenario that gives the missing parameters a value (see Problems)";
+
 /** The preview pane's text when the template does not render (a placeholder without a value, …). */
-function describeRenderError(error: PlatformError): { title: string; detail: string } {
-  if (error.code === "invalid_template") return { title: "This template does not render", detail: error.message };
-  return describeError(error);
+function describeRenderError(error: PlatformError): { title: string; detail: string; problems: ProblemView[] } {
+  const problems = problemsOf(error);
+  if (error.code === "invalid_template") return { title: "This template does not render", detail: error.message, problems };
+  return { ...describeError(error), problems };
 }

@@ -210,6 +210,8 @@ function keptLanes(lanes: readonly { lane: Lane; run: StoredRun; note: string }[
       writing: { dynamic: "", restart: "", baseline: "" },
       report: null,
       failure: null,
+      // Kept runs are not compared with what is open now.
+      inputs: "",
     },
     labels,
   };

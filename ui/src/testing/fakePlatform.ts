@@ -478,7 +478,12 @@ export class FakePlatform implements Platform {
     const markdown = lines.join("\n");
     this.previews += 1;
     const prompt = { base: null, keep_start: 0, keep_end: 0, parts: [markdown] };
-    return Promise.resolve({ ok: true, value: { serial: this.previews, prompt, tools, prompt_tokens: markdown.length } });
+    // Counted as characters here (the backend counts o200k_base tokens).
+    const toolTokens = JSON.stringify(tools).length * Math.min(1, tools.length);
+    return Promise.resolve({
+      ok: true,
+      value: { serial: this.previews, prompt, tools, prompt_tokens: markdown.length + toolTokens, tool_tokens: toolTokens },
+    });
   }
 }
 
@@ -551,7 +556,7 @@ export function checkToolIn(
   if (typeof tool.description !== "string") problem("", 'missing required field "description"');
   const { name, parameters } = tool;
   if (typeof name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
-    problem("/name", `${JSON.stringify(name)} does not match ^[A-Za-z0-9_-]{1,64}$`);
+    problem("/name", `${JSON.stringify(name)} is not a valid tool name: use 1 to 64 letters, digits, '_' or '-'`);
   } else if (["read_section", "open_sections", "pick_tools"].includes(name)) {
     problem("/name", `'${name}' is a builtin tool's name and is reserved`);
   } else if (allTools(template).some((other) => other.name === name && other !== (index === null ? null : tools[index]))) {

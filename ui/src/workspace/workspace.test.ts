@@ -115,7 +115,7 @@ describe("WorkspaceStore", () => {
     expect(workspace.getState().openFailure).toEqual({
       path: "/t/bad.unfold.json",
       title: "This template cannot be opened",
-      detail: "/t/bad.unfold.json: 1 problem",
+      detail: "1 problem, at its place:",
       problems: [{ location: "/sections/0/key", message: "'A' is not a section key" }],
     });
     expect(workspace.getState().screen.kind).toBe("start");

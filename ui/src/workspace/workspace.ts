@@ -9,7 +9,7 @@ import { CompareStore, type OpenTemplate } from "../compare/store";
 import { EditorStore } from "../editor/store";
 import { HistoryStore } from "../history/store";
 import { ExternalStore } from "../state/ExternalStore";
-import { describeError, loadInitialView, problemsOf } from "../view";
+import { describeError, describeWithProblems, loadInitialView } from "../view";
 
 /** Why a document could not be opened: the file, what went wrong and every problem at its place. */
 export interface OpenFailure {
@@ -245,7 +245,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     const before = this.editor?.getState().document ?? null;
     const loaded = await load();
     if (!loaded.ok) {
-      this.update({ openFailure: { path, ...describeError(loaded.error), problems: problemsOf(loaded.error) } });
+      this.update({ openFailure: { path, ...describeWithProblems(loaded.error) } });
       return false;
     }
     if (before !== null && before.id !== loaded.value.id) await this.platform.closeDocument(before.id);
