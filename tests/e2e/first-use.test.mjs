@@ -390,6 +390,10 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
         assert.ok(same.length >= 2, `rows of the same work side by side: ${JSON.stringify(rows.rows)}`);
         for (const row of same) assert.equal(new Set(row.map((block) => block.calls)).size, 1, `one row, one work: ${JSON.stringify(row)}`);
         assert.equal(rows.legend, 3, "the legend names the three lanes");
+        // Every call of this short comparison is labelled on the axis, and lanes that coincide are said so.
+        const ticks = await evaluate(session, `return [...document.querySelectorAll('[data-testid="chart-tick"]')].map((tick) => tick.dataset.call);`);
+        assert.deepEqual(ticks, ["1", "2", "3", "4", "5"]);
+        assert.match(await waitFor(session, '[data-testid="chart-coincide"]'), /^dynamic, restart and baseline coincide at calls 1–2: drawn side by side\.$/);
         await click(session, '[data-testid="chart-cumulative"]');
         await waitUntil(session, "return document.querySelector('[data-testid=\"token-chart\"]')?.dataset.mode;", (mode) => mode === "cumulative", "the cumulative chart");
         await saveScreenshot(session, "chart-1024-dark");
