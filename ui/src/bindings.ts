@@ -815,6 +815,39 @@ export type LiveRun = {
 	adapters: AdapterKind[],
 };
 
+/**  How to reach an MCP server: a child process over stdio, or a streamable HTTP endpoint. */
+export type McpServer = McpServer_Serialize | McpServer_Deserialize;
+
+/**  How to reach an MCP server: a child process over stdio, or a streamable HTTP endpoint. */
+export type McpServer_Deserialize = {
+	/**  The program and its arguments, as a list (never a shell line). */
+	command?: string[] | null,
+	/**  The child's working folder; relative to the template's folder. */
+	cwd?: string | null,
+	/**
+	 *  Variables the child gets beside `PATH`, `HOME` and `LANG`; a value `${env:NAME}` is taken
+	 *  from the user's environment when the source starts.
+	 */
+	env?: { [key in string]: string },
+	/**  A streamable HTTP endpoint (`http://` or `https://`), instead of `command`. */
+	url?: string | null,
+};
+
+/**  How to reach an MCP server: a child process over stdio, or a streamable HTTP endpoint. */
+export type McpServer_Serialize = {
+	/**  The program and its arguments, as a list (never a shell line). */
+	command?: string[],
+	/**  The child's working folder; relative to the template's folder. */
+	cwd?: string,
+	/**
+	 *  Variables the child gets beside `PATH`, `HOME` and `LANG`; a value `${env:NAME}` is taken
+	 *  from the user's environment when the source starts.
+	 */
+	env?: { [key in string]: string },
+	/**  A streamable HTTP endpoint (`http://` or `https://`), instead of `command`. */
+	url?: string,
+};
+
 /**
  *  How to make the new list of parts from the one the UI holds (`base`): keep its first
  *  `keep_start` and its last `keep_end` parts, with `parts` between them. With no `base`, `parts`
@@ -1068,6 +1101,12 @@ export type RedoneCall = {
 	discarded: RunPlace,
 	/**  The call that made it again. */
 	redone: RunPlace,
+};
+
+/**  A plugin that registers its tools for a session on Unfold's relay (spec 9). */
+export type RelayPlugin = {
+	/**  The plugin's name, as it registers. */
+	plugin: string,
 };
 
 /**  Why an attempt restarted. */
@@ -1554,7 +1593,7 @@ path: string;
 fields: SectionFields_Deserialize } | 
 /**  Anything else: the whole template as it is now. */
 { kind: "whole"; 
-/**  The template. */
+/**  The template (boxed: it is far larger than the other changes). */
 template: Template_Deserialize } | 
 /**  Nothing (a save, or nothing to undo). */
 { kind: "unchanged" };
@@ -1569,7 +1608,7 @@ path: string;
 fields: SectionFields_Serialize } | 
 /**  Anything else: the whole template as it is now. */
 { kind: "whole"; 
-/**  The template. */
+/**  The template (boxed: it is far larger than the other changes). */
 template: Template_Serialize } | 
 /**  Nothing (a save, or nothing to undo). */
 { kind: "unchanged" };
@@ -1769,6 +1808,11 @@ export type Template_Deserialize = {
 	params?: { [key in string]: string },
 	/**  Tools offered whatever is summarized. */
 	tools?: Tool_Deserialize[],
+	/**
+	 *  Tools that come from the environment at run time (spec 8), each belonging to a section or
+	 *  to the template.
+	 */
+	sources?: ToolSource_Deserialize[],
 	/**  The top-level sections, in order. */
 	sections?: Section_Deserialize[],
 };
@@ -1795,6 +1839,11 @@ export type Template_Serialize = {
 	params: { [key in string]: string },
 	/**  Tools offered whatever is summarized. */
 	tools: Tool_Serialize[],
+	/**
+	 *  Tools that come from the environment at run time (spec 8), each belonging to a section or
+	 *  to the template.
+	 */
+	sources?: ToolSource_Serialize[],
 	/**  The top-level sections, in order. */
 	sections: Section_Serialize[],
 };
@@ -1851,6 +1900,52 @@ export type ToolOwner =
 { kind: "section"; 
 /**  The section's dotted path. */
 path: string };
+
+/**
+ *  A source of tools: where its tools come from, which section they belong to, and what it offered
+ *  when last asked (its `snapshot`).
+ */
+export type ToolSource = ToolSource_Serialize | ToolSource_Deserialize;
+
+/**
+ *  A source of tools: where its tools come from, which section they belong to, and what it offered
+ *  when last asked (its `snapshot`).
+ */
+export type ToolSource_Deserialize = {
+	/**  The source's name (a tool name's pattern), unique among the template's sources. */
+	name: string,
+	/**  The path of the section whose tools these are; `null` for the template's own tools. */
+	section?: string | null,
+	/**  An MCP server (exactly one of `mcp` and `relay`). */
+	mcp?: McpServer_Deserialize | null,
+	/**  A plugin's session on Unfold's relay (exactly one of `mcp` and `relay`). */
+	relay?: RelayPlugin | null,
+	/**
+	 *  The tools the source offered when last asked (`unfold sources snapshot`): what runs,
+	 *  renders and comparisons use when the source is not started.
+	 */
+	snapshot?: Tool_Deserialize[] | null,
+};
+
+/**
+ *  A source of tools: where its tools come from, which section they belong to, and what it offered
+ *  when last asked (its `snapshot`).
+ */
+export type ToolSource_Serialize = {
+	/**  The source's name (a tool name's pattern), unique among the template's sources. */
+	name: string,
+	/**  The path of the section whose tools these are; `null` for the template's own tools. */
+	section: string | null,
+	/**  An MCP server (exactly one of `mcp` and `relay`). */
+	mcp?: McpServer_Serialize,
+	/**  A plugin's session on Unfold's relay (exactly one of `mcp` and `relay`). */
+	relay?: RelayPlugin,
+	/**
+	 *  The tools the source offered when last asked (`unfold sources snapshot`): what runs,
+	 *  renders and comparisons use when the source is not started.
+	 */
+	snapshot?: Tool_Serialize[],
+};
 
 /**  A tool as written in a template (the OpenAI function shape plus metadata). */
 export type Tool_Deserialize = {

@@ -59,7 +59,8 @@ pub fn render_file(path: &Path, request: &RenderRequest) -> AppResult<RenderedPr
 }
 
 fn render(template: &Template, request: &RenderRequest) -> unfold_documents::Result<RenderedPrompt> {
-    let mut session = Session::new(template, request.params.clone())?;
+    let template = template.offline_view();
+    let mut session = Session::new(&template, request.params.clone())?;
     for path in &request.expand {
         session.expand(path).map_err(|message| Error::argument(format!("--expand {path}"), message))?;
     }

@@ -406,6 +406,44 @@ fn compare_warns_of_calls_that_will_fail_and_still_runs_them() {
     assert_eq!(report["runs"][0]["counters"]["failed_tool_calls"], 1);
 }
 
+/// The example with a source on `context` whose command would leave `marker` behind if it ran.
+fn example_with_source(dir: &Path, marker: &Path) -> PathBuf {
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(repo(EXAMPLE)).unwrap()).unwrap();
+    doc["sources"] = serde_json::json!([{
+        "name": "ide", "section": "context",
+        "mcp": { "command": ["touch", marker.to_str().unwrap()] },
+        "snapshot": [{ "name": "grep", "description": "Search the workspace.", "parameters": { "type": "object" } }]
+    }]);
+    let path = dir.join("sourced.unfold.json");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn a_sources_snapshot_is_offered_after_its_sections_tools_and_nothing_is_started() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("the-source-ran");
+    let template = example_with_source(dir.path(), &marker);
+    let template = template.to_str().unwrap();
+    let summarized = run(&["render", template, "--json"]);
+    assert_eq!(summarized.code, 0, "{}", summarized.stderr);
+    let tools = |out: &str| -> Vec<String> {
+        let preview: serde_json::Value = serde_json::from_str(out).unwrap();
+        preview["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(tools(&summarized.stdout), ["lookup", "read_section"], "hidden while its section is summarized");
+    let read = run(&["render", template, "--json", "--expand", "context"]);
+    assert_eq!(tools(&read.stdout), ["lookup", "search", "cite", "grep", "read_section"]);
+    assert_eq!(run(&["validate", template]).code, 0);
+    assert_eq!(run(&["compare", template, "examples/lookup-first.scenario.json"]).code, 0);
+    assert!(!marker.exists(), "opening, validating, rendering and comparing never start a source");
+}
+
 #[test]
 fn compare_json_is_the_report() {
     let outcome = run(&[

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod discovery;
 pub mod document;
 pub mod error;
 #[cfg(feature = "specta")]
@@ -15,6 +16,7 @@ pub mod provider_profile;
 pub mod scenario;
 mod scenario_warnings;
 pub mod schema;
+pub mod source;
 pub mod substitution;
 pub mod template;
 pub mod tool;

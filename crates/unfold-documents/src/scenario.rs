@@ -14,7 +14,8 @@ use serde_json::{Map, Value};
 use crate::document::{self, DocumentKind};
 use crate::error::{Problem, Result};
 use crate::schema::DocumentSchema;
-use crate::template::{check_parameters_schema, tool_name_set, Template};
+use crate::template::{tool_name_set, Template};
+use crate::tool::check_parameters_schema;
 use crate::tool::{reserved_name_problem, ScriptedResult, Tool};
 
 /// A scripted conversation.
@@ -199,6 +200,8 @@ impl Scenario {
     /// The problems of running this scenario on `template`: parameters, tool results and tool
     /// changes that name nothing the template has.
     pub fn problems_with(&self, template: &Template) -> Vec<Problem> {
+        // The tools a run can call include the sources' (their snapshots, when not started).
+        let template = &*template.offline_view();
         let mut problems = Vec::new();
         let used = template.used_params();
         for name in self.params.keys() {

@@ -17,6 +17,7 @@ use crate::tool::Builtin;
 impl Scenario {
     /// The script's calls that will fail on `template`, each at its place in the scenario.
     pub fn warnings_with(&self, template: &Template) -> Vec<Problem> {
+        let template = &*template.offline_view();
         let schemas = ToolSchemas::of(self, template);
         let mut warnings = Vec::new();
         for (step_index, step) in self.script.iter().enumerate() {

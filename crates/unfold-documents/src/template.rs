@@ -13,9 +13,10 @@ use serde_json::{Map, Value};
 
 use crate::document::{self, DocumentKind};
 use crate::error::{Problem, Result};
-use crate::schema::{DocumentSchema, ParametersProblem};
+use crate::schema::DocumentSchema;
+use crate::source::ToolSource;
 use crate::substitution;
-use crate::tool::{reserved_name_problem, Tool};
+use crate::tool::{check_parameters_schema, reserved_name_problem, Tool};
 
 /// Sections nest at most this deep (top level is depth 1).
 pub const MAX_SECTION_DEPTH: usize = 64;
@@ -60,6 +61,10 @@ pub struct Template {
     /// Tools offered whatever is summarized.
     #[serde(default)]
     pub tools: Vec<Tool>,
+    /// Tools that come from the environment at run time (spec 8), each belonging to a section or
+    /// to the template.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<ToolSource>,
     /// The top-level sections, in order.
     #[serde(default)]
     pub sections: Vec<Section>,
@@ -255,9 +260,14 @@ impl Template {
             heading: _,
             params,
             tools,
+            sources,
             sections,
             extensions,
         } = self;
+        // Sources are few and small: a template with any takes the exact way (the text round trip).
+        if !sources.is_empty() {
+            return None;
+        }
         // The template's object is at JSON depth 1, the arrays and objects of its fields at 2.
         let params = SavedSize::object(2, params.iter().map(|(name, value)| (name, value.as_str())))?;
         let values = [
@@ -289,6 +299,7 @@ impl Template {
             heading: HeadingStyle::default(),
             params: IndexMap::new(),
             tools: Vec::new(),
+            sources: Vec::new(),
             sections: vec![Section::empty("instructions", "Instructions")],
             extensions: Map::new(),
         }
@@ -366,6 +377,7 @@ impl Template {
         let mut checker = TemplateChecker::default();
         checker.tools(&self.tools, "");
         checker.sections(&self.sections, &mut String::new(), 1);
+        checker.problems.extend(crate::source::source_problems(&self.sources, &|path| self.section(path).is_some()));
         checker.problems
     }
 }
@@ -582,19 +594,6 @@ impl SavedSize {
             _ => Some(Self::SCALAR),
         }
     }
-}
-
-/// Checks that a tool's `parameters` is a valid JSON Schema describing an object. `$ref`s to other
-/// files or URLs are never fetched, and patterns use a linear-time regex engine.
-pub fn check_parameters_schema(parameters: &Value) -> std::result::Result<(), ParametersProblem> {
-    let whole = |message: String| ParametersProblem { pointer: String::new(), message };
-    let Some(object) = parameters.as_object() else {
-        return Err(whole("must be a JSON Schema object, e.g. {\"type\": \"object\", \"properties\": {}}".to_owned()));
-    };
-    if object.get("type").is_some_and(|t| t != "object") {
-        return Err(whole(format!("must describe an object (\"type\": \"object\"), not {}", object["type"])));
-    }
-    crate::schema::tool_parameters_validator(parameters).map(drop)
 }
 
 /// The tool names used anywhere in a template, builtins excluded.

@@ -5,6 +5,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use crate::schema::ParametersProblem;
+
 /// A tool as written in a template (the OpenAI function shape plus metadata).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
@@ -183,4 +185,17 @@ impl Serialize for OfferedTool {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.to_openai().serialize(serializer)
     }
+}
+
+/// Checks that a tool's `parameters` is a valid JSON Schema describing an object. `$ref`s to other
+/// files or URLs are never fetched, and patterns use a linear-time regex engine.
+pub fn check_parameters_schema(parameters: &Value) -> std::result::Result<(), ParametersProblem> {
+    let whole = |message: String| ParametersProblem { pointer: String::new(), message };
+    let Some(object) = parameters.as_object() else {
+        return Err(whole("must be a JSON Schema object, e.g. {\"type\": \"object\", \"properties\": {}}".to_owned()));
+    };
+    if object.get("type").is_some_and(|t| t != "object") {
+        return Err(whole(format!("must describe an object (\"type\": \"object\"), not {}", object["type"])));
+    }
+    crate::schema::tool_parameters_validator(parameters).map(drop)
 }

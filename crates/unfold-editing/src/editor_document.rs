@@ -108,7 +108,8 @@ impl EditorDocument {
     /// What the model is shown for the template now, with `expand` sections read (as
     /// `read_section` would) or, with `expand_all`, every section in full.
     pub fn preview(&self, expand: &[String], expand_all: bool) -> Result<unfold_engine::Preview> {
-        let mut session = unfold_engine::Session::new(&self.template, Default::default())?;
+        let template = self.template.offline_view();
+        let mut session = unfold_engine::Session::new(&template, Default::default())?;
         let mut paths = Vec::new();
         if expand_all {
             self.template.walk(&mut |path, _| paths.push(path.to_owned()));
@@ -211,7 +212,7 @@ fn apply_with_change(template: &mut Template, edit: TemplateEdit) -> Result<(Tem
     let inverse = apply(template, edit)?;
     let change = match fields {
         Some((path, fields)) => TemplateChange::SectionFields { path, fields },
-        None => TemplateChange::Whole { template: template.clone() },
+        None => TemplateChange::Whole { template: Box::new(template.clone()) },
     };
     Ok((inverse, change))
 }

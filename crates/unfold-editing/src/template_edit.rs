@@ -393,8 +393,7 @@ fn check_tool(template: &Template, tool: &Tool, replacing: Option<&str>) -> Resu
     if replacing != Some(name.as_str()) && template.all_tools().iter().any(|t| &t.name == name) {
         return Err(refused(format!("the template already has a tool named '{name}'")));
     }
-    unfold_documents::template::check_parameters_schema(&tool.parameters)
-        .map_err(|problem| refused(problem.to_string()))
+    unfold_documents::tool::check_parameters_schema(&tool.parameters).map_err(|problem| refused(problem.to_string()))
 }
 
 /// Where the section at `path` is: its parent's path and its index there.

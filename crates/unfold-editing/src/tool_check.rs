@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 use crate::template_edit::ToolOwner;
 use unfold_documents::document::{self, DocumentKind};
 use unfold_documents::error::{Error, Location, Problem, Result};
-use unfold_documents::template::{check_parameters_schema, Template};
+use unfold_documents::template::Template;
+use unfold_documents::tool::check_parameters_schema;
 use unfold_documents::tool::{reserved_name_problem, Tool};
 
 /// Where the tool sits in the document a check wraps it in, to run a template's checks on it alone.

@@ -287,7 +287,7 @@ impl Import {
         };
         let parameters = match main.object.get(schema_field) {
             None | Some(Value::Null) => Some(json!({ "type": "object", "properties": {} })),
-            Some(schema) => match template::check_parameters_schema(schema) {
+            Some(schema) => match unfold_documents::tool::check_parameters_schema(schema) {
                 Ok(()) => Some(schema.clone()),
                 Err(problem) => {
                     let place = problem.at(&format!("{}/{schema_field}", main.pointer));

@@ -24,8 +24,8 @@ pub enum TemplateChange {
     },
     /// Anything else: the whole template as it is now.
     Whole {
-        /// The template.
-        template: Template,
+        /// The template (boxed: it is far larger than the other changes).
+        template: Box<Template>,
     },
     /// Nothing (a save, or nothing to undo).
     Unchanged,

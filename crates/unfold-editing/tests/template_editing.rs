@@ -177,7 +177,7 @@ fn follow(mirror: &mut Template, change: TemplateChange) {
         TemplateChange::SectionFields { path, fields } => {
             apply(mirror, TemplateEdit::SetSectionFields { path, fields }).expect("the section is there");
         }
-        TemplateChange::Whole { template } => *mirror = template,
+        TemplateChange::Whole { template } => *mirror = *template,
         TemplateChange::Unchanged => {}
     }
 }

@@ -34,6 +34,7 @@ pub fn bench_template(n: usize, heading: HeadingStyle, disclosure: Disclosure) -
         heading,
         params: IndexMap::from([("objective".to_owned(), "ship it".to_owned())]),
         tools: Vec::new(),
+        sources: Vec::new(),
         sections: top.into_iter().map(|i| make(i, &children)).collect(),
         extensions: Map::new(),
     }

@@ -10,6 +10,7 @@ use proptest::option;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 use unfold_documents::scenario::{ScenarioLimits, ScriptedCall, Step, ToolChange};
+use unfold_documents::source::{McpServer, ToolSource};
 use unfold_documents::template::{Disclosure, HeadingStyle, Section, ToolDisclosure};
 use unfold_documents::tool::{ScriptedResult, ToolKind};
 use unfold_documents::{Scenario, Template, Tool, Visibility};
@@ -261,29 +262,54 @@ pub fn template() -> BoxedStrategy<Template> {
         prop_oneof![2 => Just(Vec::new()), 1 => vec(tool(), 1..3)],
         vec(section_spec(), 0..5),
         extensions(),
+        any::<bool>(),
     )
-        .prop_map(|(ns, key, name, disclosure, tool_disclosure, heading, params, tools, sections, extensions)| {
-            let params: IndexMap<String, String> = params.into_iter().collect();
-            let names: Vec<String> = params.keys().cloned().collect();
-            let mut fix = Names { params: &names, tools: 0 };
-            let tools = tools.into_iter().map(|t| fix.tool(t)).collect();
-            let sections = fix.sections(sections);
-            Template {
-                schema_version: 1,
-                kind: "unfold.template".to_owned(),
-                ns,
-                key,
-                name,
-                disclosure,
-                tool_disclosure,
-                heading,
-                params,
-                tools,
-                sections,
-                extensions,
-            }
-        })
+        .prop_map(
+            |(ns, key, name, disclosure, tool_disclosure, heading, params, tools, sections, extensions, source)| {
+                let params: IndexMap<String, String> = params.into_iter().collect();
+                let names: Vec<String> = params.keys().cloned().collect();
+                let mut fix = Names { params: &names, tools: 0 };
+                let tools: Vec<Tool> = tools.into_iter().map(|t| fix.tool(t)).collect();
+                let sections = fix.sections(sections);
+                // A source of the template's own tools, its snapshot the written tools' (a run leaves out
+                // the names it already has; the file keeps them as written).
+                let sources = if source { vec![mcp_source(tools.clone())] } else { Vec::new() };
+                Template {
+                    schema_version: 1,
+                    kind: "unfold.template".to_owned(),
+                    ns,
+                    key,
+                    name,
+                    disclosure,
+                    tool_disclosure,
+                    heading,
+                    params,
+                    tools,
+                    sources,
+                    sections,
+                    extensions,
+                }
+            },
+        )
         .boxed()
+}
+
+/// An MCP source started by a command, with a variable taken from the user's environment.
+fn mcp_source(snapshot: Vec<Tool>) -> ToolSource {
+    ToolSource {
+        name: "docs".to_owned(),
+        section: None,
+        mcp: Some(McpServer {
+            command: Some(vec!["python3".to_owned(), "docs server.py".to_owned()]),
+            cwd: Some("servers".to_owned()),
+            env: IndexMap::from([("DOCS_TOKEN".to_owned(), "${env:DOCS_TOKEN}".to_owned())]),
+            url: None,
+            extensions: Map::from_iter([("x-owner".to_owned(), json!("docs team"))]),
+        }),
+        relay: None,
+        snapshot: Some(snapshot),
+        extensions: Map::new(),
+    }
 }
 
 pub fn scripted_call() -> BoxedStrategy<ScriptedCall> {

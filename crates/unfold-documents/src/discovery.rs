@@ -1,0 +1,127 @@
+//! What a template's sources offer a run (spec 8's discovery tiers) as data: tier 1, what a started
+//! source listed; tier 2, its `snapshot`; tier 3, nothing. And the template as a run sees it, each
+//! source's tools after its section's written ones, a tool that cannot be taken left out with the
+//! reason, never a failure. Starting a source is the I/O side's; nothing here does.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::source::ToolSource;
+use crate::template::{Section, Template};
+use crate::tool::{check_parameters_schema, tool_name_problem, Tool};
+
+/// Where a run's tools of a source came from (spec 8's discovery tiers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum Tier {
+    /// Tier 1: what the running source listed.
+    Live,
+    /// Tier 2: the template's `snapshot` of the source.
+    Snapshot,
+    /// Tier 3: nothing; the source's tools are absent.
+    None,
+}
+
+/// What one source offered a run: its tier, its tools, and why a lower tier was used.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discovery {
+    /// The source's name.
+    pub source: String,
+    /// Where the tools came from.
+    pub tier: Tier,
+    /// The tools, in the order the source listed them.
+    pub tools: Vec<Tool>,
+    /// Why tier 1 (or 2) was not used, or a tool left out, in words.
+    pub error: Option<String>,
+}
+
+impl Discovery {
+    /// What `source` offers without being started: its snapshot (tier 2), else nothing (tier 3).
+    pub fn offline(source: &ToolSource) -> Discovery {
+        let name = source.name.clone();
+        match &source.snapshot {
+            Some(tools) => Discovery { source: name, tier: Tier::Snapshot, tools: tools.clone(), error: None },
+            None => Discovery {
+                source: name,
+                tier: Tier::None,
+                tools: Vec::new(),
+                error: Some("not started, and it has no snapshot".to_owned()),
+            },
+        }
+    }
+}
+
+impl Template {
+    /// What every source offers without being started (see [`Discovery::offline`]).
+    pub fn offline_discoveries(&self) -> Vec<Discovery> {
+        self.sources.iter().map(Discovery::offline).collect()
+    }
+
+    /// The template as a render, a preview or a scripted comparison sees it when no source is
+    /// started: each source's snapshot in place (the template itself when it has no sources).
+    pub fn offline_view(&self) -> Cow<'_, Template> {
+        if self.sources.is_empty() {
+            return Cow::Borrowed(self);
+        }
+        Cow::Owned(self.with_discovered(self.offline_discoveries()).0)
+    }
+
+    /// The template as a run sees it: each source's discovered tools after the written tools of
+    /// its section (or the template's own). A tool whose name is invalid, reserved or already
+    /// taken is left out, and its discovery says so: a source never fails a run. Returns the
+    /// discoveries as applied, in the sources' order.
+    pub fn with_discovered(&self, discoveries: Vec<Discovery>) -> (Template, Vec<Discovery>) {
+        let mut template = self.clone();
+        let mut taken: HashSet<String> = self.all_tools().iter().map(|t| t.name.clone()).collect();
+        let sections: HashMap<&str, Option<&str>> =
+            self.sources.iter().map(|s| (s.name.as_str(), s.section.as_deref())).collect();
+        let mut applied = Vec::with_capacity(discoveries.len());
+        for mut discovery in discoveries {
+            let (kept, left_out) = keep_usable(std::mem::take(&mut discovery.tools), &mut taken);
+            if !left_out.is_empty() {
+                let why = left_out.join("; ");
+                discovery.error = Some(discovery.error.map_or(why.clone(), |error| format!("{error}; {why}")));
+            }
+            match sections.get(discovery.source.as_str()).copied().flatten() {
+                None => template.tools.extend(kept.iter().cloned()),
+                Some(path) => match section_mut(&mut template.sections, path) {
+                    Some(section) => section.tools.extend(kept.iter().cloned()),
+                    None => continue,
+                },
+            }
+            discovery.tools = kept;
+            applied.push(discovery);
+        }
+        (template, applied)
+    }
+}
+
+/// The tools a run can take, in order, and why each other one was left out.
+fn keep_usable(tools: Vec<Tool>, taken: &mut HashSet<String>) -> (Vec<Tool>, Vec<String>) {
+    let mut kept = Vec::with_capacity(tools.len());
+    let mut left_out = Vec::new();
+    for tool in tools {
+        if let Some(problem) = tool_name_problem(&tool.name) {
+            left_out.push(format!("left out: {problem}"));
+        } else if !taken.insert(tool.name.clone()) {
+            left_out.push(format!("left out '{}': the template already has a tool of that name", tool.name));
+        } else if let Err(problem) = check_parameters_schema(&tool.parameters) {
+            left_out.push(format!("left out '{}': {problem}", tool.name));
+        } else {
+            kept.push(tool);
+        }
+    }
+    (kept, left_out)
+}
+
+fn section_mut<'t>(sections: &'t mut [Section], path: &str) -> Option<&'t mut Section> {
+    let (first, rest) = path.split_once('.').map_or((path, None), |(first, rest)| (first, Some(rest)));
+    let section = sections.iter_mut().find(|s| s.key == first)?;
+    match rest {
+        None => Some(section),
+        Some(rest) => section_mut(&mut section.children, rest),
+    }
+}
