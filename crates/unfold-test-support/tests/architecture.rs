@@ -14,6 +14,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("unfold-engine", 1),
     ("unfold-live", 2),
     ("unfold-stores", 2),
+    ("unfold-sources", 2),
     ("unfold-test-support", 2),
     ("unfold-editing", 3),
     ("unfold-application", 4),

@@ -1,0 +1,187 @@
+//! One connection to an MCP server: started (a child process, or a streamable HTTP session),
+//! initialized, listed page by page, called with a timeout, its `notifications/tools/list_changed`
+//! counted so the caller lists afresh before the next model call, and shut down (stdin closed, then
+//! SIGTERM, then a kill) so no process outlives it. Every run gets its own.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Map, Value};
+use unfold_documents::source::McpServer;
+use unfold_documents::tool::{Tool, ToolKind};
+
+use crate::error::SourceError;
+use crate::launch::Launch;
+
+/// Counts the server's tool-list changes (the SDK calls it for every notification).
+#[derive(Debug, Clone, Default)]
+struct ListChanges(Arc<AtomicU64>);
+
+impl ClientHandler for ListChanges {
+    fn on_tool_list_changed(
+        &self,
+        _context: NotificationContext<RoleClient>,
+    ) -> impl std::future::Future<Output = ()> + Send + '_ {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        std::future::ready(())
+    }
+}
+
+/// What a tool call answered: its text for the model, and whether it failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolAnswer {
+    /// False for an `isError` result, an error, a timeout or a closed source.
+    pub success: bool,
+    /// What the model is told.
+    pub result: Value,
+}
+
+/// A running MCP server.
+pub struct McpConnection {
+    service: RunningService<RoleClient, ListChanges>,
+    changes: Arc<AtomicU64>,
+    /// The number of list changes already taken.
+    taken: u64,
+    /// The child's process id (none over HTTP).
+    pid: Option<u32>,
+}
+
+impl McpConnection {
+    /// Starts `server` (its command in `template_dir`, with the user's environment read through
+    /// `user_env`, or its URL) and initializes it within `timeout`. The caller has the user's
+    /// consent: nothing here asks.
+    pub async fn start(
+        server: &McpServer,
+        template_dir: &Path,
+        user_env: &dyn Fn(&str) -> Option<String>,
+        timeout: Duration,
+    ) -> Result<McpConnection, SourceError> {
+        let handler = ListChanges::default();
+        let changes = handler.0.clone();
+        let (service, pid) = match &server.url {
+            Some(url) => {
+                let transport = StreamableHttpClientTransport::from_uri(url.clone());
+                (within(timeout, handler.serve(transport)).await?.map_err(protocol)?, None)
+            }
+            None => {
+                let launch = Launch::of(server, template_dir, user_env)?;
+                let start_error = |error: std::io::Error| SourceError::Start {
+                    program: launch.argv[0].clone(),
+                    reason: error.to_string(),
+                };
+                // The server's stderr goes to the log, never into a report.
+                let (process, stderr) = TokioChildProcess::builder(launch.command())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .map_err(start_error)?;
+                let pid = process.id();
+                if let Some(stderr) = stderr {
+                    tokio::spawn(log_lines(launch.argv[0].clone(), stderr));
+                }
+                (within(timeout, handler.serve(process)).await?.map_err(protocol)?, pid)
+            }
+        };
+        Ok(McpConnection { service, changes, taken: 0, pid })
+    }
+
+    /// The child's process id, while it runs over stdio.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// Every tool the server lists now (all pages), as Unfold tools: MCP annotations become
+    /// `kind` (`readOnlyHint` → read, `destructiveHint` → edit, else other).
+    pub async fn list_tools(&self, timeout: Duration) -> Result<Vec<Tool>, SourceError> {
+        let tools = within(timeout, self.service.list_all_tools()).await?.map_err(protocol)?;
+        Ok(tools.into_iter().map(unfold_tool).collect())
+    }
+
+    /// Whether the server said its tool list changed since the last time this was asked.
+    pub fn take_list_changed(&mut self) -> bool {
+        let now = self.changes.load(Ordering::SeqCst);
+        let changed = now != self.taken;
+        self.taken = now;
+        changed
+    }
+
+    /// Calls tool `name`; an `isError` result, an error, a timeout or a closed connection is a
+    /// failed answer that says which.
+    pub async fn call(&self, name: &str, arguments: Map<String, Value>, timeout: Duration) -> ToolAnswer {
+        let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        match within(timeout, self.service.call_tool(params)).await {
+            Ok(Ok(result)) => answer_of(result),
+            Ok(Err(error)) => {
+                ToolAnswer { success: false, result: Value::String(format!("The source failed: {error}")) }
+            }
+            Err(error) => ToolAnswer { success: false, result: Value::String(format!("The source gave {error}")) },
+        }
+    }
+
+    /// Closes the connection: the child's stdin is closed, then it is sent SIGTERM, then killed.
+    pub async fn shutdown(self) {
+        if let Err(error) = self.service.cancel().await {
+            tracing::warn!(%error, "a tool source did not shut down cleanly");
+        }
+    }
+}
+
+/// `work`, or a timeout error after `timeout`.
+async fn within<T>(timeout: Duration, work: impl std::future::Future<Output = T>) -> Result<T, SourceError> {
+    tokio::time::timeout(timeout, work).await.map_err(|_| SourceError::Timeout(timeout))
+}
+
+fn protocol(error: impl std::fmt::Display) -> SourceError {
+    SourceError::Protocol(error.to_string())
+}
+
+/// The server's stderr, line by line, into the log.
+async fn log_lines(program: String, stderr: tokio::process::ChildStderr) {
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        tracing::debug!(source = program, "{line}");
+    }
+}
+
+fn unfold_tool(tool: rmcp::model::Tool) -> Tool {
+    let kind = tool.annotations.as_ref().map(|hints| match (hints.read_only_hint, hints.destructive_hint) {
+        (Some(true), _) => ToolKind::Read,
+        (_, Some(true)) => ToolKind::Edit,
+        _ => ToolKind::Other,
+    });
+    Tool {
+        name: tool.name.into_owned(),
+        description: tool.description.map(|d| d.into_owned()).unwrap_or_default(),
+        brief: None,
+        parameters: Value::Object((*tool.input_schema).clone()),
+        kind: Some(kind.unwrap_or(ToolKind::Other)),
+        categories: None,
+        requires_permission: None,
+        mock: None,
+        extensions: Map::new(),
+    }
+}
+
+/// The answer of a result: its text blocks joined (the structured content when there is no text).
+fn answer_of(result: CallToolResult) -> ToolAnswer {
+    let texts: Vec<String> = result
+        .content
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::Text(text) => Some(text.text.clone()),
+            _ => None,
+        })
+        .collect();
+    let value = if texts.is_empty() {
+        result.structured_content.clone().unwrap_or(Value::Null)
+    } else {
+        Value::String(texts.join("\n"))
+    };
+    ToolAnswer { success: result.is_error != Some(true), result: value }
+}

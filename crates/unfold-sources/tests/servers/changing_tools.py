@@ -1,0 +1,38 @@
+"""An MCP server (the official Python SDK's FastMCP) whose tool list changes when one of its tools is
+called: `unlock` adds `deploy` and tells the client the list changed. Unfold's tests start it over
+stdio; nothing in it knows Unfold."""
+
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.types import ToolAnnotations
+
+server = FastMCP("changing-tools")
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def lookup(issue: int) -> str:
+    """Look up an issue by its number."""
+    return f"issue {issue}: login fails"
+
+
+@server.tool(annotations=ToolAnnotations(destructiveHint=True))
+async def unlock(ctx: Context) -> str:
+    """Unlock the deploy tool."""
+    if server._tool_manager.get_tool("deploy") is None:
+        server.add_tool(deploy, annotations=ToolAnnotations(destructiveHint=True))
+        await ctx.session.send_tool_list_changed()
+    return "deploy unlocked"
+
+
+def deploy(target: str) -> str:
+    """Deploy to a target."""
+    return f"deployed to {target}"
+
+
+@server.tool()
+def fail() -> str:
+    """Always fails."""
+    raise ValueError("the tool failed on purpose")
+
+
+if __name__ == "__main__":
+    server.run("stdio")

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the MCP servers the tool-source tests run against, pinned, into ~/.cache/unfold (or
+# $UNFOLD_CACHE): the official Python SDK (`mcp` from PyPI) in a virtual environment, for the test
+# servers in crates/unfold-sources/tests/servers, and the reference server
+# `@modelcontextprotocol/server-everything` from npm. Idempotent: a pinned version already there is
+# kept. Usage: scripts/mcp-servers.sh install
+set -euo pipefail
+
+MCP_PYTHON_SDK="1.30.0"
+SERVER_EVERYTHING="2026.8.31"
+CACHE="${UNFOLD_CACHE:-$HOME/.cache/unfold}"
+
+install_python_sdk() {
+  local venv="$CACHE/mcp-venv"
+  if [[ -x "$venv/bin/python" ]] && [[ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null)" == "$MCP_PYTHON_SDK" ]]; then
+    return 0
+  fi
+  echo "==> installing the MCP Python SDK $MCP_PYTHON_SDK into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$MCP_PYTHON_SDK"
+}
+
+install_server_everything() {
+  local folder="$CACHE/mcp-npm"
+  local package="$folder/node_modules/@modelcontextprotocol/server-everything/package.json"
+  if [[ -f "$package" ]] && grep -q "\"version\": \"$SERVER_EVERYTHING\"" "$package"; then
+    return 0
+  fi
+  echo "==> installing @modelcontextprotocol/server-everything $SERVER_EVERYTHING into $folder"
+  mkdir -p "$folder"
+  npm install --prefix "$folder" --no-audit --no-fund --silent \
+    "@modelcontextprotocol/server-everything@$SERVER_EVERYTHING"
+}
+
+case "${1:-}" in
+  install)
+    mkdir -p "$CACHE"
+    install_python_sdk
+    install_server_everything
+    ;;
+  *)
+    echo "usage: $0 install" >&2
+    exit 2
+    ;;
+esac
