@@ -6,8 +6,8 @@
 //! What it holds: the documents open in the app ([`templates`], [`scenarios`], [`recovery`]),
 //! comparisons and their exports ([`comparisons`], [`exports`]), live runs and replays
 //! ([`live_runs`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
-//! [`keys`]), recent files ([`recent`]), files read by the command line ([`files`]), and where all
-//! of it is kept ([`folders`]).
+//! [`keys`]), recent files ([`recent`]), files read by the command line ([`files`]), tool sources
+//! ([`sources`]), and where all of it is kept ([`folders`]).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -25,6 +25,7 @@ pub mod recent;
 pub mod recovery;
 pub mod run_history;
 pub mod scenarios;
+pub mod sources;
 pub mod templates;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};

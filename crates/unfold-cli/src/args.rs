@@ -140,6 +140,49 @@ pub enum Command {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// The tools a template's sources (MCP servers, relay plugins) offer, and their snapshots
+    Sources {
+        #[command(subcommand)]
+        action: SourcesAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SourcesAction {
+    /// Each tool with its source, tier, kind, categories and permission (the snapshots, unless
+    /// --allow-sources starts the sources)
+    List {
+        /// The template file.
+        template: PathBuf,
+        /// Start the template's sources (their commands run, their URLs are reached) to list them live.
+        #[arg(long)]
+        allow_sources: bool,
+        /// Only tools of this kind.
+        #[arg(long, value_parser = parse_kind, value_name = "read|edit|execute|other")]
+        kind: Option<unfold_documents::tool::ToolKind>,
+        /// Only tools with this category.
+        #[arg(long)]
+        category: Option<String>,
+        /// Only this source's tools.
+        #[arg(long)]
+        source: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Start the template's sources and write what each lists as its snapshot (needs --allow-sources)
+    Snapshot {
+        /// The template file.
+        template: PathBuf,
+        /// Start the template's sources (their commands run, their URLs are reached).
+        #[arg(long)]
+        allow_sources: bool,
+    },
+}
+
+fn parse_kind(text: &str) -> Result<unfold_documents::tool::ToolKind, String> {
+    serde_json::from_value(serde_json::Value::String(text.to_owned()))
+        .map_err(|_| "expected read, edit, execute or other".to_owned())
 }
 
 #[derive(Debug, Subcommand)]

@@ -59,6 +59,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
         Command::ToScenario { template, cassette, output } => {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
         }
+        Command::Sources { action } => crate::sources::execute(action),
     }
 }
 

@@ -15,6 +15,7 @@ mod history;
 mod live;
 mod report_table;
 mod runtime;
+mod sources;
 
 use std::process::ExitCode;
 

@@ -444,6 +444,86 @@ fn a_sources_snapshot_is_offered_after_its_sections_tools_and_nothing_is_started
     assert!(!marker.exists(), "opening, validating, rendering and comparing never start a source");
 }
 
+/// A template whose `ide` source (on `context`) runs the Python SDK test server, and whose `docs`
+/// source would leave `marker` behind if it ran; `ide` has a snapshot with `grep`.
+fn template_with_servers(dir: &Path, marker: &Path) -> PathBuf {
+    let python = unfold_test_support::mcp_servers::python();
+    let server = unfold_test_support::mcp_servers::changing_tools_script();
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(repo(EXAMPLE)).unwrap()).unwrap();
+    doc["sources"] = serde_json::json!([
+        { "name": "ide", "section": "context", "mcp": { "command": [python, server.to_str().unwrap()] },
+          "snapshot": [{ "name": "grep", "description": "Search the workspace.", "parameters": { "type": "object" },
+                         "kind": "read", "categories": ["search"] }] },
+        { "name": "docs", "section": null, "mcp": { "command": ["touch", marker.to_str().unwrap()] } }
+    ]);
+    let path = dir.join("servers.unfold.json");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn sources_list_shows_the_snapshots_and_starts_nothing_without_consent() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("the-source-ran");
+    let template = template_with_servers(dir.path(), &marker);
+    let template = template.to_str().unwrap();
+    let listed = run(&["sources", "list", template]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    insta::assert_snapshot!(listed.stdout, @r"
+    source  tier      tool  kind  categories  permission
+    ide     snapshot  grep  read  search      -
+    ");
+    assert_eq!(
+        listed.stderr,
+        format!("warning: {template}: source 'docs' (no tools): not started, and it has no snapshot\n")
+    );
+    assert_eq!(run(&["sources", "list", template, "--kind", "edit"]).stdout.lines().count(), 1, "only the header");
+    let json: serde_json::Value = serde_json::from_str(&run(&["sources", "list", template, "--json"]).stdout).unwrap();
+    assert_eq!(json[0]["tier"], "snapshot");
+    assert_eq!(json[0]["section"], "context");
+
+    let refused = run(&["sources", "snapshot", template]);
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("--allow-sources"), "{}", refused.stderr);
+    assert!(!marker.exists(), "nothing was started without --allow-sources");
+}
+
+#[test]
+fn sources_snapshot_writes_what_the_running_server_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("the-source-ran");
+    let path = template_with_servers(dir.path(), &marker);
+    let template = path.to_str().unwrap();
+    let live = run(&["sources", "list", template, "--allow-sources", "--source", "ide"]);
+    assert_eq!(live.code, 0, "{}", live.stderr);
+    insta::assert_snapshot!(live.stdout, @r"
+    source  tier  tool    kind   categories  permission
+    ide     live  lookup  read   -           -
+    ide     live  unlock  edit   -           -
+    ide     live  fail    other  -           -
+    ");
+    let snapshot = run(&["sources", "snapshot", template, "--allow-sources"]);
+    assert_eq!(snapshot.code, 0, "{}", snapshot.stderr);
+    assert_eq!(snapshot.stdout, "ide: 3 tools\n");
+    // `docs` started too (the user allowed every source); the file gained only what was listed.
+    assert!(marker.exists());
+    assert!(snapshot.stderr.contains("source 'docs'"), "{}", snapshot.stderr);
+    let saved = unfold_documents::Template::load(&path).unwrap();
+    let names: Vec<&str> = saved.sources[0].snapshot.as_ref().unwrap().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["lookup", "unlock", "fail"]);
+    assert_eq!(saved.sources[1].snapshot, None);
+    assert_eq!(
+        run(&["sources", "list", template, "--kind", "edit"])
+            .stdout
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["ide", "snapshot", "unlock", "edit", "-", "-"]
+    );
+}
+
 #[test]
 fn compare_json_is_the_report() {
     let outcome = run(&[

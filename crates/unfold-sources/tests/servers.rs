@@ -4,35 +4,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use unfold_documents::source::McpServer;
+pub use unfold_test_support::mcp_servers::{npm_bin, python};
 
 /// Long enough for a cold Python or Node start on a busy 2-core machine; a test that waits for a
 /// timeout uses its own, short one.
 pub const START_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// Where `scripts/mcp-servers.sh` installs (`UNFOLD_CACHE`, else `~/.cache/unfold`).
-fn cache() -> PathBuf {
-    if let Some(cache) = std::env::var_os("UNFOLD_CACHE") {
-        return PathBuf::from(cache);
-    }
-    let home = std::env::var_os("HOME").expect("HOME is set");
-    PathBuf::from(home).join(".cache/unfold")
-}
-
-/// The Python that has the `mcp` package (`UNFOLD_MCP_PYTHON`, else the install script's venv).
-pub fn python() -> String {
-    let python = std::env::var("UNFOLD_MCP_PYTHON")
-        .unwrap_or_else(|_| cache().join("mcp-venv/bin/python").display().to_string());
-    assert!(Path::new(&python).exists(), "{python} is missing: run scripts/mcp-servers.sh install first");
-    python
-}
-
-/// A program the npm servers installed (`UNFOLD_MCP_NPM`, else the install script's folder).
-pub fn npm_bin(name: &str) -> String {
-    let folder = std::env::var("UNFOLD_MCP_NPM").map(PathBuf::from).unwrap_or_else(|_| cache().join("mcp-npm"));
-    let bin = folder.join("node_modules/.bin").join(name);
-    assert!(bin.exists(), "{} is missing: run scripts/mcp-servers.sh install first", bin.display());
-    bin.display().to_string()
-}
 
 /// The folder of this crate's test servers.
 pub fn servers_dir() -> PathBuf {

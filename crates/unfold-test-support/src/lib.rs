@@ -1,10 +1,11 @@
 //! What the tests and benchmarks of Unfold's crates share: paths to the repository's fixtures, a
 //! scenario built over a minimal valid one, a readable trace of a run's event log, the benchmark
-//! template, and the proptest generators of valid documents. A dev-dependency only: it is never
+//! template, the proptest generators of valid documents, and where the real MCP test servers are. A dev-dependency only: it is never
 //! part of a build a user runs.
 
 pub mod bench_template;
 pub mod generators;
+pub mod mcp_servers;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,120 @@
+//! Tool sources as the command line (and later the app) uses them: every tool a template's sources
+//! offer, with its source, tier and metadata, filtered by kind, category and source; and a
+//! snapshot of what the started sources list, written into the template atomically. A source is
+//! started only when the caller says the user allowed it (`--allow-sources`); every connection is
+//! shut down before the answer.
+
+use std::path::Path;
+
+use unfold_documents::discovery::{Discovery, Tier};
+use unfold_documents::source::ToolSource;
+use unfold_documents::tool::ToolKind;
+use unfold_documents::Template;
+use unfold_sources::discover::{discover, DISCOVERY_TIMEOUT};
+
+use crate::error::{AppError, AppResult, ErrorCode};
+
+/// Which source tools to show; `None` shows all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceToolFilter {
+    /// Only tools of this kind.
+    pub kind: Option<ToolKind>,
+    /// Only tools with this category.
+    pub category: Option<String>,
+    /// Only this source's tools.
+    pub source: Option<String>,
+}
+
+/// One tool a source offers, as `unfold sources list` shows it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SourceTool {
+    /// The source's name.
+    pub source: String,
+    /// Where its tools came from this time.
+    pub tier: Tier,
+    /// The section the tool belongs to (none: the template's own tools).
+    pub section: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// What the tool does to the world, when known.
+    pub kind: Option<ToolKind>,
+    /// Its categories.
+    pub categories: Vec<String>,
+    /// Whether a person must allow each call.
+    pub requires_permission: bool,
+}
+
+/// What the sources offered: each source's discovery (with why a lower tier was used), then the
+/// tools the filter keeps.
+#[derive(Debug, Clone)]
+pub struct SourceTools {
+    /// One per source, in the template's order.
+    pub discoveries: Vec<Discovery>,
+    /// The tools, source by source in their listed order.
+    pub tools: Vec<SourceTool>,
+}
+
+/// The tools `template_path`'s sources offer: started and listed when `allow` (the user's
+/// consent), else their snapshots.
+pub async fn list_source_tools(template_path: &Path, allow: bool, filter: &SourceToolFilter) -> AppResult<SourceTools> {
+    let template = load(template_path)?;
+    let discoveries = discovered(&template, template_path, allow).await;
+    let tools = discoveries
+        .iter()
+        .flat_map(|discovery| {
+            let section = template.sources.iter().find(|s| s.name == discovery.source).and_then(|s| s.section.clone());
+            discovery.tools.iter().map(move |tool| SourceTool {
+                source: discovery.source.clone(),
+                tier: discovery.tier,
+                section: section.clone(),
+                name: tool.name.clone(),
+                kind: tool.kind,
+                categories: tool.categories.clone().unwrap_or_default(),
+                requires_permission: tool.requires_permission.unwrap_or(false),
+            })
+        })
+        .filter(|tool| keeps(filter, tool))
+        .collect();
+    Ok(SourceTools { discoveries, tools })
+}
+
+fn keeps(filter: &SourceToolFilter, tool: &SourceTool) -> bool {
+    filter.kind.is_none_or(|kind| tool.kind == Some(kind))
+        && filter.category.as_ref().is_none_or(|category| tool.categories.contains(category))
+        && filter.source.as_ref().is_none_or(|source| &tool.source == source)
+}
+
+/// Starts every source of `template_path` (the caller has the user's consent), writes what each
+/// one listed as its `snapshot`, atomically, and returns the discoveries. A source that could not
+/// be listed keeps the snapshot it had, and its discovery says why.
+pub async fn snapshot_sources(template_path: &Path) -> AppResult<Vec<Discovery>> {
+    let mut template = load(template_path)?;
+    let discoveries = discovered(&template, template_path, true).await;
+    for discovery in discoveries.iter().filter(|d| d.tier == Tier::Live) {
+        if let Some(source) = template.sources.iter_mut().find(|s| s.name == discovery.source) {
+            source.snapshot = Some(discovery.tools.clone());
+        }
+    }
+    // What was listed is checked as a written snapshot is before it reaches the file.
+    let text = template.to_json();
+    Template::from_json(text.as_bytes())
+        .and_then(|_| unfold_documents::document::write_atomically(template_path, &text))
+        .map_err(|error| AppError::invalid_as(ErrorCode::InvalidTemplate)(error.in_file(template_path)))?;
+    Ok(discoveries)
+}
+
+fn load(template_path: &Path) -> AppResult<Template> {
+    Template::load(template_path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))
+}
+
+/// Each source's discovery; the connections are closed before this returns.
+async fn discovered(template: &Template, template_path: &Path, allow: bool) -> Vec<Discovery> {
+    let folder = template_path.parent().unwrap_or(Path::new("."));
+    let allowed = |_: &ToolSource| allow;
+    let user_env = |name: &str| std::env::var(name).ok();
+    let (discoveries, connections) = discover(template, folder, &allowed, &user_env, DISCOVERY_TIMEOUT).await;
+    for (_, connection) in connections {
+        connection.shutdown().await;
+    }
+    discoveries
+}

@@ -1,0 +1,99 @@
+//! `unfold sources`: the tools a template's sources offer as a table or JSON (each source's tier,
+//! and why a lower one was used, on stderr), and their snapshots written into the template.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use unfold_application::sources::{self, SourceTool, SourceToolFilter};
+use unfold_application::AppResult;
+use unfold_documents::discovery::{Discovery, Tier};
+use unfold_documents::tool::ToolKind;
+use unfold_documents::Error;
+
+use crate::args::SourcesAction;
+use crate::runtime::block_on;
+
+pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
+    match action {
+        SourcesAction::List { template, allow_sources, kind, category, source, json } => {
+            let filter = SourceToolFilter { kind, category, source };
+            let listed = block_on(sources::list_source_tools(&template, allow_sources, &filter))??;
+            warn_about(&template, &listed.discoveries);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&listed.tools).unwrap_or_default());
+            } else {
+                print!("{}", table(&listed.tools));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        SourcesAction::Snapshot { template, allow_sources } => {
+            if !allow_sources {
+                let why = "a snapshot starts the template's sources (their commands run, their URLs are reached): add --allow-sources to allow it";
+                return Err(Error::argument("--allow-sources", why).in_file(&template).into());
+            }
+            let discoveries = block_on(sources::snapshot_sources(&template))??;
+            warn_about(&template, &discoveries);
+            for discovery in discoveries.iter().filter(|d| d.tier == Tier::Live) {
+                println!("{}: {} tools", discovery.source, discovery.tools.len());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// One stderr line per source that did not give its live list, with the reason.
+fn warn_about(template: &Path, discoveries: &[Discovery]) {
+    for discovery in discoveries {
+        if let Some(error) = &discovery.error {
+            eprintln!(
+                "warning: {}: source '{}' ({}): {error}",
+                template.display(),
+                discovery.source,
+                tier_word(discovery.tier)
+            );
+        }
+    }
+}
+
+fn tier_word(tier: Tier) -> &'static str {
+    match tier {
+        Tier::Live => "live",
+        Tier::Snapshot => "snapshot",
+        Tier::None => "no tools",
+    }
+}
+
+/// A kind as the files write it (`read`, `edit`, …).
+fn kind_word(kind: ToolKind) -> String {
+    serde_json::to_value(kind).ok().and_then(|value| value.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+fn table(tools: &[SourceTool]) -> String {
+    let rows: Vec<[String; 6]> = tools
+        .iter()
+        .map(|tool| {
+            [
+                tool.source.clone(),
+                tier_word(tool.tier).to_owned(),
+                tool.name.clone(),
+                tool.kind.map(kind_word).unwrap_or_else(|| "-".to_owned()),
+                if tool.categories.is_empty() { "-".to_owned() } else { tool.categories.join(",") },
+                if tool.requires_permission { "asks" } else { "-" }.to_owned(),
+            ]
+        })
+        .collect();
+    let header = ["source", "tier", "tool", "kind", "categories", "permission"].map(str::to_owned);
+    let mut widths = header.clone().map(|h| h.len());
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(&rows) {
+        let cells: Vec<String> = row.iter().zip(widths).map(|(cell, width)| format!("{cell:width$}")).collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
