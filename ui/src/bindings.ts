@@ -526,6 +526,16 @@ export type EventKind_Deserialize =
 adapter: AdapterKind; 
 /**  The template's key. */
 template: string } | 
+/**  What a tool source offered the run, before its first model call (spec 8): one per source. */
+{ type: "tools_discovered"; 
+/**  The source's name. */
+source: string; 
+/**  Where its tools came from: the running source, its snapshot, or nowhere. */
+tier: Tier; 
+/**  The tools it offered the run, in its order. */
+tools: string[]; 
+/**  Why a lower tier was used, or a tool left out. */
+error?: string | null } | 
 /**  The model was called once. */
 { type: "model_call"; 
 /**  1-based, counted over the whole run. */
@@ -609,6 +619,16 @@ export type EventKind_Serialize =
 adapter: AdapterKind; 
 /**  The template's key. */
 template: string } | 
+/**  What a tool source offered the run, before its first model call (spec 8): one per source. */
+{ type: "tools_discovered"; 
+/**  The source's name. */
+source: string; 
+/**  Where its tools came from: the running source, its snapshot, or nowhere. */
+tier: Tier; 
+/**  The tools it offered the run, in its order. */
+tools: string[]; 
+/**  Why a lower tier was used, or a tool left out. */
+error?: string } | 
 /**  The model was called once. */
 { type: "model_call"; 
 /**  1-based, counted over the whole run. */
@@ -1847,6 +1867,15 @@ export type Template_Serialize = {
 	/**  The top-level sections, in order. */
 	sections: Section_Serialize[],
 };
+
+/**  Where a run's tools of a source came from (spec 8's discovery tiers). */
+export type Tier = 
+/**  Tier 1: what the running source listed. */
+"live" | 
+/**  Tier 2: the template's `snapshot` of the source. */
+"snapshot" | 
+/**  Tier 3: nothing; the source's tools are absent. */
+"none";
 
 /**  A tool as written in a template (the OpenAI function shape plus metadata). */
 export type Tool = Tool_Serialize | Tool_Deserialize;

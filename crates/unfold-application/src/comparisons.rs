@@ -93,15 +93,13 @@ pub async fn compare_and_keep(
 ) -> AppResult<KeptComparison> {
     let ComparedDocuments { template, scenario, .. } = documents;
     let started = (now_ms(), std::time::Instant::now());
-    // No source is started yet: the runs see each source's snapshot.
-    let seen = template.offline_view();
     let comparison = match &model {
         ComparisonModel::Scripted(adapters) => {
-            unfold_engine::compare::compare_observed(&seen, scenario, adapters, observer, cancel).await
+            unfold_engine::compare::compare_observed(template, scenario, adapters, observer, cancel).await
         }
         ComparisonModel::Live(live) => {
             let mut providers = |lane: Lane| live_provider(live, lane);
-            unfold_engine::compare::compare_live(&seen, scenario, &live.adapters, &mut providers, observer, cancel)
+            unfold_engine::compare::compare_live(template, scenario, &live.adapters, &mut providers, observer, cancel)
                 .await
         }
     }

@@ -65,7 +65,16 @@ pub async fn run_live_and_keep(
     if run.record {
         provider = provider.recording();
     }
-    let input = RunInput { template, params: run.params, user: run.user, tool_changes: &[], limits: run.limits };
+    // No source is started yet: the run sees the sources' snapshots, and says so.
+    let (seen, discoveries) = template.with_discovered(template.offline_discoveries());
+    let input = RunInput {
+        template: &seen,
+        params: run.params,
+        user: run.user,
+        tool_changes: &[],
+        discoveries: &discoveries,
+        limits: run.limits,
+    };
     let started = (now_ms(), Instant::now());
     let report = unfold_live::run_live(&input, run.adapter, &mut provider, observer)
         .await

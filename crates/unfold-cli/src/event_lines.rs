@@ -1,12 +1,28 @@
 //! Events as the lines a person follows on a terminal: one line each for what the summary does not
 //! cover, as `unfold run`, `replay` and `history show` print them.
 
+use unfold_documents::discovery::Tier;
 use unfold_engine::{Event, EventKind};
+
+/// What a source offered a run, in words: "tools from ide (its snapshot): grep, open".
+pub fn discovery_text(source: &str, tier: Tier, tools: &[String], error: Option<&str>) -> String {
+    let origin = match tier {
+        Tier::Live => "listed live",
+        Tier::Snapshot => "its snapshot",
+        Tier::None => "none",
+    };
+    let listed = if tools.is_empty() { "no tools".to_owned() } else { tools.join(", ") };
+    let why = error.map(|e| format!(" ({e})")).unwrap_or_default();
+    format!("tools from {source} ({origin}): {listed}{why}")
+}
 
 /// One line for an event a person follows live; `None` for those the summary covers.
 pub fn event_line(event: &Event) -> Option<String> {
     Some(match &event.kind {
         EventKind::RunStarted { adapter, template } => format!("run {template} under the {} adapter", adapter.name()),
+        EventKind::ToolsDiscovered { source, tier, tools, error } => {
+            format!("  {}", discovery_text(source, *tier, tools, error.as_deref()))
+        }
         EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, .. } => {
             format!(
                 "call {call_index} (attempt {}): {prompt_tokens} prompt tokens, {completion_tokens} completion tokens",

@@ -195,6 +195,9 @@ fn cut(text: &str) -> String {
 fn describe(event: &Event) -> String {
     let what = match &event.kind {
         EventKind::RunStarted { adapter, .. } => format!("run started ({})", adapter.name()),
+        EventKind::ToolsDiscovered { source, tier, tools, error } => {
+            crate::event_lines::discovery_text(source, *tier, tools, error.as_deref())
+        }
         EventKind::ModelCall { call_index, tools_offered, prompt_tokens, .. } => {
             format!("model call {call_index} ({} tools, {prompt_tokens} tokens)", tools_offered.len())
         }

@@ -440,8 +440,21 @@ fn a_sources_snapshot_is_offered_after_its_sections_tools_and_nothing_is_started
     let read = run(&["render", template, "--json", "--expand", "context"]);
     assert_eq!(tools(&read.stdout), ["lookup", "search", "cite", "grep", "read_section"]);
     assert_eq!(run(&["validate", template]).code, 0);
-    assert_eq!(run(&["compare", template, "examples/lookup-first.scenario.json"]).code, 0);
+    let compared = run(&["compare", template, "examples/lookup-first.scenario.json", "--json"]);
+    assert_eq!(compared.code, 0, "{}", compared.stderr);
     assert!(!marker.exists(), "opening, validating, rendering and comparing never start a source");
+    // Every run says where its source's tools came from before its first model call.
+    let report: serde_json::Value = serde_json::from_str(&compared.stdout).unwrap();
+    for run in report["runs"].as_array().unwrap().iter().chain([&report["baseline"]]) {
+        let discovered = &run["events"][1];
+        assert_eq!(discovered["type"], "tools_discovered", "{discovered}");
+        assert_eq!(
+            (&discovered["source"], &discovered["tier"], &discovered["tools"]),
+            (&"ide".into(), &"snapshot".into(), &serde_json::json!(["grep"]))
+        );
+    }
+    let table = run(&["compare", template, "examples/lookup-first.scenario.json"]);
+    assert!(table.stdout.contains("tools from ide (its snapshot): grep"), "{}", table.stdout);
 }
 
 /// A template whose `ide` source (on `context`) runs the Python SDK test server, and whose `docs`

@@ -289,7 +289,17 @@ async fn compare_runs(
     if !problems.is_empty() {
         return Err(Error::invalid(problems));
     }
-    let input = run_input(template, scenario);
+    // No source is started here: each run sees the sources' snapshots, and says so.
+    let (sourced, discoveries) = match template.sources.is_empty() {
+        true => (None, Vec::new()),
+        false => {
+            let (seen, discoveries) = template.with_discovered(template.offline_discoveries());
+            (Some(seen), discoveries)
+        }
+    };
+    let template = sourced.as_ref().unwrap_or(template);
+    let mut input = run_input(template, scenario);
+    input.discoveries = &discoveries;
     let mut runs = Vec::with_capacity(adapters.len());
     let mut requests = Vec::new();
     for &kind in adapters {
@@ -336,6 +346,7 @@ fn run_input<'a>(template: &'a Template, scenario: &'a Scenario) -> RunInput<'a>
         params: scenario.params.clone(),
         user: scenario.user.clone(),
         tool_changes: &scenario.tool_changes,
+        discoveries: &[],
         limits,
     }
 }

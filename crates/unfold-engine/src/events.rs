@@ -61,6 +61,18 @@ pub enum EventKind {
         /// The template's key.
         template: String,
     },
+    /// What a tool source offered the run, before its first model call (spec 8): one per source.
+    ToolsDiscovered {
+        /// The source's name.
+        source: String,
+        /// Where its tools came from: the running source, its snapshot, or nowhere.
+        tier: unfold_documents::discovery::Tier,
+        /// The tools it offered the run, in its order.
+        tools: Vec<String>,
+        /// Why a lower tier was used, or a tool left out.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
     /// The model was called once.
     ModelCall {
         /// 1-based, counted over the whole run.

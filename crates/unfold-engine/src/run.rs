@@ -51,6 +51,9 @@ pub struct RunInput<'a> {
     pub user: String,
     /// Plugin tool changes, by model call.
     pub tool_changes: &'a [ToolChange],
+    /// What each tool source offered: `template` already holds their tools (see
+    /// `Template::with_discovered`); the run starts by saying where they came from.
+    pub discoveries: &'a [unfold_documents::discovery::Discovery],
     /// Limits.
     pub limits: RunLimits,
 }
@@ -225,6 +228,14 @@ impl<'a> Run<'a, '_> {
 
     async fn execute(mut self, provider: &mut dyn Provider) -> Result<RunReport> {
         self.emit(EventKind::RunStarted { adapter: self.adapter.kind(), template: self.input.template.key.clone() });
+        for discovery in self.input.discoveries {
+            self.emit(EventKind::ToolsDiscovered {
+                source: discovery.source.clone(),
+                tier: discovery.tier,
+                tools: discovery.tools.iter().map(|tool| tool.name.clone()).collect(),
+                error: discovery.error.clone(),
+            });
+        }
         let (status, final_text, error) = loop {
             let end = match self.session.render() {
                 Ok(prompt) => self.attempt(Conversation::new(prompt, &self.input.user), provider).await,

@@ -514,6 +514,7 @@ fn a_picked_tool_carries_its_full_description_from_the_next_call_on() {
             params: Default::default(),
             user: scenario.user.clone(),
             tool_changes: &[],
+            discoveries: &[],
             limits: RunLimits::default(),
         };
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();

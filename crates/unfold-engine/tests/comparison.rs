@@ -45,6 +45,7 @@ fn run_one(kind: AdapterKind, fields: Value) -> RunReport {
         params: scenario.params.clone(),
         user: scenario.user.clone(),
         tool_changes: &scenario.tool_changes,
+        discoveries: &[],
         limits,
     };
     let mut provider = ScriptedProvider::new(&scenario, &template);

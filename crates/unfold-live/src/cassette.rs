@@ -177,6 +177,7 @@ impl Cassette {
             params: self.params.clone(),
             user: self.user.clone(),
             tool_changes: &[],
+            discoveries: &[],
             limits: RunLimits { max_model_calls: self.limits.max_model_calls, max_restarts: self.limits.max_restarts },
         };
         let mut replay = Replay { cassette: self, profile: self.provider.profile(), next: 0, mismatch: None };

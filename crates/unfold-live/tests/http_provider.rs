@@ -388,6 +388,7 @@ fn malformed_tool_arguments_go_back_to_the_model_and_the_run_goes_on() {
             params: Default::default(),
             user: "Find issue 7.".into(),
             tool_changes: &[],
+            discoveries: &[],
             limits: RunLimits::default(),
         };
         let adapter = adapter_for(AdapterKind::Dynamic);
@@ -427,6 +428,7 @@ fn recorded_run(template: &unfold_documents::Template) -> unfold_live::Cassette 
             params: Default::default(),
             user: "Find issue 7.".into(),
             tool_changes: &[],
+            discoveries: &[],
             limits: RunLimits::default(),
         };
         let report = unfold_live::run_live(&input, AdapterKind::Restart, &mut live, &mut |_| {}).await.unwrap();
@@ -601,6 +603,7 @@ fn a_cancelled_live_run_ends_with_no_event_after_the_cancel() {
                 params: Default::default(),
                 user: "Go.".into(),
                 tool_changes: &[],
+                discoveries: &[],
                 limits: RunLimits::default(),
             };
             unfold_live::run_live(&input, AdapterKind::Dynamic, &mut live, &mut |event| {

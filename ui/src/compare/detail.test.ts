@@ -30,6 +30,16 @@ describe("eventFields", () => {
     ]);
   });
 
+  it("shows where a source's tools came from, and why a lower tier was used", () => {
+    const discovered: RunEvent = { type: "tools_discovered", source: "docs", tier: "none", tools: [], error: "not started", seq: 1, attempt: 1 };
+    expect(eventFields(discovered)).toEqual([
+      { label: "Source", text: "docs" },
+      { label: "Tools from", text: "none" },
+      { label: "Tools", text: "none" },
+      { label: "Why", text: "not started" },
+    ]);
+  });
+
   it("shows a marker's fields", () => {
     expect(eventFields(restartEvent(6))).toEqual([
       { label: "Reason", text: "restarted to expand a section" },

@@ -5,7 +5,7 @@
 // Escape press is the detail's to close it.
 import type { CallRequest, JsonValue, RunEvent } from "../platform";
 import { discardText, type Discard } from "./timeline";
-import { LIMIT_NAMES, restartText, statusText } from "./words";
+import { LIMIT_NAMES, restartText, statusText, TIER_WORDS } from "./words";
 
 /** One field of an event: its label and its value as text; `json` values are shown as a block. */
 export interface EventField {
@@ -39,6 +39,13 @@ function fieldsOf(event: RunEvent): EventField[] {
       return [
         { label: "Adapter", text: event.adapter },
         { label: "Template", text: event.template },
+      ];
+    case "tools_discovered":
+      return [
+        { label: "Source", text: event.source },
+        { label: "Tools from", text: TIER_WORDS[event.tier] },
+        { label: "Tools", text: list(event.tools) },
+        ...(event.error === undefined ? [] : [{ label: "Why", text: event.error }]),
       ];
     case "model_call":
       return [

@@ -304,6 +304,9 @@ describe("describeEvent", () => {
 
   it("says each event in words, its enums worded", () => {
     check(started, "run started (dynamic)");
+    check({ type: "tools_discovered", source: "ide", tier: "snapshot", tools: ["grep", "open"] }, "tools from ide (its snapshot): grep, open");
+    check({ type: "tools_discovered", source: "docs", tier: "none", tools: [], error: "not started" }, "tools from docs (none): no tools");
+    check({ type: "tools_discovered", source: "ide", tier: "live", tools: ["grep"] }, "tools from ide (listed live): grep");
     check({ ...call(3, 1, 1234), tools_offered: ["a", "b"] }, "model call 3 (2 tools, 1,234 tokens)");
     check({ ...call(1, 1, 1), tools_offered: ["a"] }, "model call 1 (1 tool, 1 token)");
     check({ ...tool(1, "lookup"), args: { id: 7 } }, 'lookup {"id":7} ok');

@@ -4,7 +4,7 @@
 // each lane, the counters side by side with their deltas and the baseline, and one line per event
 // in words (the enums' words are words.ts's).
 import type { ComparisonReport, Counters, JsonValue, Lane, RunEvent } from "../platform";
-import { count, limitText, restartText, runEndText } from "./words";
+import { count, discoveryText, limitText, restartText, runEndText } from "./words";
 
 /** The lanes of a comparison, in the order they run and are drawn. */
 export const LANES: readonly Lane[] = ["dynamic", "restart", "baseline"];
@@ -341,6 +341,8 @@ export function describeEvent(event: RunEvent): string {
   switch (event.type) {
     case "run_started":
       return `run started (${event.adapter})`;
+    case "tools_discovered":
+      return discoveryText(event.source, event.tier, event.tools);
     case "model_call":
       return `model call ${String(event.call_index)} (${count(event.tools_offered.length, "tool")}, ${count(event.prompt_tokens, "token")})`;
     case "tool_call":

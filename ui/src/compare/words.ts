@@ -1,5 +1,5 @@
 // Every value of the core's enums a user reads in the compare view, in words, in one place: how a
-// run ended, why it restarted, which limit stopped it; and the prompt tokens a run spent against the
+// run ended, why it restarted, which limit stopped it, where a tool source's tools came from; and the prompt tokens a run spent against the
 // all-FULL baseline, said as more or fewer (never a minus sign after "saved"). The timeline's lines,
 // the event detail, the run status, the counters and the chart all take their words from here, so
 // a raw `visibility_expansion` or `turn_limit` never reaches the page.
@@ -10,6 +10,20 @@ type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
 export type RestartReason = EventOf<"restart">["reason"];
 /** A limit of spec 4.2 (the core's `Limit`). */
 export type Limit = EventOf<"limit_reached">["limit"];
+/** Where a tool source's tools came from (the core's `Tier`, spec 8). */
+export type Tier = EventOf<"tools_discovered">["tier"];
+
+/** Where a source's tools came from, as the timeline and the event detail say it. */
+export const TIER_WORDS: Readonly<Record<Tier, string>> = {
+  live: "listed live",
+  snapshot: "its snapshot",
+  none: "none",
+};
+
+/** "tools from ide (its snapshot): grep, open" */
+export function discoveryText(source: string, tier: Tier, tools: readonly string[]): string {
+  return `tools from ${source} (${TIER_WORDS[tier]}): ${tools.length === 0 ? "no tools" : tools.join(", ")}`;
+}
 
 /** How a run ended, as the status line, the counters and a lane's end say it. */
 export const STATUS_WORDS: Readonly<Record<RunStatus, string>> = {
