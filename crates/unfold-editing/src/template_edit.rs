@@ -180,7 +180,9 @@ pub fn apply(template: &mut Template, edit: TemplateEdit) -> Result<TemplateEdit
             check_key(children_mut(template, parent.as_deref())?, &key, Some(index))?;
             let section = &mut children_mut(template, parent.as_deref())?[index];
             let old = std::mem::replace(&mut section.key, key.clone());
-            Ok(TemplateEdit::RenameSection { path: join(parent.as_deref(), &key), key: old })
+            let renamed = join(parent.as_deref(), &key);
+            follow_with_sources(template, &path, &renamed);
+            Ok(TemplateEdit::RenameSection { path: renamed, key: old })
         }
         TemplateEdit::SetSectionFields { path, fields } => {
             if fields.visibility == Visibility::Summary && fields.summary.is_none() {
@@ -309,6 +311,19 @@ fn insert_section(
     Ok(TemplateEdit::RemoveSection { path })
 }
 
+/// Keeps the tool sources of the section at `from` (and of its subsections) on it once it is at
+/// `to`: a source belongs to a section, not to a path.
+fn follow_with_sources(template: &mut Template, from: &str, to: &str) {
+    for source in &mut template.sources {
+        let Some(section) = &mut source.section else { continue };
+        if section == from {
+            *section = to.to_owned();
+        } else if let Some(rest) = section.strip_prefix(from).and_then(|rest| rest.strip_prefix('.')) {
+            *section = format!("{to}.{rest}");
+        }
+    }
+}
+
 fn move_section(template: &mut Template, path: &str, parent: Option<String>, index: usize) -> Result<TemplateEdit> {
     if let Some(target) = &parent {
         if target == path || target.starts_with(&format!("{path}.")) {
@@ -336,11 +351,9 @@ fn move_section(template: &mut Template, path: &str, parent: Option<String>, ind
     }
     let key = section.key.clone();
     children_mut(template, parent.as_deref())?.insert(index, section);
-    Ok(TemplateEdit::MoveSection {
-        path: join(parent.as_deref(), &key),
-        parent: old_parent,
-        index: position(old_index),
-    })
+    let moved = join(parent.as_deref(), &key);
+    follow_with_sources(template, path, &moved);
+    Ok(TemplateEdit::MoveSection { path: moved, parent: old_parent, index: position(old_index) })
 }
 
 fn join(parent: Option<&str>, key: &str) -> String {

@@ -136,6 +136,28 @@ fn refused_edits_change_nothing_and_say_why() {
 }
 
 #[test]
+fn a_source_stays_on_its_section_when_the_section_is_renamed_or_moved() {
+    let mut template = fixture();
+    template.sources = serde_json::from_value(json!([
+        { "name": "ide", "section": "notes", "relay": { "plugin": "p" } },
+        { "name": "deep", "section": "notes.a", "relay": { "plugin": "p" } },
+        { "name": "own", "section": null, "relay": { "plugin": "p" } }
+    ]))
+    .unwrap();
+    let sections = |t: &Template| t.sources.iter().map(|s| s.section.clone().unwrap_or_default()).collect::<Vec<_>>();
+    let undo_rename =
+        apply(&mut template, TemplateEdit::RenameSection { path: "notes".into(), key: "memo".into() }).unwrap();
+    assert_eq!(sections(&template), ["memo", "memo.a", ""]);
+    assert!(template.problems_on_reload().is_empty(), "{:?}", template.problems_on_reload());
+    let undo_move =
+        apply(&mut template, TemplateEdit::MoveSection { path: "memo.a".into(), parent: None, index: 0 }).unwrap();
+    assert_eq!(sections(&template), ["memo", "a", ""]);
+    apply(&mut template, undo_move).unwrap();
+    apply(&mut template, undo_rename).unwrap();
+    assert_eq!(sections(&template), ["notes", "notes.a", ""]);
+}
+
+#[test]
 fn moving_a_section_to_a_parent_with_its_key_is_refused() {
     let mut template = fixture();
     apply(
