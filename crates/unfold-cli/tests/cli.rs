@@ -514,16 +514,17 @@ fn sources_snapshot_writes_what_the_running_server_lists() {
     ide     live  lookup  read   -           -
     ide     live  unlock  edit   -           -
     ide     live  fail    other  -           -
+    ide     live  crash   other  -           -
     ");
     let snapshot = run(&["sources", "snapshot", template, "--allow-sources"]);
     assert_eq!(snapshot.code, 0, "{}", snapshot.stderr);
-    assert_eq!(snapshot.stdout, "ide: 3 tools\n");
+    assert_eq!(snapshot.stdout, "ide: 4 tools\n");
     // `docs` started too (the user allowed every source); the file gained only what was listed.
     assert!(marker.exists());
     assert!(snapshot.stderr.contains("source 'docs'"), "{}", snapshot.stderr);
     let saved = unfold_documents::Template::load(&path).unwrap();
     let names: Vec<&str> = saved.sources[0].snapshot.as_ref().unwrap().iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["lookup", "unlock", "fail"]);
+    assert_eq!(names, ["lookup", "unlock", "fail", "crash"]);
     assert_eq!(saved.sources[1].snapshot, None);
     assert_eq!(
         run(&["sources", "list", template, "--kind", "edit"])

@@ -37,6 +37,19 @@ async fn a_server_that_exits_at_start_or_never_answers_is_an_error_in_time() {
 }
 
 #[tokio::test(flavor = "current_thread")]
+async fn a_server_that_answers_outside_the_protocol_is_an_error_in_time() {
+    let python = python();
+    let garbage =
+        command(&[&python, "-c", "import time; print('{not json-rpc', flush=True); time.sleep(600)  # garbage"]);
+    let error = McpConnection::start(&garbage, &servers_dir(), &user_env, Duration::from_secs(2))
+        .await
+        .err()
+        .expect("no protocol");
+    assert!(matches!(error, SourceError::Protocol(_) | SourceError::Timeout(_)), "{error}");
+    assert_eq!(processes_running("# garbage").await, Vec::<u32>::new(), "the server was killed");
+}
+
+#[tokio::test(flavor = "current_thread")]
 async fn discovery_lists_allowed_sources_live_and_falls_back_with_the_reason() {
     let python = python();
     let sources = json!([
@@ -57,7 +70,7 @@ async fn discovery_lists_allowed_sources_live_and_falls_back_with_the_reason() {
         discoveries.iter().map(|d| (d.source.clone(), d.tier, d.tools.len())).collect();
     assert_eq!(
         seen,
-        [("live".into(), Tier::Live, 3), ("broken".into(), Tier::Snapshot, 1), ("not_allowed".into(), Tier::None, 0)]
+        [("live".into(), Tier::Live, 4), ("broken".into(), Tier::Snapshot, 1), ("not_allowed".into(), Tier::None, 0)]
     );
     assert!(discoveries[1]
         .error

@@ -21,7 +21,8 @@ async fn lists_calls_sees_a_list_change_and_leaves_no_process() {
         [
             ("lookup".into(), Some(ToolKind::Read)),
             ("unlock".into(), Some(ToolKind::Edit)),
-            ("fail".into(), Some(ToolKind::Other))
+            ("fail".into(), Some(ToolKind::Other)),
+            ("crash".into(), Some(ToolKind::Other))
         ]
     );
     assert_eq!(tools[0].description, "Look up an issue by its number.");
@@ -41,8 +42,23 @@ async fn lists_calls_sees_a_list_change_and_leaves_no_process() {
     assert!(connection.take_list_changed(), "the list change is seen before the next model call");
     assert!(!connection.take_list_changed(), "and taken once");
     let relisted = connection.list_tools(START_TIMEOUT).await.unwrap();
-    assert_eq!(relisted.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["lookup", "unlock", "fail", "deploy"]);
+    assert_eq!(
+        relisted.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+        ["lookup", "unlock", "fail", "crash", "deploy"]
+    );
 
     connection.shutdown().await;
     assert!(!process_exists(pid), "the server's process is gone after shutdown");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_server_that_crashes_mid_run_fails_the_calls_that_follow() {
+    let connection = McpConnection::start(&changing_tools(), &servers_dir(), &user_env, START_TIMEOUT).await.unwrap();
+    let crashed = connection.call("crash", Default::default(), START_TIMEOUT).await;
+    assert!(!crashed.success, "{crashed:?}");
+    let after =
+        connection.call("lookup", serde_json::json!({ "issue": 1 }).as_object().unwrap().clone(), START_TIMEOUT).await;
+    assert!(!after.success, "{after:?}");
+    assert!(after.result.as_str().unwrap().starts_with("The source failed: "), "{after:?}");
+    connection.shutdown().await;
 }

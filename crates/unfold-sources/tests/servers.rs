@@ -26,6 +26,11 @@ pub fn command(command: &[&str]) -> McpServer {
     }
 }
 
+/// An MCP server reached at `url`.
+pub fn url(url: String) -> McpServer {
+    McpServer { command: None, url: Some(url), ..command(&[]) }
+}
+
 /// The Python SDK server whose tool list changes.
 pub fn changing_tools() -> McpServer {
     let python = python();

@@ -1,6 +1,8 @@
 """An MCP server (the official Python SDK's FastMCP) whose tool list changes when one of its tools is
-called: `unlock` adds `deploy` and tells the client the list changed. Unfold's tests start it over
-stdio; nothing in it knows Unfold."""
+called: `unlock` adds `deploy` and tells the client the list changed; `crash` ends it mid-run.
+Unfold's tests start it over stdio; nothing in it knows Unfold."""
+
+import os
 
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.types import ToolAnnotations
@@ -32,6 +34,12 @@ def deploy(target: str) -> str:
 def fail() -> str:
     """Always fails."""
     raise ValueError("the tool failed on purpose")
+
+
+@server.tool()
+def crash() -> str:
+    """Ends the server at once, as a crash would."""
+    os._exit(3)
 
 
 if __name__ == "__main__":
