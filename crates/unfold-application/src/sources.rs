@@ -7,10 +7,10 @@
 use std::path::Path;
 
 use unfold_documents::discovery::{Discovery, Tier};
-use unfold_documents::source::ToolSource;
 use unfold_documents::tool::ToolKind;
 use unfold_documents::Template;
 use unfold_sources::discover::{discover, DISCOVERY_TIMEOUT};
+pub use unfold_sources::Consent;
 
 use crate::error::{AppError, AppResult, ErrorCode};
 
@@ -54,11 +54,15 @@ pub struct SourceTools {
     pub tools: Vec<SourceTool>,
 }
 
-/// The tools `template_path`'s sources offer: started and listed when `allow` (the user's
-/// consent), else their snapshots.
-pub async fn list_source_tools(template_path: &Path, allow: bool, filter: &SourceToolFilter) -> AppResult<SourceTools> {
+/// The tools `template_path`'s sources offer: started and listed as `consent` allows, else their
+/// snapshots.
+pub async fn list_source_tools(
+    template_path: &Path,
+    consent: &Consent,
+    filter: &SourceToolFilter,
+) -> AppResult<SourceTools> {
     let template = load(template_path)?;
-    let discoveries = discovered(&template, template_path, allow).await;
+    let discoveries = discovered(&template, template_path, consent).await;
     let tools = discoveries
         .iter()
         .flat_map(|discovery| {
@@ -84,12 +88,12 @@ fn keeps(filter: &SourceToolFilter, tool: &SourceTool) -> bool {
         && filter.source.as_ref().is_none_or(|source| &tool.source == source)
 }
 
-/// Starts every source of `template_path` (the caller has the user's consent), writes what each
-/// one listed as its `snapshot`, atomically, and returns the discoveries. A source that could not
-/// be listed keeps the snapshot it had, and its discovery says why.
-pub async fn snapshot_sources(template_path: &Path) -> AppResult<Vec<Discovery>> {
+/// Starts the sources of `template_path` as `consent` allows, writes what each one listed as its
+/// `snapshot`, atomically, and returns the discoveries. A source that could not be listed keeps
+/// the snapshot it had, and its discovery says why.
+pub async fn snapshot_sources(template_path: &Path, consent: &Consent) -> AppResult<Vec<Discovery>> {
     let mut template = load(template_path)?;
-    let discoveries = discovered(&template, template_path, true).await;
+    let discoveries = discovered(&template, template_path, consent).await;
     for discovery in discoveries.iter().filter(|d| d.tier == Tier::Live) {
         if let Some(source) = template.sources.iter_mut().find(|s| s.name == discovery.source) {
             source.snapshot = Some(discovery.tools.clone());
@@ -108,11 +112,10 @@ fn load(template_path: &Path) -> AppResult<Template> {
 }
 
 /// Each source's discovery; the connections are closed before this returns.
-async fn discovered(template: &Template, template_path: &Path, allow: bool) -> Vec<Discovery> {
+async fn discovered(template: &Template, template_path: &Path, consent: &Consent) -> Vec<Discovery> {
     let folder = template_path.parent().unwrap_or(Path::new("."));
-    let allowed = |_: &ToolSource| allow;
     let user_env = |name: &str| std::env::var(name).ok();
-    let (discoveries, connections) = discover(template, folder, &allowed, &user_env, DISCOVERY_TIMEOUT).await;
+    let (discoveries, connections) = discover(template, folder, consent, &user_env, DISCOVERY_TIMEOUT).await;
     for (_, connection) in connections {
         connection.shutdown().await;
     }

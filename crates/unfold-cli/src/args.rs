@@ -154,9 +154,12 @@ pub enum SourcesAction {
     List {
         /// The template file.
         template: PathBuf,
-        /// Start the template's sources (their commands run, their URLs are reached) to list them live.
+        /// Start the template's sources (their commands run, their URLs on this machine are reached) to list them live.
         #[arg(long)]
         allow_sources: bool,
+        /// Let source NAME reach a URL on another machine (repeatable).
+        #[arg(long = "allow-remote-source", value_name = "NAME")]
+        allow_remote: Vec<String>,
         /// Only tools of this kind.
         #[arg(long, value_parser = parse_kind, value_name = "read|edit|execute|other")]
         kind: Option<unfold_documents::tool::ToolKind>,
@@ -174,9 +177,12 @@ pub enum SourcesAction {
     Snapshot {
         /// The template file.
         template: PathBuf,
-        /// Start the template's sources (their commands run, their URLs are reached).
+        /// Start the template's sources (their commands run, their URLs on this machine are reached).
         #[arg(long)]
         allow_sources: bool,
+        /// Let source NAME reach a URL on another machine (repeatable).
+        #[arg(long = "allow-remote-source", value_name = "NAME")]
+        allow_remote: Vec<String>,
     },
 }
 

@@ -6,30 +6,39 @@ use std::path::Path;
 use std::time::Duration;
 
 use unfold_documents::discovery::{Discovery, Tier};
-use unfold_documents::source::ToolSource;
 use unfold_documents::Template;
 
+use crate::consent::Consent;
 use crate::mcp::McpConnection;
 
 /// How long a source has to start and to answer a list.
 pub const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The discoveries of `template`'s sources, in their order, with the connections of those that
-/// started (by source name). Only sources `allowed` names are started.
+/// started (by source name). Only what `consent` allows is started.
 pub async fn discover(
     template: &Template,
     template_dir: &Path,
-    allowed: &dyn Fn(&ToolSource) -> bool,
+    consent: &Consent,
     user_env: &dyn Fn(&str) -> Option<String>,
     timeout: Duration,
 ) -> (Vec<Discovery>, Vec<(String, McpConnection)>) {
     let mut discoveries = Vec::with_capacity(template.sources.len());
     let mut connections = Vec::new();
     for source in &template.sources {
-        let Some(server) = source.mcp.as_ref().filter(|_| allowed(source)) else {
+        let Some(server) = &source.mcp else {
             discoveries.push(Discovery::offline(source));
             continue;
         };
+        if let Some(refusal) = consent.refusal(source) {
+            let mut offline = Discovery::offline(source);
+            // Not being asked to start is the usual case: its offline reason says enough.
+            if consent.start {
+                offline.error = Some(refusal);
+            }
+            discoveries.push(offline);
+            continue;
+        }
         let listed = async {
             let connection = McpConnection::start(server, template_dir, user_env, timeout).await?;
             match connection.list_tools(timeout).await {

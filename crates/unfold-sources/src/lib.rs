@@ -8,10 +8,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod consent;
 pub mod discover;
 pub mod error;
 pub mod launch;
 pub mod mcp;
 
+pub use consent::Consent;
 pub use error::SourceError;
 pub use mcp::McpConnection;

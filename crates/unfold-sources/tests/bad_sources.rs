@@ -7,7 +7,7 @@ use serde_json::json;
 use unfold_documents::discovery::Tier;
 use unfold_documents::Template;
 use unfold_sources::discover::discover;
-use unfold_sources::{McpConnection, SourceError};
+use unfold_sources::{Consent, McpConnection, SourceError};
 
 use crate::servers::{command, processes_running, python, servers_dir, user_env, START_TIMEOUT};
 
@@ -56,7 +56,7 @@ async fn discovery_lists_allowed_sources_live_and_falls_back_with_the_reason() {
         { "name": "live", "section": null, "mcp": { "command": [python, "changing_tools.py"] }, "snapshot": [] },
         { "name": "broken", "section": null, "mcp": { "command": ["unfold-no-such-server"] },
           "snapshot": [{ "name": "old_tool", "description": "From the snapshot.", "parameters": { "type": "object" } }] },
-        { "name": "not_allowed", "section": null, "mcp": { "command": ["unfold-no-such-server"] } }
+        { "name": "remote", "section": null, "mcp": { "url": "https://mcp.example.com/mcp" } }
     ]);
     let template = Template::from_json(
         json!({ "schema_version": 1, "kind": "unfold.template", "key": "t", "sections": [], "sources": sources })
@@ -64,21 +64,33 @@ async fn discovery_lists_allowed_sources_live_and_falls_back_with_the_reason() {
             .as_bytes(),
     )
     .unwrap();
-    let allowed = |source: &unfold_documents::source::ToolSource| source.name != "not_allowed";
-    let (discoveries, connections) = discover(&template, &servers_dir(), &allowed, &user_env, START_TIMEOUT).await;
-    let seen: Vec<(String, Tier, usize)> =
-        discoveries.iter().map(|d| (d.source.clone(), d.tier, d.tools.len())).collect();
+    let listed = |discoveries: &[unfold_documents::discovery::Discovery]| -> Vec<(String, Tier, usize)> {
+        discoveries.iter().map(|d| (d.source.clone(), d.tier, d.tools.len())).collect()
+    };
+
+    let (discoveries, connections) =
+        discover(&template, &servers_dir(), &Consent::start_local(), &user_env, START_TIMEOUT).await;
     assert_eq!(
-        seen,
-        [("live".into(), Tier::Live, 4), ("broken".into(), Tier::Snapshot, 1), ("not_allowed".into(), Tier::None, 0)]
+        listed(&discoveries),
+        [("live".into(), Tier::Live, 4), ("broken".into(), Tier::Snapshot, 1), ("remote".into(), Tier::None, 0)]
     );
-    assert!(discoveries[1]
-        .error
-        .as_deref()
-        .unwrap()
-        .starts_with("the live list failed: cannot start 'unfold-no-such-server'"));
+    let errors: Vec<&str> = discoveries.iter().map(|d| d.error.as_deref().unwrap_or("-")).collect();
+    assert!(errors[1].starts_with("the live list failed: cannot start 'unfold-no-such-server'"), "{errors:?}");
+    assert_eq!(
+        errors[2], "https://mcp.example.com/mcp is not on this machine: allow source 'remote' by name to reach it",
+        "a URL off this machine is never reached without the user's say-so"
+    );
     assert_eq!(connections.len(), 1);
     for (_, connection) in connections {
         connection.shutdown().await;
     }
+
+    // Without consent nothing starts: each source gives what it has without running.
+    let (discoveries, connections) =
+        discover(&template, &servers_dir(), &Consent::default(), &user_env, START_TIMEOUT).await;
+    assert_eq!(
+        listed(&discoveries),
+        [("live".into(), Tier::Snapshot, 0), ("broken".into(), Tier::Snapshot, 1), ("remote".into(), Tier::None, 0)]
+    );
+    assert!(connections.is_empty());
 }
