@@ -588,14 +588,18 @@ reason: RestartReason;
 section_keys: string[]; 
 /**  The reason the model gave (`open_sections`), if any. */
 message?: string | null } | 
-/**  A plugin changed the available tools before a model call (spec 4.5). */
+/**  A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call. */
 { type: "tool_availability_changed"; 
 /**  The model call the change applies to. */
 at_model_call: number; 
 /**  Tools added. */
 added: string[]; 
 /**  Tools removed. */
-removed: string[] } | 
+removed: string[]; 
+/**  The tool source whose list changed (none: a scenario's `tool_changes`). */
+source?: string | null; 
+/**  Tools whose description or parameters changed (removed and added again). */
+modified?: string[] } | 
 /**  A limit stopped the run. */
 { type: "limit_reached"; 
 /**  Which. */
@@ -681,14 +685,18 @@ reason: RestartReason;
 section_keys: string[]; 
 /**  The reason the model gave (`open_sections`), if any. */
 message?: string } | 
-/**  A plugin changed the available tools before a model call (spec 4.5). */
+/**  A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call. */
 { type: "tool_availability_changed"; 
 /**  The model call the change applies to. */
 at_model_call: number; 
 /**  Tools added. */
 added: string[]; 
 /**  Tools removed. */
-removed: string[] } | 
+removed: string[]; 
+/**  The tool source whose list changed (none: a scenario's `tool_changes`). */
+source?: string; 
+/**  Tools whose description or parameters changed (removed and added again). */
+modified?: string[] } | 
 /**  A limit stopped the run. */
 { type: "limit_reached"; 
 /**  Which. */

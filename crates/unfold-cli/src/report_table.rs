@@ -220,8 +220,14 @@ fn describe(event: &Event) -> String {
                 serde_json::to_value(reason).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
             format!("RESTART {reason} {}", section_keys.join(", ")).trim_end().to_owned()
         }
-        EventKind::ToolAvailabilityChanged { at_model_call, added, removed } => {
-            format!("tools changed before call {at_model_call}: +[{}] -[{}]", added.join(", "), removed.join(", "))
+        EventKind::ToolAvailabilityChanged { at_model_call, added, removed, source, modified } => {
+            let from = source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+            let modified = if modified.is_empty() { String::new() } else { format!(" ~[{}]", modified.join(", ")) };
+            format!(
+                "tools changed before call {at_model_call}{from}: +[{}] -[{}]{modified}",
+                added.join(", "),
+                removed.join(", ")
+            )
         }
         EventKind::LimitReached { limit, value } => {
             let limit =

@@ -99,6 +99,31 @@ impl Template {
     }
 }
 
+impl Template {
+    /// The template a run sees after source `source` listed `tools` anew: the tools it had offered
+    /// (named `had`) give way to those of the new list that can be taken, after its section's
+    /// written tools. Returns the discovery as applied (tier 1), or `None` for a source the
+    /// template does not have.
+    pub fn with_new_list(&self, source: &str, had: &[String], tools: Vec<Tool>) -> Option<(Template, Discovery)> {
+        let definition = self.sources.iter().find(|s| s.name == source)?;
+        let mut template = self.clone();
+        let owner = match &definition.section {
+            None => &mut template.tools,
+            Some(path) => &mut section_mut(&mut template.sections, path)?.tools,
+        };
+        owner.retain(|tool| !had.contains(&tool.name));
+        let mut taken: HashSet<String> = template.all_tools().iter().map(|t| t.name.clone()).collect();
+        let (kept, left_out) = keep_usable(tools, &mut taken);
+        let owner = match &definition.section {
+            None => &mut template.tools,
+            Some(path) => &mut section_mut(&mut template.sections, path)?.tools,
+        };
+        owner.extend(kept.iter().cloned());
+        let error = (!left_out.is_empty()).then(|| left_out.join("; "));
+        Some((template, Discovery { source: source.to_owned(), tier: Tier::Live, tools: kept, error }))
+    }
+}
+
 /// The tools a run can take, in order, and why each other one was left out.
 fn keep_usable(tools: Vec<Tool>, taken: &mut HashSet<String>) -> (Vec<Tool>, Vec<String>) {
     let mut kept = Vec::with_capacity(tools.len());

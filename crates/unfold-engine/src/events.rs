@@ -137,7 +137,7 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message: Option<String>,
     },
-    /// A plugin changed the available tools before a model call (spec 4.5).
+    /// A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call.
     ToolAvailabilityChanged {
         /// The model call the change applies to.
         at_model_call: u32,
@@ -145,6 +145,12 @@ pub enum EventKind {
         added: Vec<String>,
         /// Tools removed.
         removed: Vec<String>,
+        /// The tool source whose list changed (none: a scenario's `tool_changes`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<String>,
+        /// Tools whose description or parameters changed (removed and added again).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        modified: Vec<String>,
     },
     /// A limit stopped the run.
     LimitReached {

@@ -23,16 +23,18 @@ pub mod scripted;
 pub mod session;
 pub mod session_state;
 pub mod tokens;
+pub mod tool_host;
 
 pub use adapter::{adapter_for, Adapter, DynamicAdapter, RestartAdapter};
 pub use compare::{compare, compare_with_requests, ComparisonReport};
 pub use events::{AdapterKind, Counters, Event, EventKind, RunReport, RunStatus};
 pub use provider::{Message, ModelRequest, ModelResponse, Provider, ToolCall, Usage};
 pub use render::{render, RenderedPrompt};
-pub use run::{run, RunInput, RunLimits, VisibilityExpansionRequired};
+pub use run::{run, run_with_host, RunInput, RunLimits, VisibilityExpansionRequired};
 pub use scripted::{ScriptedProvider, ScriptedToolResults};
 pub use session::Session;
 pub use session_state::{SessionState, VisibilityOverrides};
+pub use tool_host::{ChangedList, HostAnswer, ToolHost};
 
 use unfold_documents::OfferedTool;
 

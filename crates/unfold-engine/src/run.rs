@@ -4,6 +4,7 @@
 //! panic or an error.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 use serde_json::{json, Value};
@@ -17,6 +18,7 @@ use crate::scripted::ScriptedToolResults;
 use crate::session::{Expansion, Session};
 use crate::session_state::VisibilityOverrides;
 use crate::tokens;
+use crate::tool_host::{ChangedList, ToolHost};
 use unfold_documents::error::Result;
 use unfold_documents::scenario::ToolChange;
 use unfold_documents::template::Template;
@@ -175,14 +177,35 @@ pub async fn run(
     results: &mut ScriptedToolResults,
     observer: &mut (dyn FnMut(&Event) + Send),
 ) -> Result<RunReport> {
+    run_with_host(input, adapter, provider, results, None, observer).await
+}
+
+/// [`run`] with the run's tool sources behind `host`: their tools are called there (unless the
+/// scenario scripts a result for them), and the lists it reports changed are applied before the
+/// next model call. `input.template` holds the sources' tools as discovered.
+pub async fn run_with_host<'a, 'r>(
+    input: &'r RunInput<'a>,
+    adapter: &'r dyn Adapter,
+    provider: &mut dyn Provider,
+    results: &'r mut ScriptedToolResults,
+    host: Option<&'r mut dyn ToolHost>,
+    observer: &'r mut (dyn FnMut(&Event) + Send),
+) -> Result<RunReport> {
     let session = Session::new(input.template, input.params.clone())?;
     let span = tracing::info_span!("run", adapter = adapter.kind().name(), template = %input.template.key);
+    let source_tools = input
+        .discoveries
+        .iter()
+        .map(|d| (d.source.clone(), d.tools.iter().map(|t| t.name.clone()).collect()))
+        .collect();
     let run = Run {
         session,
         adapter,
         input,
-        tools: tool_definitions(input),
+        tools: tool_definitions(input.template, input.tool_changes),
         results,
+        host,
+        source_tools,
         observer,
         events: Vec::new(),
         attempt: 1,
@@ -195,17 +218,22 @@ pub async fn run(
     run.execute(provider).instrument(span).await
 }
 
-fn tool_definitions<'a>(input: &RunInput<'a>) -> HashMap<&'a str, &'a Tool> {
-    let added = input.tool_changes.iter().flat_map(|c| &c.add);
-    input.template.all_tools().into_iter().chain(added).map(|t| (t.name.as_str(), t)).collect()
+/// Every tool a run may offer, by name: the template's and those the scenario's changes add.
+fn tool_definitions(template: &Template, changes: &[ToolChange]) -> HashMap<String, Arc<Tool>> {
+    let added = changes.iter().flat_map(|c| &c.add);
+    template.all_tools().into_iter().chain(added).map(|t| (t.name.clone(), Arc::new(t.clone()))).collect()
 }
 
 struct Run<'a, 'r> {
     session: Session<'a>,
     adapter: &'r dyn Adapter,
     input: &'r RunInput<'a>,
-    tools: HashMap<&'a str, &'a Tool>,
+    /// Shared, so a definition can be held while the run changes (a source's list replaces them).
+    tools: HashMap<String, Arc<Tool>>,
     results: &'r mut ScriptedToolResults,
+    host: Option<&'r mut dyn ToolHost>,
+    /// Each source's tools as the run offers them now, by source.
+    source_tools: HashMap<String, Vec<String>>,
     observer: &'r mut (dyn FnMut(&Event) + Send),
     events: Vec<Event>,
     attempt: u32,
@@ -216,7 +244,7 @@ struct Run<'a, 'r> {
     /// The last tool call's name and arguments, and how many times in a row it came.
     last_call: Option<(String, Value, u32)>,
     /// Each called tool's argument validator (`None` if its schema does not compile).
-    validators: HashMap<&'a str, Option<jsonschema::Validator>>,
+    validators: HashMap<String, Option<jsonschema::Validator>>,
 }
 
 impl<'a> Run<'a, '_> {
@@ -292,6 +320,9 @@ impl<'a> Run<'a, '_> {
 
     async fn attempt(&mut self, mut conversation: Conversation, provider: &mut dyn Provider) -> AttemptEnd {
         loop {
+            if let Some(restart) = self.apply_source_changes(&mut conversation).await {
+                return AttemptEnd::Restart(restart);
+            }
             if let Some(restart) = self.apply_due_tool_change(&mut conversation) {
                 return AttemptEnd::Restart(restart);
             }
@@ -335,7 +366,7 @@ impl<'a> Run<'a, '_> {
             let calls = response.tool_calls.clone();
             conversation.push(Message::Assistant { content: response.text, tool_calls: response.tool_calls });
             for call in calls {
-                if let Some(end) = self.answer(&call, &mut conversation) {
+                if let Some(end) = self.answer(&call, &mut conversation).await {
                     return end;
                 }
             }
@@ -343,12 +374,15 @@ impl<'a> Run<'a, '_> {
     }
 
     /// Answers one tool call; `Some` when the attempt ends with it.
-    fn answer(&mut self, call: &ToolCall, conversation: &mut Conversation) -> Option<AttemptEnd> {
+    async fn answer(&mut self, call: &ToolCall, conversation: &mut Conversation) -> Option<AttemptEnd> {
         if self.repeated(call) {
             self.emit(EventKind::LimitReached { limit: Limit::RepeatedToolCall, value: REPEATED_CALL_LIMIT });
             return Some(AttemptEnd::Finished { status: RunStatus::LoopDetected, final_text: None, error: None });
         }
-        let outcome = self.call_tool(call, &conversation.tools);
+        let outcome = match self.call_on_source(call, &conversation.tools).await {
+            Some(outcome) => outcome,
+            None => self.call_tool(call, &conversation.tools),
+        };
         let content = match &outcome.result {
             Value::String(text) => text.clone(),
             other => other.to_string(),
@@ -375,8 +409,8 @@ impl<'a> Run<'a, '_> {
             CallEffect::Read { section_key, expansion } => {
                 self.session.apply_visibility(&expansion.overrides);
                 self.emit(EventKind::VisibilityChanged { section_keys: expansion.section_keys });
-                let tools: Vec<&Tool> =
-                    expansion.expanded_tools.iter().filter_map(|name| self.tools.get(name.as_str()).copied()).collect();
+                let tools: Vec<Arc<Tool>> =
+                    expansion.expanded_tools.iter().filter_map(|name| self.tools.get(name.as_str()).cloned()).collect();
                 self.inject(conversation, Some(section_key), &tools);
                 None
             }
@@ -391,6 +425,26 @@ impl<'a> Run<'a, '_> {
                 None
             }
         }
+    }
+
+    /// Answers `call` on its tool source, when a source answers an offered tool of that name and
+    /// the scenario scripts no result for it (a scripted run's results win, spec 8); `None` to
+    /// answer it as a written tool.
+    async fn call_on_source(&mut self, call: &ToolCall, offered: &[OfferedTool]) -> Option<CallOutcome> {
+        let host = self.host.as_deref()?;
+        if !host.answers(&call.name) || self.results.scripts(&call.name) || !offered.iter().any(|t| t.name == call.name)
+        {
+            return None;
+        }
+        let tool = self.tools.get(call.name.as_str()).cloned()?;
+        if !call.arguments.is_object() {
+            return None;
+        }
+        if let Some(message) = self.argument_problems(&tool, &call.arguments) {
+            return Some(CallOutcome::failed(message));
+        }
+        let answer = self.host.as_mut()?.call(&call.name, &call.arguments).await;
+        Some(CallOutcome { success: answer.success, result: answer.result, effect: CallEffect::None })
     }
 
     /// Whether `call` repeats the previous call for the [`REPEATED_CALL_LIMIT`]th time in a row.
@@ -413,7 +467,7 @@ impl<'a> Run<'a, '_> {
     }
 
     /// Adds tools to the running conversation, skipping names already offered.
-    fn inject(&mut self, conversation: &mut Conversation, section_key: Option<String>, tools: &[&Tool]) {
+    fn inject(&mut self, conversation: &mut Conversation, section_key: Option<String>, tools: &[Arc<Tool>]) {
         let mut offered = conversation.tools.clone();
         let mut injected = Vec::new();
         for tool in tools {
@@ -450,20 +504,92 @@ impl<'a> Run<'a, '_> {
             at_model_call: next_call,
             added: change.add.iter().map(|t| t.name.clone()).collect(),
             removed: change.remove.clone(),
+            source: None,
+            modified: Vec::new(),
         });
         if !self.adapter.supports_dynamic_tools() {
             return Some(RestartRequest::ToolAvailabilityChanged);
         }
-        let added: Vec<&Tool> = change.add.iter().collect();
+        let added: Vec<Arc<Tool>> = change.add.iter().map(|t| Arc::new(t.clone())).collect();
         self.inject(conversation, None, &added);
+        self.withdraw(conversation, &change.remove);
+        None
+    }
+
+    /// Takes the tools named `names` out of the running conversation's list, if offered.
+    fn withdraw(&mut self, conversation: &mut Conversation, names: &[String]) {
         let removed: Vec<String> =
-            change.remove.iter().filter(|name| conversation.tools.iter().any(|t| &&t.name == name)).cloned().collect();
+            names.iter().filter(|name| conversation.tools.iter().any(|t| &&t.name == name)).cloned().collect();
         if !removed.is_empty() {
             let tools = conversation.tools.iter().filter(|t| !removed.contains(&t.name)).cloned().collect();
             conversation.set_tools(tools);
             self.emit(EventKind::ToolsRemoved { tool_names: removed });
         }
-        None
+    }
+
+    /// Applies the lists the tool sources report changed, before the next model call (spec 8):
+    /// one event per source; a change to tools the model is offered is injected and withdrawn by
+    /// the dynamic adapter, a restart for the other. A change to tools not offered (their section
+    /// still summarized) is the event alone.
+    async fn apply_source_changes(&mut self, conversation: &mut Conversation) -> Option<RestartRequest> {
+        let changed = match self.host.as_mut() {
+            Some(host) => host.changed_lists().await,
+            None => return None,
+        };
+        let mut restart = false;
+        for list in changed {
+            restart |= self.apply_source_list(list, conversation);
+        }
+        restart.then_some(RestartRequest::ToolAvailabilityChanged)
+    }
+
+    /// Applies one source's new list; true when the adapter must restart for it.
+    fn apply_source_list(&mut self, list: ChangedList, conversation: &mut Conversation) -> bool {
+        let had = self.source_tools.get(&list.source).cloned().unwrap_or_default();
+        let Some((template, discovery)) = self.session.template().with_new_list(&list.source, &had, list.tools) else {
+            return false;
+        };
+        let before: HashMap<String, Arc<Tool>> =
+            had.iter().filter_map(|name| self.tools.get(name).map(|t| (name.clone(), t.clone()))).collect();
+        let now: Vec<String> = discovery.tools.iter().map(|t| t.name.clone()).collect();
+        let added: Vec<String> = now.iter().filter(|name| !before.contains_key(*name)).cloned().collect();
+        let removed: Vec<String> = had.iter().filter(|name| !now.contains(name)).cloned().collect();
+        let modified: Vec<String> = discovery
+            .tools
+            .iter()
+            .filter(|tool| before.get(&tool.name).is_some_and(|old| old.as_ref() != *tool))
+            .map(|tool| tool.name.clone())
+            .collect();
+        if added.is_empty() && removed.is_empty() && modified.is_empty() {
+            return false;
+        }
+        let section = template.sources.iter().find(|s| s.name == list.source).and_then(|s| s.section.clone());
+        self.session.replace_template(template);
+        for tool in &discovery.tools {
+            self.tools.insert(tool.name.clone(), Arc::new(tool.clone()));
+            self.validators.remove(&tool.name);
+        }
+        self.source_tools.insert(list.source.clone(), now);
+        self.emit(EventKind::ToolAvailabilityChanged {
+            at_model_call: self.call_index + 1,
+            added: added.clone(),
+            removed: removed.clone(),
+            source: Some(list.source),
+            modified: modified.clone(),
+        });
+        let offered = section.as_deref().is_none_or(|path| self.session.is_rendered_full(path));
+        if !offered {
+            return false;
+        }
+        if !self.adapter.supports_dynamic_tools() {
+            return true;
+        }
+        let gone: Vec<String> = removed.iter().chain(&modified).cloned().collect();
+        self.withdraw(conversation, &gone);
+        let arriving: Vec<Arc<Tool>> =
+            added.iter().chain(&modified).filter_map(|name| self.tools.get(name).cloned()).collect();
+        self.inject(conversation, section, &arriving);
+        false
     }
 
     fn call_tool(&mut self, call: &ToolCall, offered: &[OfferedTool]) -> CallOutcome {
@@ -486,12 +612,12 @@ impl<'a> Run<'a, '_> {
             Some(Builtin::ReadSection) => self.read_section(args),
             Some(Builtin::OpenSections) => self.open_sections(args),
             Some(Builtin::PickTools) => self.pick_tools(args, offered),
-            None => match self.tools.get(call.name.as_str()).copied() {
+            None => match self.tools.get(call.name.as_str()).cloned() {
                 Some(tool) => {
-                    if let Some(message) = self.argument_problems(tool, &call.arguments) {
+                    if let Some(message) = self.argument_problems(&tool, &call.arguments) {
                         return CallOutcome::failed(message);
                     }
-                    match self.results.next(tool) {
+                    match self.results.next(&tool) {
                         Ok(value) => CallOutcome::succeeded(value),
                         Err(message) => CallOutcome::failed(message),
                     }
@@ -503,10 +629,10 @@ impl<'a> Run<'a, '_> {
 
     /// Why `args` do not fit `tool`'s parameter schema, as the model is told; `None` when they do.
     /// Each tool's validator is built on its first call.
-    fn argument_problems(&mut self, tool: &'a Tool, args: &Value) -> Option<String> {
+    fn argument_problems(&mut self, tool: &Tool, args: &Value) -> Option<String> {
         let validator = self
             .validators
-            .entry(tool.name.as_str())
+            .entry(tool.name.clone())
             .or_insert_with(|| unfold_documents::schema::tool_parameters_validator(&tool.parameters).ok())
             .as_ref()?;
         let problems: Vec<String> = validator

@@ -140,6 +140,11 @@ impl ScriptedToolResults {
         ScriptedToolResults { queues }
     }
 
+    /// Whether the scenario scripts results for `tool` (they then win over its tool source).
+    pub fn scripts(&self, tool: &str) -> bool {
+        self.queues.get(tool).is_some_and(|(results, _)| !results.is_empty())
+    }
+
     /// The next result of `tool`: `Ok(value)` or `Err(message)`.
     pub fn next(&mut self, tool: &Tool) -> Result<Value, String> {
         let scripted = match self.queues.get_mut(&tool.name) {

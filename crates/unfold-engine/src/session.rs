@@ -3,6 +3,8 @@
 //! change that state (spec 4.1, 4.3, 4.4). Queries here never mutate: they return what would
 //! change, and the run decides (by adapter) whether and when to apply it.
 
+use std::borrow::Cow;
+
 use indexmap::IndexMap;
 
 use crate::render::{self, RenderedPrompt};
@@ -38,7 +40,8 @@ pub enum ReadOutcome {
 /// A template in a conversation.
 #[derive(Debug, Clone)]
 pub struct Session<'t> {
-    template: &'t Template,
+    /// Borrowed from the caller; owned once a tool source changed it during the run.
+    template: Cow<'t, Template>,
     state: SessionState,
 }
 
@@ -48,12 +51,18 @@ impl<'t> Session<'t> {
     /// the template (so no read can fail half-way through a run).
     pub fn new(template: &'t Template, params: IndexMap<String, String>) -> Result<Session<'t>> {
         check_params(template, &params)?;
-        Ok(Session { template, state: SessionState { params, ..SessionState::default() } })
+        Ok(Session { template: Cow::Borrowed(template), state: SessionState { params, ..SessionState::default() } })
     }
 
     /// The template.
-    pub fn template(&self) -> &'t Template {
-        self.template
+    pub fn template(&self) -> &Template {
+        &self.template
+    }
+
+    /// Goes on with `template` in place of the one the session started with (a tool source's list
+    /// changed: the same sections, other tools); the conversation's state is kept.
+    pub fn replace_template(&mut self, template: Template) {
+        self.template = Cow::Owned(template);
     }
 
     /// The state.
@@ -63,12 +72,12 @@ impl<'t> Session<'t> {
 
     /// The prompt as it reads now.
     pub fn render(&self) -> Result<RenderedPrompt> {
-        render::render(self.template, &self.state)
+        render::render(&self.template, &self.state)
     }
 
     /// Whether the section at `path` is rendered in full now (it and every ancestor are FULL).
     pub fn is_rendered_full(&self, path: &str) -> bool {
-        rendered_full(self.template, &self.state, path)
+        rendered_full(&self.template, &self.state, path)
     }
 
     /// `read_section` (spec 4.1): what reading `key` would show and change.
@@ -193,8 +202,9 @@ impl<'t> Session<'t> {
         // running conversation already offers one of them is the adapter's business (spec 4.1).
         let mut expanded_tools = Vec::new();
         self.template.walk(&mut |path, section| {
-            let revealed =
-                !section.tools.is_empty() && rendered_full(self.template, &after, path) && !self.is_rendered_full(path);
+            let revealed = !section.tools.is_empty()
+                && rendered_full(&self.template, &after, path)
+                && !self.is_rendered_full(path);
             if revealed {
                 let shown = section.tools.iter().filter(|t| !after.removed_tools.contains(&t.name));
                 expanded_tools.extend(shown.map(|t| t.name.clone()));
@@ -205,7 +215,7 @@ impl<'t> Session<'t> {
     }
 
     fn section_content(&self, state: &SessionState, path: &str) -> String {
-        match render::render_section(self.template, state, path) {
+        match render::render_section(&self.template, state, path) {
             Some(Ok(text)) => text,
             // `Session::new` checked every placeholder and `resolve` the path.
             Some(Err(e)) => e.to_string(),

@@ -5,3 +5,4 @@ mod comparison;
 mod examples;
 mod reference;
 mod rendering;
+mod tool_sources;

@@ -61,8 +61,14 @@ pub fn trace(run: &RunReport) -> String {
             EventKind::Restart { reason, section_keys, .. } => {
                 format!("RESTART {} [{}] -> attempt {}", name(reason), section_keys.join(", "), event.attempt + 1)
             }
-            EventKind::ToolAvailabilityChanged { at_model_call, added, removed } => {
-                format!("tools changed before call {at_model_call}: +[{}] -[{}]", added.join(", "), removed.join(", "))
+            EventKind::ToolAvailabilityChanged { at_model_call, added, removed, source, modified } => {
+                let from = source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+                let modified = if modified.is_empty() { String::new() } else { format!(" ~[{}]", modified.join(", ")) };
+                format!(
+                    "tools changed before call {at_model_call}{from}: +[{}] -[{}]{modified}",
+                    added.join(", "),
+                    removed.join(", ")
+                )
             }
             EventKind::LimitReached { limit, value } => format!("LIMIT {} {value}", name(limit)),
             EventKind::RunCompleted { status, final_text, .. } => {

@@ -87,8 +87,12 @@ function fieldsOf(event: RunEvent): EventField[] {
     case "tool_availability_changed":
       return [
         { label: "Before model call", text: String(event.at_model_call) },
+        { label: "Changed by", text: event.source ?? "the scenario's tool changes" },
         { label: "Added", text: list(event.added) },
         { label: "Removed", text: list(event.removed) },
+        ...(event.modified === undefined || event.modified.length === 0
+          ? []
+          : [{ label: "Described anew", text: list(event.modified) }]),
       ];
     case "limit_reached":
       return [

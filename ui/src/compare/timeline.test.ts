@@ -322,6 +322,10 @@ describe("describeEvent", () => {
     check({ type: "restart", reason: "tool_availability_changed", section_keys: [] }, "restarted for a plugin's tool change");
     check({ type: "tool_availability_changed", at_model_call: 2, added: ["x"], removed: ["y"] }, "tools changed at call 2: +x, -y");
     check({ type: "tool_availability_changed", at_model_call: 1, added: [], removed: [] }, "tools changed at call 1: none");
+    check(
+      { type: "tool_availability_changed", at_model_call: 3, added: ["deploy"], removed: [], source: "ide", modified: ["grep"] },
+      "tools changed at call 3 (ide): +deploy, ~grep",
+    );
     check({ type: "limit_reached", limit: "max_model_calls", value: 32 }, "reached the limit of 32 model calls");
     check({ type: "limit_reached", limit: "max_restarts", value: 1 }, "reached the limit of 1 restart");
     check({ type: "limit_reached", limit: "repeated_tool_call", value: 3 }, "stopped a loop: the same tool call 3 times in a row");

@@ -357,8 +357,10 @@ export function describeEvent(event: RunEvent): string {
       return `expanded ${event.section_keys.join(", ")}`;
     case "restart":
       return restartText(event.reason, event.section_keys);
-    case "tool_availability_changed":
-      return `tools changed at call ${String(event.at_model_call)}: ${changeList(event.added, event.removed)}`;
+    case "tool_availability_changed": {
+      const from = event.source == null ? "" : ` (${event.source})`;
+      return `tools changed at call ${String(event.at_model_call)}${from}: ${changeList(event.added, event.removed, event.modified ?? [])}`;
+    }
     case "limit_reached":
       return limitText(event.limit, event.value);
     case "run_completed":
@@ -366,7 +368,8 @@ export function describeEvent(event: RunEvent): string {
   }
 }
 
-function changeList(added: string[], removed: string[]): string {
-  const parts = [...added.map((name) => `+${name}`), ...removed.map((name) => `-${name}`)];
+/** "+deploy, -grep, ~lookup": added, removed, and described anew. */
+function changeList(added: string[], removed: string[], modified: string[]): string {
+  const parts = [...added.map((name) => `+${name}`), ...removed.map((name) => `-${name}`), ...modified.map((name) => `~${name}`)];
   return parts.length === 0 ? "none" : parts.join(", ");
 }

@@ -1,0 +1,203 @@
+//! A run with tool sources behind a host (spec 8): a source's tool is called on it, its list
+//! changing mid-run becomes a `tool_availability_changed` before the next model call — injected
+//! under the dynamic adapter, a restart under the restart adapter — and a change to tools the model
+//! is not offered is the event alone. The host here is an in-memory one: the engine never does
+//! I/O (`unfold-sources` tests the real MCP servers).
+
+use async_trait::async_trait;
+use serde_json::{json, Value};
+use unfold_documents::{Template, Tool};
+use unfold_engine::{
+    adapter_for, run_with_host, AdapterKind, ChangedList, HostAnswer, RunInput, RunLimits, ScriptedProvider,
+    ScriptedToolResults, ToolHost,
+};
+use unfold_test_support::{scenario, trace};
+
+fn tool(name: &str, description: &str) -> Tool {
+    serde_json::from_value(json!({ "name": name, "description": description, "parameters": { "type": "object" } }))
+        .unwrap()
+}
+
+/// A source `ide` whose `unlock` tool adds `deploy` and changes `grep`'s description.
+struct IdeSource {
+    tools: Vec<Tool>,
+    changed: bool,
+    calls: Vec<String>,
+}
+
+#[async_trait]
+impl ToolHost for IdeSource {
+    fn answers(&self, tool: &str) -> bool {
+        self.tools.iter().any(|t| t.name == tool)
+    }
+
+    async fn call(&mut self, tool: &str, _arguments: &Value) -> HostAnswer {
+        self.calls.push(tool.to_owned());
+        if tool == "unlock" {
+            self.unlock();
+        }
+        HostAnswer { success: true, result: Value::String(format!("{tool} done")) }
+    }
+
+    async fn changed_lists(&mut self) -> Vec<ChangedList> {
+        if !std::mem::take(&mut self.changed) {
+            return Vec::new();
+        }
+        vec![ChangedList { source: "ide".into(), tools: self.tools.clone() }]
+    }
+}
+
+impl IdeSource {
+    /// The list after `unlock`: `deploy` added, `grep` described anew.
+    fn unlock(&mut self) {
+        self.tools =
+            vec![tool("grep", "Search the workspace, faster."), tool("unlock", "Unlock."), tool("deploy", "Deploy.")];
+        self.changed = true;
+    }
+}
+
+/// The example with source `ide` on `section` (its first list: grep and unlock).
+fn sourced(section: Option<&str>) -> (Template, Vec<unfold_documents::discovery::Discovery>, IdeSource) {
+    let mut template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    template.sources =
+        serde_json::from_value(json!([{ "name": "ide", "section": section, "mcp": { "command": ["ide"] } }])).unwrap();
+    let first = vec![tool("grep", "Search the workspace."), tool("unlock", "Unlock.")];
+    let live = unfold_documents::discovery::Discovery {
+        source: "ide".into(),
+        tier: unfold_documents::discovery::Tier::Live,
+        tools: first.clone(),
+        error: None,
+    };
+    let (seen, discoveries) = template.with_discovered(vec![live]);
+    (seen, discoveries, IdeSource { tools: first, changed: false, calls: Vec::new() })
+}
+
+/// The run's trace and the calls the source answered; `changed_at_start`: the source announces its
+/// new list before the first model call, without being called.
+fn run(kind: AdapterKind, section: Option<&str>, script: Value, changed_at_start: bool) -> (String, Vec<String>) {
+    let (template, discoveries, mut host) = sourced(section);
+    if changed_at_start {
+        host.unlock();
+    }
+    let scenario = scenario(json!({ "script": script }));
+    let mut provider = ScriptedProvider::new(&scenario, &template);
+    let mut results = ScriptedToolResults::new(&scenario);
+    let input = RunInput {
+        template: &template,
+        params: Default::default(),
+        user: scenario.user.clone(),
+        tool_changes: &[],
+        discoveries: &discoveries,
+        limits: RunLimits::default(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let report = runtime
+        .block_on(run_with_host(&input, adapter_for(kind), &mut provider, &mut results, Some(&mut host), &mut |_| {}))
+        .unwrap();
+    (trace(&report), host.calls)
+}
+
+const UNLOCK_THEN_DEPLOY: &str = r#"[
+    { "call": "read_section", "args": { "section_key": "context" } },
+    { "call": "unlock", "args": {} },
+    { "call": "deploy", "args": {} },
+    { "say": "Deployed." }
+]"#;
+
+#[test]
+fn a_list_change_is_injected_under_the_dynamic_adapter() {
+    let (trace, calls) =
+        run(AdapterKind::Dynamic, Some("context"), serde_json::from_str(UNLOCK_THEN_DEPLOY).unwrap(), false);
+    insta::assert_snapshot!(trace, @r###"
+    discovered ide live [grep, unlock]
+    call 1 [lookup, read_section]
+      read_section {"section_key":"context"} -> ok content "## 2 Project Context", expanded_tools ["search","cite","grep","unlock"]
+      visibility [context]
+      injected [search, cite, grep, unlock] from context
+    call 2 [lookup, search, cite, grep, unlock, read_section]
+      unlock {} -> ok "unlock done"
+    tools changed before call 3 (ide): +[deploy] -[] ~[grep]
+      removed [grep]
+      injected [deploy, grep] from context
+    call 3 [lookup, search, cite, unlock, deploy, grep, read_section]
+      deploy {} -> ok "deploy done"
+    call 4 [lookup, search, cite, unlock, deploy, grep, read_section]
+    completed "Deployed."
+    "###);
+    assert_eq!(calls, ["unlock", "deploy"]);
+}
+
+#[test]
+fn a_list_change_restarts_the_restart_adapter() {
+    let (trace, calls) =
+        run(AdapterKind::Restart, Some("context"), serde_json::from_str(UNLOCK_THEN_DEPLOY).unwrap(), false);
+    insta::assert_snapshot!(trace, @r###"
+    discovered ide live [grep, unlock]
+    call 1 [lookup, read_section]
+      read_section {"section_key":"context"} -> ok content "## 2 Project Context", expanded_tools ["search","cite","grep","unlock"]
+      visibility [context]
+    RESTART visibility_expansion [context] -> attempt 2
+    call 2 [lookup, search, cite, grep, unlock, read_section]
+      unlock {} -> ok "unlock done"
+    tools changed before call 3 (ide): +[deploy] -[] ~[grep]
+    RESTART tool_availability_changed [] -> attempt 3
+    call 3 [lookup, search, cite, grep, unlock, deploy, read_section]
+      unlock {} -> ok "unlock done"
+    call 4 [lookup, search, cite, grep, unlock, deploy, read_section]
+      deploy {} -> ok "deploy done"
+    call 5 [lookup, search, cite, grep, unlock, deploy, read_section]
+    completed "Deployed."
+    "###);
+    // The restart threw the unlock away: the model redid it (its list was already the new one).
+    assert_eq!(calls, ["unlock", "unlock", "deploy"]);
+}
+
+#[test]
+fn a_change_to_tools_not_offered_is_the_event_alone() {
+    // The source's section, `style`, stays summarized: nothing is injected, nothing restarts.
+    let script = json!([{ "call": "lookup", "args": { "id": 7 } }, { "say": "Done." }]);
+    let (dynamic, _) = run(AdapterKind::Dynamic, Some("style"), script.clone(), true);
+    let (restart, calls) = run(AdapterKind::Restart, Some("style"), script, true);
+    assert_eq!(dynamic, restart, "neither adapter does anything but record it");
+    insta::assert_snapshot!(restart, @r#"
+    discovered ide live [grep, unlock]
+    tools changed before call 1 (ide): +[deploy] -[] ~[grep]
+    call 1 [lookup, read_section]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, read_section]
+    completed "Done."
+    "#);
+    assert!(calls.is_empty());
+}
+
+#[test]
+fn a_scripted_result_wins_over_the_source() {
+    let (template, discoveries, mut host) = sourced(None);
+    let scenario = scenario(json!({
+        "script": [{ "call": "grep", "args": {} }, { "say": "Done." }],
+        "tool_results": { "grep": [{ "result": "scripted hits" }] }
+    }));
+    let mut provider = ScriptedProvider::new(&scenario, &template);
+    let mut results = ScriptedToolResults::new(&scenario);
+    let input = RunInput {
+        template: &template,
+        params: Default::default(),
+        user: scenario.user.clone(),
+        tool_changes: &[],
+        discoveries: &discoveries,
+        limits: RunLimits::default(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let report = runtime
+        .block_on(run_with_host(
+            &input,
+            adapter_for(AdapterKind::Dynamic),
+            &mut provider,
+            &mut results,
+            Some(&mut host),
+            &mut |_| {},
+        ))
+        .unwrap();
+    assert!(trace(&report).contains(r#"grep {} -> ok "scripted hits""#), "{}", trace(&report));
+    assert!(host.calls.is_empty());
+}
