@@ -13,6 +13,9 @@ use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Lane};
 use unfold_engine::{AdapterKind, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, TextSink};
+use unfold_sources::discover::DISCOVERY_TIMEOUT;
+use unfold_sources::host::CALL_TIMEOUT;
+use unfold_sources::{Consent, McpSources};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -91,16 +94,53 @@ pub async fn compare_and_keep(
     cancel: &AtomicBool,
     history: &OpenRunHistory,
 ) -> AppResult<KeptComparison> {
+    compare_with_consent_and_keep(documents, model, &Consent::default(), observer, cancel, history).await
+}
+
+/// [`compare_and_keep`] with the template's tool sources started for every run as `consent`
+/// allows (each run its own, shut down when it ends); without consent the runs see snapshots.
+pub async fn compare_with_consent_and_keep(
+    documents: ComparedDocuments<'_>,
+    model: ComparisonModel<'_>,
+    consent: &Consent,
+    observer: &mut (dyn FnMut(CompareProgress) + Send),
+    cancel: &AtomicBool,
+    history: &OpenRunHistory,
+) -> AppResult<KeptComparison> {
     let ComparedDocuments { template, scenario, .. } = documents;
     let started = (now_ms(), std::time::Instant::now());
-    let comparison = match &model {
-        ComparisonModel::Scripted(adapters) => {
+    let comparison = match (&model, consent.start && !template.sources.is_empty()) {
+        (ComparisonModel::Scripted(adapters), false) => {
             unfold_engine::compare::compare_observed(template, scenario, adapters, observer, cancel).await
         }
-        ComparisonModel::Live(live) => {
+        (ComparisonModel::Live(live), false) => {
             let mut providers = |lane: Lane| live_provider(live, lane);
             unfold_engine::compare::compare_live(template, scenario, &live.adapters, &mut providers, observer, cancel)
                 .await
+        }
+        (model, true) => {
+            let mut sources = McpSources {
+                template_dir: documents.template_path.and_then(Path::parent).unwrap_or(Path::new(".")).to_owned(),
+                consent: consent.clone(),
+                user_env: Box::new(|name: &str| std::env::var(name).ok()),
+                start_timeout: DISCOVERY_TIMEOUT,
+                call_timeout: CALL_TIMEOUT,
+            };
+            let (adapters, mut make) = match model {
+                ComparisonModel::Scripted(adapters) => (adapters.clone(), None),
+                ComparisonModel::Live(live) => (live.adapters.clone(), Some(|lane: Lane| live_provider(live, lane))),
+            };
+            let providers = make.as_mut().map(|make| make as &mut (dyn FnMut(Lane) -> _ + Send));
+            unfold_engine::compare::compare_with_sources(
+                template,
+                scenario,
+                &adapters,
+                providers,
+                &mut sources,
+                observer,
+                cancel,
+            )
+            .await
         }
     }
     .map_err(|error| match documents.scenario_path {

@@ -56,6 +56,13 @@ pub enum Command {
         /// (`dynamic-call-001.json`, …, `baseline-call-001.json`), into this new or empty folder.
         #[arg(long, value_name = "DIR")]
         requests: Option<PathBuf>,
+        /// Start the template's tool sources for every run (their commands run, their URLs on this
+        /// machine are reached); without it, each run sees their snapshots.
+        #[arg(long)]
+        allow_sources: bool,
+        /// Let source NAME reach a URL on another machine (repeatable).
+        #[arg(long = "allow-remote-source", value_name = "NAME")]
+        allow_remote: Vec<String>,
     },
     /// Run a template with a real model (a provider profile); prints each event as it happens
     Run {

@@ -9,6 +9,7 @@ use unfold_application::comparisons::{self, ComparedDocuments, ComparisonModel};
 use unfold_application::files::{self, RenderRequest};
 use unfold_application::folders::Folders;
 use unfold_application::run_history::OpenRunHistory;
+use unfold_application::sources::Consent;
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::{AdapterKind, Preview};
@@ -31,8 +32,9 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { template, scenario, adapters, json, requests } => {
-            compare(&template, &scenario, dedup(adapters), json, requests.as_deref())
+        Command::Compare { template, scenario, adapters, json, requests, allow_sources, allow_remote } => {
+            let consent = Consent { start: allow_sources, remote: allow_remote.into_iter().collect() };
+            compare(&template, &scenario, dedup(adapters), json, requests.as_deref(), &consent)
         }
         Command::Run { template, provider, providers, model, user, adapter, params, max_model_calls, json, record } => {
             let params = parse_params(&params)?;
@@ -76,6 +78,7 @@ fn compare(
     adapters: Vec<AdapterKind>,
     json: bool,
     requests: Option<&Path>,
+    consent: &Consent,
 ) -> AppResult<ExitCode> {
     if let Some(folder) = requests {
         if let Some(problem) = exports::request_folder_problem(folder)? {
@@ -96,7 +99,14 @@ fn compare(
     };
     let never = std::sync::atomic::AtomicBool::new(false);
     let model = ComparisonModel::Scripted(adapters);
-    let kept = block_on(comparisons::compare_and_keep(documents, model, &mut |_| {}, &never, &history()))??;
+    let kept = block_on(comparisons::compare_with_consent_and_keep(
+        documents,
+        model,
+        consent,
+        &mut |_| {},
+        &never,
+        &history(),
+    ))??;
     if let Some(error) = &kept.not_kept {
         eprintln!("warning: the run was not kept in the history: {error}");
     }

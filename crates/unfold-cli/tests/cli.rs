@@ -539,6 +539,43 @@ fn sources_snapshot_writes_what_the_running_server_lists() {
 }
 
 #[test]
+fn compare_with_allowed_sources_runs_each_lane_on_its_own_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("the-docs-source-ran");
+    let template = template_with_servers(dir.path(), &marker);
+    let scenario = dir.path().join("unlock.scenario.json");
+    let script = serde_json::json!({
+        "schema_version": 1, "kind": "unfold.scenario", "name": "unlock then deploy", "user": "Ship it.",
+        "script": [
+            { "call": "read_section", "args": { "section_key": "context" } },
+            { "call": "unlock", "args": {} },
+            { "call": "deploy", "args": { "target": "prod" } },
+            { "say": "Shipped." }
+        ]
+    });
+    std::fs::write(&scenario, script.to_string()).unwrap();
+    let args = ["compare", template.to_str().unwrap(), scenario.to_str().unwrap(), "--json"];
+    // Without consent the runs see the snapshot, and `unlock` is no tool of theirs.
+    let offline: serde_json::Value = serde_json::from_str(&run(&args).stdout).unwrap();
+    assert_eq!(offline["runs"][0]["events"][1]["tier"], "snapshot");
+    assert!(!marker.exists());
+
+    let allowed = run(&[&args[..], &["--allow-sources"]].concat());
+    assert_eq!(allowed.code, 0, "{}", allowed.stderr);
+    let report: serde_json::Value = serde_json::from_str(&allowed.stdout).unwrap();
+    for (lane, run) in ["dynamic", "restart"].iter().zip(report["runs"].as_array().unwrap()) {
+        let events = run["events"].as_array().unwrap();
+        let of = |kind: &str| events.iter().filter(|e| e["type"] == kind).cloned().collect::<Vec<_>>();
+        assert_eq!(of("tools_discovered")[0]["tier"], "live", "{lane}");
+        let change = &of("tool_availability_changed")[0];
+        assert_eq!((&change["source"], &change["added"]), (&"ide".into(), &serde_json::json!(["deploy"])), "{lane}");
+        let deployed = of("tool_call").into_iter().find(|call| call["name"] == "deploy").unwrap();
+        assert_eq!((&deployed["success"], &deployed["result"]), (&true.into(), &"deployed to prod".into()), "{lane}");
+    }
+    assert_eq!(report["runs"][1]["counters"]["restarts"], 2, "the restart lane restarted for the change too");
+}
+
+#[test]
 fn compare_json_is_the_report() {
     let outcome = run(&[
         "compare",

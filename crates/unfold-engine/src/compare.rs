@@ -16,8 +16,9 @@ use crate::divergence::Divergence;
 use crate::events::{AdapterKind, Counters, Event, EventKind, RunReport};
 use crate::openai_request::{chat_completions_body, chat_completions_message};
 use crate::provider::{ModelRequest, ModelResponse, Provider};
-use crate::run::{run, RunInput, RunLimits};
+use crate::run::{run_with_host, RunInput, RunLimits};
 use crate::scripted::{ScriptedProvider, ScriptedToolResults};
+use crate::tool_host::{ToolHost, ToolSources};
 use unfold_documents::error::{Error, Result};
 use unfold_documents::scenario::Scenario;
 use unfold_documents::template::{Section, Template, ToolDisclosure, Visibility};
@@ -206,6 +207,8 @@ struct RunOptions<'a> {
     observer: &'a mut (dyn FnMut(CompareProgress) + Send),
     cancel: &'a AtomicBool,
     models: Models<'a>,
+    /// Starts each run's tool sources; none: every run sees their snapshots.
+    sources: Option<&'a mut dyn ToolSources>,
 }
 
 /// The model of a comparison's runs.
@@ -230,7 +233,13 @@ impl Models<'_> {
 /// template does not have.
 pub async fn compare(template: &Template, scenario: &Scenario, adapters: &[AdapterKind]) -> Result<ComparisonReport> {
     let never = AtomicBool::new(false);
-    let options = RunOptions { keep_requests: false, observer: &mut |_| {}, cancel: &never, models: Models::Scripted };
+    let options = RunOptions {
+        keep_requests: false,
+        observer: &mut |_| {},
+        cancel: &never,
+        models: Models::Scripted,
+        sources: None,
+    };
     Ok(compare_runs(template, scenario, adapters, options).await?.report)
 }
 
@@ -245,7 +254,13 @@ pub async fn compare_with_requests(
         template,
         scenario,
         adapters,
-        RunOptions { keep_requests: true, observer: &mut |_| {}, cancel: &never, models: Models::Scripted },
+        RunOptions {
+            keep_requests: true,
+            observer: &mut |_| {},
+            cancel: &never,
+            models: Models::Scripted,
+            sources: None,
+        },
     )
     .await
 }
@@ -259,7 +274,7 @@ pub async fn compare_observed(
     observer: &mut (dyn FnMut(CompareProgress) + Send),
     cancel: &AtomicBool,
 ) -> Result<Comparison> {
-    let options = RunOptions { keep_requests: true, observer, cancel, models: Models::Scripted };
+    let options = RunOptions { keep_requests: true, observer, cancel, models: Models::Scripted, sources: None };
     compare_runs(template, scenario, adapters, options).await
 }
 
@@ -275,7 +290,24 @@ pub async fn compare_live(
     observer: &mut (dyn FnMut(CompareProgress) + Send),
     cancel: &AtomicBool,
 ) -> Result<Comparison> {
-    let options = RunOptions { keep_requests: true, observer, cancel, models: Models::Live(providers) };
+    let options = RunOptions { keep_requests: true, observer, cancel, models: Models::Live(providers), sources: None };
+    compare_runs(template, scenario, adapters, options).await
+}
+
+/// [`compare_observed`] (no `providers`) or [`compare_live`], each run with the template's tool
+/// sources started by `sources`: every run (every lane, the baseline too) gets its own, closed
+/// when it ends.
+pub async fn compare_with_sources<'a>(
+    template: &Template,
+    scenario: &Scenario,
+    adapters: &[AdapterKind],
+    providers: Option<&'a mut (dyn FnMut(Lane) -> Result<Box<dyn Provider + Send>> + Send)>,
+    sources: &'a mut dyn ToolSources,
+    observer: &'a mut (dyn FnMut(CompareProgress) + Send),
+    cancel: &'a AtomicBool,
+) -> Result<Comparison> {
+    let models = providers.map_or(Models::Scripted, Models::Live);
+    let options = RunOptions { keep_requests: true, observer, cancel, models, sources: Some(sources) };
     compare_runs(template, scenario, adapters, options).await
 }
 
@@ -289,30 +321,19 @@ async fn compare_runs(
     if !problems.is_empty() {
         return Err(Error::invalid(problems));
     }
-    // No source is started here: each run sees the sources' snapshots, and says so.
-    let (sourced, discoveries) = match template.sources.is_empty() {
-        true => (None, Vec::new()),
-        false => {
-            let (seen, discoveries) = template.with_discovered(template.offline_discoveries());
-            (Some(seen), discoveries)
-        }
-    };
-    let template = sourced.as_ref().unwrap_or(template);
-    let mut input = run_input(template, scenario);
-    input.discoveries = &discoveries;
     let mut runs = Vec::with_capacity(adapters.len());
     let mut requests = Vec::new();
     for &kind in adapters {
-        let (report, calls) = lane_run(&input, adapter_for(kind), Lane::of(kind), scenario, &mut options).await?;
+        let (report, calls) =
+            sourced_lane_run(template, adapter_for(kind), Lane::of(kind), scenario, &mut options).await?;
         requests.extend(calls.map(|calls| RunRequests { lane: Lane::of(kind), calls }));
         runs.push(report);
     }
     let baseline = match options.models {
         Models::Scripted => {
             let disclosed = everything_disclosed(template);
-            let baseline_input = RunInput { template: &disclosed, ..input.clone() };
             let (baseline, calls) =
-                lane_run(&baseline_input, &DynamicAdapter, Lane::Baseline, scenario, &mut options).await?;
+                sourced_lane_run(&disclosed, &DynamicAdapter, Lane::Baseline, scenario, &mut options).await?;
             requests.extend(calls.map(|calls| RunRequests { lane: Lane::Baseline, calls }));
             let savings = runs.iter().map(|run| Savings::against(&baseline.counters, run)).collect();
             Some(BaselineReport { run: baseline, savings })
@@ -351,6 +372,35 @@ fn run_input<'a>(template: &'a Template, scenario: &'a Scenario) -> RunInput<'a>
     }
 }
 
+/// [`lane_run`] on `template` with its tool sources: started for this run alone and closed after it
+/// when `options` start sources, else their snapshots (nothing is started).
+async fn sourced_lane_run(
+    template: &Template,
+    adapter: &dyn Adapter,
+    lane: Lane,
+    scenario: &Scenario,
+    options: &mut RunOptions<'_>,
+) -> Result<(RunReport, Option<Vec<CallRequest>>)> {
+    if template.sources.is_empty() {
+        return lane_run(&run_input(template, scenario), adapter, lane, scenario, options, None).await;
+    }
+    let (discoveries, mut host) = match options.sources.as_deref_mut() {
+        Some(sources) => {
+            let (discoveries, host) = sources.open(template).await;
+            (discoveries, Some(host))
+        }
+        None => (template.offline_discoveries(), None),
+    };
+    let (seen, applied) = template.with_discovered(discoveries);
+    let mut input = run_input(&seen, scenario);
+    input.discoveries = &applied;
+    let outcome = lane_run(&input, adapter, lane, scenario, options, host.as_deref_mut()).await;
+    if let Some(host) = &mut host {
+        host.close().await;
+    }
+    outcome
+}
+
 /// One run with the comparison's model and the scenario's tool results, as `options` say; the
 /// request body and answer of each model call when they keep requests.
 async fn lane_run(
@@ -359,6 +409,7 @@ async fn lane_run(
     lane: Lane,
     scenario: &Scenario,
     options: &mut RunOptions<'_>,
+    host: Option<&mut (dyn ToolHost + '_)>,
 ) -> Result<(RunReport, Option<Vec<CallRequest>>)> {
     let mut provider = RecordingProvider {
         inner: options.models.provider(lane, scenario, input.template)?,
@@ -368,7 +419,9 @@ async fn lane_run(
     let mut results = ScriptedToolResults::new(scenario);
     (options.observer)(CompareProgress::RunStarted { lane });
     let observer = &mut *options.observer;
-    let report = run(input, adapter, &mut provider, &mut results, &mut |event: &Event| {
+    // Reborrowed for this run alone (a trait object's lifetime shortens only outside the `Option`).
+    let host = host.map(|host| -> &mut dyn ToolHost { host });
+    let report = run_with_host(input, adapter, &mut provider, &mut results, host, &mut |event: &Event| {
         observer(CompareProgress::Event { lane, event: Box::new(event.clone()) });
     })
     .await?;

@@ -432,7 +432,12 @@ impl<'a> Run<'a, '_> {
     /// answer it as a written tool.
     async fn call_on_source(&mut self, call: &ToolCall, offered: &[OfferedTool]) -> Option<CallOutcome> {
         let host = self.host.as_deref()?;
-        if !host.answers(&call.name) || self.results.scripts(&call.name) || !offered.iter().any(|t| t.name == call.name)
+        // A source's tool left out for a written one's name is the written one.
+        let from_source = self.source_tools.values().any(|names| names.contains(&call.name));
+        if !from_source
+            || !host.answers(&call.name)
+            || self.results.scripts(&call.name)
+            || !offered.iter().any(|t| t.name == call.name)
         {
             return None;
         }

@@ -4,7 +4,8 @@
 
 use async_trait::async_trait;
 use serde_json::Value;
-use unfold_documents::Tool;
+use unfold_documents::discovery::Discovery;
+use unfold_documents::{Template, Tool};
 
 /// What a source answered a call.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,4 +37,14 @@ pub trait ToolHost: Send {
     /// The lists of the sources that said their tools changed since the last ask, listed afresh;
     /// each change is reported once.
     async fn changed_lists(&mut self) -> Vec<ChangedList>;
+
+    /// Closes every source (the run is over); a source left running is the host's to end.
+    async fn close(&mut self) {}
+}
+
+/// Starts a run's tool sources: each run of a comparison (each lane) gets its own.
+#[async_trait]
+pub trait ToolSources: Send {
+    /// What `template`'s sources offer a new run, and the host that answers for them.
+    async fn open(&mut self, template: &Template) -> (Vec<Discovery>, Box<dyn ToolHost>);
 }

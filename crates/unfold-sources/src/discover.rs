@@ -20,7 +20,7 @@ pub async fn discover(
     template: &Template,
     template_dir: &Path,
     consent: &Consent,
-    user_env: &dyn Fn(&str) -> Option<String>,
+    user_env: &(dyn Fn(&str) -> Option<String> + Sync),
     timeout: Duration,
 ) -> (Vec<Discovery>, Vec<(String, McpConnection)>) {
     let mut discoveries = Vec::with_capacity(template.sources.len());

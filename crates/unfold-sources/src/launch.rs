@@ -30,7 +30,7 @@ impl Launch {
     pub fn of(
         server: &McpServer,
         template_dir: &Path,
-        user_env: &dyn Fn(&str) -> Option<String>,
+        user_env: &(dyn Fn(&str) -> Option<String> + Sync),
     ) -> Result<Launch, SourceError> {
         let argv = server.command.clone().unwrap_or_default();
         if argv.first().is_none_or(|program| program.is_empty()) {

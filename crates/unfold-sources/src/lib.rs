@@ -11,9 +11,11 @@
 pub mod consent;
 pub mod discover;
 pub mod error;
+pub mod host;
 pub mod launch;
 pub mod mcp;
 
 pub use consent::Consent;
 pub use error::SourceError;
+pub use host::McpSources;
 pub use mcp::McpConnection;

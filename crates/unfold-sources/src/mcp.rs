@@ -59,7 +59,7 @@ impl McpConnection {
     pub async fn start(
         server: &McpServer,
         template_dir: &Path,
-        user_env: &dyn Fn(&str) -> Option<String>,
+        user_env: &(dyn Fn(&str) -> Option<String> + Sync),
         timeout: Duration,
     ) -> Result<McpConnection, SourceError> {
         let handler = ListChanges::default();

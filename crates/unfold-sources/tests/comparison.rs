@@ -1,0 +1,73 @@
+//! A comparison whose template has an MCP source (the Python SDK server): each lane gets its own
+//! server, discovered live; its `unlock` tool makes the server add `deploy`, which the dynamic lane
+//! injects and the restart lane restarts for; the calls are answered by the server; and no server
+//! is left running.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use serde_json::json;
+use unfold_documents::Template;
+use unfold_engine::compare::{compare_with_sources, Lane};
+use unfold_engine::AdapterKind;
+use unfold_sources::{Consent, McpSources};
+
+use crate::servers::{processes_running, python, servers_dir, START_TIMEOUT};
+
+#[tokio::test(flavor = "current_thread")]
+async fn each_lane_gets_its_own_server_and_sees_its_list_change() {
+    let marker = "lane-servers-marker";
+    let mut template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    template.sources = serde_json::from_value(json!([{
+        "name": "ide", "section": "context", "mcp": { "command": [python(), "changing_tools.py", marker] }
+    }]))
+    .unwrap();
+    let template: Template = Template::from_json(template.to_json().as_bytes()).unwrap();
+    let scenario = unfold_test_support::scenario(json!({ "script": [
+        { "call": "read_section", "args": { "section_key": "context" } },
+        { "call": "unlock", "args": {} },
+        { "call": "deploy", "args": { "target": "prod" } },
+        { "say": "Deployed." }
+    ]}));
+    let mut sources = McpSources {
+        template_dir: servers_dir(),
+        consent: Consent::start_local(),
+        user_env: Box::new(|name: &str| std::env::var(name).ok()),
+        start_timeout: START_TIMEOUT,
+        call_timeout: Duration::from_secs(30),
+    };
+    let never = AtomicBool::new(false);
+    let comparison = compare_with_sources(
+        &template,
+        &scenario,
+        &[AdapterKind::Dynamic, AdapterKind::Restart],
+        None,
+        &mut sources,
+        &mut |_| {},
+        &never,
+    )
+    .await
+    .unwrap();
+    let report = comparison.report;
+    let lines = |lane: Lane| {
+        let run = match lane {
+            Lane::Baseline => &report.baseline.as_ref().unwrap().run,
+            _ => report.runs.iter().find(|r| Lane::of(r.adapter) == lane).unwrap(),
+        };
+        unfold_test_support::trace(run)
+    };
+    let dynamic = lines(Lane::Dynamic);
+    // The server's `lookup` gives way to the template's own.
+    let discovered =
+        "discovered ide live [unlock, fail, crash] (left out 'lookup': the template already has a tool of that name)";
+    assert!(dynamic.starts_with(discovered), "{dynamic}");
+    assert!(dynamic.contains("tools changed before call 3 (ide): +[deploy] -[]\n"), "{dynamic}");
+    assert!(dynamic.contains("injected [deploy] from context"), "{dynamic}");
+    assert!(dynamic.contains(r#"deploy {"target":"prod"} -> ok "deployed to prod""#), "{dynamic}");
+    let restart = lines(Lane::Restart);
+    assert!(restart.contains("RESTART tool_availability_changed [] -> attempt 3"), "{restart}");
+    assert!(restart.contains(r#"deploy {"target":"prod"} -> ok "deployed to prod""#), "{restart}");
+    // The baseline ran on a server of its own too, every tool offered from the start.
+    assert!(lines(Lane::Baseline).starts_with("discovered ide live"), "{}", lines(Lane::Baseline));
+    assert_eq!(processes_running(marker).await, Vec::<u32>::new(), "every lane's server was shut down");
+}
