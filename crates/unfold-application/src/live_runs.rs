@@ -10,7 +10,11 @@ use indexmap::IndexMap;
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{AdapterKind, Event, RunInput, RunLimits, RunReport};
+use unfold_engine::{ToolHost, ToolSources};
 use unfold_live::{ApiKey, Cassette, HttpProvider};
+use unfold_sources::discover::DISCOVERY_TIMEOUT;
+use unfold_sources::host::CALL_TIMEOUT;
+use unfold_sources::{Consent, McpSources};
 use unfold_stores::run_history::{now_ms, RunRecord, RunSource};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -32,6 +36,8 @@ pub struct LiveRun<'a> {
     pub limits: RunLimits,
     /// Whether to record the run into a cassette.
     pub record: bool,
+    /// What the user allowed of the template's tool sources (nothing: their snapshots).
+    pub consent: Consent,
 }
 
 /// A finished run, its cassette when it was recorded, and why the history did not keep it if it
@@ -65,8 +71,20 @@ pub async fn run_live_and_keep(
     if run.record {
         provider = provider.recording();
     }
-    // No source is started yet: the run sees the sources' snapshots, and says so.
-    let (seen, discoveries) = template.with_discovered(template.offline_discoveries());
+    let (discoveries, mut host) = if run.consent.start && !template.sources.is_empty() {
+        let mut sources = McpSources {
+            template_dir: template_path.parent().unwrap_or(Path::new(".")).to_owned(),
+            consent: run.consent.clone(),
+            user_env: Box::new(|name: &str| std::env::var(name).ok()),
+            start_timeout: DISCOVERY_TIMEOUT,
+            call_timeout: CALL_TIMEOUT,
+        };
+        let (discoveries, host) = sources.open(template).await;
+        (discoveries, Some(host))
+    } else {
+        (template.offline_discoveries(), None)
+    };
+    let (seen, discoveries) = template.with_discovered(discoveries);
     let input = RunInput {
         template: &seen,
         params: run.params,
@@ -76,9 +94,12 @@ pub async fn run_live_and_keep(
         limits: run.limits,
     };
     let started = (now_ms(), Instant::now());
-    let report = unfold_live::run_live(&input, run.adapter, &mut provider, observer)
-        .await
-        .map_err(|e| e.in_file(template_path))?;
+    let lent = host.as_deref_mut().map(|host| -> &mut dyn ToolHost { host });
+    let report = unfold_live::run_live(&input, run.adapter, &mut provider, lent, observer).await;
+    if let Some(host) = &mut host {
+        host.close().await;
+    }
+    let report = report.map_err(|e| e.in_file(template_path))?;
     let origin = SingleRun {
         source: RunSource::Live,
         template: (template, template_path),

@@ -95,6 +95,13 @@ pub enum Command {
         /// Record the run (every request and answer, no key) into this cassette file.
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
+        /// Start the template's tool sources (their commands run, their URLs on this machine are
+        /// reached); without it, the run sees their snapshots.
+        #[arg(long)]
+        allow_sources: bool,
+        /// Let source NAME reach a URL on another machine (repeatable).
+        #[arg(long = "allow-remote-source", value_name = "NAME")]
+        allow_remote: Vec<String>,
     },
     /// Run a template again as a cassette recorded it, without the network; fails at the first
     /// request that differs from the recorded one

@@ -36,7 +36,20 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             let consent = Consent { start: allow_sources, remote: allow_remote.into_iter().collect() };
             compare(&template, &scenario, dedup(adapters), json, requests.as_deref(), &consent)
         }
-        Command::Run { template, provider, providers, model, user, adapter, params, max_model_calls, json, record } => {
+        Command::Run {
+            template,
+            provider,
+            providers,
+            model,
+            user,
+            adapter,
+            params,
+            max_model_calls,
+            json,
+            record,
+            allow_sources,
+            allow_remote,
+        } => {
             let params = parse_params(&params)?;
             let args = crate::live::LiveRunArgs {
                 template,
@@ -49,6 +62,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 max_model_calls,
                 json,
                 record,
+                consent: Consent { start: allow_sources, remote: allow_remote.into_iter().collect() },
             };
             crate::live::run(args, &history())
         }

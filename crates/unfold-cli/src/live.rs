@@ -11,6 +11,7 @@ use serde_json::json;
 use unfold_application::live_runs::{self, FinishedRun, LiveRun};
 use unfold_application::profiles::Profiles;
 use unfold_application::run_history::OpenRunHistory;
+use unfold_application::sources::Consent;
 use unfold_application::{AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Template};
 use unfold_engine::{AdapterKind, RunLimits, RunReport, RunStatus};
@@ -31,6 +32,8 @@ pub struct LiveRunArgs {
     pub max_model_calls: Option<u32>,
     pub json: bool,
     pub record: Option<PathBuf>,
+    /// What the user allowed of the template's tool sources.
+    pub consent: Consent,
 }
 
 /// Exit code of a run that ended with status `error` (the provider failed).
@@ -61,6 +64,7 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
         adapter: args.adapter,
         limits,
         record: args.record.is_some(),
+        consent: args.consent,
     };
     let mut print_event = |event: &unfold_engine::Event| {
         if let Some(line) = event_line(event).filter(|_| !json) {

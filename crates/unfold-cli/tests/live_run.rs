@@ -152,6 +152,40 @@ fn the_example_runs_live_under_both_adapters_and_both_apis() {
 }
 
 #[test]
+fn a_live_run_with_allowed_sources_calls_the_server_and_takes_its_new_tools() {
+    let server = FakeLlm::start();
+    let dir = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(dir.path());
+    let python = unfold_test_support::mcp_servers::python();
+    let script = unfold_test_support::mcp_servers::changing_tools_script();
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(repo(EXAMPLE)).unwrap()).unwrap();
+    doc["sources"] = json!([{ "name": "ide", "section": null, "mcp": { "command": [python, script] } }]);
+    let template = dir.path().join("ide.unfold.json");
+    std::fs::write(&template, doc.to_string()).unwrap();
+    let args = [
+        "run",
+        path(&template),
+        "--providers",
+        path(&profiles),
+        "--provider",
+        "openai",
+        "--user",
+        "Ship with the ide please.",
+        "--allow-sources",
+        "--json",
+    ];
+    let outcome = unfold(&args, &[("UNFOLD_TEST_KEY", CANARY)]);
+    assert_eq!(outcome.code, 0, "stderr: {}", outcome.stderr);
+    let run = serde_json::from_str::<Value>(&outcome.stdout).unwrap()["run"].clone();
+    assert_eq!(tool_calls(&run), [r#"unlock {}"#, r#"deploy {"target":"prod"}"#]);
+    let changed = events(&run, "tool_availability_changed").next().expect("the list change");
+    assert_eq!((&changed["source"], &changed["added"]), (&json!("ide"), &json!(["deploy"])));
+    let deployed = events(&run, "tool_call").last().unwrap();
+    assert_eq!(deployed["result"], "deployed to prod", "answered by the server");
+    assert_eq!(run["final"], "Shipped with the ide.");
+}
+
+#[test]
 fn parallel_tool_calls_are_answered_in_one_turn() {
     let server = FakeLlm::start();
     let folder = tempfile::tempdir().unwrap();

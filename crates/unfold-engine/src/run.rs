@@ -183,14 +183,16 @@ pub async fn run(
 /// [`run`] with the run's tool sources behind `host`: their tools are called there (unless the
 /// scenario scripts a result for them), and the lists it reports changed are applied before the
 /// next model call. `input.template` holds the sources' tools as discovered.
-pub async fn run_with_host<'a, 'r>(
-    input: &'r RunInput<'a>,
-    adapter: &'r dyn Adapter,
+pub async fn run_with_host(
+    input: &RunInput<'_>,
+    adapter: &dyn Adapter,
     provider: &mut dyn Provider,
-    results: &'r mut ScriptedToolResults,
-    host: Option<&'r mut dyn ToolHost>,
-    observer: &'r mut (dyn FnMut(&Event) + Send),
+    results: &mut ScriptedToolResults,
+    host: Option<&mut dyn ToolHost>,
+    observer: &mut (dyn FnMut(&Event) + Send),
 ) -> Result<RunReport> {
+    // Reborrowed for this run: a trait object's lifetime shortens only outside the `Option`.
+    let host = host.map(|host| -> &mut dyn ToolHost { host });
     let session = Session::new(input.template, input.params.clone())?;
     let span = tracing::info_span!("run", adapter = adapter.kind().name(), template = %input.template.key);
     let source_tools = input

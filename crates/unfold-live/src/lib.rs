@@ -607,11 +607,11 @@ pub async fn run_live(
     input: &unfold_engine::run::RunInput<'_>,
     adapter: unfold_engine::AdapterKind,
     provider: &mut HttpProvider,
+    host: Option<&mut dyn unfold_engine::ToolHost>,
     observer: &mut (dyn FnMut(&unfold_engine::Event) + Send),
 ) -> Result<unfold_engine::RunReport> {
     let span = tracing::info_span!("live_run", provider = %provider.profile.name, model = %provider.profile.model);
     let mut results = unfold_engine::ScriptedToolResults::default();
-    unfold_engine::run(input, unfold_engine::adapter_for(adapter), provider, &mut results, observer)
-        .instrument(span)
-        .await
+    let adapter = unfold_engine::adapter_for(adapter);
+    unfold_engine::run_with_host(input, adapter, provider, &mut results, host, observer).instrument(span).await
 }

@@ -431,7 +431,7 @@ fn recorded_run(template: &unfold_documents::Template) -> unfold_live::Cassette 
             discoveries: &[],
             limits: RunLimits::default(),
         };
-        let report = unfold_live::run_live(&input, AdapterKind::Restart, &mut live, &mut |_| {}).await.unwrap();
+        let report = unfold_live::run_live(&input, AdapterKind::Restart, &mut live, None, &mut |_| {}).await.unwrap();
         unfold_live::Cassette::record(&input, AdapterKind::Restart, &live, report)
     })
 }
@@ -606,7 +606,7 @@ fn a_cancelled_live_run_ends_with_no_event_after_the_cancel() {
                 discoveries: &[],
                 limits: RunLimits::default(),
             };
-            unfold_live::run_live(&input, AdapterKind::Dynamic, &mut live, &mut |event| {
+            unfold_live::run_live(&input, AdapterKind::Dynamic, &mut live, None, &mut |event| {
                 sink.lock().unwrap().push(event.clone());
             })
             .await
