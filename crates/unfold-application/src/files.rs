@@ -50,17 +50,29 @@ pub struct RenderRequest {
     pub heading: Option<HeadingStyle>,
 }
 
-/// The prompt the template at `path` shows the model, as `request` says.
+/// The prompt the template at `path` shows the model, as `request` says; its sources' snapshots
+/// stand for their tools (nothing is started).
 pub fn render_file(path: &Path, request: &RenderRequest) -> AppResult<RenderedPrompt> {
+    let template = load_for_render(path, request)?;
+    render_seen(&template.offline_view(), path, request)
+}
+
+/// The template at `path` with `request`'s overrides of its disclosure and heading.
+pub fn load_for_render(path: &Path, request: &RenderRequest) -> AppResult<Template> {
     let mut template = Template::load(path).map_err(invalid(DocumentKind::Template))?;
     template.disclosure = request.disclosure.unwrap_or(template.disclosure);
     template.heading = request.heading.unwrap_or(template.heading);
-    render(&template, request).map_err(|e| AppError::invalid_as(ErrorCode::InvalidRequest)(e.in_file(path)))
+    Ok(template)
+}
+
+/// The prompt `seen` (the template of `path` as a run sees it, its sources' tools in place) shows
+/// the model, as `request` says.
+pub fn render_seen(seen: &Template, path: &Path, request: &RenderRequest) -> AppResult<RenderedPrompt> {
+    render(seen, request).map_err(|e| AppError::invalid_as(ErrorCode::InvalidRequest)(e.in_file(path)))
 }
 
 fn render(template: &Template, request: &RenderRequest) -> unfold_documents::Result<RenderedPrompt> {
-    let template = template.offline_view();
-    let mut session = Session::new(&template, request.params.clone())?;
+    let mut session = Session::new(template, request.params.clone())?;
     for path in &request.expand {
         session.expand(path).map_err(|message| Error::argument(format!("--expand {path}"), message))?;
     }

@@ -107,6 +107,18 @@ pub async fn snapshot_sources(template_path: &Path, consent: &Consent) -> AppRes
     Ok(discoveries)
 }
 
+/// `template` (the one at `template_path`) as a run sees it with its sources started as `consent`
+/// allows (else their snapshots), and where each source's tools came from. The connections are
+/// closed before this returns: for a render, which calls no tool.
+pub async fn with_started_sources(
+    template: &Template,
+    template_path: &Path,
+    consent: &Consent,
+) -> (Template, Vec<Discovery>) {
+    let discoveries = discovered(template, template_path, consent).await;
+    template.with_discovered(discoveries)
+}
+
 fn load(template_path: &Path) -> AppResult<Template> {
     Template::load(template_path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))
 }

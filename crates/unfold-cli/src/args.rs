@@ -39,6 +39,13 @@ pub enum Command {
         /// Print {"markdown", "tools", "prompt_tokens", "tool_tokens"} instead of the markdown.
         #[arg(long)]
         json: bool,
+        /// Start the template's tool sources to render the tools they list now (their commands
+        /// run, their URLs on this machine are reached); without it, their snapshots.
+        #[arg(long)]
+        allow_sources: bool,
+        /// Let source NAME reach a URL on another machine (repeatable).
+        #[arg(long = "allow-remote-source", value_name = "NAME")]
+        allow_remote: Vec<String>,
     },
     /// Replay a scenario under both adapters and an all-FULL baseline; show them side by side
     Compare {

@@ -9,7 +9,7 @@ use unfold_application::comparisons::{self, ComparedDocuments, ComparisonModel};
 use unfold_application::files::{self, RenderRequest};
 use unfold_application::folders::Folders;
 use unfold_application::run_history::OpenRunHistory;
-use unfold_application::sources::Consent;
+use unfold_application::sources::{self, Consent};
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::{AdapterKind, Preview};
@@ -21,10 +21,18 @@ use crate::runtime::block_on;
 pub fn execute(command: Command) -> AppResult<ExitCode> {
     match command {
         Command::Validate { files } => Ok(validate(&files)),
-        Command::Render { template, expand, params, disclosure, heading, json } => {
+        Command::Render { template, expand, params, disclosure, heading, json, allow_sources, allow_remote } => {
             let params = parse_params(&params).map_err(|e| e.in_file(&template))?;
             let request = RenderRequest { expand, params, disclosure, heading };
-            let prompt = files::render_file(&template, &request)?;
+            let prompt = if allow_sources {
+                let consent = Consent { start: true, remote: allow_remote.into_iter().collect() };
+                let loaded = files::load_for_render(&template, &request)?;
+                let (seen, discoveries) = block_on(sources::with_started_sources(&loaded, &template, &consent))?;
+                crate::sources::warn_about(&template, &discoveries);
+                files::render_seen(&seen, &template, &request)?
+            } else {
+                files::render_file(&template, &request)?
+            };
             if json {
                 println!("{}", serde_json::to_string_pretty(&Preview::of(&prompt)).unwrap_or_default());
             } else {

@@ -44,7 +44,7 @@ pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
 }
 
 /// One stderr line per source that did not give its live list, with the reason.
-fn warn_about(template: &Path, discoveries: &[Discovery]) {
+pub fn warn_about(template: &Path, discoveries: &[Discovery]) {
     for discovery in discoveries {
         if let Some(error) = &discovery.error {
             eprintln!(

@@ -539,6 +539,30 @@ fn sources_snapshot_writes_what_the_running_server_lists() {
 }
 
 #[test]
+fn render_with_allowed_sources_shows_what_the_server_lists_now() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("the-docs-source-ran");
+    let template = template_with_servers(dir.path(), &marker);
+    let template = template.to_str().unwrap();
+    let names = |out: &str| -> Vec<String> {
+        let preview: serde_json::Value = serde_json::from_str(out).unwrap();
+        preview["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let snapshot = run(&["render", template, "--json", "--expand", "context"]);
+    assert_eq!(names(&snapshot.stdout), ["lookup", "search", "cite", "grep", "read_section"]);
+    let live = run(&["render", template, "--json", "--expand", "context", "--allow-sources"]);
+    assert_eq!(live.code, 0, "{}", live.stderr);
+    // The server's `lookup` gives way to the template's own, and the warning says so.
+    assert_eq!(names(&live.stdout), ["lookup", "search", "cite", "unlock", "fail", "crash", "read_section"]);
+    assert!(live.stderr.contains("source 'ide' (live): left out 'lookup'"), "{}", live.stderr);
+}
+
+#[test]
 fn compare_with_allowed_sources_runs_each_lane_on_its_own_server() {
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("the-docs-source-ran");
