@@ -13,8 +13,6 @@ use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Lane};
 use unfold_engine::{AdapterKind, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, TextSink};
-use unfold_sources::discover::DISCOVERY_TIMEOUT;
-use unfold_sources::host::CALL_TIMEOUT;
 use unfold_sources::{Consent, McpSources};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
@@ -119,13 +117,7 @@ pub async fn compare_with_consent_and_keep(
                 .await
         }
         (model, true) => {
-            let mut sources = McpSources {
-                template_dir: documents.template_path.and_then(Path::parent).unwrap_or(Path::new(".")).to_owned(),
-                consent: consent.clone(),
-                user_env: Box::new(|name: &str| std::env::var(name).ok()),
-                start_timeout: DISCOVERY_TIMEOUT,
-                call_timeout: CALL_TIMEOUT,
-            };
+            let mut sources = McpSources::for_template(documents.template_path, consent);
             let (adapters, mut make) = match model {
                 ComparisonModel::Scripted(adapters) => (adapters.clone(), None),
                 ComparisonModel::Live(live) => (live.adapters.clone(), Some(|lane: Lane| live_provider(live, lane))),

@@ -12,8 +12,6 @@ use unfold_documents::{Scenario, Template};
 use unfold_engine::{AdapterKind, Event, RunInput, RunLimits, RunReport};
 use unfold_engine::{ToolHost, ToolSources};
 use unfold_live::{ApiKey, Cassette, HttpProvider};
-use unfold_sources::discover::DISCOVERY_TIMEOUT;
-use unfold_sources::host::CALL_TIMEOUT;
 use unfold_sources::{Consent, McpSources};
 use unfold_stores::run_history::{now_ms, RunRecord, RunSource};
 
@@ -72,13 +70,7 @@ pub async fn run_live_and_keep(
         provider = provider.recording();
     }
     let (discoveries, mut host) = if run.consent.start && !template.sources.is_empty() {
-        let mut sources = McpSources {
-            template_dir: template_path.parent().unwrap_or(Path::new(".")).to_owned(),
-            consent: run.consent.clone(),
-            user_env: Box::new(|name: &str| std::env::var(name).ok()),
-            start_timeout: DISCOVERY_TIMEOUT,
-            call_timeout: CALL_TIMEOUT,
-        };
+        let mut sources = McpSources::for_template(Some(template_path), &run.consent);
         let (discoveries, host) = sources.open(template).await;
         (discoveries, Some(host))
     } else {

@@ -406,6 +406,12 @@ fn compare_warns_of_calls_that_will_fail_and_still_runs_them() {
     assert_eq!(report["runs"][0]["counters"]["failed_tool_calls"], 1);
 }
 
+/// The names of the tools `unfold render --json` printed, in order.
+fn offered_tool_names(render_json: &str) -> Vec<String> {
+    let preview: serde_json::Value = serde_json::from_str(render_json).unwrap();
+    preview["tools"].as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap().to_owned()).collect()
+}
+
 /// The example with a source on `context` whose command would leave `marker` behind if it ran.
 fn example_with_source(dir: &Path, marker: &Path) -> PathBuf {
     let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(repo(EXAMPLE)).unwrap()).unwrap();
@@ -427,18 +433,13 @@ fn a_sources_snapshot_is_offered_after_its_sections_tools_and_nothing_is_started
     let template = template.to_str().unwrap();
     let summarized = run(&["render", template, "--json"]);
     assert_eq!(summarized.code, 0, "{}", summarized.stderr);
-    let tools = |out: &str| -> Vec<String> {
-        let preview: serde_json::Value = serde_json::from_str(out).unwrap();
-        preview["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
-            .collect()
-    };
-    assert_eq!(tools(&summarized.stdout), ["lookup", "read_section"], "hidden while its section is summarized");
+    assert_eq!(
+        offered_tool_names(&summarized.stdout),
+        ["lookup", "read_section"],
+        "hidden while its section is summarized"
+    );
     let read = run(&["render", template, "--json", "--expand", "context"]);
-    assert_eq!(tools(&read.stdout), ["lookup", "search", "cite", "grep", "read_section"]);
+    assert_eq!(offered_tool_names(&read.stdout), ["lookup", "search", "cite", "grep", "read_section"]);
     assert_eq!(run(&["validate", template]).code, 0);
     let compared = run(&["compare", template, "examples/lookup-first.scenario.json", "--json"]);
     assert_eq!(compared.code, 0, "{}", compared.stderr);
@@ -544,21 +545,15 @@ fn render_with_allowed_sources_shows_what_the_server_lists_now() {
     let marker = dir.path().join("the-docs-source-ran");
     let template = template_with_servers(dir.path(), &marker);
     let template = template.to_str().unwrap();
-    let names = |out: &str| -> Vec<String> {
-        let preview: serde_json::Value = serde_json::from_str(out).unwrap();
-        preview["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
-            .collect()
-    };
     let snapshot = run(&["render", template, "--json", "--expand", "context"]);
-    assert_eq!(names(&snapshot.stdout), ["lookup", "search", "cite", "grep", "read_section"]);
+    assert_eq!(offered_tool_names(&snapshot.stdout), ["lookup", "search", "cite", "grep", "read_section"]);
     let live = run(&["render", template, "--json", "--expand", "context", "--allow-sources"]);
     assert_eq!(live.code, 0, "{}", live.stderr);
     // The server's `lookup` gives way to the template's own, and the warning says so.
-    assert_eq!(names(&live.stdout), ["lookup", "search", "cite", "unlock", "fail", "crash", "read_section"]);
+    assert_eq!(
+        offered_tool_names(&live.stdout),
+        ["lookup", "search", "cite", "unlock", "fail", "crash", "read_section"]
+    );
     assert!(live.stderr.contains("source 'ide' (live): left out 'lookup'"), "{}", live.stderr);
 }
 

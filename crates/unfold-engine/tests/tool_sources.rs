@@ -79,22 +79,33 @@ fn run(kind: AdapterKind, section: Option<&str>, script: Value, changed_at_start
     if changed_at_start {
         host.unlock();
     }
-    let scenario = scenario(json!({ "script": script }));
-    let mut provider = ScriptedProvider::new(&scenario, &template);
+    let report = run_on(kind, &template, &discoveries, &mut host, json!({ "script": script }));
+    (trace(&report), host.calls)
+}
+
+/// A run under `kind` of the scenario with `fields`, its sources' tools from `discoveries`, behind `host`.
+fn run_on(
+    kind: AdapterKind,
+    template: &Template,
+    discoveries: &[unfold_documents::discovery::Discovery],
+    host: &mut IdeSource,
+    fields: Value,
+) -> unfold_engine::RunReport {
+    let scenario = scenario(fields);
+    let mut provider = ScriptedProvider::new(&scenario, template);
     let mut results = ScriptedToolResults::new(&scenario);
     let input = RunInput {
-        template: &template,
+        template,
         params: Default::default(),
         user: scenario.user.clone(),
         tool_changes: &[],
-        discoveries: &discoveries,
+        discoveries,
         limits: RunLimits::default(),
     };
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let report = runtime
-        .block_on(run_with_host(&input, adapter_for(kind), &mut provider, &mut results, Some(&mut host), &mut |_| {}))
-        .unwrap();
-    (trace(&report), host.calls)
+    runtime
+        .block_on(run_with_host(&input, adapter_for(kind), &mut provider, &mut results, Some(host), &mut |_| {}))
+        .unwrap()
 }
 
 const UNLOCK_THEN_DEPLOY: &str = r#"[
@@ -173,31 +184,11 @@ fn a_change_to_tools_not_offered_is_the_event_alone() {
 #[test]
 fn a_scripted_result_wins_over_the_source() {
     let (template, discoveries, mut host) = sourced(None);
-    let scenario = scenario(json!({
+    let fields = json!({
         "script": [{ "call": "grep", "args": {} }, { "say": "Done." }],
         "tool_results": { "grep": [{ "result": "scripted hits" }] }
-    }));
-    let mut provider = ScriptedProvider::new(&scenario, &template);
-    let mut results = ScriptedToolResults::new(&scenario);
-    let input = RunInput {
-        template: &template,
-        params: Default::default(),
-        user: scenario.user.clone(),
-        tool_changes: &[],
-        discoveries: &discoveries,
-        limits: RunLimits::default(),
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let report = runtime
-        .block_on(run_with_host(
-            &input,
-            adapter_for(AdapterKind::Dynamic),
-            &mut provider,
-            &mut results,
-            Some(&mut host),
-            &mut |_| {},
-        ))
-        .unwrap();
+    });
+    let report = run_on(AdapterKind::Dynamic, &template, &discoveries, &mut host, fields);
     assert!(trace(&report).contains(r#"grep {} -> ok "scripted hits""#), "{}", trace(&report));
     assert!(host.calls.is_empty());
 }

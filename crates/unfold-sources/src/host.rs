@@ -37,6 +37,21 @@ pub struct McpSources {
     pub call_timeout: Duration,
 }
 
+impl McpSources {
+    /// The sources of the template at `template_path` (none: the working folder's), started as
+    /// `consent` allows, with the user's environment and the default timeouts.
+    pub fn for_template(template_path: Option<&std::path::Path>, consent: &Consent) -> McpSources {
+        let folder = template_path.and_then(std::path::Path::parent).unwrap_or(std::path::Path::new("."));
+        McpSources {
+            template_dir: folder.to_owned(),
+            consent: consent.clone(),
+            user_env: Box::new(|name: &str| std::env::var(name).ok()),
+            start_timeout: crate::discover::DISCOVERY_TIMEOUT,
+            call_timeout: CALL_TIMEOUT,
+        }
+    }
+}
+
 #[async_trait]
 impl ToolSources for McpSources {
     async fn open(&mut self, template: &Template) -> (Vec<Discovery>, Box<dyn ToolHost>) {
