@@ -526,6 +526,17 @@ export type EventKind_Deserialize =
 adapter: AdapterKind; 
 /**  The template's key. */
 template: string } | 
+/**
+ *  The adapter asked for cannot run with this provider, so another runs in its place: the
+ *  dynamic adapter on a provider that takes its tools once runs as the restart adapter.
+ */
+{ type: "adapter_substituted"; 
+/**  The adapter asked for (the run's and its lane's name). */
+requested: AdapterKind; 
+/**  The adapter that runs. */
+adapter: AdapterKind; 
+/**  Why. */
+reason: string } | 
 /**  What a tool source offered the run, before its first model call (spec 8): one per source. */
 { type: "tools_discovered"; 
 /**  The source's name. */
@@ -623,6 +634,17 @@ export type EventKind_Serialize =
 adapter: AdapterKind; 
 /**  The template's key. */
 template: string } | 
+/**
+ *  The adapter asked for cannot run with this provider, so another runs in its place: the
+ *  dynamic adapter on a provider that takes its tools once runs as the restart adapter.
+ */
+{ type: "adapter_substituted"; 
+/**  The adapter asked for (the run's and its lane's name). */
+requested: AdapterKind; 
+/**  The adapter that runs. */
+adapter: AdapterKind; 
+/**  Why. */
+reason: string } | 
 /**  What a tool source offered the run, before its first model call (spec 8): one per source. */
 { type: "tools_discovered"; 
 /**  The source's name. */
@@ -1039,6 +1061,12 @@ export type ProviderProfile_Deserialize = {
 	api_key_env?: string | null,
 	/**  Whether the key is kept in the OS keychain (`unfold key set NAME`) instead. */
 	api_key_keychain?: boolean,
+	/**
+	 *  Whether the harness behind this API takes new tools in the middle of a conversation; true
+	 *  when absent. `false` (one that configures its tools once) runs the restart adapter where
+	 *  the dynamic one is asked for, and says so in the run's events.
+	 */
+	dynamic_tools?: boolean,
 };
 
 /**  One provider a live run can use. */
@@ -1075,6 +1103,12 @@ export type ProviderProfile_Serialize = {
 	api_key_env?: string,
 	/**  Whether the key is kept in the OS keychain (`unfold key set NAME`) instead. */
 	api_key_keychain?: boolean,
+	/**
+	 *  Whether the harness behind this API takes new tools in the middle of a conversation; true
+	 *  when absent. `false` (one that configures its tools once) runs the restart adapter where
+	 *  the dynamic one is asked for, and says so in the run's events.
+	 */
+	dynamic_tools?: boolean,
 };
 
 /**  One recently opened file. */

@@ -18,6 +18,7 @@ fn profile(name: &str, key_env: Option<&str>) -> ProviderProfile {
         read_timeout_ms: None,
         api_key_env: key_env.map(str::to_owned),
         api_key_keychain: false,
+        dynamic_tools: true,
     }
 }
 

@@ -20,6 +20,9 @@ pub fn discovery_text(source: &str, tier: Tier, tools: &[String], error: Option<
 pub fn event_line(event: &Event) -> Option<String> {
     Some(match &event.kind {
         EventKind::RunStarted { adapter, template } => format!("run {template} under the {} adapter", adapter.name()),
+        EventKind::AdapterSubstituted { adapter, reason, .. } => {
+            format!("  the {} adapter runs instead: {reason}", adapter.name())
+        }
         EventKind::ToolsDiscovered { source, tier, tools, error } => {
             format!("  {}", discovery_text(source, *tier, tools, error.as_deref()))
         }

@@ -195,6 +195,7 @@ fn cut(text: &str) -> String {
 fn describe(event: &Event) -> String {
     let what = match &event.kind {
         EventKind::RunStarted { adapter, .. } => format!("run started ({})", adapter.name()),
+        EventKind::AdapterSubstituted { adapter, reason, .. } => format!("runs as {} ({reason})", adapter.name()),
         EventKind::ToolsDiscovered { source, tier, tools, error } => {
             crate::event_lines::discovery_text(source, *tier, tools, error.as_deref())
         }

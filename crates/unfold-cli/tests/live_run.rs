@@ -152,6 +152,39 @@ fn the_example_runs_live_under_both_adapters_and_both_apis() {
 }
 
 #[test]
+fn a_provider_that_takes_its_tools_once_runs_the_restart_adapter_when_dynamic_is_asked() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let mut file: Value = serde_json::from_slice(&std::fs::read(server.profiles(folder.path())).unwrap()).unwrap();
+    let mut fixed = file["profiles"][0].clone();
+    fixed["name"] = json!("harness");
+    fixed["dynamic_tools"] = json!(false);
+    file["profiles"] = json!([fixed]);
+    let profiles = folder.path().join("fixed.providers.json");
+    std::fs::write(&profiles, file.to_string()).unwrap();
+
+    let run = live_run(&profiles, "harness", "dynamic", USER);
+    assert_eq!(run["adapter"], "dynamic", "the run keeps the name it was asked for");
+    let substituted: Vec<&Value> = events(&run, "adapter_substituted").collect();
+    let reason = "provider 'harness' takes its tools once per conversation (\"dynamic_tools\": false)";
+    assert_eq!(
+        substituted,
+        [&json!({ "type": "adapter_substituted", "requested": "dynamic", "adapter": "restart", "reason": reason,
+                  "seq": 1, "attempt": 1 })]
+    );
+    let (lookup, read, search) =
+        (r#"lookup {"id":7}"#, r#"read_section {"section_key":"context"}"#, r#"search {"query":"login"}"#);
+    assert_eq!(tool_calls(&run), [lookup, read, lookup, read, search], "it ran as the restart adapter");
+    assert_eq!(run["counters"]["restarts"], 1);
+    assert_eq!(events(&run, "tools_injected").count(), 0);
+
+    let args = ["run", EXAMPLE, "--providers", path(&profiles), "--provider", "harness", "--user", USER];
+    let printed = unfold(&args, &[("UNFOLD_TEST_KEY", CANARY)]);
+    assert_eq!(printed.code, 0, "{}", printed.stderr);
+    assert!(printed.stdout.contains(&format!("the restart adapter runs instead: {reason}")), "{}", printed.stdout);
+}
+
+#[test]
 fn a_live_run_with_allowed_sources_calls_the_server_and_takes_its_new_tools() {
     let server = FakeLlm::start();
     let dir = tempfile::tempdir().unwrap();

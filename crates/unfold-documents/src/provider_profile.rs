@@ -76,10 +76,19 @@ pub struct ProviderProfile {
     /// Whether the key is kept in the OS keychain (`unfold key set NAME`) instead.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub api_key_keychain: bool,
+    /// Whether the harness behind this API takes new tools in the middle of a conversation; true
+    /// when absent. `false` (one that configures its tools once) runs the restart adapter where
+    /// the dynamic one is asked for, and says so in the run's events.
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub dynamic_tools: bool,
 }
 
 fn default_true() -> bool {
     true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
 impl ProviderProfile {
@@ -100,6 +109,13 @@ impl ProviderProfile {
             ProviderKind::Openai => format!("{base}/chat/completions"),
             ProviderKind::Anthropic => format!("{base}/messages"),
         }
+    }
+
+    /// Why a run cannot give this provider new tools mid-conversation, if it cannot.
+    pub fn fixed_tools(&self) -> Option<String> {
+        (!self.dynamic_tools).then(|| {
+            format!("provider '{}' takes its tools once per conversation (\"dynamic_tools\": false)", self.name)
+        })
     }
 
     /// What is wrong with the profile at `pointer`, if anything.

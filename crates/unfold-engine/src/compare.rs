@@ -463,6 +463,10 @@ impl Provider for RecordingProvider<'_> {
         }
         Ok(response)
     }
+
+    fn fixed_tools(&self) -> Option<String> {
+        self.inner.fixed_tools()
+    }
 }
 
 /// `template` with nothing hidden: every section FULL and every tool offered with its full

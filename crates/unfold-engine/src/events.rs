@@ -61,6 +61,16 @@ pub enum EventKind {
         /// The template's key.
         template: String,
     },
+    /// The adapter asked for cannot run with this provider, so another runs in its place: the
+    /// dynamic adapter on a provider that takes its tools once runs as the restart adapter.
+    AdapterSubstituted {
+        /// The adapter asked for (the run's and its lane's name).
+        requested: AdapterKind,
+        /// The adapter that runs.
+        adapter: AdapterKind,
+        /// Why.
+        reason: String,
+    },
     /// What a tool source offered the run, before its first model call (spec 8): one per source.
     ToolsDiscovered {
         /// The source's name.

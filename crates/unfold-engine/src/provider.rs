@@ -86,4 +86,11 @@ pub struct Usage {
 pub trait Provider: Send {
     /// Answers one request.
     async fn complete(&mut self, request: &ModelRequest<'_>) -> unfold_documents::Result<ModelResponse>;
+
+    /// Why this provider cannot take new tools in the middle of a conversation, if it cannot
+    /// (weakincentives' `supports_dynamic_tools = false`): a run asked for the dynamic adapter
+    /// then runs the restart adapter and says why.
+    fn fixed_tools(&self) -> Option<String> {
+        None
+    }
 }

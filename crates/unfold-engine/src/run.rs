@@ -10,8 +10,8 @@ use indexmap::IndexMap;
 use serde_json::{json, Value};
 use tracing::Instrument;
 
-use crate::adapter::Adapter;
-use crate::events::{Counters, Event, EventKind, Limit, RestartReason, RunReport, RunStatus};
+use crate::adapter::{adapter_for, Adapter};
+use crate::events::{AdapterKind, Counters, Event, EventKind, Limit, RestartReason, RunReport, RunStatus};
 use crate::provider::{Message, ModelRequest, Provider, ToolCall};
 use crate::render::{RenderedPrompt, SummarizedSection};
 use crate::scripted::ScriptedToolResults;
@@ -194,6 +194,9 @@ pub async fn run_with_host(
     // Reborrowed for this run: a trait object's lifetime shortens only outside the `Option`.
     let host = host.map(|host| -> &mut dyn ToolHost { host });
     let session = Session::new(input.template, input.params.clone())?;
+    let substitution = substitute(adapter, provider);
+    let requested = adapter.kind();
+    let adapter = substitution.as_ref().map_or(adapter, |(substitute, _)| *substitute);
     let span = tracing::info_span!("run", adapter = adapter.kind().name(), template = %input.template.key);
     let source_tools = input
         .discoveries
@@ -203,6 +206,8 @@ pub async fn run_with_host(
     let run = Run {
         session,
         adapter,
+        requested,
+        substitution: substitution.map(|(_, reason)| reason),
         input,
         tools: tool_definitions(input.template, input.tool_changes),
         results,
@@ -220,6 +225,13 @@ pub async fn run_with_host(
     run.execute(provider).instrument(span).await
 }
 
+/// The adapter that runs in place of `adapter` on `provider`, and why, if one must: the dynamic
+/// adapter cannot give new tools to a provider that takes them once.
+fn substitute(adapter: &dyn Adapter, provider: &dyn Provider) -> Option<(&'static dyn Adapter, String)> {
+    let reason = provider.fixed_tools().filter(|_| adapter.kind() == AdapterKind::Dynamic)?;
+    Some((adapter_for(AdapterKind::Restart), reason))
+}
+
 /// Every tool a run may offer, by name: the template's and those the scenario's changes add.
 fn tool_definitions(template: &Template, changes: &[ToolChange]) -> HashMap<String, Arc<Tool>> {
     let added = changes.iter().flat_map(|c| &c.add);
@@ -228,7 +240,12 @@ fn tool_definitions(template: &Template, changes: &[ToolChange]) -> HashMap<Stri
 
 struct Run<'a, 'r> {
     session: Session<'a>,
+    /// The adapter that runs.
     adapter: &'r dyn Adapter,
+    /// The adapter asked for: the run's name, also when another runs in its place.
+    requested: AdapterKind,
+    /// Why another adapter runs in place of the one asked for, if one does.
+    substitution: Option<String>,
     input: &'r RunInput<'a>,
     /// Shared, so a definition can be held while the run changes (a source's list replaces them).
     tools: HashMap<String, Arc<Tool>>,
@@ -257,7 +274,14 @@ impl<'a> Run<'a, '_> {
     }
 
     async fn execute(mut self, provider: &mut dyn Provider) -> Result<RunReport> {
-        self.emit(EventKind::RunStarted { adapter: self.adapter.kind(), template: self.input.template.key.clone() });
+        self.emit(EventKind::RunStarted { adapter: self.requested, template: self.input.template.key.clone() });
+        if let Some(reason) = self.substitution.take() {
+            self.emit(EventKind::AdapterSubstituted {
+                requested: self.requested,
+                adapter: self.adapter.kind(),
+                reason,
+            });
+        }
         for discovery in self.input.discoveries {
             self.emit(EventKind::ToolsDiscovered {
                 source: discovery.source.clone(),
@@ -297,7 +321,7 @@ impl<'a> Run<'a, '_> {
             prompt_tokens = counters.prompt_tokens,
             "run completed"
         );
-        Ok(RunReport { adapter: self.adapter.kind(), status, final_text, counters, events: self.events })
+        Ok(RunReport { adapter: self.requested, status, final_text, counters, events: self.events })
     }
 
     fn restart(&mut self, request: RestartRequest) {

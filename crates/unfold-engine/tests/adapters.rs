@@ -695,3 +695,58 @@ fn arguments_that_break_the_tool_schema_fail_the_call() {
     completed "Done."
     "#);
 }
+
+/// A model behind a harness that configures its tools once per conversation.
+struct FixedToolsProvider(ScriptedProvider);
+
+#[async_trait::async_trait]
+impl Provider for FixedToolsProvider {
+    async fn complete(&mut self, request: &ModelRequest<'_>) -> unfold_documents::Result<ModelResponse> {
+        self.0.complete(request).await
+    }
+
+    fn fixed_tools(&self) -> Option<String> {
+        Some("it takes its tools once".to_owned())
+    }
+}
+
+#[test]
+fn a_provider_that_takes_its_tools_once_runs_the_dynamic_adapter_as_the_restart_adapter() {
+    let template = fixture();
+    let scenario = scenario(json!({ "script": [
+        { "call": "read_section", "args": { "section_key": "docs" } },
+        { "call": "search", "args": { "query": "login" } },
+        { "say": "Done." }
+    ]}));
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let run_on_fixed_tools = |kind: AdapterKind| {
+        let input = RunInput {
+            template: &template,
+            params: Default::default(),
+            user: scenario.user.clone(),
+            tool_changes: &[],
+            discoveries: &[],
+            limits: RunLimits::default(),
+        };
+        let mut provider = FixedToolsProvider(ScriptedProvider::new(&scenario, &template));
+        let mut results = ScriptedToolResults::new(&scenario);
+        runtime.block_on(run(&input, adapter_for(kind), &mut provider, &mut results, &mut |_| {})).unwrap()
+    };
+    let asked_dynamic = run_on_fixed_tools(AdapterKind::Dynamic);
+    assert_eq!(asked_dynamic.adapter, AdapterKind::Dynamic, "the run keeps the name it was asked for");
+    let restart = &run_both(&template, &scenario).runs[1];
+    let substituted = trace(&asked_dynamic);
+    let (first, rest) = substituted.split_once('\n').unwrap();
+    assert_eq!(first, "dynamic runs as restart");
+    assert_eq!(rest, trace(restart), "it plays exactly as the restart adapter");
+    assert_eq!(asked_dynamic.counters.restarts, 1);
+    let event = &asked_dynamic.events[1].kind;
+    let expected = unfold_engine::EventKind::AdapterSubstituted {
+        requested: AdapterKind::Dynamic,
+        adapter: AdapterKind::Restart,
+        reason: "it takes its tools once".to_owned(),
+    };
+    assert_eq!(event, &expected);
+    let restart_on_fixed_tools = run_on_fixed_tools(AdapterKind::Restart);
+    assert_eq!(trace(&restart_on_fixed_tools), trace(restart), "the restart adapter needs no substitute");
+}

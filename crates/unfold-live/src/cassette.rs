@@ -79,6 +79,17 @@ pub struct RecordedProvider {
     pub max_tokens: Option<u32>,
     /// Whether answers were streamed.
     pub stream: bool,
+    /// Whether it took new tools mid-conversation.
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub dynamic_tools: bool,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
 /// One model call: what was posted and what came back.
@@ -101,6 +112,7 @@ impl RecordedProvider {
             temperature: profile.temperature,
             max_tokens: profile.max_tokens,
             stream: profile.stream,
+            dynamic_tools: profile.dynamic_tools,
         }
     }
 
@@ -118,6 +130,7 @@ impl RecordedProvider {
             read_timeout_ms: None,
             api_key_env: None,
             api_key_keychain: false,
+            dynamic_tools: self.dynamic_tools,
         }
     }
 }
@@ -322,6 +335,10 @@ impl Provider for Replay<'_> {
         let error = Error::problem(pointer.clone(), message.clone());
         self.mismatch.get_or_insert((pointer, message));
         Err(error)
+    }
+
+    fn fixed_tools(&self) -> Option<String> {
+        self.profile.fixed_tools()
     }
 }
 

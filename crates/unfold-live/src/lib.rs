@@ -454,6 +454,10 @@ impl Provider for HttpProvider {
             Error::Provider(message)
         })
     }
+
+    fn fixed_tools(&self) -> Option<String> {
+        self.profile.fixed_tools()
+    }
 }
 
 /// The answer of a stream, in the provider's format.

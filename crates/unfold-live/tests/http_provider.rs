@@ -35,6 +35,7 @@ fn profile(kind: ProviderKind, server: &FaultServer, stream: bool) -> ProviderPr
         read_timeout_ms: Some(5_000),
         api_key_env: None,
         api_key_keychain: false,
+        dynamic_tools: true,
     }
 }
 

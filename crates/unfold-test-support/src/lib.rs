@@ -39,6 +39,9 @@ pub fn trace(run: &RunReport) -> String {
     for event in &run.events {
         let line = match &event.kind {
             EventKind::RunStarted { .. } => continue,
+            EventKind::AdapterSubstituted { requested, adapter, .. } => {
+                format!("{} runs as {}", requested.name(), adapter.name())
+            }
             EventKind::ToolsDiscovered { source, tier, tools, error } => {
                 let why = error.as_deref().map(|e| format!(" ({e})")).unwrap_or_default();
                 format!("discovered {source} {} [{}]{why}", name(tier), tools.join(", "))

@@ -144,10 +144,21 @@ describe("ProvidersDialog", () => {
     typeInto(one("profile-base-url", row(1)), "https://api.anthropic.com/v1");
     typeInto(one("profile-model", row(1)), "claude-haiku-4-5");
     typeInto(one("profile-key-env", row(1)), "ANTHROPIC_API_KEY");
+    const dynamicTools = one("profile-dynamic-tools", row(1)) as HTMLInputElement;
+    expect(dynamicTools.checked).toBe(true);
+    await click(dynamicTools);
     await click(one("save-profiles"));
     const saved: ProviderProfile[] = [
       { ...localProfile(), model: "llama3.2", temperature: 0.2 },
-      { name: "cloud", kind: "anthropic", base_url: "https://api.anthropic.com/v1", model: "claude-haiku-4-5", stream: true, api_key_env: "ANTHROPIC_API_KEY" },
+      {
+        name: "cloud",
+        kind: "anthropic",
+        base_url: "https://api.anthropic.com/v1",
+        model: "claude-haiku-4-5",
+        stream: true,
+        api_key_env: "ANTHROPIC_API_KEY",
+        dynamic_tools: false,
+      },
     ];
     expect(platform.argsOf("saveProviderProfiles")).toEqual([[saved]]);
     expect(platform.compare.profiles).toEqual(saved);

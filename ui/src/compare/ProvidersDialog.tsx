@@ -221,6 +221,20 @@ function ProfileRow({
             />{" "}
             Stream answers
           </label>
+          <label
+            className="check profile-dynamic-tools"
+            title="Off for a harness that configures its tools once per conversation: a run asked for the dynamic adapter then runs the restart adapter, and its log says so."
+          >
+            <input
+              type="checkbox"
+              data-testid="profile-dynamic-tools"
+              checked={draft.dynamic_tools}
+              onChange={(event) => {
+                onChange({ dynamic_tools: event.target.checked });
+              }}
+            />{" "}
+            Takes new tools mid-conversation
+          </label>
         </div>
         <button type="button" data-testid="remove-profile" className="remove-profile" onClick={onRemove}>
           Remove {draft.name === "" ? "this profile" : draft.name}

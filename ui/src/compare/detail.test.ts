@@ -40,6 +40,16 @@ describe("eventFields", () => {
     ]);
   });
 
+  it("says which adapter runs in place of the one asked for, and why", () => {
+    const reason = "provider 'harness' takes its tools once per conversation";
+    const substituted: RunEvent = { type: "adapter_substituted", requested: "dynamic", adapter: "restart", reason, seq: 1, attempt: 1 };
+    expect(eventFields(substituted)).toEqual([
+      { label: "Asked for", text: "the dynamic adapter" },
+      { label: "Runs as", text: "the restart adapter" },
+      { label: "Why", text: reason },
+    ]);
+  });
+
   it("shows a marker's fields", () => {
     expect(eventFields(restartEvent(6))).toEqual([
       { label: "Reason", text: "restarted to expand a section" },

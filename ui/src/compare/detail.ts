@@ -40,6 +40,12 @@ function fieldsOf(event: RunEvent): EventField[] {
         { label: "Adapter", text: event.adapter },
         { label: "Template", text: event.template },
       ];
+    case "adapter_substituted":
+      return [
+        { label: "Asked for", text: `the ${event.requested} adapter` },
+        { label: "Runs as", text: `the ${event.adapter} adapter` },
+        { label: "Why", text: event.reason },
+      ];
     case "tools_discovered":
       return [
         { label: "Source", text: event.source },

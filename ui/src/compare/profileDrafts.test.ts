@@ -83,4 +83,12 @@ describe("profile drafts", () => {
     expect(profilesOf([draftOf(kept)])).toEqual({ ok: true, profiles: [kept] });
     expect(profilesOf([draftOf(LOCAL)])).toEqual({ ok: true, profiles: [LOCAL] });
   });
+
+  it("write dynamic_tools only for a harness that takes its tools once", () => {
+    const fixed: ProviderProfile = { ...LOCAL, dynamic_tools: false };
+    expect(draftOf(fixed).dynamic_tools).toBe(false);
+    expect(draftOf(LOCAL).dynamic_tools).toBe(true);
+    expect(profilesOf([draftOf(fixed)])).toEqual({ ok: true, profiles: [fixed] });
+    expect(profilesOf([draftOf(LOCAL)]).ok && "dynamic_tools" in profilesOf([draftOf(LOCAL)])).toBe(false);
+  });
 });

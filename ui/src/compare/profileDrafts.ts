@@ -24,10 +24,12 @@ export interface ProfileDraft {
   api_key_env: string;
   /** The OS keychain holds the key (`unfold key set NAME` puts it there). */
   api_key_keychain: boolean;
+  /** The harness behind the API takes new tools mid-conversation (false: the restart adapter runs for the dynamic one). */
+  dynamic_tools: boolean;
 }
 
 /** The fields typed as text. */
-export type DraftField = Exclude<keyof ProfileDraft, "kind" | "stream" | "api_key_keychain">;
+export type DraftField = Exclude<keyof ProfileDraft, "kind" | "stream" | "api_key_keychain" | "dynamic_tools">;
 
 /** The fields a problem is shown at. */
 const PLACED_FIELDS: ReadonlySet<string> = new Set<keyof ProfileDraft>([
@@ -40,6 +42,7 @@ const PLACED_FIELDS: ReadonlySet<string> = new Set<keyof ProfileDraft>([
   "read_timeout_ms",
   "api_key_env",
   "api_key_keychain",
+  "dynamic_tools",
 ]);
 
 /** The number fields: whether each takes a fraction (a temperature) or only whole numbers. */
@@ -71,6 +74,7 @@ export function draftOf(profile: ProviderProfile): ProfileDraft {
     read_timeout_ms: text(profile.read_timeout_ms),
     api_key_env: text(profile.api_key_env),
     api_key_keychain: profile.api_key_keychain ?? false,
+    dynamic_tools: profile.dynamic_tools ?? true,
   };
 }
 
@@ -91,6 +95,7 @@ export function newDraft(drafts: readonly ProfileDraft[]): ProfileDraft {
     read_timeout_ms: "",
     api_key_env: "",
     api_key_keychain: false,
+    dynamic_tools: true,
   };
 }
 
@@ -129,6 +134,7 @@ export function profilesOf(
     const variable = draft.api_key_env.trim();
     if (variable !== "") profile.api_key_env = variable;
     if (draft.api_key_keychain) profile.api_key_keychain = true;
+    if (!draft.dynamic_tools) profile.dynamic_tools = false;
     return profile;
   });
   return problems.length === 0 ? { ok: true, profiles } : { ok: false, problems };

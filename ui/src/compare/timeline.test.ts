@@ -304,6 +304,10 @@ describe("describeEvent", () => {
 
   it("says each event in words, its enums worded", () => {
     check(started, "run started (dynamic)");
+    check(
+      { type: "adapter_substituted", requested: "dynamic", adapter: "restart", reason: "provider 'harness' takes its tools once" },
+      "runs as the restart adapter: provider 'harness' takes its tools once",
+    );
     check({ type: "tools_discovered", source: "ide", tier: "snapshot", tools: ["grep", "open"] }, "tools from ide (its snapshot): grep, open");
     check({ type: "tools_discovered", source: "docs", tier: "none", tools: [], error: "not started" }, "tools from docs (none): no tools");
     check({ type: "tools_discovered", source: "ide", tier: "live", tools: ["grep"] }, "tools from ide (listed live): grep");

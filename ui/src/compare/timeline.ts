@@ -341,6 +341,8 @@ export function describeEvent(event: RunEvent): string {
   switch (event.type) {
     case "run_started":
       return `run started (${event.adapter})`;
+    case "adapter_substituted":
+      return `runs as the ${event.adapter} adapter: ${event.reason}`;
     case "tools_discovered":
       return discoveryText(event.source, event.tier, event.tools);
     case "model_call":
