@@ -16,6 +16,7 @@ use unfold_application::recent::{Recent, RecentFileDto};
 use unfold_application::recovery::Recovery;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::scenarios::Scenarios;
+use unfold_application::source_permissions::SourcePermissions;
 use unfold_application::templates::Templates;
 use unfold_documents::Scenario;
 use unfold_editing::scenario_edit::ScenarioView;
@@ -160,6 +161,7 @@ struct ComparisonState {
     scenarios: Arc<Scenarios>,
     comparisons: Arc<Comparisons>,
     profiles: Arc<Profiles>,
+    permissions: Arc<SourcePermissions>,
     history: Arc<OpenRunHistory>,
 }
 
@@ -200,13 +202,15 @@ impl ComparisonState {
                 tracing::warn!(%error, "cannot send a comparison's progress to the UI");
             }
         };
-        let run = self.comparisons.run(run_id, documents, model, &mut send, &self.history);
+        let consent = self.permissions.consent(&template, template_path.as_deref());
+        let run = self.comparisons.run(run_id, documents, model, &consent, &mut send, &self.history);
         Ok(tauri::async_runtime::block_on(run)?)
     }
 }
 
 /// Runs the open scenario on the open template under both adapters and the baseline (or, with
-/// `live`, with a real model under the adapters it names), off the UI's thread; every run's start
+/// `live`, with a real model under the adapters it names), with the sources the user allowed
+/// started for each run, off the UI's thread; every run's start
 /// and every event goes to `progress` as it happens. `run_id` is the UI's name for the run (to
 /// cancel it, and to ask for its request bodies). Every run is kept in the history.
 #[tauri::command]
@@ -217,6 +221,7 @@ pub async fn run_comparison(
     scenarios: State<'_, Arc<Scenarios>>,
     comparisons: State<'_, Arc<Comparisons>>,
     profiles: State<'_, Arc<Profiles>>,
+    permissions: State<'_, Arc<SourcePermissions>>,
     history: State<'_, Arc<OpenRunHistory>>,
     request: ComparisonRequest,
     progress: Channel<CompareProgress>,
@@ -226,6 +231,7 @@ pub async fn run_comparison(
         scenarios: Arc::clone(&scenarios),
         comparisons: Arc::clone(&comparisons),
         profiles: Arc::clone(&profiles),
+        permissions: Arc::clone(&permissions),
         history: Arc::clone(&history),
     };
     tauri::async_runtime::spawn_blocking(move || state.run(request, progress)).await?

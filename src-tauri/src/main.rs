@@ -21,6 +21,7 @@ mod launch;
 mod logging;
 mod providers;
 mod run_history;
+mod sources;
 
 use std::sync::Arc;
 
@@ -32,6 +33,7 @@ use unfold_application::recent::Recent;
 use unfold_application::recovery::{keep_for_recovery, Recovery};
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::scenarios::Scenarios;
+use unfold_application::source_permissions::SourcePermissions;
 use unfold_application::templates::Templates;
 
 use crate::launch::Launch;
@@ -72,6 +74,7 @@ fn main() {
             app.manage(files::RecentTemplates(Recent::at(folders.recent_templates_file())));
             app.manage(compare::RecentScenarios(Recent::at(folders.recent_scenarios_file())));
             app.manage(Arc::new(Profiles(default_profiles_file())));
+            app.manage(Arc::new(SourcePermissions::at(folders.source_trust_file())));
             app.manage(Arc::new(OpenRunHistory::open(folders.history_file())));
             specta.mount_events(app);
             Ok(())

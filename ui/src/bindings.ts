@@ -83,7 +83,8 @@ export const commands = {
 	recentScenarios: () => typedError<RecentFileDto[], CommandError>(__TAURI_INVOKE("recent_scenarios")),
 	/**
 	 *  Runs the open scenario on the open template under both adapters and the baseline (or, with
-	 *  `live`, with a real model under the adapters it names), off the UI's thread; every run's start
+	 *  `live`, with a real model under the adapters it names), with the sources the user allowed
+	 *  started for each run, off the UI's thread; every run's start
 	 *  and every event goes to `progress` as it happens. `run_id` is the UI's name for the run (to
 	 *  cancel it, and to ask for its request bodies). Every run is kept in the history.
 	 */
@@ -96,6 +97,17 @@ export const commands = {
 	exportComparison: (runId: number, path: string) => typedError<null, CommandError>(__TAURI_INVOKE("export_comparison", { runId, path })),
 	/**  Writes the request bodies of the comparison `run_id` into the new or empty `folder`. */
 	exportRequests: (runId: number, folder: string) => typedError<number, CommandError>(__TAURI_INVOKE("export_requests", { runId, folder })),
+	/**  The open template's sources, each with the user's answer and its snapshot's tools. */
+	templateSources: (templateId: number) => typedError<SourceView_Serialize[], CommandError>(__TAURI_INVOKE("template_sources", { templateId })),
+	/**  Allows the source `name` of the open template, as it is defined now, for its file. */
+	allowSource: (templateId: number, name: string) => typedError<SourceView_Serialize[], CommandError>(__TAURI_INVOKE("allow_source", { templateId, name })),
+	/**  Takes back the permission of the source `name` of the open template. */
+	revokeSource: (templateId: number, name: string) => typedError<SourceView_Serialize[], CommandError>(__TAURI_INVOKE("revoke_source", { templateId, name })),
+	/**
+	 *  Starts the open template's allowed sources, lists their tools now and shuts them down; the
+	 *  others show their snapshots, saying why.
+	 */
+	discoverSources: (templateId: number) => typedError<SourceView_Serialize[], CommandError>(__TAURI_INVOKE("discover_sources", { templateId })),
 	/**  The provider profiles, and whether their keys are set. */
 	providerProfiles: () => typedError<ProfilesView_Serialize, CommandError>(__TAURI_INVOKE("provider_profiles")),
 	/**  Replaces the provider profiles (a key is never among them: only where to find it). */
@@ -937,6 +949,17 @@ export type PartsChange_Serialize = {
 	parts: string[],
 };
 
+/**  Whether the user allowed a source, as of its definition now. */
+export type Permission = 
+/**  Allowed: runs start it. */
+"allowed" | 
+/**  Allowed once, but its definition changed since: runs use its snapshot until allowed again. */
+"changed" | 
+/**  Not allowed (never asked, or taken back): runs use its snapshot. */
+"not_allowed" | 
+/**  It cannot be allowed: the template has no file to keep the answer for. */
+"unsaved";
+
 /**
  *  The preview of a document as a change from one the editor holds: the prompt's parts (cut
  *  before each heading line), the offered tools and the token count.
@@ -1591,6 +1614,55 @@ export type Section_Serialize = {
 	children: Section_Serialize[],
 };
 
+/**  One source as the Sources panel shows it. */
+export type SourceView = SourceView_Serialize | SourceView_Deserialize;
+
+/**  One source as the Sources panel shows it. */
+export type SourceView_Deserialize = {
+	/**  Its name. */
+	name: string,
+	/**  The section its tools belong to (none: the template's own tools). */
+	section?: string | null,
+	/**
+	 *  What starting it does, as the question names it: the command line and its folder, the
+	 *  URL, or the relay plugin.
+	 */
+	starts: string,
+	/**  Whether its URL reaches another machine (allowing it allows that too). */
+	remote: boolean,
+	/**  The user's answer. */
+	permission: Permission,
+	/**  Where its tools shown here came from. */
+	tier: Tier,
+	/**  Why a lower tier was used, if one was. */
+	error?: string | null,
+	/**  Its tools, in its order, with their metadata. */
+	tools: Tool_Deserialize[],
+};
+
+/**  One source as the Sources panel shows it. */
+export type SourceView_Serialize = {
+	/**  Its name. */
+	name: string,
+	/**  The section its tools belong to (none: the template's own tools). */
+	section: string | null,
+	/**
+	 *  What starting it does, as the question names it: the command line and its folder, the
+	 *  URL, or the relay plugin.
+	 */
+	starts: string,
+	/**  Whether its URL reaches another machine (allowing it allows that too). */
+	remote: boolean,
+	/**  The user's answer. */
+	permission: Permission,
+	/**  Where its tools shown here came from. */
+	tier: Tier,
+	/**  Why a lower tier was used, if one was. */
+	error: string | null,
+	/**  Its tools, in its order, with their metadata. */
+	tools: Tool_Serialize[],
+};
+
 /**  One step of the script. */
 export type Step = Step_Serialize | Step_Deserialize;
 
@@ -1746,6 +1818,13 @@ owner: ToolOwner;
 index: number; 
 /**  The new tool. */
 tool: Tool_Deserialize } | 
+/**
+ *  Replaces the template's tool sources (spec 8): added, edited, removed, attached to another
+ *  section or given a snapshot; the whole list, so undo puts back exactly what was there.
+ */
+{ op: "set_sources"; 
+/**  The sources, in order. */
+sources: ToolSource_Deserialize[] } | 
 /**  Moves a tool within its list. */
 { op: "move_tool"; 
 /**  Whose list. */
@@ -1823,6 +1902,13 @@ owner: ToolOwner;
 index: number; 
 /**  The new tool. */
 tool: Tool_Serialize } | 
+/**
+ *  Replaces the template's tool sources (spec 8): added, edited, removed, attached to another
+ *  section or given a snapshot; the whole list, so undo puts back exactly what was there.
+ */
+{ op: "set_sources"; 
+/**  The sources, in order. */
+sources: ToolSource_Serialize[] } | 
 /**  Moves a tool within its list. */
 { op: "move_tool"; 
 /**  Whose list. */

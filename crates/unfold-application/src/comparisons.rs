@@ -173,20 +173,21 @@ pub struct Comparisons {
 }
 
 impl Comparisons {
-    /// Runs a comparison the UI names `run_id` (for `cancel`, and for its calls afterwards) and
-    /// keeps it as the last one.
+    /// Runs a comparison the UI names `run_id` (for `cancel`, and for its calls afterwards), with
+    /// the template's sources started as `consent` allows, and keeps it as the last one.
     pub async fn run<'m>(
         &self,
         run_id: u32,
         documents: ComparedDocuments<'_>,
         model: impl FnOnce(CancellationToken) -> AppResult<ComparisonModel<'m>>,
+        consent: &Consent,
         observer: &mut (dyn FnMut(CompareProgress) + Send),
         history: &OpenRunHistory,
     ) -> AppResult<unfold_engine::ComparisonReport> {
         let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
         let model = model(token.clone())?;
         lock(&self.running).insert(run_id, (Arc::clone(&cancel), token));
-        let outcome = compare_and_keep(documents, model, observer, &cancel, history).await;
+        let outcome = compare_with_consent_and_keep(documents, model, consent, observer, &cancel, history).await;
         lock(&self.running).remove(&run_id);
         let kept = outcome?;
         let report = kept.comparison.report.clone();

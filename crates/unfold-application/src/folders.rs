@@ -47,6 +47,11 @@ impl Folders {
         Some(self.config.as_ref()?.join("recent-files.json"))
     }
 
+    /// The tool sources the user allowed the app to start.
+    pub fn source_trust_file(&self) -> Option<PathBuf> {
+        Some(self.config.as_ref()?.join("source-trust.json"))
+    }
+
     /// The recently opened scenarios' list.
     pub fn recent_scenarios_file(&self) -> Option<PathBuf> {
         Some(self.config.as_ref()?.join("recent-scenarios.json"))

@@ -124,7 +124,7 @@ fn load(template_path: &Path) -> AppResult<Template> {
 }
 
 /// Each source's discovery; the connections are closed before this returns.
-async fn discovered(template: &Template, template_path: &Path, consent: &Consent) -> Vec<Discovery> {
+pub(crate) async fn discovered(template: &Template, template_path: &Path, consent: &Consent) -> Vec<Discovery> {
     let folder = template_path.parent().unwrap_or(Path::new("."));
     let user_env = |name: &str| std::env::var(name).ok();
     let (discoveries, connections) = discover(template, folder, consent, &user_env, DISCOVERY_TIMEOUT).await;

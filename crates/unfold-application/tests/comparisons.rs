@@ -10,6 +10,7 @@ use unfold_application::exports;
 use unfold_application::profiles::Profiles;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::scenarios::Scenarios;
+use unfold_application::sources::Consent;
 use unfold_application::templates::Templates;
 use unfold_application::ErrorCode;
 use unfold_documents::{Scenario, Template};
@@ -59,7 +60,9 @@ fn a_comparison_streams_its_events_keeps_its_runs_and_calls_and_exports() {
     };
     let mut heard = Vec::new();
     let (dir, history) = history();
-    let report = runtime().block_on(comparisons.run(7, compared, scripted, &mut |p| heard.push(p), &history)).unwrap();
+    let report = runtime()
+        .block_on(comparisons.run(7, compared, scripted, &Consent::default(), &mut |p| heard.push(p), &history))
+        .unwrap();
     let events = |lane: Lane| {
         heard
             .iter()
@@ -135,7 +138,14 @@ fn a_cancelled_comparison_stops_and_says_so() {
         }
     };
     let (_dir, history) = history();
-    let outcome = runtime().block_on(comparisons.run(3, compared, scripted, &mut cancel_after_first_call, &history));
+    let outcome = runtime().block_on(comparisons.run(
+        3,
+        compared,
+        scripted,
+        &Consent::default(),
+        &mut cancel_after_first_call,
+        &history,
+    ));
     assert_eq!(outcome.expect_err("cancelled").code, ErrorCode::Cancelled);
     assert_eq!(calls, 1);
     comparisons.cancel(3); // ended: nothing to cancel, no error

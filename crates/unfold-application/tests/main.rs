@@ -5,6 +5,7 @@ mod comparisons;
 mod profiles;
 mod recent;
 mod scenarios;
+mod source_permissions;
 mod templates;
 
 /// A copy of the example template in `dir`, to edit and save.

@@ -25,7 +25,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             let params = parse_params(&params).map_err(|e| e.in_file(&template))?;
             let request = RenderRequest { expand, params, disclosure, heading };
             let prompt = if allow_sources {
-                let consent = Consent { start: true, remote: allow_remote.into_iter().collect() };
+                let consent = Consent::every_source(true, allow_remote);
                 let loaded = files::load_for_render(&template, &request)?;
                 let (seen, discoveries) = block_on(sources::with_started_sources(&loaded, &template, &consent))?;
                 crate::sources::warn_about(&template, &discoveries);
@@ -41,7 +41,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Compare { template, scenario, adapters, json, requests, allow_sources, allow_remote } => {
-            let consent = Consent { start: allow_sources, remote: allow_remote.into_iter().collect() };
+            let consent = Consent::every_source(allow_sources, allow_remote);
             compare(&template, &scenario, dedup(adapters), json, requests.as_deref(), &consent)
         }
         Command::Run {
@@ -70,7 +70,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 max_model_calls,
                 json,
                 record,
-                consent: Consent { start: allow_sources, remote: allow_remote.into_iter().collect() },
+                consent: Consent::every_source(allow_sources, allow_remote),
             };
             crate::live::run(args, &history())
         }

@@ -17,7 +17,7 @@ pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
     match action {
         SourcesAction::List { template, allow_sources, allow_remote, kind, category, source, json } => {
             let filter = SourceToolFilter { kind, category, source };
-            let consent = Consent { start: allow_sources, remote: allow_remote.into_iter().collect() };
+            let consent = Consent::every_source(allow_sources, allow_remote);
             let listed = block_on(sources::list_source_tools(&template, &consent, &filter))??;
             warn_about(&template, &listed.discoveries);
             if json {
@@ -32,7 +32,7 @@ pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
                 let why = "a snapshot starts the template's sources (their commands run, their URLs are reached): add --allow-sources to allow it";
                 return Err(Error::argument("--allow-sources", why).in_file(&template).into());
             }
-            let consent = Consent { start: true, remote: allow_remote.into_iter().collect() };
+            let consent = Consent::every_source(true, allow_remote);
             let discoveries = block_on(sources::snapshot_sources(&template, &consent))??;
             warn_about(&template, &discoveries);
             for discovery in discoveries.iter().filter(|d| d.tier == Tier::Live) {

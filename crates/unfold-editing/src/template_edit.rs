@@ -135,6 +135,12 @@ pub enum TemplateEdit {
         /// The new tool.
         tool: Tool,
     },
+    /// Replaces the template's tool sources (spec 8): added, edited, removed, attached to another
+    /// section or given a snapshot; the whole list, so undo puts back exactly what was there.
+    SetSources {
+        /// The sources, in order.
+        sources: Vec<unfold_documents::source::ToolSource>,
+    },
     /// Moves a tool within its list.
     MoveTool {
         /// Whose list.
@@ -166,6 +172,9 @@ pub fn apply(template: &mut Template, edit: TemplateEdit) -> Result<TemplateEdit
             template.tool_disclosure = settings.tool_disclosure;
             template.heading = settings.heading;
             Ok(TemplateEdit::SetSettings { settings: old })
+        }
+        TemplateEdit::SetSources { sources } => {
+            Ok(TemplateEdit::SetSources { sources: std::mem::replace(&mut template.sources, sources) })
         }
         TemplateEdit::SetParam { name, value, index } => set_param(template, name, value, index.map(at)),
         TemplateEdit::InsertSection { parent, index, section } => insert_section(template, parent, at(index), section),

@@ -12,6 +12,8 @@ use unfold_documents::source::ToolSource;
 pub struct Consent {
     /// The sources may be started (`--allow-sources`, or the app's question answered yes).
     pub start: bool,
+    /// Only these may start, by name (the app asks source by source); `None`: every source.
+    pub only: Option<BTreeSet<String>>,
     /// The sources whose URL may reach another machine, by name.
     pub remote: BTreeSet<String>,
 }
@@ -19,13 +21,22 @@ pub struct Consent {
 impl Consent {
     /// Consent to start every source, none of them remote.
     pub fn start_local() -> Consent {
-        Consent { start: true, remote: BTreeSet::new() }
+        Consent::every_source(true, [])
+    }
+
+    /// Consent for every source at once, as the command line gives it: started if `start`, and
+    /// those named in `remote` may reach another machine.
+    pub fn every_source(start: bool, remote: impl IntoIterator<Item = String>) -> Consent {
+        Consent { start, only: None, remote: remote.into_iter().collect() }
     }
 
     /// Why `source` may not be started; `None` when it may.
     pub fn refusal(&self, source: &ToolSource) -> Option<String> {
         if !self.start {
             return Some("not allowed to start".to_owned());
+        }
+        if self.only.as_ref().is_some_and(|only| !only.contains(&source.name)) {
+            return Some("not allowed to start: allow it in the Sources panel".to_owned());
         }
         let url = source.mcp.as_ref()?.url.as_ref()?;
         if is_loopback_url(url) || self.remote.contains(&source.name) {

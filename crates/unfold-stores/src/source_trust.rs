@@ -1,0 +1,200 @@
+//! The tool sources the user allowed the app to start (spec 8's trust rule), kept in one small
+//! versioned JSON file (`{"schema_version": 1, "kind": "unfold.source_trust", "allowed": [...]}`)
+//! written atomically. An entry is one source of one template file, with a fingerprint of its
+//! definition (the command, folder and environment, or the URL): a definition changed since, in
+//! the file or by the user, is no longer allowed, so the app asks again.
+//!
+//! Like the recent files list, an unreadable file reads as nothing allowed (with a warning for the
+//! log) and the next answer writes a good one: the worst it costs is a question asked again.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use unfold_documents::document;
+use unfold_documents::error::Result;
+use unfold_documents::source::ToolSource;
+
+use crate::stable_hash::stable_hash;
+
+/// The `kind` of the file.
+pub const SOURCE_TRUST_KIND: &str = "unfold.source_trust";
+/// The version of its format.
+pub const SOURCE_TRUST_SCHEMA_VERSION: u64 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct TrustFile {
+    schema_version: u64,
+    kind: String,
+    allowed: Vec<AllowedSource>,
+}
+
+/// One source the user allowed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AllowedSource {
+    /// The template file, as an absolute path.
+    pub template: String,
+    /// The source's name.
+    pub source: String,
+    /// The fingerprint of the definition allowed.
+    pub definition: String,
+}
+
+/// What the user answered for one source, as of its definition now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trust {
+    /// Allowed, this very definition.
+    Allowed,
+    /// Allowed once, but the definition changed since: ask again.
+    Changed,
+    /// Never allowed.
+    NotAsked,
+}
+
+/// The allowed sources stored at one file.
+#[derive(Debug, Clone)]
+pub struct SourceTrust {
+    file: PathBuf,
+}
+
+impl SourceTrust {
+    /// The answers kept in `file` (created on the first answer).
+    pub fn at(file: PathBuf) -> SourceTrust {
+        SourceTrust { file }
+    }
+
+    /// Every allowed source, and why the file could not be read if it could not (then none).
+    pub fn read(&self) -> (Vec<AllowedSource>, Option<String>) {
+        if !self.file.exists() {
+            return (Vec::new(), None);
+        }
+        let parsed = document::read_document_bytes(&self.file).map_err(|e| e.to_string()).and_then(|bytes| {
+            serde_json::from_slice::<TrustFile>(&bytes)
+                .map_err(|e| format!("{}: not a list of allowed sources: {e}", self.file.display()))
+        });
+        match parsed {
+            Ok(file) if file.kind == SOURCE_TRUST_KIND && file.schema_version == SOURCE_TRUST_SCHEMA_VERSION => {
+                (file.allowed, None)
+            }
+            Ok(file) => {
+                let why = format!(
+                    "{}: kind '{}' version {} is not a list of allowed sources this build reads",
+                    self.file.display(),
+                    file.kind,
+                    file.schema_version
+                );
+                (Vec::new(), Some(why))
+            }
+            Err(why) => (Vec::new(), Some(why)),
+        }
+    }
+
+    /// What the user answered for `source` of the template at `template`.
+    pub fn trust(&self, template: &Path, source: &ToolSource) -> Trust {
+        let template = template.display().to_string();
+        let (allowed, _) = self.read();
+        let mut entries = allowed.iter().filter(|a| a.template == template && a.source == source.name);
+        match entries.next() {
+            None => Trust::NotAsked,
+            Some(entry) if entry.definition == fingerprint(source) => Trust::Allowed,
+            Some(_) => Trust::Changed,
+        }
+    }
+
+    /// Allows `source` of the template at `template`, as it is defined now.
+    pub fn allow(&self, template: &Path, source: &ToolSource) -> Result<()> {
+        let entry = AllowedSource {
+            template: template.display().to_string(),
+            source: source.name.clone(),
+            definition: fingerprint(source),
+        };
+        let (mut allowed, _) = self.read();
+        allowed.retain(|a| !(a.template == entry.template && a.source == entry.source));
+        allowed.push(entry);
+        self.write(allowed)
+    }
+
+    /// Takes back the permission of the source `name` of the template at `template`.
+    pub fn revoke(&self, template: &Path, name: &str) -> Result<()> {
+        let template = template.display().to_string();
+        let (mut allowed, _) = self.read();
+        let before = allowed.len();
+        allowed.retain(|a| !(a.template == template && a.source == name));
+        if allowed.len() == before {
+            return Ok(());
+        }
+        self.write(allowed)
+    }
+
+    fn write(&self, allowed: Vec<AllowedSource>) -> Result<()> {
+        let file =
+            TrustFile { schema_version: SOURCE_TRUST_SCHEMA_VERSION, kind: SOURCE_TRUST_KIND.to_owned(), allowed };
+        document::create_parent_folder(&self.file)?;
+        document::write_atomically(&self.file, &document::to_canonical_json(&file))
+    }
+}
+
+/// The fingerprint of what `source` starts or reaches: its name and its `mcp` or `relay` object
+/// (not its section or snapshot, which start nothing).
+fn fingerprint(source: &ToolSource) -> String {
+    let definition = serde_json::json!({ "name": source.name, "mcp": source.mcp, "relay": source.relay });
+    format!("{:016x}", stable_hash(definition.to_string().as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(json: serde_json::Value) -> ToolSource {
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn an_answer_holds_for_that_file_and_definition_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let trust = SourceTrust::at(dir.path().join("settings").join("source-trust.json"));
+        let ide =
+            source(serde_json::json!({ "name": "ide", "section": null, "mcp": { "command": ["python3", "ide.py"] } }));
+        let here = Path::new("/t/a.unfold.json");
+        assert_eq!(trust.trust(here, &ide), Trust::NotAsked);
+        trust.allow(here, &ide).unwrap();
+        assert_eq!(trust.trust(here, &ide), Trust::Allowed);
+        assert_eq!(trust.trust(Path::new("/t/b.unfold.json"), &ide), Trust::NotAsked, "another file asks again");
+
+        let mut moved = ide.clone();
+        moved.section = Some("context".to_owned());
+        moved.snapshot = Some(Vec::new());
+        assert_eq!(trust.trust(here, &moved), Trust::Allowed, "a section or snapshot starts nothing");
+        let mut changed = ide.clone();
+        changed.mcp.as_mut().unwrap().command = Some(vec!["sh".to_owned(), "-c".to_owned(), "rm -rf ~".to_owned()]);
+        assert_eq!(trust.trust(here, &changed), Trust::Changed, "a changed command asks again");
+
+        trust.allow(here, &changed).unwrap();
+        assert_eq!(trust.trust(here, &changed), Trust::Allowed);
+        assert_eq!(trust.trust(here, &ide), Trust::Changed, "one answer per source: the latest");
+        trust.revoke(here, "ide").unwrap();
+        assert_eq!(trust.trust(here, &changed), Trust::NotAsked);
+    }
+
+    #[test]
+    fn a_broken_file_allows_nothing_and_the_next_answer_replaces_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("source-trust.json");
+        let trust = SourceTrust::at(path.clone());
+        let ide =
+            source(serde_json::json!({ "name": "ide", "section": null, "mcp": { "url": "http://127.0.0.1:1/mcp" } }));
+        for broken in [
+            "{\"schema_version\": 1, \"kind\": \"unfold.sou",
+            "[]",
+            "{\"schema_version\": 9, \"kind\": \"unfold.source_trust\", \"allowed\": []}",
+        ] {
+            std::fs::write(&path, broken).unwrap();
+            let (allowed, why) = trust.read();
+            assert!(allowed.is_empty());
+            assert!(why.expect("says why").contains("source-trust.json"));
+            assert_eq!(trust.trust(Path::new("/t/a.unfold.json"), &ide), Trust::NotAsked);
+        }
+        trust.allow(Path::new("/t/a.unfold.json"), &ide).unwrap();
+        assert_eq!(trust.read().1, None);
+    }
+}

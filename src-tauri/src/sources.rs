@@ -1,0 +1,65 @@
+//! The Sources panel's commands: an open template's tool sources with the user's answer for each
+//! and what each offers (its snapshot, or listed live from the allowed ones), and the answers
+//! themselves. Each translates into `unfold_application::source_permissions`; editing the sources
+//! is an edit of the open document like any other (`set_sources`).
+
+use std::sync::Arc;
+
+use tauri::State;
+use unfold_application::source_permissions::{SourcePermissions, SourceView};
+use unfold_application::templates::Templates;
+
+use crate::command_error::CommandError;
+
+/// The open template's sources, each with the user's answer and its snapshot's tools.
+#[tauri::command]
+#[specta::specta]
+pub async fn template_sources(
+    templates: State<'_, Arc<Templates>>,
+    permissions: State<'_, Arc<SourcePermissions>>,
+    template_id: u32,
+) -> Result<Vec<SourceView>, CommandError> {
+    let (template, path) = templates.document(template_id)?;
+    Ok(permissions.view(&template, path.as_deref(), None))
+}
+
+/// Allows the source `name` of the open template, as it is defined now, for its file.
+#[tauri::command]
+#[specta::specta]
+pub async fn allow_source(
+    templates: State<'_, Arc<Templates>>,
+    permissions: State<'_, Arc<SourcePermissions>>,
+    template_id: u32,
+    name: String,
+) -> Result<Vec<SourceView>, CommandError> {
+    let (template, path) = templates.document(template_id)?;
+    permissions.allow(&template, path.as_deref(), &name)?;
+    Ok(permissions.view(&template, path.as_deref(), None))
+}
+
+/// Takes back the permission of the source `name` of the open template.
+#[tauri::command]
+#[specta::specta]
+pub async fn revoke_source(
+    templates: State<'_, Arc<Templates>>,
+    permissions: State<'_, Arc<SourcePermissions>>,
+    template_id: u32,
+    name: String,
+) -> Result<Vec<SourceView>, CommandError> {
+    let (template, path) = templates.document(template_id)?;
+    permissions.revoke(path.as_deref(), &name)?;
+    Ok(permissions.view(&template, path.as_deref(), None))
+}
+
+/// Starts the open template's allowed sources, lists their tools now and shuts them down; the
+/// others show their snapshots, saying why.
+#[tauri::command]
+#[specta::specta]
+pub async fn discover_sources(
+    templates: State<'_, Arc<Templates>>,
+    permissions: State<'_, Arc<SourcePermissions>>,
+    template_id: u32,
+) -> Result<Vec<SourceView>, CommandError> {
+    let (template, path) = templates.document(template_id)?;
+    Ok(permissions.discover(&template, path.as_deref()).await)
+}
