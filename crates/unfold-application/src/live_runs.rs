@@ -11,6 +11,7 @@ use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{AdapterKind, Event, RunInput, RunLimits, RunReport};
 use unfold_engine::{ToolHost, ToolSources};
+use unfold_live::recorded_sources::RecordingHost;
 use unfold_live::{ApiKey, Cassette, HttpProvider};
 use unfold_sources::{Consent, McpSources};
 use unfold_stores::run_history::{now_ms, RunRecord, RunSource};
@@ -86,8 +87,11 @@ pub async fn run_live_and_keep(
         limits: run.limits,
     };
     let started = (now_ms(), Instant::now());
-    let lent = host.as_deref_mut().map(|host| -> &mut dyn ToolHost { host });
+    // Reborrowed: the host's trait object lives longer than this run's borrow of it.
+    let mut recording = host.as_deref_mut().map(|host| RecordingHost::new(&mut *host));
+    let lent = recording.as_mut().map(|host| -> &mut dyn ToolHost { host });
     let report = unfold_live::run_live(&input, run.adapter, &mut provider, lent, observer).await;
+    let recorded = recording.map(|host| host.recorded).unwrap_or_default();
     if let Some(host) = &mut host {
         host.close().await;
     }
@@ -99,18 +103,26 @@ pub async fn run_live_and_keep(
         user: &input.user,
     };
     let not_kept = origin.keep(&report, started, history);
-    let cassette = run.record.then(|| Cassette::record(&input, run.adapter, &provider, report.clone()));
+    let cassette = run.record.then(|| Cassette::record(&input, run.adapter, &provider, recorded, report.clone()));
     Ok(FinishedRun { report, cassette, not_kept })
 }
 
-/// The run `cassette` recorded, again, answered from the cassette offline; kept as a replay.
+/// The run `cassette` recorded, again, answered from the cassette offline (its tool sources too,
+/// unless `consent` starts them: then they answer live); kept as a replay.
 pub async fn replay_and_keep(
     (template, template_path): (&Template, &Path),
     (cassette, cassette_path): (&Cassette, &Path),
+    consent: &Consent,
     history: &OpenRunHistory,
 ) -> AppResult<FinishedRun> {
     let started = (now_ms(), Instant::now());
-    let report = cassette.replay(template).await.map_err(|e| e.in_file(cassette_path))?;
+    let report = if consent.start && !template.sources.is_empty() {
+        let mut sources = McpSources::for_template(Some(template_path), consent);
+        cassette.replay_with_sources(template, &mut sources).await
+    } else {
+        cassette.replay(template).await
+    };
+    let report = report.map_err(|e| e.in_file(cassette_path))?;
     let origin = SingleRun {
         source: RunSource::Replay,
         template: (template, template_path),

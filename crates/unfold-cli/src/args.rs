@@ -39,13 +39,8 @@ pub enum Command {
         /// Print {"markdown", "tools", "prompt_tokens", "tool_tokens"} instead of the markdown.
         #[arg(long)]
         json: bool,
-        /// Start the template's tool sources to render the tools they list now (their commands
-        /// run, their URLs on this machine are reached); without it, their snapshots.
-        #[arg(long)]
-        allow_sources: bool,
-        /// Let source NAME reach a URL on another machine (repeatable).
-        #[arg(long = "allow-remote-source", value_name = "NAME")]
-        allow_remote: Vec<String>,
+        #[command(flatten)]
+        sources: SourceConsent,
     },
     /// Replay a scenario under both adapters and an all-FULL baseline; show them side by side
     Compare {
@@ -63,13 +58,8 @@ pub enum Command {
         /// (`dynamic-call-001.json`, …, `baseline-call-001.json`), into this new or empty folder.
         #[arg(long, value_name = "DIR")]
         requests: Option<PathBuf>,
-        /// Start the template's tool sources for every run (their commands run, their URLs on this
-        /// machine are reached); without it, each run sees their snapshots.
-        #[arg(long)]
-        allow_sources: bool,
-        /// Let source NAME reach a URL on another machine (repeatable).
-        #[arg(long = "allow-remote-source", value_name = "NAME")]
-        allow_remote: Vec<String>,
+        #[command(flatten)]
+        sources: SourceConsent,
     },
     /// Run a template with a real model (a provider profile); prints each event as it happens
     Run {
@@ -102,13 +92,8 @@ pub enum Command {
         /// Record the run (every request and answer, no key) into this cassette file.
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
-        /// Start the template's tool sources (their commands run, their URLs on this machine are
-        /// reached); without it, the run sees their snapshots.
-        #[arg(long)]
-        allow_sources: bool,
-        /// Let source NAME reach a URL on another machine (repeatable).
-        #[arg(long = "allow-remote-source", value_name = "NAME")]
-        allow_remote: Vec<String>,
+        #[command(flatten)]
+        sources: SourceConsent,
     },
     /// Run a template again as a cassette recorded it, without the network; fails at the first
     /// request that differs from the recorded one
@@ -120,6 +105,9 @@ pub enum Command {
         /// Print the run's report as JSON.
         #[arg(long)]
         json: bool,
+        /// The template's sources answer live instead of from the cassette.
+        #[command(flatten)]
+        sources: SourceConsent,
     },
     /// List the kept runs (scripted and live, from the app too), newest first; show or compare them
     History {
@@ -175,12 +163,8 @@ pub enum SourcesAction {
     List {
         /// The template file.
         template: PathBuf,
-        /// Start the template's sources (their commands run, their URLs on this machine are reached) to list them live.
-        #[arg(long)]
-        allow_sources: bool,
-        /// Let source NAME reach a URL on another machine (repeatable).
-        #[arg(long = "allow-remote-source", value_name = "NAME")]
-        allow_remote: Vec<String>,
+        #[command(flatten)]
+        sources: SourceConsent,
         /// Only tools of this kind.
         #[arg(long, value_parser = parse_kind, value_name = "read|edit|execute|other")]
         kind: Option<unfold_documents::tool::ToolKind>,
@@ -198,12 +182,8 @@ pub enum SourcesAction {
     Snapshot {
         /// The template file.
         template: PathBuf,
-        /// Start the template's sources (their commands run, their URLs on this machine are reached).
-        #[arg(long)]
-        allow_sources: bool,
-        /// Let source NAME reach a URL on another machine (repeatable).
-        #[arg(long = "allow-remote-source", value_name = "NAME")]
-        allow_remote: Vec<String>,
+        #[command(flatten)]
+        sources: SourceConsent,
     },
 }
 
@@ -245,4 +225,23 @@ pub enum HistoryAction {
 fn parse_status(text: &str) -> Result<unfold_engine::RunStatus, String> {
     serde_json::from_value(serde_json::Value::String(text.to_owned()))
         .map_err(|_| "expected completed, turn_limit, restart_limit, loop_detected or error".to_owned())
+}
+
+/// What the user allows of a template's tool sources on the command line.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SourceConsent {
+    /// Start the template's tool sources (their commands run, their URLs on this machine are
+    /// reached); without it, their snapshots are used.
+    #[arg(long)]
+    pub allow_sources: bool,
+    /// Let source NAME reach a URL on another machine (repeatable).
+    #[arg(long = "allow-remote-source", value_name = "NAME")]
+    pub allow_remote: Vec<String>,
+}
+
+impl SourceConsent {
+    /// The consent these flags give.
+    pub fn consent(self) -> unfold_application::sources::Consent {
+        unfold_application::sources::Consent::every_source(self.allow_sources, self.allow_remote)
+    }
 }

@@ -21,11 +21,11 @@ use crate::runtime::block_on;
 pub fn execute(command: Command) -> AppResult<ExitCode> {
     match command {
         Command::Validate { files } => Ok(validate(&files)),
-        Command::Render { template, expand, params, disclosure, heading, json, allow_sources, allow_remote } => {
+        Command::Render { template, expand, params, disclosure, heading, json, sources } => {
             let params = parse_params(&params).map_err(|e| e.in_file(&template))?;
             let request = RenderRequest { expand, params, disclosure, heading };
-            let prompt = if allow_sources {
-                let consent = Consent::every_source(true, allow_remote);
+            let consent = sources.consent();
+            let prompt = if consent.start {
                 let loaded = files::load_for_render(&template, &request)?;
                 let (seen, discoveries) = block_on(sources::with_started_sources(&loaded, &template, &consent))?;
                 crate::sources::warn_about(&template, &discoveries);
@@ -40,8 +40,8 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { template, scenario, adapters, json, requests, allow_sources, allow_remote } => {
-            let consent = Consent::every_source(allow_sources, allow_remote);
+        Command::Compare { template, scenario, adapters, json, requests, sources } => {
+            let consent = sources.consent();
             compare(&template, &scenario, dedup(adapters), json, requests.as_deref(), &consent)
         }
         Command::Run {
@@ -55,8 +55,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             max_model_calls,
             json,
             record,
-            allow_sources,
-            allow_remote,
+            sources,
         } => {
             let params = parse_params(&params)?;
             let args = crate::live::LiveRunArgs {
@@ -70,7 +69,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 max_model_calls,
                 json,
                 record,
-                consent: Consent::every_source(allow_sources, allow_remote),
+                consent: sources.consent(),
             };
             crate::live::run(args, &history())
         }
@@ -79,7 +78,9 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             crate::history::execute(action, filter, json, &history())
         }
         Command::Key { action } => crate::live::key(action),
-        Command::Replay { template, cassette, json } => crate::live::replay(&template, &cassette, json, &history()),
+        Command::Replay { template, cassette, json, sources } => {
+            crate::live::replay(&template, &cassette, json, &sources.consent(), &history())
+        }
         Command::ToScenario { template, cassette, output } => {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
         }

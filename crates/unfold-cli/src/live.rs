@@ -82,12 +82,19 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
     Ok(exit_code(&finished.report))
 }
 
-/// `unfold replay`: the run a cassette recorded, again, answered from the cassette.
-pub fn replay(template_path: &Path, cassette_path: &Path, json: bool, history: &OpenRunHistory) -> AppResult<ExitCode> {
+/// `unfold replay`: the run a cassette recorded, again, answered from the cassette (its sources
+/// too, unless `consent` starts them).
+pub fn replay(
+    template_path: &Path,
+    cassette_path: &Path,
+    json: bool,
+    consent: &Consent,
+    history: &OpenRunHistory,
+) -> AppResult<ExitCode> {
     let template = Template::load(template_path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
     let cassette = Cassette::load(cassette_path)?;
-    let finished =
-        block_on(live_runs::replay_and_keep((&template, template_path), (&cassette, cassette_path), history))??;
+    let replay = live_runs::replay_and_keep((&template, template_path), (&cassette, cassette_path), consent, history);
+    let finished = block_on(replay)??;
     warn_not_kept(&finished);
     if !json {
         finished.report.events.iter().filter_map(event_line).for_each(|line| println!("{line}"));

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use unfold_application::sources::{self, Consent, SourceTool, SourceToolFilter};
+use unfold_application::sources::{self, SourceTool, SourceToolFilter};
 use unfold_application::AppResult;
 use unfold_documents::discovery::{Discovery, Tier};
 use unfold_documents::tool::ToolKind;
@@ -15,9 +15,9 @@ use crate::runtime::block_on;
 
 pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
     match action {
-        SourcesAction::List { template, allow_sources, allow_remote, kind, category, source, json } => {
+        SourcesAction::List { template, sources: allowed, kind, category, source, json } => {
             let filter = SourceToolFilter { kind, category, source };
-            let consent = Consent::every_source(allow_sources, allow_remote);
+            let consent = allowed.consent();
             let listed = block_on(sources::list_source_tools(&template, &consent, &filter))??;
             warn_about(&template, &listed.discoveries);
             if json {
@@ -27,12 +27,12 @@ pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        SourcesAction::Snapshot { template, allow_sources, allow_remote } => {
-            if !allow_sources {
+        SourcesAction::Snapshot { template, sources: allowed } => {
+            let consent = allowed.consent();
+            if !consent.start {
                 let why = "a snapshot starts the template's sources (their commands run, their URLs are reached): add --allow-sources to allow it";
                 return Err(Error::argument("--allow-sources", why).in_file(&template).into());
             }
-            let consent = Consent::every_source(true, allow_remote);
             let discoveries = block_on(sources::snapshot_sources(&template, &consent))??;
             warn_about(&template, &discoveries);
             for discovery in discoveries.iter().filter(|d| d.tier == Tier::Live) {

@@ -206,8 +206,10 @@ fn a_live_run_with_allowed_sources_calls_the_server_and_takes_its_new_tools() {
         "Ship with the ide please.",
         "--allow-sources",
         "--json",
+        "--record",
     ];
-    let outcome = unfold(&args, &[("UNFOLD_TEST_KEY", CANARY)]);
+    let cassette = dir.path().join("ide.cassette.json");
+    let outcome = unfold(&[&args[..], &[path(&cassette)]].concat(), &[("UNFOLD_TEST_KEY", CANARY)]);
     assert_eq!(outcome.code, 0, "stderr: {}", outcome.stderr);
     let run = serde_json::from_str::<Value>(&outcome.stdout).unwrap()["run"].clone();
     assert_eq!(tool_calls(&run), [r#"unlock {}"#, r#"deploy {"target":"prod"}"#]);
@@ -216,6 +218,62 @@ fn a_live_run_with_allowed_sources_calls_the_server_and_takes_its_new_tools() {
     let deployed = events(&run, "tool_call").last().unwrap();
     assert_eq!(deployed["result"], "deployed to prod", "answered by the server");
     assert_eq!(run["final"], "Shipped with the ide.");
+
+    // The cassette keeps what the source did: the replay needs neither the model nor the server.
+    drop(server);
+    let mut gone = doc.clone();
+    gone["sources"][0]["mcp"]["command"] = json!(["/nonexistent/ide-server"]);
+    let gone_template = dir.path().join("gone.unfold.json");
+    std::fs::write(&gone_template, gone.to_string()).unwrap();
+    let replayed = unfold(&["replay", path(&gone_template), path(&cassette), "--json"], &[]);
+    assert_eq!(replayed.code, 0, "stderr: {}", replayed.stderr);
+    let replayed_run = serde_json::from_str::<Value>(&replayed.stdout).unwrap()["run"].clone();
+    assert_eq!(replayed_run["events"], run["events"], "the same run, answered from the cassette");
+    // With --allow-sources the server answers again, live, and must answer as it did.
+    let live_sources = unfold(&["replay", path(&template), path(&cassette), "--json", "--allow-sources"], &[]);
+    assert_eq!(live_sources.code, 0, "stderr: {}", live_sources.stderr);
+    let rerun = serde_json::from_str::<Value>(&live_sources.stdout).unwrap()["run"].clone();
+    assert_eq!(tool_calls(&rerun), tool_calls(&run));
+    let not_the_server = unfold(&["replay", path(&gone_template), path(&cassette), "--allow-sources"], &[]);
+    assert_ne!(not_the_server.code, 0, "a source that cannot start lists nothing: the requests differ");
+
+    // A scenario replays offline from the snapshot, so the live list must be the snapshot first.
+    let to_scenario = |template: &Path| unfold(&["to-scenario", path(template), path(&cassette)], &[]);
+    let refused = to_scenario(&template);
+    assert_ne!(refused.code, 0);
+    assert!(
+        refused.stderr.contains(
+            "source 'ide' listed other tools live [unlock, fail, crash] than the template's snapshot of it []"
+        ),
+        "{}",
+        refused.stderr
+    );
+    let snapshot = unfold(&["sources", "snapshot", path(&template), "--allow-sources"], &[]);
+    assert_eq!(snapshot.code, 0, "{}", snapshot.stderr);
+    let made = to_scenario(&template);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let scenario: Value = serde_json::from_str(&made.stdout).unwrap();
+    let changes = &scenario["tool_changes"];
+    assert_eq!(changes.as_array().unwrap().len(), 1, "{changes}");
+    assert_eq!(
+        (&changes[0]["at_model_call"], &changes[0]["add"][0]["name"], &changes[0]["remove"]),
+        (&json!(2), &json!("deploy"), &json!([]))
+    );
+    assert_eq!(scenario["tool_results"]["deploy"], json!([{ "result": "deployed to prod" }]));
+    assert!(scenario["tool_results"]["unlock"].is_array(), "{}", scenario["tool_results"]);
+
+    // Compared offline, the list change is an injection under one adapter and a restart under the other.
+    let scenario_path = dir.path().join("ide.scenario.json");
+    std::fs::write(&scenario_path, &made.stdout).unwrap();
+    let compared = unfold(&["compare", path(&template), path(&scenario_path), "--json"], &[]);
+    assert_eq!(compared.code, 0, "{}", compared.stderr);
+    let report: Value = serde_json::from_str(&compared.stdout).unwrap();
+    let (dynamic, restart) = (&report["runs"][0], &report["runs"][1]);
+    assert_eq!(tool_calls(dynamic), [r#"unlock {}"#, r#"deploy {"target":"prod"}"#]);
+    assert_eq!(events(dynamic, "tools_injected").next().unwrap()["tool_names"], json!(["deploy"]));
+    assert_eq!(events(restart, "restart").next().unwrap()["reason"], "tool_availability_changed");
+    assert_eq!(dynamic["final"], "Shipped with the ide.");
+    assert_eq!(restart["final"], "Shipped with the ide.");
 }
 
 #[test]

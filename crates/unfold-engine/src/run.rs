@@ -564,7 +564,7 @@ impl<'a> Run<'a, '_> {
     /// still summarized) is the event alone.
     async fn apply_source_changes(&mut self, conversation: &mut Conversation) -> Option<RestartRequest> {
         let changed = match self.host.as_mut() {
-            Some(host) => host.changed_lists().await,
+            Some(host) => host.changed_lists(self.call_index + 1).await,
             None => return None,
         };
         let mut restart = false;

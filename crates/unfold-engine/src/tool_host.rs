@@ -35,8 +35,9 @@ pub trait ToolHost: Send {
     async fn call(&mut self, tool: &str, arguments: &Value) -> HostAnswer;
 
     /// The lists of the sources that said their tools changed since the last ask, listed afresh;
-    /// each change is reported once.
-    async fn changed_lists(&mut self) -> Vec<ChangedList>;
+    /// each change is reported once. Asked before every model call (`before_model_call`, 1-based
+    /// over the run; asked again for the same call after a restart).
+    async fn changed_lists(&mut self, before_model_call: u32) -> Vec<ChangedList>;
 
     /// Closes every source (the run is over); a source left running is the host's to end.
     async fn close(&mut self) {}

@@ -39,7 +39,7 @@ impl ToolHost for IdeSource {
         HostAnswer { success: true, result: Value::String(format!("{tool} done")) }
     }
 
-    async fn changed_lists(&mut self) -> Vec<ChangedList> {
+    async fn changed_lists(&mut self, _before_model_call: u32) -> Vec<ChangedList> {
         if !std::mem::take(&mut self.changed) {
             return Vec::new();
         }

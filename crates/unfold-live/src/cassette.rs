@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{request_body, Framing, HttpProvider, ProviderKind, ProviderProfile, WireAnswer};
+use unfold_documents::discovery::Discovery;
 use unfold_documents::error::{Error, Result};
 use unfold_documents::scenario::{Scenario, ScriptedCall, Step};
 use unfold_documents::template::Template;
@@ -22,7 +23,9 @@ use unfold_documents::tool::{Builtin, ScriptedResult};
 use unfold_engine::events::{EventKind, RunReport};
 use unfold_engine::provider::{ModelRequest, ModelResponse, Provider};
 use unfold_engine::run::{RunInput, RunLimits};
-use unfold_engine::AdapterKind;
+use unfold_engine::{AdapterKind, ToolHost, ToolSources};
+
+use crate::recorded_sources::{RecordedSources, ReplayHost};
 
 /// The `kind` of a cassette file.
 pub const CASSETTE_KIND: &str = "unfold.cassette";
@@ -49,6 +52,9 @@ pub struct Cassette {
     pub provider: RecordedProvider,
     /// Every model call, in order.
     pub calls: Vec<RecordedCall>,
+    /// What the template's tool sources offered, answered and changed (absent: it had none).
+    #[serde(default, skip_serializing_if = "RecordedSources::is_empty")]
+    pub sources: RecordedSources,
     /// The run's report.
     pub run: RunReport,
 }
@@ -137,8 +143,16 @@ impl RecordedProvider {
 
 impl Cassette {
     /// The cassette of a run of `input` under `adapter` that `provider` recorded (see
-    /// [`HttpProvider::recording`]).
-    pub fn record(input: &RunInput<'_>, adapter: AdapterKind, provider: &HttpProvider, run: RunReport) -> Cassette {
+    /// [`HttpProvider::recording`]). `sources` holds what the run's tool host answered and what changed; the discoveries are
+    /// taken from `input`.
+    pub fn record(
+        input: &RunInput<'_>,
+        adapter: AdapterKind,
+        provider: &HttpProvider,
+        mut sources: RecordedSources,
+        run: RunReport,
+    ) -> Cassette {
+        sources.discovered = RecordedSources::discovered_from(input.discoveries);
         Cassette {
             schema_version: 1,
             kind: CASSETTE_KIND.to_owned(),
@@ -152,6 +166,7 @@ impl Cassette {
             },
             provider: RecordedProvider::of(provider.profile()),
             calls: provider.recorded_calls().to_vec(),
+            sources,
             run,
         }
     }
@@ -176,27 +191,61 @@ impl Cassette {
     }
 
     /// Runs `template` again as recorded, each model call answered from the cassette once the
-    /// request it builds is the recorded one. Fails, naming the first difference, when a request
-    /// differs, when the run asks for more calls than were recorded or ends before using them all.
+    /// request it builds is the recorded one, and each source's tools as they were offered,
+    /// answered and changed in the recording. Fails, naming the first difference, when a request
+    /// or a source call differs, when the run asks for more calls than were recorded or ends
+    /// before using them all.
     pub async fn replay(&self, template: &Template) -> Result<RunReport> {
+        let discoveries = match self.sources.discovered.is_empty() {
+            // Recorded before cassettes kept sources: the run saw the snapshots.
+            true => template.offline_discoveries(),
+            false => self.sources.discoveries(),
+        };
+        let mut host = ReplayHost::new(&self.sources);
+        let report = self.replay_with(template, discoveries, Some(&mut host)).await;
+        // A source call that differs is the cause of any request that differs after it.
+        match host.mismatch {
+            Some((pointer, message)) => Err(Error::problem(pointer, message)),
+            None => report,
+        }
+    }
+
+    /// [`Self::replay`] with the template's tool sources started by `sources` instead of answered
+    /// from the recording: a source that now lists, answers or changes otherwise shows as the
+    /// first request that differs.
+    pub async fn replay_with_sources(&self, template: &Template, sources: &mut dyn ToolSources) -> Result<RunReport> {
+        let (discoveries, mut host) = sources.open(template).await;
+        let report = self.replay_with(template, discoveries, Some(host.as_mut())).await;
+        host.close().await;
+        report
+    }
+
+    async fn replay_with(
+        &self,
+        template: &Template,
+        discoveries: Vec<Discovery>,
+        host: Option<&mut dyn ToolHost>,
+    ) -> Result<RunReport> {
         if template.key != self.template {
             return Err(Error::problem(
                 "/template",
                 format!("the cassette was recorded on the template '{}', not '{}'", self.template, template.key),
             ));
         }
+        let (seen, discoveries) = template.with_discovered(discoveries);
         let input = RunInput {
-            template,
+            template: &seen,
             params: self.params.clone(),
             user: self.user.clone(),
             tool_changes: &[],
-            discoveries: &[],
+            discoveries: &discoveries,
             limits: RunLimits { max_model_calls: self.limits.max_model_calls, max_restarts: self.limits.max_restarts },
         };
         let mut replay = Replay { cassette: self, profile: self.provider.profile(), next: 0, mismatch: None };
         let mut results = unfold_engine::ScriptedToolResults::default();
         let adapter = unfold_engine::adapter_for(self.adapter);
-        let report = unfold_engine::run(&input, adapter, &mut replay, &mut results, &mut |_| {}).await?;
+        let report =
+            unfold_engine::run_with_host(&input, adapter, &mut replay, &mut results, host, &mut |_| {}).await?;
         if let Some((pointer, message)) = replay.mismatch {
             return Err(Error::problem(pointer, message));
         }
@@ -214,6 +263,7 @@ impl Cassette {
     /// repeats from the start of the script so far are not added again, so the script is the
     /// model's work once, and the scripted model redoes it under the restart adapter as spec 5 says.
     pub fn to_scenario(&self, template: &Template) -> Result<Scenario> {
+        self.sources.check_offline(template)?;
         let attempts: Vec<u32> = self
             .run
             .events
@@ -257,7 +307,7 @@ impl Cassette {
             user: self.user.clone(),
             script,
             tool_results: self.recorded_results(template),
-            tool_changes: Vec::new(),
+            tool_changes: self.sources.tool_changes(template),
             limits: None,
             extensions: Map::new(),
         })
@@ -266,7 +316,8 @@ impl Cassette {
     /// The results the template's own tools gave, per tool in order; a tool that always gave the
     /// same result has it once (the last result repeats).
     fn recorded_results(&self, template: &Template) -> IndexMap<String, Vec<ScriptedResult>> {
-        let own: Vec<&str> = template.all_tools().into_iter().map(|t| t.name.as_str()).collect();
+        let written = template.all_tools().into_iter().map(|t| t.name.as_str());
+        let own: Vec<&str> = written.chain(self.sources.tool_names()).collect();
         let mut results: IndexMap<String, Vec<ScriptedResult>> = IndexMap::new();
         for event in &self.run.events {
             let EventKind::ToolCall { name, success, result, .. } = &event.kind else { continue };

@@ -19,6 +19,7 @@ mod anthropic;
 pub mod cassette;
 pub mod keychain;
 mod openai;
+pub mod recorded_sources;
 pub mod sse;
 mod wire;
 

@@ -433,7 +433,7 @@ fn recorded_run(template: &unfold_documents::Template) -> unfold_live::Cassette 
             limits: RunLimits::default(),
         };
         let report = unfold_live::run_live(&input, AdapterKind::Restart, &mut live, None, &mut |_| {}).await.unwrap();
-        unfold_live::Cassette::record(&input, AdapterKind::Restart, &live, report)
+        unfold_live::Cassette::record(&input, AdapterKind::Restart, &live, Default::default(), report)
     })
 }
 

@@ -103,7 +103,7 @@ impl ToolHost for McpHost {
         HostAnswer { success: answer.success, result: answer.result }
     }
 
-    async fn changed_lists(&mut self) -> Vec<ChangedList> {
+    async fn changed_lists(&mut self, _before_model_call: u32) -> Vec<ChangedList> {
         let mut changed = Vec::new();
         for (source, connection) in &mut self.connections {
             if !connection.take_list_changed() {
