@@ -516,16 +516,17 @@ fn sources_snapshot_writes_what_the_running_server_lists() {
     ide     live  unlock  edit   -           -
     ide     live  fail    other  -           -
     ide     live  crash   other  -           -
+    ide     live  huge    other  -           -
     ");
     let snapshot = run(&["sources", "snapshot", template, "--allow-sources"]);
     assert_eq!(snapshot.code, 0, "{}", snapshot.stderr);
-    assert_eq!(snapshot.stdout, "ide: 4 tools\n");
+    assert_eq!(snapshot.stdout, "ide: 5 tools\n");
     // `docs` started too (the user allowed every source); the file gained only what was listed.
     assert!(marker.exists());
     assert!(snapshot.stderr.contains("source 'docs'"), "{}", snapshot.stderr);
     let saved = unfold_documents::Template::load(&path).unwrap();
     let names: Vec<&str> = saved.sources[0].snapshot.as_ref().unwrap().iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["lookup", "unlock", "fail", "crash"]);
+    assert_eq!(names, ["lookup", "unlock", "fail", "crash", "huge"]);
     assert_eq!(saved.sources[1].snapshot, None);
     assert_eq!(
         run(&["sources", "list", template, "--kind", "edit"])
@@ -552,7 +553,7 @@ fn render_with_allowed_sources_shows_what_the_server_lists_now() {
     // The server's `lookup` gives way to the template's own, and the warning says so.
     assert_eq!(
         offered_tool_names(&live.stdout),
-        ["lookup", "search", "cite", "unlock", "fail", "crash", "read_section"]
+        ["lookup", "search", "cite", "unlock", "fail", "crash", "huge", "read_section"]
     );
     assert!(live.stderr.contains("source 'ide' (live): left out 'lookup'"), "{}", live.stderr);
 }

@@ -243,7 +243,7 @@ fn a_live_run_with_allowed_sources_calls_the_server_and_takes_its_new_tools() {
     assert_ne!(refused.code, 0);
     assert!(
         refused.stderr.contains(
-            "source 'ide' listed other tools live [unlock, fail, crash] than the template's snapshot of it []"
+            "source 'ide' listed other tools live [unlock, fail, crash, huge] than the template's snapshot of it []"
         ),
         "{}",
         refused.stderr

@@ -119,7 +119,15 @@ impl McpConnection {
             Ok(Err(error)) => {
                 ToolAnswer { success: false, result: Value::String(format!("The source failed: {error}")) }
             }
-            Err(error) => ToolAnswer { success: false, result: Value::String(format!("The source gave {error}")) },
+            Err(error) => {
+                // The SDK drops a message over its line limit unread and logs it, so an answer
+                // too large to take is also a call that is never answered.
+                let why = format!(
+                    "The source gave {error} (an answer over {} MB is dropped unread)",
+                    rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH / 1_048_576
+                );
+                ToolAnswer { success: false, result: Value::String(why) }
+            }
         }
     }
 
@@ -169,7 +177,27 @@ fn unfold_tool(tool: rmcp::model::Tool) -> Tool {
 }
 
 /// The answer of a result: its text blocks joined (the structured content when there is no text).
+/// The most text a tool's answer may hold: more would crowd out the conversation (and the memory
+/// of a run that keeps every answer), so a larger answer is a failed result that says so.
+pub const MAX_ANSWER_BYTES: usize = 1024 * 1024;
+
 fn answer_of(result: CallToolResult) -> ToolAnswer {
+    let size: usize = result
+        .content
+        .iter()
+        .map(|block| match block {
+            ContentBlock::Text(text) => text.text.len(),
+            _ => 0,
+        })
+        .sum();
+    if size > MAX_ANSWER_BYTES {
+        let message = format!(
+            "The source answered with {:.1} MB of text, over the {} MB a tool result may take",
+            size as f64 / 1_048_576.0,
+            MAX_ANSWER_BYTES / 1_048_576
+        );
+        return ToolAnswer { success: false, result: Value::String(message) };
+    }
     let texts: Vec<String> = result
         .content
         .iter()

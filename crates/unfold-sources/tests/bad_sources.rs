@@ -9,7 +9,9 @@ use unfold_documents::Template;
 use unfold_sources::discover::discover;
 use unfold_sources::{Consent, McpConnection, SourceError};
 
-use crate::servers::{command, processes_running, python, servers_dir, user_env, START_TIMEOUT};
+use crate::servers::{
+    changing_tools, command, process_exists, processes_running, python, servers_dir, user_env, START_TIMEOUT,
+};
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_command_that_does_not_exist_is_named() {
@@ -72,7 +74,7 @@ async fn discovery_lists_allowed_sources_live_and_falls_back_with_the_reason() {
         discover(&template, &servers_dir(), &Consent::start_local(), &user_env, START_TIMEOUT).await;
     assert_eq!(
         listed(&discoveries),
-        [("live".into(), Tier::Live, 4), ("broken".into(), Tier::Snapshot, 1), ("remote".into(), Tier::None, 0)]
+        [("live".into(), Tier::Live, 5), ("broken".into(), Tier::Snapshot, 1), ("remote".into(), Tier::None, 0)]
     );
     let errors: Vec<&str> = discoveries.iter().map(|d| d.error.as_deref().unwrap_or("-")).collect();
     assert!(errors[1].starts_with("the live list failed: cannot start 'unfold-no-such-server'"), "{errors:?}");
@@ -93,4 +95,55 @@ async fn discovery_lists_allowed_sources_live_and_falls_back_with_the_reason() {
         [("live".into(), Tier::Snapshot, 0), ("broken".into(), Tier::Snapshot, 1), ("remote".into(), Tier::None, 0)]
     );
     assert!(connections.is_empty());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_huge_answer_is_a_failed_result_in_time_and_the_server_goes_on() {
+    let connection = McpConnection::start(&changing_tools(), &servers_dir(), &user_env, START_TIMEOUT).await.unwrap();
+    let pid = connection.pid().expect("a child process");
+    let args = |value: serde_json::Value| value.as_object().unwrap().clone();
+    let large = connection.call("huge", args(json!({ "megabytes": 5 })), START_TIMEOUT).await;
+    assert!(!large.success);
+    assert_eq!(large.result, "The source answered with 5.0 MB of text, over the 1 MB a tool result may take");
+
+    let timeout = Duration::from_secs(10);
+    let started = std::time::Instant::now();
+    let huge = connection.call("huge", args(json!({ "megabytes": 50 })), timeout).await;
+    assert!(!huge.success);
+    assert_eq!(huge.result, "The source gave no answer within 10 s (an answer over 16 MB is dropped unread)");
+    assert!(started.elapsed() < timeout + Duration::from_secs(5), "no hang past the timeout");
+    let small = connection.call("lookup", args(json!({ "issue": 2 })), START_TIMEOUT).await;
+    assert_eq!((small.success, small.result.as_str()), (true, Some("issue 2: login fails")), "the server goes on");
+    connection.shutdown().await;
+    assert!(!process_exists(pid), "no process left");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_listed_tool_with_an_invalid_name_or_a_written_tools_name_is_left_out_with_the_reason() {
+    let python = python();
+    let source = json!({ "name": "ide", "section": null,
+        "mcp": { "command": [python, "changing_tools.py"], "env": { "UNFOLD_TEST_BAD_NAME": "1" } } });
+    let written = json!({ "key": "task", "title": "Task", "template": "Do it.",
+        "tools": [{ "name": "lookup", "description": "Written.", "parameters": { "type": "object" } }] });
+    let template = Template::from_json(
+        json!({ "schema_version": 1, "kind": "unfold.template", "key": "t", "sections": [written], "sources": [source] })
+            .to_string()
+            .as_bytes(),
+    )
+    .unwrap();
+    let (discoveries, connections) =
+        discover(&template, &servers_dir(), &Consent::start_local(), &user_env, START_TIMEOUT).await;
+    for (_, connection) in connections {
+        connection.shutdown().await;
+    }
+    let listed: Vec<&str> = discoveries[0].tools.iter().map(|t| t.name.as_str()).collect();
+    assert!(listed.contains(&"has space"), "the server lists it: {listed:?}");
+    let (seen, discoveries) = template.with_discovered(discoveries);
+    let offered: Vec<&str> = discoveries[0].tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(offered, ["unlock", "fail", "crash", "huge"]);
+    let why = discoveries[0].error.as_deref().unwrap_or_default();
+    assert!(why.contains("has space"), "{why}");
+    assert!(why.contains("lookup"), "{why}");
+    let lookup = seen.all_tools().into_iter().find(|t| t.name == "lookup").unwrap();
+    assert_eq!(lookup.description, "Written.", "the written tool stays");
 }

@@ -59,7 +59,7 @@ async fn each_lane_gets_its_own_server_and_sees_its_list_change() {
     let dynamic = lines(Lane::Dynamic);
     // The server's `lookup` gives way to the template's own.
     let discovered =
-        "discovered ide live [unlock, fail, crash] (left out 'lookup': the template already has a tool of that name)";
+        "discovered ide live [unlock, fail, crash, huge] (left out 'lookup': the template already has a tool of that name)";
     assert!(dynamic.starts_with(discovered), "{dynamic}");
     assert!(dynamic.contains("tools changed before call 3 (ide): +[deploy] -[]\n"), "{dynamic}");
     assert!(dynamic.contains("injected [deploy] from context"), "{dynamic}");

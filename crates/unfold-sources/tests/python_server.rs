@@ -22,7 +22,8 @@ async fn lists_calls_sees_a_list_change_and_leaves_no_process() {
             ("lookup".into(), Some(ToolKind::Read)),
             ("unlock".into(), Some(ToolKind::Edit)),
             ("fail".into(), Some(ToolKind::Other)),
-            ("crash".into(), Some(ToolKind::Other))
+            ("crash".into(), Some(ToolKind::Other)),
+            ("huge".into(), Some(ToolKind::Other))
         ]
     );
     assert_eq!(tools[0].description, "Look up an issue by its number.");
@@ -44,7 +45,7 @@ async fn lists_calls_sees_a_list_change_and_leaves_no_process() {
     let relisted = connection.list_tools(START_TIMEOUT).await.unwrap();
     assert_eq!(
         relisted.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
-        ["lookup", "unlock", "fail", "crash", "deploy"]
+        ["lookup", "unlock", "fail", "crash", "huge", "deploy"]
     );
 
     connection.shutdown().await;

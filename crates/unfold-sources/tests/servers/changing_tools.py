@@ -1,6 +1,7 @@
 """An MCP server (the official Python SDK's FastMCP) whose tool list changes when one of its tools is
-called: `unlock` adds `deploy` and tells the client the list changed; `crash` ends it mid-run.
-Unfold's tests start it over stdio; nothing in it knows Unfold."""
+called: `unlock` adds `deploy` and tells the client the list changed; `crash` ends it mid-run;
+`huge` answers with as many megabytes as asked; with UNFOLD_TEST_BAD_NAME set it also lists a tool
+whose name no model API takes. Unfold's tests start it over stdio; nothing in it knows Unfold."""
 
 import os
 
@@ -40,6 +41,21 @@ def fail() -> str:
 def crash() -> str:
     """Ends the server at once, as a crash would."""
     os._exit(3)
+
+
+@server.tool()
+def huge(megabytes: int) -> str:
+    """Answers with this many megabytes of text."""
+    return "x" * (megabytes * 1024 * 1024)
+
+
+def spaced() -> str:
+    """A tool whose name has a space."""
+    return "never called"
+
+
+if os.environ.get("UNFOLD_TEST_BAD_NAME"):
+    server.add_tool(spaced, name="has space")
 
 
 if __name__ == "__main__":
