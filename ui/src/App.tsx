@@ -45,6 +45,29 @@
 //     tool-mock, tool-mock-result, tool-mock-error,  Close, and the status (applied or why not)
 //     tool-problems, tool-apply, tool-revert,
 //     tool-close, tool-status
+//   tab-section, tab-template, tab-sources         the edit pane's tabs (Sources shows its count)
+//   source-badge                                   a tree row's source tools ("⚡ 3"; whose, in its
+//                                                    name and tooltip): shows them in Sources
+//   template-source-count, open-sources            the Template panel's count of sources, the way there
+//   sources-panel, sources-status, sources-failure  the Sources panel (sources/): what is under way,
+//     discover-sources, snapshot-sources,            a refused action; Discover now, Write snapshots,
+//     add-source, source-list                        Add source; the list of sources
+//   source (data-name), source-permission          a source's card: its answer (data-permission),
+//     (data-permission), source-permission-text,     what it means, what starting it does, another
+//     source-starts, source-remote, source-section,  machine, its section (a select), where its tools
+//     source-tools-line (data-tier), source-error,   came from, why a lower tier, its problems;
+//     source-problems, allow-source, revoke-source,  Allow…, Revoke, Edit, Remove
+//     edit-source, remove-source
+//   allow-dialog, allow-starts, allow-remote,      the question that allows a source: what will run
+//     allow-changed, allow-confirm, allow-cancel     or be contacted, another machine, a changed definition
+//   source-form, source-name, source-form-section,  the form that adds or edits a source; each
+//     source-kind-command|url|relay, source-command,  problem at its field (data-field)
+//     source-cwd, source-env, source-url, source-plugin,
+//     source-form-problem, source-apply, source-cancel
+//   filter-kind, filter-category, filter-source,   the source tools' filters, count and list; each
+//     source-tool-count, source-tool-list,           tool (data-name, data-source) with its kind,
+//     source-tool, source-tool-kind,                 whether it asks permission, its categories
+//     source-tool-asks, source-tool-category
 //   problems-panel, problems-summary, problem-group  every problem of the open work, by where it comes
 //     (data-group, data-severity), problems-button     from (problems/); the header's count takes the user there
 //   save-notice                                    a template saved that does not render says so

@@ -48,9 +48,9 @@ pub struct SourceView {
     pub permission: Permission,
     /// Where its tools shown here came from.
     pub tier: Tier,
-    /// Why a lower tier was used, if one was.
+    /// Why a lower tier was used, or a listed tool is left out of runs, if so.
     pub error: Option<String>,
-    /// Its tools, in its order, with their metadata.
+    /// Its tools as listed, in its order, with their metadata.
     pub tools: Vec<Tool>,
 }
 
@@ -114,12 +114,16 @@ impl SourcePermissions {
         discoveries: Option<Vec<Discovery>>,
     ) -> Vec<SourceView> {
         let discoveries = discoveries.unwrap_or_else(|| template.offline_discoveries());
+        // The tools as listed (what a snapshot keeps), and why a run leaves some out: a written
+        // tool's name, or a name no API takes.
+        let (_, as_run) = template.with_discovered(discoveries.clone());
         template
             .sources
             .iter()
             .map(|source| {
                 let found = discoveries.iter().find(|d| d.source == source.name).cloned();
                 let found = found.unwrap_or_else(|| Discovery::offline(source));
+                let error = as_run.iter().find(|d| d.source == source.name).and_then(|d| d.error.clone());
                 SourceView {
                     name: source.name.clone(),
                     section: source.section.clone(),
@@ -127,7 +131,7 @@ impl SourcePermissions {
                     remote: is_remote(source),
                     permission: self.trust(path, source),
                     tier: found.tier,
-                    error: found.error,
+                    error: error.or(found.error),
                     tools: found.tools,
                 }
             })

@@ -61,6 +61,9 @@ fn a_source_starts_only_once_allowed_for_that_file_and_definition() {
     assert_eq!(listed[0].permission, Permission::Allowed);
     assert_eq!(listed[0].tier, Tier::Live, "{:?}", listed[0].error);
     assert!(tool_names(&listed[0]).contains(&"unlock"), "{:?}", tool_names(&listed[0]));
+    let left_out = listed[0].error.as_deref().unwrap_or_default();
+    assert!(left_out.contains("'lookup': the template already has a tool of that name"), "{left_out}");
+    assert!(tool_names(&listed[0]).contains(&"lookup"), "listed as the server lists it, for its snapshot");
     assert_eq!(listed[1].tier, Tier::None);
     assert_eq!(listed[1].error.as_deref(), Some("not allowed to start: allow it in the Sources panel"));
     assert!(!marker.exists(), "a source not allowed never runs");

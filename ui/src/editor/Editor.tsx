@@ -1,9 +1,10 @@
 // The page for one open template: toolbar (undo, redo and save of the page's document, path,
 // modified marker, the switch between the editor, the compare view and the run history), then
-// either the editor (the section tree with its structure toolbar and keys, the selected section's
-// editor and tools or the Template panel, the problems and the preview), the compare view or the
-// run history; the page's keyboard shortcuts and the window title. All state and actions live in
-// EditorStore, CompareStore and HistoryStore.
+// either the editor (the section tree with its structure toolbar, keys and source badges, the
+// selected section's editor and tools, the Template panel or the Sources panel, the problems and
+// the preview), the compare view or the run history; the page's keyboard shortcuts and the window
+// title. All state and actions live in EditorStore (with its SourcesStore), CompareStore and
+// HistoryStore.
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from "react";
 import { CompareView } from "../compare/CompareView";
 import type { CompareStore } from "../compare/store";
@@ -31,9 +32,13 @@ import { TreeToolbar } from "./TreeToolbar";
 import { problemGroups, type ProblemGroup } from "../problems/problemGroups";
 import { ProblemsButton } from "../problems/ProblemsButton";
 import { ProblemsPanel } from "../problems/ProblemsPanel";
+import { NO_FILTER, sourceBadges, sourceRows, type SourceBadge } from "../sources/catalog";
+import { SourcesPanel } from "../sources/SourcesPanel";
 
-/** What the middle pane shows: the selected section, or the template's settings and parameters. */
-type Tab = "section" | "template";
+/** What the middle pane shows: the selected section, the template's settings and parameters, or its tool sources. */
+type Tab = "section" | "template" | "sources";
+
+const TAB_NAMES: Readonly<Record<Tab, string>> = { section: "Section", template: "Template", sources: "Sources" };
 
 /**
  * The editor over `store`'s document, the compare view (`page`) of `compare`'s scenario on it, or
@@ -62,6 +67,18 @@ export function Editor({
   const { document, selected } = state;
   const section = selected === null ? undefined : sectionAt(document.template, selected);
   const problems = useEditorProblems(state, compare);
+  const sources = useSyncExternalStore(store.sources.subscribe, store.sources.getState);
+  const sourceCount = document.template.sources?.length ?? 0;
+  const badges = useMemo(
+    () => sourceBadges(sourceRows(document.template.sources ?? [], sources.views, sources.discovered)),
+    [document.template.sources, sources.views, sources.discovered],
+  );
+  const sectionPaths = useMemo(() => state.rows.map((row) => row.path), [state.rows]);
+  /** Shows the Sources tab, its tools filtered to the sources of `badge` when it has one. */
+  const showSources = (badge?: SourceBadge) => {
+    if (badge !== undefined) store.sources.setFilter({ ...NO_FILTER, source: badge.sources.length === 1 ? (badge.sources[0] ?? null) : null });
+    setTab("sources");
+  };
 
   useEffect(() => {
     void store.refreshPreview();
@@ -150,11 +167,15 @@ export function Editor({
             onToggle={(path) => void store.toggleVisibility(path)}
             onKey={onTreeKey}
             onMove={(path, target) => void store.moveTo(path, target)}
+            sourceBadges={badges}
+            onSourceBadge={(path) => {
+              showSources(badges.get(path));
+            }}
           />
         </nav>
         <div className="pane edit-pane">
           <div className="tabs" role="tablist" aria-label="Edit">
-            {(["section", "template"] as const).map((name) => (
+            {(["section", "template", "sources"] as const).map((name) => (
               <button
                 key={name}
                 type="button"
@@ -165,11 +186,19 @@ export function Editor({
                   setTab(name);
                 }}
               >
-                {name === "section" ? "Section" : "Template"}
+                {name === "sources" && sourceCount > 0 ? `${TAB_NAMES[name]} (${String(sourceCount)})` : TAB_NAMES[name]}
               </button>
             ))}
           </div>
-          {tab === "template" ? (
+          {tab === "sources" ? (
+            <SourcesPanel
+              store={store.sources}
+              template={document.template}
+              sections={sectionPaths}
+              problems={document.problems}
+              onEdit={(build) => void store.editSources(build)}
+            />
+          ) : tab === "template" ? (
             <TemplatePanel
               key={String(state.revision)}
               template={document.template}
@@ -180,6 +209,10 @@ export function Editor({
               onRenameParam={(from, to) => void store.renameParam(from, to)}
               onAddParam={() => void store.addParam()}
               onRemoveParam={(name) => void store.removeParam(name)}
+              sourceCount={sourceCount}
+              onOpenSources={() => {
+                showSources();
+              }}
             />
           ) : selected !== null && section !== undefined ? (
             <>

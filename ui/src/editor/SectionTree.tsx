@@ -1,12 +1,14 @@
 // The section tree: a row per section (indented by depth) that selects it, with its FULL/SUMMARY
-// toggle and its tool count. Only the rows in view (and a few either side) are in the page, so a
-// tree of thousands of sections stays fast; a short tree has every row in the page. The tree's own
+// toggle, its tool count and the badge of its source tools (which leads to them in Sources). Only
+// the rows in view (and a few either side) are in the page, so a tree of thousands of sections
+// stays fast; a short tree has every row in the page. The tree's own
 // keys (shortcuts.ts) while it has focus, the selected row scrolled into view, and focus that
 // follows the selected row after a key, even when its row was moved or re-created. A row is dragged
 // with the pointer (pointer events: the webview keeps native drag-and-drop for opening files) onto
 // another row, before, inside or after it (dropTarget.ts decides where and whether); Escape cancels.
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { Template } from "../platform";
+import type { SourceBadge } from "../sources/catalog";
 import { dropTargetAt, type DropTarget } from "./dropTarget";
 import { edgeScrollStep, renderedIndices, revealScrollTop, visibleRows } from "./rowWindow";
 import { treeKeyAction, type TreeKeyAction } from "./shortcuts";
@@ -50,6 +52,8 @@ export function SectionTree({
   onToggle,
   onKey,
   onMove,
+  sourceBadges,
+  onSourceBadge,
 }: {
   rows: TreeRow[];
   /** The template the rows show, for where a drop would put the dragged section. */
@@ -60,6 +64,10 @@ export function SectionTree({
   onKey: (action: TreeKeyAction) => void;
   /** Moves the section at `path` to where it was dropped. */
   onMove: (path: string, target: DropTarget) => void;
+  /** The badge of each section with source tools, by path. */
+  sourceBadges?: ReadonlyMap<string, SourceBadge>;
+  /** The badge of the section at `path` was clicked. */
+  onSourceBadge?: (path: string) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -160,8 +168,8 @@ export function SectionTree({
             keyboard.current = false;
             swallowClick.current = false;
             if (event.button !== 0 || !event.isPrimary || !(event.target instanceof Element)) return;
-            // The badge is a button of its own: pressing it toggles, never drags.
-            if (event.target.closest('[data-testid="toggle-visibility"]') !== null) return;
+            // The badges are buttons of their own: pressing one acts, never drags.
+            if (event.target.closest('[data-testid="toggle-visibility"], [data-testid="source-badge"]') !== null) return;
             const path = event.target.closest<HTMLElement>('[data-testid="section-row"]')?.dataset.path;
             if (path === undefined) return;
             const { pointerId, clientX, clientY } = event;
@@ -223,6 +231,8 @@ export function SectionTree({
                 drop={target?.path === row.path ? target : null}
                 onSelect={onSelect}
                 onToggle={onToggle}
+                sourceBadge={sourceBadges?.get(row.path)}
+                onSourceBadge={onSourceBadge}
               />
             );
           })}
@@ -240,6 +250,8 @@ function TreeItem({
   drop,
   onSelect,
   onToggle,
+  sourceBadge,
+  onSourceBadge,
 }: {
   row: TreeRow;
   /** Its distance from the top of the list, in pixels. */
@@ -250,6 +262,9 @@ function TreeItem({
   drop: DropTarget | null;
   onSelect: (path: string) => void;
   onToggle: (path: string) => void;
+  /** Its source tools, if any. */
+  sourceBadge?: SourceBadge;
+  onSourceBadge?: (path: string) => void;
 }) {
   const classes = ["row", selected ? "selected" : "", dragged ? "dragged" : ""].filter((name) => name !== "");
   return (
@@ -281,9 +296,28 @@ function TreeItem({
         <span className="title">{row.title === "" ? "(untitled)" : row.title}</span>
         <span className="key">{row.key}</span>
       </button>
-      {row.toolCount > 0 && (
-        <span className="tools" data-testid="tool-count">
-          {toolCountLabel(row.toolCount)}
+      {(row.toolCount > 0 || sourceBadge !== undefined) && (
+        // One above the other, so that the title keeps its room in a narrow tree.
+        <span className="counts">
+          {row.toolCount > 0 && (
+            <span className="tools" data-testid="tool-count">
+              {toolCountLabel(row.toolCount)}
+            </span>
+          )}
+          {sourceBadge !== undefined && (
+            <button
+              type="button"
+              className="source-badge"
+              data-testid="source-badge"
+              aria-label={sourceBadge.label}
+              title={sourceBadge.label}
+              onClick={() => {
+                onSourceBadge?.(row.path);
+              }}
+            >
+              {sourceBadge.text}
+            </button>
+          )}
         </span>
       )}
       <button

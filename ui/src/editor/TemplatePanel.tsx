@@ -1,9 +1,10 @@
 // The Template panel: the template's header (key, name, ns), its settings (disclosure, heading, tool
 // disclosure), its parameters with their defaults (rename, as the section key field does; edit the
-// default, add, remove) and its own tools (the tool list and editor, as a section's). It keeps what
-// the user typed (a refused change leaves the text in place); its parent remounts it to start from
-// the document after undo or redo, and keeps it through a rename, as each parameter's row is kept
-// (with the focus in it) through a rename of its parameter.
+// default, add, remove), its own tools (the tool list and editor, as a section's) and how many tool
+// sources it has, with the way to the Sources panel. It keeps what the user typed (a refused change
+// leaves the text in place); its parent remounts it to start from the document after undo or redo,
+// and keeps it through a rename, as each parameter's row is kept (with the focus in it) through a
+// rename of its parameter.
 import { useId, useState } from "react";
 import type { Disclosure, HeadingStyle, Template, TemplateSettings, ToolDisclosure } from "../platform";
 import { NameProblem, useNameField } from "./NameField";
@@ -32,6 +33,8 @@ export function TemplatePanel({
   onRenameParam,
   onAddParam,
   onRemoveParam,
+  sourceCount,
+  onOpenSources,
 }: {
   template: Template;
   /** The document's undo/redo count (the tool editor re-reads its tool when it changes). */
@@ -44,6 +47,10 @@ export function TemplatePanel({
   onRenameParam: (from: string, to: string) => void;
   onAddParam: () => void;
   onRemoveParam: (name: string) => void;
+  /** How many tool sources the template has. */
+  sourceCount: number;
+  /** Shows the Sources panel. */
+  onOpenSources: () => void;
 }) {
   const id = useId();
   const settings = settingsOf(template);
@@ -157,6 +164,17 @@ export function TemplatePanel({
         itemTestId="template-tool"
         actions={toolActions}
       />
+      <h3>Tool sources</h3>
+      <p className="template-sources">
+        <span className="notice" data-testid="template-source-count">
+          {sourceCount === 0
+            ? "None: tools from MCP servers and relay plugins come in through sources."
+            : `${String(sourceCount)} ${sourceCount === 1 ? "source" : "sources"} of tools offered at run time.`}
+        </span>{" "}
+        <button type="button" data-testid="open-sources" onClick={onOpenSources}>
+          {sourceCount === 0 ? "Add one in Sources" : "Show in Sources"}
+        </button>
+      </p>
     </form>
   );
 }

@@ -2,8 +2,9 @@
 // (fields, renames, structural changes of the tree), undo, redo and save run one at a time in order
 // (each built from the document as it stands when its turn comes, its path, or its parameter's
 // name, following the renames and moves before it), the selection follows what an edit did, the preview follows every change
-// (the latest request wins), and a refused action leaves the document as it was and says why. React
-// reads it through `subscribe`/`getState`.
+// (the latest request wins), and a refused action leaves the document as it was and says why. The
+// template's tool sources follow the document in their own store (`sources`), and their edits are
+// the document's. React reads it through `subscribe`/`getState`.
 import type {
   DocumentUpdate,
   DocumentView,
@@ -20,6 +21,7 @@ import type {
   Visibility,
 } from "../platform";
 import { ExternalStore, TaskQueue } from "../state/ExternalStore";
+import { SourcesStore } from "../sources/store";
 import { describeError, problemsOf } from "../view";
 import type { UnappliedTool } from "../problems/problemGroups";
 import {
@@ -149,12 +151,22 @@ export class EditorStore extends ExternalStore<EditorState> {
   /** Parameter renames done so far, so that edits queued before one still find their parameter. */
   private readonly paramRenames: ParamRename[] = [];
   private previewRequest = 0;
+  /** The template's tool sources: the backend's view of each, the user's answers, a discovery. */
+  readonly sources: SourcesStore;
 
   constructor(
     private readonly platform: Platform,
     document: DocumentView,
   ) {
     super(openedState(document));
+    this.sources = new SourcesStore(platform, () => this.state.document);
+    void this.sources.follow();
+  }
+
+  /** Every change of state; the sources follow a changed document. */
+  protected override update(change: Partial<EditorState>): void {
+    super.update(change);
+    if (change.document !== undefined) void this.sources.follow();
   }
 
   /**
@@ -304,6 +316,11 @@ export class EditorStore extends ExternalStore<EditorState> {
   /** An edit of the whole template (settings, parameters), built from the latest template. */
   private editTemplate(build: (template: Template) => EditRequest | null): Promise<void> {
     return this.edit(null, () => build(this.state.document.template));
+  }
+
+  /** An edit of the template's tool sources (`set_sources`, sourceEdits.ts), built from the latest template. */
+  editSources(build: (template: Template) => EditRequest | null): Promise<void> {
+    return this.editTemplate(build);
   }
 
   setSetting<F extends keyof TemplateSettings>(field: F, value: TemplateSettings[F]): Promise<void> {

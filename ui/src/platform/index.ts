@@ -30,10 +30,12 @@ import {
   type PreviewUpdate_Serialize,
   type Section_Serialize,
   type SectionFields_Deserialize,
+  type SourceView_Serialize,
   type TemplateChange_Serialize,
   type TemplateEdit_Deserialize,
   type Template_Serialize,
   type Tool_Serialize,
+  type ToolSource_Serialize,
 } from "../bindings";
 
 export type {
@@ -48,11 +50,13 @@ export type {
   Lane,
   LiveRun,
   PartsChange_Serialize as PartsChange,
+  Permission,
   ProviderKind,
   RunSource,
   RunStatus,
   ProblemView,
   TemplateSettings,
+  Tier,
   ToolDisclosure,
   ToolKind,
   ToolOwner,
@@ -110,6 +114,16 @@ export type RunComparison = RunComparison_Serialize;
 export type RecentFile = RecentFileDto;
 /** A tool list file the user chose, with its text. */
 export type ToolListFile = ToolListFileDto;
+/**
+ * A template's tool source (spec 8) as the backend sends it in a template: what it starts, the
+ * section its tools belong to, its snapshot; `x-` fields the types do not name come along too.
+ */
+export type ToolSource = ToolSource_Serialize;
+/**
+ * One tool source as the Sources panel shows it: what starting it does, the user's answer, where its
+ * tools came from and the tools.
+ */
+export type SourceView = SourceView_Serialize;
 /** Unsaved work kept from an earlier run of the app. */
 export type RecoveredWork = RecoveredDto_Serialize;
 export type { FilePurpose };
@@ -155,6 +169,11 @@ type PlainCommandName = {
  * - `checkTool`: `index` is the tool's position among `owner`'s tools, `null` for a new tool.
  * - `cancelComparison`: the comparison then fails as `cancelled`.
  * - `exportRequests`: answers how many request bodies it wrote.
+ * - `templateSources`, `allowSource`, `revokeSource`, `discoverSources`: each answers every source
+ *   of the open template, in its order. `allowSource` allows the source as the open document defines
+ *   it now, and is refused (`invalid_request`) for a template without a file. `discoverSources`
+ *   starts only the allowed sources, and shuts each down once listed. The sources themselves are
+ *   edited through `applyEdit` (`set_sources`, the whole list).
  */
 type PlatformCommands = {
   // `keyof Commands` spelled out (not `CommandName`) keeps each command's doc comment on hover.

@@ -2,7 +2,9 @@
 // tests (section field edits, renames, inserts, removals and moves with their checks; settings,
 // parameters and tool edits; grouped undo and redo, dirty state, save, a preview whose tools follow
 // visibility and whose summary lines name the disclosure tool; a tool import that tells the three
-// formats apart and names conflicts; a tool check with the core's main checks) and records every call.
+// formats apart and names conflicts; a tool check with the core's main checks; tool sources with the
+// user's answers kept per file and definition, and a discovery that lists what `liveSources` says each
+// started source lists) and records every call.
 // The compare view's commands (scenarios, comparisons, provider profiles, the run history) go to
 // FakeCompare.
 import { FakeCompare } from "./fakeCompare";
@@ -31,12 +33,14 @@ import type {
   Scenario,
   ScenarioView,
   Section,
+  SourceView,
   StoredRun,
   Template,
   TemplateChange,
   TemplateEdit,
   Tool,
   ToolOwner,
+  ToolSource,
   Unlisten,
 } from "../platform";
 
@@ -111,6 +115,10 @@ export class FakePlatform implements Platform {
   readonly compare = new FakeCompare(() => this.template);
   readonly closeListeners = new Set<() => void>();
   readonly dropListeners = new Set<(paths: string[]) => void>();
+  /** The sources allowed: the definition allowed, by file and source name (`sourceKey`). */
+  readonly allowedSources = new Map<string, string>();
+  /** What each source lists when started (its tools), or why it cannot start, by name. */
+  readonly liveSources = new Map<string, Tool[] | string>();
 
   constructor(
     readonly path = "/t/task.unfold.json",
@@ -180,7 +188,7 @@ export class FakePlatform implements Platform {
       dirty: this.template !== this.saved,
       can_undo: this.undoStack.length > 0,
       can_redo: this.redoStack.length > 0,
-      problems: [],
+      problems: sourceProblems(this.template),
     };
   }
 
@@ -431,6 +439,69 @@ export class FakePlatform implements Platform {
     return this.refuse("compareHistoryRuns", baseline, id) ?? this.compare.compareHistoryRuns(baseline, id);
   }
 
+  templateSources(templateId: number): Promise<Outcome<SourceView[]>> {
+    return this.refuse("templateSources", templateId) ?? Promise.resolve({ ok: true, value: this.sourceViews(false) });
+  }
+
+  allowSource(templateId: number, name: string): Promise<Outcome<SourceView[]>> {
+    const refused = this.refuse<SourceView[]>("allowSource", templateId, name);
+    if (refused) return refused;
+    const source = (this.template.sources ?? []).find((s) => s.name === name);
+    const invalid = (message: string): Promise<Outcome<SourceView[]>> =>
+      Promise.resolve({ ok: false, error: { code: "invalid_request", message, problems: [] } });
+    if (source === undefined) return invalid(`the template has no source named '${name}'`);
+    if (this.currentPath === null) {
+      return invalid(`cannot allow source '${name}': save the template first: an answer is kept for its file`);
+    }
+    this.allowedSources.set(sourceKey(this.currentPath, name), definitionOf(source));
+    return Promise.resolve({ ok: true, value: this.sourceViews(false) });
+  }
+
+  revokeSource(templateId: number, name: string): Promise<Outcome<SourceView[]>> {
+    const refused = this.refuse<SourceView[]>("revokeSource", templateId, name);
+    if (refused) return refused;
+    if (this.currentPath !== null) this.allowedSources.delete(sourceKey(this.currentPath, name));
+    return Promise.resolve({ ok: true, value: this.sourceViews(false) });
+  }
+
+  discoverSources(templateId: number): Promise<Outcome<SourceView[]>> {
+    return this.refuse("discoverSources", templateId) ?? Promise.resolve({ ok: true, value: this.sourceViews(true) });
+  }
+
+  /** Each source as the panel shows it: its snapshot, or with `live` what an allowed one lists now. */
+  private sourceViews(live: boolean): SourceView[] {
+    const path = this.currentPath;
+    return (this.template.sources ?? []).map((source) => {
+      const allowed = path === null ? undefined : this.allowedSources.get(sourceKey(path, source.name));
+      const permission =
+        path === null ? "unsaved" : allowed === undefined ? "not_allowed" : allowed === definitionOf(source) ? "allowed" : "changed";
+      const offline = (error: string | null) => {
+        const snapshot = source.snapshot;
+        if (snapshot === undefined) {
+          const why = "not started, and it has no snapshot";
+          return { tier: "none" as const, tools: [], error: error === null ? why : `${error}; ${why}` };
+        }
+        return { tier: "snapshot" as const, tools: snapshot, error };
+      };
+      const listed = this.liveSources.get(source.name);
+      const found = !live
+        ? offline(null)
+        : permission !== "allowed"
+          ? offline(`source '${source.name}' is not allowed`)
+          : listed === undefined || typeof listed === "string"
+            ? offline(listed ?? `source '${source.name}' did not answer`)
+            : { tier: "live" as const, tools: listed, error: null };
+      return {
+        name: source.name,
+        section: source.section,
+        starts: startsOf(source, path),
+        remote: isRemote(source),
+        permission,
+        ...found,
+      };
+    });
+  }
+
   onCloseRequested(listener: () => void): Promise<Unlisten> {
     this.closeListeners.add(listener);
     return Promise.resolve(() => {
@@ -572,6 +643,72 @@ export function checkToolIn(
     problem("/parameters", `not a valid JSON Schema: ${JSON.stringify(schema.required)} is not of type "array"`);
   }
   return { ok: true, value: problems };
+}
+
+/** The core's main checks of a template's sources, each problem at its place. */
+function sourceProblems(template: Template): ProblemView[] {
+  const problems: ProblemView[] = [];
+  for (const [index, source] of (template.sources ?? []).entries()) {
+    const at = `/sources/${String(index)}`;
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(source.name)) {
+      problems.push({ location: `${at}/name`, message: `${JSON.stringify(source.name)} is not a valid source name` });
+    }
+    if (source.section !== null && sectionIn(template, source.section) === null) {
+      problems.push({ location: `${at}/section`, message: `no section '${source.section}' in the template` });
+    }
+    const url = source.mcp?.url;
+    if (url !== undefined && !/^https?:\/\//.test(url)) {
+      problems.push({ location: `${at}/mcp/url`, message: `'${url}' is not an http:// or https:// URL` });
+    }
+  }
+  return problems;
+}
+
+/** The key of a source's answer: its template's file and its name. */
+function sourceKey(path: string, name: string): string {
+  return `${path}\n${name}`;
+}
+
+/** What an answer holds for, as the backend fingerprints it: the name, the server or the plugin. */
+function definitionOf(source: ToolSource): string {
+  return JSON.stringify({ name: source.name, mcp: source.mcp ?? null, relay: source.relay ?? null });
+}
+
+/** What starting `source` does, in the backend's words. */
+function startsOf(source: ToolSource, path: string | null): string {
+  if (source.relay !== undefined) return `the relay plugin '${source.relay.plugin}'`;
+  const mcp = source.mcp;
+  if (mcp === undefined) return "";
+  if (mcp.url !== undefined) return `connects to ${mcp.url}`;
+  const line = (mcp.command ?? []).map((arg) => (/^[A-Za-z0-9_./=:@%+,-]+$/.test(arg) ? arg : `'${arg}'`)).join(" ");
+  let words = `runs ${line}`;
+  if (path !== null) {
+    const folder = path.slice(0, path.lastIndexOf("/"));
+    words += ` in ${mcp.cwd === undefined ? folder : `${folder}/${mcp.cwd}`}`;
+  }
+  const env = Object.keys(mcp.env ?? {});
+  if (env.length > 0) words += ` with ${env.join(", ")}`;
+  return words;
+}
+
+/** Whether `source`'s URL reaches another machine. */
+function isRemote(source: ToolSource): boolean {
+  const url = source.mcp?.url;
+  if (url === undefined) return false;
+  try {
+    const host = new URL(url).hostname;
+    return !(host === "localhost" || host.startsWith("127.") || host === "[::1]");
+  } catch {
+    return true;
+  }
+}
+
+/** A list of sources as an edit carries them (absent fields may be null) as a template holds it. */
+function heldSources(sources: Extract<TemplateEdit, { op: "set_sources" }>["sources"]): ToolSource[] {
+  return sources.map((source) => {
+    const kept = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== null));
+    return { ...kept, section: source.section ?? null } as ToolSource;
+  });
 }
 
 /** A tool as an edit carries it (absent fields may be null) as a template holds it. */
@@ -750,5 +887,10 @@ function applyTo(template: Template, edit: TemplateEdit): string | null {
       if (tool !== undefined) tools.splice(edit.to, 0, tool);
       return null;
     }
+    case "set_sources":
+      // As the core: taken whole (its problems are the template's), and not written when empty.
+      if (edit.sources.length === 0) delete template.sources;
+      else template.sources = heldSources(edit.sources);
+      return null;
   }
 }

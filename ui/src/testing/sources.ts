@@ -1,0 +1,45 @@
+// Test-only: the example template with tool sources of every kind, for the Sources panel's tests —
+// `ide`, a command on the `context` section with a folder, an environment variable and a snapshot
+// of two tools; `docs`, a URL on another machine for the template's own tools, without a snapshot;
+// `codap`, a relay plugin on `style` — with `x-` fields on a source and on its server that the UI
+// must keep; and the tools a started `ide` lists.
+import type { Template, Tool, ToolSource } from "../platform";
+import { exampleTemplate } from "./fakePlatform";
+
+/** A source tool with its metadata. */
+export function sourceTool(name: string, rest: Partial<Tool> = {}): Tool {
+  return { name, description: `${name} things`, parameters: { type: "object" }, ...rest };
+}
+
+/** The snapshot `ide` has: grep (read, search) and open (edit, asks permission). */
+export function ideSnapshot(): Tool[] {
+  return [
+    sourceTool("grep", { kind: "read", categories: ["search"] }),
+    sourceTool("open_file", { kind: "edit", categories: ["files"], requires_permission: true }),
+  ];
+}
+
+/** What `ide` lists when started: one tool more than its snapshot. */
+export function ideLive(): Tool[] {
+  return [...ideSnapshot(), sourceTool("diagnostics", { kind: "read", categories: ["search", "lint"] })];
+}
+
+/** The three sources, `ide` and its server with `x-` fields. */
+export function exampleSources(): ToolSource[] {
+  return [
+    {
+      name: "ide",
+      section: "context",
+      mcp: { command: ["python3", "ide_server.py"], cwd: ".", env: { TOKEN: "${env:TOKEN}" }, "x-transport": "stdio" },
+      snapshot: ideSnapshot(),
+      "x-owner": "team-a",
+    } as ToolSource,
+    { name: "docs", section: null, mcp: { url: "https://docs.example.com/mcp" } },
+    { name: "codap", section: "style", relay: { plugin: "codap" }, snapshot: [sourceTool("plot", { kind: "other", categories: ["data"] })] },
+  ];
+}
+
+/** The example template with `exampleSources`. */
+export function templateWithSources(): Template {
+  return { ...exampleTemplate(), sources: exampleSources() };
+}
