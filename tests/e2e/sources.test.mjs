@@ -71,4 +71,60 @@ describe("tool sources in the real app", () => {
       assert.deepEqual(snapshot(), ["lookup", "unlock", "fail", "crash", "huge"]);
     });
   });
+
+  it("runs a comparison with an allowed source: its list change is an injection in one lane, a restart in the other", async (t) => {
+    const doc = JSON.parse(readFileSync(EXAMPLE, "utf8"));
+    doc.sources = [{ name: "ide", section: null, mcp: { command: [PYTHON, SERVER] } }];
+    const template = join(workDir, "compare-ide.unfold.json");
+    writeFileSync(template, JSON.stringify(doc, null, 2));
+    const scenario = join(workDir, "ship.scenario.json");
+    const script = [{ call: "unlock", args: {} }, { call: "deploy", args: { target: "prod" } }, { say: "Shipped." }];
+    writeFileSync(scenario, JSON.stringify({ schema_version: 1, kind: "unfold.scenario", name: "ship", user: "Ship it.", script }));
+    await withApp(
+      t,
+      template,
+      async (session) => {
+        await resizeWindow(session, 1024, 700);
+        await click(session, '[data-testid="page-edit"]');
+        await click(session, '[data-testid="tab-sources"]');
+        await click(session, '[data-testid="allow-source"]');
+        await click(session, '[data-testid="allow-confirm"]');
+        await waitUntil(
+          session,
+          `return document.querySelector('[data-testid="source-permission"]')?.textContent ?? "";`,
+          (text) => /^Allowed/.test(text),
+          "the source allowed",
+        );
+        await click(session, '[data-testid="page-compare"]');
+        await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
+        await click(session, '[data-testid="run-comparison"]');
+        await waitUntil(
+          session,
+          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
+          (status) => status === "finished",
+          "the comparison finished",
+        );
+        const events = await waitUntil(
+          session,
+          `return [...document.querySelectorAll('[data-testid="timeline-event"]')]
+             .map((e) => e.dataset.lane + " " + e.dataset.type + " " + e.textContent.trim());`,
+          (list) => list.length > 0,
+          "the timeline's events",
+        );
+        const of = (lane, type) => events.filter((e) => e.startsWith(`${lane} ${type}`));
+        for (const lane of ["dynamic", "restart"]) {
+          assert.match(of(lane, "tools_discovered")[0] ?? "", /tools from ide \(listed live\)/, events.join("\n"));
+          assert.match(of(lane, "tool_availability_changed")[0] ?? "", /\(ide\).*\+deploy/, events.join("\n"));
+        }
+        assert.match(of("dynamic", "tools_injected")[0] ?? "", /deploy/, events.join("\n"));
+        assert.equal(of("restart", "tools_injected").length, 0, events.join("\n"));
+        assert.match(of("restart", "restart")[0] ?? "", /tool/, events.join("\n"));
+        const scrolled = `document.querySelector('[data-testid="timeline-lanes"]')?.scrollIntoView(); return true;`;
+        await waitUntil(session, scrolled, (done) => done === true, "the timeline in view");
+        await sleep(300); // a frame for WebKit to paint the scrolled view into the screenshot
+        await saveScreenshot(session, "sources-compare-1024-dark");
+      },
+      scenario,
+    );
+  });
 });

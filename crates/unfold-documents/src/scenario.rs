@@ -214,7 +214,9 @@ impl Scenario {
         }
         let mut known: HashSet<&str> = tool_name_set(template);
         known.extend(self.tool_changes.iter().flat_map(|c| c.add.iter().map(|t| t.name.as_str())));
-        for name in self.tool_results.keys() {
+        // A source without a snapshot may list any name live: its tools cannot be known here.
+        let unknowable = template.sources.iter().any(|source| source.snapshot.is_none());
+        for name in self.tool_results.keys().filter(|_| !unknowable) {
             if !known.contains(name.as_str()) {
                 problems.push(Problem::at(
                     format!("/tool_results/{name}"),
@@ -224,7 +226,7 @@ impl Scenario {
         }
         for (i, change) in self.tool_changes.iter().enumerate() {
             for (j, name) in change.remove.iter().enumerate() {
-                if !known.contains(name.as_str()) {
+                if !known.contains(name.as_str()) && !unknowable {
                     problems.push(Problem::at(
                         format!("/tool_changes/{i}/remove/{j}"),
                         format!("no tool '{name}' in template '{}' or in tool_changes", template.key),

@@ -299,3 +299,23 @@ fn checked_in_schemas_match_the_types() {
         );
     }
 }
+
+#[test]
+fn a_tool_a_source_without_a_snapshot_may_list_is_a_softer_warning_and_never_an_error() {
+    let mut template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    let source = json!({ "name": "ide", "section": null, "mcp": { "command": ["ide-server"] } });
+    template.sources.push(serde_json::from_value(source).unwrap());
+    let scenario = unfold_test_support::scenario(json!({
+        "script": [{ "call": "unlock", "args": {} }, { "say": "done" }],
+        "tool_results": { "unlock": [{ "result": "deploy unlocked" }] },
+        "tool_changes": [{ "at_model_call": 2, "remove": ["unlock"] }]
+    }));
+    assert_eq!(scenario.problems_with(&template), [], "the source may list it live");
+    let warnings: Vec<String> = scenario.warnings_with(&template).iter().map(ToString::to_string).collect();
+    assert_eq!(
+        warnings,
+        ["/script/0/call: no tool 'unlock' in template 'task-executor', its sources' snapshots or tool_changes: unless a source without a snapshot (ide) lists it live, the call will fail with \"Unknown tool\""]
+    );
+    template.sources[0].snapshot = Some(Vec::new());
+    assert_eq!(scenario.problems_with(&template).len(), 2, "with a snapshot, the names are known");
+}

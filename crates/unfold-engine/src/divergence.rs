@@ -367,7 +367,7 @@ impl<'r> Sides<'r> {
             let what = match reason {
                 RestartReason::VisibilityExpansion => format!("expanded {}", section_keys.join(", ")),
                 RestartReason::ToolsPicked => "applied the picked tools".to_owned(),
-                RestartReason::ToolAvailabilityChanged => "applied a plugin's tool change".to_owned(),
+                RestartReason::ToolAvailabilityChanged => "applied a change of the tool list".to_owned(),
             };
             format!("{who} {when} {what}; no call had to be redone")
         } else {

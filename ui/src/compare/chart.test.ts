@@ -181,7 +181,7 @@ describe("words", () => {
     if (mark === undefined) throw new Error("the restart lane restarts");
     expect(restartMarkText(mark)).toBe("restart, after call 2: restarted to expand a section (context)");
     expect(restartMarkText({ ...mark, afterCall: 0, reason: "tool_availability_changed", sectionKeys: [] })).toBe(
-      "restart, before call 1: restarted for a plugin's tool change",
+      "restart, before call 1: restarted for a change of the tool list",
     );
   });
 

@@ -56,7 +56,7 @@ describe("eventFields", () => {
       { label: "Sections expanded", text: "context" },
     ]);
     const skipped: RunEvent = { type: "tool_injection_skipped", section_key: null, tool_name: "cite", seq: 1, attempt: 1 };
-    expect(eventFields(skipped).find((f) => f.label === "Offered by")?.text).toBe("a plugin's tool change");
+    expect(eventFields(skipped).find((f) => f.label === "Offered by")?.text).toBe("a change of the tool list");
     const ended: RunEvent = { type: "run_completed", status: "error", final: null, error: "provider down", seq: 2, attempt: 1 };
     expect(eventFields(ended)).toEqual([
       { label: "Status", text: "failed with an error" },

@@ -72,12 +72,12 @@ function fieldsOf(event: RunEvent): EventField[] {
     case "tools_injected":
       return [
         { label: "Tools", text: list(event.tool_names) },
-        { label: "Offered by", text: event.section_key ?? "a plugin's tool change" },
+        { label: "Offered by", text: event.section_key ?? "a change of the tool list" },
       ];
     case "tool_injection_skipped":
       return [
         { label: "Tool", text: event.tool_name },
-        { label: "Offered by", text: event.section_key ?? "a plugin's tool change" },
+        { label: "Offered by", text: event.section_key ?? "a change of the tool list" },
         { label: "Why", text: "a tool of that name is already offered" },
       ];
     case "tools_removed":

@@ -323,7 +323,7 @@ describe("describeEvent", () => {
     check({ type: "restart", reason: "visibility_expansion", section_keys: ["context"] }, "restarted to expand a section (context)");
     check({ type: "restart", reason: "visibility_expansion", section_keys: ["a", "b"] }, "restarted to expand sections (a, b)");
     check({ type: "restart", reason: "tools_picked", section_keys: [] }, "restarted to describe the picked tools in full");
-    check({ type: "restart", reason: "tool_availability_changed", section_keys: [] }, "restarted for a plugin's tool change");
+    check({ type: "restart", reason: "tool_availability_changed", section_keys: [] }, "restarted for a change of the tool list");
     check({ type: "tool_availability_changed", at_model_call: 2, added: ["x"], removed: ["y"] }, "tools changed at call 2: +x, -y");
     check({ type: "tool_availability_changed", at_model_call: 1, added: [], removed: [] }, "tools changed at call 1: none");
     check(

@@ -52,7 +52,7 @@ describe("restart reasons", () => {
     expect(REASONS.map((reason) => restartText(reason, []))).toEqual([
       "restarted to expand a section",
       "restarted to describe the picked tools in full",
-      "restarted for a plugin's tool change",
+      "restarted for a change of the tool list",
     ]);
     expect(restartText("visibility_expansion", ["context"])).toBe("restarted to expand a section (context)");
     expect(restartText("visibility_expansion", ["a", "b"])).toBe("restarted to expand sections (a, b)");

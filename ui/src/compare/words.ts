@@ -65,7 +65,7 @@ export function runEndText(status: RunStatus): string {
 export const RESTART_PURPOSES: Readonly<Record<RestartReason, string>> = {
   visibility_expansion: "to expand a section",
   tools_picked: "to describe the picked tools in full",
-  tool_availability_changed: "for a plugin's tool change",
+  tool_availability_changed: "for a change of the tool list",
 };
 
 /** "restarted to expand a section (context)", "restarted to describe the picked tools in full". */
