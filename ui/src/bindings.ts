@@ -1634,9 +1634,9 @@ export type SourceView_Deserialize = {
 	permission: Permission,
 	/**  Where its tools shown here came from. */
 	tier: Tier,
-	/**  Why a lower tier was used, if one was. */
+	/**  Why a lower tier was used, or a listed tool is left out of runs, if so. */
 	error?: string | null,
-	/**  Its tools, in its order, with their metadata. */
+	/**  Its tools as listed, in its order, with their metadata. */
 	tools: Tool_Deserialize[],
 };
 
@@ -1657,9 +1657,9 @@ export type SourceView_Serialize = {
 	permission: Permission,
 	/**  Where its tools shown here came from. */
 	tier: Tier,
-	/**  Why a lower tier was used, if one was. */
+	/**  Why a lower tier was used, or a listed tool is left out of runs, if so. */
 	error: string | null,
-	/**  Its tools, in its order, with their metadata. */
+	/**  Its tools as listed, in its order, with their metadata. */
 	tools: Tool_Serialize[],
 };
 

@@ -14,7 +14,7 @@ pub use unfold_sources::Consent;
 
 use crate::error::{AppError, AppResult, ErrorCode};
 
-/// Which source tools to show; `None` shows all.
+/// Which tools to show; `None` shows all.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SourceToolFilter {
     /// Only tools of this kind.
@@ -23,15 +23,18 @@ pub struct SourceToolFilter {
     pub category: Option<String>,
     /// Only this source's tools.
     pub source: Option<String>,
+    /// The template's written tools too, not only its sources'.
+    pub written: bool,
 }
 
-/// One tool a source offers, as `unfold sources list` shows it.
+/// One tool of a template's catalog, as `unfold sources list` shows it: from a source, or written
+/// in the template.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct SourceTool {
-    /// The source's name.
-    pub source: String,
-    /// Where its tools came from this time.
-    pub tier: Tier,
+    /// The source's name; none for a tool written in the template.
+    pub source: Option<String>,
+    /// Where its source's tools came from this time; none for a written tool.
+    pub tier: Option<Tier>,
     /// The section the tool belongs to (none: the template's own tools).
     pub section: Option<String>,
     /// The tool's name.
@@ -44,18 +47,33 @@ pub struct SourceTool {
     pub requires_permission: bool,
 }
 
+impl SourceTool {
+    fn of(tool: &unfold_documents::Tool, source: Option<(&str, Tier)>, section: Option<String>) -> SourceTool {
+        SourceTool {
+            source: source.map(|(name, _)| name.to_owned()),
+            tier: source.map(|(_, tier)| tier),
+            section,
+            name: tool.name.clone(),
+            kind: tool.kind,
+            categories: tool.categories.clone().unwrap_or_default(),
+            requires_permission: tool.requires_permission.unwrap_or(false),
+        }
+    }
+}
+
 /// What the sources offered: each source's discovery (with why a lower tier was used), then the
 /// tools the filter keeps.
 #[derive(Debug, Clone)]
 pub struct SourceTools {
     /// One per source, in the template's order.
     pub discoveries: Vec<Discovery>,
-    /// The tools, source by source in their listed order.
+    /// The tools: the written ones first when asked for, in document order, then source by
+    /// source in their listed order.
     pub tools: Vec<SourceTool>,
 }
 
-/// The tools `template_path`'s sources offer: started and listed as `consent` allows, else their
-/// snapshots.
+/// The tools `template_path`'s sources offer (and its written ones, when the filter asks):
+/// started and listed as `consent` allows, else their snapshots.
 pub async fn list_source_tools(
     template_path: &Path,
     consent: &Consent,
@@ -63,29 +81,26 @@ pub async fn list_source_tools(
 ) -> AppResult<SourceTools> {
     let template = load(template_path)?;
     let discoveries = discovered(&template, template_path, consent).await;
-    let tools = discoveries
-        .iter()
-        .flat_map(|discovery| {
-            let section = template.sources.iter().find(|s| s.name == discovery.source).and_then(|s| s.section.clone());
-            discovery.tools.iter().map(move |tool| SourceTool {
-                source: discovery.source.clone(),
-                tier: discovery.tier,
-                section: section.clone(),
-                name: tool.name.clone(),
-                kind: tool.kind,
-                categories: tool.categories.clone().unwrap_or_default(),
-                requires_permission: tool.requires_permission.unwrap_or(false),
-            })
-        })
-        .filter(|tool| keeps(filter, tool))
-        .collect();
+    let mut tools = Vec::new();
+    if filter.written {
+        tools.extend(template.tools.iter().map(|tool| SourceTool::of(tool, None, None)));
+        template.walk(&mut |path, section| {
+            tools.extend(section.tools.iter().map(|tool| SourceTool::of(tool, None, Some(path.to_owned()))));
+        });
+    }
+    for discovery in &discoveries {
+        let section = template.sources.iter().find(|s| s.name == discovery.source).and_then(|s| s.section.clone());
+        let source = Some((discovery.source.as_str(), discovery.tier));
+        tools.extend(discovery.tools.iter().map(|tool| SourceTool::of(tool, source, section.clone())));
+    }
+    tools.retain(|tool| keeps(filter, tool));
     Ok(SourceTools { discoveries, tools })
 }
 
 fn keeps(filter: &SourceToolFilter, tool: &SourceTool) -> bool {
     filter.kind.is_none_or(|kind| tool.kind == Some(kind))
         && filter.category.as_ref().is_none_or(|category| tool.categories.contains(category))
-        && filter.source.as_ref().is_none_or(|source| &tool.source == source)
+        && filter.source.as_ref().is_none_or(|source| tool.source.as_ref() == Some(source))
 }
 
 /// Starts the sources of `template_path` as `consent` allows, writes what each one listed as its

@@ -174,6 +174,9 @@ pub enum SourcesAction {
         /// Only this source's tools.
         #[arg(long)]
         source: Option<String>,
+        /// The tools written in the template too (source "-", tier "written").
+        #[arg(long)]
+        written: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,

@@ -15,8 +15,8 @@ use crate::runtime::block_on;
 
 pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
     match action {
-        SourcesAction::List { template, sources: allowed, kind, category, source, json } => {
-            let filter = SourceToolFilter { kind, category, source };
+        SourcesAction::List { template, sources: allowed, kind, category, source, written, json } => {
+            let filter = SourceToolFilter { kind, category, source, written };
             let consent = allowed.consent();
             let listed = block_on(sources::list_source_tools(&template, &consent, &filter))??;
             warn_about(&template, &listed.discoveries);
@@ -75,8 +75,8 @@ fn table(tools: &[SourceTool]) -> String {
         .iter()
         .map(|tool| {
             [
-                tool.source.clone(),
-                tier_word(tool.tier).to_owned(),
+                tool.source.clone().unwrap_or_else(|| "-".to_owned()),
+                tool.tier.map_or("written", tier_word).to_owned(),
                 tool.name.clone(),
                 tool.kind.map(kind_word).unwrap_or_else(|| "-".to_owned()),
                 if tool.categories.is_empty() { "-".to_owned() } else { tool.categories.join(",") },

@@ -496,6 +496,24 @@ fn sources_list_shows_the_snapshots_and_starts_nothing_without_consent() {
     assert_eq!(json[0]["tier"], "snapshot");
     assert_eq!(json[0]["section"], "context");
 
+    // The catalog: the written tools too, filtered the same way.
+    let catalog = run(&["sources", "list", template, "--written"]);
+    insta::assert_snapshot!(catalog.stdout, @r"
+    source  tier      tool    kind  categories  permission
+    -       written   lookup  -     -           -
+    -       written   search  -     -           -
+    -       written   cite    -     -           -
+    ide     snapshot  grep    read  search      -
+    ");
+    let read = run(&["sources", "list", template, "--written", "--kind", "read"]);
+    assert_eq!(read.stdout.lines().skip(1).collect::<Vec<_>>(), ["ide     snapshot  grep  read  search      -"]);
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["sources", "list", template, "--written", "--json"]).stdout).unwrap();
+    assert_eq!(
+        (&json[1]["source"], &json[1]["tier"], &json[1]["section"]),
+        (&serde_json::json!(null), &serde_json::json!(null), &serde_json::json!("context"))
+    );
+
     let refused = run(&["sources", "snapshot", template]);
     assert_eq!(refused.code, 2);
     assert!(refused.stderr.contains("--allow-sources"), "{}", refused.stderr);

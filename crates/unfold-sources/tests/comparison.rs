@@ -9,26 +9,26 @@ use std::time::Duration;
 use serde_json::json;
 use unfold_documents::Template;
 use unfold_engine::compare::{compare_with_sources, Lane};
-use unfold_engine::AdapterKind;
+use unfold_engine::{AdapterKind, ComparisonReport};
 use unfold_sources::{Consent, McpSources};
 
 use crate::servers::{processes_running, python, servers_dir, START_TIMEOUT};
 
-#[tokio::test(flavor = "current_thread")]
-async fn each_lane_gets_its_own_server_and_sees_its_list_change() {
-    let marker = "lane-servers-marker";
+/// The example with an `ide` source on `context` running the Python SDK server, whose command
+/// line carries `marker` so the test can look for its processes.
+fn template_with_ide(marker: &str) -> Template {
     let mut template = unfold_test_support::load_template("examples/task-executor.unfold.json");
     template.sources = serde_json::from_value(json!([{
         "name": "ide", "section": "context", "mcp": { "command": [python(), "changing_tools.py", marker] }
     }]))
     .unwrap();
-    let template: Template = Template::from_json(template.to_json().as_bytes()).unwrap();
-    let scenario = unfold_test_support::scenario(json!({ "script": [
-        { "call": "read_section", "args": { "section_key": "context" } },
-        { "call": "unlock", "args": {} },
-        { "call": "deploy", "args": { "target": "prod" } },
-        { "say": "Deployed." }
-    ]}));
+    Template::from_json(template.to_json().as_bytes()).unwrap()
+}
+
+/// `script` compared on `template` under both adapters and the baseline, every run with its own
+/// server.
+async fn compare_with_servers(template: &Template, script: serde_json::Value) -> ComparisonReport {
+    let scenario = unfold_test_support::scenario(json!({ "script": script }));
     let mut sources = McpSources {
         template_dir: servers_dir(),
         consent: Consent::start_local(),
@@ -37,18 +37,21 @@ async fn each_lane_gets_its_own_server_and_sees_its_list_change() {
         call_timeout: Duration::from_secs(30),
     };
     let never = AtomicBool::new(false);
-    let comparison = compare_with_sources(
-        &template,
-        &scenario,
-        &[AdapterKind::Dynamic, AdapterKind::Restart],
-        None,
-        &mut sources,
-        &mut |_| {},
-        &never,
-    )
-    .await
-    .unwrap();
-    let report = comparison.report;
+    let adapters = [AdapterKind::Dynamic, AdapterKind::Restart];
+    compare_with_sources(template, &scenario, &adapters, None, &mut sources, &mut |_| {}, &never).await.unwrap().report
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn each_lane_gets_its_own_server_and_sees_its_list_change() {
+    let marker = "lane-servers-marker";
+    let template = template_with_ide(marker);
+    let script = json!([
+        { "call": "read_section", "args": { "section_key": "context" } },
+        { "call": "unlock", "args": {} },
+        { "call": "deploy", "args": { "target": "prod" } },
+        { "say": "Deployed." }
+    ]);
+    let report = compare_with_servers(&template, script).await;
     let lines = |lane: Lane| {
         let run = match lane {
             Lane::Baseline => &report.baseline.as_ref().unwrap().run,
@@ -70,4 +73,24 @@ async fn each_lane_gets_its_own_server_and_sees_its_list_change() {
     // The baseline ran on a server of its own too, every tool offered from the start.
     assert!(lines(Lane::Baseline).starts_with("discovered ide live"), "{}", lines(Lane::Baseline));
     assert_eq!(processes_running(marker).await, Vec::<u32>::new(), "every lane's server was shut down");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_server_that_crashes_mid_run_fails_the_calls_and_the_run_goes_on() {
+    let marker = "crashing-server-marker";
+    let template = template_with_ide(marker);
+    let script = json!([
+        { "call": "read_section", "args": { "section_key": "context" } },
+        { "call": "crash", "args": {} },
+        { "call": "unlock", "args": {} },
+        { "say": "Gave up." }
+    ]);
+    let report = compare_with_servers(&template, script).await;
+    for run in &report.runs {
+        let trace = unfold_test_support::trace(run);
+        assert!(trace.contains("crash {} -> failed"), "{trace}");
+        assert!(trace.contains("unlock {} -> failed \"The source failed: "), "{trace}");
+        assert!(trace.ends_with("completed \"Gave up.\""), "the run goes on to its end: {trace}");
+    }
+    assert_eq!(processes_running(marker).await, Vec::<u32>::new(), "nothing left running");
 }
