@@ -64,10 +64,13 @@
 //     source-kind-command|url|relay, source-command,  problem at its field (data-field)
 //     source-cwd, source-env, source-url, source-plugin,
 //     source-form-problem, source-apply, source-cancel
-//   filter-kind, filter-category, filter-source,   the source tools' filters, count and list; each
-//     source-tool-count, source-tool-list,           tool (data-name, data-source) with its kind,
-//     source-tool, source-tool-kind,                 whether it asks permission, its categories
-//     source-tool-asks, source-tool-category
+//   filter-kind, filter-category, filter-source,   the template's tools, written ones first: the
+//     source-tool-count, source-tool-list,         filters (filter-source: a source, or the written
+//     source-tool (data-name, data-source,         ones), count and list; each tool (data-origin; a
+//       data-origin=written|source, data-section), written one's data-source is empty), where it
+//     source-tool-origin, source-tool-kind,        comes from (data-section: its section or its
+//     source-tool-asks, source-tool-category       source's, empty for the template's own), its
+//                                                  kind, whether it asks permission, its categories
 //   problems-panel, problems-summary, problem-group  every problem of the open work, by where it comes
 //     (data-group, data-severity), problems-button     from (problems/); the header's count takes the user there
 //   save-notice                                    a template saved that does not render says so

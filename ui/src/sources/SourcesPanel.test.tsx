@@ -5,7 +5,9 @@
 // first, Revoke takes an answer back; Discover now lists the allowed sources live and says why the
 // others could not be; Write snapshots sends those lists as a set_sources edit keeping x- fields
 // (undone by Undo); add, edit, remove and attach send the whole list; problems show on their source;
-// the filters filter the tools; and the tree's badges and the Template panel lead here.
+// the template's tools list the written ones first (where each is written) and then the sources',
+// and the filters (kind, category, source or written) filter them all; and the tree's badges and the
+// Template panel lead here.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
@@ -15,7 +17,7 @@ import { EditorStore } from "../editor/store";
 import { HistoryStore } from "../history/store";
 import type { Template, TemplateEdit, ToolSource } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
-import { exampleSources, ideLive, templateWithSources } from "../testing/sources";
+import { exampleSources, ideLive, templateWithSources, templateWithWrittenTools } from "../testing/sources";
 import { mountEachTest } from "../testing/testRoot";
 
 let container: HTMLDivElement;
@@ -121,8 +123,19 @@ function lastSent(platform: FakePlatform): ToolSource[] {
   return sent;
 }
 
+/** The tools listed, each as "<source>/<name>", a written one as "written(<section>)/<name>". */
 function shownTools(): string[] {
-  return all("source-tool").map((tool) => `${tool.dataset.source ?? ""}/${tool.dataset.name ?? ""}`);
+  return all("source-tool").map((tool) => {
+    const from = tool.dataset.origin === "written" ? `written(${tool.dataset.section ?? ""})` : (tool.dataset.source ?? "");
+    return `${from}/${tool.dataset.name ?? ""}`;
+  });
+}
+
+/** The listed tool `name` (there must be exactly one). */
+function toolRow(name: string): HTMLElement {
+  const found = all("source-tool").filter((tool) => tool.dataset.name === name);
+  if (found.length !== 1 || found[0] === undefined) throw new Error(`not exactly one listed tool ${name}`);
+  return found[0];
 }
 
 describe("Sources panel: the list", () => {
@@ -255,7 +268,15 @@ describe("Sources panel: discovery and snapshots", () => {
     expect(one("source-error", card("codap")).textContent).toBe("the relay has no session of plugin 'codap'");
     expect(one("source-tools-line", card("codap")).dataset.tier).toBe("snapshot");
     expect(one("source-error", card("docs")).textContent).toBe("source 'docs' is not allowed; not started, and it has no snapshot");
-    expect(shownTools()).toEqual(["ide/grep", "ide/open_file", "ide/diagnostics", "codap/plot"]);
+    expect(shownTools()).toEqual([
+      "written()/lookup",
+      "written(context)/search",
+      "written(context)/cite",
+      "ide/grep",
+      "ide/open_file",
+      "ide/diagnostics",
+      "codap/plot",
+    ]);
   });
 
   it("writes the live lists as snapshots in one undoable set_sources edit that keeps x- fields", async () => {
@@ -374,16 +395,18 @@ describe("Sources panel: editing the sources", () => {
 describe("Sources panel: the tools", () => {
   it("shows each tool's metadata and filters them by kind, category and source", async () => {
     await renderSources();
-    expect(shownTools()).toEqual(["ide/grep", "ide/open_file", "codap/plot"]);
-    const open = container.querySelector<HTMLElement>('[data-testid="source-tool"][data-name="open_file"]');
-    if (open === null) throw new Error("no open_file");
+    expect(shownTools()).toEqual(["written()/lookup", "written(context)/search", "written(context)/cite", "ide/grep", "ide/open_file", "codap/plot"]);
+    const open = toolRow("open_file");
+    expect(open.dataset.source).toBe("ide");
+    expect(open.dataset.origin).toBe("source");
+    expect(one("source-tool-origin", open).textContent).toBe("from ide");
     expect(one("source-tool-kind", open).textContent).toBe("edit");
     expect(one("source-tool-asks", open).textContent).toBe("asks permission");
     expect(all("source-tool-category", open).map((c) => c.textContent)).toEqual(["files"]);
     expect(open.textContent).toContain("open_file things");
     await pick(one("filter-kind"), "read");
     expect(shownTools()).toEqual(["ide/grep"]);
-    expect(one("source-tool-count").textContent).toBe("1 of 3 tools");
+    expect(one("source-tool-count").textContent).toBe("1 of 6 tools");
     await pick(one("filter-kind"), "");
     await pick(one("filter-category"), "data");
     expect(shownTools()).toEqual(["codap/plot"]);
@@ -394,6 +417,67 @@ describe("Sources panel: the tools", () => {
     await pick(one("filter-kind"), "other");
     expect(shownTools()).toEqual([]);
     expect(one("source-tool-list").textContent).toBe("No tool matches these filters.");
+  });
+
+  it("lists the tools written in the template first, each with where it is written, and the written filter keeps only them", async () => {
+    await renderSources(templateWithWrittenTools());
+    expect(one("sources-panel").querySelector("h3")?.textContent).toBe("The template's tools");
+    expect(shownTools()).toEqual([
+      "written()/lookup",
+      "written(context)/search",
+      "written(context)/cite",
+      "written(context.examples)/run",
+      "ide/grep",
+      "ide/open_file",
+      "codap/plot",
+    ]);
+    expect(one("source-tool-count").textContent).toBe("7 tools");
+    const lookup = toolRow("lookup");
+    expect(lookup.dataset.source).toBe("");
+    expect(lookup.dataset.origin).toBe("written");
+    expect(one("source-tool-origin", lookup).textContent).toBe("written in the template's own tools");
+    expect(one("source-tool-kind", lookup).textContent).toBe("read");
+    expect(all("source-tool-category", lookup).map((c) => c.textContent)).toEqual(["docs"]);
+    const run = toolRow("run");
+    expect(one("source-tool-origin", run).textContent).toBe("written in context.examples");
+    expect(one("source-tool-asks", run).textContent).toBe("asks permission");
+    expect(none("source-tool-kind", toolRow("cite"))).toBe(true);
+    const source = one("filter-source") as HTMLSelectElement;
+    expect([...source.options].map((option) => option.textContent)).toEqual(["All sources", "Written in the template", "ide", "codap"]);
+    expect([...one("filter-category").querySelectorAll("option")].map((option) => option.value)).toEqual(["", "data", "docs", "files", "search"]);
+    await pick(source, source.options[1]?.value ?? "");
+    expect(shownTools()).toEqual(["written()/lookup", "written(context)/search", "written(context)/cite", "written(context.examples)/run"]);
+    expect(one("source-tool-count").textContent).toBe("4 of 7 tools");
+    await pick(one("filter-category"), "docs");
+    expect(shownTools()).toEqual(["written()/lookup"]);
+    await pick(one("filter-source"), "ide");
+    expect(one("source-tool-list").textContent).toBe("No tool matches these filters.");
+    await pick(one("filter-category"), "");
+    expect(shownTools()).toEqual(["ide/grep", "ide/open_file"]);
+  });
+
+  it("filters written and source tools alike by kind", async () => {
+    await renderSources(templateWithWrittenTools());
+    expect([...one("filter-kind").querySelectorAll("option")].map((option) => option.value)).toEqual(["", "read", "edit", "execute", "other"]);
+    await pick(one("filter-kind"), "read");
+    expect(shownTools()).toEqual(["written()/lookup", "written(context)/search", "ide/grep"]);
+    expect(one("source-tool-count").textContent).toBe("3 of 7 tools");
+    await pick(one("filter-kind"), "execute");
+    expect(shownTools()).toEqual(["written(context.examples)/run"]);
+    await pick(one("filter-source"), (one("filter-source") as HTMLSelectElement).options[1]?.value ?? "");
+    expect(shownTools()).toEqual(["written(context.examples)/run"]);
+    await pick(one("filter-kind"), "read");
+    expect(shownTools()).toEqual(["written()/lookup", "written(context)/search"]);
+  });
+
+  it("lists the written tools of a template without sources", async () => {
+    await renderSources();
+    await click(one("remove-source", card("ide")));
+    await click(one("remove-source", card("docs")));
+    await click(one("remove-source", card("codap")));
+    expect(one("source-list").textContent).toBe("No sources");
+    expect(shownTools()).toEqual(["written()/lookup", "written(context)/search", "written(context)/cite"]);
+    expect([...one("filter-source").querySelectorAll("option")].map((option) => option.textContent)).toEqual(["All sources", "Written in the template"]);
   });
 });
 

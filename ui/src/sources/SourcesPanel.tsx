@@ -4,25 +4,29 @@
 // definition asks again; an unsaved template must be saved first), where its tools come from and why
 // a lower tier was used, and its problems; Edit and Remove, Add source; Discover now (the allowed
 // sources started, listed and shut down) and Write snapshots (what was listed live, as each
-// source's snapshot: an edit like any other, undone by Undo and kept by Save); and every source's
-// tools with their metadata, filtered by kind, category and source. Its state lives in
-// SourcesStore; its edits go to the document through `onEdit`.
+// source's snapshot: an edit like any other, undone by Undo and kept by Save); and the template's
+// tools, the ones written in it first (each with where: its own tools or a section) and then every
+// source's, with their metadata, filtered by kind, category and source (or written). Its state
+// lives in SourcesStore; its edits go to the document through `onEdit`.
 import { useState, useSyncExternalStore, type ReactNode } from "react";
 import type { EditRequest } from "../editor/edits";
 import type { ProblemView, SourceView, Template, ToolKind } from "../platform";
 import { ProblemItems } from "../ProblemItems";
 import {
-  catalogTools,
   filterChoices,
   filterTools,
   KIND_WORDS,
   liveLists,
+  originText,
   PERMISSION_WORDS,
   permissionText,
   problemsAt,
   snapshotDiffers,
   sourceRows,
+  toolCatalog,
   toolsText,
+  WRITTEN,
+  WRITTEN_WORDS,
   type CatalogTool,
   type SourceRow,
   type ToolFilter,
@@ -194,9 +198,9 @@ export function SourcesPanel({
           ))}
         </ul>
       )}
-      <h3>Source tools</h3>
+      <h3>The template's tools</h3>
       <ToolCatalog
-        tools={catalogTools(rows)}
+        tools={toolCatalog(template, rows)}
         filter={state.filter}
         onFilter={(change) => {
           store.setFilter(change);
@@ -327,7 +331,7 @@ function PermissionLine({ view, busy, onAllow, onRevoke }: { view: SourceView; b
   );
 }
 
-/** Every source's tools with their metadata, and the filters over them. */
+/** The template's tools (written ones first, then every source's) with their metadata, and the filters over them. */
 function ToolCatalog({
   tools,
   filter,
@@ -342,12 +346,14 @@ function ToolCatalog({
   // A filter keeps its choice while no tool has it any more, so it can be seen and cleared.
   const kinds: ToolKind[] = filter.kind === null || choices.kinds.includes(filter.kind) ? choices.kinds : [...choices.kinds, filter.kind];
   const categories = filter.category === null || choices.categories.includes(filter.category) ? choices.categories : [...choices.categories, filter.category];
-  const sources = filter.source === null || choices.sources.includes(filter.source) ? choices.sources : [...choices.sources, filter.source];
+  const sources =
+    filter.source === null || filter.source === WRITTEN || choices.sources.includes(filter.source) ? choices.sources : [...choices.sources, filter.source];
+  const written = choices.written || filter.source === WRITTEN;
   const any = (value: string): string | null => (value === "" ? null : value);
   if (tools.length === 0 && filter.source === null && filter.category === null && filter.kind === null) {
     return (
       <p className="notice" data-testid="source-tool-list">
-        No source tools: discover them, or write a snapshot.
+        No tools: write them in a section or in the Template tab, or add a source and discover its tools.
       </p>
     );
   }
@@ -398,6 +404,7 @@ function ToolCatalog({
             }}
           >
             <option value="">All sources</option>
+            {written && <option value={WRITTEN}>{WRITTEN_WORDS}</option>}
             {sources.map((source) => (
               <option key={source} value={source}>
                 {source}
@@ -415,11 +422,20 @@ function ToolCatalog({
         </p>
       ) : (
         <ul className="source-tools" data-testid="source-tool-list">
-          {shown.map(({ source, tool }, index) => (
-            <li key={`${source}:${tool.name}:${String(index)}`} data-testid="source-tool" data-name={tool.name} data-source={source}>
+          {shown.map(({ source, section, tool }, index) => (
+            <li
+              key={`${source ?? WRITTEN}:${tool.name}:${String(index)}`}
+              data-testid="source-tool"
+              data-name={tool.name}
+              data-source={source ?? ""}
+              data-origin={source === null ? "written" : "source"}
+              data-section={section ?? ""}
+            >
               <div className="source-tool-head">
                 <code className="source-tool-name">{tool.name}</code>
-                <span className="source-tool-source">from {source}</span>
+                <span className="source-tool-source" data-testid="source-tool-origin">
+                  {originText({ source, section })}
+                </span>
                 {tool.kind !== undefined && (
                   <span className={`tool-kind ${tool.kind}`} data-testid="source-tool-kind" title={`What it does: ${KIND_WORDS[tool.kind]}`}>
                     {tool.kind}

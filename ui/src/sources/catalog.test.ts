@@ -1,10 +1,11 @@
 // Tests for catalog.ts: the template's sources joined with the backend's views by name, a
 // discovery's lists shown while the definition started is unchanged (not after an edit of its
 // command), the lists Snapshot writes, the question that allows a source (what it starts, another
-// machine, a changed definition), a source's problems, the tool filters, and the tree's badges.
+// machine, a changed definition), a source's problems, the catalog of the template's tools (written
+// ones first, in document order, then the sources') with its filters, and the tree's badges.
 import { describe, expect, it } from "vitest";
 import type { SourceView, ToolSource } from "../platform";
-import { exampleSources, ideLive, ideSnapshot } from "../testing/sources";
+import { exampleSources, ideLive, ideSnapshot, sectionOf, sourceTool, templateWithSources, templateWithWrittenTools } from "../testing/sources";
 import {
   allowQuestion,
   catalogTools,
@@ -13,12 +14,18 @@ import {
   filterTools,
   liveLists,
   NO_FILTER,
+  originText,
   problemsAt,
   snapshotDiffers,
   sourceBadges,
   sourceRows,
+  toolCatalog,
   toolsText,
+  WRITTEN,
+  writtenTools,
+  type CatalogTool,
   type Discovered,
+  type ToolFilter,
 } from "./catalog";
 
 function view(source: ToolSource, rest: Partial<SourceView> = {}): SourceView {
@@ -133,7 +140,92 @@ describe("the tool catalog", () => {
   });
 
   it("offers the kinds, categories and sources the tools have", () => {
-    expect(filterChoices(tools)).toEqual({ kinds: ["read", "edit", "other"], categories: ["data", "files", "search"], sources: ["ide", "codap"] });
+    expect(filterChoices(tools)).toEqual({
+      kinds: ["read", "edit", "other"],
+      categories: ["data", "files", "search"],
+      sources: ["ide", "codap"],
+      written: false,
+    });
+  });
+});
+
+/** Each tool as "<source>/<name>", a written one as "written(<section>)/<name>". */
+function labels(tools: readonly CatalogTool[]): string[] {
+  return tools.map(({ source, section, tool }) => (source === null ? `written(${section ?? ""})/${tool.name}` : `${source}/${tool.name}`));
+}
+
+describe("the catalog of the template's tools, written or discovered", () => {
+  const template = templateWithWrittenTools();
+  const tools = toolCatalog(template, sourceRows(template.sources ?? [], null, {}));
+  const names = (filter: Partial<ToolFilter>) => labels(filterTools(tools, { ...NO_FILTER, ...filter }));
+
+  it("lists the written tools first, in document order, then every source's", () => {
+    expect(labels(tools)).toEqual([
+      "written()/lookup",
+      "written(context)/search",
+      "written(context)/cite",
+      "written(context.examples)/run",
+      "ide/grep",
+      "ide/open_file",
+      "codap/plot",
+    ]);
+    expect(tools.find(({ tool }) => tool.name === "grep")?.section).toBe("context");
+    expect(tools.find(({ tool }) => tool.name === "plot")?.section).toBe("style");
+  });
+
+  it("takes a section's tools before its children's, and its children's before its next sibling's", () => {
+    const template = templateWithWrittenTools();
+    sectionOf(template, "context.history").tools = [sourceTool("older")];
+    sectionOf(template, "style").tools = [sourceTool("lint")];
+    sectionOf(template, "task").tools = [sourceTool("plan")];
+    expect(labels(writtenTools(template))).toEqual([
+      "written()/lookup",
+      "written(task)/plan",
+      "written(context)/search",
+      "written(context)/cite",
+      "written(context.examples)/run",
+      "written(context.history)/older",
+      "written(style)/lint",
+    ]);
+  });
+
+  it("has no written tools for a template without any", () => {
+    const template = templateWithSources();
+    template.tools = [];
+    sectionOf(template, "context").tools = [];
+    expect(writtenTools(template)).toEqual([]);
+    expect(labels(toolCatalog(template, sourceRows(template.sources ?? [], null, {})))).toEqual(["ide/grep", "ide/open_file", "codap/plot"]);
+  });
+
+  it("keeps only the written tools for the written choice, and only a source's for its name", () => {
+    expect(names({ source: WRITTEN })).toEqual(["written()/lookup", "written(context)/search", "written(context)/cite", "written(context.examples)/run"]);
+    expect(names({ source: "ide" })).toEqual(["ide/grep", "ide/open_file"]);
+    expect(names({ source: "docs" })).toEqual([]);
+  });
+
+  it("filters written and source tools alike by kind and category", () => {
+    expect(names({ kind: "read" })).toEqual(["written()/lookup", "written(context)/search", "ide/grep"]);
+    expect(names({ kind: "execute" })).toEqual(["written(context.examples)/run"]);
+    expect(names({ category: "search" })).toEqual(["written(context)/search", "ide/grep"]);
+    expect(names({ category: "docs" })).toEqual(["written()/lookup"]);
+    expect(names({ kind: "read", source: WRITTEN })).toEqual(["written()/lookup", "written(context)/search"]);
+    expect(names({ kind: "edit", source: WRITTEN })).toEqual([]);
+    expect(names({ category: "search", source: "ide" })).toEqual(["ide/grep"]);
+  });
+
+  it("offers the written tools' kinds and categories, and the written choice, besides the sources'", () => {
+    expect(filterChoices(tools)).toEqual({
+      kinds: ["read", "edit", "execute", "other"],
+      categories: ["data", "docs", "files", "search"],
+      sources: ["ide", "codap"],
+      written: true,
+    });
+  });
+
+  it("says where a tool comes from", () => {
+    expect(originText({ source: "ide", section: "context" })).toBe("from ide");
+    expect(originText({ source: null, section: null })).toBe("written in the template's own tools");
+    expect(originText({ source: null, section: "context.examples" })).toBe("written in context.examples");
   });
 });
 

@@ -2,10 +2,12 @@
 // source of the template as it stands joined with the backend's view of it (the user's answer, what
 // starting it does, where its tools came from) and with what the last discovery listed while its
 // definition is unchanged; the user's answers, the question that allows a source and the section a
-// source belongs to, in words; the tools of every source with the filters by kind, category and
-// source; the tree's badge of a section's source tools; and a source's problems from the template's.
+// source belongs to, in words; the catalog of the template's tools (the ones written in it first, in
+// document order, then every source's) with the filters by kind, category and source (or written);
+// the tree's badge of a section's source tools; and a source's problems from the template's.
 import { count, discoveryText, TIER_WORDS } from "../compare/words";
-import type { Permission, ProblemView, SourceView, Tier, Tool, ToolKind, ToolSource } from "../platform";
+import { childPath } from "../editor/tree";
+import type { Permission, ProblemView, Section, SourceView, Template, Tier, Tool, ToolKind, ToolSource } from "../platform";
 import { sameJson } from "./sourceEdits";
 
 /** What a discovery found for one source, and the definition it was started with. */
@@ -147,24 +149,58 @@ export function problemsAt(problems: readonly ProblemView[], index: number): Pro
   return problems.filter((problem) => problem.location === at || problem.location.startsWith(`${at}/`));
 }
 
-/** One source tool of the catalog, with where it comes from. */
+/** One tool of the catalog, with where it comes from. */
 export interface CatalogTool {
-  source: string;
+  /** Its source's name; null for a tool written in the template. */
+  source: string | null;
+  /** The section it belongs to (its source's, or where it is written); null: the template's own tools. */
+  section: string | null;
   tool: Tool;
 }
+
+/**
+ * The source filter's choice of the tools written in the template. No source is named so: a
+ * source's name has only letters, digits, `_` and `-`.
+ */
+export const WRITTEN = ":written";
 
 /** Which tools to show: each null lets every one through. */
 export interface ToolFilter {
   kind: ToolKind | null;
   category: string | null;
+  /** A source's name, or `WRITTEN` for the tools written in the template. */
   source: string | null;
 }
 
 export const NO_FILTER: ToolFilter = { kind: null, category: null, source: null };
 
+/**
+ * The template's tools: the ones written in it first, in document order (its own tools, then each
+ * section's, parents before their children), then every source's (`rows`).
+ */
+export function toolCatalog(template: Pick<Template, "tools" | "sections">, rows: readonly SourceRow[]): CatalogTool[] {
+  return [...writtenTools(template), ...catalogTools(rows)];
+}
+
+/** The tools written in the template, in document order, each with the section it is written in. */
+export function writtenTools(template: Pick<Template, "tools" | "sections">): CatalogTool[] {
+  const tools: CatalogTool[] = template.tools.map((tool) => ({ source: null, section: null, tool }));
+  const visit = (sections: readonly Section[], parent: string | null) => {
+    for (const section of sections) {
+      const path = childPath(parent, section.key);
+      tools.push(...section.tools.map((tool) => ({ source: null, section: path, tool })));
+      visit(section.children, path);
+    }
+  };
+  visit(template.sections, null);
+  return tools;
+}
+
 /** Every source's tools, source after source, in each one's order. */
 export function catalogTools(rows: readonly SourceRow[]): CatalogTool[] {
-  return rows.flatMap(({ source, view }) => toolsOfRow(source, view).map((tool) => ({ source: source.name, tool })));
+  return rows.flatMap(({ source, view }) =>
+    toolsOfRow(source, view).map((tool) => ({ source: source.name, section: source.section, tool })),
+  );
 }
 
 /** A row's tools: its view's, else (before the backend answered) its snapshot. */
@@ -172,28 +208,46 @@ function toolsOfRow(source: ToolSource, view: SourceView | null): Tool[] {
   return view?.tools ?? source.snapshot ?? [];
 }
 
+/** Whether `entry` is let through by the source filter's choice (`WRITTEN`: only the written tools). */
+function fromSource(entry: CatalogTool, source: string | null): boolean {
+  if (source === null) return true;
+  return source === WRITTEN ? entry.source === null : entry.source === source;
+}
+
 /** The tools `filter` lets through (a tool without a kind only when no kind is asked for, as the core filters). */
 export function filterTools(tools: readonly CatalogTool[], filter: ToolFilter): CatalogTool[] {
   return tools.filter(
-    ({ source, tool }) =>
-      (filter.kind === null || tool.kind === filter.kind) &&
-      (filter.category === null || (tool.categories ?? []).includes(filter.category)) &&
-      (filter.source === null || source === filter.source),
+    (entry) =>
+      (filter.kind === null || entry.tool.kind === filter.kind) &&
+      (filter.category === null || (entry.tool.categories ?? []).includes(filter.category)) &&
+      fromSource(entry, filter.source),
   );
 }
 
-/** The choices of each filter: the kinds, categories (sorted) and sources the tools have. */
-export function filterChoices(tools: readonly CatalogTool[]): { kinds: ToolKind[]; categories: string[]; sources: string[] } {
+/**
+ * The choices of each filter: the kinds, categories (sorted) and sources the tools have, and whether
+ * some are written in the template.
+ */
+export function filterChoices(tools: readonly CatalogTool[]): { kinds: ToolKind[]; categories: string[]; sources: string[]; written: boolean } {
   const order: ToolKind[] = ["read", "edit", "execute", "other"];
   const kinds = new Set(tools.flatMap(({ tool }) => (tool.kind === undefined ? [] : [tool.kind])));
   const categories = new Set(tools.flatMap(({ tool }) => tool.categories ?? []));
-  const sources = new Set(tools.map(({ source }) => source));
+  const sources = new Set(tools.flatMap(({ source }) => (source === null ? [] : [source])));
   return {
     kinds: order.filter((kind) => kinds.has(kind)),
     categories: [...categories].sort(),
     sources: [...sources],
+    written: tools.some(({ source }) => source === null),
   };
 }
+
+/** Where a catalog tool comes from, in words: "from ide", "written in context.examples". */
+export function originText(entry: Pick<CatalogTool, "source" | "section">): string {
+  return entry.source === null ? `written in ${sectionText(entry.section)}` : `from ${entry.source}`;
+}
+
+/** The source filter's words for the tools written in the template. */
+export const WRITTEN_WORDS = "Written in the template";
 
 /** What a tool does to the world, as the catalog says it. */
 export const KIND_WORDS: Readonly<Record<ToolKind, string>> = {

@@ -2,8 +2,10 @@
 // `ide`, a command on the `context` section with a folder, an environment variable and a snapshot
 // of two tools; `docs`, a URL on another machine for the template's own tools, without a snapshot;
 // `codap`, a relay plugin on `style` — with `x-` fields on a source and on its server that the UI
-// must keep; and the tools a started `ide` lists.
-import type { Template, Tool, ToolSource } from "../platform";
+// must keep; the tools a started `ide` lists; and the same template with written tools of every
+// kind, on itself and on sections at two depths, for the catalog of the template's tools.
+import { sectionAt } from "../editor/tree";
+import type { Section, Template, Tool, ToolSource } from "../platform";
 import { exampleTemplate } from "./fakePlatform";
 
 /** A source tool with its metadata. */
@@ -42,4 +44,23 @@ export function exampleSources(): ToolSource[] {
 /** The example template with `exampleSources`. */
 export function templateWithSources(): Template {
   return { ...exampleTemplate(), sources: exampleSources() };
+}
+
+/** The section at `path` of `template`, which must have one. */
+export function sectionOf(template: Template, path: string): Section {
+  const section = sectionAt(template, path);
+  if (section === undefined) throw new Error(`no section ${path}`);
+  return section;
+}
+
+/**
+ * `templateWithSources` with written tools: `lookup` (read, docs) its own, `search` (read, search)
+ * and `cite` (no kind) on `context`, `run` (execute, asks permission) on `context.examples`.
+ */
+export function templateWithWrittenTools(): Template {
+  const template = templateWithSources();
+  template.tools = [sourceTool("lookup", { kind: "read", categories: ["docs"] })];
+  sectionOf(template, "context").tools = [sourceTool("search", { kind: "read", categories: ["search"] }), sourceTool("cite")];
+  sectionOf(template, "context.examples").tools = [sourceTool("run", { kind: "execute", requires_permission: true })];
+  return template;
 }
