@@ -7,8 +7,8 @@
 //! comparisons and their exports ([`comparisons`], [`exports`]), live runs and replays
 //! ([`live_runs`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
 //! [`keys`]), recent files ([`recent`]), files read by the command line ([`files`]), tool sources
-//! ([`sources`]) and which of them the user allowed ([`source_permissions`]), and where all of it
-//! is kept ([`folders`]).
+//! ([`sources`]) and which of them the user allowed ([`source_permissions`]), the plugin relay
+//! ([`relay`]), and where all of it is kept ([`folders`]).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -24,6 +24,7 @@ pub mod live_runs;
 pub mod profiles;
 pub mod recent;
 pub mod recovery;
+pub mod relay;
 pub mod run_history;
 pub mod scenarios;
 pub mod source_permissions;

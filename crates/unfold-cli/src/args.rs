@@ -154,6 +154,13 @@ pub enum Command {
         #[command(subcommand)]
         action: SourcesAction,
     },
+    /// Serve the plugin relay on this machine (127.0.0.1) until Ctrl+C: plugins open sessions and
+    /// register and update their tools
+    Relay {
+        /// The port to listen on (0: any free port).
+        #[arg(long, default_value_t = unfold_application::relay::DEFAULT_PORT)]
+        port: u16,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -85,6 +85,17 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
         }
         Command::Sources { action } => crate::sources::execute(action),
+        Command::Relay { port } => {
+            let listening = |address| {
+                println!("relay listening on http://{address}/api/sessions (Ctrl+C stops it)");
+            };
+            let stop = async {
+                // Without a signal handler there is no way to stop cleanly: stop at once.
+                let _ = tokio::signal::ctrl_c().await;
+            };
+            block_on(unfold_application::relay::serve_relay(port, listening, stop))??;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -805,3 +805,33 @@ fn logs_go_to_stderr_only_when_asked() {
     let quiet = run(&["compare", EXAMPLE, "examples/style-only.scenario.json"]);
     assert_eq!(quiet.stderr, "");
 }
+
+#[test]
+fn relay_serves_sessions_on_this_machine_until_interrupted() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut relay = std::process::Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .args(["relay", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(relay.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+    let address = line
+        .strip_prefix("relay listening on http://")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_owned();
+    assert!(address.starts_with("127.0.0.1:"), "only this machine: {address}");
+    let mut socket = std::net::TcpStream::connect(&address).unwrap();
+    let request =
+        format!("POST /api/sessions HTTP/1.1\r\nHost: {address}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    socket.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    socket.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    assert!(answer.contains("\"token\":"), "{answer}");
+    let interrupted = std::process::Command::new("kill").args(["-INT", &relay.id().to_string()]).status().unwrap();
+    assert!(interrupted.success());
+    assert!(relay.wait().unwrap().success(), "Ctrl+C stops it cleanly");
+    assert!(std::net::TcpStream::connect(&address).is_err(), "and the port is free");
+}

@@ -53,6 +53,18 @@ pub enum ToolKind {
     Other,
 }
 
+impl ToolKind {
+    /// The kind MCP's tool annotations give (spec 8): `readOnlyHint` → read, else
+    /// `destructiveHint` → edit, else other.
+    pub fn of_mcp_hints(read_only: Option<bool>, destructive: Option<bool>) -> ToolKind {
+        match (read_only, destructive) {
+            (Some(true), _) => ToolKind::Read,
+            (_, Some(true)) => ToolKind::Edit,
+            _ => ToolKind::Other,
+        }
+    }
+}
+
 /// A scripted tool result: `{ "result": <any JSON> }` or `{ "error": "<text>" }`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

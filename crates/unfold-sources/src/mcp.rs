@@ -158,11 +158,8 @@ async fn log_lines(program: String, stderr: tokio::process::ChildStderr) {
 }
 
 fn unfold_tool(tool: rmcp::model::Tool) -> Tool {
-    let kind = tool.annotations.as_ref().map(|hints| match (hints.read_only_hint, hints.destructive_hint) {
-        (Some(true), _) => ToolKind::Read,
-        (_, Some(true)) => ToolKind::Edit,
-        _ => ToolKind::Other,
-    });
+    let kind =
+        tool.annotations.as_ref().map(|hints| ToolKind::of_mcp_hints(hints.read_only_hint, hints.destructive_hint));
     Tool {
         name: tool.name.into_owned(),
         description: tool.description.map(|d| d.into_owned()).unwrap_or_default(),

@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("unfold-live", 2),
     ("unfold-stores", 2),
     ("unfold-sources", 2),
+    ("unfold-relay", 2),
     ("unfold-test-support", 2),
     ("unfold-editing", 3),
     ("unfold-application", 4),
@@ -39,8 +40,16 @@ const NEVER_IN_PURE_CRATES: &[&str] = &[
 ];
 
 /// The library crates: they log through `tracing` and never print.
-const LIBRARIES: &[&str] =
-    &["unfold-documents", "unfold-engine", "unfold-live", "unfold-stores", "unfold-editing", "unfold-application"];
+const LIBRARIES: &[&str] = &[
+    "unfold-documents",
+    "unfold-engine",
+    "unfold-live",
+    "unfold-stores",
+    "unfold-sources",
+    "unfold-relay",
+    "unfold-editing",
+    "unfold-application",
+];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")

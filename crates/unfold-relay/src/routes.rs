@@ -1,0 +1,177 @@
+//! The relay's HTTP routes (spec 9) over [`Sessions`]: each handler reads the token and a bounded
+//! JSON body, makes one call on the sessions and answers with its JSON, or with the refusal's
+//! status and `{"error", "message"}`. The event stream is server-sent events with a heartbeat.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::Stream;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use crate::error::RelayError;
+use crate::sessions::{now_ms, Sessions, StreamEvent};
+
+/// How long a tool call made through `POST …/tool-calls` waits for the plugin by default.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Every route of the relay, over `sessions`.
+pub fn router(sessions: Arc<Sessions>) -> Router {
+    Router::new()
+        .route("/api/sessions", post(create))
+        .route("/api/sessions/{code}/register-tools", post(register))
+        .route("/api/sessions/{code}/update-tools", post(update))
+        .route("/api/sessions/{code}/metadata", get(metadata))
+        .route("/api/sessions/{code}/stream", get(stream))
+        .route("/api/sessions/{code}/response", post(respond))
+        .route("/api/sessions/{code}/tool-calls", post(call_tool))
+        .with_state(sessions)
+}
+
+/// The bearer token of the request, if it has one.
+fn token(headers: &HeaderMap) -> Option<&str> {
+    headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
+}
+
+/// The body as a JSON object, read no further than `limit` bytes; an empty body is `{}`.
+async fn json_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Value, RelayError> {
+    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+    if declared.is_some_and(|length| length > limit) {
+        return Err(RelayError::TooLarge(limit));
+    }
+    let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| RelayError::TooLarge(limit))?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(json!({}));
+    }
+    let value: Value =
+        serde_json::from_slice(&bytes).map_err(|e| RelayError::Invalid(format!("body: not JSON ({e})")))?;
+    if !value.is_object() {
+        return Err(RelayError::Invalid("body: must be a JSON object".to_owned()));
+    }
+    Ok(value)
+}
+
+async fn create(State(sessions): State<Arc<Sessions>>, headers: HeaderMap, body: Body) -> Result<Response, RelayError> {
+    let body = json_body(&headers, body, sessions.limits().max_body).await?;
+    let ttl = match body.get("ttl") {
+        None | Some(Value::Null) => None,
+        Some(value) => match value.as_u64() {
+            Some(seconds) if seconds > 0 => Some(Duration::from_secs(seconds)),
+            _ => return Err(RelayError::Invalid("ttl: a whole number of seconds, at least 1".to_owned())),
+        },
+    };
+    Ok((StatusCode::CREATED, Json(sessions.create(ttl))).into_response())
+}
+
+async fn register(
+    State(sessions): State<Arc<Sessions>>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, RelayError> {
+    let body = json_body(&headers, body, sessions.limits().max_body).await?;
+    let changes = sessions.register(&code, token(&headers), &body)?;
+    let answer = json!({
+        "success": changes.failed_tools.is_empty(),
+        "registeredTools": changes.tools,
+        "failedTools": changes.failed_tools,
+        "sessionConfiguration": {
+            "toolCount": changes.tool_count,
+            "capabilities": body.get("capabilities").cloned().unwrap_or(json!([])),
+            "environment": body.get("environment").cloned().unwrap_or(json!({})),
+        },
+    });
+    Ok((StatusCode::CREATED, Json(answer)).into_response())
+}
+
+async fn update(
+    State(sessions): State<Arc<Sessions>>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>, RelayError> {
+    let body = json_body(&headers, body, sessions.limits().max_body).await?;
+    let changes = sessions.update(&code, token(&headers), &body)?;
+    let mut answer = serde_json::to_value(&changes).unwrap_or_default();
+    answer["success"] = json!(changes.failed_tools.is_empty());
+    Ok(Json(answer))
+}
+
+async fn metadata(
+    State(sessions): State<Arc<Sessions>>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, RelayError> {
+    Ok(Json(sessions.metadata(&code, token(&headers))?))
+}
+
+async fn respond(
+    State(sessions): State<Arc<Sessions>>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>, RelayError> {
+    let body = json_body(&headers, body, sessions.limits().max_body).await?;
+    sessions.respond(&code, token(&headers), &body)?;
+    Ok(Json(json!({ "success": true })))
+}
+
+/// Unfold's own route for a run in another process: sends a `tool-request` to the plugin and
+/// answers `{"result"}` or `{"error"}` once it answered or timed out.
+async fn call_tool(
+    State(sessions): State<Arc<Sessions>>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>, RelayError> {
+    let body = json_body(&headers, body, sessions.limits().max_body).await?;
+    let tool =
+        body.get("tool").and_then(Value::as_str).ok_or_else(|| RelayError::Invalid("tool: missing".to_owned()))?;
+    let args = body.get("args").cloned().unwrap_or(json!({}));
+    let timeout = match body.get("timeoutMs") {
+        None => DEFAULT_CALL_TIMEOUT,
+        Some(ms) => Duration::from_millis(
+            ms.as_u64().ok_or_else(|| RelayError::Invalid("timeoutMs: a whole number of milliseconds".to_owned()))?,
+        ),
+    };
+    Ok(Json(match sessions.call_tool(&code, token(&headers), tool, &args, timeout).await? {
+        Ok(result) => json!({ "result": result }),
+        Err(error) => json!({ "error": error }),
+    }))
+}
+
+async fn stream(
+    State(sessions): State<Arc<Sessions>>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, RelayError> {
+    let events = sessions.open_stream(&code, token(&headers))?;
+    Ok(Sse::new(with_heartbeat(events, sessions.limits().heartbeat)))
+}
+
+/// The session's events as SSE, with a `heartbeat` every `period`; ends when the session drops
+/// the stream (its client could not keep up).
+fn with_heartbeat(
+    events: mpsc::Receiver<StreamEvent>,
+    period: Duration,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    let ticks = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    futures_util::stream::unfold((events, ticks), |(mut events, mut ticks)| async move {
+        let event = tokio::select! {
+            event = events.recv() => {
+                let event = event?;
+                Event::default().event(event.name).data(event.data.to_string())
+            }
+            _ = ticks.tick() => Event::default().event("heartbeat").data(json!({ "timestamp": now_ms() }).to_string()),
+        };
+        Some((Ok(event), (events, ticks)))
+    })
+}

@@ -1,0 +1,5 @@
+//! The relay over real sockets: a real HTTP client and a real SSE reader against `RunningRelay`.
+
+mod client;
+mod flow;
+mod limits;
