@@ -5,16 +5,19 @@
 //! answered by `POST …/response`).
 //!
 //! `secrets` makes the codes and tokens, `plugin_tools` takes tools in either shape, `sessions`
-//! holds the state and the limits, `routes` is the HTTP surface, `error` the refusals.
+//! holds the state and the limits, `routes` is the HTTP surface, `error` the refusals; `attached`
+//! is a run's side of a session (the engine's tool sources over HTTP), `sse` reads a stream.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod attached;
 pub mod error;
 pub mod plugin_tools;
 pub mod routes;
 pub mod secrets;
 pub mod sessions;
+pub mod sse;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

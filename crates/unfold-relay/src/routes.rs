@@ -125,7 +125,8 @@ async fn respond(
 }
 
 /// Unfold's own route for a run in another process: sends a `tool-request` to the plugin and
-/// answers `{"result"}` or `{"error"}` once it answered or timed out.
+/// answers `{"result"}` or `{"error"}` once it answered or timed out, with `updatesSeq`: the
+/// session's update count then, so the run can wait to have heard every update made before.
 async fn call_tool(
     State(sessions): State<Arc<Sessions>>,
     Path(code): Path<String>,
@@ -142,9 +143,10 @@ async fn call_tool(
             ms.as_u64().ok_or_else(|| RelayError::Invalid("timeoutMs: a whole number of milliseconds".to_owned()))?,
         ),
     };
-    Ok(Json(match sessions.call_tool(&code, token(&headers), tool, &args, timeout).await? {
-        Ok(result) => json!({ "result": result }),
-        Err(error) => json!({ "error": error }),
+    let called = sessions.call_tool(&code, token(&headers), tool, &args, timeout).await?;
+    Ok(Json(match called.answer {
+        Ok(result) => json!({ "result": result, "updatesSeq": called.updates_seq }),
+        Err(error) => json!({ "error": error, "updatesSeq": called.updates_seq }),
     }))
 }
 

@@ -74,6 +74,9 @@ struct Session {
     plugin: Plugin,
     tools: IndexMap<String, Tool>,
     last_updated_ms: u64,
+    /// How many tool updates the session has published: each update carries its number, so a
+    /// listener can wait until it has heard the ones made before a call's answer.
+    updates_seq: u64,
     recent_updates: VecDeque<Instant>,
     streams: Vec<mpsc::Sender<StreamEvent>>,
     queued: Vec<StreamEvent>,
@@ -111,6 +114,16 @@ pub struct ToolChanges {
     /// The tools it holds now, by name.
     #[serde(skip)]
     pub tools: Vec<String>,
+}
+
+/// A plugin's answer to a tool request, and how many updates its session had published by then
+/// (a plugin that changes its tools before it answers has its update counted).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallAnswer {
+    /// The result, or why there is none.
+    pub answer: Result<Value, String>,
+    /// The session's update count when the answer came.
+    pub updates_seq: u64,
 }
 
 /// Every session of one relay.
@@ -153,6 +166,7 @@ impl Sessions {
             plugin: Plugin::default(),
             tools: IndexMap::new(),
             last_updated_ms: now_ms(),
+            updates_seq: 0,
             recent_updates: VecDeque::new(),
             streams: Vec::new(),
             queued: Vec::new(),
@@ -269,6 +283,7 @@ impl Sessions {
                 "tools": tools,
                 "toolCount": tools.len(),
                 "lastUpdated": session.last_updated_ms,
+                "updatesSeq": session.updates_seq,
                 "environment": session.plugin.environment,
             }))
         })
@@ -298,7 +313,7 @@ impl Sessions {
         tool: &str,
         args: &Value,
         timeout: Duration,
-    ) -> Result<Result<Value, String>, RelayError> {
+    ) -> Result<CallAnswer, RelayError> {
         let id = new_code();
         let (answer, answered) = oneshot::channel();
         let sent = self.with_session(code, token, |session| {
@@ -311,9 +326,10 @@ impl Sessions {
             if let Some(session) = self.lock().get_mut(code) {
                 session.waiting.remove(&id);
             }
-            return Ok(Err("the plugin is not connected: no stream of its session is open".to_owned()));
+            let answer = Err("the plugin is not connected: no stream of its session is open".to_owned());
+            return Ok(CallAnswer { answer, updates_seq: self.updates_seq(code) });
         }
-        let outcome = match tokio::time::timeout(timeout, answered).await {
+        let answer = match tokio::time::timeout(timeout, answered).await {
             Ok(Ok(answer)) => answer,
             Ok(Err(_)) => Err("the session closed before the plugin answered".to_owned()),
             Err(_) => Err(format!("the plugin gave no answer within {} s", timeout.as_secs_f64())),
@@ -321,7 +337,11 @@ impl Sessions {
         if let Some(session) = self.lock().get_mut(code) {
             session.waiting.remove(&id);
         }
-        Ok(outcome)
+        Ok(CallAnswer { answer, updates_seq: self.updates_seq(code) })
+    }
+
+    fn updates_seq(&self, code: &str) -> u64 {
+        self.lock().get(code).map_or(0, |session| session.updates_seq)
     }
 
     /// Ends every open stream (the relay is stopping): their clients see the stream close.
@@ -378,8 +398,10 @@ impl Session {
             tools: new.keys().cloned().collect(),
         };
         let timestamp = now_ms();
+        self.updates_seq += 1;
         let data = json!({
             "sessionCode": self.code,
+            "seq": self.updates_seq,
             "updates": { "added": added, "removed": removed, "modified": modified },
             "timestamp": timestamp,
             "reason": reason,

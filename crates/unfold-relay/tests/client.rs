@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::Value;
+use unfold_relay::sse::SseReader;
 
 /// How long a test waits for an event before it fails (never reached when the relay works).
 const EVENT_WAIT: Duration = Duration::from_secs(20);
@@ -82,7 +83,8 @@ async fn answer(response: reqwest::Response) -> (StatusCode, Value) {
 /// A session's event stream, read as it arrives.
 pub struct EventReader {
     response: reqwest::Response,
-    buffer: String,
+    reader: SseReader,
+    events: std::collections::VecDeque<(String, Value)>,
 }
 
 impl EventReader {
@@ -90,40 +92,16 @@ impl EventReader {
         let response = client.http.get(client.url(session, "stream")).bearer_auth(&session.token).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(response.headers()["content-type"], "text/event-stream");
-        EventReader { response, buffer: String::new() }
+        EventReader { response, reader: SseReader::default(), events: Default::default() }
     }
 
     /// The next `count` events other than heartbeats, each as its name and JSON data.
     pub async fn next_events(&mut self, count: usize) -> Vec<(String, Value)> {
-        let mut events = Vec::new();
-        while events.len() < count {
-            while let Some(end) = self.buffer.find("\n\n") {
-                let block: String = self.buffer.drain(..end + 2).collect();
-                if let Some(event) = parse(&block).filter(|(name, _)| name != "heartbeat") {
-                    events.push(event);
-                }
-            }
-            if events.len() >= count {
-                break;
-            }
+        while self.events.len() < count {
             let chunk = tokio::time::timeout(EVENT_WAIT, self.response.chunk()).await.expect("an event in time");
             let chunk = chunk.unwrap().expect("the stream stays open");
-            self.buffer.push_str(&String::from_utf8_lossy(&chunk));
+            self.events.extend(self.reader.push(&chunk).into_iter().filter(|(name, _)| name != "heartbeat"));
         }
-        events
+        self.events.drain(..count).collect()
     }
-}
-
-/// One SSE block's event name and JSON data.
-fn parse(block: &str) -> Option<(String, Value)> {
-    let mut name = None;
-    let mut data = String::new();
-    for line in block.lines() {
-        if let Some(value) = line.strip_prefix("event:") {
-            name = Some(value.trim().to_owned());
-        } else if let Some(value) = line.strip_prefix("data:") {
-            data.push_str(value.trim_start());
-        }
-    }
-    Some((name?, serde_json::from_str(&data).ok()?))
 }

@@ -3,3 +3,4 @@
 mod client;
 mod flow;
 mod limits;
+mod runs;
