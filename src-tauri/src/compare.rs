@@ -202,8 +202,8 @@ impl ComparisonState {
                 tracing::warn!(%error, "cannot send a comparison's progress to the UI");
             }
         };
-        let consent = self.permissions.consent(&template, template_path.as_deref());
-        let run = self.comparisons.run(run_id, documents, model, &consent, &mut send, &self.history);
+        let access = self.permissions.consent(&template, template_path.as_deref()).into();
+        let run = self.comparisons.run(run_id, documents, model, &access, &mut send, &self.history);
         Ok(tauri::async_runtime::block_on(run)?)
     }
 }

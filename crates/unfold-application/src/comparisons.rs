@@ -13,7 +13,6 @@ use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Lane};
 use unfold_engine::{AdapterKind, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, TextSink};
-use unfold_sources::{Consent, McpSources};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -21,6 +20,7 @@ use crate::exports;
 use crate::lock;
 use crate::profiles::Profiles;
 use crate::run_history::OpenRunHistory;
+use crate::sources::SourceAccess;
 
 /// The documents a comparison runs, with their files when they have them (the history keeps
 /// where each run came from).
@@ -92,22 +92,22 @@ pub async fn compare_and_keep(
     cancel: &AtomicBool,
     history: &OpenRunHistory,
 ) -> AppResult<KeptComparison> {
-    compare_with_consent_and_keep(documents, model, &Consent::default(), observer, cancel, history).await
+    compare_with_consent_and_keep(documents, model, &SourceAccess::default(), observer, cancel, history).await
 }
 
-/// [`compare_and_keep`] with the template's tool sources started for every run as `consent`
-/// allows (each run its own, shut down when it ends); without consent the runs see snapshots.
+/// [`compare_and_keep`] with the template's tool sources reached for every run as `access`
+/// allows (each run its own connections, closed when it ends); otherwise the runs see snapshots.
 pub async fn compare_with_consent_and_keep(
     documents: ComparedDocuments<'_>,
     model: ComparisonModel<'_>,
-    consent: &Consent,
+    access: &SourceAccess,
     observer: &mut (dyn FnMut(CompareProgress) + Send),
     cancel: &AtomicBool,
     history: &OpenRunHistory,
 ) -> AppResult<KeptComparison> {
     let ComparedDocuments { template, scenario, .. } = documents;
     let started = (now_ms(), std::time::Instant::now());
-    let comparison = match (&model, consent.start && !template.sources.is_empty()) {
+    let comparison = match (&model, access.reaches(template)) {
         (ComparisonModel::Scripted(adapters), false) => {
             unfold_engine::compare::compare_observed(template, scenario, adapters, observer, cancel).await
         }
@@ -117,7 +117,7 @@ pub async fn compare_with_consent_and_keep(
                 .await
         }
         (model, true) => {
-            let mut sources = McpSources::for_template(documents.template_path, consent);
+            let mut sources = access.sources(documents.template_path);
             let (adapters, mut make) = match model {
                 ComparisonModel::Scripted(adapters) => (adapters.clone(), None),
                 ComparisonModel::Live(live) => (live.adapters.clone(), Some(|lane: Lane| live_provider(live, lane))),
@@ -174,20 +174,20 @@ pub struct Comparisons {
 
 impl Comparisons {
     /// Runs a comparison the UI names `run_id` (for `cancel`, and for its calls afterwards), with
-    /// the template's sources started as `consent` allows, and keeps it as the last one.
+    /// the template's sources reached as `access` allows, and keeps it as the last one.
     pub async fn run<'m>(
         &self,
         run_id: u32,
         documents: ComparedDocuments<'_>,
         model: impl FnOnce(CancellationToken) -> AppResult<ComparisonModel<'m>>,
-        consent: &Consent,
+        access: &SourceAccess,
         observer: &mut (dyn FnMut(CompareProgress) + Send),
         history: &OpenRunHistory,
     ) -> AppResult<unfold_engine::ComparisonReport> {
         let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
         let model = model(token.clone())?;
         lock(&self.running).insert(run_id, (Arc::clone(&cancel), token));
-        let outcome = compare_with_consent_and_keep(documents, model, consent, observer, &cancel, history).await;
+        let outcome = compare_with_consent_and_keep(documents, model, access, observer, &cancel, history).await;
         lock(&self.running).remove(&run_id);
         let kept = outcome?;
         let report = kept.comparison.report.clone();

@@ -13,11 +13,11 @@ use unfold_engine::{AdapterKind, Event, RunInput, RunLimits, RunReport};
 use unfold_engine::{ToolHost, ToolSources};
 use unfold_live::recorded_sources::RecordingHost;
 use unfold_live::{ApiKey, Cassette, HttpProvider};
-use unfold_sources::{Consent, McpSources};
 use unfold_stores::run_history::{now_ms, RunRecord, RunSource};
 
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::run_history::OpenRunHistory;
+use crate::sources::SourceAccess;
 
 /// A live run to make.
 pub struct LiveRun<'a> {
@@ -35,8 +35,8 @@ pub struct LiveRun<'a> {
     pub limits: RunLimits,
     /// Whether to record the run into a cassette.
     pub record: bool,
-    /// What the user allowed of the template's tool sources (nothing: their snapshots).
-    pub consent: Consent,
+    /// What the run may reach of the template's tool sources (nothing: their snapshots).
+    pub access: SourceAccess,
 }
 
 /// A finished run, its cassette when it was recorded, and why the history did not keep it if it
@@ -70,8 +70,8 @@ pub async fn run_live_and_keep(
     if run.record {
         provider = provider.recording();
     }
-    let (discoveries, mut host) = if run.consent.start && !template.sources.is_empty() {
-        let mut sources = McpSources::for_template(Some(template_path), &run.consent);
+    let (discoveries, mut host) = if run.access.reaches(template) {
+        let mut sources = run.access.sources(Some(template_path));
         let (discoveries, host) = sources.open(template).await;
         (discoveries, Some(host))
     } else {
@@ -108,16 +108,16 @@ pub async fn run_live_and_keep(
 }
 
 /// The run `cassette` recorded, again, answered from the cassette offline (its tool sources too,
-/// unless `consent` starts them: then they answer live); kept as a replay.
+/// unless `access` reaches them: then they answer live); kept as a replay.
 pub async fn replay_and_keep(
     (template, template_path): (&Template, &Path),
     (cassette, cassette_path): (&Cassette, &Path),
-    consent: &Consent,
+    access: &SourceAccess,
     history: &OpenRunHistory,
 ) -> AppResult<FinishedRun> {
     let started = (now_ms(), Instant::now());
-    let report = if consent.start && !template.sources.is_empty() {
-        let mut sources = McpSources::for_template(Some(template_path), consent);
+    let report = if access.reaches(template) {
+        let mut sources = access.sources(Some(template_path));
         cassette.replay_with_sources(template, &mut sources).await
     } else {
         cassette.replay(template).await

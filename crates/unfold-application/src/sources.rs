@@ -9,10 +9,50 @@ use std::path::Path;
 use unfold_documents::discovery::{Discovery, Tier};
 use unfold_documents::tool::ToolKind;
 use unfold_documents::Template;
+use unfold_engine::{CombinedSources, ToolSources};
+pub use unfold_relay::attached::RelaySession;
+use unfold_relay::attached::RelaySources;
 use unfold_sources::discover::{discover, DISCOVERY_TIMEOUT};
 pub use unfold_sources::Consent;
+use unfold_sources::McpSources;
 
 use crate::error::{AppError, AppResult, ErrorCode};
+
+/// What runs of a template may reach of its sources: the MCP servers the user allowed, and the
+/// relay session the runs are attached to.
+#[derive(Debug, Clone, Default)]
+pub struct SourceAccess {
+    /// What the user allowed of the MCP servers.
+    pub consent: Consent,
+    /// The relay session the runs' relay sources take their tools from.
+    pub relay: Option<RelaySession>,
+}
+
+impl From<Consent> for SourceAccess {
+    fn from(consent: Consent) -> SourceAccess {
+        SourceAccess { consent, relay: None }
+    }
+}
+
+impl SourceAccess {
+    /// Whether a run of `template` reaches any of its sources (otherwise they all give their
+    /// snapshots, and no connection is made).
+    pub fn reaches(&self, template: &Template) -> bool {
+        template.sources.iter().any(|source| {
+            (source.mcp.is_some() && self.consent.start) || (source.relay.is_some() && self.relay.is_some())
+        })
+    }
+
+    /// The engine's sources for the runs of the template at `template_path`.
+    pub fn sources(&self, template_path: Option<&Path>) -> CombinedSources {
+        let mut kinds: Vec<Box<dyn ToolSources>> =
+            vec![Box::new(McpSources::for_template(template_path, &self.consent))];
+        if let Some(session) = &self.relay {
+            kinds.push(Box::new(RelaySources::new(session.clone())));
+        }
+        CombinedSources(kinds)
+    }
+}
 
 /// Which tools to show; `None` shows all.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use unfold_application::exports;
 use unfold_application::profiles::Profiles;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::scenarios::Scenarios;
-use unfold_application::sources::Consent;
+use unfold_application::sources::SourceAccess;
 use unfold_application::templates::Templates;
 use unfold_application::ErrorCode;
 use unfold_documents::{Scenario, Template};
@@ -61,7 +61,7 @@ fn a_comparison_streams_its_events_keeps_its_runs_and_calls_and_exports() {
     let mut heard = Vec::new();
     let (dir, history) = history();
     let report = runtime()
-        .block_on(comparisons.run(7, compared, scripted, &Consent::default(), &mut |p| heard.push(p), &history))
+        .block_on(comparisons.run(7, compared, scripted, &SourceAccess::default(), &mut |p| heard.push(p), &history))
         .unwrap();
     let events = |lane: Lane| {
         heard
@@ -142,7 +142,7 @@ fn a_cancelled_comparison_stops_and_says_so() {
         3,
         compared,
         scripted,
-        &Consent::default(),
+        &SourceAccess::default(),
         &mut cancel_after_first_call,
         &history,
     ));

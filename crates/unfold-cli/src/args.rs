@@ -60,6 +60,8 @@ pub enum Command {
         requests: Option<PathBuf>,
         #[command(flatten)]
         sources: SourceConsent,
+        #[command(flatten)]
+        relay: RelayAttach,
     },
     /// Run a template with a real model (a provider profile); prints each event as it happens
     Run {
@@ -94,6 +96,8 @@ pub enum Command {
         record: Option<PathBuf>,
         #[command(flatten)]
         sources: SourceConsent,
+        #[command(flatten)]
+        relay: RelayAttach,
     },
     /// Run a template again as a cassette recorded it, without the network; fails at the first
     /// request that differs from the recorded one
@@ -253,5 +257,44 @@ impl SourceConsent {
     /// The consent these flags give.
     pub fn consent(self) -> unfold_application::sources::Consent {
         unfold_application::sources::Consent::every_source(self.allow_sources, self.allow_remote)
+    }
+}
+
+/// A relay session the runs are attached to.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct RelayAttach {
+    /// Attach the runs to this relay session: the template's relay sources take its plugin's
+    /// tools, and its updates reach the runs (the session's token from UNFOLD_RELAY_TOKEN).
+    #[arg(long, value_name = "CODE")]
+    pub relay_session: Option<String>,
+    /// Where the relay listens.
+    #[arg(long, value_name = "URL", default_value = "http://127.0.0.1:7391")]
+    pub relay: String,
+}
+
+impl RelayAttach {
+    /// What the runs may reach: the consent `sources` gives, and this session if one is named.
+    pub fn access(
+        self,
+        sources: SourceConsent,
+    ) -> Result<unfold_application::sources::SourceAccess, unfold_documents::Error> {
+        let relay = match self.relay_session {
+            None => None,
+            Some(code) => {
+                let token = std::env::var("UNFOLD_RELAY_TOKEN").ok().filter(|t| !t.is_empty()).ok_or_else(|| {
+                    unfold_documents::Error::argument(
+                        "--relay-session",
+                        "the session's token goes in UNFOLD_RELAY_TOKEN, which is not set",
+                    )
+                })?;
+                Some(unfold_application::sources::RelaySession {
+                    relay: self.relay,
+                    code,
+                    token,
+                    call_timeout: std::time::Duration::from_secs(30),
+                })
+            }
+        };
+        Ok(unfold_application::sources::SourceAccess { consent: sources.consent(), relay })
     }
 }

@@ -9,7 +9,7 @@ use unfold_application::comparisons::{self, ComparedDocuments, ComparisonModel};
 use unfold_application::files::{self, RenderRequest};
 use unfold_application::folders::Folders;
 use unfold_application::run_history::OpenRunHistory;
-use unfold_application::sources::{self, Consent};
+use unfold_application::sources::{self, SourceAccess};
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::{AdapterKind, Preview};
@@ -40,9 +40,9 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { template, scenario, adapters, json, requests, sources } => {
-            let consent = sources.consent();
-            compare(&template, &scenario, dedup(adapters), json, requests.as_deref(), &consent)
+        Command::Compare { template, scenario, adapters, json, requests, sources, relay } => {
+            let access = relay.access(sources).map_err(|e| e.in_file(&template))?;
+            compare(&template, &scenario, dedup(adapters), json, requests.as_deref(), &access)
         }
         Command::Run {
             template,
@@ -56,6 +56,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             json,
             record,
             sources,
+            relay,
         } => {
             let params = parse_params(&params)?;
             let args = crate::live::LiveRunArgs {
@@ -69,7 +70,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 max_model_calls,
                 json,
                 record,
-                consent: sources.consent(),
+                access: relay.access(sources)?,
             };
             crate::live::run(args, &history())
         }
@@ -79,7 +80,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
         }
         Command::Key { action } => crate::live::key(action),
         Command::Replay { template, cassette, json, sources } => {
-            crate::live::replay(&template, &cassette, json, &sources.consent(), &history())
+            crate::live::replay(&template, &cassette, json, &sources.consent().into(), &history())
         }
         Command::ToScenario { template, cassette, output } => {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
@@ -112,7 +113,7 @@ fn compare(
     adapters: Vec<AdapterKind>,
     json: bool,
     requests: Option<&Path>,
-    consent: &Consent,
+    access: &SourceAccess,
 ) -> AppResult<ExitCode> {
     if let Some(folder) = requests {
         if let Some(problem) = exports::request_folder_problem(folder)? {
@@ -136,7 +137,7 @@ fn compare(
     let kept = block_on(comparisons::compare_with_consent_and_keep(
         documents,
         model,
-        consent,
+        access,
         &mut |_| {},
         &never,
         &history(),

@@ -11,7 +11,7 @@ use serde_json::json;
 use unfold_application::live_runs::{self, FinishedRun, LiveRun};
 use unfold_application::profiles::Profiles;
 use unfold_application::run_history::OpenRunHistory;
-use unfold_application::sources::Consent;
+use unfold_application::sources::SourceAccess;
 use unfold_application::{AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Template};
 use unfold_engine::{AdapterKind, RunLimits, RunReport, RunStatus};
@@ -33,7 +33,7 @@ pub struct LiveRunArgs {
     pub json: bool,
     pub record: Option<PathBuf>,
     /// What the user allowed of the template's tool sources.
-    pub consent: Consent,
+    pub access: SourceAccess,
 }
 
 /// Exit code of a run that ended with status `error` (the provider failed).
@@ -64,7 +64,7 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
         adapter: args.adapter,
         limits,
         record: args.record.is_some(),
-        consent: args.consent,
+        access: args.access,
     };
     let mut print_event = |event: &unfold_engine::Event| {
         if let Some(line) = event_line(event).filter(|_| !json) {
@@ -83,17 +83,17 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
 }
 
 /// `unfold replay`: the run a cassette recorded, again, answered from the cassette (its sources
-/// too, unless `consent` starts them).
+/// too, unless `access` reaches them).
 pub fn replay(
     template_path: &Path,
     cassette_path: &Path,
     json: bool,
-    consent: &Consent,
+    access: &SourceAccess,
     history: &OpenRunHistory,
 ) -> AppResult<ExitCode> {
     let template = Template::load(template_path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
     let cassette = Cassette::load(cassette_path)?;
-    let replay = live_runs::replay_and_keep((&template, template_path), (&cassette, cassette_path), consent, history);
+    let replay = live_runs::replay_and_keep((&template, template_path), (&cassette, cassette_path), access, history);
     let finished = block_on(replay)??;
     warn_not_kept(&finished);
     if !json {

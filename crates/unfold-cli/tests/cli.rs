@@ -835,3 +835,40 @@ fn relay_serves_sessions_on_this_machine_until_interrupted() {
     assert!(relay.wait().unwrap().success(), "Ctrl+C stops it cleanly");
     assert!(std::net::TcpStream::connect(&address).is_err(), "and the port is free");
 }
+
+#[test]
+fn a_comparison_attached_to_a_relay_session_needs_its_token_and_says_why_a_relay_gave_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo("examples/task-executor.unfold.json")).unwrap()).unwrap();
+    doc["sources"] = serde_json::json!([{ "name": "codap", "section": null, "relay": { "plugin": "codap" } }]);
+    let template = dir.path().join("relayed.unfold.json");
+    std::fs::write(&template, doc.to_string()).unwrap();
+    let template = template.to_str().unwrap();
+    let scenario = repo("examples/lookup-first.scenario.json");
+    let args = ["compare", template, scenario.to_str().unwrap(), "--json", "--relay-session", "K7QX2MPA"];
+    let no_token = unfold().args(args).env_remove("UNFOLD_RELAY_TOKEN").output().unwrap();
+    assert_eq!(no_token.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&no_token.stderr);
+    assert!(
+        stderr.contains("--relay-session: the session's token goes in UNFOLD_RELAY_TOKEN, which is not set"),
+        "{stderr}"
+    );
+
+    // A port nothing listens on: the source gives what it has, and the run says why.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let relay = format!("http://{closed}");
+    let gone =
+        unfold().args(args).args(["--relay", &relay]).env("UNFOLD_RELAY_TOKEN", "secret-token-value").output().unwrap();
+    assert_eq!(gone.status.code(), Some(0), "{}", String::from_utf8_lossy(&gone.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&gone.stdout).unwrap();
+    let discovered = &report["runs"][0]["events"][1];
+    assert_eq!(
+        (&discovered["type"], &discovered["tier"]),
+        (&serde_json::json!("tools_discovered"), &serde_json::json!("none"))
+    );
+    let why = discovered["error"].as_str().unwrap();
+    assert!(why.starts_with(&format!("the relay at {relay} is not reachable")), "{why}");
+    let all = format!("{}{}", String::from_utf8_lossy(&gone.stdout), String::from_utf8_lossy(&gone.stderr));
+    assert!(!all.contains("secret-token-value"), "the token is never printed");
+}

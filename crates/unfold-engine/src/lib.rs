@@ -34,7 +34,7 @@ pub use run::{run, run_with_host, RunInput, RunLimits, VisibilityExpansionRequir
 pub use scripted::{ScriptedProvider, ScriptedToolResults};
 pub use session::Session;
 pub use session_state::{SessionState, VisibilityOverrides};
-pub use tool_host::{ChangedList, HostAnswer, ToolHost, ToolSources};
+pub use tool_host::{ChangedList, CombinedSources, HostAnswer, ToolHost, ToolSources};
 
 use unfold_documents::OfferedTool;
 

@@ -49,3 +49,69 @@ pub trait ToolSources: Send {
     /// What `template`'s sources offer a new run, and the host that answers for them.
     async fn open(&mut self, template: &Template) -> (Vec<Discovery>, Box<dyn ToolHost>);
 }
+
+/// Several kinds of sources for one run (MCP servers, a relay session): each source's discovery
+/// is the best tier any kind gave it (at the same tier, the later kind's: put the kinds that only
+/// report their own sources last), and a call goes to the first host that answers the tool.
+pub struct CombinedSources(pub Vec<Box<dyn ToolSources>>);
+
+#[async_trait]
+impl ToolSources for CombinedSources {
+    async fn open(&mut self, template: &Template) -> (Vec<Discovery>, Box<dyn ToolHost>) {
+        let mut best: Vec<Discovery> = Vec::new();
+        let mut hosts = Vec::with_capacity(self.0.len());
+        for sources in &mut self.0 {
+            let (found, host) = sources.open(template).await;
+            hosts.push(host);
+            for discovery in found {
+                match best.iter_mut().find(|d| d.source == discovery.source) {
+                    Some(kept) if better(&discovery, kept) => *kept = discovery,
+                    Some(_) => {}
+                    None => best.push(discovery),
+                }
+            }
+        }
+        let order = |d: &Discovery| template.sources.iter().position(|s| s.name == d.source);
+        best.sort_by_key(order);
+        (best, Box::new(CombinedHost(hosts)))
+    }
+}
+
+fn better(found: &Discovery, kept: &Discovery) -> bool {
+    let rank = |d: &Discovery| match d.tier {
+        unfold_documents::discovery::Tier::Live => 0,
+        unfold_documents::discovery::Tier::Snapshot => 1,
+        unfold_documents::discovery::Tier::None => 2,
+    };
+    rank(found) <= rank(kept)
+}
+
+struct CombinedHost(Vec<Box<dyn ToolHost>>);
+
+#[async_trait]
+impl ToolHost for CombinedHost {
+    fn answers(&self, tool: &str) -> bool {
+        self.0.iter().any(|host| host.answers(tool))
+    }
+
+    async fn call(&mut self, tool: &str, arguments: &Value) -> HostAnswer {
+        match self.0.iter_mut().find(|host| host.answers(tool)) {
+            Some(host) => host.call(tool, arguments).await,
+            None => HostAnswer { success: false, result: Value::String(format!("Unknown tool: '{tool}'")) },
+        }
+    }
+
+    async fn changed_lists(&mut self, before_model_call: u32) -> Vec<ChangedList> {
+        let mut lists = Vec::new();
+        for host in &mut self.0 {
+            lists.extend(host.changed_lists(before_model_call).await);
+        }
+        lists
+    }
+
+    async fn close(&mut self) {
+        for host in &mut self.0 {
+            host.close().await;
+        }
+    }
+}

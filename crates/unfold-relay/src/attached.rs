@@ -22,7 +22,7 @@ use crate::sse::SseReader;
 const UPDATE_WAIT: Duration = Duration::from_secs(5);
 
 /// The session a run is attached to.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct RelaySession {
     /// The relay's root: `http://127.0.0.1:7391`.
     pub relay: String,
@@ -32,6 +32,13 @@ pub struct RelaySession {
     pub token: String,
     /// How long a call waits for the plugin.
     pub call_timeout: Duration,
+}
+
+impl std::fmt::Debug for RelaySession {
+    // The token never reaches a log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RelaySession").field("relay", &self.relay).field("code", &self.code).finish_non_exhaustive()
+    }
 }
 
 impl RelaySession {
