@@ -72,7 +72,7 @@ describe("tool sources in the real app", () => {
     });
   });
 
-  it("runs a comparison with an allowed source: its list change is an injection in one lane, a restart in the other", async (t) => {
+  it("asks before a comparison starts a source, then shows its list change as an injection in one lane and a restart in the other", async (t) => {
     const doc = JSON.parse(readFileSync(EXAMPLE, "utf8"));
     doc.sources = [{ name: "ide", section: null, mcp: { command: [PYTHON, SERVER] } }];
     const template = join(workDir, "compare-ide.unfold.json");
@@ -85,19 +85,14 @@ describe("tool sources in the real app", () => {
       template,
       async (session) => {
         await resizeWindow(session, 1024, 700);
-        await click(session, '[data-testid="page-edit"]');
-        await click(session, '[data-testid="tab-sources"]');
-        await click(session, '[data-testid="allow-source"]');
-        await click(session, '[data-testid="allow-confirm"]');
-        await waitUntil(
-          session,
-          `return document.querySelector('[data-testid="source-permission"]')?.textContent ?? "";`,
-          (text) => /^Allowed/.test(text),
-          "the source allowed",
-        );
-        await click(session, '[data-testid="page-compare"]');
+        // Run asks first: the source is named with its command, then allowed and run.
         await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
         await click(session, '[data-testid="run-comparison"]');
+        const starts = await waitFor(session, '[data-testid="run-source-starts"]');
+        assert.ok(starts.includes(PYTHON) && starts.includes("changing_tools.py"), starts);
+        await sleep(300); // a frame for WebKit to paint the dialog into the screenshot
+        await saveScreenshot(session, "sources-run-question-1024-dark");
+        await click(session, '[data-testid="run-sources-allow"]');
         await waitUntil(
           session,
           "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",

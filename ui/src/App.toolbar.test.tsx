@@ -1,13 +1,16 @@
 // Renders <App> in happy-dom over the fake platform, for what the header's one set of Undo, Redo and
 // Save does on each page (the template on Edit, the scenario on Compare, with tooltips naming which
-// and the file), the page shortcuts (Ctrl+1/2/3, Ctrl+Enter runs on Compare only, Ctrl+Shift+N and
-// Insert add a section), and the accessible name and tooltip of every button that shows a symbol.
+// and the file), the page shortcuts (Ctrl+1/2/3, Ctrl+Enter runs on Compare only, asking first about
+// sources not allowed, whose answer the Sources panel then shows; Ctrl+Shift+N and Insert add a
+// section), and the accessible name and tooltip of every button that shows a symbol.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { App } from "./App";
+import type { Template } from "./platform";
 import { lookupFirstScenario } from "./testing/fakeCompare";
 import { FakePlatform } from "./testing/fakePlatform";
+import { templateWithSources } from "./testing/sources";
 import { mountEachTest } from "./testing/testRoot";
 
 let container: HTMLDivElement;
@@ -26,8 +29,8 @@ async function settle(): Promise<void> {
 }
 
 /** The app on the launch template; on the Compare page with the lookup-first scenario when `scenario`. */
-async function renderApp({ scenario = false } = {}): Promise<FakePlatform> {
-  const platform = new FakePlatform();
+async function renderApp({ scenario = false, template }: { scenario?: boolean; template?: Template } = {}): Promise<FakePlatform> {
+  const platform = new FakePlatform(undefined, template);
   if (scenario) {
     platform.compare.disk.set(SCENARIO, lookupFirstScenario());
     platform.launchScenario = SCENARIO;
@@ -159,6 +162,18 @@ describe("App: page shortcuts", () => {
     const runs = platform.callNames().filter((name) => name === "runComparison").length;
     await press("Enter", { ctrlKey: true });
     expect(platform.callNames().filter((name) => name === "runComparison")).toHaveLength(runs);
+  });
+
+  it("asks about the sources not allowed on Ctrl+Enter; once allowed there, the Sources panel says so", async () => {
+    const platform = await renderApp({ scenario: true, template: templateWithSources() });
+    await press("Enter", { ctrlKey: true }, byTestId("scenario-user"));
+    expect(platform.callNames()).not.toContain("runComparison");
+    await click(byTestId("run-sources-allow"));
+    expect(platform.callNames()).toContain("runComparison");
+    await click(byTestId("page-edit"));
+    await click(byTestId("tab-sources"));
+    const answers = [...container.querySelectorAll<HTMLElement>('[data-testid="source-permission"]')].map((el) => el.dataset.permission);
+    expect(answers).toEqual(["allowed", "allowed", "allowed"]);
   });
 
   it("adds a section after the selected one with Ctrl+Shift+N on the Edit page, and with Insert in the tree", async () => {

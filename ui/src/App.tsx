@@ -60,6 +60,11 @@
 //     edit-source, remove-source
 //   allow-dialog, allow-starts, allow-remote,      the question that allows a source: what will run
 //     allow-changed, allow-confirm, allow-cancel     or be contacted, another machine, a changed definition
+//   run-sources-dialog, run-source (data-name,     the question Run asks on the Compare page about
+//     data-permission), run-source-starts,         sources not allowed: each source, what it would
+//     run-source-remote, run-source-changed,       run or contact, another machine, a changed
+//     run-sources-failure, run-sources-allow,      definition; why an allow failed; Allow and run,
+//     run-sources-snapshots, run-sources-cancel    Run with snapshots, Cancel
 //   source-form, source-name, source-form-section,  the form that adds or edits a source; each
 //     source-kind-command|url|relay, source-command,  problem at its field (data-field)
 //     source-cwd, source-env, source-url, source-plugin,

@@ -9,13 +9,17 @@
 // event, a held comparison streaming and
 // cancelled, the baseline toggle, the exports and the failures; the model picker (scripted or a
 // profile's live model, its adapters, what Run will run, the missing key's warning) and a live
-// report without a baseline (and with one adapter, without a divergence) in every part of the view.
+// report without a baseline (and with one adapter, without a divergence) in every part of the view;
+// the question Run asks first about the template's sources not allowed (what each starts, Allow and
+// run, Run with snapshots kept for the session until a definition changes, Cancel and Escape, a
+// refused allow) and no question for a template without sources, all allowed or unsaved.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
-import type { Lane, RunEvent } from "../platform";
+import type { Lane, RunEvent, Template } from "../platform";
 import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
+import { templateWithSources } from "../testing/sources";
 import { mountEachTest } from "../testing/testRoot";
 import { CompareView } from "./CompareView";
 import { CompareStore } from "./store";
@@ -30,10 +34,16 @@ mountEachTest((mounted) => {
 
 const PATH = "/s/lookup-first.scenario.json";
 
-function setup(): { platform: FakePlatform; store: CompareStore } {
-  const platform = new FakePlatform();
+/** `sourcesAllowed`: what the store calls once it allowed sources before a run. */
+function setup(template?: Template, sourcesAllowed?: () => void): { platform: FakePlatform; store: CompareStore } {
+  const platform = new FakePlatform(undefined, template);
   platform.compare.disk.set(PATH, lookupFirstScenario());
-  const store = new CompareStore(platform, () => ({ id: platform.id, template: platform.template }), () => Promise.resolve("discard"));
+  const store = new CompareStore(
+    platform,
+    () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
+    () => Promise.resolve("discard"),
+    sourcesAllowed,
+  );
   return { platform, store };
 }
 
@@ -68,9 +78,9 @@ async function click(element: HTMLElement): Promise<void> {
   await settle();
 }
 
-/** The view with the lookup-first scenario opened through the Open button. */
-async function openScenario(): Promise<{ platform: FakePlatform; store: CompareStore }> {
-  const setUp = setup();
+/** The view over `template` with the lookup-first scenario opened through the Open button. */
+async function openScenario(template?: Template, sourcesAllowed?: () => void): Promise<{ platform: FakePlatform; store: CompareStore }> {
+  const setUp = setup(template, sourcesAllowed);
   await render(setUp.store, setUp.platform);
   setUp.platform.chosenPath = PATH;
   await click(byTestId("open-scenario"));
@@ -674,5 +684,163 @@ describe("CompareView models", () => {
     expect(byTestId("run-status").textContent).toMatch(/^Running the dynamic run \(1 of 2\)/);
     platform.compare.release();
     await settle();
+  });
+});
+
+describe("CompareView tool sources before a run", () => {
+  /** The view over the template with sources (none allowed yet), its scenario open. */
+  async function openWithSources(sourcesAllowed?: () => void): Promise<{ platform: FakePlatform; store: CompareStore }> {
+    return openScenario(templateWithSources(), sourcesAllowed);
+  }
+
+  function dialogShown(): boolean {
+    return container.querySelector('[data-testid="run-sources-dialog"]') !== null;
+  }
+
+  function askedNames(): string[] {
+    return all('[data-testid="run-source"]').map((row) => row.dataset.name ?? "");
+  }
+
+  function row(name: string): HTMLElement {
+    return byTestId(`run-source"][data-name="${name}`);
+  }
+
+  /** `platform.template` with the command of its source `ide` replaced by `command`. */
+  function withIdeCommand(platform: FakePlatform, command: string[]): Template {
+    const sources = (platform.template.sources ?? []).map((source) =>
+      source.name === "ide" && source.mcp !== undefined ? { ...source, mcp: { ...source.mcp, command } } : source,
+    );
+    return { ...platform.template, sources };
+  }
+
+  function runs(platform: FakePlatform): number {
+    return platform.argsOf("runComparison").length;
+  }
+
+  it("asks before running, naming exactly what each source not allowed starts, with the focus on Cancel", async () => {
+    const { platform } = await openWithSources();
+    await click(byTestId("run-comparison"));
+    expect(dialogShown()).toBe(true);
+    expect(runs(platform)).toBe(0);
+    expect(askedNames()).toEqual(["ide", "docs", "codap"]);
+    expect(byTestId("run-source-starts", row("ide")).textContent).toBe("runs python3 ide_server.py in /t/. with TOKEN");
+    expect(byTestId("run-source-starts", row("docs")).textContent).toBe("connects to https://docs.example.com/mcp");
+    expect(byTestId("run-source-remote", row("docs")).textContent).toBe("Another machine");
+    expect(row("ide").querySelector('[data-testid="run-source-remote"]')).toBeNull();
+    expect(container.querySelector('[data-testid="run-source-changed"]')).toBeNull();
+    expect(byTestId("run-sources-dialog").getAttribute("aria-modal")).toBe("true");
+    expect(document.activeElement).toBe(byTestId("run-sources-cancel"));
+    expect(["run-sources-allow", "run-sources-snapshots", "run-sources-cancel"].map((id) => byTestId(id).textContent)).toEqual([
+      "Allow and run",
+      "Run with snapshots",
+      "Cancel",
+    ]);
+  });
+
+  it("Allow and run allows each source asked about, then runs; the next run asks nothing", async () => {
+    let told = 0;
+    const { platform } = await openWithSources(() => {
+      told += 1;
+    });
+    await click(byTestId("run-comparison"));
+    await click(byTestId("run-sources-allow"));
+    expect(dialogShown()).toBe(false);
+    const names = platform.callNames().filter((name) => name === "allowSource" || name === "runComparison");
+    expect(names).toEqual(["allowSource", "allowSource", "allowSource", "runComparison"]);
+    expect(platform.argsOf("allowSource").map(([, name]) => name)).toEqual(["ide", "docs", "codap"]);
+    expect(told).toBe(1);
+    expect(byTestId("run-status").textContent).toMatch(/^Finished/);
+    await click(byTestId("run-comparison"));
+    expect(dialogShown()).toBe(false);
+    expect(runs(platform)).toBe(2);
+  });
+
+  it("Run with snapshots runs without allowing, and is not asked again for the same definitions", async () => {
+    const { platform } = await openWithSources();
+    await click(byTestId("run-comparison"));
+    await click(byTestId("run-sources-snapshots"));
+    expect(dialogShown()).toBe(false);
+    expect(runs(platform)).toBe(1);
+    expect(platform.argsOf("allowSource")).toEqual([]);
+    await click(byTestId("run-comparison"));
+    expect(dialogShown()).toBe(false);
+    expect(runs(platform)).toBe(2);
+    expect(platform.argsOf("allowSource")).toEqual([]);
+  });
+
+  it("asks again about a definition changed since it was run with its snapshot, or since it was allowed", async () => {
+    const { platform } = await openWithSources();
+    await click(byTestId("run-comparison"));
+    await click(byTestId("run-sources-snapshots"));
+    platform.template = withIdeCommand(platform, ["python3", "other_server.py"]);
+    await click(byTestId("run-comparison"));
+    expect(askedNames()).toEqual(["ide"]);
+    expect(byTestId("run-source-starts", row("ide")).textContent).toContain("python3 other_server.py");
+    await click(byTestId("run-sources-allow"));
+    expect(runs(platform)).toBe(2);
+    platform.template = withIdeCommand(platform, ["python3", "third_server.py"]);
+    await click(byTestId("run-comparison"));
+    expect(askedNames()).toEqual(["ide"]);
+    expect(row("ide").dataset.permission).toBe("changed");
+    expect(byTestId("run-source-changed", row("ide")).textContent).toBe("Changed since allowed");
+    expect(runs(platform)).toBe(2);
+  });
+
+  it("allows only what the question showed: a definition changed meanwhile is asked about again", async () => {
+    const { platform } = await openWithSources();
+    await click(byTestId("run-comparison"));
+    platform.template = withIdeCommand(platform, ["python3", "other_server.py"]);
+    await click(byTestId("run-sources-allow"));
+    expect(platform.argsOf("allowSource")).toEqual([]);
+    expect(runs(platform)).toBe(0);
+    expect(byTestId("run-source-starts", row("ide")).textContent).toContain("python3 other_server.py");
+  });
+
+  it("Cancel and Escape run nothing, and the next Run asks again", async () => {
+    const { platform } = await openWithSources();
+    await click(byTestId("run-comparison"));
+    await click(byTestId("run-sources-cancel"));
+    expect(dialogShown()).toBe(false);
+    await click(byTestId("run-comparison"));
+    expect(dialogShown()).toBe(true);
+    await pressEscape(byTestId("run-sources-cancel"));
+    expect(dialogShown()).toBe(false);
+    expect(runs(platform)).toBe(0);
+    expect(platform.argsOf("allowSource")).toEqual([]);
+  });
+
+  it("shows a refused allow in the question and runs nothing", async () => {
+    const { platform } = await openWithSources();
+    await click(byTestId("run-comparison"));
+    platform.failures.set("allowSource", { code: "invalid_request", message: "the answers could not be written", problems: [] });
+    await click(byTestId("run-sources-allow"));
+    expect(dialogShown()).toBe(true);
+    expect(byTestId("run-sources-failure").textContent).toBe("Source 'ide' was not allowed the answers could not be written");
+    expect(runs(platform)).toBe(0);
+  });
+
+  it("runs at once a template without sources, without reading them", async () => {
+    const { platform } = await openScenario();
+    await click(byTestId("run-comparison"));
+    expect(dialogShown()).toBe(false);
+    expect(runs(platform)).toBe(1);
+    expect(platform.argsOf("templateSources")).toEqual([]);
+  });
+
+  it("runs at once when every source is allowed", async () => {
+    const { platform } = await openWithSources();
+    for (const name of ["ide", "docs", "codap"]) await platform.allowSource(platform.id, name);
+    await click(byTestId("run-comparison"));
+    expect(dialogShown()).toBe(false);
+    expect(runs(platform)).toBe(1);
+  });
+
+  it("runs an unsaved template with its snapshots without asking", async () => {
+    const { platform } = await openWithSources();
+    platform.currentPath = null;
+    await click(byTestId("run-comparison"));
+    expect(dialogShown()).toBe(false);
+    expect(runs(platform)).toBe(1);
+    expect(platform.argsOf("allowSource")).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // The compare view: its toolbar (the scenario's file actions, the model a comparison asks (the
 // script, or a provider profile's real model under the adapters ticked, with what a live run does
 // and a warning when its key is not set) and the providers dialog, Run and Cancel, the exports), the
+// question Run asks first about the template's sources not allowed (RunSourcesDialog), the
 // failure and notice, then the scenario panel beside the comparison (run status, first divergence,
 // counters, prompt-token chart, timeline) and the picked event's detail, under the lanes (beside
 // them in a window wide enough to leave them their width; see compare.css), closed by its button or
@@ -28,6 +29,7 @@ import { offeredTools, templateParams } from "./offered";
 import { DivergenceLine, RunStatus } from "./RunStatus";
 import { ScenarioPanel } from "./ScenarioPanel";
 import { ProvidersDialog } from "./ProvidersDialog";
+import { RunSourcesDialog } from "./RunSourcesDialog";
 import {
   ADAPTERS,
   callIndexOf,
@@ -136,6 +138,16 @@ export function CompareView({ store, template, problems }: { store: CompareStore
           onSave={(list) => void store.saveProfiles(list)}
           onCancel={() => {
             store.closeProviders();
+          }}
+        />
+      )}
+      {state.sourcesQuestion !== null && (
+        <RunSourcesDialog
+          question={state.sourcesQuestion}
+          onAllow={() => void store.allowSourcesAndRun()}
+          onSnapshots={() => void store.runWithSnapshots()}
+          onCancel={() => {
+            store.cancelSourcesQuestion();
           }}
         />
       )}

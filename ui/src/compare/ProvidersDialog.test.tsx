@@ -40,7 +40,7 @@ async function settle(): Promise<void> {
 async function openDialog(profiles: ProviderProfile[] = [localProfile(), REMOTE]): Promise<{ platform: FakePlatform; store: CompareStore }> {
   const platform = new FakePlatform();
   platform.compare.profiles = profiles;
-  const store = new CompareStore(platform, () => ({ id: platform.id, template: platform.template }), () => Promise.resolve("discard"));
+  const store = new CompareStore(platform, () => ({ id: platform.id, path: platform.currentPath, template: platform.template }), () => Promise.resolve("discard"));
   act(() => {
     root.render(<CompareView store={store} template={platform.template} problems={[]} />);
   });

@@ -3,11 +3,14 @@
 // replaced, save and save as, a comparison streaming its events lane by lane to its report, cancel,
 // the picked event's request and letting it go, the exports and the failures; the model a
 // comparison asks (scripted or live, and what `run` sends), why a live one cannot run, and the
-// provider profiles read and saved.
+// provider profiles read and saved; the question about the template's sources before a run (asked
+// once however often Run is pressed, the run going on when their views cannot be read, the answer
+// waited for while allowing).
 import { describe, expect, it } from "vitest";
 import type { Lane, PlatformError, RunEvent } from "../platform";
 import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
+import { templateWithSources } from "../testing/sources";
 import { chosenProfile, CompareStore, liveModel, notRunnable, ranOnOthers, withAdapter, type UnsavedAnswer } from "./store";
 import { LANES } from "./timeline";
 
@@ -19,7 +22,7 @@ function setup(answer: UnsavedAnswer = "discard") {
   const asked: string[] = [];
   const store = new CompareStore(
     platform,
-    () => ({ id: platform.id, template: platform.template }),
+    () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
     (name) => {
       asked.push(name);
       return Promise.resolve(answer);
@@ -423,5 +426,50 @@ describe("CompareStore provider profiles", () => {
       ],
     });
     expect(platform.compare.profiles).toEqual([localProfile()]);
+  });
+});
+
+describe("CompareStore sources before a run", () => {
+  /** A store over the template with sources (none allowed), the lookup-first scenario open. */
+  async function withSources() {
+    const platform = new FakePlatform(undefined, templateWithSources());
+    platform.compare.disk.set(PATH, lookupFirstScenario());
+    const store = new CompareStore(
+      platform,
+      () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
+      () => Promise.resolve("discard"),
+    );
+    expect(await store.openPath(PATH)).toBe(true);
+    return { platform, store };
+  }
+
+  it("asks once however often Run is pressed, and runs nothing meanwhile", async () => {
+    const { platform, store } = await withSources();
+    await Promise.all([store.run(), store.run()]);
+    await store.run();
+    expect(platform.argsOf("templateSources")).toHaveLength(1);
+    expect(store.getState().sourcesQuestion?.views.map((view) => view.name)).toEqual(["ide", "docs", "codap"]);
+    expect(platform.argsOf("runComparison")).toEqual([]);
+  });
+
+  it("runs when the sources' views cannot be read: the backend starts only what was allowed", async () => {
+    const { platform, store } = await withSources();
+    platform.failures.set("templateSources", { code: "internal", message: "no answer", problems: [] });
+    await store.run();
+    expect(store.getState().sourcesQuestion).toBeNull();
+    expect(platform.argsOf("runComparison")).toHaveLength(1);
+  });
+
+  it("is not cancelled while allowing", async () => {
+    const { platform, store } = await withSources();
+    await store.run();
+    const allowing = store.allowSourcesAndRun();
+    expect(store.getState().sourcesQuestion?.allowing).toBe(true);
+    store.cancelSourcesQuestion();
+    await store.runWithSnapshots();
+    await allowing;
+    expect(platform.argsOf("allowSource")).toHaveLength(3);
+    expect(platform.argsOf("runComparison")).toHaveLength(1);
+    expect(store.getState().sourcesQuestion).toBeNull();
   });
 });

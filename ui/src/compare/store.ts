@@ -2,7 +2,9 @@
 // undo, redo, save, save as; its problems checked against the open template, and its unsaved
 // changes settled before another one replaces it), the model a comparison asks (the scenario's
 // script, or a provider profile's real model under the adapters ticked) and the provider profiles
-// with their dialog, a comparison run with its events arriving lane by lane and its cancel, the
+// with their dialog, the question asked before a run about the template's tool sources not allowed
+// (runSources.ts: allow them, or run with their snapshots, which is kept for the session), a
+// comparison run with its events arriving lane by lane and its cancel, the
 // event picked on the timeline (until it is let go) with the request and answer of its model call,
 // and the exports.
 // React reads it through `subscribe`/`getState`.
@@ -23,14 +25,20 @@ import type {
   RunEvent,
   Scenario,
   ScenarioView,
+  SourceView,
   Template,
+  ToolSource,
 } from "../platform";
+import { sameJson } from "../sources/sourceEdits";
 import { ExternalStore, TaskQueue } from "../state/ExternalStore";
 import { describeError, fileName, problemsLead, problemsOf } from "../view";
+import { sourcesToAsk, withDeclined, type Declined } from "./runSources";
 
 /** The template the view runs on: the editor's open document. */
 export interface OpenTemplate {
   id: number;
+  /** Its file; null until saved. */
+  path: string | null;
   template: Template;
 }
 
@@ -110,6 +118,16 @@ export function notRunnable(state: CompareState): string | null {
   return null;
 }
 
+/** The question asked before a run: the template's sources not allowed for its file as defined now. */
+export interface SourcesQuestion {
+  /** The sources asked about, as the backend answered. */
+  views: SourceView[];
+  /** Allow and run is allowing them. */
+  allowing: boolean;
+  /** Why one was not allowed (nothing ran). */
+  failure: Failure | null;
+}
+
 /** A comparison: where it is, the events of each lane as they arrived, and its report once done. */
 export interface RunState {
   id: number;
@@ -171,6 +189,8 @@ export interface CompareState {
   providersOpen: boolean;
   /** Why the last save of the profiles was refused, each problem at its place (the dialog shows it). */
   profilesFailure: Failure | null;
+  /** The question about the template's sources not allowed, while Run waits for its answer. */
+  sourcesQuestion: SourcesQuestion | null;
 }
 
 const NO_EVENTS = (): Record<Lane, RunEvent[]> => ({ dynamic: [], restart: [], baseline: [] });
@@ -191,11 +211,19 @@ export class CompareStore extends ExternalStore<CompareState> {
   /** Scenario actions run one after the other, each on the scenario the one before left. */
   private readonly queue = new TaskQueue();
   private runs = 0;
+  /** The sources' views are being read before a run (Run again meanwhile does nothing). */
+  private readingSources = false;
+  /** What the open sources question was asked about: the document, its file and its sources then. */
+  private asked: { id: number; path: string; sources: readonly ToolSource[] } | null = null;
+  /** The source definitions the user chose to run with their snapshots this session. */
+  private declined: Declined = new Set();
 
+  /** `sourcesAllowed`: sources were allowed here (the Sources panel reads their views again). */
   constructor(
     private readonly platform: Platform,
     private readonly openTemplate: () => OpenTemplate | null,
     private readonly askUnsaved: AskUnsaved,
+    private readonly sourcesAllowed: () => void = () => undefined,
   ) {
     super({
       scenario: null,
@@ -210,6 +238,7 @@ export class CompareStore extends ExternalStore<CompareState> {
       profiles: null,
       providersOpen: false,
       profilesFailure: null,
+      sourcesQuestion: null,
     });
   }
 
@@ -391,8 +420,90 @@ export class CompareStore extends ExternalStore<CompareState> {
   /**
    * Runs the scenario on the open template with the chosen model: its script under both adapters
    * and the baseline, or a live model under the adapters ticked. Nothing when it is not runnable.
+   * When the template has sources the user has not allowed (nor chosen to run with their snapshots
+   * this session), it asks first (`sourcesQuestion`), and the answer runs it.
    */
   async run(): Promise<void> {
+    if (this.state.sourcesQuestion !== null || this.readingSources) return;
+    const template = this.openTemplate();
+    if (template === null || this.state.scenario === null || notRunnable(this.state) !== null) return;
+    if (await this.askAboutSources(template)) return;
+    await this.start();
+  }
+
+  /**
+   * Opens the question about `template`'s sources to ask about (runSources.ts), reading their views
+   * only when it has sources and a file; true when it is open. When the views cannot be read, the run
+   * goes on: the backend starts only what was allowed, and the run's markers say what was not.
+   */
+  private async askAboutSources(template: OpenTemplate): Promise<boolean> {
+    const sources = template.template.sources ?? [];
+    if (sources.length === 0 || template.path === null) return false;
+    this.readingSources = true;
+    let read: Outcome<SourceView[]>;
+    try {
+      read = await this.platform.templateSources(template.id);
+    } finally {
+      this.readingSources = false;
+    }
+    const views = read.ok ? sourcesToAsk(read.value, template.path, this.declined) : [];
+    if (views.length === 0) return false;
+    this.asked = { id: template.id, path: template.path, sources };
+    this.update({ sourcesQuestion: { views, allowing: false, failure: null } });
+    return true;
+  }
+
+  /**
+   * Allows each source the question lists, then runs. A refusal stays in the question and nothing
+   * runs. Should the template's sources (or its file) have changed since the question, it is asked
+   * again about them as they are now: only a definition the user saw is allowed.
+   */
+  async allowSourcesAndRun(): Promise<void> {
+    const question = this.state.sourcesQuestion;
+    const asked = this.asked;
+    if (question === null || question.allowing || asked === null) return;
+    const template = this.openTemplate();
+    if (template?.id !== asked.id || template.path !== asked.path || !sameJson(template.template.sources ?? [], asked.sources)) {
+      this.closeSourcesQuestion();
+      return this.run();
+    }
+    this.update({ sourcesQuestion: { ...question, allowing: true, failure: null } });
+    for (const [index, view] of question.views.entries()) {
+      const allowed = await this.platform.allowSource(template.id, view.name);
+      if (!allowed.ok) {
+        const failure = failureOf(`Source '${view.name}' was not allowed`, allowed.error);
+        this.update({ sourcesQuestion: { ...question, allowing: false, failure } });
+        if (index > 0) this.sourcesAllowed();
+        return;
+      }
+    }
+    this.sourcesAllowed();
+    this.closeSourcesQuestion();
+    await this.start();
+  }
+
+  /** Runs without starting the sources the question lists; they are not asked about again this session. */
+  async runWithSnapshots(): Promise<void> {
+    const question = this.state.sourcesQuestion;
+    const asked = this.asked;
+    if (question === null || question.allowing || asked === null) return;
+    this.declined = withDeclined(this.declined, asked.path, question.views);
+    this.closeSourcesQuestion();
+    await this.start();
+  }
+
+  /** Leaves the sources question: nothing runs (not while allowing). */
+  cancelSourcesQuestion(): void {
+    if (this.state.sourcesQuestion?.allowing !== true) this.closeSourcesQuestion();
+  }
+
+  private closeSourcesQuestion(): void {
+    this.asked = null;
+    this.update({ sourcesQuestion: null });
+  }
+
+  /** Runs the comparison, once the sources question (if any) was answered. */
+  private async start(): Promise<void> {
     const template = this.openTemplate();
     const open = this.state.scenario;
     if (template === null || open === null || notRunnable(this.state) !== null) return;

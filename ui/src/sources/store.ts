@@ -87,6 +87,11 @@ export class SourcesStore extends ExternalStore<SourcesState> {
       this.update({ views: [] });
       return Promise.resolve();
     }
+    return this.reread();
+  }
+
+  /** Asks for the views again (the answers were changed elsewhere: allowed before a run). */
+  reread(): Promise<void> {
     return this.ask(null, (documentId) => this.platform.templateSources(documentId));
   }
 

@@ -71,13 +71,19 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
 
   constructor(private readonly platform: Platform) {
     super({ screen: { kind: "loading" }, page: "edit", recent: [], recovered: [], recoveryHidden: false, openFailure: null, question: null });
-    this.compare = new CompareStore(platform, () => this.openTemplate(), (name, reason) => this.ask(name, reason));
+    this.compare = new CompareStore(
+      platform,
+      () => this.openTemplate(),
+      (name, reason) => this.ask(name, reason),
+      // Allowed before a run: the Sources panel shows the new answers.
+      () => void this.editor?.sources.reread(),
+    );
     this.history = new HistoryStore(platform);
   }
 
   private openTemplate(): OpenTemplate | null {
     const document = this.editor?.getState().document;
-    return document === undefined ? null : { id: document.id, template: document.template };
+    return document === undefined ? null : { id: document.id, path: document.path, template: document.template };
   }
 
   /**
