@@ -872,3 +872,80 @@ fn a_comparison_attached_to_a_relay_session_needs_its_token_and_says_why_a_relay
     let all = format!("{}{}", String::from_utf8_lossy(&gone.stdout), String::from_utf8_lossy(&gone.stderr));
     assert!(!all.contains("secret-token-value"), "the token is never printed");
 }
+
+/// A process of this test, killed when dropped (a test that fails leaves nothing running).
+struct Child(std::process::Child);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The first line `child` prints.
+fn first_line(child: &mut Child) -> String {
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(child.0.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+    line
+}
+
+#[test]
+fn the_example_plugin_changes_its_tools_mid_run_through_a_real_relay() {
+    let piped = std::process::Stdio::piped;
+    let mut relay = Child(
+        std::process::Command::new(env!("CARGO_BIN_EXE_unfold"))
+            .args(["relay", "--port", "0"])
+            .stdout(piped())
+            .spawn()
+            .unwrap(),
+    );
+    let relay_line = first_line(&mut relay);
+    let relay_url =
+        relay_line.trim().strip_prefix("relay listening on ").unwrap().split("/api").next().unwrap().to_owned();
+    let template = repo("examples/relay-plugin/tables.unfold.json");
+    let scenario = repo("examples/relay-plugin/plot.scenario.json");
+    let mut lanes = Vec::new();
+    for adapter in ["dynamic", "restart"] {
+        // A fresh plugin (and session) per adapter: the lanes share nothing.
+        let mut plugin = Child(
+            std::process::Command::new("python3")
+                .arg(repo("examples/relay-plugin/table_plugin.py"))
+                .arg(&relay_url)
+                .stdout(piped())
+                .spawn()
+                .unwrap(),
+        );
+        let session: serde_json::Value = serde_json::from_str(&first_line(&mut plugin)).unwrap();
+        let code = session["code"].as_str().unwrap();
+        let args = [template.to_str().unwrap(), scenario.to_str().unwrap(), "--adapters", adapter, "--json"];
+        // The plugin prints its session once it is ready: stream open, tools registered.
+        let outcome = unfold()
+            .arg("compare")
+            .args(args)
+            .args(["--relay", &relay_url, "--relay-session", code])
+            .env("UNFOLD_RELAY_TOKEN", session["token"].as_str().unwrap())
+            .output()
+            .unwrap();
+        assert!(outcome.status.success(), "{}", String::from_utf8_lossy(&outcome.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&outcome.stdout).unwrap();
+        lanes.push(report["runs"][0].clone());
+    }
+    let of = |run: &serde_json::Value, kind: &str| -> Vec<serde_json::Value> {
+        run["events"].as_array().unwrap().iter().filter(|e| e["type"] == kind).cloned().collect()
+    };
+    for run in &lanes {
+        assert_eq!(of(run, "tools_discovered")[0]["tier"], "live", "{run}");
+        let changed = &of(run, "tool_availability_changed")[0];
+        assert_eq!(
+            (&changed["source"], &changed["added"]),
+            (&serde_json::json!("tables"), &serde_json::json!(["plot_column"]))
+        );
+        let plotted = of(run, "tool_call").into_iter().find(|c| c["name"] == "plot_column").unwrap();
+        assert_eq!(plotted["result"], "plotted mass of mammals", "answered by the plugin");
+        assert_eq!(run["final"], "Here is the plot of mass.");
+    }
+    assert_eq!(of(&lanes[0], "tools_injected")[0]["tool_names"], serde_json::json!(["plot_column"]));
+    assert_eq!(of(&lanes[1], "restart")[0]["reason"], "tool_availability_changed");
+}

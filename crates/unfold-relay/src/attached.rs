@@ -87,6 +87,10 @@ impl ToolSources for RelaySources {
             Ok(()) => self.metadata().await,
             Err(why) => Err(why),
         };
+        if let Ok(metadata) = &metadata {
+            // Updates made before the stream opened are in these tools: never wait to hear them.
+            host.heard_until(metadata["updatesSeq"].as_u64().unwrap_or(0));
+        }
         let discoveries = relayed
             .into_iter()
             .map(|source| {
@@ -185,6 +189,14 @@ impl RelayHost {
             heard.1.notify_waiters();
         }));
         Ok(())
+    }
+
+    /// Counts the session's updates up to `seq` as heard (the tools read already hold them).
+    fn heard_until(&self, seq: u64) {
+        let mut state = self.heard.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        state.seq = state.seq.max(seq);
+        // An update the stream heard before the tools were read is in them too.
+        state.updates.retain(|update| update["seq"].as_u64().unwrap_or(0) > seq);
     }
 
     /// Waits (a bounded time) until the stream has heard the updates made before the last answer.
