@@ -3,4 +3,5 @@
 mod client;
 mod flow;
 mod limits;
+mod robustness;
 mod runs;
