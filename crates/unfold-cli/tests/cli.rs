@@ -412,17 +412,23 @@ fn offered_tool_names(render_json: &str) -> Vec<String> {
     preview["tools"].as_array().unwrap().iter().map(|t| t["function"]["name"].as_str().unwrap().to_owned()).collect()
 }
 
+/// The example with `sources`, written as `name` in `dir`.
+fn example_with_sources(dir: &Path, name: &str, sources: serde_json::Value) -> PathBuf {
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(repo(EXAMPLE)).unwrap()).unwrap();
+    doc["sources"] = sources;
+    let path = dir.join(name);
+    std::fs::write(&path, doc.to_string()).unwrap();
+    path
+}
+
 /// The example with a source on `context` whose command would leave `marker` behind if it ran.
 fn example_with_source(dir: &Path, marker: &Path) -> PathBuf {
-    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(repo(EXAMPLE)).unwrap()).unwrap();
-    doc["sources"] = serde_json::json!([{
+    let sources = serde_json::json!([{
         "name": "ide", "section": "context",
         "mcp": { "command": ["touch", marker.to_str().unwrap()] },
         "snapshot": [{ "name": "grep", "description": "Search the workspace.", "parameters": { "type": "object" } }]
     }]);
-    let path = dir.join("sourced.unfold.json");
-    std::fs::write(&path, doc.to_string()).unwrap();
-    path
+    example_with_sources(dir, "sourced.unfold.json", sources)
 }
 
 #[test]
@@ -463,16 +469,13 @@ fn a_sources_snapshot_is_offered_after_its_sections_tools_and_nothing_is_started
 fn template_with_servers(dir: &Path, marker: &Path) -> PathBuf {
     let python = unfold_test_support::mcp_servers::python();
     let server = unfold_test_support::mcp_servers::changing_tools_script();
-    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(repo(EXAMPLE)).unwrap()).unwrap();
-    doc["sources"] = serde_json::json!([
+    let sources = serde_json::json!([
         { "name": "ide", "section": "context", "mcp": { "command": [python, server.to_str().unwrap()] },
           "snapshot": [{ "name": "grep", "description": "Search the workspace.", "parameters": { "type": "object" },
                          "kind": "read", "categories": ["search"] }] },
         { "name": "docs", "section": null, "mcp": { "command": ["touch", marker.to_str().unwrap()] } }
     ]);
-    let path = dir.join("servers.unfold.json");
-    std::fs::write(&path, doc.to_string()).unwrap();
-    path
+    example_with_sources(dir, "servers.unfold.json", sources)
 }
 
 #[test]
@@ -839,11 +842,8 @@ fn relay_serves_sessions_on_this_machine_until_interrupted() {
 #[test]
 fn a_comparison_attached_to_a_relay_session_needs_its_token_and_says_why_a_relay_gave_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(repo("examples/task-executor.unfold.json")).unwrap()).unwrap();
-    doc["sources"] = serde_json::json!([{ "name": "codap", "section": null, "relay": { "plugin": "codap" } }]);
-    let template = dir.path().join("relayed.unfold.json");
-    std::fs::write(&template, doc.to_string()).unwrap();
+    let relayed = serde_json::json!([{ "name": "codap", "section": null, "relay": { "plugin": "codap" } }]);
+    let template = example_with_sources(dir.path(), "relayed.unfold.json", relayed);
     let template = template.to_str().unwrap();
     let scenario = repo("examples/lookup-first.scenario.json");
     let args = ["compare", template, scenario.to_str().unwrap(), "--json", "--relay-session", "K7QX2MPA"];

@@ -100,10 +100,25 @@ fn own_examples_show_their_situations() {
     ");
 }
 
+/// Every file under `folder`, at any depth.
+fn files_under(folder: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(files_under(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// Every example template and scenario, in any folder of `examples/`, is as Unfold saves it
+/// (`UNFOLD_BLESS=1` rewrites them so).
 #[test]
 fn every_example_is_canonical() {
-    for entry in std::fs::read_dir(repo("examples")).unwrap() {
-        let path = entry.unwrap().path();
+    for path in files_under(&repo("examples")) {
         let name = path.to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).unwrap();
         let saved = if name.ends_with(".unfold.json") {
@@ -113,6 +128,11 @@ fn every_example_is_canonical() {
         } else {
             continue;
         };
-        assert_eq!(saved.unwrap_or_else(|e| panic!("{name}: {e}")), text, "{name}");
+        let saved = saved.unwrap_or_else(|e| panic!("{name}: {e}"));
+        if std::env::var_os("UNFOLD_BLESS").is_some() {
+            std::fs::write(&path, &saved).unwrap();
+            continue;
+        }
+        assert_eq!(saved, text, "{name}");
     }
 }
