@@ -4,6 +4,7 @@
 mod comparisons;
 mod profiles;
 mod recent;
+mod relay;
 mod scenarios;
 mod source_permissions;
 mod templates;

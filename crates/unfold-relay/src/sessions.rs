@@ -5,7 +5,7 @@
 //! client reconnects) rather than slowing its session or another.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use indexmap::IndexMap;
@@ -68,6 +68,7 @@ struct Plugin {
 
 struct Session {
     code: String,
+    observers: Observers,
     token: String,
     ttl: Duration,
     last_used: Instant,
@@ -126,11 +127,34 @@ pub struct CallAnswer {
     pub updates_seq: u64,
 }
 
+/// Listeners of every session's events in this process (the app's live log).
+type Observers = Arc<Mutex<Vec<mpsc::UnboundedSender<(String, StreamEvent)>>>>;
+
 /// Every session of one relay.
 #[derive(Default)]
 pub struct Sessions {
     limits: RelayLimits,
     sessions: Mutex<HashMap<String, Session>>,
+    observers: Observers,
+}
+
+/// A session as the app lists it: never its token.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SessionSummary {
+    /// Its code.
+    pub code: String,
+    /// The plugin that registered in it, if one did.
+    pub plugin_type: Option<String>,
+    /// The plugin's version, as it said.
+    pub plugin_version: Option<String>,
+    /// Its tools now.
+    pub tools: Vec<Tool>,
+    /// When its tools last changed, in milliseconds since the Unix epoch.
+    pub last_updated: u64,
+    /// How many streams are open on it.
+    pub streams: usize,
+    /// Whether it expired.
+    pub expired: bool,
 }
 
 /// Milliseconds since the Unix epoch: the timestamps of the relay's answers and events.
@@ -141,7 +165,7 @@ pub(crate) fn now_ms() -> u64 {
 impl Sessions {
     /// No sessions yet, under `limits`.
     pub fn new(limits: RelayLimits) -> Sessions {
-        Sessions { limits, sessions: Mutex::new(HashMap::new()) }
+        Sessions { limits, sessions: Mutex::new(HashMap::new()), observers: Observers::default() }
     }
 
     /// The limits.
@@ -160,6 +184,7 @@ impl Sessions {
         let (code, token) = (new_code(), new_token());
         let session = Session {
             code: code.clone(),
+            observers: Arc::clone(&self.observers),
             token: token.clone(),
             ttl,
             last_used: Instant::now(),
@@ -344,6 +369,42 @@ impl Sessions {
         self.lock().get(code).map_or(0, |session| session.updates_seq)
     }
 
+    /// Every event of every session from now on, with its session's code, for a listener in
+    /// this process.
+    pub fn observe(&self) -> mpsc::UnboundedReceiver<(String, StreamEvent)> {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        self.observers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(sender);
+        receiver
+    }
+
+    /// Every session, newest use first, without its token.
+    pub fn summaries(&self) -> Vec<SessionSummary> {
+        let sessions = self.lock();
+        let mut listed: Vec<(&Session, SessionSummary)> = sessions
+            .values()
+            .map(|session| {
+                let text = |value: &Value| value.as_str().map(str::to_owned);
+                let summary = SessionSummary {
+                    code: session.code.clone(),
+                    plugin_type: text(&session.plugin.plugin_type),
+                    plugin_version: text(&session.plugin.plugin_version),
+                    tools: session.tools.values().cloned().collect(),
+                    last_updated: session.last_updated_ms,
+                    streams: session.streams.iter().filter(|s| !s.is_closed()).count(),
+                    expired: session.last_used.elapsed() >= session.ttl,
+                };
+                (session, summary)
+            })
+            .collect();
+        listed.sort_by_key(|(session, _)| std::cmp::Reverse(session.last_used));
+        listed.into_iter().map(|(_, summary)| summary).collect()
+    }
+
+    /// The token of the session `code`, for a run of this process to attach to it.
+    pub fn token_of(&self, code: &str) -> Option<String> {
+        self.lock().get(code).map(|session| session.token.clone())
+    }
+
     /// Ends every open stream (the relay is stopping): their clients see the stream close.
     pub fn close_streams(&self) {
         for session in self.lock().values_mut() {
@@ -415,6 +476,9 @@ impl Session {
     /// Sends `event` to every open stream, or queues it while none is open. A stream whose client
     /// is gone or cannot keep up is dropped.
     fn publish(&mut self, event: StreamEvent) {
+        let mut observers = self.observers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        observers.retain(|observer| observer.send((self.code.clone(), event.clone())).is_ok());
+        drop(observers);
         self.streams.retain(|stream| stream.try_send(event.clone()).is_ok());
         if self.streams.is_empty() && event.name == "tool-availability-update" {
             self.queued.push(event);
