@@ -62,7 +62,7 @@ describe("tool sources in the real app", () => {
         "the tools listed live",
       );
       assert.match(tools, /huge/);
-      await saveScreenshot(session, "sources-live-1024-dark");
+      await saveScreenshot(session, "sources", { readme: true });
       await click(session, '[data-testid="snapshot-sources"]');
       await click(session, '[data-testid="save-button"]');
       const snapshot = () => JSON.parse(readFileSync(path, "utf8")).sources[0].snapshot?.map((tool) => tool.name) ?? [];
