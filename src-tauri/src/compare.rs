@@ -14,9 +14,11 @@ use unfold_application::comparisons::{ComparedDocuments, ComparisonModel, Compar
 use unfold_application::profiles::Profiles;
 use unfold_application::recent::{Recent, RecentFileDto};
 use unfold_application::recovery::Recovery;
+use unfold_application::relay::RelayService;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::scenarios::Scenarios;
 use unfold_application::source_permissions::SourcePermissions;
+use unfold_application::sources::SourceAccess;
 use unfold_application::templates::Templates;
 use unfold_documents::Scenario;
 use unfold_editing::scenario_edit::ScenarioView;
@@ -41,6 +43,8 @@ pub struct ComparisonRequest {
     pub run_id: u32,
     /// A live run, or `null` for the scenario's scripted model.
     pub live: Option<LiveRun>,
+    /// The session of the app's relay the runs are attached to, or `null`.
+    pub relay_session: Option<String>,
 }
 
 /// A comparison with a real model instead of the scenario's script.
@@ -162,6 +166,7 @@ struct ComparisonState {
     comparisons: Arc<Comparisons>,
     profiles: Arc<Profiles>,
     permissions: Arc<SourcePermissions>,
+    relay: Arc<RelayService>,
     history: Arc<OpenRunHistory>,
 }
 
@@ -172,7 +177,7 @@ impl ComparisonState {
         request: ComparisonRequest,
         progress: Channel<CompareProgress>,
     ) -> Result<ComparisonReport, CommandError> {
-        let ComparisonRequest { template_id, scenario_id, run_id, live } = request;
+        let ComparisonRequest { template_id, scenario_id, run_id, live, relay_session } = request;
         let (template, template_path) = self.templates.document(template_id)?;
         let (scenario, scenario_path) = self.scenarios.document(scenario_id)?;
         let documents = ComparedDocuments {
@@ -202,7 +207,10 @@ impl ComparisonState {
                 tracing::warn!(%error, "cannot send a comparison's progress to the UI");
             }
         };
-        let access = self.permissions.consent(&template, template_path.as_deref()).into();
+        let mut access: SourceAccess = self.permissions.consent(&template, template_path.as_deref()).into();
+        if let Some(code) = relay_session {
+            access.relay = Some(self.relay.attach(&code)?);
+        }
         let run = self.comparisons.run(run_id, documents, model, &access, &mut send, &self.history);
         Ok(tauri::async_runtime::block_on(run)?)
     }
@@ -222,6 +230,7 @@ pub async fn run_comparison(
     comparisons: State<'_, Arc<Comparisons>>,
     profiles: State<'_, Arc<Profiles>>,
     permissions: State<'_, Arc<SourcePermissions>>,
+    relay: State<'_, Arc<RelayService>>,
     history: State<'_, Arc<OpenRunHistory>>,
     request: ComparisonRequest,
     progress: Channel<CompareProgress>,
@@ -232,6 +241,7 @@ pub async fn run_comparison(
         comparisons: Arc::clone(&comparisons),
         profiles: Arc::clone(&profiles),
         permissions: Arc::clone(&permissions),
+        relay: Arc::clone(&relay),
         history: Arc::clone(&history),
     };
     tauri::async_runtime::spawn_blocking(move || state.run(request, progress)).await?

@@ -20,6 +20,7 @@ mod files;
 mod launch;
 mod logging;
 mod providers;
+mod relay;
 mod run_history;
 mod sources;
 
@@ -31,6 +32,7 @@ use unfold_application::folders::{default_profiles_file, Folders};
 use unfold_application::profiles::Profiles;
 use unfold_application::recent::Recent;
 use unfold_application::recovery::{keep_for_recovery, Recovery};
+use unfold_application::relay::RelayService;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::scenarios::Scenarios;
 use unfold_application::source_permissions::SourcePermissions;
@@ -75,6 +77,7 @@ fn main() {
             app.manage(compare::RecentScenarios(Recent::at(folders.recent_scenarios_file())));
             app.manage(Arc::new(Profiles(default_profiles_file())));
             app.manage(Arc::new(SourcePermissions::at(folders.source_trust_file())));
+            app.manage(Arc::new(RelayService::default()));
             app.manage(Arc::new(OpenRunHistory::open(folders.history_file())));
             specta.mount_events(app);
             Ok(())

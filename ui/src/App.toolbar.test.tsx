@@ -173,7 +173,7 @@ describe("App: page shortcuts", () => {
     await click(byTestId("page-edit"));
     await click(byTestId("tab-sources"));
     const answers = [...container.querySelectorAll<HTMLElement>('[data-testid="source-permission"]')].map((el) => el.dataset.permission);
-    expect(answers).toEqual(["allowed", "allowed", "allowed"]);
+    expect(answers).toEqual(["allowed", "allowed", "not_needed"]);
   });
 
   it("adds a section after the selected one with Ctrl+Shift+N on the Edit page, and with Insert in the tree", async () => {

@@ -76,6 +76,11 @@
 //     source-tool-origin, source-tool-kind,        comes from (data-section: its section or its
 //     source-tool-asks, source-tool-category       source's, empty for the template's own), its
 //                                                  kind, whether it asks permission, its categories
+//   relay-panel, relay-start, relay-stop,          the Sources tab's Relay section: Start relay,
+//     relay-listening, relay-failure,              Stop relay, where it listens, why an action
+//     relay-session (data-code), relay-log,        failed, its sessions, its live log (newest
+//     relay-log-entry (data-code)                  first)
+//   relay-session-picker                           the Compare page's relay session a run attaches to
 //   problems-panel, problems-summary, problem-group  every problem of the open work, by where it comes
 //     (data-group, data-severity), problems-button     from (problems/); the header's count takes the user there
 //   save-notice                                    a template saved that does not render says so

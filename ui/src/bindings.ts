@@ -108,6 +108,17 @@ export const commands = {
 	 *  others show their snapshots, saying why.
 	 */
 	discoverSources: (templateId: number) => typedError<SourceView_Serialize[], CommandError>(__TAURI_INVOKE("discover_sources", { templateId })),
+	/**  Where the app's relay listens, if it does, and its sessions. */
+	relayStatus: () => typedError<RelayStatus_Serialize, CommandError>(__TAURI_INVOKE("relay_status")),
+	/**  Starts the app's relay on 127.0.0.1 (port 7391 unless `port` says otherwise). */
+	startRelay: (port: number | null) => typedError<RelayStatus_Serialize, CommandError>(__TAURI_INVOKE("start_relay", { port })),
+	/**  Stops the app's relay: its streams close and its sessions are forgotten. */
+	stopRelay: () => typedError<RelayStatus_Serialize, CommandError>(__TAURI_INVOKE("stop_relay")),
+	/**
+	 *  Sends every event of every session to `log` as it happens, until the relay stops or the UI
+	 *  drops the channel.
+	 */
+	watchRelay: (log: Channel<RelayLogEntry>) => typedError<null, CommandError>(__TAURI_INVOKE("watch_relay", { log })),
 	/**  The provider profiles, and whether their keys are set. */
 	providerProfiles: () => typedError<ProfilesView_Serialize, CommandError>(__TAURI_INVOKE("provider_profiles")),
 	/**  Replaces the provider profiles (a key is never among them: only where to find it). */
@@ -318,6 +329,8 @@ export type ComparisonRequest_Deserialize = {
 	run_id: number,
 	/**  A live run, or `null` for the scenario's scripted model. */
 	live?: LiveRun | null,
+	/**  The session of the app's relay the runs are attached to, or `null`. */
+	relay_session?: string | null,
 };
 
 /**
@@ -333,6 +346,8 @@ export type ComparisonRequest_Serialize = {
 	run_id: number,
 	/**  A live run, or `null` for the scenario's scripted model. */
 	live: LiveRun | null,
+	/**  The session of the app's relay the runs are attached to, or `null`. */
+	relay_session: string | null,
 };
 
 /**  What a run counts (spec 6). */
@@ -958,7 +973,12 @@ export type Permission =
 /**  Not allowed (never asked, or taken back): runs use its snapshot. */
 "not_allowed" | 
 /**  It cannot be allowed: the template has no file to keep the answer for. */
-"unsaved";
+"unsaved" | 
+/**
+ *  Nothing to allow: a relay source starts nothing; a run takes its tools from the relay
+ *  session it is attached to, which the user picks for that run.
+ */
+"not_needed";
 
 /**
  *  The preview of a document as a change from one the editor holds: the prompt's parts (cut
@@ -1188,10 +1208,78 @@ export type RedoneCall = {
 	redone: RunPlace,
 };
 
+/**  One event of the live log. */
+export type RelayLogEntry = {
+	/**  The session's code. */
+	code: string,
+	/**  `tool-availability-update` or `tool-request`. */
+	event: string,
+	/**  The event's data (a request's arguments; an update's tools and reason). */
+	data: JsonValue,
+};
+
 /**  A plugin that registers its tools for a session on Unfold's relay (spec 9). */
 export type RelayPlugin = {
 	/**  The plugin's name, as it registers. */
 	plugin: string,
+};
+
+/**  One session of the app's relay. */
+export type RelaySessionView = RelaySessionView_Serialize | RelaySessionView_Deserialize;
+
+/**  One session of the app's relay. */
+export type RelaySessionView_Deserialize = {
+	/**  Its code. */
+	code: string,
+	/**  The plugin that registered in it, if one did. */
+	plugin_type?: string | null,
+	/**  The plugin's version. */
+	plugin_version?: string | null,
+	/**  Its tools now. */
+	tools: Tool_Deserialize[],
+	/**  When its tools last changed (milliseconds since the Unix epoch). */
+	last_updated: number | null,
+	/**  How many streams are open on it. */
+	streams: number,
+	/**  Whether it expired. */
+	expired: boolean,
+};
+
+/**  One session of the app's relay. */
+export type RelaySessionView_Serialize = {
+	/**  Its code. */
+	code: string,
+	/**  The plugin that registered in it, if one did. */
+	plugin_type: string | null,
+	/**  The plugin's version. */
+	plugin_version: string | null,
+	/**  Its tools now. */
+	tools: Tool_Serialize[],
+	/**  When its tools last changed (milliseconds since the Unix epoch). */
+	last_updated: number | null,
+	/**  How many streams are open on it. */
+	streams: number,
+	/**  Whether it expired. */
+	expired: boolean,
+};
+
+/**  The app's relay as the UI shows it. */
+export type RelayStatus = RelayStatus_Serialize | RelayStatus_Deserialize;
+
+/**  The app's relay as the UI shows it. */
+export type RelayStatus_Deserialize = {
+	/**  Where it listens (`http://127.0.0.1:7391`), or none when it is stopped. */
+	listening?: string | null,
+	/**  Its sessions, the most recently used first. */
+	sessions: RelaySessionView_Deserialize[],
+};
+
+/**  The app's relay as the UI shows it. */
+export type RelayStatus_Serialize = {
+	/**  Where it listens (`http://127.0.0.1:7391`), or none when it is stopped. */
+	listening: string | null,
+	/**  Its sessions, the most recently used first. */
+	sessions: RelaySessionView_Serialize[],
 };
 
 /**  Why an attempt restarted. */

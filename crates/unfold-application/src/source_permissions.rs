@@ -29,6 +29,9 @@ pub enum Permission {
     NotAllowed,
     /// It cannot be allowed: the template has no file to keep the answer for.
     Unsaved,
+    /// Nothing to allow: a relay source starts nothing; a run takes its tools from the relay
+    /// session it is attached to, which the user picks for that run.
+    NotNeeded,
 }
 
 /// One source as the Sources panel shows it.
@@ -65,6 +68,9 @@ impl SourcePermissions {
     }
 
     fn trust(&self, path: Option<&Path>, source: &ToolSource) -> Permission {
+        if source.mcp.is_none() {
+            return Permission::NotNeeded;
+        }
         match (&self.0, path) {
             (Some(trust), Some(path)) => match trust.trust(path, source) {
                 Trust::Allowed => Permission::Allowed,
@@ -90,6 +96,10 @@ impl SourcePermissions {
     /// Allows the source `name` of `template` (at `path`) as it is defined now.
     pub fn allow(&self, template: &Template, path: Option<&Path>, name: &str) -> AppResult<()> {
         let source = named(template, name)?;
+        if source.mcp.is_none() {
+            let why = "a relay source starts nothing: attach a run to a relay session instead";
+            return Err(AppError::new(ErrorCode::InvalidRequest, format!("cannot allow source '{name}': {why}")));
+        }
         let (Some(trust), Some(path)) = (&self.0, path) else {
             let why = "save the template first: an answer is kept for its file";
             return Err(AppError::new(ErrorCode::InvalidRequest, format!("cannot allow source '{name}': {why}")));

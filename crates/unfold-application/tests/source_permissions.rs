@@ -82,3 +82,20 @@ fn a_source_starts_only_once_allowed_for_that_file_and_definition() {
     assert_eq!(unsaved.message, "cannot allow source 'ide': save the template first: an answer is kept for its file");
     assert_eq!(permissions.view(&template, None, None)[0].permission, Permission::Unsaved);
 }
+
+#[test]
+fn a_relay_source_needs_no_answer_and_cannot_be_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tables.unfold.json");
+    std::fs::copy(unfold_test_support::repo("examples/relay-plugin/tables.unfold.json"), &path).unwrap();
+    let template = Template::load(&path).unwrap();
+    let permissions = SourcePermissions::at(Some(dir.path().join("source-trust.json")));
+    let views = permissions.view(&template, Some(&path), None);
+    assert_eq!((views[0].permission, views[0].starts.as_str()), (Permission::NotNeeded, "the relay plugin 'tables'"));
+    let refused = permissions.allow(&template, Some(&path), "tables").unwrap_err();
+    assert_eq!(
+        refused.message,
+        "cannot allow source 'tables': a relay source starts nothing: attach a run to a relay session instead"
+    );
+    assert!(!permissions.consent(&template, Some(&path)).start, "and nothing starts for it");
+}

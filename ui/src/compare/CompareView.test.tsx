@@ -12,14 +12,15 @@
 // report without a baseline (and with one adapter, without a divergence) in every part of the view;
 // the question Run asks first about the template's sources not allowed (what each starts, Allow and
 // run, Run with snapshots kept for the session until a definition changes, Cancel and Escape, a
-// refused allow) and no question for a template without sources, all allowed or unsaved.
+// refused allow) and no question for a template without sources, all allowed or unsaved; the relay
+// session picker (only for a relay source while the relay has sessions) and the session it sends.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import type { Lane, RunEvent, Template } from "../platform";
 import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
-import { templateWithSources } from "../testing/sources";
+import { relaySession, templateWithSources } from "../testing/sources";
 import { mountEachTest } from "../testing/testRoot";
 import { CompareView } from "./CompareView";
 import { CompareStore } from "./store";
@@ -78,9 +79,17 @@ async function click(element: HTMLElement): Promise<void> {
   await settle();
 }
 
-/** The view over `template` with the lookup-first scenario opened through the Open button. */
-async function openScenario(template?: Template, sourcesAllowed?: () => void): Promise<{ platform: FakePlatform; store: CompareStore }> {
+/**
+ * The view over `template` with the lookup-first scenario opened through the Open button; `prepare`
+ * sets the backend up before the view shows.
+ */
+async function openScenario(
+  template?: Template,
+  sourcesAllowed?: () => void,
+  prepare?: (platform: FakePlatform) => void,
+): Promise<{ platform: FakePlatform; store: CompareStore }> {
   const setUp = setup(template, sourcesAllowed);
+  prepare?.(setUp.platform);
   await render(setUp.store, setUp.platform);
   setUp.platform.chosenPath = PATH;
   await click(byTestId("open-scenario"));
@@ -722,7 +731,7 @@ describe("CompareView tool sources before a run", () => {
     await click(byTestId("run-comparison"));
     expect(dialogShown()).toBe(true);
     expect(runs(platform)).toBe(0);
-    expect(askedNames()).toEqual(["ide", "docs", "codap"]);
+    expect(askedNames()).toEqual(["ide", "docs"]);
     expect(byTestId("run-source-starts", row("ide")).textContent).toBe("runs python3 ide_server.py in /t/. with TOKEN");
     expect(byTestId("run-source-starts", row("docs")).textContent).toBe("connects to https://docs.example.com/mcp");
     expect(byTestId("run-source-remote", row("docs")).textContent).toBe("Another machine");
@@ -746,8 +755,8 @@ describe("CompareView tool sources before a run", () => {
     await click(byTestId("run-sources-allow"));
     expect(dialogShown()).toBe(false);
     const names = platform.callNames().filter((name) => name === "allowSource" || name === "runComparison");
-    expect(names).toEqual(["allowSource", "allowSource", "allowSource", "runComparison"]);
-    expect(platform.argsOf("allowSource").map(([, name]) => name)).toEqual(["ide", "docs", "codap"]);
+    expect(names).toEqual(["allowSource", "allowSource", "runComparison"]);
+    expect(platform.argsOf("allowSource").map(([, name]) => name)).toEqual(["ide", "docs"]);
     expect(told).toBe(1);
     expect(byTestId("run-status").textContent).toMatch(/^Finished/);
     await click(byTestId("run-comparison"));
@@ -842,5 +851,52 @@ describe("CompareView tool sources before a run", () => {
     expect(dialogShown()).toBe(false);
     expect(runs(platform)).toBe(1);
     expect(platform.argsOf("allowSource")).toEqual([]);
+  });
+});
+
+describe("CompareView relay session", () => {
+  function picker(): HTMLSelectElement | null {
+    return container.querySelector<HTMLSelectElement>('[data-testid="relay-session-picker"]');
+  }
+
+  it("offers no relay session for a template without a relay source", async () => {
+    const { platform, store } = setup();
+    platform.relayListening = "http://127.0.0.1:7391";
+    platform.relaySessions = [relaySession("K7Q2MX", "codap", ["plot"])];
+    await render(store, platform);
+    expect(picker()).toBeNull();
+    expect(platform.callNames()).not.toContain("relayStatus");
+  });
+
+  it("offers none while the relay is stopped or has no session", async () => {
+    const stopped = setup(templateWithSources());
+    await render(stopped.store, stopped.platform);
+    expect(stopped.platform.callNames()).toContain("relayStatus");
+    expect(picker()).toBeNull();
+    const empty = setup(templateWithSources());
+    empty.platform.relayListening = "http://127.0.0.1:7391";
+    await render(empty.store, empty.platform);
+    expect(picker()).toBeNull();
+  });
+
+  it("offers the relay's sessions, and sends the one chosen with the comparison (none by default)", async () => {
+    const { platform } = await openScenario(templateWithSources(), undefined, (fake) => {
+      fake.relayListening = "http://127.0.0.1:7391";
+      fake.relaySessions = [relaySession("K7Q2MX", "codap", ["plot"]), relaySession("ZZ4ABC", null)];
+    });
+    const select = picker();
+    expect([...(select?.options ?? [])].map((option) => option.textContent)).toEqual([
+      "No relay session",
+      "K7Q2MX · codap",
+      "ZZ4ABC · no plugin yet",
+    ]);
+    expect(select?.value).toBe("");
+    await click(byTestId("run-comparison"));
+    await click(byTestId("run-sources-allow"));
+    expect(platform.argsOf("runComparison").at(-1)?.[4]).toBeNull();
+    await choose(byTestId("relay-session-picker"), "K7Q2MX");
+    await click(byTestId("run-comparison"));
+    expect(platform.argsOf("runComparison")).toHaveLength(2);
+    expect(platform.argsOf("runComparison").at(-1)?.[4]).toBe("K7Q2MX");
   });
 });

@@ -1,6 +1,7 @@
 // The compare view: its toolbar (the scenario's file actions, the model a comparison asks (the
 // script, or a provider profile's real model under the adapters ticked, with what a live run does
-// and a warning when its key is not set) and the providers dialog, Run and Cancel, the exports), the
+// and a warning when its key is not set) and the providers dialog, the relay session a template's
+// relay sources take their tools from, Run and Cancel, the exports), the
 // question Run asks first about the template's sources not allowed (RunSourcesDialog), the
 // failure and notice, then the scenario panel beside the comparison (run status, first divergence,
 // counters, prompt-token chart, timeline) and the picked event's detail, under the lanes (beside
@@ -15,6 +16,8 @@
 //                                                     and redo-button, on this page the scenario's)
 //   comparison-model, live-adapter-<adapter>,       the model picker, the adapters of a live run,
 //     providers-button                                the providers dialog's button
+//   relay-session-picker                            the relay session a run attaches to (a template
+//                                                     with a relay source, while the relay has sessions)
 //   run-comparison, cancel-comparison,              Run (Ctrl+Enter), Cancel, the exports
 //     export-report, export-requests
 //   compare-results, event-detail-panel             the comparison's pane, and the detail's pane
@@ -34,6 +37,7 @@ import {
   ADAPTERS,
   callIndexOf,
   chosenProfile,
+  hasRelaySource,
   liveModel,
   notRunnable,
   ranOnOthers,
@@ -63,6 +67,12 @@ export function CompareView({ store, template, problems }: { store: CompareStore
     void store.loadRecent();
     void store.loadProfiles();
   }, [store]);
+
+  // The relay session picker is offered only for a template with a relay source.
+  const hasRelay = hasRelaySource(template);
+  useEffect(() => {
+    if (hasRelay) void store.loadRelay();
+  }, [store, hasRelay]);
 
   const view = useRef<HTMLDivElement>(null);
   // The event whose button gets the focus back once the detail has closed.
@@ -109,6 +119,7 @@ export function CompareView({ store, template, problems }: { store: CompareStore
         state={state}
         scenarioShown={scenarioShown}
         onScenarioShown={setScenarioShown}
+        hasRelay={hasRelay}
       />
       <LiveNote state={state} />
       <CompareNotices store={store} state={state} />
@@ -230,6 +241,32 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
   );
 }
 
+/** The session of the app's relay the template's relay sources take their tools from, or none. */
+function RelaySessionPicker({ store, state }: { store: CompareStore; state: CompareState }) {
+  const chosen = state.relaySessions.some((session) => session.code === state.relaySession) ? state.relaySession : null;
+  return (
+    <div className="compare-group" role="group" aria-label="Relay session">
+      <label title="The relay session whose tools the template's relay sources take (none: their snapshots)">
+        Relay{" "}
+        <select
+          data-testid="relay-session-picker"
+          value={chosen ?? ""}
+          onChange={(event) => {
+            store.setRelaySession(event.target.value === "" ? null : event.target.value);
+          }}
+        >
+          <option value="">No relay session</option>
+          {state.relaySessions.map((session) => (
+            <option key={session.code} value={session.code}>
+              {`${session.code} · ${session.plugin_type ?? "no plugin yet"}${session.expired ? " (expired)" : ""}`}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
 /** While a live model is chosen: what a live run does, and why it would fail when its key is not set. */
 function LiveNote({ state }: { state: CompareState }) {
   const { model } = state;
@@ -267,11 +304,14 @@ function CompareToolbar({
   state,
   scenarioShown,
   onScenarioShown,
+  hasRelay,
 }: {
   store: CompareStore;
   state: CompareState;
   scenarioShown: boolean;
   onScenarioShown: (shown: boolean) => void;
+  /** The template has a relay source. */
+  hasRelay: boolean;
 }) {
   const { scenario, run } = state;
   const running = run?.status === "running";
@@ -311,6 +351,7 @@ function CompareToolbar({
         )}
       </div>
       <ModelPicker store={store} state={state} />
+      {hasRelay && state.relaySessions.length > 0 && <RelaySessionPicker store={store} state={state} />}
       <div className="compare-group" role="group" aria-label="Comparison">
         <button
           type="button"

@@ -279,7 +279,7 @@ describe("CompareStore models", () => {
     const { store, platform } = await opened();
     expect(store.getState().model).toEqual({ kind: "scripted" });
     await store.run();
-    expect(platform.argsOf("runComparison")).toEqual([[platform.id, 1, 1, null]]);
+    expect(platform.argsOf("runComparison")).toEqual([[platform.id, 1, 1, null, null]]);
     expect(store.getState().run?.lanes).toEqual(["dynamic", "restart", "baseline"]);
   });
 
@@ -448,7 +448,7 @@ describe("CompareStore sources before a run", () => {
     await Promise.all([store.run(), store.run()]);
     await store.run();
     expect(platform.argsOf("templateSources")).toHaveLength(1);
-    expect(store.getState().sourcesQuestion?.views.map((view) => view.name)).toEqual(["ide", "docs", "codap"]);
+    expect(store.getState().sourcesQuestion?.views.map((view) => view.name)).toEqual(["ide", "docs"]);
     expect(platform.argsOf("runComparison")).toEqual([]);
   });
 
@@ -468,7 +468,7 @@ describe("CompareStore sources before a run", () => {
     store.cancelSourcesQuestion();
     await store.runWithSnapshots();
     await allowing;
-    expect(platform.argsOf("allowSource")).toHaveLength(3);
+    expect(platform.argsOf("allowSource")).toHaveLength(2);
     expect(platform.argsOf("runComparison")).toHaveLength(1);
     expect(store.getState().sourcesQuestion).toBeNull();
   });

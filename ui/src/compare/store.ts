@@ -3,7 +3,8 @@
 // changes settled before another one replaces it), the model a comparison asks (the scenario's
 // script, or a provider profile's real model under the adapters ticked) and the provider profiles
 // with their dialog, the question asked before a run about the template's tool sources not allowed
-// (runSources.ts: allow them, or run with their snapshots, which is kept for the session), a
+// (runSources.ts: allow them, or run with their snapshots, which is kept for the session), the
+// session of the app's relay a template's relay sources take their tools from (none by default), a
 // comparison run with its events arriving lane by lane and its cancel, the
 // event picked on the timeline (until it is let go) with the request and answer of its model call,
 // and the exports.
@@ -22,6 +23,7 @@ import type {
   ProfilesView,
   ProviderProfile,
   RecentFile,
+  RelaySessionView,
   RunEvent,
   Scenario,
   ScenarioView,
@@ -88,6 +90,21 @@ export function liveRunOf(model: ComparisonModel): LiveRun | null {
 /** The lanes a comparison of `model` fills, in the order they run. */
 export function lanesOf(model: ComparisonModel): Lane[] {
   return model.kind === "scripted" ? [...ADAPTERS, "baseline"] : [...model.adapters];
+}
+
+/** Whether `template` has a source that takes its tools from a relay session. */
+export function hasRelaySource(template: Template): boolean {
+  return (template.sources ?? []).some((source) => source.relay !== undefined);
+}
+
+/**
+ * The relay session a comparison of `template` attaches to: the one chosen, while the template has a
+ * relay source and the relay still has that session; else null.
+ */
+export function relaySessionOf(state: Pick<CompareState, "relaySession" | "relaySessions">, template: Template): string | null {
+  const { relaySession } = state;
+  if (relaySession === null || !hasRelaySource(template)) return null;
+  return state.relaySessions.some((session) => session.code === relaySession) ? relaySession : null;
 }
 
 /** The profile a live model names, and whether the variable its key comes from is set now. */
@@ -191,6 +208,10 @@ export interface CompareState {
   profilesFailure: Failure | null;
   /** The question about the template's sources not allowed, while Run waits for its answer. */
   sourcesQuestion: SourcesQuestion | null;
+  /** The sessions of the app's relay as last read (none while it is stopped). */
+  relaySessions: RelaySessionView[];
+  /** The code of the relay session the next comparison attaches to (null: none). */
+  relaySession: string | null;
 }
 
 const NO_EVENTS = (): Record<Lane, RunEvent[]> => ({ dynamic: [], restart: [], baseline: [] });
@@ -239,6 +260,8 @@ export class CompareStore extends ExternalStore<CompareState> {
       providersOpen: false,
       profilesFailure: null,
       sourcesQuestion: null,
+      relaySessions: [],
+      relaySession: null,
     });
   }
 
@@ -377,6 +400,18 @@ export class CompareStore extends ExternalStore<CompareState> {
     const saved = this.accept(await this.platform.saveScenario(open.id, path, this.templateId()), "The scenario was not saved", false);
     if (saved && path !== null) await this.loadRecent();
     return saved;
+  }
+
+  /** Reads the sessions of the app's relay (none when it is stopped or cannot be read). */
+  async loadRelay(): Promise<void> {
+    const answer = await this.platform.relayStatus();
+    const sessions = answer.ok && answer.value.listening !== null ? answer.value.sessions : [];
+    this.update({ relaySessions: sessions });
+  }
+
+  /** Chooses the relay session the next comparison attaches to (null: none). */
+  setRelaySession(code: string | null): void {
+    this.update({ relaySession: code });
   }
 
   /** Chooses the model the next comparison asks. */
@@ -526,7 +561,8 @@ export class CompareStore extends ExternalStore<CompareState> {
       detail: { kind: "none" },
       notice: null,
     });
-    const result = await this.platform.runComparison(template.id, open.id, id, liveRunOf(model), (progress) => {
+    const relaySession = relaySessionOf(this.state, template.template);
+    const result = await this.platform.runComparison(template.id, open.id, id, liveRunOf(model), relaySession, (progress) => {
       const run = this.state.run;
       if (run?.id !== id) return;
       if (progress.type === "run_started") this.update({ run: { ...run, current: progress.lane } });

@@ -9,6 +9,7 @@ const commands = vi.hoisted(() => ({
   previewDocument: vi.fn(),
   saveDocument: vi.fn(),
   runComparison: vi.fn(),
+  watchRelay: vi.fn(),
 }));
 vi.mock("../bindings", () => ({ commands }));
 vi.mock("@tauri-apps/api/core", () => ({
@@ -20,7 +21,7 @@ vi.mock("@tauri-apps/api/core", () => ({
 }));
 
 const { tauriPlatform } = await import("./index");
-const { applyEdit, importTools, previewDocument, runComparison, saveDocument } = tauriPlatform;
+const { applyEdit, importTools, previewDocument, runComparison, saveDocument, watchRelay } = tauriPlatform;
 
 beforeEach(() => {
   vi.resetAllMocks();
@@ -71,14 +72,28 @@ describe("platform", () => {
       return Promise.resolve({ status: "ok", data: report });
     });
     const heard: unknown[] = [];
-    const answer = await runComparison(2, 5, 9, { profile: "local", adapters: ["restart"] }, (progress) => heard.push(progress));
+    const answer = await runComparison(2, 5, 9, { profile: "local", adapters: ["restart"] }, "K7Q2MX", (progress) => heard.push(progress));
     expect(answer).toEqual({ ok: true, value: report });
     expect(commands.runComparison).toHaveBeenCalledWith(
-      { template_id: 2, scenario_id: 5, run_id: 9, live: { profile: "local", adapters: ["restart"] } },
+      { template_id: 2, scenario_id: 5, run_id: 9, live: { profile: "local", adapters: ["restart"] }, relay_session: "K7Q2MX" },
       expect.anything(),
     );
     expect(heard).toEqual([{ type: "run_started", lane: "restart" }]);
-    await runComparison(2, 5, 10, null, () => undefined);
-    expect(commands.runComparison).toHaveBeenLastCalledWith({ template_id: 2, scenario_id: 5, run_id: 10, live: null }, expect.anything());
+    await runComparison(2, 5, 10, null, null, () => undefined);
+    expect(commands.runComparison).toHaveBeenLastCalledWith(
+      { template_id: 2, scenario_id: 5, run_id: 10, live: null, relay_session: null },
+      expect.anything(),
+    );
+  });
+
+  it("watches the relay through a channel, passing each log entry on", async () => {
+    const entry = { code: "K7Q2MX", event: "tool-request", data: { id: "1", tool: "plot", args: {} } };
+    commands.watchRelay.mockImplementation((channel: { onmessage: (message: unknown) => void }) => {
+      channel.onmessage(entry);
+      return Promise.resolve({ status: "ok", data: null });
+    });
+    const heard: unknown[] = [];
+    expect(await watchRelay((logged) => heard.push(logged))).toEqual({ ok: true, value: null });
+    expect(heard).toEqual([entry]);
   });
 });

@@ -13,6 +13,9 @@ import {
   type LiveRun,
   type ProfilesView_Serialize,
   type ProviderProfile_Deserialize,
+  type RelayLogEntry,
+  type RelaySessionView_Serialize,
+  type RelayStatus_Serialize,
   type RunComparison_Serialize,
   type RunFilter_Deserialize,
   type RunSummary_Serialize,
@@ -128,6 +131,13 @@ export type SourceView = SourceView_Serialize;
 export type RecoveredWork = RecoveredDto_Serialize;
 export type { FilePurpose };
 
+/** The app's relay as the backend sends it: where it listens (null: stopped) and its sessions. */
+export type RelayStatus = RelayStatus_Serialize;
+/** One session of the app's relay (never its token). */
+export type RelaySessionView = RelaySessionView_Serialize;
+/** One event of one of the relay's sessions, as the live log gets it. */
+export type { RelayLogEntry };
+
 /** Stops listening to an event. */
 export type Unlisten = () => void;
 
@@ -193,15 +203,22 @@ interface UiCommands {
    * Runs the open scenario on the open template: with its script under both adapters and the
    * baseline, or with `live` its user message to a real model under the adapters `live` names (no
    * baseline). Every run's start and event goes to `onProgress` as it happens; `runId` names the
-   * run (cancel, calls). The command takes one request and a channel, which stays in here.
+   * run (cancel, calls); `relaySession` is the code of the app's relay session the runs attach to
+   * (null: none). The command takes one request and a channel, which stays in here.
    */
   runComparison: (
     templateId: number,
     scenarioId: number,
     runId: number,
     live: LiveRun | null,
+    relaySession: string | null,
     onProgress: (progress: CompareProgress) => void,
   ) => Promise<Outcome<ComparisonReport>>;
+  /**
+   * Sends every event of every session of the app's relay to `onEntry` as it happens, until the
+   * relay stops (nothing when it is not running). The command takes a channel, which stays in here.
+   */
+  watchRelay: (onEntry: (entry: RelayLogEntry) => void) => Promise<Outcome<null>>;
   /**
    * Replaces an open scenario with `scenario`, sent back in the shape the backend sent it (which the
    * command accepts too); changes of one `group` in a row undo as one step.
@@ -294,6 +311,7 @@ function runComparison(
   scenarioId: number,
   runId: number,
   live: LiveRun | null,
+  relaySession: string | null,
   onProgress: (progress: CompareProgress) => void,
 ): Promise<Outcome<ComparisonReport>> {
   // The generated binding types a channel's messages by their Deserialize shape; the backend sends
@@ -302,8 +320,17 @@ function runComparison(
   progress.onmessage = (message) => {
     onProgress(message as CompareProgress);
   };
-  const request = { template_id: templateId, scenario_id: scenarioId, run_id: runId, live };
+  const request = { template_id: templateId, scenario_id: scenarioId, run_id: runId, live, relay_session: relaySession };
   return call(() => commands.runComparison(request, progress));
+}
+
+/** Watches the app's relay: every session's events come to `onEntry` through a channel. */
+function watchRelay(onEntry: (entry: RelayLogEntry) => void): Promise<Outcome<null>> {
+  const log = new Channel<RelayLogEntry>();
+  log.onmessage = (entry) => {
+    onEntry(entry);
+  };
+  return call(() => commands.watchRelay(log));
 }
 
 /** Listens to a backend event; a failure to listen is logged and listens to nothing. */
@@ -326,6 +353,7 @@ export const tauriPlatform: Platform = {
   ...wrapCommands(),
   isTauri: tauriIsTauri,
   runComparison,
+  watchRelay,
   onCloseRequested: (listener) => listenTo(events.closeRequested, () => {
     listener();
   }),

@@ -7,7 +7,8 @@
 // (undone by Undo); add, edit, remove and attach send the whole list; problems show on their source;
 // the template's tools list the written ones first (where each is written) and then the sources',
 // and the filters (kind, category, source or written) filter them all; and the tree's badges and the
-// Template panel lead here.
+// Template panel lead here; the Relay section starts and stops the app's relay, watches its log and
+// reads its sessions again on every entry, and says why it did not start.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
@@ -17,7 +18,13 @@ import { EditorStore } from "../editor/store";
 import { HistoryStore } from "../history/store";
 import type { Template, TemplateEdit, ToolSource } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
-import { exampleSources, ideLive, templateWithSources, templateWithWrittenTools } from "../testing/sources";
+import {
+  exampleSources,
+  ideLive,
+  relaySession,
+  templateWithSources,
+  templateWithWrittenTools,
+} from "../testing/sources";
 import { mountEachTest } from "../testing/testRoot";
 
 let container: HTMLDivElement;
@@ -226,6 +233,16 @@ describe("Sources panel: allowing", () => {
     expect(all("allow-source")).toEqual([]);
   });
 
+  it("asks nothing about a relay source: it starts nothing", async () => {
+    await renderSources();
+    const codap = card("codap");
+    expect(one("source-permission", codap).textContent).toBe("Relay");
+    expect(one("source-permission-text", codap).textContent).toBe(
+      "Starts nothing: a comparison takes its tools from the relay session you attach it to.",
+    );
+    expect(codap.querySelector('[data-testid="allow-source"]')).toBeNull();
+  });
+
   it("takes an answer back with Revoke", async () => {
     const { platform } = await renderSources();
     await click(one("allow-source", card("ide")));
@@ -250,10 +267,9 @@ describe("Sources panel: discovery and snapshots", () => {
     const rendered = await renderSources();
     rendered.platform.liveSources.set("ide", ideLive());
     rendered.platform.liveSources.set("codap", "the relay has no session of plugin 'codap'");
-    for (const name of ["ide", "codap"]) {
-      await click(one("allow-source", card(name)));
-      await click(one("allow-confirm"));
-    }
+    // The relay source needs no answer; the MCP one is allowed.
+    await click(one("allow-source", card("ide")));
+    await click(one("allow-confirm"));
     expect((one("snapshot-sources") as HTMLButtonElement).disabled).toBe(true);
     await click(one("discover-sources"));
     return rendered;
@@ -518,5 +534,77 @@ describe("Sources in the tree and the Template panel", () => {
     expect(one("template-source-count").textContent).toBe("3 sources of tools offered at run time.");
     await click(one("open-sources"));
     expect(one("sources-panel").querySelector("h2")?.textContent).toBe("Tool sources");
+  });
+});
+
+describe("Relay section", () => {
+  const update = (code: string) => ({
+    code,
+    event: "tool-availability-update",
+    data: { sessionCode: code, updates: { added: [{ name: "plot_column", description: "Plots a column" }], removed: ["x"], modified: ["y"] }, reason: "new table" },
+  });
+
+  it("starts the relay, says where it listens and watches its log", async () => {
+    const { platform } = await renderSources();
+    expect(one("relay-listening").textContent).toContain("Not running");
+    await click(one("relay-start"));
+    expect(platform.argsOf("startRelay")).toEqual([[null]]);
+    expect(one("relay-listening").textContent).toBe("Listening on http://127.0.0.1:7391");
+    expect(platform.callNames()).toContain("watchRelay");
+    expect(platform.relayWatchers.size).toBe(1);
+    expect(none("relay-start")).toBe(true);
+  });
+
+  it("shows a log entry, newest first, and reads the sessions again", async () => {
+    const { platform } = await renderSources();
+    await click(one("relay-start"));
+    platform.relaySessions = [relaySession("K7Q2MX", "codap", ["plot_column", "y"])];
+    await act(async () => {
+      platform.relayEvent(update("K7Q2MX"));
+      await Promise.resolve();
+    });
+    await settle();
+    const session = one("relay-session");
+    expect(session.dataset.code).toBe("K7Q2MX");
+    expect(session.textContent).toContain("codap 1.2.0");
+    expect(session.textContent).toContain("2 tools: plot_column, y");
+    expect(session.textContent).toContain("1 stream open");
+    await act(async () => {
+      platform.relayEvent({ code: "K7Q2MX", event: "tool-request", data: { id: "r1", tool: "plot_column", args: {} } });
+      await Promise.resolve();
+    });
+    await settle();
+    const entries = all("relay-log-entry", one("relay-log"));
+    expect(entries.map((entry) => entry.querySelector(".relay-summary")?.textContent)).toEqual([
+      "plot_column",
+      "+plot_column -x ~y — new table",
+    ]);
+    expect(entries[1]?.textContent).toContain("tool-availability-update");
+  });
+
+  it("watches a relay already running when the panel opens, and stops it", async () => {
+    const { platform } = await renderSources(undefined, {
+      setup: (fake) => {
+        fake.relayListening = "http://127.0.0.1:7400";
+        fake.relaySessions = [relaySession("K7Q2MX", "codap")];
+      },
+    });
+    expect(one("relay-listening").textContent).toBe("Listening on http://127.0.0.1:7400");
+    expect(platform.relayWatchers.size).toBe(1);
+    expect(all("relay-session")).toHaveLength(1);
+    await click(one("relay-stop"));
+    expect(platform.callNames()).toContain("stopRelay");
+    expect(none("relay-session")).toBe(true);
+    expect(one("relay-listening").textContent).toContain("Not running");
+    expect(none("relay-start")).toBe(false);
+  });
+
+  it("says why the relay did not start", async () => {
+    const { platform } = await renderSources();
+    platform.failures.set("startRelay", { code: "invalid_request", message: "port 7391 is in use", problems: [] });
+    await click(one("relay-start"));
+    expect(one("relay-failure").textContent).toContain("The relay did not start");
+    expect(one("relay-failure").textContent).toContain("port 7391 is in use");
+    expect(platform.callNames()).not.toContain("watchRelay");
   });
 });

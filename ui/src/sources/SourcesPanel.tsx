@@ -6,8 +6,9 @@
 // sources started, listed and shut down) and Write snapshots (what was listed live, as each
 // source's snapshot: an edit like any other, undone by Undo and kept by Save); and the template's
 // tools, the ones written in it first (each with where: its own tools or a section) and then every
-// source's, with their metadata, filtered by kind, category and source (or written). Its state
-// lives in SourcesStore; its edits go to the document through `onEdit`.
+// source's, with their metadata, filtered by kind, category and source (or written); then the app's
+// own plugin relay (RelayPanel). Its state lives in SourcesStore; its edits go to the document
+// through `onEdit`.
 import { useState, useSyncExternalStore, type ReactNode } from "react";
 import type { EditRequest } from "../editor/edits";
 import type { ProblemView, SourceView, Template, ToolKind } from "../platform";
@@ -32,6 +33,7 @@ import {
   type ToolFilter,
 } from "./catalog";
 import { AllowDialog } from "./AllowDialog";
+import { RelayPanel } from "./RelayPanel";
 import { SectionSelect, SourceForm } from "./SourceForm";
 import { addSourceEdit, attachSourceEdit, removeSourceEdit, replaceSourceEdit, snapshotEdit, sourcesOf } from "./sourceEdits";
 import type { SourcesBusy, SourcesStore } from "./store";
@@ -206,6 +208,7 @@ export function SourcesPanel({
           store.setFilter(change);
         }}
       />
+      <RelayPanel store={store.relay} />
       {askingView !== null && (
         <AllowDialog
           view={askingView}
@@ -319,7 +322,7 @@ function PermissionLine({ view, busy, onAllow, onRevoke }: { view: SourceView; b
       <button type="button" data-testid="revoke-source" aria-label={`Revoke source ${view.name}`} disabled={busy} onClick={onRevoke}>
         Revoke
       </button>
-    ) : view.permission === "unsaved" ? null : (
+    ) : view.permission === "unsaved" || view.permission === "not_needed" ? null : (
       <button type="button" data-testid="allow-source" aria-label={`Allow source ${view.name}`} disabled={busy} onClick={onAllow}>
         {view.permission === "changed" ? "Allow again…" : "Allow…"}
       </button>

@@ -85,6 +85,7 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
   changed: "Changed since allowed",
   not_allowed: "Not allowed",
   unsaved: "Not saved yet",
+  not_needed: "Relay",
 };
 
 /** What the user's answer means for runs, in a sentence. */
@@ -98,6 +99,8 @@ export function permissionText(permission: Permission): string {
       return "Not allowed: nothing starts it, runs use its snapshot.";
     case "unsaved":
       return "Save the template first: the answer is kept for its file.";
+    case "not_needed":
+      return "Starts nothing: a comparison takes its tools from the relay session you attach it to.";
   }
 }
 

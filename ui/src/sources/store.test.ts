@@ -36,7 +36,7 @@ describe("SourcesStore", () => {
   it("asks for the views when the document opens, and again only when its sources or its file change", async () => {
     const { platform, store } = await opened();
     expect(asked(platform)).toBe(1);
-    expect(shown(store)).toEqual(["ide: not_allowed, snapshot", "docs: not_allowed, none", "codap: not_allowed, snapshot"]);
+    expect(shown(store)).toEqual(["ide: not_allowed, snapshot", "docs: not_allowed, none", "codap: not_needed, snapshot"]);
     await store.setField("task", "template", "Do it");
     await store.setSetting("name", "Runner");
     await store.restructure("task", "add_sibling");
@@ -85,7 +85,7 @@ describe("SourcesStore", () => {
     await sources.discover();
     expect(platform.argsOf("discoverSources")).toEqual([[1]]);
     expect(sources.getState().hasDiscovered).toBe(true);
-    expect(shown(store)).toEqual(["ide: allowed, live", "docs: not_allowed, none", "codap: not_allowed, snapshot"]);
+    expect(shown(store)).toEqual(["ide: allowed, live", "docs: not_allowed, none", "codap: not_needed, snapshot"]);
     expect(sources.getState().views?.[1]?.error).toBe("source 'docs' is not allowed; not started, and it has no snapshot");
     await store.editSources((t) => snapshotEdit(t, new Map([["ide", ideLive()]])));
     await store.editSources((t) => attachSourceEdit(t, { index: 0, name: "ide" }, "task"));

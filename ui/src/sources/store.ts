@@ -3,11 +3,12 @@
 // again whenever the template's sources or its file change; the user's answers (allow, revoke); a
 // discovery (the allowed sources started, listed and shut down), whose lists are kept, by source,
 // for as long as that source's definition stays the one started; and the catalog's filter. Editing
-// the sources is an edit of the document (EditorStore.editSources). React reads it through
-// `subscribe`/`getState`.
+// the sources is an edit of the document (EditorStore.editSources). The app's relay has its own
+// store (relay.ts). React reads it through `subscribe`/`getState`.
 import type { DocumentView, Outcome, Platform, PlatformError, SourceView, ToolSource } from "../platform";
 import { ExternalStore, TaskQueue } from "../state/ExternalStore";
 import { describeError } from "../view";
+import { RelayStore } from "./relay";
 import { definitionOf, NO_FILTER, type Discovered, type ToolFilter } from "./catalog";
 import { sameJson } from "./sourceEdits";
 
@@ -56,12 +57,15 @@ export class SourcesStore extends ExternalStore<SourcesState> {
   /** Counts the requests sent: an answer older than one taken already is dropped. */
   private sent = 0;
   private taken = 0;
+  /** The app's own plugin relay, shown at the end of the Sources tab. */
+  readonly relay: RelayStore;
 
   constructor(
     private readonly platform: Platform,
     private readonly document: () => Followed,
   ) {
     super({ views: null, discovered: {}, hasDiscovered: false, busy: null, failure: null, filter: NO_FILTER });
+    this.relay = new RelayStore(platform);
   }
 
   /**

@@ -4,7 +4,8 @@
 // visibility and whose summary lines name the disclosure tool; a tool import that tells the three
 // formats apart and names conflicts; a tool check with the core's main checks; tool sources with the
 // user's answers kept per file and definition, and a discovery that lists what `liveSources` says each
-// started source lists) and records every call.
+// started source lists; the app's relay started and stopped, its sessions as a test sets them and its
+// log played by `relayEvent`) and records every call.
 // The compare view's commands (scenarios, comparisons, provider profiles, the run history) go to
 // FakeCompare.
 import { FakeCompare } from "./fakeCompare";
@@ -25,6 +26,9 @@ import type {
   LiveRun,
   ProfilesView,
   ProviderProfile,
+  RelayLogEntry,
+  RelaySessionView,
+  RelayStatus,
   RecentFile,
   RecoveredWork,
   RunComparison,
@@ -119,6 +123,12 @@ export class FakePlatform implements Platform {
   readonly allowedSources = new Map<string, string>();
   /** What each source lists when started (its tools), or why it cannot start, by name. */
   readonly liveSources = new Map<string, Tool[] | string>();
+  /** Where the app's relay listens (null: stopped). */
+  relayListening: string | null = null;
+  /** The relay's sessions (as a plugin would have opened them; cleared when it stops). */
+  relaySessions: RelaySessionView[] = [];
+  /** Who watches the relay's log (dropped when it stops). */
+  readonly relayWatchers = new Set<(entry: RelayLogEntry) => void>();
 
   constructor(
     readonly path = "/t/task.unfold.json",
@@ -398,9 +408,49 @@ export class FakePlatform implements Platform {
     scenarioId: number,
     runId: number,
     live: LiveRun | null,
+    relaySession: string | null,
     onProgress: (progress: CompareProgress) => void,
   ): Promise<Outcome<ComparisonReport>> {
-    return this.refuse("runComparison", templateId, scenarioId, runId, live) ?? this.compare.runComparison(runId, live, onProgress);
+    return (
+      this.refuse("runComparison", templateId, scenarioId, runId, live, relaySession) ??
+      this.compare.runComparison(runId, live, onProgress)
+    );
+  }
+
+  /** A session of the relay had an event: every watcher hears it. */
+  relayEvent(entry: RelayLogEntry): void {
+    for (const watcher of this.relayWatchers) watcher(entry);
+  }
+
+  private relayStatusNow(): Outcome<RelayStatus> {
+    return { ok: true, value: { listening: this.relayListening, sessions: structuredClone(this.relaySessions) } };
+  }
+
+  relayStatus(): Promise<Outcome<RelayStatus>> {
+    return this.refuse("relayStatus") ?? Promise.resolve(this.relayStatusNow());
+  }
+
+  startRelay(port: number | null): Promise<Outcome<RelayStatus>> {
+    const refused = this.refuse<RelayStatus>("startRelay", port);
+    if (refused !== undefined) return refused;
+    this.relayListening ??= `http://127.0.0.1:${String(port ?? 7391)}`;
+    return Promise.resolve(this.relayStatusNow());
+  }
+
+  stopRelay(): Promise<Outcome<RelayStatus>> {
+    const refused = this.refuse<RelayStatus>("stopRelay");
+    if (refused !== undefined) return refused;
+    this.relayListening = null;
+    this.relaySessions = [];
+    this.relayWatchers.clear();
+    return Promise.resolve(this.relayStatusNow());
+  }
+
+  watchRelay(onEntry: (entry: RelayLogEntry) => void): Promise<Outcome<null>> {
+    const refused = this.refuse<null>("watchRelay", onEntry);
+    if (refused !== undefined) return refused;
+    if (this.relayListening !== null) this.relayWatchers.add(onEntry);
+    return Promise.resolve({ ok: true, value: null });
   }
 
   cancelComparison(runId: number): Promise<Outcome<null>> {
@@ -473,8 +523,17 @@ export class FakePlatform implements Platform {
     const path = this.currentPath;
     return (this.template.sources ?? []).map((source) => {
       const allowed = path === null ? undefined : this.allowedSources.get(sourceKey(path, source.name));
+      // As the backend: a relay source starts nothing, so it needs no answer.
       const permission =
-        path === null ? "unsaved" : allowed === undefined ? "not_allowed" : allowed === definitionOf(source) ? "allowed" : "changed";
+        source.mcp === undefined
+          ? "not_needed"
+          : path === null
+            ? "unsaved"
+            : allowed === undefined
+              ? "not_allowed"
+              : allowed === definitionOf(source)
+                ? "allowed"
+                : "changed";
       const offline = (error: string | null) => {
         const snapshot = source.snapshot;
         if (snapshot === undefined) {
@@ -486,7 +545,7 @@ export class FakePlatform implements Platform {
       const listed = this.liveSources.get(source.name);
       const found = !live
         ? offline(null)
-        : permission !== "allowed"
+        : permission !== "allowed" && permission !== "not_needed"
           ? offline(`source '${source.name}' is not allowed`)
           : listed === undefined || typeof listed === "string"
             ? offline(listed ?? `source '${source.name}' did not answer`)

@@ -4,8 +4,9 @@
 // `codap`, a relay plugin on `style` — with `x-` fields on a source and on its server that the UI
 // must keep; the tools a started `ide` lists; and the same template with written tools of every
 // kind, on itself and on sections at two depths, for the catalog of the template's tools.
+// And a session of the app's relay.
 import { sectionAt } from "../editor/tree";
-import type { Section, Template, Tool, ToolSource } from "../platform";
+import type { RelaySessionView, Section, Template, Tool, ToolSource } from "../platform";
 import { exampleTemplate } from "./fakePlatform";
 
 /** A source tool with its metadata. */
@@ -63,4 +64,17 @@ export function templateWithWrittenTools(): Template {
   sectionOf(template, "context").tools = [sourceTool("search", { kind: "read", categories: ["search"] }), sourceTool("cite")];
   sectionOf(template, "context.examples").tools = [sourceTool("run", { kind: "execute", requires_permission: true })];
   return template;
+}
+
+/** A session of the app's relay where the plugin `plugin` registered `tools`. */
+export function relaySession(code: string, plugin: string | null, tools: string[] = []): RelaySessionView {
+  return {
+    code,
+    plugin_type: plugin,
+    plugin_version: plugin === null ? null : "1.2.0",
+    tools: tools.map((name) => sourceTool(name)),
+    last_updated: null,
+    streams: 1,
+    expired: false,
+  };
 }

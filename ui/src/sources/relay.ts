@@ -1,0 +1,164 @@
+// The app's own plugin relay (spec 9) as the Sources tab shows it, without React: where it listens,
+// its sessions (read again whenever a log entry arrives), and a live log of the last entries, newest
+// first, fed by `watchRelay` once the relay is started (or found running when the panel opens);
+// Start and Stop, and why the last one failed. React reads it through `subscribe`/`getState`.
+import type { JsonValue, Outcome, PlatformError, Platform, RelayLogEntry, RelaySessionView, RelayStatus } from "../platform";
+import { ExternalStore } from "../state/ExternalStore";
+import { describeError } from "../view";
+
+/** How many log entries the panel keeps. */
+export const RELAY_LOG_SIZE = 50;
+
+/** One entry of the live log, as received. */
+export interface RelayLogLine {
+  /** Counts the entries received, for React's keys. */
+  seq: number;
+  /** When it arrived (milliseconds since the Unix epoch). */
+  received: number;
+  code: string;
+  event: string;
+  /** The entry in one line: the tools added, removed and changed and the reason, or the tool asked for. */
+  summary: string;
+}
+
+/** Why the last action on the relay was not done. */
+export interface RelayFailure {
+  title: string;
+  detail: string;
+}
+
+export interface RelayState {
+  /** Where it listens (`http://127.0.0.1:7391`); null when stopped or not read yet. */
+  listening: string | null;
+  sessions: RelaySessionView[];
+  /** The log's last entries, newest first. */
+  log: RelayLogLine[];
+  busy: "start" | "stop" | null;
+  failure: RelayFailure | null;
+}
+
+/** A tool as an update names it: its name, or the tool itself. */
+function toolName(tool: JsonValue): string {
+  if (typeof tool === "string") return tool;
+  if (typeof tool === "object" && tool !== null && !Array.isArray(tool) && typeof tool.name === "string") return tool.name;
+  return JSON.stringify(tool);
+}
+
+/** The object `value` is, or an empty one. */
+function objectOf(value: JsonValue | undefined): Record<string, JsonValue> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+}
+
+/**
+ * A log entry in one line: an update's tools as "+added -removed ~modified" and its reason after a
+ * dash, a request's tool; any other event's data as JSON.
+ */
+export function relaySummary(entry: RelayLogEntry): string {
+  const data = objectOf(entry.data);
+  if (entry.event === "tool-request") return typeof data.tool === "string" ? data.tool : JSON.stringify(entry.data);
+  if (entry.event === "tool-availability-update") {
+    const updates = objectOf(data.updates);
+    const names = (key: string, mark: string) => {
+      const list = updates[key];
+      return Array.isArray(list) ? list.map((tool) => `${mark}${toolName(tool)}`) : [];
+    };
+    const changes = [...names("added", "+"), ...names("removed", "-"), ...names("modified", "~")].join(" ");
+    const reason = typeof data.reason === "string" && data.reason !== "" ? data.reason : null;
+    return [changes === "" ? "no change" : changes, reason].filter((part) => part !== null).join(" — ");
+  }
+  return JSON.stringify(entry.data);
+}
+
+function failureOf(title: string, error: PlatformError): RelayFailure {
+  return error.code === "ipc_failed" || error.code === "internal" ? describeError(error) : { title, detail: error.message };
+}
+
+export class RelayStore extends ExternalStore<RelayState> {
+  /** The log is being fed by a watch of the relay as it runs now. */
+  private watching = false;
+  private received = 0;
+  /** Counts the status reads: an answer older than one taken already is dropped. */
+  private sent = 0;
+  private taken = 0;
+
+  constructor(private readonly platform: Platform) {
+    super({ listening: null, sessions: [], log: [], busy: null, failure: null });
+  }
+
+  /** Reads the relay's status as the panel opens, and watches its log when it runs already. */
+  async open(): Promise<void> {
+    if (await this.refresh()) await this.watch();
+  }
+
+  /** Starts the relay on its usual port, then watches its log. */
+  async start(): Promise<void> {
+    if (await this.act("start", "The relay did not start", () => this.platform.startRelay(null))) await this.watch();
+  }
+
+  /** Stops the relay: its sessions go, and the log hears no more. */
+  async stop(): Promise<void> {
+    await this.act("stop", "The relay did not stop", () => this.platform.stopRelay());
+  }
+
+  dismissFailure(): void {
+    this.update({ failure: null });
+  }
+
+  /** Starts or stops the relay; whether it was done. */
+  private async act(busy: "start" | "stop", title: string, request: () => Promise<Outcome<RelayStatus>>): Promise<boolean> {
+    this.update({ busy, failure: null });
+    const answer = await this.answer(request);
+    this.update({ busy: null });
+    if (answer === null) return true;
+    if (!answer.ok) this.update({ failure: failureOf(title, answer.error) });
+    return answer.ok;
+  }
+
+  /** Reads the status again; whether the relay runs. */
+  private async refresh(): Promise<boolean> {
+    const answer = await this.answer(() => this.platform.relayStatus());
+    if (answer?.ok === false) this.update({ failure: failureOf("The relay's sessions could not be read", answer.error) });
+    return this.state.listening !== null;
+  }
+
+  /**
+   * Sends a request answering the relay's status and takes the status it answers; null when a later
+   * request's answer was taken already (this one is dropped).
+   */
+  private async answer(request: () => Promise<Outcome<RelayStatus>>): Promise<Outcome<RelayStatus> | null> {
+    const ticket = ++this.sent;
+    const answer = await request();
+    if (ticket < this.taken) return null;
+    this.taken = ticket;
+    if (answer.ok) {
+      // A stopped relay's watch ended with it: a start watches again.
+      if (answer.value.listening === null) this.watching = false;
+      this.update({ listening: answer.value.listening, sessions: answer.value.sessions });
+    }
+    return answer;
+  }
+
+  private async watch(): Promise<void> {
+    if (this.watching) return;
+    this.watching = true;
+    const answer = await this.platform.watchRelay((entry) => {
+      this.log(entry);
+    });
+    if (!answer.ok) {
+      this.watching = false;
+      this.update({ failure: failureOf("The relay's log could not be watched", answer.error) });
+    }
+  }
+
+  private log(entry: RelayLogEntry): void {
+    const line: RelayLogLine = {
+      seq: ++this.received,
+      received: Date.now(),
+      code: entry.code,
+      event: entry.event,
+      summary: relaySummary(entry),
+    };
+    this.update({ log: [line, ...this.state.log].slice(0, RELAY_LOG_SIZE) });
+    void this.refresh();
+  }
+}
