@@ -5,6 +5,7 @@
 // Its state lives in RelayStore (relay.ts).
 import { useEffect, useSyncExternalStore } from "react";
 import type { RelaySessionView } from "../platform";
+import { FailureNotice } from "./FailureNotice";
 import type { RelayLogLine, RelayStore } from "./relay";
 
 /** When a log entry arrived, as the clock read it. */
@@ -56,18 +57,13 @@ export function RelayPanel({ store }: { store: RelayStore }) {
         </span>
       </div>
       {state.failure !== null && (
-        <div className="error failure" role="alert" data-testid="relay-failure">
-          <strong>{state.failure.title}</strong>
-          <span>{state.failure.detail}</span>
-          <button
-            type="button"
-            onClick={() => {
-              store.dismissFailure();
-            }}
-          >
-            Dismiss
-          </button>
-        </div>
+        <FailureNotice
+          failure={state.failure}
+          testId="relay-failure"
+          onDismiss={() => {
+            store.dismissFailure();
+          }}
+        />
       )}
       {running &&
         (state.sessions.length === 0 ? (

@@ -33,6 +33,7 @@ import {
   type ToolFilter,
 } from "./catalog";
 import { AllowDialog } from "./AllowDialog";
+import { FailureNotice } from "./FailureNotice";
 import { RelayPanel } from "./RelayPanel";
 import { SectionSelect, SourceForm } from "./SourceForm";
 import { addSourceEdit, attachSourceEdit, removeSourceEdit, replaceSourceEdit, snapshotEdit, sourcesOf } from "./sourceEdits";
@@ -127,18 +128,13 @@ export function SourcesPanel({
         </span>
       </div>
       {state.failure !== null && (
-        <div className="error failure" role="alert" data-testid="sources-failure">
-          <strong>{state.failure.title}</strong>
-          <span>{state.failure.detail}</span>
-          <button
-            type="button"
-            onClick={() => {
-              store.dismissFailure();
-            }}
-          >
-            Dismiss
-          </button>
-        </div>
+        <FailureNotice
+          failure={state.failure}
+          testId="sources-failure"
+          onDismiss={() => {
+            store.dismissFailure();
+          }}
+        />
       )}
       {adding && (
         <SourceForm

@@ -2,9 +2,9 @@
 // its sessions (read again whenever a log entry arrives), and a live log of the last entries, newest
 // first, fed by `watchRelay` once the relay is started (or found running when the panel opens);
 // Start and Stop, and why the last one failed. React reads it through `subscribe`/`getState`.
-import type { JsonValue, Outcome, PlatformError, Platform, RelayLogEntry, RelaySessionView, RelayStatus } from "../platform";
+import type { JsonValue, Outcome, Platform, RelayLogEntry, RelaySessionView, RelayStatus } from "../platform";
 import { ExternalStore } from "../state/ExternalStore";
-import { describeError } from "../view";
+import { failureOf, type ActionFailure } from "./failure";
 
 /** How many log entries the panel keeps. */
 export const RELAY_LOG_SIZE = 50;
@@ -21,12 +21,6 @@ export interface RelayLogLine {
   summary: string;
 }
 
-/** Why the last action on the relay was not done. */
-export interface RelayFailure {
-  title: string;
-  detail: string;
-}
-
 export interface RelayState {
   /** Where it listens (`http://127.0.0.1:7391`); null when stopped or not read yet. */
   listening: string | null;
@@ -34,7 +28,7 @@ export interface RelayState {
   /** The log's last entries, newest first. */
   log: RelayLogLine[];
   busy: "start" | "stop" | null;
-  failure: RelayFailure | null;
+  failure: ActionFailure | null;
 }
 
 /** A tool as an update names it: its name, or the tool itself. */
@@ -67,10 +61,6 @@ export function relaySummary(entry: RelayLogEntry): string {
     return [changes === "" ? "no change" : changes, reason].filter((part) => part !== null).join(" — ");
   }
   return JSON.stringify(entry.data);
-}
-
-function failureOf(title: string, error: PlatformError): RelayFailure {
-  return error.code === "ipc_failed" || error.code === "internal" ? describeError(error) : { title, detail: error.message };
 }
 
 export class RelayStore extends ExternalStore<RelayState> {

@@ -5,18 +5,12 @@
 // for as long as that source's definition stays the one started; and the catalog's filter. Editing
 // the sources is an edit of the document (EditorStore.editSources). The app's relay has its own
 // store (relay.ts). React reads it through `subscribe`/`getState`.
-import type { DocumentView, Outcome, Platform, PlatformError, SourceView, ToolSource } from "../platform";
+import type { DocumentView, Outcome, Platform, SourceView, ToolSource } from "../platform";
 import { ExternalStore, TaskQueue } from "../state/ExternalStore";
-import { describeError } from "../view";
+import { failureOf, type ActionFailure } from "./failure";
 import { RelayStore } from "./relay";
 import { definitionOf, NO_FILTER, type Discovered, type ToolFilter } from "./catalog";
 import { sameJson } from "./sourceEdits";
-
-/** Why the last action on the sources was not done. */
-export interface SourcesFailure {
-  title: string;
-  detail: string;
-}
 
 /** What is under way: one answer, or a discovery, at a time. */
 export type SourcesBusy = "allow" | "revoke" | "discover";
@@ -29,7 +23,7 @@ export interface SourcesState {
   /** Whether a discovery has been made (its lists may since have gone with their definitions). */
   hasDiscovered: boolean;
   busy: SourcesBusy | null;
-  failure: SourcesFailure | null;
+  failure: ActionFailure | null;
   /** The catalog's filter. */
   filter: ToolFilter;
 }
@@ -37,17 +31,6 @@ export interface SourcesState {
 /** The part of the open document the sources follow. */
 type Followed = Pick<DocumentView, "id" | "path" | "template">;
 
-/** The title of a failed action. */
-function failureOf(title: string, error: PlatformError): SourcesFailure {
-  switch (error.code) {
-    case "ipc_failed":
-    case "internal":
-    case "unknown_document":
-      return describeError(error);
-    default:
-      return { title, detail: error.message };
-  }
-}
 
 export class SourcesStore extends ExternalStore<SourcesState> {
   /** Answers, allow, revoke and discovery run one after the other. */
