@@ -355,3 +355,24 @@ export async function stopHarness() {
   await stopAll();
   if (workDir !== undefined && process.env.UNFOLD_E2E_KEEP !== '1') rmSync(workDir, { recursive: true, force: true });
 }
+
+/** Waits until the comparison under way has finished. */
+export async function waitForComparison(session) {
+  await waitUntil(
+    session,
+    "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
+    (status) => status === "finished",
+    "the comparison finished",
+  );
+}
+
+/** Every event the timeline shows, as "lane type text", in the page's order. */
+export async function timelineEvents(session) {
+  return waitUntil(
+    session,
+    `return [...document.querySelectorAll('[data-testid="timeline-event"]')]
+       .map((e) => e.dataset.lane + " " + e.dataset.type + " " + e.textContent.trim());`,
+    (list) => list.length > 0,
+    "the timeline's events",
+  );
+}

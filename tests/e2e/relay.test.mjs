@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
-import { click, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, waitUntil, withApp } from "./harness.mjs";
+import { click, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitForComparison, waitUntil, withApp } from "./harness.mjs";
 
 const TEMPLATE = join(ROOT, "examples/relay-plugin/tables.unfold.json");
 const SCENARIO = join(ROOT, "examples/relay-plugin/plot.scenario.json");
@@ -75,19 +75,8 @@ describe("the plugin relay in the real app", () => {
         );
         await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
         await click(session, '[data-testid="run-comparison"]');
-        await waitUntil(
-          session,
-          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
-          (status) => status === "finished",
-          "the comparison finished",
-        );
-        const events = await waitUntil(
-          session,
-          `return [...document.querySelectorAll('[data-testid="timeline-event"]')]
-             .map((e) => e.dataset.lane + " " + e.dataset.type + " " + e.textContent.trim());`,
-          (list) => list.length > 0,
-          "the timeline's events",
-        );
+        await waitForComparison(session);
+        const events = await timelineEvents(session);
         const of = (lane, type) => events.filter((e) => e.startsWith(`${lane} ${type}`));
         assert.match(of("dynamic", "tools_discovered")[0] ?? "", /tools from tables \(listed live\)/, events.join("\n"));
         assert.match(of("dynamic", "tool_availability_changed")[0] ?? "", /\(tables\).*\+plot_column/, events.join("\n"));

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { click, EXAMPLE, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, waitFor, waitUntil, withApp, workDir } from "./harness.mjs";
+import { click, EXAMPLE, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp, workDir } from "./harness.mjs";
 
 const cache = process.env.UNFOLD_CACHE ?? join(homedir(), ".cache/unfold");
 const PYTHON = process.env.UNFOLD_MCP_PYTHON ?? join(cache, "mcp-venv/bin/python");
@@ -93,19 +93,8 @@ describe("tool sources in the real app", () => {
         await sleep(300); // a frame for WebKit to paint the dialog into the screenshot
         await saveScreenshot(session, "sources-run-question-1024-dark");
         await click(session, '[data-testid="run-sources-allow"]');
-        await waitUntil(
-          session,
-          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
-          (status) => status === "finished",
-          "the comparison finished",
-        );
-        const events = await waitUntil(
-          session,
-          `return [...document.querySelectorAll('[data-testid="timeline-event"]')]
-             .map((e) => e.dataset.lane + " " + e.dataset.type + " " + e.textContent.trim());`,
-          (list) => list.length > 0,
-          "the timeline's events",
-        );
+        await waitForComparison(session);
+        const events = await timelineEvents(session);
         const of = (lane, type) => events.filter((e) => e.startsWith(`${lane} ${type}`));
         for (const lane of ["dynamic", "restart"]) {
           assert.match(of(lane, "tools_discovered")[0] ?? "", /tools from ide \(listed live\)/, events.join("\n"));
