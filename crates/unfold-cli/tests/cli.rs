@@ -811,19 +811,9 @@ fn logs_go_to_stderr_only_when_asked() {
 
 #[test]
 fn relay_serves_sessions_on_this_machine_until_interrupted() {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let mut relay = std::process::Command::new(env!("CARGO_BIN_EXE_unfold"))
-        .args(["relay", "--port", "0"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(relay.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
-    let address = line
-        .strip_prefix("relay listening on http://")
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_owned();
+    use std::io::{Read, Write};
+    let (mut relay, url) = start_relay();
+    let address = url.strip_prefix("http://").unwrap_or_else(|| panic!("{url}")).to_owned();
     assert!(address.starts_with("127.0.0.1:"), "only this machine: {address}");
     let mut socket = std::net::TcpStream::connect(&address).unwrap();
     let request =
@@ -833,9 +823,9 @@ fn relay_serves_sessions_on_this_machine_until_interrupted() {
     socket.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
     assert!(answer.contains("\"token\":"), "{answer}");
-    let interrupted = std::process::Command::new("kill").args(["-INT", &relay.id().to_string()]).status().unwrap();
+    let interrupted = std::process::Command::new("kill").args(["-INT", &relay.0.id().to_string()]).status().unwrap();
     assert!(interrupted.success());
-    assert!(relay.wait().unwrap().success(), "Ctrl+C stops it cleanly");
+    assert!(relay.0.wait().unwrap().success(), "Ctrl+C stops it cleanly");
     assert!(std::net::TcpStream::connect(&address).is_err(), "and the port is free");
 }
 
@@ -891,19 +881,25 @@ fn first_line(child: &mut Child) -> String {
     line
 }
 
-#[test]
-fn the_example_plugin_changes_its_tools_mid_run_through_a_real_relay() {
-    let piped = std::process::Stdio::piped;
+/// `unfold relay` on a free port, and where it listens (`http://127.0.0.1:PORT`).
+fn start_relay() -> (Child, String) {
     let mut relay = Child(
         std::process::Command::new(env!("CARGO_BIN_EXE_unfold"))
             .args(["relay", "--port", "0"])
-            .stdout(piped())
+            .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap(),
     );
-    let relay_line = first_line(&mut relay);
-    let relay_url =
-        relay_line.trim().strip_prefix("relay listening on ").unwrap().split("/api").next().unwrap().to_owned();
+    let line = first_line(&mut relay);
+    let url = line.trim().strip_prefix("relay listening on ").and_then(|rest| rest.split("/api").next());
+    let url = url.unwrap_or_else(|| panic!("{line}")).to_owned();
+    (relay, url)
+}
+
+#[test]
+fn the_example_plugin_changes_its_tools_mid_run_through_a_real_relay() {
+    let piped = std::process::Stdio::piped;
+    let (_relay, relay_url) = start_relay();
     let template = repo("examples/relay-plugin/tables.unfold.json");
     let scenario = repo("examples/relay-plugin/plot.scenario.json");
     let mut lanes = Vec::new();
