@@ -1,7 +1,8 @@
 // End-to-end test of the plugin relay in the REAL app (issue 13), at 1024×700 in dark mode: the
 // Sources tab starts the app's relay, the example plugin (examples/relay-plugin, plain Python)
 // opens a session and registers its tool, the app lists the session and logs the update, and a
-// comparison attached to the session sees the plugin add a tool mid-run. Run: `node --test
+// comparison attached to the session sees the plugin add a tool mid-run: its lanes run side by side,
+// so the one change is an injection in the dynamic lane and a restart in the restart lane. Run: `node --test
 // tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -81,6 +82,12 @@ describe("the plugin relay in the real app", () => {
         assert.match(of("dynamic", "tools_discovered")[0] ?? "", /tools from tables \(listed live\)/, events.join("\n"));
         assert.match(of("dynamic", "tool_availability_changed")[0] ?? "", /\(tables\).*\+plot_column/, events.join("\n"));
         assert.match(of("dynamic", "tools_injected")[0] ?? "", /plot_column/, events.join("\n"));
+        // The lanes ran side by side on the one session: the plugin's one change reached both.
+        assert.match(of("restart", "tool_availability_changed")[0] ?? "", /\(tables\).*\+plot_column/, events.join("\n"));
+        assert.match(of("restart", "restart")[0] ?? "", /restarted for a change of the tool list/, events.join("\n"));
+        assert.deepEqual([of("dynamic", "restart"), of("restart", "tools_injected")], [[], []], events.join("\n"));
+        await sleep(300);
+        await saveScreenshot(session, "relay-compare-1024-dark");
       },
       SCENARIO,
     );

@@ -205,13 +205,15 @@ export type CommandError = {
 
 /**
  *  What a comparison tells while it runs: the runs go one after the other (the adapters in the
- *  order asked, then the baseline), each event as it happens.
+ *  order asked, then the baseline), or side by side when they share their sources (a relay
+ *  session: [`ToolSources::shared_between_runs`]), each event as it happens.
  */
 export type CompareProgress = CompareProgress_Serialize | CompareProgress_Deserialize;
 
 /**
  *  What a comparison tells while it runs: the runs go one after the other (the adapters in the
- *  order asked, then the baseline), each event as it happens.
+ *  order asked, then the baseline), or side by side when they share their sources (a relay
+ *  session: [`ToolSources::shared_between_runs`]), each event as it happens.
  */
 export type CompareProgress_Deserialize = 
 /**  A run begins. */
@@ -236,7 +238,8 @@ text: string };
 
 /**
  *  What a comparison tells while it runs: the runs go one after the other (the adapters in the
- *  order asked, then the baseline), each event as it happens.
+ *  order asked, then the baseline), or side by side when they share their sources (a relay
+ *  session: [`ToolSources::shared_between_runs`]), each event as it happens.
  */
 export type CompareProgress_Serialize = 
 /**  A run begins. */

@@ -897,37 +897,33 @@ fn start_relay() -> (Child, String) {
 }
 
 #[test]
-fn the_example_plugin_changes_its_tools_mid_run_through_a_real_relay() {
-    let piped = std::process::Stdio::piped;
+fn the_example_plugin_changes_its_tools_mid_comparison_through_a_real_relay() {
     let (_relay, relay_url) = start_relay();
     let template = repo("examples/relay-plugin/tables.unfold.json");
     let scenario = repo("examples/relay-plugin/plot.scenario.json");
-    let mut lanes = Vec::new();
-    for adapter in ["dynamic", "restart"] {
-        // A fresh plugin (and session) per adapter: the lanes share nothing.
-        let mut plugin = Child(
-            std::process::Command::new("python3")
-                .arg(repo("examples/relay-plugin/table_plugin.py"))
-                .arg(&relay_url)
-                .stdout(piped())
-                .spawn()
-                .unwrap(),
-        );
-        let session: serde_json::Value = serde_json::from_str(&first_line(&mut plugin)).unwrap();
-        let code = session["code"].as_str().unwrap();
-        let args = [template.to_str().unwrap(), scenario.to_str().unwrap(), "--adapters", adapter, "--json"];
-        // The plugin prints its session once it is ready: stream open, tools registered.
-        let outcome = unfold()
-            .arg("compare")
-            .args(args)
-            .args(["--relay", &relay_url, "--relay-session", code])
-            .env("UNFOLD_RELAY_TOKEN", session["token"].as_str().unwrap())
-            .output()
-            .unwrap();
-        assert!(outcome.status.success(), "{}", String::from_utf8_lossy(&outcome.stderr));
-        let report: serde_json::Value = serde_json::from_slice(&outcome.stdout).unwrap();
-        lanes.push(report["runs"][0].clone());
-    }
+    let mut plugin = Child(
+        std::process::Command::new("python3")
+            .arg(repo("examples/relay-plugin/table_plugin.py"))
+            .arg(&relay_url)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    // The plugin prints its session once it is ready: stream open, tools registered.
+    let session: serde_json::Value = serde_json::from_str(&first_line(&mut plugin)).unwrap();
+    let code = session["code"].as_str().unwrap();
+    // One comparison, both lanes attached to the one session: the plugin adds its tool once, when
+    // the first lane opens a table, and each lane hears it.
+    let outcome = unfold()
+        .args(["compare", template.to_str().unwrap(), scenario.to_str().unwrap(), "--json"])
+        .args(["--relay", &relay_url, "--relay-session", code])
+        .env("UNFOLD_RELAY_TOKEN", session["token"].as_str().unwrap())
+        .output()
+        .unwrap();
+    assert!(outcome.status.success(), "{}", String::from_utf8_lossy(&outcome.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&outcome.stdout).unwrap();
+    let lanes = report["runs"].as_array().unwrap().clone();
+    assert_eq!((lanes[0]["adapter"].as_str(), lanes[1]["adapter"].as_str()), (Some("dynamic"), Some("restart")));
     let of = |run: &serde_json::Value, kind: &str| -> Vec<serde_json::Value> {
         run["events"].as_array().unwrap().iter().filter(|e| e["type"] == kind).cloned().collect()
     };
@@ -944,4 +940,5 @@ fn the_example_plugin_changes_its_tools_mid_run_through_a_real_relay() {
     }
     assert_eq!(of(&lanes[0], "tools_injected")[0]["tool_names"], serde_json::json!(["plot_column"]));
     assert_eq!(of(&lanes[1], "restart")[0]["reason"], "tool_availability_changed");
+    assert!(of(&lanes[0], "restart").is_empty() && of(&lanes[1], "tools_injected").is_empty());
 }

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use crate::document::{self, DocumentKind};
 use crate::error::{Problem, Result};
 use crate::schema::DocumentSchema;
+use crate::source::ToolSource;
 use crate::template::{tool_name_set, Template};
 use crate::tool::check_parameters_schema;
 use crate::tool::{reserved_name_problem, ScriptedResult, Tool};
@@ -214,8 +215,8 @@ impl Scenario {
         }
         let mut known: HashSet<&str> = tool_name_set(template);
         known.extend(self.tool_changes.iter().flat_map(|c| c.add.iter().map(|t| t.name.as_str())));
-        // A source without a snapshot may list any name live: its tools cannot be known here.
-        let unknowable = template.sources.iter().any(|source| source.snapshot.is_none());
+        // Such a source may list any name live: its tools cannot be known here.
+        let unknowable = template.sources.iter().any(ToolSource::lists_beyond_snapshot);
         for name in self.tool_results.keys().filter(|_| !unknowable) {
             if !known.contains(name.as_str()) {
                 problems.push(Problem::at(

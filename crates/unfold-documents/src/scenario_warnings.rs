@@ -46,8 +46,8 @@ fn calls_of(step: &Step, step_index: usize) -> Vec<(String, &ScriptedCall)> {
 struct ToolSchemas<'a> {
     by_name: HashMap<&'a str, Value>,
     template_key: &'a str,
-    /// The sources without a snapshot: they may list any tool live.
-    unsnapshotted: Vec<&'a str>,
+    /// The sources that may list tools no file names ([`ToolSource::lists_beyond_snapshot`]).
+    open_ended: Vec<&'a str>,
 }
 
 impl<'a> ToolSchemas<'a> {
@@ -55,24 +55,24 @@ impl<'a> ToolSchemas<'a> {
         let builtins = Builtin::ALL.into_iter().map(|b| (b.name(), accepting_more(b.offered().parameters)));
         let written = template.all_tools().into_iter().map(|t| (t.name.as_str(), t.parameters.clone()));
         let added = scenario.tool_changes.iter().flat_map(|c| &c.add).map(|t| (t.name.as_str(), t.parameters.clone()));
-        let unsnapshotted = template.sources.iter().filter(|s| s.snapshot.is_none()).map(|s| s.name.as_str()).collect();
+        let open_ended = template.sources.iter().filter(|source| source.lists_beyond_snapshot());
         ToolSchemas {
             by_name: builtins.chain(written).chain(added).collect(),
             template_key: &template.key,
-            unsnapshotted,
+            open_ended: open_ended.map(|s| s.name.as_str()).collect(),
         }
     }
 
     fn call_warnings(&self, template: &Template, pointer: &str, call: &ScriptedCall) -> Vec<Problem> {
         let Some(parameters) = self.by_name.get(call.call.as_str()) else {
-            let message = match self.unsnapshotted.as_slice() {
+            let message = match self.open_ended.as_slice() {
                 [] => format!(
                     "no tool '{}' in template '{}' or in tool_changes: the call will fail with \"Unknown tool\"",
                     call.call, self.template_key
                 ),
                 sources => format!(
                     "no tool '{}' in template '{}', its sources' snapshots or tool_changes: unless a source \
-                     without a snapshot ({}) lists it live, the call will fail with \"Unknown tool\"",
+                     that lists its tools live ({}) lists it, the call will fail with \"Unknown tool\"",
                     call.call,
                     self.template_key,
                     sources.join(", ")

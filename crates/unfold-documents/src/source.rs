@@ -47,6 +47,15 @@ pub struct ToolSource {
     pub extensions: Map<String, Value>,
 }
 
+impl ToolSource {
+    /// Whether a run may be offered tools of this source that no file names: a source without a
+    /// snapshot lists whatever it lists, and a relay plugin registers its tools per session and
+    /// changes them as the user works (its snapshot is only what it had when written).
+    pub fn lists_beyond_snapshot(&self) -> bool {
+        self.snapshot.is_none() || self.relay.is_some()
+    }
+}
+
 /// How to reach an MCP server: a child process over stdio, or a streamable HTTP endpoint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]

@@ -314,8 +314,13 @@ fn a_tool_a_source_without_a_snapshot_may_list_is_a_softer_warning_and_never_an_
     let warnings: Vec<String> = scenario.warnings_with(&template).iter().map(ToString::to_string).collect();
     assert_eq!(
         warnings,
-        ["/script/0/call: no tool 'unlock' in template 'task-executor', its sources' snapshots or tool_changes: unless a source without a snapshot (ide) lists it live, the call will fail with \"Unknown tool\""]
+        ["/script/0/call: no tool 'unlock' in template 'task-executor', its sources' snapshots or tool_changes: unless a source that lists its tools live (ide) lists it, the call will fail with \"Unknown tool\""]
     );
     template.sources[0].snapshot = Some(Vec::new());
     assert_eq!(scenario.problems_with(&template).len(), 2, "with a snapshot, the names are known");
+    // A relay plugin changes its tools as the user works: its snapshot never says all it may list.
+    template.sources[0].mcp = None;
+    template.sources[0].relay = serde_json::from_value(json!({ "plugin": "tables" })).unwrap();
+    assert_eq!(scenario.problems_with(&template), [], "a relay plugin may register it live");
+    assert_eq!(scenario.warnings_with(&template).len(), 1);
 }

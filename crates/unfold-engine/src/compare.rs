@@ -5,9 +5,12 @@
 //! and the answer it got; the app's compare view also hears every event as it happens and can
 //! cancel a comparison between two model calls.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use async_trait::async_trait;
+use futures_util::future::join_all;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -19,6 +22,7 @@ use crate::provider::{ModelRequest, ModelResponse, Provider};
 use crate::run::{run_with_host, RunInput, RunLimits};
 use crate::scripted::{ScriptedProvider, ScriptedToolResults};
 use crate::tool_host::{ToolHost, ToolSources};
+use unfold_documents::discovery::Discovery;
 use unfold_documents::error::{Error, Result};
 use unfold_documents::scenario::Scenario;
 use unfold_documents::template::{Section, Template, ToolDisclosure, Visibility};
@@ -130,7 +134,8 @@ impl Lane {
 }
 
 /// What a comparison tells while it runs: the runs go one after the other (the adapters in the
-/// order asked, then the baseline), each event as it happens.
+/// order asked, then the baseline), or side by side when they share their sources (a relay
+/// session: [`ToolSources::shared_between_runs`]), each event as it happens.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -296,7 +301,8 @@ pub async fn compare_live(
 
 /// [`compare_observed`] (no `providers`) or [`compare_live`], each run with the template's tool
 /// sources started by `sources`: every run (every lane, the baseline too) gets its own, closed
-/// when it ends.
+/// when it ends. When the runs share what the sources are (a relay session), they run side by
+/// side, each opened before any starts, so a change reaches every lane.
 pub async fn compare_with_sources<'a>(
     template: &Template,
     scenario: &Scenario,
@@ -315,31 +321,52 @@ async fn compare_runs(
     template: &Template,
     scenario: &Scenario,
     adapters: &[AdapterKind],
-    mut options: RunOptions<'_>,
+    options: RunOptions<'_>,
 ) -> Result<Comparison> {
     let problems = scenario.problems_with(template);
     if !problems.is_empty() {
         return Err(Error::invalid(problems));
     }
-    let mut runs = Vec::with_capacity(adapters.len());
-    let mut requests = Vec::new();
-    for &kind in adapters {
-        let (report, calls) =
-            sourced_lane_run(template, adapter_for(kind), Lane::of(kind), scenario, &mut options).await?;
-        requests.extend(calls.map(|calls| RunRequests { lane: Lane::of(kind), calls }));
-        runs.push(report);
+    let disclosed = matches!(options.models, Models::Scripted).then(|| everything_disclosed(template));
+    let mut plans: Vec<LanePlan<'_>> =
+        adapters.iter().map(|&kind| LanePlan { lane: Lane::of(kind), adapter: adapter_for(kind), template }).collect();
+    if let Some(disclosed) = &disclosed {
+        plans.push(LanePlan { lane: Lane::Baseline, adapter: &DynamicAdapter, template: disclosed });
     }
-    let baseline = match options.models {
-        Models::Scripted => {
-            let disclosed = everything_disclosed(template);
-            let (baseline, calls) =
-                sourced_lane_run(&disclosed, &DynamicAdapter, Lane::Baseline, scenario, &mut options).await?;
-            requests.extend(calls.map(|calls| RunRequests { lane: Lane::Baseline, calls }));
-            let savings = runs.iter().map(|run| Savings::against(&baseline.counters, run)).collect();
-            Some(BaselineReport { run: baseline, savings })
+    let RunOptions { keep_requests, observer, cancel, mut models, sources } = options;
+    let side_by_side = sources.as_deref().is_some_and(|sources| sources.shared_between_runs(template));
+    let mut lanes = LaneMaker { keep_requests, cancel, models: &mut models, sources };
+    let observer = Mutex::new(observer);
+    let outcomes = if side_by_side {
+        let ready = lanes.ready_all(plans, scenario).await?;
+        join_all(ready.into_iter().map(|lane| lane.run(scenario, &observer, cancel))).await
+    } else {
+        let mut outcomes = Vec::with_capacity(plans.len());
+        for plan in plans {
+            let outcome = lanes.ready(plan, scenario).await?.run(scenario, &observer, cancel).await;
+            let failed = outcome.is_err();
+            outcomes.push(outcome);
+            if failed {
+                break;
+            }
         }
-        Models::Live(_) => None,
+        outcomes
     };
+    let mut runs = Vec::with_capacity(adapters.len());
+    let mut baseline = None;
+    let mut requests = Vec::new();
+    for outcome in outcomes {
+        let (lane, report, calls) = outcome?;
+        requests.extend(calls.map(|calls| RunRequests { lane, calls }));
+        match lane {
+            Lane::Baseline => baseline = Some(report),
+            _ => runs.push(report),
+        }
+    }
+    let baseline = baseline.map(|baseline| {
+        let savings = runs.iter().map(|run| Savings::against(&baseline.counters, run)).collect();
+        BaselineReport { run: baseline, savings }
+    });
     let divergence = match runs.as_slice() {
         [left, right, ..] => Some(Divergence::between(left, right)),
         _ => None,
@@ -372,75 +399,137 @@ fn run_input<'a>(template: &'a Template, scenario: &'a Scenario) -> RunInput<'a>
     }
 }
 
-/// [`lane_run`] on `template` with its tool sources: started for this run alone and closed after it
-/// when `options` start sources, else their snapshots (nothing is started).
-async fn sourced_lane_run(
-    template: &Template,
-    adapter: &dyn Adapter,
+/// One run a comparison will make: which, under which adapter, on which template.
+struct LanePlan<'t> {
     lane: Lane,
-    scenario: &Scenario,
-    options: &mut RunOptions<'_>,
-) -> Result<(RunReport, Option<Vec<CallRequest>>)> {
-    if template.sources.is_empty() {
-        return lane_run(&run_input(template, scenario), adapter, lane, scenario, options, None).await;
-    }
-    let (discoveries, mut host) = match options.sources.as_deref_mut() {
-        Some(sources) => {
-            let (discoveries, host) = sources.open(template).await;
-            (discoveries, Some(host))
-        }
-        None => (template.offline_discoveries(), None),
-    };
-    let (seen, applied) = template.with_discovered(discoveries);
-    let mut input = run_input(&seen, scenario);
-    input.discoveries = &applied;
-    let outcome = lane_run(&input, adapter, lane, scenario, options, host.as_deref_mut()).await;
-    if let Some(host) = &mut host {
-        host.close().await;
-    }
-    outcome
+    adapter: &'static dyn Adapter,
+    template: &'t Template,
 }
 
-/// One run with the comparison's model and the scenario's tool results, as `options` say; the
-/// request body and answer of each model call when they keep requests.
-async fn lane_run(
-    input: &RunInput<'_>,
-    adapter: &dyn Adapter,
-    lane: Lane,
-    scenario: &Scenario,
-    options: &mut RunOptions<'_>,
-    host: Option<&mut (dyn ToolHost + '_)>,
-) -> Result<(RunReport, Option<Vec<CallRequest>>)> {
-    let mut provider = RecordingProvider {
-        inner: options.models.provider(lane, scenario, input.template)?,
-        exchanges: options.keep_requests.then(Vec::new),
-        cancel: options.cancel,
-    };
-    let mut results = ScriptedToolResults::new(scenario);
-    (options.observer)(CompareProgress::RunStarted { lane });
-    let observer = &mut *options.observer;
-    // Reborrowed for this run alone (a trait object's lifetime shortens only outside the `Option`).
-    let host = host.map(|host| -> &mut dyn ToolHost { host });
-    let report = run_with_host(input, adapter, &mut provider, &mut results, host, &mut |event: &Event| {
-        observer(CompareProgress::Event { lane, event: Box::new(event.clone()) });
-    })
-    .await?;
-    if options.cancel.load(Ordering::Relaxed) {
-        return Err(Error::Cancelled);
+/// Makes each run ready: its sources opened (or their snapshots) and its model made.
+struct LaneMaker<'m, 'o> {
+    keep_requests: bool,
+    cancel: &'o AtomicBool,
+    models: &'m mut Models<'o>,
+    sources: Option<&'m mut (dyn ToolSources + 'o)>,
+}
+
+impl<'o> LaneMaker<'_, 'o> {
+    /// `plan`'s run, its sources started for it alone when sources are started, else their
+    /// snapshots (nothing is started).
+    async fn ready<'t>(&mut self, plan: LanePlan<'t>, scenario: &Scenario) -> Result<ReadyLane<'t, 'o>> {
+        let (template, discoveries, mut host) = if plan.template.sources.is_empty() {
+            (Cow::Borrowed(plan.template), Vec::new(), None)
+        } else {
+            let (discoveries, host) = match self.sources.as_deref_mut() {
+                Some(sources) => {
+                    let (discoveries, host) = sources.open(plan.template).await;
+                    (discoveries, Some(host))
+                }
+                None => (plan.template.offline_discoveries(), None),
+            };
+            let (seen, applied) = plan.template.with_discovered(discoveries);
+            (Cow::Owned(seen), applied, host)
+        };
+        let inner = match self.models.provider(plan.lane, scenario, &template) {
+            Ok(inner) => inner,
+            Err(error) => {
+                if let Some(host) = &mut host {
+                    host.close().await;
+                }
+                return Err(error);
+            }
+        };
+        let provider = RecordingProvider { inner, exchanges: self.keep_requests.then(Vec::new), cancel: self.cancel };
+        Ok(ReadyLane { lane: plan.lane, adapter: plan.adapter, template, discoveries, provider, host })
     }
-    let calls = provider.exchanges.map(|exchanges| {
-        // Each exchange is kept as it is answered, each model_call event then too: in order, one
-        // for one.
-        let model_calls = report.events.iter().filter_map(|event| match event.kind {
-            EventKind::ModelCall { call_index, .. } => Some((call_index, event.attempt)),
-            _ => None,
+
+    /// Every plan's run ready before any starts, so the sources they share see them all; none
+    /// left open when one cannot be made.
+    async fn ready_all<'t>(&mut self, plans: Vec<LanePlan<'t>>, scenario: &Scenario) -> Result<Vec<ReadyLane<'t, 'o>>> {
+        let mut ready: Vec<ReadyLane<'t, 'o>> = Vec::with_capacity(plans.len());
+        for plan in plans {
+            match self.ready(plan, scenario).await {
+                Ok(lane) => ready.push(lane),
+                Err(error) => {
+                    for lane in &mut ready {
+                        lane.close().await;
+                    }
+                    return Err(error);
+                }
+            }
+        }
+        Ok(ready)
+    }
+}
+
+/// A comparison's observer, shared by the runs that go side by side.
+type SharedObserver<'a> = Mutex<&'a mut (dyn FnMut(CompareProgress) + Send)>;
+
+fn tell(observer: &SharedObserver<'_>, progress: CompareProgress) {
+    (observer.lock().unwrap_or_else(PoisonError::into_inner))(progress);
+}
+
+/// One run of a comparison, ready to go.
+struct ReadyLane<'t, 'o> {
+    lane: Lane,
+    adapter: &'static dyn Adapter,
+    /// The template as the run's sources offered it (the comparison's own when it has none).
+    template: Cow<'t, Template>,
+    /// What each source offered.
+    discoveries: Vec<Discovery>,
+    provider: RecordingProvider<'o>,
+    host: Option<Box<dyn ToolHost>>,
+}
+
+impl ReadyLane<'_, '_> {
+    /// Runs with the scenario's tool results and closes the run's sources; the request body and
+    /// answer of each model call when the comparison keeps requests.
+    async fn run(
+        mut self,
+        scenario: &Scenario,
+        observer: &SharedObserver<'_>,
+        cancel: &AtomicBool,
+    ) -> Result<(Lane, RunReport, Option<Vec<CallRequest>>)> {
+        let lane = self.lane;
+        let mut input = run_input(&self.template, scenario);
+        input.discoveries = &self.discoveries;
+        let mut results = ScriptedToolResults::new(scenario);
+        tell(observer, CompareProgress::RunStarted { lane });
+        // Reborrowed for this run alone (a trait object's lifetime shortens only outside the `Option`).
+        let host = self.host.as_deref_mut().map(|host| -> &mut dyn ToolHost { host });
+        let outcome =
+            run_with_host(&input, self.adapter, &mut self.provider, &mut results, host, &mut |event: &Event| {
+                tell(observer, CompareProgress::Event { lane, event: Box::new(event.clone()) });
+            })
+            .await;
+        if let Some(host) = &mut self.host {
+            host.close().await;
+        }
+        let report = outcome?;
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let calls = self.provider.exchanges.map(|exchanges| {
+            // Each exchange is kept as it is answered, each model_call event then too: in order,
+            // one for one.
+            let model_calls = report.events.iter().filter_map(|event| match event.kind {
+                EventKind::ModelCall { call_index, .. } => Some((call_index, event.attempt)),
+                _ => None,
+            });
+            model_calls
+                .zip(exchanges)
+                .map(|((call_index, attempt), (body, response))| CallRequest { call_index, attempt, body, response })
+                .collect()
         });
-        model_calls
-            .zip(exchanges)
-            .map(|((call_index, attempt), (body, response))| CallRequest { call_index, attempt, body, response })
-            .collect()
-    });
-    Ok((report, calls))
+        Ok((lane, report, calls))
+    }
+
+    async fn close(&mut self) {
+        if let Some(host) = &mut self.host {
+            host.close().await;
+        }
+    }
 }
 
 /// A comparison's model, keeping each request it is sent with its answer, and refusing to answer

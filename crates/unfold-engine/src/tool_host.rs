@@ -48,6 +48,13 @@ pub trait ToolHost: Send {
 pub trait ToolSources: Send {
     /// What `template`'s sources offer a new run, and the host that answers for them.
     async fn open(&mut self, template: &Template) -> (Vec<Discovery>, Box<dyn ToolHost>);
+
+    /// Whether the runs of `template` share what these sources are (a relay session, whose plugin
+    /// changes its tools for every run at once), rather than each starting its own: then a
+    /// comparison runs its lanes side by side, so a change reaches every lane while it runs.
+    fn shared_between_runs(&self, _template: &Template) -> bool {
+        false
+    }
 }
 
 /// Several kinds of sources for one run (MCP servers, a relay session): each source's discovery
@@ -74,6 +81,10 @@ impl ToolSources for CombinedSources {
         let order = |d: &Discovery| template.sources.iter().position(|s| s.name == d.source);
         best.sort_by_key(order);
         (best, Box::new(CombinedHost(hosts)))
+    }
+
+    fn shared_between_runs(&self, template: &Template) -> bool {
+        self.0.iter().any(|sources| sources.shared_between_runs(template))
     }
 }
 

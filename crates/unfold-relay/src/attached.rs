@@ -113,6 +113,10 @@ impl ToolSources for RelaySources {
             .collect();
         (discoveries, Box::new(host))
     }
+
+    fn shared_between_runs(&self, template: &Template) -> bool {
+        template.sources.iter().any(|source| source.relay.is_some())
+    }
 }
 
 fn with_reason(mut discovery: Discovery, why: String) -> Discovery {

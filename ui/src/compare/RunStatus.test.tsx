@@ -1,6 +1,6 @@
 // The run status of a finished comparison: how each run ended, with its failed tool calls (said once
 // when every run ended alike, per lane when they differ), and a warning, not a success, when a run
-// did not complete or a tool call failed.
+// did not complete or a tool call failed; while it runs, the lanes under way (one, or several side by side).
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
@@ -22,7 +22,7 @@ function finished(report: ComparisonReport): RunState {
     id: 1,
     status: "finished",
     lanes: ["dynamic", "restart", "baseline"],
-    current: null,
+    started: ["dynamic", "restart", "baseline"],
     events: { dynamic: [], restart: [], baseline: [] },
     writing: { dynamic: "", restart: "", baseline: "" },
     report,
@@ -97,5 +97,30 @@ describe("the run status of a finished comparison", () => {
     if (restart === undefined) throw new Error("the fixture has a restart run");
     stopped.runs[1] = { ...restart, status: "turn_limit" };
     expect(rendered(finished(stopped)).dataset.outcome).toBe("warning");
+  });
+});
+
+describe("the run status while the comparison runs", () => {
+  /** A running comparison whose `started` lanes have the fixture report's events, the `ended` ones all of them. */
+  function running(started: RunState["started"], ended: RunState["started"] = []): RunState {
+    const report = lookupFirstReport();
+    const whole = { dynamic: report.runs[0]?.events ?? [], restart: report.runs[1]?.events ?? [], baseline: report.baseline?.events ?? [] };
+    const events = { dynamic: [], restart: [], baseline: [] } as RunState["events"];
+    for (const lane of started) events[lane] = ended.includes(lane) ? whole[lane] : whole[lane].filter((event) => event.type !== "run_completed");
+    return { ...finished(report), status: "running", report: null, started, events };
+  }
+
+  it("names the one lane under way and its place while the lanes run in turn", () => {
+    expect(runStatusText(running([]))).toBe("Starting the comparison… 0 events so far");
+    expect(runStatusText(running(["dynamic"]))).toMatch(/^Running the dynamic run \(1 of 3\): \d+ events so far$/);
+    expect(runStatusText(running(["dynamic", "restart"], ["dynamic"]))).toMatch(/^Running the restart run \(2 of 3\)/);
+  });
+
+  it("names every lane under way when they run side by side, until each ends", () => {
+    expect(runStatusText(running(["dynamic", "restart", "baseline"]))).toMatch(
+      /^Running the dynamic, restart, and baseline runs side by side: \d+ events so far$/,
+    );
+    expect(runStatusText(running(["dynamic", "restart", "baseline"], ["dynamic"]))).toMatch(/^Running the restart and baseline runs side by side/);
+    expect(runStatusText(running(["dynamic", "restart", "baseline"], ["dynamic", "baseline"]))).toMatch(/^Running the restart run \(2 of 3\)/);
   });
 });

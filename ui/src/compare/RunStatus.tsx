@@ -1,12 +1,12 @@
-// Where the comparison is (running which of its lanes with how many events so far, finished with
+// Where the comparison is (running which of its lanes, or all side by side, with how many events so far, finished with
 // how each run ended in words, with its failed tool calls, cancelled, or failed and why) and, once it
 // finished, its first divergence in the report's own words (none when one adapter ran live). A
 // finished comparison in which a run did not complete, or a tool call failed, is shown as a warning,
 // not as a success; results from before the last change to the scenario or template say so.
-import type { ComparisonReport } from "../platform";
+import type { ComparisonReport, Lane } from "../platform";
 import type { RunState } from "./store";
 import { LANES } from "./timeline";
-import { count, outcomeText } from "./words";
+import { count, listed, outcomeText } from "./words";
 
 /** How each run of a finished comparison ended (the baseline last), with its counters. */
 function runEnds(run: RunState) {
@@ -28,8 +28,14 @@ export function runStatusText(run: RunState): string {
     case "running": {
       const total = LANES.reduce((sum, lane) => sum + run.events[lane].length, 0);
       const events = `${String(total)} ${total === 1 ? "event" : "events"} so far`;
-      if (run.current === null) return `Starting the comparison… ${events}`;
-      return `Running the ${run.current} run (${String(run.lanes.indexOf(run.current) + 1)} of ${String(run.lanes.length)}): ${events}`;
+      const ended = (lane: Lane) => run.events[lane].some((event) => event.type === "run_completed");
+      // Between two runs in turn, the one that just ended is still named.
+      const unended = run.started.filter((lane) => !ended(lane));
+      const running = unended.length > 0 ? unended : run.started.slice(-1);
+      const [only] = running;
+      if (only === undefined) return `Starting the comparison… ${events}`;
+      if (running.length > 1) return `Running the ${listed(running)} runs side by side: ${events}`;
+      return `Running the ${only} run (${String(run.lanes.indexOf(only) + 1)} of ${String(run.lanes.length)}): ${events}`;
     }
     case "finished": {
       const ends = runEnds(run).map((end) => ({ adapter: end.adapter, outcome: outcomeText(end.status, end.counters) }));

@@ -125,7 +125,7 @@ export function Timeline({
 function pendingText(run: RunState, lane: Lane): string {
   switch (run.status) {
     case "running":
-      return run.current !== lane && run.events[lane].length === 0 ? "waiting for its turn" : "running…";
+      return run.started.includes(lane) ? "running…" : "waiting for its turn";
     case "cancelled":
       return "cancelled before it ended";
     case "failed":

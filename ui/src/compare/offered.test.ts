@@ -1,5 +1,5 @@
-// offered.ts: the tool names and parameters the example template offers a scenario, and the
-// builtins each disclosure setting adds.
+// offered.ts: the tool names and parameters the example template offers a scenario (its sources'
+// snapshots too), and the builtins each disclosure setting adds.
 import { describe, expect, it } from "vitest";
 import type { Template } from "../platform";
 import { exampleTemplate } from "../testing/fakePlatform";
@@ -16,6 +16,16 @@ describe("offeredTools", () => {
     if (examples === undefined) throw new Error("the example has context.examples");
     examples.tools = [{ name: "quote", description: "quote things", parameters: { type: "object" } }];
     expect(offeredTools(template)).toEqual(["lookup", "search", "cite", "quote", "read_section"]);
+  });
+
+  it("lists the tools of its sources' snapshots before the builtins, and none of a source without one", () => {
+    const template = exampleTemplate();
+    const plot = { name: "plot", description: "plot a column", parameters: { type: "object" } };
+    template.sources = [
+      { name: "tables", section: null, relay: { plugin: "tables" }, snapshot: [plot] },
+      { name: "ide", section: null, mcp: { command: ["ide-server"] } },
+    ];
+    expect(offeredTools(template)).toEqual(["lookup", "search", "cite", "plot", "read_section"]);
   });
 
   it("names a tool once even when two places hold it", () => {

@@ -1,5 +1,6 @@
 // What the open template offers a scenario, as plain data: every tool name a script may call (the
-// template's own tools, every section's at any depth, and the builtins its disclosure settings add)
+// template's own tools, every section's at any depth, its sources' snapshots, and the builtins its
+// disclosure settings add)
 // and its parameter names. The scenario panel's pickers list exactly these.
 import type { Section, Template } from "../platform";
 
@@ -13,8 +14,8 @@ export function builtinTools(template: Template): string[] {
 }
 
 /**
- * Every tool name the template can offer: its own, then each section's in document order, then the
- * builtins; each name once. A section's tools count even while it is summarized, since the script
+ * Every tool name the template can offer: its own, then each section's in document order, then its
+ * sources' snapshots, then the builtins; each name once. A section's tools count even while it is summarized, since the script
  * may read it first.
  */
 export function offeredTools(template: Template): string[] {
@@ -26,6 +27,7 @@ export function offeredTools(template: Template): string[] {
     }
   };
   visit(template.sections);
+  for (const source of template.sources ?? []) names.push(...(source.snapshot ?? []).map((tool) => tool.name));
   return [...new Set([...names, ...builtinTools(template)])];
 }
 

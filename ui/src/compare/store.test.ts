@@ -179,11 +179,11 @@ describe("CompareStore comparisons", () => {
     platform.compare.hold = true;
     const running = store.run();
     await flush();
-    expect(store.getState().run).toMatchObject({ status: "running", current: "dynamic" });
+    expect(store.getState().run).toMatchObject({ status: "running", started: ["dynamic"] });
     expect(store.getState().run?.events.dynamic).toHaveLength(reportEvents("dynamic").length);
     await store.cancel();
     await running;
-    expect(store.getState().run).toMatchObject({ status: "cancelled", current: null, report: null });
+    expect(store.getState().run).toMatchObject({ status: "cancelled", report: null });
     expect(store.getState().run?.events.restart).toEqual([]);
   });
 

@@ -151,8 +151,11 @@ export interface RunState {
   status: "running" | "finished" | "cancelled" | "failed";
   /** The lanes it fills, in the order they run (a live one: its adapters, no baseline). */
   lanes: Lane[];
-  /** The lane whose run is under way (while running). */
-  current: Lane | null;
+  /**
+   * The lanes whose runs have started, in that order: one after the other, or all at once when
+   * they run side by side (attached to a relay session, they share its plugin).
+   */
+  started: Lane[];
   events: Record<Lane, RunEvent[]>;
   /** The text a live model is writing in each lane, until its answer is whole (its model_call). */
   writing: Record<Lane, string>;
@@ -550,7 +553,7 @@ export class CompareStore extends ExternalStore<CompareState> {
         id,
         status: "running",
         lanes: lanesOf(model),
-        current: null,
+        started: [],
         events: NO_EVENTS(),
         writing: NO_TEXT,
         report: null,
@@ -565,7 +568,7 @@ export class CompareStore extends ExternalStore<CompareState> {
     const result = await this.platform.runComparison(template.id, open.id, id, liveRunOf(model), relaySession, (progress) => {
       const run = this.state.run;
       if (run?.id !== id) return;
-      if (progress.type === "run_started") this.update({ run: { ...run, current: progress.lane } });
+      if (progress.type === "run_started") this.update({ run: { ...run, started: [...run.started, progress.lane] } });
       else if (progress.type === "text") {
         const writing = { ...run.writing, [progress.lane]: run.writing[progress.lane] + progress.text };
         this.update({ run: { ...run, writing } });
@@ -578,9 +581,9 @@ export class CompareStore extends ExternalStore<CompareState> {
     });
     const run = this.state.run;
     if (run?.id !== id) return;
-    if (result.ok) this.update({ run: { ...run, status: "finished", current: null, report: result.value } });
-    else if (result.error.code === "cancelled") this.update({ run: { ...run, status: "cancelled", current: null } });
-    else this.update({ run: { ...run, status: "failed", current: null, failure: failureOf("The comparison did not run", result.error) } });
+    if (result.ok) this.update({ run: { ...run, status: "finished", report: result.value } });
+    else if (result.error.code === "cancelled") this.update({ run: { ...run, status: "cancelled" } });
+    else this.update({ run: { ...run, status: "failed", failure: failureOf("The comparison did not run", result.error) } });
   }
 
   /** Stops the comparison under way before its next model call. */

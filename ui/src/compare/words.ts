@@ -100,6 +100,13 @@ export function count(n: number, word: string): string {
   return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 }
 
+const LIST_FORMAT = new Intl.ListFormat("en", { type: "conjunction" });
+
+/** "dynamic, restart, and baseline". */
+export function listed(items: readonly string[]): string {
+  return LIST_FORMAT.format(items);
+}
+
 /** "684": a count of tokens without its sign. */
 function magnitude(n: number): string {
   return Math.abs(n).toLocaleString("en-US");

@@ -205,7 +205,7 @@ function keptLanes(lanes: readonly { lane: Lane; run: StoredRun; note: string }[
       id: 0,
       status: "finished",
       lanes: lanes.map(({ lane }) => lane),
-      current: null,
+      started: lanes.map(({ lane }) => lane),
       events,
       writing: { dynamic: "", restart: "", baseline: "" },
       report: null,
