@@ -1273,7 +1273,7 @@ export type RelayStatus = RelayStatus_Serialize | RelayStatus_Deserialize;
 export type RelayStatus_Deserialize = {
 	/**  Where it listens (`http://127.0.0.1:7391`), or none when it is stopped. */
 	listening?: string | null,
-	/**  Its sessions, the most recently used first. */
+	/**  Its sessions, the newest first. */
 	sessions: RelaySessionView_Deserialize[],
 };
 
@@ -1281,7 +1281,7 @@ export type RelayStatus_Deserialize = {
 export type RelayStatus_Serialize = {
 	/**  Where it listens (`http://127.0.0.1:7391`), or none when it is stopped. */
 	listening: string | null,
-	/**  Its sessions, the most recently used first. */
+	/**  Its sessions, the newest first. */
 	sessions: RelaySessionView_Serialize[],
 };
 

@@ -44,7 +44,7 @@ pub struct RelayService {
 pub struct RelayStatus {
     /// Where it listens (`http://127.0.0.1:7391`), or none when it is stopped.
     pub listening: Option<String>,
-    /// Its sessions, the most recently used first.
+    /// Its sessions, the newest first.
     pub sessions: Vec<RelaySessionView>,
 }
 

@@ -20,7 +20,7 @@ use unfold_relay::{RelayLimits, RunningRelay};
 
 const SESSIONS: usize = 50;
 const UPDATES_PER_SESSION: usize = 25;
-const RUN_UPDATES: usize = 200;
+const RUN_UPDATES: usize = 1_000;
 
 struct Session {
     code: String,
@@ -180,7 +180,8 @@ async fn run_latency(relay: &RunningRelay, http: &reqwest::Client, base: &str) {
             http,
             format!("{base}/{code}/update-tools"),
             &token,
-            json!({ "toolUpdates": { "added": [tool(&format!("r{i}"))] } }),
+            // One tool in, the one before out: the session stays under its 1,000 tools.
+            json!({ "toolUpdates": { "added": [tool(&format!("r{i}"))], "removed": (0..i).rev().take(1).map(|j| format!("r{j}")).collect::<Vec<_>>() } }),
         )
         .await;
         // The run asks before each model call; here it asks until the update is there.

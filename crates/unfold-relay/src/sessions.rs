@@ -71,6 +71,7 @@ struct Session {
     observers: Observers,
     token: String,
     ttl: Duration,
+    created: Instant,
     last_used: Instant,
     plugin: Plugin,
     tools: IndexMap<String, Tool>,
@@ -187,6 +188,7 @@ impl Sessions {
             observers: Arc::clone(&self.observers),
             token: token.clone(),
             ttl,
+            created: Instant::now(),
             last_used: Instant::now(),
             plugin: Plugin::default(),
             tools: IndexMap::new(),
@@ -377,7 +379,8 @@ impl Sessions {
         receiver
     }
 
-    /// Every session, newest use first, without its token.
+    /// Every session, newest first, without its token: a session keeps its place in a list
+    /// however often its plugin updates it.
     pub fn summaries(&self) -> Vec<SessionSummary> {
         let sessions = self.lock();
         let mut listed: Vec<(&Session, SessionSummary)> = sessions
@@ -396,7 +399,7 @@ impl Sessions {
                 (session, summary)
             })
             .collect();
-        listed.sort_by_key(|(session, _)| std::cmp::Reverse(session.last_used));
+        listed.sort_by(|(a, _), (b, _)| b.created.cmp(&a.created).then_with(|| a.code.cmp(&b.code)));
         listed.into_iter().map(|(_, summary)| summary).collect()
     }
 

@@ -132,3 +132,23 @@ async fn a_call_to_a_plugin_that_never_answers_or_is_not_connected_fails_in_time
     assert_eq!((status, &late["error"]), (StatusCode::NOT_FOUND, &json!("unknown_request")));
     relay.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sessions_are_listed_newest_first_and_keep_their_place_as_their_plugins_update() {
+    let relay = RunningRelay::start(0, RelayLimits::default()).await.unwrap();
+    let client = Client::new(relay.address);
+    let (older, newer) = (client.create_session().await, client.create_session().await);
+    let codes = || relay.sessions.summaries().into_iter().map(|s| s.code).collect::<Vec<_>>();
+    assert_eq!(codes(), [newer.code.clone(), older.code.clone()]);
+    let (status, _) =
+        client.post(&older, "register-tools", json!({ "pluginType": "codap", "tools": [tool("a")] })).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let update = json!({ "toolUpdates": { "added": [tool("b")] }, "reason": "busy" });
+    assert_eq!(client.post(&older, "update-tools", update).await.0, StatusCode::OK);
+    assert_eq!(
+        codes(),
+        [newer.code.clone(), older.code.clone()],
+        "a list that jumps as a plugin works is hard to read"
+    );
+    relay.shutdown().await;
+}

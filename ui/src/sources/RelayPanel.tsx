@@ -3,7 +3,7 @@
 // page's session picker). Start relay and Stop relay; while it runs, where it listens, its sessions
 // (code, plugin, tools, open streams, expired) and a live log of the last entries, newest first.
 // Its state lives in RelayStore (relay.ts).
-import { useEffect, useSyncExternalStore } from "react";
+import { memo, useEffect, useSyncExternalStore } from "react";
 import type { RelaySessionView } from "../platform";
 import { FailureNotice } from "./FailureNotice";
 import type { RelayLogLine, RelayStore } from "./relay";
@@ -93,7 +93,14 @@ export function RelayPanel({ store }: { store: RelayStore }) {
   );
 }
 
-function RelaySession({ session }: { session: RelaySessionView }) {
+/** A session's line: drawn again only when what it shows changed (the sessions are read often). */
+const RelaySession = memo(RelaySessionLine, (before, after) => sessionLine(before.session) === sessionLine(after.session));
+
+function sessionLine(session: RelaySessionView): string {
+  return JSON.stringify([session.plugin_type, session.plugin_version, session.tools.map((tool) => tool.name), session.streams, session.expired]);
+}
+
+function RelaySessionLine({ session }: { session: RelaySessionView }) {
   const plugin = session.plugin_type === null ? "no plugin yet" : `${session.plugin_type} ${session.plugin_version ?? ""}`.trim();
   const names = session.tools.map((tool) => tool.name).join(", ");
   const count = `${String(session.tools.length)} tool${session.tools.length === 1 ? "" : "s"}`;
@@ -111,7 +118,10 @@ function RelaySession({ session }: { session: RelaySessionView }) {
   );
 }
 
-function RelayLogItem({ line }: { line: RelayLogLine }) {
+/** A log line never changes once received. */
+const RelayLogItem = memo(LogLine);
+
+function LogLine({ line }: { line: RelayLogLine }) {
   return (
     <li className="relay-log-entry" data-testid="relay-log-entry" data-code={line.code}>
       <time className="relay-meta" dateTime={new Date(line.received).toISOString()}>

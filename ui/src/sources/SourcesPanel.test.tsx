@@ -11,7 +11,7 @@
 // reads its sessions again on every entry, and says why it did not start.
 import { act } from "react";
 import type { Root } from "react-dom/client";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CompareStore } from "../compare/store";
 import { Editor } from "../editor/Editor";
 import { EditorStore } from "../editor/store";
@@ -580,6 +580,25 @@ describe("Relay section", () => {
       "+plot_column -x ~y — new table",
     ]);
     expect(entries[1]?.textContent).toContain("tool-availability-update");
+  });
+
+  it("reads the sessions once more after a burst of log entries, not once per entry", async () => {
+    const { platform } = await renderSources();
+    await click(one("relay-start"));
+    const reads = () => platform.callNames().filter((name) => name === "relayStatus").length;
+    const before = reads();
+    await act(async () => {
+      for (const tools of [["a"], ["a", "b"], ["a", "b", "c"]]) {
+        platform.relaySessions = [relaySession("K7Q2MX", "codap", tools)];
+        platform.relayEvent(update("K7Q2MX"));
+      }
+      await Promise.resolve();
+    });
+    await vi.waitFor(() => {
+      expect(one("relay-session").textContent).toContain("3 tools: a, b, c");
+    });
+    expect(all("relay-log-entry", one("relay-log"))).toHaveLength(3);
+    expect(reads() - before).toBe(2);
   });
 
   it("watches a relay already running when the panel opens, and stops it", async () => {

@@ -1,5 +1,5 @@
 // The app's own plugin relay (spec 9) as the Sources tab shows it, without React: where it listens,
-// its sessions (read again whenever a log entry arrives), and a live log of the last entries, newest
+// its sessions (read again after log entries arrive, one read at a time), and a live log of the last entries, newest
 // first, fed by `watchRelay` once the relay is started (or found running when the panel opens);
 // Start and Stop, and why the last one failed. React reads it through `subscribe`/`getState`.
 import type { JsonValue, Outcome, Platform, RelayLogEntry, RelaySessionView, RelayStatus } from "../platform";
@@ -8,6 +8,9 @@ import { failureOf, type ActionFailure } from "./failure";
 
 /** How many log entries the panel keeps. */
 export const RELAY_LOG_SIZE = 50;
+
+/** How long a busy relay's sessions wait between two reads. */
+const REREAD_PAUSE_MS = 100;
 
 /** One entry of the live log, as received. */
 export interface RelayLogLine {
@@ -70,6 +73,8 @@ export class RelayStore extends ExternalStore<RelayState> {
   /** Counts the status reads: an answer older than one taken already is dropped. */
   private sent = 0;
   private taken = 0;
+  /** The sessions are being read again for the log. */
+  private rereading = false;
 
   constructor(private readonly platform: Platform) {
     super({ listening: null, sessions: [], log: [], busy: null, failure: null });
@@ -149,6 +154,23 @@ export class RelayStore extends ExternalStore<RelayState> {
       summary: relaySummary(entry),
     };
     this.update({ log: [line, ...this.state.log].slice(0, RELAY_LOG_SIZE) });
-    void this.refresh();
+    void this.reread();
+  }
+
+  /**
+   * Reads the sessions again after log entries: once, then, if entries came meanwhile (or in the
+   * pause after it), once more, so a busy relay costs one read at a time and leaves the page time
+   * to draw its log.
+   */
+  private async reread(): Promise<void> {
+    if (this.rereading) return;
+    this.rereading = true;
+    let read: number;
+    do {
+      read = this.received;
+      await this.refresh();
+      await new Promise((resolve) => setTimeout(resolve, REREAD_PAUSE_MS));
+    } while (this.received !== read);
+    this.rereading = false;
   }
 }
