@@ -879,6 +879,19 @@ describe("CompareView relay session", () => {
     expect(picker()).toBeNull();
   });
 
+  it("reads the sessions again when the window gets the focus back (a plugin was started elsewhere)", async () => {
+    const { platform, store } = setup(templateWithSources());
+    platform.relayListening = "http://127.0.0.1:7391";
+    await render(store, platform);
+    expect(picker()).toBeNull();
+    platform.relaySessions = [relaySession("K7Q2MX", "codap", ["plot"])];
+    await act(async () => {
+      window.dispatchEvent(new FocusEvent("focus"));
+      await Promise.resolve();
+    });
+    expect([...(picker()?.options ?? [])].map((option) => option.value)).toEqual(["", "K7Q2MX"]);
+  });
+
   it("offers the relay's sessions, and sends the one chosen with the comparison (none by default)", async () => {
     const { platform } = await openScenario(templateWithSources(), undefined, (fake) => {
       fake.relayListening = "http://127.0.0.1:7391";

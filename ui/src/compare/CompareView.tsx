@@ -68,10 +68,17 @@ export function CompareView({ store, template, problems }: { store: CompareStore
     void store.loadProfiles();
   }, [store]);
 
-  // The relay session picker is offered only for a template with a relay source.
+  // The relay session picker is offered only for a template with a relay source. Its sessions are
+  // read again whenever the window gets the focus back: a plugin is started elsewhere.
   const hasRelay = hasRelaySource(template);
   useEffect(() => {
-    if (hasRelay) void store.loadRelay();
+    if (!hasRelay) return;
+    const load = () => void store.loadRelay();
+    load();
+    window.addEventListener("focus", load);
+    return () => {
+      window.removeEventListener("focus", load);
+    };
   }, [store, hasRelay]);
 
   const view = useRef<HTMLDivElement>(null);

@@ -243,6 +243,15 @@ describe("Sources panel: allowing", () => {
     expect(codap.querySelector('[data-testid="allow-source"]')).toBeNull();
   });
 
+  it("says no server is allowed only when the template has a server", async () => {
+    await renderSources();
+    expect(one("sources-status").textContent).toBe("No server is allowed: discovery lists none of them live.");
+    const relayOnly = templateWithSources();
+    relayOnly.sources = (relayOnly.sources ?? []).filter((source) => source.relay !== undefined);
+    await renderSources(relayOnly);
+    expect(one("sources-status").textContent).toBe("");
+  });
+
   it("takes an answer back with Revoke", async () => {
     const { platform } = await renderSources();
     await click(one("allow-source", card("ide")));

@@ -73,7 +73,9 @@ export function SourcesPanel({
   const [asking, setAsking] = useState<string | null>(null);
   const askingView = rows.find((row) => row.source.name === asking)?.view ?? null;
   const busy = state.busy !== null;
-  const anyAllowed = rows.some((row) => row.view?.permission === "allowed");
+  // Only servers are allowed: a relay source starts nothing and is never asked about.
+  const servers = rows.filter((row) => (row.source.mcp ?? null) !== null);
+  const noServerAllowed = servers.length > 0 && !servers.some((row) => row.view?.permission === "allowed");
   const stale = rows.filter(snapshotDiffers);
 
   return (
@@ -122,8 +124,8 @@ export function SourcesPanel({
         <span className="sources-status" role="status" data-testid="sources-status">
           {state.busy !== null
             ? BUSY_WORDS[state.busy]
-            : rows.length > 0 && !anyAllowed
-              ? "No source is allowed: discovery lists none of them live."
+            : noServerAllowed
+              ? "No server is allowed: discovery lists none of them live."
               : ""}
         </span>
       </div>
