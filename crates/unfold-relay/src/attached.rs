@@ -160,7 +160,7 @@ impl RelayHost {
 
     /// Opens this run's stream and reads it in the background.
     async fn watch(&mut self) -> Result<(), String> {
-        let request = self.http.get(self.session.url("stream")).bearer_auth(&self.session.token);
+        let request = self.http.get(self.session.url("stream?watch=true")).bearer_auth(&self.session.token);
         let mut response =
             request.send().await.map_err(|e| format!("the relay at {} is not reachable: {e}", self.session.relay))?;
         if !response.status().is_success() {

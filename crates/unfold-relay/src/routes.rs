@@ -7,13 +7,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use futures_util::Stream;
+use futures_util::{Stream, StreamExt};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
@@ -36,18 +36,44 @@ pub fn router(sessions: Arc<Sessions>) -> Router {
         .with_state(sessions)
 }
 
+/// The body's bytes, at most `limit` of them: past it, the rest is read and dropped (up to
+/// [`DRAINED_AT_MOST`]) and the body is too large.
+async fn body_within(body: Body, limit: usize) -> Result<Vec<u8>, RelayError> {
+    let mut chunks = body.into_data_stream();
+    let mut kept = Vec::new();
+    let mut read = 0;
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|e| RelayError::Invalid(format!("body: not read whole ({e})")))?;
+        read += chunk.len();
+        if read > DRAINED_AT_MOST {
+            break;
+        }
+        if read <= limit {
+            kept.extend_from_slice(&chunk);
+        }
+    }
+    if read > limit {
+        return Err(RelayError::TooLarge(limit));
+    }
+    Ok(kept)
+}
+
 /// The bearer token of the request, if it has one.
 fn token(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ").map(str::trim)
 }
 
-/// The body as a JSON object, read no further than `limit` bytes; an empty body is `{}`.
+/// How much of a body over the limit is still read, and dropped, so that its client, still
+/// sending, hears the 413 rather than a broken connection; a larger one is cut off at once.
+const DRAINED_AT_MOST: usize = 16 << 20;
+
+/// The body as a JSON object, kept no further than `limit` bytes; an empty body is `{}`.
 async fn json_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Value, RelayError> {
     let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
-    if declared.is_some_and(|length| length > limit) {
+    if declared.is_some_and(|length| length > DRAINED_AT_MOST) {
         return Err(RelayError::TooLarge(limit));
     }
-    let bytes = axum::body::to_bytes(body, limit).await.map_err(|_| RelayError::TooLarge(limit))?;
+    let bytes = body_within(body, limit).await?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
     }
@@ -153,9 +179,13 @@ async fn call_tool(
 async fn stream(
     State(sessions): State<Arc<Sessions>>,
     Path(code): Path<String>,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, RelayError> {
-    let events = sessions.open_stream(&code, token(&headers))?;
+    // Unfold's own addition: `?watch=true` marks a watcher's stream (a run, a viewer), which does
+    // not stand for the plugin when a tool is called.
+    let watcher = query.is_some_and(|query| query.split('&').any(|pair| matches!(pair, "watch" | "watch=true")));
+    let events = sessions.open_stream(&code, token(&headers), watcher)?;
     Ok(Sse::new(with_heartbeat(events, sessions.limits().heartbeat)))
 }
 

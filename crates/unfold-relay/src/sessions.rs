@@ -80,9 +80,17 @@ struct Session {
     /// listener can wait until it has heard the ones made before a call's answer.
     updates_seq: u64,
     recent_updates: VecDeque<Instant>,
-    streams: Vec<mpsc::Sender<StreamEvent>>,
+    streams: Vec<OpenStream>,
     queued: Vec<StreamEvent>,
     waiting: HashMap<String, oneshot::Sender<Result<Value, String>>>,
+}
+
+/// One open event stream of a session.
+struct OpenStream {
+    sender: mpsc::Sender<StreamEvent>,
+    /// A watcher's (`?watch=true`: a run, a viewer), not the plugin's: it hears every event, but
+    /// a tool request needs a stream that is not one.
+    watcher: bool,
 }
 
 /// A new session, as `POST /api/sessions` answers it.
@@ -317,8 +325,13 @@ impl Sessions {
     }
 
     /// A new stream of the session's events: first the updates queued while none was open, in
-    /// order, then each event as it happens.
-    pub fn open_stream(&self, code: &str, token: Option<&str>) -> Result<mpsc::Receiver<StreamEvent>, RelayError> {
+    /// order, then each event as it happens. A `watcher`'s stream does not stand for the plugin.
+    pub fn open_stream(
+        &self,
+        code: &str,
+        token: Option<&str>,
+        watcher: bool,
+    ) -> Result<mpsc::Receiver<StreamEvent>, RelayError> {
         let buffer = self.limits.stream_buffer;
         self.with_session(code, token, |session| {
             let (sender, receiver) = mpsc::channel(buffer.max(session.queued.len() + 1));
@@ -326,7 +339,7 @@ impl Sessions {
                 // Room was made for every queued event above.
                 let _ = sender.try_send(event);
             }
-            session.streams.push(sender);
+            session.streams.push(OpenStream { sender, watcher });
             Ok(receiver)
         })
     }
@@ -347,13 +360,13 @@ impl Sessions {
             session.waiting.insert(id.clone(), answer);
             session
                 .publish(StreamEvent { name: "tool-request", data: json!({ "id": id, "tool": tool, "args": args }) });
-            Ok(!session.streams.is_empty())
+            Ok(session.streams.iter().any(|stream| !stream.watcher))
         })?;
         if !sent {
             if let Some(session) = self.lock().get_mut(code) {
                 session.waiting.remove(&id);
             }
-            let answer = Err("the plugin is not connected: no stream of its session is open".to_owned());
+            let answer = Err("the plugin is not connected: it has no stream of its session open".to_owned());
             return Ok(CallAnswer { answer, updates_seq: self.updates_seq(code) });
         }
         let answer = match tokio::time::timeout(timeout, answered).await {
@@ -393,7 +406,7 @@ impl Sessions {
                     plugin_version: text(&session.plugin.plugin_version),
                     tools: session.tools.values().cloned().collect(),
                     last_updated: session.last_updated_ms,
-                    streams: session.streams.iter().filter(|s| !s.is_closed()).count(),
+                    streams: session.streams.iter().filter(|s| !s.sender.is_closed()).count(),
                     expired: session.last_used.elapsed() >= session.ttl,
                 };
                 (session, summary)
@@ -482,7 +495,7 @@ impl Session {
         let mut observers = self.observers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         observers.retain(|observer| observer.send((self.code.clone(), event.clone())).is_ok());
         drop(observers);
-        self.streams.retain(|stream| stream.try_send(event.clone()).is_ok());
+        self.streams.retain(|stream| stream.sender.try_send(event.clone()).is_ok());
         if self.streams.is_empty() && event.name == "tool-availability-update" {
             self.queued.push(event);
         }

@@ -89,7 +89,16 @@ pub struct EventReader {
 
 impl EventReader {
     pub async fn open(client: &Client, session: &Session) -> EventReader {
-        let response = client.http.get(client.url(session, "stream")).bearer_auth(&session.token).send().await.unwrap();
+        EventReader::open_route(client, session, "stream").await
+    }
+
+    /// A watcher's stream (`?watch=true`): it hears every event but does not stand for the plugin.
+    pub async fn watch(client: &Client, session: &Session) -> EventReader {
+        EventReader::open_route(client, session, "stream?watch=true").await
+    }
+
+    async fn open_route(client: &Client, session: &Session, route: &str) -> EventReader {
+        let response = client.http.get(client.url(session, route)).bearer_auth(&session.token).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(response.headers()["content-type"], "text/event-stream");
         EventReader { response, reader: SseReader::default(), events: Default::default() }

@@ -118,13 +118,20 @@ async fn updates_made_while_no_stream_is_open_arrive_in_order_when_one_opens() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_call_to_a_plugin_that_never_answers_or_is_not_connected_fails_in_time() {
+async fn a_call_to_a_plugin_that_never_answers_or_is_not_connected_fails_in_time_whoever_watches() {
     let relay = RunningRelay::start(0, RelayLimits::default()).await.unwrap();
     let client = Client::new(relay.address);
     let session = client.create_session().await;
     client.post(&session, "register-tools", json!({ "tools": [tool("a")] })).await;
     let (_, unconnected) = client.post(&session, "tool-calls", json!({ "tool": "a", "timeoutMs": 60000 })).await;
-    assert_eq!(unconnected["error"], "the plugin is not connected: no stream of its session is open");
+    assert_eq!(unconnected["error"], "the plugin is not connected: it has no stream of its session open");
+    // A watcher (a run, a viewer) hears the request but does not stand for the plugin.
+    let mut watcher = EventReader::watch(&client, &session).await;
+    let (_, watched) = client.post(&session, "tool-calls", json!({ "tool": "a", "timeoutMs": 60000 })).await;
+    assert_eq!(watched["error"], unconnected["error"]);
+    // First the registration, queued while no stream was open, then the request.
+    let heard = watcher.next_events(2).await;
+    assert_eq!((heard[1].0.as_str(), &heard[1].1["tool"]), ("tool-request", &json!("a")));
     let _silent_plugin = EventReader::open(&client, &session).await;
     let (_, silent) = client.post(&session, "tool-calls", json!({ "tool": "a", "timeoutMs": 200 })).await;
     assert_eq!(silent["error"], "the plugin gave no answer within 0.2 s");

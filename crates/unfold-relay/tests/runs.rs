@@ -57,6 +57,16 @@ async fn plugin(client: Client, session: Session) {
 }
 
 async fn attached_run(relay: &RunningRelay, session: &Session, kind: AdapterKind) -> String {
+    attached_run_waiting(relay, session, kind, Duration::from_secs(20)).await
+}
+
+/// [`attached_run`], a call waiting `call_timeout` for the plugin.
+async fn attached_run_waiting(
+    relay: &RunningRelay,
+    session: &Session,
+    kind: AdapterKind,
+    call_timeout: Duration,
+) -> String {
     let template = template();
     let scenario = unfold_test_support::scenario(json!({ "script": [
         { "call": "open_table", "args": {} },
@@ -67,7 +77,7 @@ async fn attached_run(relay: &RunningRelay, session: &Session, kind: AdapterKind
         relay: format!("http://{}", relay.address),
         code: session.code.clone(),
         token: session.token.clone(),
-        call_timeout: Duration::from_secs(20),
+        call_timeout,
     };
     let mut sources = RelaySources::new(attachment);
     let (discoveries, mut host) = sources.open(&template).await;
@@ -154,4 +164,38 @@ async fn a_session_without_the_named_plugin_or_a_relay_that_is_gone_gives_the_sn
     let (discoveries, _) = RelaySources::new(attachment(format!("http://{address}"))).open(&template()).await;
     let why = discoveries[0].error.as_deref().unwrap_or_default();
     assert!(why.starts_with(&format!("the relay at http://{address} is not reachable")), "{why}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plugin_that_stays_silent_or_vanished_is_a_failed_tool_result_and_the_run_goes_on() {
+    let relay = RunningRelay::start(0, RelayLimits::default()).await.unwrap();
+    let client = Client::new(relay.address);
+    let session = client.create_session().await;
+    // Registered, its stream open, and never an answer.
+    let stream = EventReader::open(&client, &session).await;
+    let registered = json!({ "pluginType": "codap", "tools": [tool("open_table", "Open a table.")] });
+    assert_eq!(client.post(&session, "register-tools", registered).await.0, reqwest::StatusCode::CREATED);
+    let silent = attached_run_waiting(&relay, &session, AdapterKind::Dynamic, Duration::from_millis(300)).await;
+    assert!(
+        silent.contains("  open_table {} -> failed \"The plugin failed: the plugin gave no answer within 0.3 s\""),
+        "{silent}"
+    );
+    assert!(silent.ends_with("completed \"Plotted.\""), "{silent}");
+
+    drop(stream);
+    let open_streams = || relay.sessions.summaries()[0].streams;
+    for _ in 0..2000 {
+        if open_streams() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(open_streams(), 0, "the relay saw the plugin go");
+    let vanished = attached_run(&relay, &session, AdapterKind::Restart).await;
+    assert!(
+        vanished.contains("  open_table {} -> failed \"The plugin failed: the plugin is not connected"),
+        "{vanished}"
+    );
+    assert!(vanished.ends_with("completed \"Plotted.\""), "{vanished}");
+    relay.shutdown().await;
 }
