@@ -10,6 +10,7 @@
 // own plugin relay (RelayPanel). Its state lives in SourcesStore; its edits go to the document
 // through `onEdit`.
 import { useState, useSyncExternalStore, type ReactNode } from "react";
+import { count } from "../compare/words";
 import type { EditRequest } from "../editor/edits";
 import type { ProblemView, SourceView, Template, ToolKind } from "../platform";
 import { ProblemItems } from "../ProblemItems";
@@ -414,7 +415,7 @@ function ToolCatalog({
           </select>
         </label>
         <span className="notice" data-testid="source-tool-count">
-          {shown.length === tools.length ? `${String(tools.length)} tools` : `${String(shown.length)} of ${String(tools.length)} tools`}
+          {shown.length === tools.length ? count(tools.length, "tool") : `${String(shown.length)} of ${count(tools.length, "tool")}`}
         </span>
       </div>
       {shown.length === 0 ? (
