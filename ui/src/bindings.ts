@@ -172,6 +172,16 @@ export type BaselineReport_Serialize = {
 	savings: Savings_Serialize[],
 } & RunReport_Serialize;
 
+/**  What one model call cost. */
+export type CallCost = {
+	/**  The call's index (1-based, over the whole run). */
+	call_index: number,
+	/**  Its attempt. */
+	attempt: number,
+	/**  Its prompt tokens at the input price plus its completion tokens at the output price. */
+	cost: number | null,
+};
+
 /**  The request one model call was sent, and what the model answered. */
 export type CallRequest = {
 	/**  The call's index (1-based, over the whole run). */
@@ -1317,6 +1327,26 @@ export type RunComparison_Serialize = {
 	divergence: Divergence_Serialize,
 };
 
+/**  What a run cost at one model's price. */
+export type RunCost = {
+	/**  The model it is priced as (the one that answered, or `--price-as`). */
+	model: string,
+	/**  The prices file's name for it (`gpt-4o-mini` for `gpt-4o-mini-2024-07-18`). */
+	priced_as: string,
+	/**  The prices' currency. */
+	currency: string,
+	/**  When the price was taken. */
+	taken: string,
+	/**  The prompt tokens' part. */
+	prompt: number | null,
+	/**  The completion tokens' part. */
+	completion: number | null,
+	/**  The whole run. */
+	total: number | null,
+	/**  Each model call, in order. */
+	calls: CallCost[],
+};
+
 /**  Which runs to list; empty fields match every run. */
 export type RunFilter = RunFilter_Serialize | RunFilter_Deserialize;
 
@@ -1378,6 +1408,11 @@ export type RunReport_Deserialize = {
 	final?: string | null,
 	/**  Its counters. */
 	counters: Counters,
+	/**
+	 *  What it cost, when it is priced (spec 10): as the model that answered it, or the one the
+	 *  user named; absent for a model with no price.
+	 */
+	cost?: RunCost | null,
 	/**  Its event log. */
 	events: Event_Deserialize[],
 };
@@ -1392,6 +1427,11 @@ export type RunReport_Serialize = {
 	final: string | null,
 	/**  Its counters. */
 	counters: Counters,
+	/**
+	 *  What it cost, when it is priced (spec 10): as the model that answered it, or the one the
+	 *  user named; absent for a model with no price.
+	 */
+	cost?: RunCost,
 	/**  Its event log. */
 	events: Event_Serialize[],
 };
@@ -1453,6 +1493,8 @@ export type RunSummary_Deserialize = {
 	status: RunStatus,
 	/**  Its counters. */
 	counters: Counters,
+	/**  What it cost, when it was priced. */
+	cost?: RunCost | null,
 };
 
 /**  A kept run, without its events: a row of the list. */
@@ -1487,6 +1529,8 @@ export type RunSummary_Serialize = {
 	status: RunStatus,
 	/**  Its counters. */
 	counters: Counters,
+	/**  What it cost, when it was priced. */
+	cost: RunCost | null,
 };
 
 /**  What one run saved against the baseline. */

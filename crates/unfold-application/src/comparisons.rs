@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use unfold_documents::prices::Pricing;
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Lane};
@@ -18,6 +19,7 @@ use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::exports;
 use crate::lock;
+use crate::prices::PriceFile;
 use crate::profiles::Profiles;
 use crate::run_history::OpenRunHistory;
 use crate::sources::SourceAccess;
@@ -92,22 +94,24 @@ pub async fn compare_and_keep(
     cancel: &AtomicBool,
     history: &OpenRunHistory,
 ) -> AppResult<KeptComparison> {
-    compare_with_consent_and_keep(documents, model, &SourceAccess::default(), observer, cancel, history).await
+    compare_with_consent_and_keep(documents, model, &SourceAccess::default(), None, observer, cancel, history).await
 }
 
 /// [`compare_and_keep`] with the template's tool sources reached for every run as `access`
-/// allows (each run its own connections, closed when it ends); otherwise the runs see snapshots.
+/// allows (each run its own connections, closed when it ends; otherwise the runs see snapshots),
+/// and every run priced at `pricing` when given.
 pub async fn compare_with_consent_and_keep(
     documents: ComparedDocuments<'_>,
     model: ComparisonModel<'_>,
     access: &SourceAccess,
+    pricing: Option<&Pricing>,
     observer: &mut (dyn FnMut(CompareProgress) + Send),
     cancel: &AtomicBool,
     history: &OpenRunHistory,
 ) -> AppResult<KeptComparison> {
     let ComparedDocuments { template, scenario, .. } = documents;
     let started = (now_ms(), std::time::Instant::now());
-    let comparison = match (&model, access.reaches(template)) {
+    let mut comparison = match (&model, access.reaches(template)) {
         (ComparisonModel::Scripted(adapters), false) => {
             unfold_engine::compare::compare_observed(template, scenario, adapters, observer, cancel).await
         }
@@ -140,6 +144,9 @@ pub async fn compare_with_consent_and_keep(
         None => error,
     })
     .map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
+    if let Some(pricing) = pricing {
+        comparison.report.price(pricing);
+    }
     let origin = ComparisonOrigin {
         template,
         template_path: documents.template_path,
@@ -165,16 +172,31 @@ fn live_provider(live: &LiveModel<'_>, lane: Lane) -> unfold_documents::Result<B
 }
 
 /// The app's comparisons: those under way (their cancel flag and token, by the UI's run id) and
-/// the last one finished, whose calls the UI asks for one at a time.
-#[derive(Debug, Default)]
+/// the last one finished, whose calls the UI asks for one at a time; a live one is priced as its
+/// model from `prices`.
+#[derive(Debug)]
 pub struct Comparisons {
     running: Mutex<HashMap<u32, (Arc<AtomicBool>, CancellationToken)>>,
     last: Mutex<Option<(u32, Comparison)>>,
+    prices: PriceFile,
+}
+
+impl Default for Comparisons {
+    /// Priced from the user's prices file where the command line reads it too.
+    fn default() -> Comparisons {
+        Comparisons::with_prices(PriceFile(crate::folders::default_prices_file()))
+    }
 }
 
 impl Comparisons {
+    /// No comparison yet; live ones priced from `prices`.
+    pub fn with_prices(prices: PriceFile) -> Comparisons {
+        Comparisons { running: Mutex::default(), last: Mutex::default(), prices }
+    }
+
     /// Runs a comparison the UI names `run_id` (for `cancel`, and for its calls afterwards), with
-    /// the template's sources reached as `access` allows, and keeps it as the last one.
+    /// the template's sources reached as `access` allows, a live one priced as its model when a
+    /// prices file has it, and keeps it as the last one.
     pub async fn run<'m>(
         &self,
         run_id: u32,
@@ -186,8 +208,14 @@ impl Comparisons {
     ) -> AppResult<unfold_engine::ComparisonReport> {
         let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
         let model = model(token.clone())?;
+        let pricing = match &model {
+            ComparisonModel::Live(live) => self.prices.pricing_of(&live.profile.model)?,
+            ComparisonModel::Scripted(_) => None,
+        };
+        let pricing = pricing.as_ref();
         lock(&self.running).insert(run_id, (Arc::clone(&cancel), token));
-        let outcome = compare_with_consent_and_keep(documents, model, access, observer, &cancel, history).await;
+        let outcome =
+            compare_with_consent_and_keep(documents, model, access, pricing, observer, &cancel, history).await;
         lock(&self.running).remove(&run_id);
         let kept = outcome?;
         let report = kept.comparison.report.clone();

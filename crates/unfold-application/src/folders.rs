@@ -1,6 +1,7 @@
 //! Where Unfold keeps what is not a user's document, so that the command line and the app find
 //! the same files: the run history and the crash-recovery entries in the app's data folder, the
-//! recent files lists in its config folder, and the provider profiles where `unfold run` reads them.
+//! recent files lists in its config folder, and the provider profiles and prices where the user
+//! edits them.
 
 use std::path::PathBuf;
 
@@ -62,11 +63,23 @@ impl Folders {
 /// `unfold/providers.json` in the user's configuration folder (`$XDG_CONFIG_HOME`, else
 /// `~/.config`); `None` without a home folder.
 pub fn default_profiles_file() -> Option<PathBuf> {
-    if let Some(path) = variable("UNFOLD_PROVIDERS") {
+    user_file("UNFOLD_PROVIDERS", "providers.json")
+}
+
+/// Where the command line and the app look for the user's prices: `$UNFOLD_PRICES`, else
+/// `unfold/prices.json` beside the provider profiles; `None` without a home folder.
+pub fn default_prices_file() -> Option<PathBuf> {
+    user_file("UNFOLD_PRICES", "prices.json")
+}
+
+/// A file the user edits by hand: where `variable` says, else `name` in `unfold/` of the
+/// configuration folder.
+fn user_file(variable_name: &str, name: &str) -> Option<PathBuf> {
+    if let Some(path) = variable(variable_name) {
         return Some(path);
     }
     let config = variable("XDG_CONFIG_HOME").or_else(|| variable("HOME").map(|home| home.join(".config")))?;
-    Some(config.join("unfold").join("providers.json"))
+    Some(config.join("unfold").join(name))
 }
 
 fn variable(name: &str) -> Option<PathBuf> {

@@ -6,7 +6,7 @@
 //! What it holds: the documents open in the app ([`templates`], [`scenarios`], [`recovery`]),
 //! comparisons and their exports ([`comparisons`], [`exports`]), live runs and replays
 //! ([`live_runs`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
-//! [`keys`]), recent files ([`recent`]), files read by the command line ([`files`]), tool sources
+//! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), tool sources
 //! ([`sources`]) and which of them the user allowed ([`source_permissions`]), the plugin relay
 //! ([`relay`]), and where all of it is kept ([`folders`]).
 
@@ -21,6 +21,7 @@ pub mod files;
 pub mod folders;
 pub mod keys;
 pub mod live_runs;
+pub mod prices;
 pub mod profiles;
 pub mod recent;
 pub mod recovery;

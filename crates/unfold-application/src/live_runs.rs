@@ -7,6 +7,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use indexmap::IndexMap;
+use unfold_documents::prices::Pricing;
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{AdapterKind, Event, RunInput, RunLimits, RunReport};
@@ -37,6 +38,8 @@ pub struct LiveRun<'a> {
     pub record: bool,
     /// What the run may reach of the template's tool sources (nothing: their snapshots).
     pub access: SourceAccess,
+    /// The model's price, when a prices file has it: the run is priced at it.
+    pub pricing: Option<Pricing>,
 }
 
 /// A finished run, its cassette when it was recorded, and why the history did not keep it if it
@@ -95,7 +98,10 @@ pub async fn run_live_and_keep(
     if let Some(host) = &mut host {
         host.close().await;
     }
-    let report = report.map_err(|e| e.in_file(template_path))?;
+    let mut report = report.map_err(|e| e.in_file(template_path))?;
+    if let Some(pricing) = &run.pricing {
+        report.price(pricing);
+    }
     let origin = SingleRun {
         source: RunSource::Live,
         template: (template, template_path),

@@ -55,7 +55,15 @@ fn the_apps_relay_lists_a_plugins_session_and_a_comparison_attached_to_it_sees_i
     let never = std::sync::atomic::AtomicBool::new(false);
     let history = OpenRunHistory::open(None);
     let kept = runtime
-        .block_on(comparisons::compare_with_consent_and_keep(documents, model, &access, &mut |_| {}, &never, &history))
+        .block_on(comparisons::compare_with_consent_and_keep(
+            documents,
+            model,
+            &access,
+            None,
+            &mut |_| {},
+            &never,
+            &history,
+        ))
         .unwrap();
     let dynamic = &kept.comparison.report.runs[0];
     let injected: Vec<&Vec<String>> = dynamic

@@ -58,6 +58,10 @@ pub enum Command {
         /// (`dynamic-call-001.json`, …, `baseline-call-001.json`), into this new or empty folder.
         #[arg(long, value_name = "DIR")]
         requests: Option<PathBuf>,
+        /// Price every run as if this model had answered it (prices: Unfold's, overridden by
+        /// $UNFOLD_PRICES, else ~/.config/unfold/prices.json).
+        #[arg(long, value_name = "MODEL")]
+        price_as: Option<String>,
         #[command(flatten)]
         sources: SourceConsent,
         #[command(flatten)]

@@ -7,10 +7,12 @@ use std::process::ExitCode;
 use indexmap::IndexMap;
 use unfold_application::comparisons::{self, ComparedDocuments, ComparisonModel};
 use unfold_application::files::{self, RenderRequest};
-use unfold_application::folders::Folders;
+use unfold_application::folders::{default_prices_file, Folders};
+use unfold_application::prices::PriceFile;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::{self, SourceAccess};
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
+use unfold_documents::prices::Pricing;
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::{AdapterKind, Preview};
 use unfold_stores::run_history::RunFilter;
@@ -40,9 +42,12 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { template, scenario, adapters, json, requests, sources, relay } => {
+        Command::Compare { template, scenario, adapters, json, requests, price_as, sources, relay } => {
             let access = relay.access(sources).map_err(|e| e.in_file(&template))?;
-            compare(&template, &scenario, dedup(adapters), json, requests.as_deref(), &access)
+            // Before anything runs: a model with no price is the user's mistake to hear of first.
+            let pricing = price_as.map(|model| PriceFile(default_prices_file()).pricing_as(&model)).transpose()?;
+            let output = CompareOutput { json, requests: requests.as_deref() };
+            compare(&template, &scenario, dedup(adapters), output, &access, pricing.as_ref())
         }
         Command::Run {
             template,
@@ -107,14 +112,23 @@ fn history() -> OpenRunHistory {
 
 /// `unfold compare`: the comparison kept in the history, drawn as a table or printed as JSON, and
 /// its request bodies written into `requests` (checked before it runs).
+/// What `unfold compare` prints and writes besides its table.
+struct CompareOutput<'a> {
+    /// The report as JSON instead of the table.
+    json: bool,
+    /// The folder to write every call's request body into.
+    requests: Option<&'a Path>,
+}
+
 fn compare(
     template_path: &Path,
     scenario_path: &Path,
     adapters: Vec<AdapterKind>,
-    json: bool,
-    requests: Option<&Path>,
+    output: CompareOutput<'_>,
     access: &SourceAccess,
+    pricing: Option<&Pricing>,
 ) -> AppResult<ExitCode> {
+    let CompareOutput { json, requests } = output;
     if let Some(folder) = requests {
         if let Some(problem) = exports::request_folder_problem(folder)? {
             return Err(Error::argument(format!("--requests {}", folder.display()), problem).into());
@@ -138,6 +152,7 @@ fn compare(
         documents,
         model,
         access,
+        pricing,
         &mut |_| {},
         &never,
         &history(),

@@ -9,6 +9,7 @@ use unfold_stores::run_history::RunFilter;
 
 use crate::args::HistoryAction;
 use crate::event_lines::event_line;
+use crate::money::money;
 
 /// `unfold history …`
 pub fn execute(
@@ -51,8 +52,17 @@ pub fn execute(
 
 fn list_table(runs: &[unfold_stores::run_history::RunSummary]) -> String {
     let mut out = format!(
-        "{:>5}  {:<19}  {:<8}  {:<20}  {:<28}  {:<7}  {:<13}  {:>5}  {:>7}\n",
-        "ID", "STARTED (UTC)", "SOURCE", "TEMPLATE", "SCENARIO / PROVIDER", "ADAPTER", "STATUS", "CALLS", "TOKENS"
+        "{:>5}  {:<19}  {:<8}  {:<20}  {:<28}  {:<7}  {:<13}  {:>5}  {:>7}  {:>9}\n",
+        "ID",
+        "STARTED (UTC)",
+        "SOURCE",
+        "TEMPLATE",
+        "SCENARIO / PROVIDER",
+        "ADAPTER",
+        "STATUS",
+        "CALLS",
+        "TOKENS",
+        "COST"
     );
     for run in runs {
         let what = match (&run.scenario, &run.model) {
@@ -66,7 +76,7 @@ fn list_table(runs: &[unfold_stores::run_history::RunSummary]) -> String {
             v.ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
         };
         out.push_str(&format!(
-            "{:>5}  {:<19}  {:<8}  {:<20}  {:<28}  {:<7}  {:<13}  {:>5}  {:>7}\n",
+            "{:>5}  {:<19}  {:<8}  {:<20}  {:<28}  {:<7}  {:<13}  {:>5}  {:>7}  {:>9}\n",
             run.id,
             utc(run.started_at_ms),
             value(serde_json::to_value(run.source)),
@@ -76,6 +86,7 @@ fn list_table(runs: &[unfold_stores::run_history::RunSummary]) -> String {
             value(serde_json::to_value(run.status)),
             run.counters.model_calls,
             run.counters.prompt_tokens + run.counters.completion_tokens,
+            run.cost.as_ref().map_or("-".to_owned(), |cost| money(cost.total, &cost.currency, false)),
         ));
     }
     out

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 
 use indexmap::IndexMap;
 use serde_json::json;
+use unfold_application::folders::default_prices_file;
 use unfold_application::live_runs::{self, FinishedRun, LiveRun};
+use unfold_application::prices::PriceFile;
 use unfold_application::profiles::Profiles;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::SourceAccess;
@@ -18,6 +20,7 @@ use unfold_engine::{AdapterKind, RunLimits, RunReport, RunStatus};
 use unfold_live::Cassette;
 
 use crate::event_lines::event_line;
+use crate::money::{money, priced_as};
 use crate::runtime::block_on;
 
 /// What `unfold run` is given.
@@ -65,6 +68,8 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
         limits,
         record: args.record.is_some(),
         access: args.access,
+        // Read before the run: a prices file that cannot be read must not cost a paid run.
+        pricing: PriceFile(default_prices_file()).pricing_of(&profile.model)?,
     };
     let mut print_event = |event: &unfold_engine::Event| {
         if let Some(line) = event_line(event).filter(|_| !json) {
@@ -162,8 +167,11 @@ fn print_report(report: &RunReport, json_with: Option<(&str, serde_json::Value)>
         return;
     }
     let c = &report.counters;
+    let cost = report.cost.as_ref().map_or(String::new(), |cost| {
+        format!(" · cost {} ({})", money(cost.total, &cost.currency, false), priced_as(cost))
+    });
     println!(
-        "model calls {} · restarts {} · tool calls {} ({} failed) · prompt tokens {} · completion tokens {}",
+        "model calls {} · restarts {} · tool calls {} ({} failed) · prompt tokens {} · completion tokens {}{cost}",
         c.model_calls, c.restarts, c.tool_calls, c.failed_tool_calls, c.prompt_tokens, c.completion_tokens
     );
 }

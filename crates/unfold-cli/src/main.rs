@@ -13,6 +13,7 @@ mod commands;
 mod event_lines;
 mod history;
 mod live;
+mod money;
 mod report_table;
 mod runtime;
 mod sources;

@@ -5,6 +5,8 @@
 use std::fmt::Write;
 
 use unfold_engine::compare::BaselineReport;
+
+use crate::money::{money, priced_as};
 use unfold_engine::{ComparisonReport, Counters, Event, EventKind, RunReport};
 
 /// Widest an event cell gets before it is cut.
@@ -111,7 +113,21 @@ fn counters_side_by_side(out: &mut String, report: &ComparisonReport, names: &[S
             |a: &RunReport, b: &RunReport| signed(i128::from(value(&b.counters)) - i128::from(value(&a.counters)));
         rows.push((name.into(), with_delta(cells, &delta)));
     }
+    if report.runs.iter().any(|run| run.cost.is_some()) {
+        let delta = |a: &RunReport, b: &RunReport| match (&a.cost, &b.cost) {
+            (Some(a), Some(b)) => money(b.total - a.total, &b.currency, true),
+            _ => String::new(),
+        };
+        rows.push(("cost".into(), with_delta(column(report, cost), &delta)));
+    }
     table(out, "", &header, &rows);
+    if let Some(cost) = report.runs.iter().find_map(|run| run.cost.as_ref()) {
+        let _ = writeln!(out, "{}", priced_as(cost));
+    }
+}
+
+fn cost(run: &RunReport) -> String {
+    run.cost.as_ref().map_or("-".into(), |cost| money(cost.total, &cost.currency, false))
 }
 
 /// The baseline next to every run: what each spent, and the prompt tokens each saved against it.
@@ -136,6 +152,9 @@ fn baseline_table(out: &mut String, baseline: &BaselineReport, report: &Comparis
     }));
     saved.resize(header.len(), String::new());
     rows.push(("prompt tokens saved".to_owned(), saved));
+    if baseline.run.cost.is_some() {
+        rows.push(("cost".to_owned(), cells(&cost)));
+    }
     table(out, "", &header, &rows);
 }
 

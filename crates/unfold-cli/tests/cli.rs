@@ -152,6 +152,67 @@ fn compare_table_shows_deltas_baseline_and_first_divergence() {
     assert!(readme.contains(&outcome.stdout), "README shows the compare table as it is");
 }
 
+/// Money (spec 10), worked by hand at claude-sonnet-4-5's $3 and $15 per million tokens:
+/// dynamic 1197 × 3 + 25 × 15 = 3966 millionths of a dollar, restart 1348 × 3 + 31 × 15 = 4509,
+/// the baseline 664 × 3 + 17 × 15 = 2247.
+#[test]
+fn compare_prices_every_run_as_the_model_named_and_refuses_one_with_no_price() {
+    let priced = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--price-as", "claude-sonnet-4-5"]);
+    assert_eq!(priced.code, 0, "{}", priced.stderr);
+    assert_eq!(row(&priced.stdout, "cost"), ["$0.003966", "$0.004509", "+$0.000543"]);
+    assert!(priced.stdout.contains("priced as claude-sonnet-4-5: USD per million tokens, taken 2025-10-01"));
+    let baseline = priced.stdout.split("baseline:").nth(1).unwrap();
+    assert_eq!(row(baseline, "cost"), ["$0.002247", "$0.003966", "$0.004509"]);
+
+    let args = [
+        "compare",
+        EXAMPLE,
+        "examples/lookup-first.scenario.json",
+        "--json",
+        "--price-as",
+        "claude-sonnet-4-5-20250929",
+    ];
+    let report: serde_json::Value = serde_json::from_str(&run(&args).stdout).unwrap();
+    let cost = &report["runs"][0]["cost"];
+    assert_eq!(
+        (&cost["model"], &cost["priced_as"]),
+        (&serde_json::json!("claude-sonnet-4-5-20250929"), &serde_json::json!("claude-sonnet-4-5"))
+    );
+    assert!((cost["total"].as_f64().unwrap() - 0.003966).abs() < 1e-12, "{cost}");
+    let calls: Vec<f64> = cost["calls"].as_array().unwrap().iter().map(|c| c["cost"].as_f64().unwrap()).collect();
+    assert_eq!(calls.len(), 4, "one per model call");
+    assert!((calls.iter().sum::<f64>() - 0.003966).abs() < 1e-12);
+
+    let unpriced = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--price-as", "my-finetune"]);
+    assert_eq!(unpriced.code, 2, "{}", unpriced.stderr);
+    assert!(unpriced.stderr.contains("no price for model 'my-finetune' (priced: gpt-5,"), "{}", unpriced.stderr);
+    assert!(unpriced.stdout.is_empty(), "nothing ran");
+}
+
+#[test]
+fn a_users_prices_file_overrides_the_shipped_prices_and_a_bad_one_is_located() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("prices.json");
+    let own = r#"{"schema_version": 1, "kind": "unfold.prices", "taken": "2026-11-20",
+                  "models": {"claude-sonnet-4-5": {"input": 1, "output": 1}}}"#;
+    std::fs::write(&file, own).unwrap();
+    let args = ["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--price-as", "claude-sonnet-4-5"];
+    let outcome = unfold().args(args).env("UNFOLD_PRICES", &file).output().unwrap();
+    let stdout = String::from_utf8_lossy(&outcome.stdout);
+    // (1197 + 25) tokens at $1 per million.
+    assert_eq!(row(&stdout, "cost")[0], "$0.001222", "{stdout}");
+    assert!(stdout.contains("taken 2026-11-20"));
+
+    std::fs::write(&file, own.replace("\"input\": 1", "\"input\": \"one\"")).unwrap();
+    let outcome = unfold().args(args).env("UNFOLD_PRICES", &file).output().unwrap();
+    let stderr = String::from_utf8_lossy(&outcome.stderr);
+    assert_eq!(outcome.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}", file.display())) && stderr.contains("/models/claude-sonnet-4-5/input"),
+        "{stderr}"
+    );
+}
+
 /// The shared example scenarios: the baseline, the savings and the first divergence, as the
 /// table shows them and as the JSON report carries them.
 #[test]

@@ -472,7 +472,12 @@ fn every_run_is_kept_in_the_history_to_list_show_and_compare() {
     let folder = tempfile::tempdir().unwrap();
     let profiles = server.profiles(folder.path());
     let history = folder.path().join("history.sqlite3");
-    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
+    // The fake server's model at $2 per million prompt tokens and $10 per million completion ones.
+    let prices = folder.path().join("prices.json");
+    let own = json!({ "schema_version": 1, "kind": "unfold.prices", "taken": "2026-11-24",
+                      "models": { "fake-model": { "input": 2, "output": 10 } } });
+    std::fs::write(&prices, own.to_string()).unwrap();
+    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history)), ("UNFOLD_PRICES", path(&prices))];
     for adapter in ["dynamic", "restart"] {
         let args = [
             "run",
@@ -531,6 +536,12 @@ fn every_run_is_kept_in_the_history_to_list_show_and_compare() {
     let restart_id = live_only[0]["id"].as_i64().unwrap().to_string();
     assert_eq!(live_only[0]["model"], "fake-model");
     assert_eq!(live_only[0]["counters"]["restarts"], 1);
+    // A live run is priced as its model: its counters' tokens at the file's prices.
+    let counters = &live_only[0]["counters"];
+    let expected =
+        counters["prompt_tokens"].as_f64().unwrap() * 2e-6 + counters["completion_tokens"].as_f64().unwrap() * 1e-5;
+    assert!((live_only[0]["cost"]["total"].as_f64().unwrap() - expected).abs() < 1e-12, "{}", live_only[0]);
+    assert_eq!(runs[0]["cost"], Value::Null, "a scripted comparison without --price-as has no price");
 
     let shown = unfold(&["history", "show", &restart_id, "--json"], &env);
     let shown: Value = serde_json::from_str(&shown.stdout).unwrap();
@@ -547,9 +558,12 @@ fn every_run_is_kept_in_the_history_to_list_show_and_compare() {
     );
     assert!(compared.stdout.contains("first divergence: restart at call 2"), "{}", compared.stdout);
 
-    let text = unfold(&["history", "--template", "task-executor", "--limit", "2"], &env).stdout;
-    assert_eq!(text.lines().count(), 3, "a header and two runs: {text}");
+    let text = unfold(&["history", "--template", "task-executor", "--limit", "5"], &env).stdout;
+    assert_eq!(text.lines().count(), 6, "a header and five runs: {text}");
     assert!(text.lines().nth(1).unwrap().contains("lookup-first [baseline]"), "{text}");
+    assert!(text.lines().next().unwrap().ends_with("COST"), "{text}");
+    assert!(text.lines().nth(1).unwrap().ends_with(" -"), "{text}");
+    assert!(text.lines().nth(4).unwrap().trim_end().rsplit(' ').next().unwrap().starts_with("$0.0"), "{text}");
 
     let missing = unfold(&["history", "show", "9999"], &env);
     assert_eq!(missing.code, 2);

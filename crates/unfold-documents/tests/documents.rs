@@ -285,6 +285,7 @@ fn checked_in_schemas_match_the_types() {
         ("schema/unfold.template.schema.json", unfold_documents::Template::schema().json()),
         ("schema/unfold.scenario.schema.json", unfold_documents::Scenario::schema().json()),
         ("schema/unfold.providers.schema.json", unfold_documents::provider_profile::ProviderProfiles::schema().json()),
+        ("schema/unfold.prices.schema.json", unfold_documents::prices::Prices::schema().json()),
     ];
     for (file, schema) in schemas {
         let generated = unfold_documents::document::to_canonical_json(&schema);
@@ -323,4 +324,41 @@ fn a_tool_a_source_without_a_snapshot_may_list_is_a_softer_warning_and_never_an_
     template.sources[0].relay = serde_json::from_value(json!({ "plugin": "tables" })).unwrap();
     assert_eq!(scenario.problems_with(&template), [], "a relay plugin may register it live");
     assert_eq!(scenario.warnings_with(&template).len(), 1);
+}
+
+#[test]
+fn the_shipped_prices_load_and_price_every_model_readmes_profiles_name() {
+    let prices = unfold_documents::prices::Prices::shipped();
+    for model in ["gpt-4o-mini", "claude-sonnet-4-5", "qwen3"] {
+        assert!(prices.pricing(model).is_some(), "{model} has a price");
+    }
+    let mini = prices.pricing("gpt-4o-mini").unwrap();
+    assert_eq!((mini.price.input, mini.price.output, mini.currency.as_str()), (0.15, 0.6, "USD"));
+    assert_eq!(mini.price.cache_write(), mini.price.input, "no cache-write price: the input price");
+}
+
+#[test]
+fn a_users_prices_override_the_shipped_ones_model_by_model_and_bad_ones_are_located() {
+    use unfold_documents::prices::Prices;
+    let own = Prices::from_json(
+        br#"{"schema_version": 1, "kind": "unfold.prices", "taken": "2026-11-01",
+             "models": {"gpt-4o-mini": {"input": 0.1, "output": 0.5}, "house-model": {"input": 1, "output": 2}}}"#,
+    )
+    .unwrap();
+    let merged = Prices::shipped().overridden_by(&own);
+    let mini = merged.pricing("gpt-4o-mini").unwrap();
+    assert_eq!((mini.price.input, mini.taken.as_str()), (0.1, "2026-11-01"));
+    assert_eq!(merged.pricing("house-model").unwrap().price.output, 2.0);
+    assert_eq!(merged.pricing("claude-sonnet-4-5").unwrap().taken, Prices::shipped().taken, "the others keep theirs");
+
+    let bad = br#"{"schema_version": 1, "kind": "unfold.prices", "taken": "2026-11-01",
+                   "models": {"a/b": {"input": -1, "output": 1, "taken": "yesterday"}}}"#;
+    let problems: Vec<String> = match Prices::from_json(bad) {
+        Err(unfold_documents::Error::Invalid(problems)) => problems.list.iter().map(ToString::to_string).collect(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        problems,
+        ["/models/a~1b/input: a price is a number of at least 0", "/models/a~1b/taken: a date is written YYYY-MM-DD"]
+    );
 }

@@ -24,6 +24,7 @@ use crate::scripted::{ScriptedProvider, ScriptedToolResults};
 use crate::tool_host::{ToolHost, ToolSources};
 use unfold_documents::discovery::Discovery;
 use unfold_documents::error::{Error, Result};
+use unfold_documents::prices::Pricing;
 use unfold_documents::scenario::Scenario;
 use unfold_documents::template::{Section, Template, ToolDisclosure, Visibility};
 
@@ -195,6 +196,18 @@ pub struct CallRequest {
     /// [`chat_completions_message`]).
     #[cfg_attr(feature = "specta", specta(type = unfold_documents::json_type::JsonValue))]
     pub response: Value,
+}
+
+impl ComparisonReport {
+    /// Prices every run (the baseline too) at `pricing`.
+    pub fn price(&mut self, pricing: &Pricing) {
+        for run in &mut self.runs {
+            run.price(pricing);
+        }
+        if let Some(baseline) = &mut self.baseline {
+            baseline.run.price(pricing);
+        }
+    }
 }
 
 impl Comparison {

@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use unfold_documents::prices::Pricing;
+
+use crate::costs::{CallTokens, RunCost};
 
 /// Which adapter ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -290,6 +293,23 @@ pub struct RunReport {
     pub final_text: Option<String>,
     /// Its counters.
     pub counters: Counters,
+    /// What it cost, when it is priced (spec 10): as the model that answered it, or the one the
+    /// user named; absent for a model with no price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<RunCost>,
     /// Its event log.
     pub events: Vec<Event>,
+}
+
+impl RunReport {
+    /// Prices the run at `pricing`.
+    pub fn price(&mut self, pricing: &Pricing) {
+        let calls = self.events.iter().filter_map(|event| match event.kind {
+            EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, .. } => {
+                Some(CallTokens { call_index, attempt: event.attempt, prompt_tokens, completion_tokens })
+            }
+            _ => None,
+        });
+        self.cost = Some(RunCost::of(calls, pricing));
+    }
 }

@@ -13,6 +13,7 @@
 
 pub mod adapter;
 pub mod compare;
+pub mod costs;
 pub mod divergence;
 pub mod events;
 pub mod openai_request;

@@ -321,7 +321,7 @@ impl<'a> Run<'a, '_> {
             prompt_tokens = counters.prompt_tokens,
             "run completed"
         );
-        Ok(RunReport { adapter: self.requested, status, final_text, counters, events: self.events })
+        Ok(RunReport { adapter: self.requested, status, final_text, counters, cost: None, events: self.events })
     }
 
     fn restart(&mut self, request: RestartRequest) {

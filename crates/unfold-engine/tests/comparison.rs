@@ -480,6 +480,7 @@ fn savings_round_to_one_decimal_and_have_no_percent_of_nothing() {
         status: unfold_engine::RunStatus::Completed,
         final_text: None,
         counters: Counters { prompt_tokens, ..Counters::default() },
+        cost: None,
         events: Vec::new(),
     };
     let baseline = |prompt_tokens| Counters { prompt_tokens, ..Counters::default() };

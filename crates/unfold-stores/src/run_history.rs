@@ -15,11 +15,12 @@ use serde::{Deserialize, Serialize};
 
 use unfold_documents::error::{Error, Result};
 use unfold_documents::template::Template;
+use unfold_engine::costs::RunCost;
 use unfold_engine::divergence::Divergence;
 use unfold_engine::events::{AdapterKind, Counters, Event, RunReport, RunStatus};
 
 /// The schema this build reads and writes.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 /// Where a run's answers came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,6 +155,8 @@ pub struct RunSummary {
     pub status: RunStatus,
     /// Its counters.
     pub counters: Counters,
+    /// What it cost, when it was priced.
+    pub cost: Option<RunCost>,
 }
 
 /// A kept run, whole.
@@ -231,6 +234,11 @@ impl RunHistory {
                 self.connection.execute_batch(CREATE).map_err(sql)?;
                 self.connection.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(sql)
             }
+            // Version 1 kept no costs: its runs have none.
+            1 => {
+                self.connection.execute_batch("ALTER TABLE runs ADD COLUMN cost TEXT;").map_err(sql)?;
+                self.connection.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(sql)
+            }
             SCHEMA_VERSION => Ok(()),
             newer => Err(Error::problem(
                 "",
@@ -246,13 +254,14 @@ impl RunHistory {
         // A copy for listing and filtering, computed from the events like every report's.
         let counters = serde_json::to_string(&Counters::of(&report.events)).unwrap_or_default();
         let events = serde_json::to_string(&report.events).unwrap_or_default();
+        let cost = report.cost.as_ref().map(|cost| serde_json::to_string(cost).unwrap_or_default());
         let path_text = |p: Option<&Path>| p.map(|p| p.display().to_string());
         self.connection
             .execute(
                 "INSERT INTO runs (started_at_ms, duration_ms, source, template_key, template_path, template_hash,
                     scenario, scenario_path, provider, model, lane, adapter, status, user_message, final_text,
-                    counters, events)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                    counters, events, cost)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
                 params![
                     run.started_at_ms as i64,
                     run.duration_ms as i64,
@@ -271,6 +280,7 @@ impl RunHistory {
                     report.final_text,
                     counters,
                     events,
+                    cost,
                 ],
             )
             .map_err(|e| sql_error(&self.path, &e))?;
@@ -306,8 +316,8 @@ impl RunHistory {
         let row = self
             .connection
             .query_row(&sql, [id], |row| {
-                let events: Vec<Event> = json_column(row, 17)?;
-                Ok((summary_of_row(row)?, row.get::<_, String>(15)?, row.get::<_, Option<String>>(16)?, events))
+                let events: Vec<Event> = json_column(row, 18)?;
+                Ok((summary_of_row(row)?, row.get::<_, String>(16)?, row.get::<_, Option<String>>(17)?, events))
             })
             .optional()
             .map_err(fail)?;
@@ -319,6 +329,7 @@ impl RunHistory {
             status: summary.status,
             final_text,
             counters: Counters::of(&events),
+            cost: summary.cost.clone(),
             events,
         };
         Ok(StoredRun { summary, user, report })
@@ -352,14 +363,15 @@ CREATE TABLE runs (
     user_message TEXT NOT NULL,
     final_text TEXT,
     counters TEXT NOT NULL,
-    events TEXT NOT NULL
+    events TEXT NOT NULL,
+    cost TEXT
 );
 CREATE INDEX runs_by_time ON runs (started_at_ms);
 CREATE INDEX runs_by_template ON runs (template_key, started_at_ms);
 ";
 
 const SUMMARY_COLUMNS: &str = "id, started_at_ms, duration_ms, source, template_key, template_path, template_hash, \
-     scenario, scenario_path, provider, model, lane, adapter, status, counters";
+     scenario, scenario_path, provider, model, lane, adapter, status, counters, cost";
 
 /// A row's first columns as a summary.
 fn summary_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RunSummary> {
@@ -379,6 +391,7 @@ fn summary_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RunSummary> {
         adapter: name_column(row, 12)?,
         status: name_column(row, 13)?,
         counters: json_column(row, 14)?,
+        cost: row.get::<_, Option<String>>(15)?.and_then(|text| serde_json::from_str(&text).ok()),
     })
 }
 
@@ -439,7 +452,14 @@ mod tests {
                 attempt: 1,
             },
         ];
-        RunReport { adapter, status, final_text: Some("Done.".into()), counters: Counters::of(&events), events }
+        RunReport {
+            adapter,
+            status,
+            final_text: Some("Done.".into()),
+            counters: Counters::of(&events),
+            cost: None,
+            events,
+        }
     }
 
     fn keep(history: &RunHistory, template: &Template, provider: &str, report: &RunReport, at: u64) -> i64 {
@@ -508,7 +528,31 @@ mod tests {
         connection.pragma_update(None, "user_version", 7).unwrap();
         drop(connection);
         let error = RunHistory::open(&path).unwrap_err().to_string();
-        assert!(error.ends_with("the run history has schema version 7; this version of Unfold reads 1"), "{error}");
+        assert!(error.ends_with("the run history has schema version 7; this version of Unfold reads 2"), "{error}");
+    }
+
+    #[test]
+    fn a_history_of_version_1_is_brought_up_to_date_and_keeps_what_runs_cost() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("history.sqlite3");
+        let template = template();
+        let old = {
+            let history = RunHistory::open(&path).unwrap();
+            keep(&history, &template, "scripted", &report(AdapterKind::Dynamic, RunStatus::Completed), 1_000)
+        };
+        // The file as version 1 left it: no cost column.
+        let connection = Connection::open(&path).unwrap();
+        connection.execute_batch("ALTER TABLE runs DROP COLUMN cost; PRAGMA user_version = 1;").unwrap();
+        drop(connection);
+
+        let history = RunHistory::open(&path).unwrap();
+        assert_eq!(history.get(old).unwrap().report.cost, None, "a run kept before costs has none");
+        let mut priced = report(AdapterKind::Restart, RunStatus::Completed);
+        priced.price(&unfold_documents::prices::Prices::shipped().pricing("gpt-4o-mini").unwrap());
+        let id = keep(&history, &template, "scripted", &priced, 2_000);
+        assert_eq!(history.get(id).unwrap().report, priced);
+        let listed = history.list(&RunFilter::default()).unwrap();
+        assert_eq!(listed.iter().map(|run| run.cost.is_some()).collect::<Vec<_>>(), [true, false]);
     }
 
     #[test]

@@ -212,6 +212,25 @@ describe("CompareView", () => {
     ]);
   });
 
+  it("shows what each run cost when the comparison was priced, and no cost row otherwise", async () => {
+    const { platform } = await openScenario();
+    expect(container.querySelector('[data-testid="cost-row"]')).toBeNull();
+    const report = lookupFirstReport();
+    const priced = (total: number) => ({ model: "gpt-4o-mini", priced_as: "gpt-4o-mini", currency: "USD", taken: "2025-10-01", prompt: total, completion: 0, total, calls: [] });
+    const [dynamic, restart] = report.runs;
+    if (dynamic === undefined || restart === undefined || report.baseline === null) throw new Error("the fixture has both runs and a baseline");
+    dynamic.cost = priced(0.00018);
+    restart.cost = priced(0.000205);
+    report.baseline.cost = priced(0.0001);
+    platform.compare.report = report;
+    await click(byTestId("run-comparison"));
+    const row = byTestId("cost-row");
+    expect(row.querySelector("th")?.textContent).toBe("Cost (gpt-4o-mini)");
+    expect(row.title).toBe("priced as gpt-4o-mini: USD per million tokens, taken 2025-10-01");
+    const cell = (name: string) => byTestId(`cost-${name}`, row).textContent;
+    expect([cell("dynamic"), cell("restart"), cell("delta"), cell("baseline")]).toEqual(["$0.000180", "$0.000205", "+$0.000025", "$0.000100"]);
+  });
+
   it("charts each lane's prompt tokens: every call on the axis, a tooltip per point, the restart marked", async () => {
     await openAndRun();
     const chart = byTestId("token-chart");

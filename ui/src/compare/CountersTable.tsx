@@ -4,12 +4,22 @@
 // comparison has none), said as more or fewer. Counters are written as the command line writes
 // them, so QA can hold one beside the other.
 //
+// A priced comparison (a live one, as its model) has a Cost row too, its price said in its title.
+//
 // data-testids: counters, counter-row (data-counter) with counter-<lane> and counter-delta cells,
+// cost-row with cost-<lane> and cost-delta cells,
 // status-<lane> (a run's status in words, data-status the raw one), savings (the row) with
 // savings-dynamic and savings-restart (data-saved: the report's saved_prompt_tokens).
-import type { ComparisonReport, Lane, RunStatus } from "../platform";
+import type { ComparisonReport, Lane, RunCost, RunStatus } from "../platform";
 import { counterRows, LANES, signed } from "./timeline";
-import { savingsText, savingsTitle, statusText } from "./words";
+import { moneyText, pricedText, savingsText, savingsTitle, statusText } from "./words";
+
+function costs(report: ComparisonReport): Partial<Record<Lane, RunCost>> {
+  const cost: Partial<Record<Lane, RunCost>> = {};
+  for (const run of report.runs) if (run.cost) cost[run.adapter] = run.cost;
+  if (report.baseline?.cost) cost.baseline = report.baseline.cost;
+  return cost;
+}
 
 function statuses(report: ComparisonReport): Partial<Record<Lane, RunStatus>> {
   const status: Partial<Record<Lane, RunStatus>> = {};
@@ -109,6 +119,7 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
             )}
           </tr>
         ))}
+        <CostRow report={report} columns={columns} />
       </tbody>
       {report.baseline !== null && (
         <tfoot>
@@ -127,5 +138,34 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
         </tfoot>
       )}
     </table>
+  );
+}
+
+/** What each run cost, when the comparison was priced (a live one, as its model): none otherwise. */
+function CostRow({ report, columns }: { report: ComparisonReport; columns: Column[] }) {
+  const cost = costs(report);
+  const priced = Object.values(cost)[0];
+  if (priced === undefined) return null;
+  const { dynamic, restart } = cost;
+  const delta = dynamic?.total == null || restart?.total == null ? null : restart.total - dynamic.total;
+  return (
+    <tr data-testid="cost-row" title={pricedText(priced)}>
+      <th scope="row">Cost ({priced.priced_as})</th>
+      {columns.map((column) => {
+        if (column === "delta") {
+          return (
+            <td key={column} data-testid="cost-delta" className={delta === null || delta === 0 ? "delta" : "delta changed"}>
+              {delta === null ? "—" : moneyText(delta, priced.currency, true)}
+            </td>
+          );
+        }
+        const run = cost[column];
+        return (
+          <td key={column} data-testid={`cost-${column}`}>
+            {run?.total == null ? "—" : moneyText(run.total, run.currency)}
+          </td>
+        );
+      })}
+    </tr>
   );
 }

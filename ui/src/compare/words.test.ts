@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { RunStatus } from "../platform";
 import {
   count,
+  moneyText,
+  pricedText,
   failedToolCallsText,
   LIMIT_NAMES,
   limitText,
@@ -99,6 +101,23 @@ describe("savingsText", () => {
     expect(savingsTitle("restart", 1348, -684)).toBe("restart used 684 more prompt tokens than the all-FULL baseline (1,348 against 664)");
     expect(savingsTitle("dynamic", 500, 164)).toBe("dynamic used 164 fewer prompt tokens than the all-FULL baseline (500 against 664)");
     expect(savingsTitle("dynamic", 664, 0)).toBe("dynamic used as many prompt tokens as the all-FULL baseline (664 against 664)");
+  });
+});
+
+describe("money", () => {
+  it("writes an amount as the command line does: six decimals under one, four above, a sign for a difference", () => {
+    expect([moneyText(0.003966, "USD"), moneyText(0.000543, "USD", true), moneyText(-0.0005, "USD", true)]).toEqual([
+      "$0.003966",
+      "+$0.000543",
+      "-$0.000500",
+    ]);
+    expect([moneyText(12.5, "USD"), moneyText(0.12, "EUR"), moneyText(0, "USD", true)]).toEqual(["$12.5000", "0.120000 EUR", "$0.000000"]);
+  });
+
+  it("says how a run was priced, and the model a dated one is priced as", () => {
+    const cost = { model: "claude-sonnet-4-5-20250929", priced_as: "claude-sonnet-4-5", currency: "USD", taken: "2025-10-01" };
+    expect(pricedText(cost)).toBe("priced as claude-sonnet-4-5-20250929 (as claude-sonnet-4-5): USD per million tokens, taken 2025-10-01");
+    expect(pricedText({ ...cost, model: "claude-sonnet-4-5" })).toBe("priced as claude-sonnet-4-5: USD per million tokens, taken 2025-10-01");
   });
 });
 

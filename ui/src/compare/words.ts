@@ -3,7 +3,7 @@
 // all-FULL baseline, said as more or fewer (never a minus sign after "saved"). The timeline's lines,
 // the event detail, the run status, the counters and the chart all take their words from here, so
 // a raw `visibility_expansion` or `turn_limit` never reaches the page.
-import type { Counters, Lane, RunEvent, RunStatus } from "../platform";
+import type { Counters, Lane, RunCost, RunEvent, RunStatus } from "../platform";
 
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
 /** Why an attempt restarted (the core's `RestartReason`). */
@@ -98,6 +98,24 @@ export function limitText(limit: Limit, value: number): string {
 /** "1 call", "1,234 tokens". */
 export function count(n: number, word: string): string {
   return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * An amount of money as the command line writes it: "$0.003966" (six decimals under one, to tell
+ * a scripted run's cost from nothing, four above), "+$0.000543" with `sign`, "0.12 EUR" in
+ * another currency.
+ */
+export function moneyText(amount: number, currency: string, sign = false): string {
+  const digits = Math.abs(amount) < 1 ? 6 : 4;
+  const figure = Math.abs(amount).toFixed(digits);
+  const mark = amount < 0 ? "-" : sign && amount > 0 ? "+" : "";
+  return currency === "USD" ? `${mark}$${figure}` : `${mark}${figure} ${currency}`;
+}
+
+/** How a run was priced: "priced as gpt-4o-mini: USD per million tokens, taken 2025-10-01". */
+export function pricedText(cost: Pick<RunCost, "model" | "priced_as" | "currency" | "taken">): string {
+  const name = cost.model === cost.priced_as ? cost.model : `${cost.model} (as ${cost.priced_as})`;
+  return `priced as ${name}: ${cost.currency} per million tokens, taken ${cost.taken}`;
 }
 
 const LIST_FORMAT = new Intl.ListFormat("en", { type: "conjunction" });

@@ -55,6 +55,7 @@ export type {
   PartsChange_Serialize as PartsChange,
   Permission,
   ProviderKind,
+  RunCost,
   RunSource,
   RunStatus,
   ProblemView,

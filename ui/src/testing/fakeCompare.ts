@@ -103,6 +103,7 @@ export function exampleHistory(): StoredRun[] {
     adapter: run.adapter,
     status: run.status,
     counters: run.counters,
+    cost: run.cost ?? null,
     user,
     report: { adapter: run.adapter, status: run.status, final: run.final, counters: run.counters, events: run.events },
     ...rest,
