@@ -51,6 +51,7 @@ macro_rules! with_app_commands {
             relay::watch_relay,
             providers::provider_profiles,
             providers::save_provider_profiles,
+            providers::priced_models,
             run_history::run_history,
             run_history::history_run,
             run_history::compare_history_runs,

@@ -45,6 +45,9 @@ pub struct ComparisonRequest {
     pub live: Option<LiveRun>,
     /// The session of the app's relay the runs are attached to, or `null`.
     pub relay_session: Option<String>,
+    /// The model a scripted comparison's runs are priced as, or `null` (a live one is priced as
+    /// its own model).
+    pub price_as: Option<String>,
 }
 
 /// A comparison with a real model instead of the scenario's script.
@@ -177,7 +180,7 @@ impl ComparisonState {
         request: ComparisonRequest,
         progress: Channel<CompareProgress>,
     ) -> Result<ComparisonReport, CommandError> {
-        let ComparisonRequest { template_id, scenario_id, run_id, live, relay_session } = request;
+        let ComparisonRequest { template_id, scenario_id, run_id, live, relay_session, price_as } = request;
         let (template, template_path) = self.templates.document(template_id)?;
         let (scenario, scenario_path) = self.scenarios.document(scenario_id)?;
         let documents = ComparedDocuments {
@@ -196,7 +199,9 @@ impl ComparisonState {
             }))
         };
         let model = |token| match live {
-            None => Ok(ComparisonModel::Scripted(vec![AdapterKind::Dynamic, AdapterKind::Restart])),
+            None => {
+                Ok(ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic, AdapterKind::Restart], price_as })
+            }
             Some(live) => {
                 let model = LiveModel::of_profile(&self.profiles, &live.profile, live.adapters, &text, token)?;
                 Ok(ComparisonModel::Live(model))

@@ -1,10 +1,12 @@
 //! The provider profiles' commands: the profiles (the same file `unfold run` reads) with whether
-//! each key is set (never the key), and saving them. Each translates into
-//! `unfold_application::profiles`.
+//! each key is set (never the key), and saving them; and the models runs can be priced as. Each
+//! translates into `unfold_application::profiles` or `unfold_application::prices`.
 
 use std::sync::Arc;
 
 use tauri::State;
+use unfold_application::folders::default_prices_file;
+use unfold_application::prices::PriceFile;
 use unfold_application::profiles::{Profiles, ProfilesView};
 use unfold_documents::provider_profile::ProviderProfile;
 
@@ -25,4 +27,12 @@ pub async fn save_provider_profiles(
     list: Vec<ProviderProfile>,
 ) -> Result<ProfilesView, CommandError> {
     Ok(profiles.save(list)?)
+}
+
+/// The models a scripted comparison can be priced as: every model the prices in force name (the
+/// shipped ones and the user's file, which the command line reads too).
+#[tauri::command]
+#[specta::specta]
+pub async fn priced_models() -> Result<Vec<String>, CommandError> {
+    Ok(PriceFile(default_prices_file()).prices()?.models.into_keys().collect())
 }

@@ -75,8 +75,12 @@ async function saveScenario(session) {
 
 /** `unfold compare --json` of `template` and `scenario`, with each call's request body in `folder`. */
 function cliComparison(template, scenario, folder) {
-  const args = ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--requests", folder];
-  return JSON.parse(execFileSync("cargo", args, { cwd: ROOT, encoding: "utf8" }));
+  return cli(["compare", template, scenario, "--json", "--requests", folder]);
+}
+
+/** `unfold ARGS` through cargo, its JSON output parsed. */
+function cli(args) {
+  return JSON.parse(execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", ...args], { cwd: ROOT, encoding: "utf8" }));
 }
 
 /** Every event the timeline shows, as "lane seq type", in the page's order. */
@@ -543,6 +547,26 @@ describe("unfold-app (real binary under Xvfb)", () => {
           "the request's system prompt",
         );
         assert.equal(system, sent.messages[0].content);
+
+        // Priced as a model: each lane's cost is the command line's, to the millionth of a dollar.
+        const priced = cli(["compare", template, scenario, "--json", "--price-as", "claude-sonnet-4-5"]);
+        await waitUntil(
+          session,
+          `const picker = document.querySelector('[data-testid="price-as-picker"]');
+           if (!picker) return null;
+           picker.value = "claude-sonnet-4-5";
+           picker.dispatchEvent(new Event("change", { bubbles: true }));
+           return picker.value;`,
+          (value) => value === "claude-sonnet-4-5",
+          "the model to price as",
+        );
+        await runComparison(session);
+        const cost = (lane) =>
+          `return document.querySelector('[data-testid="cost-row"] [data-testid="cost-${lane}"]')?.textContent ?? null;`;
+        for (const [index, lane] of ["dynamic", "restart"].entries()) {
+          const shown = await waitUntil(session, cost(lane), (text) => text !== null, `${lane}'s cost`);
+          assert.equal(shown, `$${priced.runs[index].cost.total.toFixed(6)}`);
+        }
       },
       scenario,
     );

@@ -376,3 +376,19 @@ export async function timelineEvents(session) {
     "the timeline's events",
   );
 }
+
+/** Starts the app's relay from the edit page's Sources tab; where it listens (`http://127.0.0.1:PORT`). */
+export async function startAppRelay(session) {
+  await click(session, '[data-testid="page-edit"]');
+  await click(session, '[data-testid="tab-sources"]');
+  await click(session, '[data-testid="relay-start"]');
+  const listening = await waitUntil(
+    session,
+    `return document.querySelector('[data-testid="relay-listening"]')?.textContent ?? "";`,
+    (text) => text.includes("http://"),
+    "the relay listening",
+  );
+  const relay = /http:\/\/127\.0\.0\.1:\d+/.exec(listening)?.[0];
+  assert.ok(relay, listening);
+  return relay;
+}

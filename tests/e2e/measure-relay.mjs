@@ -17,7 +17,7 @@
 import assert from "node:assert/strict";
 import { performance } from "node:perf_hooks";
 import { join } from "node:path";
-import { APP, click, openApp, closeApp, ROOT, sleep, startHarness, stopHarness, waitUntil, webdriver } from "./harness.mjs";
+import { APP, openApp, closeApp, ROOT, sleep, startAppRelay, startHarness, stopHarness, waitUntil, webdriver } from "./harness.mjs";
 
 const SESSIONS = Number(process.env.SESSIONS ?? 100);
 const UPDATES_PER_SESSION = 10;
@@ -69,16 +69,7 @@ function figures(name, latencies, over = "updates") {
 await startHarness({});
 const session = await openApp(TEMPLATE);
 try {
-  await click(session, '[data-testid="page-edit"]');
-  await click(session, '[data-testid="tab-sources"]');
-  await click(session, '[data-testid="relay-start"]');
-  const listening = await waitUntil(
-    session,
-    `return document.querySelector('[data-testid="relay-listening"]')?.textContent ?? "";`,
-    (text) => text.includes("http://"),
-    "the relay listening",
-  );
-  const relay = /http:\/\/127\.0\.0\.1:\d+/.exec(listening)[0];
+  const relay = await startAppRelay(session);
   const sessions = [];
   for (let i = 0; i < SESSIONS; i++) {
     const created = await post(relay, "/api/sessions", {});

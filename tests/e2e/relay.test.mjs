@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
-import { click, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitForComparison, waitUntil, withApp } from "./harness.mjs";
+import { click, ROOT, resizeWindow, saveScreenshot, sleep, startAppRelay, startHarness, stopHarness, timelineEvents, waitForComparison, waitUntil, withApp } from "./harness.mjs";
 
 const TEMPLATE = join(ROOT, "examples/relay-plugin/tables.unfold.json");
 const SCENARIO = join(ROOT, "examples/relay-plugin/plot.scenario.json");
@@ -35,17 +35,7 @@ describe("the plugin relay in the real app", () => {
       TEMPLATE,
       async (session) => {
         await resizeWindow(session, 1024, 700);
-        await click(session, '[data-testid="page-edit"]');
-        await click(session, '[data-testid="tab-sources"]');
-        await click(session, '[data-testid="relay-start"]');
-        const listening = await waitUntil(
-          session,
-          `return document.querySelector('[data-testid="relay-listening"]')?.textContent ?? "";`,
-          (text) => text.includes("http://"),
-          "the relay listening",
-        );
-        const relay = /http:\/\/127\.0\.0\.1:\d+/.exec(listening)?.[0];
-        assert.ok(relay, listening);
+        const relay = await startAppRelay(session);
         const code = await startPlugin(t, relay);
         const logged = await waitUntil(
           session,

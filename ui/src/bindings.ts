@@ -123,6 +123,11 @@ export const commands = {
 	providerProfiles: () => typedError<ProfilesView_Serialize, CommandError>(__TAURI_INVOKE("provider_profiles")),
 	/**  Replaces the provider profiles (a key is never among them: only where to find it). */
 	saveProviderProfiles: (list: ProviderProfile_Deserialize[]) => typedError<ProfilesView_Serialize, CommandError>(__TAURI_INVOKE("save_provider_profiles", { list })),
+	/**
+	 *  The models a scripted comparison can be priced as: every model the prices in force name (the
+	 *  shipped ones and the user's file, which the command line reads too).
+	 */
+	pricedModels: () => typedError<string[], CommandError>(__TAURI_INVOKE("priced_models")),
 	/**  The kept runs `filter` matches, newest first. */
 	runHistory: (filter: RunFilter_Deserialize) => typedError<RunSummary_Serialize[], CommandError>(__TAURI_INVOKE("run_history", { filter })),
 	/**  One kept run, whole. */
@@ -173,13 +178,48 @@ export type BaselineReport_Serialize = {
 } & RunReport_Serialize;
 
 /**  What one model call cost. */
-export type CallCost = {
+export type CallCost = CallCost_Serialize | CallCost_Deserialize;
+
+/**  What one model call cost. */
+export type CallCost_Deserialize = {
 	/**  The call's index (1-based, over the whole run). */
 	call_index: number,
 	/**  Its attempt. */
 	attempt: number,
 	/**  Its prompt tokens at the input price plus its completion tokens at the output price. */
 	cost: number | null,
+	/**  The prompt tokens the provider's cache could serve (estimated). */
+	cacheable_prompt_tokens?: number,
+	/**  The prompt tokens written to the cache, where writing is charged (Anthropic). */
+	cache_write_tokens?: number,
+	/**  Why the prompt shares less than the previous call's, if it does. */
+	broke?: PrefixBreak | null,
+	/**
+	 *  The cost with the cache: cached tokens at the cache-read price, written ones at the
+	 *  cache-write price.
+	 */
+	cost_with_cache?: number | null,
+};
+
+/**  What one model call cost. */
+export type CallCost_Serialize = {
+	/**  The call's index (1-based, over the whole run). */
+	call_index: number,
+	/**  Its attempt. */
+	attempt: number,
+	/**  Its prompt tokens at the input price plus its completion tokens at the output price. */
+	cost: number | null,
+	/**  The prompt tokens the provider's cache could serve (estimated). */
+	cacheable_prompt_tokens: number,
+	/**  The prompt tokens written to the cache, where writing is charged (Anthropic). */
+	cache_write_tokens: number,
+	/**  Why the prompt shares less than the previous call's, if it does. */
+	broke?: PrefixBreak,
+	/**
+	 *  The cost with the cache: cached tokens at the cache-read price, written ones at the
+	 *  cache-write price.
+	 */
+	cost_with_cache: number | null,
 };
 
 /**  The request one model call was sent, and what the model answered. */
@@ -344,6 +384,11 @@ export type ComparisonRequest_Deserialize = {
 	live?: LiveRun | null,
 	/**  The session of the app's relay the runs are attached to, or `null`. */
 	relay_session?: string | null,
+	/**
+	 *  The model a scripted comparison's runs are priced as, or `null` (a live one is priced as
+	 *  its own model).
+	 */
+	price_as?: string | null,
 };
 
 /**
@@ -361,6 +406,11 @@ export type ComparisonRequest_Serialize = {
 	live: LiveRun | null,
 	/**  The session of the app's relay the runs are attached to, or `null`. */
 	relay_session: string | null,
+	/**
+	 *  The model a scripted comparison's runs are priced as, or `null` (a live one is priced as
+	 *  its own model).
+	 */
+	price_as: string | null,
 };
 
 /**  What a run counts (spec 6). */
@@ -596,7 +646,12 @@ tools_offered: string[];
 /**  Tokens of the system prompt, messages and tool definitions sent. */
 prompt_tokens: number; 
 /**  Tokens of the answer. */
-completion_tokens: number } | 
+completion_tokens: number; 
+/**
+ *  What its prompt shares with the previous call's (spec 10's prompt cache); absent in
+ *  reports written before it existed.
+ */
+prefix?: PromptPrefix_Deserialize | null } | 
 /**  A tool call of the model was answered. */
 { type: "tool_call"; 
 /**  The model call that asked for it. */
@@ -704,7 +759,12 @@ tools_offered: string[];
 /**  Tokens of the system prompt, messages and tool definitions sent. */
 prompt_tokens: number; 
 /**  Tokens of the answer. */
-completion_tokens: number } | 
+completion_tokens: number; 
+/**
+ *  What its prompt shares with the previous call's (spec 10's prompt cache); absent in
+ *  reports written before it existed.
+ */
+prefix?: PromptPrefix_Serialize } | 
 /**  A tool call of the model was answered. */
 { type: "tool_call"; 
 /**  The model call that asked for it. */
@@ -993,6 +1053,25 @@ export type Permission =
  */
 "not_needed";
 
+/**  Why a call shares less than the whole of the previous call's prompt. */
+export type PrefixBreak = 
+/**  The tool definitions changed (injected, removed, described anew): they come first. */
+"tools_changed" | 
+/**  The system prompt changed. */
+"system_changed" | 
+/**  The run restarted: the messages begin again. */
+"restart";
+
+/**  How many times a run's prompt prefix broke, by why. */
+export type PrefixBreaks = {
+	/**  The tools changed. */
+	tools_changed: number,
+	/**  The system prompt changed. */
+	system_changed: number,
+	/**  The run restarted. */
+	restart: number,
+};
+
 /**
  *  The preview of a document as a change from one the editor holds: the prompt's parts (cut
  *  before each heading line), the offered tools and the token count.
@@ -1068,6 +1147,43 @@ export type ProfilesView_Serialize = {
 	 *  set, or the keychain holds it); always true for a profile without a key.
 	 */
 	keys_set: boolean[],
+};
+
+/**  A model call's prompt against the previous call's. */
+export type PromptPrefix = PromptPrefix_Serialize | PromptPrefix_Deserialize;
+
+/**  A model call's prompt against the previous call's. */
+export type PromptPrefix_Deserialize = {
+	/**  Tokens of the tool definitions, which come first. */
+	tools_tokens: number,
+	/**  Tokens of the system prompt, which come next. */
+	system_tokens: number,
+	/**  Tokens at the start of the prompt identical to the previous call's (0 for the first call). */
+	shared_tokens: number,
+	/**
+	 *  The previous call's prompt tokens (0 for the first call): what a cache written by it
+	 *  could hold at most.
+	 */
+	previous_tokens: number,
+	/**  Why less than the previous prompt is shared; none when all of it is (or for the first call). */
+	broke?: PrefixBreak | null,
+};
+
+/**  A model call's prompt against the previous call's. */
+export type PromptPrefix_Serialize = {
+	/**  Tokens of the tool definitions, which come first. */
+	tools_tokens: number,
+	/**  Tokens of the system prompt, which come next. */
+	system_tokens: number,
+	/**  Tokens at the start of the prompt identical to the previous call's (0 for the first call). */
+	shared_tokens: number,
+	/**
+	 *  The previous call's prompt tokens (0 for the first call): what a cache written by it
+	 *  could hold at most.
+	 */
+	previous_tokens: number,
+	/**  Why less than the previous prompt is shared; none when all of it is (or for the first call). */
+	broke: PrefixBreak | null,
 };
 
 /**  Which wire format a provider speaks. */
@@ -1328,7 +1444,10 @@ export type RunComparison_Serialize = {
 };
 
 /**  What a run cost at one model's price. */
-export type RunCost = {
+export type RunCost = RunCost_Serialize | RunCost_Deserialize;
+
+/**  What a run cost at one model's price. */
+export type RunCost_Deserialize = {
 	/**  The model it is priced as (the one that answered, or `--price-as`). */
 	model: string,
 	/**  The prices file's name for it (`gpt-4o-mini` for `gpt-4o-mini-2024-07-18`). */
@@ -1343,8 +1462,44 @@ export type RunCost = {
 	completion: number | null,
 	/**  The whole run. */
 	total: number | null,
+	/**  The prompt tokens the provider's cache could serve, over every call. */
+	cacheable_prompt_tokens?: number,
+	/**  The prompt tokens written to the cache, where writing is charged. */
+	cache_write_tokens?: number,
+	/**  The whole run with the cache. */
+	total_with_cache?: number | null,
+	/**  Where the prompt's shared start broke, counted by why. */
+	prefix_breaks?: PrefixBreaks,
 	/**  Each model call, in order. */
-	calls: CallCost[],
+	calls: CallCost_Deserialize[],
+};
+
+/**  What a run cost at one model's price. */
+export type RunCost_Serialize = {
+	/**  The model it is priced as (the one that answered, or `--price-as`). */
+	model: string,
+	/**  The prices file's name for it (`gpt-4o-mini` for `gpt-4o-mini-2024-07-18`). */
+	priced_as: string,
+	/**  The prices' currency. */
+	currency: string,
+	/**  When the price was taken. */
+	taken: string,
+	/**  The prompt tokens' part. */
+	prompt: number | null,
+	/**  The completion tokens' part. */
+	completion: number | null,
+	/**  The whole run. */
+	total: number | null,
+	/**  The prompt tokens the provider's cache could serve, over every call. */
+	cacheable_prompt_tokens: number,
+	/**  The prompt tokens written to the cache, where writing is charged. */
+	cache_write_tokens: number,
+	/**  The whole run with the cache. */
+	total_with_cache: number | null,
+	/**  Where the prompt's shared start broke, counted by why. */
+	prefix_breaks: PrefixBreaks,
+	/**  Each model call, in order. */
+	calls: CallCost_Serialize[],
 };
 
 /**  Which runs to list; empty fields match every run. */
@@ -1412,7 +1567,7 @@ export type RunReport_Deserialize = {
 	 *  What it cost, when it is priced (spec 10): as the model that answered it, or the one the
 	 *  user named; absent for a model with no price.
 	 */
-	cost?: RunCost | null,
+	cost?: RunCost_Deserialize | null,
 	/**  Its event log. */
 	events: Event_Deserialize[],
 };
@@ -1431,7 +1586,7 @@ export type RunReport_Serialize = {
 	 *  What it cost, when it is priced (spec 10): as the model that answered it, or the one the
 	 *  user named; absent for a model with no price.
 	 */
-	cost?: RunCost,
+	cost?: RunCost_Serialize,
 	/**  Its event log. */
 	events: Event_Serialize[],
 };
@@ -1494,7 +1649,7 @@ export type RunSummary_Deserialize = {
 	/**  Its counters. */
 	counters: Counters,
 	/**  What it cost, when it was priced. */
-	cost?: RunCost | null,
+	cost?: RunCost_Deserialize | null,
 };
 
 /**  A kept run, without its events: a row of the list. */
@@ -1530,7 +1685,7 @@ export type RunSummary_Serialize = {
 	/**  Its counters. */
 	counters: Counters,
 	/**  What it cost, when it was priced. */
-	cost: RunCost | null,
+	cost: RunCost_Serialize | null,
 };
 
 /**  What one run saved against the baseline. */

@@ -40,10 +40,28 @@ pub struct ComparedDocuments<'a> {
 
 /// The model a comparison's runs talk to.
 pub enum ComparisonModel<'a> {
-    /// The scenario's script under each of the adapters, then the all-FULL baseline.
-    Scripted(Vec<AdapterKind>),
+    /// The scenario's script under each of the adapters, then the all-FULL baseline; priced as
+    /// the model `price_as` names, if it names one.
+    Scripted {
+        /// The adapters, in order.
+        adapters: Vec<AdapterKind>,
+        /// The model every run is priced as.
+        price_as: Option<String>,
+    },
     /// A real model under each of the adapters (one or more); no baseline (it would be paid for).
     Live(LiveModel<'a>),
+}
+
+impl ComparisonModel<'_> {
+    /// The price its runs are costed at: a scripted comparison's as its `price_as` asks (an error
+    /// when no file prices that model), a live one's as its model when a file prices it.
+    pub fn pricing(&self, prices: &PriceFile) -> AppResult<Option<Pricing>> {
+        match self {
+            ComparisonModel::Scripted { price_as: Some(model), .. } => prices.pricing_as(model).map(Some),
+            ComparisonModel::Scripted { price_as: None, .. } => Ok(None),
+            ComparisonModel::Live(live) => prices.pricing_of(&live.profile.model),
+        }
+    }
 }
 
 /// A real model for a comparison: a new provider of `profile` for each run.
@@ -112,7 +130,7 @@ pub async fn compare_with_consent_and_keep(
     let ComparedDocuments { template, scenario, .. } = documents;
     let started = (now_ms(), std::time::Instant::now());
     let mut comparison = match (&model, access.reaches(template)) {
-        (ComparisonModel::Scripted(adapters), false) => {
+        (ComparisonModel::Scripted { adapters, .. }, false) => {
             unfold_engine::compare::compare_observed(template, scenario, adapters, observer, cancel).await
         }
         (ComparisonModel::Live(live), false) => {
@@ -123,7 +141,7 @@ pub async fn compare_with_consent_and_keep(
         (model, true) => {
             let mut sources = access.sources(documents.template_path);
             let (adapters, mut make) = match model {
-                ComparisonModel::Scripted(adapters) => (adapters.clone(), None),
+                ComparisonModel::Scripted { adapters, .. } => (adapters.clone(), None),
                 ComparisonModel::Live(live) => (live.adapters.clone(), Some(|lane: Lane| live_provider(live, lane))),
             };
             let providers = make.as_mut().map(|make| make as &mut (dyn FnMut(Lane) -> _ + Send));
@@ -154,7 +172,7 @@ pub async fn compare_with_consent_and_keep(
         scenario_path: documents.scenario_path,
         live: match &model {
             ComparisonModel::Live(live) => Some((live.profile.name.as_str(), live.profile.model.as_str())),
-            ComparisonModel::Scripted(_) => None,
+            ComparisonModel::Scripted { .. } => None,
         },
         started_at_ms: started.0,
         duration_ms: started.1.elapsed().as_millis() as u64,
@@ -208,10 +226,7 @@ impl Comparisons {
     ) -> AppResult<unfold_engine::ComparisonReport> {
         let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
         let model = model(token.clone())?;
-        let pricing = match &model {
-            ComparisonModel::Live(live) => self.prices.pricing_of(&live.profile.model)?,
-            ComparisonModel::Scripted(_) => None,
-        };
+        let pricing = model.pricing(&self.prices)?;
         let pricing = pricing.as_ref();
         lock(&self.running).insert(run_id, (Arc::clone(&cancel), token));
         let outcome =

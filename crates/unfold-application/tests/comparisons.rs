@@ -44,7 +44,7 @@ fn history() -> (tempfile::TempDir, OpenRunHistory) {
 }
 
 fn scripted(_token: unfold_live::CancellationToken) -> unfold_application::AppResult<ComparisonModel<'static>> {
-    Ok(ComparisonModel::Scripted(vec![AdapterKind::Dynamic, AdapterKind::Restart]))
+    Ok(ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic, AdapterKind::Restart], price_as: None })
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn request_bodies_go_only_into_a_new_or_empty_folder() {
         ComparedDocuments { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
     let never = AtomicBool::new(false);
     let off = OpenRunHistory::open(None);
-    let model = ComparisonModel::Scripted(vec![AdapterKind::Dynamic]);
+    let model = ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic], price_as: None };
     let kept = runtime().block_on(comparisons::compare_and_keep(compared, model, &mut |_| {}, &never, &off)).unwrap();
     assert!(kept.not_kept.is_none(), "a history turned off keeps nothing and fails nothing");
     let requests = &kept.comparison.requests;

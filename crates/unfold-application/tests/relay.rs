@@ -51,7 +51,7 @@ fn the_apps_relay_lists_a_plugins_session_and_a_comparison_attached_to_it_sees_i
         scenario_path: Some(&scenario_path),
     };
     let access = SourceAccess { relay: Some(service.attach(&code).unwrap()), ..SourceAccess::default() };
-    let model = ComparisonModel::Scripted(vec![AdapterKind::Dynamic]);
+    let model = ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic], price_as: None };
     let never = std::sync::atomic::AtomicBool::new(false);
     let history = OpenRunHistory::open(None);
     let kept = runtime

@@ -44,10 +44,11 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
         }
         Command::Compare { template, scenario, adapters, json, requests, price_as, sources, relay } => {
             let access = relay.access(sources).map_err(|e| e.in_file(&template))?;
+            let model = ComparisonModel::Scripted { adapters: dedup(adapters), price_as };
             // Before anything runs: a model with no price is the user's mistake to hear of first.
-            let pricing = price_as.map(|model| PriceFile(default_prices_file()).pricing_as(&model)).transpose()?;
+            let pricing = model.pricing(&PriceFile(default_prices_file()))?;
             let output = CompareOutput { json, requests: requests.as_deref() };
-            compare(&template, &scenario, dedup(adapters), output, &access, pricing.as_ref())
+            compare(&template, &scenario, model, output, &access, pricing.as_ref())
         }
         Command::Run {
             template,
@@ -123,7 +124,7 @@ struct CompareOutput<'a> {
 fn compare(
     template_path: &Path,
     scenario_path: &Path,
-    adapters: Vec<AdapterKind>,
+    model: ComparisonModel<'_>,
     output: CompareOutput<'_>,
     access: &SourceAccess,
     pricing: Option<&Pricing>,
@@ -147,7 +148,6 @@ fn compare(
         scenario_path: Some(scenario_path),
     };
     let never = std::sync::atomic::AtomicBool::new(false);
-    let model = ComparisonModel::Scripted(adapters);
     let kept = block_on(comparisons::compare_with_consent_and_keep(
         documents,
         model,

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use unfold_engine::compare::BaselineReport;
 
 use crate::money::{money, priced_as};
+use unfold_engine::costs::RunCost;
 use unfold_engine::{ComparisonReport, Counters, Event, EventKind, RunReport};
 
 /// Widest an event cell gets before it is cut.
@@ -114,16 +115,51 @@ fn counters_side_by_side(out: &mut String, report: &ComparisonReport, names: &[S
         rows.push((name.into(), with_delta(cells, &delta)));
     }
     if report.runs.iter().any(|run| run.cost.is_some()) {
-        let delta = |a: &RunReport, b: &RunReport| match (&a.cost, &b.cost) {
-            (Some(a), Some(b)) => money(b.total - a.total, &b.currency, true),
+        let money_delta = |amount: fn(&RunCost) -> f64| {
+            move |a: &RunReport, b: &RunReport| match (&a.cost, &b.cost) {
+                (Some(a), Some(b)) => money(amount(b) - amount(a), &b.currency, true),
+                _ => String::new(),
+            }
+        };
+        rows.push(("cost".into(), with_delta(column(report, cost), &money_delta(|c| c.total))));
+        let cached = |run: &RunReport| run.cost.as_ref().map_or("-".into(), |c| c.cacheable_prompt_tokens.to_string());
+        let cached_delta = |a: &RunReport, b: &RunReport| match (&a.cost, &b.cost) {
+            (Some(a), Some(b)) => signed(i128::from(b.cacheable_prompt_tokens) - i128::from(a.cacheable_prompt_tokens)),
             _ => String::new(),
         };
-        rows.push(("cost".into(), with_delta(column(report, cost), &delta)));
+        rows.push(("cached prompt tokens".into(), with_delta(column(report, cached), &cached_delta)));
+        rows.push(("prefix breaks".into(), with_delta(column(report, prefix_breaks), &|_, _| String::new())));
+        rows.push((
+            "cost with cache".into(),
+            with_delta(column(report, cost_with_cache), &money_delta(|c| c.total_with_cache)),
+        ));
     }
     table(out, "", &header, &rows);
     if let Some(cost) = report.runs.iter().find_map(|run| run.cost.as_ref()) {
         let _ = writeln!(out, "{}", priced_as(cost));
     }
+}
+
+/// Where a run's shared prompt start broke: "2 (tools 1, restart 1)", "0".
+fn prefix_breaks(run: &RunReport) -> String {
+    let Some(cost) = &run.cost else { return "-".into() };
+    let breaks = cost.prefix_breaks;
+    let parts: Vec<String> =
+        [("tools", breaks.tools_changed), ("system", breaks.system_changed), ("restart", breaks.restart)]
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(why, n)| format!("{why} {n}"))
+            .collect();
+    let total = breaks.tools_changed + breaks.system_changed + breaks.restart;
+    if parts.is_empty() {
+        total.to_string()
+    } else {
+        format!("{total} ({})", parts.join(", "))
+    }
+}
+
+fn cost_with_cache(run: &RunReport) -> String {
+    run.cost.as_ref().map_or("-".into(), |cost| money(cost.total_with_cache, &cost.currency, false))
 }
 
 fn cost(run: &RunReport) -> String {

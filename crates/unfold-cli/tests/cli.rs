@@ -160,6 +160,10 @@ fn compare_prices_every_run_as_the_model_named_and_refuses_one_with_no_price() {
     let priced = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--price-as", "claude-sonnet-4-5"]);
     assert_eq!(priced.code, 0, "{}", priced.stderr);
     assert_eq!(row(&priced.stdout, "cost"), ["$0.003966", "$0.004509", "+$0.000543"]);
+    // Where each lane's shared prompt start broke; the prompts are under the 1,024-token minimum.
+    assert_eq!(row(&priced.stdout, "prefix breaks"), ["1", "(tools", "1)", "1", "(restart", "1)"]);
+    assert_eq!(row(&priced.stdout, "cached prompt tokens"), ["0", "0", "0"]);
+    assert_eq!(row(&priced.stdout, "cost with cache"), ["$0.003966", "$0.004509", "+$0.000543"]);
     assert!(priced.stdout.contains("priced as claude-sonnet-4-5: USD per million tokens, taken 2025-10-01"));
     let baseline = priced.stdout.split("baseline:").nth(1).unwrap();
     assert_eq!(row(baseline, "cost"), ["$0.002247", "$0.003966", "$0.004509"]);

@@ -35,6 +35,11 @@ pub struct ModelPrice {
     /// absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_write: Option<f64>,
+    /// How the provider's prompt cache serves this model; when absent, Anthropic's breakpoints
+    /// for a model with a cache-write price, OpenAI's automatic prefix for one with a cache-read
+    /// price, else no cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheRules>,
     /// When this model's prices were taken, when not the file's date.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub taken: Option<String>,
@@ -43,7 +48,51 @@ pub struct ModelPrice {
     pub note: Option<String>,
 }
 
+/// How a provider's prompt cache serves a prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum CacheStyle {
+    /// OpenAI's: the longest start a prompt shares with an earlier one, from the minimum on, in
+    /// steps of 128 tokens; writing costs nothing extra.
+    Prefix,
+    /// Anthropic's: up to a cache breakpoint (Unfold sets them after the tools, after the system
+    /// prompt and after the last message); writing is charged at the cache-write price.
+    Breakpoints,
+    /// No prompt cache.
+    None,
+}
+
+/// A provider's prompt cache for one model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CacheRules {
+    /// How it serves a prompt.
+    pub style: CacheStyle,
+    /// The fewest tokens it caches (1024 for most models; 2048 for Anthropic's Haiku models).
+    #[serde(default = "default_min_tokens")]
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub min_tokens: u64,
+}
+
+fn default_min_tokens() -> u64 {
+    1024
+}
+
 impl ModelPrice {
+    /// Its prompt cache: as the file says, else as its prices suggest.
+    pub fn cache_rules(&self) -> CacheRules {
+        self.cache.unwrap_or(CacheRules {
+            style: match (self.cache_write, self.cache_read) {
+                (Some(_), _) => CacheStyle::Breakpoints,
+                (None, Some(_)) => CacheStyle::Prefix,
+                (None, None) => CacheStyle::None,
+            },
+            min_tokens: default_min_tokens(),
+        })
+    }
+
     /// The price of a prompt token read from the cache.
     pub fn cache_read(&self) -> f64 {
         self.cache_read.unwrap_or(self.input)

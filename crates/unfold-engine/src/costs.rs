@@ -1,17 +1,24 @@
 //! What a run cost (spec 10): each model call's prompt and completion tokens at one model's
-//! price, and the run's sum. Money is a view of the events, like the counters: a run is priced
-//! after it ran, as the model that answered it (live) or as the one the user names
-//! (`--price-as`), and a model with no price gives no cost at all.
+//! price, and the run's sum; and the same with the provider's prompt cache, estimated from what
+//! each call's prompt shares with the previous call's ([`PromptPrefix`]) under the provider's
+//! rules (OpenAI's automatic prefix, Anthropic's breakpoints). Money is a view of the events, like
+//! the counters: a run is priced after it ran, as the model that answered it (live) or as the one
+//! the user names (`--price-as`), and a model with no price gives no cost at all.
 
 use serde::{Deserialize, Serialize};
-use unfold_documents::prices::Pricing;
+use unfold_documents::prices::{CacheRules, CacheStyle, ModelPrice, Pricing};
+
+use crate::prompt_prefix::{PrefixBreak, PromptPrefix};
 
 /// Tokens per million: prices are per million tokens.
 const MILLION: f64 = 1_000_000.0;
 
+/// OpenAI caches a shared prefix in steps of this many tokens past its minimum.
+const PREFIX_STEP: u64 = 128;
+
 /// The tokens of one model call, as its `model_call` event gives them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CallTokens {
+pub struct CallTokens<'e> {
     /// The call's index (1-based, over the whole run).
     pub call_index: u32,
     /// Its attempt.
@@ -20,6 +27,8 @@ pub struct CallTokens {
     pub prompt_tokens: u64,
     /// Its completion tokens.
     pub completion_tokens: u64,
+    /// What its prompt shares with the previous call's, when the run recorded it.
+    pub prefix: Option<&'e PromptPrefix>,
 }
 
 /// What one model call cost.
@@ -32,6 +41,33 @@ pub struct CallCost {
     pub attempt: u32,
     /// Its prompt tokens at the input price plus its completion tokens at the output price.
     pub cost: f64,
+    /// The prompt tokens the provider's cache could serve (estimated).
+    #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub cacheable_prompt_tokens: u64,
+    /// The prompt tokens written to the cache, where writing is charged (Anthropic).
+    #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub cache_write_tokens: u64,
+    /// Why the prompt shares less than the previous call's, if it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broke: Option<PrefixBreak>,
+    /// The cost with the cache: cached tokens at the cache-read price, written ones at the
+    /// cache-write price.
+    #[serde(default)]
+    pub cost_with_cache: f64,
+}
+
+/// How many times a run's prompt prefix broke, by why.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PrefixBreaks {
+    /// The tools changed.
+    pub tools_changed: u32,
+    /// The system prompt changed.
+    pub system_changed: u32,
+    /// The run restarted.
+    pub restart: u32,
 }
 
 /// What a run cost at one model's price.
@@ -52,31 +88,138 @@ pub struct RunCost {
     pub completion: f64,
     /// The whole run.
     pub total: f64,
+    /// The prompt tokens the provider's cache could serve, over every call.
+    #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub cacheable_prompt_tokens: u64,
+    /// The prompt tokens written to the cache, where writing is charged.
+    #[serde(default)]
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub cache_write_tokens: u64,
+    /// The whole run with the cache.
+    #[serde(default)]
+    pub total_with_cache: f64,
+    /// Where the prompt's shared start broke, counted by why.
+    #[serde(default)]
+    pub prefix_breaks: PrefixBreaks,
     /// Each model call, in order.
     pub calls: Vec<CallCost>,
 }
 
 impl RunCost {
     /// The cost of a run's model calls at `pricing`.
-    pub fn of(model_calls: impl IntoIterator<Item = CallTokens>, pricing: &Pricing) -> RunCost {
+    pub fn of<'e>(model_calls: impl IntoIterator<Item = CallTokens<'e>>, pricing: &Pricing) -> RunCost {
         let price = &pricing.price;
-        let (mut prompt, mut completion, mut calls) = (0.0, 0.0, Vec::new());
-        for call in model_calls {
-            let input = call.prompt_tokens as f64 * price.input / MILLION;
-            let output = call.completion_tokens as f64 * price.output / MILLION;
-            prompt += input;
-            completion += output;
-            calls.push(CallCost { call_index: call.call_index, attempt: call.attempt, cost: input + output });
-        }
-        RunCost {
+        let rules = price.cache_rules();
+        let mut run = RunCost {
             model: pricing.model.clone(),
             priced_as: pricing.priced_as.clone(),
             currency: pricing.currency.clone(),
             taken: pricing.taken.clone(),
-            prompt,
-            completion,
-            total: prompt + completion,
-            calls,
+            prompt: 0.0,
+            completion: 0.0,
+            total: 0.0,
+            cacheable_prompt_tokens: 0,
+            cache_write_tokens: 0,
+            total_with_cache: 0.0,
+            prefix_breaks: PrefixBreaks::default(),
+            calls: Vec::new(),
+        };
+        for call in model_calls {
+            let input = call.prompt_tokens as f64 * price.input / MILLION;
+            let output = call.completion_tokens as f64 * price.output / MILLION;
+            let (read, written) = call.prefix.map_or((0, 0), |prefix| cached(prefix, call.prompt_tokens, rules));
+            let cost_with_cache = with_cache(price, call.prompt_tokens, read, written) + output;
+            let broke = call.prefix.and_then(|prefix| prefix.broke);
+            match broke {
+                Some(PrefixBreak::ToolsChanged) => run.prefix_breaks.tools_changed += 1,
+                Some(PrefixBreak::SystemChanged) => run.prefix_breaks.system_changed += 1,
+                Some(PrefixBreak::Restart) => run.prefix_breaks.restart += 1,
+                None => {}
+            }
+            run.prompt += input;
+            run.completion += output;
+            run.cacheable_prompt_tokens += read;
+            run.cache_write_tokens += written;
+            run.total_with_cache += cost_with_cache;
+            run.calls.push(CallCost {
+                call_index: call.call_index,
+                attempt: call.attempt,
+                cost: input + output,
+                cacheable_prompt_tokens: read,
+                cache_write_tokens: written,
+                broke,
+                cost_with_cache,
+            });
         }
+        run.total = run.prompt + run.completion;
+        run
+    }
+}
+
+/// The tokens of a prompt of `prompt_tokens` the cache serves, and those it writes (charged),
+/// given what the prompt shares with the previous one.
+fn cached(prefix: &PromptPrefix, prompt_tokens: u64, rules: CacheRules) -> (u64, u64) {
+    let min = rules.min_tokens;
+    match rules.style {
+        CacheStyle::None => (0, 0),
+        CacheStyle::Prefix => {
+            let shared = prefix.shared_tokens.min(prompt_tokens);
+            let read = if shared < min { 0 } else { min + (shared - min) / PREFIX_STEP * PREFIX_STEP };
+            (read, 0)
+        }
+        CacheStyle::Breakpoints => {
+            // The previous call wrote the cache at its breakpoints: after the tools, after the
+            // system prompt, and at its end; a breakpoint inside the shared start can be read.
+            let breakpoints = [prefix.tools_tokens, prefix.tools_tokens + prefix.system_tokens, prefix.previous_tokens];
+            let read = breakpoints
+                .into_iter()
+                .filter(|&at| at >= min && at <= prefix.shared_tokens && at <= prompt_tokens)
+                .max()
+                .unwrap_or(0);
+            // This call writes up to its own last breakpoint, its end.
+            let written = if prompt_tokens >= min { prompt_tokens - read } else { 0 };
+            (read, written)
+        }
+    }
+}
+
+/// The prompt's part of a call's cost with `read` tokens served by the cache and `written` ones
+/// written to it.
+fn with_cache(price: &ModelPrice, prompt_tokens: u64, read: u64, written: u64) -> f64 {
+    let plain = prompt_tokens.saturating_sub(read + written);
+    (plain as f64 * price.input + read as f64 * price.cache_read() + written as f64 * price.cache_write()) / MILLION
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prefix(shared: u64, previous: u64, broke: Option<PrefixBreak>) -> PromptPrefix {
+        PromptPrefix { tools_tokens: 500, system_tokens: 1500, shared_tokens: shared, previous_tokens: previous, broke }
+    }
+
+    const OPENAI: CacheRules = CacheRules { style: CacheStyle::Prefix, min_tokens: 1024 };
+    const ANTHROPIC: CacheRules = CacheRules { style: CacheStyle::Breakpoints, min_tokens: 1024 };
+
+    #[test]
+    fn openai_serves_the_shared_start_from_1024_tokens_in_steps_of_128() {
+        assert_eq!(cached(&prefix(0, 0, None), 2100, OPENAI), (0, 0));
+        assert_eq!(cached(&prefix(1000, 1000, None), 2100, OPENAI), (0, 0), "under the minimum");
+        assert_eq!(cached(&prefix(2100, 2100, None), 2300, OPENAI), (2048, 0), "1024 + 8 × 128");
+    }
+
+    #[test]
+    fn anthropic_reads_up_to_the_last_breakpoint_inside_the_shared_start_and_writes_the_rest() {
+        // The first call writes all of its prompt.
+        assert_eq!(cached(&prefix(0, 0, None), 2100, ANTHROPIC), (0, 2100));
+        // The conversation grew: the previous call's end is the breakpoint read.
+        assert_eq!(cached(&prefix(2100, 2100, None), 2300, ANTHROPIC), (2100, 200));
+        // A restart kept the tools and the system prompt: read up to the system prompt's end.
+        assert_eq!(cached(&prefix(2010, 2300, Some(PrefixBreak::Restart)), 2010, ANTHROPIC), (2000, 10));
+        // New tools: nothing is shared, all is written again.
+        assert_eq!(cached(&prefix(0, 2300, Some(PrefixBreak::ToolsChanged)), 2400, ANTHROPIC), (0, 2400));
+        // A prompt under the minimum is neither read nor written.
+        assert_eq!(cached(&prefix(0, 0, None), 900, ANTHROPIC), (0, 0));
     }
 }

@@ -6,6 +6,7 @@ use serde_json::Value;
 use unfold_documents::prices::Pricing;
 
 use crate::costs::{CallTokens, RunCost};
+use crate::prompt_prefix::PromptPrefix;
 
 /// Which adapter ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -98,6 +99,10 @@ pub enum EventKind {
         /// Tokens of the answer.
         #[cfg_attr(feature = "specta", specta(type = u32))]
         completion_tokens: u64,
+        /// What its prompt shares with the previous call's (spec 10's prompt cache); absent in
+        /// reports written before it existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prefix: Option<PromptPrefix>,
     },
     /// A tool call of the model was answered.
     ToolCall {
@@ -304,10 +309,14 @@ pub struct RunReport {
 impl RunReport {
     /// Prices the run at `pricing`.
     pub fn price(&mut self, pricing: &Pricing) {
-        let calls = self.events.iter().filter_map(|event| match event.kind {
-            EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, .. } => {
-                Some(CallTokens { call_index, attempt: event.attempt, prompt_tokens, completion_tokens })
-            }
+        let calls = self.events.iter().filter_map(|event| match &event.kind {
+            EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, prefix, .. } => Some(CallTokens {
+                call_index: *call_index,
+                attempt: event.attempt,
+                prompt_tokens: *prompt_tokens,
+                completion_tokens: *completion_tokens,
+                prefix: prefix.as_ref(),
+            }),
             _ => None,
         });
         self.cost = Some(RunCost::of(calls, pricing));

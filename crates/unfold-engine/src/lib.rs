@@ -17,6 +17,7 @@ pub mod costs;
 pub mod divergence;
 pub mod events;
 pub mod openai_request;
+pub mod prompt_prefix;
 pub mod provider;
 pub mod render;
 pub mod run;

@@ -12,6 +12,7 @@ use tracing::Instrument;
 
 use crate::adapter::{adapter_for, Adapter};
 use crate::events::{AdapterKind, Counters, Event, EventKind, Limit, RestartReason, RunReport, RunStatus};
+use crate::prompt_prefix::{Piece, PromptShape};
 use crate::provider::{Message, ModelRequest, Provider, ToolCall};
 use crate::render::{RenderedPrompt, SummarizedSection};
 use crate::scripted::ScriptedToolResults;
@@ -120,36 +121,40 @@ impl CallOutcome {
 /// tokenizer only what is new.
 struct Conversation {
     system: String,
-    system_tokens: u64,
     summarized: Vec<SummarizedSection>,
     messages: Vec<Message>,
     message_tokens: u64,
     tools: Vec<OfferedTool>,
-    tools_tokens: u64,
+    /// The prompt's pieces as a cache sees them: tools, system, each message.
+    shape: PromptShape,
 }
 
 impl Conversation {
-    fn new(prompt: RenderedPrompt, user: &str) -> Conversation {
+    fn new(prompt: RenderedPrompt, user: &str, attempt: u32) -> Conversation {
+        let system = Piece::of(&prompt.markdown, tokens::count_text(&prompt.markdown));
         let mut conversation = Conversation {
-            system_tokens: tokens::count_text(&prompt.markdown),
             system: prompt.markdown,
             summarized: prompt.summarized,
             messages: Vec::new(),
             message_tokens: 0,
-            tools_tokens: tokens::count_tools(&prompt.tools),
-            tools: prompt.tools,
+            tools: Vec::new(),
+            shape: PromptShape { attempt, system, ..PromptShape::default() },
         };
+        conversation.set_tools(prompt.tools);
         conversation.push(Message::User { content: user.to_owned() });
         conversation
     }
 
     fn push(&mut self, message: Message) {
-        self.message_tokens += tokens::count_message(&message);
+        let tokens = tokens::count_message(&message);
+        self.message_tokens += tokens;
+        self.shape.messages.push(Piece::of(&serde_json::to_string(&message).unwrap_or_default(), tokens));
         self.messages.push(message);
     }
 
     fn set_tools(&mut self, tools: Vec<OfferedTool>) {
-        self.tools_tokens = tokens::count_tools(&tools);
+        let text = tokens::tools_json(&tools);
+        self.shape.tools = Piece::of(&text, tokens::count_tools_text(&text));
         self.tools = tools;
     }
 
@@ -163,7 +168,7 @@ impl Conversation {
     }
 
     fn prompt_tokens(&self) -> u64 {
-        self.system_tokens + self.message_tokens + self.tools_tokens
+        self.shape.system.tokens + self.message_tokens + self.shape.tools.tokens
     }
 }
 
@@ -221,6 +226,7 @@ pub async fn run_with_host(
         next_change: 0,
         last_call: None,
         validators: HashMap::new(),
+        previous_prompt: None,
     };
     run.execute(provider).instrument(span).await
 }
@@ -264,6 +270,8 @@ struct Run<'a, 'r> {
     last_call: Option<(String, Value, u32)>,
     /// Each called tool's argument validator (`None` if its schema does not compile).
     validators: HashMap<String, Option<jsonschema::Validator>>,
+    /// The last model call's prompt, for what the next one shares with it.
+    previous_prompt: Option<PromptShape>,
 }
 
 impl<'a> Run<'a, '_> {
@@ -292,7 +300,10 @@ impl<'a> Run<'a, '_> {
         }
         let (status, final_text, error) = loop {
             let end = match self.session.render() {
-                Ok(prompt) => self.attempt(Conversation::new(prompt, &self.input.user), provider).await,
+                Ok(prompt) => {
+                    let conversation = Conversation::new(prompt, &self.input.user, self.attempt);
+                    self.attempt(conversation, provider).await
+                }
                 Err(e) => {
                     AttemptEnd::Finished { status: RunStatus::Error, final_text: None, error: Some(e.to_string()) }
                 }
@@ -380,11 +391,14 @@ impl<'a> Run<'a, '_> {
                 tool_calls = response.tool_calls.len(),
                 "model answered"
             );
+            let prefix = conversation.shape.against(self.previous_prompt.as_ref());
+            self.previous_prompt = Some(conversation.shape.clone());
             self.emit(EventKind::ModelCall {
                 call_index: self.call_index,
                 tools_offered: conversation.tools.iter().map(|t| t.name.clone()).collect(),
                 prompt_tokens: response.usage.map_or(prompt_tokens, |u| u.prompt_tokens),
                 completion_tokens,
+                prefix: Some(prefix),
             });
             if response.tool_calls.is_empty() {
                 return AttemptEnd::Finished { status: RunStatus::Completed, final_text: response.text, error: None };

@@ -24,14 +24,19 @@ pub fn count_text(text: &str) -> u64 {
 
 /// Tokens of a tool list, as the JSON array of OpenAI chat tool objects.
 pub fn count_tools(tools: &[OfferedTool]) -> u64 {
-    if tools.is_empty() {
+    count_tools_text(&tools_json(tools))
+}
+
+/// [`count_tools`] of tools whose [`tools_json`] is `text`.
+pub(crate) fn count_tools_text(text: &str) -> u64 {
+    if text == "[]" {
         return 0;
     }
-    count_text(&tools_json(tools))
+    count_text(text)
 }
 
 /// The text [`count_tools`] counts.
-fn tools_json(tools: &[OfferedTool]) -> String {
+pub(crate) fn tools_json(tools: &[OfferedTool]) -> String {
     serde_json::to_string(tools).unwrap_or_default()
 }
 

@@ -3,6 +3,7 @@
 mod adapters;
 mod comparison;
 mod examples;
+mod prompt_cache;
 mod reference;
 mod rendering;
 mod tool_sources;

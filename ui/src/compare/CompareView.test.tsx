@@ -13,7 +13,9 @@
 // the question Run asks first about the template's sources not allowed (what each starts, Allow and
 // run, Run with snapshots kept for the session until a definition changes, Cancel and Escape, a
 // refused allow) and no question for a template without sources, all allowed or unsaved; the relay
-// session picker (only for a relay source while the relay has sessions) and the session it sends.
+// session picker (only for a relay source while the relay has sessions) and the session it sends;
+// the price picker (the script's only: a live model is priced as its own) and the model it sends,
+// and a prices file that cannot be read.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
@@ -216,12 +218,25 @@ describe("CompareView", () => {
     const { platform } = await openScenario();
     expect(container.querySelector('[data-testid="cost-row"]')).toBeNull();
     const report = lookupFirstReport();
-    const priced = (total: number) => ({ model: "gpt-4o-mini", priced_as: "gpt-4o-mini", currency: "USD", taken: "2025-10-01", prompt: total, completion: 0, total, calls: [] });
+    const priced = (total: number, withCache: number) => ({
+      model: "gpt-4o-mini",
+      priced_as: "gpt-4o-mini",
+      currency: "USD",
+      taken: "2025-10-01",
+      prompt: total,
+      completion: 0,
+      total,
+      cacheable_prompt_tokens: 1024,
+      cache_write_tokens: 0,
+      total_with_cache: withCache,
+      prefix_breaks: { tools_changed: 1, system_changed: 0, restart: 0 },
+      calls: [],
+    });
     const [dynamic, restart] = report.runs;
     if (dynamic === undefined || restart === undefined || report.baseline === null) throw new Error("the fixture has both runs and a baseline");
-    dynamic.cost = priced(0.00018);
-    restart.cost = priced(0.000205);
-    report.baseline.cost = priced(0.0001);
+    dynamic.cost = priced(0.00018, 0.00009);
+    restart.cost = priced(0.000205, 0.000115);
+    report.baseline.cost = priced(0.0001, 0.00005);
     platform.compare.report = report;
     await click(byTestId("run-comparison"));
     const row = byTestId("cost-row");
@@ -229,6 +244,10 @@ describe("CompareView", () => {
     expect(row.title).toBe("priced as gpt-4o-mini: USD per million tokens, taken 2025-10-01");
     const cell = (name: string) => byTestId(`cost-${name}`, row).textContent;
     expect([cell("dynamic"), cell("restart"), cell("delta"), cell("baseline")]).toEqual(["$0.000180", "$0.000205", "+$0.000025", "$0.000100"]);
+    const cached = byTestId("cost-cache-row");
+    const cachedCell = (name: string) => byTestId(`cost-${name}`, cached).textContent;
+    expect(cached.querySelector("th")?.textContent).toBe("With the prompt cache");
+    expect([cachedCell("dynamic"), cachedCell("restart"), cachedCell("delta")]).toEqual(["$0.000090", "$0.000115", "+$0.000025"]);
   });
 
   it("charts each lane's prompt tokens: every call on the axis, a tooltip per point, the restart marked", async () => {
@@ -652,7 +671,7 @@ describe("CompareView models", () => {
     await choose(byTestId("comparison-model"), "live:local");
     await click(byTestId("live-adapter-dynamic"));
     await click(runButton());
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ profile: "local", adapters: ["restart"] });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local", adapters: ["restart"] } });
     expect(byTestId("run-status").textContent).toBe("Finished: restart completed");
     expect(byTestId("divergence").textContent).toBe("none: only one adapter ran");
     const counters = byTestId("counters");
@@ -712,6 +731,64 @@ describe("CompareView models", () => {
     expect(byTestId("run-status").textContent).toMatch(/^Running the dynamic run \(1 of 2\)/);
     platform.compare.release();
     await settle();
+  });
+});
+
+describe("CompareView price", () => {
+  function pricePicker(): HTMLSelectElement | null {
+    return container.querySelector<HTMLSelectElement>('[data-testid="price-as-picker"]');
+  }
+
+  it("reads the priced models once, and offers No price then each of them for the script", async () => {
+    const { platform } = await openWithProfiles();
+    expect(platform.argsOf("pricedModels")).toHaveLength(1);
+    const select = pricePicker();
+    expect([...(select?.options ?? [])].map((option) => [option.value, option.textContent])).toEqual([
+      ["", "No price"],
+      ["claude-sonnet-4-5", "claude-sonnet-4-5"],
+      ["gpt-4o-mini", "gpt-4o-mini"],
+      ["qwen3", "qwen3"],
+    ]);
+    expect(select?.value).toBe("");
+    expect(select?.closest("label")?.title).toBe(
+      "Price every run as if this model had answered it (prices: Unfold's, overridden by your prices.json)",
+    );
+  });
+
+  it("sends the model chosen with the next comparison, and null for No price", async () => {
+    const { platform } = await openWithProfiles();
+    await click(runButton());
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: null, priceAs: null });
+    await choose(byTestId("price-as-picker"), "gpt-4o-mini");
+    await click(runButton());
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ live: null, relaySession: null, priceAs: "gpt-4o-mini" });
+    await choose(byTestId("price-as-picker"), "");
+    await click(runButton());
+    expect(platform.argsOf("runComparison")).toHaveLength(3);
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ priceAs: null });
+  });
+
+  it("hides the picker for a live model and sends no price (it is priced as its own model)", async () => {
+    const { platform } = await openWithProfiles();
+    await choose(byTestId("price-as-picker"), "qwen3");
+    await choose(byTestId("comparison-model"), "live:local");
+    expect(pricePicker()).toBeNull();
+    expect(byTestId("live-note").textContent).toContain("Its runs are priced as qwen3 when the prices know it.");
+    await click(runButton());
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local" }, priceAs: null });
+    // Back on the script, the choice made before is still there.
+    await choose(byTestId("comparison-model"), "scripted");
+    expect(pricePicker()?.value).toBe("qwen3");
+  });
+
+  it("says why the prices could not be read, and offers no price to choose", async () => {
+    const { platform, store } = setup();
+    const message = "/home/u/.config/unfold/prices.json: expected value at line 1 column 1";
+    platform.failures.set("pricedModels", { code: "invalid_request", message, problems: [] });
+    await render(store, platform);
+    expect(byTestId("compare-failure").textContent).toContain("The prices could not be read");
+    expect(byTestId("compare-failure").textContent).toContain(message);
+    expect(pricePicker()).toBeNull();
   });
 });
 
@@ -925,10 +1002,10 @@ describe("CompareView relay session", () => {
     expect(select?.value).toBe("");
     await click(byTestId("run-comparison"));
     await click(byTestId("run-sources-allow"));
-    expect(platform.argsOf("runComparison").at(-1)?.[4]).toBeNull();
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ relaySession: null });
     await choose(byTestId("relay-session-picker"), "K7Q2MX");
     await click(byTestId("run-comparison"));
     expect(platform.argsOf("runComparison")).toHaveLength(2);
-    expect(platform.argsOf("runComparison").at(-1)?.[4]).toBe("K7Q2MX");
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ relaySession: "K7Q2MX" });
   });
 });

@@ -1,12 +1,13 @@
 // The compare view: its toolbar (the scenario's file actions, the model a comparison asks (the
 // script, or a provider profile's real model under the adapters ticked, with what a live run does
-// and a warning when its key is not set) and the providers dialog, the relay session a template's
-// relay sources take their tools from, Run and Cancel, the exports), the
-// question Run asks first about the template's sources not allowed (RunSourcesDialog), the
-// failure and notice, then the scenario panel beside the comparison (run status, first divergence,
-// counters, prompt-token chart, timeline) and the picked event's detail, under the lanes (beside
-// them in a window wide enough to leave them their width; see compare.css), closed by its button or
-// Escape with the focus back on the picked event; an empty state while no scenario is open. The
+// and a warning when its key is not set), the model a scripted one is priced as, and the providers
+// dialog, the relay session a template's relay sources take their tools from, Run and Cancel, the
+// exports), the question Run asks first about the template's sources not allowed
+// (RunSourcesDialog), the failure and notice, then the scenario panel beside the comparison (run
+// status, first divergence, counters, prompt-token chart, timeline) and the picked event's detail,
+// under the lanes (beside them in a window wide enough to leave them their width; see
+// compare.css), closed by its button or Escape with the focus back on the picked event; an empty
+// state while no scenario is open. The
 // scenario's Save, Undo and Redo are the header's (workspace/pageDocument.ts): one set per page. All
 // state and actions live in CompareStore.
 //
@@ -15,7 +16,9 @@
 //     recent-scenario (data-path), save-scenario-as   and Redo: the header's save-button, undo-button
 //                                                     and redo-button, on this page the scenario's)
 //   comparison-model, live-adapter-<adapter>,       the model picker, the adapters of a live run,
-//     providers-button                                the providers dialog's button
+//     price-as-picker, providers-button               the model a scripted run is priced as (while
+//                                                     the prices know some), the providers dialog's
+//                                                     button
 //   relay-session-picker                            the relay session a run attaches to (a template
 //                                                     with a relay source, while the relay has sessions)
 //   run-comparison, cancel-comparison,              Run (Ctrl+Enter), Cancel, the exports
@@ -40,6 +43,7 @@ import {
   hasRelaySource,
   liveModel,
   notRunnable,
+  priceAsOf,
   ranOnOthers,
   withAdapter,
   type ChosenProfile,
@@ -66,6 +70,8 @@ export function CompareView({ store, template, problems }: { store: CompareStore
   useEffect(() => {
     void store.loadRecent();
     void store.loadProfiles();
+    // The prices change only when the user edits their prices file: read once, like the profiles.
+    void store.loadPricedModels();
   }, [store]);
 
   // The relay session picker is offered only for a template with a relay source. Its sessions are
@@ -227,6 +233,8 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
           ))}
         </select>
       </label>
+      {/* A live run is priced as its own model: the choice is the script's only. */}
+      {model.kind === "scripted" && state.pricedModels.length > 0 && <PriceAsPicker store={store} state={state} />}
       {model.kind === "live" &&
         ADAPTERS.map((adapter) => (
           <label key={adapter} className="check">
@@ -245,6 +253,30 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
         Providers…
       </button>
     </div>
+  );
+}
+
+/** The model a scripted comparison's runs are priced as, or none (the script has no price of its own). */
+function PriceAsPicker({ store, state }: { store: CompareStore; state: CompareState }) {
+  const chosen = priceAsOf(state);
+  return (
+    <label className="price-as" title="Price every run as if this model had answered it (prices: Unfold's, overridden by your prices.json)">
+      Price as{" "}
+      <select
+        data-testid="price-as-picker"
+        value={chosen ?? ""}
+        onChange={(event) => {
+          store.setPriceAs(event.target.value === "" ? null : event.target.value);
+        }}
+      >
+        <option value="">No price</option>
+        {state.pricedModels.map((model) => (
+          <option key={model} value={model}>
+            {model}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -285,7 +317,7 @@ function LiveNote({ state }: { state: CompareState }) {
       <p>
         {chosen === null
           ? `The provider profile '${model.profile}' no longer exists: choose another model, or add it under Providers…`
-          : `A live run sends the scenario's user message to ${chosen.profile.model} at ${chosen.profile.base_url} and does not use the script; the all-FULL baseline is not run.`}
+          : `A live run sends the scenario's user message to ${chosen.profile.model} at ${chosen.profile.base_url} and does not use the script; the all-FULL baseline is not run. Its runs are priced as ${chosen.profile.model} when the prices know it.`}
       </p>
       {chosen !== null && !chosen.keySet && (
         <p className="live-warning" role="alert" data-testid="live-key-missing">

@@ -4,10 +4,11 @@
 // comparison has none), said as more or fewer. Counters are written as the command line writes
 // them, so QA can hold one beside the other.
 //
-// A priced comparison (a live one, as its model) has a Cost row too, its price said in its title.
+// A priced comparison (a live one, as its model) has a Cost row too, its price said in its title,
+// and the cost with the prompt cache (estimated).
 //
 // data-testids: counters, counter-row (data-counter) with counter-<lane> and counter-delta cells,
-// cost-row with cost-<lane> and cost-delta cells,
+// cost-row and cost-cache-row with cost-<lane> and cost-delta cells,
 // status-<lane> (a run's status in words, data-status the raw one), savings (the row) with
 // savings-dynamic and savings-restart (data-saved: the report's saved_prompt_tokens).
 import type { ComparisonReport, Lane, RunCost, RunStatus } from "../platform";
@@ -146,23 +147,55 @@ function CostRow({ report, columns }: { report: ComparisonReport; columns: Colum
   const cost = costs(report);
   const priced = Object.values(cost)[0];
   if (priced === undefined) return null;
-  const { dynamic, restart } = cost;
-  const delta = dynamic?.total == null || restart?.total == null ? null : restart.total - dynamic.total;
   return (
-    <tr data-testid="cost-row" title={pricedText(priced)}>
-      <th scope="row">Cost ({priced.priced_as})</th>
+    <>
+      <MoneyRow testId="cost-row" label={`Cost (${priced.priced_as})`} title={pricedText(priced)} cost={cost} amount={(run) => run.total} columns={columns} />
+      <MoneyRow
+        testId="cost-cache-row"
+        label="With the prompt cache"
+        title="Estimated: what each call's prompt shares with the previous call's, served by the model's prompt cache at its cache prices"
+        cost={cost}
+        amount={(run) => run.total_with_cache}
+        columns={columns}
+      />
+    </>
+  );
+}
+
+interface MoneyRowProps {
+  testId: string;
+  label: string;
+  title: string;
+  cost: Partial<Record<Lane, RunCost>>;
+  /** The amount shown; absent in a report written before it existed. */
+  amount: (cost: RunCost) => number | null | undefined;
+  columns: Column[];
+}
+
+/** One amount of each run's cost, and restart minus dynamic. */
+function MoneyRow({ testId, label, title, cost, amount, columns }: MoneyRowProps) {
+  const value = (lane: Lane) => {
+    const run = cost[lane];
+    return run === undefined ? null : (amount(run) ?? null);
+  };
+  const [dynamic, restart] = [value("dynamic"), value("restart")];
+  const delta = dynamic === null || restart === null ? null : restart - dynamic;
+  const currency = Object.values(cost)[0]?.currency ?? "USD";
+  return (
+    <tr data-testid={testId} title={title}>
+      <th scope="row">{label}</th>
       {columns.map((column) => {
         if (column === "delta") {
           return (
             <td key={column} data-testid="cost-delta" className={delta === null || delta === 0 ? "delta" : "delta changed"}>
-              {delta === null ? "—" : moneyText(delta, priced.currency, true)}
+              {delta === null ? "—" : moneyText(delta, currency, true)}
             </td>
           );
         }
-        const run = cost[column];
+        const shown = value(column);
         return (
           <td key={column} data-testid={`cost-${column}`}>
-            {run?.total == null ? "—" : moneyText(run.total, run.currency)}
+            {shown === null ? "—" : moneyText(shown, currency)}
           </td>
         );
       })}

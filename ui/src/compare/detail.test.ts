@@ -21,13 +21,18 @@ describe("eventFields", () => {
     expect(fields.find((f) => f.label === "Outcome")?.text).toBe("ok");
   });
 
-  it("shows a model call's offered tools and tokens", () => {
+  it("shows a model call's offered tools, tokens, and what its prompt shares with the previous call's", () => {
     expect(eventFields(restartEvent(7))).toEqual([
       { label: "Model call", text: "3" },
       { label: "Tools offered", text: "lookup, search, cite, read_section" },
       { label: "Prompt tokens", text: "291" },
       { label: "Completion tokens", text: "6" },
+      // The restart's new tools come first in the prompt: nothing of the previous one is shared.
+      { label: "Shared with the previous prompt", text: "0 of 221 tokens" },
+      { label: "Cache prefix broken", text: "the run restarted" },
     ]);
+    const first = restartEvent(1);
+    expect(eventFields(first).map((field) => field.label)).toEqual(["Model call", "Tools offered", "Prompt tokens", "Completion tokens"]);
   });
 
   it("shows where a source's tools came from, and why a lower tier was used", () => {

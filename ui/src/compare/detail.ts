@@ -5,7 +5,7 @@
 // Escape press is the detail's to close it.
 import type { CallRequest, JsonValue, RunEvent } from "../platform";
 import { discardText, type Discard } from "./timeline";
-import { LIMIT_NAMES, restartText, statusText, TIER_WORDS } from "./words";
+import { LIMIT_NAMES, PREFIX_BREAK_WORDS, restartText, statusText, TIER_WORDS } from "./words";
 
 /** One field of an event: its label and its value as text; `json` values are shown as a block. */
 export interface EventField {
@@ -59,6 +59,7 @@ function fieldsOf(event: RunEvent): EventField[] {
         { label: "Tools offered", text: list(event.tools_offered) },
         { label: "Prompt tokens", text: String(event.prompt_tokens) },
         { label: "Completion tokens", text: String(event.completion_tokens) },
+        ...prefixRows(event.prefix),
       ];
     case "tool_call":
       return [
@@ -205,4 +206,12 @@ export function escapeClosesDetail(press: EscapePress, view: HTMLElement): boole
   // A dialog's Escape may have removed it already: a target no longer on the page was not in the view.
   if (!(target instanceof HTMLElement) || !target.isConnected || !view.contains(target)) return false;
   return target.closest('[role="dialog"], [role="alertdialog"]') === null && !usesEscape(target);
+}
+
+/** What a model call's prompt shares with the previous call's, and why not more. */
+function prefixRows(prefix: Extract<RunEvent, { type: "model_call" }>["prefix"]): EventField[] {
+  if (prefix == null || prefix.previous_tokens === 0) return [];
+  const rows: EventField[] = [{ label: "Shared with the previous prompt", text: `${String(prefix.shared_tokens)} of ${String(prefix.previous_tokens)} tokens` }];
+  if (prefix.broke != null) rows.push({ label: "Cache prefix broken", text: PREFIX_BREAK_WORDS[prefix.broke] });
+  return rows;
 }

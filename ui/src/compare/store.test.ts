@@ -3,7 +3,8 @@
 // replaced, save and save as, a comparison streaming its events lane by lane to its report, cancel,
 // the picked event's request and letting it go, the exports and the failures; the model a
 // comparison asks (scripted or live, and what `run` sends), why a live one cannot run, and the
-// provider profiles read and saved; the question about the template's sources before a run (asked
+// provider profiles read and saved; the models a scripted comparison can be priced as, and the one
+// `run` sends (none for a live model); the question about the template's sources before a run (asked
 // once however often Run is pressed, the run going on when their views cannot be read, the answer
 // waited for while allowing).
 import { describe, expect, it } from "vitest";
@@ -11,7 +12,7 @@ import type { Lane, PlatformError, RunEvent } from "../platform";
 import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
 import { templateWithSources } from "../testing/sources";
-import { chosenProfile, CompareStore, liveModel, notRunnable, ranOnOthers, withAdapter, type UnsavedAnswer } from "./store";
+import { chosenProfile, CompareStore, liveModel, notRunnable, priceAsOf, ranOnOthers, withAdapter, type UnsavedAnswer } from "./store";
 import { LANES } from "./timeline";
 
 const PATH = "/s/lookup-first.scenario.json";
@@ -279,7 +280,7 @@ describe("CompareStore models", () => {
     const { store, platform } = await opened();
     expect(store.getState().model).toEqual({ kind: "scripted" });
     await store.run();
-    expect(platform.argsOf("runComparison")).toEqual([[platform.id, 1, 1, null, null]]);
+    expect(platform.argsOf("runComparison")).toEqual([[platform.id, 1, 1, { live: null, relaySession: null, priceAs: null }]]);
     expect(store.getState().run?.lanes).toEqual(["dynamic", "restart", "baseline"]);
   });
 
@@ -288,7 +289,7 @@ describe("CompareStore models", () => {
     store.setModel(liveModel("local", store.getState().model));
     expect(store.getState().model).toEqual({ kind: "live", profile: "local", adapters: ["dynamic", "restart"] });
     await store.run();
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ profile: "local", adapters: ["dynamic", "restart"] });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local", adapters: ["dynamic", "restart"] } });
     const run = store.getState().run;
     expect(run).toMatchObject({ status: "finished", lanes: ["dynamic", "restart"] });
     expect(run?.report).toEqual(liveReport(["dynamic", "restart"]));
@@ -315,7 +316,7 @@ describe("CompareStore models", () => {
     const { store, platform } = await withProfiles();
     store.setModel(withAdapter(liveModel("local", store.getState().model), "dynamic", false));
     await store.run();
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ profile: "local", adapters: ["restart"] });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local", adapters: ["restart"] } });
     const run = store.getState().run;
     expect(run?.lanes).toEqual(["restart"]);
     expect(run?.report?.divergence).toBeNull();
@@ -381,6 +382,51 @@ describe("CompareStore models", () => {
     expect(chosenProfile(store.getState())?.keySet).toBe(true);
     await store.run();
     expect(store.getState().run?.status).toBe("finished");
+  });
+});
+
+describe("CompareStore prices", () => {
+  it("reads the priced models, and runs the script unpriced by default", async () => {
+    const { store, platform } = await opened();
+    await store.loadPricedModels();
+    expect(store.getState()).toMatchObject({ pricedModels: ["claude-sonnet-4-5", "gpt-4o-mini", "qwen3"], priceAs: null });
+    await store.run();
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: null, priceAs: null });
+  });
+
+  it("prices the script as the model chosen, and unprices it again", async () => {
+    const { store, platform } = await opened();
+    await store.loadPricedModels();
+    store.setPriceAs("gpt-4o-mini");
+    expect(priceAsOf(store.getState())).toBe("gpt-4o-mini");
+    await store.run();
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ live: null, relaySession: null, priceAs: "gpt-4o-mini" });
+    store.setPriceAs(null);
+    await store.run();
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ priceAs: null });
+  });
+
+  it("sends no price for a live model (priced as its own), nor for a model the prices do not know", async () => {
+    const { store, platform } = await opened();
+    platform.compare.profiles = [localProfile()];
+    await store.loadProfiles();
+    await store.loadPricedModels();
+    store.setPriceAs("claude-sonnet-4-5");
+    store.setModel(liveModel("local", store.getState().model));
+    await store.run();
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local" }, priceAs: null });
+    store.setModel({ kind: "scripted" });
+    store.setPriceAs("gpt-9");
+    expect(priceAsOf(store.getState())).toBeNull();
+  });
+
+  it("says why the prices could not be read, and leaves nothing to choose", async () => {
+    const { store, platform } = setup();
+    const message = "/home/u/.config/unfold/prices.json: expected value at line 1 column 1";
+    platform.failures.set("pricedModels", { code: "invalid_request", message, problems: [] });
+    await store.loadPricedModels();
+    expect(store.getState().failure).toEqual({ title: "The prices could not be read", detail: message, problems: [] });
+    expect(store.getState().pricedModels).toEqual([]);
   });
 });
 

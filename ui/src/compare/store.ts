@@ -4,8 +4,9 @@
 // script, or a provider profile's real model under the adapters ticked) and the provider profiles
 // with their dialog, the question asked before a run about the template's tool sources not allowed
 // (runSources.ts: allow them, or run with their snapshots, which is kept for the session), the
-// session of the app's relay a template's relay sources take their tools from (none by default), a
-// comparison run with its events arriving lane by lane and its cancel, the
+// session of the app's relay a template's relay sources take their tools from (none by default), the
+// model a scripted comparison's runs are priced as (none by default; a live one is priced as its own
+// model by the backend), a comparison run with its events arriving lane by lane and its cancel, the
 // event picked on the timeline (until it is let go) with the request and answer of its model call,
 // and the exports.
 // React reads it through `subscribe`/`getState`.
@@ -13,6 +14,7 @@ import type {
   AdapterKind,
   CallRequest,
   ComparisonReport,
+  ComparisonSettings,
   FilePurpose,
   Lane,
   LiveRun,
@@ -105,6 +107,16 @@ export function relaySessionOf(state: Pick<CompareState, "relaySession" | "relay
   const { relaySession } = state;
   if (relaySession === null || !hasRelaySource(template)) return null;
   return state.relaySessions.some((session) => session.code === relaySession) ? relaySession : null;
+}
+
+/**
+ * The model a comparison of the chosen model is priced as: the one chosen, while the model is the
+ * scenario's script and the prices know it; else null (a live run is priced as its own model).
+ */
+export function priceAsOf(state: Pick<CompareState, "model" | "priceAs" | "pricedModels">): string | null {
+  const { model, priceAs } = state;
+  if (model.kind !== "scripted" || priceAs === null) return null;
+  return state.pricedModels.includes(priceAs) ? priceAs : null;
 }
 
 /** The profile a live model names, and whether the variable its key comes from is set now. */
@@ -215,6 +227,10 @@ export interface CompareState {
   relaySessions: RelaySessionView[];
   /** The code of the relay session the next comparison attaches to (null: none). */
   relaySession: string | null;
+  /** Every model the prices in force know, as last read (none until read, or when they cannot be). */
+  pricedModels: string[];
+  /** The model the next scripted comparison's runs are priced as (null: unpriced). */
+  priceAs: string | null;
 }
 
 const NO_EVENTS = (): Record<Lane, RunEvent[]> => ({ dynamic: [], restart: [], baseline: [] });
@@ -265,6 +281,8 @@ export class CompareStore extends ExternalStore<CompareState> {
       sourcesQuestion: null,
       relaySessions: [],
       relaySession: null,
+      pricedModels: [],
+      priceAs: null,
     });
   }
 
@@ -417,6 +435,21 @@ export class CompareStore extends ExternalStore<CompareState> {
     this.update({ relaySession: code });
   }
 
+  /**
+   * Reads the models a scripted comparison can be priced as. A broken prices file is the user's to
+   * fix: it is said, and there is nothing to choose meanwhile.
+   */
+  async loadPricedModels(): Promise<void> {
+    const read = await this.platform.pricedModels();
+    if (read.ok) this.update({ pricedModels: read.value });
+    else this.update({ pricedModels: [], failure: failureOf("The prices could not be read", read.error) });
+  }
+
+  /** Chooses the model the next scripted comparison's runs are priced as (null: unpriced). */
+  setPriceAs(model: string | null): void {
+    this.update({ priceAs: model });
+  }
+
   /** Chooses the model the next comparison asks. */
   setModel(model: ComparisonModel): void {
     this.update({ model });
@@ -564,8 +597,12 @@ export class CompareStore extends ExternalStore<CompareState> {
       detail: { kind: "none" },
       notice: null,
     });
-    const relaySession = relaySessionOf(this.state, template.template);
-    const result = await this.platform.runComparison(template.id, open.id, id, liveRunOf(model), relaySession, (progress) => {
+    const settings: ComparisonSettings = {
+      live: liveRunOf(model),
+      relaySession: relaySessionOf(this.state, template.template),
+      priceAs: priceAsOf(this.state),
+    };
+    const result = await this.platform.runComparison(template.id, open.id, id, settings, (progress) => {
       const run = this.state.run;
       if (run?.id !== id) return;
       if (progress.type === "run_started") this.update({ run: { ...run, started: [...run.started, progress.lane] } });

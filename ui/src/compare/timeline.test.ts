@@ -313,6 +313,9 @@ describe("describeEvent", () => {
     check({ type: "tools_discovered", source: "ide", tier: "live", tools: ["grep"] }, "tools from ide (listed live): grep");
     check({ ...call(3, 1, 1234), tools_offered: ["a", "b"] }, "model call 3 (2 tools, 1,234 tokens)");
     check({ ...call(1, 1, 1), tools_offered: ["a"] }, "model call 1 (1 tool, 1 token)");
+    const prefix = { tools_tokens: 90, system_tokens: 600, shared_tokens: 0, previous_tokens: 700, broke: "tools_changed" } as const;
+    check({ ...call(3, 1, 800), tools_offered: ["a"], prefix }, "model call 3 (1 tool, 800 tokens); cache prefix broken: the tools changed");
+    check({ ...call(3, 1, 800), tools_offered: ["a"], prefix: { ...prefix, shared_tokens: 700, broke: null } }, "model call 3 (1 tool, 800 tokens)");
     check({ ...tool(1, "lookup"), args: { id: 7 } }, 'lookup {"id":7} ok');
     check({ ...tool(1, "lookup"), args: { id: 8 }, success: false }, 'lookup {"id":8} failed');
     check({ type: "tools_injected", section_key: "context", tool_names: ["search", "cite"] }, "injected search, cite (context)");

@@ -4,7 +4,7 @@
 // each lane, the counters side by side with their deltas and the baseline, and one line per event
 // in words (the enums' words are words.ts's).
 import type { ComparisonReport, Counters, JsonValue, Lane, RunEvent } from "../platform";
-import { count, discoveryText, limitText, restartText, runEndText } from "./words";
+import { count, discoveryText, limitText, PREFIX_BREAK_WORDS, restartText, runEndText } from "./words";
 
 /** The lanes of a comparison, in the order they run and are drawn. */
 export const LANES: readonly Lane[] = ["dynamic", "restart", "baseline"];
@@ -345,8 +345,12 @@ export function describeEvent(event: RunEvent): string {
       return `runs as the ${event.adapter} adapter: ${event.reason}`;
     case "tools_discovered":
       return discoveryText(event.source, event.tier, event.tools);
-    case "model_call":
-      return `model call ${String(event.call_index)} (${count(event.tools_offered.length, "tool")}, ${count(event.prompt_tokens, "token")})`;
+    case "model_call": {
+      const line = `model call ${String(event.call_index)} (${count(event.tools_offered.length, "tool")}, ${count(event.prompt_tokens, "token")})`;
+      // Where the prompt's shared start broke is where a provider's cache stops serving it.
+      const broke = event.prefix?.broke;
+      return broke == null ? line : `${line}; cache prefix broken: ${PREFIX_BREAK_WORDS[broke]}`;
+    }
     case "tool_call":
       return `${event.name} ${shortJson(event.args)} ${event.success ? "ok" : "failed"}`;
     case "tools_injected":

@@ -112,6 +112,15 @@ export function moneyText(amount: number, currency: string, sign = false): strin
   return currency === "USD" ? `${mark}$${figure}` : `${mark}${figure} ${currency}`;
 }
 
+type PrefixBreak = NonNullable<NonNullable<EventOf<"model_call">["prefix"]>["broke"]>;
+
+/** Why a call's prompt shares less than the previous call's: what a prompt cache loses. */
+export const PREFIX_BREAK_WORDS: Readonly<Record<PrefixBreak, string>> = {
+  tools_changed: "the tools changed",
+  system_changed: "the system prompt changed",
+  restart: "the run restarted",
+};
+
 /** How a run was priced: "priced as gpt-4o-mini: USD per million tokens, taken 2025-10-01". */
 export function pricedText(cost: Pick<RunCost, "model" | "priced_as" | "currency" | "taken">): string {
   const name = cost.model === cost.priced_as ? cost.model : `${cost.model} (as ${cost.priced_as})`;

@@ -48,9 +48,12 @@ describe("platform and bindings", () => {
 
   it("sends every command to the backend command of its name, answering ipc_failed when the call throws", async () => {
     invoke.mockRejectedValue(new Error("no backend"));
+    // runComparison reads its settings to make the request; the other commands pass on what they get.
+    const argsOf = (name: string): unknown[] =>
+      name === "runComparison" ? [1, 1, 1, { live: null, relaySession: null, priceAs: null }, () => undefined] : [];
     for (const name of commandNames) {
       const method = Reflect.get(tauriPlatform, name) as (...args: unknown[]) => Promise<unknown>;
-      expect(await method(), name).toEqual({ ok: false, error: { code: "ipc_failed", message: "no backend" } });
+      expect(await method(...argsOf(name)), name).toEqual({ ok: false, error: { code: "ipc_failed", message: "no backend" } });
     }
     expect(invoke.mock.calls.map(([command]) => command as unknown)).toEqual(commandNames.map(backendName));
   });

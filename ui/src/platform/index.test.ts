@@ -65,23 +65,24 @@ describe("platform", () => {
     expect(await importTools(2, "[1]")).toEqual({ ok: false, error });
   });
 
-  it("sends a comparison as one request with its live run, and passes its progress on", async () => {
+  it("sends a comparison as one request with its live run, relay session and price, and passes its progress on", async () => {
     const report = { runs: [], baseline: null, divergence: null };
     commands.runComparison.mockImplementation((_request: unknown, channel: { onmessage: (message: unknown) => void }) => {
       channel.onmessage({ type: "run_started", lane: "restart" });
       return Promise.resolve({ status: "ok", data: report });
     });
     const heard: unknown[] = [];
-    const answer = await runComparison(2, 5, 9, { profile: "local", adapters: ["restart"] }, "K7Q2MX", (progress) => heard.push(progress));
+    const live = { profile: "local", adapters: ["restart" as const] };
+    const answer = await runComparison(2, 5, 9, { live, relaySession: "K7Q2MX", priceAs: null }, (progress) => heard.push(progress));
     expect(answer).toEqual({ ok: true, value: report });
     expect(commands.runComparison).toHaveBeenCalledWith(
-      { template_id: 2, scenario_id: 5, run_id: 9, live: { profile: "local", adapters: ["restart"] }, relay_session: "K7Q2MX" },
+      { template_id: 2, scenario_id: 5, run_id: 9, live, relay_session: "K7Q2MX", price_as: null },
       expect.anything(),
     );
     expect(heard).toEqual([{ type: "run_started", lane: "restart" }]);
-    await runComparison(2, 5, 10, null, null, () => undefined);
+    await runComparison(2, 5, 10, { live: null, relaySession: null, priceAs: "gpt-4o-mini" }, () => undefined);
     expect(commands.runComparison).toHaveBeenLastCalledWith(
-      { template_id: 2, scenario_id: 5, run_id: 10, live: null, relay_session: null },
+      { template_id: 2, scenario_id: 5, run_id: 10, live: null, relay_session: null, price_as: "gpt-4o-mini" },
       expect.anything(),
     );
   });

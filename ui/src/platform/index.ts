@@ -139,6 +139,18 @@ export type RelaySessionView = RelaySessionView_Serialize;
 /** One event of one of the relay's sessions, as the live log gets it. */
 export type { RelayLogEntry };
 
+/**
+ * How a comparison runs, besides its template and scenario: `live`, a real model under the adapters
+ * it names (null: the scenario's script); `relaySession`, the code of the app's relay session the
+ * runs attach to (null: none); `priceAs`, the model a scripted comparison's runs are priced as (null:
+ * unpriced; the backend prices a live one as its own model and ignores this).
+ */
+export interface ComparisonSettings {
+  live: LiveRun | null;
+  relaySession: string | null;
+  priceAs: string | null;
+}
+
 /** Stops listening to an event. */
 export type Unlisten = () => void;
 
@@ -202,17 +214,17 @@ type Answering<K extends CommandName, T> = (...args: Parameters<Commands[K]>) =>
 interface UiCommands {
   /**
    * Runs the open scenario on the open template: with its script under both adapters and the
-   * baseline, or with `live` its user message to a real model under the adapters `live` names (no
-   * baseline). Every run's start and event goes to `onProgress` as it happens; `runId` names the
-   * run (cancel, calls); `relaySession` is the code of the app's relay session the runs attach to
-   * (null: none). The command takes one request and a channel, which stays in here.
+   * baseline, or with `settings.live` its user message to a real model under the adapters it names
+   * (no baseline). Every run's start and event goes to `onProgress` as it happens; `runId` names the
+   * run (cancel, calls); `settings` also says the relay session the runs attach to and the model a
+   * scripted comparison is priced as (see `ComparisonSettings`). The command takes one request and
+   * a channel, which stays in here.
    */
   runComparison: (
     templateId: number,
     scenarioId: number,
     runId: number,
-    live: LiveRun | null,
-    relaySession: string | null,
+    settings: ComparisonSettings,
     onProgress: (progress: CompareProgress) => void,
   ) => Promise<Outcome<ComparisonReport>>;
   /**
@@ -311,8 +323,7 @@ function runComparison(
   templateId: number,
   scenarioId: number,
   runId: number,
-  live: LiveRun | null,
-  relaySession: string | null,
+  settings: ComparisonSettings,
   onProgress: (progress: CompareProgress) => void,
 ): Promise<Outcome<ComparisonReport>> {
   // The generated binding types a channel's messages by their Deserialize shape; the backend sends
@@ -321,7 +332,8 @@ function runComparison(
   progress.onmessage = (message) => {
     onProgress(message as CompareProgress);
   };
-  const request = { template_id: templateId, scenario_id: scenarioId, run_id: runId, live, relay_session: relaySession };
+  const { live, relaySession, priceAs } = settings;
+  const request = { template_id: templateId, scenario_id: scenarioId, run_id: runId, live, relay_session: relaySession, price_as: priceAs };
   return call(() => commands.runComparison(request, progress));
 }
 

@@ -5,8 +5,8 @@
 // to test progress and cancel, and answer each model call's request and response; live
 // comparisons (that report's runs of the adapters asked, without a baseline) with the backend's
 // checks of the profile, the adapters and the key; provider profiles saved with the core's checks;
-// and a run history (that report's three runs kept as scripted runs, and two live runs) to list
-// with the core's filters, read and compare.
+// the models runs can be priced as (a list a test sets); and a run history (that report's three runs
+// kept as scripted runs, and two live runs) to list with the core's filters, read and compare.
 import type {
   AdapterKind,
   CallRequest,
@@ -169,6 +169,8 @@ export class FakeCompare {
   readonly environment = new Set<string>();
   /** The profile names the OS keychain holds a key for. */
   readonly keychain = new Set<string>();
+  /** The models the prices in force know, as `pricedModels` answers them. */
+  pricedModelList: string[] = ["claude-sonnet-4-5", "gpt-4o-mini", "qwen3"];
   /** The kept runs, oldest first. */
   history: StoredRun[] = exampleHistory();
 
@@ -385,6 +387,10 @@ export class FakeCompare {
 
   providerProfiles(): Promise<Outcome<ProfilesView>> {
     return ok(this.profilesView());
+  }
+
+  pricedModels(): Promise<Outcome<string[]>> {
+    return ok([...this.pricedModelList]);
   }
 
   /** Keeps `list` when the core's checks find no problem; else refuses with each at its place. */

@@ -6,13 +6,14 @@
 // user's answers kept per file and definition, and a discovery that lists what `liveSources` says each
 // started source lists; the app's relay started and stopped, its sessions as a test sets them and its
 // log played by `relayEvent`) and records every call.
-// The compare view's commands (scenarios, comparisons, provider profiles, the run history) go to
-// FakeCompare.
+// The compare view's commands (scenarios, comparisons, provider profiles, the models runs can be
+// priced as, the run history) go to FakeCompare.
 import { FakeCompare } from "./fakeCompare";
 import type {
   CallRequest,
   CompareProgress,
   ComparisonReport,
+  ComparisonSettings,
   DocumentUpdate,
   DocumentView,
   FilePurpose,
@@ -23,7 +24,6 @@ import type {
   PreviewUpdate,
   ProblemView,
   Lane,
-  LiveRun,
   ProfilesView,
   ProviderProfile,
   RelayLogEntry,
@@ -407,14 +407,17 @@ export class FakePlatform implements Platform {
     templateId: number,
     scenarioId: number,
     runId: number,
-    live: LiveRun | null,
-    relaySession: string | null,
+    settings: ComparisonSettings,
     onProgress: (progress: CompareProgress) => void,
   ): Promise<Outcome<ComparisonReport>> {
     return (
-      this.refuse("runComparison", templateId, scenarioId, runId, live, relaySession) ??
-      this.compare.runComparison(runId, live, onProgress)
+      this.refuse("runComparison", templateId, scenarioId, runId, settings) ??
+      this.compare.runComparison(runId, settings.live, onProgress)
     );
+  }
+
+  pricedModels(): Promise<Outcome<string[]>> {
+    return this.refuse("pricedModels") ?? this.compare.pricedModels();
   }
 
   /** A session of the relay had an event: every watcher hears it. */
