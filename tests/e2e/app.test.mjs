@@ -567,6 +567,12 @@ describe("unfold-app (real binary under Xvfb)", () => {
           const shown = await waitUntil(session, cost(lane), (text) => text !== null, `${lane}'s cost`);
           assert.equal(shown, `$${priced.runs[index].cost.total.toFixed(6)}`);
         }
+        // The chart draws what each call cost once the comparison is priced.
+        await click(session, '[data-testid="chart-cost"]');
+        const title = await waitFor(session, '[data-testid="token-chart"][data-measure="cost"] .chart-title');
+        assert.match(title, /^Cost per model call/);
+        await sleep(300); // a frame for WebKit to paint into the screenshot
+        await saveScreenshot(session, "chart-cost");
       },
       scenario,
     );

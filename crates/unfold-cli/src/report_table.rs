@@ -190,6 +190,7 @@ fn baseline_table(out: &mut String, baseline: &BaselineReport, report: &Comparis
     rows.push(("prompt tokens saved".to_owned(), saved));
     if baseline.run.cost.is_some() {
         rows.push(("cost".to_owned(), cells(&cost)));
+        rows.push(("cost with cache".to_owned(), cells(&cost_with_cache)));
     }
     table(out, "", &header, &rows);
 }

@@ -136,3 +136,22 @@ fn every_example_is_canonical() {
         assert_eq!(saved, text, "{name}");
     }
 }
+
+/// The examples README and README cite: summary-first disclosure saves more than half the prompt
+/// tokens of the all-FULL baseline where a task reads little of a large template, and loses where
+/// it reads nearly all of it.
+#[test]
+fn the_examples_show_where_disclosure_wins_and_where_it_loses() {
+    let saved = |template: &str, scenario: &str| -> Vec<f64> {
+        let template = load_template(&format!("examples/{template}.unfold.json"));
+        let scenario = Scenario::load(&repo(&format!("examples/{scenario}.scenario.json"))).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let report =
+            runtime.block_on(compare(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart])).unwrap();
+        assert!(report.runs.iter().all(|run| run.status == unfold_engine::RunStatus::Completed));
+        report.baseline.unwrap().savings.iter().map(|s| s.saved_percent.unwrap()).collect()
+    };
+    assert_eq!(saved("coding-agent", "coding-agent-fix-test"), [68.8, 50.6]);
+    assert_eq!(saved("support-agent", "support-agent-refund"), [55.4, 43.7]);
+    assert_eq!(saved("coding-agent", "coding-agent-tour"), [-17.4, -114.9]);
+}

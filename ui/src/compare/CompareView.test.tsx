@@ -4,7 +4,7 @@
 // calls saying so), the restart's discarded calls marked, the first divergence named and
 // highlighted, the counters with statuses in words and the savings as more or fewer, the token chart
 // (every call on its axis, a tooltip per point, the restart marked, lanes kept apart, the cumulative
-// toggle), the picked event's request as text, the event detail closed by its button
+// toggle, and a priced comparison's cost once it has finished), the picked event's request as text, the event detail closed by its button
 // or Escape (not Escape meant for a field or the providers dialog) with the focus back on the picked
 // event, a held comparison streaming and
 // cancelled, the baseline toggle, the exports and the failures; the model picker (scripted or a
@@ -294,6 +294,85 @@ describe("CompareView", () => {
     expect(chart.querySelector("desc")?.textContent).toContain("dynamic: 205, 426, 803, 1197");
     await click(byTestId("chart-per-call"));
     expect(byTestId("chart-max", chart).textContent).toBe("394");
+  });
+
+  it("draws a finished, priced comparison's cost on request: per call and so far, written as money", async () => {
+    const { platform } = await openScenario();
+    // Priced at $1 per million prompt tokens: each call costs its prompt tokens in millionths.
+    const report = lookupFirstReport();
+    const priced = (events: readonly RunEvent[]) => {
+      const calls = events.flatMap((e) =>
+        e.type === "model_call"
+          ? [{ call_index: e.call_index, attempt: e.attempt, cost: e.prompt_tokens / 1e6, cacheable_prompt_tokens: 0, cache_write_tokens: 0, cost_with_cache: null }]
+          : [],
+      );
+      const total = calls.reduce((sum, call) => sum + call.cost, 0);
+      return {
+        model: "gpt-4o-mini",
+        priced_as: "gpt-4o-mini",
+        currency: "USD",
+        taken: "2025-10-01",
+        prompt: total,
+        completion: 0,
+        total,
+        cacheable_prompt_tokens: 0,
+        cache_write_tokens: 0,
+        total_with_cache: null,
+        prefix_breaks: { tools_changed: 0, system_changed: 0, restart: 0 },
+        calls,
+      };
+    };
+    for (const run of report.runs) run.cost = priced(run.events);
+    if (report.baseline === null) throw new Error("the fixture has a baseline");
+    report.baseline.cost = priced(report.baseline.events);
+    platform.compare.report = report;
+    // While it runs there is no report, so nothing to price the calls with: tokens alone.
+    platform.compare.hold = true;
+    await click(byTestId("run-comparison"));
+    expect(byTestId("token-chart").dataset.measure).toBe("tokens");
+    expect(container.querySelector('[data-testid="chart-cost"]')).toBeNull();
+    await act(async () => {
+      platform.compare.release();
+      await Promise.resolve();
+    });
+    await settle();
+    const chart = byTestId("token-chart");
+    expect((byTestId("chart-tokens", chart) as HTMLInputElement).checked).toBe(true);
+    expect(byTestId("chart-max", chart).textContent).toBe("394");
+    await click(byTestId("chart-cost", chart));
+    expect(chart.dataset.measure).toBe("cost");
+    expect(chart.querySelector(".chart-title")?.textContent).toBe("Cost per model call");
+    expect(chart.querySelector("svg > title")?.textContent).toBe("Cost per model call");
+    expect(byTestId("chart-max", chart).textContent).toBe("$0.000394");
+    const first = byTestId('chart-point"][data-lane="restart"][data-call="1', chart);
+    expect([first.dataset.tokens, first.dataset.cost]).toEqual(["205", "0.000205"]);
+    expect(first.querySelector("title")?.textContent).toBe("restart, call 1, attempt 1 (discarded): $0.000205 (205 prompt tokens); $0.000205 so far");
+    expect(chart.querySelector("desc")?.textContent).toContain("restart: $0.000205, $0.000221, $0.000291, $0.000307, $0.000324 (restarted after call 2;");
+    await click(byTestId("chart-cumulative", chart));
+    expect(chart.querySelector("svg > title")?.textContent).toBe("Cost so far, call by call");
+    expect(byTestId("chart-max", chart).textContent).toBe("$0.001348");
+    expect(chart.querySelector("desc")?.textContent).toContain("dynamic: $0.000205, $0.000426, $0.000803, $0.001197;");
+    await click(byTestId("chart-tokens", chart));
+    expect(byTestId("chart-max", chart).textContent).toBe("1,348");
+    expect(chart.querySelector("svg > title")?.textContent).toBe("Prompt tokens so far, call by call");
+    // The cost chosen gives way to tokens while the next comparison runs, and comes back with its report.
+    await click(byTestId("chart-cost", chart));
+    platform.compare.hold = true;
+    await click(byTestId("run-comparison"));
+    expect(byTestId("token-chart").dataset.measure).toBe("tokens");
+    await act(async () => {
+      platform.compare.release();
+      await Promise.resolve();
+    });
+    await settle();
+    expect(byTestId("token-chart").dataset.measure).toBe("cost");
+  });
+
+  it("offers no cost to draw when the comparison was not priced", async () => {
+    await openAndRun();
+    expect(byTestId("token-chart").dataset.measure).toBe("tokens");
+    expect(container.querySelector('[data-testid="chart-tokens"]')).toBeNull();
+    expect(container.querySelector('[data-testid="chart-cost"]')).toBeNull();
   });
 
   it("lines the lanes up by the work each call did: the restart's redone lookup has a row of its own", async () => {

@@ -550,7 +550,7 @@ function Results({
               <CountersTable report={run.report} />
             </div>
           )}
-          <TokenChart views={views} />
+          <TokenChart views={views} report={run.report} />
         </div>
         <Timeline run={run} views={views} picked={picked} onPick={(lane, event) => void store.pick(lane, event)} />
       </section>

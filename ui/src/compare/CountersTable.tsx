@@ -12,15 +12,8 @@
 // status-<lane> (a run's status in words, data-status the raw one), savings (the row) with
 // savings-dynamic and savings-restart (data-saved: the report's saved_prompt_tokens).
 import type { ComparisonReport, Lane, RunCost, RunStatus } from "../platform";
-import { counterRows, LANES, signed } from "./timeline";
+import { counterRows, laneCosts, LANES, signed } from "./timeline";
 import { moneyText, pricedText, savingsText, savingsTitle, statusText } from "./words";
-
-function costs(report: ComparisonReport): Partial<Record<Lane, RunCost>> {
-  const cost: Partial<Record<Lane, RunCost>> = {};
-  for (const run of report.runs) if (run.cost) cost[run.adapter] = run.cost;
-  if (report.baseline?.cost) cost.baseline = report.baseline.cost;
-  return cost;
-}
 
 function statuses(report: ComparisonReport): Partial<Record<Lane, RunStatus>> {
   const status: Partial<Record<Lane, RunStatus>> = {};
@@ -144,7 +137,7 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
 
 /** What each run cost, when the comparison was priced (a live one, as its model): none otherwise. */
 function CostRow({ report, columns }: { report: ComparisonReport; columns: Column[] }) {
-  const cost = costs(report);
+  const cost = laneCosts(report);
   const priced = Object.values(cost)[0];
   if (priced === undefined) return null;
   return (

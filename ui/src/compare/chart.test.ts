@@ -1,9 +1,12 @@
 // chart.ts over the lookup-first report (dynamic 205, 221, 377, 394; restart 205, 221, 291, 307,
 // 324, restarting after call 2; baseline 205, 221, 238) and small hand-made series: the points and
 // restarts, per call and cumulative, the layout (every call on the axis or a round step of them,
-// lanes drawn apart), where lanes coincide, and the words of a point, a restart and the chart.
+// lanes drawn apart), where lanes coincide, and the words of a point, a restart and the chart; and
+// the same report priced at $1 per million prompt tokens (each call costs its tokens in millionths
+// of a dollar): each call's cost matched by its index, the cost drawn only when every drawn lane's
+// calls were priced, its axis, tooltips and words as money.
 import { describe, expect, it } from "vitest";
-import type { Lane } from "../platform";
+import type { ComparisonReport, Lane, RunEvent } from "../platform";
 import { lookupFirstReport } from "../testing/fakeCompare";
 import {
   andList,
@@ -11,6 +14,8 @@ import {
   chartDescription,
   chartLayout,
   chartSeries,
+  chartTitle,
+  chartTop,
   coincidences,
   coincidenceText,
   labelledCalls,
@@ -18,23 +23,72 @@ import {
   MIN_LABEL_GAP,
   pointText,
   restartMarkText,
+  valueText,
   type ChartPoint,
   type ChartSeries,
 } from "./chart";
-import { laneViews } from "./timeline";
+import { laneCosts, laneViews } from "./timeline";
 
-function lookupFirstSeries(): ChartSeries {
-  const report = lookupFirstReport();
-  const events = (lane: Lane) => (lane === "baseline" ? report.baseline?.events : report.runs.find((run) => run.adapter === lane)?.events) ?? [];
-  return chartSeries(laneViews({ dynamic: events("dynamic"), restart: events("restart"), baseline: events("baseline") }));
+function laneEvents(report: ComparisonReport, lane: Lane): RunEvent[] {
+  return (lane === "baseline" ? report.baseline?.events : report.runs.find((run) => run.adapter === lane)?.events) ?? [];
 }
 
-/** A lane's points from its prompt tokens per call, in attempt 1, none discarded. */
+function lookupFirstSeries(report = lookupFirstReport()): ChartSeries {
+  const events = (lane: Lane) => laneEvents(report, lane);
+  return chartSeries(laneViews({ dynamic: events("dynamic"), restart: events("restart"), baseline: events("baseline") }), laneCosts(report));
+}
+
+/** A run's cost in a report. */
+type ReportCost = NonNullable<ComparisonReport["runs"][number]["cost"]>;
+
+/** A run's cost at $1 per million prompt tokens: each model call its prompt tokens in millionths. */
+function pricedAtAMillionth(events: readonly RunEvent[], currency = "USD"): ReportCost {
+  const calls = events.flatMap((event) =>
+    event.type === "model_call"
+      ? [{ call_index: event.call_index, attempt: event.attempt, cost: event.prompt_tokens / 1e6, cacheable_prompt_tokens: 0, cache_write_tokens: 0, cost_with_cache: null }]
+      : [],
+  );
+  const total = calls.reduce((sum, call) => sum + call.cost, 0);
+  return {
+    model: "gpt-4o-mini",
+    priced_as: "gpt-4o-mini",
+    currency,
+    taken: "2025-10-01",
+    prompt: total,
+    completion: 0,
+    total,
+    cacheable_prompt_tokens: 0,
+    cache_write_tokens: 0,
+    total_with_cache: null,
+    prefix_breaks: { tools_changed: 0, system_changed: 0, restart: 0 },
+    calls,
+  };
+}
+
+/** The lookup-first report with every run priced at $1 per million prompt tokens. */
+function pricedLookupFirst(): ComparisonReport {
+  const report = lookupFirstReport();
+  for (const run of report.runs) run.cost = pricedAtAMillionth(run.events);
+  if (report.baseline !== null) report.baseline.cost = pricedAtAMillionth(report.baseline.events);
+  return report;
+}
+
+/** A lane's points from its prompt tokens per call, in attempt 1, none discarded, without a cost. */
 function points(lane: Lane, tokens: number[]): ChartPoint[] {
   let total = 0;
   return tokens.map((t, i) => {
     total += t;
-    return { lane, call: i + 1, attempt: 1, tokens: t, total, discarded: false };
+    return { lane, call: i + 1, attempt: 1, tokens: t, total, cost: null, costSoFar: null, discarded: false };
+  });
+}
+
+/** A lane's points with each call's cost (the tokens made up), in attempt 1, none discarded. */
+function costed(lane: Lane, costs: number[]): ChartPoint[] {
+  let soFar = 0;
+  return points(lane, costs.map(() => 1)).map((point, i) => {
+    const cost = costs[i] ?? 0;
+    soFar += cost;
+    return { ...point, cost, costSoFar: soFar };
   });
 }
 
@@ -62,7 +116,112 @@ describe("chartSeries", () => {
   });
 
   it("has no points for lanes it was not given", () => {
-    expect(chartSeries({})).toEqual({ points: {}, restarts: [] });
+    expect(chartSeries({})).toEqual({ points: {}, restarts: [], currency: null });
+  });
+});
+
+describe("the cost of a priced comparison", () => {
+  it("takes each run's cost from the report, the baseline's too, and none from a running comparison's (no report)", () => {
+    const report = pricedLookupFirst();
+    expect(Object.keys(laneCosts(report))).toEqual(["dynamic", "restart", "baseline"]);
+    expect(laneCosts(lookupFirstReport())).toEqual({});
+    expect(laneCosts(null)).toEqual({});
+  });
+
+  it("gives each call its cost, matched by call index (the discarded ones too), and the lane's cost so far", () => {
+    const series = lookupFirstSeries(pricedLookupFirst());
+    expect(series.currency).toBe("USD");
+    const restart = series.points.restart ?? [];
+    expect(restart.map((p) => [p.call, p.discarded, p.cost])).toEqual([
+      [1, true, 0.000205],
+      [2, true, 0.000221],
+      [3, false, 0.000291],
+      [4, false, 0.000307],
+      [5, false, 0.000324],
+    ]);
+    expect(restart.at(-1)?.costSoFar).toBeCloseTo(0.001348, 12);
+  });
+
+  it("matches by call index, not by place: a call the report did not price has no cost, nor has the lane so far", () => {
+    const report = pricedLookupFirst();
+    const [dynamic] = report.runs;
+    if (dynamic?.cost == null) throw new Error("the fixture's dynamic run is priced");
+    dynamic.cost.calls = dynamic.cost.calls.filter((call) => call.call_index !== 2).reverse();
+    const points = lookupFirstSeries(report).points.dynamic ?? [];
+    expect(points.map((p) => [p.call, p.cost, p.costSoFar])).toEqual([
+      [1, 0.000205, 0.000205],
+      [2, null, null],
+      [3, 0.000377, null],
+      [4, 0.000394, null],
+    ]);
+  });
+
+  it("has no currency to draw in unless every drawn lane was priced, each call, in one currency", () => {
+    expect(lookupFirstSeries().currency).toBeNull();
+    const unpricedBaseline = pricedLookupFirst();
+    if (unpricedBaseline.baseline === null) throw new Error("the fixture has a baseline");
+    delete unpricedBaseline.baseline.cost;
+    expect(lookupFirstSeries(unpricedBaseline).currency).toBeNull();
+    const callsUnpriced = pricedLookupFirst();
+    const [, restart] = callsUnpriced.runs;
+    if (restart?.cost == null) throw new Error("the fixture's restart run is priced");
+    restart.cost.calls = [];
+    expect(lookupFirstSeries(callsUnpriced).currency).toBeNull();
+    const twoCurrencies = pricedLookupFirst();
+    if (twoCurrencies.baseline === null) throw new Error("the fixture has a baseline");
+    twoCurrencies.baseline.cost = pricedAtAMillionth(twoCurrencies.baseline.events, "EUR");
+    expect(lookupFirstSeries(twoCurrencies).currency).toBeNull();
+    // A live run without a baseline: the lanes drawn are the priced ones.
+    const live = pricedLookupFirst();
+    const events = (lane: Lane) => laneEvents(live, lane);
+    const lanes = laneViews({ dynamic: events("dynamic"), restart: events("restart"), baseline: [] });
+    live.baseline = null;
+    expect(chartSeries(lanes, laneCosts(live)).currency).toBe("USD");
+  });
+
+  it("draws each call's cost, or the cost so far, topped by the most, with no whole-token floor", () => {
+    const series = lookupFirstSeries(pricedLookupFirst());
+    const perCall = chartLayout(series, "per_call", 400, 100, "cost");
+    expect(perCall.maxValue).toBe(0.000394);
+    expect(perCall.points.dynamic?.at(-1)?.y).toBe(0);
+    expect(perCall.points.restart?.map((p) => p.value)).toEqual([0.000205, 0.000221, 0.000291, 0.000307, 0.000324]);
+    const cumulative = chartLayout(series, "cumulative", 400, 100, "cost");
+    expect(cumulative.maxValue).toBeCloseTo(0.001348, 12);
+    expect(cumulative.points.restart?.at(-1)?.y).toBe(0);
+    expect(chartTop(series, "cumulative", "cost")).toBe(cumulative.maxValue);
+    // Tokens stay the default.
+    expect(chartLayout(series, "per_call", 400, 100).maxValue).toBe(394);
+    const free = { points: { dynamic: costed("dynamic", [0, 0]) }, restarts: [], currency: "USD" };
+    expect(chartLayout(free, "per_call", 100, 50, "cost")).toMatchObject({ maxValue: 0, lines: { dynamic: "0,50 100,50" } });
+  });
+
+  it("finds where lanes coincide in cost", () => {
+    const series = { points: { dynamic: costed("dynamic", [0.1, 0.2]), restart: costed("restart", [0.1, 0.3]) }, restarts: [], currency: "USD" };
+    expect(coincidences(series, "per_call", "cost")).toEqual([{ lanes: ["dynamic", "restart"], calls: [1] }]);
+    // Their tokens (1 a call) meet at every call.
+    expect(coincidences(series, "per_call")).toEqual([{ lanes: ["dynamic", "restart"], calls: [1, 2] }]);
+  });
+
+  it("writes the cost as money: the axis, each point, the title and the chart in words", () => {
+    expect(valueText(0.000394, "cost", "USD")).toBe("$0.000394");
+    expect(valueText(0.12, "cost", "EUR")).toBe("0.120000 EUR");
+    expect(valueText(1348, "tokens", null)).toBe("1,348");
+    const series = lookupFirstSeries(pricedLookupFirst());
+    const [first, , third] = series.points.restart ?? [];
+    if (first === undefined || third === undefined) throw new Error("the restart lane has 5 calls");
+    expect(pointText(first, "cost", "USD")).toBe("restart, call 1, attempt 1 (discarded): $0.000205 (205 prompt tokens); $0.000205 so far");
+    expect(pointText(third, "cost", "USD")).toBe("restart, call 3, attempt 2: $0.000291 (291 prompt tokens); $0.000717 so far");
+    expect(pointText(third)).toBe("restart, call 3, attempt 2: 291 prompt tokens; 717 so far");
+    expect(pointText({ ...third, cost: null, costSoFar: null }, "cost", "USD")).toBe("restart, call 3, attempt 2: no cost (291 prompt tokens)");
+    expect([chartTitle("per_call", "cost"), chartTitle("cumulative", "cost"), chartTitle("per_call")]).toEqual([
+      "Cost per model call",
+      "Cost so far, call by call",
+      "Prompt tokens per model call",
+    ]);
+    expect(chartDescription(series, "per_call", "cost")).toBe(
+      "Cost per model call. dynamic: $0.000205, $0.000221, $0.000377, $0.000394; restart: $0.000205, $0.000221, $0.000291, $0.000307, $0.000324 (restarted after call 2; calls 1–2 discarded); baseline: $0.000205, $0.000221, $0.000238.",
+    );
+    expect(chartDescription(series, "cumulative", "cost")).toContain("Cost so far, call by call. dynamic: $0.000205, $0.000426, $0.000803, $0.001197;");
   });
 });
 

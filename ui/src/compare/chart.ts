@@ -3,15 +3,23 @@
 // on the axis (every one, thinned to a round step when they would crowd), where each restart came,
 // which lanes coincide at which calls, and the chart, a point and a restart in words.
 //
+// A priced comparison's report (spec 10) has each call's cost too, so the chart can draw money
+// instead of tokens: each call's cost, or the lane's cost so far, written as the counters write it.
+// Only a finished comparison has a report, and only when every drawn lane was priced, each of its
+// calls, can the lanes be drawn against one money axis; otherwise the chart draws tokens alone.
+//
 // Equal series never hide each other: each lane is drawn a little to the side of the call's place
 // (the dynamic lane left, the baseline right), with its own dash and marker, and the legend names
 // the calls where lanes coincide.
-import type { Lane } from "../platform";
+import type { Lane, RunCost } from "../platform";
 import { LANES, type LaneView } from "./timeline";
-import { restartText, type RestartReason } from "./words";
+import { moneyText, restartText, type RestartReason } from "./words";
 
-/** What the chart shows: each call's prompt tokens, or the lane's prompt tokens so far. */
+/** What the chart shows: each call's prompt tokens (or cost), or the lane's so far. */
 export type ChartMode = "per_call" | "cumulative";
+
+/** What the chart draws: prompt tokens, or (a priced comparison) what the calls cost. */
+export type ChartMeasure = "tokens" | "cost";
 
 /** One model call of a lane. */
 export interface ChartPoint {
@@ -22,6 +30,10 @@ export interface ChartPoint {
   tokens: number;
   /** The lane's prompt tokens up to and including this call. */
   total: number;
+  /** This call's cost (the report's, matched by call index); null when it has none. */
+  cost: number | null;
+  /** The lane's cost up to and including this call; null when some call so far has none. */
+  costSoFar: number | null;
   /** A restart threw this call's attempt away. */
   discarded: boolean;
 }
@@ -41,19 +53,33 @@ export interface RestartMark {
 export interface ChartSeries {
   points: Partial<Record<Lane, ChartPoint[]>>;
   restarts: RestartMark[];
+  /**
+   * The currency the cost can be drawn in: every drawn lane priced in it, each of its calls with a
+   * cost. Null (or absent) otherwise: the chart draws tokens alone then.
+   */
+  currency?: string | null;
 }
 
-/** Each lane's calls in call order, with its running total, and every restart, lane by lane. */
-export function chartSeries(lanes: Partial<Record<Lane, LaneView>>): ChartSeries {
+
+/**
+ * Each lane's calls in call order, with its running totals, and every restart, lane by lane; each
+ * call's cost from `costs`, matched by call index (over the whole run, so a discarded call has its
+ * own), and the currency the chart can draw them in.
+ */
+export function chartSeries(lanes: Partial<Record<Lane, LaneView>>, costs: Partial<Record<Lane, RunCost>> = {}): ChartSeries {
   const points: Partial<Record<Lane, ChartPoint[]>> = {};
   const restarts: RestartMark[] = [];
   for (const lane of LANES) {
     const view = lanes[lane];
     if (view === undefined) continue;
+    const callCosts = new Map((costs[lane]?.calls ?? []).map((call) => [call.call_index, call.cost]));
     let total = 0;
+    let costSoFar: number | null = 0;
     points[lane] = view.blocks.map((block) => {
       total += block.call.prompt_tokens;
-      const point = { lane, call: block.callIndex, attempt: block.attempt, tokens: block.call.prompt_tokens, total };
+      const cost = callCosts.get(block.callIndex) ?? null;
+      costSoFar = cost === null || costSoFar === null ? null : costSoFar + cost;
+      const point = { lane, call: block.callIndex, attempt: block.attempt, tokens: block.call.prompt_tokens, total, cost, costSoFar };
       return { ...point, discarded: block.discarded !== null };
     });
     const marks = [
@@ -65,19 +91,38 @@ export function chartSeries(lanes: Partial<Record<Lane, LaneView>>): ChartSeries
       restarts.push({ lane, afterCall, attempt: event.attempt, reason: event.reason, sectionKeys: event.section_keys });
     }
   }
-  return { points, restarts };
+  return { points, restarts, currency: pricedIn(points, costs) };
 }
 
-/** The value a point is drawn at in `mode`. */
-export function valueOf(point: ChartPoint, mode: ChartMode): number {
+/**
+ * The currency every drawn lane's calls were priced in, or null: a lane without a cost (a running
+ * comparison, an unpriced one), a call without one (a report written before calls were priced has
+ * none), or two currencies cannot share the axis.
+ */
+function pricedIn(points: Partial<Record<Lane, ChartPoint[]>>, costs: Partial<Record<Lane, RunCost>>): string | null {
+  const drawn = LANES.filter((lane) => (points[lane]?.length ?? 0) > 0);
+  const currencies = new Set(drawn.map((lane) => costs[lane]?.currency));
+  const [currency] = currencies;
+  if (drawn.length === 0 || currencies.size !== 1 || currency === undefined) return null;
+  return drawn.every((lane) => (points[lane] ?? []).every((point) => point.cost !== null)) ? currency : null;
+}
+
+/** The value a point is drawn at in `mode`, of `measure` (a call without a cost at 0). */
+export function valueOf(point: ChartPoint, mode: ChartMode, measure: ChartMeasure = "tokens"): number {
+  if (measure === "cost") return (mode === "cumulative" ? point.costSoFar : point.cost) ?? 0;
   return mode === "cumulative" ? point.total : point.tokens;
+}
+
+/** A value of `measure` in words: "1,348" tokens, "$0.000394" in `currency`. */
+export function valueText(value: number, measure: ChartMeasure, currency: string | null | undefined): string {
+  return measure === "cost" ? moneyText(value, currency ?? "USD") : value.toLocaleString("en-US");
 }
 
 /** A point in the plot. */
 export interface PlacedPoint extends ChartPoint {
   x: number;
   y: number;
-  /** What it is drawn at: its tokens, or the lane's total so far. */
+  /** What it is drawn at: its tokens (or cost), or the lane's so far. */
   value: number;
 }
 
@@ -93,7 +138,7 @@ export interface ChartLayout {
   /** Each drawn lane's points, and its line as an SVG `points` list. */
   points: Partial<Record<Lane, PlacedPoint[]>>;
   lines: Partial<Record<Lane, string>>;
-  /** The top of the y axis: the most any point is drawn at (at least 1). */
+  /** The top of the y axis: the most any point is drawn at (tokens: at least 1). */
   maxValue: number;
   /** The last call of the longest lane (at least 1). */
   maxCalls: number;
@@ -129,26 +174,36 @@ export function labelledCalls(maxCalls: number, spacing: number, minGap = MIN_LA
 }
 
 /**
- * Lays out `series` in `mode` in a `width` x `height` plot: call 1 at the left, the longest lane's
- * last call at the right (one call: the middle), 0 at the bottom and the most any point is drawn at
- * on top. The k-th of n drawn lanes is drawn (k - (n - 1) / 2) × dodge px to the side, the dodge a
- * quarter of a call's spacing at most MAX_DODGE, so equal values stay apart.
+ * The top of the y axis for `series` in `mode`, of `measure`: the most any point is drawn at, at
+ * least 1 token (a whole token is the least a prompt grows by); a cost may be any fraction of a
+ * cent, so it is its own top, 0 only when every call cost nothing.
  */
-export function chartLayout(series: ChartSeries, mode: ChartMode, width: number, height: number): ChartLayout {
+export function chartTop(series: ChartSeries, mode: ChartMode, measure: ChartMeasure = "tokens"): number {
+  const values = LANES.flatMap((lane) => (series.points[lane] ?? []).map((point) => valueOf(point, mode, measure)));
+  return Math.max(measure === "tokens" ? 1 : 0, ...values);
+}
+
+/**
+ * Lays out `series` in `mode`, of `measure`, in a `width` x `height` plot: call 1 at the left, the
+ * longest lane's last call at the right (one call: the middle), 0 at the bottom and the most any
+ * point is drawn at on top. The k-th of n drawn lanes is drawn (k - (n - 1) / 2) × dodge px to the
+ * side, the dodge a quarter of a call's spacing at most MAX_DODGE, so equal values stay apart.
+ */
+export function chartLayout(series: ChartSeries, mode: ChartMode, width: number, height: number, measure: ChartMeasure = "tokens"): ChartLayout {
   const drawn = LANES.filter((lane) => (series.points[lane]?.length ?? 0) > 0);
-  const values = drawn.flatMap((lane) => (series.points[lane] ?? []).map((point) => valueOf(point, mode)));
-  const maxValue = Math.max(1, ...values);
+  const maxValue = chartTop(series, mode, measure);
   const maxCalls = Math.max(1, ...drawn.flatMap((lane) => (series.points[lane] ?? []).map((point) => point.call)));
   const spacing = maxCalls === 1 ? width : width / (maxCalls - 1);
   const x = (call: number) => (maxCalls === 1 ? width / 2 : ((call - 1) * width) / (maxCalls - 1));
-  const y = (value: number) => height - (value * height) / maxValue;
+  // Calls that all cost nothing lie on the bottom (a 0 top would divide by 0).
+  const y = (value: number) => height - (value * height) / (maxValue > 0 ? maxValue : 1);
   const dodge = drawn.length < 2 ? 0 : Math.min(MAX_DODGE, spacing / 4);
   const points: Partial<Record<Lane, PlacedPoint[]>> = {};
   const lines: Partial<Record<Lane, string>> = {};
   drawn.forEach((lane, k) => {
     const offset = (k - (drawn.length - 1) / 2) * dodge;
     const placed = (series.points[lane] ?? []).map((point) => {
-      const value = valueOf(point, mode);
+      const value = valueOf(point, mode, measure);
       return { ...point, value, x: round(x(point.call) + offset), y: round(y(value)) };
     });
     points[lane] = placed;
@@ -177,15 +232,15 @@ export interface Coincidence {
 }
 
 /**
- * Where lanes coincide in `mode`: for each call, the lanes drawn at the same value there, grouped
- * by the same set of lanes, in the order first met.
+ * Where lanes coincide in `mode`, of `measure`: for each call, the lanes drawn at the same value
+ * there, grouped by the same set of lanes, in the order first met.
  */
-export function coincidences(series: ChartSeries, mode: ChartMode): Coincidence[] {
+export function coincidences(series: ChartSeries, mode: ChartMode, measure: ChartMeasure = "tokens"): Coincidence[] {
   const byCall = new Map<number, Map<number, Lane[]>>();
   for (const lane of LANES) {
     for (const point of series.points[lane] ?? []) {
       const values = byCall.get(point.call) ?? new Map<number, Lane[]>();
-      const value = valueOf(point, mode);
+      const value = valueOf(point, mode, measure);
       values.set(value, [...(values.get(value) ?? []), lane]);
       byCall.set(point.call, values);
     }
@@ -230,11 +285,21 @@ export function coincidenceText(coincidence: Coincidence): string {
   return `${andList(coincidence.lanes)} coincide at ${callsText(coincidence.calls)}`;
 }
 
-/** A point's tooltip: "restart, call 1, attempt 1 (discarded): 205 prompt tokens; 205 so far". */
-export function pointText(point: ChartPoint): string {
+/**
+ * A point's tooltip: "restart, call 1, attempt 1 (discarded): 205 prompt tokens; 205 so far"; of
+ * the cost, in `currency`: "restart, call 1, attempt 1 (discarded): $0.000031 (205 prompt
+ * tokens); $0.000031 so far".
+ */
+export function pointText(point: ChartPoint, measure: ChartMeasure = "tokens", currency?: string | null): string {
   const discarded = point.discarded ? " (discarded)" : "";
   const tokens = `${point.tokens.toLocaleString("en-US")} prompt ${point.tokens === 1 ? "token" : "tokens"}`;
-  return `${point.lane}, call ${String(point.call)}, attempt ${String(point.attempt)}${discarded}: ${tokens}; ${point.total.toLocaleString("en-US")} so far`;
+  const head = `${point.lane}, call ${String(point.call)}, attempt ${String(point.attempt)}${discarded}`;
+  if (measure === "cost") {
+    const cost = point.cost === null ? "no cost" : valueText(point.cost, "cost", currency);
+    const soFar = point.costSoFar === null ? "" : `; ${valueText(point.costSoFar, "cost", currency)} so far`;
+    return `${head}: ${cost} (${tokens})${soFar}`;
+  }
+  return `${head}: ${tokens}; ${point.total.toLocaleString("en-US")} so far`;
 }
 
 /** A restart marker's tooltip: "restart, after call 2: restarted to expand a section (context)". */
@@ -243,16 +308,19 @@ export function restartMarkText(mark: RestartMark): string {
   return `${mark.lane}, ${where}: ${restartText(mark.reason, mark.sectionKeys)}`;
 }
 
-/** The chart's title in `mode`. */
-export function chartTitle(mode: ChartMode): string {
+/** The chart's title in `mode`, of `measure`. */
+export function chartTitle(mode: ChartMode, measure: ChartMeasure = "tokens"): string {
+  if (measure === "cost") return mode === "cumulative" ? "Cost so far, call by call" : "Cost per model call";
   return mode === "cumulative" ? "Prompt tokens so far, call by call" : "Prompt tokens per model call";
 }
 
 /**
  * The chart in words, for assistive technology: "Prompt tokens per model call. dynamic: 205, 221,
- * 377, 394; restart: 205, 221, 291, 307, 324 (restarted after call 2; calls 1–2 discarded); …".
+ * 377, 394; restart: 205, 221, 291, 307, 324 (restarted after call 2; calls 1–2 discarded); …";
+ * of the cost, each value as money in the series' currency: "Cost per model call. dynamic:
+ * $0.000031, …".
  */
-export function chartDescription(series: ChartSeries, mode: ChartMode): string {
+export function chartDescription(series: ChartSeries, mode: ChartMode, measure: ChartMeasure = "tokens"): string {
   const lanes = LANES.flatMap((lane) => {
     const points = series.points[lane] ?? [];
     if (points.length === 0) return [];
@@ -261,8 +329,10 @@ export function chartDescription(series: ChartSeries, mode: ChartMode): string {
       .map((mark) => (mark.afterCall === 0 ? "restarted before call 1" : `restarted after call ${String(mark.afterCall)}`));
     const discarded = points.filter((point) => point.discarded).map((point) => point.call);
     const notes = discarded.length === 0 ? restarts : [...restarts, `${callsText(discarded)} discarded`];
-    const values = points.map((point) => String(valueOf(point, mode))).join(", ");
+    const values = points
+      .map((point) => (measure === "cost" ? valueText(valueOf(point, mode, measure), measure, series.currency) : String(valueOf(point, mode))))
+      .join(", ");
     return [`${lane}: ${values}${notes.length === 0 ? "" : ` (${notes.join("; ")})`}`];
   });
-  return lanes.length === 0 ? "No model calls yet." : `${chartTitle(mode)}. ${lanes.join("; ")}.`;
+  return lanes.length === 0 ? "No model calls yet." : `${chartTitle(mode, measure)}. ${lanes.join("; ")}.`;
 }

@@ -3,7 +3,7 @@
 // restart discarded, the lanes aligned by the work each block did, the first divergence's place in
 // each lane, the counters side by side with their deltas and the baseline, and one line per event
 // in words (the enums' words are words.ts's).
-import type { ComparisonReport, Counters, JsonValue, Lane, RunEvent } from "../platform";
+import type { ComparisonReport, Counters, JsonValue, Lane, RunCost, RunEvent } from "../platform";
 import { count, discoveryText, limitText, PREFIX_BREAK_WORDS, restartText, runEndText } from "./words";
 
 /** The lanes of a comparison, in the order they run and are drawn. */
@@ -323,6 +323,14 @@ export function counterRows(report: ComparisonReport): CounterRow[] {
     const { dynamic, restart } = values;
     return { key, label, values, delta: dynamic === undefined || restart === undefined ? null : restart - dynamic };
   });
+}
+
+/** Each run's cost in `report`, by lane: none while the comparison runs (no report yet) or when it was not priced. */
+export function laneCosts(report: ComparisonReport | null): Partial<Record<Lane, RunCost>> {
+  const costs: Partial<Record<Lane, RunCost>> = {};
+  for (const run of report?.runs ?? []) if (run.cost) costs[run.adapter] = run.cost;
+  if (report?.baseline?.cost) costs.baseline = report.baseline.cost;
+  return costs;
 }
 
 /** "+3", "-2", "0". */
