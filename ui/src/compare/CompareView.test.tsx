@@ -20,6 +20,7 @@ import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import type { Lane, RunEvent, Template } from "../platform";
+import { costWithTotals, pricedLookupFirst } from "../testing/costs";
 import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
 import { relaySession, templateWithSources } from "../testing/sources";
@@ -218,25 +219,11 @@ describe("CompareView", () => {
     const { platform } = await openScenario();
     expect(container.querySelector('[data-testid="cost-row"]')).toBeNull();
     const report = lookupFirstReport();
-    const priced = (total: number, withCache: number) => ({
-      model: "gpt-4o-mini",
-      priced_as: "gpt-4o-mini",
-      currency: "USD",
-      taken: "2025-10-01",
-      prompt: total,
-      completion: 0,
-      total,
-      cacheable_prompt_tokens: 1024,
-      cache_write_tokens: 0,
-      total_with_cache: withCache,
-      prefix_breaks: { tools_changed: 1, system_changed: 0, restart: 0 },
-      calls: [],
-    });
     const [dynamic, restart] = report.runs;
     if (dynamic === undefined || restart === undefined || report.baseline === null) throw new Error("the fixture has both runs and a baseline");
-    dynamic.cost = priced(0.00018, 0.00009);
-    restart.cost = priced(0.000205, 0.000115);
-    report.baseline.cost = priced(0.0001, 0.00005);
+    dynamic.cost = costWithTotals(0.00018, 0.00009);
+    restart.cost = costWithTotals(0.000205, 0.000115);
+    report.baseline.cost = costWithTotals(0.0001, 0.00005);
     platform.compare.report = report;
     await click(byTestId("run-comparison"));
     const row = byTestId("cost-row");
@@ -299,32 +286,7 @@ describe("CompareView", () => {
   it("draws a finished, priced comparison's cost on request: per call and so far, written as money", async () => {
     const { platform } = await openScenario();
     // Priced at $1 per million prompt tokens: each call costs its prompt tokens in millionths.
-    const report = lookupFirstReport();
-    const priced = (events: readonly RunEvent[]) => {
-      const calls = events.flatMap((e) =>
-        e.type === "model_call"
-          ? [{ call_index: e.call_index, attempt: e.attempt, cost: e.prompt_tokens / 1e6, cacheable_prompt_tokens: 0, cache_write_tokens: 0, cost_with_cache: null }]
-          : [],
-      );
-      const total = calls.reduce((sum, call) => sum + call.cost, 0);
-      return {
-        model: "gpt-4o-mini",
-        priced_as: "gpt-4o-mini",
-        currency: "USD",
-        taken: "2025-10-01",
-        prompt: total,
-        completion: 0,
-        total,
-        cacheable_prompt_tokens: 0,
-        cache_write_tokens: 0,
-        total_with_cache: null,
-        prefix_breaks: { tools_changed: 0, system_changed: 0, restart: 0 },
-        calls,
-      };
-    };
-    for (const run of report.runs) run.cost = priced(run.events);
-    if (report.baseline === null) throw new Error("the fixture has a baseline");
-    report.baseline.cost = priced(report.baseline.events);
+    const report = pricedLookupFirst();
     platform.compare.report = report;
     // While it runs there is no report, so nothing to price the calls with: tokens alone.
     platform.compare.hold = true;

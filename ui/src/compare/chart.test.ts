@@ -7,6 +7,7 @@
 // calls were priced, its axis, tooltips and words as money.
 import { describe, expect, it } from "vitest";
 import type { ComparisonReport, Lane, RunEvent } from "../platform";
+import { pricedAtAMillionth, pricedLookupFirst } from "../testing/costs";
 import { lookupFirstReport } from "../testing/fakeCompare";
 import {
   andList,
@@ -38,40 +39,6 @@ function lookupFirstSeries(report = lookupFirstReport()): ChartSeries {
   return chartSeries(laneViews({ dynamic: events("dynamic"), restart: events("restart"), baseline: events("baseline") }), laneCosts(report));
 }
 
-/** A run's cost in a report. */
-type ReportCost = NonNullable<ComparisonReport["runs"][number]["cost"]>;
-
-/** A run's cost at $1 per million prompt tokens: each model call its prompt tokens in millionths. */
-function pricedAtAMillionth(events: readonly RunEvent[], currency = "USD"): ReportCost {
-  const calls = events.flatMap((event) =>
-    event.type === "model_call"
-      ? [{ call_index: event.call_index, attempt: event.attempt, cost: event.prompt_tokens / 1e6, cacheable_prompt_tokens: 0, cache_write_tokens: 0, cost_with_cache: null }]
-      : [],
-  );
-  const total = calls.reduce((sum, call) => sum + call.cost, 0);
-  return {
-    model: "gpt-4o-mini",
-    priced_as: "gpt-4o-mini",
-    currency,
-    taken: "2025-10-01",
-    prompt: total,
-    completion: 0,
-    total,
-    cacheable_prompt_tokens: 0,
-    cache_write_tokens: 0,
-    total_with_cache: null,
-    prefix_breaks: { tools_changed: 0, system_changed: 0, restart: 0 },
-    calls,
-  };
-}
-
-/** The lookup-first report with every run priced at $1 per million prompt tokens. */
-function pricedLookupFirst(): ComparisonReport {
-  const report = lookupFirstReport();
-  for (const run of report.runs) run.cost = pricedAtAMillionth(run.events);
-  if (report.baseline !== null) report.baseline.cost = pricedAtAMillionth(report.baseline.events);
-  return report;
-}
 
 /** A lane's points from its prompt tokens per call, in attempt 1, none discarded, without a cost. */
 function points(lane: Lane, tokens: number[]): ChartPoint[] {
