@@ -199,6 +199,8 @@ export type CallCost_Deserialize = {
 	 *  cache-write price.
 	 */
 	cost_with_cache?: number | null,
+	/**  The cost with the cache as the provider measured it (a live call that said). */
+	measured_cost?: number | null,
 };
 
 /**  What one model call cost. */
@@ -220,6 +222,8 @@ export type CallCost_Serialize = {
 	 *  cache-write price.
 	 */
 	cost_with_cache: number | null,
+	/**  The cost with the cache as the provider measured it (a live call that said). */
+	measured_cost?: number | null,
 };
 
 /**  The request one model call was sent, and what the model answered. */
@@ -651,7 +655,9 @@ completion_tokens: number;
  *  What its prompt shares with the previous call's (spec 10's prompt cache); absent in
  *  reports written before it existed.
  */
-prefix?: PromptPrefix_Deserialize | null } | 
+prefix?: PromptPrefix_Deserialize | null; 
+/**  What the provider's prompt cache did for the call, as a live provider measured it. */
+measured_cache?: MeasuredCache | null } | 
 /**  A tool call of the model was answered. */
 { type: "tool_call"; 
 /**  The model call that asked for it. */
@@ -764,7 +770,9 @@ completion_tokens: number;
  *  What its prompt shares with the previous call's (spec 10's prompt cache); absent in
  *  reports written before it existed.
  */
-prefix?: PromptPrefix_Serialize } | 
+prefix?: PromptPrefix_Serialize; 
+/**  What the provider's prompt cache did for the call, as a live provider measured it. */
+measured_cache?: MeasuredCache } | 
 /**  A tool call of the model was answered. */
 { type: "tool_call"; 
 /**  The model call that asked for it. */
@@ -996,6 +1004,38 @@ export type McpServer_Serialize = {
 	env?: { [key in string]: string },
 	/**  A streamable HTTP endpoint (`http://` or `https://`), instead of `command`. */
 	url?: string,
+};
+
+/**
+ *  What a provider's prompt cache did for one call, as the provider measured it (spec 10): kept
+ *  apart from the estimate Unfold makes of every call.
+ */
+export type MeasuredCache = {
+	/**
+	 *  Prompt tokens read from the cache (OpenAI's `prompt_tokens_details.cached_tokens`,
+	 *  Anthropic's `cache_read_input_tokens`).
+	 */
+	read_tokens: number,
+	/**
+	 *  Prompt tokens written to it (Anthropic's `cache_creation_input_tokens`; OpenAI does not
+	 *  charge for writing, nor say).
+	 */
+	write_tokens: number,
+	/**  Whether the call's prompt tokens count these too (OpenAI's do; Anthropic's do not). */
+	in_prompt_tokens: boolean,
+};
+
+/**  What a provider's cache did over a run, as it measured it. */
+export type MeasuredRunCache = {
+	/**  Prompt tokens read from the cache. */
+	read_tokens: number,
+	/**  Prompt tokens written to it. */
+	write_tokens: number,
+	/**
+	 *  The run's cost with those figures (the calls the provider said nothing of at the plain
+	 *  price).
+	 */
+	cost: number | null,
 };
 
 /**
@@ -1470,6 +1510,11 @@ export type RunCost_Deserialize = {
 	total_with_cache?: number | null,
 	/**  Where the prompt's shared start broke, counted by why. */
 	prefix_breaks?: PrefixBreaks,
+	/**
+	 *  What the provider's cache did over the run, as it measured it (live runs whose provider
+	 *  said), beside the estimate.
+	 */
+	measured?: MeasuredRunCache | null,
 	/**  Each model call, in order. */
 	calls: CallCost_Deserialize[],
 };
@@ -1498,6 +1543,11 @@ export type RunCost_Serialize = {
 	total_with_cache: number | null,
 	/**  Where the prompt's shared start broke, counted by why. */
 	prefix_breaks: PrefixBreaks,
+	/**
+	 *  What the provider's cache did over the run, as it measured it (live runs whose provider
+	 *  said), beside the estimate.
+	 */
+	measured?: MeasuredRunCache,
 	/**  Each model call, in order. */
 	calls: CallCost_Serialize[],
 };

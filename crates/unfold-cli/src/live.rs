@@ -168,7 +168,11 @@ fn print_report(report: &RunReport, json_with: Option<(&str, serde_json::Value)>
     }
     let c = &report.counters;
     let cost = report.cost.as_ref().map_or(String::new(), |cost| {
-        format!(" · cost {} ({})", money(cost.total, &cost.currency, false), priced_as(cost))
+        let measured = cost.measured.map_or(String::new(), |m| {
+            let spent = money(m.cost, &cost.currency, false);
+            format!(" · cache read {} and written {} tokens as measured: {spent}", m.read_tokens, m.write_tokens)
+        });
+        format!(" · cost {} ({}){measured}", money(cost.total, &cost.currency, false), priced_as(cost))
     });
     println!(
         "model calls {} · restarts {} · tool calls {} ({} failed) · prompt tokens {} · completion tokens {}{cost}",

@@ -133,6 +133,12 @@ fn counters_side_by_side(out: &mut String, report: &ComparisonReport, names: &[S
             "cost with cache".into(),
             with_delta(column(report, cost_with_cache), &money_delta(|c| c.total_with_cache)),
         ));
+        if report.runs.iter().any(|run| run.cost.as_ref().is_some_and(|c| c.measured.is_some())) {
+            let measured = |run: &RunReport| {
+                run.cost.as_ref().and_then(|c| Some(money(c.measured?.cost, &c.currency, false))).unwrap_or("-".into())
+            };
+            rows.push(("cost as measured".into(), with_delta(column(report, measured), &|_, _| String::new())));
+        }
     }
     table(out, "", &header, &rows);
     if let Some(cost) = report.runs.iter().find_map(|run| run.cost.as_ref()) {

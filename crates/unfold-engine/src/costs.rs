@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use unfold_documents::prices::{CacheRules, CacheStyle, ModelPrice, Pricing};
 
 use crate::prompt_prefix::{PrefixBreak, PromptPrefix};
+use crate::provider::MeasuredCache;
 
 /// Tokens per million: prices are per million tokens.
 const MILLION: f64 = 1_000_000.0;
@@ -29,6 +30,8 @@ pub struct CallTokens<'e> {
     pub completion_tokens: u64,
     /// What its prompt shares with the previous call's, when the run recorded it.
     pub prefix: Option<&'e PromptPrefix>,
+    /// What the provider's cache did, when a live provider said.
+    pub measured: Option<&'e MeasuredCache>,
 }
 
 /// What one model call cost.
@@ -56,6 +59,9 @@ pub struct CallCost {
     /// cache-write price.
     #[serde(default)]
     pub cost_with_cache: f64,
+    /// The cost with the cache as the provider measured it (a live call that said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured_cost: Option<f64>,
 }
 
 /// How many times a run's prompt prefix broke, by why.
@@ -68,6 +74,21 @@ pub struct PrefixBreaks {
     pub system_changed: u32,
     /// The run restarted.
     pub restart: u32,
+}
+
+/// What a provider's cache did over a run, as it measured it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct MeasuredRunCache {
+    /// Prompt tokens read from the cache.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub read_tokens: u64,
+    /// Prompt tokens written to it.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub write_tokens: u64,
+    /// The run's cost with those figures (the calls the provider said nothing of at the plain
+    /// price).
+    pub cost: f64,
 }
 
 /// What a run cost at one model's price.
@@ -102,6 +123,10 @@ pub struct RunCost {
     /// Where the prompt's shared start broke, counted by why.
     #[serde(default)]
     pub prefix_breaks: PrefixBreaks,
+    /// What the provider's cache did over the run, as it measured it (live runs whose provider
+    /// said), beside the estimate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured: Option<MeasuredRunCache>,
     /// Each model call, in order.
     pub calls: Vec<CallCost>,
 }
@@ -123,13 +148,23 @@ impl RunCost {
             cache_write_tokens: 0,
             total_with_cache: 0.0,
             prefix_breaks: PrefixBreaks::default(),
+            measured: None,
             calls: Vec::new(),
         };
         for call in model_calls {
-            let input = call.prompt_tokens as f64 * price.input / MILLION;
+            // Every prompt token, whether the provider counted its cache's among them or not.
+            let prompt_tokens = call.measured.map_or(call.prompt_tokens, |m| m.whole_prompt(call.prompt_tokens));
+            let input = prompt_tokens as f64 * price.input / MILLION;
             let output = call.completion_tokens as f64 * price.output / MILLION;
-            let (read, written) = call.prefix.map_or((0, 0), |prefix| cached(prefix, call.prompt_tokens, rules));
-            let cost_with_cache = with_cache(price, call.prompt_tokens, read, written) + output;
+            let (read, written) = call.prefix.map_or((0, 0), |prefix| cached(prefix, prompt_tokens, rules));
+            let cost_with_cache = with_cache(price, prompt_tokens, read, written) + output;
+            let measured_cost =
+                call.measured.map(|m| with_cache(price, prompt_tokens, m.read_tokens, m.write_tokens) + output);
+            if let Some(measured) = call.measured {
+                let run_measured = run.measured.get_or_insert_with(MeasuredRunCache::default);
+                run_measured.read_tokens += measured.read_tokens;
+                run_measured.write_tokens += measured.write_tokens;
+            }
             let broke = call.prefix.and_then(|prefix| prefix.broke);
             match broke {
                 Some(PrefixBreak::ToolsChanged) => run.prefix_breaks.tools_changed += 1,
@@ -150,9 +185,13 @@ impl RunCost {
                 cache_write_tokens: written,
                 broke,
                 cost_with_cache,
+                measured_cost,
             });
         }
         run.total = run.prompt + run.completion;
+        if let Some(measured) = &mut run.measured {
+            measured.cost = run.calls.iter().map(|call| call.measured_cost.unwrap_or(call.cost)).sum();
+        }
         run
     }
 }
@@ -221,5 +260,43 @@ mod tests {
         assert_eq!(cached(&prefix(0, 2300, Some(PrefixBreak::ToolsChanged)), 2400, ANTHROPIC), (0, 2400));
         // A prompt under the minimum is neither read nor written.
         assert_eq!(cached(&prefix(0, 0, None), 900, ANTHROPIC), (0, 0));
+    }
+
+    #[test]
+    fn a_providers_measured_cache_is_priced_beside_the_estimate_and_counted_whole() {
+        let price = ModelPrice {
+            input: 3.0,
+            output: 15.0,
+            cache_read: Some(0.3),
+            cache_write: Some(3.75),
+            cache: None,
+            taken: None,
+            note: None,
+        };
+        let pricing = Pricing {
+            model: "claude-sonnet-4-5".into(),
+            priced_as: "claude-sonnet-4-5".into(),
+            currency: "USD".into(),
+            taken: "2025-10-01".into(),
+            price,
+        };
+        // Anthropic said: 40 input tokens, 1,200 read from the cache and 300 written, apart.
+        let measured = MeasuredCache { read_tokens: 1200, write_tokens: 300, in_prompt_tokens: false };
+        let call = CallTokens {
+            call_index: 1,
+            attempt: 1,
+            prompt_tokens: 40,
+            completion_tokens: 10,
+            prefix: None,
+            measured: Some(&measured),
+        };
+        let cost = RunCost::of([call], &pricing);
+        // Without the cache: all 1,540 prompt tokens at $3, 10 completion tokens at $15.
+        assert!((cost.total - (1540.0 * 3.0 + 10.0 * 15.0) / 1e6).abs() < 1e-12, "{cost:?}");
+        let expected = (40.0 * 3.0 + 1200.0 * 0.3 + 300.0 * 3.75 + 10.0 * 15.0) / 1e6;
+        assert!((cost.calls[0].measured_cost.unwrap() - expected).abs() < 1e-12);
+        let run = cost.measured.unwrap();
+        assert_eq!((run.read_tokens, run.write_tokens), (1200, 300));
+        assert!((run.cost - expected).abs() < 1e-12);
     }
 }

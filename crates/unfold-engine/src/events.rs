@@ -7,6 +7,7 @@ use unfold_documents::prices::Pricing;
 
 use crate::costs::{CallTokens, RunCost};
 use crate::prompt_prefix::PromptPrefix;
+use crate::provider::MeasuredCache;
 
 /// Which adapter ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -103,6 +104,9 @@ pub enum EventKind {
         /// reports written before it existed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         prefix: Option<PromptPrefix>,
+        /// What the provider's prompt cache did for the call, as a live provider measured it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        measured_cache: Option<MeasuredCache>,
     },
     /// A tool call of the model was answered.
     ToolCall {
@@ -310,13 +314,16 @@ impl RunReport {
     /// Prices the run at `pricing`.
     pub fn price(&mut self, pricing: &Pricing) {
         let calls = self.events.iter().filter_map(|event| match &event.kind {
-            EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, prefix, .. } => Some(CallTokens {
-                call_index: *call_index,
-                attempt: event.attempt,
-                prompt_tokens: *prompt_tokens,
-                completion_tokens: *completion_tokens,
-                prefix: prefix.as_ref(),
-            }),
+            EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, prefix, measured_cache, .. } => {
+                Some(CallTokens {
+                    call_index: *call_index,
+                    attempt: event.attempt,
+                    prompt_tokens: *prompt_tokens,
+                    completion_tokens: *completion_tokens,
+                    prefix: prefix.as_ref(),
+                    measured: measured_cache.as_ref(),
+                })
+            }
             _ => None,
         });
         self.cost = Some(RunCost::of(calls, pricing));

@@ -30,7 +30,7 @@ pub mod tool_host;
 pub use adapter::{adapter_for, Adapter, DynamicAdapter, RestartAdapter};
 pub use compare::{compare, compare_with_requests, ComparisonReport};
 pub use events::{AdapterKind, Counters, Event, EventKind, RunReport, RunStatus};
-pub use provider::{Message, ModelRequest, ModelResponse, Provider, ToolCall, Usage};
+pub use provider::{MeasuredCache, Message, ModelRequest, ModelResponse, Provider, ToolCall, Usage};
 pub use render::{render, RenderedPrompt};
 pub use run::{run, run_with_host, RunInput, RunLimits, VisibilityExpansionRequired};
 pub use scripted::{ScriptedProvider, ScriptedToolResults};

@@ -75,10 +75,41 @@ pub struct ModelResponse {
 /// Token usage a provider reports for one call.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Usage {
-    /// Tokens read.
+    /// Tokens read, as the provider counts them (Anthropic's `input_tokens` leave out the tokens
+    /// read from and written to its cache; OpenAI's `prompt_tokens` hold those read).
     pub prompt_tokens: u64,
     /// Tokens written.
     pub completion_tokens: u64,
+    /// What the provider's prompt cache did for the call, when it says.
+    pub cache: Option<MeasuredCache>,
+}
+
+/// What a provider's prompt cache did for one call, as the provider measured it (spec 10): kept
+/// apart from the estimate Unfold makes of every call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct MeasuredCache {
+    /// Prompt tokens read from the cache (OpenAI's `prompt_tokens_details.cached_tokens`,
+    /// Anthropic's `cache_read_input_tokens`).
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub read_tokens: u64,
+    /// Prompt tokens written to it (Anthropic's `cache_creation_input_tokens`; OpenAI does not
+    /// charge for writing, nor say).
+    #[cfg_attr(feature = "specta", specta(type = u32))]
+    pub write_tokens: u64,
+    /// Whether the call's prompt tokens count these too (OpenAI's do; Anthropic's do not).
+    pub in_prompt_tokens: bool,
+}
+
+impl MeasuredCache {
+    /// Every prompt token of a call whose provider counted `prompt_tokens`.
+    pub fn whole_prompt(&self, prompt_tokens: u64) -> u64 {
+        if self.in_prompt_tokens {
+            prompt_tokens
+        } else {
+            prompt_tokens + self.read_tokens + self.write_tokens
+        }
+    }
 }
 
 /// A model: scripted, or a real API.

@@ -399,6 +399,7 @@ impl<'a> Run<'a, '_> {
                 prompt_tokens: response.usage.map_or(prompt_tokens, |u| u.prompt_tokens),
                 completion_tokens,
                 prefix: Some(prefix),
+                measured_cache: response.usage.and_then(|usage| usage.cache),
             });
             if response.tool_calls.is_empty() {
                 return AttemptEnd::Finished { status: RunStatus::Completed, final_text: response.text, error: None };

@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 use super::sse::SseEvent;
 use super::wire::{error_message, PartialCall, StreamStep};
 use super::ProviderProfile;
-use unfold_engine::provider::{Message, ModelRequest, ModelResponse, ToolCall, Usage};
+use unfold_engine::provider::{MeasuredCache, Message, ModelRequest, ModelResponse, ToolCall, Usage};
 
 /// The API version every request names.
 pub(crate) const API_VERSION: &str = "2023-06-01";
@@ -103,6 +103,8 @@ pub(crate) struct AnthropicStream {
     blocks: Vec<Option<usize>>,
     input_tokens: Option<u64>,
     output_tokens: Option<u64>,
+    cache_read_tokens: Option<u64>,
+    cache_write_tokens: Option<u64>,
 }
 
 impl AnthropicStream {
@@ -176,27 +178,37 @@ impl AnthropicStream {
         }
     }
 
-    /// Input tokens include those read from and written to the prompt cache.
+    /// Takes a usage object: each count it has replaces the one before (a stream's last is the
+    /// whole). The cache's reads and writes are kept apart from the input tokens, as Anthropic
+    /// counts them.
     fn add_usage(&mut self, usage: &Value) {
         let count = |key: &str| usage.get(key).and_then(Value::as_u64);
-        let input = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]
-            .iter()
-            .filter_map(|key| count(key))
-            .reduce(|a, b| a + b);
-        if input.is_some() {
-            self.input_tokens = input;
-        }
-        if let Some(output) = count("output_tokens") {
-            self.output_tokens = Some(output);
+        for (key, kept) in [
+            ("input_tokens", &mut self.input_tokens),
+            ("output_tokens", &mut self.output_tokens),
+            ("cache_read_input_tokens", &mut self.cache_read_tokens),
+            ("cache_creation_input_tokens", &mut self.cache_write_tokens),
+        ] {
+            if let Some(value) = count(key) {
+                *kept = Some(value);
+            }
         }
     }
 
     /// The answer, once `message_stop` came.
     pub(crate) fn finish(self) -> ModelResponse {
+        let cache = match (self.cache_read_tokens, self.cache_write_tokens) {
+            (None, None) => None,
+            (read, write) => Some(MeasuredCache {
+                read_tokens: read.unwrap_or(0),
+                write_tokens: write.unwrap_or(0),
+                in_prompt_tokens: false,
+            }),
+        };
         let usage = match (self.input_tokens, self.output_tokens) {
             (None, None) => None,
             (input, output) => {
-                Some(Usage { prompt_tokens: input.unwrap_or(0), completion_tokens: output.unwrap_or(0) })
+                Some(Usage { prompt_tokens: input.unwrap_or(0), completion_tokens: output.unwrap_or(0), cache })
             }
         };
         ModelResponse {

@@ -7,7 +7,7 @@ use super::sse::SseEvent;
 use super::wire::{error_message, PartialCall, StreamStep};
 use super::ProviderProfile;
 use unfold_engine::openai_request::chat_completions_body;
-use unfold_engine::provider::{ModelRequest, ModelResponse, Usage};
+use unfold_engine::provider::{MeasuredCache, ModelRequest, ModelResponse, Usage};
 
 /// The body of one call: the request as [`chat_completions_body`] writes it, with the profile's
 /// model and settings.
@@ -54,9 +54,12 @@ pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
 }
 
 fn usage(value: &Value) -> Option<Usage> {
+    // The tokens read from the cache are among the prompt tokens; OpenAI does not count writes.
+    let cached = value.pointer("/prompt_tokens_details/cached_tokens").and_then(Value::as_u64);
     Some(Usage {
         prompt_tokens: value.get("prompt_tokens")?.as_u64()?,
         completion_tokens: value.get("completion_tokens")?.as_u64()?,
+        cache: cached.map(|read_tokens| MeasuredCache { read_tokens, write_tokens: 0, in_prompt_tokens: true }),
     })
 }
 

@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 use unfold_documents::{Error, OfferedTool};
 use unfold_engine::{
-    adapter_for, run, AdapterKind, EventKind, Message, ModelRequest, ModelResponse, Provider, RunInput, RunLimits,
-    RunStatus, ScriptedToolResults, ToolCall, Usage,
+    adapter_for, run, AdapterKind, EventKind, MeasuredCache, Message, ModelRequest, ModelResponse, Provider, RunInput,
+    RunLimits, RunStatus, ScriptedToolResults, ToolCall, Usage,
 };
 use unfold_live::{ApiKey, HttpProvider, ProviderKind, ProviderProfile, RetryPolicy};
 
@@ -129,7 +129,7 @@ fn openai_streams_text_parallel_tool_calls_and_usage() {
     let response = result.unwrap();
     assert_eq!(response.text.as_deref(), Some("Looking."));
     assert_eq!(response.tool_calls, [lookup("call_a", 7), lookup("call_b", 8)]);
-    assert_eq!(response.usage, Some(Usage { prompt_tokens: 31, completion_tokens: 9 }));
+    assert_eq!(response.usage, Some(Usage { prompt_tokens: 31, completion_tokens: 9, cache: None }));
 
     let [request] = server.received().try_into().unwrap();
     assert!(request.head.starts_with("POST /v1/chat/completions "), "{}", request.head);
@@ -147,14 +147,16 @@ fn openai_answers_whole_when_not_streamed_or_when_the_server_ignores_stream() {
     let whole = json!({
         "choices": [{ "index": 0, "finish_reason": "tool_calls", "message": { "role": "assistant", "content": null,
             "tool_calls": [{ "id": "call_a", "type": "function", "function": { "name": "lookup", "arguments": "{\"id\":7}" } }] } }],
-        "usage": { "prompt_tokens": 12, "completion_tokens": 3 }
+        "usage": { "prompt_tokens": 12, "completion_tokens": 3, "prompt_tokens_details": { "cached_tokens": 8 } }
     });
     for stream in [false, true] {
         let (result, server) = ask_once(vec![Reply::json(whole.clone())], ProviderKind::Openai, stream);
         let response = result.unwrap();
         assert_eq!(response.text, None);
         assert_eq!(response.tool_calls, [lookup("call_a", 7)]);
-        assert_eq!(response.usage, Some(Usage { prompt_tokens: 12, completion_tokens: 3 }));
+        // The cached tokens are among the prompt tokens, kept apart as measured.
+        let cache = MeasuredCache { read_tokens: 8, write_tokens: 0, in_prompt_tokens: true };
+        assert_eq!(response.usage, Some(Usage { prompt_tokens: 12, completion_tokens: 3, cache: Some(cache) }));
         assert_eq!(server.received()[0].body.get("stream").is_some(), stream);
     }
 }
@@ -164,7 +166,8 @@ fn anthropic_streams_tool_use_and_skips_ping_and_unknown_events() {
     let pieces = [
         anthropic_event(
             "message_start",
-            json!({ "type": "message_start", "message": { "id": "m1", "usage": { "input_tokens": 40, "output_tokens": 1 } } }),
+            json!({ "type": "message_start", "message": { "id": "m1", "usage": { "input_tokens": 40, "output_tokens": 1,
+                "cache_read_input_tokens": 1200, "cache_creation_input_tokens": 300 } } }),
         ),
         anthropic_event("ping", json!({ "type": "ping" })),
         anthropic_event(
@@ -201,7 +204,9 @@ fn anthropic_streams_tool_use_and_skips_ping_and_unknown_events() {
     let response = result.unwrap();
     assert_eq!(response.text.as_deref(), Some("On it."));
     assert_eq!(response.tool_calls, [lookup("toolu_1", 7)]);
-    assert_eq!(response.usage, Some(Usage { prompt_tokens: 40, completion_tokens: 17 }));
+    // Anthropic counts the cache's reads and writes apart from its input tokens: so does Unfold.
+    let cache = MeasuredCache { read_tokens: 1200, write_tokens: 300, in_prompt_tokens: false };
+    assert_eq!(response.usage, Some(Usage { prompt_tokens: 40, completion_tokens: 17, cache: Some(cache) }));
 
     let [request] = server.received().try_into().unwrap();
     assert!(request.head.starts_with("POST /v1/messages "), "{}", request.head);
@@ -224,7 +229,7 @@ fn anthropic_answers_whole_when_not_streamed() {
     let response = result.unwrap();
     assert_eq!(response.text.as_deref(), Some("Done."));
     assert_eq!(response.tool_calls, [lookup("toolu_2", 7)]);
-    assert_eq!(response.usage, Some(Usage { prompt_tokens: 10, completion_tokens: 4 }));
+    assert_eq!(response.usage, Some(Usage { prompt_tokens: 10, completion_tokens: 4, cache: None }));
 }
 
 #[test]
@@ -636,4 +641,41 @@ fn the_log_never_holds_the_key_even_when_the_server_repeats_it() {
     assert_eq!(response.unwrap().text.as_deref(), Some("Your key [redacted key] works."));
     assert!(log.contains("retrying") && log.contains("provider_call"), "the log is on: {log}");
     assert!(!log.contains(KEY), "the log holds the key: {log}");
+}
+
+#[test]
+fn a_live_runs_measured_cache_reaches_its_events_and_its_price() {
+    let whole = |usage: serde_json::Value| {
+        Reply::json(json!({ "type": "message", "content": [{ "type": "text", "text": "Done." }], "usage": usage }))
+    };
+    let usage = json!({ "input_tokens": 40, "output_tokens": 10,
+                        "cache_read_input_tokens": 1200, "cache_creation_input_tokens": 300 });
+    let template = load_template("examples/task-executor.unfold.json");
+    let report = runtime().block_on(async {
+        let server = FaultServer::start(vec![whole(usage)]).await;
+        let mut live = provider(profile(ProviderKind::Anthropic, &server, false));
+        let input = RunInput {
+            template: &template,
+            params: Default::default(),
+            user: "Find issue 7.".into(),
+            tool_changes: &[],
+            discoveries: &[],
+            limits: RunLimits::default(),
+        };
+        let adapter = adapter_for(AdapterKind::Dynamic);
+        run(&input, adapter, &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await.unwrap()
+    });
+    let measured = report.events.iter().find_map(|e| match &e.kind {
+        EventKind::ModelCall { prompt_tokens, measured_cache, .. } => Some((*prompt_tokens, *measured_cache)),
+        _ => None,
+    });
+    let cache = MeasuredCache { read_tokens: 1200, write_tokens: 300, in_prompt_tokens: false };
+    assert_eq!(measured, Some((40, Some(cache))), "Anthropic's input tokens, and its cache apart");
+    let mut priced = report.clone();
+    priced.price(&unfold_documents::prices::Prices::shipped().pricing("claude-sonnet-4-5").unwrap());
+    let cost = priced.cost.unwrap();
+    // Every prompt token plainly: (40 + 1,200 + 300) at $3 and 10 at $15; as measured, each at its price.
+    assert!((cost.total - (1540.0 * 3.0 + 10.0 * 15.0) / 1e6).abs() < 1e-12, "{cost:?}");
+    let measured = cost.measured.unwrap();
+    assert!((measured.cost - (40.0 * 3.0 + 1200.0 * 0.3 + 300.0 * 3.75 + 10.0 * 15.0) / 1e6).abs() < 1e-12);
 }
