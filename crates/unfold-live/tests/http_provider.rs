@@ -389,14 +389,7 @@ fn malformed_tool_arguments_go_back_to_the_model_and_the_run_goes_on() {
     let (report, server) = runtime().block_on(async {
         let server = FaultServer::start(replies).await;
         let mut live = provider(profile(ProviderKind::Openai, &server, true));
-        let input = RunInput {
-            template: &template,
-            params: Default::default(),
-            user: "Find issue 7.".into(),
-            tool_changes: &[],
-            discoveries: &[],
-            limits: RunLimits::default(),
-        };
+        let input = asking(&template, "Find issue 7.");
         let adapter = adapter_for(AdapterKind::Dynamic);
         let report = run(&input, adapter, &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await.unwrap();
         (report, server)
@@ -429,14 +422,7 @@ fn recorded_run(template: &unfold_documents::Template) -> unfold_live::Cassette 
     runtime().block_on(async {
         let server = FaultServer::start(replies).await;
         let mut live = provider(profile(ProviderKind::Openai, &server, true)).recording();
-        let input = RunInput {
-            template,
-            params: Default::default(),
-            user: "Find issue 7.".into(),
-            tool_changes: &[],
-            discoveries: &[],
-            limits: RunLimits::default(),
-        };
+        let input = asking(template, "Find issue 7.");
         let report = unfold_live::run_live(&input, AdapterKind::Restart, &mut live, None, &mut |_| {}).await.unwrap();
         unfold_live::Cassette::record(&input, AdapterKind::Restart, &live, Default::default(), report)
     })
@@ -604,14 +590,7 @@ fn a_cancelled_live_run_ends_with_no_event_after_the_cancel() {
         let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let sink = heard.clone();
         let run = tokio::spawn(async move {
-            let input = RunInput {
-                template: &template,
-                params: Default::default(),
-                user: "Go.".into(),
-                tool_changes: &[],
-                discoveries: &[],
-                limits: RunLimits::default(),
-            };
+            let input = asking(&template, "Go.");
             unfold_live::run_live(&input, AdapterKind::Dynamic, &mut live, None, &mut |event| {
                 sink.lock().unwrap().push(event.clone());
             })
@@ -654,14 +633,7 @@ fn a_live_runs_measured_cache_reaches_its_events_and_its_price() {
     let report = runtime().block_on(async {
         let server = FaultServer::start(vec![whole(usage)]).await;
         let mut live = provider(profile(ProviderKind::Anthropic, &server, false));
-        let input = RunInput {
-            template: &template,
-            params: Default::default(),
-            user: "Find issue 7.".into(),
-            tool_changes: &[],
-            discoveries: &[],
-            limits: RunLimits::default(),
-        };
+        let input = asking(&template, "Find issue 7.");
         let adapter = adapter_for(AdapterKind::Dynamic);
         run(&input, adapter, &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await.unwrap()
     });
@@ -678,4 +650,16 @@ fn a_live_runs_measured_cache_reaches_its_events_and_its_price() {
     assert!((cost.total - (1540.0 * 3.0 + 10.0 * 15.0) / 1e6).abs() < 1e-12, "{cost:?}");
     let measured = cost.measured.unwrap();
     assert!((measured.cost - (40.0 * 3.0 + 1200.0 * 0.3 + 300.0 * 3.75 + 10.0 * 15.0) / 1e6).abs() < 1e-12);
+}
+
+/// A run of `template` on the user's message `user`, with its defaults.
+fn asking<'t>(template: &'t unfold_documents::Template, user: &str) -> RunInput<'t> {
+    RunInput {
+        template,
+        params: Default::default(),
+        user: user.into(),
+        tool_changes: &[],
+        discoveries: &[],
+        limits: RunLimits::default(),
+    }
 }
