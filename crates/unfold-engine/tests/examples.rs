@@ -155,3 +155,22 @@ fn the_examples_show_where_disclosure_wins_and_where_it_loses() {
     assert_eq!(saved("support-agent", "support-agent-refund"), [55.4, 43.7]);
     assert_eq!(saved("coding-agent", "coding-agent-tour"), [-17.4, -114.9]);
 }
+
+/// Where the prompt cache changes the winner: reading each area just before its tools, the dynamic
+/// adapter sends 41.7 % fewer prompt tokens than the all-FULL baseline and costs less, but every
+/// read changes its tools and so breaks its cached prefix, while the baseline's prompt never
+/// changes: with the cache, the baseline costs less.
+#[test]
+fn the_prompt_cache_changes_the_winner_of_the_just_in_time_example() {
+    let template = load_template("examples/coding-agent.unfold.json");
+    let scenario = Scenario::load(&repo("examples/coding-agent-just-in-time.scenario.json")).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let mut report = runtime.block_on(compare(&template, &scenario, &[AdapterKind::Dynamic])).unwrap();
+    report.price(&unfold_documents::prices::Prices::shipped().pricing("claude-sonnet-4-5").unwrap());
+    let baseline = report.baseline.as_ref().unwrap();
+    assert_eq!(baseline.savings[0].saved_percent, Some(41.7));
+    let (dynamic, all_full) = (report.runs[0].cost.as_ref().unwrap(), baseline.run.cost.as_ref().unwrap());
+    assert!(dynamic.total < all_full.total, "without the cache, disclosure is cheaper");
+    assert!(dynamic.total_with_cache > all_full.total_with_cache, "with it, showing everything is");
+    assert_eq!(dynamic.prefix_breaks.tools_changed, 4, "one break per area read");
+}
