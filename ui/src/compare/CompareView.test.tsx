@@ -235,6 +235,23 @@ describe("CompareView", () => {
     const cachedCell = (name: string) => byTestId(`cost-${name}`, cached).textContent;
     expect(cached.querySelector("th")?.textContent).toBe("With the prompt cache");
     expect([cachedCell("dynamic"), cachedCell("restart"), cachedCell("delta")]).toEqual(["$0.000090", "$0.000115", "+$0.000025"]);
+    // A scripted comparison has no provider's own figures.
+    expect(container.querySelector('[data-testid="cost-measured-row"]')).toBeNull();
+  });
+
+  it("shows the provider's own cache figures beside the estimate when a live run has them", async () => {
+    const { platform } = await openScenario();
+    const report = lookupFirstReport();
+    const [dynamic, restart] = report.runs;
+    if (dynamic === undefined || restart === undefined) throw new Error("the fixture has both runs");
+    dynamic.cost = { ...costWithTotals(0.00018, 0.00009), measured: { read_tokens: 900, write_tokens: 300, cost: 0.00012 } };
+    restart.cost = costWithTotals(0.000205, 0.000115);
+    platform.compare.report = report;
+    await click(byTestId("run-comparison"));
+    const measured = byTestId("cost-measured-row");
+    expect(measured.querySelector("th")?.textContent).toBe("With the cache, as measured");
+    const cell = (name: string) => byTestId(`cost-${name}`, measured).textContent;
+    expect([cell("dynamic"), cell("restart"), cell("delta")]).toEqual(["$0.000120", "—", "—"]);
   });
 
   it("charts each lane's prompt tokens: every call on the axis, a tooltip per point, the restart marked", async () => {

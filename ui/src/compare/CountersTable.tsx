@@ -5,10 +5,11 @@
 // them, so QA can hold one beside the other.
 //
 // A priced comparison (a live one, as its model) has a Cost row too, its price said in its title,
-// and the cost with the prompt cache (estimated).
+// the cost with the prompt cache (estimated), and as the provider measured it when it said.
 //
 // data-testids: counters, counter-row (data-counter) with counter-<lane> and counter-delta cells,
-// cost-row and cost-cache-row with cost-<lane> and cost-delta cells,
+// cost-row, cost-cache-row and (a live run whose provider measured its cache) cost-measured-row
+// with cost-<lane> and cost-delta cells,
 // status-<lane> (a run's status in words, data-status the raw one), savings (the row) with
 // savings-dynamic and savings-restart (data-saved: the report's saved_prompt_tokens).
 import type { ComparisonReport, Lane, RunCost, RunStatus } from "../platform";
@@ -151,6 +152,17 @@ function CostRow({ report, columns }: { report: ComparisonReport; columns: Colum
         amount={(run) => run.total_with_cache}
         columns={columns}
       />
+      {/* What a live provider said its cache did, beside the estimate. */}
+      {Object.values(cost).some((run) => run.measured != null) && (
+        <MoneyRow
+          testId="cost-measured-row"
+          label="With the cache, as measured"
+          title="The provider's own figures of what its prompt cache read and wrote, priced; a call it said nothing of at the plain price"
+          cost={cost}
+          amount={(run) => run.measured?.cost}
+          columns={columns}
+        />
+      )}
     </>
   );
 }
