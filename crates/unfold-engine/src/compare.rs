@@ -516,9 +516,7 @@ impl ReadyLane<'_, '_> {
                 tell(observer, CompareProgress::Event { lane, event: Box::new(event.clone()) });
             })
             .await;
-        if let Some(host) = &mut self.host {
-            host.close().await;
-        }
+        self.close().await;
         let report = outcome?;
         if cancel.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
