@@ -104,7 +104,8 @@ pub struct KeptComparison {
 }
 
 /// Runs the comparison, telling `observer` every run's start and event as it happens and
-/// stopping before the next model call once `cancel` is set, then keeps each run in `history`.
+/// stopping before the next model call once `cancel` is set, priced from the shipped prices as
+/// the model asks, then keeps each run in `history`.
 pub async fn compare_and_keep(
     documents: ComparedDocuments<'_>,
     model: ComparisonModel<'_>,
@@ -112,21 +113,25 @@ pub async fn compare_and_keep(
     cancel: &AtomicBool,
     history: &OpenRunHistory,
 ) -> AppResult<KeptComparison> {
-    compare_with_consent_and_keep(documents, model, &SourceAccess::default(), None, observer, cancel, history).await
+    // The shipped prices alone: no user's file is read.
+    let shipped = PriceFile(None);
+    compare_with_consent_and_keep(documents, model, &SourceAccess::default(), &shipped, observer, cancel, history).await
 }
 
 /// [`compare_and_keep`] with the template's tool sources reached for every run as `access`
 /// allows (each run its own connections, closed when it ends; otherwise the runs see snapshots),
-/// and every run priced at `pricing` when given.
+/// and every run priced from `prices` as the model asks ([`ComparisonModel::pricing`]): a price
+/// that cannot be had fails before anything runs.
 pub async fn compare_with_consent_and_keep(
     documents: ComparedDocuments<'_>,
     model: ComparisonModel<'_>,
     access: &SourceAccess,
-    pricing: Option<&Pricing>,
+    prices: &PriceFile,
     observer: &mut (dyn FnMut(CompareProgress) + Send),
     cancel: &AtomicBool,
     history: &OpenRunHistory,
 ) -> AppResult<KeptComparison> {
+    let pricing = model.pricing(prices)?;
     let ComparedDocuments { template, scenario, .. } = documents;
     let started = (now_ms(), std::time::Instant::now());
     let mut comparison = match (&model, access.reaches(template)) {
@@ -162,7 +167,7 @@ pub async fn compare_with_consent_and_keep(
         None => error,
     })
     .map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
-    if let Some(pricing) = pricing {
+    if let Some(pricing) = &pricing {
         comparison.report.price(pricing);
     }
     let origin = ComparisonOrigin {
@@ -226,11 +231,9 @@ impl Comparisons {
     ) -> AppResult<unfold_engine::ComparisonReport> {
         let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
         let model = model(token.clone())?;
-        let pricing = model.pricing(&self.prices)?;
-        let pricing = pricing.as_ref();
         lock(&self.running).insert(run_id, (Arc::clone(&cancel), token));
         let outcome =
-            compare_with_consent_and_keep(documents, model, access, pricing, observer, &cancel, history).await;
+            compare_with_consent_and_keep(documents, model, access, &self.prices, observer, &cancel, history).await;
         lock(&self.running).remove(&run_id);
         let kept = outcome?;
         let report = kept.comparison.report.clone();

@@ -6,6 +6,7 @@ use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
 
 use unfold_application::comparisons::{self, ComparedDocuments, ComparisonModel};
+use unfold_application::prices::PriceFile;
 use unfold_application::relay::RelayService;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::SourceAccess;
@@ -59,7 +60,7 @@ fn the_apps_relay_lists_a_plugins_session_and_a_comparison_attached_to_it_sees_i
             documents,
             model,
             &access,
-            None,
+            &PriceFile(None),
             &mut |_| {},
             &never,
             &history,

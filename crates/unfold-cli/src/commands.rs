@@ -12,7 +12,6 @@ use unfold_application::prices::PriceFile;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::{self, SourceAccess};
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
-use unfold_documents::prices::Pricing;
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::{AdapterKind, Preview};
 use unfold_stores::run_history::RunFilter;
@@ -45,10 +44,8 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
         Command::Compare { template, scenario, adapters, json, requests, price_as, sources, relay } => {
             let access = relay.access(sources).map_err(|e| e.in_file(&template))?;
             let model = ComparisonModel::Scripted { adapters: dedup(adapters), price_as };
-            // Before anything runs: a model with no price is the user's mistake to hear of first.
-            let pricing = model.pricing(&PriceFile(default_prices_file()))?;
             let output = CompareOutput { json, requests: requests.as_deref() };
-            compare(&template, &scenario, model, output, &access, pricing.as_ref())
+            compare(&template, &scenario, model, output, &access)
         }
         Command::Run {
             template,
@@ -127,7 +124,6 @@ fn compare(
     model: ComparisonModel<'_>,
     output: CompareOutput<'_>,
     access: &SourceAccess,
-    pricing: Option<&Pricing>,
 ) -> AppResult<ExitCode> {
     let CompareOutput { json, requests } = output;
     if let Some(folder) = requests {
@@ -152,7 +148,7 @@ fn compare(
         documents,
         model,
         access,
-        pricing,
+        &PriceFile(default_prices_file()),
         &mut |_| {},
         &never,
         &history(),
