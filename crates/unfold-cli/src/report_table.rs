@@ -5,10 +5,10 @@
 use std::fmt::Write;
 
 use unfold_engine::compare::BaselineReport;
-
-use crate::money::{money, priced_as};
 use unfold_engine::costs::RunCost;
 use unfold_engine::{ComparisonReport, Counters, Event, EventKind, RunReport};
+
+use crate::money::{money, priced_as};
 
 /// Widest an event cell gets before it is cut.
 const MAX_CELL: usize = 60;

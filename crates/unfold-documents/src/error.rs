@@ -53,6 +53,12 @@ impl Problem {
     }
 }
 
+/// `key` as one segment of a JSON pointer (RFC 6901): `~` and `/` escaped, so a key holding a
+/// slash (`a/b`) stays one segment (`a~1b`).
+pub fn pointer_segment(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.location {

@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Problem, Result};
+use crate::error::{pointer_segment, Problem, Result};
 use crate::schema::DocumentSchema;
 
 /// The `kind` of a prices file.
@@ -176,8 +176,7 @@ impl Prices {
     fn problems(&self) -> Vec<Problem> {
         let mut problems = Vec::new();
         for (model, price) in &self.models {
-            // A JSON pointer's own escapes: a model name may hold a `/`.
-            let place = format!("/models/{}", model.replace('~', "~0").replace('/', "~1"));
+            let place = format!("/models/{}", pointer_segment(model));
             let prices = [
                 ("input", Some(price.input)),
                 ("output", Some(price.output)),

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::{request_body, Framing, HttpProvider, ProviderKind, ProviderProfile, WireAnswer};
 use unfold_documents::discovery::Discovery;
-use unfold_documents::error::{Error, Result};
+use unfold_documents::error::{pointer_segment, Error, Result};
 use unfold_documents::scenario::{Scenario, ScriptedCall, Step};
 use unfold_documents::template::Template;
 use unfold_documents::tool::{Builtin, ScriptedResult};
@@ -406,7 +406,7 @@ fn first_difference(recorded: &Value, sent: &Value, pointer: &mut String) -> Opt
     let child = |pointer: &mut String, segment: &str, recorded: Option<&Value>, sent: Option<&Value>| {
         let length = pointer.len();
         pointer.push('/');
-        pointer.push_str(&segment.replace('~', "~0").replace('/', "~1"));
+        pointer.push_str(&pointer_segment(segment));
         let found = match (recorded, sent) {
             (Some(a), Some(b)) => first_difference(a, b, pointer),
             _ => Some(Difference { pointer: pointer.clone(), recorded: shown(recorded), sent: shown(sent) }),
