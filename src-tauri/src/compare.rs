@@ -41,6 +41,8 @@ pub struct ComparisonRequest {
     pub scenario_id: u32,
     /// The UI's id for this run (for cancel and the request bodies).
     pub run_id: u32,
+    /// The adapters to run, in order (at least one); each run after the first is set against it.
+    pub adapters: Vec<AdapterKind>,
     /// A live run, or `null` for the scenario's scripted model.
     pub live: Option<LiveRun>,
     /// The session of the app's relay the runs are attached to, or `null`.
@@ -55,8 +57,6 @@ pub struct ComparisonRequest {
 pub struct LiveRun {
     /// The provider profile's name.
     pub profile: String,
-    /// The adapters to run, in order (one or both).
-    pub adapters: Vec<AdapterKind>,
 }
 
 /// A new scenario for the open template `template_id`.
@@ -180,7 +180,7 @@ impl ComparisonState {
         request: ComparisonRequest,
         progress: Channel<CompareProgress>,
     ) -> Result<ComparisonReport, CommandError> {
-        let ComparisonRequest { template_id, scenario_id, run_id, live, relay_session, price_as } = request;
+        let ComparisonRequest { template_id, scenario_id, run_id, adapters, live, relay_session, price_as } = request;
         let (template, template_path) = self.templates.document(template_id)?;
         let (scenario, scenario_path) = self.scenarios.document(scenario_id)?;
         let documents = ComparedDocuments {
@@ -199,11 +199,9 @@ impl ComparisonState {
             }))
         };
         let model = |token| match live {
-            None => {
-                Ok(ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic, AdapterKind::Restart], price_as })
-            }
+            None => Ok(ComparisonModel::Scripted { adapters, price_as }),
             Some(live) => {
-                let model = LiveModel::of_profile(&self.profiles, &live.profile, live.adapters, &text, token)?;
+                let model = LiveModel::of_profile(&self.profiles, &live.profile, adapters, &text, token)?;
                 Ok(ComparisonModel::Live(model))
             }
         };

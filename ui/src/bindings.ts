@@ -148,7 +148,17 @@ export type AdapterKind =
 /**  Injects a read section's tools and keeps the history. */
 "dynamic" | 
 /**  Halts, expands the section and restarts the evaluation. */
-"restart";
+"restart" | 
+/**
+ *  Sends every tool from the first call and widens the callable subset (OpenAI's
+ *  `allowed_tools`) as sections are read: the tool list never changes.
+ */
+"allowed_tools" | 
+/**
+ *  Sends hidden tools deferred (Anthropic's `defer_loading`) and loads a read section's tools
+ *  with `tool_reference` blocks in its result: the tool list never changes.
+ */
+"deferred";
 
 /**
  *  The all-FULL baseline of a comparison: the scenario run under the dynamic adapter with every
@@ -336,12 +346,19 @@ export type ComparisonReport_Deserialize = {
 	 *  Always written; `None` when reading a report written before it existed.
 	 */
 	baseline?: BaselineReport_Deserialize | null,
+} & ({
 	/**
-	 *  Where the first two runs first differ; `None` with fewer than two runs, and when reading a
-	 *  report written before it existed.
+	 *  Where each run after the first first differs from the first, in the runs' order; empty
+	 *  with fewer than two runs. A report written with one `divergence` (two runs) reads as it.
 	 */
-	divergence?: Divergence_Deserialize | null,
-};
+	divergences?: Divergence_Deserialize[],
+} & {
+	/**
+	 *  Where each run after the first first differs from the first, in the runs' order; empty
+	 *  with fewer than two runs. A report written with one `divergence` (two runs) reads as it.
+	 */
+	divergence?: Divergence_Deserialize[],
+});
 
 /**  `unfold compare --json` (spec 6). */
 export type ComparisonReport_Serialize = {
@@ -361,10 +378,10 @@ export type ComparisonReport_Serialize = {
 	 */
 	baseline: BaselineReport_Serialize | null,
 	/**
-	 *  Where the first two runs first differ; `None` with fewer than two runs, and when reading a
-	 *  report written before it existed.
+	 *  Where each run after the first first differs from the first, in the runs' order; empty
+	 *  with fewer than two runs. A report written with one `divergence` (two runs) reads as it.
 	 */
-	divergence: Divergence_Serialize | null,
+	divergences: Divergence_Serialize[],
 };
 
 /**
@@ -384,6 +401,8 @@ export type ComparisonRequest_Deserialize = {
 	scenario_id: number,
 	/**  The UI's id for this run (for cancel and the request bodies). */
 	run_id: number,
+	/**  The adapters to run, in order (at least one); each run after the first is set against it. */
+	adapters: AdapterKind[],
 	/**  A live run, or `null` for the scenario's scripted model. */
 	live?: LiveRun | null,
 	/**  The session of the app's relay the runs are attached to, or `null`. */
@@ -406,6 +425,8 @@ export type ComparisonRequest_Serialize = {
 	scenario_id: number,
 	/**  The UI's id for this run (for cancel and the request bodies). */
 	run_id: number,
+	/**  The adapters to run, in order (at least one); each run after the first is set against it. */
+	adapters: AdapterKind[],
 	/**  A live run, or `null` for the scenario's scripted model. */
 	live: LiveRun | null,
 	/**  The session of the app's relay the runs are attached to, or `null`. */
@@ -449,7 +470,7 @@ export type Disclosure =
  */
 "mixed";
 
-/**  How two runs of a comparison differ: the first two runs, in the order asked. */
+/**  How two runs of a comparison differ: the first run and a later one, in the order asked. */
 export type Divergence = Divergence_Serialize | Divergence_Deserialize;
 
 /**  What differs at the first divergence, tagged by `kind`. */
@@ -480,7 +501,7 @@ run: AdapterKind } |
 /**  The runs make the same calls but end differently (status or final answer). */
 { kind: "different_outcome" };
 
-/**  How two runs of a comparison differ: the first two runs, in the order asked. */
+/**  How two runs of a comparison differ: the first run and a later one, in the order asked. */
 export type Divergence_Deserialize = {
 	/**  The first run's adapter. */
 	left: AdapterKind,
@@ -493,7 +514,7 @@ export type Divergence_Deserialize = {
 	first?: FirstDivergence_Deserialize | null,
 };
 
-/**  How two runs of a comparison differ: the first two runs, in the order asked. */
+/**  How two runs of a comparison differ: the first run and a later one, in the order asked. */
 export type Divergence_Serialize = {
 	/**  The first run's adapter. */
 	left: AdapterKind,
@@ -672,12 +693,17 @@ args: JsonValue;
 success: boolean; 
 /**  What the model is told. */
 result: JsonValue } | 
-/**  Tools were added to the tool list of later calls. */
+/**
+ *  Tools became callable in the running conversation: added to the tool list of later calls,
+ *  or (`delivery`) allowed or loaded where they were already sent.
+ */
 { type: "tools_injected"; 
 /**  The section whose expansion offered them (`null` for a plugin change). */
 section_key?: string | null; 
 /**  The tools, in order. */
-tool_names: string[] } | 
+tool_names: string[]; 
+/**  How they arrived; absent: listed. */
+delivery?: ToolDelivery } | 
 /**  A tool was not injected because a tool of that name is already offered. */
 { type: "tool_injection_skipped"; 
 /**  The section whose expansion offered it (`null` for a plugin change). */
@@ -787,12 +813,17 @@ args: JsonValue;
 success: boolean; 
 /**  What the model is told. */
 result: JsonValue } | 
-/**  Tools were added to the tool list of later calls. */
+/**
+ *  Tools became callable in the running conversation: added to the tool list of later calls,
+ *  or (`delivery`) allowed or loaded where they were already sent.
+ */
 { type: "tools_injected"; 
 /**  The section whose expansion offered them (`null` for a plugin change). */
 section_key: string | null; 
 /**  The tools, in order. */
-tool_names: string[] } | 
+tool_names: string[]; 
+/**  How they arrived; absent: listed. */
+delivery?: ToolDelivery } | 
 /**  A tool was not injected because a tool of that name is already offered. */
 { type: "tool_injection_skipped"; 
 /**  The section whose expansion offered it (`null` for a plugin change). */
@@ -953,6 +984,10 @@ export type Lane =
 "dynamic" | 
 /**  The restart adapter's run. */
 "restart" | 
+/**  The `allowed_tools` adapter's run. */
+"allowed_tools" | 
+/**  The deferred adapter's run. */
+"deferred" | 
 /**  The baseline: every section FULL from the start, under the dynamic adapter. */
 "baseline";
 
@@ -969,8 +1004,6 @@ export type Limit =
 export type LiveRun = {
 	/**  The provider profile's name. */
 	profile: string,
-	/**  The adapters to run, in order (one or both). */
-	adapters: AdapterKind[],
 };
 
 /**  How to reach an MCP server: a child process over stdio, or a streamable HTTP endpoint. */
@@ -2370,6 +2403,15 @@ export type ToolChange_Serialize = {
 	/**  Names of tools removed. */
 	remove: string[],
 };
+
+/**  How tools reached a running conversation (spec 10). */
+export type ToolDelivery = 
+/**  Added to the tool list of later calls (the dynamic adapter; a plugin's new tool under any). */
+"listed" | 
+/**  Already listed; now in the callable subset (`allowed_tools`). */
+"allowed" | 
+/**  Already sent deferred; now loaded by `tool_reference` blocks in the tool result (`deferred`). */
+"referenced";
 
 /**  How tools are described to the model. */
 export type ToolDisclosure = 

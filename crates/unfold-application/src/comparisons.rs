@@ -12,7 +12,7 @@ use unfold_documents::prices::Pricing;
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Lane};
-use unfold_engine::{AdapterKind, Provider};
+use unfold_engine::{adapter_for, AdapterKind, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
@@ -89,7 +89,19 @@ impl<'a> LiveModel<'a> {
         if adapters.is_empty() {
             return Err(AppError::new(ErrorCode::InvalidRequest, "choose at least one adapter to run live"));
         }
-        Ok(LiveModel { profile: profiles.get(name)?, adapters, text, token })
+        let profile = profiles.get(name)?;
+        // Before any run is paid for: a lane its API cannot run would fail after the others.
+        let refusals: Vec<String> = adapters
+            .iter()
+            .filter_map(|&kind| {
+                let why = unfold_live::refusal(&profile, adapter_for(kind).hidden_tools())?;
+                Some(format!("the {} adapter cannot run on it: {why}", kind.name()))
+            })
+            .collect();
+        if !refusals.is_empty() {
+            return Err(AppError::new(ErrorCode::InvalidRequest, refusals.join("; ")));
+        }
+        Ok(LiveModel { profile, adapters, text, token })
     }
 }
 
@@ -131,6 +143,9 @@ pub async fn compare_with_consent_and_keep(
     cancel: &AtomicBool,
     history: &OpenRunHistory,
 ) -> AppResult<KeptComparison> {
+    if matches!(&model, ComparisonModel::Scripted { adapters, .. } if adapters.is_empty()) {
+        return Err(AppError::new(ErrorCode::InvalidRequest, "choose at least one adapter to compare"));
+    }
     let pricing = model.pricing(prices)?;
     let ComparedDocuments { template, scenario, .. } = documents;
     let started = (now_ms(), std::time::Instant::now());

@@ -42,13 +42,15 @@ pub enum Command {
         #[command(flatten)]
         sources: SourceConsent,
     },
-    /// Replay a scenario under both adapters and an all-FULL baseline; show them side by side
+    /// Replay a scenario under adapters (dynamic and restart unless told) and an all-FULL
+    /// baseline; show them side by side
     Compare {
         /// The template file.
         template: PathBuf,
         /// The scenario file.
         scenario: PathBuf,
-        /// Adapters to run, in order.
+        /// Adapters to run, in order: dynamic, restart, allowed_tools, deferred. Every run after
+        /// the first is set against the first.
         #[arg(long, value_delimiter = ',', default_value = "dynamic,restart")]
         adapters: Vec<unfold_engine::AdapterKind>,
         /// Print the comparison report as JSON.

@@ -40,9 +40,10 @@ pub fn event_line(event: &Event) -> Option<String> {
             };
             format!("  {name} {args} -> {outcome}: {}", shorten(&result))
         }
-        EventKind::ToolsInjected { section_key, tool_names } => {
+        EventKind::ToolsInjected { section_key, tool_names, delivery } => {
             format!(
-                "  tools injected from {}: {}",
+                "  tools {} from {}: {}",
+                delivery.verb(),
                 section_key.as_deref().unwrap_or("a plugin change"),
                 tool_names.join(", ")
             )

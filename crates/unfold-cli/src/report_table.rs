@@ -50,7 +50,7 @@ pub fn draw_history_pair(comparison: &unfold_stores::run_history::RunComparison,
         scenario: String::new(),
         runs: runs.to_vec(),
         baseline: None,
-        divergence: Some(comparison.divergence.clone()),
+        divergences: vec![comparison.divergence.clone()],
     };
     let names = [format!("run {}", baseline.id), format!("run {}", run.id)];
     draw_runs(&mut out, &report, &names);
@@ -63,12 +63,24 @@ fn draw_runs(out: &mut String, report: &ComparisonReport, names: &[String]) {
         out.push('\n');
         baseline_table(out, baseline, report);
     }
-    if let Some(divergence) = &report.divergence {
+    if !report.divergences.is_empty() {
+        out.push('\n');
+    }
+    for divergence in &report.divergences {
         let line = match &divergence.first {
             Some(first) => first.explanation.as_str(),
             None => "none (the same tool calls with the same results, the same ending)",
         };
-        let _ = writeln!(out, "\nfirst divergence: {line}");
+        match report.divergences.len() {
+            1 => writeln!(out, "first divergence: {line}"),
+            _ => writeln!(
+                out,
+                "first divergence, {} against {}: {line}",
+                divergence.right.name(),
+                divergence.left.name()
+            ),
+        }
+        .unwrap_or_default();
     }
     out.push_str("\nevents (attempt: event)\n");
     let header = names.to_vec();
@@ -86,21 +98,19 @@ fn run_names(report: &ComparisonReport) -> Vec<String> {
     report.runs.iter().map(|r| r.adapter.name().to_owned()).collect()
 }
 
-/// Status, final answer and counters of every run; with two runs, a last column with the second
-/// minus the first.
+/// Status, final answer and counters of every run, then a column for each run after the first
+/// with its difference from the first.
 fn counters_side_by_side(out: &mut String, report: &ComparisonReport, names: &[String]) {
     let mut header = names.to_vec();
-    let pair = match report.runs.as_slice() {
-        [left, right] => Some((left, right)),
-        _ => None,
+    let pairs: Vec<(&RunReport, &RunReport)> = match report.runs.split_first() {
+        Some((first, others)) => others.iter().map(|other| (first, other)).collect(),
+        None => Vec::new(),
     };
-    if let [left, right] = names {
-        header.push(format!("{right} - {left}"));
+    if let Some((first, others)) = names.split_first() {
+        header.extend(others.iter().map(|other| format!("{other} - {first}")));
     }
     let with_delta = |mut cells: Vec<String>, delta: &dyn Fn(&RunReport, &RunReport) -> String| {
-        if let Some((left, right)) = pair {
-            cells.push(delta(left, right));
-        }
+        cells.extend(pairs.iter().map(|(first, other)| delta(first, other)));
         cells
     };
     let differs = |same: bool| if same { String::new() } else { "differs".to_owned() };
@@ -268,8 +278,9 @@ fn describe(event: &Event) -> String {
         EventKind::ToolCall { name, args, result, .. } => {
             format!("{name} {args} failed: {}", result.as_str().unwrap_or_default())
         }
-        EventKind::ToolsInjected { section_key, tool_names } => {
-            format!("injected {} ({})", tool_names.join(", "), section_key.as_deref().unwrap_or("plugin"))
+        EventKind::ToolsInjected { section_key, tool_names, delivery } => {
+            let from = section_key.as_deref().unwrap_or("plugin");
+            format!("{} {} ({from})", delivery.verb(), tool_names.join(", "))
         }
         EventKind::ToolInjectionSkipped { tool_name, .. } => {
             format!("skipped {tool_name} (already offered)")

@@ -237,7 +237,7 @@ fn compare_reports_baseline_and_divergence_of_the_shared_examples() {
         reports.push(serde_json::json!({
             "scenario": name,
             "baseline": report["baseline"],
-            "divergence": report["divergence"],
+            "divergences": report["divergences"],
         }));
     }
     insta::assert_snapshot!(tables.join("\n\n"), @"
@@ -280,166 +280,172 @@ fn compare_reports_baseline_and_divergence_of_the_shared_examples() {
     first divergence: none (the same tool calls with the same results, the same ending)
     ");
     insta::assert_snapshot!(serde_json::to_string_pretty(&reports).unwrap(), @r#"
-    [
-      {
-        "scenario": "lookup-first",
-        "baseline": {
-          "adapter": "dynamic",
-          "status": "completed",
-          "final": "Fixed the login flow.",
-          "counters": {
-            "model_calls": 3,
-            "restarts": 0,
-            "tools_injected": 0,
-            "dynamic_expansions": 0,
-            "tool_calls": 2,
-            "failed_tool_calls": 0,
-            "prompt_tokens": 664,
-            "completion_tokens": 17
-          },
-          "savings": [
-            {
+        [
+          {
+            "scenario": "lookup-first",
+            "baseline": {
               "adapter": "dynamic",
-              "prompt_tokens": 1197,
-              "saved_prompt_tokens": -533,
-              "saved_percent": -80.3
+              "status": "completed",
+              "final": "Fixed the login flow.",
+              "counters": {
+                "model_calls": 3,
+                "restarts": 0,
+                "tools_injected": 0,
+                "dynamic_expansions": 0,
+                "tool_calls": 2,
+                "failed_tool_calls": 0,
+                "prompt_tokens": 664,
+                "completion_tokens": 17
+              },
+              "savings": [
+                {
+                  "adapter": "dynamic",
+                  "prompt_tokens": 1197,
+                  "saved_prompt_tokens": -533,
+                  "saved_percent": -80.3
+                },
+                {
+                  "adapter": "restart",
+                  "prompt_tokens": 1348,
+                  "saved_prompt_tokens": -684,
+                  "saved_percent": -103.0
+                }
+              ]
             },
-            {
-              "adapter": "restart",
-              "prompt_tokens": 1348,
-              "saved_prompt_tokens": -684,
-              "saved_percent": -103.0
-            }
-          ]
-        },
-        "divergence": {
-          "left": "dynamic",
-          "right": "restart",
-          "first": {
-            "kind": "restart",
-            "run": "restart",
-            "reason": "visibility_expansion",
-            "section_keys": [
-              "context"
-            ],
-            "redone": [
+            "divergences": [
               {
-                "name": "lookup",
-                "args": {
-                  "id": 7
-                },
-                "discarded": {
-                  "seq": 2,
-                  "attempt": 1,
-                  "call_index": 1
-                },
-                "redone": {
-                  "seq": 8,
-                  "attempt": 2,
-                  "call_index": 3
+                "left": "dynamic",
+                "right": "restart",
+                "first": {
+                  "kind": "restart",
+                  "run": "restart",
+                  "reason": "visibility_expansion",
+                  "section_keys": [
+                    "context"
+                  ],
+                  "redone": [
+                    {
+                      "name": "lookup",
+                      "args": {
+                        "id": 7
+                      },
+                      "discarded": {
+                        "seq": 2,
+                        "attempt": 1,
+                        "call_index": 1
+                      },
+                      "redone": {
+                        "seq": 8,
+                        "attempt": 2,
+                        "call_index": 3
+                      }
+                    }
+                  ],
+                  "left_at": null,
+                  "right_at": {
+                    "seq": 6,
+                    "attempt": 1,
+                    "call_index": 2
+                  },
+                  "explanation": "restart at call 2 discarded lookup(7); it was redone at call 3"
                 }
               }
-            ],
-            "left_at": null,
-            "right_at": {
-              "seq": 6,
-              "attempt": 1,
-              "call_index": 2
-            },
-            "explanation": "restart at call 2 discarded lookup(7); it was redone at call 3"
-          }
-        }
-      },
-      {
-        "scenario": "read-context-then-search",
-        "baseline": {
-          "adapter": "dynamic",
-          "status": "completed",
-          "final": "Plan: rotate session tokens.",
-          "counters": {
-            "model_calls": 2,
-            "restarts": 0,
-            "tools_injected": 0,
-            "dynamic_expansions": 0,
-            "tool_calls": 1,
-            "failed_tool_calls": 0,
-            "prompt_tokens": 428,
-            "completion_tokens": 13
+            ]
           },
-          "savings": [
-            {
+          {
+            "scenario": "read-context-then-search",
+            "baseline": {
               "adapter": "dynamic",
-              "prompt_tokens": 945,
-              "saved_prompt_tokens": -517,
-              "saved_percent": -120.8
+              "status": "completed",
+              "final": "Plan: rotate session tokens.",
+              "counters": {
+                "model_calls": 2,
+                "restarts": 0,
+                "tools_injected": 0,
+                "dynamic_expansions": 0,
+                "tool_calls": 1,
+                "failed_tool_calls": 0,
+                "prompt_tokens": 428,
+                "completion_tokens": 13
+              },
+              "savings": [
+                {
+                  "adapter": "dynamic",
+                  "prompt_tokens": 945,
+                  "saved_prompt_tokens": -517,
+                  "saved_percent": -120.8
+                },
+                {
+                  "adapter": "restart",
+                  "prompt_tokens": 805,
+                  "saved_prompt_tokens": -377,
+                  "saved_percent": -88.1
+                }
+              ]
             },
-            {
-              "adapter": "restart",
-              "prompt_tokens": 805,
-              "saved_prompt_tokens": -377,
-              "saved_percent": -88.1
-            }
-          ]
-        },
-        "divergence": {
-          "left": "dynamic",
-          "right": "restart",
-          "first": {
-            "kind": "restart",
-            "run": "restart",
-            "reason": "visibility_expansion",
-            "section_keys": [
-              "context"
-            ],
-            "redone": [],
-            "left_at": null,
-            "right_at": {
-              "seq": 4,
-              "attempt": 1,
-              "call_index": 1
-            },
-            "explanation": "restart at call 1 expanded context; no call had to be redone"
-          }
-        }
-      },
-      {
-        "scenario": "style-only",
-        "baseline": {
-          "adapter": "dynamic",
-          "status": "completed",
-          "final": "Will follow the style guide.",
-          "counters": {
-            "model_calls": 1,
-            "restarts": 0,
-            "tools_injected": 0,
-            "dynamic_expansions": 0,
-            "tool_calls": 0,
-            "failed_tool_calls": 0,
-            "prompt_tokens": 205,
-            "completion_tokens": 6
+            "divergences": [
+              {
+                "left": "dynamic",
+                "right": "restart",
+                "first": {
+                  "kind": "restart",
+                  "run": "restart",
+                  "reason": "visibility_expansion",
+                  "section_keys": [
+                    "context"
+                  ],
+                  "redone": [],
+                  "left_at": null,
+                  "right_at": {
+                    "seq": 4,
+                    "attempt": 1,
+                    "call_index": 1
+                  },
+                  "explanation": "restart at call 1 expanded context; no call had to be redone"
+                }
+              }
+            ]
           },
-          "savings": [
-            {
+          {
+            "scenario": "style-only",
+            "baseline": {
               "adapter": "dynamic",
-              "prompt_tokens": 442,
-              "saved_prompt_tokens": -237,
-              "saved_percent": -115.6
+              "status": "completed",
+              "final": "Will follow the style guide.",
+              "counters": {
+                "model_calls": 1,
+                "restarts": 0,
+                "tools_injected": 0,
+                "dynamic_expansions": 0,
+                "tool_calls": 0,
+                "failed_tool_calls": 0,
+                "prompt_tokens": 205,
+                "completion_tokens": 6
+              },
+              "savings": [
+                {
+                  "adapter": "dynamic",
+                  "prompt_tokens": 442,
+                  "saved_prompt_tokens": -237,
+                  "saved_percent": -115.6
+                },
+                {
+                  "adapter": "restart",
+                  "prompt_tokens": 442,
+                  "saved_prompt_tokens": -237,
+                  "saved_percent": -115.6
+                }
+              ]
             },
-            {
-              "adapter": "restart",
-              "prompt_tokens": 442,
-              "saved_prompt_tokens": -237,
-              "saved_percent": -115.6
-            }
-          ]
-        },
-        "divergence": {
-          "left": "dynamic",
-          "right": "restart",
-          "first": null
-        }
-      }
-    ]
+            "divergences": [
+              {
+                "left": "dynamic",
+                "right": "restart",
+                "first": null
+              }
+            ]
+          }
+        ]
     "#);
 }
 
@@ -1006,4 +1012,49 @@ fn the_example_plugin_changes_its_tools_mid_comparison_through_a_real_relay() {
     assert_eq!(of(&lanes[0], "tools_injected")[0]["tool_names"], serde_json::json!(["plot_column"]));
     assert_eq!(of(&lanes[1], "restart")[0]["reason"], "tool_availability_changed");
     assert!(of(&lanes[0], "restart").is_empty() && of(&lanes[1], "tools_injected").is_empty());
+}
+
+/// All four adapters: a column each, a difference column for each against the first, and a
+/// divergence line for each against the first.
+#[test]
+fn compare_takes_any_set_of_adapters_and_sets_each_against_the_first() {
+    let out = run(&[
+        "compare",
+        EXAMPLE,
+        "examples/read-context-then-search.scenario.json",
+        "--adapters",
+        "dynamic,restart,allowed_tools,deferred",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let header = out.stdout.lines().nth(2).unwrap();
+    let columns: Vec<&str> = header.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    assert_eq!(
+        columns,
+        [
+            "dynamic",
+            "restart",
+            "allowed_tools",
+            "deferred",
+            "restart - dynamic",
+            "allowed_tools - dynamic",
+            "deferred - dynamic"
+        ]
+    );
+    let divergences: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("first divergence")).collect();
+    assert_eq!(divergences.len(), 3, "{}", out.stdout);
+    assert!(
+        divergences[0].starts_with("first divergence, restart against dynamic: restart at call 1"),
+        "{divergences:?}"
+    );
+    assert!(divergences[1]
+        .ends_with("allowed_tools against dynamic: none (the same tool calls with the same results, the same ending)"));
+    assert!(out.stdout.contains("allowed search, cite (context)"), "{}", out.stdout);
+    assert!(out.stdout.contains("loaded search, cite (context)"), "{}", out.stdout);
+    let refused = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--adapters", "dynamic,sideways"]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("unknown adapter 'sideways' (dynamic, restart, allowed_tools or deferred)"),
+        "{}",
+        refused.stderr
+    );
 }

@@ -1,7 +1,7 @@
 //! Compare: one scenario replayed under several adapters with the scripted model (or, live, its
 //! user message sent to a real model), into the comparison report of spec 6, with two additions: the all-FULL baseline (the same scenario with
 //! nothing hidden, so the savings of progressive disclosure are a number) and the first divergence
-//! of the first two runs. On request it also keeps the OpenAI chat request body of every model call
+//! of each run against the first. On request it also keeps the OpenAI chat request body of every model call
 //! and the answer it got; the app's compare view also hears every event as it happens and can
 //! cancel a comparison between two model calls.
 
@@ -50,10 +50,11 @@ pub struct ComparisonReport {
     /// Always written; `None` when reading a report written before it existed.
     #[serde(default)]
     pub baseline: Option<BaselineReport>,
-    /// Where the first two runs first differ; `None` with fewer than two runs, and when reading a
-    /// report written before it existed.
-    #[serde(default)]
-    pub divergence: Option<Divergence>,
+    /// Where each run after the first first differs from the first, in the runs' order; empty
+    /// with fewer than two runs. A report written with one `divergence` (two runs) reads as it.
+    #[serde(default, alias = "divergence", deserialize_with = "crate::divergence::one_or_many")]
+    #[cfg_attr(feature = "specta", specta(type = Vec<Divergence>))]
+    pub divergences: Vec<Divergence>,
 }
 
 /// The all-FULL baseline of a comparison: the scenario run under the dynamic adapter with every
@@ -111,6 +112,10 @@ pub enum Lane {
     Dynamic,
     /// The restart adapter's run.
     Restart,
+    /// The `allowed_tools` adapter's run.
+    AllowedTools,
+    /// The deferred adapter's run.
+    Deferred,
     /// The baseline: every section FULL from the start, under the dynamic adapter.
     Baseline,
 }
@@ -121,16 +126,20 @@ impl Lane {
         match adapter {
             AdapterKind::Dynamic => Lane::Dynamic,
             AdapterKind::Restart => Lane::Restart,
+            AdapterKind::AllowedTools => Lane::AllowedTools,
+            AdapterKind::Deferred => Lane::Deferred,
         }
     }
 
-    /// The name in reports and file names: `dynamic`, `restart`, `baseline`.
+    /// The adapter whose run this is; none for the baseline.
+    pub fn adapter(self) -> Option<AdapterKind> {
+        AdapterKind::ALL.into_iter().find(|&kind| Lane::of(kind) == self)
+    }
+
+    /// The name in reports and file names: the adapter's (`dynamic`, `allowed_tools`, …) or
+    /// `baseline`.
     pub fn name(self) -> &'static str {
-        match self {
-            Lane::Dynamic => "dynamic",
-            Lane::Restart => "restart",
-            Lane::Baseline => "baseline",
-        }
+        self.adapter().map_or("baseline", AdapterKind::name)
     }
 }
 
@@ -380,9 +389,9 @@ async fn compare_runs(
         let savings = runs.iter().map(|run| Savings::against(&baseline.counters, run)).collect();
         BaselineReport { run: baseline, savings }
     });
-    let divergence = match runs.as_slice() {
-        [left, right, ..] => Some(Divergence::between(left, right)),
-        _ => None,
+    let divergences = match runs.split_first() {
+        Some((first, others)) => others.iter().map(|run| Divergence::between(first, run)).collect(),
+        None => Vec::new(),
     };
     let report = ComparisonReport {
         schema_version: unfold_documents::document::SCHEMA_VERSION,
@@ -391,7 +400,7 @@ async fn compare_runs(
         scenario: scenario.name.clone(),
         runs,
         baseline,
-        divergence,
+        divergences,
     };
     Ok(Comparison { report, requests })
 }
@@ -566,6 +575,10 @@ impl Provider for RecordingProvider<'_> {
 
     fn fixed_tools(&self) -> Option<String> {
         self.inner.fixed_tools()
+    }
+
+    fn refuses(&self, hidden: crate::provider::HiddenTools) -> Option<String> {
+        self.inner.refuses(hidden)
     }
 }
 

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::events::{AdapterKind, EventKind, RestartReason, RunReport, RunStatus};
 
-/// How two runs of a comparison differ: the first two runs, in the order asked.
+/// How two runs of a comparison differ: the first run and a later one, in the order asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Divergence {
@@ -22,6 +22,22 @@ pub struct Divergence {
     /// The first place they differ; `None` when they make the same tool calls with the same
     /// results, restart at the same places and end the same way.
     pub first: Option<FirstDivergence>,
+}
+
+/// The divergences of a report: a list, or the one object (or `null`) of a report written when
+/// comparisons had two runs.
+pub(crate) fn one_or_many<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Divergence>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        Many(Vec<Divergence>),
+        One(Box<Divergence>),
+    }
+    Ok(match Option::<OneOrMany>::deserialize(deserializer)? {
+        Some(OneOrMany::Many(all)) => all,
+        Some(OneOrMany::One(one)) => vec![*one],
+        None => Vec::new(),
+    })
 }
 
 /// The first place two runs differ.

@@ -18,14 +18,26 @@ pub enum AdapterKind {
     Dynamic,
     /// Halts, expands the section and restarts the evaluation.
     Restart,
+    /// Sends every tool from the first call and widens the callable subset (OpenAI's
+    /// `allowed_tools`) as sections are read: the tool list never changes.
+    AllowedTools,
+    /// Sends hidden tools deferred (Anthropic's `defer_loading`) and loads a read section's tools
+    /// with `tool_reference` blocks in its result: the tool list never changes.
+    Deferred,
 }
 
 impl AdapterKind {
+    /// Every adapter, in the order the command line lists them.
+    pub const ALL: [AdapterKind; 4] =
+        [AdapterKind::Dynamic, AdapterKind::Restart, AdapterKind::AllowedTools, AdapterKind::Deferred];
+
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             AdapterKind::Dynamic => "dynamic",
             AdapterKind::Restart => "restart",
+            AdapterKind::AllowedTools => "allowed_tools",
+            AdapterKind::Deferred => "deferred",
         }
     }
 }
@@ -33,10 +45,38 @@ impl AdapterKind {
 impl std::str::FromStr for AdapterKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "dynamic" => Ok(AdapterKind::Dynamic),
-            "restart" => Ok(AdapterKind::Restart),
-            _ => Err(format!("unknown adapter '{s}' (dynamic or restart)")),
+        AdapterKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == s)
+            .ok_or_else(|| format!("unknown adapter '{s}' (dynamic, restart, allowed_tools or deferred)"))
+    }
+}
+
+/// How tools reached a running conversation (spec 10).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum ToolDelivery {
+    /// Added to the tool list of later calls (the dynamic adapter; a plugin's new tool under any).
+    #[default]
+    Listed,
+    /// Already listed; now in the callable subset (`allowed_tools`).
+    Allowed,
+    /// Already sent deferred; now loaded by `tool_reference` blocks in the tool result (`deferred`).
+    Referenced,
+}
+
+impl ToolDelivery {
+    fn is_listed(&self) -> bool {
+        *self == ToolDelivery::Listed
+    }
+
+    /// What happened to the tools, in a word: `injected`, `allowed`, `loaded`.
+    pub fn verb(self) -> &'static str {
+        match self {
+            ToolDelivery::Listed => "injected",
+            ToolDelivery::Allowed => "allowed",
+            ToolDelivery::Referenced => "loaded",
         }
     }
 }
@@ -125,12 +165,16 @@ pub enum EventKind {
         #[cfg_attr(feature = "specta", specta(type = unfold_documents::json_type::JsonValue))]
         result: Value,
     },
-    /// Tools were added to the tool list of later calls.
+    /// Tools became callable in the running conversation: added to the tool list of later calls,
+    /// or (`delivery`) allowed or loaded where they were already sent.
     ToolsInjected {
         /// The section whose expansion offered them (`null` for a plugin change).
         section_key: Option<String>,
         /// The tools, in order.
         tool_names: Vec<String>,
+        /// How they arrived; absent: listed.
+        #[serde(default, skip_serializing_if = "ToolDelivery::is_listed")]
+        delivery: ToolDelivery,
     },
     /// A tool was not injected because a tool of that name is already offered.
     ToolInjectionSkipped {

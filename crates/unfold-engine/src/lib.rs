@@ -13,6 +13,7 @@
 
 pub mod adapter;
 pub mod compare;
+mod conversation;
 pub mod costs;
 pub mod divergence;
 pub mod events;
@@ -27,7 +28,7 @@ pub mod session_state;
 pub mod tokens;
 pub mod tool_host;
 
-pub use adapter::{adapter_for, Adapter, DynamicAdapter, RestartAdapter};
+pub use adapter::{adapter_for, Adapter, AllowedToolsAdapter, DeferredAdapter, DynamicAdapter, RestartAdapter};
 pub use compare::{compare, compare_with_requests, ComparisonReport};
 pub use events::{AdapterKind, Counters, Event, EventKind, RunReport, RunStatus};
 pub use provider::{MeasuredCache, Message, ModelRequest, ModelResponse, Provider, ToolCall, Usage};

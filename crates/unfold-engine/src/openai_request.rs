@@ -5,13 +5,17 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::provider::{Message, ModelRequest, ModelResponse, ToolCall};
-use unfold_documents::tool::OfferedTool;
+use crate::provider::{Message, ModelRequest, ModelResponse, ToolCall, ToolGate};
 
 /// The body of `POST /v1/chat/completions` for `request`, without `model`:
 /// `{"messages": [system, user, assistant with tool_calls, tool, …], "tools": [...]}`. `tools` is
 /// left out when none is offered, as the API refuses an empty list. A tool call's `arguments`
-/// are the JSON text of the arguments, as the API has them.
+/// are the JSON text of the arguments, as the API has them. A callable subset is the
+/// `tool_choice` of type `allowed_tools`.
+///
+/// The chat API has no deferred tools: for a deferred run's calls, kept to be read, a deferred
+/// tool carries Anthropic's `"defer_loading": true` and a tool message the names it loads in
+/// `"tool_references"`, Unfold's notation for what Anthropic's `tool_reference` blocks say.
 pub fn chat_completions_body(request: &ModelRequest<'_>) -> Value {
     let mut messages = Vec::with_capacity(request.messages.len() + 1);
     messages.push(json!({ "role": "system", "content": request.system }));
@@ -19,9 +23,27 @@ pub fn chat_completions_body(request: &ModelRequest<'_>) -> Value {
     let mut body = Map::new();
     body.insert("messages".to_owned(), Value::Array(messages));
     if !request.tools.is_empty() {
-        body.insert("tools".to_owned(), request.tools.iter().map(OfferedTool::to_openai).collect());
+        let tools = request.tools.iter().map(|tool| {
+            let mut object = tool.to_openai();
+            if request.gate.defers(&tool.name) {
+                object["defer_loading"] = Value::Bool(true);
+            }
+            object
+        });
+        body.insert("tools".to_owned(), tools.collect());
+    }
+    if let ToolGate::Allowed(names) = request.gate {
+        body.insert("tool_choice".to_owned(), allowed_tools(names));
     }
     Value::Object(body)
+}
+
+/// `{"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": [...]}}`: the model may
+/// call only `names` of the tools sent, or answer.
+fn allowed_tools(names: &[String]) -> Value {
+    let tools: Vec<Value> =
+        names.iter().map(|name| json!({ "type": "function", "function": { "name": name } })).collect();
+    json!({ "type": "allowed_tools", "allowed_tools": { "mode": "auto", "tools": tools } })
 }
 
 /// A model's answer as the assistant message of an OpenAI chat completion:
@@ -43,8 +65,12 @@ fn message(message: &Message) -> Value {
             }
             Value::Object(fields)
         }
-        Message::Tool { call_id, content, .. } => {
-            json!({ "role": "tool", "tool_call_id": call_id, "content": content })
+        Message::Tool { call_id, content, references, .. } => {
+            let mut fields = json!({ "role": "tool", "tool_call_id": call_id, "content": content });
+            if !references.is_empty() {
+                fields["tool_references"] = json!(references);
+            }
+            fields
         }
     }
 }

@@ -33,6 +33,9 @@ pub enum Message {
         name: String,
         /// What the model reads.
         content: String,
+        /// Deferred tools this result loads (`tool_reference` blocks, the deferred adapter).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        references: Vec<String>,
     },
 }
 
@@ -59,6 +62,39 @@ pub struct ModelRequest<'a> {
     /// The sections the system prompt shows summarized: the same facts as its summary lines, in a
     /// form a scripted model can read without parsing prose. HTTP providers ignore it.
     pub summarized: &'a [SummarizedSection],
+    /// Which of `tools` the model may call now, when not all (spec 10).
+    pub gate: ToolGate<'a>,
+}
+
+/// How an adapter sends the tools of sections the prompt shows summarized (spec 10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HiddenTools {
+    /// Not sent until their section is read (dynamic, restart): the tool list changes.
+    Withheld,
+    /// Sent from the first call, outside the callable subset (`allowed_tools`).
+    Disallowed,
+    /// Sent from the first call with `defer_loading`, loaded by reference (`deferred`).
+    Deferred,
+}
+
+/// Which of a request's tools the model may call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ToolGate<'a> {
+    /// Every tool sent.
+    #[default]
+    Open,
+    /// Only these (OpenAI's `tool_choice` of type `allowed_tools`).
+    Allowed(&'a [String]),
+    /// Every tool but these, which are sent with `defer_loading` (Anthropic's tool search) and
+    /// callable once a tool result's `tool_reference` loaded them.
+    Deferred(&'a [String]),
+}
+
+impl ToolGate<'_> {
+    /// Whether the tool `name` is sent deferred.
+    pub fn defers(&self, name: &str) -> bool {
+        matches!(self, ToolGate::Deferred(names) if names.iter().any(|n| n == name))
+    }
 }
 
 /// A model's answer.
@@ -122,6 +158,13 @@ pub trait Provider: Send {
     /// (weakincentives' `supports_dynamic_tools = false`): a run asked for the dynamic adapter
     /// then runs the restart adapter and says why.
     fn fixed_tools(&self) -> Option<String> {
+        None
+    }
+
+    /// Why this provider's API cannot send hidden tools the way `hidden` does, if it cannot: the
+    /// run then fails before its first call rather than send what the API does not mean.
+    fn refuses(&self, hidden: HiddenTools) -> Option<String> {
+        let _ = hidden;
         None
     }
 }

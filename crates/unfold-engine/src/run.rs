@@ -11,10 +11,12 @@ use serde_json::{json, Value};
 use tracing::Instrument;
 
 use crate::adapter::{adapter_for, Adapter};
-use crate::events::{AdapterKind, Counters, Event, EventKind, Limit, RestartReason, RunReport, RunStatus};
-use crate::prompt_prefix::{Piece, PromptShape};
-use crate::provider::{Message, ModelRequest, Provider, ToolCall};
-use crate::render::{RenderedPrompt, SummarizedSection};
+use crate::conversation::Conversation;
+use crate::events::{
+    AdapterKind, Counters, Event, EventKind, Limit, RestartReason, RunReport, RunStatus, ToolDelivery,
+};
+use crate::prompt_prefix::PromptShape;
+use crate::provider::{HiddenTools, Message, Provider, ToolCall};
 use crate::scripted::ScriptedToolResults;
 use crate::session::{Expansion, Session};
 use crate::session_state::VisibilityOverrides;
@@ -117,61 +119,6 @@ impl CallOutcome {
     }
 }
 
-/// One attempt's conversation, with the token count of each part so a model call costs the
-/// tokenizer only what is new.
-struct Conversation {
-    system: String,
-    summarized: Vec<SummarizedSection>,
-    messages: Vec<Message>,
-    message_tokens: u64,
-    tools: Vec<OfferedTool>,
-    /// The prompt's pieces as a cache sees them: tools, system, each message.
-    shape: PromptShape,
-}
-
-impl Conversation {
-    fn new(prompt: RenderedPrompt, user: &str, attempt: u32) -> Conversation {
-        let system = Piece::of(&prompt.markdown, tokens::count_text(&prompt.markdown));
-        let mut conversation = Conversation {
-            system: prompt.markdown,
-            summarized: prompt.summarized,
-            messages: Vec::new(),
-            message_tokens: 0,
-            tools: Vec::new(),
-            shape: PromptShape { attempt, system, ..PromptShape::default() },
-        };
-        conversation.set_tools(prompt.tools);
-        conversation.push(Message::User { content: user.to_owned() });
-        conversation
-    }
-
-    fn push(&mut self, message: Message) {
-        let tokens = tokens::count_message(&message);
-        self.message_tokens += tokens;
-        self.shape.messages.push(Piece::of(&serde_json::to_string(&message).unwrap_or_default(), tokens));
-        self.messages.push(message);
-    }
-
-    fn set_tools(&mut self, tools: Vec<OfferedTool>) {
-        let text = tokens::tools_json(&tools);
-        self.shape.tools = Piece::of(&text, tokens::count_tools_text(&text));
-        self.tools = tools;
-    }
-
-    fn request(&self) -> ModelRequest<'_> {
-        ModelRequest {
-            system: &self.system,
-            messages: &self.messages,
-            tools: &self.tools,
-            summarized: &self.summarized,
-        }
-    }
-
-    fn prompt_tokens(&self) -> u64 {
-        self.shape.system.tokens + self.message_tokens + self.shape.tools.tokens
-    }
-}
-
 /// Runs `input` under `adapter` with `provider`, answering tools from `results`; `observer` sees
 /// every event as it happens. Fails before the run starts (a parameter without a value), or with
 /// [`unfold_documents::Error::Cancelled`] when the provider is cancelled, without an event after it.
@@ -199,6 +146,12 @@ pub async fn run_with_host(
     // Reborrowed for this run: a trait object's lifetime shortens only outside the `Option`.
     let host = host.map(|host| -> &mut dyn ToolHost { host });
     let session = Session::new(input.template, input.params.clone())?;
+    if let Some(reason) = provider.refuses(adapter.hidden_tools()) {
+        return Err(unfold_documents::Error::Provider(format!(
+            "the {} adapter cannot run on this model: {reason}",
+            adapter.kind().name()
+        )));
+    }
     let substitution = substitute(adapter, provider);
     let requested = adapter.kind();
     let adapter = substitution.as_ref().map_or(adapter, |(substitute, _)| *substitute);
@@ -299,11 +252,8 @@ impl<'a> Run<'a, '_> {
             });
         }
         let (status, final_text, error) = loop {
-            let end = match self.session.render() {
-                Ok(prompt) => {
-                    let conversation = Conversation::new(prompt, &self.input.user, self.attempt);
-                    self.attempt(conversation, provider).await
-                }
+            let end = match self.start_attempt() {
+                Ok(conversation) => self.attempt(conversation, provider).await,
                 Err(e) => {
                     AttemptEnd::Finished { status: RunStatus::Error, final_text: None, error: Some(e.to_string()) }
                 }
@@ -333,6 +283,17 @@ impl<'a> Run<'a, '_> {
             "run completed"
         );
         Ok(RunReport { adapter: self.requested, status, final_text, counters, cost: None, events: self.events })
+    }
+
+    /// The first request of the next attempt, as the adapter sends the session's prompt.
+    fn start_attempt(&self) -> Result<Conversation> {
+        let prompt = self.session.render()?;
+        let hidden = self.adapter.hidden_tools();
+        let every_tool = match hidden {
+            HiddenTools::Withheld => Vec::new(),
+            HiddenTools::Disallowed | HiddenTools::Deferred => self.session.every_tool()?,
+        };
+        Ok(Conversation::new(prompt, &self.input.user, self.attempt, hidden, every_tool))
     }
 
     fn restart(&mut self, request: RestartRequest) {
@@ -395,7 +356,7 @@ impl<'a> Run<'a, '_> {
             self.previous_prompt = Some(conversation.shape.clone());
             self.emit(EventKind::ModelCall {
                 call_index: self.call_index,
-                tools_offered: conversation.tools.iter().map(|t| t.name.clone()).collect(),
+                tools_offered: conversation.callable().to_vec(),
                 prompt_tokens: response.usage.map_or(prompt_tokens, |u| u.prompt_tokens),
                 completion_tokens,
                 prefix: Some(prefix),
@@ -420,9 +381,9 @@ impl<'a> Run<'a, '_> {
             self.emit(EventKind::LimitReached { limit: Limit::RepeatedToolCall, value: REPEATED_CALL_LIMIT });
             return Some(AttemptEnd::Finished { status: RunStatus::LoopDetected, final_text: None, error: None });
         }
-        let outcome = match self.call_on_source(call, &conversation.tools).await {
+        let outcome = match self.call_on_source(call, conversation).await {
             Some(outcome) => outcome,
-            None => self.call_tool(call, &conversation.tools),
+            None => self.call_tool(call, conversation),
         };
         let content = match &outcome.result {
             Value::String(text) => text.clone(),
@@ -436,7 +397,12 @@ impl<'a> Run<'a, '_> {
             success: outcome.success,
             result: outcome.result,
         });
-        conversation.push(Message::Tool { call_id: call.id.clone(), name: call.name.clone(), content });
+        conversation.push(Message::Tool {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            content,
+            references: Vec::new(),
+        });
         let dynamic = self.adapter.supports_dynamic_tools();
         match outcome.effect {
             CallEffect::None => None,
@@ -461,7 +427,7 @@ impl<'a> Run<'a, '_> {
                 if !dynamic {
                     return Some(AttemptEnd::Restart(RestartRequest::ToolsPicked));
                 }
-                let tools = conversation.tools.iter().map(|t| self.reoffer(t)).collect();
+                let tools = conversation.tools().iter().map(|t| self.reoffer(t)).collect();
                 conversation.set_tools(tools);
                 None
             }
@@ -471,14 +437,14 @@ impl<'a> Run<'a, '_> {
     /// Answers `call` on its tool source, when a source answers an offered tool of that name and
     /// the scenario scripts no result for it (a scripted run's results win, spec 8); `None` to
     /// answer it as a written tool.
-    async fn call_on_source(&mut self, call: &ToolCall, offered: &[OfferedTool]) -> Option<CallOutcome> {
+    async fn call_on_source(&mut self, call: &ToolCall, conversation: &Conversation) -> Option<CallOutcome> {
         let host = self.host.as_deref()?;
         // A source's tool left out for a written one's name is the written one.
         let from_source = self.source_tools.values().any(|names| names.contains(&call.name));
         if !from_source
             || !host.answers(&call.name)
             || self.results.scripts(&call.name)
-            || !offered.iter().any(|t| t.name == call.name)
+            || !conversation.may_call(&call.name)
         {
             return None;
         }
@@ -512,11 +478,27 @@ impl<'a> Run<'a, '_> {
         }
     }
 
-    /// Adds tools to the running conversation, skipping names already offered.
+    /// Makes tools callable in the running conversation: a tool sent hidden is allowed or loaded
+    /// (as the adapter sends hidden tools), one not sent is added to the list; a tool callable
+    /// already is skipped.
     fn inject(&mut self, conversation: &mut Conversation, section_key: Option<String>, tools: &[Arc<Tool>]) {
-        let mut offered = conversation.tools.clone();
+        let hidden: Vec<String> =
+            tools.iter().filter(|t| conversation.sends(&t.name)).map(|t| t.name.clone()).collect();
+        let opened = conversation.open(&hidden);
+        if !opened.is_empty() {
+            let delivery = match self.adapter.hidden_tools() {
+                HiddenTools::Deferred => ToolDelivery::Referenced,
+                _ => ToolDelivery::Allowed,
+            };
+            self.emit(EventKind::ToolsInjected {
+                section_key: section_key.clone(),
+                tool_names: opened.clone(),
+                delivery,
+            });
+        }
+        let mut offered = conversation.tools().to_vec();
         let mut injected = Vec::new();
-        for tool in tools {
+        for tool in tools.iter().filter(|t| !opened.contains(&t.name)) {
             if offered.iter().any(|t| t.name == tool.name) {
                 self.emit(EventKind::ToolInjectionSkipped {
                     section_key: section_key.clone(),
@@ -533,7 +515,7 @@ impl<'a> Run<'a, '_> {
         }
         if !injected.is_empty() {
             conversation.set_tools(offered);
-            self.emit(EventKind::ToolsInjected { section_key, tool_names: injected });
+            self.emit(EventKind::ToolsInjected { section_key, tool_names: injected, delivery: ToolDelivery::Listed });
         }
     }
 
@@ -564,10 +546,9 @@ impl<'a> Run<'a, '_> {
 
     /// Takes the tools named `names` out of the running conversation's list, if offered.
     fn withdraw(&mut self, conversation: &mut Conversation, names: &[String]) {
-        let removed: Vec<String> =
-            names.iter().filter(|name| conversation.tools.iter().any(|t| &&t.name == name)).cloned().collect();
+        let removed: Vec<String> = names.iter().filter(|name| conversation.sends(name)).cloned().collect();
         if !removed.is_empty() {
-            let tools = conversation.tools.iter().filter(|t| !removed.contains(&t.name)).cloned().collect();
+            let tools = conversation.tools().iter().filter(|t| !removed.contains(&t.name)).cloned().collect();
             conversation.set_tools(tools);
             self.emit(EventKind::ToolsRemoved { tool_names: removed });
         }
@@ -638,9 +619,9 @@ impl<'a> Run<'a, '_> {
         false
     }
 
-    fn call_tool(&mut self, call: &ToolCall, offered: &[OfferedTool]) -> CallOutcome {
-        if !offered.iter().any(|t| t.name == call.name) {
-            return CallOutcome::failed(format!("Unknown tool: '{}'", call.name));
+    fn call_tool(&mut self, call: &ToolCall, conversation: &Conversation) -> CallOutcome {
+        if !conversation.may_call(&call.name) {
+            return CallOutcome::failed(self.not_callable(&call.name, conversation));
         }
         let Some(args) = call.arguments.as_object() else {
             return CallOutcome::failed(match &call.arguments {
@@ -657,7 +638,11 @@ impl<'a> Run<'a, '_> {
         match Builtin::from_name(&call.name) {
             Some(Builtin::ReadSection) => self.read_section(args),
             Some(Builtin::OpenSections) => self.open_sections(args),
-            Some(Builtin::PickTools) => self.pick_tools(args, offered),
+            Some(Builtin::PickTools) => {
+                let callable: Vec<OfferedTool> =
+                    conversation.tools().iter().filter(|t| conversation.may_call(&t.name)).cloned().collect();
+                self.pick_tools(args, &callable)
+            }
             None => match self.tools.get(call.name.as_str()).cloned() {
                 Some(tool) => {
                     if let Some(message) = self.argument_problems(&tool, &call.arguments) {
@@ -670,6 +655,17 @@ impl<'a> Run<'a, '_> {
                 }
                 None => CallOutcome::failed(format!("Unknown tool: '{}'", call.name)),
             },
+        }
+    }
+
+    /// What the model is told when it calls a tool it may not call now: a tool sent hidden
+    /// (`allowed_tools`, `deferred`) names the section to read first.
+    fn not_callable(&self, name: &str, conversation: &Conversation) -> String {
+        match self.session.section_of_tool(name).filter(|_| conversation.sends(name)) {
+            Some(section) => format!(
+                "Tool '{name}' cannot be called yet: it belongs to section '{section}'. Call `read_section` with that key first."
+            ),
+            None => format!("Unknown tool: '{name}'"),
         }
     }
 

@@ -75,6 +75,25 @@ impl<'t> Session<'t> {
         render::render(&self.template, &self.state)
     }
 
+    /// Every tool the template can offer in this state, as if every section were FULL: what an
+    /// adapter that sends hidden tools sends from the start (spec 10).
+    pub fn every_tool(&self) -> Result<Vec<OfferedTool>> {
+        let mut state = self.state.clone();
+        self.template.walk(&mut |path, _| state.visibility.set(path, Visibility::Full));
+        Ok(render::render(&self.template, &state)?.tools)
+    }
+
+    /// The section whose tools hold `name`, if a section's do.
+    pub fn section_of_tool(&self, name: &str) -> Option<String> {
+        let mut found = None;
+        self.template.walk(&mut |path, section| {
+            if found.is_none() && section.tools.iter().any(|t| t.name == name) {
+                found = Some(path.to_owned());
+            }
+        });
+        found
+    }
+
     /// Whether the section at `path` is rendered in full now (it and every ancestor are FULL).
     pub fn is_rendered_full(&self, path: &str) -> bool {
         rendered_full(&self.template, &self.state, path)

@@ -368,7 +368,7 @@ fn first_divergence_of_every_example() {
         .iter()
         .map(|(template, scenario)| {
             let report = example_report(template, scenario);
-            let divergence = report.divergence.expect("two runs");
+            let [divergence] = <[_; 1]>::try_from(report.divergences).expect("two runs, one divergence");
             let line = divergence.first.map_or("none".to_owned(), |f| f.explanation);
             format!("{scenario}: {line}")
         })
@@ -499,7 +499,7 @@ fn one_run_has_a_baseline_but_no_divergence() {
     let scenario = Scenario::load(&repo("examples/lookup-first.scenario.json")).unwrap();
     let template = load_template("examples/task-executor.unfold.json");
     let report = runtime().block_on(compare(&template, &scenario, &[Restart])).unwrap();
-    assert_eq!(report.divergence, None);
+    assert_eq!(report.divergences, []);
     assert_eq!(report.baseline.unwrap().savings.len(), 1);
 }
 
@@ -508,8 +508,20 @@ fn a_report_reads_back_as_written() {
     let report = example_report("task-executor", "plugin-adds-tool");
     let text = serde_json::to_string(&report).unwrap();
     let value: Value = serde_json::from_str(&text).unwrap();
-    assert!(value["baseline"].is_object() && value["divergence"]["first"].is_object(), "{value}");
+    assert!(value["baseline"].is_object() && value["divergences"][0]["first"].is_object(), "{value}");
     assert_eq!(serde_json::from_str::<ComparisonReport>(&text).unwrap(), report);
+}
+
+#[test]
+fn a_report_written_with_one_divergence_reads_it_as_the_list_of_one() {
+    let report = example_report("task-executor", "plugin-adds-tool");
+    let mut old = serde_json::to_value(&report).unwrap();
+    let fields = old.as_object_mut().unwrap();
+    let divergences = fields.remove("divergences").unwrap();
+    fields.insert("divergence".into(), divergences[0].clone());
+    let read: ComparisonReport = serde_json::from_value(old).unwrap();
+    assert_eq!(read.divergences, report.divergences);
+    assert_eq!(read.divergences.len(), 1);
 }
 
 #[test]
@@ -518,9 +530,9 @@ fn a_report_written_before_the_baseline_and_divergence_still_reads() {
     let mut old = serde_json::to_value(&report).unwrap();
     let fields = old.as_object_mut().unwrap();
     fields.remove("baseline");
-    fields.remove("divergence");
+    fields.remove("divergences");
     let read: ComparisonReport = serde_json::from_value(old).unwrap();
-    assert_eq!((read.baseline, read.divergence), (None, None));
+    assert_eq!((read.baseline, read.divergences), (None, vec![]));
     assert_eq!(read.runs, report.runs);
 }
 

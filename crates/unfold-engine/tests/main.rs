@@ -3,6 +3,7 @@
 mod adapters;
 mod comparison;
 mod examples;
+mod hidden_tools;
 mod prompt_cache;
 mod reference;
 mod rendering;

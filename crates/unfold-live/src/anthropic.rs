@@ -11,6 +11,8 @@ use unfold_engine::provider::{MeasuredCache, Message, ModelRequest, ModelRespons
 
 /// The API version every request names.
 pub(crate) const API_VERSION: &str = "2023-06-01";
+/// The beta that lets a request defer tools and a tool result load them by reference.
+pub(crate) const TOOL_SEARCH_BETA: &str = "advanced-tool-use-2025-11-20";
 /// `max_tokens` is required by the API: this, when the profile sets none.
 const DEFAULT_MAX_TOKENS: u32 = 1024;
 
@@ -22,10 +24,14 @@ pub(crate) fn body(profile: &ProviderProfile, request: &ModelRequest<'_>) -> Val
     body.insert("system".to_owned(), Value::from(request.system));
     body.insert("messages".to_owned(), Value::Array(messages(request.messages)));
     if !request.tools.is_empty() {
-        let tools = request
-            .tools
-            .iter()
-            .map(|tool| json!({ "name": tool.name, "description": tool.description, "input_schema": tool.parameters }));
+        let tools = request.tools.iter().map(|tool| {
+            let mut fields =
+                json!({ "name": tool.name, "description": tool.description, "input_schema": tool.parameters });
+            if request.gate.defers(&tool.name) {
+                fields["defer_loading"] = Value::Bool(true);
+            }
+            fields
+        });
         body.insert("tools".to_owned(), tools.collect());
     }
     if let Some(temperature) = profile.temperature {
@@ -49,8 +55,8 @@ fn messages(messages: &[Message]) -> Vec<Value> {
                 let calls = tool_calls.iter().map(tool_use);
                 out.push(json!({ "role": "assistant", "content": text.chain(calls).collect::<Vec<_>>() }));
             }
-            Message::Tool { call_id, content, .. } => {
-                let block = json!({ "type": "tool_result", "tool_use_id": call_id, "content": content });
+            Message::Tool { call_id, content, references, .. } => {
+                let block = json!({ "type": "tool_result", "tool_use_id": call_id, "content": result_content(content, references) });
                 match out.last_mut().and_then(results_message) {
                     Some(blocks) => blocks.push(block),
                     None => out.push(json!({ "role": "user", "content": [block] })),
@@ -59,6 +65,22 @@ fn messages(messages: &[Message]) -> Vec<Value> {
         }
     }
     out
+}
+
+/// A tool result's content: its text, and a `tool_reference` block for each deferred tool it loads.
+fn result_content(content: &str, references: &[String]) -> Value {
+    if references.is_empty() {
+        return Value::from(content);
+    }
+    let text = json!({ "type": "text", "text": content });
+    let loaded = references.iter().map(|name| json!({ "type": "tool_reference", "tool_name": name }));
+    Value::Array(std::iter::once(text).chain(loaded).collect())
+}
+
+/// Whether a request body sends a tool deferred (and so needs [`TOOL_SEARCH_BETA`]).
+pub(crate) fn defers_tools(body: &Value) -> bool {
+    let tools = body.get("tools").and_then(Value::as_array);
+    tools.is_some_and(|tools| tools.iter().any(|t| t.get("defer_loading") == Some(&Value::Bool(true))))
 }
 
 /// The blocks of `message` when it is a user message of tool results.
@@ -229,7 +251,12 @@ mod tests {
     #[test]
     fn tool_results_of_one_turn_share_one_user_message() {
         let call = |id: &str| ToolCall { id: id.into(), name: "lookup".into(), arguments: json!({ "id": 7 }) };
-        let result = |id: &str| Message::Tool { call_id: id.into(), name: "lookup".into(), content: "ok".into() };
+        let result = |id: &str| Message::Tool {
+            call_id: id.into(),
+            name: "lookup".into(),
+            content: "ok".into(),
+            references: Vec::new(),
+        };
         let conversation = [
             Message::User { content: "Go.".into() },
             Message::Assistant { content: Some("Looking.".into()), tool_calls: vec![call("a"), call("b")] },

@@ -37,7 +37,7 @@ pub use unfold_documents::provider_profile::{ProviderKind, ProviderProfile, Prov
 
 use sse::SseDecoder;
 use unfold_documents::error::{Error, Result};
-use unfold_engine::provider::{ModelRequest, ModelResponse, Provider};
+use unfold_engine::provider::{HiddenTools, ModelRequest, ModelResponse, Provider};
 use wire::StreamStep;
 
 /// The most of an answer read into memory (a streamed one event by event is not bounded by it).
@@ -216,11 +216,14 @@ impl HttpProvider {
         &self.profile
     }
 
-    fn headers(&self) -> Result<HeaderMap> {
+    fn headers(&self, body: &Value) -> Result<HeaderMap> {
         let mut headers = HeaderMap::new();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         if self.profile.kind == ProviderKind::Anthropic {
             headers.insert("anthropic-version", HeaderValue::from_static(anthropic::API_VERSION));
+            if anthropic::defers_tools(body) {
+                headers.insert("anthropic-beta", HeaderValue::from_static(anthropic::TOOL_SEARCH_BETA));
+            }
         }
         if let Some(ApiKey(key)) = &self.key {
             let (name, value) = match self.profile.kind {
@@ -237,9 +240,10 @@ impl HttpProvider {
     }
 
     /// Sends `body` until an answer starts or the retry rules give up.
-    async fn send(&self, body: Vec<u8>) -> std::result::Result<reqwest::Response, String> {
+    async fn send(&self, body: &Value) -> std::result::Result<reqwest::Response, String> {
         let endpoint = self.profile.endpoint();
-        let headers = self.headers().map_err(|e| e.to_string())?;
+        let headers = self.headers(body).map_err(|e| e.to_string())?;
+        let body = serde_json::to_vec(body).map_err(|e| e.to_string())?;
         let mut backoff = backon::ExponentialBuilder::default()
             .with_min_delay(self.retry.min_delay)
             .with_max_delay(self.retry.max_delay)
@@ -282,7 +286,7 @@ impl HttpProvider {
     /// One model call: send `body`, then read the answer whole or as a stream; the answer as it
     /// came over the wire too, for a cassette.
     async fn call(&self, body: &Value) -> std::result::Result<(ModelResponse, WireAnswer), String> {
-        let mut response = self.send(serde_json::to_vec(body).map_err(|e| e.to_string())?).await?;
+        let mut response = self.send(body).await?;
         let endpoint = self.profile.endpoint();
         let is_json = response
             .headers()
@@ -459,6 +463,24 @@ impl Provider for HttpProvider {
     fn fixed_tools(&self) -> Option<String> {
         self.profile.fixed_tools()
     }
+
+    fn refuses(&self, hidden: HiddenTools) -> Option<String> {
+        refusal(&self.profile, hidden)
+    }
+}
+
+/// Why `profile`'s API cannot send hidden tools the way `hidden` does, if it cannot: only OpenAI's
+/// chat API has `allowed_tools` (a server that ignores it is held to it by the run), only
+/// Anthropic's Messages API has deferred tools.
+pub fn refusal(profile: &ProviderProfile, hidden: HiddenTools) -> Option<String> {
+    let needs = match (hidden, profile.kind) {
+        (HiddenTools::Disallowed, ProviderKind::Anthropic) => "`allowed_tools` is OpenAI's; it needs an openai profile",
+        (HiddenTools::Deferred, ProviderKind::Openai) => {
+            "deferred tools (`defer_loading`, `tool_reference`) are Anthropic's; it needs an anthropic profile"
+        }
+        _ => return None,
+    };
+    Some(format!("profile '{}' calls the {} API, and {needs}", profile.name, profile.kind.name()))
 }
 
 /// The answer of a stream, in the provider's format.

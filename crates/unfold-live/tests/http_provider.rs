@@ -65,7 +65,13 @@ fn lookup_tool() -> OfferedTool {
 async fn ask(provider: &mut HttpProvider) -> unfold_documents::Result<ModelResponse> {
     let messages = [Message::User { content: "Find issue 7.".into() }];
     let tools = [lookup_tool()];
-    let request = ModelRequest { system: "You fix bugs.", messages: &messages, tools: &tools, summarized: &[] };
+    let request = ModelRequest {
+        system: "You fix bugs.",
+        messages: &messages,
+        tools: &tools,
+        summarized: &[],
+        gate: Default::default(),
+    };
     provider.complete(&request).await
 }
 
@@ -545,7 +551,7 @@ fn a_live_comparison_runs_each_adapter_with_a_new_provider_and_no_baseline() {
     let report = &comparison.report;
     assert!(report.baseline.is_none(), "a live comparison pays for no baseline");
     assert_eq!(report.runs.iter().map(|r| r.final_text.as_deref()).collect::<Vec<_>>(), [Some("Nothing to do."); 2]);
-    assert!(report.divergence.as_ref().unwrap().first.is_none());
+    assert!(report.divergences[0].first.is_none());
     let received = server.received();
     assert_eq!(received.len(), 2);
     assert_eq!(received[0].body["messages"][1], json!({ "role": "user", "content": "Just answer." }));
@@ -661,5 +667,96 @@ fn asking<'t>(template: &'t unfold_documents::Template, user: &str) -> RunInput<
         tool_changes: &[],
         discoveries: &[],
         limits: RunLimits::default(),
+    }
+}
+
+/// The model's answers of a run that reads `context` and then answers, on the Anthropic wire.
+fn anthropic_read_then_answer() -> Vec<Reply> {
+    let read = json!({ "type": "message", "content": [
+        { "type": "tool_use", "id": "toolu_1", "name": "read_section", "input": { "section_key": "context" } }
+    ], "usage": { "input_tokens": 90, "output_tokens": 12 } });
+    let done = json!({ "type": "message", "content": [{ "type": "text", "text": "Done." }],
+                       "usage": { "input_tokens": 140, "output_tokens": 3 } });
+    vec![Reply::json(read), Reply::json(done)]
+}
+
+#[test]
+fn a_deferred_run_sends_hidden_tools_deferred_and_loads_them_by_reference_on_the_anthropic_wire() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let (report, received) = runtime().block_on(async {
+        let server = FaultServer::start(anthropic_read_then_answer()).await;
+        let mut live = provider(profile(ProviderKind::Anthropic, &server, false));
+        let input = asking(&template, "Refactor the authentication module.");
+        let adapter = adapter_for(AdapterKind::Deferred);
+        let report = run(&input, adapter, &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await.unwrap();
+        (report, server.received())
+    });
+    assert_eq!(report.status, RunStatus::Completed);
+    let bodies: Vec<Value> = received.iter().map(|r| r.body.clone()).collect();
+    let deferred = |body: &Value| -> Vec<String> {
+        let tools = body["tools"].as_array().unwrap();
+        tools.iter().filter(|t| t["defer_loading"] == true).map(|t| t["name"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(deferred(&bodies[0]), ["search", "cite"]);
+    assert_eq!(bodies[0]["tools"], bodies[1]["tools"], "the tool list, the start of the prompt, stays");
+    let result = &bodies[1]["messages"][2]["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    let blocks = result["content"].as_array().unwrap();
+    assert_eq!(blocks[0]["type"], "text");
+    assert_eq!(
+        blocks[1..],
+        [
+            json!({ "type": "tool_reference", "tool_name": "search" }),
+            json!({ "type": "tool_reference", "tool_name": "cite" })
+        ]
+    );
+    assert!(received.iter().all(|r| r.header("anthropic-beta") == Some("advanced-tool-use-2025-11-20")));
+}
+
+#[test]
+fn an_allowed_tools_run_sends_every_tool_and_the_callable_subset_on_the_openai_wire() {
+    let read = json!({ "choices": [{ "message": { "role": "assistant", "content": null, "tool_calls": [
+        { "id": "call_1", "type": "function", "function": { "name": "read_section", "arguments": "{\"section_key\":\"context\"}" } }
+    ] } }] });
+    let done = json!({ "choices": [{ "message": { "role": "assistant", "content": "Done." } }] });
+    let template = load_template("examples/task-executor.unfold.json");
+    let received = runtime().block_on(async {
+        let server = FaultServer::start(vec![Reply::json(read), Reply::json(done)]).await;
+        let mut live = provider(profile(ProviderKind::Openai, &server, false));
+        let input = asking(&template, "Refactor the authentication module.");
+        let adapter = adapter_for(AdapterKind::AllowedTools);
+        run(&input, adapter, &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await.unwrap();
+        server.received()
+    });
+    let bodies: Vec<Value> = received.iter().map(|r| r.body.clone()).collect();
+    let allowed = |body: &Value| -> Vec<String> {
+        let tools = body["tool_choice"]["allowed_tools"]["tools"].as_array().unwrap();
+        tools.iter().map(|t| t["function"]["name"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(allowed(&bodies[0]), ["lookup", "read_section"]);
+    assert_eq!(allowed(&bodies[1]), ["lookup", "search", "cite", "read_section"]);
+    assert_eq!(bodies[0]["tools"], bodies[1]["tools"]);
+    assert_eq!(bodies[0]["tools"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn an_api_that_cannot_send_hidden_tools_that_way_refuses_the_adapter_before_any_call() {
+    let template = load_template("examples/task-executor.unfold.json");
+    for (kind, adapter, needs) in [
+        (ProviderKind::Openai, AdapterKind::Deferred, "it needs an anthropic profile"),
+        (ProviderKind::Anthropic, AdapterKind::AllowedTools, "it needs an openai profile"),
+    ] {
+        let (outcome, received) = runtime().block_on(async {
+            let server = FaultServer::start(Vec::new()).await;
+            let mut live = provider(profile(kind, &server, false));
+            let input = asking(&template, "Hello.");
+            let outcome =
+                run(&input, adapter_for(adapter), &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await;
+            (outcome, server.received())
+        });
+        let message = outcome.unwrap_err().to_string();
+        assert!(message.contains(&format!("the {} adapter cannot run on this model", adapter.name())), "{message}");
+        assert!(message.contains("profile 'local'") && message.contains(needs), "{message}");
+        assert!(received.is_empty(), "nothing was sent");
     }
 }

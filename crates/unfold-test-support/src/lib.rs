@@ -53,8 +53,9 @@ pub fn trace(run: &RunReport) -> String {
                 let outcome = if *success { "ok" } else { "failed" };
                 format!("  {name} {args} -> {outcome} {}", summarize(result))
             }
-            EventKind::ToolsInjected { section_key, tool_names } => {
-                format!("  injected [{}] from {}", tool_names.join(", "), section_key.as_deref().unwrap_or("plugin"))
+            EventKind::ToolsInjected { section_key, tool_names, delivery } => {
+                let from = section_key.as_deref().unwrap_or("plugin");
+                format!("  {} [{}] from {from}", delivery.verb(), tool_names.join(", "))
             }
             EventKind::ToolInjectionSkipped { section_key, tool_name } => {
                 format!("  skipped {tool_name} from {}", section_key.as_deref().unwrap_or("plugin"))

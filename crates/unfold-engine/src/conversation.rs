@@ -1,0 +1,195 @@
+//! One attempt's conversation as a run keeps it: the system prompt, the messages, the tools sent
+//! and which of them the model may call, with the token count of each part so a model call costs
+//! the tokenizer only what is new. How hidden tools are sent (spec 10) lives here: withheld
+//! (dynamic, restart), listed outside the callable subset (`allowed_tools`), or deferred until a
+//! tool result loads them by reference (`deferred`).
+
+use crate::adapter::HiddenTools;
+use crate::prompt_prefix::{Piece, PromptShape};
+use crate::provider::{Message, ModelRequest, ToolGate};
+use crate::render::{RenderedPrompt, SummarizedSection};
+use crate::tokens;
+use unfold_documents::tool::{Builtin, OfferedTool};
+
+pub(crate) struct Conversation {
+    system: String,
+    summarized: Vec<SummarizedSection>,
+    messages: Vec<Message>,
+    message_tokens: u64,
+    /// The tools sent, in order.
+    tools: Vec<OfferedTool>,
+    hidden: HiddenTools,
+    /// The names of `tools` the model may call now.
+    callable: Vec<String>,
+    /// The names of `tools` sent deferred this attempt (the deferred adapter): loaded ones stay
+    /// deferred in the list, so the list, the start of the prompt, stays the same.
+    deferred: Vec<String>,
+    /// Tokens of the callable subset as a request names it (`allowed_tools`).
+    choice_tokens: u64,
+    /// The prompt's pieces as a cache sees them: tools, system, each message.
+    pub(crate) shape: PromptShape,
+}
+
+impl Conversation {
+    /// The first request of an attempt: `prompt` and the user's message. `every_tool` is every
+    /// tool the template can offer (its sections all FULL), which an adapter that sends hidden
+    /// tools sends from the start.
+    pub(crate) fn new(
+        prompt: RenderedPrompt,
+        user: &str,
+        attempt: u32,
+        hidden: HiddenTools,
+        every_tool: Vec<OfferedTool>,
+    ) -> Conversation {
+        let system = Piece::of(&prompt.markdown, tokens::count_text(&prompt.markdown));
+        let callable: Vec<String> = prompt.tools.iter().map(|t| t.name.clone()).collect();
+        let sent = match hidden {
+            HiddenTools::Withheld => prompt.tools,
+            HiddenTools::Disallowed | HiddenTools::Deferred => sent_from_start(every_tool, prompt.tools),
+        };
+        let deferred = match hidden {
+            HiddenTools::Deferred => {
+                sent.iter().filter(|t| !callable.contains(&t.name)).map(|t| t.name.clone()).collect()
+            }
+            _ => Vec::new(),
+        };
+        let mut conversation = Conversation {
+            system: prompt.markdown,
+            summarized: prompt.summarized,
+            messages: Vec::new(),
+            message_tokens: 0,
+            tools: Vec::new(),
+            hidden,
+            callable: Vec::new(),
+            deferred,
+            choice_tokens: 0,
+            shape: PromptShape { attempt, system, ..PromptShape::default() },
+        };
+        conversation.set_tools(sent);
+        conversation.callable = callable;
+        conversation.count_choice();
+        conversation.push(Message::User { content: user.to_owned() });
+        conversation
+    }
+
+    pub(crate) fn tools(&self) -> &[OfferedTool] {
+        &self.tools
+    }
+
+    pub(crate) fn callable(&self) -> &[String] {
+        &self.callable
+    }
+
+    /// Whether the tool `name` is sent, callable or not.
+    pub(crate) fn sends(&self, name: &str) -> bool {
+        self.tools.iter().any(|t| t.name == name)
+    }
+
+    /// Whether the model may call `name` now.
+    pub(crate) fn may_call(&self, name: &str) -> bool {
+        self.callable.iter().any(|n| n == name)
+    }
+
+    pub(crate) fn push(&mut self, message: Message) {
+        let tokens = tokens::count_message(&message);
+        self.message_tokens += tokens;
+        self.shape.messages.push(Piece::of(&serde_json::to_string(&message).unwrap_or_default(), tokens));
+        self.messages.push(message);
+    }
+
+    /// Sends `tools` from the next call on. A tool newly sent is callable, a tool no longer sent
+    /// is not; the others keep what they were.
+    pub(crate) fn set_tools(&mut self, tools: Vec<OfferedTool>) {
+        let old: Vec<&str> = self.tools.iter().map(|t| t.name.as_str()).collect();
+        let mut callable: Vec<String> = tools
+            .iter()
+            .filter(|t| !old.contains(&t.name.as_str()) || self.callable.contains(&t.name))
+            .map(|t| t.name.clone())
+            .collect();
+        callable.dedup();
+        self.callable = callable;
+        let listed: Vec<&OfferedTool> = tools.iter().filter(|t| !self.deferred.contains(&t.name)).collect();
+        let text = serde_json::to_string(&listed).unwrap_or_default();
+        self.shape.tools = Piece::of(&text, tokens::count_tools_text(&text));
+        self.tools = tools;
+        self.count_choice();
+    }
+
+    /// Makes the sent tools of `names` callable (they were hidden); returns those that were not
+    /// callable already. Under the deferred adapter the last message, the result that revealed
+    /// them, loads them with references, and their definitions count from the next call on.
+    pub(crate) fn open(&mut self, names: &[String]) -> Vec<String> {
+        let opened: Vec<String> =
+            names.iter().filter(|name| self.sends(name) && !self.may_call(name)).cloned().collect();
+        if opened.is_empty() {
+            return opened;
+        }
+        // In the order the tools are sent, as a rendered list has them.
+        self.callable = self
+            .tools
+            .iter()
+            .filter(|t| self.callable.contains(&t.name) || opened.contains(&t.name))
+            .map(|t| t.name.clone())
+            .collect();
+        if self.hidden == HiddenTools::Deferred {
+            self.reference_in_last_result(&opened);
+        }
+        self.count_choice();
+        opened
+    }
+
+    fn reference_in_last_result(&mut self, names: &[String]) {
+        let loaded: Vec<OfferedTool> = self.tools.iter().filter(|t| names.contains(&t.name)).cloned().collect();
+        let Some(Message::Tool { call_id, name, content, references }) = self.messages.pop() else {
+            return;
+        };
+        let piece = self.shape.messages.pop().unwrap_or_default();
+        self.message_tokens -= piece.tokens;
+        let mut references = references;
+        references.extend(names.iter().cloned());
+        let message = Message::Tool { call_id, name, content, references };
+        let tokens = tokens::count_message(&message) + tokens::count_tools(&loaded);
+        self.message_tokens += tokens;
+        self.shape.messages.push(Piece::of(&serde_json::to_string(&message).unwrap_or_default(), tokens));
+        self.messages.push(message);
+    }
+
+    fn count_choice(&mut self) {
+        self.choice_tokens = match self.hidden {
+            HiddenTools::Disallowed => tokens::count_text(&serde_json::to_string(&self.callable).unwrap_or_default()),
+            _ => 0,
+        };
+    }
+
+    pub(crate) fn request(&self) -> ModelRequest<'_> {
+        ModelRequest {
+            system: &self.system,
+            messages: &self.messages,
+            tools: &self.tools,
+            summarized: &self.summarized,
+            gate: match self.hidden {
+                HiddenTools::Withheld => ToolGate::Open,
+                HiddenTools::Disallowed => ToolGate::Allowed(&self.callable),
+                HiddenTools::Deferred => ToolGate::Deferred(&self.deferred),
+            },
+        }
+    }
+
+    /// The tokens a call of this conversation sends: the tools listed (deferred ones are not in
+    /// the model's context until loaded), the system prompt, the messages and the callable subset.
+    pub(crate) fn prompt_tokens(&self) -> u64 {
+        self.shape.system.tokens + self.message_tokens + self.shape.tools.tokens + self.choice_tokens
+    }
+}
+
+/// What an adapter that sends hidden tools sends from an attempt's start: every tool the template
+/// can offer, then what the prompt offers beyond them (the builtins it needs), builtins last.
+fn sent_from_start(every_tool: Vec<OfferedTool>, offered: Vec<OfferedTool>) -> Vec<OfferedTool> {
+    let mut sent: Vec<OfferedTool> = every_tool.into_iter().filter(|t| Builtin::from_name(&t.name).is_none()).collect();
+    let extra: Vec<OfferedTool> = offered.into_iter().filter(|t| !sent.iter().any(|s| s.name == t.name)).collect();
+    let (builtins, others): (Vec<OfferedTool>, Vec<OfferedTool>) =
+        extra.into_iter().partition(|t| Builtin::from_name(&t.name).is_some());
+    sent.extend(others);
+    sent.extend(builtins);
+    sent
+}

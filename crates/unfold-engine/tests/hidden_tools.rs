@@ -1,0 +1,190 @@
+//! The `allowed_tools` and `deferred` adapters (spec 10) on the bundled task executor, worked by
+//! hand against the dynamic run of the same scenario: what each sends, what the model may call,
+//! what each call costs in prompt tokens and where the shared prompt start breaks.
+
+use unfold_documents::tool::OfferedTool;
+use unfold_documents::Scenario;
+use unfold_engine::compare::compare_with_requests;
+use unfold_engine::events::ToolDelivery;
+use unfold_engine::prompt_prefix::PrefixBreak;
+use unfold_engine::{tokens, AdapterKind, ComparisonReport, EventKind, RunReport, RunStatus, Session};
+use unfold_test_support::{load_template, repo, scenario, trace};
+
+use AdapterKind::{AllowedTools, Deferred, Dynamic, Restart};
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().build().unwrap()
+}
+
+fn all_four(scenario: &Scenario) -> unfold_engine::compare::Comparison {
+    let template = load_template("examples/task-executor.unfold.json");
+    runtime().block_on(compare_with_requests(&template, scenario, &[Dynamic, Restart, AllowedTools, Deferred])).unwrap()
+}
+
+fn read_then_search() -> Scenario {
+    Scenario::load(&repo("examples/read-context-then-search.scenario.json")).unwrap()
+}
+
+fn run(report: &ComparisonReport, adapter: AdapterKind) -> &RunReport {
+    report.runs.iter().find(|run| run.adapter == adapter).unwrap()
+}
+
+/// Each model call's prompt tokens, tools offered (callable) and prefix break.
+fn calls(run: &RunReport) -> Vec<(u64, Vec<String>, Option<PrefixBreak>)> {
+    run.events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::ModelCall { prompt_tokens, tools_offered, prefix, .. } => {
+                Some((*prompt_tokens, tools_offered.clone(), prefix.as_ref().unwrap().broke))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The definitions of the task executor's tools named `names`, as offered before any pick.
+fn definitions(names: &[&str]) -> Vec<OfferedTool> {
+    let template = load_template("examples/task-executor.unfold.json");
+    let every = Session::new(&template, Default::default()).unwrap().every_tool().unwrap();
+    names.iter().map(|name| every.iter().find(|t| t.name == *name).unwrap().clone()).collect()
+}
+
+#[test]
+fn a_comparison_takes_all_four_adapters_with_one_lane_and_one_divergence_each() {
+    let report = all_four(&read_then_search()).report;
+    let adapters: Vec<AdapterKind> = report.runs.iter().map(|run| run.adapter).collect();
+    assert_eq!(adapters, [Dynamic, Restart, AllowedTools, Deferred]);
+    assert!(report.runs.iter().all(|run| run.status == RunStatus::Completed));
+    let pairs: Vec<(AdapterKind, AdapterKind)> = report.divergences.iter().map(|d| (d.left, d.right)).collect();
+    assert_eq!(pairs, [(Dynamic, Restart), (Dynamic, AllowedTools), (Dynamic, Deferred)]);
+    // Neither new adapter restarts: they make the dynamic run's calls with its results.
+    assert!(report.divergences[0].first.is_some());
+    assert_eq!(report.divergences[1].first, None);
+    assert_eq!(report.divergences[2].first, None);
+    let savings = report.baseline.unwrap().savings;
+    assert_eq!(savings.iter().map(|s| s.adapter).collect::<Vec<_>>(), adapters);
+}
+
+#[test]
+fn allowed_tools_sends_every_tool_from_the_first_call_and_widens_the_callable_subset() {
+    let comparison = all_four(&read_then_search());
+    let allowed = run(&comparison.report, AllowedTools);
+    let dynamic = run(&comparison.report, Dynamic);
+    let lines: Vec<String> =
+        trace(allowed).lines().filter(|line| !line.contains("read_section {")).map(str::to_owned).collect();
+    assert_eq!(
+        lines,
+        [
+            "call 1 [lookup, read_section]",
+            "  visibility [context]",
+            "  allowed [search, cite] from context",
+            "call 2 [lookup, search, cite, read_section]",
+            "  search {\"query\":\"session tokens\"} -> ok \"3 hits: auth.md, session.md, tokens.md\"",
+            "call 3 [lookup, search, cite, read_section]",
+            "completed \"Plan: rotate session tokens.\"",
+        ]
+    );
+    // Every call sends the same list, so the prompt start never breaks; the dynamic run's does
+    // when it injects.
+    assert!(calls(allowed).iter().all(|(_, _, broke)| broke.is_none()));
+    assert_eq!(calls(dynamic)[1].2, Some(PrefixBreak::ToolsChanged));
+    let bodies = &comparison.requests.iter().find(|r| r.lane.name() == "allowed_tools").unwrap().calls;
+    let sent = |call: usize| -> Vec<String> {
+        let tools = bodies[call].body["tools"].as_array().unwrap();
+        tools.iter().map(|t| t["function"]["name"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(sent(0), ["lookup", "search", "cite", "read_section"]);
+    assert_eq!(sent(0), sent(2));
+    let choice = |call: usize| bodies[call].body["tool_choice"].clone();
+    assert_eq!(choice(0)["type"], "allowed_tools");
+    assert_eq!(choice(0)["allowed_tools"]["mode"], "auto");
+    let allowed_names = |call: usize| -> Vec<String> {
+        let tools = choice(call)["allowed_tools"]["tools"].as_array().unwrap().clone();
+        tools.iter().map(|t| t["function"]["name"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(allowed_names(0), ["lookup", "read_section"]);
+    assert_eq!(allowed_names(1), ["lookup", "search", "cite", "read_section"]);
+}
+
+#[test]
+fn allowed_tools_first_call_costs_the_dynamic_one_plus_the_hidden_definitions_and_the_subset() {
+    let report = all_four(&read_then_search()).report;
+    let (allowed, dynamic) = (calls(run(&report, AllowedTools)), calls(run(&report, Dynamic)));
+    let everything = definitions(&["lookup", "search", "cite"]);
+    let shown = definitions(&["lookup"]);
+    let with_builtin = |mut tools: Vec<OfferedTool>| {
+        tools.push(unfold_documents::tool::Builtin::ReadSection.offered());
+        tokens::count_tools(&tools)
+    };
+    let subset = tokens::count_text(r#"["lookup","read_section"]"#);
+    let by_hand = dynamic[0].0 - with_builtin(shown) + with_builtin(everything) + subset;
+    assert_eq!(allowed[0].0, by_hand);
+}
+
+#[test]
+fn deferred_costs_a_hidden_tool_nothing_until_a_result_loads_it_and_keeps_the_prompt_start() {
+    let comparison = all_four(&read_then_search());
+    let deferred = run(&comparison.report, Deferred);
+    let dynamic = run(&comparison.report, Dynamic);
+    let deliveries: Vec<ToolDelivery> = deferred
+        .events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::ToolsInjected { delivery, .. } => Some(*delivery),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deliveries, [ToolDelivery::Referenced]);
+    assert!(
+        trace(deferred).contains("  loaded [search, cite] from context\ncall 2 [lookup, search, cite, read_section]")
+    );
+    let (deferred_calls, dynamic_calls) = (calls(deferred), calls(dynamic));
+    // Call 1 sends the dynamic call's listed tools and system prompt, and nothing else counts.
+    assert_eq!(deferred_calls[0].0, dynamic_calls[0].0);
+    assert!(deferred_calls.iter().all(|(_, _, broke)| broke.is_none()));
+    // Call 2: the two definitions are in the result that loaded them, no longer in the tool list.
+    let loaded = tokens::count_tools(&definitions(&["search", "cite"]));
+    let listed_then = |names: &[&str]| {
+        let mut tools = definitions(names);
+        tools.push(unfold_documents::tool::Builtin::ReadSection.offered());
+        tokens::count_tools(&tools)
+    };
+    let by_hand = dynamic_calls[1].0 - listed_then(&["lookup", "search", "cite"]) + listed_then(&["lookup"]) + loaded;
+    assert_eq!(deferred_calls[1].0, by_hand);
+    let bodies = &comparison.requests.iter().find(|r| r.lane.name() == "deferred").unwrap().calls;
+    let tools = bodies[0].body["tools"].as_array().unwrap();
+    let deferred_names: Vec<&str> =
+        tools.iter().filter(|t| t["defer_loading"] == true).map(|t| t["function"]["name"].as_str().unwrap()).collect();
+    assert_eq!(deferred_names, ["search", "cite"]);
+    let result = &bodies[1].body["messages"].as_array().unwrap()[3];
+    assert_eq!(result["tool_references"], serde_json::json!(["search", "cite"]));
+    assert_eq!(bodies[0].body["tools"], bodies[2].body["tools"]);
+}
+
+#[test]
+fn a_hidden_tool_called_before_its_section_is_read_fails_with_the_section_to_read() {
+    let early = scenario(serde_json::json!({
+        "name": "search-first",
+        "user": "Find the token docs.",
+        "script": [
+            { "call": "search", "args": { "query": "tokens" } },
+            { "say": "Nothing yet." }
+        ]
+    }));
+    let report = all_four(&early).report;
+    let result = |adapter| {
+        run(&report, adapter)
+            .events
+            .iter()
+            .find_map(|event| match &event.kind {
+                EventKind::ToolCall { success: false, result, .. } => Some(result.as_str().unwrap().to_owned()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(result(Dynamic), "Unknown tool: 'search'");
+    let hint =
+        "Tool 'search' cannot be called yet: it belongs to section 'context'. Call `read_section` with that key first.";
+    assert_eq!(result(AllowedTools), hint);
+    assert_eq!(result(Deferred), hint);
+}
