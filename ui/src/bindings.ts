@@ -636,24 +636,24 @@ export type EventKind = EventKind_Serialize | EventKind_Deserialize;
 /**  What happened, tagged by `type`. */
 export type EventKind_Deserialize = 
 /**  The run began. */
-{ type: "run_started"; 
+({ type: "run_started"; 
 /**  The adapter. */
 adapter: AdapterKind; 
 /**  The template's key. */
-template: string } | 
+template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**
  *  The adapter asked for cannot run with this provider, so another runs in its place: the
  *  dynamic adapter on a provider that takes its tools once runs as the restart adapter.
  */
-{ type: "adapter_substituted"; 
+({ type: "adapter_substituted"; 
 /**  The adapter asked for (the run's and its lane's name). */
 requested: AdapterKind; 
 /**  The adapter that runs. */
 adapter: AdapterKind; 
 /**  Why. */
-reason: string } | 
+reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  What a tool source offered the run, before its first model call (spec 8): one per source. */
-{ type: "tools_discovered"; 
+({ type: "tools_discovered"; 
 /**  The source's name. */
 source: string; 
 /**  Where its tools came from: the running source, its snapshot, or nowhere. */
@@ -661,9 +661,9 @@ tier: Tier;
 /**  The tools it offered the run, in its order. */
 tools: string[]; 
 /**  Why a lower tier was used, or a tool left out. */
-error?: string | null } | 
+error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; value?: never } | 
 /**  The model was called once. */
-{ type: "model_call"; 
+({ type: "model_call"; 
 /**  1-based, counted over the whole run. */
 call_index: number; 
 /**  The tools offered, in order. */
@@ -678,9 +678,9 @@ completion_tokens: number;
  */
 prefix?: PromptPrefix_Deserialize | null; 
 /**  What the provider's prompt cache did for the call, as a live provider measured it. */
-measured_cache?: MeasuredCache | null } | 
+measured_cache?: MeasuredCache | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; value?: never } | 
 /**  A tool call of the model was answered. */
-{ type: "tool_call"; 
+({ type: "tool_call"; 
 /**  The model call that asked for it. */
 call_index: number; 
 /**  The call's id. */
@@ -692,42 +692,42 @@ args: JsonValue;
 /**  Whether the tool succeeded. */
 success: boolean; 
 /**  What the model is told. */
-result: JsonValue } | 
+result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**
  *  Tools became callable in the running conversation: added to the tool list of later calls,
  *  or (`delivery`) allowed or loaded where they were already sent.
  */
-{ type: "tools_injected"; 
+({ type: "tools_injected"; 
 /**  The section whose expansion offered them (`null` for a plugin change). */
 section_key?: string | null; 
 /**  The tools, in order. */
 tool_names: string[]; 
 /**  How they arrived; absent: listed. */
-delivery?: ToolDelivery } | 
+delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  A tool was not injected because a tool of that name is already offered. */
-{ type: "tool_injection_skipped"; 
+({ type: "tool_injection_skipped"; 
 /**  The section whose expansion offered it (`null` for a plugin change). */
 section_key?: string | null; 
 /**  The tool. */
-tool_name: string } | 
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  Tools were removed from the tool list of later calls. */
-{ type: "tools_removed"; 
+({ type: "tools_removed"; 
 /**  The tools. */
-tool_names: string[] } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  Sections' visibility changed in the session. */
-{ type: "visibility_changed"; 
+({ type: "visibility_changed"; 
 /**  The sections made FULL, in document order. */
-section_keys: string[] } | 
+section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  The evaluation restarts from the system prompt and the user message. */
-{ type: "restart"; 
+({ type: "restart"; 
 /**  Why. */
 reason: RestartReason; 
 /**  The sections expanded by it, if any. */
 section_keys: string[]; 
 /**  The reason the model gave (`open_sections`), if any. */
-message?: string | null } | 
+message?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call. */
-{ type: "tool_availability_changed"; 
+({ type: "tool_availability_changed"; 
 /**  The model call the change applies to. */
 at_model_call: number; 
 /**  Tools added. */
@@ -737,43 +737,55 @@ removed: string[];
 /**  The tool source whose list changed (none: a scenario's `tool_changes`). */
 source?: string | null; 
 /**  Tools whose description or parameters changed (removed and added again). */
-modified?: string[] } | 
+modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+/**
+ *  A tool call completed a loop (km_tools' rules) for the first time: the model is warned at
+ *  the end of the call's result; looping again ends the run.
+ */
+{
+	type: "loop_warning",
+} & {
+	/**  The call whose result carries the warning. */
+	call_id: string,
+	/**  The warning, as the model reads it after the result. */
+	message: string,
+} & LoopFound | 
 /**  A limit stopped the run. */
-{ type: "limit_reached"; 
+({ type: "limit_reached"; 
 /**  Which. */
 limit: Limit; 
 /**  Its value. */
-value: number } | 
+value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never } | 
 /**  The run ended. */
-{ type: "run_completed"; 
+({ type: "run_completed"; 
 /**  How. */
 status: RunStatus; 
 /**  The model's final answer, if it gave one. */
 final?: string | null; 
 /**  What went wrong, for status `error`. */
-error?: string | null };
+error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never };
 
 /**  What happened, tagged by `type`. */
 export type EventKind_Serialize = 
 /**  The run began. */
-{ type: "run_started"; 
+({ type: "run_started"; 
 /**  The adapter. */
 adapter: AdapterKind; 
 /**  The template's key. */
-template: string } | 
+template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**
  *  The adapter asked for cannot run with this provider, so another runs in its place: the
  *  dynamic adapter on a provider that takes its tools once runs as the restart adapter.
  */
-{ type: "adapter_substituted"; 
+({ type: "adapter_substituted"; 
 /**  The adapter asked for (the run's and its lane's name). */
 requested: AdapterKind; 
 /**  The adapter that runs. */
 adapter: AdapterKind; 
 /**  Why. */
-reason: string } | 
+reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  What a tool source offered the run, before its first model call (spec 8): one per source. */
-{ type: "tools_discovered"; 
+({ type: "tools_discovered"; 
 /**  The source's name. */
 source: string; 
 /**  Where its tools came from: the running source, its snapshot, or nowhere. */
@@ -781,9 +793,9 @@ tier: Tier;
 /**  The tools it offered the run, in its order. */
 tools: string[]; 
 /**  Why a lower tier was used, or a tool left out. */
-error?: string } | 
+error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; value?: never } | 
 /**  The model was called once. */
-{ type: "model_call"; 
+({ type: "model_call"; 
 /**  1-based, counted over the whole run. */
 call_index: number; 
 /**  The tools offered, in order. */
@@ -798,9 +810,9 @@ completion_tokens: number;
  */
 prefix?: PromptPrefix_Serialize; 
 /**  What the provider's prompt cache did for the call, as a live provider measured it. */
-measured_cache?: MeasuredCache } | 
+measured_cache?: MeasuredCache }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; value?: never } | 
 /**  A tool call of the model was answered. */
-{ type: "tool_call"; 
+({ type: "tool_call"; 
 /**  The model call that asked for it. */
 call_index: number; 
 /**  The call's id. */
@@ -812,42 +824,42 @@ args: JsonValue;
 /**  Whether the tool succeeded. */
 success: boolean; 
 /**  What the model is told. */
-result: JsonValue } | 
+result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**
  *  Tools became callable in the running conversation: added to the tool list of later calls,
  *  or (`delivery`) allowed or loaded where they were already sent.
  */
-{ type: "tools_injected"; 
+({ type: "tools_injected"; 
 /**  The section whose expansion offered them (`null` for a plugin change). */
 section_key: string | null; 
 /**  The tools, in order. */
 tool_names: string[]; 
 /**  How they arrived; absent: listed. */
-delivery?: ToolDelivery } | 
+delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  A tool was not injected because a tool of that name is already offered. */
-{ type: "tool_injection_skipped"; 
+({ type: "tool_injection_skipped"; 
 /**  The section whose expansion offered it (`null` for a plugin change). */
 section_key: string | null; 
 /**  The tool. */
-tool_name: string } | 
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  Tools were removed from the tool list of later calls. */
-{ type: "tools_removed"; 
+({ type: "tools_removed"; 
 /**  The tools. */
-tool_names: string[] } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  Sections' visibility changed in the session. */
-{ type: "visibility_changed"; 
+({ type: "visibility_changed"; 
 /**  The sections made FULL, in document order. */
-section_keys: string[] } | 
+section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  The evaluation restarts from the system prompt and the user message. */
-{ type: "restart"; 
+({ type: "restart"; 
 /**  Why. */
 reason: RestartReason; 
 /**  The sections expanded by it, if any. */
 section_keys: string[]; 
 /**  The reason the model gave (`open_sections`), if any. */
-message?: string } | 
+message?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**  A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call. */
-{ type: "tool_availability_changed"; 
+({ type: "tool_availability_changed"; 
 /**  The model call the change applies to. */
 at_model_call: number; 
 /**  Tools added. */
@@ -857,21 +869,33 @@ removed: string[];
 /**  The tool source whose list changed (none: a scenario's `tool_changes`). */
 source?: string; 
 /**  Tools whose description or parameters changed (removed and added again). */
-modified?: string[] } | 
+modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+/**
+ *  A tool call completed a loop (km_tools' rules) for the first time: the model is warned at
+ *  the end of the call's result; looping again ends the run.
+ */
+{
+	type: "loop_warning",
+} & {
+	/**  The call whose result carries the warning. */
+	call_id: string,
+	/**  The warning, as the model reads it after the result. */
+	message: string,
+} & LoopFound | 
 /**  A limit stopped the run. */
-{ type: "limit_reached"; 
+({ type: "limit_reached"; 
 /**  Which. */
 limit: Limit; 
 /**  Its value. */
-value: number } | 
+value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never } | 
 /**  The run ended. */
-{ type: "run_completed"; 
+({ type: "run_completed"; 
 /**  How. */
 status: RunStatus; 
 /**  The model's final answer, if it gave one. */
 final: string | null; 
 /**  What went wrong, for status `error`. */
-error?: string };
+error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never };
 
 /**  One event of a run. */
 export type Event_Deserialize = {
@@ -997,14 +1021,32 @@ export type Limit =
 "max_model_calls" | 
 /**  `max_restarts`. */
 "max_restarts" | 
-/**  The same call three times in a row. */
-"repeated_tool_call";
+/**
+ *  The same call again after a loop warning: three times within ten calls (the value: how
+ *  many times).
+ */
+"repeated_tool_call" | 
+/**  A sequence of calls made again after a loop warning (the value: its length). */
+"repeating_pattern";
 
 /**  A comparison with a real model instead of the scenario's script. */
 export type LiveRun = {
 	/**  The provider profile's name. */
 	profile: string,
 };
+
+/**  Which loop was seen. */
+export type LoopFound = 
+/**  One call made [`EXACT_REPEATS`] times within [`EXACT_WINDOW`] calls. */
+{ kind: "exact_repeat"; 
+/**  The tool. */
+tool: string; 
+/**  How many times. */
+times: number } | 
+/**  A sequence of calls made twice within [`PATTERN_WINDOW`] calls. */
+{ kind: "pattern"; 
+/**  The tools of the sequence, in order. */
+tools: string[] };
 
 /**  How to reach an MCP server: a child process over stdio, or a streamable HTTP endpoint. */
 export type McpServer = McpServer_Serialize | McpServer_Deserialize;
@@ -1691,7 +1733,7 @@ export type RunStatus =
 "turn_limit" | 
 /**  `max_restarts` was reached. */
 "restart_limit" | 
-/**  The same tool was called with the same arguments three times in a row. */
+/**  The model went on looping after a loop warning. */
 "loop_detected" | 
 /**  The provider failed. */
 "error";

@@ -51,6 +51,7 @@ pub fn event_line(event: &Event) -> Option<String> {
         EventKind::Restart { reason, section_keys, .. } => {
             format!("restart ({}) {}", serde_json::to_value(reason).ok()?.as_str()?, section_keys.join(", "))
         }
+        EventKind::LoopWarning { found, .. } => format!("  loop warning: {}", found.summary()),
         EventKind::LimitReached { limit, value } => {
             format!("limit reached: {} = {value}", serde_json::to_value(limit).ok()?.as_str()?)
         }

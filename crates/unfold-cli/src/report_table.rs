@@ -285,6 +285,7 @@ fn describe(event: &Event) -> String {
         EventKind::ToolInjectionSkipped { tool_name, .. } => {
             format!("skipped {tool_name} (already offered)")
         }
+        EventKind::LoopWarning { found, .. } => format!("loop warning: {}", found.summary()),
         EventKind::ToolsRemoved { tool_names } => format!("removed {}", tool_names.join(", ")),
         EventKind::VisibilityChanged { section_keys } => {
             format!("expanded {}", section_keys.join(", "))

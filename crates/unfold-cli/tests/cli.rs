@@ -280,172 +280,172 @@ fn compare_reports_baseline_and_divergence_of_the_shared_examples() {
     first divergence: none (the same tool calls with the same results, the same ending)
     ");
     insta::assert_snapshot!(serde_json::to_string_pretty(&reports).unwrap(), @r#"
-        [
-          {
-            "scenario": "lookup-first",
-            "baseline": {
-              "adapter": "dynamic",
-              "status": "completed",
-              "final": "Fixed the login flow.",
-              "counters": {
-                "model_calls": 3,
-                "restarts": 0,
-                "tools_injected": 0,
-                "dynamic_expansions": 0,
-                "tool_calls": 2,
-                "failed_tool_calls": 0,
-                "prompt_tokens": 664,
-                "completion_tokens": 17
-              },
-              "savings": [
-                {
-                  "adapter": "dynamic",
-                  "prompt_tokens": 1197,
-                  "saved_prompt_tokens": -533,
-                  "saved_percent": -80.3
-                },
-                {
-                  "adapter": "restart",
-                  "prompt_tokens": 1348,
-                  "saved_prompt_tokens": -684,
-                  "saved_percent": -103.0
-                }
-              ]
-            },
-            "divergences": [
-              {
-                "left": "dynamic",
-                "right": "restart",
-                "first": {
-                  "kind": "restart",
-                  "run": "restart",
-                  "reason": "visibility_expansion",
-                  "section_keys": [
-                    "context"
-                  ],
-                  "redone": [
-                    {
-                      "name": "lookup",
-                      "args": {
-                        "id": 7
-                      },
-                      "discarded": {
-                        "seq": 2,
-                        "attempt": 1,
-                        "call_index": 1
-                      },
-                      "redone": {
-                        "seq": 8,
-                        "attempt": 2,
-                        "call_index": 3
-                      }
-                    }
-                  ],
-                  "left_at": null,
-                  "right_at": {
-                    "seq": 6,
-                    "attempt": 1,
-                    "call_index": 2
-                  },
-                  "explanation": "restart at call 2 discarded lookup(7); it was redone at call 3"
-                }
-              }
-            ]
+    [
+      {
+        "scenario": "lookup-first",
+        "baseline": {
+          "adapter": "dynamic",
+          "status": "completed",
+          "final": "Fixed the login flow.",
+          "counters": {
+            "model_calls": 3,
+            "restarts": 0,
+            "tools_injected": 0,
+            "dynamic_expansions": 0,
+            "tool_calls": 2,
+            "failed_tool_calls": 0,
+            "prompt_tokens": 664,
+            "completion_tokens": 17
           },
-          {
-            "scenario": "read-context-then-search",
-            "baseline": {
+          "savings": [
+            {
               "adapter": "dynamic",
-              "status": "completed",
-              "final": "Plan: rotate session tokens.",
-              "counters": {
-                "model_calls": 2,
-                "restarts": 0,
-                "tools_injected": 0,
-                "dynamic_expansions": 0,
-                "tool_calls": 1,
-                "failed_tool_calls": 0,
-                "prompt_tokens": 428,
-                "completion_tokens": 13
-              },
-              "savings": [
-                {
-                  "adapter": "dynamic",
-                  "prompt_tokens": 945,
-                  "saved_prompt_tokens": -517,
-                  "saved_percent": -120.8
-                },
-                {
-                  "adapter": "restart",
-                  "prompt_tokens": 805,
-                  "saved_prompt_tokens": -377,
-                  "saved_percent": -88.1
-                }
-              ]
+              "prompt_tokens": 1197,
+              "saved_prompt_tokens": -533,
+              "saved_percent": -80.3
             },
-            "divergences": [
-              {
-                "left": "dynamic",
-                "right": "restart",
-                "first": {
-                  "kind": "restart",
-                  "run": "restart",
-                  "reason": "visibility_expansion",
-                  "section_keys": [
-                    "context"
-                  ],
-                  "redone": [],
-                  "left_at": null,
-                  "right_at": {
-                    "seq": 4,
+            {
+              "adapter": "restart",
+              "prompt_tokens": 1348,
+              "saved_prompt_tokens": -684,
+              "saved_percent": -103.0
+            }
+          ]
+        },
+        "divergences": [
+          {
+            "left": "dynamic",
+            "right": "restart",
+            "first": {
+              "kind": "restart",
+              "run": "restart",
+              "reason": "visibility_expansion",
+              "section_keys": [
+                "context"
+              ],
+              "redone": [
+                {
+                  "name": "lookup",
+                  "args": {
+                    "id": 7
+                  },
+                  "discarded": {
+                    "seq": 2,
                     "attempt": 1,
                     "call_index": 1
                   },
-                  "explanation": "restart at call 1 expanded context; no call had to be redone"
+                  "redone": {
+                    "seq": 8,
+                    "attempt": 2,
+                    "call_index": 3
+                  }
                 }
-              }
-            ]
-          },
-          {
-            "scenario": "style-only",
-            "baseline": {
-              "adapter": "dynamic",
-              "status": "completed",
-              "final": "Will follow the style guide.",
-              "counters": {
-                "model_calls": 1,
-                "restarts": 0,
-                "tools_injected": 0,
-                "dynamic_expansions": 0,
-                "tool_calls": 0,
-                "failed_tool_calls": 0,
-                "prompt_tokens": 205,
-                "completion_tokens": 6
+              ],
+              "left_at": null,
+              "right_at": {
+                "seq": 6,
+                "attempt": 1,
+                "call_index": 2
               },
-              "savings": [
-                {
-                  "adapter": "dynamic",
-                  "prompt_tokens": 442,
-                  "saved_prompt_tokens": -237,
-                  "saved_percent": -115.6
-                },
-                {
-                  "adapter": "restart",
-                  "prompt_tokens": 442,
-                  "saved_prompt_tokens": -237,
-                  "saved_percent": -115.6
-                }
-              ]
-            },
-            "divergences": [
-              {
-                "left": "dynamic",
-                "right": "restart",
-                "first": null
-              }
-            ]
+              "explanation": "restart at call 2 discarded lookup(7); it was redone at call 3"
+            }
           }
         ]
+      },
+      {
+        "scenario": "read-context-then-search",
+        "baseline": {
+          "adapter": "dynamic",
+          "status": "completed",
+          "final": "Plan: rotate session tokens.",
+          "counters": {
+            "model_calls": 2,
+            "restarts": 0,
+            "tools_injected": 0,
+            "dynamic_expansions": 0,
+            "tool_calls": 1,
+            "failed_tool_calls": 0,
+            "prompt_tokens": 428,
+            "completion_tokens": 13
+          },
+          "savings": [
+            {
+              "adapter": "dynamic",
+              "prompt_tokens": 945,
+              "saved_prompt_tokens": -517,
+              "saved_percent": -120.8
+            },
+            {
+              "adapter": "restart",
+              "prompt_tokens": 805,
+              "saved_prompt_tokens": -377,
+              "saved_percent": -88.1
+            }
+          ]
+        },
+        "divergences": [
+          {
+            "left": "dynamic",
+            "right": "restart",
+            "first": {
+              "kind": "restart",
+              "run": "restart",
+              "reason": "visibility_expansion",
+              "section_keys": [
+                "context"
+              ],
+              "redone": [],
+              "left_at": null,
+              "right_at": {
+                "seq": 4,
+                "attempt": 1,
+                "call_index": 1
+              },
+              "explanation": "restart at call 1 expanded context; no call had to be redone"
+            }
+          }
+        ]
+      },
+      {
+        "scenario": "style-only",
+        "baseline": {
+          "adapter": "dynamic",
+          "status": "completed",
+          "final": "Will follow the style guide.",
+          "counters": {
+            "model_calls": 1,
+            "restarts": 0,
+            "tools_injected": 0,
+            "dynamic_expansions": 0,
+            "tool_calls": 0,
+            "failed_tool_calls": 0,
+            "prompt_tokens": 205,
+            "completion_tokens": 6
+          },
+          "savings": [
+            {
+              "adapter": "dynamic",
+              "prompt_tokens": 442,
+              "saved_prompt_tokens": -237,
+              "saved_percent": -115.6
+            },
+            {
+              "adapter": "restart",
+              "prompt_tokens": 442,
+              "saved_prompt_tokens": -237,
+              "saved_percent": -115.6
+            }
+          ]
+        },
+        "divergences": [
+          {
+            "left": "dynamic",
+            "right": "restart",
+            "first": null
+          }
+        ]
+      }
+    ]
     "#);
 }
 

@@ -307,18 +307,20 @@ fn arguments_that_break_the_schema_fail_the_call_and_the_run_goes_on() {
             "--user",
             "trigger-wrong-type",
             "--max-model-calls",
-            "3",
+            "5",
         ],
         &[("UNFOLD_TEST_KEY", CANARY)],
     );
-    // The model repeats its bad call: the loop rule ends the run, not a crash or a hang.
+    // The model repeats its bad call: the third time it is warned, the fourth ends the run; not
+    // a crash or a hang.
     assert_eq!(outcome.code, 0, "{}", outcome.stderr);
     assert!(
         outcome.stdout.contains(r#"lookup {"id":"seven"} -> failed: Invalid arguments for 'lookup'"#),
         "{}",
         outcome.stdout
     );
-    assert!(outcome.stdout.contains("limit reached: repeated_tool_call = 3"), "{}", outcome.stdout);
+    assert!(outcome.stdout.contains("loop warning: lookup 3 times in 10 calls"), "{}", outcome.stdout);
+    assert!(outcome.stdout.contains("limit reached: repeated_tool_call = 4"), "{}", outcome.stdout);
 }
 
 #[test]

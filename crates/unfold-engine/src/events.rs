@@ -6,6 +6,7 @@ use serde_json::Value;
 use unfold_documents::prices::Pricing;
 
 use crate::costs::{CallTokens, RunCost};
+use crate::loop_detection::LoopFound;
 use crate::prompt_prefix::PromptPrefix;
 use crate::provider::MeasuredCache;
 
@@ -218,6 +219,17 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         modified: Vec<String>,
     },
+    /// A tool call completed a loop (km_tools' rules) for the first time: the model is warned at
+    /// the end of the call's result; looping again ends the run.
+    LoopWarning {
+        /// The call whose result carries the warning.
+        call_id: String,
+        /// The loop.
+        #[serde(flatten)]
+        found: LoopFound,
+        /// The warning, as the model reads it after the result.
+        message: String,
+    },
     /// A limit stopped the run.
     LimitReached {
         /// Which.
@@ -260,8 +272,11 @@ pub enum Limit {
     MaxModelCalls,
     /// `max_restarts`.
     MaxRestarts,
-    /// The same call three times in a row.
+    /// The same call again after a loop warning: three times within ten calls (the value: how
+    /// many times).
     RepeatedToolCall,
+    /// A sequence of calls made again after a loop warning (the value: its length).
+    RepeatingPattern,
 }
 
 /// How a run ended.
@@ -275,7 +290,7 @@ pub enum RunStatus {
     TurnLimit,
     /// `max_restarts` was reached.
     RestartLimit,
-    /// The same tool was called with the same arguments three times in a row.
+    /// The model went on looping after a loop warning.
     LoopDetected,
     /// The provider failed.
     Error,

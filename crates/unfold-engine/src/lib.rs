@@ -17,6 +17,7 @@ mod conversation;
 pub mod costs;
 pub mod divergence;
 pub mod events;
+pub mod loop_detection;
 pub mod openai_request;
 pub mod prompt_prefix;
 pub mod provider;

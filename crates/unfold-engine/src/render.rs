@@ -273,8 +273,23 @@ fn offered_tools(
             tools.push(builtin.offered());
         }
     }
-    if pick_mode {
-        tools.push(Builtin::PickTools.offered());
+    with_pick_tools(tools, state, pick_mode)
+}
+
+/// `tools` with `pick_tools` last as `state` offers it: in `pick_tools` mode, while a tool of the
+/// list is not picked, its parameter lists those names as an enum; once every one is, it is not
+/// offered (km_tools' rule).
+pub(crate) fn with_pick_tools(mut tools: Vec<OfferedTool>, state: &SessionState, pick_mode: bool) -> Vec<OfferedTool> {
+    tools.retain(|tool| tool.name != Builtin::PickTools.name());
+    let unpicked: Vec<&str> = tools
+        .iter()
+        .filter(|tool| Builtin::from_name(&tool.name).is_none() && !state.picked_tools.contains(&tool.name))
+        .map(|tool| tool.name.as_str())
+        .collect();
+    if pick_mode && !unpicked.is_empty() {
+        let mut pick_tools = Builtin::PickTools.offered();
+        pick_tools.parameters["properties"]["tools"]["items"]["enum"] = serde_json::json!(unpicked);
+        tools.push(pick_tools);
     }
     tools
 }

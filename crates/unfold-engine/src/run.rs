@@ -15,6 +15,7 @@ use crate::conversation::Conversation;
 use crate::events::{
     AdapterKind, Counters, Event, EventKind, Limit, RestartReason, RunReport, RunStatus, ToolDelivery,
 };
+use crate::loop_detection::{LoopDetector, LoopFound, LoopVerdict};
 use crate::prompt_prefix::PromptShape;
 use crate::provider::{HiddenTools, Message, Provider, ToolCall};
 use crate::scripted::ScriptedToolResults;
@@ -41,9 +42,6 @@ impl Default for RunLimits {
         RunLimits { max_model_calls: 32, max_restarts: 8 }
     }
 }
-
-/// The same tool with the same arguments this many times in a row, within one attempt, ends the run.
-pub const REPEATED_CALL_LIMIT: u32 = 3;
 
 /// What a run is given.
 #[derive(Debug, Clone)]
@@ -177,7 +175,7 @@ pub async fn run_with_host(
         call_index: 0,
         restarts: 0,
         next_change: 0,
-        last_call: None,
+        loops: LoopDetector::default(),
         validators: HashMap::new(),
         previous_prompt: None,
     };
@@ -219,8 +217,8 @@ struct Run<'a, 'r> {
     restarts: u32,
     /// Index into the tool changes sorted by model call: the first not applied yet.
     next_change: usize,
-    /// The last tool call's name and arguments, and how many times in a row it came.
-    last_call: Option<(String, Value, u32)>,
+    /// The attempt's calls as the loop rules see them.
+    loops: LoopDetector,
     /// Each called tool's argument validator (`None` if its schema does not compile).
     validators: HashMap<String, Option<jsonschema::Validator>>,
     /// The last model call's prompt, for what the next one shares with it.
@@ -313,7 +311,7 @@ impl<'a> Run<'a, '_> {
         self.attempt += 1;
         // A new attempt redoes the calls the restart threw away: a repeat across a restart is the
         // replay the comparison measures, not the model looping.
-        self.last_call = None;
+        self.loops.restart();
     }
 
     async fn attempt(&mut self, mut conversation: Conversation, provider: &mut dyn Provider) -> AttemptEnd {
@@ -377,15 +375,27 @@ impl<'a> Run<'a, '_> {
 
     /// Answers one tool call; `Some` when the attempt ends with it.
     async fn answer(&mut self, call: &ToolCall, conversation: &mut Conversation) -> Option<AttemptEnd> {
-        if self.repeated(call) {
-            self.emit(EventKind::LimitReached { limit: Limit::RepeatedToolCall, value: REPEATED_CALL_LIMIT });
-            return Some(AttemptEnd::Finished { status: RunStatus::LoopDetected, final_text: None, error: None });
-        }
-        let outcome = match self.call_on_source(call, conversation).await {
+        let warning = match self.loops.observe(call) {
+            LoopVerdict::Fine => None,
+            LoopVerdict::Warn(found) => Some(found),
+            LoopVerdict::Stop(found) => {
+                let (limit, value) = match &found {
+                    LoopFound::ExactRepeat { times, .. } => (Limit::RepeatedToolCall, *times),
+                    LoopFound::Pattern { tools } => (Limit::RepeatingPattern, tools.len() as u32),
+                };
+                self.emit(EventKind::LimitReached { limit, value });
+                return Some(AttemptEnd::Finished { status: RunStatus::LoopDetected, final_text: None, error: None });
+            }
+        };
+        let mut outcome = match self.call_on_source(call, conversation).await {
             Some(outcome) => outcome,
             None => self.call_tool(call, conversation),
         };
-        let content = match &outcome.result {
+        if matches!(outcome.effect, CallEffect::None) && self.picks_by_calling(call, conversation) {
+            // km_tools: calling an unpicked tool runs it and picks it.
+            outcome.effect = CallEffect::Picked(vec![call.name.clone()]);
+        }
+        let mut content = match &outcome.result {
             Value::String(text) => text.clone(),
             other => other.to_string(),
         };
@@ -397,6 +407,11 @@ impl<'a> Run<'a, '_> {
             success: outcome.success,
             result: outcome.result,
         });
+        if let Some(found) = warning {
+            let message = found.warning();
+            content = format!("{content}\n\n{message}");
+            self.emit(EventKind::LoopWarning { call_id: call.id.clone(), found, message });
+        }
         conversation.push(Message::Tool {
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -427,7 +442,7 @@ impl<'a> Run<'a, '_> {
                 if !dynamic {
                     return Some(AttemptEnd::Restart(RestartRequest::ToolsPicked));
                 }
-                let tools = conversation.tools().iter().map(|t| self.reoffer(t)).collect();
+                let tools = self.reoffer(conversation.tools());
                 conversation.set_tools(tools);
                 None
             }
@@ -459,23 +474,29 @@ impl<'a> Run<'a, '_> {
         Some(CallOutcome { success: answer.success, result: answer.result, effect: CallEffect::None })
     }
 
-    /// Whether `call` repeats the previous call for the [`REPEATED_CALL_LIMIT`]th time in a row.
-    fn repeated(&mut self, call: &ToolCall) -> bool {
-        let count = match &self.last_call {
-            Some((name, args, count)) if *name == call.name && *args == call.arguments => count + 1,
-            _ => 1,
-        };
-        self.last_call = Some((call.name.clone(), call.arguments.clone(), count));
-        count >= REPEATED_CALL_LIMIT
+    /// Whether calling `call`'s tool picks it: an unpicked tool the model may call, in `pick_tools` mode.
+    fn picks_by_calling(&self, call: &ToolCall, conversation: &Conversation) -> bool {
+        self.pick_mode()
+            && Builtin::from_name(&call.name).is_none()
+            && conversation.may_call(&call.name)
+            && !self.session.state().picked_tools.contains(&call.name)
     }
 
-    /// `tool` as the session offers it now (its description changes once picked).
-    fn reoffer(&self, tool: &OfferedTool) -> OfferedTool {
-        let pick_mode = self.input.template.tool_disclosure == unfold_documents::template::ToolDisclosure::PickTools;
-        match self.tools.get(tool.name.as_str()) {
-            Some(definition) => self.session.state().offer(definition, pick_mode),
-            None => tool.clone(),
-        }
+    /// Whether the template offers tools by their briefs until picked (`pick_tools`, spec 4.4).
+    fn pick_mode(&self) -> bool {
+        self.input.template.tool_disclosure == unfold_documents::template::ToolDisclosure::PickTools
+    }
+
+    /// `tools` as the session offers them now: a picked tool in full, `pick_tools` for the others.
+    fn reoffer(&self, tools: &[OfferedTool]) -> Vec<OfferedTool> {
+        let offered = tools
+            .iter()
+            .map(|tool| match self.tools.get(tool.name.as_str()) {
+                Some(definition) => self.session.state().offer(definition, self.pick_mode()),
+                None => tool.clone(),
+            })
+            .collect();
+        crate::render::with_pick_tools(offered, self.session.state(), self.pick_mode())
     }
 
     /// Makes tools callable in the running conversation: a tool sent hidden is allowed or loaded
@@ -506,15 +527,13 @@ impl<'a> Run<'a, '_> {
                 });
                 continue;
             }
-            let pick_mode =
-                self.input.template.tool_disclosure == unfold_documents::template::ToolDisclosure::PickTools;
             // Builtins stay last, as in a rendered tool list.
             let at = offered.iter().position(|t| Builtin::from_name(&t.name).is_some()).unwrap_or(offered.len());
-            offered.insert(at, self.session.state().offer(tool, pick_mode));
+            offered.insert(at, self.session.state().offer(tool, self.pick_mode()));
             injected.push(tool.name.clone());
         }
         if !injected.is_empty() {
-            conversation.set_tools(offered);
+            conversation.set_tools(self.reoffer(&offered));
             self.emit(EventKind::ToolsInjected { section_key, tool_names: injected, delivery: ToolDelivery::Listed });
         }
     }
@@ -548,8 +567,9 @@ impl<'a> Run<'a, '_> {
     fn withdraw(&mut self, conversation: &mut Conversation, names: &[String]) {
         let removed: Vec<String> = names.iter().filter(|name| conversation.sends(name)).cloned().collect();
         if !removed.is_empty() {
-            let tools = conversation.tools().iter().filter(|t| !removed.contains(&t.name)).cloned().collect();
-            conversation.set_tools(tools);
+            let tools: Vec<OfferedTool> =
+                conversation.tools().iter().filter(|t| !removed.contains(&t.name)).cloned().collect();
+            conversation.set_tools(self.reoffer(&tools));
             self.emit(EventKind::ToolsRemoved { tool_names: removed });
         }
     }
@@ -746,7 +766,13 @@ impl<'a> Run<'a, '_> {
                 CallOutcome::succeeded(json!({ "picked": names, "message": "Already picked." }))
             }
             Ok(new) => {
-                CallOutcome { success: true, result: json!({ "picked": names }), effect: CallEffect::Picked(new) }
+                let specifications: Vec<Value> = names
+                    .iter()
+                    .filter_map(|name| self.tools.get(name.as_str()))
+                    .map(|tool| json!({ "name": tool.name, "description": tool.description, "parameters": tool.parameters }))
+                    .collect();
+                let result = json!({ "picked": names, "tools": specifications });
+                CallOutcome { success: true, result, effect: CallEffect::Picked(new) }
             }
         }
     }

@@ -71,12 +71,21 @@ impl SessionState {
         self.params.get(name).or_else(|| template.params.get(name)).map(String::as_str)
     }
 
-    /// `tool` as offered in this state: in `pick_tools` mode by its brief until picked.
+    /// `tool` as offered in this state: in `pick_tools` mode, until picked, as km_tools offers it,
+    /// by its brief (its description where it has none) and with no parameters.
     pub(crate) fn offer(&self, tool: &Tool, pick_mode: bool) -> OfferedTool {
-        let description = match (&tool.brief, pick_mode && !self.picked_tools.contains(&tool.name)) {
-            (Some(brief), true) => brief,
-            _ => &tool.description,
-        };
-        OfferedTool { name: tool.name.clone(), description: description.clone(), parameters: tool.parameters.clone() }
+        if pick_mode && !self.picked_tools.contains(&tool.name) {
+            let description = tool.brief.as_ref().unwrap_or(&tool.description);
+            return OfferedTool {
+                name: tool.name.clone(),
+                description: description.clone(),
+                parameters: serde_json::json!({ "type": "object", "properties": {} }),
+            };
+        }
+        OfferedTool {
+            name: tool.name.clone(),
+            description: tool.description.clone(),
+            parameters: tool.parameters.clone(),
+        }
     }
 }

@@ -339,10 +339,11 @@ fn restart_limit_ends_the_restart_run_only() {
 }
 
 #[test]
-fn the_same_call_three_times_in_a_row_is_a_loop() {
+fn the_same_call_a_third_time_is_warned_and_a_fourth_is_a_loop() {
     let trace = check(
         &fixture(),
         json!({ "script": [
+            { "call": "lookup", "args": { "id": 7 } },
             { "call": "lookup", "args": { "id": 7 } },
             { "call": "lookup", "args": { "id": 7 } },
             { "call": "lookup", "args": { "id": 7 } },
@@ -356,7 +357,10 @@ fn the_same_call_three_times_in_a_row_is_a_loop() {
     call 2 [lookup, broken, read_section]
       lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
     call 3 [lookup, broken, read_section]
-    LIMIT repeated_tool_call 3
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+      LOOP WARNING lookup 3 times in 10 calls
+    call 4 [lookup, broken, read_section]
+    LIMIT repeated_tool_call 4
     loop_detected -
 
     [restart]
@@ -365,9 +369,45 @@ fn the_same_call_three_times_in_a_row_is_a_loop() {
     call 2 [lookup, broken, read_section]
       lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
     call 3 [lookup, broken, read_section]
-    LIMIT repeated_tool_call 3
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+      LOOP WARNING lookup 3 times in 10 calls
+    call 4 [lookup, broken, read_section]
+    LIMIT repeated_tool_call 4
     loop_detected -
     "#);
+}
+
+#[test]
+fn a_repeating_pair_of_calls_is_warned_in_the_result_the_model_reads() {
+    let script = scenario(json!({ "script": [
+        { "calls": [{ "call": "lookup", "args": { "id": 7 } }, { "call": "broken", "args": { "q": "x" } }] },
+        { "calls": [{ "call": "lookup", "args": { "id": 7 } }, { "call": "broken", "args": { "q": "x" } }] },
+        { "say": "Done." }
+    ]}));
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let comparison = runtime
+        .block_on(unfold_engine::compare::compare_with_requests(&fixture(), &script, &[AdapterKind::Dynamic]))
+        .unwrap();
+    let run = &comparison.report.runs[0];
+    assert_snapshot!(trace(run), @r#"
+    call 1 [lookup, broken, read_section]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+      broken {"q":"x"} -> failed "backend down"
+    call 2 [lookup, broken, read_section]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+      broken {"q":"x"} -> failed "backend down"
+      LOOP WARNING lookup, broken repeated
+    call 3 [lookup, broken, read_section]
+    completed "Done."
+    "#);
+    let last = comparison.requests[0].calls.last().unwrap();
+    let messages = last.body["messages"].as_array().unwrap();
+    let content = messages.last().unwrap()["content"].as_str().unwrap();
+    assert!(
+        content.starts_with("backend down\n\nLoop warning: your calls `lookup`, `broken` have repeated"),
+        "{content}"
+    );
+    assert_eq!(run.status, unfold_engine::RunStatus::Completed, "warned once, the model stopped");
 }
 
 #[test]
@@ -466,7 +506,7 @@ fn pick_tools_restarts_only_under_the_restart_adapter() {
     assert_snapshot!(traces(&report), @r#"
     [dynamic]
     call 1 [lookup, broken, read_section, pick_tools]
-      pick_tools {"tools":["lookup"]} -> ok {"picked":["lookup"]}
+      pick_tools {"tools":["lookup"]} -> ok {"picked":["lookup"],"tools":[{"name":"lookup","description":"Look up an issue by id.","parameters":{"type":"object","properties":{"id":{"type":"integer"}}}}]}
     call 2 [lookup, broken, read_section, pick_tools]
       lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
     call 3 [lookup, broken, read_section, pick_tools]
@@ -474,7 +514,7 @@ fn pick_tools_restarts_only_under_the_restart_adapter() {
 
     [restart]
     call 1 [lookup, broken, read_section, pick_tools]
-      pick_tools {"tools":["lookup"]} -> ok {"picked":["lookup"]}
+      pick_tools {"tools":["lookup"]} -> ok {"picked":["lookup"],"tools":[{"name":"lookup","description":"Look up an issue by id.","parameters":{"type":"object","properties":{"id":{"type":"integer"}}}}]}
     RESTART tools_picked [] -> attempt 2
     call 2 [lookup, broken, read_section, pick_tools]
       lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
@@ -749,4 +789,59 @@ fn a_provider_that_takes_its_tools_once_runs_the_dynamic_adapter_as_the_restart_
     assert_eq!(event, &expected);
     let restart_on_fixed_tools = run_on_fixed_tools(AdapterKind::Restart);
     assert_eq!(trace(&restart_on_fixed_tools), trace(restart), "the restart adapter needs no substitute");
+}
+
+/// The tools of each model call's request, as sent: name, description, parameters; and the
+/// enum of `pick_tools`' names when it is sent.
+fn sent_tools(comparison: &unfold_engine::compare::Comparison, lane: &str) -> Vec<Vec<serde_json::Value>> {
+    let run = comparison.requests.iter().find(|run| run.lane.name() == lane).unwrap();
+    run.calls.iter().map(|call| call.body["tools"].as_array().cloned().unwrap_or_default()).collect()
+}
+
+#[test]
+fn pick_tools_offers_unpicked_tools_as_km_tools_does_and_a_direct_call_picks() {
+    let mut template = fixture();
+    template.tool_disclosure = ToolDisclosure::PickTools;
+    let script = scenario(json!({ "script": [
+        { "call": "broken", "args": {} },
+        { "call": "pick_tools", "args": { "tools": ["lookup"] } },
+        { "say": "Done." }
+    ]}));
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let comparison = runtime
+        .block_on(unfold_engine::compare::compare_with_requests(&template, &script, &[AdapterKind::Dynamic]))
+        .unwrap();
+    let calls = sent_tools(&comparison, "dynamic");
+    let tool = |call: usize, name: &str| {
+        calls[call].iter().find(|t| t["function"]["name"] == name).map(|t| t["function"].clone())
+    };
+    // Call 1: unpicked tools by their brief (or description) with no parameters; pick_tools'
+    // names are the unpicked ones.
+    let lookup = tool(0, "lookup").unwrap();
+    assert_eq!(lookup["description"], "Look up an issue.");
+    assert_eq!(lookup["parameters"], json!({ "type": "object", "properties": {} }));
+    assert_eq!(
+        tool(0, "pick_tools").unwrap()["parameters"]["properties"]["tools"]["items"]["enum"],
+        json!(["lookup", "broken"])
+    );
+    // Calling `broken` directly ran it and picked it: call 2 sends it in full, and only
+    // `lookup` is left to pick.
+    assert_eq!(tool(1, "broken").unwrap()["parameters"], template.tools[1].parameters);
+    assert_eq!(tool(1, "pick_tools").unwrap()["parameters"]["properties"]["tools"]["items"]["enum"], json!(["lookup"]));
+    // The pick's result holds the picked tools' specifications; every tool is picked, so
+    // pick_tools is no longer sent.
+    let report = &comparison.report.runs[0];
+    let picked = report
+        .events
+        .iter()
+        .find_map(|e| match &e.kind {
+            unfold_engine::EventKind::ToolCall { name, result, .. } if name == "pick_tools" => Some(result.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(picked["tools"][0]["name"], "lookup");
+    assert_eq!(picked["tools"][0]["description"], "Look up an issue by id.");
+    assert_eq!(picked["tools"][0]["parameters"], template.tools[0].parameters);
+    assert_eq!(tool(2, "pick_tools"), None);
+    assert_eq!(tool(2, "lookup").unwrap()["description"], "Look up an issue by id.");
 }

@@ -69,7 +69,9 @@ fn expected(template: &Template, state: &SessionState) -> Expected {
             out.offered.push(builtin.name().to_owned());
         }
     }
-    if template.tool_disclosure == ToolDisclosure::PickTools {
+    // km_tools' rule: pick_tools while a tool offered is not picked.
+    let unpicked = out.offered.iter().any(|n| Builtin::from_name(n).is_none() && !state.picked_tools.contains(n));
+    if template.tool_disclosure == ToolDisclosure::PickTools && unpicked {
         out.offered.push(Builtin::PickTools.name().to_owned());
     }
     out
@@ -130,6 +132,10 @@ fn check_render(template: &Template, state: &SessionState) -> Result<(), TestCas
                     tool.brief.as_ref().unwrap_or(&tool.description)
                 };
                 prop_assert_eq!(&offered.description, want);
+                // Unpicked, it has no parameters until picked or called.
+                let picked = state.picked_tools.contains(&tool.name);
+                let empty = serde_json::json!({ "type": "object", "properties": {} });
+                prop_assert_eq!(&offered.parameters, if picked { &tool.parameters } else { &empty });
             }
         }
     }

@@ -74,6 +74,7 @@ pub fn trace(run: &RunReport) -> String {
                     removed.join(", ")
                 )
             }
+            EventKind::LoopWarning { found, .. } => format!("  LOOP WARNING {}", found.summary()),
             EventKind::LimitReached { limit, value } => format!("LIMIT {} {value}", name(limit)),
             EventKind::RunCompleted { status, final_text, .. } => {
                 format!("{} {}", name(status), final_text.as_deref().map_or("-".into(), |t| format!("{t:?}")))
