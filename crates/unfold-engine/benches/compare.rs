@@ -1,14 +1,17 @@
 //! Benchmark of a scripted comparison: a 200-step scenario on `examples/task-executor.unfold.json`
-//! (lookups with distinct ids, a `read_section` of `context` early, searches, a final `say`) under
-//! both adapters, on a tokio current-thread runtime; the target is a median of at most 20 ms. Run
-//! with `cargo bench -p unfold-engine --bench compare`.
+//! (lookups with distinct ids, a `read_section` of `context` early, searches, a final `say`) on a
+//! tokio current-thread runtime, priced with the prompt cache analysis (Anthropic's rules, as the
+//! shipped prices have them for Claude Sonnet 4.5): under the dynamic and restart adapters (target:
+//! a median of at most 20 ms) and under all four (target: under 40 ms). Run with
+//! `cargo bench -p unfold-engine --bench compare`.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
+use unfold_documents::prices::{Prices, Pricing};
 use unfold_documents::{Scenario, Template};
-use unfold_engine::{compare, AdapterKind, RunStatus};
+use unfold_engine::{compare, AdapterKind, ComparisonReport, RunStatus};
 
 const TEMPLATE: &str = include_str!("../../../examples/task-executor.unfold.json");
 const STEPS: usize = 200;
@@ -40,28 +43,48 @@ fn scenario() -> Scenario {
     Scenario::from_json(document.to_string().as_bytes()).expect("the bench scenario is valid")
 }
 
-fn compare_both_adapters(c: &mut Criterion) {
+/// Compares and prices every run, the baseline too: what `unfold compare --price-as` does.
+fn compare_and_price(
+    template: &Template,
+    scenario: &Scenario,
+    adapters: &[AdapterKind],
+    pricing: &Pricing,
+) -> ComparisonReport {
+    let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a current-thread runtime");
+    let mut report = runtime.block_on(compare(template, scenario, adapters)).expect("the comparison runs");
+    report.price(pricing);
+    report
+}
+
+fn compare_adapters(c: &mut Criterion) {
     let template = Template::from_json(TEMPLATE.as_bytes()).expect("the example template loads");
     let scenario = scenario();
     assert_eq!(scenario.script.len(), STEPS);
-    let adapters = [AdapterKind::Dynamic, AdapterKind::Restart];
-    let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a current-thread runtime");
-    let report = runtime.block_on(compare(&template, &scenario, &adapters)).expect("the comparison runs");
+    let pricing = Prices::shipped().pricing("claude-sonnet-4-5").expect("the shipped prices have it");
+    let both = [AdapterKind::Dynamic, AdapterKind::Restart];
+    let report = compare_and_price(&template, &scenario, &AdapterKind::ALL, &pricing);
     for run in &report.runs {
         assert_eq!(run.status, RunStatus::Completed, "{:?}", run.counters);
+        let cost = run.cost.as_ref().expect("priced");
         eprintln!(
-            "{}: {} model calls, {} restarts, {} tool calls, {} events",
+            "{}: {} model calls, {} restarts, {} tool calls, {} events, {} prompt tokens, {} cacheable, ${:.4} (${:.4} with the cache)",
             run.adapter.name(),
             run.counters.model_calls,
             run.counters.restarts,
             run.counters.tool_calls,
-            run.events.len()
+            run.events.len(),
+            run.counters.prompt_tokens,
+            cost.cacheable_prompt_tokens,
+            cost.total,
+            cost.total_with_cache,
         );
     }
-    c.bench_function(&format!("compare/task-executor/{STEPS}-steps/both"), |b| {
-        b.iter(|| runtime.block_on(compare(black_box(&template), black_box(&scenario), black_box(&adapters))))
-    });
+    for (name, adapters) in [("both", &both[..]), ("all-four", &AdapterKind::ALL[..])] {
+        c.bench_function(&format!("compare/task-executor/{STEPS}-steps/{name}/priced"), |b| {
+            b.iter(|| compare_and_price(black_box(&template), black_box(&scenario), black_box(adapters), &pricing))
+        });
+    }
 }
 
-criterion_group!(benches, compare_both_adapters);
+criterion_group!(benches, compare_adapters);
 criterion_main!(benches);
