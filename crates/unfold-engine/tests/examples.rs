@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use unfold_documents::Scenario;
-use unfold_engine::{compare, AdapterKind, Session};
+use unfold_engine::prompt_prefix::PrefixBreak;
+use unfold_engine::{compare, tokens, AdapterKind, EventKind, Session};
 
 use unfold_test_support::{load_template, repo};
 
@@ -173,4 +174,103 @@ fn the_prompt_cache_changes_the_winner_of_the_just_in_time_example() {
     assert!(dynamic.total < all_full.total, "without the cache, disclosure is cheaper");
     assert!(dynamic.total_with_cache > all_full.total_with_cache, "with it, showing everything is");
     assert_eq!(dynamic.prefix_breaks.tools_changed, 4, "one break per area read");
+}
+
+/// The two adapters that keep the prompt start (spec 10) on every bundled example: the deferred
+/// run's first call costs what the dynamic run's does (a deferred tool costs nothing until
+/// loaded), the allowed_tools run's costs the dynamic one's plus every hidden definition and the
+/// callable subset, and neither breaks its prompt start except where the dynamic run restarts
+/// too (`open_sections`), a plugin changes the tools or a pick describes them anew.
+#[test]
+fn allowed_tools_and_deferred_on_every_bundled_example() {
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    for (template_file, scenario_file) in example_pairs() {
+        let template = load_template(&format!("examples/{template_file}"));
+        let scenario = Scenario::load(&repo(&format!("examples/{scenario_file}"))).unwrap();
+        let comparison = runtime
+            .block_on(unfold_engine::compare::compare_with_requests(&template, &scenario, &AdapterKind::ALL))
+            .unwrap();
+        let calls = |adapter: AdapterKind| -> Vec<(u64, Option<PrefixBreak>)> {
+            let run = comparison.report.runs.iter().find(|run| run.adapter == adapter).unwrap();
+            run.events
+                .iter()
+                .filter_map(|event| match &event.kind {
+                    EventKind::ModelCall { prompt_tokens, prefix, .. } => {
+                        Some((*prompt_tokens, prefix.as_ref().unwrap().broke))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let (dynamic, allowed, deferred) =
+            (calls(AdapterKind::Dynamic), calls(AdapterKind::AllowedTools), calls(AdapterKind::Deferred));
+        let at = format!("{template_file} / {scenario_file}");
+        assert_eq!(deferred[0].0, dynamic[0].0, "{at}: deferred call 1");
+        let first_body = |lane: &str| {
+            let run = comparison.requests.iter().find(|run| run.lane.name() == lane).unwrap();
+            run.calls[0].body.clone()
+        };
+        let tools_tokens = |body: &serde_json::Value| tokens::count_text(&body["tools"].to_string());
+        let subset = first_body("allowed_tools")["tool_choice"]["allowed_tools"]["tools"]
+            .as_array()
+            .map(|tools| tools.iter().map(|t| t["function"]["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let by_hand = dynamic[0].0 - tools_tokens(&first_body("dynamic"))
+            + tools_tokens(&first_body("allowed_tools"))
+            + tokens::count_text(&serde_json::to_string(&subset).unwrap());
+        assert_eq!(allowed[0].0, by_hand, "{at}: allowed_tools call 1");
+        let plugin_changes = !scenario.tool_changes.is_empty();
+        let reopens = scenario.script.iter().any(|step| format!("{step:?}").contains("open_sections"));
+        // A pick describes its tools anew under every adapter: a change of the tool list.
+        let picks = template.tool_disclosure == unfold_documents::template::ToolDisclosure::PickTools;
+        if !plugin_changes && !reopens && !picks {
+            for (adapter, calls) in [("allowed_tools", &allowed), ("deferred", &deferred)] {
+                assert!(calls.iter().all(|(_, broke)| broke.is_none()), "{at}: {adapter} keeps its prompt start");
+            }
+        }
+    }
+}
+
+/// Where the prompt cache changes the winner again: reading each area just before its tools,
+/// the deferred adapter sends the dynamic adapter's tokens (41.6 % fewer than the baseline) and
+/// keeps its prompt start, so with the cache it is the cheapest of all five runs; allowed_tools
+/// sends more but also never breaks its start, and beats the baseline with the cache.
+#[test]
+fn with_the_cache_deferred_wins_the_just_in_time_example() {
+    let template = load_template("examples/coding-agent.unfold.json");
+    let scenario = Scenario::load(&repo("examples/coding-agent-just-in-time.scenario.json")).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let mut report = runtime.block_on(compare(&template, &scenario, &AdapterKind::ALL)).unwrap();
+    report.price(&unfold_documents::prices::Prices::shipped().pricing("claude-sonnet-4-5").unwrap());
+    let baseline = report.baseline.as_ref().unwrap();
+    let saved: Vec<f64> = baseline.savings.iter().map(|s| s.saved_percent.unwrap()).collect();
+    assert_eq!(saved, [41.7, -17.6, 13.1, 41.6]);
+    let with_cache = |run: &unfold_engine::RunReport| run.cost.as_ref().unwrap().total_with_cache;
+    let mut order: Vec<(&str, f64)> = report.runs.iter().map(|run| (run.adapter.name(), with_cache(run))).collect();
+    order.push(("baseline", with_cache(&baseline.run)));
+    order.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let names: Vec<&str> = order.iter().map(|(name, _)| *name).collect();
+    assert_eq!(names, ["deferred", "allowed_tools", "baseline", "dynamic", "restart"]);
+}
+
+/// Every bundled scenario with its template.
+fn example_pairs() -> Vec<(&'static str, &'static str)> {
+    let task_executor = ["lookup-first", "plugin-adds-tool", "read-context-then-search", "style-only"];
+    let mut pairs: Vec<(&str, &str)> = vec![
+        ("incident-runbook.unfold.json", "incident-runbook.scenario.json"),
+        ("code-review.unfold.json", "code-review.scenario.json"),
+        ("support-desk.unfold.json", "support-desk.scenario.json"),
+        ("support-agent.unfold.json", "support-agent-refund.scenario.json"),
+        ("coding-agent.unfold.json", "coding-agent-fix-test.scenario.json"),
+        ("coding-agent.unfold.json", "coding-agent-tour.scenario.json"),
+        ("coding-agent.unfold.json", "coding-agent-just-in-time.scenario.json"),
+    ];
+    let scenarios: Vec<String> = task_executor.iter().map(|name| format!("{name}.scenario.json")).collect();
+    let scenarios: &'static [String] = Box::leak(scenarios.into_boxed_slice());
+    pairs.extend(scenarios.iter().map(|s| ("task-executor.unfold.json", s.as_str())));
+    let bundled = std::fs::read_dir(repo("examples"))
+        .unwrap()
+        .filter(|e| e.as_ref().is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".scenario.json")));
+    assert_eq!(bundled.count(), pairs.len(), "every bundled scenario is paired");
+    pairs
 }
