@@ -524,7 +524,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
         );
         assert.deepEqual([...shown].sort(), [...expected].sort());
 
-        assert.equal(await waitFor(session, '[data-testid="divergence"]'), report.divergence.first.explanation);
+        assert.equal(await waitFor(session, '[data-testid="divergence"]'), report.divergences[0].first.explanation);
         await saveScreenshot(session, "compare", { readme: true });
         const counter = (key, lane) =>
           `return document.querySelector('[data-testid="counter-row"][data-counter="${key}"] [data-testid="counter-${lane}"]')?.textContent ?? null;`;

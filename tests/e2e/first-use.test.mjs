@@ -7,10 +7,13 @@
 // history shows a comparison as one group with its all-FULL baseline named so; every problem (the
 // template's, the preview's, a tool not applied, the scenario's calls that will fail) is listed in one
 // place on both pages, and a run whose tool calls failed ends as a warning; and the first start
-// prints no error about the log folder, its preview splitting the prompt's tokens.
+// prints no error about the log folder, its preview splitting the prompt's tokens; and a first
+// comparison under all four adapters reads at that width: a lane, a difference column and a first
+// divergence for each run against the first.
 // Screenshots of each state land in the harness's temp dir (kept with UNFOLD_E2E_KEEP=1). Run:
 // `node --test tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -303,6 +306,78 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
         "the restored edit in the preview",
       );
     });
+  });
+
+  it("compares under all four adapters: a lane, a difference column and a divergence each, as the command line reports", async (t) => {
+    const template = deepCopy("four.unfold.json");
+    const scenario = join(workDir, "read-context-then-search.scenario.json");
+    copyFileSync(join(ROOT, "examples/read-context-then-search.scenario.json"), scenario);
+    const adapters = ["dynamic", "restart", "allowed_tools", "deferred"];
+    const report = JSON.parse(
+      execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--adapters", adapters.join(",")], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, UNFOLD_HISTORY: "off" },
+      }),
+    );
+    await withApp(
+      t,
+      template,
+      async (session) => {
+        await narrow(session);
+        for (const adapter of ["allowed_tools", "deferred"]) await click(session, `[data-testid="adapter-${adapter}"]`);
+        await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
+        await click(session, '[data-testid="run-comparison"]');
+        await waitUntil(
+          session,
+          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
+          (status) => status === "finished",
+          "the comparison finished",
+        );
+        const lanes = await evaluate(session, `return [...document.querySelectorAll('[data-testid="lane"]')].map((lane) => lane.dataset.lane);`);
+        assert.deepEqual(lanes, [...adapters, "baseline"]);
+        // Each run's prompt tokens are the command line's, each difference is against the first run.
+        const shown = await evaluate(
+          session,
+          `const row = document.querySelector('[data-testid="counter-row"][data-counter="prompt_tokens"]');
+           const number = (cell) => Number((cell?.textContent ?? 'NaN').replace(/[,+\\s]/g, ''));
+           return { runs: ${JSON.stringify(adapters)}.map((lane) => number(row.querySelector('[data-testid="counter-' + lane + '"] .value'))),
+                    deltas: [...row.querySelectorAll('[data-testid="counter-delta"]')].map((cell) => [cell.dataset.lane, cell.dataset.against, number(cell)]) };`,
+        );
+        const tokens = report.runs.map((run) => run.counters.prompt_tokens);
+        assert.deepEqual(shown.runs, tokens);
+        assert.deepEqual(shown.deltas, adapters.slice(1).map((lane, i) => [lane, "dynamic", tokens[i + 1] - tokens[0]]));
+        const divergences = await evaluate(
+          session,
+          `return [...document.querySelectorAll('[data-testid="divergence"]')].map((line) => [line.dataset.right, line.textContent]);`,
+        );
+        assert.deepEqual(
+          divergences.map(([right]) => right),
+          ["restart", "allowed_tools", "deferred"],
+        );
+        for (const [index, [, text]] of divergences.entries()) {
+          const first = report.divergences[index].first;
+          assert.ok(text.includes(first ? first.explanation : "none"), `${text} says the command line's divergence`);
+        }
+        // The injections say how the tools arrived.
+        const injected = await evaluate(
+          session,
+          `return [...document.querySelectorAll('[data-testid="timeline-event"][data-type="tools_injected"]')].map((e) => e.dataset.lane + ": " + e.textContent);`,
+        );
+        assert.ok(injected.some((line) => /^allowed_tools: tools allowed/.test(line)), JSON.stringify(injected));
+        assert.ok(injected.some((line) => /^deferred: tools loaded by reference/.test(line)), JSON.stringify(injected));
+        const spill = await evaluate(
+          session,
+          `const results = document.querySelector('[data-testid="compare-results"]');
+           return results.scrollWidth - results.clientWidth;`,
+        );
+        assert.ok(spill <= 1, `nothing spills sideways (${spill} px)`);
+        await saveScreenshot(session, "compare-four-adapters-1024-dark");
+        await evaluate(session, `document.querySelector('[data-testid="timeline-lanes"]').scrollIntoView(); return true;`);
+        await saveScreenshot(session, "compare-four-lanes-1024-dark");
+      },
+      scenario,
+    );
   });
 
   it("closes the event detail with its button and with Escape, and never squeezes the counters or the lanes", async (t) => {

@@ -181,7 +181,8 @@ describe("CompareView", () => {
   it("names the first divergence in the report's words and highlights its events", async () => {
     await openAndRun();
     const report = lookupFirstReport();
-    expect(byTestId("divergence").textContent).toBe(report.divergence?.first?.explanation);
+    expect(report.divergences).toHaveLength(1);
+    expect(all('[data-testid="divergence"]').map((line) => line.textContent)).toEqual([report.divergences[0]?.first?.explanation]);
     const highlighted = all('[data-testid="timeline-event"][data-divergence="true"], [data-testid="run-end"][data-divergence="true"]');
     expect(highlighted.map((e) => ({ lane: e.dataset.lane, seq: Number(e.dataset.seq) }))).toEqual(divergencePlaces(report));
     expect(highlighted[0]?.textContent).toContain("first divergence");
@@ -198,7 +199,7 @@ describe("CompareView", () => {
       expect([cell("dynamic"), cell("restart"), cell("delta"), cell("baseline")]).toEqual([
         String(row.values.dynamic),
         String(row.values.restart),
-        signed(row.delta ?? 0),
+        signed(row.deltas.restart ?? 0),
         String(row.values.baseline),
       ]);
     }
@@ -661,7 +662,102 @@ describe("CompareView models", () => {
     expect(picker.title).toBe("Scripted (the scenario's script)");
     expect(runButton().title).toBe("Replay the scenario under the dynamic and restart adapters and the all-FULL baseline (Ctrl+Enter)");
     expect(container.querySelector('[data-testid="live-note"]')).toBeNull();
-    expect(container.querySelector('[data-testid="live-adapter-dynamic"]')).toBeNull();
+  });
+
+  it("offers the four adapters for the script too, dynamic and restart ticked, each explained in its title", async () => {
+    await openWithProfiles();
+    const boxes = all('[data-testid^="adapter-"]') as HTMLInputElement[];
+    expect(boxes.map((box) => [box.dataset.testid, box.checked])).toEqual([
+      ["adapter-dynamic", true],
+      ["adapter-restart", true],
+      ["adapter-allowed_tools", false],
+      ["adapter-deferred", false],
+    ]);
+    expect(boxes.map((box) => box.closest("label")?.textContent.trim())).toEqual(["dynamic", "restart", "allowed tools", "deferred"]);
+    for (const box of boxes) expect(box.closest("label")?.title).not.toBe("");
+    expect(byTestId("adapter-allowed_tools").closest("label")?.title).toBe(
+      "Sends every tool from the first call; reading a section widens the callable subset (OpenAI allowed_tools), so the prompt start never changes",
+    );
+  });
+
+  it("keeps the adapters ticked when switching between the script and a live model", async () => {
+    await openWithProfiles();
+    await click(byTestId("adapter-deferred"));
+    await choose(byTestId("comparison-model"), "live:local");
+    expect(runButton().title).toContain("under the dynamic, restart, and deferred adapters;");
+    await click(byTestId("adapter-dynamic"));
+    await choose(byTestId("comparison-model"), "scripted");
+    expect(runButton().title).toBe("Replay the scenario under the restart and deferred adapters and the all-FULL baseline (Ctrl+Enter)");
+  });
+
+  it("cannot compare the script with no adapter ticked, and says why", async () => {
+    const { platform, store } = await openWithProfiles();
+    await click(byTestId("adapter-dynamic"));
+    expect(runButton().title).toBe("Replay the scenario under the restart adapter and the all-FULL baseline (Ctrl+Enter)");
+    await click(byTestId("adapter-restart"));
+    expect(runButton().disabled).toBe(true);
+    expect(runButton().title).toBe("Tick at least one adapter to compare");
+    await act(() => store.run());
+    expect(platform.argsOf("runComparison")).toEqual([]);
+  });
+
+  it("runs the script under all four adapters ticked, in order, then the baseline: a lane, a column and a divergence for each", async () => {
+    const { platform } = await openWithProfiles();
+    await click(byTestId("adapter-allowed_tools"));
+    await click(byTestId("adapter-deferred"));
+    expect(runButton().title).toBe(
+      "Replay the scenario under the dynamic, restart, allowed tools, and deferred adapters and the all-FULL baseline (Ctrl+Enter)",
+    );
+    await click(runButton());
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ adapters: ["dynamic", "restart", "allowed_tools", "deferred"], live: null });
+    expect(byTestId("run-status").dataset.status).toBe("finished");
+    expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual(["dynamic", "restart", "allowed_tools", "deferred", "baseline"]);
+    expect(all('[data-testid="lane-head"] h4').map((head) => head.textContent)).toEqual(["dynamic", "restart", "allowed tools", "deferred", "baseline"]);
+    expect(byTestId("timeline-lanes").className).toContain("lanes-5");
+    const counters = byTestId("counters");
+    expect([...counters.querySelectorAll("thead th")].map((th) => th.textContent)).toEqual([
+      "Counter",
+      "dynamic",
+      "restart",
+      "allowed tools",
+      "deferred",
+      "baseline",
+    ]);
+    // With more than two runs each later run's difference from the first sits under its value.
+    expect(counters.querySelector("caption")?.textContent).toBe("Counters · under each later run, its difference from dynamic");
+    const tokens = byTestId('counter-row"][data-counter="prompt_tokens');
+    expect(tokens.querySelector('[data-testid="counter-restart"] .value')?.textContent).toBe("1348");
+    const deltas = [...tokens.querySelectorAll<HTMLElement>('[data-testid="counter-delta"]')];
+    expect(deltas.map((cell) => [cell.dataset.lane, cell.dataset.against, cell.textContent])).toEqual([
+      ["restart", "dynamic", "+151"],
+      ["allowed_tools", "dynamic", "0"],
+      ["deferred", "dynamic", "0"],
+    ]);
+    // Every adapter's run has its savings against the baseline (the new two made dynamic's calls).
+    expect(["dynamic", "restart", "allowed_tools", "deferred"].map((adapter) => byTestId(`savings-${adapter}`).textContent)).toEqual([
+      "533 more (+80.3%)",
+      "684 more (+103.0%)",
+      "533 more (+80.3%)",
+      "533 more (+80.3%)",
+    ]);
+    const lines = all('[data-testid="divergence"]');
+    expect(lines.map((line) => [line.dataset.left, line.dataset.right])).toEqual([
+      ["dynamic", "restart"],
+      ["dynamic", "allowed_tools"],
+      ["dynamic", "deferred"],
+    ]);
+    const explanation = lookupFirstReport().divergences[0]?.first?.explanation ?? "";
+    expect(lines.map((line) => line.textContent)).toEqual([
+      `restart against dynamic: ${explanation}`,
+      "allowed tools against dynamic: none: the runs made the same calls with the same results and ended the same way",
+      "deferred against dynamic: none: the runs made the same calls with the same results and ended the same way",
+    ]);
+    // The injections of the two new lanes say how the tools reached the model.
+    const injected = (lane: string) =>
+      all(`[data-testid="timeline-event"][data-lane="${lane}"][data-type="tools_injected"]`).map((e) => e.textContent);
+    expect(injected("dynamic")[0]).toMatch(/^injected /);
+    expect(injected("allowed_tools")[0]).toMatch(/^tools allowed: /);
+    expect(injected("deferred")[0]).toMatch(/^tools loaded by reference: /);
   });
 
   it("says what a live run does and will run, with both adapters ticked", async () => {
@@ -669,8 +765,8 @@ describe("CompareView models", () => {
     await choose(byTestId("comparison-model"), "live:local");
     // The whole choice in the tooltip, however narrow the picker.
     expect(byTestId("comparison-model").title).toBe("local · qwen3");
-    expect((byTestId("live-adapter-dynamic") as HTMLInputElement).checked).toBe(true);
-    expect((byTestId("live-adapter-restart") as HTMLInputElement).checked).toBe(true);
+    expect((byTestId("adapter-dynamic") as HTMLInputElement).checked).toBe(true);
+    expect((byTestId("adapter-restart") as HTMLInputElement).checked).toBe(true);
     expect(byTestId("live-note").textContent).toContain(
       "A live run sends the scenario's user message to qwen3 at http://127.0.0.1:11434/v1 and does not use the script; the all-FULL baseline is not run.",
     );
@@ -704,9 +800,9 @@ describe("CompareView models", () => {
   it("cannot run live with no adapter ticked, and says why", async () => {
     await openWithProfiles();
     await choose(byTestId("comparison-model"), "live:local");
-    await click(byTestId("live-adapter-dynamic"));
+    await click(byTestId("adapter-dynamic"));
     expect(runButton().title).toContain("under the restart adapter;");
-    await click(byTestId("live-adapter-restart"));
+    await click(byTestId("adapter-restart"));
     expect(runButton().disabled).toBe(true);
     expect(runButton().title).toBe("Tick at least one adapter to run live");
   });
@@ -727,9 +823,9 @@ describe("CompareView models", () => {
   it("shows a live run of one adapter: its counters, chart and lane, no baseline and no divergence", async () => {
     const { platform } = await openWithProfiles();
     await choose(byTestId("comparison-model"), "live:local");
-    await click(byTestId("live-adapter-dynamic"));
+    await click(byTestId("adapter-dynamic"));
     await click(runButton());
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local", adapters: ["restart"] } });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ adapters: ["restart"], live: { profile: "local" } });
     expect(byTestId("run-status").textContent).toBe("Finished: restart completed");
     expect(byTestId("divergence").textContent).toBe("none: only one adapter ran");
     const counters = byTestId("counters");
@@ -777,7 +873,7 @@ describe("CompareView models", () => {
       "restart − dynamic",
     ]);
     expect(byTestId("counter-delta", byTestId('counter-row"][data-counter="prompt_tokens')).textContent).toBe("+151");
-    expect(byTestId("divergence").textContent).toBe(lookupFirstReport().divergence?.first?.explanation);
+    expect(byTestId("divergence").textContent).toBe(lookupFirstReport().divergences[0]?.first?.explanation);
     expect(all('[data-testid="counter-baseline"]')).toEqual([]);
   });
 
@@ -819,7 +915,7 @@ describe("CompareView price", () => {
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: null, priceAs: null });
     await choose(byTestId("price-as-picker"), "gpt-4o-mini");
     await click(runButton());
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ live: null, relaySession: null, priceAs: "gpt-4o-mini" });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ adapters: ["dynamic", "restart"], live: null, relaySession: null, priceAs: "gpt-4o-mini" });
     await choose(byTestId("price-as-picker"), "");
     await click(runButton());
     expect(platform.argsOf("runComparison")).toHaveLength(3);

@@ -1,10 +1,11 @@
 // The compare view: its toolbar (the scenario's file actions, the model a comparison asks (the
-// script, or a provider profile's real model under the adapters ticked, with what a live run does
-// and a warning when its key is not set), the model a scripted one is priced as, and the providers
+// script, or a provider profile's real model, with what a live run does and a warning when its key
+// is not set) and the adapters it runs under (any of the four, dynamic and restart ticked until
+// changed), the model a scripted one is priced as, and the providers
 // dialog, the relay session a template's relay sources take their tools from, Run and Cancel, the
 // exports), the question Run asks first about the template's sources not allowed
 // (RunSourcesDialog), the failure and notice, then the scenario panel beside the comparison (run
-// status, first divergence, counters, prompt-token chart, timeline) and the picked event's detail,
+// status, first divergences, counters, prompt-token chart, timeline) and the picked event's detail,
 // under the lanes (beside them in a window wide enough to leave them their width; see
 // compare.css), closed by its button or Escape with the focus back on the picked event; an empty
 // state while no scenario is open. The
@@ -15,10 +16,10 @@
 //   new-scenario, open-scenario, recent-scenarios,  the toolbar's scenario file actions (Save, Undo
 //     recent-scenario (data-path), save-scenario-as   and Redo: the header's save-button, undo-button
 //                                                     and redo-button, on this page the scenario's)
-//   comparison-model, live-adapter-<adapter>,       the model picker, the adapters of a live run,
-//     price-as-picker, providers-button               the model a scripted run is priced as (while
-//                                                     the prices know some), the providers dialog's
-//                                                     button
+//   comparison-model, adapter-<adapter>,            the model picker, the adapters a comparison
+//     price-as-picker, providers-button               runs under (scripted or live), the model a
+//                                                     scripted run is priced as (while the prices
+//                                                     know some), the providers dialog's button
 //   relay-session-picker                            the relay session a run attaches to (a template
 //                                                     with a relay source, while the relay has sessions)
 //   run-comparison, cancel-comparison,              Run (Ctrl+Enter), Cancel, the exports
@@ -45,6 +46,7 @@ import {
   notRunnable,
   priceAsOf,
   ranOnOthers,
+  scriptedModel,
   withAdapter,
   type ChosenProfile,
   type CompareState,
@@ -55,6 +57,7 @@ import {
 import { discards, laneViews } from "./timeline";
 import { Timeline } from "./Timeline";
 import { TokenChart } from "./TokenChart";
+import { ADAPTER_TITLES, adaptersText, laneName } from "./words";
 import "./compare.css";
 import { ProblemItems } from "../ProblemItems";
 import type { ProblemGroup } from "../problems/problemGroups";
@@ -137,7 +140,7 @@ export function CompareView({ store, template, problems }: { store: CompareStore
       <LiveNote state={state} />
       <CompareNotices store={store} state={state} />
       {scenario === null ? (
-        <EmptyState store={store} recent={state.recent} />
+        <EmptyState store={store} recent={state.recent} model={state.model} />
       ) : (
         <div className={layout.filter((name) => name !== "").join(" ")}>
           {scenarioShown && (
@@ -186,10 +189,10 @@ function eventButton(view: HTMLElement, place: PickedEvent): HTMLButtonElement |
 
 /** What Run will run, for its title. */
 export function runTitle(model: ComparisonModel, chosen: ChosenProfile | null): string {
-  if (model.kind === "scripted") return "Replay the scenario under the dynamic and restart adapters and the all-FULL baseline";
+  const adapters = adaptersText(model.adapters);
+  if (model.kind === "scripted") return `Replay the scenario under ${adapters} and the all-FULL baseline`;
   const to = chosen === null ? model.profile : `${chosen.profile.model} (${chosen.profile.name})`;
-  const adapters = `${model.adapters.join(" and ")} adapter${model.adapters.length === 1 ? "" : "s"}`;
-  return `Send the scenario's user message to ${to} under the ${adapters}; the script and the baseline are not used`;
+  return `Send the scenario's user message to ${to} under ${adapters}; the script and the baseline are not used`;
 }
 
 /** The model picker's value for `model`. */
@@ -197,7 +200,7 @@ function modelValue(model: ComparisonModel): string {
   return model.kind === "scripted" ? "scripted" : `live:${model.profile}`;
 }
 
-/** The model a comparison asks, the adapters of a live one, and the providers dialog's button. */
+/** The model a comparison asks, the adapters it runs under, and the providers dialog's button. */
 function ModelPicker({ store, state }: { store: CompareStore; state: CompareState }) {
   const { model } = state;
   const profiles = state.profiles?.profiles ?? [];
@@ -223,7 +226,7 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
           title={choices.find((choice) => choice.value === value)?.label}
           onChange={(event) => {
             const picked = event.target.value;
-            store.setModel(picked.startsWith("live:") ? liveModel(picked.slice("live:".length), model) : { kind: "scripted" });
+            store.setModel(picked.startsWith("live:") ? liveModel(picked.slice("live:".length), model) : scriptedModel(model));
           }}
         >
           {choices.map((choice) => (
@@ -235,20 +238,19 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
       </label>
       {/* A live run is priced as its own model: the choice is the script's only. */}
       {model.kind === "scripted" && state.pricedModels.length > 0 && <PriceAsPicker store={store} state={state} />}
-      {model.kind === "live" &&
-        ADAPTERS.map((adapter) => (
-          <label key={adapter} className="check">
-            <input
-              type="checkbox"
-              data-testid={`live-adapter-${adapter}`}
-              checked={model.adapters.includes(adapter)}
-              onChange={(event) => {
-                tick(adapter, event.target.checked);
-              }}
-            />{" "}
-            {adapter}
-          </label>
-        ))}
+      {ADAPTERS.map((adapter) => (
+        <label key={adapter} className="check" title={ADAPTER_TITLES[adapter]}>
+          <input
+            type="checkbox"
+            data-testid={`adapter-${adapter}`}
+            checked={model.adapters.includes(adapter)}
+            onChange={(event) => {
+              tick(adapter, event.target.checked);
+            }}
+          />{" "}
+          {laneName(adapter)}
+        </label>
+      ))}
       <button type="button" data-testid="providers-button" title="Edit the provider profiles live runs use" onClick={() => void store.openProviders()}>
         Providers…
       </button>
@@ -460,13 +462,13 @@ function CompareNotices({ store, state }: { store: CompareStore; state: CompareS
   );
 }
 
-function EmptyState({ store, recent }: { store: CompareStore; recent: RecentFile[] }) {
+function EmptyState({ store, recent, model }: { store: CompareStore; recent: RecentFile[]; model: ComparisonModel }) {
   return (
     <section className="compare-empty" aria-label="No scenario">
       <h2>No scenario is open</h2>
       <p>
         A scenario scripts one conversation: the user&apos;s message, the model&apos;s tool calls and its final answer. Running it
-        replays it under the dynamic and restart adapters, and once more with every section FULL, and shows where and at what price
+        replays it under {adaptersText(model.adapters)}, and once more with every section FULL, and shows where and at what price
         they differ.
       </p>
       <div className="start-actions">
@@ -532,7 +534,7 @@ function Results({
       <section className="pane compare-results" data-testid="compare-results" aria-label="Comparison">
         <p className="notice">
           {state.model.kind === "scripted"
-            ? "Not run yet. Run replays the scenario under the dynamic and restart adapters and the all-FULL baseline; the lanes fill in as the events arrive."
+            ? `Not run yet. Run replays the scenario under ${adaptersText(state.model.adapters)} and the all-FULL baseline; the lanes fill in as the events arrive.`
             : "Not run yet. Run sends the scenario's user message to the live model under the adapters ticked; the lanes fill in as the events arrive."}
         </p>
       </section>
@@ -558,8 +560,8 @@ function Results({
         <aside className="pane compare-detail" data-testid="event-detail-panel">
           <EventDetail
             picked={picked}
-            callIndex={callIndexOf(picked.event, run.events[picked.lane])}
-            discard={discards(run.events[picked.lane]).get(picked.event.seq) ?? null}
+            callIndex={callIndexOf(picked.event, run.events[picked.lane] ?? [])}
+            discard={discards(run.events[picked.lane] ?? []).get(picked.event.seq) ?? null}
             finished={run.report !== null}
             detail={state.detail}
             onClose={onCloseDetail}

@@ -5,9 +5,9 @@ import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import type { ComparisonReport } from "../platform";
-import { lookupFirstReport } from "../testing/fakeCompare";
+import { lookupFirstReport, reportUnder } from "../testing/fakeCompare";
 import { mountEachTest } from "../testing/testRoot";
-import { RunStatus, runStatusText } from "./RunStatus";
+import { DivergenceLine, divergenceLines, RunStatus, runStatusText } from "./RunStatus";
 import type { RunState } from "./store";
 
 let container: HTMLDivElement;
@@ -24,7 +24,7 @@ function finished(report: ComparisonReport): RunState {
     lanes: ["dynamic", "restart", "baseline"],
     started: ["dynamic", "restart", "baseline"],
     events: { dynamic: [], restart: [], baseline: [] },
-    writing: { dynamic: "", restart: "", baseline: "" },
+    writing: {},
     report,
     failure: null,
     inputs: "",
@@ -104,9 +104,12 @@ describe("the run status while the comparison runs", () => {
   /** A running comparison whose `started` lanes have the fixture report's events, the `ended` ones all of them. */
   function running(started: RunState["started"], ended: RunState["started"] = []): RunState {
     const report = lookupFirstReport();
-    const whole = { dynamic: report.runs[0]?.events ?? [], restart: report.runs[1]?.events ?? [], baseline: report.baseline?.events ?? [] };
-    const events = { dynamic: [], restart: [], baseline: [] } as RunState["events"];
-    for (const lane of started) events[lane] = ended.includes(lane) ? whole[lane] : whole[lane].filter((event) => event.type !== "run_completed");
+    const whole: RunState["events"] = { dynamic: report.runs[0]?.events ?? [], restart: report.runs[1]?.events ?? [], baseline: report.baseline?.events ?? [] };
+    const events: RunState["events"] = { dynamic: [], restart: [], baseline: [] };
+    for (const lane of started) {
+      const all = whole[lane] ?? [];
+      events[lane] = ended.includes(lane) ? all : all.filter((event) => event.type !== "run_completed");
+    }
     return { ...finished(report), status: "running", report: null, started, events };
   }
 
@@ -122,5 +125,65 @@ describe("the run status while the comparison runs", () => {
     );
     expect(runStatusText(running(["dynamic", "restart", "baseline"], ["dynamic"]))).toMatch(/^Running the restart and baseline runs side by side/);
     expect(runStatusText(running(["dynamic", "restart", "baseline"], ["dynamic", "baseline"]))).toMatch(/^Running the restart run \(2 of 3\)/);
+  });
+});
+
+describe("the first divergences", () => {
+  const same = "none: the runs made the same calls with the same results and ended the same way";
+
+  function lines(report: ComparisonReport): { text: string | null; left?: string; right?: string }[] {
+    act(() => {
+      root.render(<DivergenceLine report={report} />);
+    });
+    return [...container.querySelectorAll<HTMLElement>('[data-testid="divergence"]')].map((line) => ({
+      text: line.textContent,
+      ...(line.dataset.left === undefined ? {} : { left: line.dataset.left, right: line.dataset.right }),
+    }));
+  }
+
+  it("keeps one pair's line as it was, and says why there is none with one run", () => {
+    const report = lookupFirstReport();
+    const explanation = report.divergences[0]?.first?.explanation ?? "";
+    expect(lines(report)).toEqual([{ text: explanation }]);
+    expect(container.textContent).toBe(`First divergence: ${explanation}`);
+    expect(lines({ ...report, divergences: [{ left: "dynamic", right: "restart", first: null }] })).toEqual([{ text: same }]);
+    expect(lines(reportUnder(report, ["restart"], false))).toEqual([{ text: "none: only one adapter ran" }]);
+  });
+
+  it("gives each run after the first its line against the first, named by the pair, in the runs' order", () => {
+    const report = reportUnder(lookupFirstReport(), ["dynamic", "restart", "allowed_tools", "deferred"], true);
+    const explanation = lookupFirstReport().divergences[0]?.first?.explanation ?? "";
+    expect(divergenceLines(report)).toEqual([
+      `restart against dynamic: ${explanation}`,
+      `allowed tools against dynamic: ${same}`,
+      `deferred against dynamic: ${same}`,
+    ]);
+    expect(lines(report)).toEqual([
+      { text: `restart against dynamic: ${explanation}`, left: "dynamic", right: "restart" },
+      { text: `allowed tools against dynamic: ${same}`, left: "dynamic", right: "allowed_tools" },
+      { text: `deferred against dynamic: ${same}`, left: "dynamic", right: "deferred" },
+    ]);
+    expect(container.textContent).toMatch(/^First divergences:/);
+  });
+
+  it("names the first run's pairs whichever adapter ran first", () => {
+    const report = reportUnder(lookupFirstReport(), ["deferred", "allowed_tools"], false);
+    expect(divergenceLines(report)).toEqual([same]);
+    const three = reportUnder(lookupFirstReport(), ["deferred", "allowed_tools", "dynamic"], false);
+    expect(divergenceLines(three)).toEqual([`allowed tools against deferred: ${same}`, `dynamic against deferred: ${same}`]);
+  });
+});
+
+describe("the run status of four adapters", () => {
+  it("names the lanes in words, and counts them out of all five", () => {
+    const report = reportUnder(lookupFirstReport(), ["dynamic", "restart", "allowed_tools", "deferred"], true);
+    const lanes: RunState["lanes"] = ["dynamic", "restart", "allowed_tools", "deferred", "baseline"];
+    const run: RunState = { ...finished(report), lanes, started: lanes };
+    expect(runStatusText(run)).toBe(
+      "Finished: dynamic completed, restart completed, allowed tools completed, deferred completed, baseline completed",
+    );
+    const events = report.runs[2]?.events.filter((event) => event.type !== "run_completed") ?? [];
+    const running: RunState = { ...run, status: "running", report: null, started: ["allowed_tools"], events: { allowed_tools: events } };
+    expect(runStatusText(running)).toBe(`Running the allowed tools run (3 of 5): ${String(events.length)} events so far`);
   });
 });

@@ -1,18 +1,18 @@
 // Where the comparison is (running which of its lanes, or all side by side, with how many events so far, finished with
 // how each run ended in words, with its failed tool calls, cancelled, or failed and why) and, once it
-// finished, its first divergence in the report's own words (none when one adapter ran live). A
+// finished, its first divergences in the report's own words: one per run after the first, against
+// the first, each named by its pair when there are several (none when one adapter ran). A
 // finished comparison in which a run did not complete, or a tool call failed, is shown as a warning,
 // not as a success; results from before the last change to the scenario or template say so.
-import type { ComparisonReport, Lane } from "../platform";
+import type { ComparisonReport, Divergence, Lane } from "../platform";
 import type { RunState } from "./store";
-import { LANES } from "./timeline";
-import { count, listed, outcomeText } from "./words";
+import { count, laneName, listed, outcomeText } from "./words";
 
 /** How each run of a finished comparison ended (the baseline last), with its counters. */
 function runEnds(run: RunState) {
   const report = run.report;
   if (report === null) return [];
-  return [...report.runs, ...(report.baseline === null ? [] : [{ ...report.baseline, adapter: "baseline" }])];
+  return [...report.runs, ...(report.baseline === null ? [] : [{ ...report.baseline, adapter: "baseline" as const }])];
 }
 
 /** Whether the comparison finished with a run that did not complete, or a failed tool call. */
@@ -26,16 +26,16 @@ export function finishedWithTrouble(run: RunState): boolean {
 export function runStatusText(run: RunState): string {
   switch (run.status) {
     case "running": {
-      const total = LANES.reduce((sum, lane) => sum + run.events[lane].length, 0);
+      const total = run.lanes.reduce((sum, lane) => sum + (run.events[lane]?.length ?? 0), 0);
       const events = `${String(total)} ${total === 1 ? "event" : "events"} so far`;
-      const ended = (lane: Lane) => run.events[lane].some((event) => event.type === "run_completed");
+      const ended = (lane: Lane) => (run.events[lane] ?? []).some((event) => event.type === "run_completed");
       // Between two runs in turn, the one that just ended is still named.
       const unended = run.started.filter((lane) => !ended(lane));
       const running = unended.length > 0 ? unended : run.started.slice(-1);
       const [only] = running;
       if (only === undefined) return `Starting the comparison… ${events}`;
-      if (running.length > 1) return `Running the ${listed(running)} runs side by side: ${events}`;
-      return `Running the ${only} run (${String(run.lanes.indexOf(only) + 1)} of ${String(run.lanes.length)}): ${events}`;
+      if (running.length > 1) return `Running the ${listed(running.map(laneName))} runs side by side: ${events}`;
+      return `Running the ${laneName(only)} run (${String(run.lanes.indexOf(only) + 1)} of ${String(run.lanes.length)}): ${events}`;
     }
     case "finished": {
       const ends = runEnds(run).map((end) => ({ adapter: end.adapter, outcome: outcomeText(end.status, end.counters) }));
@@ -46,7 +46,7 @@ export function runStatusText(run: RunState): string {
         return `Finished: all ${count(ends.length, "run")} ${first.outcome} in each`;
       }
       // An outcome with failed tool calls has a comma of its own: the runs are then apart by "; ".
-      return `Finished: ${ends.map((end) => `${end.adapter} ${end.outcome}`).join(failures ? "; " : ", ")}`;
+      return `Finished: ${ends.map((end) => `${laneName(end.adapter)} ${end.outcome}`).join(failures ? "; " : ", ")}`;
     }
     case "cancelled":
       return "Cancelled: the lanes keep the events from before the cancel";
@@ -80,20 +80,49 @@ export function RunStatus({ run, outOfDate }: { run: RunState; outOfDate: boolea
   );
 }
 
-/** The first divergence's one line, or why there is none. */
-export function divergenceText(report: ComparisonReport): string {
-  const divergence = report.divergence;
-  if (divergence === null) return "none: only one adapter ran";
+/** One pair's first divergence in the report's words, or why there is none. */
+export function pairText(divergence: Divergence): string {
   const first = divergence.first;
-  return first === null
-    ? "none: the runs made the same calls with the same results and ended the same way"
-    : first.explanation;
+  return first === null ? "none: the runs made the same calls with the same results and ended the same way" : first.explanation;
 }
 
+/** "restart against dynamic": a pair named, the later run first. */
+export function pairName(divergence: Pick<Divergence, "left" | "right">): string {
+  return `${laneName(divergence.right)} against ${laneName(divergence.left)}`;
+}
+
+/**
+ * The first divergences' lines: with one pair its line alone, with several each named by its pair
+ * ("restart against dynamic: …"), with one run why there is none.
+ */
+export function divergenceLines(report: ComparisonReport): string[] {
+  const { divergences } = report;
+  if (divergences.length === 0) return ["none: only one adapter ran"];
+  const [only] = divergences;
+  if (divergences.length === 1 && only !== undefined) return [pairText(only)];
+  return divergences.map((divergence) => `${pairName(divergence)}: ${pairText(divergence)}`);
+}
+
+/** The first divergence's line (one pair, or none), or a list of them, one per pair. */
 export function DivergenceLine({ report }: { report: ComparisonReport }) {
+  const lines = divergenceLines(report);
+  if (lines.length === 1) {
+    return (
+      <p className="divergence-line">
+        <strong>First divergence:</strong> <span data-testid="divergence">{lines[0]}</span>
+      </p>
+    );
+  }
   return (
-    <p className="divergence-line">
-      <strong>First divergence:</strong> <span data-testid="divergence">{divergenceText(report)}</span>
-    </p>
+    <div className="divergence-line">
+      <strong>First divergences:</strong>
+      <ul className="divergence-list">
+        {report.divergences.map((divergence, index) => (
+          <li key={divergence.right} data-testid="divergence" data-left={divergence.left} data-right={divergence.right}>
+            {lines[index]}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

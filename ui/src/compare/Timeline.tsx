@@ -1,11 +1,11 @@
-// The compare view's timeline: the lanes the comparison runs (dynamic and restart side by side, and
-// the all-FULL baseline as a third lane that can be hidden; a live run's adapters only), aligned by
+// The compare view's timeline: the lanes the comparison runs (one per adapter ticked, side by side in
+// the order they ran, then a scripted one's all-FULL baseline, a lane that can be hidden), aligned by
 // the work each call did (alignByWork: a row holds the calls that made the same tool calls, so a
 // restart's redone calls get rows of their own; a row where two lanes made different calls says
 // so). Each lane cell is a model-call block with the tool calls and markers that followed the call;
 // a new attempt gets a separator; a call a restart threw away is marked discarded; the run's end
-// closes the lane. Every event is a button that picks it; the picked event and the first
-// divergence's events are highlighted. It draws what has arrived, so it follows a running comparison,
+// closes the lane. Every event is a button that picks it; the picked event and the events of each
+// first divergence (every run after the first against the first) are highlighted. It draws what has arrived, so it follows a running comparison,
 // and the text a live model is writing shows at the end of its lane until its answer is whole. The
 // run history draws kept runs with it too, each lane named after its run.
 //
@@ -33,19 +33,24 @@ import {
   type LaneView,
   type TimelineRow,
 } from "./timeline";
-import { count } from "./words";
+import { count, laneName } from "./words";
 
 /** What each lane is, under its name. */
 const LANE_NOTES: Record<Lane, string> = {
   dynamic: "injects a read section's tools",
   restart: "restarts with the section expanded",
+  allowed_tools: "every tool sent; reading widens the callable ones",
+  deferred: "hidden tools deferred; reading loads them by reference",
   baseline: "every section FULL from the start",
 };
+
+/** A lane with no events yet. */
+const NO_VIEW: LaneView = { before: [], blocks: [], end: null };
 
 /** How the events are marked and what a click does: shared by every cell of the timeline. */
 interface Marks {
   picked: PickedEvent | null;
-  /** `lane:seq` of the first divergence's events. */
+  /** `lane:seq` of the first divergences' events. */
   divergence: ReadonlySet<string>;
   onPick: (lane: Lane, event: RunEvent) => void;
 }
@@ -61,22 +66,24 @@ export function Timeline({
   divergence,
 }: {
   run: RunState;
-  /** Each lane's events grouped into blocks (laneViews of the run's events). */
-  views: Record<Lane, LaneView>;
+  /** Each lane's events grouped into blocks (laneViews of the run's events); a lane without is empty. */
+  views: Partial<Record<Lane, LaneView>>;
   picked: PickedEvent | null;
   onPick: (lane: Lane, event: RunEvent) => void;
   /** Kept runs' names for the lanes, in place of the comparison's lane names and notes. */
   labels?: Partial<Record<Lane, LaneLabel>>;
-  /** The first divergence's events, when `run` has no comparison report to find them in. */
+  /** The first divergences' events, when `run` has no comparison report to find them in. */
   divergence?: readonly EventPlace[];
 }) {
   const [showBaseline, setShowBaseline] = useState(true);
   // A named baseline lane is a kept run chosen as the baseline, not the all-FULL run: never hidden.
   const withBaseline = run.lanes.includes("baseline") && labels?.baseline === undefined;
   const lanes = run.lanes.filter((lane) => lane !== "baseline" || showBaseline);
-  const shown: Partial<Record<Lane, LaneView>> = Object.fromEntries(lanes.map((lane) => [lane, views[lane]]));
-  const rows = alignByWork(shown);
-  const withBefore = lanes.some((lane) => views[lane].before.length > 0);
+  const viewOf = (lane: Lane) => views[lane] ?? NO_VIEW;
+  const shown: Partial<Record<Lane, LaneView>> = Object.fromEntries(lanes.map((lane) => [lane, viewOf(lane)]));
+  // Lined up in the order the runs ran: the first run's lane first, as the divergences are.
+  const rows = alignByWork(shown, lanes);
+  const withBefore = lanes.some((lane) => viewOf(lane).before.length > 0);
   const marks: Marks = {
     picked,
     divergence: new Set((divergence ?? divergencePlaces(run.report)).map((place) => placeKey(place.lane, place.seq))),
@@ -106,13 +113,13 @@ export function Timeline({
           <LaneColumn
             key={lane}
             lane={lane}
-            label={labels?.[lane] ?? { name: lane, note: LANE_NOTES[lane] }}
+            label={labels?.[lane] ?? { name: laneName(lane), note: LANE_NOTES[lane] }}
             column={index + 1}
-            view={views[lane]}
+            view={viewOf(lane)}
             rows={rows}
             withBefore={withBefore}
             pending={pendingText(run, lane)}
-            writing={run.writing[lane]}
+            writing={run.writing[lane] ?? ""}
             marks={marks}
           />
         ))}
@@ -220,7 +227,7 @@ function otherWorkText(lane: Lane, block: CallBlock, row: TimelineRow): string {
   const own = workKey(block);
   return LANES.flatMap((other) => {
     const theirs = row.blocks[other];
-    return other === lane || theirs === undefined || workKey(theirs) === own ? [] : [`${other} ${workText(theirs)}`];
+    return other === lane || theirs === undefined || workKey(theirs) === own ? [] : [`${laneName(other)} ${workText(theirs)}`];
   }).join("; ");
 }
 

@@ -35,6 +35,7 @@ import {
   type PlacedPoint,
 } from "./chart";
 import { laneCosts, LANES, type LaneView } from "./timeline";
+import { laneName } from "./words";
 
 const WIDTH = 560;
 const HEIGHT = 170;
@@ -60,6 +61,10 @@ function Marker({ lane, x, y }: { lane: Lane; x: number; y: number }) {
       return <circle className="marker" cx={x} cy={y} r={3} />;
     case "restart":
       return <rect className="marker" x={x - 3.5} y={y - 3.5} width={7} height={7} />;
+    case "allowed_tools":
+      return <path className="marker" d={`M ${String(x)} ${String(y - 4.5)} L ${String(x + 4.5)} ${String(y)} L ${String(x)} ${String(y + 4.5)} L ${String(x - 4.5)} ${String(y)} Z`} />;
+    case "deferred":
+      return <path className="marker" d={`M ${String(x - 4.5)} ${String(y - 3.5)} L ${String(x + 4.5)} ${String(y - 3.5)} L ${String(x)} ${String(y + 4.5)} Z`} />;
     case "baseline":
       return <path className="marker" d={`M ${String(x)} ${String(y - 4.5)} L ${String(x + 4.5)} ${String(y + 3.5)} L ${String(x - 4.5)} ${String(y + 3.5)} Z`} />;
   }
@@ -231,7 +236,7 @@ export function TokenChart({ views, report }: { views: Partial<Record<Lane, Lane
                 <polyline points="0,5 24,5" />
                 <Marker lane={lane} x={12} y={5} />
               </svg>{" "}
-              {lane}
+              {laneName(lane)}
             </li>
           ))}
         </ul>

@@ -9,11 +9,11 @@
 // calls, can the lanes be drawn against one money axis; otherwise the chart draws tokens alone.
 //
 // Equal series never hide each other: each lane is drawn a little to the side of the call's place
-// (the dynamic lane left, the baseline right), with its own dash and marker, and the legend names
-// the calls where lanes coincide.
+// (the lanes in the order the UI offers them, the dynamic lane left, the baseline right), with its
+// own dash and marker, and the legend names the calls where lanes coincide.
 import type { Lane, RunCost } from "../platform";
 import { LANES, type LaneView } from "./timeline";
-import { moneyText, restartText, type RestartReason } from "./words";
+import { laneName, moneyText, restartText, type RestartReason } from "./words";
 
 /** What the chart shows: each call's prompt tokens (or cost), or the lane's so far. */
 export type ChartMode = "per_call" | "cumulative";
@@ -282,7 +282,7 @@ export function callsText(calls: readonly number[]): string {
 
 /** "dynamic, restart and baseline coincide at calls 1–2". */
 export function coincidenceText(coincidence: Coincidence): string {
-  return `${andList(coincidence.lanes)} coincide at ${callsText(coincidence.calls)}`;
+  return `${andList(coincidence.lanes.map(laneName))} coincide at ${callsText(coincidence.calls)}`;
 }
 
 /**
@@ -293,7 +293,7 @@ export function coincidenceText(coincidence: Coincidence): string {
 export function pointText(point: ChartPoint, measure: ChartMeasure = "tokens", currency?: string | null): string {
   const discarded = point.discarded ? " (discarded)" : "";
   const tokens = `${point.tokens.toLocaleString("en-US")} prompt ${point.tokens === 1 ? "token" : "tokens"}`;
-  const head = `${point.lane}, call ${String(point.call)}, attempt ${String(point.attempt)}${discarded}`;
+  const head = `${laneName(point.lane)}, call ${String(point.call)}, attempt ${String(point.attempt)}${discarded}`;
   if (measure === "cost") {
     const cost = point.cost === null ? "no cost" : valueText(point.cost, "cost", currency);
     const soFar = point.costSoFar === null ? "" : `; ${valueText(point.costSoFar, "cost", currency)} so far`;
@@ -305,7 +305,7 @@ export function pointText(point: ChartPoint, measure: ChartMeasure = "tokens", c
 /** A restart marker's tooltip: "restart, after call 2: restarted to expand a section (context)". */
 export function restartMarkText(mark: RestartMark): string {
   const where = mark.afterCall === 0 ? "before call 1" : `after call ${String(mark.afterCall)}`;
-  return `${mark.lane}, ${where}: ${restartText(mark.reason, mark.sectionKeys)}`;
+  return `${laneName(mark.lane)}, ${where}: ${restartText(mark.reason, mark.sectionKeys)}`;
 }
 
 /** The chart's title in `mode`, of `measure`. */
@@ -332,7 +332,7 @@ export function chartDescription(series: ChartSeries, mode: ChartMode, measure: 
     const values = points
       .map((point) => (measure === "cost" ? valueText(valueOf(point, mode, measure), measure, series.currency) : String(valueOf(point, mode))))
       .join(", ");
-    return [`${lane}: ${values}${notes.length === 0 ? "" : ` (${notes.join("; ")})`}`];
+    return [`${laneName(lane)}: ${values}${notes.length === 0 ? "" : ` (${notes.join("; ")})`}`];
   });
   return lanes.length === 0 ? "No model calls yet." : `${chartTitle(mode, measure)}. ${lanes.join("; ")}.`;
 }

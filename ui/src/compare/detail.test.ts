@@ -35,6 +35,39 @@ describe("eventFields", () => {
     expect(eventFields(first).map((field) => field.label)).toEqual(["Model call", "Tools offered", "Prompt tokens", "Completion tokens"]);
   });
 
+  it("shows how injected tools reached the model when they were not simply listed", () => {
+    const injected: RunEvent = { type: "tools_injected", section_key: "context", tool_names: ["search"], seq: 4, attempt: 1 };
+    expect(eventFields(injected)).toEqual([
+      { label: "Tools", text: "search" },
+      { label: "Offered by", text: "context" },
+    ]);
+    expect(eventFields({ ...injected, delivery: "listed" })).toEqual(eventFields(injected));
+    expect(eventFields({ ...injected, delivery: "allowed" }).at(-1)).toEqual({
+      label: "Delivered",
+      text: "already sent; now in the callable subset (allowed_tools)",
+    });
+    expect(eventFields({ ...injected, delivery: "referenced" }).at(-1)).toEqual({
+      label: "Delivered",
+      text: "already sent deferred; now loaded by tool_reference blocks in the tool result",
+    });
+  });
+
+  it("shows a loop warning with the words the model was told", () => {
+    const warning: RunEvent = {
+      type: "loop_warning",
+      seq: 9,
+      attempt: 1,
+      call_id: "call_4_1",
+      kind: "pattern",
+      tools: ["lookup", "broken"],
+      message: "Loop warning: your calls `lookup`, `broken` have repeated in the same order with the same arguments.",
+    };
+    expect(eventFields(warning)).toEqual([
+      { label: "Loop", text: "lookup, broken repeated in the same order" },
+      { label: "Told the model", text: warning.message },
+    ]);
+  });
+
   it("shows where a source's tools came from, and why a lower tier was used", () => {
     const discovered: RunEvent = { type: "tools_discovered", source: "docs", tier: "none", tools: [], error: "not started", seq: 1, attempt: 1 };
     expect(eventFields(discovered)).toEqual([

@@ -5,7 +5,7 @@
 // Escape press is the detail's to close it.
 import type { CallRequest, JsonValue, RunEvent } from "../platform";
 import { discardText, type Discard } from "./timeline";
-import { LIMIT_NAMES, PREFIX_BREAK_WORDS, restartText, statusText, TIER_WORDS } from "./words";
+import { DELIVERY_DETAIL, LIMIT_NAMES, loopWarningText, PREFIX_BREAK_WORDS, restartText, statusText, TIER_WORDS } from "./words";
 
 /** One field of an event: its label and its value as text; `json` values are shown as a block. */
 export interface EventField {
@@ -74,6 +74,8 @@ function fieldsOf(event: RunEvent): EventField[] {
       return [
         { label: "Tools", text: list(event.tool_names) },
         { label: "Offered by", text: event.section_key ?? "a change of the tool list" },
+        // Listed (the dynamic adapter's way) goes without saying; the others say how.
+        ...(event.delivery === undefined || event.delivery === "listed" ? [] : [{ label: "Delivered", text: DELIVERY_DETAIL[event.delivery] }]),
       ];
     case "tool_injection_skipped":
       return [
@@ -100,6 +102,11 @@ function fieldsOf(event: RunEvent): EventField[] {
         ...(event.modified === undefined || event.modified.length === 0
           ? []
           : [{ label: "Described anew", text: list(event.modified) }]),
+      ];
+    case "loop_warning":
+      return [
+        { label: "Loop", text: loopWarningText(event).replace(/^loop warning: /, "") },
+        { label: "Told the model", text: event.message },
       ];
     case "limit_reached":
       return [

@@ -12,7 +12,18 @@ import type { Lane, PlatformError, RunEvent } from "../platform";
 import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
 import { templateWithSources } from "../testing/sources";
-import { chosenProfile, CompareStore, liveModel, notRunnable, priceAsOf, ranOnOthers, withAdapter, type UnsavedAnswer } from "./store";
+import {
+  chosenProfile,
+  CompareStore,
+  liveModel,
+  notRunnable,
+  priceAsOf,
+  ranOnOthers,
+  SCRIPTED,
+  scriptedModel,
+  withAdapter,
+  type UnsavedAnswer,
+} from "./store";
 import { LANES } from "./timeline";
 
 const PATH = "/s/lookup-first.scenario.json";
@@ -149,15 +160,18 @@ describe("CompareStore comparisons", () => {
     store.subscribe(() => {
       const events = store.getState().run?.events;
       if (events !== undefined && before !== undefined) {
-        for (const lane of LANES) if (events[lane].length > before[lane].length) arrived.push(lane);
+        for (const lane of LANES) if ((events[lane]?.length ?? 0) > (before[lane]?.length ?? 0)) arrived.push(lane);
       }
       before = events;
     });
     await store.run();
     const run = store.getState().run;
     expect(run?.status).toBe("finished");
-    for (const lane of LANES) expect(run?.events[lane]).toEqual(reportEvents(lane));
-    expect(arrived).toEqual(LANES.flatMap((lane) => reportEvents(lane).map(() => lane)));
+    const lanes: Lane[] = ["dynamic", "restart", "baseline"];
+    expect(run?.lanes).toEqual(lanes);
+    expect(Object.keys(run?.events ?? {})).toEqual(lanes);
+    for (const lane of lanes) expect(run?.events[lane]).toEqual(reportEvents(lane));
+    expect(arrived).toEqual(lanes.flatMap((lane) => reportEvents(lane).map(() => lane)));
     expect(run?.report).toEqual(lookupFirstReport());
   });
 
@@ -218,7 +232,7 @@ describe("CompareStore comparisons", () => {
     platform.compare.hold = true;
     const running = store.run();
     await flush();
-    const first = store.getState().run?.events.dynamic[1];
+    const first = store.getState().run?.events.dynamic?.[1];
     if (first === undefined) throw new Error("the dynamic run has arrived");
     await store.pick("dynamic", first);
     expect(store.getState().detail).toEqual({ kind: "none" });
@@ -278,10 +292,44 @@ describe("CompareStore models", () => {
 
   it("runs the script by default: live is null, and the lanes are both adapters and the baseline", async () => {
     const { store, platform } = await opened();
-    expect(store.getState().model).toEqual({ kind: "scripted" });
+    expect(store.getState().model).toEqual({ kind: "scripted", adapters: ["dynamic", "restart"] });
     await store.run();
-    expect(platform.argsOf("runComparison")).toEqual([[platform.id, 1, 1, { live: null, relaySession: null, priceAs: null }]]);
+    expect(platform.argsOf("runComparison")).toEqual([
+      [platform.id, 1, 1, { adapters: ["dynamic", "restart"], live: null, relaySession: null, priceAs: null }],
+    ]);
     expect(store.getState().run?.lanes).toEqual(["dynamic", "restart", "baseline"]);
+  });
+
+  it("runs the script under every adapter ticked, in their order, then the baseline", async () => {
+    const { store, platform } = await opened();
+    // Ticked out of order, they still run in the order they are offered.
+    store.setModel(withAdapter(withAdapter(store.getState().model, "deferred", true), "allowed_tools", true));
+    await store.run();
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
+      adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
+      live: null,
+      relaySession: null,
+      priceAs: null,
+    });
+    const run = store.getState().run;
+    expect(run?.lanes).toEqual(["dynamic", "restart", "allowed_tools", "deferred", "baseline"]);
+    expect(run?.status).toBe("finished");
+    expect(run?.report?.runs.map((r) => r.adapter)).toEqual(["dynamic", "restart", "allowed_tools", "deferred"]);
+    expect(run?.report?.divergences.map((d) => [d.left, d.right])).toEqual([
+      ["dynamic", "restart"],
+      ["dynamic", "allowed_tools"],
+      ["dynamic", "deferred"],
+    ]);
+    for (const lane of run?.lanes ?? []) expect(run?.events[lane]?.at(-1)?.type).toBe("run_completed");
+  });
+
+  it("cannot compare the script with no adapter ticked", async () => {
+    const { store, platform } = await opened();
+    store.setModel(withAdapter(withAdapter(store.getState().model, "dynamic", false), "restart", false));
+    expect(store.getState().model).toEqual({ kind: "scripted", adapters: [] });
+    expect(notRunnable(store.getState())).toBe("Tick at least one adapter to compare");
+    await store.run();
+    expect(platform.callNames()).not.toContain("runComparison");
   });
 
   it("runs a live model under both adapters by default, without a baseline", async () => {
@@ -289,12 +337,12 @@ describe("CompareStore models", () => {
     store.setModel(liveModel("local", store.getState().model));
     expect(store.getState().model).toEqual({ kind: "live", profile: "local", adapters: ["dynamic", "restart"] });
     await store.run();
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local", adapters: ["dynamic", "restart"] } });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ adapters: ["dynamic", "restart"], live: { profile: "local" } });
     const run = store.getState().run;
     expect(run).toMatchObject({ status: "finished", lanes: ["dynamic", "restart"] });
     expect(run?.report).toEqual(liveReport(["dynamic", "restart"]));
     expect(run?.report?.baseline).toBeNull();
-    expect(run?.events.baseline).toEqual([]);
+    expect(run?.events.baseline).toBeUndefined();
   });
 
   it("shows the text a live model is writing until its answer is whole", async () => {
@@ -309,27 +357,32 @@ describe("CompareStore models", () => {
     await running;
     const run = store.getState().run;
     expect(run?.status).toBe("finished");
-    expect(run?.writing).toEqual({ dynamic: "", restart: "", baseline: "" });
+    expect(run?.writing).toEqual({ dynamic: "", restart: "" });
   });
 
   it("runs one adapter live: its lane only, and no divergence", async () => {
     const { store, platform } = await withProfiles();
     store.setModel(withAdapter(liveModel("local", store.getState().model), "dynamic", false));
     await store.run();
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local", adapters: ["restart"] } });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ adapters: ["restart"], live: { profile: "local" } });
     const run = store.getState().run;
     expect(run?.lanes).toEqual(["restart"]);
-    expect(run?.report?.divergence).toBeNull();
+    expect(run?.report?.divergences).toEqual([]);
     expect(run?.events.restart).toEqual(reportEvents("restart"));
-    expect(run?.events.dynamic).toEqual([]);
+    expect(run?.events.dynamic).toBeUndefined();
   });
 
-  it("keeps the adapters in their running order and across a change of profile", () => {
-    const live = liveModel("local", { kind: "scripted" });
+  it("keeps the adapters in their running order and across a change of profile or of model", () => {
+    const live = liveModel("local", SCRIPTED);
     const restartOnly = withAdapter(live, "dynamic", false);
     expect(withAdapter(restartOnly, "dynamic", true)).toEqual(live);
     expect(liveModel("remote", restartOnly)).toEqual({ kind: "live", profile: "remote", adapters: ["restart"] });
-    expect(withAdapter({ kind: "scripted" }, "dynamic", false)).toEqual({ kind: "scripted" });
+    expect(scriptedModel(restartOnly)).toEqual({ kind: "scripted", adapters: ["restart"] });
+    expect(withAdapter(SCRIPTED, "dynamic", false)).toEqual({ kind: "scripted", adapters: ["restart"] });
+    expect(withAdapter(withAdapter(SCRIPTED, "deferred", true), "allowed_tools", true)).toEqual({
+      kind: "scripted",
+      adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
+    });
   });
 
   it("cannot run live with no adapter ticked, or with a profile that no longer exists", async () => {
@@ -339,7 +392,7 @@ describe("CompareStore models", () => {
     await store.run();
     expect(platform.callNames()).not.toContain("runComparison");
 
-    store.setModel(liveModel("remote", { kind: "scripted" }));
+    store.setModel(liveModel("remote", SCRIPTED));
     expect(notRunnable(store.getState())).toBeNull();
     expect(await store.saveProfiles([localProfile()])).toBe(true);
     expect(notRunnable(store.getState())).toBe("The provider profile 'remote' no longer exists: choose another model");
@@ -349,17 +402,17 @@ describe("CompareStore models", () => {
 
   it("gives the other reasons first: no scenario, problems, a comparison running", async () => {
     const { store, platform } = setup();
-    store.setModel(liveModel("gone", { kind: "scripted" }));
+    store.setModel(liveModel("gone", SCRIPTED));
     expect(notRunnable(store.getState())).toBe("Start or open a scenario first");
     platform.compare.disk.set("/s/bad.scenario.json", { ...lookupFirstScenario(), params: { nope: "x" } });
     await store.openPath("/s/bad.scenario.json");
     expect(notRunnable(store.getState())).toBe("Fix the scenario's problems first");
     await store.openPath(PATH);
-    store.setModel({ kind: "scripted" });
+    store.setModel(SCRIPTED);
     platform.compare.hold = true;
     const running = store.run();
     await flush();
-    store.setModel(liveModel("gone", { kind: "scripted" }));
+    store.setModel(liveModel("gone", SCRIPTED));
     expect(notRunnable(store.getState())).toBe("A comparison is running");
     platform.compare.release();
     await running;
@@ -400,7 +453,7 @@ describe("CompareStore prices", () => {
     store.setPriceAs("gpt-4o-mini");
     expect(priceAsOf(store.getState())).toBe("gpt-4o-mini");
     await store.run();
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ live: null, relaySession: null, priceAs: "gpt-4o-mini" });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ adapters: ["dynamic", "restart"], live: null, relaySession: null, priceAs: "gpt-4o-mini" });
     store.setPriceAs(null);
     await store.run();
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ priceAs: null });
@@ -415,7 +468,7 @@ describe("CompareStore prices", () => {
     store.setModel(liveModel("local", store.getState().model));
     await store.run();
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local" }, priceAs: null });
-    store.setModel({ kind: "scripted" });
+    store.setModel(SCRIPTED);
     store.setPriceAs("gpt-9");
     expect(priceAsOf(store.getState())).toBeNull();
   });

@@ -1,7 +1,7 @@
 // The compare view's state and actions, without React: the open scenario (new, open, recent, edit,
 // undo, redo, save, save as; its problems checked against the open template, and its unsaved
 // changes settled before another one replaces it), the model a comparison asks (the scenario's
-// script, or a provider profile's real model under the adapters ticked) and the provider profiles
+// script, or a provider profile's real model) under the adapters ticked, and the provider profiles
 // with their dialog, the question asked before a run about the template's tool sources not allowed
 // (runSources.ts: allow them, or run with their snapshots, which is kept for the session), the
 // session of the app's relay a template's relay sources take their tools from (none by default), the
@@ -64,34 +64,45 @@ export interface Failure {
 }
 
 /**
- * The model a comparison asks: the scenario's script (under both adapters and the all-FULL
- * baseline), or the real model of the provider profile named `profile`, sent the scenario's user
- * message under `adapters` (in order; no baseline, which would cost a third paid run).
+ * The model a comparison asks, and the `adapters` it runs under (in order; each run after the first
+ * is set against the first): the scenario's script (then the all-FULL baseline too), or the real
+ * model of the provider profile named `profile`, sent the scenario's user message (no baseline,
+ * which would cost one more paid run).
  */
-export type ComparisonModel = { kind: "scripted" } | { kind: "live"; profile: string; adapters: AdapterKind[] };
+export type ComparisonModel = { kind: "scripted"; adapters: AdapterKind[] } | { kind: "live"; profile: string; adapters: AdapterKind[] };
 
-/** The adapters a comparison runs under unless the user unticks one, in the order they run. */
-export const ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart"];
+/** Every adapter a comparison can run under, in the order they are offered and run. */
+export const ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart", "allowed_tools", "deferred"];
 
-/** The live model of the profile `profile`, under the adapters `previous` had when it was live too (else both). */
+/** The adapters ticked until the user ticks others. */
+export const DEFAULT_ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart"];
+
+/** The scenario's script under the default adapters. */
+export const SCRIPTED: ComparisonModel = { kind: "scripted", adapters: [...DEFAULT_ADAPTERS] };
+
+/** The scenario's script, under the adapters `previous` had ticked. */
+export function scriptedModel(previous: ComparisonModel): ComparisonModel {
+  return { kind: "scripted", adapters: [...previous.adapters] };
+}
+
+/** The live model of the profile `profile`, under the adapters `previous` had ticked. */
 export function liveModel(profile: string, previous: ComparisonModel): ComparisonModel {
-  return { kind: "live", profile, adapters: previous.kind === "live" ? previous.adapters : [...ADAPTERS] };
+  return { kind: "live", profile, adapters: [...previous.adapters] };
 }
 
 /** `model` with `adapter` ticked (`on`) or not; the adapters stay in the order they run. */
 export function withAdapter(model: ComparisonModel, adapter: AdapterKind, on: boolean): ComparisonModel {
-  if (model.kind === "scripted") return model;
   return { ...model, adapters: ADAPTERS.filter((kind) => (kind === adapter ? on : model.adapters.includes(kind))) };
 }
 
 /** What the backend is asked to run for `model`: null for the scenario's script. */
 export function liveRunOf(model: ComparisonModel): LiveRun | null {
-  return model.kind === "scripted" ? null : { profile: model.profile, adapters: model.adapters };
+  return model.kind === "scripted" ? null : { profile: model.profile };
 }
 
-/** The lanes a comparison of `model` fills, in the order they run. */
+/** The lanes a comparison of `model` fills, in the order they run: its adapters, then a scripted one's baseline. */
 export function lanesOf(model: ComparisonModel): Lane[] {
-  return model.kind === "scripted" ? [...ADAPTERS, "baseline"] : [...model.adapters];
+  return model.kind === "scripted" ? [...model.adapters, "baseline"] : [...model.adapters];
 }
 
 /** Whether `template` has a source that takes its tools from a relay session. */
@@ -144,6 +155,7 @@ export function notRunnable(state: CompareState): string | null {
     if (chosenProfile(state) === null) return `The provider profile '${model.profile}' no longer exists: choose another model`;
     if (model.adapters.length === 0) return "Tick at least one adapter to run live";
   }
+  if (model.adapters.length === 0) return "Tick at least one adapter to compare";
   return null;
 }
 
@@ -161,16 +173,17 @@ export interface SourcesQuestion {
 export interface RunState {
   id: number;
   status: "running" | "finished" | "cancelled" | "failed";
-  /** The lanes it fills, in the order they run (a live one: its adapters, no baseline). */
+  /** The lanes it fills, in the order they run: its adapters, then a scripted one's baseline. */
   lanes: Lane[];
   /**
    * The lanes whose runs have started, in that order: one after the other, or all at once when
    * they run side by side (attached to a relay session, they share its plugin).
    */
   started: Lane[];
-  events: Record<Lane, RunEvent[]>;
+  /** The events of each of its lanes (every lane of `lanes` has an entry, empty until its run starts). */
+  events: Partial<Record<Lane, RunEvent[]>>;
   /** The text a live model is writing in each lane, until its answer is whole (its model_call). */
-  writing: Record<Lane, string>;
+  writing: Partial<Record<Lane, string>>;
   report: ComparisonReport | null;
   /** Why it failed (status `failed`). */
   failure: Failure | null;
@@ -233,8 +246,10 @@ export interface CompareState {
   priceAs: string | null;
 }
 
-const NO_EVENTS = (): Record<Lane, RunEvent[]> => ({ dynamic: [], restart: [], baseline: [] });
-const NO_TEXT: Record<Lane, string> = { dynamic: "", restart: "", baseline: "" };
+/** No events yet in each of `lanes`. */
+export function noEvents(lanes: readonly Lane[]): Partial<Record<Lane, RunEvent[]>> {
+  return Object.fromEntries(lanes.map((lane) => [lane, []]));
+}
 
 /** The model call an event belongs to (none for events before the first call). */
 export function callIndexOf(event: RunEvent, events: readonly RunEvent[]): number | null {
@@ -274,7 +289,7 @@ export class CompareStore extends ExternalStore<CompareState> {
       detail: { kind: "none" },
       failure: null,
       notice: null,
-      model: { kind: "scripted" },
+      model: SCRIPTED,
       profiles: null,
       providersOpen: false,
       profilesFailure: null,
@@ -489,8 +504,8 @@ export class CompareStore extends ExternalStore<CompareState> {
   }
 
   /**
-   * Runs the scenario on the open template with the chosen model: its script under both adapters
-   * and the baseline, or a live model under the adapters ticked. Nothing when it is not runnable.
+   * Runs the scenario on the open template with the chosen model under the adapters ticked: its
+   * script (and the all-FULL baseline after them), or a live model. Nothing when it is not runnable.
    * When the template has sources the user has not allowed (nor chosen to run with their snapshots
    * this session), it asks first (`sourcesQuestion`), and the answer runs it.
    */
@@ -581,14 +596,15 @@ export class CompareStore extends ExternalStore<CompareState> {
     const { model } = this.state;
     await this.queue.idle();
     const id = ++this.runs;
+    const lanes = lanesOf(model);
     this.update({
       run: {
         id,
         status: "running",
-        lanes: lanesOf(model),
+        lanes,
         started: [],
-        events: NO_EVENTS(),
-        writing: NO_TEXT,
+        events: noEvents(lanes),
+        writing: {},
         report: null,
         failure: null,
         inputs: inputsOf(open.scenario, template.template),
@@ -598,6 +614,7 @@ export class CompareStore extends ExternalStore<CompareState> {
       notice: null,
     });
     const settings: ComparisonSettings = {
+      adapters: [...model.adapters],
       live: liveRunOf(model),
       relaySession: relaySessionOf(this.state, template.template),
       priceAs: priceAsOf(this.state),
@@ -607,10 +624,10 @@ export class CompareStore extends ExternalStore<CompareState> {
       if (run?.id !== id) return;
       if (progress.type === "run_started") this.update({ run: { ...run, started: [...run.started, progress.lane] } });
       else if (progress.type === "text") {
-        const writing = { ...run.writing, [progress.lane]: run.writing[progress.lane] + progress.text };
+        const writing = { ...run.writing, [progress.lane]: (run.writing[progress.lane] ?? "") + progress.text };
         this.update({ run: { ...run, writing } });
       } else {
-        const events = { ...run.events, [progress.lane]: [...run.events[progress.lane], progress.event] };
+        const events = { ...run.events, [progress.lane]: [...(run.events[progress.lane] ?? []), progress.event] };
         // A model_call event comes once the answer is whole: what was being written is in it.
         const writing = progress.event.type === "model_call" ? { ...run.writing, [progress.lane]: "" } : run.writing;
         this.update({ run: { ...run, events, writing } });
@@ -635,7 +652,7 @@ export class CompareStore extends ExternalStore<CompareState> {
   async pick(lane: Lane, event: RunEvent): Promise<void> {
     const run = this.state.run;
     if (run === null) return;
-    const callIndex = callIndexOf(event, run.events[lane]);
+    const callIndex = callIndexOf(event, run.events[lane] ?? []);
     this.update({ picked: { lane, event }, detail: callIndex === null || run.report === null ? { kind: "none" } : { kind: "loading" } });
     if (callIndex === null || run.report === null) return;
     const result = await this.platform.comparisonCall(run.id, lane, callIndex);

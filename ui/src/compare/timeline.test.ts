@@ -3,7 +3,7 @@
 // work, the divergence's places, counters and each event's line in words.
 import { describe, expect, it } from "vitest";
 import type { ComparisonReport, RunEvent } from "../platform";
-import { lookupFirstReport } from "../testing/fakeCompare";
+import { lookupFirstReport, reportUnder } from "../testing/fakeCompare";
 import {
   alignByWork,
   callText,
@@ -13,9 +13,10 @@ import {
   discards,
   discardText,
   divergencePlaces,
-  LANES,
+  deltaPairs,
   laneView,
   laneViews,
+  reportLanes,
   shortJson,
   signed,
   workKey,
@@ -110,7 +111,15 @@ describe("laneViews", () => {
       restart: eventsOf(report, "restart"),
       baseline: report.baseline?.events ?? [],
     });
-    expect(LANES.map((lane) => views[lane].blocks.length)).toEqual([4, 5, 3]);
+    expect(Object.keys(views)).toEqual(["dynamic", "restart", "baseline"]);
+    expect((["dynamic", "restart", "baseline"] as const).map((lane) => views[lane]?.blocks.length)).toEqual([4, 5, 3]);
+  });
+
+  it("makes views only for the lanes it is given, whichever they are", () => {
+    const report = reportUnder(lookupFirstReport(), ["allowed_tools", "deferred"], false);
+    const views = laneViews({ allowed_tools: report.runs[0]?.events ?? [], deferred: report.runs[1]?.events ?? [] });
+    expect(Object.keys(views)).toEqual(["allowed_tools", "deferred"]);
+    expect(views.deferred?.blocks).toHaveLength(4);
   });
 });
 
@@ -165,7 +174,10 @@ describe("discardText", () => {
 describe("alignByWork", () => {
   function lookupFirstViews(): Record<"dynamic" | "restart" | "baseline", LaneView> {
     const report = lookupFirstReport();
-    return laneViews({ dynamic: eventsOf(report, "dynamic"), restart: eventsOf(report, "restart"), baseline: report.baseline?.events ?? [] });
+    const views = laneViews({ dynamic: eventsOf(report, "dynamic"), restart: eventsOf(report, "restart"), baseline: report.baseline?.events ?? [] });
+    const { dynamic, restart, baseline } = views;
+    if (dynamic === undefined || restart === undefined || baseline === undefined) throw new Error("every lane given has its view");
+    return { dynamic, restart, baseline };
   }
 
   /** Each row as "lane:call …" and its work. */
@@ -179,6 +191,17 @@ describe("alignByWork", () => {
       "restart:3 (unmatched)",
       "dynamic:3 restart:4 baseline:2 (same)",
       "dynamic:4 restart:5 baseline:3 (same)",
+    ]);
+  });
+
+  it("adds the lanes in the order given: the first run's lane first", () => {
+    const { dynamic, restart } = lookupFirstViews();
+    expect(alignByWork({ dynamic, restart }, ["restart", "dynamic"]).map((row) => row.key)).toEqual([
+      "restart:1 dynamic:1",
+      "restart:2 dynamic:2",
+      "restart:3",
+      "restart:4 dynamic:3",
+      "restart:5 dynamic:4",
     ]);
   });
 
@@ -242,26 +265,45 @@ describe("divergencePlaces", () => {
 
   it("names both lanes' steps when both have one", () => {
     const report = lookupFirstReport();
-    report.divergence = {
-      left: "dynamic",
-      right: "restart",
-      first: {
-        kind: "different_arguments",
-        left_at: { seq: 2, attempt: 1, call_index: 1 },
-        right_at: { seq: 4, attempt: 1, call_index: 1 },
-        explanation: "at call 1 dynamic calls lookup(7), restart lookup(8)",
+    report.divergences = [
+      {
+        left: "dynamic",
+        right: "restart",
+        first: {
+          kind: "different_arguments",
+          left_at: { seq: 2, attempt: 1, call_index: 1 },
+          right_at: { seq: 4, attempt: 1, call_index: 1 },
+          explanation: "at call 1 dynamic calls lookup(7), restart lookup(8)",
+        },
       },
-    };
+    ];
     expect(divergencePlaces(report)).toEqual([
       { lane: "dynamic", seq: 2 },
       { lane: "restart", seq: 4 },
     ]);
   });
 
+  it("puts each pair's places in its own two lanes: left in the first run's, right in the pair's other", () => {
+    const report = reportUnder(lookupFirstReport(), ["deferred", "restart", "allowed_tools"], false);
+    const at = (seq: number) => ({ seq, attempt: 1, call_index: 2 });
+    report.divergences = [
+      { left: "deferred", right: "restart", first: { kind: "extra_call", run: "restart", left_at: null, right_at: at(6), explanation: "" } },
+      { left: "deferred", right: "allowed_tools", first: { kind: "different_call", left_at: at(5), right_at: at(7), explanation: "" } },
+    ];
+    expect(divergencePlaces(report)).toEqual([
+      { lane: "restart", seq: 6 },
+      { lane: "deferred", seq: 5 },
+      { lane: "allowed_tools", seq: 7 },
+    ]);
+    // Two pairs pointing at the same step of the first run mark it once.
+    report.divergences.push({ left: "deferred", right: "dynamic", first: { kind: "different_call", left_at: at(5), right_at: at(8), explanation: "" } });
+    expect(divergencePlaces(report).filter((place) => place.lane === "deferred")).toEqual([{ lane: "deferred", seq: 5 }]);
+  });
+
   it("names nothing without a report, a divergence or a first difference", () => {
     expect(divergencePlaces(null)).toEqual([]);
-    expect(divergencePlaces({ ...lookupFirstReport(), divergence: null })).toEqual([]);
-    expect(divergencePlaces({ ...lookupFirstReport(), divergence: { left: "dynamic", right: "restart", first: null } })).toEqual([]);
+    expect(divergencePlaces({ ...lookupFirstReport(), divergences: [] })).toEqual([]);
+    expect(divergencePlaces({ ...lookupFirstReport(), divergences: [{ left: "dynamic", right: "restart", first: null }] })).toEqual([]);
   });
 });
 
@@ -270,16 +312,28 @@ describe("counterRows", () => {
     const rows = counterRows(lookupFirstReport());
     expect(rows.map((row) => row.key)).toEqual(COUNTER_ROWS.map((row) => row.key));
     const byKey = Object.fromEntries(rows.map((row) => [row.key, row]));
-    expect(byKey.model_calls).toEqual({ key: "model_calls", label: "Model calls", values: { dynamic: 4, restart: 5, baseline: 3 }, delta: 1 });
-    expect(byKey.prompt_tokens?.delta).toBe(151);
-    expect(byKey.tools_injected?.delta).toBe(-2);
-    expect(byKey.failed_tool_calls?.delta).toBe(0);
+    expect(byKey.model_calls).toEqual({ key: "model_calls", label: "Model calls", values: { dynamic: 4, restart: 5, baseline: 3 }, deltas: { restart: 1 } });
+    expect(byKey.prompt_tokens?.deltas.restart).toBe(151);
+    expect(byKey.tools_injected?.deltas.restart).toBe(-2);
+    expect(byKey.failed_tool_calls?.deltas.restart).toBe(0);
   });
 
   it("has no delta when only one adapter ran", () => {
     const report = lookupFirstReport();
     const rows = counterRows({ ...report, runs: report.runs.slice(0, 1), baseline: null });
-    expect(rows[0]).toEqual({ key: "model_calls", label: "Model calls", values: { dynamic: 4 }, delta: null });
+    expect(rows[0]).toEqual({ key: "model_calls", label: "Model calls", values: { dynamic: 4 }, deltas: {} });
+  });
+
+  it("gives each run after the first its difference from the first, whichever ran first", () => {
+    const four = reportUnder(lookupFirstReport(), ["dynamic", "restart", "allowed_tools", "deferred"], true);
+    expect(reportLanes(four)).toEqual(["dynamic", "restart", "allowed_tools", "deferred", "baseline"]);
+    expect(deltaPairs(four).map(({ left, right }) => `${right} − ${left}`)).toEqual(["restart − dynamic", "allowed_tools − dynamic", "deferred − dynamic"]);
+    const calls = counterRows(four).find((row) => row.key === "model_calls");
+    expect(calls?.values).toEqual({ dynamic: 4, restart: 5, allowed_tools: 4, deferred: 4, baseline: 3 });
+    expect(calls?.deltas).toEqual({ restart: 1, allowed_tools: 0, deferred: 0 });
+    const restartFirst = reportUnder(lookupFirstReport(), ["restart", "dynamic"], false);
+    expect(reportLanes(restartFirst)).toEqual(["restart", "dynamic"]);
+    expect(counterRows(restartFirst).find((row) => row.key === "model_calls")?.deltas).toEqual({ dynamic: -1 });
   });
 });
 
@@ -320,6 +374,9 @@ describe("describeEvent", () => {
     check({ ...tool(1, "lookup"), args: { id: 8 }, success: false }, 'lookup {"id":8} failed');
     check({ type: "tools_injected", section_key: "context", tool_names: ["search", "cite"] }, "injected search, cite (context)");
     check({ type: "tools_injected", section_key: null, tool_names: ["plug"] }, "injected plug");
+    check({ type: "tools_injected", section_key: "context", tool_names: ["search"], delivery: "listed" }, "injected search (context)");
+    check({ type: "tools_injected", section_key: "context", tool_names: ["search", "cite"], delivery: "allowed" }, "tools allowed: search, cite (context)");
+    check({ type: "tools_injected", section_key: "context", tool_names: ["search"], delivery: "referenced" }, "tools loaded by reference: search (context)");
     check({ type: "tool_injection_skipped", section_key: "context", tool_name: "search" }, "not injected search: already offered");
     check({ type: "tools_removed", tool_names: ["cite"] }, "removed cite");
     check({ type: "visibility_changed", section_keys: ["context", "style"] }, "expanded context, style");
@@ -335,7 +392,11 @@ describe("describeEvent", () => {
     );
     check({ type: "limit_reached", limit: "max_model_calls", value: 32 }, "reached the limit of 32 model calls");
     check({ type: "limit_reached", limit: "max_restarts", value: 1 }, "reached the limit of 1 restart");
-    check({ type: "limit_reached", limit: "repeated_tool_call", value: 3 }, "stopped a loop: the same tool call 3 times in a row");
+    check({ type: "limit_reached", limit: "repeated_tool_call", value: 4 }, "stopped a loop: the same tool call 4 times within 10 calls, after a warning");
+    check(
+      { type: "loop_warning", call_id: "call_3_0", kind: "exact_repeat", tool: "lookup", times: 3, message: "Loop warning: …" },
+      "loop warning: lookup 3 times within 10 calls",
+    );
     check(completed(), "run completed");
     check({ type: "run_completed", status: "turn_limit", final: null }, "run stopped at the model call limit");
     check({ type: "run_completed", status: "loop_detected", final: null }, "run stopped in a loop");

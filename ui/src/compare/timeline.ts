@@ -1,13 +1,20 @@
 // The compare view's timeline as plain data, without React: a run's events grouped into model-call
 // blocks (the call, the tool calls it asked for, and the markers that came before it), which calls a
-// restart discarded, the lanes aligned by the work each block did, the first divergence's place in
-// each lane, the counters side by side with their deltas and the baseline, and one line per event
-// in words (the enums' words are words.ts's).
-import type { ComparisonReport, Counters, JsonValue, Lane, RunCost, RunEvent } from "../platform";
-import { count, discoveryText, limitText, PREFIX_BREAK_WORDS, restartText, runEndText } from "./words";
+// restart discarded, the lanes aligned by the work each block did, each first divergence's place
+// in its two lanes (every run after the first against the first), the counters side by side with
+// each later run's difference from the first and the baseline, and one line per event in words
+// (the enums' words are words.ts's). A comparison runs any set of adapters: everything here is
+// keyed by the lanes it has.
+import type { AdapterKind, ComparisonReport, Counters, JsonValue, Lane, RunCost, RunEvent } from "../platform";
+import { count, discoveryText, injectedText, limitText, loopWarningText, PREFIX_BREAK_WORDS, restartText, runEndText } from "./words";
 
-/** The lanes of a comparison, in the order they run and are drawn. */
-export const LANES: readonly Lane[] = ["dynamic", "restart", "baseline"];
+/** Every lane a comparison can have, in the order the UI offers the adapters, the baseline last. */
+export const LANES: readonly Lane[] = ["dynamic", "restart", "allowed_tools", "deferred", "baseline"];
+
+/** The lanes of `report`, in the order its runs ran, then the baseline when it has one. */
+export function reportLanes(report: ComparisonReport): Lane[] {
+  return [...report.runs.map((run) => run.adapter), ...(report.baseline === null ? [] : (["baseline"] as const))];
+}
 
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
 
@@ -129,9 +136,14 @@ export interface LaneLabel {
   note: string;
 }
 
-/** Every lane's events grouped into blocks. */
-export function laneViews(events: Record<Lane, readonly RunEvent[]>): Record<Lane, LaneView> {
-  return { dynamic: laneView(events.dynamic), restart: laneView(events.restart), baseline: laneView(events.baseline) };
+/** Every lane's events grouped into blocks (the lanes `events` has). */
+export function laneViews(events: Partial<Record<Lane, readonly RunEvent[]>>): Partial<Record<Lane, LaneView>> {
+  const views: Partial<Record<Lane, LaneView>> = {};
+  for (const lane of LANES) {
+    const laneEvents = events[lane];
+    if (laneEvents !== undefined) views[lane] = laneView(laneEvents);
+  }
+  return views;
 }
 
 /** Whether the blocks of a row did the same work: the same tool calls, in the same order, with the same arguments. */
@@ -254,12 +266,12 @@ function addLane(rows: readonly Blocks[], lane: Lane, blocks: readonly CallBlock
 /**
  * The lanes side by side, by what each did: a row holds the blocks that made the same tool calls
  * with the same arguments (an answer pairs with an answer), in the runs' order, lanes added one by
- * one in lane order. A restart's redone calls get rows of their own, so after a restart the lanes
+ * one in `order` (the order they ran; the first run's lane first). A restart's redone calls get rows of their own, so after a restart the lanes
  * still meet at the same work; blocks that did different work share a row only where neither lane
  * has a match, and such a row says so (`work: "different"`).
  */
-export function alignByWork(lanes: Partial<Record<Lane, LaneView>>): TimelineRow[] {
-  const shown = LANES.filter((lane) => lanes[lane] !== undefined);
+export function alignByWork(lanes: Partial<Record<Lane, LaneView>>, order: readonly Lane[] = LANES): TimelineRow[] {
+  const shown = order.filter((lane) => lanes[lane] !== undefined);
   let rows: Blocks[] = [];
   for (const lane of shown) rows = addLane(rows, lane, lanes[lane]?.blocks ?? []);
   return rows.map((blocks) => {
@@ -277,14 +289,21 @@ export interface EventPlace {
   seq: number;
 }
 
-/** The events the first divergence points at, one per lane that has a step there. */
+/**
+ * The events the first divergences point at: of each pair (the first run, `left`, against a later
+ * one, `right`), one per lane that has a step there, in the pairs' order. The first run's lane may
+ * have a place for each pair; a place two pairs share is given once.
+ */
 export function divergencePlaces(report: ComparisonReport | null): EventPlace[] {
-  const divergence = report?.divergence;
-  const first = divergence?.first;
-  if (divergence === undefined || divergence === null || first === undefined || first === null) return [];
   const places: EventPlace[] = [];
-  if (first.left_at !== null) places.push({ lane: divergence.left, seq: first.left_at.seq });
-  if (first.right_at !== null) places.push({ lane: divergence.right, seq: first.right_at.seq });
+  const add = (lane: Lane, seq: number) => {
+    if (!places.some((place) => place.lane === lane && place.seq === seq)) places.push({ lane, seq });
+  };
+  for (const { left, right, first } of report?.divergences ?? []) {
+    if (first === null) continue;
+    if (first.left_at !== null) add(left, first.left_at.seq);
+    if (first.right_at !== null) add(right, first.right_at.seq);
+  }
   return places;
 }
 
@@ -300,13 +319,19 @@ export const COUNTER_ROWS: readonly { key: keyof Counters; label: string }[] = [
   { key: "completion_tokens", label: "Completion tokens" },
 ];
 
-/** One counter of the report: each lane's value and restart minus dynamic. */
+/** One counter of the report: each lane's value and each later run's difference from the first run's. */
 export interface CounterRow {
   key: keyof Counters;
   label: string;
   values: Partial<Record<Lane, number>>;
-  /** Restart minus dynamic; null unless both ran. */
-  delta: number | null;
+  /** By the lane of each run after the first: its value minus the first run's (none with one run). */
+  deltas: Partial<Record<AdapterKind, number>>;
+}
+
+/** The runs whose difference from the first run is shown, each with the first: none with fewer than two runs. */
+export function deltaPairs(report: ComparisonReport): { left: AdapterKind; right: AdapterKind }[] {
+  const [first, ...later] = report.runs.map((run) => run.adapter);
+  return first === undefined ? [] : later.map((right) => ({ left: first, right }));
 }
 
 /** The report's counters side by side, the baseline last. */
@@ -320,8 +345,12 @@ export function counterRows(report: ComparisonReport): CounterRow[] {
       const value = counters[lane]?.[key];
       if (value !== undefined) values[lane] = value;
     }
-    const { dynamic, restart } = values;
-    return { key, label, values, delta: dynamic === undefined || restart === undefined ? null : restart - dynamic };
+    const deltas: Partial<Record<AdapterKind, number>> = {};
+    for (const { left, right } of deltaPairs(report)) {
+      const [from, to] = [values[left], values[right]];
+      if (from !== undefined && to !== undefined) deltas[right] = to - from;
+    }
+    return { key, label, values, deltas };
   });
 }
 
@@ -362,7 +391,7 @@ export function describeEvent(event: RunEvent): string {
     case "tool_call":
       return `${event.name} ${shortJson(event.args)} ${event.success ? "ok" : "failed"}`;
     case "tools_injected":
-      return `injected ${event.tool_names.join(", ")}${event.section_key === null ? "" : ` (${event.section_key})`}`;
+      return injectedText(event.delivery, event.tool_names, event.section_key);
     case "tool_injection_skipped":
       return `not injected ${event.tool_name}: already offered`;
     case "tools_removed":
@@ -375,6 +404,8 @@ export function describeEvent(event: RunEvent): string {
       const from = event.source == null ? "" : ` (${event.source})`;
       return `tools changed at call ${String(event.at_model_call)}${from}: ${changeList(event.added, event.removed, event.modified ?? [])}`;
     }
+    case "loop_warning":
+      return loopWarningText(event);
     case "limit_reached":
       return limitText(event.limit, event.value);
     case "run_completed":

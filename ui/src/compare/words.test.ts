@@ -3,12 +3,17 @@
 import { describe, expect, it } from "vitest";
 import type { RunStatus } from "../platform";
 import {
+  adaptersText,
+  ADAPTER_TITLES,
   count,
+  injectedText,
+  laneName,
   moneyText,
   pricedText,
   failedToolCallsText,
   LIMIT_NAMES,
   limitText,
+  loopWarningText,
   outcomeText,
   RESTART_PURPOSES,
   restartText,
@@ -64,10 +69,18 @@ describe("restart reasons", () => {
 
 describe("limits", () => {
   it("names each limit as the scenario's Limits fields do, and says which stopped the run", () => {
-    expect(LIMITS.map((limit) => LIMIT_NAMES[limit])).toEqual(["max model calls", "max restarts", "the same tool call in a row"]);
+    expect(LIMITS.map((limit) => LIMIT_NAMES[limit])).toEqual([
+      "max model calls",
+      "max restarts",
+      "the same tool call again after a loop warning",
+      "a sequence of calls again after a loop warning",
+    ]);
     expect(limitText("max_model_calls", 2)).toBe("reached the limit of 2 model calls");
     expect(limitText("max_restarts", 1)).toBe("reached the limit of 1 restart");
-    expect(limitText("repeated_tool_call", 3)).toBe("stopped a loop: the same tool call 3 times in a row");
+    expect(limitText("repeated_tool_call", 4)).toBe("stopped a loop: the same tool call 4 times within 10 calls, after a warning");
+    expect(limitText("repeating_pattern", 2)).toBe("stopped a loop: a sequence of 2 calls repeated, after a warning");
+    expect(loopWarningText({ kind: "exact_repeat", tool: "lookup", times: 3 })).toBe("loop warning: lookup 3 times within 10 calls");
+    expect(loopWarningText({ kind: "pattern", tools: ["lookup", "search"] })).toBe("loop warning: lookup, search repeated in the same order");
     for (const limit of LIMITS) expect(`${LIMIT_NAMES[limit]} ${limitText(limit, 2)}`).not.toMatch(RAW);
   });
 });
@@ -136,5 +149,29 @@ describe("failed tool calls", () => {
     );
     expect(failedToolCallsText({ tool_calls: 1200, failed_tool_calls: 1001 })).toBe("1,001 of 1,200 tool calls failed");
     expect(failedToolCallsText({ tool_calls: 2, failed_tool_calls: 0 })).toBeNull();
+  });
+});
+
+describe("lanes and adapters", () => {
+  it("names every lane in words, and the adapters a comparison runs under", () => {
+    expect((["dynamic", "restart", "allowed_tools", "deferred", "baseline"] as const).map(laneName)).toEqual([
+      "dynamic",
+      "restart",
+      "allowed tools",
+      "deferred",
+      "baseline",
+    ]);
+    expect(adaptersText(["restart"])).toBe("the restart adapter");
+    expect(adaptersText(["dynamic", "restart"])).toBe("the dynamic and restart adapters");
+    expect(adaptersText(["dynamic", "allowed_tools", "deferred"])).toBe("the dynamic, allowed tools, and deferred adapters");
+    expect(adaptersText([])).toBe("the adapters ticked");
+    for (const title of Object.values(ADAPTER_TITLES)) expect(title).not.toMatch(/\n|\.$/);
+  });
+
+  it("says how injected tools reached the model: listed (also when unsaid), allowed or loaded by reference", () => {
+    expect(injectedText(undefined, ["lookup"], "context")).toBe("injected lookup (context)");
+    expect(injectedText("listed", ["lookup", "cite"], null)).toBe("injected lookup, cite");
+    expect(injectedText("allowed", ["lookup"], "context")).toBe("tools allowed: lookup (context)");
+    expect(injectedText("referenced", ["lookup"], null)).toBe("tools loaded by reference: lookup");
   });
 });

@@ -1,9 +1,10 @@
-// Every value of the core's enums a user reads in the compare view, in words, in one place: how a
-// run ended, why it restarted, which limit stopped it, where a tool source's tools came from; and the prompt tokens a run spent against the
+// Every value of the core's enums a user reads in the compare view, in words, in one place: a
+// lane's name and what its adapter does, how a run ended, why it restarted, how injected tools
+// reached the model, which limit stopped it, where a tool source's tools came from; and the prompt tokens a run spent against the
 // all-FULL baseline, said as more or fewer (never a minus sign after "saved"). The timeline's lines,
 // the event detail, the run status, the counters and the chart all take their words from here, so
 // a raw `visibility_expansion` or `turn_limit` never reaches the page.
-import type { Counters, Lane, RunCost, RunEvent, RunStatus } from "../platform";
+import type { AdapterKind, Counters, Lane, LoopFound, RunCost, RunEvent, RunStatus } from "../platform";
 
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
 /** Why an attempt restarted (the core's `RestartReason`). */
@@ -12,6 +13,58 @@ export type RestartReason = EventOf<"restart">["reason"];
 export type Limit = EventOf<"limit_reached">["limit"];
 /** Where a tool source's tools came from (the core's `Tier`, spec 8). */
 export type Tier = EventOf<"tools_discovered">["tier"];
+
+/** How injected tools reached the model (the core's `ToolDelivery`; absent: listed). */
+export type Delivery = NonNullable<EventOf<"tools_injected">["delivery"]>;
+
+/** A lane's name wherever a lane, a run or a column is named. */
+export const LANE_NAMES: Readonly<Record<Lane, string>> = {
+  dynamic: "dynamic",
+  restart: "restart",
+  allowed_tools: "allowed tools",
+  deferred: "deferred",
+  baseline: "baseline",
+};
+
+/** "allowed tools": a lane's name. */
+export function laneName(lane: Lane): string {
+  return LANE_NAMES[lane];
+}
+
+/** What each adapter does, in one line: the adapter checkboxes' titles. */
+export const ADAPTER_TITLES: Readonly<Record<AdapterKind, string>> = {
+  dynamic: "Adds a read section's tools to the tool list of the calls after it, keeping the conversation",
+  restart: "Halts when a section is read, expands it and restarts the run from the start",
+  allowed_tools:
+    "Sends every tool from the first call; reading a section widens the callable subset (OpenAI allowed_tools), so the prompt start never changes",
+  deferred:
+    "Sends hidden tools deferred (Anthropic defer_loading); reading a section loads them by tool_reference, so the tool list never changes",
+};
+
+/** "the dynamic and restart adapters", "the deferred adapter": the adapters a comparison runs under. */
+export function adaptersText(adapters: readonly AdapterKind[]): string {
+  if (adapters.length === 0) return "the adapters ticked";
+  return `the ${listed(adapters.map(laneName))} adapter${adapters.length === 1 ? "" : "s"}`;
+}
+
+/** What the line of a `tools_injected` event starts with, by how the tools reached the model. */
+export const DELIVERY_WORDS: Readonly<Record<Delivery, string>> = {
+  listed: "injected",
+  allowed: "tools allowed:",
+  referenced: "tools loaded by reference:",
+};
+
+/** "injected lookup (context)", "tools allowed: lookup, search (context)". */
+export function injectedText(delivery: Delivery | undefined, tools: readonly string[], sectionKey: string | null): string {
+  return `${DELIVERY_WORDS[delivery ?? "listed"]} ${tools.join(", ")}${sectionKey === null ? "" : ` (${sectionKey})`}`;
+}
+
+/** How injected tools reached the model, as the event detail says it. */
+export const DELIVERY_DETAIL: Readonly<Record<Delivery, string>> = {
+  listed: "added to the tool list of the calls after it",
+  allowed: "already sent; now in the callable subset (allowed_tools)",
+  referenced: "already sent deferred; now loaded by tool_reference blocks in the tool result",
+};
 
 /** Where a source's tools came from, as the timeline and the event detail say it. */
 export const TIER_WORDS: Readonly<Record<Tier, string>> = {
@@ -80,8 +133,12 @@ export function restartText(reason: RestartReason, sectionKeys: readonly string[
 export const LIMIT_NAMES: Readonly<Record<Limit, string>> = {
   max_model_calls: "max model calls",
   max_restarts: "max restarts",
-  repeated_tool_call: "the same tool call in a row",
+  repeated_tool_call: "the same tool call again after a loop warning",
+  repeating_pattern: "a sequence of calls again after a loop warning",
 };
+
+/** The calls the loop rules look back over (km_tools'): the same call, a repeating sequence. */
+const EXACT_WINDOW = 10;
 
 /** The line of a `limit_reached` event: "reached the limit of 2 model calls", … */
 export function limitText(limit: Limit, value: number): string {
@@ -91,7 +148,19 @@ export function limitText(limit: Limit, value: number): string {
     case "max_restarts":
       return `reached the limit of ${count(value, "restart")}`;
     case "repeated_tool_call":
-      return `stopped a loop: the same tool call ${String(value)} times in a row`;
+      return `stopped a loop: the same tool call ${String(value)} times within ${String(EXACT_WINDOW)} calls, after a warning`;
+    case "repeating_pattern":
+      return `stopped a loop: a sequence of ${String(value)} calls repeated, after a warning`;
+  }
+}
+
+/** The line of a `loop_warning` event: "loop warning: lookup 3 times within 10 calls". */
+export function loopWarningText(found: LoopFound): string {
+  switch (found.kind) {
+    case "exact_repeat":
+      return `loop warning: ${found.tool} ${String(found.times)} times within ${String(EXACT_WINDOW)} calls`;
+    case "pattern":
+      return `loop warning: ${found.tools.join(", ")} repeated in the same order`;
   }
 }
 
@@ -157,7 +226,7 @@ export function savingsText(saved: number, percent: number | null): string {
 export function savingsTitle(lane: Lane, used: number, saved: number): string {
   const baseline = used + saved;
   const against = `(${used.toLocaleString("en-US")} against ${baseline.toLocaleString("en-US")})`;
-  if (saved === 0) return `${lane} used as many prompt tokens as the all-FULL baseline ${against}`;
+  if (saved === 0) return `${laneName(lane)} used as many prompt tokens as the all-FULL baseline ${against}`;
   const direction = saved > 0 ? "fewer" : "more";
-  return `${lane} used ${magnitude(saved)} ${direction} prompt tokens than the all-FULL baseline ${against}`;
+  return `${laneName(lane)} used ${magnitude(saved)} ${direction} prompt tokens than the all-FULL baseline ${against}`;
 }

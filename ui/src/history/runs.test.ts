@@ -67,6 +67,26 @@ describe("groupRuns", () => {
     expect(comparisonText(group.runs)).toBe("comparison, 3 runs");
   });
 
+  it("puts a comparison of any number of runs in one group: the four adapters in their order, then the all-FULL baseline", () => {
+    const first = keptHistory().filter((run) => (run.id ?? 0) <= 3);
+    const dynamic = first.find((run) => run.lane === "dynamic");
+    if (dynamic === undefined) throw new Error("the first comparison has a dynamic run");
+    const deferred: StoredRun = { ...dynamic, id: 21, lane: "deferred", adapter: "deferred" };
+    const allowed: StoredRun = { ...dynamic, id: 22, lane: "allowed_tools", adapter: "allowed_tools" };
+    const groups = groupRuns(listed([...first, deferred, allowed]));
+    expect(shape(groups)).toEqual([["comparison", 1, 2, 22, 21, 3]]);
+    const [group] = groups;
+    if (group?.kind !== "comparison") throw new Error("one comparison");
+    expect(group.runs.map((run) => runKind(run))).toEqual([
+      "dynamic adapter",
+      "restart adapter",
+      "allowed tools adapter",
+      "deferred adapter",
+      "all-FULL baseline",
+    ]);
+    expect(comparisonText(group.runs)).toBe("comparison, 5 runs");
+  });
+
   it("makes two groups of two comparisons started at different times, and leaves a live run and a replay alone, newest first", () => {
     expect(shape(groupRuns(listed(keptHistory())))).toEqual([[8], ["comparison", 5, 6, 7], [4], ["comparison", 1, 2, 3]]);
   });
@@ -172,8 +192,8 @@ describe("kept runs as lanes", () => {
 
   it("finds the first divergence's events in those lanes, or says there is none", () => {
     const report = lookupFirstReport();
-    const divergence = report.divergence;
-    if (divergence === null) throw new Error("the report has a divergence");
+    const [divergence] = report.divergences;
+    if (divergence === undefined) throw new Error("the report has a divergence");
     const comparison: RunComparison = { baseline: kept(1), run: kept(2), divergence };
     expect(pairDivergencePlaces(comparison)).toEqual([{ lane: "restart", seq: 6 }]);
     expect(pairDivergenceText(comparison)).toBe("restart at call 2 discarded lookup(7); it was redone at call 3");

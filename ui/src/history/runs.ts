@@ -12,6 +12,7 @@
 import type { AdapterKind, Counters, Lane, RunComparison, RunEvent, RunFilter, RunSource, RunStatus, RunSummary, StoredRun } from "../platform";
 import type { RunState } from "../compare/store";
 import { COUNTER_ROWS, LANES, type EventPlace, type LaneLabel } from "../compare/timeline";
+import { laneName } from "../compare/words";
 
 /** The filter as the bar holds it: text as typed, and "" for any adapter, status or source. */
 export interface HistoryFilter {
@@ -81,16 +82,16 @@ export function isAllFullBaseline(run: Pick<RunSummary, "lane">): boolean {
   return run.lane === "baseline";
 }
 
-/** What the run is: "all-FULL baseline", else its adapter's run, "restart adapter". */
+/** What the run is: "all-FULL baseline", else its adapter's run, "restart adapter", "allowed tools adapter". */
 export function runKind(run: Pick<RunSummary, "lane" | "adapter">): string {
-  return isAllFullBaseline(run) ? ALL_FULL_BASELINE : `${run.adapter} adapter`;
+  return isAllFullBaseline(run) ? ALL_FULL_BASELINE : `${laneName(run.adapter)} adapter`;
 }
 
 /** What the run is, at length, for a tooltip. */
 export function runKindTitle(run: Pick<RunSummary, "lane" | "adapter">): string {
   return isAllFullBaseline(run)
     ? "The comparison's run with every section FULL and every tool described in full, under the dynamic adapter"
-    : `Run under the ${run.adapter} adapter`;
+    : `Run under the ${laneName(run.adapter)} adapter`;
 }
 
 /** "run 3, all-FULL baseline", "run 2, restart adapter": a run named with what it is. */
@@ -104,7 +105,10 @@ export function ranWith(run: RunSummary): string {
   return run.model === null ? run.provider : `${run.provider} (${run.model})`;
 }
 
-/** The kept runs of one comparison, in lane order (dynamic, restart, all-FULL baseline), or one run of its own. */
+/**
+ * The kept runs of one comparison (any number: one per adapter it ran), in lane order (dynamic,
+ * restart, allowed_tools, deferred, all-FULL baseline), or one run of its own.
+ */
 export type RunGroup = { kind: "comparison"; key: string; runs: RunSummary[] } | { kind: "single"; key: string; run: RunSummary };
 
 /**
@@ -194,7 +198,7 @@ export interface KeptLanes {
 }
 
 function keptLanes(lanes: readonly { lane: Lane; run: StoredRun; note: string }[]): KeptLanes {
-  const events: Record<Lane, RunEvent[]> = { dynamic: [], restart: [], baseline: [] };
+  const events: Partial<Record<Lane, RunEvent[]>> = {};
   const labels: Partial<Record<Lane, LaneLabel>> = {};
   for (const { lane, run, note } of lanes) {
     events[lane] = run.report.events;
@@ -207,7 +211,7 @@ function keptLanes(lanes: readonly { lane: Lane; run: StoredRun; note: string }[
       lanes: lanes.map(({ lane }) => lane),
       started: lanes.map(({ lane }) => lane),
       events,
-      writing: { dynamic: "", restart: "", baseline: "" },
+      writing: {},
       report: null,
       failure: null,
       // Kept runs are not compared with what is open now.

@@ -6,9 +6,11 @@ import { Channel, isTauri as tauriIsTauri } from "@tauri-apps/api/core";
 import {
   commands,
   events,
+  type AdapterKind,
   type CompareProgress_Deserialize,
   type CompareProgress_Serialize,
   type ComparisonReport_Serialize,
+  type Divergence_Serialize,
   type Event_Serialize,
   type LiveRun,
   type ProfilesView_Serialize,
@@ -52,6 +54,7 @@ export type {
   JsonValue,
   Lane,
   LiveRun,
+  LoopFound,
   PartsChange_Serialize as PartsChange,
   Permission,
   ProviderKind,
@@ -93,10 +96,13 @@ export type RunEvent = Event_Serialize;
 /** What a running comparison tells: a run starts, or one of its events happened. */
 export type CompareProgress = CompareProgress_Serialize;
 /**
- * The comparison report of spec 6: the runs, the baseline and the first divergence (a live
- * comparison has no baseline, and with one adapter no divergence).
+ * The comparison report of spec 6: the runs, the baseline and the first divergences, one per run
+ * after the first against the first (a live comparison has no baseline, and with one adapter no
+ * divergence).
  */
 export type ComparisonReport = ComparisonReport_Serialize;
+/** Where a later run of a comparison first differs from the first run (`left`). */
+export type Divergence = Divergence_Serialize;
 
 /**
  * One provider a live run can use, as the UI holds it and sends it back: the Deserialize shape,
@@ -140,12 +146,14 @@ export type RelaySessionView = RelaySessionView_Serialize;
 export type { RelayLogEntry };
 
 /**
- * How a comparison runs, besides its template and scenario: `live`, a real model under the adapters
- * it names (null: the scenario's script); `relaySession`, the code of the app's relay session the
+ * How a comparison runs, besides its template and scenario: `adapters`, the adapters it runs under,
+ * in order (at least one; each run after the first is set against the first); `live`, a real model
+ * (null: the scenario's script); `relaySession`, the code of the app's relay session the
  * runs attach to (null: none); `priceAs`, the model a scripted comparison's runs are priced as (null:
  * unpriced; the backend prices a live one as its own model and ignores this).
  */
 export interface ComparisonSettings {
+  adapters: AdapterKind[];
   live: LiveRun | null;
   relaySession: string | null;
   priceAs: string | null;
@@ -213,9 +221,9 @@ type Answering<K extends CommandName, T> = (...args: Parameters<Commands[K]>) =>
  */
 interface UiCommands {
   /**
-   * Runs the open scenario on the open template: with its script under both adapters and the
-   * baseline, or with `settings.live` its user message to a real model under the adapters it names
-   * (no baseline). Every run's start and event goes to `onProgress` as it happens; `runId` names the
+   * Runs the open scenario on the open template under `settings.adapters`: with its script (and the
+   * all-FULL baseline after them), or with `settings.live` its user message to a real model (no
+   * baseline). Every run's start and event goes to `onProgress` as it happens; `runId` names the
    * run (cancel, calls); `settings` also says the relay session the runs attach to and the model a
    * scripted comparison is priced as (see `ComparisonSettings`). The command takes one request and
    * a channel, which stays in here.
@@ -332,8 +340,8 @@ function runComparison(
   progress.onmessage = (message) => {
     onProgress(message as CompareProgress);
   };
-  const { live, relaySession, priceAs } = settings;
-  const request = { template_id: templateId, scenario_id: scenarioId, run_id: runId, live, relay_session: relaySession, price_as: priceAs };
+  const { adapters, live, relaySession, priceAs } = settings;
+  const request = { template_id: templateId, scenario_id: scenarioId, run_id: runId, adapters, live, relay_session: relaySession, price_as: priceAs };
   return call(() => commands.runComparison(request, progress));
 }
 

@@ -2,9 +2,10 @@
 // history, dirty state, saves and the backend's main checks against the template; comparisons that
 // stream a real report's events (the one `unfold compare --json` wrote for the example and
 // lookup-first, kept in fixtures/ and checked against the core by its tests), can be held midway
-// to test progress and cancel, and answer each model call's request and response; live
-// comparisons (that report's runs of the adapters asked, without a baseline) with the backend's
-// checks of the profile, the adapters and the key; provider profiles saved with the core's checks;
+// to test progress and cancel, and answer each model call's request and response; comparisons
+// under any adapters (that report's runs of the adapters asked, in order; an adapter it has no run
+// for runs as its dynamic run would, its injections delivered that adapter's way), live ones
+// without a baseline and with the backend's checks of the profile, the adapters and the key; provider profiles saved with the core's checks;
 // the models runs can be priced as (a list a test sets); and a run history (that report's three runs
 // kept as scripted runs, and two live runs) to list with the core's filters, read and compare.
 import type {
@@ -37,14 +38,65 @@ export function lookupFirstReport(): ComparisonReport {
   return JSON.parse(reportText) as ComparisonReport;
 }
 
+/** How each adapter delivers the tools a read section offers (the core's `ToolDelivery`). */
+const DELIVERY = { dynamic: "listed", restart: "listed", allowed_tools: "allowed", deferred: "referenced" } as const;
+
+/**
+ * `run` (a dynamic run) as `adapter` would make it when it makes the same calls: the same events,
+ * its start naming `adapter`, its injections delivered `adapter`'s way.
+ */
+export function runAs(run: ComparisonReport["runs"][number], adapter: AdapterKind): ComparisonReport["runs"][number] {
+  const events = run.events.map((event): RunEvent => {
+    if (event.type === "run_started") return { ...event, adapter };
+    if (event.type === "tools_injected") return { ...event, delivery: DELIVERY[adapter] };
+    return event;
+  });
+  return { ...run, adapter, events };
+}
+
+/**
+ * `report` run under `adapters`, in that order: its runs of those adapters, and for an adapter it
+ * has no run of, its dynamic run as that adapter would make it (runAs); the baseline when `baseline`
+ * (with each run's savings, in the runs' order);
+ * a divergence for each run after the first against the first: the report's own for a pair it has,
+ * none for another (the runs made the same calls; the core's divergence is tested in Rust).
+ */
+export function reportUnder(report: ComparisonReport, adapters: readonly AdapterKind[], baseline: boolean): ComparisonReport {
+  const dynamic = report.runs.find((run) => run.adapter === "dynamic") ?? report.runs[0];
+  const runs = adapters.flatMap((adapter) => {
+    const own = report.runs.find((run) => run.adapter === adapter);
+    return own !== undefined ? [own] : dynamic === undefined ? [] : [runAs(dynamic, adapter)];
+  });
+  const [first, ...later] = runs;
+  const divergences = later.map(
+    (run) =>
+      report.divergences.find((known) => known.left === first?.adapter && known.right === run.adapter) ?? {
+        left: first?.adapter ?? "dynamic",
+        right: run.adapter,
+        first: null,
+      },
+  );
+  const full = report.baseline;
+  const savings = (full?.savings ?? []).find((entry) => entry.adapter === dynamic?.adapter);
+  const kept =
+    full === null || !baseline
+      ? null
+      : {
+          ...full,
+          savings: runs.flatMap((run) => {
+            const own = full.savings.find((entry) => entry.adapter === run.adapter) ?? (savings === undefined ? undefined : { ...savings, adapter: run.adapter });
+            return own === undefined ? [] : [own];
+          }),
+        };
+  return { ...report, runs, baseline: kept, divergences };
+}
+
 /**
  * What a live comparison of lookup-first under `adapters` reports: those runs of the scripted report
- * (a stand-in for a real model's), no baseline, and a divergence only when two adapters ran.
+ * (a stand-in for a real model's), no baseline, and a divergence for each run after the first.
  */
 export function liveReport(adapters: readonly AdapterKind[]): ComparisonReport {
-  const report = lookupFirstReport();
-  const runs = adapters.flatMap((adapter) => report.runs.filter((run) => run.adapter === adapter));
-  return { ...report, runs, baseline: null, divergence: runs.length === 2 ? report.divergence : null };
+  return reportUnder(lookupFirstReport(), adapters, false);
 }
 
 /** A local OpenAI-compatible server's profile (Ollama), which needs no key. */
@@ -281,16 +333,26 @@ export class FakeCompare {
     return ok(this.recent);
   }
 
+  /**
+   * Streams the scripted report (`report`, as it is when it ran the adapters asked in that order;
+   * else reportUnder them) or, `live`, liveReport of the adapters asked.
+   */
   async runComparison(
     runId: number,
+    adapters: readonly AdapterKind[],
     live: LiveRun | null,
     onProgress: (progress: CompareProgress) => void,
   ): Promise<Outcome<ComparisonReport>> {
+    if (adapters.length === 0) {
+      return { ok: false, error: { code: "invalid_template", message: "choose at least one adapter to compare", problems: [] } };
+    }
     let { report } = this;
     if (live !== null) {
       const refused = this.liveRefusal(live);
       if (refused !== null) return { ok: false, error: refused };
-      report = liveReport(live.adapters);
+      report = liveReport(adapters);
+    } else if (report.runs.map((run) => run.adapter).join(" ") !== adapters.join(" ")) {
+      report = reportUnder(report, adapters, true);
     }
     this.last = report;
     const runs: [Lane, RunEvent[]][] = report.runs.map((run) => [run.adapter, run.events]);
@@ -318,9 +380,6 @@ export class FakeCompare {
 
   /** Why the backend would not start a live comparison, as it says it: null when it would. */
   private liveRefusal(live: LiveRun): PlatformError | null {
-    if (live.adapters.length === 0) {
-      return { code: "invalid_template", message: "choose at least one adapter to run live", problems: [] };
-    }
     const profile = this.profiles.find((p) => p.name === live.profile);
     if (profile === undefined) {
       const known = this.profiles.map((p) => p.name).join(", ") || "none";
@@ -434,7 +493,7 @@ export class FakeCompare {
 
   /**
    * Run `id` beside run `baseline`. The fake knows one divergence, the lookup-first report's
-   * (its dynamic run against its restart run, whatever their source); any other pair has none (the
+   * restart run against its dynamic run (whatever their source); any other pair has none (the
    * core's divergence is tested in Rust).
    */
   compareHistoryRuns(baseline: number, id: number): Promise<Outcome<RunComparison>> {
@@ -444,7 +503,7 @@ export class FakeCompare {
       const missing = left === undefined ? baseline : id;
       return failed({ code: "invalid_template", message: `run ${String(missing)}: no run in the history has this id`, problems: [] });
     }
-    const known = this.report.divergence;
+    const known = this.report.divergences.find((divergence) => divergence.left === "dynamic" && divergence.right === "restart") ?? null;
     const [dynamic, restart] = this.report.runs;
     const same = (run: StoredRun, report: RunReport | undefined) => JSON.stringify(run.report.events) === JSON.stringify(report?.events);
     const first = known !== null && same(left, dynamic) && same(right, restart) ? known.first : null;

@@ -412,7 +412,7 @@ export class FakePlatform implements Platform {
   ): Promise<Outcome<ComparisonReport>> {
     return (
       this.refuse("runComparison", templateId, scenarioId, runId, settings) ??
-      this.compare.runComparison(runId, settings.live, onProgress)
+      this.compare.runComparison(runId, settings.adapters, settings.live, onProgress)
     );
   }
 
