@@ -12,7 +12,7 @@ use unfold_documents::prices::Pricing;
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Lane};
-use unfold_engine::{adapter_for, AdapterKind, Provider};
+use unfold_engine::{AdapterKind, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
@@ -91,16 +91,7 @@ impl<'a> LiveModel<'a> {
         }
         let profile = profiles.get(name)?;
         // Before any run is paid for: a lane its API cannot run would fail after the others.
-        let refusals: Vec<String> = adapters
-            .iter()
-            .filter_map(|&kind| {
-                let why = unfold_live::refusal(&profile, adapter_for(kind).hidden_tools())?;
-                Some(format!("the {} adapter cannot run on it: {why}", kind.name()))
-            })
-            .collect();
-        if !refusals.is_empty() {
-            return Err(AppError::new(ErrorCode::InvalidRequest, refusals.join("; ")));
-        }
+        crate::live_runs::check_adapters(&profile, &adapters)?;
         Ok(LiveModel { profile, adapters, text, token })
     }
 }

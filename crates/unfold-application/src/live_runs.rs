@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 use unfold_documents::prices::Pricing;
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
-use unfold_engine::{AdapterKind, Event, RunInput, RunLimits, RunReport};
+use unfold_engine::{adapter_for, AdapterKind, Event, RunInput, RunLimits, RunReport};
 use unfold_engine::{ToolHost, ToolSources};
 use unfold_live::recorded_sources::RecordingHost;
 use unfold_live::{ApiKey, Cassette, HttpProvider};
@@ -61,12 +61,30 @@ pub fn record_path_problem(path: &Path) -> Option<&'static str> {
     (!folder.is_dir()).then_some("its folder does not exist")
 }
 
+/// Refuses, before anything is sent, an adapter `profile`'s API cannot run: `allowed_tools` needs
+/// OpenAI's chat API, `deferred` Anthropic's Messages API.
+pub(crate) fn check_adapters(profile: &ProviderProfile, adapters: &[AdapterKind]) -> AppResult<()> {
+    let refusals: Vec<String> = adapters
+        .iter()
+        .filter_map(|&kind| {
+            let why = unfold_live::refusal(profile, adapter_for(kind).hidden_tools())?;
+            Some(format!("the {} adapter cannot run on it: {why}", kind.name()))
+        })
+        .collect();
+    if refusals.is_empty() {
+        Ok(())
+    } else {
+        Err(AppError::new(ErrorCode::InvalidRequest, refusals.join("; ")))
+    }
+}
+
 /// Runs `run` with its provider, telling `observer` each event as it happens, and keeps it.
 pub async fn run_live_and_keep(
     run: LiveRun<'_>,
     observer: &mut (dyn FnMut(&Event) + Send),
     history: &OpenRunHistory,
 ) -> AppResult<FinishedRun> {
+    check_adapters(&run.profile, &[run.adapter])?;
     let (template, template_path) = run.template;
     let key = ApiKey::for_profile(&run.profile)?;
     let mut provider = HttpProvider::new(run.profile.clone(), key)?;
