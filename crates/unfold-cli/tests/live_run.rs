@@ -660,3 +660,51 @@ fn a_key_kept_in_the_keychain_is_sent_and_can_be_forgotten() {
     );
     assert_eq!(unfold(&["key", "delete", "kept"], &[]).stderr.trim(), "the keychain held no key for profile 'kept'");
 }
+
+/// The two adapters that keep the prompt start, live: `allowed_tools` on the OpenAI API,
+/// `deferred` on Anthropic's, the same calls as the dynamic adapter; and each refused, before
+/// anything is sent, on the API that cannot send it.
+#[test]
+fn allowed_tools_runs_live_on_openai_and_deferred_on_anthropic_and_each_is_refused_on_the_other() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let expected = [r#"lookup {"id":7}"#, r#"read_section {"section_key":"context"}"#, r#"search {"query":"login"}"#];
+    for (profile, adapter, delivery) in [
+        ("openai", "allowed_tools", "allowed"),
+        ("openai-whole", "allowed_tools", "allowed"),
+        ("anthropic", "deferred", "referenced"),
+        ("anthropic-whole", "deferred", "referenced"),
+    ] {
+        let run = live_run(&profiles, profile, adapter, USER);
+        assert_eq!(run["status"], "completed", "{profile} {adapter}: {run}");
+        assert_eq!(tool_calls(&run), expected, "{profile} {adapter}");
+        let injected: Vec<(&Value, &Value)> =
+            events(&run, "tools_injected").map(|e| (&e["tool_names"], &e["delivery"])).collect();
+        assert_eq!(injected, [(&json!(["search", "cite"]), &json!(delivery))], "{profile} {adapter}");
+        assert_eq!(run["counters"]["restarts"], 0, "{profile} {adapter}");
+    }
+    for (profile, adapter, needs) in [
+        ("openai", "deferred", "it needs an anthropic profile"),
+        ("anthropic", "allowed_tools", "it needs an openai profile"),
+    ] {
+        let refused = unfold(
+            &[
+                "run",
+                EXAMPLE,
+                "--providers",
+                path(&profiles),
+                "--provider",
+                profile,
+                "--adapter",
+                adapter,
+                "--user",
+                USER,
+            ],
+            &[("UNFOLD_TEST_KEY", CANARY)],
+        );
+        assert_eq!(refused.code, 2, "{}", refused.stderr);
+        assert!(refused.stderr.contains(&format!("the {adapter} adapter cannot run on it")), "{}", refused.stderr);
+        assert!(refused.stderr.contains(needs), "{}", refused.stderr);
+    }
+}

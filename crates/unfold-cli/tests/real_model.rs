@@ -128,6 +128,31 @@ fn the_example_runs_on_a_real_model_over_both_apis_streamed_and_whole() {
     }
 }
 
+/// A real server takes the bodies of the two adapters that keep the prompt start: OpenAI's
+/// `tool_choice` of type `allowed_tools`, Anthropic's deferred tools (it ignores both, and the run
+/// holds the model to the callable subset itself).
+#[test]
+#[ignore = "needs llama-server (about 10 minutes to build once); scripts/test.sh runs it"]
+fn allowed_tools_and_deferred_run_on_a_real_model() {
+    let server = LlamaServer::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    for (profile, adapter) in [
+        ("openai", "allowed_tools"),
+        ("openai-whole", "allowed_tools"),
+        ("anthropic", "deferred"),
+        ("anthropic-whole", "deferred"),
+    ] {
+        let outcome = run(&profiles, profile, &["--adapter", adapter, "--json"]);
+        assert_eq!(outcome.code, 0, "{profile} {adapter}: {}", outcome.stderr);
+        let report: Value = serde_json::from_str(&outcome.stdout).unwrap();
+        let run = &report["run"];
+        assert_ne!(run["status"], "error", "{profile} {adapter}: {run}");
+        assert!(run["counters"]["model_calls"].as_u64().unwrap() >= 1, "{profile} {adapter}");
+        assert_eq!(run["events"][0]["adapter"], adapter, "{profile}");
+    }
+}
+
 #[test]
 #[ignore = "needs llama-server (about 10 minutes to build once); scripts/test.sh runs it"]
 fn a_wrong_key_is_refused_once_with_the_servers_words() {
