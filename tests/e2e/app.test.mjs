@@ -20,6 +20,7 @@ import {
   freePort,
   providersFile,
   ROOT,
+  runComparison,
   findElement,
   killApp,
   saveScreenshot,
@@ -86,18 +87,6 @@ function cli(args) {
 /** Every event the timeline shows, as "lane seq type", in the page's order. */
 const TIMELINE_EVENTS = `return [...document.querySelectorAll('[data-testid="timeline-event"]')]
   .map((e) => e.dataset.lane + " " + e.dataset.seq + " " + e.dataset.type);`;
-
-/** Clicks Run once it is enabled (a launch scenario opens after the view) and waits for the end. */
-async function runComparison(session) {
-  await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
-  await click(session, '[data-testid="run-comparison"]');
-  await waitUntil(
-    session,
-    "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
-    (status) => status === "finished",
-    "the comparison finished",
-  );
-}
 
 /** The ids of the history's rows, in order (newest first). */
 const HISTORY_ROWS = `return [...document.querySelectorAll('[data-testid="history-row"]')].map((row) => row.dataset.id);`;

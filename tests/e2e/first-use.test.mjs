@@ -24,6 +24,7 @@ import {
   ROOT,
   killApp,
   resizeWindow,
+  runComparison,
   saveScreenshot,
   startHarness,
   stopHarness,
@@ -326,14 +327,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
       async (session) => {
         await narrow(session);
         for (const adapter of ["allowed_tools", "deferred"]) await click(session, `[data-testid="adapter-${adapter}"]`);
-        await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
-        await click(session, '[data-testid="run-comparison"]');
-        await waitUntil(
-          session,
-          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
-          (status) => status === "finished",
-          "the comparison finished",
-        );
+        await runComparison(session);
         const lanes = await evaluate(session, `return [...document.querySelectorAll('[data-testid="lane"]')].map((lane) => lane.dataset.lane);`);
         assert.deepEqual(lanes, [...adapters, "baseline"]);
         // Each run's prompt tokens are the command line's, each difference is against the first run.
@@ -389,14 +383,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
       template,
       async (session) => {
         await narrow(session);
-        await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
-        await click(session, '[data-testid="run-comparison"]');
-        await waitUntil(
-          session,
-          "return document.querySelector('[data-testid=\"run-status\"]')?.dataset.status ?? null;",
-          (status) => status === "finished",
-          "the comparison finished",
-        );
+        await runComparison(session);
         // How many lines a cell's text takes: a text range's line boxes, whatever the padding.
         const LINES = `const lines = (cell) => { const range = document.createRange(); range.selectNodeContents(cell);
           return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; };`;

@@ -357,6 +357,18 @@ export async function stopHarness() {
 }
 
 /** Waits until the comparison under way has finished. */
+/** Clicks Run once it is enabled (a launch scenario opens after the view). */
+export async function pressRun(session) {
+  await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
+  await click(session, '[data-testid="run-comparison"]');
+}
+
+/** Clicks Run once it is enabled and waits for the comparison's end. */
+export async function runComparison(session) {
+  await pressRun(session);
+  await waitForComparison(session);
+}
+
 export async function waitForComparison(session) {
   await waitUntil(
     session,

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
-import { click, ROOT, resizeWindow, saveScreenshot, sleep, startAppRelay, startHarness, stopHarness, timelineEvents, waitForComparison, waitUntil, withApp } from "./harness.mjs";
+import { click, ROOT, resizeWindow, runComparison, saveScreenshot, sleep, startAppRelay, startHarness, stopHarness, timelineEvents, waitUntil, withApp } from "./harness.mjs";
 
 const TEMPLATE = join(ROOT, "examples/relay-plugin/tables.unfold.json");
 const SCENARIO = join(ROOT, "examples/relay-plugin/plot.scenario.json");
@@ -64,9 +64,7 @@ describe("the plugin relay in the real app", () => {
           (value) => value === code,
           "the session picked",
         );
-        await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
-        await click(session, '[data-testid="run-comparison"]');
-        await waitForComparison(session);
+        await runComparison(session);
         const events = await timelineEvents(session);
         const of = (lane, type) => events.filter((e) => e.startsWith(`${lane} ${type}`));
         assert.match(of("dynamic", "tools_discovered")[0] ?? "", /tools from tables \(listed live\)/, events.join("\n"));

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { click, EXAMPLE, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp, workDir } from "./harness.mjs";
+import { click, EXAMPLE, pressRun, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp, workDir } from "./harness.mjs";
 
 const cache = process.env.UNFOLD_CACHE ?? join(homedir(), ".cache/unfold");
 const PYTHON = process.env.UNFOLD_MCP_PYTHON ?? join(cache, "mcp-venv/bin/python");
@@ -86,8 +86,7 @@ describe("tool sources in the real app", () => {
       async (session) => {
         await resizeWindow(session, 1024, 700);
         // Run asks first: the source is named with its command, then allowed and run.
-        await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
-        await click(session, '[data-testid="run-comparison"]');
+        await pressRun(session);
         const starts = await waitFor(session, '[data-testid="run-source-starts"]');
         assert.ok(starts.includes(PYTHON) && starts.includes("changing_tools.py"), starts);
         await sleep(300); // a frame for WebKit to paint the dialog into the screenshot
