@@ -394,9 +394,11 @@ export async function startAppRelay(session) {
   await click(session, '[data-testid="page-edit"]');
   await click(session, '[data-testid="tab-sources"]');
   await click(session, '[data-testid="relay-start"]');
+  // The panel's failure, if any, rides along so a relay that did not start says why.
   const listening = await waitUntil(
     session,
-    `return document.querySelector('[data-testid="relay-listening"]')?.textContent ?? "";`,
+    `const failure = document.querySelector('[data-testid="relay-panel"] [role="alert"]')?.textContent ?? "";
+     return (document.querySelector('[data-testid="relay-listening"]')?.textContent ?? "") + (failure ? " | " + failure : "");`,
     (text) => text.includes("http://"),
     "the relay listening",
   );

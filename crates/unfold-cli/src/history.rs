@@ -50,9 +50,10 @@ pub fn execute(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The runs, a line each, each column as wide as its widest cell (an adapter's name, a scenario
+/// with its lane), numbers aligned right.
 fn list_table(runs: &[unfold_stores::run_history::RunSummary]) -> String {
-    let mut out = format!(
-        "{:>5}  {:<19}  {:<8}  {:<20}  {:<28}  {:<7}  {:<13}  {:>5}  {:>7}  {:>9}\n",
+    const HEADER: [&str; 10] = [
         "ID",
         "STARTED (UTC)",
         "SOURCE",
@@ -62,32 +63,53 @@ fn list_table(runs: &[unfold_stores::run_history::RunSummary]) -> String {
         "STATUS",
         "CALLS",
         "TOKENS",
-        "COST"
-    );
-    for run in runs {
-        let what = match (&run.scenario, &run.model) {
-            (Some(scenario), _) => {
-                format!("{scenario}{}", run.lane.as_ref().map(|l| format!(" [{l}]")).unwrap_or_default())
-            }
-            (None, Some(model)) => format!("{} ({model})", run.provider),
-            (None, None) => run.provider.clone(),
-        };
-        let value = |v: serde_json::Result<serde_json::Value>| {
-            v.ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
-        };
-        out.push_str(&format!(
-            "{:>5}  {:<19}  {:<8}  {:<20}  {:<28}  {:<7}  {:<13}  {:>5}  {:>7}  {:>9}\n",
-            run.id,
-            utc(run.started_at_ms),
-            value(serde_json::to_value(run.source)),
-            run.template,
-            what,
-            run.adapter.name(),
-            value(serde_json::to_value(run.status)),
-            run.counters.model_calls,
-            run.counters.prompt_tokens + run.counters.completion_tokens,
-            run.cost.as_ref().map_or("-".to_owned(), |cost| money(cost.total, &cost.currency, false)),
-        ));
+        "COST",
+    ];
+    const RIGHT: [bool; 10] = [true, false, false, false, false, false, false, true, true, true];
+    let value = |v: serde_json::Result<serde_json::Value>| {
+        v.ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    };
+    let rows: Vec<[String; 10]> = runs
+        .iter()
+        .map(|run| {
+            let what = match (&run.scenario, &run.model) {
+                (Some(scenario), _) => {
+                    format!("{scenario}{}", run.lane.as_ref().map(|l| format!(" [{l}]")).unwrap_or_default())
+                }
+                (None, Some(model)) => format!("{} ({model})", run.provider),
+                (None, None) => run.provider.clone(),
+            };
+            [
+                run.id.to_string(),
+                utc(run.started_at_ms),
+                value(serde_json::to_value(run.source)),
+                run.template.clone(),
+                what,
+                run.adapter.name().to_owned(),
+                value(serde_json::to_value(run.status)),
+                run.counters.model_calls.to_string(),
+                (run.counters.prompt_tokens + run.counters.completion_tokens).to_string(),
+                run.cost.as_ref().map_or("-".to_owned(), |cost| money(cost.total, &cost.currency, false)),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..HEADER.len())
+        .map(|i| rows.iter().map(|row| row[i].chars().count()).chain([HEADER[i].len()]).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    let mut line = |cells: &[&str]| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .zip(RIGHT)
+            .map(|((cell, &width), right)| if right { format!("{cell:>width$}") } else { format!("{cell:<width$}") })
+            .collect();
+        out.push_str(padded.join("  ").trim_end());
+        out.push('\n');
+    };
+    line(&HEADER);
+    for row in &rows {
+        line(&row.each_ref().map(String::as_str));
     }
     out
 }

@@ -1050,6 +1050,22 @@ fn compare_takes_any_set_of_adapters_and_sets_each_against_the_first() {
         .ends_with("allowed_tools against dynamic: none (the same tool calls with the same results, the same ending)"));
     assert!(out.stdout.contains("allowed search, cite (context)"), "{}", out.stdout);
     assert!(out.stdout.contains("loaded search, cite (context)"), "{}", out.stdout);
+    // The history keeps every lane and finds a run by its adapter, the columns as wide as it.
+    let folder = tempfile::tempdir().unwrap();
+    let history = folder.path().join("history.sqlite3");
+    let with_history = |args: &[&str]| unfold().env("UNFOLD_HISTORY", &history).args(args).output().unwrap();
+    let kept = with_history(&[
+        "compare",
+        EXAMPLE,
+        "examples/read-context-then-search.scenario.json",
+        "--adapters",
+        "allowed_tools,deferred",
+    ]);
+    assert!(kept.status.success(), "{}", String::from_utf8_lossy(&kept.stderr));
+    let listed = String::from_utf8_lossy(&with_history(&["history", "--adapter", "allowed_tools"]).stdout).into_owned();
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    assert_eq!(lines[0].find("ADAPTER"), lines[1].find("allowed_tools  completed"), "{listed}");
     let refused = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--adapters", "dynamic,sideways"]);
     assert_eq!(refused.code, 2);
     assert!(

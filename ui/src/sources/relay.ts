@@ -73,6 +73,11 @@ export class RelayStore extends ExternalStore<RelayState> {
   /** Counts the status reads: an answer older than one taken already is dropped. */
   private sent = 0;
   private taken = 0;
+  /**
+   * The reads sent before a start or stop answered: the backend may have read the relay before
+   * the start or stop changed it, so their answers, however late, never undo it.
+   */
+  private overruled = 0;
   /** The sessions are being read again for the log. */
   private rereading = false;
 
@@ -102,7 +107,7 @@ export class RelayStore extends ExternalStore<RelayState> {
   /** Starts or stops the relay; whether it was done. */
   private async act(busy: "start" | "stop", title: string, request: () => Promise<Outcome<RelayStatus>>): Promise<boolean> {
     this.update({ busy, failure: null });
-    const answer = await this.answer(request);
+    const answer = await this.answer(request, true);
     this.update({ busy: null });
     if (answer === null) return true;
     if (!answer.ok) this.update({ failure: failureOf(title, answer.error) });
@@ -118,13 +123,15 @@ export class RelayStore extends ExternalStore<RelayState> {
 
   /**
    * Sends a request answering the relay's status and takes the status it answers; null when a later
-   * request's answer was taken already (this one is dropped).
+   * request's answer was taken already, or the read was sent before a start or stop (`act`)
+   * answered (this one is dropped).
    */
-  private async answer(request: () => Promise<Outcome<RelayStatus>>): Promise<Outcome<RelayStatus> | null> {
+  private async answer(request: () => Promise<Outcome<RelayStatus>>, act = false): Promise<Outcome<RelayStatus> | null> {
     const ticket = ++this.sent;
     const answer = await request();
-    if (ticket < this.taken) return null;
+    if (ticket < this.taken || ticket <= this.overruled) return null;
     this.taken = ticket;
+    if (act) this.overruled = this.sent;
     if (answer.ok) {
       // A stopped relay's watch ended with it: a start watches again.
       if (answer.value.listening === null) this.watching = false;
