@@ -30,6 +30,7 @@ pub mod run_history;
 pub mod scenarios;
 pub mod source_permissions;
 pub mod sources;
+pub mod suites;
 pub mod templates;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};

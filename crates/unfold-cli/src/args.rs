@@ -42,6 +42,20 @@ pub enum Command {
         #[command(flatten)]
         sources: SourceConsent,
     },
+    /// Run suites (`*.suite.json`): every case compared, its expectations checked; exit 0 when all
+    /// hold, 1 when one does not, 2 on bad input
+    Test {
+        /// The suite files.
+        #[arg(required = true)]
+        suites: Vec<PathBuf>,
+        /// Also write the JUnit XML CI dashboards read: a testcase per case, a failure per failed one.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Run every N-th case only, starting with the K-th (1-based), over the suites in order: the
+        /// shards of a CI matrix together run every case once.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<unfold_application::suites::Shard>,
+    },
     /// Replay a scenario under adapters (dynamic and restart unless told) and an all-FULL
     /// baseline; show them side by side
     Compare {

@@ -22,6 +22,9 @@ use crate::runtime::block_on;
 pub fn execute(command: Command) -> AppResult<ExitCode> {
     match command {
         Command::Validate { files } => Ok(validate(&files)),
+        Command::Test { suites, junit, shard } => {
+            crate::suite_run::execute(crate::suite_run::TestRequest { suites, junit, shard })
+        }
         Command::Render { template, expand, params, disclosure, heading, json, sources } => {
             let params = parse_params(&params).map_err(|e| e.in_file(&template))?;
             let request = RenderRequest { expand, params, disclosure, heading };

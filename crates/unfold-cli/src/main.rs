@@ -3,8 +3,8 @@
 //! outcomes to exit codes; `args` holds the arguments, `commands` translates each command into
 //! application calls and their output.
 //!
-//! Exit codes: 0 success, 1 validation problems (`validate`), 2 bad input, 3 a bug in Unfold,
-//! 4 a live run that ended with status `error` (`run`).
+//! Exit codes: 0 success, 1 validation problems (`validate`) or an expectation that did not hold
+//! (`test`), 2 bad input, 3 a bug in Unfold, 4 a live run that ended with status `error` (`run`).
 //! Logs (the libraries' `tracing` spans and events) go to stderr when `UNFOLD_LOG` is set, e.g.
 //! `UNFOLD_LOG=debug`; stdout carries only the command's output.
 
@@ -12,11 +12,13 @@ mod args;
 mod commands;
 mod event_lines;
 mod history;
+mod junit;
 mod live;
 mod money;
 mod report_table;
 mod runtime;
 mod sources;
+mod suite_run;
 
 use std::process::ExitCode;
 

@@ -14,11 +14,13 @@ pub mod error;
 pub mod json_type;
 pub mod prices;
 pub mod provider_profile;
+pub mod runs;
 pub mod scenario;
 mod scenario_warnings;
 pub mod schema;
 pub mod source;
 pub mod substitution;
+pub mod suite;
 pub mod template;
 pub mod tool;
 

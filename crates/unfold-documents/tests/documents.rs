@@ -286,6 +286,7 @@ fn checked_in_schemas_match_the_types() {
         ("schema/unfold.scenario.schema.json", unfold_documents::Scenario::schema().json()),
         ("schema/unfold.providers.schema.json", unfold_documents::provider_profile::ProviderProfiles::schema().json()),
         ("schema/unfold.prices.schema.json", unfold_documents::prices::Prices::schema().json()),
+        ("schema/unfold.suite.schema.json", unfold_documents::suite::Suite::schema().json()),
     ];
     for (file, schema) in schemas {
         let generated = unfold_documents::document::to_canonical_json(&schema);
@@ -360,5 +361,38 @@ fn a_users_prices_override_the_shipped_ones_model_by_model_and_bad_ones_are_loca
     assert_eq!(
         problems,
         ["/models/a~1b/input: a price is a number of at least 0", "/models/a~1b/taken: a date is written YYYY-MM-DD"]
+    );
+}
+
+/// A suite's own checks and its schema's, each at its place.
+#[test]
+fn a_suite_names_each_problem_at_its_place() {
+    let suite = serde_json::json!({
+        "schema_version": 1, "kind": "unfold.suite", "name": "s",
+        "cases": [
+            { "name": "a", "template": "t.unfold.json", "scenario": "s.scenario.json",
+              "adapters": ["dynamic", "dynamic"],
+              "expect": { "dynamic": { "model_calls": { "min": 5, "max": 2 }, "tool_calls": {} } } },
+            { "name": "b", "template": "t.unfold.json", "scenario": "s.scenario.json",
+              "expect": { "restart": { "modle_calls": 3 } } }
+        ]
+    });
+    let error = unfold_documents::suite::Suite::from_json(suite.to_string().as_bytes()).unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("/cases/1/expect/restart"), "{text}");
+    let fixed = {
+        let mut fixed = suite.clone();
+        fixed["cases"][1]["expect"]["restart"] = serde_json::json!({ "model_calls": 3 });
+        fixed
+    };
+    let error = unfold_documents::suite::Suite::from_json(fixed.to_string().as_bytes()).unwrap_err();
+    let places: Vec<String> = error.problems().iter().map(|p| format!("{}: {}", p.location, p.message)).collect();
+    assert_eq!(
+        places,
+        [
+            "/cases/0/adapters/1: 'dynamic' is named twice",
+            "/cases/0/expect/dynamic/model_calls: min is more than max",
+            "/cases/0/expect/dynamic/tool_calls: give min, max or both",
+        ]
     );
 }

@@ -9,49 +9,7 @@ use crate::costs::{CallTokens, RunCost};
 use crate::loop_detection::LoopFound;
 use crate::prompt_prefix::PromptPrefix;
 use crate::provider::MeasuredCache;
-
-/// Which adapter ran.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum AdapterKind {
-    /// Injects a read section's tools and keeps the history.
-    Dynamic,
-    /// Halts, expands the section and restarts the evaluation.
-    Restart,
-    /// Sends every tool from the first call and widens the callable subset (OpenAI's
-    /// `allowed_tools`) as sections are read: the tool list never changes.
-    AllowedTools,
-    /// Sends hidden tools deferred (Anthropic's `defer_loading`) and loads a read section's tools
-    /// with `tool_reference` blocks in its result: the tool list never changes.
-    Deferred,
-}
-
-impl AdapterKind {
-    /// Every adapter, in the order the command line lists them.
-    pub const ALL: [AdapterKind; 4] =
-        [AdapterKind::Dynamic, AdapterKind::Restart, AdapterKind::AllowedTools, AdapterKind::Deferred];
-
-    /// The name used on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            AdapterKind::Dynamic => "dynamic",
-            AdapterKind::Restart => "restart",
-            AdapterKind::AllowedTools => "allowed_tools",
-            AdapterKind::Deferred => "deferred",
-        }
-    }
-}
-
-impl std::str::FromStr for AdapterKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        AdapterKind::ALL
-            .into_iter()
-            .find(|kind| kind.name() == s)
-            .ok_or_else(|| format!("unknown adapter '{s}' (dynamic, restart, allowed_tools or deferred)"))
-    }
-}
+pub use unfold_documents::runs::{AdapterKind, RunStatus};
 
 /// How tools reached a running conversation (spec 10).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -277,23 +235,6 @@ pub enum Limit {
     RepeatedToolCall,
     /// A sequence of calls made again after a loop warning (the value: its length).
     RepeatingPattern,
-}
-
-/// How a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum RunStatus {
-    /// The model answered without tool calls.
-    Completed,
-    /// `max_model_calls` was reached.
-    TurnLimit,
-    /// `max_restarts` was reached.
-    RestartLimit,
-    /// The model went on looping after a loop warning.
-    LoopDetected,
-    /// The provider failed.
-    Error,
 }
 
 /// What a run counts (spec 6).

@@ -1,0 +1,310 @@
+//! Suites (spec 11): every case of a suite file loaded and checked before anything runs (a bad
+//! file is bad input, named with its place), then compared with the scripted model on as many
+//! threads as the machine has, each run held to the case's expectations. A shard runs every N-th
+//! case, so a suite spreads over a CI matrix. Sources are seen through their snapshots: nothing a
+//! file names is started in CI without the user's consent. Suites are not kept in the run history.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use unfold_documents::suite::{Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
+use unfold_documents::{Error, Scenario, Template};
+use unfold_engine::compare::compare;
+use unfold_engine::{ComparisonReport, RunReport};
+
+use crate::error::{AppError, AppResult, ErrorCode};
+use crate::prices::PriceFile;
+
+/// Which part of a suite to run: the `index`-th (1-based) of `count` shards, every `count`-th case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1 to `count`.
+    pub index: usize,
+    /// At least 1.
+    pub count: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    /// `K/N`, 1 ≤ K ≤ N.
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let wrong = || format!("'{text}' is not a shard: write K/N, K from 1 to N (2/4: the second of four)");
+        let (index, count) = text.split_once('/').ok_or_else(wrong)?;
+        let (index, count): (usize, usize) =
+            (index.trim().parse().map_err(|_| wrong())?, count.trim().parse().map_err(|_| wrong())?);
+        if count == 0 || index == 0 || index > count {
+            return Err(wrong());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// Whether the case at `position` (0-based, over every suite in the order given) is this shard's.
+    pub fn takes(self, position: usize) -> bool {
+        position % self.count == self.index - 1
+    }
+}
+
+/// A case ready to run: its suite, its files read and checked.
+#[derive(Debug, Clone)]
+pub struct LoadedCase {
+    /// The suite's name.
+    pub suite: String,
+    /// The case as the file has it.
+    pub case: SuiteCase,
+    /// The template's path, as resolved from the suite file.
+    pub template_path: PathBuf,
+    template: Template,
+    scenario: Scenario,
+}
+
+/// One expectation that did not hold.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Unmet {
+    /// The run it is about (an adapter's name, `baseline`), or `divergence`.
+    pub run: String,
+    /// What was expected of it: `model_calls`, `status`, …
+    pub what: String,
+    /// The expectation, in words: "at most 3", "completed".
+    pub expected: String,
+    /// The value seen.
+    pub seen: String,
+}
+
+/// How one case went.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CaseOutcome {
+    /// The suite's name.
+    pub suite: String,
+    /// The case's name.
+    pub name: String,
+    /// Every expectation that did not hold (none: it passed).
+    pub unmet: Vec<Unmet>,
+    /// Why it could not run, if it could not (it fails).
+    pub error: Option<String>,
+    /// How long it took.
+    #[serde(skip)]
+    pub took: Duration,
+    /// The comparison, when it ran.
+    #[serde(skip)]
+    pub report: Option<ComparisonReport>,
+}
+
+impl CaseOutcome {
+    /// Whether every expectation held.
+    pub fn passed(&self) -> bool {
+        self.unmet.is_empty() && self.error.is_none()
+    }
+}
+
+/// Reads every suite and every case's template and scenario, and checks each scenario against its
+/// template: every problem of every file, each at its place, before anything runs.
+pub fn load_suites(paths: &[PathBuf]) -> AppResult<Vec<LoadedCase>> {
+    let mut cases = Vec::new();
+    let mut errors: Vec<Error> = Vec::new();
+    for path in paths {
+        let suite = match Suite::load(path) {
+            Ok(suite) => suite,
+            Err(error) => {
+                errors.push(error);
+                continue;
+            }
+        };
+        for case in &suite.cases {
+            match load_case(path, &suite.name, case) {
+                Ok(loaded) => cases.push(loaded),
+                Err(error) => errors.push(error),
+            }
+        }
+    }
+    match errors.len() {
+        0 => Ok(cases),
+        _ => {
+            let problems: Vec<_> = errors.iter().flat_map(|e| e.problems().to_vec()).collect();
+            let message = errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
+            Err(AppError { code: ErrorCode::InvalidRequest, message, problems })
+        }
+    }
+}
+
+fn load_case(suite_path: &Path, suite: &str, case: &SuiteCase) -> unfold_documents::Result<LoadedCase> {
+    let template_path = Suite::resolve(suite_path, &case.template);
+    let scenario_path = Suite::resolve(suite_path, &case.scenario);
+    let template = Template::load(&template_path)?;
+    let scenario = Scenario::load(&scenario_path)?;
+    let problems = scenario.problems_with(&template);
+    if !problems.is_empty() {
+        return Err(Error::invalid(problems).in_file(&scenario_path));
+    }
+    Ok(LoadedCase { suite: suite.to_owned(), case: case.clone(), template_path, template, scenario })
+}
+
+/// Runs `cases` on up to `threads` threads, telling `done` each outcome as it comes (in the order
+/// they finish); the outcomes in the cases' order. A price a case names that cannot be had fails
+/// that case, not the suite.
+pub fn run_cases(
+    cases: &[LoadedCase],
+    threads: usize,
+    prices: &PriceFile,
+    done: &(dyn Fn(&CaseOutcome) + Sync),
+) -> Vec<CaseOutcome> {
+    let next = AtomicUsize::new(0);
+    let outcomes: Mutex<Vec<Option<CaseOutcome>>> = Mutex::new(vec![None; cases.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, cases.len().max(1)) {
+            scope.spawn(|| {
+                let Ok(runtime) = tokio::runtime::Builder::new_current_thread().build() else { return };
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(case) = cases.get(index) else { break };
+                    let outcome = runtime.block_on(run_case(case, prices));
+                    done(&outcome);
+                    outcomes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[index] = Some(outcome);
+                }
+            });
+        }
+    });
+    let outcomes = outcomes.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    outcomes
+        .into_iter()
+        .zip(cases)
+        .map(|(outcome, case)| {
+            outcome.unwrap_or_else(|| failed(case, "the case did not run".to_owned(), Duration::ZERO))
+        })
+        .collect()
+}
+
+fn failed(case: &LoadedCase, error: String, took: Duration) -> CaseOutcome {
+    CaseOutcome {
+        suite: case.suite.clone(),
+        name: case.case.name.clone(),
+        unmet: Vec::new(),
+        error: Some(error),
+        took,
+        report: None,
+    }
+}
+
+async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
+    let started = Instant::now();
+    let span = tracing::info_span!("suite_case", suite = %loaded.suite, case = %loaded.case.name);
+    let _entered = span.enter();
+    let pricing = match &loaded.case.price_as {
+        Some(model) => match prices.pricing_as(model) {
+            Ok(pricing) => Some(pricing),
+            Err(error) => return failed(loaded, error.message, started.elapsed()),
+        },
+        None => None,
+    };
+    let mut report = match compare(&loaded.template, &loaded.scenario, &loaded.case.adapters).await {
+        Ok(report) => report,
+        Err(error) => return failed(loaded, error.to_string(), started.elapsed()),
+    };
+    if let Some(pricing) = &pricing {
+        report.price(pricing);
+    }
+    let unmet = unmet_expectations(&loaded.case, &report);
+    CaseOutcome {
+        suite: loaded.suite.clone(),
+        name: loaded.case.name.clone(),
+        unmet,
+        error: None,
+        took: started.elapsed(),
+        report: Some(report),
+    }
+}
+
+/// Every expectation of `case` that `report` does not meet.
+pub fn unmet_expectations(case: &SuiteCase, report: &ComparisonReport) -> Vec<Unmet> {
+    let mut unmet = Vec::new();
+    for (run_name, expectations) in &case.expect.runs {
+        let run = match run_name.as_str() {
+            BASELINE => report.baseline.as_ref().map(|baseline| &baseline.run),
+            name => report.runs.iter().find(|run| run.adapter.name() == name),
+        };
+        let Some(run) = run else {
+            unmet.push(Unmet {
+                run: run_name.clone(),
+                what: "run".into(),
+                expected: "a run".into(),
+                seen: "none".into(),
+            });
+            continue;
+        };
+        unmet.extend(run_unmet(run_name, expectations, run));
+    }
+    if let Some(expected) = case.expect.divergence {
+        if let Some(seen) = divergence_unmet(expected, report) {
+            unmet.push(Unmet { run: "divergence".into(), what: "divergence".into(), expected: expected.name(), seen });
+        }
+    }
+    unmet
+}
+
+fn run_unmet(run_name: &str, expectations: &RunExpectations, run: &RunReport) -> Vec<Unmet> {
+    let mut unmet = Vec::new();
+    let status_name = |status| serde_json::to_value(status).ok().and_then(|v| v.as_str().map(str::to_owned));
+    if let Some(status) = expectations.status {
+        if status != run.status {
+            let (expected, seen) = (status_name(status), status_name(run.status));
+            unmet.push(Unmet {
+                run: run_name.to_owned(),
+                what: "status".into(),
+                expected: expected.unwrap_or_default(),
+                seen: seen.unwrap_or_default(),
+            });
+        }
+    }
+    for (what, bound) in expectations.bounds() {
+        let seen = measure(run, what);
+        if !seen.is_some_and(|value| bound.holds(value)) {
+            unmet.push(Unmet {
+                run: run_name.to_owned(),
+                what: what.to_owned(),
+                expected: bound.describe(),
+                seen: seen.map_or("no price".to_owned(), |value| Bound::Exact(value).describe()),
+            });
+        }
+    }
+    unmet
+}
+
+/// The value of the expectation `what` in `run`; none for a price the run does not have.
+fn measure(run: &RunReport, what: &str) -> Option<f64> {
+    let c = run.counters;
+    Some(match what {
+        "model_calls" => c.model_calls.into(),
+        "restarts" => c.restarts.into(),
+        "tools_injected" => c.tools_injected.into(),
+        "dynamic_expansions" => c.dynamic_expansions.into(),
+        "tool_calls" => c.tool_calls.into(),
+        "failed_tool_calls" => c.failed_tool_calls.into(),
+        "prompt_tokens" => c.prompt_tokens as f64,
+        "completion_tokens" => c.completion_tokens as f64,
+        "cacheable_prompt_tokens" => run.cost.as_ref()?.cacheable_prompt_tokens as f64,
+        "cost_usd" => run.cost.as_ref().filter(|cost| cost.currency == "USD")?.total,
+        _ => return None,
+    })
+}
+
+/// What the divergences show when they are not what `expected` says; none when they are.
+fn divergence_unmet(expected: DivergenceExpectation, report: &ComparisonReport) -> Option<String> {
+    let kinds: Vec<String> = report
+        .divergences
+        .iter()
+        .filter_map(|d| d.first.as_ref())
+        .filter_map(|first| serde_json::to_value(&first.kind).ok()?.get("kind")?.as_str().map(str::to_owned))
+        .collect();
+    let holds = match expected {
+        DivergenceExpectation::None => kinds.is_empty(),
+        DivergenceExpectation::Any => !kinds.is_empty(),
+        kind => kinds.contains(&kind.name()),
+    };
+    if holds {
+        return None;
+    }
+    Some(if kinds.is_empty() { "none".to_owned() } else { kinds.join(", ") })
+}

@@ -1,0 +1,83 @@
+//! `unfold test`: the suites' cases run in parallel, one line per case in the suites' order (and
+//! under a failed one each expectation that did not hold, with the value seen), a progress line on
+//! a terminal while they run, and the JUnit XML CI dashboards read. Exit 0 when every expectation
+//! holds, 1 when one does not, 2 on bad input (nothing runs then).
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use unfold_application::folders::default_prices_file;
+use unfold_application::prices::PriceFile;
+use unfold_application::suites::{self, CaseOutcome, Shard};
+use unfold_application::{AppError, AppResult, ErrorCode};
+
+/// What `unfold test` was asked.
+pub struct TestRequest {
+    pub suites: Vec<PathBuf>,
+    pub junit: Option<PathBuf>,
+    pub shard: Option<Shard>,
+}
+
+pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
+    if let Some(junit) = &request.junit {
+        check_writable(junit)?;
+    }
+    let every = suites::load_suites(&request.suites)?;
+    let total = every.len();
+    let cases: Vec<_> = every
+        .into_iter()
+        .enumerate()
+        .filter(|(at, _)| request.shard.is_none_or(|shard| shard.takes(*at)))
+        .map(|(_, c)| c)
+        .collect();
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let finished = AtomicUsize::new(0);
+    let progress = std::io::stderr().is_terminal();
+    let outcomes = suites::run_cases(&cases, threads, &PriceFile(default_prices_file()), &|_| {
+        let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+        if progress {
+            eprint!("\r{done}/{} cases run", cases.len());
+            let _ = std::io::stderr().flush();
+        }
+    });
+    if progress {
+        eprint!("\r\x1b[2K");
+    }
+    print!("{}", lines(&outcomes));
+    let failed = outcomes.iter().filter(|o| !o.passed()).count();
+    let shard = request.shard.map(|s| format!(" (shard {}/{} of {total} cases)", s.index, s.count)).unwrap_or_default();
+    println!("{} cases: {} passed, {failed} failed{shard}", outcomes.len(), outcomes.len() - failed);
+    if let Some(junit) = &request.junit {
+        std::fs::write(junit, crate::junit::document(&outcomes)).map_err(|error| {
+            AppError::new(
+                ErrorCode::UnreadableFile,
+                format!("{}: cannot write the JUnit report: {error}", junit.display()),
+            )
+        })?;
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// One line per case; under a failed one, what did not hold.
+fn lines(outcomes: &[CaseOutcome]) -> String {
+    let mut out = String::new();
+    for outcome in outcomes {
+        let mark = if outcome.passed() { "ok  " } else { "FAIL" };
+        out.push_str(&format!("{mark}  {} › {}  ({:.2} s)\n", outcome.suite, outcome.name, outcome.took.as_secs_f64()));
+        for line in crate::junit::failure_lines(outcome) {
+            out.push_str(&format!("      {line}\n"));
+        }
+    }
+    out
+}
+
+/// Refuses, before anything runs, a JUnit path whose folder does not exist.
+fn check_writable(path: &Path) -> AppResult<()> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if folder.is_dir() {
+        return Ok(());
+    }
+    Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: --junit: its folder does not exist", path.display())))
+}

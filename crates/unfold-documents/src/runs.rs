@@ -1,0 +1,65 @@
+//! What runs are called in files and reports: the adapter a run goes under and how it ended.
+//! Suites (spec 11) name them as reports do, so they live with the documents.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Which adapter ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum AdapterKind {
+    /// Injects a read section's tools and keeps the history.
+    Dynamic,
+    /// Halts, expands the section and restarts the evaluation.
+    Restart,
+    /// Sends every tool from the first call and widens the callable subset (OpenAI's
+    /// `allowed_tools`) as sections are read: the tool list never changes.
+    AllowedTools,
+    /// Sends hidden tools deferred (Anthropic's `defer_loading`) and loads a read section's tools
+    /// with `tool_reference` blocks in its result: the tool list never changes.
+    Deferred,
+}
+
+impl AdapterKind {
+    /// Every adapter, in the order the command line lists them.
+    pub const ALL: [AdapterKind; 4] =
+        [AdapterKind::Dynamic, AdapterKind::Restart, AdapterKind::AllowedTools, AdapterKind::Deferred];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            AdapterKind::Dynamic => "dynamic",
+            AdapterKind::Restart => "restart",
+            AdapterKind::AllowedTools => "allowed_tools",
+            AdapterKind::Deferred => "deferred",
+        }
+    }
+}
+
+impl std::str::FromStr for AdapterKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        AdapterKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == s)
+            .ok_or_else(|| format!("unknown adapter '{s}' (dynamic, restart, allowed_tools or deferred)"))
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// The model answered without tool calls.
+    Completed,
+    /// `max_model_calls` was reached.
+    TurnLimit,
+    /// `max_restarts` was reached.
+    RestartLimit,
+    /// The model went on looping after a loop warning.
+    LoopDetected,
+    /// The provider failed.
+    Error,
+}

@@ -1,0 +1,283 @@
+//! The suite document (`*.suite.json`, spec 11): cases, each a template and a scenario (paths
+//! relative to the suite file) compared under adapters, with what each run and the divergences are
+//! expected to show. What `unfold test` runs in CI; the checks a schema cannot express.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::error::{pointer_segment, Problem, Result};
+use crate::runs::{AdapterKind, RunStatus};
+use crate::schema::DocumentSchema;
+
+/// The kind of a suite file.
+pub const SUITE_KIND: &str = "unfold.suite";
+
+/// The run a case's expectations name besides its adapters'.
+pub const BASELINE: &str = "baseline";
+
+/// A suite of cases.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(title = "Unfold suite")]
+#[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
+pub struct Suite {
+    /// Always 1 for this format.
+    #[schemars(extend("const" = 1))]
+    pub schema_version: u64,
+    /// Always `unfold.suite`.
+    #[schemars(extend("const" = "unfold.suite"))]
+    pub kind: String,
+    /// The suite's name, as reports show it.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// The cases, in the order they are reported.
+    #[schemars(length(min = 1))]
+    pub cases: Vec<SuiteCase>,
+    /// `x-` fields, kept as they are.
+    #[serde(flatten)]
+    pub extensions: Map<String, Value>,
+}
+
+/// One case: a template and a scenario compared under adapters, and what is expected of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SuiteCase {
+    /// The case's name, unique in the suite.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// The template file, relative to the suite file.
+    #[schemars(length(min = 1))]
+    pub template: String,
+    /// The scenario file, relative to the suite file.
+    #[schemars(length(min = 1))]
+    pub scenario: String,
+    /// The adapters, in order (dynamic and restart when absent); each run after the first is set
+    /// against the first.
+    #[serde(default = "default_adapters")]
+    #[schemars(length(min = 1))]
+    pub adapters: Vec<AdapterKind>,
+    /// The model the runs are priced as, for `cost_usd` expectations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_as: Option<String>,
+    /// What each run (by adapter, or `baseline`) and the divergences are expected to show.
+    #[serde(default)]
+    pub expect: CaseExpectations,
+}
+
+fn default_adapters() -> Vec<AdapterKind> {
+    vec![AdapterKind::Dynamic, AdapterKind::Restart]
+}
+
+/// A case's expectations: per run, and of the divergences.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CaseExpectations {
+    /// Of the divergences of the runs from the first run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divergence: Option<DivergenceExpectation>,
+    /// Of each run, by its adapter's name or `baseline`.
+    #[serde(flatten)]
+    pub runs: IndexMap<String, RunExpectations>,
+}
+
+/// What one run is expected to show; every field given must hold.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunExpectations {
+    /// How it ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<RunStatus>,
+    /// Model calls, over every attempt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_calls: Option<Bound>,
+    /// Restarts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restarts: Option<Bound>,
+    /// Tools made callable mid-run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools_injected: Option<Bound>,
+    /// Expansions handled without a restart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic_expansions: Option<Bound>,
+    /// Tool calls answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Bound>,
+    /// Tool calls answered with a failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_tool_calls: Option<Bound>,
+    /// Prompt tokens over every model call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<Bound>,
+    /// Completion tokens over every model call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_tokens: Option<Bound>,
+    /// Prompt tokens a cache could serve (needs `price_as`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cacheable_prompt_tokens: Option<Bound>,
+    /// What the run cost, in US dollars (needs `price_as`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<Bound>,
+}
+
+impl RunExpectations {
+    /// The numeric expectations given, by the name the file uses.
+    pub fn bounds(&self) -> Vec<(&'static str, Bound)> {
+        let all = [
+            ("model_calls", self.model_calls),
+            ("restarts", self.restarts),
+            ("tools_injected", self.tools_injected),
+            ("dynamic_expansions", self.dynamic_expansions),
+            ("tool_calls", self.tool_calls),
+            ("failed_tool_calls", self.failed_tool_calls),
+            ("prompt_tokens", self.prompt_tokens),
+            ("completion_tokens", self.completion_tokens),
+            ("cacheable_prompt_tokens", self.cacheable_prompt_tokens),
+            ("cost_usd", self.cost_usd),
+        ];
+        all.into_iter().filter_map(|(name, bound)| bound.map(|bound| (name, bound))).collect()
+    }
+
+    /// Whether an expectation needs the run priced.
+    pub fn needs_price(&self) -> bool {
+        self.cost_usd.is_some() || self.cacheable_prompt_tokens.is_some()
+    }
+}
+
+/// A number expected exactly, or within `min` and `max` (each inclusive, either may be absent).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged, deny_unknown_fields)]
+pub enum Bound {
+    /// Exactly this.
+    Exact(f64),
+    /// Within these.
+    Range {
+        /// At least this.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min: Option<f64>,
+        /// At most this.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max: Option<f64>,
+    },
+}
+
+impl Bound {
+    /// Whether `value` holds.
+    pub fn holds(self, value: f64) -> bool {
+        match self {
+            Bound::Exact(expected) => (value - expected).abs() <= 1e-9 * expected.abs().max(1.0),
+            Bound::Range { min, max } => min.is_none_or(|min| value >= min) && max.is_none_or(|max| value <= max),
+        }
+    }
+
+    /// "3", "at least 100", "at most 2000", "between 100 and 2000".
+    pub fn describe(self) -> String {
+        let number = |n: f64| if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { format!("{n}") };
+        match self {
+            Bound::Exact(n) => number(n),
+            Bound::Range { min: Some(min), max: Some(max) } => format!("between {} and {}", number(min), number(max)),
+            Bound::Range { min: Some(min), max: None } => format!("at least {}", number(min)),
+            Bound::Range { min: None, max: Some(max) } => format!("at most {}", number(max)),
+            Bound::Range { min: None, max: None } => "anything".to_owned(),
+        }
+    }
+}
+
+/// What the divergences of a case's runs from its first run are expected to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DivergenceExpectation {
+    /// No run diverges from the first.
+    None,
+    /// Some run does.
+    Any,
+    /// Some run's first divergence is a restart where the first goes on.
+    Restart,
+    /// Some run's first divergence is a call only one of them makes.
+    ExtraCall,
+    /// Some run's first divergence is a call of another tool.
+    DifferentCall,
+    /// Some run's first divergence is the same tool with other arguments.
+    DifferentArguments,
+    /// Some run's first divergence is the same call with another result.
+    DifferentResult,
+    /// Some run's first divergence is the ending.
+    DifferentOutcome,
+}
+
+impl DivergenceExpectation {
+    /// Its name in the file (`none`, `any`, `restart`, …): for a divergence kind, the report's.
+    pub fn name(self) -> String {
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    }
+}
+
+impl Suite {
+    /// The JSON Schema of suite files, as checked in at `schema/unfold.suite.schema.json`.
+    pub fn schema() -> &'static DocumentSchema {
+        static SCHEMA: OnceLock<DocumentSchema> = OnceLock::new();
+        SCHEMA.get_or_init(|| DocumentSchema::generate::<Suite>("https://unfold.dev/schema/unfold.suite.schema.json"))
+    }
+
+    /// Reads and checks a suite file; every problem names the file and its place.
+    pub fn load(path: &Path) -> Result<Suite> {
+        let bytes = crate::document::read_document_bytes(path)?;
+        Suite::from_json(&bytes).map_err(|e| e.in_file(path))
+    }
+
+    /// Parses and checks the text of a suite file.
+    pub fn from_json(bytes: &[u8]) -> Result<Suite> {
+        crate::document::parse_versioned(bytes, SUITE_KIND, Suite::schema(), Suite::problems)
+    }
+
+    /// A case's file `relative` to the suite file at `suite_path`.
+    pub fn resolve(suite_path: &Path, relative: &str) -> PathBuf {
+        suite_path.parent().unwrap_or(Path::new("")).join(relative)
+    }
+
+    fn problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let mut names = HashSet::new();
+        for (index, case) in self.cases.iter().enumerate() {
+            let place = format!("/cases/{index}");
+            if !names.insert(case.name.as_str()) {
+                problems.push(Problem::at(format!("{place}/name"), format!("another case is named '{}'", case.name)));
+            }
+            let mut adapters = HashSet::new();
+            for (at, adapter) in case.adapters.iter().enumerate() {
+                if !adapters.insert(adapter) {
+                    problems.push(Problem::at(
+                        format!("{place}/adapters/{at}"),
+                        format!("'{}' is named twice", adapter.name()),
+                    ));
+                }
+            }
+            for (run, expectations) in &case.expect.runs {
+                let at = format!("{place}/expect/{}", pointer_segment(run));
+                let known = run == BASELINE || case.adapters.iter().any(|adapter| adapter.name() == run);
+                if !known {
+                    let runs: Vec<&str> = case.adapters.iter().map(|a| a.name()).chain([BASELINE]).collect();
+                    problems
+                        .push(Problem::at(&at, format!("the case has no run '{run}' (its runs: {})", runs.join(", "))));
+                }
+                if expectations.needs_price() && case.price_as.is_none() {
+                    problems.push(Problem::at(&at, "cost_usd and cacheable_prompt_tokens need the case's price_as"));
+                }
+                for (name, bound) in expectations.bounds() {
+                    let problem = match bound {
+                        Bound::Range { min: Some(min), max: Some(max) } if min > max => Some("min is more than max"),
+                        Bound::Range { min: None, max: None } => Some("give min, max or both"),
+                        _ => None,
+                    };
+                    if let Some(problem) = problem {
+                        problems.push(Problem::at(format!("{at}/{name}"), problem));
+                    }
+                }
+            }
+        }
+        problems
+    }
+}
