@@ -1088,8 +1088,9 @@ fn test_runs_a_suite_prints_a_line_per_case_and_writes_junit() {
     assert_eq!(lines[3], "3 cases: 3 passed, 0 failed");
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("<testsuites name=\"unfold\" tests=\"3\" failures=\"0\""), "{xml}");
-    assert_eq!(xml.matches("<testcase ").count(), 3, "{xml}");
-    assert!(!xml.contains("<failure"), "{xml}");
+    let cases = junit_cases(&xml);
+    assert_eq!(cases.len(), 3, "{xml}");
+    assert!(cases.iter().all(|(_, failure)| failure.is_none()), "{xml}");
 }
 
 /// A suite whose expectations do not hold: exit 1, each unmet expectation with the value seen,
@@ -1156,4 +1157,76 @@ fn junit_cases(xml: &str) -> Vec<(String, Option<String>)> {
             (case.attribute("name").unwrap().to_owned(), failure.and_then(|f| f.text()).map(str::to_owned))
         })
         .collect()
+}
+
+/// Bad input stops before anything runs: every problem of the suite and its cases' files, each
+/// naming its file and place, exit 2, no JUnit file.
+#[test]
+fn test_refuses_a_bad_suite_naming_each_file_and_place() {
+    let folder = tempfile::tempdir().unwrap();
+    let suite = folder.path().join("bad.suite.json");
+    let document = serde_json::json!({
+        "schema_version": 1, "kind": "unfold.suite", "name": "bad",
+        "cases": [
+            { "name": "a", "template": repo(EXAMPLE), "scenario": "missing.scenario.json",
+              "expect": { "sideways": { "status": "completed" } } },
+            { "name": "a", "template": repo(EXAMPLE), "scenario": repo("examples/style-only.scenario.json"),
+              "expect": { "dynamic": { "cost_usd": { "max": 1 } } } }
+        ]
+    });
+    std::fs::write(&suite, document.to_string()).unwrap();
+    let junit = folder.path().join("junit.xml");
+    let out = run(&["test", suite.to_str().unwrap(), "--junit", junit.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    let at = |pointer: &str| format!("{}: {pointer}", suite.display());
+    assert!(
+        out.stderr.contains(&at(
+            "/cases/0/expect/sideways: the case has no run 'sideways' (its runs: dynamic, restart, baseline)"
+        )),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains(&at("/cases/1/name: another case is named 'a'")), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&at("/cases/1/expect/dynamic: cost_usd and cacheable_prompt_tokens need the case's price_as")),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.is_empty() && !junit.exists(), "nothing ran: {}", out.stdout);
+    // A suite that parses, with a case whose scenario file is missing: named with its path.
+    let fixed = serde_json::json!({
+        "schema_version": 1, "kind": "unfold.suite", "name": "missing",
+        "cases": [{ "name": "a", "template": repo(EXAMPLE), "scenario": "missing.scenario.json" }]
+    });
+    std::fs::write(&suite, fixed.to_string()).unwrap();
+    let out = run(&["test", suite.to_str().unwrap()]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains(&folder.path().join("missing.scenario.json").display().to_string()), "{}", out.stderr);
+    let shard = run(&["test", suite.to_str().unwrap(), "--shard", "3/2"]);
+    assert_eq!(shard.code, 2);
+    assert!(shard.stderr.contains("'3/2' is not a shard"), "{}", shard.stderr);
+}
+
+/// Shards of a CI matrix: every case once over all of them, and their JUnit files together hold
+/// every case once.
+#[test]
+fn test_shards_run_every_case_once_between_them() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut names = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let junit = folder.path().join(format!("junit-{}.xml", shard.replace('/', "-of-")));
+        let out =
+            run(&["test", "examples/regressions.suite.json", "--shard", shard, "--junit", junit.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains(&format!("(shard {shard} of 3 cases)")), "{}", out.stdout);
+        names.extend(junit_cases(&std::fs::read_to_string(&junit).unwrap()).into_iter().map(|(name, _)| name));
+    }
+    names.sort();
+    let suite: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo("examples/regressions.suite.json")).unwrap()).unwrap();
+    let mut all: Vec<String> =
+        suite["cases"].as_array().unwrap().iter().map(|case| case["name"].as_str().unwrap().to_owned()).collect();
+    all.sort();
+    assert_eq!(names, all);
 }
