@@ -1,10 +1,12 @@
-//! The user's files as the command line reads them: a template or a scenario checked whatever its
-//! kind, a template's prompt with sections read and parameters set, and a scenario written out.
+//! The user's files as the command line reads them: a template, a scenario or a suite checked
+//! whatever its kind, a template's prompt with sections read and parameters set, and a scenario
+//! written out.
 
 use std::path::Path;
 
 use indexmap::IndexMap;
 use unfold_documents::document::{self, DocumentKind};
+use unfold_documents::suite::{Suite, SUITE_KIND};
 use unfold_documents::template::{Disclosure, HeadingStyle};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::{RenderedPrompt, Session};
@@ -13,21 +15,24 @@ use crate::error::{AppError, AppResult, ErrorCode};
 
 /// Checks the file at `path` as the document it declares (by its `kind`, else by its name) and
 /// says which kind it is; an invalid one fails with every problem.
-pub fn validate_file(path: &Path) -> AppResult<DocumentKind> {
+pub fn validate_file(path: &Path) -> AppResult<&'static str> {
     let bytes = document::read_document_bytes(path)?;
-    let by_name = if path.to_string_lossy().ends_with(".scenario.json") {
-        DocumentKind::Scenario
-    } else {
-        DocumentKind::Template
-    };
+    let name = path.to_string_lossy();
+    let by_name = if name.ends_with(".scenario.json") { DocumentKind::Scenario } else { DocumentKind::Template };
     let value = document::parse_json(&bytes).map_err(|e| invalid(by_name)(e.in_file(path)))?;
+    let declared = value.get("kind").and_then(serde_json::Value::as_str);
+    // Suites are files the command line runs, not documents the editor opens.
+    if declared == Some(SUITE_KIND) || (declared.is_none() && name.ends_with(".suite.json")) {
+        Suite::from_json(&bytes).map_err(|e| AppError::invalid_as(ErrorCode::InvalidRequest)(e.in_file(path)))?;
+        return Ok(SUITE_KIND);
+    }
     let kind = document::declared_kind(&value).unwrap_or(by_name);
     let checked = match kind {
         DocumentKind::Template => Template::from_json(&bytes).map(drop),
         DocumentKind::Scenario => Scenario::from_json(&bytes).map(drop),
     };
     checked.map_err(|e| invalid(kind)(e.in_file(path)))?;
-    Ok(kind)
+    Ok(kind.tag())
 }
 
 fn invalid(kind: DocumentKind) -> impl Fn(Error) -> AppError {

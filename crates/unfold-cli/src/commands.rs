@@ -187,7 +187,7 @@ fn validate(paths: &[PathBuf]) -> ExitCode {
     let mut code = ExitCode::SUCCESS;
     for path in paths {
         match files::validate_file(path) {
-            Ok(kind) => println!("{}: ok ({})", path.display(), kind.tag()),
+            Ok(kind) => println!("{}: ok ({kind})", path.display()),
             Err(error) if !error.problems.is_empty() => {
                 eprintln!("{error}");
                 if code == ExitCode::SUCCESS {

@@ -1230,3 +1230,24 @@ fn test_shards_run_every_case_once_between_them() {
     all.sort();
     assert_eq!(names, all);
 }
+
+/// `unfold validate` checks suites too, each problem at its place.
+#[test]
+fn validate_checks_suites() {
+    let ok = run(&["validate", "examples/regressions.suite.json"]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    assert_eq!(ok.stdout.trim(), "examples/regressions.suite.json: ok (unfold.suite)");
+    let folder = tempfile::tempdir().unwrap();
+    let suite = folder.path().join("bad.suite.json");
+    let document = serde_json::json!({ "schema_version": 1, "kind": "unfold.suite", "name": "bad",
+        "cases": [{ "name": "a", "template": "t.unfold.json", "scenario": "s.scenario.json",
+                    "expect": { "dynamic": { "model_calls": { "min": 3, "max": 1 } } } }] });
+    std::fs::write(&suite, document.to_string()).unwrap();
+    let bad = run(&["validate", suite.to_str().unwrap()]);
+    assert_eq!(bad.code, 1, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains(&format!("{}: /cases/0/expect/dynamic/model_calls: min is more than max", suite.display())),
+        "{}",
+        bad.stderr
+    );
+}
