@@ -31,6 +31,7 @@ pub mod scenarios;
 pub mod source_permissions;
 pub mod sources;
 pub mod suites;
+pub mod template_exports;
 pub mod templates;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};

@@ -42,6 +42,20 @@ pub enum Command {
         #[command(flatten)]
         sources: SourceConsent,
     },
+    /// Write a template in another tool's format: a Langfuse chat prompt (`langfuse`)
+    Export {
+        /// The template file.
+        template: PathBuf,
+        /// The format.
+        #[arg(long = "to", value_name = "langfuse")]
+        format: unfold_application::template_exports::ExportFormat,
+        /// A scenario to export as a test, for the formats that take tests.
+        #[arg(long = "scenario", value_name = "SCENARIO")]
+        scenarios: Vec<PathBuf>,
+        /// The file to write.
+        #[arg(short = 'o', long = "output", value_name = "PATH")]
+        output: PathBuf,
+    },
     /// Run suites (`*.suite.json`): every case compared, its expectations checked; exit 0 when all
     /// hold, 1 when one does not, 2 on bad input
     Test {

@@ -1251,3 +1251,35 @@ fn validate_checks_suites() {
         bad.stderr
     );
 }
+
+/// `unfold export --to langfuse`: the chat prompt written where asked; bad requests are bad input.
+#[test]
+fn export_writes_a_langfuse_chat_prompt() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = folder.path().join("prompt.json");
+    let out = run(&["export", EXAMPLE, "--to", "langfuse", "-o", output.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let prompt: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+    assert_eq!(prompt["type"], "chat");
+    assert_eq!(prompt["prompt"][0]["role"], "system");
+    assert!(prompt["prompt"][0]["content"].as_str().unwrap().contains("{{objective}}"));
+    let refused = run(&[
+        "export",
+        EXAMPLE,
+        "--to",
+        "langfuse",
+        "--scenario",
+        "examples/style-only.scenario.json",
+        "-o",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("a Langfuse prompt has no tests"), "{}", refused.stderr);
+    let nowhere = folder.path().join("missing/prompt.json");
+    let refused = run(&["export", EXAMPLE, "--to", "langfuse", "-o", nowhere.to_str().unwrap()]);
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("-o: its folder does not exist"), "{}", refused.stderr);
+    let unknown = run(&["export", EXAMPLE, "--to", "yaml", "-o", output.to_str().unwrap()]);
+    assert_eq!(unknown.code, 2);
+    assert!(unknown.stderr.contains("unknown format 'yaml' (langfuse)"), "{}", unknown.stderr);
+}

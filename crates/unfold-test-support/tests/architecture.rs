@@ -16,6 +16,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("unfold-stores", 2),
     ("unfold-sources", 2),
     ("unfold-relay", 2),
+    ("unfold-exports", 2),
     ("unfold-test-support", 2),
     ("unfold-editing", 3),
     ("unfold-application", 4),
@@ -47,6 +48,7 @@ const LIBRARIES: &[&str] = &[
     "unfold-stores",
     "unfold-sources",
     "unfold-relay",
+    "unfold-exports",
     "unfold-editing",
     "unfold-application",
 ];
