@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use tracing::Instrument;
 use unfold_documents::suite::{Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::compare::compare;
@@ -160,7 +161,8 @@ pub fn run_cases(
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
-                    let outcome = runtime.block_on(run_case(case, prices));
+                    let span = tracing::info_span!("suite_case", suite = %case.suite, case = %case.case.name);
+                    let outcome = runtime.block_on(run_case(case, prices).instrument(span));
                     done(&outcome);
                     outcomes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[index] = Some(outcome);
                 }
@@ -190,8 +192,6 @@ fn failed(case: &LoadedCase, error: String, took: Duration) -> CaseOutcome {
 
 async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
     let started = Instant::now();
-    let span = tracing::info_span!("suite_case", suite = %loaded.suite, case = %loaded.case.name);
-    let _entered = span.enter();
     let pricing = match &loaded.case.price_as {
         Some(model) => match prices.pricing_as(model) {
             Ok(pricing) => Some(pricing),
