@@ -284,7 +284,8 @@ impl Comparisons {
     /// Writes every model call's request body into `folder` (new or empty); returns how many.
     pub fn export_requests(&self, run_id: u32, folder: &str) -> AppResult<u32> {
         self.with_last(run_id, |comparison| {
-            let written = exports::write_request_files(Path::new(folder), &comparison.requests)?;
+            // The app exports the bodies as they are kept; the command line chooses the API.
+            let written = exports::write_request_files(Path::new(folder), &comparison.requests, Default::default())?;
             Ok(u32::try_from(written).unwrap_or(u32::MAX))
         })
     }

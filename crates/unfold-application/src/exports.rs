@@ -7,6 +7,7 @@ use std::path::Path;
 use unfold_documents::document::{create_folder, to_canonical_json, write_atomically};
 use unfold_documents::Error;
 use unfold_engine::compare::{request_files, RunRequests};
+use unfold_engine::request_shapes::RequestShape;
 use unfold_engine::ComparisonReport;
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -31,15 +32,16 @@ pub fn request_folder_problem(folder: &Path) -> AppResult<Option<&'static str>> 
     }
 }
 
-/// Writes the request bodies into `folder`, one file per model call (see [`request_files`]), after
-/// checking it as [`request_folder_problem`] does. Returns how many files it wrote.
-pub fn write_request_files(folder: &Path, requests: &[RunRequests]) -> AppResult<usize> {
+/// Writes the request bodies into `folder` in `shape`, one file per model call (see
+/// [`request_files`]), after checking it as [`request_folder_problem`] does. Returns how many files
+/// it wrote.
+pub fn write_request_files(folder: &Path, requests: &[RunRequests], shape: RequestShape) -> AppResult<usize> {
     if let Some(problem) = request_folder_problem(folder)? {
         let error = Error::problem("", problem).in_file(folder);
         return Err(AppError::invalid_as(ErrorCode::InvalidRequest)(error));
     }
     create_folder(folder)?;
-    let files = request_files(requests);
+    let files = request_files(requests, shape);
     for (name, text) in &files {
         write_atomically(&folder.join(name), text)?;
     }

@@ -110,11 +110,15 @@ fn request_bodies_go_only_into_a_new_or_empty_folder() {
     let requests = &kept.comparison.requests;
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("bodies");
-    assert_eq!(exports::write_request_files(&folder, requests).unwrap(), 4 + 3, "the dynamic run's and the baseline's");
+    assert_eq!(
+        exports::write_request_files(&folder, requests, Default::default()).unwrap(),
+        4 + 3,
+        "the dynamic run's and the baseline's"
+    );
     let body: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(folder.join("dynamic-call-001.json")).unwrap()).unwrap();
     assert_eq!(body, requests[0].calls[0].body);
-    let error = exports::write_request_files(&folder, requests).unwrap_err();
+    let error = exports::write_request_files(&folder, requests, Default::default()).unwrap_err();
     assert!(error.message.starts_with(&folder.display().to_string()) && error.message.contains("not empty"), "{error}");
     std::fs::write(dir.path().join("a-file"), "").unwrap();
     let problem = exports::request_folder_problem(&dir.path().join("a-file")).unwrap();

@@ -88,6 +88,14 @@ pub enum Command {
         /// (`dynamic-call-001.json`, …, `baseline-call-001.json`), into this new or empty folder.
         #[arg(long, value_name = "DIR")]
         requests: Option<PathBuf>,
+        /// The API whose shape the request bodies are written in.
+        #[arg(
+            long,
+            value_name = "openai-chat|openai-responses|anthropic",
+            default_value = "openai-chat",
+            requires = "requests"
+        )]
+        api: unfold_engine::request_shapes::RequestShape,
         /// Price every run as if this model had answered it (prices: Unfold's, overridden by
         /// $UNFOLD_PRICES, else ~/.config/unfold/prices.json).
         #[arg(long, value_name = "MODEL")]

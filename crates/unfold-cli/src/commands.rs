@@ -50,10 +50,10 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { template, scenario, adapters, json, requests, price_as, sources, relay } => {
+        Command::Compare { template, scenario, adapters, json, requests, api, price_as, sources, relay } => {
             let access = relay.access(sources).map_err(|e| e.in_file(&template))?;
             let model = ComparisonModel::Scripted { adapters: dedup(adapters), price_as };
-            let output = CompareOutput { json, requests: requests.as_deref() };
+            let output = CompareOutput { json, requests: requests.as_deref(), api };
             compare(&template, &scenario, model, output, &access)
         }
         Command::Run {
@@ -125,6 +125,8 @@ struct CompareOutput<'a> {
     json: bool,
     /// The folder to write every call's request body into.
     requests: Option<&'a Path>,
+    /// The API shape of those bodies.
+    api: unfold_engine::request_shapes::RequestShape,
 }
 
 fn compare(
@@ -134,7 +136,7 @@ fn compare(
     output: CompareOutput<'_>,
     access: &SourceAccess,
 ) -> AppResult<ExitCode> {
-    let CompareOutput { json, requests } = output;
+    let CompareOutput { json, requests, api } = output;
     if let Some(folder) = requests {
         if let Some(problem) = exports::request_folder_problem(folder)? {
             return Err(Error::argument(format!("--requests {}", folder.display()), problem).into());
@@ -166,7 +168,8 @@ fn compare(
         eprintln!("warning: the run was not kept in the history: {error}");
     }
     let report = &kept.comparison.report;
-    let written = requests.map(|folder| exports::write_request_files(folder, &kept.comparison.requests)).transpose()?;
+    let written =
+        requests.map(|folder| exports::write_request_files(folder, &kept.comparison.requests, api)).transpose()?;
     if json {
         println!("{}", serde_json::to_string_pretty(report).unwrap_or_default());
     } else {

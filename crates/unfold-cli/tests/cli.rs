@@ -1283,3 +1283,48 @@ fn export_writes_a_langfuse_chat_prompt() {
     assert_eq!(unknown.code, 2);
     assert!(unknown.stderr.contains("unknown format 'yaml' (langfuse)"), "{}", unknown.stderr);
 }
+
+/// `--api` writes the same calls in each API's shape: the Anthropic body of a deferred lane loads
+/// its tools by reference, the Responses body of an allowed_tools lane names its subset.
+#[test]
+fn compare_writes_request_bodies_in_each_apis_shape() {
+    let folder = tempfile::tempdir().unwrap();
+    let body = |api: &str, file: &str| -> serde_json::Value {
+        let out_dir = folder.path().join(api);
+        let out = run(&[
+            "compare",
+            EXAMPLE,
+            "examples/read-context-then-search.scenario.json",
+            "--adapters",
+            "allowed_tools,deferred",
+            "--requests",
+            out_dir.to_str().unwrap(),
+            "--api",
+            api,
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join(file)).unwrap()).unwrap()
+    };
+    let anthropic = body("anthropic", "deferred-call-002.json");
+    assert!(anthropic["system"].as_str().unwrap().starts_with("## 1 Task"));
+    let deferred: Vec<&str> = anthropic["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["defer_loading"] == true)
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(deferred, ["search", "cite"]);
+    let result = &anthropic["messages"][2]["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(result["content"][1], serde_json::json!({ "type": "tool_reference", "tool_name": "search" }));
+    let responses = body("openai-responses", "allowed_tools-call-002.json");
+    assert!(responses["instructions"].as_str().unwrap().starts_with("## 1 Task"));
+    assert_eq!(responses["input"][1]["type"], "function_call");
+    assert_eq!(responses["input"][2]["type"], "function_call_output");
+    let allowed: Vec<&str> =
+        responses["tool_choice"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(allowed, ["lookup", "search", "cite", "read_section"]);
+    let without = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--api", "anthropic"]);
+    assert_eq!(without.code, 2, "--api needs --requests");
+}

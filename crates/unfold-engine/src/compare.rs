@@ -19,6 +19,7 @@ use crate::divergence::Divergence;
 use crate::events::{AdapterKind, Counters, Event, EventKind, RunReport};
 use crate::openai_request::{chat_completions_body, chat_completions_message};
 use crate::provider::{ModelRequest, ModelResponse, Provider};
+use crate::request_shapes::RequestShape;
 use crate::run::{run_with_host, RunInput, RunLimits};
 use crate::scripted::{ScriptedProvider, ScriptedToolResults};
 use crate::tool_host::{ToolHost, ToolSources};
@@ -600,8 +601,8 @@ pub fn everything_disclosed(template: &Template) -> Template {
 
 /// The files of an export of request bodies: `{label}-call-{NNN}.json` (the call index padded to
 /// the same width for every run, at least 3 digits, so the names sort in call order) with the
-/// body as pretty JSON and a final newline; runs in order, then their calls.
-pub fn request_files(requests: &[RunRequests]) -> Vec<(String, String)> {
+/// body in `shape` as pretty JSON and a final newline; runs in order, then their calls.
+pub fn request_files(requests: &[RunRequests], shape: RequestShape) -> Vec<(String, String)> {
     let last = requests.iter().flat_map(|run| &run.calls).map(|call| call.call_index).max().unwrap_or(0);
     let width = last.to_string().len().max(3);
     requests
@@ -609,7 +610,7 @@ pub fn request_files(requests: &[RunRequests]) -> Vec<(String, String)> {
         .flat_map(|run| {
             run.calls.iter().map(move |call| {
                 let name = format!("{}-call-{:0width$}.json", run.lane.name(), call.call_index);
-                (name, unfold_documents::document::to_canonical_json(&call.body))
+                (name, unfold_documents::document::to_canonical_json(&shape.body(&call.body)))
             })
         })
         .collect()

@@ -22,6 +22,7 @@ pub mod openai_request;
 pub mod prompt_prefix;
 pub mod provider;
 pub mod render;
+pub mod request_shapes;
 pub mod run;
 pub mod scripted;
 pub mod session;

@@ -648,12 +648,12 @@ fn request_files_are_named_by_run_and_call_and_sort_in_call_order() {
         RunRequests { lane: Lane::Dynamic, calls: vec![call(1), call(2)] },
         RunRequests { lane: Lane::Baseline, calls: vec![call(1)] },
     ];
-    let files = request_files(&requests);
+    let files = request_files(&requests, Default::default());
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["dynamic-call-001.json", "dynamic-call-002.json", "baseline-call-001.json"]);
     assert_eq!(files[0].1, "{\n  \"messages\": []\n}\n");
     let many = vec![RunRequests { lane: Lane::Restart, calls: vec![call(7), call(1200)] }];
-    let names: Vec<String> = request_files(&many).into_iter().map(|(name, _)| name).collect();
+    let names: Vec<String> = request_files(&many, Default::default()).into_iter().map(|(name, _)| name).collect();
     assert_eq!(names, ["restart-call-0007.json", "restart-call-1200.json"]);
 }
 

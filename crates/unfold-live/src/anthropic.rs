@@ -2,12 +2,14 @@
 //! whole or assembled from the streamed events (`message_start` … `message_stop`; `ping` and event
 //! types this version does not know are skipped, an `error` event ends the call).
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::sse::SseEvent;
 use super::wire::{error_message, PartialCall, StreamStep};
 use super::ProviderProfile;
-use unfold_engine::provider::{MeasuredCache, Message, ModelRequest, ModelResponse, ToolCall, Usage};
+use unfold_engine::openai_request::chat_completions_body;
+use unfold_engine::provider::{MeasuredCache, ModelRequest, ModelResponse, Usage};
+use unfold_engine::request_shapes::anthropic_messages;
 
 /// The API version every request names.
 pub(crate) const API_VERSION: &str = "2023-06-01";
@@ -16,87 +18,26 @@ pub(crate) const TOOL_SEARCH_BETA: &str = "advanced-tool-use-2025-11-20";
 /// `max_tokens` is required by the API: this, when the profile sets none.
 const DEFAULT_MAX_TOKENS: u32 = 1024;
 
-/// The body of one call.
+/// The body of one call: the request in Anthropic's shape (`request_shapes`, what exports show
+/// too), with the profile's model and settings.
 pub(crate) fn body(profile: &ProviderProfile, request: &ModelRequest<'_>) -> Value {
-    let mut body = Map::new();
-    body.insert("model".to_owned(), Value::from(profile.model.as_str()));
-    body.insert("max_tokens".to_owned(), json!(profile.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS)));
-    body.insert("system".to_owned(), Value::from(request.system));
-    body.insert("messages".to_owned(), Value::Array(messages(request.messages)));
-    if !request.tools.is_empty() {
-        let tools = request.tools.iter().map(|tool| {
-            let mut fields =
-                json!({ "name": tool.name, "description": tool.description, "input_schema": tool.parameters });
-            if request.gate.defers(&tool.name) {
-                fields["defer_loading"] = Value::Bool(true);
-            }
-            fields
-        });
-        body.insert("tools".to_owned(), tools.collect());
-    }
+    let mut body = anthropic_messages(&chat_completions_body(request));
+    let fields = body.as_object_mut().expect("anthropic_messages makes an object");
+    fields.insert("model".to_owned(), Value::from(profile.model.as_str()));
+    fields.insert("max_tokens".to_owned(), json!(profile.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS)));
     if let Some(temperature) = profile.temperature {
-        body.insert("temperature".to_owned(), json!(temperature));
+        fields.insert("temperature".to_owned(), json!(temperature));
     }
     if profile.stream {
-        body.insert("stream".to_owned(), Value::Bool(true));
+        fields.insert("stream".to_owned(), Value::Bool(true));
     }
-    Value::Object(body)
-}
-
-/// The conversation as the API takes it: tool results are blocks of a user message, and the
-/// results of one turn's calls share one message (roles must alternate).
-fn messages(messages: &[Message]) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::with_capacity(messages.len());
-    for message in messages {
-        match message {
-            Message::User { content } => out.push(json!({ "role": "user", "content": content })),
-            Message::Assistant { content, tool_calls } => {
-                let text = content.iter().filter(|t| !t.is_empty()).map(|t| json!({ "type": "text", "text": t }));
-                let calls = tool_calls.iter().map(tool_use);
-                out.push(json!({ "role": "assistant", "content": text.chain(calls).collect::<Vec<_>>() }));
-            }
-            Message::Tool { call_id, content, references, .. } => {
-                let block = json!({ "type": "tool_result", "tool_use_id": call_id, "content": result_content(content, references) });
-                match out.last_mut().and_then(results_message) {
-                    Some(blocks) => blocks.push(block),
-                    None => out.push(json!({ "role": "user", "content": [block] })),
-                }
-            }
-        }
-    }
-    out
-}
-
-/// A tool result's content: its text, and a `tool_reference` block for each deferred tool it loads.
-fn result_content(content: &str, references: &[String]) -> Value {
-    if references.is_empty() {
-        return Value::from(content);
-    }
-    let text = json!({ "type": "text", "text": content });
-    let loaded = references.iter().map(|name| json!({ "type": "tool_reference", "tool_name": name }));
-    Value::Array(std::iter::once(text).chain(loaded).collect())
+    body
 }
 
 /// Whether a request body sends a tool deferred (and so needs [`TOOL_SEARCH_BETA`]).
 pub(crate) fn defers_tools(body: &Value) -> bool {
     let tools = body.get("tools").and_then(Value::as_array);
     tools.is_some_and(|tools| tools.iter().any(|t| t.get("defer_loading") == Some(&Value::Bool(true))))
-}
-
-/// The blocks of `message` when it is a user message of tool results.
-fn results_message(message: &mut Value) -> Option<&mut Vec<Value>> {
-    if message.get("role")? != "user" {
-        return None;
-    }
-    let blocks = message.get_mut("content")?.as_array_mut()?;
-    blocks.iter().all(|b| b.get("type").is_some_and(|t| t == "tool_result")).then_some(blocks)
-}
-
-/// A call as a `tool_use` block. Its `input` must be an object: arguments the model sent
-/// malformed (kept as text) go back as `{}`; the failed tool result quotes them.
-fn tool_use(call: &ToolCall) -> Value {
-    let input = if call.arguments.is_object() { call.arguments.clone() } else { json!({}) };
-    json!({ "type": "tool_use", "id": call.id, "name": call.name, "input": input })
 }
 
 /// The answer of a call that was not streamed.
@@ -243,38 +184,3 @@ impl AnthropicStream {
 
 /// The end marker, named in the error when a stream ends without it.
 pub(crate) const END_MARKER: &str = "event: message_stop";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tool_results_of_one_turn_share_one_user_message() {
-        let call = |id: &str| ToolCall { id: id.into(), name: "lookup".into(), arguments: json!({ "id": 7 }) };
-        let result = |id: &str| Message::Tool {
-            call_id: id.into(),
-            name: "lookup".into(),
-            content: "ok".into(),
-            references: Vec::new(),
-        };
-        let conversation = [
-            Message::User { content: "Go.".into() },
-            Message::Assistant { content: Some("Looking.".into()), tool_calls: vec![call("a"), call("b")] },
-            result("a"),
-            result("b"),
-            Message::Assistant {
-                content: None,
-                tool_calls: vec![ToolCall { id: "c".into(), name: "x".into(), arguments: json!("{bad") }],
-            },
-            result("c"),
-        ];
-        let sent = messages(&conversation);
-        assert_eq!(sent.len(), 5);
-        assert_eq!(sent[1]["content"][0], json!({ "type": "text", "text": "Looking." }));
-        assert_eq!(sent[1]["content"][2]["id"], "b");
-        let ids: Vec<&Value> = sent[2]["content"].as_array().unwrap().iter().map(|b| &b["tool_use_id"]).collect();
-        assert_eq!(ids, ["a", "b"]);
-        assert_eq!(sent[3]["content"][0]["input"], json!({}));
-        assert_eq!(sent[4]["content"][0]["tool_use_id"], "c");
-    }
-}

@@ -1,0 +1,293 @@
+//! A model call's request in each API's shape (spec 11), worked from its OpenAI Chat Completions
+//! body (`openai_request`), which holds all of it: the system prompt, the messages with their tool
+//! calls and results, the tools (deferred ones marked) and the callable subset. The live Anthropic
+//! provider sends this shape too, so what an export shows is what a live run sends. Like the Chat
+//! body, no shape holds a model, settings or anything from the environment.
+
+use serde_json::{json, Map, Value};
+
+/// The shape of a request body.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RequestShape {
+    /// OpenAI Chat Completions (`POST /v1/chat/completions`).
+    #[default]
+    OpenAiChat,
+    /// OpenAI Responses (`POST /v1/responses`).
+    OpenAiResponses,
+    /// Anthropic Messages (`POST /v1/messages`).
+    AnthropicMessages,
+}
+
+impl RequestShape {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            RequestShape::OpenAiChat => "openai-chat",
+            RequestShape::OpenAiResponses => "openai-responses",
+            RequestShape::AnthropicMessages => "anthropic",
+        }
+    }
+
+    /// `chat`, an OpenAI Chat Completions body, in this shape.
+    pub fn body(self, chat: &Value) -> Value {
+        match self {
+            RequestShape::OpenAiChat => chat.clone(),
+            RequestShape::OpenAiResponses => openai_responses(chat),
+            RequestShape::AnthropicMessages => anthropic_messages(chat),
+        }
+    }
+}
+
+impl std::str::FromStr for RequestShape {
+    type Err = String;
+    fn from_str(text: &str) -> Result<RequestShape, String> {
+        [RequestShape::OpenAiChat, RequestShape::OpenAiResponses, RequestShape::AnthropicMessages]
+            .into_iter()
+            .find(|shape| shape.name() == text)
+            .ok_or_else(|| format!("unknown API '{text}' (openai-chat, openai-responses or anthropic)"))
+    }
+}
+
+fn messages(chat: &Value) -> &[Value] {
+    chat.get("messages").and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
+fn text<'a>(value: &'a Value, key: &str) -> &'a str {
+    value.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The tools of `chat`, each as `shape` makes it from its name, description and parameters,
+/// Anthropic's `defer_loading` kept.
+fn tools(chat: &Value, shape: impl Fn(&str, &Value, &Value) -> Value) -> Option<Value> {
+    let tools = chat.get("tools")?.as_array()?;
+    let shaped = tools.iter().map(|tool| {
+        let function = &tool["function"];
+        let mut shaped = shape(text(function, "name"), &function["description"], &function["parameters"]);
+        if tool.get("defer_loading") == Some(&Value::Bool(true)) {
+            shaped["defer_loading"] = Value::Bool(true);
+        }
+        shaped
+    });
+    Some(shaped.collect())
+}
+
+/// The names of the callable subset, when `chat` has one (`tool_choice` of type `allowed_tools`).
+fn allowed(chat: &Value) -> Option<Vec<&str>> {
+    let choice = chat.get("tool_choice")?;
+    let tools = choice.pointer("/allowed_tools/tools")?.as_array()?;
+    Some(tools.iter().map(|tool| text(&tool["function"], "name")).collect())
+}
+
+/// The Anthropic Messages body: the system prompt apart, tool calls as `tool_use` blocks, the
+/// results of one turn as `tool_result` blocks of one user message (roles must alternate), a
+/// result that loads deferred tools with a `tool_reference` block each. Anthropic has no callable
+/// subset: an `allowed_tools` choice is left out.
+pub fn anthropic_messages(chat: &Value) -> Value {
+    let mut body = Map::new();
+    let mut out: Vec<Value> = Vec::new();
+    for message in messages(chat) {
+        match text(message, "role") {
+            "system" => {
+                body.insert("system".to_owned(), message["content"].clone());
+            }
+            "assistant" => {
+                let said = message.get("content").and_then(Value::as_str).filter(|t| !t.is_empty());
+                let said = said.map(|t| json!({ "type": "text", "text": t }));
+                let calls = message.get("tool_calls").and_then(Value::as_array).into_iter().flatten().map(tool_use);
+                out.push(json!({ "role": "assistant", "content": said.into_iter().chain(calls).collect::<Vec<_>>() }));
+            }
+            "tool" => {
+                let block = json!({ "type": "tool_result", "tool_use_id": message["tool_call_id"], "content": result_content(message) });
+                match out.last_mut().and_then(results_message) {
+                    Some(blocks) => blocks.push(block),
+                    None => out.push(json!({ "role": "user", "content": [block] })),
+                }
+            }
+            _ => out.push(json!({ "role": "user", "content": message["content"] })),
+        }
+    }
+    body.insert("messages".to_owned(), Value::Array(out));
+    let shaped = tools(
+        chat,
+        |name, description, parameters| json!({ "name": name, "description": description, "input_schema": parameters }),
+    );
+    if let Some(tools) = shaped {
+        body.insert("tools".to_owned(), tools);
+    }
+    Value::Object(body)
+}
+
+/// A tool result's content: its text, and a `tool_reference` block for each deferred tool it loads.
+fn result_content(message: &Value) -> Value {
+    let references = message.get("tool_references").and_then(Value::as_array).filter(|r| !r.is_empty());
+    let Some(references) = references else { return message["content"].clone() };
+    let said = json!({ "type": "text", "text": message["content"] });
+    let loaded = references.iter().map(|name| json!({ "type": "tool_reference", "tool_name": name }));
+    Value::Array(std::iter::once(said).chain(loaded).collect())
+}
+
+/// The blocks of `message` when it is a user message of tool results.
+fn results_message(message: &mut Value) -> Option<&mut Vec<Value>> {
+    if message.get("role")? != "user" {
+        return None;
+    }
+    let blocks = message.get_mut("content")?.as_array_mut()?;
+    blocks.iter().all(|b| b.get("type").is_some_and(|t| t == "tool_result")).then_some(blocks)
+}
+
+/// A Chat tool call as a `tool_use` block. Its `input` must be an object: arguments the model sent
+/// malformed (kept as text) go back as `{}`; the failed tool result quotes them.
+fn tool_use(call: &Value) -> Value {
+    let arguments = text(&call["function"], "arguments");
+    let input = serde_json::from_str::<Value>(arguments).ok().filter(Value::is_object).unwrap_or_else(|| json!({}));
+    json!({ "type": "tool_use", "id": call["id"], "name": call["function"]["name"], "input": input })
+}
+
+/// The OpenAI Responses body: the system prompt as `instructions`, the conversation as `input`
+/// items (messages, `function_call`, `function_call_output`), tools flat, the callable subset as a
+/// `tool_choice` of type `allowed_tools`.
+pub fn openai_responses(chat: &Value) -> Value {
+    let mut body = Map::new();
+    let mut input: Vec<Value> = Vec::new();
+    for message in messages(chat) {
+        match text(message, "role") {
+            "system" => {
+                body.insert("instructions".to_owned(), message["content"].clone());
+            }
+            "assistant" => {
+                if let Some(said) = message.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+                    input.push(json!({ "role": "assistant", "content": said }));
+                }
+                for call in message.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
+                    let function = &call["function"];
+                    input.push(json!({ "type": "function_call", "call_id": call["id"], "name": function["name"], "arguments": function["arguments"] }));
+                }
+            }
+            "tool" => input.push(json!({ "type": "function_call_output", "call_id": message["tool_call_id"], "output": message["content"] })),
+            _ => input.push(json!({ "role": "user", "content": message["content"] })),
+        }
+    }
+    body.insert("input".to_owned(), Value::Array(input));
+    let shaped = tools(
+        chat,
+        |name, description, parameters| json!({ "type": "function", "name": name, "description": description, "parameters": parameters }),
+    );
+    if let Some(tools) = shaped {
+        body.insert("tools".to_owned(), tools);
+    }
+    if let Some(names) = allowed(chat) {
+        let tools: Vec<Value> = names.iter().map(|name| json!({ "type": "function", "name": name })).collect();
+        body.insert("tool_choice".to_owned(), json!({ "type": "allowed_tools", "mode": "auto", "tools": tools }));
+    }
+    Value::Object(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::openai_request::chat_completions_body;
+    use crate::provider::{Message, ModelRequest, ToolCall, ToolGate};
+    use unfold_documents::tool::OfferedTool;
+
+    fn call(id: &str, arguments: Value) -> ToolCall {
+        ToolCall { id: id.into(), name: "lookup".into(), arguments }
+    }
+
+    fn result(id: &str, references: &[&str]) -> Message {
+        let references = references.iter().map(|r| (*r).to_owned()).collect();
+        Message::Tool { call_id: id.into(), name: "lookup".into(), content: "ok".into(), references }
+    }
+
+    /// A turn of two calls, then one whose arguments were not JSON, its result loading `search`.
+    fn chat(gate: ToolGate<'_>) -> Value {
+        let conversation = [
+            Message::User { content: "Go.".into() },
+            Message::Assistant {
+                content: Some("Looking.".into()),
+                tool_calls: vec![call("a", json!({ "id": 7 })), call("b", json!({ "id": 8 }))],
+            },
+            result("a", &[]),
+            result("b", &[]),
+            Message::Assistant { content: None, tool_calls: vec![call("c", json!("{bad"))] },
+            result("c", &["search"]),
+        ];
+        let tool = |name: &str| OfferedTool {
+            name: name.into(),
+            description: format!("{name} things"),
+            parameters: json!({ "type": "object" }),
+        };
+        let tools = [tool("lookup"), tool("search")];
+        chat_completions_body(&ModelRequest {
+            system: "Be brief.",
+            messages: &conversation,
+            tools: &tools,
+            summarized: &[],
+            gate,
+        })
+    }
+
+    #[test]
+    fn anthropic_puts_one_turns_results_in_one_user_message_and_loads_deferred_tools_by_reference() {
+        let deferred = ["search".to_owned()];
+        let body = anthropic_messages(&chat(ToolGate::Deferred(&deferred)));
+        assert_eq!(body["system"], "Be brief.");
+        let sent = body["messages"].as_array().unwrap();
+        assert_eq!(sent.len(), 5);
+        assert_eq!(sent[1]["content"][0], json!({ "type": "text", "text": "Looking." }));
+        assert_eq!(sent[1]["content"][2]["id"], "b");
+        let ids: Vec<&Value> = sent[2]["content"].as_array().unwrap().iter().map(|b| &b["tool_use_id"]).collect();
+        assert_eq!(ids, ["a", "b"]);
+        assert_eq!(sent[3]["content"][0]["input"], json!({}), "arguments that were not JSON go back as {{}}");
+        assert_eq!(sent[4]["content"][0]["content"][1], json!({ "type": "tool_reference", "tool_name": "search" }));
+        assert_eq!(
+            body["tools"][1],
+            json!({ "name": "search", "description": "search things", "input_schema": { "type": "object" }, "defer_loading": true })
+        );
+    }
+
+    #[test]
+    fn responses_has_instructions_items_flat_tools_and_the_callable_subset() {
+        let allowed = ["lookup".to_owned()];
+        let body = openai_responses(&chat(ToolGate::Allowed(&allowed)));
+        assert_eq!(body["instructions"], "Be brief.");
+        let kinds: Vec<String> = body["input"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item.get("type").or(item.get("role")).and_then(Value::as_str).unwrap().to_owned())
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "user",
+                "assistant",
+                "function_call",
+                "function_call",
+                "function_call_output",
+                "function_call_output",
+                "function_call",
+                "function_call_output"
+            ]
+        );
+        assert_eq!(
+            body["input"][2],
+            json!({ "type": "function_call", "call_id": "a", "name": "lookup", "arguments": "{\"id\":7}" })
+        );
+        assert_eq!(
+            body["tools"][0],
+            json!({ "type": "function", "name": "lookup", "description": "lookup things", "parameters": { "type": "object" } })
+        );
+        assert_eq!(
+            body["tool_choice"],
+            json!({ "type": "allowed_tools", "mode": "auto", "tools": [{ "type": "function", "name": "lookup" }] })
+        );
+    }
+
+    #[test]
+    fn the_chat_shape_is_the_body_as_kept_and_names_parse() {
+        let body = chat(ToolGate::Open);
+        assert_eq!(RequestShape::OpenAiChat.body(&body), body);
+        assert_eq!("anthropic".parse::<RequestShape>(), Ok(RequestShape::AnthropicMessages));
+        assert!("grpc".parse::<RequestShape>().unwrap_err().contains("openai-chat, openai-responses or anthropic"));
+    }
+}
