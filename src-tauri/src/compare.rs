@@ -23,6 +23,7 @@ use unfold_application::templates::Templates;
 use unfold_documents::Scenario;
 use unfold_editing::scenario_edit::ScenarioView;
 use unfold_engine::compare::{CallRequest, CompareProgress, Lane};
+use unfold_engine::request_shapes::RequestShape;
 use unfold_engine::{AdapterKind, ComparisonReport};
 use unfold_live::TextSink;
 
@@ -281,13 +282,15 @@ pub async fn export_comparison(
     Ok(comparisons.export_report(run_id, &path)?)
 }
 
-/// Writes the request bodies of the comparison `run_id` into the new or empty `folder`.
+/// Writes the request bodies of the comparison `run_id` into the new or empty `folder`, in the
+/// shape of `api`.
 #[tauri::command]
 #[specta::specta]
 pub async fn export_requests(
     comparisons: State<'_, Arc<Comparisons>>,
     run_id: u32,
     folder: String,
+    api: RequestShape,
 ) -> Result<u32, CommandError> {
-    Ok(comparisons.export_requests(run_id, &folder)?)
+    Ok(comparisons.export_requests(run_id, &folder, api)?)
 }

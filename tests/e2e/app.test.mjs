@@ -625,12 +625,16 @@ describe("unfold-app (real binary under Xvfb)", () => {
           script: `const [report, folder, done] = arguments;
             const invoke = window.__TAURI_INTERNALS__.invoke;
             invoke("export_comparison", { runId: 1, path: report })
-              .then(() => invoke("export_requests", { runId: 1, folder }))
+              .then(() => invoke("export_requests", { runId: 1, folder, api: "anthropic" }))
               .then((count) => done(count), (error) => done("failed: " + JSON.stringify(error)));`,
           args: [join(workDir, "live.comparison.json"), join(workDir, "live-requests")],
         });
         assert.equal(typeof exported, "number", `the exports were written: ${exported}`);
         assert.ok(readFileSync(join(workDir, "live.comparison.json"), "utf8").includes('"kind": "unfold.comparison"'));
+        // In Anthropic's shape, as asked: the system prompt apart from the messages.
+        const first = JSON.parse(readFileSync(join(workDir, "live-requests", "dynamic-call-001.json"), "utf8"));
+        assert.equal(typeof first.system, "string");
+        assert.equal(first.messages[0].role, "user");
 
         // The history page lists both live runs as one comparison; the restart run compared with the
         // dynamic one as its reference run says what `unfold history compare` says of the same file.

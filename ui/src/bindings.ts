@@ -95,8 +95,11 @@ export const commands = {
 	comparisonCall: (runId: number, lane: Lane, callIndex: number) => typedError<CallRequest, CommandError>(__TAURI_INVOKE("comparison_call", { runId, lane, callIndex })),
 	/**  Writes the report of the comparison `run_id` to `path`. */
 	exportComparison: (runId: number, path: string) => typedError<null, CommandError>(__TAURI_INVOKE("export_comparison", { runId, path })),
-	/**  Writes the request bodies of the comparison `run_id` into the new or empty `folder`. */
-	exportRequests: (runId: number, folder: string) => typedError<number, CommandError>(__TAURI_INVOKE("export_requests", { runId, folder })),
+	/**
+	 *  Writes the request bodies of the comparison `run_id` into the new or empty `folder`, in the
+	 *  shape of `api`.
+	 */
+	exportRequests: (runId: number, folder: string, api: RequestShape) => typedError<number, CommandError>(__TAURI_INVOKE("export_requests", { runId, folder, api })),
 	/**  The open template's sources, each with the user's answer and its snapshot's tools. */
 	templateSources: (templateId: number) => typedError<SourceView_Serialize[], CommandError>(__TAURI_INVOKE("template_sources", { templateId })),
 	/**  Allows the source `name` of the open template, as it is defined now, for its file. */
@@ -1525,6 +1528,15 @@ export type RelayStatus_Serialize = {
 	/**  Its sessions, the newest first. */
 	sessions: RelaySessionView_Serialize[],
 };
+
+/**  The shape of a request body. */
+export type RequestShape = 
+/**  OpenAI Chat Completions (`POST /v1/chat/completions`). */
+"openai-chat" | 
+/**  OpenAI Responses (`POST /v1/responses`). */
+"openai-responses" | 
+/**  Anthropic Messages (`POST /v1/messages`). */
+"anthropic";
 
 /**  Why an attempt restarted. */
 export type RestartReason = 

@@ -12,6 +12,7 @@ use unfold_documents::prices::Pricing;
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Lane};
+use unfold_engine::request_shapes::RequestShape;
 use unfold_engine::{AdapterKind, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
@@ -281,11 +282,11 @@ impl Comparisons {
         self.with_last(run_id, |comparison| exports::write_report(Path::new(path), &comparison.report))
     }
 
-    /// Writes every model call's request body into `folder` (new or empty); returns how many.
-    pub fn export_requests(&self, run_id: u32, folder: &str) -> AppResult<u32> {
+    /// Writes every model call's request body into `folder` (new or empty) in `shape`; returns
+    /// how many.
+    pub fn export_requests(&self, run_id: u32, folder: &str, shape: RequestShape) -> AppResult<u32> {
         self.with_last(run_id, |comparison| {
-            // The app exports the bodies as they are kept; the command line chooses the API.
-            let written = exports::write_request_files(Path::new(folder), &comparison.requests, Default::default())?;
+            let written = exports::write_request_files(Path::new(folder), &comparison.requests, shape)?;
             Ok(u32::try_from(written).unwrap_or(u32::MAX))
         })
     }

@@ -91,8 +91,8 @@ fn a_comparison_streams_its_events_keeps_its_runs_and_calls_and_exports() {
     let written: ComparisonReport = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(written, report);
     let folder = dir.path().join("bodies");
-    assert_eq!(comparisons.export_requests(7, &folder.to_string_lossy()).unwrap(), 4 + 5 + 3);
-    let full = comparisons.export_requests(7, &folder.to_string_lossy()).unwrap_err();
+    assert_eq!(comparisons.export_requests(7, &folder.to_string_lossy(), Default::default()).unwrap(), 4 + 5 + 3);
+    let full = comparisons.export_requests(7, &folder.to_string_lossy(), Default::default()).unwrap_err();
     assert_eq!(full.code, ErrorCode::InvalidRequest, "not into a full folder: {full:?}");
 }
 

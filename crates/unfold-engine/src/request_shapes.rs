@@ -4,17 +4,22 @@
 //! provider sends this shape too, so what an export shows is what a live run sends. Like the Chat
 //! body, no shape holds a model, settings or anything from the environment.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 /// The shape of a request body.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum RequestShape {
     /// OpenAI Chat Completions (`POST /v1/chat/completions`).
     #[default]
+    #[serde(rename = "openai-chat")]
     OpenAiChat,
     /// OpenAI Responses (`POST /v1/responses`).
+    #[serde(rename = "openai-responses")]
     OpenAiResponses,
     /// Anthropic Messages (`POST /v1/messages`).
+    #[serde(rename = "anthropic")]
     AnthropicMessages,
 }
 

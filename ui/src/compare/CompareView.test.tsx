@@ -577,7 +577,19 @@ describe("CompareView", () => {
     expect(byTestId("compare-notice").textContent).toContain("Wrote the comparison report to /out/report.json");
     platform.chosenPath = "/out/requests";
     await click(byTestId("export-requests"));
-    expect(byTestId("compare-notice").textContent).toContain("Wrote 12 request bodies to /out/requests");
+    expect(byTestId("compare-notice").textContent).toContain("Wrote 12 request bodies (OpenAI Chat) to /out/requests");
+    expect(platform.argsOf("exportRequests").at(-1)?.[2]).toBe("openai-chat");
+    // The same calls in another API's shape.
+    expect([...byTestId("export-api").querySelectorAll("option")].map((option) => option.textContent)).toEqual([
+      "OpenAI Chat",
+      "OpenAI Responses",
+      "Anthropic Messages",
+    ]);
+    await choose(byTestId("export-api"), "anthropic");
+    platform.chosenPath = "/out/anthropic";
+    await click(byTestId("export-requests"));
+    expect(byTestId("compare-notice").textContent).toContain("Wrote 12 request bodies (Anthropic Messages) to /out/anthropic");
+    expect(platform.argsOf("exportRequests").at(-1)?.slice(1)).toEqual(["/out/anthropic", "anthropic"]);
   });
 
   it("says why a scenario did not open, until dismissed", async () => {

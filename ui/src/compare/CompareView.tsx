@@ -23,11 +23,11 @@
 //   relay-session-picker                            the relay session a run attaches to (a template
 //                                                     with a relay source, while the relay has sessions)
 //   run-comparison, cancel-comparison,              Run (Ctrl+Enter), Cancel, the exports
-//     export-report, export-requests
+//     export-report, export-requests, export-api (the API whose shape the request bodies take)
 //   compare-results, event-detail-panel             the comparison's pane, and the detail's pane
 //   counters-box                                    the counters table's own scroll box
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import type { AdapterKind, RecentFile, Template } from "../platform";
+import type { AdapterKind, RecentFile, RequestShape, Template } from "../platform";
 import { fileName } from "../view";
 import { CountersTable } from "./CountersTable";
 import { escapeClosesDetail } from "./detail";
@@ -43,6 +43,7 @@ import {
   chosenProfile,
   hasRelaySource,
   liveModel,
+  REQUEST_SHAPES,
   notRunnable,
   priceAsOf,
   ranOnOthers,
@@ -418,17 +419,43 @@ function CompareToolbar({
         >
           Export report…
         </button>
-        <button
-          type="button"
-          data-testid="export-requests"
-          disabled={!finished}
-          title={exportTitle("Write every model call's request body into a new or empty folder")}
-          onClick={() => void store.exportRequests()}
-        >
-          Export request bodies…
-        </button>
+        <ExportRequests store={store} finished={finished} title={exportTitle} />
       </div>
     </div>
+  );
+}
+
+/** The request bodies' export: the API whose shape they take, and the button that asks for a folder. */
+function ExportRequests({ store, finished, title }: { store: CompareStore; finished: boolean; title: (what: string) => string }) {
+  const [api, setApi] = useState<RequestShape>("openai-chat");
+  return (
+    <span className="export-requests">
+      <button
+        type="button"
+        data-testid="export-requests"
+        disabled={!finished}
+        title={title(`Write every model call's request body, as ${REQUEST_SHAPES[api]} takes it, into a new or empty folder`)}
+        onClick={() => void store.exportRequests(api)}
+      >
+        Export request bodies…
+      </button>
+      <label title="The API whose request shape the bodies take">
+        {" as "}
+        <select
+          data-testid="export-api"
+          value={api}
+          onChange={(event) => {
+            setApi(event.target.value as RequestShape);
+          }}
+        >
+          {(Object.keys(REQUEST_SHAPES) as RequestShape[]).map((shape) => (
+            <option key={shape} value={shape}>
+              {REQUEST_SHAPES[shape]}
+            </option>
+          ))}
+        </select>
+      </label>
+    </span>
   );
 }
 

@@ -264,7 +264,7 @@ describe("CompareStore comparisons", () => {
     expect(platform.argsOf("chooseFile").at(-1)).toEqual(["save_report", "task-executor-lookup-first.comparison.json"]);
     platform.chosenPath = "/out/requests";
     await store.exportRequests();
-    expect(store.getState().notice).toBe("Wrote 12 request bodies to /out/requests");
+    expect(store.getState().notice).toBe("Wrote 12 request bodies (OpenAI Chat) to /out/requests");
     expect([...platform.compare.exported.keys()]).toEqual(["/out/report.json", "/out/requests"]);
   });
 

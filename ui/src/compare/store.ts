@@ -26,6 +26,7 @@ import type {
   ProviderProfile,
   RecentFile,
   RelaySessionView,
+  RequestShape,
   RunEvent,
   Scenario,
   ScenarioView,
@@ -70,6 +71,13 @@ export interface Failure {
  * which would cost one more paid run).
  */
 export type ComparisonModel = { kind: "scripted"; adapters: AdapterKind[] } | { kind: "live"; profile: string; adapters: AdapterKind[] };
+
+/** The API shapes request bodies are exported in, as the export picker names them. */
+export const REQUEST_SHAPES: Readonly<Record<RequestShape, string>> = {
+  "openai-chat": "OpenAI Chat",
+  "openai-responses": "OpenAI Responses",
+  anthropic: "Anthropic Messages",
+};
 
 /** Every adapter a comparison can run under, in the order they are offered and run. */
 export const ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart", "allowed_tools", "deferred"];
@@ -682,11 +690,12 @@ export class CompareStore extends ExternalStore<CompareState> {
     });
   }
 
-  /** Asks for a new or empty folder, then writes every model call's request body into it. */
-  exportRequests(): Promise<void> {
+  /** Asks for a new or empty folder, then writes every model call's request body into it in the shape of `api`. */
+  exportRequests(api: RequestShape = "openai-chat"): Promise<void> {
     return this.exportTo("requests_folder", null, "The request bodies were not written", async (id, folder) => {
-      const written = await this.platform.exportRequests(id, folder);
-      return written.ok ? { ok: true, value: `Wrote ${String(written.value)} request bodies to ${folder}` } : written;
+      const written = await this.platform.exportRequests(id, folder, api);
+      const shape = REQUEST_SHAPES[api];
+      return written.ok ? { ok: true, value: `Wrote ${String(written.value)} request bodies (${shape}) to ${folder}` } : written;
     });
   }
 

@@ -56,6 +56,7 @@ export type {
   LiveRun,
   LoopFound,
   PartsChange_Serialize as PartsChange,
+  RequestShape,
   Permission,
   ProviderKind,
   RunCost,
@@ -199,7 +200,7 @@ type PlainCommandName = {
  * - `importTools`: nothing is attached; `invalid_tools` lists each problem at its place in the text.
  * - `checkTool`: `index` is the tool's position among `owner`'s tools, `null` for a new tool.
  * - `cancelComparison`: the comparison then fails as `cancelled`.
- * - `exportRequests`: answers how many request bodies it wrote.
+ * - `exportRequests`: answers how many request bodies it wrote, each in the shape of `api`.
  * - `templateSources`, `allowSource`, `revokeSource`, `discoverSources`: each answers every source
  *   of the open template, in its order. `allowSource` allows the source as the open document defines
  *   it now, and is refused (`invalid_request`) for a template without a file. `discoverSources`

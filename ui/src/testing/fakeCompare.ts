@@ -22,6 +22,7 @@ import type {
   ProfilesView,
   ProviderProfile,
   RecentFile,
+  RequestShape,
   RunComparison,
   RunEvent,
   RunFilter,
@@ -431,11 +432,11 @@ export class FakeCompare {
     return ok(null);
   }
 
-  exportRequests(folder: string): Promise<Outcome<number>> {
+  exportRequests(folder: string, api: RequestShape): Promise<Outcome<number>> {
     const report = this.last ?? this.report;
     const calls = [...report.runs.map((r) => r.counters.model_calls), report.baseline?.counters.model_calls ?? 0];
     const count = calls.reduce((a, b) => a + b, 0);
-    this.exported.set(folder, `${String(count)} request bodies`);
+    this.exported.set(folder, `${String(count)} request bodies (${api})`);
     return ok(count);
   }
 

@@ -31,6 +31,7 @@ import type {
   RelayStatus,
   RecentFile,
   RecoveredWork,
+  RequestShape,
   RunComparison,
   RunFilter,
   RunSummary,
@@ -468,8 +469,8 @@ export class FakePlatform implements Platform {
     return this.refuse("exportComparison", runId, path) ?? this.compare.exportComparison(path);
   }
 
-  exportRequests(runId: number, folder: string): Promise<Outcome<number>> {
-    return this.refuse("exportRequests", runId, folder) ?? this.compare.exportRequests(folder);
+  exportRequests(runId: number, folder: string, api: RequestShape): Promise<Outcome<number>> {
+    return this.refuse("exportRequests", runId, folder, api) ?? this.compare.exportRequests(folder, api);
   }
 
   providerProfiles(): Promise<Outcome<ProfilesView>> {
