@@ -35,6 +35,14 @@ pub fn validate_file(path: &Path) -> AppResult<&'static str> {
     Ok(kind.tag())
 }
 
+/// Why a file cannot be written to `path` later, if it cannot: its folder is not there. Checked
+/// before the work that writes it (a paid run's cassette, a suite's JUnit file, an export), so
+/// the work is not lost to it.
+pub fn output_folder_problem(path: &Path) -> Option<&'static str> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    (!folder.is_dir()).then_some("its folder does not exist")
+}
+
 fn invalid(kind: DocumentKind) -> impl Fn(Error) -> AppError {
     AppError::invalid_as(match kind {
         DocumentKind::Template => ErrorCode::InvalidTemplate,

@@ -54,13 +54,6 @@ pub struct FinishedRun {
     pub not_kept: Option<AppError>,
 }
 
-/// Why a cassette cannot be written to `path`, if it cannot: checked before the run, since a
-/// paid run must not be lost to a folder that is not there.
-pub fn record_path_problem(path: &Path) -> Option<&'static str> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    (!folder.is_dir()).then_some("its folder does not exist")
-}
-
 /// Refuses, before anything is sent, an adapter `profile`'s API cannot run: `allowed_tools` needs
 /// OpenAI's chat API, `deferred` Anthropic's Messages API.
 pub(crate) fn check_adapters(profile: &ProviderProfile, adapters: &[AdapterKind]) -> AppResult<()> {

@@ -8,6 +8,7 @@ use unfold_documents::document::{to_canonical_json, write_atomically};
 use unfold_documents::Template;
 
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::files::output_folder_problem;
 
 /// A format a template is exported to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,15 +59,11 @@ pub fn export_template(export: &TemplateExport) -> AppResult<()> {
     Ok(write_atomically(&export.output, &to_canonical_json(&value))?)
 }
 
-/// Refuses an output whose folder does not exist, or that is a folder.
+/// Refuses an output that is a folder, or whose folder does not exist.
 fn check_output(path: &Path) -> AppResult<()> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let problem = if path.is_dir() {
-        "-o: this is a folder: give a file"
-    } else if !folder.is_dir() {
-        "-o: its folder does not exist"
-    } else {
-        return Ok(());
-    };
-    Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: {problem}", path.display())))
+    let problem = if path.is_dir() { Some("this is a folder: give a file") } else { output_folder_problem(path) };
+    match problem {
+        Some(problem) => Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: -o: {problem}", path.display()))),
+        None => Ok(()),
+    }
 }

@@ -46,7 +46,7 @@ const RUN_FAILED: u8 = 4;
 pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
     let template = Template::load(&args.template).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
     if let Some(path) = &args.record {
-        if let Some(problem) = live_runs::record_path_problem(path) {
+        if let Some(problem) = unfold_application::files::output_folder_problem(path) {
             return Err(Error::argument(format!("--record {}", path.display()), problem).into());
         }
     }

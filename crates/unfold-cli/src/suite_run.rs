@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use unfold_application::files::output_folder_problem;
 use unfold_application::folders::default_prices_file;
 use unfold_application::prices::PriceFile;
 use unfold_application::suites::{self, CaseOutcome, Shard};
@@ -75,9 +76,10 @@ fn lines(outcomes: &[CaseOutcome]) -> String {
 
 /// Refuses, before anything runs, a JUnit path whose folder does not exist.
 fn check_writable(path: &Path) -> AppResult<()> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if folder.is_dir() {
-        return Ok(());
+    match output_folder_problem(path) {
+        Some(problem) => {
+            Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: --junit: {problem}", path.display())))
+        }
+        None => Ok(()),
     }
-    Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: --junit: its folder does not exist", path.display())))
 }

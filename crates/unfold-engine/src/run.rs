@@ -496,7 +496,12 @@ impl<'a> Run<'a, '_> {
                 None => tool.clone(),
             })
             .collect();
-        crate::render::with_pick_tools(offered, self.session.state(), self.pick_mode())
+        self.with_pick_tools(offered)
+    }
+
+    /// `tools` with `pick_tools` as the session offers it now (see [`crate::render::with_pick_tools`]).
+    fn with_pick_tools(&self, tools: Vec<OfferedTool>) -> Vec<OfferedTool> {
+        crate::render::with_pick_tools(tools, self.session.state(), self.pick_mode())
     }
 
     /// Makes tools callable in the running conversation: a tool sent hidden is allowed or loaded
@@ -533,7 +538,8 @@ impl<'a> Run<'a, '_> {
             injected.push(tool.name.clone());
         }
         if !injected.is_empty() {
-            conversation.set_tools(self.reoffer(&offered));
+            // The list's tools keep how they are offered; only pick_tools' names change.
+            conversation.set_tools(self.with_pick_tools(offered));
             self.emit(EventKind::ToolsInjected { section_key, tool_names: injected, delivery: ToolDelivery::Listed });
         }
     }
@@ -569,7 +575,7 @@ impl<'a> Run<'a, '_> {
         if !removed.is_empty() {
             let tools: Vec<OfferedTool> =
                 conversation.tools().iter().filter(|t| !removed.contains(&t.name)).cloned().collect();
-            conversation.set_tools(self.reoffer(&tools));
+            conversation.set_tools(self.with_pick_tools(tools));
             self.emit(EventKind::ToolsRemoved { tool_names: removed });
         }
     }
