@@ -18,6 +18,9 @@ step cargo fmt --all -- --check
 step cargo clippy --workspace --exclude unfold-app --all-targets -- -D warnings
 # Real MCP servers for the tool-source tests (the Python SDK, and the reference server from npm).
 step "$ROOT/scripts/mcp-servers.sh" install
+# The tools the interop tests hand Unfold's output to: promptfoo (with the Node 22 it needs) and
+# the OpenTelemetry protobuf definitions.
+step "$ROOT/scripts/interop-tools.sh" install
 # Includes the drift check of schema/*.json (`checked_in_schemas_match_the_types`).
 step cargo test --workspace --exclude unfold-app
 # A real model on a real server for the live transport: llama.cpp's server, built once (about 10

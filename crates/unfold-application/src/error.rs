@@ -71,6 +71,13 @@ impl AppError {
             AppError { code, message: error.to_string(), problems: error.problems().to_vec() }
         }
     }
+
+    /// The errors of several files, reported at once: one message a line, every problem listed.
+    pub fn of_files(code: ErrorCode, errors: &[Error]) -> AppError {
+        let problems = errors.iter().flat_map(|e| e.problems().to_vec()).collect();
+        let message = errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
+        AppError { code, message, problems }
+    }
 }
 
 /// The code of a library error whose invalid input is not of one known kind.

@@ -123,11 +123,7 @@ pub fn load_suites(paths: &[PathBuf]) -> AppResult<Vec<LoadedCase>> {
     }
     match errors.len() {
         0 => Ok(cases),
-        _ => {
-            let problems: Vec<_> = errors.iter().flat_map(|e| e.problems().to_vec()).collect();
-            let message = errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
-            Err(AppError { code: ErrorCode::InvalidRequest, message, problems })
-        }
+        _ => Err(AppError::of_files(ErrorCode::InvalidRequest, &errors)),
     }
 }
 

@@ -1,11 +1,11 @@
 //! `unfold export` (spec 11): a template written in the format of another tool, to a file the user
-//! names, atomically. The formats themselves are `unfold-exports`'; this checks the request and
-//! writes.
+//! names, atomically. The formats themselves are `unfold-exports`'; this loads the template and
+//! the scenarios (each checked against the template), checks the request and writes.
 
 use std::path::{Path, PathBuf};
 
 use unfold_documents::document::{to_canonical_json, write_atomically};
-use unfold_documents::Template;
+use unfold_documents::{Error, Scenario, Template};
 
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::files::output_folder_problem;
@@ -13,6 +13,8 @@ use crate::files::output_folder_problem;
 /// A format a template is exported to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
+    /// A promptfoo config, with a test per scenario.
+    Promptfoo,
     /// A Langfuse chat prompt.
     Langfuse,
 }
@@ -21,8 +23,9 @@ impl std::str::FromStr for ExportFormat {
     type Err = String;
     fn from_str(text: &str) -> Result<ExportFormat, String> {
         match text {
+            "promptfoo" => Ok(ExportFormat::Promptfoo),
             "langfuse" => Ok(ExportFormat::Langfuse),
-            _ => Err(format!("unknown format '{text}' (langfuse)")),
+            _ => Err(format!("unknown format '{text}' (promptfoo, langfuse)")),
         }
     }
 }
@@ -36,6 +39,9 @@ pub struct TemplateExport {
     pub format: ExportFormat,
     /// Scenarios to export with it, for the formats that take tests.
     pub scenarios: Vec<PathBuf>,
+    /// The model the tests run on, for the formats that name one (a promptfoo provider id); the
+    /// format's default when `None`.
+    pub provider: Option<String>,
     /// The file written.
     pub output: PathBuf,
 }
@@ -43,20 +49,49 @@ pub struct TemplateExport {
 /// Writes `export.template` in `export.format` to `export.output`.
 pub fn export_template(export: &TemplateExport) -> AppResult<()> {
     let template = Template::load(&export.template).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
+    let in_template = |e: Error| AppError::invalid_as(ErrorCode::InvalidTemplate)(e.in_file(&export.template));
     let value = match export.format {
+        ExportFormat::Promptfoo => {
+            let scenarios = load_scenarios(&export.scenarios, &template)?;
+            let provider = export.provider.as_deref().unwrap_or(unfold_exports::promptfoo::DEFAULT_PROVIDER);
+            unfold_exports::promptfoo::config(&template, &scenarios, provider).map_err(in_template)?
+        }
         ExportFormat::Langfuse => {
-            if !export.scenarios.is_empty() {
+            if !export.scenarios.is_empty() || export.provider.is_some() {
                 return Err(AppError::new(
                     ErrorCode::InvalidRequest,
-                    "--scenario: a Langfuse prompt has no tests; export without scenarios",
+                    "a Langfuse prompt has no tests and names no model: export it without --scenario and --provider",
                 ));
             }
-            unfold_exports::langfuse::chat_prompt(&template)
-                .map_err(|e| AppError::invalid_as(ErrorCode::InvalidTemplate)(e.in_file(&export.template)))?
+            unfold_exports::langfuse::chat_prompt(&template).map_err(in_template)?
         }
     };
     check_output(&export.output)?;
     Ok(write_atomically(&export.output, &to_canonical_json(&value))?)
+}
+
+/// The scenarios at `paths`, each checked against `template`: every problem of every file at once.
+fn load_scenarios(paths: &[PathBuf], template: &Template) -> AppResult<Vec<Scenario>> {
+    let mut scenarios = Vec::new();
+    let mut errors = Vec::new();
+    for path in paths {
+        let loaded = Scenario::load(path).and_then(|scenario| {
+            let problems = scenario.problems_with(template);
+            if problems.is_empty() {
+                Ok(scenario)
+            } else {
+                Err(Error::invalid(problems).in_file(path))
+            }
+        });
+        match loaded {
+            Ok(scenario) => scenarios.push(scenario),
+            Err(error) => errors.push(error),
+        }
+    }
+    match errors.is_empty() {
+        true => Ok(scenarios),
+        false => Err(AppError::of_files(ErrorCode::InvalidScenario, &errors)),
+    }
 }
 
 /// Refuses an output that is a folder, or whose folder does not exist.

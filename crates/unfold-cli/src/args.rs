@@ -42,16 +42,21 @@ pub enum Command {
         #[command(flatten)]
         sources: SourceConsent,
     },
-    /// Write a template in another tool's format: a Langfuse chat prompt (`langfuse`)
+    /// Write a template in another tool's format: a promptfoo config with a test per scenario
+    /// (`promptfoo`) or a Langfuse chat prompt (`langfuse`)
     Export {
         /// The template file.
         template: PathBuf,
         /// The format.
-        #[arg(long = "to", value_name = "langfuse")]
+        #[arg(long = "to", value_name = "promptfoo|langfuse")]
         format: unfold_application::template_exports::ExportFormat,
-        /// A scenario to export as a test, for the formats that take tests.
+        /// A scenario to export as a test, for the formats that take tests (promptfoo): its
+        /// parameters and user message, and assertions on the tools its first step calls.
         #[arg(long = "scenario", value_name = "SCENARIO")]
         scenarios: Vec<PathBuf>,
+        /// The promptfoo provider the tests run on [default: openai:chat:gpt-4.1-mini].
+        #[arg(long, value_name = "ID")]
+        provider: Option<String>,
         /// The file to write.
         #[arg(short = 'o', long = "output", value_name = "PATH")]
         output: PathBuf,

@@ -22,8 +22,9 @@ use crate::runtime::block_on;
 pub fn execute(command: Command) -> AppResult<ExitCode> {
     match command {
         Command::Validate { files } => Ok(validate(&files)),
-        Command::Export { template, format, scenarios, output } => {
-            let export = unfold_application::template_exports::TemplateExport { template, format, scenarios, output };
+        Command::Export { template, format, scenarios, provider, output } => {
+            let export =
+                unfold_application::template_exports::TemplateExport { template, format, scenarios, provider, output };
             unfold_application::template_exports::export_template(&export)?;
             println!("wrote {}", export.output.display());
             Ok(ExitCode::SUCCESS)

@@ -1281,7 +1281,39 @@ fn export_writes_a_langfuse_chat_prompt() {
     assert!(refused.stderr.contains("-o: its folder does not exist"), "{}", refused.stderr);
     let unknown = run(&["export", EXAMPLE, "--to", "yaml", "-o", output.to_str().unwrap()]);
     assert_eq!(unknown.code, 2);
-    assert!(unknown.stderr.contains("unknown format 'yaml' (langfuse)"), "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("unknown format 'yaml' (promptfoo, langfuse)"), "{}", unknown.stderr);
+}
+
+/// `unfold export --to promptfoo`: a scenario that does not fit the template, or is no scenario,
+/// is refused by its file and place, and nothing is written.
+#[test]
+fn export_to_promptfoo_refuses_scenarios_that_do_not_fit() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = folder.path().join("promptfooconfig.json");
+    let unknown_param = folder.path().join("unknown.scenario.json");
+    let scenario = serde_json::json!({ "schema_version": 1, "kind": "unfold.scenario", "name": "s",
+        "params": { "colour": "blue" }, "user": "Go.", "script": [ { "say": "Done." } ] });
+    std::fs::write(&unknown_param, scenario.to_string()).unwrap();
+    let out = run(&[
+        "export",
+        EXAMPLE,
+        "--to",
+        "promptfoo",
+        "--scenario",
+        unknown_param.to_str().unwrap(),
+        "--scenario",
+        EXAMPLE,
+        "-o",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("unknown.scenario.json") && out.stderr.contains("/params/colour"), "{}", out.stderr);
+    assert!(out.stderr.contains("task-executor.unfold.json"), "the template given as a scenario: {}", out.stderr);
+    assert!(!output.exists());
+    let written = run(&["export", EXAMPLE, "--to", "promptfoo", "-o", output.to_str().unwrap()]);
+    assert_eq!(written.code, 0, "{}", written.stderr);
+    let config: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+    assert_eq!(config["tests"], serde_json::json!([]));
 }
 
 /// `--api` writes the same calls in each API's shape: the Anthropic body of a deferred lane loads

@@ -1,10 +1,13 @@
 //! What the tests and benchmarks of Unfold's crates share: paths to the repository's fixtures, a
 //! scenario built over a minimal valid one, a readable trace of a run's event log, the benchmark
-//! template, the proptest generators of valid documents, and where the real MCP test servers are. A dev-dependency only: it is never
-//! part of a build a user runs.
+//! template, the proptest generators of valid documents, and the real programs tests run against
+//! (MCP servers, fakellm, promptfoo, the OpenTelemetry protobuf definitions). A dev-dependency
+//! only: it is never part of a build a user runs.
 
 pub mod bench_template;
+pub mod fakellm;
 pub mod generators;
+pub mod interop_tools;
 pub mod mcp_servers;
 
 use std::path::PathBuf;
@@ -12,6 +15,16 @@ use std::path::PathBuf;
 use serde_json::Value;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{EventKind, RunReport};
+
+/// Where the install scripts put the programs tests run against: `UNFOLD_CACHE`, else
+/// `~/.cache/unfold`.
+pub(crate) fn cache() -> PathBuf {
+    if let Some(cache) = std::env::var_os("UNFOLD_CACHE") {
+        return PathBuf::from(cache);
+    }
+    let home = std::env::var_os("HOME").expect("HOME is set");
+    PathBuf::from(home).join(".cache/unfold")
+}
 
 /// A path from the repository's root.
 pub fn repo(path: &str) -> PathBuf {

@@ -4,13 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-fn cache() -> PathBuf {
-    if let Some(cache) = std::env::var_os("UNFOLD_CACHE") {
-        return PathBuf::from(cache);
-    }
-    let home = std::env::var_os("HOME").expect("HOME is set");
-    PathBuf::from(home).join(".cache/unfold")
-}
+use crate::cache;
 
 /// The Python that has the `mcp` package (`UNFOLD_MCP_PYTHON`, else the install script's venv).
 pub fn python() -> String {
