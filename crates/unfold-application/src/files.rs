@@ -35,12 +35,20 @@ pub fn validate_file(path: &Path) -> AppResult<&'static str> {
     Ok(kind.tag())
 }
 
-/// Why a file cannot be written to `path` later, if it cannot: its folder is not there. Checked
-/// before the work that writes it (a paid run's cassette, a suite's JUnit file, an export), so
-/// the work is not lost to it.
-pub fn output_folder_problem(path: &Path) -> Option<&'static str> {
+/// Refuses a file that could not be written to `path` later: a folder, or a path whose folder is
+/// not there. Checked before the work that writes it (a paid run's cassette, a suite's JUnit file,
+/// an export, a trace), so the work is not lost to it; the error names the path and the `option`
+/// that gave it.
+pub fn check_output_file(path: &Path, option: &str) -> AppResult<()> {
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    (!folder.is_dir()).then_some("its folder does not exist")
+    let problem = if path.is_dir() {
+        "this is a folder: give a file"
+    } else if !folder.is_dir() {
+        "its folder does not exist"
+    } else {
+        return Ok(());
+    };
+    Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: {option}: {problem}", path.display())))
 }
 
 fn invalid(kind: DocumentKind) -> impl Fn(Error) -> AppError {

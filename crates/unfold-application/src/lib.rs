@@ -33,6 +33,7 @@ pub mod sources;
 pub mod suites;
 pub mod template_exports;
 pub mod templates;
+pub mod traces;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 

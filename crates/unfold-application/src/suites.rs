@@ -5,18 +5,19 @@
 //! file names is started in CI without the user's consent. Suites are not kept in the run history.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tracing::Instrument;
 use unfold_documents::suite::{Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
 use unfold_documents::{Error, Scenario, Template};
-use unfold_engine::compare::compare;
+use unfold_engine::compare::{compare_observed, CompareProgress};
 use unfold_engine::{ComparisonReport, RunReport};
 
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::prices::PriceFile;
+use crate::traces::{comparison_lines, ComparisonClock, TraceContext};
 
 /// Which part of a suite to run: the `index`-th (1-based) of `count` shards, every `count`-th case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,9 +93,25 @@ pub struct CaseOutcome {
     /// The comparison, when it ran.
     #[serde(skip)]
     pub report: Option<ComparisonReport>,
+    /// When its runs saw their events.
+    #[serde(skip)]
+    pub clock: ComparisonClock,
+    /// The model its runs are priced as, if any.
+    #[serde(skip)]
+    pub price_as: Option<String>,
 }
 
 impl CaseOutcome {
+    /// Its runs' trace lines, each run span naming the suite and the case; none when it did not
+    /// run.
+    pub fn trace_lines(&self) -> Vec<String> {
+        let Some(report) = &self.report else { return Vec::new() };
+        let context = TraceContext::scripted(self.price_as.as_deref())
+            .with("unfold.suite", &self.suite)
+            .with("unfold.case", &self.name);
+        comparison_lines(report, &self.clock, &context)
+    }
+
     /// Whether every expectation held.
     pub fn passed(&self) -> bool {
         self.unmet.is_empty() && self.error.is_none()
@@ -183,6 +200,8 @@ fn failed(case: &LoadedCase, error: String, took: Duration) -> CaseOutcome {
         error: Some(error),
         took,
         report: None,
+        clock: ComparisonClock::default(),
+        price_as: case.case.price_as.clone(),
     }
 }
 
@@ -195,8 +214,12 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
         },
         None => None,
     };
-    let mut report = match compare(&loaded.template, &loaded.scenario, &loaded.case.adapters).await {
-        Ok(report) => report,
+    let mut clock = ComparisonClock::default();
+    let never = AtomicBool::new(false);
+    let mut observer = |progress: CompareProgress| clock.saw(&progress);
+    let compared = compare_observed(&loaded.template, &loaded.scenario, &loaded.case.adapters, &mut observer, &never);
+    let mut report = match compared.await {
+        Ok(comparison) => comparison.report,
         Err(error) => return failed(loaded, error.to_string(), started.elapsed()),
     };
     if let Some(pricing) = &pricing {
@@ -210,6 +233,8 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
         error: None,
         took: started.elapsed(),
         report: Some(report),
+        clock,
+        price_as: loaded.case.price_as.clone(),
     }
 }
 

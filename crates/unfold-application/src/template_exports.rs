@@ -2,13 +2,13 @@
 //! names, atomically. The formats themselves are `unfold-exports`'; this loads the template and
 //! the scenarios (each checked against the template), checks the request and writes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use unfold_documents::document::{to_canonical_json, write_atomically};
 use unfold_documents::{Error, Scenario, Template};
 
 use crate::error::{AppError, AppResult, ErrorCode};
-use crate::files::output_folder_problem;
+use crate::files::check_output_file;
 
 /// A format a template is exported to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +66,7 @@ pub fn export_template(export: &TemplateExport) -> AppResult<()> {
             unfold_exports::langfuse::chat_prompt(&template).map_err(in_template)?
         }
     };
-    check_output(&export.output)?;
+    check_output_file(&export.output, "-o")?;
     Ok(write_atomically(&export.output, &to_canonical_json(&value))?)
 }
 
@@ -91,14 +91,5 @@ fn load_scenarios(paths: &[PathBuf], template: &Template) -> AppResult<Vec<Scena
     match errors.is_empty() {
         true => Ok(scenarios),
         false => Err(AppError::of_files(ErrorCode::InvalidScenario, &errors)),
-    }
-}
-
-/// Refuses an output that is a folder, or whose folder does not exist.
-fn check_output(path: &Path) -> AppResult<()> {
-    let problem = if path.is_dir() { Some("this is a folder: give a file") } else { output_folder_problem(path) };
-    match problem {
-        Some(problem) => Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: -o: {problem}", path.display()))),
-        None => Ok(()),
     }
 }

@@ -74,6 +74,8 @@ pub enum Command {
         /// shards of a CI matrix together run every case once.
         #[arg(long, value_name = "K/N")]
         shard: Option<unfold_application::suites::Shard>,
+        #[command(flatten)]
+        trace: TraceFile,
     },
     /// Replay a scenario under adapters (dynamic and restart unless told) and an all-FULL
     /// baseline; show them side by side
@@ -109,6 +111,8 @@ pub enum Command {
         sources: SourceConsent,
         #[command(flatten)]
         relay: RelayAttach,
+        #[command(flatten)]
+        trace: TraceFile,
     },
     /// Run a template with a real model (a provider profile); prints each event as it happens
     Run {
@@ -145,6 +149,8 @@ pub enum Command {
         sources: SourceConsent,
         #[command(flatten)]
         relay: RelayAttach,
+        #[command(flatten)]
+        trace: TraceFile,
     },
     /// Run a template again as a cassette recorded it, without the network; fails at the first
     /// request that differs from the recorded one
@@ -159,6 +165,8 @@ pub enum Command {
         /// The template's sources answer live instead of from the cassette.
         #[command(flatten)]
         sources: SourceConsent,
+        #[command(flatten)]
+        trace: TraceFile,
     },
     /// List the kept runs (scripted and live, from the app too), newest first; show or compare them
     History {
@@ -286,6 +294,15 @@ pub enum HistoryAction {
 fn parse_status(text: &str) -> Result<unfold_engine::RunStatus, String> {
     serde_json::from_value(serde_json::Value::String(text.to_owned()))
         .map_err(|_| "expected completed, turn_limit, restart_limit, loop_detected or error".to_owned())
+}
+
+/// Where a command writes its runs' trace.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct TraceFile {
+    /// Also write the runs' trace to this file: OTLP JSON, a line per run, following the
+    /// OpenTelemetry GenAI conventions (a span per run, model call and tool call).
+    #[arg(long, value_name = "FILE")]
+    pub otel: Option<PathBuf>,
 }
 
 /// What the user allows of a template's tool sources on the command line.

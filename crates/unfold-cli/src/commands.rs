@@ -11,6 +11,7 @@ use unfold_application::folders::{default_prices_file, Folders};
 use unfold_application::prices::PriceFile;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::{self, SourceAccess};
+use unfold_application::traces::{self, ComparisonClock, TraceContext};
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::{AdapterKind, Preview};
@@ -29,8 +30,8 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             println!("wrote {}", export.output.display());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Test { suites, junit, shard } => {
-            crate::suite_run::execute(crate::suite_run::TestRequest { suites, junit, shard })
+        Command::Test { suites, junit, shard, trace } => {
+            crate::suite_run::execute(crate::suite_run::TestRequest { suites, junit, shard, otel: trace.otel })
         }
         Command::Render { template, expand, params, disclosure, heading, json, sources } => {
             let params = parse_params(&params).map_err(|e| e.in_file(&template))?;
@@ -51,10 +52,10 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { template, scenario, adapters, json, requests, api, price_as, sources, relay } => {
+        Command::Compare { template, scenario, adapters, json, requests, api, price_as, sources, relay, trace } => {
             let access = relay.access(sources).map_err(|e| e.in_file(&template))?;
             let model = ComparisonModel::Scripted { adapters: dedup(adapters), price_as };
-            let output = CompareOutput { json, requests: requests.as_deref(), api };
+            let output = CompareOutput { json, requests: requests.as_deref(), api, otel: trace.otel.as_deref() };
             compare(&template, &scenario, model, output, &access)
         }
         Command::Run {
@@ -70,6 +71,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             record,
             sources,
             relay,
+            trace,
         } => {
             let params = parse_params(&params)?;
             let args = crate::live::LiveRunArgs {
@@ -84,6 +86,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 json,
                 record,
                 access: relay.access(sources)?,
+                otel: trace.otel,
             };
             crate::live::run(args, &history())
         }
@@ -92,8 +95,9 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             crate::history::execute(action, filter, json, &history())
         }
         Command::Key { action } => crate::live::key(action),
-        Command::Replay { template, cassette, json, sources } => {
-            crate::live::replay(&template, &cassette, json, &sources.consent().into(), &history())
+        Command::Replay { template, cassette, json, sources, trace } => {
+            let output = crate::live::ReplayOutput { json, otel: trace.otel.as_deref() };
+            crate::live::replay(&template, &cassette, output, &sources.consent().into(), &history())
         }
         Command::ToScenario { template, cassette, output } => {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
@@ -118,8 +122,6 @@ fn history() -> OpenRunHistory {
     OpenRunHistory::open(Folders::from_environment().history_file())
 }
 
-/// `unfold compare`: the comparison kept in the history, drawn as a table or printed as JSON, and
-/// its request bodies written into `requests` (checked before it runs).
 /// What `unfold compare` prints and writes besides its table.
 struct CompareOutput<'a> {
     /// The report as JSON instead of the table.
@@ -128,8 +130,12 @@ struct CompareOutput<'a> {
     requests: Option<&'a Path>,
     /// The API shape of those bodies.
     api: unfold_engine::request_shapes::RequestShape,
+    /// The file to write the runs' trace to.
+    otel: Option<&'a Path>,
 }
 
+/// `unfold compare`: the comparison kept in the history, drawn as a table or printed as JSON, its
+/// request bodies written into `requests` and its trace into `otel` (both checked before it runs).
 fn compare(
     template_path: &Path,
     scenario_path: &Path,
@@ -137,7 +143,10 @@ fn compare(
     output: CompareOutput<'_>,
     access: &SourceAccess,
 ) -> AppResult<ExitCode> {
-    let CompareOutput { json, requests, api } = output;
+    let CompareOutput { json, requests, api, otel } = output;
+    if let Some(path) = otel {
+        files::check_output_file(path, "--otel")?;
+    }
     if let Some(folder) = requests {
         if let Some(problem) = exports::request_folder_problem(folder)? {
             return Err(Error::argument(format!("--requests {}", folder.display()), problem).into());
@@ -156,15 +165,23 @@ fn compare(
         scenario_path: Some(scenario_path),
     };
     let never = std::sync::atomic::AtomicBool::new(false);
+    let context = match &model {
+        ComparisonModel::Scripted { price_as, .. } => TraceContext::scripted(price_as.as_deref()),
+        ComparisonModel::Live(live) => TraceContext::live(live.profile.kind, &live.profile.model),
+    };
+    let mut clock = ComparisonClock::default();
     let kept = block_on(comparisons::compare_with_consent_and_keep(
         documents,
         model,
         access,
         &PriceFile(default_prices_file()),
-        &mut |_| {},
+        &mut |progress| clock.saw(&progress),
         &never,
         &history(),
     ))??;
+    if let Some(path) = otel {
+        traces::write_trace_file(path, &traces::comparison_lines(&kept.comparison.report, &clock, &context))?;
+    }
     if let Some(error) = &kept.not_kept {
         eprintln!("warning: the run was not kept in the history: {error}");
     }

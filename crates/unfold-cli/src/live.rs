@@ -14,6 +14,7 @@ use unfold_application::prices::PriceFile;
 use unfold_application::profiles::Profiles;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::SourceAccess;
+use unfold_application::traces::{self, RunClock, TraceContext};
 use unfold_application::{AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Template};
 use unfold_engine::{AdapterKind, RunLimits, RunReport, RunStatus};
@@ -37,6 +38,16 @@ pub struct LiveRunArgs {
     pub record: Option<PathBuf>,
     /// What the user allowed of the template's tool sources.
     pub access: SourceAccess,
+    /// The file to write the run's trace to.
+    pub otel: Option<PathBuf>,
+}
+
+/// What `unfold replay` prints and writes.
+pub struct ReplayOutput<'a> {
+    /// The report as JSON instead of the events and counters.
+    pub json: bool,
+    /// The file to write the run's trace to.
+    pub otel: Option<&'a Path>,
 }
 
 /// Exit code of a run that ended with status `error` (the provider failed).
@@ -46,9 +57,10 @@ const RUN_FAILED: u8 = 4;
 pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
     let template = Template::load(&args.template).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
     if let Some(path) = &args.record {
-        if let Some(problem) = unfold_application::files::output_folder_problem(path) {
-            return Err(Error::argument(format!("--record {}", path.display()), problem).into());
-        }
+        unfold_application::files::check_output_file(path, "--record")?;
+    }
+    if let Some(path) = &args.otel {
+        unfold_application::files::check_output_file(path, "--otel")?;
     }
     let mut profile = Profiles(Some(profiles_path(args.providers.as_deref())?)).get_from_file(&args.provider)?;
     if let Some(model) = args.model {
@@ -71,12 +83,19 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
         // Read before the run: a prices file that cannot be read must not cost a paid run.
         pricing: PriceFile(default_prices_file()).pricing_of(&profile.model)?,
     };
+    let mut clock = RunClock::start();
     let mut print_event = |event: &unfold_engine::Event| {
+        clock.saw(event);
         if let Some(line) = event_line(event).filter(|_| !json) {
             println!("{line}");
         }
     };
     let finished = block_on(live_runs::run_live_and_keep(request, &mut print_event, history))??;
+    if let Some(path) = &args.otel {
+        let context = TraceContext::live(profile.kind, &profile.model);
+        let line = traces::run_line(&finished.report, &template.key, &clock.times(), &context);
+        traces::write_trace_file(path, &[line])?;
+    }
     warn_not_kept(&finished);
     if let (Some(path), Some(cassette)) = (&args.record, &finished.cassette) {
         unfold_documents::document::write_atomically(path, &cassette.to_json())?;
@@ -92,14 +111,26 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
 pub fn replay(
     template_path: &Path,
     cassette_path: &Path,
-    json: bool,
+    output: ReplayOutput<'_>,
     access: &SourceAccess,
     history: &OpenRunHistory,
 ) -> AppResult<ExitCode> {
+    let ReplayOutput { json, otel } = output;
+    if let Some(path) = otel {
+        unfold_application::files::check_output_file(path, "--otel")?;
+    }
     let template = Template::load(template_path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
     let cassette = Cassette::load(cassette_path)?;
+    // A replay tells no events as they happen: they are spread over the time it took.
+    let clock = RunClock::start();
     let replay = live_runs::replay_and_keep((&template, template_path), (&cassette, cassette_path), access, history);
     let finished = block_on(replay)??;
+    if let Some(path) = otel {
+        let context =
+            TraceContext::live(cassette.provider.kind, &cassette.provider.model).with("unfold.replay", "true");
+        let line = traces::run_line(&finished.report, &template.key, &clock.times(), &context);
+        traces::write_trace_file(path, &[line])?;
+    }
     warn_not_kept(&finished);
     if !json {
         finished.report.events.iter().filter_map(event_line).for_each(|line| println!("{line}"));

@@ -4,11 +4,11 @@
 //! holds, 1 when one does not, 2 on bad input (nothing runs then).
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use unfold_application::files::output_folder_problem;
+use unfold_application::files::check_output_file;
 use unfold_application::folders::default_prices_file;
 use unfold_application::prices::PriceFile;
 use unfold_application::suites::{self, CaseOutcome, Shard};
@@ -19,11 +19,15 @@ pub struct TestRequest {
     pub suites: Vec<PathBuf>,
     pub junit: Option<PathBuf>,
     pub shard: Option<Shard>,
+    pub otel: Option<PathBuf>,
 }
 
 pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
     if let Some(junit) = &request.junit {
-        check_writable(junit)?;
+        check_output_file(junit, "--junit")?;
+    }
+    if let Some(otel) = &request.otel {
+        check_output_file(otel, "--otel")?;
     }
     let every = suites::load_suites(&request.suites)?;
     let total = every.len();
@@ -50,6 +54,10 @@ pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
     let failed = outcomes.iter().filter(|o| !o.passed()).count();
     let shard = request.shard.map(|s| format!(" (shard {}/{} of {total} cases)", s.index, s.count)).unwrap_or_default();
     println!("{} cases: {} passed, {failed} failed{shard}", outcomes.len(), outcomes.len() - failed);
+    if let Some(otel) = &request.otel {
+        let lines: Vec<String> = outcomes.iter().flat_map(CaseOutcome::trace_lines).collect();
+        unfold_application::traces::write_trace_file(otel, &lines)?;
+    }
     if let Some(junit) = &request.junit {
         std::fs::write(junit, crate::junit::document(&outcomes)).map_err(|error| {
             AppError::new(
@@ -72,14 +80,4 @@ fn lines(outcomes: &[CaseOutcome]) -> String {
         }
     }
     out
-}
-
-/// Refuses, before anything runs, a JUnit path whose folder does not exist.
-fn check_writable(path: &Path) -> AppResult<()> {
-    match output_folder_problem(path) {
-        Some(problem) => {
-            Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: --junit: {problem}", path.display())))
-        }
-        None => Ok(()),
-    }
 }

@@ -1316,6 +1316,29 @@ fn export_to_promptfoo_refuses_scenarios_that_do_not_fit() {
     assert_eq!(config["tests"], serde_json::json!([]));
 }
 
+/// A trace file that could not be written is refused before anything runs, by every command
+/// that writes one.
+#[test]
+fn an_otel_file_in_a_missing_folder_is_refused_before_running() {
+    let folder = tempfile::tempdir().unwrap();
+    let nowhere = folder.path().join("missing/trace.jsonl");
+    let nowhere = nowhere.to_str().unwrap();
+    let commands: [&[&str]; 3] = [
+        &["compare", EXAMPLE, "examples/style-only.scenario.json", "--otel", nowhere],
+        &["test", "examples/regressions.suite.json", "--otel", nowhere],
+        &["replay", EXAMPLE, "no.cassette.json", "--otel", nowhere],
+    ];
+    for args in commands {
+        let out = run(args);
+        assert_eq!(out.code, 2, "{args:?}");
+        assert!(out.stderr.contains("--otel: its folder does not exist"), "{args:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "{args:?} ran: {}", out.stdout);
+    }
+    let a_folder =
+        run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--otel", folder.path().to_str().unwrap()]);
+    assert!(a_folder.stderr.contains("--otel: this is a folder: give a file"), "{}", a_folder.stderr);
+}
+
 /// `--api` writes the same calls in each API's shape: the Anthropic body of a deferred lane loads
 /// its tools by reference, the Responses body of an allowed_tools lane names its subset.
 #[test]

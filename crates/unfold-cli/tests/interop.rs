@@ -1,20 +1,28 @@
 //! What Unfold writes for other tools, read by those tools themselves (installed by
 //! `scripts/interop-tools.sh install`): a promptfoo export validated and evaluated by the real
-//! promptfoo CLI against a real local model server (fakellm).
+//! promptfoo CLI against a real local model server (fakellm), and the OTLP traces of `compare`,
+//! `test`, `run` and `replay` parsed with the OpenTelemetry protobuf definitions
+//! (`tests/otlp/read_otlp.py`), then held against the runs' reports.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{json, Value};
 use unfold_test_support::fakellm::FakeLlm;
-use unfold_test_support::interop_tools::promptfoo;
+use unfold_test_support::interop_tools::{otel_python, promptfoo};
 use unfold_test_support::repo;
 
 fn unfold(args: &[&str]) -> String {
+    unfold_with(args, &[])
+}
+
+fn unfold_with(args: &[&str], env: &[(&str, &str)]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_unfold"))
         .current_dir(repo("."))
         .args(args)
         .env("UNFOLD_HISTORY", "off")
+        .env_remove("UNFOLD_PROVIDERS")
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     assert!(output.status.success(), "unfold {args:?}: {}", String::from_utf8_lossy(&output.stderr));
@@ -132,4 +140,171 @@ fn promptfoo_validates_and_evaluates_the_export_against_a_real_server() {
     assert_eq!(system_prompt(lookup_first), unfold(&["render", text(&template)]));
     let objective = "objective=Fix \"login\" and {{sessions}}";
     assert_eq!(system_prompt(parallel), unfold(&["render", text(&template), "--param", objective]));
+}
+
+/// The OTLP file at `path` as the protobuf definitions read it: per line, its spans.
+fn read_otlp(path: &Path) -> Vec<Value> {
+    let output =
+        Command::new(otel_python()).arg(repo("crates/unfold-cli/tests/otlp/read_otlp.py")).arg(path).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The attribute `key` of a span or event.
+fn attribute<'v>(item: &'v Value, key: &str) -> &'v Value {
+    &item["attributes"][key]
+}
+
+/// One run's trace held against its report: a run span, a `chat` span per model call with its
+/// tokens, an `execute_tool` span per tool call, in order, all under the run span and inside it in
+/// time; the run's other events as the run span's events.
+fn assert_trace_of(line: &Value, run: &Value, model: &str) {
+    let spans = line["spans"].as_array().unwrap();
+    let root = &spans[0];
+    assert_eq!(root["name"], "invoke_agent task-executor");
+    assert_eq!(root["parent_span_id"], "");
+    assert_eq!(attribute(root, "gen_ai.operation.name"), "invoke_agent");
+    assert_eq!(attribute(root, "unfold.adapter"), &run["adapter"]);
+    assert_eq!(attribute(root, "gen_ai.usage.input_tokens"), &run["counters"]["prompt_tokens"]);
+    assert_eq!(attribute(root, "gen_ai.request.model"), model);
+    let events = run["events"].as_array().unwrap();
+    let expected: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e["type"].as_str().unwrap() {
+            "model_call" => Some(format!("chat {model}")),
+            "tool_call" => Some(format!("execute_tool {}", e["name"].as_str().unwrap())),
+            _ => None,
+        })
+        .collect();
+    let names: Vec<&str> = spans[1..].iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, expected);
+    let calls: Vec<&Value> = events.iter().filter(|e| e["type"] == "model_call").collect();
+    let chat_spans: Vec<&Value> = spans.iter().filter(|s| s["kind"] == 3).collect();
+    assert_eq!(chat_spans.len(), calls.len(), "a chat span, of kind CLIENT, per model call");
+    for (span, call) in chat_spans.into_iter().zip(calls) {
+        assert_eq!(attribute(span, "gen_ai.operation.name"), "chat");
+        assert_eq!(attribute(span, "gen_ai.usage.input_tokens"), &call["prompt_tokens"]);
+        assert_eq!(attribute(span, "gen_ai.usage.output_tokens"), &call["completion_tokens"]);
+        assert_eq!(attribute(span, "unfold.call_index"), &call["call_index"]);
+    }
+    let mut previous_start = root["start"].as_u64().unwrap();
+    for span in &spans[1..] {
+        assert_eq!(span["trace_id"], root["trace_id"]);
+        assert_eq!(span["parent_span_id"], root["span_id"]);
+        let (start, end) = (span["start"].as_u64().unwrap(), span["end"].as_u64().unwrap());
+        assert!(previous_start <= start && end <= root["end"].as_u64().unwrap(), "{span:#}");
+        previous_start = start;
+    }
+    let other = events.iter().filter(|e| {
+        !["model_call", "tool_call", "run_started", "run_completed"].contains(&e["type"].as_str().unwrap())
+    });
+    let span_events: Vec<&str> = root["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .filter(|name| *name != "unfold.section_read")
+        .collect();
+    let expected: Vec<String> = other.map(|e| format!("unfold.{}", e["type"].as_str().unwrap())).collect();
+    assert_eq!(span_events, expected);
+}
+
+/// `unfold compare --otel`: a trace per run and the baseline, each what its report says; the
+/// section read, the injection and the restart are events of the runs that had them.
+#[test]
+fn compare_writes_each_runs_trace_in_the_genai_conventions() {
+    let folder = tempfile::tempdir().unwrap();
+    let trace = folder.path().join("compare.otlp.jsonl");
+    let report = unfold(&[
+        "compare",
+        "examples/task-executor.unfold.json",
+        "examples/read-context-then-search.scenario.json",
+        "--price-as",
+        "claude-sonnet-4-5",
+        "--json",
+        "--otel",
+        text(&trace),
+    ]);
+    let report: Value = serde_json::from_str(&report).unwrap();
+    let lines = read_otlp(&trace);
+    assert_eq!(lines.len(), 3);
+    let runs = [&report["runs"][0], &report["runs"][1], &report["baseline"]];
+    for ((line, run), lane) in lines.iter().zip(runs).zip(["dynamic", "restart", "baseline"]) {
+        assert_eq!(line["resource"]["service.name"], "unfold");
+        assert_trace_of(line, run, "claude-sonnet-4-5");
+        let root = &line["spans"][0];
+        assert_eq!(attribute(root, "unfold.lane"), lane);
+        assert_eq!(attribute(root, "unfold.scenario"), "read-context-then-search");
+        assert_eq!(attribute(root, "gen_ai.provider.name"), "unfold.scripted");
+        assert_eq!(attribute(root, "unfold.timing"), "measured");
+    }
+    let trace_ids: std::collections::HashSet<&Value> = lines.iter().map(|l| &l["spans"][0]["trace_id"]).collect();
+    assert_eq!(trace_ids.len(), 3, "each run is its own trace");
+    let dynamic = &lines[0]["spans"][0]["events"];
+    let read = dynamic.as_array().unwrap().iter().find(|e| e["name"] == "unfold.section_read").unwrap();
+    assert_eq!(attribute(read, "unfold.section.key"), "context");
+    let injected = dynamic.as_array().unwrap().iter().find(|e| e["name"] == "unfold.tools_injected").unwrap();
+    assert_eq!(attribute(injected, "unfold.tool_names"), &json!(["search", "cite"]));
+    let restart = &lines[1]["spans"][0]["events"];
+    assert!(restart.as_array().unwrap().iter().any(|e| e["name"] == "unfold.restart"), "{restart:#}");
+    // Priced runs carry the price analysis' cache estimate on each call.
+    let first_call = &lines[0]["spans"][1];
+    assert!(attribute(first_call, "unfold.cache.cacheable_prompt_tokens").is_i64(), "{first_call:#}");
+}
+
+/// `unfold test --otel`: every case's runs, each naming its suite and case.
+#[test]
+fn test_writes_every_cases_runs_with_the_suite_and_case() {
+    let folder = tempfile::tempdir().unwrap();
+    let trace = folder.path().join("suite.otlp.jsonl");
+    unfold(&["test", "examples/regressions.suite.json", "--otel", text(&trace)]);
+    let lines = read_otlp(&trace);
+    // Two, two and three adapters, each case with its baseline.
+    assert_eq!(lines.len(), 3 + 3 + 4);
+    let cases: std::collections::BTreeSet<&str> =
+        lines.iter().map(|l| attribute(&l["spans"][0], "unfold.case").as_str().unwrap()).collect();
+    assert_eq!(cases.len(), 3);
+    assert!(lines.iter().all(|l| !attribute(&l["spans"][0], "unfold.suite").is_null()));
+}
+
+/// `unfold run --otel` against a real server times each call as it happened; `unfold replay --otel`
+/// of its cassette has the same spans, spread over the replay, and says so.
+#[test]
+fn a_live_run_and_its_replay_write_the_same_spans() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let (run_trace, replay_trace) = (folder.path().join("run.jsonl"), folder.path().join("replay.jsonl"));
+    let cassette = folder.path().join("run.cassette.json");
+    let run = unfold_with(
+        &[
+            "run",
+            "examples/task-executor.unfold.json",
+            "--providers",
+            text(&profiles),
+            "--provider",
+            "openai",
+            "--user",
+            "Refactor the authentication module.",
+            "--json",
+            "--record",
+            text(&cassette),
+            "--otel",
+            text(&run_trace),
+        ],
+        &[("UNFOLD_TEST_KEY", "not-a-real-key")],
+    );
+    let run: Value = serde_json::from_str(&run).unwrap();
+    let live = read_otlp(&run_trace);
+    assert_eq!(live.len(), 1);
+    assert_trace_of(&live[0], &run["run"], "fake-model");
+    let root = &live[0]["spans"][0];
+    assert_eq!(attribute(root, "gen_ai.provider.name"), "openai");
+    assert_eq!(attribute(root, "unfold.timing"), "measured");
+
+    unfold(&["replay", "examples/task-executor.unfold.json", text(&cassette), "--otel", text(&replay_trace)]);
+    let replayed = read_otlp(&replay_trace);
+    assert_trace_of(&replayed[0], &run["run"], "fake-model");
+    assert_eq!(attribute(&replayed[0]["spans"][0], "unfold.timing"), "spread");
+    assert_eq!(attribute(&replayed[0]["spans"][0], "unfold.replay"), "true");
 }

@@ -1,7 +1,8 @@
-//! A template in the formats of the tools teams already use (spec 11), as JSON values the caller
-//! writes: pure transformations of a template, no I/O. Each format is a module of its own, over
-//! the first prompt they share.
+//! Templates and runs in the formats of the tools teams already use (spec 11), as JSON the
+//! caller writes: pure transformations, no I/O. Each format is a module of its own; the template
+//! formats share the first prompt.
 
 pub mod first_prompt;
 pub mod langfuse;
+pub mod otlp;
 pub mod promptfoo;
