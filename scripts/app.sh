@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds and runs the desktop app on a template: `scripts/app.sh [TEMPLATE [SCENARIO]]` (default
-# examples/task-executor.unfold.json; with a scenario the app opens on the compare view). Needs a
-# display (X11 or Wayland). Runs from any directory.
+# Builds the desktop app from the release profile (the build the package ships; the first one takes
+# 5-15 minutes on 2 cores) and runs it on a template: `scripts/app.sh [TEMPLATE [SCENARIO]]`
+# (default examples/task-executor.unfold.json; with a scenario the app opens on the compare view).
+# Needs a display (X11 or Wayland). Runs from any directory.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,12 +26,12 @@ require_tools node npm cargo
 
 echo "==> building the UI"
 (cd "$ROOT/ui" && npm install --no-audit --no-fund && npm run build)
-echo "==> building unfold-app"
-(cd "$ROOT" && cargo build -p unfold-app)
+echo "==> building unfold-app (release)"
+(cd "$ROOT" && cargo build --release --locked -p unfold-app)
 # The scenario, like the template, is relative to the caller's directory.
 ARGS=("$TEMPLATE")
 if [[ -n "${2:-}" ]]; then
   ARGS+=("$(realpath -m -- "$2")")
 fi
 echo "==> unfold-app ${ARGS[*]}"
-exec "$ROOT/target/debug/unfold-app" "${ARGS[@]}"
+exec "$ROOT/target/release/unfold-app" "${ARGS[@]}"

@@ -2,8 +2,9 @@
 # Runs every test of Unfold, as CI does: formatting, lints, the core and CLI tests (snapshots,
 # schema drift, property tests, live runs against fakellm and a fault-injection server), the live
 # transport against a real model (llama-server), then the desktop app's checks (UI typecheck,
-# lint, unit tests, bindings drift, the end-to-end test of the real app under Xvfb). Installs the
-# system packages it needs; runs from any working directory.
+# lint, unit tests, bindings drift, the end-to-end test of the real app under Xvfb) and the
+# installable package (built, installed, started, removed). Installs the system packages it needs;
+# runs from any working directory.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,6 +31,9 @@ step "$ROOT/scripts/llama-server.sh" install
 # in the OS keychain, inside a private D-Bus session with a throwaway GNOME Keyring.
 step "$ROOT/scripts/keyring-session.sh" cargo test -p unfold-cli --test real_model --test live_run -- --ignored
 step "$ROOT/scripts/check-app.sh"
+# The installable package: built by Tauri's bundler from the release profile, installed with
+# dpkg -i, started, removed.
+step "$ROOT/scripts/check-deb.sh"
 
 echo
 echo "test.sh: every check passed in $SECONDS s"
