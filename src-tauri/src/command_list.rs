@@ -9,6 +9,7 @@ macro_rules! with_app_commands {
         $callback! {
             launch::initial_template_path,
             launch::initial_scenario_path,
+            launch::initial_suite_path,
             editor::open_document,
             editor::apply_edit,
             editor::undo,
@@ -55,6 +56,10 @@ macro_rules! with_app_commands {
             run_history::run_history,
             run_history::history_run,
             run_history::compare_history_runs,
+            run_history::export_run_trace,
+            suites::open_suite,
+            suites::run_suite,
+            template_exports::export_template,
         }
     };
 }

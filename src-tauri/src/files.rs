@@ -37,15 +37,25 @@ pub enum FilePurpose {
     SaveReport,
     /// Choose a new or empty folder for a comparison's request bodies.
     RequestsFolder,
+    /// Choose a suite to open.
+    OpenSuite,
+    /// Choose where to save a template exported in another tool's format.
+    SaveExport,
+    /// Choose where to save a run's trace.
+    SaveTrace,
 }
 
 impl FilePurpose {
-    /// The dialog's file filter: its name, or none for a folder.
-    fn filter(self) -> Option<&'static str> {
+    /// The dialog's file filter: its name and extensions, or none for a folder.
+    fn filter(self) -> Option<(&'static str, &'static [&'static str])> {
+        let json: &'static [&'static str] = &["json"];
         match self {
-            FilePurpose::Open | FilePurpose::Save => Some("Unfold template"),
-            FilePurpose::OpenScenario | FilePurpose::SaveScenario => Some("Unfold scenario"),
-            FilePurpose::SaveReport => Some("Comparison report"),
+            FilePurpose::Open | FilePurpose::Save => Some(("Unfold template", json)),
+            FilePurpose::OpenScenario | FilePurpose::SaveScenario => Some(("Unfold scenario", json)),
+            FilePurpose::SaveReport => Some(("Comparison report", json)),
+            FilePurpose::OpenSuite => Some(("Unfold suite", json)),
+            FilePurpose::SaveExport => Some(("Export", json)),
+            FilePurpose::SaveTrace => Some(("OpenTelemetry trace (OTLP JSON lines)", &["jsonl", "json"])),
             FilePurpose::RequestsFolder => None,
         }
     }
@@ -97,8 +107,8 @@ pub async fn choose_file(
     suggested_path: Option<String>,
 ) -> Result<Option<String>, CommandError> {
     let mut dialog = app.dialog().file();
-    if let Some(filter) = purpose.filter() {
-        dialog = dialog.add_filter(filter, &["json"]);
+    if let Some((name, extensions)) = purpose.filter() {
+        dialog = dialog.add_filter(name, extensions);
     }
     if let Some(suggested) = suggested_path.as_deref().map(Path::new) {
         if let Some(folder) = suggested.parent().filter(|p| p.is_dir()) {
@@ -110,8 +120,12 @@ pub async fn choose_file(
     }
     // The dialog runs on the main thread; this waits for it off the async runtime's threads.
     let chosen = tauri::async_runtime::spawn_blocking(move || match purpose {
-        FilePurpose::Open | FilePurpose::OpenScenario => dialog.blocking_pick_file(),
-        FilePurpose::Save | FilePurpose::SaveScenario | FilePurpose::SaveReport => dialog.blocking_save_file(),
+        FilePurpose::Open | FilePurpose::OpenScenario | FilePurpose::OpenSuite => dialog.blocking_pick_file(),
+        FilePurpose::Save
+        | FilePurpose::SaveScenario
+        | FilePurpose::SaveReport
+        | FilePurpose::SaveExport
+        | FilePurpose::SaveTrace => dialog.blocking_save_file(),
         FilePurpose::RequestsFolder => dialog.blocking_pick_folder(),
     })
     .await?;

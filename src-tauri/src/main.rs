@@ -23,6 +23,8 @@ mod providers;
 mod relay;
 mod run_history;
 mod sources;
+mod suites;
+mod template_exports;
 
 use std::sync::Arc;
 

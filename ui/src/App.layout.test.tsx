@@ -1,8 +1,8 @@
 // Renders <App> in happy-dom over the fake platform, for what a DOM can tell of the layout: the
 // workspace's notices (recovered work, a failed open) sit right under the header, before every
 // page's content, and the recovery offer's actions are buttons; the header's path carries the whole
-// path as its title and is cut short with an ellipsis; the file actions fold into a File menu in a
-// narrow window. (Heights and widths in the real app are the end-to-end test's.)
+// path as its title and is cut short with an ellipsis; the file actions (the Export menu too) fold
+// into a File menu in a narrow window. (Heights and widths in the real app are the end-to-end test's.)
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -231,7 +231,9 @@ describe("App: the file actions in a narrow window", () => {
     const menu = byTestId("file-menu", byTestId("app-header"));
     expect(menu.tagName).toBe("DETAILS");
     expect(byTestId("file-menu-button", menu).textContent).toBe("File");
-    for (const id of ["new-button", "open-button", "save-as-button", "recent-menu"]) expect(menu.contains(byTestId(id))).toBe(true);
+    for (const id of ["new-button", "open-button", "save-as-button", "export-menu", "recent-menu"]) {
+      expect(menu.contains(byTestId(id))).toBe(true);
+    }
     // The shortcut help stays beside it, one key away.
     expect(menu.contains(byTestId("help-button"))).toBe(false);
 
@@ -257,5 +259,29 @@ describe("App: the file actions in a narrow window", () => {
     });
     expect(again.open).toBe(false);
     expect(document.activeElement).toBe(byTestId("file-menu-button"));
+  });
+
+  it("closes only the Export menu folded into File with Escape, and both once an export is picked", async () => {
+    await width.resize(1000);
+    const platform = new FakePlatform();
+    await renderApp(platform);
+    const file = byTestId("file-menu") as HTMLDetailsElement;
+    const exports = byTestId("export-menu") as HTMLDetailsElement;
+    file.open = true;
+    exports.open = true;
+    await act(async () => {
+      byTestId("export-langfuse").dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+      await Promise.resolve();
+    });
+    expect(exports.open).toBe(false);
+    expect(file.open).toBe(true);
+    expect(document.activeElement).toBe(byTestId("export-menu-button"));
+
+    exports.open = true;
+    await click(byTestId("export-promptfoo"));
+    expect(exports.open).toBe(false);
+    expect(file.open).toBe(false);
+    // The dialog is outside the menus, so it shows though they are closed.
+    expect(byTestId("export-dialog").closest("details")).toBeNull();
   });
 });

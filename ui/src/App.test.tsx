@@ -1,7 +1,8 @@
 // Renders <App> in happy-dom over the fake platform: opening the launch template, the tree and its
 // toggles, field edits, refused edits, shortcuts, the toolbar, and preview text shown as text (never
 // as HTML); the tree's structure toolbar and keys; the Template panel (settings, parameters); a
-// section's tools and the tool import; and the start-up error.
+// section's tools and the tool import; the pages (the run history and the suites, with or without
+// a template); and the start-up error.
 import { EditorView } from "@codemirror/view";
 import { act } from "react";
 import type { Root } from "react-dom/client";
@@ -9,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { mountEachTest } from "./testing/testRoot";
 import { App } from "./App";
 import { exampleTemplate, FakePlatform } from "./testing/fakePlatform";
+import { REGRESSIONS_PATH, regressionsSuite } from "./testing/suites";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -661,7 +663,7 @@ describe("App: the page switch and the run history", () => {
   it("switches between the editor, the compare view and the run history with a template open", async () => {
     const platform = new FakePlatform();
     await renderApp(platform);
-    expect(pageNames()).toEqual(["Edit", "Compare", "History"]);
+    expect(pageNames()).toEqual(["Edit", "Compare", "History", "Suites"]);
     await click(byTestId("page-history"));
     expect(byTestId("page-history").getAttribute("aria-selected")).toBe("true");
     expect(container.querySelector('[data-testid="section-tree"]')).toBeNull();
@@ -696,7 +698,7 @@ describe("App: the page switch and the run history", () => {
     const platform = new FakePlatform();
     platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
     await renderApp(platform);
-    expect(pageNames()).toEqual(["Start", "History"]);
+    expect(pageNames()).toEqual(["Start", "History", "Suites"]);
     await click(byTestId("page-history"));
     expect(container.querySelector('[data-testid="start-page"]')).toBeNull();
     expect(container.querySelectorAll('[data-testid="history-row"]')).toHaveLength(5);
@@ -705,5 +707,25 @@ describe("App: the page switch and the run history", () => {
     await click(byTestId("page-edit"));
     expect(byTestId("start-page")).toBeTruthy();
     expect(container.querySelector('[data-testid="history-view"]')).toBeNull();
+  });
+
+  it("shows the suites without a template, and keeps the open suite when the page shows again with one", async () => {
+    const platform = new FakePlatform();
+    platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
+    platform.suites.set(REGRESSIONS_PATH, regressionsSuite());
+    await renderApp(platform);
+    await click(byTestId("page-suites"));
+    expect(container.querySelector('[data-testid="start-page"]')).toBeNull();
+    platform.chosenPath = REGRESSIONS_PATH;
+    await click(byTestId("suite-open"));
+    expect(container.querySelectorAll('[data-testid="suite-case"]')).toHaveLength(3);
+
+    await click(byTestId("page-edit"));
+    await click(byTestId("open-example"));
+    expect(pageNames()).toEqual(["Edit", "Compare", "History", "Suites"]);
+    await press("4", { ctrlKey: true });
+    expect(byTestId("page-suites").getAttribute("aria-selected")).toBe("true");
+    expect(byTestId("suite-path").getAttribute("title")).toBe(REGRESSIONS_PATH);
+    expect(container.querySelectorAll('[data-testid="suite-case"]')).toHaveLength(3);
   });
 });

@@ -1,8 +1,9 @@
 // Renders <App> in happy-dom over the fake platform, for what the header's one set of Undo, Redo and
 // Save does on each page (the template on Edit, the scenario on Compare, with tooltips naming which
-// and the file), the page shortcuts (Ctrl+1/2/3, Ctrl+Enter runs on Compare only, asking first about
-// sources not allowed, whose answer the Sources panel then shows; Ctrl+Shift+N and Insert add a
-// section), and the accessible name and tooltip of every button that shows a symbol.
+// and the file), the page shortcuts (Ctrl+1/2/3/4, Ctrl+Enter runs on Compare only, asking first
+// about sources not allowed, whose answer the Sources panel then shows; Ctrl+Shift+N and Insert add
+// a section), the header's Export menu on every page of a template, and the accessible name and
+// tooltip of every button that shows a symbol.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
@@ -130,13 +131,16 @@ describe("App: the header's Undo, Redo and Save act on the page's document", () 
 });
 
 describe("App: page shortcuts", () => {
-  it("shows the Edit, Compare and History pages with Ctrl+1, 2 and 3, from a field too", async () => {
+  it("shows the Edit, Compare, History and Suites pages with Ctrl+1, 2, 3 and 4, from a field too", async () => {
     await renderApp();
     await press("2", { ctrlKey: true });
     expect(selectedPage()).toBe("Compare");
     await press("3", { metaKey: true });
     expect(selectedPage()).toBe("History");
-    await press("1", { ctrlKey: true }, byTestId("history-filter-provider"));
+    await press("4", { ctrlKey: true }, byTestId("history-filter-provider"));
+    expect(selectedPage()).toBe("Suites");
+    expect(byTestId("suites-view")).toBeTruthy();
+    await press("1", { ctrlKey: true });
     expect(selectedPage()).toBe("Edit");
   });
 
@@ -185,6 +189,25 @@ describe("App: page shortcuts", () => {
     await press("Insert", {}, byTestId("select-section"));
     expect(rows().filter((path) => path?.startsWith("section"))).toHaveLength(2);
     expect(platform.callNames().filter((name) => name === "applyEdit")).toHaveLength(2);
+  });
+});
+
+describe("App: the header's Export menu", () => {
+  it("exports the open template with the Compare page's scenario, and says where on every page", async () => {
+    const platform = await renderApp({ scenario: true });
+    const menu = byTestId("export-menu") as HTMLDetailsElement;
+    expect(byTestId("app-header").contains(menu)).toBe(true);
+    menu.open = true;
+    await click(byTestId("export-promptfoo"));
+    platform.chosenPath = "/out/task.promptfooconfig.json";
+    await click(byTestId("export-confirm"));
+    expect(platform.argsOf("exportTemplate")).toEqual([
+      [platform.id, { format: "promptfoo", scenarios: [SCENARIO], provider: null }, "/out/task.promptfooconfig.json"],
+    ]);
+    expect(byTestId("export-notice").textContent).toContain("Exported to /out/task.promptfooconfig.json");
+    await press("3", { ctrlKey: true });
+    expect(byTestId("app-header").contains(byTestId("export-menu"))).toBe(true);
+    expect(byTestId("export-notice")).toBeTruthy();
   });
 });
 

@@ -1,8 +1,9 @@
-// The page: the editor over the open template (with the compare view and the run history), or the
-// start page or the run history when none is open, with the workspace's notices right under the
-// header (recovered work, a failed open) and the unsaved-changes question; the shortcuts of files
-// and pages (Ctrl+1/2/3) and the window's close and file-drop events. The workspace's state lives
-// in workspace/, the editor in editor/, the history in history/.
+// The page: the editor over the open template (with the compare view, the run history and the
+// suites), or the start page, the run history or the suites when none is open, with the
+// workspace's notices right under the header (recovered work, a failed open) and the
+// unsaved-changes question; the shortcuts of files and pages (Ctrl+1/2/3/4) and the window's close
+// and file-drop events. The workspace's state lives in workspace/, the editor in editor/, the
+// history in history/, the suites in suites/, the template's exports in exports/.
 //
 // data-testids (tests and the e2e test select by them; keep them stable):
 //   notice                                         outside the app
@@ -14,8 +15,10 @@
 //     recent-menu, recent-file (data-path),          narrow window they fold into the File menu
 //     file-menu, file-menu-button                    (file-menu, opened by file-menu-button)
 //   start-page, start-new, start-open, open-example  the start page when nothing is open
-//   page-edit, page-compare, page-history          the page switch (without a template: page-edit
-//                                                    is the start page, and there is no page-compare)
+//   page-edit, page-compare, page-history,         the page switch (without a template: page-edit
+//     page-suites                                    is the start page, and there is no page-compare)
+//   export-menu, export-dialog, export-notice, …   the template's Export menu (exports/ExportMenu.tsx)
+//   suites-view, suite-open, suite-run, …          the Suites page (suites/SuitesView.tsx)
 //   workspace-notices                              the notices under the header, before the page
 //   recovery-offer, recovered-item (data-path),    unsaved work recovered after a crash (in
 //     restore-recovered, discard-recovered,          workspace-notices); recovery-later hides the
@@ -92,12 +95,13 @@ import { Editor } from "./editor/Editor";
 import { isHelpKey, shortcutAction, shortcutPage, type ShortcutAction } from "./editor/shortcuts";
 import { ShortcutHelpOverlay } from "./editor/ShortcutHelpOverlay";
 import { HistoryView } from "./history/HistoryView";
+import { SuitesView } from "./suites/SuitesView";
 import type { Platform } from "./platform";
 import { FileMenu } from "./workspace/FileMenu";
 import { PageSwitch } from "./workspace/PageSwitch";
 import { StartPage } from "./workspace/StartPage";
 import { UnsavedDialog, WorkspaceNotices } from "./workspace/WorkspaceNotices";
-import { WorkspaceStore, type Page } from "./workspace/workspace";
+import { EDITOR_PAGES, START_PAGES, WorkspaceStore, type Page } from "./workspace/workspace";
 
 export function App({ platform }: { platform: Platform }) {
   const [workspace] = useState(() => new WorkspaceStore(platform));
@@ -158,6 +162,7 @@ export function App({ platform }: { platform: Platform }) {
           store={screen.editor}
           compare={workspace.compare}
           history={workspace.history}
+          suites={workspace.suites}
           page={state.page}
           onPage={(page) => {
             workspace.showPage(page);
@@ -172,15 +177,15 @@ export function App({ platform }: { platform: Platform }) {
   const onPage = (page: Page) => {
     workspace.showPage(page);
   };
-  if (screen.kind === "start" && state.page === "history") {
+  if (screen.kind === "start" && (state.page === "history" || state.page === "suites")) {
     return (
       <div className="editor">
         <header className="toolbar app-header" data-testid="app-header">
           <h1>Unfold</h1>
-          <PageSwitch pages={START_PAGES} page="history" onPage={onPage} names={{ edit: "Start" }} />
+          <PageSwitch pages={START_PAGES} page={state.page} onPage={onPage} names={{ edit: "Start" }} />
         </header>
         {notices}
-        <HistoryView store={workspace.history} />
+        {state.page === "history" ? <HistoryView store={workspace.history} /> : <SuitesView store={workspace.suites} />}
         {dialogs}
       </div>
     );
@@ -203,11 +208,6 @@ export function App({ platform }: { platform: Platform }) {
     </main>
   );
 }
-
-/** The pages without a template: the start page, and the run history. */
-const START_PAGES: readonly Page[] = ["edit", "history"];
-/** The pages with a template open. */
-const EDITOR_PAGES: readonly Page[] = ["edit", "compare", "history"];
 
 /**
  * Does a shortcut about files or pages, whatever page shows (the page's own are the editor's):

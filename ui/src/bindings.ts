@@ -11,6 +11,8 @@ export const commands = {
 	initialTemplatePath: () => __TAURI_INVOKE<string | null>("initial_template_path"),
 	/**  The scenario path the app was started with, if any (it opens on the compare view). */
 	initialScenarioPath: () => __TAURI_INVOKE<string | null>("initial_scenario_path"),
+	/**  The suite path the app was started with, if any (it opens on the Suites page). */
+	initialSuitePath: () => __TAURI_INVOKE<string | null>("initial_suite_path"),
 	/**  Opens a template file for editing. */
 	openDocument: (path: string) => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("open_document", { path })),
 	/**  Applies an edit to an open document; edits of one `group` in a row undo as one step. */
@@ -137,6 +139,17 @@ export const commands = {
 	historyRun: (id: number) => typedError<StoredRun_Serialize, CommandError>(__TAURI_INVOKE("history_run", { id })),
 	/**  The kept run `id` next to the kept run `baseline`. */
 	compareHistoryRuns: (baseline: number, id: number) => typedError<RunComparison_Serialize, CommandError>(__TAURI_INVOKE("compare_history_runs", { baseline, id })),
+	/**
+	 *  Writes the trace of the kept run `id` to `path`: OTLP JSON, its events spread over the time it
+	 *  took.
+	 */
+	exportRunTrace: (id: number, path: string) => typedError<null, CommandError>(__TAURI_INVOKE("export_run_trace", { id, path })),
+	/**  The cases of the suite file `path`. */
+	openSuite: (path: string) => typedError<SuiteCaseView[], CommandError>(__TAURI_INVOKE("open_suite", { path })),
+	/**  Runs every case of the suite file `path`, priced from the user's prices where a case asks. */
+	runSuite: (path: string) => typedError<SuiteCaseResult_Serialize[], CommandError>(__TAURI_INVOKE("run_suite", { path })),
+	/**  Writes the open document `id` as `request` asks, to `path`. */
+	exportTemplate: (id: number, request: ExportRequest_Deserialize, path: string) => typedError<null, CommandError>(__TAURI_INVOKE("export_template", { id, request, path })),
 };
 
 /** Events */
@@ -916,6 +929,42 @@ export type Event_Serialize = {
 	attempt: number,
 } & EventKind_Serialize;
 
+/**  A format a template is exported to. */
+export type ExportFormat = 
+/**  A promptfoo config, with a test per scenario. */
+"promptfoo" | 
+/**  A Langfuse chat prompt. */
+"langfuse";
+
+/**  What a template is exported as. */
+export type ExportRequest = ExportRequest_Serialize | ExportRequest_Deserialize;
+
+/**  What a template is exported as. */
+export type ExportRequest_Deserialize = {
+	/**  The format. */
+	format?: ExportFormat | null,
+	/**  Scenario files to export with it, for the formats that take tests. */
+	scenarios: string[],
+	/**
+	 *  The model the tests run on, for the formats that name one (a promptfoo provider id); the
+	 *  format's default when `None`.
+	 */
+	provider?: string | null,
+};
+
+/**  What a template is exported as. */
+export type ExportRequest_Serialize = {
+	/**  The format. */
+	format: ExportFormat | null,
+	/**  Scenario files to export with it, for the formats that take tests. */
+	scenarios: string[],
+	/**
+	 *  The model the tests run on, for the formats that name one (a promptfoo provider id); the
+	 *  format's default when `None`.
+	 */
+	provider: string | null,
+};
+
 /**  What a file dialog is for. */
 export type FilePurpose = 
 /**  Choose a template to open. */
@@ -929,7 +978,13 @@ export type FilePurpose =
 /**  Choose where to save a comparison report. */
 "save_report" | 
 /**  Choose a new or empty folder for a comparison's request bodies. */
-"requests_folder";
+"requests_folder" | 
+/**  Choose a suite to open. */
+"open_suite" | 
+/**  Choose where to save a template exported in another tool's format. */
+"save_export" | 
+/**  Choose where to save a run's trace. */
+"save_trace";
 
 /**  Sent to the UI when files are dropped on the window, to open them. */
 export type FilesDropped = {
@@ -2138,6 +2193,59 @@ export type StoredRun_Serialize = {
 	report: RunReport_Serialize,
 } & RunSummary_Serialize;
 
+/**  How a case went, as the app shows it: its comparison whole, for its lanes. */
+export type SuiteCaseResult = SuiteCaseResult_Serialize | SuiteCaseResult_Deserialize;
+
+/**  How a case went, as the app shows it: its comparison whole, for its lanes. */
+export type SuiteCaseResult_Deserialize = {
+	/**  The suite's name. */
+	suite: string,
+	/**  The case's name. */
+	name: string,
+	/**  Whether every expectation held. */
+	passed: boolean,
+	/**  Every expectation that did not hold. */
+	unmet: Unmet[],
+	/**  Why it could not run, if it could not. */
+	error?: string | null,
+	/**  How long it took, in milliseconds. */
+	took_ms: number | null,
+	/**  The comparison, when it ran. */
+	report?: ComparisonReport_Deserialize | null,
+};
+
+/**  How a case went, as the app shows it: its comparison whole, for its lanes. */
+export type SuiteCaseResult_Serialize = {
+	/**  The suite's name. */
+	suite: string,
+	/**  The case's name. */
+	name: string,
+	/**  Whether every expectation held. */
+	passed: boolean,
+	/**  Every expectation that did not hold. */
+	unmet: Unmet[],
+	/**  Why it could not run, if it could not. */
+	error: string | null,
+	/**  How long it took, in milliseconds. */
+	took_ms: number | null,
+	/**  The comparison, when it ran. */
+	report: ComparisonReport_Serialize | null,
+};
+
+/**  A case of an opened suite, as the app lists it before it runs. */
+export type SuiteCaseView = {
+	/**  The suite's name. */
+	suite: string,
+	/**  The case's name. */
+	name: string,
+	/**  Its template, as the suite names it (relative to the suite file). */
+	template: string,
+	/**  Its scenario, likewise. */
+	scenario: string,
+	/**  The adapters it compares, in order. */
+	adapters: AdapterKind[],
+};
+
 /**  A prompt template: a tree of sections with tools, rendered with progressive disclosure. */
 export type Template = Template_Serialize | Template_Deserialize;
 
@@ -2578,6 +2686,18 @@ export type Tool_Serialize = {
 	requires_permission?: boolean,
 	/**  The result of the tool in a scripted run. */
 	mock?: ScriptedResult,
+};
+
+/**  One expectation that did not hold. */
+export type Unmet = {
+	/**  The run it is about (an adapter's name, `baseline`), or `divergence`. */
+	run: string,
+	/**  What was expected of it: `model_calls`, `status`, … */
+	what: string,
+	/**  The expectation, in words: "at most 3", "completed". */
+	expected: string,
+	/**  The value seen. */
+	seen: string,
 };
 
 /**  Whether a section is rendered in full or summarized. */

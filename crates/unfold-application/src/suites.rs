@@ -65,6 +65,7 @@ pub struct LoadedCase {
 
 /// One expectation that did not hold.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Unmet {
     /// The run it is about (an adapter's name, `baseline`), or `divergence`.
     pub run: String,
@@ -328,4 +329,78 @@ fn divergence_unmet(expected: DivergenceExpectation, report: &ComparisonReport) 
         return None;
     }
     Some(if kinds.is_empty() { "none".to_owned() } else { kinds.join(", ") })
+}
+
+/// A case of an opened suite, as the app lists it before it runs.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SuiteCaseView {
+    /// The suite's name.
+    pub suite: String,
+    /// The case's name.
+    pub name: String,
+    /// Its template, as the suite names it (relative to the suite file).
+    pub template: String,
+    /// Its scenario, likewise.
+    pub scenario: String,
+    /// The adapters it compares, in order.
+    pub adapters: Vec<unfold_engine::AdapterKind>,
+}
+
+/// How a case went, as the app shows it: its comparison whole, for its lanes.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SuiteCaseResult {
+    /// The suite's name.
+    pub suite: String,
+    /// The case's name.
+    pub name: String,
+    /// Whether every expectation held.
+    pub passed: bool,
+    /// Every expectation that did not hold.
+    pub unmet: Vec<Unmet>,
+    /// Why it could not run, if it could not.
+    pub error: Option<String>,
+    /// How long it took, in milliseconds.
+    pub took_ms: f64,
+    /// The comparison, when it ran.
+    pub report: Option<ComparisonReport>,
+}
+
+impl From<CaseOutcome> for SuiteCaseResult {
+    fn from(outcome: CaseOutcome) -> SuiteCaseResult {
+        SuiteCaseResult {
+            passed: outcome.passed(),
+            took_ms: outcome.took.as_secs_f64() * 1000.0,
+            suite: outcome.suite,
+            name: outcome.name,
+            unmet: outcome.unmet,
+            error: outcome.error,
+            report: outcome.report,
+        }
+    }
+}
+
+/// The cases of the suite file `path`, every file they name loaded and checked (any problem of
+/// any of them fails it, each at its place).
+pub fn open_suite(path: &Path) -> AppResult<Vec<SuiteCaseView>> {
+    let cases = load_suites(&[path.to_path_buf()])?;
+    Ok(cases
+        .into_iter()
+        .map(|loaded| SuiteCaseView {
+            suite: loaded.suite,
+            name: loaded.case.name,
+            template: loaded.case.template,
+            scenario: loaded.case.scenario,
+            adapters: loaded.case.adapters,
+        })
+        .collect())
+}
+
+/// Runs every case of the suite file `path`, on as many threads as the machine has, priced from
+/// `prices`; each case's result in the suite's order.
+pub fn run_suite(path: &Path, prices: &PriceFile) -> AppResult<Vec<SuiteCaseResult>> {
+    let cases = load_suites(&[path.to_path_buf()])?;
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    Ok(run_cases(&cases, threads, prices, &|_| {}).into_iter().map(SuiteCaseResult::from).collect())
 }

@@ -11,6 +11,7 @@ use unfold_documents::document::write_atomically;
 use unfold_engine::compare::{CompareProgress, Lane};
 use unfold_engine::{ComparisonReport, Event, RunReport};
 use unfold_exports::otlp::{trace_line, RunTimes, TracedRun};
+use unfold_stores::run_history::{RunSource, StoredRun};
 
 use crate::error::AppResult;
 
@@ -130,6 +131,48 @@ pub fn comparison_lines(report: &ComparisonReport, clock: &ComparisonClock, cont
             run_line(run, &report.template, &clock.times(lane), &context)
         })
         .collect()
+}
+
+/// The trace line of a run the history kept: its events spread over the time it took (the
+/// history keeps no event's time), its provider's API read from the user's profiles where it is
+/// still there.
+pub fn stored_run_line(stored: &StoredRun, profiles: &crate::profiles::Profiles) -> String {
+    let summary = &stored.summary;
+    let start = summary.started_at_ms.saturating_mul(1_000_000);
+    let times = RunTimes { start, end: start + summary.duration_ms.saturating_mul(1_000_000), events: Vec::new() };
+    let model = summary.model.as_deref().unwrap_or("scripted");
+    let mut context = match summary.source {
+        RunSource::Scripted => TraceContext::scripted(summary.model.as_deref()),
+        RunSource::Live | RunSource::Replay => match profiles.get(&summary.provider) {
+            Ok(profile) => TraceContext::live(profile.kind, model),
+            Err(_) => {
+                TraceContext { provider: summary.provider.clone(), model: model.to_string(), attributes: Vec::new() }
+            }
+        },
+    };
+    context = context.with("unfold.history.id", summary.id.to_string());
+    if let Some(scenario) = &summary.scenario {
+        context = context.with("unfold.scenario", scenario);
+    }
+    if let Some(lane) = &summary.lane {
+        context = context.with("unfold.lane", lane);
+    }
+    if summary.source == RunSource::Replay {
+        context = context.with("unfold.replay", "true");
+    }
+    run_line(&stored.report, &summary.template, &times, &context)
+}
+
+/// Writes the trace of the kept run `id` to `path`.
+pub fn export_stored_run(
+    history: &crate::run_history::OpenRunHistory,
+    profiles: &crate::profiles::Profiles,
+    id: i64,
+    path: &Path,
+) -> AppResult<()> {
+    crate::files::check_output_file(path, "trace")?;
+    let stored = history.get(id)?;
+    write_trace_file(path, &[stored_run_line(&stored, profiles)])
 }
 
 /// Writes `lines` to `path` as an OTLP JSON file, atomically.

@@ -7,6 +7,7 @@ mod recent;
 mod relay;
 mod scenarios;
 mod source_permissions;
+mod suites;
 mod templates;
 
 /// A copy of the example template in `dir`, to edit and save.

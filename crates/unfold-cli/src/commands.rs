@@ -11,6 +11,7 @@ use unfold_application::folders::{default_prices_file, Folders};
 use unfold_application::prices::PriceFile;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::{self, SourceAccess};
+use unfold_application::template_exports::ExportRequest;
 use unfold_application::traces::{self, ComparisonClock, TraceContext};
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Scenario, Template};
@@ -24,10 +25,9 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
     match command {
         Command::Validate { files } => Ok(validate(&files)),
         Command::Export { template, format, scenarios, provider, output } => {
-            let export =
-                unfold_application::template_exports::TemplateExport { template, format, scenarios, provider, output };
-            unfold_application::template_exports::export_template(&export)?;
-            println!("wrote {}", export.output.display());
+            let request = ExportRequest { format: Some(format), scenarios, provider };
+            unfold_application::template_exports::export_template(&template, &request, &output)?;
+            println!("wrote {}", output.display());
             Ok(ExitCode::SUCCESS)
         }
         Command::Test { suites, junit, shard, trace } => {

@@ -1,20 +1,25 @@
-// The page for one open template: toolbar (undo, redo and save of the page's document, path,
-// modified marker, the switch between the editor, the compare view and the run history), then
-// either the editor (the section tree with its structure toolbar, keys and source badges, the
-// selected section's editor and tools, the Template panel or the Sources panel, the problems and
-// the preview), the compare view or the run history; the page's keyboard shortcuts and the window
-// title. All state and actions live in EditorStore (with its SourcesStore), CompareStore and
-// HistoryStore.
+// The page for one open template: toolbar (the file actions with the template's Export menu, undo,
+// redo and save of the page's document, path, modified marker, the switch between the editor, the
+// compare view, the run history and the suites), the promptfoo export's dialog and the last
+// export's notice, then either the editor (the section tree with its structure toolbar, keys and
+// source badges, the selected section's editor and tools, the Template panel or the Sources panel,
+// the problems and the preview), the compare view, the run history or the suites; the page's
+// keyboard shortcuts and the window title. All state and
+// actions live in EditorStore (with its SourcesStore and TemplateExportStore), CompareStore,
+// HistoryStore and SuiteStore.
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from "react";
 import { CompareView } from "../compare/CompareView";
 import type { CompareStore } from "../compare/store";
 import { HistoryView } from "../history/HistoryView";
 import type { HistoryStore } from "../history/store";
+import { ExportNotices } from "../exports/ExportMenu";
+import { SuitesView } from "../suites/SuitesView";
+import type { SuiteStore } from "../suites/store";
 import { DocumentButtons } from "../workspace/DocumentButtons";
 import { FilePath } from "../workspace/FilePath";
 import { actOnPageDocument, documentKindOf } from "../workspace/pageDocument";
 import { PageSwitch } from "../workspace/PageSwitch";
-import type { Page } from "../workspace/workspace";
+import { EDITOR_PAGES, type Page } from "../workspace/workspace";
 import { windowTitle } from "../view";
 import { PreviewPane } from "./PreviewPane";
 import { readableRows } from "./reading";
@@ -41,14 +46,16 @@ type Tab = "section" | "template" | "sources";
 const TAB_NAMES: Readonly<Record<Tab, string>> = { section: "Section", template: "Template", sources: "Sources" };
 
 /**
- * The editor over `store`'s document, the compare view (`page`) of `compare`'s scenario on it, or
- * the run history of `history`; `fileMenu` (new, open, save as, recent files) sits in its toolbar,
- * `notices` (the workspace's: recovered work, a failed open) right under it.
+ * The editor over `store`'s document, the compare view (`page`) of `compare`'s scenario on it, the
+ * run history of `history`, or the suites of `suites`; `fileMenu` (new, open, save as, export,
+ * recent files) sits in its toolbar, `notices` (the workspace's: recovered work, a failed open)
+ * right under it.
  */
 export function Editor({
   store,
   compare,
   history,
+  suites,
   page,
   onPage,
   fileMenu,
@@ -57,6 +64,7 @@ export function Editor({
   store: EditorStore;
   compare: CompareStore;
   history: HistoryStore;
+  suites: SuiteStore;
   page: Page;
   onPage: (page: Page) => void;
   fileMenu?: ReactNode;
@@ -119,10 +127,11 @@ export function Editor({
             modified
           </span>
         )}
-        {page !== "history" && <ProblemsButton groups={problems} />}
-        <PageSwitch pages={["edit", "compare", "history"]} page={page} onPage={onPage} />
+        {(page === "edit" || page === "compare") && <ProblemsButton groups={problems} />}
+        <PageSwitch pages={EDITOR_PAGES} page={page} onPage={onPage} />
       </header>
       {notices}
+      <ExportNotices store={store.exports} />
       {state.saveNotice !== null && (
         <div className="notice save-notice" role="status" data-testid="save-notice">
           <span>{state.saveNotice}</span>
@@ -148,6 +157,8 @@ export function Editor({
         <CompareView store={compare} template={document.template} problems={problems} />
       ) : page === "history" ? (
         <HistoryView store={history} />
+      ) : page === "suites" ? (
+        <SuitesView store={suites} />
       ) : (
       <div className="panes">
         <nav className="pane tree-pane" aria-label="Sections">
@@ -270,9 +281,9 @@ export function Editor({
  */
 function pageShortcut(action: ShortcutAction, page: Page, store: EditorStore, compare: CompareStore): boolean {
   if (isEditorShortcut(action)) {
-    // The run history has nothing to undo, and an undo of the template there would not be seen:
-    // its filter fields keep their own.
-    if (page === "history" && action !== "save") return false;
+    // The run history and the suites have nothing to undo, and an undo of the template there would
+    // not be seen: their fields keep their own.
+    if ((page === "history" || page === "suites") && action !== "save") return false;
     // Ours, not the text field's own undo: the document's history covers every field.
     void actOnPageDocument(action, documentKindOf(page), { template: store, scenario: compare });
     return true;

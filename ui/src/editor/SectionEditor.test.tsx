@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
 import { CompareStore } from "../compare/store";
 import { HistoryStore } from "../history/store";
+import { SuiteStore } from "../suites/store";
 import type { Section } from "../platform";
 import { FakePlatform } from "../testing/fakePlatform";
 import type { TextField } from "./edits";
@@ -260,7 +261,7 @@ describe("SectionEditor in the editor: the focus after a rename", () => {
     const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
     const history = new HistoryStore(platform);
     await act(async () => {
-      root.render(<Editor store={store} compare={compare} history={history} page="edit" onPage={() => undefined} />);
+      root.render(<Editor store={store} compare={compare} history={history} suites={new SuiteStore(platform)} page="edit" onPage={() => undefined} />);
       await Promise.resolve();
     });
     await settle();

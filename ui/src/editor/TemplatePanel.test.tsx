@@ -10,6 +10,7 @@ import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { CompareStore } from "../compare/store";
 import { HistoryStore } from "../history/store";
+import { SuiteStore } from "../suites/store";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { Editor } from "./Editor";
@@ -37,7 +38,7 @@ async function renderPanel(): Promise<{ platform: FakePlatform; store: EditorSto
   const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
   const history = new HistoryStore(platform);
   await act(async () => {
-    root.render(<Editor store={store} compare={compare} history={history} page="edit" onPage={() => undefined} />);
+    root.render(<Editor store={store} compare={compare} history={history} suites={new SuiteStore(platform)} page="edit" onPage={() => undefined} />);
     await Promise.resolve();
   });
   await settle();

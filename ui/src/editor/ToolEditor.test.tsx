@@ -11,6 +11,7 @@ import { FakePlatform } from "../testing/fakePlatform";
 import { Editor } from "./Editor";
 import { CompareStore } from "../compare/store";
 import { HistoryStore } from "../history/store";
+import { SuiteStore } from "../suites/store";
 import { EditorStore } from "./store";
 
 let container: HTMLDivElement;
@@ -36,7 +37,7 @@ async function renderEditor(platform = new FakePlatform()): Promise<{ platform: 
   const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
   const history = new HistoryStore(platform);
   await act(async () => {
-    root.render(<Editor store={store} compare={compare} history={history} page="edit" onPage={() => undefined} />);
+    root.render(<Editor store={store} compare={compare} history={history} suites={new SuiteStore(platform)} page="edit" onPage={() => undefined} />);
     await Promise.resolve();
   });
   await wait();

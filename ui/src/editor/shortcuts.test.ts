@@ -28,6 +28,7 @@ describe("shortcutAction", () => {
     [press("1", { ctrlKey: true }), "page_edit"],
     [press("2", { ctrlKey: true }), "page_compare"],
     [press("3", { metaKey: true }), "page_history"],
+    [press("4", { ctrlKey: true }), "page_suites"],
   ] as const)("%o -> %s", (key, action) => {
     expect(shortcutAction(key)).toBe(action);
   });
@@ -48,10 +49,10 @@ describe("shortcutAction", () => {
     press("!", { shiftKey: true }),
     press("Enter"),
     press("Enter", { shiftKey: true }),
-    // Taken by others: Ctrl+Shift+Enter, Ctrl+Alt+digit (AltGr), Ctrl+4.
+    // Taken by others: Ctrl+Shift+Enter, Ctrl+Alt+digit (AltGr); a digit with no page: Ctrl+5.
     press("Enter", { ctrlKey: true, shiftKey: true }),
     press("2", { ctrlKey: true, altKey: true }),
-    press("4", { ctrlKey: true }),
+    press("5", { ctrlKey: true }),
     press("N", { ctrlKey: true, shiftKey: true, altKey: true }),
   ])("%o is not a shortcut", (key) => {
     expect(shortcutAction(key)).toBeNull();
@@ -95,6 +96,7 @@ describe("shortcutPage", () => {
     expect(shortcutPage("page_edit")).toBe("edit");
     expect(shortcutPage("page_compare")).toBe("compare");
     expect(shortcutPage("page_history")).toBe("history");
+    expect(shortcutPage("page_suites")).toBe("suites");
     expect(shortcutPage("save")).toBeNull();
     expect(shortcutPage("run")).toBeNull();
   });
@@ -115,7 +117,7 @@ describe("SHORTCUT_HELP", () => {
 
   it("lists every shortcut action", () => {
     const listed = new Set(SHORTCUT_HELP.map((line) => line.action));
-    const actions = ["new", "open", "save", "save_as", "undo", "redo", "help", "page_edit", "page_compare", "page_history"];
+    const actions = ["new", "open", "save", "save_as", "undo", "redo", "help", "page_edit", "page_compare", "page_history", "page_suites"];
     const onPages = ["add_section", "run", "select_next", "move_up", "indent", "outdent", "add_sibling", "delete", "toggle_visibility"];
     for (const action of [...actions, ...onPages]) {
       expect(listed).toContain(action);

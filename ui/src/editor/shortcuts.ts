@@ -1,11 +1,11 @@
 // The keyboard shortcuts as pure functions from a key press to an action: anywhere, Ctrl/Cmd+S
 // saves, Ctrl/Cmd+Shift+S saves as, Ctrl/Cmd+O opens, Ctrl/Cmd+N starts a new template, Ctrl/Cmd+Z
 // undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo (each on the page's document: see pageDocument.ts),
-// Ctrl/Cmd+1, 2 and 3 show the Edit, Compare and History pages; on the Edit page Ctrl/Cmd+Shift+N
-// adds a section; on the Compare page Ctrl/Cmd+Enter runs the comparison; in the section tree,
-// Alt+ArrowUp/Down move the selected section, Alt+ArrowRight/Left indent and outdent it, Insert adds
-// a section after it, Delete removes it, Space toggles it between FULL and SUMMARY and ArrowUp/Down
-// select the row above or below. None of them is a character a text field would take. SHORTCUT_HELP
+// Ctrl/Cmd+1, 2, 3 and 4 show the Edit, Compare, History and Suites pages; on the Edit page
+// Ctrl/Cmd+Shift+N adds a section; on the Compare page Ctrl/Cmd+Enter runs the comparison; in the
+// section tree, Alt+ArrowUp/Down move the selected section, Alt+ArrowRight/Left indent and outdent
+// it, Insert adds a section after it, Delete removes it, Space toggles it between FULL and SUMMARY
+// and ArrowUp/Down select the row above or below. None of them is a character a text field would take. SHORTCUT_HELP
 // lists them all for the help overlay.
 import type { Page } from "../workspace/workspace";
 import type { StructureAction } from "./structure";
@@ -24,13 +24,13 @@ export type EditorShortcut = "save" | "undo" | "redo";
 /** A shortcut about files, handled whatever is open. */
 export type FileShortcut = "save_as" | "open" | "new";
 /** A shortcut that shows a page. */
-export type PageShortcut = "page_edit" | "page_compare" | "page_history";
+export type PageShortcut = "page_edit" | "page_compare" | "page_history" | "page_suites";
 /** A shortcut of one page: a section added on the Edit page, the comparison run on the Compare page. */
 export type PageActionShortcut = "add_section" | "run";
 export type ShortcutAction = EditorShortcut | FileShortcut | PageShortcut | PageActionShortcut;
 
 /** Ctrl/Cmd with a digit: the page it shows. */
-const PAGE_KEYS: Record<string, PageShortcut> = { "1": "page_edit", "2": "page_compare", "3": "page_history" };
+const PAGE_KEYS: Record<string, PageShortcut> = { "1": "page_edit", "2": "page_compare", "3": "page_history", "4": "page_suites" };
 
 /** The action a key press asks for, or null when it is not a shortcut. */
 export function shortcutAction(press: KeyPress): ShortcutAction | null {
@@ -52,7 +52,12 @@ export function isEditorShortcut(action: ShortcutAction): action is EditorShortc
   return action === "save" || action === "undo" || action === "redo";
 }
 
-const PAGE_OF: Partial<Record<ShortcutAction, Page>> = { page_edit: "edit", page_compare: "compare", page_history: "history" };
+const PAGE_OF: Partial<Record<ShortcutAction, Page>> = {
+  page_edit: "edit",
+  page_compare: "compare",
+  page_history: "history",
+  page_suites: "suites",
+};
 
 /** The page a shortcut shows, or null when it shows none. */
 export function shortcutPage(action: ShortcutAction): Page | null {
@@ -118,6 +123,7 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
   { keys: "Ctrl+1", does: "Show the Edit page", where: "anywhere", press: ctrl("1"), action: "page_edit" },
   { keys: "Ctrl+2", does: "Show the Compare page", where: "anywhere", press: ctrl("2"), action: "page_compare" },
   { keys: "Ctrl+3", does: "Show the History page", where: "anywhere", press: ctrl("3"), action: "page_history" },
+  { keys: "Ctrl+4", does: "Show the Suites page", where: "anywhere", press: ctrl("4"), action: "page_suites" },
   { keys: "? or F1", does: "Show or hide these shortcuts", where: "anywhere", press: press("F1"), action: "help" },
   { keys: "Ctrl+Shift+N", does: "Add a section after the selected one", where: "edit page", press: ctrl("N", { shiftKey: true }), action: "add_section" },
   { keys: "Ctrl+Enter", does: "Run the comparison", where: "compare page", press: ctrl("Enter"), action: "run" },

@@ -4,7 +4,8 @@
 // name, following the renames and moves before it), the selection follows what an edit did, the preview follows every change
 // (the latest request wins), and a refused action leaves the document as it was and says why. The
 // template's tool sources follow the document in their own store (`sources`), and their edits are
-// the document's. React reads it through `subscribe`/`getState`.
+// the document's; its exports to other tools' formats have theirs (`exports`). React reads it
+// through `subscribe`/`getState`.
 import type {
   DocumentUpdate,
   DocumentView,
@@ -22,6 +23,7 @@ import type {
 } from "../platform";
 import { ExternalStore, TaskQueue } from "../state/ExternalStore";
 import { SourcesStore } from "../sources/store";
+import { TemplateExportStore } from "../exports/store";
 import { describeError, problemsOf } from "../view";
 import type { UnappliedTool } from "../problems/problemGroups";
 import {
@@ -153,6 +155,8 @@ export class EditorStore extends ExternalStore<EditorState> {
   private previewRequest = 0;
   /** The template's tool sources: the backend's view of each, the user's answers, a discovery. */
   readonly sources: SourcesStore;
+  /** The template's exports to promptfoo and Langfuse, of the document as it is when exported. */
+  readonly exports: TemplateExportStore;
 
   constructor(
     private readonly platform: Platform,
@@ -161,6 +165,7 @@ export class EditorStore extends ExternalStore<EditorState> {
     super(openedState(document));
     this.sources = new SourcesStore(platform, () => this.state.document);
     void this.sources.follow();
+    this.exports = new TemplateExportStore(platform, () => this.state.document, () => this.queue.idle());
   }
 
   /** Every change of state; the sources follow a changed document. */

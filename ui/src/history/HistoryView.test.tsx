@@ -6,7 +6,7 @@
 // user message, answer or error, counters and events on the timeline, the reference run and the
 // comparison with it (two lanes named after their runs, the counters with the deltas, the first
 // divergence named and highlighted), "baseline" said only of the all-FULL baseline, the empty states,
-// failures, and model text shown as text.
+// failures, model text shown as text, and a run's trace written where the user chooses.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
@@ -346,5 +346,43 @@ describe("HistoryView", () => {
     expect(byTestId("history-final").textContent).toBe(markup);
     expect(container.querySelector("img")).toBeNull();
     expect(container.querySelector("b")).toBeNull();
+  });
+});
+
+describe("HistoryView: a run's trace", () => {
+  it("writes the selected run's trace where the user chooses, and says where", async () => {
+    const { platform } = await render();
+    await click(row(2));
+    const button = byTestId("history-export-trace");
+    expect(button.getAttribute("title")).toBe("Write this run as an OpenTelemetry trace (OTLP JSON lines)");
+    platform.chosenPath = "/traces/restart.otlp.jsonl";
+    await click(button);
+    expect(platform.argsOf("chooseFile")).toEqual([["save_trace", "run-2.otlp.jsonl"]]);
+    expect(platform.argsOf("exportRunTrace")).toEqual([[2, "/traces/restart.otlp.jsonl"]]);
+    expect(platform.compare.exported.has("/traces/restart.otlp.jsonl")).toBe(true);
+    expect(byTestId("history-notice").textContent).toContain("Exported to /traces/restart.otlp.jsonl");
+  });
+
+  it("writes nothing when the save dialog is cancelled", async () => {
+    const { platform } = await render();
+    await click(row(4));
+    platform.chosenPath = null;
+    await click(byTestId("history-export-trace"));
+    expect(platform.argsOf("chooseFile")).toEqual([["save_trace", "run-4.otlp.jsonl"]]);
+    expect(platform.callNames()).not.toContain("exportRunTrace");
+    expect(container.querySelector('[data-testid="history-notice"]')).toBeNull();
+    expect(container.querySelector('[data-testid="history-failure"]')).toBeNull();
+  });
+
+  it("says why the trace was not written", async () => {
+    const { platform } = await render();
+    await click(row(1));
+    platform.chosenPath = "/read-only/run-1.otlp.jsonl";
+    platform.failures.set("exportRunTrace", { code: "unreadable_file", message: "/read-only: cannot write: Permission denied", problems: [] });
+    await click(byTestId("history-export-trace"));
+    const failure = byTestId("history-failure");
+    expect(failure.textContent).toContain("The trace of run 1 was not written");
+    expect(failure.textContent).toContain("/read-only: cannot write: Permission denied");
+    expect(container.querySelector('[data-testid="history-notice"]')).toBeNull();
   });
 });

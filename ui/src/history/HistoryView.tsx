@@ -4,14 +4,17 @@
 // (its user message, final answer or error, counters and events on the compare view's timeline),
 // with the reference run (the run the user picks to compare others with; never called a baseline)
 // and the selected run compared with it (both runs' counters with the deltas, the first
-// divergence, both runs' lanes side by side); an empty state while no run is kept. Model text is
-// shown as text. All state and actions live in HistoryStore.
+// divergence, both runs' lanes side by side), the selected run's trace exported as OTLP JSON lines;
+// an empty state while no run is kept. Model text is shown as text. All state and actions live in
+// HistoryStore.
 //
 // data-testids (tests select by them; keep them stable):
 //   history-view                                   the page
 //   history-filter-template, history-filter-provider, history-filter-adapter,
 //     history-filter-status, history-filter-source, history-refresh   the filter bar
-//   history-failure                                why the last action was not done
+//   history-failure, history-failure-problems      why the last action was not done (every problem
+//                                                    at its place)
+//   history-notice                                 what the last export wrote
 //   history-empty                                  no run kept (or none the filter matches)
 //   history-table                                  the runs
 //   history-group (data-started),                  a comparison's runs (a tbody): its heading row and
@@ -27,7 +30,7 @@
 //     history-user, history-final,                   answer or error, and counters
 //     history-error, history-counters
 //   history-use-reference, history-compare,        its actions
-//     history-close-compare
+//     history-close-compare, history-export-trace
 //   history-comparison, history-pair-counters,     the comparison: counters side by side (a row per
 //     history-pair-row (data-counter), history-delta,  counter, run minus reference run), the first
 //     history-divergence                             divergence's line
@@ -37,6 +40,7 @@ import type { Counters, RunSummary, StoredRun } from "../platform";
 import { ADAPTERS } from "../compare/store";
 import { COUNTER_ROWS, laneViews, signed } from "../compare/timeline";
 import { Timeline } from "../compare/Timeline";
+import { ProblemItems } from "../ProblemItems";
 import "../compare/compare.css";
 import "./history.css";
 import { comparable, type HistoryComparison, type HistoryState, type HistoryStore } from "./store";
@@ -78,20 +82,7 @@ export function HistoryView({ store }: { store: HistoryStore }) {
   return (
     <div className="history-view" data-testid="history-view">
       <FilterBar store={store} filter={state.filter} />
-      {state.failure !== null && (
-        <div className="error failure" role="alert" data-testid="history-failure">
-          <strong>{state.failure.title}</strong>
-          <span>{state.failure.detail}</span>
-          <button
-            type="button"
-            onClick={() => {
-              store.dismiss();
-            }}
-          >
-            Dismiss
-          </button>
-        </div>
-      )}
+      <HistoryNotices store={store} state={state} />
       {runs === null ? (
         <p className="notice history-empty">Reading the run history…</p>
       ) : runs.length === 0 ? (
@@ -110,6 +101,36 @@ export function HistoryView({ store }: { store: HistoryStore }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** Why the last action was not done, or what the last export wrote. */
+function HistoryNotices({ store, state }: { store: HistoryStore; state: HistoryState }) {
+  const dismiss = () => {
+    store.dismiss();
+  };
+  const { failure, notice } = state;
+  return (
+    <>
+      {failure !== null && (
+        <div className="error failure" role="alert" data-testid="history-failure">
+          <strong>{failure.title}</strong>
+          <span>{failure.detail}</span>
+          {failure.problems.length > 0 && <ProblemItems problems={failure.problems} whole="run" testId="history-failure-problems" />}
+          <button type="button" onClick={dismiss}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {notice !== null && (
+        <div className="notice failure" role="status" data-testid="history-notice">
+          <span>{notice}</span>
+          <button type="button" onClick={dismiss}>
+            Dismiss
+          </button>
+        </div>
+      )}
+    </>
   );
 }
 
@@ -416,6 +437,15 @@ function RunDetail({ store, state, run }: { store: HistoryStore; state: HistoryS
             Show this run alone
           </button>
         )}
+        <button
+          type="button"
+          data-testid="history-export-trace"
+          disabled={run.id === null}
+          title="Write this run as an OpenTelemetry trace (OTLP JSON lines)"
+          onClick={() => void store.exportTrace()}
+        >
+          Export trace…
+        </button>
       </div>
       <h3>User message</h3>
       <pre data-testid="history-user">{run.user}</pre>

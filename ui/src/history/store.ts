@@ -1,8 +1,9 @@
 // The run history page's state and actions, without React: the filter and the kept runs it lists
 // (newest first), the selected run read whole, the reference run (the run the user picks to compare
 // others with; never called the baseline, which is a comparison's all-FULL run), the selected run
-// compared with it (both runs whole, for their events), the event picked on a timeline, and the last
-// action that failed. It lives in the workspace, so the page finds its selection again when it shows.
+// compared with it (both runs whole, for their events), the event picked on a timeline, the selected
+// run's trace written where the user chooses, and the last action that failed or the last export's
+// notice. It lives in the workspace, so the page finds its selection again when it shows.
 // React reads it through `subscribe`/`getState`.
 import type { Lane, Platform, RunComparison, RunEvent, RunSummary, StoredRun } from "../platform";
 import { failureOf, type Failure, type PickedEvent } from "../compare/store";
@@ -31,6 +32,8 @@ export interface HistoryState {
   picked: PickedEvent | null;
   /** The last action that was not done, until the next one succeeds or it is dismissed. */
   failure: Failure | null;
+  /** What the last export wrote, until the next export or it is dismissed. */
+  notice: string | null;
 }
 
 /** Whether the selected run can be compared with the reference run: both are there, and they differ. */
@@ -45,7 +48,7 @@ export class HistoryStore extends ExternalStore<HistoryState> {
   private loads = 0;
 
   constructor(private readonly platform: Platform) {
-    super({ filter: ANY_RUN, runs: null, selected: null, run: null, reference: null, comparison: null, picked: null, failure: null });
+    super({ filter: ANY_RUN, runs: null, selected: null, run: null, reference: null, comparison: null, picked: null, failure: null, notice: null });
   }
 
   /** Changes the filter and lists the runs it matches. */
@@ -116,8 +119,25 @@ export class HistoryStore extends ExternalStore<HistoryState> {
     this.update({ picked: { lane, event } });
   }
 
+  /** Asks where to write the selected run's trace (OTLP JSON lines), then writes it there. */
+  async exportTrace(): Promise<void> {
+    const id = this.state.run?.id ?? null;
+    if (id === null) return;
+    const title = `The trace of run ${String(id)} was not written`;
+    const chosen = await this.platform.chooseFile("save_trace", `run-${String(id)}.otlp.jsonl`);
+    if (!chosen.ok) {
+      this.update({ failure: failureOf(title, chosen.error), notice: null });
+      return;
+    }
+    const path = chosen.value;
+    if (path === null) return;
+    const written = await this.platform.exportRunTrace(id, path);
+    if (written.ok) this.update({ notice: `Exported to ${path}`, failure: null });
+    else this.update({ failure: failureOf(title, written.error), notice: null });
+  }
+
   dismiss(): void {
-    this.update({ failure: null });
+    this.update({ failure: null, notice: null });
   }
 }
 

@@ -31,11 +31,14 @@ import {
   type CommandError,
   type DocumentUpdate_Serialize,
   type DocumentView_Serialize,
+  type ExportRequest_Deserialize,
   type ImportedToolsDto_Serialize,
   type PreviewUpdate_Serialize,
   type Section_Serialize,
   type SectionFields_Deserialize,
   type SourceView_Serialize,
+  type SuiteCaseResult_Serialize,
+  type SuiteCaseView,
   type TemplateChange_Serialize,
   type TemplateEdit_Deserialize,
   type Template_Serialize,
@@ -48,6 +51,7 @@ export type {
   CallRequest,
   CommandError,
   ErrorCode,
+  ExportFormat,
   Counters,
   Disclosure,
   HeadingStyle,
@@ -68,6 +72,7 @@ export type {
   ToolDisclosure,
   ToolKind,
   ToolOwner,
+  Unmet,
   Visibility,
 } from "../bindings";
 
@@ -120,6 +125,13 @@ export type RunSummary = RunSummary_Serialize;
 export type StoredRun = StoredRun_Serialize;
 /** A kept run beside a baseline run: both summaries and the first divergence. */
 export type RunComparison = RunComparison_Serialize;
+
+/** A case of an opened suite before it runs: its name, template, scenario and adapters. */
+export type SuiteCase = SuiteCaseView;
+/** How a case of a suite went: passed or not, the expectations that did not hold, its comparison. */
+export type SuiteCaseResult = SuiteCaseResult_Serialize;
+/** What an open template is exported as: the format, its scenarios and the model they run on. */
+export type ExportRequest = ExportRequest_Deserialize;
 
 /** A recently opened file, and whether it is still there. */
 export type RecentFile = RecentFileDto;
@@ -192,6 +204,7 @@ type PlainCommandName = {
  * (never a throw). Hovering a method shows the command's doc comment from the bindings (the Rust
  * doc); notes the UI relies on that the Rust docs leave out:
  * - `initialScenarioPath`: the path given on the command line after the template's.
+ * - `initialSuitePath`: the suite given on the command line in place of a template.
  * - `openDocument`: a file that is already open answers with its document.
  * - `applyEdit`: a refused edit changes nothing. `saveDocument`, `saveScenario`: a template or
  *   scenario with problems is refused.
@@ -206,6 +219,9 @@ type PlainCommandName = {
  *   it now, and is refused (`invalid_request`) for a template without a file. `discoverSources`
  *   starts only the allowed sources, and shuts each down once listed. The sources themselves are
  *   edited through `applyEdit` (`set_sources`, the whole list).
+ * - `exportTemplate`: writes the open document as it is now, unsaved changes included; the scenarios
+ *   are files, read from disk.
+ * - `runSuite`: answers once every case has run; it cannot be cancelled.
  */
 type PlatformCommands = {
   // `keyof Commands` spelled out (not `CommandName`) keeps each command's doc comment on hover.
@@ -309,6 +325,7 @@ async function callPlain<T>(run: () => Promise<T>): Promise<Outcome<T>> {
 const plainCommands = {
   initialTemplatePath: true,
   initialScenarioPath: true,
+  initialSuitePath: true,
 } satisfies Record<PlainCommandName, true>;
 
 /** One generated command, wrapped by `call` (or `callPlain` when it answers a plain value). */

@@ -16,6 +16,7 @@ import { CompareStore } from "../compare/store";
 import { Editor } from "../editor/Editor";
 import { EditorStore } from "../editor/store";
 import { HistoryStore } from "../history/store";
+import { SuiteStore } from "../suites/store";
 import type { Template, TemplateEdit, ToolSource } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import {
@@ -55,7 +56,7 @@ async function renderSources(
   const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
   const history = new HistoryStore(platform);
   await act(async () => {
-    root.render(<Editor store={store} compare={compare} history={history} page="edit" onPage={() => undefined} />);
+    root.render(<Editor store={store} compare={compare} history={history} suites={new SuiteStore(platform)} page="edit" onPage={() => undefined} />);
     await Promise.resolve();
   });
   await settle();

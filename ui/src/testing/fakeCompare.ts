@@ -7,7 +7,8 @@
 // for runs as its dynamic run would, its injections delivered that adapter's way), live ones
 // without a baseline and with the backend's checks of the profile, the adapters and the key; provider profiles saved with the core's checks;
 // the models runs can be priced as (a list a test sets); and a run history (that report's three runs
-// kept as scripted runs, and two live runs) to list with the core's filters, read and compare.
+// kept as scripted runs, and two live runs) to list with the core's filters, read, compare and
+// export as a trace.
 import type {
   AdapterKind,
   CallRequest,
@@ -213,7 +214,7 @@ export class FakeCompare {
   holdWhileWriting = false;
   private held: (() => void) | null = null;
   private readonly cancelled = new Set<number>();
-  /** What `exportComparison` and `exportRequests` wrote, by path. */
+  /** What `exportComparison`, `exportRequests` and `exportRunTrace` wrote, by path. */
   readonly exported = new Map<string, string>();
   /** The provider profile file (null: no home folder, so nothing can be saved). */
   profilesPath: string | null = "/home/u/.config/unfold/providers.json";
@@ -490,6 +491,14 @@ export class FakeCompare {
   historyRun(id: number): Promise<Outcome<StoredRun>> {
     const run = this.history.find((kept) => kept.id === id);
     return run === undefined ? failed({ code: "invalid_template", message: `run ${String(id)}: no run in the history has this id`, problems: [] }) : ok(run);
+  }
+
+  /** Writes kept run `id`'s trace to `path` (a line per run, as the backend writes OTLP JSON lines). */
+  exportRunTrace(id: number, path: string): Promise<Outcome<null>> {
+    const run = this.history.find((kept) => kept.id === id);
+    if (run === undefined) return failed({ code: "not_found", message: `run ${String(id)}: no run in the history has this id`, problems: [] });
+    this.exported.set(path, JSON.stringify({ resourceSpans: [{ run: id, events: run.report.events.length }] }));
+    return ok(null);
   }
 
   /**

@@ -5,10 +5,12 @@
 // formats apart and names conflicts; a tool check with the core's main checks; tool sources with the
 // user's answers kept per file and definition, and a discovery that lists what `liveSources` says each
 // started source lists; the app's relay started and stopped, its sessions as a test sets them and its
-// log played by `relayEvent`) and records every call.
+// log played by `relayEvent`; suite files opened and run as a test sets them, a run that can be held;
+// the open template exported with the backend's checks of the request) and records every call.
 // The compare view's commands (scenarios, comparisons, provider profiles, the models runs can be
-// priced as, the run history) go to FakeCompare.
+// priced as, the run history and its traces) go to FakeCompare.
 import { FakeCompare } from "./fakeCompare";
+import type { FakeSuite } from "./suites";
 import type {
   CallRequest,
   CompareProgress,
@@ -16,6 +18,7 @@ import type {
   ComparisonSettings,
   DocumentUpdate,
   DocumentView,
+  ExportRequest,
   FilePurpose,
   ImportedTools,
   Outcome,
@@ -40,6 +43,8 @@ import type {
   Section,
   SourceView,
   StoredRun,
+  SuiteCase,
+  SuiteCaseResult,
   Template,
   TemplateChange,
   TemplateEdit,
@@ -130,6 +135,13 @@ export class FakePlatform implements Platform {
   relaySessions: RelaySessionView[] = [];
   /** Who watches the relay's log (dropped when it stops). */
   readonly relayWatchers = new Set<(entry: RelayLogEntry) => void>();
+  /** The suite files `openSuite` and `runSuite` find, by path. */
+  readonly suites = new Map<string, FakeSuite>();
+  /** When set, `runSuite` answers only once `releaseSuite()` is called. */
+  holdSuite = false;
+  private heldSuite: (() => void) | null = null;
+  /** What `exportTemplate` wrote, by path: the template's key and the request. */
+  readonly exportedTemplates = new Map<string, { key: string; request: ExportRequest }>();
 
   constructor(
     readonly path = "/t/task.unfold.json",
@@ -213,6 +225,14 @@ export class FakePlatform implements Platform {
   initialScenarioPath(): Promise<Outcome<string | null>> {
     const error = this.record("initialScenarioPath");
     return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.launchScenario });
+  }
+
+  /** What `initialSuitePath` answers (null: the app was started without a suite). */
+  launchSuite: string | null = null;
+
+  initialSuitePath(): Promise<Outcome<string | null>> {
+    const error = this.record("initialSuitePath");
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: this.launchSuite });
   }
 
   initialTemplatePath(): Promise<Outcome<string | null>> {
@@ -493,6 +513,52 @@ export class FakePlatform implements Platform {
     return this.refuse("compareHistoryRuns", baseline, id) ?? this.compare.compareHistoryRuns(baseline, id);
   }
 
+  exportRunTrace(id: number, path: string): Promise<Outcome<null>> {
+    return this.refuse("exportRunTrace", id, path) ?? this.compare.exportRunTrace(id, path);
+  }
+
+  openSuite(path: string): Promise<Outcome<SuiteCase[]>> {
+    const refused = this.refuse<SuiteCase[]>("openSuite", path);
+    if (refused !== undefined) return refused;
+    const suite = this.suites.get(path);
+    return Promise.resolve(suite === undefined ? unreadable(path) : { ok: true, value: structuredClone(suite.cases) });
+  }
+
+  async runSuite(path: string): Promise<Outcome<SuiteCaseResult[]>> {
+    const refused = this.refuse<SuiteCaseResult[]>("runSuite", path);
+    if (refused !== undefined) return refused;
+    if (this.holdSuite) await new Promise<void>((resume) => (this.heldSuite = resume));
+    const suite = this.suites.get(path);
+    return suite === undefined ? unreadable(path) : { ok: true, value: structuredClone(suite.results) };
+  }
+
+  /** Lets a held `runSuite` answer. */
+  releaseSuite(): void {
+    const resume = this.heldSuite;
+    this.heldSuite = null;
+    resume?.();
+  }
+
+  /** As the backend: a format is asked for, a Langfuse prompt takes no scenarios or provider, every scenario is a file. */
+  exportTemplate(id: number, request: ExportRequest, path: string): Promise<Outcome<null>> {
+    const refused = this.refuse<null>("exportTemplate", id, request, path);
+    if (refused !== undefined) return refused;
+    const invalid = (message: string, problems: ProblemView[] = []): Promise<Outcome<null>> =>
+      Promise.resolve({ ok: false, error: { code: problems.length > 0 ? "invalid_scenario" : "invalid_request", message, problems } });
+    if (id !== this.id) return Promise.resolve({ ok: false, error: { code: "unknown_document", message: `no open document has the id ${String(id)}`, problems: [] } });
+    if (request.format === null || request.format === undefined) return invalid("choose a format: promptfoo or langfuse");
+    if (request.format === "langfuse" && (request.scenarios.length > 0 || (request.provider ?? null) !== null)) {
+      return invalid("a Langfuse prompt has no tests and names no model: export it without --scenario and --provider");
+    }
+    const missing = request.scenarios.filter((scenario) => !this.compare.disk.has(scenario));
+    if (missing.length > 0) {
+      const problems = missing.map((scenario) => ({ location: scenario, message: "cannot read: No such file or directory (os error 2)" }));
+      return invalid(problems.map((problem) => `${problem.location}: ${problem.message}`).join("\n"), problems);
+    }
+    this.exportedTemplates.set(path, { key: this.template.key, request: structuredClone(request) });
+    return Promise.resolve({ ok: true, value: null });
+  }
+
   templateSources(templateId: number): Promise<Outcome<SourceView[]>> {
     return this.refuse("templateSources", templateId) ?? Promise.resolve({ ok: true, value: this.sourceViews(false) });
   }
@@ -706,6 +772,11 @@ export function checkToolIn(
     problem("/parameters", `not a valid JSON Schema: ${JSON.stringify(schema.required)} is not of type "array"`);
   }
   return { ok: true, value: problems };
+}
+
+/** The backend's answer for a file that is not there. */
+function unreadable<T>(path: string): Outcome<T> {
+  return { ok: false, error: { code: "unreadable_file", message: `${path}: cannot read: No such file or directory (os error 2)`, problems: [] } };
 }
 
 /** The core's main checks of a template's sources, each problem at its place. */

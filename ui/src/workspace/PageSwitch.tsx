@@ -1,8 +1,8 @@
-// The switch between the window's pages at the toolbar's end: Edit, Compare and History with a
-// template open; the start page and History without one.
+// The switch between the window's pages at the toolbar's end: Edit, Compare, History and Suites
+// with a template open; the start page, History and Suites without one.
 import type { Page } from "./workspace";
 
-const PAGE_NAMES: Record<Page, string> = { edit: "Edit", compare: "Compare", history: "History" };
+const PAGE_NAMES: Record<Page, string> = { edit: "Edit", compare: "Compare", history: "History", suites: "Suites" };
 
 export function PageSwitch({
   pages,

@@ -1,7 +1,7 @@
 // Which document the header's Undo, Redo and Save (and Ctrl+Z, Ctrl+Shift+Z, Ctrl+S) act on: the
 // page's own, so that a page has one set of them. The Compare page edits the open scenario; the Edit
-// page, and the History page (which edits nothing), the template. Each button's state and tooltip
-// name that document, and Save's its file.
+// page, and the History and Suites pages (which edit nothing), the template. Each button's state
+// and tooltip name that document, and Save's its file.
 import type { DocumentView } from "../platform";
 import type { EditorShortcut } from "../editor/shortcuts";
 import { fileName } from "../view";

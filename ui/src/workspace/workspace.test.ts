@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { lookupFirstScenario } from "../testing/fakeCompare";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
+import { regressionsSuite, REGRESSIONS_PATH } from "../testing/suites";
 import type { UnsavedAnswer } from "./workspace";
 import { WorkspaceStore } from "./workspace";
 
@@ -283,6 +284,29 @@ describe("WorkspaceStore", () => {
       expect(workspace.getState().page).toBe("compare");
       expect(workspace.compare.getState().scenario?.path).toBe("/t/lookup-first.scenario.json");
       expect(platform.argsOf("openScenario")).toEqual([["/t/lookup-first.scenario.json", platform.id]]);
+    });
+
+    it("opens on the Suites page with the launch suite when the app was started with one", async () => {
+      const platform = new FakePlatform();
+      platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
+      platform.suites.set(REGRESSIONS_PATH, regressionsSuite());
+      platform.launchSuite = REGRESSIONS_PATH;
+      const workspace = await started(platform);
+      expect(workspace.getState().page).toBe("suites");
+      expect(workspace.suites.getState().path).toBe(REGRESSIONS_PATH);
+      expect(workspace.suites.getState().cases.map((c) => c.name)).toEqual([
+        "lookup-first",
+        "lookup-first-deferred",
+        "restart-budget",
+      ]);
+    });
+
+    it("stays on the start page when started without a template or a suite", async () => {
+      const platform = new FakePlatform();
+      platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
+      const workspace = await started(platform);
+      expect(workspace.getState().page).toBe("edit");
+      expect(platform.callNames()).not.toContain("openSuite");
     });
 
     it("shows the run history with or without a template, its selection kept across a switch of template", async () => {

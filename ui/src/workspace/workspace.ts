@@ -1,13 +1,15 @@
 // The app around the editor, without React: which document is open (or the start page), whether
-// the editor, the compare view or the run history shows, the recent files, the unsaved work recovered after a crash,
-// and every way to switch documents (new, open by dialog, recent list or dropped file, the example,
-// a restore). Each switch, like closing the window, first asks what to do with unsaved changes (of
-// the template, and on closing of the compare view's scenario too); whatever the answer, nothing
-// the user had is lost unless they chose "Don't save". App reads it through `subscribe`/`getState`.
+// the editor, the compare view, the run history or the suites show, the recent files, the unsaved
+// work recovered after a crash, and every way to switch documents (new, open by dialog, recent list
+// or dropped file, the example, a restore). Each switch, like closing the window, first asks what to
+// do with unsaved changes (of the template, and on closing of the compare view's scenario too);
+// whatever the answer, nothing the user had is lost unless they chose "Don't save". App reads it
+// through `subscribe`/`getState`.
 import type { DocumentView, Outcome, Platform, ProblemView, RecentFile, RecoveredWork } from "../platform";
 import { CompareStore, type OpenTemplate } from "../compare/store";
 import { EditorStore } from "../editor/store";
 import { HistoryStore } from "../history/store";
+import { SuiteStore } from "../suites/store";
 import { ExternalStore } from "../state/ExternalStore";
 import { describeError, describeWithProblems, loadInitialView } from "../view";
 
@@ -36,9 +38,14 @@ export interface UnsavedQuestion {
 
 /**
  * What the window shows: the template editor (or the start page when no template is open), the
- * compare view beside it, or the run history (with or without a template).
+ * compare view beside it, or the run history or the suites (each with or without a template).
  */
-export type Page = "edit" | "compare" | "history";
+export type Page = "edit" | "compare" | "history" | "suites";
+
+/** The pages without a template: the start page ("edit"), the run history and the suites. */
+export const START_PAGES: readonly Page[] = ["edit", "history", "suites"];
+/** The pages with a template open. */
+export const EDITOR_PAGES: readonly Page[] = ["edit", "compare", "history", "suites"];
 
 export type UnsavedAnswer = "save" | "discard" | "cancel";
 
@@ -68,6 +75,8 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   readonly compare: CompareStore;
   /** The run history: its filter, selection and baseline stay while other pages show. */
   readonly history: HistoryStore;
+  /** The suites: the open suite and its last run's results stay while other pages show. */
+  readonly suites: SuiteStore;
 
   constructor(private readonly platform: Platform) {
     super({ screen: { kind: "loading" }, page: "edit", recent: [], recovered: [], recoveryHidden: false, openFailure: null, question: null });
@@ -79,6 +88,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       () => void this.editor?.sources.reread(),
     );
     this.history = new HistoryStore(platform);
+    this.suites = new SuiteStore(platform);
   }
 
   private openTemplate(): OpenTemplate | null {
@@ -87,8 +97,8 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   }
 
   /**
-   * Shows the editor, the compare view or the run history (which lists the runs kept until now when
-   * it shows); the scenario is checked against the template as it is now.
+   * Shows the editor, the compare view, the run history (which lists the runs kept until now when
+   * it shows) or the suites; the scenario is checked against the template as it is now.
    */
   showPage(page: Page): void {
     this.update({ page });
@@ -125,7 +135,18 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     } else if (view.kind === "error") {
       const { path, title, detail, problems } = view;
       this.update({ screen: { kind: "start" }, openFailure: { path, title, detail, problems } });
-    } else this.update({ screen: view.kind === "outside_tauri" ? view : { kind: "start" } });
+    } else {
+      this.update({ screen: view.kind === "outside_tauri" ? view : { kind: "start" } });
+      if (view.kind === "no_template") await this.openLaunchSuite();
+    }
+  }
+
+  /** Opens the suite the app was started with (`unfold-app SUITE`), if any, on the Suites page. */
+  private async openLaunchSuite(): Promise<void> {
+    const suite = await this.platform.initialSuitePath();
+    if (!suite.ok || suite.value === null) return;
+    this.update({ page: "suites" });
+    await this.suites.openPath(suite.value);
   }
 
   /** Opens the scenario the app was started with, if any, on the compare view. */

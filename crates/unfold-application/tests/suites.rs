@@ -1,0 +1,103 @@
+//! Suites as the app opens and runs them, a template exported from the editor as it is now, and a
+//! kept run's trace: over the bundled examples, in temporary folders.
+
+use unfold_application::prices::PriceFile;
+use unfold_application::profiles::Profiles;
+use unfold_application::run_history::OpenRunHistory;
+use unfold_application::suites::{open_suite, run_suite};
+use unfold_application::template_exports::{export_document, ExportFormat, ExportRequest};
+use unfold_application::{traces, ErrorCode};
+use unfold_documents::Template;
+use unfold_engine::AdapterKind;
+
+use unfold_test_support::repo;
+
+use crate::example_copy;
+
+#[test]
+fn an_opened_suite_lists_its_cases_and_running_it_gives_each_cases_lanes() {
+    let suite = repo("examples/regressions.suite.json");
+    let cases = open_suite(&suite).unwrap();
+    assert_eq!(cases.len(), 3);
+    assert_eq!(cases[0].template, "task-executor.unfold.json");
+    assert_eq!(cases[1].adapters, [AdapterKind::Dynamic, AdapterKind::Restart], "the default adapters");
+    let results = run_suite(&suite, &PriceFile(None)).unwrap();
+    let names: Vec<&str> = results.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, cases.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), "in the suite's order");
+    assert!(results.iter().all(|r| r.passed && r.unmet.is_empty()), "the example suite passes");
+    let third = results[2].report.as_ref().unwrap();
+    let lanes: Vec<AdapterKind> = third.runs.iter().map(|run| run.adapter).collect();
+    assert_eq!(lanes, [AdapterKind::Dynamic, AdapterKind::Deferred, AdapterKind::AllowedTools]);
+    assert!(third.baseline.is_some());
+}
+
+#[test]
+fn a_suite_with_a_broken_case_does_not_open_and_says_where() {
+    let folder = tempfile::tempdir().unwrap();
+    let suite = folder.path().join("broken.suite.json");
+    let text = serde_json::json!({ "schema_version": 1, "kind": "unfold.suite", "name": "broken",
+        "cases": [ { "name": "missing", "template": "nowhere.unfold.json", "scenario": "none.scenario.json" } ] });
+    std::fs::write(&suite, text.to_string()).unwrap();
+    let error = open_suite(&suite).unwrap_err();
+    assert!(error.message.contains("nowhere.unfold.json"), "{}", error.message);
+    assert!(run_suite(&suite, &PriceFile(None)).is_err(), "nothing runs");
+}
+
+/// The editor's document is exported as it is now, unsaved edits included.
+#[test]
+fn the_open_document_exports_as_it_is_now() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = std::path::PathBuf::from(example_copy(&folder));
+    let mut template = Template::load(&path).unwrap();
+    template.params.insert("objective".into(), "Ship the release".into());
+    let output = folder.path().join("promptfooconfig.json");
+    let request = ExportRequest {
+        format: Some(ExportFormat::Promptfoo),
+        scenarios: vec![repo("examples/lookup-first.scenario.json")],
+        provider: None,
+    };
+    export_document(&template, Some(&path), &request, &output).unwrap();
+    let config: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+    assert_eq!(config["defaultTest"]["vars"]["objective"], "Ship the release");
+    assert_eq!(config["tests"][0]["description"], "lookup-first");
+    let without_format = export_document(&template, Some(&path), &ExportRequest::default(), &output).unwrap_err();
+    assert_eq!(without_format.code, ErrorCode::InvalidRequest);
+}
+
+/// A kept run's trace: its spans, spread over the time the history says it took.
+#[test]
+fn a_kept_run_exports_its_trace() {
+    let folder = tempfile::tempdir().unwrap();
+    let history = OpenRunHistory::at(&folder.path().join("history.sqlite3")).unwrap();
+    let template = Template::load(&repo("examples/task-executor.unfold.json")).unwrap();
+    let scenario = unfold_documents::Scenario::load(&repo("examples/read-context-then-search.scenario.json")).unwrap();
+    let documents = unfold_application::comparisons::ComparedDocuments {
+        template: &template,
+        template_path: None,
+        scenario: &scenario,
+        scenario_path: None,
+    };
+    let model = unfold_application::comparisons::ComparisonModel::Scripted {
+        adapters: vec![AdapterKind::Restart],
+        price_as: None,
+    };
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    runtime
+        .block_on(unfold_application::comparisons::compare_and_keep(documents, model, &mut |_| {}, &never, &history))
+        .unwrap();
+    let kept = history.list(&Default::default()).unwrap();
+    let restart = kept.iter().find(|run| run.lane.as_deref() == Some("restart")).unwrap();
+    let trace = folder.path().join("run.otlp.jsonl");
+    traces::export_stored_run(&history, &Profiles(None), restart.id, &trace).unwrap();
+    let line: serde_json::Value = serde_json::from_str(std::fs::read_to_string(&trace).unwrap().trim()).unwrap();
+    let spans = line["resourceSpans"][0]["scopeSpans"][0]["spans"].as_array().unwrap();
+    assert_eq!(spans[0]["name"], "invoke_agent task-executor");
+    assert_eq!(spans.len() as u32, 1 + restart.counters.model_calls + restart.counters.tool_calls);
+    let start: u64 = spans[0]["startTimeUnixNano"].as_str().unwrap().parse().unwrap();
+    assert_eq!(start, restart.started_at_ms * 1_000_000);
+    let timing = spans[0]["attributes"].as_array().unwrap().iter().find(|a| a["key"] == "unfold.timing").unwrap();
+    assert_eq!(timing["value"]["stringValue"], "spread");
+    let missing = traces::export_stored_run(&history, &Profiles(None), 999, &trace).unwrap_err();
+    assert!(missing.message.contains("999"), "{}", missing.message);
+}

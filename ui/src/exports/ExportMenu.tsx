@@ -1,0 +1,88 @@
+// The Export menu for the open template, among the header's file actions (so it folds into the File
+// menu in a narrow window) — a promptfoo config (gathered in PromptfooDialog first) or a Langfuse
+// prompt, each saved where the user chooses — and, under the header, the promptfoo dialog while it
+// is open and what the last export wrote or why it did not. All state and actions live in
+// TemplateExportStore.
+//
+// data-testids (tests select by them; keep them stable):
+//   export-menu, export-menu-button                the menu (a details element) and its button
+//   export-promptfoo, export-langfuse              its items
+//   export-notice, export-failure,                 what the last export wrote; why it was not done,
+//     export-failure-problems                        with every problem at its place
+//   (the dialog's own: see PromptfooDialog.tsx)
+import { useSyncExternalStore } from "react";
+import type { CompareStore } from "../compare/store";
+import { ProblemItems } from "../ProblemItems";
+import { DropDownMenu } from "../workspace/DropDownMenu";
+import { PromptfooDialog } from "./PromptfooDialog";
+import { savedScenarioPath, type TemplateExportStore } from "./store";
+import "./exports.css";
+
+/** The Export menu; `compare` holds the scenario the promptfoo dialog starts with. */
+export function ExportMenu({ store, compare }: { store: TemplateExportStore; compare: CompareStore }) {
+  return (
+    <DropDownMenu
+      className="file-menu-fold export-menu"
+      testId="export-menu"
+      label="Export"
+      buttonTestId="export-menu-button"
+      title="Export the template in another tool's format"
+      menu
+    >
+      <button
+        type="button"
+        role="menuitem"
+        data-testid="export-promptfoo"
+        title="A promptfoo config: the template as its prompt, a test per scenario"
+        onClick={() => {
+          store.openPromptfoo(savedScenarioPath(compare.getState().scenario));
+        }}
+      >
+        promptfoo config…
+      </button>
+      <button
+        type="button"
+        role="menuitem"
+        data-testid="export-langfuse"
+        title="A Langfuse chat prompt: the template's first prompt, with its variables"
+        onClick={() => void store.exportLangfuse()}
+      >
+        Langfuse prompt…
+      </button>
+    </DropDownMenu>
+  );
+}
+
+/**
+ * The promptfoo dialog while it is open (outside the menu, which a narrow window folds away), and
+ * what the last export wrote or why it was not done (the dialog shows its own while open).
+ */
+export function ExportNotices({ store }: { store: TemplateExportStore }) {
+  const { promptfoo, notice, failure } = useSyncExternalStore(store.subscribe, store.getState);
+  const dismiss = () => {
+    store.dismiss();
+  };
+  return (
+    <>
+      {promptfoo !== null && <PromptfooDialog store={store} draft={promptfoo} failure={failure} />}
+      {promptfoo === null && failure !== null && (
+        <div className="error failure" role="alert" data-testid="export-failure">
+          <strong>{failure.title}</strong>
+          <span>{failure.detail}</span>
+          {failure.problems.length > 0 && <ProblemItems problems={failure.problems} whole="template" testId="export-failure-problems" />}
+          <button type="button" onClick={dismiss}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {notice !== null && (
+        <div className="notice failure" role="status" data-testid="export-notice">
+          <span>{notice}</span>
+          <button type="button" onClick={dismiss}>
+            Dismiss
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
