@@ -12,7 +12,7 @@
 //   (the dialog's own: see PromptfooDialog.tsx)
 import { useSyncExternalStore } from "react";
 import type { CompareStore } from "../compare/store";
-import { ProblemItems } from "../ProblemItems";
+import { DoneNotice, FailureAlert } from "../ActionOutcome";
 import { DropDownMenu } from "../workspace/DropDownMenu";
 import { PromptfooDialog } from "./PromptfooDialog";
 import { savedScenarioPath, type TemplateExportStore } from "./store";
@@ -66,23 +66,9 @@ export function ExportNotices({ store }: { store: TemplateExportStore }) {
     <>
       {promptfoo !== null && <PromptfooDialog store={store} draft={promptfoo} failure={failure} />}
       {promptfoo === null && failure !== null && (
-        <div className="error failure" role="alert" data-testid="export-failure">
-          <strong>{failure.title}</strong>
-          <span>{failure.detail}</span>
-          {failure.problems.length > 0 && <ProblemItems problems={failure.problems} whole="template" testId="export-failure-problems" />}
-          <button type="button" onClick={dismiss}>
-            Dismiss
-          </button>
-        </div>
+        <FailureAlert failure={failure} whole="template" testId="export-failure" onDismiss={dismiss} />
       )}
-      {notice !== null && (
-        <div className="notice failure" role="status" data-testid="export-notice">
-          <span>{notice}</span>
-          <button type="button" onClick={dismiss}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {notice !== null && <DoneNotice text={notice} testId="export-notice" onDismiss={dismiss} />}
     </>
   );
 }

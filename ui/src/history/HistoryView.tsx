@@ -40,7 +40,7 @@ import type { Counters, RunSummary, StoredRun } from "../platform";
 import { ADAPTERS } from "../compare/store";
 import { COUNTER_ROWS, laneViews, signed } from "../compare/timeline";
 import { Timeline } from "../compare/Timeline";
-import { ProblemItems } from "../ProblemItems";
+import { DoneNotice, FailureAlert } from "../ActionOutcome";
 import "../compare/compare.css";
 import "./history.css";
 import { comparable, type HistoryComparison, type HistoryState, type HistoryStore } from "./store";
@@ -112,24 +112,8 @@ function HistoryNotices({ store, state }: { store: HistoryStore; state: HistoryS
   const { failure, notice } = state;
   return (
     <>
-      {failure !== null && (
-        <div className="error failure" role="alert" data-testid="history-failure">
-          <strong>{failure.title}</strong>
-          <span>{failure.detail}</span>
-          {failure.problems.length > 0 && <ProblemItems problems={failure.problems} whole="run" testId="history-failure-problems" />}
-          <button type="button" onClick={dismiss}>
-            Dismiss
-          </button>
-        </div>
-      )}
-      {notice !== null && (
-        <div className="notice failure" role="status" data-testid="history-notice">
-          <span>{notice}</span>
-          <button type="button" onClick={dismiss}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {failure !== null && <FailureAlert failure={failure} whole="run" testId="history-failure" onDismiss={dismiss} />}
+      {notice !== null && <DoneNotice text={notice} testId="history-notice" onDismiss={dismiss} />}
     </>
   );
 }

@@ -18,7 +18,7 @@
 //   suite-case-lanes, suite-case-counters          Show lanes / Hide lanes, and the lanes' counters
 import { useSyncExternalStore } from "react";
 import type { SuiteCase, SuiteCaseResult } from "../platform";
-import { ProblemItems } from "../ProblemItems";
+import { FailureAlert } from "../ActionOutcome";
 import { CountersTable } from "../compare/CountersTable";
 import { laneName } from "../compare/words";
 import { FilePath } from "../workspace/FilePath";
@@ -58,19 +58,14 @@ function SuiteFailure({ store, state }: { store: SuiteStore; state: SuitesState 
   const { failure } = state;
   if (failure === null) return null;
   return (
-    <div className="error failure" role="alert" data-testid="suite-failure">
-      <strong>{failure.title}</strong>
-      <span>{failure.detail}</span>
-      {failure.problems.length > 0 && <ProblemItems problems={failure.problems} whole="suite" testId="suite-failure-problems" />}
-      <button
-        type="button"
-        onClick={() => {
-          store.dismiss();
-        }}
-      >
-        Dismiss
-      </button>
-    </div>
+    <FailureAlert
+      failure={failure}
+      whole="suite"
+      testId="suite-failure"
+      onDismiss={() => {
+        store.dismiss();
+      }}
+    />
   );
 }
 
