@@ -7,4 +7,5 @@ mod hidden_tools;
 mod prompt_cache;
 mod reference;
 mod rendering;
+mod token_counts;
 mod tool_sources;

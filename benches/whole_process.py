@@ -1,0 +1,126 @@
+"""Times Unfold as a user runs it: each command as a whole process, start-up included, several
+times, against the previous release's build of the same commands, and weakincentives rendering the
+same template in one process. Prints one table (median, and min-max, in milliseconds) and the
+ratios. `scripts/bench.sh` builds what this needs and runs it; see there.
+
+Usage: python3 benches/whole_process.py --unfold BIN --templates DIR [--previous BIN]
+           [--weakincentives-python PY] [--runs N] [--app BIN] [--previous-app BIN]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples/task-executor.unfold.json"
+SCENARIO = ROOT / "examples/read-context-then-search.scenario.json"
+
+
+def commands(templates: Path) -> list[tuple[str, list[str], float | None]]:
+    """(figure, arguments, goal in ms) for every command timed."""
+    return [
+        ("render --json, 10,000 sections", ["render", str(templates / "bench-10000.unfold.json"), "--json"], 30.0),
+        ("render --json, 100 sections", ["render", str(templates / "bench-100.unfold.json"), "--json"], None),
+        ("render, 10,000 sections (keyed, mixed)", ["render", str(templates / "bench-10000-keyed.unfold.json")], None),
+        ("validate, 10,000 sections", ["validate", str(templates / "bench-10000.unfold.json")], None),
+        ("compare, the example", ["compare", str(EXAMPLE), str(SCENARIO)], 30.0),
+    ]
+
+
+def time_once(argv: list[str]) -> float:
+    env = dict(os.environ, UNFOLD_HISTORY="off")
+    started = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    took = (time.perf_counter() - started) * 1000
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.decode(errors='replace')}")
+    return took
+
+
+def measure(binaries: list[Path], args: list[str], runs: int) -> list[list[float]]:
+    """Each binary's times, the binaries taking turns so that neither gets the quieter moments."""
+    for binary in binaries:
+        time_once([str(binary), *args])  # the file cache warmed, as a user's second run finds it
+    times: list[list[float]] = [[] for _ in binaries]
+    for _ in range(runs):
+        for index, binary in enumerate(binaries):
+            times[index].append(time_once([str(binary), *args]))
+    return times
+
+
+def figure(times: list[float]) -> str:
+    return f"{statistics.median(times):8.1f} ({min(times):.1f}-{max(times):.1f})"
+
+
+def ratio(now: list[float], before: list[float]) -> str:
+    return f"{statistics.median(before) / statistics.median(now):5.1f}x"
+
+
+def weakincentives(python: str, template: Path, runs: int) -> dict[str, list[float]]:
+    script = ROOT / "benches/weakincentives_render.py"
+    found: dict[str, list[float]] = {"build_s": [], "render_s": []}
+    for _ in range(runs):
+        out = subprocess.run([python, str(script), str(template)], capture_output=True, text=True, check=True)
+        figures = json.loads(out.stdout)
+        for key in found:
+            found[key].append(figures[key] * 1000)
+    return found
+
+
+def size_mb(path: str | None) -> str:
+    return f"{Path(path).stat().st_size / 1e6:.1f} MB" if path else "-"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--unfold", type=Path, required=True)
+    parser.add_argument("--previous", type=Path)
+    parser.add_argument("--templates", type=Path, required=True)
+    parser.add_argument("--weakincentives-python")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--app")
+    parser.add_argument("--previous-app")
+    args = parser.parse_args()
+    binaries = [args.unfold] + ([args.previous] if args.previous else [])
+
+    print(f"Whole processes, {args.runs} runs each after a warm-up; milliseconds, median (min-max).")
+    columns = [f"{'figure':40}", f"{'this build':24}"]
+    if args.previous:
+        columns += [f"{'previous release':24}", f"{'faster':6}"]
+    columns.append("goal")
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
+    unfold_keyed = None
+    for name, argv, goal in commands(args.templates):
+        times = measure(binaries, argv, args.runs)
+        row = f"| {name:40} | {figure(times[0]):24} |"
+        if args.previous:
+            row += f" {figure(times[1]):24} | {ratio(times[0], times[1]):6} |"
+        print(row + (f" <= {goal:.0f} |" if goal else "      |"), flush=True)
+        if name.startswith("render, 10,000 sections (keyed"):
+            unfold_keyed = times[0]
+    print(f"| {'size of unfold (the CLI)':40} | {size_mb(str(args.unfold)):24} |"
+          + (f" {size_mb(str(args.previous)):24} |        |" if args.previous else "") + "      |")
+    if args.app:
+        print(f"| {'size of unfold-app':40} | {size_mb(args.app):24} |"
+              + (f" {size_mb(args.previous_app):24} |        |" if args.previous else "") + " < 15 MB |")
+
+    if args.weakincentives_python and unfold_keyed is not None:
+        wi = weakincentives(args.weakincentives_python, args.templates / "bench-10000-keyed.unfold.json", max(3, args.runs // 5))
+        print()
+        print("weakincentives 0.27.0 on the same 10,000 sections (keyed, mixed), in one Python process:")
+        print(f"  build the template: {figure(wi['build_s'])} ms")
+        print(f"  render it:          {figure(wi['render_s'])} ms")
+        print(f"  Unfold's whole process ({figure(unfold_keyed).strip()} ms) against weakincentives' render alone: "
+              f"{statistics.median(wi['render_s']) / statistics.median(unfold_keyed):.1f}x faster; "
+              f"against its build and render: "
+              f"{(statistics.median(wi['build_s']) + statistics.median(wi['render_s'])) / statistics.median(unfold_keyed):.1f}x")
+
+
+if __name__ == "__main__":
+    main()
