@@ -268,15 +268,13 @@ pub fn unmet_expectations(case: &SuiteCase, report: &ComparisonReport) -> Vec<Un
 
 fn run_unmet(run_name: &str, expectations: &RunExpectations, run: &RunReport) -> Vec<Unmet> {
     let mut unmet = Vec::new();
-    let status_name = |status| serde_json::to_value(status).ok().and_then(|v| v.as_str().map(str::to_owned));
     if let Some(status) = expectations.status {
         if status != run.status {
-            let (expected, seen) = (status_name(status), status_name(run.status));
             unmet.push(Unmet {
                 run: run_name.to_owned(),
                 what: "status".into(),
-                expected: expected.unwrap_or_default(),
-                seen: seen.unwrap_or_default(),
+                expected: status.name().to_owned(),
+                seen: run.status.name().to_owned(),
             });
         }
     }

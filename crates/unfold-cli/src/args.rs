@@ -292,8 +292,10 @@ pub enum HistoryAction {
 }
 
 fn parse_status(text: &str) -> Result<unfold_engine::RunStatus, String> {
-    serde_json::from_value(serde_json::Value::String(text.to_owned()))
-        .map_err(|_| "expected completed, turn_limit, restart_limit, loop_detected or error".to_owned())
+    unfold_engine::RunStatus::ALL
+        .into_iter()
+        .find(|status| status.name() == text)
+        .ok_or_else(|| "expected completed, turn_limit, restart_limit, loop_detected or error".to_owned())
 }
 
 /// Where a command writes its runs' trace.

@@ -56,7 +56,7 @@ pub fn event_line(event: &Event) -> Option<String> {
             format!("limit reached: {} = {value}", serde_json::to_value(limit).ok()?.as_str()?)
         }
         EventKind::RunCompleted { status, final_text, error } => {
-            let status = serde_json::to_value(status).ok()?.as_str()?.to_owned();
+            let status = status.name().to_owned();
             match (final_text, error) {
                 (_, Some(error)) => format!("{status}: {error}"),
                 (Some(text), None) => format!("{status}: {text}"),

@@ -86,7 +86,7 @@ fn list_table(runs: &[unfold_stores::run_history::RunSummary]) -> String {
                 run.template.clone(),
                 what,
                 run.adapter.name().to_owned(),
-                value(serde_json::to_value(run.status)),
+                run.status.name().to_owned(),
                 run.counters.model_calls.to_string(),
                 (run.counters.prompt_tokens + run.counters.completion_tokens).to_string(),
                 run.cost.as_ref().map_or("-".to_owned(), |cost| money(cost.total, &cost.currency, false)),

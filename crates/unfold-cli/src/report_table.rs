@@ -215,7 +215,7 @@ fn baseline_table(out: &mut String, baseline: &BaselineReport, report: &Comparis
 const BASELINE_COUNTERS: [&str; 4] = ["model calls", "tool calls", "prompt tokens", "completion tokens"];
 
 fn status(run: &RunReport) -> String {
-    serde_json::to_value(run.status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    run.status.name().to_owned()
 }
 
 fn final_text(run: &RunReport) -> String {
@@ -310,9 +310,7 @@ fn describe(event: &Event) -> String {
             format!("LIMIT {limit} ({value})")
         }
         EventKind::RunCompleted { status, .. } => {
-            let status =
-                serde_json::to_value(status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-            format!("run {status}")
+            format!("run {}", status.name())
         }
     };
     format!("{}: {what}", event.attempt)

@@ -63,3 +63,40 @@ pub enum RunStatus {
     /// The provider failed.
     Error,
 }
+
+impl RunStatus {
+    /// Every status, in the order the command line lists them.
+    pub const ALL: [RunStatus; 5] = [
+        RunStatus::Completed,
+        RunStatus::TurnLimit,
+        RunStatus::RestartLimit,
+        RunStatus::LoopDetected,
+        RunStatus::Error,
+    ];
+
+    /// The name reports, suites and the command line use.
+    pub fn name(self) -> &'static str {
+        match self {
+            RunStatus::Completed => "completed",
+            RunStatus::TurnLimit => "turn_limit",
+            RunStatus::RestartLimit => "restart_limit",
+            RunStatus::LoopDetected => "loop_detected",
+            RunStatus::Error => "error",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_the_ones_files_hold() {
+        for status in RunStatus::ALL {
+            assert_eq!(serde_json::to_value(status).unwrap(), status.name());
+        }
+        for kind in AdapterKind::ALL {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
+        }
+    }
+}

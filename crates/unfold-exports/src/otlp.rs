@@ -202,7 +202,7 @@ impl<'r, 'a> Spans<'r, 'a> {
             ("gen_ai.usage.input_tokens", json!(report.counters.prompt_tokens)),
             ("gen_ai.usage.output_tokens", json!(report.counters.completion_tokens)),
             ("unfold.adapter", json!(report.adapter.name())),
-            ("unfold.status", json!(status_name(report.status))),
+            ("unfold.status", json!(report.status.name())),
             ("unfold.model_calls", json!(report.counters.model_calls)),
             ("unfold.tool_calls", json!(report.counters.tool_calls)),
             ("unfold.restarts", json!(report.counters.restarts)),
@@ -215,7 +215,7 @@ impl<'r, 'a> Spans<'r, 'a> {
         let status = match report.status {
             RunStatus::Completed => json!({}),
             other => {
-                attrs.push(("error.type", json!(status_name(other))));
+                attrs.push(("error.type", json!(other.name())));
                 json!({ "code": STATUS_ERROR, "message": failure(report) })
             }
         };
@@ -233,18 +233,13 @@ impl<'r, 'a> Spans<'r, 'a> {
     }
 }
 
-/// The run's status as reports write it.
-fn status_name(status: RunStatus) -> String {
-    serde_json::to_value(status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-
 /// Why a run did not complete: its error, else its status.
 fn failure(report: &RunReport) -> String {
     let error = report.events.iter().rev().find_map(|event| match &event.kind {
         EventKind::RunCompleted { error, .. } => error.clone(),
         _ => None,
     });
-    error.unwrap_or_else(|| status_name(report.status))
+    error.unwrap_or_else(|| report.status.name().to_owned())
 }
 
 /// A `read_section` call's event: which section the model read.
