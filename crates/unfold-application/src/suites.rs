@@ -149,11 +149,7 @@ fn load_case(suite_path: &Path, suite: &str, case: &SuiteCase) -> unfold_documen
     let template_path = Suite::resolve(suite_path, &case.template);
     let scenario_path = Suite::resolve(suite_path, &case.scenario);
     let template = Template::load(&template_path)?;
-    let scenario = Scenario::load(&scenario_path)?;
-    let problems = scenario.problems_with(&template);
-    if !problems.is_empty() {
-        return Err(Error::invalid(problems).in_file(&scenario_path));
-    }
+    let scenario = Scenario::load_for(&scenario_path, &template)?;
     Ok(LoadedCase { suite: suite.to_owned(), case: case.clone(), template_path, template, scenario })
 }
 

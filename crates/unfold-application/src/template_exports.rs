@@ -95,15 +95,7 @@ fn load_scenarios(paths: &[PathBuf], template: &Template) -> AppResult<Vec<Scena
     let mut scenarios = Vec::new();
     let mut errors = Vec::new();
     for path in paths {
-        let loaded = Scenario::load(path).and_then(|scenario| {
-            let problems = scenario.problems_with(template);
-            if problems.is_empty() {
-                Ok(scenario)
-            } else {
-                Err(Error::invalid(problems).in_file(path))
-            }
-        });
-        match loaded {
+        match Scenario::load_for(path, template) {
             Ok(scenario) => scenarios.push(scenario),
             Err(error) => errors.push(error),
         }

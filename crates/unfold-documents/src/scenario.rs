@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::document::{self, DocumentKind};
-use crate::error::{Problem, Result};
+use crate::error::{Error, Problem, Result};
 use crate::schema::DocumentSchema;
 use crate::source::ToolSource;
 use crate::template::{tool_name_set, Template};
@@ -139,13 +139,25 @@ impl Scenario {
     /// whatever problems it had while it was being edited; they are listed once it is open.
     pub fn from_json_with_problems(bytes: &[u8]) -> Result<Scenario> {
         let value = document::parse_json(bytes)?;
-        serde_json::from_value(value).map_err(|e| crate::error::Error::problem("", e.to_string()))
+        serde_json::from_value(value).map_err(|e| Error::problem("", e.to_string()))
     }
 
     /// Loads and validates a scenario file; errors name the file.
     pub fn load(path: &Path) -> Result<Scenario> {
         let bytes = document::read_document_bytes(path)?;
         Scenario::from_json(&bytes).map_err(|e| e.in_file(path))
+    }
+
+    /// Reads the scenario at `path` to run on `template`: its own problems and those of running it
+    /// on that template ([`Scenario::problems_with`]) fail it, at their places in that file.
+    pub fn load_for(path: &Path, template: &Template) -> Result<Scenario> {
+        let scenario = Scenario::load(path)?;
+        let problems = scenario.problems_with(template);
+        if problems.is_empty() {
+            Ok(scenario)
+        } else {
+            Err(Error::invalid(problems).in_file(path))
+        }
     }
 
     /// The canonical JSON text.
