@@ -7,7 +7,6 @@ Usage: python benches/weakincentives_render.py TEMPLATE   (heading keyed, disclo
 only settings the library knows)
 """
 
-import dataclasses
 import json
 import sys
 import time
@@ -16,24 +15,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "reference"))
 sys.setrecursionlimit(100_000)
 
-from make_weakincentives_refs import build_section  # noqa: E402
-from weakincentives.prompt import Prompt, PromptTemplate  # noqa: E402
+from make_weakincentives_refs import build_template  # noqa: E402
+from weakincentives.prompt import Prompt  # noqa: E402
 
 
 def main(path: str) -> None:
     doc = json.loads(Path(path).read_text(encoding="utf-8"))
     started = time.perf_counter()
-    values = doc.get("params", {})
-    fields = [(name, type(value), dataclasses.field(default=value)) for name, value in values.items()]
-    params_type = dataclasses.make_dataclass("Params", fields, frozen=True)
-    template = PromptTemplate(
-        ns=doc.get("ns", "unfold").replace("/", "."),
-        key=doc["key"],
-        name=doc.get("name"),
-        sections=[build_section(s, params_type) for s in doc.get("sections", [])],
-    )
+    template, params = build_template(doc)
     built = time.perf_counter()
-    rendered = Prompt(template).bind(params_type(**values)).render()
+    rendered = Prompt(template).bind(params).render()
     done = time.perf_counter()
     print(json.dumps({"build_s": built - started, "render_s": done - built, "chars": len(rendered.text)}))
 

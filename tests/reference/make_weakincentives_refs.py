@@ -169,6 +169,20 @@ def build_section(spec: dict[str, Any], params_type: type) -> MarkdownSection[An
     )
 
 
+def build_template(doc: dict[str, Any]) -> tuple[PromptTemplate[Any], Any]:
+    """Return the library's prompt template for ``doc`` and its bound parameters."""
+    values = doc.get("params", {})
+    fields = [(name, type(value), dataclasses.field(default=value)) for name, value in values.items()]
+    params_type = dataclasses.make_dataclass("Params", fields, frozen=True)
+    template = PromptTemplate(
+        ns=doc.get("ns", "unfold").replace("/", "."),
+        key=doc["key"],
+        name=doc.get("name"),
+        sections=[build_section(s, params_type) for s in doc.get("sections", [])],
+    )
+    return template, params_type(**values)
+
+
 def render(doc: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     """Return (markdown without trailing newline, OpenAI tool objects)."""
     heading = doc.get("heading", "plain")
@@ -179,16 +193,8 @@ def render(doc: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
             f"(got heading={heading}, disclosure={disclosure})"
         )
     TOOL_SPECS.clear()
-    values = doc.get("params", {})
-    fields = [(name, type(value), dataclasses.field(default=value)) for name, value in values.items()]
-    params_type = dataclasses.make_dataclass("Params", fields, frozen=True)
-    template = PromptTemplate(
-        ns=doc.get("ns", "unfold").replace("/", "."),
-        key=doc["key"],
-        name=doc.get("name"),
-        sections=[build_section(s, params_type) for s in doc.get("sections", [])],
-    )
-    rendered = Prompt(template).bind(params_type(**values)).render()
+    template, params = build_template(doc)
+    rendered = Prompt(template).bind(params).render()
     template_tools = [to_spec(build_tool(t), t) for t in doc.get("tools", [])]
     # Builtins (read_section, open_sections) are not in TOOL_SPECS.
     tools = template_tools + [to_spec(t, TOOL_SPECS.get(t.name)) for t in rendered.tools]
