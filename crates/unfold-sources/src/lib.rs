@@ -13,6 +13,7 @@ pub mod discover;
 pub mod error;
 pub mod host;
 pub mod launch;
+mod list_changes;
 pub mod mcp;
 
 pub use consent::Consent;

@@ -9,29 +9,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
-use rmcp::service::{NotificationContext, RunningService};
+use rmcp::service::RunningService;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Map, Value};
 use unfold_documents::source::McpServer;
 use unfold_documents::tool::{Tool, ToolKind};
 
 use crate::error::SourceError;
 use crate::launch::Launch;
-
-/// Counts the server's tool-list changes (the SDK calls it for every notification).
-#[derive(Debug, Clone, Default)]
-struct ListChanges(Arc<AtomicU64>);
-
-impl ClientHandler for ListChanges {
-    fn on_tool_list_changed(
-        &self,
-        _context: NotificationContext<RoleClient>,
-    ) -> impl std::future::Future<Output = ()> + Send + '_ {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        std::future::ready(())
-    }
-}
+use crate::list_changes::ListChangeCounter;
 
 /// What a tool call answered: its text for the model, and whether it failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +31,7 @@ pub struct ToolAnswer {
 
 /// A running MCP server.
 pub struct McpConnection {
-    service: RunningService<RoleClient, ListChanges>,
+    service: RunningService<RoleClient, ()>,
     changes: Arc<AtomicU64>,
     /// The number of list changes already taken.
     taken: u64,
@@ -62,12 +49,16 @@ impl McpConnection {
         user_env: &(dyn Fn(&str) -> Option<String> + Sync),
         timeout: Duration,
     ) -> Result<McpConnection, SourceError> {
-        let handler = ListChanges::default();
-        let changes = handler.0.clone();
+        let changes = Arc::new(AtomicU64::new(0));
         let (service, pid) = match &server.url {
             Some(url) => {
                 let transport = StreamableHttpClientTransport::from_uri(url.clone());
-                (within(timeout, handler.serve(transport)).await?.map_err(protocol)?, None)
+                (
+                    within(timeout, ().serve(ListChangeCounter::new(transport, changes.clone())))
+                        .await?
+                        .map_err(protocol)?,
+                    None,
+                )
             }
             None => {
                 let launch = Launch::of(server, template_dir, user_env)?;
@@ -84,7 +75,12 @@ impl McpConnection {
                 if let Some(stderr) = stderr {
                     tokio::spawn(log_lines(launch.argv[0].clone(), stderr));
                 }
-                (within(timeout, handler.serve(process)).await?.map_err(protocol)?, pid)
+                (
+                    within(timeout, ().serve(ListChangeCounter::new(process, changes.clone())))
+                        .await?
+                        .map_err(protocol)?,
+                    pid,
+                )
             }
         };
         Ok(McpConnection { service, changes, taken: 0, pid })
