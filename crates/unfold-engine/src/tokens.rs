@@ -16,10 +16,7 @@ use unfold_documents::tool::OfferedTool;
 
 /// Tokens of a text.
 pub fn count_text(text: &str) -> u64 {
-    if text.is_empty() {
-        return 0;
-    }
-    tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len() as u64
+    unfold_tokenizer::count(text) as u64
 }
 
 /// Tokens of a tool list, as the JSON array of OpenAI chat tool objects.

@@ -11,6 +11,7 @@ use serde_json::Value;
 /// The workspace's crates by layer: a crate may depend only on crates of lower layers.
 const LAYERS: &[(&str, u8)] = &[
     ("unfold-documents", 0),
+    ("unfold-tokenizer", 0),
     ("unfold-engine", 1),
     ("unfold-live", 2),
     ("unfold-stores", 2),
@@ -43,6 +44,7 @@ const NEVER_IN_PURE_CRATES: &[&str] = &[
 /// The library crates: they log through `tracing` and never print.
 const LIBRARIES: &[&str] = &[
     "unfold-documents",
+    "unfold-tokenizer",
     "unfold-engine",
     "unfold-live",
     "unfold-stores",
@@ -155,9 +157,9 @@ fn every_crate_depends_only_on_crates_of_lower_layers() {
 }
 
 #[test]
-fn the_documents_and_the_engine_never_reach_the_network_a_database_the_keychain_or_a_ui() {
+fn the_documents_the_tokenizer_and_the_engine_never_reach_the_network_a_database_the_keychain_or_a_ui() {
     let graph = Graph::of(&metadata());
-    for pure in ["unfold-documents", "unfold-engine"] {
+    for pure in ["unfold-documents", "unfold-tokenizer", "unfold-engine"] {
         let reached = graph.reachable(pure);
         let forbidden: Vec<&&str> = NEVER_IN_PURE_CRATES.iter().filter(|f| reached.contains(**f)).collect();
         assert!(forbidden.is_empty(), "{pure} reaches {forbidden:?}");

@@ -1,0 +1,128 @@
+//! Lays out, at compile time, everything a count needs, so a process starts counting at once:
+//! o200k_base's tokens in rank order (their bytes, their offsets, and an open-addressing table from
+//! bytes to rank), and the character classes of its pre-tokenizer's pattern. Both come from the
+//! libraries today's counts were made with (tiktoken-rs' vocabulary, the regex-syntax that compiles
+//! its pattern), so the counts, and the Unicode version behind them, are exactly theirs.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use regex_syntax::hir::{Class, HirKind};
+
+#[path = "src/vocabulary_hash.rs"]
+mod vocabulary_hash;
+
+/// o200k_base's ordinary tokens: ranks 0 to 199,997 (its special tokens come after a gap).
+const TOKENS: u32 = 199_998;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/vocabulary_hash.rs");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    write_vocabulary(&out);
+    write_char_classes(&out);
+}
+
+fn write_vocabulary(out: &Path) {
+    let tokenizer = tiktoken_rs::o200k_base().expect("tiktoken-rs loads o200k_base");
+    let mut bytes = Vec::new();
+    let mut offsets = vec![0u32];
+    let mut table = vec![0u32; 1 << vocabulary_hash::TABLE_BITS];
+    let mask = table.len() - 1;
+    for rank in 0..TOKENS {
+        let token = tokenizer.decode_bytes(&[rank]).expect("o200k_base's ranks are contiguous");
+        let mut slot = vocabulary_hash::first_slot(&token);
+        let mut probes = 0;
+        while table[slot] != 0 {
+            let other = table[slot] as usize - 1;
+            assert_ne!(&bytes[offsets[other] as usize..offsets[other + 1] as usize], &token[..], "duplicate token");
+            slot = (slot + 1) & mask;
+            probes += 1;
+            assert!(probes < 64, "the vocabulary hash clusters: rank {rank} probes {probes} slots");
+        }
+        table[slot] = rank + 1;
+        bytes.extend_from_slice(&token);
+        offsets.push(u32::try_from(bytes.len()).expect("the vocabulary fits in 4 GB"));
+    }
+    assert!(tokenizer.decode_bytes(&[TOKENS]).is_err(), "o200k_base has more ordinary tokens than {TOKENS}");
+    let words = |values: &[u32]| values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
+    write(&out.join("vocabulary_bytes.bin"), &bytes);
+    write(&out.join("vocabulary_offsets.bin"), &words(&offsets));
+    write(&out.join("vocabulary_table.bin"), &words(&table));
+}
+
+/// The pre-tokenizer's classes, from the pattern's own class syntax: each character is in at
+/// most one (checked), and is `Other` when in none.
+const CLASSES: [(&str, &str); 6] = [
+    ("Upper", r"[\p{Lu}\p{Lt}]"),
+    ("Lower", r"\p{Ll}"),
+    ("LetterBoth", r"[\p{Lm}\p{Lo}]"),
+    ("Mark", r"\p{M}"),
+    ("Number", r"\p{N}"),
+    ("Space", r"\s"),
+];
+
+/// The letters of the pattern's case-insensitive contractions (`'s`, `'t`, `'re`, `'ve`, `'m`,
+/// `'ll`, `'d`).
+const CONTRACTION_LETTERS: &str = "strevmld";
+
+fn write_char_classes(out: &Path) {
+    let mut ranges: Vec<(u32, u32, &str)> = Vec::new();
+    for (name, pattern) in CLASSES {
+        ranges.extend(class_ranges(pattern).into_iter().map(|(start, end)| (start, end, name)));
+    }
+    ranges.sort();
+    let mut merged: Vec<(u32, u32, &str)> = Vec::new();
+    for (start, end, name) in ranges {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 => panic!("{name} overlaps {} at U+{start:04X}", last.2),
+            Some(last) if start == last.1 + 1 && last.2 == name => last.1 = end,
+            _ => merged.push((start, end, name)),
+        }
+    }
+    let class_of = |c: u32| {
+        merged.iter().find(|(start, end, _)| (*start..=*end).contains(&c)).map_or("Other", |(_, _, name)| name)
+    };
+    let mut source = String::new();
+    writeln!(source, "static ASCII_CLASSES: [CharClass; 128] = [").unwrap();
+    for c in 0..128 {
+        writeln!(source, "    CharClass::{},", class_of(c)).unwrap();
+    }
+    writeln!(source, "];\n\nstatic CLASS_RANGES: [(u32, u32, CharClass); {}] = [", merged.len()).unwrap();
+    for (start, end, name) in &merged {
+        writeln!(source, "    (0x{start:X}, 0x{end:X}, CharClass::{name}),").unwrap();
+    }
+    writeln!(
+        source,
+        "];\n\n/// Whether `c` matches the ASCII `letter` case-insensitively, as the pattern's `(?i:…)` does."
+    )
+    .unwrap();
+    writeln!(source, "pub(crate) fn matches_letter(c: char, letter: u8) -> bool {{\n    match letter {{").unwrap();
+    for letter in CONTRACTION_LETTERS.chars() {
+        let arms: Vec<String> = class_ranges(&format!("(?i:{letter})"))
+            .into_iter()
+            .map(|(start, end)| format!("0x{start:X}..=0x{end:X}"))
+            .collect();
+        writeln!(source, "        b'{letter}' => matches!(c as u32, {}),", arms.join(" | ")).unwrap();
+    }
+    writeln!(source, "        _ => false,\n    }}\n}}").unwrap();
+    write(&out.join("char_classes.rs"), source.as_bytes());
+}
+
+fn class_ranges(pattern: &str) -> Vec<(u32, u32)> {
+    let hir = regex_syntax::parse(pattern).unwrap_or_else(|error| panic!("{pattern}: {error}"));
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(class)) => {
+            class.ranges().iter().map(|range| (range.start() as u32, range.end() as u32)).collect()
+        }
+        HirKind::Literal(literal) => {
+            let c = std::str::from_utf8(&literal.0).expect("a literal char").chars().next().expect("one char");
+            vec![(c as u32, c as u32)]
+        }
+        other => panic!("{pattern} is not a class: {other:?}"),
+    }
+}
+
+fn write(path: &Path, contents: &[u8]) {
+    std::fs::write(path, contents).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+}

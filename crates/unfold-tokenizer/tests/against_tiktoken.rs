@@ -1,0 +1,147 @@
+//! The hand-written pre-tokenizer and the compile-time vocabulary against what today's counts were
+//! made with: tiktoken-rs' o200k_base and its pattern compiled by fancy-regex. Same pieces, same
+//! ranks, on texts built to reach every branch of the pattern.
+
+use proptest::prelude::*;
+use tiktoken_rs::O200K_BASE_PAT_STR;
+use unfold_tokenizer::{count, encode, vocabulary, Pieces};
+
+fn regex_pieces(text: &str) -> Vec<String> {
+    thread_local! {
+        static PATTERN: fancy_regex::Regex = fancy_regex::Regex::new(O200K_BASE_PAT_STR).unwrap();
+    }
+    PATTERN.with(|pattern| pattern.find_iter(text).map(|m| m.unwrap().as_str().to_owned()).collect())
+}
+
+fn tiktoken_ranks(text: &str) -> Vec<u32> {
+    tiktoken_rs::o200k_base_singleton().encode_ordinary(text)
+}
+
+fn assert_same(text: &str) {
+    let pieces: Vec<&str> = Pieces::of(text).collect();
+    assert_eq!(pieces, regex_pieces(text), "pieces of {text:?}");
+    assert_eq!(encode(text), tiktoken_ranks(text), "ranks of {text:?}");
+    assert_eq!(count(text), tiktoken_ranks(text).len(), "count of {text:?}");
+}
+
+/// Characters from every class the pattern tells apart, and the ones its alternatives name.
+const ALPHABET: &[char] = &[
+    'a',
+    'z',
+    'A',
+    'Z',
+    's',
+    'S',
+    't',
+    'r',
+    'e',
+    'v',
+    'm',
+    'l',
+    'L',
+    'd',
+    'D',
+    '\'',
+    'ſ',
+    'K',
+    'é',
+    'É',
+    'ǅ',
+    'ʰ',
+    'ー',
+    '中',
+    'ا',
+    '\u{301}',
+    '\u{93F}',
+    '0',
+    '9',
+    '٣',
+    '½',
+    'Ⅻ',
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '\u{a0}',
+    '\u{2028}',
+    '\u{3000}',
+    '\u{b}',
+    '\u{c}',
+    '\u{85}',
+    '.',
+    ',',
+    '/',
+    '-',
+    '_',
+    '#',
+    '$',
+    '{',
+    '}',
+    '"',
+    '😀',
+    '\u{200d}',
+    '\u{fe0f}',
+    '\u{0}',
+    '\u{7f}',
+    '\u{e000}',
+    '\u{10ffff}',
+    '\u{378}',
+];
+
+fn from_alphabet(max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(ALPHABET), 0..max).prop_map(|chars| chars.into_iter().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn texts_of_the_pattern_s_classes_cut_and_count_as_tiktoken(text in from_alphabet(40)) {
+        assert_same(&text);
+    }
+
+    #[test]
+    fn any_text_cuts_and_counts_as_tiktoken(text in any::<String>()) {
+        assert_same(&text);
+    }
+
+    #[test]
+    fn long_runs_without_a_cut_merge_as_tiktoken(text in "[a-zA-Z0-9+/=_-]{100,600}") {
+        assert_same(&text);
+    }
+}
+
+#[test]
+fn the_cases_the_pattern_s_order_decides() {
+    for text in [
+        "",
+        "hello world",
+        "  leading and trailing  ",
+        "don't WON'T you'll I'M we'Re 'ſ",
+        "HTTPServer XMLHttpRequest ǅemal ʰa Aʰ ʰA",
+        "a\u{301}bc \u{301}x \u{301}X \u{301}",
+        "1234567 ٣٣٣٣ ½½ 12a",
+        " ... , /// ,\n\n/x \r\n\r\n",
+        "line\n    indented\n\tTabbed  \n  \n",
+        "   x  \u{a0}y \u{3000} ",
+        "<|endoftext|> is ordinary text",
+        "emoji 😀👍🏽 and ZWJ 👨‍👩‍👧",
+    ] {
+        assert_same(text);
+    }
+}
+
+#[test]
+fn a_long_run_of_one_character_merges_as_tiktoken() {
+    for text in ["a".repeat(1000), "=".repeat(777), " ".repeat(500) + "x", "ab".repeat(300)] {
+        assert_same(&text);
+    }
+}
+
+#[test]
+fn every_token_s_bytes_give_back_its_rank() {
+    assert_eq!(vocabulary::len(), 199_998);
+    for rank in (0..vocabulary::len() as u32).step_by(7) {
+        assert_eq!(vocabulary::rank(vocabulary::token(rank)), Some(rank), "rank {rank}");
+    }
+}
