@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use unfold_documents::prices::Pricing;
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
-use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Lane};
+use unfold_engine::compare::{CallRequest, CompareControl, CompareProgress, Comparison, Lane};
 use unfold_engine::request_shapes::RequestShape;
 use unfold_engine::{AdapterKind, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, TextSink};
@@ -107,19 +107,18 @@ pub struct KeptComparison {
     pub not_kept: Option<AppError>,
 }
 
-/// Runs the comparison, telling `observer` every run's start and event as it happens and
-/// stopping before the next model call once `cancel` is set, priced from the shipped prices as
-/// the model asks, then keeps each run in `history`.
+/// Runs the comparison under `control` (its observer told every run's start and event as it
+/// happens, stopping before the next model call once its cancel flag is set), priced from the
+/// shipped prices as the model asks, then keeps each run in `history`.
 pub async fn compare_and_keep(
     documents: ComparedDocuments<'_>,
     model: ComparisonModel<'_>,
-    observer: &mut (dyn FnMut(CompareProgress) + Send),
-    cancel: &AtomicBool,
+    control: CompareControl<'_>,
     history: &OpenRunHistory,
 ) -> AppResult<KeptComparison> {
     // The shipped prices alone: no user's file is read.
     let shipped = PriceFile(None);
-    compare_with_consent_and_keep(documents, model, &SourceAccess::default(), &shipped, observer, cancel, history).await
+    compare_with_consent_and_keep(documents, model, &SourceAccess::default(), &shipped, control, history).await
 }
 
 /// [`compare_and_keep`] with the template's tool sources reached for every run as `access`
@@ -131,8 +130,7 @@ pub async fn compare_with_consent_and_keep(
     model: ComparisonModel<'_>,
     access: &SourceAccess,
     prices: &PriceFile,
-    observer: &mut (dyn FnMut(CompareProgress) + Send),
-    cancel: &AtomicBool,
+    control: CompareControl<'_>,
     history: &OpenRunHistory,
 ) -> AppResult<KeptComparison> {
     if matches!(&model, ComparisonModel::Scripted { adapters, .. } if adapters.is_empty()) {
@@ -143,12 +141,11 @@ pub async fn compare_with_consent_and_keep(
     let started = (now_ms(), std::time::Instant::now());
     let mut comparison = match (&model, access.reaches(template)) {
         (ComparisonModel::Scripted { adapters, .. }, false) => {
-            unfold_engine::compare::compare_observed(template, scenario, adapters, observer, cancel).await
+            unfold_engine::compare::compare_observed(template, scenario, adapters, control).await
         }
         (ComparisonModel::Live(live), false) => {
             let mut providers = |lane: Lane| live_provider(live, lane);
-            unfold_engine::compare::compare_live(template, scenario, &live.adapters, &mut providers, observer, cancel)
-                .await
+            unfold_engine::compare::compare_live(template, scenario, &live.adapters, &mut providers, control).await
         }
         (model, true) => {
             let mut sources = access.sources(documents.template_path);
@@ -163,8 +160,7 @@ pub async fn compare_with_consent_and_keep(
                 &adapters,
                 providers,
                 &mut sources,
-                observer,
-                cancel,
+                control,
             )
             .await
         }
@@ -239,8 +235,9 @@ impl Comparisons {
         let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
         let model = model(token.clone())?;
         lock(&self.running).insert(run_id, (Arc::clone(&cancel), token));
-        let outcome =
-            compare_with_consent_and_keep(documents, model, access, &self.prices, observer, &cancel, history).await;
+        // The app's call inspector shows every call's request.
+        let control = CompareControl { observer, cancel: &cancel, keep_requests: true };
+        let outcome = compare_with_consent_and_keep(documents, model, access, &self.prices, control, history).await;
         lock(&self.running).remove(&run_id);
         let kept = outcome?;
         let report = kept.comparison.report.clone();

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use tracing::Instrument;
 use unfold_documents::suite::{Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
 use unfold_documents::{Error, Scenario, Template};
-use unfold_engine::compare::{compare_observed, CompareProgress};
+use unfold_engine::compare::{compare_observed, CompareControl, CompareProgress};
 use unfold_engine::{ComparisonReport, RunReport};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -214,7 +214,8 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
     let mut clock = ComparisonClock::default();
     let never = AtomicBool::new(false);
     let mut observer = |progress: CompareProgress| clock.saw(&progress);
-    let compared = compare_observed(&loaded.template, &loaded.scenario, &loaded.case.adapters, &mut observer, &never);
+    let control = CompareControl { observer: &mut observer, cancel: &never, keep_requests: false };
+    let compared = compare_observed(&loaded.template, &loaded.scenario, &loaded.case.adapters, control);
     let mut report = match compared.await {
         Ok(comparison) => comparison.report,
         Err(error) => return failed(loaded, error.to_string(), started.elapsed()),

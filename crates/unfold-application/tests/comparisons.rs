@@ -14,7 +14,7 @@ use unfold_application::sources::SourceAccess;
 use unfold_application::templates::Templates;
 use unfold_application::ErrorCode;
 use unfold_documents::{Scenario, Template};
-use unfold_engine::compare::{CompareProgress, Lane};
+use unfold_engine::compare::{CompareControl, CompareProgress, Lane};
 use unfold_engine::{AdapterKind, ComparisonReport, EventKind};
 use unfold_live::TextSink;
 
@@ -105,7 +105,8 @@ fn request_bodies_go_only_into_a_new_or_empty_folder() {
     let never = AtomicBool::new(false);
     let off = OpenRunHistory::open(None);
     let model = ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic], price_as: None };
-    let kept = runtime().block_on(comparisons::compare_and_keep(compared, model, &mut |_| {}, &never, &off)).unwrap();
+    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: true };
+    let kept = runtime().block_on(comparisons::compare_and_keep(compared, model, control, &off)).unwrap();
     assert!(kept.not_kept.is_none(), "a history turned off keeps nothing and fails nothing");
     let requests = &kept.comparison.requests;
     let dir = tempfile::tempdir().unwrap();

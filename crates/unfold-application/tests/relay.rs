@@ -11,6 +11,7 @@ use unfold_application::relay::RelayService;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::SourceAccess;
 use unfold_documents::{Scenario, Template};
+use unfold_engine::compare::CompareControl;
 use unfold_engine::{AdapterKind, EventKind};
 
 /// The example plugin, started against `relay`, with the session code it printed once ready.
@@ -61,8 +62,7 @@ fn the_apps_relay_lists_a_plugins_session_and_a_comparison_attached_to_it_sees_i
             model,
             &access,
             &PriceFile(None),
-            &mut |_| {},
-            &never,
+            CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: false },
             &history,
         ))
         .unwrap();

@@ -8,6 +8,7 @@ use unfold_application::suites::{open_suite, run_suite};
 use unfold_application::template_exports::{export_document, ExportFormat, ExportRequest};
 use unfold_application::{traces, ErrorCode};
 use unfold_documents::Template;
+use unfold_engine::compare::CompareControl;
 use unfold_engine::AdapterKind;
 
 use unfold_test_support::repo;
@@ -84,7 +85,12 @@ fn a_kept_run_exports_its_trace() {
     let never = std::sync::atomic::AtomicBool::new(false);
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     runtime
-        .block_on(unfold_application::comparisons::compare_and_keep(documents, model, &mut |_| {}, &never, &history))
+        .block_on(unfold_application::comparisons::compare_and_keep(
+            documents,
+            model,
+            CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: false },
+            &history,
+        ))
         .unwrap();
     let kept = history.list(&Default::default()).unwrap();
     let restart = kept.iter().find(|run| run.lane.as_deref() == Some("restart")).unwrap();

@@ -15,6 +15,7 @@ use unfold_application::template_exports::ExportRequest;
 use unfold_application::traces::{self, ComparisonClock, TraceContext};
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Scenario, Template};
+use unfold_engine::compare::CompareControl;
 use unfold_engine::{AdapterKind, Preview};
 use unfold_stores::run_history::RunFilter;
 
@@ -170,15 +171,14 @@ fn compare(
         ComparisonModel::Live(live) => TraceContext::live(live.profile.kind, &live.profile.model),
     };
     let mut clock = ComparisonClock::default();
-    let kept = block_on(comparisons::compare_with_consent_and_keep(
-        documents,
-        model,
-        access,
-        &PriceFile(default_prices_file()),
-        &mut |progress| clock.saw(&progress),
-        &never,
-        &history(),
-    ))??;
+    let control = CompareControl {
+        observer: &mut |progress| clock.saw(&progress),
+        cancel: &never,
+        keep_requests: requests.is_some(),
+    };
+    let prices = PriceFile(default_prices_file());
+    let kept =
+        block_on(comparisons::compare_with_consent_and_keep(documents, model, access, &prices, control, &history()))??;
     if let Some(path) = otel {
         traces::write_trace_file(path, &traces::comparison_lines(&kept.comparison.report, &clock, &context))?;
     }

@@ -228,8 +228,19 @@ impl Comparison {
     }
 }
 
-/// How a comparison runs: whether it keeps request bodies, who hears its progress, the flag
-/// that cancels it, and which model answers.
+/// What a comparison's caller hears, how it stops it, and what it keeps.
+pub struct CompareControl<'a> {
+    /// Told each run's start and each event as it happens.
+    pub observer: &'a mut (dyn FnMut(CompareProgress) + Send),
+    /// Once set, the comparison stops before its next model call with [`Error::Cancelled`].
+    pub cancel: &'a AtomicBool,
+    /// Whether [`Comparison::requests`] keeps each call's request body and answer. Building them
+    /// costs about a quarter of a scripted comparison, so a caller that shows none asks for none.
+    pub keep_requests: bool,
+}
+
+/// How a comparison runs: its caller's control (taken apart, so that each borrow may shorten to
+/// the others'), which model answers, and its tool sources.
 struct RunOptions<'a> {
     keep_requests: bool,
     observer: &'a mut (dyn FnMut(CompareProgress) + Send),
@@ -247,6 +258,13 @@ enum Models<'a> {
     Live(&'a mut (dyn FnMut(Lane) -> Result<Box<dyn Provider + Send>> + Send)),
 }
 
+impl<'a> RunOptions<'a> {
+    fn new(control: CompareControl<'a>, models: Models<'a>, sources: Option<&'a mut dyn ToolSources>) -> Self {
+        let CompareControl { observer, cancel, keep_requests } = control;
+        RunOptions { keep_requests, observer, cancel, models, sources }
+    }
+}
+
 impl Models<'_> {
     fn provider(&mut self, lane: Lane, scenario: &Scenario, template: &Template) -> Result<Box<dyn Provider + Send>> {
         Ok(match self {
@@ -261,13 +279,8 @@ impl Models<'_> {
 /// template does not have.
 pub async fn compare(template: &Template, scenario: &Scenario, adapters: &[AdapterKind]) -> Result<ComparisonReport> {
     let never = AtomicBool::new(false);
-    let options = RunOptions {
-        keep_requests: false,
-        observer: &mut |_| {},
-        cancel: &never,
-        models: Models::Scripted,
-        sources: None,
-    };
+    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: false };
+    let options = RunOptions::new(control, Models::Scripted, None);
     Ok(compare_runs(template, scenario, adapters, options).await?.report)
 }
 
@@ -278,47 +291,33 @@ pub async fn compare_with_requests(
     adapters: &[AdapterKind],
 ) -> Result<Comparison> {
     let never = AtomicBool::new(false);
-    compare_runs(
-        template,
-        scenario,
-        adapters,
-        RunOptions {
-            keep_requests: true,
-            observer: &mut |_| {},
-            cancel: &never,
-            models: Models::Scripted,
-            sources: None,
-        },
-    )
-    .await
+    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: true };
+    compare_runs(template, scenario, adapters, RunOptions::new(control, Models::Scripted, None)).await
 }
 
-/// [`compare_with_requests`], telling `observer` each run's start and each event as it happens.
-/// Setting `cancel` stops the comparison before its next model call with [`Error::Cancelled`].
+/// [`compare`] under the caller's `control`.
 pub async fn compare_observed(
     template: &Template,
     scenario: &Scenario,
     adapters: &[AdapterKind],
-    observer: &mut (dyn FnMut(CompareProgress) + Send),
-    cancel: &AtomicBool,
+    control: CompareControl<'_>,
 ) -> Result<Comparison> {
-    let options = RunOptions { keep_requests: true, observer, cancel, models: Models::Scripted, sources: None };
-    compare_runs(template, scenario, adapters, options).await
+    compare_runs(template, scenario, adapters, RunOptions::new(control, Models::Scripted, None)).await
 }
 
 /// A live comparison: the scenario's user message, parameters, tool results, tool changes and
 /// limits (not its script) sent to a real model under each of `adapters`, a new provider from
-/// `providers` for each run; no baseline. Progress and cancel as [`compare_observed`]; a provider
-/// made with the same cancel token also drops a call in flight.
+/// `providers` for each run; no baseline. A provider made with the same cancel token as
+/// `control`'s also drops a call in flight.
 pub async fn compare_live(
     template: &Template,
     scenario: &Scenario,
     adapters: &[AdapterKind],
     providers: &mut (dyn FnMut(Lane) -> Result<Box<dyn Provider + Send>> + Send),
-    observer: &mut (dyn FnMut(CompareProgress) + Send),
-    cancel: &AtomicBool,
+    control: CompareControl<'_>,
 ) -> Result<Comparison> {
-    let options = RunOptions { keep_requests: true, observer, cancel, models: Models::Live(providers), sources: None };
+    let CompareControl { observer, cancel, keep_requests } = control;
+    let options = RunOptions { keep_requests, observer, cancel, models: Models::Live(providers), sources: None };
     compare_runs(template, scenario, adapters, options).await
 }
 
@@ -332,11 +331,14 @@ pub async fn compare_with_sources<'a>(
     adapters: &[AdapterKind],
     providers: Option<&'a mut (dyn FnMut(Lane) -> Result<Box<dyn Provider + Send>> + Send)>,
     sources: &'a mut dyn ToolSources,
-    observer: &'a mut (dyn FnMut(CompareProgress) + Send),
-    cancel: &'a AtomicBool,
+    control: CompareControl<'_>,
 ) -> Result<Comparison> {
-    let models = providers.map_or(Models::Scripted, Models::Live);
-    let options = RunOptions { keep_requests: true, observer, cancel, models, sources: Some(sources) };
+    let models = match providers {
+        Some(providers) => Models::Live(providers),
+        None => Models::Scripted,
+    };
+    let CompareControl { observer, cancel, keep_requests } = control;
+    let options = RunOptions { keep_requests, observer, cancel, models, sources: Some(sources) };
     compare_runs(template, scenario, adapters, options).await
 }
 

@@ -8,7 +8,8 @@ use unfold_documents::template::{Section, ToolDisclosure, Visibility};
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::Savings;
 use unfold_engine::compare::{
-    compare_observed, compare_with_requests, everything_disclosed, request_files, CompareProgress, Lane, RunRequests,
+    compare_observed, compare_with_requests, everything_disclosed, request_files, CompareControl, CompareProgress,
+    Lane, RunRequests,
 };
 use unfold_engine::divergence::{common_subsequence, Divergence, DivergenceKind, FirstDivergence, RunPlace};
 use unfold_engine::{
@@ -669,9 +670,9 @@ fn the_observer_hears_each_run_start_and_every_event_of_the_report_in_order() {
     let (template, scenario) = lookup_first();
     let mut heard = Vec::new();
     let never = std::sync::atomic::AtomicBool::new(false);
-    let comparison = runtime()
-        .block_on(compare_observed(&template, &scenario, &[Dynamic, Restart], &mut |p| heard.push(p), &never))
-        .unwrap();
+    let control = CompareControl { observer: &mut |p| heard.push(p), cancel: &never, keep_requests: false };
+    let comparison = runtime().block_on(compare_observed(&template, &scenario, &[Dynamic, Restart], control)).unwrap();
+    assert!(comparison.requests.is_empty(), "no request body is built when none is asked for");
     let report = &comparison.report;
     let runs = [(Lane::Dynamic, &report.runs[0]), (Lane::Restart, &report.runs[1])]
         .into_iter()
@@ -737,8 +738,8 @@ fn cancelling_stops_the_comparison_before_its_next_model_call() {
         }
         heard.push(progress);
     };
-    let outcome =
-        runtime().block_on(compare_observed(&template, &scenario, &[Dynamic, Restart], &mut observer, &cancel));
+    let control = CompareControl { observer: &mut observer, cancel: &cancel, keep_requests: true };
+    let outcome = runtime().block_on(compare_observed(&template, &scenario, &[Dynamic, Restart], control));
     assert!(matches!(outcome, Err(unfold_documents::Error::Cancelled)), "{outcome:?}");
     let model_calls = heard
         .iter()

@@ -535,12 +535,15 @@ fn a_live_comparison_runs_each_adapter_with_a_new_provider_and_no_baseline() {
             &scenario,
             &[AdapterKind::Dynamic, AdapterKind::Restart],
             &mut providers,
-            &mut |progress| {
-                if let unfold_engine::compare::CompareProgress::RunStarted { lane } = progress {
-                    lanes.push(lane);
-                }
+            unfold_engine::compare::CompareControl {
+                observer: &mut |progress| {
+                    if let unfold_engine::compare::CompareProgress::RunStarted { lane } = progress {
+                        lanes.push(lane);
+                    }
+                },
+                cancel: &never,
+                keep_requests: true,
             },
-            &never,
         )
         .await
         .unwrap();

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use unfold_documents::Template;
-use unfold_engine::compare::{compare_with_sources, Lane};
+use unfold_engine::compare::{compare_with_sources, CompareControl, Lane};
 use unfold_engine::{AdapterKind, ComparisonReport};
 use unfold_sources::{Consent, McpSources};
 
@@ -38,7 +38,8 @@ async fn compare_with_servers(template: &Template, script: serde_json::Value) ->
     };
     let never = AtomicBool::new(false);
     let adapters = [AdapterKind::Dynamic, AdapterKind::Restart];
-    compare_with_sources(template, &scenario, &adapters, None, &mut sources, &mut |_| {}, &never).await.unwrap().report
+    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: false };
+    compare_with_sources(template, &scenario, &adapters, None, &mut sources, control).await.unwrap().report
 }
 
 #[tokio::test(flavor = "current_thread")]
