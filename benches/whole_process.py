@@ -3,6 +3,10 @@ times, against the previous release's build of the same commands, and weakincent
 same template in one process. Prints one table (median, and min-max, in milliseconds) and the
 ratios. `scripts/bench.sh` builds what this needs and runs it; see there.
 
+With --app, it also measures the desktop app in a real webview under Xvfb
+(tests/e2e/measure-editor.mjs): its size, its start to the preview drawn on the example and on
+5,000 sections, and keystroke to preview on 5,000 sections (median and 99th percentile).
+
 Usage: python3 benches/whole_process.py --unfold BIN --templates DIR [--previous BIN]
            [--weakincentives-python PY] [--runs N] [--app BIN] [--previous-app BIN]
 """
@@ -72,6 +76,32 @@ def weakincentives(python: str, template: Path, runs: int) -> dict[str, list[flo
     return found
 
 
+def app_figures(app: str, templates: Path) -> dict[str, dict]:
+    """measure-editor.mjs's figures of `app`, by template file name."""
+    script = ROOT / "tests/e2e/measure-editor.mjs"
+    argv = ["node", str(script), "--json", str(EXAMPLE), str(templates / "bench-5000.unfold.json")]
+    out = subprocess.run(argv, capture_output=True, text=True, env=dict(os.environ, UNFOLD_APP=app), cwd=ROOT)
+    if out.returncode != 0:
+        sys.exit(f"measuring {app} failed ({out.returncode}):\n{out.stderr}")
+    figures = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    return {figure["template"]: figure for figure in figures}
+
+
+def app_rows(now: dict[str, dict], before: dict[str, dict] | None) -> list[tuple[str, str, str, str]]:
+    """(figure, this build, previous, goal) for the app's rows."""
+    example, big = EXAMPLE.name, "bench-5000.unfold.json"
+    rows = [
+        ("app: start to preview, the example", example, "start_to_preview_ms", "< 500"),
+        ("app: start to preview, 5,000 sections", big, "start_to_preview_ms", ""),
+        ("app: keystroke to preview p50, 5,000", big, "keystroke_p50_ms", "< 20"),
+        ("app: keystroke to preview p99, 5,000", big, "keystroke_p99_ms", "< 50"),
+    ]
+    return [
+        (name, f"{now[template][key]:8.1f}", f"{before[template][key]:8.1f}" if before else "-", goal)
+        for name, template, key, goal in rows
+    ]
+
+
 def size_mb(path: str | None) -> str:
     return f"{Path(path).stat().st_size / 1e6:.1f} MB" if path else "-"
 
@@ -109,6 +139,11 @@ def main() -> None:
     if args.app:
         print(f"| {'size of unfold-app':40} | {size_mb(args.app):24} |"
               + (f" {size_mb(args.previous_app):24} |        |" if args.previous else "") + " < 15 MB |")
+        now = app_figures(args.app, args.templates)
+        before = app_figures(args.previous_app, args.templates) if args.previous_app else None
+        for name, this, previous, goal in app_rows(now, before):
+            print(f"| {name:40} | {this:24} |" + (f" {previous:24} |        |" if args.previous else "")
+                  + f" {goal:5} |", flush=True)
 
     if args.weakincentives_python and unfold_keyed is not None:
         wi = weakincentives(args.weakincentives_python, args.templates / "bench-10000-keyed.unfold.json", max(3, args.runs // 5))

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Times Unfold as a user runs it and prints the figures side by side with the previous release's
 # and with weakincentives' render of the same template (benches/whole_process.py):
-#   scripts/bench.sh [--against REV] [--runs N] [--no-weakincentives]
+#   scripts/bench.sh [--against REV] [--runs N] [--no-weakincentives] [--app]
 # - this checkout's release `unfold`, and REV's (default: the latest v* tag), built once into
 #   target/bench/ (REV from a git worktree there, with its own target folder);
 # - the benchmark template at 100 and 10,000 sections (crates/unfold-test-support's example);
 # - weakincentives 0.27.0 from PyPI in a Python 3.13 venv in ~/.cache/unfold (python3.13 on PATH,
 #   or pyenv's 3.13), unless --no-weakincentives.
+# - with --app, the release desktop app (UI and binary built here): its size, its start to the
+#   preview and keystroke latency in a real webview (Xvfb and WebKitWebDriver, as the e2e tests).
 # The in-process benchmarks stay `cargo bench`. Runs from any directory.
 set -euo pipefail
 
@@ -17,12 +19,14 @@ source "$ROOT/scripts/shared.sh"
 AGAINST="$(git -C "$ROOT" describe --tags --abbrev=0 --match 'v*' 2>/dev/null || true)"
 RUNS=15
 WEAKINCENTIVES=1
+MEASURE_APP=0
 while (($#)); do
   case "$1" in
     --against) AGAINST="$2"; shift 2 ;;
     --runs) RUNS="$2"; shift 2 ;;
     --no-weakincentives) WEAKINCENTIVES=0; shift ;;
-    *) echo "usage: $0 [--against REV] [--runs N] [--no-weakincentives]" >&2; exit 2 ;;
+    --app) MEASURE_APP=1; shift ;;
+    *) echo "usage: $0 [--against REV] [--runs N] [--no-weakincentives] [--app]" >&2; exit 2 ;;
   esac
 done
 require_tools cargo git python3
@@ -60,6 +64,7 @@ write_template() {
 }
 write_template bench-100.unfold.json 100 plain read_section
 write_template bench-10000.unfold.json 10000 plain read_section
+write_template bench-5000.unfold.json 5000 plain read_section
 write_template bench-10000-keyed.unfold.json 10000 keyed mixed
 
 WI=()
@@ -87,7 +92,11 @@ if ((WEAKINCENTIVES)); then
 fi
 
 APP=()
-if [[ -x "$ROOT/target/release/unfold-app" ]]; then
+if ((MEASURE_APP)); then
+  require_tools npm node Xvfb WebKitWebDriver
+  echo "==> building the release app" >&2
+  (cd "$ROOT/ui" && npm run --silent build >/dev/null)
+  cargo build --quiet --release --locked -p unfold-app --manifest-path "$ROOT/Cargo.toml"
   APP=(--app "$ROOT/target/release/unfold-app")
 fi
 python3 "$ROOT/benches/whole_process.py" --unfold "$BENCH/unfold-now" "${PREVIOUS[@]}" \

@@ -31,16 +31,17 @@ fn write_vocabulary(out: &Path) {
     let mask = table.len() - 1;
     for rank in 0..TOKENS {
         let token = tokenizer.decode_bytes(&[rank]).expect("o200k_base's ranks are contiguous");
+        assert!(rank < 1 << vocabulary_hash::LENGTH_SHIFT && token.len() < 1 << (32 - vocabulary_hash::LENGTH_SHIFT));
         let mut slot = vocabulary_hash::first_slot(&token);
         let mut probes = 0;
         while table[slot] != 0 {
-            let other = table[slot] as usize - 1;
+            let other = (table[slot] & ((1 << vocabulary_hash::LENGTH_SHIFT) - 1)) as usize;
             assert_ne!(&bytes[offsets[other] as usize..offsets[other + 1] as usize], &token[..], "duplicate token");
             slot = (slot + 1) & mask;
             probes += 1;
-            assert!(probes < 64, "the vocabulary hash clusters: rank {rank} probes {probes} slots");
+            assert!(probes < 256, "the vocabulary hash clusters: rank {rank} probes {probes} slots");
         }
-        table[slot] = rank + 1;
+        table[slot] = vocabulary_hash::slot_entry(rank, token.len());
         bytes.extend_from_slice(&token);
         offsets.push(u32::try_from(bytes.len()).expect("the vocabulary fits in 4 GB"));
     }

@@ -1,23 +1,51 @@
-// Measures the real app (not a test; prints figures): the binary's size, launch to the preview
+// Measures the real app (not a test; prints figures): the binary's size, its start to the preview
 // drawn, and keystroke to preview updated while typing into a section's template, for each
-// template given. Use a release build:
+// template given. `scripts/bench.sh` runs it on a release build:
 //
-//   CARGO_TARGET_DIR=target-release cargo build --release -p unfold-app
-//   python3 ../shared/spec/bench_template.py 5000 plain read_section > /tmp/bench-5000.unfold.json
-//   UNFOLD_APP=target-release/release/unfold-app node tests/e2e/measure-editor.mjs \
-//     examples/task-executor.unfold.json /tmp/bench-5000.unfold.json
+//   UNFOLD_APP=target/release/unfold-app node tests/e2e/measure-editor.mjs [--keys N] [--json] \
+//     examples/task-executor.unfold.json target/bench/bench-5000.unfold.json
 //
-// Launch times include WebKitWebDriver's session start. Keystroke latency is taken in the page:
-// from the keydown of each typed character to the first frame after the preview holds it.
-import { copyFileSync, statSync } from "node:fs";
+// Start to preview is the app process's age (from /proc, in clock ticks) when the preview is first
+// seen, polled every few milliseconds: WebKitWebDriver's own start is not counted. Keystroke
+// latency is taken in the page: from the keydown of each typed character to the first frame after
+// the preview holds it. With --json, one JSON object per template instead of a line of words.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { APP, click, openApp, closeApp, startHarness, stopHarness, waitUntil, webdriver, workDir, typeInto } from "./harness.mjs";
+import { parseArgs } from "node:util";
+import { APP, appPid, click, openApp, closeApp, sleep, startHarness, stopHarness, waitUntil, webdriver, workDir, typeInto } from "./harness.mjs";
 
-const SAMPLES = 15;
+const { values: options, positionals: templates } = parseArgs({
+  allowPositionals: true,
+  options: { keys: { type: "string", default: "100" }, json: { type: "boolean", default: false } },
+});
+const KEYS = Number(options.keys);
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 
-function median(values) {
+/** The value at `fraction` of the sorted values (0.5: the median; 0.99: the 99th percentile). */
+function percentile(values, fraction) {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
+}
+
+/** How long ago process `pid` started, in milliseconds (to the clock tick, 10 ms). */
+function processAgeMs(pid) {
+  const uptime = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
+  // The command name (field 2) may hold spaces: the fields after its closing parenthesis count from 3.
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const startTicks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  return (uptime - startTicks / CLOCK_TICKS) * 1000;
+}
+
+/** Polls every few milliseconds until the preview is drawn; the app process's age then. */
+async function startToPreviewMs(session, template) {
+  const drawn = "return document.querySelector('[data-testid=\"preview-markdown\"]') !== null;";
+  for (;;) {
+    if (await webdriver("POST", `/session/${session}/execute/sync`, { script: drawn, args: [] })) {
+      return processAgeMs(appPid(template));
+    }
+    await sleep(5);
+  }
 }
 
 /**
@@ -52,17 +80,15 @@ const FIRST_FULL_ROW = `
 async function measure(template) {
   const copy = join(workDir, basename(template));
   copyFileSync(template, copy);
-  const launched = performance.now();
   const session = await openApp(copy);
   try {
-    await waitUntil(session, "return document.querySelector('[data-testid=\"preview-markdown\"]') !== null;", Boolean, "the preview");
-    const launchMs = performance.now() - launched;
+    const launchMs = await startToPreviewMs(session, copy);
     const path = await waitUntil(session, FIRST_FULL_ROW, (p) => typeof p === "string", "a FULL section");
     await click(session, `[data-testid="section-row"][data-path="${path}"] [data-testid="select-section"]`);
     await webdriver("POST", `/session/${session}/execute/sync`, { script: PROBE, args: [] });
     // Letters only: the renderer strips trailing white space, so a typed space shows no change.
     const marker = "Zq";
-    for (let i = 0; i < SAMPLES; i++) {
+    for (let i = 0; i < KEYS; i++) {
       await typeInto(session, '[data-testid="field-template"]', marker[i % 2]);
       await waitUntil(session, "return window.__latencies.length;", (n) => n >= i + 1, "the preview following the key");
     }
@@ -75,13 +101,25 @@ async function measure(template) {
 
 await startHarness();
 try {
-  console.log(`binary ${APP}: ${(statSync(APP).size / 1e6).toFixed(1)} MB`);
-  for (const template of process.argv.slice(2).map((p) => resolve(p))) {
+  const size = statSync(APP).size / 1e6;
+  if (!options.json) console.log(`binary ${APP}: ${size.toFixed(1)} MB`);
+  for (const template of templates.map((p) => resolve(p))) {
     const { launchMs, latencies } = await measure(template);
+    const figures = {
+      template: basename(template),
+      binary_mb: size,
+      start_to_preview_ms: launchMs,
+      keystroke_p50_ms: percentile(latencies, 0.5),
+      keystroke_p99_ms: percentile(latencies, 0.99),
+      keystroke_max_ms: Math.max(...latencies),
+      keys: latencies.length,
+    };
     const ms = (v) => `${v.toFixed(0)} ms`;
     console.log(
-      `${basename(template)}: launch to preview ${ms(launchMs)}; keystroke to preview median ${ms(median(latencies))} ` +
-        `(min ${ms(Math.min(...latencies))}, max ${ms(Math.max(...latencies))}, ${latencies.length} keys)`,
+      options.json
+        ? JSON.stringify(figures)
+        : `${figures.template}: start to preview ${ms(launchMs)}; keystroke to preview p50 ${ms(figures.keystroke_p50_ms)}, ` +
+            `p99 ${ms(figures.keystroke_p99_ms)} (max ${ms(figures.keystroke_max_ms)}, ${latencies.length} keys)`,
     );
   }
 } finally {

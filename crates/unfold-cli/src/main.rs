@@ -38,7 +38,8 @@ fn main() -> ExitCode {
             .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
             .init();
     }
-    // A bug must still end with one readable line, never a backtrace.
+    // A bug must still end with one readable line, never a backtrace. Release builds abort on a
+    // panic (smaller binaries) right after this line; debug builds unwind and exit with 3.
     std::panic::set_hook(Box::new(|info| {
         eprintln!("error: internal error (a bug in Unfold, please report it): {info}");
     }));

@@ -2,7 +2,7 @@
 //! bytes in rank order, where each one starts, and an open-addressing table from bytes to rank.
 //! Nothing is decoded or inserted when a process starts.
 
-use crate::vocabulary_hash::{first_slot, TABLE_BITS};
+use crate::vocabulary_hash::{first_slot, LENGTH_SHIFT, TABLE_BITS};
 
 /// A token's rank (its id).
 pub type Rank = u32;
@@ -37,8 +37,9 @@ pub fn rank(bytes: &[u8]) -> Option<Rank> {
         if entry == 0 {
             return None;
         }
-        if token(entry - 1) == bytes {
-            return Some(entry - 1);
+        let rank = entry & ((1 << LENGTH_SHIFT) - 1);
+        if (entry >> LENGTH_SHIFT) as usize == bytes.len() && token(rank) == bytes {
+            return Some(rank);
         }
         slot = (slot + 1) & mask;
     }
