@@ -139,20 +139,14 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value> {
 /// Refuses JSON nested deeper than [`MAX_JSON_DEPTH`] without parsing it (a linear byte scan that
 /// only tracks strings and brackets).
 fn check_depth(bytes: &[u8]) -> Result<()> {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    let (mut line, mut line_start) = (1usize, 0usize);
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
+    let (mut depth, mut line, mut line_start) = (0usize, 1usize, 0usize);
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i = after_string(bytes, i + 1);
+                continue;
             }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
             b'{' | b'[' => {
                 depth += 1;
                 if depth > MAX_JSON_DEPTH {
@@ -168,8 +162,21 @@ fn check_depth(bytes: &[u8]) -> Result<()> {
             }
             _ => {}
         }
+        i += 1;
     }
     Ok(())
+}
+
+/// Where the string whose text starts at `start` ends (after its closing quote, or at the end of
+/// the text): a jump from quote or backslash to the next, since most of a template is string text.
+fn after_string(bytes: &[u8], mut start: usize) -> usize {
+    while let Some(offset) = bytes.get(start..).and_then(|rest| memchr::memchr2(b'"', b'\\', rest)) {
+        if bytes[start + offset] == b'"' {
+            return start + offset + 1;
+        }
+        start += offset + 2; // the backslash and the character it escapes
+    }
+    bytes.len()
 }
 
 /// Checks a document's `kind` is `tag` and its `schema_version` one this version reads.

@@ -151,6 +151,21 @@ fn limits_are_clear_errors() {
 }
 
 #[test]
+fn brackets_and_escaped_quotes_in_strings_do_not_count_toward_the_depth_limit() {
+    let open = "[".repeat(MAX_JSON_DEPTH - 1);
+    let close = "]".repeat(MAX_JSON_DEPTH - 1);
+    let inside = format!("{open}\"{} \\\" {} \\\\\"{close}", "[".repeat(50), "{".repeat(50));
+    let error = Template::from_json(inside.as_bytes()).unwrap_err().to_string();
+    assert!(!error.contains("nested deeper"), "{error}");
+
+    let deep = format!("[\"a \\\"]\",\n {}{}]", "[".repeat(MAX_JSON_DEPTH), "]".repeat(MAX_JSON_DEPTH));
+    assert_eq!(
+        Template::from_json(deep.as_bytes()).unwrap_err().to_string(),
+        format!("line 2, column {}: JSON nested deeper than {MAX_JSON_DEPTH} levels", MAX_JSON_DEPTH + 1)
+    );
+}
+
+#[test]
 fn the_deepest_allowed_tree_loads() {
     let mut nested = section("s");
     for _ in 0..63 {
