@@ -1,6 +1,6 @@
 //! Lays out, at compile time, everything a count needs, so a process starts counting at once:
-//! o200k_base's tokens in rank order (their bytes, their offsets, and an open-addressing table from
-//! bytes to rank), and the character classes of its pre-tokenizer's pattern. Both come from the
+//! o200k_base's tokens (an open-addressing table from bytes to rank and length, the bytes in the
+//! table's order, and where each block of slots starts in them), and the character classes of its pre-tokenizer's pattern. Both come from the
 //! libraries today's counts were made with (tiktoken-rs' vocabulary, the regex-syntax that compiles
 //! its pattern), so the counts, and the Unicode version behind them, are exactly theirs.
 
@@ -12,9 +12,6 @@ use regex_syntax::hir::{Class, HirKind};
 #[path = "src/vocabulary_hash.rs"]
 mod vocabulary_hash;
 
-/// o200k_base's ordinary tokens: ranks 0 to 199,997 (its special tokens come after a gap).
-const TOKENS: u32 = 199_998;
-
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/vocabulary_hash.rs");
@@ -24,32 +21,41 @@ fn main() {
 }
 
 fn write_vocabulary(out: &Path) {
+    use vocabulary_hash::{slot_entry, slot_rank, BLOCK_BITS, LENGTH_SHIFT, TABLE_BITS, TOKENS};
     let tokenizer = tiktoken_rs::o200k_base().expect("tiktoken-rs loads o200k_base");
-    let mut bytes = Vec::new();
-    let mut offsets = vec![0u32];
-    let mut table = vec![0u32; 1 << vocabulary_hash::TABLE_BITS];
+    let tokens: Vec<Vec<u8>> = (0..TOKENS as u32)
+        .map(|rank| tokenizer.decode_bytes(&[rank]).expect("o200k_base's ranks are contiguous"))
+        .collect();
+    assert!(tokenizer.decode_bytes(&[TOKENS as u32]).is_err(), "o200k_base has more ordinary tokens than {TOKENS}");
+    let mut table = vec![0u32; 1 << TABLE_BITS];
     let mask = table.len() - 1;
-    for rank in 0..TOKENS {
-        let token = tokenizer.decode_bytes(&[rank]).expect("o200k_base's ranks are contiguous");
-        assert!(rank < 1 << vocabulary_hash::LENGTH_SHIFT && token.len() < 1 << (32 - vocabulary_hash::LENGTH_SHIFT));
-        let mut slot = vocabulary_hash::first_slot(&token);
+    for (rank, token) in tokens.iter().enumerate() {
+        assert!(rank < 1 << LENGTH_SHIFT && token.len() < 1 << (32 - LENGTH_SHIFT));
+        let mut slot = vocabulary_hash::first_slot(token);
         let mut probes = 0;
         while table[slot] != 0 {
-            let other = (table[slot] & ((1 << vocabulary_hash::LENGTH_SHIFT) - 1)) as usize;
-            assert_ne!(&bytes[offsets[other] as usize..offsets[other + 1] as usize], &token[..], "duplicate token");
+            assert_ne!(&tokens[slot_rank(table[slot]) as usize], token, "duplicate token");
             slot = (slot + 1) & mask;
             probes += 1;
             assert!(probes < 256, "the vocabulary hash clusters: rank {rank} probes {probes} slots");
         }
-        table[slot] = vocabulary_hash::slot_entry(rank, token.len());
-        bytes.extend_from_slice(&token);
-        offsets.push(u32::try_from(bytes.len()).expect("the vocabulary fits in 4 GB"));
+        table[slot] = slot_entry(rank as u32, token.len());
     }
-    assert!(tokenizer.decode_bytes(&[TOKENS]).is_err(), "o200k_base has more ordinary tokens than {TOKENS}");
+    // The bytes in slot order, and where each block of slots starts in them.
+    let mut bytes = Vec::new();
+    let mut blocks = Vec::new();
+    for (slot, &entry) in table.iter().enumerate() {
+        if slot % (1 << BLOCK_BITS) == 0 {
+            blocks.push(u32::try_from(bytes.len()).expect("the vocabulary fits in 4 GB"));
+        }
+        if entry != 0 {
+            bytes.extend_from_slice(&tokens[slot_rank(entry) as usize]);
+        }
+    }
     let words = |values: &[u32]| values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
     write(&out.join("vocabulary_bytes.bin"), &bytes);
-    write(&out.join("vocabulary_offsets.bin"), &words(&offsets));
     write(&out.join("vocabulary_table.bin"), &words(&table));
+    write(&out.join("vocabulary_blocks.bin"), &words(&blocks));
 }
 
 /// The pre-tokenizer's classes, from the pattern's own class syntax: each character is in at

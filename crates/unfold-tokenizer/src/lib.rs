@@ -7,7 +7,7 @@
 //! - `pieces.rs` — the pre-tokenizer: the text cut as o200k's pattern cuts it.
 //! - `char_class.rs` — the classes that pattern tells characters apart by.
 //! - `vocabulary.rs` — token bytes ↔ rank, from the tables laid out at compile time.
-//! - `vocabulary_hash.rs` — the table's hash, shared with the build script.
+//! - `vocabulary_hash.rs` — the table's layout and hash, shared with the build script.
 //! - `merge.rs` — byte-pair merging of one piece.
 
 mod char_class;

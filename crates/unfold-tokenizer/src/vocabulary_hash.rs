@@ -1,5 +1,9 @@
-//! The hash that places a token's bytes in the vocabulary's table: the build script lays the
-//! table out with it and [`crate::vocabulary`] probes it, so both include this one file.
+//! The vocabulary table's layout: how many tokens it holds, what a slot keeps and the hash that
+//! places a token's bytes. The build script lays the table out with it and [`crate::vocabulary`]
+//! reads it, so both include this one file.
+
+/// o200k_base's ordinary tokens: ranks 0 to 199,997 (its special tokens come after a gap).
+pub const TOKENS: usize = 199_998;
 
 /// Bits of the table's index: 2^18 slots (1 MB) for o200k's 199,998 tokens. At 76 % full a miss
 /// (most lookups, during merges) walks a few slots of one cache line, and each slot holds its
@@ -9,10 +13,28 @@ pub const TABLE_BITS: u32 = 18;
 /// Where a slot keeps its token's length; the rank takes the bits below.
 pub const LENGTH_SHIFT: u32 = 18;
 
+/// The tokens' bytes are laid out in slot order, and where each block of 2^4 slots starts is kept:
+/// a token starts where its block does plus the lengths of the slots before it in the block (one
+/// cache line), so no table of offsets (0.8 MB) is needed.
+pub const BLOCK_BITS: u32 = 4;
+
 /// A slot: the token's rank and length (never 0, since a token has bytes; 0 is an empty slot).
 #[allow(dead_code, reason = "the build script writes the slots; the crate only reads them")]
 pub fn slot_entry(rank: u32, len: usize) -> u32 {
     rank | ((len as u32) << LENGTH_SHIFT)
+}
+
+/// The rank a slot holds.
+#[inline]
+pub fn slot_rank(entry: u32) -> u32 {
+    entry & ((1 << LENGTH_SHIFT) - 1)
+}
+
+/// The length of the token a slot holds (0 for an empty slot).
+#[inline]
+#[allow(dead_code, reason = "the crate reads lengths; the build script only writes them")]
+pub fn slot_len(entry: u32) -> usize {
+    (entry >> LENGTH_SHIFT) as usize
 }
 
 /// The slot a token's bytes start probing at.

@@ -139,9 +139,14 @@ fn a_long_run_of_one_character_merges_as_tiktoken() {
 }
 
 #[test]
-fn every_token_s_bytes_give_back_its_rank() {
-    assert_eq!(vocabulary::len(), 199_998);
-    for rank in (0..vocabulary::len() as u32).step_by(7) {
-        assert_eq!(vocabulary::rank(vocabulary::token(rank)), Some(rank), "rank {rank}");
+fn every_token_has_tiktoken_s_bytes_and_its_bytes_give_back_its_rank() {
+    let tiktoken = tiktoken_rs::o200k_base_singleton();
+    let mut seen = vec![false; vocabulary::len()];
+    for (rank, bytes) in vocabulary::tokens() {
+        assert!(!std::mem::replace(&mut seen[rank as usize], true), "rank {rank} twice");
+        assert_eq!(bytes, tiktoken.decode_bytes(&[rank]).unwrap(), "rank {rank}");
+        assert_eq!(vocabulary::rank(bytes), Some(rank), "rank {rank}");
     }
+    assert_eq!(vocabulary::len(), 199_998);
+    assert!(seen.iter().all(|&seen| seen), "every rank has a token");
 }
