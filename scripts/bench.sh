@@ -2,7 +2,7 @@
 # Times Unfold as a user runs it and prints the figures side by side with the previous release's
 # and with weakincentives' render of the same template (benches/whole_process.py):
 #   scripts/bench.sh [--against REV] [--runs N] [--no-weakincentives] [--app]
-# - this checkout's release `unfold`, and REV's (default: the latest v* tag), built once into
+# - this checkout's release `unfold`, and REV's (default: the latest v* tag, else v0.1.0), built once into
 #   target/bench/ (REV from a git worktree there, with its own target folder);
 # - the benchmark template at 100 and 10,000 sections (crates/unfold-test-support's example);
 # - weakincentives 0.27.0 from PyPI in a Python 3.13 venv in ~/.cache/unfold (python3.13 on PATH,
@@ -16,7 +16,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=scripts/shared.sh
 source "$ROOT/scripts/shared.sh"
 
-AGAINST="$(git -C "$ROOT" describe --tags --abbrev=0 --match 'v*' 2>/dev/null || true)"
+# The previous release: the latest v* tag; in a clone without tags, v0.1.0's commit.
+V0_1_0=3e43474
+AGAINST="$(git -C "$ROOT" describe --tags --abbrev=0 --match 'v*' 2>/dev/null || echo "$V0_1_0")"
 RUNS=15
 WEAKINCENTIVES=1
 MEASURE_APP=0
