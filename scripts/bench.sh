@@ -2,8 +2,8 @@
 # Times Unfold as a user runs it and prints the figures side by side with the previous release's
 # and with weakincentives' render of the same template (benches/whole_process.py):
 #   scripts/bench.sh [--against REV] [--runs N] [--no-weakincentives] [--app]
-# - this checkout's release `unfold`, and REV's (default: the latest v* tag, else v0.1.0), built once into
-#   target/bench/ (REV from a git worktree there, with its own target folder);
+# - this checkout's release `unfold`, and REV's (default: the latest v* tag, else v0.1.0), built
+#   once into target/bench/ (REV from a git worktree there, with its own target folder);
 # - the benchmark template at 100 and 10,000 sections (crates/unfold-test-support's example);
 # - weakincentives 0.27.0 from PyPI in a Python 3.13 venv in ~/.cache/unfold (python3.13 on PATH,
 #   or pyenv's 3.13), unless --no-weakincentives.
@@ -55,7 +55,7 @@ if [[ -n "$AGAINST" ]]; then
   PREVIOUS=(--previous "$BENCH/unfold-$commit")
   echo "==> against $AGAINST ($commit)" >&2
 else
-  echo "note: no v* tag and no --against: this build alone" >&2
+  echo "note: --against \"\": this build alone" >&2
 fi
 
 write_template() {

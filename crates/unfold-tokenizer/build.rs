@@ -1,8 +1,9 @@
 //! Lays out, at compile time, everything a count needs, so a process starts counting at once:
 //! o200k_base's tokens (an open-addressing table from bytes to rank and length, the bytes in the
-//! table's order, and where each block of slots starts in them), and the character classes of its pre-tokenizer's pattern. Both come from the
-//! libraries today's counts were made with (tiktoken-rs' vocabulary, the regex-syntax that compiles
-//! its pattern), so the counts, and the Unicode version behind them, are exactly theirs.
+//! table's order, and where each block of slots starts in them), and the character classes of its
+//! pre-tokenizer's pattern. Both come from the libraries today's counts were made with (tiktoken-rs'
+//! vocabulary, the regex-syntax that compiles its pattern), so the counts, and the Unicode version
+//! behind them, are exactly theirs.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
