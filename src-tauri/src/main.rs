@@ -25,6 +25,7 @@ mod run_history;
 mod sources;
 mod suites;
 mod template_exports;
+mod webview_renderer;
 
 use std::sync::Arc;
 
@@ -48,6 +49,7 @@ use crate::launch::Launch;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    let renderer = webview_renderer::choose_for_this_machine();
     let cwd = std::env::current_dir().unwrap_or_default();
     let launch = Launch::from_args(std::env::args_os().skip(1), &cwd);
 
@@ -69,7 +71,7 @@ fn main() {
                 eprintln!("unfold-app: logging is off: {error}");
             }
             let launch = app.state::<Launch>();
-            tracing::info!(template = ?launch.template_path, scenario = ?launch.scenario_path, logs = ?log_dir, "starting");
+            tracing::info!(template = ?launch.template_path, scenario = ?launch.scenario_path, logs = ?log_dir, ?renderer, "starting");
             let folders = Folders { data: app.path().app_data_dir().ok(), config: app.path().app_config_dir().ok() };
             let recovery = Recovery::open(folders.recovery_folder());
             if let Some(store) = recovery.0.clone() {

@@ -174,6 +174,25 @@ export async function openApp(template, scenario) {
 }
 
 /**
+ * Keeps the page drawing frames for a second: without a GPU the app draws through WebKitGTK's
+ * shared-memory renderer (src-tauri/src/webview_renderer.rs), which answers a WebDriver screenshot
+ * only with the next frame it draws, and an idle page draws none. The frames come from a pixel at
+ * the top left corner whose opacity flickers between 1 % and 2 % black, then goes away.
+ */
+const KEEP_DRAWING = `
+  const pixel = document.createElement("div");
+  pixel.style.cssText = "position: fixed; left: 0; top: 0; width: 1px; height: 1px; pointer-events: none; background: #000; opacity: 0.01";
+  document.body.appendChild(pixel);
+  const end = performance.now() + 1000;
+  const flicker = () => {
+    if (performance.now() > end) return pixel.remove();
+    pixel.style.opacity = pixel.style.opacity === "0.01" ? "0.02" : "0.01";
+    requestAnimationFrame(flicker);
+  };
+  requestAnimationFrame(flicker);
+  return true;`;
+
+/**
  * Takes a screenshot of the app's window into the temp dir; a `readme` one replaces README's
  * `docs/images/NAME.png` when UNFOLD_SCREENSHOT=1, after putting away the offer of work other tests'
  * killed apps left (as a user would with Later), which is not what README shows.
@@ -187,6 +206,7 @@ export async function saveScreenshot(session, name = "editor", { readme = false 
     });
     await sleep(200);
   }
+  await webdriver("POST", `/session/${session}/execute/sync`, { script: KEEP_DRAWING, args: [] });
   const png = Buffer.from(await webdriver("GET", `/session/${session}/screenshot`), "base64");
   assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], "the screenshot is a PNG");
   writeFileSync(forReadme ? join(ROOT, `docs/images/${name}.png`) : join(workDir, `${name}.png`), png);
