@@ -12,6 +12,7 @@ macro_rules! with_app_commands {
             launch::initial_suite_path,
             editor::open_document,
             editor::apply_edit,
+            editor::edit_and_preview,
             editor::undo,
             editor::redo,
             editor::save_document,

@@ -4,9 +4,11 @@
 
 use std::sync::Arc;
 
+use serde::Serialize;
+use specta::Type;
 use tauri::State;
 use unfold_application::recovery::{self, RecoveredDto, Recovery};
-use unfold_application::templates::{ImportedToolsDto, Templates};
+use unfold_application::templates::{ImportedToolsDto, PreviewQuery, Templates};
 use unfold_editing::template_edit::{TemplateEdit, ToolOwner};
 use unfold_editing::views::{DocumentUpdate, DocumentView, PreviewUpdate, ProblemView};
 
@@ -36,6 +38,47 @@ pub async fn apply_edit(
     group: Option<String>,
 ) -> Result<DocumentUpdate, CommandError> {
     Ok(templates.apply(id, edit, group)?)
+}
+
+/// Applies an edit to an open document and answers with the edited document's preview as well, as
+/// `apply_edit` and `preview_document` would: one call for a keystroke instead of two.
+#[tauri::command]
+#[specta::specta]
+pub async fn edit_and_preview(
+    templates: State<'_, Arc<Templates>>,
+    id: u32,
+    edit: TemplateEdit,
+    group: Option<String>,
+    preview: PreviewQuery,
+) -> Result<EditedWithPreview, CommandError> {
+    let (update, preview) = templates.apply_and_preview(id, edit, group, &preview)?;
+    Ok(EditedWithPreview { update, preview: preview.map_err(CommandError::from).into() })
+}
+
+/// What `edit_and_preview` answers: the document after the edit, and its preview or why it does
+/// not render.
+#[derive(Debug, Clone, Serialize, Type)]
+pub struct EditedWithPreview {
+    update: DocumentUpdate,
+    preview: PreviewAnswer,
+}
+
+/// A preview or the error that stopped it, shaped as every command's result is in TypeScript, so
+/// the UI reads it the same way.
+#[derive(Debug, Clone, Serialize, Type)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum PreviewAnswer {
+    Ok { data: PreviewUpdate },
+    Error { error: CommandError },
+}
+
+impl From<Result<PreviewUpdate, CommandError>> for PreviewAnswer {
+    fn from(result: Result<PreviewUpdate, CommandError>) -> PreviewAnswer {
+        match result {
+            Ok(data) => PreviewAnswer::Ok { data },
+            Err(error) => PreviewAnswer::Error { error },
+        }
+    }
 }
 
 /// Undoes the last step of a document.

@@ -17,6 +17,11 @@ export const commands = {
 	openDocument: (path: string) => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("open_document", { path })),
 	/**  Applies an edit to an open document; edits of one `group` in a row undo as one step. */
 	applyEdit: (id: number, edit: TemplateEdit_Deserialize, group: string | null) => typedError<DocumentUpdate_Serialize, CommandError>(__TAURI_INVOKE("apply_edit", { id, edit, group })),
+	/**
+	 *  Applies an edit to an open document and answers with the edited document's preview as well, as
+	 *  `apply_edit` and `preview_document` would: one call for a keystroke instead of two.
+	 */
+	editAndPreview: (id: number, edit: TemplateEdit_Deserialize, group: string | null, preview: PreviewQuery_Deserialize) => typedError<EditedWithPreview_Serialize, CommandError>(__TAURI_INVOKE("edit_and_preview", { id, edit, group, preview })),
 	/**  Undoes the last step of a document. */
 	undo: (id: number) => typedError<DocumentUpdate_Serialize, CommandError>(__TAURI_INVOKE("undo", { id })),
 	/**  Redoes the last undone step of a document. */
@@ -607,6 +612,30 @@ export type DocumentView_Serialize = {
 	/**  The template. */
 	template: Template_Serialize,
 } & DocumentStatus_Serialize;
+
+/**
+ *  What `edit_and_preview` answers: the document after the edit, and its preview or why it does
+ *  not render.
+ */
+export type EditedWithPreview = EditedWithPreview_Serialize | EditedWithPreview_Deserialize;
+
+/**
+ *  What `edit_and_preview` answers: the document after the edit, and its preview or why it does
+ *  not render.
+ */
+export type EditedWithPreview_Deserialize = {
+	update: DocumentUpdate_Deserialize,
+	preview: PreviewAnswer_Deserialize,
+};
+
+/**
+ *  What `edit_and_preview` answers: the document after the edit, and its preview or why it does
+ *  not render.
+ */
+export type EditedWithPreview_Serialize = {
+	update: DocumentUpdate_Serialize,
+	preview: PreviewAnswer_Serialize,
+};
 
 /**  What kind of failure a use case had: stable names the UI may switch on (never on messages). */
 export type ErrorCode = 
@@ -1243,6 +1272,56 @@ export type PrefixBreaks = {
 	system_changed: number,
 	/**  The run restarted. */
 	restart: number,
+};
+
+/**
+ *  A preview or the error that stopped it, shaped as every command's result is in TypeScript, so
+ *  the UI reads it the same way.
+ */
+export type PreviewAnswer = PreviewAnswer_Serialize | PreviewAnswer_Deserialize;
+
+/**
+ *  A preview or the error that stopped it, shaped as every command's result is in TypeScript, so
+ *  the UI reads it the same way.
+ */
+export type PreviewAnswer_Deserialize = { status: "ok"; data: PreviewUpdate_Deserialize } | { status: "error"; error: CommandError };
+
+/**
+ *  A preview or the error that stopped it, shaped as every command's result is in TypeScript, so
+ *  the UI reads it the same way.
+ */
+export type PreviewAnswer_Serialize = { status: "ok"; data: PreviewUpdate_Serialize } | { status: "error"; error: CommandError };
+
+/**
+ *  The preview an editor asks for: the sections shown as read, or every one in full, as a change
+ *  from the preview it holds (`base`; none: the whole prompt).
+ */
+export type PreviewQuery = PreviewQuery_Serialize | PreviewQuery_Deserialize;
+
+/**
+ *  The preview an editor asks for: the sections shown as read, or every one in full, as a change
+ *  from the preview it holds (`base`; none: the whole prompt).
+ */
+export type PreviewQuery_Deserialize = {
+	/**  The paths of the summarized sections shown as read. */
+	expand: string[],
+	/**  Every section in full. */
+	expand_all: boolean,
+	/**  The serial of the preview the editor holds. */
+	base?: number | null,
+};
+
+/**
+ *  The preview an editor asks for: the sections shown as read, or every one in full, as a change
+ *  from the preview it holds (`base`; none: the whole prompt).
+ */
+export type PreviewQuery_Serialize = {
+	/**  The paths of the summarized sections shown as read. */
+	expand: string[],
+	/**  Every section in full. */
+	expand_all: boolean,
+	/**  The serial of the preview the editor holds. */
+	base: number | null,
 };
 
 /**

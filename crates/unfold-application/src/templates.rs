@@ -20,6 +20,19 @@ pub type Templates = Documents<EditorDocument>;
 /// The example "Open an example" offers, built in so it works wherever the app is installed.
 const EXAMPLE_TEMPLATE: &str = include_str!("../../../examples/task-executor.unfold.json");
 
+/// The preview an editor asks for: the sections shown as read, or every one in full, as a change
+/// from the preview it holds (`base`; none: the whole prompt).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PreviewQuery {
+    /// The paths of the summarized sections shown as read.
+    pub expand: Vec<String>,
+    /// Every section in full.
+    pub expand_all: bool,
+    /// The serial of the preview the editor holds.
+    pub base: Option<u32>,
+}
+
 /// Tools read from a pasted or opened tool list, ready to attach.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -67,6 +80,26 @@ impl Templates {
             let document = documents.get_mut(id)?;
             let change = document.apply(edit, group).map_err(invalid_edit)?;
             Ok(document.update(id, change))
+        })
+    }
+
+    /// Applies an edit and renders the edited document's preview, as [`Templates::apply`] and
+    /// [`Templates::preview`] in a row but under one lock, so nothing comes between them: a
+    /// keystroke is then one call from the editor. A preview that fails (a placeholder without a
+    /// value) does not undo the edit: it comes back as the second result.
+    pub fn apply_and_preview(
+        &self,
+        id: u32,
+        edit: TemplateEdit,
+        group: Option<String>,
+        preview: &PreviewQuery,
+    ) -> AppResult<(DocumentUpdate, AppResult<PreviewUpdate>)> {
+        self.with(|documents| {
+            let document = documents.get_mut(id)?;
+            let change = document.apply(edit, group).map_err(invalid_edit)?;
+            let update = document.update(id, change);
+            let shown = document.preview_since(&preview.expand, preview.expand_all, preview.base);
+            Ok((update, shown.map_err(invalid_template)))
         })
     }
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use unfold_application::recovery::{self, Recovery};
-use unfold_application::templates::{example_template, Templates};
+use unfold_application::templates::{example_template, PreviewQuery, Templates};
 use unfold_application::ErrorCode;
 use unfold_documents::{Template, Tool, Visibility};
 use unfold_editing::template_edit::{SectionFields, TemplateEdit, ToolOwner};
@@ -56,6 +56,36 @@ fn toggling_a_section_to_full_offers_its_tools_and_saves() {
     assert!(undone.status.dirty && undone.status.can_redo);
     let TemplateChange::SectionFields { path, fields } = undone.change else { panic!("{:?}", undone.change) };
     assert_eq!((path.as_str(), fields.visibility), ("context", Visibility::Summary));
+}
+
+#[test]
+fn an_edit_answers_with_the_preview_of_the_edited_document_even_one_that_does_not_render() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let templates = Templates::default();
+    let id = templates.open(&example_copy(&dir)).expect("opens").status.id;
+    let held = templates.preview(id, &[], false, None).expect("renders");
+    let query = PreviewQuery { base: Some(held.serial), ..PreviewQuery::default() };
+
+    let (update, preview) = templates.apply_and_preview(id, make_full("context"), None, &query).expect("applies");
+    assert!(update.status.dirty && update.status.can_undo);
+    let preview = preview.expect("renders");
+    assert_eq!(tool_names(&preview), ["lookup", "search", "cite", "read_section"]);
+    assert_eq!(preview.prompt.base, Some(held.serial), "a change from the preview held");
+    assert!(preview.prompt.parts.iter().any(|part| part.contains("Docs for Acme.")), "{:?}", preview.prompt.parts);
+
+    let mut unknown_param = make_full("context");
+    let TemplateEdit::SetSectionFields { fields, .. } = &mut unknown_param else { unreachable!() };
+    fields.template = "Docs for ${nobody}.".to_owned();
+    let (update, preview) =
+        templates.apply_and_preview(id, unknown_param, None, &PreviewQuery::default()).expect("the edit is made");
+    assert!(update.status.can_undo);
+    let error = preview.expect_err("a placeholder without a value does not render");
+    assert_eq!(error.code, ErrorCode::InvalidTemplate);
+    assert!(error.message.contains("nobody"), "{}", error.message);
+
+    let rename = TemplateEdit::RenameSection { path: "nowhere".to_owned(), key: "x".to_owned() };
+    let refused = templates.apply_and_preview(id, rename, None, &PreviewQuery::default()).expect_err("no such section");
+    assert_eq!(refused.code, ErrorCode::InvalidEdit);
 }
 
 #[test]

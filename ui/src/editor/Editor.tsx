@@ -88,10 +88,6 @@ export function Editor({
     setTab("sources");
   };
 
-  useEffect(() => {
-    void store.refreshPreview();
-  }, [store]);
-
   const onTreeKey = (action: TreeKeyAction) => {
     if (action === "select_previous") store.selectAdjacent(-1);
     else if (action === "select_next") store.selectAdjacent(1);

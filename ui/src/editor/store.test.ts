@@ -12,8 +12,14 @@ import { newSection } from "./structure";
 
 async function opened(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const store = new EditorStore(platform, platform.view());
-  await store.refreshPreview();
+  await previewAsked(store);
   return { platform, store };
+}
+
+/** Lets the preview the store asked for when it was made answer. */
+async function previewAsked(store: EditorStore): Promise<void> {
+  for (let i = 0; i < 50 && store.getState().preview.kind === "loading"; i++) await Promise.resolve();
+  expect(store.getState().preview.kind).not.toBe("loading");
 }
 
 function shownTools(store: EditorStore): string[] {
@@ -27,7 +33,7 @@ async function settle(): Promise<void> {
 }
 
 describe("EditorStore", () => {
-  it("starts on the first section with the document's preview", async () => {
+  it("starts on the first section and asks for the document's preview at once", async () => {
     const { store } = await opened();
     const state = store.getState();
     expect(state.selected).toBe("task");
@@ -205,13 +211,16 @@ describe("EditorStore", () => {
     const platform = new FakePlatform();
     const answers: ((outcome: Outcome<PreviewUpdate>) => void)[] = [];
     platform.previewDocument = () => new Promise((resolve) => answers.push(resolve));
+    // The store asks once when it is made (answers[0]), then twice more.
     const store = new EditorStore(platform, platform.view());
     const first = store.refreshPreview();
     const second = store.refreshPreview();
-    answers[1]?.(whole(2, "new"));
+    answers[2]?.(whole(3, "new"));
     await second;
-    answers[0]?.(whole(1, "old"));
+    answers[1]?.(whole(2, "old"));
     await first;
+    answers[0]?.(whole(1, "oldest"));
+    await settle();
     expect(markdown(store)).toBe("new");
   });
 
@@ -230,7 +239,7 @@ describe("EditorStore", () => {
       return Promise.resolve(answers.shift() ?? whole(9, "unexpected"));
     };
     const store = new EditorStore(platform, platform.view());
-    await store.refreshPreview();
+    await previewAsked(store);
     const kept = store.getState().preview;
     await store.refreshPreview();
     expect(markdown(store)).toBe("## A\n## B!\n");
@@ -239,6 +248,48 @@ describe("EditorStore", () => {
     await store.refreshPreview();
     expect(asked).toEqual([null, 1, 2, null]);
     expect(markdown(store)).toBe("## C\n");
+  });
+
+  it("gets a keystroke's preview with the edit, in one call", async () => {
+    const { platform, store } = await opened();
+    const previewsBefore = platform.argsOf("previewDocument").length;
+    await store.setField("task", "template", "Do ${objective} now");
+    await settle();
+    expect(platform.argsOf("editAndPreview")).toHaveLength(1);
+    expect(platform.argsOf("previewDocument")).toHaveLength(previewsBefore + 1);
+    expect(markdown(store)).toContain("Do ${objective} now");
+  });
+
+  it("asks for the preview again when an edit moved a section shown as read", async () => {
+    const { platform, store } = await opened();
+    store.setRead("style", true);
+    await settle();
+    expect(markdown(store)).not.toContain("A style guide.");
+    await store.rename("style", "voice");
+    await settle();
+    // The preview that came with the rename still read `style`; the one shown reads nothing.
+    expect(platform.argsOf("previewDocument").at(-1)?.slice(1, 2)).toEqual([[]]);
+    expect(markdown(store)).toContain("A style guide.");
+  });
+
+  it("shows a preview asked for while an edit was on its way, not the edit's older one", async () => {
+    const { platform, store } = await opened();
+    const editAndPreview = platform.editAndPreview.bind(platform);
+    let release = () => {};
+    platform.editAndPreview = async (...args) => {
+      const answer = await editAndPreview(...args);
+      await new Promise<void>((resolve) => (release = resolve));
+      return answer;
+    };
+    const editing = store.setField("task", "title", "Job");
+    await settle();
+    store.setRead("style", true);
+    await settle();
+    release();
+    await editing;
+    await settle();
+    expect(markdown(store)).toContain("## Job");
+    expect(markdown(store)).not.toContain("A style guide.");
   });
 
   it("notifies subscribers until they unsubscribe", async () => {

@@ -31,8 +31,11 @@ import {
   type CommandError,
   type DocumentUpdate_Serialize,
   type DocumentView_Serialize,
+  type EditedWithPreview_Serialize,
   type ExportRequest_Deserialize,
   type ImportedToolsDto_Serialize,
+  type PreviewAnswer_Serialize,
+  type PreviewQuery_Deserialize,
   type PreviewUpdate_Serialize,
   type Section_Serialize,
   type SectionFields_Deserialize,
@@ -84,6 +87,10 @@ export type DocumentUpdate = DocumentUpdate_Serialize;
 export type TemplateChange = TemplateChange_Serialize;
 /** The preview as a change from the one the UI holds (its prompt in parts cut before headings). */
 export type PreviewUpdate = PreviewUpdate_Serialize;
+/** The preview the editor asks for: the sections read, or all in full, as a change from the one held. */
+export type PreviewQuery = PreviewQuery_Deserialize;
+/** An edit's answer that brings the edited document's preview along (or why it does not render). */
+export type EditedWithPreview = EditedWithPreview_Serialize;
 /** A template as the backend sends it. */
 export type Template = Template_Serialize;
 /** One section of a template as the backend sends it. */
@@ -210,6 +217,8 @@ type PlainCommandName = {
  *   scenario with problems is refused.
  * - `previewDocument`: `expand` names the sections read, `expandAll` reads every one; `base` is the
  *   serial of the preview the UI holds (none: the whole prompt).
+ * - `editAndPreview`: `applyEdit` then `previewDocument` in one call; a refused edit previews nothing,
+ *   and a preview that fails leaves the edit made (`previewOutcome` reads its answer).
  * - `importTools`: nothing is attached; `invalid_tools` lists each problem at its place in the text.
  * - `checkTool`: `index` is the tool's position among `owner`'s tools, `null` for a new tool.
  * - `cancelComparison`: the comparison then fails as `cancelled`.
@@ -306,6 +315,11 @@ async function call<T>(run: () => Promise<CommandResult<T>>): Promise<Outcome<T>
   } catch (cause) {
     return ipcFailed(cause);
   }
+}
+
+/** The preview `editAndPreview` brought along, as an `Outcome` like every command's answer. */
+export function previewOutcome(answer: PreviewAnswer_Serialize): Outcome<PreviewUpdate> {
+  return answer.status === "ok" ? { ok: true, value: answer.data } : { ok: false, error: answer.error };
 }
 
 /** Awaits a generated command that cannot fail (it has no result); only the call itself can. */

@@ -18,12 +18,14 @@ import type {
   ComparisonSettings,
   DocumentUpdate,
   DocumentView,
+  EditedWithPreview,
   ExportRequest,
   FilePurpose,
   ImportedTools,
   Outcome,
   Platform,
   PlatformError,
+  PreviewQuery,
   PreviewUpdate,
   ProblemView,
   Lane,
@@ -250,6 +252,23 @@ export class FakePlatform implements Platform {
       return Promise.resolve({ ok: false, error: { code: "unreadable_file", message, problems: [] } });
     }
     return Promise.resolve(this.load(structuredClone(found), path, false));
+  }
+
+  /** `applyEdit` then, when the edit is made, `previewDocument` (each recorded too, under its own name). */
+  async editAndPreview(
+    id: number,
+    edit: TemplateEdit,
+    group: string | null,
+    preview: PreviewQuery,
+  ): Promise<Outcome<EditedWithPreview>> {
+    this.record("editAndPreview", id, edit, group, preview);
+    const update = await this.applyEdit(id, edit, group);
+    if (!update.ok) return update;
+    const shown = await this.previewDocument(id, preview.expand, preview.expand_all, preview.base ?? null);
+    if (shown.ok) return { ok: true, value: { update: update.value, preview: { status: "ok", data: shown.value } } };
+    // A call that failed as a whole (a failure a test injected) fails the whole answer, as in the app.
+    if (shown.error.code === "ipc_failed") return { ok: false, error: shown.error };
+    return { ok: true, value: { update: update.value, preview: { status: "error", error: shown.error } } };
   }
 
   applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentUpdate>> {
