@@ -14,9 +14,64 @@ use std::sync::{Mutex, PoisonError};
 use crate::provider::{Message, ModelResponse, ToolCall};
 use unfold_documents::tool::OfferedTool;
 
-/// Tokens of a text.
+/// Tokens of a text; a long one is counted in parts on every core.
 pub fn count_text(text: &str) -> u64 {
-    unfold_tokenizer::count(text) as u64
+    let parts = if text.len() < COUNTED_IN_PARTS_FROM {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |cores| cores.get().min(MOST_PARTS))
+    };
+    count_in_parts(text, parts)
+}
+
+/// Texts this long and longer are counted in parts, one per core: the prompt of a 10,000-section
+/// template (1.1 MB) takes about 20 ms to tokenize on one core; for a few kilobytes a thread's start
+/// costs more than it saves.
+const COUNTED_IN_PARTS_FROM: usize = 64 * 1024;
+/// Beyond this many parts, memory bandwidth rather than cores bounds the count.
+const MOST_PARTS: usize = 8;
+
+/// Tokens of `text` counted in up to `parts` parts of about equal length, each on its own thread:
+/// the same count as the whole text's, since the parts are cut where [`ChunkedCount`] cuts its
+/// pieces (a cut the tokenizer always makes).
+pub fn count_in_parts(text: &str, parts: usize) -> u64 {
+    let cuts = part_cuts(text, parts);
+    let count = |range: Range<usize>| unfold_tokenizer::count(&text[range]) as u64;
+    if cuts.len() == 2 {
+        return count(0..text.len());
+    }
+    std::thread::scope(|scope| {
+        let others: Vec<_> = cuts[1..].windows(2).map(|w| scope.spawn(move || count(w[0]..w[1]))).collect();
+        // A thread that panicked panicked in the tokenizer: let it panic here as counting on one
+        // thread would.
+        count(cuts[0]..cuts[1])
+            + others.into_iter().map(|part| part.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).sum::<u64>()
+    })
+}
+
+/// Where `text` is cut into up to `parts` parts: 0, then the first piece boundary (see
+/// [`piece_ranges`]) at or after each `k / parts` of its length, then its length.
+fn part_cuts(text: &str, parts: usize) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut cuts = vec![0];
+    for k in 1..parts.max(1) {
+        let from = (text.len() * k / parts).max(*cuts.last().unwrap_or(&0) + 1);
+        let next = memchr::memchr_iter(b'\n', bytes.get(from.saturating_sub(1)..).unwrap_or_default())
+            .map(|newline| from.saturating_sub(1) + newline + 1)
+            .find(|&cut| is_piece_cut(bytes, cut));
+        match next {
+            Some(cut) if cut < text.len() => cuts.push(cut),
+            _ => break,
+        }
+    }
+    cuts.push(text.len());
+    cuts
+}
+
+/// Whether the tokenizer always starts a piece at byte `cut` of `bytes`: right after a `\n`, on
+/// an ASCII character other than white space and `/` (see [`ChunkedCount`]).
+fn is_piece_cut(bytes: &[u8], cut: usize) -> bool {
+    cut > 0 && bytes[cut - 1] == b'\n' && bytes.get(cut).is_some_and(|&b| b.is_ascii_graphic() && b != b'/')
 }
 
 /// Tokens of a tool list, as the JSON array of OpenAI chat tool objects.
@@ -181,9 +236,7 @@ fn common_suffix_len(a: &[u8], b: &[u8]) -> usize {
 /// character other than white space and `/`.
 fn piece_ranges(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     let bytes = text.as_bytes();
-    let cuts = memchr::memchr_iter(b'\n', bytes)
-        .map(|newline| newline + 1)
-        .filter(|&cut| bytes.get(cut).is_some_and(|&b| b.is_ascii_graphic() && b != b'/'));
+    let cuts = memchr::memchr_iter(b'\n', bytes).map(|newline| newline + 1).filter(|&cut| is_piece_cut(bytes, cut));
     let mut start = 0;
     cuts.chain(std::iter::once(text.len())).filter_map(move |end| {
         let range = start..end;
@@ -245,7 +298,7 @@ impl Clone for PromptTokenCache {
 
 #[cfg(test)]
 mod tests {
-    use super::{common_prefix_len, common_suffix_len, COMPARED_AT_ONCE};
+    use super::{common_prefix_len, common_suffix_len, count_in_parts, part_cuts, COMPARED_AT_ONCE};
 
     #[test]
     fn shared_starts_and_ends_are_measured_to_the_byte() {
@@ -268,5 +321,26 @@ mod tests {
         let shorter = &base[..base.len() - COMPARED_AT_ONCE];
         assert_eq!(common_prefix_len(&base, shorter), shorter.len());
         assert_eq!(common_suffix_len(&base, &base[COMPARED_AT_ONCE..]), base.len() - COMPARED_AT_ONCE);
+    }
+
+    #[test]
+    fn a_long_text_is_cut_into_parts_of_about_equal_length_at_piece_boundaries() {
+        let text = "## Heading\nA body line.\n\n".repeat(1000);
+        let cuts = part_cuts(&text, 4);
+        assert_eq!(cuts.len(), 5, "{cuts:?}");
+        assert_eq!((cuts[0], cuts[4]), (0, text.len()));
+        for (k, cut) in cuts[1..4].iter().enumerate() {
+            assert!(text[*cut..].starts_with("## Heading") || text[*cut..].starts_with("A body"), "at {cut}");
+            assert!(cut.abs_diff(text.len() * (k + 1) / 4) < 30, "{cut} is near a quarter");
+        }
+        assert_eq!(count_in_parts(&text, 4), unfold_tokenizer::count(&text) as u64);
+    }
+
+    #[test]
+    fn a_text_with_no_boundary_is_counted_whole() {
+        let text = "word ".repeat(1000);
+        assert_eq!(part_cuts(&text, 4), [0, text.len()]);
+        assert_eq!(part_cuts("", 3), [0, 0]);
+        assert_eq!(count_in_parts("", 3), 0);
     }
 }

@@ -257,6 +257,21 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(config(128))]
+
+    #[test]
+    fn counting_in_parts_on_several_threads_counts_what_the_whole_text_counts(
+        lines in prompt_text(),
+        copies in 1..40usize,
+        parts in 1..6usize,
+    ) {
+        let text = lines.repeat(copies);
+        let whole = unfold_tokenizer::count(&text) as u64;
+        prop_assert_eq!(tokens::count_in_parts(&text, parts), whole, "{} parts of {:?}", parts, text);
+    }
+}
+
+proptest! {
     #![proptest_config(config(48))]
 
     #[test]
