@@ -34,7 +34,6 @@ import {
   type EditedWithPreview_Serialize,
   type ExportRequest_Deserialize,
   type ImportedToolsDto_Serialize,
-  type PreviewAnswer_Serialize,
   type PreviewQuery_Deserialize,
   type PreviewUpdate_Serialize,
   type Section_Serialize,
@@ -218,7 +217,7 @@ type PlainCommandName = {
  * - `previewDocument`: `expand` names the sections read, `expandAll` reads every one; `base` is the
  *   serial of the preview the UI holds (none: the whole prompt).
  * - `editAndPreview`: `applyEdit` then `previewDocument` in one call; a refused edit previews nothing,
- *   and a preview that fails leaves the edit made (`previewOutcome` reads its answer).
+ *   and a preview that fails leaves the edit made (`outcomeOf` reads its answer).
  * - `importTools`: nothing is attached; `invalid_tools` lists each problem at its place in the text.
  * - `checkTool`: `index` is the tool's position among `owner`'s tools, `null` for a new tool.
  * - `cancelComparison`: the comparison then fails as `cancelled`.
@@ -304,22 +303,24 @@ function ipcFailed(cause: unknown): { ok: false; error: PlatformError } {
   return { ok: false, error: { code: "ipc_failed", message } };
 }
 
+/**
+ * A command's typed result as an `Outcome`: what `call` answers, and how the UI reads a result
+ * nested in an answer (the preview `editAndPreview` brings along).
+ */
+export function outcomeOf<T>(result: CommandResult<T>): Outcome<T> {
+  if (result.status === "ok") return { ok: true, value: result.data };
+  // Framework-level failures (unknown command, ACL denial) reject with a bare string.
+  const error: unknown = result.error;
+  return isCommandError(error) ? { ok: false, error } : ipcFailed(error);
+}
+
 /** Awaits a generated command that returns a typed result; never throws. */
 async function call<T>(run: () => Promise<CommandResult<T>>): Promise<Outcome<T>> {
   try {
-    const result = await run();
-    if (result.status === "ok") return { ok: true, value: result.data };
-    // Framework-level failures (unknown command, ACL denial) reject with a bare string.
-    const error: unknown = result.error;
-    return isCommandError(error) ? { ok: false, error } : ipcFailed(error);
+    return outcomeOf(await run());
   } catch (cause) {
     return ipcFailed(cause);
   }
-}
-
-/** The preview `editAndPreview` brought along, as an `Outcome` like every command's answer. */
-export function previewOutcome(answer: PreviewAnswer_Serialize): Outcome<PreviewUpdate> {
-  return answer.status === "ok" ? { ok: true, value: answer.data } : { ok: false, error: answer.error };
 }
 
 /** Awaits a generated command that cannot fail (it has no result); only the call itself can. */
