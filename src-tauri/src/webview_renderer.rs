@@ -4,9 +4,9 @@
 //! GL into buffers it shares with the app's process. Without a GPU (no DRM render node: a virtual
 //! machine, a container, Xvfb in CI) that GL is Mesa's software rasterizer, and every frame is drawn
 //! and then read back on the CPU. There the shared-memory renderer is much faster: on a 2-core
-//! machine without a GPU it took the app's start to the preview from 0.9 s to 0.67 s and a keystroke
-//! on 5,000 sections from 62 ms to 31 ms (p50). With a GPU the DMA-BUF renderer is the faster one,
-//! so it stays. A `WEBKIT_DISABLE_DMABUF_RENDERER` the user set, to either value, always wins.
+//! machine without a GPU it took a keystroke on 5,000 sections to the preview from 58 / 122 ms to
+//! 31 / 75 ms (p50 / p99, one run of the same binary). With a GPU the DMA-BUF renderer is the
+//! faster one, so it stays. A `WEBKIT_DISABLE_DMABUF_RENDERER` the user set, to either value, always wins.
 
 use std::ffi::OsStr;
 use std::path::Path;

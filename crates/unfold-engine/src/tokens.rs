@@ -9,19 +9,22 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::provider::{Message, ModelResponse, ToolCall};
 use unfold_documents::tool::OfferedTool;
 
 /// Tokens of a text; a long one is counted in parts on every core.
 pub fn count_text(text: &str) -> u64 {
-    let parts = if text.len() < COUNTED_IN_PARTS_FROM {
-        1
-    } else {
-        std::thread::available_parallelism().map_or(1, |cores| cores.get().min(MOST_PARTS))
-    };
+    let parts = if text.len() < COUNTED_IN_PARTS_FROM { 1 } else { cores() };
     count_in_parts(text, parts)
+}
+
+/// The cores a count may use, up to [`MOST_PARTS`]; asked once per process, since on Linux the
+/// answer reads the cgroup's files.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |cores| cores.get().min(MOST_PARTS)))
 }
 
 /// Texts this long and longer are counted in parts, one per core: the prompt of a 10,000-section
@@ -55,13 +58,13 @@ fn part_cuts(text: &str, parts: usize) -> Vec<usize> {
     let bytes = text.as_bytes();
     let mut cuts = vec![0];
     for k in 1..parts.max(1) {
-        let from = (text.len() * k / parts).max(*cuts.last().unwrap_or(&0) + 1);
-        let next = memchr::memchr_iter(b'\n', bytes.get(from.saturating_sub(1)..).unwrap_or_default())
-            .map(|newline| from.saturating_sub(1) + newline + 1)
-            .find(|&cut| is_piece_cut(bytes, cut));
-        match next {
-            Some(cut) if cut < text.len() => cuts.push(cut),
-            _ => break,
+        // At least one past the last cut, and at most the text's length: a newline found from
+        // `from - 1` on makes a cut at `from` or later.
+        let from = (text.len() * k / parts).max(cuts[cuts.len() - 1] + 1);
+        let mut newlines = memchr::memchr_iter(b'\n', &bytes[from - 1..]).map(|newline| from + newline);
+        match newlines.find(|&cut| is_piece_cut(bytes, cut)) {
+            Some(cut) => cuts.push(cut),
+            None => break,
         }
     }
     cuts.push(text.len());
