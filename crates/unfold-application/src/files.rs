@@ -19,14 +19,13 @@ pub fn validate_file(path: &Path) -> AppResult<&'static str> {
     let bytes = document::read_document_bytes(path)?;
     let name = path.to_string_lossy();
     let by_name = if name.ends_with(".scenario.json") { DocumentKind::Scenario } else { DocumentKind::Template };
-    let value = document::parse_json(&bytes).map_err(|e| invalid(by_name)(e.in_file(path)))?;
-    let declared = value.get("kind").and_then(serde_json::Value::as_str);
+    let declared = document::declared_kind(&bytes).map_err(|e| invalid(by_name)(e.in_file(path)))?;
     // Suites are files the command line runs, not documents the editor opens.
-    if declared == Some(SUITE_KIND) || (declared.is_none() && name.ends_with(".suite.json")) {
+    if declared.as_deref() == Some(SUITE_KIND) || (declared.is_none() && name.ends_with(".suite.json")) {
         Suite::from_json(&bytes).map_err(|e| AppError::invalid_as(ErrorCode::InvalidRequest)(e.in_file(path)))?;
         return Ok(SUITE_KIND);
     }
-    let kind = document::declared_kind(&value).unwrap_or(by_name);
+    let kind = declared.as_deref().and_then(DocumentKind::of_tag).unwrap_or(by_name);
     let checked = match kind {
         DocumentKind::Template => Template::from_json(&bytes).map(drop),
         DocumentKind::Scenario => Scenario::from_json(&bytes).map(drop),

@@ -16,7 +16,7 @@ use crate::error::{Problem, Result};
 use crate::schema::DocumentSchema;
 use crate::source::ToolSource;
 use crate::substitution;
-use crate::tool::{check_parameters_schema, reserved_name_problem, Tool};
+use crate::tool::{check_parameters_schema, is_tool_name, reserved_name_problem, Tool};
 
 /// Sections nest at most this deep (top level is depth 1).
 pub const MAX_SECTION_DEPTH: usize = 64;
@@ -199,14 +199,19 @@ impl Template {
 
     /// Parses and validates a template from JSON text; reports every problem with its JSON pointer.
     pub fn from_json(bytes: &[u8]) -> Result<Template> {
-        document::parse_versioned(bytes, DocumentKind::Template.tag(), Template::schema(), Template::problems)
+        Template::parse(bytes, Template::problems)
     }
 
     /// Parses a template that the editor held, as a recovery entry keeps it: the size, depth and
     /// schema checks apply, but not the semantic ones, so work in progress with problems (a bad
     /// placeholder, a duplicate key) comes back as it was and shows its problems in the editor.
     pub fn from_json_with_problems(bytes: &[u8]) -> Result<Template> {
-        document::parse_versioned(bytes, DocumentKind::Template.tag(), Template::schema(), |_: &Template| Vec::new())
+        Template::parse(bytes, |_| Vec::new())
+    }
+
+    fn parse(bytes: &[u8], semantic: impl FnOnce(&Template) -> Vec<Problem>) -> Result<Template> {
+        let tag = DocumentKind::Template.tag();
+        document::parse_versioned_typed_first(bytes, tag, Template::schema, Template::passes_schema, semantic)
     }
 
     /// The problems opening the template's saved text would report: exactly those of
@@ -227,26 +232,60 @@ impl Template {
         outcome.err().map(|error| error.problems().to_vec()).unwrap_or_default()
     }
 
+    /// Whether the template's saved text passes its JSON Schema, as far as the Rust types leave
+    /// it open: the constants, a non-empty key, the patterns of parameter names, section keys and
+    /// tool names, and extension fields named `x-…`. Everything else the schema says (the fields,
+    /// their types, the enums' values, which fields are required, what may be `null`) is what
+    /// serde takes for these types, since the schema is generated from them. `false` is always
+    /// safe: the caller then asks the schema. Templates with sources are not looked into (their
+    /// tools come from elsewhere and are few), so they are always `false`.
+    ///
+    /// A template file is read straight into the types and, when this holds, neither built as a
+    /// JSON tree nor validated against the schema
+    /// ([`document::parse_versioned_typed_first`]); the editor tells from it that a template's
+    /// saved text would read back without writing it.
+    pub fn passes_schema(&self) -> bool {
+        // Every field is named, so that a new one has to be thought about here.
+        let Template {
+            schema_version,
+            kind,
+            ns: _,
+            key,
+            name: _,
+            disclosure: _,
+            tool_disclosure: _,
+            heading: _,
+            params,
+            tools,
+            sources,
+            sections,
+            extensions,
+        } = self;
+        *schema_version == document::SCHEMA_VERSION
+            && kind == DocumentKind::Template.tag()
+            && !key.is_empty()
+            && params.keys().all(|name| is_param_name(name))
+            && tools.iter().all(tool_passes_schema)
+            && sources.is_empty()
+            && sections.iter().all(|section| section_passes_schema(section, 1))
+            && extensions_pass_schema(extensions)
+    }
+
     /// Whether the saved text would pass the size and depth limits, the `kind` and
-    /// `schema_version` checks and the JSON Schema, and read back as this very template. The Rust
-    /// types already guarantee the schema but for what is checked here: the constants, a non-empty
-    /// key, the patterns of parameter names, section keys and tool names, extension fields named
-    /// `x-…` (which also keeps them from colliding with the known fields), and the nesting depth
-    /// and size of the text. `false` is always safe: the caller then takes the text round trip.
-    /// Only a size bound over the limit costs a serialization, to measure the size exactly.
+    /// `schema_version` checks and the JSON Schema, and read back as this very template: the
+    /// schema's rules beyond the Rust types ([`Template::passes_schema`]), then the nesting
+    /// depth and size of the text. `false` is always safe: the caller then takes the text round
+    /// trip. Only a size bound over the limit costs a serialization, to measure the size exactly.
     fn passes_document_checks(&self) -> bool {
-        self.schema_version == document::SCHEMA_VERSION
-            && self.kind == DocumentKind::Template.tag()
-            && !self.key.is_empty()
-            && self.params.keys().all(|name| is_param_name(name))
+        self.passes_schema()
             && self.saved_size_bound().is_some_and(|bound| {
                 bound <= document::MAX_DOCUMENT_BYTES
                     || document::canonical_json_len(self) <= document::MAX_DOCUMENT_BYTES
             })
     }
 
-    /// At least the length of the saved text (see [`SavedSize`]); `None` if a section key, a tool
-    /// name or an extension field's name breaks the schema, or the text would nest too deep.
+    /// At least the length of the saved text (see [`SavedSize`]); `None` if the text would nest too
+    /// deep.
     fn saved_size_bound(&self) -> Option<u64> {
         // Here and below every field is named, so that a new one has to be thought about here.
         let Template {
@@ -362,13 +401,15 @@ impl Template {
 
     /// Names of every parameter the template's texts use, in order of first use.
     pub fn used_params(&self) -> Vec<String> {
+        // Names are borrowed until the end: a large template uses the same few names thousands of
+        // times.
         let mut seen = indexmap::IndexSet::new();
         self.walk(&mut |_, section| {
             for text in std::iter::once(&section.template).chain(&section.summary) {
-                seen.extend(substitution::placeholders(text).map(str::to_owned));
+                seen.extend(substitution::placeholders(text));
             }
         });
-        seen.into_iter().collect()
+        seen.into_iter().map(str::to_owned).collect()
     }
 
     /// The problems a JSON Schema cannot express (duplicate keys and tool names, summaries, depth,
@@ -452,6 +493,40 @@ impl TemplateChecker {
     }
 }
 
+/// [`Template::passes_schema`] for a section at `depth` (the top level is 1) and its subsections;
+/// `false` below [`MAX_SECTION_DEPTH`], where the template is refused anyway, so that the
+/// recursion stays bounded for a tree the editor built.
+fn section_passes_schema(section: &Section, depth: usize) -> bool {
+    let Section { key, title: _, template: _, summary: _, visibility: _, tools, children, extensions } = section;
+    depth <= MAX_SECTION_DEPTH
+        && is_section_key(key)
+        && tools.iter().all(tool_passes_schema)
+        && children.iter().all(|child| section_passes_schema(child, depth + 1))
+        && extensions_pass_schema(extensions)
+}
+
+/// [`Template::passes_schema`] for a tool.
+fn tool_passes_schema(tool: &Tool) -> bool {
+    let Tool {
+        name,
+        description: _,
+        brief: _,
+        parameters: _,
+        kind: _,
+        categories: _,
+        requires_permission: _,
+        mock: _,
+        extensions,
+    } = tool;
+    is_tool_name(name) && extensions_pass_schema(extensions)
+}
+
+/// The schemas' `additionalProperties: false` with `patternProperties: {"^x-": true}`: the
+/// unknown fields a struct keeps must be named `x-…`.
+fn extensions_pass_schema(extensions: &Map<String, Value>) -> bool {
+    extensions.keys().all(|name| name.starts_with("x-"))
+}
+
 /// `^[_A-Za-z][_A-Za-z0-9]*$`, the schema's pattern of parameter names.
 fn is_param_name(name: &str) -> bool {
     name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
@@ -464,13 +539,10 @@ fn is_section_key(key: &str) -> bool {
     key.bytes().next().is_some_and(allowed) && key.bytes().all(|b| allowed(b) || b == b'_' || b == b'-')
 }
 
-/// The size bound of a section whose object is at JSON nesting `depth`, or `None` if its key or
-/// extensions break the schema or it nests too deep.
+/// The size bound of a section whose object is at JSON nesting `depth`, or `None` if it nests too
+/// deep.
 fn section_size(section: &Section, depth: usize) -> Option<u64> {
     let Section { key, title, template, summary, visibility: _, tools, children, extensions } = section;
-    if !is_section_key(key) {
-        return None;
-    }
     let values = [
         SavedSize::string(key),
         SavedSize::string(title),
@@ -483,16 +555,11 @@ fn section_size(section: &Section, depth: usize) -> Option<u64> {
     SavedSize::record(depth, &values, extensions)
 }
 
-/// The size bound of a tool whose object is at JSON nesting `depth`, or `None` if its name
-/// (`^[A-Za-z0-9_-]{1,64}$`) or extensions break the schema or it nests too deep.
+/// The size bound of a tool whose object is at JSON nesting `depth`, or `None` if it nests too
+/// deep.
 fn tool_size(tool: &Tool, depth: usize) -> Option<u64> {
     let Tool { name, description, brief, parameters, kind: _, categories, requires_permission: _, mock, extensions } =
         tool;
-    let name_ok = (1..=crate::tool::MAX_TOOL_NAME_LEN).contains(&name.len())
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !name_ok {
-        return None;
-    }
     let no_extensions = Map::new();
     let mock = match mock {
         Some(crate::tool::ScriptedResult::Result(value)) => {
@@ -554,9 +621,6 @@ impl SavedSize {
         let known: u64 = values.iter().map(|value| Self::separators(depth) + Self::FIELD_NAME + value).sum();
         let mut size = Self::brackets(depth)? + known;
         for (name, value) in extensions {
-            if !name.starts_with("x-") {
-                return None;
-            }
             size += Self::separators(depth) + Self::string(name) + Self::value(value, depth)?;
         }
         Some(size)

@@ -79,11 +79,15 @@ pub enum ScriptedResult {
 /// The longest tool name.
 pub const MAX_TOOL_NAME_LEN: usize = 64;
 
+/// `^[A-Za-z0-9_-]{1,64}$`, the schema's pattern of tool names.
+pub fn is_tool_name(name: &str) -> bool {
+    (1..=MAX_TOOL_NAME_LEN).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 /// Why `name` cannot name a tool of a template: not `^[A-Za-z0-9_-]{1,64}$`, or a builtin's name.
 pub fn tool_name_problem(name: &str) -> Option<String> {
-    let valid = (1..=MAX_TOOL_NAME_LEN).contains(&name.len())
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !valid {
+    if !is_tool_name(name) {
         let mut shown: String = name.chars().take(MAX_TOOL_NAME_LEN + 8).collect();
         if shown.len() < name.len() {
             shown.push('…');
