@@ -23,10 +23,16 @@ pub(crate) enum CharClass {
 }
 
 impl CharClass {
+    #[inline]
     pub(crate) fn of(c: char) -> CharClass {
         if c.is_ascii() {
-            return ASCII_CLASSES[c as usize];
+            ASCII_CLASSES[c as usize]
+        } else {
+            CharClass::of_non_ascii(c)
         }
+    }
+
+    fn of_non_ascii(c: char) -> CharClass {
         let code = c as u32;
         let after = CLASS_RANGES.partition_point(|&(start, _, _)| start <= code);
         match after.checked_sub(1).map(|index| CLASS_RANGES[index]) {
