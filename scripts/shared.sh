@@ -1,12 +1,14 @@
 # Sourced by the scripts in this folder: installs what building and running the desktop app needs
-# (the list of Debian packages for Tauri, see the shared setup notes) and what the test LLM servers
-# need (python3-venv for fakellm and llama-server's build tools; dbus-daemon and gnome-keyring for
-# the keychain tests), checks for tools, and runs timed steps.
+# (the list of Debian packages for Tauri, see the shared setup notes, and the system SQLite the run
+# history uses) and what the test LLM servers need (python3-venv for fakellm and llama-server's
+# build tools; dbus-daemon and gnome-keyring for the keychain tests), checks for tools, and runs
+# timed steps.
 
 # Installs the missing system packages (apt-get, as root or through sudo); instant when all are there.
 ensure_app_system_packages() {
   local packages=(
-    build-essential pkg-config file curl wget libssl-dev python3 python3-venv dbus-daemon gnome-keyring
+    build-essential pkg-config file curl wget libssl-dev libsqlite3-dev python3 python3-venv
+    dbus-daemon gnome-keyring
     libwebkit2gtk-4.1-dev libxdo-dev libayatana-appindicator3-dev librsvg2-dev
     xvfb xauth webkit2gtk-driver
   )

@@ -22,12 +22,12 @@ describe("the installed package", () => {
     assert.equal(APP, "/usr/bin/unfold-app", "UNFOLD_APP is the installed app");
   });
 
-  it("declares its name, the workspace's version and the libraries the webview needs", () => {
+  it("declares its name, the workspace's version and the libraries the webview and the run history need", () => {
     const version = readFileSync(`${ROOT}/Cargo.toml`, "utf8").match(/^version = "(.+)"$/m)[1];
     assert.equal(field("Version"), version);
     assert.equal(field("Architecture"), "amd64");
     const depends = field("Depends");
-    for (const library of ["libwebkit2gtk-4.1-0", "libgtk-3-0"]) assert.match(depends, new RegExp(library));
+    for (const library of ["libwebkit2gtk-4.1-0", "libgtk-3-0", "libsqlite3-0"]) assert.match(depends, new RegExp(library));
     const status = run("dpkg-query", ["--show", "--showformat=${Status}", field("Package")]);
     assert.equal(status, "install ok installed");
   });
