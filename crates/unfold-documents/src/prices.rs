@@ -152,7 +152,7 @@ impl Prices {
     /// The JSON Schema of prices files, as checked in at `schema/unfold.prices.schema.json`.
     pub fn schema() -> &'static DocumentSchema {
         static SCHEMA: OnceLock<DocumentSchema> = OnceLock::new();
-        SCHEMA.get_or_init(|| DocumentSchema::generate::<Prices>("https://unfold.dev/schema/unfold.prices.schema.json"))
+        SCHEMA.get_or_init(|| DocumentSchema::checked_in(include_str!("../../../schema/unfold.prices.schema.json")))
     }
 
     /// The prices Unfold ships.

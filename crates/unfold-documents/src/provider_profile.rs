@@ -173,9 +173,7 @@ impl ProviderProfiles {
     /// The JSON Schema of provider profile files, as checked in at `schema/unfold.providers.schema.json`.
     pub fn schema() -> &'static DocumentSchema {
         static SCHEMA: OnceLock<DocumentSchema> = OnceLock::new();
-        SCHEMA.get_or_init(|| {
-            DocumentSchema::generate::<ProviderProfiles>("https://unfold.dev/schema/unfold.providers.schema.json")
-        })
+        SCHEMA.get_or_init(|| DocumentSchema::checked_in(include_str!("../../../schema/unfold.providers.schema.json")))
     }
 
     /// Reads and checks a profile file; every problem names the file and its place.

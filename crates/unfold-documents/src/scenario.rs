@@ -125,9 +125,7 @@ impl Scenario {
     /// The JSON Schema of `*.scenario.json` files, as checked in at `schema/unfold.scenario.schema.json`.
     pub fn schema() -> &'static DocumentSchema {
         static SCHEMA: OnceLock<DocumentSchema> = OnceLock::new();
-        SCHEMA.get_or_init(|| {
-            DocumentSchema::generate::<Scenario>("https://unfold.dev/schema/unfold.scenario.schema.json")
-        })
+        SCHEMA.get_or_init(|| DocumentSchema::checked_in(include_str!("../../../schema/unfold.scenario.schema.json")))
     }
 
     /// Parses and validates a scenario from JSON text.

@@ -1,8 +1,9 @@
-//! The JSON Schemas of Unfold's files, generated from the Rust types (schemars) so that the files
-//! under `schema/` and the validation of every loaded file can never disagree, and the problems a
-//! JSON value has against one, in the terms of the document rather than of JSON Schema. Each file
-//! type owns its [`DocumentSchema`] (`Template::schema()`, `Scenario::schema()`,
-//! `ProviderProfiles::schema()`).
+//! The JSON Schemas of Unfold's files and the problems a JSON value has against one, in the terms
+//! of the document rather than of JSON Schema. The files under `schema/` are generated from the Rust
+//! types (schemars, [`DocumentSchema::generated`]), a test holds them to the types, and the
+//! binaries validate with those very files, built in: no schema is generated at run time, and
+//! schemars is not in the binaries. Each file type owns its [`DocumentSchema`]
+//! (`Template::schema()`, `Scenario::schema()`, `ProviderProfiles::schema()`).
 
 use jsonschema::{PatternOptions, Validator};
 use serde_json::Value;
@@ -16,21 +17,36 @@ pub struct DocumentSchema {
 }
 
 impl DocumentSchema {
-    /// The schema of `T` with `id` as its `$id`, compiled.
-    pub fn generate<T: schemars::JsonSchema>(id: &str) -> DocumentSchema {
-        let mut schema = schemars::schema_for!(T).to_value();
-        if let Some(object) = schema.as_object_mut() {
-            object.insert("$id".to_owned(), Value::String(id.to_owned()));
-        }
+    /// A schema file of `schema/`, its `text` built into the binary, compiled.
+    pub fn checked_in(text: &str) -> DocumentSchema {
+        let schema: Value = match serde_json::from_str(text) {
+            Ok(schema) => schema,
+            // Our own files; the schema tests read them, so this is a programming error.
+            Err(e) => unreachable!("a checked-in document schema is not JSON: {e}"),
+        };
         let validator = match options().build(&schema) {
             Ok(validator) => validator,
-            // Our own generated schemas; the schema tests build them, so this is a programming error.
-            Err(e) => unreachable!("Unfold's own document schema does not compile: {e}"),
+            Err(e) => unreachable!("a checked-in document schema does not compile: {e}"),
         };
         DocumentSchema { schema, validator }
     }
 
-    /// The schema as JSON, as checked in under `schema/`.
+    /// The schema schemars generates from `T`, with `id` as its `$id`: what its file under
+    /// `schema/` must hold (`UNFOLD_BLESS=1 cargo test -p unfold-documents` writes it).
+    pub fn generated<T: schemars::JsonSchema>(id: &str) -> Value {
+        let mut schema = schemars::schema_for!(T).to_value();
+        if let Some(object) = schema.as_object_mut() {
+            object.insert("$id".to_owned(), Value::String(id.to_owned()));
+        }
+        schema
+    }
+
+    /// This schema's `$id`.
+    pub fn id(&self) -> &str {
+        self.schema.get("$id").and_then(Value::as_str).unwrap_or_default()
+    }
+
+    /// The schema as JSON.
     pub fn json(&self) -> &Value {
         &self.schema
     }

@@ -192,9 +192,7 @@ impl Template {
     /// The JSON Schema of `*.unfold.json` files, as checked in at `schema/unfold.template.schema.json`.
     pub fn schema() -> &'static DocumentSchema {
         static SCHEMA: OnceLock<DocumentSchema> = OnceLock::new();
-        SCHEMA.get_or_init(|| {
-            DocumentSchema::generate::<Template>("https://unfold.dev/schema/unfold.template.schema.json")
-        })
+        SCHEMA.get_or_init(|| DocumentSchema::checked_in(include_str!("../../../schema/unfold.template.schema.json")))
     }
 
     /// Parses and validates a template from JSON text; reports every problem with its JSON pointer.

@@ -296,14 +296,22 @@ fn every_pattern_of_the_documents_is_said_in_words() {
 
 #[test]
 fn checked_in_schemas_match_the_types() {
+    use unfold_documents::prices::Prices;
+    use unfold_documents::schema::DocumentSchema;
+    use unfold_documents::suite::Suite;
+    // Each type's generated schema, with the `$id` of the schema its files are validated with.
     let schemas = [
-        ("schema/unfold.template.schema.json", unfold_documents::Template::schema().json()),
-        ("schema/unfold.scenario.schema.json", unfold_documents::Scenario::schema().json()),
-        ("schema/unfold.providers.schema.json", unfold_documents::provider_profile::ProviderProfiles::schema().json()),
-        ("schema/unfold.prices.schema.json", unfold_documents::prices::Prices::schema().json()),
-        ("schema/unfold.suite.schema.json", unfold_documents::suite::Suite::schema().json()),
+        ("schema/unfold.template.schema.json", DocumentSchema::generated::<Template>(Template::schema().id())),
+        ("schema/unfold.scenario.schema.json", DocumentSchema::generated::<Scenario>(Scenario::schema().id())),
+        (
+            "schema/unfold.providers.schema.json",
+            DocumentSchema::generated::<ProviderProfiles>(ProviderProfiles::schema().id()),
+        ),
+        ("schema/unfold.prices.schema.json", DocumentSchema::generated::<Prices>(Prices::schema().id())),
+        ("schema/unfold.suite.schema.json", DocumentSchema::generated::<Suite>(Suite::schema().id())),
     ];
     for (file, schema) in schemas {
+        assert!(schema["$id"].as_str().is_some_and(|id| id.ends_with(file)), "{file}'s $id");
         let generated = unfold_documents::document::to_canonical_json(&schema);
         let path = repo(file);
         if std::env::var_os("UNFOLD_BLESS").is_some() {
