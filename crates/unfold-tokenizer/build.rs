@@ -1,6 +1,7 @@
 //! Lays out, at compile time, everything a count needs, so a process starts counting at once:
 //! o200k_base's tokens (an open-addressing table from bytes to rank and length, the bytes in the
-//! table's order, and where each block of slots starts in them), and the character classes of its
+//! table's order, where each block of slots starts in them, and the few tokens too long for a slot),
+//! and the character classes of its
 //! pre-tokenizer's pattern. Both come from the libraries today's counts were made with (tiktoken-rs'
 //! vocabulary, the regex-syntax that compiles its pattern), so the counts, and the Unicode version
 //! behind them, are exactly theirs.
@@ -22,7 +23,7 @@ fn main() {
 }
 
 fn write_vocabulary(out: &Path) {
-    use vocabulary_hash::{slot_entry, slot_rank, BLOCK_BITS, LENGTH_SHIFT, TABLE_BITS, TOKENS};
+    use vocabulary_hash::{slot_entry, slot_rank, BLOCK_BITS, LONGEST_IN_TABLE, SLOT_BYTES, TABLE_BITS, TOKENS};
     let tokenizer = tiktoken_rs::o200k_base().expect("tiktoken-rs loads o200k_base");
     let tokens: Vec<Vec<u8>> = (0..TOKENS as u32)
         .map(|rank| tokenizer.decode_bytes(&[rank]).expect("o200k_base's ranks are contiguous"))
@@ -30,8 +31,15 @@ fn write_vocabulary(out: &Path) {
     assert!(tokenizer.decode_bytes(&[TOKENS as u32]).is_err(), "o200k_base has more ordinary tokens than {TOKENS}");
     let mut table = vec![0u32; 1 << TABLE_BITS];
     let mask = table.len() - 1;
+    // The tokens too long for a slot: rank (4 bytes), length (1 byte) and bytes, one after another.
+    let mut long = Vec::new();
     for (rank, token) in tokens.iter().enumerate() {
-        assert!(rank < 1 << LENGTH_SHIFT && token.len() < 1 << (32 - LENGTH_SHIFT));
+        if token.len() > LONGEST_IN_TABLE {
+            long.extend_from_slice(&(rank as u32).to_le_bytes());
+            long.push(u8::try_from(token.len()).expect("a token is shorter than 256 bytes"));
+            long.extend_from_slice(token);
+            continue;
+        }
         let mut slot = vocabulary_hash::first_slot(token);
         let mut probes = 0;
         while table[slot] != 0 {
@@ -53,10 +61,14 @@ fn write_vocabulary(out: &Path) {
             bytes.extend_from_slice(&tokens[slot_rank(entry) as usize]);
         }
     }
-    let words = |values: &[u32]| values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
+    let mut slots: Vec<u8> = table.iter().flat_map(|entry| entry.to_le_bytes()[..SLOT_BYTES].to_vec()).collect();
+    // A slot is read as a word: one byte of padding for the last one.
+    slots.push(0);
+    let words: Vec<u8> = blocks.iter().flat_map(|v| v.to_le_bytes()).collect();
     write(&out.join("vocabulary_bytes.bin"), &bytes);
-    write(&out.join("vocabulary_table.bin"), &words(&table));
-    write(&out.join("vocabulary_blocks.bin"), &words(&blocks));
+    write(&out.join("vocabulary_table.bin"), &slots);
+    write(&out.join("vocabulary_blocks.bin"), &words);
+    write(&out.join("vocabulary_long.bin"), &long);
 }
 
 /// The pre-tokenizer's classes, from the pattern's own class syntax: each character is in at

@@ -5,13 +5,20 @@
 /// o200k_base's ordinary tokens: ranks 0 to 199,997 (its special tokens come after a gap).
 pub const TOKENS: usize = 199_998;
 
-/// Bits of the table's index: 2^18 slots (1 MB) for o200k's 199,998 tokens. At 76 % full a miss
-/// (most lookups, during merges) walks a few slots of one cache line, and each slot holds its
-/// token's length, so only a slot of the same length is compared.
+/// Bits of the table's index: 2^18 slots for o200k's 199,998 tokens. At 76 % full a miss (most
+/// lookups, during merges) walks a few slots of one cache line, and each slot holds its token's
+/// length, so only a slot of the same length is compared.
 pub const TABLE_BITS: u32 = 18;
+
+/// Bytes of a slot: the rank in the low 18 bits, the length in the 6 above (768 KB in all).
+pub const SLOT_BYTES: usize = 3;
 
 /// Where a slot keeps its token's length; the rank takes the bits below.
 pub const LENGTH_SHIFT: u32 = 18;
+
+/// The longest token the table holds, the most a slot's 6 bits of length say. The 93 longer ones
+/// (up to 128 bytes: runs of one character, mostly) are kept apart, since pieces that long are rare.
+pub const LONGEST_IN_TABLE: usize = 63;
 
 /// The tokens' bytes are laid out in slot order, and where each block of 2^4 slots starts is kept:
 /// a token starts where its block does plus the lengths of the slots before it in the block (one
@@ -21,6 +28,7 @@ pub const BLOCK_BITS: u32 = 4;
 /// A slot: the token's rank and length (never 0, since a token has bytes; 0 is an empty slot).
 #[allow(dead_code, reason = "the build script writes the slots; the crate only reads them")]
 pub fn slot_entry(rank: u32, len: usize) -> u32 {
+    assert!(rank < 1 << LENGTH_SHIFT && (1..=LONGEST_IN_TABLE).contains(&len), "rank {rank}, length {len}");
     rank | ((len as u32) << LENGTH_SHIFT)
 }
 
