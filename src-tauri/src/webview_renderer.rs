@@ -7,12 +7,19 @@
 //! machine without a GPU it took a keystroke on 5,000 sections to the preview from 58 / 122 ms to
 //! 31 / 75 ms (p50 / p99, one run of the same binary). With a GPU the DMA-BUF renderer is the
 //! faster one, so it stays. A `WEBKIT_DISABLE_DMABUF_RENDERER` the user set, to either value, always wins.
+//!
+//! Without a GPU, GTK's own GL goes too (`GDK_GL=disable`, unless the user set `GDK_GL`): GDK
+//! otherwise sets up GLX when it opens the display, to pick its visuals, which loads Mesa's software
+//! rasterizer and LLVM before the webview starts, for nothing: with shared memory the app's process
+//! draws the frames with cairo. That took about 25 ms off the start to the preview here.
 
 use std::ffi::OsStr;
 use std::path::Path;
 
 /// WebKitGTK's switch: set (to anything but `0`), frames go through shared memory instead.
 pub const DMABUF_SWITCH: &str = "WEBKIT_DISABLE_DMABUF_RENDERER";
+/// GTK 3's switches for its GL (`disable`: GDK never sets GL up).
+pub const GDK_GL_SWITCH: &str = "GDK_GL";
 /// Where Linux lists the GPUs' DRM nodes; a GPU that can render has a `renderD*` node there.
 const DRM_NODES: &str = "/dev/dri";
 
@@ -52,11 +59,20 @@ pub fn choose_for_this_machine() -> RendererChoice {
     if !cfg!(target_os = "linux") {
         return RendererChoice::NotWebKitGtk;
     }
-    let choice = choose(std::env::var_os(DMABUF_SWITCH).as_deref(), has_render_node(Path::new(DRM_NODES)));
+    let has_gpu = has_render_node(Path::new(DRM_NODES));
+    let choice = choose(std::env::var_os(DMABUF_SWITCH).as_deref(), has_gpu);
     if choice == RendererChoice::SharedMemoryWithoutGpu {
         std::env::set_var(DMABUF_SWITCH, "1");
     }
+    if gdk_gl_off(std::env::var_os(GDK_GL_SWITCH).as_deref(), has_gpu) {
+        std::env::set_var(GDK_GL_SWITCH, "disable");
+    }
     choice
+}
+
+/// Whether GTK's GL is switched off: on a machine without a GPU, unless the user set `GDK_GL`.
+pub fn gdk_gl_off(user_setting: Option<&OsStr>, has_render_node: bool) -> bool {
+    user_setting.is_none() && !has_render_node
 }
 
 #[cfg(test)]
@@ -76,6 +92,15 @@ mod tests {
     fn dmabuf_stays_with_a_gpu_and_goes_without_one() {
         assert_eq!(choose(None, true), RendererChoice::DmabufOnTheGpu);
         assert_eq!(choose(None, false), RendererChoice::SharedMemoryWithoutGpu);
+    }
+
+    #[test]
+    fn gtk_gl_goes_only_without_a_gpu_and_a_user_setting_wins() {
+        assert!(gdk_gl_off(None, false));
+        assert!(!gdk_gl_off(None, true));
+        for setting in ["disable", "always", ""] {
+            assert!(!gdk_gl_off(Some(OsStr::new(setting)), false), "{setting}");
+        }
     }
 
     #[test]
