@@ -5,10 +5,12 @@
 //   UNFOLD_APP=target/release/unfold-app node tests/e2e/measure-editor.mjs [--keys N] [--starts N] \
 //     [--json] examples/task-executor.unfold.json target/bench/bench-5000.unfold.json
 //
-// Start to preview is the app process's age (from /proc, in clock ticks) when the preview is first
-// seen, polled every few milliseconds: WebKitWebDriver's own start is not counted. The app is
-// started --starts times (default 5) per template and the median is given: one start varies by a
-// few hundred milliseconds on a busy machine. Keystroke
+// Start to preview is from the app process's start (from /proc, in clock ticks) to the frame that
+// first shows a preview, as the app marks it (`unfold:preview-drawn`, ui/src/editor/previewDrawnMark.ts):
+// WebKitWebDriver's own start is not counted, nor how long WebDriver takes to notice the preview (a
+// poll of the page takes it 30-50 ms more here). The app is started --starts times (default 5) per
+// template and the median is given: one start varies by a few hundred milliseconds on a busy
+// machine. Keystroke
 // latency is taken in the page: from the keydown of each typed character to the first frame after
 // the preview holds it. With --json, one JSON object per template instead of a line of words.
 import { execFileSync } from "node:child_process";
@@ -35,22 +37,25 @@ function percentile(values, fraction) {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 }
 
-/** How long ago process `pid` started, in milliseconds (to the clock tick, 10 ms). */
-function processAgeMs(pid) {
+/** When process `pid` started, in milliseconds since the epoch (to the clock tick, 10 ms). */
+function processStartMs(pid) {
   const uptime = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
   // The command name (field 2) may hold spaces: the fields after its closing parenthesis count from 3.
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const startTicks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
-  return (uptime - startTicks / CLOCK_TICKS) * 1000;
+  return Date.now() - (uptime - startTicks / CLOCK_TICKS) * 1000;
 }
 
-/** Polls every few milliseconds until the preview is drawn; the app process's age then. */
+/** When the page marked its first preview drawn, in milliseconds since the epoch; null before. */
+const PREVIEW_DRAWN = `
+  const mark = performance.getEntriesByName("unfold:preview-drawn")[0];
+  return mark === undefined ? null : performance.timeOrigin + mark.startTime;`;
+
+/** Polls every few milliseconds until the app marks the preview drawn; the app's age then. */
 async function startToPreviewMs(session, template) {
-  const drawn = "return document.querySelector('[data-testid=\"preview-markdown\"]') !== null;";
   for (;;) {
-    if (await webdriver("POST", `/session/${session}/execute/sync`, { script: drawn, args: [] })) {
-      return processAgeMs(appPid(template));
-    }
+    const drawnAt = await webdriver("POST", `/session/${session}/execute/sync`, { script: PREVIEW_DRAWN, args: [] });
+    if (drawnAt !== null) return drawnAt - processStartMs(appPid(template));
     await sleep(5);
   }
 }

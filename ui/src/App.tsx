@@ -103,8 +103,9 @@ import { StartPage } from "./workspace/StartPage";
 import { UnsavedDialog, WorkspaceNotices } from "./workspace/WorkspaceNotices";
 import { EDITOR_PAGES, START_PAGES, WorkspaceStore, type Page } from "./workspace/workspace";
 
-export function App({ platform }: { platform: Platform }) {
-  const [workspace] = useState(() => new WorkspaceStore(platform));
+/** The app over `platform`; `workspace` is one already started (the entry point starts it early). */
+export function App({ platform, workspace: started }: { platform: Platform; workspace?: WorkspaceStore }) {
+  const [workspace] = useState(() => started ?? new WorkspaceStore(platform));
   const state = useSyncExternalStore(workspace.subscribe, workspace.getState);
 
   useEffect(() => {

@@ -5,6 +5,7 @@
 import { memo, useState } from "react";
 import type { JsonValue } from "../platform";
 import { formatTokens, toolNames } from "../view";
+import { usePreviewDrawnMark } from "./previewDrawnMark";
 import type { PreviewState } from "./store";
 import type { TreeRow } from "./tree";
 
@@ -27,6 +28,7 @@ export function PreviewPane({
   read: string[];
   onRead: (path: string, read: boolean) => void;
 }) {
+  usePreviewDrawnMark(preview.kind === "ready");
   return (
     <section className="pane preview-pane" aria-label="Preview">
       <h2>Preview</h2>
