@@ -189,6 +189,16 @@ impl FileDocument for EditorDocument {
         self.template.to_json()
     }
 
+    type Snapshot = Template;
+
+    fn snapshot(&self) -> Template {
+        self.template.clone()
+    }
+
+    fn snapshot_text(template: &Template) -> String {
+        template.to_json()
+    }
+
     fn recovery(&mut self) -> &mut RecoveryState {
         &mut self.recovery
     }

@@ -1,6 +1,8 @@
 //! The documents of one kind open in the app, by id: templates or scenarios, any
 //! [`FileDocument`]. Opening, closing, the unsaved check, and keeping unsaved work in the crash
-//! recovery store and restoring it.
+//! recovery store and restoring it. Keeping it is found under the documents' lock and done without
+//! it ([`RecoveryWork`]): writing a large document out takes milliseconds that an edit waiting for
+//! the lock would wait too.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -31,6 +33,12 @@ pub trait FileDocument: Sized {
     fn revision(&self) -> u64;
     /// Its JSON text, as it would be saved.
     fn text(&self) -> String;
+    /// A copy of what it holds, to be written out later without the documents' lock.
+    type Snapshot: Send;
+    /// A copy of what it holds now: a fraction of what writing its text takes.
+    fn snapshot(&self) -> Self::Snapshot;
+    /// The text of a snapshot: [`FileDocument::text`] of the document when it was taken.
+    fn snapshot_text(snapshot: &Self::Snapshot) -> String;
     /// Its entry in the recovery store.
     fn recovery(&mut self) -> &mut RecoveryState;
     /// The checks a file of this kind gets when it is opened.
@@ -138,30 +146,49 @@ impl<D: FileDocument> OpenDocuments<D> {
     /// Keeps the unsaved work of every open document in `store`: a document changed since its last
     /// entry is written (`now_ms` is the caller's clock), a document that no longer differs from its
     /// file loses its entry. Called every second or so, so edits reach the store within 2 s.
-    /// Returns the errors, by document; a failure for one never stops the others.
+    /// Returns the errors, by document; a failure for one never stops the others. The app does the
+    /// same in three steps, so as to write without its lock: [`OpenDocuments::recovery_work`],
+    /// [`RecoveryWork::perform`], [`OpenDocuments::recovery_done`].
     pub fn flush_recovery(&mut self, store: &RecoveryStore, now_ms: u64) -> Vec<(u32, Error)> {
-        let mut errors = Vec::new();
+        let done = self.recovery_work(now_ms).perform::<D>(store);
+        // Nothing was closed meanwhile: no entry is left over.
+        self.recovery_done(done).errors
+    }
+
+    /// What keeping the unsaved work takes now: a snapshot of each document changed since its last
+    /// entry, and the entries of documents that no longer differ from their files.
+    pub fn recovery_work(&mut self, now_ms: u64) -> RecoveryWork<D::Snapshot> {
+        let mut tasks = Vec::new();
         for (&id, document) in &mut self.documents {
             let path = document.path().map(|p| p.display().to_string());
             let (dirty, revision) = (document.is_dirty(), document.revision());
             let written = document.recovery().written;
             let key = document.recovery().key.get_or_insert_with(|| recovery_id::<D>(id, &path, now_ms)).clone();
-            let outcome = if dirty {
-                if written == Some(revision) {
-                    continue;
-                }
-                let entry = RecoveryEntry { id: key, path, saved_at_ms: now_ms, text: document.text() };
-                store.store(&entry).map(|()| document.recovery().written = Some(revision))
-            } else if written.is_some() {
-                store.discard(&key).map(|()| document.recovery().written = None)
+            let task = if dirty && written != Some(revision) {
+                RecoveryTask::Write { path, revision, snapshot: document.snapshot() }
+            } else if !dirty && written.is_some() {
+                RecoveryTask::Discard
             } else {
                 continue;
             };
-            if let Err(error) = outcome {
-                errors.push((id, error));
+            tasks.push((id, key, task));
+        }
+        RecoveryWork { tasks, now_ms }
+    }
+
+    /// Records what `done` did for the documents still open (the revision their entry now holds),
+    /// so that only later changes are written again.
+    pub fn recovery_done(&mut self, done: RecoveryDone) -> RecoveryOutcome {
+        let mut outcome = RecoveryOutcome::default();
+        for (id, key, result) in done.0 {
+            match (self.documents.get_mut(&id), result) {
+                (Some(document), Ok(written)) => document.recovery().written = written,
+                (Some(_), Err(error)) => outcome.errors.push((id, error)),
+                // Closed meanwhile: its work is not wanted, whatever reached the store.
+                (None, _) => outcome.left_over.push(key),
             }
         }
-        errors
+        outcome
     }
 
     /// Opens the unsaved work of a recovery entry as a document (modified, with its file if it had
@@ -174,6 +201,55 @@ impl<D: FileDocument> OpenDocuments<D> {
         document.recovery().key = Some(entry.id.clone());
         Ok(self.insert(document))
     }
+}
+
+/// What keeping the unsaved work of open documents takes, found under their lock
+/// ([`OpenDocuments::recovery_work`]); [`RecoveryWork::perform`] does it without the lock.
+#[derive(Debug)]
+pub struct RecoveryWork<S> {
+    tasks: Vec<(u32, String, RecoveryTask<S>)>,
+    now_ms: u64,
+}
+
+#[derive(Debug)]
+enum RecoveryTask<S> {
+    /// Write the entry of a changed document.
+    Write { path: Option<String>, revision: u64, snapshot: S },
+    /// Remove the entry of a document that no longer differs from its file.
+    Discard,
+}
+
+impl<S> RecoveryWork<S> {
+    /// Writes and removes the entries in `store`; a failure for one never stops the others.
+    pub fn perform<D: FileDocument<Snapshot = S>>(self, store: &RecoveryStore) -> RecoveryDone {
+        let now_ms = self.now_ms;
+        let done = self.tasks.into_iter().map(|(id, key, task)| {
+            let result = match task {
+                RecoveryTask::Write { path, revision, snapshot } => {
+                    let entry =
+                        RecoveryEntry { id: key.clone(), path, saved_at_ms: now_ms, text: D::snapshot_text(&snapshot) };
+                    store.store(&entry).map(|()| Some(revision))
+                }
+                RecoveryTask::Discard => store.discard(&key).map(|()| None),
+            };
+            (id, key, result)
+        });
+        RecoveryDone(done.collect())
+    }
+}
+
+/// What [`RecoveryWork::perform`] did, by document: the revision its entry now holds (`None`: it
+/// has none), or why it could not.
+#[derive(Debug)]
+pub struct RecoveryDone(Vec<(u32, String, Result<Option<u64>>)>);
+
+/// What [`OpenDocuments::recovery_done`] leaves to the caller.
+#[derive(Debug, Default)]
+pub struct RecoveryOutcome {
+    /// The documents whose work could not be kept, and why.
+    pub errors: Vec<(u32, Error)>,
+    /// The entries of documents closed while their work was being written: to remove.
+    pub left_over: Vec<String>,
 }
 
 /// The recovery id of an open document: its file, so the entry says which file it is about; for a

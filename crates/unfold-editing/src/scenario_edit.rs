@@ -120,6 +120,16 @@ impl FileDocument for ScenarioDocument {
         self.scenario.to_json()
     }
 
+    type Snapshot = Scenario;
+
+    fn snapshot(&self) -> Scenario {
+        self.scenario.clone()
+    }
+
+    fn snapshot_text(scenario: &Scenario) -> String {
+        scenario.to_json()
+    }
+
     fn recovery(&mut self) -> &mut RecoveryState {
         &mut self.recovery
     }

@@ -338,6 +338,46 @@ fn unsaved_work_reaches_the_recovery_store_and_leaves_it_once_saved() {
 }
 
 #[test]
+fn work_written_without_the_lock_keeps_later_edits_and_forgets_closed_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = unfold_stores::recovery::RecoveryStore::open(dir.path()).unwrap();
+    let mut documents: unfold_editing::open_documents::OpenDocuments<EditorDocument> = Default::default();
+    let rename =
+        |documents: &mut unfold_editing::open_documents::OpenDocuments<EditorDocument>, id, from: &str, to: &str| {
+            let edit = TemplateEdit::RenameSection { path: from.into(), key: to.into() };
+            documents.get_mut(id).unwrap().apply(edit, None).unwrap();
+        };
+    let id = documents.insert(EditorDocument::new(fixture()));
+    rename(&mut documents, id, "style", "tone");
+
+    // An edit made while the snapshot before it is written: that entry holds the snapshot, and the
+    // next flush writes the edit.
+    let work = documents.recovery_work(now(1));
+    rename(&mut documents, id, "tone", "voice");
+    let done = work.perform::<EditorDocument>(&store);
+    let outcome = documents.recovery_done(done);
+    assert!(outcome.errors.is_empty() && outcome.left_over.is_empty());
+    let written = |store: &unfold_stores::recovery::RecoveryStore| {
+        let entries = store.entries().documents;
+        assert_eq!(entries.len(), 1);
+        Template::from_json(entries[0].entry.text.as_bytes()).unwrap()
+    };
+    assert!(written(&store).section("tone").is_some(), "the snapshot taken before the edit");
+    documents.flush_recovery(&store, now(2));
+    assert!(written(&store).section("voice").is_some(), "the edit made meanwhile is written next");
+
+    // A document closed while its work is written: the entry is left over, for the caller to remove.
+    rename(&mut documents, id, "voice", "manner");
+    let work = documents.recovery_work(now(3));
+    let key = documents.close(id).unwrap().expect("it has an entry");
+    store.discard(&key).unwrap();
+    let done = work.perform::<EditorDocument>(&store);
+    let outcome = documents.recovery_done(done);
+    assert_eq!(outcome.left_over, vec![key]);
+    assert_eq!(store.entries().documents.len(), 1, "written after the close's discard");
+}
+
+#[test]
 fn restoring_brings_back_work_in_progress_problems_and_all() {
     let dir = tempfile::tempdir().unwrap();
     let store = unfold_stores::recovery::RecoveryStore::open(dir.path()).unwrap();
