@@ -5,7 +5,9 @@
 //! Parsing has three gates so that no input, however hostile, can exhaust memory or the stack:
 //! the byte size (checked before reading), the JSON nesting depth (a linear scan before the parser
 //! runs), and only then serde_json, whose own recursion limit is lifted because the scan already
-//! bounded it (the section tree legitimately nests deeper than serde_json's default of 128).
+//! bounded it (the section tree legitimately nests deeper than serde_json's default of 128). A
+//! template's first, typed read (`parse_versioned_typed_first`) skips the scan and keeps that
+//! limit instead: a text nested deeper than 128 levels takes the gated way.
 
 use std::io::Write;
 use std::path::Path;
