@@ -20,15 +20,16 @@ use unfold_engine::{AdapterKind, Preview};
 use unfold_stores::run_history::RunFilter;
 
 use crate::args::Command;
+use crate::output::{out, outln, write_json};
 use crate::runtime::block_on;
 
 pub fn execute(command: Command) -> AppResult<ExitCode> {
     match command {
-        Command::Validate { files } => Ok(validate(&files)),
+        Command::Validate { files } => validate(&files),
         Command::Export { template, format, scenarios, provider, output } => {
             let request = ExportRequest { format: Some(format), scenarios, provider };
             unfold_application::template_exports::export_template(&template, &request, &output)?;
-            println!("wrote {}", output.display());
+            outln!("wrote {}", output.display())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Test { suites, junit, shard, trace } => {
@@ -47,9 +48,9 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 files::render_file(&template, &request)?
             };
             if json {
-                println!("{}", serde_json::to_string_pretty(&Preview::of(&prompt)).unwrap_or_default());
+                write_json(&Preview::of(&prompt))?;
             } else {
-                print!("{}", prompt.markdown);
+                out!("{}", prompt.markdown)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -106,7 +107,8 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
         Command::Sources { action } => crate::sources::execute(action),
         Command::Relay { port } => {
             let listening = |address| {
-                println!("relay listening on http://{address}/api/sessions (Ctrl+C stops it)");
+                // The relay serves until Ctrl+C whether or not anyone reads where.
+                let _ = outln!("relay listening on http://{address}/api/sessions (Ctrl+C stops it)");
             };
             let stop = async {
                 // Without a signal handler there is no way to stop cleanly: stop at once.
@@ -189,11 +191,11 @@ fn compare(
     let written =
         requests.map(|folder| exports::write_request_files(folder, &kept.comparison.requests, api)).transpose()?;
     if json {
-        println!("{}", serde_json::to_string_pretty(report).unwrap_or_default());
+        write_json(report)?;
     } else {
-        print!("{}", crate::report_table::draw(report));
+        out!("{}", crate::report_table::draw(report))?;
         if let (Some(folder), Some(count)) = (requests, written) {
-            println!("\nwrote {count} request bodies to {}", folder.display());
+            outln!("\nwrote {count} request bodies to {}", folder.display())?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -210,11 +212,11 @@ fn dedup(adapters: Vec<AdapterKind>) -> Vec<AdapterKind> {
 }
 
 /// Checks every file; prints each problem; exit 1 if any file has one, 2 if one cannot be read.
-fn validate(paths: &[PathBuf]) -> ExitCode {
+fn validate(paths: &[PathBuf]) -> AppResult<ExitCode> {
     let mut code = ExitCode::SUCCESS;
     for path in paths {
         match files::validate_file(path) {
-            Ok(kind) => println!("{}: ok ({kind})", path.display()),
+            Ok(kind) => outln!("{}: ok ({kind})", path.display())?,
             Err(error) if !error.problems.is_empty() => {
                 eprintln!("{error}");
                 if code == ExitCode::SUCCESS {
@@ -227,7 +229,7 @@ fn validate(paths: &[PathBuf]) -> ExitCode {
             }
         }
     }
-    code
+    Ok(code)
 }
 
 /// `--param NAME=VALUE` arguments as a map.

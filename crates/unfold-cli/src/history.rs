@@ -10,6 +10,7 @@ use unfold_stores::run_history::RunFilter;
 use crate::args::HistoryAction;
 use crate::event_lines::event_line;
 use crate::money::money;
+use crate::output::{out, outln, write_json};
 
 /// `unfold history …`
 pub fn execute(
@@ -22,28 +23,30 @@ pub fn execute(
         None => {
             let runs = history.list(&filter)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&runs).unwrap_or_default());
+                write_json(&runs)?;
             } else {
-                print!("{}", list_table(&runs));
+                out!("{}", list_table(&runs))?;
             }
         }
         Some(HistoryAction::Show { id }) => {
             let run = history.get(id)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&run).unwrap_or_default());
+                write_json(&run)?;
             } else {
-                print!("{}", list_table(std::slice::from_ref(&run.summary)));
-                println!("user: {}", run.user);
-                run.report.events.iter().filter_map(event_line).for_each(|line| println!("{line}"));
+                out!("{}", list_table(std::slice::from_ref(&run.summary)))?;
+                outln!("user: {}", run.user)?;
+                for line in run.report.events.iter().filter_map(event_line) {
+                    outln!("{line}")?;
+                }
             }
         }
         Some(HistoryAction::Compare { baseline, id }) => {
             let comparison = history.compare(baseline, id)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&comparison).unwrap_or_default());
+                write_json(&comparison)?;
             } else {
                 let runs = [history.get(baseline)?.report, history.get(id)?.report];
-                print!("{}", crate::report_table::draw_history_pair(&comparison, runs));
+                out!("{}", crate::report_table::draw_history_pair(&comparison, runs))?;
             }
         }
     }

@@ -22,6 +22,7 @@ use unfold_live::Cassette;
 
 use crate::event_lines::event_line;
 use crate::money::{money, priced_as};
+use crate::output::{out, outln, write_json};
 use crate::runtime::block_on;
 
 /// What `unfold run` is given.
@@ -87,7 +88,9 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
     let mut print_event = |event: &unfold_engine::Event| {
         clock.saw(event);
         if let Some(line) = event_line(event).filter(|_| !json) {
-            println!("{line}");
+            // A reader gone mid-run costs only the lines: the run ends and is kept, and the
+            // report's write below ends the command quietly.
+            let _ = outln!("{line}");
         }
     };
     let finished = block_on(live_runs::run_live_and_keep(request, &mut print_event, history))??;
@@ -102,7 +105,7 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
     }
     // The base URL is left out: it may carry credentials.
     let provider = json!({ "name": profile.name, "kind": profile.kind, "model": profile.model });
-    print_report(&finished.report, json.then_some(("provider", provider)), &template);
+    print_report(&finished.report, json.then_some(("provider", provider)), &template)?;
     Ok(exit_code(&finished.report))
 }
 
@@ -133,10 +136,12 @@ pub fn replay(
     }
     warn_not_kept(&finished);
     if !json {
-        finished.report.events.iter().filter_map(event_line).for_each(|line| println!("{line}"));
+        for line in finished.report.events.iter().filter_map(event_line) {
+            outln!("{line}")?;
+        }
     }
     let source = json!({ "provider": cassette.provider.name, "model": cassette.provider.model });
-    print_report(&finished.report, json.then_some(("cassette", source)), &template);
+    print_report(&finished.report, json.then_some(("cassette", source)), &template)?;
     Ok(exit_code(&finished.report))
 }
 
@@ -145,7 +150,7 @@ pub fn to_scenario(template: &Path, cassette: &Path, output: Option<&Path>) -> A
     let scenario = live_runs::cassette_to_scenario(template, cassette)?;
     match output {
         Some(path) => unfold_application::files::write_scenario(path, &scenario)?,
-        None => print!("{}", scenario.to_json()),
+        None => out!("{}", scenario.to_json())?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -189,13 +194,16 @@ fn exit_code(report: &RunReport) -> ExitCode {
 }
 
 /// The JSON report (with `source` naming where the answers came from), or the counters line.
-fn print_report(report: &RunReport, json_with: Option<(&str, serde_json::Value)>, template: &Template) {
+fn print_report(
+    report: &RunReport,
+    json_with: Option<(&str, serde_json::Value)>,
+    template: &Template,
+) -> AppResult<()> {
     if let Some((field, source)) = json_with {
         let mut out = json!({ "schema_version": 1, "kind": "unfold.run", "template": template.key });
         out[field] = source;
         out["run"] = json!(report);
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-        return;
+        return write_json(&out);
     }
     let c = &report.counters;
     let cost = report.cost.as_ref().map_or(String::new(), |cost| {
@@ -205,10 +213,15 @@ fn print_report(report: &RunReport, json_with: Option<(&str, serde_json::Value)>
         });
         format!(" · cost {} ({}){measured}", money(cost.total, &cost.currency, false), priced_as(cost))
     });
-    println!(
+    outln!(
         "model calls {} · restarts {} · tool calls {} ({} failed) · prompt tokens {} · completion tokens {}{cost}",
-        c.model_calls, c.restarts, c.tool_calls, c.failed_tool_calls, c.prompt_tokens, c.completion_tokens
-    );
+        c.model_calls,
+        c.restarts,
+        c.tool_calls,
+        c.failed_tool_calls,
+        c.prompt_tokens,
+        c.completion_tokens
+    )
 }
 
 /// The profile file: `--providers`, else where the app looks too (`$UNFOLD_PROVIDERS`, else

@@ -15,6 +15,7 @@ mod history;
 mod junit;
 mod live;
 mod money;
+mod output;
 mod report_table;
 mod runtime;
 mod sources;
@@ -45,6 +46,8 @@ fn main() -> ExitCode {
     }));
     match std::panic::catch_unwind(|| commands::execute(cli.command)) {
         Ok(Ok(code)) => code,
+        // `unfold … | head`: the reader had what it wanted.
+        Ok(Err(_)) if output::reader_gone() => ExitCode::SUCCESS,
         Ok(Err(failure)) => {
             for line in failure.to_string().lines() {
                 eprintln!("error: {line}");

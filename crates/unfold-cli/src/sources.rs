@@ -11,6 +11,7 @@ use unfold_documents::tool::ToolKind;
 use unfold_documents::Error;
 
 use crate::args::SourcesAction;
+use crate::output::{out, outln, write_json};
 use crate::runtime::block_on;
 
 pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
@@ -21,9 +22,9 @@ pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
             let listed = block_on(sources::list_source_tools(&template, &consent, &filter))??;
             warn_about(&template, &listed.discoveries);
             if json {
-                println!("{}", serde_json::to_string_pretty(&listed.tools).unwrap_or_default());
+                write_json(&listed.tools)?;
             } else {
-                print!("{}", table(&listed.tools));
+                out!("{}", table(&listed.tools))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -36,7 +37,7 @@ pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
             let discoveries = block_on(sources::snapshot_sources(&template, &consent))??;
             warn_about(&template, &discoveries);
             for discovery in discoveries.iter().filter(|d| d.tier == Tier::Live) {
-                println!("{}: {} tools", discovery.source, discovery.tools.len());
+                outln!("{}: {} tools", discovery.source, discovery.tools.len())?;
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -14,6 +14,8 @@ use unfold_application::prices::PriceFile;
 use unfold_application::suites::{self, CaseOutcome, Shard};
 use unfold_application::{AppError, AppResult, ErrorCode};
 
+use crate::output::{out, outln};
+
 /// What `unfold test` was asked.
 pub struct TestRequest {
     pub suites: Vec<PathBuf>,
@@ -50,10 +52,10 @@ pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
     if progress {
         eprint!("\r\x1b[2K");
     }
-    print!("{}", lines(&outcomes));
+    out!("{}", lines(&outcomes))?;
     let failed = outcomes.iter().filter(|o| !o.passed()).count();
     let shard = request.shard.map(|s| format!(" (shard {}/{} of {total} cases)", s.index, s.count)).unwrap_or_default();
-    println!("{} cases: {} passed, {failed} failed{shard}", outcomes.len(), outcomes.len() - failed);
+    outln!("{} cases: {} passed, {failed} failed{shard}", outcomes.len(), outcomes.len() - failed)?;
     if let Some(otel) = &request.otel {
         let lines: Vec<String> = outcomes.iter().flat_map(CaseOutcome::trace_lines).collect();
         unfold_application::traces::write_trace_file(otel, &lines)?;

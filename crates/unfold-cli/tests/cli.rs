@@ -68,6 +68,32 @@ fn render_json_carries_markdown_tools_and_tokens() {
     assert!(prompt_tokens > 100 && tool_tokens > 0 && tool_tokens < prompt_tokens, "{prompt_tokens}, {tool_tokens}");
 }
 
+/// `unfold render big.json | head -1`: the reader stops early and the command ends quietly.
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::io::BufRead;
+    use unfold_documents::template::{Disclosure, HeadingStyle};
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.unfold.json");
+    // Its output is far more than a pipe holds, so the reader is gone before the command is done
+    // writing, whenever it goes.
+    unfold_test_support::bench_template::bench_template(2_000, HeadingStyle::Plain, Disclosure::ReadSection)
+        .save(&big)
+        .unwrap();
+    for json in [false, true] {
+        let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("unfold"));
+        command.env("UNFOLD_HISTORY", "off").arg("render").arg(&big).args(json.then_some("--json"));
+        let mut child =
+            command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        assert!(!first.is_empty());
+        let outcome = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&outcome.stderr);
+        assert_eq!((outcome.status.code(), stderr.as_ref()), (Some(0), ""), "--json {json}");
+    }
+}
+
 #[test]
 fn render_overrides_disclosure_and_heading() {
     let outcome = run(&["render", EXAMPLE, "--disclosure", "open_sections", "--heading", "keyed"]);
