@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod compiled_parameters;
 pub mod discovery;
 pub mod document;
 pub mod error;
