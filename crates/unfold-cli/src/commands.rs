@@ -48,7 +48,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 files::render_file(&template, &request)?
             };
             if json {
-                write_json(&Preview::of(&prompt))?;
+                write_json(&Preview::of(prompt))?;
             } else {
                 out!("{}", prompt.markdown)?;
             }

@@ -8,7 +8,7 @@ use unfold_documents::error::{Error, Result};
 use unfold_documents::template::Template;
 
 use crate::open_documents::{FileDocument, RecoveryState};
-use crate::prompt_parts::{prompt_parts, PreviewHistory};
+use crate::prompt_parts::{PreviewHistory, PromptParts};
 use crate::template_edit::{apply, TemplateEdit};
 use crate::undo::UndoHistory;
 use crate::views::{DocumentStatus, DocumentUpdate, DocumentView, PreviewUpdate, TemplateChange};
@@ -108,6 +108,10 @@ impl EditorDocument {
     /// What the model is shown for the template now, with `expand` sections read (as
     /// `read_section` would) or, with `expand_all`, every section in full.
     pub fn preview(&self, expand: &[String], expand_all: bool) -> Result<unfold_engine::Preview> {
+        Ok(unfold_engine::Preview::counted_with(self.rendered(expand, expand_all)?, &self.preview_tokens))
+    }
+
+    fn rendered(&self, expand: &[String], expand_all: bool) -> Result<unfold_engine::RenderedPrompt> {
         let template = self.template.offline_view();
         let mut session = unfold_engine::Session::new(&template, Default::default())?;
         let mut paths = Vec::new();
@@ -119,14 +123,14 @@ impl EditorDocument {
         for path in &paths {
             session.expand(path).map_err(|message| Error::argument(format!("expand {path}"), message))?;
         }
-        Ok(unfold_engine::Preview::counted_with(&session.render()?, &self.preview_tokens))
+        session.render()
     }
 
     /// [`EditorDocument::preview`] as a change from the preview `base` the editor holds (the
     /// whole prompt when it holds none, or one no longer kept).
     pub fn preview_since(&mut self, expand: &[String], expand_all: bool, base: Option<u32>) -> Result<PreviewUpdate> {
         let preview = self.preview(expand, expand_all)?;
-        let (serial, prompt) = self.previews.record(prompt_parts(&preview.markdown), base);
+        let (serial, prompt) = self.previews.record(PromptParts::of(preview.markdown), base);
         Ok(PreviewUpdate {
             serial,
             prompt,

@@ -11,15 +11,36 @@ use serde::Serialize;
 
 /// The prompt cut before each line that starts with `#`: joined, the parts are the prompt exactly.
 pub fn prompt_parts(markdown: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut start = 0;
-    for (newline, _) in markdown.match_indices("\n#") {
-        let end = newline + 1;
-        parts.push(markdown[start..end].to_owned());
-        start = end;
+    PromptParts::of(markdown.to_owned()).parts().into_iter().map(str::to_owned).collect()
+}
+
+/// A prompt and where [`prompt_parts`] cuts it, held as one text: a keystroke's preview is cut,
+/// compared and kept without a string per part.
+#[derive(Debug, Clone)]
+pub struct PromptParts {
+    text: String,
+    /// Where each part but the last ends.
+    cuts: Vec<usize>,
+}
+
+impl PromptParts {
+    /// `markdown`, cut.
+    pub fn of(markdown: String) -> PromptParts {
+        let cuts = markdown.match_indices("\n#").map(|(newline, _)| newline + 1).collect();
+        PromptParts { text: markdown, cuts }
     }
-    parts.push(markdown[start..].to_owned());
-    parts
+
+    /// The parts, in order.
+    pub fn parts(&self) -> Vec<&str> {
+        let mut start = 0;
+        let mut parts = Vec::with_capacity(self.cuts.len() + 1);
+        for &end in &self.cuts {
+            parts.push(&self.text[start..end]);
+            start = end;
+        }
+        parts.push(&self.text[start..]);
+        parts
+    }
 }
 
 /// How to make the new list of parts from the one the UI holds (`base`): keep its first
@@ -40,12 +61,12 @@ pub struct PartsChange {
 
 impl PartsChange {
     /// The whole list, for a UI that holds no preview (or one no longer kept).
-    pub fn whole(parts: &[String]) -> PartsChange {
-        PartsChange { base: None, keep_start: 0, keep_end: 0, parts: parts.to_vec() }
+    pub fn whole(parts: &[&str]) -> PartsChange {
+        PartsChange { base: None, keep_start: 0, keep_end: 0, parts: owned(parts) }
     }
 
     /// What turns `old` (the preview `base`) into `new`.
-    pub fn between(base: u32, old: &[String], new: &[String]) -> PartsChange {
+    pub fn between(base: u32, old: &[&str], new: &[&str]) -> PartsChange {
         let start = old.iter().zip(new).take_while(|(a, b)| a == b).count();
         let most_end = old.len().min(new.len()) - start;
         let end = old.iter().rev().zip(new.iter().rev()).take(most_end).take_while(|(a, b)| a == b).count();
@@ -53,7 +74,7 @@ impl PartsChange {
             base: Some(base),
             keep_start: count(start),
             keep_end: count(end),
-            parts: new[start..new.len() - end].to_vec(),
+            parts: owned(&new[start..new.len() - end]),
         }
     }
 
@@ -65,6 +86,10 @@ impl PartsChange {
         parts.extend(base[base.len() - end..].iter().cloned());
         parts
     }
+}
+
+fn owned(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|&part| part.to_owned()).collect()
 }
 
 /// A length as a change carries it (u32: a plain number in TypeScript).
@@ -79,24 +104,25 @@ const KEPT_PREVIEWS: usize = 4;
 /// The last previews sent, by serial.
 #[derive(Debug, Clone, Default)]
 pub struct PreviewHistory {
-    kept: VecDeque<(u32, Arc<[String]>)>,
+    kept: VecDeque<(u32, Arc<PromptParts>)>,
     last_serial: u32,
 }
 
 impl PreviewHistory {
-    /// Records `parts` as a new preview; returns its serial and the change from `base` (the
+    /// Records `prompt` as a new preview; returns its serial and the change from `base` (the
     /// preview the UI holds), or the whole list when `base` is none or no longer kept.
-    pub fn record(&mut self, parts: Vec<String>, base: Option<u32>) -> (u32, PartsChange) {
-        let parts: Arc<[String]> = parts.into();
+    pub fn record(&mut self, prompt: PromptParts, base: Option<u32>) -> (u32, PartsChange) {
+        let new = prompt.parts();
         let change = match base.and_then(|b| self.kept.iter().find(|(serial, _)| *serial == b)) {
-            Some((serial, old)) => PartsChange::between(*serial, old, &parts),
-            None => PartsChange::whole(&parts),
+            Some((serial, old)) => PartsChange::between(*serial, &old.parts(), &new),
+            None => PartsChange::whole(&new),
         };
+        drop(new);
         self.last_serial = self.last_serial.wrapping_add(1);
         if self.kept.len() == KEPT_PREVIEWS {
             self.kept.pop_front();
         }
-        self.kept.push_back((self.last_serial, parts));
+        self.kept.push_back((self.last_serial, Arc::new(prompt)));
         (self.last_serial, change)
     }
 }
@@ -109,6 +135,13 @@ mod tests {
         texts.iter().map(|&t| t.to_owned()).collect()
     }
 
+    /// A prompt whose parts are `texts` (each but the first starting with `#`).
+    fn prompt(texts: &[&str]) -> PromptParts {
+        let prompt = PromptParts::of(texts.concat());
+        assert_eq!(prompt.parts(), texts.iter().filter(|t| !t.is_empty()).copied().collect::<Vec<_>>());
+        prompt
+    }
+
     #[test]
     fn the_prompt_is_cut_before_each_heading_line() {
         assert_eq!(prompt_parts("## 1 A\n\nx\n\n## 2 B\n\ny #z\n#"), ["## 1 A\n\nx\n\n", "## 2 B\n\ny #z\n", "#"]);
@@ -118,15 +151,14 @@ mod tests {
 
     #[test]
     fn a_change_keeps_what_both_ends_share() {
-        let old = parts(&["a", "b", "c", "d"]);
+        let old = ["a", "b", "c", "d"];
         let check = |new: &[&str], expected: (u32, u32, &[&str])| {
-            let new = parts(new);
-            let change = PartsChange::between(7, &old, &new);
+            let change = PartsChange::between(7, &old, new);
             assert_eq!(
                 (change.keep_start, change.keep_end, change.parts.clone()),
                 (expected.0, expected.1, parts(expected.2))
             );
-            assert_eq!(change.apply(&old), new);
+            assert_eq!(change.apply(&parts(&old)), parts(new));
         };
         check(&["a", "B", "c", "d"], (1, 2, &["B"]));
         check(&["a", "b", "c", "d"], (4, 0, &[]));
@@ -140,17 +172,20 @@ mod tests {
     #[test]
     fn history_diffs_against_the_preview_the_ui_holds_while_it_is_kept() {
         let mut history = PreviewHistory::default();
-        let (first, change) = history.record(parts(&["a", "b"]), None);
-        assert_eq!(change, PartsChange::whole(&parts(&["a", "b"])));
-        let (second, change) = history.record(parts(&["a", "c"]), Some(first));
-        assert_eq!((change.base, change.keep_start, change.parts), (Some(first), 1, parts(&["c"])));
+        let (first, change) = history.record(prompt(&["a\n", "#b"]), None);
+        assert_eq!(change, PartsChange::whole(&["a\n", "#b"]));
+        let (second, change) = history.record(prompt(&["a\n", "#c\n", "#b"]), Some(first));
+        assert_eq!(
+            (change.base, change.keep_start, change.keep_end, change.parts),
+            (Some(first), 1, 1, parts(&["#c\n"]))
+        );
         assert_ne!(first, second);
         for _ in 0..KEPT_PREVIEWS {
-            history.record(parts(&["a"]), Some(second));
+            history.record(prompt(&["a"]), Some(second));
         }
-        let (_, change) = history.record(parts(&["a", "d"]), Some(first));
+        let (_, change) = history.record(prompt(&["a\n", "#d"]), Some(first));
         assert_eq!(change.base, None, "the first preview is no longer kept: the whole list");
-        let (_, change) = history.record(parts(&["a"]), Some(12345));
+        let (_, change) = history.record(prompt(&["a"]), Some(12345));
         assert_eq!(change.base, None, "an unknown serial gets the whole list");
     }
 }

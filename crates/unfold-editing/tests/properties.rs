@@ -42,7 +42,7 @@ proptest! {
                         session.expand(&path).map_err(|m| unfold_documents::Error::problem("", m))?;
                     }
                 }
-                Ok(Preview::of(&session.render()?))
+                Ok(Preview::of(session.render()?))
             };
             match (document.preview(&[], expand_all), whole()) {
                 (Ok(preview), Ok(expected)) => prop_assert_eq!(preview, expected),

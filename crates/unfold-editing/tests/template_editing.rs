@@ -533,7 +533,7 @@ fn the_preview_counts_the_whole_prompt_after_every_keystroke() {
                 if expand_all {
                     paths.iter().for_each(|p| session.expand(p).unwrap());
                 }
-                let whole = unfold_engine::Preview::of(&session.render().unwrap());
+                let whole = unfold_engine::Preview::of(session.render().unwrap());
                 assert_eq!(document.preview(&[], expand_all).unwrap(), whole, "{name} {heading:?} after {typed:?}");
                 let held = &mut held_parts[usize::from(expand_all)];
                 let update = document.preview_since(&[], expand_all, held.0).unwrap();

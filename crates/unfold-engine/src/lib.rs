@@ -58,20 +58,22 @@ pub struct Preview {
 }
 
 impl Preview {
-    /// The preview of a rendered prompt.
-    pub fn of(prompt: &RenderedPrompt) -> Preview {
-        Preview::with_tokens(prompt, tokens::PromptTokens::of(&prompt.markdown, &prompt.tools))
+    /// The preview of a rendered prompt (taken, not copied: a prompt can be megabytes).
+    pub fn of(prompt: RenderedPrompt) -> Preview {
+        let tokens = tokens::PromptTokens::of(&prompt.markdown, &prompt.tools);
+        Preview::with_tokens(prompt, tokens)
     }
 
     /// The preview of a rendered prompt, counted with the counts `cache` kept from earlier previews
     /// (the same count as [`Preview::of`], only faster when little changed).
-    pub fn counted_with(prompt: &RenderedPrompt, cache: &tokens::PromptTokenCache) -> Preview {
-        Preview::with_tokens(prompt, cache.count(&prompt.markdown, &prompt.tools))
+    pub fn counted_with(prompt: RenderedPrompt, cache: &tokens::PromptTokenCache) -> Preview {
+        let tokens = cache.count(&prompt.markdown, &prompt.tools);
+        Preview::with_tokens(prompt, tokens)
     }
 
-    fn with_tokens(prompt: &RenderedPrompt, tokens: tokens::PromptTokens) -> Preview {
+    fn with_tokens(prompt: RenderedPrompt, tokens: tokens::PromptTokens) -> Preview {
         Preview {
-            markdown: prompt.markdown.clone(),
+            markdown: prompt.markdown,
             tools: prompt.tools.iter().map(OfferedTool::to_openai).collect(),
             prompt_tokens: tokens.total(),
             tool_tokens: tokens.tools,
