@@ -442,7 +442,7 @@ impl TemplateChecker {
             pointer.truncate(parent_len);
             return;
         }
-        let mut keys: HashMap<&str, usize> = HashMap::new();
+        let mut keys = SiblingKeys::new(sections);
         for (i, section) in sections.iter().enumerate() {
             pointer.truncate(base_len);
             let _ = write!(pointer, "/{i}");
@@ -450,7 +450,7 @@ impl TemplateChecker {
             if self.section_count == MAX_SECTIONS + 1 {
                 self.problems.push(Problem::at(pointer.clone(), format!("more than {MAX_SECTIONS} sections")));
             }
-            if let Some(first) = keys.insert(&section.key, i) {
+            if let Some(first) = keys.nearest_before(i) {
                 let message = format!("duplicate key '{}': {}/{first} has it too", section.key, &pointer[..base_len]);
                 self.problems.push(Problem::at(format!("{pointer}/key"), message));
             }
@@ -487,6 +487,33 @@ impl TemplateChecker {
             if let Err(problem) = check_parameters_schema(&tool.parameters) {
                 self.problems.push(problem.at(&format!("{pointer}/parameters")));
             }
+        }
+    }
+}
+
+/// Which earlier sibling has a section's key. The editor checks every sibling list at every
+/// keystroke, and most are short: among a few, comparing keys is faster than hashing them.
+struct SiblingKeys<'a> {
+    sections: &'a [Section],
+    /// The latest index of each key seen, for a long list.
+    latest: Option<HashMap<&'a str, usize>>,
+}
+
+impl<'a> SiblingKeys<'a> {
+    const SCANNED: usize = 16;
+
+    fn new(sections: &'a [Section]) -> SiblingKeys<'a> {
+        let latest = (sections.len() > Self::SCANNED).then(|| HashMap::with_capacity(sections.len()));
+        SiblingKeys { sections, latest }
+    }
+
+    /// The index of the nearest section before `i` with the key of section `i`; call it for each
+    /// `i` in order.
+    fn nearest_before(&mut self, i: usize) -> Option<usize> {
+        let key = self.sections[i].key.as_str();
+        match &mut self.latest {
+            Some(latest) => latest.insert(key, i),
+            None => self.sections[..i].iter().rposition(|earlier| earlier.key == key),
         }
     }
 }

@@ -86,6 +86,26 @@ fn every_problem_is_reported_with_its_pointer() {
     "#);
 }
 
+/// A key taken again names the nearest sibling before it that has it, in a short sibling list as in
+/// a long one (looked up differently).
+#[test]
+fn a_duplicate_key_names_the_nearest_sibling_with_it() {
+    for siblings in [4, 40] {
+        let mut sections: Vec<_> = (0..siblings).map(|i| section(&format!("k{i}"))).collect();
+        for at in [1, 2, siblings - 1] {
+            sections[at] = section("k0");
+        }
+        let problems = problems(&template(json!(sections)));
+        let expected = format!(
+            "/sections/1/key: duplicate key 'k0': /sections/0 has it too\n\
+             /sections/2/key: duplicate key 'k0': /sections/1 has it too\n\
+             /sections/{last}/key: duplicate key 'k0': /sections/2 has it too",
+            last = siblings - 1
+        );
+        assert_eq!(problems.trim_end(), expected, "{siblings} siblings");
+    }
+}
+
 #[test]
 fn a_value_outside_an_enumeration_lists_the_allowed_ones() {
     let mut doc = template(json!([section("a")]));
