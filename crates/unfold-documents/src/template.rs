@@ -219,15 +219,7 @@ impl Template {
     /// `passes_document_checks`): then only the semantic checks run, on the template as it is,
     /// which is what reading the text back would give.
     pub fn problems_on_reload(&self) -> Vec<Problem> {
-        let outcome = if self.passes_document_checks() {
-            match self.problems() {
-                problems if problems.is_empty() => return problems,
-                problems => Err(crate::Error::invalid(problems)),
-            }
-        } else {
-            Template::from_json(self.to_json().as_bytes()).map(drop)
-        };
-        outcome.err().map(|error| error.problems().to_vec()).unwrap_or_default()
+        crate::reload_problems::ReloadProblems::of(self).problems()
     }
 
     /// Whether the template's saved text passes its JSON Schema, as far as the Rust types leave
@@ -274,12 +266,15 @@ impl Template {
     /// schema's rules beyond the Rust types ([`Template::passes_schema`]), then the nesting
     /// depth and size of the text. `false` is always safe: the caller then takes the text round
     /// trip. Only a size bound over the limit costs a serialization, to measure the size exactly.
-    fn passes_document_checks(&self) -> bool {
-        self.passes_schema()
-            && self.saved_size_bound().is_some_and(|bound| {
-                bound <= document::MAX_DOCUMENT_BYTES
-                    || document::canonical_json_len(self) <= document::MAX_DOCUMENT_BYTES
-            })
+    pub(crate) fn passes_document_checks(&self) -> bool {
+        self.passes_schema() && self.fits_saved_size()
+    }
+
+    /// Whether the saved text would pass the size and depth limits.
+    pub(crate) fn fits_saved_size(&self) -> bool {
+        self.saved_size_bound().is_some_and(|bound| {
+            bound <= document::MAX_DOCUMENT_BYTES || document::canonical_json_len(self) <= document::MAX_DOCUMENT_BYTES
+        })
     }
 
     /// At least the length of the saved text (see [`SavedSize`]); `None` if the text would nest too
@@ -413,19 +408,29 @@ impl Template {
     /// The problems a JSON Schema cannot express (duplicate keys and tool names, summaries, depth,
     /// size, tool parameter schemas, placeholders).
     fn problems(&self) -> Vec<Problem> {
+        self.checked().problems
+    }
+
+    /// The checks of [`Template::problems`], with where each section's text problems are.
+    pub(crate) fn checked(&self) -> TemplateChecker {
         let mut checker = TemplateChecker::default();
         checker.tools(&self.tools, "");
         checker.sections(&self.sections, &mut String::new(), 1);
         checker.problems.extend(crate::source::source_problems(&self.sources, &|path| self.section(path).is_some()));
-        checker.problems
+        checker
     }
 }
 
 #[derive(Default)]
-struct TemplateChecker {
-    problems: Vec<Problem>,
+pub(crate) struct TemplateChecker {
+    pub(crate) problems: Vec<Problem>,
     tool_names: HashMap<String, String>,
     section_count: usize,
+    /// For each section checked, in the walk's order, where its text problems are in `problems`
+    /// (see [`TemplateChecker::texts`]).
+    pub(crate) text_problems: Vec<std::ops::Range<usize>>,
+    /// Whether sections nest too deep to be walked, so that some were not checked.
+    pub(crate) cut_short: bool,
 }
 
 impl TemplateChecker {
@@ -439,6 +444,7 @@ impl TemplateChecker {
         if depth > MAX_SECTION_DEPTH && !sections.is_empty() {
             let message = format!("sections nest deeper than {MAX_SECTION_DEPTH} levels");
             self.problems.push(Problem::at(pointer.clone(), message));
+            self.cut_short = true;
             pointer.truncate(parent_len);
             return;
         }
@@ -454,17 +460,25 @@ impl TemplateChecker {
                 let message = format!("duplicate key '{}': {}/{first} has it too", section.key, &pointer[..base_len]);
                 self.problems.push(Problem::at(format!("{pointer}/key"), message));
             }
-            if section.visibility == Visibility::Summary && section.summary.is_none() {
-                self.problems.push(Problem::at(pointer.clone(), "a summarized section needs a \"summary\""));
-            }
-            self.placeholders(&section.template, pointer, "template");
-            if let Some(summary) = &section.summary {
-                self.placeholders(summary, pointer, "summary");
-            }
+            let start = self.problems.len();
+            self.texts(section, pointer);
+            self.text_problems.push(start..self.problems.len());
             self.tools(&section.tools, pointer);
             self.sections(&section.children, pointer, depth + 1);
         }
         pointer.truncate(parent_len);
+    }
+
+    /// The problems of the section at `pointer` that only its text fields (title, template,
+    /// summary, visibility) decide: an edit of those changes nothing else.
+    pub(crate) fn texts(&mut self, section: &Section, pointer: &str) {
+        if section.visibility == Visibility::Summary && section.summary.is_none() {
+            self.problems.push(Problem::at(pointer, "a summarized section needs a \"summary\""));
+        }
+        self.placeholders(&section.template, pointer, "template");
+        if let Some(summary) = &section.summary {
+            self.placeholders(summary, pointer, "summary");
+        }
     }
 
     fn placeholders(&mut self, text: &str, section: &str, field: &str) {

@@ -3,8 +3,9 @@
 //! sections expanded), sent as a change from the last one; `total` includes the JSON text of both. Measured on `examples/task-executor.unfold.json` and on the 5,000-section
 //! bench template of `bench-shape.md` (plain headings, read_section); the issue asks for at most
 //! 50 ms for the example and "still usable" for the bench template; the target is a median total
-//! well under 100 ms for the bench template. `preview` includes its keystroke's edit (a fraction
-//! of a microsecond, see `apply`) so that every preview has a changed prompt to count. Run with
+//! well under 100 ms for the bench template. `apply` includes finding the problems again (in the
+//! edited section only, see `ReloadProblems`); `problems` is then only reading them. `preview`
+//! includes its keystroke's edit so that every preview has a changed prompt to count. Run with
 //! `cargo bench -p unfold-editing --bench editor`.
 
 use unfold_test_support::bench_template;

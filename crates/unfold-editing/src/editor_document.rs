@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use unfold_documents::error::{Error, Result};
+use unfold_documents::reload_problems::ReloadProblems;
 use unfold_documents::template::Template;
 
 use crate::open_documents::{FileDocument, RecoveryState};
@@ -18,6 +19,8 @@ use crate::views::{DocumentStatus, DocumentUpdate, DocumentView, PreviewUpdate, 
 #[derive(Debug, Clone)]
 pub struct EditorDocument {
     template: Template,
+    /// Its problems, found again after each edit: after a keystroke, in the edited section only.
+    problems: ReloadProblems,
     path: Option<PathBuf>,
     /// Undo and redo steps are the inverses of the edits made.
     undo: UndoHistory<TemplateEdit>,
@@ -33,6 +36,7 @@ impl EditorDocument {
     /// A new, never saved document.
     pub fn new(template: Template) -> EditorDocument {
         EditorDocument {
+            problems: ReloadProblems::of(&template),
             template,
             path: None,
             undo: UndoHistory::new(false),
@@ -81,6 +85,7 @@ impl EditorDocument {
     pub fn apply(&mut self, edit: TemplateEdit, group: Option<String>) -> Result<TemplateChange> {
         let (inverse, change) = apply_with_change(&mut self.template, edit)?;
         self.undo.record(inverse, group);
+        self.check_again(&change);
         Ok(change)
     }
 
@@ -96,13 +101,25 @@ impl EditorDocument {
 
     fn step(&mut self, backwards: bool) -> Result<Option<TemplateChange>> {
         let template = &mut self.template;
-        self.undo.take(backwards, |edit| apply_with_change(template, edit))
+        let change = self.undo.take(backwards, |edit| apply_with_change(template, edit))?;
+        if let Some(change) = &change {
+            self.check_again(change);
+        }
+        Ok(change)
     }
 
-    /// The problems the template has now (an editor shows them live; saving refuses them).
+    fn check_again(&mut self, change: &TemplateChange) {
+        let before = std::mem::replace(&mut self.problems, ReloadProblems::none());
+        self.problems = match change {
+            TemplateChange::SectionFields { path, .. } => before.after_text_edit(&self.template, path),
+            _ => ReloadProblems::of(&self.template),
+        };
+    }
+
+    /// The problems the template has now (an editor shows them live; saving refuses them): what
+    /// opening the saved file would report, found without writing and reading the text.
     pub fn problems(&self) -> Vec<unfold_documents::error::Problem> {
-        // What opening the saved file would report, found without writing and reading the text.
-        self.template.problems_on_reload()
+        self.problems.problems()
     }
 
     /// What the model is shown for the template now, with `expand` sections read (as

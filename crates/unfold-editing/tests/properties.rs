@@ -260,3 +260,55 @@ proptest! {
         prop_assert_eq!(EditorDocument::new(template).problems(), reopened);
     }
 }
+
+/// The problems reopening `template`'s saved file would report.
+fn reopened(template: &Template) -> Vec<unfold_documents::Problem> {
+    match Template::from_json(template.to_json().as_bytes()) {
+        Ok(_) => Vec::new(),
+        Err(error) => error.problems().to_vec(),
+    }
+}
+
+/// One step of typing: a section's text fields set (`Some`), or an undo (`None`).
+fn text_step() -> impl Strategy<Value = Option<(usize, &'static str, bool, bool)>> {
+    let text = prop::sample::select(vec!["fine", "costs $5", "${", "$p and ${p}", "$$", "", "${ x }"]);
+    option::weighted(0.8, (any::<usize>(), text, any::<bool>(), any::<bool>()))
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// After each keystroke the editor finds the problems of the edited section alone; they must
+    /// stay those of the whole template, in the same order.
+    #[test]
+    fn the_problems_after_keystrokes_are_those_of_the_whole_template(
+        template in template(),
+        breakages in vec(breakage(), 0..3),
+        steps in vec(text_step(), 1..6),
+    ) {
+        let mut template = template;
+        for breakage in breakages {
+            break_template(&mut template, breakage);
+        }
+        let mut document = EditorDocument::new(template);
+        for step in steps {
+            match step {
+                None => {
+                    document.undo().map_err(|e| TestCaseError::fail(e.to_string()))?;
+                }
+                Some((at, text, summarized, with_summary)) => {
+                    let Some(path) = some_path(document.template(), at) else { break };
+                    let fields = SectionFields {
+                        title: text.to_owned(),
+                        template: text.to_owned(),
+                        summary: with_summary.then(|| text.to_owned()),
+                        visibility: if summarized { Visibility::Summary } else { Visibility::Full },
+                    };
+                    // An edit refused leaves the document as it was.
+                    let _ = document.apply(TemplateEdit::SetSectionFields { path, fields }, Some("body".to_owned()));
+                }
+            }
+            prop_assert_eq!(document.problems(), reopened(document.template()));
+        }
+    }
+}
