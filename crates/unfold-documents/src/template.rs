@@ -212,16 +212,6 @@ impl Template {
         document::parse_versioned_typed_first(bytes, tag, Template::schema, Template::passes_schema, semantic)
     }
 
-    /// The problems opening the template's saved text would report: exactly those of
-    /// `Template::from_json(self.to_json().as_bytes())`, same places, messages and order. The
-    /// editor lists them after every keystroke, so the text round trip is skipped when the template
-    /// holds nothing the checks before the semantic ones could refuse (see
-    /// `passes_document_checks`): then only the semantic checks run, on the template as it is,
-    /// which is what reading the text back would give.
-    pub fn problems_on_reload(&self) -> Vec<Problem> {
-        crate::reload_problems::ReloadProblems::of(self).problems()
-    }
-
     /// Whether the template's saved text passes its JSON Schema, as far as the Rust types leave
     /// it open: the constants, a non-empty key, the patterns of parameter names, section keys and
     /// tool names, and extension fields named `x-…`. Everything else the schema says (the fields,

@@ -148,7 +148,8 @@ fn a_source_stays_on_its_section_when_the_section_is_renamed_or_moved() {
     let undo_rename =
         apply(&mut template, TemplateEdit::RenameSection { path: "notes".into(), key: "memo".into() }).unwrap();
     assert_eq!(sections(&template), ["memo", "memo.a", ""]);
-    assert!(template.problems_on_reload().is_empty(), "{:?}", template.problems_on_reload());
+    let problems = unfold_documents::reload_problems::ReloadProblems::of(&template).problems();
+    assert!(problems.is_empty(), "{problems:?}");
     let undo_move =
         apply(&mut template, TemplateEdit::MoveSection { path: "memo.a".into(), parent: None, index: 0 }).unwrap();
     assert_eq!(sections(&template), ["memo", "a", ""]);
