@@ -28,11 +28,6 @@ enum Checked {
 }
 
 impl ReloadProblems {
-    /// No problems: a placeholder while the problems are found again.
-    pub fn none() -> ReloadProblems {
-        ReloadProblems(Checked::RoundTrip(Vec::new()))
-    }
-
     /// Checks all of `template`.
     pub fn of(template: &Template) -> ReloadProblems {
         if template.passes_document_checks() {
@@ -43,30 +38,25 @@ impl ReloadProblems {
         ReloadProblems(Checked::RoundTrip(reread.err().map(|error| error.problems().to_vec()).unwrap_or_default()))
     }
 
-    /// The problems of `template`, which is the template these are the problems of with only the
-    /// text fields (title, template, summary, visibility) of its section at `path` changed.
-    pub fn after_text_edit(self, template: &Template, path: &str) -> ReloadProblems {
-        let ReloadProblems(Checked::Semantic { mut all, texts: Some(mut texts) }) = self else {
-            return ReloadProblems::of(template);
-        };
+    /// Finds the problems again after `template`, the template these are the problems of, had only
+    /// the text fields (title, template, summary, visibility) of its section at `path` changed.
+    pub fn after_text_edit(&mut self, template: &Template, path: &str) {
         // The schema's rules beyond the types do not look at text fields; the size does.
-        let place = place_of(template, path).filter(|(index, _)| *index < texts.len());
-        let (Some((index, pointer)), true) = (place, template.fits_saved_size()) else {
-            return ReloadProblems::of(template);
-        };
-        let Some(section) = template.section(path) else {
-            return ReloadProblems::of(template);
-        };
-        let mut checker = TemplateChecker::default();
-        checker.texts(section, &pointer);
-        let old = texts[index].clone();
-        let added = checker.problems.len();
-        all.splice(old.clone(), checker.problems);
-        texts[index] = old.start..old.start + added;
-        for later in &mut texts[index + 1..] {
-            *later = later.start - old.len() + added..later.end - old.len() + added;
+        let place = place_of(template, path).filter(|_| template.fits_saved_size());
+        match (&mut self.0, place) {
+            (Checked::Semantic { all, texts: Some(texts) }, Some((index, pointer, section))) if index < texts.len() => {
+                let mut checker = TemplateChecker::default();
+                checker.texts(section, &pointer);
+                let old = texts[index].clone();
+                let added = checker.problems.len();
+                all.splice(old.clone(), checker.problems);
+                texts[index] = old.start..old.start + added;
+                for later in &mut texts[index + 1..] {
+                    *later = later.start - old.len() + added..later.end - old.len() + added;
+                }
+            }
+            _ => *self = ReloadProblems::of(template),
         }
-        ReloadProblems(Checked::Semantic { all, texts: Some(texts) })
     }
 
     /// The problems as listed (past the first hundred, how many more).
@@ -79,9 +69,9 @@ impl ReloadProblems {
     }
 }
 
-/// The section at `path` (found as [`Template::section`] finds it): its index in the walk's order
-/// and its JSON pointer.
-fn place_of(template: &Template, path: &str) -> Option<(usize, String)> {
+/// The section at `path` (found as [`Template::section`] finds it) with its index in the walk's
+/// order and its JSON pointer.
+fn place_of<'t>(template: &'t Template, path: &str) -> Option<(usize, String, &'t Section)> {
     let mut index = 0;
     let mut pointer = String::from("/sections");
     let mut siblings = template.sections.as_slice();
@@ -92,7 +82,7 @@ fn place_of(template: &Template, path: &str) -> Option<(usize, String)> {
         index += siblings[..at].iter().map(walked).sum::<usize>();
         let _ = write!(pointer, "/{at}");
         if keys.peek().is_none() {
-            return Some((index, pointer));
+            return Some((index, pointer, &siblings[at]));
         }
         index += 1;
         pointer.push_str("/children");

@@ -109,11 +109,10 @@ impl EditorDocument {
     }
 
     fn check_again(&mut self, change: &TemplateChange) {
-        let before = std::mem::replace(&mut self.problems, ReloadProblems::none());
-        self.problems = match change {
-            TemplateChange::SectionFields { path, .. } => before.after_text_edit(&self.template, path),
-            _ => ReloadProblems::of(&self.template),
-        };
+        match change {
+            TemplateChange::SectionFields { path, .. } => self.problems.after_text_edit(&self.template, path),
+            _ => self.problems = ReloadProblems::of(&self.template),
+        }
     }
 
     /// The problems the template has now (an editor shows them live; saving refuses them): what
