@@ -1326,21 +1326,24 @@ export type PreviewQuery_Serialize = {
 
 /**
  *  The preview of a document as a change from one the editor holds: the prompt's parts (cut
- *  before each heading line), the offered tools and the token count.
+ *  before each heading line), the offered tools when they changed, and the token count.
  */
 export type PreviewUpdate = PreviewUpdate_Serialize | PreviewUpdate_Deserialize;
 
 /**
  *  The preview of a document as a change from one the editor holds: the prompt's parts (cut
- *  before each heading line), the offered tools and the token count.
+ *  before each heading line), the offered tools when they changed, and the token count.
  */
 export type PreviewUpdate_Deserialize = {
 	/**  This preview's serial: the `base` of the next request. */
 	serial: number,
 	/**  The prompt's parts, as a change from the preview the editor holds. */
 	prompt: PartsChange_Deserialize,
-	/**  The tools offered to the model, as OpenAI chat tool objects. */
-	tools: JsonValue[],
+	/**
+	 *  The tools offered to the model, as OpenAI chat tool objects; none when they are the base
+	 *  preview's (as after a keystroke in a section's text), which the UI keeps.
+	 */
+	tools?: JsonValue[] | null,
 	/**  Tokens of the prompt and the tool definitions. */
 	prompt_tokens: number,
 	/**  Of `prompt_tokens`, those of the tool definitions. */
@@ -1349,15 +1352,18 @@ export type PreviewUpdate_Deserialize = {
 
 /**
  *  The preview of a document as a change from one the editor holds: the prompt's parts (cut
- *  before each heading line), the offered tools and the token count.
+ *  before each heading line), the offered tools when they changed, and the token count.
  */
 export type PreviewUpdate_Serialize = {
 	/**  This preview's serial: the `base` of the next request. */
 	serial: number,
 	/**  The prompt's parts, as a change from the preview the editor holds. */
 	prompt: PartsChange_Serialize,
-	/**  The tools offered to the model, as OpenAI chat tool objects. */
-	tools: JsonValue[],
+	/**
+	 *  The tools offered to the model, as OpenAI chat tool objects; none when they are the base
+	 *  preview's (as after a keystroke in a section's text), which the UI keeps.
+	 */
+	tools: JsonValue[] | null,
 	/**  Tokens of the prompt and the tool definitions. */
 	prompt_tokens: number,
 	/**  Of `prompt_tokens`, those of the tool definitions. */

@@ -26,7 +26,8 @@ fn make_full(path: &str) -> TemplateEdit {
 }
 
 fn tool_names(preview: &PreviewUpdate) -> Vec<String> {
-    preview.tools.iter().filter_map(|t| t["function"]["name"].as_str().map(str::to_owned)).collect()
+    let tools = preview.tools.as_deref().expect("the preview has its tools");
+    tools.iter().filter_map(|t| t["function"]["name"].as_str().map(str::to_owned)).collect()
 }
 
 #[test]
@@ -69,9 +70,16 @@ fn an_edit_answers_with_the_preview_of_the_edited_document_even_one_that_does_no
     let (update, preview) = templates.apply_and_preview(id, make_full("context"), None, &query).expect("applies");
     assert!(update.status.dirty && update.status.can_undo);
     let preview = preview.expect("renders");
-    assert_eq!(tool_names(&preview), ["lookup", "search", "cite", "read_section"]);
+    assert_eq!(tool_names(&preview), ["lookup", "search", "cite", "read_section"], "new tools are sent");
     assert_eq!(preview.prompt.base, Some(held.serial), "a change from the preview held");
     assert!(preview.prompt.parts.iter().any(|part| part.contains("Docs for Acme.")), "{:?}", preview.prompt.parts);
+
+    let mut typed = make_full("context");
+    let TemplateEdit::SetSectionFields { fields, .. } = &mut typed else { unreachable!() };
+    fields.template.push('!');
+    let query = PreviewQuery { base: Some(preview.serial), ..PreviewQuery::default() };
+    let (_, typed) = templates.apply_and_preview(id, typed, None, &query).expect("applies");
+    assert_eq!(typed.expect("renders").tools, None, "a keystroke leaves the tools as the UI holds them");
 
     let mut unknown_param = make_full("context");
     let TemplateEdit::SetSectionFields { fields, .. } = &mut unknown_param else { unreachable!() };

@@ -146,11 +146,11 @@ impl EditorDocument {
     /// whole prompt when it holds none, or one no longer kept).
     pub fn preview_since(&mut self, expand: &[String], expand_all: bool, base: Option<u32>) -> Result<PreviewUpdate> {
         let preview = self.preview(expand, expand_all)?;
-        let (serial, prompt) = self.previews.record(PromptParts::of(preview.markdown), base);
+        let change = self.previews.record(PromptParts::of(preview.markdown), preview.tools, base);
         Ok(PreviewUpdate {
-            serial,
-            prompt,
-            tools: preview.tools,
+            serial: change.serial,
+            prompt: change.prompt,
+            tools: change.tools,
             prompt_tokens: saturate(preview.prompt_tokens),
             tool_tokens: saturate(preview.tool_tokens),
         })

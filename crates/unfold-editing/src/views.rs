@@ -32,7 +32,7 @@ pub enum TemplateChange {
 }
 
 /// The preview of a document as a change from one the editor holds: the prompt's parts (cut
-/// before each heading line), the offered tools and the token count.
+/// before each heading line), the offered tools when they changed, and the token count.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PreviewUpdate {
@@ -40,9 +40,10 @@ pub struct PreviewUpdate {
     pub serial: u32,
     /// The prompt's parts, as a change from the preview the editor holds.
     pub prompt: PartsChange,
-    /// The tools offered to the model, as OpenAI chat tool objects.
-    #[cfg_attr(feature = "specta", specta(type = Vec<unfold_documents::json_type::JsonValue>))]
-    pub tools: Vec<serde_json::Value>,
+    /// The tools offered to the model, as OpenAI chat tool objects; none when they are the base
+    /// preview's (as after a keystroke in a section's text), which the UI keeps.
+    #[cfg_attr(feature = "specta", specta(type = Option<Vec<unfold_documents::json_type::JsonValue>>))]
+    pub tools: Option<Vec<serde_json::Value>>,
     /// Tokens of the prompt and the tool definitions.
     pub prompt_tokens: u32,
     /// Of `prompt_tokens`, those of the tool definitions.

@@ -513,8 +513,8 @@ fn the_preview_counts_the_whole_prompt_after_every_keystroke() {
         let mut document = EditorDocument::new(template);
         let mut paths = Vec::new();
         document.template().walk(&mut |path, _| paths.push(path.to_owned()));
-        // The preview the UI holds (its serial and parts), as the prompt is and in full.
-        let mut held_parts: [(Option<u32>, Vec<String>); 2] = Default::default();
+        // The preview the UI holds (its serial, parts and tools), as the prompt is and in full.
+        let mut held_parts: [(Option<u32>, Vec<String>, Vec<serde_json::Value>); 2] = Default::default();
         for (typed, path) in
             ["x", " and more", "\n\n## Not a heading", "/", "", "é\u{301}'s"].iter().zip(paths.iter().cycle())
         {
@@ -538,10 +538,13 @@ fn the_preview_counts_the_whole_prompt_after_every_keystroke() {
                 assert_eq!(document.preview(&[], expand_all).unwrap(), whole, "{name} {heading:?} after {typed:?}");
                 let held = &mut held_parts[usize::from(expand_all)];
                 let update = document.preview_since(&[], expand_all, held.0).unwrap();
+                assert_eq!(update.tools.is_none(), held.0.is_some(), "typing leaves the tools the UI holds");
                 held.1 = update.prompt.apply(&held.1);
+                held.2 = update.tools.unwrap_or(std::mem::take(&mut held.2));
                 held.0 = Some(update.serial);
                 assert_eq!(held.1.concat(), whole.markdown, "the parts the UI keeps make the prompt");
                 assert_eq!(held.1, prompt_parts(&whole.markdown));
+                assert_eq!(held.2, whole.tools, "the tools the UI keeps are those offered");
             }
         }
     }

@@ -7,7 +7,7 @@
 // keyboard shortcuts and the window title. All state and
 // actions live in EditorStore (with its SourcesStore and TemplateExportStore), CompareStore,
 // HistoryStore and SuiteStore.
-import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from "react";
 import { CompareView } from "../compare/CompareView";
 import type { CompareStore } from "../compare/store";
 import { HistoryView } from "../history/HistoryView";
@@ -82,6 +82,15 @@ export function Editor({
     [document.template.sources, sources.views, sources.discovered],
   );
   const sectionPaths = useMemo(() => state.rows.map((row) => row.path), [state.rows]);
+  // The same list and handler from one keystroke to the next: the preview's list of sections to
+  // show as read is not drawn again.
+  const readable = useMemo(() => readableRows(state.rows), [state.rows]);
+  const onRead = useCallback(
+    (path: string, read: boolean) => {
+      store.setRead(path, read);
+    },
+    [store],
+  );
   /** Shows the Sources tab, its tools filtered to the sources of `badge` when it has one. */
   const showSources = (badge?: SourceBadge) => {
     if (badge !== undefined) store.sources.setFilter({ ...NO_FILTER, source: badge.sources.length === 1 ? (badge.sources[0] ?? null) : null });
@@ -259,11 +268,9 @@ export function Editor({
           onExpandAll={(expandAll) => {
             store.setExpandAll(expandAll);
           }}
-          readable={readableRows(state.rows)}
+          readable={readable}
           read={state.read}
-          onRead={(path, read) => {
-            store.setRead(path, read);
-          }}
+          onRead={onRead}
         />
       </div>
       )}

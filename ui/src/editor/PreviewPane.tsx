@@ -49,7 +49,8 @@ export function PreviewPane({
   );
 }
 
-function ReadSections({
+/** Drawn again only when the summarized sections, those read or the handler change (not on a keystroke). */
+const ReadSections = memo(function ReadSections({
   readable,
   read,
   onRead,
@@ -101,7 +102,7 @@ function ReadSections({
       </ul>
     </details>
   );
-}
+});
 
 function PreviewBody({ preview }: { preview: PreviewState }) {
   switch (preview.kind) {
@@ -115,23 +116,15 @@ function PreviewBody({ preview }: { preview: PreviewState }) {
         </div>
       );
     case "ready": {
-      const names = toolNames(preview.preview.tools);
+      const { tools } = preview.preview;
       return (
         <>
           <p data-testid="token-count">{formatTokens(preview.preview.prompt_tokens)}</p>
           <p className="token-split" data-testid="token-split">
-            {tokenSplit(preview.preview.prompt_tokens, preview.preview.tool_tokens, names.length)}
+            {tokenSplit(preview.preview.prompt_tokens, preview.preview.tool_tokens, tools.length)}
           </p>
           <h3>Offered tools</h3>
-          {names.length === 0 ? (
-            <p data-testid="tool-list">No tools offered</p>
-          ) : (
-            <ul data-testid="tool-list" className="offered-tools">
-              {names.map((name, index) => (
-                <OfferedTool key={`${String(index)}:${name}`} name={name} tool={preview.preview.tools[index] ?? null} />
-              ))}
-            </ul>
-          )}
+          <OfferedTools tools={tools} />
           <h3>Prompt</h3>
           {/* Text children become the <pre>'s textContent: template text is never parsed as HTML. */}
           <pre data-testid="preview-markdown">
@@ -152,6 +145,22 @@ export function tokenSplit(total: number, toolTokens: number, tools: number): st
   const definitions = tools === 1 ? "the 1 tool definition" : `the ${String(tools)} tool definitions`;
   return `${text}, ${toolTokens.toLocaleString("en-US")} in ${definitions}`;
 }
+
+/**
+ * The offered tools, drawn again only for another list: a keystroke's preview keeps the very list
+ * it had (see changes.ts).
+ */
+const OfferedTools = memo(function OfferedTools({ tools }: { tools: JsonValue[] }) {
+  const names = toolNames(tools);
+  if (names.length === 0) return <p data-testid="tool-list">No tools offered</p>;
+  return (
+    <ul data-testid="tool-list" className="offered-tools">
+      {names.map((name, index) => (
+        <OfferedTool key={`${String(index)}:${name}`} name={name} tool={tools[index] ?? null} />
+      ))}
+    </ul>
+  );
+});
 
 /** An offered tool's name, opening to the JSON the model is sent (made only once opened, so a closed list stays light). */
 function OfferedTool({ name, tool }: { name: string; tool: JsonValue | null }) {

@@ -90,6 +90,18 @@ describe("followPreview", () => {
     expect(followPreview(held, update(6, { base: 4, keep_start: 4, keep_end: 0, parts: [] }))?.parts).toEqual(held.parts);
   });
 
+  it("keeps the very tools it holds when the update leaves them out", () => {
+    const tools = [{ type: "function", function: { name: "lookup" } }];
+    const withTools = { ...held, tools };
+    const typed = followPreview(withTools, { ...update(5, { base: 4, keep_start: 1, keep_end: 2, parts: ["B"] }), tools: null });
+    expect(typed?.tools).toBe(tools);
+    const changed = [{ type: "function", function: { name: "search" } }];
+    const toggled = followPreview(withTools, { ...update(5, { base: 4, keep_start: 4, keep_end: 0, parts: [] }), tools: changed });
+    expect(toggled?.tools).toBe(changed);
+    // A whole preview without its tools cannot be shown: ask again.
+    expect(followPreview(withTools, { ...update(5, { base: null, keep_start: 0, keep_end: 0, parts: ["x"] }), tools: null })).toBeNull();
+  });
+
   it("refuses a change from a preview it does not hold", () => {
     expect(followPreview(held, update(5, { base: 3, keep_start: 1, keep_end: 0, parts: [] }))).toBeNull();
     expect(followPreview(null, update(5, { base: 3, keep_start: 0, keep_end: 0, parts: [] }))).toBeNull();

@@ -92,12 +92,15 @@ export interface ShownPreview {
 
 /**
  * The preview after `update`, from the one held (`null`: none); `null` when the update is a change
- * from a preview that is not the one held (then ask again without a base).
+ * from a preview that is not the one held (then ask again without a base). Tools the update leaves
+ * out are the held preview's: the very same list, so what shows them is not drawn again.
  */
 export function followPreview(held: ShownPreview | null, update: PreviewUpdate): ShownPreview | null {
   const parts = followParts(held, update.prompt);
   if (parts === null) return null;
-  return { serial: update.serial, parts, tools: update.tools, prompt_tokens: update.prompt_tokens, tool_tokens: update.tool_tokens };
+  const tools = update.tools ?? (update.prompt.base === null ? null : held?.tools);
+  if (tools === undefined || tools === null) return null;
+  return { serial: update.serial, parts, tools, prompt_tokens: update.prompt_tokens, tool_tokens: update.tool_tokens };
 }
 
 function followParts(held: ShownPreview | null, change: PartsChange): string[] | null {
