@@ -167,6 +167,8 @@ export class EditorStore extends ExternalStore<EditorState> {
   readonly sources: SourcesStore;
   /** The template's exports to promptfoo and Langfuse, of the document as it is when exported. */
   readonly exports: TemplateExportStore;
+  /** Settles once the first preview is shown, or its failure. */
+  readonly firstPreview: Promise<void>;
 
   constructor(
     private readonly platform: Platform,
@@ -177,8 +179,8 @@ export class EditorStore extends ExternalStore<EditorState> {
     void this.sources.follow();
     this.exports = new TemplateExportStore(platform, () => this.state.document, () => this.queue.idle());
     // Asked now rather than once the editor has been drawn: the answer comes back while React draws
-    // it (on the example, about 0.1 s sooner).
-    void this.refreshPreview();
+    // it (on the example, about 0.1 s sooner), or before, for a caller that waits for it.
+    this.firstPreview = this.refreshPreview();
   }
 
   /** Every change of state; the sources follow a changed document. */

@@ -44,6 +44,18 @@ describe("WorkspaceStore", () => {
     expect(workspace.getState().recovered).toEqual(platform.recovered);
   });
 
+  it("shows the launch template's editor with its preview in, not a preview still rendering", async () => {
+    const platform = new FakePlatform();
+    const workspace = new WorkspaceStore(platform);
+    const previewWhenShown: string[] = [];
+    workspace.subscribe(() => {
+      const { screen } = workspace.getState();
+      if (screen.kind === "editor" && previewWhenShown.length === 0) previewWhenShown.push(screen.editor.getState().preview.kind);
+    });
+    await workspace.start();
+    expect(previewWhenShown).toEqual(["ready"]);
+  });
+
   it("shows the start page when started without a template, and opens the example from it", async () => {
     const platform = new FakePlatform();
     platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
