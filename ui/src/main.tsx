@@ -6,6 +6,9 @@ import { tauriPlatform } from "./platform";
 import { WorkspaceStore } from "./workspace/workspace";
 import "./index.css";
 
+// Linux gets its own font families (index.css says why).
+if (navigator.userAgent.includes("Linux")) document.documentElement.dataset.os = "linux";
+
 const root = document.getElementById("root");
 if (root === null) throw new Error("index.html has no #root element");
 
