@@ -42,10 +42,9 @@ pub async fn apply_edit(
 
 /// Applies an edit to an open document and answers with the edited document's preview as well, as
 /// `apply_edit` and `preview_document` would: one call for a keystroke instead of two.
-///
-/// Not `async`, so Tauri runs it on the main thread, where the IPC request arrives and its answer
-/// is sent from: a keystroke skips the hop to the async runtime and back, 2 of its 19 ms (mean, on
-/// 5,000 sections, here). Its work (2-3 ms there) holds up the window no longer than that.
+// Not `async`, so Tauri runs it on the main thread, where the IPC request arrives and its answer is
+// sent from: a keystroke skips the hop to the async runtime and back, 2 of its 19 ms (mean, on
+// 5,000 sections, here). Its work (2-3 ms there) holds up the window no longer than that.
 #[tauri::command]
 #[specta::specta]
 pub fn edit_and_preview(
