@@ -253,10 +253,7 @@ proptest! {
         for breakage in breakages {
             break_template(&mut template, breakage);
         }
-        let reopened = match Template::from_json(template.to_json().as_bytes()) {
-            Ok(_) => Vec::new(),
-            Err(error) => error.problems().to_vec(),
-        };
+        let reopened = reopened(&template);
         prop_assert_eq!(EditorDocument::new(template).problems(), reopened);
     }
 }
