@@ -37,12 +37,24 @@ impl RenderedPrompt {
 /// Renders the whole prompt of `template` in `state`.
 pub fn render(template: &Template, state: &SessionState) -> Result<RenderedPrompt> {
     let mut renderer = Renderer::new(template, state);
+    renderer.out.reserve(estimated_len(&template.sections));
     renderer.sections(&template.sections, 1)?;
     if !renderer.out.is_empty() {
         renderer.out.push('\n');
     }
     let tools = offered_tools(template, state, &renderer.full_tools, &renderer.summarized);
     Ok(RenderedPrompt { markdown: renderer.out, tools, summarized: renderer.summarized })
+}
+
+/// About the length of the prompt of `sections` shown in full: their titles, bodies and summaries,
+/// and a heading's and a summary line's worth each. The prompt is reserved at once, so that it is
+/// written without growing: each doubling of a long prompt copied it into memory touched afresh,
+/// a third of rendering 10,000 sections. Parameter values may make it longer, a summarized
+/// subtree shorter; only what is written is ever touched.
+fn estimated_len(sections: &[Section]) -> usize {
+    const PER_SECTION: usize = 64;
+    let own = |s: &Section| s.title.len() + s.template.len() + s.summary.as_ref().map_or(0, String::len);
+    sections.iter().map(|s| own(s) + PER_SECTION + estimated_len(&s.children)).sum()
 }
 
 /// Renders one section (heading, body, visible subsections) as it stands in the whole prompt,
