@@ -20,6 +20,7 @@ pub mod runs;
 pub mod scenario;
 mod scenario_warnings;
 pub mod schema;
+mod simple_parameters;
 pub mod source;
 pub mod substitution;
 pub mod suite;

@@ -67,21 +67,6 @@ fn options() -> jsonschema::ValidationOptions<'static> {
     jsonschema::options().with_pattern_options(PatternOptions::regex())
 }
 
-/// Starts building, once per process and on a thread of its own, what the first compile of a
-/// tool's parameter schema waits for: jsonschema's validator of the meta-schema, a few
-/// milliseconds, a tenth of `unfold render` on a large template. A template's tools are checked
-/// after its text is parsed; by then the other core has built it. A process whose templates have
-/// no tools spends that time on that core for nothing, and does not wait for it.
-pub(crate) fn prepare_tool_parameters_validator() {
-    static STARTED: std::sync::Once = std::sync::Once::new();
-    STARTED.call_once(|| {
-        // Without a thread (none to be had), the first compile builds it, as it would anyway.
-        let _ = std::thread::Builder::new()
-            .name("unfold-meta-schema".to_owned())
-            .spawn(|| drop(tool_parameters_validator(&serde_json::json!({"type": "object"}))));
-    });
-}
-
 /// Compiles a tool's parameter schema, refusing an invalid schema.
 pub fn tool_parameters_validator(parameters: &Value) -> Result<Validator, ParametersProblem> {
     // Building checks the schema against its meta-schema first.

@@ -197,7 +197,6 @@ impl Template {
 
     /// Parses and validates a template from JSON text; reports every problem with its JSON pointer.
     pub fn from_json(bytes: &[u8]) -> Result<Template> {
-        crate::schema::prepare_tool_parameters_validator();
         Template::parse(bytes, Template::problems)
     }
 

@@ -213,6 +213,9 @@ pub fn check_parameters_schema(parameters: &Value) -> std::result::Result<(), Pa
     if object.get("type").is_some_and(|t| t != "object") {
         return Err(whole(format!("must describe an object (\"type\": \"object\"), not {}", object["type"])));
     }
+    if crate::simple_parameters::certainly_valid(parameters) {
+        return Ok(());
+    }
     crate::compiled_parameters::compiled(parameters, |schema| {
         crate::schema::tool_parameters_validator(schema).map(drop)
     })
