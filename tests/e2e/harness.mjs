@@ -274,30 +274,26 @@ export async function waitForRecovery(text) {
   }
 }
 
-/** Waits until `selector` matches, then returns `script(element)`'s result. */
+/**
+ * Waits until `selector` matches, then returns `script(element)`'s result. The element is found and
+ * the script run in one call to the page: found in one call and used in the next, it could be a
+ * node React had replaced in between (WebDriver's "stale element reference").
+ */
 export async function waitFor(session, selector, script = "return arguments[0].textContent;") {
   const deadline = Date.now() + WAIT_TIMEOUT_MS;
+  const found = `const element = document.querySelector(arguments[0]);
+    return element === null ? { found: false } : { found: true, value: (function () { ${script} }).call(null, element) };`;
   for (;;) {
-    try {
-      const element = await webdriver("POST", `/session/${session}/element`, {
-        using: "css selector",
-        value: selector,
-      });
-      return await webdriver("POST", `/session/${session}/execute/sync`, {
-        script,
-        args: [{ [ELEMENT_KEY]: element[ELEMENT_KEY] }],
-      });
-    } catch (error) {
-      if (error.webdriver?.error !== "no such element") throw error;
-      if (Date.now() > deadline) {
-        const body = await webdriver("POST", `/session/${session}/execute/sync`, {
-          script: "return document.body.innerText;",
-          args: [],
-        }).catch((e) => `(unavailable: ${e})`);
-        throw new Error(`no ${selector} after ${WAIT_TIMEOUT_MS} ms; page shows:\n${body}`);
-      }
-      await sleep(100);
+    const answer = await webdriver("POST", `/session/${session}/execute/sync`, { script: found, args: [selector] });
+    if (answer.found) return answer.value;
+    if (Date.now() > deadline) {
+      const body = await webdriver("POST", `/session/${session}/execute/sync`, {
+        script: "return document.body.innerText;",
+        args: [],
+      }).catch((e) => `(unavailable: ${e})`);
+      throw new Error(`no ${selector} after ${WAIT_TIMEOUT_MS} ms; page shows:\n${body}`);
     }
+    await sleep(100);
   }
 }
 
