@@ -18,5 +18,6 @@ export default defineConfig({
   test: {
     environment: "happy-dom",
     include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["src/testing/deferredViewsLoaded.ts"],
   },
 });

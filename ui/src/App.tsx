@@ -94,8 +94,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import { Editor } from "./editor/Editor";
 import { isHelpKey, shortcutAction, shortcutPage, type ShortcutAction } from "./editor/shortcuts";
 import { ShortcutHelpOverlay } from "./editor/ShortcutHelpOverlay";
-import { HistoryView } from "./history/HistoryView";
-import { SuitesView } from "./suites/SuitesView";
+import { Deferred, historyView, suitesView } from "./deferredViews";
 import type { Platform } from "./platform";
 import { FileMenu } from "./workspace/FileMenu";
 import { PageSwitch } from "./workspace/PageSwitch";
@@ -186,7 +185,11 @@ export function App({ platform, workspace: started }: { platform: Platform; work
           <PageSwitch pages={START_PAGES} page={state.page} onPage={onPage} names={{ edit: "Start" }} />
         </header>
         {notices}
-        {state.page === "history" ? <HistoryView store={workspace.history} /> : <SuitesView store={workspace.suites} />}
+        {state.page === "history" ? (
+          <Deferred module={historyView} show={(view) => <view.HistoryView store={workspace.history} />} />
+        ) : (
+          <Deferred module={suitesView} show={(view) => <view.SuitesView store={workspace.suites} />} />
+        )}
         {dialogs}
       </div>
     );

@@ -2,6 +2,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { preloadDeferredViews } from "./deferredViews";
 import { tauriPlatform } from "./platform";
 import { WorkspaceStore } from "./workspace/workspace";
 import "./index.css";
@@ -15,7 +16,13 @@ if (root === null) throw new Error("index.html has no #root element");
 // Started before React draws the first screen: the template the app was launched on is opened, and
 // its preview asked for, while React is busy drawing (about 20 ms sooner at start).
 const workspace = new WorkspaceStore(tauriPlatform);
-void workspace.start();
+void workspace.start().finally(() => {
+  // The views a start does not show are loaded once its first screen is painted (a task queued
+  // from a frame's callback runs after that frame), not while it is being drawn.
+  requestAnimationFrame(() => {
+    setTimeout(() => void preloadDeferredViews(), 0);
+  });
+});
 
 createRoot(root).render(
   <StrictMode>

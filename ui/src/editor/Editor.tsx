@@ -8,12 +8,10 @@
 // actions live in EditorStore (with its SourcesStore and TemplateExportStore), CompareStore,
 // HistoryStore and SuiteStore.
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from "react";
-import { CompareView } from "../compare/CompareView";
 import type { CompareStore } from "../compare/store";
-import { HistoryView } from "../history/HistoryView";
 import type { HistoryStore } from "../history/store";
 import { ExportNotices } from "../exports/ExportMenu";
-import { SuitesView } from "../suites/SuitesView";
+import { compareView, Deferred, historyView, sourcesPanel, suitesView } from "../deferredViews";
 import type { SuiteStore } from "../suites/store";
 import { DocumentButtons } from "../workspace/DocumentButtons";
 import { FilePath } from "../workspace/FilePath";
@@ -38,7 +36,6 @@ import { problemGroups, type ProblemGroup } from "../problems/problemGroups";
 import { ProblemsButton } from "../problems/ProblemsButton";
 import { ProblemsPanel } from "../problems/ProblemsPanel";
 import { NO_FILTER, sourceBadges, sourceRows, type SourceBadge } from "../sources/catalog";
-import { SourcesPanel } from "../sources/SourcesPanel";
 
 /** What the middle pane shows: the selected section, the template's settings and parameters, or its tool sources. */
 type Tab = "section" | "template" | "sources";
@@ -159,11 +156,14 @@ export function Editor({
         />
       )}
       {page === "compare" ? (
-        <CompareView store={compare} template={document.template} problems={problems} />
+        <Deferred
+          module={compareView}
+          show={(view) => <view.CompareView store={compare} template={document.template} problems={problems} />}
+        />
       ) : page === "history" ? (
-        <HistoryView store={history} />
+        <Deferred module={historyView} show={(view) => <view.HistoryView store={history} />} />
       ) : page === "suites" ? (
-        <SuitesView store={suites} />
+        <Deferred module={suitesView} show={(view) => <view.SuitesView store={suites} />} />
       ) : (
       <div className="panes">
         <nav className="pane tree-pane" aria-label="Sections">
@@ -207,12 +207,17 @@ export function Editor({
             ))}
           </div>
           {tab === "sources" ? (
-            <SourcesPanel
-              store={store.sources}
-              template={document.template}
-              sections={sectionPaths}
-              problems={document.problems}
-              onEdit={(build) => void store.editSources(build)}
+            <Deferred
+              module={sourcesPanel}
+              show={(panel) => (
+                <panel.SourcesPanel
+                  store={store.sources}
+                  template={document.template}
+                  sections={sectionPaths}
+                  problems={document.problems}
+                  onEdit={(build) => void store.editSources(build)}
+                />
+              )}
             />
           ) : tab === "template" ? (
             <TemplatePanel

@@ -1,0 +1,71 @@
+// The views a start does not show: the compare view, the run history, the suites and the Sources
+// panel, a fifth of the UI's script. Each is its own chunk of the build, loaded when first shown
+// or once the first screen is drawn (`preloadDeferredViews`, from main.tsx), so that a start
+// parses only what it shows and a switch to a view rarely waits for it. The stores behind them are
+// not deferred: the workspace keeps them from the start.
+import { useEffect, useSyncExternalStore, type ReactNode } from "react";
+
+/** Where a deferred module is: there, or could not be loaded; undefined before either. */
+type Loaded<M> = { module: M } | { failure: string } | undefined;
+
+/** A module of the UI that is imported when first needed. */
+export class DeferredModule<M> {
+  private state: Loaded<M>;
+  private loading: Promise<void> | undefined;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly importModule: () => Promise<M>) {}
+
+  /** Where the module is (the same object until that changes). */
+  readonly current = (): Loaded<M> => this.state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Imports the module, once; resolves when it is there or could not be loaded. */
+  load(): Promise<void> {
+    this.loading ??= this.importModule().then(
+      (module) => {
+        this.settle({ module });
+      },
+      (error: unknown) => {
+        this.settle({ failure: String(error) });
+      },
+    );
+    return this.loading;
+  }
+
+  private settle(state: Loaded<M>): void {
+    this.state = state;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** `show(module)` once `module` is loaded, loading it when shown before; nothing meanwhile. */
+export function Deferred<M>({ module, show }: { module: DeferredModule<M>; show: (module: M) => ReactNode }) {
+  const current = useSyncExternalStore(module.subscribe, module.current);
+  useEffect(() => {
+    if (current === undefined) void module.load();
+  }, [module, current]);
+  if (current === undefined) return null;
+  if ("failure" in current) {
+    return (
+      <p className="notice" role="alert" data-testid="view-load-failure">
+        This view could not be loaded: {current.failure}
+      </p>
+    );
+  }
+  return show(current.module);
+}
+
+export const compareView = new DeferredModule(() => import("./compare/CompareView"));
+export const historyView = new DeferredModule(() => import("./history/HistoryView"));
+export const suitesView = new DeferredModule(() => import("./suites/SuitesView"));
+export const sourcesPanel = new DeferredModule(() => import("./sources/SourcesPanel"));
+
+/** Loads every deferred view ahead of its first showing. */
+export function preloadDeferredViews(): Promise<unknown> {
+  return Promise.all([compareView, historyView, suitesView, sourcesPanel].map((module) => module.load()));
+}
