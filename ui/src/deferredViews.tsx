@@ -1,5 +1,5 @@
 // The views a start does not show: the compare view, the run history, the suites and the Sources
-// panel, a fifth of the UI's script. Each is its own chunk of the build, loaded when first shown
+// panel, a seventh of the UI's script. Each is its own chunk of the build, loaded when first shown
 // or once the first screen is drawn (`preloadDeferredViews`, from main.tsx), so that a start
 // parses only what it shows and a switch to a view rarely waits for it. The stores behind them are
 // not deferred: the workspace keeps them from the start.
