@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::provider::{Message, ModelResponse, ToolCall};
@@ -16,39 +17,59 @@ use unfold_documents::tool::OfferedTool;
 
 /// Tokens of a text; a long one is counted in parts on every core.
 pub fn count_text(text: &str) -> u64 {
-    let parts = if text.len() < COUNTED_IN_PARTS_FROM { 1 } else { cores() };
-    count_in_parts(text, parts)
+    if text.len() < COUNTED_IN_PARTS_FROM {
+        return unfold_tokenizer::count(text) as u64;
+    }
+    count_in_parts(text, text.len().div_ceil(PART_BYTES), cores())
 }
 
-/// The cores a count may use, up to [`MOST_PARTS`]; asked once per process, since on Linux the
+/// The cores a count may use, up to [`MOST_THREADS`]; asked once per process, since on Linux the
 /// answer reads the cgroup's files.
 fn cores() -> usize {
     static CORES: OnceLock<usize> = OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |cores| cores.get().min(MOST_PARTS)))
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |cores| cores.get().min(MOST_THREADS)))
 }
 
-/// Texts this long and longer are counted in parts, one per core: the prompt of a 10,000-section
-/// template (1.1 MB) takes about 20 ms to tokenize on one core; for a few kilobytes a thread's start
+/// Texts this long and longer are counted in parts on every core: the prompt of a 10,000-section
+/// template (1.1 MB) takes about 9 ms to tokenize on one core; for a few kilobytes a thread's start
 /// costs more than it saves.
 const COUNTED_IN_PARTS_FROM: usize = 64 * 1024;
-/// Beyond this many parts, memory bandwidth rather than cores bounds the count.
-const MOST_PARTS: usize = 8;
+/// About the length of a part: short enough that the threads end together, long enough that
+/// taking the next one costs nothing beside counting it.
+const PART_BYTES: usize = 64 * 1024;
+/// Beyond this many threads, memory bandwidth rather than cores bounds the count.
+const MOST_THREADS: usize = 8;
 
-/// Tokens of `text` counted in up to `parts` parts of about equal length, each on its own thread:
-/// the same count as the whole text's, since the parts are cut where [`ChunkedCount`] cuts its
-/// pieces (a cut the tokenizer always makes).
-pub fn count_in_parts(text: &str, parts: usize) -> u64 {
+/// Tokens of `text` counted in up to `parts` parts of about equal length, on up to `threads`
+/// threads that each take the next part left until none is: a thread that starts late or runs
+/// slower on a busy machine counts fewer parts, rather than the count waiting for a share fixed in
+/// advance (a helper thread started up to 4 ms late on a 2-core machine). The same count as the
+/// whole text's, since the parts are cut where [`ChunkedCount`] cuts its pieces (a cut the
+/// tokenizer always makes).
+pub fn count_in_parts(text: &str, parts: usize, threads: usize) -> u64 {
     let cuts = part_cuts(text, parts);
-    let count = |range: Range<usize>| unfold_tokenizer::count(&text[range]) as u64;
-    if cuts.len() == 2 {
-        return count(0..text.len());
+    let next = AtomicUsize::new(0);
+    let take_parts = || {
+        let mut tokens = 0;
+        while let Some(part) = cuts.windows(2).nth(next.fetch_add(1, Ordering::Relaxed)) {
+            tokens += unfold_tokenizer::count(&text[part[0]..part[1]]) as u64;
+        }
+        tokens
+    };
+    let helpers = threads.min(cuts.len() - 1).saturating_sub(1);
+    if helpers == 0 {
+        return take_parts();
     }
+    let take_parts = &take_parts;
     std::thread::scope(|scope| {
-        let others: Vec<_> = cuts[1..].windows(2).map(|w| scope.spawn(move || count(w[0]..w[1]))).collect();
+        let others: Vec<_> = (0..helpers).map(|_| scope.spawn(take_parts)).collect();
         // A thread that panicked panicked in the tokenizer: let it panic here as counting on one
         // thread would.
-        count(cuts[0]..cuts[1])
-            + others.into_iter().map(|part| part.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).sum::<u64>()
+        take_parts()
+            + others
+                .into_iter()
+                .map(|helper| helper.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .sum::<u64>()
     })
 }
 
@@ -336,7 +357,7 @@ mod tests {
             assert!(text[*cut..].starts_with("## Heading") || text[*cut..].starts_with("A body"), "at {cut}");
             assert!(cut.abs_diff(text.len() * (k + 1) / 4) < 30, "{cut} is near a quarter");
         }
-        assert_eq!(count_in_parts(&text, 4), unfold_tokenizer::count(&text) as u64);
+        assert_eq!(count_in_parts(&text, 4, 2), unfold_tokenizer::count(&text) as u64);
     }
 
     #[test]
@@ -344,6 +365,6 @@ mod tests {
         let text = "word ".repeat(1000);
         assert_eq!(part_cuts(&text, 4), [0, text.len()]);
         assert_eq!(part_cuts("", 3), [0, 0]);
-        assert_eq!(count_in_parts("", 3), 0);
+        assert_eq!(count_in_parts("", 3, 2), 0);
     }
 }

@@ -263,11 +263,12 @@ proptest! {
     fn counting_in_parts_on_several_threads_counts_what_the_whole_text_counts(
         lines in prompt_text(),
         copies in 1..40usize,
-        parts in 1..6usize,
+        parts in 1..12usize,
+        threads in 1..4usize,
     ) {
         let text = lines.repeat(copies);
         let whole = unfold_tokenizer::count(&text) as u64;
-        prop_assert_eq!(tokens::count_in_parts(&text, parts), whole, "{} parts of {:?}", parts, text);
+        prop_assert_eq!(tokens::count_in_parts(&text, parts, threads), whole, "{} parts on {} threads of {:?}", parts, threads, text);
     }
 }
 
