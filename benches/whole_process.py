@@ -93,7 +93,7 @@ def app_figures(app: str, templates: Path) -> dict[str, dict]:
     """measure-editor.mjs's figures of `app`, by template file name."""
     script = ROOT / "tests/e2e/measure-editor.mjs"
     argv = ["node", str(script), "--json", str(EXAMPLE), str(templates / "bench-5000.unfold.json")]
-    out = subprocess.run(in_session_bus(argv), argv, capture_output=True, text=True, env=dict(os.environ, UNFOLD_APP=app), cwd=ROOT)
+    out = subprocess.run(in_session_bus(argv), capture_output=True, text=True, env=dict(os.environ, UNFOLD_APP=app), cwd=ROOT)
     if out.returncode != 0:
         sys.exit(f"measuring {app} failed ({out.returncode}):\n{out.stderr}")
     figures = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
