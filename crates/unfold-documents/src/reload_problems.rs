@@ -32,7 +32,7 @@ impl ReloadProblems {
     pub fn of(template: &Template) -> ReloadProblems {
         if template.passes_document_checks() {
             let TemplateChecker { problems, text_problems, cut_short, .. } = template.checked();
-            return ReloadProblems(Checked::Semantic { all: problems, texts: (!cut_short).then_some(text_problems) });
+            return ReloadProblems(Checked::Semantic { all: problems, texts: text_problems.filter(|_| !cut_short) });
         }
         let reread = Template::from_json(template.to_json().as_bytes());
         ReloadProblems(Checked::RoundTrip(reread.err().map(|error| error.problems().to_vec()).unwrap_or_default()))

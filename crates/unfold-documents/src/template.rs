@@ -398,12 +398,15 @@ impl Template {
     /// The problems a JSON Schema cannot express (duplicate keys and tool names, summaries, depth,
     /// size, tool parameter schemas, placeholders).
     fn problems(&self) -> Vec<Problem> {
-        self.checked().problems
+        self.check(TemplateChecker::default()).problems
     }
 
     /// The checks of [`Template::problems`], with where each section's text problems are.
     pub(crate) fn checked(&self) -> TemplateChecker {
-        let mut checker = TemplateChecker::default();
+        self.check(TemplateChecker { text_problems: Some(Vec::new()), ..TemplateChecker::default() })
+    }
+
+    fn check(&self, mut checker: TemplateChecker) -> TemplateChecker {
         checker.tools(&self.tools, "");
         checker.sections(&self.sections, &mut String::new(), 1);
         checker.problems.extend(crate::source::source_problems(&self.sources, &|path| self.section(path).is_some()));
@@ -417,8 +420,9 @@ pub(crate) struct TemplateChecker {
     tool_names: HashMap<String, String>,
     section_count: usize,
     /// For each section checked, in the walk's order, where its text problems are in `problems`
-    /// (see [`TemplateChecker::texts`]).
-    pub(crate) text_problems: Vec<std::ops::Range<usize>>,
+    /// (see [`TemplateChecker::texts`]); kept only when asked for (`Template::checked`), since a
+    /// load needs only the problems.
+    pub(crate) text_problems: Option<Vec<std::ops::Range<usize>>>,
     /// Whether sections nest too deep to be walked, so that some were not checked.
     pub(crate) cut_short: bool,
 }
@@ -452,7 +456,9 @@ impl TemplateChecker {
             }
             let start = self.problems.len();
             self.texts(section, pointer);
-            self.text_problems.push(start..self.problems.len());
+            if let Some(text_problems) = &mut self.text_problems {
+                text_problems.push(start..self.problems.len());
+            }
             self.tools(&section.tools, pointer);
             self.sections(&section.children, pointer, depth + 1);
         }
