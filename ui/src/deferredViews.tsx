@@ -4,48 +4,36 @@
 // parses only what it shows and a switch to a view rarely waits for it. The stores behind them are
 // not deferred: the workspace keeps them from the start.
 import { useEffect, useSyncExternalStore, type ReactNode } from "react";
+import { ExternalStore } from "./state/ExternalStore";
 
 /** Where a deferred module is: there, or could not be loaded; undefined before either. */
 type Loaded<M> = { module: M } | { failure: string } | undefined;
 
 /** A module of the UI that is imported when first needed. */
-export class DeferredModule<M> {
-  private state: Loaded<M>;
+export class DeferredModule<M> extends ExternalStore<{ loaded: Loaded<M> }> {
   private loading: Promise<void> | undefined;
-  private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly importModule: () => Promise<M>) {}
-
-  /** Where the module is (the same object until that changes). */
-  readonly current = (): Loaded<M> => this.state;
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  constructor(private readonly importModule: () => Promise<M>) {
+    super({ loaded: undefined });
+  }
 
   /** Imports the module, once; resolves when it is there or could not be loaded. */
   load(): Promise<void> {
     this.loading ??= this.importModule().then(
       (module) => {
-        this.settle({ module });
+        this.update({ loaded: { module } });
       },
       (error: unknown) => {
-        this.settle({ failure: String(error) });
+        this.update({ loaded: { failure: String(error) } });
       },
     );
     return this.loading;
-  }
-
-  private settle(state: Loaded<M>): void {
-    this.state = state;
-    for (const listener of this.listeners) listener();
   }
 }
 
 /** `show(module)` once `module` is loaded, loading it when shown before; nothing meanwhile. */
 export function Deferred<M>({ module, show }: { module: DeferredModule<M>; show: (module: M) => ReactNode }) {
-  const current = useSyncExternalStore(module.subscribe, module.current);
+  const current = useSyncExternalStore(module.subscribe, module.getState).loaded;
   useEffect(() => {
     if (current === undefined) void module.load();
   }, [module, current]);
