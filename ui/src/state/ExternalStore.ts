@@ -1,7 +1,7 @@
 // The state holder every store of the UI shares (workspace, editor, compare view, the deferred
 // views' modules): immutable state replaced by `update`, read by React through
-// `useSyncExternalStore(store.subscribe, store.getState)`; and a queue that runs a store's backend actions one after the other, each on
-// the state the one before left.
+// `useSyncExternalStore(store.subscribe, store.getState)`; and a queue that runs a store's backend
+// actions one after the other, each on the state the one before left.
 
 export class ExternalStore<S> {
   private readonly listeners = new Set<() => void>();
