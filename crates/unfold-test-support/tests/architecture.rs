@@ -59,13 +59,15 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// `cargo metadata` of the workspace, resolved for this machine's platform.
+/// `cargo metadata` of the workspace, resolved for this machine's platform. Not `--offline`: the
+/// desktop shell's dependencies are not built by `cargo test --workspace --exclude unfold-app`, so
+/// on a fresh machine cargo has yet to download their manifests (a warm cargo cache hid that).
 fn metadata() -> Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let host = rustc_host();
     let output = Command::new(cargo)
         .current_dir(root())
-        .args(["metadata", "--format-version", "1", "--offline", "--filter-platform", &host])
+        .args(["metadata", "--format-version", "1", "--filter-platform", &host])
         .output()
         .expect("cargo metadata runs");
     assert!(output.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&output.stderr));
