@@ -7,22 +7,26 @@ use std::net::SocketAddr;
 use std::sync::Mutex;
 
 use unfold_relay::attached::RelaySession;
-use unfold_relay::sessions::StreamEvent;
-use unfold_relay::{RelayLimits, RunningRelay};
+use unfold_relay::sessions::Observer;
+use unfold_relay::{AllowedOrigins, RelayLimits, RelaySettings, RunningRelay};
 
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::lock;
 
 pub use unfold_relay::DEFAULT_PORT;
 
-/// Serves the relay on 127.0.0.1:`port` (0: a free one), tells `listening` where, and stops when
-/// `stop` completes.
+/// Serves the relay on 127.0.0.1:`port` (0: a free one) to this machine's clients and the pages
+/// of the web `origins` the user allowed, tells `listening` where, and stops when `stop` completes.
 pub async fn serve_relay(
     port: u16,
+    origins: &[String],
     listening: impl FnOnce(SocketAddr),
     stop: impl Future<Output = ()>,
 ) -> AppResult<()> {
-    let relay = RunningRelay::start(port, RelayLimits::default()).await.map_err(|error| {
+    let allowed_origins = AllowedOrigins::new(origins)
+        .map_err(|why| AppError::new(ErrorCode::InvalidRequest, format!("--allow-origin: {why}")))?;
+    let settings = RelaySettings { limits: RelayLimits::default(), allowed_origins };
+    let relay = RunningRelay::start(port, settings).await.map_err(|error| {
         AppError::new(ErrorCode::Unavailable, format!("the relay cannot listen on 127.0.0.1:{port}: {error}"))
     })?;
     listening(relay.address);
@@ -130,7 +134,7 @@ impl RelayService {
     }
 
     /// Every event of every session from now on (the app's live log); none while stopped.
-    pub fn observe(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<(String, StreamEvent)>> {
+    pub fn observe(&self) -> Option<Observer> {
         lock(&self.running).as_ref().map(|relay| relay.sessions.observe())
     }
 }

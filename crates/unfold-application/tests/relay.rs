@@ -77,8 +77,7 @@ fn the_apps_relay_lists_a_plugins_session_and_a_comparison_attached_to_it_sees_i
         .collect();
     assert_eq!(injected, [&vec!["plot_column".to_owned()]]);
 
-    let logged: Vec<(String, unfold_relay::sessions::StreamEvent)> =
-        std::iter::from_fn(|| log.try_recv().ok()).collect();
+    let logged: Vec<(String, unfold_relay::sessions::StreamEvent)> = std::iter::from_fn(|| log.try_recv()).collect();
     assert!(logged.iter().all(|(logged_code, _)| *logged_code == code));
     let names: Vec<&str> = logged.iter().map(|(_, event)| event.name).collect();
     assert_eq!(names[0], "tool-request", "the run's first call, as the plugin heard it: {names:?}");

@@ -219,6 +219,10 @@ pub enum Command {
         /// The port to listen on (0: any free port).
         #[arg(long, default_value_t = unfold_application::relay::DEFAULT_PORT)]
         port: u16,
+        /// Let the pages of this web origin use the relay (e.g. https://codap.concord.org); no web
+        /// page may otherwise. Repeatable.
+        #[arg(long = "allow-origin", value_name = "ORIGIN")]
+        allow_origins: Vec<String>,
     },
 }
 

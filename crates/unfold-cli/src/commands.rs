@@ -105,7 +105,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
         }
         Command::Sources { action } => crate::sources::execute(action),
-        Command::Relay { port } => {
+        Command::Relay { port, allow_origins } => {
             let listening = |address| {
                 // The relay serves until Ctrl+C whether or not anyone reads where.
                 let _ = outln!("relay listening on http://{address}/api/sessions (Ctrl+C stops it)");
@@ -114,7 +114,8 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 // Without a signal handler there is no way to stop cleanly: stop at once.
                 let _ = tokio::signal::ctrl_c().await;
             };
-            block_on(unfold_application::relay::serve_relay(port, listening, stop))??;
+            let serving = unfold_application::relay::serve_relay(port, &allow_origins, listening, stop);
+            crate::runtime::block_on_every_core(serving)??;
             Ok(ExitCode::SUCCESS)
         }
     }

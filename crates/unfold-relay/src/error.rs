@@ -11,9 +11,6 @@ pub enum RelayError {
     /// No token, or not this session's: says nothing else about the session.
     #[error("this session needs its token: Authorization: Bearer <token>")]
     Unauthorized,
-    /// No session has this code.
-    #[error("no session '{0}'")]
-    UnknownSession(String),
     /// The session was not used for its time to live.
     #[error("session '{0}' expired: create a new one")]
     Expired(String),
@@ -44,31 +41,100 @@ pub enum RelayError {
     /// A response to a tool request that is not waiting (answered, timed out, or never made).
     #[error("no tool request '{0}' is waiting for an answer")]
     UnknownRequest(String),
+    /// Too many requests with a wrong token (or none, or for no session) of late, in all.
+    #[error("too many requests with a wrong token: try again in {retry_after} s")]
+    TooManyAttempts {
+        /// Seconds until the next attempt is answered.
+        retry_after: u64,
+    },
+    /// The relay holds as many sessions as it may.
+    #[error("the relay holds {limit} sessions, its most: try again once one expires")]
+    TooManySessions {
+        /// The limit.
+        limit: usize,
+    },
+    /// The session, or the relay, has as many streams open as it may.
+    #[error("a {of} has at most {limit} streams open: close one first")]
+    TooManyStreams {
+        /// The limit.
+        limit: usize,
+        /// `session` or `relay`.
+        of: &'static str,
+    },
+    /// The session's tools and plugin description would be over its bound.
+    #[error("the session would hold {bytes} bytes of tools and plugin description; at most {limit}")]
+    SessionTooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+        /// What it would hold.
+        bytes: usize,
+    },
+    /// The relay keeps as many bytes for its clients as it may.
+    #[error("the relay keeps as much for its sessions as it may: try again later")]
+    RelayFull,
+    /// The request's `Host` is not a loopback name: a web page's (DNS rebinding), not a client of
+    /// this machine.
+    #[error("Host '{0}' is not this machine: the relay answers only requests to 127.0.0.1, localhost or [::1]")]
+    ForbiddenHost(String),
+    /// The request comes from a web page whose origin the user did not allow.
+    #[error("requests from the web page '{0}' are not allowed (unfold relay --allow-origin ORIGIN allows one)")]
+    ForbiddenOrigin(String),
+    /// The client took too long to send the body.
+    #[error("the body did not arrive within {0} s")]
+    BodyTimeout(u64),
+    /// The relay failed at its own work (a bug): the request changed nothing.
+    #[error("the relay failed: {0}")]
+    Internal(String),
 }
 
 impl RelayError {
     fn status(&self) -> StatusCode {
         match self {
             RelayError::Unauthorized => StatusCode::UNAUTHORIZED,
-            RelayError::UnknownSession(_) | RelayError::UnknownRequest(_) => StatusCode::NOT_FOUND,
+            RelayError::UnknownRequest(_) => StatusCode::NOT_FOUND,
             RelayError::Expired(_) => StatusCode::GONE,
             RelayError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             RelayError::TooManyTools { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             RelayError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             RelayError::Invalid(_) => StatusCode::BAD_REQUEST,
+            RelayError::TooManyAttempts { .. } | RelayError::TooManyStreams { .. } => StatusCode::TOO_MANY_REQUESTS,
+            RelayError::TooManySessions { .. } | RelayError::RelayFull => StatusCode::SERVICE_UNAVAILABLE,
+            RelayError::SessionTooLarge { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            RelayError::ForbiddenHost(_) | RelayError::ForbiddenOrigin(_) => StatusCode::FORBIDDEN,
+            RelayError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
+            RelayError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn code(&self) -> &'static str {
         match self {
             RelayError::Unauthorized => "unauthorized",
-            RelayError::UnknownSession(_) => "unknown_session",
             RelayError::Expired(_) => "session_expired",
             RelayError::TooLarge(_) => "body_too_large",
             RelayError::TooManyTools { .. } => "too_many_tools",
             RelayError::RateLimited { .. } => "rate_limited",
             RelayError::Invalid(_) => "invalid_request",
             RelayError::UnknownRequest(_) => "unknown_request",
+            RelayError::TooManyAttempts { .. } => "too_many_attempts",
+            RelayError::TooManySessions { .. } => "too_many_sessions",
+            RelayError::TooManyStreams { .. } => "too_many_streams",
+            RelayError::SessionTooLarge { .. } => "session_too_large",
+            RelayError::RelayFull => "relay_full",
+            RelayError::ForbiddenHost(_) => "forbidden_host",
+            RelayError::ForbiddenOrigin(_) => "forbidden_origin",
+            RelayError::BodyTimeout(_) => "body_timeout",
+            RelayError::Internal(_) => "internal",
+        }
+    }
+
+    /// Seconds after which the same request may be answered otherwise, when that is known.
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            RelayError::RateLimited { retry_after, .. } | RelayError::TooManyAttempts { retry_after } => {
+                Some(*retry_after)
+            }
+            RelayError::TooManySessions { .. } | RelayError::RelayFull => Some(60),
+            _ => None,
         }
     }
 }
@@ -77,8 +143,8 @@ impl IntoResponse for RelayError {
     fn into_response(self) -> Response {
         let body = json!({ "error": self.code(), "message": self.to_string() });
         let mut response = (self.status(), axum::Json(body)).into_response();
-        if let RelayError::RateLimited { retry_after, .. } = self {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+        if let Some(seconds) = self.retry_after() {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }

@@ -4,26 +4,60 @@
 //! for the next. A run calls a plugin's tool through the session (`tool-request` on the stream,
 //! answered by `POST …/response`).
 //!
-//! `secrets` makes the codes and tokens, `plugin_tools` takes tools in either shape, `sessions`
-//! holds the state and the limits, `routes` is the HTTP surface, `error` the refusals; `attached`
-//! is a run's side of a session (the engine's tool sources over HTTP), `sse` reads a stream.
+//! Anything on the machine can reach it, web pages included, so every number and byte a client
+//! sends is bounded (`limits`): `admission` lets in only requests to a loopback name and from no
+//! web page the user did not allow, `connections` bounds connections and slow clients, `bodies`
+//! bounds what a request sends, `budget` counts what the relay keeps, `work_lane` keeps the CPU
+//! work of one client from holding up another.
+//!
+//! `secrets` makes the codes and tokens, `plugin_tools` takes tools in either shape,
+//! `tool_changes` works out what a registration or update changes, `session` is one session's
+//! state, `sessions` all of them and the door to each, `streams` the event streams, `routes` the
+//! HTTP surface, `error` the refusals; `attached` is a run's side of a session (the engine's tool
+//! sources over HTTP), `sse` reads a stream.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod admission;
 pub mod attached;
+pub mod bodies;
+pub mod budget;
+pub mod connections;
 pub mod error;
+pub mod limits;
 pub mod plugin_tools;
 pub mod routes;
 pub mod secrets;
+pub mod session;
 pub mod sessions;
 pub mod sse;
+pub mod streams;
+pub mod tool_changes;
+pub mod work_lane;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+pub use admission::AllowedOrigins;
 pub use error::RelayError;
-pub use sessions::{RelayLimits, Sessions};
+pub use limits::RelayLimits;
+pub use sessions::Sessions;
+
+/// How a relay is served: its bounds, and the web pages allowed to use it.
+#[derive(Debug, Clone, Default)]
+pub struct RelaySettings {
+    /// Its bounds.
+    pub limits: RelayLimits,
+    /// The web origins whose pages may use it (none unless the user names them).
+    pub allowed_origins: AllowedOrigins,
+}
+
+impl From<RelayLimits> for RelaySettings {
+    fn from(limits: RelayLimits) -> RelaySettings {
+        RelaySettings { limits, allowed_origins: AllowedOrigins::default() }
+    }
+}
 
 /// The port `unfold relay` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7391;
@@ -39,21 +73,20 @@ pub struct RunningRelay {
 }
 
 impl RunningRelay {
-    /// Starts a relay on 127.0.0.1:`port` (0: any free port) under `limits`.
-    pub async fn start(port: u16, limits: RelayLimits) -> std::io::Result<RunningRelay> {
+    /// Starts a relay on 127.0.0.1:`port` (0: any free port) as `settings` say.
+    pub async fn start(port: u16, settings: impl Into<RelaySettings>) -> std::io::Result<RunningRelay> {
+        let RelaySettings { limits, allowed_origins } = settings.into();
         let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port)).await?;
         let address = listener.local_addr()?;
+        let connection_limits = connections::ConnectionLimits {
+            max_connections: limits.max_connections,
+            header_timeout: limits.header_timeout,
+            write_timeout: limits.write_timeout,
+        };
         let sessions = Arc::new(Sessions::new(limits));
-        let app = routes::router(Arc::clone(&sessions));
+        let app = routes::router(Arc::clone(&sessions), allowed_origins);
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            let server = axum::serve(listener, app).with_graceful_shutdown(async {
-                let _ = stopped.await;
-            });
-            if let Err(error) = server.await {
-                tracing::error!(%error, "the relay stopped");
-            }
-        });
+        let task = tokio::spawn(connections::serve(listener, app, connection_limits, stopped));
         tracing::info!(%address, "relay listening");
         Ok(RunningRelay { address, sessions, stop: Some(stop), task })
     }
@@ -64,8 +97,8 @@ impl RunningRelay {
             let _ = stop.send(());
         }
         self.sessions.close_streams();
-        // A client that keeps a connection open without a request is not waited for long.
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), &mut self.task).await;
+        // The server closes every connection within its own grace; this only bounds the wait.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(3), &mut self.task).await;
         self.task.abort();
     }
 }

@@ -35,9 +35,10 @@ async fn a_missing_or_wrong_token_is_401_and_says_nothing_of_the_session() {
         json!({ "error": "unauthorized", "message": "this session needs its token: Authorization: Bearer <token>" })
     );
     assert_eq!((&wrong_body, &borrowed_body), (&body, &body), "the same answer, whatever the token");
+    // An unknown code is answered as a wrong token is: the answer never tells whether a code exists.
     let unknown = Session { code: "AAAAAAAA".to_owned(), token: session.token.clone() };
-    let (status, body) = client.get(&unknown, "metadata").await;
-    assert_eq!((status, &body["error"]), (StatusCode::NOT_FOUND, &json!("unknown_session")));
+    let (status, unknown_body) = client.get(&unknown, "metadata").await;
+    assert_eq!((status, &unknown_body), (StatusCode::UNAUTHORIZED, &body));
     relay.shutdown().await;
 }
 

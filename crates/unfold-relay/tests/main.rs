@@ -2,6 +2,7 @@
 
 mod client;
 mod flow;
+mod hostile;
 mod limits;
 mod robustness;
 mod runs;

@@ -1,0 +1,228 @@
+//! The relay's connections, served by hyper under bounds that no client can stretch: a client has
+//! `header_timeout` to send each request's headers (an idle kept-alive connection too), and a
+//! connection whose client reads nothing of its reply for `write_timeout` is closed. At most
+//! `max_connections` are open: at the cap, the oldest connection with no request under way (a
+//! client that connected and sent nothing, or an idle one) is closed to make room, so that idle
+//! and half-sent connections can neither exhaust the process's file descriptors nor keep a client
+//! with a real request out.
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::Router;
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{oneshot, Notify};
+use tokio::task::JoinSet;
+use tokio::time::Sleep;
+use tower::ServiceExt;
+
+/// The bounds of the relay's connections.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnectionLimits {
+    /// Open connections.
+    pub max_connections: usize,
+    /// How long a client may take to send a request's headers.
+    pub header_timeout: Duration,
+    /// How long a client may read nothing of what the relay sends it.
+    pub write_timeout: Duration,
+}
+
+/// A connection the relay keeps track of: whether a request is under way on it, and how to close
+/// it.
+struct Tracked {
+    busy: Arc<AtomicUsize>,
+    close: Notify,
+}
+
+type Registry = Arc<Mutex<BTreeMap<u64, Arc<Tracked>>>>;
+
+fn locked(registry: &Registry) -> std::sync::MutexGuard<'_, BTreeMap<u64, Arc<Tracked>>> {
+    registry.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Serves `app` on `listener` until `stop` comes; then every connection is closed (those still
+/// busy after a short grace are cut) before this returns.
+pub async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits, mut stop: oneshot::Receiver<()>) {
+    let registry: Registry = Arc::default();
+    let mut tasks = JoinSet::new();
+    let mut next_id = 0u64;
+    loop {
+        let tcp = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((tcp, _)) => tcp,
+                Err(error) => {
+                    // Out of file descriptors, or a connection reset before it was taken: wait a
+                    // moment (the cap frees descriptors) rather than spin.
+                    tracing::warn!(%error, "the relay could not accept a connection");
+                    tokio::select! {
+                        _ = tokio::time::sleep(Duration::from_millis(50)) => continue,
+                        _ = &mut stop => break,
+                    }
+                }
+            },
+            _ = &mut stop => break,
+        };
+        while tasks.try_join_next().is_some() {}
+        next_id += 1;
+        let Some(tracked) = admit(&registry, next_id, limits.max_connections) else {
+            tracing::warn!("the relay refused a connection: every connection has a request under way");
+            continue;
+        };
+        let _ = tcp.set_nodelay(true);
+        let registry = Arc::clone(&registry);
+        let app = app.clone();
+        let id = next_id;
+        tasks.spawn(async move {
+            serve_connection(tcp, app, &tracked, limits).await;
+            locked(&registry).remove(&id);
+        });
+    }
+    for tracked in locked(&registry).values() {
+        tracked.close.notify_one();
+    }
+    let _ = tokio::time::timeout(Duration::from_secs(2), async { while tasks.join_next().await.is_some() {} }).await;
+    tasks.abort_all();
+}
+
+/// Makes room for the connection `id` and tracks it; at the cap, the oldest connection with no
+/// request under way is closed. `None` when every connection has a request under way.
+fn admit(registry: &Registry, id: u64, max: usize) -> Option<Arc<Tracked>> {
+    let mut connections = locked(registry);
+    if connections.len() >= max.max(1) {
+        let idle = connections.iter().find(|(_, c)| c.busy.load(Ordering::Acquire) == 0).map(|(id, _)| *id)?;
+        if let Some(evicted) = connections.remove(&idle) {
+            evicted.close.notify_one();
+        }
+    }
+    let tracked = Arc::new(Tracked { busy: Arc::default(), close: Notify::new() });
+    connections.insert(id, Arc::clone(&tracked));
+    Some(tracked)
+}
+
+/// Counts a request under way on its connection until its reply has been sent (or dropped).
+struct Busy(Arc<AtomicUsize>);
+
+impl Busy {
+    fn enter(count: &Arc<AtomicUsize>) -> Busy {
+        count.fetch_add(1, Ordering::AcqRel);
+        Busy(Arc::clone(count))
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Serves one connection until its client closes it, a bound closes it, or the relay does.
+async fn serve_connection(tcp: TcpStream, app: Router, tracked: &Tracked, limits: ConnectionLimits) {
+    let busy = Arc::clone(&tracked.busy);
+    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+        let under_way = Busy::enter(&busy);
+        let app = app.clone();
+        async move {
+            let Ok(response) = app.oneshot(request.map(Body::new)).await;
+            // The request stays under way until its reply's body is sent or dropped.
+            Ok::<_, Infallible>(response.map(move |body| {
+                Body::new(body.map_frame(move |frame| {
+                    let _ = &under_way;
+                    frame
+                }))
+            }))
+        }
+    });
+    let io = TokioIo::new(WriteDeadline { io: tcp, limit: limits.write_timeout, stalled: None });
+    let mut builder = http1::Builder::new();
+    builder.timer(TokioTimer::new()).header_read_timeout(limits.header_timeout).keep_alive(true);
+    let connection = builder.serve_connection(io, service);
+    tokio::select! {
+        served = connection => if let Err(error) = served {
+            tracing::debug!(%error, "a relay connection ended");
+        },
+        () = tracked.close.notified() => tracing::debug!("a relay connection was closed to make room or to stop"),
+    }
+}
+
+/// A connection that fails once its client has read nothing for `limit` while the relay had bytes
+/// to send: a client that never reads its stream cannot keep the relay's memory or its connection.
+struct WriteDeadline {
+    io: TcpStream,
+    limit: Duration,
+    stalled: Option<Pin<Box<Sleep>>>,
+}
+
+impl WriteDeadline {
+    /// A write that could not go on: pending until the deadline, then an error.
+    fn stall<T>(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
+        let limit = self.limit;
+        let deadline = self.stalled.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => {
+                Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, "the client read nothing for too long")))
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn progressed<T>(&mut self, ready: Poll<io::Result<T>>, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
+        match ready {
+            Poll::Pending => self.stall(cx),
+            ready => {
+                self.stalled = None;
+                ready
+            }
+        }
+    }
+}
+
+impl AsyncRead for WriteDeadline {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for WriteDeadline {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let ready = Pin::new(&mut this.io).poll_write(cx, buf);
+        this.progressed(ready, cx)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let ready = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
+        this.progressed(ready, cx)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let ready = Pin::new(&mut this.io).poll_flush(cx);
+        this.progressed(ready, cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
+    }
+}
