@@ -2,9 +2,11 @@
 //! `header_timeout` to send each request's headers (an idle kept-alive connection too), and a
 //! connection whose client reads nothing of its reply for `write_timeout` is closed. At most
 //! `max_connections` are open: at the cap, the oldest connection with no request under way (a
-//! client that connected and sent nothing, or an idle one) is closed to make room, so that idle
-//! and half-sent connections can neither exhaust the process's file descriptors nor keep a client
-//! with a real request out.
+//! client that connected and sent nothing, or an idle one) is closed to make room, or else the
+//! oldest whose request's body is still arriving; so idle, half-sent and trickling connections
+//! can neither exhaust the process's file descriptors nor keep a client with a real request out.
+//! Only requests being answered (an event stream, a call waiting for the plugin) are never closed
+//! for room, and their number has bounds of its own.
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -16,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::body::Body;
+use axum::body::{Body, HttpBody};
 use axum::Router;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
@@ -40,11 +42,23 @@ pub struct ConnectionLimits {
     pub write_timeout: Duration,
 }
 
-/// A connection the relay keeps track of: whether a request is under way on it, and how to close
-/// it.
+/// A connection the relay keeps track of: whether a request is under way on it and whether its
+/// body is still arriving, and how to close it.
 struct Tracked {
     busy: Arc<AtomicUsize>,
+    reading: Arc<AtomicUsize>,
     close: Notify,
+}
+
+impl Tracked {
+    fn idle(&self) -> bool {
+        self.busy.load(Ordering::Acquire) == 0
+    }
+
+    /// Whether its only requests are ones whose body is still arriving.
+    fn only_reading(&self) -> bool {
+        self.busy.load(Ordering::Acquire) == self.reading.load(Ordering::Acquire)
+    }
 }
 
 type Registry = Arc<Mutex<BTreeMap<u64, Arc<Tracked>>>>;
@@ -98,44 +112,79 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits,
 }
 
 /// Makes room for the connection `id` and tracks it; at the cap, the oldest connection with no
-/// request under way is closed. `None` when every connection has a request under way.
+/// request under way is closed, or else the oldest whose request's body is still arriving. `None`
+/// when every connection has a request being answered.
 fn admit(registry: &Registry, id: u64, max: usize) -> Option<Arc<Tracked>> {
     let mut connections = locked(registry);
     if connections.len() >= max.max(1) {
-        let idle = connections.iter().find(|(_, c)| c.busy.load(Ordering::Acquire) == 0).map(|(id, _)| *id)?;
-        if let Some(evicted) = connections.remove(&idle) {
+        let oldest = |room: fn(&Tracked) -> bool| connections.iter().find(|(_, c)| room(c)).map(|(id, _)| *id);
+        let evicted = oldest(Tracked::idle).or_else(|| oldest(Tracked::only_reading))?;
+        if let Some(evicted) = connections.remove(&evicted) {
             evicted.close.notify_one();
         }
     }
-    let tracked = Arc::new(Tracked { busy: Arc::default(), close: Notify::new() });
+    let tracked = Arc::new(Tracked { busy: Arc::default(), reading: Arc::default(), close: Notify::new() });
     connections.insert(id, Arc::clone(&tracked));
     Some(tracked)
 }
 
-/// Counts a request under way on its connection until its reply has been sent (or dropped).
-struct Busy(Arc<AtomicUsize>);
+/// One count of a connection's, held while what it counts lasts (a request under way until its
+/// reply is sent or dropped; a body until it arrived whole or was dropped).
+struct Counted(Arc<AtomicUsize>);
 
-impl Busy {
-    fn enter(count: &Arc<AtomicUsize>) -> Busy {
+impl Counted {
+    fn enter(count: &Arc<AtomicUsize>) -> Counted {
         count.fetch_add(1, Ordering::AcqRel);
-        Busy(Arc::clone(count))
+        Counted(Arc::clone(count))
     }
 }
 
-impl Drop for Busy {
+impl Drop for Counted {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
+/// A request's body that counts as still arriving until its end came or it was dropped.
+struct ArrivingBody {
+    body: Incoming,
+    arriving: Option<Counted>,
+}
+
+impl HttpBody for ArrivingBody {
+    type Data = bytes::Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<hyper::body::Frame<bytes::Bytes>, hyper::Error>>> {
+        let polled = Pin::new(&mut self.body).poll_frame(cx);
+        if matches!(polled, Poll::Ready(None | Some(Err(_)))) || self.body.is_end_stream() {
+            self.arriving = None;
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
 /// Serves one connection until its client closes it, a bound closes it, or the relay does.
 async fn serve_connection(tcp: TcpStream, app: Router, tracked: &Tracked, limits: ConnectionLimits) {
-    let busy = Arc::clone(&tracked.busy);
+    let (busy, reading) = (Arc::clone(&tracked.busy), Arc::clone(&tracked.reading));
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
-        let under_way = Busy::enter(&busy);
+        let under_way = Counted::enter(&busy);
+        let arriving = (!request.body().is_end_stream()).then(|| Counted::enter(&reading));
+        let request = request.map(|body| Body::new(ArrivingBody { body, arriving }));
         let app = app.clone();
         async move {
-            let Ok(response) = app.oneshot(request.map(Body::new)).await;
+            let Ok(response) = app.oneshot(request).await;
             // The request stays under way until its reply's body is sent or dropped.
             Ok::<_, Infallible>(response.map(move |body| {
                 Body::new(body.map_frame(move |frame| {

@@ -286,3 +286,40 @@ async fn streams_and_tool_call_waits_are_bounded_too() {
     );
     relay.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_whose_bodies_trickle_make_room_too_once_no_idle_one_is_left() {
+    // Timeouts far away: only making room can close a connection here.
+    let limits = RelayLimits {
+        max_connections: 10,
+        header_timeout: Duration::from_secs(600),
+        body_timeout: Duration::from_secs(600),
+        ..RelayLimits::default()
+    };
+    let relay = RunningRelay::start(0, limits).await.unwrap();
+    let client = Client::new(relay.address);
+    let mut trickling = Vec::new();
+    for _ in 0..15 {
+        let mut connection = TcpStream::connect(relay.address).await.unwrap();
+        connection
+            .write_all(b"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
+            .await
+            .unwrap();
+        trickling.push(connection);
+    }
+    let session = client.create_session().await;
+    assert_eq!(client.get(&session, "metadata").await.0, StatusCode::OK, "a real request gets in");
+    // 16 connections for 10 places: six were closed, idle ones (headers not read yet) first, then
+    // the oldest whose body was still arriving.
+    let mut closing: futures_util::stream::FuturesUnordered<_> =
+        trickling.iter_mut().map(|connection| async move { closed_by_relay(connection).await }).collect();
+    let mut closed = 0;
+    while closed < 6 {
+        match futures_util::StreamExt::next(&mut closing).await {
+            Some(true) => closed += 1,
+            Some(false) | None => break,
+        }
+    }
+    assert_eq!(closed, 6, "every connection past the cap made room");
+    relay.shutdown().await;
+}
