@@ -1,9 +1,9 @@
 //! The relay's connections, served by hyper under bounds that no client can stretch: a client has
 //! `header_timeout` to send each request's headers (an idle kept-alive connection too), and a
 //! connection whose client reads nothing of its reply for `write_timeout` is closed. At most
-//! `max_connections` are open: at the cap, the oldest connection with no request under way (a
-//! client that connected and sent nothing, or an idle one) is closed to make room, or else the
-//! oldest whose request's body is still arriving; so idle, half-sent and trickling connections
+//! `max_connections` are open: at the cap one is closed to make room: the oldest that never sent a
+//! request, else the oldest idle one (a client's kept-alive connection, closed last since its
+//! client is likely to use it again), else the oldest whose request's body is still arriving; so idle, half-sent and trickling connections
 //! can neither exhaust the process's file descriptors nor keep a client with a real request out.
 //! Only requests being answered (an event stream, a call waiting for the plugin) are never closed
 //! for room, and their number has bounds of its own.
@@ -13,7 +13,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -47,10 +47,16 @@ pub struct ConnectionLimits {
 struct Tracked {
     busy: Arc<AtomicUsize>,
     reading: Arc<AtomicUsize>,
+    used: Arc<AtomicBool>,
     close: Notify,
 }
 
 impl Tracked {
+    /// Whether its client connected and never sent a request.
+    fn unused(&self) -> bool {
+        !self.used.load(Ordering::Acquire) && self.idle()
+    }
+
     fn idle(&self) -> bool {
         self.busy.load(Ordering::Acquire) == 0
     }
@@ -111,19 +117,21 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits,
     tasks.abort_all();
 }
 
-/// Makes room for the connection `id` and tracks it; at the cap, the oldest connection with no
-/// request under way is closed, or else the oldest whose request's body is still arriving. `None`
-/// when every connection has a request being answered.
+/// Makes room for the connection `id` and tracks it; at the cap, the oldest connection that never
+/// sent a request is closed, else the oldest idle one, else the oldest whose request's body is
+/// still arriving. `None` when every connection has a request being answered.
 fn admit(registry: &Registry, id: u64, max: usize) -> Option<Arc<Tracked>> {
     let mut connections = locked(registry);
     if connections.len() >= max.max(1) {
         let oldest = |room: fn(&Tracked) -> bool| connections.iter().find(|(_, c)| room(c)).map(|(id, _)| *id);
-        let evicted = oldest(Tracked::idle).or_else(|| oldest(Tracked::only_reading))?;
+        let evicted =
+            oldest(Tracked::unused).or_else(|| oldest(Tracked::idle)).or_else(|| oldest(Tracked::only_reading))?;
         if let Some(evicted) = connections.remove(&evicted) {
             evicted.close.notify_one();
         }
     }
-    let tracked = Arc::new(Tracked { busy: Arc::default(), reading: Arc::default(), close: Notify::new() });
+    let tracked =
+        Arc::new(Tracked { busy: Arc::default(), reading: Arc::default(), used: Arc::default(), close: Notify::new() });
     connections.insert(id, Arc::clone(&tracked));
     Some(tracked)
 }
@@ -177,9 +185,10 @@ impl HttpBody for ArrivingBody {
 
 /// Serves one connection until its client closes it, a bound closes it, or the relay does.
 async fn serve_connection(tcp: TcpStream, app: Router, tracked: &Tracked, limits: ConnectionLimits) {
-    let (busy, reading) = (Arc::clone(&tracked.busy), Arc::clone(&tracked.reading));
+    let (busy, reading, used) = (Arc::clone(&tracked.busy), Arc::clone(&tracked.reading), Arc::clone(&tracked.used));
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
         let under_way = Counted::enter(&busy);
+        used.store(true, Ordering::Release);
         let arriving = (!request.body().is_end_stream()).then(|| Counted::enter(&reading));
         let request = request.map(|body| Body::new(ArrivingBody { body, arriving }));
         let app = app.clone();

@@ -323,3 +323,29 @@ async fn connections_whose_bodies_trickle_make_room_too_once_no_idle_one_is_left
     assert_eq!(closed, 6, "every connection past the cap made room");
     relay.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clients_kept_alive_connection_outlives_connections_that_never_sent_a_request() {
+    let relay = RunningRelay::start(0, RelayLimits { max_connections: 10, ..RelayLimits::default() }).await.unwrap();
+    // A real client's kept-alive connection, idle between its requests.
+    let mut kept = TcpStream::connect(relay.address).await.unwrap();
+    let request = "POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}";
+    kept.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = [0u8; 12];
+    tokio::time::timeout(WAIT, kept.read_exact(&mut answer)).await.expect("an answer in time").unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 201");
+    let mut silent = Vec::new();
+    for _ in 0..30 {
+        silent.push(TcpStream::connect(relay.address).await.unwrap());
+    }
+    for (i, connection) in silent.iter_mut().take(20).enumerate() {
+        assert!(closed_by_relay(connection).await, "silent connection {i} made room");
+    }
+    // Still open: the next request on it is answered.
+    let mut rest = vec![0u8; 4096];
+    let _ = tokio::time::timeout(Duration::from_millis(50), kept.read(&mut rest)).await;
+    kept.write_all(request.as_bytes()).await.unwrap();
+    tokio::time::timeout(WAIT, kept.read_exact(&mut answer)).await.expect("an answer in time").unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 201");
+    relay.shutdown().await;
+}
