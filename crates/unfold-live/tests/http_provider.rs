@@ -23,10 +23,14 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn profile(kind: ProviderKind, server: &FaultServer, stream: bool) -> ProviderProfile {
+    profile_at(kind, &server.base_url, stream)
+}
+
+fn profile_at(kind: ProviderKind, base_url: &str, stream: bool) -> ProviderProfile {
     ProviderProfile {
         name: "local".into(),
         kind,
-        base_url: server.base_url.clone(),
+        base_url: base_url.into(),
         model: "test-model".into(),
         temperature: Some(0.0),
         max_tokens: Some(64),
@@ -425,6 +429,11 @@ fn recorded_run(template: &unfold_documents::Template) -> unfold_live::Cassette 
         "function": { "name": "lookup", "arguments": "{\"id\": 7}" } }] }));
     let answer = openai_chunk(json!({ "content": format!("Done; your key is {KEY}.") }));
     let replies = vec![Reply::stream(&[&lookup, "data: [DONE]\n\n"]), Reply::stream(&[&answer, "data: [DONE]\n\n"])];
+    recorded_run_of(template, replies)
+}
+
+/// A live run of the example on the Restart adapter recorded against a server answering `replies`.
+fn recorded_run_of(template: &unfold_documents::Template, replies: Vec<Reply>) -> unfold_live::Cassette {
     runtime().block_on(async {
         let server = FaultServer::start(replies).await;
         let mut live = provider(profile(ProviderKind::Openai, &server, true)).recording();
@@ -448,6 +457,91 @@ fn a_recorded_run_replays_without_the_network_and_holds_no_key() {
     let replayed = runtime().block_on(reread.replay(&template)).unwrap();
     assert_eq!(replayed.events, cassette.run.events, "the replay makes the recorded run's events");
     assert_eq!(replayed.final_text.as_deref(), Some("Done; your key is [redacted key]."));
+}
+
+/// The streamed answers of a run in which a hostile server hides the key from a byte-for-byte
+/// redaction, piece by piece: split across two deltas of a tool call's arguments, then across two
+/// deltas of the text, and JSON-escaped (`sk\u002d…`) in a third.
+fn hidden_key_pieces() -> [Vec<String>; 2] {
+    let (head, tail) = KEY.split_at(7);
+    let arguments =
+        |text: String| openai_chunk(json!({ "tool_calls": [{ "index": 0, "function": { "arguments": text } }] }));
+    let escaped = openai_chunk(json!({ "content": format!(" and again {KEY}.") })).replace('-', "\\u002d");
+    [
+        vec![
+            openai_chunk(json!({ "tool_calls": [{ "index": 0, "id": "call_1", "type": "function",
+                "function": { "name": "lookup", "arguments": "" } }] })),
+            arguments(format!("{{\"id\": 7, \"note\": \"{head}")),
+            arguments(format!("{tail}\"}}")),
+            "data: [DONE]\n\n".to_owned(),
+        ],
+        vec![
+            openai_chunk(json!({ "content": format!("Done; your key is {head}") })),
+            openai_chunk(json!({ "content": tail })),
+            escaped,
+            "data: [DONE]\n\n".to_owned(),
+        ],
+    ]
+}
+
+fn hidden_key_replies() -> Vec<Reply> {
+    let streams = hidden_key_pieces();
+    streams.iter().map(|pieces| Reply::stream(&pieces.iter().map(String::as_str).collect::<Vec<_>>())).collect()
+}
+
+/// No piece of the key, and no JSON escape of it, in `text`.
+fn assert_holds_no_key(text: &str, what: &str) {
+    let (head, tail) = KEY.split_at(7);
+    for piece in [head, tail, "\\u002d"] {
+        assert!(!text.contains(piece), "{what} holds {piece:?}: {text}");
+    }
+}
+
+#[test]
+fn a_key_split_across_deltas_or_json_escaped_reaches_no_cassette_replay_or_scenario() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let cassette = recorded_run_of(&template, hidden_key_replies());
+    let said = "Done; your key is [redacted key] and again [redacted key].";
+    assert_eq!(cassette.run.final_text.as_deref(), Some(said), "the live run shows no key");
+    assert_holds_no_key(&cassette.to_json(), "the cassette");
+
+    let replayed = runtime().block_on(cassette.replay(&template)).unwrap();
+    assert_eq!(replayed.events, cassette.run.events, "the replay makes the recorded run's events");
+    assert_holds_no_key(&serde_json::to_string(&replayed).unwrap(), "the replay's report");
+
+    let scenario = cassette.to_scenario(&template).unwrap();
+    assert_holds_no_key(&scenario.to_json(), "the scenario");
+    assert_eq!(
+        serde_json::to_value(&scenario.script).unwrap(),
+        json!([{ "call": "lookup", "args": { "id": 7, "note": "[redacted key]" } }, { "say": said }])
+    );
+}
+
+#[test]
+fn a_cassette_that_holds_a_split_key_is_never_written_and_is_redacted_with_the_key() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let clean = recorded_run_of(&template, hidden_key_replies());
+    // As an earlier version recorded it: each stream as it came (no piece is the whole key).
+    let mut old = clean.clone();
+    for (call, pieces) in old.calls.iter_mut().zip(hidden_key_pieces()) {
+        call.framing = unfold_live::Framing::Stream;
+        call.response = pieces.concat();
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("old.cassette.json");
+    let profile = profile_at(ProviderKind::Openai, "http://127.0.0.1:9/v1", true);
+    let secrets = unfold_live::Secrets::of_provider(&profile, Some(&ApiKey::new(KEY)));
+    let refused = old.write(&path, &secrets).unwrap_err().to_string();
+    let expected =
+        format!("{}: /calls/0/response: holds the API key in some form, so it is not written", path.display());
+    assert_eq!(refused, expected);
+    assert!(!path.exists(), "nothing is written");
+
+    old.redact(&secrets);
+    assert_holds_no_key(&old.to_json(), "the redacted cassette");
+    old.write(&path, &secrets).unwrap();
+    let replayed = runtime().block_on(old.replay(&template)).unwrap();
+    assert_eq!(replayed.events, clean.run.events, "the redacted cassette replays the run as it was shown");
 }
 
 #[test]
