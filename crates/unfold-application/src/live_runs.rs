@@ -73,7 +73,7 @@ impl FinishedRun {
     }
 }
 
-/// The secrets of `profile`: its key, if it can be read now.
+/// The secrets of `profile`: its key, if it can be read now, and its base URL's password.
 pub fn secrets_of(profile: &ProviderProfile) -> Secrets {
     let key = ApiKey::for_profile(profile).ok().flatten();
     Secrets::of_provider(profile, key.as_ref())

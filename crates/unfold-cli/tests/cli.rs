@@ -1542,3 +1542,51 @@ fn a_key_a_server_hides_in_a_stream_reaches_no_output_cassette_trace_history_or_
     std::fs::remove_file(&old_cassette).unwrap();
     assert_no_key_in(files, &[&replayed, &stderr]);
 }
+
+#[test]
+fn a_password_in_the_base_url_reaches_no_output_error_or_file() {
+    const PASSWORD: &str = "pw-3e8d1c7b";
+    let answer = format!(
+        "data: {}\n\ndata: [DONE]\n\n",
+        serde_json::json!({ "choices": [{ "index": 0, "delta": { "content": format!("It is {PASSWORD}.") } }] })
+    );
+    let folder = tempfile::tempdir().unwrap();
+    let files = folder.path();
+    let with_password = |base_url: String| base_url.replacen("http://", &format!("http://proxy:{PASSWORD}@"), 1);
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let profile = |name: &str, base_url: String| {
+        serde_json::json!({ "name": name, "kind": "openai", "base_url": with_password(base_url), "model": "m",
+                            "connect_timeout_ms": 500 })
+    };
+    let profiles = serde_json::json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [
+        profile("proxy", stream_server(vec![answer])),
+        profile("gone", format!("http://127.0.0.1:{closed}/v1")),
+    ] });
+    // The profile file holds the password (the user wrote it there): it is kept apart.
+    let config = tempfile::tempdir().unwrap();
+    let profiles_file = config.path().join("providers.json");
+    std::fs::write(&profiles_file, profiles.to_string()).unwrap();
+    let live = |provider: &str, extra: &[&str]| {
+        let mut command = unfold();
+        command.args(["run", EXAMPLE, "--providers", profiles_file.to_str().unwrap(), "--provider", provider]);
+        let output =
+            command.args(["--user", "Hi."]).args(extra).env("UNFOLD_HISTORY", files.join("history.sqlite3")).output();
+        let output = output.unwrap();
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        (output.status.code(), format!("{}{}", text(&output.stdout), text(&output.stderr)))
+    };
+    let (cassette, trace) = (files.join("run.cassette.json"), files.join("run.otlp.jsonl"));
+    let (code, answered) =
+        live("proxy", &["--record", cassette.to_str().unwrap(), "--otel", trace.to_str().unwrap(), "--json"]);
+    assert_eq!(code, Some(0), "{answered}");
+    assert!(answered.contains("It is [redacted password]."), "{answered}");
+    let (code, failed) = live("gone", &[]);
+    assert_eq!(code, Some(4), "{failed}");
+    assert!(failed.contains(&format!("cannot reach http://***@127.0.0.1:{closed}/v1/chat/completions")), "{failed}");
+    for entry in std::fs::read_dir(files).unwrap() {
+        let path = entry.unwrap().path();
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        assert!(!text.contains(PASSWORD), "{} holds the password: {text}", path.display());
+    }
+    assert!(!answered.contains(PASSWORD) && !failed.contains(PASSWORD), "{answered}{failed}");
+}

@@ -110,7 +110,7 @@ impl Default for RetryPolicy {
 pub struct HttpProvider {
     profile: ProviderProfile,
     key: Option<ApiKey>,
-    /// What must never leave the process: the key, in every form.
+    /// What must never leave the process: the key and the base URL's password, in every form.
     secrets: Secrets,
     client: reqwest::Client,
     retry: RetryPolicy,
@@ -219,7 +219,9 @@ impl HttpProvider {
 
     /// Sends `body` until an answer starts or the retry rules give up.
     async fn send(&self, body: &Value) -> std::result::Result<reqwest::Response, String> {
-        let endpoint = self.profile.endpoint();
+        let url = self.profile.endpoint();
+        // Messages name it without the credentials the base URL may hold.
+        let endpoint = self.profile.shown(&url);
         let headers = self.headers(body).map_err(|e| e.to_string())?;
         let body = serde_json::to_vec(body).map_err(|e| e.to_string())?;
         let mut backoff = backon::ExponentialBuilder::default()
@@ -229,7 +231,8 @@ impl HttpProvider {
             .with_jitter()
             .build();
         for attempt in 1.. {
-            let sent = self.client.post(&endpoint).headers(headers.clone()).body(body.clone()).send().await;
+            // reqwest sends the base URL's credentials as HTTP Basic, and takes them out of the URL.
+            let sent = self.client.post(&url).headers(headers.clone()).body(body.clone()).send().await;
             let failure = match sent {
                 Ok(response) if response.status().is_success() => return Ok(response),
                 Ok(response) => Failure::of_status(&endpoint, response, &self.secrets).await,
@@ -265,7 +268,7 @@ impl HttpProvider {
     /// came over the wire too, for a cassette.
     async fn call(&self, body: &Value) -> std::result::Result<(ModelResponse, WireAnswer), String> {
         let mut response = self.send(body).await?;
-        let endpoint = self.profile.endpoint();
+        let endpoint = self.profile.shown(&self.profile.endpoint());
         let is_json = response
             .headers()
             .get(CONTENT_TYPE)

@@ -1,4 +1,4 @@
-//! The secrets of a live run — the API key — and what keeps them in: their redaction in text, in
+//! The secrets of a live run — the API key, the password in the base URL — and what keeps them in: their redaction in text, in
 //! JSON (every string and key, as decoded), in an answer as it came over the wire, in what a
 //! stream shows as it arrives; and the check a file of a live run passes before it is written.
 //!
@@ -37,6 +37,9 @@ const MIN_BASE64_RUN: usize = 6;
 pub enum SecretKind {
     /// The API key.
     ApiKey,
+    /// The password in the base URL (`http://user:password@host`), or its user when it has no
+    /// password (`https://token@host`): what HTTP Basic sends.
+    BaseUrlPassword,
 }
 
 impl SecretKind {
@@ -44,6 +47,7 @@ impl SecretKind {
     fn replacement(self) -> &'static str {
         match self {
             SecretKind::ApiKey => "[redacted key]",
+            SecretKind::BaseUrlPassword => "[redacted password]",
         }
     }
 
@@ -51,6 +55,7 @@ impl SecretKind {
     fn name(self) -> &'static str {
         match self {
             SecretKind::ApiKey => "the API key",
+            SecretKind::BaseUrlPassword => "the password of the base URL",
         }
     }
 }
@@ -84,10 +89,16 @@ impl Secrets {
         self.matcher.is_none()
     }
 
-    /// The secrets of a provider: its key, if it has one.
-    pub fn of_provider(_profile: &ProviderProfile, key: Option<&ApiKey>) -> Secrets {
-        let secrets = key.map(|key| (SecretKind::ApiKey, key.0.clone()));
-        Secrets::of(secrets.into_iter().collect())
+    /// The secrets of a provider: its key, if it has one, and the credentials of its base URL.
+    pub fn of_provider(profile: &ProviderProfile, key: Option<&ApiKey>) -> Secrets {
+        let key = key.map(|key| (SecretKind::ApiKey, key.0.clone()));
+        let password = profile.base_url_userinfo().map(|userinfo| {
+            // With a password, that is the secret; a user alone is a token.
+            let written = userinfo.split_once(':').map_or(userinfo, |(_, password)| password);
+            let decoded = percent_encoding::percent_decode_str(written).decode_utf8();
+            (SecretKind::BaseUrlPassword, decoded.map_or_else(|_| written.to_owned(), Cow::into_owned))
+        });
+        Secrets::of(key.into_iter().chain(password).collect())
     }
 
     fn of(secrets: Vec<(SecretKind, String)>) -> Secrets {

@@ -857,3 +857,46 @@ fn an_api_that_cannot_send_hidden_tools_that_way_refuses_the_adapter_before_any_
         assert!(received.is_empty(), "nothing was sent");
     }
 }
+
+/// A password in a profile's base URL, which HTTP Basic sends.
+const PASSWORD: &str = "pw-7f3a9c2e";
+
+fn with_password(base_url: &str) -> String {
+    base_url.replacen("http://", &format!("http://proxy:{PASSWORD}@"), 1)
+}
+
+#[test]
+fn a_password_in_the_base_url_is_sent_but_never_shown_logged_or_recorded() {
+    use base64::Engine;
+    let basic = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("proxy:{PASSWORD}")));
+    let echo = json!({ "error": { "message": format!("{basic} may not use this model"), "type": "server_error" } });
+    let answer = openai_chunk(json!({ "content": format!("The proxy's password is {PASSWORD}.") }));
+    let replies = vec![Reply::error(500, echo, &[]), Reply::stream(&[&answer, "data: [DONE]\n\n"])];
+    let ((response, received, recorded, shown), log) = capture_log(|| {
+        runtime().block_on(async {
+            let server = FaultServer::start(replies).await;
+            let profile = profile_at(ProviderKind::Openai, &with_password(&server.base_url), true);
+            let mut provider = HttpProvider::new(profile, None).unwrap().with_retry(quick_retries()).recording();
+            let response = ask(&mut provider).await.unwrap();
+            let recorded = serde_json::to_string(provider.recorded_calls()).unwrap();
+            (response, server.received(), recorded, format!("{provider:?}"))
+        })
+    });
+    assert_eq!(received[0].header("authorization"), Some(basic.as_str()), "the password is sent");
+    assert_eq!(response.text.as_deref(), Some("The proxy's password is [redacted password]."));
+    assert!(log.contains("retrying: http://***@127.0.0.1:"), "the log shows where it was sent: {log}");
+    for (what, text) in [("the log", &log), ("the recording", &recorded), ("the provider's Debug", &shown)] {
+        assert!(!text.contains(PASSWORD) && !text.contains(&basic[6..]), "{what} holds the password: {text}");
+    }
+}
+
+#[test]
+fn an_unreachable_server_is_named_without_its_password() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let profile = profile_at(ProviderKind::Openai, &with_password(&format!("http://127.0.0.1:{port}/v1")), true);
+    let failed = runtime().block_on(ask(&mut HttpProvider::new(profile, None).unwrap().with_retry(quick_retries())));
+    let message = error_text(failed);
+    let shown = format!("cannot reach http://***@127.0.0.1:{port}/v1/chat/completions: ");
+    assert!(message.starts_with(&shown), "{message}");
+    assert!(!message.contains(PASSWORD), "{message}");
+}
