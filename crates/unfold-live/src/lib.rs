@@ -44,8 +44,11 @@ use unfold_documents::error::{Error, Result};
 use unfold_engine::provider::{HiddenTools, ModelRequest, ModelResponse, Provider};
 use wire::StreamStep;
 
-/// The most of an answer read into memory (a streamed one event by event is not bounded by it).
+/// The most of an answer kept in memory: a whole answer's body; a streamed answer's text and tool
+/// calls, and the event it is reading; the stream as it came, which a recording keeps.
 const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// [`MAX_BODY_BYTES`] in the words of a message.
+const MAX_BODY_WORDS: &str = "16 MiB";
 
 /// An API key. It is sent in a header and nowhere else.
 #[derive(Clone, PartialEq, Eq)]
@@ -265,8 +268,8 @@ impl HttpProvider {
     }
 
     /// One model call: send `body`, then read the answer whole or as a stream; the answer as it
-    /// came over the wire too, for a cassette.
-    async fn call(&self, body: &Value) -> std::result::Result<(ModelResponse, WireAnswer), String> {
+    /// came over the wire too, when a recording keeps it and it is not too large to keep.
+    async fn call(&self, body: &Value) -> std::result::Result<(ModelResponse, Option<WireAnswer>), String> {
         let mut response = self.send(body).await?;
         let endpoint = self.profile.shown(&self.profile.endpoint());
         let is_json = response
@@ -281,7 +284,7 @@ impl HttpProvider {
             let scrubbed = self.secrets.scrub(&String::from_utf8_lossy(&bytes)).into_owned();
             let answer =
                 decode_whole(self.profile.kind, scrubbed.as_bytes()).map_err(|e| format!("{endpoint}: {e}"))?;
-            return Ok((answer, WireAnswer { framing: Framing::Whole, bytes }));
+            return Ok((answer, Some(WireAnswer { framing: Framing::Whole, bytes })));
         }
         self.read_stream(&endpoint, response).await
     }
@@ -290,14 +293,24 @@ impl HttpProvider {
         &self,
         endpoint: &str,
         mut response: reqwest::Response,
-    ) -> std::result::Result<(ModelResponse, WireAnswer), String> {
+    ) -> std::result::Result<(ModelResponse, Option<WireAnswer>), String> {
         let mut decoder = SseDecoder::new();
         let mut answer = StreamedAnswer::new(self.profile.kind);
-        let mut bytes = Vec::new();
+        // The stream as it came, for a recording, while it is not too large to keep.
+        let mut wire = self.recording.is_some().then(Vec::new);
         let mut told = 0;
         while let Some(chunk) = response.chunk().await.map_err(|e| body_failure(endpoint, &e.into(), &self.profile))? {
-            bytes.extend_from_slice(&chunk);
-            for mut event in decoder.feed(&chunk) {
+            if wire.as_ref().is_some_and(|kept| kept.len() + chunk.len() > MAX_BODY_BYTES) {
+                wire = None;
+            }
+            if let Some(kept) = &mut wire {
+                kept.extend_from_slice(&chunk);
+            }
+            let events = decoder.feed(&chunk);
+            if decoder.pending_bytes() > MAX_BODY_BYTES {
+                return Err(format!("the stream from {endpoint} sent an event larger than {MAX_BODY_WORDS}"));
+            }
+            for mut event in events {
                 // Scrubbed before it is read, so that no message quotes a secret (or the start of one).
                 if let std::borrow::Cow::Owned(scrubbed) = self.secrets.scrub(&event.data) {
                     event.data = scrubbed;
@@ -306,7 +319,10 @@ impl HttpProvider {
                 self.tell_text(answer.text(), &mut told, step == StreamStep::End);
                 match step {
                     StreamStep::More => {}
-                    StreamStep::End => return Ok((answer.finish(), WireAnswer { framing: Framing::Stream, bytes })),
+                    StreamStep::End => {
+                        let wire = wire.map(|bytes| WireAnswer { framing: Framing::Stream, bytes });
+                        return Ok((answer.finish(), wire));
+                    }
                 }
             }
         }
@@ -413,9 +429,18 @@ impl Provider for HttpProvider {
             // Scrubbed once assembled too: a secret split across two pieces is whole only now.
             let answer = self.secrets.scrub_response(answer);
             if let Some(recording) = &mut self.recording {
-                let response = String::from_utf8_lossy(&wire.bytes).into_owned();
-                let call = RecordedCall { request: body, framing: wire.framing, response };
-                recording.push(self.secrets.redact_call(self.profile.kind, call, &answer));
+                let kind = self.profile.kind;
+                let call = match wire {
+                    Some(wire) => {
+                        let response = String::from_utf8_lossy(&wire.bytes).into_owned();
+                        RecordedCall { request: body, framing: wire.framing, response }
+                    }
+                    // A stream too large to keep is kept as the answer it made, whole.
+                    None => {
+                        RecordedCall { request: body, framing: Framing::Whole, response: whole_answer(kind, &answer) }
+                    }
+                };
+                recording.push(self.secrets.redact_call(kind, call, &answer));
             }
             answer
         });
@@ -463,11 +488,16 @@ impl StreamedAnswer {
         }
     }
 
+    /// Takes one event; an answer that grows past [`MAX_BODY_BYTES`] fails, as a whole one does.
     fn accept(&mut self, event: &sse::SseEvent) -> std::result::Result<StreamStep, String> {
-        match self {
-            StreamedAnswer::Openai(stream) => stream.accept(event),
-            StreamedAnswer::Anthropic(stream) => stream.accept(event),
+        let (step, size) = match self {
+            StreamedAnswer::Openai(stream) => (stream.accept(event)?, stream.size()),
+            StreamedAnswer::Anthropic(stream) => (stream.accept(event)?, stream.size()),
+        };
+        if size > MAX_BODY_BYTES {
+            return Err(format!("the stream sent an answer larger than {MAX_BODY_WORDS} (its text and tool calls)"));
         }
+        Ok(step)
     }
 
     fn finish(self) -> ModelResponse {
@@ -539,7 +569,7 @@ impl Failure {
 /// What a failed read of an answer's body says.
 fn body_failure(endpoint: &str, error: &BodyError, profile: &ProviderProfile) -> String {
     match error {
-        BodyError::TooLarge => format!("{endpoint} sent an answer larger than {MAX_BODY_BYTES} bytes"),
+        BodyError::TooLarge => format!("{endpoint} sent an answer larger than {MAX_BODY_WORDS}"),
         BodyError::Read(error) if error.is_timeout() => format!(
             "the answer from {endpoint} stalled: nothing for {} s (read timeout)",
             profile.read_timeout().as_secs_f64()

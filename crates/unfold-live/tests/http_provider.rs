@@ -900,3 +900,82 @@ fn an_unreachable_server_is_named_without_its_password() {
     assert!(message.starts_with(&shown), "{message}");
     assert!(!message.contains(PASSWORD), "{message}");
 }
+
+/// The provider error of a call that must fail; a huge answer it gave instead is told by its size.
+fn refusal(result: unfold_documents::Result<ModelResponse>) -> String {
+    match result {
+        Err(Error::Provider(message)) => message,
+        Ok(answer) => panic!("the call succeeded with {} bytes of text", answer.text.map_or(0, |t| t.len())),
+        Err(other) => panic!("expected a provider error, got {other}"),
+    }
+}
+
+/// One streamed call answered by `reply`, with no key (so nothing to scrub in what it sends).
+fn ask_keyless(reply: Reply, kind: ProviderKind) -> unfold_documents::Result<ModelResponse> {
+    runtime().block_on(async {
+        let server = FaultServer::start(vec![reply]).await;
+        ask(&mut HttpProvider::new(profile(kind, &server, true), None).unwrap()).await
+    })
+}
+
+/// 17 pieces of 1 MiB: one more than a streamed answer may hold.
+fn seventeen_mib(piece: impl Fn(String) -> String) -> Vec<String> {
+    (0..17).map(|_| piece("x".repeat(1 << 20))).chain(["data: [DONE]\n\n".to_owned()]).collect()
+}
+
+#[test]
+fn a_streamed_answer_larger_than_16_mib_fails_the_call_as_a_whole_one_does() {
+    let text = seventeen_mib(|text| openai_chunk(json!({ "content": text })));
+    let mut arguments = vec![openai_chunk(json!({ "tool_calls": [{ "index": 0, "id": "call_1", "type": "function",
+        "function": { "name": "lookup", "arguments": "{\"note\": \"" } }] }))];
+    arguments.extend(seventeen_mib(|text| {
+        openai_chunk(json!({ "tool_calls": [{ "index": 0, "function": { "arguments": text } }] }))
+    }));
+    let events = seventeen_mib(|text| {
+        let delta =
+            json!({ "type": "content_block_delta", "index": 0, "delta": { "type": "text_delta", "text": text } });
+        anthropic_event("content_block_delta", delta)
+    });
+    let start = anthropic_event(
+        "content_block_start",
+        json!({ "type": "content_block_start", "index": 0,
+        "content_block": { "type": "text", "text": "" } }),
+    );
+    let anthropic: Vec<String> = std::iter::once(start).chain(events).collect();
+    for (kind, stream) in
+        [(ProviderKind::Openai, text), (ProviderKind::Openai, arguments), (ProviderKind::Anthropic, anthropic)]
+    {
+        let pieces: Vec<&str> = stream.iter().map(String::as_str).collect();
+        let message = refusal(ask_keyless(Reply::stream(&pieces), kind));
+        assert!(message.contains("an answer larger than 16 MiB"), "{kind:?}: {}", &message[..message.len().min(400)]);
+        assert!(message.len() < 1000, "the message quotes none of it: {} bytes", message.len());
+    }
+}
+
+#[test]
+fn a_stream_event_that_never_ends_fails_the_call_once_past_16_mib() {
+    let endless = format!("data: {{\"choices\": [{{\"delta\": {{\"content\": \"{}", "x".repeat(17 << 20));
+    let message = refusal(ask_keyless(Reply::stream(&[&endless]), ProviderKind::Openai));
+    assert!(message.contains("an event larger than 16 MiB"), "{}", &message[..message.len().min(400)]);
+}
+
+#[test]
+fn a_recording_keeps_a_stream_too_large_to_keep_as_its_answer_whole() {
+    // Small deltas padded with what no answer reads: 17 MiB on the wire for a few words.
+    let padded = |text: &str| {
+        format!(
+            "data: {}\n\n",
+            json!({ "padding": "x".repeat(1 << 20), "choices": [{ "index": 0, "delta": { "content": text } }] })
+        )
+    };
+    let stream: Vec<String> =
+        (0..17).map(|i| padded(&format!("word{i} "))).chain(["data: [DONE]\n\n".to_owned()]).collect();
+    let pieces: Vec<&str> = stream.iter().map(String::as_str).collect();
+    let template = load_template("examples/task-executor.unfold.json");
+    let cassette = recorded_run_of(&template, vec![Reply::stream(&pieces)]);
+    assert_eq!(cassette.calls[0].framing, unfold_live::Framing::Whole);
+    let text = cassette.to_json();
+    assert!(text.len() < 1 << 20, "the cassette keeps the answer, not the wire: {} bytes", text.len());
+    let replayed = runtime().block_on(unfold_live::Cassette::from_json(text.as_bytes()).unwrap().replay(&template));
+    assert_eq!(replayed.unwrap().final_text, cassette.run.final_text);
+}
