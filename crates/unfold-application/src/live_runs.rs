@@ -2,6 +2,12 @@
 //! template run once under one adapter with a provider profile (recorded into a cassette on
 //! request), a recorded run answered again from its cassette, and a cassette turned into a
 //! scenario; every run timed and kept in the run history.
+//!
+//! Nothing of a live run leaves it holding the provider's secrets: its events as they are told,
+//! its report, its cassette and its history row are scrubbed of them in every form, and what is
+//! written is checked once more first (`unfold_live::redaction`). A cassette is replayed and
+//! turned into a scenario redacted with the secrets of the profile it names, when they can be
+//! read: one recorded by an earlier version may hold a key split across a stream's pieces.
 
 use std::path::Path;
 use std::time::Instant;
@@ -13,10 +19,11 @@ use unfold_documents::{Scenario, Template};
 use unfold_engine::{adapter_for, AdapterKind, Event, RunInput, RunLimits, RunReport};
 use unfold_engine::{ToolHost, ToolSources};
 use unfold_live::recorded_sources::RecordingHost;
-use unfold_live::{ApiKey, Cassette, HttpProvider};
+use unfold_live::{ApiKey, Cassette, HttpProvider, Secrets};
 use unfold_stores::run_history::{now_ms, RunRecord, RunSource};
 
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::profiles::Profiles;
 use crate::run_history::OpenRunHistory;
 use crate::sources::SourceAccess;
 
@@ -52,6 +59,30 @@ pub struct FinishedRun {
     pub cassette: Option<Cassette>,
     /// Why the history did not keep it.
     pub not_kept: Option<AppError>,
+    /// What nothing written of the run may hold (its trace, its cassette).
+    pub secrets: Secrets,
+}
+
+impl FinishedRun {
+    /// Writes the run's cassette, if it was recorded, to `path`; refused if it holds a secret.
+    pub fn write_cassette(&self, path: &Path) -> AppResult<()> {
+        match &self.cassette {
+            Some(cassette) => Ok(cassette.write(path, &self.secrets)?),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The secrets of `profile`: its key, if it can be read now, and its base URL's password.
+pub fn secrets_of(profile: &ProviderProfile) -> Secrets {
+    let key = ApiKey::for_profile(profile).ok().flatten();
+    Secrets::of_provider(profile, key.as_ref())
+}
+
+/// The secrets of the profile a cassette names, as far as they can be read now (none when the
+/// profile is gone).
+fn cassette_secrets(cassette: &Cassette, profiles: &Profiles) -> Secrets {
+    profiles.get(&cassette.provider.name).map_or_else(|_| Secrets::none(), |profile| secrets_of(&profile))
 }
 
 /// Refuses, before anything is sent, an adapter `profile`'s API cannot run: `allowed_tools` needs
@@ -84,6 +115,7 @@ pub async fn run_live_and_keep(
     if run.record {
         provider = provider.recording();
     }
+    let secrets = provider.secrets().clone();
     let (discoveries, mut host) = if run.access.reaches(template) {
         let mut sources = run.access.sources(Some(template_path));
         let (discoveries, host) = sources.open(template).await;
@@ -104,34 +136,49 @@ pub async fn run_live_and_keep(
     // Reborrowed: the host's trait object lives longer than this run's borrow of it.
     let mut recording = host.as_deref_mut().map(|host| RecordingHost::new(&mut *host));
     let lent = recording.as_mut().map(|host| -> &mut dyn ToolHost { host });
-    let report = unfold_live::run_live(&input, run.adapter, &mut provider, lent, observer).await;
+    // A tool's result may repeat a secret the model's answers are already scrubbed of.
+    let mut scrubbed = |event: &Event| match secrets.is_empty() {
+        true => observer(event),
+        false => {
+            let mut event = event.clone();
+            secrets.scrub_serialized(&mut event);
+            observer(&event)
+        }
+    };
+    let report = unfold_live::run_live(&input, run.adapter, &mut provider, lent, &mut scrubbed).await;
     let recorded = recording.map(|host| host.recorded).unwrap_or_default();
     if let Some(host) = &mut host {
         host.close().await;
     }
     let mut report = report.map_err(|e| e.in_file(template_path))?;
+    secrets.scrub_serialized(&mut report);
     if let Some(pricing) = &run.pricing {
         report.price(pricing);
     }
+    let user = secrets.scrub(&input.user).into_owned();
     let origin = SingleRun {
         source: RunSource::Live,
         template: (template, template_path),
         provider: (&run.profile.name, &run.profile.model),
-        user: &input.user,
+        user: &user,
     };
-    let not_kept = origin.keep(&report, started, history);
+    let not_kept = origin.keep(&report, started, history, &secrets);
     let cassette = run.record.then(|| Cassette::record(&input, run.adapter, &provider, recorded, report.clone()));
-    Ok(FinishedRun { report, cassette, not_kept })
+    Ok(FinishedRun { report, cassette, not_kept, secrets })
 }
 
 /// The run `cassette` recorded, again, answered from the cassette offline (its tool sources too,
-/// unless `access` reaches them: then they answer live); kept as a replay.
+/// unless `access` reaches them: then they answer live), redacted with the secrets of the profile
+/// it names in `profiles`; kept as a replay.
 pub async fn replay_and_keep(
     (template, template_path): (&Template, &Path),
     (cassette, cassette_path): (&Cassette, &Path),
-    access: &SourceAccess,
+    (access, profiles): (&SourceAccess, &Profiles),
     history: &OpenRunHistory,
 ) -> AppResult<FinishedRun> {
+    let secrets = cassette_secrets(cassette, profiles);
+    let mut cassette = cassette.clone();
+    cassette.redact(&secrets);
     let started = (now_ms(), Instant::now());
     let report = if access.reaches(template) {
         let mut sources = access.sources(Some(template_path));
@@ -139,15 +186,16 @@ pub async fn replay_and_keep(
     } else {
         cassette.replay(template).await
     };
-    let report = report.map_err(|e| e.in_file(cassette_path))?;
+    let mut report = report.map_err(|e| e.in_file(cassette_path))?;
+    secrets.scrub_serialized(&mut report);
     let origin = SingleRun {
         source: RunSource::Replay,
         template: (template, template_path),
         provider: (&cassette.provider.name, &cassette.provider.model),
         user: &cassette.user,
     };
-    let not_kept = origin.keep(&report, started, history);
-    Ok(FinishedRun { report, cassette: None, not_kept })
+    let not_kept = origin.keep(&report, started, history, &secrets);
+    Ok(FinishedRun { report, cassette: None, not_kept, secrets })
 }
 
 /// Where a run that is not part of a comparison came from: what the history keeps it with.
@@ -160,8 +208,20 @@ struct SingleRun<'a> {
 }
 
 impl SingleRun<'_> {
-    /// Keeps `report`, started at `started`, in `history`; why it was not kept, if it was not.
-    fn keep(&self, report: &RunReport, started: (u64, Instant), history: &OpenRunHistory) -> Option<AppError> {
+    /// Keeps `report`, started at `started`, in `history`; why it was not kept, if it was not
+    /// (a row that would hold one of `secrets` is not).
+    fn keep(
+        &self,
+        report: &RunReport,
+        started: (u64, Instant),
+        history: &OpenRunHistory,
+        secrets: &Secrets,
+    ) -> Option<AppError> {
+        let row = serde_json::json!({ "provider": self.provider.0, "model": self.provider.1, "user": self.user,
+                                      "run": report });
+        if let Err(error) = secrets.check_json(&row) {
+            return Some(error.into());
+        }
         let record = RunRecord {
             started_at_ms: started.0,
             duration_ms: started.1.elapsed().as_millis() as u64,
@@ -181,8 +241,15 @@ impl SingleRun<'_> {
 }
 
 /// The scenario a recorded run makes on `template`: its script and tool results, so a comparison
-/// replays what the live model did under both adapters.
-pub fn cassette_to_scenario(template_path: &Path, cassette_path: &Path) -> AppResult<Scenario> {
+/// replays what the live model did under both adapters; the cassette redacted with the secrets of
+/// the profile it names in `profiles`, and refused if the scenario would hold one all the same.
+pub fn cassette_to_scenario(template_path: &Path, cassette_path: &Path, profiles: &Profiles) -> AppResult<Scenario> {
     let template = Template::load(template_path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
-    Ok(Cassette::load(cassette_path)?.to_scenario(&template).map_err(|e| e.in_file(cassette_path))?)
+    let mut cassette = Cassette::load(cassette_path)?;
+    let secrets = cassette_secrets(&cassette, profiles);
+    cassette.redact(&secrets);
+    let scenario = cassette.to_scenario(&template).map_err(|e| e.in_file(cassette_path))?;
+    let value = serde_json::to_value(&scenario).map_err(|e| AppError::new(ErrorCode::Internal, e.to_string()))?;
+    secrets.check_json(&value).map_err(|e| e.in_file(cassette_path))?;
+    Ok(scenario)
 }

@@ -1,6 +1,7 @@
 //! Traces of runs (spec 11, `--otel FILE` and the History's trace export): when each event of a
 //! run was seen, taken from the observers runs already tell, and the runs written as an OTLP
-//! JSON file (a line per run, as `unfold-exports::otlp` makes them), atomically.
+//! JSON file (a line per run, as `unfold-exports::otlp` makes them), atomically; never one that
+//! holds a live run's secrets.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
@@ -11,6 +12,7 @@ use unfold_documents::document::write_atomically;
 use unfold_engine::compare::{CompareProgress, Lane};
 use unfold_engine::{ComparisonReport, Event, RunReport};
 use unfold_exports::otlp::{trace_line, RunTimes, TracedRun};
+use unfold_live::Secrets;
 use unfold_stores::run_history::{RunSource, StoredRun};
 
 use crate::error::AppResult;
@@ -172,11 +174,22 @@ pub fn export_stored_run(
 ) -> AppResult<()> {
     crate::files::check_output_file(path, "trace")?;
     let stored = history.get(id)?;
-    write_trace_file(path, &[stored_run_line(&stored, profiles)])
+    let secrets = match stored.summary.source {
+        RunSource::Scripted => Secrets::none(),
+        RunSource::Live | RunSource::Replay => profiles
+            .get(&stored.summary.provider)
+            .map_or_else(|_| Secrets::none(), |p| crate::live_runs::secrets_of(&p)),
+    };
+    write_trace_file(path, &[stored_run_line(&stored, profiles)], &secrets)
 }
 
-/// Writes `lines` to `path` as an OTLP JSON file, atomically.
-pub fn write_trace_file(path: &Path, lines: &[String]) -> AppResult<()> {
+/// Writes `lines` to `path` as an OTLP JSON file, atomically; refused, naming the line's place,
+/// when one holds any of `secrets` in some form.
+pub fn write_trace_file(path: &Path, lines: &[String], secrets: &Secrets) -> AppResult<()> {
+    for line in lines {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|_| line.as_str().into());
+        secrets.check_json(&value).map_err(|e| e.in_file(path))?;
+    }
     let mut text = lines.join("\n");
     text.push('\n');
     Ok(write_atomically(path, &text)?)

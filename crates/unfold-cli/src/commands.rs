@@ -17,6 +17,7 @@ use unfold_application::{exports, AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::compare::CompareControl;
 use unfold_engine::{AdapterKind, Preview};
+use unfold_live::Secrets;
 use unfold_stores::run_history::RunFilter;
 
 use crate::args::Command;
@@ -169,9 +170,12 @@ fn compare(
         scenario_path: Some(scenario_path),
     };
     let never = std::sync::atomic::AtomicBool::new(false);
-    let context = match &model {
-        ComparisonModel::Scripted { price_as, .. } => TraceContext::scripted(price_as.as_deref()),
-        ComparisonModel::Live(live) => TraceContext::live(live.profile.kind, &live.profile.model),
+    let (context, secrets) = match &model {
+        ComparisonModel::Scripted { price_as, .. } => (TraceContext::scripted(price_as.as_deref()), Secrets::none()),
+        ComparisonModel::Live(live) => (
+            TraceContext::live(live.profile.kind, &live.profile.model),
+            unfold_application::live_runs::secrets_of(&live.profile),
+        ),
     };
     let mut clock = ComparisonClock::default();
     let control = CompareControl {
@@ -183,7 +187,8 @@ fn compare(
     let kept =
         block_on(comparisons::compare_with_consent_and_keep(documents, model, access, &prices, control, &history()))??;
     if let Some(path) = otel {
-        traces::write_trace_file(path, &traces::comparison_lines(&kept.comparison.report, &clock, &context))?;
+        let lines = traces::comparison_lines(&kept.comparison.report, &clock, &context);
+        traces::write_trace_file(path, &lines, &secrets)?;
     }
     if let Some(error) = &kept.not_kept {
         eprintln!("warning: the run was not kept in the history: {error}");

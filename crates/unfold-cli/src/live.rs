@@ -97,11 +97,11 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
     if let Some(path) = &args.otel {
         let context = TraceContext::live(profile.kind, &profile.model);
         let line = traces::run_line(&finished.report, &template.key, &clock.times(), &context);
-        traces::write_trace_file(path, &[line])?;
+        traces::write_trace_file(path, &[line], &finished.secrets)?;
     }
     warn_not_kept(&finished);
-    if let (Some(path), Some(cassette)) = (&args.record, &finished.cassette) {
-        unfold_documents::document::write_atomically(path, &cassette.to_json())?;
+    if let Some(path) = &args.record {
+        finished.write_cassette(path)?;
     }
     // The base URL is left out: it may carry credentials.
     let provider = json!({ "name": profile.name, "kind": profile.kind, "model": profile.model });
@@ -126,13 +126,19 @@ pub fn replay(
     let cassette = Cassette::load(cassette_path)?;
     // A replay tells no events as they happen: they are spread over the time it took.
     let clock = RunClock::start();
-    let replay = live_runs::replay_and_keep((&template, template_path), (&cassette, cassette_path), access, history);
+    let profiles = Profiles(unfold_application::folders::default_profiles_file());
+    let replay = live_runs::replay_and_keep(
+        (&template, template_path),
+        (&cassette, cassette_path),
+        (access, &profiles),
+        history,
+    );
     let finished = block_on(replay)??;
     if let Some(path) = otel {
         let context =
             TraceContext::live(cassette.provider.kind, &cassette.provider.model).with("unfold.replay", "true");
         let line = traces::run_line(&finished.report, &template.key, &clock.times(), &context);
-        traces::write_trace_file(path, &[line])?;
+        traces::write_trace_file(path, &[line], &finished.secrets)?;
     }
     warn_not_kept(&finished);
     if !json {
@@ -147,7 +153,8 @@ pub fn replay(
 
 /// `unfold to-scenario`: the scenario a recorded run makes, printed or written to `output`.
 pub fn to_scenario(template: &Path, cassette: &Path, output: Option<&Path>) -> AppResult<ExitCode> {
-    let scenario = live_runs::cassette_to_scenario(template, cassette)?;
+    let profiles = Profiles(unfold_application::folders::default_profiles_file());
+    let scenario = live_runs::cassette_to_scenario(template, cassette, &profiles)?;
     match output {
         Some(path) => unfold_application::files::write_scenario(path, &scenario)?,
         None => out!("{}", scenario.to_json())?,

@@ -58,7 +58,8 @@ pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
     outln!("{} cases: {} passed, {failed} failed{shard}", outcomes.len(), outcomes.len() - failed)?;
     if let Some(otel) = &request.otel {
         let lines: Vec<String> = outcomes.iter().flat_map(CaseOutcome::trace_lines).collect();
-        unfold_application::traces::write_trace_file(otel, &lines)?;
+        // Suites run scripted models: there is no secret to keep out.
+        unfold_application::traces::write_trace_file(otel, &lines, &unfold_live::Secrets::none())?;
     }
     if let Some(junit) = &request.junit {
         std::fs::write(junit, crate::junit::document(&outcomes)).map_err(|error| {

@@ -1409,3 +1409,184 @@ fn compare_writes_request_bodies_in_each_apis_shape() {
     let without = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--api", "anthropic"]);
     assert_eq!(without.code, 2, "--api needs --requests");
 }
+
+/// A local server that answers its n-th request with `streams[n]` (the last one repeats) as
+/// server-sent events, then closes the connection; its OpenAI base URL.
+fn stream_server(streams: Vec<String>) -> String {
+    use std::io::{BufRead, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for (n, connection) in listener.incoming().enumerate() {
+            let Ok(mut connection) = connection else { return };
+            let mut reader = std::io::BufReader::new(connection.try_clone().unwrap());
+            let mut length = 0;
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|read| read > 2) {
+                if let Some((name, value)) = line.split_once(':') {
+                    if name.eq_ignore_ascii_case("content-length") {
+                        length = value.trim().parse().unwrap_or(0);
+                    }
+                }
+                line.clear();
+            }
+            let _ = reader.read_exact(&mut vec![0; length]);
+            let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
+            let _ = connection.write_all(format!("{head}{}", streams[n.min(streams.len() - 1)]).as_bytes());
+        }
+    });
+    base_url
+}
+
+/// The key of the live tests below, and how a hostile server hides it from a byte-for-byte
+/// redaction: split across two deltas, and JSON-escaped (`sk\u002d…`).
+const KEY: &str = "sk-test-9c1b7e2d44";
+
+fn hidden_key_streams() -> Vec<String> {
+    let (head, tail) = KEY.split_at(9);
+    let chunk = |delta: serde_json::Value| {
+        format!("data: {}\n\n", serde_json::json!({ "choices": [{ "index": 0, "delta": delta }] }))
+    };
+    let arguments =
+        |text: String| chunk(serde_json::json!({ "tool_calls": [{ "index": 0, "function": { "arguments": text } }] }));
+    let lookup = [
+        chunk(serde_json::json!({ "tool_calls": [{ "index": 0, "id": "call_1", "type": "function",
+            "function": { "name": "lookup", "arguments": "" } }] })),
+        arguments(format!("{{\"id\": 7, \"note\": \"{head}")),
+        arguments(format!("{tail}\"}}")),
+        "data: [DONE]\n\n".to_owned(),
+    ];
+    let answer = [
+        chunk(serde_json::json!({ "content": format!("Your key is {head}") })),
+        chunk(serde_json::json!({ "content": tail })),
+        chunk(serde_json::json!({ "content": format!(" and again {KEY}.") })).replace('-', "\\u002d"),
+        "data: [DONE]\n\n".to_owned(),
+    ];
+    vec![lookup.concat(), answer.concat()]
+}
+
+/// Every file in `folder` and every text given, checked for any piece of the key.
+fn assert_no_key_in(folder: &Path, texts: &[&str]) {
+    let (head, tail) = KEY.split_at(9);
+    let files = std::fs::read_dir(folder).unwrap().map(|entry| entry.unwrap().path()).filter(|p| p.is_file());
+    let files: Vec<(String, String)> = files
+        .map(|p| (p.display().to_string(), String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned()))
+        .collect();
+    let texts = texts.iter().map(|text| ("output".to_owned(), (*text).to_owned()));
+    for (name, text) in files.into_iter().chain(texts) {
+        for piece in [head, tail, "\\u002d"] {
+            assert!(!text.contains(piece), "{name} holds {piece:?}: {text}");
+        }
+    }
+}
+
+#[test]
+fn a_key_a_server_hides_in_a_stream_reaches_no_output_cassette_trace_history_or_scenario() {
+    let folder = tempfile::tempdir().unwrap();
+    let files = folder.path();
+    let profiles = files.join("providers.json");
+    let profile = serde_json::json!({ "name": "local", "kind": "openai", "base_url": stream_server(hidden_key_streams()),
+                                      "model": "m", "api_key_env": "UNFOLD_TEST_KEY" });
+    let profile_file = serde_json::json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [profile] });
+    std::fs::write(&profiles, profile_file.to_string()).unwrap();
+    let (cassette, trace, scenario) =
+        (files.join("run.cassette.json"), files.join("run.otlp.jsonl"), files.join("run.scenario.json"));
+    let live = |args: &[&str]| {
+        let output = unfold()
+            .args(args)
+            .env("UNFOLD_TEST_KEY", KEY)
+            .env("UNFOLD_PROVIDERS", &profiles)
+            .env("UNFOLD_HISTORY", files.join("history.sqlite3"))
+            .output()
+            .unwrap();
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        (output.status.code(), text(&output.stdout), text(&output.stderr))
+    };
+    let path = |p: &Path| p.to_str().unwrap().to_owned();
+    let (code, stdout, stderr) = live(&[
+        "run",
+        EXAMPLE,
+        "--provider",
+        "local",
+        "--user",
+        "Find issue 7.",
+        "--record",
+        &path(&cassette),
+        "--otel",
+        &path(&trace),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("Your key is [redacted key] and again [redacted key]."), "{stdout}");
+    let (code, replayed, stderr) = live(&["replay", EXAMPLE, &path(&cassette), "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, converted, stderr) = live(&["to-scenario", EXAMPLE, &path(&cassette)]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(converted.contains("\"note\": \"[redacted key]\""), "{converted}");
+    assert_no_key_in(files, &[&stdout, &replayed, &converted]);
+
+    // A cassette recorded before answers were redacted once assembled kept the stream as it came
+    // (no piece of it is the whole key): a replay and a scenario of it are redacted with the key
+    // of the profile it names.
+    let mut old: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();
+    for (call, stream) in hidden_key_streams().into_iter().enumerate() {
+        old["calls"][call]["framing"] = "stream".into();
+        old["calls"][call]["response"] = stream.into();
+    }
+    let old_cassette = folder.path().join("old").join("run.cassette.json");
+    std::fs::create_dir(old_cassette.parent().unwrap()).unwrap();
+    std::fs::write(&old_cassette, old.to_string()).unwrap();
+    let (code, replayed, stderr) = live(&["replay", EXAMPLE, &path(&old_cassette), "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, _, stderr) = live(&["to-scenario", EXAMPLE, &path(&old_cassette), "-o", &path(&scenario)]);
+    assert_eq!(code, Some(0), "{stderr}");
+    std::fs::remove_file(&old_cassette).unwrap();
+    assert_no_key_in(files, &[&replayed, &stderr]);
+}
+
+#[test]
+fn a_password_in_the_base_url_reaches_no_output_error_or_file() {
+    const PASSWORD: &str = "pw-3e8d1c7b";
+    let answer = format!(
+        "data: {}\n\ndata: [DONE]\n\n",
+        serde_json::json!({ "choices": [{ "index": 0, "delta": { "content": format!("It is {PASSWORD}.") } }] })
+    );
+    let folder = tempfile::tempdir().unwrap();
+    let files = folder.path();
+    let with_password = |base_url: String| base_url.replacen("http://", &format!("http://proxy:{PASSWORD}@"), 1);
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let profile = |name: &str, base_url: String| {
+        serde_json::json!({ "name": name, "kind": "openai", "base_url": with_password(base_url), "model": "m",
+                            "connect_timeout_ms": 500 })
+    };
+    let profiles = serde_json::json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [
+        profile("proxy", stream_server(vec![answer])),
+        profile("gone", format!("http://127.0.0.1:{closed}/v1")),
+    ] });
+    // The profile file holds the password (the user wrote it there): it is kept apart.
+    let config = tempfile::tempdir().unwrap();
+    let profiles_file = config.path().join("providers.json");
+    std::fs::write(&profiles_file, profiles.to_string()).unwrap();
+    let live = |provider: &str, extra: &[&str]| {
+        let mut command = unfold();
+        command.args(["run", EXAMPLE, "--providers", profiles_file.to_str().unwrap(), "--provider", provider]);
+        let output =
+            command.args(["--user", "Hi."]).args(extra).env("UNFOLD_HISTORY", files.join("history.sqlite3")).output();
+        let output = output.unwrap();
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        (output.status.code(), format!("{}{}", text(&output.stdout), text(&output.stderr)))
+    };
+    let (cassette, trace) = (files.join("run.cassette.json"), files.join("run.otlp.jsonl"));
+    let (code, answered) =
+        live("proxy", &["--record", cassette.to_str().unwrap(), "--otel", trace.to_str().unwrap(), "--json"]);
+    assert_eq!(code, Some(0), "{answered}");
+    assert!(answered.contains("It is [redacted password]."), "{answered}");
+    let (code, failed) = live("gone", &[]);
+    assert_eq!(code, Some(4), "{failed}");
+    assert!(failed.contains(&format!("cannot reach http://***@127.0.0.1:{closed}/v1/chat/completions")), "{failed}");
+    for entry in std::fs::read_dir(files).unwrap() {
+        let path = entry.unwrap().path();
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        assert!(!text.contains(PASSWORD), "{} holds the password: {text}", path.display());
+    }
+    assert!(!answered.contains(PASSWORD) && !failed.contains(PASSWORD), "{answered}{failed}");
+}

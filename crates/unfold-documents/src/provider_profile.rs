@@ -1,6 +1,8 @@
 //! Provider profiles: which API, where, which model and with which settings a live run talks to,
 //! and where its key comes from. A profile file (`*.providers.json`, versioned like every Unfold
-//! file) never holds a key: only the name of the environment variable that does.
+//! file) never holds a key: only the name of the environment variable that does. A base URL may
+//! hold credentials (`http://user:password@proxy`, sent as HTTP Basic): a profile is shown, in
+//! messages and in its `Debug`, with them as `***`.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -38,7 +40,7 @@ impl ProviderKind {
 }
 
 /// One provider a live run can use.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = false, "patternProperties" = { "^x-": true }))]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ProviderProfile {
@@ -87,6 +89,26 @@ fn default_true() -> bool {
     true
 }
 
+impl std::fmt::Debug for ProviderProfile {
+    /// Every field, the base URL as [`ProviderProfile::shown`] shows it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderProfile")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .field("base_url", &self.shown(&self.base_url))
+            .field("model", &self.model)
+            .field("temperature", &self.temperature)
+            .field("max_tokens", &self.max_tokens)
+            .field("stream", &self.stream)
+            .field("connect_timeout_ms", &self.connect_timeout_ms)
+            .field("read_timeout_ms", &self.read_timeout_ms)
+            .field("api_key_env", &self.api_key_env)
+            .field("api_key_keychain", &self.api_key_keychain)
+            .field("dynamic_tools", &self.dynamic_tools)
+            .finish()
+    }
+}
+
 fn is_true(value: &bool) -> bool {
     *value
 }
@@ -108,6 +130,23 @@ impl ProviderProfile {
         match self.kind {
             ProviderKind::Openai => format!("{base}/chat/completions"),
             ProviderKind::Anthropic => format!("{base}/messages"),
+        }
+    }
+
+    /// The user information of the base URL (`user:password`), as written, when it has any: the
+    /// credentials HTTP Basic sends, never shown.
+    pub fn base_url_userinfo(&self) -> Option<&str> {
+        let rest = self.base_url.split_once("://")?.1;
+        let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+        authority.rsplit_once('@').map(|(userinfo, _)| userinfo)
+    }
+
+    /// `url` (the base URL or one under it) as messages show it: its user information, which may
+    /// hold a password, is `***`.
+    pub fn shown(&self, url: &str) -> String {
+        match self.base_url_userinfo() {
+            Some(userinfo) => url.replacen(&format!("{userinfo}@"), "***@", 1),
+            None => url.to_owned(),
         }
     }
 
@@ -245,4 +284,35 @@ fn key_in_file(value: &serde_json::Value) -> Option<Problem> {
             "a profile file never holds a key: name the environment variable that holds it in \"api_key_env\"",
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(base_url: &str) -> ProviderProfile {
+        let file = format!(
+            r#"{{"schema_version": 1, "kind": "unfold.providers", "profiles": [
+                {{"name": "p", "kind": "openai", "base_url": "{base_url}", "model": "m"}}]}}"#
+        );
+        ProviderProfiles::from_json(file.as_bytes()).unwrap().profiles.remove(0)
+    }
+
+    #[test]
+    fn the_credentials_of_a_base_url_are_found_and_never_shown() {
+        let cases = [
+            ("http://user:pw@proxy:8080/v1", Some("user:pw"), "http://***@proxy:8080/v1/chat/completions"),
+            ("https://t0ken@host/v1", Some("t0ken"), "https://***@host/v1/chat/completions"),
+            ("http://user:p@ss@host", Some("user:p@ss"), "http://***@host/chat/completions"),
+            ("https://api.openai.com/v1", None, "https://api.openai.com/v1/chat/completions"),
+            ("http://host/v1?to=a@b", None, "http://host/v1?to=a@b/chat/completions"),
+        ];
+        for (base_url, userinfo, shown) in cases {
+            let profile = at(base_url);
+            assert_eq!(profile.base_url_userinfo(), userinfo, "{base_url}");
+            assert_eq!(profile.shown(&profile.endpoint()), shown, "{base_url}");
+            let debug = format!("{profile:?}");
+            assert!(userinfo.is_none_or(|u| !debug.contains(u)), "{debug}");
+        }
+    }
 }

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::sse::SseEvent;
-use super::wire::{error_message, PartialCall, StreamStep};
+use super::wire::{error_message, PartialCall, StreamStep, CALL_SIZE};
 use super::ProviderProfile;
 use unfold_engine::openai_request::chat_completions_body;
 use unfold_engine::provider::{MeasuredCache, ModelRequest, ModelResponse, Usage};
@@ -57,6 +57,24 @@ pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
     Ok(stream.finish())
 }
 
+/// `answer` as the API sends it whole (the inverse of [`response`]).
+pub(crate) fn whole_answer(answer: &ModelResponse) -> Value {
+    let text = answer.text.iter().map(|text| json!({ "type": "text", "text": text }));
+    let calls = answer
+        .tool_calls
+        .iter()
+        .map(|call| json!({ "type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments }));
+    let mut whole = json!({ "type": "message", "role": "assistant", "content": text.chain(calls).collect::<Vec<_>>() });
+    if let Some(usage) = &answer.usage {
+        whole["usage"] = json!({ "input_tokens": usage.prompt_tokens, "output_tokens": usage.completion_tokens });
+        if let Some(cache) = &usage.cache {
+            whole["usage"]["cache_read_input_tokens"] = json!(cache.read_tokens);
+            whole["usage"]["cache_creation_input_tokens"] = json!(cache.write_tokens);
+        }
+    }
+    whole
+}
+
 /// A streamed answer, event by event.
 #[derive(Debug, Default)]
 pub(crate) struct AnthropicStream {
@@ -68,12 +86,19 @@ pub(crate) struct AnthropicStream {
     output_tokens: Option<u64>,
     cache_read_tokens: Option<u64>,
     cache_write_tokens: Option<u64>,
+    /// The bytes of text, blocks and tool calls kept so far.
+    size: usize,
 }
 
 impl AnthropicStream {
     /// The answer's text so far.
     pub(crate) fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The bytes of text, blocks and tool calls kept so far.
+    pub(crate) fn size(&self) -> usize {
+        self.size
     }
 
     /// Takes one event of the stream.
@@ -109,18 +134,24 @@ impl AnthropicStream {
     }
 
     fn start_block(&mut self, block: &Value) {
+        // Every block is kept (as its index), whatever it holds.
+        self.size += CALL_SIZE;
         match block.get("type").and_then(Value::as_str) {
             Some("tool_use") => {
                 let mut call = PartialCall::default();
-                call.add(block.get("id").and_then(Value::as_str), block.get("name").and_then(Value::as_str), None);
+                let (id, name) = (block.get("id").and_then(Value::as_str), block.get("name").and_then(Value::as_str));
+                self.size += call.add(id, name, None);
                 if let Some(input) = block.get("input") {
+                    self.size += input.to_string().len();
                     call.set_input(input.clone());
                 }
                 self.calls.push(call);
                 self.blocks.push(Some(self.calls.len() - 1));
             }
             Some("text") => {
-                self.text.push_str(block.get("text").and_then(Value::as_str).unwrap_or(""));
+                let text = block.get("text").and_then(Value::as_str).unwrap_or("");
+                self.text.push_str(text);
+                self.size += text.len();
                 self.blocks.push(None);
             }
             _ => self.blocks.push(None),
@@ -130,11 +161,15 @@ impl AnthropicStream {
     fn delta(&mut self, data: &Value) {
         let Some(delta) = data.get("delta") else { return };
         match delta.get("type").and_then(Value::as_str) {
-            Some("text_delta") => self.text.push_str(delta.get("text").and_then(Value::as_str).unwrap_or("")),
+            Some("text_delta") => {
+                let text = delta.get("text").and_then(Value::as_str).unwrap_or("");
+                self.text.push_str(text);
+                self.size += text.len();
+            }
             Some("input_json_delta") => {
                 let index = data.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
                 if let Some(Some(call)) = self.blocks.get(index) {
-                    self.calls[*call].add(None, None, delta.get("partial_json").and_then(Value::as_str));
+                    self.size += self.calls[*call].add(None, None, delta.get("partial_json").and_then(Value::as_str));
                 }
             }
             _ => {}

@@ -3,9 +3,11 @@
 //! that it can be replayed without the network, and turned into a scenario that replays the
 //! model's choices under the other adapter.
 //!
-//! A cassette holds no secret: request bodies never carry the key (it travels in a header that is
-//! not recorded), answers are scrubbed of it, and the provider is kept by name, kind, model and
-//! settings, without its base URL (which may carry credentials).
+//! A cassette holds no secret: the key travels in a header that is not recorded, everything
+//! recorded is scrubbed of it in every form, as decoded (an answer whose streamed pieces hold it
+//! only once joined is kept as the whole answer it decodes to: `redaction`), the provider is kept
+//! by name, kind, model and settings, without its base URL (which may carry credentials), and a
+//! cassette that holds a secret all the same is not written.
 
 use std::path::Path;
 
@@ -26,6 +28,7 @@ use unfold_engine::run::{RunInput, RunLimits};
 use unfold_engine::{AdapterKind, ToolHost, ToolSources};
 
 use crate::recorded_sources::{RecordedSources, ReplayHost};
+use crate::redaction::Secrets;
 
 /// The `kind` of a cassette file.
 pub const CASSETTE_KIND: &str = "unfold.cassette";
@@ -153,7 +156,7 @@ impl Cassette {
         run: RunReport,
     ) -> Cassette {
         sources.discovered = RecordedSources::discovered_from(input.discoveries);
-        Cassette {
+        let mut cassette = Cassette {
             schema_version: 1,
             kind: CASSETTE_KIND.to_owned(),
             template: input.template.key.clone(),
@@ -168,7 +171,44 @@ impl Cassette {
             calls: provider.recorded_calls().to_vec(),
             sources,
             run,
+        };
+        // The calls were redacted as they were recorded; the rest (tool results, the user's
+        // words) may hold a secret too.
+        cassette.scrub_all_but_calls(provider.secrets());
+        cassette
+    }
+
+    /// Takes every form of every secret out of the cassette, as a recording does: what one
+    /// recorded before answers were redacted once assembled may hold a key split across the
+    /// pieces of a stream.
+    pub fn redact(&mut self, secrets: &Secrets) {
+        if secrets.is_empty() {
+            return;
         }
+        let kind = self.provider.kind;
+        self.calls = std::mem::take(&mut self.calls).into_iter().map(|c| secrets.redact_recorded(kind, c)).collect();
+        self.scrub_all_but_calls(secrets);
+    }
+
+    fn scrub_all_but_calls(&mut self, secrets: &Secrets) {
+        let calls = std::mem::take(&mut self.calls);
+        secrets.scrub_serialized(self);
+        self.calls = calls;
+    }
+
+    /// Writes the cassette to `path` atomically, unless it holds one of `secrets` in some form
+    /// (its answers decoded too): then nothing is written, and the error says where.
+    pub fn write(&self, path: &Path, secrets: &Secrets) -> Result<()> {
+        self.check(secrets).map_err(|e| e.in_file(path))?;
+        unfold_documents::document::write_atomically(path, &self.to_json())
+    }
+
+    fn check(&self, secrets: &Secrets) -> Result<()> {
+        for (index, call) in self.calls.iter().enumerate() {
+            secrets.check_answer(self.provider.kind, call, &format!("/calls/{index}/response"))?;
+        }
+        let value = serde_json::to_value(self).map_err(|e| Error::problem("", e.to_string()))?;
+        secrets.check_json(&value)
     }
 
     /// Reads a cassette file; errors name the file.

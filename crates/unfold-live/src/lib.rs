@@ -8,8 +8,10 @@
 //! Once a streamed answer has started nothing is sent again: the model may already be paid for.
 //!
 //! An [`ApiKey`] goes into a request header marked sensitive and nowhere else: it has no
-//! `Serialize`, its `Debug` hides it, and every error message is scrubbed of it. Keys come from
-//! the environment or the OS keychain (`keychain`); `cassette` records a live run and replays it.
+//! `Serialize`, its `Debug` hides it, and what the server sends is scrubbed of it in every form
+//! before anything reads it, as are the answers once assembled, every error message and every
+//! recorded call ([`redaction`]). Keys come from the environment or the OS keychain (`keychain`);
+//! `cassette` records a live run and replays it.
 //! The profile files that configure a provider are documents (`unfold_documents::provider_profile`).
 
 #![forbid(unsafe_code)]
@@ -20,6 +22,7 @@ pub mod cassette;
 pub mod keychain;
 mod openai;
 pub mod recorded_sources;
+pub mod redaction;
 pub mod sse;
 mod wire;
 
@@ -33,6 +36,7 @@ pub use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 pub use cassette::{Cassette, RecordedCall};
+pub use redaction::{SecretKind, Secrets};
 pub use unfold_documents::provider_profile::{ProviderKind, ProviderProfile, ProviderProfiles, PROVIDERS_KIND};
 
 use sse::SseDecoder;
@@ -40,8 +44,11 @@ use unfold_documents::error::{Error, Result};
 use unfold_engine::provider::{HiddenTools, ModelRequest, ModelResponse, Provider};
 use wire::StreamStep;
 
-/// The most of an answer read into memory (a streamed one event by event is not bounded by it).
+/// The most of an answer kept in memory: a whole answer's body; a streamed answer's text and tool
+/// calls, and the event it is reading; the stream as it came, which a recording keeps.
 const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// [`MAX_BODY_BYTES`] in the words of a message.
+const MAX_BODY_WORDS: &str = "16 MiB";
 
 /// An API key. It is sent in a header and nowhere else.
 #[derive(Clone, PartialEq, Eq)]
@@ -67,40 +74,6 @@ impl ApiKey {
                 "profile '{}' takes its API key from the environment variable {var}, which is not set",
                 profile.name
             ))),
-        }
-    }
-
-    /// `text` with every occurrence of the key replaced, so that no message carries it.
-    pub fn scrub(&self, text: &str) -> String {
-        if self.0.is_empty() {
-            return text.to_owned();
-        }
-        text.replace(&self.0, "[redacted key]")
-    }
-
-    /// A model's answer with the key scrubbed from its text and its tool calls: a model that
-    /// repeats the key (asked to by a prompt, say) must not carry it into events and reports.
-    fn scrub_response(&self, mut response: ModelResponse) -> ModelResponse {
-        response.text = response.text.map(|text| self.scrub(&text));
-        for call in &mut response.tool_calls {
-            call.id = self.scrub(&call.id);
-            call.name = self.scrub(&call.name);
-            self.scrub_value(&mut call.arguments);
-        }
-        response
-    }
-
-    fn scrub_value(&self, value: &mut Value) {
-        match value {
-            Value::String(text) => *text = self.scrub(text),
-            Value::Array(items) => items.iter_mut().for_each(|item| self.scrub_value(item)),
-            Value::Object(fields) => {
-                if fields.keys().any(|k| k.contains(&self.0)) {
-                    *fields = std::mem::take(fields).into_iter().map(|(k, v)| (self.scrub(&k), v)).collect();
-                }
-                fields.values_mut().for_each(|item| self.scrub_value(item));
-            }
-            _ => {}
         }
     }
 }
@@ -140,6 +113,8 @@ impl Default for RetryPolicy {
 pub struct HttpProvider {
     profile: ProviderProfile,
     key: Option<ApiKey>,
+    /// What must never leave the process: the key and the base URL's password, in every form.
+    secrets: Secrets,
     client: reqwest::Client,
     retry: RetryPolicy,
     cancel: CancellationToken,
@@ -169,6 +144,7 @@ impl HttpProvider {
             .build()
             .map_err(|e| Error::Provider(format!("cannot set up HTTP: {}", error_chain(&e))))?;
         Ok(HttpProvider {
+            secrets: Secrets::of_provider(&profile, key.as_ref()),
             profile,
             key,
             client,
@@ -193,7 +169,7 @@ impl HttpProvider {
     }
 
     /// The same provider, keeping each answered call (its request body and its answer as it came
-    /// over the wire, scrubbed of the key) for a cassette.
+    /// over the wire, redacted as `redaction` says) for a cassette.
     pub fn recording(mut self) -> HttpProvider {
         self.recording = Some(Vec::new());
         self
@@ -214,6 +190,11 @@ impl HttpProvider {
     /// The profile it calls.
     pub fn profile(&self) -> &ProviderProfile {
         &self.profile
+    }
+
+    /// What it keeps from leaving the process: whatever holds them is scrubbed or not written.
+    pub fn secrets(&self) -> &Secrets {
+        &self.secrets
     }
 
     fn headers(&self, body: &Value) -> Result<HeaderMap> {
@@ -241,7 +222,9 @@ impl HttpProvider {
 
     /// Sends `body` until an answer starts or the retry rules give up.
     async fn send(&self, body: &Value) -> std::result::Result<reqwest::Response, String> {
-        let endpoint = self.profile.endpoint();
+        let url = self.profile.endpoint();
+        // Messages name it without the credentials the base URL may hold.
+        let endpoint = self.profile.shown(&url);
         let headers = self.headers(body).map_err(|e| e.to_string())?;
         let body = serde_json::to_vec(body).map_err(|e| e.to_string())?;
         let mut backoff = backon::ExponentialBuilder::default()
@@ -251,10 +234,11 @@ impl HttpProvider {
             .with_jitter()
             .build();
         for attempt in 1.. {
-            let sent = self.client.post(&endpoint).headers(headers.clone()).body(body.clone()).send().await;
+            // reqwest sends the base URL's credentials as HTTP Basic, and takes them out of the URL.
+            let sent = self.client.post(&url).headers(headers.clone()).body(body.clone()).send().await;
             let failure = match sent {
                 Ok(response) if response.status().is_success() => return Ok(response),
-                Ok(response) => Failure::of_status(&endpoint, response).await,
+                Ok(response) => Failure::of_status(&endpoint, response, &self.secrets).await,
                 Err(error) => Failure::of_transport(&endpoint, &error, &self.profile),
             };
             if !failure.retriable {
@@ -276,7 +260,7 @@ impl HttpProvider {
                 None => backoff,
             };
             // The server's words may repeat the key: the log gets them scrubbed.
-            let said = self.key.as_ref().map_or_else(|| failure.message.clone(), |key| key.scrub(&failure.message));
+            let said = self.secrets.scrub(&failure.message);
             tracing::warn!(attempt, delay_ms = delay.as_millis() as u64, "retrying: {said}");
             tokio::time::sleep(delay).await;
         }
@@ -284,10 +268,10 @@ impl HttpProvider {
     }
 
     /// One model call: send `body`, then read the answer whole or as a stream; the answer as it
-    /// came over the wire too, for a cassette.
-    async fn call(&self, body: &Value) -> std::result::Result<(ModelResponse, WireAnswer), String> {
+    /// came over the wire too, when a recording keeps it and it is not too large to keep.
+    async fn call(&self, body: &Value) -> std::result::Result<(ModelResponse, Option<WireAnswer>), String> {
         let mut response = self.send(body).await?;
-        let endpoint = self.profile.endpoint();
+        let endpoint = self.profile.shown(&self.profile.endpoint());
         let is_json = response
             .headers()
             .get(CONTENT_TYPE)
@@ -296,8 +280,11 @@ impl HttpProvider {
         // A server that ignores `stream` answers whole: read it so.
         if !self.profile.stream || is_json {
             let bytes = read_whole(&mut response).await.map_err(|e| body_failure(&endpoint, &e, &self.profile))?;
-            let answer = decode_whole(self.profile.kind, &bytes).map_err(|e| format!("{endpoint}: {e}"))?;
-            return Ok((answer, WireAnswer { framing: Framing::Whole, bytes }));
+            // Scrubbed before it is read, so that no message quotes a secret (or the start of one).
+            let scrubbed = self.secrets.scrub(&String::from_utf8_lossy(&bytes)).into_owned();
+            let answer =
+                decode_whole(self.profile.kind, scrubbed.as_bytes()).map_err(|e| format!("{endpoint}: {e}"))?;
+            return Ok((answer, Some(WireAnswer { framing: Framing::Whole, bytes })));
         }
         self.read_stream(&endpoint, response).await
     }
@@ -306,19 +293,36 @@ impl HttpProvider {
         &self,
         endpoint: &str,
         mut response: reqwest::Response,
-    ) -> std::result::Result<(ModelResponse, WireAnswer), String> {
+    ) -> std::result::Result<(ModelResponse, Option<WireAnswer>), String> {
         let mut decoder = SseDecoder::new();
         let mut answer = StreamedAnswer::new(self.profile.kind);
-        let mut bytes = Vec::new();
+        // The stream as it came, for a recording, while it is not too large to keep.
+        let mut wire = self.recording.is_some().then(Vec::new);
         let mut told = 0;
         while let Some(chunk) = response.chunk().await.map_err(|e| body_failure(endpoint, &e.into(), &self.profile))? {
-            bytes.extend_from_slice(&chunk);
-            for event in decoder.feed(&chunk) {
+            if wire.as_ref().is_some_and(|kept| kept.len() + chunk.len() > MAX_BODY_BYTES) {
+                wire = None;
+            }
+            if let Some(kept) = &mut wire {
+                kept.extend_from_slice(&chunk);
+            }
+            let events = decoder.feed(&chunk);
+            if decoder.pending_bytes() > MAX_BODY_BYTES {
+                return Err(format!("the stream from {endpoint} sent an event larger than {MAX_BODY_WORDS}"));
+            }
+            for mut event in events {
+                // Scrubbed before it is read, so that no message quotes a secret (or the start of one).
+                if let std::borrow::Cow::Owned(scrubbed) = self.secrets.scrub(&event.data) {
+                    event.data = scrubbed;
+                }
                 let step = answer.accept(&event).map_err(|e| format!("{endpoint}: {e}"))?;
                 self.tell_text(answer.text(), &mut told, step == StreamStep::End);
                 match step {
                     StreamStep::More => {}
-                    StreamStep::End => return Ok((answer.finish(), WireAnswer { framing: Framing::Stream, bytes })),
+                    StreamStep::End => {
+                        let wire = wire.map(|bytes| WireAnswer { framing: Framing::Stream, bytes });
+                        return Ok((answer.finish(), wire));
+                    }
                 }
             }
         }
@@ -327,36 +331,12 @@ impl HttpProvider {
 }
 
 impl HttpProvider {
-    /// Tells the text sink the part of `text` after `told` that is safe to show, and moves `told`
-    /// past it. Until the answer is `finished`, the last bytes that could be the start of the key
-    /// are held back, so that a key split across two pieces is still scrubbed whole.
+    /// Tells the text sink the part of `text` after `told` that is safe to show (a secret split
+    /// across two pieces is held back until it can be scrubbed whole), and moves `told` past it.
     fn tell_text(&self, text: &str, told: &mut usize, finished: bool) {
         let Some(sink) = &self.text_sink else { return };
-        let key = self.key.as_ref().map(|k| k.0.as_str()).filter(|k| !k.is_empty());
-        let mut end = match key {
-            Some(key) if !finished => text.len().saturating_sub(key.len() - 1).max(*told),
-            _ => text.len(),
-        };
-        if let Some(key) = key {
-            // A whole key that the cut would split goes out whole, to be scrubbed.
-            for (at, _) in text[*told..].match_indices(key) {
-                let start = *told + at;
-                if start < end && start + key.len() > end {
-                    end = start + key.len();
-                }
-            }
-        }
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        if end <= *told {
-            return;
-        }
-        let piece = &text[*told..end];
-        *told = end;
-        match &self.key {
-            Some(key) => (sink.0)(&key.scrub(piece)),
-            None => (sink.0)(piece),
+        if let Some(piece) = self.secrets.next_shown(text, told, finished) {
+            (sink.0)(&piece);
         }
     }
 }
@@ -407,6 +387,15 @@ pub fn request_body(profile: &ProviderProfile, request: &ModelRequest<'_>) -> Va
     }
 }
 
+/// `answer` as the whole JSON `kind`'s API sends when not streaming, which decodes back to it.
+pub(crate) fn whole_answer(kind: ProviderKind, answer: &ModelResponse) -> String {
+    let whole = match kind {
+        ProviderKind::Openai => openai::whole_answer(answer),
+        ProviderKind::Anthropic => anthropic::whole_answer(answer),
+    };
+    whole.to_string()
+}
+
 /// A whole answer's JSON, in `kind`'s format.
 fn decode_whole(kind: ProviderKind, bytes: &[u8]) -> std::result::Result<ModelResponse, String> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
@@ -437,24 +426,26 @@ impl Provider for HttpProvider {
             outcome = self.call(&body).instrument(span) => outcome,
         };
         let outcome = outcome.map(|(answer, wire)| {
+            // Scrubbed once assembled too: a secret split across two pieces is whole only now.
+            let answer = self.secrets.scrub_response(answer);
             if let Some(recording) = &mut self.recording {
-                let text = String::from_utf8_lossy(&wire.bytes);
-                let response = match &self.key {
-                    Some(key) => key.scrub(&text),
-                    None => text.into_owned(),
+                let kind = self.profile.kind;
+                let call = match wire {
+                    Some(wire) => {
+                        let response = String::from_utf8_lossy(&wire.bytes).into_owned();
+                        RecordedCall { request: body, framing: wire.framing, response }
+                    }
+                    // A stream too large to keep is kept as the answer it made, whole.
+                    None => {
+                        RecordedCall { request: body, framing: Framing::Whole, response: whole_answer(kind, &answer) }
+                    }
                 };
-                recording.push(RecordedCall { request: body, framing: wire.framing, response });
+                recording.push(self.secrets.redact_call(kind, call, &answer));
             }
-            match &self.key {
-                Some(key) => key.scrub_response(answer),
-                None => answer,
-            }
+            answer
         });
         outcome.map_err(|message| {
-            let message = match &self.key {
-                Some(key) => key.scrub(&message),
-                None => message,
-            };
+            let message = self.secrets.scrub(&message).into_owned();
             tracing::warn!("model call failed: {message}");
             Error::Provider(message)
         })
@@ -497,11 +488,16 @@ impl StreamedAnswer {
         }
     }
 
+    /// Takes one event; an answer that grows past [`MAX_BODY_BYTES`] fails, as a whole one does.
     fn accept(&mut self, event: &sse::SseEvent) -> std::result::Result<StreamStep, String> {
-        match self {
-            StreamedAnswer::Openai(stream) => stream.accept(event),
-            StreamedAnswer::Anthropic(stream) => stream.accept(event),
+        let (step, size) = match self {
+            StreamedAnswer::Openai(stream) => (stream.accept(event)?, stream.size()),
+            StreamedAnswer::Anthropic(stream) => (stream.accept(event)?, stream.size()),
+        };
+        if size > MAX_BODY_BYTES {
+            return Err(format!("the stream sent an answer larger than {MAX_BODY_WORDS} (its text and tool calls)"));
         }
+        Ok(step)
     }
 
     fn finish(self) -> ModelResponse {
@@ -538,12 +534,13 @@ struct Failure {
 }
 
 impl Failure {
-    async fn of_status(endpoint: &str, mut response: reqwest::Response) -> Failure {
+    async fn of_status(endpoint: &str, mut response: reqwest::Response, secrets: &Secrets) -> Failure {
         let status = response.status();
         let retry_after = retry_after(response.headers());
         let body = read_whole(&mut response).await.unwrap_or_default();
-        let text = String::from_utf8_lossy(&body);
-        let detail = match serde_json::from_slice::<Value>(&body) {
+        // Scrubbed before it is quoted: cut to a message's length, a secret could lose its end.
+        let text = secrets.scrub(&String::from_utf8_lossy(&body)).into_owned();
+        let detail = match serde_json::from_str::<Value>(&text) {
             Ok(value) => wire::error_message(value.get("error").unwrap_or(&value)),
             Err(_) => wire::shorten(text.trim()),
         };
@@ -572,7 +569,7 @@ impl Failure {
 /// What a failed read of an answer's body says.
 fn body_failure(endpoint: &str, error: &BodyError, profile: &ProviderProfile) -> String {
     match error {
-        BodyError::TooLarge => format!("{endpoint} sent an answer larger than {MAX_BODY_BYTES} bytes"),
+        BodyError::TooLarge => format!("{endpoint} sent an answer larger than {MAX_BODY_WORDS}"),
         BodyError::Read(error) if error.is_timeout() => format!(
             "the answer from {endpoint} stalled: nothing for {} s (read timeout)",
             profile.read_timeout().as_secs_f64()

@@ -1,10 +1,12 @@
 //! The OpenAI Chat Completions wire format: the request body a live call posts, and its answer
 //! read whole or assembled from the streamed chunks (`data: {…}` lines ending with `data: [DONE]`).
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Value};
 
 use super::sse::SseEvent;
-use super::wire::{error_message, PartialCall, StreamStep};
+use super::wire::{argument_text, error_message, PartialCall, StreamStep, CALL_SIZE};
 use super::ProviderProfile;
 use unfold_engine::openai_request::chat_completions_body;
 use unfold_engine::provider::{MeasuredCache, ModelRequest, ModelResponse, Usage};
@@ -53,6 +55,26 @@ pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
     })
 }
 
+/// `answer` as the API sends it whole (the inverse of [`response`]).
+pub(crate) fn whole_answer(answer: &ModelResponse) -> Value {
+    let mut message = json!({ "role": "assistant", "content": answer.text });
+    if !answer.tool_calls.is_empty() {
+        let calls = answer.tool_calls.iter().map(|call| {
+            json!({ "id": call.id, "type": "function",
+                    "function": { "name": call.name, "arguments": argument_text(&call.arguments) } })
+        });
+        message["tool_calls"] = Value::Array(calls.collect());
+    }
+    let mut whole = json!({ "object": "chat.completion", "choices": [{ "index": 0, "message": message }] });
+    if let Some(usage) = &answer.usage {
+        whole["usage"] = json!({ "prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens });
+        if let Some(cache) = &usage.cache {
+            whole["usage"]["prompt_tokens_details"] = json!({ "cached_tokens": cache.read_tokens });
+        }
+    }
+    whole
+}
+
 fn usage(value: &Value) -> Option<Usage> {
     // The tokens read from the cache are among the prompt tokens; OpenAI does not count writes.
     let cached = value.pointer("/prompt_tokens_details/cached_tokens").and_then(Value::as_u64);
@@ -67,15 +89,22 @@ fn usage(value: &Value) -> Option<Usage> {
 #[derive(Debug, Default)]
 pub(crate) struct OpenAiStream {
     text: String,
-    /// Tool calls by the `index` the chunks give them.
-    calls: Vec<(u64, PartialCall)>,
+    /// Tool calls by the `index` the chunks give them (found in log time, however many).
+    calls: BTreeMap<u64, PartialCall>,
     usage: Option<Usage>,
+    /// The bytes of text and tool calls kept so far.
+    size: usize,
 }
 
 impl OpenAiStream {
     /// The answer's text so far.
     pub(crate) fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The bytes of text and tool calls kept so far.
+    pub(crate) fn size(&self) -> usize {
+        self.size
     }
 
     /// Takes one event of the stream.
@@ -93,17 +122,15 @@ impl OpenAiStream {
         let Some(delta) = chunk.pointer("/choices/0/delta") else { return Ok(StreamStep::More) };
         if let Some(text) = delta.get("content").and_then(Value::as_str) {
             self.text.push_str(text);
+            self.size += text.len();
         }
         for call in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
             let index = call.get("index").and_then(Value::as_u64).unwrap_or(0);
-            let at = match self.calls.iter().position(|(i, _)| *i == index) {
-                Some(at) => at,
-                None => {
-                    self.calls.push((index, PartialCall::default()));
-                    self.calls.len() - 1
-                }
-            };
-            self.calls[at].1.add(
+            let partial = self.calls.entry(index).or_insert_with(|| {
+                self.size += CALL_SIZE;
+                PartialCall::default()
+            });
+            self.size += partial.add(
                 call.get("id").and_then(Value::as_str),
                 call.pointer("/function/name").and_then(Value::as_str),
                 call.pointer("/function/arguments").and_then(Value::as_str),
@@ -113,11 +140,10 @@ impl OpenAiStream {
     }
 
     /// The answer, once the end marker came.
-    pub(crate) fn finish(mut self) -> ModelResponse {
-        self.calls.sort_by_key(|(index, _)| *index);
+    pub(crate) fn finish(self) -> ModelResponse {
         ModelResponse {
             text: Some(self.text).filter(|t| !t.is_empty()),
-            tool_calls: PartialCall::finish_all(self.calls.into_iter().map(|(_, call)| call).collect()),
+            tool_calls: PartialCall::finish_all(self.calls.into_values().collect()),
             usage: self.usage,
         }
     }

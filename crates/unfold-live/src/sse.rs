@@ -61,6 +61,12 @@ impl SseDecoder {
         events
     }
 
+    /// How many bytes of an event not ended yet it holds: what a stream that never ends one costs.
+    pub fn pending_bytes(&self) -> usize {
+        let name = self.name.as_ref().map_or(0, String::len);
+        self.line.len() + name + self.data.as_ref().map_or(0, String::len)
+    }
+
     /// Whether bytes of an event that no blank line ended yet are pending: at the end of the body,
     /// that is a truncated stream.
     pub fn has_unfinished_event(&self) -> bool {

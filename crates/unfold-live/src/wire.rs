@@ -14,6 +14,9 @@ pub(crate) enum StreamStep {
     End,
 }
 
+/// What a tool call costs an answer's size besides its text: a stream of empty calls is bounded too.
+pub(crate) const CALL_SIZE: usize = 64;
+
 /// A tool call whose id, name and argument text arrive in pieces.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct PartialCall {
@@ -25,8 +28,8 @@ pub(crate) struct PartialCall {
 }
 
 impl PartialCall {
-    /// Adds the pieces one chunk carries.
-    pub(crate) fn add(&mut self, id: Option<&str>, name: Option<&str>, arguments: Option<&str>) {
+    /// Adds the pieces one chunk carries; how many bytes they are.
+    pub(crate) fn add(&mut self, id: Option<&str>, name: Option<&str>, arguments: Option<&str>) -> usize {
         if let Some(id) = id.filter(|id| !id.is_empty()) {
             self.id = id.to_owned();
         }
@@ -36,6 +39,7 @@ impl PartialCall {
         if let Some(arguments) = arguments {
             self.arguments.push_str(arguments);
         }
+        [id, name, arguments].iter().flatten().map(|piece| piece.len()).sum()
     }
 
     /// Arguments given as a JSON value, used when no argument text arrives.
@@ -60,6 +64,15 @@ impl PartialCall {
         };
         let id = if self.id.is_empty() { format!("call_{position}") } else { self.id };
         ToolCall { id, name: self.name, arguments }
+    }
+}
+
+/// The argument text that reads back as `arguments` (what [`PartialCall`] finishes them to): their
+/// JSON, or the model's own text where it was not JSON.
+pub(crate) fn argument_text(arguments: &Value) -> String {
+    match arguments {
+        Value::String(text) if !text.trim().is_empty() && serde_json::from_str::<Value>(text).is_err() => text.clone(),
+        other => other.to_string(),
     }
 }
 

@@ -23,10 +23,14 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn profile(kind: ProviderKind, server: &FaultServer, stream: bool) -> ProviderProfile {
+    profile_at(kind, &server.base_url, stream)
+}
+
+fn profile_at(kind: ProviderKind, base_url: &str, stream: bool) -> ProviderProfile {
     ProviderProfile {
         name: "local".into(),
         kind,
-        base_url: server.base_url.clone(),
+        base_url: base_url.into(),
         model: "test-model".into(),
         temperature: Some(0.0),
         max_tokens: Some(64),
@@ -425,6 +429,11 @@ fn recorded_run(template: &unfold_documents::Template) -> unfold_live::Cassette 
         "function": { "name": "lookup", "arguments": "{\"id\": 7}" } }] }));
     let answer = openai_chunk(json!({ "content": format!("Done; your key is {KEY}.") }));
     let replies = vec![Reply::stream(&[&lookup, "data: [DONE]\n\n"]), Reply::stream(&[&answer, "data: [DONE]\n\n"])];
+    recorded_run_of(template, replies)
+}
+
+/// A live run of the example on the Restart adapter recorded against a server answering `replies`.
+fn recorded_run_of(template: &unfold_documents::Template, replies: Vec<Reply>) -> unfold_live::Cassette {
     runtime().block_on(async {
         let server = FaultServer::start(replies).await;
         let mut live = provider(profile(ProviderKind::Openai, &server, true)).recording();
@@ -448,6 +457,91 @@ fn a_recorded_run_replays_without_the_network_and_holds_no_key() {
     let replayed = runtime().block_on(reread.replay(&template)).unwrap();
     assert_eq!(replayed.events, cassette.run.events, "the replay makes the recorded run's events");
     assert_eq!(replayed.final_text.as_deref(), Some("Done; your key is [redacted key]."));
+}
+
+/// The streamed answers of a run in which a hostile server hides the key from a byte-for-byte
+/// redaction, piece by piece: split across two deltas of a tool call's arguments, then across two
+/// deltas of the text, and JSON-escaped (`sk\u002d…`) in a third.
+fn hidden_key_pieces() -> [Vec<String>; 2] {
+    let (head, tail) = KEY.split_at(7);
+    let arguments =
+        |text: String| openai_chunk(json!({ "tool_calls": [{ "index": 0, "function": { "arguments": text } }] }));
+    let escaped = openai_chunk(json!({ "content": format!(" and again {KEY}.") })).replace('-', "\\u002d");
+    [
+        vec![
+            openai_chunk(json!({ "tool_calls": [{ "index": 0, "id": "call_1", "type": "function",
+                "function": { "name": "lookup", "arguments": "" } }] })),
+            arguments(format!("{{\"id\": 7, \"note\": \"{head}")),
+            arguments(format!("{tail}\"}}")),
+            "data: [DONE]\n\n".to_owned(),
+        ],
+        vec![
+            openai_chunk(json!({ "content": format!("Done; your key is {head}") })),
+            openai_chunk(json!({ "content": tail })),
+            escaped,
+            "data: [DONE]\n\n".to_owned(),
+        ],
+    ]
+}
+
+fn hidden_key_replies() -> Vec<Reply> {
+    let streams = hidden_key_pieces();
+    streams.iter().map(|pieces| Reply::stream(&pieces.iter().map(String::as_str).collect::<Vec<_>>())).collect()
+}
+
+/// No piece of the key, and no JSON escape of it, in `text`.
+fn assert_holds_no_key(text: &str, what: &str) {
+    let (head, tail) = KEY.split_at(7);
+    for piece in [head, tail, "\\u002d"] {
+        assert!(!text.contains(piece), "{what} holds {piece:?}: {text}");
+    }
+}
+
+#[test]
+fn a_key_split_across_deltas_or_json_escaped_reaches_no_cassette_replay_or_scenario() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let cassette = recorded_run_of(&template, hidden_key_replies());
+    let said = "Done; your key is [redacted key] and again [redacted key].";
+    assert_eq!(cassette.run.final_text.as_deref(), Some(said), "the live run shows no key");
+    assert_holds_no_key(&cassette.to_json(), "the cassette");
+
+    let replayed = runtime().block_on(cassette.replay(&template)).unwrap();
+    assert_eq!(replayed.events, cassette.run.events, "the replay makes the recorded run's events");
+    assert_holds_no_key(&serde_json::to_string(&replayed).unwrap(), "the replay's report");
+
+    let scenario = cassette.to_scenario(&template).unwrap();
+    assert_holds_no_key(&scenario.to_json(), "the scenario");
+    assert_eq!(
+        serde_json::to_value(&scenario.script).unwrap(),
+        json!([{ "call": "lookup", "args": { "id": 7, "note": "[redacted key]" } }, { "say": said }])
+    );
+}
+
+#[test]
+fn a_cassette_that_holds_a_split_key_is_never_written_and_is_redacted_with_the_key() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let clean = recorded_run_of(&template, hidden_key_replies());
+    // As an earlier version recorded it: each stream as it came (no piece is the whole key).
+    let mut old = clean.clone();
+    for (call, pieces) in old.calls.iter_mut().zip(hidden_key_pieces()) {
+        call.framing = unfold_live::Framing::Stream;
+        call.response = pieces.concat();
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("old.cassette.json");
+    let profile = profile_at(ProviderKind::Openai, "http://127.0.0.1:9/v1", true);
+    let secrets = unfold_live::Secrets::of_provider(&profile, Some(&ApiKey::new(KEY)));
+    let refused = old.write(&path, &secrets).unwrap_err().to_string();
+    let expected =
+        format!("{}: /calls/0/response: holds the API key in some form, so it is not written", path.display());
+    assert_eq!(refused, expected);
+    assert!(!path.exists(), "nothing is written");
+
+    old.redact(&secrets);
+    assert_holds_no_key(&old.to_json(), "the redacted cassette");
+    old.write(&path, &secrets).unwrap();
+    let replayed = runtime().block_on(old.replay(&template)).unwrap();
+    assert_eq!(replayed.events, clean.run.events, "the redacted cassette replays the run as it was shown");
 }
 
 #[test]
@@ -762,4 +856,126 @@ fn an_api_that_cannot_send_hidden_tools_that_way_refuses_the_adapter_before_any_
         assert!(message.contains("profile 'local'") && message.contains(needs), "{message}");
         assert!(received.is_empty(), "nothing was sent");
     }
+}
+
+/// A password in a profile's base URL, which HTTP Basic sends.
+const PASSWORD: &str = "pw-7f3a9c2e";
+
+fn with_password(base_url: &str) -> String {
+    base_url.replacen("http://", &format!("http://proxy:{PASSWORD}@"), 1)
+}
+
+#[test]
+fn a_password_in_the_base_url_is_sent_but_never_shown_logged_or_recorded() {
+    use base64::Engine;
+    let basic = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("proxy:{PASSWORD}")));
+    let echo = json!({ "error": { "message": format!("{basic} may not use this model"), "type": "server_error" } });
+    let answer = openai_chunk(json!({ "content": format!("The proxy's password is {PASSWORD}.") }));
+    let replies = vec![Reply::error(500, echo, &[]), Reply::stream(&[&answer, "data: [DONE]\n\n"])];
+    let ((response, received, recorded, shown), log) = capture_log(|| {
+        runtime().block_on(async {
+            let server = FaultServer::start(replies).await;
+            let profile = profile_at(ProviderKind::Openai, &with_password(&server.base_url), true);
+            let mut provider = HttpProvider::new(profile, None).unwrap().with_retry(quick_retries()).recording();
+            let response = ask(&mut provider).await.unwrap();
+            let recorded = serde_json::to_string(provider.recorded_calls()).unwrap();
+            (response, server.received(), recorded, format!("{provider:?}"))
+        })
+    });
+    assert_eq!(received[0].header("authorization"), Some(basic.as_str()), "the password is sent");
+    assert_eq!(response.text.as_deref(), Some("The proxy's password is [redacted password]."));
+    assert!(log.contains("retrying: http://***@127.0.0.1:"), "the log shows where it was sent: {log}");
+    for (what, text) in [("the log", &log), ("the recording", &recorded), ("the provider's Debug", &shown)] {
+        assert!(!text.contains(PASSWORD) && !text.contains(&basic[6..]), "{what} holds the password: {text}");
+    }
+}
+
+#[test]
+fn an_unreachable_server_is_named_without_its_password() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let profile = profile_at(ProviderKind::Openai, &with_password(&format!("http://127.0.0.1:{port}/v1")), true);
+    let failed = runtime().block_on(ask(&mut HttpProvider::new(profile, None).unwrap().with_retry(quick_retries())));
+    let message = error_text(failed);
+    let shown = format!("cannot reach http://***@127.0.0.1:{port}/v1/chat/completions: ");
+    assert!(message.starts_with(&shown), "{message}");
+    assert!(!message.contains(PASSWORD), "{message}");
+}
+
+/// The provider error of a call that must fail; a huge answer it gave instead is told by its size.
+fn refusal(result: unfold_documents::Result<ModelResponse>) -> String {
+    match result {
+        Err(Error::Provider(message)) => message,
+        Ok(answer) => panic!("the call succeeded with {} bytes of text", answer.text.map_or(0, |t| t.len())),
+        Err(other) => panic!("expected a provider error, got {other}"),
+    }
+}
+
+/// One streamed call answered by `reply`, with no key (so nothing to scrub in what it sends).
+fn ask_keyless(reply: Reply, kind: ProviderKind) -> unfold_documents::Result<ModelResponse> {
+    runtime().block_on(async {
+        let server = FaultServer::start(vec![reply]).await;
+        ask(&mut HttpProvider::new(profile(kind, &server, true), None).unwrap()).await
+    })
+}
+
+/// 17 pieces of 1 MiB: one more than a streamed answer may hold.
+fn seventeen_mib(piece: impl Fn(String) -> String) -> Vec<String> {
+    (0..17).map(|_| piece("x".repeat(1 << 20))).chain(["data: [DONE]\n\n".to_owned()]).collect()
+}
+
+#[test]
+fn a_streamed_answer_larger_than_16_mib_fails_the_call_as_a_whole_one_does() {
+    let text = seventeen_mib(|text| openai_chunk(json!({ "content": text })));
+    let mut arguments = vec![openai_chunk(json!({ "tool_calls": [{ "index": 0, "id": "call_1", "type": "function",
+        "function": { "name": "lookup", "arguments": "{\"note\": \"" } }] }))];
+    arguments.extend(seventeen_mib(|text| {
+        openai_chunk(json!({ "tool_calls": [{ "index": 0, "function": { "arguments": text } }] }))
+    }));
+    let events = seventeen_mib(|text| {
+        let delta =
+            json!({ "type": "content_block_delta", "index": 0, "delta": { "type": "text_delta", "text": text } });
+        anthropic_event("content_block_delta", delta)
+    });
+    let start = anthropic_event(
+        "content_block_start",
+        json!({ "type": "content_block_start", "index": 0,
+        "content_block": { "type": "text", "text": "" } }),
+    );
+    let anthropic: Vec<String> = std::iter::once(start).chain(events).collect();
+    for (kind, stream) in
+        [(ProviderKind::Openai, text), (ProviderKind::Openai, arguments), (ProviderKind::Anthropic, anthropic)]
+    {
+        let pieces: Vec<&str> = stream.iter().map(String::as_str).collect();
+        let message = refusal(ask_keyless(Reply::stream(&pieces), kind));
+        assert!(message.contains("an answer larger than 16 MiB"), "{kind:?}: {}", &message[..message.len().min(400)]);
+        assert!(message.len() < 1000, "the message quotes none of it: {} bytes", message.len());
+    }
+}
+
+#[test]
+fn a_stream_event_that_never_ends_fails_the_call_once_past_16_mib() {
+    let endless = format!("data: {{\"choices\": [{{\"delta\": {{\"content\": \"{}", "x".repeat(17 << 20));
+    let message = refusal(ask_keyless(Reply::stream(&[&endless]), ProviderKind::Openai));
+    assert!(message.contains("an event larger than 16 MiB"), "{}", &message[..message.len().min(400)]);
+}
+
+#[test]
+fn a_recording_keeps_a_stream_too_large_to_keep_as_its_answer_whole() {
+    // Small deltas padded with what no answer reads: 17 MiB on the wire for a few words.
+    let padded = |text: &str| {
+        format!(
+            "data: {}\n\n",
+            json!({ "padding": "x".repeat(1 << 20), "choices": [{ "index": 0, "delta": { "content": text } }] })
+        )
+    };
+    let stream: Vec<String> =
+        (0..17).map(|i| padded(&format!("word{i} "))).chain(["data: [DONE]\n\n".to_owned()]).collect();
+    let pieces: Vec<&str> = stream.iter().map(String::as_str).collect();
+    let template = load_template("examples/task-executor.unfold.json");
+    let cassette = recorded_run_of(&template, vec![Reply::stream(&pieces)]);
+    assert_eq!(cassette.calls[0].framing, unfold_live::Framing::Whole);
+    let text = cassette.to_json();
+    assert!(text.len() < 1 << 20, "the cassette keeps the answer, not the wire: {} bytes", text.len());
+    let replayed = runtime().block_on(unfold_live::Cassette::from_json(text.as_bytes()).unwrap().replay(&template));
+    assert_eq!(replayed.unwrap().final_text, cassette.run.final_text);
 }
