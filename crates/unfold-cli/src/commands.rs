@@ -114,7 +114,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 // Without a signal handler there is no way to stop cleanly: stop at once.
                 let _ = tokio::signal::ctrl_c().await;
             };
-            block_on(unfold_application::relay::serve_relay(port, listening, stop))??;
+            crate::runtime::block_on_to_its_end(unfold_application::relay::serve_relay(port, listening, stop))??;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -713,6 +713,57 @@ fn compare_with_allowed_sources_runs_each_lane_on_its_own_server() {
     assert_eq!(report["runs"][1]["counters"]["restarts"], 2, "the restart lane restarted for the change too");
 }
 
+/// The processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<u32> {
+    let pids = std::fs::read_dir("/proc").unwrap().filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok());
+    pids.filter(|pid| {
+        std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|line| String::from_utf8_lossy(&line).contains(marker))
+    })
+    .collect()
+}
+
+/// Whether `done` holds within a deadline far above any pause of a busy machine.
+fn eventually(done: impl Fn() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !done() {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    true
+}
+
+#[test]
+fn an_interrupted_comparison_leaves_no_process_its_sources_started() {
+    // A source runs in a process group of its own, which the terminal's Ctrl+C does not reach:
+    // the command must end it itself. This one starts a child and never answers.
+    let dir = tempfile::tempdir().unwrap();
+    let marker = "unfold-cli-test-child-of-an-interrupted-source";
+    let python = unfold_test_support::mcp_servers::python();
+    let line = format!("{python} -c 'import time; time.sleep(600)' {marker} & exec sleep 600");
+    let sources = serde_json::json!([{ "name": "ide", "section": null, "mcp": { "command": ["sh", "-c", line] } }]);
+    let template = example_with_sources(dir.path(), "silent.unfold.json", sources);
+    let mut compare = Child(
+        std::process::Command::new(env!("CARGO_BIN_EXE_unfold"))
+            .args(["compare", template.to_str().unwrap(), "examples/lookup-first.scenario.json", "--allow-sources"])
+            .current_dir(repo("."))
+            .env("UNFOLD_HISTORY", "off")
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    assert!(eventually(|| !processes_with(marker).is_empty()), "the source started its child");
+    let interrupted = std::process::Command::new("kill").args(["-INT", &compare.0.id().to_string()]).status().unwrap();
+    assert!(interrupted.success());
+    let status = compare.0.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(compare.0.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?} {stderr}");
+    assert_eq!(stderr, "error: interrupted by Ctrl+C\n");
+    assert!(eventually(|| processes_with(marker).is_empty()), "the source's child is gone");
+}
+
 #[test]
 fn compare_json_is_the_report() {
     let outcome = run(&[
