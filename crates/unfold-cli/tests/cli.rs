@@ -1414,6 +1414,22 @@ fn an_otel_file_in_a_missing_folder_is_refused_before_running() {
     let a_folder =
         run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--otel", folder.path().to_str().unwrap()]);
     assert!(a_folder.stderr.contains("--otel: this is a folder: give a file"), "{}", a_folder.stderr);
+
+    // A pipe (as a device would be), named or behind a link, is refused and left as it was.
+    let pipe = folder.path().join("pipe");
+    assert!(std::process::Command::new("mkfifo").arg(&pipe).status().unwrap().success());
+    let link = folder.path().join("trace.jsonl");
+    std::os::unix::fs::symlink(&pipe, &link).unwrap();
+    for (file, problem) in [
+        (&pipe, "this is not a regular file (a device, a pipe or a socket): give a file".to_owned()),
+        (&link, format!("it names {}, not a regular file", pipe.display())),
+    ] {
+        let out = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--otel", file.to_str().unwrap()]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains(&format!("--otel: {problem}")), "{}", out.stderr);
+        assert!(out.stdout.is_empty(), "it ran: {}", out.stdout);
+    }
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&std::fs::symlink_metadata(&pipe).unwrap().file_type()));
 }
 
 /// `--api` writes the same calls in each API's shape: the Anthropic body of a deferred lane loads
