@@ -713,6 +713,47 @@ fn compare_with_allowed_sources_runs_each_lane_on_its_own_server() {
     assert_eq!(report["runs"][1]["counters"]["restarts"], 2, "the restart lane restarted for the change too");
 }
 
+#[test]
+fn a_template_named_by_its_bare_file_name_starts_its_sources_in_its_folder() {
+    // The README's own form, run in the template's folder: its folder is `.`, not "".
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("the-docs-source-ran");
+    template_with_servers(dir.path(), &marker);
+    let bare = |args: &[&str]| {
+        let output = unfold().current_dir(dir.path()).args(args).output().unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned(), output.stderr)
+    };
+    let (code, stdout, stderr) =
+        bare(&["sources", "list", "servers.unfold.json", "--allow-sources", "--source", "ide", "--json"]);
+    assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&stderr));
+    let listed: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(listed[0]["tier"], "live", "{}", String::from_utf8_lossy(&stderr));
+    assert!(marker.exists(), "the other source ran too, in the template's folder");
+}
+
+#[test]
+fn a_comparison_whose_allowed_source_gives_its_snapshot_says_why_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = serde_json::json!([{
+        "name": "ide", "section": "context", "mcp": { "command": ["unfold-no-such-server"] },
+        "snapshot": [{ "name": "grep", "description": "Search the workspace.", "parameters": { "type": "object" } }]
+    }]);
+    let template = example_with_sources(dir.path(), "missing.unfold.json", sources);
+    let template = template.to_str().unwrap();
+    let compared = run(&["compare", template, "examples/lookup-first.scenario.json", "--allow-sources", "--json"]);
+    assert_eq!(compared.code, 0, "a source never fails a run: {}", compared.stderr);
+    // Every run tried and fell back alike: said once.
+    assert_eq!(
+        compared.stderr,
+        format!(
+            "warning: {template}: source 'ide' (snapshot): the live list failed: cannot start \
+             'unfold-no-such-server': No such file or directory (os error 2)\n"
+        )
+    );
+    let quiet = run(&["compare", template, "examples/lookup-first.scenario.json", "--json"]);
+    assert_eq!(quiet.stderr, "", "a source nobody asked to start gives its snapshot without a word");
+}
+
 /// The processes whose command line holds `marker`.
 fn processes_with(marker: &str) -> Vec<u32> {
     let pids = std::fs::read_dir("/proc").unwrap().filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok());

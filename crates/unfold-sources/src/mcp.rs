@@ -66,6 +66,11 @@ impl McpConnection {
             }
             None => {
                 let launch = Launch::of(server, template_dir, user_env)?;
+                // Else the spawn fails with the program "not found", which it is not.
+                if !launch.cwd.is_dir() {
+                    let why = format!("its folder {} does not exist", launch.cwd.display());
+                    return Err(SourceError::Definition(why));
+                }
                 let start_error = |error: std::io::Error| SourceError::Start {
                     program: launch.argv[0].clone(),
                     reason: error.to_string(),
