@@ -49,6 +49,17 @@ impl SourceAccess {
         (source.mcp.is_some() && self.consent.start) || (source.relay.is_some() && self.relay.is_some())
     }
 
+    /// Checks, before any run, that the relay session the runs are attached to can be attached
+    /// (the relay answers, and takes the session with its token): the user named it, so one that
+    /// cannot be is an error, naming the relay and why (never the token), rather than runs that
+    /// quietly take their relay sources' snapshots.
+    pub async fn check_relay(&self) -> AppResult<()> {
+        match &self.relay {
+            Some(session) => session.check().await.map_err(|why| AppError::new(ErrorCode::InvalidRequest, why)),
+            None => Ok(()),
+        }
+    }
+
     /// The engine's sources for the runs of the template at `template_path`.
     pub fn sources(&self, template_path: Option<&Path>) -> CombinedSources {
         let mut kinds: Vec<Box<dyn ToolSources>> =

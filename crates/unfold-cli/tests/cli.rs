@@ -1019,7 +1019,7 @@ fn relay_serves_sessions_on_this_machine_until_interrupted() {
 }
 
 #[test]
-fn a_comparison_attached_to_a_relay_session_needs_its_token_and_says_why_a_relay_gave_nothing() {
+fn a_comparison_attached_to_a_relay_session_needs_its_token_and_a_session_the_relay_takes() {
     let dir = tempfile::tempdir().unwrap();
     let relayed = serde_json::json!([{ "name": "codap", "section": null, "relay": { "plugin": "codap" } }]);
     let template = example_with_sources(dir.path(), "relayed.unfold.json", relayed);
@@ -1034,22 +1034,44 @@ fn a_comparison_attached_to_a_relay_session_needs_its_token_and_says_why_a_relay
         "{stderr}"
     );
 
-    // A port nothing listens on: the source gives what it has, and the run says why.
+    // A session asked for by name that cannot be attached is an error before any run: a relay
+    // nothing listens on, a token it refuses, a session it does not hold. The error names the
+    // relay and why, never the token.
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
-    let relay = format!("http://{closed}");
-    let gone =
-        unfold().args(args).args(["--relay", &relay]).env("UNFOLD_RELAY_TOKEN", "secret-token-value").output().unwrap();
-    assert_eq!(gone.status.code(), Some(0), "{}", String::from_utf8_lossy(&gone.stderr));
-    let report: serde_json::Value = serde_json::from_slice(&gone.stdout).unwrap();
-    let discovered = &report["runs"][0]["events"][1];
-    assert_eq!(
-        (&discovered["type"], &discovered["tier"]),
-        (&serde_json::json!("tools_discovered"), &serde_json::json!("none"))
-    );
-    let why = discovered["error"].as_str().unwrap();
-    assert!(why.starts_with(&format!("the relay at {relay} is not reachable")), "{why}");
-    let all = format!("{}{}", String::from_utf8_lossy(&gone.stdout), String::from_utf8_lossy(&gone.stderr));
-    assert!(!all.contains("secret-token-value"), "the token is never printed");
+    let (_relay, running) = start_relay();
+    let session = new_session(&running);
+    let code = session["code"].as_str().unwrap();
+    let refused = format!("the relay at {running} refused session {code} or its token (401 Unauthorized)");
+    let cases = [
+        (format!("http://{closed}"), "K7QX2MPA", format!("the relay at http://{closed} is not reachable")),
+        (running.clone(), code, refused),
+        (running.clone(), "K7QX2MPA", format!("the relay at {running} refused session K7QX2MPA or its token")),
+    ];
+    for (relay, code, why) in cases {
+        let args = ["compare", template, scenario.to_str().unwrap(), "--relay-session", code, "--relay", &relay];
+        let failed = unfold().args(args).env("UNFOLD_RELAY_TOKEN", "secret-token-value").output().unwrap();
+        let stderr = String::from_utf8_lossy(&failed.stderr);
+        assert_eq!(failed.status.code(), Some(2), "{stderr}");
+        assert!(stderr.starts_with(&format!("error: {why}")), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(failed.stdout.is_empty(), "no run started");
+        assert!(!stderr.contains("secret-token-value"), "the token is never printed");
+    }
+}
+
+/// A new session of the relay at `url` (`http://127.0.0.1:PORT`): its code, token and time to live.
+fn new_session(url: &str) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let address = url.strip_prefix("http://").unwrap();
+    let mut socket = std::net::TcpStream::connect(address).unwrap();
+    let request =
+        format!("POST /api/sessions HTTP/1.1\r\nHost: {address}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    socket.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    socket.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 201"), "{answer}");
+    serde_json::from_str(body).unwrap()
 }
 
 /// A process of this test, killed when dropped (a test that fails leaves nothing running).
