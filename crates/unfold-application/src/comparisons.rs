@@ -124,7 +124,7 @@ pub async fn compare_and_keep(
 /// [`compare_and_keep`] with the template's tool sources reached for every run as `access`
 /// allows (each run its own connections, closed when it ends; otherwise the runs see snapshots),
 /// and every run priced from `prices` as the model asks ([`ComparisonModel::pricing`]): a price
-/// that cannot be had fails before anything runs.
+/// that cannot be had, or a relay session that cannot be attached, fails before anything runs.
 pub async fn compare_with_consent_and_keep(
     documents: ComparedDocuments<'_>,
     model: ComparisonModel<'_>,
@@ -137,6 +137,7 @@ pub async fn compare_with_consent_and_keep(
         return Err(AppError::new(ErrorCode::InvalidRequest, "choose at least one adapter to compare"));
     }
     let pricing = model.pricing(prices)?;
+    access.check_relay().await?;
     let ComparedDocuments { template, scenario, .. } = documents;
     let started = (now_ms(), std::time::Instant::now());
     let mut comparison = match (&model, access.reaches(template)) {

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use indexmap::IndexMap;
 use unfold_documents::document::{self, DocumentKind};
+use unfold_documents::save_target::SaveTarget;
 use unfold_documents::suite::{Suite, SUITE_KIND};
 use unfold_documents::template::{Disclosure, HeadingStyle};
 use unfold_documents::{Error, Scenario, Template};
@@ -34,18 +35,15 @@ pub fn validate_file(path: &Path) -> AppResult<&'static str> {
     Ok(kind.tag())
 }
 
-/// Refuses a file that could not be written to `path` later: a folder, or a path whose folder is
-/// not there. Checked before the work that writes it (a paid run's cassette, a suite's JUnit file,
-/// an export, a trace), so the work is not lost to it; the error names the path and the `option`
-/// that gave it.
+/// Refuses a file that could not be saved to `path` later: a folder, a device, a pipe or a
+/// socket (also through a symbolic link), or a path whose folder is not there. Checked before the
+/// work that writes it (a paid run's cassette, a suite's JUnit file, an export, a trace), so the
+/// work is not lost to it; the error names the path and the `option` that gave it.
 pub fn check_output_file(path: &Path, option: &str) -> AppResult<()> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let problem = if path.is_dir() {
-        "this is a folder: give a file"
-    } else if !folder.is_dir() {
-        "its folder does not exist"
-    } else {
-        return Ok(());
+    let problem = match SaveTarget::of(path) {
+        Err(refused) => refused.to_string(),
+        Ok(target) if !target.folder().is_dir() => "its folder does not exist".to_owned(),
+        Ok(_) => return Ok(()),
     };
     Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: {option}: {problem}", path.display())))
 }

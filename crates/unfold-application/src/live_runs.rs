@@ -109,6 +109,7 @@ pub async fn run_live_and_keep(
     history: &OpenRunHistory,
 ) -> AppResult<FinishedRun> {
     check_adapters(&run.profile, &[run.adapter])?;
+    run.access.check_relay().await?;
     let (template, template_path) = run.template;
     let key = ApiKey::for_profile(&run.profile)?;
     let mut provider = HttpProvider::new(run.profile.clone(), key)?;

@@ -53,13 +53,14 @@ impl OpenRunHistory {
         }
     }
 
-    /// Keeps `records`. With the history turned off nothing is kept and nothing fails; a history
-    /// that cannot keep them answers why (and logs it), and the caller's run stands.
+    /// Keeps `records` (a comparison's runs), all or none: a comparison is never kept with some
+    /// of its runs missing. With the history turned off nothing is kept and nothing fails; a
+    /// history that cannot keep them answers why (and logs it), and the caller's run stands.
     pub fn keep(&self, records: &[RunRecord<'_>]) -> AppResult<()> {
         if matches!(&*lock(&self.0), Opened::Off) {
             return Ok(());
         }
-        let kept = self.with(|history| records.iter().try_for_each(|record| history.record(record).map(drop)));
+        let kept = self.with(|history| history.record_all(records).map(drop));
         if let Err(error) = &kept {
             tracing::warn!(%error, "a run was not kept in the history");
         }

@@ -177,7 +177,7 @@ fn starts(source: &ToolSource, path: Option<&Path>) -> String {
     }
     let command = mcp.command.as_deref().unwrap_or_default();
     let line = command.iter().map(|arg| shell_word(arg)).collect::<Vec<_>>().join(" ");
-    let folder = path.and_then(Path::parent).map(|folder| match &mcp.cwd {
+    let folder = path.map(unfold_documents::save_target::folder_of).map(|folder| match &mcp.cwd {
         Some(cwd) => folder.join(cwd),
         None => folder.to_path_buf(),
     });

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use unfold_documents::discovery::{Discovery, Tier};
+use unfold_documents::source::ToolSource;
 use unfold_documents::tool::ToolKind;
 use unfold_documents::Template;
 use unfold_engine::{CombinedSources, ToolSources};
@@ -38,9 +39,25 @@ impl SourceAccess {
     /// Whether a run of `template` reaches any of its sources (otherwise they all give their
     /// snapshots, and no connection is made).
     pub fn reaches(&self, template: &Template) -> bool {
-        template.sources.iter().any(|source| {
-            (source.mcp.is_some() && self.consent.start) || (source.relay.is_some() && self.relay.is_some())
-        })
+        template.sources.iter().any(|source| self.reaches_source(source))
+    }
+
+    /// Whether runs reach for `source`: the user asked to start the template's MCP servers, or
+    /// attached the runs to a relay session for a relay source. What such a source gives short of
+    /// its live list is worth a warning; the others give their snapshots as a matter of course.
+    pub fn reaches_source(&self, source: &ToolSource) -> bool {
+        (source.mcp.is_some() && self.consent.start) || (source.relay.is_some() && self.relay.is_some())
+    }
+
+    /// Checks, before any run, that the relay session the runs are attached to can be attached
+    /// (the relay answers, and takes the session with its token): the user named it, so one that
+    /// cannot be is an error, naming the relay and why (never the token), rather than runs that
+    /// quietly take their relay sources' snapshots.
+    pub async fn check_relay(&self) -> AppResult<()> {
+        match &self.relay {
+            Some(session) => session.check().await.map_err(|why| AppError::new(ErrorCode::InvalidRequest, why)),
+            None => Ok(()),
+        }
     }
 
     /// The engine's sources for the runs of the template at `template_path`.
@@ -180,7 +197,7 @@ fn load(template_path: &Path) -> AppResult<Template> {
 
 /// Each source's discovery; the connections are closed before this returns.
 pub(crate) async fn discovered(template: &Template, template_path: &Path, consent: &Consent) -> Vec<Discovery> {
-    let folder = template_path.parent().unwrap_or(Path::new("."));
+    let folder = unfold_documents::save_target::folder_of(template_path);
     let user_env = |name: &str| std::env::var(name).ok();
     let (discoveries, connections) = discover(template, folder, consent, &user_env, DISCOVERY_TIMEOUT).await;
     for (_, connection) in connections {

@@ -44,7 +44,12 @@ fn history() -> (tempfile::TempDir, OpenRunHistory) {
 }
 
 fn scripted(_token: unfold_live::CancellationToken) -> unfold_application::AppResult<ComparisonModel<'static>> {
-    Ok(ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic, AdapterKind::Restart], price_as: None })
+    Ok(scripted_model())
+}
+
+/// The scenario's script under the dynamic and restart adapters, then the all-FULL baseline.
+fn scripted_model() -> ComparisonModel<'static> {
+    ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic, AdapterKind::Restart], price_as: None }
 }
 
 #[test]
@@ -124,6 +129,30 @@ fn request_bodies_go_only_into_a_new_or_empty_folder() {
     std::fs::write(dir.path().join("a-file"), "").unwrap();
     let problem = exports::request_folder_problem(&dir.path().join("a-file")).unwrap();
     assert_eq!(problem, Some("this is a file: give a new or empty folder"));
+}
+
+#[test]
+fn a_comparison_is_kept_in_the_history_whole_or_not_at_all() {
+    // A process killed while keeping a comparison left it with one or two of its three runs. Here
+    // the history refuses the last run (as a full disk would): none of the three may stay.
+    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    let scenario = Scenario::load(&unfold_test_support::repo("examples/lookup-first.scenario.json")).unwrap();
+    let compared =
+        ComparedDocuments { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
+    let (dir, history) = history();
+    let file = rusqlite::Connection::open(dir.path().join("history.sqlite3")).unwrap();
+    file.execute_batch(
+        "CREATE TRIGGER full_disk BEFORE INSERT ON runs WHEN NEW.lane = 'baseline'
+         BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
+    )
+    .unwrap();
+    let never = AtomicBool::new(false);
+    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: false };
+    let kept =
+        runtime().block_on(comparisons::compare_and_keep(compared, scripted_model(), control, &history)).unwrap();
+    let why = kept.not_kept.expect("the history said it could not keep the comparison");
+    assert!(why.message.contains("disk full"), "{why}");
+    assert_eq!(history.list(&Default::default()).unwrap(), [], "no run of the comparison is kept");
 }
 
 #[test]

@@ -47,6 +47,8 @@ fn a_source_starts_only_once_allowed_for_that_file_and_definition() {
     let python = unfold_test_support::mcp_servers::python();
     let server = unfold_test_support::mcp_servers::changing_tools_script();
     assert_eq!(views[0].starts, format!("runs {python} {} in {} with TOKEN", server.display(), dir.path().display()));
+    let bare = permissions.view(&template, Some(std::path::Path::new("t.unfold.json")), None);
+    assert!(bare[0].starts.ends_with(" in . with TOKEN"), "a bare file name's folder: {}", bare[0].starts);
     assert_eq!(views[2].starts, "connects to https://tools.example.com/mcp");
     assert_eq!((views[0].remote, views[2].remote), (false, true));
     assert_eq!((views[0].tier, tool_names(&views[0])), (Tier::Snapshot, vec!["grep"]));

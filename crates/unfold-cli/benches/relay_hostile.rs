@@ -184,7 +184,8 @@ async fn measure(relay: &Relay, overflow: bool) {
 
 /// Everything the hostile clients do at once, until `stop`; what the relay answered them.
 async fn attack(base: String, address: SocketAddr, stop: Arc<AtomicBool>, overflow: bool) -> String {
-    let http = reqwest::Client::builder().pool_max_idle_per_host(64).build().unwrap();
+    // Bounded waits: a relay that stops answering must not hang the benchmark.
+    let http = reqwest::Client::builder().pool_max_idle_per_host(64).timeout(Duration::from_secs(10)).build().unwrap();
     let body = Arc::new(big_tools());
     let (accepted, refused, failed) =
         (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
@@ -283,9 +284,17 @@ async fn attack(base: String, address: SocketAddr, stop: Arc<AtomicBool>, overfl
     }
     let mut created = 0;
     for _ in 0..300 {
+        if stop.load(Ordering::Acquire) {
+            break;
+        }
         created += usize::from(create(&http, &base).await.is_some());
     }
-    while tasks.join_next().await.is_some() {}
+    while !stop.load(Ordering::Acquire) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // What is still under way once the measure is done is abandoned, after a short grace.
+    let _ = tokio::time::timeout(Duration::from_secs(10), async { while tasks.join_next().await.is_some() {} }).await;
+    tasks.abort_all();
     drop(held);
     format!(
         "attack: registrations {} accepted, {} refused, {} failed; {} guesses; {created} of 300 more sessions created; \

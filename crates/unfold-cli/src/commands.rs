@@ -194,6 +194,8 @@ fn compare(
         eprintln!("warning: the run was not kept in the history: {error}");
     }
     let report = &kept.comparison.report;
+    let runs = report.runs.iter().chain(report.baseline.iter().map(|baseline| &baseline.run));
+    crate::sources::warn_about_runs(template_path, &template, access, runs);
     let written =
         requests.map(|folder| exports::write_request_files(folder, &kept.comparison.requests, api)).transpose()?;
     if json {

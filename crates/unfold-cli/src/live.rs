@@ -80,7 +80,7 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
         adapter: args.adapter,
         limits,
         record: args.record.is_some(),
-        access: args.access,
+        access: args.access.clone(),
         // Read before the run: a prices file that cannot be read must not cost a paid run.
         pricing: PriceFile(default_prices_file()).pricing_of(&profile.model)?,
     };
@@ -100,6 +100,7 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
         traces::write_trace_file(path, &[line], &finished.secrets)?;
     }
     warn_not_kept(&finished);
+    crate::sources::warn_about_runs(&args.template, &template, &args.access, [&finished.report]);
     if let Some(path) = &args.record {
         finished.write_cassette(path)?;
     }
@@ -141,6 +142,7 @@ pub fn replay(
         traces::write_trace_file(path, &[line], &finished.secrets)?;
     }
     warn_not_kept(&finished);
+    crate::sources::warn_about_runs(template_path, &template, access, [&finished.report]);
     if !json {
         for line in finished.report.events.iter().filter_map(event_line) {
             outln!("{line}")?;

@@ -4,7 +4,8 @@
 //! application calls and their output.
 //!
 //! Exit codes: 0 success, 1 validation problems (`validate`) or an expectation that did not hold
-//! (`test`), 2 bad input, 3 a bug in Unfold, 4 a live run that ended with status `error` (`run`).
+//! (`test`), 2 bad input, 3 a bug in Unfold, 4 a live run that ended with status `error` (`run`),
+//! 130 interrupted (Ctrl+C or SIGTERM, once what the command started has been ended).
 //! Logs (the libraries' `tracing` spans and events) go to stderr when `UNFOLD_LOG` is set, e.g.
 //! `UNFOLD_LOG=debug`; stdout carries only the command's output.
 
@@ -52,7 +53,11 @@ fn main() -> ExitCode {
             for line in failure.to_string().lines() {
                 eprintln!("error: {line}");
             }
-            ExitCode::from(2)
+            match failure.code {
+                // What a shell reports for a command ended by Ctrl+C.
+                unfold_application::ErrorCode::Cancelled => ExitCode::from(130),
+                _ => ExitCode::from(2),
+            }
         }
         Err(_) => ExitCode::from(3),
     }

@@ -1,14 +1,16 @@
 //! `unfold sources`: the tools a template's sources offer as a table or JSON (each source's tier,
-//! and why a lower one was used, on stderr), and their snapshots written into the template.
+//! and why a lower one was used, on stderr), and their snapshots written into the template; and
+//! the same warnings for the runs of `compare`, `run` and `replay`.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use unfold_application::sources::{self, SourceTool, SourceToolFilter};
+use unfold_application::sources::{self, SourceAccess, SourceTool, SourceToolFilter};
 use unfold_application::AppResult;
 use unfold_documents::discovery::{Discovery, Tier};
 use unfold_documents::tool::ToolKind;
-use unfold_documents::Error;
+use unfold_documents::{Error, Template};
+use unfold_engine::{EventKind, RunReport};
 
 use crate::args::SourcesAction;
 use crate::output::{out, outln, write_json};
@@ -48,14 +50,36 @@ pub fn execute(action: SourcesAction) -> AppResult<ExitCode> {
 pub fn warn_about(template: &Path, discoveries: &[Discovery]) {
     for discovery in discoveries {
         if let Some(error) = &discovery.error {
-            eprintln!(
-                "warning: {}: source '{}' ({}): {error}",
-                template.display(),
-                discovery.source,
-                tier_word(discovery.tier)
-            );
+            warn(template, &discovery.source, discovery.tier, error);
         }
     }
+}
+
+/// One stderr line per source that `runs` of the template at `template_path` reached for (as
+/// `access` allows: the user asked to start it, or attached a relay session) and that gave them
+/// less than its live list, with the reason: once, however many runs met it, since every run
+/// discovers its sources on its own. A source nobody asked to start gives its snapshot silently.
+pub fn warn_about_runs<'r>(
+    template_path: &Path,
+    template: &Template,
+    access: &SourceAccess,
+    runs: impl IntoIterator<Item = &'r RunReport>,
+) {
+    let reached = |name: &str| template.sources.iter().any(|s| s.name == name && access.reaches_source(s));
+    let mut said: Vec<(&str, Tier, &str)> = Vec::new();
+    for event in runs.into_iter().flat_map(|run| &run.events) {
+        if let EventKind::ToolsDiscovered { source, tier, error: Some(error), .. } = &event.kind {
+            let warning = (source.as_str(), *tier, error.as_str());
+            if reached(source) && !said.contains(&warning) {
+                warn(template_path, source, *tier, error);
+                said.push(warning);
+            }
+        }
+    }
+}
+
+fn warn(template: &Path, source: &str, tier: Tier, error: &str) {
+    eprintln!("warning: {}: source '{source}' ({}): {error}", template.display(), tier_word(tier));
 }
 
 fn tier_word(tier: Tier) -> &'static str {

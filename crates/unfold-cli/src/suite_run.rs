@@ -12,7 +12,7 @@ use unfold_application::files::check_output_file;
 use unfold_application::folders::default_prices_file;
 use unfold_application::prices::PriceFile;
 use unfold_application::suites::{self, CaseOutcome, Shard};
-use unfold_application::{AppError, AppResult, ErrorCode};
+use unfold_application::AppResult;
 
 use crate::output::{out, outln};
 
@@ -62,12 +62,8 @@ pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
         unfold_application::traces::write_trace_file(otel, &lines, &unfold_live::Secrets::none())?;
     }
     if let Some(junit) = &request.junit {
-        std::fs::write(junit, crate::junit::document(&outcomes)).map_err(|error| {
-            AppError::new(
-                ErrorCode::UnreadableFile,
-                format!("{}: cannot write the JUnit report: {error}", junit.display()),
-            )
-        })?;
+        // Saved as every file Unfold writes is: atomically, through a symbolic link, keeping its mode.
+        unfold_documents::document::write_atomically(junit, &crate::junit::document(&outcomes))?;
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

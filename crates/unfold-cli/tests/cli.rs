@@ -714,6 +714,98 @@ fn compare_with_allowed_sources_runs_each_lane_on_its_own_server() {
 }
 
 #[test]
+fn a_template_named_by_its_bare_file_name_starts_its_sources_in_its_folder() {
+    // The README's own form, run in the template's folder: its folder is `.`, not "".
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("the-docs-source-ran");
+    template_with_servers(dir.path(), &marker);
+    let bare = |args: &[&str]| {
+        let output = unfold().current_dir(dir.path()).args(args).output().unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned(), output.stderr)
+    };
+    let (code, stdout, stderr) =
+        bare(&["sources", "list", "servers.unfold.json", "--allow-sources", "--source", "ide", "--json"]);
+    assert_eq!(code, Some(0), "{}", String::from_utf8_lossy(&stderr));
+    let listed: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(listed[0]["tier"], "live", "{}", String::from_utf8_lossy(&stderr));
+    assert!(marker.exists(), "the other source ran too, in the template's folder");
+}
+
+#[test]
+fn a_comparison_whose_allowed_source_gives_its_snapshot_says_why_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = serde_json::json!([{
+        "name": "ide", "section": "context", "mcp": { "command": ["unfold-no-such-server"] },
+        "snapshot": [{ "name": "grep", "description": "Search the workspace.", "parameters": { "type": "object" } }]
+    }]);
+    let template = example_with_sources(dir.path(), "missing.unfold.json", sources);
+    let template = template.to_str().unwrap();
+    let compared = run(&["compare", template, "examples/lookup-first.scenario.json", "--allow-sources", "--json"]);
+    assert_eq!(compared.code, 0, "a source never fails a run: {}", compared.stderr);
+    // Every run tried and fell back alike: said once.
+    assert_eq!(
+        compared.stderr,
+        format!(
+            "warning: {template}: source 'ide' (snapshot): the live list failed: cannot start \
+             'unfold-no-such-server': No such file or directory (os error 2)\n"
+        )
+    );
+    let quiet = run(&["compare", template, "examples/lookup-first.scenario.json", "--json"]);
+    assert_eq!(quiet.stderr, "", "a source nobody asked to start gives its snapshot without a word");
+}
+
+/// The processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<u32> {
+    let pids = std::fs::read_dir("/proc").unwrap().filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok());
+    pids.filter(|pid| {
+        std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|line| String::from_utf8_lossy(&line).contains(marker))
+    })
+    .collect()
+}
+
+/// Whether `done` holds within a deadline far above any pause of a busy machine.
+fn eventually(done: impl Fn() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !done() {
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    true
+}
+
+#[test]
+fn an_interrupted_comparison_leaves_no_process_its_sources_started() {
+    // A source runs in a process group of its own, which the terminal's Ctrl+C does not reach:
+    // the command must end it itself. This one starts a child and never answers.
+    let dir = tempfile::tempdir().unwrap();
+    let marker = "unfold-cli-test-child-of-an-interrupted-source";
+    let python = unfold_test_support::mcp_servers::python();
+    let line = format!("{python} -c 'import time; time.sleep(600)' {marker} & exec sleep 600");
+    let sources = serde_json::json!([{ "name": "ide", "section": null, "mcp": { "command": ["sh", "-c", line] } }]);
+    let template = example_with_sources(dir.path(), "silent.unfold.json", sources);
+    let mut compare = Child(
+        std::process::Command::new(env!("CARGO_BIN_EXE_unfold"))
+            .args(["compare", template.to_str().unwrap(), "examples/lookup-first.scenario.json", "--allow-sources"])
+            .current_dir(repo("."))
+            .env("UNFOLD_HISTORY", "off")
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    assert!(eventually(|| !processes_with(marker).is_empty()), "the source started its child");
+    let interrupted = std::process::Command::new("kill").args(["-INT", &compare.0.id().to_string()]).status().unwrap();
+    assert!(interrupted.success());
+    let status = compare.0.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(compare.0.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?} {stderr}");
+    assert_eq!(stderr, "error: interrupted by Ctrl+C\n");
+    assert!(eventually(|| processes_with(marker).is_empty()), "the source's child is gone");
+}
+
+#[test]
 fn compare_json_is_the_report() {
     let outcome = run(&[
         "compare",
@@ -927,7 +1019,7 @@ fn relay_serves_sessions_on_this_machine_until_interrupted() {
 }
 
 #[test]
-fn a_comparison_attached_to_a_relay_session_needs_its_token_and_says_why_a_relay_gave_nothing() {
+fn a_comparison_attached_to_a_relay_session_needs_its_token_and_a_session_the_relay_takes() {
     let dir = tempfile::tempdir().unwrap();
     let relayed = serde_json::json!([{ "name": "codap", "section": null, "relay": { "plugin": "codap" } }]);
     let template = example_with_sources(dir.path(), "relayed.unfold.json", relayed);
@@ -942,22 +1034,44 @@ fn a_comparison_attached_to_a_relay_session_needs_its_token_and_says_why_a_relay
         "{stderr}"
     );
 
-    // A port nothing listens on: the source gives what it has, and the run says why.
+    // A session asked for by name that cannot be attached is an error before any run: a relay
+    // nothing listens on, a token it refuses, a session it does not hold. The error names the
+    // relay and why, never the token.
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
-    let relay = format!("http://{closed}");
-    let gone =
-        unfold().args(args).args(["--relay", &relay]).env("UNFOLD_RELAY_TOKEN", "secret-token-value").output().unwrap();
-    assert_eq!(gone.status.code(), Some(0), "{}", String::from_utf8_lossy(&gone.stderr));
-    let report: serde_json::Value = serde_json::from_slice(&gone.stdout).unwrap();
-    let discovered = &report["runs"][0]["events"][1];
-    assert_eq!(
-        (&discovered["type"], &discovered["tier"]),
-        (&serde_json::json!("tools_discovered"), &serde_json::json!("none"))
-    );
-    let why = discovered["error"].as_str().unwrap();
-    assert!(why.starts_with(&format!("the relay at {relay} is not reachable")), "{why}");
-    let all = format!("{}{}", String::from_utf8_lossy(&gone.stdout), String::from_utf8_lossy(&gone.stderr));
-    assert!(!all.contains("secret-token-value"), "the token is never printed");
+    let (_relay, running) = start_relay();
+    let session = new_session(&running);
+    let code = session["code"].as_str().unwrap();
+    let refused = format!("the relay at {running} refused session {code} or its token (401 Unauthorized)");
+    let cases = [
+        (format!("http://{closed}"), "K7QX2MPA", format!("the relay at http://{closed} is not reachable")),
+        (running.clone(), code, refused),
+        (running.clone(), "K7QX2MPA", format!("the relay at {running} refused session K7QX2MPA or its token")),
+    ];
+    for (relay, code, why) in cases {
+        let args = ["compare", template, scenario.to_str().unwrap(), "--relay-session", code, "--relay", &relay];
+        let failed = unfold().args(args).env("UNFOLD_RELAY_TOKEN", "secret-token-value").output().unwrap();
+        let stderr = String::from_utf8_lossy(&failed.stderr);
+        assert_eq!(failed.status.code(), Some(2), "{stderr}");
+        assert!(stderr.starts_with(&format!("error: {why}")), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(failed.stdout.is_empty(), "no run started");
+        assert!(!stderr.contains("secret-token-value"), "the token is never printed");
+    }
+}
+
+/// A new session of the relay at `url` (`http://127.0.0.1:PORT`): its code, token and time to live.
+fn new_session(url: &str) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let address = url.strip_prefix("http://").unwrap();
+    let mut socket = std::net::TcpStream::connect(address).unwrap();
+    let request =
+        format!("POST /api/sessions HTTP/1.1\r\nHost: {address}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    socket.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    socket.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 201"), "{answer}");
+    serde_json::from_str(body).unwrap()
 }
 
 /// A process of this test, killed when dropped (a test that fails leaves nothing running).
@@ -1363,6 +1477,22 @@ fn an_otel_file_in_a_missing_folder_is_refused_before_running() {
     let a_folder =
         run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--otel", folder.path().to_str().unwrap()]);
     assert!(a_folder.stderr.contains("--otel: this is a folder: give a file"), "{}", a_folder.stderr);
+
+    // A pipe (as a device would be), named or behind a link, is refused and left as it was.
+    let pipe = folder.path().join("pipe");
+    assert!(std::process::Command::new("mkfifo").arg(&pipe).status().unwrap().success());
+    let link = folder.path().join("trace.jsonl");
+    std::os::unix::fs::symlink(&pipe, &link).unwrap();
+    for (file, problem) in [
+        (&pipe, "this is not a regular file (a device, a pipe or a socket): give a file".to_owned()),
+        (&link, format!("it names {}, not a regular file", pipe.display())),
+    ] {
+        let out = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--otel", file.to_str().unwrap()]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains(&format!("--otel: {problem}")), "{}", out.stderr);
+        assert!(out.stdout.is_empty(), "it ran: {}", out.stdout);
+    }
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&std::fs::symlink_metadata(&pipe).unwrap().file_type()));
 }
 
 /// `--api` writes the same calls in each API's shape: the Anthropic body of a deferred lane loads

@@ -294,6 +294,23 @@ fn a_provider_error_ends_the_run_with_exit_4_and_says_why() {
 }
 
 #[test]
+fn a_relay_session_that_cannot_be_attached_stops_a_live_run_before_it_is_paid_for() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let relay = format!("http://{closed}");
+    let args = ["run", EXAMPLE, "--providers", path(&profiles), "--provider", "openai-whole", "--user", "Go."];
+    let session = ["--relay-session", "K7QX2MPA", "--relay", &relay];
+    let outcome =
+        unfold(&[&args[..], &session].concat(), &[("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_RELAY_TOKEN", "t0k3n")]);
+    assert_eq!(outcome.code, 2, "{}", outcome.stderr);
+    assert!(outcome.stderr.starts_with(&format!("error: the relay at {relay} is not reachable")), "{}", outcome.stderr);
+    assert!(!outcome.stderr.contains("t0k3n"), "{}", outcome.stderr);
+    assert_eq!(outcome.stdout, "", "no model call was made");
+}
+
+#[test]
 fn bad_profiles_and_missing_keys_are_clear_errors() {
     let server = FakeLlm::start();
     let folder = tempfile::tempdir().unwrap();

@@ -1,6 +1,6 @@
 //! Reading and writing Unfold's JSON documents: size and depth limits checked before parsing,
 //! `kind` and `schema_version` checks, validation against the checked-in JSON Schemas, and the
-//! canonical, atomic save.
+//! canonical, atomic save (to the file a path names: `save_target.rs`).
 //!
 //! Parsing has three gates so that no input, however hostile, can exhaust memory or the stack:
 //! the byte size (checked before reading), the JSON nesting depth (a linear scan before the parser
@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, Location, Problem, Problems, Result};
+use crate::save_target::{folder_of, SaveTarget};
 use crate::schema::DocumentSchema;
 
 /// The largest document Unfold reads (the 10,000-section bench template is about 4 MiB).
@@ -261,12 +262,9 @@ pub fn create_folder(folder: &Path) -> Result<()> {
     })
 }
 
-/// Creates the folder `path` goes in, if it names one that is missing.
+/// Creates the folder `path` goes in, if it is missing.
 pub fn create_parent_folder(path: &Path) -> Result<()> {
-    match path.parent().filter(|folder| !folder.as_os_str().is_empty()) {
-        Some(folder) => create_folder(folder),
-        None => Ok(()),
-    }
+    create_folder(folder_of(path))
 }
 
 /// The canonical text of a document: 2-space indented JSON and a trailing newline.
@@ -303,22 +301,25 @@ pub fn canonical_json_len<T: Serialize>(document: &T) -> u64 {
 }
 
 /// Writes `text` to `path` so that a crash at any moment leaves either the old file or the new one,
-/// never a torn one: a temporary file in the same folder, fsync, rename, fsync of the folder.
+/// never a torn one: a temporary file in the same folder, fsync, rename, fsync of the folder. A
+/// symbolic link is followed to the file it names, which is saved in its own folder; a path that
+/// names anything but a regular file is refused; the file replaced keeps its mode, and a new one
+/// gets the umask's ([`SaveTarget`]).
 pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
     let io_error = |source| Error::Io { path: path.display().to_string(), action: "cannot save", source };
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let target = SaveTarget::of(path).map_err(io_error)?;
+    let name = target.path.file_name().and_then(|n| n.to_str()).unwrap_or("unfold");
     let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{}.", path.file_name().and_then(|n| n.to_str()).unwrap_or("unfold")))
+        .prefix(&format!(".{name}."))
         .suffix(TEMP_SUFFIX)
-        .tempfile_in(folder)
+        .permissions(target.creation_permissions())
+        .tempfile_in(target.folder())
         .map_err(io_error)?;
+    target.keep_mode(temp.as_file()).map_err(io_error)?;
     temp.write_all(text.as_bytes()).map_err(io_error)?;
     temp.as_file().sync_all().map_err(io_error)?;
-    temp.persist(path).map_err(|e| io_error(e.error))?;
-    std::fs::File::open(folder).and_then(|dir| dir.sync_all()).map_err(io_error)?;
+    temp.persist(&target.path).map_err(|e| io_error(e.error))?;
+    std::fs::File::open(target.folder()).and_then(|dir| dir.sync_all()).map_err(io_error)?;
     Ok(())
 }
 

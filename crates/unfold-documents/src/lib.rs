@@ -17,6 +17,7 @@ pub mod prices;
 pub mod provider_profile;
 pub mod reload_problems;
 pub mod runs;
+pub mod save_target;
 pub mod scenario;
 mod scenario_warnings;
 pub mod schema;

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use unfold_documents::error::{Error, Result};
+use unfold_documents::save_target::{folder_of, SaveTarget};
 use unfold_stores::recovery::{RecoveryEntry, RecoveryStore};
 
 use crate::template_edit::refused;
@@ -98,8 +99,12 @@ impl<D: FileDocument> OpenDocuments<D> {
         if let Some((&id, _)) = self.documents.iter().find(|(_, document)| same(document)) {
             return Ok(id);
         }
-        let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        match unfold_stores::recovery::sweep_temp_files(folder) {
+        // A save goes to the folder of the file the path names, through symbolic links: there.
+        let folder = match SaveTarget::of(path) {
+            Ok(target) => target.folder().to_owned(),
+            Err(_) => folder_of(path).to_owned(),
+        };
+        match unfold_stores::recovery::sweep_temp_files(&folder) {
             Ok(0) => {}
             Ok(swept) => {
                 tracing::info!(swept, folder = %folder.display(), "removed temporary files of interrupted saves")

@@ -306,6 +306,23 @@ fn opening_sweeps_what_an_interrupted_save_left_behind() {
     assert_eq!(documents.open(&path).unwrap(), id, "opening the same file again finds the open document");
 }
 
+#[test]
+fn opening_through_a_symbolic_link_sweeps_the_folder_saves_go_to() {
+    // A save writes the file the link names, in that file's folder: what an interrupted save left
+    // is there, not beside the link.
+    let dir = tempfile::tempdir().unwrap();
+    let (real, links) = (dir.path().join("real"), dir.path().join("links"));
+    std::fs::create_dir_all(&real).unwrap();
+    std::fs::create_dir_all(&links).unwrap();
+    std::fs::copy(repo("tests/fixtures/disclosure.unfold.json"), real.join("t.unfold.json")).unwrap();
+    std::os::unix::fs::symlink("../real/t.unfold.json", links.join("t.unfold.json")).unwrap();
+    let stray = real.join(format!(".t.unfold.json.x1y2{}", unfold_documents::document::TEMP_SUFFIX));
+    std::fs::write(&stray, "{\"half\": ").unwrap();
+    let mut documents: unfold_editing::open_documents::OpenDocuments<EditorDocument> = Default::default();
+    documents.open(&links.join("t.unfold.json")).unwrap();
+    assert!(!stray.exists(), "the torn temporary file is gone");
+}
+
 fn now(seconds: u64) -> u64 {
     seconds * 1000
 }

@@ -2,7 +2,8 @@
 //! process (`unfold relay`) or this one (the app): the template's `{"relay": {"plugin"}}` sources
 //! take the session's tools as tier 1 when its plugin is the one named, each run opens its own
 //! stream and applies the session's updates before the next model call, and a call to a plugin's
-//! tool goes to the plugin through the relay's `tool-calls` route.
+//! tool goes to the plugin through the relay's `tool-calls` route. A session the user named is
+//! checked before any run (`RelaySession::check`): one that cannot be attached is an error.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -45,6 +46,43 @@ impl RelaySession {
     fn url(&self, route: &str) -> String {
         format!("{}/api/sessions/{}/{route}", self.relay.trim_end_matches('/'), self.code)
     }
+
+    /// Checks that the session can be attached: the relay answers, and takes the session with
+    /// its token. For a session the user named, before any run: a run would otherwise give its
+    /// relay sources their snapshots and say why only in its events. The reason names the relay
+    /// and the session, never the token.
+    pub async fn check(&self) -> Result<(), String> {
+        metadata(&reqwest::Client::new(), self).await.map(drop)
+    }
+
+    /// Why the relay refused this session, from its answer's status and message.
+    fn refusal(&self, status: reqwest::StatusCode, message: Option<&str>) -> String {
+        let (relay, code) = (&self.relay, &self.code);
+        match status {
+            // The relay answers an unknown session as it answers a wrong token, telling nothing
+            // about which sessions it holds.
+            reqwest::StatusCode::UNAUTHORIZED | reqwest::StatusCode::NOT_FOUND => {
+                format!("the relay at {relay} refused session {code} or its token ({status})")
+            }
+            reqwest::StatusCode::GONE => format!("session {code} of the relay at {relay} has expired ({status})"),
+            _ => format!(
+                "the relay at {relay} refused session {code}: {} ({status})",
+                message.unwrap_or("no reason given")
+            ),
+        }
+    }
+}
+
+/// The session's metadata (its plugin, tools and update count), or why it cannot be had.
+async fn metadata(http: &reqwest::Client, session: &RelaySession) -> Result<Value, String> {
+    let request = http.get(session.url("metadata")).bearer_auth(&session.token);
+    let response = request.send().await.map_err(|e| format!("the relay at {} is not reachable: {e}", session.relay))?;
+    let status = response.status();
+    let body: Value = serde_json::from_str(&response.text().await.map_err(|e| e.to_string())?).unwrap_or_default();
+    if !status.is_success() {
+        return Err(session.refusal(status, body["message"].as_str()));
+    }
+    Ok(body)
 }
 
 /// The engine's tool sources for a template's relay sources: each run its own stream.
@@ -57,19 +95,6 @@ impl RelaySources {
     /// Sources answered by `session`.
     pub fn new(session: RelaySession) -> RelaySources {
         RelaySources { session, http: reqwest::Client::new() }
-    }
-
-    async fn metadata(&self) -> Result<Value, String> {
-        let request = self.http.get(self.session.url("metadata")).bearer_auth(&self.session.token);
-        let response =
-            request.send().await.map_err(|e| format!("the relay at {} is not reachable: {e}", self.session.relay))?;
-        let status = response.status();
-        let body: Value = serde_json::from_str(&response.text().await.map_err(|e| e.to_string())?).unwrap_or_default();
-        if !status.is_success() {
-            let message = body["message"].as_str().unwrap_or("no reason given");
-            return Err(format!("the relay refused session {}: {message} ({status})", self.session.code));
-        }
-        Ok(body)
     }
 }
 
@@ -84,7 +109,7 @@ impl ToolSources for RelaySources {
         // The stream first: an update made while the tools are read is heard, not lost.
         let watching = host.watch().await;
         let metadata = match watching {
-            Ok(()) => self.metadata().await,
+            Ok(()) => metadata(&self.http, &self.session).await,
             Err(why) => Err(why),
         };
         if let Ok(metadata) = &metadata {
@@ -164,11 +189,7 @@ impl RelayHost {
         let mut response =
             request.send().await.map_err(|e| format!("the relay at {} is not reachable: {e}", self.session.relay))?;
         if !response.status().is_success() {
-            return Err(format!(
-                "the relay refused the stream of session {} ({})",
-                self.session.code,
-                response.status()
-            ));
+            return Err(self.session.refusal(response.status(), None));
         }
         let heard = Arc::clone(&self.heard);
         self.reader = Some(tokio::spawn(async move {

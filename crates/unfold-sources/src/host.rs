@@ -10,6 +10,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::Value;
 use unfold_documents::discovery::Discovery;
+use unfold_documents::save_target::folder_of;
 use unfold_documents::Template;
 use unfold_engine::{ChangedList, HostAnswer, ToolHost, ToolSources};
 
@@ -41,7 +42,7 @@ impl McpSources {
     /// The sources of the template at `template_path` (none: the working folder's), started as
     /// `consent` allows, with the user's environment and the default timeouts.
     pub fn for_template(template_path: Option<&std::path::Path>, consent: &Consent) -> McpSources {
-        let folder = template_path.and_then(std::path::Path::parent).unwrap_or(std::path::Path::new("."));
+        let folder = template_path.map_or(std::path::Path::new("."), folder_of);
         McpSources {
             template_dir: folder.to_owned(),
             consent: consent.clone(),

@@ -55,7 +55,8 @@ impl Launch {
         Ok(Launch { argv, cwd, env })
     }
 
-    /// The command, its environment replaced by the launch's, killed if it is dropped running.
+    /// The command, its environment replaced by the launch's, killed if it is dropped running
+    /// (what it starts is the process group's concern: `McpConnection`).
     pub fn command(&self) -> tokio::process::Command {
         let mut command = tokio::process::Command::new(&self.argv[0]);
         command.args(&self.argv[1..]).current_dir(&self.cwd).env_clear().envs(self.env.iter().cloned());

@@ -1,7 +1,8 @@
 //! One connection to an MCP server: started (a child process, or a streamable HTTP session),
 //! initialized, listed page by page, called with a timeout, its `notifications/tools/list_changed`
 //! counted so the caller lists afresh before the next model call, and shut down (stdin closed, then
-//! SIGTERM, then a kill) so no process outlives it. Every run gets its own.
+//! SIGTERM, then a kill, to the child's whole process group) so no process outlives it, whatever
+//! way it ends. Every run gets its own.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,6 +17,7 @@ use serde_json::{Map, Value};
 use unfold_documents::source::McpServer;
 use unfold_documents::tool::{Tool, ToolKind};
 
+use crate::child_group::{group_leader, ChildGroup};
 use crate::error::SourceError;
 use crate::launch::Launch;
 use crate::list_changes::ListChangeCounter;
@@ -37,6 +39,8 @@ pub struct McpConnection {
     taken: u64,
     /// The child's process id (none over HTTP).
     pid: Option<u32>,
+    /// The process group the child leads (none over HTTP): what it started ends with it.
+    group: ChildGroup,
 }
 
 impl McpConnection {
@@ -62,28 +66,33 @@ impl McpConnection {
             }
             None => {
                 let launch = Launch::of(server, template_dir, user_env)?;
+                // Else the spawn fails with the program "not found", which it is not.
+                if !launch.cwd.is_dir() {
+                    let why = format!("its folder {} does not exist", launch.cwd.display());
+                    return Err(SourceError::Definition(why));
+                }
                 let start_error = |error: std::io::Error| SourceError::Start {
                     program: launch.argv[0].clone(),
                     reason: error.to_string(),
                 };
                 // The server's stderr goes to the log, never into a report.
-                let (process, stderr) = TokioChildProcess::builder(launch.command())
+                let (process, stderr) = TokioChildProcess::builder(group_leader(launch.command()))
                     .stderr(std::process::Stdio::piped())
                     .spawn()
                     .map_err(start_error)?;
                 let pid = process.id();
+                // From here on, a start that fails or times out drops the group: all of it is killed.
+                let group = ChildGroup::led_by(pid);
                 if let Some(stderr) = stderr {
                     tokio::spawn(log_lines(launch.argv[0].clone(), stderr));
                 }
-                (
-                    within(timeout, ().serve(ListChangeCounter::new(process, changes.clone())))
-                        .await?
-                        .map_err(protocol)?,
-                    pid,
-                )
+                let service = within(timeout, ().serve(ListChangeCounter::new(process, changes.clone())))
+                    .await?
+                    .map_err(protocol)?;
+                return Ok(McpConnection { service, changes, taken: 0, pid, group });
             }
         };
-        Ok(McpConnection { service, changes, taken: 0, pid })
+        Ok(McpConnection { service, changes, taken: 0, pid, group: ChildGroup::led_by(None) })
     }
 
     /// The child's process id, while it runs over stdio.
@@ -127,11 +136,15 @@ impl McpConnection {
         }
     }
 
-    /// Closes the connection: the child's stdin is closed, then it is sent SIGTERM, then killed.
+    /// Closes the connection: the child's stdin is closed, then its process group is sent
+    /// SIGTERM, then killed, 3 s apart, until the child has gone; then what is left of the group
+    /// is sent SIGTERM and killed 3 s later. Dropping a connection instead kills the group at once.
     pub async fn shutdown(self) {
-        if let Err(error) = self.service.cancel().await {
+        let McpConnection { service, group, .. } = self;
+        if let Err(error) = service.cancel().await {
             tracing::warn!(%error, "a tool source did not shut down cleanly");
         }
+        group.end().await;
     }
 }
 

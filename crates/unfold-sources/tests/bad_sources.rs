@@ -22,6 +22,18 @@ async fn a_command_that_does_not_exist_is_named() {
 }
 
 #[tokio::test(flavor = "current_thread")]
+async fn a_folder_that_does_not_exist_is_named_not_the_program() {
+    let mut server = command(&[&python(), "changing_tools.py"]);
+    server.cwd = Some("no-such-folder".into());
+    let error = McpConnection::start(&server, &servers_dir(), &user_env, START_TIMEOUT).await.err().expect("no folder");
+    assert!(matches!(error, SourceError::Definition(_)), "{error}");
+    assert_eq!(
+        error.to_string(),
+        format!("its folder {} does not exist", servers_dir().join("no-such-folder").display())
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
 async fn a_server_that_exits_at_start_or_never_answers_is_an_error_in_time() {
     let python = python();
     let exits = command(&[&python, "-c", "import sys; sys.exit(3)"]);

@@ -4,6 +4,7 @@
 //! (which `scripts/test.sh` runs first). Nothing is mocked at the protocol level.
 
 mod bad_sources;
+mod children;
 mod comparison;
 mod everything;
 mod launch;

@@ -60,13 +60,42 @@ pub async fn processes_running(marker: &str) -> Vec<u32> {
     }
 }
 
-fn processes_with(marker: &str) -> Vec<u32> {
+/// The processes whose command line holds `marker`, now.
+pub fn processes_with(marker: &str) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     entries
         .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| {
             std::fs::read(format!("/proc/{pid}/cmdline"))
                 .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(marker))
+        })
+        .collect()
+}
+
+/// The processes still running (zombies aside) in process group `pgid`, once those being killed
+/// are gone: like [`processes_running`], this waits for them up to a deadline.
+pub async fn group_running(pgid: u32) -> Vec<u32> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let found = group_members(pgid);
+        if found.is_empty() || std::time::Instant::now() > deadline {
+            return found;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The processes of group `pgid` that are not zombies, from `/proc/PID/stat` (`pid (comm) state
+/// ppid pgrp …`; the command may hold spaces and parentheses, so fields are read after the last `)`).
+pub fn group_members(pgid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+            let Some((_, fields)) = stat.rsplit_once(')') else { return false };
+            let fields: Vec<&str> = fields.split_whitespace().collect();
+            fields.first() != Some(&"Z") && fields.get(2) == Some(&pgid.to_string().as_str())
         })
         .collect()
 }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +21,9 @@ use unfold_engine::events::{AdapterKind, Counters, Event, RunReport, RunStatus};
 
 /// The schema this build reads and writes.
 const SCHEMA_VERSION: i64 = 2;
+
+/// How long a connection waits for another to finish writing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Where a run's answers came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -224,28 +227,59 @@ impl RunHistory {
         &self.path
     }
 
+    /// Brings the file's schema to this build's. Several processes may open a new file at once
+    /// (eight `unfold compare`s lost runs to "table runs already exists"), so the version is read
+    /// and the schema made or changed in one write transaction: whoever comes second waits (the
+    /// busy timeout), then reads the version the first wrote and changes nothing.
     fn prepare(&self) -> Result<()> {
         let sql = |e: rusqlite::Error| sql_error(&self.path, &e);
-        self.connection.busy_timeout(Duration::from_secs(5)).map_err(sql)?;
-        self.connection.pragma_update(None, "journal_mode", "WAL").map_err(sql)?;
-        let version: i64 = self.connection.pragma_query_value(None, "user_version", |row| row.get(0)).map_err(sql)?;
-        match version {
-            0 => {
-                self.connection.execute_batch(CREATE).map_err(sql)?;
-                self.connection.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(sql)
-            }
+        self.connection.busy_timeout(BUSY_TIMEOUT).map_err(sql)?;
+        self.use_wal().map_err(sql)?;
+        let schema = Transaction::new_unchecked(&self.connection, TransactionBehavior::Immediate).map_err(sql)?;
+        let version: i64 = schema.pragma_query_value(None, "user_version", |row| row.get(0)).map_err(sql)?;
+        let change = match version {
+            0 => CREATE,
             // Version 1 kept no costs: its runs have none.
-            1 => {
-                self.connection.execute_batch("ALTER TABLE runs ADD COLUMN cost TEXT;").map_err(sql)?;
-                self.connection.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(sql)
+            1 => "ALTER TABLE runs ADD COLUMN cost TEXT;",
+            SCHEMA_VERSION => return Ok(()),
+            newer => {
+                let message = format!(
+                    "the run history has schema version {newer}; this version of Unfold reads {SCHEMA_VERSION}"
+                );
+                return Err(Error::problem("", message).in_file(&self.path));
             }
-            SCHEMA_VERSION => Ok(()),
-            newer => Err(Error::problem(
-                "",
-                format!("the run history has schema version {newer}; this version of Unfold reads {SCHEMA_VERSION}"),
-            )
-            .in_file(&self.path)),
+        };
+        schema.execute_batch(change).map_err(sql)?;
+        schema.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(sql)?;
+        schema.commit().map_err(sql)
+    }
+
+    /// Puts the file in WAL mode (kept in the file), so the app and the command line write at
+    /// once. Switching needs the file to itself, and SQLite answers "database is locked" at once,
+    /// without waiting, while another connection switches too (the same new file opened at
+    /// once): then this tries again, until the busy timeout.
+    fn use_wal(&self) -> rusqlite::Result<()> {
+        let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+        loop {
+            match self.connection.pragma_update(None, "journal_mode", "WAL") {
+                Err(rusqlite::Error::SqliteFailure(failure, _))
+                    if failure.code == rusqlite::ErrorCode::DatabaseBusy && std::time::Instant::now() < deadline =>
+                {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                done => return done,
+            }
         }
+    }
+
+    /// Keeps `runs` (a comparison's) all or none: in one transaction, so a process killed while
+    /// keeping them leaves none of them rather than a comparison missing a run; returns their ids.
+    pub fn record_all(&self, runs: &[RunRecord<'_>]) -> Result<Vec<i64>> {
+        let sql = |e: rusqlite::Error| sql_error(&self.path, &e);
+        let all = Transaction::new_unchecked(&self.connection, TransactionBehavior::Immediate).map_err(sql)?;
+        let ids = runs.iter().map(|run| self.record(run)).collect::<Result<Vec<i64>>>()?;
+        all.commit().map_err(sql)?;
+        Ok(ids)
     }
 
     /// Keeps a run; returns its id.
@@ -553,6 +587,35 @@ mod tests {
         assert_eq!(history.get(id).unwrap().report, priced);
         let listed = history.list(&RunFilter::default()).unwrap();
         assert_eq!(listed.iter().map(|run| run.cost.is_some()).collect::<Vec<_>>(), [true, false]);
+    }
+
+    #[test]
+    fn writers_opening_a_new_history_at_once_all_keep_their_runs() {
+        // Eight `unfold compare`s finishing at once on a machine with no history yet: each opens
+        // the new file, creating its schema, and keeps its three runs. A few rounds, since who
+        // creates the schema first is the scheduler's choice.
+        let template = template();
+        let run = report(AdapterKind::Dynamic, RunStatus::Completed);
+        for round in 0..4 {
+            let folder = tempfile::tempdir().unwrap();
+            let path = folder.path().join("history.sqlite3");
+            let start = std::sync::Barrier::new(8);
+            std::thread::scope(|scope| {
+                for writer in 0..8 {
+                    let (path, start, template, run) = (&path, &start, &template, &run);
+                    scope.spawn(move || {
+                        start.wait();
+                        let history = RunHistory::open(path).unwrap_or_else(|e| panic!("round {round}: {e}"));
+                        for lane in 0..3 {
+                            keep(&history, template, &format!("w{writer}"), run, lane);
+                        }
+                    });
+                }
+            });
+            let history = RunHistory::open(&path).unwrap();
+            let kept = history.list(&RunFilter { limit: Some(100), ..Default::default() }).unwrap();
+            assert_eq!(kept.len(), 24, "round {round}");
+        }
     }
 
     #[test]
