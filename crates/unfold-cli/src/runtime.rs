@@ -32,9 +32,10 @@ pub fn block_on_every_core<F: Future>(work: F) -> AppResult<F::Output> {
 }
 
 fn runtime(mut builder: tokio::runtime::Builder) -> AppResult<tokio::runtime::Runtime> {
-    builder.enable_all().build().map_err(|source| {
-        AppError::from(Error::Io { path: "tokio runtime".into(), action: "cannot start", source })
-    })
+    builder
+        .enable_all()
+        .build()
+        .map_err(|source| AppError::from(Error::Io { path: "tokio runtime".into(), action: "cannot start", source }))
 }
 
 /// The signals that interrupt a command, listened for (none if they cannot be).
