@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, Location, Problem, Problems, Result};
-use crate::save_target::{folder_of, SaveTarget};
+use crate::save_target::{folder_of, NewFile, SaveTarget};
 use crate::schema::DocumentSchema;
 
 /// The largest document Unfold reads (the 10,000-section bench template is about 4 MiB).
@@ -306,13 +306,23 @@ pub fn canonical_json_len<T: Serialize>(document: &T) -> u64 {
 /// names anything but a regular file is refused; the file replaced keeps its mode, and a new one
 /// gets the umask's ([`SaveTarget`]).
 pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    write_atomically_as(path, text, NewFile::Shared)
+}
+
+/// [`write_atomically`] for a file of the app's own (recovered work, recent files, allowed
+/// sources): created readable by its owner alone; one replaced keeps its mode.
+pub fn write_privately(path: &Path, text: &str) -> Result<()> {
+    write_atomically_as(path, text, NewFile::Private)
+}
+
+fn write_atomically_as(path: &Path, text: &str, new: NewFile) -> Result<()> {
     let io_error = |source| Error::Io { path: path.display().to_string(), action: "cannot save", source };
     let target = SaveTarget::of(path).map_err(io_error)?;
     let name = target.path.file_name().and_then(|n| n.to_str()).unwrap_or("unfold");
     let mut temp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(TEMP_SUFFIX)
-        .permissions(target.creation_permissions())
+        .permissions(target.creation_permissions(new))
         .tempfile_in(target.folder())
         .map_err(io_error)?;
     target.keep_mode(temp.as_file()).map_err(io_error)?;

@@ -25,6 +25,15 @@ pub fn folder_of(path: &Path) -> &Path {
     }
 }
 
+/// Who may read a file a save creates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewFile {
+    /// A user's document or output: as the umask says, as any program creating a file does.
+    Shared,
+    /// The app's own store (recovered work, recent files, allowed sources): its owner alone.
+    Private,
+}
+
 /// How many symbolic links a save follows before giving up, as the kernel does (`ELOOP`).
 const MAX_LINKS: usize = 40;
 
@@ -70,12 +79,14 @@ impl SaveTarget {
         folder_of(&self.path)
     }
 
-    /// The mode to create the temporary file with: the replaced file's, else read and write for
-    /// all, which the umask then narrows.
-    pub fn creation_permissions(&self) -> Permissions {
-        match &self.existing {
-            Some(existing) => existing.permissions(),
-            None => Permissions::from_mode(0o666),
+    /// The mode to create the temporary file with: the replaced file's, else `new` (read and
+    /// write for all for a user's file, which the umask then narrows; the owner's alone for the
+    /// app's own).
+    pub fn creation_permissions(&self, new: NewFile) -> Permissions {
+        match (&self.existing, new) {
+            (Some(existing), _) => existing.permissions(),
+            (None, NewFile::Shared) => Permissions::from_mode(0o666),
+            (None, NewFile::Private) => Permissions::from_mode(0o600),
         }
     }
 

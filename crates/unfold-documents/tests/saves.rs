@@ -98,3 +98,14 @@ fn a_save_refuses_a_pipe_a_socket_a_folder_and_a_loop_and_leaves_them_as_they_we
     assert!(std::fs::symlink_metadata(dir.path().join("to-pipe")).unwrap().file_type().is_symlink());
     assert_eq!(names(dir.path()), ["folder", "loop-a", "loop-b", "pipe", "socket", "to-pipe"], "nothing left");
 }
+
+#[test]
+fn a_file_of_the_apps_own_is_created_for_its_owner_alone_and_a_replaced_one_keeps_its_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let private = dir.path().join("recent-files.json");
+    unfold_documents::document::write_privately(&private, "{}\n").unwrap();
+    assert_eq!(mode(&private), 0o600, "recovered work and allowed sources are nobody else's to read");
+    std::fs::set_permissions(&private, Permissions::from_mode(0o640)).unwrap();
+    unfold_documents::document::write_privately(&private, "{ }\n").unwrap();
+    assert_eq!(mode(&private), 0o640, "a mode the user chose is kept");
+}

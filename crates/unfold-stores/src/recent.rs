@@ -92,7 +92,7 @@ impl RecentFiles {
         let paths = tidy(paths);
         let file = RecentFile { schema_version: RECENT_SCHEMA_VERSION, kind: RECENT_KIND.to_owned(), paths };
         document::create_parent_folder(&self.file)?;
-        document::write_atomically(&self.file, &document::to_canonical_json(&file))?;
+        document::write_privately(&self.file, &document::to_canonical_json(&file))?;
         Ok(file.paths)
     }
 }
@@ -131,6 +131,8 @@ mod tests {
         assert_eq!(paths[1], "/t/11.unfold.json");
         assert_eq!(paths.iter().filter(|p| *p == "/t/5.unfold.json").count(), 1);
         assert_eq!(recent.read().paths, paths, "the list outlives the process");
+        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&recent.file).unwrap().permissions());
+        assert_eq!(mode & 0o777, 0o600, "which files a user opened is theirs alone to read");
         assert_eq!(recent.forget("/t/5.unfold.json").unwrap()[0], "/t/11.unfold.json");
     }
 

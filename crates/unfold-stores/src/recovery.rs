@@ -123,7 +123,7 @@ impl RecoveryStore {
                 ),
             ));
         }
-        document::write_atomically(&self.file_for(&entry.id), &text)
+        document::write_privately(&self.file_for(&entry.id), &text)
     }
 
     /// Every readable entry, newest first. A file that cannot be read is reported in `skipped`;

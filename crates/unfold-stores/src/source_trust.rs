@@ -134,7 +134,7 @@ impl SourceTrust {
         let file =
             TrustFile { schema_version: SOURCE_TRUST_SCHEMA_VERSION, kind: SOURCE_TRUST_KIND.to_owned(), allowed };
         document::create_parent_folder(&self.file)?;
-        document::write_atomically(&self.file, &document::to_canonical_json(&file))
+        document::write_privately(&self.file, &document::to_canonical_json(&file))
     }
 }
 
