@@ -853,6 +853,14 @@ fn bad_files_are_one_line_errors_never_panics() {
         (write("deep.json", deep.as_bytes()), "JSON nested deeper than 200 levels"),
         (repo("examples/style-only.scenario.json"), "this is a 'unfold.scenario' document; expected 'unfold.template'"),
         (write("array.json", b"[1, 2]"), "expected a JSON object"),
+        (
+            write(
+                "twice.json",
+                br#"{"schema_version": 1, "kind": "unfold.template", "key": "t",
+                     "sources": [{"name": "docs", "mcp": {"command": ["docs-server"], "command": ["sh"]}}]}"#,
+            ),
+            "/sources/0/mcp/command: \"command\" is given twice in this object; JSON keys must be unique",
+        ),
     ];
     for (path, expected) in &cases {
         let file = path.to_str().unwrap();

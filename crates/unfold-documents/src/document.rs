@@ -145,7 +145,9 @@ pub fn parse_versioned_typed_first<'s, T: DeserializeOwned>(
 }
 
 /// `bytes` read straight into `T` within the size limit, or `None` for anything [`parse_json`] or
-/// serde would refuse. The depth is bounded by serde_json's own recursion limit (128 levels, below
+/// serde would refuse. A key given twice is among them only if `T` refuses it: derived structs do
+/// for their known fields, and a template's types read their maps and free JSON values through
+/// `unique_keys` (a type read here that did not would let the last of two keys win). The depth is bounded by serde_json's own recursion limit (128 levels, below
 /// [`MAX_JSON_DEPTH`]) rather than by a scan first: a text that nests deeper comes back `None`,
 /// and the caller's way through [`parse_json`] reads it. The scan took a tenth of loading a large
 /// template.
@@ -158,7 +160,8 @@ fn parse_typed<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
     Some(document)
 }
 
-/// Parses JSON text with the size and depth limits; a UTF-8 byte order mark is ignored.
+/// Parses JSON text with the size and depth limits; a UTF-8 byte order mark is ignored, and a key
+/// given twice in one object is refused at its pointer.
 pub fn parse_json(bytes: &[u8]) -> Result<Value> {
     check_size(bytes.len() as u64)?;
     let bytes = bytes.strip_prefix(BYTE_ORDER_MARK).unwrap_or(bytes);
@@ -168,7 +171,11 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value> {
     check_depth(bytes)?;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     deserializer.disable_recursion_limit();
-    let value = Value::deserialize(&mut deserializer).and_then(|v| deserializer.end().map(|()| v));
+    let value = match crate::unique_keys::tree(&mut deserializer) {
+        Ok(value) => deserializer.end().map(|()| value),
+        Err((_, Some(duplicate))) => return Err(Error::from(duplicate)),
+        Err((e, None)) => Err(e),
+    };
     value.map_err(|e| {
         let message = e.to_string();
         // serde_json appends " at line L column C"; the location is reported on its own.

@@ -205,7 +205,9 @@ fn read_entry(file: &Path) -> std::result::Result<RecoveryEntry, String> {
         Some(other) => return Err(format!("schema_version {other} is not supported; this version reads 1")),
         None => return Err("missing \"schema_version\"".to_owned()),
     }
-    serde_json::from_value(value).map_err(|e| format!("not a valid recovery entry: {e}"))
+    // Read again from the text, not the tree: the tree kept the last of a field given twice, and
+    // the entry's own fields refuse that ("duplicate field").
+    serde_json::from_slice(&bytes).map_err(|e| format!("not a valid recovery entry: {e}"))
 }
 
 /// The file name of the entry of document `id`: `r-` and the id encoded injectively into
@@ -389,6 +391,11 @@ mod tests {
         check(
             br#"{"schema_version": 1, "kind": "unfold.recovery", "id": "x", "path": null, "saved_at_ms": -1, "text": ""}"#,
             "not a valid recovery entry: invalid value: integer `-1`",
+        );
+        check(
+            br#"{"schema_version": 1, "kind": "unfold.recovery", "id": "x", "path": null, "saved_at_ms": 1,
+                "text": "{}", "text": "{\"kind\": \"unfold.template\"}"}"#,
+            "not a valid recovery entry: duplicate field `text`",
         );
         check(
             format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)).as_bytes(),
