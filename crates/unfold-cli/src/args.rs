@@ -14,9 +14,10 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Check templates and scenarios; prints one line per problem: FILE: /json/pointer: what is wrong
+    /// Check any file Unfold reads (templates, scenarios, suites, provider profiles, prices,
+    /// cassettes); prints one line per problem: FILE: /json/pointer: what is wrong
     Validate {
-        /// `*.unfold.json` and `*.scenario.json` files.
+        /// The files, each checked as the kind it declares.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },

@@ -1286,6 +1286,54 @@ fn validate_checks_suites() {
     );
 }
 
+/// `unfold validate` checks every kind of file Unfold reads, by the `kind` it declares: profiles,
+/// prices and cassettes too, each problem at its place.
+#[test]
+fn validate_checks_every_kind_of_file() {
+    let folder = tempfile::tempdir().unwrap();
+    let write = |name: &str, document: serde_json::Value| {
+        let path = folder.path().join(name);
+        std::fs::write(&path, document.to_string()).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let profiles = write(
+        "team-profiles.json",
+        serde_json::json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [
+            { "name": "local", "kind": "openai", "base_url": "http://127.0.0.1:8080/v1", "model": "m" }] }),
+    );
+    let prices = "crates/unfold-documents/data/default.prices.json";
+    let bad_prices = write(
+        "bad.json",
+        serde_json::json!({ "schema_version": 1, "kind": "unfold.prices", "taken": "2026-11-01",
+                            "models": { "m": { "input": -1, "output": 1 } } }),
+    );
+    let cassette = write(
+        "run.cassette.json",
+        serde_json::json!({ "schema_version": 1, "kind": "unfold.cassette", "template": "t", "adapter": "dynamic",
+            "user": "u", "limits": { "max_model_calls": 3, "max_restarts": 1 },
+            "provider": { "name": "p", "kind": "openai", "model": "m", "stream": true },
+            "calls": [{ "request": {}, "framing": "smoke", "response": "" }] }),
+    );
+    let foreign = write("other.json", serde_json::json!({ "schema_version": 1, "kind": "unfold.report" }));
+    let outcome = run(&["validate", &profiles, prices, &bad_prices, &cassette, &foreign]);
+    assert_eq!(outcome.code, 1, "{}", outcome.stderr);
+    assert_eq!(
+        outcome.stdout,
+        format!("{profiles}: ok (unfold.providers)\n{prices}: ok (unfold.prices)\n"),
+        "{}",
+        outcome.stderr
+    );
+    assert_eq!(
+        outcome.stderr,
+        format!(
+            "{bad_prices}: /models/m/input: a price is a number of at least 0\n\
+             {cassette}: /calls/0/framing: unknown variant `smoke`, expected `stream` or `whole`\n\
+             {foreign}: /kind: 'unfold.report' is not a kind of file Unfold reads (unfold.template, unfold.scenario, \
+             unfold.suite, unfold.providers, unfold.prices, unfold.cassette)\n"
+        )
+    );
+}
+
 /// `unfold export --to langfuse`: the chat prompt written where asked; bad requests are bad input.
 #[test]
 fn export_writes_a_langfuse_chat_prompt() {

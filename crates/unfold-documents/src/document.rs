@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::{Error, Location, Problem, Problems, Result};
+use crate::error::{pointer_segment, Error, Location, Problem, Problems, Result};
 use crate::schema::DocumentSchema;
 
 /// The largest document Unfold reads (the 10,000-section bench template is about 4 MiB).
@@ -107,6 +107,8 @@ pub fn parse_versioned<T: DeserializeOwned>(
     let mut problems = schema.problems(&value);
     // Unknown fields and bad values often still convert: then the checks a schema cannot express
     // run too, so one pass reports every problem the user has to fix.
+    // Not `from_tree`: the schema already placed every problem, and tracking where the read is
+    // costs a large template a few milliseconds.
     let document = match serde_json::from_value::<T>(value) {
         Ok(document) => document,
         Err(_) if !problems.is_empty() => return Err(Error::invalid(problems)),
@@ -193,6 +195,25 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value> {
             origin: None,
             list: vec![Problem { location: Location::Text { line: e.line(), column: e.column() }, message }],
         })
+    })
+}
+
+/// `value` read into `T`; a value `T` refuses is a problem at its JSON pointer (a missing field at
+/// the object's), for the files whose types are their only schema (cassettes). Tracking where the
+/// read is has a cost: files with a schema are read with `serde_json::from_value`.
+pub fn from_tree<T: DeserializeOwned>(value: Value) -> Result<T> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let pointer: String = e
+            .path()
+            .iter()
+            .filter_map(|segment| match segment {
+                serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
+                serde_path_to_error::Segment::Map { key } => Some(format!("/{}", pointer_segment(key))),
+                serde_path_to_error::Segment::Enum { variant } => Some(format!("/{}", pointer_segment(variant))),
+                serde_path_to_error::Segment::Unknown => None,
+            })
+            .collect();
+        Error::problem(pointer, e.into_inner().to_string())
     })
 }
 
