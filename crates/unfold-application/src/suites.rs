@@ -132,8 +132,8 @@ pub fn load_suites(paths: &[PathBuf]) -> AppResult<Vec<LoadedCase>> {
                 continue;
             }
         };
-        for case in &suite.cases {
-            match load_case(path, &suite.name, case) {
+        for (index, case) in suite.cases.iter().enumerate() {
+            match load_case(path, &suite.name, index, case) {
                 Ok(loaded) => cases.push(loaded),
                 Err(error) => errors.push(error),
             }
@@ -145,12 +145,26 @@ pub fn load_suites(paths: &[PathBuf]) -> AppResult<Vec<LoadedCase>> {
     }
 }
 
-fn load_case(suite_path: &Path, suite: &str, case: &SuiteCase) -> unfold_documents::Result<LoadedCase> {
+/// The case at `/cases/{index}` of the suite at `suite_path`, its files read and checked.
+fn load_case(suite_path: &Path, suite: &str, index: usize, case: &SuiteCase) -> unfold_documents::Result<LoadedCase> {
     let template_path = Suite::resolve(suite_path, &case.template);
     let scenario_path = Suite::resolve(suite_path, &case.scenario);
-    let template = Template::load(&template_path)?;
-    let scenario = Scenario::load_for(&scenario_path, &template)?;
+    let template = Template::load(&template_path)
+        .map_err(|e| unreadable_in_suite(e, suite_path, format!("/cases/{index}/template"), &case.template))?;
+    let scenario = Scenario::load_for(&scenario_path, &template)
+        .map_err(|e| unreadable_in_suite(e, suite_path, format!("/cases/{index}/scenario"), &case.scenario))?;
     Ok(LoadedCase { suite: suite.to_owned(), case: case.clone(), template_path, template, scenario })
+}
+
+/// A file a case names (`written`, at `pointer` of the suite) that cannot be read is a problem of
+/// the suite, at that place; a file that is read keeps its problems in itself.
+fn unreadable_in_suite(error: Error, suite_path: &Path, pointer: String, written: &str) -> Error {
+    match error {
+        Error::Io { path, action, source } => {
+            Error::problem(pointer, format!("{action} '{written}' ({path}): {source}")).in_file(suite_path)
+        }
+        other => other,
+    }
 }
 
 /// Runs `cases` on up to `threads` threads, telling `done` each outcome as it comes (in the order

@@ -1228,15 +1228,27 @@ fn test_refuses_a_bad_suite_naming_each_file_and_place() {
         out.stderr
     );
     assert!(out.stdout.is_empty() && !junit.exists(), "nothing ran: {}", out.stdout);
-    // A suite that parses, with a case whose scenario file is missing: named with its path.
+    // A suite that parses, with cases whose files are missing: each named at its place in the
+    // suite, as written and as found from the suite's folder.
     let fixed = serde_json::json!({
         "schema_version": 1, "kind": "unfold.suite", "name": "missing",
-        "cases": [{ "name": "a", "template": repo(EXAMPLE), "scenario": "missing.scenario.json" }]
+        "cases": [{ "name": "a", "template": repo(EXAMPLE), "scenario": "missing.scenario.json" },
+                  { "name": "b", "template": "gone.unfold.json", "scenario": "missing.scenario.json" }]
     });
     std::fs::write(&suite, fixed.to_string()).unwrap();
     let out = run(&["test", suite.to_str().unwrap()]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains(&folder.path().join("missing.scenario.json").display().to_string()), "{}", out.stderr);
+    let missing = |pointer: &str, name: &str| {
+        format!(
+            "error: {}: {pointer}: cannot read '{name}' ({}): No such file or directory (os error 2)\n",
+            suite.display(),
+            folder.path().join(name).display()
+        )
+    };
+    assert_eq!(
+        out.stderr,
+        missing("/cases/0/scenario", "missing.scenario.json") + &missing("/cases/1/template", "gone.unfold.json")
+    );
     let shard = run(&["test", suite.to_str().unwrap(), "--shard", "3/2"]);
     assert_eq!(shard.code, 2);
     assert!(shard.stderr.contains("'3/2' is not a shard"), "{}", shard.stderr);
