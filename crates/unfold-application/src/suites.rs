@@ -168,14 +168,18 @@ fn unreadable_in_suite(error: Error, suite_path: &Path, pointer: String, written
 }
 
 /// Runs `cases` on up to `threads` threads, telling `done` each outcome as it comes (in the order
-/// they finish); the outcomes in the cases' order. A price a case names that cannot be had fails
-/// that case, not the suite.
+/// they finish); the outcomes in the cases' order. When a case is priced, the prices file is read
+/// first: one that cannot be read is bad input, and no case runs. A price a case names that the
+/// prices do not have fails that case, not the suite.
 pub fn run_cases(
     cases: &[LoadedCase],
     threads: usize,
     prices: &PriceFile,
     done: &(dyn Fn(&CaseOutcome) + Sync),
-) -> Vec<CaseOutcome> {
+) -> AppResult<Vec<CaseOutcome>> {
+    if cases.iter().any(|loaded| loaded.case.price_as.is_some()) {
+        prices.prices()?;
+    }
     let next = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<CaseOutcome>>> = Mutex::new(vec![None; cases.len()]);
     std::thread::scope(|scope| {
@@ -194,13 +198,13 @@ pub fn run_cases(
         }
     });
     let outcomes = outcomes.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    outcomes
+    Ok(outcomes
         .into_iter()
         .zip(cases)
         .map(|(outcome, case)| {
             outcome.unwrap_or_else(|| failed(case, "the case did not run".to_owned(), Duration::ZERO))
         })
-        .collect()
+        .collect())
 }
 
 fn failed(case: &LoadedCase, error: String, took: Duration) -> CaseOutcome {
@@ -411,5 +415,5 @@ pub fn open_suite(path: &Path) -> AppResult<Vec<SuiteCaseView>> {
 pub fn run_suite(path: &Path, prices: &PriceFile) -> AppResult<Vec<SuiteCaseResult>> {
     let cases = load_suites(&[path.to_path_buf()])?;
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    Ok(run_cases(&cases, threads, prices, &|_| {}).into_iter().map(SuiteCaseResult::from).collect())
+    Ok(run_cases(&cases, threads, prices, &|_| {})?.into_iter().map(SuiteCaseResult::from).collect())
 }

@@ -241,6 +241,25 @@ fn a_users_prices_file_overrides_the_shipped_prices_and_a_bad_one_is_located() {
         stderr.contains(&format!("{}", file.display())) && stderr.contains("/models/claude-sonnet-4-5/input"),
         "{stderr}"
     );
+    // A suite with a priced case reads the prices before any case runs: bad input, exit 2.
+    let suite =
+        unfold().args(["test", "examples/regressions.suite.json"]).env("UNFOLD_PRICES", &file).output().unwrap();
+    let stderr = String::from_utf8_lossy(&suite.stderr);
+    assert_eq!(suite.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with(&format!("error: {}: /models/claude-sonnet-4-5/input: ", file.display())), "{stderr}");
+    assert!(suite.stdout.is_empty(), "no case ran");
+
+    // A file the variable names that is not there is an error, never the shipped prices.
+    let typo = dir.path().join("prcies.json");
+    let expected = format!(
+        "error: {}: cannot read: No such file or directory (os error 2) (the prices file $UNFOLD_PRICES names)\n",
+        typo.display()
+    );
+    for args in [&args[..], &["test", "examples/regressions.suite.json"]] {
+        let outcome = unfold().args(args).env("UNFOLD_PRICES", &typo).output().unwrap();
+        assert_eq!(outcome.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&outcome.stderr), expected, "{args:?}");
+    }
 }
 
 /// The shared example scenarios: the baseline, the savings and the first divergence, as the
