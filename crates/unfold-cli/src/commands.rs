@@ -193,7 +193,7 @@ fn compare(
     if json {
         write_json(report)?;
     } else {
-        out!("{}", crate::report_table::draw(report))?;
+        out!("{}", crate::report_table::draw(report, crate::output::width()))?;
         if let (Some(folder), Some(count)) = (requests, written) {
             outln!("\nwrote {count} request bodies to {}", folder.display())?;
         }

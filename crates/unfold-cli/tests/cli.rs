@@ -1067,6 +1067,34 @@ fn the_example_plugin_changes_its_tools_mid_comparison_through_a_real_relay() {
     assert!(of(&lanes[0], "restart").is_empty() && of(&lanes[1], "tools_injected").is_empty());
 }
 
+/// The reason a run's tools are not what was asked (a source's snapshot, a tool left out) is
+/// never cut: its cell names it, and it is listed whole under the events.
+#[test]
+fn compare_lists_the_reasons_of_fallbacks_whole_under_the_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = example_with_sources(
+        dir.path(),
+        "remote.unfold.json",
+        serde_json::json!([{
+            "name": "ide", "section": "context", "mcp": { "url": "https://tools.example.com/mcp" },
+            "snapshot": [
+                { "name": "grep", "description": "Search the workspace.", "parameters": { "type": "object" } },
+                { "name": "search", "description": "Shadowed.", "parameters": { "type": "object" } }
+            ]
+        }]),
+    );
+    let args = ["compare", template.to_str().unwrap(), "examples/lookup-first.scenario.json", "--allow-sources"];
+    let out = run(&[&args[..], &["--adapters", "dynamic,restart,allowed_tools,deferred"]].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.matches("1: tools from ide (its snapshot, reason 1): gr").count(), 4, "{}", out.stdout);
+    let reasons = out.stdout.split("\nreasons\n").nth(1).unwrap_or_default();
+    assert_eq!(
+        reasons,
+        "1. https://tools.example.com/mcp is not on this machine: allow source 'ide' by name to reach it; \
+         left out 'search': the template already has a tool of that name\n"
+    );
+}
+
 /// All four adapters: a column each, a difference column for each against the first, and a
 /// divergence line for each against the first.
 #[test]
@@ -1079,20 +1107,26 @@ fn compare_takes_any_set_of_adapters_and_sets_each_against_the_first() {
         "dynamic,restart,allowed_tools,deferred",
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let header = out.stdout.lines().nth(2).unwrap();
-    let columns: Vec<&str> = header.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    // Off a terminal the tables fit 100 columns: the runs two and two, then their differences,
+    // each block with its row labels.
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let headers: Vec<Vec<&str>> = lines
+        .windows(2)
+        .take_while(|pair| !pair[0].starts_with("baseline:"))
+        .filter(|pair| pair[1].starts_with("status"))
+        .map(|pair| pair[0].split("  ").map(str::trim).filter(|c| !c.is_empty()).collect())
+        .collect();
     assert_eq!(
-        columns,
+        headers,
         [
-            "dynamic",
-            "restart",
-            "allowed_tools",
-            "deferred",
-            "restart - dynamic",
-            "allowed_tools - dynamic",
-            "deferred - dynamic"
+            vec!["dynamic", "restart"],
+            vec!["allowed_tools", "deferred"],
+            vec!["restart - dynamic", "allowed_tools - dynamic", "deferred - dynamic"]
         ]
     );
+    let wide: Vec<&&str> =
+        lines.iter().filter(|l| l.chars().count() > 100 && !l.starts_with("first divergence")).collect();
+    assert!(wide.is_empty(), "{wide:#?}");
     let divergences: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("first divergence")).collect();
     assert_eq!(divergences.len(), 3, "{}", out.stdout);
     assert!(
