@@ -916,6 +916,21 @@ fn bad_arguments_exit_2_with_usage() {
     assert!(outcome.stderr.contains("unknown adapter 'sideways'"), "{}", outcome.stderr);
 }
 
+/// Every option that takes an adapter lists all of them in its help, from the adapters' own list.
+#[test]
+fn the_help_of_every_adapter_option_names_every_adapter() {
+    let names: Vec<&str> = unfold_engine::AdapterKind::ALL.iter().map(|kind| kind.name()).collect();
+    let listed = format!("[possible values: {}]", names.join(", "));
+    for (command, option) in
+        [("compare", "--adapters <ADAPTERS>"), ("run", "--adapter <ADAPTER>"), ("history", "--adapter <ADAPTER>")]
+    {
+        let help = run(&[command, "--help"]).stdout;
+        let at = help.find(option).unwrap_or_else(|| panic!("{command} has {option}: {help}"));
+        let entry = help[at..].split("\n      -").next().unwrap_or_default();
+        assert!(entry.contains(&listed), "unfold {command} {option}: {entry}");
+    }
+}
+
 #[test]
 fn logs_go_to_stderr_only_when_asked() {
     let output = unfold()
