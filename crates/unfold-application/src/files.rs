@@ -86,18 +86,20 @@ pub fn validate_file(path: &Path) -> AppResult<&'static str> {
     Ok(kind.tag)
 }
 
-/// Refuses a file that could not be written to `path` later: a folder, or a path whose folder is
-/// not there. Checked before the work that writes it (a paid run's cassette, a suite's JUnit file,
-/// an export, a trace), so the work is not lost to it; the error names the path and the `option`
-/// that gave it.
+/// Refuses a file that could not be written to `path` later: anything there but a regular file
+/// (a folder; a FIFO or a device, which writing would wait on or never fill), or a path whose
+/// folder is not there. Checked before the work that writes it (a paid run's cassette, a suite's
+/// JUnit file, an export, a trace), so the work is not lost to it; the error names the path and
+/// the `option` that gave it.
 pub fn check_output_file(path: &Path, option: &str) -> AppResult<()> {
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let problem = if path.is_dir() {
-        "this is a folder: give a file"
-    } else if !folder.is_dir() {
-        "its folder does not exist"
-    } else {
-        return Ok(());
+    let problem = match std::fs::metadata(path) {
+        Ok(there) => match document::check_regular_file(&there) {
+            Ok(()) => return Ok(()),
+            Err(what) => format!("{what}: give a file"),
+        },
+        Err(_) if !folder.is_dir() => "its folder does not exist".to_owned(),
+        Err(_) => return Ok(()),
     };
     Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: {option}: {problem}", path.display())))
 }

@@ -895,6 +895,55 @@ fn bad_files_are_one_line_errors_never_panics() {
     }
 }
 
+/// A FIFO, a device or a socket given as any input is refused at once, never read: opening a
+/// FIFO waits for a writer, and a device may never end. (The bound only stops a test that would
+/// otherwise wait forever; nothing here is close to it.)
+#[test]
+fn an_input_that_is_not_a_regular_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let socket = dir.path().join("socket.json");
+    let _listening = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let suite = dir.path().join("fifo.suite.json");
+    let case = serde_json::json!({ "name": "a", "template": repo(EXAMPLE), "scenario": "pipe.json" });
+    let document = serde_json::json!({ "schema_version": 1, "kind": "unfold.suite", "name": "s", "cases": [case] });
+    std::fs::write(&suite, document.to_string()).unwrap();
+    let bounded = |args: &[&str]| {
+        let output = unfold().args(args).timeout(std::time::Duration::from_secs(120)).output().unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (fifo, socket, suite) = (fifo.to_str().unwrap(), socket.to_str().unwrap(), suite.to_str().unwrap());
+    for (args, expected) in [
+        (
+            vec!["render", fifo],
+            format!("error: {fifo}: cannot read: this is a FIFO (named pipe), not a regular file\n"),
+        ),
+        (vec!["render", "/dev/zero"], "error: /dev/zero: cannot read: this is a device, not a regular file\n".into()),
+        (vec!["render", socket], format!("error: {socket}: cannot read: this is a socket, not a regular file\n")),
+        (
+            vec!["compare", EXAMPLE, fifo],
+            format!("error: {fifo}: cannot read: this is a FIFO (named pipe), not a regular file\n"),
+        ),
+        (
+            vec!["test", suite],
+            format!(
+                "error: {suite}: /cases/0/scenario: cannot read 'pipe.json' ({fifo}): this is a FIFO (named pipe), \
+                 not a regular file\n"
+            ),
+        ),
+        (
+            vec!["test", "examples/regressions.suite.json", "--junit", fifo],
+            format!("error: {fifo}: --junit: this is a FIFO (named pipe), not a regular file: give a file\n"),
+        ),
+    ] {
+        assert_eq!(bounded(&args), (Some(2), expected), "{args:?}");
+    }
+    let (code, stderr) = bounded(&["validate", fifo, "/dev/zero"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+}
+
 #[test]
 fn a_scenario_that_does_not_fit_the_template_names_the_scenario() {
     let dir = tempfile::tempdir().unwrap();
@@ -1498,7 +1547,11 @@ fn an_otel_file_in_a_missing_folder_is_refused_before_running() {
     }
     let a_folder =
         run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--otel", folder.path().to_str().unwrap()]);
-    assert!(a_folder.stderr.contains("--otel: this is a folder: give a file"), "{}", a_folder.stderr);
+    assert!(
+        a_folder.stderr.contains("--otel: this is a folder, not a regular file: give a file"),
+        "{}",
+        a_folder.stderr
+    );
 }
 
 /// `--api` writes the same calls in each API's shape: the Anthropic body of a deferred lane loads

@@ -70,10 +70,11 @@ pub fn declared_kind(bytes: &[u8]) -> Result<Option<String>> {
     Ok(kind.and_then(|kind| kind.as_str().map(str::to_owned)))
 }
 
-/// Reads a file's bytes, refusing one larger than [`MAX_DOCUMENT_BYTES`] before reading it.
+/// Reads a file's bytes, refusing one larger than [`MAX_DOCUMENT_BYTES`] before reading it, and
+/// anything but a regular file ([`open_regular_file`]).
 pub fn read_document_bytes(path: &Path) -> Result<Vec<u8>> {
     let io_error = |source| Error::Io { path: path.display().to_string(), action: "cannot read", source };
-    let file = std::fs::File::open(path).map_err(io_error)?;
+    let file = open_regular_file(path).map_err(io_error)?;
     let size = file.metadata().map_err(io_error)?.len();
     check_size(size).map_err(|e| e.in_file(path))?;
     let mut bytes = Vec::with_capacity(size as usize);
@@ -81,6 +82,57 @@ pub fn read_document_bytes(path: &Path) -> Result<Vec<u8>> {
     std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_DOCUMENT_BYTES + 1), &mut bytes).map_err(io_error)?;
     check_size(bytes.len() as u64).map_err(|e| e.in_file(path))?;
     Ok(bytes)
+}
+
+/// Opens `path` to read it if it is a regular file (links followed). Anything else is refused at
+/// once, before it is opened: opening a FIFO waits for a writer that may never come, a device such
+/// as `/dev/zero` never ends, and a folder or a socket holds no document. On Unix the file is
+/// opened without waiting (`O_NONBLOCK`) and checked again once open, so a FIFO put in its place
+/// meanwhile cannot block either.
+pub fn open_regular_file(path: &Path) -> std::io::Result<std::fs::File> {
+    check_regular_file(&std::fs::metadata(path)?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    check_regular_file(&file.metadata()?)?;
+    Ok(file)
+}
+
+/// An error saying what `metadata` is ("this is a FIFO (named pipe), not a regular file"), unless
+/// it is a regular file's.
+pub fn check_regular_file(metadata: &std::fs::Metadata) -> std::io::Result<()> {
+    let kind = metadata.file_type();
+    let what = if kind.is_file() {
+        return Ok(());
+    } else if kind.is_dir() {
+        "a folder"
+    } else {
+        special_file(kind)
+    };
+    Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("this is {what}, not a regular file")))
+}
+
+/// What a file that is neither a regular file nor a folder is, in words.
+#[cfg(unix)]
+fn special_file(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+/// What a file that is neither a regular file nor a folder is, in words.
+#[cfg(not(unix))]
+fn special_file(_: std::fs::FileType) -> &'static str {
+    "a special file"
 }
 
 fn check_size(size: u64) -> Result<()> {

@@ -184,7 +184,8 @@ impl RecoveryStore {
 /// Reads one recovery file, or says why it cannot be used.
 fn read_entry(file: &Path) -> std::result::Result<RecoveryEntry, String> {
     let mut bytes = Vec::new();
-    std::fs::File::open(file)
+    // Never a FIFO or a device named like an entry: reading it would hold up the app's start.
+    document::open_regular_file(file)
         .and_then(|f| f.take(MAX_RECOVERY_FILE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read: {e}"))?;
     if bytes.len() as u64 > MAX_RECOVERY_FILE_BYTES {
