@@ -6,6 +6,7 @@ use std::path::Path;
 
 use indexmap::IndexMap;
 use unfold_documents::document::{self, DocumentKind};
+use unfold_documents::error::printable_path;
 use unfold_documents::prices::{Prices, PRICES_KIND};
 use unfold_documents::provider_profile::{ProviderProfiles, PROVIDERS_KIND};
 use unfold_documents::suite::{Suite, SUITE_KIND};
@@ -101,7 +102,7 @@ pub fn check_output_file(path: &Path, option: &str) -> AppResult<()> {
         Err(_) if !folder.is_dir() => "its folder does not exist".to_owned(),
         Err(_) => return Ok(()),
     };
-    Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: {option}: {problem}", path.display())))
+    Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: {option}: {problem}", printable_path(path))))
 }
 
 fn invalid(kind: DocumentKind) -> impl Fn(Error) -> AppError {

@@ -5,6 +5,7 @@
 //! priced as the model the user names; a live run as the model that answered it, when a file
 //! prices it.
 
+use unfold_documents::error::printable_path;
 use unfold_documents::prices::{Prices, Pricing};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -40,7 +41,7 @@ impl PriceFile {
         let prices = self.prices()?;
         prices.pricing(model).ok_or_else(|| {
             let known: Vec<&str> = prices.models.keys().map(String::as_str).collect();
-            let file = self.0.as_ref().map_or("a prices file".to_owned(), |file| file.path.display().to_string());
+            let file = self.0.as_ref().map_or("a prices file".to_owned(), |file| printable_path(&file.path));
             AppError::new(
                 ErrorCode::InvalidRequest,
                 format!("no price for model '{model}' (priced: {}); add it to {file}", known.join(", ")),

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use unfold_application::sources::{self, SourceTool, SourceToolFilter};
 use unfold_application::AppResult;
 use unfold_documents::discovery::{Discovery, Tier};
+use unfold_documents::error::{printable, printable_path};
 use unfold_documents::tool::ToolKind;
 use unfold_documents::Error;
 
@@ -49,10 +50,11 @@ pub fn warn_about(template: &Path, discoveries: &[Discovery]) {
     for discovery in discoveries {
         if let Some(error) = &discovery.error {
             eprintln!(
-                "warning: {}: source '{}' ({}): {error}",
-                template.display(),
+                "warning: {}: source '{}' ({}): {}",
+                printable_path(template),
                 discovery.source,
-                tier_word(discovery.tier)
+                tier_word(discovery.tier),
+                printable(error)
             );
         }
     }

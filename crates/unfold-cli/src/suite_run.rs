@@ -13,6 +13,7 @@ use unfold_application::folders::default_prices_file;
 use unfold_application::prices::PriceFile;
 use unfold_application::suites::{self, CaseOutcome, Shard};
 use unfold_application::{AppError, AppResult, ErrorCode};
+use unfold_documents::error::printable_path;
 
 use crate::output::{out, outln};
 
@@ -64,7 +65,7 @@ pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
         std::fs::write(junit, crate::junit::document(&outcomes)).map_err(|error| {
             AppError::new(
                 ErrorCode::UnreadableFile,
-                format!("{}: cannot write the JUnit report: {error}", junit.display()),
+                format!("{}: cannot write the JUnit report: {error}", printable_path(junit)),
             )
         })?;
     }

@@ -944,6 +944,40 @@ fn an_input_that_is_not_a_regular_file_is_refused_at_once() {
     assert_eq!(stderr.lines().count(), 2, "{stderr}");
 }
 
+/// What a path or a key holds is printed so that it cannot forge or clear a line of stderr: a
+/// newline, a carriage return or an escape sequence in it is escaped; an ordinary path prints as
+/// it is.
+#[test]
+fn control_characters_in_a_path_or_a_key_cannot_forge_an_error_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("ok\nerror: everything is fine\r\u{1b}[2K");
+    std::fs::create_dir(&folder).unwrap();
+    let twice = folder.join("t.unfold.json");
+    let text = r#"{"schema_version": 1, "kind": "unfold.template", "key": "t", "x-a": {"b\nerror: c": 1, "b\u000aerror: c": 2}}"#;
+    std::fs::write(&twice, text).unwrap();
+    let shown = format!("{}/ok\\nerror: everything is fine\\r\\u{{1b}}[2K", dir.path().display());
+    for args in [vec!["render", twice.to_str().unwrap()], vec!["validate", twice.to_str().unwrap()]] {
+        let outcome = run(&args);
+        let prefix = if args[0] == "validate" { "" } else { "error: " };
+        assert_eq!(
+            outcome.stderr,
+            format!(
+                "{prefix}{shown}/t.unfold.json: /x-a/b\\nerror: c: \"b\\nerror: c\" is given twice in this object; \
+                 JSON keys must be unique\n"
+            ),
+            "{args:?}"
+        );
+    }
+    let missing = folder.join("gone.unfold.json");
+    let outcome = run(&["render", missing.to_str().unwrap()]);
+    assert_eq!(
+        outcome.stderr,
+        format!("error: {shown}/gone.unfold.json: cannot read: No such file or directory (os error 2)\n")
+    );
+    let plain = run(&["render", "examples/no such – file.unfold.json"]);
+    assert!(plain.stderr.starts_with("error: examples/no such – file.unfold.json: cannot read"), "{}", plain.stderr);
+}
+
 #[test]
 fn a_scenario_that_does_not_fit_the_template_names_the_scenario() {
     let dir = tempfile::tempdir().unwrap();

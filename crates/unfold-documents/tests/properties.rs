@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use unfold_documents::error::printable;
 use unfold_documents::substitution::{self, SubstitutionError};
 use unfold_documents::template::{Disclosure, HeadingStyle};
 use unfold_documents::{Scenario, Template};
@@ -208,10 +209,11 @@ impl KeyGivenTwice {
         (text, key_pointer)
     }
 
-    /// The problem the document is refused with.
+    /// The problem the document is refused with, as printed.
     fn problem(&self, pointer: &str) -> String {
         let key = pointer.rsplit('/').next().unwrap_or_default().replace("~1", "/").replace("~0", "~");
-        format!("{pointer}: \"{}\" is given twice in this object; JSON keys must be unique", key.escape_debug())
+        let message = format!("\"{}\" is given twice in this object; JSON keys must be unique", key.escape_debug());
+        format!("{}: {}", printable(pointer), printable(&message))
     }
 
     /// Writes `value`, at `at`, giving `key` twice in the object at `target`.
