@@ -1,38 +1,91 @@
-//! The user's files as the command line reads them: a template, a scenario or a suite checked
-//! whatever its kind, a template's prompt with sections read and parameters set, and a scenario
+//! The user's files as the command line reads them: any file Unfold reads (a template, a
+//! scenario, a suite, provider profiles, prices, a cassette) checked whatever its kind, a template's prompt with sections read and parameters set, and a scenario
 //! written out.
 
 use std::path::Path;
 
 use indexmap::IndexMap;
 use unfold_documents::document::{self, DocumentKind};
+use unfold_documents::error::printable_path;
+use unfold_documents::prices::{Prices, PRICES_KIND};
+use unfold_documents::provider_profile::{ProviderProfiles, PROVIDERS_KIND};
 use unfold_documents::save_target::SaveTarget;
 use unfold_documents::suite::{Suite, SUITE_KIND};
 use unfold_documents::template::{Disclosure, HeadingStyle};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::{RenderedPrompt, Session};
+use unfold_live::cassette::{Cassette, CASSETTE_KIND};
 
 use crate::error::{AppError, AppResult, ErrorCode};
 
-/// Checks the file at `path` as the document it declares (by its `kind`, else by its name) and
-/// says which kind it is; an invalid one fails with every problem.
+/// A kind of file the command line checks: the `kind` it declares, how its name usually ends, the
+/// code of its problems, and its check (the one loading it makes).
+struct FileKind {
+    tag: &'static str,
+    name_ends: &'static str,
+    invalid: ErrorCode,
+    check: fn(&[u8]) -> unfold_documents::Result<()>,
+}
+
+/// Every kind of file Unfold reads from the user, the template (the kind of a file that says
+/// nothing) first.
+const FILE_KINDS: [FileKind; 6] = [
+    FileKind {
+        tag: "unfold.template",
+        name_ends: ".unfold.json",
+        invalid: ErrorCode::InvalidTemplate,
+        check: |bytes| Template::from_json(bytes).map(drop),
+    },
+    FileKind {
+        tag: "unfold.scenario",
+        name_ends: ".scenario.json",
+        invalid: ErrorCode::InvalidScenario,
+        check: |bytes| Scenario::from_json(bytes).map(drop),
+    },
+    FileKind {
+        tag: SUITE_KIND,
+        name_ends: ".suite.json",
+        invalid: ErrorCode::InvalidRequest,
+        check: |bytes| Suite::from_json(bytes).map(drop),
+    },
+    FileKind {
+        tag: PROVIDERS_KIND,
+        name_ends: "providers.json",
+        invalid: ErrorCode::InvalidProfiles,
+        check: |bytes| ProviderProfiles::from_json(bytes).map(drop),
+    },
+    FileKind {
+        tag: PRICES_KIND,
+        name_ends: "prices.json",
+        invalid: ErrorCode::InvalidRequest,
+        check: |bytes| Prices::from_json(bytes).map(drop),
+    },
+    FileKind {
+        tag: CASSETTE_KIND,
+        name_ends: ".cassette.json",
+        invalid: ErrorCode::InvalidRequest,
+        check: |bytes| Cassette::from_json(bytes).map(drop),
+    },
+];
+
+/// Checks the file at `path` as the kind of file it declares (by its `kind`, else by its name)
+/// and says which kind it is; an invalid one fails with every problem.
 pub fn validate_file(path: &Path) -> AppResult<&'static str> {
     let bytes = document::read_document_bytes(path)?;
     let name = path.to_string_lossy();
-    let by_name = if name.ends_with(".scenario.json") { DocumentKind::Scenario } else { DocumentKind::Template };
-    let declared = document::declared_kind(&bytes).map_err(|e| invalid(by_name)(e.in_file(path)))?;
-    // Suites are files the command line runs, not documents the editor opens.
-    if declared.as_deref() == Some(SUITE_KIND) || (declared.is_none() && name.ends_with(".suite.json")) {
-        Suite::from_json(&bytes).map_err(|e| AppError::invalid_as(ErrorCode::InvalidRequest)(e.in_file(path)))?;
-        return Ok(SUITE_KIND);
-    }
-    let kind = declared.as_deref().and_then(DocumentKind::of_tag).unwrap_or(by_name);
-    let checked = match kind {
-        DocumentKind::Template => Template::from_json(&bytes).map(drop),
-        DocumentKind::Scenario => Scenario::from_json(&bytes).map(drop),
+    let by_name = FILE_KINDS.iter().find(|kind| name.ends_with(kind.name_ends)).unwrap_or(&FILE_KINDS[0]);
+    let declared =
+        document::declared_kind(&bytes).map_err(|e| AppError::invalid_as(by_name.invalid)(e.in_file(path)))?;
+    let kind = match declared {
+        None => by_name,
+        Some(tag) => FILE_KINDS.iter().find(|kind| kind.tag == tag).ok_or_else(|| {
+            let known: Vec<&str> = FILE_KINDS.iter().map(|kind| kind.tag).collect();
+            let message = format!("'{tag}' is not a kind of file Unfold reads ({})", known.join(", "));
+            AppError::invalid_as(ErrorCode::InvalidRequest)(Error::problem("/kind", message).in_file(path))
+        })?,
     };
-    checked.map_err(|e| invalid(kind)(e.in_file(path)))?;
-    Ok(kind.tag())
+    (kind.check)(&bytes).map_err(|e| AppError::invalid_as(kind.invalid)(e.in_file(path)))?;
+    Ok(kind.tag)
 }
 
 /// Refuses a file that could not be saved to `path` later: a folder, a device, a pipe or a
@@ -45,7 +98,7 @@ pub fn check_output_file(path: &Path, option: &str) -> AppResult<()> {
         Ok(target) if !target.folder().is_dir() => "its folder does not exist".to_owned(),
         Ok(_) => return Ok(()),
     };
-    Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: {option}: {problem}", path.display())))
+    Err(AppError::new(ErrorCode::UnreadableFile, format!("{}: {option}: {problem}", printable_path(path))))
 }
 
 fn invalid(kind: DocumentKind) -> impl Fn(Error) -> AppError {

@@ -63,23 +63,33 @@ impl Folders {
 /// `unfold/providers.json` in the user's configuration folder (`$XDG_CONFIG_HOME`, else
 /// `~/.config`); `None` without a home folder.
 pub fn default_profiles_file() -> Option<PathBuf> {
-    user_file("UNFOLD_PROVIDERS", "providers.json")
+    user_file("UNFOLD_PROVIDERS", "providers.json").map(|file| file.path)
 }
 
 /// Where the command line and the app look for the user's prices: `$UNFOLD_PRICES`, else
 /// `unfold/prices.json` beside the provider profiles; `None` without a home folder.
-pub fn default_prices_file() -> Option<PathBuf> {
+pub fn default_prices_file() -> Option<UserFile> {
     user_file("UNFOLD_PRICES", "prices.json")
 }
 
-/// A file the user edits by hand: where `variable` says, else `name` in `unfold/` of the
+/// A file the user edits by hand, and the environment variable that named it if one did: a file
+/// the user named must be there, while the configuration folder's may not be written yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserFile {
+    /// Where it is.
+    pub path: PathBuf,
+    /// The variable that named it (`UNFOLD_PRICES`); `None` for the configuration folder's.
+    pub named_by: Option<&'static str>,
+}
+
+/// A file the user edits by hand: where `variable_name` says, else `name` in `unfold/` of the
 /// configuration folder.
-fn user_file(variable_name: &str, name: &str) -> Option<PathBuf> {
+fn user_file(variable_name: &'static str, name: &str) -> Option<UserFile> {
     if let Some(path) = variable(variable_name) {
-        return Some(path);
+        return Some(UserFile { path, named_by: Some(variable_name) });
     }
     let config = variable("XDG_CONFIG_HOME").or_else(|| variable("HOME").map(|home| home.join(".config")))?;
-    Some(config.join("unfold").join(name))
+    Some(UserFile { path: config.join("unfold").join(name), named_by: None })
 }
 
 fn variable(name: &str) -> Option<PathBuf> {

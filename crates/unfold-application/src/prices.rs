@@ -1,30 +1,38 @@
 //! The prices runs are costed at (spec 10): Unfold's shipped ones, overridden model by model by
 //! the user's file (`$UNFOLD_PRICES`, else `unfold/prices.json` in the configuration folder, beside
-//! the provider profiles), read as it is now on every use. A scripted comparison is priced as the
-//! model the user names; a live run as the model that answered it, when a file prices it.
+//! the provider profiles), read as it is now on every use; a file the variable names must be there
+//! (a typo in it is an error, never the shipped prices in silence). A scripted comparison is
+//! priced as the model the user names; a live run as the model that answered it, when a file
+//! prices it.
 
-use std::path::PathBuf;
-
+use unfold_documents::error::printable_path;
 use unfold_documents::prices::{Prices, Pricing};
 
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::folders::UserFile;
 
 /// The user's prices file (`None` without a home folder).
 #[derive(Debug, Clone)]
-pub struct PriceFile(pub Option<PathBuf>);
+pub struct PriceFile(pub Option<UserFile>);
 
 impl PriceFile {
-    /// The prices in force: the shipped ones, overridden by the user's file when it exists. A
-    /// file that cannot be read or is not a prices file is an error naming it and the place.
+    /// The prices in force: the shipped ones, overridden by the user's file. A file that cannot
+    /// be read or is not a prices file is an error naming it and the place; so is a file that
+    /// `$UNFOLD_PRICES` names and that is not there (the configuration folder's may be absent).
     pub fn prices(&self) -> AppResult<Prices> {
         let shipped = Prices::shipped();
-        match &self.0 {
-            Some(path) if path.exists() => {
-                let own = Prices::load(path).map_err(AppError::invalid_as(ErrorCode::InvalidRequest))?;
-                Ok(shipped.overridden_by(&own))
-            }
-            _ => Ok(shipped.clone()),
+        let Some(file) = &self.0 else { return Ok(shipped.clone()) };
+        if file.named_by.is_none() && !file.path.exists() {
+            return Ok(shipped.clone());
         }
+        let own = Prices::load(&file.path).map_err(|error| {
+            let mut error = AppError::invalid_as(ErrorCode::InvalidRequest)(error);
+            if let Some(variable) = file.named_by.filter(|_| error.code == ErrorCode::UnreadableFile) {
+                error.message.push_str(&format!(" (the prices file ${variable} names)"));
+            }
+            error
+        })?;
+        Ok(shipped.overridden_by(&own))
     }
 
     /// The price of `model`, which the user asked for by name (`--price-as`): an error when no
@@ -33,7 +41,7 @@ impl PriceFile {
         let prices = self.prices()?;
         prices.pricing(model).ok_or_else(|| {
             let known: Vec<&str> = prices.models.keys().map(String::as_str).collect();
-            let file = self.0.as_ref().map_or("a prices file".to_owned(), |path| path.display().to_string());
+            let file = self.0.as_ref().map_or("a prices file".to_owned(), |file| printable_path(&file.path));
             AppError::new(
                 ErrorCode::InvalidRequest,
                 format!("no price for model '{model}' (priced: {}); add it to {file}", known.join(", ")),

@@ -84,7 +84,9 @@ pub fn recovered(store: &RecoveryStore) -> Vec<RecoveredDto> {
 /// Whether `entry`'s file holds exactly its text; if so the entry is discarded.
 fn forget_if_saved(store: &RecoveryStore, entry: &RecoveryEntry) -> bool {
     let Some(path) = &entry.path else { return false };
-    if std::fs::read(path).ok().as_deref() != Some(entry.text.as_bytes()) {
+    // Read as a document is, so that a FIFO or a device put at the path cannot hold up the start.
+    let saved = unfold_documents::document::read_document_bytes(std::path::Path::new(path)).ok();
+    if saved.as_deref() != Some(entry.text.as_bytes()) {
         return false;
     }
     if let Err(error) = store.discard(&entry.id) {

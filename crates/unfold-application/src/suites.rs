@@ -132,8 +132,8 @@ pub fn load_suites(paths: &[PathBuf]) -> AppResult<Vec<LoadedCase>> {
                 continue;
             }
         };
-        for case in &suite.cases {
-            match load_case(path, &suite.name, case) {
+        for (index, case) in suite.cases.iter().enumerate() {
+            match load_case(path, &suite.name, index, case) {
                 Ok(loaded) => cases.push(loaded),
                 Err(error) => errors.push(error),
             }
@@ -145,23 +145,41 @@ pub fn load_suites(paths: &[PathBuf]) -> AppResult<Vec<LoadedCase>> {
     }
 }
 
-fn load_case(suite_path: &Path, suite: &str, case: &SuiteCase) -> unfold_documents::Result<LoadedCase> {
+/// The case at `/cases/{index}` of the suite at `suite_path`, its files read and checked.
+fn load_case(suite_path: &Path, suite: &str, index: usize, case: &SuiteCase) -> unfold_documents::Result<LoadedCase> {
     let template_path = Suite::resolve(suite_path, &case.template);
     let scenario_path = Suite::resolve(suite_path, &case.scenario);
-    let template = Template::load(&template_path)?;
-    let scenario = Scenario::load_for(&scenario_path, &template)?;
+    let template = Template::load(&template_path)
+        .map_err(|e| unreadable_in_suite(e, suite_path, format!("/cases/{index}/template"), &case.template))?;
+    let scenario = Scenario::load_for(&scenario_path, &template)
+        .map_err(|e| unreadable_in_suite(e, suite_path, format!("/cases/{index}/scenario"), &case.scenario))?;
     Ok(LoadedCase { suite: suite.to_owned(), case: case.clone(), template_path, template, scenario })
 }
 
+/// A file a case names (`written`, at `pointer` of the suite) that cannot be read is a problem of
+/// the suite, at that place; a file that is read keeps its problems in itself.
+fn unreadable_in_suite(error: Error, suite_path: &Path, pointer: String, written: &str) -> Error {
+    match error {
+        Error::Io { path, action, source } => {
+            Error::problem(pointer, format!("{action} '{written}' ({path}): {source}")).in_file(suite_path)
+        }
+        other => other,
+    }
+}
+
 /// Runs `cases` on up to `threads` threads, telling `done` each outcome as it comes (in the order
-/// they finish); the outcomes in the cases' order. A price a case names that cannot be had fails
-/// that case, not the suite.
+/// they finish); the outcomes in the cases' order. When a case is priced, the prices file is read
+/// first: one that cannot be read is bad input, and no case runs. A price a case names that the
+/// prices do not have fails that case, not the suite.
 pub fn run_cases(
     cases: &[LoadedCase],
     threads: usize,
     prices: &PriceFile,
     done: &(dyn Fn(&CaseOutcome) + Sync),
-) -> Vec<CaseOutcome> {
+) -> AppResult<Vec<CaseOutcome>> {
+    if cases.iter().any(|loaded| loaded.case.price_as.is_some()) {
+        prices.prices()?;
+    }
     let next = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<CaseOutcome>>> = Mutex::new(vec![None; cases.len()]);
     std::thread::scope(|scope| {
@@ -180,13 +198,13 @@ pub fn run_cases(
         }
     });
     let outcomes = outcomes.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    outcomes
+    Ok(outcomes
         .into_iter()
         .zip(cases)
         .map(|(outcome, case)| {
             outcome.unwrap_or_else(|| failed(case, "the case did not run".to_owned(), Duration::ZERO))
         })
-        .collect()
+        .collect())
 }
 
 fn failed(case: &LoadedCase, error: String, took: Duration) -> CaseOutcome {
@@ -397,5 +415,5 @@ pub fn open_suite(path: &Path) -> AppResult<Vec<SuiteCaseView>> {
 pub fn run_suite(path: &Path, prices: &PriceFile) -> AppResult<Vec<SuiteCaseResult>> {
     let cases = load_suites(&[path.to_path_buf()])?;
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    Ok(run_cases(&cases, threads, prices, &|_| {}).into_iter().map(SuiteCaseResult::from).collect())
+    Ok(run_cases(&cases, threads, prices, &|_| {})?.into_iter().map(SuiteCaseResult::from).collect())
 }

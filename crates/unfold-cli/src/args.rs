@@ -1,7 +1,9 @@
 //! The command line's arguments (clap): every command, its arguments and their help text.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Parser, Subcommand};
 
 /// Design prompt templates with progressive disclosure and compare how adapters run them.
@@ -14,9 +16,10 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Check templates and scenarios; prints one line per problem: FILE: /json/pointer: what is wrong
+    /// Check any file Unfold reads (templates, scenarios, suites, provider profiles, prices,
+    /// cassettes); prints one line per problem: FILE: /json/pointer: what is wrong
     Validate {
-        /// `*.unfold.json` and `*.scenario.json` files.
+        /// The files, each checked as the kind it declares.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -84,9 +87,9 @@ pub enum Command {
         template: PathBuf,
         /// The scenario file.
         scenario: PathBuf,
-        /// Adapters to run, in order: dynamic, restart, allowed_tools, deferred. Every run after
-        /// the first is set against the first.
-        #[arg(long, value_delimiter = ',', default_value = "dynamic,restart")]
+        /// Adapters to run, in order, separated by commas. Every run after the first is set
+        /// against the first.
+        #[arg(long, value_delimiter = ',', default_value = "dynamic,restart", value_parser = adapter())]
         adapters: Vec<unfold_engine::AdapterKind>,
         /// Print the comparison report as JSON.
         #[arg(long)]
@@ -131,7 +134,7 @@ pub enum Command {
         #[arg(long)]
         user: String,
         /// The adapter.
-        #[arg(long, default_value = "dynamic", value_name = "dynamic|restart")]
+        #[arg(long, default_value = "dynamic", value_parser = adapter())]
         adapter: unfold_engine::AdapterKind,
         /// Set a parameter.
         #[arg(long = "param", value_name = "NAME=VALUE")]
@@ -179,10 +182,10 @@ pub enum Command {
         #[arg(long)]
         provider: Option<String>,
         /// Only runs under this adapter.
-        #[arg(long, value_name = "dynamic|restart")]
+        #[arg(long, value_parser = adapter())]
         adapter: Option<unfold_engine::AdapterKind>,
-        /// Only runs that ended so (completed, turn_limit, restart_limit, loop_detected, error).
-        #[arg(long, value_parser = parse_status)]
+        /// Only runs that ended so.
+        #[arg(long, value_parser = OneOf { all: &unfold_engine::RunStatus::ALL, name: unfold_engine::RunStatus::name })]
         status: Option<unfold_engine::RunStatus>,
         /// At most this many runs.
         #[arg(long, default_value_t = 50)]
@@ -295,11 +298,34 @@ pub enum HistoryAction {
     },
 }
 
-fn parse_status(text: &str) -> Result<unfold_engine::RunStatus, String> {
-    unfold_engine::RunStatus::ALL
-        .into_iter()
-        .find(|status| status.name() == text)
-        .ok_or_else(|| "expected completed, turn_limit, restart_limit, loop_detected or error".to_owned())
+/// One of a closed list of names (an adapter, a status), read as `T` reads it; its help lists the
+/// names from the list itself (`ALL`), so that it names every one there is, however many are
+/// added.
+#[derive(Clone)]
+struct OneOf<T: 'static> {
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+}
+
+/// An adapter's name.
+fn adapter() -> OneOf<unfold_engine::AdapterKind> {
+    OneOf { all: &unfold_engine::AdapterKind::ALL, name: unfold_engine::AdapterKind::name }
+}
+
+impl<T> TypedValueParser for OneOf<T>
+where
+    T: std::str::FromStr<Err = String> + Copy + Send + Sync + 'static,
+{
+    type Value = T;
+
+    fn parse_ref(&self, command: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<T, clap::Error> {
+        let parse: fn(&str) -> Result<T, String> = str::parse;
+        parse.parse_ref(command, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.all.iter().map(|item| PossibleValue::new((self.name)(*item)))))
+    }
 }
 
 /// Where a command writes its runs' trace.

@@ -14,6 +14,7 @@ use unfold_application::sources::{self, SourceAccess};
 use unfold_application::template_exports::ExportRequest;
 use unfold_application::traces::{self, ComparisonClock, TraceContext};
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
+use unfold_documents::error::printable_path;
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::compare::CompareControl;
 use unfold_engine::{AdapterKind, Preview};
@@ -30,7 +31,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
         Command::Export { template, format, scenarios, provider, output } => {
             let request = ExportRequest { format: Some(format), scenarios, provider };
             unfold_application::template_exports::export_template(&template, &request, &output)?;
-            outln!("wrote {}", output.display())?;
+            outln!("wrote {}", printable_path(&output))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Test { suites, junit, shard, trace } => {
@@ -161,7 +162,7 @@ fn compare(
     let scenario = Scenario::load(scenario_path).map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
     // Calls that will fail still run (a scenario may test them), but are said before the report.
     for warning in scenario.warnings_with(&template) {
-        eprintln!("warning: {}: {warning}", scenario_path.display());
+        eprintln!("warning: {}: {warning}", printable_path(scenario_path));
     }
     let documents = ComparedDocuments {
         template: &template,
@@ -201,9 +202,9 @@ fn compare(
     if json {
         write_json(report)?;
     } else {
-        out!("{}", crate::report_table::draw(report))?;
+        out!("{}", crate::report_table::draw(report, crate::output::width()))?;
         if let (Some(folder), Some(count)) = (requests, written) {
-            outln!("\nwrote {count} request bodies to {}", folder.display())?;
+            outln!("\nwrote {count} request bodies to {}", printable_path(folder))?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -224,7 +225,7 @@ fn validate(paths: &[PathBuf]) -> AppResult<ExitCode> {
     let mut code = ExitCode::SUCCESS;
     for path in paths {
         match files::validate_file(path) {
-            Ok(kind) => outln!("{}: ok ({kind})", path.display())?,
+            Ok(kind) => outln!("{}: ok ({kind})", printable_path(path))?,
             Err(error) if !error.problems.is_empty() => {
                 eprintln!("{error}");
                 if code == ExitCode::SUCCESS {

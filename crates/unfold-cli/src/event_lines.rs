@@ -4,16 +4,17 @@
 use unfold_documents::discovery::Tier;
 use unfold_engine::{Event, EventKind};
 
-/// What a source offered a run, in words: "tools from ide (its snapshot): grep, open".
-pub fn discovery_text(source: &str, tier: Tier, tools: &[String], error: Option<&str>) -> String {
+/// What a source offered a run, in words: "tools from ide (its snapshot): grep, open"; `remark`
+/// goes beside where they came from: "tools from ide (its snapshot, reason 1): grep".
+pub fn discovery_text(source: &str, tier: Tier, tools: &[String], remark: Option<&str>) -> String {
     let origin = match tier {
         Tier::Live => "listed live",
         Tier::Snapshot => "its snapshot",
         Tier::None => "none",
     };
+    let remark = remark.map(|remark| format!(", {remark}")).unwrap_or_default();
     let listed = if tools.is_empty() { "no tools".to_owned() } else { tools.join(", ") };
-    let why = error.map(|e| format!(" ({e})")).unwrap_or_default();
-    format!("tools from {source} ({origin}): {listed}{why}")
+    format!("tools from {source} ({origin}{remark}): {listed}")
 }
 
 /// One line for an event a person follows live; `None` for those the summary covers.
@@ -24,7 +25,8 @@ pub fn event_line(event: &Event) -> Option<String> {
             format!("  the {} adapter runs instead: {reason}", adapter.name())
         }
         EventKind::ToolsDiscovered { source, tier, tools, error } => {
-            format!("  {}", discovery_text(source, *tier, tools, error.as_deref()))
+            let why = error.as_ref().map(|e| format!(" ({e})")).unwrap_or_default();
+            format!("  {}{why}", discovery_text(source, *tier, tools, None))
         }
         EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, .. } => {
             format!(

@@ -46,7 +46,7 @@ pub fn execute(
                 write_json(&comparison)?;
             } else {
                 let runs = [history.get(baseline)?.report, history.get(id)?.report];
-                out!("{}", crate::report_table::draw_history_pair(&comparison, runs))?;
+                out!("{}", crate::report_table::draw_history_pair(&comparison, runs, crate::output::width()))?;
             }
         }
     }

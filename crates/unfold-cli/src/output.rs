@@ -1,12 +1,25 @@
 //! The command's output on stdout. A reader that stops early (`unfold render … | head`) closes the
 //! pipe; the command then stops at its next write and ends quietly with success, as ripgrep and
 //! the coreutils do, instead of calling it a bug in Unfold. Any other failure to write (a full
-//! disk behind `>`) is an error that says so.
+//! disk behind `>`) is an error that says so. Tables are fitted to the terminal's width.
 
 use std::io::{ErrorKind, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use unfold_application::{AppError, AppResult, ErrorCode};
+
+/// How wide a table drawn on stdout may be when stdout is not a terminal (a file, a pipe, a CI
+/// log): what a reader's window or an editor shows without wrapping.
+const WIDTH_OFF_TERMINAL: usize = 100;
+
+/// How wide a table drawn on stdout may be: the terminal's width when stdout is one, else
+/// [`WIDTH_OFF_TERMINAL`].
+pub fn width() -> usize {
+    match terminal_size::terminal_size_of(std::io::stdout()) {
+        Some((terminal_size::Width(columns), _)) if columns > 0 => usize::from(columns),
+        _ => WIDTH_OFF_TERMINAL,
+    }
+}
 
 /// Set once a write found the reader gone; every later write fails at once.
 static READER_GONE: AtomicBool = AtomicBool::new(false);

@@ -1,8 +1,14 @@
 //! The human form of a comparison report: the runs' counters side by side with their difference,
 //! the all-FULL baseline with what each run saved against it, the first divergence, then the
-//! runs' event logs side by side, one event a line.
+//! runs' event logs side by side, one event a line, and under them the reasons events give for a
+//! fallback, in full.
+//!
+//! Every table fits the width it is given (the terminal's): the columns that do not fit beside
+//! the others go on in a block below, row labels repeated, so no line is wider and no column is
+//! split; a cell wider than a column may be is cut, never a reason.
 
 use std::fmt::Write;
+use std::ops::Range;
 
 use unfold_engine::compare::BaselineReport;
 use unfold_engine::costs::RunCost;
@@ -10,8 +16,12 @@ use unfold_engine::{ComparisonReport, Counters, Event, EventKind, RunReport};
 
 use crate::money::{money, priced_as};
 
-/// Widest an event cell gets before it is cut.
+/// Widest a cell gets before it is cut.
 const MAX_CELL: usize = 60;
+/// The narrowest a column is cut to, however narrow the width: below it nothing reads.
+const MIN_CELL: usize = 16;
+/// The space between two columns.
+const GAP: usize = 2;
 
 type Counter = fn(&Counters) -> u64;
 
@@ -27,14 +37,19 @@ const COUNTERS: [(&str, Counter); 8] = [
     ("completion tokens", |c| c.completion_tokens),
 ];
 
-pub fn draw(report: &ComparisonReport) -> String {
+/// `report` drawn in tables at most `width` columns wide.
+pub fn draw(report: &ComparisonReport, width: usize) -> String {
     let mut out = format!("template {} · scenario {}\n\n", report.template, report.scenario);
-    draw_runs(&mut out, report, &run_names(report));
+    draw_runs(&mut out, report, &run_names(report), width);
     out
 }
 
-/// Two runs of the history side by side, named by their ids.
-pub fn draw_history_pair(comparison: &unfold_stores::run_history::RunComparison, runs: [RunReport; 2]) -> String {
+/// Two runs of the history side by side, named by their ids, in tables at most `width` wide.
+pub fn draw_history_pair(
+    comparison: &unfold_stores::run_history::RunComparison,
+    runs: [RunReport; 2],
+    width: usize,
+) -> String {
     let [baseline, run] = [&comparison.baseline, &comparison.run];
     let mut out = String::new();
     for (label, summary) in [("baseline", baseline), ("run", run)] {
@@ -53,15 +68,15 @@ pub fn draw_history_pair(comparison: &unfold_stores::run_history::RunComparison,
         divergences: vec![comparison.divergence.clone()],
     };
     let names = [format!("run {}", baseline.id), format!("run {}", run.id)];
-    draw_runs(&mut out, &report, &names);
+    draw_runs(&mut out, &report, &names, width);
     out
 }
 
-fn draw_runs(out: &mut String, report: &ComparisonReport, names: &[String]) {
-    counters_side_by_side(out, report, names);
+fn draw_runs(out: &mut String, report: &ComparisonReport, names: &[String], width: usize) {
+    counters_side_by_side(out, report, names, width);
     if let Some(baseline) = &report.baseline {
         out.push('\n');
-        baseline_table(out, baseline, report);
+        baseline_table(out, baseline, report, width);
     }
     if !report.divergences.is_empty() {
         out.push('\n');
@@ -85,13 +100,49 @@ fn draw_runs(out: &mut String, report: &ComparisonReport, names: &[String]) {
     out.push_str("\nevents (attempt: event)\n");
     let header = names.to_vec();
     let longest = report.runs.iter().map(|r| r.events.len()).max().unwrap_or(0);
+    let mut reasons = Reasons::default();
     let events: Vec<(String, Vec<String>)> = (0..longest)
         .map(|seq| {
-            let cells = report.runs.iter().map(|r| r.events.get(seq).map(describe).unwrap_or_default()).collect();
+            let cells = report
+                .runs
+                .iter()
+                .map(|r| r.events.get(seq).map(|event| describe(event, &mut reasons)).unwrap_or_default())
+                .collect();
             (seq.to_string(), cells)
         })
         .collect();
-    table(out, "#", &header, &events);
+    table(out, width, Table { corner: "#", header: &header, rows: &events, parts: &[], side_by_side: 2 });
+    reasons.list(out);
+}
+
+/// The reasons events give for a fallback (an adapter that runs instead of the one asked, a
+/// source's tools that are not the live ones): too long for a cell, and the one thing a cut must
+/// never hide, so a cell says "reason N" and the reason is listed whole below the table, each
+/// text once.
+#[derive(Default)]
+struct Reasons(Vec<String>);
+
+impl Reasons {
+    /// The number of `reason` in the list.
+    fn number(&mut self, reason: &str) -> usize {
+        match self.0.iter().position(|known| known == reason) {
+            Some(at) => at + 1,
+            None => {
+                self.0.push(reason.to_owned());
+                self.0.len()
+            }
+        }
+    }
+
+    fn list(&self, out: &mut String) {
+        if self.0.is_empty() {
+            return;
+        }
+        out.push_str("\nreasons\n");
+        for (i, reason) in self.0.iter().enumerate() {
+            let _ = writeln!(out, "{}. {reason}", i + 1);
+        }
+    }
 }
 
 fn run_names(report: &ComparisonReport) -> Vec<String> {
@@ -100,7 +151,7 @@ fn run_names(report: &ComparisonReport) -> Vec<String> {
 
 /// Status, final answer and counters of every run, then a column for each run after the first
 /// with its difference from the first.
-fn counters_side_by_side(out: &mut String, report: &ComparisonReport, names: &[String]) {
+fn counters_side_by_side(out: &mut String, report: &ComparisonReport, names: &[String], width: usize) {
     let mut header = names.to_vec();
     let pairs: Vec<(&RunReport, &RunReport)> = match report.runs.split_first() {
         Some((first, others)) => others.iter().map(|other| (first, other)).collect(),
@@ -150,7 +201,7 @@ fn counters_side_by_side(out: &mut String, report: &ComparisonReport, names: &[S
             rows.push(("cost as measured".into(), with_delta(column(report, measured), &|_, _| String::new())));
         }
     }
-    table(out, "", &header, &rows);
+    table(out, width, Table { corner: "", header: &header, rows: &rows, parts: &[names.len()], side_by_side: 1 });
     if let Some(cost) = report.runs.iter().find_map(|run| run.cost.as_ref()) {
         let _ = writeln!(out, "{}", priced_as(cost));
     }
@@ -183,7 +234,7 @@ fn cost(run: &RunReport) -> String {
 }
 
 /// The baseline next to every run: what each spent, and the prompt tokens each saved against it.
-fn baseline_table(out: &mut String, baseline: &BaselineReport, report: &ComparisonReport) {
+fn baseline_table(out: &mut String, baseline: &BaselineReport, report: &ComparisonReport, width: usize) {
     let _ = writeln!(
         out,
         "baseline: every section FULL and every tool described in full from the start ({} adapter)",
@@ -208,7 +259,7 @@ fn baseline_table(out: &mut String, baseline: &BaselineReport, report: &Comparis
         rows.push(("cost".to_owned(), cells(&cost)));
         rows.push(("cost with cache".to_owned(), cells(&cost_with_cache)));
     }
-    table(out, "", &header, &rows);
+    table(out, width, Table { corner: "", header: &header, rows: &rows, parts: &[], side_by_side: 1 });
 }
 
 /// The counters the baseline table shows: what disclosure changes the cost of.
@@ -234,42 +285,98 @@ fn column(report: &ComparisonReport, cell: impl Fn(&RunReport) -> String) -> Vec
     report.runs.iter().map(cell).collect()
 }
 
-fn table(out: &mut String, corner: &str, header: &[String], rows: &[(String, Vec<String>)]) {
-    let label_width = rows.iter().map(|(l, _)| l.chars().count()).chain([corner.len()]).max().unwrap_or(0);
+/// A table: its corner, its header, and its rows (a label and a cell per column).
+struct Table<'a> {
+    corner: &'a str,
+    header: &'a [String],
+    rows: &'a [(String, Vec<String>)],
+    /// Where a part of the columns starts besides the first (the runs' differences after the
+    /// runs): a block of columns only spans parts that fit in it whole.
+    parts: &'a [usize],
+    /// How many columns a block shows at least, their cells cut to fit (the runs' events, two
+    /// side by side); 1 for tables whose cells are better whole.
+    side_by_side: usize,
+}
+
+/// Draws `table`, each column as wide as its widest cell, at most [`MAX_CELL`] and what `width`
+/// leaves beside the labels. Columns that do not fit beside the others in `width` go on in a
+/// block below, the labels repeated (and a block's last rows left out when it has nothing in
+/// them).
+fn table(out: &mut String, width: usize, table: Table<'_>) {
+    let Table { corner, header, rows, parts, side_by_side } = table;
+    let label_width = rows.iter().map(|(l, _)| l.chars().count()).chain([corner.chars().count()]).max().unwrap_or(0);
+    let side_by_side = side_by_side.clamp(1, header.len().max(1));
+    let room = (width.saturating_sub(label_width) / side_by_side).saturating_sub(GAP).clamp(MIN_CELL, MAX_CELL);
     let widths: Vec<usize> = (0..header.len())
         .map(|i| {
-            let cells = rows.iter().map(|(_, cells)| cells[i].chars().count().min(MAX_CELL));
-            cells.chain([header[i].len()]).max().unwrap_or(0)
+            let cells = rows.iter().map(|(_, cells)| cells[i].chars().count());
+            cells.chain([header[i].chars().count()]).max().unwrap_or(0).min(room)
         })
         .collect();
-    let mut line = |label: &str, cells: &[String]| {
-        let mut text = format!("{label:<label_width$}");
-        for (cell, width) in cells.iter().zip(&widths) {
-            let _ = write!(text, "  {:<width$}", cut(cell), width = *width);
+    for (n, block) in blocks(&widths, width.saturating_sub(label_width), parts).into_iter().enumerate() {
+        if n > 0 {
+            out.push('\n');
         }
-        out.push_str(text.trim_end());
-        out.push('\n');
-    };
-    line(corner, header);
-    for (label, cells) in rows {
-        line(label, cells);
+        let mut line = |label: &str, cells: &[String]| {
+            let mut text = format!("{label:<label_width$}");
+            for (cell, width) in cells[block.clone()].iter().zip(&widths[block.clone()]) {
+                let _ = write!(text, "{:GAP$}{:<width$}", "", cut(cell, *width), width = *width);
+            }
+            out.push_str(text.trim_end());
+            out.push('\n');
+        };
+        line(corner, header);
+        let filled = rows.iter().rposition(|(_, cells)| cells[block.clone()].iter().any(|c| !c.is_empty()));
+        for (label, cells) in &rows[..filled.map_or(0, |last| last + 1)] {
+            line(label, cells);
+        }
     }
 }
 
-fn cut(text: &str) -> String {
-    match text.char_indices().nth(MAX_CELL - 1) {
-        Some((at, _)) if text.chars().count() > MAX_CELL => format!("{}…", &text[..at]),
+/// The columns of each block, each block fitting in `room` (the width beside the labels) when a
+/// column alone does: a part (see [`Table::parts`]) joins the block before it only when it fits
+/// there whole, and a part that fits in no block is shared among as few blocks as it needs, as
+/// evenly as they fit (two and two rather than three and one).
+fn blocks(widths: &[usize], room: usize, parts: &[usize]) -> Vec<Range<usize>> {
+    let needs = |columns: Range<usize>| widths[columns].iter().map(|w| GAP + w).sum::<usize>();
+    let starts = std::iter::once(0).chain(parts.iter().copied().filter(|&at| 0 < at && at < widths.len()));
+    let ends = starts.clone().skip(1).chain([widths.len()]);
+    let mut blocks: Vec<Range<usize>> = Vec::new();
+    for part in starts.zip(ends).map(|(start, end)| start..end) {
+        match blocks.last_mut() {
+            Some(last) if needs(last.clone()) + needs(part.clone()) <= room => last.end = part.end,
+            _ => {
+                let count = part.len();
+                let fitting = (1..=count).map(|blocks| count.div_ceil(blocks)).find_map(|size| {
+                    let chunks: Vec<Range<usize>> =
+                        part.clone().step_by(size).map(|start| start..(start + size).min(part.end)).collect();
+                    chunks.iter().all(|chunk| chunk.len() == 1 || needs(chunk.clone()) <= room).then_some(chunks)
+                });
+                blocks.extend(fitting.unwrap_or_default());
+            }
+        }
+    }
+    blocks
+}
+
+/// `text` in at most `width` characters: cut with "…" when longer.
+fn cut(text: &str, width: usize) -> String {
+    match text.char_indices().nth(width.saturating_sub(1)) {
+        Some((at, _)) if text.chars().count() > width => format!("{}…", &text[..at]),
         _ => text.to_owned(),
     }
 }
 
-/// One line for an event.
-fn describe(event: &Event) -> String {
+/// One line for an event; the reason of a fallback goes to `reasons`, and the line names it.
+fn describe(event: &Event, reasons: &mut Reasons) -> String {
     let what = match &event.kind {
         EventKind::RunStarted { adapter, .. } => format!("run started ({})", adapter.name()),
-        EventKind::AdapterSubstituted { adapter, reason, .. } => format!("runs as {} ({reason})", adapter.name()),
+        EventKind::AdapterSubstituted { adapter, reason, .. } => {
+            format!("runs as {} (reason {})", adapter.name(), reasons.number(reason))
+        }
         EventKind::ToolsDiscovered { source, tier, tools, error } => {
-            crate::event_lines::discovery_text(source, *tier, tools, error.as_deref())
+            let reason = error.as_ref().map(|error| format!("reason {}", reasons.number(error)));
+            crate::event_lines::discovery_text(source, *tier, tools, reason.as_deref())
         }
         EventKind::ModelCall { call_index, tools_offered, prompt_tokens, .. } => {
             format!("model call {call_index} ({} tools, {prompt_tokens} tokens)", tools_offered.len())

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use unfold_application::sources::{self, SourceAccess, SourceTool, SourceToolFilter};
 use unfold_application::AppResult;
 use unfold_documents::discovery::{Discovery, Tier};
+use unfold_documents::error::{printable, printable_path};
 use unfold_documents::tool::ToolKind;
 use unfold_documents::{Error, Template};
 use unfold_engine::{EventKind, RunReport};
@@ -79,7 +80,7 @@ pub fn warn_about_runs<'r>(
 }
 
 fn warn(template: &Path, source: &str, tier: Tier, error: &str) {
-    eprintln!("warning: {}: source '{source}' ({}): {error}", template.display(), tier_word(tier));
+    eprintln!("warning: {}: source '{source}' ({}): {}", printable_path(template), tier_word(tier), printable(error));
 }
 
 fn tier_word(tier: Tier) -> &'static str {

@@ -48,7 +48,7 @@ pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
             eprint!("\r{done}/{} cases run", cases.len());
             let _ = std::io::stderr().flush();
         }
-    });
+    })?;
     if progress {
         eprint!("\r\x1b[2K");
     }

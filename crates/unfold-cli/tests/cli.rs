@@ -241,6 +241,25 @@ fn a_users_prices_file_overrides_the_shipped_prices_and_a_bad_one_is_located() {
         stderr.contains(&format!("{}", file.display())) && stderr.contains("/models/claude-sonnet-4-5/input"),
         "{stderr}"
     );
+    // A suite with a priced case reads the prices before any case runs: bad input, exit 2.
+    let suite =
+        unfold().args(["test", "examples/regressions.suite.json"]).env("UNFOLD_PRICES", &file).output().unwrap();
+    let stderr = String::from_utf8_lossy(&suite.stderr);
+    assert_eq!(suite.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with(&format!("error: {}: /models/claude-sonnet-4-5/input: ", file.display())), "{stderr}");
+    assert!(suite.stdout.is_empty(), "no case ran");
+
+    // A file the variable names that is not there is an error, never the shipped prices.
+    let typo = dir.path().join("prcies.json");
+    let expected = format!(
+        "error: {}: cannot read: No such file or directory (os error 2) (the prices file $UNFOLD_PRICES names)\n",
+        typo.display()
+    );
+    for args in [&args[..], &["test", "examples/regressions.suite.json"]] {
+        let outcome = unfold().args(args).env("UNFOLD_PRICES", &typo).output().unwrap();
+        assert_eq!(outcome.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&outcome.stderr), expected, "{args:?}");
+    }
 }
 
 /// The shared example scenarios: the baseline, the savings and the first divergence, as the
@@ -945,6 +964,14 @@ fn bad_files_are_one_line_errors_never_panics() {
         (write("deep.json", deep.as_bytes()), "JSON nested deeper than 200 levels"),
         (repo("examples/style-only.scenario.json"), "this is a 'unfold.scenario' document; expected 'unfold.template'"),
         (write("array.json", b"[1, 2]"), "expected a JSON object"),
+        (
+            write(
+                "twice.json",
+                br#"{"schema_version": 1, "kind": "unfold.template", "key": "t",
+                     "sources": [{"name": "docs", "mcp": {"command": ["docs-server"], "command": ["sh"]}}]}"#,
+            ),
+            "/sources/0/mcp/command: \"command\" is given twice in this object; JSON keys must be unique",
+        ),
     ];
     for (path, expected) in &cases {
         let file = path.to_str().unwrap();
@@ -958,6 +985,89 @@ fn bad_files_are_one_line_errors_never_panics() {
         assert!(matches!(validated.code, 1 | 2), "{file}: {}", validated.stderr);
         assert!(validated.stderr.contains(expected) && !validated.stderr.contains("panicked"), "{}", validated.stderr);
     }
+}
+
+/// A FIFO, a device or a socket given as any input is refused at once, never read: opening a
+/// FIFO waits for a writer, and a device may never end. (The bound only stops a test that would
+/// otherwise wait forever; nothing here is close to it.)
+#[test]
+fn an_input_that_is_not_a_regular_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let socket = dir.path().join("socket.json");
+    let _listening = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let suite = dir.path().join("fifo.suite.json");
+    let case = serde_json::json!({ "name": "a", "template": repo(EXAMPLE), "scenario": "pipe.json" });
+    let document = serde_json::json!({ "schema_version": 1, "kind": "unfold.suite", "name": "s", "cases": [case] });
+    std::fs::write(&suite, document.to_string()).unwrap();
+    let bounded = |args: &[&str]| {
+        let output = unfold().args(args).timeout(std::time::Duration::from_secs(120)).output().unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (fifo, socket, suite) = (fifo.to_str().unwrap(), socket.to_str().unwrap(), suite.to_str().unwrap());
+    for (args, expected) in [
+        (
+            vec!["render", fifo],
+            format!("error: {fifo}: cannot read: this is a FIFO (named pipe), not a regular file\n"),
+        ),
+        (vec!["render", "/dev/zero"], "error: /dev/zero: cannot read: this is a device, not a regular file\n".into()),
+        (vec!["render", socket], format!("error: {socket}: cannot read: this is a socket, not a regular file\n")),
+        (
+            vec!["compare", EXAMPLE, fifo],
+            format!("error: {fifo}: cannot read: this is a FIFO (named pipe), not a regular file\n"),
+        ),
+        (
+            vec!["test", suite],
+            format!(
+                "error: {suite}: /cases/0/scenario: cannot read 'pipe.json' ({fifo}): this is a FIFO (named pipe), \
+                 not a regular file\n"
+            ),
+        ),
+        (
+            vec!["test", "examples/regressions.suite.json", "--junit", fifo],
+            format!("error: {fifo}: --junit: this is a FIFO (named pipe), not a regular file: give a file\n"),
+        ),
+    ] {
+        assert_eq!(bounded(&args), (Some(2), expected), "{args:?}");
+    }
+    let (code, stderr) = bounded(&["validate", fifo, "/dev/zero"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+}
+
+/// What a path or a key holds is printed so that it cannot forge or clear a line of stderr: a
+/// newline, a carriage return or an escape sequence in it is escaped; an ordinary path prints as
+/// it is.
+#[test]
+fn control_characters_in_a_path_or_a_key_cannot_forge_an_error_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("ok\nerror: everything is fine\r\u{1b}[2K");
+    std::fs::create_dir(&folder).unwrap();
+    let twice = folder.join("t.unfold.json");
+    let text = r#"{"schema_version": 1, "kind": "unfold.template", "key": "t", "x-a": {"b\nerror: c": 1, "b\u000aerror: c": 2}}"#;
+    std::fs::write(&twice, text).unwrap();
+    let shown = format!("{}/ok\\nerror: everything is fine\\r\\u{{1b}}[2K", dir.path().display());
+    for args in [vec!["render", twice.to_str().unwrap()], vec!["validate", twice.to_str().unwrap()]] {
+        let outcome = run(&args);
+        let prefix = if args[0] == "validate" { "" } else { "error: " };
+        assert_eq!(
+            outcome.stderr,
+            format!(
+                "{prefix}{shown}/t.unfold.json: /x-a/b\\nerror: c: \"b\\nerror: c\" is given twice in this object; \
+                 JSON keys must be unique\n"
+            ),
+            "{args:?}"
+        );
+    }
+    let missing = folder.join("gone.unfold.json");
+    let outcome = run(&["render", missing.to_str().unwrap()]);
+    assert_eq!(
+        outcome.stderr,
+        format!("error: {shown}/gone.unfold.json: cannot read: No such file or directory (os error 2)\n")
+    );
+    let plain = run(&["render", "examples/no such – file.unfold.json"]);
+    assert!(plain.stderr.starts_with("error: examples/no such – file.unfold.json: cannot read"), "{}", plain.stderr);
 }
 
 #[test]
@@ -979,6 +1089,21 @@ fn bad_arguments_exit_2_with_usage() {
     let outcome = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--adapters", "sideways"]);
     assert_eq!(outcome.code, 2);
     assert!(outcome.stderr.contains("unknown adapter 'sideways'"), "{}", outcome.stderr);
+}
+
+/// Every option that takes an adapter lists all of them in its help, from the adapters' own list.
+#[test]
+fn the_help_of_every_adapter_option_names_every_adapter() {
+    let names: Vec<&str> = unfold_engine::AdapterKind::ALL.iter().map(|kind| kind.name()).collect();
+    let listed = format!("[possible values: {}]", names.join(", "));
+    for (command, option) in
+        [("compare", "--adapters <ADAPTERS>"), ("run", "--adapter <ADAPTER>"), ("history", "--adapter <ADAPTER>")]
+    {
+        let help = run(&[command, "--help"]).stdout;
+        let at = help.find(option).unwrap_or_else(|| panic!("{command} has {option}: {help}"));
+        let entry = help[at..].split("\n      -").next().unwrap_or_default();
+        assert!(entry.contains(&listed), "unfold {command} {option}: {entry}");
+    }
 }
 
 #[test]
@@ -1154,6 +1279,34 @@ fn the_example_plugin_changes_its_tools_mid_comparison_through_a_real_relay() {
     assert!(of(&lanes[0], "restart").is_empty() && of(&lanes[1], "tools_injected").is_empty());
 }
 
+/// The reason a run's tools are not what was asked (a source's snapshot, a tool left out) is
+/// never cut: its cell names it, and it is listed whole under the events.
+#[test]
+fn compare_lists_the_reasons_of_fallbacks_whole_under_the_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = example_with_sources(
+        dir.path(),
+        "remote.unfold.json",
+        serde_json::json!([{
+            "name": "ide", "section": "context", "mcp": { "url": "https://tools.example.com/mcp" },
+            "snapshot": [
+                { "name": "grep", "description": "Search the workspace.", "parameters": { "type": "object" } },
+                { "name": "search", "description": "Shadowed.", "parameters": { "type": "object" } }
+            ]
+        }]),
+    );
+    let args = ["compare", template.to_str().unwrap(), "examples/lookup-first.scenario.json", "--allow-sources"];
+    let out = run(&[&args[..], &["--adapters", "dynamic,restart,allowed_tools,deferred"]].concat());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.matches("1: tools from ide (its snapshot, reason 1): gr").count(), 4, "{}", out.stdout);
+    let reasons = out.stdout.split("\nreasons\n").nth(1).unwrap_or_default();
+    assert_eq!(
+        reasons,
+        "1. https://tools.example.com/mcp is not on this machine: allow source 'ide' by name to reach it; \
+         left out 'search': the template already has a tool of that name\n"
+    );
+}
+
 /// All four adapters: a column each, a difference column for each against the first, and a
 /// divergence line for each against the first.
 #[test]
@@ -1166,20 +1319,26 @@ fn compare_takes_any_set_of_adapters_and_sets_each_against_the_first() {
         "dynamic,restart,allowed_tools,deferred",
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let header = out.stdout.lines().nth(2).unwrap();
-    let columns: Vec<&str> = header.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    // Off a terminal the tables fit 100 columns: the runs two and two, then their differences,
+    // each block with its row labels.
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let headers: Vec<Vec<&str>> = lines
+        .windows(2)
+        .take_while(|pair| !pair[0].starts_with("baseline:"))
+        .filter(|pair| pair[1].starts_with("status"))
+        .map(|pair| pair[0].split("  ").map(str::trim).filter(|c| !c.is_empty()).collect())
+        .collect();
     assert_eq!(
-        columns,
+        headers,
         [
-            "dynamic",
-            "restart",
-            "allowed_tools",
-            "deferred",
-            "restart - dynamic",
-            "allowed_tools - dynamic",
-            "deferred - dynamic"
+            vec!["dynamic", "restart"],
+            vec!["allowed_tools", "deferred"],
+            vec!["restart - dynamic", "allowed_tools - dynamic", "deferred - dynamic"]
         ]
     );
+    let wide: Vec<&&str> =
+        lines.iter().filter(|l| l.chars().count() > 100 && !l.starts_with("first divergence")).collect();
+    assert!(wide.is_empty(), "{wide:#?}");
     let divergences: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("first divergence")).collect();
     assert_eq!(divergences.len(), 3, "{}", out.stdout);
     assert!(
@@ -1334,15 +1493,27 @@ fn test_refuses_a_bad_suite_naming_each_file_and_place() {
         out.stderr
     );
     assert!(out.stdout.is_empty() && !junit.exists(), "nothing ran: {}", out.stdout);
-    // A suite that parses, with a case whose scenario file is missing: named with its path.
+    // A suite that parses, with cases whose files are missing: each named at its place in the
+    // suite, as written and as found from the suite's folder.
     let fixed = serde_json::json!({
         "schema_version": 1, "kind": "unfold.suite", "name": "missing",
-        "cases": [{ "name": "a", "template": repo(EXAMPLE), "scenario": "missing.scenario.json" }]
+        "cases": [{ "name": "a", "template": repo(EXAMPLE), "scenario": "missing.scenario.json" },
+                  { "name": "b", "template": "gone.unfold.json", "scenario": "missing.scenario.json" }]
     });
     std::fs::write(&suite, fixed.to_string()).unwrap();
     let out = run(&["test", suite.to_str().unwrap()]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains(&folder.path().join("missing.scenario.json").display().to_string()), "{}", out.stderr);
+    let missing = |pointer: &str, name: &str| {
+        format!(
+            "error: {}: {pointer}: cannot read '{name}' ({}): No such file or directory (os error 2)\n",
+            suite.display(),
+            folder.path().join(name).display()
+        )
+    };
+    assert_eq!(
+        out.stderr,
+        missing("/cases/0/scenario", "missing.scenario.json") + &missing("/cases/1/template", "gone.unfold.json")
+    );
     let shard = run(&["test", suite.to_str().unwrap(), "--shard", "3/2"]);
     assert_eq!(shard.code, 2);
     assert!(shard.stderr.contains("'3/2' is not a shard"), "{}", shard.stderr);
@@ -1389,6 +1560,54 @@ fn validate_checks_suites() {
         bad.stderr.contains(&format!("{}: /cases/0/expect/dynamic/model_calls: min is more than max", suite.display())),
         "{}",
         bad.stderr
+    );
+}
+
+/// `unfold validate` checks every kind of file Unfold reads, by the `kind` it declares: profiles,
+/// prices and cassettes too, each problem at its place.
+#[test]
+fn validate_checks_every_kind_of_file() {
+    let folder = tempfile::tempdir().unwrap();
+    let write = |name: &str, document: serde_json::Value| {
+        let path = folder.path().join(name);
+        std::fs::write(&path, document.to_string()).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let profiles = write(
+        "team-profiles.json",
+        serde_json::json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [
+            { "name": "local", "kind": "openai", "base_url": "http://127.0.0.1:8080/v1", "model": "m" }] }),
+    );
+    let prices = "crates/unfold-documents/data/default.prices.json";
+    let bad_prices = write(
+        "bad.json",
+        serde_json::json!({ "schema_version": 1, "kind": "unfold.prices", "taken": "2026-11-01",
+                            "models": { "m": { "input": -1, "output": 1 } } }),
+    );
+    let cassette = write(
+        "run.cassette.json",
+        serde_json::json!({ "schema_version": 1, "kind": "unfold.cassette", "template": "t", "adapter": "dynamic",
+            "user": "u", "limits": { "max_model_calls": 3, "max_restarts": 1 },
+            "provider": { "name": "p", "kind": "openai", "model": "m", "stream": true },
+            "calls": [{ "request": {}, "framing": "smoke", "response": "" }] }),
+    );
+    let foreign = write("other.json", serde_json::json!({ "schema_version": 1, "kind": "unfold.report" }));
+    let outcome = run(&["validate", &profiles, prices, &bad_prices, &cassette, &foreign]);
+    assert_eq!(outcome.code, 1, "{}", outcome.stderr);
+    assert_eq!(
+        outcome.stdout,
+        format!("{profiles}: ok (unfold.providers)\n{prices}: ok (unfold.prices)\n"),
+        "{}",
+        outcome.stderr
+    );
+    assert_eq!(
+        outcome.stderr,
+        format!(
+            "{bad_prices}: /models/m/input: a price is a number of at least 0\n\
+             {cassette}: /calls/0/framing: unknown variant `smoke`, expected `stream` or `whole`\n\
+             {foreign}: /kind: 'unfold.report' is not a kind of file Unfold reads (unfold.template, unfold.scenario, \
+             unfold.suite, unfold.providers, unfold.prices, unfold.cassette)\n"
+        )
     );
 }
 
@@ -1476,7 +1695,11 @@ fn an_otel_file_in_a_missing_folder_is_refused_before_running() {
     }
     let a_folder =
         run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--otel", folder.path().to_str().unwrap()]);
-    assert!(a_folder.stderr.contains("--otel: this is a folder: give a file"), "{}", a_folder.stderr);
+    assert!(
+        a_folder.stderr.contains("--otel: this is a folder, not a regular file: give a file"),
+        "{}",
+        a_folder.stderr
+    );
 
     // A pipe (as a device would be), named or behind a link, is refused and left as it was.
     let pipe = folder.path().join("pipe");
@@ -1484,8 +1707,8 @@ fn an_otel_file_in_a_missing_folder_is_refused_before_running() {
     let link = folder.path().join("trace.jsonl");
     std::os::unix::fs::symlink(&pipe, &link).unwrap();
     for (file, problem) in [
-        (&pipe, "this is not a regular file (a device, a pipe or a socket): give a file".to_owned()),
-        (&link, format!("it names {}, not a regular file", pipe.display())),
+        (&pipe, "this is a FIFO (named pipe), not a regular file: give a file".to_owned()),
+        (&link, format!("it names {}, a FIFO (named pipe), not a regular file", pipe.display())),
     ] {
         let out = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--otel", file.to_str().unwrap()]);
         assert_eq!(out.code, 2, "{}", out.stderr);

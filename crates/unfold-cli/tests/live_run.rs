@@ -406,6 +406,8 @@ fn a_recorded_live_run_replays_offline_and_becomes_a_scenario_for_both_adapters(
     assert!(!text.contains(CANARY), "the cassette holds no key");
     assert!(!text.contains(&format!("127.0.0.1:{}", server.port)), "nor the base URL");
     drop(server);
+    let validated = unfold(&["validate", path(&cassette)], &[]);
+    assert_eq!(validated.stdout, format!("{}: ok (unfold.cassette)\n", cassette.display()), "{}", validated.stderr);
 
     // The server is gone: the replay answers from the cassette alone.
     let replayed = unfold(&["replay", EXAMPLE, path(&cassette), "--json"], &[]);

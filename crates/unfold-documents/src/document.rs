@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::{Error, Location, Problem, Problems, Result};
+use crate::error::{pointer_segment, Error, Location, Problem, Problems, Result};
 use crate::save_target::{folder_of, NewFile, SaveTarget};
 use crate::schema::DocumentSchema;
 
@@ -71,10 +71,11 @@ pub fn declared_kind(bytes: &[u8]) -> Result<Option<String>> {
     Ok(kind.and_then(|kind| kind.as_str().map(str::to_owned)))
 }
 
-/// Reads a file's bytes, refusing one larger than [`MAX_DOCUMENT_BYTES`] before reading it.
+/// Reads a file's bytes, refusing one larger than [`MAX_DOCUMENT_BYTES`] before reading it, and
+/// anything but a regular file ([`open_regular_file`]).
 pub fn read_document_bytes(path: &Path) -> Result<Vec<u8>> {
     let io_error = |source| Error::Io { path: path.display().to_string(), action: "cannot read", source };
-    let file = std::fs::File::open(path).map_err(io_error)?;
+    let file = open_regular_file(path).map_err(io_error)?;
     let size = file.metadata().map_err(io_error)?.len();
     check_size(size).map_err(|e| e.in_file(path))?;
     let mut bytes = Vec::with_capacity(size as usize);
@@ -82,6 +83,31 @@ pub fn read_document_bytes(path: &Path) -> Result<Vec<u8>> {
     std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_DOCUMENT_BYTES + 1), &mut bytes).map_err(io_error)?;
     check_size(bytes.len() as u64).map_err(|e| e.in_file(path))?;
     Ok(bytes)
+}
+
+/// Opens `path` to read it if it is a regular file (links followed). Anything else is refused at
+/// once, before it is opened: opening a FIFO waits for a writer that may never come, a device such
+/// as `/dev/zero` never ends, and a folder or a socket holds no document. On Unix the file is
+/// opened without waiting (`O_NONBLOCK`) and checked again once open, so a FIFO put in its place
+/// meanwhile cannot block either.
+pub fn open_regular_file(path: &Path) -> std::io::Result<std::fs::File> {
+    check_regular_file(&std::fs::metadata(path)?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    check_regular_file(&file.metadata()?)?;
+    Ok(file)
+}
+
+/// An error saying what `metadata` is ("this is a FIFO (named pipe), not a regular file"), unless
+/// it is a regular file's.
+pub fn check_regular_file(metadata: &std::fs::Metadata) -> std::io::Result<()> {
+    match crate::save_target::not_a_regular_file(metadata.file_type()) {
+        None => Ok(()),
+        Some(what) => Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("this is {what}"))),
+    }
 }
 
 fn check_size(size: u64) -> Result<()> {
@@ -108,6 +134,8 @@ pub fn parse_versioned<T: DeserializeOwned>(
     let mut problems = schema.problems(&value);
     // Unknown fields and bad values often still convert: then the checks a schema cannot express
     // run too, so one pass reports every problem the user has to fix.
+    // Not `from_tree`: the schema already placed every problem, and tracking where the read is
+    // costs a large template a few milliseconds.
     let document = match serde_json::from_value::<T>(value) {
         Ok(document) => document,
         Err(_) if !problems.is_empty() => return Err(Error::invalid(problems)),
@@ -146,7 +174,9 @@ pub fn parse_versioned_typed_first<'s, T: DeserializeOwned>(
 }
 
 /// `bytes` read straight into `T` within the size limit, or `None` for anything [`parse_json`] or
-/// serde would refuse. The depth is bounded by serde_json's own recursion limit (128 levels, below
+/// serde would refuse. A key given twice is among them only if `T` refuses it: derived structs do
+/// for their known fields, and a template's types read their maps and free JSON values through
+/// `unique_keys` (a type read here that did not would let the last of two keys win). The depth is bounded by serde_json's own recursion limit (128 levels, below
 /// [`MAX_JSON_DEPTH`]) rather than by a scan first: a text that nests deeper comes back `None`,
 /// and the caller's way through [`parse_json`] reads it. The scan took a tenth of loading a large
 /// template.
@@ -159,7 +189,8 @@ fn parse_typed<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
     Some(document)
 }
 
-/// Parses JSON text with the size and depth limits; a UTF-8 byte order mark is ignored.
+/// Parses JSON text with the size and depth limits; a UTF-8 byte order mark is ignored, and a key
+/// given twice in one object is refused at its pointer.
 pub fn parse_json(bytes: &[u8]) -> Result<Value> {
     check_size(bytes.len() as u64)?;
     let bytes = bytes.strip_prefix(BYTE_ORDER_MARK).unwrap_or(bytes);
@@ -169,7 +200,11 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value> {
     check_depth(bytes)?;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     deserializer.disable_recursion_limit();
-    let value = Value::deserialize(&mut deserializer).and_then(|v| deserializer.end().map(|()| v));
+    let value = match crate::unique_keys::tree(&mut deserializer) {
+        Ok(value) => deserializer.end().map(|()| value),
+        Err((_, Some(duplicate))) => return Err(Error::from(duplicate)),
+        Err((e, None)) => Err(e),
+    };
     value.map_err(|e| {
         let message = e.to_string();
         // serde_json appends " at line L column C"; the location is reported on its own.
@@ -187,6 +222,25 @@ pub fn parse_json(bytes: &[u8]) -> Result<Value> {
             origin: None,
             list: vec![Problem { location: Location::Text { line: e.line(), column: e.column() }, message }],
         })
+    })
+}
+
+/// `value` read into `T`; a value `T` refuses is a problem at its JSON pointer (a missing field at
+/// the object's), for the files whose types are their only schema (cassettes). Tracking where the
+/// read is has a cost: files with a schema are read with `serde_json::from_value`.
+pub fn from_tree<T: DeserializeOwned>(value: Value) -> Result<T> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let pointer: String = e
+            .path()
+            .iter()
+            .filter_map(|segment| match segment {
+                serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
+                serde_path_to_error::Segment::Map { key } => Some(format!("/{}", pointer_segment(key))),
+                serde_path_to_error::Segment::Enum { variant } => Some(format!("/{}", pointer_segment(variant))),
+                serde_path_to_error::Segment::Unknown => None,
+            })
+            .collect();
+        Error::problem(pointer, e.into_inner().to_string())
     })
 }
 

@@ -2,7 +2,12 @@
 //!
 //! Every error a user can cause names the place (a JSON pointer, or a line and column when the text
 //! is not JSON yet) and, once the caller knows it, the file.
+//!
+//! An error is printed a line per problem, so what it quotes of the user's (a path, a key, a
+//! value) is printed with its control characters escaped ([`printable`]): a newline in a file's
+//! name cannot forge an `error:` line, nor an escape sequence clear one.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 
@@ -28,10 +33,40 @@ pub enum Location {
     },
 }
 
+/// `text` as it can be printed on one line of a terminal or a log: unchanged unless it holds a
+/// control character (a newline, a carriage return, an escape) or a character that moves or
+/// reverses what follows it (a line separator, a bidirectional override); then those are
+/// escaped as Rust escapes them (`\n`, `\u{1b}`, `\u{202e}`), and backslashes too (`\\`), so
+/// the escaped text reads back unambiguously.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    fn moves_the_line(c: char) -> bool {
+        c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{061c}' | '\u{200e}' | '\u{200f}')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    }
+    if !text.chars().any(moves_the_line) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' => escaped.push_str("\\\\"),
+            c if moves_the_line(c) => escaped.extend(c.escape_debug()),
+            c => escaped.push(c),
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+/// [`printable`] of a path as it is displayed.
+pub fn printable_path(path: &Path) -> String {
+    printable(&path.display().to_string()).into_owned()
+}
+
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Location::Pointer(p) | Location::Argument(p) => f.write_str(p),
+            Location::Pointer(p) | Location::Argument(p) => f.write_str(&printable(p)),
             Location::Text { line, column } => write!(f, "line {line}, column {column}"),
         }
     }
@@ -63,8 +98,8 @@ impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.location {
             // A problem with the whole document needs no place.
-            Location::Pointer(p) if p.is_empty() => f.write_str(&self.message),
-            location => write!(f, "{location}: {}", self.message),
+            Location::Pointer(p) if p.is_empty() => f.write_str(&printable(&self.message)),
+            location => write!(f, "{location}: {}", printable(&self.message)),
         }
     }
 }
@@ -85,7 +120,7 @@ impl fmt::Display for Problems {
                 f.write_str("\n")?;
             }
             if let Some(origin) = &self.origin {
-                write!(f, "{origin}: ")?;
+                write!(f, "{}: ", printable(origin))?;
             }
             write!(f, "{problem}")?;
         }
@@ -97,7 +132,7 @@ impl fmt::Display for Problems {
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be read or written.
-    #[error("{path}: {action}: {source}")]
+    #[error("{}: {action}: {source}", printable(.path))]
     Io {
         /// The file.
         path: String,
@@ -117,7 +152,7 @@ pub enum Error {
         id: u32,
     },
     /// A provider failed to answer.
-    #[error("provider: {0}")]
+    #[error("provider: {}", printable(.0))]
     Provider(String),
     /// The user cancelled the work (a comparison) before it ended.
     #[error("cancelled")]
@@ -168,5 +203,22 @@ impl Error {
 impl From<Problem> for Error {
     fn from(problem: Problem) -> Error {
         Error::invalid(vec![problem])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printable_text_escapes_only_what_moves_the_line() {
+        for ordinary in ["examples/task executor.unfold.json", r"C:\temp\t.json", "l'été \"x\"", "e\u{301}", ""] {
+            assert!(matches!(printable(ordinary), Cow::Borrowed(_)), "{ordinary:?}");
+        }
+        let check = |text: &str, expected: &str| assert_eq!(printable(text), expected, "{text:?}");
+        check("a\nerror: b", r"a\nerror: b");
+        check("a\r\u{1b}[2K\u{7}", r"a\r\u{1b}[2K\u{7}");
+        check("a\u{202e}b\u{2028}c\u{85}", r"a\u{202e}b\u{2028}c\u{85}");
+        check("C:\\new\n", r"C:\\new\n");
     }
 }

@@ -27,6 +27,7 @@ pub mod substitution;
 pub mod suite;
 pub mod template;
 pub mod tool;
+mod unique_keys;
 
 pub use error::{Error, Location, Problem, Problems, Result};
 pub use scenario::Scenario;

@@ -40,10 +40,30 @@ impl AdapterKind {
 impl std::str::FromStr for AdapterKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        AdapterKind::ALL
-            .into_iter()
-            .find(|kind| kind.name() == s)
-            .ok_or_else(|| format!("unknown adapter '{s}' (dynamic, restart, allowed_tools or deferred)"))
+        named(&AdapterKind::ALL, AdapterKind::name, s)
+            .ok_or_else(|| format!("unknown adapter '{s}' ({})", in_words(AdapterKind::ALL.map(AdapterKind::name))))
+    }
+}
+
+impl std::str::FromStr for RunStatus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        named(&RunStatus::ALL, RunStatus::name, s)
+            .ok_or_else(|| format!("unknown status '{s}' ({})", in_words(RunStatus::ALL.map(RunStatus::name))))
+    }
+}
+
+/// The one of `all` whose name is `text`.
+fn named<T: Copy>(all: &[T], name: fn(T) -> &'static str, text: &str) -> Option<T> {
+    all.iter().copied().find(|item| name(*item) == text)
+}
+
+/// Names as a list in words, from the list itself so that it never misses one: "a, b or c".
+fn in_words<const N: usize>(names: [&str; N]) -> String {
+    match names.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, others)) => format!("{} or {last}", others.join(", ")),
+        None => String::new(),
     }
 }
 

@@ -65,7 +65,7 @@ impl SaveTarget {
                 return Ok(SaveTarget { path, existing: Some(metadata) });
             }
             if !kind.is_symlink() {
-                return Err(not_a_file(given, &path, kind.is_dir()));
+                return Err(not_a_file(given, &path, kind));
             }
             // A relative link is relative to the folder the link is in.
             path = folder_of(&path).join(std::fs::read_link(&path)?);
@@ -100,11 +100,34 @@ impl SaveTarget {
 }
 
 /// Why `given`, which names `found`, cannot be saved to.
-fn not_a_file(given: &Path, found: &Path, folder: bool) -> io::Error {
-    let what = if folder { "a folder" } else { "not a regular file (a device, a pipe or a socket)" };
+fn not_a_file(given: &Path, found: &Path, kind: std::fs::FileType) -> io::Error {
+    let what = not_a_regular_file(kind).unwrap_or("not a regular file");
     if given == found {
         io::Error::other(format!("this is {what}: give a file"))
     } else {
         io::Error::other(format!("it names {}, {what}: give a file", found.display()))
     }
+}
+
+/// What a file that is not a regular file is, in words ("a FIFO (named pipe), not a regular
+/// file"); `None` for a regular file. One wording wherever Unfold refuses one, to read or to save.
+pub fn not_a_regular_file(kind: std::fs::FileType) -> Option<&'static str> {
+    if kind.is_file() {
+        return None;
+    }
+    if kind.is_dir() {
+        return Some("a folder, not a regular file");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return Some("a FIFO (named pipe), not a regular file");
+        } else if kind.is_char_device() || kind.is_block_device() {
+            return Some("a device, not a regular file");
+        } else if kind.is_socket() {
+            return Some("a socket, not a regular file");
+        }
+    }
+    Some("a special file, not a regular file")
 }

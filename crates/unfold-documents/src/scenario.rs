@@ -136,8 +136,7 @@ impl Scenario {
     /// Reads a scenario the editor kept (a recovery entry): any JSON of the scenario's shape, with
     /// whatever problems it had while it was being edited; they are listed once it is open.
     pub fn from_json_with_problems(bytes: &[u8]) -> Result<Scenario> {
-        let value = document::parse_json(bytes)?;
-        serde_json::from_value(value).map_err(|e| Error::problem("", e.to_string()))
+        document::from_tree(document::parse_json(bytes)?)
     }
 
     /// Loads and validates a scenario file; errors name the file.

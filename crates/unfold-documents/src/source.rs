@@ -42,7 +42,7 @@ pub struct ToolSource {
     #[schemars(with = "Vec<Tool>")]
     pub snapshot: Option<Vec<Tool>>,
     /// `x-` fields, kept as they are.
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "crate::unique_keys::extensions")]
     #[cfg_attr(feature = "specta", specta(skip))]
     pub extensions: Map<String, Value>,
 }
@@ -69,13 +69,13 @@ pub struct McpServer {
     pub cwd: Option<String>,
     /// Variables the child gets beside `PATH`, `HOME` and `LANG`; a value `${env:NAME}` is taken
     /// from the user's environment when the source starts.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty", deserialize_with = "crate::unique_keys::string_map")]
     pub env: IndexMap<String, String>,
     /// A streamable HTTP endpoint (`http://` or `https://`), instead of `command`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// `x-` fields, kept as they are.
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "crate::unique_keys::extensions")]
     #[cfg_attr(feature = "specta", specta(skip))]
     pub extensions: Map<String, Value>,
 }
@@ -88,7 +88,7 @@ pub struct RelayPlugin {
     /// The plugin's name, as it registers.
     pub plugin: String,
     /// `x-` fields, kept as they are.
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "crate::unique_keys::extensions")]
     #[cfg_attr(feature = "specta", specta(skip))]
     pub extensions: Map<String, Value>,
 }

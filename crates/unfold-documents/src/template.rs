@@ -55,7 +55,7 @@ pub struct Template {
     #[serde(default)]
     pub heading: HeadingStyle,
     /// Default parameter values; a run or a render may override them.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::unique_keys::string_map")]
     #[schemars(extend("propertyNames" = { "pattern": "^[_A-Za-z][_A-Za-z0-9]*$" }))]
     pub params: IndexMap<String, String>,
     /// Tools offered whatever is summarized.
@@ -69,7 +69,7 @@ pub struct Template {
     #[serde(default)]
     pub sections: Vec<Section>,
     /// `x-` fields, kept as they are.
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "crate::unique_keys::extensions")]
     #[cfg_attr(feature = "specta", specta(skip))]
     pub extensions: Map<String, Value>,
 }
@@ -100,7 +100,7 @@ pub struct Section {
     #[serde(default)]
     pub children: Vec<Section>,
     /// `x-` fields, kept as they are.
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "crate::unique_keys::extensions")]
     #[cfg_attr(feature = "specta", specta(skip))]
     pub extensions: Map<String, Value>,
 }

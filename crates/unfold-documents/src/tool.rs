@@ -21,6 +21,7 @@ pub struct Tool {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub brief: Option<String>,
     /// The JSON Schema of the arguments (must itself be a valid schema).
+    #[serde(deserialize_with = "crate::unique_keys::value")]
     #[cfg_attr(feature = "specta", specta(type = crate::json_type::JsonValue))]
     pub parameters: Value,
     /// What the tool does to the world.
@@ -36,7 +37,7 @@ pub struct Tool {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mock: Option<ScriptedResult>,
     /// `x-` fields, kept as they are.
-    #[serde(flatten)]
+    #[serde(flatten, deserialize_with = "crate::unique_keys::extensions")]
     #[cfg_attr(feature = "specta", specta(skip))]
     pub extensions: Map<String, Value>,
 }
@@ -71,7 +72,11 @@ impl ToolKind {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum ScriptedResult {
     /// The tool succeeds with this value.
-    Result(#[cfg_attr(feature = "specta", specta(type = crate::json_type::JsonValue))] Value),
+    Result(
+        #[serde(deserialize_with = "crate::unique_keys::value")]
+        #[cfg_attr(feature = "specta", specta(type = crate::json_type::JsonValue))]
+        Value,
+    ),
     /// The tool fails with this message.
     Error(String),
 }

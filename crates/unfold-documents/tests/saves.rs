@@ -86,11 +86,13 @@ fn a_save_refuses_a_pipe_a_socket_a_folder_and_a_loop_and_leaves_them_as_they_we
 
     let refusal = |name: &str| write_atomically(&dir.path().join(name), "x\n").unwrap_err().to_string();
     let named = |name: &str| dir.path().join(name).display().to_string();
-    let special = "not a regular file (a device, a pipe or a socket): give a file";
-    assert_eq!(refusal("pipe"), format!("{}: cannot save: this is {special}", named("pipe")));
-    assert_eq!(refusal("to-pipe"), format!("{}: cannot save: it names {}, {special}", named("to-pipe"), named("pipe")));
-    assert_eq!(refusal("socket"), format!("{}: cannot save: this is {special}", named("socket")));
-    assert_eq!(refusal("folder"), format!("{}: cannot save: this is a folder: give a file", named("folder")));
+    let pipe_is = "a FIFO (named pipe), not a regular file: give a file";
+    assert_eq!(refusal("pipe"), format!("{}: cannot save: this is {pipe_is}", named("pipe")));
+    assert_eq!(refusal("to-pipe"), format!("{}: cannot save: it names {}, {pipe_is}", named("to-pipe"), named("pipe")));
+    let socket_is = "a socket, not a regular file: give a file";
+    assert_eq!(refusal("socket"), format!("{}: cannot save: this is {socket_is}", named("socket")));
+    let folder_is = "a folder, not a regular file: give a file";
+    assert_eq!(refusal("folder"), format!("{}: cannot save: this is {folder_is}", named("folder")));
     assert!(refusal("loop-a").ends_with("cannot save: more than 40 symbolic links in a row: a loop?"));
 
     assert!(std::fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo(), "the pipe is still a pipe");

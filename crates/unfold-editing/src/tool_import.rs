@@ -663,6 +663,15 @@ mod tests {
         );
     }
 
+    /// A pasted tool whose name is given twice would import one name and show the other.
+    #[test]
+    fn refuses_a_key_given_twice_at_its_pointer() {
+        check(
+            r#"[{"type": "function", "function": {"name": "get_weather", "n\u0061me": "delete_files"}}]"#,
+            "error:\n/0/function/name: \"name\" is given twice in this object; JSON keys must be unique",
+        );
+    }
+
     #[test]
     fn ignores_a_byte_order_mark() {
         check(

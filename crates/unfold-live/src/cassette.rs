@@ -221,8 +221,7 @@ impl Cassette {
     pub fn from_json(bytes: &[u8]) -> Result<Cassette> {
         let value = unfold_documents::document::parse_json(bytes)?;
         unfold_documents::document::check_kind_and_version(&value, CASSETTE_KIND)?;
-        serde_json::from_value(value)
-            .map_err(|e| Error::problem("", format!("does not match the {CASSETTE_KIND} format: {e}")))
+        unfold_documents::document::from_tree(value)
     }
 
     /// The canonical text.
@@ -496,6 +495,35 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// A cassette has no schema: its types are, and a value they refuse is named at its place.
+    #[test]
+    fn a_broken_cassette_names_the_place_of_its_problem() {
+        let check = |calls: &str| {
+            let text = format!(
+                r#"{{"schema_version": 1, "kind": "unfold.cassette", "template": "t", "adapter": "dynamic", "user": "u",
+                    "limits": {{"max_model_calls": 3, "max_restarts": 1}},
+                    "provider": {{"name": "p", "kind": "openai", "model": "m", "stream": true}},
+                    "calls": {calls}}}"#
+            );
+            Cassette::from_json(text.as_bytes()).unwrap_err().to_string()
+        };
+        let call = r#"{"request": {}, "framing": "stream", "response": ""}"#;
+        assert_eq!(
+            check(&format!(r#"[{call}, {{"request": {{}}, "framing": "smoke", "response": ""}}]"#)),
+            "/calls/1/framing: unknown variant `smoke`, expected `stream` or `whole`"
+        );
+        assert_eq!(
+            check(&format!(r#"[{call}, {{"request": {{}}, "framing": "whole"}}]"#)),
+            "/calls/1: missing field `response`"
+        );
+        assert_eq!(
+            check(&format!(
+                r#"[{call}, {{"request": {{"model": "m", "model": "n"}}, "framing": "whole", "response": ""}}]"#
+            )),
+            "/calls/1/request/model: \"model\" is given twice in this object; JSON keys must be unique"
+        );
+    }
 
     #[test]
     fn names_the_first_difference_by_its_json_pointer() {

@@ -10,6 +10,7 @@ use bytes::Bytes;
 use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{json, Value};
+use unfold_documents::error::{Error, Location, Problem};
 use unfold_documents::Tool;
 
 use crate::error::RelayError;
@@ -98,13 +99,23 @@ pub struct PreparedChange {
     pub plugin: Option<PluginDescription>,
 }
 
-/// The body as a JSON object; an empty body is `{}`.
+/// The body as a JSON object; an empty body is `{}`. Read as every document is (a key given twice
+/// in an object is refused at its pointer, as serde_json alone would keep the last: a plugin's
+/// second, hidden `description` must not be the one a model reads).
 pub fn json_object(bytes: &[u8]) -> Result<Value, RelayError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
     }
-    let value: Value =
-        serde_json::from_slice(bytes).map_err(|e| RelayError::Invalid(format!("body: not JSON ({e})")))?;
+    let value = unfold_documents::document::parse_json(bytes).map_err(|error| {
+        let at_a_key = |problems: &[Problem]| {
+            matches!(problems, [Problem { location: Location::Pointer(pointer), .. }] if !pointer.is_empty())
+        };
+        let duplicate = matches!(&error, Error::Invalid(problems) if at_a_key(&problems.list));
+        match duplicate {
+            true => RelayError::Invalid(format!("body{error}")),
+            false => RelayError::Invalid(format!("body: not JSON ({error})")),
+        }
+    })?;
     if !value.is_object() {
         return Err(RelayError::Invalid("body: must be a JSON object".to_owned()));
     }

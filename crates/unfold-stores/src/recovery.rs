@@ -184,7 +184,8 @@ impl RecoveryStore {
 /// Reads one recovery file, or says why it cannot be used.
 fn read_entry(file: &Path) -> std::result::Result<RecoveryEntry, String> {
     let mut bytes = Vec::new();
-    std::fs::File::open(file)
+    // Never a FIFO or a device named like an entry: reading it would hold up the app's start.
+    document::open_regular_file(file)
         .and_then(|f| f.take(MAX_RECOVERY_FILE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read: {e}"))?;
     if bytes.len() as u64 > MAX_RECOVERY_FILE_BYTES {
@@ -205,7 +206,9 @@ fn read_entry(file: &Path) -> std::result::Result<RecoveryEntry, String> {
         Some(other) => return Err(format!("schema_version {other} is not supported; this version reads 1")),
         None => return Err("missing \"schema_version\"".to_owned()),
     }
-    serde_json::from_value(value).map_err(|e| format!("not a valid recovery entry: {e}"))
+    // Read again from the text, not the tree: the tree kept the last of a field given twice, and
+    // the entry's own fields refuse that ("duplicate field").
+    serde_json::from_slice(&bytes).map_err(|e| format!("not a valid recovery entry: {e}"))
 }
 
 /// The file name of the entry of document `id`: `r-` and the id encoded injectively into
@@ -389,6 +392,11 @@ mod tests {
         check(
             br#"{"schema_version": 1, "kind": "unfold.recovery", "id": "x", "path": null, "saved_at_ms": -1, "text": ""}"#,
             "not a valid recovery entry: invalid value: integer `-1`",
+        );
+        check(
+            br#"{"schema_version": 1, "kind": "unfold.recovery", "id": "x", "path": null, "saved_at_ms": 1,
+                "text": "{}", "text": "{\"kind\": \"unfold.template\"}"}"#,
+            "not a valid recovery entry: duplicate field `text`",
         );
         check(
             format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)).as_bytes(),
