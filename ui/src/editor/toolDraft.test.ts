@@ -3,7 +3,7 @@
 // errors located by line and column (agreeing with the browser's parser on what is JSON).
 import { describe, expect, it } from "vitest";
 import type { Tool } from "../platform";
-import { draftOf, jsonSyntaxError, parseJson, sameJson, toolOfDraft } from "./toolDraft";
+import { draftOf, jsonTextError, parseJson, sameJson, toolOfDraft } from "./toolDraft";
 
 const search: Tool = {
   name: "search",
@@ -107,7 +107,20 @@ describe("JSON syntax errors", () => {
     ['{\n  "a": [\n    1,\n  ]\n}', 4, 3, "expected a value"],
   ])("%j fails at %i:%i", (text, line, column, message) => {
     expect(() => JSON.parse(text) as unknown).toThrow();
-    expect(jsonSyntaxError(text)).toEqual({ line, column, message });
+    expect(jsonTextError(text)).toEqual({ line, column, message });
+  });
+
+  it.each([
+    ['{"id": 1, "id": 2}', 1, 11, '"id" is given twice in this object; JSON keys must be unique'],
+    ['{"command": "ls", "comm\\u0061nd": "sh"}', 1, 19, '"command" is given twice in this object; JSON keys must be unique'],
+    ['[{"a": 1}, {"b": {"c": 1, "c": 2}}]', 1, 27, '"c" is given twice in this object; JSON keys must be unique'],
+  ])("%j gives a key twice at %i:%i, which JSON.parse would keep the last of", (text, line, column, message) => {
+    expect(() => JSON.parse(text) as unknown).not.toThrow();
+    expect(jsonTextError(text)).toEqual({ line, column, message });
+  });
+
+  it("tells the same key in different objects apart", () => {
+    expect(jsonTextError('{"a": {"a": {"a": 1}}, "b": [{"a": 1}, {"a": 2}]}')).toBeNull();
   });
 
   it.each([
@@ -119,11 +132,15 @@ describe("JSON syntax errors", () => {
     "[".repeat(10_000) + "]".repeat(10_000),
   ])("finds none in JSON %#", (text) => {
     expect(() => JSON.parse(text) as unknown).not.toThrow();
-    expect(jsonSyntaxError(text)).toBeNull();
+    expect(jsonTextError(text)).toBeNull();
   });
 
   it("parses JSON text or names the place it breaks", () => {
     expect(parseJson('{"type": "object"}', "/parameters")).toEqual({ ok: true, value: { type: "object" } });
+    expect(parseJson('{"type": "object", "type": "string"}', "/parameters")).toEqual({
+      ok: false,
+      problem: { location: "/parameters", message: 'line 1, column 20: "type" is given twice in this object; JSON keys must be unique' },
+    });
     expect(parseJson("{]", "/parameters")).toEqual({
       ok: false,
       problem: { location: "/parameters", message: "line 1, column 2: expected a property name in double quotes" },

@@ -137,35 +137,44 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return keys.length === Object.keys(right).length && keys.every((key) => key in right && sameJson(left[key], right[key]));
 }
 
-/** JSON text parsed, or its syntax problem at `location` with the line and column in its message. */
+/**
+ * JSON text parsed, or its problem at `location` with the line and column in its message: a break
+ * of the JSON grammar, or a key given twice in one object, which `JSON.parse` would take silently
+ * (the last one wins) where the core refuses it, as it refuses it in every file.
+ */
 export function parseJson(
   text: string,
   location: string,
 ): { ok: true; value: JsonValue } | { ok: false; problem: ProblemView } {
-  try {
-    return { ok: true, value: JSON.parse(text) as JsonValue };
-  } catch {
-    const error = jsonSyntaxError(text) ?? { line: 1, column: 1, message: "invalid JSON" };
-    return {
-      ok: false,
-      problem: { location, message: `line ${error.line}, column ${error.column}: ${error.message}` },
-    };
+  const error = jsonTextError(text);
+  if (error === null) {
+    try {
+      return { ok: true, value: JSON.parse(text) as JsonValue };
+    } catch {
+      // The scan and the parser agree on JSON; should they not, the parser has the last word.
+    }
   }
+  const { line, column, message } = error ?? { line: 1, column: 1, message: "invalid JSON" };
+  return { ok: false, problem: { location, message: `line ${line}, column ${column}: ${message}` } };
 }
 
-/** Where JSON text first breaks the JSON grammar (1-based line and column), or null if it is JSON. */
-export interface JsonSyntaxError {
+/**
+ * Where JSON text first breaks the JSON grammar or gives a key twice in one object (1-based line
+ * and column), or null if it is JSON with unique keys.
+ */
+export interface JsonTextError {
   line: number;
   column: number;
   message: string;
 }
 
 /**
- * The first syntax error of JSON text, or null when it is JSON. The browser's own parser does not
- * say where it failed (WebKit gives no position), so this scans for it: an iterative scan, so no
+ * The first error of JSON text (its grammar, or a key given twice in one object), or null when it
+ * is JSON with unique keys. The browser's own parser does not say where it failed (WebKit gives no
+ * position) and keeps the last of two keys, so this scans for both: an iterative scan, so no
  * nesting depth can exhaust the stack.
  */
-export function jsonSyntaxError(text: string): JsonSyntaxError | null {
+export function jsonTextError(text: string): JsonTextError | null {
   const found = firstError(text);
   if (found === null) return null;
   const before = text.slice(0, found.offset);
@@ -179,6 +188,8 @@ const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
 
 function firstError(text: string): { offset: number; message: string } | null {
   const closers: ("}" | "]")[] = [];
+  // The keys of each object open, innermost last (arrays hold no keys: null).
+  const keys: (Set<string> | null)[] = [];
   let expecting: Expecting = "value";
   let i = 0;
   const early = (what: string) => ({ offset: i, message: `the JSON ends too early: expected ${what}` });
@@ -191,13 +202,16 @@ function firstError(text: string): { offset: number; message: string } | null {
       if (closer === undefined) return atEnd ? null : { offset: i, message: "unexpected text after the JSON value" };
       if (atEnd) return early(`',' or '${closer}'`);
       if (c === ",") expecting = closer === "}" ? "key" : "value";
-      else if (c === closer) closers.pop();
-      else return { offset: i, message: `expected ',' or '${closer}'` };
+      else if (c === closer) {
+        closers.pop();
+        keys.pop();
+      } else return { offset: i, message: `expected ',' or '${closer}'` };
       i++;
       continue;
     }
     if ((expecting === "key_or_close" && c === "}") || (expecting === "value_or_close" && c === "]")) {
       closers.pop();
+      keys.pop();
       expecting = "after_value";
       i++;
       continue;
@@ -207,6 +221,13 @@ function firstError(text: string): { offset: number; message: string } | null {
       if (c !== '"') return { offset: i, message: "expected a property name in double quotes" };
       const key = scanString(text, i);
       if ("message" in key) return key;
+      // Compared as decoded: "comm\u0061nd" is "command".
+      const name = JSON.parse(text.slice(i, key.end)) as string;
+      const seen = keys.at(-1);
+      if (seen?.has(name)) {
+        return { offset: i, message: `"${name}" is given twice in this object; JSON keys must be unique` };
+      }
+      seen?.add(name);
       i = key.end;
       while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
       if (i >= text.length) return early("':'");
@@ -218,6 +239,7 @@ function firstError(text: string): { offset: number; message: string } | null {
     if (atEnd) return early("a value");
     if (c === "{" || c === "[") {
       closers.push(c === "{" ? "}" : "]");
+      keys.push(c === "{" ? new Set() : null);
       expecting = c === "{" ? "key_or_close" : "value_or_close";
       i++;
       continue;
