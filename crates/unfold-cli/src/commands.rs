@@ -17,7 +17,6 @@ use unfold_application::{exports, AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::compare::CompareControl;
 use unfold_engine::{AdapterKind, Preview};
-use unfold_live::Secrets;
 use unfold_stores::run_history::RunFilter;
 
 use crate::args::Command;
@@ -170,12 +169,9 @@ fn compare(
         scenario_path: Some(scenario_path),
     };
     let never = std::sync::atomic::AtomicBool::new(false);
-    let (context, secrets) = match &model {
-        ComparisonModel::Scripted { price_as, .. } => (TraceContext::scripted(price_as.as_deref()), Secrets::none()),
-        ComparisonModel::Live(live) => (
-            TraceContext::live(live.profile.kind, &live.profile.model),
-            unfold_application::live_runs::secrets_of(&live.profile),
-        ),
+    let context = match &model {
+        ComparisonModel::Scripted { price_as, .. } => TraceContext::scripted(price_as.as_deref()),
+        ComparisonModel::Live(live) => TraceContext::live(live.profile.kind, &live.profile.model),
     };
     let mut clock = ComparisonClock::default();
     let control = CompareControl {
@@ -188,14 +184,15 @@ fn compare(
         block_on(comparisons::compare_with_consent_and_keep(documents, model, access, &prices, control, &history()))??;
     if let Some(path) = otel {
         let lines = traces::comparison_lines(&kept.comparison.report, &clock, &context);
-        traces::write_trace_file(path, &lines, &secrets)?;
+        traces::write_trace_file(path, &lines, &kept.secrets)?;
     }
     if let Some(error) = &kept.not_kept {
         eprintln!("warning: the run was not kept in the history: {error}");
     }
     let report = &kept.comparison.report;
-    let written =
-        requests.map(|folder| exports::write_request_files(folder, &kept.comparison.requests, api)).transpose()?;
+    let written = requests
+        .map(|folder| exports::write_request_files(folder, &kept.comparison.requests, api, &kept.secrets))
+        .transpose()?;
     if json {
         write_json(report)?;
     } else {
