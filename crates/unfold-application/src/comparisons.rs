@@ -2,7 +2,12 @@
 //! template under several adapters, with the scenario's scripted model (and the all-FULL
 //! baseline) or with a real model, timed and kept in the run history; and, for the app, the
 //! comparisons under way (to cancel them) and the last one finished (its calls and exports).
+//!
+//! Nothing of a live comparison leaves it holding the provider's secrets: its progress as it is
+//! told, its report, its calls, its history rows and its exports go out as a live run's do
+//! ([`crate::redaction`]).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,7 +19,7 @@ use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareControl, CompareProgress, Comparison, Lane};
 use unfold_engine::request_shapes::RequestShape;
 use unfold_engine::{AdapterKind, Provider};
-use unfold_live::{ApiKey, CancellationToken, HttpProvider, TextSink};
+use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -22,6 +27,7 @@ use crate::exports;
 use crate::lock;
 use crate::prices::PriceFile;
 use crate::profiles::Profiles;
+use crate::redaction;
 use crate::run_history::OpenRunHistory;
 use crate::sources::SourceAccess;
 
@@ -105,6 +111,8 @@ pub struct KeptComparison {
     pub comparison: Comparison,
     /// Why the history did not keep it.
     pub not_kept: Option<AppError>,
+    /// What nothing written of it may hold (its exports, its trace): a live model's secrets.
+    pub secrets: Secrets,
 }
 
 /// Runs the comparison under `control` (its observer told every run's start and event as it
@@ -138,6 +146,13 @@ pub async fn compare_with_consent_and_keep(
     }
     let pricing = model.pricing(prices)?;
     access.check_relay().await?;
+    let secrets = match &model {
+        ComparisonModel::Live(live) => redaction::secrets_of(&live.profile),
+        ComparisonModel::Scripted { .. } => Secrets::none(),
+    };
+    let CompareControl { observer, cancel, keep_requests } = control;
+    let mut told = |progress| observer(redaction::told_progress(&secrets, progress));
+    let control = CompareControl { observer: &mut told, cancel, keep_requests };
     let ComparedDocuments { template, scenario, .. } = documents;
     let started = (now_ms(), std::time::Instant::now());
     let mut comparison = match (&model, access.reaches(template)) {
@@ -171,13 +186,19 @@ pub async fn compare_with_consent_and_keep(
         None => error,
     })
     .map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
+    redaction::scrub_comparison(&secrets, &mut comparison);
     if let Some(pricing) = &pricing {
         comparison.report.price(pricing);
+    }
+    // The history keeps the scenario's name and user message beside each run.
+    let mut scenario = Cow::Borrowed(scenario);
+    if !secrets.is_empty() {
+        secrets.scrub_serialized(scenario.to_mut());
     }
     let origin = ComparisonOrigin {
         template,
         template_path: documents.template_path,
-        scenario,
+        scenario: &scenario,
         scenario_path: documents.scenario_path,
         live: match &model {
             ComparisonModel::Live(live) => Some((live.profile.name.as_str(), live.profile.model.as_str())),
@@ -186,8 +207,8 @@ pub async fn compare_with_consent_and_keep(
         started_at_ms: started.0,
         duration_ms: started.1.elapsed().as_millis() as u64,
     };
-    let not_kept = history.keep(&origin.records(&comparison.report)).err();
-    Ok(KeptComparison { comparison, not_kept })
+    let not_kept = redaction::keep(history, &origin.records(&comparison.report), &secrets);
+    Ok(KeptComparison { comparison, not_kept, secrets })
 }
 
 /// A new provider of the live model for `lane`, with the key as the profile says now.
@@ -204,7 +225,8 @@ fn live_provider(live: &LiveModel<'_>, lane: Lane) -> unfold_documents::Result<B
 #[derive(Debug)]
 pub struct Comparisons {
     running: Mutex<HashMap<u32, (Arc<AtomicBool>, CancellationToken)>>,
-    last: Mutex<Option<(u32, Comparison)>>,
+    /// The last comparison, by its run id, with what nothing written of it may hold.
+    last: Mutex<Option<(u32, Comparison, Secrets)>>,
     prices: PriceFile,
 }
 
@@ -242,7 +264,7 @@ impl Comparisons {
         lock(&self.running).remove(&run_id);
         let kept = outcome?;
         let report = kept.comparison.report.clone();
-        *lock(&self.last) = Some((run_id, kept.comparison));
+        *lock(&self.last) = Some((run_id, kept.comparison, kept.secrets));
         Ok(report)
     }
 
@@ -255,10 +277,10 @@ impl Comparisons {
         }
     }
 
-    /// `work` on the last comparison, which must be `run_id`.
-    fn with_last<T>(&self, run_id: u32, work: impl FnOnce(&Comparison) -> AppResult<T>) -> AppResult<T> {
+    /// `work` on the last comparison, which must be `run_id`, and its secrets.
+    fn with_last<T>(&self, run_id: u32, work: impl FnOnce(&Comparison, &Secrets) -> AppResult<T>) -> AppResult<T> {
         match &*lock(&self.last) {
-            Some((id, comparison)) if *id == run_id => work(comparison),
+            Some((id, comparison, secrets)) if *id == run_id => work(comparison, secrets),
             _ => {
                 Err(AppError::new(ErrorCode::NotFound, format!("comparison {run_id} is no longer kept: run it again")))
             }
@@ -267,7 +289,7 @@ impl Comparisons {
 
     /// What model call `call_index` of `lane` was sent, and what it answered.
     pub fn call(&self, run_id: u32, lane: Lane, call_index: u32) -> AppResult<CallRequest> {
-        self.with_last(run_id, |comparison| {
+        self.with_last(run_id, |comparison, _| {
             comparison.call(lane, call_index).cloned().ok_or_else(|| {
                 let message = format!("the {} run made no model call {call_index}", lane.name());
                 AppError::new(ErrorCode::NotFound, message)
@@ -275,16 +297,19 @@ impl Comparisons {
         })
     }
 
-    /// Writes the comparison report (`unfold compare --json`) to `path`, atomically.
+    /// Writes the comparison report (`unfold compare --json`) to `path`, atomically; refused if
+    /// it holds a live model's secrets.
     pub fn export_report(&self, run_id: u32, path: &str) -> AppResult<()> {
-        self.with_last(run_id, |comparison| exports::write_report(Path::new(path), &comparison.report))
+        self.with_last(run_id, |comparison, secrets| {
+            exports::write_report(Path::new(path), &comparison.report, secrets)
+        })
     }
 
-    /// Writes every model call's request body into `folder` (new or empty) in `shape`; returns
-    /// how many.
+    /// Writes every model call's request body into `folder` (new or empty) in `shape`, none if one
+    /// holds a live model's secrets; returns how many.
     pub fn export_requests(&self, run_id: u32, folder: &str, shape: RequestShape) -> AppResult<u32> {
-        self.with_last(run_id, |comparison| {
-            let written = exports::write_request_files(Path::new(folder), &comparison.requests, shape)?;
+        self.with_last(run_id, |comparison, secrets| {
+            let written = exports::write_request_files(Path::new(folder), &comparison.requests, shape, secrets)?;
             Ok(u32::try_from(written).unwrap_or(u32::MAX))
         })
     }

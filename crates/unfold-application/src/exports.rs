@@ -1,6 +1,7 @@
 //! What a comparison exports to files the user chose: its report (`unfold compare --json`), and
 //! the request body of every model call, one file each, into a new or empty folder so that no file
-//! of an earlier export (a call this comparison did not make) is mixed with them.
+//! of an earlier export (a call this comparison did not make) is mixed with them; neither written
+//! if it holds a live model's secrets.
 
 use std::path::Path;
 
@@ -9,11 +10,14 @@ use unfold_documents::Error;
 use unfold_engine::compare::{request_files, RunRequests};
 use unfold_engine::request_shapes::RequestShape;
 use unfold_engine::ComparisonReport;
+use unfold_live::Secrets;
 
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::redaction;
 
-/// Writes `report` to `path`, atomically.
-pub fn write_report(path: &Path, report: &ComparisonReport) -> AppResult<()> {
+/// Writes `report` to `path`, atomically; refused if it holds any of `secrets` in some form.
+pub fn write_report(path: &Path, report: &ComparisonReport, secrets: &Secrets) -> AppResult<()> {
+    redaction::check_file(path, report, secrets)?;
     Ok(write_atomically(path, &to_canonical_json(report))?)
 }
 
@@ -33,15 +37,23 @@ pub fn request_folder_problem(folder: &Path) -> AppResult<Option<&'static str>> 
 }
 
 /// Writes the request bodies into `folder` in `shape`, one file per model call (see
-/// [`request_files`]), after checking it as [`request_folder_problem`] does. Returns how many files
-/// it wrote.
-pub fn write_request_files(folder: &Path, requests: &[RunRequests], shape: RequestShape) -> AppResult<usize> {
+/// [`request_files`]), after checking it as [`request_folder_problem`] does; none if one holds any
+/// of `secrets` in some form. Returns how many files it wrote.
+pub fn write_request_files(
+    folder: &Path,
+    requests: &[RunRequests],
+    shape: RequestShape,
+    secrets: &Secrets,
+) -> AppResult<usize> {
     if let Some(problem) = request_folder_problem(folder)? {
         let error = Error::problem("", problem).in_file(folder);
         return Err(AppError::invalid_as(ErrorCode::InvalidRequest)(error));
     }
-    create_folder(folder)?;
     let files = request_files(requests, shape);
+    for (name, text) in &files {
+        redaction::check_file_text(&folder.join(name), text, secrets)?;
+    }
+    create_folder(folder)?;
     for (name, text) in &files {
         write_atomically(&folder.join(name), text)?;
     }

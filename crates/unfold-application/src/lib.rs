@@ -5,7 +5,7 @@
 //!
 //! What it holds: the documents open in the app ([`templates`], [`scenarios`], [`recovery`]),
 //! comparisons and their exports ([`comparisons`], [`exports`]), live runs and replays
-//! ([`live_runs`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
+//! ([`live_runs`]), what of them leaves the process, scrubbed of secrets ([`redaction`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
 //! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), tool sources
 //! ([`sources`]) and which of them the user allowed ([`source_permissions`]), the plugin relay
 //! ([`relay`]), and where all of it is kept ([`folders`]).
@@ -25,6 +25,7 @@ pub mod prices;
 pub mod profiles;
 pub mod recent;
 pub mod recovery;
+pub mod redaction;
 pub mod relay;
 pub mod run_history;
 pub mod scenarios;

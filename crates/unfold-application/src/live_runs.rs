@@ -5,9 +5,9 @@
 //!
 //! Nothing of a live run leaves it holding the provider's secrets: its events as they are told,
 //! its report, its cassette and its history row are scrubbed of them in every form, and what is
-//! written is checked once more first (`unfold_live::redaction`). A cassette is replayed and
-//! turned into a scenario redacted with the secrets of the profile it names, when they can be
-//! read: one recorded by an earlier version may hold a key split across a stream's pieces.
+//! written is checked once more first ([`crate::redaction`]). A cassette is replayed and turned
+//! into a scenario redacted with the secrets of the profile it names, when they can be read: one
+//! recorded by an earlier version may hold a key split across a stream's pieces.
 
 use std::path::Path;
 use std::time::Instant;
@@ -24,6 +24,7 @@ use unfold_stores::run_history::{now_ms, RunRecord, RunSource};
 
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::profiles::Profiles;
+use crate::redaction;
 use crate::run_history::OpenRunHistory;
 use crate::sources::SourceAccess;
 
@@ -73,16 +74,10 @@ impl FinishedRun {
     }
 }
 
-/// The secrets of `profile`: its key, if it can be read now, and its base URL's password.
-pub fn secrets_of(profile: &ProviderProfile) -> Secrets {
-    let key = ApiKey::for_profile(profile).ok().flatten();
-    Secrets::of_provider(profile, key.as_ref())
-}
-
 /// The secrets of the profile a cassette names, as far as they can be read now (none when the
 /// profile is gone).
 fn cassette_secrets(cassette: &Cassette, profiles: &Profiles) -> Secrets {
-    profiles.get(&cassette.provider.name).map_or_else(|_| Secrets::none(), |profile| secrets_of(&profile))
+    profiles.get(&cassette.provider.name).map_or_else(|_| Secrets::none(), |profile| redaction::secrets_of(&profile))
 }
 
 /// Refuses, before anything is sent, an adapter `profile`'s API cannot run: `allowed_tools` needs
@@ -137,15 +132,7 @@ pub async fn run_live_and_keep(
     // Reborrowed: the host's trait object lives longer than this run's borrow of it.
     let mut recording = host.as_deref_mut().map(|host| RecordingHost::new(&mut *host));
     let lent = recording.as_mut().map(|host| -> &mut dyn ToolHost { host });
-    // A tool's result may repeat a secret the model's answers are already scrubbed of.
-    let mut scrubbed = |event: &Event| match secrets.is_empty() {
-        true => observer(event),
-        false => {
-            let mut event = event.clone();
-            secrets.scrub_serialized(&mut event);
-            observer(&event)
-        }
-    };
+    let mut scrubbed = |event: &Event| observer(&redaction::told_event(&secrets, event));
     let report = unfold_live::run_live(&input, run.adapter, &mut provider, lent, &mut scrubbed).await;
     let recorded = recording.map(|host| host.recorded).unwrap_or_default();
     if let Some(host) = &mut host {
@@ -218,11 +205,6 @@ impl SingleRun<'_> {
         history: &OpenRunHistory,
         secrets: &Secrets,
     ) -> Option<AppError> {
-        let row = serde_json::json!({ "provider": self.provider.0, "model": self.provider.1, "user": self.user,
-                                      "run": report });
-        if let Err(error) = secrets.check_json(&row) {
-            return Some(error.into());
-        }
         let record = RunRecord {
             started_at_ms: started.0,
             duration_ms: started.1.elapsed().as_millis() as u64,
@@ -237,7 +219,7 @@ impl SingleRun<'_> {
             user: self.user,
             report,
         };
-        history.keep(&[record]).err()
+        redaction::keep(history, &[record], secrets)
     }
 }
 
@@ -250,7 +232,6 @@ pub fn cassette_to_scenario(template_path: &Path, cassette_path: &Path, profiles
     let secrets = cassette_secrets(&cassette, profiles);
     cassette.redact(&secrets);
     let scenario = cassette.to_scenario(&template).map_err(|e| e.in_file(cassette_path))?;
-    let value = serde_json::to_value(&scenario).map_err(|e| AppError::new(ErrorCode::Internal, e.to_string()))?;
-    secrets.check_json(&value).map_err(|e| e.in_file(cassette_path))?;
+    redaction::check_file(cassette_path, &scenario, &secrets)?;
     Ok(scenario)
 }

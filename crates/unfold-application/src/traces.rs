@@ -178,7 +178,7 @@ pub fn export_stored_run(
         RunSource::Scripted => Secrets::none(),
         RunSource::Live | RunSource::Replay => profiles
             .get(&stored.summary.provider)
-            .map_or_else(|_| Secrets::none(), |p| crate::live_runs::secrets_of(&p)),
+            .map_or_else(|_| Secrets::none(), |p| crate::redaction::secrets_of(&p)),
     };
     write_trace_file(path, &[stored_run_line(&stored, profiles)], &secrets)
 }
@@ -187,8 +187,7 @@ pub fn export_stored_run(
 /// when one holds any of `secrets` in some form.
 pub fn write_trace_file(path: &Path, lines: &[String], secrets: &Secrets) -> AppResult<()> {
     for line in lines {
-        let value: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|_| line.as_str().into());
-        secrets.check_json(&value).map_err(|e| e.in_file(path))?;
+        crate::redaction::check_file_text(path, line, secrets)?;
     }
     let mut text = lines.join("\n");
     text.push('\n');

@@ -16,7 +16,7 @@ use unfold_application::ErrorCode;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CompareControl, CompareProgress, Lane};
 use unfold_engine::{AdapterKind, ComparisonReport, EventKind};
-use unfold_live::TextSink;
+use unfold_live::{ApiKey, Secrets, TextSink};
 
 use crate::scenarios::opened;
 
@@ -117,14 +117,14 @@ fn request_bodies_go_only_into_a_new_or_empty_folder() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("bodies");
     assert_eq!(
-        exports::write_request_files(&folder, requests, Default::default()).unwrap(),
+        exports::write_request_files(&folder, requests, Default::default(), &Secrets::none()).unwrap(),
         4 + 3,
         "the dynamic run's and the baseline's"
     );
     let body: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(folder.join("dynamic-call-001.json")).unwrap()).unwrap();
     assert_eq!(body, requests[0].calls[0].body);
-    let error = exports::write_request_files(&folder, requests, Default::default()).unwrap_err();
+    let error = exports::write_request_files(&folder, requests, Default::default(), &Secrets::none()).unwrap_err();
     assert!(error.message.starts_with(&folder.display().to_string()) && error.message.contains("not empty"), "{error}");
     std::fs::write(dir.path().join("a-file"), "").unwrap();
     let problem = exports::request_folder_problem(&dir.path().join("a-file")).unwrap();
@@ -200,4 +200,115 @@ fn a_live_model_needs_an_adapter_and_a_known_profile() {
     let unknown = model("nope", vec![AdapterKind::Dynamic]).unwrap_err();
     assert_eq!(unknown.code, ErrorCode::NotFound);
     assert!(unknown.message.contains("no profile named 'nope'"), "{}", unknown.message);
+}
+
+/// A live comparison in the app against a server that hides the provider's secret in its answers
+/// (split across deltas, JSON-escaped), with a tool result that repeats it JSON-escaped inside a
+/// JSON text (a tool answering with a configuration file): nothing the UI is told or shown, no
+/// history row and no exported file holds any piece of it.
+#[test]
+fn a_live_comparison_keeps_the_secret_out_of_the_ui_the_history_and_every_export() {
+    use unfold_test_support::hostile_stream::{assert_no_key_piece, hidden_key_streams, stream_server, KEY};
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("written");
+    std::fs::create_dir(&files).unwrap();
+    // The secret is the base URL's password, a secret like the key and found the same way: a key
+    // would come from an environment variable, which a test cannot set while others run beside it.
+    let base_url = stream_server(hidden_key_streams()).replacen("http://", &format!("http://proxy:{KEY}@"), 1);
+    let profile = serde_json::json!({ "name": "local", "kind": "openai", "base_url": base_url, "model": "m" });
+    let profiles = Profiles(Some(dir.path().join("providers.json")));
+    let profile_file = serde_json::json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [profile] });
+    std::fs::write(profiles.0.as_ref().unwrap(), profile_file.to_string()).unwrap();
+    let config = serde_json::json!({ "api_key": KEY }).to_string().replace('-', "\\u002d");
+    let scenario_path = dir.path().join("hidden.scenario.json");
+    let scenario = serde_json::json!({ "schema_version": 1, "kind": "unfold.scenario", "name": "hidden",
+        "user": "Find issue 7.", "script": [{ "say": "Done." }], "tool_results": { "lookup": [{ "result": { "issue": 7, "config": config } }] } });
+    std::fs::write(&scenario_path, scenario.to_string()).unwrap();
+    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    let scenario = Scenario::load(&scenario_path).unwrap();
+    let compared = ComparedDocuments {
+        template: &template,
+        template_path: None,
+        scenario: &scenario,
+        scenario_path: Some(&scenario_path),
+    };
+
+    let shown = Arc::new(std::sync::Mutex::new(String::new()));
+    let text = |_: Lane| {
+        let shown = Arc::clone(&shown);
+        TextSink(Arc::new(move |piece: &str| shown.lock().unwrap().push_str(piece)))
+    };
+    let model = |token| LiveModel::of_profile(&profiles, "local", vec![AdapterKind::Dynamic], &text, token);
+    let live = |token| model(token).map(ComparisonModel::Live);
+    let mut told = Vec::new();
+    let history = OpenRunHistory::at(&files.join("history.sqlite3")).unwrap();
+    let comparisons = Comparisons::with_prices(unfold_application::prices::PriceFile(None));
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let report = runtime
+        .block_on(comparisons.run(
+            4,
+            compared,
+            live,
+            &SourceAccess::default(),
+            &mut |p| told.push(serde_json::to_string(&p).unwrap()),
+            &history,
+        ))
+        .unwrap();
+    let report_text = serde_json::to_string(&report).unwrap();
+    let redacted = "Your key is [redacted password] and again [redacted password].";
+    assert!(report_text.contains(redacted), "{report_text}");
+    assert!(report_text.contains("[redacted password]\\\"}"), "the tool's result was scrubbed: {report_text}");
+    assert_eq!(history.list(&Default::default()).unwrap().len(), 1, "the run is kept, scrubbed");
+    comparisons.export_report(4, &files.join("report.json").to_string_lossy()).unwrap();
+    assert_eq!(comparisons.export_requests(4, &files.join("bodies").to_string_lossy(), Default::default()).unwrap(), 2);
+    let calls: Vec<String> = (1..=2)
+        .map(|call| serde_json::to_string(&comparisons.call(4, Lane::Dynamic, call).unwrap()).unwrap())
+        .collect();
+    drop(history);
+
+    let shown = shown.lock().unwrap().clone();
+    let texts = [("the report", &report_text), ("the text shown", &shown)].into_iter();
+    let texts = texts.chain(told.iter().map(|t| ("an event told", t))).chain(calls.iter().map(|c| ("a call", c)));
+    for (name, text) in texts {
+        assert_no_key_piece(name, text);
+    }
+    let written = std::fs::read_dir(&files).unwrap().chain(std::fs::read_dir(files.join("bodies")).unwrap());
+    for path in written.map(|entry| entry.unwrap().path()).filter(|path| path.is_file()) {
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        assert_no_key_piece(&path.display().to_string(), &text);
+    }
+}
+
+/// The last check before an export: a report or request bodies that still hold the key (here a
+/// scripted comparison's, which nothing scrubbed) are refused, naming the file and the place,
+/// and nothing is written.
+#[test]
+fn an_export_that_would_hold_the_key_is_refused_and_writes_nothing() {
+    use unfold_test_support::hostile_stream::KEY;
+    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    let scenario = unfold_test_support::scenario(serde_json::json!({
+        "script": [{ "call": "lookup", "args": { "id": 7 } }, { "say": "Done." }],
+        "tool_results": { "lookup": [{ "result": { "token": KEY } }] },
+    }));
+    let compared =
+        ComparedDocuments { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
+    let never = AtomicBool::new(false);
+    let model = ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic], price_as: None };
+    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: true };
+    let off = OpenRunHistory::open(None);
+    let kept = runtime().block_on(comparisons::compare_and_keep(compared, model, control, &off)).unwrap();
+    let profile =
+        serde_json::json!({ "name": "local", "kind": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "m" });
+    let secrets = Secrets::of_provider(&serde_json::from_value(profile).unwrap(), Some(&ApiKey::new(KEY)));
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("report.json");
+    let refused = exports::write_report(&file, &kept.comparison.report, &secrets).unwrap_err();
+    let place = format!("{}: /runs/0/events/2/result/token: holds the API key", file.display());
+    assert!(refused.to_string().contains(&place), "{refused}");
+    let folder = dir.path().join("bodies");
+    let refused = exports::write_request_files(&folder, &kept.comparison.requests, Default::default(), &secrets);
+    let refused = refused.unwrap_err().to_string();
+    assert!(refused.contains("dynamic-call-002.json: /messages/3/content: holds the API key"), "{refused}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing is written");
 }

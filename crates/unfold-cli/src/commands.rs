@@ -18,7 +18,6 @@ use unfold_documents::error::printable_path;
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::compare::CompareControl;
 use unfold_engine::{AdapterKind, Preview};
-use unfold_live::Secrets;
 use unfold_stores::run_history::RunFilter;
 
 use crate::args::Command;
@@ -171,12 +170,9 @@ fn compare(
         scenario_path: Some(scenario_path),
     };
     let never = std::sync::atomic::AtomicBool::new(false);
-    let (context, secrets) = match &model {
-        ComparisonModel::Scripted { price_as, .. } => (TraceContext::scripted(price_as.as_deref()), Secrets::none()),
-        ComparisonModel::Live(live) => (
-            TraceContext::live(live.profile.kind, &live.profile.model),
-            unfold_application::live_runs::secrets_of(&live.profile),
-        ),
+    let context = match &model {
+        ComparisonModel::Scripted { price_as, .. } => TraceContext::scripted(price_as.as_deref()),
+        ComparisonModel::Live(live) => TraceContext::live(live.profile.kind, &live.profile.model),
     };
     let mut clock = ComparisonClock::default();
     let control = CompareControl {
@@ -189,7 +185,7 @@ fn compare(
         block_on(comparisons::compare_with_consent_and_keep(documents, model, access, &prices, control, &history()))??;
     if let Some(path) = otel {
         let lines = traces::comparison_lines(&kept.comparison.report, &clock, &context);
-        traces::write_trace_file(path, &lines, &secrets)?;
+        traces::write_trace_file(path, &lines, &kept.secrets)?;
     }
     if let Some(error) = &kept.not_kept {
         eprintln!("warning: the run was not kept in the history: {error}");
@@ -197,8 +193,9 @@ fn compare(
     let report = &kept.comparison.report;
     let runs = report.runs.iter().chain(report.baseline.iter().map(|baseline| &baseline.run));
     crate::sources::warn_about_runs(template_path, &template, access, runs);
-    let written =
-        requests.map(|folder| exports::write_request_files(folder, &kept.comparison.requests, api)).transpose()?;
+    let written = requests
+        .map(|folder| exports::write_request_files(folder, &kept.comparison.requests, api, &kept.secrets))
+        .transpose()?;
     if json {
         write_json(report)?;
     } else {

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use unfold_test_support::hostile_stream::{assert_no_key_piece, hidden_key_streams, stream_server, KEY};
 
 fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
@@ -1763,73 +1764,15 @@ fn compare_writes_request_bodies_in_each_apis_shape() {
     assert_eq!(without.code, 2, "--api needs --requests");
 }
 
-/// A local server that answers its n-th request with `streams[n]` (the last one repeats) as
-/// server-sent events, then closes the connection; its OpenAI base URL.
-fn stream_server(streams: Vec<String>) -> String {
-    use std::io::{BufRead, Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for (n, connection) in listener.incoming().enumerate() {
-            let Ok(mut connection) = connection else { return };
-            let mut reader = std::io::BufReader::new(connection.try_clone().unwrap());
-            let mut length = 0;
-            let mut line = String::new();
-            while reader.read_line(&mut line).is_ok_and(|read| read > 2) {
-                if let Some((name, value)) = line.split_once(':') {
-                    if name.eq_ignore_ascii_case("content-length") {
-                        length = value.trim().parse().unwrap_or(0);
-                    }
-                }
-                line.clear();
-            }
-            let _ = reader.read_exact(&mut vec![0; length]);
-            let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
-            let _ = connection.write_all(format!("{head}{}", streams[n.min(streams.len() - 1)]).as_bytes());
-        }
-    });
-    base_url
-}
-
-/// The key of the live tests below, and how a hostile server hides it from a byte-for-byte
-/// redaction: split across two deltas, and JSON-escaped (`sk\u002d…`).
-const KEY: &str = "sk-test-9c1b7e2d44";
-
-fn hidden_key_streams() -> Vec<String> {
-    let (head, tail) = KEY.split_at(9);
-    let chunk = |delta: serde_json::Value| {
-        format!("data: {}\n\n", serde_json::json!({ "choices": [{ "index": 0, "delta": delta }] }))
-    };
-    let arguments =
-        |text: String| chunk(serde_json::json!({ "tool_calls": [{ "index": 0, "function": { "arguments": text } }] }));
-    let lookup = [
-        chunk(serde_json::json!({ "tool_calls": [{ "index": 0, "id": "call_1", "type": "function",
-            "function": { "name": "lookup", "arguments": "" } }] })),
-        arguments(format!("{{\"id\": 7, \"note\": \"{head}")),
-        arguments(format!("{tail}\"}}")),
-        "data: [DONE]\n\n".to_owned(),
-    ];
-    let answer = [
-        chunk(serde_json::json!({ "content": format!("Your key is {head}") })),
-        chunk(serde_json::json!({ "content": tail })),
-        chunk(serde_json::json!({ "content": format!(" and again {KEY}.") })).replace('-', "\\u002d"),
-        "data: [DONE]\n\n".to_owned(),
-    ];
-    vec![lookup.concat(), answer.concat()]
-}
-
 /// Every file in `folder` and every text given, checked for any piece of the key.
 fn assert_no_key_in(folder: &Path, texts: &[&str]) {
-    let (head, tail) = KEY.split_at(9);
     let files = std::fs::read_dir(folder).unwrap().map(|entry| entry.unwrap().path()).filter(|p| p.is_file());
     let files: Vec<(String, String)> = files
         .map(|p| (p.display().to_string(), String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned()))
         .collect();
     let texts = texts.iter().map(|text| ("output".to_owned(), (*text).to_owned()));
     for (name, text) in files.into_iter().chain(texts) {
-        for piece in [head, tail, "\\u002d"] {
-            assert!(!text.contains(piece), "{name} holds {piece:?}: {text}");
-        }
+        assert_no_key_piece(&name, &text);
     }
 }
 

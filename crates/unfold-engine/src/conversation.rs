@@ -92,6 +92,12 @@ impl Conversation {
 
     pub(crate) fn push(&mut self, message: Message) {
         let tokens = tokens::count_message(&message);
+        self.push_counted(message, tokens);
+    }
+
+    /// [`Self::push`] of a message of `tokens` the caller has counted already: a model's answer,
+    /// counted for its completion tokens, is not counted again (it may be megabytes).
+    pub(crate) fn push_counted(&mut self, message: Message, tokens: u64) {
         self.message_tokens += tokens;
         self.shape.messages.push(Piece::of(&serde_json::to_string(&message).unwrap_or_default(), tokens));
         self.messages.push(message);

@@ -341,8 +341,13 @@ impl<'a> Run<'a, '_> {
                     }
                 }
             };
-            let completion_tokens =
-                response.usage.map_or_else(|| tokens::count_response(&response), |u| u.completion_tokens);
+            // Counted once, if at all: for its completion tokens when the provider sends no usage,
+            // and as the message the conversation goes on with.
+            let mut answer_tokens = None;
+            let completion_tokens = match response.usage {
+                Some(usage) => usage.completion_tokens,
+                None => *answer_tokens.insert(tokens::count_response(&response)),
+            };
             tracing::debug!(
                 call_index = self.call_index,
                 attempt = self.attempt,
@@ -363,8 +368,10 @@ impl<'a> Run<'a, '_> {
             if response.tool_calls.is_empty() {
                 return AttemptEnd::Finished { status: RunStatus::Completed, final_text: response.text, error: None };
             }
+            let counted = answer_tokens.unwrap_or_else(|| tokens::count_response(&response));
             let calls = response.tool_calls.clone();
-            conversation.push(Message::Assistant { content: response.text, tool_calls: response.tool_calls });
+            let answer = Message::Assistant { content: response.text, tool_calls: response.tool_calls };
+            conversation.push_counted(answer, counted);
             for call in calls {
                 if let Some(end) = self.answer(&call, &mut conversation).await {
                     return end;
@@ -781,5 +788,50 @@ impl<'a> Run<'a, '_> {
                 CallOutcome { success: true, result, effect: CallEffect::Picked(new) }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use unfold_documents::{Scenario, Template};
+
+    use super::{run, RunInput, RunLimits};
+    use crate::adapter::DynamicAdapter;
+    use crate::scripted::{ScriptedProvider, ScriptedToolResults};
+    use crate::tokens::counted;
+
+    /// The bytes of text counted in a run of the example where the model calls `lookup` with a
+    /// `note` of `note_bytes` and answers, sending no usage (as a server may not).
+    fn bytes_counted_in_a_run(note_bytes: usize) -> usize {
+        let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/task-executor.unfold.json");
+        let template = Template::load(&example).unwrap();
+        let scenario = serde_json::json!({ "schema_version": 1, "kind": "unfold.scenario", "name": "note",
+            "user": "Find issue 7.",
+            "script": [{ "call": "lookup", "args": { "id": 7, "note": "x".repeat(note_bytes) } }, { "say": "Done." }] });
+        let scenario = Scenario::from_json(scenario.to_string().as_bytes()).unwrap();
+        let input = RunInput {
+            template: &template,
+            params: Default::default(),
+            user: scenario.user.clone(),
+            tool_changes: &[],
+            discoveries: &[],
+            limits: RunLimits::default(),
+        };
+        let mut model = ScriptedProvider::new(&scenario, &template);
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let before = counted::bytes();
+        let report = runtime
+            .block_on(run(&input, &DynamicAdapter, &mut model, &mut ScriptedToolResults::default(), &mut |_| {}))
+            .unwrap();
+        assert_eq!(report.final_text.as_deref(), Some("Done."));
+        counted::bytes() - before
+    }
+
+    #[test]
+    fn an_answer_without_usage_is_counted_once() {
+        let extra = bytes_counted_in_a_run(100_010) - bytes_counted_in_a_run(10);
+        assert!(extra < 150_000, "100,000 more bytes of arguments counted as {extra} more: more than once");
     }
 }

@@ -17,6 +17,8 @@ use unfold_documents::tool::OfferedTool;
 
 /// Tokens of a text; a long one is counted in parts on every core.
 pub fn count_text(text: &str) -> u64 {
+    #[cfg(test)]
+    counted::add(text.len());
     if text.len() < COUNTED_IN_PARTS_FROM {
         return unfold_tokenizer::count(text) as u64;
     }
@@ -124,15 +126,18 @@ fn count_calls(calls: &[ToolCall]) -> u64 {
 pub fn count_message(message: &Message) -> u64 {
     match message {
         Message::User { content } | Message::Tool { content, .. } => count_text(content),
-        Message::Assistant { content, tool_calls } => {
-            content.as_deref().map_or(0, count_text) + count_calls(tool_calls)
-        }
+        Message::Assistant { content, tool_calls } => count_answer(content.as_deref(), tool_calls),
     }
 }
 
-/// Tokens of a model's answer: its text and its tool calls.
+/// Tokens of a model's answer: its text and its tool calls, as many as the assistant message it
+/// becomes in the conversation.
 pub fn count_response(response: &ModelResponse) -> u64 {
-    response.text.as_deref().map_or(0, count_text) + count_calls(&response.tool_calls)
+    count_answer(response.text.as_deref(), &response.tool_calls)
+}
+
+fn count_answer(text: Option<&str>, calls: &[ToolCall]) -> u64 {
+    text.map_or(0, count_text) + count_calls(calls)
 }
 
 /// The count of a text that is counted again after small changes, tokenizing only the pieces that
@@ -317,6 +322,25 @@ impl PromptTokens {
 impl Clone for PromptTokenCache {
     fn clone(&self) -> Self {
         PromptTokenCache(Mutex::new(self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()))
+    }
+}
+
+/// How many bytes of text this thread has counted: what a test reads to see that a run counts
+/// nothing twice.
+#[cfg(test)]
+pub(crate) mod counted {
+    use std::cell::Cell;
+
+    thread_local! {
+        static BYTES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(crate) fn add(bytes: usize) {
+        BYTES.with(|counted| counted.set(counted.get() + bytes));
+    }
+
+    pub(crate) fn bytes() -> usize {
+        BYTES.with(Cell::get)
     }
 }
 

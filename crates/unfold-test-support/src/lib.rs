@@ -1,12 +1,14 @@
 //! What the tests and benchmarks of Unfold's crates share: paths to the repository's fixtures, a
 //! scenario built over a minimal valid one, a readable trace of a run's event log, the benchmark
-//! template, the proptest generators of valid documents, and the real programs tests run against
-//! (MCP servers, fakellm, promptfoo, the OpenTelemetry protobuf definitions). A dev-dependency
+//! template, the proptest generators of valid documents, a local server of scripted streams (and
+//! the streams a hostile one hides a key in), and the real programs tests run against (MCP servers,
+//! fakellm, promptfoo, the OpenTelemetry protobuf definitions). A dev-dependency
 //! only: it is never part of a build a user runs.
 
 pub mod bench_template;
 pub mod fakellm;
 pub mod generators;
+pub mod hostile_stream;
 pub mod interop_tools;
 pub mod mcp_servers;
 

@@ -1,6 +1,7 @@
 //! Counting speed against tiktoken-rs on prose and Markdown (the repository's own documents) and
-//! on JSON (a tool list), in process. The first count of a process, tables included, is what
-//! `scripts/bench.sh` times from outside.
+//! on JSON (a tool list), in process; and of one long piece (a megabyte of tool arguments without
+//! a break) alone, since tiktoken-rs takes time quadratic in a piece's length. The first count of
+//! a process, tables included, is what `scripts/bench.sh` times from outside.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -22,5 +23,13 @@ fn counting(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, counting);
+fn counting_a_long_piece(c: &mut Criterion) {
+    let piece = "x".repeat(1 << 20);
+    let mut group = c.benchmark_group("long piece");
+    group.throughput(Throughput::Bytes(piece.len() as u64)).sample_size(10);
+    group.bench_function("unfold-tokenizer", |b| b.iter(|| unfold_tokenizer::count(&piece)));
+    group.finish();
+}
+
+criterion_group!(benches, counting, counting_a_long_piece);
 criterion_main!(benches);

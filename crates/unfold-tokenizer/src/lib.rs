@@ -44,6 +44,6 @@ fn piece_count(piece: &[u8]) -> usize {
     if vocabulary::rank(piece).is_some() {
         1
     } else {
-        merge::token_bounds(piece).len() - 1
+        merge::token_count(piece)
     }
 }

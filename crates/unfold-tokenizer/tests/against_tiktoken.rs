@@ -111,6 +111,29 @@ proptest! {
     }
 }
 
+/// The shapes a piece longer than the tokenizer's blocks (4 KB) takes: a short pattern repeated
+/// (of any period, so that blocks start anywhere in it), a run of punctuation, of CJK, of white
+/// space.
+fn long_piece() -> impl Strategy<Value = String> {
+    let pattern = "[a-z]{1,9}|[=*#~._-]{1,4}|[\\u{4e00}-\\u{4e40}]{1,5}|[ \t]{1,3}";
+    (pattern, 4_000usize..12_000).prop_map(|(pattern, len)| pattern.repeat(len / pattern.len() + 1))
+}
+
+proptest! {
+    // tiktoken-rs merges a piece in time quadratic in its length: few cases.
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn pieces_longer_than_a_block_merge_as_tiktoken(text in long_piece()) {
+        assert_same(&text);
+    }
+
+    #[test]
+    fn random_letters_longer_than_a_block_merge_as_tiktoken(text in "[a-z]{4000,12000}") {
+        assert_same(&text);
+    }
+}
+
 #[test]
 fn the_cases_the_pattern_s_order_decides() {
     for text in [
