@@ -2060,7 +2060,7 @@ export type Scenario_Deserialize = {
 	/**  What the model does, step by step; the last step, and only it, is a `say`. */
 	script: Step_Deserialize[],
 	/**  Results per tool, consumed in order (the last one repeats); over the tools' `mock`. */
-	tool_results?: { [key in string]: ScriptedResult[] },
+	tool_results?: { [key in string]: ScriptedResult_Deserialize[] },
 	/**  Tools a plugin adds or removes before a given model call. */
 	tool_changes?: ToolChange_Deserialize[],
 	/**  Limits over the defaults of spec 4.2. */
@@ -2082,7 +2082,7 @@ export type Scenario_Serialize = {
 	/**  What the model does, step by step; the last step, and only it, is a `say`. */
 	script: Step_Serialize[],
 	/**  Results per tool, consumed in order (the last one repeats); over the tools' `mock`. */
-	tool_results?: { [key in string]: ScriptedResult[] },
+	tool_results?: { [key in string]: ScriptedResult_Serialize[] },
 	/**  Tools a plugin adds or removes before a given model call. */
 	tool_changes?: ToolChange_Serialize[],
 	/**  Limits over the defaults of spec 4.2. */
@@ -2109,7 +2109,17 @@ export type ScriptedCall_Serialize = {
 };
 
 /**  A scripted tool result: `{ "result": <any JSON> }` or `{ "error": "<text>" }`. */
-export type ScriptedResult = 
+export type ScriptedResult = ScriptedResult_Serialize | ScriptedResult_Deserialize;
+
+/**  A scripted tool result: `{ "result": <any JSON> }` or `{ "error": "<text>" }`. */
+export type ScriptedResult_Deserialize = 
+/**  The tool succeeds with this value. */
+({ result: JsonValue }) & { error?: never } | 
+/**  The tool fails with this message. */
+({ error: string }) & { result?: never };
+
+/**  A scripted tool result: `{ "result": <any JSON> }` or `{ "error": "<text>" }`. */
+export type ScriptedResult_Serialize = 
 /**  The tool succeeds with this value. */
 ({ result: JsonValue }) & { error?: never } | 
 /**  The tool fails with this message. */
@@ -2750,7 +2760,7 @@ export type Tool_Deserialize = {
 	/**  Whether a person must allow each call. */
 	requires_permission?: boolean | null,
 	/**  The result of the tool in a scripted run. */
-	mock?: ScriptedResult | null,
+	mock?: ScriptedResult_Deserialize | null,
 };
 
 /**  A tool as written in a template (the OpenAI function shape plus metadata). */
@@ -2770,7 +2780,7 @@ export type Tool_Serialize = {
 	/**  Whether a person must allow each call. */
 	requires_permission?: boolean,
 	/**  The result of the tool in a scripted run. */
-	mock?: ScriptedResult,
+	mock?: ScriptedResult_Serialize,
 };
 
 /**  One expectation that did not hold. */

@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::error::Problem;
+use crate::error::{pointer_segment, Problem};
 use crate::tool::{check_parameters_schema, Tool};
 
 /// A source of tools: where its tools come from, which section they belong to, and what it offered
@@ -70,6 +70,7 @@ pub struct McpServer {
     /// Variables the child gets beside `PATH`, `HOME` and `LANG`; a value `${env:NAME}` is taken
     /// from the user's environment when the source starts.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty", deserialize_with = "crate::unique_keys::string_map")]
+    #[cfg_attr(feature = "specta", specta(type = IndexMap<String, String>))]
     pub env: IndexMap<String, String>,
     /// A streamable HTTP endpoint (`http://` or `https://`), instead of `command`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -167,7 +168,7 @@ fn mcp_problems(mcp: &McpServer, source: &str) -> Vec<Problem> {
     }
     for (name, value) in &mcp.env {
         if let Some(problem) = env_problem(name, value) {
-            problems.push(Problem::at(format!("{pointer}/env/{name}"), problem));
+            problems.push(Problem::at(format!("{pointer}/env/{}", pointer_segment(name)), problem));
         }
     }
     problems

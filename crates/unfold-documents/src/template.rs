@@ -56,6 +56,7 @@ pub struct Template {
     pub heading: HeadingStyle,
     /// Default parameter values; a run or a render may override them.
     #[serde(default, deserialize_with = "crate::unique_keys::string_map")]
+    #[cfg_attr(feature = "specta", specta(type = IndexMap<String, String>))]
     #[schemars(extend("propertyNames" = { "pattern": "^[_A-Za-z][_A-Za-z0-9]*$" }))]
     pub params: IndexMap<String, String>,
     /// Tools offered whatever is summarized.
