@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::document::{self, DocumentKind};
-use crate::error::{Error, Problem, Result};
+use crate::error::{pointer_segment, Error, Problem, Result};
 use crate::schema::DocumentSchema;
 use crate::source::ToolSource;
 use crate::template::{tool_name_set, Template};
@@ -217,7 +217,7 @@ impl Scenario {
         for name in self.params.keys() {
             if !template.params.contains_key(name) && !used.contains(name) {
                 problems.push(Problem::at(
-                    format!("/params/{name}"),
+                    format!("/params/{}", pointer_segment(name)),
                     format!("unknown parameter '{name}': template '{}' neither declares nor uses it", template.key),
                 ));
             }
@@ -229,7 +229,7 @@ impl Scenario {
         for name in self.tool_results.keys().filter(|_| !unknowable) {
             if !known.contains(name.as_str()) {
                 problems.push(Problem::at(
-                    format!("/tool_results/{name}"),
+                    format!("/tool_results/{}", pointer_segment(name)),
                     format!("no tool '{name}' in template '{}' or in tool_changes", template.key),
                 ));
             }

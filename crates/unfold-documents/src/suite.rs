@@ -273,7 +273,7 @@ impl Suite {
                         _ => None,
                     };
                     if let Some(problem) = problem {
-                        problems.push(Problem::at(format!("{at}/{name}"), problem));
+                        problems.push(Problem::at(format!("{at}/{}", pointer_segment(name)), problem));
                     }
                 }
             }

@@ -218,15 +218,18 @@ fn scenario_problems_are_reported_with_their_pointers() {
 fn a_scenario_must_fit_its_template() {
     let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
     let scenario = unfold_test_support::scenario(json!({
-        "params": { "objective": "x", "colour": "red" },
+        "params": { "objective": "x", "colour": "red", "a/b~c": "x" },
         "script": [ { "say": "ok" } ],
-        "tool_results": { "lookup": [], "nope": [] },
+        "tool_results": { "lookup": [], "nope": [], "no/pe": [] },
         "tool_changes": [ { "at_model_call": 2, "remove": ["ghost", "search"] } ]
     }));
     let problems: Vec<String> = scenario.problems_with(&template).iter().map(ToString::to_string).collect();
+    // A name holding `/` or `~` is one segment of its pointer (RFC 6901), never two.
     insta::assert_snapshot!(problems.join("\n"), @"
     /params/colour: unknown parameter 'colour': template 'task-executor' neither declares nor uses it
+    /params/a~1b~0c: unknown parameter 'a/b~c': template 'task-executor' neither declares nor uses it
     /tool_results/nope: no tool 'nope' in template 'task-executor' or in tool_changes
+    /tool_results/no~1pe: no tool 'no/pe' in template 'task-executor' or in tool_changes
     /tool_changes/0/remove/0: no tool 'ghost' in template 'task-executor' or in tool_changes
     ");
 }

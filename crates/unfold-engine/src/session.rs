@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 
 use crate::render::{self, RenderedPrompt};
 use crate::session_state::{SessionState, VisibilityOverrides};
-use unfold_documents::error::{Problem, Result};
+use unfold_documents::error::{pointer_segment, Problem, Result};
 use unfold_documents::template::{Template, Visibility};
 use unfold_documents::tool::{Builtin, OfferedTool, Tool};
 
@@ -289,7 +289,7 @@ fn check_params(template: &Template, params: &IndexMap<String, String>) -> Resul
     });
     let unknown = undeclared.iter().zip(&undeclared_used).filter(|(_, used)| !**used).map(|(name, _)| {
         Problem::at(
-            format!("/params/{name}"),
+            format!("/params/{}", pointer_segment(name)),
             format!("unknown parameter '{name}': the template neither declares nor uses it"),
         )
     });
