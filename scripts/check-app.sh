@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# CI check of the desktop app (ui/ + src-tauri/): UI typecheck, lint, tests and build; clippy, tests
-# (including the bindings drift check) and build of unfold-app; then the end-to-end test of the real
-# binary under Xvfb. Runs from any working directory.
+# CI check of the desktop app (ui/ + src-tauri/): UI formatting (prettier), typecheck, lint, tests
+# and build; clippy, tests (including the bindings drift check) and build of unfold-app; then the
+# end-to-end test of the real binary under Xvfb. Runs from any working directory.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,6 +13,7 @@ require_tools node npm cargo Xvfb WebKitWebDriver
 
 cd "$ROOT/ui"
 step npm install --no-audit --no-fund
+step npm run format:check
 step npm run typecheck
 step npm run lint
 step npm test

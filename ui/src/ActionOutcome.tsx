@@ -21,7 +21,9 @@ export function FailureAlert({
     <div className="error failure" role="alert" data-testid={testId}>
       <strong>{failure.title}</strong>
       <span>{failure.detail}</span>
-      {failure.problems.length > 0 && <ProblemItems problems={failure.problems} whole={whole} testId={`${testId}-problems`} />}
+      {failure.problems.length > 0 && (
+        <ProblemItems problems={failure.problems} whole={whole} testId={`${testId}-problems`} />
+      )}
       <button type="button" onClick={onDismiss}>
         Dismiss
       </button>

@@ -52,8 +52,18 @@ function follows(earlier: Node, later: Node): boolean {
   return (position & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 && (position & Node.DOCUMENT_POSITION_CONTAINED_BY) === 0;
 }
 
-const TEMPLATE_WORK: RecoveredWork = { id: "/t/task.unfold.json", kind: "template", path: "/t/task.unfold.json", saved_at_ms: 1000 };
-const SCENARIO_WORK: RecoveredWork = { id: "/t/a.scenario.json", kind: "scenario", path: "/t/a.scenario.json", saved_at_ms: 2000 };
+const TEMPLATE_WORK: RecoveredWork = {
+  id: "/t/task.unfold.json",
+  kind: "template",
+  path: "/t/task.unfold.json",
+  saved_at_ms: 1000,
+};
+const SCENARIO_WORK: RecoveredWork = {
+  id: "/t/a.scenario.json",
+  kind: "scenario",
+  path: "/t/a.scenario.json",
+  saved_at_ms: 2000,
+};
 
 function recovering(platform = new FakePlatform()): FakePlatform {
   platform.recovered = [TEMPLATE_WORK, SCENARIO_WORK];
@@ -177,7 +187,10 @@ class FakeWidth {
   constructor(private width: number) {
     vi.stubGlobal("matchMedia", (query: string) => {
       const max = /max-width:\s*(\d+)px/.exec(query);
-      const list = { matches: () => (max === null ? false : this.width <= Number(max[1])), listeners: new Set<WidthListener>() };
+      const list = {
+        matches: () => (max === null ? false : this.width <= Number(max[1])),
+        listeners: new Set<WidthListener>(),
+      };
       this.lists.push(list);
       return {
         media: query,

@@ -72,10 +72,14 @@ async function typeInto(element: HTMLElement, value: string): Promise<void> {
   await act(async () => {
     const codeField = EditorView.findFromDOM(element);
     if (codeField !== null) {
-      codeField.dispatch({ changes: { from: 0, to: codeField.state.doc.length, insert: value }, userEvent: "input.type" });
+      codeField.dispatch({
+        changes: { from: 0, to: codeField.state.doc.length, insert: value },
+        userEvent: "input.type",
+      });
       return;
     }
-    const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    const prototype =
+      element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
     Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(element, value);
     element.dispatchEvent(new Event("input", { bubbles: true }));
     await Promise.resolve();
@@ -117,19 +121,16 @@ describe("App", () => {
     const platform = new FakePlatform();
     await renderApp(platform);
     const startUp = ["recentFiles", "recoveredDocuments", "initialScenarioPath"];
-    expect(platform.callNames().filter((name) => !startUp.includes(name)).slice(0, 3)).toEqual([
-      "initialTemplatePath",
-      "openDocument",
-      "previewDocument",
-    ]);
+    expect(
+      platform
+        .callNames()
+        .filter((name) => !startUp.includes(name))
+        .slice(0, 3),
+    ).toEqual(["initialTemplatePath", "openDocument", "previewDocument"]);
     expect(byTestId("template-path").textContent).toBe("/t/task.unfold.json");
-    expect([...container.querySelectorAll('[data-testid="section-row"]')].map((r) => r.getAttribute("data-path"))).toEqual([
-      "task",
-      "context",
-      "context.examples",
-      "context.history",
-      "style",
-    ]);
+    expect(
+      [...container.querySelectorAll('[data-testid="section-row"]')].map((r) => r.getAttribute("data-path")),
+    ).toEqual(["task", "context", "context.examples", "context.history", "style"]);
     expect(byLabel("Toggle context").textContent).toBe("SUMMARY");
     expect(byTestId("tool-count", row("context")).textContent).toBe("2 tools");
     expect(row("task").querySelector('[data-testid="tool-count"]')).toBeNull();
@@ -154,7 +155,12 @@ describe("App", () => {
         {
           op: "set_section_fields",
           path: "context",
-          fields: { title: "Project Context", template: "Project Context body", summary: "Docs are available.", visibility: "full" },
+          fields: {
+            title: "Project Context",
+            template: "Project Context body",
+            summary: "Docs are available.",
+            visibility: "full",
+          },
         },
         null,
       ],
@@ -174,7 +180,11 @@ describe("App", () => {
     await typeInto(byTestId("field-template"), "2024: OAuth");
     await typeInto(byTestId("field-template"), "2024: OAuth.");
     expect(platform.argsOf("applyEdit")).toMatchObject([
-      [1, { path: "context.history", fields: { template: "2024: OAuth", title: "History" } }, "context.history/template"],
+      [
+        1,
+        { path: "context.history", fields: { template: "2024: OAuth", title: "History" } },
+        "context.history/template",
+      ],
       [1, { path: "context.history", fields: { template: "2024: OAuth." } }, "context.history/template"],
     ]);
     await click(byLabel("Toggle context"));
@@ -256,7 +266,9 @@ describe("App", () => {
     const preview = await platform.previewDocument(platform.id, [], false, null);
     if (!preview.ok) throw new Error("no preview");
     const { prompt_tokens: total, tool_tokens: tools } = preview.value;
-    expect(byTestId("token-split").textContent).toBe(`${(total - tools).toLocaleString("en-US")} in the text, ${tools.toLocaleString("en-US")} in the 2 tool definitions`);
+    expect(byTestId("token-split").textContent).toBe(
+      `${(total - tools).toLocaleString("en-US")} in the text, ${tools.toLocaleString("en-US")} in the 2 tool definitions`,
+    );
     expect(container.querySelector('[data-testid="offered-tool-json"]')).toBeNull();
     const lookup = byTestId("tool-list").querySelector("details");
     if (lookup === null) throw new Error("no tool to open");
@@ -265,7 +277,10 @@ describe("App", () => {
       lookup.dispatchEvent(new Event("toggle"));
       await Promise.resolve();
     });
-    expect(JSON.parse(byTestId("offered-tool-json").textContent)).toEqual({ type: "function", function: { name: "lookup" } });
+    expect(JSON.parse(byTestId("offered-tool-json").textContent)).toEqual({
+      type: "function",
+      function: { name: "lookup" },
+    });
     expect(toolList()[0]).toMatch(/^lookup/);
   });
 
@@ -288,7 +303,9 @@ describe("App", () => {
     expect(byTestId("problems-button").textContent).toBe("⚠ 1 problem, 1 warning");
     expect(byTestId("problems-button").dataset.severity).toBe("error");
     const groups = [...container.querySelectorAll<HTMLElement>('[data-testid="problem-group"]')];
-    expect(groups.map((group) => [group.dataset.group, group.dataset.severity, group.querySelector("li")?.textContent])).toEqual([
+    expect(
+      groups.map((group) => [group.dataset.group, group.dataset.severity, group.querySelector("li")?.textContent]),
+    ).toEqual([
       ["template", "error", "/sections/0/key 'A' is not a section key"],
       ["render", "warning", `/params ${missing}`],
     ]);
@@ -385,7 +402,14 @@ describe("App", () => {
 
   it("shows why the backend refused a move and keeps the tree", async () => {
     const template = exampleTemplate();
-    template.sections[1]?.children.push({ key: "style", title: "Nested", template: "", visibility: "full", tools: [], children: [] });
+    template.sections[1]?.children.push({
+      key: "style",
+      title: "Nested",
+      template: "",
+      visibility: "full",
+      tools: [],
+      children: [],
+    });
     const platform = new FakePlatform("/t/task.unfold.json", template);
     await renderApp(platform);
     await click(byTestId("select-section", row("style")));
@@ -468,7 +492,9 @@ describe("App around the editor: files and recovery", () => {
       await Promise.resolve();
     });
     await settle();
-    expect(byTestId("unsaved-dialog").textContent).toContain("Save the changes to task.unfold.json before opening another one?");
+    expect(byTestId("unsaved-dialog").textContent).toContain(
+      "Save the changes to task.unfold.json before opening another one?",
+    );
     expect(document.activeElement).toBe(byTestId("unsaved-save"));
     await click(byTestId("unsaved-discard"));
     expect(container.querySelector('[data-testid="unsaved-dialog"]')).toBeNull();
@@ -478,7 +504,9 @@ describe("App around the editor: files and recovery", () => {
 
   it("offers recovered work and restores it into the editor", async () => {
     const platform = new FakePlatform();
-    platform.recovered = [{ id: "/t/task.unfold.json", kind: "template", path: "/t/task.unfold.json", saved_at_ms: 1000 }];
+    platform.recovered = [
+      { id: "/t/task.unfold.json", kind: "template", path: "/t/task.unfold.json", saved_at_ms: 1000 },
+    ];
     const recovered = exampleTemplate();
     const task = recovered.sections[0];
     if (task !== undefined) task.template = "Recovered words";
@@ -540,12 +568,18 @@ describe("App: template settings and parameters", () => {
     expect((byTestId("setting-key") as HTMLInputElement).value).toBe("task-executor");
     expect((byTestId("setting-disclosure") as HTMLSelectElement).value).toBe("read_section");
     await choose(byTestId("setting-disclosure"), "open_sections");
-    expect(platform.argsOf("applyEdit")).toMatchObject([[1, { op: "set_settings", settings: { disclosure: "open_sections" } }, null]]);
+    expect(platform.argsOf("applyEdit")).toMatchObject([
+      [1, { op: "set_settings", settings: { disclosure: "open_sections" } }, null],
+    ]);
     expect(byTestId("preview-markdown").textContent).toContain("`open_sections`");
     expect(toolList()).toEqual(["lookup", "open_sections"]);
     await choose(byTestId("setting-heading"), "keyed");
     await choose(byTestId("setting-tool-disclosure"), "pick_tools");
-    expect(platform.template).toMatchObject({ heading: "keyed", tool_disclosure: "pick_tools", disclosure: "open_sections" });
+    expect(platform.template).toMatchObject({
+      heading: "keyed",
+      tool_disclosure: "pick_tools",
+      disclosure: "open_sections",
+    });
   });
 
   it("types the name in one undo group; undo puts the field back", async () => {
@@ -565,7 +599,9 @@ describe("App: template settings and parameters", () => {
     await click(byTestId("tab-template"));
     expect(paramNames()).toEqual(["objective"]);
     await typeInto(byTestId("param-value"), "Ship it");
-    expect(platform.argsOf("applyEdit")).toEqual([[1, { op: "set_param", name: "objective", value: "Ship it" }, "param/objective"]]);
+    expect(platform.argsOf("applyEdit")).toEqual([
+      [1, { op: "set_param", name: "objective", value: "Ship it" }, "param/objective"],
+    ]);
     expect(byTestId("preview-markdown").textContent).toContain("Complete the following: ${objective}");
     await click(byTestId("add-param"));
     await click(byTestId("add-param"));
@@ -599,7 +635,9 @@ describe("App: a section's tools", () => {
     expect(byTestId("section-tool").textContent).toContain("search things");
     expect(button("Move search up").disabled).toBe(true);
     await click(button("Move search down"));
-    expect(platform.argsOf("applyEdit")).toEqual([[1, { op: "move_tool", owner: { kind: "section", path: "context" }, from: 0, to: 1 }, null]]);
+    expect(platform.argsOf("applyEdit")).toEqual([
+      [1, { op: "move_tool", owner: { kind: "section", path: "context" }, from: 0, to: 1 }, null],
+    ]);
     expect(sectionToolNames()).toEqual(["cite", "search"]);
     await click(button("Remove cite"));
     expect(sectionToolNames()).toEqual(["search"]);
@@ -619,7 +657,11 @@ describe("App: a section's tools", () => {
     expect(byTestId("import-attach").textContent).toBe("Attach 1 to task");
     await click(byTestId("import-attach"));
     expect(platform.argsOf("applyEdit")).toMatchObject([
-      [1, { op: "insert_tool", owner: { kind: "section", path: "task" }, index: 0, tool: { name: "fetch_issue" } }, null],
+      [
+        1,
+        { op: "insert_tool", owner: { kind: "section", path: "task" }, index: 0, tool: { name: "fetch_issue" } },
+        null,
+      ],
     ]);
     expect(sectionToolNames()).toEqual(["fetch_issue"]);
     expect(toolList()).toContain("fetch_issue");
@@ -637,7 +679,11 @@ describe("App: a section's tools", () => {
     expect((byTestId("import-text") as HTMLTextAreaElement).value).toBe(tools(["fetch_issue"]));
     expect(platform.argsOf("importTools")).toEqual([[platform.id, tools(["fetch_issue"])]]);
     expect(byTestId("import-format").textContent).toBe("Anthropic Messages: fetch_issue");
-    platform.failures.set("chooseToolList", { code: "unreadable_file", message: "/t/tools.bin: not UTF-8 text", problems: [] });
+    platform.failures.set("chooseToolList", {
+      code: "unreadable_file",
+      message: "/t/tools.bin: not UTF-8 text",
+      problems: [],
+    });
     await click(byTestId("import-file"));
     expect(byTestId("import-error").textContent).toBe("This tool list cannot be read: /t/tools.bin: not UTF-8 text");
   });
@@ -658,7 +704,8 @@ describe("App: a section's tools", () => {
 });
 
 describe("App: the page switch and the run history", () => {
-  const pageNames = () => [...container.querySelectorAll('[role="tablist"][aria-label="View"] [role="tab"]')].map((tab) => tab.textContent);
+  const pageNames = () =>
+    [...container.querySelectorAll('[role="tablist"][aria-label="View"] [role="tab"]')].map((tab) => tab.textContent);
 
   it("switches between the editor, the compare view and the run history with a template open", async () => {
     const platform = new FakePlatform();

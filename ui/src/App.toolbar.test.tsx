@@ -30,7 +30,10 @@ async function settle(): Promise<void> {
 }
 
 /** The app on the launch template; on the Compare page with the lookup-first scenario when `scenario`. */
-async function renderApp({ scenario = false, template }: { scenario?: boolean; template?: Template } = {}): Promise<FakePlatform> {
+async function renderApp({
+  scenario = false,
+  template,
+}: { scenario?: boolean; template?: Template } = {}): Promise<FakePlatform> {
   const platform = new FakePlatform(undefined, template);
   if (scenario) {
     platform.compare.disk.set(SCENARIO, lookupFirstScenario());
@@ -79,7 +82,8 @@ async function typeUser(text: string): Promise<void> {
   await settle();
 }
 
-const selectedPage = () => container.querySelector('[role="tablist"][aria-label="View"] [aria-selected="true"]')?.textContent;
+const selectedPage = () =>
+  container.querySelector('[role="tablist"][aria-label="View"] [aria-selected="true"]')?.textContent;
 
 describe("App: the header's Undo, Redo and Save act on the page's document", () => {
   it("saves, undoes and redoes the scenario on the Compare page, and says so", async () => {
@@ -125,7 +129,9 @@ describe("App: the header's Undo, Redo and Save act on the page's document", () 
   it("has nothing to undo or save on the Compare page while no scenario is open", async () => {
     await renderApp();
     await click(byTestId("page-compare"));
-    expect([headerButton("undo"), headerButton("redo"), headerButton("save")].map((button) => button.disabled)).toEqual([true, true, true]);
+    expect([headerButton("undo"), headerButton("redo"), headerButton("save")].map((button) => button.disabled)).toEqual(
+      [true, true, true],
+    );
     expect(headerButton("save").title).toBe("Save the scenario: no scenario is open");
   });
 });
@@ -176,7 +182,9 @@ describe("App: page shortcuts", () => {
     expect(platform.callNames()).toContain("runComparison");
     await click(byTestId("page-edit"));
     await click(byTestId("tab-sources"));
-    const answers = [...container.querySelectorAll<HTMLElement>('[data-testid="source-permission"]')].map((el) => el.dataset.permission);
+    const answers = [...container.querySelectorAll<HTMLElement>('[data-testid="source-permission"]')].map(
+      (el) => el.dataset.permission,
+    );
     expect(answers).toEqual(["allowed", "allowed", "not_needed"]);
   });
 
@@ -184,7 +192,8 @@ describe("App: page shortcuts", () => {
     const platform = await renderApp();
     await click(byTestId("select-section"));
     await press("N", { ctrlKey: true, shiftKey: true });
-    const rows = () => [...container.querySelectorAll('[data-testid="section-row"]')].map((row) => row.getAttribute("data-path"));
+    const rows = () =>
+      [...container.querySelectorAll('[data-testid="section-row"]')].map((row) => row.getAttribute("data-path"));
     expect(rows().slice(0, 2)).toEqual(["task", "section"]);
     await press("Insert", {}, byTestId("select-section"));
     expect(rows().filter((path) => path?.startsWith("section"))).toHaveLength(2);
@@ -213,7 +222,9 @@ describe("App: the header's Export menu", () => {
 
 /** The buttons in the page that show one symbol rather than a word. */
 function symbolButtons(): HTMLButtonElement[] {
-  return [...container.querySelectorAll("button")].filter((button) => /^[^\p{L}\p{N}\s]$/u.test(button.textContent.trim()));
+  return [...container.querySelectorAll("button")].filter((button) =>
+    /^[^\p{L}\p{N}\s]$/u.test(button.textContent.trim()),
+  );
 }
 
 describe("App: buttons that show a symbol", () => {

@@ -167,7 +167,15 @@ export function App({ platform, workspace: started }: { platform: Platform; work
           onPage={(page) => {
             workspace.showPage(page);
           }}
-          fileMenu={<FileMenu workspace={workspace} recent={state.recent} onHelp={() => { setHelp(true); }} />}
+          fileMenu={
+            <FileMenu
+              workspace={workspace}
+              recent={state.recent}
+              onHelp={() => {
+                setHelp(true);
+              }}
+            />
+          }
           notices={notices}
         />
         {dialogs}
@@ -198,7 +206,9 @@ export function App({ platform, workspace: started }: { platform: Platform; work
     <main className="app">
       <header className="app-head" data-testid="app-header">
         <h1>Unfold</h1>
-        {screen.kind === "start" && <PageSwitch pages={START_PAGES} page="edit" onPage={onPage} names={{ edit: "Start" }} />}
+        {screen.kind === "start" && (
+          <PageSwitch pages={START_PAGES} page="edit" onPage={onPage} names={{ edit: "Start" }} />
+        )}
       </header>
       {notices}
       {screen.kind === "loading" && <p className="notice">Loading…</p>}
@@ -254,6 +264,9 @@ function listenToWindow(platform: Platform, workspace: WorkspaceStore): () => vo
     platform.onFilesDropped((paths) => void workspace.openDropped(paths)),
   ];
   return () => {
-    for (const unlisten of unlistens) void unlisten.then((stop) => { stop(); });
+    for (const unlisten of unlistens)
+      void unlisten.then((stop) => {
+        stop();
+      });
   };
 }

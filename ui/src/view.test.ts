@@ -124,9 +124,7 @@ describe("loadInitialView", () => {
         problems: [{ location: "line 1, column 2", message: "expected value" }],
       },
     };
-    expect(
-      await loadInitialView(fakePlatform({ openDocument: () => Promise.resolve(failed) })),
-    ).toEqual({
+    expect(await loadInitialView(fakePlatform({ openDocument: () => Promise.resolve(failed) }))).toEqual({
       kind: "error",
       path: "/t/a.unfold.json",
       title: "This template cannot be opened",

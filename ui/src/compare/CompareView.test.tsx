@@ -111,7 +111,9 @@ function runEvents(lane: Lane): RunEvent[] {
 }
 
 function shownSeqs(lane: Lane): number[] {
-  return all(`[data-testid="lane"][data-lane="${lane}"] [data-testid="timeline-event"]`).map((e) => Number(e.dataset.seq));
+  return all(`[data-testid="lane"][data-lane="${lane}"] [data-testid="timeline-event"]`).map((e) =>
+    Number(e.dataset.seq),
+  );
 }
 
 function event(lane: Lane, seq: number): HTMLElement {
@@ -182,9 +184,15 @@ describe("CompareView", () => {
     await openAndRun();
     const report = lookupFirstReport();
     expect(report.divergences).toHaveLength(1);
-    expect(all('[data-testid="divergence"]').map((line) => line.textContent)).toEqual([report.divergences[0]?.first?.explanation]);
-    const highlighted = all('[data-testid="timeline-event"][data-divergence="true"], [data-testid="run-end"][data-divergence="true"]');
-    expect(highlighted.map((e) => ({ lane: e.dataset.lane, seq: Number(e.dataset.seq) }))).toEqual(divergencePlaces(report));
+    expect(all('[data-testid="divergence"]').map((line) => line.textContent)).toEqual([
+      report.divergences[0]?.first?.explanation,
+    ]);
+    const highlighted = all(
+      '[data-testid="timeline-event"][data-divergence="true"], [data-testid="run-end"][data-divergence="true"]',
+    );
+    expect(highlighted.map((e) => ({ lane: e.dataset.lane, seq: Number(e.dataset.seq) }))).toEqual(
+      divergencePlaces(report),
+    );
     expect(highlighted[0]?.textContent).toContain("first divergence");
     expect(highlighted[0]?.dataset.type).toBe("restart");
   });
@@ -206,7 +214,9 @@ describe("CompareView", () => {
     expect(byTestId("counter-delta", byTestId('counter-row"][data-counter="prompt_tokens')).textContent).toBe("+151");
     expect(byTestId("savings-dynamic").textContent).toBe("533 more (+80.3%)");
     expect(byTestId("savings-restart").textContent).toBe("684 more (+103.0%)");
-    expect(byTestId("savings-restart").title).toBe("restart used 684 more prompt tokens than the all-FULL baseline (1,348 against 664)");
+    expect(byTestId("savings-restart").title).toBe(
+      "restart used 684 more prompt tokens than the all-FULL baseline (1,348 against 664)",
+    );
     expect(byTestId("savings-restart").dataset.saved).toBe("-684");
     expect(byTestId("savings").textContent).not.toMatch(/saved\s*[-−]/);
     expect(all('[data-testid^="status-"]').map((cell) => `${cell.dataset.status ?? ""}: ${cell.textContent}`)).toEqual([
@@ -221,7 +231,8 @@ describe("CompareView", () => {
     expect(container.querySelector('[data-testid="cost-row"]')).toBeNull();
     const report = lookupFirstReport();
     const [dynamic, restart] = report.runs;
-    if (dynamic === undefined || restart === undefined || report.baseline === null) throw new Error("the fixture has both runs and a baseline");
+    if (dynamic === undefined || restart === undefined || report.baseline === null)
+      throw new Error("the fixture has both runs and a baseline");
     dynamic.cost = costWithTotals(0.00018, 0.00009);
     restart.cost = costWithTotals(0.000205, 0.000115);
     report.baseline.cost = costWithTotals(0.0001, 0.00005);
@@ -231,11 +242,20 @@ describe("CompareView", () => {
     expect(row.querySelector("th")?.textContent).toBe("Cost (gpt-4o-mini)");
     expect(row.title).toBe("priced as gpt-4o-mini: USD per million tokens, taken 2025-10-01");
     const cell = (name: string) => byTestId(`cost-${name}`, row).textContent;
-    expect([cell("dynamic"), cell("restart"), cell("delta"), cell("baseline")]).toEqual(["$0.000180", "$0.000205", "+$0.000025", "$0.000100"]);
+    expect([cell("dynamic"), cell("restart"), cell("delta"), cell("baseline")]).toEqual([
+      "$0.000180",
+      "$0.000205",
+      "+$0.000025",
+      "$0.000100",
+    ]);
     const cached = byTestId("cost-cache-row");
     const cachedCell = (name: string) => byTestId(`cost-${name}`, cached).textContent;
     expect(cached.querySelector("th")?.textContent).toBe("With the prompt cache");
-    expect([cachedCell("dynamic"), cachedCell("restart"), cachedCell("delta")]).toEqual(["$0.000090", "$0.000115", "+$0.000025"]);
+    expect([cachedCell("dynamic"), cachedCell("restart"), cachedCell("delta")]).toEqual([
+      "$0.000090",
+      "$0.000115",
+      "+$0.000025",
+    ]);
     // A scripted comparison has no provider's own figures.
     expect(container.querySelector('[data-testid="cost-measured-row"]')).toBeNull();
   });
@@ -245,7 +265,10 @@ describe("CompareView", () => {
     const report = lookupFirstReport();
     const [dynamic, restart] = report.runs;
     if (dynamic === undefined || restart === undefined) throw new Error("the fixture has both runs");
-    dynamic.cost = { ...costWithTotals(0.00018, 0.00009), measured: { read_tokens: 900, write_tokens: 300, cost: 0.00012 } };
+    dynamic.cost = {
+      ...costWithTotals(0.00018, 0.00009),
+      measured: { read_tokens: 900, write_tokens: 300, cost: 0.00012 },
+    };
     restart.cost = costWithTotals(0.000205, 0.000115);
     platform.compare.report = report;
     await click(byTestId("run-comparison"));
@@ -258,7 +281,11 @@ describe("CompareView", () => {
   it("charts each lane's prompt tokens: every call on the axis, a tooltip per point, the restart marked", async () => {
     await openAndRun();
     const chart = byTestId("token-chart");
-    expect([...chart.querySelectorAll(".series")].map((g) => g.getAttribute("data-lane"))).toEqual(["dynamic", "restart", "baseline"]);
+    expect([...chart.querySelectorAll(".series")].map((g) => g.getAttribute("data-lane"))).toEqual([
+      "dynamic",
+      "restart",
+      "baseline",
+    ]);
     expect(byTestId("chart-max", chart).textContent).toBe("394");
     expect(all('[data-testid="chart-tick"]').map((tick) => tick.textContent)).toEqual(["1", "2", "3", "4", "5"]);
     expect(chart.querySelector("desc")?.textContent).toContain("restart: 205, 221, 291, 307, 324");
@@ -267,24 +294,34 @@ describe("CompareView", () => {
     for (const point of points) {
       const title = point.querySelector("title")?.textContent ?? "";
       const { lane = "", call = "", attempt = "", tokens = "" } = point.dataset;
-      expect(title).toMatch(new RegExp(`^${lane}, call ${call}, attempt ${attempt}( \\(discarded\\))?: ${tokens} prompt tokens`));
+      expect(title).toMatch(
+        new RegExp(`^${lane}, call ${call}, attempt ${attempt}( \\(discarded\\))?: ${tokens} prompt tokens`),
+      );
     }
     const first = byTestId('chart-point"][data-lane="restart"][data-call="1', chart);
     expect(first.dataset.discarded).toBe("true");
-    expect(first.querySelector("title")?.textContent).toBe("restart, call 1, attempt 1 (discarded): 205 prompt tokens; 205 so far");
+    expect(first.querySelector("title")?.textContent).toBe(
+      "restart, call 1, attempt 1 (discarded): 205 prompt tokens; 205 so far",
+    );
     const restarts = all('[data-testid="chart-restart"]');
-    expect(restarts.map((mark) => [mark.dataset.lane, mark.dataset.afterCall, mark.querySelector("title")?.textContent])).toEqual([
-      ["restart", "2", "restart, after call 2: restarted to expand a section (context)"],
-    ]);
+    expect(
+      restarts.map((mark) => [mark.dataset.lane, mark.dataset.afterCall, mark.querySelector("title")?.textContent]),
+    ).toEqual([["restart", "2", "restart, after call 2: restarted to expand a section (context)"]]);
   });
 
   it("keeps equal lanes apart: each its own marker, drawn to the side, and the legend says where they coincide", async () => {
     await openAndRun();
     const at = (lane: Lane) => byTestId(`chart-point"][data-lane="${lane}"][data-call="1`).querySelector(".marker");
-    expect(["dynamic", "restart", "baseline"].map((lane) => at(lane as Lane)?.tagName.toLowerCase())).toEqual(["circle", "rect", "path"]);
+    expect(["dynamic", "restart", "baseline"].map((lane) => at(lane as Lane)?.tagName.toLowerCase())).toEqual([
+      "circle",
+      "rect",
+      "path",
+    ]);
     const lines = all(".token-chart .series polyline").map((line) => line.getAttribute("points")?.split(" ")[0]);
     expect(new Set(lines).size).toBe(3);
-    expect(byTestId("chart-coincide").textContent).toBe("dynamic, restart and baseline coincide at calls 1–2: drawn side by side.");
+    expect(byTestId("chart-coincide").textContent).toBe(
+      "dynamic, restart and baseline coincide at calls 1–2: drawn side by side.",
+    );
   });
 
   it("toggles the chart between each call's prompt tokens and the tokens so far", async () => {
@@ -294,7 +331,13 @@ describe("CompareView", () => {
     await click(byTestId("chart-cumulative"));
     expect(chart.dataset.mode).toBe("cumulative");
     expect(byTestId("chart-max", chart).textContent).toBe("1,348");
-    expect(all('[data-testid="chart-point"][data-lane="restart"]').map((point) => point.dataset.value)).toEqual(["205", "426", "717", "1024", "1348"]);
+    expect(all('[data-testid="chart-point"][data-lane="restart"]').map((point) => point.dataset.value)).toEqual([
+      "205",
+      "426",
+      "717",
+      "1024",
+      "1348",
+    ]);
     expect(chart.querySelector("svg > title")?.textContent).toBe("Prompt tokens so far, call by call");
     expect(chart.querySelector("desc")?.textContent).toContain("dynamic: 205, 426, 803, 1197");
     await click(byTestId("chart-per-call"));
@@ -326,8 +369,12 @@ describe("CompareView", () => {
     expect(byTestId("chart-max", chart).textContent).toBe("$0.000394");
     const first = byTestId('chart-point"][data-lane="restart"][data-call="1', chart);
     expect([first.dataset.tokens, first.dataset.cost]).toEqual(["205", "0.000205"]);
-    expect(first.querySelector("title")?.textContent).toBe("restart, call 1, attempt 1 (discarded): $0.000205 (205 prompt tokens); $0.000205 so far");
-    expect(chart.querySelector("desc")?.textContent).toContain("restart: $0.000205, $0.000221, $0.000291, $0.000307, $0.000324 (restarted after call 2;");
+    expect(first.querySelector("title")?.textContent).toBe(
+      "restart, call 1, attempt 1 (discarded): $0.000205 (205 prompt tokens); $0.000205 so far",
+    );
+    expect(chart.querySelector("desc")?.textContent).toContain(
+      "restart: $0.000205, $0.000221, $0.000291, $0.000307, $0.000324 (restarted after call 2;",
+    );
     await click(byTestId("chart-cumulative", chart));
     expect(chart.querySelector("svg > title")?.textContent).toBe("Cost so far, call by call");
     expect(byTestId("chart-max", chart).textContent).toBe("$0.001348");
@@ -365,10 +412,9 @@ describe("CompareView", () => {
     expect(rows("dynamic")).toEqual(["1", "2", "-", "3", "4"]);
     expect(rows("restart")).toEqual(["1", "2", "3", "4", "5"]);
     expect(rows("baseline")).toEqual(["1", "-", "-", "2", "3"]);
-    expect(all('[data-testid="lane"][data-lane="baseline"] [data-testid="no-match"]').map((cell) => cell.textContent)).toEqual([
-      "no matching call",
-      "no matching call",
-    ]);
+    expect(
+      all('[data-testid="lane"][data-lane="baseline"] [data-testid="no-match"]').map((cell) => cell.textContent),
+    ).toEqual(["no matching call", "no matching call"]);
     expect(all('[data-testid="work-differs"]')).toEqual([]);
   });
 
@@ -378,12 +424,16 @@ describe("CompareView", () => {
     const dynamic = report.runs[0];
     if (dynamic === undefined) throw new Error("the fixture has a dynamic run");
     // Dynamic looks up issue 8 where restart and the baseline look up issue 7.
-    dynamic.events = dynamic.events.map((e) => (e.type === "tool_call" && e.name === "lookup" ? { ...e, args: { id: 8 } } : e));
+    dynamic.events = dynamic.events.map((e) =>
+      e.type === "tool_call" && e.name === "lookup" ? { ...e, args: { id: 8 } } : e,
+    );
     setUp.platform.compare.report = report;
     await click(byTestId("run-comparison"));
     const differs = (lane: Lane) => byTestId(`call-block"][data-lane="${lane}"][data-call="1`);
     expect(differs("dynamic").dataset.work).toBe("different");
-    expect(byTestId("work-differs", differs("dynamic")).textContent).toBe("different work: restart called lookup(7); baseline called lookup(7)");
+    expect(byTestId("work-differs", differs("dynamic")).textContent).toBe(
+      "different work: restart called lookup(7); baseline called lookup(7)",
+    );
     expect(byTestId("work-differs", differs("restart")).textContent).toBe("different work: dynamic called lookup(8)");
     expect(byTestId('call-block"][data-lane="restart"][data-call="4').dataset.work).toBe("same");
   });
@@ -391,17 +441,22 @@ describe("CompareView", () => {
   it("marks the calls the restart discarded, in their blocks and in the detail", async () => {
     await openAndRun();
     const discarded = all('[data-testid="call-block"][data-discarded="true"]');
-    expect(discarded.map((block) => `${block.dataset.lane ?? ""} ${block.dataset.call ?? ""}`)).toEqual(["restart 1", "restart 2"]);
-    expect(discarded.map((block) => byTestId("discarded-badge", block).textContent)).toEqual(["discarded", "discarded"]);
+    expect(discarded.map((block) => `${block.dataset.lane ?? ""} ${block.dataset.call ?? ""}`)).toEqual([
+      "restart 1",
+      "restart 2",
+    ]);
+    expect(discarded.map((block) => byTestId("discarded-badge", block).textContent)).toEqual([
+      "discarded",
+      "discarded",
+    ]);
     expect(byTestId("discarded-badge", byTestId('call-block"][data-lane="restart"][data-call="1')).title).toBe(
       "Discarded: the restart after call 2 threw attempt 1 away; its prompt tokens still count",
     );
-    expect(all('[data-testid="timeline-event"][data-discarded="true"]').map((e) => `${e.dataset.lane ?? ""}:${e.dataset.seq ?? ""}`)).toEqual([
-      "restart:1",
-      "restart:2",
-      "restart:3",
-      "restart:4",
-    ]);
+    expect(
+      all('[data-testid="timeline-event"][data-discarded="true"]').map(
+        (e) => `${e.dataset.lane ?? ""}:${e.dataset.seq ?? ""}`,
+      ),
+    ).toEqual(["restart:1", "restart:2", "restart:3", "restart:4"]);
     await click(event("restart", 2));
     const detail = byTestId("event-detail");
     expect(byTestId("detail-discarded", detail).textContent).toBe("discarded");
@@ -588,7 +643,9 @@ describe("CompareView", () => {
     await choose(byTestId("export-api"), "anthropic");
     platform.chosenPath = "/out/anthropic";
     await click(byTestId("export-requests"));
-    expect(byTestId("compare-notice").textContent).toContain("Wrote 12 request bodies (Anthropic Messages) to /out/anthropic");
+    expect(byTestId("compare-notice").textContent).toContain(
+      "Wrote 12 request bodies (Anthropic Messages) to /out/anthropic",
+    );
     expect(platform.argsOf("exportRequests").at(-1)?.slice(1)).toEqual(["/out/anthropic", "anthropic"]);
   });
 
@@ -649,7 +706,12 @@ async function choose(select: HTMLElement, value: string): Promise<void> {
 /** The view with lookup-first open and the profiles `local` (no key) and `remote` (key in REMOTE_KEY, not set). */
 async function openWithProfiles(): Promise<{ platform: FakePlatform; store: CompareStore }> {
   const setUp = setup();
-  const remote = { ...localProfile("remote"), model: "gpt-4.1-mini", base_url: "https://api.openai.com/v1", api_key_env: "REMOTE_KEY" };
+  const remote = {
+    ...localProfile("remote"),
+    model: "gpt-4.1-mini",
+    base_url: "https://api.openai.com/v1",
+    api_key_env: "REMOTE_KEY",
+  };
   setUp.platform.compare.profiles = [localProfile(), remote];
   await render(setUp.store, setUp.platform);
   await act(() => setUp.store.openPath(PATH));
@@ -672,7 +734,9 @@ describe("CompareView models", () => {
     ]);
     expect(picker.value).toBe("scripted");
     expect(picker.title).toBe("Scripted (the scenario's script)");
-    expect(runButton().title).toBe("Replay the scenario under the dynamic and restart adapters and the all-FULL baseline (Ctrl+Enter)");
+    expect(runButton().title).toBe(
+      "Replay the scenario under the dynamic and restart adapters and the all-FULL baseline (Ctrl+Enter)",
+    );
     expect(container.querySelector('[data-testid="live-note"]')).toBeNull();
   });
 
@@ -685,7 +749,12 @@ describe("CompareView models", () => {
       ["adapter-allowed_tools", false],
       ["adapter-deferred", false],
     ]);
-    expect(boxes.map((box) => box.closest("label")?.textContent.trim())).toEqual(["dynamic", "restart", "allowed tools", "deferred"]);
+    expect(boxes.map((box) => box.closest("label")?.textContent.trim())).toEqual([
+      "dynamic",
+      "restart",
+      "allowed tools",
+      "deferred",
+    ]);
     for (const box of boxes) expect(box.closest("label")?.title).not.toBe("");
     expect(byTestId("adapter-allowed_tools").closest("label")?.title).toBe(
       "Sends every tool from the first call; reading a section widens the callable subset (OpenAI allowed_tools), so the prompt start never changes",
@@ -699,13 +768,17 @@ describe("CompareView models", () => {
     expect(runButton().title).toContain("under the dynamic, restart, and deferred adapters;");
     await click(byTestId("adapter-dynamic"));
     await choose(byTestId("comparison-model"), "scripted");
-    expect(runButton().title).toBe("Replay the scenario under the restart and deferred adapters and the all-FULL baseline (Ctrl+Enter)");
+    expect(runButton().title).toBe(
+      "Replay the scenario under the restart and deferred adapters and the all-FULL baseline (Ctrl+Enter)",
+    );
   });
 
   it("cannot compare the script with no adapter ticked, and says why", async () => {
     const { platform, store } = await openWithProfiles();
     await click(byTestId("adapter-dynamic"));
-    expect(runButton().title).toBe("Replay the scenario under the restart adapter and the all-FULL baseline (Ctrl+Enter)");
+    expect(runButton().title).toBe(
+      "Replay the scenario under the restart adapter and the all-FULL baseline (Ctrl+Enter)",
+    );
     await click(byTestId("adapter-restart"));
     expect(runButton().disabled).toBe(true);
     expect(runButton().title).toBe("Tick at least one adapter to compare");
@@ -721,10 +794,25 @@ describe("CompareView models", () => {
       "Replay the scenario under the dynamic, restart, allowed tools, and deferred adapters and the all-FULL baseline (Ctrl+Enter)",
     );
     await click(runButton());
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ adapters: ["dynamic", "restart", "allowed_tools", "deferred"], live: null });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
+      adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
+      live: null,
+    });
     expect(byTestId("run-status").dataset.status).toBe("finished");
-    expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual(["dynamic", "restart", "allowed_tools", "deferred", "baseline"]);
-    expect(all('[data-testid="lane-head"] h4').map((head) => head.textContent)).toEqual(["dynamic", "restart", "allowed tools", "deferred", "baseline"]);
+    expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual([
+      "dynamic",
+      "restart",
+      "allowed_tools",
+      "deferred",
+      "baseline",
+    ]);
+    expect(all('[data-testid="lane-head"] h4').map((head) => head.textContent)).toEqual([
+      "dynamic",
+      "restart",
+      "allowed tools",
+      "deferred",
+      "baseline",
+    ]);
     expect(byTestId("timeline-lanes").className).toContain("lanes-5");
     const counters = byTestId("counters");
     expect([...counters.querySelectorAll("thead th")].map((th) => th.textContent)).toEqual([
@@ -736,7 +824,9 @@ describe("CompareView models", () => {
       "baseline",
     ]);
     // With more than two runs each later run's difference from the first sits under its value.
-    expect(counters.querySelector("caption")?.textContent).toBe("Counters · under each later run, its difference from dynamic");
+    expect(counters.querySelector("caption")?.textContent).toBe(
+      "Counters · under each later run, its difference from dynamic",
+    );
     const tokens = byTestId('counter-row"][data-counter="prompt_tokens');
     expect(tokens.querySelector('[data-testid="counter-restart"] .value')?.textContent).toBe("1348");
     const deltas = [...tokens.querySelectorAll<HTMLElement>('[data-testid="counter-delta"]')];
@@ -746,12 +836,9 @@ describe("CompareView models", () => {
       ["deferred", "dynamic", "0"],
     ]);
     // Every adapter's run has its savings against the baseline (the new two made dynamic's calls).
-    expect(["dynamic", "restart", "allowed_tools", "deferred"].map((adapter) => byTestId(`savings-${adapter}`).textContent)).toEqual([
-      "533 more (+80.3%)",
-      "684 more (+103.0%)",
-      "533 more (+80.3%)",
-      "533 more (+80.3%)",
-    ]);
+    expect(
+      ["dynamic", "restart", "allowed_tools", "deferred"].map((adapter) => byTestId(`savings-${adapter}`).textContent),
+    ).toEqual(["533 more (+80.3%)", "684 more (+103.0%)", "533 more (+80.3%)", "533 more (+80.3%)"]);
     const lines = all('[data-testid="divergence"]');
     expect(lines.map((line) => [line.dataset.left, line.dataset.right])).toEqual([
       ["dynamic", "restart"],
@@ -793,7 +880,9 @@ describe("CompareView models", () => {
     const { platform, store } = await openWithProfiles();
     await choose(byTestId("comparison-model"), "live:remote");
     const warning = byTestId("live-key-missing");
-    expect(warning.textContent).toContain("The environment variable REMOTE_KEY that remote's key comes from is not set");
+    expect(warning.textContent).toContain(
+      "The environment variable REMOTE_KEY that remote's key comes from is not set",
+    );
     expect(warning.querySelector("code")?.textContent).toBe("REMOTE_KEY");
     platform.compare.environment.add("REMOTE_KEY");
     await act(() => store.loadProfiles());
@@ -805,7 +894,9 @@ describe("CompareView models", () => {
     platform.compare.profiles.push({ ...localProfile("vault"), api_key_keychain: true });
     await act(() => store.loadProfiles());
     await choose(byTestId("comparison-model"), "live:vault");
-    expect(byTestId("live-key-missing").textContent).toContain("The OS keychain holds no key for vault: the run would fail");
+    expect(byTestId("live-key-missing").textContent).toContain(
+      "The OS keychain holds no key for vault: the run would fail",
+    );
     expect(byTestId("live-key-missing").querySelector("code")?.textContent).toBe("unfold key set vault");
   });
 
@@ -837,7 +928,10 @@ describe("CompareView models", () => {
     await choose(byTestId("comparison-model"), "live:local");
     await click(byTestId("adapter-dynamic"));
     await click(runButton());
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ adapters: ["restart"], live: { profile: "local" } });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
+      adapters: ["restart"],
+      live: { profile: "local" },
+    });
     expect(byTestId("run-status").textContent).toBe("Finished: restart completed");
     expect(byTestId("divergence").textContent).toBe("none: only one adapter ran");
     const counters = byTestId("counters");
@@ -852,7 +946,9 @@ describe("CompareView models", () => {
     expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual(["restart"]);
     expect(container.querySelector('[data-testid="baseline-toggle"]')).toBeNull();
     expect(shownSeqs("restart")).toEqual(
-      runEvents("restart").filter((e) => e.type !== "run_started" && e.type !== "run_completed").map((e) => e.seq),
+      runEvents("restart")
+        .filter((e) => e.type !== "run_started" && e.type !== "run_completed")
+        .map((e) => e.seq),
     );
   });
 
@@ -927,7 +1023,12 @@ describe("CompareView price", () => {
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: null, priceAs: null });
     await choose(byTestId("price-as-picker"), "gpt-4o-mini");
     await click(runButton());
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ adapters: ["dynamic", "restart"], live: null, relaySession: null, priceAs: "gpt-4o-mini" });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
+      adapters: ["dynamic", "restart"],
+      live: null,
+      relaySession: null,
+      priceAs: "gpt-4o-mini",
+    });
     await choose(byTestId("price-as-picker"), "");
     await click(runButton());
     expect(platform.argsOf("runComparison")).toHaveLength(3);
@@ -960,7 +1061,9 @@ describe("CompareView price", () => {
 
 describe("CompareView tool sources before a run", () => {
   /** The view over the template with sources (none allowed yet), its scenario open. */
-  async function openWithSources(sourcesAllowed?: () => void): Promise<{ platform: FakePlatform; store: CompareStore }> {
+  async function openWithSources(
+    sourcesAllowed?: () => void,
+  ): Promise<{ platform: FakePlatform; store: CompareStore }> {
     return openScenario(templateWithSources(), sourcesAllowed);
   }
 
@@ -1001,11 +1104,9 @@ describe("CompareView tool sources before a run", () => {
     expect(container.querySelector('[data-testid="run-source-changed"]')).toBeNull();
     expect(byTestId("run-sources-dialog").getAttribute("aria-modal")).toBe("true");
     expect(document.activeElement).toBe(byTestId("run-sources-cancel"));
-    expect(["run-sources-allow", "run-sources-snapshots", "run-sources-cancel"].map((id) => byTestId(id).textContent)).toEqual([
-      "Allow and run",
-      "Run with snapshots",
-      "Cancel",
-    ]);
+    expect(
+      ["run-sources-allow", "run-sources-snapshots", "run-sources-cancel"].map((id) => byTestId(id).textContent),
+    ).toEqual(["Allow and run", "Run with snapshots", "Cancel"]);
   });
 
   it("Allow and run allows each source asked about, then runs; the next run asks nothing", async () => {
@@ -1083,10 +1184,16 @@ describe("CompareView tool sources before a run", () => {
   it("shows a refused allow in the question and runs nothing", async () => {
     const { platform } = await openWithSources();
     await click(byTestId("run-comparison"));
-    platform.failures.set("allowSource", { code: "invalid_request", message: "the answers could not be written", problems: [] });
+    platform.failures.set("allowSource", {
+      code: "invalid_request",
+      message: "the answers could not be written",
+      problems: [],
+    });
     await click(byTestId("run-sources-allow"));
     expect(dialogShown()).toBe(true);
-    expect(byTestId("run-sources-failure").textContent).toBe("Source 'ide' was not allowed the answers could not be written");
+    expect(byTestId("run-sources-failure").textContent).toBe(
+      "Source 'ide' was not allowed the answers could not be written",
+    );
     expect(runs(platform)).toBe(0);
   });
 

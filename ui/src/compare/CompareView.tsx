@@ -64,7 +64,15 @@ import { ProblemItems } from "../ProblemItems";
 import type { ProblemGroup } from "../problems/problemGroups";
 
 /** `problems`: every problem of the open work, listed in the scenario panel as the editor lists them. */
-export function CompareView({ store, template, problems }: { store: CompareStore; template: Template; problems: readonly ProblemGroup[] }) {
+export function CompareView({
+  store,
+  template,
+  problems,
+}: {
+  store: CompareStore;
+  template: Template;
+  problems: readonly ProblemGroup[];
+}) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   // The scenario panel can be folded away to give the lanes the width (a 1280 px window).
   const [scenarioShown, setScenarioShown] = useState(true);
@@ -185,7 +193,9 @@ export function CompareView({ store, template, problems }: { store: CompareStore
 
 /** The timeline's button of the event `place` (hidden with the baseline lane: none). */
 function eventButton(view: HTMLElement, place: PickedEvent): HTMLButtonElement | null {
-  return view.querySelector<HTMLButtonElement>(`button[data-lane="${place.lane}"][data-seq="${String(place.event.seq)}"]`);
+  return view.querySelector<HTMLButtonElement>(
+    `button[data-lane="${place.lane}"][data-seq="${String(place.event.seq)}"]`,
+  );
 }
 
 /** What Run will run, for its title. */
@@ -206,7 +216,8 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
   const { model } = state;
   const profiles = state.profiles?.profiles ?? [];
   // A live model whose profile was renamed or removed stays chosen (Run says why it cannot run).
-  const gone = model.kind === "live" && !profiles.some((profile) => profile.name === model.profile) ? model.profile : null;
+  const gone =
+    model.kind === "live" && !profiles.some((profile) => profile.name === model.profile) ? model.profile : null;
   const tick = (adapter: AdapterKind, on: boolean) => {
     store.setModel(withAdapter(model, adapter, on));
   };
@@ -227,7 +238,9 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
           title={choices.find((choice) => choice.value === value)?.label}
           onChange={(event) => {
             const picked = event.target.value;
-            store.setModel(picked.startsWith("live:") ? liveModel(picked.slice("live:".length), model) : scriptedModel(model));
+            store.setModel(
+              picked.startsWith("live:") ? liveModel(picked.slice("live:".length), model) : scriptedModel(model),
+            );
           }}
         >
           {choices.map((choice) => (
@@ -252,7 +265,12 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
           {laneName(adapter)}
         </label>
       ))}
-      <button type="button" data-testid="providers-button" title="Edit the provider profiles live runs use" onClick={() => void store.openProviders()}>
+      <button
+        type="button"
+        data-testid="providers-button"
+        title="Edit the provider profiles live runs use"
+        onClick={() => void store.openProviders()}
+      >
         Providers…
       </button>
     </div>
@@ -263,7 +281,10 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
 function PriceAsPicker({ store, state }: { store: CompareStore; state: CompareState }) {
   const chosen = priceAsOf(state);
   return (
-    <label className="price-as" title="Price every run as if this model had answered it (prices: Unfold's, overridden by your prices.json)">
+    <label
+      className="price-as"
+      title="Price every run as if this model had answered it (prices: Unfold's, overridden by your prices.json)"
+    >
       Price as{" "}
       <select
         data-testid="price-as-picker"
@@ -331,8 +352,8 @@ function LiveNote({ state }: { state: CompareState }) {
             </>
           ) : (
             <>
-              The environment variable <code>{variable}</code> that {chosen.profile.name}&apos;s key comes from is not set: the run
-              would fail. Set it where Unfold is started, then start Unfold again.
+              The environment variable <code>{variable}</code> that {chosen.profile.name}&apos;s key comes from is not
+              set: the run would fail. Set it where Unfold is started, then start Unfold again.
             </>
           )}
         </p>
@@ -376,7 +397,12 @@ function CompareToolbar({
             <RecentScenarios store={store} recent={state.recent} />
           </details>
         )}
-        <button type="button" data-testid="save-scenario-as" disabled={scenario === null} onClick={() => void store.saveAs()}>
+        <button
+          type="button"
+          data-testid="save-scenario-as"
+          disabled={scenario === null}
+          onClick={() => void store.saveAs()}
+        >
           Save as…
         </button>
         {scenario !== null && (
@@ -426,7 +452,15 @@ function CompareToolbar({
 }
 
 /** The request bodies' export: the API whose shape they take, and the button that asks for a folder. */
-function ExportRequests({ store, finished, title }: { store: CompareStore; finished: boolean; title: (what: string) => string }) {
+function ExportRequests({
+  store,
+  finished,
+  title,
+}: {
+  store: CompareStore;
+  finished: boolean;
+  title: (what: string) => string;
+}) {
   const [api, setApi] = useState<RequestShape>("openai-chat");
   return (
     <span className="export-requests">
@@ -434,7 +468,9 @@ function ExportRequests({ store, finished, title }: { store: CompareStore; finis
         type="button"
         data-testid="export-requests"
         disabled={!finished}
-        title={title(`Write every model call's request body, as ${REQUEST_SHAPES[api]} takes it, into a new or empty folder`)}
+        title={title(
+          `Write every model call's request body, as ${REQUEST_SHAPES[api]} takes it, into a new or empty folder`,
+        )}
         onClick={() => void store.exportRequests(api)}
       >
         Export request bodies…
@@ -494,9 +530,9 @@ function EmptyState({ store, recent, model }: { store: CompareStore; recent: Rec
     <section className="compare-empty" aria-label="No scenario">
       <h2>No scenario is open</h2>
       <p>
-        A scenario scripts one conversation: the user&apos;s message, the model&apos;s tool calls and its final answer. Running it
-        replays it under {adaptersText(model.adapters)}, and once more with every section FULL, and shows where and at what price
-        they differ.
+        A scenario scripts one conversation: the user&apos;s message, the model&apos;s tool calls and its final answer.
+        Running it replays it under {adaptersText(model.adapters)}, and once more with every section FULL, and shows
+        where and at what price they differ.
       </p>
       <div className="start-actions">
         <button type="button" onClick={() => void store.newScenario()}>
@@ -555,7 +591,10 @@ function Results({
   onCloseDetail: () => void;
 }) {
   const { run, picked, scenario } = state;
-  const outOfDate = useMemo(() => run !== null && ranOnOthers(run, scenario?.scenario ?? null, template), [run, scenario, template]);
+  const outOfDate = useMemo(
+    () => run !== null && ranOnOthers(run, scenario?.scenario ?? null, template),
+    [run, scenario, template],
+  );
   if (run === null) {
     return (
       <section className="pane compare-results" data-testid="compare-results" aria-label="Comparison">

@@ -30,7 +30,8 @@ function statuses(report: ComparisonReport): Partial<Record<Lane, RunStatus>> {
  * from the first is shown under each of its values), or a later run (`lane`) minus the first
  * (`against`) in a column of its own.
  */
-export type Column = { kind: "lane"; lane: Lane; against?: AdapterKind } | { kind: "delta"; lane: AdapterKind; against: AdapterKind };
+export type Column =
+  { kind: "lane"; lane: Lane; against?: AdapterKind } | { kind: "delta"; lane: AdapterKind; against: AdapterKind };
 
 /** A column's React key. */
 const keyOf = (column: Column) => (column.kind === "lane" ? column.lane : `delta-${column.lane}`);
@@ -61,13 +62,21 @@ function WrapBeforeParenthesis({ text }: { text: string }) {
   if (at < 0) return <span className="keep-together">{text}</span>;
   return (
     <>
-      <span className="keep-together">{text.slice(0, at)}</span> <span className="keep-together">{text.slice(at + 1)}</span>
+      <span className="keep-together">{text.slice(0, at)}</span>{" "}
+      <span className="keep-together">{text.slice(at + 1)}</span>
     </>
   );
 }
 
 /** A difference from the first run, as a cell of its own or under a later run's value. */
-function DeltaText({ testId, lane, against, text, changed, inline }: {
+function DeltaText({
+  testId,
+  lane,
+  against,
+  text,
+  changed,
+  inline,
+}: {
   testId: string;
   lane: AdapterKind;
   against: AdapterKind;
@@ -77,7 +86,12 @@ function DeltaText({ testId, lane, against, text, changed, inline }: {
 }) {
   const className = `delta${inline ? " inline" : ""}${changed ? " changed" : ""}`;
   const props = { "data-testid": testId, "data-lane": lane, "data-against": against, className };
-  if (inline) return <span {...props} title={`${laneName(lane)} − ${laneName(against)}`}>{text}</span>;
+  if (inline)
+    return (
+      <span {...props} title={`${laneName(lane)} − ${laneName(against)}`}>
+        {text}
+      </span>
+    );
   return <td {...props}>{text}</td>;
 }
 
@@ -119,13 +133,21 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
     <table className="counters" data-testid="counters">
       <caption>
         Counters
-        {first !== undefined && <span className="caption-note"> · under each later run, its difference from {laneName(first)}</span>}
+        {first !== undefined && (
+          <span className="caption-note"> · under each later run, its difference from {laneName(first)}</span>
+        )}
       </caption>
       <thead>
         <tr>
           <th scope="col">Counter</th>
           {columns.map((column) => (
-            <th key={keyOf(column)} scope="col" title={column.kind === "delta" ? `${columnHeading(column)}: the difference between the two runs` : undefined}>
+            <th
+              key={keyOf(column)}
+              scope="col"
+              title={
+                column.kind === "delta" ? `${columnHeading(column)}: the difference between the two runs` : undefined
+              }
+            >
               {column.kind === "delta" ? (
                 // Two lines at most when the pane is narrow: "restart −" stays together.
                 <>
@@ -182,7 +204,10 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
       {report.baseline !== null && (
         <tfoot>
           <tr data-testid="savings">
-            <th scope="row" title="The run's prompt tokens against the all-FULL baseline's: fewer or more, and the change in percent of the baseline's">
+            <th
+              scope="row"
+              title="The run's prompt tokens against the all-FULL baseline's: fewer or more, and the change in percent of the baseline's"
+            >
               Prompt tokens against the baseline
             </th>
             {columns.map((column) =>
@@ -206,7 +231,14 @@ function CostRow({ report, columns }: { report: ComparisonReport; columns: Colum
   if (priced === undefined) return null;
   return (
     <>
-      <MoneyRow testId="cost-row" label={`Cost (${priced.priced_as})`} title={pricedText(priced)} cost={cost} amount={(run) => run.total} columns={columns} />
+      <MoneyRow
+        testId="cost-row"
+        label={`Cost (${priced.priced_as})`}
+        title={pricedText(priced)}
+        cost={cost}
+        amount={(run) => run.total}
+        columns={columns}
+      />
       <MoneyRow
         testId="cost-cache-row"
         label="With the prompt cache"

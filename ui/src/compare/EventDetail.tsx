@@ -81,8 +81,17 @@ function EventFields({ picked, discard }: { picked: PickedEvent; discard: Discar
   );
 }
 
-function CallSection({ callIndex, finished, detail }: { callIndex: number | null; finished: boolean; detail: CallDetail }) {
-  if (callIndex === null) return <p className="notice">This event came before the first model call: no request belongs to it.</p>;
+function CallSection({
+  callIndex,
+  finished,
+  detail,
+}: {
+  callIndex: number | null;
+  finished: boolean;
+  detail: CallDetail;
+}) {
+  if (callIndex === null)
+    return <p className="notice">This event came before the first model call: no request belongs to it.</p>;
   switch (detail.kind) {
     case "none":
       return (

@@ -37,10 +37,16 @@ async function settle(): Promise<void> {
 }
 
 /** The compare view with the profiles `local` and `remote` kept, and the providers dialog open. */
-async function openDialog(profiles: ProviderProfile[] = [localProfile(), REMOTE]): Promise<{ platform: FakePlatform; store: CompareStore }> {
+async function openDialog(
+  profiles: ProviderProfile[] = [localProfile(), REMOTE],
+): Promise<{ platform: FakePlatform; store: CompareStore }> {
   const platform = new FakePlatform();
   platform.compare.profiles = profiles;
-  const store = new CompareStore(platform, () => ({ id: platform.id, path: platform.currentPath, template: platform.template }), () => Promise.resolve("discard"));
+  const store = new CompareStore(
+    platform,
+    () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
+    () => Promise.resolve("discard"),
+  );
   act(() => {
     root.render(<CompareView store={store} template={platform.template} problems={[]} />);
   });
@@ -93,7 +99,9 @@ function pick(select: HTMLElement, value: string): void {
 
 /** The problems shown at `field` of row `index`. */
 function problemsAt(index: number, field: string): string[] {
-  return [...row(index).querySelectorAll<HTMLElement>(`[data-testid="profile-problem"][data-field="${field}"]`)].map((p) => p.textContent);
+  return [...row(index).querySelectorAll<HTMLElement>(`[data-testid="profile-problem"][data-field="${field}"]`)].map(
+    (p) => p.textContent,
+  );
 }
 
 describe("ProvidersDialog", () => {
@@ -102,7 +110,9 @@ describe("ProvidersDialog", () => {
     const dialog = one("providers-dialog");
     expect(dialog.getAttribute("role")).toBe("dialog");
     expect(one("providers-path").textContent).toBe("/home/u/.config/unfold/providers.json");
-    expect(dialog.textContent).toContain("Keys come from environment variables (or the OS keychain, filled by unfold key set NAME) and never go into the file or this window");
+    expect(dialog.textContent).toContain(
+      "Keys come from environment variables (or the OS keychain, filled by unfold key set NAME) and never go into the file or this window",
+    );
     expect(all("profile-row")).toHaveLength(2);
     expect(valueOf(one("profile-name", row(1)))).toBe("remote");
     expect(valueOf(one("profile-kind", row(1)))).toBe("anthropic");
@@ -197,7 +207,11 @@ describe("ProvidersDialog", () => {
   it("lists the problems that name no field", async () => {
     const { platform } = await openDialog();
     const problems = [{ location: "", message: "cannot create /home/u/.config/unfold: permission denied" }];
-    platform.failures.set("saveProviderProfiles", { code: "provider", message: "the profiles were not written", problems });
+    platform.failures.set("saveProviderProfiles", {
+      code: "provider",
+      message: "the profiles were not written",
+      problems,
+    });
     await click(one("save-profiles"));
     expect(one("providers-problems").textContent).toContain("cannot create /home/u/.config/unfold: permission denied");
     expect(one("providers-failure").textContent).toContain("1 problem, at its place:");
@@ -239,10 +253,16 @@ describe("ProvidersDialog", () => {
   });
 
   it("keeps a key kept in the keychain so on save, and says whether the keychain holds it", async () => {
-    const vault: ProviderProfile = { ...localProfile("vault"), base_url: "https://api.openai.com/v1", api_key_keychain: true };
+    const vault: ProviderProfile = {
+      ...localProfile("vault"),
+      base_url: "https://api.openai.com/v1",
+      api_key_keychain: true,
+    };
     const { platform } = await openDialog([localProfile(), vault]);
     expect((one("profile-key-keychain", row(1)) as HTMLInputElement).checked).toBe(true);
-    expect(one("profile-key-status", row(1)).textContent).toBe("The keychain holds no key for vault: run unfold key set vault");
+    expect(one("profile-key-status", row(1)).textContent).toBe(
+      "The keychain holds no key for vault: run unfold key set vault",
+    );
     await click(one("save-profiles"));
     expect(platform.compare.profiles).toEqual([localProfile(), vault]);
 
@@ -251,7 +271,9 @@ describe("ProvidersDialog", () => {
     expect(one("profile-key-status", row(1)).textContent).toBe("The keychain holds its key");
     typeInto(one("profile-key-env", row(1)), "OPENAI_API_KEY");
     await click(one("save-profiles"));
-    expect(problemsAt(1, "api_key_keychain")).toEqual(["takes its key either from the keychain or from an environment variable, not both"]);
+    expect(problemsAt(1, "api_key_keychain")).toEqual([
+      "takes its key either from the keychain or from an environment variable, not both",
+    ]);
   });
 
   it("offers to add a first profile when there is none", async () => {

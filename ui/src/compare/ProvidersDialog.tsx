@@ -57,7 +57,13 @@ export function ProvidersDialog({
   };
 
   return (
-    <ModalDialog role="dialog" titleId="providers-title" testId="providers-dialog" className="providers-dialog" onEscape={onCancel}>
+    <ModalDialog
+      role="dialog"
+      titleId="providers-title"
+      testId="providers-dialog"
+      className="providers-dialog"
+      onEscape={onCancel}
+    >
       {(focusFirst) => (
         <>
           <h2 id="providers-title">Model providers</h2>
@@ -73,8 +79,8 @@ export function ProvidersDialog({
             )}
           </p>
           <p className="notice">
-            Keys come from environment variables (or the OS keychain, filled by <code>unfold key set NAME</code>) and never go into the
-            file or this window: each profile names where its key is.
+            Keys come from environment variables (or the OS keychain, filled by <code>unfold key set NAME</code>) and
+            never go into the file or this window: each profile names where its key is.
           </p>
           {typingProblems.length === 0 && shownFailure && failure !== null && (
             <div className="error failure" role="alert" data-testid="providers-failure">
@@ -83,7 +89,13 @@ export function ProvidersDialog({
             </div>
           )}
           {placed.elsewhere.length > 0 && (
-            <ProblemItems problems={placed.elsewhere} whole="profiles" testId="providers-problems" className="error" label="Problems" />
+            <ProblemItems
+              problems={placed.elsewhere}
+              whole="profiles"
+              testId="providers-problems"
+              className="error"
+              label="Problems"
+            />
           )}
           {drafts.length === 0 ? (
             <p className="notice">No profiles yet: add one to run a scenario with a real model.</p>
@@ -120,7 +132,13 @@ export function ProvidersDialog({
             >
               Add a profile
             </button>
-            <button type="button" ref={focusFirst} data-testid="save-profiles" disabled={profiles === null || profiles.path === null} onClick={save}>
+            <button
+              type="button"
+              ref={focusFirst}
+              data-testid="save-profiles"
+              disabled={profiles === null || profiles.path === null}
+              onClick={save}
+            >
               Save
             </button>
             <button type="button" data-testid="cancel-profiles" onClick={onCancel}>
@@ -149,7 +167,12 @@ function ProfileRow({
   onChange: (fields: Partial<ProfileDraft>) => void;
   onRemove: () => void;
 }) {
-  const text = (field: DraftField, label: string, testId: string, rest: { placeholder?: string; note?: ReactNode; inputMode?: "decimal" | "numeric" } = {}) => (
+  const text = (
+    field: DraftField,
+    label: string,
+    testId: string,
+    rest: { placeholder?: string; note?: ReactNode; inputMode?: "decimal" | "numeric" } = {},
+  ) => (
     <Field label={label} problems={placed.atField.get(pointerOf(index, field)) ?? []} field={field} note={rest.note}>
       <input
         type="text"
@@ -188,10 +211,22 @@ function ProfileRow({
           </Field>
           {text("base_url", "Base URL", "profile-base-url", { placeholder: "https://api.openai.com/v1" })}
           {text("model", "Model", "profile-model", { placeholder: "qwen3, gpt-4.1-mini, claude-sonnet-4-5…" })}
-          {text("temperature", "Temperature", "profile-temperature", { placeholder: "API default", inputMode: "decimal" })}
-          {text("max_tokens", "Max tokens per answer", "profile-max-tokens", { placeholder: "default", inputMode: "numeric" })}
-          {text("connect_timeout_ms", "Connect timeout (ms)", "profile-connect-timeout", { placeholder: "10000", inputMode: "numeric" })}
-          {text("read_timeout_ms", "Silence timeout (ms)", "profile-read-timeout", { placeholder: "60000", inputMode: "numeric" })}
+          {text("temperature", "Temperature", "profile-temperature", {
+            placeholder: "API default",
+            inputMode: "decimal",
+          })}
+          {text("max_tokens", "Max tokens per answer", "profile-max-tokens", {
+            placeholder: "default",
+            inputMode: "numeric",
+          })}
+          {text("connect_timeout_ms", "Connect timeout (ms)", "profile-connect-timeout", {
+            placeholder: "10000",
+            inputMode: "numeric",
+          })}
+          {text("read_timeout_ms", "Silence timeout (ms)", "profile-read-timeout", {
+            placeholder: "60000",
+            inputMode: "numeric",
+          })}
           {text("api_key_env", "Key from environment variable", "profile-key-env", {
             placeholder: "none",
             note: (
@@ -200,7 +235,11 @@ function ProfileRow({
               </span>
             ),
           })}
-          <Field label="Key from the OS keychain" problems={placed.atField.get(pointerOf(index, "api_key_keychain")) ?? []} field="api_key_keychain">
+          <Field
+            label="Key from the OS keychain"
+            problems={placed.atField.get(pointerOf(index, "api_key_keychain")) ?? []}
+            field="api_key_keychain"
+          >
             <input
               type="checkbox"
               data-testid="profile-key-keychain"
@@ -249,7 +288,9 @@ export function keyStatus(draft: ProfileDraft, keySet: boolean | null): string {
   const variable = draft.api_key_env.trim();
   if (draft.api_key_keychain) {
     if (keySet === null) return "Whether the keychain holds its key is checked once saved";
-    return keySet ? "The keychain holds its key" : `The keychain holds no key for ${draft.name}: run unfold key set ${draft.name}`;
+    return keySet
+      ? "The keychain holds its key"
+      : `The keychain holds no key for ${draft.name}: run unfold key set ${draft.name}`;
   }
   if (variable === "") return "No key is sent (Ollama, llama.cpp's server)";
   if (keySet === null) return "Whether it is set is checked once saved";

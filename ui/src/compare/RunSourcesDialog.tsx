@@ -21,15 +21,24 @@ export function RunSourcesDialog({
 }) {
   const { views, allowing, failure } = question;
   const one = views.length === 1 ? views[0] : undefined;
-  const title = one === undefined ? `Start ${String(views.length)} tool sources for this run?` : `Start source '${one.name}' for this run?`;
+  const title =
+    one === undefined
+      ? `Start ${String(views.length)} tool sources for this run?`
+      : `Start source '${one.name}' for this run?`;
   return (
-    <ModalDialog role="alertdialog" titleId="run-sources-title" testId="run-sources-dialog" className="run-sources-dialog" onEscape={onCancel}>
+    <ModalDialog
+      role="alertdialog"
+      titleId="run-sources-title"
+      testId="run-sources-dialog"
+      className="run-sources-dialog"
+      onEscape={onCancel}
+    >
       {(focusFirst) => (
         <>
           <h2 id="run-sources-title">{title}</h2>
           <p>
-            {one === undefined ? "These sources are" : "This source is"} not allowed for this file as defined now. A run starts only
-            allowed sources; the others give their snapshots.
+            {one === undefined ? "These sources are" : "This source is"} not allowed for this file as defined now. A run
+            starts only allowed sources; the others give their snapshots.
           </p>
           <ul className="run-sources-list">
             {views.map((view) => {
@@ -57,11 +66,13 @@ export function RunSourcesDialog({
             })}
           </ul>
           {views.some((view) => view.remote) && (
-            <p className="notice">A source on another machine, once allowed, is sent the arguments of the model&apos;s tool calls.</p>
+            <p className="notice">
+              A source on another machine, once allowed, is sent the arguments of the model&apos;s tool calls.
+            </p>
           )}
           <p className="notice">
-            Allowing keeps the answer for this file and definition, as the Sources panel does. Run with snapshots does not ask again
-            this session until a definition changes.
+            Allowing keeps the answer for this file and definition, as the Sources panel does. Run with snapshots does
+            not ask again this session until a definition changes.
           </p>
           {failure !== null && (
             <p className="error run-sources-failure" role="alert" data-testid="run-sources-failure">
@@ -70,13 +81,25 @@ export function RunSourcesDialog({
           )}
           <div className="dialog-actions">
             {/* Not disabled while allowing, so the focus stays: the store ignores the answers meanwhile. */}
-            <button type="button" className="primary" data-testid="run-sources-allow" aria-disabled={allowing} onClick={onAllow}>
+            <button
+              type="button"
+              className="primary"
+              data-testid="run-sources-allow"
+              aria-disabled={allowing}
+              onClick={onAllow}
+            >
               {allowing ? "Allowing…" : "Allow and run"}
             </button>
             <button type="button" data-testid="run-sources-snapshots" aria-disabled={allowing} onClick={onSnapshots}>
               Run with snapshots
             </button>
-            <button type="button" ref={focusFirst} data-testid="run-sources-cancel" aria-disabled={allowing} onClick={onCancel}>
+            <button
+              type="button"
+              ref={focusFirst}
+              data-testid="run-sources-cancel"
+              aria-disabled={allowing}
+              onClick={onCancel}
+            >
               Cancel
             </button>
           </div>

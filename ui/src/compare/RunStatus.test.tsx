@@ -55,7 +55,9 @@ describe("the run status of a finished comparison", () => {
   it("says the results are out of date once what they ran on changed, but not while running", () => {
     const status = rendered(finished(withToolCalls([2, 0], [3, 0], [1, 0])), true);
     expect(status.textContent).toContain("Finished: dynamic completed");
-    expect(status.querySelector('[data-testid="run-out-of-date"]')?.textContent).toMatch(/^Out of date: the scenario or the template changed/);
+    expect(status.querySelector('[data-testid="run-out-of-date"]')?.textContent).toMatch(
+      /^Out of date: the scenario or the template changed/,
+    );
     expect(status.classList.contains("out-of-date")).toBe(true);
     const running = rendered({ ...finished(lookupFirstReport()), status: "running", report: null }, true);
     expect(running.querySelector('[data-testid="run-out-of-date"]')).toBeNull();
@@ -104,7 +106,11 @@ describe("the run status while the comparison runs", () => {
   /** A running comparison whose `started` lanes have the fixture report's events, the `ended` ones all of them. */
   function running(started: RunState["started"], ended: RunState["started"] = []): RunState {
     const report = lookupFirstReport();
-    const whole: RunState["events"] = { dynamic: report.runs[0]?.events ?? [], restart: report.runs[1]?.events ?? [], baseline: report.baseline?.events ?? [] };
+    const whole: RunState["events"] = {
+      dynamic: report.runs[0]?.events ?? [],
+      restart: report.runs[1]?.events ?? [],
+      baseline: report.baseline?.events ?? [],
+    };
     const events: RunState["events"] = { dynamic: [], restart: [], baseline: [] };
     for (const lane of started) {
       const all = whole[lane] ?? [];
@@ -123,8 +129,12 @@ describe("the run status while the comparison runs", () => {
     expect(runStatusText(running(["dynamic", "restart", "baseline"]))).toMatch(
       /^Running the dynamic, restart, and baseline runs side by side: \d+ events so far$/,
     );
-    expect(runStatusText(running(["dynamic", "restart", "baseline"], ["dynamic"]))).toMatch(/^Running the restart and baseline runs side by side/);
-    expect(runStatusText(running(["dynamic", "restart", "baseline"], ["dynamic", "baseline"]))).toMatch(/^Running the restart run \(2 of 3\)/);
+    expect(runStatusText(running(["dynamic", "restart", "baseline"], ["dynamic"]))).toMatch(
+      /^Running the restart and baseline runs side by side/,
+    );
+    expect(runStatusText(running(["dynamic", "restart", "baseline"], ["dynamic", "baseline"]))).toMatch(
+      /^Running the restart run \(2 of 3\)/,
+    );
   });
 });
 
@@ -146,7 +156,9 @@ describe("the first divergences", () => {
     const explanation = report.divergences[0]?.first?.explanation ?? "";
     expect(lines(report)).toEqual([{ text: explanation }]);
     expect(container.textContent).toBe(`First divergence: ${explanation}`);
-    expect(lines({ ...report, divergences: [{ left: "dynamic", right: "restart", first: null }] })).toEqual([{ text: same }]);
+    expect(lines({ ...report, divergences: [{ left: "dynamic", right: "restart", first: null }] })).toEqual([
+      { text: same },
+    ]);
     expect(lines(reportUnder(report, ["restart"], false))).toEqual([{ text: "none: only one adapter ran" }]);
   });
 
@@ -170,7 +182,10 @@ describe("the first divergences", () => {
     const report = reportUnder(lookupFirstReport(), ["deferred", "allowed_tools"], false);
     expect(divergenceLines(report)).toEqual([same]);
     const three = reportUnder(lookupFirstReport(), ["deferred", "allowed_tools", "dynamic"], false);
-    expect(divergenceLines(three)).toEqual([`allowed tools against deferred: ${same}`, `dynamic against deferred: ${same}`]);
+    expect(divergenceLines(three)).toEqual([
+      `allowed tools against deferred: ${same}`,
+      `dynamic against deferred: ${same}`,
+    ]);
   });
 });
 
@@ -183,7 +198,15 @@ describe("the run status of four adapters", () => {
       "Finished: dynamic completed, restart completed, allowed tools completed, deferred completed, baseline completed",
     );
     const events = report.runs[2]?.events.filter((event) => event.type !== "run_completed") ?? [];
-    const running: RunState = { ...run, status: "running", report: null, started: ["allowed_tools"], events: { allowed_tools: events } };
-    expect(runStatusText(running)).toBe(`Running the allowed tools run (3 of 5): ${String(events.length)} events so far`);
+    const running: RunState = {
+      ...run,
+      status: "running",
+      report: null,
+      started: ["allowed_tools"],
+      events: { allowed_tools: events },
+    };
+    expect(runStatusText(running)).toBe(
+      `Running the allowed tools run (3 of 5): ${String(events.length)} events so far`,
+    );
   });
 });

@@ -18,7 +18,8 @@ function runEnds(run: RunState) {
 /** Whether the comparison finished with a run that did not complete, or a failed tool call. */
 export function finishedWithTrouble(run: RunState): boolean {
   return (
-    run.status === "finished" && runEnds(run).some((end) => end.status !== "completed" || end.counters.failed_tool_calls > 0)
+    run.status === "finished" &&
+    runEnds(run).some((end) => end.status !== "completed" || end.counters.failed_tool_calls > 0)
   );
 }
 
@@ -38,7 +39,10 @@ export function runStatusText(run: RunState): string {
       return `Running the ${laneName(only)} run (${String(run.lanes.indexOf(only) + 1)} of ${String(run.lanes.length)}): ${events}`;
     }
     case "finished": {
-      const ends = runEnds(run).map((end) => ({ adapter: end.adapter, outcome: outcomeText(end.status, end.counters) }));
+      const ends = runEnds(run).map((end) => ({
+        adapter: end.adapter,
+        outcome: outcomeText(end.status, end.counters),
+      }));
       const failures = runEnds(run).some((end) => end.counters.failed_tool_calls > 0);
       const first = ends[0];
       // Every run ended the same way with the same failed tool calls: said once.
@@ -73,7 +77,8 @@ export function RunStatus({ run, outOfDate }: { run: RunState; outOfDate: boolea
       {runStatusText(run)}
       {stale && (
         <span className="out-of-date-note" data-testid="run-out-of-date">
-          Out of date: the scenario or the template changed since this comparison ran. Run it again to see what they do now.
+          Out of date: the scenario or the template changed since this comparison ran. Run it again to see what they do
+          now.
         </span>
       )}
     </p>
@@ -83,7 +88,9 @@ export function RunStatus({ run, outOfDate }: { run: RunState; outOfDate: boolea
 /** One pair's first divergence in the report's words, or why there is none. */
 export function pairText(divergence: Divergence): string {
   const first = divergence.first;
-  return first === null ? "none: the runs made the same calls with the same results and ended the same way" : first.explanation;
+  return first === null
+    ? "none: the runs made the same calls with the same results and ended the same way"
+    : first.explanation;
 }
 
 /** "restart against dynamic": a pair named, the later run first. */

@@ -41,7 +41,17 @@ function example(extra: Partial<Scenario> = {}): Scenario {
 }
 
 function viewOf(scenario: Scenario, extra: Partial<ScenarioView> = {}): ScenarioView {
-  return { id: 1, path: null, dirty: false, can_undo: false, can_redo: false, problems: [], warnings: [], scenario, ...extra };
+  return {
+    id: 1,
+    path: null,
+    dirty: false,
+    can_undo: false,
+    can_redo: false,
+    problems: [],
+    warnings: [],
+    scenario,
+    ...extra,
+  };
 }
 
 /** The problems the page would list with `view` open and nothing else wrong. */

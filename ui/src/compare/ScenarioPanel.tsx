@@ -584,17 +584,7 @@ function ToolResults({ form }: { form: Form }) {
   );
 }
 
-function ResultRow({
-  form,
-  tool,
-  index,
-  result,
-}: {
-  form: Form;
-  tool: string;
-  index: number;
-  result: ScriptedResult;
-}) {
+function ResultRow({ form, tool, index, result }: { form: Form; tool: string; index: number; result: ScriptedResult }) {
   const kind = resultKind(result);
   const where = `result ${String(index + 1)} of ${tool}`;
   return (

@@ -227,7 +227,9 @@ function otherWorkText(lane: Lane, block: CallBlock, row: TimelineRow): string {
   const own = workKey(block);
   return LANES.flatMap((other) => {
     const theirs = row.blocks[other];
-    return other === lane || theirs === undefined || workKey(theirs) === own ? [] : [`${laneName(other)} ${workText(theirs)}`];
+    return other === lane || theirs === undefined || workKey(theirs) === own
+      ? []
+      : [`${laneName(other)} ${workText(theirs)}`];
   }).join("; ");
 }
 
@@ -236,7 +238,12 @@ function Block({ lane, block, row, marks }: { lane: Lane; block: CallBlock; row:
   return (
     <>
       {block.newAttempt && (
-        <div className="attempt-separator" data-testid="attempt-separator" role="separator" aria-label={`attempt ${String(block.attempt)}`}>
+        <div
+          className="attempt-separator"
+          data-testid="attempt-separator"
+          role="separator"
+          aria-label={`attempt ${String(block.attempt)}`}
+        >
           attempt {block.attempt}
         </div>
       )}
@@ -253,7 +260,11 @@ function Block({ lane, block, row, marks }: { lane: Lane; block: CallBlock; row:
           <span className="call-title">
             call {block.callIndex} · attempt {block.attempt}
             {discarded !== null && (
-              <span className="discarded-badge" data-testid="discarded-badge" title={`Discarded: ${discardText(discarded, "model_call")}`}>
+              <span
+                className="discarded-badge"
+                data-testid="discarded-badge"
+                title={`Discarded: ${discardText(discarded, "model_call")}`}
+              >
                 discarded
               </span>
             )}
@@ -289,7 +300,12 @@ function EventList({
     <ul className="call-events">
       {events.map((event) => (
         <li key={event.seq}>
-          <EventButton lane={lane} event={event} marks={marks} discarded={discarded !== null && event.type === "tool_call"} />
+          <EventButton
+            lane={lane}
+            event={event}
+            marks={marks}
+            discarded={discarded !== null && event.type === "tool_call"}
+          />
         </li>
       ))}
     </ul>

@@ -62,15 +62,38 @@ function Marker({ lane, x, y }: { lane: Lane; x: number; y: number }) {
     case "restart":
       return <rect className="marker" x={x - 3.5} y={y - 3.5} width={7} height={7} />;
     case "allowed_tools":
-      return <path className="marker" d={`M ${String(x)} ${String(y - 4.5)} L ${String(x + 4.5)} ${String(y)} L ${String(x)} ${String(y + 4.5)} L ${String(x - 4.5)} ${String(y)} Z`} />;
+      return (
+        <path
+          className="marker"
+          d={`M ${String(x)} ${String(y - 4.5)} L ${String(x + 4.5)} ${String(y)} L ${String(x)} ${String(y + 4.5)} L ${String(x - 4.5)} ${String(y)} Z`}
+        />
+      );
     case "deferred":
-      return <path className="marker" d={`M ${String(x - 4.5)} ${String(y - 3.5)} L ${String(x + 4.5)} ${String(y - 3.5)} L ${String(x)} ${String(y + 4.5)} Z`} />;
+      return (
+        <path
+          className="marker"
+          d={`M ${String(x - 4.5)} ${String(y - 3.5)} L ${String(x + 4.5)} ${String(y - 3.5)} L ${String(x)} ${String(y + 4.5)} Z`}
+        />
+      );
     case "baseline":
-      return <path className="marker" d={`M ${String(x)} ${String(y - 4.5)} L ${String(x + 4.5)} ${String(y + 3.5)} L ${String(x - 4.5)} ${String(y + 3.5)} Z`} />;
+      return (
+        <path
+          className="marker"
+          d={`M ${String(x)} ${String(y - 4.5)} L ${String(x + 4.5)} ${String(y + 3.5)} L ${String(x - 4.5)} ${String(y + 3.5)} Z`}
+        />
+      );
   }
 }
 
-function Point({ point, measure, currency }: { point: PlacedPoint; measure: ChartMeasure; currency: string | null | undefined }) {
+function Point({
+  point,
+  measure,
+  currency,
+}: {
+  point: PlacedPoint;
+  measure: ChartMeasure;
+  currency: string | null | undefined;
+}) {
   return (
     <g
       className={point.discarded ? "point discarded" : "point"}
@@ -125,7 +148,13 @@ function Choices<T extends string>({ name, label, options, value, onChange }: Ch
 }
 
 /** `report`: the finished comparison's, whose costs the chart can draw; null while it runs. */
-export function TokenChart({ views, report }: { views: Partial<Record<Lane, LaneView>>; report: ComparisonReport | null }) {
+export function TokenChart({
+  views,
+  report,
+}: {
+  views: Partial<Record<Lane, LaneView>>;
+  report: ComparisonReport | null;
+}) {
   const id = useId();
   const [mode, setMode] = useState<ChartMode>("per_call");
   const [chosen, setMeasure] = useState<ChartMeasure>("tokens");
@@ -215,9 +244,21 @@ export function TokenChart({ views, report }: { views: Partial<Record<Lane, Lane
           </text>
           {layout.ticks.map((tick) => (
             <g key={tick.call}>
-              <line className="tick" x1={tick.x} y1={PLOT_HEIGHT} x2={tick.x} y2={PLOT_HEIGHT + (tick.labelled ? 4 : 2)} />
+              <line
+                className="tick"
+                x1={tick.x}
+                y1={PLOT_HEIGHT}
+                x2={tick.x}
+                y2={PLOT_HEIGHT + (tick.labelled ? 4 : 2)}
+              />
               {tick.labelled && (
-                <text className="axis-label middle" x={tick.x} y={PLOT_HEIGHT + 15} data-testid="chart-tick" data-call={tick.call}>
+                <text
+                  className="axis-label middle"
+                  x={tick.x}
+                  y={PLOT_HEIGHT + 15}
+                  data-testid="chart-tick"
+                  data-call={tick.call}
+                >
                   {tick.call}
                 </text>
               )}

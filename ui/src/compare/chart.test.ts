@@ -31,14 +31,18 @@ import {
 import { laneCosts, laneViews } from "./timeline";
 
 function laneEvents(report: ComparisonReport, lane: Lane): RunEvent[] {
-  return (lane === "baseline" ? report.baseline?.events : report.runs.find((run) => run.adapter === lane)?.events) ?? [];
+  return (
+    (lane === "baseline" ? report.baseline?.events : report.runs.find((run) => run.adapter === lane)?.events) ?? []
+  );
 }
 
 function lookupFirstSeries(report = lookupFirstReport()): ChartSeries {
   const events = (lane: Lane) => laneEvents(report, lane);
-  return chartSeries(laneViews({ dynamic: events("dynamic"), restart: events("restart"), baseline: events("baseline") }), laneCosts(report));
+  return chartSeries(
+    laneViews({ dynamic: events("dynamic"), restart: events("restart"), baseline: events("baseline") }),
+    laneCosts(report),
+  );
 }
-
 
 /** A lane's points from its prompt tokens per call, in attempt 1, none discarded, without a cost. */
 function points(lane: Lane, tokens: number[]): ChartPoint[] {
@@ -52,7 +56,10 @@ function points(lane: Lane, tokens: number[]): ChartPoint[] {
 /** A lane's points with each call's cost (the tokens made up), in attempt 1, none discarded. */
 function costed(lane: Lane, costs: number[]): ChartPoint[] {
   let soFar = 0;
-  return points(lane, costs.map(() => 1)).map((point, i) => {
+  return points(
+    lane,
+    costs.map(() => 1),
+  ).map((point, i) => {
     const cost = costs[i] ?? 0;
     soFar += cost;
     return { ...point, cost, costSoFar: soFar };
@@ -159,11 +166,18 @@ describe("the cost of a priced comparison", () => {
     // Tokens stay the default.
     expect(chartLayout(series, "per_call", 400, 100).maxValue).toBe(394);
     const free = { points: { dynamic: costed("dynamic", [0, 0]) }, restarts: [], currency: "USD" };
-    expect(chartLayout(free, "per_call", 100, 50, "cost")).toMatchObject({ maxValue: 0, lines: { dynamic: "0,50 100,50" } });
+    expect(chartLayout(free, "per_call", 100, 50, "cost")).toMatchObject({
+      maxValue: 0,
+      lines: { dynamic: "0,50 100,50" },
+    });
   });
 
   it("finds where lanes coincide in cost", () => {
-    const series = { points: { dynamic: costed("dynamic", [0.1, 0.2]), restart: costed("restart", [0.1, 0.3]) }, restarts: [], currency: "USD" };
+    const series = {
+      points: { dynamic: costed("dynamic", [0.1, 0.2]), restart: costed("restart", [0.1, 0.3]) },
+      restarts: [],
+      currency: "USD",
+    };
     expect(coincidences(series, "per_call", "cost")).toEqual([{ lanes: ["dynamic", "restart"], calls: [1] }]);
     // Their tokens (1 a call) meet at every call.
     expect(coincidences(series, "per_call")).toEqual([{ lanes: ["dynamic", "restart"], calls: [1, 2] }]);
@@ -176,10 +190,16 @@ describe("the cost of a priced comparison", () => {
     const series = lookupFirstSeries(pricedLookupFirst());
     const [first, , third] = series.points.restart ?? [];
     if (first === undefined || third === undefined) throw new Error("the restart lane has 5 calls");
-    expect(pointText(first, "cost", "USD")).toBe("restart, call 1, attempt 1 (discarded): $0.000205 (205 prompt tokens); $0.000205 so far");
-    expect(pointText(third, "cost", "USD")).toBe("restart, call 3, attempt 2: $0.000291 (291 prompt tokens); $0.000717 so far");
+    expect(pointText(first, "cost", "USD")).toBe(
+      "restart, call 1, attempt 1 (discarded): $0.000205 (205 prompt tokens); $0.000205 so far",
+    );
+    expect(pointText(third, "cost", "USD")).toBe(
+      "restart, call 3, attempt 2: $0.000291 (291 prompt tokens); $0.000717 so far",
+    );
     expect(pointText(third)).toBe("restart, call 3, attempt 2: 291 prompt tokens; 717 so far");
-    expect(pointText({ ...third, cost: null, costSoFar: null }, "cost", "USD")).toBe("restart, call 3, attempt 2: no cost (291 prompt tokens)");
+    expect(pointText({ ...third, cost: null, costSoFar: null }, "cost", "USD")).toBe(
+      "restart, call 3, attempt 2: no cost (291 prompt tokens)",
+    );
     expect([chartTitle("per_call", "cost"), chartTitle("cumulative", "cost"), chartTitle("per_call")]).toEqual([
       "Cost per model call",
       "Cost so far, call by call",
@@ -188,13 +208,20 @@ describe("the cost of a priced comparison", () => {
     expect(chartDescription(series, "per_call", "cost")).toBe(
       "Cost per model call. dynamic: $0.000205, $0.000221, $0.000377, $0.000394; restart: $0.000205, $0.000221, $0.000291, $0.000307, $0.000324 (restarted after call 2; calls 1–2 discarded); baseline: $0.000205, $0.000221, $0.000238.",
     );
-    expect(chartDescription(series, "cumulative", "cost")).toContain("Cost so far, call by call. dynamic: $0.000205, $0.000426, $0.000803, $0.001197;");
+    expect(chartDescription(series, "cumulative", "cost")).toContain(
+      "Cost so far, call by call. dynamic: $0.000205, $0.000426, $0.000803, $0.001197;",
+    );
   });
 });
 
 describe("chartLayout", () => {
   it("spans call 1 to the longest lane's last call, 0 to the most tokens, one lane undodged", () => {
-    const layout = chartLayout({ points: { dynamic: points("dynamic", [100, 200]) }, restarts: [] }, "per_call", 100, 50);
+    const layout = chartLayout(
+      { points: { dynamic: points("dynamic", [100, 200]) }, restarts: [] },
+      "per_call",
+      100,
+      50,
+    );
     expect(layout.lines).toEqual({ dynamic: "0,25 100,0" });
     expect([layout.maxValue, layout.maxCalls]).toEqual([200, 2]);
     expect(layout.ticks).toEqual([
@@ -204,10 +231,22 @@ describe("chartLayout", () => {
   });
 
   it("draws equal lanes apart: each a dodge to the side, so equal values never hide each other", () => {
-    const series = { points: { dynamic: points("dynamic", [10, 20]), restart: points("restart", [10, 20]), baseline: points("baseline", [10, 20]) }, restarts: [] };
+    const series = {
+      points: {
+        dynamic: points("dynamic", [10, 20]),
+        restart: points("restart", [10, 20]),
+        baseline: points("baseline", [10, 20]),
+      },
+      restarts: [],
+    };
     const layout = chartLayout(series, "per_call", 100, 50);
     expect(layout.lines).toEqual({ dynamic: "-3,25 97,0", restart: "0,25 100,0", baseline: "3,25 103,0" });
-    const crowded = chartLayout({ points: { dynamic: points("dynamic", ones(101)), restart: points("restart", ones(101)) }, restarts: [] }, "per_call", 100, 50);
+    const crowded = chartLayout(
+      { points: { dynamic: points("dynamic", ones(101)), restart: points("restart", ones(101)) }, restarts: [] },
+      "per_call",
+      100,
+      50,
+    );
     // 1 px between calls: each lane a quarter of it to the side, never more.
     expect(crowded.points.dynamic?.[0]?.x).toBe(-0.1);
     expect(MAX_DODGE).toBe(3);
@@ -238,11 +277,16 @@ describe("chartLayout", () => {
     expect([single.lines, single.maxValue, single.maxCalls]).toEqual([{ dynamic: "50,0" }, 10, 1]);
     const none = chartLayout({ points: { dynamic: [] }, restarts: [] }, "per_call", 100, 50);
     expect([none.lines, none.maxValue, none.maxCalls]).toEqual([{}, 1, 1]);
-    expect(chartLayout({ points: { dynamic: points("dynamic", [0, 0]) }, restarts: [] }, "per_call", 100, 50).lines).toEqual({ dynamic: "0,50 100,50" });
+    expect(
+      chartLayout({ points: { dynamic: points("dynamic", [0, 0]) }, restarts: [] }, "per_call", 100, 50).lines,
+    ).toEqual({ dynamic: "0,50 100,50" });
   });
 
   it("keeps a restart after the last call that has arrived inside the plot", () => {
-    const series: ChartSeries = { points: { restart: points("restart", [1, 2]) }, restarts: [{ lane: "restart", afterCall: 2, attempt: 1, reason: "tools_picked", sectionKeys: [] }] };
+    const series: ChartSeries = {
+      points: { restart: points("restart", [1, 2]) },
+      restarts: [{ lane: "restart", afterCall: 2, attempt: 1, reason: "tools_picked", sectionKeys: [] }],
+    };
     expect(chartLayout(series, "per_call", 100, 50).restarts[0]?.x).toBe(100);
   });
 });
@@ -273,17 +317,31 @@ describe("coincidences", () => {
     const series = lookupFirstSeries();
     expect(coincidences(series, "per_call")).toEqual([{ lanes: ["dynamic", "restart", "baseline"], calls: [1, 2] }]);
     expect(coincidences(series, "cumulative")).toEqual([{ lanes: ["dynamic", "restart", "baseline"], calls: [1, 2] }]);
-    expect(coincidenceText({ lanes: ["dynamic", "restart", "baseline"], calls: [1, 2] })).toBe("dynamic, restart and baseline coincide at calls 1–2");
+    expect(coincidenceText({ lanes: ["dynamic", "restart", "baseline"], calls: [1, 2] })).toBe(
+      "dynamic, restart and baseline coincide at calls 1–2",
+    );
   });
 
   it("groups calls by the lanes that meet there, and finds none when no values meet", () => {
-    const series = { points: { dynamic: points("dynamic", [1, 2, 3]), restart: points("restart", [1, 2, 4]), baseline: points("baseline", [1, 5, 4]) }, restarts: [] };
+    const series = {
+      points: {
+        dynamic: points("dynamic", [1, 2, 3]),
+        restart: points("restart", [1, 2, 4]),
+        baseline: points("baseline", [1, 5, 4]),
+      },
+      restarts: [],
+    };
     expect(coincidences(series, "per_call")).toEqual([
       { lanes: ["dynamic", "restart", "baseline"], calls: [1] },
       { lanes: ["dynamic", "restart"], calls: [2] },
       { lanes: ["restart", "baseline"], calls: [3] },
     ]);
-    expect(coincidences({ points: { dynamic: points("dynamic", [1]), restart: points("restart", [2]) }, restarts: [] }, "per_call")).toEqual([]);
+    expect(
+      coincidences(
+        { points: { dynamic: points("dynamic", [1]), restart: points("restart", [2]) }, restarts: [] },
+        "per_call",
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -60,13 +60,15 @@ export interface ChartSeries {
   currency?: string | null;
 }
 
-
 /**
  * Each lane's calls in call order, with its running totals, and every restart, lane by lane; each
  * call's cost from `costs`, matched by call index (over the whole run, so a discarded call has its
  * own), and the currency the chart can draw them in.
  */
-export function chartSeries(lanes: Partial<Record<Lane, LaneView>>, costs: Partial<Record<Lane, RunCost>> = {}): ChartSeries {
+export function chartSeries(
+  lanes: Partial<Record<Lane, LaneView>>,
+  costs: Partial<Record<Lane, RunCost>> = {},
+): ChartSeries {
   const points: Partial<Record<Lane, ChartPoint[]>> = {};
   const restarts: RestartMark[] = [];
   for (const lane of LANES) {
@@ -79,7 +81,15 @@ export function chartSeries(lanes: Partial<Record<Lane, LaneView>>, costs: Parti
       total += block.call.prompt_tokens;
       const cost = callCosts.get(block.callIndex) ?? null;
       costSoFar = cost === null || costSoFar === null ? null : costSoFar + cost;
-      const point = { lane, call: block.callIndex, attempt: block.attempt, tokens: block.call.prompt_tokens, total, cost, costSoFar };
+      const point = {
+        lane,
+        call: block.callIndex,
+        attempt: block.attempt,
+        tokens: block.call.prompt_tokens,
+        total,
+        cost,
+        costSoFar,
+      };
       return { ...point, discarded: block.discarded !== null };
     });
     const marks = [
@@ -189,7 +199,13 @@ export function chartTop(series: ChartSeries, mode: ChartMode, measure: ChartMea
  * point is drawn at on top. The k-th of n drawn lanes is drawn (k - (n - 1) / 2) × dodge px to the
  * side, the dodge a quarter of a call's spacing at most MAX_DODGE, so equal values stay apart.
  */
-export function chartLayout(series: ChartSeries, mode: ChartMode, width: number, height: number, measure: ChartMeasure = "tokens"): ChartLayout {
+export function chartLayout(
+  series: ChartSeries,
+  mode: ChartMode,
+  width: number,
+  height: number,
+  measure: ChartMeasure = "tokens",
+): ChartLayout {
   const drawn = LANES.filter((lane) => (series.points[lane]?.length ?? 0) > 0);
   const maxValue = chartTop(series, mode, measure);
   const maxCalls = Math.max(1, ...drawn.flatMap((lane) => (series.points[lane] ?? []).map((point) => point.call)));
@@ -210,7 +226,11 @@ export function chartLayout(series: ChartSeries, mode: ChartMode, width: number,
     lines[lane] = placed.map((point) => `${String(point.x)},${String(point.y)}`).join(" ");
   });
   const labelled = new Set(labelledCalls(maxCalls, spacing));
-  const ticks = Array.from({ length: maxCalls }, (_, i) => ({ call: i + 1, x: round(x(i + 1)), labelled: labelled.has(i + 1) }));
+  const ticks = Array.from({ length: maxCalls }, (_, i) => ({
+    call: i + 1,
+    x: round(x(i + 1)),
+    labelled: labelled.has(i + 1),
+  }));
   const restarts = series.restarts
     .filter((mark) => drawn.includes(mark.lane))
     .map((mark) => {
@@ -273,7 +293,8 @@ export function callsText(calls: readonly number[]): string {
       end = call;
       continue;
     }
-    if (start !== undefined && end !== undefined) ranges.push(start === end ? String(start) : `${String(start)}–${String(end)}`);
+    if (start !== undefined && end !== undefined)
+      ranges.push(start === end ? String(start) : `${String(start)}–${String(end)}`);
     start = call;
     end = call;
   }
@@ -326,11 +347,17 @@ export function chartDescription(series: ChartSeries, mode: ChartMode, measure: 
     if (points.length === 0) return [];
     const restarts = series.restarts
       .filter((mark) => mark.lane === lane)
-      .map((mark) => (mark.afterCall === 0 ? "restarted before call 1" : `restarted after call ${String(mark.afterCall)}`));
+      .map((mark) =>
+        mark.afterCall === 0 ? "restarted before call 1" : `restarted after call ${String(mark.afterCall)}`,
+      );
     const discarded = points.filter((point) => point.discarded).map((point) => point.call);
     const notes = discarded.length === 0 ? restarts : [...restarts, `${callsText(discarded)} discarded`];
     const values = points
-      .map((point) => (measure === "cost" ? valueText(valueOf(point, mode, measure), measure, series.currency) : String(valueOf(point, mode))))
+      .map((point) =>
+        measure === "cost"
+          ? valueText(valueOf(point, mode, measure), measure, series.currency)
+          : String(valueOf(point, mode)),
+      )
       .join(", ");
     return [`${laneName(lane)}: ${values}${notes.length === 0 ? "" : ` (${notes.join("; ")})`}`];
   });

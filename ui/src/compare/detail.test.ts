@@ -16,8 +16,19 @@ function restartEvent(seq: number): RunEvent {
 describe("eventFields", () => {
   it("shows a tool call's name, outcome, and its arguments and result as pretty JSON", () => {
     const fields = eventFields(restartEvent(2));
-    expect(fields.map((f) => f.label)).toEqual(["Tool", "Outcome", "Asked by model call", "Call id", "Arguments", "Result"]);
-    expect(fields.find((f) => f.label === "Arguments")).toEqual({ label: "Arguments", text: '{\n  "id": 7\n}', json: true });
+    expect(fields.map((f) => f.label)).toEqual([
+      "Tool",
+      "Outcome",
+      "Asked by model call",
+      "Call id",
+      "Arguments",
+      "Result",
+    ]);
+    expect(fields.find((f) => f.label === "Arguments")).toEqual({
+      label: "Arguments",
+      text: '{\n  "id": 7\n}',
+      json: true,
+    });
     expect(fields.find((f) => f.label === "Outcome")?.text).toBe("ok");
   });
 
@@ -32,11 +43,22 @@ describe("eventFields", () => {
       { label: "Cache prefix broken", text: "the run restarted" },
     ]);
     const first = restartEvent(1);
-    expect(eventFields(first).map((field) => field.label)).toEqual(["Model call", "Tools offered", "Prompt tokens", "Completion tokens"]);
+    expect(eventFields(first).map((field) => field.label)).toEqual([
+      "Model call",
+      "Tools offered",
+      "Prompt tokens",
+      "Completion tokens",
+    ]);
   });
 
   it("shows how injected tools reached the model when they were not simply listed", () => {
-    const injected: RunEvent = { type: "tools_injected", section_key: "context", tool_names: ["search"], seq: 4, attempt: 1 };
+    const injected: RunEvent = {
+      type: "tools_injected",
+      section_key: "context",
+      tool_names: ["search"],
+      seq: 4,
+      attempt: 1,
+    };
     expect(eventFields(injected)).toEqual([
       { label: "Tools", text: "search" },
       { label: "Offered by", text: "context" },
@@ -69,7 +91,15 @@ describe("eventFields", () => {
   });
 
   it("shows where a source's tools came from, and why a lower tier was used", () => {
-    const discovered: RunEvent = { type: "tools_discovered", source: "docs", tier: "none", tools: [], error: "not started", seq: 1, attempt: 1 };
+    const discovered: RunEvent = {
+      type: "tools_discovered",
+      source: "docs",
+      tier: "none",
+      tools: [],
+      error: "not started",
+      seq: 1,
+      attempt: 1,
+    };
     expect(eventFields(discovered)).toEqual([
       { label: "Source", text: "docs" },
       { label: "Tools from", text: "none" },
@@ -80,7 +110,14 @@ describe("eventFields", () => {
 
   it("says which adapter runs in place of the one asked for, and why", () => {
     const reason = "provider 'harness' takes its tools once per conversation";
-    const substituted: RunEvent = { type: "adapter_substituted", requested: "dynamic", adapter: "restart", reason, seq: 1, attempt: 1 };
+    const substituted: RunEvent = {
+      type: "adapter_substituted",
+      requested: "dynamic",
+      adapter: "restart",
+      reason,
+      seq: 1,
+      attempt: 1,
+    };
     expect(eventFields(substituted)).toEqual([
       { label: "Asked for", text: "the dynamic adapter" },
       { label: "Runs as", text: "the restart adapter" },
@@ -93,9 +130,22 @@ describe("eventFields", () => {
       { label: "Reason", text: "restarted to expand a section" },
       { label: "Sections expanded", text: "context" },
     ]);
-    const skipped: RunEvent = { type: "tool_injection_skipped", section_key: null, tool_name: "cite", seq: 1, attempt: 1 };
+    const skipped: RunEvent = {
+      type: "tool_injection_skipped",
+      section_key: null,
+      tool_name: "cite",
+      seq: 1,
+      attempt: 1,
+    };
     expect(eventFields(skipped).find((f) => f.label === "Offered by")?.text).toBe("a change of the tool list");
-    const ended: RunEvent = { type: "run_completed", status: "error", final: null, error: "provider down", seq: 2, attempt: 1 };
+    const ended: RunEvent = {
+      type: "run_completed",
+      status: "error",
+      final: null,
+      error: "provider down",
+      seq: 2,
+      attempt: 1,
+    };
     expect(eventFields(ended)).toEqual([
       { label: "Status", text: "failed with an error" },
       { label: "Final answer", text: "none" },
@@ -129,13 +179,23 @@ describe("eventFields", () => {
 });
 
 describe("requestParts", () => {
-  const request = (body: CallRequest["body"]): CallRequest => ({ call_index: 2, attempt: 1, body, response: { role: "assistant", content: "Done." } });
+  const request = (body: CallRequest["body"]): CallRequest => ({
+    call_index: 2,
+    attempt: 1,
+    body,
+    response: { role: "assistant", content: "Done." },
+  });
 
   it("splits the body into the system prompt, the messages after it and the tools", () => {
     const user = { role: "user", content: "Hi" };
     const tools = [{ type: "function", function: { name: "lookup" } }];
     const parts = requestParts(request({ messages: [{ role: "system", content: "You are…" }, user], tools }));
-    expect(parts).toEqual({ system: "You are…", messages: [user], tools, response: { role: "assistant", content: "Done." } });
+    expect(parts).toEqual({
+      system: "You are…",
+      messages: [user],
+      tools,
+      response: { role: "assistant", content: "Done." },
+    });
   });
 
   it("keeps every message when the first is not a system message, and no tools when there are none", () => {
@@ -212,7 +272,8 @@ describe("escapeClosesDetail", () => {
 
   it("leaves Escape to the fields that may use it: text, search, lists and editors", () => {
     const { view, at } = page();
-    for (const id of ["name", "search", "user", "model", "editor"]) expect(escapeClosesDetail(escape(at(id)), view)).toBe(false);
+    for (const id of ["name", "search", "user", "model", "editor"])
+      expect(escapeClosesDetail(escape(at(id)), view)).toBe(false);
   });
 
   it("leaves another key, a modified Escape, an input method's and a taken Escape alone", () => {

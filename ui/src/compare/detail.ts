@@ -5,7 +5,15 @@
 // Escape press is the detail's to close it.
 import type { CallRequest, JsonValue, RunEvent } from "../platform";
 import { discardText, type Discard } from "./timeline";
-import { DELIVERY_DETAIL, LIMIT_NAMES, loopWarningText, PREFIX_BREAK_WORDS, restartText, statusText, TIER_WORDS } from "./words";
+import {
+  DELIVERY_DETAIL,
+  LIMIT_NAMES,
+  loopWarningText,
+  PREFIX_BREAK_WORDS,
+  restartText,
+  statusText,
+  TIER_WORDS,
+} from "./words";
 
 /** One field of an event: its label and its value as text; `json` values are shown as a block. */
 export interface EventField {
@@ -75,7 +83,9 @@ function fieldsOf(event: RunEvent): EventField[] {
         { label: "Tools", text: list(event.tool_names) },
         { label: "Offered by", text: event.section_key ?? "a change of the tool list" },
         // Listed (the dynamic adapter's way) goes without saying; the others say how.
-        ...(event.delivery === undefined || event.delivery === "listed" ? [] : [{ label: "Delivered", text: DELIVERY_DETAIL[event.delivery] }]),
+        ...(event.delivery === undefined || event.delivery === "listed"
+          ? []
+          : [{ label: "Delivered", text: DELIVERY_DETAIL[event.delivery] }]),
       ];
     case "tool_injection_skipped":
       return [
@@ -190,7 +200,16 @@ export interface EscapePress {
 }
 
 /** Input types whose field is typed in (Escape may be the field's: a search field clears itself). */
-const CLICKED_INPUTS: ReadonlySet<string> = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file"]);
+const CLICKED_INPUTS: ReadonlySet<string> = new Set([
+  "checkbox",
+  "radio",
+  "button",
+  "submit",
+  "reset",
+  "range",
+  "color",
+  "file",
+]);
 
 /** Whether `element` is a field that may use Escape itself: a text field, a list or an editor. */
 function usesEscape(element: HTMLElement): boolean {
@@ -218,7 +237,12 @@ export function escapeClosesDetail(press: EscapePress, view: HTMLElement): boole
 /** What a model call's prompt shares with the previous call's, and why not more. */
 function prefixRows(prefix: Extract<RunEvent, { type: "model_call" }>["prefix"]): EventField[] {
   if (prefix == null || prefix.previous_tokens === 0) return [];
-  const rows: EventField[] = [{ label: "Shared with the previous prompt", text: `${String(prefix.shared_tokens)} of ${String(prefix.previous_tokens)} tokens` }];
+  const rows: EventField[] = [
+    {
+      label: "Shared with the previous prompt",
+      text: `${String(prefix.shared_tokens)} of ${String(prefix.previous_tokens)} tokens`,
+    },
+  ];
   if (prefix.broke != null) rows.push({ label: "Cache prefix broken", text: PREFIX_BREAK_WORDS[prefix.broke] });
   return rows;
 }

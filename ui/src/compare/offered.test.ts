@@ -50,6 +50,9 @@ describe("builtinTools", () => {
 
 describe("templateParams", () => {
   it("lists the parameter names in the template's order", () => {
-    expect(templateParams({ ...exampleTemplate(), params: { objective: "x", deadline: "y" } })).toEqual(["objective", "deadline"]);
+    expect(templateParams({ ...exampleTemplate(), params: { objective: "x", deadline: "y" } })).toEqual([
+      "objective",
+      "deadline",
+    ]);
   });
 });

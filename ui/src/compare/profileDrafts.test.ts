@@ -19,7 +19,13 @@ const FULL: ProviderProfile = {
   api_key_env: "ANTHROPIC_API_KEY",
 };
 
-const LOCAL: ProviderProfile = { name: "local", kind: "openai", base_url: LOCAL_BASE_URL, model: "qwen3", stream: true };
+const LOCAL: ProviderProfile = {
+  name: "local",
+  kind: "openai",
+  base_url: LOCAL_BASE_URL,
+  model: "qwen3",
+  stream: true,
+};
 
 describe("profile drafts", () => {
   it("make the profile they were drawn from", () => {
@@ -33,7 +39,10 @@ describe("profile drafts", () => {
   });
 
   it("refuse numbers that are not numbers, each at its pointer", () => {
-    const drafts = [draftOf(LOCAL), { ...draftOf(LOCAL), temperature: "hot", max_tokens: "-1", read_timeout_ms: "2e3" }];
+    const drafts = [
+      draftOf(LOCAL),
+      { ...draftOf(LOCAL), temperature: "hot", max_tokens: "-1", read_timeout_ms: "2e3" },
+    ];
     expect(profilesOf(drafts)).toEqual({
       ok: false,
       problems: [
@@ -46,7 +55,13 @@ describe("profile drafts", () => {
 
   it("start a new profile on a local OpenAI-compatible server under a free name", () => {
     const first = newDraft([]);
-    expect(first).toMatchObject({ name: "local", kind: "openai", base_url: LOCAL_BASE_URL, stream: true, api_key_env: "" });
+    expect(first).toMatchObject({
+      name: "local",
+      kind: "openai",
+      base_url: LOCAL_BASE_URL,
+      stream: true,
+      api_key_env: "",
+    });
     expect(newDraft([first, { ...first, name: "local-2" }]).name).toBe("local-3");
   });
 
@@ -69,7 +84,11 @@ describe("profile drafts", () => {
   it("tell a key's status as the profiles read say it, or that it is not known", () => {
     const kept: ProviderProfile = { ...LOCAL, name: "kept", api_key_keychain: true };
     const saved = { profiles: [LOCAL, FULL, kept], keys_set: [true, false, true] };
-    const draft = (name: string, variable: string, keychain = false) => ({ name, api_key_env: variable, api_key_keychain: keychain });
+    const draft = (name: string, variable: string, keychain = false) => ({
+      name,
+      api_key_env: variable,
+      api_key_keychain: keychain,
+    });
     expect(keySetNow(draft("renamed", "ANTHROPIC_API_KEY"), saved)).toBe(false);
     expect(keySetNow(draft("remote", "OTHER"), saved)).toBeNull();
     expect(keySetNow(draft("remote", "ANTHROPIC_API_KEY"), null)).toBeNull();

@@ -120,12 +120,18 @@ export function profilesOf(
       model: draft.model.trim(),
       stream: draft.stream,
     };
-    for (const [field, shape] of Object.entries(NUMBER_FIELDS) as [keyof typeof NUMBER_FIELDS, "fraction" | "whole"][]) {
+    for (const [field, shape] of Object.entries(NUMBER_FIELDS) as [
+      keyof typeof NUMBER_FIELDS,
+      "fraction" | "whole",
+    ][]) {
       const typed = draft[field].trim();
       if (typed === "") continue;
       const value = Number(typed);
       if (shape === "whole" ? !/^\d+$/.test(typed) : !Number.isFinite(value)) {
-        const message = shape === "whole" ? "must be a whole number, or empty for the default" : "must be a number, or empty for the API's default";
+        const message =
+          shape === "whole"
+            ? "must be a whole number, or empty for the default"
+            : "must be a number, or empty for the API's default";
         problems.push({ location: pointerOf(index, field), message });
       } else {
         profile[field] = value;
@@ -175,7 +181,9 @@ export function keySetNow(
   const variable = draft.api_key_env.trim();
   const index =
     saved?.profiles.findIndex((profile) =>
-      draft.api_key_keychain ? profile.api_key_keychain === true && profile.name === draft.name : profile.api_key_env === variable,
+      draft.api_key_keychain
+        ? profile.api_key_keychain === true && profile.name === draft.name
+        : profile.api_key_env === variable,
     ) ?? -1;
   return index < 0 ? null : (saved?.keys_set[index] ?? null);
 }

@@ -37,7 +37,9 @@ describe("sourcesToAsk", () => {
     const declined = withDeclined(new Set(), PATH, [view("ide", "not_allowed", "runs python3 a.py")]);
     expect(sourcesToAsk([view("ide", "not_allowed", "runs python3 b.py")], PATH, declined)).toHaveLength(1);
     expect(sourcesToAsk([view("ide", "changed", "runs python3 a.py")], PATH, declined)).toEqual([]);
-    expect(sourcesToAsk([view("ide", "not_allowed", "runs python3 a.py")], "/t/other.unfold.json", declined)).toHaveLength(1);
+    expect(
+      sourcesToAsk([view("ide", "not_allowed", "runs python3 a.py")], "/t/other.unfold.json", declined),
+    ).toHaveLength(1);
   });
 });
 

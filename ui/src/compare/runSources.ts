@@ -26,11 +26,16 @@ export function sourcesToAsk<View extends Pick<SourceView, "name" | "starts" | "
 ): View[] {
   if (path === null) return [];
   return views.filter(
-    (view) => (view.permission === "not_allowed" || view.permission === "changed") && !declined.has(declinedKey(path, view)),
+    (view) =>
+      (view.permission === "not_allowed" || view.permission === "changed") && !declined.has(declinedKey(path, view)),
   );
 }
 
 /** `declined` with the definitions of `views` in the file `path` run with their snapshots. */
-export function withDeclined(declined: Declined, path: string, views: readonly Pick<SourceView, "name" | "starts">[]): Declined {
+export function withDeclined(
+  declined: Declined,
+  path: string,
+  views: readonly Pick<SourceView, "name" | "starts">[],
+): Declined {
   return new Set([...declined, ...views.map((view) => declinedKey(path, view))]);
 }

@@ -144,7 +144,14 @@ export function renameParam(scenario: Scenario, from: string, to: string): Scena
 }
 
 export function removeParam(scenario: Scenario, name: string): ScenarioEdit | null {
-  return edit(scenario, withParams(scenario, paramEntries(scenario).filter(([n]) => n !== name)), null);
+  return edit(
+    scenario,
+    withParams(
+      scenario,
+      paramEntries(scenario).filter(([n]) => n !== name),
+    ),
+    null,
+  );
 }
 
 // --- Steps ---
@@ -211,7 +218,14 @@ export function addStep(scenario: Scenario, kind: StepKind, tools: readonly stri
 
 export function removeStep(scenario: Scenario, index: number): ScenarioEdit | null {
   if (index < 0 || index >= scenario.script.length) return null;
-  return edit(scenario, withScript(scenario, scenario.script.filter((_, i) => i !== index)), null);
+  return edit(
+    scenario,
+    withScript(
+      scenario,
+      scenario.script.filter((_, i) => i !== index),
+    ),
+    null,
+  );
 }
 
 /** Whether the step at `index` can move by `offset` (never out of the script, never past the final answer). */
@@ -268,11 +282,7 @@ export function callAt(scenario: Scenario, { step, call }: CallPlace): ScriptedC
 }
 
 /** The scenario with the call at `place` changed by `change`; null when there is no call there. */
-function withCall(
-  scenario: Scenario,
-  place: CallPlace,
-  change: (call: ScriptedCall) => ScriptedCall,
-): Scenario | null {
+function withCall(scenario: Scenario, place: CallPlace, change: (call: ScriptedCall) => ScriptedCall): Scenario | null {
   const current = callAt(scenario, place);
   const step = scenario.script[place.step];
   if (current === null || step === undefined) return null;
@@ -349,7 +359,10 @@ function withToolResults(
     name,
     name === tool ? change(results) : results,
   ]);
-  return withResults(scenario, entries.filter(([name, results]) => name !== tool || results.length > 0));
+  return withResults(
+    scenario,
+    entries.filter(([name, results]) => name !== tool || results.length > 0),
+  );
 }
 
 const NEW_RESULT: ScriptedResult = { result: null };
@@ -372,7 +385,14 @@ export function setToolResultsTool(scenario: Scenario, from: string, to: string)
 }
 
 export function removeToolResults(scenario: Scenario, tool: string): ScenarioEdit | null {
-  return edit(scenario, withResults(scenario, resultEntries(scenario).filter(([name]) => name !== tool)), null);
+  return edit(
+    scenario,
+    withResults(
+      scenario,
+      resultEntries(scenario).filter(([name]) => name !== tool),
+    ),
+    null,
+  );
 }
 
 export function addToolResult(scenario: Scenario, tool: string): ScenarioEdit | null {
@@ -521,7 +541,14 @@ export function setToolChangeAdd(scenario: Scenario, index: number, text: string
 }
 
 export function removeToolChange(scenario: Scenario, index: number): ScenarioEdit | null {
-  return edit(scenario, withChanges(scenario, changesOf(scenario).filter((_, i) => i !== index)), null);
+  return edit(
+    scenario,
+    withChanges(
+      scenario,
+      changesOf(scenario).filter((_, i) => i !== index),
+    ),
+    null,
+  );
 }
 
 /** The tools the script may name beyond the template's: those the tool changes add. */

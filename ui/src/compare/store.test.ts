@@ -88,7 +88,11 @@ describe("CompareStore scenarios", () => {
       { location: "/script/0", message: 'a "say" step ends the run: it must be the last step' },
       { location: "/params/nope", message: "unknown parameter 'nope'" },
     ];
-    platform.failures.set("openScenario", { code: "invalid_template", message: "/s/bad.scenario.json: 2 problems", problems });
+    platform.failures.set("openScenario", {
+      code: "invalid_template",
+      message: "/s/bad.scenario.json: 2 problems",
+      problems,
+    });
     expect(await store.openPath("/s/bad.scenario.json")).toBe(false);
     expect(store.getState().failure?.problems).toEqual(problems);
     expect(store.getState().scenario?.path).toBe(PATH);
@@ -101,7 +105,11 @@ describe("CompareStore scenarios", () => {
     expect(store.getState().scenario).toMatchObject({ dirty: true, can_undo: true, scenario: { user: "Fix it." } });
     expect(store.getState().revision).toBe(1);
     await store.undo();
-    expect(store.getState().scenario).toMatchObject({ dirty: false, can_redo: true, scenario: { user: scenario.user } });
+    expect(store.getState().scenario).toMatchObject({
+      dirty: false,
+      can_redo: true,
+      scenario: { user: scenario.user },
+    });
     expect(store.getState().revision).toBe(2);
     await store.redo();
     expect(store.getState().scenario?.scenario.user).toBe("Fix it.");
@@ -207,7 +215,11 @@ describe("CompareStore comparisons", () => {
     platform.failures.set("runComparison", { code: "internal", message: "the runtime is gone", problems: [] });
     await store.run();
     expect(store.getState().run?.status).toBe("failed");
-    expect(store.getState().run?.failure).toEqual({ title: "Something went wrong in Unfold", detail: "the runtime is gone", problems: [] });
+    expect(store.getState().run?.failure).toEqual({
+      title: "Something went wrong in Unfold",
+      detail: "the runtime is gone",
+      problems: [],
+    });
   });
 
   it("fetches the request of a picked tool call's model call", async () => {
@@ -272,9 +284,17 @@ describe("CompareStore comparisons", () => {
     const { store, platform } = await opened();
     await store.run();
     platform.chosenPath = "/out/requests";
-    platform.failures.set("exportRequests", { code: "invalid_template", message: "/out/requests: the folder is not empty", problems: [] });
+    platform.failures.set("exportRequests", {
+      code: "invalid_template",
+      message: "/out/requests: the folder is not empty",
+      problems: [],
+    });
     await store.exportRequests();
-    expect(store.getState().failure).toEqual({ title: "The request bodies were not written", detail: "/out/requests: the folder is not empty", problems: [] });
+    expect(store.getState().failure).toEqual({
+      title: "The request bodies were not written",
+      detail: "/out/requests: the folder is not empty",
+      problems: [],
+    });
     store.dismiss();
     expect(store.getState().failure).toBeNull();
   });
@@ -337,7 +357,10 @@ describe("CompareStore models", () => {
     store.setModel(liveModel("local", store.getState().model));
     expect(store.getState().model).toEqual({ kind: "live", profile: "local", adapters: ["dynamic", "restart"] });
     await store.run();
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ adapters: ["dynamic", "restart"], live: { profile: "local" } });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
+      adapters: ["dynamic", "restart"],
+      live: { profile: "local" },
+    });
     const run = store.getState().run;
     expect(run).toMatchObject({ status: "finished", lanes: ["dynamic", "restart"] });
     expect(run?.report).toEqual(liveReport(["dynamic", "restart"]));
@@ -364,7 +387,10 @@ describe("CompareStore models", () => {
     const { store, platform } = await withProfiles();
     store.setModel(withAdapter(liveModel("local", store.getState().model), "dynamic", false));
     await store.run();
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ adapters: ["restart"], live: { profile: "local" } });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
+      adapters: ["restart"],
+      live: { profile: "local" },
+    });
     const run = store.getState().run;
     expect(run?.lanes).toEqual(["restart"]);
     expect(run?.report?.divergences).toEqual([]);
@@ -387,7 +413,9 @@ describe("CompareStore models", () => {
 
   it("cannot run live with no adapter ticked, or with a profile that no longer exists", async () => {
     const { store, platform } = await withProfiles();
-    store.setModel(withAdapter(withAdapter(liveModel("local", store.getState().model), "dynamic", false), "restart", false));
+    store.setModel(
+      withAdapter(withAdapter(liveModel("local", store.getState().model), "dynamic", false), "restart", false),
+    );
     expect(notRunnable(store.getState())).toBe("Tick at least one adapter to run live");
     await store.run();
     expect(platform.callNames()).not.toContain("runComparison");
@@ -442,7 +470,10 @@ describe("CompareStore prices", () => {
   it("reads the priced models, and runs the script unpriced by default", async () => {
     const { store, platform } = await opened();
     await store.loadPricedModels();
-    expect(store.getState()).toMatchObject({ pricedModels: ["claude-sonnet-4-5", "gpt-4o-mini", "qwen3"], priceAs: null });
+    expect(store.getState()).toMatchObject({
+      pricedModels: ["claude-sonnet-4-5", "gpt-4o-mini", "qwen3"],
+      priceAs: null,
+    });
     await store.run();
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: null, priceAs: null });
   });
@@ -453,7 +484,12 @@ describe("CompareStore prices", () => {
     store.setPriceAs("gpt-4o-mini");
     expect(priceAsOf(store.getState())).toBe("gpt-4o-mini");
     await store.run();
-    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({ adapters: ["dynamic", "restart"], live: null, relaySession: null, priceAs: "gpt-4o-mini" });
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
+      adapters: ["dynamic", "restart"],
+      live: null,
+      relaySession: null,
+      priceAs: "gpt-4o-mini",
+    });
     store.setPriceAs(null);
     await store.run();
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ priceAs: null });
@@ -502,7 +538,11 @@ describe("CompareStore provider profiles", () => {
     const error: PlatformError = { code: "provider", message, problems: [] };
     platform.failures.set("providerProfiles", error);
     await store.loadProfiles();
-    expect(store.getState().failure).toEqual({ title: "The provider profiles were not read", detail: error.message, problems: [] });
+    expect(store.getState().failure).toEqual({
+      title: "The provider profiles were not read",
+      detail: error.message,
+      problems: [],
+    });
     expect(store.getState().profiles).toBeNull();
   });
 
@@ -511,7 +551,11 @@ describe("CompareStore provider profiles", () => {
     await store.openProviders();
     expect(await store.saveProfiles([localProfile()])).toBe(true);
     expect(platform.compare.profiles).toEqual([localProfile()]);
-    expect(store.getState()).toMatchObject({ providersOpen: false, profiles: { profiles: [localProfile()] }, profilesFailure: null });
+    expect(store.getState()).toMatchObject({
+      providersOpen: false,
+      profiles: { profiles: [localProfile()] },
+      profilesFailure: null,
+    });
 
     await store.openProviders();
     expect(await store.saveProfiles([localProfile(), { ...localProfile(), base_url: "ftp://nowhere" }])).toBe(false);

@@ -70,7 +70,8 @@ export interface Failure {
  * model of the provider profile named `profile`, sent the scenario's user message (no baseline,
  * which would cost one more paid run).
  */
-export type ComparisonModel = { kind: "scripted"; adapters: AdapterKind[] } | { kind: "live"; profile: string; adapters: AdapterKind[] };
+export type ComparisonModel =
+  { kind: "scripted"; adapters: AdapterKind[] } | { kind: "live"; profile: string; adapters: AdapterKind[] };
 
 /** The API shapes request bodies are exported in, as the export picker names them. */
 export const REQUEST_SHAPES: Readonly<Record<RequestShape, string>> = {
@@ -122,7 +123,10 @@ export function hasRelaySource(template: Template): boolean {
  * The relay session a comparison of `template` attaches to: the one chosen, while the template has a
  * relay source and the relay still has that session; else null.
  */
-export function relaySessionOf(state: Pick<CompareState, "relaySession" | "relaySessions">, template: Template): string | null {
+export function relaySessionOf(
+  state: Pick<CompareState, "relaySession" | "relaySessions">,
+  template: Template,
+): string | null {
   const { relaySession } = state;
   if (relaySession === null || !hasRelaySource(template)) return null;
   return state.relaySessions.some((session) => session.code === relaySession) ? relaySession : null;
@@ -160,7 +164,8 @@ export function notRunnable(state: CompareState): string | null {
   if (run?.status === "running") return "A comparison is running";
   if (scenario.problems.length > 0) return "Fix the scenario's problems first";
   if (model.kind === "live") {
-    if (chosenProfile(state) === null) return `The provider profile '${model.profile}' no longer exists: choose another model`;
+    if (chosenProfile(state) === null)
+      return `The provider profile '${model.profile}' no longer exists: choose another model`;
     if (model.adapters.length === 0) return "Tick at least one adapter to run live";
   }
   if (model.adapters.length === 0) return "Tick at least one adapter to compare";
@@ -217,10 +222,7 @@ export interface PickedEvent {
 
 /** The request and answer of the picked event's model call. */
 export type CallDetail =
-  | { kind: "none" }
-  | { kind: "loading" }
-  | { kind: "ready"; call: CallRequest }
-  | { kind: "failed"; failure: Failure };
+  { kind: "none" } | { kind: "loading" } | { kind: "ready"; call: CallRequest } | { kind: "failed"; failure: Failure };
 
 export interface CompareState {
   scenario: ScenarioView | null;
@@ -381,7 +383,10 @@ export class CompareStore extends ExternalStore<CompareState> {
   async settleUnsaved(reason: "switch" | "close"): Promise<boolean> {
     const { scenario } = this.state;
     if (scenario === null || !scenario.dirty) return true;
-    const answer = await this.askUnsaved(scenario.path === null ? "Untitled scenario" : fileName(scenario.path), reason);
+    const answer = await this.askUnsaved(
+      scenario.path === null ? "Untitled scenario" : fileName(scenario.path),
+      reason,
+    );
     if (answer === "cancel") return false;
     if (answer === "save") return this.write(null);
     return true;
@@ -392,7 +397,11 @@ export class CompareStore extends ExternalStore<CompareState> {
     return this.queue.run(async () => {
       const open = this.state.scenario;
       if (open === null) return;
-      this.accept(await this.platform.editScenario(open.id, scenario, group, this.templateId()), "This change was not made", false);
+      this.accept(
+        await this.platform.editScenario(open.id, scenario, group, this.templateId()),
+        "This change was not made",
+        false,
+      );
     });
   }
 
@@ -414,7 +423,11 @@ export class CompareStore extends ExternalStore<CompareState> {
     return this.queue.run(async () => {
       const open = this.state.scenario;
       if (open === null || !(back ? open.can_undo : open.can_redo)) return;
-      this.accept(await this.platform.stepScenario(open.id, back, this.templateId()), back ? "Nothing was undone" : "Nothing was redone", true);
+      this.accept(
+        await this.platform.stepScenario(open.id, back, this.templateId()),
+        back ? "Nothing was undone" : "Nothing was redone",
+        true,
+      );
     });
   }
 
@@ -441,7 +454,11 @@ export class CompareStore extends ExternalStore<CompareState> {
   private async write(path: string | null): Promise<boolean> {
     const open = this.state.scenario;
     if (open === null) return false;
-    const saved = this.accept(await this.platform.saveScenario(open.id, path, this.templateId()), "The scenario was not saved", false);
+    const saved = this.accept(
+      await this.platform.saveScenario(open.id, path, this.templateId()),
+      "The scenario was not saved",
+      false,
+    );
     if (saved && path !== null) await this.loadRecent();
     return saved;
   }
@@ -557,7 +574,11 @@ export class CompareStore extends ExternalStore<CompareState> {
     const asked = this.asked;
     if (question === null || question.allowing || asked === null) return;
     const template = this.openTemplate();
-    if (template?.id !== asked.id || template.path !== asked.path || !sameJson(template.template.sources ?? [], asked.sources)) {
+    if (
+      template?.id !== asked.id ||
+      template.path !== asked.path ||
+      !sameJson(template.template.sources ?? [], asked.sources)
+    ) {
       this.closeSourcesQuestion();
       return this.run();
     }
@@ -645,7 +666,10 @@ export class CompareStore extends ExternalStore<CompareState> {
     if (run?.id !== id) return;
     if (result.ok) this.update({ run: { ...run, status: "finished", report: result.value } });
     else if (result.error.code === "cancelled") this.update({ run: { ...run, status: "cancelled" } });
-    else this.update({ run: { ...run, status: "failed", failure: failureOf("The comparison did not run", result.error) } });
+    else
+      this.update({
+        run: { ...run, status: "failed", failure: failureOf("The comparison did not run", result.error) },
+      });
   }
 
   /** Stops the comparison under way before its next model call. */
@@ -661,12 +685,17 @@ export class CompareStore extends ExternalStore<CompareState> {
     const run = this.state.run;
     if (run === null) return;
     const callIndex = callIndexOf(event, run.events[lane] ?? []);
-    this.update({ picked: { lane, event }, detail: callIndex === null || run.report === null ? { kind: "none" } : { kind: "loading" } });
+    this.update({
+      picked: { lane, event },
+      detail: callIndex === null || run.report === null ? { kind: "none" } : { kind: "loading" },
+    });
     if (callIndex === null || run.report === null) return;
     const result = await this.platform.comparisonCall(run.id, lane, callIndex);
     if (this.state.picked?.event !== event) return;
     this.update({
-      detail: result.ok ? { kind: "ready", call: result.value } : { kind: "failed", failure: failureOf("The request is not available", result.error) },
+      detail: result.ok
+        ? { kind: "ready", call: result.value }
+        : { kind: "failed", failure: failureOf("The request is not available", result.error) },
     });
   }
 
@@ -695,7 +724,9 @@ export class CompareStore extends ExternalStore<CompareState> {
     return this.exportTo("requests_folder", null, "The request bodies were not written", async (id, folder) => {
       const written = await this.platform.exportRequests(id, folder, api);
       const shape = REQUEST_SHAPES[api];
-      return written.ok ? { ok: true, value: `Wrote ${String(written.value)} request bodies (${shape}) to ${folder}` } : written;
+      return written.ok
+        ? { ok: true, value: `Wrote ${String(written.value)} request bodies (${shape}) to ${folder}` }
+        : written;
     });
   }
 

@@ -25,7 +25,11 @@ import {
 } from "./timeline";
 
 /** An event without its place in the log (`seq`) and, optionally, its attempt. */
-type Kind = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "seq" | "attempt"> & { attempt?: number } : never) : never;
+type Kind = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, "seq" | "attempt"> & { attempt?: number }
+    : never
+  : never;
 type KindOf<T extends RunEvent["type"]> = Extract<Kind, { type: T }>;
 
 /** A run's log: each event numbered by its position, in attempt 1 unless it says otherwise. */
@@ -42,7 +46,12 @@ const call = (call_index: number, attempt = 1, prompt_tokens = 100): KindOf<"mod
   completion_tokens: 5,
   attempt,
 });
-const tool = (call_index: number, name: string, attempt = 1, args: KindOf<"tool_call">["args"] = {}): KindOf<"tool_call"> => ({
+const tool = (
+  call_index: number,
+  name: string,
+  attempt = 1,
+  args: KindOf<"tool_call">["args"] = {},
+): KindOf<"tool_call"> => ({
   type: "tool_call",
   call_index,
   call_id: `c${String(call_index)}`,
@@ -52,7 +61,12 @@ const tool = (call_index: number, name: string, attempt = 1, args: KindOf<"tool_
   result: null,
   attempt,
 });
-const completed = (attempt = 1): KindOf<"run_completed"> => ({ type: "run_completed", status: "completed", final: "Done.", attempt });
+const completed = (attempt = 1): KindOf<"run_completed"> => ({
+  type: "run_completed",
+  status: "completed",
+  final: "Done.",
+  attempt,
+});
 
 function eventsOf(report: ComparisonReport, adapter: "dynamic" | "restart"): RunEvent[] {
   const run = report.runs.find((r) => r.adapter === adapter);
@@ -165,7 +179,9 @@ describe("discardText", () => {
       if (discard === undefined) throw new Error(`seq ${String(seq)} is not discarded`);
       return discard;
     };
-    expect(discardText(at(1), "model_call")).toBe("the restart after call 2 threw attempt 1 away; its prompt tokens still count");
+    expect(discardText(at(1), "model_call")).toBe(
+      "the restart after call 2 threw attempt 1 away; its prompt tokens still count",
+    );
     expect(discardText(at(2), "tool_call")).toBe("the restart after call 2 threw attempt 1 away; made again at call 3");
     expect(discardText(at(4), "tool_call")).toBe("the restart after call 2 threw attempt 1 away; not made again");
   });
@@ -174,14 +190,20 @@ describe("discardText", () => {
 describe("alignByWork", () => {
   function lookupFirstViews(): Record<"dynamic" | "restart" | "baseline", LaneView> {
     const report = lookupFirstReport();
-    const views = laneViews({ dynamic: eventsOf(report, "dynamic"), restart: eventsOf(report, "restart"), baseline: report.baseline?.events ?? [] });
+    const views = laneViews({
+      dynamic: eventsOf(report, "dynamic"),
+      restart: eventsOf(report, "restart"),
+      baseline: report.baseline?.events ?? [],
+    });
     const { dynamic, restart, baseline } = views;
-    if (dynamic === undefined || restart === undefined || baseline === undefined) throw new Error("every lane given has its view");
+    if (dynamic === undefined || restart === undefined || baseline === undefined)
+      throw new Error("every lane given has its view");
     return { dynamic, restart, baseline };
   }
 
   /** Each row as "lane:call …" and its work. */
-  const shape = (lanes: Parameters<typeof alignByWork>[0]) => alignByWork(lanes).map((row) => `${row.key} (${row.work})`);
+  const shape = (lanes: Parameters<typeof alignByWork>[0]) =>
+    alignByWork(lanes).map((row) => `${row.key} (${row.work})`);
 
   it("lines up the calls that did the same work: the restart's redone lookup gets a row of its own", () => {
     const views = lookupFirstViews();
@@ -216,7 +238,9 @@ describe("alignByWork", () => {
   it("puts different calls side by side where neither lane has a match, and says they differ", () => {
     const rows = alignByWork({
       dynamic: laneView(log(started, call(1), tool(1, "lookup", 1, { id: 1 }), call(2), completed())),
-      restart: laneView(log(started, call(1), tool(1, "lookup", 1, { id: 2 }), call(2), tool(2, "search"), call(3), completed())),
+      restart: laneView(
+        log(started, call(1), tool(1, "lookup", 1, { id: 2 }), call(2), tool(2, "search"), call(3), completed()),
+      ),
     });
     expect(rows.map((row) => `${row.key} (${row.work})`)).toEqual([
       "dynamic:1 restart:1 (different)",
@@ -231,19 +255,27 @@ describe("alignByWork", () => {
       dynamic: laneView(log(started, call(1), tool(1, "a"), call(2), tool(2, "b"))),
       restart: laneView(log(started, call(1), tool(1, "b"), call(2), tool(2, "a"))),
     });
-    expect(rows.map((row) => `${row.key} (${row.work})`)).toEqual(["restart:1 (unmatched)", "dynamic:1 restart:2 (same)", "dynamic:2 (unmatched)"]);
+    expect(rows.map((row) => `${row.key} (${row.work})`)).toEqual([
+      "restart:1 (unmatched)",
+      "dynamic:1 restart:2 (same)",
+      "dynamic:2 (unmatched)",
+    ]);
   });
 
   it("gives one row per call to a lane alone, and no rows to lanes without calls", () => {
     expect(alignByWork({ dynamic: laneView(log(started)) })).toEqual([]);
-    expect(shape({ restart: laneView(log(started, call(1), call(2))) })).toEqual(["restart:1 (same)", "restart:2 (same)"]);
+    expect(shape({ restart: laneView(log(started, call(1), call(2))) })).toEqual([
+      "restart:1 (same)",
+      "restart:2 (same)",
+    ]);
   });
 });
 
 describe("workKey and workText", () => {
   it("says what a block did: its calls with their arguments, or that it answered", () => {
     const [first, second, , , last] = laneView(eventsOf(lookupFirstReport(), "restart")).blocks;
-    if (first === undefined || second === undefined || last === undefined) throw new Error("the restart run has 5 calls");
+    if (first === undefined || second === undefined || last === undefined)
+      throw new Error("the restart run has 5 calls");
     expect(workText(first)).toBe("called lookup(7)");
     expect(workText(second)).toBe('called read_section("context")');
     expect(workText(last)).toBe("answered");
@@ -287,8 +319,16 @@ describe("divergencePlaces", () => {
     const report = reportUnder(lookupFirstReport(), ["deferred", "restart", "allowed_tools"], false);
     const at = (seq: number) => ({ seq, attempt: 1, call_index: 2 });
     report.divergences = [
-      { left: "deferred", right: "restart", first: { kind: "extra_call", run: "restart", left_at: null, right_at: at(6), explanation: "" } },
-      { left: "deferred", right: "allowed_tools", first: { kind: "different_call", left_at: at(5), right_at: at(7), explanation: "" } },
+      {
+        left: "deferred",
+        right: "restart",
+        first: { kind: "extra_call", run: "restart", left_at: null, right_at: at(6), explanation: "" },
+      },
+      {
+        left: "deferred",
+        right: "allowed_tools",
+        first: { kind: "different_call", left_at: at(5), right_at: at(7), explanation: "" },
+      },
     ];
     expect(divergencePlaces(report)).toEqual([
       { lane: "restart", seq: 6 },
@@ -296,14 +336,22 @@ describe("divergencePlaces", () => {
       { lane: "allowed_tools", seq: 7 },
     ]);
     // Two pairs pointing at the same step of the first run mark it once.
-    report.divergences.push({ left: "deferred", right: "dynamic", first: { kind: "different_call", left_at: at(5), right_at: at(8), explanation: "" } });
-    expect(divergencePlaces(report).filter((place) => place.lane === "deferred")).toEqual([{ lane: "deferred", seq: 5 }]);
+    report.divergences.push({
+      left: "deferred",
+      right: "dynamic",
+      first: { kind: "different_call", left_at: at(5), right_at: at(8), explanation: "" },
+    });
+    expect(divergencePlaces(report).filter((place) => place.lane === "deferred")).toEqual([
+      { lane: "deferred", seq: 5 },
+    ]);
   });
 
   it("names nothing without a report, a divergence or a first difference", () => {
     expect(divergencePlaces(null)).toEqual([]);
     expect(divergencePlaces({ ...lookupFirstReport(), divergences: [] })).toEqual([]);
-    expect(divergencePlaces({ ...lookupFirstReport(), divergences: [{ left: "dynamic", right: "restart", first: null }] })).toEqual([]);
+    expect(
+      divergencePlaces({ ...lookupFirstReport(), divergences: [{ left: "dynamic", right: "restart", first: null }] }),
+    ).toEqual([]);
   });
 });
 
@@ -312,7 +360,12 @@ describe("counterRows", () => {
     const rows = counterRows(lookupFirstReport());
     expect(rows.map((row) => row.key)).toEqual(COUNTER_ROWS.map((row) => row.key));
     const byKey = Object.fromEntries(rows.map((row) => [row.key, row]));
-    expect(byKey.model_calls).toEqual({ key: "model_calls", label: "Model calls", values: { dynamic: 4, restart: 5, baseline: 3 }, deltas: { restart: 1 } });
+    expect(byKey.model_calls).toEqual({
+      key: "model_calls",
+      label: "Model calls",
+      values: { dynamic: 4, restart: 5, baseline: 3 },
+      deltas: { restart: 1 },
+    });
     expect(byKey.prompt_tokens?.deltas.restart).toBe(151);
     expect(byKey.tools_injected?.deltas.restart).toBe(-2);
     expect(byKey.failed_tool_calls?.deltas.restart).toBe(0);
@@ -327,7 +380,11 @@ describe("counterRows", () => {
   it("gives each run after the first its difference from the first, whichever ran first", () => {
     const four = reportUnder(lookupFirstReport(), ["dynamic", "restart", "allowed_tools", "deferred"], true);
     expect(reportLanes(four)).toEqual(["dynamic", "restart", "allowed_tools", "deferred", "baseline"]);
-    expect(deltaPairs(four).map(({ left, right }) => `${right} − ${left}`)).toEqual(["restart − dynamic", "allowed_tools − dynamic", "deferred − dynamic"]);
+    expect(deltaPairs(four).map(({ left, right }) => `${right} − ${left}`)).toEqual([
+      "restart − dynamic",
+      "allowed_tools − dynamic",
+      "deferred − dynamic",
+    ]);
     const calls = counterRows(four).find((row) => row.key === "model_calls");
     expect(calls?.values).toEqual({ dynamic: 4, restart: 5, allowed_tools: 4, deferred: 4, baseline: 3 });
     expect(calls?.deltas).toEqual({ restart: 1, allowed_tools: 0, deferred: 0 });
@@ -359,42 +416,118 @@ describe("describeEvent", () => {
   it("says each event in words, its enums worded", () => {
     check(started, "run started (dynamic)");
     check(
-      { type: "adapter_substituted", requested: "dynamic", adapter: "restart", reason: "provider 'harness' takes its tools once" },
+      {
+        type: "adapter_substituted",
+        requested: "dynamic",
+        adapter: "restart",
+        reason: "provider 'harness' takes its tools once",
+      },
       "runs as the restart adapter: provider 'harness' takes its tools once",
     );
-    check({ type: "tools_discovered", source: "ide", tier: "snapshot", tools: ["grep", "open"] }, "tools from ide (its snapshot): grep, open");
-    check({ type: "tools_discovered", source: "docs", tier: "none", tools: [], error: "not started" }, "tools from docs (none): no tools");
-    check({ type: "tools_discovered", source: "ide", tier: "live", tools: ["grep"] }, "tools from ide (listed live): grep");
+    check(
+      { type: "tools_discovered", source: "ide", tier: "snapshot", tools: ["grep", "open"] },
+      "tools from ide (its snapshot): grep, open",
+    );
+    check(
+      { type: "tools_discovered", source: "docs", tier: "none", tools: [], error: "not started" },
+      "tools from docs (none): no tools",
+    );
+    check(
+      { type: "tools_discovered", source: "ide", tier: "live", tools: ["grep"] },
+      "tools from ide (listed live): grep",
+    );
     check({ ...call(3, 1, 1234), tools_offered: ["a", "b"] }, "model call 3 (2 tools, 1,234 tokens)");
     check({ ...call(1, 1, 1), tools_offered: ["a"] }, "model call 1 (1 tool, 1 token)");
-    const prefix = { tools_tokens: 90, system_tokens: 600, shared_tokens: 0, previous_tokens: 700, broke: "tools_changed" } as const;
-    check({ ...call(3, 1, 800), tools_offered: ["a"], prefix }, "model call 3 (1 tool, 800 tokens); cache prefix broken: the tools changed");
-    check({ ...call(3, 1, 800), tools_offered: ["a"], prefix: { ...prefix, shared_tokens: 700, broke: null } }, "model call 3 (1 tool, 800 tokens)");
+    const prefix = {
+      tools_tokens: 90,
+      system_tokens: 600,
+      shared_tokens: 0,
+      previous_tokens: 700,
+      broke: "tools_changed",
+    } as const;
+    check(
+      { ...call(3, 1, 800), tools_offered: ["a"], prefix },
+      "model call 3 (1 tool, 800 tokens); cache prefix broken: the tools changed",
+    );
+    check(
+      { ...call(3, 1, 800), tools_offered: ["a"], prefix: { ...prefix, shared_tokens: 700, broke: null } },
+      "model call 3 (1 tool, 800 tokens)",
+    );
     check({ ...tool(1, "lookup"), args: { id: 7 } }, 'lookup {"id":7} ok');
     check({ ...tool(1, "lookup"), args: { id: 8 }, success: false }, 'lookup {"id":8} failed');
-    check({ type: "tools_injected", section_key: "context", tool_names: ["search", "cite"] }, "injected search, cite (context)");
+    check(
+      { type: "tools_injected", section_key: "context", tool_names: ["search", "cite"] },
+      "injected search, cite (context)",
+    );
     check({ type: "tools_injected", section_key: null, tool_names: ["plug"] }, "injected plug");
-    check({ type: "tools_injected", section_key: "context", tool_names: ["search"], delivery: "listed" }, "injected search (context)");
-    check({ type: "tools_injected", section_key: "context", tool_names: ["search", "cite"], delivery: "allowed" }, "tools allowed: search, cite (context)");
-    check({ type: "tools_injected", section_key: "context", tool_names: ["search"], delivery: "referenced" }, "tools loaded by reference: search (context)");
-    check({ type: "tool_injection_skipped", section_key: "context", tool_name: "search" }, "not injected search: already offered");
+    check(
+      { type: "tools_injected", section_key: "context", tool_names: ["search"], delivery: "listed" },
+      "injected search (context)",
+    );
+    check(
+      { type: "tools_injected", section_key: "context", tool_names: ["search", "cite"], delivery: "allowed" },
+      "tools allowed: search, cite (context)",
+    );
+    check(
+      { type: "tools_injected", section_key: "context", tool_names: ["search"], delivery: "referenced" },
+      "tools loaded by reference: search (context)",
+    );
+    check(
+      { type: "tool_injection_skipped", section_key: "context", tool_name: "search" },
+      "not injected search: already offered",
+    );
     check({ type: "tools_removed", tool_names: ["cite"] }, "removed cite");
     check({ type: "visibility_changed", section_keys: ["context", "style"] }, "expanded context, style");
-    check({ type: "restart", reason: "visibility_expansion", section_keys: ["context"] }, "restarted to expand a section (context)");
-    check({ type: "restart", reason: "visibility_expansion", section_keys: ["a", "b"] }, "restarted to expand sections (a, b)");
-    check({ type: "restart", reason: "tools_picked", section_keys: [] }, "restarted to describe the picked tools in full");
-    check({ type: "restart", reason: "tool_availability_changed", section_keys: [] }, "restarted for a change of the tool list");
-    check({ type: "tool_availability_changed", at_model_call: 2, added: ["x"], removed: ["y"] }, "tools changed at call 2: +x, -y");
-    check({ type: "tool_availability_changed", at_model_call: 1, added: [], removed: [] }, "tools changed at call 1: none");
     check(
-      { type: "tool_availability_changed", at_model_call: 3, added: ["deploy"], removed: [], source: "ide", modified: ["grep"] },
+      { type: "restart", reason: "visibility_expansion", section_keys: ["context"] },
+      "restarted to expand a section (context)",
+    );
+    check(
+      { type: "restart", reason: "visibility_expansion", section_keys: ["a", "b"] },
+      "restarted to expand sections (a, b)",
+    );
+    check(
+      { type: "restart", reason: "tools_picked", section_keys: [] },
+      "restarted to describe the picked tools in full",
+    );
+    check(
+      { type: "restart", reason: "tool_availability_changed", section_keys: [] },
+      "restarted for a change of the tool list",
+    );
+    check(
+      { type: "tool_availability_changed", at_model_call: 2, added: ["x"], removed: ["y"] },
+      "tools changed at call 2: +x, -y",
+    );
+    check(
+      { type: "tool_availability_changed", at_model_call: 1, added: [], removed: [] },
+      "tools changed at call 1: none",
+    );
+    check(
+      {
+        type: "tool_availability_changed",
+        at_model_call: 3,
+        added: ["deploy"],
+        removed: [],
+        source: "ide",
+        modified: ["grep"],
+      },
       "tools changed at call 3 (ide): +deploy, ~grep",
     );
     check({ type: "limit_reached", limit: "max_model_calls", value: 32 }, "reached the limit of 32 model calls");
     check({ type: "limit_reached", limit: "max_restarts", value: 1 }, "reached the limit of 1 restart");
-    check({ type: "limit_reached", limit: "repeated_tool_call", value: 4 }, "stopped a loop: the same tool call 4 times within 10 calls, after a warning");
     check(
-      { type: "loop_warning", call_id: "call_3_0", kind: "exact_repeat", tool: "lookup", times: 3, message: "Loop warning: …" },
+      { type: "limit_reached", limit: "repeated_tool_call", value: 4 },
+      "stopped a loop: the same tool call 4 times within 10 calls, after a warning",
+    );
+    check(
+      {
+        type: "loop_warning",
+        call_id: "call_3_0",
+        kind: "exact_repeat",
+        tool: "lookup",
+        times: 3,
+        message: "Loop warning: …",
+      },
       "loop warning: lookup 3 times within 10 calls",
     );
     check(completed(), "run completed");

@@ -6,7 +6,16 @@
 // (the enums' words are words.ts's). A comparison runs any set of adapters: everything here is
 // keyed by the lanes it has.
 import type { AdapterKind, ComparisonReport, Counters, JsonValue, Lane, RunCost, RunEvent } from "../platform";
-import { count, discoveryText, injectedText, limitText, loopWarningText, PREFIX_BREAK_WORDS, restartText, runEndText } from "./words";
+import {
+  count,
+  discoveryText,
+  injectedText,
+  limitText,
+  loopWarningText,
+  PREFIX_BREAK_WORDS,
+  restartText,
+  runEndText,
+} from "./words";
 
 /** Every lane a comparison can have, in the order the UI offers the adapters, the baseline last. */
 export const LANES: readonly Lane[] = ["dynamic", "restart", "allowed_tools", "deferred", "baseline"];
@@ -80,7 +89,9 @@ export function discardText(discard: Discard, kind: "model_call" | "tool_call"):
   const where = discard.afterCall === 0 ? "before the first call" : `after call ${String(discard.afterCall)}`;
   const thrown = `the restart ${where} threw attempt ${String(discard.attempt)} away`;
   if (kind === "model_call") return `${thrown}; its prompt tokens still count`;
-  return discard.redoneAt === null ? `${thrown}; not made again` : `${thrown}; made again at call ${String(discard.redoneAt)}`;
+  return discard.redoneAt === null
+    ? `${thrown}; not made again`
+    : `${thrown}; made again at call ${String(discard.redoneAt)}`;
 }
 
 /** One model call of a run and what followed it until the next call. */
@@ -415,6 +426,10 @@ export function describeEvent(event: RunEvent): string {
 
 /** "+deploy, -grep, ~lookup": added, removed, and described anew. */
 function changeList(added: string[], removed: string[], modified: string[]): string {
-  const parts = [...added.map((name) => `+${name}`), ...removed.map((name) => `-${name}`), ...modified.map((name) => `~${name}`)];
+  const parts = [
+    ...added.map((name) => `+${name}`),
+    ...removed.map((name) => `-${name}`),
+    ...modified.map((name) => `~${name}`),
+  ];
   return parts.length === 0 ? "none" : parts.join(", ");
 }

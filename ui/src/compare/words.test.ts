@@ -77,10 +77,16 @@ describe("limits", () => {
     ]);
     expect(limitText("max_model_calls", 2)).toBe("reached the limit of 2 model calls");
     expect(limitText("max_restarts", 1)).toBe("reached the limit of 1 restart");
-    expect(limitText("repeated_tool_call", 4)).toBe("stopped a loop: the same tool call 4 times within 10 calls, after a warning");
+    expect(limitText("repeated_tool_call", 4)).toBe(
+      "stopped a loop: the same tool call 4 times within 10 calls, after a warning",
+    );
     expect(limitText("repeating_pattern", 2)).toBe("stopped a loop: a sequence of 2 calls repeated, after a warning");
-    expect(loopWarningText({ kind: "exact_repeat", tool: "lookup", times: 3 })).toBe("loop warning: lookup 3 times within 10 calls");
-    expect(loopWarningText({ kind: "pattern", tools: ["lookup", "search"] })).toBe("loop warning: lookup, search repeated in the same order");
+    expect(loopWarningText({ kind: "exact_repeat", tool: "lookup", times: 3 })).toBe(
+      "loop warning: lookup 3 times within 10 calls",
+    );
+    expect(loopWarningText({ kind: "pattern", tools: ["lookup", "search"] })).toBe(
+      "loop warning: lookup, search repeated in the same order",
+    );
     for (const limit of LIMITS) expect(`${LIMIT_NAMES[limit]} ${limitText(limit, 2)}`).not.toMatch(RAW);
   });
 });
@@ -111,9 +117,15 @@ describe("savingsText", () => {
   });
 
   it("says it whole in the cell's tooltip", () => {
-    expect(savingsTitle("restart", 1348, -684)).toBe("restart used 684 more prompt tokens than the all-FULL baseline (1,348 against 664)");
-    expect(savingsTitle("dynamic", 500, 164)).toBe("dynamic used 164 fewer prompt tokens than the all-FULL baseline (500 against 664)");
-    expect(savingsTitle("dynamic", 664, 0)).toBe("dynamic used as many prompt tokens as the all-FULL baseline (664 against 664)");
+    expect(savingsTitle("restart", 1348, -684)).toBe(
+      "restart used 684 more prompt tokens than the all-FULL baseline (1,348 against 664)",
+    );
+    expect(savingsTitle("dynamic", 500, 164)).toBe(
+      "dynamic used 164 fewer prompt tokens than the all-FULL baseline (500 against 664)",
+    );
+    expect(savingsTitle("dynamic", 664, 0)).toBe(
+      "dynamic used as many prompt tokens as the all-FULL baseline (664 against 664)",
+    );
   });
 });
 
@@ -124,26 +136,45 @@ describe("money", () => {
       "+$0.000543",
       "-$0.000500",
     ]);
-    expect([moneyText(12.5, "USD"), moneyText(0.12, "EUR"), moneyText(0, "USD", true)]).toEqual(["$12.5000", "0.120000 EUR", "$0.000000"]);
+    expect([moneyText(12.5, "USD"), moneyText(0.12, "EUR"), moneyText(0, "USD", true)]).toEqual([
+      "$12.5000",
+      "0.120000 EUR",
+      "$0.000000",
+    ]);
   });
 
   it("says how a run was priced, and the model a dated one is priced as", () => {
-    const cost = { model: "claude-sonnet-4-5-20250929", priced_as: "claude-sonnet-4-5", currency: "USD", taken: "2025-10-01" };
-    expect(pricedText(cost)).toBe("priced as claude-sonnet-4-5-20250929 (as claude-sonnet-4-5): USD per million tokens, taken 2025-10-01");
-    expect(pricedText({ ...cost, model: "claude-sonnet-4-5" })).toBe("priced as claude-sonnet-4-5: USD per million tokens, taken 2025-10-01");
+    const cost = {
+      model: "claude-sonnet-4-5-20250929",
+      priced_as: "claude-sonnet-4-5",
+      currency: "USD",
+      taken: "2025-10-01",
+    };
+    expect(pricedText(cost)).toBe(
+      "priced as claude-sonnet-4-5-20250929 (as claude-sonnet-4-5): USD per million tokens, taken 2025-10-01",
+    );
+    expect(pricedText({ ...cost, model: "claude-sonnet-4-5" })).toBe(
+      "priced as claude-sonnet-4-5: USD per million tokens, taken 2025-10-01",
+    );
   });
 });
 
 describe("count", () => {
   it("writes a count with its word, plural unless one", () => {
-    expect([count(1, "call"), count(1234, "token"), count(0, "restart")]).toEqual(["1 call", "1,234 tokens", "0 restarts"]);
+    expect([count(1, "call"), count(1234, "token"), count(0, "restart")]).toEqual([
+      "1 call",
+      "1,234 tokens",
+      "0 restarts",
+    ]);
   });
 });
 
 describe("failed tool calls", () => {
   it("are said after how a run ended, and nothing is added when none failed", () => {
     expect(outcomeText("completed", { tool_calls: 3, failed_tool_calls: 0 })).toBe("completed");
-    expect(outcomeText("completed", { tool_calls: 3, failed_tool_calls: 3 })).toBe("completed, but 3 of 3 tool calls failed");
+    expect(outcomeText("completed", { tool_calls: 3, failed_tool_calls: 3 })).toBe(
+      "completed, but 3 of 3 tool calls failed",
+    );
     expect(outcomeText("turn_limit", { tool_calls: 1, failed_tool_calls: 1 })).toBe(
       "stopped at the model call limit, and 1 of 1 tool call failed",
     );
@@ -163,7 +194,9 @@ describe("lanes and adapters", () => {
     ]);
     expect(adaptersText(["restart"])).toBe("the restart adapter");
     expect(adaptersText(["dynamic", "restart"])).toBe("the dynamic and restart adapters");
-    expect(adaptersText(["dynamic", "allowed_tools", "deferred"])).toBe("the dynamic, allowed tools, and deferred adapters");
+    expect(adaptersText(["dynamic", "allowed_tools", "deferred"])).toBe(
+      "the dynamic, allowed tools, and deferred adapters",
+    );
     expect(adaptersText([])).toBe("the adapters ticked");
     for (const title of Object.values(ADAPTER_TITLES)) expect(title).not.toMatch(/\n|\.$/);
   });

@@ -55,7 +55,11 @@ export const DELIVERY_WORDS: Readonly<Record<Delivery, string>> = {
 };
 
 /** "injected lookup (context)", "tools allowed: lookup, search (context)". */
-export function injectedText(delivery: Delivery | undefined, tools: readonly string[], sectionKey: string | null): string {
+export function injectedText(
+  delivery: Delivery | undefined,
+  tools: readonly string[],
+  sectionKey: string | null,
+): string {
   return `${DELIVERY_WORDS[delivery ?? "listed"]} ${tools.join(", ")}${sectionKey === null ? "" : ` (${sectionKey})`}`;
 }
 

@@ -169,7 +169,9 @@ describe("CodeField", () => {
     window.addEventListener("keydown", listener);
     try {
       for (const init of [{ key: "z" }, { key: "Z", shiftKey: true }, { key: "y" }]) {
-        content().dispatchEvent(new KeyboardEvent("keydown", { ...init, ctrlKey: true, bubbles: true, cancelable: true }));
+        content().dispatchEvent(
+          new KeyboardEvent("keydown", { ...init, ctrlKey: true, bubbles: true, cancelable: true }),
+        );
       }
     } finally {
       window.removeEventListener("keydown", listener);
@@ -187,7 +189,11 @@ describe("CodeField", () => {
     });
     expect(enter.defaultPrevented, "Enter is taken before the browser inserts a line").toBe(true);
     act(() => {
-      editorView().dispatch({ changes: { from: 4, insert: " one\ntwo" }, selection: { anchor: 12 }, userEvent: "input.paste" });
+      editorView().dispatch({
+        changes: { from: 4, insert: " one\ntwo" },
+        selection: { anchor: 12 },
+        userEvent: "input.paste",
+      });
     });
     expect(reported).toEqual(["Task one two"]);
     expect(editorView().state.selection.main.head).toBe(12);

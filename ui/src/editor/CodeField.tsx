@@ -50,13 +50,16 @@ const PARAM_MARK = Decoration.mark({ class: "cm-param" });
 function placeholderMarks(doc: Text, known: ReadonlySet<string>): DecorationSet {
   const marks = scanPlaceholders(doc.toString()).map((token) => {
     if (token.kind === "invalid") {
-      return Decoration.mark({ class: "cm-param-invalid", attributes: { title: token.message } }).range(token.from, token.to);
+      return Decoration.mark({ class: "cm-param-invalid", attributes: { title: token.message } }).range(
+        token.from,
+        token.to,
+      );
     }
     if (known.has(token.name)) return PARAM_MARK.range(token.from, token.to);
-    return Decoration.mark({ class: "cm-param cm-param-unknown", attributes: { title: unknownParamMessage(token.name) } }).range(
-      token.from,
-      token.to,
-    );
+    return Decoration.mark({
+      class: "cm-param cm-param-unknown",
+      attributes: { title: unknownParamMessage(token.name) },
+    }).range(token.from, token.to);
   });
   return Decoration.set(marks);
 }

@@ -90,7 +90,8 @@ export function Editor({
   );
   /** Shows the Sources tab, its tools filtered to the sources of `badge` when it has one. */
   const showSources = (badge?: SourceBadge) => {
-    if (badge !== undefined) store.sources.setFilter({ ...NO_FILTER, source: badge.sources.length === 1 ? (badge.sources[0] ?? null) : null });
+    if (badge !== undefined)
+      store.sources.setFilter({ ...NO_FILTER, source: badge.sources.length === 1 ? (badge.sources[0] ?? null) : null });
     setTab("sources");
   };
 
@@ -165,119 +166,121 @@ export function Editor({
       ) : page === "suites" ? (
         <Deferred module={suitesView} show={(view) => <view.SuitesView store={suites} />} />
       ) : (
-      <div className="panes">
-        <nav className="pane tree-pane" aria-label="Sections">
-          <TreeToolbar
-            template={document.template}
-            selected={selected}
-            onAction={(action) => void store.restructure(selected, action)}
-          />
-          <SectionTree
-            rows={state.rows}
-            template={document.template}
-            selected={selected}
-            onSelect={(path) => {
-              store.select(path);
-              setTab("section");
-            }}
-            onToggle={(path) => void store.toggleVisibility(path)}
-            onKey={onTreeKey}
-            onMove={(path, target) => void store.moveTo(path, target)}
-            sourceBadges={badges}
-            onSourceBadge={(path) => {
-              showSources(badges.get(path));
-            }}
-          />
-        </nav>
-        <div className="pane edit-pane">
-          <div className="tabs" role="tablist" aria-label="Edit">
-            {(["section", "template", "sources"] as const).map((name) => (
-              <button
-                key={name}
-                type="button"
-                role="tab"
-                data-testid={`tab-${name}`}
-                aria-selected={tab === name}
-                onClick={() => {
-                  setTab(name);
-                }}
-              >
-                {name === "sources" && sourceCount > 0 ? `${TAB_NAMES[name]} (${String(sourceCount)})` : TAB_NAMES[name]}
-              </button>
-            ))}
-          </div>
-          {tab === "sources" ? (
-            <Deferred
-              module={sourcesPanel}
-              show={(panel) => (
-                <panel.SourcesPanel
-                  store={store.sources}
-                  template={document.template}
-                  sections={sectionPaths}
-                  problems={document.problems}
-                  onEdit={(build) => void store.editSources(build)}
-                />
-              )}
-            />
-          ) : tab === "template" ? (
-            <TemplatePanel
-              key={String(state.revision)}
+        <div className="panes">
+          <nav className="pane tree-pane" aria-label="Sections">
+            <TreeToolbar
               template={document.template}
-              revision={state.revision}
-              toolActions={storeToolActions(store, TEMPLATE_OWNER)}
-              onSetting={(field, value) => void store.setSetting(field, value)}
-              onParam={(name, value) => void store.setParam(name, value)}
-              onRenameParam={(from, to) => void store.renameParam(from, to)}
-              onAddParam={() => void store.addParam()}
-              onRemoveParam={(name) => void store.removeParam(name)}
-              sourceCount={sourceCount}
-              onOpenSources={() => {
-                showSources();
+              selected={selected}
+              onAction={(action) => void store.restructure(selected, action)}
+            />
+            <SectionTree
+              rows={state.rows}
+              template={document.template}
+              selected={selected}
+              onSelect={(path) => {
+                store.select(path);
+                setTab("section");
+              }}
+              onToggle={(path) => void store.toggleVisibility(path)}
+              onKey={onTreeKey}
+              onMove={(path, target) => void store.moveTo(path, target)}
+              sourceBadges={badges}
+              onSourceBadge={(path) => {
+                showSources(badges.get(path));
               }}
             />
-          ) : selected !== null && section !== undefined ? (
-            <>
-              <SectionEditor
-                // Another section selected, or a document changed by undo/redo: start from its fields
-                // again. Not keyed by its path: a rename or move keeps the editor and the focus in it.
-                key={`${String(state.selection)}#${String(state.revision)}`}
-                path={selected}
-                section={section}
-                siblingKeys={siblingKeys(document.template, selected)}
-                params={Object.keys(document.template.params)}
-                focusKey={state.added === selected}
-                onField={(field, value) => void store.setField(selected, field, value)}
-                onRename={(key) => void store.rename(selected, key)}
-                onVisibility={(visibility) => void store.setVisibility(selected, visibility)}
-                onDefineParam={(name) => void store.defineParam(name)}
+          </nav>
+          <div className="pane edit-pane">
+            <div className="tabs" role="tablist" aria-label="Edit">
+              {(["section", "template", "sources"] as const).map((name) => (
+                <button
+                  key={name}
+                  type="button"
+                  role="tab"
+                  data-testid={`tab-${name}`}
+                  aria-selected={tab === name}
+                  onClick={() => {
+                    setTab(name);
+                  }}
+                >
+                  {name === "sources" && sourceCount > 0
+                    ? `${TAB_NAMES[name]} (${String(sourceCount)})`
+                    : TAB_NAMES[name]}
+                </button>
+              ))}
+            </div>
+            {tab === "sources" ? (
+              <Deferred
+                module={sourcesPanel}
+                show={(panel) => (
+                  <panel.SourcesPanel
+                    store={store.sources}
+                    template={document.template}
+                    sections={sectionPaths}
+                    problems={document.problems}
+                    onEdit={(build) => void store.editSources(build)}
+                  />
+                )}
               />
-              <SectionTools
-                key={String(state.selection)}
-                path={selected}
-                section={section}
+            ) : tab === "template" ? (
+              <TemplatePanel
+                key={String(state.revision)}
+                template={document.template}
                 revision={state.revision}
-                actions={storeToolActions(store, sectionOwner(selected))}
-                onRead={(text) => store.importTools(text)}
-                onChooseFile={() => store.chooseToolList()}
-                onAttach={(tools, conflicts) => void store.attachTools(selected, tools, conflicts)}
+                toolActions={storeToolActions(store, TEMPLATE_OWNER)}
+                onSetting={(field, value) => void store.setSetting(field, value)}
+                onParam={(name, value) => void store.setParam(name, value)}
+                onRenameParam={(from, to) => void store.renameParam(from, to)}
+                onAddParam={() => void store.addParam()}
+                onRemoveParam={(name) => void store.removeParam(name)}
+                sourceCount={sourceCount}
+                onOpenSources={() => {
+                  showSources();
+                }}
               />
-            </>
-          ) : (
-            <p className="notice">This template has no sections.</p>
-          )}
-          <ProblemsPanel groups={problems} />
+            ) : selected !== null && section !== undefined ? (
+              <>
+                <SectionEditor
+                  // Another section selected, or a document changed by undo/redo: start from its fields
+                  // again. Not keyed by its path: a rename or move keeps the editor and the focus in it.
+                  key={`${String(state.selection)}#${String(state.revision)}`}
+                  path={selected}
+                  section={section}
+                  siblingKeys={siblingKeys(document.template, selected)}
+                  params={Object.keys(document.template.params)}
+                  focusKey={state.added === selected}
+                  onField={(field, value) => void store.setField(selected, field, value)}
+                  onRename={(key) => void store.rename(selected, key)}
+                  onVisibility={(visibility) => void store.setVisibility(selected, visibility)}
+                  onDefineParam={(name) => void store.defineParam(name)}
+                />
+                <SectionTools
+                  key={String(state.selection)}
+                  path={selected}
+                  section={section}
+                  revision={state.revision}
+                  actions={storeToolActions(store, sectionOwner(selected))}
+                  onRead={(text) => store.importTools(text)}
+                  onChooseFile={() => store.chooseToolList()}
+                  onAttach={(tools, conflicts) => void store.attachTools(selected, tools, conflicts)}
+                />
+              </>
+            ) : (
+              <p className="notice">This template has no sections.</p>
+            )}
+            <ProblemsPanel groups={problems} />
+          </div>
+          <PreviewPane
+            preview={state.preview}
+            expandAll={state.expandAll}
+            onExpandAll={(expandAll) => {
+              store.setExpandAll(expandAll);
+            }}
+            readable={readable}
+            read={state.read}
+            onRead={onRead}
+          />
         </div>
-        <PreviewPane
-          preview={state.preview}
-          expandAll={state.expandAll}
-          onExpandAll={(expandAll) => {
-            store.setExpandAll(expandAll);
-          }}
-          readable={readable}
-          read={state.read}
-          onRead={onRead}
-        />
-      </div>
       )}
     </div>
   );

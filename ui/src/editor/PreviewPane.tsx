@@ -65,7 +65,9 @@ const ReadSections = memo(function ReadSections({
   const shown =
     needle === ""
       ? readable.slice(0, LISTED_WITHOUT_FILTER)
-      : readable.filter((row) => `${row.path} ${row.title}`.toLowerCase().includes(needle)).slice(0, LISTED_WITHOUT_FILTER);
+      : readable
+          .filter((row) => `${row.path} ${row.title}`.toLowerCase().includes(needle))
+          .slice(0, LISTED_WITHOUT_FILTER);
   return (
     <details className="read-sections" data-testid="read-sections">
       <summary>
@@ -188,7 +190,8 @@ const PARTS_PER_CHUNK = 50;
 
 function chunked(parts: string[]): string[][] {
   const chunks: string[][] = [];
-  for (let start = 0; start < parts.length; start += PARTS_PER_CHUNK) chunks.push(parts.slice(start, start + PARTS_PER_CHUNK));
+  for (let start = 0; start < parts.length; start += PARTS_PER_CHUNK)
+    chunks.push(parts.slice(start, start + PARTS_PER_CHUNK));
   return chunks;
 }
 
@@ -198,5 +201,6 @@ const PromptChunk = memo(
     return <div className="prompt-chunk">{parts.join("")}</div>;
   },
   // Unchanged parts are the very same strings (see changes.ts): comparing them is instant.
-  (before, after) => before.parts.length === after.parts.length && before.parts.every((part, i) => part === after.parts[i]),
+  (before, after) =>
+    before.parts.length === after.parts.length && before.parts.every((part, i) => part === after.parts[i]),
 );

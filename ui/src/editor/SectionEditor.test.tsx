@@ -126,8 +126,11 @@ describe("SectionEditor", () => {
 
   it("offers to define each unknown parameter of the template and the summary, one button per name", () => {
     render({ ...SECTION, template: "Do ${objective} by ${deadline} for $team, then ${deadline}, costs $5" });
-    const buttons = (field: string) =>
-      [...container.querySelectorAll<HTMLButtonElement>(`[data-testid="field-${field}-warnings"] [data-testid="define-param"]`)];
+    const buttons = (field: string) => [
+      ...container.querySelectorAll<HTMLButtonElement>(
+        `[data-testid="field-${field}-warnings"] [data-testid="define-param"]`,
+      ),
+    ];
     expect(buttons("template").map((button) => [button.textContent, button.dataset.name])).toEqual([
       ["Define deadline", "deadline"],
       ["Define team", "team"],
@@ -258,10 +261,23 @@ describe("SectionEditor in the editor: the focus after a rename", () => {
   async function renderEditor(): Promise<{ platform: FakePlatform; store: EditorStore }> {
     const platform = new FakePlatform();
     const store = new EditorStore(platform, platform.view());
-    const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
+    const compare = new CompareStore(
+      platform,
+      () => null,
+      () => Promise.resolve("cancel"),
+    );
     const history = new HistoryStore(platform);
     await act(async () => {
-      root.render(<Editor store={store} compare={compare} history={history} suites={new SuiteStore(platform)} page="edit" onPage={() => undefined} />);
+      root.render(
+        <Editor
+          store={store}
+          compare={compare}
+          history={history}
+          suites={new SuiteStore(platform)}
+          page="edit"
+          onPage={() => undefined}
+        />,
+      );
       await Promise.resolve();
     });
     await settle();
@@ -324,7 +340,11 @@ describe("SectionEditor in the editor: the focus after a rename", () => {
     expect(document.activeElement).toBe(title);
 
     await typeInFocusedField(" now");
-    expect(renameEdits(platform).at(-1)).toMatchObject({ op: "set_section_fields", path: "job", fields: { title: "Task now" } });
+    expect(renameEdits(platform).at(-1)).toMatchObject({
+      op: "set_section_fields",
+      path: "job",
+      fields: { title: "Task now" },
+    });
     expect(document.activeElement).toBe(byTestId("field-title"));
   });
 
@@ -401,10 +421,9 @@ describe("SectionEditor in the editor: the focus after a rename", () => {
     expect(byTestId("field-template").querySelector(".cm-param-unknown")).toBeNull();
     expect(document.activeElement).toBe(byTestId("field-template"));
     await click(byTestId("tab-template"));
-    expect([...container.querySelectorAll('[data-testid="param-row"]')].map((row) => row.getAttribute("data-name"))).toEqual([
-      "objective",
-      "tone",
-    ]);
+    expect(
+      [...container.querySelectorAll('[data-testid="param-row"]')].map((row) => row.getAttribute("data-name")),
+    ).toEqual(["objective", "tone"]);
     // One step: undo takes the parameter away and the warning is back.
     await click(byTestId("undo-button"));
     expect(store.getState().document.template.params).toEqual({ objective: "Refactor" });

@@ -53,7 +53,9 @@ export function SectionTools({
     const chosen = await onChooseFile();
     if (!chosen.ok) {
       const error = `This tool list cannot be read: ${chosen.error.message}`;
-      setImporting((current) => (current.kind === "editing" ? { ...current, read: null, problems: [], error } : current));
+      setImporting((current) =>
+        current.kind === "editing" ? { ...current, read: null, problems: [], error } : current,
+      );
       return;
     }
     if (chosen.value === null) return;

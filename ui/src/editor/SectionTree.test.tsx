@@ -49,7 +49,9 @@ async function settle(): Promise<void> {
   });
 }
 
-async function renderTree(template: Template = exampleTemplate()): Promise<{ platform: FakePlatform; store: EditorStore }> {
+async function renderTree(
+  template: Template = exampleTemplate(),
+): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const platform = new FakePlatform("/t/task.unfold.json", template);
   const store = new EditorStore(platform, platform.view());
   await act(async () => {
@@ -130,11 +132,11 @@ describe("the section tree", () => {
     expect(byTestId("section-tree").getAttribute("role")).toBe("tree");
     const history = row("context.history");
     expect(history.getAttribute("role")).toBe("treeitem");
-    expect([history.getAttribute("aria-level"), history.getAttribute("aria-posinset"), history.getAttribute("aria-setsize")]).toEqual([
-      "2",
-      "2",
-      "2",
-    ]);
+    expect([
+      history.getAttribute("aria-level"),
+      history.getAttribute("aria-posinset"),
+      history.getAttribute("aria-setsize"),
+    ]).toEqual(["2", "2", "2"]);
     expect(row("task").getAttribute("aria-selected")).toBe("true");
     expect(row("style").getAttribute("aria-selected")).toBe("false");
   });
@@ -151,7 +153,14 @@ function broadTemplate(count: number): Template {
   const sections: Section[] = [];
   const template = { ...exampleTemplate(), sections: [] as Section[] };
   for (let i = 0; i < count; i++) {
-    const section: Section = { key: `s${String(i)}`, title: `Section ${String(i)}`, template: "", visibility: "full", tools: [], children: [] };
+    const section: Section = {
+      key: `s${String(i)}`,
+      title: `Section ${String(i)}`,
+      template: "",
+      visibility: "full",
+      tools: [],
+      children: [],
+    };
     sections.push(section);
     if (i < 10) template.sections.push(section);
     else sections[Math.floor(i / 10) - 1]?.children.push(section);
@@ -201,7 +210,9 @@ describe("a tree of 5,000 sections", () => {
     });
     expect(byTestId("tree-scroller").scrollTop).toBe(0);
     await act(async () => {
-      document.activeElement?.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true, cancelable: true }));
+      document.activeElement?.dispatchEvent(
+        new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true, cancelable: true }),
+      );
       await Promise.resolve();
     });
     const next = rows[below]?.path ?? "";
@@ -320,7 +331,14 @@ describe("dragging a section", () => {
     // Back over the tree with no button down: a hover, not a drag.
     await act(async () => {
       byTestId("section-tree").dispatchEvent(
-        new PointerEvent("pointermove", { bubbles: true, clientX: 10, clientY: 5, pointerId: 1, buttons: 0, isPrimary: true }),
+        new PointerEvent("pointermove", {
+          bubbles: true,
+          clientX: 10,
+          clientY: 5,
+          pointerId: 1,
+          buttons: 0,
+          isPrimary: true,
+        }),
       );
       await Promise.resolve();
     });
@@ -340,7 +358,14 @@ describe("dragging a section", () => {
 
   it("shows the backend's refusal and keeps the tree when the new siblings have its key", async () => {
     const template = exampleTemplate();
-    template.sections[1]?.children.push({ key: "style", title: "Nested", template: "", visibility: "full", tools: [], children: [] });
+    template.sections[1]?.children.push({
+      key: "style",
+      title: "Nested",
+      template: "",
+      visibility: "full",
+      tools: [],
+      children: [],
+    });
     const { store } = await renderTree(template);
     const before = rowPaths();
     await dragFrom("style", [ROW + ROW / 2]);

@@ -84,7 +84,11 @@ export function SectionTree({
   useLayoutEffect(() => {
     const box = scroller.current;
     if (box === null || selectedIndex < 0) return;
-    box.scrollTop = revealScrollTop(selectedIndex, { scrollTop: box.scrollTop, height: box.clientHeight }, TREE_ROW_HEIGHT);
+    box.scrollTop = revealScrollTop(
+      selectedIndex,
+      { scrollTop: box.scrollTop, height: box.clientHeight },
+      TREE_ROW_HEIGHT,
+    );
     // Only when the selection changed or its row moved: an edit elsewhere leaves the scroll alone.
   }, [selected, selectedIndex]);
 
@@ -169,7 +173,8 @@ export function SectionTree({
             swallowClick.current = false;
             if (event.button !== 0 || !event.isPrimary || !(event.target instanceof Element)) return;
             // The badges are buttons of their own: pressing one acts, never drags.
-            if (event.target.closest('[data-testid="toggle-visibility"], [data-testid="source-badge"]') !== null) return;
+            if (event.target.closest('[data-testid="toggle-visibility"], [data-testid="source-badge"]') !== null)
+              return;
             const path = event.target.closest<HTMLElement>('[data-testid="section-row"]')?.dataset.path;
             if (path === undefined) return;
             const { pointerId, clientX, clientY } = event;

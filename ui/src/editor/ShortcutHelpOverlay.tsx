@@ -13,7 +13,13 @@ const PLACE_HEADINGS: Record<ShortcutPlace, string> = {
 
 export function ShortcutHelpOverlay({ onClose }: { onClose: () => void }) {
   return (
-    <ModalDialog role="dialog" titleId="shortcut-help-title" testId="shortcut-help" className="shortcut-help" onEscape={onClose}>
+    <ModalDialog
+      role="dialog"
+      titleId="shortcut-help-title"
+      testId="shortcut-help"
+      className="shortcut-help"
+      onEscape={onClose}
+    >
       {(focusFirst) => (
         <>
           <h2 id="shortcut-help-title">Keyboard shortcuts</h2>

@@ -35,10 +35,23 @@ async function settle(): Promise<void> {
 async function renderPanel(): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const platform = new FakePlatform();
   const store = new EditorStore(platform, platform.view());
-  const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
+  const compare = new CompareStore(
+    platform,
+    () => null,
+    () => Promise.resolve("cancel"),
+  );
   const history = new HistoryStore(platform);
   await act(async () => {
-    root.render(<Editor store={store} compare={compare} history={history} suites={new SuiteStore(platform)} page="edit" onPage={() => undefined} />);
+    root.render(
+      <Editor
+        store={store}
+        compare={compare}
+        history={history}
+        suites={new SuiteStore(platform)}
+        page="edit"
+        onPage={() => undefined}
+      />,
+    );
     await Promise.resolve();
   });
   await settle();

@@ -210,7 +210,12 @@ function ParamRow({
   const [typed, setTyped] = useState<string | null>(null);
   return (
     <li className="param-row" data-testid="param-row" data-name={name}>
-      <input className="param-name" data-testid="param-name" aria-label={`Name of parameter ${name}`} {...field.input} />
+      <input
+        className="param-name"
+        data-testid="param-name"
+        aria-label={`Name of parameter ${name}`}
+        {...field.input}
+      />
       <input
         id={`${id}-value`}
         data-testid="param-value"

@@ -34,10 +34,23 @@ const PAUSE_MS = 200;
 
 async function renderEditor(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const store = new EditorStore(platform, platform.view());
-  const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
+  const compare = new CompareStore(
+    platform,
+    () => null,
+    () => Promise.resolve("cancel"),
+  );
   const history = new HistoryStore(platform);
   await act(async () => {
-    root.render(<Editor store={store} compare={compare} history={history} suites={new SuiteStore(platform)} page="edit" onPage={() => undefined} />);
+    root.render(
+      <Editor
+        store={store}
+        compare={compare}
+        history={history}
+        suites={new SuiteStore(platform)}
+        page="edit"
+        onPage={() => undefined}
+      />,
+    );
     await Promise.resolve();
   });
   await wait();
@@ -90,7 +103,8 @@ async function typeInto(element: HTMLElement, value: string): Promise<void> {
     return;
   }
   await act(async () => {
-    const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    const prototype =
+      element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
     Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(element, value);
     element.dispatchEvent(new Event("input", { bubbles: true }));
     await Promise.resolve();
@@ -134,10 +148,14 @@ describe("the tool editor", () => {
   it("lists a draft that is not applied in the Problems panel until it is fixed or closed", async () => {
     await renderEditor();
     const toolGroups = () =>
-      [...container.querySelectorAll<HTMLElement>('[data-testid="problem-group"][data-group="tool"]')].map((group) => group.textContent);
+      [...container.querySelectorAll<HTMLElement>('[data-testid="problem-group"][data-group="tool"]')].map(
+        (group) => group.textContent,
+      );
     await openContextTool("search");
     await typeInto(byTestId("tool-parameters"), '{"type": "object",,}');
-    expect(toolGroups()).toEqual([expect.stringMatching(/^Tool 'search' in the tool editor: not applied until these are fixed\/parameters line 1/)]);
+    expect(toolGroups()).toEqual([
+      expect.stringMatching(/^Tool 'search' in the tool editor: not applied until these are fixed\/parameters line 1/),
+    ]);
     await typeInto(byTestId("tool-parameters"), '{"type": "object"}');
     await wait(PAUSE_MS);
     expect(toolGroups()).toEqual([]);
@@ -266,7 +284,12 @@ describe("the tool editor", () => {
     await click(apply);
     expect(toolEdits(platform)).toHaveLength(1);
     // Applied: the buttons keep their names, disabled, and the confirmation is beside them.
-    expect([apply.textContent, apply.disabled, revert.textContent, revert.disabled]).toEqual(["Apply", true, "Revert", true]);
+    expect([apply.textContent, apply.disabled, revert.textContent, revert.disabled]).toEqual([
+      "Apply",
+      true,
+      "Revert",
+      true,
+    ]);
     expect(byTestId("tool-status").textContent).toBe("Applied to the template");
   });
 
@@ -275,7 +298,9 @@ describe("the tool editor", () => {
     await openContextTool("cite");
     await typeInto(byTestId("tool-name"), "quote");
     await click(byTestId("tool-apply"));
-    expect(toolEdits(platform)).toMatchObject([[1, { op: "replace_tool", index: 1, tool: { name: "quote" } }, "tool/section:context/1"]]);
+    expect(toolEdits(platform)).toMatchObject([
+      [1, { op: "replace_tool", index: 1, tool: { name: "quote" } }, "tool/section:context/1"],
+    ]);
     expect(byLabel("Edit quote")).toBeTruthy();
   });
 
@@ -284,7 +309,11 @@ describe("the tool editor", () => {
     await openContextTool("search");
     await click(byTestId("new-tool"));
     expect(toolEdits(platform)).toMatchObject([
-      [1, { op: "insert_tool", index: 2, tool: { name: "new_tool", parameters: { type: "object", properties: {} } } }, null],
+      [
+        1,
+        { op: "insert_tool", index: 2, tool: { name: "new_tool", parameters: { type: "object", properties: {} } } },
+        null,
+      ],
     ]);
     expect((byTestId("tool-name") as HTMLInputElement).value).toBe("new_tool");
     await click(byLabel("Move new_tool up"));
@@ -299,9 +328,9 @@ describe("the template's own tools", () => {
     const { platform } = await renderEditor();
     await click(byTestId("tab-template"));
     const list = byTestId("template-tools");
-    expect([...list.querySelectorAll('[data-testid="template-tool"]')].map((li) => li.getAttribute("data-name"))).toEqual([
-      "lookup",
-    ]);
+    expect(
+      [...list.querySelectorAll('[data-testid="template-tool"]')].map((li) => li.getAttribute("data-name")),
+    ).toEqual(["lookup"]);
     await click(byLabel("Edit lookup"));
     await typeInto(byTestId("tool-parameters"), '{"type": "string"}');
     await wait(PAUSE_MS);

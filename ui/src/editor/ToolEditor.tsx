@@ -80,7 +80,7 @@ export function ToolEditor({
   const edit = <F extends keyof ToolDraft>(field: F, value: ToolDraft[F]) => {
     setDraft((before) => ({ ...before, [field]: value }));
   };
-  const problems = drafted.ok ? (current ?? checked)?.problems ?? [] : drafted.problems;
+  const problems = drafted.ok ? ((current ?? checked)?.problems ?? []) : drafted.problems;
   const parameterProblems = problems.filter((problem) => isParametersProblem(problem.location));
   const otherProblems = problems.filter((problem) => !isParametersProblem(problem.location));
   const hasProblems = !drafted.ok || (current !== null && current.problems.length > 0);
@@ -314,7 +314,13 @@ function ToolProblems({ problems, placedElsewhere }: { problems: readonly Proble
     );
   }
   return (
-    <ProblemItems problems={problems} whole="tool" testId="tool-problems" className="error" label="Problems of the tool" />
+    <ProblemItems
+      problems={problems}
+      whole="tool"
+      testId="tool-problems"
+      className="error"
+      label="Problems of the tool"
+    />
   );
 }
 

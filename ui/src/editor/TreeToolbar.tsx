@@ -5,13 +5,43 @@ import { canRestructure, type StructureAction } from "./structure";
 
 // Each has a name for assistive technology and a tooltip with its key: four show only an arrow.
 const BUTTONS: { action: StructureAction; label: string; text: string; hint: string }[] = [
-  { action: "add_child", label: "Add child", text: "+ Child", hint: "Add a subsection at the end of the selected section" },
-  { action: "add_sibling", label: "Add sibling", text: "+ Sibling", hint: "Add a section after the selected one (Insert, Ctrl+Shift+N)" },
-  { action: "delete", label: "Delete section", text: "Delete", hint: "Delete the selected section and its subsections (Delete)" },
+  {
+    action: "add_child",
+    label: "Add child",
+    text: "+ Child",
+    hint: "Add a subsection at the end of the selected section",
+  },
+  {
+    action: "add_sibling",
+    label: "Add sibling",
+    text: "+ Sibling",
+    hint: "Add a section after the selected one (Insert, Ctrl+Shift+N)",
+  },
+  {
+    action: "delete",
+    label: "Delete section",
+    text: "Delete",
+    hint: "Delete the selected section and its subsections (Delete)",
+  },
   { action: "move_up", label: "Move up", text: "↑", hint: "Move the selected section up among its siblings (Alt+↑)" },
-  { action: "move_down", label: "Move down", text: "↓", hint: "Move the selected section down among its siblings (Alt+↓)" },
-  { action: "indent", label: "Indent", text: "→", hint: "Indent: make the selected section the last subsection of the one above (Alt+→)" },
-  { action: "outdent", label: "Outdent", text: "←", hint: "Outdent: make the selected section the next sibling of its parent (Alt+←)" },
+  {
+    action: "move_down",
+    label: "Move down",
+    text: "↓",
+    hint: "Move the selected section down among its siblings (Alt+↓)",
+  },
+  {
+    action: "indent",
+    label: "Indent",
+    text: "→",
+    hint: "Indent: make the selected section the last subsection of the one above (Alt+→)",
+  },
+  {
+    action: "outdent",
+    label: "Outdent",
+    text: "←",
+    hint: "Outdent: make the selected section the next sibling of its parent (Alt+←)",
+  },
 ];
 
 export function TreeToolbar({

@@ -57,7 +57,11 @@ describe("followRows", () => {
   it("changes the row of a retitled or toggled section and keeps the others", () => {
     const template = exampleTemplate();
     const rows = treeRows(template);
-    const change = { kind: "section_fields", path: "style", fields: fields({ title: "Tone", summary: "S", visibility: "summary" }) } as const;
+    const change = {
+      kind: "section_fields",
+      path: "style",
+      fields: fields({ title: "Tone", summary: "S", visibility: "summary" }),
+    } as const;
     const next = followRows(rows, followTemplate(template, change), change);
     expect(next).toEqual(treeRows(followTemplate(template, change)));
     expect(next[0]).toBe(rows[0]);
@@ -84,22 +88,34 @@ describe("followPreview", () => {
   const held: ShownPreview = { serial: 4, parts: ["a", "b", "c", "d"], tools: [], prompt_tokens: 2, tool_tokens: 1 };
 
   it("takes a whole prompt, and applies a change to the preview it was made from", () => {
-    expect(followPreview(null, update(1, { base: null, keep_start: 0, keep_end: 0, parts: ["x"] }))?.parts).toEqual(["x"]);
+    expect(followPreview(null, update(1, { base: null, keep_start: 0, keep_end: 0, parts: ["x"] }))?.parts).toEqual([
+      "x",
+    ]);
     const next = followPreview(held, update(5, { base: 4, keep_start: 1, keep_end: 2, parts: ["B", "B2"] }));
     expect(next).toEqual({ serial: 5, parts: ["a", "B", "B2", "c", "d"], tools: [], prompt_tokens: 3, tool_tokens: 1 });
-    expect(followPreview(held, update(6, { base: 4, keep_start: 4, keep_end: 0, parts: [] }))?.parts).toEqual(held.parts);
+    expect(followPreview(held, update(6, { base: 4, keep_start: 4, keep_end: 0, parts: [] }))?.parts).toEqual(
+      held.parts,
+    );
   });
 
   it("keeps the very tools it holds when the update leaves them out", () => {
     const tools = [{ type: "function", function: { name: "lookup" } }];
     const withTools = { ...held, tools };
-    const typed = followPreview(withTools, { ...update(5, { base: 4, keep_start: 1, keep_end: 2, parts: ["B"] }), tools: null });
+    const typed = followPreview(withTools, {
+      ...update(5, { base: 4, keep_start: 1, keep_end: 2, parts: ["B"] }),
+      tools: null,
+    });
     expect(typed?.tools).toBe(tools);
     const changed = [{ type: "function", function: { name: "search" } }];
-    const toggled = followPreview(withTools, { ...update(5, { base: 4, keep_start: 4, keep_end: 0, parts: [] }), tools: changed });
+    const toggled = followPreview(withTools, {
+      ...update(5, { base: 4, keep_start: 4, keep_end: 0, parts: [] }),
+      tools: changed,
+    });
     expect(toggled?.tools).toBe(changed);
     // A whole preview without its tools cannot be shown: ask again.
-    expect(followPreview(withTools, { ...update(5, { base: null, keep_start: 0, keep_end: 0, parts: ["x"] }), tools: null })).toBeNull();
+    expect(
+      followPreview(withTools, { ...update(5, { base: null, keep_start: 0, keep_end: 0, parts: ["x"] }), tools: null }),
+    ).toBeNull();
   });
 
   it("refuses a change from a preview it does not hold", () => {

@@ -158,22 +158,12 @@ describe("renameEdit", () => {
 describe("sectionKeyProblem", () => {
   const RULE = "lowercase letters, digits, _ and -, starting with a letter or a digit";
 
-  it.each([
-    "task",
-    "a",
-    "7",
-    "0day",
-    "step-2",
-    "step_2",
-    "a-",
-    "a_",
-    "a--b",
-    "x1_y-z",
-    " padded ",
-    "\ttabbed\t",
-  ])("takes %j", (key) => {
-    expect(sectionKeyProblem(key, ["style", "context"])).toBeNull();
-  });
+  it.each(["task", "a", "7", "0day", "step-2", "step_2", "a-", "a_", "a--b", "x1_y-z", " padded ", "\ttabbed\t"])(
+    "takes %j",
+    (key) => {
+      expect(sectionKeyProblem(key, ["style", "context"])).toBeNull();
+    },
+  );
 
   it.each([
     ["", `A section needs a key: ${RULE}`],
@@ -203,7 +193,9 @@ describe("sectionKeyProblem", () => {
   });
 
   it("refuses a key a sibling has, after dropping surrounding spaces", () => {
-    expect(sectionKeyProblem("style", ["context", "style"])).toBe("Another section at this level already has the key 'style'");
+    expect(sectionKeyProblem("style", ["context", "style"])).toBe(
+      "Another section at this level already has the key 'style'",
+    );
     expect(sectionKeyProblem(" style ", ["style"])).toBe("Another section at this level already has the key 'style'");
     expect(sectionKeyProblem("styles", ["style"])).toBeNull();
   });

@@ -76,7 +76,12 @@ describe("scanPlaceholders", () => {
 
   it("words an invalid $ exactly as the core", () => {
     expect(scanPlaceholders("x\n  $?")).toEqual([
-      { kind: "invalid", from: 4, to: 5, message: "invalid placeholder at line 2, column 3: use ${name} or $name, and $$ for a literal $" },
+      {
+        kind: "invalid",
+        from: 4,
+        to: 5,
+        message: "invalid placeholder at line 2, column 3: use ${name} or $name, and $$ for a literal $",
+      },
     ]);
     expect(invalidPlaceholderMessage(3, 9)).toBe(
       "invalid placeholder at line 3, column 9: use ${name} or $name, and $$ for a literal $",
@@ -124,7 +129,9 @@ describe("titleWarnings", () => {
     expect(titleWarnings("Task for ${project}")).toEqual([
       "The title is shown as written: ${project} is not replaced by a value; only the template and the summary take parameters",
     ]);
-    expect(titleWarnings("$a and ${b} and $a")[0]).toMatch(/^The title is shown as written: \$a, \$\{b\} are not replaced/);
+    expect(titleWarnings("$a and ${b} and $a")[0]).toMatch(
+      /^The title is shown as written: \$a, \$\{b\} are not replaced/,
+    );
   });
 
   it("says nothing for a title without placeholders", () => {

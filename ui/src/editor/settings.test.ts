@@ -142,7 +142,10 @@ describe("paramNameProblem", () => {
 });
 
 describe("parameter renames and definitions", () => {
-  const template: Template = { ...exampleTemplate(), params: { objective: "Refactor", project_name: "Acme", tone: "" } };
+  const template: Template = {
+    ...exampleTemplate(),
+    params: { objective: "Refactor", project_name: "Acme", tone: "" },
+  };
 
   it("renames with the default at the old place, then removes the old name, in one group", () => {
     const group = paramRenameGroup("project_name", "project");

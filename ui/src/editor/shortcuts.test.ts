@@ -2,7 +2,15 @@
 // the comparison, which move, add and delete in the section tree, and which are left alone (keys a
 // text field takes as text among them); the help lists every shortcut, each doing what it says.
 import { describe, expect, it } from "vitest";
-import { isHelpKey, SHORTCUT_HELP, SHORTCUT_PLACES, shortcutAction, shortcutPage, treeKeyAction, type KeyPress } from "./shortcuts";
+import {
+  isHelpKey,
+  SHORTCUT_HELP,
+  SHORTCUT_PLACES,
+  shortcutAction,
+  shortcutPage,
+  treeKeyAction,
+  type KeyPress,
+} from "./shortcuts";
 
 function press(key: string, mods: Partial<Omit<KeyPress, "key">> = {}): KeyPress {
   return { key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods };
@@ -117,8 +125,30 @@ describe("SHORTCUT_HELP", () => {
 
   it("lists every shortcut action", () => {
     const listed = new Set(SHORTCUT_HELP.map((line) => line.action));
-    const actions = ["new", "open", "save", "save_as", "undo", "redo", "help", "page_edit", "page_compare", "page_history", "page_suites"];
-    const onPages = ["add_section", "run", "select_next", "move_up", "indent", "outdent", "add_sibling", "delete", "toggle_visibility"];
+    const actions = [
+      "new",
+      "open",
+      "save",
+      "save_as",
+      "undo",
+      "redo",
+      "help",
+      "page_edit",
+      "page_compare",
+      "page_history",
+      "page_suites",
+    ];
+    const onPages = [
+      "add_section",
+      "run",
+      "select_next",
+      "move_up",
+      "indent",
+      "outdent",
+      "add_sibling",
+      "delete",
+      "toggle_visibility",
+    ];
     for (const action of [...actions, ...onPages]) {
       expect(listed).toContain(action);
     }

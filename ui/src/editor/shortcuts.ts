@@ -30,7 +30,12 @@ export type PageActionShortcut = "add_section" | "run";
 export type ShortcutAction = EditorShortcut | FileShortcut | PageShortcut | PageActionShortcut;
 
 /** Ctrl/Cmd with a digit: the page it shows. */
-const PAGE_KEYS: Record<string, PageShortcut> = { "1": "page_edit", "2": "page_compare", "3": "page_history", "4": "page_suites" };
+const PAGE_KEYS: Record<string, PageShortcut> = {
+  "1": "page_edit",
+  "2": "page_compare",
+  "3": "page_history",
+  "4": "page_suites",
+};
 
 /** The action a key press asks for, or null when it is not a shortcut. */
 export function shortcutAction(press: KeyPress): ShortcutAction | null {
@@ -116,24 +121,84 @@ const ctrl = (key: string, mods: Partial<KeyPress> = {}): KeyPress => press(key,
 export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
   { keys: "Ctrl+N", does: "New template", where: "anywhere", press: ctrl("n"), action: "new" },
   { keys: "Ctrl+O", does: "Open a template", where: "anywhere", press: ctrl("o"), action: "open" },
-  { keys: "Ctrl+S", does: "Save the page's document: the template, or the scenario on Compare", where: "anywhere", press: ctrl("s"), action: "save" },
+  {
+    keys: "Ctrl+S",
+    does: "Save the page's document: the template, or the scenario on Compare",
+    where: "anywhere",
+    press: ctrl("s"),
+    action: "save",
+  },
   { keys: "Ctrl+Shift+S", does: "Save as", where: "anywhere", press: ctrl("S", { shiftKey: true }), action: "save_as" },
   { keys: "Ctrl+Z", does: "Undo in the page's document", where: "anywhere", press: ctrl("z"), action: "undo" },
-  { keys: "Ctrl+Shift+Z or Ctrl+Y", does: "Redo in the page's document", where: "anywhere", press: ctrl("Z", { shiftKey: true }), action: "redo" },
+  {
+    keys: "Ctrl+Shift+Z or Ctrl+Y",
+    does: "Redo in the page's document",
+    where: "anywhere",
+    press: ctrl("Z", { shiftKey: true }),
+    action: "redo",
+  },
   { keys: "Ctrl+1", does: "Show the Edit page", where: "anywhere", press: ctrl("1"), action: "page_edit" },
   { keys: "Ctrl+2", does: "Show the Compare page", where: "anywhere", press: ctrl("2"), action: "page_compare" },
   { keys: "Ctrl+3", does: "Show the History page", where: "anywhere", press: ctrl("3"), action: "page_history" },
   { keys: "Ctrl+4", does: "Show the Suites page", where: "anywhere", press: ctrl("4"), action: "page_suites" },
   { keys: "? or F1", does: "Show or hide these shortcuts", where: "anywhere", press: press("F1"), action: "help" },
-  { keys: "Ctrl+Shift+N", does: "Add a section after the selected one", where: "edit page", press: ctrl("N", { shiftKey: true }), action: "add_section" },
+  {
+    keys: "Ctrl+Shift+N",
+    does: "Add a section after the selected one",
+    where: "edit page",
+    press: ctrl("N", { shiftKey: true }),
+    action: "add_section",
+  },
   { keys: "Ctrl+Enter", does: "Run the comparison", where: "compare page", press: ctrl("Enter"), action: "run" },
-  { keys: "↑ / ↓", does: "Select the section above or below", where: "section tree", press: press("ArrowDown"), action: "select_next" },
-  { keys: "Alt+↑ / Alt+↓", does: "Move the section up or down", where: "section tree", press: press("ArrowUp", { altKey: true }), action: "move_up" },
-  { keys: "Alt+→", does: "Indent: make it a child of the section above", where: "section tree", press: press("ArrowRight", { altKey: true }), action: "indent" },
-  { keys: "Alt+←", does: "Outdent: make it a sibling of its parent", where: "section tree", press: press("ArrowLeft", { altKey: true }), action: "outdent" },
-  { keys: "Insert", does: "Add a section after the selected one", where: "section tree", press: press("Insert"), action: "add_sibling" },
-  { keys: "Space", does: "Toggle the section between FULL and SUMMARY", where: "section tree", press: press(" "), action: "toggle_visibility" },
-  { keys: "Delete", does: "Delete the section (undoable)", where: "section tree", press: press("Delete"), action: "delete" },
+  {
+    keys: "↑ / ↓",
+    does: "Select the section above or below",
+    where: "section tree",
+    press: press("ArrowDown"),
+    action: "select_next",
+  },
+  {
+    keys: "Alt+↑ / Alt+↓",
+    does: "Move the section up or down",
+    where: "section tree",
+    press: press("ArrowUp", { altKey: true }),
+    action: "move_up",
+  },
+  {
+    keys: "Alt+→",
+    does: "Indent: make it a child of the section above",
+    where: "section tree",
+    press: press("ArrowRight", { altKey: true }),
+    action: "indent",
+  },
+  {
+    keys: "Alt+←",
+    does: "Outdent: make it a sibling of its parent",
+    where: "section tree",
+    press: press("ArrowLeft", { altKey: true }),
+    action: "outdent",
+  },
+  {
+    keys: "Insert",
+    does: "Add a section after the selected one",
+    where: "section tree",
+    press: press("Insert"),
+    action: "add_sibling",
+  },
+  {
+    keys: "Space",
+    does: "Toggle the section between FULL and SUMMARY",
+    where: "section tree",
+    press: press(" "),
+    action: "toggle_visibility",
+  },
+  {
+    keys: "Delete",
+    does: "Delete the section (undoable)",
+    where: "section tree",
+    press: press("Delete"),
+    action: "delete",
+  },
 ];
 
 /** Whether a key press opens or closes the shortcut help: F1 anywhere, `?` outside text fields. */

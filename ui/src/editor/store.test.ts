@@ -51,7 +51,12 @@ describe("EditorStore", () => {
         {
           op: "set_section_fields",
           path: "context",
-          fields: { title: "Project Context", template: "Project Context body", summary: "Docs are available.", visibility: "full" },
+          fields: {
+            title: "Project Context",
+            template: "Project Context body",
+            summary: "Docs are available.",
+            visibility: "full",
+          },
         },
         null,
       ],
@@ -164,7 +169,11 @@ describe("EditorStore", () => {
   it("saves a template that does not render, and says so until the next edit", async () => {
     const { platform, store } = await opened();
     await store.setField("task", "template", "Uses ${tone}");
-    platform.failures.set("previewDocument", { code: "invalid_template", message: "missing parameter 'tone'", problems: [] });
+    platform.failures.set("previewDocument", {
+      code: "invalid_template",
+      message: "missing parameter 'tone'",
+      problems: [],
+    });
     await store.refreshPreview();
     await store.save();
     expect(store.getState().document.dirty).toBe(false);
@@ -244,7 +253,9 @@ describe("EditorStore", () => {
     await store.refreshPreview();
     expect(markdown(store)).toBe("## A\n## B!\n");
     const shown = store.getState().preview;
-    expect(kept.kind === "ready" && shown.kind === "ready" && kept.preview.parts[0] === shown.preview.parts[0]).toBe(true);
+    expect(kept.kind === "ready" && shown.kind === "ready" && kept.preview.parts[0] === shown.preview.parts[0]).toBe(
+      true,
+    );
     await store.refreshPreview();
     expect(asked).toEqual([null, 1, 2, null]);
     expect(markdown(store)).toBe("## C\n");
@@ -314,7 +325,16 @@ function markdown(store: EditorStore): string {
 
 /** A preview answer with the whole prompt in `parts`. */
 function whole(serial: number, ...parts: string[]): { ok: true; value: PreviewUpdate } {
-  return { ok: true, value: { serial, prompt: { base: null, keep_start: 0, keep_end: 0, parts }, tools: [], prompt_tokens: 1, tool_tokens: 0 } };
+  return {
+    ok: true,
+    value: {
+      serial,
+      prompt: { base: null, keep_start: 0, keep_end: 0, parts },
+      tools: [],
+      prompt_tokens: 1,
+      tool_tokens: 0,
+    },
+  };
 }
 
 describe("EditorStore: structure", () => {
@@ -478,7 +498,10 @@ describe("EditorStore: structure", () => {
 
 describe("actionFailure", () => {
   it("names the action that was not done", () => {
-    expect(actionFailure("undo", { code: "invalid_edit", message: "nothing to undo", problems: [] })).toEqual({ title: "Nothing was undone", detail: "nothing to undo" });
+    expect(actionFailure("undo", { code: "invalid_edit", message: "nothing to undo", problems: [] })).toEqual({
+      title: "Nothing was undone",
+      detail: "nothing to undo",
+    });
   });
 
   it("says when the backend could not be reached instead", () => {
@@ -499,7 +522,10 @@ describe("EditorStore: settings, parameters and tools", () => {
     const { platform, store } = await opened();
     await store.setSetting("disclosure", "open_sections");
     await settle();
-    expect(platform.argsOf("applyEdit")[0]?.[1]).toMatchObject({ op: "set_settings", settings: { disclosure: "open_sections", key: "task-executor" } });
+    expect(platform.argsOf("applyEdit")[0]?.[1]).toMatchObject({
+      op: "set_settings",
+      settings: { disclosure: "open_sections", key: "task-executor" },
+    });
     expect(store.getState().document.template.disclosure).toBe("open_sections");
     expect(shownTools(store)).toEqual(["lookup", "open_sections"]);
   });
@@ -648,7 +674,12 @@ describe("EditorStore: settings, parameters and tools", () => {
     if (!read.ok) throw new Error("not read");
     void store.rename("task", "job");
     await store.attachTools("task", read.value.tools, read.value.conflicts);
-    expect(platform.argsOf("applyEdit").slice(1).map(([, edit]) => edit)).toMatchObject([
+    expect(
+      platform
+        .argsOf("applyEdit")
+        .slice(1)
+        .map(([, edit]) => edit),
+    ).toMatchObject([
       { owner: { path: "job" }, index: 0 },
       { owner: { path: "job" }, index: 1 },
     ]);

@@ -177,7 +177,11 @@ export class EditorStore extends ExternalStore<EditorState> {
     super(openedState(document));
     this.sources = new SourcesStore(platform, () => this.state.document);
     void this.sources.follow();
-    this.exports = new TemplateExportStore(platform, () => this.state.document, () => this.queue.idle());
+    this.exports = new TemplateExportStore(
+      platform,
+      () => this.state.document,
+      () => this.queue.idle(),
+    );
     // Asked now rather than once the editor has been drawn: the answer comes back while React draws
     // it (on the example, about 0.1 s sooner), or before, for a caller that waits for it.
     this.firstPreview = this.refreshPreview();
@@ -205,7 +209,8 @@ export class EditorStore extends ExternalStore<EditorState> {
     const selected = reselect(this.state.rows, rows, change.selected ?? this.state.selected);
     const selection = selected === followed ? this.state.selection : this.state.selection + 1;
     this.update({ added: null, ...change, document, rows, selected, selection, failure: null, saveNotice: null });
-    if (previewed !== null && this.stillAsked(previewed)) void this.showPreview(++this.previewRequest, previewed.answer);
+    if (previewed !== null && this.stillAsked(previewed))
+      void this.showPreview(++this.previewRequest, previewed.answer);
     else void this.refreshPreview();
   }
 
@@ -216,14 +221,22 @@ export class EditorStore extends ExternalStore<EditorState> {
    */
   private stillAsked({ request, query }: PreviewWithEdit): boolean {
     const expand = this.previewQuery().expand;
-    return request === this.previewRequest && expand.length === query.expand.length && expand.every((path, i) => path === query.expand[i]);
+    return (
+      request === this.previewRequest &&
+      expand.length === query.expand.length &&
+      expand.every((path, i) => path === query.expand[i])
+    );
   }
 
   /** What a preview of the document as it stands asks for, as a change from the one shown. */
   private previewQuery(): Required<PreviewQuery> {
     const { expandAll, read, rows, preview } = this.state;
     // A section renamed, moved or deleted since it was marked read is no longer read.
-    return { expand: readPaths(read, rows), expand_all: expandAll, base: preview.kind === "ready" ? preview.preview.serial : null };
+    return {
+      expand: readPaths(read, rows),
+      expand_all: expandAll,
+      base: preview.kind === "ready" ? preview.preview.serial : null,
+    };
   }
 
   /**
@@ -297,7 +310,12 @@ export class EditorStore extends ExternalStore<EditorState> {
       if (request === null) return;
       // The preview comes back with the edit: a keystroke is one call.
       const asked = { request: this.previewRequest, query: this.previewQuery() };
-      const result = await this.platform.editAndPreview(this.state.document.id, request.edit, request.group, asked.query);
+      const result = await this.platform.editAndPreview(
+        this.state.document.id,
+        request.edit,
+        request.group,
+        asked.query,
+      );
       if (!result.ok) {
         this.update({ failure: actionFailure("edit", result.error) });
         return;
@@ -551,6 +569,7 @@ const DOES_NOT_RENDER_NOTICE =
 /** The preview pane's text when the template does not render (a placeholder without a value, …). */
 function describeRenderError(error: PlatformError): { title: string; detail: string; problems: ProblemView[] } {
   const problems = problemsOf(error);
-  if (error.code === "invalid_template") return { title: "This template does not render", detail: error.message, problems };
+  if (error.code === "invalid_template")
+    return { title: "This template does not render", detail: error.message, problems };
   return { ...describeError(error), problems };
 }

@@ -27,7 +27,12 @@ function deeper(): Template {
   return template;
 }
 
-function check(template: Template, selected: string | null, action: StructureAction, expected: Partial<StructureRequest> | null) {
+function check(
+  template: Template,
+  selected: string | null,
+  action: StructureAction,
+  expected: Partial<StructureRequest> | null,
+) {
   const request = structureRequest(template, selected, action);
   if (expected === null) expect(request).toBeNull();
   else expect(request).toEqual({ group: null, added: false, ...expected });

@@ -112,7 +112,12 @@ describe("JSON syntax errors", () => {
 
   it.each([
     ['{"id": 1, "id": 2}', 1, 11, '"id" is given twice in this object; JSON keys must be unique'],
-    ['{"command": "ls", "comm\\u0061nd": "sh"}', 1, 19, '"command" is given twice in this object; JSON keys must be unique'],
+    [
+      '{"command": "ls", "comm\\u0061nd": "sh"}',
+      1,
+      19,
+      '"command" is given twice in this object; JSON keys must be unique',
+    ],
     ['[{"a": 1}, {"b": {"c": 1, "c": 2}}]', 1, 27, '"c" is given twice in this object; JSON keys must be unique'],
   ])("%j gives a key twice at %i:%i, which JSON.parse would keep the last of", (text, line, column, message) => {
     expect(() => JSON.parse(text) as unknown).not.toThrow();
@@ -139,7 +144,10 @@ describe("JSON syntax errors", () => {
     expect(parseJson('{"type": "object"}', "/parameters")).toEqual({ ok: true, value: { type: "object" } });
     expect(parseJson('{"type": "object", "type": "string"}', "/parameters")).toEqual({
       ok: false,
-      problem: { location: "/parameters", message: 'line 1, column 20: "type" is given twice in this object; JSON keys must be unique' },
+      problem: {
+        location: "/parameters",
+        message: 'line 1, column 20: "type" is given twice in this object; JSON keys must be unique',
+      },
     });
     expect(parseJson("{]", "/parameters")).toEqual({
       ok: false,

@@ -134,7 +134,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   const keys = Object.keys(left);
-  return keys.length === Object.keys(right).length && keys.every((key) => key in right && sameJson(left[key], right[key]));
+  return (
+    keys.length === Object.keys(right).length && keys.every((key) => key in right && sameJson(left[key], right[key]))
+  );
 }
 
 /**

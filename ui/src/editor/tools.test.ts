@@ -49,7 +49,10 @@ describe("tool edits", () => {
       edit: { op: "insert_tool", owner, index: 2, tool },
       group: null,
     });
-    expect(appendToolEdit(template, sectionOwner("task"), tool)?.edit).toMatchObject({ index: 0, owner: { path: "task" } });
+    expect(appendToolEdit(template, sectionOwner("task"), tool)?.edit).toMatchObject({
+      index: 0,
+      owner: { path: "task" },
+    });
     expect(appendToolEdit(template, TEMPLATE_OWNER, tool)?.edit).toMatchObject({ index: 1 });
     expect(appendToolEdit(template, sectionOwner("nowhere"), tool)).toBeNull();
   });

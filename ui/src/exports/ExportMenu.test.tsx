@@ -82,7 +82,8 @@ async function typeInto(field: HTMLInputElement, value: string): Promise<void> {
   await settle();
 }
 
-const listed = () => [...container.querySelectorAll<HTMLElement>('[data-testid="export-scenario"]')].map((item) => item.dataset.path);
+const listed = () =>
+  [...container.querySelectorAll<HTMLElement>('[data-testid="export-scenario"]')].map((item) => item.dataset.path);
 
 /** Opens the promptfoo dialog from the menu. */
 async function openPromptfoo(): Promise<void> {
@@ -125,7 +126,9 @@ describe("ExportMenu", () => {
     const platform = await render(SCENARIO);
     await openPromptfoo();
     expect(listed()).toEqual([SCENARIO]);
-    expect(byTestId("export-dialog").textContent).toContain("Each scenario becomes a test asserting the model's first answer");
+    expect(byTestId("export-dialog").textContent).toContain(
+      "Each scenario becomes a test asserting the model's first answer",
+    );
 
     platform.chosenPath = OTHER;
     await click(byTestId("export-add-scenario"));
@@ -136,7 +139,9 @@ describe("ExportMenu", () => {
     await click(byTestId("export-add-scenario"));
     expect(listed()).toEqual([SCENARIO, OTHER]);
 
-    const first = container.querySelector<HTMLElement>(`[data-path="${SCENARIO}"] [data-testid="export-remove-scenario"]`);
+    const first = container.querySelector<HTMLElement>(
+      `[data-path="${SCENARIO}"] [data-testid="export-remove-scenario"]`,
+    );
     if (first === null) throw new Error("no Remove button for the first scenario");
     await click(first);
     expect(listed()).toEqual([OTHER]);
@@ -152,7 +157,11 @@ describe("ExportMenu", () => {
     await click(byTestId("export-confirm"));
     expect(platform.argsOf("chooseFile").at(-1)).toEqual(["save_export", "/t/task-executor.promptfooconfig.json"]);
     expect(platform.argsOf("exportTemplate")).toEqual([
-      [platform.id, { format: "promptfoo", scenarios: [SCENARIO], provider: "ollama:chat:qwen3" }, "/out/task.promptfooconfig.json"],
+      [
+        platform.id,
+        { format: "promptfoo", scenarios: [SCENARIO], provider: "ollama:chat:qwen3" },
+        "/out/task.promptfooconfig.json",
+      ],
     ]);
     expect(missing("export-dialog")).toBe(true);
     expect(byTestId("export-notice").textContent).toContain("Exported to /out/task.promptfooconfig.json");
@@ -201,7 +210,9 @@ describe("ExportMenu", () => {
     platform.chosenPath = "/out/task.promptfooconfig.json";
     await click(byTestId("export-confirm"));
     expect(byTestId("export-dialog-failure").textContent).toContain("The template was not exported");
-    expect(byTestId("export-dialog-problems").textContent).toBe("/t/gone.scenario.json cannot read: No such file or directory (os error 2)");
+    expect(byTestId("export-dialog-problems").textContent).toBe(
+      "/t/gone.scenario.json cannot read: No such file or directory (os error 2)",
+    );
     expect(missing("export-failure")).toBe(true);
     expect(missing("export-notice")).toBe(true);
   });
@@ -212,7 +223,9 @@ describe("ExportMenu", () => {
     platform.chosenPath = "/out/task.langfuse.json";
     await click(byTestId("export-langfuse"));
     expect(platform.argsOf("chooseFile")).toEqual([["save_export", "/t/task-executor.langfuse.json"]]);
-    expect(platform.argsOf("exportTemplate")).toEqual([[platform.id, { format: "langfuse", scenarios: [], provider: null }, "/out/task.langfuse.json"]]);
+    expect(platform.argsOf("exportTemplate")).toEqual([
+      [platform.id, { format: "langfuse", scenarios: [], provider: null }, "/out/task.langfuse.json"],
+    ]);
     expect(platform.exportedTemplates.get("/out/task.langfuse.json")?.key).toBe("task-executor");
     expect(byTestId("export-notice").textContent).toContain("Exported to /out/task.langfuse.json");
   });
@@ -225,7 +238,11 @@ describe("ExportMenu", () => {
     expect(missing("export-failure")).toBe(true);
 
     platform.chosenPath = "/read-only/task.langfuse.json";
-    platform.failures.set("exportTemplate", { code: "unreadable_file", message: "/read-only: cannot write: Permission denied", problems: [] });
+    platform.failures.set("exportTemplate", {
+      code: "unreadable_file",
+      message: "/read-only: cannot write: Permission denied",
+      problems: [],
+    });
     await click(byTestId("export-langfuse"));
     expect(byTestId("export-failure").textContent).toContain("/read-only: cannot write: Permission denied");
     expect(missing("export-notice")).toBe(true);

@@ -15,7 +15,15 @@ import type { Failure } from "../compare/store";
 import { FilePath } from "../workspace/FilePath";
 import { PROMPTFOO_DEFAULT_PROVIDER, type PromptfooDraft, type TemplateExportStore } from "./store";
 
-export function PromptfooDialog({ store, draft, failure }: { store: TemplateExportStore; draft: PromptfooDraft; failure: Failure | null }) {
+export function PromptfooDialog({
+  store,
+  draft,
+  failure,
+}: {
+  store: TemplateExportStore;
+  draft: PromptfooDraft;
+  failure: Failure | null;
+}) {
   const close = () => {
     store.closePromptfoo();
   };
@@ -28,7 +36,9 @@ export function PromptfooDialog({ store, draft, failure }: { store: TemplateExpo
           {failure !== null && (
             <div className="error" role="alert" data-testid="export-dialog-failure">
               <strong>{failure.title}</strong> {failure.detail}
-              {failure.problems.length > 0 && <ProblemItems problems={failure.problems} whole="template" testId="export-dialog-problems" />}
+              {failure.problems.length > 0 && (
+                <ProblemItems problems={failure.problems} whole="template" testId="export-dialog-problems" />
+              )}
             </div>
           )}
           <ScenarioList store={store} scenarios={draft.scenarios} />
@@ -49,7 +59,13 @@ export function PromptfooDialog({ store, draft, failure }: { store: TemplateExpo
             <button type="button" data-testid="export-cancel" onClick={close}>
               Cancel
             </button>
-            <button type="button" ref={focusFirst} className="primary" data-testid="export-confirm" onClick={() => void store.exportPromptfoo()}>
+            <button
+              type="button"
+              ref={focusFirst}
+              className="primary"
+              data-testid="export-confirm"
+              onClick={() => void store.exportPromptfoo()}
+            >
               Export…
             </button>
           </div>

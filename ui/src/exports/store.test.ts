@@ -21,7 +21,9 @@ describe("suggestedExportPath", () => {
 
 describe("promptfooRequest", () => {
   it("sends the scenarios in order and the provider as typed, without its spaces", () => {
-    expect(promptfooRequest({ scenarios: ["/t/a.scenario.json", "/t/b.scenario.json"], provider: " ollama:chat:qwen3 " })).toEqual({
+    expect(
+      promptfooRequest({ scenarios: ["/t/a.scenario.json", "/t/b.scenario.json"], provider: " ollama:chat:qwen3 " }),
+    ).toEqual({
       format: "promptfoo",
       scenarios: ["/t/a.scenario.json", "/t/b.scenario.json"],
       provider: "ollama:chat:qwen3",
@@ -29,7 +31,11 @@ describe("promptfooRequest", () => {
   });
 
   it.each(["", "   "])("sends no provider for %j, so the backend's default is used", (provider) => {
-    expect(promptfooRequest({ scenarios: [], provider })).toEqual({ format: "promptfoo", scenarios: [], provider: null });
+    expect(promptfooRequest({ scenarios: [], provider })).toEqual({
+      format: "promptfoo",
+      scenarios: [],
+      provider: null,
+    });
   });
 });
 
@@ -47,7 +53,11 @@ describe("TemplateExportStore", () => {
     const platform = new FakePlatform();
     let finishEdits: () => void = () => undefined;
     const edits = new Promise<void>((resolve) => (finishEdits = resolve));
-    const store = new TemplateExportStore(platform, () => platform.view(), () => edits);
+    const store = new TemplateExportStore(
+      platform,
+      () => platform.view(),
+      () => edits,
+    );
     platform.chosenPath = "/t/out.langfuse.json";
     const exported = store.exportLangfuse();
     await new Promise((resolve) => setTimeout(resolve, 0));

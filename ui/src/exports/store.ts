@@ -75,7 +75,11 @@ export class TemplateExportStore extends ExternalStore<ExportsState> {
 
   /** Opens the promptfoo dialog with `scenario` in its list, if any. */
   openPromptfoo(scenario: string | null): void {
-    this.update({ promptfoo: { scenarios: scenario === null ? [] : [scenario], provider: "" }, failure: null, notice: null });
+    this.update({
+      promptfoo: { scenarios: scenario === null ? [] : [scenario], provider: "" },
+      failure: null,
+      notice: null,
+    });
   }
 
   closePromptfoo(): void {
@@ -127,7 +131,11 @@ export class TemplateExportStore extends ExternalStore<ExportsState> {
   private async exportAs(request: ExportRequest, suffix: string): Promise<boolean> {
     const document = this.openDocument();
     const chosen = await this.platform.chooseFile("save_export", suggestedExportPath(document, suffix));
-    const written: Outcome<string> | null = !chosen.ok ? chosen : chosen.value === null ? null : await this.write(document.id, request, chosen.value);
+    const written: Outcome<string> | null = !chosen.ok
+      ? chosen
+      : chosen.value === null
+        ? null
+        : await this.write(document.id, request, chosen.value);
     if (written === null) return false;
     if (!written.ok) {
       this.update({ failure: failureOf("The template was not exported", written.error), notice: null });

@@ -81,7 +81,8 @@ function keeping(): FakePlatform {
 }
 
 /** The ids of the rows under `within`. */
-const idsIn = (within: ParentNode) => [...within.querySelectorAll<HTMLElement>('[data-testid="history-row"]')].map((r) => Number(r.dataset.id));
+const idsIn = (within: ParentNode) =>
+  [...within.querySelectorAll<HTMLElement>('[data-testid="history-row"]')].map((r) => Number(r.dataset.id));
 
 const cellTexts = (element: Element) => [...element.querySelectorAll("td, th")].map((cell) => cell.textContent);
 
@@ -90,7 +91,8 @@ describe("HistoryView", () => {
     const { platform } = await render(keeping());
     expect(platform.argsOf("runHistory")).toEqual([[{ limit: 200 }]]);
     expect(rowIds()).toEqual([8, 5, 6, 7, 4, 1, 2, 3]);
-    const started = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
+    const started = (ms: number) =>
+      new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
     expect(cellTexts(row(4))).toEqual([
       started(FIRST_COMPARISON_MS + 20 * 60_000),
       "live",
@@ -102,7 +104,13 @@ describe("HistoryView", () => {
       "1,197 + 25",
       "8.4 s",
     ]);
-    expect(cellTexts(row(8)).slice(1, 6)).toEqual(["replay", "task-executor", "local (qwen3)", "restart adapter", "completed"]);
+    expect(cellTexts(row(8)).slice(1, 6)).toEqual([
+      "replay",
+      "task-executor",
+      "local (qwen3)",
+      "restart adapter",
+      "completed",
+    ]);
     // A comparison's run leaves when, where from and how long to its heading.
     expect(cellTexts(row(3))).toEqual(["", "all-FULL baseline", "completed", "3", "664 + 17", ""]);
     expect(container.querySelector('[data-testid="history-detail"]')).toBeNull();
@@ -119,16 +127,33 @@ describe("HistoryView", () => {
       ["history-group", 1, 2, 3],
     ]);
     const groups = all('[data-testid="history-group"]');
-    expect(groups.map((group) => Number(group.dataset.started))).toEqual([FIRST_COMPARISON_MS + 60 * 60_000, FIRST_COMPARISON_MS]);
+    expect(groups.map((group) => Number(group.dataset.started))).toEqual([
+      FIRST_COMPARISON_MS + 60 * 60_000,
+      FIRST_COMPARISON_MS,
+    ]);
     const [, first] = groups;
     if (first === undefined) throw new Error("two comparisons");
     const head = byTestId("history-group-head", first);
-    const started = new Date(FIRST_COMPARISON_MS).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
-    expect(cellTexts(head)).toEqual([started, "scripted", "task-executor", "lookup-first", "comparison, 3 runs", "55 ms"]);
+    const started = new Date(FIRST_COMPARISON_MS).toLocaleString(undefined, {
+      dateStyle: "medium",
+      timeStyle: "medium",
+    });
+    expect(cellTexts(head)).toEqual([
+      started,
+      "scripted",
+      "task-executor",
+      "lookup-first",
+      "comparison, 3 runs",
+      "55 ms",
+    ]);
     expect(first.getAttribute("aria-label")).toBe(`Comparison started ${started}`);
     const runs = [...first.querySelectorAll<HTMLElement>('[data-testid="history-row"]')];
     expect(runs.map((r) => r.dataset.lane)).toEqual(["dynamic", "restart", "baseline"]);
-    expect(runs.map((r) => byTestId("history-run-kind", r).textContent)).toEqual(["dynamic adapter", "restart adapter", "all-FULL baseline"]);
+    expect(runs.map((r) => byTestId("history-run-kind", r).textContent)).toEqual([
+      "dynamic adapter",
+      "restart adapter",
+      "all-FULL baseline",
+    ]);
     expect(row(4).dataset.lane).toBeUndefined();
 
     // A filter that lists one run of each comparison keeps it under its comparison's heading.
@@ -138,7 +163,10 @@ describe("HistoryView", () => {
       ["history-group", 6],
       ["history-group", 2],
     ]);
-    expect(all('[data-testid="history-group-head"] th').map((th) => th.textContent)).toEqual(["comparison, 1 run", "comparison, 1 run"]);
+    expect(all('[data-testid="history-group-head"] th').map((th) => th.textContent)).toEqual([
+      "comparison, 1 run",
+      "comparison, 1 run",
+    ]);
   });
 
   it("names the all-FULL baseline as such in its row, its detail and its lane, never by its adapter", async () => {
@@ -163,7 +191,10 @@ describe("HistoryView", () => {
     await render(keeping());
     const words = () => {
       const text = byTestId("history-view").textContent;
-      return { baseline: text.match(/baseline/gi)?.length ?? 0, allFull: text.match(/all-FULL baseline/g)?.length ?? 0 };
+      return {
+        baseline: text.match(/baseline/gi)?.length ?? 0,
+        allFull: text.match(/all-FULL baseline/g)?.length ?? 0,
+      };
     };
     expect(container.querySelector(".history-reference")?.textContent).toBe(
       "No reference run chosen: select a run and use it as the reference run to compare other runs with it.",
@@ -174,7 +205,9 @@ describe("HistoryView", () => {
     const use = byTestId("history-use-reference");
     expect(use.textContent).toBe("Use as reference run");
     await click(use);
-    expect(byTestId("history-reference").textContent).toContain("Reference run: run 3, all-FULL baseline · lookup-first");
+    expect(byTestId("history-reference").textContent).toContain(
+      "Reference run: run 3, all-FULL baseline · lookup-first",
+    );
     expect(row(3).dataset.reference).toBe("true");
     expect(byTestId("history-run-kind", row(3)).textContent).toBe("all-FULL baselinereference run");
     expect((use as HTMLButtonElement).title).toBe("This run is the reference run");
@@ -216,7 +249,9 @@ describe("HistoryView", () => {
     await setField("history-filter-adapter", "restart");
     expect(rowIds()).toEqual([5]);
     await setField("history-filter-status", "completed");
-    expect(platform.argsOf("runHistory").at(-1)).toEqual([{ adapter: "restart", status: "completed", source: "live", limit: 200 }]);
+    expect(platform.argsOf("runHistory").at(-1)).toEqual([
+      { adapter: "restart", status: "completed", source: "live", limit: 200 },
+    ]);
     expect(byTestId("history-empty").textContent).toContain("No kept run matches the filter");
     await setField("history-filter-status", "");
     await setField("history-filter-source", "");
@@ -246,8 +281,12 @@ describe("HistoryView", () => {
     expect(lanes[0]?.querySelector("h4")?.textContent).toBe("run 2");
     const stored = await platform.historyRun(2);
     if (!stored.ok) throw new Error("run 2 is kept");
-    const shown = all('[data-testid="timeline-event"], [data-testid="run-end"]').map((event) => Number(event.dataset.seq));
-    const expected = stored.value.report.events.filter((event) => event.type !== "run_started").map((event) => event.seq);
+    const shown = all('[data-testid="timeline-event"], [data-testid="run-end"]').map((event) =>
+      Number(event.dataset.seq),
+    );
+    const expected = stored.value.report.events
+      .filter((event) => event.type !== "run_started")
+      .map((event) => event.seq);
     expect(shown.sort((a, b) => a - b)).toEqual(expected);
     expect(all('[data-testid="attempt-separator"]')).toHaveLength(1);
     expect(container.querySelector('[data-testid="baseline-toggle"]')).toBeNull();
@@ -281,16 +320,25 @@ describe("HistoryView", () => {
     await click(row(2));
     await click(byTestId("history-compare"));
     const comparison = byTestId("history-comparison");
-    expect(byTestId("history-divergence", comparison).textContent).toBe("restart at call 2 discarded lookup(7); it was redone at call 3");
+    expect(byTestId("history-divergence", comparison).textContent).toBe(
+      "restart at call 2 discarded lookup(7); it was redone at call 3",
+    );
     const pair = (counter: string) =>
-      [...(comparison.querySelector(`[data-testid="history-pair-row"][data-counter="${counter}"]`)?.querySelectorAll("td") ?? [])].map(
-        (td) => td.textContent,
-      );
+      [
+        ...(comparison
+          .querySelector(`[data-testid="history-pair-row"][data-counter="${counter}"]`)
+          ?.querySelectorAll("td") ?? []),
+      ].map((td) => td.textContent);
     expect(pair("model_calls")).toEqual(["4", "5", "+1"]);
     expect(pair("tools_injected")).toEqual(["2", "0", "-2"]);
     expect(pair("completion_tokens")).toEqual(["25", "31", "+6"]);
     const heads = [...comparison.querySelectorAll("thead th")].map((th) => th.textContent);
-    expect(heads).toEqual(["Counter", "run 1, dynamic adapter (reference run)", "run 2, restart adapter", "run − reference"]);
+    expect(heads).toEqual([
+      "Counter",
+      "run 1, dynamic adapter (reference run)",
+      "run 2, restart adapter",
+      "run − reference",
+    ]);
 
     const lanes = all('[data-testid="lane"]');
     expect(lanes.map((lane) => lane.dataset.lane)).toEqual(["baseline", "restart"]);
@@ -323,7 +371,11 @@ describe("HistoryView", () => {
 
   it("shows why the history was not read, with the backend's message", async () => {
     const platform = new FakePlatform();
-    platform.failures.set("runHistory", { code: "unreadable_file", message: "/data/history.sqlite: database is locked", problems: [] });
+    platform.failures.set("runHistory", {
+      code: "unreadable_file",
+      message: "/data/history.sqlite: database is locked",
+      problems: [],
+    });
     await render(platform);
     const failure = byTestId("history-failure");
     expect(failure.textContent).toContain("The run history was not read");
@@ -378,7 +430,11 @@ describe("HistoryView: a run's trace", () => {
     const { platform } = await render();
     await click(row(1));
     platform.chosenPath = "/read-only/run-1.otlp.jsonl";
-    platform.failures.set("exportRunTrace", { code: "unreadable_file", message: "/read-only: cannot write: Permission denied", problems: [] });
+    platform.failures.set("exportRunTrace", {
+      code: "unreadable_file",
+      message: "/read-only: cannot write: Permission denied",
+      problems: [],
+    });
     await click(byTestId("history-export-trace"));
     const failure = byTestId("history-failure");
     expect(failure.textContent).toContain("The trace of run 1 was not written");

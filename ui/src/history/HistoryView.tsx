@@ -94,8 +94,16 @@ export function HistoryView({ store }: { store: HistoryStore }) {
             <RunTable store={store} runs={runs} state={state} />
           </section>
           {state.selected !== null && (
-            <section className="pane history-detail" data-testid="history-detail" aria-label={`Run ${String(state.selected)}`}>
-              {state.run === null ? <p className="notice">Reading run {state.selected}…</p> : <RunDetail store={store} state={state} run={state.run} />}
+            <section
+              className="pane history-detail"
+              data-testid="history-detail"
+              aria-label={`Run ${String(state.selected)}`}
+            >
+              {state.run === null ? (
+                <p className="notice">Reading run {state.selected}…</p>
+              ) : (
+                <RunDetail store={store} state={state} run={state.run} />
+              )}
             </section>
           )}
         </div>
@@ -174,7 +182,12 @@ function FilterBar({ store, filter }: { store: HistoryStore; filter: HistoryFilt
           set({ source });
         }}
       />
-      <button type="button" data-testid="history-refresh" title="List the runs kept until now" onClick={() => void store.load()}>
+      <button
+        type="button"
+        data-testid="history-refresh"
+        title="List the runs kept until now"
+        onClick={() => void store.load()}
+      >
         Refresh
       </button>
     </div>
@@ -232,8 +245,9 @@ function EmptyState({ filtered }: { filtered: boolean }) {
         <>
           <h2>No run is kept yet</h2>
           <p>
-            Runs appear here once you run a comparison on the Compare page, or a live run, here or with the unfold command: each
-            run is kept with its events, counters and timings, to reopen and compare with a reference run of your choice.
+            Runs appear here once you run a comparison on the Compare page, or a live run, here or with the unfold
+            command: each run is kept with its events, counters and timings, to reopen and compare with a reference run
+            of your choice.
           </p>
         </>
       )}
@@ -251,7 +265,8 @@ function ReferenceLine({ store, reference }: { store: HistoryStore; reference: R
   }
   return (
     <p className="history-reference" data-testid="history-reference">
-      <strong>Reference run:</strong> {runTitle(reference)} · {ranWith(reference)} · {startedText(reference.started_at_ms)}{" "}
+      <strong>Reference run:</strong> {runTitle(reference)} · {ranWith(reference)} ·{" "}
+      {startedText(reference.started_at_ms)}{" "}
       <button
         type="button"
         data-testid="history-clear-reference"
@@ -301,7 +316,12 @@ function ComparisonRows({ store, state, runs }: { store: HistoryStore; state: Hi
   if (first === undefined) return null;
   const started = startedText(first.started_at_ms);
   return (
-    <tbody className="history-group" data-testid="history-group" data-started={first.started_at_ms} aria-label={`Comparison started ${started}`}>
+    <tbody
+      className="history-group"
+      data-testid="history-group"
+      data-started={first.started_at_ms}
+      aria-label={`Comparison started ${started}`}
+    >
       <tr className="history-group-head" data-testid="history-group-head">
         <td>{started}</td>
         <td>{first.source}</td>
@@ -322,7 +342,17 @@ function ComparisonRows({ store, state, runs }: { store: HistoryStore; state: Hi
 }
 
 /** A run's row; under a comparison's heading it leaves what the heading says (when, where from, how long) to it. */
-function RunRow({ store, state, run, inComparison }: { store: HistoryStore; state: HistoryState; run: RunSummary; inComparison: boolean }) {
+function RunRow({
+  store,
+  state,
+  run,
+  inComparison,
+}: {
+  store: HistoryStore;
+  state: HistoryState;
+  run: RunSummary;
+  inComparison: boolean;
+}) {
   const { id } = run;
   const select = () => {
     if (id !== null) void store.select(id);
@@ -334,7 +364,9 @@ function RunRow({ store, state, run, inComparison }: { store: HistoryStore; stat
       data-id={id ?? undefined}
       data-lane={run.lane ?? undefined}
       data-reference={reference ? "true" : undefined}
-      className={[inComparison ? "in-comparison" : "", run.status === "completed" ? "" : "ended-early"].join(" ").trim()}
+      className={[inComparison ? "in-comparison" : "", run.status === "completed" ? "" : "ended-early"]
+        .join(" ")
+        .trim()}
       aria-selected={id !== null && state.selected === id}
       tabIndex={0}
       onClick={select}
@@ -376,7 +408,10 @@ function RunDetail({ store, state, run }: { store: HistoryStore; state: HistoryS
   const outcome = outcomeOf(run);
   const { comparison } = state;
   const isReference = run.id !== null && state.reference?.id === run.id;
-  const duration = (run.lane ?? null) === null ? durationText(run.duration_ms) : `${durationText(run.duration_ms)} (the whole comparison)`;
+  const duration =
+    (run.lane ?? null) === null
+      ? durationText(run.duration_ms)
+      : `${durationText(run.duration_ms)} (the whole comparison)`;
   return (
     <>
       <div className="history-detail-head">
@@ -384,7 +419,8 @@ function RunDetail({ store, state, run }: { store: HistoryStore; state: HistoryS
           {runTitle(run)}
         </h2>
         <span className="notice">
-          {run.template} · {ranWith(run)} · {run.source} · {run.status.replace(/_/g, " ")} · {startedText(run.started_at_ms)} · {duration}
+          {run.template} · {ranWith(run)} · {run.source} · {run.status.replace(/_/g, " ")} ·{" "}
+          {startedText(run.started_at_ms)} · {duration}
         </span>
       </div>
       <div className="history-actions">
@@ -444,7 +480,9 @@ function RunDetail({ store, state, run }: { store: HistoryStore; state: HistoryS
           <strong>The run failed:</strong> {outcome.text}
         </p>
       )}
-      {outcome.kind === "none" && <p className="notice">It ended without a final answer ({run.status.replace(/_/g, " ")}).</p>}
+      {outcome.kind === "none" && (
+        <p className="notice">It ended without a final answer ({run.status.replace(/_/g, " ")}).</p>
+      )}
       {comparison === null ? (
         <>
           <RunCounters counters={run.counters} />
@@ -475,14 +513,27 @@ function RunCounters({ counters }: { counters: Counters }) {
 }
 
 /** The selected run beside the reference run: counters with the deltas, the first divergence, both lanes. */
-function Comparison({ store, state, comparison }: { store: HistoryStore; state: HistoryState; comparison: HistoryComparison }) {
+function Comparison({
+  store,
+  state,
+  comparison,
+}: {
+  store: HistoryStore;
+  state: HistoryState;
+  comparison: HistoryComparison;
+}) {
   const { reference, run } = comparison;
   // The backend's `baseline` is the run it was asked to compare with: the reference run.
   const summaries = { reference: comparison.comparison.baseline, run: comparison.comparison.run };
   return (
-    <section className="history-comparison" data-testid="history-comparison" aria-label="Comparison with the reference run">
+    <section
+      className="history-comparison"
+      data-testid="history-comparison"
+      aria-label="Comparison with the reference run"
+    >
       <p className="divergence-line">
-        <strong>First divergence:</strong> <span data-testid="history-divergence">{pairDivergenceText(comparison.comparison)}</span>
+        <strong>First divergence:</strong>{" "}
+        <span data-testid="history-divergence">{pairDivergenceText(comparison.comparison)}</span>
       </p>
       <table className="counters" data-testid="history-pair-counters">
         <caption>Counters beside the reference run</caption>
@@ -515,7 +566,12 @@ function Comparison({ store, state, comparison }: { store: HistoryStore; state: 
           ))}
         </tbody>
       </table>
-      <KeptTimeline store={store} state={state} lanes={pairLanes(reference, run)} divergence={pairDivergencePlaces(comparison.comparison)} />
+      <KeptTimeline
+        store={store}
+        state={state}
+        lanes={pairLanes(reference, run)}
+        divergence={pairDivergencePlaces(comparison.comparison)}
+      />
     </section>
   );
 }

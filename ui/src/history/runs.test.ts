@@ -44,8 +44,20 @@ describe("runFilterOf", () => {
   });
 
   it("sends the fields that are set, text trimmed; blank text is any", () => {
-    const filter = { template: " task-executor ", provider: "  ", adapter: "restart", status: "error", source: "live" } as const;
-    expect(runFilterOf(filter)).toEqual({ template: "task-executor", adapter: "restart", status: "error", source: "live", limit: 200 });
+    const filter = {
+      template: " task-executor ",
+      provider: "  ",
+      adapter: "restart",
+      status: "error",
+      source: "live",
+    } as const;
+    expect(runFilterOf(filter)).toEqual({
+      template: "task-executor",
+      adapter: "restart",
+      status: "error",
+      source: "live",
+      limit: 200,
+    });
     expect(isAnyRun(filter)).toBe(false);
     expect(isAnyRun({ ...ANY_RUN, provider: "   " })).toBe(true);
   });
@@ -53,7 +65,9 @@ describe("runFilterOf", () => {
 
 /** A group as the ids of its runs: `[8]` alone, `["comparison", 5, 6, 7]`. */
 const shape = (groups: RunGroup[]) =>
-  groups.map((group) => (group.kind === "single" ? [group.run.id] : ["comparison", ...group.runs.map((run) => run.id)]));
+  groups.map((group) =>
+    group.kind === "single" ? [group.run.id] : ["comparison", ...group.runs.map((run) => run.id)],
+  );
 
 describe("groupRuns", () => {
   it("puts a comparison's three runs in one group, in lane order: dynamic, restart, all-FULL baseline", () => {
@@ -88,13 +102,20 @@ describe("groupRuns", () => {
   });
 
   it("makes two groups of two comparisons started at different times, and leaves a live run and a replay alone, newest first", () => {
-    expect(shape(groupRuns(listed(keptHistory())))).toEqual([[8], ["comparison", 5, 6, 7], [4], ["comparison", 1, 2, 3]]);
+    expect(shape(groupRuns(listed(keptHistory())))).toEqual([
+      [8],
+      ["comparison", 5, 6, 7],
+      [4],
+      ["comparison", 1, 2, 3],
+    ]);
   });
 
   it("keeps a run without a lane alone, even started with a comparison and from the same scenario", () => {
     const first = kept(1);
     const runs = keptHistory().map((run) =>
-      run.id === 4 ? { ...first, id: 4, lane: null, started_at_ms: FIRST_COMPARISON_MS, duration_ms: first.duration_ms } : run,
+      run.id === 4
+        ? { ...first, id: 4, lane: null, started_at_ms: FIRST_COMPARISON_MS, duration_ms: first.duration_ms }
+        : run,
     );
     expect(shape(groupRuns(listed(runs)))).toEqual([[8], ["comparison", 5, 6, 7], [4], ["comparison", 1, 2, 3]]);
   });
@@ -161,7 +182,13 @@ describe("outcomeOf", () => {
 describe("pairCounterRows", () => {
   it("puts each counter of the run beside the reference run's, with run minus reference", () => {
     const rows = pairCounterRows(kept(3).counters, kept(2).counters);
-    expect(rows.find((row) => row.key === "model_calls")).toEqual({ key: "model_calls", label: "Model calls", reference: 3, run: 5, delta: 2 });
+    expect(rows.find((row) => row.key === "model_calls")).toEqual({
+      key: "model_calls",
+      label: "Model calls",
+      reference: 3,
+      run: 5,
+      delta: 2,
+    });
     expect(rows.find((row) => row.key === "prompt_tokens")?.delta).toBe(1348 - 664);
     expect(rows).toHaveLength(8);
   });
@@ -199,7 +226,10 @@ describe("kept runs as lanes", () => {
     expect(pairDivergenceText(comparison)).toBe("restart at call 2 discarded lookup(7); it was redone at call 3");
     const first = divergence.first;
     if (first === null) throw new Error("the report has a first divergence");
-    const both = { ...comparison, divergence: { ...divergence, first: { ...first, left_at: { seq: 3, attempt: 1, call_index: 2 } } } };
+    const both = {
+      ...comparison,
+      divergence: { ...divergence, first: { ...first, left_at: { seq: 3, attempt: 1, call_index: 2 } } },
+    };
     expect(pairDivergencePlaces(both)).toEqual([
       { lane: "baseline", seq: 3 },
       { lane: "restart", seq: 6 },

@@ -9,7 +9,18 @@
 // Two words, never mixed: the **all-FULL baseline** is the run a comparison makes with every section
 // FULL (kept with lane "baseline"); the **reference run** is the kept run the user picks to compare
 // other runs with (any run, an all-FULL baseline included).
-import type { AdapterKind, Counters, Lane, RunComparison, RunEvent, RunFilter, RunSource, RunStatus, RunSummary, StoredRun } from "../platform";
+import type {
+  AdapterKind,
+  Counters,
+  Lane,
+  RunComparison,
+  RunEvent,
+  RunFilter,
+  RunSource,
+  RunStatus,
+  RunSummary,
+  StoredRun,
+} from "../platform";
 import type { RunState } from "../compare/store";
 import { COUNTER_ROWS, LANES, type EventPlace, type LaneLabel } from "../compare/timeline";
 import { laneName } from "../compare/words";
@@ -31,7 +42,13 @@ export const ANY_RUN: HistoryFilter = { template: "", provider: "", adapter: "",
 /** How many runs the list asks for: the newest, enough to scroll and find one without a filter. */
 export const HISTORY_LIMIT = 200;
 
-export const RUN_STATUSES: readonly RunStatus[] = ["completed", "turn_limit", "restart_limit", "loop_detected", "error"];
+export const RUN_STATUSES: readonly RunStatus[] = [
+  "completed",
+  "turn_limit",
+  "restart_limit",
+  "loop_detected",
+  "error",
+];
 export const RUN_SOURCES: readonly RunSource[] = ["scripted", "live", "replay"];
 
 /** Whether `filter` lists every run. */
@@ -109,7 +126,8 @@ export function ranWith(run: RunSummary): string {
  * The kept runs of one comparison (any number: one per adapter it ran), in lane order (dynamic,
  * restart, allowed_tools, deferred, all-FULL baseline), or one run of its own.
  */
-export type RunGroup = { kind: "comparison"; key: string; runs: RunSummary[] } | { kind: "single"; key: string; run: RunSummary };
+export type RunGroup =
+  { kind: "comparison"; key: string; runs: RunSummary[] } | { kind: "single"; key: string; run: RunSummary };
 
 /**
  * What the runs of one comparison share, or null for a run of its own (a live run or a replay, kept
@@ -118,7 +136,15 @@ export type RunGroup = { kind: "comparison"; key: string; runs: RunSummary[] } |
  */
 function comparisonOf(run: RunSummary): string | null {
   if ((run.lane ?? null) === null) return null;
-  return JSON.stringify([run.started_at_ms, run.source, run.template_hash, run.template, run.scenario, run.provider, run.model]);
+  return JSON.stringify([
+    run.started_at_ms,
+    run.source,
+    run.template_hash,
+    run.template,
+    run.scenario,
+    run.provider,
+    run.model,
+  ]);
 }
 
 const laneOrder = (lane: string | null | undefined) => {
@@ -151,7 +177,8 @@ export function groupRuns(runs: readonly RunSummary[]): RunGroup[] {
     groups.push({ kind: "comparison", key: `comparison-${key}`, runs: started });
   });
   for (const group of groups) {
-    if (group.kind === "comparison") group.runs.sort((a, b) => laneOrder(a.lane) - laneOrder(b.lane) || (a.id ?? 0) - (b.id ?? 0));
+    if (group.kind === "comparison")
+      group.runs.sort((a, b) => laneOrder(a.lane) - laneOrder(b.lane) || (a.id ?? 0) - (b.id ?? 0));
   }
   return groups;
 }
@@ -188,7 +215,13 @@ export interface PairRow {
 
 /** The two runs' counters side by side, in the compare view's order. */
 export function pairCounterRows(reference: Counters, run: Counters): PairRow[] {
-  return COUNTER_ROWS.map(({ key, label }) => ({ key, label, reference: reference[key], run: run[key], delta: run[key] - reference[key] }));
+  return COUNTER_ROWS.map(({ key, label }) => ({
+    key,
+    label,
+    reference: reference[key],
+    run: run[key],
+    delta: run[key] - reference[key],
+  }));
 }
 
 /** Kept runs as the Timeline draws them: a finished comparison's state, and each lane's name. */
@@ -256,5 +289,7 @@ export function pairDivergencePlaces(comparison: RunComparison): EventPlace[] {
 /** The first divergence's line, or why there is none. */
 export function pairDivergenceText(comparison: RunComparison): string {
   const first = comparison.divergence.first;
-  return first === null ? "none: the runs made the same calls with the same results and ended the same way" : first.explanation;
+  return first === null
+    ? "none: the runs made the same calls with the same results and ended the same way"
+    : first.explanation;
 }

@@ -26,10 +26,14 @@ describe("HistoryStore", () => {
     await store.setFilter({ source: "live" });
     expect(ids(store)).toEqual([5, 4]);
     await store.setFilter({ adapter: "restart", provider: " local " });
-    expect(platform.argsOf("runHistory").at(-1)).toEqual([{ provider: "local", adapter: "restart", source: "live", limit: 200 }]);
+    expect(platform.argsOf("runHistory").at(-1)).toEqual([
+      { provider: "local", adapter: "restart", source: "live", limit: 200 },
+    ]);
     expect(ids(store)).toEqual([5]);
     await store.setFilter({ adapter: "", provider: "", source: "", template: "task-executor", status: "completed" });
-    expect(platform.argsOf("runHistory").at(-1)).toEqual([{ template: "task-executor", status: "completed", limit: 200 }]);
+    expect(platform.argsOf("runHistory").at(-1)).toEqual([
+      { template: "task-executor", status: "completed", limit: 200 },
+    ]);
     expect(ids(store)).toEqual([4, 3, 2, 1]);
   });
 
@@ -87,7 +91,9 @@ describe("HistoryStore", () => {
     const comparison = store.getState().comparison;
     expect(comparison?.reference.id).toBe(1);
     expect(comparison?.run.id).toBe(2);
-    expect(comparison?.comparison.divergence.first?.explanation).toBe("restart at call 2 discarded lookup(7); it was redone at call 3");
+    expect(comparison?.comparison.divergence.first?.explanation).toBe(
+      "restart at call 2 discarded lookup(7); it was redone at call 3",
+    );
     // Another run ends the comparison; the reference run stays.
     await store.select(4);
     expect(store.getState().comparison).toBeNull();
@@ -129,9 +135,17 @@ describe("HistoryStore", () => {
 
   it("says why the list, a run or a comparison was not read, with the backend's message", async () => {
     const platform = new FakePlatform();
-    platform.failures.set("runHistory", { code: "unreadable_file", message: "/data/history.sqlite: database is locked", problems: [] });
+    platform.failures.set("runHistory", {
+      code: "unreadable_file",
+      message: "/data/history.sqlite: database is locked",
+      problems: [],
+    });
     const { store } = await loaded(platform);
-    expect(store.getState().failure).toEqual({ title: "The run history was not read", detail: "/data/history.sqlite: database is locked", problems: [] });
+    expect(store.getState().failure).toEqual({
+      title: "The run history was not read",
+      detail: "/data/history.sqlite: database is locked",
+      problems: [],
+    });
     expect(store.getState().runs).toBeNull();
     platform.failures.delete("runHistory");
     await store.load();
@@ -145,9 +159,17 @@ describe("HistoryStore", () => {
 
     await store.select(2);
     store.useAsReference(1);
-    platform.failures.set("compareHistoryRuns", { code: "internal", message: "the history file is damaged", problems: [] });
+    platform.failures.set("compareHistoryRuns", {
+      code: "internal",
+      message: "the history file is damaged",
+      problems: [],
+    });
     await store.compareWithReference();
-    expect(store.getState().failure).toEqual({ title: "Something went wrong in Unfold", detail: "the history file is damaged", problems: [] });
+    expect(store.getState().failure).toEqual({
+      title: "Something went wrong in Unfold",
+      detail: "the history file is damaged",
+      problems: [],
+    });
     expect(store.getState().comparison).toBeNull();
   });
 });

@@ -48,7 +48,17 @@ export class HistoryStore extends ExternalStore<HistoryState> {
   private loads = 0;
 
   constructor(private readonly platform: Platform) {
-    super({ filter: ANY_RUN, runs: null, selected: null, run: null, reference: null, comparison: null, picked: null, failure: null, notice: null });
+    super({
+      filter: ANY_RUN,
+      runs: null,
+      selected: null,
+      run: null,
+      reference: null,
+      comparison: null,
+      picked: null,
+      failure: null,
+      notice: null,
+    });
   }
 
   /** Changes the filter and lists the runs it matches. */
@@ -69,7 +79,11 @@ export class HistoryStore extends ExternalStore<HistoryState> {
     const runs = listed.value;
     const { selected } = this.state;
     const kept = selected !== null && runs.some((run) => run.id === selected);
-    this.update(kept ? { runs, failure: null } : { runs, failure: null, selected: null, run: null, comparison: null, picked: null });
+    this.update(
+      kept
+        ? { runs, failure: null }
+        : { runs, failure: null, selected: null, run: null, comparison: null, picked: null },
+    );
   }
 
   /** Selects a run and reads it whole. */
@@ -84,7 +98,8 @@ export class HistoryStore extends ExternalStore<HistoryState> {
 
   /** Chooses the run `id` (a listed one, or the selected one) as the reference run the others are compared with. */
   useAsReference(id: number): void {
-    const reference = this.state.runs?.find((run) => run.id === id) ?? (this.state.run?.id === id ? this.state.run : null);
+    const reference =
+      this.state.runs?.find((run) => run.id === id) ?? (this.state.run?.id === id ? this.state.run : null);
     if (reference === null) return;
     this.update({ reference, comparison: null });
   }
@@ -100,13 +115,21 @@ export class HistoryStore extends ExternalStore<HistoryState> {
     const referenceId = reference?.id ?? null;
     const runId = run?.id ?? null;
     if (run === null || referenceId === null || runId === null || referenceId === runId) return;
-    const [compared, read] = await Promise.all([this.platform.compareHistoryRuns(referenceId, runId), this.platform.historyRun(referenceId)]);
+    const [compared, read] = await Promise.all([
+      this.platform.compareHistoryRuns(referenceId, runId),
+      this.platform.historyRun(referenceId),
+    ]);
     // Another run or reference run was chosen meanwhile: this comparison is no longer asked for.
     if (this.state.run !== run || this.state.reference !== reference) return;
     const title = `${runName(run)} was not compared with the ${REFERENCE_RUN}`;
     if (!compared.ok) this.update({ failure: failureOf(title, compared.error) });
     else if (!read.ok) this.update({ failure: failureOf(title, read.error) });
-    else this.update({ comparison: { comparison: compared.value, reference: read.value, run }, picked: null, failure: null });
+    else
+      this.update({
+        comparison: { comparison: compared.value, reference: read.value, run },
+        picked: null,
+        failure: null,
+      });
   }
 
   /** Shows the selected run alone again. */

@@ -22,13 +22,32 @@ export function keptHistory(): StoredRun[] {
   };
   const [dynamic, restart, baseline] = [byId(1), byId(2), byId(3)];
   const comparison = (firstId: number, started: number, duration: number): StoredRun[] =>
-    [dynamic, restart, baseline].map((run, index) => ({ ...run, id: firstId + index, started_at_ms: started, duration_ms: duration }));
+    [dynamic, restart, baseline].map((run, index) => ({
+      ...run,
+      id: firstId + index,
+      started_at_ms: started,
+      duration_ms: duration,
+    }));
   const alone = { lane: null, scenario: null, scenario_path: null, provider: "local", model: "qwen3" } as const;
   return [
     ...comparison(1, FIRST_COMPARISON_MS, 55),
-    { ...byId(4), ...alone, id: 4, source: "live", started_at_ms: FIRST_COMPARISON_MS + 20 * MINUTE, duration_ms: 8_420 },
+    {
+      ...byId(4),
+      ...alone,
+      id: 4,
+      source: "live",
+      started_at_ms: FIRST_COMPARISON_MS + 20 * MINUTE,
+      duration_ms: 8_420,
+    },
     ...comparison(5, FIRST_COMPARISON_MS + 60 * MINUTE, 61),
-    { ...restart, ...alone, id: 8, source: "replay", started_at_ms: FIRST_COMPARISON_MS + 90 * MINUTE, duration_ms: 12 },
+    {
+      ...restart,
+      ...alone,
+      id: 8,
+      source: "replay",
+      started_at_ms: FIRST_COMPARISON_MS + 90 * MINUTE,
+      duration_ms: 12,
+    },
   ];
 }
 

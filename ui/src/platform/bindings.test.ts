@@ -35,11 +35,11 @@ beforeEach(() => {
 describe("platform and bindings", () => {
   it("gives the real backend a method for every command, and besides them only the app's hooks", () => {
     expect(missingCommands(tauriPlatform)).toEqual([]);
-    expect(Object.keys(tauriPlatform).filter((name) => !commandNames.includes(name)).sort()).toEqual([
-      "isTauri",
-      "onCloseRequested",
-      "onFilesDropped",
-    ]);
+    expect(
+      Object.keys(tauriPlatform)
+        .filter((name) => !commandNames.includes(name))
+        .sort(),
+    ).toEqual(["isTauri", "onCloseRequested", "onFilesDropped"]);
   });
 
   it("lists no command the fake backend is missing", () => {
@@ -53,7 +53,10 @@ describe("platform and bindings", () => {
       name === "runComparison" ? [1, 1, 1, { live: null, relaySession: null, priceAs: null }, () => undefined] : [];
     for (const name of commandNames) {
       const method = Reflect.get(tauriPlatform, name) as (...args: unknown[]) => Promise<unknown>;
-      expect(await method(...argsOf(name)), name).toEqual({ ok: false, error: { code: "ipc_failed", message: "no backend" } });
+      expect(await method(...argsOf(name)), name).toEqual({
+        ok: false,
+        error: { code: "ipc_failed", message: "no backend" },
+      });
     }
     expect(invoke.mock.calls.map(([command]) => command as unknown)).toEqual(commandNames.map(backendName));
   });

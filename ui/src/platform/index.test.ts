@@ -60,27 +60,58 @@ describe("platform", () => {
     commands.importTools.mockResolvedValueOnce({ status: "ok", data: imported });
     expect(await importTools(2, "[]")).toEqual({ ok: true, value: imported });
     expect(commands.importTools).toHaveBeenCalledWith(2, "[]");
-    const error = { code: "invalid_tools", message: "/0: not a tool", problems: [{ location: "/0", message: "not a tool" }] };
+    const error = {
+      code: "invalid_tools",
+      message: "/0: not a tool",
+      problems: [{ location: "/0", message: "not a tool" }],
+    };
     commands.importTools.mockResolvedValueOnce({ status: "error", error });
     expect(await importTools(2, "[1]")).toEqual({ ok: false, error });
   });
 
   it("sends a comparison as one request with its adapters, live run, relay session and price, and passes its progress on", async () => {
     const report = { runs: [], baseline: null, divergences: [] };
-    commands.runComparison.mockImplementation((_request: unknown, channel: { onmessage: (message: unknown) => void }) => {
-      channel.onmessage({ type: "run_started", lane: "restart" });
-      return Promise.resolve({ status: "ok", data: report });
-    });
+    commands.runComparison.mockImplementation(
+      (_request: unknown, channel: { onmessage: (message: unknown) => void }) => {
+        channel.onmessage({ type: "run_started", lane: "restart" });
+        return Promise.resolve({ status: "ok", data: report });
+      },
+    );
     const heard: unknown[] = [];
     const live = { profile: "local" };
-    const answer = await runComparison(2, 5, 9, { adapters: ["restart"], live, relaySession: "K7Q2MX", priceAs: null }, (progress) => heard.push(progress));
+    const answer = await runComparison(
+      2,
+      5,
+      9,
+      { adapters: ["restart"], live, relaySession: "K7Q2MX", priceAs: null },
+      (progress) => heard.push(progress),
+    );
     expect(answer).toEqual({ ok: true, value: report });
     expect(commands.runComparison).toHaveBeenCalledWith(
-      { template_id: 2, scenario_id: 5, run_id: 9, adapters: ["restart"], live, relay_session: "K7Q2MX", price_as: null },
+      {
+        template_id: 2,
+        scenario_id: 5,
+        run_id: 9,
+        adapters: ["restart"],
+        live,
+        relay_session: "K7Q2MX",
+        price_as: null,
+      },
       expect.anything(),
     );
     expect(heard).toEqual([{ type: "run_started", lane: "restart" }]);
-    await runComparison(2, 5, 10, { adapters: ["dynamic", "restart", "allowed_tools", "deferred"], live: null, relaySession: null, priceAs: "gpt-4o-mini" }, () => undefined);
+    await runComparison(
+      2,
+      5,
+      10,
+      {
+        adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
+        live: null,
+        relaySession: null,
+        priceAs: "gpt-4o-mini",
+      },
+      () => undefined,
+    );
     expect(commands.runComparison).toHaveBeenLastCalledWith(
       {
         template_id: 2,

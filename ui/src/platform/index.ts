@@ -233,7 +233,9 @@ type PlainCommandName = {
  */
 type PlatformCommands = {
   // `keyof Commands` spelled out (not `CommandName`) keeps each command's doc comment on hover.
-  [K in keyof Commands]: (...args: Parameters<Commands[K]>) => Promise<Outcome<Answer<Awaited<ReturnType<Commands[K]>>>>>;
+  [K in keyof Commands]: (
+    ...args: Parameters<Commands[K]>
+  ) => Promise<Outcome<Answer<Awaited<ReturnType<Commands[K]>>>>>;
 };
 
 /** A command as `PlatformCommands` has it, but answering `T`: a wider shape than the generated one. */
@@ -269,7 +271,12 @@ interface UiCommands {
    * Replaces an open scenario with `scenario`, sent back in the shape the backend sent it (which the
    * command accepts too); changes of one `group` in a row undo as one step.
    */
-  editScenario: (id: number, scenario: Scenario, group: string | null, templateId: number | null) => Promise<Outcome<ScenarioView>>;
+  editScenario: (
+    id: number,
+    scenario: Scenario,
+    group: string | null,
+    templateId: number | null,
+  ) => Promise<Outcome<ScenarioView>>;
   /**
    * The provider profiles, the file they are kept in, and whether each one's key is set (never the
    * key); the profiles in the shape the UI edits and sends back (see `ProfilesView`).
@@ -374,7 +381,15 @@ function runComparison(
     onProgress(message as CompareProgress);
   };
   const { adapters, live, relaySession, priceAs } = settings;
-  const request = { template_id: templateId, scenario_id: scenarioId, run_id: runId, adapters, live, relay_session: relaySession, price_as: priceAs };
+  const request = {
+    template_id: templateId,
+    scenario_id: scenarioId,
+    run_id: runId,
+    adapters,
+    live,
+    relay_session: relaySession,
+    price_as: priceAs,
+  };
   return call(() => commands.runComparison(request, progress));
 }
 
@@ -408,10 +423,12 @@ export const tauriPlatform: Platform = {
   isTauri: tauriIsTauri,
   runComparison,
   watchRelay,
-  onCloseRequested: (listener) => listenTo(events.closeRequested, () => {
-    listener();
-  }),
-  onFilesDropped: (listener) => listenTo(events.filesDropped, (payload) => {
-    listener(payload.paths);
-  }),
+  onCloseRequested: (listener) =>
+    listenTo(events.closeRequested, () => {
+      listener();
+    }),
+  onFilesDropped: (listener) =>
+    listenTo(events.filesDropped, (payload) => {
+      listener(payload.paths);
+    }),
 };

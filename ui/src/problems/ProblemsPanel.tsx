@@ -11,9 +11,19 @@ export function ProblemsPanel({ groups }: { groups: readonly ProblemGroup[] }) {
   const count = groups.reduce((sum, group) => sum + group.problems.length, 0);
   return (
     // Focusable, so the header's problems button can take the user here.
-    <section className="problems" aria-label="Problems" data-testid="problems-panel" data-count={count} id={PROBLEMS_PANEL_ID} tabIndex={-1}>
+    <section
+      className="problems"
+      aria-label="Problems"
+      data-testid="problems-panel"
+      data-count={count}
+      id={PROBLEMS_PANEL_ID}
+      tabIndex={-1}
+    >
       <h2>
-        Problems <span className="problems-summary" data-testid="problems-summary">{count === 0 ? "" : problemsSummary(groups)}</span>
+        Problems{" "}
+        <span className="problems-summary" data-testid="problems-summary">
+          {count === 0 ? "" : problemsSummary(groups)}
+        </span>
       </h2>
       {count === 0 ? (
         <p className="notice">No problems</p>

@@ -29,7 +29,12 @@ describe("problemGroups", () => {
     });
     expect(groups.map((group) => [group.kind, group.severity, group.title, group.problems.length])).toEqual([
       ["template", "error", "Template: fix these to save it", 1],
-      ["render", "warning", "Preview: the template does not render as it stands (a scenario can set a parameter's value)", 1],
+      [
+        "render",
+        "warning",
+        "Preview: the template does not render as it stands (a scenario can set a parameter's value)",
+        1,
+      ],
       ["tool", "error", "Tool 'search' in the tool editor: not applied until these are fixed", 2],
       ["scenario", "error", "Scenario lookup-first.scenario.json: fix these to run it", 1],
       ["script", "warning", "Scenario lookup-first.scenario.json: these calls will fail when it runs", 1],
@@ -38,7 +43,10 @@ describe("problemGroups", () => {
   });
 
   it("names an untitled scenario, and counts one of a kind in the singular", () => {
-    const groups = problemGroups({ ...NOTHING, scenario: scenario({ path: null, warnings: [problem("no tool 'x'")] }) });
+    const groups = problemGroups({
+      ...NOTHING,
+      scenario: scenario({ path: null, warnings: [problem("no tool 'x'")] }),
+    });
     expect(groups.map((group) => group.title)).toEqual(["Scenario: these calls will fail when it runs"]);
     expect(problemsSummary(groups)).toBe("1 warning");
   });

@@ -44,7 +44,13 @@ export interface ProblemSources {
 export function problemGroups(sources: ProblemSources): ProblemGroup[] {
   const { template, render, unappliedTools, scenario } = sources;
   const groups: ProblemGroup[] = [
-    { kind: "template", severity: "error", title: "Template: fix these to save it", whole: "template", problems: template },
+    {
+      kind: "template",
+      severity: "error",
+      title: "Template: fix these to save it",
+      whole: "template",
+      problems: template,
+    },
     {
       kind: "render",
       severity: "warning",
@@ -52,20 +58,24 @@ export function problemGroups(sources: ProblemSources): ProblemGroup[] {
       whole: "template",
       problems: render ?? [],
     },
-    ...unappliedTools.map(
-      (tool): ProblemGroup => ({
-        kind: "tool",
-        severity: "error",
-        title: `Tool '${tool.name}' in the tool editor: not applied until these are fixed`,
-        whole: "tool",
-        problems: tool.problems,
-      }),
-    ),
+    ...unappliedTools.map((tool): ProblemGroup => ({
+      kind: "tool",
+      severity: "error",
+      title: `Tool '${tool.name}' in the tool editor: not applied until these are fixed`,
+      whole: "tool",
+      problems: tool.problems,
+    })),
   ];
   if (scenario !== null) {
     const name = scenario.path === null ? "Scenario" : `Scenario ${fileName(scenario.path)}`;
     groups.push(
-      { kind: "scenario", severity: "error", title: `${name}: fix these to run it`, whole: "scenario", problems: scenario.problems },
+      {
+        kind: "scenario",
+        severity: "error",
+        title: `${name}: fix these to run it`,
+        whole: "scenario",
+        problems: scenario.problems,
+      },
       {
         kind: "script",
         severity: "warning",

@@ -6,10 +6,24 @@ import { ModalDialog } from "../ModalDialog";
 import type { SourceView } from "../platform";
 import { allowQuestion } from "./catalog";
 
-export function AllowDialog({ view, onAllow, onCancel }: { view: SourceView; onAllow: () => void; onCancel: () => void }) {
+export function AllowDialog({
+  view,
+  onAllow,
+  onCancel,
+}: {
+  view: SourceView;
+  onAllow: () => void;
+  onCancel: () => void;
+}) {
   const question = allowQuestion(view);
   return (
-    <ModalDialog role="alertdialog" titleId="allow-source-title" testId="allow-dialog" className="allow-dialog" onEscape={onCancel}>
+    <ModalDialog
+      role="alertdialog"
+      titleId="allow-source-title"
+      testId="allow-dialog"
+      className="allow-dialog"
+      onEscape={onCancel}
+    >
       {(focusFirst) => (
         <>
           <h2 id="allow-source-title">{question.title}</h2>

@@ -1,7 +1,15 @@
 // A failed action of the Sources tab, shown where it happened, until dismissed.
 import type { ActionFailure } from "./failure";
 
-export function FailureNotice({ failure, testId, onDismiss }: { failure: ActionFailure; testId: string; onDismiss: () => void }) {
+export function FailureNotice({
+  failure,
+  testId,
+  onDismiss,
+}: {
+  failure: ActionFailure;
+  testId: string;
+  onDismiss: () => void;
+}) {
   return (
     <div className="error failure" role="alert" data-testid={testId}>
       <strong>{failure.title}</strong>

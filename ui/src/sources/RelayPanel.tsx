@@ -94,19 +94,33 @@ export function RelayPanel({ store }: { store: RelayStore }) {
 }
 
 /** A session's line: drawn again only when what it shows changed (the sessions are read often). */
-const RelaySession = memo(RelaySessionLine, (before, after) => sessionLine(before.session) === sessionLine(after.session));
+const RelaySession = memo(
+  RelaySessionLine,
+  (before, after) => sessionLine(before.session) === sessionLine(after.session),
+);
 
 function sessionLine(session: RelaySessionView): string {
-  return JSON.stringify([session.plugin_type, session.plugin_version, session.tools.map((tool) => tool.name), session.streams, session.expired]);
+  return JSON.stringify([
+    session.plugin_type,
+    session.plugin_version,
+    session.tools.map((tool) => tool.name),
+    session.streams,
+    session.expired,
+  ]);
 }
 
 function RelaySessionLine({ session }: { session: RelaySessionView }) {
-  const plugin = session.plugin_type === null ? "no plugin yet" : `${session.plugin_type} ${session.plugin_version ?? ""}`.trim();
+  const plugin =
+    session.plugin_type === null ? "no plugin yet" : `${session.plugin_type} ${session.plugin_version ?? ""}`.trim();
   const names = session.tools.map((tool) => tool.name).join(", ");
   const count = `${String(session.tools.length)} tool${session.tools.length === 1 ? "" : "s"}`;
   const streams = `${String(session.streams)} stream${session.streams === 1 ? "" : "s"} open`;
   return (
-    <li className={session.expired ? "relay-session expired" : "relay-session"} data-testid="relay-session" data-code={session.code}>
+    <li
+      className={session.expired ? "relay-session expired" : "relay-session"}
+      data-testid="relay-session"
+      data-code={session.code}
+    >
       <code className="relay-code">{session.code}</code>
       <span>{plugin}</span>
       <span className="relay-meta" title={names}>

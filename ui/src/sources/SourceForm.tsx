@@ -5,7 +5,16 @@
 // wrong (else each problem shows at its field), Cancel lets them go.
 import { useId, useState, type ReactNode } from "react";
 import type { ToolSource } from "../platform";
-import { buildSource, commandNote, draftOf, newSourceDraft, type DraftField, type DraftProblem, type SourceDraft, type SourceKind } from "./sourceDraft";
+import {
+  buildSource,
+  commandNote,
+  draftOf,
+  newSourceDraft,
+  type DraftField,
+  type DraftProblem,
+  type SourceDraft,
+  type SourceKind,
+} from "./sourceDraft";
 
 const KINDS: readonly { kind: SourceKind; label: string }[] = [
   { kind: "command", label: "A command (MCP server over stdio)" },
@@ -33,7 +42,9 @@ export function SourceForm({
   onCancel: () => void;
 }) {
   const id = useId();
-  const [draft, setDraft] = useState<SourceDraft>(() => (source === undefined ? newSourceDraft(sources, section) : draftOf(source)));
+  const [draft, setDraft] = useState<SourceDraft>(() =>
+    source === undefined ? newSourceDraft(sources, section) : draftOf(source),
+  );
   /** The problems found at the last Add or Apply, until the fields change. */
   const [problems, setProblems] = useState<DraftProblem[]>([]);
   const others = sources.filter((other) => other !== source).map((other) => other.name);
@@ -41,10 +52,15 @@ export function SourceForm({
     setDraft({ ...draft, ...fields });
     setProblems([]);
   };
-  const at = (field: DraftField) => problems.filter((problem) => problem.field === field).map((problem) => problem.message);
+  const at = (field: DraftField) =>
+    problems.filter((problem) => problem.field === field).map((problem) => problem.message);
   const note = draft.kind === "command" ? commandNote(draft.command) : null;
 
-  const text = (field: DraftField, label: string, rest: { placeholder?: string; hint?: ReactNode; rows?: number } = {}) => {
+  const text = (
+    field: DraftField,
+    label: string,
+    rest: { placeholder?: string; hint?: ReactNode; rows?: number } = {},
+  ) => {
     const fieldProblems = at(field);
     const props = {
       id: `${id}-${field}`,
@@ -77,7 +93,12 @@ export function SourceForm({
         )}
         {rest.hint !== undefined && <span className="source-hint">{rest.hint}</span>}
         {fieldProblems.length > 0 && (
-          <span className="source-problem" id={`${id}-${field}-problem`} data-testid="source-form-problem" data-field={field}>
+          <span
+            className="source-problem"
+            id={`${id}-${field}-problem`}
+            data-testid="source-form-problem"
+            data-field={field}
+          >
             {fieldProblems.join("; ")}
           </span>
         )}

@@ -47,16 +47,33 @@ async function settle(): Promise<void> {
  */
 async function renderSources(
   template: Template = templateWithSources(),
-  { unsaved = false, tab = true, setup }: { unsaved?: boolean; tab?: boolean; setup?: (platform: FakePlatform) => void } = {},
+  {
+    unsaved = false,
+    tab = true,
+    setup,
+  }: { unsaved?: boolean; tab?: boolean; setup?: (platform: FakePlatform) => void } = {},
 ): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const platform = new FakePlatform("/t/task.unfold.json", template);
   if (unsaved) platform.currentPath = null;
   setup?.(platform);
   const store = new EditorStore(platform, platform.view());
-  const compare = new CompareStore(platform, () => null, () => Promise.resolve("cancel"));
+  const compare = new CompareStore(
+    platform,
+    () => null,
+    () => Promise.resolve("cancel"),
+  );
   const history = new HistoryStore(platform);
   await act(async () => {
-    root.render(<Editor store={store} compare={compare} history={history} suites={new SuiteStore(platform)} page="edit" onPage={() => undefined} />);
+    root.render(
+      <Editor
+        store={store}
+        compare={compare}
+        history={history}
+        suites={new SuiteStore(platform)}
+        page="edit"
+        onPage={() => undefined}
+      />,
+    );
     await Promise.resolve();
   });
   await settle();
@@ -134,7 +151,8 @@ function lastSent(platform: FakePlatform): ToolSource[] {
 /** The tools listed, each as "<source>/<name>", a written one as "written(<section>)/<name>". */
 function shownTools(): string[] {
   return all("source-tool").map((tool) => {
-    const from = tool.dataset.origin === "written" ? `written(${tool.dataset.section ?? ""})` : (tool.dataset.source ?? "");
+    const from =
+      tool.dataset.origin === "written" ? `written(${tool.dataset.section ?? ""})` : (tool.dataset.source ?? "");
     return `${from}/${tool.dataset.name ?? ""}`;
   });
 }
@@ -155,7 +173,9 @@ describe("Sources panel: the list", () => {
     expect(valueOf(one("source-section", ide))).toBe("context");
     expect(one("source-starts", ide).textContent).toBe("runs python3 ide_server.py in /t/. with TOKEN");
     expect(one("source-permission", ide).textContent).toBe("Not allowed");
-    expect(one("source-permission-text", ide).textContent).toBe("Not allowed: nothing starts it, runs use its snapshot.");
+    expect(one("source-permission-text", ide).textContent).toBe(
+      "Not allowed: nothing starts it, runs use its snapshot.",
+    );
     expect(one("source-tools-line", ide).textContent).toBe("tools from ide (its snapshot): grep, open_file");
     expect(none("source-remote", ide)).toBe(true);
     const docs = card("docs");
@@ -223,14 +243,18 @@ describe("Sources panel: allowing", () => {
     expect(one("allow-source", ide).textContent).toBe("Allow again…");
     await click(one("allow-source", ide));
     expect(one("allow-dialog").querySelector("h2")?.textContent).toBe("Allow source 'ide' again?");
-    expect(one("allow-changed").textContent).toBe("Its definition changed since you allowed it: this is what it starts now.");
+    expect(one("allow-changed").textContent).toBe(
+      "Its definition changed since you allowed it: this is what it starts now.",
+    );
   });
 
   it("says to save first when the template has no file, with no Allow", async () => {
     await renderSources(templateWithSources(), { unsaved: true });
     const ide = card("ide");
     expect(one("source-permission", ide).textContent).toBe("Not saved yet");
-    expect(one("source-permission-text", ide).textContent).toBe("Save the template first: the answer is kept for its file.");
+    expect(one("source-permission-text", ide).textContent).toBe(
+      "Save the template first: the answer is kept for its file.",
+    );
     expect(all("allow-source")).toEqual([]);
   });
 
@@ -289,11 +313,15 @@ describe("Sources panel: discovery and snapshots", () => {
     const { platform } = await discovered();
     expect(platform.argsOf("discoverSources")).toEqual([[1]]);
     const ide = card("ide");
-    expect(one("source-tools-line", ide).textContent).toBe("tools from ide (listed live): grep, open_file, diagnostics (not its snapshot yet)");
+    expect(one("source-tools-line", ide).textContent).toBe(
+      "tools from ide (listed live): grep, open_file, diagnostics (not its snapshot yet)",
+    );
     expect(one("source-tools-line", ide).dataset.tier).toBe("live");
     expect(one("source-error", card("codap")).textContent).toBe("the relay has no session of plugin 'codap'");
     expect(one("source-tools-line", card("codap")).dataset.tier).toBe("snapshot");
-    expect(one("source-error", card("docs")).textContent).toBe("source 'docs' is not allowed; not started, and it has no snapshot");
+    expect(one("source-error", card("docs")).textContent).toBe(
+      "source 'docs' is not allowed; not started, and it has no snapshot",
+    );
     expect(shownTools()).toEqual([
       "written()/lookup",
       "written(context)/search",
@@ -314,7 +342,9 @@ describe("Sources panel: discovery and snapshots", () => {
     expect(sent[0]).toHaveProperty("x-owner", "team-a");
     expect(sent[0]?.mcp).toHaveProperty("x-transport", "stdio");
     expect(store.getState().document.dirty).toBe(true);
-    expect(one("source-tools-line", card("ide")).textContent).toBe("tools from ide (listed live): grep, open_file, diagnostics");
+    expect(one("source-tools-line", card("ide")).textContent).toBe(
+      "tools from ide (listed live): grep, open_file, diagnostics",
+    );
     expect((one("snapshot-sources") as HTMLButtonElement).disabled).toBe(true);
     await act(async () => {
       await store.undo();
@@ -350,7 +380,9 @@ describe("Sources panel: editing the sources", () => {
     ]);
     expect(none("source-form")).toBe(true);
     expect(all("source").map((element) => element.dataset.name)).toEqual(["ide", "docs", "codap", "everything"]);
-    expect(one("source-starts", card("everything")).textContent).toBe("runs npx -y @modelcontextprotocol/server-everything in /t/tools with API_TOKEN, MODE");
+    expect(one("source-starts", card("everything")).textContent).toBe(
+      "runs npx -y @modelcontextprotocol/server-everything in /t/tools with API_TOKEN, MODE",
+    );
   });
 
   it("adds a URL source, and says what is wrong before sending anything", async () => {
@@ -364,11 +396,17 @@ describe("Sources panel: editing the sources", () => {
     await typeInto(one("source-name", form), "ide");
     await typeInto(one("source-url", form), "http://127.0.0.1:8931/mcp");
     await click(one("source-apply", form));
-    expect(all("source-form-problem", form).map((problem) => problem.textContent)).toEqual(["Another source is named 'ide'"]);
+    expect(all("source-form-problem", form).map((problem) => problem.textContent)).toEqual([
+      "Another source is named 'ide'",
+    ]);
     expect(sentSources(platform)).toEqual([]);
     await typeInto(one("source-name", form), "local");
     await click(one("source-apply", form));
-    expect(lastSent(platform).at(-1)).toEqual({ name: "local", section: null, mcp: { url: "http://127.0.0.1:8931/mcp" } });
+    expect(lastSent(platform).at(-1)).toEqual({
+      name: "local",
+      section: null,
+      mcp: { url: "http://127.0.0.1:8931/mcp" },
+    });
   });
 
   it("edits a source over the old one, keeping its x- fields and snapshot", async () => {
@@ -379,7 +417,11 @@ describe("Sources panel: editing the sources", () => {
     await typeInto(one("source-command", form), "python3\n-m\nide_server");
     await click(one("source-apply", form));
     const [ide, docs, codap] = exampleSources() as [ToolSource, ToolSource, ToolSource];
-    expect(lastSent(platform)).toEqual([{ ...ide, mcp: { ...ide.mcp, command: ["python3", "-m", "ide_server"] } }, docs, codap]);
+    expect(lastSent(platform)).toEqual([
+      { ...ide, mcp: { ...ide.mcp, command: ["python3", "-m", "ide_server"] } },
+      docs,
+      codap,
+    ]);
     expect(lastSent(platform)[0]).toHaveProperty("x-owner", "team-a");
     expect(lastSent(platform)[0]?.mcp).toHaveProperty("x-transport", "stdio");
     expect(one("source-starts", card("ide")).textContent).toBe("runs python3 -m ide_server in /t/. with TOKEN");
@@ -411,7 +453,9 @@ describe("Sources panel: editing the sources", () => {
     template.sources = [...exampleSources(), { name: "web", section: "gone", mcp: { url: "ftp://x" } }];
     await renderSources(template);
     const web = card("web");
-    expect(one("source-problems", web).textContent).toBe("/sources/3/section no section 'gone' in the template/sources/3/mcp/url 'ftp://x' is not an http:// or https:// URL");
+    expect(one("source-problems", web).textContent).toBe(
+      "/sources/3/section no section 'gone' in the template/sources/3/mcp/url 'ftp://x' is not an http:// or https:// URL",
+    );
     expect(valueOf(one("source-section", web))).toBe("gone");
     expect(none("source-problems", card("ide"))).toBe(true);
     expect(one("problems-panel").dataset.count).toBe("2");
@@ -421,7 +465,14 @@ describe("Sources panel: editing the sources", () => {
 describe("Sources panel: the tools", () => {
   it("shows each tool's metadata and filters them by kind, category and source", async () => {
     await renderSources();
-    expect(shownTools()).toEqual(["written()/lookup", "written(context)/search", "written(context)/cite", "ide/grep", "ide/open_file", "codap/plot"]);
+    expect(shownTools()).toEqual([
+      "written()/lookup",
+      "written(context)/search",
+      "written(context)/cite",
+      "ide/grep",
+      "ide/open_file",
+      "codap/plot",
+    ]);
     const open = toolRow("open_file");
     expect(open.dataset.source).toBe("ide");
     expect(open.dataset.origin).toBe("source");
@@ -439,7 +490,12 @@ describe("Sources panel: the tools", () => {
     await pick(one("filter-category"), "");
     await pick(one("filter-source"), "ide");
     expect(shownTools()).toEqual(["ide/grep", "ide/open_file"]);
-    expect([...one("filter-kind").querySelectorAll("option")].map((option) => option.value)).toEqual(["", "read", "edit", "other"]);
+    expect([...one("filter-kind").querySelectorAll("option")].map((option) => option.value)).toEqual([
+      "",
+      "read",
+      "edit",
+      "other",
+    ]);
     await pick(one("filter-kind"), "other");
     expect(shownTools()).toEqual([]);
     expect(one("source-tool-list").textContent).toBe("No tool matches these filters.");
@@ -469,10 +525,26 @@ describe("Sources panel: the tools", () => {
     expect(one("source-tool-asks", run).textContent).toBe("asks permission");
     expect(none("source-tool-kind", toolRow("cite"))).toBe(true);
     const source = one("filter-source") as HTMLSelectElement;
-    expect([...source.options].map((option) => option.textContent)).toEqual(["All sources", "Written in the template", "ide", "codap"]);
-    expect([...one("filter-category").querySelectorAll("option")].map((option) => option.value)).toEqual(["", "data", "docs", "files", "search"]);
+    expect([...source.options].map((option) => option.textContent)).toEqual([
+      "All sources",
+      "Written in the template",
+      "ide",
+      "codap",
+    ]);
+    expect([...one("filter-category").querySelectorAll("option")].map((option) => option.value)).toEqual([
+      "",
+      "data",
+      "docs",
+      "files",
+      "search",
+    ]);
     await pick(source, source.options[1]?.value ?? "");
-    expect(shownTools()).toEqual(["written()/lookup", "written(context)/search", "written(context)/cite", "written(context.examples)/run"]);
+    expect(shownTools()).toEqual([
+      "written()/lookup",
+      "written(context)/search",
+      "written(context)/cite",
+      "written(context.examples)/run",
+    ]);
     expect(one("source-tool-count").textContent).toBe("4 of 7 tools");
     await pick(one("filter-category"), "docs");
     expect(shownTools()).toEqual(["written()/lookup"]);
@@ -484,7 +556,13 @@ describe("Sources panel: the tools", () => {
 
   it("filters written and source tools alike by kind", async () => {
     await renderSources(templateWithWrittenTools());
-    expect([...one("filter-kind").querySelectorAll("option")].map((option) => option.value)).toEqual(["", "read", "edit", "execute", "other"]);
+    expect([...one("filter-kind").querySelectorAll("option")].map((option) => option.value)).toEqual([
+      "",
+      "read",
+      "edit",
+      "execute",
+      "other",
+    ]);
     await pick(one("filter-kind"), "read");
     expect(shownTools()).toEqual(["written()/lookup", "written(context)/search", "ide/grep"]);
     expect(one("source-tool-count").textContent).toBe("3 of 7 tools");
@@ -503,7 +581,10 @@ describe("Sources panel: the tools", () => {
     await click(one("remove-source", card("codap")));
     expect(one("source-list").textContent).toBe("No sources");
     expect(shownTools()).toEqual(["written()/lookup", "written(context)/search", "written(context)/cite"]);
-    expect([...one("filter-source").querySelectorAll("option")].map((option) => option.textContent)).toEqual(["All sources", "Written in the template"]);
+    expect([...one("filter-source").querySelectorAll("option")].map((option) => option.textContent)).toEqual([
+      "All sources",
+      "Written in the template",
+    ]);
   });
 });
 
@@ -517,9 +598,13 @@ describe("Sources in the tree and the Template panel", () => {
     };
     const badge = one("source-badge", row("context"));
     expect(badge.textContent).toBe("⚡ 2");
-    expect(badge.getAttribute("aria-label")).toBe("Tools from source ide: 2 tools (its snapshot). Show them in Sources");
+    expect(badge.getAttribute("aria-label")).toBe(
+      "Tools from source ide: 2 tools (its snapshot). Show them in Sources",
+    );
     expect(badge.title).toBe(badge.getAttribute("aria-label"));
-    expect(one("source-badge", row("style")).getAttribute("aria-label")).toBe("Tools from source codap: 1 tool (its snapshot). Show them in Sources");
+    expect(one("source-badge", row("style")).getAttribute("aria-label")).toBe(
+      "Tools from source codap: 1 tool (its snapshot). Show them in Sources",
+    );
     expect(none("source-badge", row("task"))).toBe(true);
     await click(badge);
     expect(one("tab-sources").getAttribute("aria-selected")).toBe("true");
@@ -551,7 +636,11 @@ describe("Relay section", () => {
   const update = (code: string) => ({
     code,
     event: "tool-availability-update",
-    data: { sessionCode: code, updates: { added: [{ name: "plot_column", description: "Plots a column" }], removed: ["x"], modified: ["y"] }, reason: "new table" },
+    data: {
+      sessionCode: code,
+      updates: { added: [{ name: "plot_column", description: "Plots a column" }], removed: ["x"], modified: ["y"] },
+      reason: "new table",
+    },
   });
 
   it("starts the relay, says where it listens and watches its log", async () => {

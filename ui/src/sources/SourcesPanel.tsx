@@ -37,7 +37,14 @@ import { AllowDialog } from "./AllowDialog";
 import { FailureNotice } from "./FailureNotice";
 import { RelayPanel } from "./RelayPanel";
 import { SectionSelect, SourceForm } from "./SourceForm";
-import { addSourceEdit, attachSourceEdit, removeSourceEdit, replaceSourceEdit, snapshotEdit, sourcesOf } from "./sourceEdits";
+import {
+  addSourceEdit,
+  attachSourceEdit,
+  removeSourceEdit,
+  replaceSourceEdit,
+  snapshotEdit,
+  sourcesOf,
+} from "./sourceEdits";
 import type { SourcesBusy, SourcesStore } from "./store";
 import "./sources.css";
 
@@ -83,8 +90,8 @@ export function SourcesPanel({
     <section className="sources-panel" data-testid="sources-panel" aria-labelledby="sources-title">
       <h2 id="sources-title">Tool sources</h2>
       <p className="notice sources-lead">
-        Tools an MCP server or a relay plugin offers at run time, beside a section's written ones. Opening a template never starts one:
-        each starts only once you allow it for this file.
+        Tools an MCP server or a relay plugin offers at run time, beside a section's written ones. Opening a template
+        never starts one: each starts only once you allow it for this file.
       </p>
       <div className="sources-actions">
         <button
@@ -257,7 +264,11 @@ function SourceCard({
       <div className="source-head">
         <strong className="source-name">{name}</strong>
         {view !== null && (
-          <span className={`permission ${view.permission}`} data-testid="source-permission" data-permission={view.permission}>
+          <span
+            className={`permission ${view.permission}`}
+            data-testid="source-permission"
+            data-permission={view.permission}
+          >
             {PERMISSION_WORDS[view.permission]}
           </span>
         )}
@@ -307,7 +318,13 @@ function SourceCard({
         </>
       )}
       {problems.length > 0 && (
-        <ProblemItems problems={problems} whole="source" testId="source-problems" className="error source-problems" label={`Problems of source ${name}`} />
+        <ProblemItems
+          problems={problems}
+          whole="source"
+          testId="source-problems"
+          className="error source-problems"
+          label={`Problems of source ${name}`}
+        />
       )}
       {editing && form}
     </li>
@@ -315,14 +332,36 @@ function SourceCard({
 }
 
 /** The user's answer, what it means, and the button that changes it. */
-function PermissionLine({ view, busy, onAllow, onRevoke }: { view: SourceView; busy: boolean; onAllow: () => void; onRevoke: () => void }) {
+function PermissionLine({
+  view,
+  busy,
+  onAllow,
+  onRevoke,
+}: {
+  view: SourceView;
+  busy: boolean;
+  onAllow: () => void;
+  onRevoke: () => void;
+}) {
   const button =
     view.permission === "allowed" ? (
-      <button type="button" data-testid="revoke-source" aria-label={`Revoke source ${view.name}`} disabled={busy} onClick={onRevoke}>
+      <button
+        type="button"
+        data-testid="revoke-source"
+        aria-label={`Revoke source ${view.name}`}
+        disabled={busy}
+        onClick={onRevoke}
+      >
         Revoke
       </button>
     ) : view.permission === "unsaved" || view.permission === "not_needed" ? null : (
-      <button type="button" data-testid="allow-source" aria-label={`Allow source ${view.name}`} disabled={busy} onClick={onAllow}>
+      <button
+        type="button"
+        data-testid="allow-source"
+        aria-label={`Allow source ${view.name}`}
+        disabled={busy}
+        onClick={onAllow}
+      >
         {view.permission === "changed" ? "Allow again…" : "Allow…"}
       </button>
     );
@@ -346,10 +385,16 @@ function ToolCatalog({
   const choices = filterChoices(tools);
   const shown = filterTools(tools, filter);
   // A filter keeps its choice while no tool has it any more, so it can be seen and cleared.
-  const kinds: ToolKind[] = filter.kind === null || choices.kinds.includes(filter.kind) ? choices.kinds : [...choices.kinds, filter.kind];
-  const categories = filter.category === null || choices.categories.includes(filter.category) ? choices.categories : [...choices.categories, filter.category];
+  const kinds: ToolKind[] =
+    filter.kind === null || choices.kinds.includes(filter.kind) ? choices.kinds : [...choices.kinds, filter.kind];
+  const categories =
+    filter.category === null || choices.categories.includes(filter.category)
+      ? choices.categories
+      : [...choices.categories, filter.category];
   const sources =
-    filter.source === null || filter.source === WRITTEN || choices.sources.includes(filter.source) ? choices.sources : [...choices.sources, filter.source];
+    filter.source === null || filter.source === WRITTEN || choices.sources.includes(filter.source)
+      ? choices.sources
+      : [...choices.sources, filter.source];
   const written = choices.written || filter.source === WRITTEN;
   const any = (value: string): string | null => (value === "" ? null : value);
   if (tools.length === 0 && filter.source === null && filter.category === null && filter.kind === null) {
@@ -415,7 +460,9 @@ function ToolCatalog({
           </select>
         </label>
         <span className="notice" data-testid="source-tool-count">
-          {shown.length === tools.length ? count(tools.length, "tool") : `${String(shown.length)} of ${count(tools.length, "tool")}`}
+          {shown.length === tools.length
+            ? count(tools.length, "tool")
+            : `${String(shown.length)} of ${count(tools.length, "tool")}`}
         </span>
       </div>
       {shown.length === 0 ? (
@@ -439,7 +486,11 @@ function ToolCatalog({
                   {originText({ source, section })}
                 </span>
                 {tool.kind !== undefined && (
-                  <span className={`tool-kind ${tool.kind}`} data-testid="source-tool-kind" title={`What it does: ${KIND_WORDS[tool.kind]}`}>
+                  <span
+                    className={`tool-kind ${tool.kind}`}
+                    data-testid="source-tool-kind"
+                    title={`What it does: ${KIND_WORDS[tool.kind]}`}
+                  >
                     {tool.kind}
                   </span>
                 )}

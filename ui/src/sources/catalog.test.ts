@@ -5,7 +5,15 @@
 // ones first, in document order, then the sources') with its filters, and the tree's badges.
 import { describe, expect, it } from "vitest";
 import type { SourceView, ToolSource } from "../platform";
-import { exampleSources, ideLive, ideSnapshot, sectionOf, sourceTool, templateWithSources, templateWithWrittenTools } from "../testing/sources";
+import {
+  exampleSources,
+  ideLive,
+  ideSnapshot,
+  sectionOf,
+  sourceTool,
+  templateWithSources,
+  templateWithWrittenTools,
+} from "../testing/sources";
 import {
   allowQuestion,
   catalogTools,
@@ -78,20 +86,29 @@ describe("source rows", () => {
   });
 
   it("fingerprints a definition by name, server or plugin, whatever the order of keys", () => {
-    expect(definitionOf({ name: "a", mcp: { url: "u", command: undefined } })).toBe(definitionOf({ mcp: { url: "u" }, name: "a" }));
+    expect(definitionOf({ name: "a", mcp: { url: "u", command: undefined } })).toBe(
+      definitionOf({ mcp: { url: "u" }, name: "a" }),
+    );
     expect(definitionOf({ name: "a", mcp: { url: "u" } })).not.toBe(definitionOf({ name: "b", mcp: { url: "u" } }));
   });
 
   it("says where the tools came from, with their names", () => {
     expect(toolsText(view(ide))).toBe("tools from ide (its snapshot): grep, open_file");
     expect(toolsText(view(docs))).toBe("tools from docs (none): no tools");
-    expect(toolsText({ name: "ide", tier: "live", tools: ideLive() })).toBe("tools from ide (listed live): grep, open_file, diagnostics");
+    expect(toolsText({ name: "ide", tier: "live", tools: ideLive() })).toBe(
+      "tools from ide (listed live): grep, open_file, diagnostics",
+    );
   });
 });
 
 describe("the question that allows a source", () => {
   it("names what it starts, and nothing about another machine for a local command", () => {
-    const question = allowQuestion({ name: "ide", starts: "runs python3 ide_server.py in /t/.", remote: false, permission: "not_allowed" });
+    const question = allowQuestion({
+      name: "ide",
+      starts: "runs python3 ide_server.py in /t/.",
+      remote: false,
+      permission: "not_allowed",
+    });
     expect(question.title).toBe("Allow source 'ide'?");
     expect(question.starts).toBe("runs python3 ide_server.py in /t/.");
     expect(question.remote).toBeNull();
@@ -100,7 +117,12 @@ describe("the question that allows a source", () => {
   });
 
   it("says so when the URL is on another machine, or the definition changed since it was allowed", () => {
-    const question = allowQuestion({ name: "docs", starts: "connects to https://docs.example.com/mcp", remote: true, permission: "changed" });
+    const question = allowQuestion({
+      name: "docs",
+      starts: "connects to https://docs.example.com/mcp",
+      remote: true,
+      permission: "changed",
+    });
     expect(question.title).toBe("Allow source 'docs' again?");
     expect(question.remote).toContain("another machine");
     expect(question.changed).toBe("Its definition changed since you allowed it: this is what it starts now.");
@@ -125,11 +147,16 @@ describe("the tool catalog", () => {
   const tools = catalogTools(rows);
 
   it("lists every source's tools, its snapshot before the backend answers", () => {
-    expect(tools.map(({ source, tool }) => `${source}/${tool.name}`)).toEqual(["ide/grep", "ide/open_file", "codap/plot"]);
+    expect(tools.map(({ source, tool }) => `${source}/${tool.name}`)).toEqual([
+      "ide/grep",
+      "ide/open_file",
+      "codap/plot",
+    ]);
   });
 
   it("filters by kind, category and source, together", () => {
-    const names = (filter: Partial<typeof NO_FILTER>) => filterTools(tools, { ...NO_FILTER, ...filter }).map(({ tool }) => tool.name);
+    const names = (filter: Partial<typeof NO_FILTER>) =>
+      filterTools(tools, { ...NO_FILTER, ...filter }).map(({ tool }) => tool.name);
     expect(names({})).toEqual(["grep", "open_file", "plot"]);
     expect(names({ kind: "read" })).toEqual(["grep"]);
     expect(names({ kind: "execute" })).toEqual([]);
@@ -151,7 +178,9 @@ describe("the tool catalog", () => {
 
 /** Each tool as "<source>/<name>", a written one as "written(<section>)/<name>". */
 function labels(tools: readonly CatalogTool[]): string[] {
-  return tools.map(({ source, section, tool }) => (source === null ? `written(${section ?? ""})/${tool.name}` : `${source}/${tool.name}`));
+  return tools.map(({ source, section, tool }) =>
+    source === null ? `written(${section ?? ""})/${tool.name}` : `${source}/${tool.name}`,
+  );
 }
 
 describe("the catalog of the template's tools, written or discovered", () => {
@@ -194,11 +223,20 @@ describe("the catalog of the template's tools, written or discovered", () => {
     template.tools = [];
     sectionOf(template, "context").tools = [];
     expect(writtenTools(template)).toEqual([]);
-    expect(labels(toolCatalog(template, sourceRows(template.sources ?? [], null, {})))).toEqual(["ide/grep", "ide/open_file", "codap/plot"]);
+    expect(labels(toolCatalog(template, sourceRows(template.sources ?? [], null, {})))).toEqual([
+      "ide/grep",
+      "ide/open_file",
+      "codap/plot",
+    ]);
   });
 
   it("keeps only the written tools for the written choice, and only a source's for its name", () => {
-    expect(names({ source: WRITTEN })).toEqual(["written()/lookup", "written(context)/search", "written(context)/cite", "written(context.examples)/run"]);
+    expect(names({ source: WRITTEN })).toEqual([
+      "written()/lookup",
+      "written(context)/search",
+      "written(context)/cite",
+      "written(context.examples)/run",
+    ]);
     expect(names({ source: "ide" })).toEqual(["ide/grep", "ide/open_file"]);
     expect(names({ source: "docs" })).toEqual([]);
   });
@@ -232,7 +270,13 @@ describe("the catalog of the template's tools, written or discovered", () => {
 describe("tree badges", () => {
   it("count each section's source tools and say where they came from; the template's own sources have no row", () => {
     const sources = exampleSources();
-    const badges = sourceBadges(sourceRows(sources, sources.map((source) => view(source)), {}));
+    const badges = sourceBadges(
+      sourceRows(
+        sources,
+        sources.map((source) => view(source)),
+        {},
+      ),
+    );
     expect([...badges.keys()]).toEqual(["context", "style"]);
     expect(badges.get("context")).toEqual({
       text: "⚡ 2",
@@ -245,7 +289,9 @@ describe("tree badges", () => {
     const [ide, , codap] = exampleSources() as [ToolSource, ToolSource, ToolSource];
     const badges = sourceBadges(sourceRows([ide, { ...codap, section: "context" }], null, {}));
     expect(badges.get("context")?.text).toBe("⚡ 3");
-    expect(badges.get("context")?.label).toBe("Tools from sources ide: 2 tools (its snapshot), codap: 1 tool (its snapshot). Show them in Sources");
+    expect(badges.get("context")?.label).toBe(
+      "Tools from sources ide: 2 tools (its snapshot), codap: 1 tool (its snapshot). Show them in Sources",
+    );
     expect(badges.get("context")?.sources).toEqual(["ide", "codap"]);
   });
 });

@@ -7,7 +7,17 @@
 // the tree's badge of a section's source tools; and a source's problems from the template's.
 import { count, discoveryText, TIER_WORDS } from "../compare/words";
 import { childPath } from "../editor/tree";
-import type { Permission, ProblemView, Section, SourceView, Template, Tier, Tool, ToolKind, ToolSource } from "../platform";
+import type {
+  Permission,
+  ProblemView,
+  Section,
+  SourceView,
+  Template,
+  Tier,
+  Tool,
+  ToolKind,
+  ToolSource,
+} from "../platform";
 import { sameJson } from "./sourceEdits";
 
 /** What a discovery found for one source, and the definition it was started with. */
@@ -32,7 +42,9 @@ function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (typeof value !== "object" || value === null) return value;
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)]));
+  return Object.fromEntries(
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)]),
+  );
 }
 
 /** One source of the template, as the panel shows it. */
@@ -61,7 +73,12 @@ export function sourceRows(
     const view = views?.find((v) => v.name === source.name) ?? null;
     const found = Object.prototype.hasOwnProperty.call(discovered, source.name) ? discovered[source.name] : undefined;
     if (view === null || found?.definition !== definitionOf(source)) return { index, source, view, discovered: false };
-    return { index, source, view: { ...view, tier: found.tier, tools: found.tools, error: found.error }, discovered: true };
+    return {
+      index,
+      source,
+      view: { ...view, tier: found.tier, tools: found.tools, error: found.error },
+      discovered: true,
+    };
   });
 }
 
@@ -231,7 +248,12 @@ export function filterTools(tools: readonly CatalogTool[], filter: ToolFilter): 
  * The choices of each filter: the kinds, categories (sorted) and sources the tools have, and whether
  * some are written in the template.
  */
-export function filterChoices(tools: readonly CatalogTool[]): { kinds: ToolKind[]; categories: string[]; sources: string[]; written: boolean } {
+export function filterChoices(tools: readonly CatalogTool[]): {
+  kinds: ToolKind[];
+  categories: string[];
+  sources: string[];
+  written: boolean;
+} {
   const order: ToolKind[] = ["read", "edit", "execute", "other"];
   const kinds = new Set(tools.flatMap(({ tool }) => (tool.kind === undefined ? [] : [tool.kind])));
   const categories = new Set(tools.flatMap(({ tool }) => tool.categories ?? []));

@@ -15,7 +15,10 @@ function platform() {
     stopRelay: () => Promise.resolve({ ok: true, value: STOPPED } as Outcome<RelayStatus>),
     watchRelay: () => Promise.resolve({ ok: true, value: null }),
   };
-  return { platform: stub as unknown as Platform, answerRead: (status: RelayStatus) => pending.shift()?.({ ok: true, value: status }) };
+  return {
+    platform: stub as unknown as Platform,
+    answerRead: (status: RelayStatus) => pending.shift()?.({ ok: true, value: status }),
+  };
 }
 
 describe("RelayStore", () => {

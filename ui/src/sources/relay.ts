@@ -37,7 +37,8 @@ export interface RelayState {
 /** A tool as an update names it: its name, or the tool itself. */
 function toolName(tool: JsonValue): string {
   if (typeof tool === "string") return tool;
-  if (typeof tool === "object" && tool !== null && !Array.isArray(tool) && typeof tool.name === "string") return tool.name;
+  if (typeof tool === "object" && tool !== null && !Array.isArray(tool) && typeof tool.name === "string")
+    return tool.name;
   return JSON.stringify(tool);
 }
 
@@ -105,7 +106,11 @@ export class RelayStore extends ExternalStore<RelayState> {
   }
 
   /** Starts or stops the relay; whether it was done. */
-  private async act(busy: "start" | "stop", title: string, request: () => Promise<Outcome<RelayStatus>>): Promise<boolean> {
+  private async act(
+    busy: "start" | "stop",
+    title: string,
+    request: () => Promise<Outcome<RelayStatus>>,
+  ): Promise<boolean> {
     this.update({ busy, failure: null });
     const answer = await this.answer(request, true);
     this.update({ busy: null });
@@ -117,7 +122,8 @@ export class RelayStore extends ExternalStore<RelayState> {
   /** Reads the status again; whether the relay runs. */
   private async refresh(): Promise<boolean> {
     const answer = await this.answer(() => this.platform.relayStatus());
-    if (answer?.ok === false) this.update({ failure: failureOf("The relay's sessions could not be read", answer.error) });
+    if (answer?.ok === false)
+      this.update({ failure: failureOf("The relay's sessions could not be read", answer.error) });
     return this.state.listening !== null;
   }
 
@@ -126,7 +132,10 @@ export class RelayStore extends ExternalStore<RelayState> {
    * request's answer was taken already, or the read was sent before a start or stop (`act`)
    * answered (this one is dropped).
    */
-  private async answer(request: () => Promise<Outcome<RelayStatus>>, act = false): Promise<Outcome<RelayStatus> | null> {
+  private async answer(
+    request: () => Promise<Outcome<RelayStatus>>,
+    act = false,
+  ): Promise<Outcome<RelayStatus> | null> {
     const ticket = ++this.sent;
     const answer = await request();
     if (ticket < this.taken || ticket <= this.overruled) return null;

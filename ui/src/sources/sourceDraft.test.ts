@@ -5,7 +5,17 @@
 import { describe, expect, it } from "vitest";
 import type { ToolSource } from "../platform";
 import { exampleSources } from "../testing/sources";
-import { buildSource, commandArgs, commandNote, draftOf, draftProblems, envOf, freeSourceName, newSourceDraft, sourceOf } from "./sourceDraft";
+import {
+  buildSource,
+  commandArgs,
+  commandNote,
+  draftOf,
+  draftProblems,
+  envOf,
+  freeSourceName,
+  newSourceDraft,
+  sourceOf,
+} from "./sourceDraft";
 
 describe("source drafts", () => {
   const [ide, docs, codap] = exampleSources() as [ToolSource, ToolSource, ToolSource];
@@ -30,7 +40,11 @@ describe("source drafts", () => {
   });
 
   it("makes the command an argument list, one argument a line, never split on spaces", () => {
-    expect(commandArgs("  npx \n\n-y\n@modelcontextprotocol/server-everything\n")).toEqual(["npx", "-y", "@modelcontextprotocol/server-everything"]);
+    expect(commandArgs("  npx \n\n-y\n@modelcontextprotocol/server-everything\n")).toEqual([
+      "npx",
+      "-y",
+      "@modelcontextprotocol/server-everything",
+    ]);
     expect(commandArgs("/opt/My Tools/server")).toEqual(["/opt/My Tools/server"]);
     expect(commandNote("python3 server.py")).toBe(
       "Each line is one argument: 'python3 server.py' is one argument with a space in it (put each word on a line of its own)",
@@ -73,20 +87,37 @@ describe("source drafts", () => {
     const draft = newSourceDraft([ide], "task");
     expect(draft).toMatchObject({ name: "source", section: "task", kind: "command" });
     expect(draftProblems(draft, ["ide"])).toEqual([
-      { field: "command", message: "The command needs a program: write it on the first line, then one argument a line" },
+      {
+        field: "command",
+        message: "The command needs a program: write it on the first line, then one argument a line",
+      },
     ]);
-    expect(draftProblems({ ...draft, name: "ide", command: "x" }, ["ide"])).toEqual([{ field: "name", message: "Another source is named 'ide'" }]);
+    expect(draftProblems({ ...draft, name: "ide", command: "x" }, ["ide"])).toEqual([
+      { field: "name", message: "Another source is named 'ide'" },
+    ]);
     expect(draftProblems({ ...draft, name: "my source", command: "x" }, [])[0]?.field).toBe("name");
-    expect(draftProblems({ ...draft, name: "", command: "x" }, [])[0]?.message).toBe("A source needs a name: letters, digits, _ and -");
-    expect(draftProblems({ ...draft, command: "x", env: "oops" }, [])).toEqual([{ field: "env", message: "'oops' has no '=': write NAME=value" }]);
+    expect(draftProblems({ ...draft, name: "", command: "x" }, [])[0]?.message).toBe(
+      "A source needs a name: letters, digits, _ and -",
+    );
+    expect(draftProblems({ ...draft, command: "x", env: "oops" }, [])).toEqual([
+      { field: "env", message: "'oops' has no '=': write NAME=value" },
+    ]);
     expect(draftProblems({ ...draft, kind: "url", url: "ftp://x" }, [])[0]?.field).toBe("url");
     expect(draftProblems({ ...draft, kind: "relay", plugin: " " }, [])[0]?.field).toBe("plugin");
-    expect(buildSource({ ...draft, command: "x" }, [])).toEqual({ ok: true, source: { name: "source", section: "task", mcp: { command: ["x"] } } });
+    expect(buildSource({ ...draft, command: "x" }, [])).toEqual({
+      ok: true,
+      source: { name: "source", section: "task", mcp: { command: ["x"] } },
+    });
     expect(buildSource(draft, []).ok).toBe(false);
   });
 
   it("names a new source with the first free name", () => {
     expect(freeSourceName([])).toBe("source");
-    expect(freeSourceName([{ ...ide, name: "source" }, { ...ide, name: "source_2" }])).toBe("source_3");
+    expect(
+      freeSourceName([
+        { ...ide, name: "source" },
+        { ...ide, name: "source_2" },
+      ]),
+    ).toBe("source_3");
   });
 });

@@ -69,7 +69,16 @@ export function freeSourceName(sources: readonly ToolSource[]): string {
 
 /** A new source's fields: a command, under a free name, for `section`. */
 export function newSourceDraft(sources: readonly ToolSource[], section: string | null): SourceDraft {
-  return { name: freeSourceName(sources), section, kind: "command", command: "", cwd: "", env: "", url: "", plugin: "" };
+  return {
+    name: freeSourceName(sources),
+    section,
+    kind: "command",
+    command: "",
+    cwd: "",
+    env: "",
+    url: "",
+    plugin: "",
+  };
 }
 
 /** The lines of a text field that hold something, each without its surrounding spaces. */
@@ -103,7 +112,10 @@ export function envOf(text: string): { ok: true; env: Record<string, string> } |
     const name = equals < 0 ? line : line.slice(0, equals).trim();
     if (equals < 0) return { ok: false, message: `'${line}' has no '=': write NAME=value` };
     if (!ENV_NAME.test(name)) {
-      return { ok: false, message: `'${name}' is not a variable name: letters, digits and _, not starting with a digit` };
+      return {
+        ok: false,
+        message: `'${name}' is not a variable name: letters, digits and _, not starting with a digit`,
+      };
     }
     if (Object.prototype.hasOwnProperty.call(env, name)) return { ok: false, message: `${name} is set twice` };
     env[name] = line.slice(equals + 1).trim();
@@ -121,13 +133,19 @@ export function draftProblems(draft: SourceDraft, others: readonly string[]): Dr
   } else if (others.includes(name)) problems.push({ field: "name", message: `Another source is named '${name}'` });
   if (draft.kind === "command") {
     if (commandArgs(draft.command).length === 0) {
-      problems.push({ field: "command", message: "The command needs a program: write it on the first line, then one argument a line" });
+      problems.push({
+        field: "command",
+        message: "The command needs a program: write it on the first line, then one argument a line",
+      });
     }
     const env = envOf(draft.env);
     if (!env.ok) problems.push({ field: "env", message: env.message });
   } else if (draft.kind === "url") {
     if (!/^https?:\/\/\S+$/.test(draft.url.trim())) {
-      problems.push({ field: "url", message: "The URL starts with http:// or https:// (an MCP streamable HTTP endpoint)" });
+      problems.push({
+        field: "url",
+        message: "The URL starts with http:// or https:// (an MCP streamable HTTP endpoint)",
+      });
     }
   } else if (draft.plugin.trim() === "") {
     problems.push({ field: "plugin", message: "Name the plugin, as it registers on the relay" });

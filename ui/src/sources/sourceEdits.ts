@@ -69,7 +69,10 @@ export function removeSourceEdit(template: Template, ref: SourceRef): EditReques
   const sources = sourcesOf(template);
   const index = findSource(sources, ref);
   if (index < 0) return null;
-  return setSourcesEdit(template, sources.filter((_, i) => i !== index));
+  return setSourcesEdit(
+    template,
+    sources.filter((_, i) => i !== index),
+  );
 }
 
 /** Attaches the source `ref` names to the section at `section` (`null`: the template's own tools). */

@@ -36,7 +36,11 @@ describe("SourcesStore", () => {
   it("asks for the views when the document opens, and again only when its sources or its file change", async () => {
     const { platform, store } = await opened();
     expect(asked(platform)).toBe(1);
-    expect(shown(store)).toEqual(["ide: not_allowed, snapshot", "docs: not_allowed, none", "codap: not_needed, snapshot"]);
+    expect(shown(store)).toEqual([
+      "ide: not_allowed, snapshot",
+      "docs: not_allowed, none",
+      "codap: not_needed, snapshot",
+    ]);
     await store.setField("task", "template", "Do it");
     await store.setSetting("name", "Runner");
     await store.restructure("task", "add_sibling");
@@ -73,7 +77,9 @@ describe("SourcesStore", () => {
     await sources.allow("ide");
     const source = store.getState().document.template.sources?.[0];
     if (source === undefined) throw new Error("no ide");
-    await store.editSources((t) => replaceSourceEdit(t, { index: 0, name: "ide" }, { ...source, mcp: { command: ["node", "ide.js"] } }));
+    await store.editSources((t) =>
+      replaceSourceEdit(t, { index: 0, name: "ide" }, { ...source, mcp: { command: ["node", "ide.js"] } }),
+    );
     await settle();
     expect(shown(store)[0]).toBe("ide: changed, snapshot");
   });
@@ -86,14 +92,18 @@ describe("SourcesStore", () => {
     expect(platform.argsOf("discoverSources")).toEqual([[1]]);
     expect(sources.getState().hasDiscovered).toBe(true);
     expect(shown(store)).toEqual(["ide: allowed, live", "docs: not_allowed, none", "codap: not_needed, snapshot"]);
-    expect(sources.getState().views?.[1]?.error).toBe("source 'docs' is not allowed; not started, and it has no snapshot");
+    expect(sources.getState().views?.[1]?.error).toBe(
+      "source 'docs' is not allowed; not started, and it has no snapshot",
+    );
     await store.editSources((t) => snapshotEdit(t, new Map([["ide", ideLive()]])));
     await store.editSources((t) => attachSourceEdit(t, { index: 0, name: "ide" }, "task"));
     await settle();
     expect(shown(store)[0]).toBe("ide: allowed, live");
     const source = store.getState().document.template.sources?.[0];
     if (source === undefined) throw new Error("no ide");
-    await store.editSources((t) => replaceSourceEdit(t, { index: 0, name: "ide" }, { ...source, mcp: { command: ["node"] } }));
+    await store.editSources((t) =>
+      replaceSourceEdit(t, { index: 0, name: "ide" }, { ...source, mcp: { command: ["node"] } }),
+    );
     await settle();
     expect(shown(store)[0]).toBe("ide: changed, snapshot");
   });

@@ -31,7 +31,6 @@ export interface SourcesState {
 /** The part of the open document the sources follow. */
 type Followed = Pick<DocumentView, "id" | "path" | "template">;
 
-
 export class SourcesStore extends ExternalStore<SourcesState> {
   /** Answers, allow, revoke and discovery run one after the other. */
   private readonly queue = new TaskQueue();
@@ -84,7 +83,9 @@ export class SourcesStore extends ExternalStore<SourcesState> {
 
   /** Allows the source `name` as the document defines it now (after the question was answered). */
   allow(name: string): Promise<void> {
-    return this.ask({ busy: "allow", title: `Source '${name}' was not allowed` }, (id) => this.platform.allowSource(id, name));
+    return this.ask({ busy: "allow", title: `Source '${name}' was not allowed` }, (id) =>
+      this.platform.allowSource(id, name),
+    );
   }
 
   /** Takes back the permission of the source `name`; what a discovery listed of it goes too. */
@@ -92,7 +93,9 @@ export class SourcesStore extends ExternalStore<SourcesState> {
     return this.ask({ busy: "revoke", title: `Source '${name}' was not revoked` }, async (id) => {
       const answer = await this.platform.revokeSource(id, name);
       if (answer.ok) {
-        const discovered = Object.fromEntries(Object.entries(this.state.discovered).filter(([source]) => source !== name));
+        const discovered = Object.fromEntries(
+          Object.entries(this.state.discovered).filter(([source]) => source !== name),
+        );
         this.update({ discovered });
       }
       return answer;
@@ -109,7 +112,12 @@ export class SourcesStore extends ExternalStore<SourcesState> {
         for (const view of answer.value) {
           const source = sources.find((s) => s.name === view.name);
           if (source === undefined) continue;
-          discovered[view.name] = { definition: definitionOf(source), tier: view.tier, tools: view.tools, error: view.error };
+          discovered[view.name] = {
+            definition: definitionOf(source),
+            tier: view.tier,
+            tools: view.tools,
+            error: view.error,
+          };
         }
         this.update({ discovered, hasDiscovered: true });
       }

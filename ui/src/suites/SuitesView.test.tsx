@@ -84,10 +84,17 @@ describe("SuitesView", () => {
     await openSuite(platform, REGRESSIONS_PATH);
     expect(platform.argsOf("chooseFile")).toEqual([["open_suite", null]]);
     expect(byTestId("suite-path").getAttribute("title")).toBe(REGRESSIONS_PATH);
-    expect(all("suite-case").map((item) => item.dataset.case)).toEqual(["lookup-first", "lookup-first-deferred", "restart-budget"]);
+    expect(all("suite-case").map((item) => item.dataset.case)).toEqual([
+      "lookup-first",
+      "lookup-first-deferred",
+      "restart-budget",
+    ]);
     const deferred = suiteCase("lookup-first-deferred");
     expect(deferred.textContent).toContain("../task.unfold.json → ../lookup-first.scenario.json");
-    expect([...deferred.querySelectorAll(".suite-adapter")].map((tag) => tag.textContent)).toEqual(["dynamic", "deferred"]);
+    expect([...deferred.querySelectorAll(".suite-adapter")].map((tag) => tag.textContent)).toEqual([
+      "dynamic",
+      "deferred",
+    ]);
     // Not run yet: no result, no summary.
     expect(deferred.dataset.passed).toBeUndefined();
     expect(missing("suite-summary")).toBe(true);

@@ -38,7 +38,12 @@ export function SuitesView({ store }: { store: SuiteStore }) {
 
 function OpenButton({ store }: { store: SuiteStore }) {
   return (
-    <button type="button" data-testid="suite-open" title="Open a suite file (*.suite.json)" onClick={() => void store.open()}>
+    <button
+      type="button"
+      data-testid="suite-open"
+      title="Open a suite file (*.suite.json)"
+      onClick={() => void store.open()}
+    >
       Open suite…
     </button>
   );
@@ -48,7 +53,10 @@ function EmptyState({ store }: { store: SuiteStore }) {
   return (
     <section className="compare-empty suites-empty" aria-label="No suite">
       <h2>No suite is open</h2>
-      <p>A suite (*.suite.json) lists cases: a template, a scenario, the adapters to compare and what to expect of each run.</p>
+      <p>
+        A suite (*.suite.json) lists cases: a template, a scenario, the adapters to compare and what to expect of each
+        run.
+      </p>
       <OpenButton store={store} />
     </section>
   );
@@ -129,7 +137,11 @@ function CaseItem({
     <li className="suite-case" data-testid="suite-case" data-case={suiteCase.name} data-passed={passed}>
       <div className="suite-case-head">
         {result !== null && (
-          <span className={result.passed ? "suite-result passed" : "suite-result failed"} data-testid="suite-case-result" data-passed={passed}>
+          <span
+            className={result.passed ? "suite-result passed" : "suite-result failed"}
+            data-testid="suite-case-result"
+            data-passed={passed}
+          >
             {result.passed ? "passed" : "failed"}
           </span>
         )}
@@ -156,7 +168,17 @@ function CaseItem({
 }
 
 /** What went wrong in a case that ran, and its lanes behind a disclosure. */
-function CaseOutcome({ store, name, result, lanesShown }: { store: SuiteStore; name: string; result: SuiteCaseResult; lanesShown: boolean }) {
+function CaseOutcome({
+  store,
+  name,
+  result,
+  lanesShown,
+}: {
+  store: SuiteStore;
+  name: string;
+  result: SuiteCaseResult;
+  lanesShown: boolean;
+}) {
   const { report } = result;
   const lanesId = `suite-lanes-${name}`;
   return (

@@ -120,11 +120,19 @@ describe("SuiteStore", () => {
 
   it("says why a run did not happen, keeping the cases", async () => {
     const { platform, store } = await opened();
-    platform.failures.set("runSuite", { code: "unreadable_file", message: "regressions.suite.json: cannot read", problems: [] });
+    platform.failures.set("runSuite", {
+      code: "unreadable_file",
+      message: "regressions.suite.json: cannot read",
+      problems: [],
+    });
     await store.run();
     const state = store.getState();
     expect(state.running).toBe(false);
-    expect(state.failure).toEqual({ title: "The suite did not run", detail: "regressions.suite.json: cannot read", problems: [] });
+    expect(state.failure).toEqual({
+      title: "The suite did not run",
+      detail: "regressions.suite.json: cannot read",
+      problems: [],
+    });
     expect(caseNames(store)).toHaveLength(3);
   });
 });

@@ -89,7 +89,9 @@ export class SuiteStore extends ExternalStore<SuitesState> {
   /** Shows or hides the lanes of the case `name`. */
   toggleLanes(name: string): void {
     const { lanesShown } = this.state;
-    this.update({ lanesShown: lanesShown.includes(name) ? lanesShown.filter((shown) => shown !== name) : [...lanesShown, name] });
+    this.update({
+      lanesShown: lanesShown.includes(name) ? lanesShown.filter((shown) => shown !== name) : [...lanesShown, name],
+    });
   }
 
   dismiss(): void {

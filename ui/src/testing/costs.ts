@@ -10,7 +10,16 @@ export type ReportCost = NonNullable<ComparisonReport["runs"][number]["cost"]>;
 export function pricedAtAMillionth(events: readonly RunEvent[], currency = "USD"): ReportCost {
   const calls = events.flatMap((event) =>
     event.type === "model_call"
-      ? [{ call_index: event.call_index, attempt: event.attempt, cost: event.prompt_tokens / 1e6, cacheable_prompt_tokens: 0, cache_write_tokens: 0, cost_with_cache: null }]
+      ? [
+          {
+            call_index: event.call_index,
+            attempt: event.attempt,
+            cost: event.prompt_tokens / 1e6,
+            cacheable_prompt_tokens: 0,
+            cache_write_tokens: 0,
+            cost_with_cache: null,
+          },
+        ]
       : [],
   );
   const total = calls.reduce((sum, call) => sum + call.cost, 0);
@@ -40,5 +49,11 @@ export function pricedLookupFirst(): ComparisonReport {
 
 /** A run's cost with the given totals and no calls: for what the counters table shows. */
 export function costWithTotals(total: number, totalWithCache: number): ReportCost {
-  return { ...pricedAtAMillionth([]), prompt: total, total, cacheable_prompt_tokens: 1024, total_with_cache: totalWithCache };
+  return {
+    ...pricedAtAMillionth([]),
+    prompt: total,
+    total,
+    cacheable_prompt_tokens: 1024,
+    total_with_cache: totalWithCache,
+  };
 }

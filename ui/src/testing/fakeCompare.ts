@@ -63,7 +63,11 @@ export function runAs(run: ComparisonReport["runs"][number], adapter: AdapterKin
  * a divergence for each run after the first against the first: the report's own for a pair it has,
  * none for another (the runs made the same calls; the core's divergence is tested in Rust).
  */
-export function reportUnder(report: ComparisonReport, adapters: readonly AdapterKind[], baseline: boolean): ComparisonReport {
+export function reportUnder(
+  report: ComparisonReport,
+  adapters: readonly AdapterKind[],
+  baseline: boolean,
+): ComparisonReport {
   const dynamic = report.runs.find((run) => run.adapter === "dynamic") ?? report.runs[0];
   const runs = adapters.flatMap((adapter) => {
     const own = report.runs.find((run) => run.adapter === adapter);
@@ -86,7 +90,9 @@ export function reportUnder(report: ComparisonReport, adapters: readonly Adapter
       : {
           ...full,
           savings: runs.flatMap((run) => {
-            const own = full.savings.find((entry) => entry.adapter === run.adapter) ?? (savings === undefined ? undefined : { ...savings, adapter: run.adapter });
+            const own =
+              full.savings.find((entry) => entry.adapter === run.adapter) ??
+              (savings === undefined ? undefined : { ...savings, adapter: run.adapter });
             return own === undefined ? [] : [own];
           }),
         };
@@ -140,7 +146,8 @@ export function exampleHistory(): StoredRun[] {
   const baseline = report.baseline;
   if (baseline === null) throw new Error("the lookup-first report has a baseline");
   const [dynamic, restart] = report.runs;
-  if (dynamic === undefined || restart === undefined) throw new Error("the lookup-first report has both adapters' runs");
+  if (dynamic === undefined || restart === undefined)
+    throw new Error("the lookup-first report has both adapters' runs");
   const kept = (id: number, lane: Lane, run: RunReport, rest: Partial<StoredRun> = {}): StoredRun => ({
     id,
     started_at_ms: HISTORY_START_MS + (id - 1) * 1_000,
@@ -168,7 +175,14 @@ export function exampleHistory(): StoredRun[] {
     adapter: "restart",
     status: "error",
     final: null,
-    counters: { ...restart.counters, model_calls: 0, restarts: 0, tool_calls: 0, prompt_tokens: 0, completion_tokens: 0 },
+    counters: {
+      ...restart.counters,
+      model_calls: 0,
+      restarts: 0,
+      tool_calls: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+    },
     events: [
       { type: "run_started", adapter: "restart", template: report.template, seq: 0, attempt: 1 },
       { type: "run_completed", status: "error", final: null, error: unreachable, seq: 1, attempt: 1 },
@@ -180,7 +194,13 @@ export function exampleHistory(): StoredRun[] {
     kept(2, "restart", restart),
     kept(3, "baseline", baseline),
     kept(4, "dynamic", dynamic, { ...live, started_at_ms: HISTORY_START_MS + day, duration_ms: 8_420 }),
-    kept(5, "restart", failedRun, { ...live, started_at_ms: HISTORY_START_MS + day + 9_000, duration_ms: 12, status: "error", counters: failedRun.counters }),
+    kept(5, "restart", failedRun, {
+      ...live,
+      started_at_ms: HISTORY_START_MS + day + 9_000,
+      duration_ms: 12,
+      status: "error",
+      counters: failedRun.counters,
+    }),
   ];
 }
 
@@ -238,7 +258,11 @@ export class FakeCompare {
 
   private view(id: number): Outcome<ScenarioView> {
     const open = this.open.get(id);
-    if (open === undefined) return { ok: false, error: { code: "unknown_document", message: `no open scenario ${String(id)}`, problems: [] } };
+    if (open === undefined)
+      return {
+        ok: false,
+        error: { code: "unknown_document", message: `no open scenario ${String(id)}`, problems: [] },
+      };
     return {
       ok: true,
       value: {
@@ -257,18 +281,32 @@ export class FakeCompare {
 
   private insert(scenario: Scenario, path: string | null): Promise<Outcome<ScenarioView>> {
     this.nextId += 1;
-    this.open.set(this.nextId, { scenario, path, saved: path === null ? null : scenario, undo: [], redo: [], group: null });
+    this.open.set(this.nextId, {
+      scenario,
+      path,
+      saved: path === null ? null : scenario,
+      undo: [],
+      redo: [],
+      group: null,
+    });
     return Promise.resolve(this.view(this.nextId));
   }
 
   newScenario(): Promise<Outcome<ScenarioView>> {
-    return this.insert({ schema_version: 1, kind: "unfold.scenario", name: "new scenario", user: "Hello.", script: [{ say: "Done." }] }, null);
+    return this.insert(
+      { schema_version: 1, kind: "unfold.scenario", name: "new scenario", user: "Hello.", script: [{ say: "Done." }] },
+      null,
+    );
   }
 
   openScenario(path: string): Promise<Outcome<ScenarioView>> {
     const found = this.disk.get(path);
     if (found === undefined) {
-      return failed({ code: "unreadable_file", message: `${path}: cannot read: No such file or directory (os error 2)`, problems: [] });
+      return failed({
+        code: "unreadable_file",
+        message: `${path}: cannot read: No such file or directory (os error 2)`,
+        problems: [],
+      });
     }
     for (const [id, open] of this.open) if (open.path === path) return Promise.resolve(this.view(id));
     return this.insert(structuredClone(found), path);
@@ -304,7 +342,11 @@ export class FakeCompare {
     const open = this.open.get(id);
     const target = path ?? open?.path ?? null;
     if (open === undefined || target === null) {
-      return failed({ code: "invalid_template", message: "this scenario has no file yet: save it as a new file", problems: [] });
+      return failed({
+        code: "invalid_template",
+        message: "this scenario has no file yet: save it as a new file",
+        problems: [],
+      });
     }
     this.files.set(target, JSON.stringify(open.scenario));
     open.path = target;
@@ -322,7 +364,14 @@ export class FakeCompare {
       return failed({ code: "invalid_template", message: `no unsaved work is kept as '${recoveryId}'`, problems: [] });
     }
     this.nextId += 1;
-    this.open.set(this.nextId, { scenario: kept.scenario, path: kept.path, saved: null, undo: [], redo: [], group: null });
+    this.open.set(this.nextId, {
+      scenario: kept.scenario,
+      path: kept.path,
+      saved: null,
+      undo: [],
+      redo: [],
+      group: null,
+    });
     return Promise.resolve(this.view(this.nextId));
   }
 
@@ -346,7 +395,10 @@ export class FakeCompare {
     onProgress: (progress: CompareProgress) => void,
   ): Promise<Outcome<ComparisonReport>> {
     if (adapters.length === 0) {
-      return { ok: false, error: { code: "invalid_template", message: "choose at least one adapter to compare", problems: [] } };
+      return {
+        ok: false,
+        error: { code: "invalid_template", message: "choose at least one adapter to compare", problems: [] },
+      };
     }
     let { report } = this;
     if (live !== null) {
@@ -361,7 +413,8 @@ export class FakeCompare {
     if (report.baseline !== null) runs.push(["baseline", report.baseline.events]);
     for (const [index, [lane, events]] of runs.entries()) {
       if (index === 1 && this.hold) await new Promise<void>((resume) => (this.held = resume));
-      if (this.cancelled.has(runId)) return { ok: false, error: { code: "cancelled", message: "cancelled", problems: [] } };
+      if (this.cancelled.has(runId))
+        return { ok: false, error: { code: "cancelled", message: "cancelled", problems: [] } };
       onProgress({ type: "run_started", lane });
       for (const event of events) {
         // A live model's answer arrives as text first (the final answer's, in two pieces).
@@ -417,14 +470,21 @@ export class FakeCompare {
     const run = (lane === "baseline" ? report.baseline : report.runs.find((r) => r.adapter === lane)) ?? null;
     const call = run?.events.find((e) => e.type === "model_call" && e.call_index === callIndex);
     if (run === null || call === undefined) {
-      return failed({ code: "invalid_template", message: `the ${lane} run made no model call ${String(callIndex)}`, problems: [] });
+      return failed({
+        code: "invalid_template",
+        message: `the ${lane} run made no model call ${String(callIndex)}`,
+        problems: [],
+      });
     }
     const asked = run.events.flatMap((e) => (e.type === "tool_call" && e.call_index === callIndex ? [e.name] : []));
     const response: JsonValue =
       asked.length === 0
         ? { role: "assistant", content: run.final }
         : { role: "assistant", content: null, tool_calls: asked.map((name) => ({ function: { name } })) };
-    const body = { messages: [{ role: "system", content: `system prompt of ${lane} call ${String(callIndex)}` }], tools: [] };
+    const body = {
+      messages: [{ role: "system", content: `system prompt of ${lane} call ${String(callIndex)}` }],
+      tools: [],
+    };
     return ok({ call_index: callIndex, attempt: call.attempt, body, response });
   }
 
@@ -457,7 +517,11 @@ export class FakeCompare {
   /** Keeps `list` when the core's checks find no problem; else refuses with each at its place. */
   saveProviderProfiles(list: ProviderProfile[]): Promise<Outcome<ProfilesView>> {
     if (this.profilesPath === null) {
-      return failed({ code: "provider", message: "there is no home folder to keep provider profiles in", problems: [] });
+      return failed({
+        code: "provider",
+        message: "there is no home folder to keep provider profiles in",
+        problems: [],
+      });
     }
     const problems = list.flatMap((profile, i) => profileProblems(profile, i, list));
     if (problems.length > 0) {
@@ -467,7 +531,11 @@ export class FakeCompare {
     // The backend writes the file canonically: absent settings and a false keychain are left out,
     // `stream` is written.
     this.profiles = list.map((profile) => ({
-      ...(Object.fromEntries(Object.entries(profile).filter(([key, value]) => value !== null && !(key === "api_key_keychain" && value === false))) as ProviderProfile),
+      ...(Object.fromEntries(
+        Object.entries(profile).filter(
+          ([key, value]) => value !== null && !(key === "api_key_keychain" && value === false),
+        ),
+      ) as ProviderProfile),
       stream: profile.stream ?? true,
     }));
     return ok(this.profilesView());
@@ -484,19 +552,32 @@ export class FakeCompare {
         matches(run.status, filter.status) &&
         matches(run.source, filter.source),
     );
-    const newestFirst = found.sort((a, b) => (b.started_at_ms ?? 0) - (a.started_at_ms ?? 0) || (b.id ?? 0) - (a.id ?? 0));
+    const newestFirst = found.sort(
+      (a, b) => (b.started_at_ms ?? 0) - (a.started_at_ms ?? 0) || (b.id ?? 0) - (a.id ?? 0),
+    );
     return ok(newestFirst.slice(0, filter.limit ?? 100).map(summaryOf));
   }
 
   historyRun(id: number): Promise<Outcome<StoredRun>> {
     const run = this.history.find((kept) => kept.id === id);
-    return run === undefined ? failed({ code: "invalid_template", message: `run ${String(id)}: no run in the history has this id`, problems: [] }) : ok(run);
+    return run === undefined
+      ? failed({
+          code: "invalid_template",
+          message: `run ${String(id)}: no run in the history has this id`,
+          problems: [],
+        })
+      : ok(run);
   }
 
   /** Writes kept run `id`'s trace to `path` (a line per run, as the backend writes OTLP JSON lines). */
   exportRunTrace(id: number, path: string): Promise<Outcome<null>> {
     const run = this.history.find((kept) => kept.id === id);
-    if (run === undefined) return failed({ code: "not_found", message: `run ${String(id)}: no run in the history has this id`, problems: [] });
+    if (run === undefined)
+      return failed({
+        code: "not_found",
+        message: `run ${String(id)}: no run in the history has this id`,
+        problems: [],
+      });
     this.exported.set(path, JSON.stringify({ resourceSpans: [{ run: id, events: run.report.events.length }] }));
     return ok(null);
   }
@@ -511,13 +592,24 @@ export class FakeCompare {
     const right = this.history.find((kept) => kept.id === id);
     if (left === undefined || right === undefined) {
       const missing = left === undefined ? baseline : id;
-      return failed({ code: "invalid_template", message: `run ${String(missing)}: no run in the history has this id`, problems: [] });
+      return failed({
+        code: "invalid_template",
+        message: `run ${String(missing)}: no run in the history has this id`,
+        problems: [],
+      });
     }
-    const known = this.report.divergences.find((divergence) => divergence.left === "dynamic" && divergence.right === "restart") ?? null;
+    const known =
+      this.report.divergences.find((divergence) => divergence.left === "dynamic" && divergence.right === "restart") ??
+      null;
     const [dynamic, restart] = this.report.runs;
-    const same = (run: StoredRun, report: RunReport | undefined) => JSON.stringify(run.report.events) === JSON.stringify(report?.events);
+    const same = (run: StoredRun, report: RunReport | undefined) =>
+      JSON.stringify(run.report.events) === JSON.stringify(report?.events);
     const first = known !== null && same(left, dynamic) && same(right, restart) ? known.first : null;
-    return ok({ baseline: summaryOf(left), run: summaryOf(right), divergence: { left: left.adapter, right: right.adapter, first } });
+    return ok({
+      baseline: summaryOf(left),
+      run: summaryOf(right),
+      divergence: { left: left.adapter, right: right.adapter, first },
+    });
   }
 }
 
@@ -545,7 +637,9 @@ function profileProblems(profile: ProviderProfile, i: number, list: readonly Pro
     if (profile[field] === 0) problems.push(at(field, "must be at least 1"));
   }
   if (profile.api_key_keychain === true && variable !== undefined && variable !== null) {
-    problems.push(at("api_key_keychain", "takes its key either from the keychain or from an environment variable, not both"));
+    problems.push(
+      at("api_key_keychain", "takes its key either from the keychain or from an environment variable, not both"),
+    );
   }
   if (variable !== undefined && variable !== null && (variable === "" || variable.includes("="))) {
     problems.push(at("api_key_env", "must be the name of an environment variable"));
@@ -561,11 +655,17 @@ function problemsOf(scenario: Scenario, template: Template): ProblemView[] {
   const problems: ProblemView[] = [];
   for (const name of Object.keys(scenario.params ?? {})) {
     if (!(name in template.params)) {
-      problems.push({ location: `/params/${name}`, message: `unknown parameter '${name}': template '${template.key}' neither declares nor uses it` });
+      problems.push({
+        location: `/params/${name}`,
+        message: `unknown parameter '${name}': template '${template.key}' neither declares nor uses it`,
+      });
     }
   }
   if (!("say" in (scenario.script.at(-1) ?? {}))) {
-    problems.push({ location: `/script/${String(scenario.script.length - 1)}`, message: 'the last step must be a "say" step (the final answer)' });
+    problems.push({
+      location: `/script/${String(scenario.script.length - 1)}`,
+      message: 'the last step must be a "say" step (the final answer)',
+    });
   }
   return problems;
 }

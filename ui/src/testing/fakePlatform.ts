@@ -300,7 +300,9 @@ export class FakePlatform implements Platform {
       this.template = step.template;
     }
     this.openGroup = null;
-    return Promise.resolve(this.update(step === undefined ? { kind: "unchanged" } : { kind: "whole", template: this.template }));
+    return Promise.resolve(
+      this.update(step === undefined ? { kind: "unchanged" } : { kind: "whole", template: this.template }),
+    );
   }
 
   redo(id: number): Promise<Outcome<DocumentUpdate>> {
@@ -312,7 +314,9 @@ export class FakePlatform implements Platform {
       this.template = step.template;
     }
     this.openGroup = null;
-    return Promise.resolve(this.update(step === undefined ? { kind: "unchanged" } : { kind: "whole", template: this.template }));
+    return Promise.resolve(
+      this.update(step === undefined ? { kind: "unchanged" } : { kind: "whole", template: this.template }),
+    );
   }
 
   saveDocument(id: number, path: string | null): Promise<Outcome<DocumentUpdate>> {
@@ -346,7 +350,9 @@ export class FakePlatform implements Platform {
     const error = this.record("newDocument");
     if (error) return Promise.resolve({ ok: false, error });
     const blank = { ...exampleTemplate(), key: "untitled", name: "Untitled", params: {}, tools: [] };
-    blank.sections = [{ key: "instructions", title: "Instructions", template: "", visibility: "full", tools: [], children: [] }];
+    blank.sections = [
+      { key: "instructions", title: "Instructions", template: "", visibility: "full", tools: [], children: [] },
+    ];
     return Promise.resolve(this.load(blank, null, true));
   }
 
@@ -419,8 +425,15 @@ export class FakePlatform implements Platform {
     return this.refuse("openScenario", path, templateId) ?? this.compare.openScenario(path);
   }
 
-  editScenario(id: number, scenario: Scenario, group: string | null, templateId: number | null): Promise<Outcome<ScenarioView>> {
-    return this.refuse("editScenario", id, scenario, group, templateId) ?? this.compare.editScenario(id, scenario, group);
+  editScenario(
+    id: number,
+    scenario: Scenario,
+    group: string | null,
+    templateId: number | null,
+  ): Promise<Outcome<ScenarioView>> {
+    return (
+      this.refuse("editScenario", id, scenario, group, templateId) ?? this.compare.editScenario(id, scenario, group)
+    );
   }
 
   stepScenario(id: number, back: boolean, templateId: number | null): Promise<Outcome<ScenarioView>> {
@@ -563,15 +576,26 @@ export class FakePlatform implements Platform {
     const refused = this.refuse<null>("exportTemplate", id, request, path);
     if (refused !== undefined) return refused;
     const invalid = (message: string, problems: ProblemView[] = []): Promise<Outcome<null>> =>
-      Promise.resolve({ ok: false, error: { code: problems.length > 0 ? "invalid_scenario" : "invalid_request", message, problems } });
-    if (id !== this.id) return Promise.resolve({ ok: false, error: { code: "unknown_document", message: `no open document has the id ${String(id)}`, problems: [] } });
-    if (request.format === null || request.format === undefined) return invalid("choose a format: promptfoo or langfuse");
+      Promise.resolve({
+        ok: false,
+        error: { code: problems.length > 0 ? "invalid_scenario" : "invalid_request", message, problems },
+      });
+    if (id !== this.id)
+      return Promise.resolve({
+        ok: false,
+        error: { code: "unknown_document", message: `no open document has the id ${String(id)}`, problems: [] },
+      });
+    if (request.format === null || request.format === undefined)
+      return invalid("choose a format: promptfoo or langfuse");
     if (request.format === "langfuse" && (request.scenarios.length > 0 || (request.provider ?? null) !== null)) {
       return invalid("a Langfuse prompt has no tests and names no model: export it without --scenario and --provider");
     }
     const missing = request.scenarios.filter((scenario) => !this.compare.disk.has(scenario));
     if (missing.length > 0) {
-      const problems = missing.map((scenario) => ({ location: scenario, message: "cannot read: No such file or directory (os error 2)" }));
+      const problems = missing.map((scenario) => ({
+        location: scenario,
+        message: "cannot read: No such file or directory (os error 2)",
+      }));
       return invalid(problems.map((problem) => `${problem.location}: ${problem.message}`).join("\n"), problems);
     }
     this.exportedTemplates.set(path, { key: this.template.key, request: structuredClone(request) });
@@ -667,7 +691,12 @@ export class FakePlatform implements Platform {
   /** Previews sent so far (each is whole: the fake sends no changes). */
   private previews = 0;
 
-  previewDocument(id: number, expand: string[], expandAll: boolean, base: number | null): Promise<Outcome<PreviewUpdate>> {
+  previewDocument(
+    id: number,
+    expand: string[],
+    expandAll: boolean,
+    base: number | null,
+  ): Promise<Outcome<PreviewUpdate>> {
     const error = this.record("previewDocument", id, expand, expandAll, base);
     if (error) return Promise.resolve({ ok: false, error });
     const names = this.template.tools.map((tool) => tool.name);
@@ -701,7 +730,13 @@ export class FakePlatform implements Platform {
     const toolTokens = JSON.stringify(tools).length * Math.min(1, tools.length);
     return Promise.resolve({
       ok: true,
-      value: { serial: this.previews, prompt, tools, prompt_tokens: markdown.length + toolTokens, tool_tokens: toolTokens },
+      value: {
+        serial: this.previews,
+        prompt,
+        tools,
+        prompt_tokens: markdown.length + toolTokens,
+        tool_tokens: toolTokens,
+      },
     });
   }
 }
@@ -733,12 +768,17 @@ export function importToolsFrom(template: Template, text: string): Outcome<Impor
     >;
     let found: [string, Record<string, unknown>, unknown] | null = null;
     if ("input_schema" in entry) found = ["Anthropic Messages", entry, entry.input_schema];
-    else if (entry.type === "function" && "function" in entry) found = ["OpenAI Chat Completions", inner, inner.parameters];
+    else if (entry.type === "function" && "function" in entry)
+      found = ["OpenAI Chat Completions", inner, inner.parameters];
     else if (entry.type === "function" && "name" in entry) found = ["OpenAI Responses", entry, entry.parameters];
     if (found === null || typeof found[1].name !== "string") return invalid(`/${String(index)}`, "not a tool");
     format = found[0];
     const description = typeof found[1].description === "string" ? found[1].description : "";
-    tools.push({ name: found[1].name, description, parameters: (found[2] ?? { type: "object" }) as Tool["parameters"] });
+    tools.push({
+      name: found[1].name,
+      description,
+      parameters: (found[2] ?? { type: "object" }) as Tool["parameters"],
+    });
   }
   const taken = new Set(allTools(template).map((tool) => tool.name));
   const conflicts = tools.filter((tool) => taken.has(tool.name)).map((tool) => tool.name);
@@ -778,7 +818,9 @@ export function checkToolIn(
     problem("/name", `${JSON.stringify(name)} is not a valid tool name: use 1 to 64 letters, digits, '_' or '-'`);
   } else if (["read_section", "open_sections", "pick_tools"].includes(name)) {
     problem("/name", `'${name}' is a builtin tool's name and is reserved`);
-  } else if (allTools(template).some((other) => other.name === name && other !== (index === null ? null : tools[index]))) {
+  } else if (
+    allTools(template).some((other) => other.name === name && other !== (index === null ? null : tools[index]))
+  ) {
     problem("/name", `the template already has a tool named '${name}'`);
   }
   const schema = (typeof parameters === "object" && parameters !== null ? parameters : null) as Record<
@@ -795,7 +837,14 @@ export function checkToolIn(
 
 /** The backend's answer for a file that is not there. */
 function unreadable<T>(path: string): Outcome<T> {
-  return { ok: false, error: { code: "unreadable_file", message: `${path}: cannot read: No such file or directory (os error 2)`, problems: [] } };
+  return {
+    ok: false,
+    error: {
+      code: "unreadable_file",
+      message: `${path}: cannot read: No such file or directory (os error 2)`,
+      problems: [],
+    },
+  };
 }
 
 /** The core's main checks of a template's sources, each problem at its place. */

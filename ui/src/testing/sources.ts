@@ -38,7 +38,12 @@ export function exampleSources(): ToolSource[] {
       "x-owner": "team-a",
     } as ToolSource,
     { name: "docs", section: null, mcp: { url: "https://docs.example.com/mcp" } },
-    { name: "codap", section: "style", relay: { plugin: "codap" }, snapshot: [sourceTool("plot", { kind: "other", categories: ["data"] })] },
+    {
+      name: "codap",
+      section: "style",
+      relay: { plugin: "codap" },
+      snapshot: [sourceTool("plot", { kind: "other", categories: ["data"] })],
+    },
   ];
 }
 
@@ -61,7 +66,10 @@ export function sectionOf(template: Template, path: string): Section {
 export function templateWithWrittenTools(): Template {
   const template = templateWithSources();
   template.tools = [sourceTool("lookup", { kind: "read", categories: ["docs"] })];
-  sectionOf(template, "context").tools = [sourceTool("search", { kind: "read", categories: ["search"] }), sourceTool("cite")];
+  sectionOf(template, "context").tools = [
+    sourceTool("search", { kind: "read", categories: ["search"] }),
+    sourceTool("cite"),
+  ];
   sectionOf(template, "context.examples").tools = [sourceTool("run", { kind: "execute", requires_permission: true })];
   return template;
 }

@@ -55,6 +55,8 @@ export function regressionsSuite(): FakeSuite {
 export function brokenSuite(): FakeSuite {
   const cases = [suiteCase("broken", "gone", "../gone.scenario.json", ["dynamic"])];
   const error = "../gone.scenario.json: cannot read: No such file or directory (os error 2)";
-  const results: SuiteCaseResult[] = [{ suite: "broken", name: "gone", passed: false, unmet: [], error, took_ms: null, report: null }];
+  const results: SuiteCaseResult[] = [
+    { suite: "broken", name: "gone", passed: false, unmet: [], error, took_ms: null, report: null },
+  ];
   return { cases, results };
 }

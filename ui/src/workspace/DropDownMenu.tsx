@@ -32,7 +32,8 @@ export function DropDownMenu({
   useEffect(() => {
     const closeOutside = (event: PointerEvent) => {
       const element = details.current;
-      if (element?.open === true && event.target instanceof Node && !element.contains(event.target)) element.open = false;
+      if (element?.open === true && event.target instanceof Node && !element.contains(event.target))
+        element.open = false;
     };
     document.addEventListener("pointerdown", closeOutside);
     return () => {
@@ -46,7 +47,8 @@ export function DropDownMenu({
       data-testid={testId}
       onClick={(event) => {
         const target = event.target instanceof Element ? event.target : null;
-        if (target !== null && target.closest("button") !== null && !keepsOpen(target)) event.currentTarget.open = false;
+        if (target !== null && target.closest("button") !== null && !keepsOpen(target))
+          event.currentTarget.open = false;
       }}
       onToggle={(event) => {
         if (menu && event.currentTarget.open) event.currentTarget.querySelector<HTMLElement>(MENU_ITEM)?.focus();

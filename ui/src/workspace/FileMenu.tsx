@@ -31,15 +31,30 @@ export function FileMenu({
   const editor = workspace.editor;
   const actions = (
     <>
-      <button type="button" data-testid="new-button" title="New template (Ctrl+N)" onClick={() => void workspace.newDocument()}>
+      <button
+        type="button"
+        data-testid="new-button"
+        title="New template (Ctrl+N)"
+        onClick={() => void workspace.newDocument()}
+      >
         New
       </button>
-      <button type="button" data-testid="open-button" title="Open a template (Ctrl+O)" onClick={() => void workspace.openChosen()}>
+      <button
+        type="button"
+        data-testid="open-button"
+        title="Open a template (Ctrl+O)"
+        onClick={() => void workspace.openChosen()}
+      >
         Open…
       </button>
       {editor !== null && (
         <>
-          <button type="button" data-testid="save-as-button" title="Save as (Ctrl+Shift+S)" onClick={() => void editor.saveAs()}>
+          <button
+            type="button"
+            data-testid="save-as-button"
+            title="Save as (Ctrl+Shift+S)"
+            onClick={() => void editor.saveAs()}
+          >
             Save as…
           </button>
           <ExportMenu store={editor.exports} compare={workspace.compare} />
@@ -51,7 +66,13 @@ export function FileMenu({
   return (
     <div className="file-menu" role="group" aria-label="File">
       {folded ? <FoldedMenu>{actions}</FoldedMenu> : actions}
-      <button type="button" data-testid="help-button" title="Keyboard shortcuts (? or F1)" aria-label="Keyboard shortcuts" onClick={onHelp}>
+      <button
+        type="button"
+        data-testid="help-button"
+        title="Keyboard shortcuts (? or F1)"
+        aria-label="Keyboard shortcuts"
+        onClick={onHelp}
+      >
         ?
       </button>
     </div>
@@ -99,7 +120,11 @@ export function RecentList({ workspace, recent }: { workspace: WorkspaceStore; r
             disabled={!file.exists}
             onClick={(event) => {
               // Close the menus it is in (Recent, and File in a narrow window).
-              for (let menu = event.currentTarget.closest("details"); menu !== null; menu = menu.parentElement?.closest("details") ?? null) {
+              for (
+                let menu = event.currentTarget.closest("details");
+                menu !== null;
+                menu = menu.parentElement?.closest("details") ?? null
+              ) {
                 menu.removeAttribute("open");
               }
               void workspace.openPath(file.path);
@@ -113,7 +138,11 @@ export function RecentList({ workspace, recent }: { workspace: WorkspaceStore; r
           {!file.exists && (
             <>
               <span className="notice">missing</span>
-              <button type="button" aria-label={`Forget ${file.path}`} onClick={() => void workspace.forgetRecent(file.path)}>
+              <button
+                type="button"
+                aria-label={`Forget ${file.path}`}
+                onClick={() => void workspace.forgetRecent(file.path)}
+              >
                 Forget
               </button>
             </>

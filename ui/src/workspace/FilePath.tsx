@@ -2,7 +2,15 @@
 // ellipsis), then the file name; the whole path is its tooltip. "Untitled" for a file never saved.
 import { fileName } from "../view";
 
-export function FilePath({ path, testId, untitled = "Untitled" }: { path: string | null; testId?: string; untitled?: string }) {
+export function FilePath({
+  path,
+  testId,
+  untitled = "Untitled",
+}: {
+  path: string | null;
+  testId?: string;
+  untitled?: string;
+}) {
   if (path === null) {
     return (
       <code className="file-path ellipsis" data-testid={testId}>

@@ -75,7 +75,11 @@ export function RecoveryOffer({ workspace, recovered }: { workspace: WorkspaceSt
                   data-testid="restore-recovered"
                   aria-label={`Restore ${name}`}
                   disabled={work.kind === "scenario" && !templateOpen}
-                  title={work.kind === "scenario" && !templateOpen ? "Open a template first: the scenario runs on it" : undefined}
+                  title={
+                    work.kind === "scenario" && !templateOpen
+                      ? "Open a template first: the scenario runs on it"
+                      : undefined
+                  }
                   onClick={() => void workspace.restore(work.id)}
                 >
                   Restore
@@ -122,7 +126,13 @@ const QUESTIONS: Record<UnsavedQuestion["reason"], string> = {
   close: "before closing?",
 };
 
-export function UnsavedDialog({ question, onAnswer }: { question: UnsavedQuestion; onAnswer: (answer: UnsavedAnswer) => void }) {
+export function UnsavedDialog({
+  question,
+  onAnswer,
+}: {
+  question: UnsavedQuestion;
+  onAnswer: (answer: UnsavedAnswer) => void;
+}) {
   return (
     <ModalDialog
       role="alertdialog"

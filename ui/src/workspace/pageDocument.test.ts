@@ -56,8 +56,16 @@ describe("pageDocument", () => {
 describe("actOnPageDocument", () => {
   it("calls the action of the page's document only", async () => {
     const stores = {
-      template: { undo: vi.fn(() => Promise.resolve()), redo: vi.fn(() => Promise.resolve()), save: vi.fn(() => Promise.resolve()) },
-      scenario: { undo: vi.fn(() => Promise.resolve()), redo: vi.fn(() => Promise.resolve()), save: vi.fn(() => Promise.resolve()) },
+      template: {
+        undo: vi.fn(() => Promise.resolve()),
+        redo: vi.fn(() => Promise.resolve()),
+        save: vi.fn(() => Promise.resolve()),
+      },
+      scenario: {
+        undo: vi.fn(() => Promise.resolve()),
+        redo: vi.fn(() => Promise.resolve()),
+        save: vi.fn(() => Promise.resolve()),
+      },
     };
     await actOnPageDocument("save", "scenario", stores);
     await actOnPageDocument("undo", "template", stores);

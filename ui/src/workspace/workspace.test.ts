@@ -37,7 +37,9 @@ describe("WorkspaceStore", () => {
   it("opens the launch template and reads the recent files and recovered work", async () => {
     const platform = new FakePlatform();
     platform.recent = [{ path: "/t/old.unfold.json", exists: false }];
-    platform.recovered = [{ id: "/t/task.unfold.json", kind: "template", path: "/t/task.unfold.json", saved_at_ms: 1000 }];
+    platform.recovered = [
+      { id: "/t/task.unfold.json", kind: "template", path: "/t/task.unfold.json", saved_at_ms: 1000 },
+    ];
     const workspace = await started(platform);
     expect(openPath(workspace)).toBe("/t/task.unfold.json");
     expect(workspace.getState().recent).toEqual(platform.recent);
@@ -50,7 +52,8 @@ describe("WorkspaceStore", () => {
     const previewWhenShown: string[] = [];
     workspace.subscribe(() => {
       const { screen } = workspace.getState();
-      if (screen.kind === "editor" && previewWhenShown.length === 0) previewWhenShown.push(screen.editor.getState().preview.kind);
+      if (screen.kind === "editor" && previewWhenShown.length === 0)
+        previewWhenShown.push(screen.editor.getState().preview.kind);
     });
     await workspace.start();
     expect(previewWhenShown).toEqual(["ready"]);
@@ -143,7 +146,12 @@ describe("WorkspaceStore", () => {
 
   it("restores recovered work as a modified document and no longer offers it", async () => {
     const platform = new FakePlatform();
-    const entry = { id: "/t/task.unfold.json", kind: "template" as const, path: "/t/task.unfold.json", saved_at_ms: 1000 };
+    const entry = {
+      id: "/t/task.unfold.json",
+      kind: "template" as const,
+      path: "/t/task.unfold.json",
+      saved_at_ms: 1000,
+    };
     platform.recovered = [entry, { id: "untitled-1-1", kind: "template", path: null, saved_at_ms: 900 }];
     platform.recoveredTemplates.set(entry.id, { ...exampleTemplate(), name: "Recovered words" });
     const workspace = await started(platform);
@@ -160,7 +168,9 @@ describe("WorkspaceStore", () => {
 
   it("puts the offer of recovered work away (Later) without discarding anything", async () => {
     const platform = new FakePlatform();
-    platform.recovered = [{ id: "/t/task.unfold.json", kind: "template", path: "/t/task.unfold.json", saved_at_ms: 1000 }];
+    platform.recovered = [
+      { id: "/t/task.unfold.json", kind: "template", path: "/t/task.unfold.json", saved_at_ms: 1000 },
+    ];
     const workspace = await started(platform);
     expect(workspace.getState().recoveryHidden).toBe(false);
     workspace.hideRecovered();

@@ -79,7 +79,15 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   readonly suites: SuiteStore;
 
   constructor(private readonly platform: Platform) {
-    super({ screen: { kind: "loading" }, page: "edit", recent: [], recovered: [], recoveryHidden: false, openFailure: null, question: null });
+    super({
+      screen: { kind: "loading" },
+      page: "edit",
+      recent: [],
+      recovered: [],
+      recoveryHidden: false,
+      openFailure: null,
+      question: null,
+    });
     this.compare = new CompareStore(
       platform,
       () => this.openTemplate(),
@@ -205,7 +213,9 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     if (!first.endsWith(".scenario.json")) return this.openPath(first);
     if (this.editor === null) {
       const message = "Open a template first: a scenario runs on the open template";
-      this.update({ openFailure: { path: first, title: "This scenario was not opened", detail: message, problems: [] } });
+      this.update({
+        openFailure: { path: first, title: "This scenario was not opened", detail: message, problems: [] },
+      });
       return false;
     }
     const opened = await this.compare.openPath(first);
