@@ -1,64 +1,28 @@
 //! The compare view's commands: scenarios open beside the template (new, open, edit, undo, redo,
-//! save, close, restore, recent), a comparison run off the UI's thread with its progress and a
-//! live model's text streamed through a channel, its cancel, the request and answer of any model
-//! call of the last comparison, and its exports. Each translates into
+//! save, close, restore, recent), a comparison request run off the UI's thread with its progress
+//! and a live model's text streamed through a channel, its cancel, the request and answer of any
+//! model call of the last comparison, and its exports. Each translates into
 //! `unfold_application::scenarios` or `comparisons`.
 
 use std::sync::Arc;
 
-use serde::Deserialize;
-use specta::Type;
 use tauri::ipc::Channel;
 use tauri::State;
-use unfold_application::comparisons::{ComparedDocuments, ComparisonModel, Comparisons, LiveModel};
-use unfold_application::profiles::Profiles;
+use unfold_application::comparisons::{ComparisonRequest, Comparisons, ProgressListener};
 use unfold_application::recent::{Recent, RecentFileDto};
 use unfold_application::recovery::Recovery;
-use unfold_application::relay::RelayService;
-use unfold_application::run_history::OpenRunHistory;
 use unfold_application::scenarios::Scenarios;
-use unfold_application::source_permissions::SourcePermissions;
-use unfold_application::sources::SourceAccess;
 use unfold_application::templates::Templates;
 use unfold_documents::Scenario;
 use unfold_editing::scenario_edit::ScenarioView;
 use unfold_engine::compare::{CallRequest, CompareProgress, Lane};
 use unfold_engine::request_shapes::RequestShape;
-use unfold_engine::{AdapterKind, ComparisonReport};
-use unfold_live::TextSink;
+use unfold_engine::ComparisonReport;
 
 use crate::command_error::CommandError;
 
 /// The recently opened scenarios (a list of their own: the start page's list is of templates).
 pub struct RecentScenarios(pub Recent);
-
-/// What the UI asks to compare: the open template and scenario, the UI's name for the run, and
-/// with `live` a real model instead of the scenario's script.
-#[derive(Debug, Clone, PartialEq, Deserialize, Type)]
-pub struct ComparisonRequest {
-    /// The open template.
-    pub template_id: u32,
-    /// The open scenario.
-    pub scenario_id: u32,
-    /// The UI's id for this run (for cancel and the request bodies).
-    pub run_id: u32,
-    /// The adapters to run, in order (at least one); each run after the first is set against it.
-    pub adapters: Vec<AdapterKind>,
-    /// A live run, or `null` for the scenario's scripted model.
-    pub live: Option<LiveRun>,
-    /// The session of the app's relay the runs are attached to, or `null`.
-    pub relay_session: Option<String>,
-    /// The model a scripted comparison's runs are priced as, or `null` (a live one is priced as
-    /// its own model).
-    pub price_as: Option<String>,
-}
-
-/// A comparison with a real model instead of the scenario's script.
-#[derive(Debug, Clone, PartialEq, Deserialize, Type)]
-pub struct LiveRun {
-    /// The provider profile's name.
-    pub profile: String,
-}
 
 /// A new scenario for the open template `template_id`.
 #[tauri::command]
@@ -163,92 +127,25 @@ pub async fn recent_scenarios(recent: State<'_, RecentScenarios>) -> Result<Vec<
     Ok(recent.0.list())
 }
 
-/// What a comparison needs from the app's state.
-struct ComparisonState {
-    templates: Arc<Templates>,
-    scenarios: Arc<Scenarios>,
-    comparisons: Arc<Comparisons>,
-    profiles: Arc<Profiles>,
-    permissions: Arc<SourcePermissions>,
-    relay: Arc<RelayService>,
-    history: Arc<OpenRunHistory>,
-}
-
-impl ComparisonState {
-    /// Runs `request`, its progress and a live model's text sent to `progress`.
-    fn run(
-        &self,
-        request: ComparisonRequest,
-        progress: Channel<CompareProgress>,
-    ) -> Result<ComparisonReport, CommandError> {
-        let ComparisonRequest { template_id, scenario_id, run_id, adapters, live, relay_session, price_as } = request;
-        let (template, template_path) = self.templates.document(template_id)?;
-        let (scenario, scenario_path) = self.scenarios.document(scenario_id)?;
-        let documents = ComparedDocuments {
-            template: &template,
-            template_path: template_path.as_deref(),
-            scenario: &scenario,
-            scenario_path: scenario_path.as_deref(),
-        };
-        let text_channel = progress.clone();
-        let text = move |lane: Lane| {
-            let channel = text_channel.clone();
-            TextSink(Arc::new(move |text: &str| {
-                if let Err(error) = channel.send(CompareProgress::Text { lane, text: text.to_owned() }) {
-                    tracing::warn!(%error, "cannot send a live model's text to the UI");
-                }
-            }))
-        };
-        let model = |token| match live {
-            None => Ok(ComparisonModel::Scripted { adapters, price_as }),
-            Some(live) => {
-                let model = LiveModel::of_profile(&self.profiles, &live.profile, adapters, &text, token)?;
-                Ok(ComparisonModel::Live(model))
-            }
-        };
-        let mut send = |message: CompareProgress| {
-            if let Err(error) = progress.send(message) {
-                tracing::warn!(%error, "cannot send a comparison's progress to the UI");
-            }
-        };
-        let mut access: SourceAccess = self.permissions.consent(&template, template_path.as_deref()).into();
-        if let Some(code) = relay_session {
-            access.relay = Some(self.relay.attach(&code)?);
-        }
-        let run = self.comparisons.run(run_id, documents, model, &access, &mut send, &self.history);
-        Ok(tauri::async_runtime::block_on(run)?)
-    }
-}
-
-/// Runs the open scenario on the open template under both adapters and the baseline (or, with
-/// `live`, with a real model under the adapters it names), with the sources the user allowed
-/// started for each run, off the UI's thread; every run's start
-/// and every event goes to `progress` as it happens. `run_id` is the UI's name for the run (to
-/// cancel it, and to ask for its request bodies). Every run is kept in the history.
+/// Runs the comparison the UI asks for (its open template and scenario, by id), off the UI's
+/// thread; every lane's start, every event and a live model's text go to `progress` as they
+/// happen. The request's `run_id` is the UI's name for it (to cancel it, and to ask for its calls
+/// and exports). Every lane is kept in the history.
 #[tauri::command]
 #[specta::specta]
-#[allow(clippy::too_many_arguments)]
 pub async fn run_comparison(
-    templates: State<'_, Arc<Templates>>,
-    scenarios: State<'_, Arc<Scenarios>>,
     comparisons: State<'_, Arc<Comparisons>>,
-    profiles: State<'_, Arc<Profiles>>,
-    permissions: State<'_, Arc<SourcePermissions>>,
-    relay: State<'_, Arc<RelayService>>,
-    history: State<'_, Arc<OpenRunHistory>>,
     request: ComparisonRequest,
     progress: Channel<CompareProgress>,
 ) -> Result<ComparisonReport, CommandError> {
-    let state = ComparisonState {
-        templates: Arc::clone(&templates),
-        scenarios: Arc::clone(&scenarios),
-        comparisons: Arc::clone(&comparisons),
-        profiles: Arc::clone(&profiles),
-        permissions: Arc::clone(&permissions),
-        relay: Arc::clone(&relay),
-        history: Arc::clone(&history),
-    };
-    tauri::async_runtime::spawn_blocking(move || state.run(request, progress)).await?
+    let comparisons = Arc::clone(&comparisons);
+    let listener: ProgressListener = Arc::new(move |message| {
+        if let Err(error) = progress.send(message) {
+            tracing::warn!(%error, "cannot send a comparison's progress to the UI");
+        }
+    });
+    let run = move || tauri::async_runtime::block_on(comparisons.run(request, listener));
+    Ok(tauri::async_runtime::spawn_blocking(run).await??.report)
 }
 
 /// Stops the comparison `run_id` before its next model call.

@@ -30,8 +30,9 @@ mod webview_renderer;
 use std::sync::Arc;
 
 use tauri::Manager;
-use unfold_application::comparisons::Comparisons;
-use unfold_application::folders::{default_profiles_file, Folders};
+use unfold_application::comparisons::{ComparisonContext, Comparisons};
+use unfold_application::folders::{default_prices_file, default_profiles_file, Folders};
+use unfold_application::prices::PriceFile;
 use unfold_application::profiles::Profiles;
 use unfold_application::recent::Recent;
 use unfold_application::recovery::{keep_for_recovery, Recovery};
@@ -61,7 +62,6 @@ fn main() {
         .manage(launch)
         .manage(Arc::clone(&templates))
         .manage(Arc::clone(&scenarios))
-        .manage(Arc::new(Comparisons::default()))
         .manage(files::CloseApproved::default())
         .invoke_handler(specta.invoke_handler())
         .on_window_event(on_window_event)
@@ -84,10 +84,24 @@ fn main() {
             app.manage(recovery);
             app.manage(files::RecentTemplates(Recent::at(folders.recent_templates_file())));
             app.manage(compare::RecentScenarios(Recent::at(folders.recent_scenarios_file())));
-            app.manage(Arc::new(Profiles(default_profiles_file())));
-            app.manage(Arc::new(SourcePermissions::at(folders.source_trust_file())));
-            app.manage(Arc::new(RelayService::default()));
-            app.manage(Arc::new(OpenRunHistory::open(folders.history_file())));
+            let profiles = Arc::new(Profiles(default_profiles_file()));
+            let permissions = Arc::new(SourcePermissions::at(folders.source_trust_file()));
+            let relay = Arc::new(RelayService::default());
+            let history = Arc::new(OpenRunHistory::open(folders.history_file()));
+            app.manage(Arc::new(Comparisons::new(ComparisonContext {
+                templates: Arc::clone(&templates),
+                scenarios: Arc::clone(&scenarios),
+                profiles: Arc::clone(&profiles),
+                // Where the command line reads them too.
+                prices: PriceFile(default_prices_file()),
+                permissions: Some(Arc::clone(&permissions)),
+                relay: Some(Arc::clone(&relay)),
+                history: Arc::clone(&history),
+            })));
+            app.manage(profiles);
+            app.manage(permissions);
+            app.manage(relay);
+            app.manage(history);
             specta.mount_events(app);
             Ok(())
         })

@@ -89,11 +89,10 @@ export const commands = {
 	/**  The recently opened scenarios, newest first. */
 	recentScenarios: () => typedError<RecentFileDto[], CommandError>(__TAURI_INVOKE("recent_scenarios")),
 	/**
-	 *  Runs the open scenario on the open template under both adapters and the baseline (or, with
-	 *  `live`, with a real model under the adapters it names), with the sources the user allowed
-	 *  started for each run, off the UI's thread; every run's start
-	 *  and every event goes to `progress` as it happens. `run_id` is the UI's name for the run (to
-	 *  cancel it, and to ask for its request bodies). Every run is kept in the history.
+	 *  Runs the comparison the UI asks for (its open template and scenario, by id), off the UI's
+	 *  thread; every lane's start, every event and a live model's text go to `progress` as they
+	 *  happen. The request's `run_id` is the UI's name for it (to cancel it, and to ask for its calls
+	 *  and exports). Every lane is kept in the history.
 	 */
 	runComparison: (request: ComparisonRequest_Deserialize, progress: Channel<CompareProgress_Deserialize>) => typedError<ComparisonReport_Serialize, CommandError>(__TAURI_INVOKE("run_comparison", { request, progress })),
 	/**  Stops the comparison `run_id` before its next model call. */
@@ -347,6 +346,73 @@ lane: Lane;
 /**  The piece. */
 text: string };
 
+/**  The model of a comparison's lanes. */
+export type ComparisonModel = ComparisonModel_Serialize | ComparisonModel_Deserialize;
+
+/**  The model of a comparison's lanes. */
+export type ComparisonModel_Deserialize = 
+/**  The scenario's script in every lane, then the all-FULL baseline. */
+({ scripted: {
+	/**  The model every lane is priced as, if any. */
+	price_as?: string | null,
+} }) & { live?: never } | 
+/**
+ *  A real model, a new provider of the profile for each lane; no baseline (it would be
+ *  paid for). Priced as its model when a prices file has it.
+ */
+({ live: {
+	/**  The provider profile's name, as the profile file says it now. */
+	profile: string,
+} }) & { scripted?: never };
+
+/**  The model of a comparison's lanes. */
+export type ComparisonModel_Serialize = 
+/**  The scenario's script in every lane, then the all-FULL baseline. */
+({ scripted: {
+	/**  The model every lane is priced as, if any. */
+	price_as: string | null,
+} }) & { live?: never } | 
+/**
+ *  A real model, a new provider of the profile for each lane; no baseline (it would be
+ *  paid for). Priced as its model when a prices file has it.
+ */
+({ live: {
+	/**  The provider profile's name, as the profile file says it now. */
+	profile: string,
+} }) & { scripted?: never };
+
+/**
+ *  What is written of a comparison besides its answer; each path is checked before any lane
+ *  runs, and nothing holding a live model's secrets is written.
+ */
+export type ComparisonOutputs = ComparisonOutputs_Serialize | ComparisonOutputs_Deserialize;
+
+/**
+ *  What is written of a comparison besides its answer; each path is checked before any lane
+ *  runs, and nothing holding a live model's secrets is written.
+ */
+export type ComparisonOutputs_Deserialize = {
+	/**  Every model call's request body, into a new or empty folder. */
+	requests?: RequestFiles | null,
+	/**  The lanes as an OpenTelemetry trace, in this file. */
+	trace?: string | null,
+	/**  Whether the run history keeps every lane. */
+	history?: boolean,
+};
+
+/**
+ *  What is written of a comparison besides its answer; each path is checked before any lane
+ *  runs, and nothing holding a live model's secrets is written.
+ */
+export type ComparisonOutputs_Serialize = {
+	/**  Every model call's request body, into a new or empty folder. */
+	requests: RequestFiles | null,
+	/**  The lanes as an OpenTelemetry trace, in this file. */
+	trace: string | null,
+	/**  Whether the run history keeps every lane. */
+	history: boolean,
+};
+
 /**  `unfold compare --json` (spec 6). */
 export type ComparisonReport = ComparisonReport_Serialize | ComparisonReport_Deserialize;
 
@@ -405,58 +471,59 @@ export type ComparisonReport_Serialize = {
 	divergences: Divergence_Serialize[],
 };
 
-/**
- *  What the UI asks to compare: the open template and scenario, the UI's name for the run, and
- *  with `live` a real model instead of the scenario's script.
- */
+/**  One comparison, as the UI sends it and `unfold compare` builds it. */
 export type ComparisonRequest = ComparisonRequest_Serialize | ComparisonRequest_Deserialize;
 
-/**
- *  What the UI asks to compare: the open template and scenario, the UI's name for the run, and
- *  with `live` a real model instead of the scenario's script.
- */
+/**  One comparison, as the UI sends it and `unfold compare` builds it. */
 export type ComparisonRequest_Deserialize = {
-	/**  The open template. */
-	template_id: number,
-	/**  The open scenario. */
-	scenario_id: number,
-	/**  The UI's id for this run (for cancel and the request bodies). */
-	run_id: number,
-	/**  The adapters to run, in order (at least one); each run after the first is set against it. */
-	adapters: AdapterKind[],
-	/**  A live run, or `null` for the scenario's scripted model. */
-	live?: LiveRun | null,
-	/**  The session of the app's relay the runs are attached to, or `null`. */
-	relay_session?: string | null,
+	/**  The template. */
+	template: DocumentRef,
+	/**  The scenario. */
+	scenario: DocumentRef,
 	/**
-	 *  The model a scripted comparison's runs are priced as, or `null` (a live one is priced as
-	 *  its own model).
+	 *  The adapters whose lanes run, in order (at least one; one named twice runs once); each
+	 *  lane after the first is set against the first.
 	 */
-	price_as?: string | null,
+	lanes: AdapterKind[],
+	/**  Which model answers the lanes. */
+	model: ComparisonModel_Deserialize,
+	/**  What the lanes may reach of the template's tool sources. */
+	sources?: SourceUse,
+	/**  The relay session the lanes are attached to, if any. */
+	relay_session?: RelayAttachment_Deserialize | null,
+	/**  What is written of the comparison besides its answer. */
+	outputs?: ComparisonOutputs_Deserialize,
+	/**
+	 *  The caller's name for the comparison, to cancel it while it runs and to ask for its calls
+	 *  and exports afterwards (the app's); none: it can be neither.
+	 */
+	run_id?: number | null,
 };
 
-/**
- *  What the UI asks to compare: the open template and scenario, the UI's name for the run, and
- *  with `live` a real model instead of the scenario's script.
- */
+/**  One comparison, as the UI sends it and `unfold compare` builds it. */
 export type ComparisonRequest_Serialize = {
-	/**  The open template. */
-	template_id: number,
-	/**  The open scenario. */
-	scenario_id: number,
-	/**  The UI's id for this run (for cancel and the request bodies). */
-	run_id: number,
-	/**  The adapters to run, in order (at least one); each run after the first is set against it. */
-	adapters: AdapterKind[],
-	/**  A live run, or `null` for the scenario's scripted model. */
-	live: LiveRun | null,
-	/**  The session of the app's relay the runs are attached to, or `null`. */
-	relay_session: string | null,
+	/**  The template. */
+	template: DocumentRef,
+	/**  The scenario. */
+	scenario: DocumentRef,
 	/**
-	 *  The model a scripted comparison's runs are priced as, or `null` (a live one is priced as
-	 *  its own model).
+	 *  The adapters whose lanes run, in order (at least one; one named twice runs once); each
+	 *  lane after the first is set against the first.
 	 */
-	price_as: string | null,
+	lanes: AdapterKind[],
+	/**  Which model answers the lanes. */
+	model: ComparisonModel_Serialize,
+	/**  What the lanes may reach of the template's tool sources. */
+	sources: SourceUse,
+	/**  The relay session the lanes are attached to, if any. */
+	relay_session: RelayAttachment_Serialize | null,
+	/**  What is written of the comparison besides its answer. */
+	outputs: ComparisonOutputs_Serialize,
+	/**
+	 *  The caller's name for the comparison, to cancel it while it runs and to ask for its calls
+	 *  and exports afterwards (the app's); none: it can be neither.
+	 */
+	run_id: number | null,
 };
 
 /**  What a run counts (spec 6). */
@@ -547,6 +614,13 @@ export type Divergence_Serialize = {
 	 */
 	first: FirstDivergence_Serialize | null,
 };
+
+/**  A document a comparison runs. */
+export type DocumentRef = 
+/**  One open in the app, by its id, as it is now (saved or not). */
+({ open: number }) & { file?: never } | 
+/**  A file, read as it is on disk. */
+({ file: string }) & { open?: never };
 
 /**  An open document's state apart from its content (a template's or a scenario's). */
 export type DocumentStatus = DocumentStatus_Serialize | DocumentStatus_Deserialize;
@@ -1116,12 +1190,6 @@ export type Limit =
 /**  A sequence of calls made again after a loop warning (the value: its length). */
 "repeating_pattern";
 
-/**  A comparison with a real model instead of the scenario's script. */
-export type LiveRun = {
-	/**  The provider profile's name. */
-	profile: string,
-};
-
 /**  Which loop was seen. */
 export type LoopFound = 
 /**  One call made [`EXACT_REPEATS`] times within [`EXACT_WINDOW`] calls. */
@@ -1595,6 +1663,25 @@ export type RedoneCall = {
 	redone: RunPlace,
 };
 
+/**  A relay session the lanes take their relay sources' tools from. */
+export type RelayAttachment = RelayAttachment_Serialize | RelayAttachment_Deserialize;
+
+/**  A relay session the lanes take their relay sources' tools from. */
+export type RelayAttachment_Deserialize = {
+	/**  The session's code. */
+	code: string,
+	/**  Where the relay listens (`http://127.0.0.1:7391`); none: the app's own relay. */
+	relay?: string | null,
+};
+
+/**  A relay session the lanes take their relay sources' tools from. */
+export type RelayAttachment_Serialize = {
+	/**  The session's code. */
+	code: string,
+	/**  Where the relay listens (`http://127.0.0.1:7391`); none: the app's own relay. */
+	relay: string | null,
+};
+
 /**  One event of the live log. */
 export type RelayLogEntry = {
 	/**  The session's code. */
@@ -1667,6 +1754,14 @@ export type RelayStatus_Serialize = {
 	listening: string | null,
 	/**  Its sessions, the newest first. */
 	sessions: RelaySessionView_Serialize[],
+};
+
+/**  Request bodies written as files. */
+export type RequestFiles = {
+	/**  The new or empty folder. */
+	folder: string,
+	/**  The API shape of the bodies. */
+	shape: RequestShape,
 };
 
 /**  The shape of a request body. */
@@ -2190,6 +2285,24 @@ export type Section_Serialize = {
 	/**  Subsections, in order. */
 	children: Section_Serialize[],
 };
+
+/**
+ *  What the lanes may reach of the template's tool sources. Whatever they may not reach gives
+ *  its snapshot.
+ */
+export type SourceUse = 
+/**  Nothing is started. */
+"snapshots" | 
+/**  The MCP servers the user allowed in the app, each bound to its exact definition. */
+"allowed" | 
+/**
+ *  Every MCP server, allowed at once for this comparison (`--allow-sources`); a URL on
+ *  another machine only for the sources named in `remote`.
+ */
+{ every: {
+	/**  The sources that may reach another machine, by name. */
+	remote: string[],
+} };
 
 /**  One source as the Sources panel shows it. */
 export type SourceView = SourceView_Serialize | SourceView_Deserialize;

@@ -1,6 +1,7 @@
-//! Comparing adapters, as `unfold compare` and the compare view do it: one scenario on one
-//! template under several adapters, with the scenario's scripted model (and the all-FULL
-//! baseline) or with a real model, timed and kept in the run history; and, for the app, the
+//! Comparisons, as `unfold compare` and the compare view make them: a [`ComparisonRequest`]
+//! resolved (its documents opened or read, its model made, its sources reached as the user
+//! allowed, its relay session attached), run by the engine's one entry with its progress told as
+//! it happens, priced, kept in the run history and written as it asks; and, for the app, the
 //! comparisons under way (to cancel them) and the last one finished (its calls and exports).
 //!
 //! Nothing of a live comparison leaves it holding the provider's secrets: its progress as it is
@@ -9,263 +10,310 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use unfold_documents::prices::Pricing;
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
-use unfold_engine::compare::{CallRequest, CompareControl, CompareProgress, Comparison, Lane};
+use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Drive, Lane, LaneModel, Lanes};
 use unfold_engine::request_shapes::RequestShape;
-use unfold_engine::{AdapterKind, Provider};
+use unfold_engine::{AdapterKind, ComparisonReport, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
+pub use crate::comparison_request::{
+    ComparisonModel, ComparisonOutputs, ComparisonRequest, DocumentRef, RelayAttachment, RequestFiles, SourceUse,
+};
 use crate::error::{AppError, AppResult, ErrorCode};
-use crate::exports;
-use crate::lock;
 use crate::prices::PriceFile;
 use crate::profiles::Profiles;
-use crate::redaction;
+use crate::relay::RelayService;
 use crate::run_history::OpenRunHistory;
-use crate::sources::SourceAccess;
+use crate::scenarios::Scenarios;
+use crate::source_permissions::SourcePermissions;
+use crate::sources::{Consent, SourceAccess, SourceShortfall};
+use crate::templates::Templates;
+use crate::traces::{self, ComparisonClock, TraceContext};
+use crate::{exports, files, lock, redaction};
 
-/// The documents a comparison runs, with their files when they have them (the history keeps
-/// where each run came from).
-#[derive(Debug, Clone, Copy)]
-pub struct ComparedDocuments<'a> {
-    /// The template.
-    pub template: &'a Template,
-    /// Its file.
-    pub template_path: Option<&'a Path>,
-    /// The scenario.
-    pub scenario: &'a Scenario,
-    /// Its file.
-    pub scenario_path: Option<&'a Path>,
+/// Told every lane's start, every event and a live model's text as they happen.
+pub type ProgressListener = Arc<dyn Fn(CompareProgress) + Send + Sync>;
+
+/// What comparisons read and where they are kept: the documents open in the app, the provider
+/// profiles, the prices, what the user allowed of each source, the app's relay and the history.
+#[derive(Clone)]
+pub struct ComparisonContext {
+    /// The templates open in the app (none open for the command line).
+    pub templates: Arc<Templates>,
+    /// The scenarios open in the app.
+    pub scenarios: Arc<Scenarios>,
+    /// The provider profiles a live model is found in.
+    pub profiles: Arc<Profiles>,
+    /// The prices the lanes are costed at.
+    pub prices: PriceFile,
+    /// What the user allowed of each source in the app; none: [`SourceUse::Allowed`] allows
+    /// nothing.
+    pub permissions: Option<Arc<SourcePermissions>>,
+    /// The app's own relay, whose sessions a request names by code alone.
+    pub relay: Option<Arc<RelayService>>,
+    /// Where every lane is kept.
+    pub history: Arc<OpenRunHistory>,
 }
 
-/// The model a comparison's runs talk to.
-pub enum ComparisonModel<'a> {
-    /// The scenario's script under each of the adapters, then the all-FULL baseline; priced as
-    /// the model `price_as` names, if it names one.
-    Scripted {
-        /// The adapters, in order.
-        adapters: Vec<AdapterKind>,
-        /// The model every run is priced as.
-        price_as: Option<String>,
-    },
-    /// A real model under each of the adapters (one or more); no baseline (it would be paid for).
-    Live(LiveModel<'a>),
-}
-
-impl ComparisonModel<'_> {
-    /// The price its runs are costed at: a scripted comparison's as its `price_as` asks (an error
-    /// when no file prices that model), a live one's as its model when a file prices it.
-    pub fn pricing(&self, prices: &PriceFile) -> AppResult<Option<Pricing>> {
-        match self {
-            ComparisonModel::Scripted { price_as: Some(model), .. } => prices.pricing_as(model).map(Some),
-            ComparisonModel::Scripted { price_as: None, .. } => Ok(None),
-            ComparisonModel::Live(live) => prices.pricing_of(&live.profile.model),
+impl ComparisonContext {
+    /// No document open, the profiles and prices where the user keeps them, no permission and
+    /// no relay of the app's: what the command line has.
+    pub fn of_files(history: OpenRunHistory) -> ComparisonContext {
+        ComparisonContext {
+            templates: Arc::default(),
+            scenarios: Arc::default(),
+            profiles: Arc::new(Profiles(crate::folders::default_profiles_file())),
+            prices: PriceFile(crate::folders::default_prices_file()),
+            permissions: None,
+            relay: None,
+            history: Arc::new(history),
         }
     }
 }
 
-/// A real model for a comparison: a new provider of `profile` for each run.
-pub struct LiveModel<'a> {
-    /// The provider profile.
-    pub profile: ProviderProfile,
-    /// The adapters to run, in order.
-    pub adapters: Vec<AdapterKind>,
-    /// Where each lane's model text goes as it is written.
-    pub text: &'a (dyn Fn(Lane) -> TextSink + Sync),
-    /// Cancelling it drops a call in flight.
-    pub token: CancellationToken,
-}
-
-impl<'a> LiveModel<'a> {
-    /// The live model of the profile `name` as the profile file says now, under `adapters` (at
-    /// least one).
-    pub fn of_profile(
-        profiles: &Profiles,
-        name: &str,
-        adapters: Vec<AdapterKind>,
-        text: &'a (dyn Fn(Lane) -> TextSink + Sync),
-        token: CancellationToken,
-    ) -> AppResult<LiveModel<'a>> {
-        if adapters.is_empty() {
-            return Err(AppError::new(ErrorCode::InvalidRequest, "choose at least one adapter to run live"));
-        }
-        let profile = profiles.get(name)?;
-        // Before any run is paid for: a lane its API cannot run would fail after the others.
-        crate::live_runs::check_adapters(&profile, &adapters)?;
-        Ok(LiveModel { profile, adapters, text, token })
-    }
-}
-
-/// A finished comparison, and why it was not kept in the run history if it was not (the
-/// comparison stands all the same).
+/// A finished comparison.
 #[derive(Debug)]
-pub struct KeptComparison {
-    /// The comparison with every call's request and answer.
-    pub comparison: Comparison,
-    /// Why the history did not keep it.
+pub struct FinishedComparison {
+    /// The report, priced and scrubbed of a live model's secrets.
+    pub report: ComparisonReport,
+    /// Why the history did not keep it, if it did not (the comparison stands all the same).
     pub not_kept: Option<AppError>,
-    /// What nothing written of it may hold (its exports, its trace): a live model's secrets.
-    pub secrets: Secrets,
+    /// How many request bodies were written, when asked.
+    pub requests_written: Option<usize>,
+    /// Each source a lane reached for that gave less than its live list, once.
+    pub shortfalls: Vec<SourceShortfall>,
+    /// Calls of the scenario that will fail (it may test them), found before it ran.
+    pub scenario_warnings: Vec<String>,
 }
 
-/// Runs the comparison under `control` (its observer told every run's start and event as it
-/// happens, stopping before the next model call once its cancel flag is set), priced from the
-/// shipped prices as the model asks, then keeps each run in `history`.
-pub async fn compare_and_keep(
-    documents: ComparedDocuments<'_>,
-    model: ComparisonModel<'_>,
-    control: CompareControl<'_>,
-    history: &OpenRunHistory,
-) -> AppResult<KeptComparison> {
-    // The shipped prices alone: no user's file is read.
-    let shipped = PriceFile(None);
-    compare_with_consent_and_keep(documents, model, &SourceAccess::default(), &shipped, control, history).await
-}
-
-/// [`compare_and_keep`] with the template's tool sources reached for every run as `access`
-/// allows (each run its own connections, closed when it ends; otherwise the runs see snapshots),
-/// and every run priced from `prices` as the model asks ([`ComparisonModel::pricing`]): a price
-/// that cannot be had, or a relay session that cannot be attached, fails before anything runs.
-pub async fn compare_with_consent_and_keep(
-    documents: ComparedDocuments<'_>,
-    model: ComparisonModel<'_>,
-    access: &SourceAccess,
-    prices: &PriceFile,
-    control: CompareControl<'_>,
-    history: &OpenRunHistory,
-) -> AppResult<KeptComparison> {
-    if matches!(&model, ComparisonModel::Scripted { adapters, .. } if adapters.is_empty()) {
-        return Err(AppError::new(ErrorCode::InvalidRequest, "choose at least one adapter to compare"));
-    }
-    let pricing = model.pricing(prices)?;
-    access.check_relay().await?;
-    let secrets = match &model {
-        ComparisonModel::Live(live) => redaction::secrets_of(&live.profile),
-        ComparisonModel::Scripted { .. } => Secrets::none(),
-    };
-    let CompareControl { observer, cancel, keep_requests } = control;
-    let mut told = |progress| observer(redaction::told_progress(&secrets, progress));
-    let control = CompareControl { observer: &mut told, cancel, keep_requests };
-    let ComparedDocuments { template, scenario, .. } = documents;
-    let started = (now_ms(), std::time::Instant::now());
-    let mut comparison = match (&model, access.reaches(template)) {
-        (ComparisonModel::Scripted { adapters, .. }, false) => {
-            unfold_engine::compare::compare_observed(template, scenario, adapters, control).await
-        }
-        (ComparisonModel::Live(live), false) => {
-            let mut providers = |lane: Lane| live_provider(live, lane);
-            unfold_engine::compare::compare_live(template, scenario, &live.adapters, &mut providers, control).await
-        }
-        (model, true) => {
-            let mut sources = access.sources(documents.template_path);
-            let (adapters, mut make) = match model {
-                ComparisonModel::Scripted { adapters, .. } => (adapters.clone(), None),
-                ComparisonModel::Live(live) => (live.adapters.clone(), Some(|lane: Lane| live_provider(live, lane))),
-            };
-            let providers = make.as_mut().map(|make| make as &mut (dyn FnMut(Lane) -> _ + Send));
-            unfold_engine::compare::compare_with_sources(
-                template,
-                scenario,
-                &adapters,
-                providers,
-                &mut sources,
-                control,
-            )
-            .await
-        }
-    }
-    .map_err(|error| match documents.scenario_path {
-        Some(path) => error.in_file(path),
-        None => error,
-    })
-    .map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
-    redaction::scrub_comparison(&secrets, &mut comparison);
-    if let Some(pricing) = &pricing {
-        comparison.report.price(pricing);
-    }
-    // The history keeps the scenario's name and user message beside each run.
-    let mut scenario = Cow::Borrowed(scenario);
-    if !secrets.is_empty() {
-        secrets.scrub_serialized(scenario.to_mut());
-    }
-    let origin = ComparisonOrigin {
-        template,
-        template_path: documents.template_path,
-        scenario: &scenario,
-        scenario_path: documents.scenario_path,
-        live: match &model {
-            ComparisonModel::Live(live) => Some((live.profile.name.as_str(), live.profile.model.as_str())),
-            ComparisonModel::Scripted { .. } => None,
-        },
-        started_at_ms: started.0,
-        duration_ms: started.1.elapsed().as_millis() as u64,
-    };
-    let not_kept = redaction::keep(history, &origin.records(&comparison.report), &secrets);
-    Ok(KeptComparison { comparison, not_kept, secrets })
-}
-
-/// A new provider of the live model for `lane`, with the key as the profile says now.
-fn live_provider(live: &LiveModel<'_>, lane: Lane) -> unfold_documents::Result<Box<dyn Provider + Send>> {
-    let key = ApiKey::for_profile(&live.profile)?;
-    let provider =
-        HttpProvider::new(live.profile.clone(), key)?.with_cancel(live.token.clone()).with_text_sink((live.text)(lane));
-    Ok(Box::new(provider))
-}
-
-/// The app's comparisons: those under way (their cancel flag and token, by the UI's run id) and
-/// the last one finished, whose calls the UI asks for one at a time; a live one is priced as its
-/// model from `prices`.
-#[derive(Debug)]
+/// The comparisons of one front: those under way (their cancel flag and token, by the caller's
+/// run id) and the last one finished that had a run id, whose calls the UI asks for one at a time.
 pub struct Comparisons {
+    context: ComparisonContext,
     running: Mutex<HashMap<u32, (Arc<AtomicBool>, CancellationToken)>>,
     /// The last comparison, by its run id, with what nothing written of it may hold.
     last: Mutex<Option<(u32, Comparison, Secrets)>>,
-    prices: PriceFile,
 }
 
-impl Default for Comparisons {
-    /// Priced from the user's prices file where the command line reads it too.
-    fn default() -> Comparisons {
-        Comparisons::with_prices(PriceFile(crate::folders::default_prices_file()))
+impl std::fmt::Debug for Comparisons {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Comparisons").finish_non_exhaustive()
     }
+}
+
+/// A request's documents, read or taken from the app.
+struct Resolved {
+    template: Template,
+    template_path: Option<PathBuf>,
+    scenario: Scenario,
+    scenario_path: Option<PathBuf>,
 }
 
 impl Comparisons {
-    /// No comparison yet; live ones priced from `prices`.
-    pub fn with_prices(prices: PriceFile) -> Comparisons {
-        Comparisons { running: Mutex::default(), last: Mutex::default(), prices }
+    /// No comparison yet.
+    pub fn new(context: ComparisonContext) -> Comparisons {
+        Comparisons { context, running: Mutex::default(), last: Mutex::default() }
     }
 
-    /// Runs a comparison the UI names `run_id` (for `cancel`, and for its calls afterwards), with
-    /// the template's sources reached as `access` allows, a live one priced as its model when a
-    /// prices file has it, and keeps it as the last one.
-    pub async fn run<'m>(
-        &self,
-        run_id: u32,
-        documents: ComparedDocuments<'_>,
-        model: impl FnOnce(CancellationToken) -> AppResult<ComparisonModel<'m>>,
-        access: &SourceAccess,
-        observer: &mut (dyn FnMut(CompareProgress) + Send),
-        history: &OpenRunHistory,
-    ) -> AppResult<unfold_engine::ComparisonReport> {
+    /// Runs `request`, telling `listener` as it goes: checks what it would write, reads its
+    /// documents, prices it (a price that cannot be had, a live model that cannot run every lane
+    /// or a relay session that cannot be attached fails before anything runs), runs its lanes,
+    /// keeps them in the history and writes what it asks.
+    pub async fn run(&self, request: ComparisonRequest, listener: ProgressListener) -> AppResult<FinishedComparison> {
+        let lanes = distinct(&request.lanes);
+        if lanes.is_empty() {
+            let what = match request.model {
+                ComparisonModel::Scripted { .. } => "choose at least one adapter to compare",
+                ComparisonModel::Live { .. } => "choose at least one adapter to run live",
+            };
+            return Err(AppError::new(ErrorCode::InvalidRequest, what));
+        }
+        check_outputs(&request.outputs)?;
+        let documents = self.resolve(&request)?;
+        let profile = match &request.model {
+            ComparisonModel::Live { profile } => {
+                let profile = self.context.profiles.get(profile)?;
+                // Before any lane is paid for: a lane its API cannot run would fail after the others.
+                crate::live_runs::check_adapters(&profile, &lanes)?;
+                Some(profile)
+            }
+            ComparisonModel::Scripted { .. } => None,
+        };
+        let pricing = match (&request.model, &profile) {
+            (ComparisonModel::Scripted { price_as: Some(model) }, _) => Some(self.context.prices.pricing_as(model)?),
+            (_, Some(profile)) => self.context.prices.pricing_of(&profile.model)?,
+            _ => None,
+        };
+        let access = self.access(&request, &documents)?;
+        access.check_relay().await?;
+        let secrets = profile.as_ref().map_or_else(Secrets::none, redaction::secrets_of);
+
         let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
-        let model = model(token.clone())?;
-        lock(&self.running).insert(run_id, (Arc::clone(&cancel), token));
-        // The app's call inspector shows every call's request.
-        let control = CompareControl { observer, cancel: &cancel, keep_requests: true };
-        let outcome = compare_with_consent_and_keep(documents, model, access, &self.prices, control, history).await;
-        lock(&self.running).remove(&run_id);
-        let kept = outcome?;
-        let report = kept.comparison.report.clone();
-        *lock(&self.last) = Some((run_id, kept.comparison, kept.secrets));
-        Ok(report)
+        if let Some(id) = request.run_id {
+            lock(&self.running).insert(id, (Arc::clone(&cancel), token.clone()));
+        }
+        let live = profile.as_ref().map(|profile| LiveLanes { profile, token, listener: &listener });
+        let clock = Mutex::new(ComparisonClock::default());
+        let started = (now_ms(), std::time::Instant::now());
+        let drive = LaneDrive { live, access: &access, secrets: &secrets, cancel: &cancel, clock: &clock };
+        let outcome = self.run_lanes(&request, &documents, &lanes, drive, &listener).await;
+        if let Some(id) = request.run_id {
+            lock(&self.running).remove(&id);
+        }
+        let mut comparison = outcome?;
+        redaction::scrub_comparison(&secrets, &mut comparison);
+        if let Some(pricing) = &pricing {
+            comparison.report.price(pricing);
+        }
+        let not_kept = request
+            .outputs
+            .history
+            .then(|| self.keep(&documents, profile.as_ref(), &comparison, &secrets, started))
+            .flatten();
+        if let Some(path) = &request.outputs.trace {
+            let context = match &profile {
+                Some(profile) => TraceContext::live(profile.kind, &profile.model),
+                None => TraceContext::scripted(price_as(&request.model)),
+            };
+            let lines = traces::comparison_lines(&comparison.report, &lock(&clock), &context);
+            traces::write_trace_file(path, &lines, &secrets)?;
+        }
+        let requests_written = match &request.outputs.requests {
+            Some(RequestFiles { folder, shape }) => {
+                Some(exports::write_request_files(folder, &comparison.requests, *shape, &secrets)?)
+            }
+            None => None,
+        };
+        let report = &comparison.report;
+        let runs = report.runs.iter().chain(report.baseline.iter().map(|baseline| &baseline.run));
+        let shortfalls = crate::sources::shortfalls(&documents.template, &access, runs);
+        let finished = FinishedComparison {
+            report: comparison.report.clone(),
+            not_kept,
+            requests_written,
+            shortfalls,
+            scenario_warnings: documents
+                .scenario
+                .warnings_with(&documents.template)
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+        };
+        if let Some(id) = request.run_id {
+            *lock(&self.last) = Some((id, comparison, secrets));
+        }
+        Ok(finished)
+    }
+
+    /// The request's template and scenario: open in the app, or read from their files.
+    fn resolve(&self, request: &ComparisonRequest) -> AppResult<Resolved> {
+        let (template, template_path) = match &request.template {
+            DocumentRef::Open(id) => self.context.templates.document(*id)?,
+            DocumentRef::File(path) => {
+                let template = Template::load(path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
+                (template, Some(path.clone()))
+            }
+        };
+        let (scenario, scenario_path) = match &request.scenario {
+            DocumentRef::Open(id) => self.context.scenarios.document(*id)?,
+            DocumentRef::File(path) => {
+                let scenario = Scenario::load(path).map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
+                (scenario, Some(path.clone()))
+            }
+        };
+        Ok(Resolved { template, template_path, scenario, scenario_path })
+    }
+
+    /// What the lanes may reach of the template's sources, as the request says.
+    fn access(&self, request: &ComparisonRequest, documents: &Resolved) -> AppResult<SourceAccess> {
+        let consent = match &request.sources {
+            SourceUse::Snapshots => Consent::default(),
+            SourceUse::Allowed => match &self.context.permissions {
+                Some(permissions) => permissions.consent(&documents.template, documents.template_path.as_deref()),
+                None => Consent::default(),
+            },
+            SourceUse::Every { remote } => Consent::every_source(true, remote.iter().cloned()),
+        };
+        let relay = match &request.relay_session {
+            None => None,
+            Some(attachment) => match (attachment.session_elsewhere()?, &self.context.relay) {
+                (Some(elsewhere), _) => Some(elsewhere),
+                (None, Some(own)) => Some(own.attach(&attachment.code)?),
+                (None, None) => {
+                    let why = "no relay runs here: say where the session's relay listens";
+                    return Err(AppError::new(ErrorCode::InvalidRequest, why));
+                }
+            },
+        };
+        Ok(SourceAccess { consent, relay })
+    }
+
+    /// The engine's comparison of the request's `adapters` as `drive` says, told to `listener`.
+    async fn run_lanes(
+        &self,
+        request: &ComparisonRequest,
+        documents: &Resolved,
+        adapters: &[AdapterKind],
+        drive: LaneDrive<'_>,
+        listener: &ProgressListener,
+    ) -> AppResult<Comparison> {
+        let LaneDrive { live, access, secrets, cancel, clock } = drive;
+        let mut told = |progress: CompareProgress| {
+            lock(clock).saw(&progress);
+            listener(redaction::told_progress(secrets, progress));
+        };
+        let mut providers = live.map(|live| move |lane: Lane| live.provider(lane));
+        let mut sources = access.sources(documents.template_path.as_deref());
+        let drive = Drive {
+            model: match providers.as_mut() {
+                Some(providers) => LaneModel::Live(providers),
+                None => LaneModel::Scripted,
+            },
+            sources: access.reaches(&documents.template).then_some(&mut sources),
+            observer: Some(&mut told),
+            cancel: Some(cancel),
+            // The app's call inspector shows every call of the comparison it names.
+            keep_requests: request.run_id.is_some() || request.outputs.requests.is_some(),
+        };
+        let lanes = Lanes::new(&documents.template, &documents.scenario, adapters);
+        unfold_engine::compare(lanes, drive)
+            .await
+            .map_err(|error| match &documents.scenario_path {
+                Some(path) => error.in_file(path),
+                None => error,
+            })
+            .map_err(AppError::invalid_as(ErrorCode::InvalidScenario))
+    }
+
+    /// Keeps every lane in the history, with the scenario (scrubbed of `secrets`) beside each.
+    fn keep(
+        &self,
+        documents: &Resolved,
+        profile: Option<&ProviderProfile>,
+        comparison: &Comparison,
+        secrets: &Secrets,
+        started: (u64, std::time::Instant),
+    ) -> Option<AppError> {
+        let mut scenario = Cow::Borrowed(&documents.scenario);
+        if !secrets.is_empty() {
+            secrets.scrub_serialized(scenario.to_mut());
+        }
+        let origin = ComparisonOrigin {
+            template: &documents.template,
+            template_path: documents.template_path.as_deref(),
+            scenario: &scenario,
+            scenario_path: documents.scenario_path.as_deref(),
+            live: profile.map(|profile| (profile.name.as_str(), profile.model.as_str())),
+            started_at_ms: started.0,
+            duration_ms: started.1.elapsed().as_millis() as u64,
+        };
+        redaction::keep(&self.context.history, &origin.records(&comparison.report), secrets)
     }
 
     /// Asks the comparison `run_id` to stop: a scripted one before its next model call, a live one
@@ -313,4 +361,68 @@ impl Comparisons {
             Ok(u32::try_from(written).unwrap_or(u32::MAX))
         })
     }
+}
+
+/// How a request's lanes are driven: a live model's, what they reach, what nothing told may hold,
+/// their stop, and the clock of their trace.
+struct LaneDrive<'a> {
+    live: Option<LiveLanes<'a>>,
+    access: &'a SourceAccess,
+    secrets: &'a Secrets,
+    cancel: &'a AtomicBool,
+    clock: &'a Mutex<ComparisonClock>,
+}
+
+/// A live model's lanes: a new provider of `profile` for each, cancelled by `token`, its text
+/// told to `listener` as it is written.
+struct LiveLanes<'a> {
+    profile: &'a ProviderProfile,
+    token: CancellationToken,
+    listener: &'a ProgressListener,
+}
+
+impl LiveLanes<'_> {
+    /// A new provider for `lane`, with the key as the profile says now.
+    fn provider(&self, lane: Lane) -> unfold_documents::Result<Box<dyn Provider + Send>> {
+        let key = ApiKey::for_profile(self.profile)?;
+        let listener = Arc::clone(self.listener);
+        let text =
+            TextSink(Arc::new(move |text: &str| listener(CompareProgress::Text { lane, text: text.to_owned() })));
+        let provider =
+            HttpProvider::new(self.profile.clone(), key)?.with_cancel(self.token.clone()).with_text_sink(text);
+        Ok(Box::new(provider))
+    }
+}
+
+/// The adapters in the order asked, each once.
+fn distinct(adapters: &[AdapterKind]) -> Vec<AdapterKind> {
+    let mut unique = Vec::new();
+    for &adapter in adapters {
+        if !unique.contains(&adapter) {
+            unique.push(adapter);
+        }
+    }
+    unique
+}
+
+/// The model a scripted comparison is priced as.
+fn price_as(model: &ComparisonModel) -> Option<&str> {
+    match model {
+        ComparisonModel::Scripted { price_as } => price_as.as_deref(),
+        ComparisonModel::Live { .. } => None,
+    }
+}
+
+/// Checks, before anything runs, that what the request writes can be written.
+fn check_outputs(outputs: &ComparisonOutputs) -> AppResult<()> {
+    if let Some(path) = &outputs.trace {
+        files::check_output_file(path, "the trace")?;
+    }
+    if let Some(RequestFiles { folder, .. }) = &outputs.requests {
+        if let Some(problem) = exports::request_folder_problem(folder)? {
+            let message = format!("{}: {problem}", unfold_documents::error::printable_path(folder));
+            return Err(AppError::new(ErrorCode::InvalidRequest, message));
+        }
+    }
+    Ok(())
 }

@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod comparison_request;
 pub mod comparisons;
 pub mod documents;
 pub mod error;

@@ -205,3 +205,36 @@ pub(crate) async fn discovered(template: &Template, template_path: &Path, consen
     }
     discoveries
 }
+
+/// A source that runs reached for and that gave them less than its live list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceShortfall {
+    /// The source's name.
+    pub source: String,
+    /// What it gave instead: its snapshot, or no tools.
+    pub tier: Tier,
+    /// Why.
+    pub error: String,
+}
+
+/// Each source of `template` that `runs` reached for (as `access` allows: the user asked to start
+/// it, or attached a relay session) and that gave them less than its live list, with the reason:
+/// once, however many runs met it, since every run discovers its sources on its own. A source
+/// nobody asked to start gives its snapshot as a matter of course: none for it.
+pub fn shortfalls<'r>(
+    template: &Template,
+    access: &SourceAccess,
+    runs: impl IntoIterator<Item = &'r unfold_engine::RunReport>,
+) -> Vec<SourceShortfall> {
+    let reached = |name: &str| template.sources.iter().any(|s| s.name == name && access.reaches_source(s));
+    let mut found: Vec<SourceShortfall> = Vec::new();
+    for event in runs.into_iter().flat_map(|run| &run.events) {
+        if let unfold_engine::EventKind::ToolsDiscovered { source, tier, error: Some(error), .. } = &event.kind {
+            let shortfall = SourceShortfall { source: source.clone(), tier: *tier, error: error.clone() };
+            if reached(source) && !found.contains(&shortfall) {
+                found.push(shortfall);
+            }
+        }
+    }
+    found
+}

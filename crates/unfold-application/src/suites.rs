@@ -5,14 +5,14 @@
 //! file names is started in CI without the user's consent. Suites are not kept in the run history.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tracing::Instrument;
 use unfold_documents::suite::{Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
 use unfold_documents::{Error, Scenario, Template};
-use unfold_engine::compare::{compare_observed, CompareControl, CompareProgress};
+use unfold_engine::compare::{compare, CompareProgress, Drive, Lanes};
 use unfold_engine::{ComparisonReport, RunReport};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -230,10 +230,9 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
         None => None,
     };
     let mut clock = ComparisonClock::default();
-    let never = AtomicBool::new(false);
     let mut observer = |progress: CompareProgress| clock.saw(&progress);
-    let control = CompareControl { observer: &mut observer, cancel: &never, keep_requests: false };
-    let compared = compare_observed(&loaded.template, &loaded.scenario, &loaded.case.adapters, control);
+    let lanes = Lanes::new(&loaded.template, &loaded.scenario, &loaded.case.adapters);
+    let compared = compare(lanes, Drive { observer: Some(&mut observer), ..Drive::default() });
     let mut report = match compared.await {
         Ok(comparison) => comparison.report,
         Err(error) => return failed(loaded, error.to_string(), started.elapsed()),

@@ -2,21 +2,23 @@
 //! run kept in the history, the calls and exports of the last one, cancel, and live models that
 //! cannot run.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
-use unfold_application::comparisons::{self, ComparedDocuments, ComparisonModel, Comparisons, LiveModel};
+use unfold_application::comparisons::{
+    ComparisonContext, ComparisonModel, ComparisonRequest, Comparisons, DocumentRef, ProgressListener,
+};
 use unfold_application::exports;
+use unfold_application::prices::PriceFile;
 use unfold_application::profiles::Profiles;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::scenarios::Scenarios;
-use unfold_application::sources::SourceAccess;
 use unfold_application::templates::Templates;
 use unfold_application::ErrorCode;
-use unfold_documents::{Scenario, Template};
-use unfold_engine::compare::{CompareControl, CompareProgress, Lane};
+use unfold_documents::Scenario;
+use unfold_engine::compare::{CompareProgress, Comparison, Drive, Lane, Lanes};
 use unfold_engine::{AdapterKind, ComparisonReport, EventKind};
-use unfold_live::{ApiKey, Secrets, TextSink};
+use unfold_live::{ApiKey, Secrets};
 
 use crate::scenarios::opened;
 
@@ -24,50 +26,83 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().build().unwrap()
 }
 
-/// The open template and scenario, with their files.
-fn documents(
-    templates: &Templates,
-    scenarios: &Scenarios,
-    ids: (u32, u32),
-) -> ((Template, String), (Scenario, String)) {
-    let (template, template_path) = templates.document(ids.0).unwrap();
-    let (scenario, scenario_path) = scenarios.document(ids.1).unwrap();
-    let path = |p: Option<std::path::PathBuf>| p.unwrap().to_string_lossy().into_owned();
-    ((template, path(template_path)), (scenario, path(scenario_path)))
-}
-
 /// A history in a temporary folder.
-fn history() -> (tempfile::TempDir, OpenRunHistory) {
+fn history() -> (tempfile::TempDir, Arc<OpenRunHistory>) {
     let dir = tempfile::tempdir().unwrap();
     let history = OpenRunHistory::at(&dir.path().join("history.sqlite3")).unwrap();
-    (dir, history)
+    (dir, Arc::new(history))
 }
 
-fn scripted(_token: unfold_live::CancellationToken) -> unfold_application::AppResult<ComparisonModel<'static>> {
-    Ok(scripted_model())
+/// What a comparison reads: no document open, no profile, the shipped prices, no permission and
+/// no relay; kept in `history`.
+pub fn context(history: Arc<OpenRunHistory>) -> ComparisonContext {
+    ComparisonContext {
+        templates: Arc::default(),
+        scenarios: Arc::default(),
+        profiles: Arc::new(Profiles(None)),
+        prices: PriceFile(None),
+        permissions: None,
+        relay: None,
+        history,
+    }
 }
 
-/// The scenario's script under the dynamic and restart adapters, then the all-FULL baseline.
-fn scripted_model() -> ComparisonModel<'static> {
-    ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic, AdapterKind::Restart], price_as: None }
+/// A history that keeps nothing.
+pub fn no_history() -> Arc<OpenRunHistory> {
+    Arc::new(OpenRunHistory::open(None))
+}
+
+/// An example file, as a comparison's document.
+pub fn example(path: &str) -> DocumentRef {
+    DocumentRef::File(unfold_test_support::repo(path))
+}
+
+/// A listener that keeps what it is told.
+fn keeping() -> (Arc<Mutex<Vec<CompareProgress>>>, ProgressListener) {
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let keep = Arc::clone(&heard);
+    (heard, Arc::new(move |progress| keep.lock().unwrap().push(progress)))
+}
+
+/// A listener told nothing worth keeping.
+pub fn deaf() -> ProgressListener {
+    Arc::new(|_| {})
+}
+
+/// The example scenario `lookup-first` on the task executor, under `lanes`, scripted.
+fn lookup_first(lanes: Vec<AdapterKind>) -> ComparisonRequest {
+    let template = example("examples/task-executor.unfold.json");
+    ComparisonRequest::scripted(template, example("examples/lookup-first.scenario.json"), lanes)
+}
+
+/// The engine's comparison of `scenario` on the task executor under the dynamic adapter, with
+/// every call's request kept.
+fn engine_comparison(scenario: &Scenario) -> Comparison {
+    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    let lanes = Lanes::new(&template, scenario, &[AdapterKind::Dynamic]);
+    runtime().block_on(unfold_engine::compare(lanes, Drive { keep_requests: true, ..Drive::default() })).unwrap()
 }
 
 #[test]
 fn a_comparison_streams_its_events_keeps_its_runs_and_calls_and_exports() {
-    let (templates, scenarios, comparisons) = (Templates::default(), Scenarios::default(), Comparisons::default());
+    let (templates, scenarios) = (Arc::new(Templates::default()), Arc::new(Scenarios::default()));
     let ids = opened(&templates, &scenarios);
-    let ((template, template_path), (scenario, scenario_path)) = documents(&templates, &scenarios, ids);
-    let compared = ComparedDocuments {
-        template: &template,
-        template_path: Some(template_path.as_ref()),
-        scenario: &scenario,
-        scenario_path: Some(scenario_path.as_ref()),
-    };
-    let mut heard = Vec::new();
+    let (_, scenario_path) = scenarios.document(ids.1).unwrap();
+    let scenario_path = scenario_path.unwrap().to_string_lossy().into_owned();
     let (dir, history) = history();
-    let report = runtime()
-        .block_on(comparisons.run(7, compared, scripted, &SourceAccess::default(), &mut |p| heard.push(p), &history))
-        .unwrap();
+    let comparisons = Comparisons::new(ComparisonContext {
+        templates: Arc::clone(&templates),
+        scenarios: Arc::clone(&scenarios),
+        ..context(Arc::clone(&history))
+    });
+    let lanes = vec![AdapterKind::Dynamic, AdapterKind::Restart];
+    let request = ComparisonRequest {
+        run_id: Some(7),
+        ..ComparisonRequest::scripted(DocumentRef::Open(ids.0), DocumentRef::Open(ids.1), lanes)
+    };
+    let (heard, listener) = keeping();
+    let report = runtime().block_on(comparisons.run(request, listener)).unwrap().report;
+    let heard = heard.lock().unwrap();
     let events = |lane: Lane| {
         heard
             .iter()
@@ -103,17 +138,9 @@ fn a_comparison_streams_its_events_keeps_its_runs_and_calls_and_exports() {
 
 #[test]
 fn request_bodies_go_only_into_a_new_or_empty_folder() {
-    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
     let scenario = Scenario::load(&unfold_test_support::repo("examples/lookup-first.scenario.json")).unwrap();
-    let compared =
-        ComparedDocuments { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
-    let never = AtomicBool::new(false);
-    let off = OpenRunHistory::open(None);
-    let model = ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic], price_as: None };
-    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: true };
-    let kept = runtime().block_on(comparisons::compare_and_keep(compared, model, control, &off)).unwrap();
-    assert!(kept.not_kept.is_none(), "a history turned off keeps nothing and fails nothing");
-    let requests = &kept.comparison.requests;
+    let comparison = engine_comparison(&scenario);
+    let requests = &comparison.requests;
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("bodies");
     assert_eq!(
@@ -129,16 +156,22 @@ fn request_bodies_go_only_into_a_new_or_empty_folder() {
     std::fs::write(dir.path().join("a-file"), "").unwrap();
     let problem = exports::request_folder_problem(&dir.path().join("a-file")).unwrap();
     assert_eq!(problem, Some("this is a file: give a new or empty folder"));
+
+    // A comparison asked to write into the full folder refuses before any lane runs.
+    let comparisons = Comparisons::new(context(no_history()));
+    let mut request = lookup_first(vec![AdapterKind::Dynamic]);
+    let shape = Default::default();
+    request.outputs.requests = Some(unfold_application::comparisons::RequestFiles { folder: folder.clone(), shape });
+    let (heard, listener) = keeping();
+    let refused = runtime().block_on(comparisons.run(request, listener)).unwrap_err();
+    assert!(refused.message.starts_with(&folder.display().to_string()) && refused.message.contains("not empty"));
+    assert!(heard.lock().unwrap().is_empty(), "no lane ran");
 }
 
 #[test]
 fn a_comparison_is_kept_in_the_history_whole_or_not_at_all() {
     // A process killed while keeping a comparison left it with one or two of its three runs. Here
     // the history refuses the last run (as a full disk would): none of the three may stay.
-    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
-    let scenario = Scenario::load(&unfold_test_support::repo("examples/lookup-first.scenario.json")).unwrap();
-    let compared =
-        ComparedDocuments { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
     let (dir, history) = history();
     let file = rusqlite::Connection::open(dir.path().join("history.sqlite3")).unwrap();
     file.execute_batch(
@@ -146,10 +179,9 @@ fn a_comparison_is_kept_in_the_history_whole_or_not_at_all() {
          BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
     )
     .unwrap();
-    let never = AtomicBool::new(false);
-    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: false };
-    let kept =
-        runtime().block_on(comparisons::compare_and_keep(compared, scripted_model(), control, &history)).unwrap();
+    let comparisons = Comparisons::new(context(Arc::clone(&history)));
+    let request = lookup_first(vec![AdapterKind::Dynamic, AdapterKind::Restart]);
+    let kept = runtime().block_on(comparisons.run(request, deaf())).unwrap();
     let why = kept.not_kept.expect("the history said it could not keep the comparison");
     assert!(why.message.contains("disk full"), "{why}");
     assert_eq!(history.list(&Default::default()).unwrap(), [], "no run of the comparison is kept");
@@ -157,47 +189,48 @@ fn a_comparison_is_kept_in_the_history_whole_or_not_at_all() {
 
 #[test]
 fn a_cancelled_comparison_stops_and_says_so() {
-    let (templates, scenarios, comparisons) = (Templates::default(), Scenarios::default(), Comparisons::default());
+    let (templates, scenarios) = (Arc::new(Templates::default()), Arc::new(Scenarios::default()));
     let ids = opened(&templates, &scenarios);
-    let ((template, _), (scenario, _)) = documents(&templates, &scenarios, ids);
-    let compared =
-        ComparedDocuments { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
-    let mut calls = 0;
-    let mut cancel_after_first_call = |progress: CompareProgress| {
-        if let CompareProgress::Event { event, .. } = progress {
-            if matches!(event.kind, EventKind::ModelCall { .. }) {
-                calls += 1;
-                comparisons.cancel(3);
-            }
-        }
-    };
     let (_dir, history) = history();
-    let outcome = runtime().block_on(comparisons.run(
-        3,
-        compared,
-        scripted,
-        &SourceAccess::default(),
-        &mut cancel_after_first_call,
-        &history,
-    ));
+    let comparisons =
+        Arc::new(Comparisons::new(ComparisonContext { templates, scenarios, ..context(Arc::clone(&history)) }));
+    let calls = Arc::new(AtomicUsize::new(0));
+    let cancel_after_first_call: ProgressListener = {
+        let (comparisons, calls) = (Arc::clone(&comparisons), Arc::clone(&calls));
+        Arc::new(move |progress| {
+            if let CompareProgress::Event { event, .. } = progress {
+                if matches!(event.kind, EventKind::ModelCall { .. }) {
+                    calls.fetch_add(1, Ordering::Relaxed);
+                    comparisons.cancel(3);
+                }
+            }
+        })
+    };
+    let lanes = vec![AdapterKind::Dynamic, AdapterKind::Restart];
+    let request = ComparisonRequest {
+        run_id: Some(3),
+        ..ComparisonRequest::scripted(DocumentRef::Open(ids.0), DocumentRef::Open(ids.1), lanes)
+    };
+    let outcome = runtime().block_on(comparisons.run(request, cancel_after_first_call));
     assert_eq!(outcome.expect_err("cancelled").code, ErrorCode::Cancelled);
-    assert_eq!(calls, 1);
+    assert_eq!(calls.load(Ordering::Relaxed), 1);
     comparisons.cancel(3); // ended: nothing to cancel, no error
 }
 
 #[test]
 fn a_live_model_needs_an_adapter_and_a_known_profile() {
     let dir = tempfile::tempdir().unwrap();
-    let profiles = Profiles(Some(dir.path().join("providers.json")));
-    let text = |_: Lane| TextSink(Arc::new(|_: &str| {}));
-    let token = unfold_live::CancellationToken::new();
-    let model = |name: &str, adapters: Vec<AdapterKind>| {
-        LiveModel::of_profile(&profiles, name, adapters, &text, token.clone()).map(|_| ())
+    let profiles = Arc::new(Profiles(Some(dir.path().join("providers.json"))));
+    let comparisons = Comparisons::new(ComparisonContext { profiles, ..context(no_history()) });
+    let live = |lanes: Vec<AdapterKind>| {
+        let request =
+            ComparisonRequest { model: ComparisonModel::Live { profile: "nope".to_owned() }, ..lookup_first(lanes) };
+        runtime().block_on(comparisons.run(request, deaf())).unwrap_err()
     };
-    let none = model("nope", Vec::new()).unwrap_err();
+    let none = live(Vec::new());
     assert_eq!(none.code, ErrorCode::InvalidRequest);
     assert!(none.message.contains("choose at least one adapter"), "{}", none.message);
-    let unknown = model("nope", vec![AdapterKind::Dynamic]).unwrap_err();
+    let unknown = live(vec![AdapterKind::Dynamic]);
     assert_eq!(unknown.code, ErrorCode::NotFound);
     assert!(unknown.message.contains("no profile named 'nope'"), "{}", unknown.message);
 }
@@ -224,36 +257,31 @@ fn a_live_comparison_keeps_the_secret_out_of_the_ui_the_history_and_every_export
     let scenario = serde_json::json!({ "schema_version": 1, "kind": "unfold.scenario", "name": "hidden",
         "user": "Find issue 7.", "script": [{ "say": "Done." }], "tool_results": { "lookup": [{ "result": { "issue": 7, "config": config } }] } });
     std::fs::write(&scenario_path, scenario.to_string()).unwrap();
-    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
-    let scenario = Scenario::load(&scenario_path).unwrap();
-    let compared = ComparedDocuments {
-        template: &template,
-        template_path: None,
-        scenario: &scenario,
-        scenario_path: Some(&scenario_path),
+    let history = Arc::new(OpenRunHistory::at(&files.join("history.sqlite3")).unwrap());
+    let comparisons =
+        Comparisons::new(ComparisonContext { profiles: Arc::new(profiles), ..context(Arc::clone(&history)) });
+    let request = ComparisonRequest {
+        model: ComparisonModel::Live { profile: "local".to_owned() },
+        run_id: Some(4),
+        ..ComparisonRequest::scripted(
+            example("examples/task-executor.unfold.json"),
+            DocumentRef::File(scenario_path),
+            vec![AdapterKind::Dynamic],
+        )
     };
-
-    let shown = Arc::new(std::sync::Mutex::new(String::new()));
-    let text = |_: Lane| {
-        let shown = Arc::clone(&shown);
-        TextSink(Arc::new(move |piece: &str| shown.lock().unwrap().push_str(piece)))
-    };
-    let model = |token| LiveModel::of_profile(&profiles, "local", vec![AdapterKind::Dynamic], &text, token);
-    let live = |token| model(token).map(ComparisonModel::Live);
-    let mut told = Vec::new();
-    let history = OpenRunHistory::at(&files.join("history.sqlite3")).unwrap();
-    let comparisons = Comparisons::with_prices(unfold_application::prices::PriceFile(None));
+    let (heard, listener) = keeping();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let report = runtime
-        .block_on(comparisons.run(
-            4,
-            compared,
-            live,
-            &SourceAccess::default(),
-            &mut |p| told.push(serde_json::to_string(&p).unwrap()),
-            &history,
-        ))
-        .unwrap();
+    let report = runtime.block_on(comparisons.run(request, listener)).unwrap().report;
+    let heard = heard.lock().unwrap();
+    let told: Vec<String> = heard.iter().map(|p| serde_json::to_string(p).unwrap()).collect();
+    // What the compare view shows as the model writes: the pieces of text it is told.
+    let shown: String = heard
+        .iter()
+        .filter_map(|p| match p {
+            CompareProgress::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
     let report_text = serde_json::to_string(&report).unwrap();
     let redacted = "Your key is [redacted password] and again [redacted password].";
     assert!(report_text.contains(redacted), "{report_text}");
@@ -264,9 +292,8 @@ fn a_live_comparison_keeps_the_secret_out_of_the_ui_the_history_and_every_export
     let calls: Vec<String> = (1..=2)
         .map(|call| serde_json::to_string(&comparisons.call(4, Lane::Dynamic, call).unwrap()).unwrap())
         .collect();
-    drop(history);
+    drop((history, comparisons));
 
-    let shown = shown.lock().unwrap().clone();
     let texts = [("the report", &report_text), ("the text shown", &shown)].into_iter();
     let texts = texts.chain(told.iter().map(|t| ("an event told", t))).chain(calls.iter().map(|c| ("a call", c)));
     for (name, text) in texts {
@@ -285,29 +312,22 @@ fn a_live_comparison_keeps_the_secret_out_of_the_ui_the_history_and_every_export
 #[test]
 fn an_export_that_would_hold_the_key_is_refused_and_writes_nothing() {
     use unfold_test_support::hostile_stream::KEY;
-    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
     let scenario = unfold_test_support::scenario(serde_json::json!({
         "script": [{ "call": "lookup", "args": { "id": 7 } }, { "say": "Done." }],
         "tool_results": { "lookup": [{ "result": { "token": KEY } }] },
     }));
-    let compared =
-        ComparedDocuments { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
-    let never = AtomicBool::new(false);
-    let model = ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic], price_as: None };
-    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: true };
-    let off = OpenRunHistory::open(None);
-    let kept = runtime().block_on(comparisons::compare_and_keep(compared, model, control, &off)).unwrap();
+    let kept = engine_comparison(&scenario);
     let profile =
         serde_json::json!({ "name": "local", "kind": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "m" });
     let secrets = Secrets::of_provider(&serde_json::from_value(profile).unwrap(), Some(&ApiKey::new(KEY)));
 
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("report.json");
-    let refused = exports::write_report(&file, &kept.comparison.report, &secrets).unwrap_err();
+    let refused = exports::write_report(&file, &kept.report, &secrets).unwrap_err();
     let place = format!("{}: /runs/0/events/2/result/token: holds the API key", file.display());
     assert!(refused.to_string().contains(&place), "{refused}");
     let folder = dir.path().join("bodies");
-    let refused = exports::write_request_files(&folder, &kept.comparison.requests, Default::default(), &secrets);
+    let refused = exports::write_request_files(&folder, &kept.requests, Default::default(), &secrets);
     let refused = refused.unwrap_err().to_string();
     assert!(refused.contains("dynamic-call-002.json: /messages/3/content: holds the API key"), "{refused}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing is written");

@@ -4,14 +4,12 @@
 
 use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 
-use unfold_application::comparisons::{self, ComparedDocuments, ComparisonModel};
-use unfold_application::prices::PriceFile;
+use unfold_application::comparisons::{
+    ComparisonContext, ComparisonRequest, Comparisons, DocumentRef, RelayAttachment,
+};
 use unfold_application::relay::RelayService;
-use unfold_application::run_history::OpenRunHistory;
-use unfold_application::sources::SourceAccess;
-use unfold_documents::{Scenario, Template};
-use unfold_engine::compare::CompareControl;
 use unfold_engine::{AdapterKind, EventKind};
 
 /// The example plugin, started against `relay`, with the session code it printed once ready.
@@ -27,7 +25,7 @@ fn plugin(relay: &str) -> (Child, String) {
 #[test]
 fn the_apps_relay_lists_a_plugins_session_and_a_comparison_attached_to_it_sees_its_change() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let service = RelayService::default();
+    let service = Arc::new(RelayService::default());
     assert_eq!(service.status().listening, None);
     assert_eq!(service.attach("ANYCODE2").unwrap_err().message, "the relay is not running: start it first");
     let status = runtime.block_on(service.start(0)).unwrap();
@@ -44,29 +42,20 @@ fn the_apps_relay_lists_a_plugins_session_and_a_comparison_attached_to_it_sees_i
     let mut log = service.observe().expect("a live log while running");
     let template_path = unfold_test_support::repo("examples/relay-plugin/tables.unfold.json");
     let scenario_path = unfold_test_support::repo("examples/relay-plugin/plot.scenario.json");
-    let template = Template::load(&template_path).unwrap();
-    let scenario = Scenario::load(&scenario_path).unwrap();
-    let documents = ComparedDocuments {
-        template: &template,
-        template_path: Some(&template_path),
-        scenario: &scenario,
-        scenario_path: Some(&scenario_path),
+    let comparisons = Comparisons::new(ComparisonContext {
+        relay: Some(Arc::clone(&service)),
+        ..crate::comparisons::context(crate::comparisons::no_history())
+    });
+    let request = ComparisonRequest {
+        relay_session: Some(RelayAttachment { code: code.clone(), relay: None, token: None }),
+        ..ComparisonRequest::scripted(
+            DocumentRef::File(template_path),
+            DocumentRef::File(scenario_path),
+            vec![AdapterKind::Dynamic],
+        )
     };
-    let access = SourceAccess { relay: Some(service.attach(&code).unwrap()), ..SourceAccess::default() };
-    let model = ComparisonModel::Scripted { adapters: vec![AdapterKind::Dynamic], price_as: None };
-    let never = std::sync::atomic::AtomicBool::new(false);
-    let history = OpenRunHistory::open(None);
-    let kept = runtime
-        .block_on(comparisons::compare_with_consent_and_keep(
-            documents,
-            model,
-            &access,
-            &PriceFile(None),
-            CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: false },
-            &history,
-        ))
-        .unwrap();
-    let dynamic = &kept.comparison.report.runs[0];
+    let kept = runtime.block_on(comparisons.run(request, crate::comparisons::deaf())).unwrap();
+    let dynamic = &kept.report.runs[0];
     let injected: Vec<&Vec<String>> = dynamic
         .events
         .iter()

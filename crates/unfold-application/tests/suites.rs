@@ -1,6 +1,7 @@
 //! Suites as the app opens and runs them, a template exported from the editor as it is now, and a
 //! kept run's trace: over the bundled examples, in temporary folders.
 
+use unfold_application::comparisons::{ComparisonRequest, Comparisons, DocumentRef};
 use unfold_application::prices::PriceFile;
 use unfold_application::profiles::Profiles;
 use unfold_application::run_history::OpenRunHistory;
@@ -8,7 +9,6 @@ use unfold_application::suites::{open_suite, run_suite};
 use unfold_application::template_exports::{export_document, ExportFormat, ExportRequest};
 use unfold_application::{traces, ErrorCode};
 use unfold_documents::Template;
-use unfold_engine::compare::CompareControl;
 use unfold_engine::AdapterKind;
 
 use unfold_test_support::repo;
@@ -70,28 +70,15 @@ fn the_open_document_exports_as_it_is_now() {
 fn a_kept_run_exports_its_trace() {
     let folder = tempfile::tempdir().unwrap();
     let history = OpenRunHistory::at(&folder.path().join("history.sqlite3")).unwrap();
-    let template = Template::load(&repo("examples/task-executor.unfold.json")).unwrap();
-    let scenario = unfold_documents::Scenario::load(&repo("examples/read-context-then-search.scenario.json")).unwrap();
-    let documents = unfold_application::comparisons::ComparedDocuments {
-        template: &template,
-        template_path: None,
-        scenario: &scenario,
-        scenario_path: None,
-    };
-    let model = unfold_application::comparisons::ComparisonModel::Scripted {
-        adapters: vec![AdapterKind::Restart],
-        price_as: None,
-    };
-    let never = std::sync::atomic::AtomicBool::new(false);
+    let history = std::sync::Arc::new(history);
+    let comparisons = Comparisons::new(crate::comparisons::context(std::sync::Arc::clone(&history)));
+    let request = ComparisonRequest::scripted(
+        DocumentRef::File(repo("examples/task-executor.unfold.json")),
+        DocumentRef::File(repo("examples/read-context-then-search.scenario.json")),
+        vec![AdapterKind::Restart],
+    );
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    runtime
-        .block_on(unfold_application::comparisons::compare_and_keep(
-            documents,
-            model,
-            CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: false },
-            &history,
-        ))
-        .unwrap();
+    runtime.block_on(comparisons.run(request, crate::comparisons::deaf())).unwrap();
     let kept = history.list(&Default::default()).unwrap();
     let restart = kept.iter().find(|run| run.lane.as_deref() == Some("restart")).unwrap();
     let trace = folder.path().join("run.otlp.jsonl");

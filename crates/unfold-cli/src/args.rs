@@ -5,6 +5,9 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Parser, Subcommand};
+use unfold_application::comparisons::{RelayAttachment, SourceUse};
+use unfold_application::sources::SourceAccess;
+use unfold_application::AppResult;
 
 /// Design prompt templates with progressive disclosure and compare how adapters run them.
 #[derive(Debug, Parser)]
@@ -354,6 +357,14 @@ impl SourceConsent {
     pub fn consent(self) -> unfold_application::sources::Consent {
         unfold_application::sources::Consent::every_source(self.allow_sources, self.allow_remote)
     }
+
+    /// What a comparison's lanes may reach by these flags.
+    pub fn source_use(self) -> SourceUse {
+        match self.allow_sources {
+            true => SourceUse::Every { remote: self.allow_remote },
+            false => SourceUse::Snapshots,
+        }
+    }
 }
 
 /// A relay session the runs are attached to.
@@ -369,28 +380,24 @@ pub struct RelayAttach {
 }
 
 impl RelayAttach {
+    /// The session named, at the relay named, with its token from UNFOLD_RELAY_TOKEN.
+    pub fn attachment(self) -> Result<Option<RelayAttachment>, unfold_documents::Error> {
+        let Some(code) = self.relay_session else { return Ok(None) };
+        let token = std::env::var("UNFOLD_RELAY_TOKEN").ok().filter(|t| !t.is_empty()).ok_or_else(|| {
+            unfold_documents::Error::argument(
+                "--relay-session",
+                "the session's token goes in UNFOLD_RELAY_TOKEN, which is not set",
+            )
+        })?;
+        Ok(Some(RelayAttachment::elsewhere(self.relay, code, token)))
+    }
+
     /// What the runs may reach: the consent `sources` gives, and this session if one is named.
-    pub fn access(
-        self,
-        sources: SourceConsent,
-    ) -> Result<unfold_application::sources::SourceAccess, unfold_documents::Error> {
-        let relay = match self.relay_session {
+    pub fn access(self, sources: SourceConsent) -> AppResult<SourceAccess> {
+        let relay = match self.attachment()? {
+            Some(attachment) => attachment.session_elsewhere()?,
             None => None,
-            Some(code) => {
-                let token = std::env::var("UNFOLD_RELAY_TOKEN").ok().filter(|t| !t.is_empty()).ok_or_else(|| {
-                    unfold_documents::Error::argument(
-                        "--relay-session",
-                        "the session's token goes in UNFOLD_RELAY_TOKEN, which is not set",
-                    )
-                })?;
-                Some(unfold_application::sources::RelaySession {
-                    relay: self.relay,
-                    code,
-                    token,
-                    call_timeout: std::time::Duration::from_secs(30),
-                })
-            }
         };
-        Ok(unfold_application::sources::SourceAccess { consent: sources.consent(), relay })
+        Ok(SourceAccess { consent: sources.consent(), relay })
     }
 }

@@ -3,26 +3,26 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
-use unfold_application::comparisons::{self, ComparedDocuments, ComparisonModel};
+use unfold_application::comparisons::{
+    ComparisonContext, ComparisonModel, ComparisonOutputs, ComparisonRequest, Comparisons, DocumentRef, RequestFiles,
+};
 use unfold_application::files::{self, RenderRequest};
-use unfold_application::folders::{default_prices_file, Folders};
-use unfold_application::prices::PriceFile;
+use unfold_application::folders::Folders;
 use unfold_application::run_history::OpenRunHistory;
-use unfold_application::sources::{self, SourceAccess};
+use unfold_application::sources;
 use unfold_application::template_exports::ExportRequest;
-use unfold_application::traces::{self, ComparisonClock, TraceContext};
-use unfold_application::{exports, AppError, AppResult, ErrorCode};
+use unfold_application::{exports, AppResult};
 use unfold_documents::error::printable_path;
-use unfold_documents::{Error, Scenario, Template};
-use unfold_engine::compare::CompareControl;
-use unfold_engine::{AdapterKind, Preview};
+use unfold_documents::Error;
+use unfold_engine::Preview;
 use unfold_stores::run_history::RunFilter;
 
 use crate::args::Command;
 use crate::output::{out, outln, write_json};
-use crate::runtime::block_on;
+use crate::runtime::{block_on, Signals};
 
 pub fn execute(command: Command) -> AppResult<ExitCode> {
     match command {
@@ -56,10 +56,24 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Compare { template, scenario, adapters, json, requests, api, price_as, sources, relay, trace } => {
-            let access = relay.access(sources).map_err(|e| e.in_file(&template))?;
-            let model = ComparisonModel::Scripted { adapters: dedup(adapters), price_as };
-            let output = CompareOutput { json, requests: requests.as_deref(), api, otel: trace.otel.as_deref() };
-            compare(&template, &scenario, model, output, &access)
+            let relay_session = relay.attachment().map_err(|e| e.in_file(&template))?;
+            let outputs = ComparisonOutputs {
+                requests: requests.map(|folder| RequestFiles { folder, shape: api }),
+                trace: trace.otel,
+                history: true,
+            };
+            let request = ComparisonRequest {
+                model: ComparisonModel::Scripted { price_as },
+                sources: sources.source_use(),
+                relay_session,
+                outputs,
+                ..ComparisonRequest::scripted(
+                    DocumentRef::File(template.clone()),
+                    DocumentRef::File(scenario.clone()),
+                    adapters,
+                )
+            };
+            compare(request, (&template, &scenario), json)
         }
         Command::Run {
             template,
@@ -111,11 +125,15 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 // The relay serves until Ctrl+C whether or not anyone reads where.
                 let _ = outln!("relay listening on http://{address}/api/sessions (Ctrl+C stops it)");
             };
-            let stop = async {
-                // Without a signal handler there is no way to stop cleanly: stop at once.
-                let _ = tokio::signal::ctrl_c().await;
+            let serving = async {
+                // Listened for before the relay says where it listens: a Ctrl+C right after that
+                // line stops it cleanly, not by the signal's default.
+                let signals = Signals::listen();
+                let stop = async move {
+                    signals.first().await;
+                };
+                unfold_application::relay::serve_relay(port, &allow_origins, listening, stop).await
             };
-            let serving = unfold_application::relay::serve_relay(port, &allow_origins, listening, stop);
             crate::runtime::block_on_every_core(serving)??;
             Ok(ExitCode::SUCCESS)
         }
@@ -127,94 +145,39 @@ fn history() -> OpenRunHistory {
     OpenRunHistory::open(Folders::from_environment().history_file())
 }
 
-/// What `unfold compare` prints and writes besides its table.
-struct CompareOutput<'a> {
-    /// The report as JSON instead of the table.
-    json: bool,
-    /// The folder to write every call's request body into.
-    requests: Option<&'a Path>,
-    /// The API shape of those bodies.
-    api: unfold_engine::request_shapes::RequestShape,
-    /// The file to write the runs' trace to.
-    otel: Option<&'a Path>,
-}
-
-/// `unfold compare`: the comparison kept in the history, drawn as a table or printed as JSON, its
-/// request bodies written into `requests` and its trace into `otel` (both checked before it runs).
-fn compare(
-    template_path: &Path,
-    scenario_path: &Path,
-    model: ComparisonModel<'_>,
-    output: CompareOutput<'_>,
-    access: &SourceAccess,
-) -> AppResult<ExitCode> {
-    let CompareOutput { json, requests, api, otel } = output;
-    if let Some(path) = otel {
-        files::check_output_file(path, "--otel")?;
+/// `unfold compare`: the comparison kept in the history, drawn as a table or printed as JSON (its
+/// request bodies and trace written as the request asks, their flags checked before it runs).
+fn compare(request: ComparisonRequest, files: (&Path, &Path), json: bool) -> AppResult<ExitCode> {
+    if let Some(path) = &request.outputs.trace {
+        unfold_application::files::check_output_file(path, "--otel")?;
     }
-    if let Some(folder) = requests {
+    if let Some(RequestFiles { folder, .. }) = &request.outputs.requests {
         if let Some(problem) = exports::request_folder_problem(folder)? {
             return Err(Error::argument(format!("--requests {}", folder.display()), problem).into());
         }
     }
-    let template = Template::load(template_path).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
-    let scenario = Scenario::load(scenario_path).map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
+    let (template_path, scenario_path) = files;
+    let requests_folder = request.outputs.requests.as_ref().map(|files| files.folder.clone());
+    let comparisons = Comparisons::new(ComparisonContext::of_files(history()));
+    let finished = block_on(comparisons.run(request, Arc::new(|_| {})))??;
     // Calls that will fail still run (a scenario may test them), but are said before the report.
-    for warning in scenario.warnings_with(&template) {
+    for warning in &finished.scenario_warnings {
         eprintln!("warning: {}: {warning}", printable_path(scenario_path));
     }
-    let documents = ComparedDocuments {
-        template: &template,
-        template_path: Some(template_path),
-        scenario: &scenario,
-        scenario_path: Some(scenario_path),
-    };
-    let never = std::sync::atomic::AtomicBool::new(false);
-    let context = match &model {
-        ComparisonModel::Scripted { price_as, .. } => TraceContext::scripted(price_as.as_deref()),
-        ComparisonModel::Live(live) => TraceContext::live(live.profile.kind, &live.profile.model),
-    };
-    let mut clock = ComparisonClock::default();
-    let control = CompareControl {
-        observer: &mut |progress| clock.saw(&progress),
-        cancel: &never,
-        keep_requests: requests.is_some(),
-    };
-    let prices = PriceFile(default_prices_file());
-    let kept =
-        block_on(comparisons::compare_with_consent_and_keep(documents, model, access, &prices, control, &history()))??;
-    if let Some(path) = otel {
-        let lines = traces::comparison_lines(&kept.comparison.report, &clock, &context);
-        traces::write_trace_file(path, &lines, &kept.secrets)?;
-    }
-    if let Some(error) = &kept.not_kept {
+    if let Some(error) = &finished.not_kept {
         eprintln!("warning: the run was not kept in the history: {error}");
     }
-    let report = &kept.comparison.report;
-    let runs = report.runs.iter().chain(report.baseline.iter().map(|baseline| &baseline.run));
-    crate::sources::warn_about_runs(template_path, &template, access, runs);
-    let written = requests
-        .map(|folder| exports::write_request_files(folder, &kept.comparison.requests, api, &kept.secrets))
-        .transpose()?;
+    crate::sources::warn_about_shortfalls(template_path, &finished.shortfalls);
+    let report = &finished.report;
     if json {
         write_json(report)?;
     } else {
         out!("{}", crate::report_table::draw(report, crate::output::width()))?;
-        if let (Some(folder), Some(count)) = (requests, written) {
-            outln!("\nwrote {count} request bodies to {}", printable_path(folder))?;
+        if let (Some(folder), Some(count)) = (requests_folder, finished.requests_written) {
+            outln!("\nwrote {count} request bodies to {}", printable_path(&folder))?;
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn dedup(adapters: Vec<AdapterKind>) -> Vec<AdapterKind> {
-    let mut unique = Vec::new();
-    for adapter in adapters {
-        if !unique.contains(&adapter) {
-            unique.push(adapter);
-        }
-    }
-    unique
 }
 
 /// Checks every file; prints each problem; exit 1 if any file has one, 2 if one cannot be read.

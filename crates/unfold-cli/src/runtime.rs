@@ -26,7 +26,7 @@ pub fn block_on<F: Future>(work: F) -> AppResult<F::Output> {
 }
 
 /// Runs `work` to its end on a new runtime with a thread per core: for a server that stops on
-/// Ctrl+C itself (the relay).
+/// Ctrl+C or SIGTERM itself ([`Signals`]; the relay).
 pub fn block_on_every_core<F: Future>(work: F) -> AppResult<F::Output> {
     Ok(runtime(tokio::runtime::Builder::new_multi_thread())?.block_on(work))
 }
@@ -38,17 +38,17 @@ fn runtime(mut builder: tokio::runtime::Builder) -> AppResult<tokio::runtime::Ru
         .map_err(|source| AppError::from(Error::Io { path: "tokio runtime".into(), action: "cannot start", source }))
 }
 
-/// The signals that interrupt a command, listened for (none if they cannot be).
-struct Signals(Option<(Signal, Signal)>);
+/// The signals that interrupt a command (Ctrl+C, SIGTERM), listened for (none if they cannot be).
+pub struct Signals(Option<(Signal, Signal)>);
 
 impl Signals {
     /// Starts listening; in a runtime.
-    fn listen() -> Signals {
+    pub fn listen() -> Signals {
         Signals(signal(SignalKind::interrupt()).ok().zip(signal(SignalKind::terminate()).ok()))
     }
 
     /// The name of the first to arrive; never, if none is listened for.
-    async fn first(self) -> &'static str {
+    pub async fn first(self) -> &'static str {
         let Some((mut interrupt, mut terminate)) = self.0 else {
             return std::future::pending().await;
         };

@@ -5,13 +5,13 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use unfold_application::sources::{self, SourceAccess, SourceTool, SourceToolFilter};
+use unfold_application::sources::{self, SourceAccess, SourceShortfall, SourceTool, SourceToolFilter};
 use unfold_application::AppResult;
 use unfold_documents::discovery::{Discovery, Tier};
 use unfold_documents::error::{printable, printable_path};
 use unfold_documents::tool::ToolKind;
 use unfold_documents::{Error, Template};
-use unfold_engine::{EventKind, RunReport};
+use unfold_engine::RunReport;
 
 use crate::args::SourcesAction;
 use crate::output::{out, outln, write_json};
@@ -56,26 +56,21 @@ pub fn warn_about(template: &Path, discoveries: &[Discovery]) {
     }
 }
 
-/// One stderr line per source that `runs` of the template at `template_path` reached for (as
-/// `access` allows: the user asked to start it, or attached a relay session) and that gave them
-/// less than its live list, with the reason: once, however many runs met it, since every run
-/// discovers its sources on its own. A source nobody asked to start gives its snapshot silently.
+/// One stderr line per source that `runs` of the template at `template_path` reached for and that
+/// gave them less than its live list ([`sources::shortfalls`]).
 pub fn warn_about_runs<'r>(
     template_path: &Path,
     template: &Template,
     access: &SourceAccess,
     runs: impl IntoIterator<Item = &'r RunReport>,
 ) {
-    let reached = |name: &str| template.sources.iter().any(|s| s.name == name && access.reaches_source(s));
-    let mut said: Vec<(&str, Tier, &str)> = Vec::new();
-    for event in runs.into_iter().flat_map(|run| &run.events) {
-        if let EventKind::ToolsDiscovered { source, tier, error: Some(error), .. } = &event.kind {
-            let warning = (source.as_str(), *tier, error.as_str());
-            if reached(source) && !said.contains(&warning) {
-                warn(template_path, source, *tier, error);
-                said.push(warning);
-            }
-        }
+    warn_about_shortfalls(template_path, &sources::shortfalls(template, access, runs));
+}
+
+/// One stderr line per shortfall of the template at `template_path`.
+pub fn warn_about_shortfalls(template_path: &Path, shortfalls: &[SourceShortfall]) {
+    for SourceShortfall { source, tier, error } in shortfalls {
+        warn(template_path, source, *tier, error);
     }
 }
 

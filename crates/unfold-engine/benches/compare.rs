@@ -11,7 +11,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
 use unfold_documents::prices::{Prices, Pricing};
 use unfold_documents::{Scenario, Template};
-use unfold_engine::{compare, AdapterKind, ComparisonReport, RunStatus};
+use unfold_engine::{compare, AdapterKind, ComparisonReport, Drive, Lanes, RunStatus};
 
 const TEMPLATE: &str = include_str!("../../../examples/task-executor.unfold.json");
 const STEPS: usize = 200;
@@ -51,7 +51,10 @@ fn compare_and_price(
     pricing: &Pricing,
 ) -> ComparisonReport {
     let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a current-thread runtime");
-    let mut report = runtime.block_on(compare(template, scenario, adapters)).expect("the comparison runs");
+    let mut report = runtime
+        .block_on(compare(Lanes::new(template, scenario, adapters), Drive::default()))
+        .map(|comparison| comparison.report)
+        .expect("the comparison runs");
     report.price(pricing);
     report
 }

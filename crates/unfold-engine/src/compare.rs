@@ -1,9 +1,10 @@
-//! Compare: one scenario replayed under several adapters with the scripted model (or, live, its
-//! user message sent to a real model), into the comparison report of spec 6, with two additions: the all-FULL baseline (the same scenario with
-//! nothing hidden, so the savings of progressive disclosure are a number) and the first divergence
-//! of each run against the first. On request it also keeps the OpenAI chat request body of every model call
-//! and the answer it got; the app's compare view also hears every event as it happens and can
-//! cancel a comparison between two model calls.
+//! Compare: one scenario replayed in several lanes (an adapter each) with the scripted model (or,
+//! live, its user message sent to a real model), into the comparison report of spec 6, with two
+//! additions: the all-FULL baseline (the same scenario with nothing hidden, so the savings of
+//! progressive disclosure are a number) and the first divergence of each run against the first.
+//! One entry, [`compare`], takes the [`Lanes`] and what drives them ([`Drive`]): which model
+//! answers, the tool sources, an observer told every event as it happens, a cancel flag checked
+//! between model calls, and whether each call's OpenAI request body and answer are kept.
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +21,7 @@ use crate::events::{AdapterKind, Counters, Event, EventKind, RunReport};
 use crate::openai_request::{chat_completions_body, chat_completions_message};
 use crate::provider::{ModelRequest, ModelResponse, Provider};
 use crate::request_shapes::RequestShape;
-use crate::run::{run_with_host, RunInput, RunLimits};
+use crate::run::{run_with_host, RunInput};
 use crate::scripted::{ScriptedProvider, ScriptedToolResults};
 use crate::tool_host::{ToolHost, ToolSources};
 use unfold_documents::discovery::Discovery;
@@ -228,139 +229,95 @@ impl Comparison {
     }
 }
 
-/// What a comparison's caller hears, how it stops it, and what it keeps.
-pub struct CompareControl<'a> {
-    /// Told each run's start and each event as it happens.
-    pub observer: &'a mut (dyn FnMut(CompareProgress) + Send),
+/// A comparison's lanes: one scenario on one template under each of the adapters, in order (the
+/// scripted model adds the all-FULL baseline lane after them).
+#[derive(Debug, Clone, Copy)]
+pub struct Lanes<'a> {
+    /// The template.
+    pub template: &'a Template,
+    /// The scenario.
+    pub scenario: &'a Scenario,
+    /// One lane per adapter, in order; each after the first is set against the first.
+    pub adapters: &'a [AdapterKind],
+}
+
+impl<'a> Lanes<'a> {
+    /// `scenario` on `template` under each of `adapters`.
+    pub fn new(template: &'a Template, scenario: &'a Scenario, adapters: &'a [AdapterKind]) -> Lanes<'a> {
+        Lanes { template, scenario, adapters }
+    }
+}
+
+/// What drives a comparison's lanes: which model answers, their tool sources, what the caller
+/// hears, how it stops them, and what is kept. [`Drive::default`] is the scenario's script, the
+/// sources' snapshots, no one told, no stop and no request kept.
+#[derive(Default)]
+pub struct Drive<'a> {
+    /// Which model answers every lane.
+    pub model: LaneModel<'a>,
+    /// Starts each lane's tool sources (every lane, the baseline too, gets its own, closed when
+    /// it ends); none: every lane sees their snapshots. When the lanes share what the sources are
+    /// (a relay session), they run side by side, each opened before any starts, so a change
+    /// reaches every lane.
+    pub sources: Option<&'a mut dyn ToolSources>,
+    /// Told each lane's start and each event as it happens.
+    pub observer: Option<&'a mut (dyn FnMut(CompareProgress) + Send)>,
     /// Once set, the comparison stops before its next model call with [`Error::Cancelled`].
-    pub cancel: &'a AtomicBool,
+    pub cancel: Option<&'a AtomicBool>,
     /// Whether [`Comparison::requests`] keeps each call's request body and answer. Building them
     /// costs about a quarter of a scripted comparison, so a caller that shows none asks for none.
     pub keep_requests: bool,
 }
 
-/// How a comparison runs: its caller's control (taken apart, so that each borrow may shorten to
-/// the others'), which model answers, and its tool sources.
-struct RunOptions<'a> {
-    keep_requests: bool,
-    observer: &'a mut (dyn FnMut(CompareProgress) + Send),
-    cancel: &'a AtomicBool,
-    models: Models<'a>,
-    /// Starts each run's tool sources; none: every run sees their snapshots.
-    sources: Option<&'a mut dyn ToolSources>,
-}
-
-/// The model of a comparison's runs.
-enum Models<'a> {
-    /// The scenario's scripted model, and the all-FULL baseline after the adapters' runs.
+/// The model of a comparison's lanes.
+#[derive(Default)]
+pub enum LaneModel<'a> {
+    /// The scenario's scripted model, and the all-FULL baseline lane after the adapters' lanes.
+    #[default]
     Scripted,
-    /// A real model, a new provider for each run (told which); no baseline (it would be paid for).
+    /// A real model: the scenario's user message, parameters, tool results, tool changes and
+    /// limits (not its script), a new provider for each lane (told which); no baseline (it would
+    /// be paid for). A provider made with the comparison's cancel token also drops a call in
+    /// flight.
     Live(&'a mut (dyn FnMut(Lane) -> Result<Box<dyn Provider + Send>> + Send)),
 }
 
-impl<'a> RunOptions<'a> {
-    fn new(control: CompareControl<'a>, models: Models<'a>, sources: Option<&'a mut dyn ToolSources>) -> Self {
-        let CompareControl { observer, cancel, keep_requests } = control;
-        RunOptions { keep_requests, observer, cancel, models, sources }
-    }
-}
-
-impl Models<'_> {
+impl LaneModel<'_> {
     fn provider(&mut self, lane: Lane, scenario: &Scenario, template: &Template) -> Result<Box<dyn Provider + Send>> {
         Ok(match self {
-            Models::Scripted => Box::new(ScriptedProvider::new(scenario, template)),
-            Models::Live(make) => make(lane)?,
+            LaneModel::Scripted => Box::new(ScriptedProvider::new(scenario, template)),
+            LaneModel::Live(make) => make(lane)?,
         })
     }
 }
 
-/// Runs `scenario` on `template` under each of `adapters`, in order, and the all-FULL baseline.
-/// Fails (with problems located in the scenario) when the scenario names parameters or tools the
-/// template does not have.
-pub async fn compare(template: &Template, scenario: &Scenario, adapters: &[AdapterKind]) -> Result<ComparisonReport> {
-    let never = AtomicBool::new(false);
-    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: false };
-    let options = RunOptions::new(control, Models::Scripted, None);
-    Ok(compare_runs(template, scenario, adapters, options).await?.report)
-}
+/// No one stops a comparison that was given no cancel flag.
+static NEVER_CANCELLED: AtomicBool = AtomicBool::new(false);
 
-/// [`compare`], keeping the request body of every model call.
-pub async fn compare_with_requests(
-    template: &Template,
-    scenario: &Scenario,
-    adapters: &[AdapterKind],
-) -> Result<Comparison> {
-    let never = AtomicBool::new(false);
-    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: true };
-    compare_runs(template, scenario, adapters, RunOptions::new(control, Models::Scripted, None)).await
-}
-
-/// [`compare`] under the caller's `control`.
-pub async fn compare_observed(
-    template: &Template,
-    scenario: &Scenario,
-    adapters: &[AdapterKind],
-    control: CompareControl<'_>,
-) -> Result<Comparison> {
-    compare_runs(template, scenario, adapters, RunOptions::new(control, Models::Scripted, None)).await
-}
-
-/// A live comparison: the scenario's user message, parameters, tool results, tool changes and
-/// limits (not its script) sent to a real model under each of `adapters`, a new provider from
-/// `providers` for each run; no baseline. A provider made with the same cancel token as
-/// `control`'s also drops a call in flight.
-pub async fn compare_live(
-    template: &Template,
-    scenario: &Scenario,
-    adapters: &[AdapterKind],
-    providers: &mut (dyn FnMut(Lane) -> Result<Box<dyn Provider + Send>> + Send),
-    control: CompareControl<'_>,
-) -> Result<Comparison> {
-    let CompareControl { observer, cancel, keep_requests } = control;
-    let options = RunOptions { keep_requests, observer, cancel, models: Models::Live(providers), sources: None };
-    compare_runs(template, scenario, adapters, options).await
-}
-
-/// [`compare_observed`] (no `providers`) or [`compare_live`], each run with the template's tool
-/// sources started by `sources`: every run (every lane, the baseline too) gets its own, closed
-/// when it ends. When the runs share what the sources are (a relay session), they run side by
-/// side, each opened before any starts, so a change reaches every lane.
-pub async fn compare_with_sources<'a>(
-    template: &Template,
-    scenario: &Scenario,
-    adapters: &[AdapterKind],
-    providers: Option<&'a mut (dyn FnMut(Lane) -> Result<Box<dyn Provider + Send>> + Send)>,
-    sources: &'a mut dyn ToolSources,
-    control: CompareControl<'_>,
-) -> Result<Comparison> {
-    let models = match providers {
-        Some(providers) => Models::Live(providers),
-        None => Models::Scripted,
-    };
-    let CompareControl { observer, cancel, keep_requests } = control;
-    let options = RunOptions { keep_requests, observer, cancel, models, sources: Some(sources) };
-    compare_runs(template, scenario, adapters, options).await
-}
-
-async fn compare_runs(
-    template: &Template,
-    scenario: &Scenario,
-    adapters: &[AdapterKind],
-    options: RunOptions<'_>,
-) -> Result<Comparison> {
+/// Runs `lanes` as `drive` says, into the comparison report of spec 6 with the baseline and the
+/// divergences (and every call's request when asked). Fails (with problems located in the
+/// scenario) when the scenario names parameters or tools the template does not have.
+pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
+    let Lanes { template, scenario, adapters } = lanes;
     let problems = scenario.problems_with(template);
     if !problems.is_empty() {
         return Err(Error::invalid(problems));
     }
-    let disclosed = matches!(options.models, Models::Scripted).then(|| everything_disclosed(template));
+    let Drive { mut model, sources, observer, cancel, keep_requests } = drive;
+    let cancel = cancel.unwrap_or(&NEVER_CANCELLED);
+    let mut quiet = |_: CompareProgress| {};
+    let observer: &mut (dyn FnMut(CompareProgress) + Send) = match observer {
+        Some(observer) => observer,
+        None => &mut quiet,
+    };
+    let disclosed = matches!(model, LaneModel::Scripted).then(|| everything_disclosed(template));
     let mut plans: Vec<LanePlan<'_>> =
         adapters.iter().map(|&kind| LanePlan { lane: Lane::of(kind), adapter: adapter_for(kind), template }).collect();
     if let Some(disclosed) = &disclosed {
         plans.push(LanePlan { lane: Lane::Baseline, adapter: &DynamicAdapter, template: disclosed });
     }
-    let RunOptions { keep_requests, observer, cancel, mut models, sources } = options;
     let side_by_side = sources.as_deref().is_some_and(|sources| sources.shared_between_runs(template));
-    let mut lanes = LaneMaker { keep_requests, cancel, models: &mut models, sources };
+    let mut lanes = LaneMaker { keep_requests, cancel, models: &mut model, sources };
     let observer = Mutex::new(observer);
     let outcomes = if side_by_side {
         let ready = lanes.ready_all(plans, scenario).await?;
@@ -408,22 +365,6 @@ async fn compare_runs(
     Ok(Comparison { report, requests })
 }
 
-fn run_input<'a>(template: &'a Template, scenario: &'a Scenario) -> RunInput<'a> {
-    let defaults = RunLimits::default();
-    let limits = scenario.limits.map_or(defaults, |l| RunLimits {
-        max_model_calls: l.max_model_calls.unwrap_or(defaults.max_model_calls),
-        max_restarts: l.max_restarts.unwrap_or(defaults.max_restarts),
-    });
-    RunInput {
-        template,
-        params: scenario.params.clone(),
-        user: scenario.user.clone(),
-        tool_changes: &scenario.tool_changes,
-        discoveries: &[],
-        limits,
-    }
-}
-
 /// One run a comparison will make: which, under which adapter, on which template.
 struct LanePlan<'t> {
     lane: Lane,
@@ -435,7 +376,7 @@ struct LanePlan<'t> {
 struct LaneMaker<'m, 'o> {
     keep_requests: bool,
     cancel: &'o AtomicBool,
-    models: &'m mut Models<'o>,
+    models: &'m mut LaneModel<'o>,
     sources: Option<&'m mut (dyn ToolSources + 'o)>,
 }
 
@@ -517,7 +458,7 @@ impl ReadyLane<'_, '_> {
         cancel: &AtomicBool,
     ) -> Result<(Lane, RunReport, Option<Vec<CallRequest>>)> {
         let lane = self.lane;
-        let mut input = run_input(&self.template, scenario);
+        let mut input = RunInput::of_scenario(&self.template, scenario);
         input.discoveries = &self.discoveries;
         let mut results = ScriptedToolResults::new(scenario);
         tell(observer, CompareProgress::RunStarted { lane });

@@ -31,7 +31,7 @@ pub mod tokens;
 pub mod tool_host;
 
 pub use adapter::{adapter_for, Adapter, AllowedToolsAdapter, DeferredAdapter, DynamicAdapter, RestartAdapter};
-pub use compare::{compare, compare_with_requests, ComparisonReport};
+pub use compare::{compare, Comparison, ComparisonReport, Drive, LaneModel, Lanes};
 pub use events::{AdapterKind, Counters, Event, EventKind, RunReport, RunStatus};
 pub use provider::{MeasuredCache, Message, ModelRequest, ModelResponse, Provider, ToolCall, Usage};
 pub use render::{render, RenderedPrompt};

@@ -24,7 +24,7 @@ use crate::session_state::VisibilityOverrides;
 use crate::tokens;
 use crate::tool_host::{ChangedList, ToolHost};
 use unfold_documents::error::Result;
-use unfold_documents::scenario::ToolChange;
+use unfold_documents::scenario::{Scenario, ToolChange};
 use unfold_documents::template::Template;
 use unfold_documents::tool::{Builtin, OfferedTool, Tool};
 
@@ -59,6 +59,26 @@ pub struct RunInput<'a> {
     pub discoveries: &'a [unfold_documents::discovery::Discovery],
     /// Limits.
     pub limits: RunLimits,
+}
+
+impl<'a> RunInput<'a> {
+    /// A run of `scenario` on `template`: its parameters, user message, tool changes and limits
+    /// (each over the default), and no tool source yet.
+    pub fn of_scenario(template: &'a Template, scenario: &'a Scenario) -> RunInput<'a> {
+        let defaults = RunLimits::default();
+        let limits = scenario.limits.map_or(defaults, |l| RunLimits {
+            max_model_calls: l.max_model_calls.unwrap_or(defaults.max_model_calls),
+            max_restarts: l.max_restarts.unwrap_or(defaults.max_restarts),
+        });
+        RunInput {
+            template,
+            params: scenario.params.clone(),
+            user: scenario.user.clone(),
+            tool_changes: &scenario.tool_changes,
+            discoveries: &[],
+            limits,
+        }
+    }
 }
 
 /// The request to halt the attempt and restart with sections expanded (spec 4.1): what the
@@ -797,7 +817,7 @@ mod tests {
 
     use unfold_documents::{Scenario, Template};
 
-    use super::{run, RunInput, RunLimits};
+    use super::{run, RunInput};
     use crate::adapter::DynamicAdapter;
     use crate::scripted::{ScriptedProvider, ScriptedToolResults};
     use crate::tokens::counted;
@@ -811,14 +831,7 @@ mod tests {
             "user": "Find issue 7.",
             "script": [{ "call": "lookup", "args": { "id": 7, "note": "x".repeat(note_bytes) } }, { "say": "Done." }] });
         let scenario = Scenario::from_json(scenario.to_string().as_bytes()).unwrap();
-        let input = RunInput {
-            template: &template,
-            params: Default::default(),
-            user: scenario.user.clone(),
-            tool_changes: &[],
-            discoveries: &[],
-            limits: RunLimits::default(),
-        };
+        let input = RunInput::of_scenario(&template, &scenario);
         let mut model = ScriptedProvider::new(&scenario, &template);
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
         let before = counted::bytes();

@@ -7,8 +7,8 @@ use serde_json::json;
 use unfold_documents::template::{Disclosure, ToolDisclosure};
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{
-    adapter_for, compare, run, AdapterKind, ComparisonReport, Counters, ModelRequest, ModelResponse, Provider,
-    RunInput, RunLimits, ScriptedProvider, ScriptedToolResults,
+    adapter_for, compare, run, AdapterKind, ComparisonReport, Counters, Drive, Lanes, ModelRequest, ModelResponse,
+    Provider, RunInput, ScriptedProvider, ScriptedToolResults,
 };
 
 use unfold_test_support::{load_template, scenario, trace};
@@ -20,7 +20,11 @@ fn fixture() -> Template {
 fn run_both(template: &Template, scenario: &Scenario) -> ComparisonReport {
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     runtime
-        .block_on(compare(template, scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]))
+        .block_on(compare(
+            Lanes::new(template, scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]),
+            Drive::default(),
+        ))
+        .map(|comparison| comparison.report)
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -386,7 +390,10 @@ fn a_repeating_pair_of_calls_is_warned_in_the_result_the_model_reads() {
     ]}));
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let comparison = runtime
-        .block_on(unfold_engine::compare::compare_with_requests(&fixture(), &script, &[AdapterKind::Dynamic]))
+        .block_on(compare(
+            Lanes::new(&fixture(), &script, &[AdapterKind::Dynamic]),
+            Drive { keep_requests: true, ..Drive::default() },
+        ))
         .unwrap();
     let run = &comparison.report.runs[0];
     assert_snapshot!(trace(run), @r#"
@@ -549,14 +556,7 @@ fn a_picked_tool_carries_its_full_description_from_the_next_call_on() {
     for kind in [AdapterKind::Dynamic, AdapterKind::Restart] {
         let mut provider =
             RecordingProvider { inner: ScriptedProvider::new(&scenario, &template), offered: Vec::new() };
-        let input = RunInput {
-            template: &template,
-            params: Default::default(),
-            user: scenario.user.clone(),
-            tool_changes: &[],
-            discoveries: &[],
-            limits: RunLimits::default(),
-        };
+        let input = RunInput::of_scenario(&template, &scenario);
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
         let mut results = ScriptedToolResults::new(&scenario);
         let report =
@@ -760,14 +760,7 @@ fn a_provider_that_takes_its_tools_once_runs_the_dynamic_adapter_as_the_restart_
     ]}));
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let run_on_fixed_tools = |kind: AdapterKind| {
-        let input = RunInput {
-            template: &template,
-            params: Default::default(),
-            user: scenario.user.clone(),
-            tool_changes: &[],
-            discoveries: &[],
-            limits: RunLimits::default(),
-        };
+        let input = RunInput::of_scenario(&template, &scenario);
         let mut provider = FixedToolsProvider(ScriptedProvider::new(&scenario, &template));
         let mut results = ScriptedToolResults::new(&scenario);
         runtime.block_on(run(&input, adapter_for(kind), &mut provider, &mut results, &mut |_| {})).unwrap()
@@ -809,7 +802,10 @@ fn pick_tools_offers_unpicked_tools_as_km_tools_does_and_a_direct_call_picks() {
     ]}));
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let comparison = runtime
-        .block_on(unfold_engine::compare::compare_with_requests(&template, &script, &[AdapterKind::Dynamic]))
+        .block_on(compare(
+            Lanes::new(&template, &script, &[AdapterKind::Dynamic]),
+            Drive { keep_requests: true, ..Drive::default() },
+        ))
         .unwrap();
     let calls = sent_tools(&comparison, "dynamic");
     let tool = |call: usize, name: &str| {

@@ -7,10 +7,7 @@ use serde_json::{json, Value};
 use unfold_documents::template::{Section, ToolDisclosure, Visibility};
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::Savings;
-use unfold_engine::compare::{
-    compare_observed, compare_with_requests, everything_disclosed, request_files, CompareControl, CompareProgress,
-    Lane, RunRequests,
-};
+use unfold_engine::compare::{everything_disclosed, request_files, CompareProgress, Drive, Lane, Lanes, RunRequests};
 use unfold_engine::divergence::{common_subsequence, Divergence, DivergenceKind, FirstDivergence, RunPlace};
 use unfold_engine::{
     adapter_for, compare, run, AdapterKind, ComparisonReport, Counters, EventKind, RunInput, RunLimits, RunReport,
@@ -30,7 +27,10 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn compare_both(template: &Template, scenario: &Scenario) -> ComparisonReport {
-    runtime().block_on(compare(template, scenario, &[Dynamic, Restart])).unwrap_or_else(|e| panic!("{e}"))
+    runtime()
+        .block_on(compare(Lanes::new(template, scenario, &[Dynamic, Restart]), Drive::default()))
+        .map(|comparison| comparison.report)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// One run of the scenario of `fields` on the fixture.
@@ -499,7 +499,10 @@ fn savings_round_to_one_decimal_and_have_no_percent_of_nothing() {
 fn one_run_has_a_baseline_but_no_divergence() {
     let scenario = Scenario::load(&repo("examples/lookup-first.scenario.json")).unwrap();
     let template = load_template("examples/task-executor.unfold.json");
-    let report = runtime().block_on(compare(&template, &scenario, &[Restart])).unwrap();
+    let report = runtime()
+        .block_on(compare(Lanes::new(&template, &scenario, &[Restart]), Drive::default()))
+        .map(|comparison| comparison.report)
+        .unwrap();
     assert_eq!(report.divergences, []);
     assert_eq!(report.baseline.unwrap().savings.len(), 1);
 }
@@ -543,7 +546,12 @@ fn a_report_written_before_the_baseline_and_divergence_still_reads() {
 fn every_model_call_has_its_openai_request_body() {
     let template = load_template("examples/task-executor.unfold.json");
     let scenario = Scenario::load(&repo("examples/lookup-first.scenario.json")).unwrap();
-    let comparison = runtime().block_on(compare_with_requests(&template, &scenario, &[Dynamic, Restart])).unwrap();
+    let comparison = runtime()
+        .block_on(compare(
+            Lanes::new(&template, &scenario, &[Dynamic, Restart]),
+            Drive { keep_requests: true, ..Drive::default() },
+        ))
+        .unwrap();
     let labels: Vec<&str> = comparison.requests.iter().map(|r| r.lane.name()).collect();
     assert_eq!(labels, ["dynamic", "restart", "baseline"]);
     let runs = comparison.report.runs.iter().chain(comparison.report.baseline.as_ref().map(|b| &b.run));
@@ -669,9 +677,9 @@ fn lookup_first() -> (Template, Scenario) {
 fn the_observer_hears_each_run_start_and_every_event_of_the_report_in_order() {
     let (template, scenario) = lookup_first();
     let mut heard = Vec::new();
-    let never = std::sync::atomic::AtomicBool::new(false);
-    let control = CompareControl { observer: &mut |p| heard.push(p), cancel: &never, keep_requests: false };
-    let comparison = runtime().block_on(compare_observed(&template, &scenario, &[Dynamic, Restart], control)).unwrap();
+    let mut observer = |p| heard.push(p);
+    let drive = Drive { observer: Some(&mut observer), ..Drive::default() };
+    let comparison = runtime().block_on(compare(Lanes::new(&template, &scenario, &[Dynamic, Restart]), drive)).unwrap();
     assert!(comparison.requests.is_empty(), "no request body is built when none is asked for");
     let report = &comparison.report;
     let runs = [(Lane::Dynamic, &report.runs[0]), (Lane::Restart, &report.runs[1])]
@@ -685,13 +693,24 @@ fn the_observer_hears_each_run_start_and_every_event_of_the_report_in_order() {
         })
         .collect();
     assert_eq!(heard, expected);
-    assert_eq!(comparison.report, runtime().block_on(compare(&template, &scenario, &[Dynamic, Restart])).unwrap());
+    assert_eq!(
+        comparison.report,
+        runtime()
+            .block_on(compare(Lanes::new(&template, &scenario, &[Dynamic, Restart]), Drive::default()))
+            .map(|comparison| comparison.report)
+            .unwrap()
+    );
 }
 
 #[test]
 fn each_call_keeps_the_answer_the_model_gave() {
     let (template, scenario) = lookup_first();
-    let comparison = runtime().block_on(compare_with_requests(&template, &scenario, &[Restart])).unwrap();
+    let comparison = runtime()
+        .block_on(compare(
+            Lanes::new(&template, &scenario, &[Restart]),
+            Drive { keep_requests: true, ..Drive::default() },
+        ))
+        .unwrap();
     let run = &comparison.report.runs[0];
     for call in &comparison.requests[0].calls {
         let asked: Vec<(String, Value)> = run
@@ -738,8 +757,8 @@ fn cancelling_stops_the_comparison_before_its_next_model_call() {
         }
         heard.push(progress);
     };
-    let control = CompareControl { observer: &mut observer, cancel: &cancel, keep_requests: true };
-    let outcome = runtime().block_on(compare_observed(&template, &scenario, &[Dynamic, Restart], control));
+    let drive = Drive { observer: Some(&mut observer), cancel: Some(&cancel), keep_requests: true, ..Drive::default() };
+    let outcome = runtime().block_on(compare(Lanes::new(&template, &scenario, &[Dynamic, Restart]), drive));
     assert!(matches!(outcome, Err(unfold_documents::Error::Cancelled)), "{outcome:?}");
     let model_calls = heard
         .iter()
@@ -756,7 +775,10 @@ fn cancelling_stops_the_comparison_before_its_next_model_call() {
 #[test]
 fn the_ui_fixture_report_is_what_compare_makes() {
     let (template, scenario) = lookup_first();
-    let report = runtime().block_on(compare(&template, &scenario, &[Dynamic, Restart])).unwrap();
+    let report = runtime()
+        .block_on(compare(Lanes::new(&template, &scenario, &[Dynamic, Restart]), Drive::default()))
+        .map(|comparison| comparison.report)
+        .unwrap();
     let fresh = serde_json::to_string_pretty(&report).unwrap() + "\n";
     let path = repo("ui/src/testing/fixtures/lookup-first.report.json");
     if std::env::var_os("UNFOLD_BLESS").is_some_and(|v| v == "1") {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use unfold_documents::Scenario;
 use unfold_engine::prompt_prefix::PrefixBreak;
-use unfold_engine::{compare, tokens, AdapterKind, EventKind, Session};
+use unfold_engine::{compare, tokens, AdapterKind, Drive, EventKind, Lanes, Session};
 
 use unfold_test_support::{load_template, repo};
 
@@ -45,8 +45,13 @@ fn compare_counts_what_expected_counters_says() {
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     for (name, adapters) in &expected {
         let scenario = Scenario::load(&repo(&format!("examples/{name}.scenario.json"))).unwrap();
-        let report =
-            runtime.block_on(compare(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart])).unwrap();
+        let report = runtime
+            .block_on(compare(
+                Lanes::new(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]),
+                Drive::default(),
+            ))
+            .map(|comparison| comparison.report)
+            .unwrap();
         for run in &report.runs {
             let mut actual = serde_json::to_value(run.counters).unwrap();
             actual["status"] = serde_json::to_value(run.status).unwrap();
@@ -71,8 +76,13 @@ fn own_examples_show_their_situations() {
     for (template, scenario) in pairs {
         let template = load_template(&format!("examples/{template}"));
         let scenario = Scenario::load(&repo(&format!("examples/{scenario}"))).unwrap();
-        let report =
-            runtime.block_on(compare(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart])).unwrap();
+        let report = runtime
+            .block_on(compare(
+                Lanes::new(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]),
+                Drive::default(),
+            ))
+            .map(|comparison| comparison.report)
+            .unwrap();
         for run in &report.runs {
             let c = run.counters;
             lines.push(format!(
@@ -147,8 +157,13 @@ fn the_examples_show_where_disclosure_wins_and_where_it_loses() {
         let template = load_template(&format!("examples/{template}.unfold.json"));
         let scenario = Scenario::load(&repo(&format!("examples/{scenario}.scenario.json"))).unwrap();
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        let report =
-            runtime.block_on(compare(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart])).unwrap();
+        let report = runtime
+            .block_on(compare(
+                Lanes::new(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]),
+                Drive::default(),
+            ))
+            .map(|comparison| comparison.report)
+            .unwrap();
         assert!(report.runs.iter().all(|run| run.status == unfold_engine::RunStatus::Completed));
         report.baseline.unwrap().savings.iter().map(|s| s.saved_percent.unwrap()).collect()
     };
@@ -166,7 +181,10 @@ fn the_prompt_cache_changes_the_winner_of_the_just_in_time_example() {
     let template = load_template("examples/coding-agent.unfold.json");
     let scenario = Scenario::load(&repo("examples/coding-agent-just-in-time.scenario.json")).unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let mut report = runtime.block_on(compare(&template, &scenario, &[AdapterKind::Dynamic])).unwrap();
+    let mut report = runtime
+        .block_on(compare(Lanes::new(&template, &scenario, &[AdapterKind::Dynamic]), Drive::default()))
+        .map(|comparison| comparison.report)
+        .unwrap();
     report.price(&unfold_documents::prices::Prices::shipped().pricing("claude-sonnet-4-5").unwrap());
     let baseline = report.baseline.as_ref().unwrap();
     assert_eq!(baseline.savings[0].saved_percent, Some(41.7));
@@ -188,7 +206,10 @@ fn allowed_tools_and_deferred_on_every_bundled_example() {
         let template = load_template(&format!("examples/{template_file}"));
         let scenario = Scenario::load(&repo(&format!("examples/{scenario_file}"))).unwrap();
         let comparison = runtime
-            .block_on(unfold_engine::compare::compare_with_requests(&template, &scenario, &AdapterKind::ALL))
+            .block_on(unfold_engine::compare::compare(
+                Lanes::new(&template, &scenario, &AdapterKind::ALL),
+                Drive { keep_requests: true, ..Drive::default() },
+            ))
             .unwrap();
         let calls = |adapter: AdapterKind| -> Vec<(u64, Option<PrefixBreak>)> {
             let run = comparison.report.runs.iter().find(|run| run.adapter == adapter).unwrap();
@@ -240,7 +261,10 @@ fn with_the_cache_deferred_wins_the_just_in_time_example() {
     let template = load_template("examples/coding-agent.unfold.json");
     let scenario = Scenario::load(&repo("examples/coding-agent-just-in-time.scenario.json")).unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let mut report = runtime.block_on(compare(&template, &scenario, &AdapterKind::ALL)).unwrap();
+    let mut report = runtime
+        .block_on(compare(Lanes::new(&template, &scenario, &AdapterKind::ALL), Drive::default()))
+        .map(|comparison| comparison.report)
+        .unwrap();
     report.price(&unfold_documents::prices::Prices::shipped().pricing("claude-sonnet-4-5").unwrap());
     let baseline = report.baseline.as_ref().unwrap();
     let saved: Vec<f64> = baseline.savings.iter().map(|s| s.saved_percent.unwrap()).collect();

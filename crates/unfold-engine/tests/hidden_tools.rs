@@ -4,7 +4,7 @@
 
 use unfold_documents::tool::OfferedTool;
 use unfold_documents::Scenario;
-use unfold_engine::compare::compare_with_requests;
+use unfold_engine::compare::{compare, Drive, Lanes};
 use unfold_engine::events::ToolDelivery;
 use unfold_engine::prompt_prefix::PrefixBreak;
 use unfold_engine::{tokens, AdapterKind, ComparisonReport, EventKind, RunReport, RunStatus, Session};
@@ -18,7 +18,12 @@ fn runtime() -> tokio::runtime::Runtime {
 
 fn all_four(scenario: &Scenario) -> unfold_engine::compare::Comparison {
     let template = load_template("examples/task-executor.unfold.json");
-    runtime().block_on(compare_with_requests(&template, scenario, &[Dynamic, Restart, AllowedTools, Deferred])).unwrap()
+    runtime()
+        .block_on(compare(
+            Lanes::new(&template, scenario, &[Dynamic, Restart, AllowedTools, Deferred]),
+            Drive { keep_requests: true, ..Drive::default() },
+        ))
+        .unwrap()
 }
 
 fn read_then_search() -> Scenario {

@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 use unfold_documents::{Error, OfferedTool};
 use unfold_engine::{
-    adapter_for, run, AdapterKind, EventKind, MeasuredCache, Message, ModelRequest, ModelResponse, Provider, RunInput,
-    RunLimits, RunStatus, ScriptedToolResults, ToolCall, Usage,
+    adapter_for, run, AdapterKind, Drive, EventKind, LaneModel, Lanes, MeasuredCache, Message, ModelRequest,
+    ModelResponse, Provider, RunInput, RunLimits, RunStatus, ScriptedToolResults, ToolCall, Usage,
 };
 use unfold_live::{ApiKey, HttpProvider, ProviderKind, ProviderProfile, RetryPolicy};
 
@@ -594,7 +594,11 @@ fn a_recorded_run_becomes_a_scenario_the_scripted_model_replays() {
         json!({ "lookup": [{ "result": { "id": 7, "title": "Login fails" } }] })
     );
     let report = runtime()
-        .block_on(unfold_engine::compare(&template, &reloaded, &[AdapterKind::Dynamic, AdapterKind::Restart]))
+        .block_on(unfold_engine::compare(
+            Lanes::new(&template, &reloaded, &[AdapterKind::Dynamic, AdapterKind::Restart]),
+            Drive::default(),
+        ))
+        .map(|comparison| comparison.report)
         .unwrap();
     for run in &report.runs {
         let calls: Vec<_> = run
@@ -623,24 +627,19 @@ fn a_live_comparison_runs_each_adapter_with_a_new_provider_and_no_baseline() {
             Ok(Box::new(provider(profile(ProviderKind::Openai, &server, true))) as Box<dyn Provider + Send>)
         };
         let mut lanes = Vec::new();
-        let never = std::sync::atomic::AtomicBool::new(false);
-        let comparison = unfold_engine::compare::compare_live(
-            &template,
-            &scenario,
-            &[AdapterKind::Dynamic, AdapterKind::Restart],
-            &mut providers,
-            unfold_engine::compare::CompareControl {
-                observer: &mut |progress| {
-                    if let unfold_engine::compare::CompareProgress::RunStarted { lane } = progress {
-                        lanes.push(lane);
-                    }
-                },
-                cancel: &never,
-                keep_requests: true,
-            },
-        )
-        .await
-        .unwrap();
+        let mut observer = |progress| {
+            if let unfold_engine::compare::CompareProgress::RunStarted { lane } = progress {
+                lanes.push(lane);
+            }
+        };
+        let drive = Drive {
+            model: LaneModel::Live(&mut providers),
+            observer: Some(&mut observer),
+            keep_requests: true,
+            ..Drive::default()
+        };
+        let adapters = [AdapterKind::Dynamic, AdapterKind::Restart];
+        let comparison = unfold_engine::compare(Lanes::new(&template, &scenario, &adapters), drive).await.unwrap();
         (comparison, made, lanes, server)
     });
     assert_eq!(made, 2);

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use unfold_documents::Template;
 use unfold_engine::{
-    adapter_for, run_with_host, AdapterKind, RunInput, RunLimits, ScriptedProvider, ScriptedToolResults, ToolSources,
+    adapter_for, run_with_host, AdapterKind, RunInput, ScriptedProvider, ScriptedToolResults, ToolSources,
 };
 use unfold_relay::attached::{RelaySession, RelaySources};
 use unfold_relay::{RelayLimits, RunningRelay};
@@ -82,14 +82,7 @@ async fn attached_run_waiting(
     let mut sources = RelaySources::new(attachment);
     let (discoveries, mut host) = sources.open(&template).await;
     let (seen, discoveries) = template.with_discovered(discoveries);
-    let input = RunInput {
-        template: &seen,
-        params: Default::default(),
-        user: scenario.user.clone(),
-        tool_changes: &[],
-        discoveries: &discoveries,
-        limits: RunLimits::default(),
-    };
+    let input = RunInput { discoveries: &discoveries, ..RunInput::of_scenario(&seen, &scenario) };
     let mut model = ScriptedProvider::new(&scenario, &seen);
     let mut results = ScriptedToolResults::new(&scenario);
     let report = run_with_host(&input, adapter_for(kind), &mut model, &mut results, Some(host.as_mut()), &mut |_| {})

@@ -3,12 +3,11 @@
 //! injects and the restart lane restarts for; the calls are answered by the server; and no server
 //! is left running.
 
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use serde_json::json;
 use unfold_documents::Template;
-use unfold_engine::compare::{compare_with_sources, CompareControl, Lane};
+use unfold_engine::compare::{compare, Drive, Lane, Lanes};
 use unfold_engine::{AdapterKind, ComparisonReport};
 use unfold_sources::{Consent, McpSources};
 
@@ -36,10 +35,9 @@ async fn compare_with_servers(template: &Template, script: serde_json::Value) ->
         start_timeout: START_TIMEOUT,
         call_timeout: Duration::from_secs(30),
     };
-    let never = AtomicBool::new(false);
     let adapters = [AdapterKind::Dynamic, AdapterKind::Restart];
-    let control = CompareControl { observer: &mut |_| {}, cancel: &never, keep_requests: false };
-    compare_with_sources(template, &scenario, &adapters, None, &mut sources, control).await.unwrap().report
+    let drive = Drive { sources: Some(&mut sources), ..Drive::default() };
+    compare(Lanes::new(template, &scenario, &adapters), drive).await.unwrap().report
 }
 
 #[tokio::test(flavor = "current_thread")]

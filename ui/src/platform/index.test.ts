@@ -89,13 +89,14 @@ describe("platform", () => {
     expect(answer).toEqual({ ok: true, value: report });
     expect(commands.runComparison).toHaveBeenCalledWith(
       {
-        template_id: 2,
-        scenario_id: 5,
+        template: { open: 2 },
+        scenario: { open: 5 },
+        lanes: ["restart"],
+        model: { live: { profile: "local" } },
+        sources: "allowed",
+        relay_session: { code: "K7Q2MX", relay: null },
+        outputs: { requests: null, trace: null, history: true },
         run_id: 9,
-        adapters: ["restart"],
-        live,
-        relay_session: "K7Q2MX",
-        price_as: null,
       },
       expect.anything(),
     );
@@ -114,13 +115,14 @@ describe("platform", () => {
     );
     expect(commands.runComparison).toHaveBeenLastCalledWith(
       {
-        template_id: 2,
-        scenario_id: 5,
-        run_id: 10,
-        adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
-        live: null,
+        template: { open: 2 },
+        scenario: { open: 5 },
+        lanes: ["dynamic", "restart", "allowed_tools", "deferred"],
+        model: { scripted: { price_as: "gpt-4o-mini" } },
+        sources: "allowed",
         relay_session: null,
-        price_as: "gpt-4o-mini",
+        outputs: { requests: null, trace: null, history: true },
+        run_id: 10,
       },
       expect.anything(),
     );

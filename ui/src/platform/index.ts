@@ -12,7 +12,7 @@ import {
   type ComparisonReport_Serialize,
   type Divergence_Serialize,
   type Event_Serialize,
-  type LiveRun,
+  type ComparisonRequest_Deserialize as ComparisonRequest,
   type ProfilesView_Serialize,
   type ProviderProfile_Deserialize,
   type RelayLogEntry,
@@ -59,7 +59,6 @@ export type {
   HeadingStyle,
   JsonValue,
   Lane,
-  LiveRun,
   LoopFound,
   PartsChange_Serialize as PartsChange,
   RequestShape,
@@ -163,6 +162,11 @@ export type RelayStatus = RelayStatus_Serialize;
 export type RelaySessionView = RelaySessionView_Serialize;
 /** One event of one of the relay's sessions, as the live log gets it. */
 export type { RelayLogEntry };
+
+/** A real model for a comparison: the provider profile's name. */
+export interface LiveRun {
+  profile: string;
+}
 
 /**
  * How a comparison runs, besides its template and scenario: `adapters`, the adapters it runs under,
@@ -380,17 +384,31 @@ function runComparison(
   progress.onmessage = (message) => {
     onProgress(message as CompareProgress);
   };
+  return call(() => commands.runComparison(comparisonRequest(templateId, scenarioId, runId, settings), progress));
+}
+
+/**
+ * The application's one comparison request for the open template and scenario under `settings`: the
+ * sources the user allowed in the app are started, the relay session is the app's own, and nothing
+ * is written but the history (the exports come afterwards, by `runId`).
+ */
+export function comparisonRequest(
+  templateId: number,
+  scenarioId: number,
+  runId: number,
+  settings: ComparisonSettings,
+): ComparisonRequest {
   const { adapters, live, relaySession, priceAs } = settings;
-  const request = {
-    template_id: templateId,
-    scenario_id: scenarioId,
+  return {
+    template: { open: templateId },
+    scenario: { open: scenarioId },
+    lanes: adapters,
+    model: live === null ? { scripted: { price_as: priceAs } } : { live: { profile: live.profile } },
+    sources: "allowed",
+    relay_session: relaySession === null ? null : { code: relaySession, relay: null },
+    outputs: { requests: null, trace: null, history: true },
     run_id: runId,
-    adapters,
-    live,
-    relay_session: relaySession,
-    price_as: priceAs,
   };
-  return call(() => commands.runComparison(request, progress));
 }
 
 /** Watches the app's relay: every session's events come to `onEntry` through a channel. */
