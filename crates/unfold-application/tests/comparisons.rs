@@ -233,6 +233,7 @@ fn a_live_model_needs_an_adapter_and_a_known_profile() {
     let unknown = live(vec![AdapterKind::Dynamic]);
     assert_eq!(unknown.code, ErrorCode::NotFound);
     assert!(unknown.message.contains("no profile named 'nope'"), "{}", unknown.message);
+    assert!(!unknown.message.contains("--"), "the app has no flags to name: {}", unknown.message);
 }
 
 /// A live comparison in the app against a server that hides the provider's secret in its answers

@@ -63,7 +63,17 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
     if let Some(path) = &args.otel {
         unfold_application::files::check_output_file(path, "--otel")?;
     }
-    let mut profile = Profiles(Some(profiles_path(args.providers.as_deref())?)).get_from_file(&args.provider)?;
+    let profiles_file = profiles_path(args.providers.as_deref())?;
+    let mut profile = Profiles(Some(profiles_file.clone())).get_from_file(&args.provider).map_err(|error| {
+        // The profile the user named is missing: said of the flag that named it.
+        match (error.code, error.problems.as_slice()) {
+            (ErrorCode::NotFound, [problem]) => {
+                let flagged = Error::argument("--provider", problem.message.clone()).in_file(&profiles_file);
+                AppError::invalid_as(ErrorCode::NotFound)(flagged)
+            }
+            _ => error,
+        }
+    })?;
     if let Some(model) = args.model {
         profile.model = model;
     }

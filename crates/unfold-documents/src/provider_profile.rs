@@ -11,7 +11,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, Location, Problem, Result};
 use crate::schema::DocumentSchema;
 
 /// The `kind` of a profile file.
@@ -263,12 +263,14 @@ impl ProviderProfiles {
         crate::document::write_atomically(path, &text)
     }
 
-    /// The profile named `name`.
+    /// The profile named `name`; when there is none, a problem at `/profiles` that names those
+    /// there are.
     pub fn get(&self, name: &str) -> Result<&ProviderProfile> {
         self.profiles.iter().find(|p| p.name == name).ok_or_else(|| {
             let known: Vec<&str> = self.profiles.iter().map(|p| p.name.as_str()).collect();
             let known = if known.is_empty() { "none".to_owned() } else { known.join(", ") };
-            Error::argument("--provider", format!("no profile named '{name}' (profiles: {known})"))
+            let message = format!("no profile named '{name}' (profiles: {known})");
+            Problem { location: Location::Pointer("/profiles".to_owned()), message }.into()
         })
     }
 }

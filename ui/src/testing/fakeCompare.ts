@@ -438,7 +438,7 @@ export class FakeCompare {
     const profile = this.profiles.find((p) => p.name === live.profile);
     if (profile === undefined) {
       const known = this.profiles.map((p) => p.name).join(", ") || "none";
-      const message = `${this.profilesPath ?? "providers.json"}: --provider: no profile named '${live.profile}' (profiles: ${known})`;
+      const message = `${this.profilesPath ?? "providers.json"}: /profiles: no profile named '${live.profile}' (profiles: ${known})`;
       return { code: "provider", message, problems: [] };
     }
     if (!this.keySet(profile)) {
