@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 use tauri::Manager;
 use unfold_application::comparisons::{ComparisonContext, Comparisons};
+use unfold_application::consents::Consents;
 use unfold_application::folders::{default_prices_file, default_profiles_file, Folders};
 use unfold_application::prices::PriceFile;
 use unfold_application::profiles::Profiles;
@@ -39,7 +40,6 @@ use unfold_application::recovery::{keep_for_recovery, Recovery};
 use unfold_application::relay::RelayService;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::scenarios::Scenarios;
-use unfold_application::source_permissions::SourcePermissions;
 use unfold_application::templates::Templates;
 
 use crate::launch::Launch;
@@ -85,7 +85,7 @@ fn main() {
             app.manage(files::RecentTemplates(Recent::at(folders.recent_templates_file())));
             app.manage(compare::RecentScenarios(Recent::at(folders.recent_scenarios_file())));
             let profiles = Arc::new(Profiles(default_profiles_file()));
-            let permissions = Arc::new(SourcePermissions::at(folders.source_trust_file()));
+            let consents = Arc::new(Consents::at(folders.consents_file()));
             let relay = Arc::new(RelayService::default());
             let history = Arc::new(OpenRunHistory::open(folders.history_file()));
             app.manage(Arc::new(Comparisons::new(ComparisonContext {
@@ -94,12 +94,12 @@ fn main() {
                 profiles: Arc::clone(&profiles),
                 // Where the command line reads them too.
                 prices: PriceFile(default_prices_file()),
-                permissions: Some(Arc::clone(&permissions)),
+                consents: Some(Arc::clone(&consents)),
                 relay: Some(Arc::clone(&relay)),
                 history: Arc::clone(&history),
             })));
             app.manage(profiles);
-            app.manage(permissions);
+            app.manage(consents);
             app.manage(relay);
             app.manage(history);
             specta.mount_events(app);

@@ -1,12 +1,12 @@
 //! The Sources panel's commands: an open template's tool sources with the user's answer for each
 //! and what each offers (its snapshot, or listed live from the allowed ones), and the answers
-//! themselves. Each translates into `unfold_application::source_permissions`; editing the sources
+//! themselves. Each translates into `unfold_application::consents`; editing the sources
 //! is an edit of the open document like any other (`set_sources`).
 
 use std::sync::Arc;
 
 use tauri::State;
-use unfold_application::source_permissions::{SourcePermissions, SourceView};
+use unfold_application::consents::{Consents, SourceView};
 use unfold_application::templates::Templates;
 
 use crate::command_error::CommandError;
@@ -16,7 +16,7 @@ use crate::command_error::CommandError;
 #[specta::specta]
 pub async fn template_sources(
     templates: State<'_, Arc<Templates>>,
-    permissions: State<'_, Arc<SourcePermissions>>,
+    permissions: State<'_, Arc<Consents>>,
     template_id: u32,
 ) -> Result<Vec<SourceView>, CommandError> {
     let (template, path) = templates.document(template_id)?;
@@ -28,7 +28,7 @@ pub async fn template_sources(
 #[specta::specta]
 pub async fn allow_source(
     templates: State<'_, Arc<Templates>>,
-    permissions: State<'_, Arc<SourcePermissions>>,
+    permissions: State<'_, Arc<Consents>>,
     template_id: u32,
     name: String,
 ) -> Result<Vec<SourceView>, CommandError> {
@@ -42,7 +42,7 @@ pub async fn allow_source(
 #[specta::specta]
 pub async fn revoke_source(
     templates: State<'_, Arc<Templates>>,
-    permissions: State<'_, Arc<SourcePermissions>>,
+    permissions: State<'_, Arc<Consents>>,
     template_id: u32,
     name: String,
 ) -> Result<Vec<SourceView>, CommandError> {
@@ -57,7 +57,7 @@ pub async fn revoke_source(
 #[specta::specta]
 pub async fn discover_sources(
     templates: State<'_, Arc<Templates>>,
-    permissions: State<'_, Arc<SourcePermissions>>,
+    permissions: State<'_, Arc<Consents>>,
     template_id: u32,
 ) -> Result<Vec<SourceView>, CommandError> {
     let (template, path) = templates.document(template_id)?;

@@ -25,14 +25,14 @@ use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 pub use crate::comparison_request::{
     ComparisonModel, ComparisonOutputs, ComparisonRequest, DocumentRef, RelayAttachment, RequestFiles, SourceUse,
 };
+use crate::consents::Consents;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::prices::PriceFile;
 use crate::profiles::Profiles;
 use crate::relay::RelayService;
 use crate::run_history::OpenRunHistory;
 use crate::scenarios::Scenarios;
-use crate::source_permissions::SourcePermissions;
-use crate::sources::{Consent, SourceAccess, SourceShortfall};
+use crate::sources::{Consent, SourceReach, SourceShortfall};
 use crate::templates::Templates;
 use crate::traces::{self, ComparisonClock, TraceContext};
 use crate::{exports, files, lock, redaction};
@@ -54,7 +54,7 @@ pub struct ComparisonContext {
     pub prices: PriceFile,
     /// What the user allowed of each source in the app; none: [`SourceUse::Allowed`] allows
     /// nothing.
-    pub permissions: Option<Arc<SourcePermissions>>,
+    pub consents: Option<Arc<Consents>>,
     /// The app's own relay, whose sessions a request names by code alone.
     pub relay: Option<Arc<RelayService>>,
     /// Where every lane is kept.
@@ -70,7 +70,7 @@ impl ComparisonContext {
             scenarios: Arc::default(),
             profiles: Arc::new(Profiles(crate::folders::default_profiles_file())),
             prices: PriceFile(crate::folders::default_prices_file()),
-            permissions: None,
+            consents: None,
             relay: None,
             history: Arc::new(history),
         }
@@ -231,11 +231,11 @@ impl Comparisons {
     }
 
     /// What the lanes may reach of the template's sources, as the request says.
-    fn access(&self, request: &ComparisonRequest, documents: &Resolved) -> AppResult<SourceAccess> {
+    fn access(&self, request: &ComparisonRequest, documents: &Resolved) -> AppResult<SourceReach> {
         let consent = match &request.sources {
             SourceUse::Snapshots => Consent::default(),
-            SourceUse::Allowed => match &self.context.permissions {
-                Some(permissions) => permissions.consent(&documents.template, documents.template_path.as_deref()),
+            SourceUse::Allowed => match &self.context.consents {
+                Some(consents) => consents.consent(&documents.template, documents.template_path.as_deref()),
                 None => Consent::default(),
             },
             SourceUse::Every { remote } => Consent::every_source(true, remote.iter().cloned()),
@@ -251,7 +251,7 @@ impl Comparisons {
                 }
             },
         };
-        Ok(SourceAccess { consent, relay })
+        Ok(SourceReach { consent, relay })
     }
 
     /// The engine's comparison of the request's `adapters` as `drive` says, told to `listener`.
@@ -367,7 +367,7 @@ impl Comparisons {
 /// their stop, and the clock of their trace.
 struct LaneDrive<'a> {
     live: Option<LiveLanes<'a>>,
-    access: &'a SourceAccess,
+    access: &'a SourceReach,
     secrets: &'a Secrets,
     cancel: &'a AtomicBool,
     clock: &'a Mutex<ComparisonClock>,

@@ -49,7 +49,7 @@ impl Folders {
     }
 
     /// The tool sources the user allowed the app to start.
-    pub fn source_trust_file(&self) -> Option<PathBuf> {
+    pub fn consents_file(&self) -> Option<PathBuf> {
         Some(self.config.as_ref()?.join("source-trust.json"))
     }
 

@@ -7,7 +7,7 @@
 //! comparisons and their exports ([`comparisons`], [`exports`]), live runs and replays
 //! ([`live_runs`]), what of them leaves the process, scrubbed of secrets ([`redaction`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
 //! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), tool sources
-//! ([`sources`]) and which of them the user allowed ([`source_permissions`]), the plugin relay
+//! ([`sources`]) and which of them the user allowed ([`consents`]), the plugin relay
 //! ([`relay`]), and where all of it is kept ([`folders`]).
 
 #![forbid(unsafe_code)]
@@ -15,6 +15,7 @@
 
 mod comparison_request;
 pub mod comparisons;
+pub mod consents;
 pub mod documents;
 pub mod error;
 pub mod exports;
@@ -30,7 +31,6 @@ pub mod redaction;
 pub mod relay;
 pub mod run_history;
 pub mod scenarios;
-pub mod source_permissions;
 pub mod sources;
 pub mod suites;
 pub mod template_exports;

@@ -26,7 +26,7 @@ use crate::error::{AppError, AppResult, ErrorCode};
 use crate::profiles::Profiles;
 use crate::redaction;
 use crate::run_history::OpenRunHistory;
-use crate::sources::SourceAccess;
+use crate::sources::SourceReach;
 
 /// A live run to make.
 pub struct LiveRun<'a> {
@@ -45,7 +45,7 @@ pub struct LiveRun<'a> {
     /// Whether to record the run into a cassette.
     pub record: bool,
     /// What the run may reach of the template's tool sources (nothing: their snapshots).
-    pub access: SourceAccess,
+    pub access: SourceReach,
     /// The model's price, when a prices file has it: the run is priced at it.
     pub pricing: Option<Pricing>,
 }
@@ -161,7 +161,7 @@ pub async fn run_live_and_keep(
 pub async fn replay_and_keep(
     (template, template_path): (&Template, &Path),
     (cassette, cassette_path): (&Cassette, &Path),
-    (access, profiles): (&SourceAccess, &Profiles),
+    (access, profiles): (&SourceReach, &Profiles),
     history: &OpenRunHistory,
 ) -> AppResult<FinishedRun> {
     let secrets = cassette_secrets(cassette, profiles);

@@ -22,20 +22,20 @@ use crate::error::{AppError, AppResult, ErrorCode};
 /// What runs of a template may reach of its sources: the MCP servers the user allowed, and the
 /// relay session the runs are attached to.
 #[derive(Debug, Clone, Default)]
-pub struct SourceAccess {
+pub struct SourceReach {
     /// What the user allowed of the MCP servers.
     pub consent: Consent,
     /// The relay session the runs' relay sources take their tools from.
     pub relay: Option<RelaySession>,
 }
 
-impl From<Consent> for SourceAccess {
-    fn from(consent: Consent) -> SourceAccess {
-        SourceAccess { consent, relay: None }
+impl From<Consent> for SourceReach {
+    fn from(consent: Consent) -> SourceReach {
+        SourceReach { consent, relay: None }
     }
 }
 
-impl SourceAccess {
+impl SourceReach {
     /// Whether a run of `template` reaches any of its sources (otherwise they all give their
     /// snapshots, and no connection is made).
     pub fn reaches(&self, template: &Template) -> bool {
@@ -223,7 +223,7 @@ pub struct SourceShortfall {
 /// nobody asked to start gives its snapshot as a matter of course: none for it.
 pub fn shortfalls<'r>(
     template: &Template,
-    access: &SourceAccess,
+    access: &SourceReach,
     runs: impl IntoIterator<Item = &'r unfold_engine::RunReport>,
 ) -> Vec<SourceShortfall> {
     let reached = |name: &str| template.sources.iter().any(|s| s.name == name && access.reaches_source(s));

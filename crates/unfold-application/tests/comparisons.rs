@@ -41,7 +41,7 @@ pub fn context(history: Arc<OpenRunHistory>) -> ComparisonContext {
         scenarios: Arc::default(),
         profiles: Arc::new(Profiles(None)),
         prices: PriceFile(None),
-        permissions: None,
+        consents: None,
         relay: None,
         history,
     }

@@ -2,11 +2,11 @@
 //! real files in temporary folders, with no window (one binary, a module per area).
 
 mod comparisons;
+mod consents;
 mod profiles;
 mod recent;
 mod relay;
 mod scenarios;
-mod source_permissions;
 mod suites;
 mod templates;
 

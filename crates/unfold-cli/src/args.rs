@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Parser, Subcommand};
 use unfold_application::comparisons::{RelayAttachment, SourceUse};
-use unfold_application::sources::SourceAccess;
+use unfold_application::sources::SourceReach;
 use unfold_application::AppResult;
 
 /// Design prompt templates with progressive disclosure and compare how adapters run them.
@@ -46,7 +46,7 @@ pub enum Command {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        sources: SourceConsent,
+        sources: ConsentFlags,
     },
     /// Write a template in another tool's format: a promptfoo config with a test per scenario
     /// (`promptfoo`) or a Langfuse chat prompt (`langfuse`)
@@ -114,7 +114,7 @@ pub enum Command {
         #[arg(long, value_name = "MODEL")]
         price_as: Option<String>,
         #[command(flatten)]
-        sources: SourceConsent,
+        sources: ConsentFlags,
         #[command(flatten)]
         relay: RelayAttach,
         #[command(flatten)]
@@ -152,7 +152,7 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
         #[command(flatten)]
-        sources: SourceConsent,
+        sources: ConsentFlags,
         #[command(flatten)]
         relay: RelayAttach,
         #[command(flatten)]
@@ -170,7 +170,7 @@ pub enum Command {
         json: bool,
         /// The template's sources answer live instead of from the cassette.
         #[command(flatten)]
-        sources: SourceConsent,
+        sources: ConsentFlags,
         #[command(flatten)]
         trace: TraceFile,
     },
@@ -240,7 +240,7 @@ pub enum SourcesAction {
         /// The template file.
         template: PathBuf,
         #[command(flatten)]
-        sources: SourceConsent,
+        sources: ConsentFlags,
         /// Only tools of this kind.
         #[arg(long, value_parser = parse_kind, value_name = "read|edit|execute|other")]
         kind: Option<unfold_documents::tool::ToolKind>,
@@ -262,7 +262,7 @@ pub enum SourcesAction {
         /// The template file.
         template: PathBuf,
         #[command(flatten)]
-        sources: SourceConsent,
+        sources: ConsentFlags,
     },
 }
 
@@ -342,7 +342,7 @@ pub struct TraceFile {
 
 /// What the user allows of a template's tool sources on the command line.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct SourceConsent {
+pub struct ConsentFlags {
     /// Start the template's tool sources (their commands run, their URLs on this machine are
     /// reached); without it, their snapshots are used.
     #[arg(long)]
@@ -352,7 +352,7 @@ pub struct SourceConsent {
     pub allow_remote: Vec<String>,
 }
 
-impl SourceConsent {
+impl ConsentFlags {
     /// The consent these flags give.
     pub fn consent(self) -> unfold_application::sources::Consent {
         unfold_application::sources::Consent::every_source(self.allow_sources, self.allow_remote)
@@ -393,11 +393,11 @@ impl RelayAttach {
     }
 
     /// What the runs may reach: the consent `sources` gives, and this session if one is named.
-    pub fn access(self, sources: SourceConsent) -> AppResult<SourceAccess> {
+    pub fn access(self, sources: ConsentFlags) -> AppResult<SourceReach> {
         let relay = match self.attachment()? {
             Some(attachment) => attachment.session_elsewhere()?,
             None => None,
         };
-        Ok(SourceAccess { consent: sources.consent(), relay })
+        Ok(SourceReach { consent: sources.consent(), relay })
     }
 }

@@ -13,7 +13,7 @@ use unfold_application::live_runs::{self, FinishedRun, LiveRun};
 use unfold_application::prices::PriceFile;
 use unfold_application::profiles::Profiles;
 use unfold_application::run_history::OpenRunHistory;
-use unfold_application::sources::SourceAccess;
+use unfold_application::sources::SourceReach;
 use unfold_application::traces::{self, RunClock, TraceContext};
 use unfold_application::{AppError, AppResult, ErrorCode};
 use unfold_documents::{Error, Template};
@@ -38,7 +38,7 @@ pub struct LiveRunArgs {
     pub json: bool,
     pub record: Option<PathBuf>,
     /// What the user allowed of the template's tool sources.
-    pub access: SourceAccess,
+    pub access: SourceReach,
     /// The file to write the run's trace to.
     pub otel: Option<PathBuf>,
 }
@@ -126,7 +126,7 @@ pub fn replay(
     template_path: &Path,
     cassette_path: &Path,
     output: ReplayOutput<'_>,
-    access: &SourceAccess,
+    access: &SourceReach,
     history: &OpenRunHistory,
 ) -> AppResult<ExitCode> {
     let ReplayOutput { json, otel } = output;

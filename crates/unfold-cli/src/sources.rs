@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use unfold_application::sources::{self, SourceAccess, SourceShortfall, SourceTool, SourceToolFilter};
+use unfold_application::sources::{self, SourceReach, SourceShortfall, SourceTool, SourceToolFilter};
 use unfold_application::AppResult;
 use unfold_documents::discovery::{Discovery, Tier};
 use unfold_documents::error::{printable, printable_path};
@@ -61,7 +61,7 @@ pub fn warn_about(template: &Path, discoveries: &[Discovery]) {
 pub fn warn_about_runs<'r>(
     template_path: &Path,
     template: &Template,
-    access: &SourceAccess,
+    access: &SourceReach,
     runs: impl IntoIterator<Item = &'r RunReport>,
 ) {
     warn_about_shortfalls(template_path, &sources::shortfalls(template, access, runs));

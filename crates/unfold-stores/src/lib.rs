@@ -6,8 +6,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod consent_store;
 pub mod recent;
 pub mod recovery;
 pub mod run_history;
-pub mod source_trust;
 pub mod stable_hash;

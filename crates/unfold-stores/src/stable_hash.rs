@@ -2,7 +2,7 @@
 //! for names kept on disk: a recovery entry's file name (a long id cut short), a template's hash in
 //! the run history (runs of the same template grouped). A newer Unfold must find what an older one
 //! wrote. Neither is a decision anyone could abuse by making two inputs collide, so 64-bit FNV-1a
-//! serves; what must hold against a hostile file (a source the user allowed, `source_trust.rs`)
+//! serves; what must hold against a hostile file (a source the user allowed, `consent_store.rs`)
 //! uses SHA-256 instead.
 
 /// 64-bit FNV-1a of `bytes`: not for anything a collision could be used against.

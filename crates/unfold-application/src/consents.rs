@@ -12,7 +12,7 @@ use unfold_documents::source::ToolSource;
 use unfold_documents::{Template, Tool};
 use unfold_sources::consent::is_loopback_url;
 use unfold_sources::Consent;
-use unfold_stores::source_trust::{SourceTrust, Trust};
+use unfold_stores::consent_store::{ConsentStore, Trust};
 
 use crate::error::{AppError, AppResult, ErrorCode};
 
@@ -59,12 +59,12 @@ pub struct SourceView {
 
 /// The answers the user gave, kept beside the app's other settings.
 #[derive(Debug)]
-pub struct SourcePermissions(Option<SourceTrust>);
+pub struct Consents(Option<ConsentStore>);
 
-impl SourcePermissions {
+impl Consents {
     /// The answers kept in `file`; none are kept without one (every source stays unstarted).
-    pub fn at(file: Option<std::path::PathBuf>) -> SourcePermissions {
-        SourcePermissions(file.map(SourceTrust::at))
+    pub fn at(file: Option<std::path::PathBuf>) -> Consents {
+        Consents(file.map(ConsentStore::at))
     }
 
     fn trust(&self, path: Option<&Path>, source: &ToolSource) -> Permission {

@@ -22,7 +22,7 @@ use unfold_documents::source::ToolSource;
 use sha2::{Digest, Sha256};
 
 /// The `kind` of the file.
-pub const SOURCE_TRUST_KIND: &str = "unfold.source_trust";
+pub const CONSENT_STORE_KIND: &str = "unfold.source_trust";
 /// The version of its format.
 pub const SOURCE_TRUST_SCHEMA_VERSION: u64 = 1;
 
@@ -57,14 +57,14 @@ pub enum Trust {
 
 /// The allowed sources stored at one file.
 #[derive(Debug, Clone)]
-pub struct SourceTrust {
+pub struct ConsentStore {
     file: PathBuf,
 }
 
-impl SourceTrust {
+impl ConsentStore {
     /// The answers kept in `file` (created on the first answer).
-    pub fn at(file: PathBuf) -> SourceTrust {
-        SourceTrust { file }
+    pub fn at(file: PathBuf) -> ConsentStore {
+        ConsentStore { file }
     }
 
     /// Every allowed source, and why the file could not be read if it could not (then none).
@@ -77,7 +77,7 @@ impl SourceTrust {
                 .map_err(|e| format!("{}: not a list of allowed sources: {e}", self.file.display()))
         });
         match parsed {
-            Ok(file) if file.kind == SOURCE_TRUST_KIND && file.schema_version == SOURCE_TRUST_SCHEMA_VERSION => {
+            Ok(file) if file.kind == CONSENT_STORE_KIND && file.schema_version == SOURCE_TRUST_SCHEMA_VERSION => {
                 (file.allowed, None)
             }
             Ok(file) => {
@@ -132,7 +132,7 @@ impl SourceTrust {
 
     fn write(&self, allowed: Vec<AllowedSource>) -> Result<()> {
         let file =
-            TrustFile { schema_version: SOURCE_TRUST_SCHEMA_VERSION, kind: SOURCE_TRUST_KIND.to_owned(), allowed };
+            TrustFile { schema_version: SOURCE_TRUST_SCHEMA_VERSION, kind: CONSENT_STORE_KIND.to_owned(), allowed };
         document::create_parent_folder(&self.file)?;
         document::write_privately(&self.file, &document::to_canonical_json(&file))
     }
@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn an_answer_holds_for_that_file_and_definition_only() {
         let dir = tempfile::tempdir().unwrap();
-        let trust = SourceTrust::at(dir.path().join("settings").join("source-trust.json"));
+        let trust = ConsentStore::at(dir.path().join("settings").join("source-trust.json"));
         let ide =
             source(serde_json::json!({ "name": "ide", "section": null, "mcp": { "command": ["python3", "ide.py"] } }));
         let here = Path::new("/t/a.unfold.json");
@@ -195,7 +195,7 @@ mod tests {
         // search over the last argument, 2.6 billion hashes): allowing the first must not allow
         // the second.
         let dir = tempfile::tempdir().unwrap();
-        let trust = SourceTrust::at(dir.path().join("source-trust.json"));
+        let trust = ConsentStore::at(dir.path().join("source-trust.json"));
         let command =
             |argv: &[&str]| source(serde_json::json!({ "name": "ide", "section": null, "mcp": { "command": argv } }));
         let benign = command(&["python3", "ide_server.py", "--label", "KmEn2msGNhM"]);
@@ -220,10 +220,10 @@ mod tests {
             source(serde_json::json!({ "name": "ide", "section": null, "mcp": { "command": ["python3", "ide.py"] } }));
         let definition = serde_json::json!({ "name": ide.name, "mcp": ide.mcp, "relay": ide.relay });
         let older = format!("{:016x}", crate::stable_hash::stable_hash(definition.to_string().as_bytes()));
-        let file = serde_json::json!({ "schema_version": 1, "kind": SOURCE_TRUST_KIND,
+        let file = serde_json::json!({ "schema_version": 1, "kind": CONSENT_STORE_KIND,
             "allowed": [{ "template": "/t/a.unfold.json", "source": "ide", "definition": older }] });
         std::fs::write(&path, file.to_string()).unwrap();
-        let trust = SourceTrust::at(path);
+        let trust = ConsentStore::at(path);
         assert_eq!(trust.read().1, None, "the file still reads");
         assert_eq!(trust.trust(Path::new("/t/a.unfold.json"), &ide), Trust::Changed);
         trust.allow(Path::new("/t/a.unfold.json"), &ide).unwrap();
@@ -234,7 +234,7 @@ mod tests {
     fn a_broken_file_allows_nothing_and_the_next_answer_replaces_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("source-trust.json");
-        let trust = SourceTrust::at(path.clone());
+        let trust = ConsentStore::at(path.clone());
         let ide =
             source(serde_json::json!({ "name": "ide", "section": null, "mcp": { "url": "http://127.0.0.1:1/mcp" } }));
         for broken in [

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use unfold_application::source_permissions::{Permission, SourcePermissions, SourceView};
+use unfold_application::consents::{Consents, Permission, SourceView};
 use unfold_documents::discovery::Tier;
 use unfold_documents::Template;
 
@@ -39,7 +39,7 @@ fn a_source_starts_only_once_allowed_for_that_file_and_definition() {
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("the-source-ran");
     let (template, path) = template_with_servers(dir.path(), &marker);
-    let permissions = SourcePermissions::at(Some(dir.path().join("settings/source-trust.json")));
+    let permissions = Consents::at(Some(dir.path().join("settings/source-trust.json")));
 
     let views = permissions.view(&template, Some(&path), None);
     let answers: Vec<Permission> = views.iter().map(|v| v.permission).collect();
@@ -91,7 +91,7 @@ fn a_relay_source_needs_no_answer_and_cannot_be_allowed() {
     let path = dir.path().join("tables.unfold.json");
     std::fs::copy(unfold_test_support::repo("examples/relay-plugin/tables.unfold.json"), &path).unwrap();
     let template = Template::load(&path).unwrap();
-    let permissions = SourcePermissions::at(Some(dir.path().join("source-trust.json")));
+    let permissions = Consents::at(Some(dir.path().join("source-trust.json")));
     let views = permissions.view(&template, Some(&path), None);
     assert_eq!((views[0].permission, views[0].starts.as_str()), (Permission::NotNeeded, "the relay plugin 'tables'"));
     let refused = permissions.allow(&template, Some(&path), "tables").unwrap_err();
