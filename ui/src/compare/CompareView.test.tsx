@@ -27,7 +27,7 @@ import { relaySession, templateWithSources } from "../testing/sources";
 import { mountEachTest } from "../testing/testRoot";
 import { CompareView } from "./CompareView";
 import { CompareStore } from "./store";
-import { counterRows, divergencePlaces, signed } from "./timeline";
+import { counterRows, divergencePlaces, signed } from "../runs/timeline";
 
 let container: HTMLDivElement;
 let root: Root;

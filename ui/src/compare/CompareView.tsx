@@ -28,14 +28,14 @@
 //   counters-box                                    the counters table's own scroll box
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { AdapterKind, RecentFile, RequestShape, Template } from "../platform";
-import { fileName } from "../view";
-import { CountersTable } from "./CountersTable";
-import { escapeClosesDetail } from "./detail";
-import { EventDetail } from "./EventDetail";
-import { offeredTools, templateParams } from "./offered";
+import { fileName } from "../shared/view";
+import { CountersTable } from "../runs/CountersTable";
+import { escapeClosesDetail } from "../runs/detail";
+import { EventDetail } from "../runs/EventDetail";
+import { offeredTools, templateParams } from "../scenario/offered";
 import { DivergenceLine, RunStatus } from "./RunStatus";
-import { ScenarioPanel } from "./ScenarioPanel";
-import { ProvidersDialog } from "./ProvidersDialog";
+import { ScenarioPanel } from "../scenario/ScenarioPanel";
+import { ProvidersDialog } from "../providers/ProvidersDialog";
 import { RunSourcesDialog } from "./RunSourcesDialog";
 import {
   ADAPTERS,
@@ -55,13 +55,13 @@ import {
   type ComparisonModel,
   type PickedEvent,
 } from "./store";
-import { discards, laneViews } from "./timeline";
-import { Timeline } from "./Timeline";
-import { TokenChart } from "./TokenChart";
-import { ADAPTER_TITLES, adaptersText, laneName } from "./words";
+import { discards, laneViews } from "../runs/timeline";
+import { Timeline } from "../runs/Timeline";
+import { TokenChart } from "../runs/TokenChart";
+import { ADAPTER_TITLES, adaptersText, laneName } from "../shared/words";
 import "./compare.css";
-import { ProblemItems } from "../ProblemItems";
-import type { ProblemGroup } from "../problems/problemGroups";
+import { ProblemItems } from "../shared/ProblemItems";
+import type { ProblemGroup } from "../shared/problemGroups";
 
 /** `problems`: every problem of the open work, listed in the scenario panel as the editor lists them. */
 export function CompareView({

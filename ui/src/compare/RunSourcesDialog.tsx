@@ -4,7 +4,7 @@
 // (as the Sources panel's Allow does) and runs; Run with snapshots runs without starting them, and
 // is not asked again this session for these definitions; Cancel, which has the focus, or Escape
 // runs nothing. A refused Allow is shown here, and nothing runs. The answers are CompareStore's.
-import { ModalDialog } from "../ModalDialog";
+import { ModalDialog } from "../shared/ModalDialog";
 import { allowQuestion, PERMISSION_WORDS } from "../sources/catalog";
 import type { SourcesQuestion } from "./store";
 

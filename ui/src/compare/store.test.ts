@@ -24,7 +24,7 @@ import {
   withAdapter,
   type UnsavedAnswer,
 } from "./store";
-import { LANES } from "./timeline";
+import { LANES } from "../runs/timeline";
 
 const PATH = "/s/lookup-first.scenario.json";
 

@@ -35,8 +35,8 @@ import type {
   ToolSource,
 } from "../platform";
 import { sameJson } from "../sources/sourceEdits";
-import { ExternalStore, TaskQueue } from "../state/ExternalStore";
-import { describeError, fileName, problemsLead, problemsOf } from "../view";
+import { ExternalStore, TaskQueue } from "../shared/ExternalStore";
+import { describeError, fileName, problemsLead, problemsOf } from "../shared/view";
 import { sourcesToAsk, withDeclined, type Declined } from "./runSources";
 
 /** The template the view runs on: the editor's open document. */

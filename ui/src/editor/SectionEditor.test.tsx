@@ -17,7 +17,7 @@ import { SuiteStore } from "../suites/store";
 import type { Section } from "../platform";
 import { FakePlatform } from "../testing/fakePlatform";
 import type { TextField } from "./edits";
-import { Editor } from "./Editor";
+import { Editor } from "../shell/Frame";
 import { SectionEditor } from "./SectionEditor";
 import { EditorStore } from "./store";
 

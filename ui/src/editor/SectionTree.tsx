@@ -11,7 +11,7 @@ import type { Template } from "../platform";
 import type { SourceBadge } from "../sources/catalog";
 import { dropTargetAt, type DropTarget } from "./dropTarget";
 import { edgeScrollStep, renderedIndices, revealScrollTop, visibleRows } from "./rowWindow";
-import { treeKeyAction, type TreeKeyAction } from "./shortcuts";
+import { treeKeyAction, type TreeKeyAction } from "../shell/shortcuts";
 import { toolCountLabel, visibilityBadge, type TreeRow } from "./tree";
 import { useViewport } from "./useViewport";
 

@@ -13,7 +13,7 @@ import { HistoryStore } from "../history/store";
 import { SuiteStore } from "../suites/store";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
-import { Editor } from "./Editor";
+import { Editor } from "../shell/Frame";
 import { EditorStore } from "./store";
 import { paramRowKeys } from "./TemplatePanel";
 

@@ -8,7 +8,7 @@ import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
 import { FakePlatform } from "../testing/fakePlatform";
-import { Editor } from "./Editor";
+import { Editor } from "../shell/Frame";
 import { CompareStore } from "../compare/store";
 import { HistoryStore } from "../history/store";
 import { SuiteStore } from "../suites/store";

@@ -9,9 +9,9 @@
 // disabled, saying why, while the draft is the tool as the template has it.
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import type { Outcome, ProblemView, Tool, ToolKind } from "../platform";
-import { describeError } from "../view";
+import { describeError } from "../shared/view";
 import { draftOf, sameJson, TOOL_KINDS, toolOfDraft, type MockChoice, type ToolDraft } from "./toolDraft";
-import { ProblemItems } from "../ProblemItems";
+import { ProblemItems } from "../shared/ProblemItems";
 import { CodeField } from "./CodeField";
 
 /** How long typing pauses before the tool is checked. */

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Outcome, PreviewUpdate } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
-import { toolNames } from "../view";
+import { toolNames } from "../shared/view";
 import { actionFailure, EditorStore } from "./store";
 import { newSection } from "./structure";
 

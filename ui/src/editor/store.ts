@@ -24,11 +24,11 @@ import type {
   Visibility,
 } from "../platform";
 import { outcomeOf } from "../platform";
-import { ExternalStore, TaskQueue } from "../state/ExternalStore";
+import { ExternalStore, TaskQueue } from "../shared/ExternalStore";
 import { SourcesStore } from "../sources/store";
 import { TemplateExportStore } from "../exports/store";
-import { describeError, problemsOf } from "../view";
-import type { UnappliedTool } from "../problems/problemGroups";
+import { describeError, problemsOf } from "../shared/view";
+import type { UnappliedTool } from "../shared/problemGroups";
 import {
   pathChange,
   rebasePath,

@@ -12,8 +12,8 @@
 //   (the dialog's own: see PromptfooDialog.tsx)
 import { useSyncExternalStore } from "react";
 import type { CompareStore } from "../compare/store";
-import { DoneNotice, FailureAlert } from "../ActionOutcome";
-import { DropDownMenu } from "../workspace/DropDownMenu";
+import { DoneNotice, FailureAlert } from "../shared/ActionOutcome";
+import { DropDownMenu } from "../shared/DropDownMenu";
 import { PromptfooDialog } from "./PromptfooDialog";
 import { savedScenarioPath, type TemplateExportStore } from "./store";
 import "./exports.css";

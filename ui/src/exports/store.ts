@@ -5,8 +5,8 @@
 // document. React reads it through `subscribe`/`getState`.
 import type { DocumentView, ExportRequest, Outcome, Platform, ScenarioView } from "../platform";
 import { failureOf, type Failure } from "../compare/store";
-import { ExternalStore } from "../state/ExternalStore";
-import { fileName } from "../view";
+import { ExternalStore } from "../shared/ExternalStore";
+import { fileName } from "../shared/view";
 
 /** The promptfoo dialog's fields as the user left them. */
 export interface PromptfooDraft {

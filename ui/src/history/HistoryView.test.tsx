@@ -14,7 +14,7 @@ import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { HistoryView } from "./HistoryView";
 import { HistoryStore } from "./store";
-import { FIRST_COMPARISON_MS, keptHistory } from "./testHistory";
+import { FIRST_COMPARISON_MS, keptHistory } from "../testing/history";
 
 let container: HTMLDivElement;
 let root: Root;

@@ -38,9 +38,9 @@
 import { useEffect, useSyncExternalStore } from "react";
 import type { Counters, RunSummary, StoredRun } from "../platform";
 import { ADAPTERS } from "../compare/store";
-import { COUNTER_ROWS, laneViews, signed } from "../compare/timeline";
-import { Timeline } from "../compare/Timeline";
-import { DoneNotice, FailureAlert } from "../ActionOutcome";
+import { COUNTER_ROWS, laneViews, signed } from "../runs/timeline";
+import { Timeline } from "../runs/Timeline";
+import { DoneNotice, FailureAlert } from "../shared/ActionOutcome";
 import "../compare/compare.css";
 import "./history.css";
 import { comparable, type HistoryComparison, type HistoryState, type HistoryStore } from "./store";

@@ -22,8 +22,8 @@ import type {
   StoredRun,
 } from "../platform";
 import type { RunState } from "../compare/store";
-import { COUNTER_ROWS, LANES, type EventPlace, type LaneLabel } from "../compare/timeline";
-import { laneName } from "../compare/words";
+import { COUNTER_ROWS, LANES, type EventPlace, type LaneLabel } from "../runs/timeline";
+import { laneName } from "../shared/words";
 
 /** The filter as the bar holds it: text as typed, and "" for any adapter, status or source. */
 export interface HistoryFilter {

@@ -7,7 +7,7 @@
 // React reads it through `subscribe`/`getState`.
 import type { Lane, Platform, RunComparison, RunEvent, RunSummary, StoredRun } from "../platform";
 import { failureOf, type Failure, type PickedEvent } from "../compare/store";
-import { ExternalStore } from "../state/ExternalStore";
+import { ExternalStore } from "../shared/ExternalStore";
 import { ANY_RUN, REFERENCE_RUN, runFilterOf, type HistoryFilter } from "./runs";
 
 /** The selected run beside the reference run: what the backend compared (its `baseline` is the reference run), and both runs whole. */

@@ -13,7 +13,7 @@ import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it, vi } from "vitest";
 import { CompareStore } from "../compare/store";
-import { Editor } from "../editor/Editor";
+import { Editor } from "../shell/Frame";
 import { EditorStore } from "../editor/store";
 import { HistoryStore } from "../history/store";
 import { SuiteStore } from "../suites/store";

@@ -10,10 +10,10 @@
 // own plugin relay (RelayPanel). Its state lives in SourcesStore; its edits go to the document
 // through `onEdit`.
 import { useState, useSyncExternalStore, type ReactNode } from "react";
-import { count } from "../compare/words";
+import { count } from "../shared/words";
 import type { EditRequest } from "../editor/edits";
 import type { ProblemView, SourceView, Template, ToolKind } from "../platform";
-import { ProblemItems } from "../ProblemItems";
+import { ProblemItems } from "../shared/ProblemItems";
 import {
   filterChoices,
   filterTools,

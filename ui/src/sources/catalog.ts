@@ -5,7 +5,7 @@
 // source belongs to, in words; the catalog of the template's tools (the ones written in it first, in
 // document order, then every source's) with the filters by kind, category and source (or written);
 // the tree's badge of a section's source tools; and a source's problems from the template's.
-import { count, discoveryText, TIER_WORDS } from "../compare/words";
+import { count, discoveryText, TIER_WORDS } from "../shared/words";
 import { childPath } from "../editor/tree";
 import type {
   Permission,

@@ -2,7 +2,7 @@
 // not done, in words: the action's title with the backend's message, or, for a failure of the app
 // itself, the app's own description of it.
 import type { PlatformError } from "../platform";
-import { describeError } from "../view";
+import { describeError } from "../shared/view";
 
 /** Why the last action was not done. */
 export interface ActionFailure {

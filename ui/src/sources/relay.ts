@@ -3,7 +3,7 @@
 // first, fed by `watchRelay` once the relay is started (or found running when the panel opens);
 // Start and Stop, and why the last one failed. React reads it through `subscribe`/`getState`.
 import type { JsonValue, Outcome, Platform, RelayLogEntry, RelaySessionView, RelayStatus } from "../platform";
-import { ExternalStore } from "../state/ExternalStore";
+import { ExternalStore } from "../shared/ExternalStore";
 import { failureOf, type ActionFailure } from "./failure";
 
 /** How many log entries the panel keeps. */

@@ -6,7 +6,7 @@
 // the sources is an edit of the document (EditorStore.editSources). The app's relay has its own
 // store (relay.ts). React reads it through `subscribe`/`getState`.
 import type { DocumentView, Outcome, Platform, SourceView, ToolSource } from "../platform";
-import { ExternalStore, TaskQueue } from "../state/ExternalStore";
+import { ExternalStore, TaskQueue } from "../shared/ExternalStore";
 import { failureOf, type ActionFailure } from "./failure";
 import { RelayStore } from "./relay";
 import { definitionOf, NO_FILTER, type Discovered, type ToolFilter } from "./catalog";

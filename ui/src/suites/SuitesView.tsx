@@ -18,10 +18,10 @@
 //   suite-case-lanes, suite-case-counters          Show lanes / Hide lanes, and the lanes' counters
 import { useSyncExternalStore } from "react";
 import type { SuiteCase, SuiteCaseResult } from "../platform";
-import { FailureAlert } from "../ActionOutcome";
-import { CountersTable } from "../compare/CountersTable";
-import { laneName } from "../compare/words";
-import { FilePath } from "../workspace/FilePath";
+import { FailureAlert } from "../shared/ActionOutcome";
+import { CountersTable } from "../runs/CountersTable";
+import { laneName } from "../shared/words";
+import { FilePath } from "../shared/FilePath";
 import "../compare/compare.css";
 import "./suites.css";
 import { resultOf, summaryText, unmetText, type SuitesState, type SuiteStore } from "./store";

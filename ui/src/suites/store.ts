@@ -6,7 +6,7 @@
 // it through `subscribe`/`getState`.
 import type { Platform, SuiteCase, SuiteCaseResult, Unmet } from "../platform";
 import { failureOf, type Failure } from "../compare/store";
-import { ExternalStore } from "../state/ExternalStore";
+import { ExternalStore } from "../shared/ExternalStore";
 
 export interface SuitesState {
   /** The suite file open (null: none yet). */
