@@ -20,8 +20,6 @@ import type {
   LiveRun,
   Outcome,
   Platform,
-  PlatformError,
-  ProblemView,
   ProfilesView,
   ProviderProfile,
   RecentFile,
@@ -34,9 +32,10 @@ import type {
   Template,
   ToolSource,
 } from "../platform";
-import { sameJson } from "../sources/sourceEdits";
+import { sameJsonIgnoringUndefined } from "../shared/json";
 import { ExternalStore, TaskQueue } from "../shared/ExternalStore";
-import { describeError, fileName, problemsLead, problemsOf } from "../shared/view";
+import { failureOf, type Failure } from "../shared/failure";
+import { fileName } from "../shared/view";
 import { sourcesToAsk, withDeclined, type Declined } from "./runSources";
 
 /** The template the view runs on: the editor's open document. */
@@ -55,14 +54,6 @@ export type UnsavedAnswer = "save" | "discard" | "cancel";
  * another (`switch`) or the window closes (`close`).
  */
 export type AskUnsaved = (name: string, reason: "switch" | "close") => Promise<UnsavedAnswer>;
-
-/** Why an action was not done, for the person using the view. */
-export interface Failure {
-  title: string;
-  detail: string;
-  /** Every problem of an invalid file, each at its place. */
-  problems: ProblemView[];
-}
 
 /**
  * The model a comparison asks, and the `adapters` it runs under (in order; each run after the first
@@ -577,7 +568,7 @@ export class CompareStore extends ExternalStore<CompareState> {
     if (
       template?.id !== asked.id ||
       template.path !== asked.path ||
-      !sameJson(template.template.sources ?? [], asked.sources)
+      !sameJsonIgnoringUndefined(template.template.sources ?? [], asked.sources)
     ) {
       this.closeSourcesQuestion();
       return this.run();
@@ -747,17 +738,5 @@ export class CompareStore extends ExternalStore<CompareState> {
 
   dismiss(): void {
     this.update({ failure: null, notice: null });
-  }
-}
-
-/** The title of what was not done, with the backend's reason (which names the file and place). */
-export function failureOf(title: string, error: PlatformError): Failure {
-  const problems = problemsOf(error);
-  switch (error.code) {
-    case "ipc_failed":
-    case "internal":
-      return { ...describeError(error), problems };
-    default:
-      return { title, detail: problems.length > 0 ? problemsLead(problems.length) : error.message, problems };
   }
 }

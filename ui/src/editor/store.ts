@@ -27,7 +27,7 @@ import { outcomeOf } from "../platform";
 import { ExternalStore, TaskQueue } from "../shared/ExternalStore";
 import { SourcesStore } from "../sources/store";
 import { TemplateExportStore } from "../exports/store";
-import { describeError, problemsOf } from "../shared/view";
+import { briefFailureOf, describeError, problemsOf, type BriefFailure, type Failure } from "../shared/failure";
 import type { UnappliedTool } from "../shared/problemGroups";
 import {
   pathChange,
@@ -67,15 +67,7 @@ import { adjacentRow, reselect, treeRows, type TreeRow } from "./tree";
 
 /** What the preview pane shows. */
 export type PreviewState =
-  | { kind: "loading" }
-  | { kind: "ready"; preview: ShownPreview }
-  | { kind: "failed"; title: string; detail: string; problems: ProblemView[] };
-
-/** Why the last action was not done, for the person editing. */
-export interface Failure {
-  title: string;
-  detail: string;
-}
+  { kind: "loading" } | { kind: "ready"; preview: ShownPreview } | ({ kind: "failed" } & Failure);
 
 export interface EditorState {
   document: DocumentView;
@@ -96,7 +88,7 @@ export interface EditorState {
   /** Summarized sections the preview shows as read (as `read_section` would reveal them). */
   read: string[];
   /** The last refused action, until the next change succeeds or it is dismissed. */
-  failure: Failure | null;
+  failure: BriefFailure | null;
   /** What the last save should have the user know (it was saved, but does not render), until the next edit. */
   saveNotice: string | null;
   /** Tools open in a tool editor whose drafts have problems (so they were not applied), by slot. */
@@ -118,15 +110,8 @@ const ACTION_TITLES: Record<Action, string> = {
 };
 
 /** The title and text of a failed action: what was not done, or why the backend failed. */
-export function actionFailure(action: Action, error: PlatformError): Failure {
-  switch (error.code) {
-    case "ipc_failed":
-    case "internal":
-    case "unknown_document":
-      return describeError(error);
-    default:
-      return { title: ACTION_TITLES[action], detail: error.message };
-  }
+export function actionFailure(action: Action, error: PlatformError): BriefFailure {
+  return briefFailureOf(ACTION_TITLES[action], error);
 }
 
 /** The editor's state when `document` opens: the first section selected, the preview to come. */
@@ -567,7 +552,7 @@ const DOES_NOT_RENDER_NOTICE =
   "Saved, but it does not render as it stands: a run needs a scenario that gives the missing parameters a value (see Problems)";
 
 /** The preview pane's text when the template does not render (a placeholder without a value, …). */
-function describeRenderError(error: PlatformError): { title: string; detail: string; problems: ProblemView[] } {
+function describeRenderError(error: PlatformError): Failure {
   const problems = problemsOf(error);
   if (error.code === "invalid_template")
     return { title: "This template does not render", detail: error.message, problems };

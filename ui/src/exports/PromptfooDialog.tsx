@@ -11,7 +11,7 @@
 //   export-confirm, export-cancel                  Export…, Cancel
 import { ModalDialog } from "../shared/ModalDialog";
 import { ProblemItems } from "../shared/ProblemItems";
-import type { Failure } from "../compare/store";
+import type { Failure } from "../shared/failure";
 import { FilePath } from "../shared/FilePath";
 import { PROMPTFOO_DEFAULT_PROVIDER, type PromptfooDraft, type TemplateExportStore } from "./store";
 

@@ -4,7 +4,7 @@
 // chooses; what the last export wrote, or why it did not. The editor's store owns one per open
 // document. React reads it through `subscribe`/`getState`.
 import type { DocumentView, ExportRequest, Outcome, Platform, ScenarioView } from "../platform";
-import { failureOf, type Failure } from "../compare/store";
+import { failureOf, type Failure } from "../shared/failure";
 import { ExternalStore } from "../shared/ExternalStore";
 import { fileName } from "../shared/view";
 

@@ -6,7 +6,8 @@
 // notice. It lives in the workspace, so the page finds its selection again when it shows.
 // React reads it through `subscribe`/`getState`.
 import type { Lane, Platform, RunComparison, RunEvent, RunSummary, StoredRun } from "../platform";
-import { failureOf, type Failure, type PickedEvent } from "../compare/store";
+import { failureOf, type Failure } from "../shared/failure";
+import type { PickedEvent } from "../compare/store";
 import { ExternalStore } from "../shared/ExternalStore";
 import { ANY_RUN, REFERENCE_RUN, runFilterOf, type HistoryFilter } from "./runs";
 

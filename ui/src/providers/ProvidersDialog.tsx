@@ -18,7 +18,7 @@ import {
   type PlacedProblems,
   type ProfileDraft,
 } from "./profileDrafts";
-import type { Failure } from "../compare/store";
+import type { Failure } from "../shared/failure";
 
 const KINDS: readonly { kind: ProviderKind; label: string }[] = [
   { kind: "openai", label: "OpenAI Chat Completions (OpenAI, Ollama, vLLM, llama.cpp, LiteLLM, OpenRouter)" },

@@ -4,7 +4,8 @@
 // keeps the text and shows why. Every object is spread, never rebuilt, so `x-` keys survive, and
 // empty optional collections are left out so saved files stay minimal.
 import type { JsonValue, Scenario } from "../platform";
-import { TOOL_KINDS, parseJson, sameJson } from "../editor/toolDraft";
+import { TOOL_KINDS } from "../editor/toolDraft";
+import { parseJson, sameJsonCountingUndefined } from "../shared/json";
 
 /** One step of the script. */
 export type Step = Scenario["script"][number];
@@ -65,7 +66,7 @@ export const undoGroup = {
 
 /** The edit making `after` of `before`, or null when they are the same JSON. */
 function edit(before: Scenario, after: Scenario, group: string | null): ScenarioEdit | null {
-  return sameJson(before, after) ? null : { scenario: after, group };
+  return sameJsonCountingUndefined(before, after) ? null : { scenario: after, group };
 }
 
 /** `object` with `key` set in place, or left out when `value` is undefined. */

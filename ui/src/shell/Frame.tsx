@@ -25,7 +25,8 @@ import { SectionEditor } from "../editor/SectionEditor";
 import { SectionTools } from "../editor/SectionTools";
 import { SectionTree } from "../editor/SectionTree";
 import { isEditorShortcut, shortcutAction, type ShortcutAction, type TreeKeyAction } from "./shortcuts";
-import type { EditorState, EditorStore, Failure } from "../editor/store";
+import type { EditorState, EditorStore } from "../editor/store";
+import { FailureAlert } from "../shared/ActionOutcome";
 import { siblingKeys } from "../editor/edits";
 import { sectionAt } from "../editor/tree";
 import { TemplatePanel } from "../editor/TemplatePanel";
@@ -149,8 +150,10 @@ export function Editor({
         </div>
       )}
       {state.failure !== null && (
-        <FailureNotice
+        <FailureAlert
           failure={state.failure}
+          testId="edit-failure"
+          detailTestId="edit-failure-detail"
           onDismiss={() => {
             store.dismissFailure();
           }}
@@ -309,18 +312,6 @@ function pageShortcut(action: ShortcutAction, page: Page, store: EditorStore, co
     return true;
   }
   return false;
-}
-
-function FailureNotice({ failure, onDismiss }: { failure: Failure; onDismiss: () => void }) {
-  return (
-    <div className="error failure" role="alert" data-testid="edit-failure">
-      <strong>{failure.title}</strong>
-      <span data-testid="edit-failure-detail">{failure.detail}</span>
-      <button type="button" onClick={onDismiss}>
-        Dismiss
-      </button>
-    </div>
-  );
 }
 
 /** Every problem of the open work (see problemGroups), as both pages list it. */

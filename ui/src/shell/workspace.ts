@@ -5,20 +5,18 @@
 // do with unsaved changes (of the template, and on closing of the compare view's scenario too);
 // whatever the answer, nothing the user had is lost unless they chose "Don't save". App reads it
 // through `subscribe`/`getState`.
-import type { DocumentView, Outcome, Platform, ProblemView, RecentFile, RecoveredWork } from "../platform";
+import type { DocumentView, Outcome, Platform, RecentFile, RecoveredWork } from "../platform";
 import { CompareStore, type OpenTemplate } from "../compare/store";
 import { EditorStore } from "../editor/store";
 import { HistoryStore } from "../history/store";
 import { SuiteStore } from "../suites/store";
 import { ExternalStore } from "../shared/ExternalStore";
-import { describeError, describeWithProblems, loadInitialView } from "../shared/view";
+import { describeError, describeWithProblems, type Failure } from "../shared/failure";
+import { loadInitialView } from "./launch";
 
 /** Why a document could not be opened: the file, what went wrong and every problem at its place. */
-export interface OpenFailure {
+export interface OpenFailure extends Failure {
   path: string | null;
-  title: string;
-  detail: string;
-  problems: ProblemView[];
 }
 
 export type Screen =

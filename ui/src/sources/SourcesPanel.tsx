@@ -34,7 +34,7 @@ import {
   type ToolFilter,
 } from "./catalog";
 import { AllowDialog } from "./AllowDialog";
-import { FailureNotice } from "./FailureNotice";
+import { FailureAlert } from "../shared/ActionOutcome";
 import { RelayPanel } from "./RelayPanel";
 import { SectionSelect, SourceForm } from "./SourceForm";
 import {
@@ -138,7 +138,7 @@ export function SourcesPanel({
         </span>
       </div>
       {state.failure !== null && (
-        <FailureNotice
+        <FailureAlert
           failure={state.failure}
           testId="sources-failure"
           onDismiss={() => {

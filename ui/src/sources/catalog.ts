@@ -18,7 +18,7 @@ import type {
   ToolKind,
   ToolSource,
 } from "../platform";
-import { sameJson } from "./sourceEdits";
+import { sameJsonIgnoringUndefined } from "../shared/json";
 
 /** What a discovery found for one source, and the definition it was started with. */
 export interface Discovered {
@@ -93,7 +93,11 @@ export function liveLists(rows: readonly SourceRow[]): Map<string, Tool[]> {
 
 /** Whether `row`'s tools were listed live and differ from its snapshot (so Snapshot would change it). */
 export function snapshotDiffers(row: SourceRow): boolean {
-  return row.discovered && row.view?.tier === "live" && !sameJson(row.source.snapshot ?? null, row.view.tools);
+  return (
+    row.discovered &&
+    row.view?.tier === "live" &&
+    !sameJsonIgnoringUndefined(row.source.snapshot ?? null, row.view.tools)
+  );
 }
 
 /** The user's answer, as a short label. */

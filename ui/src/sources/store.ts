@@ -7,10 +7,10 @@
 // store (relay.ts). React reads it through `subscribe`/`getState`.
 import type { DocumentView, Outcome, Platform, SourceView, ToolSource } from "../platform";
 import { ExternalStore, TaskQueue } from "../shared/ExternalStore";
-import { failureOf, type ActionFailure } from "./failure";
+import { briefFailureOf, type BriefFailure } from "../shared/failure";
 import { RelayStore } from "./relay";
 import { definitionOf, NO_FILTER, type Discovered, type ToolFilter } from "./catalog";
-import { sameJson } from "./sourceEdits";
+import { sameJsonIgnoringUndefined } from "../shared/json";
 
 /** What is under way: one answer, or a discovery, at a time. */
 export type SourcesBusy = "allow" | "revoke" | "discover";
@@ -23,7 +23,7 @@ export interface SourcesState {
   /** Whether a discovery has been made (its lists may since have gone with their definitions). */
   hasDiscovered: boolean;
   busy: SourcesBusy | null;
-  failure: ActionFailure | null;
+  failure: BriefFailure | null;
   /** The catalog's filter. */
   filter: ToolFilter;
 }
@@ -61,7 +61,7 @@ export class SourcesStore extends ExternalStore<SourcesState> {
     if (last !== null && last.id === id && last.path === path) {
       if (last.sources === template.sources) return Promise.resolve();
       // Another change answered with the whole template: its sources are new objects, but the same.
-      if (sameJson(last.sources ?? [], sources)) {
+      if (sameJsonIgnoringUndefined(last.sources ?? [], sources)) {
         this.followed = { id, path, sources: template.sources };
         return Promise.resolve();
       }
@@ -150,7 +150,7 @@ export class SourcesStore extends ExternalStore<SourcesState> {
       if (ticket < this.taken) return;
       this.taken = ticket;
       if (!answer.ok) {
-        this.update({ failure: failureOf(action?.title ?? "The sources could not be read", answer.error) });
+        this.update({ failure: briefFailureOf(action?.title ?? "The sources could not be read", answer.error) });
         return;
       }
       this.update({ views: answer.value, ...(action === null ? {} : { failure: null }) });

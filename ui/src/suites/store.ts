@@ -5,7 +5,7 @@
 // results. It lives in the workspace, so the page finds its suite again when it shows. React reads
 // it through `subscribe`/`getState`.
 import type { Platform, SuiteCase, SuiteCaseResult, Unmet } from "../platform";
-import { failureOf, type Failure } from "../compare/store";
+import { failureOf, type Failure } from "../shared/failure";
 import { ExternalStore } from "../shared/ExternalStore";
 
 export interface SuitesState {
