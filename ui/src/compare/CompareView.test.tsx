@@ -28,6 +28,7 @@ import { mountEachTest } from "../testing/testRoot";
 import { CompareView } from "./CompareView";
 import { CompareStore } from "./store";
 import { counterRows, divergencePlaces, signed } from "../runs/timeline";
+import { byTestId, choose, click, keyDown, settle } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -51,13 +52,6 @@ function setup(template?: Template, sourcesAllowed?: () => void): { platform: Fa
   return { platform, store };
 }
 
-/** Lets every pending backend answer reach the page. */
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
-
 async function render(store: CompareStore, platform: FakePlatform): Promise<void> {
   act(() => {
     root.render(<CompareView store={store} template={platform.template} problems={[]} />);
@@ -65,21 +59,8 @@ async function render(store: CompareStore, platform: FakePlatform): Promise<void
   await settle();
 }
 
-function byTestId(id: string, within: ParentNode = container): HTMLElement {
-  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
-}
-
 function all(selector: string): HTMLElement[] {
   return [...container.querySelectorAll<HTMLElement>(selector)];
-}
-
-async function click(element: HTMLElement): Promise<void> {
-  act(() => {
-    element.click();
-  });
-  await settle();
 }
 
 /**
@@ -122,10 +103,7 @@ function event(lane: Lane, seq: number): HTMLElement {
 
 /** Presses Escape with the focus on `target` (the page's body: focus nowhere). */
 async function pressEscape(target: HTMLElement): Promise<KeyboardEvent> {
-  const press = new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true });
-  act(() => {
-    target.dispatchEvent(press);
-  });
+  const press = keyDown(target, "Escape");
   await settle();
   return press;
 }
@@ -640,7 +618,8 @@ describe("CompareView", () => {
       "OpenAI Responses",
       "Anthropic Messages",
     ]);
-    await choose(byTestId("export-api"), "anthropic");
+    choose(byTestId("export-api"), "anthropic");
+    await settle();
     platform.chosenPath = "/out/anthropic";
     await click(byTestId("export-requests"));
     expect(byTestId("compare-notice").textContent).toContain(
@@ -693,15 +672,6 @@ describe("CompareView", () => {
     expect(byTestId("compare-results").textContent).not.toMatch(/turn_limit|max_model_calls|visibility_expansion/);
   });
 });
-
-/** Picks `value` in a select the way React sees it. */
-async function choose(select: HTMLElement, value: string): Promise<void> {
-  act(() => {
-    Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value")?.set?.call(select, value);
-    select.dispatchEvent(new Event("change", { bubbles: true }));
-  });
-  await settle();
-}
 
 /** The view with lookup-first open and the profiles `local` (no key) and `remote` (key in REMOTE_KEY, not set). */
 async function openWithProfiles(): Promise<{ platform: FakePlatform; store: CompareStore }> {
@@ -764,10 +734,12 @@ describe("CompareView models", () => {
   it("keeps the adapters ticked when switching between the script and a live model", async () => {
     await openWithProfiles();
     await click(byTestId("adapter-deferred"));
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     expect(runButton().title).toContain("under the dynamic, restart, and deferred adapters;");
     await click(byTestId("adapter-dynamic"));
-    await choose(byTestId("comparison-model"), "scripted");
+    choose(byTestId("comparison-model"), "scripted");
+    await settle();
     expect(runButton().title).toBe(
       "Replay the scenario under the restart and deferred adapters and the all-FULL baseline (Ctrl+Enter)",
     );
@@ -861,7 +833,8 @@ describe("CompareView models", () => {
 
   it("says what a live run does and will run, with both adapters ticked", async () => {
     await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     // The whole choice in the tooltip, however narrow the picker.
     expect(byTestId("comparison-model").title).toBe("local · qwen3");
     expect((byTestId("adapter-dynamic") as HTMLInputElement).checked).toBe(true);
@@ -878,7 +851,8 @@ describe("CompareView models", () => {
 
   it("warns, naming the variable, when the chosen profile's key is not set", async () => {
     const { platform, store } = await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:remote");
+    choose(byTestId("comparison-model"), "live:remote");
+    await settle();
     const warning = byTestId("live-key-missing");
     expect(warning.textContent).toContain(
       "The environment variable REMOTE_KEY that remote's key comes from is not set",
@@ -893,7 +867,8 @@ describe("CompareView models", () => {
     const { platform, store } = await openWithProfiles();
     platform.compare.profiles.push({ ...localProfile("vault"), api_key_keychain: true });
     await act(() => store.loadProfiles());
-    await choose(byTestId("comparison-model"), "live:vault");
+    choose(byTestId("comparison-model"), "live:vault");
+    await settle();
     expect(byTestId("live-key-missing").textContent).toContain(
       "The OS keychain holds no key for vault: the run would fail",
     );
@@ -902,7 +877,8 @@ describe("CompareView models", () => {
 
   it("cannot run live with no adapter ticked, and says why", async () => {
     await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     await click(byTestId("adapter-dynamic"));
     expect(runButton().title).toContain("under the restart adapter;");
     await click(byTestId("adapter-restart"));
@@ -912,7 +888,8 @@ describe("CompareView models", () => {
 
   it("keeps a live model whose profile is gone chosen, and says it no longer exists", async () => {
     const { store } = await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:remote");
+    choose(byTestId("comparison-model"), "live:remote");
+    await settle();
     await act(() => store.saveProfiles([localProfile()]));
     await settle();
     const picker = byTestId("comparison-model") as HTMLSelectElement;
@@ -925,7 +902,8 @@ describe("CompareView models", () => {
 
   it("shows a live run of one adapter: its counters, chart and lane, no baseline and no divergence", async () => {
     const { platform } = await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     await click(byTestId("adapter-dynamic"));
     await click(runButton());
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
@@ -954,7 +932,8 @@ describe("CompareView models", () => {
 
   it("shows what a live model is writing at the end of its lane, as text", async () => {
     const { platform } = await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     platform.compare.holdWhileWriting = true;
     await click(runButton());
     const writing = byTestId("lane-writing", byTestId('lane"][data-lane="dynamic'));
@@ -971,7 +950,8 @@ describe("CompareView models", () => {
 
   it("shows a live run of both adapters side by side with their delta and divergence, without a baseline", async () => {
     await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     await click(runButton());
     expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual(["dynamic", "restart"]);
     expect([...byTestId("counters").querySelectorAll("thead th")].map((th) => th.textContent)).toEqual([
@@ -987,7 +967,8 @@ describe("CompareView models", () => {
 
   it("counts a running live run's lanes out of its own", async () => {
     const { platform } = await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     platform.compare.hold = true;
     await click(runButton());
     expect(byTestId("run-status").textContent).toMatch(/^Running the dynamic run \(1 of 2\)/);
@@ -1021,7 +1002,8 @@ describe("CompareView price", () => {
     const { platform } = await openWithProfiles();
     await click(runButton());
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: null, priceAs: null });
-    await choose(byTestId("price-as-picker"), "gpt-4o-mini");
+    choose(byTestId("price-as-picker"), "gpt-4o-mini");
+    await settle();
     await click(runButton());
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
       adapters: ["dynamic", "restart"],
@@ -1029,7 +1011,8 @@ describe("CompareView price", () => {
       relaySession: null,
       priceAs: "gpt-4o-mini",
     });
-    await choose(byTestId("price-as-picker"), "");
+    choose(byTestId("price-as-picker"), "");
+    await settle();
     await click(runButton());
     expect(platform.argsOf("runComparison")).toHaveLength(3);
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ priceAs: null });
@@ -1037,14 +1020,17 @@ describe("CompareView price", () => {
 
   it("hides the picker for a live model and sends no price (it is priced as its own model)", async () => {
     const { platform } = await openWithProfiles();
-    await choose(byTestId("price-as-picker"), "qwen3");
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("price-as-picker"), "qwen3");
+    await settle();
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     expect(pricePicker()).toBeNull();
     expect(byTestId("live-note").textContent).toContain("Its runs are priced as qwen3 when the prices know it.");
     await click(runButton());
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local" }, priceAs: null });
     // Back on the script, the choice made before is still there.
-    await choose(byTestId("comparison-model"), "scripted");
+    choose(byTestId("comparison-model"), "scripted");
+    await settle();
     expect(pricePicker()?.value).toBe("qwen3");
   });
 
@@ -1276,7 +1262,8 @@ describe("CompareView relay session", () => {
     await click(byTestId("run-comparison"));
     await click(byTestId("run-sources-allow"));
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ relaySession: null });
-    await choose(byTestId("relay-session-picker"), "K7Q2MX");
+    choose(byTestId("relay-session-picker"), "K7Q2MX");
+    await settle();
     await click(byTestId("run-comparison"));
     expect(platform.argsOf("runComparison")).toHaveLength(2);
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ relaySession: "K7Q2MX" });

@@ -12,6 +12,7 @@ import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { CompareView } from "./CompareView";
 import { CompareStore } from "./store";
+import { all, choose, click, one, settle, typeInto, valueOf } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -29,12 +30,6 @@ const REMOTE: ProviderProfile = {
   stream: false,
   api_key_env: "ANTHROPIC_API_KEY",
 };
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
 
 /** The compare view with the profiles `local` and `remote` kept, and the providers dialog open. */
 async function openDialog(
@@ -55,46 +50,10 @@ async function openDialog(
   return { platform, store };
 }
 
-function all(id: string, within: ParentNode = container): HTMLElement[] {
-  return [...within.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
-}
-
-function one(id: string, within: ParentNode = container): HTMLElement {
-  const [element, ...more] = all(id, within);
-  if (element === undefined || more.length > 0) throw new Error(`not exactly one data-testid=${id}`);
-  return element;
-}
-
 function row(index: number): HTMLElement {
   const found = all("profile-row")[index];
   if (found === undefined) throw new Error(`no profile row ${String(index)}`);
   return found;
-}
-
-function valueOf(element: HTMLElement): string {
-  return (element as HTMLInputElement | HTMLSelectElement).value;
-}
-
-async function click(element: HTMLElement): Promise<void> {
-  act(() => {
-    element.click();
-  });
-  await settle();
-}
-
-/** Types `text` into an input the way React sees it (value setter + input event). */
-function typeInto(element: HTMLElement, text: string): void {
-  act(() => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(element, text);
-    element.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-}
-
-function pick(select: HTMLElement, value: string): void {
-  act(() => {
-    Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value")?.set?.call(select, value);
-    select.dispatchEvent(new Event("change", { bubbles: true }));
-  });
 }
 
 /** The problems shown at `field` of row `index`. */
@@ -150,7 +109,7 @@ describe("ProvidersDialog", () => {
     expect(valueOf(one("profile-base-url", row(1)))).toBe("http://127.0.0.1:11434/v1");
     expect((one("profile-stream", row(1)) as HTMLInputElement).checked).toBe(true);
     typeInto(one("profile-name", row(1)), "cloud");
-    pick(one("profile-kind", row(1)), "anthropic");
+    choose(one("profile-kind", row(1)), "anthropic");
     typeInto(one("profile-base-url", row(1)), "https://api.anthropic.com/v1");
     typeInto(one("profile-model", row(1)), "claude-haiku-4-5");
     typeInto(one("profile-key-env", row(1)), "ANTHROPIC_API_KEY");

@@ -25,6 +25,7 @@ import {
   type UnsavedAnswer,
 } from "./store";
 import { LANES } from "../runs/timeline";
+import { settle } from "../testing/dom";
 
 const PATH = "/s/lookup-first.scenario.json";
 
@@ -48,11 +49,6 @@ async function opened(answer: UnsavedAnswer = "discard") {
   const setUp = setup(answer);
   expect(await setUp.store.openPath(PATH)).toBe(true);
   return setUp;
-}
-
-/** Lets a comparison held midway reach its hold. */
-function flush(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function reportEvents(lane: Lane): RunEvent[] {
@@ -201,7 +197,7 @@ describe("CompareStore comparisons", () => {
     const { store, platform } = await opened();
     platform.compare.hold = true;
     const running = store.run();
-    await flush();
+    await settle();
     expect(store.getState().run).toMatchObject({ status: "running", started: ["dynamic"] });
     expect(store.getState().run?.events.dynamic).toHaveLength(reportEvents("dynamic").length);
     await store.cancel();
@@ -243,7 +239,7 @@ describe("CompareStore comparisons", () => {
     const { store, platform } = await opened();
     platform.compare.hold = true;
     const running = store.run();
-    await flush();
+    await settle();
     const first = store.getState().run?.events.dynamic?.[1];
     if (first === undefined) throw new Error("the dynamic run has arrived");
     await store.pick("dynamic", first);
@@ -373,7 +369,7 @@ describe("CompareStore models", () => {
     store.setModel(liveModel("local", store.getState().model));
     platform.compare.holdWhileWriting = true;
     const running = store.run();
-    await flush();
+    await settle();
     const final = lookupFirstReport().runs[0]?.final ?? "";
     expect(store.getState().run?.writing.dynamic).toBe(final.slice(0, 5));
     platform.compare.release();
@@ -439,7 +435,7 @@ describe("CompareStore models", () => {
     store.setModel(SCRIPTED);
     platform.compare.hold = true;
     const running = store.run();
-    await flush();
+    await settle();
     store.setModel(liveModel("gone", SCRIPTED));
     expect(notRunnable(store.getState())).toBe("A comparison is running");
     platform.compare.release();

@@ -20,6 +20,7 @@ import type { TextField } from "./edits";
 import { Editor } from "../shell/Frame";
 import { SectionEditor } from "./SectionEditor";
 import { EditorStore } from "./store";
+import { byTestId, click, keyDown, settle, typeInto } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -61,29 +62,9 @@ function render(section: Section = SECTION): void {
   });
 }
 
-function byTestId(id: string): HTMLElement {
-  const element = container.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
-}
-
 function warnings(field: string): string[] {
   const list = container.querySelector(`[data-testid="field-${field}-warnings"]`);
   return list === null ? [] : [...list.querySelectorAll("li > span")].map((span) => span.textContent);
-}
-
-/** Types `value` into an input the way React sees it (value setter + input event). */
-function typeInto(input: HTMLInputElement, value: string): void {
-  act(() => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, value);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-}
-
-function keyDown(element: HTMLElement, key: string): void {
-  act(() => {
-    element.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
-  });
 }
 
 function keyField(): HTMLInputElement {
@@ -251,13 +232,6 @@ describe("SectionEditor: the key as typed", () => {
 });
 
 describe("SectionEditor in the editor: the focus after a rename", () => {
-  /** Lets every pending backend answer (all immediate in the fake) reach the page. */
-  async function settle(): Promise<void> {
-    await act(async () => {
-      for (let i = 0; i < 10; i++) await Promise.resolve();
-    });
-  }
-
   async function renderEditor(): Promise<{ platform: FakePlatform; store: EditorStore }> {
     const platform = new FakePlatform();
     const store = new EditorStore(platform, platform.view());
@@ -428,14 +402,6 @@ describe("SectionEditor in the editor: the focus after a rename", () => {
     await click(byTestId("undo-button"));
     expect(store.getState().document.template.params).toEqual({ objective: "Refactor" });
   });
-
-  async function click(element: HTMLElement): Promise<void> {
-    await act(async () => {
-      element.click();
-      await Promise.resolve();
-    });
-    await settle();
-  }
 
   it("puts back the key when an invalid one is left by Tab, and sends nothing", async () => {
     const { platform, store } = await renderEditor();

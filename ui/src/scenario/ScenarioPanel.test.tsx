@@ -9,6 +9,7 @@ import type { Scenario, ScenarioView } from "../platform";
 import { mountEachTest } from "../testing/testRoot";
 import { ScenarioPanel } from "./ScenarioPanel";
 import { problemGroups } from "../shared/problemGroups";
+import { all, choose, one, typeInto, valueOf } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -99,41 +100,10 @@ function renderFixed(view: ScenarioView, revision = 0): void {
   });
 }
 
-function all(id: string, within: ParentNode = container): HTMLElement[] {
-  return [...within.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
-}
-
-function one(id: string, within: ParentNode = container): HTMLElement {
-  const [element, ...more] = all(id, within);
-  if (element === undefined || more.length > 0) throw new Error(`not exactly one data-testid=${id}`);
-  return element;
-}
-
 function step(index: number): HTMLElement {
   const found = container.querySelector<HTMLElement>(`[data-testid="scenario-step"][data-index="${String(index)}"]`);
   if (found === null) throw new Error(`no step ${String(index)}`);
   return found;
-}
-
-function valueOf(element: HTMLElement): string {
-  return (element as HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement).value;
-}
-
-/** Types `text` into an input or textarea the way React sees it (value setter + input event). */
-function typeInto(element: HTMLElement, text: string): void {
-  act(() => {
-    const prototype =
-      element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-    Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(element, text);
-    element.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-}
-
-function pick(select: HTMLElement, value: string): void {
-  act(() => {
-    Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value")?.set?.call(select, value);
-    select.dispatchEvent(new Event("change", { bubbles: true }));
-  });
 }
 
 function click(element: HTMLElement): void {
@@ -290,7 +260,7 @@ describe("ScenarioPanel sends", () => {
 
   it("a tool picked for a call, keeping its arguments", () => {
     render();
-    pick(one("step-tool", step(1)), "cite");
+    choose(one("step-tool", step(1)), "cite");
     const cite = { call: "cite", args: { section_key: "context" } };
     expect(sent).toEqual([[example({ script: [LOOKUP, cite, SEARCH, SAY] }), null]]);
     expect(valueOf(one("step-tool", step(1)))).toBe("cite");
@@ -298,7 +268,7 @@ describe("ScenarioPanel sends", () => {
 
   it("a kind change to parallel calls, a call added to it and one removed", () => {
     render();
-    pick(one("step-kind", step(0)), "calls");
+    choose(one("step-kind", step(0)), "calls");
     click(one("step-add-call", step(0)));
     typeInto(all("step-args", step(0))[1] ?? container, '{"id": 1}');
     click(all("step-remove-call", step(0))[0] ?? container);
@@ -322,7 +292,7 @@ describe("ScenarioPanel sends", () => {
     render();
     click(one("scenario-add-param"));
     typeInto(one("scenario-param-value"), "Ship");
-    pick(one("scenario-param-name"), "project_name");
+    choose(one("scenario-param-name"), "project_name");
     click(one("scenario-param-remove"));
     expect(sent).toEqual([
       [example({ params: { objective: "" } }), null],
@@ -338,7 +308,7 @@ describe("ScenarioPanel sends", () => {
     click(one("add-tool-results"));
     typeInto(one("tool-result-json"), '{"name": "Ada"}');
     typeInto(one("tool-result-json"), "{");
-    pick(one("tool-result-kind"), "error");
+    choose(one("tool-result-kind"), "error");
     typeInto(one("tool-result-error"), "timeout");
     expect(sent).toEqual([
       [example({ tool_results: { lookup: [{ result: null }] } }), null],

@@ -10,6 +10,7 @@ import { mountEachTest } from "../testing/testRoot";
 import { App } from "./App";
 import { FakePlatform } from "../testing/fakePlatform";
 import type { RecoveredWork } from "../platform";
+import { byTestId, click, settle } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -18,29 +19,9 @@ mountEachTest((mounted) => {
   ({ container, root } = mounted);
 });
 
-async function settle(): Promise<void> {
-  await act(async () => {
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-  });
-}
-
 async function renderApp(platform: FakePlatform): Promise<void> {
   await act(async () => {
     root.render(<App platform={platform} />);
-    await Promise.resolve();
-  });
-  await settle();
-}
-
-function byTestId(id: string, within: ParentNode = container): HTMLElement {
-  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id} in ${container.innerHTML}`);
-  return element;
-}
-
-async function click(element: HTMLElement): Promise<void> {
-  await act(async () => {
-    element.click();
     await Promise.resolve();
   });
   await settle();

@@ -3,7 +3,6 @@
 // as HTML); the tree's structure toolbar and keys; the Template panel (settings, parameters); a
 // section's tools and the tool import; the pages (the run history and the suites, with or without
 // a template); and the start-up error.
-import { EditorView } from "@codemirror/view";
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
@@ -11,6 +10,7 @@ import { mountEachTest } from "../testing/testRoot";
 import { App } from "./App";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { REGRESSIONS_PATH, regressionsSuite } from "../testing/suites";
+import { byLabel, byTestId, click, keyDown, settle, typeInto } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -19,31 +19,12 @@ mountEachTest((mounted) => {
   ({ container, root } = mounted);
 });
 
-/** Lets every pending backend answer (all immediate in the fake) reach the page. */
-async function settle(): Promise<void> {
-  await act(async () => {
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-  });
-}
-
 async function renderApp(platform: FakePlatform): Promise<void> {
   await act(async () => {
     root.render(<App platform={platform} />);
     await Promise.resolve();
   });
   await settle();
-}
-
-function byTestId(id: string, within: ParentNode = container): HTMLElement {
-  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id} in ${container.innerHTML}`);
-  return element;
-}
-
-function byLabel(label: string): HTMLElement {
-  const element = container.querySelector<HTMLElement>(`[aria-label="${label}"]`);
-  if (element === null) throw new Error(`no element labelled ${label}`);
-  return element;
 }
 
 function row(path: string): HTMLElement {
@@ -54,54 +35,6 @@ function row(path: string): HTMLElement {
 
 function toolList(): string[] {
   return [...byTestId("tool-list").querySelectorAll("li")].map((li) => li.textContent);
-}
-
-async function click(element: HTMLElement): Promise<void> {
-  await act(async () => {
-    element.click();
-    await Promise.resolve();
-  });
-  await settle();
-}
-
-/**
- * Types `value` into an input or textarea the way React sees it (value setter + input event), or
- * into a code field as its editor takes input.
- */
-async function typeInto(element: HTMLElement, value: string): Promise<void> {
-  await act(async () => {
-    const codeField = EditorView.findFromDOM(element);
-    if (codeField !== null) {
-      codeField.dispatch({
-        changes: { from: 0, to: codeField.state.doc.length, insert: value },
-        userEvent: "input.type",
-      });
-      return;
-    }
-    const prototype =
-      element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-    Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(element, value);
-    element.dispatchEvent(new Event("input", { bubbles: true }));
-    await Promise.resolve();
-  });
-  await settle();
-}
-
-async function press(key: string, mods: KeyboardEventInit = {}): Promise<void> {
-  await act(async () => {
-    window.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true, ...mods }));
-    await Promise.resolve();
-  });
-  await settle();
-}
-
-/** Dispatches a keydown on `element` (it bubbles, as a real key press does). */
-async function pressOn(element: HTMLElement, key: string, mods: KeyboardEventInit = {}): Promise<void> {
-  await act(async () => {
-    element.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true, ...mods }));
-    await Promise.resolve();
-  });
-  await settle();
 }
 
 function rowPaths(): (string | null)[] {
@@ -177,8 +110,10 @@ describe("App", () => {
     await renderApp(platform);
     await click(byTestId("select-section", row("context.history")));
     expect(row("context.history").className).toContain("selected");
-    await typeInto(byTestId("field-template"), "2024: OAuth");
-    await typeInto(byTestId("field-template"), "2024: OAuth.");
+    typeInto(byTestId("field-template"), "2024: OAuth");
+    await settle();
+    typeInto(byTestId("field-template"), "2024: OAuth.");
+    await settle();
     expect(platform.argsOf("applyEdit")).toMatchObject([
       [
         1,
@@ -195,7 +130,8 @@ describe("App", () => {
     const platform = new FakePlatform();
     await renderApp(platform);
     const key = byTestId("field-key") as HTMLInputElement;
-    await typeInto(key, "Bad Key");
+    typeInto(key, "Bad Key");
+    await settle();
     await act(async () => {
       key.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
       await Promise.resolve();
@@ -208,7 +144,9 @@ describe("App", () => {
     expect((byTestId("field-key") as HTMLInputElement).value).toBe("Bad Key");
     expect(row("task").getAttribute("data-path")).toBe("task");
 
-    await typeInto(byTestId("field-key"), "job");
+    typeInto(byTestId("field-key"), "job");
+
+    await settle();
     await act(async () => {
       byTestId("field-key").dispatchEvent(new FocusEvent("focusout", { bubbles: true }));
       await Promise.resolve();
@@ -222,18 +160,24 @@ describe("App", () => {
   it("saves, undoes and redoes from the keyboard and the toolbar", async () => {
     const platform = new FakePlatform();
     await renderApp(platform);
-    await typeInto(byTestId("field-title"), "Job");
-    await press("s", { ctrlKey: true });
+    typeInto(byTestId("field-title"), "Job");
+    await settle();
+    keyDown(window, "s", { ctrlKey: true });
+    await settle();
     expect(platform.argsOf("saveDocument")).toEqual([[1, null]]);
     expect(container.querySelector('[data-testid="dirty-marker"]')).toBeNull();
     expect(document.title).toBe("task.unfold.json — /t/task.unfold.json");
 
-    await press("z", { ctrlKey: true });
+    keyDown(window, "z", { ctrlKey: true });
+
+    await settle();
     expect(platform.callNames()).toContain("undo");
     expect(byTestId("field-title").textContent).toBe("Task");
     expect(byTestId("dirty-marker").textContent).toBe("modified");
 
-    await press("Z", { metaKey: true, shiftKey: true });
+    keyDown(window, "Z", { metaKey: true, shiftKey: true });
+
+    await settle();
     expect(platform.argsOf("redo")).toEqual([[1]]);
     expect(byTestId("field-title").textContent).toBe("Job");
 
@@ -254,7 +198,8 @@ describe("App", () => {
   it("shows markup in the template as literal text", async () => {
     const platform = new FakePlatform();
     await renderApp(platform);
-    await typeInto(byTestId("field-template"), '<img src=x onerror="alert(1)">');
+    typeInto(byTestId("field-template"), '<img src=x onerror="alert(1)">');
+    await settle();
     const pre = byTestId("preview-markdown");
     expect(pre.textContent).toContain('<img src=x onerror="alert(1)">');
     expect(pre.querySelector("img")).toBeNull();
@@ -337,8 +282,11 @@ describe("App", () => {
     expect([key.selectionStart, key.selectionEnd]).toEqual([0, "section".length]);
     expect(byTestId("preview-markdown").textContent).toContain("(subsections: section)");
 
-    await typeInto(key, "notes");
-    await pressOn(key, "Enter");
+    typeInto(key, "notes");
+
+    await settle();
+    keyDown(key, "Enter");
+    await settle();
     expect(selectedPath()).toBe("style.notes");
     await click(byTestId("undo-button"));
     await click(byTestId("undo-button"));
@@ -365,22 +313,31 @@ describe("App", () => {
     act(() => {
       selectButton("context").focus();
     });
-    await pressOn(selectButton("context"), "ArrowUp", { altKey: true });
+    keyDown(selectButton("context"), "ArrowUp", { altKey: true });
+    await settle();
     expect(rowPaths()).toEqual(["context", "context.examples", "context.history", "task", "style"]);
     expect(document.activeElement).toBe(selectButton("context"));
 
-    await pressOn(selectButton("context"), "ArrowDown");
-    await pressOn(document.activeElement as HTMLElement, "ArrowDown");
+    keyDown(selectButton("context"), "ArrowDown");
+
+    await settle();
+    keyDown(document.activeElement as HTMLElement, "ArrowDown");
+    await settle();
     expect(selectedPath()).toBe("context.history");
     expect(document.activeElement).toBe(selectButton("context.history"));
 
-    await pressOn(selectButton("context.history"), "ArrowRight", { altKey: true });
+    keyDown(selectButton("context.history"), "ArrowRight", { altKey: true });
+
+    await settle();
     expect(selectedPath()).toBe("context.examples.history");
     expect(document.activeElement).toBe(selectButton("context.examples.history"));
-    await pressOn(selectButton("context.examples.history"), "ArrowLeft", { altKey: true });
+    keyDown(selectButton("context.examples.history"), "ArrowLeft", { altKey: true });
+    await settle();
     expect(selectedPath()).toBe("context.history");
 
-    await pressOn(selectButton("context.history"), "Delete");
+    keyDown(selectButton("context.history"), "Delete");
+
+    await settle();
     expect(rowPaths()).toEqual(["context", "context.examples", "task", "style"]);
     expect(selectedPath()).toBe("context.examples");
     expect(document.activeElement).toBe(selectButton("context.examples"));
@@ -395,8 +352,10 @@ describe("App", () => {
   it("leaves the tree's keys alone outside the tree", async () => {
     const platform = new FakePlatform();
     await renderApp(platform);
-    await pressOn(byTestId("field-key"), "Delete");
-    await pressOn(byTestId("field-template"), "ArrowUp", { altKey: true });
+    keyDown(byTestId("field-key"), "Delete");
+    await settle();
+    keyDown(byTestId("field-template"), "ArrowUp", { altKey: true });
+    await settle();
     expect(platform.argsOf("applyEdit")).toEqual([]);
   });
 
@@ -462,13 +421,17 @@ describe("App: keyboard shortcut help", () => {
   it("opens with ? outside text fields and F1 anywhere, and closes with Escape", async () => {
     const platform = new FakePlatform();
     await renderApp(platform);
-    await pressOn(byTestId("field-key"), "?", { shiftKey: true });
+    keyDown(byTestId("field-key"), "?", { shiftKey: true });
+    await settle();
     expect(container.querySelector('[data-testid="shortcut-help"]')).toBeNull();
-    await press("?", { shiftKey: true });
+    keyDown(window, "?", { shiftKey: true });
+    await settle();
     expect(byTestId("shortcut-help").textContent).toContain("Toggle the section between FULL and SUMMARY");
-    await pressOn(byTestId("shortcut-help"), "Escape");
+    keyDown(byTestId("shortcut-help"), "Escape");
+    await settle();
     expect(container.querySelector('[data-testid="shortcut-help"]')).toBeNull();
-    await pressOn(byTestId("field-key"), "F1");
+    keyDown(byTestId("field-key"), "F1");
+    await settle();
     expect(byTestId("shortcut-help").textContent).toContain("Save as");
   });
 
@@ -476,7 +439,8 @@ describe("App: keyboard shortcut help", () => {
     const platform = new FakePlatform();
     await renderApp(platform);
     await click(byTestId("select-section", row("context")));
-    await pressOn(byTestId("select-section", row("context")), " ");
+    keyDown(byTestId("select-section", row("context")), " ");
+    await settle();
     expect(byLabel("Toggle context").textContent).toBe("FULL");
   });
 });
@@ -535,7 +499,8 @@ describe("App around the editor: files and recovery", () => {
     const platform = new FakePlatform();
     platform.chosenPath = "/t/copy.unfold.json";
     await renderApp(platform);
-    await press("S", { ctrlKey: true, shiftKey: true });
+    keyDown(window, "S", { ctrlKey: true, shiftKey: true });
+    await settle();
     expect(platform.argsOf("chooseFile")).toEqual([["save", "/t/task.unfold.json"]]);
     expect(platform.argsOf("saveDocument")).toEqual([[platform.id, "/t/copy.unfold.json"]]);
     expect(byTestId("template-path").textContent).toBe("/t/copy.unfold.json");
@@ -586,8 +551,10 @@ describe("App: template settings and parameters", () => {
     const platform = new FakePlatform();
     await renderApp(platform);
     await click(byTestId("tab-template"));
-    await typeInto(byTestId("setting-name"), "Task runner");
-    await typeInto(byTestId("setting-name"), "Task runner!");
+    typeInto(byTestId("setting-name"), "Task runner");
+    await settle();
+    typeInto(byTestId("setting-name"), "Task runner!");
+    await settle();
     expect(platform.argsOf("applyEdit").map(([, , group]) => group)).toEqual(["settings/name", "settings/name"]);
     await click(byTestId("undo-button"));
     expect((byTestId("setting-name") as HTMLInputElement).value).toBe("Task executor");
@@ -598,7 +565,8 @@ describe("App: template settings and parameters", () => {
     await renderApp(platform);
     await click(byTestId("tab-template"));
     expect(paramNames()).toEqual(["objective"]);
-    await typeInto(byTestId("param-value"), "Ship it");
+    typeInto(byTestId("param-value"), "Ship it");
+    await settle();
     expect(platform.argsOf("applyEdit")).toEqual([
       [1, { op: "set_param", name: "objective", value: "Ship it" }, "param/objective"],
     ]);
@@ -649,7 +617,8 @@ describe("App: a section's tools", () => {
     const platform = new FakePlatform();
     await renderApp(platform);
     await click(byTestId("import-tools"));
-    await typeInto(byTestId("import-text"), tools(["fetch_issue", "search"]));
+    typeInto(byTestId("import-text"), tools(["fetch_issue", "search"]));
+    await settle();
     await click(byTestId("import-read"));
     expect(platform.argsOf("importTools")).toEqual([[1, tools(["fetch_issue", "search"])]]);
     expect(byTestId("import-format").textContent).toBe("Anthropic Messages: fetch_issue, search");
@@ -692,7 +661,8 @@ describe("App: a section's tools", () => {
     const platform = new FakePlatform();
     await renderApp(platform);
     await click(byTestId("import-tools"));
-    await typeInto(byTestId("import-text"), '[{"name": "x", "input_schema": {}}, 3]');
+    typeInto(byTestId("import-text"), '[{"name": "x", "input_schema": {}}, 3]');
+    await settle();
     await click(byTestId("import-read"));
     expect(byTestId("import-error").textContent).toContain("These tools cannot be imported");
     expect(byTestId("import-problems").textContent).toBe("/1 not a tool");
@@ -735,9 +705,11 @@ describe("App: the page switch and the run history", () => {
     await renderApp(platform);
     await click(button("Toggle context"));
     await click(byTestId("page-history"));
-    await press("z", { ctrlKey: true });
+    keyDown(window, "z", { ctrlKey: true });
+    await settle();
     expect(platform.callNames()).not.toContain("undo");
-    await press("s", { ctrlKey: true });
+    keyDown(window, "s", { ctrlKey: true });
+    await settle();
     expect(platform.callNames()).toContain("saveDocument");
   });
 
@@ -770,7 +742,8 @@ describe("App: the page switch and the run history", () => {
     await click(byTestId("page-edit"));
     await click(byTestId("open-example"));
     expect(pageNames()).toEqual(["Edit", "Compare", "History", "Suites"]);
-    await press("4", { ctrlKey: true });
+    keyDown(window, "4", { ctrlKey: true });
+    await settle();
     expect(byTestId("page-suites").getAttribute("aria-selected")).toBe("true");
     expect(byTestId("suite-path").getAttribute("title")).toBe(REGRESSIONS_PATH);
     expect(container.querySelectorAll('[data-testid="suite-case"]')).toHaveLength(3);

@@ -13,6 +13,7 @@ import { lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
 import { templateWithSources } from "../testing/sources";
 import { mountEachTest } from "../testing/testRoot";
+import { byTestId, click, keyDown, settle } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -22,12 +23,6 @@ mountEachTest((mounted) => {
 });
 
 const SCENARIO = "/t/lookup-first.scenario.json";
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-  });
-}
 
 /** The app on the launch template; on the Compare page with the lookup-first scenario when `scenario`. */
 async function renderApp({
@@ -47,30 +42,7 @@ async function renderApp({
   return platform;
 }
 
-function byTestId(id: string): HTMLElement {
-  const element = container.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
-}
-
 const headerButton = (action: "undo" | "redo" | "save") => byTestId(`${action}-button`) as HTMLButtonElement;
-
-async function click(element: HTMLElement): Promise<void> {
-  await act(async () => {
-    element.click();
-    await Promise.resolve();
-  });
-  await settle();
-}
-
-/** Dispatches a keydown on `target` (it bubbles to the window, as a real key press does). */
-async function press(key: string, mods: KeyboardEventInit = {}, target: EventTarget = window): Promise<void> {
-  await act(async () => {
-    target.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true, ...mods }));
-    await Promise.resolve();
-  });
-  await settle();
-}
 
 async function typeUser(text: string): Promise<void> {
   const field = byTestId("scenario-user") as HTMLTextAreaElement;
@@ -118,10 +90,13 @@ describe("App: the header's Undo, Redo and Save act on the page's document", () 
   it("sends Ctrl+Z and Ctrl+S to the scenario on the Compare page", async () => {
     const platform = await renderApp({ scenario: true });
     await typeUser("Fix it.");
-    await press("z", { ctrlKey: true });
+    keyDown(window, "z", { ctrlKey: true });
+    await settle();
     expect((byTestId("scenario-user") as HTMLTextAreaElement).value).toBe(lookupFirstScenario().user);
-    await press("Z", { ctrlKey: true, shiftKey: true });
-    await press("s", { ctrlKey: true });
+    keyDown(window, "Z", { ctrlKey: true, shiftKey: true });
+    await settle();
+    keyDown(window, "s", { ctrlKey: true });
+    await settle();
     expect(platform.compare.files.get(SCENARIO)).toContain("Fix it.");
     expect(platform.callNames().filter((name) => ["undo", "redo", "saveDocument"].includes(name))).toEqual([]);
   });
@@ -139,14 +114,18 @@ describe("App: the header's Undo, Redo and Save act on the page's document", () 
 describe("App: page shortcuts", () => {
   it("shows the Edit, Compare, History and Suites pages with Ctrl+1, 2, 3 and 4, from a field too", async () => {
     await renderApp();
-    await press("2", { ctrlKey: true });
+    keyDown(window, "2", { ctrlKey: true });
+    await settle();
     expect(selectedPage()).toBe("Compare");
-    await press("3", { metaKey: true });
+    keyDown(window, "3", { metaKey: true });
+    await settle();
     expect(selectedPage()).toBe("History");
-    await press("4", { ctrlKey: true }, byTestId("history-filter-provider"));
+    keyDown(byTestId("history-filter-provider"), "4", { ctrlKey: true });
+    await settle();
     expect(selectedPage()).toBe("Suites");
     expect(byTestId("suites-view")).toBeTruthy();
-    await press("1", { ctrlKey: true });
+    keyDown(window, "1", { ctrlKey: true });
+    await settle();
     expect(selectedPage()).toBe("Edit");
   });
 
@@ -158,25 +137,30 @@ describe("App: page shortcuts", () => {
       await Promise.resolve();
     });
     await settle();
-    await press("2", { ctrlKey: true });
+    keyDown(window, "2", { ctrlKey: true });
+    await settle();
     expect(byTestId("start-page")).toBeTruthy();
-    await press("3", { ctrlKey: true });
+    keyDown(window, "3", { ctrlKey: true });
+    await settle();
     expect(container.querySelector('[data-testid="history-view"]')).not.toBeNull();
   });
 
   it("runs the comparison with Ctrl+Enter on the Compare page only", async () => {
     const platform = await renderApp({ scenario: true });
-    await press("Enter", { ctrlKey: true }, byTestId("scenario-user"));
+    keyDown(byTestId("scenario-user"), "Enter", { ctrlKey: true });
+    await settle();
     expect(platform.callNames()).toContain("runComparison");
     await click(byTestId("page-edit"));
     const runs = platform.callNames().filter((name) => name === "runComparison").length;
-    await press("Enter", { ctrlKey: true });
+    keyDown(window, "Enter", { ctrlKey: true });
+    await settle();
     expect(platform.callNames().filter((name) => name === "runComparison")).toHaveLength(runs);
   });
 
   it("asks about the sources not allowed on Ctrl+Enter; once allowed there, the Sources panel says so", async () => {
     const platform = await renderApp({ scenario: true, template: templateWithSources() });
-    await press("Enter", { ctrlKey: true }, byTestId("scenario-user"));
+    keyDown(byTestId("scenario-user"), "Enter", { ctrlKey: true });
+    await settle();
     expect(platform.callNames()).not.toContain("runComparison");
     await click(byTestId("run-sources-allow"));
     expect(platform.callNames()).toContain("runComparison");
@@ -191,11 +175,13 @@ describe("App: page shortcuts", () => {
   it("adds a section after the selected one with Ctrl+Shift+N on the Edit page, and with Insert in the tree", async () => {
     const platform = await renderApp();
     await click(byTestId("select-section"));
-    await press("N", { ctrlKey: true, shiftKey: true });
+    keyDown(window, "N", { ctrlKey: true, shiftKey: true });
+    await settle();
     const rows = () =>
       [...container.querySelectorAll('[data-testid="section-row"]')].map((row) => row.getAttribute("data-path"));
     expect(rows().slice(0, 2)).toEqual(["task", "section"]);
-    await press("Insert", {}, byTestId("select-section"));
+    keyDown(byTestId("select-section"), "Insert", {});
+    await settle();
     expect(rows().filter((path) => path?.startsWith("section"))).toHaveLength(2);
     expect(platform.callNames().filter((name) => name === "applyEdit")).toHaveLength(2);
   });
@@ -214,7 +200,8 @@ describe("App: the header's Export menu", () => {
       [platform.id, { format: "promptfoo", scenarios: [SCENARIO], provider: null }, "/out/task.promptfooconfig.json"],
     ]);
     expect(byTestId("export-notice").textContent).toContain("Exported to /out/task.promptfooconfig.json");
-    await press("3", { ctrlKey: true });
+    keyDown(window, "3", { ctrlKey: true });
+    await settle();
     expect(byTestId("app-header").contains(byTestId("export-menu"))).toBe(true);
     expect(byTestId("export-notice")).toBeTruthy();
   });

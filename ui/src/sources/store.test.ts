@@ -9,10 +9,7 @@ import { FakePlatform } from "../testing/fakePlatform";
 import { ideLive, templateWithSources } from "../testing/sources";
 import { sourceRows } from "./catalog";
 import { attachSourceEdit, replaceSourceEdit, snapshotEdit } from "./sourceEdits";
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
-}
+import { settle } from "../testing/dom";
 
 async function opened(platform = new FakePlatform("/t/task.unfold.json", templateWithSources())) {
   const store = new EditorStore(platform, platform.view());
