@@ -38,22 +38,19 @@ import { ScenarioPanel } from "../scenario/ScenarioPanel";
 import { ProvidersDialog } from "../providers/ProvidersDialog";
 import { RunSourcesDialog } from "./RunSourcesDialog";
 import {
-  ADAPTERS,
-  callIndexOf,
   chosenProfile,
-  hasRelaySource,
-  liveModel,
-  REQUEST_SHAPES,
-  notRunnable,
-  priceAsOf,
-  ranOnOthers,
-  scriptedModel,
-  withAdapter,
   type ChosenProfile,
   type CompareState,
   type CompareStore,
   type ComparisonModel,
-  type PickedEvent,
+  hasRelaySource,
+  liveModel,
+  notRunnable,
+  priceAsOf,
+  ranOnOthers,
+  REQUEST_SHAPES,
+  scriptedModel,
+  withAdapter,
 } from "./store";
 import { discards, laneViews } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
@@ -62,6 +59,7 @@ import { ADAPTER_TITLES, adaptersText, laneName } from "../shared/words";
 import "./compare.css";
 import { ProblemItems } from "../shared/ProblemItems";
 import type { ProblemGroup } from "../shared/problemGroups";
+import { ADAPTERS, callIndexOf, type PickedEvent } from "../runs/run";
 
 /** `problems`: every problem of the open work, listed in the scenario panel as the editor lists them. */
 export function CompareView({

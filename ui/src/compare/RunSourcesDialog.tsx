@@ -5,8 +5,8 @@
 // is not asked again this session for these definitions; Cancel, which has the focus, or Escape
 // runs nothing. A refused Allow is shown here, and nothing runs. The answers are CompareStore's.
 import { ModalDialog } from "../shared/ModalDialog";
-import { allowQuestion, PERMISSION_WORDS } from "../sources/catalog";
 import type { SourcesQuestion } from "./store";
+import { allowQuestion, PERMISSION_WORDS } from "../shared/words";
 
 export function RunSourcesDialog({
   question,

@@ -12,8 +12,6 @@
 // React reads it through `subscribe`/`getState`.
 import type {
   AdapterKind,
-  CallRequest,
-  ComparisonReport,
   ComparisonSettings,
   FilePurpose,
   Lane,
@@ -34,6 +32,7 @@ import type {
 } from "../platform";
 import { sameJsonIgnoringUndefined } from "../shared/json";
 import { ExternalStore, TaskQueue } from "../shared/ExternalStore";
+import { ADAPTERS, callIndexOf, type CallDetail, type PickedEvent, type RunState } from "../runs/run";
 import { failureOf, type Failure } from "../shared/failure";
 import { fileName } from "../shared/view";
 import { sourcesToAsk, withDeclined, type Declined } from "./runSources";
@@ -70,9 +69,6 @@ export const REQUEST_SHAPES: Readonly<Record<RequestShape, string>> = {
   "openai-responses": "OpenAI Responses",
   anthropic: "Anthropic Messages",
 };
-
-/** Every adapter a comparison can run under, in the order they are offered and run. */
-export const ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart", "allowed_tools", "deferred"];
 
 /** The adapters ticked until the user ticks others. */
 export const DEFAULT_ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart"];
@@ -173,28 +169,6 @@ export interface SourcesQuestion {
   failure: Failure | null;
 }
 
-/** A comparison: where it is, the events of each lane as they arrived, and its report once done. */
-export interface RunState {
-  id: number;
-  status: "running" | "finished" | "cancelled" | "failed";
-  /** The lanes it fills, in the order they run: its adapters, then a scripted one's baseline. */
-  lanes: Lane[];
-  /**
-   * The lanes whose runs have started, in that order: one after the other, or all at once when
-   * they run side by side (attached to a relay session, they share its plugin).
-   */
-  started: Lane[];
-  /** The events of each of its lanes (every lane of `lanes` has an entry, empty until its run starts). */
-  events: Partial<Record<Lane, RunEvent[]>>;
-  /** The text a live model is writing in each lane, until its answer is whole (its model_call). */
-  writing: Partial<Record<Lane, string>>;
-  report: ComparisonReport | null;
-  /** Why it failed (status `failed`). */
-  failure: Failure | null;
-  /** What it ran on (see `inputsOf`): its results are out of date once that changed. */
-  inputs: string;
-}
-
 /** The scenario and template a comparison runs on, as one text to compare with later. */
 export function inputsOf(scenario: Scenario, template: Template): string {
   return JSON.stringify([scenario, template]);
@@ -204,16 +178,6 @@ export function inputsOf(scenario: Scenario, template: Template): string {
 export function ranOnOthers(run: RunState, scenario: Scenario | null, template: Template): boolean {
   return scenario !== null && run.inputs !== inputsOf(scenario, template);
 }
-
-/** An event picked on the timeline. */
-export interface PickedEvent {
-  lane: Lane;
-  event: RunEvent;
-}
-
-/** The request and answer of the picked event's model call. */
-export type CallDetail =
-  { kind: "none" } | { kind: "loading" } | { kind: "ready"; call: CallRequest } | { kind: "failed"; failure: Failure };
 
 export interface CompareState {
   scenario: ScenarioView | null;
@@ -250,17 +214,6 @@ export interface CompareState {
 /** No events yet in each of `lanes`. */
 export function noEvents(lanes: readonly Lane[]): Partial<Record<Lane, RunEvent[]>> {
   return Object.fromEntries(lanes.map((lane) => [lane, []]));
-}
-
-/** The model call an event belongs to (none for events before the first call). */
-export function callIndexOf(event: RunEvent, events: readonly RunEvent[]): number | null {
-  if (event.type === "model_call" || event.type === "tool_call") return event.call_index;
-  let index: number | null = null;
-  for (const other of events) {
-    if (other.seq > event.seq) break;
-    if (other.type === "model_call") index = other.call_index;
-  }
-  return index;
 }
 
 export class CompareStore extends ExternalStore<CompareState> {

@@ -11,9 +11,10 @@ import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import type { Outcome, ProblemView, Tool, ToolKind } from "../platform";
 import { describeError } from "../shared/failure";
 import { sameJsonCountingUndefined } from "../shared/json";
-import { draftOf, TOOL_KINDS, toolOfDraft, type MockChoice, type ToolDraft } from "./toolDraft";
+import { draftOf, type MockChoice, type ToolDraft, toolOfDraft } from "./toolDraft";
 import { ProblemItems } from "../shared/ProblemItems";
 import { CodeField } from "./CodeField";
+import { TOOL_KINDS } from "../shared/template";
 
 /** How long typing pauses before the tool is checked. */
 const CHECK_DELAY_MS = 150;

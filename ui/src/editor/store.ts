@@ -31,14 +31,13 @@ import { briefFailureOf, describeError, problemsOf, type BriefFailure, type Fail
 import type { UnappliedTool } from "../shared/problemGroups";
 import {
   pathChange,
+  type PathChange,
   rebasePath,
   renameEdit,
   setFieldEdit,
   setVisibilityEdit,
-  toggleVisibilityEdit,
-  type EditRequest,
-  type PathChange,
   type TextField,
+  toggleVisibilityEdit,
 } from "./edits";
 import {
   addParamEdit,
@@ -64,6 +63,7 @@ import {
 import { followDocument, followPreview, followRows, type ShownPreview } from "./changes";
 import { readPaths } from "./reading";
 import { adjacentRow, reselect, treeRows, type TreeRow } from "./tree";
+import type { EditRequest } from "../shared/template";
 
 /** What the preview pane shows. */
 export type PreviewState =

@@ -28,8 +28,6 @@ export interface ToolDraft {
   mockError: string;
 }
 
-export const TOOL_KINDS: readonly ToolKind[] = ["read", "edit", "execute", "other"];
-
 /** The JSON text the editor shows for a value: indented by two spaces. */
 function jsonText(value: JsonValue): string {
   return JSON.stringify(value, null, 2);

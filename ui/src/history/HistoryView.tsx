@@ -37,11 +37,10 @@
 //   history-event                                  the picked event, as JSON text
 import { useEffect, useSyncExternalStore } from "react";
 import type { Counters, RunSummary, StoredRun } from "../platform";
-import { ADAPTERS } from "../compare/store";
 import { COUNTER_ROWS, laneViews, signed } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
 import { DoneNotice, FailureAlert } from "../shared/ActionOutcome";
-import "../compare/compare.css";
+import "../runs/runs.css";
 import "./history.css";
 import { comparable, type HistoryComparison, type HistoryState, type HistoryStore } from "./store";
 import {
@@ -69,6 +68,7 @@ import {
   type HistoryFilter,
   type KeptLanes,
 } from "./runs";
+import { ADAPTERS } from "../runs/run";
 
 export function HistoryView({ store }: { store: HistoryStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);

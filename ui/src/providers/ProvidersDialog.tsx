@@ -19,6 +19,7 @@ import {
   type ProfileDraft,
 } from "./profileDrafts";
 import type { Failure } from "../shared/failure";
+import "./providers.css";
 
 const KINDS: readonly { kind: ProviderKind; label: string }[] = [
   { kind: "openai", label: "OpenAI Chat Completions (OpenAI, Ollama, vLLM, llama.cpp, LiteLLM, OpenRouter)" },

@@ -17,6 +17,7 @@
 import type { AdapterKind, ComparisonReport, Lane, RunCost, RunStatus } from "../platform";
 import { counterRows, deltaPairs, laneCosts, reportLanes, signed } from "./timeline";
 import { laneName, moneyText, pricedText, savingsText, savingsTitle, statusText } from "../shared/words";
+import "./runs.css";
 
 function statuses(report: ComparisonReport): Partial<Record<Lane, RunStatus>> {
   const status: Partial<Record<Lane, RunStatus>> = {};

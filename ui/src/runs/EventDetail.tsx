@@ -5,8 +5,9 @@
 // a tool result is never parsed as HTML.
 import { useState } from "react";
 import { copyText, eventFields, prettyJson, requestParts } from "./detail";
-import type { CallDetail, PickedEvent } from "../compare/store";
 import { describeEvent, type Discard } from "./timeline";
+import type { CallDetail, PickedEvent } from "./run";
+import "./runs.css";
 
 export function EventDetail({
   picked,

@@ -18,7 +18,6 @@
 // attempt-separator, baseline-toggle, lane-writing.
 import { useState, type ReactNode } from "react";
 import type { Lane, RunEvent } from "../platform";
-import type { PickedEvent, RunState } from "../compare/store";
 import {
   alignByWork,
   describeEvent,
@@ -34,6 +33,8 @@ import {
   type TimelineRow,
 } from "./timeline";
 import { count, laneName } from "../shared/words";
+import type { PickedEvent, RunState } from "./run";
+import "./runs.css";
 
 /** What each lane is, under its name. */
 const LANE_NOTES: Record<Lane, string> = {
@@ -107,7 +108,7 @@ export function Timeline({
           </label>
         )}
       </div>
-      {/* The lanes' cells share the grid's rows (see compare.css), so a row's blocks line up across lanes. */}
+      {/* The lanes' cells share the grid's rows (see runs.css), so a row's blocks line up across lanes. */}
       <div className={`timeline lanes-${String(lanes.length)}`} data-testid="timeline-lanes">
         {lanes.map((lane, index) => (
           <LaneColumn

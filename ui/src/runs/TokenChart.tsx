@@ -36,6 +36,7 @@ import {
 } from "./chart";
 import { laneCosts, LANES, type LaneView } from "./timeline";
 import { laneName } from "../shared/words";
+import "./runs.css";
 
 const WIDTH = 560;
 const HEIGHT = 170;

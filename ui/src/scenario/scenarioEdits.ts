@@ -4,8 +4,8 @@
 // keeps the text and shows why. Every object is spread, never rebuilt, so `x-` keys survive, and
 // empty optional collections are left out so saved files stay minimal.
 import type { JsonValue, Scenario } from "../platform";
-import { TOOL_KINDS } from "../editor/toolDraft";
 import { parseJson, sameJsonCountingUndefined } from "../shared/json";
+import { TOOL_KINDS } from "../shared/template";
 
 /** One step of the script. */
 export type Step = Scenario["script"][number];

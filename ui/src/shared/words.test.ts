@@ -1,5 +1,6 @@
 // words.ts: every status, restart reason and limit in words (no raw enum reaches the page), and the
-// prompt tokens a run used against the baseline said as more or fewer, never "saved" with a minus.
+// prompt tokens a run used against the baseline said as more or fewer, never "saved" with a minus;
+// the question that allows a source.
 import { describe, expect, it } from "vitest";
 import type { RunStatus } from "../platform";
 import {
@@ -24,6 +25,7 @@ import {
   statusText,
   type Limit,
   type RestartReason,
+  allowQuestion,
 } from "./words";
 
 const STATUSES = Object.keys(STATUS_WORDS) as RunStatus[];
@@ -206,5 +208,33 @@ describe("lanes and adapters", () => {
     expect(injectedText("listed", ["lookup", "cite"], null)).toBe("injected lookup, cite");
     expect(injectedText("allowed", ["lookup"], "context")).toBe("tools allowed: lookup (context)");
     expect(injectedText("referenced", ["lookup"], null)).toBe("tools loaded by reference: lookup");
+  });
+});
+
+describe("the question that allows a source", () => {
+  it("names what it starts, and nothing about another machine for a local command", () => {
+    const question = allowQuestion({
+      name: "ide",
+      starts: "runs python3 ide_server.py in /t/.",
+      remote: false,
+      permission: "not_allowed",
+    });
+    expect(question.title).toBe("Allow source 'ide'?");
+    expect(question.starts).toBe("runs python3 ide_server.py in /t/.");
+    expect(question.remote).toBeNull();
+    expect(question.changed).toBeNull();
+    expect(question.holds).toContain("kept for this file and this definition");
+  });
+
+  it("says so when the URL is on another machine, or the definition changed since it was allowed", () => {
+    const question = allowQuestion({
+      name: "docs",
+      starts: "connects to https://docs.example.com/mcp",
+      remote: true,
+      permission: "changed",
+    });
+    expect(question.title).toBe("Allow source 'docs' again?");
+    expect(question.remote).toContain("another machine");
+    expect(question.changed).toBe("Its definition changed since you allowed it: this is what it starts now.");
   });
 });

@@ -1,10 +1,21 @@
 // Every value of the core's enums a user reads in the compare view, in words, in one place: a
 // lane's name and what its adapter does, how a run ended, why it restarted, how injected tools
-// reached the model, which limit stopped it, where a tool source's tools came from; and the prompt tokens a run spent against the
+// reached the model, which limit stopped it, where a tool source's tools came from, the user's
+// answer about a source and the question that allows it; and the prompt tokens a run spent against the
 // all-FULL baseline, said as more or fewer (never a minus sign after "saved"). The timeline's lines,
 // the event detail, the run status, the counters and the chart all take their words from here, so
 // a raw `visibility_expansion` or `turn_limit` never reaches the page.
-import type { AdapterKind, Counters, Lane, LoopFound, RunCost, RunEvent, RunStatus } from "../platform";
+import type {
+  AdapterKind,
+  Counters,
+  Lane,
+  LoopFound,
+  Permission,
+  RunCost,
+  RunEvent,
+  RunStatus,
+  SourceView,
+} from "../platform";
 
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
 /** Why an attempt restarted (the core's `RestartReason`). */
@@ -233,4 +244,57 @@ export function savingsTitle(lane: Lane, used: number, saved: number): string {
   if (saved === 0) return `${laneName(lane)} used as many prompt tokens as the all-FULL baseline ${against}`;
   const direction = saved > 0 ? "fewer" : "more";
   return `${laneName(lane)} used ${magnitude(saved)} ${direction} prompt tokens than the all-FULL baseline ${against}`;
+}
+
+/** The user's answer, as a short label. */
+export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
+  allowed: "Allowed",
+  changed: "Changed since allowed",
+  not_allowed: "Not allowed",
+  unsaved: "Not saved yet",
+  not_needed: "Relay",
+};
+
+/** What the user's answer means for runs, in a sentence. */
+export function permissionText(permission: Permission): string {
+  switch (permission) {
+    case "allowed":
+      return "Allowed for this file: discovery and comparisons start it.";
+    case "changed":
+      return "Its definition changed since it was allowed: nothing starts it, runs use its snapshot, until it is allowed again.";
+    case "not_allowed":
+      return "Not allowed: nothing starts it, runs use its snapshot.";
+    case "unsaved":
+      return "Save the template first: the answer is kept for its file.";
+    case "not_needed":
+      return "Starts nothing: a comparison takes its tools from the relay session you attach it to.";
+  }
+}
+
+/** The question that allows a source. */
+export interface AllowQuestion {
+  title: string;
+  /** What will run or be contacted: the view's `starts`. */
+  starts: string;
+  /** That its definition changed since it was allowed, when it did. */
+  changed: string | null;
+  /** That its URL reaches another machine, when it does. */
+  remote: string | null;
+  /** What allowing does, and how long the answer holds. */
+  holds: string;
+}
+
+/** The question that allows `view`'s source. */
+export function allowQuestion(view: Pick<SourceView, "name" | "starts" | "remote" | "permission">): AllowQuestion {
+  const again = view.permission === "changed";
+  return {
+    title: `Allow source '${view.name}'${again ? " again" : ""}?`,
+    starts: view.starts,
+    changed: again ? "Its definition changed since you allowed it: this is what it starts now." : null,
+    remote: view.remote
+      ? "This URL is on another machine: allowing the source lets Unfold send it requests, with the arguments of the model's tool calls."
+      : null,
+    holds:
+      "Unfold starts it to discover its tools and for each run of this template. The answer is kept for this file and this definition: a changed definition asks again.",
+  };
 }

@@ -24,11 +24,10 @@ import { readableRows } from "../editor/reading";
 import { SectionEditor } from "../editor/SectionEditor";
 import { SectionTools } from "../editor/SectionTools";
 import { SectionTree } from "../editor/SectionTree";
-import { isEditorShortcut, shortcutAction, type ShortcutAction, type TreeKeyAction } from "./shortcuts";
+import { isEditorShortcut, shortcutAction, type ShortcutAction } from "./shortcuts";
 import type { EditorState, EditorStore } from "../editor/store";
 import { FailureAlert } from "../shared/ActionOutcome";
 import { siblingKeys } from "../editor/edits";
-import { sectionAt } from "../editor/tree";
 import { TemplatePanel } from "../editor/TemplatePanel";
 import { storeToolActions } from "../editor/ToolList";
 import { sectionOwner, TEMPLATE_OWNER } from "../editor/tools";
@@ -37,6 +36,8 @@ import { problemGroups, type ProblemGroup } from "../shared/problemGroups";
 import { ProblemsButton } from "../shared/ProblemsButton";
 import { ProblemsPanel } from "../shared/ProblemsPanel";
 import { NO_FILTER, sourceBadges, sourceRows, type SourceBadge } from "../sources/catalog";
+import { sectionAt } from "../shared/template";
+import type { TreeKeyAction } from "../editor/treeKeys";
 
 /** What the middle pane shows: the selected section, the template's settings and parameters, or its tool sources. */
 type Tab = "section" | "template" | "sources";

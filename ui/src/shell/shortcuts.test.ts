@@ -1,16 +1,9 @@
 // Tests for shortcuts.ts: which key presses save, undo and redo, show a page, add a section and run
-// the comparison, which move, add and delete in the section tree, and which are left alone (keys a
-// text field takes as text among them); the help lists every shortcut, each doing what it says.
+// the comparison, and which are left alone (keys a text field takes as text among them); the help
+// lists every shortcut, the section tree's too, each doing what it says.
 import { describe, expect, it } from "vitest";
-import {
-  isHelpKey,
-  SHORTCUT_HELP,
-  SHORTCUT_PLACES,
-  shortcutAction,
-  shortcutPage,
-  treeKeyAction,
-  type KeyPress,
-} from "./shortcuts";
+import { isHelpKey, SHORTCUT_HELP, SHORTCUT_PLACES, shortcutAction, shortcutPage } from "./shortcuts";
+import { treeKeyAction, type KeyPress } from "../editor/treeKeys";
 
 function press(key: string, mods: Partial<Omit<KeyPress, "key">> = {}): KeyPress {
   return { key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods };
@@ -64,38 +57,6 @@ describe("shortcutAction", () => {
     press("N", { ctrlKey: true, shiftKey: true, altKey: true }),
   ])("%o is not a shortcut", (key) => {
     expect(shortcutAction(key)).toBeNull();
-  });
-});
-
-describe("treeKeyAction", () => {
-  it.each([
-    [press("ArrowUp", { altKey: true }), "move_up"],
-    [press("ArrowDown", { altKey: true }), "move_down"],
-    [press("ArrowRight", { altKey: true }), "indent"],
-    [press("ArrowLeft", { altKey: true }), "outdent"],
-    [press("Delete"), "delete"],
-    [press(" "), "toggle_visibility"],
-    [press("ArrowUp"), "select_previous"],
-    [press("ArrowDown"), "select_next"],
-    [press("Insert"), "add_sibling"],
-  ] as const)("%o -> %s", (key, action) => {
-    expect(treeKeyAction(key)).toBe(action);
-  });
-
-  it.each([
-    press("ArrowLeft"),
-    press("ArrowRight"),
-    press("Delete", { altKey: true }),
-    press("Delete", { ctrlKey: true }),
-    press("ArrowUp", { shiftKey: true }),
-    press("ArrowUp", { ctrlKey: true, altKey: true }),
-    press("ArrowDown", { metaKey: true }),
-    press("Backspace"),
-    press("Insert", { shiftKey: true }),
-    press("z", { ctrlKey: true }),
-    press("Alt", { altKey: true }),
-  ])("%o is not a tree key", (key) => {
-    expect(treeKeyAction(key)).toBeNull();
   });
 });
 

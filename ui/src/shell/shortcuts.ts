@@ -2,22 +2,11 @@
 // saves, Ctrl/Cmd+Shift+S saves as, Ctrl/Cmd+O opens, Ctrl/Cmd+N starts a new template, Ctrl/Cmd+Z
 // undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo (each on the page's document: see pageDocument.ts),
 // Ctrl/Cmd+1, 2, 3 and 4 show the Edit, Compare, History and Suites pages; on the Edit page
-// Ctrl/Cmd+Shift+N adds a section; on the Compare page Ctrl/Cmd+Enter runs the comparison; in the
-// section tree, Alt+ArrowUp/Down move the selected section, Alt+ArrowRight/Left indent and outdent
-// it, Insert adds a section after it, Delete removes it, Space toggles it between FULL and SUMMARY
-// and ArrowUp/Down select the row above or below. None of them is a character a text field would take. SHORTCUT_HELP
-// lists them all for the help overlay.
+// Ctrl/Cmd+Shift+N adds a section; on the Compare page Ctrl/Cmd+Enter runs the comparison. None of
+// them is a character a text field would take. SHORTCUT_HELP lists them all for the help overlay,
+// with the section tree's own keys (editor/treeKeys.ts).
 import type { Page } from "./workspace";
-import type { StructureAction } from "../editor/structure";
-
-/** The parts of a keydown event the shortcuts look at (a `KeyboardEvent` has them all). */
-export interface KeyPress {
-  key: string;
-  ctrlKey: boolean;
-  metaKey: boolean;
-  shiftKey: boolean;
-  altKey: boolean;
-}
+import type { KeyPress, TreeKeyAction } from "../editor/treeKeys";
 
 /** A shortcut of the page's document (the template, or the scenario on the Compare page). */
 export type EditorShortcut = "save" | "undo" | "redo";
@@ -67,30 +56,6 @@ const PAGE_OF: Partial<Record<ShortcutAction, Page>> = {
 /** The page a shortcut shows, or null when it shows none. */
 export function shortcutPage(action: ShortcutAction): Page | null {
   return PAGE_OF[action] ?? null;
-}
-
-/** What a key press in the section tree asks for: a structural edit, or the row above or below. */
-export type TreeKeyAction = StructureAction | "select_previous" | "select_next" | "toggle_visibility";
-
-const TREE_ALT_KEYS: Record<string, TreeKeyAction> = {
-  ArrowUp: "move_up",
-  ArrowDown: "move_down",
-  ArrowRight: "indent",
-  ArrowLeft: "outdent",
-};
-
-const TREE_PLAIN_KEYS: Record<string, TreeKeyAction> = {
-  ArrowUp: "select_previous",
-  ArrowDown: "select_next",
-  Delete: "delete",
-  Insert: "add_sibling",
-  " ": "toggle_visibility",
-};
-
-/** The tree action a key press asks for while the tree has focus, or null when it is not one. */
-export function treeKeyAction(press: KeyPress): TreeKeyAction | null {
-  if (press.ctrlKey || press.metaKey || press.shiftKey) return null;
-  return (press.altKey ? TREE_ALT_KEYS[press.key] : TREE_PLAIN_KEYS[press.key]) ?? null;
 }
 
 /** Where a shortcut works, in the order the help lists them. */

@@ -4,7 +4,7 @@
 // and how long the answer holds. Allow answers it; Cancel, which has the focus, or Escape leaves it.
 import { ModalDialog } from "../shared/ModalDialog";
 import type { SourceView } from "../platform";
-import { allowQuestion } from "./catalog";
+import { allowQuestion } from "../shared/words";
 
 export function AllowDialog({
   view,

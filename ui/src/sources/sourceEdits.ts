@@ -3,9 +3,9 @@
 // another section, or given the tools a discovery listed as its snapshot. A changed source is the
 // old one spread with the changed fields, so fields the UI does not know (`x-` extensions) stay.
 // Each builder returns null when nothing would change; each edit is an undo step of its own.
-import type { EditRequest } from "../editor/edits";
 import type { Template, Tool, ToolSource } from "../platform";
 import { sameJsonIgnoringUndefined } from "../shared/json";
+import type { EditRequest } from "../shared/template";
 
 /** The template's sources, in order (none when it has no `sources`). */
 export function sourcesOf(template: Template): ToolSource[] {

@@ -22,7 +22,7 @@ import { FailureAlert } from "../shared/ActionOutcome";
 import { CountersTable } from "../runs/CountersTable";
 import { laneName } from "../shared/words";
 import { FilePath } from "../shared/FilePath";
-import "../compare/compare.css";
+import "../runs/runs.css";
 import "./suites.css";
 import { resultOf, summaryText, unmetText, type SuitesState, type SuiteStore } from "./store";
 
