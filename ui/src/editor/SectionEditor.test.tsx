@@ -11,16 +11,13 @@ import { act } from "react";
 import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
-import { CompareStore } from "../compare/store";
-import { HistoryStore } from "../history/store";
-import { SuiteStore } from "../suites/store";
 import type { Section } from "../platform";
 import { FakePlatform } from "../testing/fakePlatform";
 import type { TextField } from "./edits";
-import { Editor } from "../shell/Frame";
 import { SectionEditor } from "./SectionEditor";
 import { EditorStore } from "./store";
 import { byTestId, click, keyDown, settle, typeInto } from "../testing/dom";
+import { renderWindow } from "../testing/editPage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -234,26 +231,7 @@ describe("SectionEditor: the key as typed", () => {
 describe("SectionEditor in the editor: the focus after a rename", () => {
   async function renderEditor(): Promise<{ platform: FakePlatform; store: EditorStore }> {
     const platform = new FakePlatform();
-    const store = new EditorStore(platform, platform.view());
-    const compare = new CompareStore(
-      platform,
-      () => null,
-      () => Promise.resolve("cancel"),
-    );
-    const history = new HistoryStore(platform);
-    await act(async () => {
-      root.render(
-        <Editor
-          store={store}
-          compare={compare}
-          history={history}
-          suites={new SuiteStore(platform)}
-          page="edit"
-          onPage={() => undefined}
-        />,
-      );
-      await Promise.resolve();
-    });
+    const store = (await renderWindow(root, platform)).editor;
     await settle();
     return { platform, store };
   }

@@ -8,15 +8,12 @@
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
-import { CompareStore } from "../compare/store";
-import { HistoryStore } from "../history/store";
-import { SuiteStore } from "../suites/store";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
-import { Editor } from "../shell/Frame";
 import { EditorStore } from "./store";
 import { paramRowKeys } from "./TemplatePanel";
 import { byTestId, click, keyDown, settle, typeInto } from "../testing/dom";
+import { renderWindow } from "../testing/editPage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -28,26 +25,7 @@ mountEachTest((mounted) => {
 /** The editor over the example template, on its Template tab. */
 async function renderPanel(): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const platform = new FakePlatform();
-  const store = new EditorStore(platform, platform.view());
-  const compare = new CompareStore(
-    platform,
-    () => null,
-    () => Promise.resolve("cancel"),
-  );
-  const history = new HistoryStore(platform);
-  await act(async () => {
-    root.render(
-      <Editor
-        store={store}
-        compare={compare}
-        history={history}
-        suites={new SuiteStore(platform)}
-        page="edit"
-        onPage={() => undefined}
-      />,
-    );
-    await Promise.resolve();
-  });
+  const store = (await renderWindow(root, platform)).editor;
   await settle();
   await click(byTestId("tab-template"));
   return { platform, store };

@@ -2,17 +2,13 @@
 // opening a section's tool, JSON syntax errors shown at once at their line and column, the backend's
 // problems after a pause in typing, applying a tool only when it has none (one undo step), "New tool"
 // under a free name, and the template's own tools in the Template tab.
-import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
 import { FakePlatform } from "../testing/fakePlatform";
-import { Editor } from "../shell/Frame";
-import { CompareStore } from "../compare/store";
-import { HistoryStore } from "../history/store";
-import { SuiteStore } from "../suites/store";
 import { EditorStore } from "./store";
 import { byLabel, byTestId, click, settle, typeInto, valueOf } from "../testing/dom";
+import { renderWindow } from "../testing/editPage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -25,26 +21,7 @@ mountEachTest((mounted) => {
 const PAUSE_MS = 200;
 
 async function renderEditor(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: EditorStore }> {
-  const store = new EditorStore(platform, platform.view());
-  const compare = new CompareStore(
-    platform,
-    () => null,
-    () => Promise.resolve("cancel"),
-  );
-  const history = new HistoryStore(platform);
-  await act(async () => {
-    root.render(
-      <Editor
-        store={store}
-        compare={compare}
-        history={history}
-        suites={new SuiteStore(platform)}
-        page="edit"
-        onPage={() => undefined}
-      />,
-    );
-    await Promise.resolve();
-  });
+  const store = (await renderWindow(root, platform)).editor;
   await settle();
   return { platform, store };
 }

@@ -3,9 +3,9 @@
 // (each built from the document as it stands when its turn comes, its path, or its parameter's
 // name, following the renames and moves before it), the selection follows what an edit did, the preview follows every change
 // (the latest request wins), and a refused action leaves the document as it was and says why. The
-// template's tool sources follow the document in their own store (`sources`), and their edits are
-// the document's; its exports to other tools' formats have theirs (`exports`). React reads it
-// through `subscribe`/`getState`.
+// edits of the template's tool sources are the document's (`editSources`); the stores that follow
+// the document (its sources, its exports) subscribe to it. React reads it through
+// `subscribe`/`getState`.
 import type {
   DocumentUpdate,
   DocumentView,
@@ -25,8 +25,6 @@ import type {
 } from "../platform";
 import { outcomeOf } from "../platform";
 import { ExternalStore, TaskQueue } from "../shared/ExternalStore";
-import { SourcesStore } from "../sources/store";
-import { TemplateExportStore } from "../exports/store";
 import { briefFailureOf, describeError, problemsOf, type BriefFailure, type Failure } from "../shared/failure";
 import type { UnappliedTool } from "../shared/problemGroups";
 import {
@@ -148,10 +146,6 @@ export class EditorStore extends ExternalStore<EditorState> {
   /** Parameter renames done so far, so that edits queued before one still find their parameter. */
   private readonly paramRenames: ParamRename[] = [];
   private previewRequest = 0;
-  /** The template's tool sources: the backend's view of each, the user's answers, a discovery. */
-  readonly sources: SourcesStore;
-  /** The template's exports to promptfoo and Langfuse, of the document as it is when exported. */
-  readonly exports: TemplateExportStore;
   /** Settles once the first preview is shown, or its failure. */
   readonly firstPreview: Promise<void>;
 
@@ -160,22 +154,14 @@ export class EditorStore extends ExternalStore<EditorState> {
     document: DocumentView,
   ) {
     super(openedState(document));
-    this.sources = new SourcesStore(platform, () => this.state.document);
-    void this.sources.follow();
-    this.exports = new TemplateExportStore(
-      platform,
-      () => this.state.document,
-      () => this.queue.idle(),
-    );
     // Asked now rather than once the editor has been drawn: the answer comes back while React draws
     // it (on the example, about 0.1 s sooner), or before, for a caller that waits for it.
     this.firstPreview = this.refreshPreview();
   }
 
-  /** Every change of state; the sources follow a changed document. */
-  protected override update(change: Partial<EditorState>): void {
-    super.update(change);
-    if (change.document !== undefined) void this.sources.follow();
+  /** Settles once the edits, undos, redos and saves asked for so far are done. */
+  idle(): Promise<void> {
+    return this.queue.idle();
   }
 
   /**

@@ -7,12 +7,12 @@ import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { CompareStore } from "../compare/store";
-import { EditorStore } from "../editor/store";
 import { lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { ExportMenu, ExportNotices } from "./ExportMenu";
 import { byTestId, click, none, settle, typeInto } from "../testing/dom";
+import { openTemplate } from "../testing/editPage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -29,7 +29,7 @@ async function render(scenario: string | null = null): Promise<FakePlatform> {
   const platform = new FakePlatform();
   platform.compare.disk.set(SCENARIO, lookupFirstScenario());
   platform.compare.disk.set(OTHER, { ...lookupFirstScenario(), name: "other" });
-  const editor = new EditorStore(platform, platform.view());
+  const { exports } = openTemplate(platform);
   const compare = new CompareStore(
     platform,
     () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
@@ -39,8 +39,8 @@ async function render(scenario: string | null = null): Promise<FakePlatform> {
   act(() => {
     root.render(
       <>
-        <ExportMenu store={editor.exports} compare={compare} />
-        <ExportNotices store={editor.exports} />
+        <ExportMenu store={exports} compare={compare} />
+        <ExportNotices store={exports} />
       </>,
     );
   });

@@ -1,9 +1,8 @@
-// The page: the editor over the open template (with the compare view, the run history and the
-// suites), or the start page, the run history or the suites when none is open, with the
-// workspace's notices right under the header (recovered work, a failed open) and the
-// unsaved-changes question; the shortcuts of files and pages (Ctrl+1/2/3/4) and the window's close
-// and file-drop events. The workspace's state lives in workspace/, the editor in editor/, the
-// history in history/, the suites in suites/, the template's exports in exports/.
+// The app: the frame around the page shown (Frame.tsx), or the start page when no template is open
+// (or the app is still starting), with the workspace's notices right under the header (recovered
+// work, a failed open), the unsaved-changes question and the shortcut help over it; the keyboard
+// shortcuts (of files and pages, and of the page's document) and the window's close and file-drop
+// events. The workspace's state lives in workspace.ts, each page's in its feature's folder.
 //
 // data-testids (tests and the e2e test select by them; keep them stable):
 //   notice                                         outside the app
@@ -85,22 +84,21 @@
 //     relay-log-entry (data-code)                  first)
 //   relay-session-picker                           the Compare page's relay session a run attaches to
 //   problems-panel, problems-summary, problem-group  every problem of the open work, by where it comes
-//     (data-group, data-severity), problems-button     from (problems/); the header's count takes the user there
+//     (data-group, data-severity), problems-button     from (shared/); the header's count takes the user there
 //   save-notice                                    a template saved that does not render says so
 //   expand-all                                     preview every section in full
 //   preview-markdown, tool-list, token-count       the preview
 //   preview-error                                  the preview's render error, in its place
 import { useEffect, useState, useSyncExternalStore } from "react";
-import { Editor } from "./Frame";
-import { isHelpKey, shortcutAction, shortcutPage, type ShortcutAction } from "./shortcuts";
-import { ShortcutHelpOverlay } from "./ShortcutHelpOverlay";
-import { Deferred, historyView, suitesView } from "./deferredViews";
 import type { Platform } from "../platform";
-import { FileMenu } from "./FileMenu";
+import { Frame } from "./Frame";
+import { actOnPageDocument, documentKindOf } from "./pageDocument";
 import { PageSwitch } from "./PageSwitch";
+import { isEditorShortcut, isHelpKey, shortcutAction, shortcutPage, type ShortcutAction } from "./shortcuts";
+import { ShortcutHelpOverlay } from "./ShortcutHelpOverlay";
 import { StartPage } from "./StartPage";
 import { UnsavedDialog, WorkspaceNotices } from "./WorkspaceNotices";
-import { EDITOR_PAGES, START_PAGES, WorkspaceStore, type Page } from "./workspace";
+import { EDITOR_PAGES, START_PAGES, WorkspaceStore } from "./workspace";
 
 /** The app over `platform`; `workspace` is one already started (the entry point starts it early). */
 export function App({ platform, workspace: started }: { platform: Platform; workspace?: WorkspaceStore }) {
@@ -123,7 +121,8 @@ export function App({ platform, workspace: started }: { platform: Platform; work
         return;
       }
       const action = shortcutAction(event);
-      if (action !== null && workspaceShortcut(action, workspace)) event.preventDefault();
+      if (action !== null && (pageShortcut(action, workspace) || workspaceShortcut(action, workspace)))
+        event.preventDefault();
     };
     window.addEventListener("keydown", onKeyDown);
     return () => {
@@ -131,7 +130,7 @@ export function App({ platform, workspace: started }: { platform: Platform; work
     };
   }, [workspace]);
 
-  const { screen } = state;
+  const { screen, page } = state;
   // Under the header, before the page: in view at start-up whatever the page holds.
   const notices = <WorkspaceNotices workspace={workspace} state={state} />;
   // Over the page.
@@ -154,52 +153,19 @@ export function App({ platform, workspace: started }: { platform: Platform; work
       )}
     </>
   );
-  if (screen.kind === "editor") {
+  if (screen.kind === "editor" || (screen.kind === "start" && (page === "history" || page === "suites"))) {
     return (
       <>
-        <Editor
-          key={screen.editor.getState().document.id}
-          store={screen.editor}
-          compare={workspace.compare}
-          history={workspace.history}
-          suites={workspace.suites}
-          page={state.page}
-          onPage={(page) => {
-            workspace.showPage(page);
-          }}
-          fileMenu={
-            <FileMenu
-              workspace={workspace}
-              recent={state.recent}
-              onHelp={() => {
-                setHelp(true);
-              }}
-            />
-          }
+        <Frame
+          workspace={workspace}
+          state={state}
           notices={notices}
+          onHelp={() => {
+            setHelp(true);
+          }}
         />
         {dialogs}
       </>
-    );
-  }
-  const onPage = (page: Page) => {
-    workspace.showPage(page);
-  };
-  if (screen.kind === "start" && (state.page === "history" || state.page === "suites")) {
-    return (
-      <div className="editor">
-        <header className="toolbar app-header" data-testid="app-header">
-          <h1>Unfold</h1>
-          <PageSwitch pages={START_PAGES} page={state.page} onPage={onPage} names={{ edit: "Start" }} />
-        </header>
-        {notices}
-        {state.page === "history" ? (
-          <Deferred module={historyView} show={(view) => <view.HistoryView store={workspace.history} />} />
-        ) : (
-          <Deferred module={suitesView} show={(view) => <view.SuitesView store={workspace.suites} />} />
-        )}
-        {dialogs}
-      </div>
     );
   }
   return (
@@ -207,7 +173,14 @@ export function App({ platform, workspace: started }: { platform: Platform; work
       <header className="app-head" data-testid="app-header">
         <h1>Unfold</h1>
         {screen.kind === "start" && (
-          <PageSwitch pages={START_PAGES} page="edit" onPage={onPage} names={{ edit: "Start" }} />
+          <PageSwitch
+            pages={START_PAGES}
+            page="edit"
+            onPage={(shown) => {
+              workspace.showPage(shown);
+            }}
+            names={{ edit: "Start" }}
+          />
         )}
       </header>
       {notices}
@@ -224,8 +197,8 @@ export function App({ platform, workspace: started }: { platform: Platform; work
 }
 
 /**
- * Does a shortcut about files or pages, whatever page shows (the page's own are the editor's):
- * new, open, save as, and a page shown. False when it is not one, or its page is not there.
+ * Does a shortcut about files or pages, whatever page shows: new, open, save as, and a page shown.
+ * False when it is not one, or its page is not there.
  */
 function workspaceShortcut(action: ShortcutAction, workspace: WorkspaceStore): boolean {
   const page = shortcutPage(action);
@@ -249,6 +222,35 @@ function workspaceShortcut(action: ShortcutAction, workspace: WorkspaceStore): b
     default:
       return false;
   }
+}
+
+/**
+ * Does a shortcut of the page's, while a template is open: undo, redo and save of its document, a
+ * section added on the Edit page, the comparison run on the Compare page. False when the page
+ * leaves it alone.
+ */
+function pageShortcut(action: ShortcutAction, workspace: WorkspaceStore): boolean {
+  const { editor, compare } = workspace;
+  if (editor === null) return false;
+  const { page } = workspace.getState();
+  if (isEditorShortcut(action)) {
+    // The run history and the suites have nothing to undo, and an undo of the template there would
+    // not be seen: their fields keep their own.
+    if ((page === "history" || page === "suites") && action !== "save") return false;
+    // Ours, not the text field's own undo: the document's history covers every field.
+    void actOnPageDocument(action, documentKindOf(page), { template: editor, scenario: compare });
+    return true;
+  }
+  // Ctrl+Enter is a line break in the Edit page's code fields: only the Compare page runs on it.
+  if (action === "run" && page === "compare") {
+    void compare.run();
+    return true;
+  }
+  if (action === "add_section" && page === "edit") {
+    void editor.restructure(editor.getState().selected, "add_sibling");
+    return true;
+  }
+  return false;
 }
 
 /** Whether a key press goes to a text field (where `?` is a character, not the help key). */

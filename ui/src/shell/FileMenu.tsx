@@ -28,7 +28,7 @@ export function FileMenu({
   onHelp: () => void;
 }) {
   const folded = useMediaQuery(FILE_MENU_FOLDS);
-  const editor = workspace.editor;
+  const template = workspace.template;
   const actions = (
     <>
       <button
@@ -47,17 +47,17 @@ export function FileMenu({
       >
         Open…
       </button>
-      {editor !== null && (
+      {template !== null && (
         <>
           <button
             type="button"
             data-testid="save-as-button"
             title="Save as (Ctrl+Shift+S)"
-            onClick={() => void editor.saveAs()}
+            onClick={() => void template.editor.saveAs()}
           >
             Save as…
           </button>
-          <ExportMenu store={editor.exports} compare={workspace.compare} />
+          <ExportMenu store={template.exports} compare={workspace.compare} />
         </>
       )}
       {recent.length > 0 && <RecentMenu workspace={workspace} recent={recent} />}

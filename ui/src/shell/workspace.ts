@@ -8,6 +8,8 @@
 import type { DocumentView, Outcome, Platform, RecentFile, RecoveredWork } from "../platform";
 import { CompareStore, type OpenTemplate } from "../compare/store";
 import { EditorStore } from "../editor/store";
+import { TemplateExportStore } from "../exports/store";
+import { SourcesStore } from "../sources/store";
 import { HistoryStore } from "../history/store";
 import { SuiteStore } from "../suites/store";
 import { ExternalStore } from "../shared/ExternalStore";
@@ -19,12 +21,35 @@ export interface OpenFailure extends Failure {
   path: string | null;
 }
 
+/** A template open in the window: its editor, and the stores that follow its document. */
+export interface TemplateStores {
+  editor: EditorStore;
+  /** Its tool sources (the Edit page's Sources tab). */
+  sources: SourcesStore;
+  /** Its exports to other tools' formats (the Export menu). */
+  exports: TemplateExportStore;
+}
+
+/** The stores of `document` open: its editor, and the sources and exports that follow it. */
+export function templateStores(platform: Platform, document: DocumentView): TemplateStores {
+  const editor = new EditorStore(platform, document);
+  return {
+    editor,
+    sources: new SourcesStore(platform, editor),
+    exports: new TemplateExportStore(
+      platform,
+      () => editor.getState().document,
+      () => editor.idle(),
+    ),
+  };
+}
+
 export type Screen =
   | { kind: "loading" }
   | { kind: "outside_tauri" }
   /** Nothing open: the start page (new, open, example, recent files). */
   | { kind: "start" }
-  | { kind: "editor"; editor: EditorStore };
+  | ({ kind: "editor" } & TemplateStores);
 
 /** What the unsaved-changes question is about, and what happens once it is answered. */
 export interface UnsavedQuestion {
@@ -91,7 +116,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       () => this.openTemplate(),
       (name, reason) => this.ask(name, reason),
       // Allowed before a run: the Sources panel shows the new answers.
-      () => void this.editor?.sources.reread(),
+      () => void this.template?.sources.reread(),
     );
     this.history = new HistoryStore(platform);
     this.suites = new SuiteStore(platform);
@@ -111,10 +136,15 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     if (page === "compare") void this.compare.recheck();
   }
 
+  /** The open template's stores, if any. */
+  get template(): TemplateStores | null {
+    const { screen } = this.state;
+    return screen.kind === "editor" ? screen : null;
+  }
+
   /** The open document's editor, if any. */
   get editor(): EditorStore | null {
-    const { screen } = this.state;
-    return screen.kind === "editor" ? screen.editor : null;
+    return this.template?.editor ?? null;
   }
 
   /** Opens the launch template (or shows the start page), and reads the recent files and recovered work. */
@@ -164,7 +194,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   }
 
   private show(document: DocumentView): void {
-    this.update({ screen: { kind: "editor", editor: new EditorStore(this.platform, document) }, openFailure: null });
+    this.update({ screen: { kind: "editor", ...templateStores(this.platform, document) }, openFailure: null });
   }
 
   /**
@@ -173,9 +203,9 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
    * preview's answer waiting behind that render, then took another (on the example, 30 ms).
    */
   private async showWithPreview(document: DocumentView): Promise<void> {
-    const editor = new EditorStore(this.platform, document);
-    await editor.firstPreview;
-    this.update({ screen: { kind: "editor", editor }, openFailure: null });
+    const stores = templateStores(this.platform, document);
+    await stores.editor.firstPreview;
+    this.update({ screen: { kind: "editor", ...stores }, openFailure: null });
   }
 
   /** Starts a new, untitled template. */

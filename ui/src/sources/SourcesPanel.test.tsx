@@ -12,11 +12,6 @@
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it, vi } from "vitest";
-import { CompareStore } from "../compare/store";
-import { Editor } from "../shell/Frame";
-import { EditorStore } from "../editor/store";
-import { HistoryStore } from "../history/store";
-import { SuiteStore } from "../suites/store";
 import type { Template, TemplateEdit, ToolSource } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import {
@@ -28,6 +23,7 @@ import {
 } from "../testing/sources";
 import { mountEachTest } from "../testing/testRoot";
 import { all, choose, click, none, one, settle, typeInto, valueOf } from "../testing/dom";
+import { EditPageOf, openTemplate, type EditorStore } from "../testing/editPage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -51,24 +47,10 @@ async function renderSources(
   const platform = new FakePlatform("/t/task.unfold.json", template);
   if (unsaved) platform.currentPath = null;
   setup?.(platform);
-  const store = new EditorStore(platform, platform.view());
-  const compare = new CompareStore(
-    platform,
-    () => null,
-    () => Promise.resolve("cancel"),
-  );
-  const history = new HistoryStore(platform);
+  const opened = openTemplate(platform);
+  const store = opened.editor;
   await act(async () => {
-    root.render(
-      <Editor
-        store={store}
-        compare={compare}
-        history={history}
-        suites={new SuiteStore(platform)}
-        page="edit"
-        onPage={() => undefined}
-      />,
-    );
+    root.render(<EditPageOf template={opened} />);
     await Promise.resolve();
   });
   await settle();
