@@ -25,10 +25,9 @@ import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from
 import { FakePlatform } from "../testing/fakePlatform";
 import { relaySession, templateWithSources } from "../testing/sources";
 import { mountEachTest } from "../testing/testRoot";
-import { CompareView } from "./CompareView";
-import { CompareStore } from "./store";
 import { counterRows, divergencePlaces, signed } from "../runs/timeline";
 import { byTestId, choose, click, keyDown, settle } from "../testing/dom";
+import { ComparePageOf, openComparePage, type CompareStores } from "../testing/comparePage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -40,21 +39,16 @@ mountEachTest((mounted) => {
 const PATH = "/s/lookup-first.scenario.json";
 
 /** `sourcesAllowed`: what the store calls once it allowed sources before a run. */
-function setup(template?: Template, sourcesAllowed?: () => void): { platform: FakePlatform; store: CompareStore } {
+function setup(template?: Template, sourcesAllowed?: () => void): { platform: FakePlatform; store: CompareStores } {
   const platform = new FakePlatform(undefined, template);
   platform.compare.disk.set(PATH, lookupFirstScenario());
-  const store = new CompareStore(
-    platform,
-    () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
-    () => Promise.resolve("discard"),
-    sourcesAllowed,
-  );
+  const store = openComparePage(platform, undefined, sourcesAllowed);
   return { platform, store };
 }
 
-async function render(store: CompareStore, platform: FakePlatform): Promise<void> {
+async function render(store: CompareStores, platform: FakePlatform): Promise<void> {
   act(() => {
-    root.render(<CompareView store={store} template={platform.template} problems={[]} />);
+    root.render(<ComparePageOf stores={store} platform={platform} />);
   });
   await settle();
 }
@@ -71,7 +65,7 @@ async function openScenario(
   template?: Template,
   sourcesAllowed?: () => void,
   prepare?: (platform: FakePlatform) => void,
-): Promise<{ platform: FakePlatform; store: CompareStore }> {
+): Promise<{ platform: FakePlatform; store: CompareStores }> {
   const setUp = setup(template, sourcesAllowed);
   prepare?.(setUp.platform);
   await render(setUp.store, setUp.platform);
@@ -80,7 +74,7 @@ async function openScenario(
   return setUp;
 }
 
-async function openAndRun(): Promise<{ platform: FakePlatform; store: CompareStore }> {
+async function openAndRun(): Promise<{ platform: FakePlatform; store: CompareStores }> {
   const setUp = await openScenario();
   await click(byTestId("run-comparison"));
   return setUp;
@@ -113,7 +107,7 @@ function detailShown(): boolean {
 }
 
 /** The view after a run, with restart's call 3 picked from its focused button. */
-async function picked(): Promise<{ platform: FakePlatform; store: CompareStore; call3: HTMLElement }> {
+async function picked(): Promise<{ platform: FakePlatform; store: CompareStores; call3: HTMLElement }> {
   const setUp = await openAndRun();
   const call3 = event("restart", 7);
   call3.focus();
@@ -495,7 +489,7 @@ describe("CompareView", () => {
     await click(event("dynamic", 2));
     await pressEscape(document.body);
     expect(detailShown()).toBe(false);
-    expect(store.getState().picked).toBeNull();
+    expect(store.comparison.getState().picked).toBeNull();
     expect(document.activeElement).toBe(event("dynamic", 2));
   });
 
@@ -551,7 +545,7 @@ describe("CompareView", () => {
     lookup.result = "<img src=x alt=injected>";
     platform.compare.report = report;
     await render(store, platform);
-    await act(() => store.openPath(PATH));
+    await act(() => store.scenario.openPath(PATH));
     await click(byTestId("run-comparison"));
     await click(event("dynamic", 2));
     expect(byTestId("event-detail").textContent).toContain('"<img src=x alt=injected>"');
@@ -597,7 +591,7 @@ describe("CompareView", () => {
     const { platform, store } = setup();
     platform.compare.disk.set(PATH, { ...lookupFirstScenario(), params: { nope: "x" } });
     await render(store, platform);
-    await act(() => store.openPath(PATH));
+    await act(() => store.scenario.openPath(PATH));
     const run = byTestId("run-comparison") as HTMLButtonElement;
     expect(run.disabled).toBe(true);
     expect(run.title).toBe("Fix the scenario's problems first");
@@ -674,7 +668,7 @@ describe("CompareView", () => {
 });
 
 /** The view with lookup-first open and the profiles `local` (no key) and `remote` (key in REMOTE_KEY, not set). */
-async function openWithProfiles(): Promise<{ platform: FakePlatform; store: CompareStore }> {
+async function openWithProfiles(): Promise<{ platform: FakePlatform; store: CompareStores }> {
   const setUp = setup();
   const remote = {
     ...localProfile("remote"),
@@ -684,7 +678,7 @@ async function openWithProfiles(): Promise<{ platform: FakePlatform; store: Comp
   };
   setUp.platform.compare.profiles = [localProfile(), remote];
   await render(setUp.store, setUp.platform);
-  await act(() => setUp.store.openPath(PATH));
+  await act(() => setUp.store.scenario.openPath(PATH));
   await settle();
   return setUp;
 }
@@ -754,7 +748,7 @@ describe("CompareView models", () => {
     await click(byTestId("adapter-restart"));
     expect(runButton().disabled).toBe(true);
     expect(runButton().title).toBe("Tick at least one adapter to compare");
-    await act(() => store.run());
+    await act(() => store.comparison.run());
     expect(platform.argsOf("runComparison")).toEqual([]);
   });
 
@@ -859,14 +853,14 @@ describe("CompareView models", () => {
     );
     expect(warning.querySelector("code")?.textContent).toBe("REMOTE_KEY");
     platform.compare.environment.add("REMOTE_KEY");
-    await act(() => store.loadProfiles());
+    await act(() => store.providers.loadProfiles());
     expect(container.querySelector('[data-testid="live-key-missing"]')).toBeNull();
   });
 
   it("warns when the keychain holds no key for the chosen profile", async () => {
     const { platform, store } = await openWithProfiles();
     platform.compare.profiles.push({ ...localProfile("vault"), api_key_keychain: true });
-    await act(() => store.loadProfiles());
+    await act(() => store.providers.loadProfiles());
     choose(byTestId("comparison-model"), "live:vault");
     await settle();
     expect(byTestId("live-key-missing").textContent).toContain(
@@ -890,7 +884,7 @@ describe("CompareView models", () => {
     const { store } = await openWithProfiles();
     choose(byTestId("comparison-model"), "live:remote");
     await settle();
-    await act(() => store.saveProfiles([localProfile()]));
+    await act(() => store.providers.saveProfiles([localProfile()]));
     await settle();
     const picker = byTestId("comparison-model") as HTMLSelectElement;
     expect(picker.value).toBe("live:remote");
@@ -1049,7 +1043,7 @@ describe("CompareView tool sources before a run", () => {
   /** The view over the template with sources (none allowed yet), its scenario open. */
   async function openWithSources(
     sourcesAllowed?: () => void,
-  ): Promise<{ platform: FakePlatform; store: CompareStore }> {
+  ): Promise<{ platform: FakePlatform; store: CompareStores }> {
     return openScenario(templateWithSources(), sourcesAllowed);
   }
 

@@ -6,13 +6,14 @@
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
-import { CompareStore } from "../compare/store";
 import { lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { ExportMenu, ExportNotices } from "./ExportMenu";
+import { savedScenarioPath } from "./store";
 import { byTestId, click, none, settle, typeInto } from "../testing/dom";
 import { openTemplate } from "../testing/editPage";
+import { openComparePage } from "../testing/comparePage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -30,16 +31,12 @@ async function render(scenario: string | null = null): Promise<FakePlatform> {
   platform.compare.disk.set(SCENARIO, lookupFirstScenario());
   platform.compare.disk.set(OTHER, { ...lookupFirstScenario(), name: "other" });
   const { exports } = openTemplate(platform);
-  const compare = new CompareStore(
-    platform,
-    () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
-    () => Promise.resolve("cancel"),
-  );
-  if (scenario !== null) await compare.openPath(scenario);
+  const compare = openComparePage(platform, () => Promise.resolve("cancel"));
+  if (scenario !== null) await compare.scenario.openPath(scenario);
   act(() => {
     root.render(
       <>
-        <ExportMenu store={exports} compare={compare} />
+        <ExportMenu store={exports} startScenario={() => savedScenarioPath(compare.scenario.getState().scenario)} />
         <ExportNotices store={exports} />
       </>,
     );

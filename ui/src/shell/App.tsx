@@ -217,7 +217,7 @@ function workspaceShortcut(action: ShortcutAction, workspace: WorkspaceStore): b
       void workspace.openChosen();
       return true;
     case "save_as":
-      void (workspace.getState().page === "compare" ? workspace.compare : workspace.editor)?.saveAs();
+      void (workspace.getState().page === "compare" ? workspace.compare.scenario : workspace.editor)?.saveAs();
       return true;
     default:
       return false;
@@ -238,12 +238,12 @@ function pageShortcut(action: ShortcutAction, workspace: WorkspaceStore): boolea
     // not be seen: their fields keep their own.
     if ((page === "history" || page === "suites") && action !== "save") return false;
     // Ours, not the text field's own undo: the document's history covers every field.
-    void actOnPageDocument(action, documentKindOf(page), { template: editor, scenario: compare });
+    void actOnPageDocument(action, documentKindOf(page), { template: editor, scenario: compare.scenario });
     return true;
   }
   // Ctrl+Enter is a line break in the Edit page's code fields: only the Compare page runs on it.
   if (action === "run" && page === "compare") {
-    void compare.run();
+    void compare.comparison.run();
     return true;
   }
   if (action === "add_section" && page === "edit") {

@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import type { RecentFile } from "../platform";
 import { fileName } from "../shared/view";
 import { ExportMenu } from "../exports/ExportMenu";
+import { savedScenarioPath } from "../exports/store";
 import { DropDownMenu } from "../shared/DropDownMenu";
 import { useMediaQuery } from "./useMediaQuery";
 import type { WorkspaceStore } from "./workspace";
@@ -57,7 +58,10 @@ export function FileMenu({
           >
             Save as…
           </button>
-          <ExportMenu store={template.exports} compare={workspace.compare} />
+          <ExportMenu
+            store={template.exports}
+            startScenario={() => savedScenarioPath(workspace.compare.scenario.getState().scenario)}
+          />
         </>
       )}
       {recent.length > 0 && <RecentMenu workspace={workspace} recent={recent} />}

@@ -86,7 +86,7 @@ function TemplateFrame({
   const { editor, exports } = template;
   const state = useSyncExternalStore(editor.subscribe, editor.getState);
   const { document } = state;
-  const { scenario } = useSyncExternalStore(workspace.compare.subscribe, workspace.compare.getState);
+  const { scenario } = useSyncExternalStore(workspace.compare.scenario.subscribe, workspace.compare.scenario.getState);
   const problems = useWorkProblems(editor, scenario);
   // The Edit page's tab stays while another page shows.
   const [tab, setTab] = useState<EditTab>("section");
@@ -100,7 +100,7 @@ function TemplateFrame({
       <header className="toolbar app-header" data-testid="app-header">
         <h1>Unfold</h1>
         {fileMenu}
-        <DocumentButtons page={page} editor={editor} compare={workspace.compare} />
+        <DocumentButtons page={page} editor={editor} scenario={workspace.compare.scenario} />
         <FilePath path={document.path} testId="template-path" />
         {document.dirty && (
           <span className="dirty" data-testid="dirty-marker">

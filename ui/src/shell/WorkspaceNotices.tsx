@@ -6,8 +6,9 @@ import { ModalDialog } from "../shared/ModalDialog";
 import type { RecoveredWork } from "../platform";
 import { fileName } from "../shared/view";
 import { FilePath } from "../shared/FilePath";
-import type { OpenFailure, UnsavedAnswer, UnsavedQuestion, WorkspaceState, WorkspaceStore } from "./workspace";
+import type { OpenFailure, UnsavedQuestion, WorkspaceState, WorkspaceStore } from "./workspace";
 import { ProblemItems } from "../shared/ProblemItems";
+import type { UnsavedAnswer } from "../scenario/store";
 
 /**
  * The notices right under the toolbar, before the page's content: recovered work and a failed open.

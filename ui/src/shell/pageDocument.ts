@@ -64,7 +64,7 @@ const NO_SCENARIO: Record<EditorShortcut, DocumentButton> = {
   save: { enabled: false, title: "Save the scenario: no scenario is open" },
 };
 
-/** Whatever can undo, redo and save: the editor's and the compare view's stores. */
+/** Whatever can undo, redo and save: the editor's and the scenario's stores. */
 interface DocumentActions {
   undo: () => Promise<unknown>;
   redo: () => Promise<unknown>;

@@ -1,13 +1,18 @@
 // The pages as the frame shows them, each a feature's view given the stores of the open work it
-// needs: the Edit page with its Sources tab (editor/ and sources/), the Compare page (compare/), the
-// run history (history/) and the suites (suites/). `PageView` routes a page to its view: the one
-// place that does.
-import { useMemo, useSyncExternalStore } from "react";
+// needs: the Edit page with its Sources tab (editor/ and sources/), the Compare page (compare/, with
+// the scenario of scenario/ and the profiles of providers/), the run history (history/) and the
+// suites (suites/). `PageView` routes a page to its view: the one place that does.
+import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { EditPage, type EditTab } from "../editor/EditPage";
+import type { Template } from "../platform";
+import { ProvidersDialog } from "../providers/ProvidersDialog";
+import { offeredTools, templateParams } from "../scenario/offered";
+import { ScenarioFileActions, ScenarioStart } from "../scenario/ScenarioFiles";
+import { ScenarioPanel } from "../scenario/ScenarioPanel";
 import type { ProblemGroup } from "../shared/problemGroups";
 import { NO_FILTER, sourceBadges, sourceRows } from "../sources/catalog";
 import { compareView, Deferred, historyView, sourcesPanel, suitesView } from "./deferredViews";
-import type { Page, TemplateStores, WorkspaceStore } from "./workspace";
+import type { CompareStores, Page, TemplateStores, WorkspaceStore } from "./workspace";
 
 /**
  * The view of `page`: with `template` open, the Edit page (on `tab`) and the Compare page too;
@@ -34,7 +39,9 @@ export function PageView({
         <TemplateEditPage template={template} problems={problems} tab={tab} onTab={onTab} />
       );
     case "compare":
-      return template === null ? null : <ComparePage workspace={workspace} template={template} problems={problems} />;
+      return template === null ? null : (
+        <TemplateComparePage stores={workspace.compare} template={template} problems={problems} />
+      );
     case "history":
       return <Deferred module={historyView} show={(view) => <view.HistoryView store={workspace.history} />} />;
     case "suites":
@@ -91,21 +98,84 @@ export function TemplateEditPage({
   );
 }
 
-/** The Compare page: the open scenario compared on the open template. */
-function ComparePage({
-  workspace,
+/** The Compare page on the open template. */
+function TemplateComparePage({
+  stores,
   template: { editor },
   problems,
 }: {
-  workspace: WorkspaceStore;
+  stores: CompareStores;
   template: TemplateStores;
   problems: readonly ProblemGroup[];
 }) {
   const { document } = useSyncExternalStore(editor.subscribe, editor.getState);
+  return <ComparePage stores={stores} template={document.template} problems={problems} />;
+}
+
+/**
+ * The Compare page: the open scenario compared on `template`, its panel listing `problems` (the
+ * open work's, as the Edit page lists them), the providers dialog over it while open.
+ */
+export function ComparePage({
+  stores: { outcome, scenario, providers, comparison },
+  template,
+  problems,
+}: {
+  stores: CompareStores;
+  template: Template;
+  problems: readonly ProblemGroup[];
+}) {
+  const { scenario: open, revision } = useSyncExternalStore(scenario.subscribe, scenario.getState);
+  const { profiles, providersOpen, profilesFailure } = useSyncExternalStore(providers.subscribe, providers.getState);
+  const tools = useMemo(() => offeredTools(template), [template]);
+  const params = useMemo(() => templateParams(template), [template]);
+
+  useEffect(() => {
+    void scenario.loadRecent();
+    void providers.loadProfiles();
+    // The prices change only when the user edits their prices file: read once, like the profiles.
+    void comparison.loadPricedModels();
+  }, [scenario, providers, comparison]);
+
   return (
     <Deferred
       module={compareView}
-      show={(view) => <view.CompareView store={workspace.compare} template={document.template} problems={problems} />}
+      show={(view) => (
+        <view.CompareView
+          store={comparison}
+          outcome={outcome}
+          template={template}
+          scenario={open}
+          profiles={profiles}
+          onProviders={() => void providers.openProviders()}
+          scenarioActions={<ScenarioFileActions store={scenario} />}
+          scenarioPanel={
+            open !== null && (
+              <ScenarioPanel
+                view={open}
+                tools={tools}
+                params={params}
+                revision={revision}
+                problems={problems}
+                onChange={(edited, group) => void scenario.edit(edited, group)}
+              />
+            )
+          }
+          noScenario={<ScenarioStart store={scenario} />}
+          providersDialog={
+            providersOpen ? (
+              <ProvidersDialog
+                profiles={profiles}
+                failure={profilesFailure}
+                onSave={(list) => void providers.saveProfiles(list)}
+                onCancel={() => {
+                  providers.closeProviders();
+                }}
+              />
+            ) : null
+          }
+        />
+      )}
     />
   );
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { lookupFirstScenario } from "../testing/fakeCompare";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { regressionsSuite, REGRESSIONS_PATH } from "../testing/suites";
-import type { UnsavedAnswer } from "./workspace";
+import type { UnsavedAnswer } from "../scenario/store";
 import { WorkspaceStore } from "./workspace";
 
 async function started(platform = new FakePlatform()): Promise<WorkspaceStore> {
@@ -212,7 +212,7 @@ describe("WorkspaceStore", () => {
     const workspace = await started(platform);
     expect(await workspace.openDropped(["/t/dropped.scenario.json"])).toBe(true);
     expect(workspace.getState().page).toBe("compare");
-    expect(workspace.compare.getState().scenario?.path).toBe("/t/dropped.scenario.json");
+    expect(workspace.compare.scenario.getState().scenario?.path).toBe("/t/dropped.scenario.json");
     expect(openPath(workspace)).toBe("/t/task.unfold.json");
 
     const empty = new FakePlatform();
@@ -275,7 +275,7 @@ describe("WorkspaceStore", () => {
     it("asks about the compare view's unsaved scenario too, and stays open when that is cancelled", async () => {
       const platform = new FakePlatform();
       const workspace = await started(platform);
-      await workspace.compare.newScenario();
+      await workspace.compare.scenario.newScenario();
       await answering(workspace, "cancel", () => workspace.requestClose());
       expect(platform.callNames()).not.toContain("closeWindow");
       await answering(workspace, "discard", () => workspace.requestClose());
@@ -293,7 +293,7 @@ describe("WorkspaceStore", () => {
       expect(await workspace.restore("untitled-scenario-5-1")).toBe(true);
       expect(workspace.getState().page).toBe("compare");
       expect(workspace.getState().recovered).toEqual([]);
-      expect(workspace.compare.getState().scenario).toMatchObject({ dirty: true, scenario: kept });
+      expect(workspace.compare.scenario.getState().scenario).toMatchObject({ dirty: true, scenario: kept });
       expect(platform.argsOf("restoreScenario")).toEqual([["untitled-scenario-5-1", platform.id]]);
       expect(platform.callNames()).not.toContain("restoreDocument");
     });
@@ -304,7 +304,7 @@ describe("WorkspaceStore", () => {
       platform.launchScenario = "/t/lookup-first.scenario.json";
       const workspace = await started(platform);
       expect(workspace.getState().page).toBe("compare");
-      expect(workspace.compare.getState().scenario?.path).toBe("/t/lookup-first.scenario.json");
+      expect(workspace.compare.scenario.getState().scenario?.path).toBe("/t/lookup-first.scenario.json");
       expect(platform.argsOf("openScenario")).toEqual([["/t/lookup-first.scenario.json", platform.id]]);
     });
 
@@ -348,7 +348,7 @@ describe("WorkspaceStore", () => {
       const platform = new FakePlatform();
       const workspace = await started(platform);
       expect(workspace.getState().page).toBe("edit");
-      await workspace.compare.newScenario();
+      await workspace.compare.scenario.newScenario();
       workspace.showPage("compare");
       await Promise.resolve();
       expect(workspace.getState().page).toBe("compare");

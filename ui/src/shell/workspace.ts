@@ -1,14 +1,18 @@
-// The app around the editor, without React: which document is open (or the start page), whether
-// the editor, the compare view, the run history or the suites show, the recent files, the unsaved
-// work recovered after a crash, and every way to switch documents (new, open by dialog, recent list
-// or dropped file, the example, a restore). Each switch, like closing the window, first asks what to
-// do with unsaved changes (of the template, and on closing of the compare view's scenario too);
-// whatever the answer, nothing the user had is lost unless they chose "Don't save". App reads it
-// through `subscribe`/`getState`.
+// The app around the editor, without React: which template is open (its editor, sources and exports:
+// `TemplateStores`) or the start page, which page shows (Edit, Compare, History, Suites), the stores
+// that outlive a switch of template (the Compare page's, wired in `compareStores`, the history's, the
+// suites'), the recent files, the unsaved work recovered after a crash, and every way to switch
+// documents (new, open by dialog, recent list or dropped file, the example, a restore). Each switch,
+// like closing the window, first asks what to do with unsaved changes (of the template, and on
+// closing of the scenario too); whatever the answer, nothing the user had is lost unless they chose
+// "Don't save". App reads it through `subscribe`/`getState`.
 import type { DocumentView, Outcome, Platform, RecentFile, RecoveredWork } from "../platform";
-import { CompareStore, type OpenTemplate } from "../compare/store";
+import { ComparisonStore, type OpenTemplate } from "../compare/store";
 import { EditorStore } from "../editor/store";
 import { TemplateExportStore } from "../exports/store";
+import { ProviderStore } from "../providers/store";
+import { ScenarioStore, type AskUnsaved, type UnsavedAnswer } from "../scenario/store";
+import { OutcomeStore } from "../shared/outcome";
 import { SourcesStore } from "../sources/store";
 import { HistoryStore } from "../history/store";
 import { SuiteStore } from "../suites/store";
@@ -44,6 +48,50 @@ export function templateStores(platform: Platform, document: DocumentView): Temp
   };
 }
 
+/**
+ * The Compare page's stores: the open scenario, the provider profiles and the comparison of the
+ * scenario on the open template, and what became of the page's last action, which all three say.
+ */
+export interface CompareStores {
+  outcome: OutcomeStore;
+  scenario: ScenarioStore;
+  providers: ProviderStore;
+  comparison: ComparisonStore;
+}
+
+/**
+ * The Compare page's stores, wired: the comparison runs the scenario store's scenario with the
+ * provider store's profiles, and lets go of its run when another scenario replaces that one;
+ * `sourcesAllowed`: sources were allowed before a run.
+ */
+export function compareStores(
+  platform: Platform,
+  openTemplate: () => OpenTemplate | null,
+  askUnsaved: AskUnsaved,
+  sourcesAllowed: () => void = () => undefined,
+): CompareStores {
+  const outcome = new OutcomeStore();
+  const providers = new ProviderStore(platform, outcome);
+  const scenario = new ScenarioStore(
+    platform,
+    () => openTemplate()?.id ?? null,
+    askUnsaved,
+    outcome,
+    () => {
+      comparison.forget();
+    },
+  );
+  const comparison = new ComparisonStore(
+    platform,
+    openTemplate,
+    scenario,
+    () => providers.getState().profiles,
+    outcome,
+    sourcesAllowed,
+  );
+  return { outcome, scenario, providers, comparison };
+}
+
 export type Screen =
   | { kind: "loading" }
   | { kind: "outside_tauri" }
@@ -70,8 +118,6 @@ export const START_PAGES: readonly Page[] = ["edit", "history", "suites"];
 /** The pages with a template open. */
 export const EDITOR_PAGES: readonly Page[] = ["edit", "compare", "history", "suites"];
 
-export type UnsavedAnswer = "save" | "discard" | "cancel";
-
 export interface WorkspaceState {
   screen: Screen;
   page: Page;
@@ -94,8 +140,8 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   private pendingAnswer: ((answer: UnsavedAnswer) => void) | null = null;
   private started = false;
 
-  /** The compare view: its scenario runs on the open template, and outlives a switch of template. */
-  readonly compare: CompareStore;
+  /** The Compare page's: its scenario runs on the open template, and outlives a switch of template. */
+  readonly compare: CompareStores;
   /** The run history: its filter, selection and baseline stay while other pages show. */
   readonly history: HistoryStore;
   /** The suites: the open suite and its last run's results stay while other pages show. */
@@ -111,7 +157,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       openFailure: null,
       question: null,
     });
-    this.compare = new CompareStore(
+    this.compare = compareStores(
       platform,
       () => this.openTemplate(),
       (name, reason) => this.ask(name, reason),
@@ -133,7 +179,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
    */
   showPage(page: Page): void {
     this.update({ page });
-    if (page === "compare") void this.compare.recheck();
+    if (page === "compare") void this.compare.scenario.recheck();
   }
 
   /** The open template's stores, if any. */
@@ -190,7 +236,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     const scenario = await this.platform.initialScenarioPath();
     if (!scenario.ok || scenario.value === null) return;
     this.update({ page: "compare" });
-    await this.compare.openPath(scenario.value);
+    await this.compare.scenario.openPath(scenario.value);
   }
 
   private show(document: DocumentView): void {
@@ -246,7 +292,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       });
       return false;
     }
-    const opened = await this.compare.openPath(first);
+    const opened = await this.compare.scenario.openPath(first);
     if (opened) this.showPage("compare");
     return opened;
   }
@@ -258,7 +304,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   async restore(recoveryId: string): Promise<boolean> {
     const scenario = this.state.recovered.find((work) => work.id === recoveryId)?.kind === "scenario";
     const restored = scenario
-      ? await this.compare.restore(recoveryId)
+      ? await this.compare.scenario.restore(recoveryId)
       : await this.switchTo(null, () => this.platform.restoreDocument(recoveryId));
     if (!restored) return false;
     this.update({ recovered: this.state.recovered.filter((work) => work.id !== recoveryId) });
@@ -297,7 +343,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
    */
   async requestClose(): Promise<void> {
     if (!(await this.settleUnsaved("close"))) return;
-    if (!(await this.compare.settleUnsaved("close"))) return;
+    if (!(await this.compare.scenario.settleUnsaved("close"))) return;
     await this.platform.closeWindow();
   }
 

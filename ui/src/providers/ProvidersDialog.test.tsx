@@ -10,9 +10,8 @@ import type { ProviderProfile } from "../platform";
 import { localProfile } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
-import { CompareView } from "./CompareView";
-import { CompareStore } from "./store";
 import { all, choose, click, one, settle, typeInto, valueOf } from "../testing/dom";
+import { ComparePageOf, openComparePage, type CompareStores } from "../testing/comparePage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -34,16 +33,12 @@ const REMOTE: ProviderProfile = {
 /** The compare view with the profiles `local` and `remote` kept, and the providers dialog open. */
 async function openDialog(
   profiles: ProviderProfile[] = [localProfile(), REMOTE],
-): Promise<{ platform: FakePlatform; store: CompareStore }> {
+): Promise<{ platform: FakePlatform; store: CompareStores }> {
   const platform = new FakePlatform();
   platform.compare.profiles = profiles;
-  const store = new CompareStore(
-    platform,
-    () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
-    () => Promise.resolve("discard"),
-  );
+  const store = openComparePage(platform);
   act(() => {
-    root.render(<CompareView store={store} template={platform.template} problems={[]} />);
+    root.render(<ComparePageOf stores={store} platform={platform} />);
   });
   await settle();
   await click(one("providers-button"));
