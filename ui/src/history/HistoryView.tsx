@@ -1,7 +1,7 @@
 // The run history page: a filter bar (template, provider, adapter, status, source; Refresh), the
 // kept runs newest first in a table, the runs of one comparison grouped under a heading row (each
 // named by what it is: an adapter's run, or the all-FULL baseline), and the selected run's detail
-// (its user message, final answer or error, counters and events on the compare view's timeline),
+// (its user message, final answer or error, counters and events on the runs' timeline),
 // with the reference run (the run the user picks to compare others with; never called a baseline)
 // and the selected run compared with it (both runs' counters with the deltas, the first
 // divergence, both runs' lanes side by side), the selected run's trace exported as OTLP JSON lines;

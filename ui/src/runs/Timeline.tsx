@@ -1,13 +1,14 @@
-// The compare view's timeline: the lanes the comparison runs (one per adapter ticked, side by side in
-// the order they ran, then a scripted one's all-FULL baseline, a lane that can be hidden), aligned by
-// the work each call did (alignByWork: a row holds the calls that made the same tool calls, so a
-// restart's redone calls get rows of their own; a row where two lanes made different calls says
-// so). Each lane cell is a model-call block with the tool calls and markers that followed the call;
-// a new attempt gets a separator; a call a restart threw away is marked discarded; the run's end
-// closes the lane. Every event is a button that picks it; the picked event and the events of each
-// first divergence (every run after the first against the first) are highlighted. It draws what has arrived, so it follows a running comparison,
-// and the text a live model is writing shows at the end of its lane until its answer is whole. The
-// run history draws kept runs with it too, each lane named after its run.
+// A comparison's timeline, on the Compare page and in the history: the lanes the comparison runs
+// (one per adapter ticked, side by side in the order they ran, then a scripted one's all-FULL
+// baseline, a lane that can be hidden), aligned by the work each call did (alignByWork: a row holds
+// the calls that made the same tool calls, so a restart's redone calls get rows of their own; a row
+// where two lanes made different calls says so). Each lane cell is a model-call block with the tool
+// calls and markers that followed the call; a new attempt gets a separator; a call a restart threw
+// away is marked discarded; the run's end closes the lane. Every event is a button that picks it;
+// the picked event and the events of each first divergence (every run after the first against the
+// first) are highlighted. It draws what has arrived, so it follows a running comparison, and the
+// text a live model is writing shows at the end of its lane until its answer is whole. The run
+// history draws kept runs with it too, each lane named after its run.
 //
 // data-testids: timeline-lanes (the lanes' grid), lane (data-lane; `display: contents`, so it has no
 // box: measure its lane-head child, the lane's first cell, for a lane's width), timeline-event and

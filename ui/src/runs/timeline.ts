@@ -1,10 +1,10 @@
-// The compare view's timeline as plain data, without React: a run's events grouped into model-call
-// blocks (the call, the tool calls it asked for, and the markers that came before it), which calls a
-// restart discarded, the lanes aligned by the work each block did, each first divergence's place
-// in its two lanes (every run after the first against the first), the counters side by side with
-// each later run's difference from the first and the baseline, and one line per event in words
-// (the enums' words are words.ts's). A comparison runs any set of adapters: everything here is
-// keyed by the lanes it has.
+// A comparison's timeline as plain data, without React (the Compare page draws it, the history
+// too): a run's events grouped into model-call blocks (the call, the tool calls it asked for, and
+// the markers that came before it), which calls a restart discarded, the lanes aligned by the work
+// each block did, each first divergence's place in its two lanes (every run after the first against
+// the first), the counters side by side with each later run's difference from the first and the
+// baseline, and one line per event in words (the enums' words are words.ts's). A comparison runs
+// any set of adapters: everything here is keyed by the lanes it has.
 import type { AdapterKind, ComparisonReport, Counters, JsonValue, Lane, RunCost, RunEvent } from "../platform";
 import {
   count,

@@ -10,7 +10,7 @@ import { mountEachTest } from "../testing/testRoot";
 import { App } from "./App";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { REGRESSIONS_PATH, regressionsSuite } from "../testing/suites";
-import { byLabel, byTestId, click, keyDown, settle, typeInto } from "../testing/dom";
+import { byLabel, byTestId, choose, click, keyDown, settle, typeInto } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -507,16 +507,6 @@ describe("App around the editor: files and recovery", () => {
   });
 });
 
-/** Picks `value` in a select the way React sees it (value setter + change event). */
-async function choose(element: HTMLElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value")?.set?.call(element, value);
-    element.dispatchEvent(new Event("change", { bubbles: true }));
-    await Promise.resolve();
-  });
-  await settle();
-}
-
 function paramNames(): (string | null)[] {
   return [...container.querySelectorAll('[data-testid="param-row"]')].map((r) => r.getAttribute("data-name"));
 }
@@ -532,14 +522,17 @@ describe("App: template settings and parameters", () => {
     await click(byTestId("tab-template"));
     expect((byTestId("setting-key") as HTMLInputElement).value).toBe("task-executor");
     expect((byTestId("setting-disclosure") as HTMLSelectElement).value).toBe("read_section");
-    await choose(byTestId("setting-disclosure"), "open_sections");
+    choose(byTestId("setting-disclosure"), "open_sections");
+    await settle();
     expect(platform.argsOf("applyEdit")).toMatchObject([
       [1, { op: "set_settings", settings: { disclosure: "open_sections" } }, null],
     ]);
     expect(byTestId("preview-markdown").textContent).toContain("`open_sections`");
     expect(toolList()).toEqual(["lookup", "open_sections"]);
-    await choose(byTestId("setting-heading"), "keyed");
-    await choose(byTestId("setting-tool-disclosure"), "pick_tools");
+    choose(byTestId("setting-heading"), "keyed");
+    await settle();
+    choose(byTestId("setting-tool-disclosure"), "pick_tools");
+    await settle();
     expect(platform.template).toMatchObject({
       heading: "keyed",
       tool_disclosure: "pick_tools",

@@ -1,7 +1,7 @@
 // The Suites page: what a suite is and Open suite… while none is open; then the suite's file, Run
 // suite and Open suite…, and its cases (name, template → scenario, adapters). After a run, a summary
 // line and each case's result in words (passed or failed, not colour alone), its time, every
-// expectation that did not hold, why it could not run, and its lanes' counters (the compare view's
+// expectation that did not hold, why it could not run, and its lanes' counters (the runs'
 // CountersTable) behind a disclosure, open for the failed cases. A run cannot be stopped; the rest
 // of the app stays usable while it goes. All state and actions live in SuiteStore.
 //
