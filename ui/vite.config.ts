@@ -18,6 +18,6 @@ export default defineConfig({
   test: {
     environment: "happy-dom",
     include: ["src/**/*.test.{ts,tsx}"],
-    setupFiles: ["src/testing/deferredViewsLoaded.ts"],
+    setupFiles: ["src/testing/setup.ts"],
   },
 });

@@ -1,10 +1,10 @@
 // Entry point: mounts <App> with the real Tauri platform.
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./App";
-import { preloadDeferredViews } from "./deferredViews";
+import { App } from "./shell/App";
+import { preloadDeferredViews } from "./shell/deferredViews";
 import { tauriPlatform } from "./platform";
-import { WorkspaceStore } from "./workspace/workspace";
+import { WorkspaceStore } from "./shell/workspace";
 import "./index.css";
 
 // Linux gets its own font families (index.css says why).

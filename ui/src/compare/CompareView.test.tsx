@@ -25,9 +25,9 @@ import { liveReport, localProfile, lookupFirstReport, lookupFirstScenario } from
 import { FakePlatform } from "../testing/fakePlatform";
 import { relaySession, templateWithSources } from "../testing/sources";
 import { mountEachTest } from "../testing/testRoot";
-import { CompareView } from "./CompareView";
-import { CompareStore } from "./store";
-import { counterRows, divergencePlaces, signed } from "./timeline";
+import { counterRows, divergencePlaces, signed } from "../runs/timeline";
+import { byTestId, choose, click, keyDown, settle } from "../testing/dom";
+import { ComparePageOf, openComparePage, type CompareStores } from "../testing/comparePage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -39,47 +39,22 @@ mountEachTest((mounted) => {
 const PATH = "/s/lookup-first.scenario.json";
 
 /** `sourcesAllowed`: what the store calls once it allowed sources before a run. */
-function setup(template?: Template, sourcesAllowed?: () => void): { platform: FakePlatform; store: CompareStore } {
+function setup(template?: Template, sourcesAllowed?: () => void): { platform: FakePlatform; store: CompareStores } {
   const platform = new FakePlatform(undefined, template);
   platform.compare.disk.set(PATH, lookupFirstScenario());
-  const store = new CompareStore(
-    platform,
-    () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
-    () => Promise.resolve("discard"),
-    sourcesAllowed,
-  );
+  const store = openComparePage(platform, undefined, sourcesAllowed);
   return { platform, store };
 }
 
-/** Lets every pending backend answer reach the page. */
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
-
-async function render(store: CompareStore, platform: FakePlatform): Promise<void> {
+async function render(store: CompareStores, platform: FakePlatform): Promise<void> {
   act(() => {
-    root.render(<CompareView store={store} template={platform.template} problems={[]} />);
+    root.render(<ComparePageOf stores={store} platform={platform} />);
   });
   await settle();
-}
-
-function byTestId(id: string, within: ParentNode = container): HTMLElement {
-  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
 }
 
 function all(selector: string): HTMLElement[] {
   return [...container.querySelectorAll<HTMLElement>(selector)];
-}
-
-async function click(element: HTMLElement): Promise<void> {
-  act(() => {
-    element.click();
-  });
-  await settle();
 }
 
 /**
@@ -90,7 +65,7 @@ async function openScenario(
   template?: Template,
   sourcesAllowed?: () => void,
   prepare?: (platform: FakePlatform) => void,
-): Promise<{ platform: FakePlatform; store: CompareStore }> {
+): Promise<{ platform: FakePlatform; store: CompareStores }> {
   const setUp = setup(template, sourcesAllowed);
   prepare?.(setUp.platform);
   await render(setUp.store, setUp.platform);
@@ -99,7 +74,7 @@ async function openScenario(
   return setUp;
 }
 
-async function openAndRun(): Promise<{ platform: FakePlatform; store: CompareStore }> {
+async function openAndRun(): Promise<{ platform: FakePlatform; store: CompareStores }> {
   const setUp = await openScenario();
   await click(byTestId("run-comparison"));
   return setUp;
@@ -122,10 +97,7 @@ function event(lane: Lane, seq: number): HTMLElement {
 
 /** Presses Escape with the focus on `target` (the page's body: focus nowhere). */
 async function pressEscape(target: HTMLElement): Promise<KeyboardEvent> {
-  const press = new KeyboardEvent("keydown", { key: "Escape", bubbles: true, cancelable: true });
-  act(() => {
-    target.dispatchEvent(press);
-  });
+  const press = keyDown(target, "Escape");
   await settle();
   return press;
 }
@@ -135,7 +107,7 @@ function detailShown(): boolean {
 }
 
 /** The view after a run, with restart's call 3 picked from its focused button. */
-async function picked(): Promise<{ platform: FakePlatform; store: CompareStore; call3: HTMLElement }> {
+async function picked(): Promise<{ platform: FakePlatform; store: CompareStores; call3: HTMLElement }> {
   const setUp = await openAndRun();
   const call3 = event("restart", 7);
   call3.focus();
@@ -517,7 +489,7 @@ describe("CompareView", () => {
     await click(event("dynamic", 2));
     await pressEscape(document.body);
     expect(detailShown()).toBe(false);
-    expect(store.getState().picked).toBeNull();
+    expect(store.comparison.getState().picked).toBeNull();
     expect(document.activeElement).toBe(event("dynamic", 2));
   });
 
@@ -573,7 +545,7 @@ describe("CompareView", () => {
     lookup.result = "<img src=x alt=injected>";
     platform.compare.report = report;
     await render(store, platform);
-    await act(() => store.openPath(PATH));
+    await act(() => store.scenario.openPath(PATH));
     await click(byTestId("run-comparison"));
     await click(event("dynamic", 2));
     expect(byTestId("event-detail").textContent).toContain('"<img src=x alt=injected>"');
@@ -619,7 +591,7 @@ describe("CompareView", () => {
     const { platform, store } = setup();
     platform.compare.disk.set(PATH, { ...lookupFirstScenario(), params: { nope: "x" } });
     await render(store, platform);
-    await act(() => store.openPath(PATH));
+    await act(() => store.scenario.openPath(PATH));
     const run = byTestId("run-comparison") as HTMLButtonElement;
     expect(run.disabled).toBe(true);
     expect(run.title).toBe("Fix the scenario's problems first");
@@ -640,7 +612,8 @@ describe("CompareView", () => {
       "OpenAI Responses",
       "Anthropic Messages",
     ]);
-    await choose(byTestId("export-api"), "anthropic");
+    choose(byTestId("export-api"), "anthropic");
+    await settle();
     platform.chosenPath = "/out/anthropic";
     await click(byTestId("export-requests"));
     expect(byTestId("compare-notice").textContent).toContain(
@@ -694,17 +667,8 @@ describe("CompareView", () => {
   });
 });
 
-/** Picks `value` in a select the way React sees it. */
-async function choose(select: HTMLElement, value: string): Promise<void> {
-  act(() => {
-    Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value")?.set?.call(select, value);
-    select.dispatchEvent(new Event("change", { bubbles: true }));
-  });
-  await settle();
-}
-
 /** The view with lookup-first open and the profiles `local` (no key) and `remote` (key in REMOTE_KEY, not set). */
-async function openWithProfiles(): Promise<{ platform: FakePlatform; store: CompareStore }> {
+async function openWithProfiles(): Promise<{ platform: FakePlatform; store: CompareStores }> {
   const setUp = setup();
   const remote = {
     ...localProfile("remote"),
@@ -714,7 +678,7 @@ async function openWithProfiles(): Promise<{ platform: FakePlatform; store: Comp
   };
   setUp.platform.compare.profiles = [localProfile(), remote];
   await render(setUp.store, setUp.platform);
-  await act(() => setUp.store.openPath(PATH));
+  await act(() => setUp.store.scenario.openPath(PATH));
   await settle();
   return setUp;
 }
@@ -764,10 +728,12 @@ describe("CompareView models", () => {
   it("keeps the adapters ticked when switching between the script and a live model", async () => {
     await openWithProfiles();
     await click(byTestId("adapter-deferred"));
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     expect(runButton().title).toContain("under the dynamic, restart, and deferred adapters;");
     await click(byTestId("adapter-dynamic"));
-    await choose(byTestId("comparison-model"), "scripted");
+    choose(byTestId("comparison-model"), "scripted");
+    await settle();
     expect(runButton().title).toBe(
       "Replay the scenario under the restart and deferred adapters and the all-FULL baseline (Ctrl+Enter)",
     );
@@ -782,7 +748,7 @@ describe("CompareView models", () => {
     await click(byTestId("adapter-restart"));
     expect(runButton().disabled).toBe(true);
     expect(runButton().title).toBe("Tick at least one adapter to compare");
-    await act(() => store.run());
+    await act(() => store.comparison.run());
     expect(platform.argsOf("runComparison")).toEqual([]);
   });
 
@@ -861,7 +827,8 @@ describe("CompareView models", () => {
 
   it("says what a live run does and will run, with both adapters ticked", async () => {
     await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     // The whole choice in the tooltip, however narrow the picker.
     expect(byTestId("comparison-model").title).toBe("local · qwen3");
     expect((byTestId("adapter-dynamic") as HTMLInputElement).checked).toBe(true);
@@ -878,22 +845,24 @@ describe("CompareView models", () => {
 
   it("warns, naming the variable, when the chosen profile's key is not set", async () => {
     const { platform, store } = await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:remote");
+    choose(byTestId("comparison-model"), "live:remote");
+    await settle();
     const warning = byTestId("live-key-missing");
     expect(warning.textContent).toContain(
       "The environment variable REMOTE_KEY that remote's key comes from is not set",
     );
     expect(warning.querySelector("code")?.textContent).toBe("REMOTE_KEY");
     platform.compare.environment.add("REMOTE_KEY");
-    await act(() => store.loadProfiles());
+    await act(() => store.providers.loadProfiles());
     expect(container.querySelector('[data-testid="live-key-missing"]')).toBeNull();
   });
 
   it("warns when the keychain holds no key for the chosen profile", async () => {
     const { platform, store } = await openWithProfiles();
     platform.compare.profiles.push({ ...localProfile("vault"), api_key_keychain: true });
-    await act(() => store.loadProfiles());
-    await choose(byTestId("comparison-model"), "live:vault");
+    await act(() => store.providers.loadProfiles());
+    choose(byTestId("comparison-model"), "live:vault");
+    await settle();
     expect(byTestId("live-key-missing").textContent).toContain(
       "The OS keychain holds no key for vault: the run would fail",
     );
@@ -902,7 +871,8 @@ describe("CompareView models", () => {
 
   it("cannot run live with no adapter ticked, and says why", async () => {
     await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     await click(byTestId("adapter-dynamic"));
     expect(runButton().title).toContain("under the restart adapter;");
     await click(byTestId("adapter-restart"));
@@ -912,8 +882,9 @@ describe("CompareView models", () => {
 
   it("keeps a live model whose profile is gone chosen, and says it no longer exists", async () => {
     const { store } = await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:remote");
-    await act(() => store.saveProfiles([localProfile()]));
+    choose(byTestId("comparison-model"), "live:remote");
+    await settle();
+    await act(() => store.providers.saveProfiles([localProfile()]));
     await settle();
     const picker = byTestId("comparison-model") as HTMLSelectElement;
     expect(picker.value).toBe("live:remote");
@@ -925,7 +896,8 @@ describe("CompareView models", () => {
 
   it("shows a live run of one adapter: its counters, chart and lane, no baseline and no divergence", async () => {
     const { platform } = await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     await click(byTestId("adapter-dynamic"));
     await click(runButton());
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
@@ -954,7 +926,8 @@ describe("CompareView models", () => {
 
   it("shows what a live model is writing at the end of its lane, as text", async () => {
     const { platform } = await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     platform.compare.holdWhileWriting = true;
     await click(runButton());
     const writing = byTestId("lane-writing", byTestId('lane"][data-lane="dynamic'));
@@ -971,7 +944,8 @@ describe("CompareView models", () => {
 
   it("shows a live run of both adapters side by side with their delta and divergence, without a baseline", async () => {
     await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     await click(runButton());
     expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual(["dynamic", "restart"]);
     expect([...byTestId("counters").querySelectorAll("thead th")].map((th) => th.textContent)).toEqual([
@@ -987,7 +961,8 @@ describe("CompareView models", () => {
 
   it("counts a running live run's lanes out of its own", async () => {
     const { platform } = await openWithProfiles();
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     platform.compare.hold = true;
     await click(runButton());
     expect(byTestId("run-status").textContent).toMatch(/^Running the dynamic run \(1 of 2\)/);
@@ -1021,7 +996,8 @@ describe("CompareView price", () => {
     const { platform } = await openWithProfiles();
     await click(runButton());
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: null, priceAs: null });
-    await choose(byTestId("price-as-picker"), "gpt-4o-mini");
+    choose(byTestId("price-as-picker"), "gpt-4o-mini");
+    await settle();
     await click(runButton());
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
       adapters: ["dynamic", "restart"],
@@ -1029,7 +1005,8 @@ describe("CompareView price", () => {
       relaySession: null,
       priceAs: "gpt-4o-mini",
     });
-    await choose(byTestId("price-as-picker"), "");
+    choose(byTestId("price-as-picker"), "");
+    await settle();
     await click(runButton());
     expect(platform.argsOf("runComparison")).toHaveLength(3);
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ priceAs: null });
@@ -1037,14 +1014,17 @@ describe("CompareView price", () => {
 
   it("hides the picker for a live model and sends no price (it is priced as its own model)", async () => {
     const { platform } = await openWithProfiles();
-    await choose(byTestId("price-as-picker"), "qwen3");
-    await choose(byTestId("comparison-model"), "live:local");
+    choose(byTestId("price-as-picker"), "qwen3");
+    await settle();
+    choose(byTestId("comparison-model"), "live:local");
+    await settle();
     expect(pricePicker()).toBeNull();
     expect(byTestId("live-note").textContent).toContain("Its runs are priced as qwen3 when the prices know it.");
     await click(runButton());
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: { profile: "local" }, priceAs: null });
     // Back on the script, the choice made before is still there.
-    await choose(byTestId("comparison-model"), "scripted");
+    choose(byTestId("comparison-model"), "scripted");
+    await settle();
     expect(pricePicker()?.value).toBe("qwen3");
   });
 
@@ -1063,7 +1043,7 @@ describe("CompareView tool sources before a run", () => {
   /** The view over the template with sources (none allowed yet), its scenario open. */
   async function openWithSources(
     sourcesAllowed?: () => void,
-  ): Promise<{ platform: FakePlatform; store: CompareStore }> {
+  ): Promise<{ platform: FakePlatform; store: CompareStores }> {
     return openScenario(templateWithSources(), sourcesAllowed);
   }
 
@@ -1276,7 +1256,8 @@ describe("CompareView relay session", () => {
     await click(byTestId("run-comparison"));
     await click(byTestId("run-sources-allow"));
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ relaySession: null });
-    await choose(byTestId("relay-session-picker"), "K7Q2MX");
+    choose(byTestId("relay-session-picker"), "K7Q2MX");
+    await settle();
     await click(byTestId("run-comparison"));
     expect(platform.argsOf("runComparison")).toHaveLength(2);
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ relaySession: "K7Q2MX" });

@@ -1,21 +1,18 @@
-// The compare view: its toolbar (the scenario's file actions, the model a comparison asks (the
-// script, or a provider profile's real model, with what a live run does and a warning when its key
-// is not set) and the adapters it runs under (any of the four, dynamic and restart ticked until
-// changed), the model a scripted one is priced as, and the providers
-// dialog, the relay session a template's relay sources take their tools from, Run and Cancel, the
-// exports), the question Run asks first about the template's sources not allowed
-// (RunSourcesDialog), the failure and notice, then the scenario panel beside the comparison (run
-// status, first divergences, counters, prompt-token chart, timeline) and the picked event's detail,
-// under the lanes (beside them in a window wide enough to leave them their width; see
-// compare.css), closed by its button or Escape with the focus back on the picked event; an empty
-// state while no scenario is open. The
-// scenario's Save, Undo and Redo are the header's (workspace/pageDocument.ts): one set per page. All
-// state and actions live in CompareStore.
+// The compare view: its toolbar (the scenario's file actions it is given, the model a comparison
+// asks (the script, or a provider profile's real model, with what a live run does and a warning when
+// its key is not set) and the adapters it runs under (any of the four, dynamic and restart ticked
+// until changed), the model a scripted one is priced as, and the providers dialog's button, the
+// relay session a template's relay sources take their tools from, Run and Cancel, the exports), the
+// question Run asks first about the template's sources not allowed (RunSourcesDialog), the page's
+// failure and notice, then the scenario panel it is given beside the comparison (run status, first
+// divergences, counters, prompt-token chart, timeline) and the picked event's detail, under the
+// lanes (beside them in a window wide enough to leave them their width; see compare.css), closed by
+// its button or Escape with the focus back on the picked event; what it is given to start a
+// scenario while none is open. The scenario's Save, Undo and Redo are the header's
+// (shell/pageDocument.ts): one set per page. The comparison's state and actions live in
+// ComparisonStore; the scenario, the profiles and their dialog are the shell's to give (shell/pages.tsx).
 //
 // data-testids besides the components' own (the e2e test measures the layout by them):
-//   new-scenario, open-scenario, recent-scenarios,  the toolbar's scenario file actions (Save, Undo
-//     recent-scenario (data-path), save-scenario-as   and Redo: the header's save-button, undo-button
-//                                                     and redo-button, on this page the scenario's)
 //   comparison-model, adapter-<adapter>,            the model picker, the adapters a comparison
 //     price-as-picker, providers-button               runs under (scripted or live), the model a
 //                                                     scripted run is priced as (while the prices
@@ -26,65 +23,80 @@
 //     export-report, export-requests, export-api (the API whose shape the request bodies take)
 //   compare-results, event-detail-panel             the comparison's pane, and the detail's pane
 //   counters-box                                    the counters table's own scroll box
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import type { AdapterKind, RecentFile, RequestShape, Template } from "../platform";
-import { fileName } from "../view";
-import { CountersTable } from "./CountersTable";
-import { escapeClosesDetail } from "./detail";
-import { EventDetail } from "./EventDetail";
-import { offeredTools, templateParams } from "./offered";
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from "react";
+import type { AdapterKind, ProfilesView, RequestShape, ScenarioView, Template } from "../platform";
+import { CountersTable } from "../runs/CountersTable";
+import { escapeClosesDetail } from "../runs/detail";
+import { EventDetail } from "../runs/EventDetail";
 import { DivergenceLine, RunStatus } from "./RunStatus";
-import { ScenarioPanel } from "./ScenarioPanel";
-import { ProvidersDialog } from "./ProvidersDialog";
 import { RunSourcesDialog } from "./RunSourcesDialog";
 import {
-  ADAPTERS,
-  callIndexOf,
   chosenProfile,
+  type ChosenProfile,
+  type ComparisonContext,
+  type ComparisonModel,
+  type ComparisonStore,
   hasRelaySource,
   liveModel,
-  REQUEST_SHAPES,
   notRunnable,
   priceAsOf,
   ranOnOthers,
+  REQUEST_SHAPES,
   scriptedModel,
   withAdapter,
-  type ChosenProfile,
-  type CompareState,
-  type CompareStore,
-  type ComparisonModel,
-  type PickedEvent,
 } from "./store";
-import { discards, laneViews } from "./timeline";
-import { Timeline } from "./Timeline";
-import { TokenChart } from "./TokenChart";
-import { ADAPTER_TITLES, adaptersText, laneName } from "./words";
+import { discards, laneViews } from "../runs/timeline";
+import { Timeline } from "../runs/Timeline";
+import { TokenChart } from "../runs/TokenChart";
+import { ADAPTER_TITLES, adaptersText, laneName } from "../shared/words";
 import "./compare.css";
-import { ProblemItems } from "../ProblemItems";
-import type { ProblemGroup } from "../problems/problemGroups";
+import type { OutcomeStore } from "../shared/outcome";
+import { ProblemItems } from "../shared/ProblemItems";
+import { ADAPTERS, callIndexOf, type PickedEvent } from "../runs/run";
 
-/** `problems`: every problem of the open work, listed in the scenario panel as the editor lists them. */
+/** The comparison of `scenario` on `template` with `profiles`; `outcome` is the page's. */
 export function CompareView({
   store,
+  outcome,
   template,
-  problems,
+  scenario,
+  profiles,
+  onProviders,
+  scenarioActions,
+  scenarioPanel,
+  noScenario,
+  providersDialog,
 }: {
-  store: CompareStore;
+  store: ComparisonStore;
+  outcome: OutcomeStore;
   template: Template;
-  problems: readonly ProblemGroup[];
+  /** The open scenario (null: none). */
+  scenario: ScenarioView | null;
+  /** The provider profiles as last read (null until read). */
+  profiles: ProfilesView | null;
+  /** Opens the providers dialog. */
+  onProviders: () => void;
+  /** The scenario's file actions, in the toolbar. */
+  scenarioActions: ReactNode;
+  /** The scenario panel, beside the comparison while a scenario is open. */
+  scenarioPanel: ReactNode;
+  /** What starts a scenario, while none is open. */
+  noScenario: ReactNode;
+  /** The providers dialog while it is open (Escape is then the dialog's), else null. */
+  providersDialog: ReactNode;
 }) {
-  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const state: ComparisonContext = { ...useSyncExternalStore(store.subscribe, store.getState), scenario, profiles };
   // The scenario panel can be folded away to give the lanes the width (a 1280 px window).
   const [scenarioShown, setScenarioShown] = useState(true);
-  const tools = useMemo(() => offeredTools(template), [template]);
-  const params = useMemo(() => templateParams(template), [template]);
-
-  useEffect(() => {
-    void store.loadRecent();
-    void store.loadProfiles();
-    // The prices change only when the user edits their prices file: read once, like the profiles.
-    void store.loadPricedModels();
-  }, [store]);
 
   // The relay session picker is offered only for a template with a relay source. Its sessions are
   // read again whenever the window gets the focus back: a plugin is started elsewhere.
@@ -107,7 +119,8 @@ export function CompareView({
     store.unpick();
   }, [store]);
 
-  const { scenario, picked, providersOpen } = state;
+  const { picked } = state;
+  const providersOpen = providersDialog !== null;
   // Escape closes the detail unless a dialog, a field or another part of the page has the key.
   useEffect(() => {
     if (picked === null || providersOpen) return;
@@ -142,41 +155,23 @@ export function CompareView({
       <CompareToolbar
         store={store}
         state={state}
+        scenarioActions={scenarioActions}
+        onProviders={onProviders}
         scenarioShown={scenarioShown}
         onScenarioShown={setScenarioShown}
         hasRelay={hasRelay}
       />
       <LiveNote state={state} />
-      <CompareNotices store={store} state={state} />
+      <CompareNotices outcome={outcome} />
       {scenario === null ? (
-        <EmptyState store={store} recent={state.recent} model={state.model} />
+        <EmptyState model={state.model}>{noScenario}</EmptyState>
       ) : (
         <div className={layout.filter((name) => name !== "").join(" ")}>
-          {scenarioShown && (
-            <aside className="pane compare-scenario">
-              <ScenarioPanel
-                view={scenario}
-                tools={tools}
-                params={params}
-                revision={state.revision}
-                problems={problems}
-                onChange={(edited, group) => void store.edit(edited, group)}
-              />
-            </aside>
-          )}
+          {scenarioShown && <aside className="pane compare-scenario">{scenarioPanel}</aside>}
           <Results store={store} state={state} template={template} onCloseDetail={closeDetail} />
         </div>
       )}
-      {state.providersOpen && (
-        <ProvidersDialog
-          profiles={state.profiles}
-          failure={state.profilesFailure}
-          onSave={(list) => void store.saveProfiles(list)}
-          onCancel={() => {
-            store.closeProviders();
-          }}
-        />
-      )}
+      {providersDialog}
       {state.sourcesQuestion !== null && (
         <RunSourcesDialog
           question={state.sourcesQuestion}
@@ -212,7 +207,15 @@ function modelValue(model: ComparisonModel): string {
 }
 
 /** The model a comparison asks, the adapters it runs under, and the providers dialog's button. */
-function ModelPicker({ store, state }: { store: CompareStore; state: CompareState }) {
+function ModelPicker({
+  store,
+  state,
+  onProviders,
+}: {
+  store: ComparisonStore;
+  state: ComparisonContext;
+  onProviders: () => void;
+}) {
   const { model } = state;
   const profiles = state.profiles?.profiles ?? [];
   // A live model whose profile was renamed or removed stays chosen (Run says why it cannot run).
@@ -269,7 +272,7 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
         type="button"
         data-testid="providers-button"
         title="Edit the provider profiles live runs use"
-        onClick={() => void store.openProviders()}
+        onClick={onProviders}
       >
         Providers…
       </button>
@@ -278,7 +281,7 @@ function ModelPicker({ store, state }: { store: CompareStore; state: CompareStat
 }
 
 /** The model a scripted comparison's runs are priced as, or none (the script has no price of its own). */
-function PriceAsPicker({ store, state }: { store: CompareStore; state: CompareState }) {
+function PriceAsPicker({ store, state }: { store: ComparisonStore; state: ComparisonContext }) {
   const chosen = priceAsOf(state);
   return (
     <label
@@ -305,7 +308,7 @@ function PriceAsPicker({ store, state }: { store: CompareStore; state: CompareSt
 }
 
 /** The session of the app's relay the template's relay sources take their tools from, or none. */
-function RelaySessionPicker({ store, state }: { store: CompareStore; state: CompareState }) {
+function RelaySessionPicker({ store, state }: { store: ComparisonStore; state: ComparisonContext }) {
   const chosen = state.relaySessions.some((session) => session.code === state.relaySession) ? state.relaySession : null;
   return (
     <div className="compare-group" role="group" aria-label="Relay session">
@@ -331,7 +334,7 @@ function RelaySessionPicker({ store, state }: { store: CompareStore; state: Comp
 }
 
 /** While a live model is chosen: what a live run does, and why it would fail when its key is not set. */
-function LiveNote({ state }: { state: CompareState }) {
+function LiveNote({ state }: { state: ComparisonContext }) {
   const { model } = state;
   if (model.kind === "scripted") return null;
   const chosen = chosenProfile(state);
@@ -365,12 +368,16 @@ function LiveNote({ state }: { state: CompareState }) {
 function CompareToolbar({
   store,
   state,
+  scenarioActions,
+  onProviders,
   scenarioShown,
   onScenarioShown,
   hasRelay,
 }: {
-  store: CompareStore;
-  state: CompareState;
+  store: ComparisonStore;
+  state: ComparisonContext;
+  scenarioActions: ReactNode;
+  onProviders: () => void;
   scenarioShown: boolean;
   onScenarioShown: (shown: boolean) => void;
   /** The template has a relay source. */
@@ -384,27 +391,7 @@ function CompareToolbar({
   return (
     <div className="toolbar compare-toolbar">
       <div className="compare-group" role="group" aria-label="Scenario">
-        <button type="button" data-testid="new-scenario" onClick={() => void store.newScenario()}>
-          New scenario
-        </button>
-        <button type="button" data-testid="open-scenario" onClick={() => void store.openChosen()}>
-          Open scenario…
-        </button>
-        {/* Without a scenario the empty state lists the recent ones: one list at a time. */}
-        {scenario !== null && state.recent.length > 0 && (
-          <details className="recent-menu" data-testid="recent-scenarios">
-            <summary>Recent</summary>
-            <RecentScenarios store={store} recent={state.recent} />
-          </details>
-        )}
-        <button
-          type="button"
-          data-testid="save-scenario-as"
-          disabled={scenario === null}
-          onClick={() => void store.saveAs()}
-        >
-          Save as…
-        </button>
+        {scenarioActions}
         {scenario !== null && (
           <button
             type="button"
@@ -418,7 +405,7 @@ function CompareToolbar({
           </button>
         )}
       </div>
-      <ModelPicker store={store} state={state} />
+      <ModelPicker store={store} state={state} onProviders={onProviders} />
       {hasRelay && state.relaySessions.length > 0 && <RelaySessionPicker store={store} state={state} />}
       <div className="compare-group" role="group" aria-label="Comparison">
         <button
@@ -457,7 +444,7 @@ function ExportRequests({
   finished,
   title,
 }: {
-  store: CompareStore;
+  store: ComparisonStore;
   finished: boolean;
   title: (what: string) => string;
 }) {
@@ -495,27 +482,28 @@ function ExportRequests({
   );
 }
 
-function CompareNotices({ store, state }: { store: CompareStore; state: CompareState }) {
+function CompareNotices({ outcome }: { outcome: OutcomeStore }) {
+  const { failure, notice } = useSyncExternalStore(outcome.subscribe, outcome.getState);
   const dismiss = () => {
-    store.dismiss();
+    outcome.dismiss();
   };
   return (
     <>
-      {state.failure !== null && (
+      {failure !== null && (
         <div className="error failure" role="alert" data-testid="compare-failure">
-          <strong>{state.failure.title}</strong>
-          <span>{state.failure.detail}</span>
-          {state.failure.problems.length > 0 && (
-            <ProblemItems problems={state.failure.problems} whole="scenario" testId="compare-failure-problems" />
+          <strong>{failure.title}</strong>
+          <span>{failure.detail}</span>
+          {failure.problems.length > 0 && (
+            <ProblemItems problems={failure.problems} whole="scenario" testId="compare-failure-problems" />
           )}
           <button type="button" onClick={dismiss}>
             Dismiss
           </button>
         </div>
       )}
-      {state.notice !== null && (
+      {notice !== null && (
         <div className="compare-notice failure" role="status" data-testid="compare-notice">
-          <span>{state.notice}</span>
+          <span>{notice}</span>
           <button type="button" onClick={dismiss}>
             Dismiss
           </button>
@@ -525,7 +513,8 @@ function CompareNotices({ store, state }: { store: CompareStore; state: CompareS
   );
 }
 
-function EmptyState({ store, recent, model }: { store: CompareStore; recent: RecentFile[]; model: ComparisonModel }) {
+/** While no scenario is open: what a scenario is and what running it does, then `children` to start one. */
+function EmptyState({ model, children }: { model: ComparisonModel; children: ReactNode }) {
   return (
     <section className="compare-empty" aria-label="No scenario">
       <h2>No scenario is open</h2>
@@ -534,47 +523,8 @@ function EmptyState({ store, recent, model }: { store: CompareStore; recent: Rec
         Running it replays it under {adaptersText(model.adapters)}, and once more with every section FULL, and shows
         where and at what price they differ.
       </p>
-      <div className="start-actions">
-        <button type="button" onClick={() => void store.newScenario()}>
-          New scenario
-        </button>
-        <button type="button" onClick={() => void store.openChosen()}>
-          Open scenario…
-        </button>
-      </div>
-      {recent.length > 0 && (
-        <>
-          <h3>Recent scenarios</h3>
-          <RecentScenarios store={store} recent={recent} />
-        </>
-      )}
+      {children}
     </section>
-  );
-}
-
-function RecentScenarios({ store, recent }: { store: CompareStore; recent: RecentFile[] }) {
-  return (
-    <ul className="recent-files">
-      {recent.map((file) => (
-        <li key={file.path}>
-          <button
-            type="button"
-            data-testid="recent-scenario"
-            data-path={file.path}
-            title={file.path}
-            disabled={!file.exists}
-            onClick={(event) => {
-              event.currentTarget.closest("details")?.removeAttribute("open");
-              void store.openPath(file.path);
-            }}
-          >
-            {fileName(file.path)}
-          </button>
-          <code className="recent-path">{file.path}</code>
-          {!file.exists && <span className="notice">missing</span>}
-        </li>
-      ))}
-    </ul>
   );
 }
 
@@ -585,8 +535,8 @@ function Results({
   template,
   onCloseDetail,
 }: {
-  store: CompareStore;
-  state: CompareState;
+  store: ComparisonStore;
+  state: ComparisonContext;
   template: Template;
   onCloseDetail: () => void;
 }) {

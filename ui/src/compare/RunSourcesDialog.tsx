@@ -3,10 +3,10 @@
 // when it is one and a definition changed since allowed when it did. Allow and run allows them all
 // (as the Sources panel's Allow does) and runs; Run with snapshots runs without starting them, and
 // is not asked again this session for these definitions; Cancel, which has the focus, or Escape
-// runs nothing. A refused Allow is shown here, and nothing runs. The answers are CompareStore's.
-import { ModalDialog } from "../ModalDialog";
-import { allowQuestion, PERMISSION_WORDS } from "../sources/catalog";
+// runs nothing. A refused Allow is shown here, and nothing runs. The answers are ComparisonStore's.
+import { ModalDialog } from "../shared/ModalDialog";
 import type { SourcesQuestion } from "./store";
+import { allowQuestion, PERMISSION_WORDS } from "../shared/words";
 
 export function RunSourcesDialog({
   question,

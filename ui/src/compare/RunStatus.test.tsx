@@ -8,7 +8,7 @@ import type { ComparisonReport } from "../platform";
 import { lookupFirstReport, reportUnder } from "../testing/fakeCompare";
 import { mountEachTest } from "../testing/testRoot";
 import { DivergenceLine, divergenceLines, RunStatus, runStatusText } from "./RunStatus";
-import type { RunState } from "./store";
+import type { RunState } from "../runs/run";
 
 let container: HTMLDivElement;
 let root: Root;

@@ -5,8 +5,8 @@
 // finished comparison in which a run did not complete, or a tool call failed, is shown as a warning,
 // not as a success; results from before the last change to the scenario or template say so.
 import type { ComparisonReport, Divergence, Lane } from "../platform";
-import type { RunState } from "./store";
-import { count, laneName, listed, outcomeText } from "./words";
+import { count, laneName, listed, outcomeText } from "../shared/words";
+import type { RunState } from "../runs/run";
 
 /** How each run of a finished comparison ended (the baseline last), with its counters. */
 function runEnds(run: RunState) {

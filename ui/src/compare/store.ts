@@ -1,30 +1,23 @@
-// The compare view's state and actions, without React: the open scenario (new, open, recent, edit,
-// undo, redo, save, save as; its problems checked against the open template, and its unsaved
-// changes settled before another one replaces it), the model a comparison asks (the scenario's
-// script, or a provider profile's real model) under the adapters ticked, and the provider profiles
-// with their dialog, the question asked before a run about the template's tool sources not allowed
-// (runSources.ts: allow them, or run with their snapshots, which is kept for the session), the
-// session of the app's relay a template's relay sources take their tools from (none by default), the
-// model a scripted comparison's runs are priced as (none by default; a live one is priced as its own
-// model by the backend), a comparison run with its events arriving lane by lane and its cancel, the
-// event picked on the timeline (until it is let go) with the request and answer of its model call,
-// and the exports.
-// React reads it through `subscribe`/`getState`.
+// A comparison's state and actions, without React: the model it asks (the open scenario's script,
+// or a provider profile's real model) under the adapters ticked, the question asked before a run
+// about the template's tool sources not allowed (runSources.ts: allow them, or run with their
+// snapshots, which is kept for the session), the session of the app's relay a template's relay
+// sources take their tools from (none by default), the model a scripted comparison's runs are priced
+// as (none by default; a live one is priced as its own model by the backend), the run with its
+// events arriving lane by lane and its cancel, the event picked on the timeline (until it is let
+// go) with the request and answer of its model call, and the exports. The scenario it runs is the
+// scenario store's, the profiles the provider store's; what was not done, and what an export wrote,
+// is said on the page's outcome. React reads it through `subscribe`/`getState`.
 import type {
   AdapterKind,
-  CallRequest,
-  ComparisonReport,
   ComparisonSettings,
   FilePurpose,
   Lane,
   LiveRun,
   Outcome,
   Platform,
-  PlatformError,
-  ProblemView,
   ProfilesView,
   ProviderProfile,
-  RecentFile,
   RelaySessionView,
   RequestShape,
   RunEvent,
@@ -34,9 +27,11 @@ import type {
   Template,
   ToolSource,
 } from "../platform";
-import { sameJson } from "../sources/sourceEdits";
-import { ExternalStore, TaskQueue } from "../state/ExternalStore";
-import { describeError, fileName, problemsLead, problemsOf } from "../view";
+import { sameJsonIgnoringUndefined } from "../shared/json";
+import { ExternalStore } from "../shared/ExternalStore";
+import { ADAPTERS, callIndexOf, type CallDetail, type PickedEvent, type RunState } from "../runs/run";
+import { failureOf, type Failure } from "../shared/failure";
+import type { OutcomeStore } from "../shared/outcome";
 import { sourcesToAsk, withDeclined, type Declined } from "./runSources";
 
 /** The template the view runs on: the editor's open document. */
@@ -47,21 +42,11 @@ export interface OpenTemplate {
   template: Template;
 }
 
-/** What the unsaved-changes question answered (the workspace asks it). */
-export type UnsavedAnswer = "save" | "discard" | "cancel";
-
-/**
- * Asks whether to save the unsaved changes of the file called `name` before it is replaced by
- * another (`switch`) or the window closes (`close`).
- */
-export type AskUnsaved = (name: string, reason: "switch" | "close") => Promise<UnsavedAnswer>;
-
-/** Why an action was not done, for the person using the view. */
-export interface Failure {
-  title: string;
-  detail: string;
-  /** Every problem of an invalid file, each at its place. */
-  problems: ProblemView[];
+/** The open scenario as a comparison reads it: the scenario store. */
+export interface OpenScenario {
+  getState: () => { scenario: ScenarioView | null };
+  /** Settles once the scenario actions asked for so far are done. */
+  idle: () => Promise<void>;
 }
 
 /**
@@ -79,9 +64,6 @@ export const REQUEST_SHAPES: Readonly<Record<RequestShape, string>> = {
   "openai-responses": "OpenAI Responses",
   anthropic: "Anthropic Messages",
 };
-
-/** Every adapter a comparison can run under, in the order they are offered and run. */
-export const ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart", "allowed_tools", "deferred"];
 
 /** The adapters ticked until the user ticks others. */
 export const DEFAULT_ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart"];
@@ -124,7 +106,7 @@ export function hasRelaySource(template: Template): boolean {
  * relay source and the relay still has that session; else null.
  */
 export function relaySessionOf(
-  state: Pick<CompareState, "relaySession" | "relaySessions">,
+  state: Pick<ComparisonState, "relaySession" | "relaySessions">,
   template: Template,
 ): string | null {
   const { relaySession } = state;
@@ -136,7 +118,7 @@ export function relaySessionOf(
  * The model a comparison of the chosen model is priced as: the one chosen, while the model is the
  * scenario's script and the prices know it; else null (a live run is priced as its own model).
  */
-export function priceAsOf(state: Pick<CompareState, "model" | "priceAs" | "pricedModels">): string | null {
+export function priceAsOf(state: Pick<ComparisonState, "model" | "priceAs" | "pricedModels">): string | null {
   const { model, priceAs } = state;
   if (model.kind !== "scripted" || priceAs === null) return null;
   return state.pricedModels.includes(priceAs) ? priceAs : null;
@@ -149,7 +131,7 @@ export interface ChosenProfile {
 }
 
 /** The profile the chosen live model names, when the profiles read have it (null when scripted). */
-export function chosenProfile(state: Pick<CompareState, "model" | "profiles">): ChosenProfile | null {
+export function chosenProfile(state: Pick<ComparisonContext, "model" | "profiles">): ChosenProfile | null {
   const { model, profiles } = state;
   if (model.kind === "scripted" || profiles === null) return null;
   const index = profiles.profiles.findIndex((profile) => profile.name === model.profile);
@@ -158,7 +140,7 @@ export function chosenProfile(state: Pick<CompareState, "model" | "profiles">): 
 }
 
 /** Why Run cannot start now, in words for its title; null when it can. */
-export function notRunnable(state: CompareState): string | null {
+export function notRunnable(state: ComparisonContext): string | null {
   const { scenario, run, model } = state;
   if (scenario === null) return "Start or open a scenario first";
   if (run?.status === "running") return "A comparison is running";
@@ -182,28 +164,6 @@ export interface SourcesQuestion {
   failure: Failure | null;
 }
 
-/** A comparison: where it is, the events of each lane as they arrived, and its report once done. */
-export interface RunState {
-  id: number;
-  status: "running" | "finished" | "cancelled" | "failed";
-  /** The lanes it fills, in the order they run: its adapters, then a scripted one's baseline. */
-  lanes: Lane[];
-  /**
-   * The lanes whose runs have started, in that order: one after the other, or all at once when
-   * they run side by side (attached to a relay session, they share its plugin).
-   */
-  started: Lane[];
-  /** The events of each of its lanes (every lane of `lanes` has an entry, empty until its run starts). */
-  events: Partial<Record<Lane, RunEvent[]>>;
-  /** The text a live model is writing in each lane, until its answer is whole (its model_call). */
-  writing: Partial<Record<Lane, string>>;
-  report: ComparisonReport | null;
-  /** Why it failed (status `failed`). */
-  failure: Failure | null;
-  /** What it ran on (see `inputsOf`): its results are out of date once that changed. */
-  inputs: string;
-}
-
 /** The scenario and template a comparison runs on, as one text to compare with later. */
 export function inputsOf(scenario: Scenario, template: Template): string {
   return JSON.stringify([scenario, template]);
@@ -214,36 +174,12 @@ export function ranOnOthers(run: RunState, scenario: Scenario | null, template: 
   return scenario !== null && run.inputs !== inputsOf(scenario, template);
 }
 
-/** An event picked on the timeline. */
-export interface PickedEvent {
-  lane: Lane;
-  event: RunEvent;
-}
-
-/** The request and answer of the picked event's model call. */
-export type CallDetail =
-  { kind: "none" } | { kind: "loading" } | { kind: "ready"; call: CallRequest } | { kind: "failed"; failure: Failure };
-
-export interface CompareState {
-  scenario: ScenarioView | null;
-  /** Bumped when the scenario changed other than by the field typed in (open, undo, redo). */
-  revision: number;
-  recent: RecentFile[];
+export interface ComparisonState {
   run: RunState | null;
   picked: PickedEvent | null;
   detail: CallDetail;
-  /** The last action that was not done, until the next one succeeds or it is dismissed. */
-  failure: Failure | null;
-  /** What the last export wrote. */
-  notice: string | null;
   /** The model the next comparison asks. */
   model: ComparisonModel;
-  /** The provider profiles as last read or saved (null until read). */
-  profiles: ProfilesView | null;
-  /** The providers dialog is open. */
-  providersOpen: boolean;
-  /** Why the last save of the profiles was refused, each problem at its place (the dialog shows it). */
-  profilesFailure: Failure | null;
   /** The question about the template's sources not allowed, while Run waits for its answer. */
   sourcesQuestion: SourcesQuestion | null;
   /** The sessions of the app's relay as last read (none while it is stopped). */
@@ -256,25 +192,18 @@ export interface CompareState {
   priceAs: string | null;
 }
 
+/**
+ * A comparison's state with what else Run depends on: the open scenario (the scenario store's) and
+ * the provider profiles as last read (the provider store's, null until read).
+ */
+export type ComparisonContext = ComparisonState & { scenario: ScenarioView | null; profiles: ProfilesView | null };
+
 /** No events yet in each of `lanes`. */
 export function noEvents(lanes: readonly Lane[]): Partial<Record<Lane, RunEvent[]>> {
   return Object.fromEntries(lanes.map((lane) => [lane, []]));
 }
 
-/** The model call an event belongs to (none for events before the first call). */
-export function callIndexOf(event: RunEvent, events: readonly RunEvent[]): number | null {
-  if (event.type === "model_call" || event.type === "tool_call") return event.call_index;
-  let index: number | null = null;
-  for (const other of events) {
-    if (other.seq > event.seq) break;
-    if (other.type === "model_call") index = other.call_index;
-  }
-  return index;
-}
-
-export class CompareStore extends ExternalStore<CompareState> {
-  /** Scenario actions run one after the other, each on the scenario the one before left. */
-  private readonly queue = new TaskQueue();
+export class ComparisonStore extends ExternalStore<ComparisonState> {
   private runs = 0;
   /** The sources' views are being read before a run (Run again meanwhile does nothing). */
   private readingSources = false;
@@ -283,26 +212,24 @@ export class CompareStore extends ExternalStore<CompareState> {
   /** The source definitions the user chose to run with their snapshots this session. */
   private declined: Declined = new Set();
 
-  /** `sourcesAllowed`: sources were allowed here (the Sources panel reads their views again). */
+  /**
+   * `scenario`: the scenario the comparison runs; `profiles`: the provider profiles as last read;
+   * `outcome`: where a failure or an export's notice is said (the Compare page's);
+   * `sourcesAllowed`: sources were allowed here (the Sources panel reads their views again).
+   */
   constructor(
     private readonly platform: Platform,
     private readonly openTemplate: () => OpenTemplate | null,
-    private readonly askUnsaved: AskUnsaved,
+    private readonly scenario: OpenScenario,
+    private readonly profiles: () => ProfilesView | null,
+    private readonly outcome: OutcomeStore,
     private readonly sourcesAllowed: () => void = () => undefined,
   ) {
     super({
-      scenario: null,
-      revision: 0,
-      recent: [],
       run: null,
       picked: null,
       detail: { kind: "none" },
-      failure: null,
-      notice: null,
       model: SCRIPTED,
-      profiles: null,
-      providersOpen: false,
-      profilesFailure: null,
       sourcesQuestion: null,
       relaySessions: [],
       relaySession: null,
@@ -311,156 +238,14 @@ export class CompareStore extends ExternalStore<CompareState> {
     });
   }
 
-  private templateId(): number | null {
-    return this.openTemplate()?.id ?? null;
+  /** The state with the open scenario and the provider profiles, as Run's checks read it. */
+  private context(): ComparisonContext {
+    return { ...this.state, scenario: this.scenario.getState().scenario, profiles: this.profiles() };
   }
 
-  /** Takes a scenario view the backend answered with; false (and says why) for a failure. */
-  private accept(result: Outcome<ScenarioView>, title: string, bump: boolean): boolean {
-    if (!result.ok) {
-      this.update({ failure: failureOf(title, result.error) });
-      return false;
-    }
-    this.update({ scenario: result.value, failure: null, revision: this.state.revision + (bump ? 1 : 0) });
-    return true;
-  }
-
-  /** Reads the recent scenarios. */
-  async loadRecent(): Promise<void> {
-    const recent = await this.platform.recentScenarios();
-    if (recent.ok) this.update({ recent: recent.value });
-  }
-
-  /** Starts a new scenario for the open template, once the open one's unsaved changes are settled. */
-  newScenario(): Promise<boolean> {
-    const template = this.templateId();
-    if (template === null) return Promise.resolve(false);
-    return this.replaceWith(() => this.platform.newScenario(template));
-  }
-
-  /** Asks which scenario file to open (the native dialog), then opens it. */
-  async openChosen(): Promise<boolean> {
-    const chosen = await this.platform.chooseFile("open_scenario", this.state.scenario?.path ?? null);
-    if (!chosen.ok) {
-      this.update({ failure: failureOf("The scenario was not opened", chosen.error) });
-      return false;
-    }
-    return chosen.value === null ? false : this.openPath(chosen.value);
-  }
-
-  /** Opens the scenario file at `path` (a recent file, the launch scenario). */
-  openPath(path: string): Promise<boolean> {
-    if (this.state.scenario?.path === path) return Promise.resolve(true);
-    return this.replaceWith(() => this.platform.openScenario(path, this.templateId()));
-  }
-
-  /** Opens a scenario's unsaved work kept from an earlier run, in place of the open one. */
-  restore(recoveryId: string): Promise<boolean> {
-    return this.replaceWith(() => this.platform.restoreScenario(recoveryId, this.templateId()));
-  }
-
-  /**
-   * Puts the scenario `load` gives in place of the open one, whose unsaved changes are settled
-   * first; the old one is closed only once the new one is open, so a failed open loses nothing.
-   */
-  private replaceWith(load: () => Promise<Outcome<ScenarioView>>): Promise<boolean> {
-    return this.queue.run(async () => {
-      if (!(await this.settleUnsaved("switch"))) return false;
-      const before = this.state.scenario;
-      const loaded = await load();
-      if (!this.accept(loaded, "The scenario was not opened", true)) return false;
-      if (before !== null && loaded.ok && before.id !== loaded.value.id) await this.platform.closeScenario(before.id);
-      this.update({ run: null, picked: null, detail: { kind: "none" } });
-      await this.loadRecent();
-      return true;
-    });
-  }
-
-  /**
-   * Settles the open scenario's unsaved changes: true when there are none, or they were saved or
-   * let go; false when the user cancelled or the save did not happen.
-   */
-  async settleUnsaved(reason: "switch" | "close"): Promise<boolean> {
-    const { scenario } = this.state;
-    if (scenario === null || !scenario.dirty) return true;
-    const answer = await this.askUnsaved(
-      scenario.path === null ? "Untitled scenario" : fileName(scenario.path),
-      reason,
-    );
-    if (answer === "cancel") return false;
-    if (answer === "save") return this.write(null);
-    return true;
-  }
-
-  /** Replaces the scenario with what the panel holds (`group`: keystrokes of one field undo together). */
-  edit(scenario: Scenario, group: string | null): Promise<void> {
-    return this.queue.run(async () => {
-      const open = this.state.scenario;
-      if (open === null) return;
-      this.accept(
-        await this.platform.editScenario(open.id, scenario, group, this.templateId()),
-        "This change was not made",
-        false,
-      );
-    });
-  }
-
-  /** Checks the scenario against the template as it is now (after the template was edited). */
-  recheck(): Promise<void> {
-    const open = this.state.scenario;
-    return open === null ? Promise.resolve() : this.edit(open.scenario, null);
-  }
-
-  undo(): Promise<void> {
-    return this.step(true);
-  }
-
-  redo(): Promise<void> {
-    return this.step(false);
-  }
-
-  private step(back: boolean): Promise<void> {
-    return this.queue.run(async () => {
-      const open = this.state.scenario;
-      if (open === null || !(back ? open.can_undo : open.can_redo)) return;
-      this.accept(
-        await this.platform.stepScenario(open.id, back, this.templateId()),
-        back ? "Nothing was undone" : "Nothing was redone",
-        true,
-      );
-    });
-  }
-
-  /** Saves to the scenario's file; an untitled one asks where. True once saved. */
-  save(): Promise<boolean> {
-    if (this.state.scenario?.path === null) return this.saveAs();
-    return this.queue.run(() => this.write(null));
-  }
-
-  /** Asks where to save the scenario (the native dialog), then saves it there. */
-  async saveAs(): Promise<boolean> {
-    const open = this.state.scenario;
-    if (open === null) return false;
-    const suggested = open.path ?? `${open.scenario.name.replace(/[^A-Za-z0-9_-]+/g, "-")}.scenario.json`;
-    const chosen = await this.platform.chooseFile("save_scenario", suggested);
-    if (!chosen.ok) {
-      this.update({ failure: failureOf("The scenario was not saved", chosen.error) });
-      return false;
-    }
-    const path = chosen.value;
-    return path === null ? false : this.queue.run(() => this.write(path));
-  }
-
-  private async write(path: string | null): Promise<boolean> {
-    const open = this.state.scenario;
-    if (open === null) return false;
-    const saved = this.accept(
-      await this.platform.saveScenario(open.id, path, this.templateId()),
-      "The scenario was not saved",
-      false,
-    );
-    if (saved && path !== null) await this.loadRecent();
-    return saved;
+  /** Lets go of the comparison and its picked event: another scenario took the place of the one it ran. */
+  forget(): void {
+    this.update({ run: null, picked: null, detail: { kind: "none" } });
   }
 
   /** Reads the sessions of the app's relay (none when it is stopped or cannot be read). */
@@ -482,7 +267,10 @@ export class CompareStore extends ExternalStore<CompareState> {
   async loadPricedModels(): Promise<void> {
     const read = await this.platform.pricedModels();
     if (read.ok) this.update({ pricedModels: read.value });
-    else this.update({ pricedModels: [], failure: failureOf("The prices could not be read", read.error) });
+    else {
+      this.update({ pricedModels: [] });
+      this.outcome.fail(failureOf("The prices could not be read", read.error));
+    }
   }
 
   /** Chooses the model the next scripted comparison's runs are priced as (null: unpriced). */
@@ -495,39 +283,6 @@ export class CompareStore extends ExternalStore<CompareState> {
     this.update({ model });
   }
 
-  /** Reads the provider profiles and whether their keys are set. */
-  async loadProfiles(): Promise<void> {
-    const read = await this.platform.providerProfiles();
-    if (read.ok) this.update({ profiles: read.value });
-    else this.update({ failure: failureOf("The provider profiles were not read", read.error) });
-  }
-
-  /** Opens the providers dialog on the profiles as the file holds them now. */
-  async openProviders(): Promise<void> {
-    this.update({ profilesFailure: null });
-    await this.loadProfiles();
-    this.update({ providersOpen: true });
-  }
-
-  /** Closes the providers dialog; what it held unsaved is let go. */
-  closeProviders(): void {
-    this.update({ providersOpen: false, profilesFailure: null });
-  }
-
-  /**
-   * Replaces the provider profiles with `list` and closes the dialog; a refusal keeps it open with
-   * every problem at its place. True once saved.
-   */
-  async saveProfiles(list: ProviderProfile[]): Promise<boolean> {
-    const saved = await this.platform.saveProviderProfiles(list);
-    if (!saved.ok) {
-      this.update({ profilesFailure: failureOf("The provider profiles were not saved", saved.error) });
-      return false;
-    }
-    this.update({ profiles: saved.value, profilesFailure: null, providersOpen: false });
-    return true;
-  }
-
   /**
    * Runs the scenario on the open template with the chosen model under the adapters ticked: its
    * script (and the all-FULL baseline after them), or a live model. Nothing when it is not runnable.
@@ -537,7 +292,7 @@ export class CompareStore extends ExternalStore<CompareState> {
   async run(): Promise<void> {
     if (this.state.sourcesQuestion !== null || this.readingSources) return;
     const template = this.openTemplate();
-    if (template === null || this.state.scenario === null || notRunnable(this.state) !== null) return;
+    if (template === null || this.scenario.getState().scenario === null || notRunnable(this.context()) !== null) return;
     if (await this.askAboutSources(template)) return;
     await this.start();
   }
@@ -577,7 +332,7 @@ export class CompareStore extends ExternalStore<CompareState> {
     if (
       template?.id !== asked.id ||
       template.path !== asked.path ||
-      !sameJson(template.template.sources ?? [], asked.sources)
+      !sameJsonIgnoringUndefined(template.template.sources ?? [], asked.sources)
     ) {
       this.closeSourcesQuestion();
       return this.run();
@@ -620,10 +375,10 @@ export class CompareStore extends ExternalStore<CompareState> {
   /** Runs the comparison, once the sources question (if any) was answered. */
   private async start(): Promise<void> {
     const template = this.openTemplate();
-    const open = this.state.scenario;
-    if (template === null || open === null || notRunnable(this.state) !== null) return;
+    const open = this.scenario.getState().scenario;
+    if (template === null || open === null || notRunnable(this.context()) !== null) return;
     const { model } = this.state;
-    await this.queue.idle();
+    await this.scenario.idle();
     const id = ++this.runs;
     const lanes = lanesOf(model);
     this.update({
@@ -640,8 +395,8 @@ export class CompareStore extends ExternalStore<CompareState> {
       },
       picked: null,
       detail: { kind: "none" },
-      notice: null,
     });
+    this.outcome.forgetNotice();
     const settings: ComparisonSettings = {
       adapters: [...model.adapters],
       live: liveRunOf(model),
@@ -677,7 +432,7 @@ export class CompareStore extends ExternalStore<CompareState> {
     const run = this.state.run;
     if (run?.status !== "running") return;
     const result = await this.platform.cancelComparison(run.id);
-    if (!result.ok) this.update({ failure: failureOf("The comparison was not cancelled", result.error) });
+    if (!result.ok) this.outcome.fail(failureOf("The comparison was not cancelled", result.error));
   }
 
   /** Picks an event on the timeline and fetches the request and answer of its model call. */
@@ -742,22 +497,7 @@ export class CompareStore extends ExternalStore<CompareState> {
     const chosen = await this.platform.chooseFile(purpose, suggested);
     const written = !chosen.ok ? chosen : chosen.value === null ? null : await write(run.id, chosen.value);
     if (written === null) return;
-    this.update(written.ok ? { notice: written.value, failure: null } : { failure: failureOf(title, written.error) });
-  }
-
-  dismiss(): void {
-    this.update({ failure: null, notice: null });
-  }
-}
-
-/** The title of what was not done, with the backend's reason (which names the file and place). */
-export function failureOf(title: string, error: PlatformError): Failure {
-  const problems = problemsOf(error);
-  switch (error.code) {
-    case "ipc_failed":
-    case "internal":
-      return { ...describeError(error), problems };
-    default:
-      return { title, detail: problems.length > 0 ? problemsLead(problems.length) : error.message, problems };
+    if (written.ok) this.outcome.tell(written.value);
+    else this.outcome.fail(failureOf(title, written.error));
   }
 }

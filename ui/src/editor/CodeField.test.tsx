@@ -9,6 +9,7 @@ import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
 import { CodeField, type CodeFieldProps } from "./CodeField";
+import { settle } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -51,13 +52,6 @@ function marks(className: string): { text: string; title: string | null }[] {
     text: mark.textContent,
     title: mark.getAttribute("title"),
   }));
-}
-
-/** Lets CodeMirror's DOM observer (a MutationObserver) read what changed in the page. */
-async function observed(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
 }
 
 describe("CodeField", () => {
@@ -119,7 +113,7 @@ describe("CodeField", () => {
     const text = content().querySelector(".cm-line")?.firstChild;
     if (!(text instanceof Text)) throw new Error("no text node in the line");
     text.data = "Hello $name";
-    await observed();
+    await settle();
     expect(reported).toEqual(["Hello $name"]);
     expect(editorView().state.doc.toString()).toBe("Hello $name");
   });

@@ -4,7 +4,7 @@
 // summarized section, a switch to show it as read (what a `read_section` of it would reveal).
 import { memo, useState } from "react";
 import type { JsonValue } from "../platform";
-import { formatTokens, toolNames } from "../view";
+import { formatTokens, toolNames } from "../shared/view";
 import { usePreviewDrawnMark } from "./previewDrawnMark";
 import type { PreviewState } from "./store";
 import type { TreeRow } from "./tree";

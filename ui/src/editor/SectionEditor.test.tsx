@@ -11,15 +11,13 @@ import { act } from "react";
 import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
-import { CompareStore } from "../compare/store";
-import { HistoryStore } from "../history/store";
-import { SuiteStore } from "../suites/store";
 import type { Section } from "../platform";
 import { FakePlatform } from "../testing/fakePlatform";
 import type { TextField } from "./edits";
-import { Editor } from "./Editor";
 import { SectionEditor } from "./SectionEditor";
 import { EditorStore } from "./store";
+import { byTestId, click, keyDown, settle, typeInto } from "../testing/dom";
+import { renderWindow } from "../testing/editPage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -61,29 +59,9 @@ function render(section: Section = SECTION): void {
   });
 }
 
-function byTestId(id: string): HTMLElement {
-  const element = container.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
-}
-
 function warnings(field: string): string[] {
   const list = container.querySelector(`[data-testid="field-${field}-warnings"]`);
   return list === null ? [] : [...list.querySelectorAll("li > span")].map((span) => span.textContent);
-}
-
-/** Types `value` into an input the way React sees it (value setter + input event). */
-function typeInto(input: HTMLInputElement, value: string): void {
-  act(() => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, value);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-}
-
-function keyDown(element: HTMLElement, key: string): void {
-  act(() => {
-    element.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
-  });
 }
 
 function keyField(): HTMLInputElement {
@@ -251,35 +229,9 @@ describe("SectionEditor: the key as typed", () => {
 });
 
 describe("SectionEditor in the editor: the focus after a rename", () => {
-  /** Lets every pending backend answer (all immediate in the fake) reach the page. */
-  async function settle(): Promise<void> {
-    await act(async () => {
-      for (let i = 0; i < 10; i++) await Promise.resolve();
-    });
-  }
-
   async function renderEditor(): Promise<{ platform: FakePlatform; store: EditorStore }> {
     const platform = new FakePlatform();
-    const store = new EditorStore(platform, platform.view());
-    const compare = new CompareStore(
-      platform,
-      () => null,
-      () => Promise.resolve("cancel"),
-    );
-    const history = new HistoryStore(platform);
-    await act(async () => {
-      root.render(
-        <Editor
-          store={store}
-          compare={compare}
-          history={history}
-          suites={new SuiteStore(platform)}
-          page="edit"
-          onPage={() => undefined}
-        />,
-      );
-      await Promise.resolve();
-    });
+    const store = (await renderWindow(root, platform)).editor;
     await settle();
     return { platform, store };
   }
@@ -428,14 +380,6 @@ describe("SectionEditor in the editor: the focus after a rename", () => {
     await click(byTestId("undo-button"));
     expect(store.getState().document.template.params).toEqual({ objective: "Refactor" });
   });
-
-  async function click(element: HTMLElement): Promise<void> {
-    await act(async () => {
-      element.click();
-      await Promise.resolve();
-    });
-    await settle();
-  }
 
   it("puts back the key when an invalid one is left by Tab, and sends nothing", async () => {
     const { platform, store } = await renderEditor();

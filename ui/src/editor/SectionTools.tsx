@@ -4,10 +4,10 @@
 // at its place, then attaches the tools without a conflict to the section.
 import { useId, useState } from "react";
 import type { ImportedTools, Outcome, ProblemView, Section, Tool, ToolListFile } from "../platform";
-import { describeError } from "../view";
+import { describeError } from "../shared/failure";
 import { ToolList, type ToolActions } from "./ToolList";
 import { attachable } from "./tools";
-import { ProblemItems } from "../ProblemItems";
+import { ProblemItems } from "../shared/ProblemItems";
 
 type ImportState =
   | { kind: "closed" }

@@ -11,6 +11,7 @@ import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { RENDER_ALL_UP_TO } from "./rowWindow";
 import { DRAG_THRESHOLD, SectionTree, TREE_ROW_HEIGHT } from "./SectionTree";
 import { EditorStore } from "./store";
+import { byTestId, settle } from "../testing/dom";
 
 const ROW = TREE_ROW_HEIGHT;
 
@@ -42,13 +43,6 @@ function TreeOverStore({ store }: { store: EditorStore }) {
   );
 }
 
-/** Lets every pending backend answer (all immediate in the fake) reach the page. */
-async function settle(): Promise<void> {
-  await act(async () => {
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-  });
-}
-
 async function renderTree(
   template: Template = exampleTemplate(),
 ): Promise<{ platform: FakePlatform; store: EditorStore }> {
@@ -60,12 +54,6 @@ async function renderTree(
   });
   await settle();
   return { platform, store };
-}
-
-function byTestId(id: string, within: ParentNode = container): HTMLElement {
-  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
 }
 
 function row(path: string): HTMLElement {

@@ -8,12 +8,11 @@
 // another row, before, inside or after it (dropTarget.ts decides where and whether); Escape cancels.
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { Template } from "../platform";
-import type { SourceBadge } from "../sources/catalog";
 import { dropTargetAt, type DropTarget } from "./dropTarget";
 import { edgeScrollStep, renderedIndices, revealScrollTop, visibleRows } from "./rowWindow";
-import { treeKeyAction, type TreeKeyAction } from "./shortcuts";
 import { toolCountLabel, visibilityBadge, type TreeRow } from "./tree";
 import { useViewport } from "./useViewport";
+import { treeKeyAction, type TreeKeyAction } from "./treeKeys";
 
 /** Every row's height in pixels: the `.tree-scroller .tree .row` rule in index.css sets the same. */
 export const TREE_ROW_HEIGHT = 34;
@@ -42,6 +41,17 @@ interface Drag {
 /** How far below the top of `list` (the first row) `clientY` is. */
 function offsetInList(list: HTMLElement | null, clientY: number): number {
   return list === null ? -1 : clientY - list.getBoundingClientRect().top;
+}
+
+/**
+ * A section's badge of the tools it takes from sources, as the Sources tab makes it
+ * (sources/catalog.ts's `SourceBadge` is one).
+ */
+export interface SourceBadge {
+  /** What the badge shows, short: "⚡ 3". */
+  text: string;
+  /** Its accessible name and tooltip. */
+  label: string;
 }
 
 export function SectionTree({

@@ -8,14 +8,12 @@
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
-import { CompareStore } from "../compare/store";
-import { HistoryStore } from "../history/store";
-import { SuiteStore } from "../suites/store";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
-import { Editor } from "./Editor";
 import { EditorStore } from "./store";
 import { paramRowKeys } from "./TemplatePanel";
+import { byTestId, click, keyDown, settle, typeInto } from "../testing/dom";
+import { renderWindow } from "../testing/editPage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -24,45 +22,13 @@ mountEachTest((mounted) => {
   ({ container, root } = mounted);
 });
 
-/** Lets every pending backend answer (all immediate in the fake) reach the page. */
-async function settle(): Promise<void> {
-  await act(async () => {
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-  });
-}
-
 /** The editor over the example template, on its Template tab. */
 async function renderPanel(): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const platform = new FakePlatform();
-  const store = new EditorStore(platform, platform.view());
-  const compare = new CompareStore(
-    platform,
-    () => null,
-    () => Promise.resolve("cancel"),
-  );
-  const history = new HistoryStore(platform);
-  await act(async () => {
-    root.render(
-      <Editor
-        store={store}
-        compare={compare}
-        history={history}
-        suites={new SuiteStore(platform)}
-        page="edit"
-        onPage={() => undefined}
-      />,
-    );
-    await Promise.resolve();
-  });
+  const store = (await renderWindow(root, platform)).editor;
   await settle();
   await click(byTestId("tab-template"));
   return { platform, store };
-}
-
-function byTestId(id: string, within: ParentNode = container): HTMLElement {
-  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
 }
 
 /** The row of parameter `name`. */
@@ -93,32 +59,6 @@ function edits(platform: FakePlatform): unknown[][] {
   return platform.argsOf("applyEdit").map(([, edit, group]) => [edit, group]);
 }
 
-async function click(element: HTMLElement): Promise<void> {
-  await act(async () => {
-    element.click();
-    await Promise.resolve();
-  });
-  await settle();
-}
-
-/** Types `value` into an input the way React sees it (value setter + input event). */
-async function typeInto(input: HTMLInputElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(input, value);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    await Promise.resolve();
-  });
-  await settle();
-}
-
-async function keyDown(element: HTMLElement, key: string): Promise<void> {
-  await act(async () => {
-    element.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
-    await Promise.resolve();
-  });
-  await settle();
-}
-
 /** Moves the focus to `element` as the browser does for Tab or a click: the field left blurs. */
 async function moveFocus(element: HTMLElement): Promise<void> {
   await act(async () => {
@@ -144,8 +84,10 @@ describe("TemplatePanel: a parameter's name", () => {
     const name = nameField("objective");
     const value = valueField("objective");
     await moveFocus(name);
-    await typeInto(name, "goal");
-    await keyDown(name, "Tab");
+    typeInto(name, "goal");
+    await settle();
+    keyDown(name, "Tab");
+    await settle();
     await moveFocus(value);
 
     const group = "param-name/objective/goal";
@@ -161,7 +103,9 @@ describe("TemplatePanel: a parameter's name", () => {
     expect(document.activeElement).toBe(value);
     expect(value.getAttribute("aria-label")).toBe("Default of goal");
 
-    await typeInto(value, "Ship it");
+    typeInto(value, "Ship it");
+
+    await settle();
     expect(edits(platform).at(-1)).toEqual([{ op: "set_param", name: "goal", value: "Ship it" }, "param/goal"]);
     expect(document.activeElement).toBe(value);
 
@@ -176,8 +120,10 @@ describe("TemplatePanel: a parameter's name", () => {
     const { platform } = await renderPanel();
     const name = nameField("objective");
     await moveFocus(name);
-    await typeInto(name, " task_goal ");
-    await keyDown(name, "Enter");
+    typeInto(name, " task_goal ");
+    await settle();
+    keyDown(name, "Enter");
+    await settle();
     expect(edits(platform).map(([edit]) => edit)).toEqual([
       { op: "set_param", name: "task_goal", value: "Refactor", index: 0 },
       { op: "set_param", name: "objective", value: null },
@@ -196,23 +142,33 @@ describe("TemplatePanel: a parameter's name", () => {
     expect(name.hasAttribute("aria-describedby")).toBe(false);
     expect(problem.getAttribute("aria-live")).toBe("polite");
 
-    await typeInto(name, "my tone");
+    typeInto(name, "my tone");
+
+    await settle();
     expect(problemOf("param")).toBe("A name has no spaces: join words with _");
     expect(name.getAttribute("aria-invalid")).toBe("true");
     expect(name.getAttribute("aria-describedby")).toBe(problem.id);
     expect(problem.id).not.toBe("");
 
-    await typeInto(name, "${tone}");
-    expect(problemOf("param")).toBe("A name is written without $ or braces: write 'tone' for '${tone}'");
-    await typeInto(name, "2nd");
-    expect(problemOf("param")).toBe("A name starts with a letter or _, not '2'");
-    await typeInto(name, "objective");
-    expect(problemOf("param")).toBe("Another parameter already has the name 'objective'");
-    await typeInto(name, "");
-    expect(problemOf("param")).toBe("A parameter needs a name: letters, digits and _, not starting with a digit");
-    await keyDown(name, "Enter");
+    typeInto(name, "${tone}");
 
-    await typeInto(name, "tone");
+    await settle();
+    expect(problemOf("param")).toBe("A name is written without $ or braces: write 'tone' for '${tone}'");
+    typeInto(name, "2nd");
+    await settle();
+    expect(problemOf("param")).toBe("A name starts with a letter or _, not '2'");
+    typeInto(name, "objective");
+    await settle();
+    expect(problemOf("param")).toBe("Another parameter already has the name 'objective'");
+    typeInto(name, "");
+    await settle();
+    expect(problemOf("param")).toBe("A parameter needs a name: letters, digits and _, not starting with a digit");
+    keyDown(name, "Enter");
+    await settle();
+
+    typeInto(name, "tone");
+
+    await settle();
     expect(problemOf("param")).toBe("");
     expect(name.getAttribute("aria-invalid")).toBe("false");
     expect(name.hasAttribute("aria-describedby")).toBe(false);
@@ -224,13 +180,17 @@ describe("TemplatePanel: a parameter's name", () => {
     const { platform } = await renderPanel();
     const name = nameField("objective");
     await moveFocus(name);
-    await typeInto(name, "bad name");
-    await keyDown(name, "Escape");
+    typeInto(name, "bad name");
+    await settle();
+    keyDown(name, "Escape");
+    await settle();
     expect(name.value).toBe("objective");
     expect(problemOf("objective")).toBe("");
     expect(name.getAttribute("aria-invalid")).toBe("false");
-    await typeInto(name, "goal");
-    await keyDown(name, "Escape");
+    typeInto(name, "goal");
+    await settle();
+    keyDown(name, "Escape");
+    await settle();
     expect(name.value).toBe("objective");
     await moveFocus(valueField("objective"));
     expect(edits(platform)).toEqual([]);
@@ -242,14 +202,17 @@ describe("TemplatePanel: a parameter's name", () => {
     await click(byTestId("add-param"));
     const name = nameField("param");
     await moveFocus(name);
-    await typeInto(name, "objective");
+    typeInto(name, "objective");
+    await settle();
     const value = valueField("param");
     await moveFocus(value);
     expect(name.value).toBe("param");
     expect(problemOf("param")).toBe("");
     await moveFocus(name);
-    await typeInto(name, "1st");
-    await keyDown(name, "Tab");
+    typeInto(name, "1st");
+    await settle();
+    keyDown(name, "Tab");
+    await settle();
     await moveFocus(value);
     expect(name.value).toBe("param");
     expect(edits(platform)).toEqual([[{ op: "set_param", name: "param", value: "" }, null]]);

@@ -2,17 +2,13 @@
 // opening a section's tool, JSON syntax errors shown at once at their line and column, the backend's
 // problems after a pause in typing, applying a tool only when it has none (one undo step), "New tool"
 // under a free name, and the template's own tools in the Template tab.
-import { EditorView } from "@codemirror/view";
-import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
 import { FakePlatform } from "../testing/fakePlatform";
-import { Editor } from "./Editor";
-import { CompareStore } from "../compare/store";
-import { HistoryStore } from "../history/store";
-import { SuiteStore } from "../suites/store";
 import { EditorStore } from "./store";
+import { byLabel, byTestId, click, settle, typeInto, valueOf } from "../testing/dom";
+import { renderWindow } from "../testing/editPage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -21,94 +17,13 @@ mountEachTest((mounted) => {
   ({ container, root } = mounted);
 });
 
-/** Waits `ms` of real time (the check's pause) and lets every answer reach the page. */
-async function wait(ms = 0): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-  });
-}
-
 /** Longer than the pause after which the tool editor checks what was typed. */
 const PAUSE_MS = 200;
 
 async function renderEditor(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: EditorStore }> {
-  const store = new EditorStore(platform, platform.view());
-  const compare = new CompareStore(
-    platform,
-    () => null,
-    () => Promise.resolve("cancel"),
-  );
-  const history = new HistoryStore(platform);
-  await act(async () => {
-    root.render(
-      <Editor
-        store={store}
-        compare={compare}
-        history={history}
-        suites={new SuiteStore(platform)}
-        page="edit"
-        onPage={() => undefined}
-      />,
-    );
-    await Promise.resolve();
-  });
-  await wait();
+  const store = (await renderWindow(root, platform)).editor;
+  await settle();
   return { platform, store };
-}
-
-function byTestId(id: string, within: ParentNode = container): HTMLElement {
-  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
-}
-
-function byLabel(label: string): HTMLElement {
-  const element = container.querySelector<HTMLElement>(`[aria-label="${label}"]`);
-  if (element === null) throw new Error(`no element labelled ${label}`);
-  return element;
-}
-
-async function click(element: HTMLElement): Promise<void> {
-  await act(async () => {
-    element.click();
-    await Promise.resolve();
-  });
-  await wait();
-}
-
-/** The CodeMirror view of a code field, from its editable element. */
-function codeView(element: HTMLElement): EditorView | null {
-  return element.classList.contains("cm-content") ? EditorView.findFromDOM(element) : null;
-}
-
-/** The text of an input, a textarea or a code field. */
-function valueOf(element: HTMLElement): string {
-  const view = codeView(element);
-  if (view !== null) return view.state.doc.toString();
-  return (element as HTMLInputElement | HTMLTextAreaElement).value;
-}
-
-/**
- * Types `value` into an input or textarea the way React sees it (value setter + input event), or
- * into a code field as CodeMirror does (a typed change of the whole text).
- */
-async function typeInto(element: HTMLElement, value: string): Promise<void> {
-  const view = codeView(element);
-  if (view !== null) {
-    await act(async () => {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value }, userEvent: "input.type" });
-      await Promise.resolve();
-    });
-    return;
-  }
-  await act(async () => {
-    const prototype =
-      element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-    Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(element, value);
-    element.dispatchEvent(new Event("input", { bubbles: true }));
-    await Promise.resolve();
-  });
 }
 
 function problems(): string[] {
@@ -152,14 +67,14 @@ describe("the tool editor", () => {
         (group) => group.textContent,
       );
     await openContextTool("search");
-    await typeInto(byTestId("tool-parameters"), '{"type": "object",,}');
+    typeInto(byTestId("tool-parameters"), '{"type": "object",,}');
     expect(toolGroups()).toEqual([
       expect.stringMatching(/^Tool 'search' in the tool editor: not applied until these are fixed\/parameters line 1/),
     ]);
-    await typeInto(byTestId("tool-parameters"), '{"type": "object"}');
-    await wait(PAUSE_MS);
+    typeInto(byTestId("tool-parameters"), '{"type": "object"}');
+    await settle(PAUSE_MS);
     expect(toolGroups()).toEqual([]);
-    await typeInto(byTestId("tool-parameters"), '{"type":');
+    typeInto(byTestId("tool-parameters"), '{"type":');
     expect(toolGroups()).toHaveLength(1);
     await click(byTestId("tool-close"));
     expect(toolGroups()).toEqual([]);
@@ -169,11 +84,11 @@ describe("the tool editor", () => {
   it("shows a JSON syntax error at once, at its line and column, and applies nothing", async () => {
     const { platform } = await renderEditor();
     await openContextTool("search");
-    await typeInto(byTestId("tool-parameters"), '{\n  "type": "object",\n  "properties": {,}\n}');
+    typeInto(byTestId("tool-parameters"), '{\n  "type": "object",\n  "properties": {,}\n}');
     expect(parameterProblems()).toEqual(["/parameters line 3, column 18: expected a property name in double quotes"]);
     expect(container.querySelector('[data-testid="tool-problems"]')).toBeNull();
     expect(byTestId("tool-status").textContent).toBe("Not applied: the JSON does not parse");
-    await wait(PAUSE_MS);
+    await settle(PAUSE_MS);
     expect(platform.argsOf("checkTool")).toEqual([]);
     expect(toolEdits(platform)).toEqual([]);
   });
@@ -181,9 +96,9 @@ describe("the tool editor", () => {
   it("checks what was typed after a pause, lists the backend's problems and applies nothing", async () => {
     const { platform } = await renderEditor();
     await openContextTool("search");
-    await typeInto(byTestId("tool-name"), "lookup");
+    typeInto(byTestId("tool-name"), "lookup");
     expect(platform.argsOf("checkTool")).toEqual([]);
-    await wait(PAUSE_MS);
+    await settle(PAUSE_MS);
     const [[id, owner, index, json]] = platform.argsOf("checkTool") as [[number, unknown, number, string]];
     expect([id, owner, index]).toEqual([1, { kind: "section", path: "context" }, 0]);
     expect(JSON.parse(json)).toEqual({ name: "lookup", description: "search things", parameters: { type: "object" } });
@@ -196,10 +111,10 @@ describe("the tool editor", () => {
   it("applies a tool without problems as one undo step, and undo brings the old tool back", async () => {
     const { platform } = await renderEditor();
     await openContextTool("search");
-    await typeInto(byTestId("tool-description"), "Search the docs.");
-    await wait(PAUSE_MS);
-    await typeInto(byTestId("tool-parameters"), '{"type": "object", "required": ["q"]}');
-    await wait(PAUSE_MS);
+    typeInto(byTestId("tool-description"), "Search the docs.");
+    await settle(PAUSE_MS);
+    typeInto(byTestId("tool-parameters"), '{"type": "object", "required": ["q"]}');
+    await settle(PAUSE_MS);
     expect(toolEdits(platform)).toEqual([
       [
         1,
@@ -248,8 +163,8 @@ describe("the tool editor", () => {
     const field = byTestId("tool-parameters");
     expect(field.classList.contains("cm-content")).toBe(true);
     expect(field.closest(".code-field")).not.toBeNull();
-    await typeInto(field, '{"type": "object", "properties": {"style": {"type": "colour"}}}');
-    await wait(PAUSE_MS);
+    typeInto(field, '{"type": "object", "properties": {"style": {"type": "colour"}}}');
+    await settle(PAUSE_MS);
     expect(parameterProblems()).toEqual(['/parameters/properties/style/type "colour" is not a valid type']);
     const list = byTestId("tool-parameters-problems");
     expect(field.getAttribute("aria-describedby")).toBe(list.parentElement?.id);
@@ -265,7 +180,7 @@ describe("the tool editor", () => {
     await openContextTool("search");
     const apply = byTestId("tool-apply") as HTMLButtonElement;
     const revert = byTestId("tool-revert") as HTMLButtonElement;
-    await wait(PAUSE_MS);
+    await settle(PAUSE_MS);
     expect([apply.textContent, apply.disabled, apply.title]).toEqual([
       "Apply",
       true,
@@ -278,7 +193,7 @@ describe("the tool editor", () => {
     ]);
     // Nothing happened yet: no confirmation.
     expect(byTestId("tool-status").textContent).toBe("");
-    await typeInto(byTestId("tool-description"), "Search the docs.");
+    typeInto(byTestId("tool-description"), "Search the docs.");
     expect([apply.disabled, revert.disabled]).toEqual([false, false]);
     expect(revert.title).toBe("Back to the tool as the template has it");
     await click(apply);
@@ -296,7 +211,7 @@ describe("the tool editor", () => {
   it("applies at once with Apply, without waiting for the pause", async () => {
     const { platform } = await renderEditor();
     await openContextTool("cite");
-    await typeInto(byTestId("tool-name"), "quote");
+    typeInto(byTestId("tool-name"), "quote");
     await click(byTestId("tool-apply"));
     expect(toolEdits(platform)).toMatchObject([
       [1, { op: "replace_tool", index: 1, tool: { name: "quote" } }, "tool/section:context/1"],
@@ -332,11 +247,11 @@ describe("the template's own tools", () => {
       [...list.querySelectorAll('[data-testid="template-tool"]')].map((li) => li.getAttribute("data-name")),
     ).toEqual(["lookup"]);
     await click(byLabel("Edit lookup"));
-    await typeInto(byTestId("tool-parameters"), '{"type": "string"}');
-    await wait(PAUSE_MS);
+    typeInto(byTestId("tool-parameters"), '{"type": "string"}');
+    await settle(PAUSE_MS);
     expect(parameterProblems()).toEqual(["/parameters must describe an object"]);
-    await typeInto(byTestId("tool-parameters"), '{"type": "object", "properties": {"id": {"type": "integer"}}}');
-    await wait(PAUSE_MS);
+    typeInto(byTestId("tool-parameters"), '{"type": "object", "properties": {"id": {"type": "integer"}}}');
+    await settle(PAUSE_MS);
     expect(toolEdits(platform)).toMatchObject([
       [1, { op: "replace_tool", owner: { kind: "template" }, index: 0, tool: { name: "lookup" } }, "tool/template/0"],
     ]);

@@ -9,10 +9,12 @@
 // disabled, saying why, while the draft is the tool as the template has it.
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import type { Outcome, ProblemView, Tool, ToolKind } from "../platform";
-import { describeError } from "../view";
-import { draftOf, sameJson, TOOL_KINDS, toolOfDraft, type MockChoice, type ToolDraft } from "./toolDraft";
-import { ProblemItems } from "../ProblemItems";
+import { describeError } from "../shared/failure";
+import { sameJsonCountingUndefined } from "../shared/json";
+import { draftOf, type MockChoice, type ToolDraft, toolOfDraft } from "./toolDraft";
+import { ProblemItems } from "../shared/ProblemItems";
 import { CodeField } from "./CodeField";
+import { TOOL_KINDS } from "../shared/template";
 
 /** How long typing pauses before the tool is checked. */
 const CHECK_DELAY_MS = 150;
@@ -50,7 +52,7 @@ export function ToolEditor({
 
   const drafted = toolOfDraft(tool, draft);
   const json = drafted.ok ? JSON.stringify(drafted.tool) : null;
-  const changed = drafted.ok && !sameJson(drafted.tool, tool);
+  const changed = drafted.ok && !sameJsonCountingUndefined(drafted.tool, tool);
   const current = checked !== null && checked.json === json ? checked : null;
 
   const check = (text: string) =>
@@ -100,7 +102,7 @@ export function ToolEditor({
 
   // "Applied" only once the tool changed since the editor opened: a tool just opened has nothing to
   // confirm.
-  const appliedSinceOpened = !sameJson(tool, opened);
+  const appliedSinceOpened = !sameJsonCountingUndefined(tool, opened);
   const status = !drafted.ok
     ? "Not applied: the JSON does not parse"
     : current === null

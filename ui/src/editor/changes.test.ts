@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { PreviewUpdate, Template, TemplateChange } from "../platform";
 import { exampleTemplate } from "../testing/fakePlatform";
 import { followPreview, followRows, followTemplate, type ShownPreview } from "./changes";
-import { sectionAt, treeRows } from "./tree";
+import { treeRows } from "./tree";
+import { sectionAt } from "../shared/template";
 
 /** A section's fields as the backend sends them in a change. */
 type SentFields = Extract<TemplateChange, { kind: "section_fields" }>["fields"];

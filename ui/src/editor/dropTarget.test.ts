@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { Section, Template, TemplateEdit } from "../platform";
 import { exampleTemplate } from "../testing/fakePlatform";
 import { dropPosition, dropRequest, dropTargetAt, type DropPosition } from "./dropTarget";
-import { childPath, keyOf, parentPath, sectionAt, treeRows } from "./tree";
+import { treeRows } from "./tree";
+import { childPath, keyOf, parentPath, sectionAt } from "../shared/template";
 
 const ROW = 30;
 

@@ -6,7 +6,8 @@
 // which then says why.
 import type { Template } from "../platform";
 import { moveRequest, placeOf, type StructureRequest } from "./structure";
-import { sectionAt, type TreeRow } from "./tree";
+import { type TreeRow } from "./tree";
+import { sectionAt } from "../shared/template";
 
 /** Where, relative to the row under the pointer, the dragged section would go. */
 export type DropPosition = "before" | "inside" | "after";

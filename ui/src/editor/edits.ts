@@ -4,13 +4,7 @@
 // Each builder returns null when there is nothing to change. Also the path arithmetic that keeps
 // paths right after a rename or a move.
 import type { Section, SectionFields, Template, TemplateEdit, Visibility } from "../platform";
-import { childPath, keyOf, parentPath, sectionAt } from "./tree";
-
-/** An edit and its undo group (`null`: a step of its own). */
-export interface EditRequest {
-  edit: TemplateEdit;
-  group: string | null;
-}
+import { childPath, keyOf, parentPath, sectionAt, type EditRequest } from "../shared/template";
 
 /** A section's text field the editor changes as the user types. */
 export type TextField = "title" | "template" | "summary";

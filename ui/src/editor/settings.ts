@@ -5,8 +5,8 @@
 // parameter is grouped so it undoes as one step. Each builder returns null when there is nothing to
 // change.
 import type { Template, TemplateSettings } from "../platform";
-import type { EditRequest } from "./edits";
 import { isParamName } from "./placeholders";
+import type { EditRequest } from "../shared/template";
 
 /** The settings a template has now, as `set_settings` takes them. */
 export function settingsOf(template: Template): TemplateSettings {

@@ -6,9 +6,10 @@
 import { describe, expect, it } from "vitest";
 import type { Outcome, PreviewUpdate } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
-import { toolNames } from "../view";
+import { toolNames } from "../shared/view";
 import { actionFailure, EditorStore } from "./store";
 import { newSection } from "./structure";
+import { settle } from "../testing/dom";
 
 async function opened(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: EditorStore }> {
   const store = new EditorStore(platform, platform.view());
@@ -25,11 +26,6 @@ async function previewAsked(store: EditorStore): Promise<void> {
 function shownTools(store: EditorStore): string[] {
   const { preview } = store.getState();
   return preview.kind === "ready" ? toolNames(preview.preview.tools) : [];
-}
-
-/** Lets the preview requested after a change answer. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
 }
 
 describe("EditorStore", () => {

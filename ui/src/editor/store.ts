@@ -3,9 +3,9 @@
 // (each built from the document as it stands when its turn comes, its path, or its parameter's
 // name, following the renames and moves before it), the selection follows what an edit did, the preview follows every change
 // (the latest request wins), and a refused action leaves the document as it was and says why. The
-// template's tool sources follow the document in their own store (`sources`), and their edits are
-// the document's; its exports to other tools' formats have theirs (`exports`). React reads it
-// through `subscribe`/`getState`.
+// edits of the template's tool sources are the document's (`editSources`); the stores that follow
+// the document (its sources, its exports) subscribe to it. React reads it through
+// `subscribe`/`getState`.
 import type {
   DocumentUpdate,
   DocumentView,
@@ -24,21 +24,18 @@ import type {
   Visibility,
 } from "../platform";
 import { outcomeOf } from "../platform";
-import { ExternalStore, TaskQueue } from "../state/ExternalStore";
-import { SourcesStore } from "../sources/store";
-import { TemplateExportStore } from "../exports/store";
-import { describeError, problemsOf } from "../view";
-import type { UnappliedTool } from "../problems/problemGroups";
+import { ExternalStore, TaskQueue } from "../shared/ExternalStore";
+import { briefFailureOf, describeError, problemsOf, type BriefFailure, type Failure } from "../shared/failure";
+import type { UnappliedTool } from "../shared/problemGroups";
 import {
   pathChange,
+  type PathChange,
   rebasePath,
   renameEdit,
   setFieldEdit,
   setVisibilityEdit,
-  toggleVisibilityEdit,
-  type EditRequest,
-  type PathChange,
   type TextField,
+  toggleVisibilityEdit,
 } from "./edits";
 import {
   addParamEdit,
@@ -64,18 +61,11 @@ import {
 import { followDocument, followPreview, followRows, type ShownPreview } from "./changes";
 import { readPaths } from "./reading";
 import { adjacentRow, reselect, treeRows, type TreeRow } from "./tree";
+import type { EditRequest } from "../shared/template";
 
 /** What the preview pane shows. */
 export type PreviewState =
-  | { kind: "loading" }
-  | { kind: "ready"; preview: ShownPreview }
-  | { kind: "failed"; title: string; detail: string; problems: ProblemView[] };
-
-/** Why the last action was not done, for the person editing. */
-export interface Failure {
-  title: string;
-  detail: string;
-}
+  { kind: "loading" } | { kind: "ready"; preview: ShownPreview } | ({ kind: "failed" } & Failure);
 
 export interface EditorState {
   document: DocumentView;
@@ -96,7 +86,7 @@ export interface EditorState {
   /** Summarized sections the preview shows as read (as `read_section` would reveal them). */
   read: string[];
   /** The last refused action, until the next change succeeds or it is dismissed. */
-  failure: Failure | null;
+  failure: BriefFailure | null;
   /** What the last save should have the user know (it was saved, but does not render), until the next edit. */
   saveNotice: string | null;
   /** Tools open in a tool editor whose drafts have problems (so they were not applied), by slot. */
@@ -118,15 +108,8 @@ const ACTION_TITLES: Record<Action, string> = {
 };
 
 /** The title and text of a failed action: what was not done, or why the backend failed. */
-export function actionFailure(action: Action, error: PlatformError): Failure {
-  switch (error.code) {
-    case "ipc_failed":
-    case "internal":
-    case "unknown_document":
-      return describeError(error);
-    default:
-      return { title: ACTION_TITLES[action], detail: error.message };
-  }
+export function actionFailure(action: Action, error: PlatformError): BriefFailure {
+  return briefFailureOf(ACTION_TITLES[action], error);
 }
 
 /** The editor's state when `document` opens: the first section selected, the preview to come. */
@@ -163,10 +146,6 @@ export class EditorStore extends ExternalStore<EditorState> {
   /** Parameter renames done so far, so that edits queued before one still find their parameter. */
   private readonly paramRenames: ParamRename[] = [];
   private previewRequest = 0;
-  /** The template's tool sources: the backend's view of each, the user's answers, a discovery. */
-  readonly sources: SourcesStore;
-  /** The template's exports to promptfoo and Langfuse, of the document as it is when exported. */
-  readonly exports: TemplateExportStore;
   /** Settles once the first preview is shown, or its failure. */
   readonly firstPreview: Promise<void>;
 
@@ -175,22 +154,14 @@ export class EditorStore extends ExternalStore<EditorState> {
     document: DocumentView,
   ) {
     super(openedState(document));
-    this.sources = new SourcesStore(platform, () => this.state.document);
-    void this.sources.follow();
-    this.exports = new TemplateExportStore(
-      platform,
-      () => this.state.document,
-      () => this.queue.idle(),
-    );
     // Asked now rather than once the editor has been drawn: the answer comes back while React draws
     // it (on the example, about 0.1 s sooner), or before, for a caller that waits for it.
     this.firstPreview = this.refreshPreview();
   }
 
-  /** Every change of state; the sources follow a changed document. */
-  protected override update(change: Partial<EditorState>): void {
-    super.update(change);
-    if (change.document !== undefined) void this.sources.follow();
+  /** Settles once the edits, undos, redos and saves asked for so far are done. */
+  idle(): Promise<void> {
+    return this.queue.idle();
   }
 
   /**
@@ -567,7 +538,7 @@ const DOES_NOT_RENDER_NOTICE =
   "Saved, but it does not render as it stands: a run needs a scenario that gives the missing parameters a value (see Problems)";
 
 /** The preview pane's text when the template does not render (a placeholder without a value, …). */
-function describeRenderError(error: PlatformError): { title: string; detail: string; problems: ProblemView[] } {
+function describeRenderError(error: PlatformError): Failure {
   const problems = problemsOf(error);
   if (error.code === "invalid_template")
     return { title: "This template does not render", detail: error.message, problems };

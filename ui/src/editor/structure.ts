@@ -5,8 +5,7 @@
 // the toolbar knows to disable it; what only the backend checks (a sibling with the same key, the
 // depth limit) is left to it to refuse.
 import type { Section, Template } from "../platform";
-import type { EditRequest } from "./edits";
-import { childPath, keyOf, parentPath, sectionAt } from "./tree";
+import { childPath, type EditRequest, keyOf, parentPath, sectionAt } from "../shared/template";
 
 export type StructureAction = "add_child" | "add_sibling" | "delete" | "move_up" | "move_down" | "indent" | "outdent";
 

@@ -4,8 +4,7 @@
 // (those whose names the template does not have yet) and which tool the editor follows when the list
 // changes under it. Each builder returns null when there is nothing to do.
 import type { Template, Tool, ToolOwner } from "../platform";
-import type { EditRequest } from "./edits";
-import { sectionAt } from "./tree";
+import { type EditRequest, sectionAt } from "../shared/template";
 
 /** The tool list of the section at `path`. */
 export function sectionOwner(path: string): ToolOwner {

@@ -1,19 +1,8 @@
 // Tests for tree.ts: rows in document order with paths, depths, places among siblings, badges and
-// tool counts; lookup by path and path arithmetic; which row stays selected when the tree changes;
-// the rows above and below.
+// tool counts; which row stays selected when the tree changes; the rows above and below.
 import { describe, expect, it } from "vitest";
 import { exampleTemplate } from "../testing/fakePlatform";
-import {
-  adjacentRow,
-  childPath,
-  keyOf,
-  parentPath,
-  reselect,
-  sectionAt,
-  toolCountLabel,
-  treeRows,
-  visibilityBadge,
-} from "./tree";
+import { adjacentRow, reselect, toolCountLabel, treeRows, visibilityBadge } from "./tree";
 
 describe("treeRows", () => {
   it("lists every section, parents first, with dotted paths and depths", () => {
@@ -41,38 +30,6 @@ describe("treeRows", () => {
 
   it("is empty for a template without sections", () => {
     expect(treeRows({ ...exampleTemplate(), sections: [] })).toEqual([]);
-  });
-});
-
-describe("sectionAt", () => {
-  it.each([
-    ["task", "Task"],
-    ["context.history", "History"],
-  ])("finds %s", (path, title) => {
-    expect(sectionAt(exampleTemplate(), path)?.title).toBe(title);
-  });
-
-  it.each(["", "nope", "task.examples", "context.examples.deeper", "examples"])("finds nothing at %j", (path) => {
-    expect(sectionAt(exampleTemplate(), path)).toBeUndefined();
-  });
-});
-
-describe("path arithmetic", () => {
-  it.each([
-    [null, "task", "task"],
-    ["context", "history", "context.history"],
-    ["context.examples", "deep", "context.examples.deep"],
-  ])("the child %s of %s is %s", (parent, key, path) => {
-    expect(childPath(parent, key)).toBe(path);
-  });
-
-  it.each([
-    ["task", null, "task"],
-    ["context.history", "context", "history"],
-    ["context.examples.deep", "context.examples", "deep"],
-  ])("%s has the parent %s and the key %s", (path, parent, key) => {
-    expect(parentPath(path)).toBe(parent);
-    expect(keyOf(path)).toBe(key);
   });
 });
 

@@ -1,7 +1,9 @@
 // The section tree as the editor lists it: one row per section in document order (dotted path, key,
-// title, depth, place among its siblings, visibility badge, tool count), section lookup by path and dotted-path arithmetic,
-// which row stays selected when the tree changes, and the row above or below the selected one.
+// title, depth, place among its siblings, visibility badge, tool count), which row stays selected
+// when the tree changes, and the row above or below the selected one. (A section by its path, and
+// path arithmetic, are shared/template.ts.)
 import type { Section, Template, Visibility } from "../platform";
+import { childPath } from "../shared/template";
 
 /** One row of the section tree. */
 export interface TreeRow {
@@ -41,34 +43,6 @@ export function treeRows(template: Template): TreeRow[] {
   };
   visit(template.sections, null, 0);
   return rows;
-}
-
-/** The section at a dotted path, if there is one. */
-export function sectionAt(template: Template, path: string): Section | undefined {
-  let siblings = template.sections;
-  let found: Section | undefined;
-  for (const key of path.split(".")) {
-    found = siblings.find((section) => section.key === key);
-    if (found === undefined) return undefined;
-    siblings = found.children;
-  }
-  return found;
-}
-
-/** The path of the section `key` under `parent` (`null`: the top level). */
-export function childPath(parent: string | null, key: string): string {
-  return parent === null ? key : `${parent}.${key}`;
-}
-
-/** The path of a section's parent, or null for a top-level section. */
-export function parentPath(path: string): string | null {
-  const dot = path.lastIndexOf(".");
-  return dot < 0 ? null : path.slice(0, dot);
-}
-
-/** The last key of a dotted path: the section's own key. */
-export function keyOf(path: string): string {
-  return path.slice(path.lastIndexOf(".") + 1);
 }
 
 /**

@@ -6,12 +6,14 @@
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
-import { CompareStore } from "../compare/store";
-import { EditorStore } from "../editor/store";
 import { lookupFirstScenario } from "../testing/fakeCompare";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { ExportMenu, ExportNotices } from "./ExportMenu";
+import { savedScenarioPath } from "./store";
+import { byTestId, click, none, settle, typeInto } from "../testing/dom";
+import { openTemplate } from "../testing/editPage";
+import { openComparePage } from "../testing/comparePage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -23,48 +25,23 @@ mountEachTest((mounted) => {
 const SCENARIO = "/t/lookup-first.scenario.json";
 const OTHER = "/t/other.scenario.json";
 
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
-
 /** The menu over a fresh editor of the example template; `scenario`: the Compare page has it open. */
 async function render(scenario: string | null = null): Promise<FakePlatform> {
   const platform = new FakePlatform();
   platform.compare.disk.set(SCENARIO, lookupFirstScenario());
   platform.compare.disk.set(OTHER, { ...lookupFirstScenario(), name: "other" });
-  const editor = new EditorStore(platform, platform.view());
-  const compare = new CompareStore(
-    platform,
-    () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
-    () => Promise.resolve("cancel"),
-  );
-  if (scenario !== null) await compare.openPath(scenario);
+  const { exports } = openTemplate(platform);
+  const compare = openComparePage(platform, () => Promise.resolve("cancel"));
+  if (scenario !== null) await compare.scenario.openPath(scenario);
   act(() => {
     root.render(
       <>
-        <ExportMenu store={editor.exports} compare={compare} />
-        <ExportNotices store={editor.exports} />
+        <ExportMenu store={exports} startScenario={() => savedScenarioPath(compare.scenario.getState().scenario)} />
+        <ExportNotices store={exports} />
       </>,
     );
   });
   return platform;
-}
-
-function byTestId(id: string): HTMLElement {
-  const element = container.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
-}
-
-const missing = (id: string) => container.querySelector(`[data-testid="${id}"]`) === null;
-
-async function click(element: HTMLElement): Promise<void> {
-  act(() => {
-    element.click();
-  });
-  await settle();
 }
 
 async function key(element: HTMLElement, name: string): Promise<void> {
@@ -72,14 +49,6 @@ async function key(element: HTMLElement, name: string): Promise<void> {
     element.dispatchEvent(new KeyboardEvent("keydown", { key: name, bubbles: true }));
     await Promise.resolve();
   });
-}
-
-async function typeInto(field: HTMLInputElement, value: string): Promise<void> {
-  act(() => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")?.set?.call(field, value);
-    field.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-  await settle();
 }
 
 const listed = () =>
@@ -152,7 +121,8 @@ describe("ExportMenu", () => {
     await openPromptfoo();
     const provider = byTestId("export-provider") as HTMLInputElement;
     expect(provider.placeholder).toBe("openai:chat:gpt-4.1-mini");
-    await typeInto(provider, "ollama:chat:qwen3");
+    typeInto(provider, "ollama:chat:qwen3");
+    await settle();
     platform.chosenPath = "/out/task.promptfooconfig.json";
     await click(byTestId("export-confirm"));
     expect(platform.argsOf("chooseFile").at(-1)).toEqual(["save_export", "/t/task-executor.promptfooconfig.json"]);
@@ -163,7 +133,7 @@ describe("ExportMenu", () => {
         "/out/task.promptfooconfig.json",
       ],
     ]);
-    expect(missing("export-dialog")).toBe(true);
+    expect(none("export-dialog")).toBe(true);
     expect(byTestId("export-notice").textContent).toContain("Exported to /out/task.promptfooconfig.json");
   });
 
@@ -181,23 +151,24 @@ describe("ExportMenu", () => {
   it("sends nothing when the save dialog is cancelled, and keeps the dialog as it was", async () => {
     const platform = await render(SCENARIO);
     await openPromptfoo();
-    await typeInto(byTestId("export-provider") as HTMLInputElement, "ollama:chat:qwen3");
+    typeInto(byTestId("export-provider"), "ollama:chat:qwen3");
+    await settle();
     platform.chosenPath = null;
     await click(byTestId("export-confirm"));
     expect(platform.argsOf("exportTemplate")).toEqual([]);
     expect(listed()).toEqual([SCENARIO]);
     expect((byTestId("export-provider") as HTMLInputElement).value).toBe("ollama:chat:qwen3");
-    expect(missing("export-notice")).toBe(true);
+    expect(none("export-notice")).toBe(true);
   });
 
   it("closes the promptfoo dialog on Cancel or Escape without exporting", async () => {
     const platform = await render();
     await openPromptfoo();
     await click(byTestId("export-cancel"));
-    expect(missing("export-dialog")).toBe(true);
+    expect(none("export-dialog")).toBe(true);
     await openPromptfoo();
     await key(byTestId("export-provider"), "Escape");
-    expect(missing("export-dialog")).toBe(true);
+    expect(none("export-dialog")).toBe(true);
     expect(platform.callNames()).not.toContain("chooseFile");
     expect(platform.callNames()).not.toContain("exportTemplate");
   });
@@ -213,8 +184,8 @@ describe("ExportMenu", () => {
     expect(byTestId("export-dialog-problems").textContent).toBe(
       "/t/gone.scenario.json cannot read: No such file or directory (os error 2)",
     );
-    expect(missing("export-failure")).toBe(true);
-    expect(missing("export-notice")).toBe(true);
+    expect(none("export-failure")).toBe(true);
+    expect(none("export-notice")).toBe(true);
   });
 
   it("writes a Langfuse prompt beside the template, with no scenario and no provider", async () => {
@@ -235,7 +206,7 @@ describe("ExportMenu", () => {
     platform.chosenPath = null;
     await click(byTestId("export-langfuse"));
     expect(platform.argsOf("exportTemplate")).toEqual([]);
-    expect(missing("export-failure")).toBe(true);
+    expect(none("export-failure")).toBe(true);
 
     platform.chosenPath = "/read-only/task.langfuse.json";
     platform.failures.set("exportTemplate", {
@@ -245,6 +216,6 @@ describe("ExportMenu", () => {
     });
     await click(byTestId("export-langfuse"));
     expect(byTestId("export-failure").textContent).toContain("/read-only: cannot write: Permission denied");
-    expect(missing("export-notice")).toBe(true);
+    expect(none("export-notice")).toBe(true);
   });
 });

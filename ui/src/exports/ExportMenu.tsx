@@ -11,15 +11,20 @@
 //     export-failure-problems                        with every problem at its place
 //   (the dialog's own: see PromptfooDialog.tsx)
 import { useSyncExternalStore } from "react";
-import type { CompareStore } from "../compare/store";
-import { DoneNotice, FailureAlert } from "../ActionOutcome";
-import { DropDownMenu } from "../workspace/DropDownMenu";
+import { DoneNotice, FailureAlert } from "../shared/ActionOutcome";
+import { DropDownMenu } from "../shared/DropDownMenu";
 import { PromptfooDialog } from "./PromptfooDialog";
-import { savedScenarioPath, type TemplateExportStore } from "./store";
+import type { TemplateExportStore } from "./store";
 import "./exports.css";
 
-/** The Export menu; `compare` holds the scenario the promptfoo dialog starts with. */
-export function ExportMenu({ store, compare }: { store: TemplateExportStore; compare: CompareStore }) {
+/** The Export menu; `startScenario` gives the scenario the promptfoo dialog starts with (see savedScenarioPath). */
+export function ExportMenu({
+  store,
+  startScenario,
+}: {
+  store: TemplateExportStore;
+  startScenario: () => string | null;
+}) {
   return (
     <DropDownMenu
       className="file-menu-fold export-menu"
@@ -35,7 +40,7 @@ export function ExportMenu({ store, compare }: { store: TemplateExportStore; com
         data-testid="export-promptfoo"
         title="A promptfoo config: the template as its prompt, a test per scenario"
         onClick={() => {
-          store.openPromptfoo(savedScenarioPath(compare.getState().scenario));
+          store.openPromptfoo(startScenario());
         }}
       >
         promptfoo config…

@@ -9,10 +9,10 @@
 //   export-add-scenario, export-provider           Add scenario…, the provider field
 //   export-dialog-failure, export-dialog-problems  why the export was not done, each problem at its place
 //   export-confirm, export-cancel                  Export…, Cancel
-import { ModalDialog } from "../ModalDialog";
-import { ProblemItems } from "../ProblemItems";
-import type { Failure } from "../compare/store";
-import { FilePath } from "../workspace/FilePath";
+import { ModalDialog } from "../shared/ModalDialog";
+import { ProblemItems } from "../shared/ProblemItems";
+import type { Failure } from "../shared/failure";
+import { FilePath } from "../shared/FilePath";
 import { PROMPTFOO_DEFAULT_PROVIDER, type PromptfooDraft, type TemplateExportStore } from "./store";
 
 export function PromptfooDialog({

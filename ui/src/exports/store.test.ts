@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { promptfooRequest, savedScenarioPath, suggestedExportPath, TemplateExportStore } from "./store";
+import { settle } from "../testing/dom";
 
 const template = { ...exampleTemplate(), key: "task-executor" };
 
@@ -60,7 +61,7 @@ describe("TemplateExportStore", () => {
     );
     platform.chosenPath = "/t/out.langfuse.json";
     const exported = store.exportLangfuse();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await settle();
     expect(platform.argsOf("exportTemplate")).toEqual([]);
     finishEdits();
     await exported;

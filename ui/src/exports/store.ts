@@ -1,12 +1,12 @@
 // The open template's exports to other tools' formats, without React: a promptfoo config (its
 // scenario files, each a test asserting the model's first answer, and the promptfoo provider they
 // run on, gathered in a dialog first) and a Langfuse chat prompt, each written where the user
-// chooses; what the last export wrote, or why it did not. The editor's store owns one per open
-// document. React reads it through `subscribe`/`getState`.
+// chooses; what the last export wrote, or why it did not. One per open document, beside its editor
+// (shell/workspace.ts). React reads it through `subscribe`/`getState`.
 import type { DocumentView, ExportRequest, Outcome, Platform, ScenarioView } from "../platform";
-import { failureOf, type Failure } from "../compare/store";
-import { ExternalStore } from "../state/ExternalStore";
-import { fileName } from "../view";
+import { failureOf, type Failure } from "../shared/failure";
+import { ExternalStore } from "../shared/ExternalStore";
+import { fileName } from "../shared/view";
 
 /** The promptfoo dialog's fields as the user left them. */
 export interface PromptfooDraft {

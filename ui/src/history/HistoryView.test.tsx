@@ -14,7 +14,8 @@ import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { HistoryView } from "./HistoryView";
 import { HistoryStore } from "./store";
-import { FIRST_COMPARISON_MS, keptHistory } from "./testHistory";
+import { FIRST_COMPARISON_MS, keptHistory } from "../testing/history";
+import { byTestId, click, settle } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -22,13 +23,6 @@ let root: Root;
 mountEachTest((mounted) => {
   ({ container, root } = mounted);
 });
-
-/** Lets every pending backend answer reach the page. */
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
 
 async function render(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: HistoryStore }> {
   const store = new HistoryStore(platform);
@@ -39,25 +33,12 @@ async function render(platform = new FakePlatform()): Promise<{ platform: FakePl
   return { platform, store };
 }
 
-function byTestId(id: string, within: ParentNode = container): HTMLElement {
-  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
-}
-
 function all(selector: string): HTMLElement[] {
   return [...container.querySelectorAll<HTMLElement>(selector)];
 }
 
 function row(id: number): HTMLElement {
   return byTestId(`history-row"][data-id="${String(id)}`);
-}
-
-async function click(element: HTMLElement): Promise<void> {
-  act(() => {
-    element.click();
-  });
-  await settle();
 }
 
 /** Sets a filter field as typing or choosing does (React listens to input and change events). */

@@ -1,7 +1,7 @@
 // The run history page: a filter bar (template, provider, adapter, status, source; Refresh), the
 // kept runs newest first in a table, the runs of one comparison grouped under a heading row (each
 // named by what it is: an adapter's run, or the all-FULL baseline), and the selected run's detail
-// (its user message, final answer or error, counters and events on the compare view's timeline),
+// (its user message, final answer or error, counters and events on the runs' timeline),
 // with the reference run (the run the user picks to compare others with; never called a baseline)
 // and the selected run compared with it (both runs' counters with the deltas, the first
 // divergence, both runs' lanes side by side), the selected run's trace exported as OTLP JSON lines;
@@ -37,11 +37,10 @@
 //   history-event                                  the picked event, as JSON text
 import { useEffect, useSyncExternalStore } from "react";
 import type { Counters, RunSummary, StoredRun } from "../platform";
-import { ADAPTERS } from "../compare/store";
-import { COUNTER_ROWS, laneViews, signed } from "../compare/timeline";
-import { Timeline } from "../compare/Timeline";
-import { DoneNotice, FailureAlert } from "../ActionOutcome";
-import "../compare/compare.css";
+import { COUNTER_ROWS, laneViews, signed } from "../runs/timeline";
+import { Timeline } from "../runs/Timeline";
+import { DoneNotice, FailureAlert } from "../shared/ActionOutcome";
+import "../runs/runs.css";
 import "./history.css";
 import { comparable, type HistoryComparison, type HistoryState, type HistoryStore } from "./store";
 import {
@@ -69,6 +68,7 @@ import {
   type HistoryFilter,
   type KeptLanes,
 } from "./runs";
+import { ADAPTERS } from "../runs/run";
 
 export function HistoryView({ store }: { store: HistoryStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);

@@ -28,7 +28,7 @@ import {
   tokensText,
   type RunGroup,
 } from "./runs";
-import { FIRST_COMPARISON_MS, keptHistory, listed } from "./testHistory";
+import { FIRST_COMPARISON_MS, keptHistory, listed } from "../testing/history";
 
 function kept(id: number): StoredRun {
   const run = exampleHistory().find((r) => r.id === id);

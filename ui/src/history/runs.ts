@@ -21,9 +21,9 @@ import type {
   RunSummary,
   StoredRun,
 } from "../platform";
-import type { RunState } from "../compare/store";
-import { COUNTER_ROWS, LANES, type EventPlace, type LaneLabel } from "../compare/timeline";
-import { laneName } from "../compare/words";
+import { COUNTER_ROWS, LANES, type EventPlace, type LaneLabel } from "../runs/timeline";
+import { laneName } from "../shared/words";
+import type { RunState } from "../runs/run";
 
 /** The filter as the bar holds it: text as typed, and "" for any adapter, status or source. */
 export interface HistoryFilter {

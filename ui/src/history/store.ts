@@ -6,9 +6,10 @@
 // notice. It lives in the workspace, so the page finds its selection again when it shows.
 // React reads it through `subscribe`/`getState`.
 import type { Lane, Platform, RunComparison, RunEvent, RunSummary, StoredRun } from "../platform";
-import { failureOf, type Failure, type PickedEvent } from "../compare/store";
-import { ExternalStore } from "../state/ExternalStore";
+import { failureOf, type Failure } from "../shared/failure";
+import { ExternalStore } from "../shared/ExternalStore";
 import { ANY_RUN, REFERENCE_RUN, runFilterOf, type HistoryFilter } from "./runs";
+import type { PickedEvent } from "../runs/run";
 
 /** The selected run beside the reference run: what the backend compared (its `baseline` is the reference run), and both runs whole. */
 export interface HistoryComparison {

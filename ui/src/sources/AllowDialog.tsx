@@ -2,9 +2,9 @@
 // command line with its folder and environment's names, the URL, or the relay plugin), that the URL
 // is on another machine when it is, that the definition changed since it was allowed when it did,
 // and how long the answer holds. Allow answers it; Cancel, which has the focus, or Escape leaves it.
-import { ModalDialog } from "../ModalDialog";
+import { ModalDialog } from "../shared/ModalDialog";
 import type { SourceView } from "../platform";
-import { allowQuestion } from "./catalog";
+import { allowQuestion } from "../shared/words";
 
 export function AllowDialog({
   view,

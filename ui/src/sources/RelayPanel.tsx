@@ -5,7 +5,7 @@
 // Its state lives in RelayStore (relay.ts).
 import { memo, useEffect, useSyncExternalStore } from "react";
 import type { RelaySessionView } from "../platform";
-import { FailureNotice } from "./FailureNotice";
+import { FailureAlert } from "../shared/ActionOutcome";
 import type { RelayLogLine, RelayStore } from "./relay";
 
 /** When a log entry arrived, as the clock read it. */
@@ -57,7 +57,7 @@ export function RelayPanel({ store }: { store: RelayStore }) {
         </span>
       </div>
       {state.failure !== null && (
-        <FailureNotice
+        <FailureAlert
           failure={state.failure}
           testId="relay-failure"
           onDismiss={() => {

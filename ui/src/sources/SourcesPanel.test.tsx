@@ -12,11 +12,6 @@
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it, vi } from "vitest";
-import { CompareStore } from "../compare/store";
-import { Editor } from "../editor/Editor";
-import { EditorStore } from "../editor/store";
-import { HistoryStore } from "../history/store";
-import { SuiteStore } from "../suites/store";
 import type { Template, TemplateEdit, ToolSource } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import {
@@ -27,6 +22,8 @@ import {
   templateWithWrittenTools,
 } from "../testing/sources";
 import { mountEachTest } from "../testing/testRoot";
+import { all, choose, click, none, one, settle, typeInto, valueOf } from "../testing/dom";
+import { EditPageOf, openTemplate, type EditorStore } from "../testing/editPage";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -34,12 +31,6 @@ let root: Root;
 mountEachTest((mounted) => {
   ({ container, root } = mounted);
 });
-
-async function settle(): Promise<void> {
-  await act(async () => {
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-  });
-}
 
 /**
  * The editor over `template` (saved at /t/task.unfold.json unless `unsaved`), on its Sources tab
@@ -56,24 +47,10 @@ async function renderSources(
   const platform = new FakePlatform("/t/task.unfold.json", template);
   if (unsaved) platform.currentPath = null;
   setup?.(platform);
-  const store = new EditorStore(platform, platform.view());
-  const compare = new CompareStore(
-    platform,
-    () => null,
-    () => Promise.resolve("cancel"),
-  );
-  const history = new HistoryStore(platform);
+  const opened = openTemplate(platform);
+  const store = opened.editor;
   await act(async () => {
-    root.render(
-      <Editor
-        store={store}
-        compare={compare}
-        history={history}
-        suites={new SuiteStore(platform)}
-        page="edit"
-        onPage={() => undefined}
-      />,
-    );
+    root.render(<EditPageOf template={opened} />);
     await Promise.resolve();
   });
   await settle();
@@ -81,56 +58,11 @@ async function renderSources(
   return { platform, store };
 }
 
-function all(id: string, within: ParentNode = container): HTMLElement[] {
-  return [...within.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
-}
-
-function one(id: string, within: ParentNode = container): HTMLElement {
-  const [element, ...more] = all(id, within);
-  if (element === undefined || more.length > 0) throw new Error(`not exactly one data-testid=${id}`);
-  return element;
-}
-
-function none(id: string, within: ParentNode = container): boolean {
-  return all(id, within).length === 0;
-}
-
 /** The card of source `name`. */
 function card(name: string): HTMLElement {
   const found = container.querySelector<HTMLElement>(`[data-testid="source"][data-name="${name}"]`);
   if (found === null) throw new Error(`no card for source ${name}`);
   return found;
-}
-
-async function click(element: HTMLElement): Promise<void> {
-  await act(async () => {
-    element.click();
-    await Promise.resolve();
-  });
-  await settle();
-}
-
-/** Types `text` into an input or textarea the way React sees it. */
-async function typeInto(element: HTMLElement, text: string): Promise<void> {
-  const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(element, text);
-    element.dispatchEvent(new Event("input", { bubbles: true }));
-    await Promise.resolve();
-  });
-}
-
-async function pick(select: HTMLElement, value: string): Promise<void> {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value")?.set?.call(select, value);
-    select.dispatchEvent(new Event("change", { bubbles: true }));
-    await Promise.resolve();
-  });
-  await settle();
-}
-
-function valueOf(element: HTMLElement): string {
-  return (element as HTMLSelectElement).value;
 }
 
 /** The sources each set_sources edit sent, in order. */
@@ -360,11 +292,12 @@ describe("Sources panel: editing the sources", () => {
     const { platform } = await renderSources();
     await click(one("add-source"));
     const form = one("source-form");
-    await typeInto(one("source-name", form), "everything");
-    await pick(one("source-form-section", form), "context.examples");
-    await typeInto(one("source-command", form), "npx\n-y\n@modelcontextprotocol/server-everything");
-    await typeInto(one("source-cwd", form), "tools");
-    await typeInto(one("source-env", form), "API_TOKEN=${env:API_TOKEN}\nMODE=test");
+    typeInto(one("source-name", form), "everything");
+    choose(one("source-form-section", form), "context.examples");
+    await settle();
+    typeInto(one("source-command", form), "npx\n-y\n@modelcontextprotocol/server-everything");
+    typeInto(one("source-cwd", form), "tools");
+    typeInto(one("source-env", form), "API_TOKEN=${env:API_TOKEN}\nMODE=test");
     await click(one("source-apply", form));
     expect(lastSent(platform)).toEqual([
       ...exampleSources(),
@@ -393,14 +326,14 @@ describe("Sources panel: editing the sources", () => {
     expect(one("source-form-problem", form).dataset.field).toBe("command");
     expect(one("source-command", form).getAttribute("aria-invalid")).toBe("true");
     await click(one("source-kind-url", form));
-    await typeInto(one("source-name", form), "ide");
-    await typeInto(one("source-url", form), "http://127.0.0.1:8931/mcp");
+    typeInto(one("source-name", form), "ide");
+    typeInto(one("source-url", form), "http://127.0.0.1:8931/mcp");
     await click(one("source-apply", form));
     expect(all("source-form-problem", form).map((problem) => problem.textContent)).toEqual([
       "Another source is named 'ide'",
     ]);
     expect(sentSources(platform)).toEqual([]);
-    await typeInto(one("source-name", form), "local");
+    typeInto(one("source-name", form), "local");
     await click(one("source-apply", form));
     expect(lastSent(platform).at(-1)).toEqual({
       name: "local",
@@ -414,7 +347,7 @@ describe("Sources panel: editing the sources", () => {
     await click(one("edit-source", card("ide")));
     const form = one("source-form", card("ide"));
     expect((one("source-command", form) as HTMLTextAreaElement).value).toBe("python3\nide_server.py");
-    await typeInto(one("source-command", form), "python3\n-m\nide_server");
+    typeInto(one("source-command", form), "python3\n-m\nide_server");
     await click(one("source-apply", form));
     const [ide, docs, codap] = exampleSources() as [ToolSource, ToolSource, ToolSource];
     expect(lastSent(platform)).toEqual([
@@ -440,11 +373,13 @@ describe("Sources panel: editing the sources", () => {
     const { platform } = await renderSources();
     const options = [...one("source-section", card("ide")).querySelectorAll("option")].map((option) => option.value);
     expect(options).toEqual(["", "task", "context", "context.examples", "context.history", "style"]);
-    await pick(one("source-section", card("ide")), "task");
+    choose(one("source-section", card("ide")), "task");
+    await settle();
     const [ide, docs, codap] = exampleSources() as [ToolSource, ToolSource, ToolSource];
     expect(lastSent(platform)).toEqual([{ ...ide, section: "task" }, docs, codap]);
     expect(lastSent(platform)[0]).toHaveProperty("x-owner", "team-a");
-    await pick(one("source-section", card("codap")), "");
+    choose(one("source-section", card("codap")), "");
+    await settle();
     expect(lastSent(platform)[2]).toEqual({ ...codap, section: null });
   });
 
@@ -481,14 +416,19 @@ describe("Sources panel: the tools", () => {
     expect(one("source-tool-asks", open).textContent).toBe("asks permission");
     expect(all("source-tool-category", open).map((c) => c.textContent)).toEqual(["files"]);
     expect(open.textContent).toContain("open_file things");
-    await pick(one("filter-kind"), "read");
+    choose(one("filter-kind"), "read");
+    await settle();
     expect(shownTools()).toEqual(["ide/grep"]);
     expect(one("source-tool-count").textContent).toBe("1 of 6 tools");
-    await pick(one("filter-kind"), "");
-    await pick(one("filter-category"), "data");
+    choose(one("filter-kind"), "");
+    await settle();
+    choose(one("filter-category"), "data");
+    await settle();
     expect(shownTools()).toEqual(["codap/plot"]);
-    await pick(one("filter-category"), "");
-    await pick(one("filter-source"), "ide");
+    choose(one("filter-category"), "");
+    await settle();
+    choose(one("filter-source"), "ide");
+    await settle();
     expect(shownTools()).toEqual(["ide/grep", "ide/open_file"]);
     expect([...one("filter-kind").querySelectorAll("option")].map((option) => option.value)).toEqual([
       "",
@@ -496,7 +436,8 @@ describe("Sources panel: the tools", () => {
       "edit",
       "other",
     ]);
-    await pick(one("filter-kind"), "other");
+    choose(one("filter-kind"), "other");
+    await settle();
     expect(shownTools()).toEqual([]);
     expect(one("source-tool-list").textContent).toBe("No tool matches these filters.");
   });
@@ -538,7 +479,8 @@ describe("Sources panel: the tools", () => {
       "files",
       "search",
     ]);
-    await pick(source, source.options[1]?.value ?? "");
+    choose(source, source.options[1]?.value ?? "");
+    await settle();
     expect(shownTools()).toEqual([
       "written()/lookup",
       "written(context)/search",
@@ -546,11 +488,14 @@ describe("Sources panel: the tools", () => {
       "written(context.examples)/run",
     ]);
     expect(one("source-tool-count").textContent).toBe("4 of 7 tools");
-    await pick(one("filter-category"), "docs");
+    choose(one("filter-category"), "docs");
+    await settle();
     expect(shownTools()).toEqual(["written()/lookup"]);
-    await pick(one("filter-source"), "ide");
+    choose(one("filter-source"), "ide");
+    await settle();
     expect(one("source-tool-list").textContent).toBe("No tool matches these filters.");
-    await pick(one("filter-category"), "");
+    choose(one("filter-category"), "");
+    await settle();
     expect(shownTools()).toEqual(["ide/grep", "ide/open_file"]);
   });
 
@@ -563,14 +508,18 @@ describe("Sources panel: the tools", () => {
       "execute",
       "other",
     ]);
-    await pick(one("filter-kind"), "read");
+    choose(one("filter-kind"), "read");
+    await settle();
     expect(shownTools()).toEqual(["written()/lookup", "written(context)/search", "ide/grep"]);
     expect(one("source-tool-count").textContent).toBe("3 of 7 tools");
-    await pick(one("filter-kind"), "execute");
+    choose(one("filter-kind"), "execute");
+    await settle();
     expect(shownTools()).toEqual(["written(context.examples)/run"]);
-    await pick(one("filter-source"), (one("filter-source") as HTMLSelectElement).options[1]?.value ?? "");
+    choose(one("filter-source"), (one("filter-source") as HTMLSelectElement).options[1]?.value ?? "");
+    await settle();
     expect(shownTools()).toEqual(["written(context.examples)/run"]);
-    await pick(one("filter-kind"), "read");
+    choose(one("filter-kind"), "read");
+    await settle();
     expect(shownTools()).toEqual(["written()/lookup", "written(context)/search"]);
   });
 

@@ -10,31 +10,28 @@
 // own plugin relay (RelayPanel). Its state lives in SourcesStore; its edits go to the document
 // through `onEdit`.
 import { useState, useSyncExternalStore, type ReactNode } from "react";
-import { count } from "../compare/words";
-import type { EditRequest } from "../editor/edits";
+import { count, PERMISSION_WORDS, permissionText } from "../shared/words";
 import type { ProblemView, SourceView, Template, ToolKind } from "../platform";
-import { ProblemItems } from "../ProblemItems";
+import { ProblemItems } from "../shared/ProblemItems";
 import {
+  type CatalogTool,
   filterChoices,
   filterTools,
   KIND_WORDS,
   liveLists,
   originText,
-  PERMISSION_WORDS,
-  permissionText,
   problemsAt,
   snapshotDiffers,
+  type SourceRow,
   sourceRows,
   toolCatalog,
+  type ToolFilter,
   toolsText,
   WRITTEN,
   WRITTEN_WORDS,
-  type CatalogTool,
-  type SourceRow,
-  type ToolFilter,
 } from "./catalog";
 import { AllowDialog } from "./AllowDialog";
-import { FailureNotice } from "./FailureNotice";
+import { FailureAlert } from "../shared/ActionOutcome";
 import { RelayPanel } from "./RelayPanel";
 import { SectionSelect, SourceForm } from "./SourceForm";
 import {
@@ -46,6 +43,7 @@ import {
   sourcesOf,
 } from "./sourceEdits";
 import type { SourcesBusy, SourcesStore } from "./store";
+import type { EditRequest } from "../shared/template";
 import "./sources.css";
 
 /** What is under way, in words. */
@@ -138,7 +136,7 @@ export function SourcesPanel({
         </span>
       </div>
       {state.failure !== null && (
-        <FailureNotice
+        <FailureAlert
           failure={state.failure}
           testId="sources-failure"
           onDismiss={() => {

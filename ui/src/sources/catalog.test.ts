@@ -15,7 +15,6 @@ import {
   templateWithWrittenTools,
 } from "../testing/sources";
 import {
-  allowQuestion,
   catalogTools,
   definitionOf,
   filterChoices,
@@ -98,34 +97,6 @@ describe("source rows", () => {
     expect(toolsText({ name: "ide", tier: "live", tools: ideLive() })).toBe(
       "tools from ide (listed live): grep, open_file, diagnostics",
     );
-  });
-});
-
-describe("the question that allows a source", () => {
-  it("names what it starts, and nothing about another machine for a local command", () => {
-    const question = allowQuestion({
-      name: "ide",
-      starts: "runs python3 ide_server.py in /t/.",
-      remote: false,
-      permission: "not_allowed",
-    });
-    expect(question.title).toBe("Allow source 'ide'?");
-    expect(question.starts).toBe("runs python3 ide_server.py in /t/.");
-    expect(question.remote).toBeNull();
-    expect(question.changed).toBeNull();
-    expect(question.holds).toContain("kept for this file and this definition");
-  });
-
-  it("says so when the URL is on another machine, or the definition changed since it was allowed", () => {
-    const question = allowQuestion({
-      name: "docs",
-      starts: "connects to https://docs.example.com/mcp",
-      remote: true,
-      permission: "changed",
-    });
-    expect(question.title).toBe("Allow source 'docs' again?");
-    expect(question.remote).toContain("another machine");
-    expect(question.changed).toBe("Its definition changed since you allowed it: this is what it starts now.");
   });
 });
 

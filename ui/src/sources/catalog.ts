@@ -1,24 +1,15 @@
 // What the Sources panel and the section tree show of a template's tool sources, without React: each
 // source of the template as it stands joined with the backend's view of it (the user's answer, what
 // starting it does, where its tools came from) and with what the last discovery listed while its
-// definition is unchanged; the user's answers, the question that allows a source and the section a
-// source belongs to, in words; the catalog of the template's tools (the ones written in it first, in
+// definition is unchanged; the section a source belongs to and where its tools came from, in words
+// (the user's answers and the question that allows a source are shared/words.ts); the catalog of the template's tools (the ones written in it first, in
 // document order, then every source's) with the filters by kind, category and source (or written);
 // the tree's badge of a section's source tools; and a source's problems from the template's.
-import { count, discoveryText, TIER_WORDS } from "../compare/words";
-import { childPath } from "../editor/tree";
-import type {
-  Permission,
-  ProblemView,
-  Section,
-  SourceView,
-  Template,
-  Tier,
-  Tool,
-  ToolKind,
-  ToolSource,
-} from "../platform";
-import { sameJson } from "./sourceEdits";
+import { count, discoveryText, TIER_WORDS } from "../shared/words";
+import type { ProblemView, Section, SourceView, Template, Tier, Tool, ToolKind, ToolSource } from "../platform";
+import { sameJsonIgnoringUndefined } from "../shared/json";
+import { TOOL_KINDS } from "../shared/template";
+import { childPath } from "../shared/template";
 
 /** What a discovery found for one source, and the definition it was started with. */
 export interface Discovered {
@@ -93,32 +84,11 @@ export function liveLists(rows: readonly SourceRow[]): Map<string, Tool[]> {
 
 /** Whether `row`'s tools were listed live and differ from its snapshot (so Snapshot would change it). */
 export function snapshotDiffers(row: SourceRow): boolean {
-  return row.discovered && row.view?.tier === "live" && !sameJson(row.source.snapshot ?? null, row.view.tools);
-}
-
-/** The user's answer, as a short label. */
-export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
-  allowed: "Allowed",
-  changed: "Changed since allowed",
-  not_allowed: "Not allowed",
-  unsaved: "Not saved yet",
-  not_needed: "Relay",
-};
-
-/** What the user's answer means for runs, in a sentence. */
-export function permissionText(permission: Permission): string {
-  switch (permission) {
-    case "allowed":
-      return "Allowed for this file: discovery and comparisons start it.";
-    case "changed":
-      return "Its definition changed since it was allowed: nothing starts it, runs use its snapshot, until it is allowed again.";
-    case "not_allowed":
-      return "Not allowed: nothing starts it, runs use its snapshot.";
-    case "unsaved":
-      return "Save the template first: the answer is kept for its file.";
-    case "not_needed":
-      return "Starts nothing: a comparison takes its tools from the relay session you attach it to.";
-  }
+  return (
+    row.discovered &&
+    row.view?.tier === "live" &&
+    !sameJsonIgnoringUndefined(row.source.snapshot ?? null, row.view.tools)
+  );
 }
 
 /** Where a source's tools are offered: the section's path, or the template's own tools. */
@@ -133,34 +103,6 @@ export function toolsText(view: Pick<SourceView, "name" | "tier" | "tools">): st
     view.tier,
     view.tools.map((tool) => tool.name),
   );
-}
-
-/** The question that allows a source. */
-export interface AllowQuestion {
-  title: string;
-  /** What will run or be contacted: the view's `starts`. */
-  starts: string;
-  /** That its definition changed since it was allowed, when it did. */
-  changed: string | null;
-  /** That its URL reaches another machine, when it does. */
-  remote: string | null;
-  /** What allowing does, and how long the answer holds. */
-  holds: string;
-}
-
-/** The question that allows `view`'s source. */
-export function allowQuestion(view: Pick<SourceView, "name" | "starts" | "remote" | "permission">): AllowQuestion {
-  const again = view.permission === "changed";
-  return {
-    title: `Allow source '${view.name}'${again ? " again" : ""}?`,
-    starts: view.starts,
-    changed: again ? "Its definition changed since you allowed it: this is what it starts now." : null,
-    remote: view.remote
-      ? "This URL is on another machine: allowing the source lets Unfold send it requests, with the arguments of the model's tool calls."
-      : null,
-    holds:
-      "Unfold starts it to discover its tools and for each run of this template. The answer is kept for this file and this definition: a changed definition asks again.",
-  };
 }
 
 /** A source's problems among the template's (at `/sources/<index>` and under it). */
@@ -254,12 +196,11 @@ export function filterChoices(tools: readonly CatalogTool[]): {
   sources: string[];
   written: boolean;
 } {
-  const order: ToolKind[] = ["read", "edit", "execute", "other"];
   const kinds = new Set(tools.flatMap(({ tool }) => (tool.kind === undefined ? [] : [tool.kind])));
   const categories = new Set(tools.flatMap(({ tool }) => tool.categories ?? []));
   const sources = new Set(tools.flatMap(({ source }) => (source === null ? [] : [source])));
   return {
-    kinds: order.filter((kind) => kinds.has(kind)),
+    kinds: TOOL_KINDS.filter((kind) => kinds.has(kind)),
     categories: [...categories].sort(),
     sources: [...sources],
     written: tools.some(({ source }) => source === null),

@@ -3,8 +3,8 @@
 // first, fed by `watchRelay` once the relay is started (or found running when the panel opens);
 // Start and Stop, and why the last one failed. React reads it through `subscribe`/`getState`.
 import type { JsonValue, Outcome, Platform, RelayLogEntry, RelaySessionView, RelayStatus } from "../platform";
-import { ExternalStore } from "../state/ExternalStore";
-import { failureOf, type ActionFailure } from "./failure";
+import { ExternalStore } from "../shared/ExternalStore";
+import { briefFailureOf, type BriefFailure } from "../shared/failure";
 
 /** How many log entries the panel keeps. */
 export const RELAY_LOG_SIZE = 50;
@@ -31,7 +31,7 @@ export interface RelayState {
   /** The log's last entries, newest first. */
   log: RelayLogLine[];
   busy: "start" | "stop" | null;
-  failure: ActionFailure | null;
+  failure: BriefFailure | null;
 }
 
 /** A tool as an update names it: its name, or the tool itself. */
@@ -115,7 +115,7 @@ export class RelayStore extends ExternalStore<RelayState> {
     const answer = await this.answer(request, true);
     this.update({ busy: null });
     if (answer === null) return true;
-    if (!answer.ok) this.update({ failure: failureOf(title, answer.error) });
+    if (!answer.ok) this.update({ failure: briefFailureOf(title, answer.error) });
     return answer.ok;
   }
 
@@ -123,7 +123,7 @@ export class RelayStore extends ExternalStore<RelayState> {
   private async refresh(): Promise<boolean> {
     const answer = await this.answer(() => this.platform.relayStatus());
     if (answer?.ok === false)
-      this.update({ failure: failureOf("The relay's sessions could not be read", answer.error) });
+      this.update({ failure: briefFailureOf("The relay's sessions could not be read", answer.error) });
     return this.state.listening !== null;
   }
 
@@ -157,7 +157,7 @@ export class RelayStore extends ExternalStore<RelayState> {
     });
     if (!answer.ok) {
       this.watching = false;
-      this.update({ failure: failureOf("The relay's log could not be watched", answer.error) });
+      this.update({ failure: briefFailureOf("The relay's log could not be watched", answer.error) });
     }
   }
 

@@ -11,11 +11,11 @@ import {
   findSource,
   removeSourceEdit,
   replaceSourceEdit,
-  sameJson,
   setSourcesEdit,
   snapshotEdit,
   sourcesOf,
 } from "./sourceEdits";
+import { sameJsonIgnoringUndefined } from "../shared/json";
 
 /** The list a `set_sources` request sends. */
 function sent(request: { edit: TemplateEdit } | null): ToolSource[] {
@@ -77,10 +77,10 @@ describe("source edits", () => {
   });
 
   it("compares JSON whatever the order of keys", () => {
-    expect(sameJson({ a: 1, b: [1, { c: 2, d: 3 }] }, { b: [1, { d: 3, c: 2 }], a: 1 })).toBe(true);
-    expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
-    expect(sameJson([1, 2], [2, 1])).toBe(false);
-    expect(sameJson({ a: undefined }, {})).toBe(true);
+    expect(sameJsonIgnoringUndefined({ a: 1, b: [1, { c: 2, d: 3 }] }, { b: [1, { d: 3, c: 2 }], a: 1 })).toBe(true);
+    expect(sameJsonIgnoringUndefined({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(sameJsonIgnoringUndefined([1, 2], [2, 1])).toBe(false);
+    expect(sameJsonIgnoringUndefined({ a: undefined }, {})).toBe(true);
     expect(setSourcesEdit(template, exampleSources().reverse())).not.toBeNull();
   });
 });

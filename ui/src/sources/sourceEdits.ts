@@ -3,8 +3,9 @@
 // another section, or given the tools a discovery listed as its snapshot. A changed source is the
 // old one spread with the changed fields, so fields the UI does not know (`x-` extensions) stay.
 // Each builder returns null when nothing would change; each edit is an undo step of its own.
-import type { EditRequest } from "../editor/edits";
 import type { Template, Tool, ToolSource } from "../platform";
+import { sameJsonIgnoringUndefined } from "../shared/json";
+import type { EditRequest } from "../shared/template";
 
 /** The template's sources, in order (none when it has no `sources`). */
 export function sourcesOf(template: Template): ToolSource[] {
@@ -26,21 +27,9 @@ export function findSource(sources: readonly ToolSource[], ref: SourceRef): numb
   return sources.findIndex((source) => source.name === ref.name);
 }
 
-/** Whether two JSON values are equal, whatever the order of their objects' keys. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-  }
-  const left = Object.entries(a).filter(([, value]) => value !== undefined);
-  const right = new Map(Object.entries(b).filter(([, value]) => value !== undefined));
-  return left.length === right.size && left.every(([key, value]) => right.has(key) && sameJson(value, right.get(key)));
-}
-
 /** Replaces the template's sources with `sources` (always the whole list); null when they are those already. */
 export function setSourcesEdit(template: Template, sources: ToolSource[]): EditRequest | null {
-  if (sameJson(sourcesOf(template), sources)) return null;
+  if (sameJsonIgnoringUndefined(sourcesOf(template), sources)) return null;
   return { edit: { op: "set_sources", sources }, group: null };
 }
 

@@ -2,15 +2,16 @@
 // of each (the user's answer, what starting it does, its tools and where they came from), asked
 // again whenever the template's sources or its file change; the user's answers (allow, revoke); a
 // discovery (the allowed sources started, listed and shut down), whose lists are kept, by source,
-// for as long as that source's definition stays the one started; and the catalog's filter. Editing
-// the sources is an edit of the document (EditorStore.editSources). The app's relay has its own
-// store (relay.ts). React reads it through `subscribe`/`getState`.
+// for as long as that source's definition stays the one started; and the catalog's filter. It
+// follows the document of the store it is given (the editor's) on every change of it. Editing the
+// sources is an edit of the document (EditorStore.editSources). The app's relay has its own store
+// (relay.ts). React reads it through `subscribe`/`getState`.
 import type { DocumentView, Outcome, Platform, SourceView, ToolSource } from "../platform";
-import { ExternalStore, TaskQueue } from "../state/ExternalStore";
-import { failureOf, type ActionFailure } from "./failure";
+import { ExternalStore, TaskQueue } from "../shared/ExternalStore";
+import { briefFailureOf, type BriefFailure } from "../shared/failure";
 import { RelayStore } from "./relay";
 import { definitionOf, NO_FILTER, type Discovered, type ToolFilter } from "./catalog";
-import { sameJson } from "./sourceEdits";
+import { sameJsonIgnoringUndefined } from "../shared/json";
 
 /** What is under way: one answer, or a discovery, at a time. */
 export type SourcesBusy = "allow" | "revoke" | "discover";
@@ -23,13 +24,19 @@ export interface SourcesState {
   /** Whether a discovery has been made (its lists may since have gone with their definitions). */
   hasDiscovered: boolean;
   busy: SourcesBusy | null;
-  failure: ActionFailure | null;
+  failure: BriefFailure | null;
   /** The catalog's filter. */
   filter: ToolFilter;
 }
 
 /** The part of the open document the sources follow. */
 type Followed = Pick<DocumentView, "id" | "path" | "template">;
+
+/** A store holding the open document (the editor's): the sources follow each change of it. */
+export interface DocumentHolder {
+  getState: () => { document: Followed };
+  subscribe: (listener: () => void) => () => void;
+}
 
 export class SourcesStore extends ExternalStore<SourcesState> {
   /** Answers, allow, revoke and discovery run one after the other. */
@@ -42,17 +49,23 @@ export class SourcesStore extends ExternalStore<SourcesState> {
   /** The app's own plugin relay, shown at the end of the Sources tab. */
   readonly relay: RelayStore;
 
+  /** The document as it is now. */
+  private readonly document: () => Followed;
+
   constructor(
     private readonly platform: Platform,
-    private readonly document: () => Followed,
+    holder: DocumentHolder,
   ) {
     super({ views: null, discovered: {}, hasDiscovered: false, busy: null, failure: null, filter: NO_FILTER });
     this.relay = new RelayStore(platform);
+    this.document = () => holder.getState().document;
+    void this.follow();
+    holder.subscribe(() => void this.follow());
   }
 
   /**
    * Follows the document: when its sources or its file changed since last asked, asks for the views
-   * again (a template without sources needs no question). Called on every change of the document.
+   * again (a template without sources needs no question). Called on every change of the holder.
    */
   follow(): Promise<void> {
     const { id, path, template } = this.document();
@@ -61,7 +74,7 @@ export class SourcesStore extends ExternalStore<SourcesState> {
     if (last !== null && last.id === id && last.path === path) {
       if (last.sources === template.sources) return Promise.resolve();
       // Another change answered with the whole template: its sources are new objects, but the same.
-      if (sameJson(last.sources ?? [], sources)) {
+      if (sameJsonIgnoringUndefined(last.sources ?? [], sources)) {
         this.followed = { id, path, sources: template.sources };
         return Promise.resolve();
       }
@@ -150,7 +163,7 @@ export class SourcesStore extends ExternalStore<SourcesState> {
       if (ticket < this.taken) return;
       this.taken = ticket;
       if (!answer.ok) {
-        this.update({ failure: failureOf(action?.title ?? "The sources could not be read", answer.error) });
+        this.update({ failure: briefFailureOf(action?.title ?? "The sources could not be read", answer.error) });
         return;
       }
       this.update({ views: answer.value, ...(action === null ? {} : { failure: null }) });

@@ -12,6 +12,7 @@ import { BROKEN_PATH, brokenSuite, REGRESSIONS_PATH, regressionsSuite } from "..
 import { mountEachTest } from "../testing/testRoot";
 import { SuiteStore } from "./store";
 import { SuitesView } from "./SuitesView";
+import { all, byTestId, click, none, settle } from "../testing/dom";
 
 let container: HTMLDivElement;
 let root: Root;
@@ -19,13 +20,6 @@ let root: Root;
 mountEachTest((mounted) => {
   ({ container, root } = mounted);
 });
-
-/** Lets every pending backend answer reach the page. */
-async function settle(): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
 
 function render(): FakePlatform {
   const platform = new FakePlatform();
@@ -38,27 +32,8 @@ function render(): FakePlatform {
   return platform;
 }
 
-function byTestId(id: string, within: ParentNode = container): HTMLElement {
-  const element = within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  if (element === null) throw new Error(`no element with data-testid=${id}`);
-  return element;
-}
-
-function all(id: string, within: ParentNode = container): HTMLElement[] {
-  return [...within.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
-}
-
-const missing = (id: string, within: ParentNode = container) => within.querySelector(`[data-testid="${id}"]`) === null;
-
 function suiteCase(name: string): HTMLElement {
   return byTestId(`suite-case"][data-case="${name}`);
-}
-
-async function click(element: HTMLElement): Promise<void> {
-  act(() => {
-    element.click();
-  });
-  await settle();
 }
 
 /** Opens the suite at `path` as the user does: Open suite…, then the file in the dialog. */
@@ -80,7 +55,7 @@ describe("SuitesView", () => {
     expect(container.textContent).toContain(
       "A suite (*.suite.json) lists cases: a template, a scenario, the adapters to compare and what to expect of each run",
     );
-    expect(missing("suite-run")).toBe(true);
+    expect(none("suite-run")).toBe(true);
     await openSuite(platform, REGRESSIONS_PATH);
     expect(platform.argsOf("chooseFile")).toEqual([["open_suite", null]]);
     expect(byTestId("suite-path").getAttribute("title")).toBe(REGRESSIONS_PATH);
@@ -97,7 +72,7 @@ describe("SuitesView", () => {
     ]);
     // Not run yet: no result, no summary.
     expect(deferred.dataset.passed).toBeUndefined();
-    expect(missing("suite-summary")).toBe(true);
+    expect(none("suite-summary")).toBe(true);
   });
 
   it("lists a failed open's problems and keeps the suite shown before", async () => {
@@ -127,7 +102,7 @@ describe("SuitesView", () => {
     await settle();
     expect(run.textContent).toBe("Run suite");
     expect(run.disabled).toBe(false);
-    expect(missing("suite-running")).toBe(true);
+    expect(none("suite-running")).toBe(true);
   });
 
   it("sums up a run, and gives each case its result in words and its time", async () => {
@@ -162,12 +137,12 @@ describe("SuitesView", () => {
     const passed = suiteCase("lookup-first");
     const toggle = byTestId("suite-case-lanes", passed);
     expect(toggle.textContent).toBe("Show lanes");
-    expect(missing("suite-case-counters", passed)).toBe(true);
+    expect(none("suite-case-counters", passed)).toBe(true);
     await click(toggle);
     expect(toggle.textContent).toBe("Hide lanes");
     expect(byTestId("counters", passed)).toBeTruthy();
     await click(toggle);
-    expect(missing("suite-case-counters", passed)).toBe(true);
+    expect(none("suite-case-counters", passed)).toBe(true);
   });
 
   it("says why a case could not run, with no lanes to show", async () => {
@@ -177,8 +152,8 @@ describe("SuitesView", () => {
     const gone = suiteCase("gone");
     expect(byTestId("suite-case-error", gone).textContent).toContain("../gone.scenario.json: cannot read");
     expect(byTestId("suite-case-result", gone).textContent).toBe("failed");
-    expect(missing("suite-case-lanes", gone)).toBe(true);
-    expect(missing("suite-case-took", gone)).toBe(true);
+    expect(none("suite-case-lanes", gone)).toBe(true);
+    expect(none("suite-case-took", gone)).toBe(true);
   });
 
   it("replaces the results when it runs again, and forgets them when another suite opens", async () => {
@@ -191,8 +166,8 @@ describe("SuitesView", () => {
     expect(all("suite-unmet")).toEqual([]);
 
     await openSuite(platform, BROKEN_PATH);
-    expect(missing("suite-summary")).toBe(true);
-    expect(missing("suite-case-result")).toBe(true);
+    expect(none("suite-summary")).toBe(true);
+    expect(none("suite-case-result")).toBe(true);
     expect(all("suite-case").map((item) => item.dataset.case)).toEqual(["gone"]);
   });
 });

@@ -1,7 +1,7 @@
 // The Suites page: what a suite is and Open suite… while none is open; then the suite's file, Run
 // suite and Open suite…, and its cases (name, template → scenario, adapters). After a run, a summary
 // line and each case's result in words (passed or failed, not colour alone), its time, every
-// expectation that did not hold, why it could not run, and its lanes' counters (the compare view's
+// expectation that did not hold, why it could not run, and its lanes' counters (the runs'
 // CountersTable) behind a disclosure, open for the failed cases. A run cannot be stopped; the rest
 // of the app stays usable while it goes. All state and actions live in SuiteStore.
 //
@@ -18,11 +18,11 @@
 //   suite-case-lanes, suite-case-counters          Show lanes / Hide lanes, and the lanes' counters
 import { useSyncExternalStore } from "react";
 import type { SuiteCase, SuiteCaseResult } from "../platform";
-import { FailureAlert } from "../ActionOutcome";
-import { CountersTable } from "../compare/CountersTable";
-import { laneName } from "../compare/words";
-import { FilePath } from "../workspace/FilePath";
-import "../compare/compare.css";
+import { FailureAlert } from "../shared/ActionOutcome";
+import { CountersTable } from "../runs/CountersTable";
+import { laneName } from "../shared/words";
+import { FilePath } from "../shared/FilePath";
+import "../runs/runs.css";
 import "./suites.css";
 import { resultOf, summaryText, unmetText, type SuitesState, type SuiteStore } from "./store";
 

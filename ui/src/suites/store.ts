@@ -5,8 +5,8 @@
 // results. It lives in the workspace, so the page finds its suite again when it shows. React reads
 // it through `subscribe`/`getState`.
 import type { Platform, SuiteCase, SuiteCaseResult, Unmet } from "../platform";
-import { failureOf, type Failure } from "../compare/store";
-import { ExternalStore } from "../state/ExternalStore";
+import { failureOf, type Failure } from "../shared/failure";
+import { ExternalStore } from "../shared/ExternalStore";
 
 export interface SuitesState {
   /** The suite file open (null: none yet). */

@@ -5,9 +5,9 @@
 // must keep; the tools a started `ide` lists; and the same template with written tools of every
 // kind, on itself and on sections at two depths, for the catalog of the template's tools.
 // And a session of the app's relay.
-import { sectionAt } from "../editor/tree";
 import type { RelaySessionView, Section, Template, Tool, ToolSource } from "../platform";
 import { exampleTemplate } from "./fakePlatform";
+import { sectionAt } from "../shared/template";
 
 /** A source tool with its metadata. */
 export function sourceTool(name: string, rest: Partial<Tool> = {}): Tool {

@@ -1,12 +1,8 @@
 // Test-only: every test of a component file gets its own React root in a fresh element of
-// happy-dom's document, unmounted and removed after it, with React's act() environment on.
+// happy-dom's document, unmounted and removed after it (React's act() environment is on: setup.ts).
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach } from "vitest";
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean | undefined;
-}
 
 export interface TestRoot {
   container: HTMLDivElement;
@@ -17,7 +13,6 @@ export interface TestRoot {
 export function mountEachTest(take: (mounted: TestRoot) => void): void {
   let mounted: TestRoot | null = null;
   beforeEach(() => {
-    globalThis.IS_REACT_ACT_ENVIRONMENT = true;
     const container = document.createElement("div");
     document.body.append(container);
     mounted = { container, root: createRoot(container) };

@@ -1,0 +1,293 @@
+// The prompt tokens of every model call, one line per lane, as an SVG chart: per call or the lane's
+// tokens so far (a toggle), every call on the x axis (thinned to a round step when they would
+// crowd), a tooltip on each point (lane, call, attempt, tokens), a marker where a lane restarted,
+// discarded calls drawn faint, each lane with its own dash and marker and drawn a little to the side
+// so equal values stay apart, a legend that says where lanes coincide, and the chart in words for
+// assistive technology. It draws the calls that have arrived, so it grows while a comparison runs.
+// The geometry and the words are chart.ts's.
+//
+// A finished comparison that was priced (every drawn lane, each of its calls) can be drawn as money
+// instead (a second toggle: tokens or cost), its axis, tooltips, title and words written as the
+// counters write money. Tokens are the default; the toggle is not there while the comparison runs
+// (no report yet) or when it was not priced.
+//
+// data-testids: token-chart (the figure; data-mode, data-measure), chart-per-call and
+// chart-cumulative (the mode's radio buttons), chart-tokens and chart-cost (the measure's radio
+// buttons, a priced comparison's only), chart-max (the y axis' top), chart-tick (data-call; the
+// labelled calls), chart-point (data-lane, data-call, data-attempt, data-tokens, data-cost (priced
+// only), data-value, data-discarded; its <title> is the tooltip), chart-restart (data-lane,
+// data-after-call; its <title> says why), chart-coincide (the legend's line where lanes coincide).
+import { useId, useState } from "react";
+import type { ComparisonReport, Lane } from "../platform";
+import {
+  chartDescription,
+  chartLayout,
+  chartSeries,
+  chartTitle,
+  chartTop,
+  coincidences,
+  coincidenceText,
+  pointText,
+  restartMarkText,
+  valueText,
+  type ChartMeasure,
+  type ChartMode,
+  type PlacedPoint,
+} from "./chart";
+import { laneCosts, LANES, type LaneView } from "./timeline";
+import { laneName } from "../shared/words";
+import "./runs.css";
+
+const WIDTH = 560;
+const HEIGHT = 170;
+/** Room for the axis labels around the plot, and for the restart markers' labels above it. */
+const MARGIN = { left: 48, right: 14, top: 18, bottom: 30 };
+const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
+/** About the width of one of the axis labels' characters (px, at their 11px), and the room before the axis. */
+const LABEL_CHAR = 6.5;
+const LABEL_PAD = 12;
+
+/**
+ * The room left of the plot for the y axis' top `label`: MARGIN.left, or more for a longer label
+ * ("$0.000394", "0.000394 EUR"), so money is never cut off at the figure's edge.
+ */
+function leftMargin(label: string): number {
+  return Math.max(MARGIN.left, Math.ceil(LABEL_PAD + label.length * LABEL_CHAR));
+}
+
+/** Each lane's marker: the shape drawn on its calls (and in its legend swatch). */
+function Marker({ lane, x, y }: { lane: Lane; x: number; y: number }) {
+  switch (lane) {
+    case "dynamic":
+      return <circle className="marker" cx={x} cy={y} r={3} />;
+    case "restart":
+      return <rect className="marker" x={x - 3.5} y={y - 3.5} width={7} height={7} />;
+    case "allowed_tools":
+      return (
+        <path
+          className="marker"
+          d={`M ${String(x)} ${String(y - 4.5)} L ${String(x + 4.5)} ${String(y)} L ${String(x)} ${String(y + 4.5)} L ${String(x - 4.5)} ${String(y)} Z`}
+        />
+      );
+    case "deferred":
+      return (
+        <path
+          className="marker"
+          d={`M ${String(x - 4.5)} ${String(y - 3.5)} L ${String(x + 4.5)} ${String(y - 3.5)} L ${String(x)} ${String(y + 4.5)} Z`}
+        />
+      );
+    case "baseline":
+      return (
+        <path
+          className="marker"
+          d={`M ${String(x)} ${String(y - 4.5)} L ${String(x + 4.5)} ${String(y + 3.5)} L ${String(x - 4.5)} ${String(y + 3.5)} Z`}
+        />
+      );
+  }
+}
+
+function Point({
+  point,
+  measure,
+  currency,
+}: {
+  point: PlacedPoint;
+  measure: ChartMeasure;
+  currency: string | null | undefined;
+}) {
+  return (
+    <g
+      className={point.discarded ? "point discarded" : "point"}
+      data-testid="chart-point"
+      data-lane={point.lane}
+      data-call={point.call}
+      data-attempt={point.attempt}
+      data-tokens={point.tokens}
+      data-cost={point.cost ?? undefined}
+      data-value={point.value}
+      data-discarded={point.discarded ? "true" : undefined}
+    >
+      <title>{pointText(point, measure, currency)}</title>
+      {/* A larger, invisible target, so the tooltip comes on a point rather than on its pixel. */}
+      <circle className="hit" cx={point.x} cy={point.y} r={7} />
+      <Marker lane={point.lane} x={point.x} y={point.y} />
+    </g>
+  );
+}
+
+interface ChoicesProps<T extends string> {
+  name: string;
+  /** The group's name for assistive technology. */
+  label: string;
+  /** Each choice: its value, its label and its data-testid. */
+  options: readonly (readonly [T, string, string])[];
+  value: T;
+  onChange: (value: T) => void;
+}
+
+/** One of the chart's toggles, as radio buttons. */
+function Choices<T extends string>({ name, label, options, value, onChange }: ChoicesProps<T>) {
+  return (
+    <div className="chart-mode" role="radiogroup" aria-label={label}>
+      {options.map(([option, text, testId]) => (
+        <label key={option} className="check">
+          <input
+            type="radio"
+            name={name}
+            value={option}
+            data-testid={testId}
+            checked={value === option}
+            onChange={() => {
+              onChange(option);
+            }}
+          />{" "}
+          {text}
+        </label>
+      ))}
+    </div>
+  );
+}
+
+/** `report`: the finished comparison's, whose costs the chart can draw; null while it runs. */
+export function TokenChart({
+  views,
+  report,
+}: {
+  views: Partial<Record<Lane, LaneView>>;
+  report: ComparisonReport | null;
+}) {
+  const id = useId();
+  const [mode, setMode] = useState<ChartMode>("per_call");
+  const [chosen, setMeasure] = useState<ChartMeasure>("tokens");
+  const series = chartSeries(views, laneCosts(report));
+  const priced = (series.currency ?? null) !== null;
+  // The cost chosen for a priced comparison gives way to tokens while the next one runs (no report
+  // yet) or when it was not priced, and comes back once a priced one has finished.
+  const measure = priced ? chosen : "tokens";
+  const top = valueText(chartTop(series, mode, measure), measure, series.currency);
+  const left = leftMargin(top);
+  const plotWidth = WIDTH - left - MARGIN.right;
+  const layout = chartLayout(series, mode, plotWidth, PLOT_HEIGHT, measure);
+  const drawn = LANES.filter((lane) => layout.lines[lane] !== undefined);
+  if (drawn.length === 0) {
+    return (
+      <figure className="token-chart" data-testid="token-chart">
+        <figcaption className="notice">Prompt tokens per model call: no model calls yet</figcaption>
+      </figure>
+    );
+  }
+  const coincide = coincidences(series, mode, measure);
+  return (
+    <figure className="token-chart" data-testid="token-chart" data-mode={mode} data-measure={measure}>
+      <div className="chart-head">
+        <span className="chart-title">{chartTitle(mode, measure)}</span>
+        <div className="chart-choices">
+          {priced && (
+            <Choices
+              name={`${id}-measure`}
+              label="What the chart draws"
+              options={[
+                ["tokens", "tokens", "chart-tokens"],
+                ["cost", "cost", "chart-cost"],
+              ]}
+              value={measure}
+              onChange={setMeasure}
+            />
+          )}
+          <Choices
+            name={`${id}-mode`}
+            label="Per call or so far"
+            options={[
+              ["per_call", "per call", "chart-per-call"],
+              ["cumulative", "cumulative", "chart-cumulative"],
+            ]}
+            value={mode}
+            onChange={setMode}
+          />
+        </div>
+      </div>
+      <svg viewBox={`0 0 ${String(WIDTH)} ${String(HEIGHT)}`} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
+        <title id={`${id}-title`}>{chartTitle(mode, measure)}</title>
+        <desc id={`${id}-desc`}>{chartDescription(series, mode, measure)}</desc>
+        <g transform={`translate(${String(left)} ${String(MARGIN.top)})`}>
+          <line className="grid" x1={0} y1={0} x2={plotWidth} y2={0} />
+          <line className="axis" x1={0} y1={PLOT_HEIGHT} x2={plotWidth} y2={PLOT_HEIGHT} />
+          <line className="axis" x1={0} y1={0} x2={0} y2={PLOT_HEIGHT} />
+          {layout.restarts.map((mark) => (
+            <g
+              key={`${mark.lane}:${String(mark.afterCall)}:${String(mark.attempt)}`}
+              className={`restart-mark ${mark.lane}`}
+              data-testid="chart-restart"
+              data-lane={mark.lane}
+              data-after-call={mark.afterCall}
+            >
+              <title>{restartMarkText(mark)}</title>
+              <line x1={mark.x} y1={-4} x2={mark.x} y2={PLOT_HEIGHT} />
+              <rect className="hit" x={mark.x - 5} y={-12} width={10} height={PLOT_HEIGHT + 12} />
+              <text className="restart-label" x={mark.x} y={-7}>
+                ↻ restarted
+              </text>
+            </g>
+          ))}
+          {drawn.map((lane) => (
+            <g key={lane} className={`series ${lane}`} data-lane={lane}>
+              <polyline points={layout.lines[lane]} />
+              {(layout.points[lane] ?? []).map((point) => (
+                <Point key={point.call} point={point} measure={measure} currency={series.currency} />
+              ))}
+            </g>
+          ))}
+          <text className="axis-label end" x={-6} y={4} data-testid="chart-max">
+            {top}
+          </text>
+          <text className="axis-label end" x={-6} y={PLOT_HEIGHT}>
+            {valueText(0, measure, series.currency)}
+          </text>
+          {layout.ticks.map((tick) => (
+            <g key={tick.call}>
+              <line
+                className="tick"
+                x1={tick.x}
+                y1={PLOT_HEIGHT}
+                x2={tick.x}
+                y2={PLOT_HEIGHT + (tick.labelled ? 4 : 2)}
+              />
+              {tick.labelled && (
+                <text
+                  className="axis-label middle"
+                  x={tick.x}
+                  y={PLOT_HEIGHT + 15}
+                  data-testid="chart-tick"
+                  data-call={tick.call}
+                >
+                  {tick.call}
+                </text>
+              )}
+            </g>
+          ))}
+          <text className="axis-label middle" x={plotWidth / 2} y={PLOT_HEIGHT + 28}>
+            model call
+          </text>
+        </g>
+      </svg>
+      <figcaption>
+        <ul className="legend">
+          {drawn.map((lane) => (
+            <li key={lane}>
+              <svg className={`swatch ${lane}`} viewBox="0 0 24 10" width={24} height={10} aria-hidden="true">
+                <polyline points="0,5 24,5" />
+                <Marker lane={lane} x={12} y={5} />
+              </svg>{" "}
+              {laneName(lane)}
+            </li>
+          ))}
+        </ul>
+        {coincide.length > 0 && (
+          <p className="chart-coincide" data-testid="chart-coincide">
+            {coincide.map(coincidenceText).join("; ")}: drawn side by side.
+          </p>
+        )}
+      </figcaption>
+    </figure>
+  );
+}

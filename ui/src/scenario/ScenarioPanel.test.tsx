@@ -1,0 +1,383 @@
+// Renders ScenarioPanel in happy-dom over examples/lookup-first.scenario.json: what it shows (file,
+// problems, fields, steps, pickers), and every change it sends (the whole scenario and its undo
+// group) as the user types, picks and clicks; JSON that does not parse stays typed with its problem
+// and sends nothing. A harness plays the backend: it shows each sent scenario as the next view.
+import { act, useState } from "react";
+import type { Root } from "react-dom/client";
+import { describe, expect, it } from "vitest";
+import type { Scenario, ScenarioView } from "../platform";
+import { mountEachTest } from "../testing/testRoot";
+import { ScenarioPanel } from "./ScenarioPanel";
+import { problemGroups } from "../shared/problemGroups";
+import { all, choose, one, typeInto, valueOf } from "../testing/dom";
+
+let container: HTMLDivElement;
+let root: Root;
+let sent: [Scenario, string | null][];
+
+mountEachTest((mounted) => {
+  ({ container, root } = mounted);
+  sent = [];
+});
+
+const TOOLS = ["lookup", "search", "cite", "read_section"];
+const PARAMS = ["objective", "project_name"];
+
+const LOOKUP = { call: "lookup", args: { id: 7 } };
+const READ = { call: "read_section", args: { section_key: "context" } };
+const SEARCH = { call: "search", args: { query: "login" } };
+const SAY = { say: "Fixed the login flow." };
+
+const EXAMPLE: Scenario = {
+  schema_version: 1,
+  kind: "unfold.scenario",
+  name: "lookup-first",
+  user: "Refactor the authentication module.",
+  script: [LOOKUP, READ, SEARCH, SAY],
+};
+
+/** EXAMPLE with some fields replaced. */
+function example(extra: Partial<Scenario> = {}): Scenario {
+  return { ...EXAMPLE, ...extra };
+}
+
+function viewOf(scenario: Scenario, extra: Partial<ScenarioView> = {}): ScenarioView {
+  return {
+    id: 1,
+    path: null,
+    dirty: false,
+    can_undo: false,
+    can_redo: false,
+    problems: [],
+    warnings: [],
+    scenario,
+    ...extra,
+  };
+}
+
+/** The problems the page would list with `view` open and nothing else wrong. */
+function groupsOf(view: ScenarioView) {
+  return problemGroups({ template: [], render: null, unappliedTools: [], scenario: view });
+}
+
+/** The panel over a view that becomes each scenario sent (as an accepting backend would answer). */
+function Harness({ initial, revision }: { initial: ScenarioView; revision: number }) {
+  const [view, setView] = useState(initial);
+  return (
+    <ScenarioPanel
+      view={view}
+      tools={TOOLS}
+      params={PARAMS}
+      revision={revision}
+      problems={groupsOf(view)}
+      onChange={(scenario, group) => {
+        sent.push([scenario, group]);
+        setView({ ...view, scenario, dirty: true });
+      }}
+    />
+  );
+}
+
+function render(initial: ScenarioView = viewOf(EXAMPLE), revision = 0): void {
+  act(() => {
+    root.render(<Harness initial={initial} revision={revision} />);
+  });
+}
+
+/** The panel over a fixed view (the backend has not answered yet). */
+function renderFixed(view: ScenarioView, revision = 0): void {
+  act(() => {
+    root.render(
+      <ScenarioPanel
+        view={view}
+        tools={TOOLS}
+        params={PARAMS}
+        revision={revision}
+        problems={groupsOf(view)}
+        onChange={(scenario, group) => sent.push([scenario, group])}
+      />,
+    );
+  });
+}
+
+function step(index: number): HTMLElement {
+  const found = container.querySelector<HTMLElement>(`[data-testid="scenario-step"][data-index="${String(index)}"]`);
+  if (found === null) throw new Error(`no step ${String(index)}`);
+  return found;
+}
+
+function click(element: HTMLElement): void {
+  act(() => {
+    element.click();
+  });
+}
+
+function optionsOf(select: HTMLElement): string[] {
+  return [...select.querySelectorAll("option")].map((option) => option.textContent);
+}
+
+describe("ScenarioPanel shows", () => {
+  it("an untitled scenario, unmodified, without problems", () => {
+    render();
+    expect(one("scenario-path").textContent).toBe("Untitled scenario");
+    expect(all("scenario-dirty")).toEqual([]);
+    expect(one("problems-panel").textContent).toBe("Problems No problems");
+  });
+
+  it("the file, the modified marker and each problem at its place", () => {
+    const problems = [
+      { location: "/script/3", message: 'the last step must be a "say" step (the final answer)' },
+      { location: "", message: "unknown template" },
+    ];
+    render(viewOf(EXAMPLE, { path: "/work/lookup-first.scenario.json", dirty: true, problems }));
+    expect(one("scenario-path").textContent).toBe("/work/lookup-first.scenario.json");
+    expect(one("scenario-dirty").textContent).toBe("modified");
+    expect(one("problems-summary").textContent).toBe("2 problems");
+    expect([...one("problems-panel").querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      '/script/3 the last step must be a "say" step (the final answer)',
+      "scenario unknown template",
+    ]);
+  });
+
+  it("the name, the user message and the steps in order, with their kinds, tools and arguments", () => {
+    render();
+    expect(valueOf(one("scenario-name"))).toBe("lookup-first");
+    expect(valueOf(one("scenario-user"))).toBe("Refactor the authentication module.");
+    const numbers = all("scenario-step").map((li) => li.querySelector(".step-number")?.textContent);
+    expect(numbers).toEqual(["1", "2", "3", "4"]);
+    expect(all("step-kind").map(valueOf)).toEqual(["call", "call", "call", "say"]);
+    expect(all("step-tool").map(valueOf)).toEqual(["lookup", "read_section", "search"]);
+    expect(all("step-args").map(valueOf)).toEqual(['{"id":7}', '{"section_key":"context"}', '{"query":"login"}']);
+    expect(valueOf(one("step-say"))).toBe("Fixed the login flow.");
+    expect(optionsOf(one("step-tool", step(0)))).toEqual(TOOLS);
+    expect(one("step-args", step(0)).getAttribute("aria-label")).toBe("Arguments of step 1 (JSON object)");
+  });
+
+  it("which moves and kinds are possible: the final answer stays last", () => {
+    render();
+    const disabled = (id: string) => all(id).map((button) => (button as HTMLButtonElement).disabled);
+    expect(disabled("step-up")).toEqual([true, false, false, true]);
+    expect(disabled("step-down")).toEqual([false, false, true, true]);
+    expect((one("add-say-step") as HTMLButtonElement).disabled).toBe(true);
+    const sayOption = one("step-kind", step(1)).querySelector<HTMLOptionElement>('option[value="say"]');
+    expect(sayOption?.disabled).toBe(true);
+  });
+
+  it("a tool the template does not offer, still selected and marked", () => {
+    render(viewOf(example({ script: [{ call: "fetch", args: {} }, SAY] })));
+    const picker = one("step-tool");
+    expect(valueOf(picker)).toBe("fetch");
+    expect(optionsOf(picker)).toEqual([...TOOLS, "fetch (not in template)"]);
+  });
+
+  it("the overrides, tool results, tool changes and limits of a fuller scenario", () => {
+    const fuller = example({
+      params: { objective: "Ship" },
+      tool_results: { lookup: [{ result: { id: 7 } }, { error: "gone" }] },
+      tool_changes: [{ at_model_call: 2, add: [], remove: ["cite"] }],
+      limits: { max_model_calls: 10 },
+    });
+    render(viewOf(fuller));
+    expect(all("scenario-param-name").map(valueOf)).toEqual(["objective"]);
+    expect(all("scenario-param-value").map(valueOf)).toEqual(["Ship"]);
+    expect(valueOf(one("tool-result-tool"))).toBe("lookup");
+    expect(all("tool-result").length).toBe(2);
+    expect(valueOf(one("tool-result-json"))).toBe('{"id":7}');
+    expect(valueOf(one("tool-result-error"))).toBe("gone");
+    expect(valueOf(one("tool-change-at"))).toBe("2");
+    const checked = [...one("tool-change-remove").querySelectorAll<HTMLInputElement>("input:checked")];
+    expect(checked.map((box) => box.parentElement?.textContent)).toEqual(["cite"]);
+    expect(valueOf(one("tool-change-add"))).toBe("[]");
+    expect(valueOf(one("limit-max-model-calls"))).toBe("10");
+    expect(valueOf(one("limit-max-restarts"))).toBe("");
+  });
+});
+
+describe("ScenarioPanel sends", () => {
+  it("the user message on each keystroke, grouped", () => {
+    render();
+    typeInto(one("scenario-user"), "Refactor");
+    typeInto(one("scenario-user"), "Refactor it");
+    expect(sent).toEqual([
+      [example({ user: "Refactor" }), "user"],
+      [example({ user: "Refactor it" }), "user"],
+    ]);
+  });
+
+  it("arguments that parse, and keeps the typed text", () => {
+    render();
+    typeInto(one("step-args", step(2)), '{"query": "logout"}');
+    const logout = { call: "search", args: { query: "logout" } };
+    expect(sent).toEqual([[example({ script: [LOOKUP, READ, logout, SAY] }), "step/2/args"]]);
+    expect(valueOf(one("step-args", step(2)))).toBe('{"query": "logout"}');
+  });
+
+  it("nothing for arguments that do not parse, and shows why under them", () => {
+    render();
+    const args = one("step-args", step(0));
+    typeInto(args, '{"id": }');
+    expect(sent).toEqual([]);
+    expect(valueOf(args)).toBe('{"id": }');
+    const problem = one("step-args-problem", step(0));
+    expect(problem.textContent).toBe("line 1, column 8: expected a value");
+    expect(args.getAttribute("aria-invalid")).toBe("true");
+    expect(args.getAttribute("aria-describedby")).toBe(problem.id);
+    typeInto(args, "[1]");
+    expect(one("step-args-problem", step(0)).textContent).toBe("the arguments must be a JSON object");
+    typeInto(args, '{"id": 8}');
+    expect(all("step-args-problem")).toEqual([]);
+    const eight = { call: "lookup", args: { id: 8 } };
+    expect(sent).toEqual([[example({ script: [eight, READ, SEARCH, SAY] }), "step/0/args"]]);
+  });
+
+  it("a new call before the final answer, parallel calls, and an answer when there is none", () => {
+    render();
+    click(one("add-call-step"));
+    click(one("add-calls-step"));
+    click(one("step-remove", step(5)));
+    click(one("add-say-step"));
+    const call = { call: "lookup", args: {} };
+    expect(sent).toEqual([
+      [example({ script: [LOOKUP, READ, SEARCH, call, SAY] }), null],
+      [example({ script: [LOOKUP, READ, SEARCH, call, { calls: [call] }, SAY] }), null],
+      [example({ script: [LOOKUP, READ, SEARCH, call, { calls: [call] }] }), null],
+      [example({ script: [LOOKUP, READ, SEARCH, call, { calls: [call] }, { say: "" }] }), null],
+    ]);
+  });
+
+  it("steps moved up and down and removed", () => {
+    render();
+    click(one("step-up", step(1)));
+    click(one("step-down", step(1)));
+    click(one("step-remove", step(0)));
+    expect(sent).toEqual([
+      [example({ script: [READ, LOOKUP, SEARCH, SAY] }), null],
+      [example({ script: [READ, SEARCH, LOOKUP, SAY] }), null],
+      [example({ script: [SEARCH, LOOKUP, SAY] }), null],
+    ]);
+    expect(all("step-tool").map(valueOf)).toEqual(["search", "lookup"]);
+  });
+
+  it("a tool picked for a call, keeping its arguments", () => {
+    render();
+    choose(one("step-tool", step(1)), "cite");
+    const cite = { call: "cite", args: { section_key: "context" } };
+    expect(sent).toEqual([[example({ script: [LOOKUP, cite, SEARCH, SAY] }), null]]);
+    expect(valueOf(one("step-tool", step(1)))).toBe("cite");
+  });
+
+  it("a kind change to parallel calls, a call added to it and one removed", () => {
+    render();
+    choose(one("step-kind", step(0)), "calls");
+    click(one("step-add-call", step(0)));
+    typeInto(all("step-args", step(0))[1] ?? container, '{"id": 1}');
+    click(all("step-remove-call", step(0))[0] ?? container);
+    const added = { call: "lookup", args: { id: 1 } };
+    expect(sent).toEqual([
+      [example({ script: [{ calls: [LOOKUP] }, READ, SEARCH, SAY] }), null],
+      [example({ script: [{ calls: [LOOKUP, { call: "lookup", args: {} }] }, READ, SEARCH, SAY] }), null],
+      [example({ script: [{ calls: [LOOKUP, added] }, READ, SEARCH, SAY] }), "step/0/args/1"],
+      [example({ script: [{ calls: [added] }, READ, SEARCH, SAY] }), null],
+    ]);
+    expect((one("step-remove-call", step(0)) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("the final answer's text, grouped", () => {
+    render();
+    typeInto(one("step-say"), "Done.");
+    expect(sent).toEqual([[example({ script: [LOOKUP, READ, SEARCH, { say: "Done." }] }), "step/3/say"]]);
+  });
+
+  it("parameter overrides added, typed, moved to another parameter and removed", () => {
+    render();
+    click(one("scenario-add-param"));
+    typeInto(one("scenario-param-value"), "Ship");
+    choose(one("scenario-param-name"), "project_name");
+    click(one("scenario-param-remove"));
+    expect(sent).toEqual([
+      [example({ params: { objective: "" } }), null],
+      [example({ params: { objective: "Ship" } }), "params/objective"],
+      [example({ params: { project_name: "Ship" } }), null],
+      [EXAMPLE, null],
+    ]);
+    expect(sent.at(-1)?.[0]).not.toHaveProperty("params");
+  });
+
+  it("tool results: a list started, a value typed, a result turned into an error", () => {
+    render();
+    click(one("add-tool-results"));
+    typeInto(one("tool-result-json"), '{"name": "Ada"}');
+    typeInto(one("tool-result-json"), "{");
+    choose(one("tool-result-kind"), "error");
+    typeInto(one("tool-result-error"), "timeout");
+    expect(sent).toEqual([
+      [example({ tool_results: { lookup: [{ result: null }] } }), null],
+      [example({ tool_results: { lookup: [{ result: { name: "Ada" } }] } }), "tool_results/lookup/0/result"],
+      [example({ tool_results: { lookup: [{ error: "" }] } }), null],
+      [example({ tool_results: { lookup: [{ error: "timeout" }] } }), "tool_results/lookup/0/error"],
+    ]);
+  });
+
+  it("tool changes: one added, its model call typed, a tool removed, bad added tools refused", () => {
+    render();
+    click(one("add-tool-change"));
+    typeInto(one("tool-change-at"), "3");
+    typeInto(one("tool-change-at"), "0");
+    expect(one("tool-change-at-problem").textContent).toBe("expected a whole number from 1");
+    const cite = [...one("tool-change-remove").querySelectorAll("label")].find((label) => label.textContent === "cite");
+    click(cite?.querySelector("input") ?? container);
+    typeInto(one("tool-change-add"), '[{"name": "deploy"}]');
+    expect(one("tool-change-add-problem").textContent).toBe('tool 1 needs a "description" text');
+    expect(sent).toEqual([
+      [example({ tool_changes: [{ at_model_call: 1, add: [], remove: [] }] }), null],
+      [example({ tool_changes: [{ at_model_call: 3, add: [], remove: [] }] }), "tool_changes/0/at"],
+      [example({ tool_changes: [{ at_model_call: 3, add: [], remove: ["cite"] }] }), null],
+    ]);
+  });
+
+  it("limits set and cleared, leaving out limits when both are clear", () => {
+    render();
+    typeInto(one("limit-max-model-calls"), "10");
+    typeInto(one("limit-max-model-calls"), "");
+    expect(sent).toEqual([
+      [example({ limits: { max_model_calls: 10 } }), "limits/max_model_calls"],
+      [EXAMPLE, "limits/max_model_calls"],
+    ]);
+    expect(sent.at(-1)?.[0]).not.toHaveProperty("limits");
+  });
+
+  it("a second change built on the first while the view has not caught up", () => {
+    renderFixed(viewOf(EXAMPLE));
+    typeInto(one("scenario-name"), "lookup-later");
+    click(one("step-remove", step(0)));
+    expect(sent).toEqual([
+      [example({ name: "lookup-later" }), "name"],
+      [example({ name: "lookup-later", script: [READ, SEARCH, SAY] }), null],
+    ]);
+  });
+
+  it("keys it does not know, unchanged", () => {
+    const extended = Object.assign(example(), { "x-origin": "hand-written" });
+    render(viewOf(extended));
+    typeInto(one("scenario-user"), "Go");
+    expect(sent[0]?.[0]).toStrictEqual({ ...extended, user: "Go" });
+  });
+});
+
+describe("ScenarioPanel's typed texts", () => {
+  it("start again from the view when the revision changes", () => {
+    renderFixed(viewOf(EXAMPLE));
+    typeInto(one("step-args", step(0)), "{oops");
+    expect(valueOf(one("step-args", step(0)))).toBe("{oops");
+    renderFixed(viewOf(EXAMPLE), 1);
+    expect(valueOf(one("step-args", step(0)))).toBe('{"id":7}');
+    expect(all("step-args-problem")).toEqual([]);
+  });
+
+  it("do not stay at a step's old place when steps move", () => {
+    render();
+    typeInto(one("step-args", step(0)), '{ "id": 8 }');
+    click(one("step-down", step(0)));
+    expect(all("step-args").map(valueOf)).toEqual(['{"section_key":"context"}', '{"id":8}', '{"query":"login"}']);
+  });
+});
