@@ -1,8 +1,8 @@
 //! Unfold's documents: templates, scenarios, tools, provider profiles and prices as the JSON
 //! files users keep in git. Reading (size and depth limits first), validation against schemas
 //! generated from these types, the checks a schema cannot express, canonical text and atomic
-//! saves, and the one error type every Unfold library crate returns: a `Problem` found here keeps
-//! its place in the file all the way up to the user. No network, no database, no keychain.
+//! saves, and the error type of the crates that load and run documents: a `Problem` found here
+//! keeps its place in the file all the way up to the user. No network, no database, no keychain.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

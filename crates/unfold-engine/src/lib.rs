@@ -1,4 +1,4 @@
-//! Unfold's engine: a template rendered in a session state, the two adapters, the run loop that
+//! Unfold's engine: a template rendered in a session state, the four adapters, the run loop that
 //! drives a provider through one conversation and records typed events, the scripted model,
 //! divergence and comparison, and token counts. Pure: it never touches the network, a database or
 //! the keychain; a real model comes in through the [`Provider`] trait, from `unfold-live`.
