@@ -29,7 +29,7 @@ use crate::run_history::OpenRunHistory;
 use crate::sources::SourceReach;
 
 /// A live run to make.
-pub struct LiveRun<'a> {
+pub struct LiveRunRequest<'a> {
     /// The template, and its file.
     pub template: (&'a Template, &'a Path),
     /// The provider profile (with any model override already applied).
@@ -99,7 +99,7 @@ pub(crate) fn check_adapters(profile: &ProviderProfile, adapters: &[AdapterKind]
 
 /// Runs `run` with its provider, telling `observer` each event as it happens, and keeps it.
 pub async fn run_live_and_keep(
-    run: LiveRun<'_>,
+    run: LiveRunRequest<'_>,
     observer: &mut (dyn FnMut(&Event) + Send),
     history: &OpenRunHistory,
 ) -> AppResult<FinishedRun> {

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use indexmap::IndexMap;
 use serde_json::json;
 use unfold_application::folders::default_prices_file;
-use unfold_application::live_runs::{self, FinishedRun, LiveRun};
+use unfold_application::live_runs::{self, FinishedRun, LiveRunRequest};
 use unfold_application::prices::PriceFile;
 use unfold_application::profiles::Profiles;
 use unfold_application::run_history::OpenRunHistory;
@@ -82,7 +82,7 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
         ..RunLimits::default()
     };
     let json = args.json;
-    let request = LiveRun {
+    let request = LiveRunRequest {
         template: (&template, &args.template),
         profile: profile.clone(),
         user: args.user,

@@ -43,7 +43,7 @@ import {
   chosenProfile,
   type ChosenProfile,
   type ComparisonContext,
-  type ComparisonModel,
+  type ComparisonSetup,
   type ComparisonStore,
   hasRelaySource,
   liveModel,
@@ -194,7 +194,7 @@ function eventButton(view: HTMLElement, place: PickedEvent): HTMLButtonElement |
 }
 
 /** What Run will run, for its title. */
-export function runTitle(model: ComparisonModel, chosen: ChosenProfile | null): string {
+export function runTitle(model: ComparisonSetup, chosen: ChosenProfile | null): string {
   const adapters = adaptersText(model.adapters);
   if (model.kind === "scripted") return `Replay the scenario under ${adapters} and the all-FULL baseline`;
   const to = chosen === null ? model.profile : `${chosen.profile.model} (${chosen.profile.name})`;
@@ -202,7 +202,7 @@ export function runTitle(model: ComparisonModel, chosen: ChosenProfile | null): 
 }
 
 /** The model picker's value for `model`. */
-function modelValue(model: ComparisonModel): string {
+function modelValue(model: ComparisonSetup): string {
   return model.kind === "scripted" ? "scripted" : `live:${model.profile}`;
 }
 
@@ -514,7 +514,7 @@ function CompareNotices({ outcome }: { outcome: OutcomeStore }) {
 }
 
 /** While no scenario is open: what a scenario is and what running it does, then `children` to start one. */
-function EmptyState({ model, children }: { model: ComparisonModel; children: ReactNode }) {
+function EmptyState({ model, children }: { model: ComparisonSetup; children: ReactNode }) {
   return (
     <section className="compare-empty" aria-label="No scenario">
       <h2>No scenario is open</h2>

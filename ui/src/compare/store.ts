@@ -13,7 +13,7 @@ import type {
   ComparisonSettings,
   FilePurpose,
   Lane,
-  LiveRun,
+  LiveModel,
   Outcome,
   Platform,
   ProfilesView,
@@ -55,7 +55,7 @@ export interface OpenScenario {
  * model of the provider profile named `profile`, sent the scenario's user message (no baseline,
  * which would cost one more paid run).
  */
-export type ComparisonModel =
+export type ComparisonSetup =
   { kind: "scripted"; adapters: AdapterKind[] } | { kind: "live"; profile: string; adapters: AdapterKind[] };
 
 /** The API shapes request bodies are exported in, as the export picker names them. */
@@ -69,30 +69,30 @@ export const REQUEST_SHAPES: Readonly<Record<RequestShape, string>> = {
 export const DEFAULT_ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart"];
 
 /** The scenario's script under the default adapters. */
-export const SCRIPTED: ComparisonModel = { kind: "scripted", adapters: [...DEFAULT_ADAPTERS] };
+export const SCRIPTED: ComparisonSetup = { kind: "scripted", adapters: [...DEFAULT_ADAPTERS] };
 
 /** The scenario's script, under the adapters `previous` had ticked. */
-export function scriptedModel(previous: ComparisonModel): ComparisonModel {
+export function scriptedModel(previous: ComparisonSetup): ComparisonSetup {
   return { kind: "scripted", adapters: [...previous.adapters] };
 }
 
 /** The live model of the profile `profile`, under the adapters `previous` had ticked. */
-export function liveModel(profile: string, previous: ComparisonModel): ComparisonModel {
+export function liveModel(profile: string, previous: ComparisonSetup): ComparisonSetup {
   return { kind: "live", profile, adapters: [...previous.adapters] };
 }
 
 /** `model` with `adapter` ticked (`on`) or not; the adapters stay in the order they run. */
-export function withAdapter(model: ComparisonModel, adapter: AdapterKind, on: boolean): ComparisonModel {
+export function withAdapter(model: ComparisonSetup, adapter: AdapterKind, on: boolean): ComparisonSetup {
   return { ...model, adapters: ADAPTERS.filter((kind) => (kind === adapter ? on : model.adapters.includes(kind))) };
 }
 
 /** What the backend is asked to run for `model`: null for the scenario's script. */
-export function liveRunOf(model: ComparisonModel): LiveRun | null {
+export function liveRunOf(model: ComparisonSetup): LiveModel | null {
   return model.kind === "scripted" ? null : { profile: model.profile };
 }
 
 /** The lanes a comparison of `model` fills, in the order they run: its adapters, then a scripted one's baseline. */
-export function lanesOf(model: ComparisonModel): Lane[] {
+export function lanesOf(model: ComparisonSetup): Lane[] {
   return model.kind === "scripted" ? [...model.adapters, "baseline"] : [...model.adapters];
 }
 
@@ -179,7 +179,7 @@ export interface ComparisonState {
   picked: PickedEvent | null;
   detail: CallDetail;
   /** The model the next comparison asks. */
-  model: ComparisonModel;
+  model: ComparisonSetup;
   /** The question about the template's sources not allowed, while Run waits for its answer. */
   sourcesQuestion: SourcesQuestion | null;
   /** The sessions of the app's relay as last read (none while it is stopped). */
@@ -279,7 +279,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
   }
 
   /** Chooses the model the next comparison asks. */
-  setModel(model: ComparisonModel): void {
+  setModel(model: ComparisonSetup): void {
     this.update({ model });
   }
 

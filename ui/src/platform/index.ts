@@ -164,7 +164,7 @@ export type RelaySessionView = RelaySessionView_Serialize;
 export type { RelayLogEntry };
 
 /** A real model for a comparison: the provider profile's name. */
-export interface LiveRun {
+export interface LiveModel {
   profile: string;
 }
 
@@ -177,7 +177,7 @@ export interface LiveRun {
  */
 export interface ComparisonSettings {
   adapters: AdapterKind[];
-  live: LiveRun | null;
+  live: LiveModel | null;
   relaySession: string | null;
   priceAs: string | null;
 }

@@ -16,7 +16,7 @@ import type {
   ComparisonReport,
   JsonValue,
   Lane,
-  LiveRun,
+  LiveModel,
   Outcome,
   PlatformError,
   ProblemView,
@@ -391,7 +391,7 @@ export class FakeCompare {
   async runComparison(
     runId: number,
     adapters: readonly AdapterKind[],
-    live: LiveRun | null,
+    live: LiveModel | null,
     onProgress: (progress: CompareProgress) => void,
   ): Promise<Outcome<ComparisonReport>> {
     if (adapters.length === 0) {
@@ -434,7 +434,7 @@ export class FakeCompare {
   }
 
   /** Why the backend would not start a live comparison, as it says it: null when it would. */
-  private liveRefusal(live: LiveRun): PlatformError | null {
+  private liveRefusal(live: LiveModel): PlatformError | null {
     const profile = this.profiles.find((p) => p.name === live.profile);
     if (profile === undefined) {
       const known = this.profiles.map((p) => p.name).join(", ") || "none";
