@@ -18,14 +18,7 @@ fn fixture() -> Template {
 }
 
 fn run_both(template: &Template, scenario: &Scenario) -> ComparisonReport {
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    runtime
-        .block_on(compare(
-            Lanes::new(template, scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]),
-            Drive::default(),
-        ))
-        .map(|comparison| comparison.report)
-        .unwrap_or_else(|e| panic!("{e}"))
+    crate::scripted_report(template, scenario, &[AdapterKind::Dynamic, AdapterKind::Restart])
 }
 
 fn traces(report: &ComparisonReport) -> String {

@@ -27,10 +27,7 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn compare_both(template: &Template, scenario: &Scenario) -> ComparisonReport {
-    runtime()
-        .block_on(compare(Lanes::new(template, scenario, &[Dynamic, Restart]), Drive::default()))
-        .map(|comparison| comparison.report)
-        .unwrap_or_else(|e| panic!("{e}"))
+    crate::scripted_report(template, scenario, &[Dynamic, Restart])
 }
 
 /// One run of the scenario of `fields` on the fixture.
@@ -499,10 +496,7 @@ fn savings_round_to_one_decimal_and_have_no_percent_of_nothing() {
 fn one_run_has_a_baseline_but_no_divergence() {
     let scenario = Scenario::load(&repo("examples/lookup-first.scenario.json")).unwrap();
     let template = load_template("examples/task-executor.unfold.json");
-    let report = runtime()
-        .block_on(compare(Lanes::new(&template, &scenario, &[Restart]), Drive::default()))
-        .map(|comparison| comparison.report)
-        .unwrap();
+    let report = crate::scripted_report(&template, &scenario, &[Restart]);
     assert_eq!(report.divergences, []);
     assert_eq!(report.baseline.unwrap().savings.len(), 1);
 }
@@ -693,13 +687,7 @@ fn the_observer_hears_each_run_start_and_every_event_of_the_report_in_order() {
         })
         .collect();
     assert_eq!(heard, expected);
-    assert_eq!(
-        comparison.report,
-        runtime()
-            .block_on(compare(Lanes::new(&template, &scenario, &[Dynamic, Restart]), Drive::default()))
-            .map(|comparison| comparison.report)
-            .unwrap()
-    );
+    assert_eq!(comparison.report, crate::scripted_report(&template, &scenario, &[Dynamic, Restart]));
 }
 
 #[test]
@@ -775,10 +763,7 @@ fn cancelling_stops_the_comparison_before_its_next_model_call() {
 #[test]
 fn the_ui_fixture_report_is_what_compare_makes() {
     let (template, scenario) = lookup_first();
-    let report = runtime()
-        .block_on(compare(Lanes::new(&template, &scenario, &[Dynamic, Restart]), Drive::default()))
-        .map(|comparison| comparison.report)
-        .unwrap();
+    let report = crate::scripted_report(&template, &scenario, &[Dynamic, Restart]);
     let fresh = serde_json::to_string_pretty(&report).unwrap() + "\n";
     let path = repo("ui/src/testing/fixtures/lookup-first.report.json");
     if std::env::var_os("UNFOLD_BLESS").is_some_and(|v| v == "1") {

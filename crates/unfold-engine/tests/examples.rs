@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use unfold_documents::Scenario;
 use unfold_engine::prompt_prefix::PrefixBreak;
-use unfold_engine::{compare, tokens, AdapterKind, Drive, EventKind, Lanes, Session};
+use unfold_engine::{tokens, AdapterKind, Drive, EventKind, Lanes, Session};
 
 use unfold_test_support::{load_template, repo};
 
@@ -42,16 +42,9 @@ fn compare_counts_what_expected_counters_says() {
     let expected: BTreeMap<String, BTreeMap<String, BTreeMap<String, serde_json::Value>>> =
         serde_json::from_str(&std::fs::read_to_string(repo("examples/expected-counters.json")).unwrap()).unwrap();
     assert_eq!(expected.len(), 3);
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     for (name, adapters) in &expected {
         let scenario = Scenario::load(&repo(&format!("examples/{name}.scenario.json"))).unwrap();
-        let report = runtime
-            .block_on(compare(
-                Lanes::new(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]),
-                Drive::default(),
-            ))
-            .map(|comparison| comparison.report)
-            .unwrap();
+        let report = crate::scripted_report(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]);
         for run in &report.runs {
             let mut actual = serde_json::to_value(run.counters).unwrap();
             actual["status"] = serde_json::to_value(run.status).unwrap();
@@ -71,18 +64,11 @@ fn own_examples_show_their_situations() {
         ("task-executor.unfold.json", "plugin-adds-tool.scenario.json"),
         ("support-desk.unfold.json", "support-desk.scenario.json"),
     ];
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let mut lines = Vec::new();
     for (template, scenario) in pairs {
         let template = load_template(&format!("examples/{template}"));
         let scenario = Scenario::load(&repo(&format!("examples/{scenario}"))).unwrap();
-        let report = runtime
-            .block_on(compare(
-                Lanes::new(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]),
-                Drive::default(),
-            ))
-            .map(|comparison| comparison.report)
-            .unwrap();
+        let report = crate::scripted_report(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]);
         for run in &report.runs {
             let c = run.counters;
             lines.push(format!(
@@ -156,14 +142,7 @@ fn the_examples_show_where_disclosure_wins_and_where_it_loses() {
     let saved = |template: &str, scenario: &str| -> Vec<f64> {
         let template = load_template(&format!("examples/{template}.unfold.json"));
         let scenario = Scenario::load(&repo(&format!("examples/{scenario}.scenario.json"))).unwrap();
-        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        let report = runtime
-            .block_on(compare(
-                Lanes::new(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]),
-                Drive::default(),
-            ))
-            .map(|comparison| comparison.report)
-            .unwrap();
+        let report = crate::scripted_report(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]);
         assert!(report.runs.iter().all(|run| run.status == unfold_engine::RunStatus::Completed));
         report.baseline.unwrap().savings.iter().map(|s| s.saved_percent.unwrap()).collect()
     };
@@ -180,11 +159,7 @@ fn the_examples_show_where_disclosure_wins_and_where_it_loses() {
 fn the_prompt_cache_changes_the_winner_of_the_just_in_time_example() {
     let template = load_template("examples/coding-agent.unfold.json");
     let scenario = Scenario::load(&repo("examples/coding-agent-just-in-time.scenario.json")).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let mut report = runtime
-        .block_on(compare(Lanes::new(&template, &scenario, &[AdapterKind::Dynamic]), Drive::default()))
-        .map(|comparison| comparison.report)
-        .unwrap();
+    let mut report = crate::scripted_report(&template, &scenario, &[AdapterKind::Dynamic]);
     report.price(&unfold_documents::prices::Prices::shipped().pricing("claude-sonnet-4-5").unwrap());
     let baseline = report.baseline.as_ref().unwrap();
     assert_eq!(baseline.savings[0].saved_percent, Some(41.7));
@@ -260,11 +235,7 @@ fn allowed_tools_and_deferred_on_every_bundled_example() {
 fn with_the_cache_deferred_wins_the_just_in_time_example() {
     let template = load_template("examples/coding-agent.unfold.json");
     let scenario = Scenario::load(&repo("examples/coding-agent-just-in-time.scenario.json")).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let mut report = runtime
-        .block_on(compare(Lanes::new(&template, &scenario, &AdapterKind::ALL), Drive::default()))
-        .map(|comparison| comparison.report)
-        .unwrap();
+    let mut report = crate::scripted_report(&template, &scenario, &AdapterKind::ALL);
     report.price(&unfold_documents::prices::Prices::shipped().pricing("claude-sonnet-4-5").unwrap());
     let baseline = report.baseline.as_ref().unwrap();
     let saved: Vec<f64> = baseline.savings.iter().map(|s| s.saved_percent.unwrap()).collect();

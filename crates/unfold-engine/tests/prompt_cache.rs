@@ -4,7 +4,6 @@
 
 use unfold_documents::prices::{CacheRules, CacheStyle, ModelPrice, Pricing};
 use unfold_documents::Scenario;
-use unfold_engine::compare::{compare, Drive, Lanes};
 use unfold_engine::prompt_prefix::{PrefixBreak, PromptPrefix};
 use unfold_engine::{AdapterKind, EventKind, RunReport};
 use unfold_test_support::{load_template, repo};
@@ -12,14 +11,7 @@ use unfold_test_support::{load_template, repo};
 fn lookup_first() -> Vec<RunReport> {
     let template = load_template("examples/task-executor.unfold.json");
     let scenario = Scenario::load(&repo("examples/lookup-first.scenario.json")).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-    let report = runtime
-        .block_on(compare(
-            Lanes::new(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]),
-            Drive::default(),
-        ))
-        .map(|comparison| comparison.report)
-        .unwrap();
+    let report = crate::scripted_report(&template, &scenario, &[AdapterKind::Dynamic, AdapterKind::Restart]);
     report.runs
 }
 
