@@ -8,23 +8,7 @@ import type { JsonValue, ProblemView } from "../platform";
  * `undefined` counts as a field.
  */
 export function sameJsonCountingUndefined(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((x, i) => sameJsonCountingUndefined(x, b[i]))
-    );
-  }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(left);
-  return (
-    keys.length === Object.keys(right).length &&
-    keys.every((key) => key in right && sameJsonCountingUndefined(left[key], right[key]))
-  );
+  return sameJson(a, b, true);
 }
 
 /**
@@ -32,6 +16,11 @@ export function sameJsonCountingUndefined(a: unknown, b: unknown): boolean {
  * field set to `undefined` is left out, as `JSON.stringify` leaves it out.
  */
 export function sameJsonIgnoringUndefined(a: unknown, b: unknown): boolean {
+  return sameJson(a, b, false);
+}
+
+/** The equality of both: a field set to `undefined` counts as a field when `countUndefined`. */
+function sameJson(a: unknown, b: unknown, countUndefined: boolean): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
@@ -39,14 +28,15 @@ export function sameJsonIgnoringUndefined(a: unknown, b: unknown): boolean {
       Array.isArray(a) &&
       Array.isArray(b) &&
       a.length === b.length &&
-      a.every((item, i) => sameJsonIgnoringUndefined(item, b[i]))
+      a.every((item, i) => sameJson(item, b[i], countUndefined))
     );
   }
-  const left = Object.entries(a).filter(([, value]) => value !== undefined);
-  const right = new Map(Object.entries(b).filter(([, value]) => value !== undefined));
+  const fields = (value: object) => Object.entries(value).filter(([, field]) => countUndefined || field !== undefined);
+  const left = fields(a);
+  const right = new Map(fields(b));
   return (
     left.length === right.size &&
-    left.every(([key, value]) => right.has(key) && sameJsonIgnoringUndefined(value, right.get(key)))
+    left.every(([key, value]) => right.has(key) && sameJson(value, right.get(key), countUndefined))
   );
 }
 
