@@ -7,7 +7,7 @@ import { act } from "react";
 import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
-import { App } from "./App";
+import { renderApp } from "../testing/editPage";
 import { FakePlatform } from "../testing/fakePlatform";
 import type { RecoveredWork } from "../platform";
 import { byTestId, click, settle } from "../testing/dom";
@@ -18,14 +18,6 @@ let root: Root;
 mountEachTest((mounted) => {
   ({ container, root } = mounted);
 });
-
-async function renderApp(platform: FakePlatform): Promise<void> {
-  await act(async () => {
-    root.render(<App platform={platform} />);
-    await Promise.resolve();
-  });
-  await settle();
-}
 
 /** Whether `later` comes after `earlier` in document order (and is not inside it). */
 function follows(earlier: Node, later: Node): boolean {
@@ -62,7 +54,7 @@ function noticesUnderHeader(): HTMLElement {
 
 describe("App: the workspace's notices under the header", () => {
   it("offers recovered work right under the header, before the editor's and the compare view's content", async () => {
-    await renderApp(recovering());
+    await renderApp(root, recovering());
     let notices = noticesUnderHeader();
     expect(follows(notices, byTestId("section-tree"))).toBe(true);
     expect(follows(notices, byTestId("preview-markdown"))).toBe(true);
@@ -79,7 +71,7 @@ describe("App: the workspace's notices under the header", () => {
   it("offers recovered work under the header of the start page and of the run history without a template", async () => {
     const platform = recovering();
     platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
-    await renderApp(platform);
+    await renderApp(root, platform);
     let notices = noticesUnderHeader();
     expect(follows(notices, byTestId("start-page"))).toBe(true);
 
@@ -90,7 +82,7 @@ describe("App: the workspace's notices under the header", () => {
 
   it("gives each recovered document Restore and Discard buttons named after it, and Later puts the offer away", async () => {
     const platform = recovering();
-    await renderApp(platform);
+    await renderApp(root, platform);
     const item = byTestId("recovered-item");
     expect(item.getAttribute("data-path")).toBe("/t/task.unfold.json");
     const restore = byTestId("restore-recovered", item);
@@ -119,7 +111,7 @@ describe("App: the workspace's notices under the header", () => {
 
   it("shows a failed open under the header too, before the editor's content", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await act(async () => {
       platform.drop(["/t/missing.unfold.json"]);
       await Promise.resolve();
@@ -135,7 +127,7 @@ describe("App: the workspace's notices under the header", () => {
 describe("App: the header's path", () => {
   it("carries the whole path as its title, cut short with an ellipsis, the file name apart", async () => {
     const platform = new FakePlatform("/home/someone/a/long/folder/of/templates/task.unfold.json");
-    await renderApp(platform);
+    await renderApp(root, platform);
     const path = byTestId("template-path", byTestId("app-header"));
     expect(path.textContent).toBe("/home/someone/a/long/folder/of/templates/task.unfold.json");
     expect(path.getAttribute("title")).toBe("/home/someone/a/long/folder/of/templates/task.unfold.json");
@@ -217,7 +209,7 @@ describe("App: the file actions in a narrow window", () => {
   it("fold into a File menu below a fixed width, and back", async () => {
     const platform = new FakePlatform();
     platform.recent = [{ path: "/t/other.unfold.json", exists: true }];
-    await renderApp(platform);
+    await renderApp(root, platform);
     expect(container.querySelector('[data-testid="file-menu"]')).toBeNull();
     expect(byTestId("new-button").closest("details")).toBeNull();
 
@@ -238,7 +230,7 @@ describe("App: the file actions in a narrow window", () => {
   it("closes the File menu once an action is picked, and with Escape (focus back on File)", async () => {
     await width.resize(1000);
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     const menu = byTestId("file-menu") as HTMLDetailsElement;
     menu.open = true;
     await click(byTestId("new-button"));
@@ -258,7 +250,7 @@ describe("App: the file actions in a narrow window", () => {
   it("closes only the Export menu folded into File with Escape, and both once an export is picked", async () => {
     await width.resize(1000);
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     const file = byTestId("file-menu") as HTMLDetailsElement;
     const exports = byTestId("export-menu") as HTMLDetailsElement;
     file.open = true;

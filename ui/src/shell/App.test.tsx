@@ -7,7 +7,7 @@ import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
-import { App } from "./App";
+import { renderApp } from "../testing/editPage";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { REGRESSIONS_PATH, regressionsSuite } from "../testing/suites";
 import { byLabel, byTestId, choose, click, keyDown, settle, typeInto } from "../testing/dom";
@@ -18,14 +18,6 @@ let root: Root;
 mountEachTest((mounted) => {
   ({ container, root } = mounted);
 });
-
-async function renderApp(platform: FakePlatform): Promise<void> {
-  await act(async () => {
-    root.render(<App platform={platform} />);
-    await Promise.resolve();
-  });
-  await settle();
-}
 
 function row(path: string): HTMLElement {
   const element = container.querySelector<HTMLElement>(`[data-testid="section-row"][data-path="${path}"]`);
@@ -52,7 +44,7 @@ function button(label: string): HTMLButtonElement {
 describe("App", () => {
   it("opens the launch template: tree, editor, preview, toolbar", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     const startUp = ["recentFiles", "recoveredDocuments", "initialScenarioPath"];
     expect(
       platform
@@ -80,7 +72,7 @@ describe("App", () => {
 
   it("toggles a section: sends its fields with the new visibility and refreshes the preview", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byLabel("Toggle context"));
     expect(platform.argsOf("applyEdit")).toEqual([
       [
@@ -107,7 +99,7 @@ describe("App", () => {
 
   it("edits the selected section's text in one undo group and shows it in the preview", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("select-section", row("context.history")));
     expect(row("context.history").className).toContain("selected");
     typeInto(byTestId("field-template"), "2024: OAuth");
@@ -128,7 +120,7 @@ describe("App", () => {
 
   it("says at the key field why a key is invalid, keeps the text and sends nothing", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     const key = byTestId("field-key") as HTMLInputElement;
     typeInto(key, "Bad Key");
     await settle();
@@ -159,7 +151,7 @@ describe("App", () => {
 
   it("saves, undoes and redoes from the keyboard and the toolbar", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     typeInto(byTestId("field-title"), "Job");
     await settle();
     keyDown(window, "s", { ctrlKey: true });
@@ -197,7 +189,7 @@ describe("App", () => {
 
   it("shows markup in the template as literal text", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     typeInto(byTestId("field-template"), '<img src=x onerror="alert(1)">');
     await settle();
     const pre = byTestId("preview-markdown");
@@ -207,7 +199,7 @@ describe("App", () => {
 
   it("says how many of the prompt's tokens the tool definitions take, and opens a tool to its JSON", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     const preview = await platform.previewDocument(platform.id, [], false, null);
     if (!preview.ok) throw new Error("no preview");
     const { prompt_tokens: total, tool_tokens: tools } = preview.value;
@@ -241,7 +233,7 @@ describe("App", () => {
       ...FakePlatform.prototype.view.call(platform),
       problems: [{ location: "/sections/0/key", message: "'A' is not a section key" }],
     });
-    await renderApp(platform);
+    await renderApp(root, platform);
     expect(byTestId("preview-error").textContent).toContain(missing);
     expect(container.querySelector('[data-testid="preview-markdown"]')).toBeNull();
     expect(byTestId("problems-summary").textContent).toBe("1 problem, 1 warning");
@@ -258,7 +250,7 @@ describe("App", () => {
 
   it("disables the structure actions impossible for the selected section", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     const labels = ["Add child", "Add sibling", "Delete section", "Move up", "Move down", "Indent", "Outdent"];
     const enabled = () => labels.filter((label) => !button(label).disabled);
     expect(enabled()).toEqual(["Add child", "Add sibling", "Delete section", "Move down"]);
@@ -270,7 +262,7 @@ describe("App", () => {
 
   it("adds a child from the toolbar, ready to rename, and undo takes it away", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("select-section", row("style")));
     await click(button("Add child"));
     expect(rowPaths()).toEqual(["task", "context", "context.examples", "context.history", "style", "style.section"]);
@@ -297,7 +289,7 @@ describe("App", () => {
 
   it("adds a sibling after the selected section and deletes it again", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(button("Add sibling"));
     expect(rowPaths().slice(0, 2)).toEqual(["task", "section"]);
     await click(button("Delete section"));
@@ -307,7 +299,7 @@ describe("App", () => {
 
   it("moves, deletes and selects from the keyboard while the tree has focus", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     const selectButton = (path: string) => byTestId("select-section", row(path));
     await click(selectButton("context"));
     act(() => {
@@ -351,7 +343,7 @@ describe("App", () => {
 
   it("leaves the tree's keys alone outside the tree", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     keyDown(byTestId("field-key"), "Delete");
     await settle();
     keyDown(byTestId("field-template"), "ArrowUp", { altKey: true });
@@ -370,7 +362,7 @@ describe("App", () => {
       children: [],
     });
     const platform = new FakePlatform("/t/task.unfold.json", template);
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("select-section", row("style")));
     const before = rowPaths();
     await click(button("Indent"));
@@ -390,7 +382,7 @@ describe("App", () => {
         { location: "/sections/0", message: "missing title" },
       ],
     });
-    await renderApp(platform);
+    await renderApp(root, platform);
     // The problems are listed once, under a line that counts them (not again in the message).
     expect(byTestId("error-detail").textContent).toBe("2 problems, each at its place:");
     expect(byTestId("error-path").textContent).toBe("/t/task.unfold.json");
@@ -405,7 +397,7 @@ describe("App", () => {
 describe("App: preview of sections as read", () => {
   it("shows a summarized section as read, and forgets it once the section is FULL", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     const style = container.querySelector<HTMLInputElement>('[data-testid="read-section"][data-path="style"]');
     expect(style).not.toBeNull();
     await click(style as HTMLElement);
@@ -420,7 +412,7 @@ describe("App: preview of sections as read", () => {
 describe("App: keyboard shortcut help", () => {
   it("opens with ? outside text fields and F1 anywhere, and closes with Escape", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     keyDown(byTestId("field-key"), "?", { shiftKey: true });
     await settle();
     expect(container.querySelector('[data-testid="shortcut-help"]')).toBeNull();
@@ -437,7 +429,7 @@ describe("App: keyboard shortcut help", () => {
 
   it("toggles the selected section with Space in the tree", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("select-section", row("context")));
     keyDown(byTestId("select-section", row("context")), " ");
     await settle();
@@ -449,7 +441,7 @@ describe("App around the editor: files and recovery", () => {
   it("asks about unsaved changes before opening a dropped file, and opens it on Don't save", async () => {
     const platform = new FakePlatform();
     platform.disk.set("/t/dropped.unfold.json", { ...exampleTemplate(), key: "dropped", name: "Dropped" });
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byLabel("Toggle context"));
     await act(async () => {
       platform.drop(["/t/dropped.unfold.json"]);
@@ -475,7 +467,7 @@ describe("App around the editor: files and recovery", () => {
     const task = recovered.sections[0];
     if (task !== undefined) task.template = "Recovered words";
     platform.recoveredTemplates.set("/t/task.unfold.json", recovered);
-    await renderApp(platform);
+    await renderApp(root, platform);
     expect(byTestId("recovery-offer").textContent).toContain("task.unfold.json");
     await click(byTestId("restore-recovered"));
     expect(container.querySelector('[data-testid="recovery-offer"]')).toBeNull();
@@ -487,7 +479,7 @@ describe("App around the editor: files and recovery", () => {
     const platform = new FakePlatform();
     platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
     platform.recent = [{ path: "/t/gone.unfold.json", exists: false }];
-    await renderApp(platform);
+    await renderApp(root, platform);
     const recent = byTestId("recent-file", byTestId("start-page"));
     expect(recent.textContent).toContain("missing");
     await click(byTestId("open-example"));
@@ -498,7 +490,7 @@ describe("App around the editor: files and recovery", () => {
   it("Ctrl+Shift+S asks where to save and saves there", async () => {
     const platform = new FakePlatform();
     platform.chosenPath = "/t/copy.unfold.json";
-    await renderApp(platform);
+    await renderApp(root, platform);
     keyDown(window, "S", { ctrlKey: true, shiftKey: true });
     await settle();
     expect(platform.argsOf("chooseFile")).toEqual([["save", "/t/task.unfold.json"]]);
@@ -518,7 +510,7 @@ function sectionToolNames(): (string | null)[] {
 describe("App: template settings and parameters", () => {
   it("changes the disclosure from the Template tab and the preview names open_sections", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("tab-template"));
     expect((byTestId("setting-key") as HTMLInputElement).value).toBe("task-executor");
     expect((byTestId("setting-disclosure") as HTMLSelectElement).value).toBe("read_section");
@@ -542,7 +534,7 @@ describe("App: template settings and parameters", () => {
 
   it("types the name in one undo group; undo puts the field back", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("tab-template"));
     typeInto(byTestId("setting-name"), "Task runner");
     await settle();
@@ -555,7 +547,7 @@ describe("App: template settings and parameters", () => {
 
   it("edits, adds and removes parameters", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("tab-template"));
     expect(paramNames()).toEqual(["objective"]);
     typeInto(byTestId("param-value"), "Ship it");
@@ -575,7 +567,7 @@ describe("App: template settings and parameters", () => {
   });
 
   it("goes back to the section editor when a section is picked in the tree", async () => {
-    await renderApp(new FakePlatform());
+    await renderApp(root, new FakePlatform());
     await click(byTestId("tab-template"));
     await click(byTestId("select-section", row("style")));
     expect((byTestId("field-key") as HTMLInputElement).value).toBe("style");
@@ -589,7 +581,7 @@ describe("App: a section's tools", () => {
 
   it("lists the selected section's tools, moves and removes them", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     expect(byTestId("section-tools").textContent).toBe("No tools");
     await click(byTestId("select-section", row("context")));
     expect(sectionToolNames()).toEqual(["search", "cite"]);
@@ -608,7 +600,7 @@ describe("App: a section's tools", () => {
 
   it("imports pasted tools: names the format and conflicts, attaches the others to the section", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("import-tools"));
     typeInto(byTestId("import-text"), tools(["fetch_issue", "search"]));
     await settle();
@@ -632,7 +624,7 @@ describe("App: a section's tools", () => {
 
   it("imports tools from a chosen file: its text is read as if pasted", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("import-tools"));
     await click(byTestId("import-file"));
     expect(platform.argsOf("importTools")).toEqual([]);
@@ -652,7 +644,7 @@ describe("App: a section's tools", () => {
 
   it("lists import problems at their places and attaches nothing", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("import-tools"));
     typeInto(byTestId("import-text"), '[{"name": "x", "input_schema": {}}, 3]');
     await settle();
@@ -672,7 +664,7 @@ describe("App: the page switch and the run history", () => {
 
   it("switches between the editor, the compare view and the run history with a template open", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     expect(pageNames()).toEqual(["Edit", "Compare", "History", "Suites"]);
     await click(byTestId("page-history"));
     expect(byTestId("page-history").getAttribute("aria-selected")).toBe("true");
@@ -695,7 +687,7 @@ describe("App: the page switch and the run history", () => {
 
   it("leaves Ctrl+Z to the filter fields on the run history, and saves the template with Ctrl+S", async () => {
     const platform = new FakePlatform();
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(button("Toggle context"));
     await click(byTestId("page-history"));
     keyDown(window, "z", { ctrlKey: true });
@@ -709,7 +701,7 @@ describe("App: the page switch and the run history", () => {
   it("shows the run history without a template, from the start page and back", async () => {
     const platform = new FakePlatform();
     platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
-    await renderApp(platform);
+    await renderApp(root, platform);
     expect(pageNames()).toEqual(["Start", "History", "Suites"]);
     await click(byTestId("page-history"));
     expect(container.querySelector('[data-testid="start-page"]')).toBeNull();
@@ -725,7 +717,7 @@ describe("App: the page switch and the run history", () => {
     const platform = new FakePlatform();
     platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
     platform.suites.set(REGRESSIONS_PATH, regressionsSuite());
-    await renderApp(platform);
+    await renderApp(root, platform);
     await click(byTestId("page-suites"));
     expect(container.querySelector('[data-testid="start-page"]')).toBeNull();
     platform.chosenPath = REGRESSIONS_PATH;

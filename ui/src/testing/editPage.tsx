@@ -8,6 +8,7 @@ import { useWorkProblems, type EditTab } from "../editor/EditPage";
 import { App } from "../shell/App";
 import { TemplateEditPage } from "../shell/pages";
 import { templateStores, WorkspaceStore, type TemplateStores } from "../shell/workspace";
+import { settle } from "./dom";
 import type { FakePlatform } from "./fakePlatform";
 
 /** The editor's store, for a test outside editor/. */
@@ -23,6 +24,15 @@ export function EditPageOf({ template }: { template: TemplateStores }) {
   const [tab, setTab] = useState<EditTab>("section");
   const problems = useWorkProblems(template.editor, null);
   return <TemplateEditPage template={template} problems={problems} tab={tab} onTab={setTab} />;
+}
+
+/** The window over `platform`, drawn into `root` as the app starts it (its workspace its own), settled. */
+export async function renderApp(root: Root, platform: FakePlatform): Promise<void> {
+  await act(async () => {
+    root.render(<App platform={platform} />);
+    await Promise.resolve();
+  });
+  await settle();
 }
 
 /** The window over `platform`'s launch template, drawn into `root` on its Edit page; the template's stores. */
