@@ -142,10 +142,16 @@ pub fn render_seen(seen: &Template, path: &Path, request: &RenderRequest) -> App
     render(seen, request).map_err(|e| AppError::invalid_as(ErrorCode::InvalidRequest)(e.in_file(path)))
 }
 
+/// Where a section `request.expand` names and the template lacks is reported (an argument of the
+/// request): a front says it in its own words, the CLI as the flag that named it.
+pub fn expanded_section_place(path: &str) -> String {
+    format!("expanded section {path}")
+}
+
 fn render(template: &Template, request: &RenderRequest) -> unfold_documents::Result<RenderedPrompt> {
     let mut session = Session::new(template, request.params.clone())?;
     for path in &request.expand {
-        session.expand(path).map_err(|message| Error::argument(format!("--expand {path}"), message))?;
+        session.expand(path).map_err(|message| Error::argument(expanded_section_place(path), message))?;
     }
     session.render()
 }

@@ -267,3 +267,16 @@ fn without_a_recovery_folder_nothing_is_kept_and_asking_says_so() {
     let recovery = Recovery::open(None);
     assert_eq!(recovery.store().expect_err("no folder").code, ErrorCode::Unavailable);
 }
+
+#[test]
+fn a_render_names_a_missing_expanded_section_in_no_fronts_words() {
+    let request =
+        unfold_application::files::RenderRequest { expand: vec!["examples".to_owned()], ..Default::default() };
+    let error =
+        unfold_application::files::render_file(Path::new(&crate::example("task-executor.unfold.json")), &request)
+            .expect_err("no top-level section 'examples'");
+    assert_eq!(error.code, ErrorCode::InvalidRequest);
+    assert!(error.message.contains("expanded section examples: "), "{}", error.message);
+    assert!(error.message.contains("Did you mean 'context.examples'?"), "{}", error.message);
+    assert!(!error.message.contains("--"), "a flag is the CLI's word: {}", error.message);
+}

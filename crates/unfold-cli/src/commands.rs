@@ -14,9 +14,9 @@ use unfold_application::folders::Folders;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources;
 use unfold_application::template_exports::ExportRequest;
-use unfold_application::{exports, AppResult};
+use unfold_application::{exports, AppError, AppResult};
 use unfold_documents::error::printable_path;
-use unfold_documents::Error;
+use unfold_documents::{Error, Location};
 use unfold_engine::Preview;
 use unfold_stores::run_history::RunFilter;
 
@@ -44,10 +44,11 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 let loaded = files::load_for_render(&template, &request)?;
                 let (seen, discoveries) = block_on(sources::with_started_sources(&loaded, &template, &consent))?;
                 crate::sources::warn_about(&template, &discoveries);
-                files::render_seen(&seen, &template, &request)?
+                files::render_seen(&seen, &template, &request)
             } else {
-                files::render_file(&template, &request)?
-            };
+                files::render_file(&template, &request)
+            }
+            .map_err(|error| flag_expanded(error, &template, &request.expand))?;
             if json {
                 write_json(&Preview::of(prompt))?;
             } else {
@@ -202,6 +203,17 @@ fn validate(paths: &[PathBuf]) -> AppResult<ExitCode> {
 }
 
 /// `--param NAME=VALUE` arguments as a map.
+/// A section `--expand` named that the template lacks, said of the flag that named it.
+fn flag_expanded(error: AppError, template: &Path, expand: &[String]) -> AppError {
+    let flagged = error.problems.iter().find_map(|problem| {
+        let Location::Argument(place) = &problem.location else { return None };
+        let path = expand.iter().find(|path| *place == files::expanded_section_place(path))?;
+        Some(Error::argument(format!("--expand {path}"), problem.message.clone()).in_file(template))
+    });
+    let code = error.code;
+    flagged.map_or(error, |flagged| AppError::invalid_as(code)(flagged))
+}
+
 fn parse_params(params: &[String]) -> unfold_documents::Result<IndexMap<String, String>> {
     let mut values = IndexMap::new();
     for param in params {

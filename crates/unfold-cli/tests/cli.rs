@@ -108,7 +108,9 @@ fn render_refuses_unknown_parameters_and_paths() {
     let example = Path::new(EXAMPLE);
     assert_bad_input(&run(&["render", EXAMPLE, "--param", "colour=red"]), example, "unknown parameter 'colour'");
     assert_bad_input(&run(&["render", EXAMPLE, "--param", "colour"]), example, "--param colour: expected NAME=VALUE");
-    assert_bad_input(&run(&["render", EXAMPLE, "--expand", "examples"]), example, "Did you mean 'context.examples'?");
+    let unknown = run(&["render", EXAMPLE, "--expand", "examples"]);
+    assert_bad_input(&unknown, example, "Did you mean 'context.examples'?");
+    assert!(unknown.stderr.contains("--expand examples: Unknown section key"), "said of the flag: {}", unknown.stderr);
 }
 
 /// The cells of a table row after its label.

@@ -22,7 +22,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum Location {
     /// A JSON pointer into the parsed document (`""` is the whole document).
     Pointer(String),
-    /// A command-line argument (`--expand nope`).
+    /// An argument of a request (a flag, a section asked to be expanded).
     Argument(String),
     /// A position in text that could not be parsed as JSON (1-based).
     Text {
