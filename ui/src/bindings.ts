@@ -1887,8 +1887,8 @@ export type RunFilter_Deserialize = {
 	adapter?: AdapterKind | null,
 	/**  Only runs that ended so. */
 	status?: RunStatus | null,
-	/**  Only runs from this source. */
-	source?: RunSource | null,
+	/**  Only runs of this origin. */
+	source?: RunOrigin | null,
 	/**  At most this many, newest first (100 when absent). */
 	limit?: number | null,
 };
@@ -1903,11 +1903,23 @@ export type RunFilter_Serialize = {
 	adapter: AdapterKind | null,
 	/**  Only runs that ended so. */
 	status: RunStatus | null,
-	/**  Only runs from this source. */
-	source: RunSource | null,
+	/**  Only runs of this origin. */
+	source: RunOrigin | null,
 	/**  At most this many, newest first (100 when absent). */
 	limit: number | null,
 };
+
+/**
+ *  A run's origin: where its answers came from. Runs keep it in the field and column `source`,
+ *  the name the history's files and filters have always had.
+ */
+export type RunOrigin = 
+/**  A scenario's scripted model (`compare`). */
+"scripted" | 
+/**  A real model over HTTP. */
+"live" | 
+/**  A cassette. */
+"replay";
 
 /**  A step of a run: the event, its attempt and the model call it belongs to. */
 export type RunPlace = {
@@ -1963,15 +1975,6 @@ export type RunReport_Serialize = {
 	events: Event_Serialize[],
 };
 
-/**  Where a run's answers came from. */
-export type RunSource = 
-/**  A scenario's scripted model (`compare`). */
-"scripted" | 
-/**  A real model over HTTP. */
-"live" | 
-/**  A cassette. */
-"replay";
-
 /**  How a run ended. */
 export type RunStatus = 
 /**  The model answered without tool calls. */
@@ -1996,8 +1999,8 @@ export type RunSummary_Deserialize = {
 	started_at_ms: number | null,
 	/**  How long it took. */
 	duration_ms: number | null,
-	/**  Where its answers came from. */
-	source: RunSource,
+	/**  Its origin: where its answers came from. */
+	source: RunOrigin,
 	/**  The template's key. */
 	template: string,
 	/**  The template's file. */
@@ -2032,8 +2035,8 @@ export type RunSummary_Serialize = {
 	started_at_ms: number | null,
 	/**  How long it took. */
 	duration_ms: number | null,
-	/**  Where its answers came from. */
-	source: RunSource,
+	/**  Its origin: where its answers came from. */
+	source: RunOrigin,
 	/**  The template's key. */
 	template: string,
 	/**  The template's file. */

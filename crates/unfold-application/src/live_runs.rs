@@ -20,7 +20,7 @@ use unfold_engine::{adapter_for, AdapterKind, Event, RunInput, RunLimits, RunRep
 use unfold_engine::{ToolHost, ToolSources};
 use unfold_live::recorded_sources::RecordingHost;
 use unfold_live::{ApiKey, Cassette, HttpProvider, Secrets};
-use unfold_stores::run_history::{now_ms, RunRecord, RunSource};
+use unfold_stores::run_history::{now_ms, RunOrigin, RunRecord};
 
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::profiles::Profiles;
@@ -145,7 +145,7 @@ pub async fn run_live_and_keep(
     }
     let user = secrets.scrub(&input.user).into_owned();
     let origin = SingleRun {
-        source: RunSource::Live,
+        source: RunOrigin::Live,
         template: (template, template_path),
         provider: (&run.profile.name, &run.profile.model),
         user: &user,
@@ -177,7 +177,7 @@ pub async fn replay_and_keep(
     let mut report = report.map_err(|e| e.in_file(cassette_path))?;
     secrets.scrub_serialized(&mut report);
     let origin = SingleRun {
-        source: RunSource::Replay,
+        source: RunOrigin::Replay,
         template: (template, template_path),
         provider: (&cassette.provider.name, &cassette.provider.model),
         user: &cassette.user,
@@ -188,7 +188,7 @@ pub async fn replay_and_keep(
 
 /// Where a run that is not part of a comparison came from: what the history keeps it with.
 struct SingleRun<'a> {
-    source: RunSource,
+    source: RunOrigin,
     template: (&'a Template, &'a Path),
     /// The provider profile's name and its model.
     provider: (&'a str, &'a str),

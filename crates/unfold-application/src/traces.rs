@@ -13,7 +13,7 @@ use unfold_engine::compare::{CompareProgress, Lane};
 use unfold_engine::{ComparisonReport, Event, RunReport};
 use unfold_exports::otlp::{trace_line, RunTimes, TracedRun};
 use unfold_live::Secrets;
-use unfold_stores::run_history::{RunSource, StoredRun};
+use unfold_stores::run_history::{RunOrigin, StoredRun};
 
 use crate::error::AppResult;
 
@@ -144,8 +144,8 @@ pub fn stored_run_line(stored: &StoredRun, profiles: &crate::profiles::Profiles)
     let times = RunTimes { start, end: start + summary.duration_ms.saturating_mul(1_000_000), events: Vec::new() };
     let model = summary.model.as_deref().unwrap_or("scripted");
     let mut context = match summary.source {
-        RunSource::Scripted => TraceContext::scripted(summary.model.as_deref()),
-        RunSource::Live | RunSource::Replay => match profiles.get(&summary.provider) {
+        RunOrigin::Scripted => TraceContext::scripted(summary.model.as_deref()),
+        RunOrigin::Live | RunOrigin::Replay => match profiles.get(&summary.provider) {
             Ok(profile) => TraceContext::live(profile.kind, model),
             Err(_) => {
                 TraceContext { provider: summary.provider.clone(), model: model.to_string(), attributes: Vec::new() }
@@ -159,7 +159,7 @@ pub fn stored_run_line(stored: &StoredRun, profiles: &crate::profiles::Profiles)
     if let Some(lane) = &summary.lane {
         context = context.with("unfold.lane", lane);
     }
-    if summary.source == RunSource::Replay {
+    if summary.source == RunOrigin::Replay {
         context = context.with("unfold.replay", "true");
     }
     run_line(&stored.report, &summary.template, &times, &context)
@@ -175,8 +175,8 @@ pub fn export_stored_run(
     crate::files::check_output_file(path, "trace")?;
     let stored = history.get(id)?;
     let secrets = match stored.summary.source {
-        RunSource::Scripted => Secrets::none(),
-        RunSource::Live | RunSource::Replay => profiles
+        RunOrigin::Scripted => Secrets::none(),
+        RunOrigin::Live | RunOrigin::Replay => profiles
             .get(&stored.summary.provider)
             .map_or_else(|_| Secrets::none(), |p| crate::redaction::secrets_of(&p)),
     };

@@ -25,11 +25,12 @@ const SCHEMA_VERSION: i64 = 2;
 /// How long a connection waits for another to finish writing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Where a run's answers came from.
+/// A run's origin: where its answers came from. Runs keep it in the field and column `source`,
+/// the name the history's files and filters have always had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub enum RunSource {
+pub enum RunOrigin {
     /// A scenario's scripted model (`compare`).
     Scripted,
     /// A real model over HTTP.
@@ -38,12 +39,12 @@ pub enum RunSource {
     Replay,
 }
 
-impl RunSource {
+impl RunOrigin {
     fn name(self) -> &'static str {
         match self {
-            RunSource::Scripted => "scripted",
-            RunSource::Live => "live",
-            RunSource::Replay => "replay",
+            RunOrigin::Scripted => "scripted",
+            RunOrigin::Live => "live",
+            RunOrigin::Replay => "replay",
         }
     }
 }
@@ -55,8 +56,8 @@ pub struct RunRecord<'a> {
     pub started_at_ms: u64,
     /// How long it took.
     pub duration_ms: u64,
-    /// Where its answers came from.
-    pub source: RunSource,
+    /// Its origin: where its answers came from.
+    pub source: RunOrigin,
     /// The template it ran.
     pub template: &'a Template,
     /// The template's file, if it has one.
@@ -106,7 +107,7 @@ impl<'a> ComparisonOrigin<'a> {
             .map(|(lane, run)| RunRecord {
                 started_at_ms: self.started_at_ms,
                 duration_ms: self.duration_ms,
-                source: if self.live.is_some() { RunSource::Live } else { RunSource::Scripted },
+                source: if self.live.is_some() { RunOrigin::Live } else { RunOrigin::Scripted },
                 template: self.template,
                 template_path: self.template_path,
                 scenario: Some(&self.scenario.name),
@@ -134,8 +135,8 @@ pub struct RunSummary {
     /// How long it took.
     #[cfg_attr(feature = "specta", specta(type = f64))]
     pub duration_ms: u64,
-    /// Where its answers came from.
-    pub source: RunSource,
+    /// Its origin: where its answers came from.
+    pub source: RunOrigin,
     /// The template's key.
     pub template: String,
     /// The template's file.
@@ -187,8 +188,8 @@ pub struct RunFilter {
     pub adapter: Option<AdapterKind>,
     /// Only runs that ended so.
     pub status: Option<RunStatus>,
-    /// Only runs from this source.
-    pub source: Option<RunSource>,
+    /// Only runs of this origin.
+    pub source: Option<RunOrigin>,
     /// At most this many, newest first (100 when absent).
     pub limit: Option<u32>,
 }
@@ -500,7 +501,7 @@ mod tests {
         let record = RunRecord {
             started_at_ms: at,
             duration_ms: 12,
-            source: RunSource::Live,
+            source: RunOrigin::Live,
             template,
             template_path: Some(Path::new("examples/task-executor.unfold.json")),
             scenario: None,

@@ -56,7 +56,7 @@ import {
   pairLanes,
   ranWith,
   REFERENCE_RUN,
-  RUN_SOURCES,
+  RUN_ORIGINS,
   RUN_STATUSES,
   runKind,
   runKindTitle,
@@ -177,7 +177,7 @@ function FilterBar({ store, filter }: { store: HistoryStore; filter: HistoryFilt
         label="Source"
         testId="history-filter-source"
         value={filter.source}
-        options={RUN_SOURCES}
+        options={RUN_ORIGINS}
         onChange={(source) => {
           set({ source });
         }}

@@ -16,7 +16,7 @@ import type {
   RunComparison,
   RunEvent,
   RunFilter,
-  RunSource,
+  RunOrigin,
   RunStatus,
   RunSummary,
   StoredRun,
@@ -33,7 +33,7 @@ export interface HistoryFilter {
   provider: string;
   adapter: AdapterKind | "";
   status: RunStatus | "";
-  source: RunSource | "";
+  source: RunOrigin | "";
 }
 
 /** The filter that lists every run. */
@@ -49,7 +49,7 @@ export const RUN_STATUSES: readonly RunStatus[] = [
   "loop_detected",
   "error",
 ];
-export const RUN_SOURCES: readonly RunSource[] = ["scripted", "live", "replay"];
+export const RUN_ORIGINS: readonly RunOrigin[] = ["scripted", "live", "replay"];
 
 /** Whether `filter` lists every run. */
 export function isAnyRun(filter: HistoryFilter): boolean {

@@ -65,7 +65,7 @@ export type {
   Permission,
   ProviderKind,
   RunCost,
-  RunSource,
+  RunOrigin,
   RunStatus,
   ProblemView,
   TemplateSettings,
