@@ -12,6 +12,7 @@
 #[macro_use]
 mod command_list;
 
+mod backend_recordings;
 mod bindings;
 mod command_error;
 mod compare;

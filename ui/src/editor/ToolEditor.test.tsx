@@ -102,7 +102,7 @@ describe("the tool editor", () => {
     const [[id, owner, index, json]] = platform.argsOf("checkTool") as [[number, unknown, number, string]];
     expect([id, owner, index]).toEqual([1, { kind: "section", path: "context" }, 0]);
     expect(JSON.parse(json)).toEqual({ name: "lookup", description: "search things", parameters: { type: "object" } });
-    expect(problems()).toEqual(["/name the template already has a tool named 'lookup'"]);
+    expect(problems()).toEqual(["/name the template already has a tool named 'lookup' (among its own tools)"]);
     expect(byTestId("tool-status").textContent).toBe("Not applied: 1 problem");
     expect((byTestId("tool-apply") as HTMLButtonElement).disabled).toBe(true);
     expect(toolEdits(platform)).toEqual([]);
@@ -249,7 +249,7 @@ describe("the template's own tools", () => {
     await click(byLabel("Edit lookup"));
     typeInto(byTestId("tool-parameters"), '{"type": "string"}');
     await settle(PAUSE_MS);
-    expect(parameterProblems()).toEqual(["/parameters must describe an object"]);
+    expect(parameterProblems()).toEqual(['/parameters must describe an object ("type": "object"), not "string"']);
     typeInto(byTestId("tool-parameters"), '{"type": "object", "properties": {"id": {"type": "integer"}}}');
     await settle(PAUSE_MS);
     expect(toolEdits(platform)).toMatchObject([

@@ -264,7 +264,7 @@ describe("EditorStore", () => {
     await settle();
     expect(platform.argsOf("editAndPreview")).toHaveLength(1);
     expect(platform.argsOf("previewDocument")).toHaveLength(previewsBefore + 1);
-    expect(markdown(store)).toContain("Do ${objective} now");
+    expect(markdown(store)).toContain("Do Refactor now");
   });
 
   it("asks for the preview again when an edit moved a section shown as read", async () => {
@@ -295,7 +295,7 @@ describe("EditorStore", () => {
     release();
     await editing;
     await settle();
-    expect(markdown(store)).toContain("## Job");
+    expect(markdown(store)).toContain("## 1 Job");
     expect(markdown(store)).not.toContain("A style guide.");
   });
 
@@ -344,13 +344,13 @@ describe("EditorStore: structure", () => {
     ]);
     expect(paths(store)).toEqual(["task", "context", "context.examples", "context.history", "style", "style.section"]);
     expect(store.getState()).toMatchObject({ selected: "style.section", added: "style.section" });
-    expect(markdown(store)).toContain("(subsections: section)");
+    expect(markdown(store)).toContain("including subsections: section.");
 
     await store.undo();
     await settle();
     expect(paths(store)).not.toContain("style.section");
     expect(store.getState()).toMatchObject({ selected: "style", added: null });
-    expect(markdown(store)).not.toContain("(subsections: section)");
+    expect(markdown(store)).not.toContain("including subsections: section.");
   });
 
   it("builds each queued add from the document before it: free keys in turn", async () => {

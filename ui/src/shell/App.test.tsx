@@ -216,7 +216,7 @@ describe("App", () => {
     });
     expect(JSON.parse(byTestId("offered-tool-json").textContent)).toEqual({
       type: "function",
-      function: { name: "lookup" },
+      function: { name: "lookup", description: "lookup things", parameters: { type: "object" } },
     });
     expect(toolList()[0]).toMatch(/^lookup/);
   });
@@ -272,7 +272,7 @@ describe("App", () => {
     expect(key.value).toBe("section");
     expect(document.activeElement).toBe(key);
     expect([key.selectionStart, key.selectionEnd]).toEqual([0, "section".length]);
-    expect(byTestId("preview-markdown").textContent).toContain("(subsections: section)");
+    expect(byTestId("preview-markdown").textContent).toContain("including subsections: section.");
 
     typeInto(key, "notes");
 
@@ -284,7 +284,7 @@ describe("App", () => {
     await click(byTestId("undo-button"));
     expect(rowPaths()).not.toContain("style.section");
     expect(selectedPath()).toBe("style");
-    expect(byTestId("preview-markdown").textContent).not.toContain("(subsections: section)");
+    expect(byTestId("preview-markdown").textContent).not.toContain("including subsections: section.");
   });
 
   it("adds a sibling after the selected section and deletes it again", async () => {
@@ -555,7 +555,7 @@ describe("App: template settings and parameters", () => {
     expect(platform.argsOf("applyEdit")).toEqual([
       [1, { op: "set_param", name: "objective", value: "Ship it" }, "param/objective"],
     ]);
-    expect(byTestId("preview-markdown").textContent).toContain("Complete the following: ${objective}");
+    expect(byTestId("preview-markdown").textContent).toContain("Complete the following: Ship it");
     await click(byTestId("add-param"));
     await click(byTestId("add-param"));
     expect(paramNames()).toEqual(["objective", "param", "param_2"]);
@@ -650,7 +650,9 @@ describe("App: a section's tools", () => {
     await settle();
     await click(byTestId("import-read"));
     expect(byTestId("import-error").textContent).toContain("These tools cannot be imported");
-    expect(byTestId("import-problems").textContent).toBe("/1 not a tool");
+    expect(byTestId("import-problems").textContent).toBe(
+      '/1 found a number; expected an OpenAI Chat Completions tool {"type": "function", "function": {"name", "description", "parameters"}}, an OpenAI Responses tool {"type": "function", "name", "description", "parameters"} or an Anthropic tool {"name", "description", "input_schema"}',
+    );
     expect(container.querySelector('[data-testid="import-attach"]')).toBeNull();
     await click(byTestId("import-cancel"));
     expect(container.querySelector('[data-testid="tool-import"]')).toBeNull();

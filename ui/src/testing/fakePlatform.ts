@@ -1,15 +1,18 @@
 // Test-only: an in-memory Platform that imitates the backend's editor closely enough for the UI's
 // tests (section field edits, renames, inserts, removals and moves with their checks; settings,
 // parameters and tool edits; grouped undo and redo, dirty state, save, a preview whose tools follow
-// visibility and whose summary lines name the disclosure tool; a tool import that tells the three
+// visibility and whose summary notes name the disclosure tool; a tool import that tells the three
 // formats apart and names conflicts; a tool check with the core's main checks; tool sources with the
 // user's answers kept per file and definition, and a discovery that lists what `liveSources` says each
 // started source lists; the app's relay started and stopped, its sessions as a test sets them and its
 // log played by `relayEvent`; suite files opened and run as a test sets them, a run that can be held;
 // the open template exported with the backend's checks of the request) and records every call.
+// Previews, tool imports, tool checks and refused edits of the example template are answered with
+// the real backend's answers (recordings.ts); recordings.test.ts holds the imitation to the same.
 // The compare view's commands (scenarios, comparisons, provider profiles, the models runs can be
 // priced as, the run history and its traces) go to FakeCompare.
 import { FakeCompare } from "./fakeCompare";
+import { recordedAnswer, recordedTemplate } from "./recordings";
 import type { FakeSuite } from "./suites";
 import type {
   CallRequest,
@@ -56,40 +59,12 @@ import type {
   Unlisten,
 } from "../platform";
 
-/** The example template's shape (examples/task-executor.unfold.json), trimmed. */
+/**
+ * The example template's shape (examples/task-executor.unfold.json), trimmed: the template the
+ * backend's answers in fixtures/backend.recordings.json were recorded on.
+ */
 export function exampleTemplate(): Template {
-  const tool = (name: string) => ({ name, description: `${name} things`, parameters: { type: "object" } });
-  const section = (key: string, title: string, rest: Partial<Section> = {}): Section => ({
-    key,
-    title,
-    template: `${title} body`,
-    visibility: "full",
-    tools: [],
-    children: [],
-    ...rest,
-  });
-  return {
-    schema_version: 1,
-    kind: "unfold.template",
-    ns: "agents/assistant",
-    key: "task-executor",
-    name: "Task executor",
-    disclosure: "read_section",
-    tool_disclosure: "full",
-    heading: "plain",
-    params: { objective: "Refactor" },
-    tools: [tool("lookup")],
-    sections: [
-      section("task", "Task", { template: "Complete the following: ${objective}" }),
-      section("context", "Project Context", {
-        summary: "Docs are available.",
-        visibility: "summary",
-        tools: [tool("search"), tool("cite")],
-        children: [section("examples", "Examples"), section("history", "History")],
-      }),
-      section("style", "Style Guide", { visibility: "summary", summary: "A style guide." }),
-    ],
-  };
+  return recordedTemplate();
 }
 
 export interface Call {
@@ -274,11 +249,12 @@ export class FakePlatform implements Platform {
   applyEdit(id: number, edit: TemplateEdit, group: string | null): Promise<Outcome<DocumentUpdate>> {
     const failure = this.record("applyEdit", id, edit, group);
     if (failure) return Promise.resolve({ ok: false, error: failure });
+    const recorded = recordedAnswer(this.template, { command: "applyEdit", args: { edit } });
+    // A recorded success carries the recording's document id and state: only refusals are played.
+    if (recorded !== undefined && !recorded.ok) return Promise.resolve(recorded);
     const next = structuredClone(this.template);
-    const refused = applyTo(next, edit);
-    if (refused !== null) {
-      return Promise.resolve({ ok: false, error: { code: "invalid_edit", message: refused, problems: [] } });
-    }
+    const refused = editRefusal(next, edit);
+    if (refused !== null) return Promise.resolve({ ok: false, error: refused });
     const joins = group !== null && group === this.openGroup && this.undoStack.length > 0;
     if (!joins) this.undoStack.push({ template: this.template, group });
     this.redoStack = [];
@@ -337,13 +313,17 @@ export class FakePlatform implements Platform {
   importTools(id: number, text: string): Promise<Outcome<ImportedTools>> {
     const error = this.record("importTools", id, text);
     if (error) return Promise.resolve({ ok: false, error });
-    return Promise.resolve(importToolsFrom(this.template, text));
+    const recorded = recordedAnswer(this.template, { command: "importTools", args: { text } });
+    return Promise.resolve((recorded as Outcome<ImportedTools> | undefined) ?? importToolsFrom(this.template, text));
   }
 
   checkTool(id: number, owner: ToolOwner, index: number | null, toolJson: string): Promise<Outcome<ProblemView[]>> {
     const error = this.record("checkTool", id, owner, index, toolJson);
     if (error) return Promise.resolve({ ok: false, error });
-    return Promise.resolve(checkToolIn(this.template, owner, index, toolJson));
+    const recorded = recordedAnswer(this.template, { command: "checkTool", args: { owner, index, text: toolJson } });
+    return Promise.resolve(
+      (recorded as Outcome<ProblemView[]> | undefined) ?? checkToolIn(this.template, owner, index, toolJson),
+    );
   }
 
   newDocument(): Promise<Outcome<DocumentView>> {
@@ -699,33 +679,15 @@ export class FakePlatform implements Platform {
   ): Promise<Outcome<PreviewUpdate>> {
     const error = this.record("previewDocument", id, expand, expandAll, base);
     if (error) return Promise.resolve({ ok: false, error });
-    const names = this.template.tools.map((tool) => tool.name);
-    const builtin = this.template.disclosure === "open_sections" ? "open_sections" : "read_section";
-    const lines: string[] = [];
-    const summarized: string[] = [];
-    // A read section is shown in full with its ancestors, as the core's `expand` does.
-    const read = (path: string) => expand.some((p) => p === path || p.startsWith(`${path}.`));
-    const visit = (sections: Section[], parent = "") => {
-      for (const section of sections) {
-        const path = parent === "" ? section.key : `${parent}.${section.key}`;
-        if (section.visibility === "summary" && !expandAll && !read(path)) {
-          summarized.push(section.key);
-          const children = section.children.map((child) => child.key);
-          lines.push(`## ${section.title}`, section.summary ?? "", `[Summarized: call \`${builtin}\`]`);
-          if (children.length > 0) lines.push(`(subsections: ${children.join(", ")})`);
-          continue;
-        }
-        lines.push(`## ${section.title}`, section.template);
-        names.push(...section.tools.map((tool) => tool.name));
-        visit(section.children, path);
-      }
-    };
-    visit(this.template.sections);
-    if (summarized.length > 0) names.push(builtin);
-    const tools = names.map((name) => ({ type: "function", function: { name } }));
-    const markdown = lines.join("\n");
     this.previews += 1;
-    const prompt = { base: null, keep_start: 0, keep_end: 0, parts: [markdown] };
+    const args = { expand, expand_all: expandAll };
+    const recorded = recordedAnswer(this.template, { command: "previewDocument", args }) as
+      Outcome<PreviewUpdate> | undefined;
+    if (recorded?.ok === true)
+      return Promise.resolve({ ok: true, value: { ...recorded.value, serial: this.previews } });
+    const { parts, tools: names } = previewOf(this.template, expand, expandAll);
+    const tools = names.map((name) => ({ type: "function", function: { name } }));
+    const prompt = { base: null, keep_start: 0, keep_end: 0, parts };
     // Counted as characters here (the backend counts o200k_base tokens).
     const toolTokens = JSON.stringify(tools).length * Math.min(1, tools.length);
     return Promise.resolve({
@@ -734,11 +696,66 @@ export class FakePlatform implements Platform {
         serial: this.previews,
         prompt,
         tools,
-        prompt_tokens: markdown.length + toolTokens,
+        prompt_tokens: parts.join("").length + toolTokens,
         tool_tokens: toolTokens,
       },
     });
   }
+}
+
+/**
+ * What the core renders, for a template with plain headings: the prompt's parts (a section each,
+ * a summarized one with the note naming the disclosure tool) and the names of the tools offered,
+ * with `expand` sections read (and their ancestors) or every one with `expandAll`.
+ */
+export function previewOf(
+  template: Template,
+  expand: readonly string[],
+  expandAll: boolean,
+): { parts: string[]; tools: string[] } {
+  const names = template.tools.map((tool) => tool.name);
+  const builtin = template.disclosure === "open_sections" ? "open_sections" : "read_section";
+  const chunks: string[] = [];
+  const summarized: string[] = [];
+  const read = (path: string) => expand.some((p) => p === path || p.startsWith(`${path}.`));
+  const substitute = (text: string) =>
+    text.trim().replace(/\$\{(\w+)\}/g, (whole, name: string) => template.params[name]?.toString() ?? whole);
+  const visit = (sections: Section[], parent: string, number: string) => {
+    for (const [index, section] of sections.entries()) {
+      const path = parent === "" ? section.key : `${parent}.${section.key}`;
+      const at = number === "" ? String(index + 1) : `${number}.${String(index + 1)}`;
+      const heading = `${"#".repeat(at.split(".").length + 1)} ${at} ${section.title.trim()}`;
+      const body = (text: string) => (substitute(text) === "" ? "" : `\n\n${substitute(text)}`);
+      if (section.visibility === "summary" && section.summary !== undefined && !expandAll && !read(path)) {
+        summarized.push(path);
+        const children = section.children.map((child) => child.key);
+        const note =
+          children.length === 0
+            ? `[This section is summarized. To view full content, call \`${builtin}\` with key "${path}".]`
+            : `[This section is summarized. Call \`${builtin}\` with key "${path}" to view full content including subsections: ${children.join(", ")}.]`;
+        chunks.push(`${heading}${body(section.summary)}\n\n---\n${note}`);
+        continue;
+      }
+      chunks.push(`${heading}${body(section.template)}`);
+      names.push(...section.tools.map((tool) => tool.name));
+      visit(section.children, path, at);
+    }
+  };
+  visit(template.sections, "", "");
+  if (summarized.length > 0) names.push(builtin);
+  const parts = chunks.map((chunk, i) => `${chunk}${i === chunks.length - 1 ? "\n" : "\n\n"}`);
+  return { parts, tools: names };
+}
+
+/** The shapes the core reads a tool in, as its refusals list them. */
+const ACCEPTED_SHAPES =
+  'expected an OpenAI Chat Completions tool {"type": "function", "function": {"name", "description", "parameters"}}, an OpenAI Responses tool {"type": "function", "name", "description", "parameters"} or an Anthropic tool {"name", "description", "input_schema"}';
+
+/** A JSON value's kind, in the core's words ("a number", "an array", "null"). */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /**
@@ -749,7 +766,11 @@ export class FakePlatform implements Platform {
 export function importToolsFrom(template: Template, text: string): Outcome<ImportedTools> {
   const invalid = (location: string, message: string): Outcome<ImportedTools> => ({
     ok: false,
-    error: { code: "invalid_tools", message: `${location}: ${message}`, problems: [{ location, message }] },
+    error: {
+      code: "invalid_tools",
+      message: location === "" ? message : `${location}: ${message}`,
+      problems: [{ location, message }],
+    },
   });
   let parsed: unknown;
   try {
@@ -757,11 +778,19 @@ export function importToolsFrom(template: Template, text: string): Outcome<Impor
   } catch {
     return invalid("", "not JSON");
   }
-  if (!Array.isArray(parsed)) return invalid("", "not a list of tools");
+  if (typeof parsed !== "object" || parsed === null) {
+    return invalid("", `expected a tools array or a single tool object, found ${kindOf(parsed)}`);
+  }
+  // One tool alone is read as a list of one, its problems at the top.
+  const items = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
+  const at = (index: number) => (Array.isArray(parsed) ? `/${String(index)}` : "");
   const tools: Tool[] = [];
   let format = "";
-  for (const [index, item] of (parsed as unknown[]).entries()) {
-    const entry = (typeof item === "object" && item !== null ? item : {}) as Record<string, unknown>;
+  for (const [index, item] of items.entries()) {
+    if (typeof item !== "object" || item === null || Array.isArray(item)) {
+      return invalid(at(index), `found ${kindOf(item)}; ${ACCEPTED_SHAPES}`);
+    }
+    const entry = item as Record<string, unknown>;
     const inner = (typeof entry.function === "object" && entry.function !== null ? entry.function : {}) as Record<
       string,
       unknown
@@ -771,7 +800,8 @@ export function importToolsFrom(template: Template, text: string): Outcome<Impor
     else if (entry.type === "function" && "function" in entry)
       found = ["OpenAI Chat Completions", inner, inner.parameters];
     else if (entry.type === "function" && "name" in entry) found = ["OpenAI Responses", entry, entry.parameters];
-    if (found === null || typeof found[1].name !== "string") return invalid(`/${String(index)}`, "not a tool");
+    if (found === null || typeof found[1].name !== "string")
+      return invalid(at(index), `not a tool of a known shape; ${ACCEPTED_SHAPES}`);
     format = found[0];
     const description = typeof found[1].description === "string" ? found[1].description : "";
     tools.push({
@@ -818,18 +848,20 @@ export function checkToolIn(
     problem("/name", `${JSON.stringify(name)} is not a valid tool name: use 1 to 64 letters, digits, '_' or '-'`);
   } else if (["read_section", "open_sections", "pick_tools"].includes(name)) {
     problem("/name", `'${name}' is a builtin tool's name and is reserved`);
-  } else if (
-    allTools(template).some((other) => other.name === name && other !== (index === null ? null : tools[index]))
-  ) {
-    problem("/name", `the template already has a tool named '${name}'`);
+  } else {
+    const other = placedTools(template).find(
+      ({ tool: held }) => held.name === name && held !== (index === null ? null : tools[index]),
+    );
+    if (other !== undefined) problem("/name", `the template already has a tool named '${name}' (${other.place})`);
   }
   const schema = (typeof parameters === "object" && parameters !== null ? parameters : null) as Record<
     string,
     unknown
   > | null;
   if (schema === null || Array.isArray(schema)) problem("/parameters", "must be a JSON Schema object");
-  else if ("type" in schema && schema.type !== "object") problem("/parameters", "must describe an object");
-  else if ("required" in schema && !Array.isArray(schema.required)) {
+  else if ("type" in schema && schema.type !== "object") {
+    problem("/parameters", `must describe an object ("type": "object"), not ${JSON.stringify(schema.type)}`);
+  } else if ("required" in schema && !Array.isArray(schema.required)) {
     problem("/parameters", `not a valid JSON Schema: ${JSON.stringify(schema.required)} is not of type "array"`);
   }
   return { ok: true, value: problems };
@@ -920,15 +952,21 @@ function held(tool: Extract<TemplateEdit, { op: "insert_tool" }>["tool"]): Tool 
 
 /** Every tool of the template: its own and every section's. */
 function allTools(template: Template): Tool[] {
-  const tools = [...template.tools];
-  const visit = (sections: Section[]) => {
+  return placedTools(template).map(({ tool }) => tool);
+}
+
+/** Every tool of the template with where it is, in the core's words. */
+function placedTools(template: Template): { tool: Tool; place: string }[] {
+  const placed = template.tools.map((tool) => ({ tool, place: "among its own tools" }));
+  const visit = (sections: Section[], parent: string) => {
     for (const section of sections) {
-      tools.push(...section.tools);
-      visit(section.children);
+      const path = parent === "" ? section.key : `${parent}.${section.key}`;
+      placed.push(...section.tools.map((tool) => ({ tool, place: `in section '${path}'` })));
+      visit(section.children, path);
     }
   };
-  visit(template.sections);
-  return tools;
+  visit(template.sections, "");
+  return placed;
 }
 
 /** The tool list an edit's owner names, if it exists. */
@@ -945,9 +983,14 @@ function childrenOf(template: Template, parent: string | null | undefined): Sect
   return found?.siblings[found.index]?.children ?? null;
 }
 
+/** The core's refusal of `key` as a section key. */
+function notASectionKey(key: string): string {
+  return `'${key}' is not a section key: lowercase letters, digits, _ and -, starting with a letter or a digit`;
+}
+
 /** The core's key check: its refusal, or null. */
 function keyProblem(siblings: Section[], key: string): string | null {
-  if (!/^[a-z0-9][a-z0-9_-]*$/.test(key)) return `'${key}' is not a section key`;
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(key)) return notASectionKey(key);
   if (siblings.some((s) => s.key === key)) return `a sibling section already has the key '${key}'`;
   return null;
 }
@@ -979,6 +1022,12 @@ function sectionIn(template: Template, path: string): { siblings: Section[]; ind
   return null;
 }
 
+/** Applies `edit` to `template` as the core does: the core's refusal, or null once applied. */
+export function editRefusal(template: Template, edit: TemplateEdit): PlatformError | null {
+  const message = applyTo(template, edit);
+  return message === null ? null : { code: "invalid_edit", message, problems: [{ location: "", message }] };
+}
+
 /** Applies the edits the editor makes, with the core's checks; the refusal message, or null. */
 function applyTo(template: Template, edit: TemplateEdit): string | null {
   switch (edit.op) {
@@ -999,7 +1048,7 @@ function applyTo(template: Template, edit: TemplateEdit): string | null {
       const found = sectionIn(template, edit.path);
       const section = found?.siblings[found.index];
       if (found === null || section === undefined) return `no section has the path '${edit.path}'`;
-      if (!/^[a-z0-9][a-z0-9_-]*$/.test(edit.key)) return `'${edit.key}' is not a section key`;
+      if (!/^[a-z0-9][a-z0-9_-]*$/.test(edit.key)) return notASectionKey(edit.key);
       if (found.siblings.some((s, i) => s.key === edit.key && i !== found.index)) {
         return `a sibling section already has the key '${edit.key}'`;
       }
@@ -1060,7 +1109,7 @@ function applyTo(template: Template, edit: TemplateEdit): string | null {
       const tools = toolsOf(template, edit.owner);
       if (tools === null) return "no such tool list";
       if (allTools(template).some((tool) => tool.name === edit.tool.name)) {
-        return `a tool named '${edit.tool.name}' is already in the template`;
+        return `the template already has a tool named '${edit.tool.name}'`;
       }
       if (edit.index > tools.length) return `no tool position ${String(edit.index)}`;
       tools.splice(edit.index, 0, held(edit.tool));
