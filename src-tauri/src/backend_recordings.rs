@@ -10,9 +10,12 @@ mod tests {
 
     use serde::{Deserialize, Serialize};
     use serde_json::{json, Value};
+    use unfold_application::profiles::Profiles;
+    use unfold_application::scenarios::Scenarios;
     use unfold_application::templates::Templates;
     use unfold_application::AppResult;
-    use unfold_documents::Template;
+    use unfold_documents::provider_profile::ProviderProfile;
+    use unfold_documents::{Scenario, Template};
     use unfold_editing::template_edit::{TemplateEdit, ToolOwner};
 
     use crate::command_error::CommandError;
@@ -58,6 +61,19 @@ mod tests {
         edit: TemplateEdit,
     }
 
+    #[derive(Deserialize)]
+    struct ScenarioArgs {
+        scenario: Scenario,
+    }
+
+    #[derive(Deserialize)]
+    struct ProfilesArgs {
+        profiles: Vec<ProviderProfile>,
+    }
+
+    /// Where the recordings say the profiles file is: a save names its file.
+    const PROFILES_FILE: &str = "{profiles}";
+
     fn args<T: for<'de> Deserialize<'de>>(call: &RecordedCall) -> T {
         serde_json::from_value(call.args.clone())
             .unwrap_or_else(|e| panic!("the arguments of a recorded {} do not read: {e}", call.command))
@@ -86,6 +102,22 @@ mod tests {
                 outcome(templates.check_tool(id, &owner, index, &text))
             }
             "applyEdit" => outcome(templates.apply(id, args::<EditArgs>(call).edit, None)),
+            // What the scenario panel shows of a scenario on the template: its checks.
+            "editScenario" => {
+                let scenarios = Scenarios::default();
+                let created = scenarios.create(&templates, id).expect("a new scenario");
+                let edited =
+                    scenarios.edit(&templates, created.status.id, args::<ScenarioArgs>(call).scenario, None, Some(id));
+                outcome(edited.map(|view| json!({ "problems": view.status.problems, "warnings": view.warnings })))
+            }
+            "saveProviderProfiles" => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let file = dir.path().join("providers.json");
+                let saved = Profiles(Some(file.clone())).save(args::<ProfilesArgs>(call).profiles);
+                let answer = outcome(saved.map(|view| view.profiles)).to_string();
+                let file = serde_json::to_string(&file.display().to_string()).expect("serializes");
+                serde_json::from_str(&answer.replace(file.trim_matches('"'), PROFILES_FILE)).expect("still JSON")
+            }
             other => panic!("no recorder for the command '{other}'"),
         }
     }

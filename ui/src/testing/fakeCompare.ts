@@ -8,7 +8,8 @@
 // without a baseline and with the backend's checks of the profile, the adapters and the key; provider profiles saved with the core's checks;
 // the models runs can be priced as (a list a test sets); and a run history (that report's three runs
 // kept as scripted runs, and two live runs) to list with the core's filters, read, compare and
-// export as a trace.
+// export as a trace. Scenario checks and refused profiles the backend's answers were recorded for
+// (recordings.ts) are played from those answers.
 import type {
   AdapterKind,
   CallRequest,
@@ -34,6 +35,7 @@ import type {
   Template,
 } from "../platform";
 import reportText from "./fixtures/lookup-first.report.json?raw";
+import { recordedAnswer } from "./recordings";
 
 /** The report of the example template and examples/lookup-first.scenario.json. */
 export function lookupFirstReport(): ComparisonReport {
@@ -271,9 +273,7 @@ export class FakeCompare {
         dirty: open.scenario !== open.saved,
         can_undo: open.undo.length > 0,
         can_redo: open.redo.length > 0,
-        problems: problemsOf(open.scenario, this.template()),
-        // What the script's calls would do is the backend's to check (the Rust tests do).
-        warnings: [],
+        ...checksOf(open.scenario, this.template()),
         scenario: open.scenario,
       },
     };
@@ -518,16 +518,13 @@ export class FakeCompare {
   saveProviderProfiles(list: ProviderProfile[]): Promise<Outcome<ProfilesView>> {
     if (this.profilesPath === null) {
       return failed({
-        code: "provider",
+        code: "unavailable",
         message: "there is no home folder to keep provider profiles in",
         problems: [],
       });
     }
-    const problems = list.flatMap((profile, i) => profileProblems(profile, i, list));
-    if (problems.length > 0) {
-      const count = problems.length === 1 ? "1 problem" : `${String(problems.length)} problems`;
-      return failed({ code: "provider", message: `${this.profilesPath}: ${count}`, problems });
-    }
+    const refusal = profilesRefusal(list);
+    if (refusal !== null) return failed(refusal);
     // The backend writes the file canonically: absent settings and a false keychain are left out,
     // `stream` is written.
     this.profiles = list.map((profile) => ({
@@ -621,11 +618,26 @@ function summaryOf(run: StoredRun): RunSummary {
   return summary as RunSummary;
 }
 
+/** The core's refusal of `list` as the provider profiles (the recorded one, else imitated), or null. */
+export function profilesRefusal(list: readonly ProviderProfile[]): PlatformError | null {
+  const recorded = recordedAnswer(null, { command: "saveProviderProfiles", args: { profiles: list } });
+  if (recorded !== undefined) return recorded.ok ? null : recorded.error;
+  return imitatedProfilesRefusal(list);
+}
+
+/** The core's refusal of `list` as the provider profiles, as the fake imitates it, or null. */
+export function imitatedProfilesRefusal(list: readonly ProviderProfile[]): PlatformError | null {
+  const problems = list.flatMap((profile, i) => profileProblems(profile, i, list));
+  if (problems.length === 0) return null;
+  const message = problems.map((problem) => `${problem.location}: ${problem.message}`).join("\n");
+  return { code: "invalid_profiles", message, problems };
+}
+
 /** The core's checks of profile `i` of `list` (a provider profile file's), each at its JSON pointer. */
 function profileProblems(profile: ProviderProfile, i: number, list: readonly ProviderProfile[]): ProblemView[] {
   const at = (field: string, message: string) => ({ location: `/profiles/${String(i)}/${field}`, message });
   const problems: ProblemView[] = [];
-  if (profile.name === "") problems.push(at("name", '"" is shorter than 1 character'));
+  if (profile.name === "") problems.push(at("name", "value is shorter than 1 character"));
   if (!/^https?:\/\//.test(profile.base_url)) problems.push(at("base_url", "must start with http:// or https://"));
   if (profile.model.trim() === "") problems.push(at("model", "a profile needs a model"));
   const { temperature, max_tokens: maxTokens, api_key_env: variable } = profile;
@@ -650,8 +662,15 @@ function profileProblems(profile: ProviderProfile, i: number, list: readonly Pro
   return problems;
 }
 
-/** The backend's main checks of a scenario on a template, roughly: unknown parameters and tool results. */
-function problemsOf(scenario: Scenario, template: Template): ProblemView[] {
+/** A scenario's checks on a template: the recorded ones, else the imitation's (which warns of nothing). */
+export function checksOf(scenario: Scenario, template: Template): { problems: ProblemView[]; warnings: ProblemView[] } {
+  const recorded = recordedAnswer(template, { command: "editScenario", args: { scenario } });
+  if (recorded?.ok === true) return recorded.value as { problems: ProblemView[]; warnings: ProblemView[] };
+  return { problems: problemsOf(scenario, template), warnings: [] };
+}
+
+/** The backend's main checks of a scenario on a template, roughly: unknown parameters and the last step. */
+export function problemsOf(scenario: Scenario, template: Template): ProblemView[] {
   const problems: ProblemView[] = [];
   for (const name of Object.keys(scenario.params ?? {})) {
     if (!(name in template.params)) {

@@ -2,7 +2,8 @@
 // Rust test recorded (fixtures/backend.recordings.json): a call the recordings do not hold is
 // answered by the imitation, so it must give the recorded answers where they overlap.
 import { describe, expect, it } from "vitest";
-import type { TemplateEdit, ToolOwner } from "../platform";
+import type { ProviderProfile, Scenario, TemplateEdit, ToolOwner } from "../platform";
+import { imitatedProfilesRefusal, problemsOf } from "./fakeCompare";
 import { checkToolIn, editRefusal, importToolsFrom, previewOf } from "./fakePlatform";
 import { recordedCalls, recordedTemplate } from "./recordings";
 
@@ -11,7 +12,7 @@ const calls = recordedCalls().map((call) => [`${call.command} ${JSON.stringify(c
 describe("the fake backend's imitation gives the recorded answers", () => {
   it("holds a call of every recorded command", () => {
     expect(new Set(calls.map(([, call]) => call.command))).toEqual(
-      new Set(["previewDocument", "importTools", "checkTool", "applyEdit"]),
+      new Set(["previewDocument", "importTools", "checkTool", "applyEdit", "editScenario", "saveProviderProfiles"]),
     );
   });
 
@@ -38,6 +39,19 @@ describe("the fake backend's imitation gives the recorded answers", () => {
       }
       case "applyEdit": {
         const refusal = editRefusal(template, call.args.edit as TemplateEdit);
+        expect(refusal === null ? { ok: true } : { ok: false, error: refusal }).toEqual(
+          call.answer.ok ? { ok: true } : call.answer,
+        );
+        break;
+      }
+      case "editScenario":
+        expect({
+          ok: true,
+          value: { problems: problemsOf(call.args.scenario as Scenario, template), warnings: [] },
+        }).toEqual(call.answer);
+        break;
+      case "saveProviderProfiles": {
+        const refusal = imitatedProfilesRefusal(call.args.profiles as ProviderProfile[]);
         expect(refusal === null ? { ok: true } : { ok: false, error: refusal }).toEqual(
           call.answer.ok ? { ok: true } : call.answer,
         );

@@ -10,7 +10,12 @@ export type RecordedCall =
   | { command: "previewDocument"; args: { expand: string[]; expand_all: boolean } }
   | { command: "importTools"; args: { text: string } }
   | { command: "checkTool"; args: { owner: unknown; index: number | null; text: string } }
-  | { command: "applyEdit"; args: { edit: unknown } };
+  | { command: "applyEdit"; args: { edit: unknown } }
+  | { command: "editScenario"; args: { scenario: unknown } }
+  | { command: "saveProviderProfiles"; args: { profiles: unknown } };
+
+/** Where the recordings put the provider profiles file, which a save's answer may name. */
+export const RECORDED_PROFILES_FILE = "{profiles}";
 
 type Recording = RecordedCall & { answer: Outcome<unknown> };
 
@@ -26,9 +31,12 @@ export function recordedCalls(): readonly Recording[] {
   return recordings.calls;
 }
 
-/** The backend's answer to `call` made on `template`, when it was recorded (else undefined). */
-export function recordedAnswer(template: Template, call: RecordedCall): Outcome<unknown> | undefined {
-  if (!sameJsonIgnoringUndefined(template, recordings.template)) return undefined;
+/**
+ * The backend's answer to `call` made on `template` (null: a call that needs none), when it was
+ * recorded (else undefined).
+ */
+export function recordedAnswer(template: Template | null, call: RecordedCall): Outcome<unknown> | undefined {
+  if (template !== null && !sameJsonIgnoringUndefined(template, recordings.template)) return undefined;
   const found = recordings.calls.find(
     (recording) => recording.command === call.command && sameJsonIgnoringUndefined(recording.args, call.args),
   );
