@@ -34,4 +34,4 @@ if [[ -n "${2:-}" ]]; then
   ARGS+=("$(realpath -m -- "$2")")
 fi
 echo "==> unfold-app ${ARGS[*]}"
-exec "$ROOT/target/release/unfold-app" "${ARGS[@]}"
+exec "${CARGO_TARGET_DIR:-$ROOT/target}/release/unfold-app" "${ARGS[@]}"

@@ -21,5 +21,5 @@ step cargo build --release --locked -p unfold-cli
 # Builds the UI (beforeBuildCommand), the release app, then the package; --ci: no prompts.
 cd "$ROOT/ui"
 step npm run tauri -- build --bundles deb --ci
-PACKAGE="$(ls -t "$ROOT"/target/release/bundle/deb/*.deb | head -n 1)"
+PACKAGE="$(ls -t "${CARGO_TARGET_DIR:-$ROOT/target}"/release/bundle/deb/*.deb | head -n 1)"
 echo "$PACKAGE"

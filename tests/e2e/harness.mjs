@@ -11,7 +11,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const APP = process.env.UNFOLD_APP ?? join(ROOT, "target/debug/unfold-app");
+/** Where cargo builds: CARGO_TARGET_DIR when set, as cargo reads it. */
+export const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, "target");
+export const APP = process.env.UNFOLD_APP ?? join(TARGET, "debug/unfold-app");
 export const EXAMPLE = join(ROOT, "examples/task-executor.unfold.json");
 export const ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf";
 const REQUEST_TIMEOUT_MS = 30_000; // every WebDriver request: POST /session hangs forever when misconfigured

@@ -15,6 +15,7 @@ import {
   click,
   EXAMPLE,
   ROOT,
+  TARGET,
   resizeWindow,
   runComparison,
   saveScreenshot,
@@ -27,7 +28,7 @@ import {
   workDir,
 } from "./harness.mjs";
 
-const UNFOLD = join(ROOT, "target/debug/unfold");
+const UNFOLD = join(TARGET, "debug/unfold");
 
 /** Runs `script` in the page, which calls its last argument with the answer. */
 function evaluateAsync(session, script, args) {
