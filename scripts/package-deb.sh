@@ -18,8 +18,11 @@ step npm install --no-audit --no-fund
 cd "$ROOT"
 # The package carries the command line too (tauri.conf.json's bundle.linux.deb.files).
 step cargo build --release --locked -p unfold-cli
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+# tauri.conf.json names the command line under target/; cargo built it under $TARGET.
+FILES="$(node -e 'console.log(JSON.stringify({ bundle: { linux: { deb: { files: { "/usr/bin/unfold": process.argv[1] } } } } }))' "$TARGET/release/unfold")"
 # Builds the UI (beforeBuildCommand), the release app, then the package; --ci: no prompts.
 cd "$ROOT/ui"
-step npm run tauri -- build --bundles deb --ci
-PACKAGE="$(ls -t "${CARGO_TARGET_DIR:-$ROOT/target}"/release/bundle/deb/*.deb | head -n 1)"
+step npm run tauri -- build --bundles deb --ci --config "$FILES"
+PACKAGE="$(ls -t "$TARGET"/release/bundle/deb/*.deb | head -n 1)"
 echo "$PACKAGE"
