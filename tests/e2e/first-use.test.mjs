@@ -330,6 +330,14 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
         await runComparison(session);
         const lanes = await evaluate(session, `return [...document.querySelectorAll('[data-testid="lane"]')].map((lane) => lane.dataset.lane);`);
         assert.deepEqual(lanes, [...adapters, "baseline"]);
+        // The answer first: the command line's verdict, word for word, each lane by its standing.
+        const verdict = await evaluate(
+          session,
+          `return { headline: document.querySelector('[data-testid="verdict-headline"]')?.textContent ?? null,
+                    lanes: [...document.querySelectorAll('[data-testid="verdict-lane"]')].map((item) => [item.dataset.lane, item.dataset.standing]) };`,
+        );
+        assert.equal(verdict.headline, report.verdict.headline);
+        assert.deepEqual(verdict.lanes, report.verdict.lanes.map((lane) => [lane.lane, lane.standing]));
         // Each run's prompt tokens are the command line's, each difference is against the first run.
         const shown = await evaluate(
           session,

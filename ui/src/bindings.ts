@@ -433,6 +433,11 @@ export type ComparisonReport_Deserialize = {
 	 *  Always written; `None` when reading a report written before it existed.
 	 */
 	baseline?: BaselineReport_Deserialize | null,
+	/**
+	 *  Which lane wins against the baseline, by how much and why (weighed again when the runs
+	 *  are priced); none without a baseline, or in a report written before it existed.
+	 */
+	verdict?: Verdict_Deserialize | null,
 } & ({
 	/**
 	 *  Where each run after the first first differs from the first, in the runs' order; empty
@@ -469,6 +474,11 @@ export type ComparisonReport_Serialize = {
 	 *  with fewer than two runs. A report written with one `divergence` (two runs) reads as it.
 	 */
 	divergences: Divergence_Serialize[],
+	/**
+	 *  Which lane wins against the baseline, by how much and why (weighed again when the runs
+	 *  are priced); none without a baseline, or in a report written before it existed.
+	 */
+	verdict?: Verdict_Serialize,
 };
 
 /**  One comparison, as the UI sends it and `unfold compare` builds it. */
@@ -544,6 +554,33 @@ export type Counters = {
 	prompt_tokens: number,
 	/**  Completion tokens over every model call. */
 	completion_tokens: number,
+};
+
+/**  A figure of a lane beside the baseline's. */
+export type Difference = Difference_Serialize | Difference_Deserialize;
+
+/**  A figure of a lane beside the baseline's. */
+export type Difference_Deserialize = {
+	/**  The lane's. */
+	value: number | null,
+	/**  The baseline's. */
+	baseline: number | null,
+	/**  `value - baseline`: negative when the lane spent less. */
+	change: number | null,
+	/**  `change` in percent of `baseline`, to one decimal; none when the baseline is zero. */
+	percent?: number | null,
+};
+
+/**  A figure of a lane beside the baseline's. */
+export type Difference_Serialize = {
+	/**  The lane's. */
+	value: number | null,
+	/**  The baseline's. */
+	baseline: number | null,
+	/**  `value - baseline`: negative when the lane spent less. */
+	change: number | null,
+	/**  `change` in percent of `baseline`, to one decimal; none when the baseline is zero. */
+	percent: number | null,
 };
 
 /**  The disclosure protocol (spec 1 and 4). */
@@ -1175,6 +1212,53 @@ export type Lane =
 "deferred" | 
 /**  The baseline: every section FULL from the start, under the dynamic adapter. */
 "baseline";
+
+/**  One lane of the comparison against the baseline. */
+export type LaneVerdict = LaneVerdict_Serialize | LaneVerdict_Deserialize;
+
+/**  One lane of the comparison against the baseline. */
+export type LaneVerdict_Deserialize = {
+	/**  The lane (an adapter's name). */
+	lane: string,
+	/**  How it fared. */
+	standing: Standing,
+	/**  How it ended. */
+	status: RunStatus,
+	/**  Its prompt tokens. */
+	prompt_tokens: Difference_Deserialize,
+	/**  Its cost without the prompt cache, when priced. */
+	cost?: Difference_Deserialize | null,
+	/**  Its cost with the prompt cache, when priced. */
+	cost_with_cache?: Difference_Deserialize | null,
+	/**  Its model calls. */
+	model_calls: Difference_Deserialize,
+	/**  Its restarts. */
+	restarts: number,
+	/**  Why it fared so, in one line. */
+	because: string,
+};
+
+/**  One lane of the comparison against the baseline. */
+export type LaneVerdict_Serialize = {
+	/**  The lane (an adapter's name). */
+	lane: string,
+	/**  How it fared. */
+	standing: Standing,
+	/**  How it ended. */
+	status: RunStatus,
+	/**  Its prompt tokens. */
+	prompt_tokens: Difference_Serialize,
+	/**  Its cost without the prompt cache, when priced. */
+	cost: Difference_Serialize | null,
+	/**  Its cost with the prompt cache, when priced. */
+	cost_with_cache: Difference_Serialize | null,
+	/**  Its model calls. */
+	model_calls: Difference_Serialize,
+	/**  Its restarts. */
+	restarts: number,
+	/**  Why it fared so, in one line. */
+	because: string,
+};
 
 /**  The limits of spec 4.2. */
 export type Limit = 
@@ -2356,6 +2440,17 @@ export type SourceView_Serialize = {
 	tools: Tool_Serialize[],
 };
 
+/**  How a lane fared against the baseline. */
+export type Standing = 
+/**  The best of every lane and the baseline. */
+"wins" | 
+/**  Better than the baseline, but another lane is better still. */
+"beats_baseline" | 
+/**  No better than the baseline. */
+"loses_to_baseline" | 
+/**  It did not complete, so it cannot win. */
+"failed";
+
 /**  One step of the script. */
 export type Step = Step_Serialize | Step_Deserialize;
 
@@ -2909,6 +3004,48 @@ export type Unmet = {
 	expected: string,
 	/**  The value seen. */
 	seen: string,
+};
+
+/**  The comparison's answer. */
+export type Verdict = Verdict_Serialize | Verdict_Deserialize;
+
+/**  What decided which lane wins. */
+export type VerdictMeasure = 
+/**  The cost with the prompt cache: every run that completed is priced. */
+"cost_with_cache" | 
+/**  Prompt tokens: the runs are not priced. */
+"prompt_tokens";
+
+/**  The comparison's answer. */
+export type Verdict_Deserialize = {
+	/**  What decided the winner. */
+	measure: VerdictMeasure,
+	/**  The lane that wins, or [`BASELINE`] when none beats it; none when nothing completed. */
+	winner?: string | null,
+	/**  The answer in one sentence. */
+	headline: string,
+	/**  The currency of the costs, when priced. */
+	currency?: string | null,
+	/**  Each lane, in the report's order. */
+	lanes: LaneVerdict_Deserialize[],
+	/**  What else changes the answer (the prompt cache changing which lane is cheapest). */
+	notes: string[],
+};
+
+/**  The comparison's answer. */
+export type Verdict_Serialize = {
+	/**  What decided the winner. */
+	measure: VerdictMeasure,
+	/**  The lane that wins, or [`BASELINE`] when none beats it; none when nothing completed. */
+	winner: string | null,
+	/**  The answer in one sentence. */
+	headline: string,
+	/**  The currency of the costs, when priced. */
+	currency: string | null,
+	/**  Each lane, in the report's order. */
+	lanes: LaneVerdict_Serialize[],
+	/**  What else changes the answer (the prompt cache changing which lane is cheapest). */
+	notes: string[],
 };
 
 /**  Whether a section is rendered in full or summarized. */

@@ -1,7 +1,7 @@
-//! The human form of a comparison report: the runs' counters side by side with their difference,
-//! the all-FULL baseline with what each run saved against it, the first divergence, then the
-//! runs' event logs side by side, one event a line, and under them the reasons events give for a
-//! fallback, in full.
+//! The human form of a comparison report: its verdict in words, the runs' counters side by side
+//! with their difference, the all-FULL baseline with what each run saved against it, the first
+//! divergence, then the runs' event logs side by side, one event a line, and under them the
+//! reasons events give for a fallback, in full.
 //!
 //! Every table fits the width it is given (the terminal's): the columns that do not fit beside
 //! the others go on in a block below, row labels repeated, so no line is wider and no column is
@@ -12,6 +12,7 @@ use std::ops::Range;
 
 use unfold_engine::compare::BaselineReport;
 use unfold_engine::costs::RunCost;
+use unfold_engine::verdict::{Standing, Verdict, BASELINE};
 use unfold_engine::{ComparisonReport, Counters, Event, EventKind, RunReport};
 
 use crate::money::{money, priced_as};
@@ -37,11 +38,39 @@ const COUNTERS: [(&str, Counter); 8] = [
     ("completion tokens", |c| c.completion_tokens),
 ];
 
-/// `report` drawn in tables at most `width` columns wide.
+/// `report` drawn in tables at most `width` columns wide, its verdict first.
 pub fn draw(report: &ComparisonReport, width: usize) -> String {
     let mut out = format!("template {} · scenario {}\n\n", report.template, report.scenario);
+    if let Some(verdict) = &report.verdict {
+        draw_verdict(&mut out, verdict, width);
+    }
     draw_runs(&mut out, report, &run_names(report), width);
     out
+}
+
+/// The verdict in words wrapped to `width`: the answer, what else changes it, then each lane's
+/// standing and why (its figures are in the tables below).
+fn draw_verdict(out: &mut String, verdict: &Verdict, width: usize) {
+    let mut paragraph = |text: &str, indent: &str| {
+        let options = textwrap::Options::new(width.max(MIN_CELL)).subsequent_indent(indent);
+        for line in textwrap::wrap(text, options) {
+            let _ = writeln!(out, "{line}");
+        }
+    };
+    paragraph(&format!("verdict: {}", verdict.headline), "  ");
+    for note in &verdict.notes {
+        paragraph(&format!("  {note}"), "  ");
+    }
+    for lane in &verdict.lanes {
+        let standing = match lane.standing {
+            Standing::Wins => "wins".to_owned(),
+            Standing::BeatsBaseline => format!("beats {BASELINE}"),
+            Standing::LosesToBaseline => format!("loses to {BASELINE}"),
+            Standing::Failed => "did not complete".to_owned(),
+        };
+        paragraph(&format!("  {} {standing}: {}", lane.lane, lane.because), "    ");
+    }
+    out.push('\n');
 }
 
 /// Two runs of the history side by side, named by their ids, in tables at most `width` wide.
@@ -66,6 +95,7 @@ pub fn draw_history_pair(
         runs: runs.to_vec(),
         baseline: None,
         divergences: vec![comparison.divergence.clone()],
+        verdict: None,
     };
     let names = [format!("run {}", baseline.id), format!("run {}", run.id)];
     draw_runs(&mut out, &report, &names, width);

@@ -132,11 +132,18 @@ fn compare_prints_both_runs_side_by_side() {
 /// The table a QA engineer reads: counters with the difference of the two runs, the baseline with
 /// the savings, the first divergence, the events; the README shows it as it is.
 #[test]
-fn compare_table_shows_deltas_baseline_and_first_divergence() {
+fn compare_table_shows_the_verdict_deltas_baseline_and_first_divergence() {
     let outcome = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json"]);
     assert_eq!(outcome.code, 0, "{}", outcome.stderr);
     insta::assert_snapshot!(outcome.stdout, @r#"
     template task-executor · scenario lookup-first
+
+    verdict: No lane beats all-FULL: the closest, dynamic, used 80.3 % more prompt tokens than all-FULL
+      (533 more), because reading summarized sections took 1 more model call, each sending the prompt
+      again.
+      dynamic loses to all-FULL: reading summarized sections took 1 more model call, each sending the
+        prompt again
+      restart loses to all-FULL: it re-ran 2 model calls after 1 restart
 
                         dynamic                  restart                  restart - dynamic
     status              completed                completed

@@ -24,6 +24,7 @@ use crate::request_shapes::RequestShape;
 use crate::run::{run_with_host, RunInput};
 use crate::scripted::{ScriptedProvider, ScriptedToolResults};
 use crate::tool_host::{ToolHost, ToolSources};
+use crate::verdict::Verdict;
 use unfold_documents::discovery::Discovery;
 use unfold_documents::error::{Error, Result};
 use unfold_documents::prices::Pricing;
@@ -57,6 +58,10 @@ pub struct ComparisonReport {
     #[serde(default, alias = "divergence", deserialize_with = "crate::divergence::one_or_many")]
     #[cfg_attr(feature = "specta", specta(type = Vec<Divergence>))]
     pub divergences: Vec<Divergence>,
+    /// Which lane wins against the baseline, by how much and why (weighed again when the runs
+    /// are priced); none without a baseline, or in a report written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
 }
 
 /// The all-FULL baseline of a comparison: the scenario run under the dynamic adapter with every
@@ -218,6 +223,12 @@ impl ComparisonReport {
         if let Some(baseline) = &mut self.baseline {
             baseline.run.price(pricing);
         }
+        self.verdict = self.weigh();
+    }
+
+    /// The verdict of the runs against the baseline; none without a baseline.
+    pub fn weigh(&self) -> Option<Verdict> {
+        Some(Verdict::of(&self.runs, &self.baseline.as_ref()?.run))
     }
 }
 
@@ -353,7 +364,7 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
         Some((first, others)) => others.iter().map(|run| Divergence::between(first, run)).collect(),
         None => Vec::new(),
     };
-    let report = ComparisonReport {
+    let mut report = ComparisonReport {
         schema_version: unfold_documents::document::SCHEMA_VERSION,
         kind: COMPARISON_KIND.to_owned(),
         template: template.key.clone(),
@@ -361,7 +372,9 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
         runs,
         baseline,
         divergences,
+        verdict: None,
     };
+    report.verdict = report.weigh();
     Ok(Comparison { report, requests })
 }
 

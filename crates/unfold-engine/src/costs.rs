@@ -230,6 +230,18 @@ fn with_cache(price: &ModelPrice, prompt_tokens: u64, read: u64, written: u64) -
     (plain as f64 * price.input + read as f64 * price.cache_read() + written as f64 * price.cache_write()) / MILLION
 }
 
+/// An amount of money as Unfold writes it: a dollar sign for USD, enough decimals to tell a
+/// scripted run's cost from nothing (six below one, four above); with `sign`, a difference.
+pub fn money_text(amount: f64, currency: &str, sign: bool) -> String {
+    let decimals = if amount.abs() < 1.0 { 6 } else { 4 };
+    let plus = if sign && amount > 0.0 { "+" } else { "" };
+    match currency {
+        "USD" if amount < 0.0 => format!("-${:.decimals$}", -amount),
+        "USD" => format!("{plus}${amount:.decimals$}"),
+        _ => format!("{plus}{amount:.decimals$} {currency}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

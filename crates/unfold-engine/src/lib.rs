@@ -6,7 +6,7 @@
 //! The data flow: a [`Template`](unfold_documents::Template) is rendered in a [`SessionState`] into
 //! a [`RenderedPrompt`]; [`run()`] drives a [`Provider`] through one conversation under an
 //! [`Adapter`], producing [`Event`]s; [`compare()`] runs one scenario under several adapters into a
-//! [`ComparisonReport`].
+//! [`ComparisonReport`], whose [`Verdict`](verdict::Verdict) says which lane wins and why.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -29,6 +29,7 @@ pub mod session;
 pub mod session_state;
 pub mod tokens;
 pub mod tool_host;
+pub mod verdict;
 
 pub use adapter::{adapter_for, Adapter, AllowedToolsAdapter, DeferredAdapter, DynamicAdapter, RestartAdapter};
 pub use compare::{compare, Comparison, ComparisonReport, Drive, LaneModel, Lanes};

@@ -9,6 +9,7 @@ mod reference;
 mod rendering;
 mod token_counts;
 mod tool_sources;
+mod verdict;
 
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{compare, AdapterKind, ComparisonReport, Drive, Lanes};

@@ -4,8 +4,8 @@
 // until changed), the model a scripted one is priced as, and the providers dialog's button, the
 // relay session a template's relay sources take their tools from, Run and Cancel, the exports), the
 // question Run asks first about the template's sources not allowed (RunSourcesDialog), the page's
-// failure and notice, then the scenario panel it is given beside the comparison (run status, first
-// divergences, counters, prompt-token chart, timeline) and the picked event's detail, under the
+// failure and notice, then the scenario panel it is given beside the comparison (run status, the
+// verdict, first divergences, counters, prompt-token chart, timeline) and the picked event's detail, under the
 // lanes (beside them in a window wide enough to leave them their width; see compare.css), closed by
 // its button or Escape with the focus back on the picked event; what it is given to start a
 // scenario while none is open. The scenario's Save, Undo and Redo are the header's
@@ -38,6 +38,7 @@ import { CountersTable } from "../runs/CountersTable";
 import { escapeClosesDetail } from "../runs/detail";
 import { EventDetail } from "../runs/EventDetail";
 import { DivergenceLine, RunStatus } from "./RunStatus";
+import { VerdictPanel } from "./VerdictPanel";
 import { RunSourcesDialog } from "./RunSourcesDialog";
 import {
   chosenProfile,
@@ -561,6 +562,7 @@ function Results({
     <>
       <section className="pane compare-results" data-testid="compare-results" aria-label="Comparison">
         <RunStatus run={run} outOfDate={outOfDate} />
+        {run.report?.verdict != null && <VerdictPanel verdict={run.report.verdict} />}
         {run.report !== null && <DivergenceLine report={run.report} />}
         <div className="compare-figures">
           {run.report !== null && (

@@ -11,6 +11,9 @@ import {
   type CompareProgress_Serialize,
   type ComparisonReport_Serialize,
   type Divergence_Serialize,
+  type Difference_Serialize,
+  type LaneVerdict_Serialize,
+  type Verdict_Serialize,
   type Event_Serialize,
   type ComparisonRequest_Deserialize as ComparisonRequest,
   type ProfilesView_Serialize,
@@ -68,6 +71,7 @@ export type {
   RunOrigin,
   RunStatus,
   ProblemView,
+  Standing,
   TemplateSettings,
   Tier,
   ToolDisclosure,
@@ -114,6 +118,12 @@ export type CompareProgress = CompareProgress_Serialize;
 export type ComparisonReport = ComparisonReport_Serialize;
 /** Where a later run of a comparison first differs from the first run (`left`). */
 export type Divergence = Divergence_Serialize;
+/** A comparison's answer: which lane wins against all-FULL, by how much and why. */
+export type Verdict = Verdict_Serialize;
+/** One lane of a verdict: its standing, its figures beside all-FULL's and why. */
+export type LaneVerdict = LaneVerdict_Serialize;
+/** A lane's figure beside all-FULL's (a number is null only where the core wrote no finite one). */
+export type Difference = Difference_Serialize;
 
 /**
  * One provider a live run can use, as the UI holds it and sends it back: the Deserialize shape,

@@ -63,7 +63,8 @@ export function runAs(run: ComparisonReport["runs"][number], adapter: AdapterKin
  * has no run of, its dynamic run as that adapter would make it (runAs); the baseline when `baseline`
  * (with each run's savings, in the runs' order);
  * a divergence for each run after the first against the first: the report's own for a pair it has,
- * none for another (the runs made the same calls; the core's divergence is tested in Rust).
+ * none for another (the runs made the same calls; the core's divergence is tested in Rust); the
+ * report's verdict when the runs and the baseline are its own, else none.
  */
 export function reportUnder(
   report: ComparisonReport,
@@ -98,7 +99,10 @@ export function reportUnder(
             return own === undefined ? [] : [own];
           }),
         };
-  return { ...report, runs, baseline: kept, divergences };
+  // The verdict is the core's (tested in Rust): kept only for the runs it weighed.
+  const same = kept !== null && runs.length === report.runs.length && runs.every((run, i) => run === report.runs[i]);
+  const { verdict, ...rest } = report;
+  return { ...rest, runs, baseline: kept, divergences, ...(same && verdict !== undefined ? { verdict } : {}) };
 }
 
 /**
