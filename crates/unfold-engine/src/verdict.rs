@@ -141,26 +141,27 @@ impl Verdict {
         // The first of the cheapest wins; the baseline, last, wins only when no lane is cheaper.
         let winner = candidates.iter().copied().reduce(|best, f| if weigh(f) < weigh(best) { f } else { best });
         let currency = baseline.run.cost.as_ref().map(|cost| cost.currency.clone());
+        let reasons: Vec<Because> = lanes.iter().map(|lane| because(lane.run, baseline.run)).collect();
         let judged: Vec<LaneVerdict> = lanes
             .iter()
-            .map(|lane| {
+            .zip(&reasons)
+            .map(|(lane, reason)| {
                 let standing = match winner {
                     _ if !lane.completed() => Standing::Failed,
                     Some(best) if std::ptr::eq(best, lane) => Standing::Wins,
                     _ if baseline.completed() && weigh(lane) >= weigh(&baseline) => Standing::LosesToBaseline,
                     _ => Standing::BeatsBaseline,
                 };
-                lane_verdict(lane, &baseline, standing)
+                lane_verdict(lane, &baseline, standing, reason)
             })
             .collect();
-        let decisive = winner.map(|w| because(w.run, baseline.run).decisive);
-        let headline = headline(winner.map(|w| w.name.as_str()), decisive.as_deref(), &judged, currency.as_deref());
+        let headline = headline(winner.map(|w| w.name.as_str()), &judged, &reasons, currency.as_deref());
         let notes = cache_note(&candidates, currency.as_deref()).into_iter().collect();
         Verdict { measure, winner: winner.map(|w| w.name.clone()), headline, currency, lanes: judged, notes }
     }
 }
 
-fn lane_verdict(lane: &Figures, baseline: &Figures, standing: Standing) -> LaneVerdict {
+fn lane_verdict(lane: &Figures, baseline: &Figures, standing: Standing, reason: &Because) -> LaneVerdict {
     let money = |lane: Option<f64>, baseline: Option<f64>| Some(Difference::of(lane?, baseline?));
     let counters = &lane.run.counters;
     LaneVerdict {
@@ -172,7 +173,7 @@ fn lane_verdict(lane: &Figures, baseline: &Figures, standing: Standing) -> LaneV
         cost_with_cache: money(lane.cost_with_cache(), baseline.cost_with_cache()),
         model_calls: Difference::of(counters.model_calls.into(), baseline.run.counters.model_calls.into()),
         restarts: counters.restarts,
-        because: because(lane.run, baseline.run).facts.join("; "),
+        because: reason.facts.join("; "),
     }
 }
 
@@ -260,28 +261,30 @@ fn first_tool_list(run: &RunReport) -> usize {
         .unwrap_or(0)
 }
 
-/// The answer in one sentence: the winner, by how much, and the fact that decided it.
-fn headline(winner: Option<&str>, decisive: Option<&str>, lanes: &[LaneVerdict], currency: Option<&str>) -> String {
+/// The answer in one sentence: the winner, by how much, and the fact that decided it (`reasons`
+/// are the lanes', in their order).
+fn headline(winner: Option<&str>, lanes: &[LaneVerdict], reasons: &[Because], currency: Option<&str>) -> String {
+    let lanes = lanes.iter().zip(reasons);
     match winner {
         None => "No run completed: there is nothing to weigh.".to_owned(),
         Some(BASELINE) => {
             let closest = lanes
-                .iter()
-                .filter(|lane| lane.standing != Standing::Failed)
-                .min_by(|a, b| a.prompt_tokens.change.total_cmp(&b.prompt_tokens.change));
+                .filter(|(lane, _)| lane.standing != Standing::Failed)
+                .min_by(|(a, _), (b, _)| a.prompt_tokens.change.total_cmp(&b.prompt_tokens.change));
             match closest {
-                Some(lane) => {
-                    let why = lane.because.split("; ").next().unwrap_or_default();
+                Some((lane, reason)) => {
                     let against = against_baseline(lane, currency);
-                    format!("No lane beats {BASELINE}: the closest, {}, {against}, because {why}.", lane.lane)
+                    format!(
+                        "No lane beats {BASELINE}: the closest, {}, {against}, because {}.",
+                        lane.lane, reason.facts[0]
+                    )
                 }
                 None => format!("No lane completed; {BASELINE} did."),
             }
         }
         Some(name) => {
-            let lane = lanes.iter().find(|lane| lane.lane == name).expect("the winner is a lane");
-            let why = decisive.unwrap_or(&lane.because);
-            format!("{name} wins: it {}, because {why}.", against_baseline(lane, currency))
+            let (lane, reason) = lanes.into_iter().find(|(lane, _)| lane.lane == name).expect("the winner is a lane");
+            format!("{name} wins: it {}, because {}.", against_baseline(lane, currency), reason.decisive)
         }
     }
 }

@@ -14,9 +14,6 @@ export type RecordedCall =
   | { command: "editScenario"; args: { scenario: unknown } }
   | { command: "saveProviderProfiles"; args: { profiles: unknown } };
 
-/** Where the recordings put the provider profiles file, which a save's answer may name. */
-export const RECORDED_PROFILES_FILE = "{profiles}";
-
 type Recording = RecordedCall & { answer: Outcome<unknown> };
 
 const recordings = JSON.parse(recordingsText) as { template: Template; calls: Recording[] };
