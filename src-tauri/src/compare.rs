@@ -9,6 +9,7 @@ use std::sync::Arc;
 use tauri::ipc::Channel;
 use tauri::State;
 use unfold_application::comparisons::{ComparisonRequest, Comparisons, ProgressListener};
+use unfold_application::exports::ReportFormat;
 use unfold_application::recent::{Recent, RecentFileDto};
 use unfold_application::recovery::Recovery;
 use unfold_application::scenarios::Scenarios;
@@ -168,15 +169,17 @@ pub async fn comparison_call(
     Ok(comparisons.call(run_id, lane, call_index)?)
 }
 
-/// Writes the report of the comparison `run_id` to `path`.
+/// Writes the report of the comparison `run_id` to `path` in `format` (JSON, or Markdown to paste
+/// into a pull request).
 #[tauri::command]
 #[specta::specta]
 pub async fn export_comparison(
     comparisons: State<'_, Arc<Comparisons>>,
     run_id: u32,
     path: String,
+    format: ReportFormat,
 ) -> Result<(), CommandError> {
-    Ok(comparisons.export_report(run_id, &path)?)
+    Ok(comparisons.export_report(run_id, &path, format)?)
 }
 
 /// Writes the request bodies of the comparison `run_id` into the new or empty `folder`, in the

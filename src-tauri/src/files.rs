@@ -35,6 +35,8 @@ pub enum FilePurpose {
     SaveScenario,
     /// Choose where to save a comparison report.
     SaveReport,
+    /// Choose where to save a comparison as Markdown.
+    SaveMarkdown,
     /// Choose a new or empty folder for a comparison's request bodies.
     RequestsFolder,
     /// Choose a suite to open.
@@ -53,6 +55,7 @@ impl FilePurpose {
             FilePurpose::Open | FilePurpose::Save => Some(("Unfold template", json)),
             FilePurpose::OpenScenario | FilePurpose::SaveScenario => Some(("Unfold scenario", json)),
             FilePurpose::SaveReport => Some(("Comparison report", json)),
+            FilePurpose::SaveMarkdown => Some(("Markdown", &["md"])),
             FilePurpose::OpenSuite => Some(("Unfold suite", json)),
             FilePurpose::SaveExport => Some(("Export", json)),
             FilePurpose::SaveTrace => Some(("OpenTelemetry trace (OTLP JSON lines)", &["jsonl", "json"])),
@@ -124,6 +127,7 @@ pub async fn choose_file(
         FilePurpose::Save
         | FilePurpose::SaveScenario
         | FilePurpose::SaveReport
+        | FilePurpose::SaveMarkdown
         | FilePurpose::SaveExport
         | FilePurpose::SaveTrace => dialog.blocking_save_file(),
         FilePurpose::RequestsFolder => dialog.blocking_pick_folder(),

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tauri::State;
 use unfold_application::folders::default_prices_file;
-use unfold_application::prices::PriceFile;
+use unfold_application::prices::{PriceFile, PricedModels};
 use unfold_application::profiles::{Profiles, ProfilesView};
 use unfold_documents::provider_profile::ProviderProfile;
 
@@ -30,9 +30,9 @@ pub async fn save_provider_profiles(
 }
 
 /// The models a scripted comparison can be priced as: every model the prices in force name (the
-/// shipped ones and the user's file, which the command line reads too).
+/// shipped ones and the user's file, which the command line reads too), and their default.
 #[tauri::command]
 #[specta::specta]
-pub async fn priced_models() -> Result<Vec<String>, CommandError> {
-    Ok(PriceFile(default_prices_file()).prices()?.models.into_keys().collect())
+pub async fn priced_models() -> Result<PricedModels, CommandError> {
+    Ok(PriceFile(default_prices_file()).priced_models()?)
 }

@@ -537,25 +537,47 @@ describe("unfold-app (real binary under Xvfb)", () => {
         );
         assert.equal(system, sent.messages[0].content);
 
-        // Priced as a model: each lane's cost is the command line's, to the millionth of a dollar.
-        const priced = cli(["compare", template, scenario, "--json", "--price-as", "claude-sonnet-4-5"]);
+        // Priced from the first run as the prices' default model, then as the model chosen: each
+        // lane's cost is the command line's, to the millionth of a dollar.
+        const cost = (lane) =>
+          `return document.querySelector('[data-testid="cost-row"] [data-testid="cost-${lane}"]')?.textContent ?? null;`;
+        const costsAre = async (priced, what) => {
+          for (const [index, lane] of ["dynamic", "restart"].entries()) {
+            const expected = `$${priced.runs[index].cost.total.toFixed(6)}`;
+            await waitUntil(session, cost(lane), (text) => text === expected, `${lane}'s cost ${what}`);
+          }
+        };
+        await costsAre(cli(["compare", template, scenario, "--json"]), "at the default model");
+        const priced = cli(["compare", template, scenario, "--json", "--price-as", "gpt-4o-mini"]);
         await waitUntil(
           session,
           `const picker = document.querySelector('[data-testid="price-as-picker"]');
            if (!picker) return null;
-           picker.value = "claude-sonnet-4-5";
+           picker.value = "gpt-4o-mini";
            picker.dispatchEvent(new Event("change", { bubbles: true }));
            return picker.value;`,
-          (value) => value === "claude-sonnet-4-5",
+          (value) => value === "gpt-4o-mini",
           "the model to price as",
         );
         await runComparison(session);
-        const cost = (lane) =>
-          `return document.querySelector('[data-testid="cost-row"] [data-testid="cost-${lane}"]')?.textContent ?? null;`;
-        for (const [index, lane] of ["dynamic", "restart"].entries()) {
-          const shown = await waitUntil(session, cost(lane), (text) => text !== null, `${lane}'s cost`);
-          assert.equal(shown, `$${priced.runs[index].cost.total.toFixed(6)}`);
-        }
+        await costsAre(priced, "as gpt-4o-mini");
+        // The Markdown to paste into a pull request (the Export menu's, after the native dialog):
+        // what `unfold compare --markdown` prints of the same comparison.
+        const markdown = join(workDir, "comparison.md");
+        const wrote = await webdriver("POST", `/session/${session}/execute/async`, {
+          script: `const [path, done] = arguments;
+            window.__TAURI_INTERNALS__.invoke("export_comparison", { runId: 2, path, format: "markdown" })
+              .then(() => done("ok"), (error) => done("failed: " + JSON.stringify(error)));`,
+          args: [markdown],
+        });
+        assert.equal(wrote, "ok");
+        const printed = execFileSync(
+          "cargo",
+          ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--markdown", "--price-as", "gpt-4o-mini"],
+          { cwd: ROOT, encoding: "utf8" },
+        );
+        assert.equal(readFileSync(markdown, "utf8"), printed);
+        assert.match(printed, /^\*\*Verdict:\*\* /m);
         // The chart draws what each call cost once the comparison is priced.
         await click(session, '[data-testid="chart-cost"]');
         const title = await waitFor(session, '[data-testid="token-chart"][data-measure="cost"] .chart-title');
@@ -624,7 +646,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
         const exported = await webdriver("POST", `/session/${session}/execute/async`, {
           script: `const [report, folder, done] = arguments;
             const invoke = window.__TAURI_INTERNALS__.invoke;
-            invoke("export_comparison", { runId: 1, path: report })
+            invoke("export_comparison", { runId: 1, path: report, format: "json" })
               .then(() => invoke("export_requests", { runId: 1, folder, api: "anthropic" }))
               .then((count) => done(count), (error) => done("failed: " + JSON.stringify(error)));`,
           args: [join(workDir, "live.comparison.json"), join(workDir, "live-requests")],

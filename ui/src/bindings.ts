@@ -99,8 +99,11 @@ export const commands = {
 	cancelComparison: (runId: number) => typedError<null, CommandError>(__TAURI_INVOKE("cancel_comparison", { runId })),
 	/**  The request model call `call_index` of `lane` sent in the comparison `run_id`, and its answer. */
 	comparisonCall: (runId: number, lane: Lane, callIndex: number) => typedError<CallRequest, CommandError>(__TAURI_INVOKE("comparison_call", { runId, lane, callIndex })),
-	/**  Writes the report of the comparison `run_id` to `path`. */
-	exportComparison: (runId: number, path: string) => typedError<null, CommandError>(__TAURI_INVOKE("export_comparison", { runId, path })),
+	/**
+	 *  Writes the report of the comparison `run_id` to `path` in `format` (JSON, or Markdown to paste
+	 *  into a pull request).
+	 */
+	exportComparison: (runId: number, path: string, format: ReportFormat) => typedError<null, CommandError>(__TAURI_INVOKE("export_comparison", { runId, path, format })),
 	/**
 	 *  Writes the request bodies of the comparison `run_id` into the new or empty `folder`, in the
 	 *  shape of `api`.
@@ -134,9 +137,9 @@ export const commands = {
 	saveProviderProfiles: (list: ProviderProfile_Deserialize[]) => typedError<ProfilesView_Serialize, CommandError>(__TAURI_INVOKE("save_provider_profiles", { list })),
 	/**
 	 *  The models a scripted comparison can be priced as: every model the prices in force name (the
-	 *  shipped ones and the user's file, which the command line reads too).
+	 *  shipped ones and the user's file, which the command line reads too), and their default.
 	 */
-	pricedModels: () => typedError<string[], CommandError>(__TAURI_INVOKE("priced_models")),
+	pricedModels: () => typedError<PricedModels_Serialize, CommandError>(__TAURI_INVOKE("priced_models")),
 	/**  The kept runs `filter` matches, newest first. */
 	runHistory: (filter: RunFilter_Deserialize) => typedError<RunSummary_Serialize[], CommandError>(__TAURI_INVOKE("run_history", { filter })),
 	/**  One kept run, whole. */
@@ -353,7 +356,7 @@ export type ComparisonModel = ComparisonModel_Serialize | ComparisonModel_Deseri
 export type ComparisonModel_Deserialize = 
 /**  The scenario's script in every lane, then the all-FULL baseline. */
 ({ scripted: {
-	/**  The model every lane is priced as, if any. */
+	/**  The model every lane is priced as; `None`: the prices' default model. */
 	price_as?: string | null,
 } }) & { live?: never } | 
 /**
@@ -369,7 +372,7 @@ export type ComparisonModel_Deserialize =
 export type ComparisonModel_Serialize = 
 /**  The scenario's script in every lane, then the all-FULL baseline. */
 ({ scripted: {
-	/**  The model every lane is priced as, if any. */
+	/**  The model every lane is priced as; `None`: the prices' default model. */
 	price_as: string | null,
 } }) & { live?: never } | 
 /**
@@ -1117,6 +1120,8 @@ export type FilePurpose =
 "save_scenario" | 
 /**  Choose where to save a comparison report. */
 "save_report" | 
+/**  Choose where to save a comparison as Markdown. */
+"save_markdown" | 
 /**  Choose a new or empty folder for a comparison's request bodies. */
 "requests_folder" | 
 /**  Choose a suite to open. */
@@ -1522,6 +1527,34 @@ export type PreviewUpdate_Serialize = {
 	tool_tokens: number,
 };
 
+/**
+ *  The models a scripted comparison can be priced as, and the one it is priced as when none is
+ *  named.
+ */
+export type PricedModels = PricedModels_Serialize | PricedModels_Deserialize;
+
+/**
+ *  The models a scripted comparison can be priced as, and the one it is priced as when none is
+ *  named.
+ */
+export type PricedModels_Deserialize = {
+	/**  Every model the prices in force name, in their order. */
+	models: string[],
+	/**  The prices' default model, when they have one. */
+	default_model?: string | null,
+};
+
+/**
+ *  The models a scripted comparison can be priced as, and the one it is priced as when none is
+ *  named.
+ */
+export type PricedModels_Serialize = {
+	/**  Every model the prices in force name, in their order. */
+	models: string[],
+	/**  The prices' default model, when they have one. */
+	default_model: string | null,
+};
+
 /**  A problem as the editor lists it. */
 export type ProblemView = {
 	/**  The JSON pointer (or other place) it is at; empty for the whole document. */
@@ -1839,6 +1872,13 @@ export type RelayStatus_Serialize = {
 	/**  Its sessions, the newest first. */
 	sessions: RelaySessionView_Serialize[],
 };
+
+/**  The form a comparison's report is written in. */
+export type ReportFormat = 
+/**  The whole report, as `unfold compare --json` prints it. */
+"json" | 
+/**  The verdict, the lanes beside the baseline and the first divergence, as Markdown. */
+"markdown";
 
 /**  Request bodies written as files. */
 export type RequestFiles = {

@@ -57,7 +57,7 @@ pub enum DocumentRef {
 pub enum ComparisonModel {
     /// The scenario's script in every lane, then the all-FULL baseline.
     Scripted {
-        /// The model every lane is priced as, if any.
+        /// The model every lane is priced as; `None`: the prices' default model.
         price_as: Option<String>,
     },
     /// A real model, a new provider of the profile for each lane; no baseline (it would be

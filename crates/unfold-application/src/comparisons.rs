@@ -27,6 +27,7 @@ pub use crate::comparison_request::{
 };
 use crate::consents::Consents;
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::exports::ReportFormat;
 use crate::prices::PriceFile;
 use crate::profiles::Profiles;
 use crate::relay::RelayService;
@@ -147,8 +148,9 @@ impl Comparisons {
         };
         let pricing = match (&request.model, &profile) {
             (ComparisonModel::Scripted { price_as: Some(model) }, _) => Some(self.context.prices.pricing_as(model)?),
-            (_, Some(profile)) => self.context.prices.pricing_of(&profile.model)?,
-            _ => None,
+            (ComparisonModel::Scripted { price_as: None }, _) => self.context.prices.default_pricing()?,
+            (ComparisonModel::Live { .. }, Some(profile)) => self.context.prices.pricing_of(&profile.model)?,
+            (ComparisonModel::Live { .. }, None) => None,
         };
         let access = self.access(&request, &documents)?;
         access.check_relay().await?;
@@ -179,7 +181,7 @@ impl Comparisons {
         if let Some(path) = &request.outputs.trace {
             let context = match &profile {
                 Some(profile) => TraceContext::live(profile.kind, &profile.model),
-                None => TraceContext::scripted(price_as(&request.model)),
+                None => TraceContext::scripted(pricing.as_ref().map(|pricing| pricing.model.as_str())),
             };
             let lines = traces::comparison_lines(&comparison.report, &lock(&clock), &context);
             traces::write_trace_file(path, &lines, &secrets)?;
@@ -345,11 +347,11 @@ impl Comparisons {
         })
     }
 
-    /// Writes the comparison report (`unfold compare --json`) to `path`, atomically; refused if
-    /// it holds a live model's secrets.
-    pub fn export_report(&self, run_id: u32, path: &str) -> AppResult<()> {
+    /// Writes the comparison report (`unfold compare --json`, or its Markdown) to `path`,
+    /// atomically; refused if it holds a live model's secrets.
+    pub fn export_report(&self, run_id: u32, path: &str, format: ReportFormat) -> AppResult<()> {
         self.with_last(run_id, |comparison, secrets| {
-            exports::write_report(Path::new(path), &comparison.report, secrets)
+            exports::write_report(Path::new(path), &comparison.report, format, secrets)
         })
     }
 
@@ -403,14 +405,6 @@ fn distinct(adapters: &[AdapterKind]) -> Vec<AdapterKind> {
         }
     }
     unique
-}
-
-/// The model a scripted comparison is priced as.
-fn price_as(model: &ComparisonModel) -> Option<&str> {
-    match model {
-        ComparisonModel::Scripted { price_as } => price_as.as_deref(),
-        ComparisonModel::Live { .. } => None,
-    }
 }
 
 /// Checks, before anything runs, that what the request writes can be written.

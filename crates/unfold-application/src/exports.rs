@@ -1,5 +1,5 @@
-//! What a comparison exports to files the user chose: its report (`unfold compare --json`), and
-//! the request body of every model call, one file each, into a new or empty folder so that no file
+//! What a comparison exports to files the user chose: its report (`unfold compare --json`, or
+//! `--markdown` to paste into a pull request), and the request body of every model call, one file each, into a new or empty folder so that no file
 //! of an earlier export (a call this comparison did not make) is mixed with them; neither written
 //! if it holds a live model's secrets.
 
@@ -15,10 +15,33 @@ use unfold_live::Secrets;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::redaction;
 
-/// Writes `report` to `path`, atomically; refused if it holds any of `secrets` in some form.
-pub fn write_report(path: &Path, report: &ComparisonReport, secrets: &Secrets) -> AppResult<()> {
+/// The form a comparison's report is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum ReportFormat {
+    /// The whole report, as `unfold compare --json` prints it.
+    #[default]
+    Json,
+    /// The verdict, the lanes beside the baseline and the first divergence, as Markdown.
+    Markdown,
+}
+
+/// `report` as text in `format`.
+pub fn report_text(report: &ComparisonReport, format: ReportFormat) -> String {
+    match format {
+        ReportFormat::Json => to_canonical_json(report),
+        ReportFormat::Markdown => unfold_exports::comparison_markdown::comparison_markdown(report),
+    }
+}
+
+/// Writes `report` to `path` in `format`, atomically; refused if it holds any of `secrets` in
+/// some form.
+pub fn write_report(path: &Path, report: &ComparisonReport, format: ReportFormat, secrets: &Secrets) -> AppResult<()> {
     redaction::check_file(path, report, secrets)?;
-    Ok(write_atomically(path, &to_canonical_json(report))?)
+    let text = report_text(report, format);
+    redaction::check_file_text(path, &text, secrets)?;
+    Ok(write_atomically(path, &text)?)
 }
 
 /// Why `folder` cannot take an export of request bodies, if it cannot: it must be new or empty.

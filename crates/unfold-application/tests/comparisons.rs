@@ -127,9 +127,14 @@ fn a_comparison_streams_its_events_keeps_its_runs_and_calls_and_exports() {
     assert!(gone.code == ErrorCode::NotFound && gone.message.contains("run it again"), "{gone:?}");
 
     let file = dir.path().join("report.json");
-    comparisons.export_report(7, &file.to_string_lossy()).unwrap();
+    comparisons.export_report(7, &file.to_string_lossy(), exports::ReportFormat::Json).unwrap();
     let written: ComparisonReport = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(written, report);
+    let markdown = dir.path().join("report.md");
+    comparisons.export_report(7, &markdown.to_string_lossy(), exports::ReportFormat::Markdown).unwrap();
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    let headline = report.verdict.as_ref().map(|verdict| verdict.headline.replace('$', "\\$")).unwrap();
+    assert!(text.contains(&format!("**Verdict:** {headline}")), "the verdict first: {text}");
     let folder = dir.path().join("bodies");
     assert_eq!(comparisons.export_requests(7, &folder.to_string_lossy(), Default::default()).unwrap(), 4 + 5 + 3);
     let full = comparisons.export_requests(7, &folder.to_string_lossy(), Default::default()).unwrap_err();
@@ -288,7 +293,7 @@ fn a_live_comparison_keeps_the_secret_out_of_the_ui_the_history_and_every_export
     assert!(report_text.contains(redacted), "{report_text}");
     assert!(report_text.contains("[redacted password]\\\"}"), "the tool's result was scrubbed: {report_text}");
     assert_eq!(history.list(&Default::default()).unwrap().len(), 1, "the run is kept, scrubbed");
-    comparisons.export_report(4, &files.join("report.json").to_string_lossy()).unwrap();
+    comparisons.export_report(4, &files.join("report.json").to_string_lossy(), Default::default()).unwrap();
     assert_eq!(comparisons.export_requests(4, &files.join("bodies").to_string_lossy(), Default::default()).unwrap(), 2);
     let calls: Vec<String> = (1..=2)
         .map(|call| serde_json::to_string(&comparisons.call(4, Lane::Dynamic, call).unwrap()).unwrap())
@@ -324,9 +329,11 @@ fn an_export_that_would_hold_the_key_is_refused_and_writes_nothing() {
 
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("report.json");
-    let refused = exports::write_report(&file, &kept.report, &secrets).unwrap_err();
-    let place = format!("{}: /runs/0/events/2/result/token: holds the API key", file.display());
-    assert!(refused.to_string().contains(&place), "{refused}");
+    for format in [exports::ReportFormat::Json, exports::ReportFormat::Markdown] {
+        let refused = exports::write_report(&file, &kept.report, format, &secrets).unwrap_err();
+        let place = format!("{}: /runs/0/events/2/result/token: holds the API key", file.display());
+        assert!(refused.to_string().contains(&place), "{format:?}: {refused}");
+    }
     let folder = dir.path().join("bodies");
     let refused = exports::write_request_files(&folder, &kept.requests, Default::default(), &secrets);
     let refused = refused.unwrap_err().to_string();

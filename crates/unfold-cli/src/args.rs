@@ -97,6 +97,10 @@ pub enum Command {
         /// Print the comparison report as JSON.
         #[arg(long)]
         json: bool,
+        /// Print the comparison as Markdown to paste into a pull request or a doc: the verdict,
+        /// each lane beside the all-FULL baseline, the first divergence.
+        #[arg(long, conflicts_with = "json")]
+        markdown: bool,
         /// Also write the OpenAI chat request body of every model call, one JSON file per call
         /// (`dynamic-call-001.json`, …, `baseline-call-001.json`), into this new or empty folder.
         #[arg(long, value_name = "DIR")]
@@ -109,8 +113,9 @@ pub enum Command {
             requires = "requests"
         )]
         api: unfold_engine::request_shapes::RequestShape,
-        /// Price every run as if this model had answered it (prices: Unfold's, overridden by
-        /// $UNFOLD_PRICES, else ~/.config/unfold/prices.json).
+        /// Price every run as if this model had answered it; default: the prices'
+        /// `default_model` (prices: Unfold's, overridden by $UNFOLD_PRICES, else
+        /// ~/.config/unfold/prices.json).
         #[arg(long, value_name = "MODEL")]
         price_as: Option<String>,
         #[command(flatten)]

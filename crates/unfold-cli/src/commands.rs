@@ -9,6 +9,7 @@ use indexmap::IndexMap;
 use unfold_application::comparisons::{
     ComparisonContext, ComparisonModel, ComparisonOutputs, ComparisonRequest, Comparisons, DocumentRef, RequestFiles,
 };
+use unfold_application::exports::ReportFormat;
 use unfold_application::files::{self, RenderRequest};
 use unfold_application::folders::Folders;
 use unfold_application::run_history::OpenRunHistory;
@@ -56,7 +57,19 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Compare { template, scenario, adapters, json, requests, api, price_as, sources, relay, trace } => {
+        Command::Compare {
+            template,
+            scenario,
+            adapters,
+            json,
+            markdown,
+            requests,
+            api,
+            price_as,
+            sources,
+            relay,
+            trace,
+        } => {
             let relay_session = relay.attachment().map_err(|e| e.in_file(&template))?;
             let outputs = ComparisonOutputs {
                 requests: requests.map(|folder| RequestFiles { folder, shape: api }),
@@ -74,7 +87,12 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                     adapters,
                 )
             };
-            compare(request, (&template, &scenario), json)
+            let form = match (json, markdown) {
+                (true, _) => ReportForm::Json,
+                (_, true) => ReportForm::Markdown,
+                _ => ReportForm::Table,
+            };
+            compare(request, (&template, &scenario), form)
         }
         Command::Run {
             template,
@@ -148,7 +166,17 @@ fn history() -> OpenRunHistory {
 
 /// `unfold compare`: the comparison kept in the history, drawn as a table or printed as JSON (its
 /// request bodies and trace written as the request asks, their flags checked before it runs).
-fn compare(request: ComparisonRequest, files: (&Path, &Path), json: bool) -> AppResult<ExitCode> {
+/// How `compare` prints its report.
+enum ReportForm {
+    /// The tables a terminal shows.
+    Table,
+    /// The report as JSON.
+    Json,
+    /// Markdown to paste into a pull request.
+    Markdown,
+}
+
+fn compare(request: ComparisonRequest, files: (&Path, &Path), form: ReportForm) -> AppResult<ExitCode> {
     if let Some(path) = &request.outputs.trace {
         unfold_application::files::check_output_file(path, "--otel")?;
     }
@@ -170,12 +198,14 @@ fn compare(request: ComparisonRequest, files: (&Path, &Path), json: bool) -> App
     }
     crate::sources::warn_about_shortfalls(template_path, &finished.shortfalls);
     let report = &finished.report;
-    if json {
-        write_json(report)?;
-    } else {
-        out!("{}", crate::report_table::draw(report, crate::output::width()))?;
-        if let (Some(folder), Some(count)) = (requests_folder, finished.requests_written) {
-            outln!("\nwrote {count} request bodies to {}", printable_path(&folder))?;
+    match form {
+        ReportForm::Json => write_json(report)?,
+        ReportForm::Markdown => out!("{}", exports::report_text(report, ReportFormat::Markdown))?,
+        ReportForm::Table => {
+            out!("{}", crate::report_table::draw(report, crate::output::width()))?;
+            if let (Some(folder), Some(count)) = (requests_folder, finished.requests_written) {
+                outln!("\nwrote {count} request bodies to {}", printable_path(&folder))?;
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

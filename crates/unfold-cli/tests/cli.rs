@@ -139,23 +139,29 @@ fn compare_table_shows_the_verdict_deltas_baseline_and_first_divergence() {
     template task-executor · scenario lookup-first
 
     verdict: No lane beats all-FULL: the closest, dynamic, used 80.3 % more prompt tokens than all-FULL
-      (533 more), because reading summarized sections took 1 more model call, each sending the prompt
-      again.
+      (533 more) and cost $0.001719 (76.5 %) more with the prompt cache, because reading summarized
+      sections took 1 more model call, each sending the prompt again.
       dynamic loses to all-FULL: reading summarized sections took 1 more model call, each sending the
-        prompt again
-      restart loses to all-FULL: it re-ran 2 model calls after 1 restart
+        prompt again; the prompt cache broke 1 time because the tools changed
+      restart loses to all-FULL: it re-ran 2 model calls after 1 restart; the prompt cache broke 1 time
+        because it restarted
 
-                        dynamic                  restart                  restart - dynamic
-    status              completed                completed
-    final               "Fixed the login flow."  "Fixed the login flow."
-    model calls         4                        5                        +1
-    restarts            0                        1                        +1
-    tool calls          3                        4                        +1
-    failed tool calls   0                        0                        0
-    tools injected      2                        0                        -2
-    dynamic expansions  1                        0                        -1
-    prompt tokens       1197                     1348                     +151
-    completion tokens   25                       31                       +6
+                          dynamic                  restart                  restart - dynamic
+    status                completed                completed
+    final                 "Fixed the login flow."  "Fixed the login flow."
+    model calls           4                        5                        +1
+    restarts              0                        1                        +1
+    tool calls            3                        4                        +1
+    failed tool calls     0                        0                        0
+    tools injected        2                        0                        -2
+    dynamic expansions    1                        0                        -1
+    prompt tokens         1197                     1348                     +151
+    completion tokens     25                       31                       +6
+    cost                  $0.003966                $0.004509                +$0.000543
+    cached prompt tokens  0                        0                        0
+    prefix breaks         1 (tools 1)              1 (restart 1)
+    cost with cache       $0.003966                $0.004509                +$0.000543
+    priced as claude-sonnet-4-5: USD per million tokens, taken 2025-10-01
 
     baseline: every section FULL and every tool described in full from the start (dynamic adapter)
                          baseline   dynamic        restart
@@ -165,6 +171,8 @@ fn compare_table_shows_the_verdict_deltas_baseline_and_first_divergence() {
     prompt tokens        664        1197           1348
     completion tokens    17         25             31
     prompt tokens saved             -533 (-80.3%)  -684 (-103.0%)
+    cost                 $0.002247  $0.003966      $0.004509
+    cost with cache      $0.002247  $0.003966      $0.004509
 
     first divergence: restart at call 2 discarded lookup(7); it was redone at call 3
 
@@ -186,6 +194,44 @@ fn compare_table_shows_the_verdict_deltas_baseline_and_first_divergence() {
     "#);
     let readme = std::fs::read_to_string(repo("README.md")).unwrap();
     assert!(readme.contains(&outcome.stdout), "README shows the compare table as it is");
+}
+
+/// The comparison to paste into a pull request: the verdict, each lane beside the baseline in
+/// one table (thousands grouped, one minus sign, money escaped from GitHub's math), why, the first
+/// divergence and the price; the README shows it as it is.
+#[test]
+fn compare_markdown_is_the_verdict_and_one_table_to_paste_into_a_pull_request() {
+    let outcome = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--markdown"]);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    insta::assert_snapshot!(outcome.stdout, @r#"
+    ### Unfold: task-executor · lookup-first
+
+    **Verdict:** No lane beats all-FULL: the closest, dynamic, used 80.3 % more prompt tokens than all-FULL (533 more) and cost \$0.001719 (76.5 %) more with the prompt cache, because reading summarized sections took 1 more model call, each sending the prompt again.
+
+    | | all-FULL | dynamic | restart |
+    |---|---:|---:|---:|
+    | standing | baseline | loses to all-FULL | loses to all-FULL |
+    | status | completed | completed | completed |
+    | model calls | 3 | 4 | 5 |
+    | restarts | 0 | 0 | 1 |
+    | tool calls | 2 | 3 | 4 |
+    | prompt tokens | 664 | 1,197 | 1,348 |
+    | vs all-FULL |  | +533 (+80.3 %) | +684 (+103.0 %) |
+    | cost | \$0.002247 | \$0.003966 | \$0.004509 |
+    | cost with cache | \$0.002247 | \$0.003966 | \$0.004509 |
+    | vs all-FULL with cache |  | +\$0.001719 (+76.5 %) | +\$0.002262 (+100.7 %) |
+
+    - **dynamic** loses to all-FULL: reading summarized sections took 1 more model call, each sending the prompt again; the prompt cache broke 1 time because the tools changed
+    - **restart** loses to all-FULL: it re-ran 2 model calls after 1 restart; the prompt cache broke 1 time because it restarted
+
+    **First divergence**, restart against dynamic: restart at call 2 discarded lookup(7); it was redone at call 3
+
+    _priced as claude-sonnet-4-5: USD per million tokens, taken 2025-10-01_
+    "#);
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    assert!(readme.contains(&outcome.stdout), "README shows the Markdown as it is");
+    let both = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--markdown", "--json"]);
+    assert_eq!(both.code, 2, "one form at a time: {}", both.stderr);
 }
 
 /// Money (spec 10), worked by hand at claude-sonnet-4-5's $3 and $15 per million tokens:
@@ -272,6 +318,35 @@ fn a_users_prices_file_overrides_the_shipped_prices_and_a_bad_one_is_located() {
     }
 }
 
+/// Without `--price-as` a comparison is priced as the prices' default model (the shipped one,
+/// else the user's file's), so the verdict speaks in money from the first run; a default no file
+/// prices is an error naming the file and the place.
+#[test]
+fn compare_prices_as_the_default_model_when_none_is_named() {
+    let outcome = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json"]);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    assert!(outcome.stdout.contains("priced as claude-sonnet-4-5: USD per million tokens"), "{}", outcome.stdout);
+    assert!(outcome.stdout.contains("and cost $0.001719 (76.5 %) more with the prompt cache"), "{}", outcome.stdout);
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("prices.json");
+    let own = r#"{"schema_version": 1, "kind": "unfold.prices", "taken": "2026-11-20", "default_model": "gpt-4o-mini",
+                  "models": {}}"#;
+    std::fs::write(&file, own).unwrap();
+    let args = ["compare", EXAMPLE, "examples/lookup-first.scenario.json"];
+    let chosen = unfold().args(args).env("UNFOLD_PRICES", &file).output().unwrap();
+    let stdout = String::from_utf8_lossy(&chosen.stdout);
+    assert_eq!(row(&stdout, "cost")[0], "$0.000195", "{stdout}");
+
+    std::fs::write(&file, own.replace("gpt-4o-mini", "house-model")).unwrap();
+    let unpriced = unfold().args(args).env("UNFOLD_PRICES", &file).output().unwrap();
+    let stderr = String::from_utf8_lossy(&unpriced.stderr);
+    assert_eq!(unpriced.status.code(), Some(2), "{stderr}");
+    let expected = format!("{}: /default_model: no file prices the default model 'house-model'", file.display());
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert!(unpriced.stdout.is_empty(), "nothing ran");
+}
+
 /// The shared example scenarios: the baseline, the savings and the first divergence, as the
 /// table shows them and as the JSON report carries them.
 #[test]
@@ -287,8 +362,11 @@ fn compare_reports_baseline_and_divergence_of_the_shared_examples() {
         tables.push(format!("[{name}]\n{until_events}"));
         let json = run(&["compare", EXAMPLE, &scenario, "--json"]);
         let mut report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
-        let events = report["baseline"].as_object_mut().unwrap().remove("events").unwrap();
+        let baseline = report["baseline"].as_object_mut().unwrap();
+        let events = baseline.remove("events").unwrap();
         assert_eq!(events[0]["type"], "run_started", "the baseline carries its events");
+        // Its cost is another test's (priced by default).
+        assert!(baseline.remove("cost").is_some(), "the baseline is priced");
         reports.push(serde_json::json!({
             "scenario": name,
             "baseline": report["baseline"],
@@ -305,6 +383,8 @@ fn compare_reports_baseline_and_divergence_of_the_shared_examples() {
     prompt tokens        664        1197           1348
     completion tokens    17         25             31
     prompt tokens saved             -533 (-80.3%)  -684 (-103.0%)
+    cost                 $0.002247  $0.003966      $0.004509
+    cost with cache      $0.002247  $0.003966      $0.004509
 
     first divergence: restart at call 2 discarded lookup(7); it was redone at call 3
 
@@ -318,6 +398,8 @@ fn compare_reports_baseline_and_divergence_of_the_shared_examples() {
     prompt tokens        428        945             805
     completion tokens    13         21              21
     prompt tokens saved             -517 (-120.8%)  -377 (-88.1%)
+    cost                 $0.001479  $0.003150       $0.002730
+    cost with cache      $0.001479  $0.003150       $0.002730
 
     first divergence: restart at call 1 expanded context; no call had to be redone
 
@@ -331,6 +413,8 @@ fn compare_reports_baseline_and_divergence_of_the_shared_examples() {
     prompt tokens        205        442             442
     completion tokens    6          14              14
     prompt tokens saved             -237 (-115.6%)  -237 (-115.6%)
+    cost                 $0.000705  $0.001536       $0.001536
+    cost with cache      $0.000705  $0.001536       $0.001536
 
     first divergence: none (the same tool calls with the same results, the same ending)
     ");

@@ -518,7 +518,7 @@ fn every_run_is_kept_in_the_history_to_list_show_and_compare() {
     let expected =
         counters["prompt_tokens"].as_f64().unwrap() * 2e-6 + counters["completion_tokens"].as_f64().unwrap() * 1e-5;
     assert!((live_only[0]["cost"]["total"].as_f64().unwrap() - expected).abs() < 1e-12, "{}", live_only[0]);
-    assert_eq!(runs[0]["cost"], Value::Null, "a scripted comparison without --price-as has no price");
+    assert_eq!(runs[0]["cost"]["model"], "claude-sonnet-4-5", "a scripted comparison is priced as the default model");
 
     let shown = unfold(&["history", "show", &restart_id, "--json"], &env);
     let shown: Value = serde_json::from_str(&shown.stdout).unwrap();
@@ -539,7 +539,7 @@ fn every_run_is_kept_in_the_history_to_list_show_and_compare() {
     assert_eq!(text.lines().count(), 6, "a header and five runs: {text}");
     assert!(text.lines().nth(1).unwrap().contains("lookup-first [baseline]"), "{text}");
     assert!(text.lines().next().unwrap().ends_with("COST"), "{text}");
-    assert!(text.lines().nth(1).unwrap().ends_with(" -"), "{text}");
+    assert!(text.lines().nth(1).unwrap().ends_with(" $0.002247"), "the default model's price: {text}");
     assert!(text.lines().nth(4).unwrap().trim_end().rsplit(' ').next().unwrap().starts_with("$0.0"), "{text}");
 
     let missing = unfold(&["history", "show", "9999"], &env);

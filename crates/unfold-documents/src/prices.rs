@@ -124,6 +124,10 @@ pub struct Prices {
     /// Where they were taken from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// The model a scripted comparison is priced as when none is named (a user's file overrides
+    /// the shipped one; it may name a model another file prices).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_model: Option<String>,
     /// By model name, as a provider profile's `model` names it.
     pub models: IndexMap<String, ModelPrice>,
 }
@@ -199,12 +203,20 @@ impl Prices {
     /// its own file gives it.
     pub fn overridden_by(&self, overrides: &Prices) -> Prices {
         let mut merged = self.clone();
+        if let Some(model) = &overrides.default_model {
+            merged.default_model = Some(model.clone());
+        }
         for (model, price) in &overrides.models {
             let mut price = price.clone();
             price.taken.get_or_insert_with(|| overrides.taken.clone());
             merged.models.insert(model.clone(), price);
         }
         merged
+    }
+
+    /// The price of the default model; `None` when there is none or it is not priced.
+    pub fn default_pricing(&self) -> Option<Pricing> {
+        self.pricing(self.default_model.as_deref()?)
     }
 
     /// The price of `model`: its own, or that of the name it is a dated snapshot or a tagged

@@ -382,6 +382,8 @@ fn the_shipped_prices_load_and_price_every_model_readmes_profiles_name() {
     let mini = prices.pricing("gpt-4o-mini").unwrap();
     assert_eq!((mini.price.input, mini.price.output, mini.currency.as_str()), (0.15, 0.6, "USD"));
     assert_eq!(mini.price.cache_write(), mini.price.input, "no cache-write price: the input price");
+    let default = prices.default_pricing().expect("the shipped default model is priced");
+    assert_eq!(default.priced_as, "claude-sonnet-4-5");
 }
 
 #[test]
@@ -397,6 +399,12 @@ fn a_users_prices_override_the_shipped_ones_model_by_model_and_bad_ones_are_loca
     assert_eq!((mini.price.input, mini.taken.as_str()), (0.1, "2026-11-01"));
     assert_eq!(merged.pricing("house-model").unwrap().price.output, 2.0);
     assert_eq!(merged.pricing("claude-sonnet-4-5").unwrap().taken, Prices::shipped().taken, "the others keep theirs");
+    assert_eq!(merged.default_model.as_deref(), Some("claude-sonnet-4-5"), "a file without one keeps the default");
+    let chooses = Prices::from_json(
+        br#"{"schema_version": 1, "kind": "unfold.prices", "taken": "2026-11-01", "default_model": "gpt-4o-mini", "models": {}}"#,
+    )
+    .unwrap();
+    assert_eq!(Prices::shipped().overridden_by(&chooses).default_pricing().unwrap().priced_as, "gpt-4o-mini");
 
     let bad = br#"{"schema_version": 1, "kind": "unfold.prices", "taken": "2026-11-01",
                    "models": {"a/b": {"input": -1, "output": 1, "taken": "yesterday"}}}"#;

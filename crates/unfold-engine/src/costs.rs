@@ -242,6 +242,16 @@ pub fn money_text(amount: f64, currency: &str, sign: bool) -> String {
     }
 }
 
+/// How a run was priced: "priced as gpt-4o-mini: USD per million tokens, taken 2025-10-01".
+pub fn priced_as_text(cost: &RunCost) -> String {
+    let name = if cost.model == cost.priced_as {
+        cost.model.clone()
+    } else {
+        format!("{} (as {})", cost.model, cost.priced_as)
+    };
+    format!("priced as {name}: {} per million tokens, taken {}", cost.currency, cost.taken)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

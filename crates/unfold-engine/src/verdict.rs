@@ -195,7 +195,8 @@ fn because(run: &RunReport, baseline: &RunReport) -> Because {
         facts.push(format!("it re-ran {} after {restarts}", calls(discarded)));
     }
     if run.adapter == AdapterKind::AllowedTools {
-        facts.push(format!("it sends all {} on every call", plural(first_tool_list(run) as u64, "tool", "tools")));
+        // Its events name the callable subset; what it sends is every tool, as the baseline offers.
+        facts.push(format!("it sends all {} on every call", plural(first_tool_list(baseline) as u64, "tool", "tools")));
     }
     let reads = run.counters.model_calls.saturating_sub(discarded).saturating_sub(baseline.counters.model_calls);
     if reads > 0 {

@@ -44,7 +44,7 @@ fn a_short_template_loses_to_all_full_and_the_verdict_says_so() {
     No lane beats all-FULL: the closest, dynamic, used 80.3 % more prompt tokens than all-FULL (533 more), because reading summarized sections took 1 more model call, each sending the prompt again.
     dynamic LosesToBaseline: reading summarized sections took 1 more model call, each sending the prompt again
     restart LosesToBaseline: it re-ran 2 model calls after 1 restart
-    allowed_tools LosesToBaseline: it sends all 2 tools on every call; reading summarized sections took 1 more model call, each sending the prompt again
+    allowed_tools LosesToBaseline: it sends all 3 tools on every call; reading summarized sections took 1 more model call, each sending the prompt again
     deferred LosesToBaseline: reading summarized sections took 1 more model call, each sending the prompt again
     "#);
 }
@@ -65,7 +65,7 @@ fn a_large_template_is_won_by_a_lane_with_its_saving_and_why() {
     dynamic wins: it used 68.8 % fewer prompt tokens than all-FULL (53,141 fewer), because the summaries kept 53,141 prompt tokens out of its prompts.
     dynamic Wins: reading summarized sections took 2 more model calls, each sending the prompt again; the summaries kept 53,141 prompt tokens out of its prompts
     restart BeatsBaseline: it re-ran 5 model calls after 2 restarts; the summaries kept 39,027 prompt tokens out of its prompts
-    allowed_tools BeatsBaseline: it sends all 4 tools on every call; reading summarized sections took 2 more model calls, each sending the prompt again; the summaries kept 27,825 prompt tokens out of its prompts
+    allowed_tools BeatsBaseline: it sends all 45 tools on every call; reading summarized sections took 2 more model calls, each sending the prompt again; the summaries kept 27,825 prompt tokens out of its prompts
     deferred BeatsBaseline: reading summarized sections took 2 more model calls, each sending the prompt again; the summaries kept 53,129 prompt tokens out of its prompts
     "#);
 }
@@ -86,7 +86,7 @@ fn priced_runs_are_weighed_by_their_cost_with_the_cache_and_a_flip_is_noted() {
     With the prompt cache deferred is cheapest ($0.034911); without it, dynamic ($0.076875).
     dynamic BeatsBaseline: reading summarized sections took 2 more model calls, each sending the prompt again; the summaries kept 53,141 prompt tokens out of its prompts; the prompt cache broke 2 times because the tools changed
     restart BeatsBaseline: it re-ran 5 model calls after 2 restarts; the summaries kept 39,027 prompt tokens out of its prompts; the prompt cache broke 2 times because it restarted
-    allowed_tools BeatsBaseline: it sends all 4 tools on every call; reading summarized sections took 2 more model calls, each sending the prompt again; the summaries kept 27,825 prompt tokens out of its prompts; its prompt's start never changed, so the prompt cache held across its calls
+    allowed_tools BeatsBaseline: it sends all 45 tools on every call; reading summarized sections took 2 more model calls, each sending the prompt again; the summaries kept 27,825 prompt tokens out of its prompts; its prompt's start never changed, so the prompt cache held across its calls
     deferred Wins: reading summarized sections took 2 more model calls, each sending the prompt again; the summaries kept 53,129 prompt tokens out of its prompts; its prompt's start never changed, so the prompt cache held across its calls
     "#);
 }

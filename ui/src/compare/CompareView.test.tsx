@@ -80,6 +80,11 @@ async function openAndRun(): Promise<{ platform: FakePlatform; store: CompareSto
   return setUp;
 }
 
+/** The name of an OpenAI tool object, as the request's tools list it. */
+function toolNameOf(tool: { function: { name: string } }): string {
+  return tool.function.name;
+}
+
 function runEvents(lane: Lane): RunEvent[] {
   const report = lookupFirstReport();
   return (lane === "baseline" ? report.baseline : report.runs.find((run) => run.adapter === lane))?.events ?? [];
@@ -454,7 +459,38 @@ describe("CompareView", () => {
       content: null,
       tool_calls: [{ function: { name: "lookup" } }],
     });
-    expect(JSON.parse(byTestId("detail-tools").textContent)).toEqual([]);
+    const tools = JSON.parse(byTestId("detail-tools").textContent) as { function: { name: string } }[];
+    expect(tools.map(toolNameOf)).toEqual(["lookup", "search", "cite", "read_section"]);
+  });
+
+  it("says what changed against the lane's previous call, or another lane's call of the same number", async () => {
+    const { platform } = await openAndRun();
+    await click(event("restart", 7));
+    expect((byTestId("diff-target") as HTMLSelectElement).value).toBe("previous");
+    expect(byTestId("request-diff").textContent).toContain("From restart's call 2 (attempt 1) to this one:");
+    expect([...byTestId("diff-summary").querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      "Tools added: search, cite",
+      "System prompt: 2 lines changed",
+    ]);
+    expect([...byTestId("diff-system").querySelectorAll("span")].map((line) => line.className)).toEqual([
+      "diff-removed",
+      "diff-added",
+    ]);
+    expect(byTestId("diff-system").textContent).toBe(
+      "− system prompt of restart call 2\n+ system prompt of restart call 3\n",
+    );
+    // Against the dynamic lane's call 3: the same tools, the prompt's line apart.
+    choose(byTestId("diff-target"), "lane:dynamic");
+    await settle();
+    expect(platform.argsOf("comparisonCall").at(-1)?.slice(1)).toEqual(["dynamic", 3]);
+    expect([...byTestId("diff-summary").querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      "System prompt: 2 lines changed",
+    ]);
+    // A lane's first call has nothing before it.
+    choose(byTestId("diff-target"), "previous");
+    await settle();
+    await click(event("restart", 1));
+    expect(byTestId("diff-none").textContent).toBe("This is the lane's first call: there is nothing before it.");
   });
 
   it("closes the event detail with its labelled button and gives the focus back to the picked event", async () => {
@@ -602,6 +638,14 @@ describe("CompareView", () => {
     platform.chosenPath = "/out/report.json";
     await click(byTestId("export-report"));
     expect(byTestId("compare-notice").textContent).toContain("Wrote the comparison report to /out/report.json");
+    expect(platform.argsOf("chooseFile").at(-1)).toEqual(["save_report", "task-executor-lookup-first.comparison.json"]);
+    expect(platform.argsOf("exportComparison").at(-1)?.slice(1)).toEqual(["/out/report.json", "json"]);
+    // The comparison to paste into a pull request: Markdown, in a file the user names.
+    platform.chosenPath = "/out/comparison.md";
+    await click(byTestId("export-markdown"));
+    expect(byTestId("compare-notice").textContent).toContain("Wrote the comparison as Markdown to /out/comparison.md");
+    expect(platform.argsOf("chooseFile").at(-1)).toEqual(["save_markdown", "task-executor-lookup-first.comparison.md"]);
+    expect(platform.argsOf("exportComparison").at(-1)?.slice(1)).toEqual(["/out/comparison.md", "markdown"]);
     platform.chosenPath = "/out/requests";
     await click(byTestId("export-requests"));
     expect(byTestId("compare-notice").textContent).toContain("Wrote 12 request bodies (OpenAI Chat) to /out/requests");
@@ -976,12 +1020,12 @@ describe("CompareView price", () => {
     return container.querySelector<HTMLSelectElement>('[data-testid="price-as-picker"]');
   }
 
-  it("reads the priced models once, and offers No price then each of them for the script", async () => {
+  it("reads the priced models once, and offers the default model then each of them for the script", async () => {
     const { platform } = await openWithProfiles();
     expect(platform.argsOf("pricedModels")).toHaveLength(1);
     const select = pricePicker();
     expect([...(select?.options ?? [])].map((option) => [option.value, option.textContent])).toEqual([
-      ["", "No price"],
+      ["", "claude-sonnet-4-5 (default)"],
       ["claude-sonnet-4-5", "claude-sonnet-4-5"],
       ["gpt-4o-mini", "gpt-4o-mini"],
       ["qwen3", "qwen3"],
@@ -992,7 +1036,14 @@ describe("CompareView price", () => {
     );
   });
 
-  it("sends the model chosen with the next comparison, and null for No price", async () => {
+  it("offers No price when the prices have no default model", async () => {
+    const { platform, store } = setup();
+    platform.compare.defaultModel = null;
+    await render(store, platform);
+    expect(pricePicker()?.options[0]?.textContent).toBe("No price");
+  });
+
+  it("sends the model chosen with the next comparison, and null for the default", async () => {
     const { platform } = await openWithProfiles();
     await click(runButton());
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ live: null, priceAs: null });

@@ -62,6 +62,7 @@ import { ADAPTER_TITLES, adaptersText, laneName } from "../shared/words";
 import "./compare.css";
 import type { OutcomeStore } from "../shared/outcome";
 import { ProblemItems } from "../shared/ProblemItems";
+import { DropDownMenu } from "../shared/DropDownMenu";
 import { ADAPTERS, callIndexOf, type PickedEvent } from "../runs/run";
 
 /** The comparison of `scenario` on `template` with `profiles`; `outcome` is the page's. */
@@ -281,7 +282,10 @@ function ModelPicker({
   );
 }
 
-/** The model a scripted comparison's runs are priced as, or none (the script has no price of its own). */
+/**
+ * The model a scripted comparison's runs are priced as (the script has no price of its own): the
+ * prices' default model unless another is chosen.
+ */
 function PriceAsPicker({ store, state }: { store: ComparisonStore; state: ComparisonContext }) {
   const chosen = priceAsOf(state);
   return (
@@ -297,7 +301,7 @@ function PriceAsPicker({ store, state }: { store: ComparisonStore; state: Compar
           store.setPriceAs(event.target.value === "" ? null : event.target.value);
         }}
       >
-        <option value="">No price</option>
+        <option value="">{state.defaultModel === null ? "No price" : `${state.defaultModel} (default)`}</option>
         {state.pricedModels.map((model) => (
           <option key={model} value={model}>
             {model}
@@ -424,15 +428,35 @@ function CompareToolbar({
             Cancel
           </button>
         )}
-        <button
-          type="button"
-          data-testid="export-report"
-          disabled={!finished}
-          title={exportTitle("Write the comparison report (JSON)")}
-          onClick={() => void store.exportReport()}
+        <DropDownMenu
+          className="file-menu-fold export-report-menu"
+          testId="export-report-menu"
+          label="Export"
+          buttonTestId="export-report-button"
+          title={exportTitle("Write the comparison as Markdown for a pull request, or its whole report as JSON")}
+          menu
         >
-          Export report…
-        </button>
+          <button
+            type="button"
+            role="menuitem"
+            data-testid="export-markdown"
+            disabled={!finished}
+            title={exportTitle("The verdict, each lane beside all-FULL and the first divergence, as Markdown")}
+            onClick={() => void store.exportReport("markdown")}
+          >
+            Markdown for a pull request…
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            data-testid="export-report"
+            disabled={!finished}
+            title={exportTitle("The whole comparison report, as unfold compare --json writes it")}
+            onClick={() => void store.exportReport("json")}
+          >
+            Report (JSON)…
+          </button>
+        </DropDownMenu>
         <ExportRequests store={store} finished={finished} title={exportTitle} />
       </div>
     </div>
@@ -582,6 +606,11 @@ function Results({
             discard={discards(run.events[picked.lane] ?? []).get(picked.event.seq) ?? null}
             finished={run.report !== null}
             detail={state.detail}
+            diff={{
+              lanes: run.lanes,
+              target: state.diffTarget,
+              onChange: (target) => void store.setDiffTarget(target),
+            }}
             onClose={onCloseDetail}
           />
         </aside>

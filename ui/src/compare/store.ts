@@ -19,6 +19,7 @@ import type {
   ProfilesView,
   ProviderProfile,
   RelaySessionView,
+  ReportFormat,
   RequestShape,
   RunEvent,
   Scenario,
@@ -29,7 +30,16 @@ import type {
 } from "../platform";
 import { sameJsonIgnoringUndefined } from "../shared/json";
 import { ExternalStore } from "../shared/ExternalStore";
-import { ADAPTERS, callIndexOf, type CallDetail, type PickedEvent, type RunState } from "../runs/run";
+import {
+  ADAPTERS,
+  againstPlace,
+  callIndexOf,
+  type AgainstCall,
+  type CallDetail,
+  type DiffTarget,
+  type PickedEvent,
+  type RunState,
+} from "../runs/run";
 import { failureOf, type Failure } from "../shared/failure";
 import type { OutcomeStore } from "../shared/outcome";
 import { sourcesToAsk, withDeclined, type Declined } from "./runSources";
@@ -116,7 +126,8 @@ export function relaySessionOf(
 
 /**
  * The model a comparison of the chosen model is priced as: the one chosen, while the model is the
- * scenario's script and the prices know it; else null (a live run is priced as its own model).
+ * scenario's script and the prices know it; else null (the prices' default model for the script; a
+ * live run is priced as its own model).
  */
 export function priceAsOf(state: Pick<ComparisonState, "model" | "priceAs" | "pricedModels">): string | null {
   const { model, priceAs } = state;
@@ -178,6 +189,8 @@ export interface ComparisonState {
   run: RunState | null;
   picked: PickedEvent | null;
   detail: CallDetail;
+  /** What the picked model call's request is diffed against. */
+  diffTarget: DiffTarget;
   /** The model the next comparison asks. */
   model: ComparisonSetup;
   /** The question about the template's sources not allowed, while Run waits for its answer. */
@@ -188,7 +201,9 @@ export interface ComparisonState {
   relaySession: string | null;
   /** Every model the prices in force know, as last read (none until read, or when they cannot be). */
   pricedModels: string[];
-  /** The model the next scripted comparison's runs are priced as (null: unpriced). */
+  /** The model a scripted comparison is priced as when none is chosen, as last read (null: none). */
+  defaultModel: string | null;
+  /** The model the next scripted comparison's runs are priced as (null: the default model). */
   priceAs: string | null;
 }
 
@@ -229,11 +244,13 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
       run: null,
       picked: null,
       detail: { kind: "none" },
+      diffTarget: { kind: "previous" },
       model: SCRIPTED,
       sourcesQuestion: null,
       relaySessions: [],
       relaySession: null,
       pricedModels: [],
+      defaultModel: null,
       priceAs: null,
     });
   }
@@ -266,14 +283,14 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
    */
   async loadPricedModels(): Promise<void> {
     const read = await this.platform.pricedModels();
-    if (read.ok) this.update({ pricedModels: read.value });
+    if (read.ok) this.update({ pricedModels: read.value.models, defaultModel: read.value.default_model });
     else {
-      this.update({ pricedModels: [] });
+      this.update({ pricedModels: [], defaultModel: null });
       this.outcome.fail(failureOf("The prices could not be read", read.error));
     }
   }
 
-  /** Chooses the model the next scripted comparison's runs are priced as (null: unpriced). */
+  /** Chooses the model the next scripted comparison's runs are priced as (null: the default model). */
   setPriceAs(model: string | null): void {
     this.update({ priceAs: model });
   }
@@ -445,13 +462,34 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
       detail: callIndex === null || run.report === null ? { kind: "none" } : { kind: "loading" },
     });
     if (callIndex === null || run.report === null) return;
-    const result = await this.platform.comparisonCall(run.id, lane, callIndex);
+    const [result, against] = await Promise.all([
+      this.platform.comparisonCall(run.id, lane, callIndex),
+      this.againstCall(run.id, lane, callIndex),
+    ]);
     if (this.state.picked?.event !== event) return;
     this.update({
       detail: result.ok
-        ? { kind: "ready", call: result.value }
+        ? { kind: "ready", call: result.value, against }
         : { kind: "failed", failure: failureOf("The request is not available", result.error) },
     });
+  }
+
+  /**
+   * The request the picked call is diffed against, under the chosen target; none when there is no
+   * such call (the first call, a lane that made fewer calls).
+   */
+  private async againstCall(runId: number, lane: Lane, callIndex: number): Promise<AgainstCall | null> {
+    const place = againstPlace(this.state.diffTarget, lane, callIndex);
+    if (place === null) return null;
+    const result = await this.platform.comparisonCall(runId, place.lane, place.callIndex);
+    return result.ok ? { ...place, call: result.value } : null;
+  }
+
+  /** Chooses what the picked call's request is diffed against, and diffs it so. */
+  async setDiffTarget(target: DiffTarget): Promise<void> {
+    this.update({ diffTarget: target });
+    const { picked } = this.state;
+    if (picked !== null) await this.pick(picked.lane, picked.event);
   }
 
   /**
@@ -463,14 +501,17 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     this.update({ picked: null, detail: { kind: "none" } });
   }
 
-  /** Asks where to write the comparison report, then writes it. */
-  exportReport(): Promise<void> {
+  /** Asks where to write the comparison report in `format` (JSON, or Markdown for a pull request), then writes it. */
+  exportReport(format: ReportFormat = "json"): Promise<void> {
     const report = this.state.run?.report ?? null;
     if (report === null) return Promise.resolve();
-    const suggested = `${report.template}-${report.scenario}.comparison.json`;
-    return this.exportTo("save_report", suggested, "The report was not written", async (id, path) => {
-      const written = await this.platform.exportComparison(id, path);
-      return written.ok ? { ok: true, value: `Wrote the comparison report to ${path}` } : written;
+    const markdown = format === "markdown";
+    const suggested = `${report.template}-${report.scenario}.comparison.${markdown ? "md" : "json"}`;
+    const purpose = markdown ? "save_markdown" : "save_report";
+    return this.exportTo(purpose, suggested, "The report was not written", async (id, path) => {
+      const written = await this.platform.exportComparison(id, path, format);
+      const what = markdown ? "the comparison as Markdown" : "the comparison report";
+      return written.ok ? { ok: true, value: `Wrote ${what} to ${path}` } : written;
     });
   }
 

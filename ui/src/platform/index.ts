@@ -64,6 +64,8 @@ export type {
   Lane,
   LoopFound,
   PartsChange_Serialize as PartsChange,
+  PricedModels_Serialize as PricedModels,
+  ReportFormat,
   RequestShape,
   Permission,
   ProviderKind,

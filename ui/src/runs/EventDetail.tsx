@@ -1,12 +1,24 @@
 // The event picked on the timeline: its kind and fields, and for an event that belongs to a model
-// call, the request that adapter sent at that call (the system prompt, the messages after it, the
-// tools as OpenAI JSON) and the model's answer, each with a Copy button; a close button in its
-// heading (Escape too: the compare view listens for it). Everything is rendered as text: a prompt or
-// a tool result is never parsed as HTML.
+// call, what changed against another call (the lane's previous one, or another lane's at the same
+// number: tools added and removed, the system prompt's changed lines), then the request that
+// adapter sent at that call (the system prompt, the messages after it, the tools as OpenAI JSON)
+// and the model's answer, each with a Copy button; a close button in its heading (Escape too: the
+// compare view listens for it). Everything is rendered as text: a prompt or a tool result is never
+// parsed as HTML.
 import { useState } from "react";
+import type { Lane } from "../platform";
+import { laneName } from "../shared/words";
 import { copyText, eventFields, prettyJson, requestParts } from "./detail";
+import { diffSummary, requestDiff } from "./requestDiff";
 import { describeEvent, type Discard } from "./timeline";
-import type { CallDetail, PickedEvent } from "./run";
+import type { AgainstCall, CallDetail, DiffTarget, PickedEvent } from "./run";
+
+/** What the diff may be taken against: the lanes of the comparison, the one chosen, and how to choose. */
+export interface DiffChoice {
+  lanes: readonly Lane[];
+  target: DiffTarget;
+  onChange: (target: DiffTarget) => void;
+}
 import "./runs.css";
 
 export function EventDetail({
@@ -15,6 +27,7 @@ export function EventDetail({
   discard = null,
   finished,
   detail,
+  diff,
   onClose,
 }: {
   picked: PickedEvent | null;
@@ -25,6 +38,8 @@ export function EventDetail({
   /** The comparison has finished: requests can be asked for. */
   finished: boolean;
   detail: CallDetail;
+  /** What the request may be diffed against; none: no diff is offered. */
+  diff?: DiffChoice;
   /** Closes the detail (its close button); none: the detail has no close button. */
   onClose?: () => void;
 }) {
@@ -62,7 +77,7 @@ export function EventDetail({
             </span>
           </p>
           <EventFields picked={picked} discard={discard} />
-          <CallSection callIndex={callIndex} finished={finished} detail={detail} />
+          <CallSection callIndex={callIndex} finished={finished} detail={detail} diff={diff} lane={picked.lane} />
         </>
       )}
     </section>
@@ -86,10 +101,14 @@ function CallSection({
   callIndex,
   finished,
   detail,
+  diff,
+  lane,
 }: {
   callIndex: number | null;
   finished: boolean;
   detail: CallDetail;
+  diff: DiffChoice | undefined;
+  lane: Lane;
 }) {
   if (callIndex === null)
     return <p className="notice">This event came before the first model call: no request belongs to it.</p>;
@@ -111,8 +130,98 @@ function CallSection({
         </div>
       );
     case "ready":
-      return <RequestView key={`${String(detail.call.call_index)}/${String(detail.call.attempt)}`} detail={detail} />;
+      return (
+        <>
+          {diff !== undefined && <DiffSection choice={diff} lane={lane} detail={detail} />}
+          <RequestView key={`${String(detail.call.call_index)}/${String(detail.call.attempt)}`} detail={detail} />
+        </>
+      );
   }
+}
+
+/** What changed against the chosen call: a line per change of tools and messages, the system prompt's changed lines. */
+function DiffSection({
+  choice,
+  lane,
+  detail,
+}: {
+  choice: DiffChoice;
+  lane: Lane;
+  detail: Extract<CallDetail, { kind: "ready" }>;
+}) {
+  const value = choice.target.kind === "previous" ? "previous" : `lane:${choice.target.lane}`;
+  const { against } = detail;
+  return (
+    <section className="request-diff" data-testid="request-diff" aria-label="Changes against another call">
+      <h4>
+        <label>
+          Changes against{" "}
+          <select
+            data-testid="diff-target"
+            value={value}
+            onChange={(event) => {
+              const picked = event.target.value;
+              choice.onChange(
+                picked === "previous"
+                  ? { kind: "previous" }
+                  : { kind: "lane", lane: picked.slice("lane:".length) as Lane },
+              );
+            }}
+          >
+            <option value="previous">this lane&apos;s previous call</option>
+            {choice.lanes
+              .filter((other) => other !== lane)
+              .map((other) => (
+                <option key={other} value={`lane:${other}`}>
+                  {`${laneName(other)}'s call ${String(detail.call.call_index)}`}
+                </option>
+              ))}
+          </select>
+        </label>
+      </h4>
+      {against === null ? (
+        <p className="notice" data-testid="diff-none">
+          {choice.target.kind === "previous"
+            ? "This is the lane's first call: there is nothing before it."
+            : `${laneName(choice.target.lane)} made no call ${String(detail.call.call_index)}.`}
+        </p>
+      ) : (
+        <DiffLines against={against} detail={detail} />
+      )}
+    </section>
+  );
+}
+
+function DiffLines({ against, detail }: { against: AgainstCall; detail: Extract<CallDetail, { kind: "ready" }> }) {
+  const diff = requestDiff(requestParts(against.call), requestParts(detail.call));
+  return (
+    <>
+      <p className="diff-against">
+        From {laneName(against.lane)}&apos;s call {against.callIndex} (attempt {against.call.attempt}) to this one:
+      </p>
+      <ul className="diff-summary" data-testid="diff-summary">
+        {diffSummary(diff).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      {diff.system.length > 0 && (
+        <pre className="diff-lines" data-testid="diff-system" aria-label="The system prompt's changed lines">
+          {diff.system.map((line, i) =>
+            line.kind === "folded" ? (
+              <span
+                key={i}
+                className="diff-folded"
+              >{`  … ${String(line.count)} unchanged line${line.count === 1 ? "" : "s"}\n`}</span>
+            ) : (
+              <span key={i} className={`diff-${line.kind}`}>
+                {`${line.kind === "added" ? "+" : line.kind === "removed" ? "−" : " "} ${line.text}\n`}
+              </span>
+            ),
+          )}
+        </pre>
+      )}
+    </>
+  );
 }
 
 function RequestView({ detail }: { detail: Extract<CallDetail, { kind: "ready" }> }) {

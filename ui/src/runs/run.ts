@@ -40,7 +40,33 @@ export interface PickedEvent {
 
 /** The request and answer of the picked event's model call. */
 export type CallDetail =
-  { kind: "none" } | { kind: "loading" } | { kind: "ready"; call: CallRequest } | { kind: "failed"; failure: Failure };
+  | { kind: "none" }
+  | { kind: "loading" }
+  | { kind: "ready"; call: CallRequest; against: AgainstCall | null }
+  | { kind: "failed"; failure: Failure };
+
+/**
+ * What the picked model call's request is diffed against: the same lane's previous call, or the
+ * call of the same number in another lane (at the first divergence, what changed between lanes).
+ */
+export type DiffTarget = { kind: "previous" } | { kind: "lane"; lane: Lane };
+
+/** The request a picked call is diffed against, and where it comes from. */
+export interface AgainstCall {
+  lane: Lane;
+  callIndex: number;
+  call: CallRequest;
+}
+
+/** The lane and call a picked call (`lane`, `callIndex`) is diffed against under `target`; null: none. */
+export function againstPlace(
+  target: DiffTarget,
+  lane: Lane,
+  callIndex: number,
+): { lane: Lane; callIndex: number } | null {
+  if (target.kind === "previous") return callIndex > 1 ? { lane, callIndex: callIndex - 1 } : null;
+  return target.lane === lane ? null : { lane: target.lane, callIndex };
+}
 
 /** The model call an event belongs to (none for events before the first call). */
 export function callIndexOf(event: RunEvent, events: readonly RunEvent[]): number | null {

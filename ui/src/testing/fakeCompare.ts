@@ -20,10 +20,12 @@ import type {
   LiveModel,
   Outcome,
   PlatformError,
+  PricedModels,
   ProblemView,
   ProfilesView,
   ProviderProfile,
   RecentFile,
+  ReportFormat,
   RequestShape,
   RunComparison,
   RunEvent,
@@ -251,6 +253,8 @@ export class FakeCompare {
   readonly keychain = new Set<string>();
   /** The models the prices in force know, as `pricedModels` answers them. */
   pricedModelList: string[] = ["claude-sonnet-4-5", "gpt-4o-mini", "qwen3"];
+  /** The prices' default model, as `pricedModels` answers it. */
+  defaultModel: string | null = "claude-sonnet-4-5";
   /** The kept runs, oldest first. */
   history: StoredRun[] = exampleHistory();
 
@@ -485,15 +489,23 @@ export class FakeCompare {
       asked.length === 0
         ? { role: "assistant", content: run.final }
         : { role: "assistant", content: null, tool_calls: asked.map((name) => ({ function: { name } })) };
+    // The tools the call offered, as OpenAI tool objects (their definitions are the backend's).
+    const offered = call.type === "model_call" ? call.tools_offered : [];
+    const tools = offered.map((name) => ({ type: "function", function: { name } }));
     const body = {
       messages: [{ role: "system", content: `system prompt of ${lane} call ${String(callIndex)}` }],
-      tools: [],
+      tools,
     };
     return ok({ call_index: callIndex, attempt: call.attempt, body, response });
   }
 
-  exportComparison(path: string): Promise<Outcome<null>> {
-    this.exported.set(path, JSON.stringify(this.last ?? this.report));
+  /** Keeps the report as JSON, or for Markdown (which the backend's tests check) its headline. */
+  exportComparison(path: string, format: ReportFormat): Promise<Outcome<null>> {
+    const report = this.last ?? this.report;
+    this.exported.set(
+      path,
+      format === "json" ? JSON.stringify(report) : `**Verdict:** ${report.verdict?.headline ?? ""}`,
+    );
     return ok(null);
   }
 
@@ -514,8 +526,8 @@ export class FakeCompare {
     return ok(this.profilesView());
   }
 
-  pricedModels(): Promise<Outcome<string[]>> {
-    return ok([...this.pricedModelList]);
+  pricedModels(): Promise<Outcome<PricedModels>> {
+    return ok({ models: [...this.pricedModelList], default_model: this.defaultModel });
   }
 
   /** Keeps `list` when the core's checks find no problem; else refuses with each at its place. */

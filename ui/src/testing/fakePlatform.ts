@@ -28,6 +28,7 @@ import type {
   Outcome,
   Platform,
   PlatformError,
+  PricedModels,
   PreviewQuery,
   PreviewUpdate,
   ProblemView,
@@ -38,6 +39,7 @@ import type {
   RelaySessionView,
   RelayStatus,
   RecentFile,
+  ReportFormat,
   RecoveredWork,
   RequestShape,
   RunComparison,
@@ -449,7 +451,7 @@ export class FakePlatform implements Platform {
     );
   }
 
-  pricedModels(): Promise<Outcome<string[]>> {
+  pricedModels(): Promise<Outcome<PricedModels>> {
     return this.refuse("pricedModels") ?? this.compare.pricedModels();
   }
 
@@ -497,8 +499,8 @@ export class FakePlatform implements Platform {
     return this.refuse("comparisonCall", runId, lane, callIndex) ?? this.compare.comparisonCall(lane, callIndex);
   }
 
-  exportComparison(runId: number, path: string): Promise<Outcome<null>> {
-    return this.refuse("exportComparison", runId, path) ?? this.compare.exportComparison(path);
+  exportComparison(runId: number, path: string, format: ReportFormat): Promise<Outcome<null>> {
+    return this.refuse("exportComparison", runId, path, format) ?? this.compare.exportComparison(path, format);
   }
 
   exportRequests(runId: number, folder: string, api: RequestShape): Promise<Outcome<number>> {
