@@ -3,7 +3,9 @@
 
 use tauri_specta::{collect_commands, collect_events, Builder};
 
-use crate::{compare, editor, files, launch, providers, relay, run_history, sources, suites, template_exports};
+use crate::{
+    compare, editor, examples, files, launch, providers, relay, run_history, sources, suites, template_exports,
+};
 
 /// The commands of `command_list.rs`, collected for tauri-specta.
 macro_rules! collect_app_commands {

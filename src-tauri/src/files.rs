@@ -12,7 +12,7 @@ use tauri::{AppHandle, Manager, State};
 use tauri_plugin_dialog::DialogExt;
 use unfold_application::recent::{Recent, RecentFileDto};
 use unfold_application::scenarios::Scenarios;
-use unfold_application::templates::{example_template, Templates};
+use unfold_application::templates::Templates;
 use unfold_documents::Template;
 use unfold_editing::views::DocumentView;
 
@@ -91,13 +91,6 @@ pub fn close_needs_answer(templates: &Templates, scenarios: &Scenarios, approved
 #[specta::specta]
 pub async fn new_document(templates: State<'_, Arc<Templates>>) -> Result<DocumentView, CommandError> {
     Ok(templates.create(Template::blank())?)
-}
-
-/// Opens the built-in example as a new, unsaved document.
-#[tauri::command]
-#[specta::specta]
-pub async fn open_example(templates: State<'_, Arc<Templates>>) -> Result<DocumentView, CommandError> {
-    Ok(templates.create(example_template()?)?)
 }
 
 /// Shows the native dialog to choose a file to open, a place to save one or a folder, as `purpose`

@@ -17,6 +17,7 @@ mod bindings;
 mod command_error;
 mod compare;
 mod editor;
+mod examples;
 mod files;
 mod launch;
 mod logging;
@@ -85,6 +86,7 @@ fn main() {
             app.manage(recovery);
             app.manage(files::RecentTemplates(Recent::at(folders.recent_templates_file())));
             app.manage(compare::RecentScenarios(Recent::at(folders.recent_scenarios_file())));
+            app.manage(examples::ExamplesFolder(folders.examples_folder()));
             let profiles = Arc::new(Profiles(default_profiles_file()));
             let consents = Arc::new(Consents::at(folders.consents_file()));
             let relay = Arc::new(RelayService::default());

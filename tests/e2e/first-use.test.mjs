@@ -309,6 +309,44 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
     });
   });
 
+  it("opens an example's comparison from the start page in one click: the verdict in money, as the command line says", async (t) => {
+    await withApp(t, null, async (session) => {
+      await narrow(session);
+      await waitFor(session, '[data-testid="example-list"]');
+      await saveScreenshot(session, "start-page-1024");
+      await click(
+        session,
+        '[data-testid="example"][data-template="coding-agent.unfold.json"] [data-testid="open-example-comparison"][data-scenario="coding-agent-fix-test.scenario.json"]',
+      );
+      const headline = await waitUntil(
+        session,
+        `return document.querySelector('[data-testid="verdict-headline"]')?.textContent ?? null;`,
+        (text) => text !== null,
+        "the verdict",
+      );
+      // The example's files, written where the app keeps its data, opened as saved files.
+      const folder = join(workDir, "data", "dev.unfold.studio", "examples");
+      const [template, scenario] = [join(folder, "coding-agent.unfold.json"), join(folder, "coding-agent-fix-test.scenario.json")];
+      const adapters = "dynamic,restart,allowed_tools,deferred";
+      const report = JSON.parse(
+        execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--adapters", adapters], {
+          cwd: ROOT,
+          encoding: "utf8",
+          env: { ...process.env, UNFOLD_HISTORY: "off" },
+        }),
+      );
+      assert.equal(headline, report.verdict.headline);
+      assert.match(headline, /^deferred wins: .* and cost \$[0-9.]+ \([0-9.]+ %\) less with the prompt cache/);
+      const shown = await evaluate(
+        session,
+        `return { path: document.querySelector('[data-testid="template-path"]')?.textContent ?? null,
+                  dirty: document.querySelector('[data-testid="dirty-marker"]') !== null };`,
+      );
+      assert.deepEqual(shown, { path: template, dirty: false }, "a saved file, not an untitled copy");
+      await saveScreenshot(session, "example-comparison-1024");
+    });
+  });
+
   it("compares under all four adapters: a lane, a difference column and a divergence each, as the command line reports", async (t) => {
     const template = deepCopy("four.unfold.json");
     const scenario = join(workDir, "read-context-then-search.scenario.json");

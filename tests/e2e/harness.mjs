@@ -165,7 +165,8 @@ async function waitForWebDriver() {
 
 /** Launches the app on `template` (and a scenario, which opens the compare view); returns the session id. */
 export async function openApp(template, scenario) {
-  const args = scenario === undefined ? [template] : [template, scenario];
+  // No template (null): the start page.
+  const args = [template, scenario].filter((arg) => arg !== undefined && arg !== null);
   const value = await webdriver("POST", "/session", {
     capabilities: {
       alwaysMatch: { "webkitgtk:browserOptions": { binary: APP, args } },

@@ -50,8 +50,13 @@ export const commands = {
 	discardRecovered: (recoveryId: string) => typedError<null, CommandError>(__TAURI_INVOKE("discard_recovered", { recoveryId })),
 	/**  Creates a new document from the blank template. */
 	newDocument: () => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("new_document")),
-	/**  Opens the built-in example as a new, unsaved document. */
-	openExample: () => typedError<DocumentView_Serialize, CommandError>(__TAURI_INVOKE("open_example")),
+	/**  Every built-in example, with its scenarios. */
+	exampleList: () => typedError<ExampleView[], CommandError>(__TAURI_INVOKE("example_list")),
+	/**
+	 *  Writes the example whose template file is `template` (and its scenario `scenario`) into the
+	 *  app's examples folder, each file only if it is not there yet, and says where they are.
+	 */
+	exampleFiles: (template: string, scenario: string | null) => typedError<ExampleFiles_Serialize, CommandError>(__TAURI_INVOKE("example_files", { template, scenario })),
 	/**
 	 *  Shows the native dialog to choose a file to open, a place to save one or a folder, as `purpose`
 	 *  says; `None` when the user cancels.
@@ -1071,6 +1076,45 @@ export type Event_Serialize = {
 	/**  1-based attempt (a restart starts the next one). */
 	attempt: number,
 } & EventKind_Serialize;
+
+/**  Where an example's files are, once written. */
+export type ExampleFiles = ExampleFiles_Serialize | ExampleFiles_Deserialize;
+
+/**  Where an example's files are, once written. */
+export type ExampleFiles_Deserialize = {
+	/**  The template's file. */
+	template: string,
+	/**  The scenario's file, when one was asked for. */
+	scenario?: string | null,
+};
+
+/**  Where an example's files are, once written. */
+export type ExampleFiles_Serialize = {
+	/**  The template's file. */
+	template: string,
+	/**  The scenario's file, when one was asked for. */
+	scenario: string | null,
+};
+
+/**  A scenario of an example. */
+export type ExampleScenario = {
+	/**  Its file name. */
+	file: string,
+	/**  The scenario's name. */
+	name: string,
+};
+
+/**  An example as the start page lists it. */
+export type ExampleView = {
+	/**  Its template's file name: what [`example_files`] is asked for. */
+	template: string,
+	/**  The template's name. */
+	name: string,
+	/**  What it shows, in one line. */
+	about: string,
+	/**  Its scenarios, the one to start with first. */
+	scenarios: ExampleScenario[],
+};
 
 /**  A format a template is exported to. */
 export type ExportFormat = 

@@ -1,5 +1,5 @@
 //! Where Unfold keeps what is not a user's document, so that the command line and the app find
-//! the same files: the run history and the crash-recovery entries in the app's data folder, the
+//! the same files: the run history, the crash-recovery entries and the examples as files in the app's data folder, the
 //! recent files lists in its config folder, and the provider profiles and prices where the user
 //! edits them.
 
@@ -56,6 +56,11 @@ impl Folders {
     /// The recently opened scenarios' list.
     pub fn recent_scenarios_file(&self) -> Option<PathBuf> {
         Some(self.config.as_ref()?.join("recent-scenarios.json"))
+    }
+
+    /// Where the start page's examples are written to be opened as files.
+    pub fn examples_folder(&self) -> Option<PathBuf> {
+        Some(self.data.as_ref()?.join("examples"))
     }
 }
 

@@ -18,6 +18,7 @@ pub mod comparisons;
 pub mod consents;
 pub mod documents;
 pub mod error;
+pub mod examples;
 pub mod exports;
 pub mod files;
 pub mod folders;

@@ -17,9 +17,6 @@ use crate::recovery::recovered_entry;
 /// The templates open in the editor.
 pub type Templates = Documents<EditorDocument>;
 
-/// The example "Open an example" offers, built in so it works wherever the app is installed.
-const EXAMPLE_TEMPLATE: &str = include_str!("../../../examples/task-executor.unfold.json");
-
 /// The preview an editor asks for: the sections shown as read, or every one in full, as a change
 /// from the preview it holds (`base`; none: the whole prompt).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
@@ -180,9 +177,4 @@ impl Templates {
             Ok((document.template().clone(), document.path().map(Path::to_path_buf)))
         })
     }
-}
-
-/// The built-in example, as a new document's template (saving it asks where).
-pub fn example_template() -> AppResult<Template> {
-    Ok(Template::from_json(EXAMPLE_TEMPLATE.as_bytes())?)
 }

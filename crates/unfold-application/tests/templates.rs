@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use unfold_application::recovery::{self, Recovery};
-use unfold_application::templates::{example_template, PreviewQuery, Templates};
+use unfold_application::templates::{PreviewQuery, Templates};
 use unfold_application::ErrorCode;
 use unfold_documents::{Template, Tool, Visibility};
 use unfold_editing::template_edit::{SectionFields, TemplateEdit, ToolOwner};
@@ -187,12 +187,36 @@ fn a_new_document_is_unsaved_valid_and_asks_where_to_save() {
     assert_eq!(Template::load(&path).expect("opens again"), Template::blank());
 }
 
+/// An example opens as saved files the user may edit: written once into the examples folder, never
+/// over the user's own, and every one of them opens with each scenario it lists.
 #[test]
-fn the_example_opens_as_a_new_document() {
-    let templates = Templates::default();
-    let example = templates.create(example_template().unwrap()).expect("the built-in example is valid");
-    assert_eq!(example.template.key, "task-executor");
-    assert!(example.status.dirty && example.status.path.is_none());
+fn an_example_opens_as_saved_files_that_are_never_written_over() {
+    use unfold_application::examples::{example_files, example_list};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("examples");
+    let list = example_list().expect("the built-in examples are valid");
+    assert_eq!(list[0].template, "coding-agent.unfold.json", "the one where disclosure wins first");
+    let (templates, scenarios) = (Templates::default(), unfold_application::scenarios::Scenarios::default());
+    for example in &list {
+        for scenario in &example.scenarios {
+            let files = example_files(Some(&folder), &example.template, Some(&scenario.file)).expect("written");
+            let opened = templates.open(&files.template).expect("the template opens");
+            assert!(!opened.status.dirty, "{}: opens saved, not as an untitled copy", example.template);
+            let scenario_path = files.scenario.expect("the scenario asked for");
+            let view = scenarios.open(&templates, &scenario_path, Some(opened.status.id)).expect("the scenario opens");
+            assert!(view.warnings.is_empty(), "{}: {:?}", scenario.file, view.warnings);
+        }
+    }
+
+    let template = folder.join("coding-agent.unfold.json");
+    std::fs::write(&template, "the user's own").unwrap();
+    example_files(Some(&folder), "coding-agent.unfold.json", None).expect("there already");
+    assert_eq!(std::fs::read_to_string(&template).unwrap(), "the user's own", "never written over");
+
+    let unknown = example_files(Some(&folder), "nope.unfold.json", None).unwrap_err();
+    assert_eq!(unknown.message, "no example has the template 'nope.unfold.json'");
+    let no_home = example_files(None, "coding-agent.unfold.json", None).unwrap_err();
+    assert_eq!(no_home.message, "no home folder to write the example into");
 }
 
 #[test]

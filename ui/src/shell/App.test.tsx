@@ -45,7 +45,7 @@ describe("App", () => {
   it("opens the launch template: tree, editor, preview, toolbar", async () => {
     const platform = new FakePlatform();
     await renderApp(root, platform);
-    const startUp = ["recentFiles", "recoveredDocuments", "initialScenarioPath"];
+    const startUp = ["recentFiles", "recoveredDocuments", "exampleList", "initialScenarioPath"];
     expect(
       platform
         .callNames()
@@ -390,7 +390,7 @@ describe("App", () => {
       "/sections/0/key 'A' is not a section key",
       "/sections/0 missing title",
     ]);
-    expect(byTestId("start-page").textContent).toContain("Open the example");
+    expect(byTestId("start-page").textContent).toContain("Open the template only");
   });
 });
 
@@ -475,16 +475,33 @@ describe("App around the editor: files and recovery", () => {
     expect(byTestId("preview-markdown").textContent).toContain("Recovered words");
   });
 
-  it("shows the start page with the example when started without a template", async () => {
+  it("shows the start page with the examples when started without a template", async () => {
     const platform = new FakePlatform();
     platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
     platform.recent = [{ path: "/t/gone.unfold.json", exists: false }];
     await renderApp(root, platform);
-    const recent = byTestId("recent-file", byTestId("start-page"));
-    expect(recent.textContent).toContain("missing");
-    await click(byTestId("open-example"));
-    expect(byTestId("template-path").textContent).toBe("Untitled");
-    expect(byTestId("dirty-marker").textContent).toBe("modified");
+    const start = byTestId("start-page");
+    expect(byTestId("recent-file", start).textContent).toContain("missing");
+    const example = byTestId("example", start);
+    expect(example.textContent).toContain("Task executor");
+    expect(byTestId("open-example-comparison", example).textContent).toBe("lookup-first");
+    // The template only: a saved file, not an untitled copy that asks to be saved.
+    await click(byTestId("open-example", example));
+    expect(byTestId("template-path").textContent).toBe(`${platform.examplesFolder}/task-executor.unfold.json`);
+    expect(container.querySelector('[data-testid="dirty-marker"]')).toBeNull();
+  });
+
+  it("opens an example's comparison from the start page in one click, run under every adapter", async () => {
+    const platform = new FakePlatform();
+    platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
+    await renderApp(root, platform);
+    await click(byTestId("open-example-comparison"));
+    await settle();
+    expect(byTestId("page-compare").getAttribute("aria-selected")).toBe("true");
+    expect(byTestId("run-status").dataset.status).toBe("finished");
+    expect(
+      [...container.querySelectorAll<HTMLElement>('[data-testid="lane"]')].map((lane) => lane.dataset.lane),
+    ).toEqual(["dynamic", "restart", "allowed_tools", "deferred", "baseline"]);
   });
 
   it("Ctrl+Shift+S asks where to save and saves there", async () => {

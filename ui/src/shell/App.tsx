@@ -190,7 +190,7 @@ export function App({ platform, workspace: started }: { platform: Platform; work
           This page is Unfold&apos;s desktop UI: open it with the Unfold app to edit templates.
         </p>
       )}
-      {screen.kind === "start" && <StartPage workspace={workspace} recent={state.recent} />}
+      {screen.kind === "start" && <StartPage workspace={workspace} recent={state.recent} examples={state.examples} />}
       {dialogs}
     </main>
   );

@@ -59,16 +59,42 @@ describe("WorkspaceStore", () => {
     expect(previewWhenShown).toEqual(["ready"]);
   });
 
-  it("shows the start page when started without a template, and opens the example from it", async () => {
+  it("shows the start page when started without a template, and opens an example from it as a saved file", async () => {
     const platform = new FakePlatform();
     platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
     const workspace = await started(platform);
     expect(workspace.getState().screen.kind).toBe("start");
-    expect(await workspace.openExample()).toBe(true);
+    expect(workspace.getState().examples.map((example) => example.template)).toEqual(["task-executor.unfold.json"]);
+    expect(await workspace.openExample("task-executor.unfold.json")).toBe(true);
     const document = workspace.editor?.getState().document;
-    expect(document?.path).toBeNull();
-    expect(document?.dirty).toBe(true);
+    expect(document?.path).toBe(`${platform.examplesFolder}/task-executor.unfold.json`);
+    expect(document?.dirty).toBe(false);
     expect(document?.template.key).toBe("task-executor");
+    expect(workspace.getState().page).toBe("edit");
+  });
+
+  it("opens an example's comparison in one step: the template, the scenario, every adapter run", async () => {
+    const platform = new FakePlatform();
+    platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
+    const workspace = await started(platform);
+    expect(await workspace.openExample("task-executor.unfold.json", "lookup-first.scenario.json")).toBe(true);
+    expect(workspace.getState().page).toBe("compare");
+    expect(workspace.compare.scenario.getState().scenario?.path).toBe(
+      `${platform.examplesFolder}/lookup-first.scenario.json`,
+    );
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
+      adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
+    });
+  });
+
+  it("says why an example did not open, and keeps what was open", async () => {
+    const platform = new FakePlatform();
+    const workspace = await started(platform);
+    const before = workspace.editor?.getState().document.id;
+    platform.failures.set("exampleFiles", { code: "invalid_request", message: "no home folder", problems: [] });
+    expect(await workspace.openExample("task-executor.unfold.json")).toBe(false);
+    expect(workspace.getState().openFailure?.detail).toContain("no home folder");
+    expect(workspace.editor?.getState().document.id).toBe(before);
   });
 
   it("switches documents at once when nothing is unsaved, closing the old one", async () => {
@@ -339,7 +365,7 @@ describe("WorkspaceStore", () => {
       expect(workspace.getState().page).toBe("history");
       await workspace.history.load();
       await workspace.history.select(2);
-      expect(await workspace.openExample()).toBe(true);
+      expect(await workspace.openExample("task-executor.unfold.json")).toBe(true);
       expect(workspace.getState().page).toBe("history");
       expect(workspace.history.getState().run?.id).toBe(2);
     });

@@ -6,8 +6,9 @@
 // like closing the window, first asks what to do with unsaved changes (of the template, and on
 // closing of the scenario too); whatever the answer, nothing the user had is lost unless they chose
 // "Don't save". App reads it through `subscribe`/`getState`.
-import type { DocumentView, Outcome, Platform, RecentFile, RecoveredWork } from "../platform";
+import type { DocumentView, ExampleView, Outcome, Platform, RecentFile, RecoveredWork } from "../platform";
 import { ComparisonStore, type OpenTemplate } from "../compare/store";
+import { ADAPTERS } from "../runs/run";
 import { EditorStore } from "../editor/store";
 import { TemplateExportStore } from "../exports/store";
 import { ProviderStore } from "../providers/store";
@@ -122,6 +123,8 @@ export interface WorkspaceState {
   screen: Screen;
   page: Page;
   recent: RecentFile[];
+  /** The built-in examples the start page offers (none until read, or when they cannot be). */
+  examples: ExampleView[];
   recovered: RecoveredWork[];
   /** The user put the offer of `recovered` away ("Later"): it is kept, and offered at the next start. */
   recoveryHidden: boolean;
@@ -152,6 +155,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       screen: { kind: "loading" },
       page: "edit",
       recent: [],
+      examples: [],
       recovered: [],
       recoveryHidden: false,
       openFailure: null,
@@ -202,14 +206,16 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       this.update({ screen: { kind: "outside_tauri" } });
       return;
     }
-    const [view, recent, recovered] = await Promise.all([
+    const [view, recent, recovered, examples] = await Promise.all([
       loadInitialView(this.platform),
       this.platform.recentFiles(),
       this.platform.recoveredDocuments(),
+      this.platform.exampleList(),
     ]);
     this.update({
       recent: recent.ok ? recent.value : [],
       recovered: recovered.ok ? recovered.value : [],
+      examples: examples.ok ? examples.value : [],
     });
     if (view.kind === "open") {
       await this.showWithPreview(view.document);
@@ -259,9 +265,25 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     return this.switchTo(null, () => this.platform.newDocument());
   }
 
-  /** Opens the built-in example as a new document. */
-  openExample(): Promise<boolean> {
-    return this.switchTo(null, () => this.platform.openExample());
+  /**
+   * Opens a built-in example as saved files (written into the app's data folder the first time,
+   * never over the user's own): its template, and with `scenario` the Compare page with that
+   * scenario's comparison run, so the verdict is the first thing shown.
+   */
+  async openExample(template: string, scenario: string | null = null): Promise<boolean> {
+    const files = await this.platform.exampleFiles(template, scenario);
+    if (!files.ok) {
+      this.update({ openFailure: { path: null, ...describeError(files.error), problems: [] } });
+      return false;
+    }
+    if (!(await this.openPath(files.value.template))) return false;
+    if (files.value.scenario === null) return true;
+    this.update({ page: "compare" });
+    // Every way of giving the agent its tools, so the verdict weighs them all.
+    const { comparison } = this.compare;
+    comparison.setModel({ ...comparison.getState().model, adapters: [...ADAPTERS] });
+    if (await this.compare.scenario.openPath(files.value.scenario)) await this.compare.comparison.run();
+    return true;
   }
 
   /** Asks which file to open (the native dialog), then opens it. */

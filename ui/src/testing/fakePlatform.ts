@@ -11,7 +11,7 @@
 // the real backend's answers (recordings.ts); recordings.test.ts holds the imitation to the same.
 // The compare view's commands (scenarios, comparisons, provider profiles, the models runs can be
 // priced as, the run history and its traces) go to FakeCompare.
-import { FakeCompare } from "./fakeCompare";
+import { FakeCompare, lookupFirstScenario } from "./fakeCompare";
 import { recordedAnswer, recordedTemplate } from "./recordings";
 import type { FakeSuite } from "./suites";
 import type {
@@ -22,6 +22,8 @@ import type {
   DocumentUpdate,
   DocumentView,
   EditedWithPreview,
+  ExampleFiles,
+  ExampleView,
   ExportRequest,
   FilePurpose,
   ImportedTools,
@@ -338,9 +340,31 @@ export class FakePlatform implements Platform {
     return Promise.resolve(this.load(blank, null, true));
   }
 
-  openExample(): Promise<Outcome<DocumentView>> {
-    const error = this.record("openExample");
-    return Promise.resolve(error ? { ok: false, error } : this.load(exampleTemplate(), null, true));
+  /** Where `exampleFiles` writes the examples. */
+  readonly examplesFolder = "/home/u/.local/share/dev.unfold.studio/examples";
+
+  /** One example: the example template, with the lookup-first scenario. */
+  exampleList(): Promise<Outcome<ExampleView[]>> {
+    const error = this.record("exampleList");
+    if (error) return Promise.resolve({ ok: false, error });
+    const scenarios = [{ file: "lookup-first.scenario.json", name: "lookup-first" }];
+    const about = "The specification's template: small, so showing everything wins";
+    return Promise.resolve({
+      ok: true,
+      value: [{ template: "task-executor.unfold.json", name: "Task executor", about, scenarios }],
+    });
+  }
+
+  /** Puts the example's files on the fake disk when they are not there, as the backend writes them. */
+  exampleFiles(template: string, scenario: string | null): Promise<Outcome<ExampleFiles>> {
+    const error = this.record("exampleFiles", template, scenario);
+    if (error) return Promise.resolve({ ok: false, error });
+    const templatePath = `${this.examplesFolder}/${template}`;
+    if (!this.disk.has(templatePath)) this.disk.set(templatePath, exampleTemplate());
+    const scenarioPath = scenario === null ? null : `${this.examplesFolder}/${scenario}`;
+    if (scenarioPath !== null && !this.compare.disk.has(scenarioPath))
+      this.compare.disk.set(scenarioPath, lookupFirstScenario());
+    return Promise.resolve({ ok: true, value: { template: templatePath, scenario: scenarioPath } });
   }
 
   closeDocument(id: number): Promise<Outcome<null>> {
