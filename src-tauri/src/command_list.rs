@@ -18,6 +18,7 @@ macro_rules! with_app_commands {
             editor::save_document,
             editor::close_document,
             editor::preview_document,
+            editor::template_economics,
             editor::import_tools,
             editor::check_tool,
             editor::recovered_documents,

@@ -9,6 +9,7 @@ use specta::Type;
 use tauri::State;
 use unfold_application::recovery::{self, RecoveredDto, Recovery};
 use unfold_application::templates::{ImportedToolsDto, PreviewQuery, Templates};
+use unfold_editing::economics::DisclosureEconomics;
 use unfold_editing::template_edit::{TemplateEdit, ToolOwner};
 use unfold_editing::views::{DocumentUpdate, DocumentView, PreviewUpdate, ProblemView};
 
@@ -137,6 +138,19 @@ pub async fn preview_document(
     base: Option<u32>,
 ) -> Result<PreviewUpdate, CommandError> {
     Ok(templates.preview(id, &expand, expand_all, base)?)
+}
+
+/// The economics of a document's disclosure: what the model is shown first against every section
+/// in full, what the disclosure tools add, what reading each summarized section adds. A render per
+/// section: worked out off the async runtime's threads.
+#[tauri::command]
+#[specta::specta]
+pub async fn template_economics(
+    templates: State<'_, Arc<Templates>>,
+    id: u32,
+) -> Result<DisclosureEconomics, CommandError> {
+    let templates = Arc::clone(&templates);
+    Ok(tauri::async_runtime::spawn_blocking(move || templates.economics(id)).await??)
 }
 
 /// Reads an OpenAI Chat, OpenAI Responses or Anthropic tool list for a document.

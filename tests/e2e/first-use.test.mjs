@@ -344,6 +344,15 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
       );
       assert.deepEqual(shown, { path: template, dirty: false }, "a saved file, not an untitled copy");
       await saveScreenshot(session, "example-comparison-1024");
+      // The Edit page says what disclosure saves on the first prompt (README's figures).
+      await click(session, '[data-testid="page-edit"]');
+      const first = await waitUntil(
+        session,
+        `return document.querySelector('[data-testid="first-prompt"]')?.textContent ?? null;`,
+        (text) => text !== null,
+        "the economics",
+      );
+      assert.equal(first, "1,236 of 18,854 tokens shown first (−93.4 %)");
     });
   });
 

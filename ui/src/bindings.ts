@@ -35,6 +35,12 @@ export const commands = {
 	 *  the preview `base` the UI holds (all of it without one).
 	 */
 	previewDocument: (id: number, expand: string[], expandAll: boolean, base: number | null) => typedError<PreviewUpdate_Serialize, CommandError>(__TAURI_INVOKE("preview_document", { id, expand, expandAll, base })),
+	/**
+	 *  The economics of a document's disclosure: what the model is shown first against every section
+	 *  in full, what the disclosure tools add, what reading each summarized section adds. A render per
+	 *  section: worked out off the async runtime's threads.
+	 */
+	templateEconomics: (id: number) => typedError<DisclosureEconomics, CommandError>(__TAURI_INVOKE("template_economics", { id })),
 	/**  Reads an OpenAI Chat, OpenAI Responses or Anthropic tool list for a document. */
 	importTools: (id: number, text: string) => typedError<ImportedToolsDto_Serialize, CommandError>(__TAURI_INVOKE("import_tools", { id, text })),
 	/**
@@ -602,6 +608,20 @@ export type Disclosure =
  *  tools, `read_section` for the others.
  */
 "mixed";
+
+/**  The economics of a template's disclosure. */
+export type DisclosureEconomics = {
+	/**  Prompt tokens (text and tool definitions) of what the model is shown first. */
+	first_tokens: number,
+	/**  Prompt tokens with every section in full and every tool offered. */
+	all_full_tokens: number,
+	/**  The disclosure tools offered first (`read_section`, …) and the tokens their definitions add. */
+	disclosure_tools: ToolCost[],
+	/**  Each section summarized at first, in document order (at most [`PRICED_SECTIONS`]). */
+	sections: SectionCost[],
+	/**  Sections summarized at first that were not priced. */
+	sections_left_out: number,
+};
 
 /**  How two runs of a comparison differ: the first run and a later one, in the order asked. */
 export type Divergence = Divergence_Serialize | Divergence_Deserialize;
@@ -2394,6 +2414,19 @@ export type ScriptedResult_Serialize =
 /**  One section of a template. */
 export type Section = Section_Serialize | Section_Deserialize;
 
+/**  What reading one summarized section adds to the prompt. */
+export type SectionCost = {
+	/**  Its dotted path. */
+	path: string,
+	/**
+	 *  Prompt tokens it adds once read (its text, its subsections' summaries, its tools), less
+	 *  its summary's.
+	 */
+	read_tokens: number,
+	/**  Tools it brings when read. */
+	tools: number,
+};
+
 /**  The text and visibility of one section (everything but its key, tools and children). */
 export type SectionFields = SectionFields_Serialize | SectionFields_Deserialize;
 
@@ -2954,6 +2987,14 @@ export type ToolChange_Serialize = {
 	add: Tool_Serialize[],
 	/**  Names of tools removed. */
 	remove: string[],
+};
+
+/**  A tool and the tokens its definition adds to the prompt. */
+export type ToolCost = {
+	/**  The tool. */
+	name: string,
+	/**  The tokens its definition adds. */
+	tokens: number,
 };
 
 /**  How tools reached a running conversation (spec 10). */

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use unfold_documents::{Template, Tool};
+use unfold_editing::economics::{disclosure_economics, DisclosureEconomics};
 use unfold_editing::editor_document::EditorDocument;
 use unfold_editing::open_documents::{FileDocument, OpenDocuments};
 use unfold_editing::template_edit::{TemplateEdit, ToolOwner};
@@ -168,6 +169,14 @@ impl Templates {
     /// The template `id` as it stands now.
     pub fn template(&self, id: u32) -> AppResult<Template> {
         Ok(self.document(id)?.0)
+    }
+
+    /// The economics of the template `id`'s disclosure: what the model is shown first against
+    /// every section in full, what the disclosure tools add, what reading each section adds.
+    /// Worked out on a copy, so edits to other documents (and this one) are not held up.
+    pub fn economics(&self, id: u32) -> AppResult<DisclosureEconomics> {
+        let template = self.with(|documents| Ok(documents.get(id)?.template().clone()))?;
+        disclosure_economics(&template).map_err(invalid_template)
     }
 
     /// The template `id` as it stands now, with its file.

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod economics;
 pub mod editor_document;
 pub mod open_documents;
 pub mod prompt_parts;

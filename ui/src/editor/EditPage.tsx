@@ -4,7 +4,7 @@
 // and the preview. All state and actions live in EditorStore; the tab shown is the frame's, so that
 // it stays while another page shows.
 import { useCallback, useMemo, useSyncExternalStore, type ReactNode } from "react";
-import type { ScenarioView } from "../platform";
+import type { DisclosureEconomics, ScenarioView } from "../platform";
 import { problemGroups, type ProblemGroup } from "../shared/problemGroups";
 import { ProblemsPanel } from "../shared/ProblemsPanel";
 import { sectionAt } from "../shared/template";
@@ -39,6 +39,7 @@ export function EditPage({
   sourcesTab,
   sourceBadges,
   onSourceBadge,
+  economics = null,
 }: {
   store: EditorStore;
   problems: readonly ProblemGroup[];
@@ -47,8 +48,14 @@ export function EditPage({
   sourcesTab: ReactNode;
   sourceBadges?: ReadonlyMap<string, SourceBadge>;
   onSourceBadge?: (path: string) => void;
+  /** The economics of the template's disclosure, as last read (null: not yet, or it does not render). */
+  economics?: DisclosureEconomics | null;
 }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
+  const readCosts = useMemo(
+    () => new Map((economics?.sections ?? []).map((section) => [section.path, section])),
+    [economics],
+  );
   const { document, selected } = state;
   const section = selected === null ? undefined : sectionAt(document.template, selected);
   const sourceCount = document.template.sources?.length ?? 0;
@@ -94,6 +101,7 @@ export function EditPage({
             onSourceBadge?.(path);
             onTab("sources");
           }}
+          readCosts={readCosts}
         />
       </nav>
       <div className="pane edit-pane">
@@ -172,6 +180,7 @@ export function EditPage({
         readable={readable}
         read={state.read}
         onRead={onRead}
+        economics={economics}
       />
     </div>
   );

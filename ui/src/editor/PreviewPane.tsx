@@ -3,7 +3,8 @@
 // HTML), or the render error in their place; a switch to show every section in full, and per
 // summarized section, a switch to show it as read (what a `read_section` of it would reveal).
 import { memo, useState } from "react";
-import type { JsonValue } from "../platform";
+import type { DisclosureEconomics, JsonValue } from "../platform";
+import { firstPromptText, longerBecause } from "./economics";
 import { formatTokens, toolNames } from "../shared/view";
 import { usePreviewDrawnMark } from "./previewDrawnMark";
 import type { PreviewState } from "./store";
@@ -19,6 +20,7 @@ export function PreviewPane({
   readable,
   read,
   onRead,
+  economics = null,
 }: {
   preview: PreviewState;
   expandAll: boolean;
@@ -27,6 +29,8 @@ export function PreviewPane({
   readable: TreeRow[];
   read: string[];
   onRead: (path: string, read: boolean) => void;
+  /** The economics of the template's disclosure (null: not read yet, or it does not render). */
+  economics?: DisclosureEconomics | null;
 }) {
   usePreviewDrawnMark(preview.kind === "ready");
   return (
@@ -43,9 +47,27 @@ export function PreviewPane({
         />{" "}
         Every section in full
       </label>
+      {economics !== null && <Economics economics={economics} />}
       {readable.length > 0 && !expandAll && <ReadSections readable={readable} read={read} onRead={onRead} />}
       <PreviewBody preview={preview} />
     </section>
+  );
+}
+
+/** What summarizing saves on the first prompt, and why it costs more when it does. */
+function Economics({ economics }: { economics: DisclosureEconomics }) {
+  const longer = longerBecause(economics);
+  return (
+    <div className="economics" data-testid="economics">
+      <p className="first-prompt" data-testid="first-prompt">
+        {firstPromptText(economics)}
+      </p>
+      {longer !== null && (
+        <p className="notice" data-testid="longer-because">
+          {longer}
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -7,7 +7,8 @@
 // with the pointer (pointer events: the webview keeps native drag-and-drop for opening files) onto
 // another row, before, inside or after it (dropTarget.ts decides where and whether); Escape cancels.
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { Template } from "../platform";
+import type { SectionCost, Template } from "../platform";
+import { readCostText, shortTokens } from "./economics";
 import { dropTargetAt, type DropTarget } from "./dropTarget";
 import { edgeScrollStep, renderedIndices, revealScrollTop, visibleRows } from "./rowWindow";
 import { toolCountLabel, visibilityBadge, type TreeRow } from "./tree";
@@ -64,6 +65,7 @@ export function SectionTree({
   onMove,
   sourceBadges,
   onSourceBadge,
+  readCosts,
 }: {
   rows: TreeRow[];
   /** The template the rows show, for where a drop would put the dragged section. */
@@ -78,6 +80,8 @@ export function SectionTree({
   sourceBadges?: ReadonlyMap<string, SourceBadge>;
   /** The badge of the section at `path` was clicked. */
   onSourceBadge?: (path: string) => void;
+  /** What reading each section summarized at first adds, by path. */
+  readCosts?: ReadonlyMap<string, SectionCost>;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -247,6 +251,7 @@ export function SectionTree({
                 onSelect={onSelect}
                 onToggle={onToggle}
                 sourceBadge={sourceBadges?.get(row.path)}
+                readCost={readCosts?.get(row.path)}
                 onSourceBadge={onSourceBadge}
               />
             );
@@ -267,6 +272,7 @@ function TreeItem({
   onToggle,
   sourceBadge,
   onSourceBadge,
+  readCost,
 }: {
   row: TreeRow;
   /** Its distance from the top of the list, in pixels. */
@@ -280,6 +286,8 @@ function TreeItem({
   /** Its source tools, if any. */
   sourceBadge?: SourceBadge;
   onSourceBadge?: (path: string) => void;
+  /** What reading it adds, when it is summarized at first. */
+  readCost?: SectionCost;
 }) {
   const classes = ["row", selected ? "selected" : "", dragged ? "dragged" : ""].filter((name) => name !== "");
   return (
@@ -311,9 +319,18 @@ function TreeItem({
         <span className="title">{row.title === "" ? "(untitled)" : row.title}</span>
         <span className="key">{row.key}</span>
       </button>
-      {(row.toolCount > 0 || sourceBadge !== undefined) && (
+      {(row.toolCount > 0 || sourceBadge !== undefined || readCost !== undefined) && (
         // One above the other, so that the title keeps its room in a narrow tree.
         <span className="counts">
+          {readCost !== undefined && (
+            <span
+              className="read-cost"
+              data-testid="read-cost"
+              title={readCostText(readCost.read_tokens, readCost.tools)}
+            >
+              {shortTokens(readCost.read_tokens)}
+            </span>
+          )}
           {row.toolCount > 0 && (
             <span className="tools" data-testid="tool-count">
               {toolCountLabel(row.toolCount)}
@@ -340,7 +357,11 @@ function TreeItem({
         className={`badge ${row.visibility}`}
         data-testid="toggle-visibility"
         aria-label={`Toggle ${row.path}`}
-        title={row.visibility === "full" ? "Shown in full: click to summarize" : "Summarized: click to show in full"}
+        title={
+          row.visibility === "full"
+            ? "Shown in full: click to summarize"
+            : `Summarized${readCost === undefined ? "" : ` (${readCostText(readCost.read_tokens, readCost.tools).toLowerCase()})`}: click to show in full`
+        }
         onClick={() => {
           onToggle(row.path);
         }}

@@ -56,6 +56,8 @@ export type {
   CallRequest,
   CommandError,
   ErrorCode,
+  DisclosureEconomics,
+  SectionCost,
   ExampleFiles_Serialize as ExampleFiles,
   ExampleScenario,
   ExampleView,

@@ -42,6 +42,20 @@ function button(label: string): HTMLButtonElement {
 }
 
 describe("App", () => {
+  it("shows the economics of disclosure: the first prompt against all in full, each summarized section's read cost", async () => {
+    const platform = new FakePlatform();
+    await renderApp(root, platform);
+    await settle();
+    expect(byTestId("first-prompt").textContent).toBe("205 of 291 tokens shown first (−29.6 %)");
+    expect(container.querySelector('[data-testid="longer-because"]')).toBeNull();
+    const context = byTestId("section-row\"][data-path=\"context");
+    expect(byTestId("read-cost", context).textContent).toBe("+150");
+    expect(byTestId("read-cost", context).title).toBe("Reading it adds 150 prompt tokens and 2 tools");
+    expect(byTestId("toggle-visibility", context).title).toBe(
+      "Summarized (reading it adds 150 prompt tokens and 2 tools): click to show in full",
+    );
+  });
+
   it("opens the launch template: tree, editor, preview, toolbar", async () => {
     const platform = new FakePlatform();
     await renderApp(root, platform);

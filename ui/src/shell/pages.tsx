@@ -51,7 +51,7 @@ export function PageView({
 
 /** The Edit page, its Sources tab the template's sources (a badge in the tree filters the tab to its sources). */
 export function TemplateEditPage({
-  template: { editor, sources },
+  template: { editor, sources, economics },
   problems,
   tab,
   onTab,
@@ -62,6 +62,7 @@ export function TemplateEditPage({
   onTab: (tab: EditTab) => void;
 }) {
   const { document, rows } = useSyncExternalStore(editor.subscribe, editor.getState);
+  const { economics: figures } = useSyncExternalStore(economics.subscribe, economics.getState);
   const { views, discovered } = useSyncExternalStore(sources.subscribe, sources.getState);
   const badges = useMemo(
     () => sourceBadges(sourceRows(document.template.sources ?? [], views, discovered)),
@@ -75,6 +76,7 @@ export function TemplateEditPage({
       tab={tab}
       onTab={onTab}
       sourceBadges={badges}
+      economics={figures}
       onSourceBadge={(path) => {
         const badge = badges.get(path);
         if (badge !== undefined)

@@ -10,6 +10,7 @@ import type { DocumentView, ExampleView, Outcome, Platform, RecentFile, Recovere
 import { ComparisonStore, type OpenTemplate } from "../compare/store";
 import { ADAPTERS } from "../runs/run";
 import { EditorStore } from "../editor/store";
+import { EconomicsStore } from "../editor/economics";
 import { TemplateExportStore } from "../exports/store";
 import { ProviderStore } from "../providers/store";
 import { ScenarioStore, type AskUnsaved, type UnsavedAnswer } from "../scenario/store";
@@ -29,6 +30,8 @@ export interface OpenFailure extends Failure {
 /** A template open in the window: its editor, and the stores that follow its document. */
 export interface TemplateStores {
   editor: EditorStore;
+  /** The economics of its disclosure (the preview pane's first line, the tree's read costs). */
+  economics: EconomicsStore;
   /** Its tool sources (the Edit page's Sources tab). */
   sources: SourcesStore;
   /** Its exports to other tools' formats (the Export menu). */
@@ -40,6 +43,7 @@ export function templateStores(platform: Platform, document: DocumentView): Temp
   const editor = new EditorStore(platform, document);
   return {
     editor,
+    economics: new EconomicsStore(platform, editor),
     sources: new SourcesStore(platform, editor),
     exports: new TemplateExportStore(
       platform,

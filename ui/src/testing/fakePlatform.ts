@@ -21,6 +21,7 @@ import type {
   ComparisonSettings,
   DocumentUpdate,
   DocumentView,
+  DisclosureEconomics,
   EditedWithPreview,
   ExampleFiles,
   ExampleView,
@@ -338,6 +339,26 @@ export class FakePlatform implements Platform {
       { key: "instructions", title: "Instructions", template: "", visibility: "full", tools: [], children: [] },
     ];
     return Promise.resolve(this.load(blank, null, true));
+  }
+
+  /**
+   * What `templateEconomics` answers (the backend's figures are its tests'): the example's first
+   * prompt against everything in full, read_section's definition, what reading `context` adds.
+   */
+  economics: DisclosureEconomics = {
+    first_tokens: 205,
+    all_full_tokens: 291,
+    disclosure_tools: [{ name: "read_section", tokens: 67 }],
+    sections: [
+      { path: "context", read_tokens: 150, tools: 2 },
+      { path: "style", read_tokens: 12, tools: 0 },
+    ],
+    sections_left_out: 0,
+  };
+
+  templateEconomics(id: number): Promise<Outcome<DisclosureEconomics>> {
+    const error = this.record("templateEconomics", id);
+    return Promise.resolve(error ? { ok: false, error } : { ok: true, value: structuredClone(this.economics) });
   }
 
   /** Where `exampleFiles` writes the examples. */

@@ -1,0 +1,122 @@
+//! The economics of disclosure, as the editor shows them: what the model is shown first against
+//! every section in full ("1,236 of 18,854 tokens"), what the disclosure tools' definitions add
+//! (summarizing a short section can make the prompt longer: the `read_section` definition is
+//! sent with it), and what reading each section summarized at first would add to the prompt.
+//! Worked out on a copy of the template, away from the open documents' lock: a section's cost is
+//! a render with that one section read.
+
+use serde::Serialize;
+use unfold_documents::error::{Error, Result};
+use unfold_documents::template::Template;
+use unfold_documents::tool::Builtin;
+use unfold_engine::{tokens, RenderedPrompt, Session};
+
+/// How many sections summarized at first are priced one by one; past them a template is large
+/// enough that the figures would keep the editor waiting (each is a render of the whole prompt).
+pub const PRICED_SECTIONS: usize = 64;
+
+/// The economics of a template's disclosure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct DisclosureEconomics {
+    /// Prompt tokens (text and tool definitions) of what the model is shown first.
+    pub first_tokens: u32,
+    /// Prompt tokens with every section in full and every tool offered.
+    pub all_full_tokens: u32,
+    /// The disclosure tools offered first (`read_section`, …) and the tokens their definitions add.
+    pub disclosure_tools: Vec<ToolCost>,
+    /// Each section summarized at first, in document order (at most [`PRICED_SECTIONS`]).
+    pub sections: Vec<SectionCost>,
+    /// Sections summarized at first that were not priced.
+    pub sections_left_out: u32,
+}
+
+/// A tool and the tokens its definition adds to the prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ToolCost {
+    /// The tool.
+    pub name: String,
+    /// The tokens its definition adds.
+    pub tokens: u32,
+}
+
+/// What reading one summarized section adds to the prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SectionCost {
+    /// Its dotted path.
+    pub path: String,
+    /// Prompt tokens it adds once read (its text, its subsections' summaries, its tools), less
+    /// its summary's.
+    pub read_tokens: i32,
+    /// Tools it brings when read.
+    pub tools: u32,
+}
+
+fn rendered(template: &Template, read: &[&str]) -> Result<RenderedPrompt> {
+    let template = template.offline_view();
+    let mut session = Session::new(&template, Default::default())?;
+    for path in read {
+        session.expand(path).map_err(|message| Error::argument(format!("expand {path}"), message))?;
+    }
+    session.render()
+}
+
+fn every_path(template: &Template) -> Vec<String> {
+    let mut paths = Vec::new();
+    template.walk(&mut |path, _| paths.push(path.to_owned()));
+    paths
+}
+
+fn prompt_tokens(prompt: &RenderedPrompt) -> u64 {
+    tokens::PromptTokens::of(&prompt.markdown, &prompt.tools).total()
+}
+
+fn saturate(value: u64) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
+}
+
+/// The economics of `template`'s disclosure.
+pub fn disclosure_economics(template: &Template) -> Result<DisclosureEconomics> {
+    let first = rendered(template, &[])?;
+    let first_tokens = prompt_tokens(&first);
+    let paths = every_path(template);
+    let all_full = rendered(template, &paths.iter().map(String::as_str).collect::<Vec<_>>())?;
+    let tools_tokens = tokens::count_tools(&first.tools);
+    let disclosure_tools = first
+        .tools
+        .iter()
+        .filter(|tool| Builtin::from_name(&tool.name).is_some())
+        .map(|tool| {
+            let others: Vec<_> = first.tools.iter().filter(|other| other.name != tool.name).cloned().collect();
+            ToolCost {
+                name: tool.name.clone(),
+                tokens: saturate(tools_tokens.saturating_sub(tokens::count_tools(&others))),
+            }
+        })
+        .collect();
+    let summarized: Vec<&str> = first.summarized.iter().map(|section| section.path.as_str()).collect();
+    let sections = summarized
+        .iter()
+        .take(PRICED_SECTIONS)
+        .map(|path| {
+            let read = rendered(template, &[path])?;
+            let added = i64::try_from(prompt_tokens(&read)).unwrap_or(i64::MAX)
+                - i64::try_from(first_tokens).unwrap_or(i64::MAX);
+            let tools = read.tools.iter().filter(|tool| !first.tools.iter().any(|t| t.name == tool.name)).count();
+            Ok(SectionCost {
+                path: (*path).to_owned(),
+                read_tokens: i32::try_from(added).unwrap_or(i32::MAX),
+                tools: saturate(tools as u64),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(DisclosureEconomics {
+        first_tokens: saturate(first_tokens),
+        all_full_tokens: saturate(prompt_tokens(&all_full)),
+        disclosure_tools,
+        sections_left_out: saturate(summarized.len().saturating_sub(PRICED_SECTIONS) as u64),
+        sections,
+    })
+}
