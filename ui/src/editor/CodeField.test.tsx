@@ -8,7 +8,9 @@ import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
-import { CodeField, type CodeFieldProps } from "./CodeField";
+import { CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
+import { EditorState } from "@codemirror/state";
+import { CodeField, parameterCompletions, type CodeFieldProps } from "./CodeField";
 import { settle } from "../testing/dom";
 
 let container: HTMLDivElement;
@@ -191,5 +193,22 @@ describe("CodeField", () => {
     });
     expect(reported).toEqual(["Task one two"]);
     expect(editorView().state.selection.main.head).toBe(12);
+  });
+
+  it("offers the template's parameters once ${ is typed, each completed to ${name}", () => {
+    const complete = (doc: string, pos = doc.length) =>
+      parameterCompletions(["company", "goal"])(
+        new CompletionContext(EditorState.create({ doc }), pos, false),
+      ) as CompletionResult | null;
+    expect(complete("Hello there")).toBeNull();
+    expect(complete("Hello $")).toBeNull();
+    const offered = complete("Hello ${co");
+    expect(offered?.from).toBe("Hello ".length);
+    expect(offered?.options.map((option) => [option.label, option.apply])).toEqual([
+      ["${company}", "${company}"],
+      ["${goal}", "${goal}"],
+    ]);
+    // Inside a closed placeholder the brace that is there is kept.
+    expect(complete("Hello ${}", "Hello ${".length)?.options[0]?.apply).toBe("${company");
   });
 });

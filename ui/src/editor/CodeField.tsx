@@ -1,6 +1,7 @@
 // A text field backed by a CodeMirror EditorView: a controlled field like a textarea (`value` in,
 // every change out through `onChange` with the whole text) that can mark the `$` forms of its text
-// (placeholders, those the template has no default for, invalid `$`). It keeps no history of its
+// (placeholders, those the template has no default for, invalid `$`) and completes `${` with the
+// template's parameters. It keeps no history of its
 // own: Ctrl+Z and the redo keys reach the page, whose undo covers the whole document. Its layout
 // is in index.css, because the app's CSP refuses the <style> element CodeMirror would add.
 import {
@@ -15,6 +16,12 @@ import {
 } from "@codemirror/state";
 import { Decoration, type DecorationSet, EditorView, keymap, placeholder as hint } from "@codemirror/view";
 import { defaultKeymap } from "@codemirror/commands";
+import {
+  autocompletion,
+  type CompletionContext,
+  type CompletionResult,
+  type CompletionSource,
+} from "@codemirror/autocomplete";
 import { type CSSProperties, useEffect, useLayoutEffect, useRef } from "react";
 import { scanPlaceholders, unknownParamMessage } from "./placeholders";
 
@@ -80,8 +87,34 @@ interface Marking {
   placeholder: string | null;
 }
 
+/**
+ * Offers the template's parameters while a placeholder is typed: after `${`, the names that start
+ * with what follows it, each completed to `${name}`.
+ */
+export function parameterCompletions(params: readonly string[]): CompletionSource {
+  return (context: CompletionContext): CompletionResult | null => {
+    const typed = context.matchBefore(/\$\{[A-Za-z0-9_]*$/);
+    if (typed === null) return null;
+    const after = context.state.sliceDoc(context.pos, context.pos + 1);
+    return {
+      from: typed.from,
+      options: params.map((name) => ({
+        label: `\${${name}}`,
+        apply: after === "}" ? `\${${name}` : `\${${name}}`,
+        type: "variable",
+      })),
+      validFor: /^\$\{[A-Za-z0-9_]*$/,
+    };
+  };
+}
+
 function markingExtensions({ params, placeholder }: Marking): Extension {
-  return [params === null ? [] : placeholderHighlighting(params), placeholder === null ? [] : hint(placeholder)];
+  return [
+    params === null
+      ? []
+      : [placeholderHighlighting(params), autocompletion({ override: [parameterCompletions(params)], icons: false })],
+    placeholder === null ? [] : hint(placeholder),
+  ];
 }
 
 /** Keeps a single-line field on one line: no Enter, and line breaks typed or pasted become spaces. */

@@ -7,6 +7,7 @@ import type { DisclosureEconomics, JsonValue } from "../platform";
 import { firstPromptText, longerBecause } from "./economics";
 import { formatTokens, toolNames } from "../shared/view";
 import { usePreviewDrawnMark } from "./previewDrawnMark";
+import type { ShownPreview } from "./changes";
 import type { PreviewState } from "./store";
 import type { TreeRow } from "./tree";
 
@@ -134,32 +135,44 @@ function PreviewBody({ preview }: { preview: PreviewState }) {
       return <p className="notice">Rendering…</p>;
     case "failed":
       return (
-        <div className="error" role="alert" data-testid="preview-error">
-          <strong>{preview.title}</strong>
-          <p>{preview.detail}</p>
-        </div>
-      );
-    case "ready": {
-      const { tools } = preview.preview;
-      return (
         <>
-          <p data-testid="token-count">{formatTokens(preview.preview.prompt_tokens)}</p>
-          <p className="token-split" data-testid="token-split">
-            {tokenSplit(preview.preview.prompt_tokens, preview.preview.tool_tokens, tools.length)}
-          </p>
-          <h3>Offered tools</h3>
-          <OfferedTools tools={tools} />
-          <h3>Prompt</h3>
-          {/* Text children become the <pre>'s textContent: template text is never parsed as HTML. */}
-          <pre data-testid="preview-markdown">
-            {chunked(preview.preview.parts).map((parts, index) => (
-              <PromptChunk key={index} parts={parts} />
-            ))}
-          </pre>
+          <div className="error" role="alert" data-testid="preview-error">
+            <strong>{preview.title}</strong>
+            <p>{preview.detail}</p>
+            {preview.last !== null && <p data-testid="preview-stale">The last render it had is shown below, dimmed.</p>}
+          </div>
+          {preview.last !== null && (
+            <div className="preview-stale" aria-label="The last render">
+              <PreviewContent preview={preview.last} />
+            </div>
+          )}
         </>
       );
-    }
+    case "ready":
+      return <PreviewContent preview={preview.preview} />;
   }
+}
+
+/** A rendered preview: its tokens, the offered tools, the prompt. */
+function PreviewContent({ preview }: { preview: ShownPreview }) {
+  const { tools } = preview;
+  return (
+    <>
+      <p data-testid="token-count">{formatTokens(preview.prompt_tokens)}</p>
+      <p className="token-split" data-testid="token-split">
+        {tokenSplit(preview.prompt_tokens, preview.tool_tokens, tools.length)}
+      </p>
+      <h3>Offered tools</h3>
+      <OfferedTools tools={tools} />
+      <h3>Prompt</h3>
+      {/* Text children become the <pre>'s textContent: template text is never parsed as HTML. */}
+      <pre data-testid="preview-markdown">
+        {chunked(preview.parts).map((parts, index) => (
+          <PromptChunk key={index} parts={parts} />
+        ))}
+      </pre>
+    </>
+  );
 }
 
 /** How the prompt's tokens divide between its text and the definitions of `tools` tools. */

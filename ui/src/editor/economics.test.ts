@@ -62,7 +62,11 @@ describe("EconomicsStore", () => {
 
   it("has no figures while the template does not render (the preview says why)", async () => {
     const platform = new FakePlatform();
-    platform.failures.set("templateEconomics", { code: "invalid_template", message: "unknown ${company}", problems: [] });
+    platform.failures.set("templateEconomics", {
+      code: "invalid_template",
+      message: "unknown ${company}",
+      problems: [],
+    });
     const store = new EconomicsStore(platform, new EditorStore(platform, platform.view()));
     await vi.runOnlyPendingTimersAsync();
     expect(store.getState().economics).toBeNull();

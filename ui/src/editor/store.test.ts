@@ -191,8 +191,9 @@ describe("EditorStore", () => {
     expect(platform.callNames()).not.toContain("redo");
   });
 
-  it("shows a render error in place of the preview, and previews everything in full on request", async () => {
+  it("says why the template does not render, keeps its last good render, and previews everything in full on request", async () => {
     const { platform, store } = await opened();
+    const good = store.getState().preview;
     platform.failures.set("previewDocument", {
       code: "invalid_template",
       message: "/params: missing parameter 'goal'",
@@ -201,10 +202,17 @@ describe("EditorStore", () => {
     await store.refreshPreview();
     expect(store.getState().preview).toEqual({
       kind: "failed",
+      last: good.kind === "ready" ? good.preview : null,
       title: "This template does not render",
       detail: "/params: missing parameter 'goal'",
       problems: [{ location: "/params", message: "missing parameter 'goal'" }],
     });
+    expect(good.kind).toBe("ready");
+    // Still failing: the same last good render is kept, and the next preview is a change from it.
+    await store.refreshPreview();
+    const kept = store.getState().preview;
+    expect(kept.kind === "failed" && kept.last === (good.kind === "ready" ? good.preview : null)).toBe(true);
+    expect(platform.argsOf("previewDocument").at(-1)?.[3]).toBe(good.kind === "ready" ? good.preview.serial : -1);
     platform.failures.delete("previewDocument");
     store.setExpandAll(true);
     await settle();

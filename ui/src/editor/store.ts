@@ -63,9 +63,20 @@ import { readPaths } from "./reading";
 import { adjacentRow, reselect, treeRows, type TreeRow } from "./tree";
 import type { EditRequest } from "../shared/template";
 
-/** What the preview pane shows. */
+/**
+ * What the preview pane shows; a template that stops rendering (`${` half typed, an unknown
+ * parameter) keeps its `last` good render, shown under the one message saying why.
+ */
 export type PreviewState =
-  { kind: "loading" } | { kind: "ready"; preview: ShownPreview } | ({ kind: "failed" } & Failure);
+  | { kind: "loading" }
+  | { kind: "ready"; preview: ShownPreview }
+  | ({ kind: "failed"; last: ShownPreview | null } & Failure);
+
+/** The preview the pane holds: the one shown, or the last good one under a render failure. */
+function heldPreview(preview: PreviewState): ShownPreview | null {
+  if (preview.kind === "ready") return preview.preview;
+  return preview.kind === "failed" ? preview.last : null;
+}
 
 export interface EditorState {
   document: DocumentView;
@@ -206,7 +217,7 @@ export class EditorStore extends ExternalStore<EditorState> {
     return {
       expand: readPaths(read, rows),
       expand_all: expandAll,
-      base: preview.kind === "ready" ? preview.preview.serial : null,
+      base: heldPreview(preview)?.serial ?? null,
     };
   }
 
@@ -224,11 +235,11 @@ export class EditorStore extends ExternalStore<EditorState> {
   /** Shows the answer to preview request `request`, unless a newer one was asked for since. */
   private async showPreview(request: number, result: Outcome<PreviewUpdate>): Promise<void> {
     if (request !== this.previewRequest) return;
+    const current = heldPreview(this.state.preview);
     if (!result.ok) {
-      this.update({ preview: { kind: "failed", ...describeRenderError(result.error) } });
+      this.update({ preview: { kind: "failed", last: current, ...describeRenderError(result.error) } });
       return;
     }
-    const current = this.state.preview.kind === "ready" ? this.state.preview.preview : null;
     const shown = followPreview(current, result.value);
     // Not a change from the preview shown (which the backend no longer keeps): ask for all of it.
     if (shown === null) {

@@ -23,7 +23,7 @@ describe("problemGroups", () => {
   it("gathers every source, the template's first and the script's calls last", () => {
     const groups = problemGroups({
       template: [problem("bad key")],
-      render: [problem("missing parameter 'tone'")],
+      render: [{ location: "/params", message: "missing parameter 'tone'" }],
       unappliedTools: [{ name: "search", problems: [problem("not a type"), problem("no name")] }],
       scenario: scenario({ problems: [problem("unknown parameter")], warnings: [problem("no tool 'lokup'")] }),
     });
@@ -40,6 +40,17 @@ describe("problemGroups", () => {
       ["script", "warning", "Scenario lookup-first.scenario.json: these calls will fail when it runs", 1],
     ]);
     expect(problemsSummary(groups)).toBe("4 problems, 2 warnings");
+  });
+
+  it("lists a bad placeholder once: the template's problem is also why it does not render", () => {
+    const placeholder = { location: "/sections/0/template", message: "invalid placeholder at line 3" };
+    const groups = problemGroups({
+      ...NOTHING,
+      template: [placeholder],
+      render: [{ ...placeholder, message: `${placeholder.message} (section 'task')` }],
+    });
+    expect(groups.map((group) => [group.kind, group.problems.length])).toEqual([["template", 1]]);
+    expect(problemsSummary(groups)).toBe("1 problem");
   });
 
   it("names an untitled scenario, and counts one of a kind in the singular", () => {

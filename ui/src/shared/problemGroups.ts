@@ -40,9 +40,19 @@ export interface ProblemSources {
   scenario: ScenarioView | null;
 }
 
+/**
+ * The render's problems the template's own do not already say: a bad placeholder is the
+ * template's problem and the reason it does not render, and is listed once.
+ */
+export function renderOnlyProblems(template: readonly ProblemView[], render: readonly ProblemView[]): ProblemView[] {
+  const placed = new Set(template.map((problem) => problem.location));
+  return render.filter((problem) => !placed.has(problem.location));
+}
+
 /** The non-empty groups, errors of a document before its warnings. */
 export function problemGroups(sources: ProblemSources): ProblemGroup[] {
-  const { template, render, unappliedTools, scenario } = sources;
+  const { template, unappliedTools, scenario } = sources;
+  const render = sources.render === null ? null : renderOnlyProblems(template, sources.render);
   const groups: ProblemGroup[] = [
     {
       kind: "template",

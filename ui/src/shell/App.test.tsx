@@ -48,7 +48,7 @@ describe("App", () => {
     await settle();
     expect(byTestId("first-prompt").textContent).toBe("205 of 291 tokens shown first (−29.6 %)");
     expect(container.querySelector('[data-testid="longer-because"]')).toBeNull();
-    const context = byTestId("section-row\"][data-path=\"context");
+    const context = byTestId('section-row"][data-path="context');
     expect(byTestId("read-cost", context).textContent).toBe("+150");
     expect(byTestId("read-cost", context).title).toBe("Reading it adds 150 prompt tokens and 2 tools");
     expect(byTestId("toggle-visibility", context).title).toBe(
@@ -233,6 +233,21 @@ describe("App", () => {
       function: { name: "lookup", description: "lookup things", parameters: { type: "object" } },
     });
     expect(toolList()[0]).toMatch(/^lookup/);
+  });
+
+  it("keeps the last good render, dimmed, under the one message saying why the template stopped rendering", async () => {
+    const platform = new FakePlatform();
+    await renderApp(root, platform);
+    const before = byTestId("preview-markdown").textContent;
+    const unknown = "unknown parameter 'company': section 'task' uses it";
+    platform.failures.set("editAndPreview", { code: "invalid_template", message: unknown, problems: [] });
+    platform.failures.set("previewDocument", { code: "invalid_template", message: unknown, problems: [] });
+    typeInto(byTestId("field-template"), " ${company}");
+    await settle();
+    expect(byTestId("preview-error").textContent).toContain(unknown);
+    expect(byTestId("preview-stale").textContent).toBe("The last render it had is shown below, dimmed.");
+    expect(container.querySelectorAll('[data-testid="preview-error"]')).toHaveLength(1);
+    expect(container.querySelector(".preview-stale [data-testid='preview-markdown']")?.textContent).toBe(before);
   });
 
   it("shows a render error in place of the preview and lists it with the template's problems", async () => {
