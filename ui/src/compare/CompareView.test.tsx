@@ -339,6 +339,16 @@ describe("CompareView", () => {
     const chart = byTestId("token-chart");
     expect((byTestId("chart-tokens", chart) as HTMLInputElement).checked).toBe(true);
     expect(byTestId("chart-max", chart).textContent).toBe("394");
+    // A call's figures beside it while the pointer is on it, gone when it leaves.
+    const point = chart.querySelector<SVGGElement>('[data-testid="chart-point"][data-lane="dynamic"][data-call="2"]');
+    act(() => {
+      point?.dispatchEvent(new MouseEvent("pointerover", { bubbles: true }));
+    });
+    expect(byTestId("chart-tooltip", chart).textContent).toBe(point?.querySelector("title")?.textContent);
+    act(() => {
+      point?.dispatchEvent(new MouseEvent("pointerout", { bubbles: true }));
+    });
+    expect(chart.querySelector('[data-testid="chart-tooltip"]')).toBeNull();
     await click(byTestId("chart-cost", chart));
     expect(chart.dataset.measure).toBe("cost");
     expect(chart.querySelector(".chart-title")?.textContent).toBe("Cost per model call");

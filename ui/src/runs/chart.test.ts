@@ -10,6 +10,8 @@ import type { ComparisonReport, Lane, RunEvent } from "../platform";
 import { pricedAtAMillionth, pricedLookupFirst } from "../testing/costs";
 import { lookupFirstReport } from "../testing/fakeCompare";
 import {
+  axisTitle,
+  labelledRestarts,
   andList,
   callsText,
   chartDescription,
@@ -376,5 +378,17 @@ describe("words", () => {
     );
     expect(chartDescription(series, "cumulative")).toContain("restart: 205, 426, 717, 1024, 1348 (");
     expect(chartDescription({ points: {}, restarts: [] }, "per_call")).toBe("No model calls yet.");
+  });
+});
+
+describe("the chart's labels", () => {
+  it("labels a restart only where its label does not run into the last one's", () => {
+    expect(labelledRestarts([])).toEqual([]);
+    expect(labelledRestarts([10, 40, 80, 200])).toEqual([true, false, true, true]);
+  });
+
+  it("titles the y axis by what it draws", () => {
+    expect(axisTitle("tokens", "per_call")).toBe("prompt tokens");
+    expect(axisTitle("cost", "cumulative")).toBe("cost so far");
   });
 });

@@ -363,3 +363,25 @@ export function chartDescription(series: ChartSeries, mode: ChartMode, measure: 
   });
   return lanes.length === 0 ? "No model calls yet." : `${chartTitle(mode, measure)}. ${lanes.join("; ")}.`;
 }
+
+/** The room a restart mark's label takes ("↻ restarted", at 10px), so labels never overlap. */
+export const RESTART_LABEL_WIDTH = 64;
+
+/**
+ * Which restart marks (by their x, in order) get a label: the first, then each at least
+ * `RESTART_LABEL_WIDTH` right of the last labelled one. The others keep their line and tooltip.
+ */
+export function labelledRestarts(xs: readonly number[]): boolean[] {
+  let last = Number.NEGATIVE_INFINITY;
+  return xs.map((x) => {
+    if (x - last < RESTART_LABEL_WIDTH) return false;
+    last = x;
+    return true;
+  });
+}
+
+/** The y axis' title: what the chart measures. */
+export function axisTitle(measure: ChartMeasure, mode: ChartMode): string {
+  const what = measure === "cost" ? "cost" : "prompt tokens";
+  return mode === "cumulative" ? `${what} so far` : what;
+}
