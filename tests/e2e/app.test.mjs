@@ -517,7 +517,8 @@ describe("unfold-app (real binary under Xvfb)", () => {
         await saveScreenshot(session, "compare", { readme: true });
         const counter = (key, lane) =>
           `return document.querySelector('[data-testid="counter-row"][data-counter="${key}"] [data-testid="counter-${lane}"]')?.textContent ?? null;`;
-        const number = (text) => Number(text.replace(/[,+\s]/g, ""));
+        // The page writes thousands grouped and one minus sign (−).
+        const number = (text) => Number(text.replace(/[,+\s]/g, "").replace("\u2212", "-"));
         for (const [index, lane] of ["dynamic", "restart"].entries()) {
           const calls = await waitUntil(session, counter("model_calls", lane), (text) => text !== null, `${lane} model calls`);
           assert.equal(number(calls), report.runs[index].counters.model_calls);

@@ -389,7 +389,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
         const shown = await evaluate(
           session,
           `const row = document.querySelector('[data-testid="counter-row"][data-counter="prompt_tokens"]');
-           const number = (cell) => Number((cell?.textContent ?? 'NaN').replace(/[,+\\s]/g, ''));
+           const number = (cell) => Number((cell?.textContent ?? 'NaN').replace(/[,+\\s]/g, '').replace('\u2212', '-'));
            return { runs: ${JSON.stringify(adapters)}.map((lane) => number(row.querySelector('[data-testid="counter-' + lane + '"] .value'))),
                     deltas: [...row.querySelectorAll('[data-testid="counter-delta"]')].map((cell) => [cell.dataset.lane, cell.dataset.against, number(cell)]) };`,
         );

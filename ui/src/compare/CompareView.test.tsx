@@ -182,10 +182,10 @@ describe("CompareView", () => {
       const shown = byTestId(`counter-row"][data-counter="${row.key}`);
       const cell = (name: string) => byTestId(`counter-${name}`, shown).textContent;
       expect([cell("dynamic"), cell("restart"), cell("delta"), cell("baseline")]).toEqual([
-        String(row.values.dynamic),
-        String(row.values.restart),
+        row.values.dynamic?.toLocaleString("en-US"),
+        row.values.restart?.toLocaleString("en-US"),
         signed(row.deltas.restart ?? 0),
-        String(row.values.baseline),
+        row.values.baseline?.toLocaleString("en-US"),
       ]);
     }
     expect(byTestId("counter-delta", byTestId('counter-row"][data-counter="prompt_tokens')).textContent).toBe("+151");
@@ -657,19 +657,18 @@ describe("CompareView", () => {
     expect(platform.argsOf("chooseFile").at(-1)).toEqual(["save_markdown", "task-executor-lookup-first.comparison.md"]);
     expect(platform.argsOf("exportComparison").at(-1)?.slice(1)).toEqual(["/out/comparison.md", "markdown"]);
     platform.chosenPath = "/out/requests";
-    await click(byTestId("export-requests"));
+    const requests = (api: string) => byTestId(`export-requests"][data-api="${api}`);
+    await click(requests("openai-chat"));
     expect(byTestId("compare-notice").textContent).toContain("Wrote 12 request bodies (OpenAI Chat) to /out/requests");
     expect(platform.argsOf("exportRequests").at(-1)?.[2]).toBe("openai-chat");
-    // The same calls in another API's shape.
-    expect([...byTestId("export-api").querySelectorAll("option")].map((option) => option.textContent)).toEqual([
-      "OpenAI Chat",
-      "OpenAI Responses",
-      "Anthropic Messages",
+    // The same calls in another API's shape: an item of the Export menu each.
+    expect([...container.querySelectorAll('[data-testid="export-requests"]')].map((item) => item.textContent)).toEqual([
+      "Request bodies, OpenAI Chat…",
+      "Request bodies, OpenAI Responses…",
+      "Request bodies, Anthropic Messages…",
     ]);
-    choose(byTestId("export-api"), "anthropic");
-    await settle();
     platform.chosenPath = "/out/anthropic";
-    await click(byTestId("export-requests"));
+    await click(requests("anthropic"));
     expect(byTestId("compare-notice").textContent).toContain(
       "Wrote 12 request bodies (Anthropic Messages) to /out/anthropic",
     );
@@ -848,7 +847,7 @@ describe("CompareView models", () => {
       "Counters · under each later run, its difference from dynamic",
     );
     const tokens = byTestId('counter-row"][data-counter="prompt_tokens');
-    expect(tokens.querySelector('[data-testid="counter-restart"] .value')?.textContent).toBe("1348");
+    expect(tokens.querySelector('[data-testid="counter-restart"] .value')?.textContent).toBe("1,348");
     const deltas = [...tokens.querySelectorAll<HTMLElement>('[data-testid="counter-delta"]')];
     expect(deltas.map((cell) => [cell.dataset.lane, cell.dataset.against, cell.textContent])).toEqual([
       ["restart", "dynamic", "+151"],
@@ -964,7 +963,7 @@ describe("CompareView models", () => {
     expect([...counters.querySelectorAll("thead th")].map((th) => th.textContent)).toEqual(["Counter", "restart"]);
     const restart = liveReport(["restart"]).runs[0];
     expect(byTestId("counter-restart", byTestId('counter-row"][data-counter="prompt_tokens')).textContent).toBe(
-      String(restart?.counters.prompt_tokens),
+      restart?.counters.prompt_tokens.toLocaleString("en-US"),
     );
     expect(counters.querySelector('[data-testid="savings"]')).toBeNull();
     const chart = byTestId("token-chart");

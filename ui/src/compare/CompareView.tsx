@@ -19,8 +19,9 @@
 //                                                     know some), the providers dialog's button
 //   relay-session-picker                            the relay session a run attaches to (a template
 //                                                     with a relay source, while the relay has sessions)
-//   run-comparison, cancel-comparison,              Run (Ctrl+Enter), Cancel, the exports
-//     export-report, export-requests, export-api (the API whose shape the request bodies take)
+//   run-comparison, cancel-comparison,              Run (Ctrl+Enter), Cancel, and the Export menu
+//     export-report-menu (export-report-button), export-markdown, export-report,
+//     export-requests (data-api: the API whose shape the request bodies take)
 //   compare-results, event-detail-panel             the comparison's pane, and the detail's pane
 //   counters-box                                    the counters table's own scroll box
 import {
@@ -433,7 +434,9 @@ function CompareToolbar({
           testId="export-report-menu"
           label="Export"
           buttonTestId="export-report-button"
-          title={exportTitle("Write the comparison as Markdown for a pull request, or its whole report as JSON")}
+          title={exportTitle(
+            "Write the comparison as Markdown for a pull request, its whole report as JSON, or its request bodies",
+          )}
           menu
         >
           <button
@@ -456,14 +459,14 @@ function CompareToolbar({
           >
             Report (JSON)…
           </button>
+          <ExportRequests store={store} finished={finished} title={exportTitle} />
         </DropDownMenu>
-        <ExportRequests store={store} finished={finished} title={exportTitle} />
       </div>
     </div>
   );
 }
 
-/** The request bodies' export: the API whose shape they take, and the button that asks for a folder. */
+/** The Export menu's request bodies: one item per API whose shape they take, each asking for a folder. */
 function ExportRequests({
   store,
   finished,
@@ -473,37 +476,25 @@ function ExportRequests({
   finished: boolean;
   title: (what: string) => string;
 }) {
-  const [api, setApi] = useState<RequestShape>("openai-chat");
   return (
-    <span className="export-requests">
-      <button
-        type="button"
-        data-testid="export-requests"
-        disabled={!finished}
-        title={title(
-          `Write every model call's request body, as ${REQUEST_SHAPES[api]} takes it, into a new or empty folder`,
-        )}
-        onClick={() => void store.exportRequests(api)}
-      >
-        Export request bodies…
-      </button>
-      <label title="The API whose request shape the bodies take">
-        {" as "}
-        <select
-          data-testid="export-api"
-          value={api}
-          onChange={(event) => {
-            setApi(event.target.value as RequestShape);
-          }}
+    <>
+      {(Object.keys(REQUEST_SHAPES) as RequestShape[]).map((api) => (
+        <button
+          key={api}
+          type="button"
+          role="menuitem"
+          data-testid="export-requests"
+          data-api={api}
+          disabled={!finished}
+          title={title(
+            `Write every model call's request body, as ${REQUEST_SHAPES[api]} takes it, into a new or empty folder`,
+          )}
+          onClick={() => void store.exportRequests(api)}
         >
-          {(Object.keys(REQUEST_SHAPES) as RequestShape[]).map((shape) => (
-            <option key={shape} value={shape}>
-              {REQUEST_SHAPES[shape]}
-            </option>
-          ))}
-        </select>
-      </label>
-    </span>
+          Request bodies, {REQUEST_SHAPES[api]}…
+        </button>
+      ))}
+    </>
   );
 }
 

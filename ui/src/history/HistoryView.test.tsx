@@ -311,7 +311,7 @@ describe("HistoryView", () => {
           ?.querySelectorAll("td") ?? []),
       ].map((td) => td.textContent);
     expect(pair("model_calls")).toEqual(["4", "5", "+1"]);
-    expect(pair("tools_injected")).toEqual(["2", "0", "-2"]);
+    expect(pair("tools_injected")).toEqual(["2", "0", "−2"]);
     expect(pair("completion_tokens")).toEqual(["25", "31", "+6"]);
     const heads = [...comparison.querySelectorAll("thead th")].map((th) => th.textContent);
     expect(heads).toEqual([

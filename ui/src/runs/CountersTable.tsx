@@ -102,7 +102,7 @@ export function columnHeading(column: Column): string {
 }
 
 function shown(value: number | undefined): string {
-  return value === undefined ? "—" : String(value);
+  return value === undefined ? "—" : value.toLocaleString("en-US");
 }
 
 export function CountersTable({ report }: { report: ComparisonReport }) {

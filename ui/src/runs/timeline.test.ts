@@ -396,7 +396,7 @@ describe("counterRows", () => {
 
 describe("signed", () => {
   it("writes a sign on gains and losses, none on zero", () => {
-    expect([signed(3), signed(-2), signed(0)]).toEqual(["+3", "-2", "0"]);
+    expect([signed(3), signed(-2), signed(0), signed(91008)]).toEqual(["+3", "−2", "0", "+91,008"]);
   });
 });
 

@@ -373,9 +373,10 @@ export function laneCosts(report: ComparisonReport | null): Partial<Record<Lane,
   return costs;
 }
 
-/** "+3", "-2", "0". */
+/** "+3,000", "−2", "0": thousands grouped, one minus sign. */
 export function signed(n: number): string {
-  return n > 0 ? `+${String(n)}` : String(n);
+  const size = Math.abs(n).toLocaleString("en-US");
+  return n > 0 ? `+${size}` : n < 0 ? `\u2212${size}` : "0";
 }
 
 /** JSON on one line, cut to `max` characters. */

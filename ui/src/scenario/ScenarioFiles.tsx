@@ -1,13 +1,16 @@
 // The open scenario's file actions as the Compare page shows them: New, Open, the recent scenarios
-// and Save as in its toolbar (Save, Undo and Redo are the header's: one set per page); and while
+// and Save as in its toolbar's Scenario menu (Save, Undo and Redo are the header's: one set per
+// page), folded so the toolbar fits one row; and while
 // no scenario is open, New, Open and the recent scenarios to start from. All state and actions live
 // in ScenarioStore.
 //
 // data-testids:
-//   new-scenario, open-scenario, recent-scenarios,  the toolbar's scenario file actions
+//   scenario-menu, scenario-menu-button             the toolbar's Scenario menu, holding
+//   new-scenario, open-scenario, recent-scenarios,  its scenario file actions
 //     recent-scenario (data-path), save-scenario-as
 import { useSyncExternalStore } from "react";
 import type { RecentFile } from "../platform";
+import { DropDownMenu } from "../shared/DropDownMenu";
 import { fileName } from "../shared/view";
 import type { ScenarioStore } from "./store";
 
@@ -15,7 +18,14 @@ import type { ScenarioStore } from "./store";
 export function ScenarioFileActions({ store }: { store: ScenarioStore }) {
   const { scenario, recent } = useSyncExternalStore(store.subscribe, store.getState);
   return (
-    <>
+    <DropDownMenu
+      className="file-menu-fold scenario-menu"
+      testId="scenario-menu"
+      label="Scenario"
+      buttonTestId="scenario-menu-button"
+      title="New, open, recent scenarios, save as"
+      keepsOpen={(target) => target.closest(".recent-files") !== null}
+    >
       <button type="button" data-testid="new-scenario" onClick={() => void store.newScenario()}>
         New scenario
       </button>
@@ -37,7 +47,7 @@ export function ScenarioFileActions({ store }: { store: ScenarioStore }) {
       >
         Save as…
       </button>
-    </>
+    </DropDownMenu>
   );
 }
 
