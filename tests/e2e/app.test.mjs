@@ -5,8 +5,8 @@
 // scenario under both adapters against what `unfold compare --json` reports, and edits and saves
 // a scenario. The harness (harness.mjs) starts its own Xvfb and WebKitWebDriver, drives the app
 // over raw W3C WebDriver and always cleans up. Run:
-// `node --test tests/e2e/` after `cargo build -p unfold-app`. With UNFOLD_SCREENSHOT=1 it also
-// refreshes README's screenshots (docs/images/editor.png, compare.png) from the real app.
+// `node --test tests/e2e/` after `cargo build -p unfold-app`. README's screenshots of the editor and
+// the compare view are readme-screenshots.mjs's, taken on the examples.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -146,7 +146,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
       assert.ok(after.includes("lookup"), `tools: ${after}`);
       assert.equal(await waitFor(session, '[aria-label="Toggle context"]'), "FULL");
       assert.equal(await waitFor(session, '[data-testid="dirty-marker"]'), "modified");
-      await saveScreenshot(session, "editor", { readme: true });
+      await saveScreenshot(session, "editor");
     });
   });
 
@@ -514,7 +514,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
         assert.deepEqual([...shown].sort(), [...expected].sort());
 
         assert.equal(await waitFor(session, '[data-testid="divergence"]'), report.divergences[0].first.explanation);
-        await saveScreenshot(session, "compare", { readme: true });
+        await saveScreenshot(session, "compare");
         const counter = (key, lane) =>
           `return document.querySelector('[data-testid="counter-row"][data-counter="${key}"] [data-testid="counter-${lane}"]')?.textContent ?? null;`;
         // The page writes thousands grouped and one minus sign (−).

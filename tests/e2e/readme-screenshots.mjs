@@ -1,0 +1,49 @@
+// README's screenshots of the editor and the compare view, taken from the real app on Unfold's own
+// examples the way a first-time user meets them: the start page's coding-agent comparison (the
+// verdict first), then its template on the Edit page (the economics of disclosure, the preview).
+// Run `node tests/e2e/readme-screenshots.mjs` after `cargo build -p unfold-app`; it writes
+// docs/images/compare.png and editor.png at 1440×900 in the light theme. Not a test: the e2e tests
+// check what these pictures show. The Sources tab's picture is sources.test.mjs's (it needs a
+// running MCP server).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  ROOT,
+  click,
+  closeApp,
+  openApp,
+  resizeWindow,
+  sleep,
+  startHarness,
+  stopHarness,
+  waitFor,
+  webdriver,
+} from "./harness.mjs";
+
+/** Waits for the page to paint, then writes the window as docs/images/NAME.png. */
+async function picture(session, name) {
+  await sleep(600);
+  const png = Buffer.from(await webdriver("GET", `/session/${session}/screenshot`), "base64");
+  writeFileSync(join(ROOT, `docs/images/${name}.png`), png);
+  console.log(`wrote docs/images/${name}.png`);
+}
+
+await startHarness({ dark: false });
+const session = await openApp(null);
+try {
+  await resizeWindow(session, 1440, 900);
+  await waitFor(session, '[data-testid="example-list"]');
+  await click(
+    session,
+    '[data-testid="example"][data-template="coding-agent.unfold.json"] [data-testid="open-example-comparison"][data-scenario="coding-agent-just-in-time.scenario.json"]',
+  );
+  await waitFor(session, '[data-testid="verdict-headline"]');
+  await picture(session, "compare");
+  await click(session, '[data-testid="page-edit"]');
+  await click(session, '[data-testid="section-row"][data-path="editing"] [data-testid="select-section"]');
+  await waitFor(session, '[data-testid="first-prompt"]');
+  await picture(session, "editor");
+} finally {
+  await closeApp(session);
+  await stopHarness();
+}
