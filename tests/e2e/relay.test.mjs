@@ -5,11 +5,11 @@
 // so the one change is an injection in the dynamic lane and a restart in the restart lane. Run: `node --test
 // tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
-import { click, ROOT, resizeWindow, runComparison, saveScreenshot, sleep, startAppRelay, startHarness, stopHarness, timelineEvents, waitUntil, withApp } from "./harness.mjs";
+import { click, ROOT, resizeWindow, runComparison, saveScreenshot, sleep, startAppRelay, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, withApp } from "./harness.mjs";
 
 const TEMPLATE = join(ROOT, "examples/relay-plugin/tables.unfold.json");
 const SCENARIO = join(ROOT, "examples/relay-plugin/plot.scenario.json");
@@ -36,6 +36,19 @@ describe("the plugin relay in the real app", () => {
       async (session) => {
         await resizeWindow(session, 1024, 700);
         const relay = await startAppRelay(session);
+        // The panel's "Connect a plugin" commands, pasted into a shell as a user would: a session
+        // opened, its tool registered, and the session listed with its plugin.
+        const commands = (await waitFor(session, '[data-testid="relay-snippet"]')).split("\n").filter((line) => !line.startsWith("#"));
+        const opened = JSON.parse(execFileSync("bash", ["-c", commands[0]], { encoding: "utf8" }));
+        const register = commands.slice(1).join("\n").replace("CODE", opened.code).replace("TOKEN", opened.token);
+        const registered = JSON.parse(execFileSync("bash", ["-c", register], { encoding: "utf8" }));
+        assert.deepEqual(registered.registeredTools, ["open_table"]);
+        await waitUntil(
+          session,
+          `return document.querySelector('[data-testid="relay-session"][data-code="${opened.code}"]')?.textContent ?? "";`,
+          (text) => text.includes("my-plugin"),
+          "the pasted session listed with its plugin",
+        );
         const code = await startPlugin(t, relay);
         const logged = await waitUntil(
           session,

@@ -1,16 +1,44 @@
 // The Relay section of the Sources tab: the app's own plugin relay (spec 9), which a template's
 // `relay` source takes its tools from once a run is attached to one of its sessions (the Compare
-// page's session picker). Start relay and Stop relay; while it runs, where it listens, its sessions
+// page's session picker). Start relay and Stop relay; while it runs, where it listens, how a plugin
+// connects (commands to copy), its sessions
 // (code, plugin, tools, open streams, expired) and a live log of the last entries, newest first.
 // Its state lives in RelayStore (relay.ts).
-import { memo, useEffect, useSyncExternalStore } from "react";
+import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import type { RelaySessionView } from "../platform";
 import { FailureAlert } from "../shared/ActionOutcome";
-import type { RelayLogLine, RelayStore } from "./relay";
+import { copyText } from "../runs/detail";
+import { connectSnippet, type RelayLogLine, type RelayStore } from "./relay";
 
 /** When a log entry arrived, as the clock read it. */
 function timeOf(received: number): string {
   return new Date(received).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+/** How a plugin connects to the relay, as commands to copy (open while no session is there yet). */
+function ConnectPlugin({ base }: { base: string }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const snippet = connectSnippet(base);
+  return (
+    <details className="relay-connect" data-testid="relay-connect">
+      <summary>Connect a plugin</summary>
+      <pre data-testid="relay-snippet">{snippet}</pre>
+      <button
+        type="button"
+        data-testid="relay-snippet-copy"
+        onClick={() => {
+          void copyText(snippet).then(setCopied);
+        }}
+      >
+        Copy
+      </button>{" "}
+      {copied !== null && (
+        <span className="sources-status" role="status">
+          {copied}
+        </span>
+      )}
+    </details>
+  );
 }
 
 export function RelayPanel({ store }: { store: RelayStore }) {
@@ -65,6 +93,7 @@ export function RelayPanel({ store }: { store: RelayStore }) {
           }}
         />
       )}
+      {state.listening !== null && <ConnectPlugin base={state.listening} />}
       {running &&
         (state.sessions.length === 0 ? (
           <p className="sources-status">No session yet: a plugin opens one to register its tools.</p>

@@ -1,7 +1,7 @@
 // The relay store's reads against its start and stop, in the order the backend answers them.
 import { describe, expect, it } from "vitest";
 import type { Outcome, Platform, RelayStatus } from "../platform";
-import { RelayStore } from "./relay";
+import { connectSnippet, RelayStore } from "./relay";
 
 const RUNNING: RelayStatus = { listening: "http://127.0.0.1:7391", sessions: [] };
 const STOPPED: RelayStatus = { listening: null, sessions: [] };
@@ -42,5 +42,18 @@ describe("RelayStore", () => {
     answerRead(STOPPED);
     await opened;
     expect(store.getState().listening).toBeNull();
+  });
+});
+
+describe("connectSnippet", () => {
+  it("opens a session and registers a tool at the relay's address (run for real by the e2e test)", () => {
+    const snippet = connectSnippet("http://127.0.0.1:7391/");
+    expect(snippet).toContain(
+      "curl -s -X POST http://127.0.0.1:7391/api/sessions -H 'Content-Type: application/json' -d '{}'",
+    );
+    expect(snippet).toContain(
+      "http://127.0.0.1:7391/api/sessions/CODE/register-tools -H 'Authorization: Bearer TOKEN'",
+    );
+    expect(snippet).toContain('"pluginType":"my-plugin"');
   });
 });

@@ -190,3 +190,27 @@ export class RelayStore extends ExternalStore<RelayState> {
     this.rereading = false;
   }
 }
+
+/**
+ * What connects a plugin to the relay listening at `base` (`http://127.0.0.1:7391`), as shell
+ * commands to copy: open a session (its code and token come back), then register the plugin's
+ * tools with them. The full plugin, answering tool requests, is examples/relay-plugin.
+ */
+export function connectSnippet(base: string): string {
+  const api = `${base.replace(/\/+$/, "")}/api/sessions`;
+  const json = "-H 'Content-Type: application/json'";
+  const tool = {
+    name: "open_table",
+    description: "Open a table by its name.",
+    inputSchema: { type: "object", properties: { name: { type: "string" } } },
+  };
+  return [
+    "# 1. Open a session: the answer holds its code and token.",
+    `curl -s -X POST ${api} ${json} -d '{}'`,
+    "# 2. Register the plugin's tools with them (CODE and TOKEN from step 1).",
+    `curl -s -X POST ${api}/CODE/register-tools -H 'Authorization: Bearer TOKEN' ${json} \\`,
+    `  -d '${JSON.stringify({ pluginType: "my-plugin", tools: [tool] })}'`,
+    "# 3. Pick the session on the Compare page; answer tool requests on its stream:",
+    `#    GET ${api}/CODE/stream (see examples/relay-plugin/table_plugin.py)`,
+  ].join("\n");
+}
