@@ -685,6 +685,14 @@ describe("unfold-app (real binary under Xvfb)", () => {
         assert.ok(line.includes(compared.divergence.first.explanation), `${line} names the CLI's divergence`);
         const pairLanes = await waitUntil(session, LANES, (shown) => shown.length === 2, "both runs' lanes");
         assert.deepEqual(pairLanes, ["baseline", "restart"]);
+        // The comparison's heading opens its files on the Compare page again.
+        await click(session, '[data-testid="history-group"] [data-testid="history-open-comparison"]');
+        await waitUntil(
+          session,
+          `return document.querySelector('[data-testid="page-compare"]')?.getAttribute('aria-selected');`,
+          (selected) => selected === "true",
+          "the Compare page, from the history",
+        );
       },
       scenario,
     );

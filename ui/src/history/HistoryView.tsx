@@ -18,7 +18,8 @@
 //   history-empty                                  no run kept (or none the filter matches)
 //   history-table                                  the runs
 //   history-group (data-started),                  a comparison's runs (a tbody): its heading row and
-//     history-group-head                             its runs, in lane order
+//     history-group-head                             its runs, in lane order; in the heading,
+//     history-open-comparison, history-run-again     its files opened on the Compare page (and run)
 //   history-single                                 a run of its own (a live run, a replay): a tbody
 //   history-row (data-id, data-lane,               a run; the selected row is aria-selected, the
 //     data-reference)                                reference run's row data-reference="true"
@@ -70,7 +71,10 @@ import {
 } from "./runs";
 import { ADAPTERS } from "../runs/run";
 
-export function HistoryView({ store }: { store: HistoryStore }) {
+/** Opens a kept comparison's template and scenario on the Compare page, and with `run` runs it again. */
+export type OpenComparison = (template: string, scenario: string, run: boolean) => void;
+
+export function HistoryView({ store, onOpenComparison }: { store: HistoryStore; onOpenComparison?: OpenComparison }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
 
   // Each time the page shows, it lists the runs kept until now (a comparison may have added some).
@@ -91,7 +95,7 @@ export function HistoryView({ store }: { store: HistoryStore }) {
         <div className={state.selected === null ? "history-panes" : "history-panes with-detail"}>
           <section className="pane history-list" aria-label="Runs">
             <ReferenceLine store={store} reference={state.reference} />
-            <RunTable store={store} runs={runs} state={state} />
+            <RunTable store={store} runs={runs} state={state} onOpen={onOpenComparison} />
           </section>
           {state.selected !== null && (
             <section
@@ -281,7 +285,17 @@ function ReferenceLine({ store, reference }: { store: HistoryStore; reference: R
   );
 }
 
-function RunTable({ store, runs, state }: { store: HistoryStore; runs: RunSummary[]; state: HistoryState }) {
+function RunTable({
+  store,
+  runs,
+  state,
+  onOpen,
+}: {
+  store: HistoryStore;
+  runs: RunSummary[];
+  state: HistoryState;
+  onOpen: OpenComparison | undefined;
+}) {
   return (
     <table className="history-table" data-testid="history-table">
       <thead>
@@ -303,7 +317,7 @@ function RunTable({ store, runs, state }: { store: HistoryStore; runs: RunSummar
             <RunRow store={store} state={state} run={group.run} inComparison={false} />
           </tbody>
         ) : (
-          <ComparisonRows key={group.key} store={store} state={state} runs={group.runs} />
+          <ComparisonRows key={group.key} store={store} state={state} runs={group.runs} onOpen={onOpen} />
         ),
       )}
     </table>
@@ -311,9 +325,21 @@ function RunTable({ store, runs, state }: { store: HistoryStore; runs: RunSummar
 }
 
 /** A comparison's runs under a heading row that says what they share: when, where from, what it took. */
-function ComparisonRows({ store, state, runs }: { store: HistoryStore; state: HistoryState; runs: RunSummary[] }) {
+function ComparisonRows({
+  store,
+  state,
+  runs,
+  onOpen,
+}: {
+  store: HistoryStore;
+  state: HistoryState;
+  runs: RunSummary[];
+  onOpen: OpenComparison | undefined;
+}) {
   const [first] = runs;
   if (first === undefined) return null;
+  const { template_path: template, scenario_path: scenario } = first;
+  const reopen = onOpen !== undefined && template !== null && scenario !== null;
   const started = startedText(first.started_at_ms);
   return (
     <tbody
@@ -329,6 +355,30 @@ function ComparisonRows({ store, state, runs }: { store: HistoryStore; state: Hi
         <td title={first.scenario_path ?? undefined}>{ranWith(first)}</td>
         <th scope="rowgroup" colSpan={4}>
           {comparisonText(runs)}
+          {reopen && (
+            <span className="history-group-actions">
+              <button
+                type="button"
+                data-testid="history-open-comparison"
+                title={`Open ${template} with ${scenario} on the Compare page`}
+                onClick={() => {
+                  onOpen(template, scenario, false);
+                }}
+              >
+                Open in Compare
+              </button>
+              <button
+                type="button"
+                data-testid="history-run-again"
+                title="Open them on the Compare page and run the comparison again, as the files are now"
+                onClick={() => {
+                  onOpen(template, scenario, true);
+                }}
+              >
+                Run again
+              </button>
+            </span>
+          )}
         </th>
         <td className="number" title="How long the whole comparison took">
           {durationText(first.duration_ms)}

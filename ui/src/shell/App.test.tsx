@@ -8,6 +8,7 @@ import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
 import { renderApp } from "../testing/editPage";
+import { lookupFirstScenario } from "../testing/fakeCompare";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { REGRESSIONS_PATH, regressionsSuite } from "../testing/suites";
 import { byLabel, byTestId, choose, click, keyDown, settle, typeInto } from "../testing/dom";
@@ -467,6 +468,25 @@ describe("App: keyboard shortcut help", () => {
 });
 
 describe("App around the editor: files and recovery", () => {
+  it("opens a kept comparison in Compare, or runs it again, from its heading in the history", async () => {
+    const platform = new FakePlatform();
+    platform.compare.disk.set("/s/lookup-first.scenario.json", lookupFirstScenario());
+    await renderApp(root, platform);
+    await click(byTestId("page-history"));
+    await settle();
+    await click(byTestId("history-open-comparison", byTestId("history-group")));
+    await settle();
+    expect(byTestId("page-compare").getAttribute("aria-selected")).toBe("true");
+    expect(platform.argsOf("openScenario").at(-1)?.[0]).toBe("/s/lookup-first.scenario.json");
+    expect(platform.argsOf("runComparison")).toHaveLength(0);
+    await click(byTestId("page-history"));
+    await settle();
+    await click(byTestId("history-run-again", byTestId("history-group")));
+    await settle();
+    expect(byTestId("page-compare").getAttribute("aria-selected")).toBe("true");
+    expect(platform.argsOf("runComparison")).toHaveLength(1);
+  });
+
   it("asks about unsaved changes before opening a dropped file, and opens it on Don't save", async () => {
     const platform = new FakePlatform();
     platform.disk.set("/t/dropped.unfold.json", { ...exampleTemplate(), key: "dropped", name: "Dropped" });

@@ -43,7 +43,17 @@ export function PageView({
         <TemplateComparePage stores={workspace.compare} template={template} problems={problems} />
       );
     case "history":
-      return <Deferred module={historyView} show={(view) => <view.HistoryView store={workspace.history} />} />;
+      return (
+        <Deferred
+          module={historyView}
+          show={(view) => (
+            <view.HistoryView
+              store={workspace.history}
+              onOpenComparison={(template, scenario, run) => void workspace.openComparison(template, scenario, { run })}
+            />
+          )}
+        />
+      );
     case "suites":
       return <Deferred module={suitesView} show={(view) => <view.SuitesView store={workspace.suites} />} />;
   }

@@ -6,7 +6,7 @@
 // like closing the window, first asks what to do with unsaved changes (of the template, and on
 // closing of the scenario too); whatever the answer, nothing the user had is lost unless they chose
 // "Don't save". App reads it through `subscribe`/`getState`.
-import type { DocumentView, ExampleView, Outcome, Platform, RecentFile, RecoveredWork } from "../platform";
+import type { AdapterKind, DocumentView, ExampleView, Outcome, Platform, RecentFile, RecoveredWork } from "../platform";
 import { ComparisonStore, type OpenTemplate } from "../compare/store";
 import { ADAPTERS } from "../runs/run";
 import { EditorStore } from "../editor/store";
@@ -280,13 +280,26 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       this.update({ openFailure: { path: null, ...describeError(files.error), problems: [] } });
       return false;
     }
-    if (!(await this.openPath(files.value.template))) return false;
-    if (files.value.scenario === null) return true;
-    this.update({ page: "compare" });
+    if (files.value.scenario === null) return this.openPath(files.value.template);
     // Every way of giving the agent its tools, so the verdict weighs them all.
+    return this.openComparison(files.value.template, files.value.scenario, { run: true, adapters: ADAPTERS });
+  }
+
+  /**
+   * Opens `template` with `scenario` on the Compare page (a kept comparison's files, an example's),
+   * and with `run` runs it, under `adapters` when given.
+   */
+  async openComparison(
+    template: string,
+    scenario: string,
+    { run = false, adapters }: { run?: boolean; adapters?: readonly AdapterKind[] } = {},
+  ): Promise<boolean> {
+    if (!(await this.openPath(template))) return false;
+    this.update({ page: "compare" });
     const { comparison } = this.compare;
-    comparison.setModel({ ...comparison.getState().model, adapters: [...ADAPTERS] });
-    if (await this.compare.scenario.openPath(files.value.scenario)) await this.compare.comparison.run();
+    if (adapters !== undefined) comparison.setModel({ ...comparison.getState().model, adapters: [...adapters] });
+    if (!(await this.compare.scenario.openPath(scenario))) return false;
+    if (run) await comparison.run();
     return true;
   }
 
