@@ -34,7 +34,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from "react";
-import type { AdapterKind, ProfilesView, RequestShape, ScenarioView, Template } from "../platform";
+import type { AdapterKind, ProfilesView, ReportFormat, RequestShape, ScenarioView, Template } from "../platform";
 import { CountersTable } from "../runs/CountersTable";
 import { escapeClosesDetail } from "../runs/detail";
 import { EventDetail } from "../runs/EventDetail";
@@ -439,32 +439,41 @@ function CompareToolbar({
           )}
           menu
         >
-          <button
-            type="button"
-            role="menuitem"
-            data-testid="export-markdown"
-            disabled={!finished}
-            title={exportTitle("The verdict, each lane beside all-FULL and the first divergence, as Markdown")}
-            onClick={() => void store.exportReport("markdown")}
-          >
-            Markdown for a pull request…
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            data-testid="export-report"
-            disabled={!finished}
-            title={exportTitle("The whole comparison report, as unfold compare --json writes it")}
-            onClick={() => void store.exportReport("json")}
-          >
-            Report (JSON)…
-          </button>
+          {REPORT_EXPORTS.map(({ format, testId, label, title }) => (
+            <button
+              key={format}
+              type="button"
+              role="menuitem"
+              data-testid={testId}
+              disabled={!finished}
+              title={exportTitle(title)}
+              onClick={() => void store.exportReport(format)}
+            >
+              {label}
+            </button>
+          ))}
           <ExportRequests store={store} finished={finished} title={exportTitle} />
         </DropDownMenu>
       </div>
     </div>
   );
 }
+
+/** The Export menu's forms of the report, in its order. */
+const REPORT_EXPORTS: readonly { format: ReportFormat; testId: string; label: string; title: string }[] = [
+  {
+    format: "markdown",
+    testId: "export-markdown",
+    label: "Markdown for a pull request…",
+    title: "The verdict, each lane beside all-FULL and the first divergence, as Markdown",
+  },
+  {
+    format: "json",
+    testId: "export-report",
+    label: "Report (JSON)…",
+    title: "The whole comparison report, as unfold compare --json writes it",
+  },
+];
 
 /** The Export menu's request bodies: one item per API whose shape they take, each asking for a folder. */
 function ExportRequests({
