@@ -54,16 +54,19 @@ pub struct SectionCost {
     pub tools: u32,
 }
 
-fn rendered(template: &Template, read: &[&str]) -> Result<RenderedPrompt> {
+/// What the model is shown of `template` with the sections at `read` read (as `read_section`
+/// would), its sources' tools as their snapshots: the editor's preview and these figures alike.
+pub fn rendered<S: AsRef<str>>(template: &Template, read: &[S]) -> Result<RenderedPrompt> {
     let template = template.offline_view();
     let mut session = Session::new(&template, Default::default())?;
-    for path in read {
+    for path in read.iter().map(AsRef::as_ref) {
         session.expand(path).map_err(|message| Error::argument(format!("expand {path}"), message))?;
     }
     session.render()
 }
 
-fn every_path(template: &Template) -> Vec<String> {
+/// Every section's path, in document order.
+pub fn every_path(template: &Template) -> Vec<String> {
     let mut paths = Vec::new();
     template.walk(&mut |path, _| paths.push(path.to_owned()));
     paths
@@ -79,10 +82,9 @@ fn saturate(value: u64) -> u32 {
 
 /// The economics of `template`'s disclosure.
 pub fn disclosure_economics(template: &Template) -> Result<DisclosureEconomics> {
-    let first = rendered(template, &[])?;
+    let first = rendered::<&str>(template, &[])?;
     let first_tokens = prompt_tokens(&first);
-    let paths = every_path(template);
-    let all_full = rendered(template, &paths.iter().map(String::as_str).collect::<Vec<_>>())?;
+    let all_full = rendered(template, &every_path(template))?;
     let tools_tokens = tokens::count_tools(&first.tools);
     let disclosure_tools = first
         .tools

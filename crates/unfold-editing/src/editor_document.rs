@@ -4,10 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use unfold_documents::error::{Error, Result};
+use unfold_documents::error::Result;
 use unfold_documents::reload_problems::ReloadProblems;
 use unfold_documents::template::Template;
 
+use crate::economics::{every_path, rendered};
 use crate::open_documents::{FileDocument, RecoveryState};
 use crate::prompt_parts::{PreviewHistory, PromptParts};
 use crate::template_edit::{apply, TemplateEdit};
@@ -128,18 +129,11 @@ impl EditorDocument {
     }
 
     fn rendered(&self, expand: &[String], expand_all: bool) -> Result<unfold_engine::RenderedPrompt> {
-        let template = self.template.offline_view();
-        let mut session = unfold_engine::Session::new(&template, Default::default())?;
-        let mut paths = Vec::new();
         if expand_all {
-            self.template.walk(&mut |path, _| paths.push(path.to_owned()));
+            rendered(&self.template, &every_path(&self.template))
         } else {
-            paths.extend(expand.iter().cloned());
+            rendered(&self.template, expand)
         }
-        for path in &paths {
-            session.expand(path).map_err(|message| Error::argument(format!("expand {path}"), message))?;
-        }
-        session.render()
     }
 
     /// [`EditorDocument::preview`] as a change from the preview `base` the editor holds (the
