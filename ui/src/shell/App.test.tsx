@@ -60,13 +60,14 @@ describe("App", () => {
   it("opens the launch template: tree, editor, preview, toolbar", async () => {
     const platform = new FakePlatform();
     await renderApp(root, platform);
-    const startUp = ["recentFiles", "recoveredDocuments", "exampleList", "initialScenarioPath"];
+    const startUp = ["recentFiles", "recoveredDocuments", "initialScenarioPath"];
     expect(
       platform
         .callNames()
         .filter((name) => !startUp.includes(name))
         .slice(0, 3),
     ).toEqual(["initialTemplatePath", "openDocument", "previewDocument"]);
+    expect(platform.callNames()).not.toContain("exampleList"); // the start page's, not a start's
     expect(byTestId("template-path").textContent).toBe("/t/task.unfold.json");
     expect(
       [...container.querySelectorAll('[data-testid="section-row"]')].map((r) => r.getAttribute("data-path")),

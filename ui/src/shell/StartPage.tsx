@@ -1,6 +1,7 @@
 // What the window shows with no template open: what Unfold is, the built-in examples with their
 // scenarios (one click opens an example's comparison, run, its verdict first), a new or existing
 // template, and the recent files.
+import { useEffect } from "react";
 import type { ExampleView, RecentFile } from "../platform";
 import { RecentList } from "./FileMenu";
 import type { WorkspaceStore } from "./workspace";
@@ -19,6 +20,9 @@ export function StartPage({
   recent: RecentFile[];
   examples: ExampleView[];
 }) {
+  useEffect(() => {
+    void workspace.readExamples();
+  }, [workspace]);
   return (
     <section className="start-page" data-testid="start-page" aria-label="Start">
       <div className="start-intro">

@@ -64,6 +64,8 @@ describe("WorkspaceStore", () => {
     platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
     const workspace = await started(platform);
     expect(workspace.getState().screen.kind).toBe("start");
+    expect(workspace.getState().examples).toEqual([]);
+    await workspace.readExamples();
     expect(workspace.getState().examples.map((example) => example.template)).toEqual(["task-executor.unfold.json"]);
     expect(await workspace.openExample("task-executor.unfold.json")).toBe(true);
     const document = workspace.editor?.getState().document;

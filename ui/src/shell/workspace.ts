@@ -210,16 +210,14 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       this.update({ screen: { kind: "outside_tauri" } });
       return;
     }
-    const [view, recent, recovered, examples] = await Promise.all([
+    const [view, recent, recovered] = await Promise.all([
       loadInitialView(this.platform),
       this.platform.recentFiles(),
       this.platform.recoveredDocuments(),
-      this.platform.exampleList(),
     ]);
     this.update({
       recent: recent.ok ? recent.value : [],
       recovered: recovered.ok ? recovered.value : [],
-      examples: examples.ok ? examples.value : [],
     });
     if (view.kind === "open") {
       await this.showWithPreview(view.document);
@@ -231,6 +229,16 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       this.update({ screen: view.kind === "outside_tauri" ? view : { kind: "start" } });
       if (view.kind === "no_template") await this.openLaunchSuite();
     }
+  }
+
+  /**
+   * Reads the built-in examples, once: the start page asks when it shows, so a start that opens a
+   * template does not read them.
+   */
+  async readExamples(): Promise<void> {
+    if (this.state.examples.length > 0) return;
+    const examples = await this.platform.exampleList();
+    if (examples.ok) this.update({ examples: examples.value });
   }
 
   /** Opens the suite the app was started with (`unfold-app SUITE`), if any, on the Suites page. */
