@@ -40,7 +40,7 @@ export const commands = {
 	 *  in full, what the disclosure tools add, what reading each summarized section adds. A render per
 	 *  section: worked out off the async runtime's threads.
 	 */
-	templateEconomics: (id: number) => typedError<DisclosureEconomics, CommandError>(__TAURI_INVOKE("template_economics", { id })),
+	templateEconomics: (id: number) => typedError<DisclosureEconomics_Serialize, CommandError>(__TAURI_INVOKE("template_economics", { id })),
 	/**  Reads an OpenAI Chat, OpenAI Responses or Anthropic tool list for a document. */
 	importTools: (id: number, text: string) => typedError<ImportedToolsDto_Serialize, CommandError>(__TAURI_INVOKE("import_tools", { id, text })),
 	/**
@@ -610,7 +610,10 @@ export type Disclosure =
 "mixed";
 
 /**  The economics of a template's disclosure. */
-export type DisclosureEconomics = {
+export type DisclosureEconomics = DisclosureEconomics_Serialize | DisclosureEconomics_Deserialize;
+
+/**  The economics of a template's disclosure. */
+export type DisclosureEconomics_Deserialize = {
 	/**  Prompt tokens (text and tool definitions) of what the model is shown first. */
 	first_tokens: number,
 	/**  Prompt tokens with every section in full and every tool offered. */
@@ -621,6 +624,24 @@ export type DisclosureEconomics = {
 	sections: SectionCost[],
 	/**  Sections summarized at first that were not priced. */
 	sections_left_out: number,
+	/**  Every section's own size each way it can be shown, in document order. */
+	section_sizes: SectionSize_Deserialize[],
+};
+
+/**  The economics of a template's disclosure. */
+export type DisclosureEconomics_Serialize = {
+	/**  Prompt tokens (text and tool definitions) of what the model is shown first. */
+	first_tokens: number,
+	/**  Prompt tokens with every section in full and every tool offered. */
+	all_full_tokens: number,
+	/**  The disclosure tools offered first (`read_section`, …) and the tokens their definitions add. */
+	disclosure_tools: ToolCost[],
+	/**  Each section summarized at first, in document order (at most [`PRICED_SECTIONS`]). */
+	sections: SectionCost[],
+	/**  Sections summarized at first that were not priced. */
+	sections_left_out: number,
+	/**  Every section's own size each way it can be shown, in document order. */
+	section_sizes: SectionSize_Serialize[],
 };
 
 /**  How two runs of a comparison differ: the first run and a later one, in the order asked. */
@@ -2452,6 +2473,39 @@ export type SectionFields_Serialize = {
 	summary: string | null,
 	/**  Own visibility. */
 	visibility: Visibility,
+};
+
+/**  One section's own share of the prompt (its subsections have theirs), in tokens. */
+export type SectionSize = SectionSize_Serialize | SectionSize_Deserialize;
+
+/**  One section's own share of the prompt (its subsections have theirs), in tokens. */
+export type SectionSize_Deserialize = {
+	/**  Its dotted path. */
+	path: string,
+	/**  Its heading and body, shown in full. */
+	full_tokens: number,
+	/**
+	 *  Its heading, summary and the line that names the disclosure tool, shown summarized; null
+	 *  when it has no summary.
+	 */
+	summary_tokens?: number | null,
+	/**  Its own tools' definitions, offered while it is shown in full. */
+	tool_tokens: number,
+};
+
+/**  One section's own share of the prompt (its subsections have theirs), in tokens. */
+export type SectionSize_Serialize = {
+	/**  Its dotted path. */
+	path: string,
+	/**  Its heading and body, shown in full. */
+	full_tokens: number,
+	/**
+	 *  Its heading, summary and the line that names the disclosure tool, shown summarized; null
+	 *  when it has no summary.
+	 */
+	summary_tokens: number | null,
+	/**  Its own tools' definitions, offered while it is shown in full. */
+	tool_tokens: number,
 };
 
 /**  One section of a template. */

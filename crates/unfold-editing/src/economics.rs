@@ -9,6 +9,7 @@ use serde::Serialize;
 use unfold_documents::error::{Error, Result};
 use unfold_documents::template::Template;
 use unfold_documents::tool::Builtin;
+use unfold_engine::render::section_texts;
 use unfold_engine::{tokens, RenderedPrompt, Session};
 
 /// How many sections summarized at first are priced one by one; past them a template is large
@@ -29,6 +30,23 @@ pub struct DisclosureEconomics {
     pub sections: Vec<SectionCost>,
     /// Sections summarized at first that were not priced.
     pub sections_left_out: u32,
+    /// Every section's own size each way it can be shown, in document order.
+    pub section_sizes: Vec<SectionSize>,
+}
+
+/// One section's own share of the prompt (its subsections have theirs), in tokens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SectionSize {
+    /// Its dotted path.
+    pub path: String,
+    /// Its heading and body, shown in full.
+    pub full_tokens: u32,
+    /// Its heading, summary and the line that names the disclosure tool, shown summarized; null
+    /// when it has no summary.
+    pub summary_tokens: Option<u32>,
+    /// Its own tools' definitions, offered while it is shown in full.
+    pub tool_tokens: u32,
 }
 
 /// A tool and the tokens its definition adds to the prompt.
@@ -63,6 +81,22 @@ pub fn rendered<S: AsRef<str>>(template: &Template, read: &[S]) -> Result<Render
         session.expand(path).map_err(|message| Error::argument(format!("expand {path}"), message))?;
     }
     session.render()
+}
+
+/// Every section's own size in `template` as first shown (its parameters' defaults).
+fn section_sizes(template: &Template) -> Result<Vec<SectionSize>> {
+    let template = template.offline_view();
+    let session = Session::new(&template, Default::default())?;
+    let texts = section_texts(&template, session.state())?;
+    Ok(texts
+        .into_iter()
+        .map(|text| SectionSize {
+            full_tokens: saturate(tokens::count_text(&text.full)),
+            summary_tokens: text.summary.as_deref().map(|summary| saturate(tokens::count_text(summary))),
+            tool_tokens: saturate(tokens::count_tools(&text.tools)),
+            path: text.path,
+        })
+        .collect())
 }
 
 /// Every section's path, in document order.
@@ -120,5 +154,6 @@ pub fn disclosure_economics(template: &Template) -> Result<DisclosureEconomics> 
         disclosure_tools,
         sections_left_out: saturate(summarized.len().saturating_sub(PRICED_SECTIONS) as u64),
         sections,
+        section_sizes: section_sizes(template)?,
     })
 }

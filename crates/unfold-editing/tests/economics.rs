@@ -3,6 +3,7 @@
 
 use unfold_documents::template::Template;
 use unfold_editing::economics::disclosure_economics;
+use unfold_engine::tokens::count_text;
 
 fn example(name: &str) -> Template {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name);
@@ -43,4 +44,44 @@ fn summarizing_a_short_section_costs_the_read_section_definition() {
     // Reading it brings the text in, and the summary note and read_section go.
     assert_eq!(economics.sections[0].path, "style");
     assert!(economics.sections[0].read_tokens < 0, "{economics:?}");
+}
+
+/// Each section's own size both ways, as the editor shows it beside the section: its heading and
+/// body in full (its subsections not included), its summary with the line naming the tool, and
+/// its own tools.
+#[test]
+fn every_section_is_sized_in_full_summarized_and_by_its_tools() {
+    let template: Template = Template::from_json(
+        br#"{"schema_version": 1, "kind": "unfold.template", "key": "t", "name": "T",
+             "sections": [
+               {"key": "task", "title": "Task", "template": "Do it for ${who}.",
+                "children": [{"key": "steps", "title": "Steps", "template": "First look, then leap."}]},
+               {"key": "search", "title": "Search", "template": "Search the docs.", "summary": "Searching.",
+                "visibility": "summary",
+                "tools": [{"name": "search", "description": "Searches the docs.",
+                           "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}]}
+             ],
+             "params": {"who": "the team"}}"#,
+    )
+    .unwrap();
+    let sizes = disclosure_economics(&template).unwrap().section_sizes;
+    let paths: Vec<&str> = sizes.iter().map(|size| size.path.as_str()).collect();
+    assert_eq!(paths, ["task", "task.steps", "search"]);
+    let [task, steps, search] = &sizes[..] else { unreachable!() };
+    // Rendered as in the prompt (numbered, the parameter's default filled in), the child apart.
+    assert_eq!(task.full_tokens as u64, count_text("## 1 Task\n\nDo it for the team."));
+    assert_eq!(steps.full_tokens as u64, count_text("### 1.1 Steps\n\nFirst look, then leap."));
+    assert_eq!((task.summary_tokens, task.tool_tokens), (None, 0));
+    let summarized = "## 2 Search\n\nSearching.\n\n---\n[This section is summarized. To view full content, call `read_section` with key \"search\".]";
+    assert_eq!(search.summary_tokens, Some(count_text(summarized) as u32));
+    assert!(search.tool_tokens > 10, "{search:?}");
+}
+
+/// The sizes add up to about the whole prompt in full: nothing left out, nothing counted twice.
+#[test]
+fn the_coding_agents_sections_add_up_to_its_prompt_in_full() {
+    let economics = disclosure_economics(&example("coding-agent.unfold.json")).unwrap();
+    let own: u32 = economics.section_sizes.iter().map(|size| size.full_tokens + size.tool_tokens).sum();
+    let whole = economics.all_full_tokens;
+    assert!(own <= whole && own * 100 >= whole * 95, "{own} of {whole}");
 }

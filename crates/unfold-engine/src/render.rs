@@ -76,6 +76,30 @@ pub fn render_section(template: &Template, state: &SessionState, path: &str) -> 
     }))
 }
 
+/// One section's own part of the prompt, each way it can be shown: what the editor prices per
+/// section. Its subsections are parts of their own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionText {
+    /// Its dotted path.
+    pub path: String,
+    /// Its heading and body as rendered in full (without its subsections).
+    pub full: String,
+    /// Its heading, summary and the line naming the disclosure tool, as rendered summarized;
+    /// `None` when it has no summary.
+    pub summary: Option<String>,
+    /// Its own tools, as offered when it is shown in full.
+    pub tools: Vec<OfferedTool>,
+}
+
+/// Every section's own text, in document order, rendered in `state` and numbered as in the
+/// whole prompt.
+pub fn section_texts(template: &Template, state: &SessionState) -> Result<Vec<SectionText>> {
+    let mut renderer = Renderer::new(template, state);
+    let mut texts = Vec::new();
+    renderer.texts(&template.sections, 1, &mut texts)?;
+    Ok(texts)
+}
+
 struct Renderer<'t, 's> {
     template: &'t Template,
     state: &'s SessionState,
@@ -130,6 +154,42 @@ impl<'t, 's> Renderer<'t, 's> {
         cut(&mut self.number);
         cut(&mut self.path);
         self.indices.pop();
+    }
+
+    /// Renders each of `sections` and their subsections alone, both ways, into `texts`.
+    fn texts(&mut self, sections: &'t [Section], depth: usize, texts: &mut Vec<SectionText>) -> Result<()> {
+        let pick_mode = self.template.tool_disclosure == ToolDisclosure::PickTools;
+        for (index, section) in sections.iter().enumerate() {
+            self.enter(index, section, depth);
+            let text = self.section_text(section, depth, pick_mode);
+            let children = text.and_then(|text| {
+                texts.push(text);
+                self.texts(&section.children, depth + 1, texts)
+            });
+            self.leave();
+            children?;
+        }
+        Ok(())
+    }
+
+    /// The current section's own text (entered already), in full and summarized.
+    fn section_text(&mut self, section: &Section, depth: usize, pick_mode: bool) -> Result<SectionText> {
+        self.out.clear();
+        self.heading(section, depth);
+        self.body(&section.template, "template")?;
+        let full = std::mem::take(&mut self.out);
+        let summary = match &section.summary {
+            Some(summary) => {
+                self.heading(section, depth);
+                self.body(summary, "summary")?;
+                self.summary_suffix(section);
+                self.summarized.pop();
+                Some(std::mem::take(&mut self.out))
+            }
+            None => None,
+        };
+        let tools = section.tools.iter().map(|tool| self.state.offer(tool, pick_mode)).collect();
+        Ok(SectionText { path: self.path.clone(), full, summary, tools })
     }
 
     /// Renders the current section (entered already) and, when full, its subsections.

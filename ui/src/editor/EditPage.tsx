@@ -56,6 +56,7 @@ export function EditPage({
     () => new Map((economics?.sections ?? []).map((section) => [section.path, section])),
     [economics],
   );
+  const sizes = useMemo(() => new Map((economics?.section_sizes ?? []).map((size) => [size.path, size])), [economics]);
   const { document, selected } = state;
   const section = selected === null ? undefined : sectionAt(document.template, selected);
   const sourceCount = document.template.sources?.length ?? 0;
@@ -102,6 +103,7 @@ export function EditPage({
             onTab("sources");
           }}
           readCosts={readCosts}
+          sizes={sizes}
         />
       </nav>
       <div className="pane edit-pane">
@@ -154,6 +156,7 @@ export function EditPage({
               onRename={(key) => void store.rename(selected, key)}
               onVisibility={(visibility) => void store.setVisibility(selected, visibility)}
               onDefineParam={(name) => void store.defineParam(name)}
+              size={sizes.get(selected)}
             />
             <SectionTools
               key={String(state.selection)}

@@ -2,16 +2,18 @@
 // under it; renamed on Enter, which keeps the focus there, or on leaving the field, which an invalid
 // key puts back as Escape always does; focused and selected, ready to rename, for a section just
 // added), title, template and summary (code fields, an edit on every change, placeholders marked and
-// warned about under the field, with a button that defines each unknown parameter) and visibility.
+// warned about under the field, with a button that defines each unknown parameter) and visibility,
+// with the section's size each way it can be shown.
 // It keeps what the user typed (a rename the backend refuses leaves the text in place); its parent
 // remounts it to start from the document, and keeps it (and the focus in it) through a rename or
 // move of its section.
 import { useEffect, useId, useRef, useState } from "react";
-import type { Section, Visibility } from "../platform";
+import type { Section, SectionSize, Visibility } from "../platform";
 import { CodeField } from "./CodeField";
 import { sectionKeyProblem, type TextField } from "./edits";
 import { NameProblem, useNameField } from "./NameField";
 import { placeholderWarnings, titleWarnings, type FieldWarning } from "./placeholders";
+import { SectionSizes } from "./SectionSizes";
 
 export function SectionEditor({
   path,
@@ -23,6 +25,7 @@ export function SectionEditor({
   onVisibility,
   onDefineParam,
   focusKey = false,
+  size,
 }: {
   path: string;
   section: Section;
@@ -37,6 +40,8 @@ export function SectionEditor({
   onVisibility: (visibility: Visibility) => void;
   /** Adds parameter `name` to the template (from a warning about a placeholder it has no default for). */
   onDefineParam: (name: string) => void;
+  /** Its own size in the prompt, once the template's economics are read. */
+  size?: SectionSize;
 }) {
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
@@ -115,6 +120,7 @@ export function SectionEditor({
         <option value="full">Full</option>
         <option value="summary">Summary</option>
       </select>
+      <SectionSizes size={size} />
       <span className="field-label">Template</span>
       <CodeField
         testId="field-template"

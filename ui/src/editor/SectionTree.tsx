@@ -7,8 +7,8 @@
 // with the pointer (pointer events: the webview keeps native drag-and-drop for opening files) onto
 // another row, before, inside or after it (dropTarget.ts decides where and whether); Escape cancels.
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { SectionCost, Template } from "../platform";
-import { readCostText, shortTokens } from "./economics";
+import type { SectionCost, SectionSize, Template } from "../platform";
+import { readCostText, sectionSizeText, shortTokens } from "./economics";
 import { dropTargetAt, type DropTarget } from "./dropTarget";
 import { edgeScrollStep, renderedIndices, revealScrollTop, visibleRows } from "./rowWindow";
 import { toolCountLabel, visibilityBadge, type TreeRow } from "./tree";
@@ -66,6 +66,7 @@ export function SectionTree({
   sourceBadges,
   onSourceBadge,
   readCosts,
+  sizes,
 }: {
   rows: TreeRow[];
   /** The template the rows show, for where a drop would put the dragged section. */
@@ -82,6 +83,8 @@ export function SectionTree({
   onSourceBadge?: (path: string) => void;
   /** What reading each section summarized at first adds, by path. */
   readCosts?: ReadonlyMap<string, SectionCost>;
+  /** Each section's own size in the prompt, by path, for its row's tooltip. */
+  sizes?: ReadonlyMap<string, SectionSize>;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -252,6 +255,7 @@ export function SectionTree({
                 onToggle={onToggle}
                 sourceBadge={sourceBadges?.get(row.path)}
                 readCost={readCosts?.get(row.path)}
+                size={sizes?.get(row.path)}
                 onSourceBadge={onSourceBadge}
               />
             );
@@ -273,6 +277,7 @@ function TreeItem({
   sourceBadge,
   onSourceBadge,
   readCost,
+  size,
 }: {
   row: TreeRow;
   /** Its distance from the top of the list, in pixels. */
@@ -288,6 +293,8 @@ function TreeItem({
   onSourceBadge?: (path: string) => void;
   /** What reading it adds, when it is summarized at first. */
   readCost?: SectionCost;
+  /** Its own size in the prompt. */
+  size?: SectionSize;
 }) {
   const classes = ["row", selected ? "selected" : "", dragged ? "dragged" : ""].filter((name) => name !== "");
   return (
@@ -311,7 +318,7 @@ function TreeItem({
         className="select"
         data-testid="select-section"
         aria-current={selected ? "true" : undefined}
-        title={row.path}
+        title={size === undefined ? row.path : `${row.path}\n${sectionSizeText(size)}`}
         onClick={() => {
           onSelect(row.path);
         }}

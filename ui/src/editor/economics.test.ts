@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DisclosureEconomics } from "../platform";
 import { FakePlatform } from "../testing/fakePlatform";
-import { EconomicsStore, firstPromptText, longerBecause, readCostText, shortTokens } from "./economics";
+import {
+  EconomicsStore,
+  firstPromptText,
+  longerBecause,
+  readCostText,
+  sectionSizeText,
+  shortTokens,
+} from "./economics";
 import { EditorStore } from "./store";
 
 function economics(first: number, full: number): DisclosureEconomics {
@@ -11,6 +18,7 @@ function economics(first: number, full: number): DisclosureEconomics {
     disclosure_tools: [{ name: "read_section", tokens: 67 }],
     sections: [],
     sections_left_out: 0,
+    section_sizes: [],
   };
 }
 
@@ -31,6 +39,15 @@ describe("the economics in words", () => {
     expect(readCostText(2345, 5)).toBe("Reading it adds 2,345 prompt tokens and 5 tools");
     expect(readCostText(-91, 0)).toBe("Reading it saves 91 prompt tokens");
     expect([shortTokens(2345), shortTokens(845), shortTokens(-91)]).toEqual(["+2.3k", "+845", "−91"]);
+  });
+
+  it("words a section's own size in full, summarized and for its tools", () => {
+    expect(sectionSizeText({ path: "a", full_tokens: 18854, summary_tokens: 31, tool_tokens: 1 })).toBe(
+      "In full 18,854 tokens, summarized 31 tokens, its tools 1 token",
+    );
+    expect(sectionSizeText({ path: "a", full_tokens: 12, summary_tokens: null, tool_tokens: 0 })).toBe(
+      "In full 12 tokens, no summary, its tools 0 tokens",
+    );
   });
 });
 

@@ -2,7 +2,7 @@
 // section in full, what the disclosure tool's definition adds, what reading each summarized
 // section adds. Read again a moment after the template stops changing (a render per summarized
 // section: not a keystroke's work), and worded for the preview pane and the tree.
-import type { DisclosureEconomics, Platform, Template } from "../platform";
+import type { DisclosureEconomics, Platform, SectionSize, Template } from "../platform";
 import { ExternalStore } from "../shared/ExternalStore";
 import type { EditorStore } from "./store";
 
@@ -85,4 +85,30 @@ export function shortTokens(tokens: number): string {
   const sign = tokens >= 0 ? "+" : "−";
   const size = Math.abs(tokens);
   return `${sign}${size >= 1000 ? `${(size / 1000).toFixed(1)}k` : String(size)}`;
+}
+
+/** One section's own size in its three parts, for its editor and its row's tooltip. */
+export interface SectionSizeParts {
+  full: string;
+  /** Null when it has no summary. */
+  summary: string | null;
+  tools: string;
+}
+
+const tokenCount = (tokens: number) => `${tokens.toLocaleString("en-US")} token${tokens === 1 ? "" : "s"}`;
+
+/** "1,234 tokens" in full, summarized and for its tools. */
+export function sectionSizeParts(size: SectionSize): SectionSizeParts {
+  return {
+    full: tokenCount(size.full_tokens),
+    summary: size.summary_tokens === null ? null : tokenCount(size.summary_tokens),
+    tools: tokenCount(size.tool_tokens),
+  };
+}
+
+/** "In full 1,234 tokens, summarized 56 tokens, its tools 789 tokens": one line for a tooltip. */
+export function sectionSizeText(size: SectionSize): string {
+  const parts = sectionSizeParts(size);
+  const summarized = parts.summary === null ? "no summary" : `summarized ${parts.summary}`;
+  return `In full ${parts.full}, ${summarized}, its tools ${parts.tools}`;
 }

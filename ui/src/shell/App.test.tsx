@@ -57,6 +57,27 @@ describe("App", () => {
     );
   });
 
+  it("shows each section's own size in full, summarized and for its tools, beside it and in its row", async () => {
+    const platform = new FakePlatform();
+    await renderApp(root, platform);
+    await settle();
+    const context = byTestId('section-row"][data-path="context');
+    expect(byTestId("select-section", context).title).toBe(
+      "context\nIn full 1,234 tokens, summarized 31 tokens, its tools 96 tokens",
+    );
+    byTestId("select-section", context).click();
+    await settle();
+    const sizes = byTestId("section-sizes");
+    expect(
+      [byTestId("size-full", sizes), byTestId("size-summary", sizes), byTestId("size-tools", sizes)].map(
+        (dd) => dd.textContent,
+      ),
+    ).toEqual(["1,234 tokens", "31 tokens", "96 tokens"]);
+    byTestId("select-section", byTestId('section-row"][data-path="task')).click();
+    await settle();
+    expect(byTestId("size-summary").textContent).toBe("no summary");
+  });
+
   it("opens the launch template: tree, editor, preview, toolbar", async () => {
     const platform = new FakePlatform();
     await renderApp(root, platform);

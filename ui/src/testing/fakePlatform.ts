@@ -343,7 +343,7 @@ export class FakePlatform implements Platform {
 
   /**
    * What `templateEconomics` answers (the backend's figures are its tests'): the example's first
-   * prompt against everything in full, read_section's definition, what reading `context` adds.
+   * prompt against everything in full, read_section's definition, what reading `context` adds, each section's size.
    */
   economics: DisclosureEconomics = {
     first_tokens: 205,
@@ -354,6 +354,13 @@ export class FakePlatform implements Platform {
       { path: "style", read_tokens: 12, tools: 0 },
     ],
     sections_left_out: 0,
+    section_sizes: [
+      { path: "task", full_tokens: 12, summary_tokens: null, tool_tokens: 0 },
+      { path: "context", full_tokens: 1234, summary_tokens: 31, tool_tokens: 96 },
+      { path: "context.examples", full_tokens: 40, summary_tokens: null, tool_tokens: 0 },
+      { path: "context.history", full_tokens: 22, summary_tokens: null, tool_tokens: 0 },
+      { path: "style", full_tokens: 18, summary_tokens: 26, tool_tokens: 0 },
+    ],
   };
 
   templateEconomics(id: number): Promise<Outcome<DisclosureEconomics>> {
