@@ -45,6 +45,7 @@ import "../runs/runs.css";
 import "./history.css";
 import { comparable, type HistoryComparison, type HistoryState, type HistoryStore } from "./store";
 import {
+  comparisonCost,
   comparisonText,
   durationText,
   groupRuns,
@@ -341,6 +342,7 @@ function ComparisonRows({
   const { template_path: template, scenario_path: scenario } = first;
   const reopen = onOpen !== undefined && template !== null && scenario !== null;
   const started = startedText(first.started_at_ms);
+  const cost = comparisonCost(runs);
   return (
     <tbody
       className="history-group"
@@ -355,6 +357,12 @@ function ComparisonRows({
         <td title={first.scenario_path ?? undefined}>{ranWith(first)}</td>
         <th scope="rowgroup" colSpan={4}>
           {comparisonText(runs)}
+          {cost !== null && (
+            <span className="history-group-cost" data-testid="history-group-cost" title={cost.title}>
+              {" · "}
+              {cost.text}
+            </span>
+          )}
           {reopen && (
             <span className="history-group-actions">
               <button

@@ -7,8 +7,10 @@
 import { describe, expect, it } from "vitest";
 import type { RunComparison, StoredRun } from "../platform";
 import { exampleHistory, lookupFirstReport } from "../testing/fakeCompare";
+import { pricedAtAMillionth } from "../testing/costs";
 import {
   ANY_RUN,
+  comparisonCost,
   comparisonText,
   durationText,
   groupRuns,
@@ -68,6 +70,30 @@ const shape = (groups: RunGroup[]) =>
   groups.map((group) =>
     group.kind === "single" ? [group.run.id] : ["comparison", ...group.runs.map((run) => run.id)],
   );
+
+describe("comparisonCost", () => {
+  const priced = (run: StoredRun, total: number | null, model = "claude-sonnet-4-5"): StoredRun => ({
+    ...run,
+    cost: { ...pricedAtAMillionth([]), model, priced_as: model, taken: "2026-11-01", prompt: total, total },
+  });
+  const runs = keptHistory().filter((run) => (run.id ?? 0) <= 3);
+
+  it("says what a comparison's runs cost together, and how they were priced", () => {
+    const cost = comparisonCost(runs.map((run, index) => priced(run, [0.0349, 0.0544, 0.1207][index] ?? 0)));
+    expect(cost?.text).toBe("$0.210000 in all");
+    expect(cost?.title).toBe(
+      "What its runs cost together, priced as claude-sonnet-4-5: USD per million tokens, taken 2026-11-01",
+    );
+  });
+
+  it("says nothing when a run was not priced, or priced otherwise: a part is not the whole", () => {
+    expect(comparisonCost(runs.map((run) => ({ ...run, cost: null })))).toBeNull();
+    const [first, second, third] = runs;
+    if (first === undefined || second === undefined || third === undefined) throw new Error("three runs");
+    expect(comparisonCost([priced(first, 0.1), priced(second, null), priced(third, 0.1)])).toBeNull();
+    expect(comparisonCost([priced(first, 0.1), priced(second, 0.1, "gpt-4o-mini"), priced(third, 0.1)])).toBeNull();
+  });
+});
 
 describe("groupRuns", () => {
   it("puts a comparison's three runs in one group, in lane order: dynamic, restart, all-FULL baseline", () => {

@@ -22,7 +22,7 @@ import type {
   StoredRun,
 } from "../platform";
 import { COUNTER_ROWS, LANES, type EventPlace, type LaneLabel } from "../runs/timeline";
-import { laneName } from "../shared/words";
+import { laneName, moneyText, pricedText } from "../shared/words";
 import type { RunState } from "../runs/run";
 
 /** The filter as the bar holds it: text as typed, and "" for any adapter, status or source. */
@@ -186,6 +186,34 @@ export function groupRuns(runs: readonly RunSummary[]): RunGroup[] {
 /** "comparison, 3 runs": a comparison's heading in the list. */
 export function comparisonText(runs: readonly RunSummary[]): string {
   return `comparison, ${String(runs.length)} ${runs.length === 1 ? "run" : "runs"}`;
+}
+
+/** What a comparison's runs cost together, and how they were priced. */
+export interface ComparisonCost {
+  /** "$0.1234 in all". */
+  text: string;
+  /** "priced as claude-sonnet-4-5: USD per million tokens, taken …". */
+  title: string;
+}
+
+/**
+ * What `runs` cost together, when each was priced alike (one model, one currency); null when one
+ * was not priced, so that a part is never shown as the whole.
+ */
+export function comparisonCost(runs: readonly RunSummary[]): ComparisonCost | null {
+  const [first] = runs;
+  const priced = first?.cost ?? null;
+  if (priced === null) return null;
+  let total = 0;
+  for (const { cost } of runs) {
+    if (cost === null || cost.total === null || cost.currency !== priced.currency || cost.model !== priced.model)
+      return null;
+    total += cost.total;
+  }
+  return {
+    text: `${moneyText(total, priced.currency)} in all`,
+    title: `What its runs cost together, ${pricedText(priced)}`,
+  };
 }
 
 /** "1,197 + 25": prompt and completion tokens. */
