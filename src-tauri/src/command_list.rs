@@ -44,6 +44,7 @@ macro_rules! with_app_commands {
             compare::cancel_comparison,
             compare::comparison_call,
             compare::export_comparison,
+            compare::export_chart,
             compare::export_requests,
             sources::template_sources,
             sources::allow_source,

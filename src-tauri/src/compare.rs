@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use tauri::ipc::Channel;
 use tauri::State;
+use unfold_application::chart_images::ChartImage;
 use unfold_application::comparisons::{ComparisonRequest, Comparisons, ProgressListener};
 use unfold_application::exports::ReportFormat;
 use unfold_application::recent::{Recent, RecentFileDto};
@@ -180,6 +181,18 @@ pub async fn export_comparison(
     format: ReportFormat,
 ) -> Result<(), CommandError> {
     Ok(comparisons.export_report(run_id, &path, format)?)
+}
+
+/// Writes the chart of the comparison `run_id`, as the UI drew it, to `path` as an SVG or a PNG.
+#[tauri::command]
+#[specta::specta]
+pub async fn export_chart(
+    comparisons: State<'_, Arc<Comparisons>>,
+    run_id: u32,
+    path: String,
+    image: ChartImage,
+) -> Result<(), CommandError> {
+    Ok(comparisons.export_chart(run_id, &path, &image)?)
 }
 
 /// Writes the request bodies of the comparison `run_id` into the new or empty `folder`, in the

@@ -37,6 +37,10 @@ pub enum FilePurpose {
     SaveReport,
     /// Choose where to save a comparison as Markdown.
     SaveMarkdown,
+    /// Choose where to save a comparison's chart as an SVG image.
+    SaveChartSvg,
+    /// Choose where to save a comparison's chart as a PNG image.
+    SaveChartPng,
     /// Choose a new or empty folder for a comparison's request bodies.
     RequestsFolder,
     /// Choose a suite to open.
@@ -56,6 +60,8 @@ impl FilePurpose {
             FilePurpose::OpenScenario | FilePurpose::SaveScenario => Some(("Unfold scenario", json)),
             FilePurpose::SaveReport => Some(("Comparison report", json)),
             FilePurpose::SaveMarkdown => Some(("Markdown", &["md"])),
+            FilePurpose::SaveChartSvg => Some(("SVG image", &["svg"])),
+            FilePurpose::SaveChartPng => Some(("PNG image", &["png"])),
             FilePurpose::OpenSuite => Some(("Unfold suite", json)),
             FilePurpose::SaveExport => Some(("Export", json)),
             FilePurpose::SaveTrace => Some(("OpenTelemetry trace (OTLP JSON lines)", &["jsonl", "json"])),
@@ -102,6 +108,9 @@ pub async fn choose_file(
     purpose: FilePurpose,
     suggested_path: Option<String>,
 ) -> Result<Option<String>, CommandError> {
+    if let Some(answer) = automated_save(purpose, suggested_path.as_deref()) {
+        return Ok(Some(answer));
+    }
     let mut dialog = app.dialog().file();
     if let Some((name, extensions)) = purpose.filter() {
         dialog = dialog.add_filter(name, extensions);
@@ -121,6 +130,8 @@ pub async fn choose_file(
         | FilePurpose::SaveScenario
         | FilePurpose::SaveReport
         | FilePurpose::SaveMarkdown
+        | FilePurpose::SaveChartSvg
+        | FilePurpose::SaveChartPng
         | FilePurpose::SaveExport
         | FilePurpose::SaveTrace => dialog.blocking_save_file(),
         FilePurpose::RequestsFolder => dialog.blocking_pick_folder(),
@@ -128,6 +139,30 @@ pub async fn choose_file(
     .await?;
     let chosen: Option<PathBuf> = chosen.and_then(|p| p.into_path().ok());
     Ok(chosen.map(|p| p.to_string_lossy().into_owned()))
+}
+
+/// Set, a save dialog is not shown: it answers the suggested file name in the folder this names.
+/// The end-to-end tests save through the app's own menus so, as no WebDriver can reach a native
+/// dialog; nothing else sets it.
+pub const SAVE_DIALOG_FOLDER: &str = "UNFOLD_SAVE_DIALOG_FOLDER";
+
+/// The answer to a save dialog for `purpose` while [`SAVE_DIALOG_FOLDER`] is set; none otherwise,
+/// for any other dialog, or without a suggested name.
+fn automated_save(purpose: FilePurpose, suggested: Option<&str>) -> Option<String> {
+    let saves = matches!(
+        purpose,
+        FilePurpose::Save
+            | FilePurpose::SaveScenario
+            | FilePurpose::SaveReport
+            | FilePurpose::SaveMarkdown
+            | FilePurpose::SaveChartSvg
+            | FilePurpose::SaveChartPng
+            | FilePurpose::SaveExport
+            | FilePurpose::SaveTrace
+    );
+    let folder = std::env::var_os(SAVE_DIALOG_FOLDER).filter(|_| saves)?;
+    let name = Path::new(suggested?).file_name()?;
+    Some(Path::new(&folder).join(name).to_string_lossy().into_owned())
 }
 
 /// A tool list file the user chose, with its text.

@@ -585,6 +585,31 @@ describe("unfold-app (real binary under Xvfb)", () => {
         assert.match(title, /^Cost per model call/);
         await sleep(300); // a frame for WebKit to paint into the screenshot
         await saveScreenshot(session, "chart-cost");
+
+        // The chart saved from the Export menu as a PNG to paste into a pull request, and as an
+        // SVG: WebKit draws it and the app writes it. The save dialog answers in the harness's
+        // folder with the name it suggests (it cannot be driven here).
+        const saveChart = async (format) => {
+          const path = join(workDir, "saved", `task-executor-lookup-first.chart.${format}`);
+          await click(session, '[data-testid="export-report-button"]');
+          await click(session, `[data-testid="export-chart-${format}"]`);
+          await waitUntil(
+            session,
+            "return document.querySelector('[data-testid=\"compare-notice\"], [data-testid=\"compare-failure\"]')?.textContent ?? '';",
+            (text) => text.includes(`Saved the chart as ${format.toUpperCase()} to ${path}`),
+            `the chart saved as ${format}`,
+          );
+          return readFileSync(path);
+        };
+        const png = await saveChart("png");
+        assert.equal(png.subarray(0, 8).toString("latin1"), "\x89PNG\r\n\x1a\n");
+        // Twice the chart's size: its 640 px plot, its title above and its legend below.
+        assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1280, 2 * (250 + 26 + 26)]);
+        assert.ok(png.length > 10_000, `a drawn chart, not a blank one: ${png.length} bytes`);
+        const svg = (await saveChart("svg")).toString("utf8");
+        assert.match(svg, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+        assert.match(svg, />Cost per model call</);
+        assert.match(svg, /stroke:rgb\(/, "the lanes' colours written on the lines, not left to the app's CSS");
       },
       scenario,
     );

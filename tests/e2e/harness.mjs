@@ -4,7 +4,7 @@
 // app, and a cleanup that always runs, even when the runner is interrupted.
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -344,6 +344,7 @@ export async function resizeWindow(session, width, height) {
 export async function startHarness({ dark = false } = {}) {
   assert.ok(existsSync(APP), `${APP} is missing: run \`cargo build -p unfold-app\` first`);
   workDir = mkdtempSync(join(tmpdir(), "unfold-e2e-"));
+  mkdirSync(join(workDir, "saved"));
   const display = await startXvfb();
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
@@ -362,6 +363,8 @@ export async function startHarness({ dark = false } = {}) {
       RUST_LOG: "info",
       UNFOLD_PROVIDERS: join(workDir, "providers.json"),
       UNFOLD_E2E_KEY: E2E_KEY,
+      // The app's save dialogs answer here, with the name they suggest (src-tauri/src/files.rs).
+      UNFOLD_SAVE_DIALOG_FOLDER: join(workDir, "saved"),
       ...(dark ? { GTK_THEME: "Adwaita:dark" } : {}),
     },
   });

@@ -115,6 +115,8 @@ export const commands = {
 	 *  into a pull request).
 	 */
 	exportComparison: (runId: number, path: string, format: ReportFormat) => typedError<null, CommandError>(__TAURI_INVOKE("export_comparison", { runId, path, format })),
+	/**  Writes the chart of the comparison `run_id`, as the UI drew it, to `path` as an SVG or a PNG. */
+	exportChart: (runId: number, path: string, image: ChartImage) => typedError<null, CommandError>(__TAURI_INVOKE("export_chart", { runId, path, image })),
 	/**
 	 *  Writes the request bodies of the comparison `run_id` into the new or empty `folder`, in the
 	 *  shape of `api`.
@@ -284,6 +286,19 @@ export type CallRequest = {
 	 */
 	response: JsonValue,
 };
+
+/**  A chart image to save. */
+export type ChartImage = 
+/**  The chart as a standalone SVG document. */
+{ format: "svg"; 
+/**  The document's text. */
+svg: string } | 
+/**  The chart rasterized. */
+{ format: "png"; 
+/**  The SVG it was drawn from (checked for secrets: a PNG's pixels cannot be). */
+svg: string; 
+/**  The PNG file's bytes. */
+png: number[] };
 
 /**
  *  Sent to the UI when the window is asked to close while a document has unsaved changes; the
@@ -1207,6 +1222,10 @@ export type FilePurpose =
 "save_report" | 
 /**  Choose where to save a comparison as Markdown. */
 "save_markdown" | 
+/**  Choose where to save a comparison's chart as an SVG image. */
+"save_chart_svg" | 
+/**  Choose where to save a comparison's chart as a PNG image. */
+"save_chart_png" | 
 /**  Choose a new or empty folder for a comparison's request bodies. */
 "requests_folder" | 
 /**  Choose a suite to open. */

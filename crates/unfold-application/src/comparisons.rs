@@ -22,6 +22,7 @@ use unfold_engine::{AdapterKind, ComparisonReport, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
+use crate::chart_images::{self, ChartImage};
 pub use crate::comparison_request::{
     ComparisonModel, ComparisonOutputs, ComparisonRequest, DocumentRef, RelayAttachment, RequestFiles, SourceUse,
 };
@@ -353,6 +354,12 @@ impl Comparisons {
         self.with_last(run_id, |comparison, secrets| {
             exports::write_report(Path::new(path), &comparison.report, format, secrets)
         })
+    }
+
+    /// Writes the chart of the comparison `run_id`, as the app drew it, to `path`; refused if its
+    /// SVG holds a live model's secrets (see [`chart_images::write_chart`]).
+    pub fn export_chart(&self, run_id: u32, path: &str, image: &ChartImage) -> AppResult<()> {
+        self.with_last(run_id, |_, secrets| chart_images::write_chart(Path::new(path), image, secrets))
     }
 
     /// Writes every model call's request body into `folder` (new or empty) in `shape`, none if one

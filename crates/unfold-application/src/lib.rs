@@ -4,7 +4,7 @@
 //! IPC answers out. Nothing here knows of Tauri, of a terminal or of a UI.
 //!
 //! What it holds: the documents open in the app ([`templates`], [`scenarios`], [`recovery`]),
-//! comparisons and their exports ([`comparisons`], [`exports`]), live runs and replays
+//! comparisons and their exports ([`comparisons`], [`exports`], [`chart_images`]), live runs and replays
 //! ([`live_runs`]), what of them leaves the process, scrubbed of secrets ([`redaction`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
 //! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), tool sources
 //! ([`sources`]) and which of them the user allowed ([`consents`]), the plugin relay
@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod chart_images;
 mod comparison_request;
 pub mod comparisons;
 pub mod consents;

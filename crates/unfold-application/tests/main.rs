@@ -1,6 +1,7 @@
 //! The application layer's integration tests: each use case as the CLI and the app call it, over
 //! real files in temporary folders, with no window (one binary, a module per area).
 
+mod chart_images;
 mod comparisons;
 mod consents;
 mod profiles;

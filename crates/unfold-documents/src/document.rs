@@ -360,16 +360,21 @@ pub fn canonical_json_len<T: Serialize>(document: &T) -> u64 {
 /// names anything but a regular file is refused; the file replaced keeps its mode, and a new one
 /// gets the umask's ([`SaveTarget`]).
 pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    write_atomically_as(path, text, NewFile::Shared)
+    write_atomically_as(path, text.as_bytes(), NewFile::Shared)
+}
+
+/// [`write_atomically`] for a file that is not text (an image).
+pub fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomically_as(path, bytes, NewFile::Shared)
 }
 
 /// [`write_atomically`] for a file of the app's own (recovered work, recent files, allowed
 /// sources): created readable by its owner alone; one replaced keeps its mode.
 pub fn write_privately(path: &Path, text: &str) -> Result<()> {
-    write_atomically_as(path, text, NewFile::Private)
+    write_atomically_as(path, text.as_bytes(), NewFile::Private)
 }
 
-fn write_atomically_as(path: &Path, text: &str, new: NewFile) -> Result<()> {
+fn write_atomically_as(path: &Path, bytes: &[u8], new: NewFile) -> Result<()> {
     let io_error = |source| Error::Io { path: path.display().to_string(), action: "cannot save", source };
     let target = SaveTarget::of(path).map_err(io_error)?;
     let name = target.path.file_name().and_then(|n| n.to_str()).unwrap_or("unfold");
@@ -380,7 +385,7 @@ fn write_atomically_as(path: &Path, text: &str, new: NewFile) -> Result<()> {
         .tempfile_in(target.folder())
         .map_err(io_error)?;
     target.keep_mode(temp.as_file()).map_err(io_error)?;
-    temp.write_all(text.as_bytes()).map_err(io_error)?;
+    temp.write_all(bytes).map_err(io_error)?;
     temp.as_file().sync_all().map_err(io_error)?;
     temp.persist(&target.path).map_err(|e| io_error(e.error))?;
     std::fs::File::open(target.folder()).and_then(|dir| dir.sync_all()).map_err(io_error)?;

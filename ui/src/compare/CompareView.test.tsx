@@ -675,6 +675,25 @@ describe("CompareView", () => {
     expect(platform.argsOf("exportRequests").at(-1)?.slice(1)).toEqual(["/out/anthropic", "anthropic"]);
   });
 
+  it("saves the chart as drawn, a standalone SVG with its title and legend, for a doc", async () => {
+    const { platform } = await openAndRun();
+    platform.chosenPath = "/out/chart.svg";
+    await click(byTestId("export-chart-svg"));
+    expect(byTestId("compare-notice").textContent).toContain("Saved the chart as SVG to /out/chart.svg");
+    expect(platform.argsOf("chooseFile").at(-1)).toEqual(["save_chart_svg", "task-executor-lookup-first.chart.svg"]);
+    const saved = platform.compare.exported.get("/out/chart.svg") ?? "";
+    expect(saved.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    const picture = new DOMParser().parseFromString(saved, "image/svg+xml").documentElement;
+    expect([picture.localName, picture.getAttribute("xmlns")]).toEqual(["svg", "http://www.w3.org/2000/svg"]);
+    const texts = [...picture.querySelectorAll("text")].map((text) => text.textContent);
+    expect(texts[0]).toBe("Prompt tokens per model call");
+    expect(texts.slice(-4)).toEqual(["model call", "dynamic", "restart", "baseline"]);
+    // Every lane's line and every call's marker, as drawn; not the pointer's targets or the app's hooks.
+    const drawnLines = all('[data-testid="token-chart"] .series polyline').length;
+    expect(picture.querySelectorAll("g > polyline").length).toBe(drawnLines + 3); // and the legend's swatches
+    expect(saved).not.toMatch(/class="hit"|data-testid|<desc/);
+  });
+
   it("says why a scenario did not open, until dismissed", async () => {
     const { platform } = await openScenario();
     platform.chosenPath = "/s/missing.scenario.json";

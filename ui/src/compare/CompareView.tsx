@@ -59,6 +59,7 @@ import {
 import { discards, laneViews } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
 import { TokenChart } from "../runs/TokenChart";
+import { chartPicture, type ChartFormat, type ChartPicture } from "../runs/chartImage";
 import { ADAPTER_TITLES, adaptersText, laneName } from "../shared/words";
 import "./compare.css";
 import type { OutcomeStore } from "../shared/outcome";
@@ -163,6 +164,10 @@ export function CompareView({
         scenarioShown={scenarioShown}
         onScenarioShown={setScenarioShown}
         hasRelay={hasRelay}
+        drawnChart={() => {
+          const figure = view.current?.querySelector<HTMLElement>('[data-testid="token-chart"]');
+          return figure == null ? null : chartPicture(figure);
+        }}
       />
       <LiveNote state={state} />
       <CompareNotices outcome={outcome} />
@@ -379,6 +384,7 @@ function CompareToolbar({
   scenarioShown,
   onScenarioShown,
   hasRelay,
+  drawnChart,
 }: {
   store: ComparisonStore;
   state: ComparisonContext;
@@ -388,6 +394,8 @@ function CompareToolbar({
   onScenarioShown: (shown: boolean) => void;
   /** The template has a relay source. */
   hasRelay: boolean;
+  /** The chart as drawn now, as an image (null while none is drawn). */
+  drawnChart: () => ChartPicture | null;
 }) {
   const { scenario, run } = state;
   const running = run?.status === "running";
@@ -435,7 +443,7 @@ function CompareToolbar({
           label="Export"
           buttonTestId="export-report-button"
           title={exportTitle(
-            "Write the comparison as Markdown for a pull request, its whole report as JSON, or its request bodies",
+            "Write the comparison as Markdown for a pull request, its chart as an image, its whole report as JSON, or its request bodies",
           )}
           menu
         >
@@ -450,6 +458,19 @@ function CompareToolbar({
               onClick={() => void store.exportReport(format)}
             >
               {label}
+            </button>
+          ))}
+          {CHART_EXPORTS.map(({ format, label }) => (
+            <button
+              key={format}
+              type="button"
+              role="menuitem"
+              data-testid={`export-chart-${format}`}
+              disabled={!finished}
+              title={exportTitle(`The chart as drawn, with its title and legend, as ${label}`)}
+              onClick={() => void store.exportChart(format, drawnChart)}
+            >
+              Chart as {label}…
             </button>
           ))}
           <ExportRequests store={store} finished={finished} title={exportTitle} />
@@ -473,6 +494,12 @@ const REPORT_EXPORTS: readonly { format: ReportFormat; testId: string; label: st
     label: "Report (JSON)…",
     title: "The whole comparison report, as unfold compare --json writes it",
   },
+];
+
+/** The Export menu's forms of the chart: a PNG to paste into a pull request, an SVG for a doc. */
+const CHART_EXPORTS: readonly { format: ChartFormat; label: string }[] = [
+  { format: "png", label: "PNG" },
+  { format: "svg", label: "SVG" },
 ];
 
 /** The Export menu's request bodies: one item per API whose shape they take, each asking for a folder. */

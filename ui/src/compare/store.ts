@@ -27,6 +27,7 @@ import type {
   SourceView,
   Template,
   ToolSource,
+  ChartImage,
 } from "../platform";
 import { sameJsonIgnoringUndefined } from "../shared/json";
 import { ExternalStore } from "../shared/ExternalStore";
@@ -43,6 +44,7 @@ import {
 import { failureOf, type Failure } from "../shared/failure";
 import type { OutcomeStore } from "../shared/outcome";
 import { sourcesToAsk, withDeclined, type Declined } from "./runSources";
+import { chartImage, type ChartFormat, type ChartPicture } from "../runs/chartImage";
 
 /** The template the view runs on: the editor's open document. */
 export interface OpenTemplate {
@@ -512,6 +514,28 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
       const written = await this.platform.exportComparison(id, path, format);
       const what = markdown ? "the comparison as Markdown" : "the comparison report";
       return written.ok ? { ok: true, value: `Wrote ${what} to ${path}` } : written;
+    });
+  }
+
+  /**
+   * Asks where to save the finished comparison's chart as `format`, then saves `picture` (the
+   * chart as drawn: see runs/chartImage.ts) there; nothing while no chart is drawn.
+   */
+  exportChart(format: ChartFormat, picture: () => ChartPicture | null): Promise<void> {
+    const report = this.state.run?.report ?? null;
+    const drawn = picture();
+    if (report === null || drawn === null) return Promise.resolve();
+    const suggested = `${report.template}-${report.scenario}.chart.${format}`;
+    const purpose = format === "svg" ? "save_chart_svg" : "save_chart_png";
+    return this.exportTo(purpose, suggested, "The chart was not saved", async (id, path) => {
+      let image: ChartImage;
+      try {
+        image = await chartImage(drawn, format);
+      } catch (cause) {
+        return { ok: false, error: { code: "internal", message: String(cause), problems: [] } };
+      }
+      const written = await this.platform.exportChart(id, path, image);
+      return written.ok ? { ok: true, value: `Saved the chart as ${format.toUpperCase()} to ${path}` } : written;
     });
   }
 

@@ -72,6 +72,7 @@ export type {
   PartsChange_Serialize as PartsChange,
   PricedModels_Serialize as PricedModels,
   ReportFormat,
+  ChartImage,
   RequestShape,
   Permission,
   ProviderKind,

@@ -26,6 +26,7 @@ import type {
   ProviderProfile,
   RecentFile,
   ReportFormat,
+  ChartImage,
   RequestShape,
   RunComparison,
   RunEvent,
@@ -242,7 +243,7 @@ export class FakeCompare {
   holdWhileWriting = false;
   private held: (() => void) | null = null;
   private readonly cancelled = new Set<number>();
-  /** What `exportComparison`, `exportRequests` and `exportRunTrace` wrote, by path. */
+  /** What `exportComparison`, `exportChart`, `exportRequests` and `exportRunTrace` wrote, by path. */
   readonly exported = new Map<string, string>();
   /** The provider profile file (null: no home folder, so nothing can be saved). */
   profilesPath: string | null = "/home/u/.config/unfold/providers.json";
@@ -506,6 +507,12 @@ export class FakeCompare {
       path,
       format === "json" ? JSON.stringify(report) : `**Verdict:** ${report.verdict?.headline ?? ""}`,
     );
+    return ok(null);
+  }
+
+  /** Keeps the chart's SVG (the PNG drawn from it is the real app's: see the e2e tests). */
+  exportChart(path: string, image: ChartImage): Promise<Outcome<null>> {
+    this.exported.set(path, image.svg);
     return ok(null);
   }
 

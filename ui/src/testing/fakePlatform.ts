@@ -43,6 +43,7 @@ import type {
   RelayStatus,
   RecentFile,
   ReportFormat,
+  ChartImage,
   RecoveredWork,
   RequestShape,
   RunComparison,
@@ -553,6 +554,10 @@ export class FakePlatform implements Platform {
 
   exportComparison(runId: number, path: string, format: ReportFormat): Promise<Outcome<null>> {
     return this.refuse("exportComparison", runId, path, format) ?? this.compare.exportComparison(path, format);
+  }
+
+  exportChart(runId: number, path: string, image: ChartImage): Promise<Outcome<null>> {
+    return this.refuse("exportChart", runId, path, image) ?? this.compare.exportChart(path, image);
   }
 
   exportRequests(runId: number, folder: string, api: RequestShape): Promise<Outcome<number>> {
