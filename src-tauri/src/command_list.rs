@@ -45,6 +45,7 @@ macro_rules! with_app_commands {
             compare::comparison_call,
             compare::export_comparison,
             compare::export_chart,
+            compare::add_to_suite,
             compare::export_requests,
             sources::template_sources,
             sources::allow_source,

@@ -195,6 +195,20 @@ pub async fn export_chart(
     Ok(comparisons.export_chart(run_id, &path, &image)?)
 }
 
+/// Adds the comparison `run_id` of the files `template` and `scenario` to the suite file `suite`
+/// (made if there is none) as a case expecting what its runs showed; answers the case's name.
+#[tauri::command]
+#[specta::specta]
+pub async fn add_to_suite(
+    comparisons: State<'_, Arc<Comparisons>>,
+    run_id: u32,
+    suite: String,
+    template: String,
+    scenario: String,
+) -> Result<String, CommandError> {
+    Ok(comparisons.add_to_suite(run_id, &suite, &template, &scenario)?)
+}
+
 /// Writes the request bodies of the comparison `run_id` into the new or empty `folder`, in the
 /// shape of `api`.
 #[tauri::command]

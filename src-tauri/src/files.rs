@@ -37,6 +37,8 @@ pub enum FilePurpose {
     SaveReport,
     /// Choose where to save a comparison as Markdown.
     SaveMarkdown,
+    /// Choose a suite file, new or not, to add a comparison to as a case.
+    SaveSuite,
     /// Choose where to save a comparison's chart as an SVG image.
     SaveChartSvg,
     /// Choose where to save a comparison's chart as a PNG image.
@@ -60,6 +62,7 @@ impl FilePurpose {
             FilePurpose::OpenScenario | FilePurpose::SaveScenario => Some(("Unfold scenario", json)),
             FilePurpose::SaveReport => Some(("Comparison report", json)),
             FilePurpose::SaveMarkdown => Some(("Markdown", &["md"])),
+            FilePurpose::SaveSuite => Some(("Unfold suite", json)),
             FilePurpose::SaveChartSvg => Some(("SVG image", &["svg"])),
             FilePurpose::SaveChartPng => Some(("PNG image", &["png"])),
             FilePurpose::OpenSuite => Some(("Unfold suite", json)),
@@ -130,6 +133,7 @@ pub async fn choose_file(
         | FilePurpose::SaveScenario
         | FilePurpose::SaveReport
         | FilePurpose::SaveMarkdown
+        | FilePurpose::SaveSuite
         | FilePurpose::SaveChartSvg
         | FilePurpose::SaveChartPng
         | FilePurpose::SaveExport
@@ -155,6 +159,7 @@ fn automated_save(purpose: FilePurpose, suggested: Option<&str>) -> Option<Strin
             | FilePurpose::SaveScenario
             | FilePurpose::SaveReport
             | FilePurpose::SaveMarkdown
+            | FilePurpose::SaveSuite
             | FilePurpose::SaveChartSvg
             | FilePurpose::SaveChartPng
             | FilePurpose::SaveExport

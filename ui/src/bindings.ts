@@ -118,6 +118,11 @@ export const commands = {
 	/**  Writes the chart of the comparison `run_id`, as the UI drew it, to `path` as an SVG or a PNG. */
 	exportChart: (runId: number, path: string, image: ChartImage) => typedError<null, CommandError>(__TAURI_INVOKE("export_chart", { runId, path, image })),
 	/**
+	 *  Adds the comparison `run_id` of the files `template` and `scenario` to the suite file `suite`
+	 *  (made if there is none) as a case expecting what its runs showed; answers the case's name.
+	 */
+	addToSuite: (runId: number, suite: string, template: string, scenario: string) => typedError<string, CommandError>(__TAURI_INVOKE("add_to_suite", { runId, suite, template, scenario })),
+	/**
 	 *  Writes the request bodies of the comparison `run_id` into the new or empty `folder`, in the
 	 *  shape of `api`.
 	 */
@@ -1172,6 +1177,16 @@ export type ExampleView = {
 	scenarios: ExampleScenario[],
 };
 
+/**  One expectation of a case, as the app lists it. */
+export type Expectation = {
+	/**  The run it is about (an adapter's name, `baseline`), or `divergence`. */
+	run: string,
+	/**  What is expected of it: `model_calls`, `status`, … */
+	what: string,
+	/**  The expectation, in words: "at most 3", "completed". */
+	expected: string,
+};
+
 /**  A format a template is exported to. */
 export type ExportFormat = 
 /**  A promptfoo config, with a test per scenario. */
@@ -1222,6 +1237,8 @@ export type FilePurpose =
 "save_report" | 
 /**  Choose where to save a comparison as Markdown. */
 "save_markdown" | 
+/**  Choose a suite file, new or not, to add a comparison to as a case. */
+"save_suite" | 
 /**  Choose where to save a comparison's chart as an SVG image. */
 "save_chart_svg" | 
 /**  Choose where to save a comparison's chart as a PNG image. */
@@ -2740,6 +2757,8 @@ export type SuiteCaseView = {
 	scenario: string,
 	/**  The adapters it compares, in order. */
 	adapters: AdapterKind[],
+	/**  Every expectation it checks. */
+	expectations: Expectation[],
 };
 
 /**  A prompt template: a tree of sections with tools, rendered with progressive disclosure. */

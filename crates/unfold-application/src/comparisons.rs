@@ -37,7 +37,7 @@ use crate::scenarios::Scenarios;
 use crate::sources::{Consent, SourceReach, SourceShortfall};
 use crate::templates::Templates;
 use crate::traces::{self, ComparisonClock, TraceContext};
-use crate::{exports, files, lock, redaction};
+use crate::{exports, files, lock, redaction, suite_cases};
 
 /// Told every lane's start, every event and a live model's text as they happen.
 pub type ProgressListener = Arc<dyn Fn(CompareProgress) + Send + Sync>;
@@ -360,6 +360,15 @@ impl Comparisons {
     /// SVG holds a live model's secrets (see [`chart_images::write_chart`]).
     pub fn export_chart(&self, run_id: u32, path: &str, image: &ChartImage) -> AppResult<()> {
         self.with_last(run_id, |_, secrets| chart_images::write_chart(Path::new(path), image, secrets))
+    }
+
+    /// Adds the comparison `run_id` of the files `template` and `scenario` to the suite file
+    /// `suite` as a case whose expectations are what its runs showed (see [`suite_cases`]);
+    /// returns the case's name.
+    pub fn add_to_suite(&self, run_id: u32, suite: &str, template: &str, scenario: &str) -> AppResult<String> {
+        self.with_last(run_id, |comparison, _| {
+            suite_cases::add_case(Path::new(suite), Path::new(template), Path::new(scenario), &comparison.report)
+        })
     }
 
     /// Writes every model call's request body into `folder` (new or empty) in `shape`, none if one

@@ -4,7 +4,8 @@
 //! IPC answers out. Nothing here knows of Tauri, of a terminal or of a UI.
 //!
 //! What it holds: the documents open in the app ([`templates`], [`scenarios`], [`recovery`]),
-//! comparisons and their exports ([`comparisons`], [`exports`], [`chart_images`]), live runs and replays
+//! comparisons and their exports ([`comparisons`], [`exports`], [`chart_images`]), suites and
+//! the cases saved from comparisons ([`suites`], [`suite_cases`]), live runs and replays
 //! ([`live_runs`]), what of them leaves the process, scrubbed of secrets ([`redaction`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
 //! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), tool sources
 //! ([`sources`]) and which of them the user allowed ([`consents`]), the plugin relay
@@ -34,6 +35,7 @@ pub mod relay;
 pub mod run_history;
 pub mod scenarios;
 pub mod sources;
+pub mod suite_cases;
 pub mod suites;
 pub mod template_exports;
 pub mod templates;

@@ -77,6 +77,32 @@ pub struct Unmet {
     pub seen: String,
 }
 
+/// One expectation of a case, as the app lists it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Expectation {
+    /// The run it is about (an adapter's name, `baseline`), or `divergence`.
+    pub run: String,
+    /// What is expected of it: `model_calls`, `status`, …
+    pub what: String,
+    /// The expectation, in words: "at most 3", "completed".
+    pub expected: String,
+}
+
+/// Every expectation of `case`, in the file's order (each run's, then the divergence's).
+pub fn expectations(case: &SuiteCase) -> Vec<Expectation> {
+    let mut all = Vec::new();
+    for (run, expected) in &case.expect.runs {
+        let of = |what: &str, words: String| Expectation { run: run.clone(), what: what.to_owned(), expected: words };
+        all.extend(expected.status.map(|status| of("status", status.name().to_owned())));
+        all.extend(expected.bounds().into_iter().map(|(what, bound)| of(what, bound.describe())));
+    }
+    if let Some(divergence) = case.expect.divergence {
+        all.push(Expectation { run: "divergence".into(), what: "divergence".into(), expected: divergence.name() });
+    }
+    all
+}
+
 /// How one case went.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct CaseOutcome {
@@ -357,6 +383,8 @@ pub struct SuiteCaseView {
     pub scenario: String,
     /// The adapters it compares, in order.
     pub adapters: Vec<unfold_engine::AdapterKind>,
+    /// Every expectation it checks.
+    pub expectations: Vec<Expectation>,
 }
 
 /// How a case went, as the app shows it: its comparison whole, for its lanes.
@@ -400,6 +428,7 @@ pub fn open_suite(path: &Path) -> AppResult<Vec<SuiteCaseView>> {
     Ok(cases
         .into_iter()
         .map(|loaded| SuiteCaseView {
+            expectations: expectations(&loaded.case),
             suite: loaded.suite,
             name: loaded.case.name,
             template: loaded.case.template,

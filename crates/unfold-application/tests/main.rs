@@ -8,6 +8,7 @@ mod profiles;
 mod recent;
 mod relay;
 mod scenarios;
+mod suite_cases;
 mod suites;
 mod templates;
 

@@ -22,6 +22,22 @@ fn an_opened_suite_lists_its_cases_and_running_it_gives_each_cases_lanes() {
     assert_eq!(cases.len(), 3);
     assert_eq!(cases[0].template, "task-executor.unfold.json");
     assert_eq!(cases[1].adapters, [AdapterKind::Dynamic, AdapterKind::Restart], "the default adapters");
+    // Every expectation listed, in the file's order, in words.
+    let listed: Vec<String> =
+        cases[0].expectations.iter().map(|e| format!("{} {}: {}", e.run, e.what, e.expected)).collect();
+    assert_eq!(
+        listed,
+        [
+            "dynamic status: completed",
+            "dynamic model_calls: 3",
+            "dynamic restarts: 0",
+            "dynamic tools_injected: 2",
+            "restart status: completed",
+            "restart restarts: 1",
+            "restart prompt_tokens: at most 1000",
+            "divergence divergence: restart",
+        ]
+    );
     let results = run_suite(&suite, &PriceFile(None)).unwrap();
     let names: Vec<&str> = results.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, cases.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), "in the suite's order");

@@ -694,6 +694,30 @@ describe("CompareView", () => {
     expect(saved).not.toMatch(/class="hit"|data-testid|<desc/);
   });
 
+  it("adds the finished comparison to a suite as a case, once its files are saved as it ran", async () => {
+    const { platform, store } = await openAndRun();
+    platform.chosenPath = "/s/disclosure.suite.json";
+    await click(byTestId("add-to-suite"));
+    expect(platform.argsOf("chooseFile").at(-1)).toEqual(["save_suite", "/s/task-executor.suite.json"]);
+    expect(platform.argsOf("addToSuite").at(-1)?.slice(1)).toEqual([
+      "/s/disclosure.suite.json",
+      "/t/task.unfold.json",
+      PATH,
+    ]);
+    expect(byTestId("compare-notice").textContent).toContain(
+      "Added the case “lookup-first” to /s/disclosure.suite.json",
+    );
+    // A scenario changed since it was saved would not be what the case runs: it is saved first.
+    await act(() => store.scenario.edit({ ...lookupFirstScenario(), name: "changed" }, null));
+    await settle();
+    expect(byTestId("add-to-suite").title).toBe(
+      "Save the scenario first: a suite case names its file, and runs it as saved",
+    );
+    await click(byTestId("add-to-suite"));
+    expect(byTestId("compare-failure").textContent).toContain("Save the scenario first");
+    expect(platform.argsOf("addToSuite")).toHaveLength(1);
+  });
+
   it("says why a scenario did not open, until dismissed", async () => {
     const { platform } = await openScenario();
     platform.chosenPath = "/s/missing.scenario.json";

@@ -59,6 +59,7 @@ import {
 import { discards, laneViews } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
 import { TokenChart } from "../runs/TokenChart";
+import { fileName } from "../shared/view";
 import { chartPicture, type ChartFormat, type ChartPicture } from "../runs/chartImage";
 import { ADAPTER_TITLES, adaptersText, laneName } from "../shared/words";
 import "./compare.css";
@@ -474,6 +475,7 @@ function CompareToolbar({
             </button>
           ))}
           <ExportRequests store={store} finished={finished} title={exportTitle} />
+          <SuiteCaseItems store={store} finished={finished} title={exportTitle} />
         </DropDownMenu>
       </div>
     </div>
@@ -495,6 +497,50 @@ const REPORT_EXPORTS: readonly { format: ReportFormat; testId: string; label: st
     title: "The whole comparison report, as unfold compare --json writes it",
   },
 ];
+
+/**
+ * The Export menu's items that keep the comparison as a suite case expecting what its runs
+ * showed: in the suite open on the Suites page, or in a suite file the user chooses.
+ */
+function SuiteCaseItems({
+  store,
+  finished,
+  title,
+}: {
+  store: ComparisonStore;
+  finished: boolean;
+  title: (what: string) => string;
+}) {
+  const open = store.openSuite();
+  const problem = finished ? store.suiteCaseProblem() : null;
+  const why = (what: string) => problem ?? title(what);
+  return (
+    <>
+      {open !== null && (
+        <button
+          type="button"
+          role="menuitem"
+          data-testid="add-to-open-suite"
+          disabled={!finished}
+          title={why(`A case in ${open} that expects what these runs showed`)}
+          onClick={() => void store.addToSuite(open)}
+        >
+          Add as a case to {fileName(open)}
+        </button>
+      )}
+      <button
+        type="button"
+        role="menuitem"
+        data-testid="add-to-suite"
+        disabled={!finished}
+        title={why("A case, in a new suite file or one you have, that expects what these runs showed")}
+        onClick={() => void store.addToSuite(null)}
+      >
+        Add as a case to a suite…
+      </button>
+    </>
+  );
+}
 
 /** The Export menu's forms of the chart: a PNG to paste into a pull request, an SVG for a doc. */
 const CHART_EXPORTS: readonly { format: ChartFormat; label: string }[] = [

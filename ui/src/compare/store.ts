@@ -51,7 +51,17 @@ export interface OpenTemplate {
   id: number;
   /** Its file; null until saved. */
   path: string | null;
+  /** It has changes not saved to its file. */
+  dirty: boolean;
   template: Template;
+}
+
+/** The suite a comparison is added to as a case: the Suites page's. */
+export interface SuiteLink {
+  /** The suite file open on the Suites page, if any. */
+  openSuite: () => string | null;
+  /** Shows the suite at `path` on the Suites page, a case just added to it. */
+  show: (path: string) => void;
 }
 
 /** The open scenario as a comparison reads it: the scenario store. */
@@ -241,6 +251,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     private readonly profiles: () => ProfilesView | null,
     private readonly outcome: OutcomeStore,
     private readonly sourcesAllowed: () => void = () => undefined,
+    private readonly suites: SuiteLink = { openSuite: () => null, show: () => undefined },
   ) {
     super({
       run: null,
@@ -537,6 +548,55 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
       const written = await this.platform.exportChart(id, path, image);
       return written.ok ? { ok: true, value: `Saved the chart as ${format.toUpperCase()} to ${path}` } : written;
     });
+  }
+
+  /** The suite open on the Suites page, which a comparison can join as a case. */
+  openSuite(): string | null {
+    return this.suites.openSuite();
+  }
+
+  /** Why the finished comparison cannot become a suite case now (its files must be saved as it ran), or null. */
+  suiteCaseProblem(): string | null {
+    const template = this.openTemplate();
+    const scenario = this.scenario.getState().scenario;
+    if (template?.path == null || template.dirty)
+      return "Save the template first: a suite case names its file, and runs it as saved";
+    if (scenario?.path == null || scenario.dirty)
+      return "Save the scenario first: a suite case names its file, and runs it as saved";
+    return null;
+  }
+
+  /**
+   * Adds the finished comparison to `suite` as a case expecting what its runs showed, or to a suite
+   * file the user chooses (new or not) when `suite` is null; then shows the suite.
+   */
+  async addToSuite(suite: string | null): Promise<void> {
+    const { run } = this.state;
+    const template = this.openTemplate()?.path ?? null;
+    const scenario = this.scenario.getState().scenario?.path ?? null;
+    if (run?.report == null || template === null || scenario === null) return;
+    const problem = this.suiteCaseProblem();
+    if (problem !== null) {
+      this.outcome.fail({ title: "The case was not added", detail: problem, problems: [] });
+      return;
+    }
+    const folder = scenario.slice(0, scenario.lastIndexOf("/") + 1);
+    const suggested = suite ?? `${folder}${run.report.template}.suite.json`;
+    const chosen =
+      suite === null ? await this.platform.chooseFile("save_suite", suggested) : { ok: true as const, value: suite };
+    if (!chosen.ok) {
+      this.outcome.fail(failureOf("The case was not added", chosen.error));
+      return;
+    }
+    if (chosen.value === null) return;
+    const path = chosen.value;
+    const added = await this.platform.addToSuite(run.id, path, template, scenario);
+    if (!added.ok) {
+      this.outcome.fail(failureOf("The case was not added", added.error));
+      return;
+    }
+    this.outcome.tell(`Added the case “${added.value}” to ${path}`);
+    this.suites.show(path);
   }
 
   /** Asks for a new or empty folder, then writes every model call's request body into it in the shape of `api`. */

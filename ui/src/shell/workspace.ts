@@ -7,7 +7,7 @@
 // closing of the scenario too); whatever the answer, nothing the user had is lost unless they chose
 // "Don't save". App reads it through `subscribe`/`getState`.
 import type { AdapterKind, DocumentView, ExampleView, Outcome, Platform, RecentFile, RecoveredWork } from "../platform";
-import { ComparisonStore, type OpenTemplate } from "../compare/store";
+import { ComparisonStore, type OpenTemplate, type SuiteLink } from "../compare/store";
 import { ADAPTERS } from "../runs/run";
 import { EditorStore } from "../editor/store";
 import { EconomicsStore } from "../editor/economics";
@@ -74,6 +74,7 @@ export function compareStores(
   openTemplate: () => OpenTemplate | null,
   askUnsaved: AskUnsaved,
   sourcesAllowed: () => void = () => undefined,
+  suites?: SuiteLink,
 ): CompareStores {
   const outcome = new OutcomeStore();
   const providers = new ProviderStore(platform, outcome);
@@ -93,6 +94,7 @@ export function compareStores(
     () => providers.getState().profiles,
     outcome,
     sourcesAllowed,
+    suites,
   );
   return { outcome, scenario, providers, comparison };
 }
@@ -171,6 +173,8 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       (name, reason) => this.ask(name, reason),
       // Allowed before a run: the Sources panel shows the new answers.
       () => void this.template?.sources.reread(),
+      // A comparison added to a suite as a case: the Suites page shows that suite.
+      { openSuite: () => this.suites.getState().path, show: (path) => void this.suites.openPath(path) },
     );
     this.history = new HistoryStore(platform);
     this.suites = new SuiteStore(platform);
@@ -178,7 +182,9 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
 
   private openTemplate(): OpenTemplate | null {
     const document = this.editor?.getState().document;
-    return document === undefined ? null : { id: document.id, path: document.path, template: document.template };
+    return document === undefined
+      ? null
+      : { id: document.id, path: document.path, dirty: document.dirty, template: document.template };
   }
 
   /**

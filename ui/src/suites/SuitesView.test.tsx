@@ -118,6 +118,21 @@ describe("SuitesView", () => {
     expect(byTestId("suite-case-took", suiteCase("lookup-first")).textContent).toBe("41 ms");
   });
 
+  it("lists every expectation of a case, and after a run whether each held", async () => {
+    await openAndRun();
+    const lines = (name: string) =>
+      all("suite-expectation", suiteCase(name)).map((line) => [line.dataset.held, line.textContent]);
+    expect(byTestId("suite-expectations", suiteCase("restart-budget")).querySelector("summary")?.textContent).toBe(
+      "Expectations (3)",
+    );
+    expect(lines("restart-budget")).toEqual([
+      ["true", "restart status: completed — held"],
+      ["false", "restart model_calls: at most 3 — not held: saw 4"],
+      ["true", "divergence: restart — held"],
+    ]);
+    expect(lines("lookup-first").map(([held]) => held)).toEqual(["true", "true", "true"]);
+  });
+
   it("lists each expectation a case did not meet", async () => {
     await openAndRun();
     expect(all("suite-unmet", suiteCase("restart-budget")).map((line) => line.textContent)).toEqual([

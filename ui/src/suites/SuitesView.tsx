@@ -1,8 +1,9 @@
 // The Suites page: what a suite is and Open suite… while none is open; then the suite's file, Run
 // suite and Open suite…, and its cases (name, template → scenario, adapters). After a run, a summary
 // line and each case's result in words (passed or failed, not colour alone), its time, every
-// expectation that did not hold, why it could not run, and its lanes' counters (the runs'
-// CountersTable) behind a disclosure, open for the failed cases. A run cannot be stopped; the rest
+// expectation that did not hold, every expectation behind a disclosure (each held or not), why it
+// could not run, and its lanes' counters (the runs' CountersTable) behind a disclosure, open for
+// the failed cases. A run cannot be stopped; the rest
 // of the app stays usable while it goes. All state and actions live in SuiteStore.
 //
 // data-testids (tests select by them; keep them stable):
@@ -14,6 +15,7 @@
 //   suite-summary                                  "3 cases: 2 passed, 1 failed"
 //   suite-case (data-case, data-passed)            a case (data-passed once it ran: "true" or "false")
 //   suite-case-result (data-passed), suite-case-took  its result in words, its time
+//   suite-expectations, suite-expectation          every expectation (data-held once it ran: "true" or "false")
 //   suite-unmet, suite-case-error                  an expectation that did not hold; why it could not run
 //   suite-case-lanes, suite-case-counters          Show lanes / Hide lanes, and the lanes' counters
 import { useSyncExternalStore } from "react";
@@ -24,7 +26,15 @@ import { laneName } from "../shared/words";
 import { FilePath } from "../shared/FilePath";
 import "../runs/runs.css";
 import "./suites.css";
-import { resultOf, summaryText, unmetText, type SuitesState, type SuiteStore } from "./store";
+import {
+  expectationLines,
+  resultOf,
+  summaryText,
+  unmetText,
+  type ExpectationLine,
+  type SuitesState,
+  type SuiteStore,
+} from "./store";
 
 export function SuitesView({ store }: { store: SuiteStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
@@ -162,8 +172,32 @@ function CaseItem({
           </span>
         )}
       </div>
+      <Expectations lines={expectationLines(suiteCase, result)} />
       {result !== null && <CaseOutcome store={store} name={suiteCase.name} result={result} lanesShown={lanesShown} />}
     </li>
+  );
+}
+
+/** Every expectation of a case, behind a disclosure; after a run, each held or not (in words, not colour alone). */
+function Expectations({ lines }: { lines: ExpectationLine[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <details className="suite-expectations" data-testid="suite-expectations">
+      <summary>Expectations ({lines.length})</summary>
+      <ul>
+        {lines.map(({ text, held }) => (
+          <li
+            key={text}
+            data-testid="suite-expectation"
+            data-held={held === null ? undefined : String(held.held)}
+            className={held === null ? undefined : held.held ? "held" : "not-held"}
+          >
+            {text}
+            {held !== null && (held.held ? " — held" : ` — not held: saw ${held.seen}`)}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

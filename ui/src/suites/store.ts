@@ -35,6 +35,25 @@ export function unmetText(unmet: Unmet): string {
   return `${unmet.run} ${unmet.what}: expected ${unmet.expected}, saw ${unmet.seen}`;
 }
 
+/** One expectation of a case as the page lists it: in words, and whether it held in the last run. */
+export interface ExpectationLine {
+  /** "restart prompt_tokens: at most 1000". */
+  text: string;
+  /** Null before the case ran (or when it could not run); what was seen when it did not hold. */
+  held: { held: true } | { held: false; seen: string } | null;
+}
+
+/** Every expectation of `suiteCase`, each with how it went in `result` (if it ran). */
+export function expectationLines(suiteCase: SuiteCase, result: SuiteCaseResult | null): ExpectationLine[] {
+  const ran = result !== null && result.report !== null;
+  return suiteCase.expectations.map(({ run, what, expected }) => {
+    const unmet = result?.unmet.find((item) => item.run === run && item.what === what);
+    const text = what === run ? `${run}: ${expected}` : `${run} ${what}: ${expected}`;
+    if (!ran) return { text, held: null };
+    return { text, held: unmet === undefined ? { held: true } : { held: false, seen: unmet.seen } };
+  });
+}
+
 /** How `suiteCase` went in `results`, if it ran. */
 export function resultOf(results: readonly SuiteCaseResult[] | null, suiteCase: SuiteCase): SuiteCaseResult | null {
   return results?.find((result) => result.suite === suiteCase.suite && result.name === suiteCase.name) ?? null;

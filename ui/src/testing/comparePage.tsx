@@ -20,7 +20,7 @@ export function openComparePage(
 ): CompareStores {
   return compareStores(
     platform,
-    () => ({ id: platform.id, path: platform.currentPath, template: platform.template }),
+    () => ({ id: platform.id, path: platform.currentPath, dirty: platform.view().dirty, template: platform.template }),
     ask,
     sourcesAllowed,
   );

@@ -510,6 +510,18 @@ export class FakeCompare {
     return ok(null);
   }
 
+  /** The cases added to each suite file, by name (the backend's tests check what a case expects). */
+  readonly suiteCases = new Map<string, string[]>();
+
+  /** Adds the last comparison to `suite` as a case named after its scenario, made unique. */
+  addToSuite(suite: string): Promise<Outcome<string>> {
+    const cases = this.suiteCases.get(suite) ?? [];
+    const wanted = (this.last ?? this.report).scenario;
+    const name = cases.includes(wanted) ? `${wanted} (${String(cases.length + 1)})` : wanted;
+    this.suiteCases.set(suite, [...cases, name]);
+    return ok(name);
+  }
+
   /** Keeps the chart's SVG (the PNG drawn from it is the real app's: see the e2e tests). */
   exportChart(path: string, image: ChartImage): Promise<Outcome<null>> {
     this.exported.set(path, image.svg);

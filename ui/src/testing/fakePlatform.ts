@@ -556,6 +556,10 @@ export class FakePlatform implements Platform {
     return this.refuse("exportComparison", runId, path, format) ?? this.compare.exportComparison(path, format);
   }
 
+  addToSuite(runId: number, suite: string, template: string, scenario: string): Promise<Outcome<string>> {
+    return this.refuse("addToSuite", runId, suite, template, scenario) ?? this.compare.addToSuite(suite);
+  }
+
   exportChart(runId: number, path: string, image: ChartImage): Promise<Outcome<null>> {
     return this.refuse("exportChart", runId, path, image) ?? this.compare.exportChart(path, image);
   }

@@ -15,8 +15,14 @@ export interface FakeSuite {
 export const REGRESSIONS_PATH = "/t/suites/regressions.suite.json";
 export const BROKEN_PATH = "/t/suites/broken.suite.json";
 
+/** Each case expects the restart run to end completed within 3 model calls, and a restart divergence. */
 function suiteCase(suite: string, name: string, scenario: string, adapters: SuiteCase["adapters"]): SuiteCase {
-  return { suite, name, template: "../task.unfold.json", scenario, adapters };
+  const expectations = [
+    { run: "restart", what: "status", expected: "completed" },
+    { run: "restart", what: "model_calls", expected: "at most 3" },
+    { run: "divergence", what: "divergence", expected: "restart" },
+  ];
+  return { suite, name, template: "../task.unfold.json", scenario, adapters, expectations };
 }
 
 /** Two cases that pass and one whose restart run made 4 model calls where at most 3 were allowed. */
