@@ -17,7 +17,7 @@ export interface ArgumentField {
   /** The property's `description`, shown as help. */
   description: string | null;
   /** The values a choice offers (the property's `enum`); empty for other kinds. */
-  options: JsonValue[];
+  options: readonly JsonValue[];
 }
 
 /** The fields of a schema, or why it makes no form (the JSON view stays the only one). */
