@@ -200,9 +200,26 @@ describe("ScenarioPanel shows", () => {
     expect(valueOf(one("tool-change-at"))).toBe("2");
     const checked = [...one("tool-change-remove").querySelectorAll<HTMLInputElement>("input:checked")];
     expect(checked.map((box) => box.parentElement?.textContent)).toEqual(["cite"]);
-    expect(valueOf(one("tool-change-add"))).toBe("[]");
+    expect(valueOf(one("tool-change-add"))).toBe("");
     expect(valueOf(one("limit-max-model-calls"))).toBe("10");
     expect(valueOf(one("limit-max-restarts"))).toBe("");
+  });
+
+  it("empty fields with placeholders where a value is not set, rather than defaults to delete", () => {
+    const unset = example({
+      script: [{ call: "lookup", args: {} }, SAY],
+      tool_results: { lookup: [{ result: null }, { error: "" }] },
+      tool_changes: [{ at_model_call: 2, add: [], remove: [] }],
+    });
+    render(viewOf(unset));
+    const placeholderOf = (id: string) => [valueOf(one(id)), one(id).getAttribute("placeholder")];
+    expect(placeholderOf("step-args")).toEqual(["", '{"name": "value"} (empty: no arguments)']);
+    expect(placeholderOf("tool-result-json")).toEqual(["", 'JSON, e.g. "3 hits" (empty: null)']);
+    expect(placeholderOf("tool-result-error")).toEqual(["", "The error message"]);
+    expect(placeholderOf("tool-change-add")[0]).toBe("");
+    expect(placeholderOf("tool-change-add")[1]).toMatch(/^\[\{"name": .*\(empty: none\)$/);
+    expect(placeholderOf("limit-max-model-calls")).toEqual(["", "default 32"]);
+    expect(placeholderOf("limit-max-restarts")).toEqual(["", "default 8"]);
   });
 });
 
@@ -392,6 +409,34 @@ describe("ScenarioPanel's typed texts", () => {
     typeInto(one("step-args", step(0)), '{ "id": 8 }');
     click(one("step-down", step(0)));
     expect(all("step-args").map(valueOf)).toEqual(['{"section_key":"context"}', '{"id":8}', '{"query":"login"}']);
+  });
+});
+
+describe("ScenarioPanel's emptied JSON fields", () => {
+  it("send their unset value: no arguments, a null result, no added tools", () => {
+    const set = example({
+      script: [LOOKUP, SAY],
+      tool_results: { lookup: [{ result: "hit" }] },
+      tool_changes: [{ at_model_call: 2, add: [], remove: ["cite"] }],
+    });
+    render(viewOf(set));
+    typeInto(one("step-args"), " ");
+    typeInto(one("tool-result-json"), "");
+    typeInto(one("tool-change-add"), '[{"name": "deploy", "description": "ship", "parameters": {}}]');
+    typeInto(one("tool-change-add"), "");
+    expect(all("step-args-problem")).toEqual([]);
+    const unset = (extra: Partial<Scenario>) => example({ ...set, ...extra });
+    const deploy = { name: "deploy", description: "ship", parameters: {} };
+    expect(sent.map(([scenario]) => scenario)).toEqual([
+      unset({ script: [{ call: "lookup", args: {} }, SAY] }),
+      unset({ script: [{ call: "lookup", args: {} }, SAY], tool_results: { lookup: [{ result: null }] } }),
+      unset({
+        script: [{ call: "lookup", args: {} }, SAY],
+        tool_results: { lookup: [{ result: null }] },
+        tool_changes: [{ at_model_call: 2, add: [deploy], remove: ["cite"] }],
+      }),
+      unset({ script: [{ call: "lookup", args: {} }, SAY], tool_results: { lookup: [{ result: null }] } }),
+    ]);
   });
 });
 

@@ -4,7 +4,8 @@
 // only renders and calls back with the whole new scenario and its undo group (built in
 // scenarioEdits.ts); the form's plumbing is ScenarioForm.tsx, a call's arguments CallArguments.tsx.
 // Text fields keep what was typed, so a JSON text that does not parse stays in place with its problem
-// under it and sends nothing; a new `revision` (undo, redo) remounts them from the view.
+// under it and sends nothing; a new `revision` (undo, redo) remounts them from the view. An empty
+// field means "not set", its placeholder saying what then applies.
 import type { Scenario, ScenarioView } from "../platform";
 import {
   addParallelCall,
@@ -20,7 +21,7 @@ import {
   choiceLabel,
   endsWithSay,
   freeParam,
-  jsonText,
+  jsonFieldText,
   moveStep,
   paramChoices,
   removeParallelCall,
@@ -515,11 +516,12 @@ function ResultRow({ form, tool, index, result }: { form: Form; tool: string; in
         <TextField
           form={form}
           slot={undoGroup.result(tool, index)}
-          shown={jsonText(result.result ?? null)}
+          shown={jsonFieldText(result.result ?? null, null)}
           label={`Value of ${where} (JSON)`}
           testId="tool-result-json"
           multiline
           hideLabel
+          placeholder='JSON, e.g. "3 hits" (empty: null)'
           onText={(text) => (base) => setToolResultJson(base, tool, index, text)}
         />
       ) : (
@@ -530,6 +532,7 @@ function ResultRow({ form, tool, index, result }: { form: Form; tool: string; in
           label={`Error of ${where}`}
           testId="tool-result-error"
           hideLabel
+          placeholder="The error message"
           onText={(text) => (base) => setToolResultError(base, tool, index, text)}
         />
       )}
@@ -616,10 +619,11 @@ function ToolChangeItem({ form, index, change }: { form: Form; index: number; ch
       <TextField
         form={form}
         slot={undoGroup.changeAdd(index)}
-        shown={jsonText(change.add)}
+        shown={jsonFieldText(change.add, [])}
         label="Adds (JSON array of tools)"
         testId="tool-change-add"
         multiline
+        placeholder='[{"name": "…", "description": "…", "parameters": {"type": "object"}}] (empty: none)'
         onText={(text) => (base) => setToolChangeAdd(base, index, text)}
       />
     </li>
@@ -644,7 +648,7 @@ function Limits({ form }: { form: Form }) {
           label={label}
           testId={testId}
           number={{ min }}
-          placeholder={String(fallback)}
+          placeholder={`default ${fallback.toLocaleString("en-US")}`}
           onText={(text) => (base) => setLimit(base, field, text)}
         />
       ))}
