@@ -41,7 +41,12 @@ export function CallArguments({
   /** Which call this is, in words ("step 2, call 1"). */
   where: string;
 }) {
-  const [view, setView] = useState<ArgumentsView>("form");
+  const made = tool === null || tool.parameters === null ? null : argumentForm(tool.parameters);
+  const unfit = made === null ? null : "unfit" in made ? made.unfit : argumentsUnfit(made.fields, call.args);
+  const fields = made !== null && "fields" in made && unfit === null ? made.fields : null;
+  // The form at first when it can show the arguments; after that the user's choice, so a JSON text
+  // fixed into one the form can show does not vanish under the caret.
+  const [view, setView] = useState<ArgumentsView>(fields === null ? "json" : "form");
   const slot = undoGroup.args(place);
   const json = (
     <TextField
@@ -56,10 +61,7 @@ export function CallArguments({
       onText={(text) => (base) => setCallArgs(base, place, text)}
     />
   );
-  if (tool === null || tool.parameters === null) return json;
-  const made = argumentForm(tool.parameters);
-  const unfit = "unfit" in made ? made.unfit : argumentsUnfit(made.fields, call.args);
-  const fields = "fields" in made && unfit === null ? made.fields : null;
+  if (made === null) return json;
   const shown: ArgumentsView = fields === null ? "json" : view;
   // A JSON text that does not parse would be lost by the form, which shows the arguments last sent.
   const jsonUnsent = form.typed(slot, "").problem !== null;

@@ -589,6 +589,7 @@ describe("ScenarioPanel's argument forms", () => {
     expect((one("step-args-form-view", step(1)) as HTMLButtonElement).disabled).toBe(true);
     typeInto(one("step-args", step(1)), '{"id": 7}');
     expect(all("step-args-unfit", step(1))).toEqual([]);
+    expect(valueOf(one("step-args", step(1)))).toBe('{"id": 7}');
     click(one("step-args-form-view", step(1)));
     expect(valueOf(argument("id", step(1)))).toBe("7");
   });
