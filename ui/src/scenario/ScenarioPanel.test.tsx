@@ -1,12 +1,15 @@
 // Renders ScenarioPanel in happy-dom over examples/lookup-first.scenario.json: what it shows (file,
 // problems, fields, steps, pickers), and every change it sends (the whole scenario and its undo
 // group) as the user types, picks and clicks; JSON that does not parse stays typed with its problem
-// and sends nothing. A harness plays the backend: it shows each sent scenario as the next view.
+// and sends nothing; a call's arguments as a form from its tool's schema or as JSON; the flag of a
+// call nothing would answer, and its fix. A harness plays the backend: it shows each sent scenario
+// as the next view.
 import { act, useState } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import type { Scenario, ScenarioView } from "../platform";
 import { mountEachTest } from "../testing/testRoot";
+import type { OfferedTool } from "./offered";
 import { ScenarioPanel } from "./ScenarioPanel";
 import { problemGroups } from "../shared/problemGroups";
 import { all, choose, one, typeInto, valueOf } from "../testing/dom";
@@ -20,7 +23,9 @@ mountEachTest((mounted) => {
   sent = [];
 });
 
-const TOOLS = ["lookup", "search", "cite", "read_section"];
+const TOOL_NAMES = ["lookup", "search", "cite", "read_section"];
+/** The example's tools with their schemas unknown (arguments as JSON) and each answered by a mock. */
+const TOOLS: OfferedTool[] = TOOL_NAMES.map((name) => ({ name, parameters: null, answerer: "mock" }));
 const PARAMS = ["objective", "project_name"];
 
 const LOOKUP = { call: "lookup", args: { id: 7 } };
@@ -61,12 +66,20 @@ function groupsOf(view: ScenarioView) {
 }
 
 /** The panel over a view that becomes each scenario sent (as an accepting backend would answer). */
-function Harness({ initial, revision }: { initial: ScenarioView; revision: number }) {
+function Harness({
+  initial,
+  revision,
+  tools,
+}: {
+  initial: ScenarioView;
+  revision: number;
+  tools: readonly OfferedTool[];
+}) {
   const [view, setView] = useState(initial);
   return (
     <ScenarioPanel
       view={view}
-      tools={TOOLS}
+      tools={tools}
       params={PARAMS}
       revision={revision}
       problems={groupsOf(view)}
@@ -78,9 +91,9 @@ function Harness({ initial, revision }: { initial: ScenarioView; revision: numbe
   );
 }
 
-function render(initial: ScenarioView = viewOf(EXAMPLE), revision = 0): void {
+function render(initial: ScenarioView = viewOf(EXAMPLE), revision = 0, tools: readonly OfferedTool[] = TOOLS): void {
   act(() => {
-    root.render(<Harness initial={initial} revision={revision} />);
+    root.render(<Harness initial={initial} revision={revision} tools={tools} />);
   });
 }
 
@@ -149,7 +162,7 @@ describe("ScenarioPanel shows", () => {
     expect(all("step-tool").map(valueOf)).toEqual(["lookup", "read_section", "search"]);
     expect(all("step-args").map(valueOf)).toEqual(['{"id":7}', '{"section_key":"context"}', '{"query":"login"}']);
     expect(valueOf(one("step-say"))).toBe("Fixed the login flow.");
-    expect(optionsOf(one("step-tool", step(0)))).toEqual(TOOLS);
+    expect(optionsOf(one("step-tool", step(0)))).toEqual(TOOL_NAMES);
     expect(one("step-args", step(0)).getAttribute("aria-label")).toBe("Arguments of step 1 (JSON object)");
   });
 
@@ -167,7 +180,7 @@ describe("ScenarioPanel shows", () => {
     render(viewOf(example({ script: [{ call: "fetch", args: {} }, SAY] })));
     const picker = one("step-tool");
     expect(valueOf(picker)).toBe("fetch");
-    expect(optionsOf(picker)).toEqual([...TOOLS, "fetch (not in template)"]);
+    expect(optionsOf(picker)).toEqual([...TOOL_NAMES, "fetch (not in template)"]);
   });
 
   it("the overrides, tool results, tool changes and limits of a fuller scenario", () => {
@@ -187,9 +200,26 @@ describe("ScenarioPanel shows", () => {
     expect(valueOf(one("tool-change-at"))).toBe("2");
     const checked = [...one("tool-change-remove").querySelectorAll<HTMLInputElement>("input:checked")];
     expect(checked.map((box) => box.parentElement?.textContent)).toEqual(["cite"]);
-    expect(valueOf(one("tool-change-add"))).toBe("[]");
+    expect(valueOf(one("tool-change-add"))).toBe("");
     expect(valueOf(one("limit-max-model-calls"))).toBe("10");
     expect(valueOf(one("limit-max-restarts"))).toBe("");
+  });
+
+  it("empty fields with placeholders where a value is not set, rather than defaults to delete", () => {
+    const unset = example({
+      script: [{ call: "lookup", args: {} }, SAY],
+      tool_results: { lookup: [{ result: null }, { error: "" }] },
+      tool_changes: [{ at_model_call: 2, add: [], remove: [] }],
+    });
+    render(viewOf(unset));
+    const placeholderOf = (id: string) => [valueOf(one(id)), one(id).getAttribute("placeholder")];
+    expect(placeholderOf("step-args")).toEqual(["", '{"name": "value"} (empty: no arguments)']);
+    expect(placeholderOf("tool-result-json")).toEqual(["", 'JSON, e.g. "3 hits" (empty: null)']);
+    expect(placeholderOf("tool-result-error")).toEqual(["", "The error message"]);
+    expect(placeholderOf("tool-change-add")[0]).toBe("");
+    expect(placeholderOf("tool-change-add")[1]).toMatch(/^\[\{"name": .*\(empty: none\)$/);
+    expect(placeholderOf("limit-max-model-calls")).toEqual(["", "default 32"]);
+    expect(placeholderOf("limit-max-restarts")).toEqual(["", "default 8"]);
   });
 });
 
@@ -379,5 +409,221 @@ describe("ScenarioPanel's typed texts", () => {
     typeInto(one("step-args", step(0)), '{ "id": 8 }');
     click(one("step-down", step(0)));
     expect(all("step-args").map(valueOf)).toEqual(['{"section_key":"context"}', '{"id":8}', '{"query":"login"}']);
+  });
+});
+
+describe("ScenarioPanel's emptied JSON fields", () => {
+  it("send their unset value: no arguments, a null result, no added tools", () => {
+    const set = example({
+      script: [LOOKUP, SAY],
+      tool_results: { lookup: [{ result: "hit" }] },
+      tool_changes: [{ at_model_call: 2, add: [], remove: ["cite"] }],
+    });
+    render(viewOf(set));
+    typeInto(one("step-args"), " ");
+    typeInto(one("tool-result-json"), "");
+    typeInto(one("tool-change-add"), '[{"name": "deploy", "description": "ship", "parameters": {}}]');
+    typeInto(one("tool-change-add"), "");
+    expect(all("step-args-problem")).toEqual([]);
+    const unset = (extra: Partial<Scenario>) => example({ ...set, ...extra });
+    const deploy = { name: "deploy", description: "ship", parameters: {} };
+    expect(sent.map(([scenario]) => scenario)).toEqual([
+      unset({ script: [{ call: "lookup", args: {} }, SAY] }),
+      unset({ script: [{ call: "lookup", args: {} }, SAY], tool_results: { lookup: [{ result: null }] } }),
+      unset({
+        script: [{ call: "lookup", args: {} }, SAY],
+        tool_results: { lookup: [{ result: null }] },
+        tool_changes: [{ at_model_call: 2, add: [deploy], remove: ["cite"] }],
+      }),
+      unset({ script: [{ call: "lookup", args: {} }, SAY], tool_results: { lookup: [{ result: null }] } }),
+    ]);
+  });
+});
+
+/** The example's tools with their schemas: `search` has no mock, `cite` takes a nested object. */
+const SCHEMA_TOOLS: OfferedTool[] = [
+  {
+    name: "lookup",
+    parameters: {
+      type: "object",
+      properties: { id: { type: "integer", description: "The issue's number." } },
+      required: ["id"],
+    },
+    answerer: "mock",
+  },
+  {
+    name: "search",
+    parameters: {
+      type: "object",
+      properties: {
+        query: { type: "string" },
+        exact: { type: "boolean" },
+        scope: { enum: ["docs", "code"] },
+      },
+      required: ["query"],
+    },
+    answerer: "nothing",
+  },
+  {
+    name: "cite",
+    parameters: { type: "object", properties: { page: { type: "object" } } },
+    answerer: "mock",
+  },
+  { name: "read_section", parameters: null, answerer: "session" },
+];
+
+/** The argument field `name` of the call in `within`. */
+function argument(name: string, within: HTMLElement): HTMLElement {
+  const field = within.querySelector<HTMLElement>(`[data-testid="step-arg"][data-name="${name}"]`);
+  if (field === null) throw new Error(`no argument ${name}`);
+  return one("step-arg-value", field);
+}
+
+function pressed(id: string, within: HTMLElement): string | null {
+  return one(id, within).getAttribute("aria-pressed");
+}
+
+describe("ScenarioPanel's argument forms", () => {
+  it("show a field per property of a known schema, required marked and described, and JSON otherwise", () => {
+    render(viewOf(EXAMPLE), 0, SCHEMA_TOOLS);
+    const id = argument("id", step(0));
+    expect(valueOf(id)).toBe("7");
+    expect(id.getAttribute("type")).toBe("number");
+    expect(id.getAttribute("aria-required")).toBe("true");
+    const label = step(0).querySelector(`label[for="${id.id}"]`);
+    expect(label?.textContent).toBe("id *");
+    expect(document.getElementById(id.getAttribute("aria-describedby") ?? "")?.textContent).toBe("The issue's number.");
+    expect(pressed("step-args-form-view", step(0))).toBe("true");
+    expect(all("step-args", step(0))).toEqual([]);
+
+    expect(valueOf(argument("query", step(2)))).toBe("login");
+    expect((argument("exact", step(2)) as HTMLInputElement).checked).toBe(false);
+    expect(valueOf(argument("scope", step(2)))).toBe("");
+    expect(optionsOf(argument("scope", step(2)))).toEqual(["(not set)", "docs", "code"]);
+    expect(argument("scope", step(2)).getAttribute("aria-required")).toBeNull();
+
+    // read_section's schema is the core's: its arguments stay JSON, with no toggle.
+    expect(valueOf(one("step-args", step(1)))).toBe('{"section_key":"context"}');
+    expect(all("step-args-form-view", step(1))).toEqual([]);
+  });
+
+  it("send each field's edit in its own undo group, leaving out an emptied optional one", () => {
+    render(viewOf(EXAMPLE), 0, SCHEMA_TOOLS);
+    typeInto(argument("query", step(2)), "logout");
+    click(argument("exact", step(2)));
+    choose(argument("scope", step(2)), '"code"');
+    choose(argument("scope", step(2)), "");
+    typeInto(argument("id", step(0)), "8");
+    const search = (args: Scenario["script"][number]) => example({ script: [LOOKUP, READ, args, SAY] });
+    expect(sent).toEqual([
+      [search({ call: "search", args: { query: "logout" } }), "step/2/args#query"],
+      [search({ call: "search", args: { query: "logout", exact: true } }), "step/2/args#exact"],
+      [search({ call: "search", args: { query: "logout", exact: true, scope: "code" } }), "step/2/args#scope"],
+      [search({ call: "search", args: { query: "logout", exact: true } }), "step/2/args#scope"],
+      [
+        example({
+          script: [
+            { call: "lookup", args: { id: 8 } },
+            READ,
+            { call: "search", args: { query: "logout", exact: true } },
+            SAY,
+          ],
+        }),
+        "step/0/args#id",
+      ],
+    ]);
+  });
+
+  it("send nothing for a number that is not one, or a required one emptied, and say why", () => {
+    render(viewOf(EXAMPLE), 0, SCHEMA_TOOLS);
+    typeInto(argument("id", step(0)), "2.5");
+    expect(one("step-arg-value-problem", step(0)).textContent).toBe("expected a whole number");
+    expect(argument("id", step(0)).getAttribute("aria-invalid")).toBe("true");
+    typeInto(argument("id", step(0)), "");
+    expect(one("step-arg-value-problem", step(0)).textContent).toBe("a whole number is required");
+    expect(sent).toEqual([]);
+  });
+
+  it("keep arguments the schema does not name, and say they are there", () => {
+    render(viewOf(example({ script: [{ call: "lookup", args: { id: 7, note: "x" } }, SAY] })), 0, SCHEMA_TOOLS);
+    expect(one("step-args-others").textContent).toBe("Also set, kept as they are (edit them as JSON): note");
+    typeInto(argument("id", step(0)), "9");
+    expect(sent).toEqual([
+      [example({ script: [{ call: "lookup", args: { id: 9, note: "x" } }, SAY] }), "step/0/args#id"],
+    ]);
+  });
+
+  it("switch between the form and JSON, both editing the same arguments", () => {
+    render(viewOf(EXAMPLE), 0, SCHEMA_TOOLS);
+    typeInto(argument("id", step(0)), "8");
+    click(one("step-args-json-view", step(0)));
+    expect(pressed("step-args-json-view", step(0))).toBe("true");
+    expect(valueOf(one("step-args", step(0)))).toBe('{"id":8}');
+    typeInto(one("step-args", step(0)), '{"id": 9}');
+    click(one("step-args-form-view", step(0)));
+    expect(valueOf(argument("id", step(0)))).toBe("9");
+    expect(sent.map(([, group]) => group)).toEqual(["step/0/args#id", "step/0/args"]);
+  });
+
+  it("keep the JSON view while its text does not parse, so the text is not lost", () => {
+    render(viewOf(EXAMPLE), 0, SCHEMA_TOOLS);
+    click(one("step-args-json-view", step(0)));
+    typeInto(one("step-args", step(0)), '{"id": ');
+    const toForm = one("step-args-form-view", step(0)) as HTMLButtonElement;
+    expect(toForm.disabled).toBe(true);
+    expect(toForm.title).toBe("Fix the JSON first");
+    typeInto(one("step-args", step(0)), '{"id": 3}');
+    expect(toForm.disabled).toBe(false);
+  });
+
+  it("fall back to JSON, saying why, for a nested schema or a value a field cannot hold", () => {
+    const script: Scenario["script"] = [
+      { call: "cite", args: { page: { n: 1 } } },
+      { call: "lookup", args: { id: "seven" } },
+      SAY,
+    ];
+    render(viewOf(example({ script })), 0, SCHEMA_TOOLS);
+    expect(one("step-args-unfit", step(0)).textContent).toBe('JSON only: "page" is an object');
+    expect(valueOf(one("step-args", step(0)))).toBe('{"page":{"n":1}}');
+    expect(one("step-args-unfit", step(1)).textContent).toBe('JSON only: "id" holds "seven"');
+    expect((one("step-args-form-view", step(1)) as HTMLButtonElement).disabled).toBe(true);
+    typeInto(one("step-args", step(1)), '{"id": 7}');
+    expect(all("step-args-unfit", step(1))).toEqual([]);
+    expect(valueOf(one("step-args", step(1)))).toBe('{"id": 7}');
+    click(one("step-args-form-view", step(1)));
+    expect(valueOf(argument("id", step(1)))).toBe("7");
+  });
+});
+
+describe("ScenarioPanel's flags of calls without a mock", () => {
+  it("flag a called tool nothing would answer, and not one a mock, the session or results answer", () => {
+    render(viewOf(EXAMPLE), 0, SCHEMA_TOOLS);
+    expect(all("step-no-mock").map((flag) => flag.dataset.tool)).toEqual(["search"]);
+    expect(one("step-no-mock", step(2)).textContent).toBe("No mock for searchAdd a mock");
+  });
+
+  it("flag no tool the scenario's results answer", () => {
+    render(viewOf(example({ tool_results: { search: [{ result: "2 hits" }] } })), 0, SCHEMA_TOOLS);
+    expect(all("step-no-mock")).toEqual([]);
+  });
+
+  it("add a mock result in one click, through the edits, and focus its value", () => {
+    render(viewOf(EXAMPLE), 0, SCHEMA_TOOLS);
+    click(one("step-add-mock", step(2)));
+    expect(sent).toEqual([[example({ tool_results: { search: [{ result: null }] } }), null]]);
+    expect(all("step-no-mock")).toEqual([]);
+    const value = one("tool-result-json", one("tool-result-list"));
+    expect(one("tool-result-list").dataset.tool).toBe("search");
+    expect(document.activeElement).toBe(value);
+  });
+
+  it("say a source tool is answered only when its source may start", () => {
+    const tools = SCHEMA_TOOLS.map((tool) =>
+      tool.name === "search" ? { ...tool, answerer: "source" as const } : tool,
+    );
+    render(viewOf(EXAMPLE), 0, tools);
+    expect(one("step-no-mock").textContent).toBe(
+      "No mock for search: only its source answers, when the run may start itAdd a mock",
+    );
   });
 });

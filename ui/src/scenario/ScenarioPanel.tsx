@@ -1,10 +1,11 @@
 // The scenario panel of the compare view: the open scenario's file and problems, and every field of
 // it (name, user message, parameter overrides, the script's steps, tool results, tool changes,
-// limits). It only renders and calls back with the whole new scenario and its undo group (built in
-// scenarioEdits.ts). Text fields keep what was typed, so a JSON text that does not parse stays in
-// place with its problem under it and sends nothing; a new `revision` (undo, redo) remounts them
-// from the view.
-import { useId, useRef, useState, type ChangeEvent } from "react";
+// limits), with a flag on each call that a scripted run would have nothing to answer and its fix. It
+// only renders and calls back with the whole new scenario and its undo group (built in
+// scenarioEdits.ts); the form's plumbing is ScenarioForm.tsx, a call's arguments CallArguments.tsx.
+// Text fields keep what was typed, so a JSON text that does not parse stays in place with its problem
+// under it and sends nothing; a new `revision` (undo, redo) remounts them from the view. An empty
+// field means "not set", its placeholder saying what then applies.
 import type { Scenario, ScenarioView } from "../platform";
 import {
   addParallelCall,
@@ -20,8 +21,7 @@ import {
   choiceLabel,
   endsWithSay,
   freeParam,
-  isProblem,
-  jsonText,
+  jsonFieldText,
   moveStep,
   paramChoices,
   removeParallelCall,
@@ -33,7 +33,6 @@ import {
   renameParam,
   resultKind,
   sayOf,
-  setCallArgs,
   setCallTool,
   setLimit,
   setName,
@@ -55,20 +54,21 @@ import {
   type Choice,
   type LimitField,
   type ResultKind,
-  type ScenarioEdit,
   type ScriptedResult,
   type StepKind,
-  type TextEdit,
   type ToolChange,
 } from "./scenarioEdits";
+import { CallArguments } from "./CallArguments";
+import { calledTool, lacksMock, type OfferedTool } from "./offered";
+import { TextField, useScenarioForm, type Form } from "./ScenarioForm";
 import type { ProblemGroup } from "../shared/problemGroups";
 import { ProblemsPanel } from "../shared/ProblemsPanel";
 import "./scenario.css";
 
 export interface ScenarioPanelProps {
   view: ScenarioView;
-  /** The tool names the template offers, builtins included. */
-  tools: string[];
+  /** The tools the template offers, builtins included, with their schemas and what answers them. */
+  tools: readonly OfferedTool[];
   /** The template's parameter names. */
   params: string[];
   /** Bumped on undo and redo: the fields start again from the view. */
@@ -104,56 +104,13 @@ export function ScenarioPanel({ view, tools, params, revision, problems, onChang
   );
 }
 
-/** A text field's text as typed, and why it makes no value (null when it does). */
-interface TypedText {
-  text: string;
-  problem: string | null;
-}
-
-/** What every part of the form reads and calls: the scenario shown, and how edits go out. */
-interface Form {
-  scenario: Scenario;
-  tools: string[];
-  /** What a field shows: its typed text, else `shown` (the scenario's value). */
-  typed: (slot: string, shown: string) => TypedText;
-  /** Keeps a field's text and sends what it makes, if an edit. */
-  type: (slot: string, text: string, build: (scenario: Scenario) => TextEdit) => void;
-  /** Sends an edit; the typed texts of slots starting with `reshaped` are dropped (their places moved). */
-  send: (build: (scenario: Scenario) => ScenarioEdit | null, reshaped?: string) => void;
-}
-
 function ScenarioFields({
   scenario,
   tools,
   params,
   onChange,
 }: Omit<ScenarioPanelProps, "view" | "revision" | "problems"> & { scenario: Scenario }) {
-  const [typed, setTyped] = useState<Record<string, TypedText>>({});
-  // The last scenario sent, and the one it was built from: until the view catches up, the next edit
-  // builds on what was sent, so two quick changes do not undo each other.
-  const sent = useRef<{ from: Scenario; to: Scenario } | null>(null);
-  const build = <E extends TextEdit>(make: (base: Scenario) => E): E => {
-    const last = sent.current;
-    const result = make(last !== null && last.from === scenario ? last.to : scenario);
-    if (result !== null && !isProblem(result)) {
-      sent.current = { from: scenario, to: result.scenario };
-      onChange(result.scenario, result.group);
-    }
-    return result;
-  };
-  const form: Form = {
-    scenario,
-    tools,
-    typed: (slot, shown) => typed[slot] ?? { text: shown, problem: null },
-    type: (slot, text, make) => {
-      const result = build(make);
-      setTyped((current) => ({ ...current, [slot]: { text, problem: isProblem(result) ? result.problem : null } }));
-    },
-    send: (make, reshaped) => {
-      if (build(make) === null || reshaped === undefined) return;
-      setTyped((current) => Object.fromEntries(Object.entries(current).filter(([slot]) => !slot.startsWith(reshaped))));
-    },
-  };
+  const form = useScenarioForm(scenario, tools, onChange);
   return (
     <form
       className="scenario-form"
@@ -184,70 +141,6 @@ function ScenarioFields({
       <ToolChanges form={form} />
       <Limits form={form} />
     </form>
-  );
-}
-
-/**
- * A text input or textarea over one slot of the form, with its problem under it. `label` is shown,
- * or only named to assistive technology when `hideLabel` (rows whose place says what they are).
- */
-function TextField({
-  form,
-  slot,
-  shown,
-  label,
-  testId,
-  onText,
-  multiline = false,
-  hideLabel = false,
-  number,
-}: {
-  form: Form;
-  slot: string;
-  shown: string;
-  label: string;
-  testId: string;
-  onText: (text: string) => (base: Scenario) => TextEdit;
-  multiline?: boolean;
-  hideLabel?: boolean;
-  /** A number input from this minimum, with a placeholder (the default when empty). */
-  number?: { min: number; placeholder?: string };
-}) {
-  const id = useId();
-  const { text, problem } = form.typed(slot, shown);
-  const control = {
-    id,
-    "data-testid": testId,
-    value: text,
-    spellCheck: false,
-    autoComplete: "off",
-    "aria-label": hideLabel ? label : undefined,
-    "aria-invalid": problem !== null,
-    "aria-describedby": problem === null ? undefined : `${id}-problem`,
-    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-      const typedText = event.target.value;
-      form.type(slot, typedText, onText(typedText));
-    },
-  };
-  return (
-    <div className={multiline ? "scenario-field multiline" : "scenario-field"}>
-      {!hideLabel && <label htmlFor={id}>{label}</label>}
-      {multiline ? (
-        <textarea rows={Math.min(12, Math.max(2, text.split("\n").length))} {...control} />
-      ) : (
-        <input
-          type={number === undefined ? "text" : "number"}
-          min={number?.min}
-          placeholder={number?.placeholder}
-          {...control}
-        />
-      )}
-      {problem !== null && (
-        <p id={`${id}-problem`} className="field-problem" data-testid={`${testId}-problem`}>
-          {problem}
-        </p>
-      )}
-    </div>
   );
 }
 
@@ -495,6 +388,7 @@ function CallFields({ form, place }: { form: Form; place: CallPlace }) {
   if (call === null) return null;
   const step = `step ${String(place.step + 1)}`;
   const where = place.call === null ? step : `${step}, call ${String(place.call + 1)}`;
+  const tool = calledTool(form.scenario, form.offered, call.call);
   return (
     <div className="scenario-call">
       <NamePicker
@@ -502,21 +396,38 @@ function CallFields({ form, place }: { form: Form; place: CallPlace }) {
         value={call.call}
         label={`Tool of ${where}`}
         testId="step-tool"
-        onPick={(tool) => {
-          form.send((base) => setCallTool(base, place, tool));
+        onPick={(picked) => {
+          form.send((base) => setCallTool(base, place, picked), undoGroup.args(place));
         }}
       />
-      <TextField
-        form={form}
-        slot={undoGroup.args(place)}
-        shown={jsonText(call.args)}
-        label={`Arguments of ${where} (JSON object)`}
-        testId="step-args"
-        multiline
-        hideLabel
-        onText={(text) => (base) => setCallArgs(base, place, text)}
-      />
+      <CallArguments key={call.call} form={form} place={place} call={call} tool={tool} where={where} />
+      {tool !== null && lacksMock(form.scenario, tool) && <NoMock form={form} tool={tool} />}
     </div>
+  );
+}
+
+/**
+ * The flag of a called tool a scripted run has nothing to answer with (its call would fail), and the
+ * fix: results for it in the scenario, whose first value takes the focus.
+ */
+function NoMock({ form, tool }: { form: Form; tool: OfferedTool }) {
+  return (
+    <p className="scenario-no-mock" data-testid="step-no-mock" data-tool={tool.name}>
+      <span>
+        No mock for <code>{tool.name}</code>
+        {tool.answerer === "source" && ": only its source answers, when the run may start it"}
+      </span>
+      <button
+        type="button"
+        data-testid="step-add-mock"
+        onClick={() => {
+          form.send((base) => addToolResults(base, [tool.name]), "tool_results/");
+          form.focus(undoGroup.result(tool.name, 0));
+        }}
+      >
+        Add a mock
+      </button>
+    </p>
   );
 }
 
@@ -605,11 +516,12 @@ function ResultRow({ form, tool, index, result }: { form: Form; tool: string; in
         <TextField
           form={form}
           slot={undoGroup.result(tool, index)}
-          shown={jsonText(result.result ?? null)}
+          shown={jsonFieldText(result.result ?? null, null)}
           label={`Value of ${where} (JSON)`}
           testId="tool-result-json"
           multiline
           hideLabel
+          placeholder='JSON, e.g. "3 hits" (empty: null)'
           onText={(text) => (base) => setToolResultJson(base, tool, index, text)}
         />
       ) : (
@@ -620,6 +532,7 @@ function ResultRow({ form, tool, index, result }: { form: Form; tool: string; in
           label={`Error of ${where}`}
           testId="tool-result-error"
           hideLabel
+          placeholder="The error message"
           onText={(text) => (base) => setToolResultError(base, tool, index, text)}
         />
       )}
@@ -706,10 +619,11 @@ function ToolChangeItem({ form, index, change }: { form: Form; index: number; ch
       <TextField
         form={form}
         slot={undoGroup.changeAdd(index)}
-        shown={jsonText(change.add)}
+        shown={jsonFieldText(change.add, [])}
         label="Adds (JSON array of tools)"
         testId="tool-change-add"
         multiline
+        placeholder='[{"name": "…", "description": "…", "parameters": {"type": "object"}}] (empty: none)'
         onText={(text) => (base) => setToolChangeAdd(base, index, text)}
       />
     </li>
@@ -733,7 +647,8 @@ function Limits({ form }: { form: Form }) {
           shown={String(form.scenario.limits?.[field] ?? "")}
           label={label}
           testId={testId}
-          number={{ min, placeholder: String(fallback) }}
+          number={{ min }}
+          placeholder={`default ${fallback.toLocaleString("en-US")}`}
           onText={(text) => (base) => setLimit(base, field, text)}
         />
       ))}

@@ -29,6 +29,7 @@ import {
   removeToolResults,
   renameParam,
   setCallArgs,
+  setCallArgument,
   setCallTool,
   setLimit,
   setName,
@@ -51,6 +52,7 @@ import {
   type ToolChange,
 } from "./scenarioEdits";
 import { lookupFirstScenario } from "../testing/fakeCompare";
+import type { ArgumentField } from "./argumentForm";
 
 const TOOLS = ["lookup", "search", "cite", "read_section"];
 const PARAMS = ["objective", "project_name"];
@@ -283,14 +285,15 @@ describe("calls", () => {
     ['{"id": 8}', [{ call: "lookup", args: { id: 8 } }, READ, SEARCH, SAY], "step/0/args"],
     ['{ "id" : 7 }', null, null],
     ["{}", [{ call: "lookup", args: {} }, READ, SEARCH, SAY], "step/0/args"],
-  ])("args %s", (text, script, group) => {
+    ["", [{ call: "lookup", args: {} }, READ, SEARCH, SAY], "step/0/args"],
+    [" \n", [{ call: "lookup", args: {} }, READ, SEARCH, SAY], "step/0/args"],
+  ])("args %j", (text, script, group) => {
     check(setCallArgs(example(), { step: 0, call: null }, text), script === null ? null : withScript(script), group);
   });
 
   it.each([
     ['{"id": }', "line 1, column 8: expected a value"],
     ['{\n  "id": 7,\n}', "line 3, column 1: expected a property name in double quotes"],
-    ["", "line 1, column 1: the JSON ends too early: expected a value"],
     ["[1]", "the arguments must be a JSON object"],
     ["null", "the arguments must be a JSON object"],
     ['"id"', "the arguments must be a JSON object"],
@@ -311,6 +314,41 @@ describe("calls", () => {
     ["not a call that is not there", removeParallelCall(parallel(), 0, 2), null],
   ])("parallel: %s", (_, result, script) => {
     check(result, script === null ? null : withScript(script));
+  });
+});
+
+describe("a call's argument from its form field", () => {
+  const id: ArgumentField = { name: "id", kind: "integer", required: true, description: null, options: [] };
+  const note: ArgumentField = { name: "note", kind: "text", required: false, description: null, options: [] };
+  const noted = () => withScript([{ call: "lookup", args: { id: 7, note: "x", extra: true } }, SAY]);
+  const parallel = () => withScript([{ calls: [LOOKUP, SEARCH] }, SAY]);
+
+  it("sets it in the argument's own group, keeping the others", () => {
+    check(
+      setCallArgument(noted(), { step: 0, call: null }, id, "8"),
+      withScript([{ call: "lookup", args: { id: 8, note: "x", extra: true } }, SAY]),
+      "step/0/args#id",
+    );
+    check(
+      setCallArgument(parallel(), { step: 0, call: 1 }, note, "hi"),
+      withScript([{ calls: [LOOKUP, { call: "search", args: { query: "login", note: "hi" } }] }, SAY]),
+      "step/0/args/1#note",
+    );
+  });
+
+  it("leaves an emptied optional argument out", () => {
+    check(
+      setCallArgument(noted(), { step: 0, call: null }, note, ""),
+      withScript([{ call: "lookup", args: { id: 7, extra: true } }, SAY]),
+      "step/0/args#note",
+    );
+  });
+
+  it("refuses text its field makes no value of, and changes nothing where there is no call", () => {
+    checkProblem(setCallArgument(noted(), { step: 0, call: null }, id, "x"), "expected a whole number");
+    checkProblem(setCallArgument(noted(), { step: 0, call: null }, id, ""), "a whole number is required");
+    check(setCallArgument(noted(), { step: 1, call: null }, id, "8"), null);
+    check(setCallArgument(noted(), { step: 0, call: null }, id, "7"), null);
   });
 });
 
@@ -398,6 +436,14 @@ describe("tool results", () => {
     expect(last?.scenario).not.toHaveProperty("tool_results");
   });
 
+  it("makes an emptied result null", () => {
+    check(
+      setToolResultJson(lookupResults(), "lookup", 0, " "),
+      example({ tool_results: { lookup: [{ result: null }, { error: "gone" }] } }),
+      "tool_results/lookup/0/result",
+    );
+  });
+
   it("refuses result text that is not JSON", () => {
     checkProblem(
       setToolResultJson(lookupResults(), "lookup", 0, "{oops}"),
@@ -469,6 +515,11 @@ describe("tool changes", () => {
     ['[{"name": "a", "description": "d", "parameters": {}, "brief": 2}]', 'tool 1 "brief" must be a text'],
   ])("added tools %j are a problem", (text, message) => {
     checkProblem(setToolChangeAdd(example({ tool_changes: [CHANGE] }), 0, text), message);
+  });
+
+  it("adds no tools from an emptied text", () => {
+    const none = example({ tool_changes: [{ ...CHANGE, add: [] }] });
+    check(setToolChangeAdd(example({ tool_changes: [CHANGE] }), 0, ""), none, "tool_changes/0/add");
   });
 
   it("removes a change, and tool_changes with the last", () => {

@@ -6,6 +6,7 @@
 import type { JsonValue, Scenario } from "../platform";
 import { parseJson, sameJsonCountingUndefined } from "../shared/json";
 import { TOOL_KINDS } from "../shared/template";
+import { withFieldText, type ArgumentField } from "./argumentForm";
 
 /** One step of the script. */
 export type Step = Scenario["script"][number];
@@ -56,6 +57,8 @@ export const undoGroup = {
   user: "user",
   param: (name: string) => `params/${name}`,
   args: ({ step, call }: CallPlace) => (call === null ? `step/${step}/args` : `step/${step}/args/${call}`),
+  /** One argument typed in a call's form: within the call's arguments (`args#name`). */
+  argument: (place: CallPlace, name: string) => `${undoGroup.args(place)}#${name}`,
   say: (step: number) => `step/${step}/say`,
   result: (tool: string, index: number) => `tool_results/${tool}/${index}/result`,
   error: (tool: string, index: number) => `tool_results/${tool}/${index}/error`,
@@ -94,6 +97,19 @@ function has(record: Readonly<Record<string, unknown>> | undefined, key: string)
 export function jsonText(value: unknown): string {
   const line = JSON.stringify(value);
   return line.length <= 60 ? line : JSON.stringify(value, null, 2);
+}
+
+/**
+ * The text a JSON field shows: empty for its `unset` value (no arguments, no result, no tools), so
+ * the user types into an empty field rather than deleting `{}` first, and its placeholder shows.
+ */
+export function jsonFieldText(value: unknown, unset: JsonValue): string {
+  return sameJsonCountingUndefined(value, unset) ? "" : jsonText(value);
+}
+
+/** A JSON field's text parsed; a blank one makes its `unset` value. */
+function parseJsonField(text: string, unset: JsonValue): ReturnType<typeof parseJson> {
+  return text.trim() === "" ? { ok: true, value: unset } : parseJson(text, "");
 }
 
 // --- Name and user message ---
@@ -299,7 +315,7 @@ export function setCallTool(scenario: Scenario, place: CallPlace, tool: string):
 
 /** JSON text as an object, or what is wrong with it. */
 function parseObject(text: string, what: string): { value: Record<string, JsonValue> } | TextProblem {
-  const parsed = parseJson(text, "");
+  const parsed = parseJsonField(text, {});
   if (!parsed.ok) return { problem: parsed.problem.message };
   const { value } = parsed;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -308,12 +324,22 @@ function parseObject(text: string, what: string): { value: Record<string, JsonVa
   return { value };
 }
 
-/** Sets a call's arguments from JSON text, which must make an object. */
+/** Sets a call's arguments from JSON text, which must make an object (blank: none). */
 export function setCallArgs(scenario: Scenario, place: CallPlace, text: string): TextEdit {
   const parsed = parseObject(text, "the arguments");
   if ("problem" in parsed) return parsed;
   const changed = withCall(scenario, place, (call) => ({ ...call, args: parsed.value }));
   return changed === null ? null : edit(scenario, changed, undoGroup.args(place));
+}
+
+/** Sets one argument of a call from the text of its form field (`withFieldText` says how). */
+export function setCallArgument(scenario: Scenario, place: CallPlace, field: ArgumentField, text: string): TextEdit {
+  const current = callAt(scenario, place);
+  if (current === null) return null;
+  const made = withFieldText(current.args, field, text);
+  if ("problem" in made) return made;
+  const changed = withCall(scenario, place, (call) => ({ ...call, args: made.args }));
+  return changed === null ? null : edit(scenario, changed, undoGroup.argument(place, field.name));
 }
 
 /** Adds a call of the first offered tool to a parallel step. */
@@ -425,9 +451,9 @@ export function setToolResultKind(
   return changed === null ? null : edit(scenario, changed, null);
 }
 
-/** Sets a result's value from JSON text (any JSON). */
+/** Sets a result's value from JSON text (any JSON; blank: null). */
 export function setToolResultJson(scenario: Scenario, tool: string, index: number, text: string): TextEdit {
-  const parsed = parseJson(text, "");
+  const parsed = parseJsonField(text, null);
   if (!parsed.ok) return { problem: parsed.problem.message };
   const changed = withToolResults(scenario, tool, (results) => replaced(results, index, { result: parsed.value }));
   return changed === null ? null : edit(scenario, changed, undoGroup.result(tool, index));
@@ -521,7 +547,7 @@ function toolShapeProblem(value: JsonValue): string | null {
 
 /** JSON text as a tool list, or what is wrong with it. */
 function parseTools(text: string): { value: Tool[] } | TextProblem {
-  const parsed = parseJson(text, "");
+  const parsed = parseJsonField(text, []);
   if (!parsed.ok) return { problem: parsed.problem.message };
   const { value } = parsed;
   if (!Array.isArray(value)) return { problem: "the added tools must be a JSON array of tools" };
@@ -533,7 +559,7 @@ function parseTools(text: string): { value: Tool[] } | TextProblem {
   return { value: value as unknown as Tool[] };
 }
 
-/** Sets the tools a change adds from JSON text of a tool array. */
+/** Sets the tools a change adds from JSON text of a tool array (blank: none). */
 export function setToolChangeAdd(scenario: Scenario, index: number, text: string): TextEdit {
   const parsed = parseTools(text);
   if ("problem" in parsed) return parsed;
