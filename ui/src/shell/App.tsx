@@ -92,13 +92,13 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type { Platform } from "../platform";
 import { Frame } from "./Frame";
-import { actOnPageDocument, documentKindOf } from "./pageDocument";
 import { PageSwitch } from "./PageSwitch";
-import { isEditorShortcut, isHelpKey, shortcutAction, shortcutPage, type ShortcutAction } from "./shortcuts";
+import { shortcutCommand } from "./shortcutCommands";
+import { isHelpKey, shortcutAction } from "./shortcuts";
 import { ShortcutHelpOverlay } from "./ShortcutHelpOverlay";
 import { StartPage } from "./StartPage";
 import { UnsavedDialog, WorkspaceNotices } from "./WorkspaceNotices";
-import { EDITOR_PAGES, START_PAGES, WorkspaceStore } from "./workspace";
+import { START_PAGES, WorkspaceStore } from "./workspace";
 
 /** The app over `platform`; `workspace` is one already started (the entry point starts it early). */
 export function App({ platform, workspace: started }: { platform: Platform; workspace?: WorkspaceStore }) {
@@ -121,8 +121,11 @@ export function App({ platform, workspace: started }: { platform: Platform; work
         return;
       }
       const action = shortcutAction(event);
-      if (action !== null && (pageShortcut(action, workspace) || workspaceShortcut(action, workspace)))
+      const command = action === null ? null : shortcutCommand(action, workspace);
+      if (command !== null) {
         event.preventDefault();
+        command();
+      }
     };
     window.addEventListener("keydown", onKeyDown);
     return () => {
@@ -194,63 +197,6 @@ export function App({ platform, workspace: started }: { platform: Platform; work
       {dialogs}
     </main>
   );
-}
-
-/**
- * Does a shortcut about files or pages, whatever page shows: new, open, save as, and a page shown.
- * False when it is not one, or its page is not there.
- */
-function workspaceShortcut(action: ShortcutAction, workspace: WorkspaceStore): boolean {
-  const page = shortcutPage(action);
-  if (page !== null) {
-    const { screen } = workspace.getState();
-    const pages = screen.kind === "editor" ? EDITOR_PAGES : screen.kind === "start" ? START_PAGES : [];
-    if (!pages.includes(page)) return false;
-    workspace.showPage(page);
-    return true;
-  }
-  switch (action) {
-    case "new":
-      void workspace.newDocument();
-      return true;
-    case "open":
-      void workspace.openChosen();
-      return true;
-    case "save_as":
-      void (workspace.getState().page === "compare" ? workspace.compare.scenario : workspace.editor)?.saveAs();
-      return true;
-    default:
-      return false;
-  }
-}
-
-/**
- * Does a shortcut of the page's, while a template is open: undo, redo and save of its document, a
- * section added on the Edit page, the comparison run on the Compare page. False when the page
- * leaves it alone.
- */
-function pageShortcut(action: ShortcutAction, workspace: WorkspaceStore): boolean {
-  const { editor, compare } = workspace;
-  if (editor === null) return false;
-  const { page } = workspace.getState();
-  if (isEditorShortcut(action)) {
-    // The run history and the suites have nothing to undo, and an undo of the template there would
-    // not be seen: their fields keep their own.
-    if ((page === "history" || page === "suites") && action !== "save") return false;
-    // Ours, not the text field's own undo: the document's history covers every field.
-    void actOnPageDocument(action, documentKindOf(page), { template: editor, scenario: compare.scenario });
-    return true;
-  }
-  // Ctrl+Enter is a line break in the Edit page's code fields: only the Compare page runs on it.
-  if (action === "run" && page === "compare") {
-    void compare.comparison.run();
-    return true;
-  }
-  if (action === "add_section" && page === "edit") {
-    void editor.restructure(editor.getState().selected, "add_sibling");
-    return true;
-  }
-  return false;
 }
 
 /** Whether a key press goes to a text field (where `?` is a character, not the help key). */
