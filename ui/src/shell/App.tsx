@@ -1,6 +1,7 @@
 // The app: the frame around the page shown (Frame.tsx), or the start page when no template is open
 // (or the app is still starting), with the workspace's notices right under the header (recovered
-// work, a failed open), the unsaved-changes question and the shortcut help over it; the keyboard
+// work, a failed open), the unsaved-changes question, the shortcut help and the command palette over
+// it; the keyboard
 // shortcuts (of files and pages, and of the page's document) and the window's close and file-drop
 // events. The workspace's state lives in workspace.ts, each page's in its feature's folder.
 //
@@ -25,6 +26,7 @@
 //   unsaved-dialog, unsaved-save, unsaved-discard, unsaved-cancel  the unsaved-changes question
 //   shortcut-help, help-button                     the keyboard shortcut overlay and its button;
 //     shortcut-place (data-place)                    a place's shortcuts in it (one table)
+//   command-palette, palette-query, …              the command palette (palette/CommandPalette.tsx)
 //   read-sections, read-section (data-path)        the preview's "show as read" switches
 //   tree-scroller, drag-handle, drop-indicator     the tree's scroll box, a row's grip, where a
 //     (data-position=before|inside|after)           dragged section would land
@@ -90,11 +92,14 @@
 //   preview-markdown, tool-list, token-count       the preview
 //   preview-error                                  the preview's render error, in its place
 import { useEffect, useState, useSyncExternalStore } from "react";
+import { CommandPalette } from "../palette/CommandPalette";
+import type { PaletteCommand } from "../palette/commands";
 import type { Platform } from "../platform";
 import { Frame } from "./Frame";
 import { PageSwitch } from "./PageSwitch";
+import { paletteCommands } from "./paletteCommands";
 import { shortcutCommand } from "./shortcutCommands";
-import { isHelpKey, shortcutAction } from "./shortcuts";
+import { isHelpKey, isPaletteKey, shortcutAction } from "./shortcuts";
 import { ShortcutHelpOverlay } from "./ShortcutHelpOverlay";
 import { StartPage } from "./StartPage";
 import { UnsavedDialog, WorkspaceNotices } from "./WorkspaceNotices";
@@ -112,12 +117,26 @@ export function App({ platform, workspace: started }: { platform: Platform; work
   useEffect(() => listenToWindow(platform, workspace), [platform, workspace]);
 
   const [help, setHelp] = useState(false);
+  // The palette's commands, read as the workspace stands when it opens; null while it is closed.
+  const [palette, setPalette] = useState<PaletteCommand[] | null>(null);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (isHelpKey(event, isTyping(event.target))) {
         event.preventDefault();
         setHelp((shown) => !shown);
+        return;
+      }
+      if (isPaletteKey(event)) {
+        event.preventDefault();
+        setHelp(false);
+        setPalette((open) =>
+          open === null
+            ? paletteCommands(workspace, () => {
+                setHelp(true);
+              })
+            : null,
+        );
         return;
       }
       const action = shortcutAction(event);
@@ -144,6 +163,14 @@ export function App({ platform, workspace: started }: { platform: Platform; work
           question={state.question}
           onAnswer={(answer) => {
             workspace.answer(answer);
+          }}
+        />
+      )}
+      {palette !== null && (
+        <CommandPalette
+          commands={palette}
+          onClose={() => {
+            setPalette(null);
           }}
         />
       )}
