@@ -1,9 +1,8 @@
 // The app: the frame around the page shown (Frame.tsx), or the start page when no template is open
 // (or the app is still starting), with the workspace's notices right under the header (recovered
 // work, a failed open), the unsaved-changes question, the shortcut help and the command palette over
-// it; the keyboard
-// shortcuts (of files and pages, and of the page's document) and the window's close and file-drop
-// events. The workspace's state lives in workspace.ts, each page's in its feature's folder.
+// it, the toasts of what was done in a corner; the keyboard shortcuts (of files and pages, and of the
+// page's document) and the window's close and file-drop events. The workspace's state lives in workspace.ts, each page's in its feature's folder.
 //
 // data-testids (tests and the e2e test select by them; keep them stable):
 //   notice                                         outside the app
@@ -27,6 +26,7 @@
 //   shortcut-help, help-button                     the keyboard shortcut overlay and its button;
 //     shortcut-place (data-place)                    a place's shortcuts in it (one table)
 //   command-palette, palette-query, …              the command palette (palette/CommandPalette.tsx)
+//   toast-region                                   what was done, as toasts (shared/ToastRegion.tsx)
 //   read-sections, read-section (data-path)        the preview's "show as read" switches
 //   tree-scroller, drag-handle, drop-indicator     the tree's scroll box, a row's grip, where a
 //     (data-position=before|inside|after)           dragged section would land
@@ -95,6 +95,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import { CommandPalette } from "../palette/CommandPalette";
 import type { PaletteCommand } from "../palette/commands";
 import type { Platform } from "../platform";
+import { ToastProvider } from "../shared/ToastRegion";
 import { Frame } from "./Frame";
 import { PageSwitch } from "./PageSwitch";
 import { paletteCommands } from "./paletteCommands";
@@ -105,8 +106,24 @@ import { StartPage } from "./StartPage";
 import { UnsavedDialog, WorkspaceNotices } from "./WorkspaceNotices";
 import { START_PAGES, WorkspaceStore } from "./workspace";
 
-/** The app over `platform`; `workspace` is one already started (the entry point starts it early). */
-export function App({ platform, workspace: started }: { platform: Platform; workspace?: WorkspaceStore }) {
+interface AppProps {
+  platform: Platform;
+  workspace?: WorkspaceStore;
+}
+
+/**
+ * The app over `platform`; `workspace` is one already started (the entry point starts it early).
+ * The toasts outlive a switch between the frame and the start page.
+ */
+export function App(props: AppProps) {
+  return (
+    <ToastProvider>
+      <AppView {...props} />
+    </ToastProvider>
+  );
+}
+
+function AppView({ platform, workspace: started }: AppProps) {
   const [workspace] = useState(() => started ?? new WorkspaceStore(platform));
   const state = useSyncExternalStore(workspace.subscribe, workspace.getState);
 
