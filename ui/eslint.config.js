@@ -19,7 +19,7 @@ const LAYERS = [
   ["platform"],
   ["shared"],
   ["runs"],
-  ["editor", "scenario", "compare", "providers", "history", "suites", "sources", "exports"],
+  ["editor", "scenario", "compare", "providers", "history", "suites", "sources", "exports", "palette"],
   ["shell"],
 ];
 

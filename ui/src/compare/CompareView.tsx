@@ -4,7 +4,8 @@
 // until changed), the model a scripted one is priced as, and the providers dialog's button, the
 // relay session a template's relay sources take their tools from, Run and Cancel, the exports), the
 // question Run asks first about the template's sources not allowed (RunSourcesDialog), the page's
-// failure and notice, then the scenario panel it is given beside the comparison (run status, the
+// failure (what was done is a toast: shared/ToastRegion.tsx), then the scenario panel it is given
+// beside the comparison (run status, the
 // verdict, first divergences, counters, prompt-token chart, timeline) and the picked event's detail, under the
 // lanes (beside them in a window wide enough to leave them their width; see compare.css), closed by
 // its button or Escape with the focus back on the picked event; what it is given to start a
@@ -65,6 +66,7 @@ import { ADAPTER_TITLES, adaptersText, laneName } from "../shared/words";
 import "./compare.css";
 import type { OutcomeStore } from "../shared/outcome";
 import { ProblemItems } from "../shared/ProblemItems";
+import { useDoneToast } from "../shared/ToastRegion";
 import { DropDownMenu } from "../shared/DropDownMenu";
 import { ADAPTERS, callIndexOf, type PickedEvent } from "../runs/run";
 
@@ -580,34 +582,29 @@ function ExportRequests({
   );
 }
 
+/** Why the last action was not done; what the last export wrote, as a toast. */
 function CompareNotices({ outcome }: { outcome: OutcomeStore }) {
   const { failure, notice } = useSyncExternalStore(outcome.subscribe, outcome.getState);
-  const dismiss = () => {
-    outcome.dismiss();
-  };
+  useDoneToast(notice, "compare-notice", () => {
+    outcome.forgetNotice();
+  });
+  if (failure === null) return null;
   return (
-    <>
-      {failure !== null && (
-        <div className="error failure" role="alert" data-testid="compare-failure">
-          <strong>{failure.title}</strong>
-          <span>{failure.detail}</span>
-          {failure.problems.length > 0 && (
-            <ProblemItems problems={failure.problems} whole="scenario" testId="compare-failure-problems" />
-          )}
-          <button type="button" onClick={dismiss}>
-            Dismiss
-          </button>
-        </div>
+    <div className="error failure" role="alert" data-testid="compare-failure">
+      <strong>{failure.title}</strong>
+      <span>{failure.detail}</span>
+      {failure.problems.length > 0 && (
+        <ProblemItems problems={failure.problems} whole="scenario" testId="compare-failure-problems" />
       )}
-      {notice !== null && (
-        <div className="compare-notice failure" role="status" data-testid="compare-notice">
-          <span>{notice}</span>
-          <button type="button" onClick={dismiss}>
-            Dismiss
-          </button>
-        </div>
-      )}
-    </>
+      <button
+        type="button"
+        onClick={() => {
+          outcome.dismiss();
+        }}
+      >
+        Dismiss
+      </button>
+    </div>
   );
 }
 

@@ -13,6 +13,7 @@ import { ExportMenu, ExportNotices } from "./ExportMenu";
 import { savedScenarioPath } from "./store";
 import { byTestId, click, none, settle, typeInto } from "../testing/dom";
 import { openTemplate } from "../testing/editPage";
+import { ToastProvider } from "../shared/ToastRegion";
 import { openComparePage } from "../testing/comparePage";
 
 let container: HTMLDivElement;
@@ -35,10 +36,10 @@ async function render(scenario: string | null = null): Promise<FakePlatform> {
   if (scenario !== null) await compare.scenario.openPath(scenario);
   act(() => {
     root.render(
-      <>
+      <ToastProvider>
         <ExportMenu store={exports} startScenario={() => savedScenarioPath(compare.scenario.getState().scenario)} />
         <ExportNotices store={exports} />
-      </>,
+      </ToastProvider>,
     );
   });
   return platform;

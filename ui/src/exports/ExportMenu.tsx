@@ -1,18 +1,19 @@
 // The Export menu for the open template, among the header's file actions (so it folds into the File
 // menu in a narrow window) — a promptfoo config (gathered in PromptfooDialog first) or a Langfuse
 // prompt, each saved where the user chooses — and, under the header, the promptfoo dialog while it
-// is open and what the last export wrote or why it did not. All state and actions live in
-// TemplateExportStore.
+// is open and why the last export was not done; what it wrote is a toast (shared/ToastRegion.tsx).
+// All state and actions live in TemplateExportStore.
 //
 // data-testids (tests select by them; keep them stable):
 //   export-menu, export-menu-button                the menu (a details element) and its button
 //   export-promptfoo, export-langfuse              its items
-//   export-notice, export-failure,                 what the last export wrote; why it was not done,
-//     export-failure-problems                        with every problem at its place
+//   export-notice, export-failure,                 what the last export wrote (a toast); why it was
+//     export-failure-problems                        not done, with every problem at its place
 //   (the dialog's own: see PromptfooDialog.tsx)
 import { useSyncExternalStore } from "react";
-import { DoneNotice, FailureAlert } from "../shared/ActionOutcome";
+import { FailureAlert } from "../shared/ActionOutcome";
 import { DropDownMenu } from "../shared/DropDownMenu";
+import { useDoneToast } from "../shared/ToastRegion";
 import { PromptfooDialog } from "./PromptfooDialog";
 import type { TemplateExportStore } from "./store";
 import "./exports.css";
@@ -60,20 +61,20 @@ export function ExportMenu({
 
 /**
  * The promptfoo dialog while it is open (outside the menu, which a narrow window folds away), and
- * what the last export wrote or why it was not done (the dialog shows its own while open).
+ * why the last export was not done (the dialog shows its own while open); what it wrote, as a toast.
  */
 export function ExportNotices({ store }: { store: TemplateExportStore }) {
   const { promptfoo, notice, failure } = useSyncExternalStore(store.subscribe, store.getState);
   const dismiss = () => {
     store.dismiss();
   };
+  useDoneToast(notice, "export-notice", dismiss);
   return (
     <>
       {promptfoo !== null && <PromptfooDialog store={store} draft={promptfoo} failure={failure} />}
       {promptfoo === null && failure !== null && (
         <FailureAlert failure={failure} whole="template" testId="export-failure" onDismiss={dismiss} />
       )}
-      {notice !== null && <DoneNotice text={notice} testId="export-notice" onDismiss={dismiss} />}
     </>
   );
 }

@@ -12,6 +12,7 @@ import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
+import { ToastProvider } from "../shared/ToastRegion";
 import { HistoryView } from "./HistoryView";
 import { HistoryStore } from "./store";
 import { FIRST_COMPARISON_MS, keptHistory } from "../testing/history";
@@ -27,7 +28,11 @@ mountEachTest((mounted) => {
 async function render(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: HistoryStore }> {
   const store = new HistoryStore(platform);
   act(() => {
-    root.render(<HistoryView store={store} />);
+    root.render(
+      <ToastProvider>
+        <HistoryView store={store} />
+      </ToastProvider>,
+    );
   });
   await settle();
   return { platform, store };

@@ -14,7 +14,7 @@
 //     history-filter-status, history-filter-source, history-refresh   the filter bar
 //   history-failure, history-failure-problems      why the last action was not done (every problem
 //                                                    at its place)
-//   history-notice                                 what the last export wrote
+//   history-notice                                 what the last export wrote (a toast)
 //   history-empty                                  no run kept (or none the filter matches)
 //   history-table                                  the runs
 //   history-group (data-started),                  a comparison's runs (a tbody): its heading row and
@@ -40,7 +40,8 @@ import { useEffect, useSyncExternalStore } from "react";
 import type { Counters, RunSummary, StoredRun } from "../platform";
 import { COUNTER_ROWS, laneViews, signed } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
-import { DoneNotice, FailureAlert } from "../shared/ActionOutcome";
+import { FailureAlert } from "../shared/ActionOutcome";
+import { useDoneToast } from "../shared/ToastRegion";
 import "../runs/runs.css";
 import "./history.css";
 import { comparable, type HistoryComparison, type HistoryState, type HistoryStore } from "./store";
@@ -117,17 +118,15 @@ export function HistoryView({ store, onOpenComparison }: { store: HistoryStore; 
   );
 }
 
-/** Why the last action was not done, or what the last export wrote. */
+/** Why the last action was not done; what the last export wrote, as a toast. */
 function HistoryNotices({ store, state }: { store: HistoryStore; state: HistoryState }) {
   const dismiss = () => {
     store.dismiss();
   };
   const { failure, notice } = state;
-  return (
-    <>
-      {failure !== null && <FailureAlert failure={failure} whole="run" testId="history-failure" onDismiss={dismiss} />}
-      {notice !== null && <DoneNotice text={notice} testId="history-notice" onDismiss={dismiss} />}
-    </>
+  useDoneToast(notice, "history-notice", dismiss);
+  return failure === null ? null : (
+    <FailureAlert failure={failure} whole="run" testId="history-failure" onDismiss={dismiss} />
   );
 }
 

@@ -1,7 +1,7 @@
-// What became of the last action a page was asked for, said where the page shows it: a failure (an
-// alert with its title, detail and every problem at its place) or a short notice of what was done
-// ("Exported to …"); the user dismisses either. The editor, the Sources tab, the History, the Suites
-// page and the Export menu say theirs so.
+// Why the last action a page was asked for was not done, said where the page shows it: an alert
+// with its title, detail and every problem at its place, which waits until the user dismisses it.
+// The editor, the Sources tab, the History, the Suites page and the Export menu say theirs so; what
+// was done is a toast instead (ToastRegion.tsx), gone by itself.
 import type { BriefFailure, Failure } from "./failure";
 import { ProblemItems } from "./ProblemItems";
 
@@ -28,18 +28,6 @@ export function FailureAlert({
       <strong>{failure.title}</strong>
       <span data-testid={detailTestId}>{failure.detail}</span>
       {problems.length > 0 && <ProblemItems problems={problems} whole={whole} testId={`${testId}-problems`} />}
-      <button type="button" onClick={onDismiss}>
-        Dismiss
-      </button>
-    </div>
-  );
-}
-
-/** What was done, in a few words. */
-export function DoneNotice({ text, testId, onDismiss }: { text: string; testId: string; onDismiss: () => void }) {
-  return (
-    <div className="notice failure" role="status" data-testid={testId}>
-      <span>{text}</span>
       <button type="button" onClick={onDismiss}>
         Dismiss
       </button>

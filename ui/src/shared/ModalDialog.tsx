@@ -1,8 +1,9 @@
 // A modal dialog over the page: a backdrop, the dialog's role and label, Escape to dismiss, and
-// focus moved to the element the dialog names first (its main button), so the keyboard answers.
+// focus moved to the element the dialog names first (its main button, or a field), so the keyboard
+// answers.
 import { useEffect, useRef, type ReactNode, type RefObject } from "react";
 
-export function ModalDialog({
+export function ModalDialog<First extends HTMLElement = HTMLButtonElement>({
   role,
   titleId,
   testId,
@@ -17,9 +18,9 @@ export function ModalDialog({
   className?: string;
   onEscape: () => void;
   /** The dialog's content; it receives the ref to give the element focused first. */
-  children: (focusFirst: RefObject<HTMLButtonElement | null>) => ReactNode;
+  children: (focusFirst: RefObject<First | null>) => ReactNode;
 }) {
-  const first = useRef<HTMLButtonElement>(null);
+  const first = useRef<First>(null);
   useEffect(() => {
     first.current?.focus();
   }, []);

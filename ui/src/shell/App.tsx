@@ -1,8 +1,8 @@
 // The app: the frame around the page shown (Frame.tsx), or the start page when no template is open
 // (or the app is still starting), with the workspace's notices right under the header (recovered
-// work, a failed open), the unsaved-changes question and the shortcut help over it; the keyboard
-// shortcuts (of files and pages, and of the page's document) and the window's close and file-drop
-// events. The workspace's state lives in workspace.ts, each page's in its feature's folder.
+// work, a failed open), the unsaved-changes question, the shortcut help and the command palette over
+// it, the toasts of what was done in a corner; the keyboard shortcuts (of files and pages, and of the
+// page's document) and the window's close and file-drop events. The workspace's state lives in workspace.ts, each page's in its feature's folder.
 //
 // data-testids (tests and the e2e test select by them; keep them stable):
 //   notice                                         outside the app
@@ -25,6 +25,8 @@
 //   unsaved-dialog, unsaved-save, unsaved-discard, unsaved-cancel  the unsaved-changes question
 //   shortcut-help, help-button                     the keyboard shortcut overlay and its button;
 //     shortcut-place (data-place)                    a place's shortcuts in it (one table)
+//   command-palette, palette-query, …              the command palette (palette/CommandPalette.tsx)
+//   toast-region                                   what was done, as toasts (shared/ToastRegion.tsx)
 //   read-sections, read-section (data-path)        the preview's "show as read" switches
 //   tree-scroller, drag-handle, drop-indicator     the tree's scroll box, a row's grip, where a
 //     (data-position=before|inside|after)           dragged section would land
@@ -90,18 +92,38 @@
 //   preview-markdown, tool-list, token-count       the preview
 //   preview-error                                  the preview's render error, in its place
 import { useEffect, useState, useSyncExternalStore } from "react";
+import { CommandPalette } from "../palette/CommandPalette";
+import type { PaletteCommand } from "../palette/commands";
 import type { Platform } from "../platform";
+import { ToastProvider } from "../shared/ToastRegion";
 import { Frame } from "./Frame";
-import { actOnPageDocument, documentKindOf } from "./pageDocument";
 import { PageSwitch } from "./PageSwitch";
-import { isEditorShortcut, isHelpKey, shortcutAction, shortcutPage, type ShortcutAction } from "./shortcuts";
+import { paletteCommands } from "./paletteCommands";
+import { shortcutCommand } from "./shortcutCommands";
+import { isHelpKey, isPaletteKey, shortcutAction } from "./shortcuts";
 import { ShortcutHelpOverlay } from "./ShortcutHelpOverlay";
 import { StartPage } from "./StartPage";
 import { UnsavedDialog, WorkspaceNotices } from "./WorkspaceNotices";
-import { EDITOR_PAGES, START_PAGES, WorkspaceStore } from "./workspace";
+import { START_PAGES, WorkspaceStore } from "./workspace";
 
-/** The app over `platform`; `workspace` is one already started (the entry point starts it early). */
-export function App({ platform, workspace: started }: { platform: Platform; workspace?: WorkspaceStore }) {
+interface AppProps {
+  platform: Platform;
+  workspace?: WorkspaceStore;
+}
+
+/**
+ * The app over `platform`; `workspace` is one already started (the entry point starts it early).
+ * The toasts outlive a switch between the frame and the start page.
+ */
+export function App(props: AppProps) {
+  return (
+    <ToastProvider>
+      <AppView {...props} />
+    </ToastProvider>
+  );
+}
+
+function AppView({ platform, workspace: started }: AppProps) {
   const [workspace] = useState(() => started ?? new WorkspaceStore(platform));
   const state = useSyncExternalStore(workspace.subscribe, workspace.getState);
 
@@ -112,6 +134,8 @@ export function App({ platform, workspace: started }: { platform: Platform; work
   useEffect(() => listenToWindow(platform, workspace), [platform, workspace]);
 
   const [help, setHelp] = useState(false);
+  // The palette's commands, read as the workspace stands when it opens; null while it is closed.
+  const [palette, setPalette] = useState<PaletteCommand[] | null>(null);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -120,9 +144,24 @@ export function App({ platform, workspace: started }: { platform: Platform; work
         setHelp((shown) => !shown);
         return;
       }
-      const action = shortcutAction(event);
-      if (action !== null && (pageShortcut(action, workspace) || workspaceShortcut(action, workspace)))
+      if (isPaletteKey(event)) {
         event.preventDefault();
+        setHelp(false);
+        setPalette((open) =>
+          open === null
+            ? paletteCommands(workspace, () => {
+                setHelp(true);
+              })
+            : null,
+        );
+        return;
+      }
+      const action = shortcutAction(event);
+      const command = action === null ? null : shortcutCommand(action, workspace);
+      if (command !== null) {
+        event.preventDefault();
+        command();
+      }
     };
     window.addEventListener("keydown", onKeyDown);
     return () => {
@@ -141,6 +180,14 @@ export function App({ platform, workspace: started }: { platform: Platform; work
           question={state.question}
           onAnswer={(answer) => {
             workspace.answer(answer);
+          }}
+        />
+      )}
+      {palette !== null && (
+        <CommandPalette
+          commands={palette}
+          onClose={() => {
+            setPalette(null);
           }}
         />
       )}
@@ -194,63 +241,6 @@ export function App({ platform, workspace: started }: { platform: Platform; work
       {dialogs}
     </main>
   );
-}
-
-/**
- * Does a shortcut about files or pages, whatever page shows: new, open, save as, and a page shown.
- * False when it is not one, or its page is not there.
- */
-function workspaceShortcut(action: ShortcutAction, workspace: WorkspaceStore): boolean {
-  const page = shortcutPage(action);
-  if (page !== null) {
-    const { screen } = workspace.getState();
-    const pages = screen.kind === "editor" ? EDITOR_PAGES : screen.kind === "start" ? START_PAGES : [];
-    if (!pages.includes(page)) return false;
-    workspace.showPage(page);
-    return true;
-  }
-  switch (action) {
-    case "new":
-      void workspace.newDocument();
-      return true;
-    case "open":
-      void workspace.openChosen();
-      return true;
-    case "save_as":
-      void (workspace.getState().page === "compare" ? workspace.compare.scenario : workspace.editor)?.saveAs();
-      return true;
-    default:
-      return false;
-  }
-}
-
-/**
- * Does a shortcut of the page's, while a template is open: undo, redo and save of its document, a
- * section added on the Edit page, the comparison run on the Compare page. False when the page
- * leaves it alone.
- */
-function pageShortcut(action: ShortcutAction, workspace: WorkspaceStore): boolean {
-  const { editor, compare } = workspace;
-  if (editor === null) return false;
-  const { page } = workspace.getState();
-  if (isEditorShortcut(action)) {
-    // The run history and the suites have nothing to undo, and an undo of the template there would
-    // not be seen: their fields keep their own.
-    if ((page === "history" || page === "suites") && action !== "save") return false;
-    // Ours, not the text field's own undo: the document's history covers every field.
-    void actOnPageDocument(action, documentKindOf(page), { template: editor, scenario: compare.scenario });
-    return true;
-  }
-  // Ctrl+Enter is a line break in the Edit page's code fields: only the Compare page runs on it.
-  if (action === "run" && page === "compare") {
-    void compare.comparison.run();
-    return true;
-  }
-  if (action === "add_section" && page === "edit") {
-    void editor.restructure(editor.getState().selected, "add_sibling");
-    return true;
-  }
-  return false;
 }
 
 /** Whether a key press goes to a text field (where `?` is a character, not the help key). */

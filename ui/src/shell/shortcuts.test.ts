@@ -1,8 +1,9 @@
 // Tests for shortcuts.ts: which key presses save, undo and redo, show a page, add a section and run
 // the comparison, and which are left alone (keys a text field takes as text among them); the help
-// lists every shortcut, the section tree's too, each doing what it says.
+// lists every shortcut, the section tree's too, each doing what it says; Ctrl/Cmd+K and
+// Ctrl/Cmd+Shift+P open the command palette.
 import { describe, expect, it } from "vitest";
-import { isHelpKey, SHORTCUT_HELP, SHORTCUT_PLACES, shortcutAction, shortcutPage } from "./shortcuts";
+import { isHelpKey, isPaletteKey, SHORTCUT_HELP, SHORTCUT_PLACES, shortcutAction, shortcutPage } from "./shortcuts";
 import { treeKeyAction, type KeyPress } from "../editor/treeKeys";
 
 function press(key: string, mods: Partial<Omit<KeyPress, "key">> = {}): KeyPress {
@@ -78,9 +79,13 @@ describe("SHORTCUT_HELP", () => {
         ? isHelpKey(line.press, false)
           ? "help"
           : null
-        : line.where === "section tree"
-          ? treeKeyAction(line.press)
-          : shortcutAction(line.press);
+        : line.action === "palette"
+          ? isPaletteKey(line.press)
+            ? "palette"
+            : null
+          : line.where === "section tree"
+            ? treeKeyAction(line.press)
+            : shortcutAction(line.press);
     expect(action).toBe(line.action);
   });
 
@@ -94,6 +99,7 @@ describe("SHORTCUT_HELP", () => {
       "undo",
       "redo",
       "help",
+      "palette",
       "page_edit",
       "page_compare",
       "page_history",
@@ -125,5 +131,20 @@ describe("SHORTCUT_HELP", () => {
     expect(isHelpKey(question, false)).toBe(true);
     expect(isHelpKey(question, true)).toBe(false);
     expect(isHelpKey({ ...question, key: "F1" }, true)).toBe(true);
+  });
+});
+
+describe("isPaletteKey", () => {
+  it("takes Ctrl or Cmd with K, or with Shift+P", () => {
+    expect(isPaletteKey(press("k", { ctrlKey: true }))).toBe(true);
+    expect(isPaletteKey(press("k", { metaKey: true }))).toBe(true);
+    expect(isPaletteKey(press("P", { ctrlKey: true, shiftKey: true }))).toBe(true);
+  });
+
+  it("leaves K and P alone without exactly one of Ctrl and Cmd, with Alt, or P without Shift", () => {
+    expect(isPaletteKey(press("k"))).toBe(false);
+    expect(isPaletteKey(press("k", { ctrlKey: true, metaKey: true }))).toBe(false);
+    expect(isPaletteKey(press("k", { ctrlKey: true, altKey: true }))).toBe(false);
+    expect(isPaletteKey(press("p", { ctrlKey: true }))).toBe(false);
   });
 });

@@ -2,9 +2,10 @@
 // saves, Ctrl/Cmd+Shift+S saves as, Ctrl/Cmd+O opens, Ctrl/Cmd+N starts a new template, Ctrl/Cmd+Z
 // undoes, Ctrl/Cmd+Shift+Z and Ctrl+Y redo (each on the page's document: see pageDocument.ts),
 // Ctrl/Cmd+1, 2, 3 and 4 show the Edit, Compare, History and Suites pages; on the Edit page
-// Ctrl/Cmd+Shift+N adds a section; on the Compare page Ctrl/Cmd+Enter runs the comparison. None of
-// them is a character a text field would take. SHORTCUT_HELP lists them all for the help overlay,
-// with the section tree's own keys (editor/treeKeys.ts).
+// Ctrl/Cmd+Shift+N adds a section; on the Compare page Ctrl/Cmd+Enter runs the comparison; and
+// Ctrl/Cmd+K or Ctrl/Cmd+Shift+P opens the command palette. None of them is a character a text field
+// would take. SHORTCUT_HELP lists them all for the help overlay and the palette, with the section
+// tree's own keys (editor/treeKeys.ts).
 import type { Page } from "./workspace";
 import type { KeyPress, TreeKeyAction } from "../editor/treeKeys";
 
@@ -69,7 +70,7 @@ export interface ShortcutHelp {
   where: ShortcutPlace;
   /** The key press the line describes (tests check it does what the line says). */
   press: KeyPress;
-  action: ShortcutAction | TreeKeyAction | "help";
+  action: ShortcutAction | TreeKeyAction | "help" | "palette";
 }
 
 const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({
@@ -107,6 +108,13 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
   { keys: "Ctrl+3", does: "Show the History page", where: "anywhere", press: ctrl("3"), action: "page_history" },
   { keys: "Ctrl+4", does: "Show the Suites page", where: "anywhere", press: ctrl("4"), action: "page_suites" },
   { keys: "? or F1", does: "Show or hide these shortcuts", where: "anywhere", press: press("F1"), action: "help" },
+  {
+    keys: "Ctrl+K or Ctrl+Shift+P",
+    does: "Find and run any command",
+    where: "anywhere",
+    press: ctrl("k"),
+    action: "palette",
+  },
   {
     keys: "Ctrl+Shift+N",
     does: "Add a section after the selected one",
@@ -170,4 +178,16 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
 export function isHelpKey(event: KeyPress, typing: boolean): boolean {
   if (event.ctrlKey || event.metaKey || event.altKey) return false;
   return event.key === "F1" || (event.key === "?" && !typing);
+}
+
+/** Whether a key press opens or closes the command palette: Ctrl/Cmd+K, or Ctrl/Cmd+Shift+P as in editors. */
+export function isPaletteKey(event: KeyPress): boolean {
+  if (event.altKey || event.ctrlKey === event.metaKey) return false;
+  const key = event.key.toLowerCase();
+  return (key === "k" && !event.shiftKey) || (key === "p" && event.shiftKey);
+}
+
+/** The keys of the help line whose key press asks for `action`, if it has one. */
+export function shortcutKeys(action: ShortcutAction | "help" | "palette"): string | null {
+  return SHORTCUT_HELP.find((line) => line.action === action)?.keys ?? null;
 }

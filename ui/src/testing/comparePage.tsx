@@ -1,8 +1,10 @@
 // Test-only: the Compare page's stores over the fake backend, wired as the window wires them
 // (shell/workspace.ts's compareStores) on the fake's open template; what Run's checks read of them;
-// and the page drawn over them: for the tests of the comparison, the scenario and the profiles.
+// and the page drawn over them, with the toasts the app gives it: for the tests of the comparison,
+// the scenario and the profiles.
 import type { ComparisonContext } from "../compare/store";
 import type { AskUnsaved } from "../scenario/store";
+import { ToastProvider } from "../shared/ToastRegion";
 import { ComparePage } from "../shell/pages";
 import { compareStores, type CompareStores } from "../shell/workspace";
 import type { FakePlatform } from "./fakePlatform";
@@ -33,5 +35,9 @@ export function comparisonContext({ comparison, scenario, providers }: CompareSt
 
 /** The Compare page over `stores`, on `platform`'s template, listing no other problems. */
 export function ComparePageOf({ stores, platform }: { stores: CompareStores; platform: FakePlatform }) {
-  return <ComparePage stores={stores} template={platform.template} problems={[]} />;
+  return (
+    <ToastProvider>
+      <ComparePage stores={stores} template={platform.template} problems={[]} />
+    </ToastProvider>
+  );
 }

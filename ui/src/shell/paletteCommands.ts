@@ -1,0 +1,104 @@
+// Every command the command palette offers, read from the workspace as it stands when the palette
+// opens: each keyboard shortcut's (titled and keyed by its line in SHORTCUT_HELP, done by
+// shortcutCommand, so the palette and the keys never differ), the shortcut help, the open
+// template's exports, the examples and recent files to open, and "Go to section" for every section
+// of the open template. A shortcut's command where its keys do nothing is listed, not available; the
+// others are listed only where they apply.
+import type { PaletteCommand } from "../palette/commands";
+import { savedScenarioPath } from "../exports/store";
+import { fileName } from "../shared/view";
+import { shortcutCommand } from "./shortcutCommands";
+import { SHORTCUT_HELP, shortcutAction, shortcutKeys } from "./shortcuts";
+import type { WorkspaceStore } from "./workspace";
+
+/** The palette's commands now; `showHelp` shows the keyboard shortcuts. */
+export function paletteCommands(workspace: WorkspaceStore, showHelp: () => void): PaletteCommand[] {
+  return [
+    ...shortcutCommands(workspace),
+    {
+      id: "help",
+      title: "Show the keyboard shortcuts",
+      keys: shortcutKeys("help") ?? undefined,
+      available: true,
+      perform: showHelp,
+    },
+    ...exportCommands(workspace),
+    ...sectionCommands(workspace),
+    ...exampleCommands(workspace),
+    ...recentCommands(workspace),
+  ];
+}
+
+/** A command for each line of the shortcut help that is a window's shortcut (not the tree's keys). */
+function shortcutCommands(workspace: WorkspaceStore): PaletteCommand[] {
+  return SHORTCUT_HELP.flatMap((line) => {
+    const action = shortcutAction(line.press);
+    if (action === null || action !== line.action) return [];
+    const command = shortcutCommand(action, workspace);
+    return [{ id: action, title: line.does, keys: line.keys, available: command !== null, perform: command ?? noop }];
+  });
+}
+
+function noop(): void {
+  // A command not available is never performed.
+}
+
+/** The Export menu's items, while a template is open. */
+function exportCommands(workspace: WorkspaceStore): PaletteCommand[] {
+  const template = workspace.template;
+  if (template === null) return [];
+  const { exports } = template;
+  return [
+    {
+      id: "export:promptfoo",
+      title: "Export a promptfoo config…",
+      available: true,
+      perform: () => {
+        exports.openPromptfoo(savedScenarioPath(workspace.compare.scenario.getState().scenario));
+      },
+    },
+    {
+      id: "export:langfuse",
+      title: "Export a Langfuse prompt…",
+      available: true,
+      perform: () => void exports.exportLangfuse(),
+    },
+  ];
+}
+
+/** "Go to section" for every section of the open template: the Edit page, with it selected. */
+function sectionCommands(workspace: WorkspaceStore): PaletteCommand[] {
+  const editor = workspace.editor;
+  if (editor === null) return [];
+  return editor.getState().rows.map((row) => ({
+    id: `section:${row.path}`,
+    title: `Go to section: ${row.title === "" ? row.key : row.title}`,
+    detail: row.path,
+    available: true,
+    perform: () => {
+      workspace.showPage("edit");
+      editor.select(row.path);
+    },
+  }));
+}
+
+/** The built-in examples, once the start page has read them. */
+function exampleCommands(workspace: WorkspaceStore): PaletteCommand[] {
+  return workspace.getState().examples.map((example) => ({
+    id: `example:${example.template}`,
+    title: `Open the example: ${example.name}`,
+    available: true,
+    perform: () => void workspace.openExample(example.template),
+  }));
+}
+
+/** The recent files (one that is gone is listed, not available). */
+function recentCommands(workspace: WorkspaceStore): PaletteCommand[] {
+  return workspace.getState().recent.map((file) => ({
+    id: `recent:${file.path}`,
+    title: `Open recent: ${fileName(file.path)}`,
+    detail: file.path,
+    available: file.exists,
+    perform: () => void workspace.openPath(file.path),
+  }));
+}

@@ -1,0 +1,61 @@
+// What each keyboard shortcut does where the workspace stands now, as one function the key handler
+// (App.tsx) and the command palette both call: the palette offers a shortcut's command exactly
+// where its keys would do something, and does the same thing.
+import { actOnPageDocument, documentKindOf } from "./pageDocument";
+import { isEditorShortcut, shortcutPage, type ShortcutAction } from "./shortcuts";
+import { EDITOR_PAGES, START_PAGES, type WorkspaceStore } from "./workspace";
+
+/** What `action` does now, or null when it does nothing here (the page leaves it alone, or is not there). */
+export function shortcutCommand(action: ShortcutAction, workspace: WorkspaceStore): (() => void) | null {
+  return pageCommand(action, workspace) ?? workspaceCommand(action, workspace);
+}
+
+/**
+ * A shortcut about files or pages, whatever page shows: new, open, save as, and a page shown. Null
+ * when it is not one, or its page is not there.
+ */
+function workspaceCommand(action: ShortcutAction, workspace: WorkspaceStore): (() => void) | null {
+  const page = shortcutPage(action);
+  if (page !== null) {
+    const { screen } = workspace.getState();
+    const pages = screen.kind === "editor" ? EDITOR_PAGES : screen.kind === "start" ? START_PAGES : [];
+    if (!pages.includes(page)) return null;
+    return () => {
+      workspace.showPage(page);
+    };
+  }
+  switch (action) {
+    case "new":
+      return () => void workspace.newDocument();
+    case "open":
+      return () => void workspace.openChosen();
+    case "save_as":
+      return () =>
+        void (workspace.getState().page === "compare" ? workspace.compare.scenario : workspace.editor)?.saveAs();
+    default:
+      return null;
+  }
+}
+
+/**
+ * A shortcut of the page's, while a template is open: undo, redo and save of its document, a
+ * section added on the Edit page, the comparison run on the Compare page. Null when the page leaves
+ * it alone.
+ */
+function pageCommand(action: ShortcutAction, workspace: WorkspaceStore): (() => void) | null {
+  const { editor, compare } = workspace;
+  if (editor === null) return null;
+  const { page } = workspace.getState();
+  if (isEditorShortcut(action)) {
+    // The run history and the suites have nothing to undo, and an undo of the template there would
+    // not be seen: their fields keep their own.
+    if ((page === "history" || page === "suites") && action !== "save") return null;
+    // Ours, not the text field's own undo: the document's history covers every field.
+    return () => void actOnPageDocument(action, documentKindOf(page), { template: editor, scenario: compare.scenario });
+  }
+  // Ctrl+Enter is a line break in the Edit page's code fields: only the Compare page runs on it.
+  if (action === "run" && page === "compare") return () => void compare.comparison.run();
+  if (action === "add_section" && page === "edit")
+    return () => void editor.restructure(editor.getState().selected, "add_sibling");
+  return null;
+}
