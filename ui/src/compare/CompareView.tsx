@@ -4,7 +4,8 @@
 // until changed), the model a scripted one is priced as, and the providers dialog's button, the
 // relay session a template's relay sources take their tools from, Run and Cancel, the exports), the
 // question Run asks first about the template's sources not allowed (RunSourcesDialog), the page's
-// failure and notice, then the scenario panel it is given beside the comparison (run status, the
+// failure and notice, then the scenario panel it is given beside the comparison, resized or hidden
+// by the separator between them (shared/SplitPanes.tsx) and kept so (run status, the
 // verdict, first divergences, counters, prompt-token chart, timeline) and the picked event's detail, under the
 // lanes (beside them in a window wide enough to leave them their width; see compare.css), closed by
 // its button or Escape with the focus back on the picked event; what it is given to start a
@@ -24,16 +25,7 @@
 //     export-requests (data-api: the API whose shape the request bodies take)
 //   compare-results, event-detail-panel             the comparison's pane, and the detail's pane
 //   counters-box                                    the counters table's own scroll box
-import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type ReactNode,
-} from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from "react";
 import type { AdapterKind, ProfilesView, ReportFormat, RequestShape, ScenarioView, Template } from "../platform";
 import { CountersTable } from "../runs/CountersTable";
 import { escapeClosesDetail } from "../runs/detail";
@@ -64,7 +56,16 @@ import "./compare.css";
 import type { OutcomeStore } from "../shared/outcome";
 import { ProblemItems } from "../shared/ProblemItems";
 import { DropDownMenu } from "../shared/DropDownMenu";
+import { toggledCollapse, type SplitSpec } from "../shared/paneLayout";
+import { SplitPanes, useStoredPaneLayout } from "../shared/SplitPanes";
 import { ADAPTERS, callIndexOf, type PickedEvent } from "../runs/run";
+
+/** The scenario panel beside the comparison, which takes the rest of the width. */
+export const COMPARE_SPLIT: SplitSpec = {
+  storageKey: "unfold.panes.compare",
+  panes: [{ id: "scenario", name: "scenario panel", side: "before", min: 220, initial: 320 }],
+  flexMin: 480,
+};
 
 /** The comparison of `scenario` on `template` with `profiles`; `outcome` is the page's. */
 export function CompareView({
@@ -98,8 +99,9 @@ export function CompareView({
   providersDialog: ReactNode;
 }) {
   const state: ComparisonContext = { ...useSyncExternalStore(store.subscribe, store.getState), scenario, profiles };
-  // The scenario panel can be folded away to give the lanes the width (a 1280 px window).
-  const [scenarioShown, setScenarioShown] = useState(true);
+  // The scenario panel is resized, or folded away to give the lanes the width; kept per page.
+  const [layout, onLayout] = useStoredPaneLayout(COMPARE_SPLIT);
+  const scenarioShown = layout.collapsed.scenario !== true;
 
   // The relay session picker is offered only for a template with a relay source. Its sessions are
   // read again whenever the window gets the focus back: a plugin is started elsewhere.
@@ -151,8 +153,6 @@ export function CompareView({
     if (place !== null) eventButton(view.current, place)?.focus();
   }, [picked]);
 
-  // The detail opens once an event is picked, so the lanes have the room until then.
-  const layout = ["compare-panes", picked === null ? "" : "with-detail", scenarioShown ? "" : "scenario-hidden"];
   return (
     <div className="compare-view" data-testid="compare-view" ref={view}>
       <CompareToolbar
@@ -161,7 +161,9 @@ export function CompareView({
         scenarioActions={scenarioActions}
         onProviders={onProviders}
         scenarioShown={scenarioShown}
-        onScenarioShown={setScenarioShown}
+        onScenarioShown={() => {
+          onLayout((now) => toggledCollapse(now, "scenario"));
+        }}
         hasRelay={hasRelay}
       />
       <LiveNote state={state} />
@@ -169,10 +171,15 @@ export function CompareView({
       {scenario === null ? (
         <EmptyState model={state.model}>{noScenario}</EmptyState>
       ) : (
-        <div className={layout.filter((name) => name !== "").join(" ")}>
-          {scenarioShown && <aside className="pane compare-scenario">{scenarioPanel}</aside>}
-          <Results store={store} state={state} template={template} onCloseDetail={closeDetail} />
-        </div>
+        <SplitPanes split={COMPARE_SPLIT} layout={layout} onLayout={onLayout} className="compare-panes">
+          <aside className="pane compare-scenario">{scenarioPanel}</aside>
+          {/* The detail opens once an event is picked, so the lanes have the room until then. */}
+          <div className="compare-main">
+            <div className={picked === null ? "compare-main-grid" : "compare-main-grid with-detail"}>
+              <Results store={store} state={state} template={template} onCloseDetail={closeDetail} />
+            </div>
+          </div>
+        </SplitPanes>
       )}
       {providersDialog}
       {state.sourcesQuestion !== null && (
@@ -385,7 +392,8 @@ function CompareToolbar({
   scenarioActions: ReactNode;
   onProviders: () => void;
   scenarioShown: boolean;
-  onScenarioShown: (shown: boolean) => void;
+  /** Shows or hides the scenario panel. */
+  onScenarioShown: () => void;
   /** The template has a relay source. */
   hasRelay: boolean;
 }) {
@@ -403,9 +411,7 @@ function CompareToolbar({
             type="button"
             aria-pressed={scenarioShown}
             title="Show or hide the scenario panel"
-            onClick={() => {
-              onScenarioShown(!scenarioShown);
-            }}
+            onClick={onScenarioShown}
           >
             Scenario panel
           </button>
