@@ -25,6 +25,7 @@
 //     export-requests (data-api: the API whose shape the request bodies take)
 //   compare-results, event-detail-panel             the comparison's pane, and the detail's pane
 //   counters-box                                    the counters table's own scroll box
+import { PanelLeft, Play, Server } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from "react";
 import type { AdapterKind, ProfilesView, ReportFormat, RequestShape, ScenarioView, Template } from "../platform";
 import { CountersTable } from "../runs/CountersTable";
@@ -281,10 +282,12 @@ function ModelPicker({
       <button
         type="button"
         data-testid="providers-button"
-        title="Edit the provider profiles live runs use"
+        className="icon-only"
+        aria-label="Providers…"
+        title="Providers: edit the provider profiles live runs use"
         onClick={onProviders}
       >
-        Providers…
+        <Server aria-hidden="true" />
       </button>
     </div>
   );
@@ -409,17 +412,19 @@ function CompareToolbar({
         {scenario !== null && (
           <button
             type="button"
+            className="icon-only"
             aria-pressed={scenarioShown}
+            aria-label="Scenario panel"
             title="Show or hide the scenario panel"
             onClick={onScenarioShown}
           >
-            Scenario panel
+            <PanelLeft aria-hidden="true" />
           </button>
         )}
       </div>
       <ModelPicker store={store} state={state} onProviders={onProviders} />
       {hasRelay && state.relaySessions.length > 0 && <RelaySessionPicker store={store} state={state} />}
-      <div className="compare-group" role="group" aria-label="Comparison">
+      <div className="compare-group compare-actions" role="group" aria-label="Comparison">
         <button
           type="button"
           data-testid="run-comparison"
@@ -428,6 +433,7 @@ function CompareToolbar({
           title={whyNot ?? `${runTitle(state.model, chosenProfile(state))} (Ctrl+Enter)`}
           onClick={() => void store.run()}
         >
+          <Play aria-hidden="true" />
           Run
         </button>
         {running && (

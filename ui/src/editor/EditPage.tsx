@@ -35,7 +35,7 @@ const TAB_NAMES: Readonly<Record<EditTab, string>> = { section: "Section", templ
 export const EDIT_SPLIT: SplitSpec = {
   storageKey: "unfold.panes.edit",
   panes: [
-    { id: "tree", name: "sections", side: "before", min: 180, initial: 260 },
+    { id: "tree", name: "sections", side: "before", min: 180, initial: 280 },
     { id: "preview", name: "preview", side: "after", min: 240, initial: 560 },
   ],
   flexMin: 320,

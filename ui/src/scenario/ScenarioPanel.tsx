@@ -4,6 +4,7 @@
 // scenarioEdits.ts). Text fields keep what was typed, so a JSON text that does not parse stays in
 // place with its problem under it and sends nothing; a new `revision` (undo, redo) remounts them
 // from the view.
+import { ArrowDown, ArrowUp } from "lucide-react";
 import { useId, useRef, useState, type ChangeEvent } from "react";
 import type { Scenario, ScenarioView } from "../platform";
 import {
@@ -413,7 +414,7 @@ function StepItem({ form, index }: { form: Form; index: number }) {
           disabled={!canMoveStep(scenario, index, -1)}
           onClick={move(-1)}
         >
-          ↑
+          <ArrowUp aria-hidden="true" />
         </button>
         <button
           type="button"
@@ -423,7 +424,7 @@ function StepItem({ form, index }: { form: Form; index: number }) {
           disabled={!canMoveStep(scenario, index, 1)}
           onClick={move(1)}
         >
-          ↓
+          <ArrowDown aria-hidden="true" />
         </button>
         <button
           type="button"

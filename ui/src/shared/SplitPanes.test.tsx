@@ -108,6 +108,15 @@ describe("SplitPanes: the separators", () => {
     expect(width("tree")).toBe(276);
   });
 
+  it("leaves the keys with Ctrl, Alt or Meta to the app's shortcuts", () => {
+    show();
+    const tree = byTestId("pane-handle-tree");
+    expect(keyDown(tree, "Enter", { ctrlKey: true }).defaultPrevented).toBe(false);
+    expect(keyDown(tree, "ArrowRight", { altKey: true }).defaultPrevented).toBe(false);
+    expect(byTestId("tree").textContent).toBe("tree");
+    expect(width("tree")).toBe(260);
+  });
+
   it("collapses a pane on a double-click of its separator, and by its button", async () => {
     show();
     act(() => {

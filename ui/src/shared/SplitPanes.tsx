@@ -200,6 +200,8 @@ function PaneHandle({
   }, [onLayout, pane.id]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // Ctrl, Alt and Meta keep their shortcuts (Ctrl+Enter runs a comparison) wherever the focus is.
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
     const step = event.shiftKey ? KEY_STEP_LARGE : KEY_STEP;
     const change: LayoutChange | null =
       event.key === "ArrowLeft"
