@@ -261,7 +261,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
         const apply = await waitFor(session, '[data-testid="tool-apply"]', "return [arguments[0].textContent, arguments[0].disabled, arguments[0].title];");
         assert.deepEqual(apply, ["Apply", true, "Fix the tool's problems first"]);
         // The header counts them, on one line, and takes the user to the list wherever it is.
-        assert.equal(await waitFor(session, '[data-testid="problems-button"]'), "⚠ 1 problem, 3 warnings");
+        assert.equal(await waitFor(session, '[data-testid="problems-button"]'), "1 problem, 3 warnings");
         await click(session, '[data-testid="problems-button"]');
         const shown = await evaluate(
           session,

@@ -1,11 +1,13 @@
-// Entry point: mounts <App> with the real Tauri platform.
+// Entry point: loads the bundled font and the stylesheets, and mounts <App> with the real Tauri platform.
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./shell/App";
 import { preloadDeferredViews } from "./shell/deferredViews";
 import { tauriPlatform } from "./platform";
 import { WorkspaceStore } from "./shell/workspace";
+import "@fontsource-variable/inter";
 import "./index.css";
+import "./shared/controls.css";
 
 // Linux gets its own font families (index.css says why).
 if (navigator.userAgent.includes("Linux")) document.documentElement.dataset.os = "linux";

@@ -577,9 +577,9 @@ describe("CompareView", () => {
       expect.stringMatching(/^restart/),
       expect.stringMatching(/^baseline/),
     ]);
-    expect(container.querySelector(".compare-panes.with-detail")).toBeNull();
+    expect(container.querySelector(".compare-main-grid.with-detail")).toBeNull();
     await click(event("restart", 7));
-    expect(container.querySelector(".compare-panes.with-detail")).not.toBeNull();
+    expect(container.querySelector(".compare-main-grid.with-detail")).not.toBeNull();
     expect(byTestId("event-detail", byTestId("event-detail-panel")).textContent).toContain("restart · #7 · attempt 2");
   });
 

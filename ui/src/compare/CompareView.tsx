@@ -5,7 +5,8 @@
 // relay session a template's relay sources take their tools from, Run and Cancel, the exports), the
 // question Run asks first about the template's sources not allowed (RunSourcesDialog), the page's
 // failure (what was done is a toast: shared/ToastRegion.tsx), then the scenario panel it is given
-// beside the comparison (run status, the
+// beside the comparison, resized or hidden by the separator between them (shared/SplitPanes.tsx)
+// and kept so (run status, the
 // verdict, first divergences, counters, prompt-token chart, timeline) and the picked event's detail, under the
 // lanes (beside them in a window wide enough to leave them their width; see compare.css), closed by
 // its button or Escape with the focus back on the picked event; what it is given to start a
@@ -25,16 +26,8 @@
 //     export-requests (data-api: the API whose shape the request bodies take)
 //   compare-results, event-detail-panel             the comparison's pane, and the detail's pane
 //   counters-box                                    the counters table's own scroll box
-import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type ReactNode,
-} from "react";
+import { PanelLeft, Play, Server } from "lucide-react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from "react";
 import type { AdapterKind, ProfilesView, ReportFormat, RequestShape, ScenarioView, Template } from "../platform";
 import { CountersTable } from "../runs/CountersTable";
 import { escapeClosesDetail } from "../runs/detail";
@@ -68,7 +61,16 @@ import type { OutcomeStore } from "../shared/outcome";
 import { ProblemItems } from "../shared/ProblemItems";
 import { useDoneToast } from "../shared/ToastRegion";
 import { DropDownMenu } from "../shared/DropDownMenu";
+import { toggledCollapse, type SplitSpec } from "../shared/paneLayout";
+import { SplitPanes, useStoredPaneLayout } from "../shared/SplitPanes";
 import { ADAPTERS, callIndexOf, type PickedEvent } from "../runs/run";
+
+/** The scenario panel beside the comparison, which takes the rest of the width. */
+export const COMPARE_SPLIT: SplitSpec = {
+  storageKey: "unfold.panes.compare",
+  panes: [{ id: "scenario", name: "scenario panel", side: "before", min: 220, initial: 320 }],
+  flexMin: 480,
+};
 
 /** The comparison of `scenario` on `template` with `profiles`; `outcome` is the page's. */
 export function CompareView({
@@ -102,8 +104,9 @@ export function CompareView({
   providersDialog: ReactNode;
 }) {
   const state: ComparisonContext = { ...useSyncExternalStore(store.subscribe, store.getState), scenario, profiles };
-  // The scenario panel can be folded away to give the lanes the width (a 1280 px window).
-  const [scenarioShown, setScenarioShown] = useState(true);
+  // The scenario panel is resized, or folded away to give the lanes the width; kept per page.
+  const [layout, onLayout] = useStoredPaneLayout(COMPARE_SPLIT);
+  const scenarioShown = layout.collapsed.scenario !== true;
 
   // The relay session picker is offered only for a template with a relay source. Its sessions are
   // read again whenever the window gets the focus back: a plugin is started elsewhere.
@@ -155,8 +158,6 @@ export function CompareView({
     if (place !== null) eventButton(view.current, place)?.focus();
   }, [picked]);
 
-  // The detail opens once an event is picked, so the lanes have the room until then.
-  const layout = ["compare-panes", picked === null ? "" : "with-detail", scenarioShown ? "" : "scenario-hidden"];
   return (
     <div className="compare-view" data-testid="compare-view" ref={view}>
       <CompareToolbar
@@ -165,7 +166,9 @@ export function CompareView({
         scenarioActions={scenarioActions}
         onProviders={onProviders}
         scenarioShown={scenarioShown}
-        onScenarioShown={setScenarioShown}
+        onScenarioShown={() => {
+          onLayout((now) => toggledCollapse(now, "scenario"));
+        }}
         hasRelay={hasRelay}
         drawnChart={() => {
           const figure = view.current?.querySelector<HTMLElement>('[data-testid="token-chart"]');
@@ -177,10 +180,15 @@ export function CompareView({
       {scenario === null ? (
         <EmptyState model={state.model}>{noScenario}</EmptyState>
       ) : (
-        <div className={layout.filter((name) => name !== "").join(" ")}>
-          {scenarioShown && <aside className="pane compare-scenario">{scenarioPanel}</aside>}
-          <Results store={store} state={state} template={template} onCloseDetail={closeDetail} />
-        </div>
+        <SplitPanes split={COMPARE_SPLIT} layout={layout} onLayout={onLayout} className="compare-panes">
+          <aside className="pane compare-scenario">{scenarioPanel}</aside>
+          {/* The detail opens once an event is picked, so the lanes have the room until then. */}
+          <div className="compare-main">
+            <div className={picked === null ? "compare-main-grid" : "compare-main-grid with-detail"}>
+              <Results store={store} state={state} template={template} onCloseDetail={closeDetail} />
+            </div>
+          </div>
+        </SplitPanes>
       )}
       {providersDialog}
       {state.sourcesQuestion !== null && (
@@ -282,10 +290,12 @@ function ModelPicker({
       <button
         type="button"
         data-testid="providers-button"
-        title="Edit the provider profiles live runs use"
+        className="icon-only"
+        aria-label="Providers…"
+        title="Providers: edit the provider profiles live runs use"
         onClick={onProviders}
       >
-        Providers…
+        <Server aria-hidden="true" />
       </button>
     </div>
   );
@@ -394,7 +404,8 @@ function CompareToolbar({
   scenarioActions: ReactNode;
   onProviders: () => void;
   scenarioShown: boolean;
-  onScenarioShown: (shown: boolean) => void;
+  /** Shows or hides the scenario panel. */
+  onScenarioShown: () => void;
   /** The template has a relay source. */
   hasRelay: boolean;
   /** The chart as drawn now, as an image (null while none is drawn). */
@@ -412,19 +423,19 @@ function CompareToolbar({
         {scenario !== null && (
           <button
             type="button"
+            className="icon-only"
             aria-pressed={scenarioShown}
+            aria-label="Scenario panel"
             title="Show or hide the scenario panel"
-            onClick={() => {
-              onScenarioShown(!scenarioShown);
-            }}
+            onClick={onScenarioShown}
           >
-            Scenario panel
+            <PanelLeft aria-hidden="true" />
           </button>
         )}
       </div>
       <ModelPicker store={store} state={state} onProviders={onProviders} />
       {hasRelay && state.relaySessions.length > 0 && <RelaySessionPicker store={store} state={state} />}
-      <div className="compare-group" role="group" aria-label="Comparison">
+      <div className="compare-group compare-actions" role="group" aria-label="Comparison">
         <button
           type="button"
           data-testid="run-comparison"
@@ -433,6 +444,7 @@ function CompareToolbar({
           title={whyNot ?? `${runTitle(state.model, chosenProfile(state))} (Ctrl+Enter)`}
           onClick={() => void store.run()}
         >
+          <Play aria-hidden="true" />
           Run
         </button>
         {running && (

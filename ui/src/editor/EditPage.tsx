@@ -7,6 +7,8 @@ import { useCallback, useMemo, useSyncExternalStore, type ReactNode } from "reac
 import type { DisclosureEconomics, ScenarioView } from "../platform";
 import { problemGroups, type ProblemGroup } from "../shared/problemGroups";
 import { ProblemsPanel } from "../shared/ProblemsPanel";
+import type { SplitSpec } from "../shared/paneLayout";
+import { SplitPanes, useStoredPaneLayout } from "../shared/SplitPanes";
 import { sectionAt } from "../shared/template";
 import { siblingKeys } from "./edits";
 import { PreviewPane } from "./PreviewPane";
@@ -25,6 +27,19 @@ import { TreeToolbar } from "./TreeToolbar";
 export type EditTab = "section" | "template" | "sources";
 
 const TAB_NAMES: Readonly<Record<EditTab, string>> = { section: "Section", template: "Template", sources: "Sources" };
+
+/**
+ * The panes: the tree keeps a width where titles read (in a 1024 px window too); the editor, the
+ * flexible one, gives way to its minimum first, then the preview.
+ */
+export const EDIT_SPLIT: SplitSpec = {
+  storageKey: "unfold.panes.edit",
+  panes: [
+    { id: "tree", name: "sections", side: "before", min: 180, initial: 280 },
+    { id: "preview", name: "preview", side: "after", min: 240, initial: 560 },
+  ],
+  flexMin: 320,
+};
 
 /**
  * The Edit page of `store`'s document on the tab `tab`; `sourcesTab` is what its Sources tab shows,
@@ -52,6 +67,7 @@ export function EditPage({
   economics?: DisclosureEconomics | null;
 }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
+  const [layout, onLayout] = useStoredPaneLayout(EDIT_SPLIT);
   const readCosts = useMemo(
     () => new Map((economics?.sections ?? []).map((section) => [section.path, section])),
     [economics],
@@ -79,7 +95,7 @@ export function EditPage({
   };
 
   return (
-    <div className="panes">
+    <SplitPanes split={EDIT_SPLIT} layout={layout} onLayout={onLayout} className="panes">
       <nav className="pane tree-pane" aria-label="Sections">
         <TreeToolbar
           template={document.template}
@@ -185,7 +201,7 @@ export function EditPage({
         onRead={onRead}
         economics={economics}
       />
-    </div>
+    </SplitPanes>
   );
 }
 

@@ -6,6 +6,7 @@
 // follows the selected row after a key, even when its row was moved or re-created. A row is dragged
 // with the pointer (pointer events: the webview keeps native drag-and-drop for opening files) onto
 // another row, before, inside or after it (dropTarget.ts decides where and whether); Escape cancels.
+import { GripVertical } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { SectionCost, SectionSize, Template } from "../platform";
 import { readCostText, sectionSizeText, shortTokens } from "./economics";
@@ -311,7 +312,7 @@ function TreeItem({
       style={{ top }}
     >
       <span className="grip" data-testid="drag-handle" aria-hidden="true" title="Drag to move">
-        ⠿
+        <GripVertical />
       </span>
       <button
         type="button"

@@ -2,6 +2,7 @@
 // and description with move up/down and remove, "New tool" (a blank, valid tool under a free name,
 // opened in the editor), and the tool editor for the open tool, which follows it when the list is
 // reordered and closes when it is removed.
+import { ArrowDown, ArrowUp } from "lucide-react";
 import { useState } from "react";
 import type { Outcome, ProblemView, Tool, ToolOwner } from "../platform";
 import type { EditorStore } from "./store";
@@ -95,7 +96,7 @@ export function ToolList({
                   actions.move(index, -1);
                 }}
               >
-                ↑
+                <ArrowUp aria-hidden="true" />
               </button>
               <button
                 type="button"
@@ -107,7 +108,7 @@ export function ToolList({
                   actions.move(index, 1);
                 }}
               >
-                ↓
+                <ArrowDown aria-hidden="true" />
               </button>
               <button
                 type="button"

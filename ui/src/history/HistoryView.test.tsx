@@ -9,7 +9,7 @@
 // failures, model text shown as text, and a run's trace written where the user chooses.
 import { act } from "react";
 import type { Root } from "react-dom/client";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { ToastProvider } from "../shared/ToastRegion";
@@ -23,6 +23,10 @@ let root: Root;
 
 mountEachTest((mounted) => {
   ({ container, root } = mounted);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 async function render(platform = new FakePlatform()): Promise<{ platform: FakePlatform; store: HistoryStore }> {
@@ -251,6 +255,19 @@ describe("HistoryView", () => {
     const before = platform.argsOf("runHistory").length;
     await click(byTestId("history-refresh"));
     expect(platform.argsOf("runHistory")).toHaveLength(before + 1);
+  });
+
+  it("keeps the selected row in view as the detail opens under the list", async () => {
+    await render();
+    const scrolled: Element[] = [];
+    vi.spyOn(Element.prototype, "scrollIntoView").mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
+    await click(row(2));
+    expect(byTestId("history-detail").closest(".history-panes")?.classList.contains("with-detail")).toBe(true);
+    expect(scrolled).toEqual([row(2)]);
+    await click(row(3));
+    expect(scrolled).toEqual([row(2), row(3)]);
   });
 
   it("shows the selected run's message, answer, counters and its events on one lane", async () => {

@@ -36,7 +36,8 @@
 //     history-pair-row (data-counter), history-delta,  counter, run minus reference run), the first
 //     history-divergence                             divergence's line
 //   history-event                                  the picked event, as JSON text
-import { useEffect, useSyncExternalStore } from "react";
+import { RefreshCw } from "lucide-react";
+import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
 import type { Counters, RunSummary, StoredRun } from "../platform";
 import { COUNTER_ROWS, laneViews, signed } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
@@ -84,6 +85,13 @@ export function HistoryView({ store, onOpenComparison }: { store: HistoryStore; 
     void store.load();
   }, [store]);
 
+  // The selected row stays in view as the detail opens under the list (its pane gets shorter).
+  const list = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    if (state.selected === null) return;
+    list.current?.querySelector('tr[aria-selected="true"]')?.scrollIntoView({ block: "nearest" });
+  }, [state.selected]);
+
   const { runs } = state;
   return (
     <div className="history-view" data-testid="history-view">
@@ -95,7 +103,7 @@ export function HistoryView({ store, onOpenComparison }: { store: HistoryStore; 
         <EmptyState filtered={!isAnyRun(state.filter)} />
       ) : (
         <div className={state.selected === null ? "history-panes" : "history-panes with-detail"}>
-          <section className="pane history-list" aria-label="Runs">
+          <section className="pane history-list" aria-label="Runs" ref={list}>
             <ReferenceLine store={store} reference={state.reference} />
             <RunTable store={store} runs={runs} state={state} onOpen={onOpenComparison} />
           </section>
@@ -192,6 +200,7 @@ function FilterBar({ store, filter }: { store: HistoryStore; filter: HistoryFilt
         title="List the runs kept until now"
         onClick={() => void store.load()}
       >
+        <RefreshCw aria-hidden="true" />
         Refresh
       </button>
     </div>
@@ -352,8 +361,12 @@ function ComparisonRows({
       <tr className="history-group-head" data-testid="history-group-head">
         <td>{started}</td>
         <td>{first.source}</td>
-        <td title={first.template_path ?? undefined}>{first.template}</td>
-        <td title={first.scenario_path ?? undefined}>{ranWith(first)}</td>
+        <td className="squeeze" title={first.template_path ?? undefined}>
+          {first.template}
+        </td>
+        <td className="squeeze" title={first.scenario_path ?? undefined}>
+          {ranWith(first)}
+        </td>
         <th scope="rowgroup" colSpan={4}>
           {comparisonText(runs)}
           {cost !== null && (
@@ -439,8 +452,12 @@ function RunRow({
         <>
           <td>{startedText(run.started_at_ms)}</td>
           <td>{run.source}</td>
-          <td title={run.template_path ?? undefined}>{run.template}</td>
-          <td title={run.scenario_path ?? undefined}>{ranWith(run)}</td>
+          <td className="squeeze" title={run.template_path ?? undefined}>
+            {run.template}
+          </td>
+          <td className="squeeze" title={run.scenario_path ?? undefined}>
+            {ranWith(run)}
+          </td>
         </>
       )}
       <td

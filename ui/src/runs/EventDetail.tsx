@@ -5,6 +5,7 @@
 // and the model's answer, each with a Copy button; a close button in its heading (Escape too: the
 // compare view listens for it). Everything is rendered as text: a prompt or a tool result is never
 // parsed as HTML.
+import { X } from "lucide-react";
 import { useState } from "react";
 import type { Lane } from "../platform";
 import { laneName } from "../shared/words";
@@ -57,7 +58,7 @@ export function EventDetail({
             title="Close the event detail (Esc)"
             onClick={onClose}
           >
-            <span aria-hidden="true">×</span>
+            <X aria-hidden="true" />
           </button>
         )}
       </div>

@@ -6,6 +6,7 @@
 // Text fields keep what was typed, so a JSON text that does not parse stays in place with its problem
 // under it and sends nothing; a new `revision` (undo, redo) remounts them from the view. An empty
 // field means "not set", its placeholder saying what then applies.
+import { ArrowDown, ArrowUp } from "lucide-react";
 import type { Scenario, ScenarioView } from "../platform";
 import {
   addParallelCall,
@@ -306,7 +307,7 @@ function StepItem({ form, index }: { form: Form; index: number }) {
           disabled={!canMoveStep(scenario, index, -1)}
           onClick={move(-1)}
         >
-          ↑
+          <ArrowUp aria-hidden="true" />
         </button>
         <button
           type="button"
@@ -316,7 +317,7 @@ function StepItem({ form, index }: { form: Form; index: number }) {
           disabled={!canMoveStep(scenario, index, 1)}
           onClick={move(1)}
         >
-          ↓
+          <ArrowDown aria-hidden="true" />
         </button>
         <button
           type="button"

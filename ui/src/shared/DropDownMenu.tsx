@@ -2,6 +2,7 @@
 // an item is picked, with Escape (focus back on its button), or with a click anywhere else. As a
 // `menu` its button says it opens one (aria-haspopup), its items are menu items, opening it focuses
 // the first and the arrow keys move between them, as a menu's keyboard does.
+import { ChevronDown } from "lucide-react";
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
 
 const MENU_ITEM = '[role="menuitem"]:not(:disabled)';
@@ -67,6 +68,7 @@ export function DropDownMenu({
     >
       <summary data-testid={buttonTestId} title={title} aria-haspopup={menu ? "menu" : undefined}>
         {label}
+        <ChevronDown aria-hidden="true" className="menu-chevron" />
       </summary>
       <div className="file-menu-items" role={menu ? "menu" : undefined} aria-label={menu ? label : undefined}>
         {children}

@@ -2,6 +2,7 @@
 // Problems panel into view and gives it the focus, wherever it is on the page. Nothing when all is well.
 //
 // data-testid: problems-button (data-severity=error|warning: the worst there is).
+import { TriangleAlert } from "lucide-react";
 import { PROBLEMS_PANEL_ID, problemsSummary, type ProblemGroup } from "./problemGroups";
 import "./problems.css";
 
@@ -22,7 +23,8 @@ export function ProblemsButton({ groups }: { groups: readonly ProblemGroup[] }) 
         panel?.focus();
       }}
     >
-      ⚠ {summary}
+      <TriangleAlert aria-hidden="true" />
+      {summary}
     </button>
   );
 }

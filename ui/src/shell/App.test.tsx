@@ -289,7 +289,7 @@ describe("App", () => {
     expect(byTestId("preview-error").textContent).toContain(missing);
     expect(container.querySelector('[data-testid="preview-markdown"]')).toBeNull();
     expect(byTestId("problems-summary").textContent).toBe("1 problem, 1 warning");
-    expect(byTestId("problems-button").textContent).toBe("⚠ 1 problem, 1 warning");
+    expect(byTestId("problems-button").textContent).toBe("1 problem, 1 warning");
     expect(byTestId("problems-button").dataset.severity).toBe("error");
     const groups = [...container.querySelectorAll<HTMLElement>('[data-testid="problem-group"]')];
     expect(

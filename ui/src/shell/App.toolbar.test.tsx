@@ -207,11 +207,12 @@ describe("App: the header's Export menu", () => {
   });
 });
 
-/** The buttons in the page that show one symbol rather than a word. */
+/** The buttons in the page that show one symbol or only an icon rather than a word. */
 function symbolButtons(): HTMLButtonElement[] {
-  return [...container.querySelectorAll("button")].filter((button) =>
-    /^[^\p{L}\p{N}\s]$/u.test(button.textContent.trim()),
-  );
+  return [...container.querySelectorAll("button")].filter((button) => {
+    const text = button.textContent.trim();
+    return /^[^\p{L}\p{N}\s]$/u.test(text) || (text === "" && button.querySelector("svg") !== null);
+  });
 }
 
 describe("App: buttons that show a symbol", () => {

@@ -1,5 +1,6 @@
-// The header's Undo, Redo and Save: one set for every page, acting on the page's document (the
+// The header's Undo, Redo and Save (the Edit page's primary action): one set for every page, acting on the page's document (the
 // template, or the scenario on the Compare page; pageDocument.ts decides), their tooltips saying which.
+import { Redo2, Save, Undo2, type LucideIcon } from "lucide-react";
 import { useSyncExternalStore } from "react";
 import type { EditorShortcut } from "./shortcuts";
 import type { EditorStore } from "../editor/store";
@@ -8,6 +9,7 @@ import { actOnPageDocument, pageDocument } from "./pageDocument";
 import type { Page } from "./workspace";
 
 const LABELS: Record<EditorShortcut, string> = { undo: "Undo", redo: "Redo", save: "Save" };
+const ICONS: Record<EditorShortcut, LucideIcon> = { undo: Undo2, redo: Redo2, save: Save };
 
 export function DocumentButtons({
   page,
@@ -23,19 +25,25 @@ export function DocumentButtons({
   const { kind, buttons } = pageDocument(page, document, open);
   return (
     <>
-      {(["undo", "redo", "save"] as const).map((action) => (
-        <button
-          key={action}
-          type="button"
-          data-testid={`${action}-button`}
-          data-document={kind}
-          title={buttons[action].title}
-          disabled={!buttons[action].enabled}
-          onClick={() => void actOnPageDocument(action, kind, { template: editor, scenario })}
-        >
-          {LABELS[action]}
-        </button>
-      ))}
+      {(["undo", "redo", "save"] as const).map((action) => {
+        const Icon = ICONS[action];
+        return (
+          <button
+            key={action}
+            type="button"
+            // Save is the Edit page's one main action (Run is the Compare page's).
+            className={action === "save" && page === "edit" ? "primary" : undefined}
+            data-testid={`${action}-button`}
+            data-document={kind}
+            title={buttons[action].title}
+            disabled={!buttons[action].enabled}
+            onClick={() => void actOnPageDocument(action, kind, { template: editor, scenario })}
+          >
+            <Icon aria-hidden="true" />
+            {LABELS[action]}
+          </button>
+        );
+      })}
     </>
   );
 }

@@ -3,6 +3,7 @@
 // taken off the list); and the button that shows the keyboard shortcuts. In a narrow window
 // (FILE_MENU_FOLDS) the file actions fold into one "File" menu, so that the toolbar keeps to one
 // line with every label.
+import { ChevronDown } from "lucide-react";
 import type { ReactNode } from "react";
 import type { RecentFile } from "../platform";
 import { fileName } from "../shared/view";
@@ -106,7 +107,10 @@ function FoldedMenu({ children }: { children: ReactNode }) {
 function RecentMenu({ workspace, recent }: { workspace: WorkspaceStore; recent: RecentFile[] }) {
   return (
     <details className="recent-menu" data-testid="recent-menu">
-      <summary>Recent</summary>
+      <summary>
+        Recent
+        <ChevronDown aria-hidden="true" className="menu-chevron" />
+      </summary>
       <RecentList workspace={workspace} recent={recent} />
     </details>
   );
