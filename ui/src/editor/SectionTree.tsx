@@ -1,9 +1,11 @@
 // The section tree: a row per section (indented by depth) that selects it, with its FULL/SUMMARY
 // toggle, its tool count and the badge of its source tools (which leads to them in Sources). Only
 // the rows in view (and a few either side) are in the page, so a tree of thousands of sections
-// stays fast; a short tree has every row in the page. The tree's own
+// stays fast; a short tree has every row in the page. A filtered tree (treeFilter.ts) marks where
+// each match's title or key holds the query and dims the ancestors shown only for context. The tree's own
 // keys (shortcuts.ts) while it has focus, the selected row scrolled into view, and focus that
-// follows the selected row after a key, even when its row was moved or re-created. A row is dragged
+// follows the selected row after a key, even when its row was moved or re-created, or is asked
+// for (after "go to section"). A row is dragged
 // with the pointer (pointer events: the webview keeps native drag-and-drop for opening files) onto
 // another row, before, inside or after it (dropTarget.ts decides where and whether); Escape cancels.
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
@@ -12,6 +14,7 @@ import { readCostText, shortTokens } from "./economics";
 import { dropTargetAt, type DropTarget } from "./dropTarget";
 import { edgeScrollStep, renderedIndices, revealScrollTop, visibleRows } from "./rowWindow";
 import { toolCountLabel, visibilityBadge, type TreeRow } from "./tree";
+import { markMatch, type FilteredTree } from "./treeFilter";
 import { useViewport } from "./useViewport";
 import { treeKeyAction, type TreeKeyAction } from "./treeKeys";
 
@@ -66,7 +69,10 @@ export function SectionTree({
   sourceBadges,
   onSourceBadge,
   readCosts,
+  filtered = null,
+  focusRequest = 0,
 }: {
+  /** The rows shown: every section's, or those `filtered` shows. */
   rows: TreeRow[];
   /** The template the rows show, for where a drop would put the dragged section. */
   template: Template;
@@ -82,6 +88,10 @@ export function SectionTree({
   onSourceBadge?: (path: string) => void;
   /** What reading each section summarized at first adds, by path. */
   readCosts?: ReadonlyMap<string, SectionCost>;
+  /** The filter that chose `rows`, whose matches are marked (null: no filter). */
+  filtered?: FilteredTree | null;
+  /** Changed to put focus on the selected row (0: never asked). */
+  focusRequest?: number;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -114,6 +124,13 @@ export function SectionTree({
     if (active !== null && active !== window.document.body && !tree.contains(active)) return;
     tree.querySelector<HTMLElement>('[data-testid="select-section"][aria-current="true"]')?.focus();
   }, [rows, selected]);
+
+  useEffect(() => {
+    if (focusRequest === 0) return;
+    // From now on focus follows the selected row, as after a key in the tree.
+    keyboard.current = true;
+    list.current?.querySelector<HTMLElement>('[data-testid="select-section"][aria-current="true"]')?.focus();
+  }, [focusRequest]);
 
   useEffect(() => {
     const box = scroller.current;
@@ -161,7 +178,7 @@ export function SectionTree({
   return (
     <div ref={scroller} className="tree-scroller" data-testid="tree-scroller">
       {rows.length === 0 ? (
-        <p className="notice">No sections</p>
+        <p className="notice">{filtered === null ? "No sections" : "No section matches"}</p>
       ) : (
         <ul
           ref={list}
@@ -253,12 +270,33 @@ export function SectionTree({
                 sourceBadge={sourceBadges?.get(row.path)}
                 readCost={readCosts?.get(row.path)}
                 onSourceBadge={onSourceBadge}
+                found={filtered === null ? null : foundAs(filtered, row.path)}
               />
             );
           })}
         </ul>
       )}
     </div>
+  );
+}
+
+/** How a filtered tree shows a row: a match, marked where it holds `needle`, or an ancestor of one. */
+type Found = { kind: "match"; needle: string } | { kind: "context" };
+
+function foundAs(filtered: FilteredTree, path: string): Found {
+  return filtered.matches.has(path) ? { kind: "match", needle: filtered.needle } : { kind: "context" };
+}
+
+/** `text` with the first place it holds `needle` marked; as it is when it does not hold it. */
+function MarkedText({ text, needle }: { text: string; needle: string | null }) {
+  const cut = needle === null ? null : markMatch(text, needle);
+  if (cut === null) return text;
+  return (
+    <>
+      {cut.before}
+      <mark>{cut.marked}</mark>
+      {cut.after}
+    </>
   );
 }
 
@@ -273,6 +311,7 @@ function TreeItem({
   sourceBadge,
   onSourceBadge,
   readCost,
+  found,
 }: {
   row: TreeRow;
   /** Its distance from the top of the list, in pixels. */
@@ -288,8 +327,16 @@ function TreeItem({
   onSourceBadge?: (path: string) => void;
   /** What reading it adds, when it is summarized at first. */
   readCost?: SectionCost;
+  /** What a filtered tree found of it (null: no filter). */
+  found: Found | null;
 }) {
-  const classes = ["row", selected ? "selected" : "", dragged ? "dragged" : ""].filter((name) => name !== "");
+  const classes = [
+    "row",
+    selected ? "selected" : "",
+    dragged ? "dragged" : "",
+    found?.kind === "context" ? "context" : "",
+  ].filter((name) => name !== "");
+  const needle = found?.kind === "match" ? found.needle : null;
   return (
     <li
       role="treeitem"
@@ -316,8 +363,12 @@ function TreeItem({
           onSelect(row.path);
         }}
       >
-        <span className="title">{row.title === "" ? "(untitled)" : row.title}</span>
-        <span className="key">{row.key}</span>
+        <span className="title">
+          {row.title === "" ? "(untitled)" : <MarkedText text={row.title} needle={needle} />}
+        </span>
+        <span className="key">
+          <MarkedText text={row.key} needle={needle} />
+        </span>
       </button>
       {(row.toolCount > 0 || sourceBadge !== undefined || readCost !== undefined) && (
         // One above the other, so that the title keeps its room in a narrow tree.
