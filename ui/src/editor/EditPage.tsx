@@ -199,6 +199,9 @@ export function EditPage({
         read={state.read}
         onRead={onRead}
         economics={economics}
+        template={document.template}
+        selected={selected}
+        selection={state.selection}
       />
     </div>
   );
