@@ -1,9 +1,9 @@
-// The Edit page of the open template: the section tree with its structure toolbar, keys and the
-// badges of its sections' source tools, the edit pane's tabs (the selected section's editor and
+// The Edit page of the open template: the section tree with its structure toolbar, its filter
+// field (Enter goes to the first match), keys and the badges of its sections' source tools, the edit pane's tabs (the selected section's editor and
 // tools, the Template panel, or the Sources tab the page is given), the problems of the open work,
 // and the preview. All state and actions live in EditorStore; the tab shown is the frame's, so that
 // it stays while another page shows.
-import { useCallback, useMemo, useSyncExternalStore, type ReactNode } from "react";
+import { useCallback, useMemo, useState, useSyncExternalStore, type ReactNode } from "react";
 import type { DisclosureEconomics, ScenarioView } from "../platform";
 import { problemGroups, type ProblemGroup } from "../shared/problemGroups";
 import { ProblemsPanel } from "../shared/ProblemsPanel";
@@ -16,11 +16,12 @@ import { readableRows } from "./reading";
 import { SectionEditor } from "./SectionEditor";
 import { SectionTools } from "./SectionTools";
 import { SectionTree, type SourceBadge } from "./SectionTree";
-import type { EditorStore } from "./store";
+import { shownRows, type EditorStore } from "./store";
 import { TemplatePanel } from "./TemplatePanel";
 import { storeToolActions } from "./ToolList";
 import { sectionOwner, TEMPLATE_OWNER } from "./tools";
 import type { TreeKeyAction } from "./treeKeys";
+import { TreeFilter } from "./TreeFilter";
 import { TreeToolbar } from "./TreeToolbar";
 
 /** What the middle pane shows: the selected section, the template's settings and parameters, or its tool sources. */
@@ -68,6 +69,8 @@ export function EditPage({
 }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const [layout, onLayout] = useStoredPaneLayout(EDIT_SPLIT);
+  /** Bumped to put focus on the tree's selected row. */
+  const [treeFocus, setTreeFocus] = useState(0);
   const readCosts = useMemo(
     () => new Map((economics?.sections ?? []).map((section) => [section.path, section])),
     [economics],
@@ -102,8 +105,23 @@ export function EditPage({
           selected={selected}
           onAction={(action) => void store.restructure(selected, action)}
         />
+        <TreeFilter
+          query={state.filter}
+          matches={state.filtered?.matches.size ?? null}
+          total={state.rows.length}
+          onQuery={(query) => {
+            store.setFilter(query);
+          }}
+          onGo={() => {
+            if (!store.selectFirstMatch()) return;
+            onTab("section");
+            setTreeFocus((request) => request + 1);
+          }}
+        />
         <SectionTree
-          rows={state.rows}
+          rows={shownRows(state)}
+          filtered={state.filtered}
+          focusRequest={treeFocus}
           template={document.template}
           selected={selected}
           onSelect={(path) => {
@@ -200,6 +218,9 @@ export function EditPage({
         read={state.read}
         onRead={onRead}
         economics={economics}
+        template={document.template}
+        selected={selected}
+        selection={state.selection}
       />
     </SplitPanes>
   );

@@ -6,7 +6,8 @@ import { act, useSyncExternalStore } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
-import type { Section, Template } from "../platform";
+import type { Template } from "../platform";
+import { broadTemplate } from "../testing/broadTemplate";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { RENDER_ALL_UP_TO } from "./rowWindow";
 import { DRAG_THRESHOLD, SectionTree, TREE_ROW_HEIGHT } from "./SectionTree";
@@ -135,26 +136,6 @@ describe("the section tree", () => {
     expect(rowPaths().map((path) => rowTop(path ?? ""))).toEqual([0, ROW, 2 * ROW, 3 * ROW, 4 * ROW]);
   });
 });
-
-/** A tree of `count` sections, ten at the top and ten under each section before it, breadth first. */
-function broadTemplate(count: number): Template {
-  const sections: Section[] = [];
-  const template = { ...exampleTemplate(), sections: [] as Section[] };
-  for (let i = 0; i < count; i++) {
-    const section: Section = {
-      key: `s${String(i)}`,
-      title: `Section ${String(i)}`,
-      template: "",
-      visibility: "full",
-      tools: [],
-      children: [],
-    };
-    sections.push(section);
-    if (i < 10) template.sections.push(section);
-    else sections[Math.floor(i / 10) - 1]?.children.push(section);
-  }
-  return template;
-}
 
 describe("a tree of 5,000 sections", () => {
   /** Gives the tree's scrolling box a height (happy-dom lays nothing out) and scrolls it to `top`. */

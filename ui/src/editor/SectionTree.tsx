@@ -1,9 +1,11 @@
 // The section tree: a row per section (indented by depth) that selects it, with its FULL/SUMMARY
 // toggle, its tool count and the badge of its source tools (which leads to them in Sources). Only
 // the rows in view (and a few either side) are in the page, so a tree of thousands of sections
-// stays fast; a short tree has every row in the page. The tree's own
+// stays fast; a short tree has every row in the page. A filtered tree (treeFilter.ts) marks where
+// each match's title or key holds the query and dims the ancestors shown only for context. The tree's own
 // keys (shortcuts.ts) while it has focus, the selected row scrolled into view, and focus that
-// follows the selected row after a key, even when its row was moved or re-created. A row is dragged
+// follows the selected row after a key, even when its row was moved or re-created, or is asked
+// for (after "go to section"). A row is dragged
 // with the pointer (pointer events: the webview keeps native drag-and-drop for opening files) onto
 // another row, before, inside or after it (dropTarget.ts decides where and whether); Escape cancels.
 import { GripVertical } from "lucide-react";
@@ -13,6 +15,7 @@ import { readCostText, sectionSizeText, shortTokens } from "./economics";
 import { dropTargetAt, type DropTarget } from "./dropTarget";
 import { edgeScrollStep, renderedIndices, revealScrollTop, visibleRows } from "./rowWindow";
 import { toolCountLabel, visibilityBadge, type TreeRow } from "./tree";
+import { markMatch, type FilteredTree } from "./treeFilter";
 import { useViewport } from "./useViewport";
 import { treeKeyAction, type TreeKeyAction } from "./treeKeys";
 
@@ -68,7 +71,10 @@ export function SectionTree({
   onSourceBadge,
   readCosts,
   sizes,
+  filtered = null,
+  focusRequest = 0,
 }: {
+  /** The rows shown: every section's, or those `filtered` shows. */
   rows: TreeRow[];
   /** The template the rows show, for where a drop would put the dragged section. */
   template: Template;
@@ -86,6 +92,10 @@ export function SectionTree({
   readCosts?: ReadonlyMap<string, SectionCost>;
   /** Each section's own size in the prompt, by path, for its row's tooltip. */
   sizes?: ReadonlyMap<string, SectionSize>;
+  /** The filter that chose `rows`, whose matches are marked (null: no filter). */
+  filtered?: FilteredTree | null;
+  /** Changed to put focus on the selected row (0: never asked). */
+  focusRequest?: number;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLUListElement>(null);
@@ -118,6 +128,13 @@ export function SectionTree({
     if (active !== null && active !== window.document.body && !tree.contains(active)) return;
     tree.querySelector<HTMLElement>('[data-testid="select-section"][aria-current="true"]')?.focus();
   }, [rows, selected]);
+
+  useEffect(() => {
+    if (focusRequest === 0) return;
+    // From now on focus follows the selected row, as after a key in the tree.
+    keyboard.current = true;
+    list.current?.querySelector<HTMLElement>('[data-testid="select-section"][aria-current="true"]')?.focus();
+  }, [focusRequest]);
 
   useEffect(() => {
     const box = scroller.current;
@@ -165,7 +182,7 @@ export function SectionTree({
   return (
     <div ref={scroller} className="tree-scroller" data-testid="tree-scroller">
       {rows.length === 0 ? (
-        <p className="notice">No sections</p>
+        <p className="notice">{filtered === null ? "No sections" : "No section matches"}</p>
       ) : (
         <ul
           ref={list}
@@ -258,12 +275,33 @@ export function SectionTree({
                 readCost={readCosts?.get(row.path)}
                 size={sizes?.get(row.path)}
                 onSourceBadge={onSourceBadge}
+                found={filtered === null ? null : foundAs(filtered, row.path)}
               />
             );
           })}
         </ul>
       )}
     </div>
+  );
+}
+
+/** How a filtered tree shows a row: a match, marked where it holds `needle`, or an ancestor of one. */
+type Found = { kind: "match"; needle: string } | { kind: "context" };
+
+function foundAs(filtered: FilteredTree, path: string): Found {
+  return filtered.matches.has(path) ? { kind: "match", needle: filtered.needle } : { kind: "context" };
+}
+
+/** `text` with the first place it holds `needle` marked; as it is when it does not hold it. */
+function MarkedText({ text, needle }: { text: string; needle: string | null }) {
+  const cut = needle === null ? null : markMatch(text, needle);
+  if (cut === null) return text;
+  return (
+    <>
+      {cut.before}
+      <mark>{cut.marked}</mark>
+      {cut.after}
+    </>
   );
 }
 
@@ -279,6 +317,7 @@ function TreeItem({
   onSourceBadge,
   readCost,
   size,
+  found,
 }: {
   row: TreeRow;
   /** Its distance from the top of the list, in pixels. */
@@ -296,8 +335,16 @@ function TreeItem({
   readCost?: SectionCost;
   /** Its own size in the prompt. */
   size?: SectionSize;
+  /** What a filtered tree found of it (null: no filter). */
+  found: Found | null;
 }) {
-  const classes = ["row", selected ? "selected" : "", dragged ? "dragged" : ""].filter((name) => name !== "");
+  const classes = [
+    "row",
+    selected ? "selected" : "",
+    dragged ? "dragged" : "",
+    found?.kind === "context" ? "context" : "",
+  ].filter((name) => name !== "");
+  const needle = found?.kind === "match" ? found.needle : null;
   return (
     <li
       role="treeitem"
@@ -324,8 +371,12 @@ function TreeItem({
           onSelect(row.path);
         }}
       >
-        <span className="title">{row.title === "" ? "(untitled)" : row.title}</span>
-        <span className="key">{row.key}</span>
+        <span className="title">
+          {row.title === "" ? "(untitled)" : <MarkedText text={row.title} needle={needle} />}
+        </span>
+        <span className="key">
+          <MarkedText text={row.key} needle={needle} />
+        </span>
       </button>
       {(row.toolCount > 0 || sourceBadge !== undefined || readCost !== undefined) && (
         // One above the other, so that the title keeps its room in a narrow tree.

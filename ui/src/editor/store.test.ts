@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Outcome, PreviewUpdate } from "../platform";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { toolNames } from "../shared/view";
-import { actionFailure, EditorStore } from "./store";
+import { actionFailure, EditorStore, shownRows } from "./store";
 import { newSection } from "./structure";
 import { settle } from "../testing/dom";
 
@@ -695,5 +695,77 @@ describe("EditorStore: settings, parameters and tools", () => {
       ok: false,
       error: { code: "invalid_tools", problems: [{ location: "/0" }] },
     });
+  });
+});
+
+describe("EditorStore: the tree's filter and going to a section", () => {
+  function shown(store: EditorStore): string[] {
+    return shownRows(store.getState()).map((row) => row.path);
+  }
+
+  it("shows the matches and their ancestors, and every row again once cleared, the selection kept", async () => {
+    const { store } = await opened();
+    store.setFilter("history");
+    expect(shown(store)).toEqual(["context", "context.history"]);
+    expect([...(store.getState().filtered?.matches ?? [])]).toEqual(["context.history"]);
+    store.select("context.history");
+    store.setFilter("");
+    expect(store.getState().filtered).toBeNull();
+    expect(shown(store)).toEqual(["task", "context", "context.examples", "context.history", "style"]);
+    expect(store.getState().selected).toBe("context.history");
+  });
+
+  it("moves the selection through the filtered rows only", async () => {
+    const { store } = await opened();
+    store.setFilter("body");
+    expect(shown(store)).toEqual(["context", "context.examples", "context.history", "style"]);
+    // "task" is selected but filtered out: down goes to the first row shown.
+    store.selectAdjacent(1);
+    expect(store.getState().selected).toBe("context");
+    store.setFilter("guide");
+    store.selectAdjacent(1);
+    expect(store.getState().selected).toBe("style");
+    // Every section but "History" has an "e": up from "style" skips it.
+    store.setFilter("e");
+    expect(shown(store)).toEqual(["task", "context", "context.examples", "style"]);
+    store.selectAdjacent(-1);
+    expect(store.getState().selected).toBe("context.examples");
+  });
+
+  it("selects the first match, not the ancestor shown above it", async () => {
+    const { store } = await opened();
+    expect(store.selectFirstMatch()).toBe(false);
+    store.setFilter("examples body");
+    expect(store.selectFirstMatch()).toBe(true);
+    expect(store.getState().selected).toBe("context.examples");
+    store.setFilter("no such text");
+    expect(store.selectFirstMatch()).toBe(false);
+    expect(store.getState().selected).toBe("context.examples");
+  });
+
+  it("goes to a section by its path, clearing a filter only when it hides it", async () => {
+    const { store } = await opened();
+    const selection = store.getState().selection;
+    store.setFilter("history");
+    expect(store.selectSection("context")).toBe(true);
+    expect(store.getState()).toMatchObject({ selected: "context", filter: "history", selection: selection + 1 });
+    expect(store.selectSection("style")).toBe(true);
+    expect(store.getState()).toMatchObject({ selected: "style", filter: "", filtered: null });
+    expect(store.selectSection("context.nowhere")).toBe(false);
+    expect(store.getState().selected).toBe("style");
+  });
+
+  it("filters the tree as edits change it, and clears the filter to show a section just added", async () => {
+    const { store } = await opened();
+    store.setFilter("pirate");
+    expect(shown(store)).toEqual([]);
+    await store.setField("style", "template", "Talk like a pirate");
+    await settle();
+    expect(shown(store)).toEqual(["style"]);
+    store.select("style");
+    await store.restructure("style", "add_sibling");
+    await settle();
+    expect(store.getState()).toMatchObject({ filter: "", filtered: null, selected: "section" });
+    expect(shown(store)).toContain("section");
   });
 });

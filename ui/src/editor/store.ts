@@ -4,8 +4,9 @@
 // name, following the renames and moves before it), the selection follows what an edit did, the preview follows every change
 // (the latest request wins), and a refused action leaves the document as it was and says why. The
 // edits of the template's tool sources are the document's (`editSources`); the stores that follow
-// the document (its sources, its exports) subscribe to it. React reads it through
-// `subscribe`/`getState`.
+// the document (its sources, its exports) subscribe to it. The tree can be filtered (treeFilter.ts):
+// its rows shown then are the matches and their ancestors, which the keys move through, and "go to
+// section" selects one wherever it is. React reads it through `subscribe`/`getState`.
 import type {
   DocumentUpdate,
   DocumentView,
@@ -61,6 +62,7 @@ import {
 import { followDocument, followPreview, followRows, type ShownPreview } from "./changes";
 import { readPaths } from "./reading";
 import { adjacentRow, reselect, treeRows, type TreeRow } from "./tree";
+import { filterTree, firstMatch, type FilteredTree } from "./treeFilter";
 import type { EditRequest } from "../shared/template";
 
 /**
@@ -80,7 +82,12 @@ function heldPreview(preview: PreviewState): ShownPreview | null {
 
 export interface EditorState {
   document: DocumentView;
+  /** Every section's row, in tree order. */
   rows: TreeRow[];
+  /** What the tree's filter field holds ("": no filter). */
+  filter: string;
+  /** The tree as `filter` filters it; null when the filter is blank and every row shows. */
+  filtered: FilteredTree | null;
   /** The selected section's path. */
   selected: string | null;
   /**
@@ -129,6 +136,8 @@ function openedState(document: DocumentView): EditorState {
   return {
     document,
     rows,
+    filter: "",
+    filtered: null,
     selected: rows[0]?.path ?? null,
     selection: 0,
     added: null,
@@ -140,6 +149,11 @@ function openedState(document: DocumentView): EditorState {
     unappliedTools: {},
     revision: 0,
   };
+}
+
+/** The rows the tree shows: the filtered ones, or every one. */
+export function shownRows(state: EditorState): TreeRow[] {
+  return state.filtered?.rows ?? state.rows;
 }
 
 /** A preview asked for along with an edit: the preview request it followed, what it asked, the answer. */
@@ -190,7 +204,21 @@ export class EditorStore extends ExternalStore<EditorState> {
     const rows = followRows(this.state.rows, document.template, update.change);
     const selected = reselect(this.state.rows, rows, change.selected ?? this.state.selected);
     const selection = selected === followed ? this.state.selection : this.state.selection + 1;
-    this.update({ added: null, ...change, document, rows, selected, selection, failure: null, saveNotice: null });
+    // A section just added is shown, to be named: a filter would hide it.
+    const filter = (change.added ?? null) !== null ? "" : this.state.filter;
+    const filtered = filterTree(document.template, rows, filter);
+    this.update({
+      added: null,
+      ...change,
+      document,
+      rows,
+      filter,
+      filtered,
+      selected,
+      selection,
+      failure: null,
+      saveNotice: null,
+    });
     if (previewed !== null && this.stillAsked(previewed))
       void this.showPreview(++this.previewRequest, previewed.answer);
     else void this.refreshPreview();
@@ -255,10 +283,41 @@ export class EditorStore extends ExternalStore<EditorState> {
     this.update({ selected: path, selection: path === selected ? selection : selection + 1, added: null });
   }
 
-  /** Selects the row below (1) or above (-1) the selected one; nothing at either end. */
+  /** Selects the row the tree shows below (1) or above (-1) the selected one; nothing at either end. */
   selectAdjacent(step: 1 | -1): void {
-    const path = adjacentRow(this.state.rows, this.state.selected, step);
+    const path = adjacentRow(shownRows(this.state), this.state.selected, step);
     if (path !== null) this.select(path);
+  }
+
+  /**
+   * Filters the tree to the sections whose key, title, body or summary holds `query` (any case),
+   * and their ancestors; a blank query shows every row again, the selection kept.
+   */
+  setFilter(query: string): void {
+    const { document, rows } = this.state;
+    this.update({ filter: query, filtered: filterTree(document.template, rows, query) });
+  }
+
+  /**
+   * "Go to section": selects the section at `path` and shows it in the tree, clearing a filter that
+   * hides it (the tree has no collapsed sections: every other section shows with its ancestors).
+   * False, selecting nothing, when no section has that path.
+   */
+  selectSection(path: string): boolean {
+    const { rows, filtered } = this.state;
+    if (!rows.some((row) => row.path === path)) return false;
+    if (filtered !== null && !filtered.rows.some((row) => row.path === path)) this.setFilter("");
+    this.select(path);
+    return true;
+  }
+
+  /** Selects the first section the filter finds (filter, then Enter); false when it finds none. */
+  selectFirstMatch(): boolean {
+    const { filtered } = this.state;
+    const path = filtered === null ? null : firstMatch(filtered);
+    if (path === null) return false;
+    this.select(path);
+    return true;
   }
 
   setExpandAll(expandAll: boolean): void {
