@@ -96,10 +96,14 @@ describe("the tool editor", () => {
   it("checks what was typed after a pause, lists the backend's problems and applies nothing", async () => {
     const { platform } = await renderEditor();
     await openContextTool("search");
+    // The tool as opened may have been checked already, on a slow machine: only what follows counts.
+    const checked = platform.argsOf("checkTool").length;
     typeInto(byTestId("tool-name"), "lookup");
-    expect(platform.argsOf("checkTool")).toEqual([]);
+    expect(platform.argsOf("checkTool")).toHaveLength(checked);
     await settle(PAUSE_MS);
-    const [[id, owner, index, json]] = platform.argsOf("checkTool") as [[number, unknown, number, string]];
+    const calls = platform.argsOf("checkTool").slice(checked) as [number, unknown, number, string][];
+    expect(calls).toHaveLength(1);
+    const [[id, owner, index, json]] = calls as [[number, unknown, number, string]];
     expect([id, owner, index]).toEqual([1, { kind: "section", path: "context" }, 0]);
     expect(JSON.parse(json)).toEqual({ name: "lookup", description: "search things", parameters: { type: "object" } });
     expect(problems()).toEqual(["/name the template already has a tool named 'lookup' (among its own tools)"]);

@@ -77,7 +77,7 @@ function sectionCommands(workspace: WorkspaceStore): PaletteCommand[] {
     available: true,
     perform: () => {
       workspace.showPage("edit");
-      editor.select(row.path);
+      editor.selectSection(row.path);
     },
   }));
 }
