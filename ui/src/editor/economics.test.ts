@@ -26,6 +26,8 @@ describe("the economics in words", () => {
   it("says what summarizing saves on the first prompt, with thousands grouped and one minus sign", () => {
     expect(firstPromptText(economics(1236, 18854))).toBe("1,236 of 18,854 tokens shown first (−93.4 %)");
     expect(longerBecause(economics(1236, 18854))).toBeNull();
+    // Nothing summarized that changes the prompt: no signed zero.
+    expect(firstPromptText(economics(199, 199))).toBe("199 of 199 tokens shown first");
   });
 
   it("says why a summarized short section makes the prompt longer: read_section's definition", () => {

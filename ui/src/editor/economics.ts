@@ -55,7 +55,9 @@ export class EconomicsStore extends ExternalStore<EconomicsState> {
 export function firstPromptText(economics: DisclosureEconomics): string {
   const { first_tokens: first, all_full_tokens: full } = economics;
   const percent =
-    full === 0 ? "" : ` (${first <= full ? "−" : "+"}${((Math.abs(first - full) * 100) / full).toFixed(1)} %)`;
+    full === 0 || first === full
+      ? ""
+      : ` (${first < full ? "−" : "+"}${((Math.abs(first - full) * 100) / full).toFixed(1)} %)`;
   return `${first.toLocaleString("en-US")} of ${full.toLocaleString("en-US")} tokens shown first${percent}`;
 }
 
