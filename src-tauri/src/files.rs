@@ -55,6 +55,25 @@ pub enum FilePurpose {
 
 impl FilePurpose {
     /// The dialog's file filter: its name and extensions, or none for a folder.
+    /// Whether the dialog asks where to save a file (not a file to open, nor a folder).
+    fn saves(self) -> bool {
+        // Every purpose named, so that a new one must say which it is.
+        match self {
+            FilePurpose::Open | FilePurpose::OpenScenario | FilePurpose::OpenSuite | FilePurpose::RequestsFolder => {
+                false
+            }
+            FilePurpose::Save
+            | FilePurpose::SaveScenario
+            | FilePurpose::SaveReport
+            | FilePurpose::SaveMarkdown
+            | FilePurpose::SaveSuite
+            | FilePurpose::SaveChartSvg
+            | FilePurpose::SaveChartPng
+            | FilePurpose::SaveExport
+            | FilePurpose::SaveTrace => true,
+        }
+    }
+
     fn filter(self) -> Option<(&'static str, &'static [&'static str])> {
         let json: &'static [&'static str] = &["json"];
         match self {
@@ -128,17 +147,9 @@ pub async fn choose_file(
     }
     // The dialog runs on the main thread; this waits for it off the async runtime's threads.
     let chosen = tauri::async_runtime::spawn_blocking(move || match purpose {
-        FilePurpose::Open | FilePurpose::OpenScenario | FilePurpose::OpenSuite => dialog.blocking_pick_file(),
-        FilePurpose::Save
-        | FilePurpose::SaveScenario
-        | FilePurpose::SaveReport
-        | FilePurpose::SaveMarkdown
-        | FilePurpose::SaveSuite
-        | FilePurpose::SaveChartSvg
-        | FilePurpose::SaveChartPng
-        | FilePurpose::SaveExport
-        | FilePurpose::SaveTrace => dialog.blocking_save_file(),
         FilePurpose::RequestsFolder => dialog.blocking_pick_folder(),
+        saving if saving.saves() => dialog.blocking_save_file(),
+        _ => dialog.blocking_pick_file(),
     })
     .await?;
     let chosen: Option<PathBuf> = chosen.and_then(|p| p.into_path().ok());
@@ -153,19 +164,7 @@ pub const SAVE_DIALOG_FOLDER: &str = "UNFOLD_SAVE_DIALOG_FOLDER";
 /// The answer to a save dialog for `purpose` while [`SAVE_DIALOG_FOLDER`] is set; none otherwise,
 /// for any other dialog, or without a suggested name.
 fn automated_save(purpose: FilePurpose, suggested: Option<&str>) -> Option<String> {
-    let saves = matches!(
-        purpose,
-        FilePurpose::Save
-            | FilePurpose::SaveScenario
-            | FilePurpose::SaveReport
-            | FilePurpose::SaveMarkdown
-            | FilePurpose::SaveSuite
-            | FilePurpose::SaveChartSvg
-            | FilePurpose::SaveChartPng
-            | FilePurpose::SaveExport
-            | FilePurpose::SaveTrace
-    );
-    let folder = std::env::var_os(SAVE_DIALOG_FOLDER).filter(|_| saves)?;
+    let folder = std::env::var_os(SAVE_DIALOG_FOLDER).filter(|_| purpose.saves())?;
     let name = Path::new(suggested?).file_name()?;
     Some(Path::new(&folder).join(name).to_string_lossy().into_owned())
 }

@@ -100,6 +100,7 @@ fn relative_to(suite: &Path, file: &Path) -> AppResult<String> {
         let error = Error::problem("", "cannot be named relative to the suite's folder").in_file(file);
         AppError::invalid_as(ErrorCode::InvalidRequest)(error)
     })?;
-    let parts: Vec<String> = relative.components().map(|part| part.as_os_str().to_string_lossy().into_owned()).collect();
+    let parts: Vec<String> =
+        relative.components().map(|part| part.as_os_str().to_string_lossy().into_owned()).collect();
     Ok(parts.join("/"))
 }

@@ -39,7 +39,10 @@ fn a_comparison_saved_as_a_case_makes_a_suite_that_passes_and_expects_what_the_r
     let saved = Suite::load(&suite).unwrap();
     assert_eq!(saved.name, "disclosure");
     let case = &saved.cases[0];
-    assert_eq!((case.template.as_str(), case.scenario.as_str()), ("../prompts/task.unfold.json", "../prompts/read-context-then-search.scenario.json"));
+    assert_eq!(
+        (case.template.as_str(), case.scenario.as_str()),
+        ("../prompts/task.unfold.json", "../prompts/read-context-then-search.scenario.json")
+    );
     assert_eq!(case.adapters, [AdapterKind::Dynamic, AdapterKind::Restart]);
     let restart = &case.expect.runs["restart"];
     let seen = &report.runs[1].counters;

@@ -512,19 +512,19 @@ const REPORT_EXPORTS: readonly { format: ReportFormat; testId: string; label: st
   },
 ];
 
+/** What the Export menu's groups of items are given: the store, whether it ran, their titles' wording. */
+interface ExportItemsProps {
+  store: ComparisonStore;
+  finished: boolean;
+  /** A title, saying when the item is not available yet. */
+  title: (what: string) => string;
+}
+
 /**
  * The Export menu's items that keep the comparison as a suite case expecting what its runs
  * showed: in the suite open on the Suites page, or in a suite file the user chooses.
  */
-function SuiteCaseItems({
-  store,
-  finished,
-  title,
-}: {
-  store: ComparisonStore;
-  finished: boolean;
-  title: (what: string) => string;
-}) {
+function SuiteCaseItems({ store, finished, title }: ExportItemsProps) {
   const open = store.openSuite();
   const problem = finished ? store.suiteCaseProblem() : null;
   const why = (what: string) => problem ?? title(what);
@@ -563,15 +563,7 @@ const CHART_EXPORTS: readonly { format: ChartFormat; label: string }[] = [
 ];
 
 /** The Export menu's request bodies: one item per API whose shape they take, each asking for a folder. */
-function ExportRequests({
-  store,
-  finished,
-  title,
-}: {
-  store: ComparisonStore;
-  finished: boolean;
-  title: (what: string) => string;
-}) {
+function ExportRequests({ store, finished, title }: ExportItemsProps) {
   return (
     <>
       {(Object.keys(REQUEST_SHAPES) as RequestShape[]).map((api) => (
