@@ -48,6 +48,7 @@ pub async fn revoke_source(
 ) -> Result<Vec<SourceView>, CommandError> {
     let (template, path) = templates.document(template_id)?;
     permissions.revoke(path.as_deref(), &name)?;
+    templates.forget_listed(template_id, &name)?;
     Ok(permissions.view(&template, path.as_deref(), None))
 }
 
@@ -61,5 +62,8 @@ pub async fn discover_sources(
     template_id: u32,
 ) -> Result<Vec<SourceView>, CommandError> {
     let (template, path) = templates.document(template_id)?;
-    Ok(permissions.discover(&template, path.as_deref()).await)
+    let (views, listed) = permissions.discover_listed(&template, path.as_deref()).await;
+    // The preview shows what was listed from now on; the UI asks for it again.
+    templates.set_listed(template_id, listed)?;
+    Ok(views)
 }

@@ -151,10 +151,16 @@ impl Consents {
     /// [`Self::view`] with the allowed sources started and listed now (then shut down); the others
     /// show their snapshots, saying why.
     pub async fn discover(&self, template: &Template, path: Option<&Path>) -> Vec<SourceView> {
-        let Some(path) = path else { return self.view(template, None, None) };
+        self.discover_listed(template, path).await.0
+    }
+
+    /// [`Self::discover`], and the discoveries themselves: what a preview of the template shows
+    /// of its sources until they are listed again (none for a template never saved).
+    pub async fn discover_listed(&self, template: &Template, path: Option<&Path>) -> (Vec<SourceView>, Vec<Discovery>) {
+        let Some(path) = path else { return (self.view(template, None, None), Vec::new()) };
         let consent = self.consent(template, Some(path));
         let discoveries = crate::sources::discovered(template, path, &consent).await;
-        self.view(template, Some(path), Some(discoveries))
+        (self.view(template, Some(path), Some(discoveries.clone())), discoveries)
     }
 }
 

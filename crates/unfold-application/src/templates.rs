@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use unfold_documents::discovery::Discovery;
 use unfold_documents::{Template, Tool};
 use unfold_editing::economics::{disclosure_economics, DisclosureEconomics};
 use unfold_editing::editor_document::EditorDocument;
@@ -175,8 +176,31 @@ impl Templates {
     /// every section in full, what the disclosure tools add, what reading each section adds.
     /// Worked out on a copy, so edits to other documents (and this one) are not held up.
     pub fn economics(&self, id: u32) -> AppResult<DisclosureEconomics> {
-        let template = self.with(|documents| Ok(documents.get(id)?.template().clone()))?;
-        disclosure_economics(&template).map_err(invalid_template)
+        let (template, listed) = self.with(|documents| {
+            let document = documents.get(id)?;
+            Ok((document.template().clone(), document.listed().to_vec()))
+        })?;
+        disclosure_economics(&template, &listed).map_err(invalid_template)
+    }
+
+    /// Keeps what the sources of the template `id` listed when just started: its preview and
+    /// economics show those tools until it closes (or they are listed again).
+    pub fn set_listed(&self, id: u32, listed: Vec<Discovery>) -> AppResult<()> {
+        self.with(|documents| {
+            documents.get_mut(id)?.set_listed(listed);
+            Ok(())
+        })
+    }
+
+    /// Forgets what the source `name` of the template `id` listed (its permission was taken
+    /// back): its preview shows the source's snapshot again.
+    pub fn forget_listed(&self, id: u32, name: &str) -> AppResult<()> {
+        self.with(|documents| {
+            let document = documents.get_mut(id)?;
+            let kept = document.listed().iter().filter(|listed| listed.source != name).cloned().collect();
+            document.set_listed(kept);
+            Ok(())
+        })
     }
 
     /// The template `id` as it stands now, with its file.

@@ -101,3 +101,36 @@ fn a_relay_source_needs_no_answer_and_cannot_be_allowed() {
     );
     assert!(!permissions.consent(&template, Some(&path)).start, "and nothing starts for it");
 }
+
+/// Tools a started source lists reach the editor's preview and its economics without a snapshot
+/// written into the file, until the source's permission is taken back.
+#[test]
+fn a_started_sources_tools_reach_the_preview_until_its_permission_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (template, path) = template_with_servers(dir.path(), &dir.path().join("the-source-ran"));
+    let templates = unfold_application::templates::Templates::default();
+    let id = templates.open(path.to_str().unwrap()).unwrap().status.id;
+    let offered = || -> Vec<String> {
+        let preview = templates.preview(id, &[], true, None).unwrap();
+        let tools = preview.tools.expect("a first preview lists its tools");
+        tools.iter().map(|tool| tool["function"]["name"].as_str().unwrap().to_owned()).collect()
+    };
+    let has = |names: &[String], name: &str| names.iter().any(|n| n == name);
+    let snapshot = offered();
+    assert!(has(&snapshot, "grep") && !has(&snapshot, "unlock"), "the snapshot first: {snapshot:?}");
+    let full = templates.economics(id).unwrap().all_full_tokens;
+
+    let permissions = Consents::at(Some(dir.path().join("settings/source-trust.json")));
+    permissions.allow(&template, Some(&path), "ide").unwrap();
+    let (views, listed) = runtime().block_on(permissions.discover_listed(&template, Some(&path)));
+    assert_eq!(views[0].tier, Tier::Live, "{:?}", views[0].error);
+    templates.set_listed(id, listed).unwrap();
+    let live = offered();
+    assert!(has(&live, "unlock") && !has(&live, "grep"), "what the server listed: {live:?}");
+    assert_ne!(templates.economics(id).unwrap().all_full_tokens, full, "the economics count them too");
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(!saved.contains("unlock"), "nothing is written into the file");
+
+    templates.forget_listed(id, "ide").unwrap();
+    assert_eq!(offered(), snapshot, "the snapshot again once the permission is taken back");
+}

@@ -63,10 +63,25 @@ impl Template {
     /// The template as a render, a preview or a scripted comparison sees it when no source is
     /// started: each source's snapshot in place (the template itself when it has no sources).
     pub fn offline_view(&self) -> Cow<'_, Template> {
+        self.listed_view(&[])
+    }
+
+    /// The template as the editor shows it: each source's tools as `listed` live (tier 1) when a
+    /// listing of it is there, else its snapshot; so tools found by starting a source reach the
+    /// preview without being written into the file.
+    pub fn listed_view(&self, listed: &[Discovery]) -> Cow<'_, Template> {
         if self.sources.is_empty() {
             return Cow::Borrowed(self);
         }
-        Cow::Owned(self.with_discovered(self.offline_discoveries()).0)
+        let discoveries = self
+            .sources
+            .iter()
+            .map(|source| {
+                let live = listed.iter().find(|d| d.source == source.name && d.tier == Tier::Live);
+                live.cloned().unwrap_or_else(|| Discovery::offline(source))
+            })
+            .collect();
+        Cow::Owned(self.with_discovered(discoveries).0)
     }
 
     /// The template as a run sees it: each source's discovered tools after the written tools of

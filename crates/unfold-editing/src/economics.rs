@@ -6,6 +6,7 @@
 //! a render with that one section read.
 
 use serde::Serialize;
+use unfold_documents::discovery::Discovery;
 use unfold_documents::error::{Error, Result};
 use unfold_documents::template::Template;
 use unfold_documents::tool::Builtin;
@@ -73,9 +74,10 @@ pub struct SectionCost {
 }
 
 /// What the model is shown of `template` with the sections at `read` read (as `read_section`
-/// would), its sources' tools as their snapshots: the editor's preview and these figures alike.
-pub fn rendered<S: AsRef<str>>(template: &Template, read: &[S]) -> Result<RenderedPrompt> {
-    let template = template.offline_view();
+/// would), its sources' tools as last `listed` live, else their snapshots: the editor's preview
+/// and these figures alike.
+pub fn rendered<S: AsRef<str>>(template: &Template, listed: &[Discovery], read: &[S]) -> Result<RenderedPrompt> {
+    let template = template.listed_view(listed);
     let mut session = Session::new(&template, Default::default())?;
     for path in read.iter().map(AsRef::as_ref) {
         session.expand(path).map_err(|message| Error::argument(format!("expand {path}"), message))?;
@@ -84,8 +86,8 @@ pub fn rendered<S: AsRef<str>>(template: &Template, read: &[S]) -> Result<Render
 }
 
 /// Every section's own size in `template` as first shown (its parameters' defaults).
-fn section_sizes(template: &Template) -> Result<Vec<SectionSize>> {
-    let template = template.offline_view();
+fn section_sizes(template: &Template, listed: &[Discovery]) -> Result<Vec<SectionSize>> {
+    let template = template.listed_view(listed);
     let session = Session::new(&template, Default::default())?;
     let texts = section_texts(&template, session.state())?;
     Ok(texts
@@ -114,11 +116,12 @@ fn saturate(value: u64) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
 
-/// The economics of `template`'s disclosure.
-pub fn disclosure_economics(template: &Template) -> Result<DisclosureEconomics> {
-    let first = rendered::<&str>(template, &[])?;
+/// The economics of `template`'s disclosure, its sources' tools as last `listed` live, else their
+/// snapshots.
+pub fn disclosure_economics(template: &Template, listed: &[Discovery]) -> Result<DisclosureEconomics> {
+    let first = rendered::<&str>(template, listed, &[])?;
     let first_tokens = prompt_tokens(&first);
-    let all_full = rendered(template, &every_path(template))?;
+    let all_full = rendered(template, listed, &every_path(template))?;
     let tools_tokens = tokens::count_tools(&first.tools);
     let disclosure_tools = first
         .tools
@@ -137,7 +140,7 @@ pub fn disclosure_economics(template: &Template) -> Result<DisclosureEconomics> 
         .iter()
         .take(PRICED_SECTIONS)
         .map(|path| {
-            let read = rendered(template, &[path])?;
+            let read = rendered(template, listed, &[path])?;
             let added = i64::try_from(prompt_tokens(&read)).unwrap_or(i64::MAX)
                 - i64::try_from(first_tokens).unwrap_or(i64::MAX);
             let tools = read.tools.iter().filter(|tool| !first.tools.iter().any(|t| t.name == tool.name)).count();
@@ -154,6 +157,6 @@ pub fn disclosure_economics(template: &Template) -> Result<DisclosureEconomics> 
         disclosure_tools,
         sections_left_out: saturate(summarized.len().saturating_sub(PRICED_SECTIONS) as u64),
         sections,
-        section_sizes: section_sizes(template)?,
+        section_sizes: section_sizes(template, listed)?,
     })
 }

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use unfold_documents::discovery::Discovery;
 use unfold_documents::error::Result;
 use unfold_documents::reload_problems::ReloadProblems;
 use unfold_documents::template::Template;
@@ -31,6 +32,9 @@ pub struct EditorDocument {
     preview_tokens: unfold_engine::tokens::PromptTokenCache,
     /// The last previews sent, so the next one is sent as a change.
     previews: PreviewHistory,
+    /// What its sources listed when last started (the preview shows their tools), kept until the
+    /// document closes; a source not listed shows its snapshot.
+    listed: Vec<Discovery>,
 }
 
 impl EditorDocument {
@@ -44,6 +48,7 @@ impl EditorDocument {
             recovery: RecoveryState::default(),
             preview_tokens: unfold_engine::tokens::PromptTokenCache::default(),
             previews: PreviewHistory::default(),
+            listed: Vec::new(),
         }
     }
 
@@ -59,6 +64,17 @@ impl EditorDocument {
     /// The template as it stands.
     pub fn template(&self) -> &Template {
         &self.template
+    }
+
+    /// What its sources listed when last started.
+    pub fn listed(&self) -> &[Discovery] {
+        &self.listed
+    }
+
+    /// Keeps what its sources listed now, started: the preview and its economics show those
+    /// tools rather than the snapshots.
+    pub fn set_listed(&mut self, listed: Vec<Discovery>) {
+        self.listed = listed;
     }
 
     /// The file, once opened or saved.
@@ -130,9 +146,9 @@ impl EditorDocument {
 
     fn rendered(&self, expand: &[String], expand_all: bool) -> Result<unfold_engine::RenderedPrompt> {
         if expand_all {
-            rendered(&self.template, &every_path(&self.template))
+            rendered(&self.template, &self.listed, &every_path(&self.template))
         } else {
-            rendered(&self.template, expand)
+            rendered(&self.template, &self.listed, expand)
         }
     }
 

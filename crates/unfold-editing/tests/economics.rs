@@ -13,7 +13,7 @@ fn example(name: &str) -> Template {
 /// The coding agent's figures, as README and `examples/README.md` give them.
 #[test]
 fn the_coding_agent_shows_1236_of_18854_tokens_first_and_what_each_area_costs_to_read() {
-    let economics = disclosure_economics(&example("coding-agent.unfold.json")).unwrap();
+    let economics = disclosure_economics(&example("coding-agent.unfold.json"), &[]).unwrap();
     assert_eq!((economics.first_tokens, economics.all_full_tokens), (1236, 18854));
     let paths: Vec<&str> = economics.sections.iter().map(|section| section.path.as_str()).collect();
     assert_eq!(paths.len(), 8, "eight summarized areas: {paths:?}");
@@ -37,7 +37,7 @@ fn summarizing_a_short_section_costs_the_read_section_definition() {
              ]}"#,
     )
     .unwrap();
-    let economics = disclosure_economics(&template).unwrap();
+    let economics = disclosure_economics(&template, &[]).unwrap();
     assert!(economics.first_tokens > economics.all_full_tokens, "{economics:?}");
     assert_eq!(economics.disclosure_tools[0].name, "read_section");
     assert_eq!(economics.disclosure_tools[0].tokens, 67, "the definition is most of why: {economics:?}");
@@ -64,7 +64,7 @@ fn every_section_is_sized_in_full_summarized_and_by_its_tools() {
              "params": {"who": "the team"}}"#,
     )
     .unwrap();
-    let sizes = disclosure_economics(&template).unwrap().section_sizes;
+    let sizes = disclosure_economics(&template, &[]).unwrap().section_sizes;
     let paths: Vec<&str> = sizes.iter().map(|size| size.path.as_str()).collect();
     assert_eq!(paths, ["task", "task.steps", "search"]);
     let [task, steps, search] = &sizes[..] else { unreachable!() };
@@ -80,7 +80,7 @@ fn every_section_is_sized_in_full_summarized_and_by_its_tools() {
 /// The sizes add up to about the whole prompt in full: nothing left out, nothing counted twice.
 #[test]
 fn the_coding_agents_sections_add_up_to_its_prompt_in_full() {
-    let economics = disclosure_economics(&example("coding-agent.unfold.json")).unwrap();
+    let economics = disclosure_economics(&example("coding-agent.unfold.json"), &[]).unwrap();
     let own: u32 = economics.section_sizes.iter().map(|size| size.full_tokens + size.tool_tokens).sum();
     let whole = economics.all_full_tokens;
     assert!(own <= whole && own * 100 >= whole * 95, "{own} of {whole}");

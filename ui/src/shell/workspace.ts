@@ -41,10 +41,15 @@ export interface TemplateStores {
 /** The stores of `document` open: its editor, and the sources and exports that follow it. */
 export function templateStores(platform: Platform, document: DocumentView): TemplateStores {
   const editor = new EditorStore(platform, document);
+  const economics = new EconomicsStore(platform, editor);
   return {
     editor,
-    economics: new EconomicsStore(platform, editor),
-    sources: new SourcesStore(platform, editor),
+    economics,
+    // What the sources listed shows in the preview and its figures from then on.
+    sources: new SourcesStore(platform, editor, () => {
+      void editor.refreshPreview();
+      void economics.read();
+    }),
     exports: new TemplateExportStore(
       platform,
       () => editor.getState().document,

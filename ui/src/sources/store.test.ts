@@ -82,6 +82,23 @@ describe("SourcesStore", () => {
     expect(shown(store, sources)[0]).toBe("ide: changed, snapshot");
   });
 
+  it("reads the preview and its figures again once a discovery listed the sources, or a permission went", async () => {
+    const { platform, sources } = await opened();
+    platform.liveSources.set("ide", ideLive());
+    await sources.allow("ide");
+    await settle();
+    const count = (name: "previewDocument" | "templateEconomics") =>
+      platform.callNames().filter((called) => called === name).length;
+    const before = [count("previewDocument"), count("templateEconomics")];
+    await sources.discover();
+    await settle();
+    // The backend shows what was listed from now on: the preview and its economics are asked again.
+    expect([count("previewDocument"), count("templateEconomics")]).toEqual([before[0] + 1, before[1] + 1]);
+    await sources.revoke("ide");
+    await settle();
+    expect([count("previewDocument"), count("templateEconomics")]).toEqual([before[0] + 2, before[1] + 2]);
+  });
+
   it("keeps what a discovery listed through an edit of the section or snapshot, not through a new command", async () => {
     const { platform, store, sources } = await opened();
     platform.liveSources.set("ide", ideLive());

@@ -52,9 +52,14 @@ export class SourcesStore extends ExternalStore<SourcesState> {
   /** The document as it is now. */
   private readonly document: () => Followed;
 
+  /**
+   * `listedChanged`: what the backend shows of the sources changed (a discovery listed them, or a
+   * permission was taken back), so the preview and its figures are read again.
+   */
   constructor(
     private readonly platform: Platform,
     holder: DocumentHolder,
+    private readonly listedChanged: () => void = () => undefined,
   ) {
     super({ views: null, discovered: {}, hasDiscovered: false, busy: null, failure: null, filter: NO_FILTER });
     this.relay = new RelayStore(platform);
@@ -110,6 +115,7 @@ export class SourcesStore extends ExternalStore<SourcesState> {
           Object.entries(this.state.discovered).filter(([source]) => source !== name),
         );
         this.update({ discovered });
+        this.listedChanged();
       }
       return answer;
     });
@@ -133,6 +139,7 @@ export class SourcesStore extends ExternalStore<SourcesState> {
           };
         }
         this.update({ discovered, hasDiscovered: true });
+        this.listedChanged();
       }
       return answer;
     });
