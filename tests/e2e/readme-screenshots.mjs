@@ -42,6 +42,15 @@ try {
   await click(session, '[data-testid="page-edit"]');
   await click(session, '[data-testid="section-row"][data-path="editing"] [data-testid="select-section"]');
   await waitFor(session, '[data-testid="first-prompt"]');
+  // The preview scrolls to the selected section; the picture shows its top, the economics first.
+  await sleep(600);
+  await webdriver("POST", `/session/${session}/execute/sync`, {
+    script: `let pane = document.querySelector('[data-testid="first-prompt"]');
+      while (pane !== null && pane.scrollHeight <= pane.clientHeight) pane = pane.parentElement;
+      if (pane !== null) pane.scrollTop = 0;
+      return true;`,
+    args: [],
+  });
   await picture(session, "editor");
 } finally {
   await closeApp(session);
