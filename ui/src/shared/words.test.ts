@@ -136,7 +136,7 @@ describe("money", () => {
     expect([moneyText(0.003966, "USD"), moneyText(0.000543, "USD", true), moneyText(-0.0005, "USD", true)]).toEqual([
       "$0.003966",
       "+$0.000543",
-      "-$0.000500",
+      "\u2212$0.000500",
     ]);
     expect([moneyText(12.5, "USD"), moneyText(0.12, "EUR"), moneyText(0, "USD", true)]).toEqual([
       "$12.5000",

@@ -186,13 +186,14 @@ export function count(n: number, word: string): string {
 
 /**
  * An amount of money as the command line writes it: "$0.003966" (six decimals under one, to tell
- * a scripted run's cost from nothing, four above), "+$0.000543" with `sign`, "0.12 EUR" in
- * another currency.
+ * a scripted run's cost from nothing, four above), "+$0.000543" with `sign`, "−$0.000500" (one
+ * minus sign, as the app's other figures), "0.12 EUR" in another currency.
  */
 export function moneyText(amount: number, currency: string, sign = false): string {
   const digits = Math.abs(amount) < 1 ? 6 : 4;
   const figure = Math.abs(amount).toFixed(digits);
-  const mark = amount < 0 ? "-" : sign && amount > 0 ? "+" : "";
+  // The minus sign (U+2212), as every other figure the app writes.
+  const mark = amount < 0 ? "\u2212" : sign && amount > 0 ? "+" : "";
   return currency === "USD" ? `${mark}$${figure}` : `${mark}${figure} ${currency}`;
 }
 

@@ -89,14 +89,14 @@ describe("SourcesStore", () => {
     await settle();
     const count = (name: "previewDocument" | "templateEconomics") =>
       platform.callNames().filter((called) => called === name).length;
-    const before = [count("previewDocument"), count("templateEconomics")];
+    const [previews, economics] = [count("previewDocument"), count("templateEconomics")];
     await sources.discover();
     await settle();
     // The backend shows what was listed from now on: the preview and its economics are asked again.
-    expect([count("previewDocument"), count("templateEconomics")]).toEqual([before[0] + 1, before[1] + 1]);
+    expect([count("previewDocument"), count("templateEconomics")]).toEqual([previews + 1, economics + 1]);
     await sources.revoke("ide");
     await settle();
-    expect([count("previewDocument"), count("templateEconomics")]).toEqual([before[0] + 2, before[1] + 2]);
+    expect([count("previewDocument"), count("templateEconomics")]).toEqual([previews + 2, economics + 2]);
   });
 
   it("keeps what a discovery listed through an edit of the section or snapshot, not through a new command", async () => {
