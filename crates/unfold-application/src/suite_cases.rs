@@ -15,6 +15,7 @@ use unfold_documents::Error;
 use unfold_engine::{ComparisonReport, RunReport};
 
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::suites::first_divergence_kinds;
 
 /// Adds the comparison `report` of the files `template` and `scenario` to the suite file at
 /// `suite` as a new case (the suite is made if there is none); returns the case's name, the
@@ -63,12 +64,9 @@ fn expectations_of(run: &RunReport) -> RunExpectations {
 
 /// The first run's first divergence from another, as a suite names it; `none` when they agree.
 fn divergence_of(report: &ComparisonReport) -> DivergenceExpectation {
-    report
-        .divergences
-        .iter()
-        .filter_map(|divergence| divergence.first.as_ref())
-        .filter_map(|first| serde_json::to_value(&first.kind).ok()?.get("kind").cloned())
-        .find_map(|kind| serde_json::from_value(kind).ok())
+    first_divergence_kinds(report)
+        .into_iter()
+        .find_map(|kind| serde_json::from_value(serde_json::Value::String(kind)).ok())
         .unwrap_or(DivergenceExpectation::None)
 }
 

@@ -350,14 +350,20 @@ fn measure(run: &RunReport, what: &str) -> Option<f64> {
     })
 }
 
-/// What the divergences show when they are not what `expected` says; none when they are.
-fn divergence_unmet(expected: DivergenceExpectation, report: &ComparisonReport) -> Option<String> {
-    let kinds: Vec<String> = report
+/// The kind of each run's first divergence from the first run (`restart`, `extra_call`, …), in
+/// the report's order; none for runs that do not diverge.
+pub(crate) fn first_divergence_kinds(report: &ComparisonReport) -> Vec<String> {
+    report
         .divergences
         .iter()
         .filter_map(|d| d.first.as_ref())
         .filter_map(|first| serde_json::to_value(&first.kind).ok()?.get("kind")?.as_str().map(str::to_owned))
-        .collect();
+        .collect()
+}
+
+/// What the divergences show when they are not what `expected` says; none when they are.
+fn divergence_unmet(expected: DivergenceExpectation, report: &ComparisonReport) -> Option<String> {
+    let kinds = first_divergence_kinds(report);
     let holds = match expected {
         DivergenceExpectation::None => kinds.is_empty(),
         DivergenceExpectation::Any => !kinds.is_empty(),
