@@ -7,7 +7,7 @@ import { act } from "react";
 import type { Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { all, byTestId, click, keyDown, none, settle, typeInto } from "../testing/dom";
-import { EditPageOf, openTemplate } from "../testing/editPage";
+import { renderEditPage } from "../testing/editPage";
 import type { Template } from "../platform";
 import { broadTemplate } from "../testing/broadTemplate";
 import { FakePlatform } from "../testing/fakePlatform";
@@ -40,13 +40,7 @@ afterEach(() => {
 
 async function renderPage(template?: Template): Promise<EditorStore> {
   const platform = template === undefined ? new FakePlatform() : new FakePlatform("/t/big.unfold.json", template);
-  const stores = openTemplate(platform);
-  await act(async () => {
-    root.render(<EditPageOf template={stores} />);
-    await Promise.resolve();
-  });
-  await settle();
-  return stores.editor;
+  return renderEditPage(root, platform);
 }
 
 async function selectInTree(path: string): Promise<void> {

@@ -3,13 +3,12 @@
 // "n of m sections"; the arrow keys move through the rows shown; Enter selects the first match and
 // puts focus on it in the tree; Escape clears the filter and every row shows again, the selection
 // kept; and a 5,000-section template filtered to a few rows.
-import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import type { Template } from "../platform";
 import { broadTemplate } from "../testing/broadTemplate";
 import { byTestId, keyDown, none, settle, typeInto } from "../testing/dom";
-import { EditPageOf, openTemplate } from "../testing/editPage";
+import { renderEditPage } from "../testing/editPage";
 import { exampleTemplate, FakePlatform } from "../testing/fakePlatform";
 import { mountEachTest } from "../testing/testRoot";
 import { TREE_ROW_HEIGHT } from "./SectionTree";
@@ -22,14 +21,7 @@ mountEachTest((mounted) => {
 });
 
 async function renderPage(template: Template = exampleTemplate()) {
-  const platform = new FakePlatform("/t/task.unfold.json", template);
-  const stores = openTemplate(platform);
-  await act(async () => {
-    root.render(<EditPageOf template={stores} />);
-    await Promise.resolve();
-  });
-  await settle();
-  return stores.editor;
+  return renderEditPage(root, new FakePlatform("/t/task.unfold.json", template));
 }
 
 function rows(): HTMLElement[] {

@@ -26,6 +26,17 @@ export function EditPageOf({ template }: { template: TemplateStores }) {
   return <TemplateEditPage template={template} problems={problems} tab={tab} onTab={setTab} />;
 }
 
+/** `platform`'s template opened and its Edit page drawn into `root`, settled; its editor. */
+export async function renderEditPage(root: Root, platform: FakePlatform): Promise<EditorStore> {
+  const stores = openTemplate(platform);
+  await act(async () => {
+    root.render(<EditPageOf template={stores} />);
+    await Promise.resolve();
+  });
+  await settle();
+  return stores.editor;
+}
+
 /** The window over `platform`, drawn into `root` as the app starts it (its workspace its own), settled. */
 export async function renderApp(root: Root, platform: FakePlatform): Promise<void> {
   await act(async () => {
