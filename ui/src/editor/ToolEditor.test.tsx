@@ -84,12 +84,14 @@ describe("the tool editor", () => {
   it("shows a JSON syntax error at once, at its line and column, and applies nothing", async () => {
     const { platform } = await renderEditor();
     await openContextTool("search");
+    // The tool as opened may have been checked already, on a slow machine: only what follows counts.
+    const checked = platform.argsOf("checkTool").length;
     typeInto(byTestId("tool-parameters"), '{\n  "type": "object",\n  "properties": {,}\n}');
     expect(parameterProblems()).toEqual(["/parameters line 3, column 18: expected a property name in double quotes"]);
     expect(container.querySelector('[data-testid="tool-problems"]')).toBeNull();
     expect(byTestId("tool-status").textContent).toBe("Not applied: the JSON does not parse");
     await settle(PAUSE_MS);
-    expect(platform.argsOf("checkTool")).toEqual([]);
+    expect(platform.argsOf("checkTool")).toHaveLength(checked);
     expect(toolEdits(platform)).toEqual([]);
   });
 
