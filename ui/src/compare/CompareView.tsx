@@ -54,7 +54,7 @@ import { discards, laneViews } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
 import { TokenChart } from "../runs/TokenChart";
 import { fileName } from "../shared/view";
-import { chartPicture, type ChartFormat, type ChartPicture } from "../runs/chartImage";
+import { chartPicture, type ChartFormat } from "../runs/chartImage";
 import { ADAPTER_TITLES, adaptersText, laneName } from "../shared/words";
 import "./compare.css";
 import type { OutcomeStore } from "../shared/outcome";
@@ -122,6 +122,15 @@ export function CompareView({
   }, [store, hasRelay]);
 
   const view = useRef<HTMLDivElement>(null);
+  // The Export menu and the command palette save the chart as this page draws it.
+  useEffect(
+    () =>
+      store.drawsChart(() => {
+        const figure = view.current?.querySelector<HTMLElement>('[data-testid="token-chart"]');
+        return figure == null ? null : chartPicture(figure);
+      }),
+    [store],
+  );
   // The event whose button gets the focus back once the detail has closed.
   const returnFocusTo = useRef<PickedEvent | null>(null);
   const closeDetail = useCallback(() => {
@@ -170,10 +179,6 @@ export function CompareView({
           onLayout((now) => toggledCollapse(now, "scenario"));
         }}
         hasRelay={hasRelay}
-        drawnChart={() => {
-          const figure = view.current?.querySelector<HTMLElement>('[data-testid="token-chart"]');
-          return figure == null ? null : chartPicture(figure);
-        }}
       />
       <LiveNote state={state} />
       <CompareNotices outcome={outcome} />
@@ -397,7 +402,6 @@ function CompareToolbar({
   scenarioShown,
   onScenarioShown,
   hasRelay,
-  drawnChart,
 }: {
   store: ComparisonStore;
   state: ComparisonContext;
@@ -408,8 +412,6 @@ function CompareToolbar({
   onScenarioShown: () => void;
   /** The template has a relay source. */
   hasRelay: boolean;
-  /** The chart as drawn now, as an image (null while none is drawn). */
-  drawnChart: () => ChartPicture | null;
 }) {
   const { scenario, run } = state;
   const running = run?.status === "running";
@@ -483,7 +485,7 @@ function CompareToolbar({
               data-testid={`export-chart-${format}`}
               disabled={!finished}
               title={exportTitle(`The chart as drawn, with its title and legend, as ${label}`)}
-              onClick={() => void store.exportChart(format, drawnChart)}
+              onClick={() => void store.exportChart(format)}
             >
               Chart as {label}…
             </button>

@@ -238,6 +238,8 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
   private asked: { id: number; path: string; sources: readonly ToolSource[] } | null = null;
   /** The source definitions the user chose to run with their snapshots this session. */
   private declined: Declined = new Set();
+  /** The chart as the Compare page draws it now, while the page is there (see drawsChart). */
+  private chartSource: (() => ChartPicture | null) | null = null;
 
   /**
    * `scenario`: the scenario the comparison runs; `profiles`: the provider profiles as last read;
@@ -529,12 +531,23 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
   }
 
   /**
-   * Asks where to save the finished comparison's chart as `format`, then saves `picture` (the
-   * chart as drawn: see runs/chartImage.ts) there; nothing while no chart is drawn.
+   * Reads the chart as drawn (see runs/chartImage.ts) from `source`, the Compare page's, until the
+   * function returned is called (the page is gone).
    */
-  exportChart(format: ChartFormat, picture: () => ChartPicture | null): Promise<void> {
+  drawsChart(source: () => ChartPicture | null): () => void {
+    this.chartSource = source;
+    return () => {
+      if (this.chartSource === source) this.chartSource = null;
+    };
+  }
+
+  /**
+   * Asks where to save the finished comparison's chart as `format`, then saves the chart as drawn
+   * there; nothing while no chart is drawn.
+   */
+  exportChart(format: ChartFormat): Promise<void> {
     const report = this.state.run?.report ?? null;
-    const drawn = picture();
+    const drawn = this.chartSource?.() ?? null;
     if (report === null || drawn === null) return Promise.resolve();
     const suggested = `${report.template}-${report.scenario}.chart.${format}`;
     const purpose = format === "svg" ? "save_chart_svg" : "save_chart_png";

@@ -45,8 +45,59 @@ describe("paletteCommands", () => {
     expect(onCompare).not.toContain("add_section");
     workspace.showPage("history");
     const onHistory = availableIds(paletteCommands(workspace, () => undefined));
-    expect(onHistory).toEqual(expect.arrayContaining(["save", "page_edit", "export:promptfoo"]));
+    expect(onHistory).toEqual(expect.arrayContaining(["page_edit", "export:promptfoo"]));
     expect(onHistory).not.toContain("undo");
+  });
+
+  it("offers Undo, Redo and Save only when the page's document has something to undo, redo or save", async () => {
+    const workspace = await started();
+    const editor = workspace.editor;
+    if (editor === null) throw new Error("no template open");
+    const available = () => availableIds(paletteCommands(workspace, () => undefined));
+    expect(available()).not.toContain("undo");
+    expect(available()).not.toContain("redo");
+    expect(available()).not.toContain("save");
+    await editor.setField(editor.getState().selected, "title", "Renamed");
+    expect(available()).toEqual(expect.arrayContaining(["undo", "save"]));
+    expect(available()).not.toContain("redo");
+    // Back as saved: nothing to save.
+    await editor.undo();
+    expect(available()).toContain("redo");
+    expect(available()).not.toContain("undo");
+    expect(available()).not.toContain("save");
+    // The same where nothing can be done, as the keys: never an undo of the text field's own.
+    const redo = byId(paletteCommands(workspace, () => undefined)).get("redo");
+    redo?.perform();
+    await vi.waitFor(() => {
+      expect(available()).toContain("undo");
+    });
+  });
+
+  it("exports the finished comparison from anywhere, and its chart from the Compare page", async () => {
+    const platform = new FakePlatform();
+    const workspace = await started(platform);
+    const exports = () =>
+      paletteCommands(workspace, () => undefined).filter((command) => command.id.startsWith("comparison:"));
+    expect(exports().map((command) => command.id)).toEqual([
+      "comparison:markdown",
+      "comparison:report",
+      "comparison:chart-png",
+      "comparison:chart-svg",
+      "comparison:suite",
+    ]);
+    expect(exports().filter((command) => command.available)).toEqual([]);
+    workspace.showPage("compare");
+    await workspace.compare.scenario.newScenario();
+    await workspace.compare.comparison.run();
+    expect(workspace.compare.comparison.getState().run?.status).toBe("finished");
+    expect(availableIds(exports())).toEqual(expect.arrayContaining(["comparison:markdown", "comparison:chart-svg"]));
+    workspace.showPage("history");
+    expect(availableIds(exports())).toEqual(["comparison:markdown", "comparison:report", "comparison:suite"]);
+    platform.chosenPath = "/out/t.comparison.md";
+    byId(exports()).get("comparison:markdown")?.perform();
+    await vi.waitFor(() => {
+      expect(platform.compare.exported.get("/out/t.comparison.md")).toContain("**Verdict:**");
+    });
   });
 
   it("goes to any section of the open template: the Edit page, with the section selected", async () => {

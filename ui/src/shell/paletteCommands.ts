@@ -1,13 +1,13 @@
 // Every command the command palette offers, read from the workspace as it stands when the palette
 // opens: each keyboard shortcut's (titled and keyed by its line in SHORTCUT_HELP, done by
 // shortcutCommand, so the palette and the keys never differ), the shortcut help, the open
-// template's exports, the examples and recent files to open, and "Go to section" for every section
-// of the open template. A shortcut's command where its keys do nothing is listed, not available; the
-// others are listed only where they apply.
+// template's exports and its comparison's, the examples and recent files to open, and "Go to section" for every section
+// of the open template. A shortcut's command where its keys do nothing (Undo with nothing to undo)
+// is listed, not available; the others are listed only where they apply.
 import type { PaletteCommand } from "../palette/commands";
 import { savedScenarioPath } from "../exports/store";
 import { fileName } from "../shared/view";
-import { shortcutCommand } from "./shortcutCommands";
+import { shortcutCommand, shortcutDoesSomething } from "./shortcutCommands";
 import { SHORTCUT_HELP, shortcutAction, shortcutKeys } from "./shortcuts";
 import type { WorkspaceStore } from "./workspace";
 
@@ -23,6 +23,7 @@ export function paletteCommands(workspace: WorkspaceStore, showHelp: () => void)
       perform: showHelp,
     },
     ...exportCommands(workspace),
+    ...comparisonCommands(workspace),
     ...sectionCommands(workspace),
     ...exampleCommands(workspace),
     ...recentCommands(workspace),
@@ -35,7 +36,8 @@ function shortcutCommands(workspace: WorkspaceStore): PaletteCommand[] {
     const action = shortcutAction(line.press);
     if (action === null || action !== line.action) return [];
     const command = shortcutCommand(action, workspace);
-    return [{ id: action, title: line.does, keys: line.keys, available: command !== null, perform: command ?? noop }];
+    const available = command !== null && shortcutDoesSomething(action, workspace);
+    return [{ id: action, title: line.does, keys: line.keys, available, perform: available ? command : noop }];
   });
 }
 
@@ -63,6 +65,38 @@ function exportCommands(workspace: WorkspaceStore): PaletteCommand[] {
       available: true,
       perform: () => void exports.exportLangfuse(),
     },
+  ];
+}
+
+/**
+ * The Compare page's Export menu, while a template is open: available once a comparison has
+ * finished; the chart's only on the Compare page, where it is drawn.
+ */
+function comparisonCommands(workspace: WorkspaceStore): PaletteCommand[] {
+  if (workspace.template === null) return [];
+  const store = workspace.compare.comparison;
+  const finished = store.getState().run?.status === "finished";
+  const onCompare = workspace.getState().page === "compare";
+  const command = (id: string, title: string, available: boolean, perform: () => Promise<void>): PaletteCommand => ({
+    id: `comparison:${id}`,
+    title,
+    available,
+    perform: () => void perform(),
+  });
+  const open = store.openSuite();
+  return [
+    command("markdown", "Export the comparison as Markdown…", finished, () => store.exportReport("markdown")),
+    command("report", "Export the comparison report (JSON)…", finished, () => store.exportReport("json")),
+    command("chart-png", "Save the comparison's chart as PNG…", finished && onCompare, () => store.exportChart("png")),
+    command("chart-svg", "Save the comparison's chart as SVG…", finished && onCompare, () => store.exportChart("svg")),
+    ...(open === null
+      ? []
+      : [
+          command("open-suite", `Add the comparison as a case to ${fileName(open)}`, finished, () =>
+            store.addToSuite(open),
+          ),
+        ]),
+    command("suite", "Add the comparison as a case to a suite…", finished, () => store.addToSuite(null)),
   ];
 }
 

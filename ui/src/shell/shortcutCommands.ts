@@ -1,13 +1,26 @@
 // What each keyboard shortcut does where the workspace stands now, as one function the key handler
 // (App.tsx) and the command palette both call: the palette offers a shortcut's command exactly
 // where its keys would do something, and does the same thing.
-import { actOnPageDocument, documentKindOf } from "./pageDocument";
+import { actOnPageDocument, documentKindOf, pageDocument } from "./pageDocument";
 import { isEditorShortcut, shortcutPage, type ShortcutAction } from "./shortcuts";
 import { EDITOR_PAGES, START_PAGES, type WorkspaceStore } from "./workspace";
 
 /** What `action` does now, or null when it does nothing here (the page leaves it alone, or is not there). */
 export function shortcutCommand(action: ShortcutAction, workspace: WorkspaceStore): (() => void) | null {
   return pageCommand(action, workspace) ?? workspaceCommand(action, workspace);
+}
+
+/**
+ * Whether `action` would change something now: its command exists and, for undo, redo and save,
+ * the page's document has something to undo, redo or save (as the header's button says). The keys
+ * still run a command that would do nothing, so that Ctrl+Z never falls to a text field's own undo.
+ */
+export function shortcutDoesSomething(action: ShortcutAction, workspace: WorkspaceStore): boolean {
+  if (shortcutCommand(action, workspace) === null) return false;
+  const { editor, compare } = workspace;
+  if (!isEditorShortcut(action) || editor === null) return true;
+  const { page } = workspace.getState();
+  return pageDocument(page, editor.getState().document, compare.scenario.getState().scenario).buttons[action].enabled;
 }
 
 /**
