@@ -8,8 +8,9 @@
 // for (after "go to section"). A row is dragged
 // with the pointer (pointer events: the webview keeps native drag-and-drop for opening files) onto
 // another row, before, inside or after it (dropTarget.ts decides where and whether); Escape cancels.
+// A row is drawn again only when what it shows changed: a keystroke in a section's text draws none.
 import { GripVertical } from "lucide-react";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { SectionCost, SectionSize, Template } from "../platform";
 import { readCostText, sectionSizeText, shortTokens } from "./economics";
 import { dropTargetAt, type DropTarget } from "./dropTarget";
@@ -106,6 +107,26 @@ export function SectionTree({
   const swallowClick = useRef(false);
   const [drag, setDrag] = useState<Drag | null>(null);
   const viewport = useViewport(scroller);
+  // The rows are given the same functions from one render to the next, calling the handlers as
+  // last given, so that a new handler from the page draws no row again.
+  const handlers = useRef({ onSelect, onToggle, onSourceBadge });
+  useLayoutEffect(() => {
+    handlers.current = { onSelect, onToggle, onSourceBadge };
+  });
+  const rowActions = useMemo<RowActions>(
+    () => ({
+      select: (path) => {
+        handlers.current.onSelect(path);
+      },
+      toggle: (path) => {
+        handlers.current.onToggle(path);
+      },
+      sourceBadge: (path) => {
+        handlers.current.onSourceBadge?.(path);
+      },
+    }),
+    [],
+  );
   const selectedIndex = rows.findIndex((row) => row.path === selected);
   const dragging = drag !== null;
 
@@ -269,13 +290,11 @@ export function SectionTree({
                 selected={row.path === selected}
                 dragged={row.path === drag?.path}
                 drop={target?.path === row.path ? target : null}
-                onSelect={onSelect}
-                onToggle={onToggle}
+                actions={rowActions}
                 sourceBadge={sourceBadges?.get(row.path)}
                 readCost={readCosts?.get(row.path)}
                 size={sizes?.get(row.path)}
-                onSourceBadge={onSourceBadge}
-                found={filtered === null ? null : foundAs(filtered, row.path)}
+                {...foundAs(filtered, row.path)}
               />
             );
           })}
@@ -285,11 +304,20 @@ export function SectionTree({
   );
 }
 
-/** How a filtered tree shows a row: a match, marked where it holds `needle`, or an ancestor of one. */
-type Found = { kind: "match"; needle: string } | { kind: "context" };
+/** What a row does when used: the same functions for every row and every render. */
+interface RowActions {
+  select: (path: string) => void;
+  toggle: (path: string) => void;
+  sourceBadge: (path: string) => void;
+}
 
-function foundAs(filtered: FilteredTree, path: string): Found {
-  return filtered.matches.has(path) ? { kind: "match", needle: filtered.needle } : { kind: "context" };
+/**
+ * How a filtered tree shows a row, as plain values (a row compares its props to draw again): a
+ * match, marked where it holds `needle`, or an ancestor of one, dimmed (`context`).
+ */
+function foundAs(filtered: FilteredTree | null, path: string): { needle: string | null; context: boolean } {
+  if (filtered === null) return { needle: null, context: false };
+  return filtered.matches.has(path) ? { needle: filtered.needle, context: false } : { needle: null, context: true };
 }
 
 /** `text` with the first place it holds `needle` marked; as it is when it does not hold it. */
@@ -305,19 +333,18 @@ function MarkedText({ text, needle }: { text: string; needle: string | null }) {
   );
 }
 
-function TreeItem({
+const TreeItem = memo(function TreeItem({
   row,
   top,
   selected,
   dragged,
   drop,
-  onSelect,
-  onToggle,
+  actions,
   sourceBadge,
-  onSourceBadge,
   readCost,
   size,
-  found,
+  needle,
+  context,
 }: {
   row: TreeRow;
   /** Its distance from the top of the list, in pixels. */
@@ -326,25 +353,21 @@ function TreeItem({
   dragged: boolean;
   /** The drop the pointer offers on this row, if any. */
   drop: DropTarget | null;
-  onSelect: (path: string) => void;
-  onToggle: (path: string) => void;
+  actions: RowActions;
   /** Its source tools, if any. */
   sourceBadge?: SourceBadge;
-  onSourceBadge?: (path: string) => void;
   /** What reading it adds, when it is summarized at first. */
   readCost?: SectionCost;
   /** Its own size in the prompt. */
   size?: SectionSize;
-  /** What a filtered tree found of it (null: no filter). */
-  found: Found | null;
+  /** What a filtered tree marks in its title and key, when it matches (null: no filter, or an ancestor). */
+  needle: string | null;
+  /** Shown by a filter only as the ancestor of a match. */
+  context: boolean;
 }) {
-  const classes = [
-    "row",
-    selected ? "selected" : "",
-    dragged ? "dragged" : "",
-    found?.kind === "context" ? "context" : "",
-  ].filter((name) => name !== "");
-  const needle = found?.kind === "match" ? found.needle : null;
+  const classes = ["row", selected ? "selected" : "", dragged ? "dragged" : "", context ? "context" : ""].filter(
+    (name) => name !== "",
+  );
   return (
     <li
       role="treeitem"
@@ -368,7 +391,7 @@ function TreeItem({
         aria-current={selected ? "true" : undefined}
         title={size === undefined ? row.path : `${row.path}\n${sectionSizeText(size)}`}
         onClick={() => {
-          onSelect(row.path);
+          actions.select(row.path);
         }}
       >
         <span className="title">
@@ -403,7 +426,7 @@ function TreeItem({
               aria-label={sourceBadge.label}
               title={sourceBadge.label}
               onClick={() => {
-                onSourceBadge?.(row.path);
+                actions.sourceBadge(row.path);
               }}
             >
               {sourceBadge.text}
@@ -422,7 +445,7 @@ function TreeItem({
             : `Summarized${readCost === undefined ? "" : ` (${readCostText(readCost.read_tokens, readCost.tools).toLowerCase()})`}: click to show in full`
         }
         onClick={() => {
-          onToggle(row.path);
+          actions.toggle(row.path);
         }}
       >
         {visibilityBadge(row.visibility)}
@@ -437,4 +460,4 @@ function TreeItem({
       )}
     </li>
   );
-}
+});
