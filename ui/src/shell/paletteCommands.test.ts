@@ -57,7 +57,7 @@ describe("paletteCommands", () => {
     expect(available()).not.toContain("undo");
     expect(available()).not.toContain("redo");
     expect(available()).not.toContain("save");
-    await editor.setField(editor.getState().selected, "title", "Renamed");
+    await editor.setField("task", "title", "Renamed");
     expect(available()).toEqual(expect.arrayContaining(["undo", "save"]));
     expect(available()).not.toContain("redo");
     // Back as saved: nothing to save.
