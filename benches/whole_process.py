@@ -5,8 +5,9 @@ ratios. `scripts/bench.sh` builds what this needs and runs it; see there.
 
 With --app, it also measures the desktop app in a real webview under Xvfb
 (tests/e2e/measure-editor.mjs): its size, its start to the preview drawn on the example and on
-5,000 sections, and keystroke to preview on 5,000 sections (median and 99th percentile), inside a
-D-Bus session bus as on a desktop (see `in_session_bus`).
+5,000 sections, and keystroke to preview on 5,000 sections (median and 99th percentile); and
+(tests/e2e/measure-compare.mjs) the Compare page drawn once the coding-agent tour's report is in;
+inside a D-Bus session bus as on a desktop (see `in_session_bus`).
 
 Usage: python3 benches/whole_process.py --unfold BIN --templates DIR [--previous BIN]
            [--weakincentives-python PY] [--runs N] [--app BIN] [--previous-app BIN]
@@ -89,15 +90,21 @@ def in_session_bus(argv: list[str]) -> list[str]:
     return ["dbus-run-session", "--", *argv]
 
 
-def app_figures(app: str, templates: Path) -> dict[str, dict]:
-    """measure-editor.mjs's figures of `app`, by template file name."""
-    script = ROOT / "tests/e2e/measure-editor.mjs"
-    argv = ["node", str(script), "--json", str(EXAMPLE), str(templates / "bench-5000.unfold.json")]
+def measured(app: str, script: str, *args: str) -> list[dict]:
+    """The JSON figures tests/e2e/`script` prints of `app`."""
+    argv = ["node", str(ROOT / "tests/e2e" / script), "--json", *args]
     out = subprocess.run(in_session_bus(argv), capture_output=True, text=True, env=dict(os.environ, UNFOLD_APP=app), cwd=ROOT)
     if out.returncode != 0:
-        sys.exit(f"measuring {app} failed ({out.returncode}):\n{out.stderr}")
-    figures = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
-    return {figure["template"]: figure for figure in figures}
+        sys.exit(f"measuring {app} with {script} failed ({out.returncode}):\n{out.stderr}")
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+def app_figures(app: str, templates: Path) -> dict[str, dict]:
+    """measure-editor.mjs's figures of `app` by template file name, and measure-compare.mjs's as "compare"."""
+    editor = measured(app, "measure-editor.mjs", str(EXAMPLE), str(templates / "bench-5000.unfold.json"))
+    figures = {figure["template"]: figure for figure in editor}
+    figures["compare"] = measured(app, "measure-compare.mjs")[0]
+    return figures
 
 
 def app_rows(now: dict[str, dict], before: dict[str, dict] | None) -> list[tuple[str, str, str, str]]:
@@ -108,6 +115,8 @@ def app_rows(now: dict[str, dict], before: dict[str, dict] | None) -> list[tuple
         ("app: start to preview, 5,000 sections", big, "start_to_preview_ms", ""),
         ("app: keystroke to preview p50, 5,000", big, "keystroke_p50_ms", "< 20"),
         ("app: keystroke to preview p99, 5,000", big, "keystroke_p99_ms", "< 50"),
+        ("app: compare drawn after the tour, p50", "compare", "answered_to_drawn_p50_ms", "< 100"),
+        ("app: compare drawn after the tour, max", "compare", "answered_to_drawn_max_ms", ""),
     ]
     return [
         (name, f"{now[template][key]:8.1f}", f"{before[template][key]:8.1f}" if before else "-", goal)

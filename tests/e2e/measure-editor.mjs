@@ -17,6 +17,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { ms, percentile } from "./figures.mjs";
 import { APP, appPid, click, openApp, closeApp, sleep, startHarness, stopHarness, waitUntil, webdriver, workDir, typeInto } from "./harness.mjs";
 
 const { values: options, positionals: templates } = parseArgs({
@@ -30,12 +31,6 @@ const { values: options, positionals: templates } = parseArgs({
 const KEYS = Number(options.keys);
 const STARTS = Math.max(1, Number(options.starts));
 const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
-
-/** The value at `fraction` of the sorted values (0.5: the median; 0.99: the 99th percentile). */
-function percentile(values, fraction) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
-}
 
 /** When process `pid` started, in milliseconds since the epoch (to the clock tick, 10 ms). */
 function processStartMs(pid) {
@@ -141,7 +136,6 @@ try {
       keystroke_max_ms: Math.max(...latencies),
       keys: latencies.length,
     };
-    const ms = (v) => `${v.toFixed(0)} ms`;
     console.log(
       options.json
         ? JSON.stringify(figures)

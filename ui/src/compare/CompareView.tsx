@@ -34,6 +34,7 @@ import { escapeClosesDetail } from "../runs/detail";
 import { EventDetail } from "../runs/EventDetail";
 import { DivergenceLine, RunStatus } from "./RunStatus";
 import { VerdictPanel } from "./VerdictPanel";
+import { useComparisonDrawnMark } from "./comparisonDrawnMark";
 import { RunSourcesDialog } from "./RunSourcesDialog";
 import {
   chosenProfile,
@@ -122,6 +123,7 @@ export function CompareView({
   }, [store, hasRelay]);
 
   const view = useRef<HTMLDivElement>(null);
+  useComparisonDrawnMark(state.run?.id ?? null, state.run?.status === "finished");
   // The Export menu and the command palette save the chart as this page draws it.
   useEffect(
     () =>

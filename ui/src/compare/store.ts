@@ -44,6 +44,7 @@ import {
 import { failureOf, type Failure } from "../shared/failure";
 import type { OutcomeStore } from "../shared/outcome";
 import { sourcesToAsk, withDeclined, type Declined } from "./runSources";
+import { COMPARISON_ANSWERED } from "./comparisonDrawnMark";
 import { chartImage, type ChartFormat, type ChartPicture } from "../runs/chartImage";
 
 /** The template the view runs on: the editor's open document. */
@@ -451,8 +452,10 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     });
     const run = this.state.run;
     if (run?.id !== id) return;
-    if (result.ok) this.update({ run: { ...run, status: "finished", report: result.value } });
-    else if (result.error.code === "cancelled") this.update({ run: { ...run, status: "cancelled" } });
+    if (result.ok) {
+      performance.mark(COMPARISON_ANSWERED);
+      this.update({ run: { ...run, status: "finished", report: result.value } });
+    } else if (result.error.code === "cancelled") this.update({ run: { ...run, status: "cancelled" } });
     else
       this.update({
         run: { ...run, status: "failed", failure: failureOf("The comparison did not run", result.error) },

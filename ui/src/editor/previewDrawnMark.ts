@@ -1,8 +1,7 @@
 // The performance mark of the first frame that shows a preview, once per page: how long the app
-// takes from its start to a preview, as `tests/e2e/measure-editor.mjs` times it (the Web Inspector's
-// timeline shows it too). It is taken after the frame is painted: a task queued from the frame's
-// animation callback runs once the frame is out.
+// takes from its start to a preview, as `tests/e2e/measure-editor.mjs` times it.
 import { useEffect } from "react";
+import { markAfterNextFrame } from "../shared/frameMarks";
 
 /** The mark's name. */
 export const PREVIEW_DRAWN = "unfold:preview-drawn";
@@ -11,10 +10,6 @@ export const PREVIEW_DRAWN = "unfold:preview-drawn";
 export function usePreviewDrawnMark(shown: boolean): void {
   useEffect(() => {
     if (!shown || performance.getEntriesByName(PREVIEW_DRAWN).length > 0) return;
-    requestAnimationFrame(() => {
-      setTimeout(() => {
-        if (performance.getEntriesByName(PREVIEW_DRAWN).length === 0) performance.mark(PREVIEW_DRAWN);
-      }, 0);
-    });
+    markAfterNextFrame(PREVIEW_DRAWN, true);
   }, [shown]);
 }
