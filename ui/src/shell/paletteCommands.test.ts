@@ -65,7 +65,7 @@ describe("paletteCommands", () => {
     expect(available()).toContain("redo");
     expect(available()).not.toContain("undo");
     expect(available()).not.toContain("save");
-    // The same where nothing can be done, as the keys: never an undo of the text field's own.
+    // An available command does what its keys do: the redo puts the edit back.
     const redo = byId(paletteCommands(workspace, () => undefined)).get("redo");
     redo?.perform();
     await vi.waitFor(() => {
