@@ -28,12 +28,13 @@
 //   counters-box                                    the counters table's own scroll box
 import { PanelLeft, Play, Server } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from "react";
-import type { AdapterKind, ProfilesView, ReportFormat, RequestShape, ScenarioView, Template } from "../platform";
+import type { AdapterKind, ProfilesView, RequestShape, ScenarioView, Template } from "../platform";
 import { CountersTable } from "../runs/CountersTable";
 import { escapeClosesDetail } from "../runs/detail";
 import { EventDetail } from "../runs/EventDetail";
 import { DivergenceLine, RunStatus } from "./RunStatus";
 import { VerdictPanel } from "./VerdictPanel";
+import { COMPARISON_EXPORTS, suiteCaseLabel } from "./comparisonExports";
 import { useComparisonDrawnMark } from "./comparisonDrawnMark";
 import { RunSourcesDialog } from "./RunSourcesDialog";
 import {
@@ -55,7 +56,7 @@ import { discards, laneViews } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
 import { TokenChart } from "../runs/TokenChart";
 import { fileName } from "../shared/view";
-import { chartPicture, type ChartFormat } from "../runs/chartImage";
+import { chartPicture } from "../runs/chartImage";
 import { ADAPTER_TITLES, adaptersText, laneName } from "../shared/words";
 import "./compare.css";
 import type { OutcomeStore } from "../shared/outcome";
@@ -466,30 +467,17 @@ function CompareToolbar({
           )}
           menu
         >
-          {REPORT_EXPORTS.map(({ format, testId, label, title }) => (
+          {COMPARISON_EXPORTS.map(({ id, label, title, perform }) => (
             <button
-              key={format}
+              key={id}
               type="button"
               role="menuitem"
-              data-testid={testId}
+              data-testid={`export-${id}`}
               disabled={!finished}
               title={exportTitle(title)}
-              onClick={() => void store.exportReport(format)}
+              onClick={() => void perform(store)}
             >
               {label}
-            </button>
-          ))}
-          {CHART_EXPORTS.map(({ format, label }) => (
-            <button
-              key={format}
-              type="button"
-              role="menuitem"
-              data-testid={`export-chart-${format}`}
-              disabled={!finished}
-              title={exportTitle(`The chart as drawn, with its title and legend, as ${label}`)}
-              onClick={() => void store.exportChart(format)}
-            >
-              Chart as {label}…
             </button>
           ))}
           <ExportRequests store={store} finished={finished} title={exportTitle} />
@@ -499,22 +487,6 @@ function CompareToolbar({
     </div>
   );
 }
-
-/** The Export menu's forms of the report, in its order. */
-const REPORT_EXPORTS: readonly { format: ReportFormat; testId: string; label: string; title: string }[] = [
-  {
-    format: "markdown",
-    testId: "export-markdown",
-    label: "Markdown for a pull request…",
-    title: "The verdict, each lane beside all-FULL and the first divergence, as Markdown",
-  },
-  {
-    format: "json",
-    testId: "export-report",
-    label: "Report (JSON)…",
-    title: "The whole comparison report, as unfold compare --json writes it",
-  },
-];
 
 /** What the Export menu's groups of items are given: the store, whether it ran, their titles' wording. */
 interface ExportItemsProps {
@@ -543,7 +515,7 @@ function SuiteCaseItems({ store, finished, title }: ExportItemsProps) {
           title={why(`A case in ${open} that expects what these runs showed`)}
           onClick={() => void store.addToSuite(open)}
         >
-          Add as a case to {fileName(open)}
+          {suiteCaseLabel(fileName(open))}
         </button>
       )}
       <button
@@ -554,17 +526,11 @@ function SuiteCaseItems({ store, finished, title }: ExportItemsProps) {
         title={why("A case, in a new suite file or one you have, that expects what these runs showed")}
         onClick={() => void store.addToSuite(null)}
       >
-        Add as a case to a suite…
+        {suiteCaseLabel(null)}
       </button>
     </>
   );
 }
-
-/** The Export menu's forms of the chart: a PNG to paste into a pull request, an SVG for a doc. */
-const CHART_EXPORTS: readonly { format: ChartFormat; label: string }[] = [
-  { format: "png", label: "PNG" },
-  { format: "svg", label: "SVG" },
-];
 
 /** The Export menu's request bodies: one item per API whose shape they take, each asking for a folder. */
 function ExportRequests({ store, finished, title }: ExportItemsProps) {

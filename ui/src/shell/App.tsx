@@ -160,7 +160,7 @@ function AppView({ platform, workspace: started }: AppProps) {
       const command = action === null ? null : shortcutCommand(action, workspace);
       if (command !== null) {
         event.preventDefault();
-        command();
+        command.perform();
       }
     };
     window.addEventListener("keydown", onKeyDown);

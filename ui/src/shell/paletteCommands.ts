@@ -5,9 +5,10 @@
 // of the open template. A shortcut's command where its keys do nothing (Undo with nothing to undo)
 // is listed, not available; the others are listed only where they apply.
 import type { PaletteCommand } from "../palette/commands";
+import { COMPARISON_EXPORTS, suiteCaseLabel } from "../compare/comparisonExports";
 import { savedScenarioPath } from "../exports/store";
 import { fileName } from "../shared/view";
-import { shortcutCommand, shortcutDoesSomething } from "./shortcutCommands";
+import { shortcutCommand } from "./shortcutCommands";
 import { SHORTCUT_HELP, shortcutAction, shortcutKeys } from "./shortcuts";
 import type { WorkspaceStore } from "./workspace";
 
@@ -36,8 +37,8 @@ function shortcutCommands(workspace: WorkspaceStore): PaletteCommand[] {
     const action = shortcutAction(line.press);
     if (action === null || action !== line.action) return [];
     const command = shortcutCommand(action, workspace);
-    const available = command !== null && shortcutDoesSomething(action, workspace);
-    return [{ id: action, title: line.does, keys: line.keys, available, perform: available ? command : noop }];
+    const perform = command?.changesSomething === true ? command.perform : null;
+    return [{ id: action, title: line.does, keys: line.keys, available: perform !== null, perform: perform ?? noop }];
   });
 }
 
@@ -77,26 +78,21 @@ function comparisonCommands(workspace: WorkspaceStore): PaletteCommand[] {
   const store = workspace.compare.comparison;
   const finished = store.getState().run?.status === "finished";
   const onCompare = workspace.getState().page === "compare";
-  const command = (id: string, title: string, available: boolean, perform: () => Promise<void>): PaletteCommand => ({
+  const command = (id: string, label: string, available: boolean, perform: () => Promise<void>): PaletteCommand => ({
     id: `comparison:${id}`,
-    title,
+    title: `Comparison: ${label}`,
     available,
     perform: () => void perform(),
   });
   const open = store.openSuite();
   return [
-    command("markdown", "Export the comparison as Markdown…", finished, () => store.exportReport("markdown")),
-    command("report", "Export the comparison report (JSON)…", finished, () => store.exportReport("json")),
-    command("chart-png", "Save the comparison's chart as PNG…", finished && onCompare, () => store.exportChart("png")),
-    command("chart-svg", "Save the comparison's chart as SVG…", finished && onCompare, () => store.exportChart("svg")),
+    ...COMPARISON_EXPORTS.map(({ id, label, drawsChart, perform }) =>
+      command(id, label, finished && (onCompare || !drawsChart), () => perform(store)),
+    ),
     ...(open === null
       ? []
-      : [
-          command("open-suite", `Add the comparison as a case to ${fileName(open)}`, finished, () =>
-            store.addToSuite(open),
-          ),
-        ]),
-    command("suite", "Add the comparison as a case to a suite…", finished, () => store.addToSuite(null)),
+      : [command("open-suite", suiteCaseLabel(fileName(open)), finished, () => store.addToSuite(open))]),
+    command("suite", suiteCaseLabel(null), finished, () => store.addToSuite(null)),
   ];
 }
 

@@ -5,18 +5,26 @@ import { actOnPageDocument, documentKindOf, pageDocument } from "./pageDocument"
 import { isEditorShortcut, shortcutPage, type ShortcutAction } from "./shortcuts";
 import { EDITOR_PAGES, START_PAGES, type WorkspaceStore } from "./workspace";
 
-/** What `action` does now, or null when it does nothing here (the page leaves it alone, or is not there). */
-export function shortcutCommand(action: ShortcutAction, workspace: WorkspaceStore): (() => void) | null {
-  return pageCommand(action, workspace) ?? workspaceCommand(action, workspace);
+/** A shortcut's command where the workspace stands now. */
+export interface ShortcutCommand {
+  perform: () => void;
+  /**
+   * Whether performing it would change something: false for undo, redo and save when the page's
+   * document has nothing to undo, redo or save (as the header's button says). The keys still
+   * perform it then, so that Ctrl+Z never falls to a text field's own undo; the palette does not.
+   */
+  changesSomething: boolean;
 }
 
-/**
- * Whether `action` would change something now: its command exists and, for undo, redo and save,
- * the page's document has something to undo, redo or save (as the header's button says). The keys
- * still run a command that would do nothing, so that Ctrl+Z never falls to a text field's own undo.
- */
-export function shortcutDoesSomething(action: ShortcutAction, workspace: WorkspaceStore): boolean {
-  if (shortcutCommand(action, workspace) === null) return false;
+/** What `action` does now, or null when it does nothing here (the page leaves it alone, or is not there). */
+export function shortcutCommand(action: ShortcutAction, workspace: WorkspaceStore): ShortcutCommand | null {
+  const perform = pageCommand(action, workspace) ?? workspaceCommand(action, workspace);
+  if (perform === null) return null;
+  return { perform, changesSomething: documentChanges(action, workspace) };
+}
+
+/** Whether the page's document has something for `action` when it is undo, redo or save; true otherwise. */
+function documentChanges(action: ShortcutAction, workspace: WorkspaceStore): boolean {
   const { editor, compare } = workspace;
   if (!isEditorShortcut(action) || editor === null) return true;
   const { page } = workspace.getState();
