@@ -1,4 +1,4 @@
-// Entry point: loads the bundled font and the stylesheets, and mounts <App> with the real Tauri platform.
+// Entry point: loads the bundled fonts and the stylesheets, and mounts <App> with the real Tauri platform.
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./shell/App";
@@ -6,6 +6,7 @@ import { preloadDeferredViews } from "./shell/deferredViews";
 import { tauriPlatform } from "./platform";
 import { WorkspaceStore } from "./shell/workspace";
 import "@fontsource-variable/inter";
+import "@fontsource-variable/jetbrains-mono";
 import "./index.css";
 import "./shared/controls.css";
 
