@@ -865,7 +865,7 @@ export type EventKind_Deserialize =
 /**  The adapter. */
 adapter: AdapterKind; 
 /**  The template's key. */
-template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The adapter asked for cannot run with this provider, so another runs in its place: the
  *  dynamic adapter on a provider that takes its tools once runs as the restart adapter.
@@ -876,7 +876,7 @@ requested: AdapterKind;
 /**  The adapter that runs. */
 adapter: AdapterKind; 
 /**  Why. */
-reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  What a tool source offered the run, before its first model call (spec 8): one per source. */
 ({ type: "tools_discovered"; 
 /**  The source's name. */
@@ -886,7 +886,7 @@ tier: Tier;
 /**  The tools it offered the run, in its order. */
 tools: string[]; 
 /**  Why a lower tier was used, or a tool left out. */
-error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; value?: never } | 
+error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The model was called once. */
 ({ type: "model_call"; 
 /**  1-based, counted over the whole run. */
@@ -903,7 +903,7 @@ completion_tokens: number;
  */
 prefix?: PromptPrefix_Deserialize | null; 
 /**  What the provider's prompt cache did for the call, as a live provider measured it. */
-measured_cache?: MeasuredCache | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; value?: never } | 
+measured_cache?: MeasuredCache | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; turn?: never; value?: never } | 
 /**  A tool call of the model was answered. */
 ({ type: "tool_call"; 
 /**  The model call that asked for it. */
@@ -917,7 +917,7 @@ args: JsonValue;
 /**  Whether the tool succeeded. */
 success: boolean; 
 /**  What the model is told. */
-result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  Tools became callable in the running conversation: added to the tool list of later calls,
  *  or (`delivery`) allowed or loaded where they were already sent.
@@ -928,21 +928,21 @@ section_key?: string | null;
 /**  The tools, in order. */
 tool_names: string[]; 
 /**  How they arrived; absent: listed. */
-delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; value?: never } | 
+delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A tool was not injected because a tool of that name is already offered. */
 ({ type: "tool_injection_skipped"; 
 /**  The section whose expansion offered it (`null` for a plugin change). */
 section_key?: string | null; 
 /**  The tool. */
-tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools were removed from the tool list of later calls. */
 ({ type: "tools_removed"; 
 /**  The tools. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Sections' visibility changed in the session. */
 ({ type: "visibility_changed"; 
 /**  The sections made FULL, in document order. */
-section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The evaluation restarts from the system prompt and the user message. */
 ({ type: "restart"; 
 /**  Why. */
@@ -950,7 +950,7 @@ reason: RestartReason;
 /**  The sections expanded by it, if any. */
 section_keys: string[]; 
 /**  The reason the model gave (`open_sections`), if any. */
-message?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+message?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call. */
 ({ type: "tool_availability_changed"; 
 /**  The model call the change applies to. */
@@ -962,7 +962,18 @@ removed: string[];
 /**  The tool source whose list changed (none: a scenario's `tool_changes`). */
 source?: string | null; 
 /**  Tools whose description or parameters changed (removed and added again). */
-modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+/**
+ *  The user sent the next turn's message (turn 2 and later) after the model's answer to the
+ *  turn before; after a restart, the turns already given are sent again as the attempt reaches them.
+ */
+({ type: "user_turn"; 
+/**  1-based. */
+turn: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+/**  Tools in the running conversation's list got a new definition under the same name. */
+({ type: "tools_modified"; 
+/**  The tools. */
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  A tool call completed a loop (km_tools' rules) for the first time: the model is warned at
  *  the end of the call's result; looping again ends the run.
@@ -980,7 +991,7 @@ modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_
 /**  Which. */
 limit: Limit; 
 /**  Its value. */
-value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never } | 
+value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never } | 
 /**  The run ended. */
 ({ type: "run_completed"; 
 /**  How. */
@@ -988,7 +999,7 @@ status: RunStatus;
 /**  The model's final answer, if it gave one. */
 final?: string | null; 
 /**  What went wrong, for status `error`. */
-error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never };
+error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never };
 
 /**  What happened, tagged by `type`. */
 export type EventKind_Serialize = 
@@ -997,7 +1008,7 @@ export type EventKind_Serialize =
 /**  The adapter. */
 adapter: AdapterKind; 
 /**  The template's key. */
-template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The adapter asked for cannot run with this provider, so another runs in its place: the
  *  dynamic adapter on a provider that takes its tools once runs as the restart adapter.
@@ -1008,7 +1019,7 @@ requested: AdapterKind;
 /**  The adapter that runs. */
 adapter: AdapterKind; 
 /**  Why. */
-reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  What a tool source offered the run, before its first model call (spec 8): one per source. */
 ({ type: "tools_discovered"; 
 /**  The source's name. */
@@ -1018,7 +1029,7 @@ tier: Tier;
 /**  The tools it offered the run, in its order. */
 tools: string[]; 
 /**  Why a lower tier was used, or a tool left out. */
-error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; value?: never } | 
+error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The model was called once. */
 ({ type: "model_call"; 
 /**  1-based, counted over the whole run. */
@@ -1035,7 +1046,7 @@ completion_tokens: number;
  */
 prefix?: PromptPrefix_Serialize; 
 /**  What the provider's prompt cache did for the call, as a live provider measured it. */
-measured_cache?: MeasuredCache }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; value?: never } | 
+measured_cache?: MeasuredCache }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; turn?: never; value?: never } | 
 /**  A tool call of the model was answered. */
 ({ type: "tool_call"; 
 /**  The model call that asked for it. */
@@ -1049,7 +1060,7 @@ args: JsonValue;
 /**  Whether the tool succeeded. */
 success: boolean; 
 /**  What the model is told. */
-result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  Tools became callable in the running conversation: added to the tool list of later calls,
  *  or (`delivery`) allowed or loaded where they were already sent.
@@ -1060,21 +1071,21 @@ section_key: string | null;
 /**  The tools, in order. */
 tool_names: string[]; 
 /**  How they arrived; absent: listed. */
-delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; value?: never } | 
+delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A tool was not injected because a tool of that name is already offered. */
 ({ type: "tool_injection_skipped"; 
 /**  The section whose expansion offered it (`null` for a plugin change). */
 section_key: string | null; 
 /**  The tool. */
-tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools were removed from the tool list of later calls. */
 ({ type: "tools_removed"; 
 /**  The tools. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Sections' visibility changed in the session. */
 ({ type: "visibility_changed"; 
 /**  The sections made FULL, in document order. */
-section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The evaluation restarts from the system prompt and the user message. */
 ({ type: "restart"; 
 /**  Why. */
@@ -1082,7 +1093,7 @@ reason: RestartReason;
 /**  The sections expanded by it, if any. */
 section_keys: string[]; 
 /**  The reason the model gave (`open_sections`), if any. */
-message?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+message?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call. */
 ({ type: "tool_availability_changed"; 
 /**  The model call the change applies to. */
@@ -1094,7 +1105,18 @@ removed: string[];
 /**  The tool source whose list changed (none: a scenario's `tool_changes`). */
 source?: string; 
 /**  Tools whose description or parameters changed (removed and added again). */
-modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+/**
+ *  The user sent the next turn's message (turn 2 and later) after the model's answer to the
+ *  turn before; after a restart, the turns already given are sent again as the attempt reaches them.
+ */
+({ type: "user_turn"; 
+/**  1-based. */
+turn: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+/**  Tools in the running conversation's list got a new definition under the same name. */
+({ type: "tools_modified"; 
+/**  The tools. */
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  A tool call completed a loop (km_tools' rules) for the first time: the model is warned at
  *  the end of the call's result; looping again ends the run.
@@ -1112,7 +1134,7 @@ modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_
 /**  Which. */
 limit: Limit; 
 /**  Its value. */
-value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never } | 
+value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never } | 
 /**  The run ended. */
 ({ type: "run_completed"; 
 /**  How. */
@@ -1120,7 +1142,7 @@ status: RunStatus;
 /**  The model's final answer, if it gave one. */
 final: string | null; 
 /**  What went wrong, for status `error`. */
-error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never };
+error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never };
 
 /**  One event of a run. */
 export type Event_Deserialize = {
@@ -2398,10 +2420,12 @@ export type Scenario_Deserialize = {
 	name: string,
 	/**  Parameter values over the template's defaults. */
 	params?: { [key in string]: string },
-	/**  The user's message. */
-	user: string,
-	/**  What the model does, step by step; the last step, and only it, is a `say`. */
-	script: Step_Deserialize[],
+	/**  The user's message, in the one-turn form (`turns` holds a conversation of several). */
+	user?: string | null,
+	/**  What the model does in the one-turn form, step by step; the last step, and only it, is a `say`. */
+	script?: Step_Deserialize[],
+	/**  The user's turns in order, each with what the model does in it: the form of several turns. */
+	turns?: Turn_Deserialize[],
 	/**  Results per tool, consumed in order (the last one repeats); over the tools' `mock`. */
 	tool_results?: { [key in string]: ScriptedResult_Deserialize[] },
 	/**  Tools a plugin adds or removes before a given model call. */
@@ -2420,10 +2444,12 @@ export type Scenario_Serialize = {
 	name: string,
 	/**  Parameter values over the template's defaults. */
 	params?: { [key in string]: string },
-	/**  The user's message. */
-	user: string,
-	/**  What the model does, step by step; the last step, and only it, is a `say`. */
-	script: Step_Serialize[],
+	/**  The user's message, in the one-turn form (`turns` holds a conversation of several). */
+	user?: string,
+	/**  What the model does in the one-turn form, step by step; the last step, and only it, is a `say`. */
+	script?: Step_Serialize[],
+	/**  The user's turns in order, each with what the model does in it: the form of several turns. */
+	turns?: Turn_Serialize[],
 	/**  Results per tool, consumed in order (the last one repeats); over the tools' `mock`. */
 	tool_results?: { [key in string]: ScriptedResult_Serialize[] },
 	/**  Tools a plugin adds or removes before a given model call. */
@@ -3058,27 +3084,44 @@ export type Tier =
 /**  A tool as written in a template (the OpenAI function shape plus metadata). */
 export type Tool = Tool_Serialize | Tool_Deserialize;
 
-/**  A plugin's change to the available tools, before model call `at_model_call`. */
+/**
+ *  A plugin's change to the available tools: before model call `at_model_call`, or before the
+ *  first model call of user turn `at_turn` (exactly one of the two).
+ */
 export type ToolChange = ToolChange_Serialize | ToolChange_Deserialize;
 
-/**  A plugin's change to the available tools, before model call `at_model_call`. */
+/**
+ *  A plugin's change to the available tools: before model call `at_model_call`, or before the
+ *  first model call of user turn `at_turn` (exactly one of the two).
+ */
 export type ToolChange_Deserialize = {
 	/**  The 1-based model call (over the whole run) from which the change applies. */
-	at_model_call: number,
+	at_model_call?: number | null,
+	/**  The 1-based user turn before whose first model call the change applies. */
+	at_turn?: number | null,
 	/**  Tools added (full definitions). */
 	add?: Tool_Deserialize[],
 	/**  Names of tools removed. */
 	remove?: string[],
+	/**  Tools given a new definition under the same name (a new description or schema). */
+	modify?: Tool_Deserialize[],
 };
 
-/**  A plugin's change to the available tools, before model call `at_model_call`. */
+/**
+ *  A plugin's change to the available tools: before model call `at_model_call`, or before the
+ *  first model call of user turn `at_turn` (exactly one of the two).
+ */
 export type ToolChange_Serialize = {
 	/**  The 1-based model call (over the whole run) from which the change applies. */
-	at_model_call: number,
+	at_model_call?: number,
+	/**  The 1-based user turn before whose first model call the change applies. */
+	at_turn?: number,
 	/**  Tools added (full definitions). */
 	add: Tool_Serialize[],
 	/**  Names of tools removed. */
 	remove: string[],
+	/**  Tools given a new definition under the same name (a new description or schema). */
+	modify?: Tool_Serialize[],
 };
 
 /**  A tool and the tokens its definition adds to the prompt. */
@@ -3209,6 +3252,25 @@ export type Tool_Serialize = {
 	requires_permission?: boolean,
 	/**  The result of the tool in a scripted run. */
 	mock?: ScriptedResult_Serialize,
+};
+
+/**  One user turn: the user's message and what the model does before its answer. */
+export type Turn = Turn_Serialize | Turn_Deserialize;
+
+/**  One user turn: the user's message and what the model does before its answer. */
+export type Turn_Deserialize = {
+	/**  The user's message. */
+	user: string,
+	/**  What the model does, step by step; the last step, and only it, is a `say`. */
+	script: Step_Deserialize[],
+};
+
+/**  One user turn: the user's message and what the model does before its answer. */
+export type Turn_Serialize = {
+	/**  The user's message. */
+	user: string,
+	/**  What the model does, step by step; the last step, and only it, is a `say`. */
+	script: Step_Serialize[],
 };
 
 /**  One expectation that did not hold. */

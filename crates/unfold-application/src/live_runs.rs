@@ -123,7 +123,7 @@ pub async fn run_live_and_keep(
     let input = RunInput {
         template: &seen,
         params: run.params,
-        user: run.user,
+        user_turns: vec![run.user],
         tool_changes: &[],
         discoveries: &discoveries,
         limits: run.limits,
@@ -143,7 +143,7 @@ pub async fn run_live_and_keep(
     if let Some(pricing) = &run.pricing {
         report.price(pricing);
     }
-    let user = secrets.scrub(&input.user).into_owned();
+    let user = secrets.scrub(input.user_turns.first().map_or("", String::as_str)).into_owned();
     let origin = SingleRun {
         source: RunOrigin::Live,
         template: (template, template_path),

@@ -71,7 +71,7 @@ fn a_scenarios_unsaved_work_outlives_the_app_and_closing_forgets_it() {
     let (templates, before_crash) = (Templates::default(), Scenarios::default());
     let (template, id) = opened(&templates, &before_crash);
     let mut scenario = before_crash.document(id).unwrap().0;
-    scenario.user = "Unsaved words.".into();
+    scenario.user = Some("Unsaved words.".into());
     before_crash.edit(&templates, id, scenario, None, Some(template)).unwrap();
     before_crash.flush_recovery(&store, 1_000);
     drop(before_crash);
@@ -82,7 +82,7 @@ fn a_scenarios_unsaved_work_outlives_the_app_and_closing_forgets_it() {
     let after_crash = Scenarios::default();
     let restored = after_crash.restore(&templates, &store, &offered[0].id, Some(template)).expect("restores");
     assert!(restored.status.dirty && restored.status.problems.is_empty());
-    assert_eq!(restored.scenario.user, "Unsaved words.");
+    assert_eq!(restored.scenario.user.as_deref(), Some("Unsaved words."));
     assert_eq!(restored.status.path.as_deref(), Some(example("lookup-first.scenario.json").as_str()));
     let error = templates.restore(&store, &offered[0].id).expect_err("a scenario is no template");
     assert_eq!(error.code, ErrorCode::InvalidTemplate);

@@ -424,6 +424,8 @@ fn describe(event: &Event, reasons: &mut Reasons) -> String {
         }
         EventKind::LoopWarning { found, .. } => format!("loop warning: {}", found.summary()),
         EventKind::ToolsRemoved { tool_names } => format!("removed {}", tool_names.join(", ")),
+        EventKind::ToolsModified { tool_names } => format!("redefined {}", tool_names.join(", ")),
+        EventKind::UserTurn { turn } => format!("user turn {turn}"),
         EventKind::VisibilityChanged { section_keys } => {
             format!("expanded {}", section_keys.join(", "))
         }

@@ -20,21 +20,23 @@ impl Scenario {
         let template = &*template.offline_view();
         let schemas = ToolSchemas::of(self, template);
         let mut warnings = Vec::new();
-        for (step_index, step) in self.script.iter().enumerate() {
-            for (pointer, call) in calls_of(step, step_index) {
-                warnings.extend(schemas.call_warnings(template, &pointer, call));
+        for turn in self.conversation_turns() {
+            for (step_index, step) in turn.script.iter().enumerate() {
+                for (pointer, call) in calls_of(step, &format!("{}/{step_index}", turn.script_pointer)) {
+                    warnings.extend(schemas.call_warnings(template, &pointer, call));
+                }
             }
         }
         warnings
     }
 }
 
-/// Each call of `step` with its JSON pointer in the scenario.
-fn calls_of(step: &Step, step_index: usize) -> Vec<(String, &ScriptedCall)> {
+/// Each call of `step`, which is at `pointer` in the scenario, with its own JSON pointer.
+fn calls_of<'s>(step: &'s Step, pointer: &str) -> Vec<(String, &'s ScriptedCall)> {
     match step {
-        Step::Call(call) => vec![(format!("/script/{step_index}"), call)],
+        Step::Call(call) => vec![(pointer.to_owned(), call)],
         Step::Calls { calls } => {
-            calls.iter().enumerate().map(|(i, call)| (format!("/script/{step_index}/calls/{i}"), call)).collect()
+            calls.iter().enumerate().map(|(i, call)| (format!("{pointer}/calls/{i}"), call)).collect()
         }
         Step::Say { .. } => Vec::new(),
     }
@@ -54,7 +56,7 @@ impl<'a> ToolSchemas<'a> {
     fn of(scenario: &'a Scenario, template: &'a Template) -> ToolSchemas<'a> {
         let builtins = Builtin::ALL.into_iter().map(|b| (b.name(), accepting_more(b.offered().parameters)));
         let written = template.all_tools().into_iter().map(|t| (t.name.as_str(), t.parameters.clone()));
-        let added = scenario.tool_changes.iter().flat_map(|c| &c.add).map(|t| (t.name.as_str(), t.parameters.clone()));
+        let added = scenario.changed_tools().map(|t| (t.name.as_str(), t.parameters.clone()));
         let open_ended = template.sources.iter().filter(|source| source.lists_beyond_snapshot());
         ToolSchemas {
             by_name: builtins.chain(written).chain(added).collect(),

@@ -39,6 +39,23 @@ fn canonical_files_load_and_save_byte_identical() {
 }
 
 #[test]
+fn every_example_scenario_keeps_its_bytes() {
+    // The one-turn form (`user` + `script`) is written as it was read, never as `turns`.
+    let examples = std::fs::read_dir(repo("examples")).unwrap();
+    let mut checked = 0;
+    for path in examples.map(|entry| entry.unwrap().path()) {
+        if !path.to_string_lossy().ends_with(".scenario.json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let loaded = Scenario::from_json(text.as_bytes()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(loaded.to_json(), text, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} example scenarios");
+}
+
+#[test]
 fn extension_fields_survive_a_round_trip() {
     let mut doc = template(json!([section("a")]));
     doc["x-owner"] = json!("team");
@@ -231,6 +248,70 @@ fn a_scenario_must_fit_its_template() {
     /tool_results/nope: no tool 'nope' in template 'task-executor' or in tool_changes
     /tool_results/no~1pe: no tool 'no/pe' in template 'task-executor' or in tool_changes
     /tool_changes/0/remove/0: no tool 'ghost' in template 'task-executor' or in tool_changes
+    ");
+}
+
+#[test]
+fn a_scenario_of_several_turns_is_checked_turn_by_turn() {
+    let turns = json!([
+        { "user": "Fix the bug.", "script": [ { "say": "early" }, { "call": "lookup", "args": {} } ] },
+        { "user": "Now search.", "script": [ { "call": "search", "args": {} }, { "say": "Found 2." } ] }
+    ]);
+    let doc = json!({
+        "schema_version": 1, "kind": "unfold.scenario", "name": "s", "turns": turns,
+        "tool_changes": [ { "at_turn": 3, "remove": ["x"] }, { "at_turn": 2, "at_model_call": 4, "remove": ["y"] }, { "remove": ["z"] } ]
+    });
+    let report = Scenario::from_json(doc.to_string().as_bytes()).unwrap_err().to_string();
+    insta::assert_snapshot!(report, @r#"
+    /turns/0/script/0: a "say" step ends the turn: it must be the last step
+    /turns/0/script/1: the last step must be a "say" step (the final answer)
+    /tool_changes/0/at_turn: there is no turn 3: the scenario has 2
+    /tool_changes/1/at_turn: give at_model_call or at_turn, not both
+    /tool_changes/2: say when it applies: at_model_call or at_turn
+    "#);
+    let both = json!({ "schema_version": 1, "kind": "unfold.scenario", "name": "s", "user": "u",
+        "script": [ { "say": "ok" } ], "turns": [ { "user": "u", "script": [ { "say": "ok" } ] } ] });
+    insta::assert_snapshot!(Scenario::from_json(both.to_string().as_bytes()).unwrap_err().to_string(), @r#"/turns: give either "user" and "script" (one turn) or "turns", not both"#);
+    let neither = json!({ "schema_version": 1, "kind": "unfold.scenario", "name": "s" });
+    insta::assert_snapshot!(Scenario::from_json(neither.to_string().as_bytes()).unwrap_err().to_string(), @r#"
+    /user: the user's message is missing: give "user" and "script", or "turns"
+    /script: the script needs at least one step, the last a "say" (the final answer)
+    "#);
+}
+
+#[test]
+fn a_tool_given_again_under_its_name_asks_for_modify() {
+    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    let added = |name: &str| json!({ "name": name, "description": "d", "parameters": { "type": "object" } });
+    let doc = json!({
+        "schema_version": 1, "kind": "unfold.scenario", "name": "s", "user": "u", "script": [ { "say": "ok" } ],
+        "tool_changes": [
+            { "at_model_call": 2, "add": [ added("lookup"), added("deploy") ], "remove": ["deploy"] },
+            { "at_model_call": 3, "add": [ added("deploy") ], "modify": [ added("ghost"), added("search") ] },
+            { "at_model_call": 4, "remove": ["cite"] },
+            { "at_model_call": 5, "add": [ added("cite") ] }
+        ]
+    });
+    let own = Scenario::from_json(doc.to_string().as_bytes()).unwrap_err().to_string();
+    insta::assert_snapshot!(own, @"
+    /tool_changes/0/add/1/name: 'deploy' is removed and added in one change: use modify to change its definition
+    /tool_changes/1/add/0/name: 'deploy' is already added by /tool_changes/0: use modify to change its definition
+    ");
+    let fixed = json!({
+        "schema_version": 1, "kind": "unfold.scenario", "name": "s", "user": "u", "script": [ { "say": "ok" } ],
+        "tool_changes": [
+            { "at_model_call": 2, "add": [ added("lookup"), added("deploy") ] },
+            { "at_model_call": 3, "modify": [ added("ghost"), added("search"), added("deploy") ] },
+            { "at_model_call": 4, "remove": ["cite"] },
+            { "at_model_call": 5, "add": [ added("cite") ] }
+        ]
+    });
+    let scenario = Scenario::from_json(fixed.to_string().as_bytes()).unwrap();
+    let problems: Vec<String> = scenario.problems_with(&template).iter().map(ToString::to_string).collect();
+    // `cite` comes back after a change removed it: a new tool, not the same one changed.
+    insta::assert_snapshot!(problems.join("\n"), @"
+    /tool_changes/0/add/0/name: 'lookup' is offered from the first call by template 'task-executor': use modify to change its definition
+    /tool_changes/1/modify/0/name: no tool 'ghost' to modify in template 'task-executor' or in tool_changes
     ");
 }
 

@@ -14,7 +14,7 @@ fn lookup_first() -> Scenario {
 }
 
 fn with_user(scenario: &Scenario, user: &str) -> Scenario {
-    Scenario { user: user.to_owned(), ..scenario.clone() }
+    Scenario { user: Some(user.to_owned()), ..scenario.clone() }
 }
 
 #[test]
@@ -26,12 +26,12 @@ fn typing_in_one_field_undoes_as_one_step_and_redo_brings_it_back() {
     }
     document.replace(Scenario { name: "renamed".into(), ..document.scenario().clone() }, Some("name".into()));
     assert!(document.undo());
-    assert_eq!(document.scenario().user, "Fix", "the name's step alone");
+    assert_eq!(document.scenario().user.as_deref(), Some("Fix"), "the name's step alone");
     assert!(document.undo());
     assert_eq!(document.scenario(), &original, "three keystrokes undone at once");
     assert!(!document.undo(), "nothing more to undo");
     assert!(document.redo());
-    assert_eq!(document.scenario().user, "Fix");
+    assert_eq!(document.scenario().user.as_deref(), Some("Fix"));
 }
 
 #[test]
@@ -59,7 +59,7 @@ fn a_scenario_knows_when_it_differs_from_its_file_and_saves_only_what_opens_agai
     document.replace(with_user(&original, "Saved words."), None);
     document.save().unwrap();
     assert!(!document.is_dirty());
-    assert_eq!(Scenario::load(&path).unwrap().user, "Saved words.");
+    assert_eq!(Scenario::load(&path).unwrap().user.as_deref(), Some("Saved words."));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), document.scenario().to_json());
 }
 

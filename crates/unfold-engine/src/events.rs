@@ -177,6 +177,17 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         modified: Vec<String>,
     },
+    /// The user sent the next turn's message (turn 2 and later) after the model's answer to the
+    /// turn before; after a restart, the turns already given are sent again as the attempt reaches them.
+    UserTurn {
+        /// 1-based.
+        turn: u32,
+    },
+    /// Tools in the running conversation's list got a new definition under the same name.
+    ToolsModified {
+        /// The tools.
+        tool_names: Vec<String>,
+    },
     /// A tool call completed a loop (km_tools' rules) for the first time: the model is warned at
     /// the end of the call's result; looping again ends the run.
     LoopWarning {

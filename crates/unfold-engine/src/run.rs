@@ -24,7 +24,7 @@ use crate::session_state::VisibilityOverrides;
 use crate::tokens;
 use crate::tool_host::{ChangedList, ToolHost};
 use unfold_documents::error::Result;
-use unfold_documents::scenario::{Scenario, ToolChange};
+use unfold_documents::scenario::{ChangeMoment, Scenario, ToolChange};
 use unfold_documents::template::Template;
 use unfold_documents::tool::{Builtin, OfferedTool, Tool};
 
@@ -50,9 +50,9 @@ pub struct RunInput<'a> {
     pub template: &'a Template,
     /// Parameter values over the template's defaults.
     pub params: IndexMap<String, String>,
-    /// The user's message.
-    pub user: String,
-    /// Plugin tool changes, by model call.
+    /// The user's messages, one per turn, in order (at least one).
+    pub user_turns: Vec<String>,
+    /// Plugin tool changes, by model call or user turn.
     pub tool_changes: &'a [ToolChange],
     /// What each tool source offered: `template` already holds their tools (see
     /// `Template::with_discovered`); the run starts by saying where they came from.
@@ -62,7 +62,7 @@ pub struct RunInput<'a> {
 }
 
 impl<'a> RunInput<'a> {
-    /// A run of `scenario` on `template`: its parameters, user message, tool changes and limits
+    /// A run of `scenario` on `template`: its parameters, user turns, tool changes and limits
     /// (each over the default), and no tool source yet.
     pub fn of_scenario(template: &'a Template, scenario: &'a Scenario) -> RunInput<'a> {
         let defaults = RunLimits::default();
@@ -73,7 +73,7 @@ impl<'a> RunInput<'a> {
         RunInput {
             template,
             params: scenario.params.clone(),
-            user: scenario.user.clone(),
+            user_turns: scenario.user_turns(),
             tool_changes: &scenario.tool_changes,
             discoveries: &[],
             limits,
@@ -192,9 +192,10 @@ pub async fn run_with_host(
         observer,
         events: Vec::new(),
         attempt: 1,
+        turn: 1,
         call_index: 0,
         restarts: 0,
-        next_change: 0,
+        applied_changes: vec![false; input.tool_changes.len()],
         loops: LoopDetector::default(),
         validators: HashMap::new(),
         previous_prompt: None,
@@ -209,7 +210,8 @@ fn substitute(adapter: &dyn Adapter, provider: &dyn Provider) -> Option<(&'stati
     Some((adapter_for(AdapterKind::Restart), reason))
 }
 
-/// Every tool a run may offer, by name: the template's and those the scenario's changes add.
+/// Every tool a run may offer, by name: the template's and those the scenario's changes add (a
+/// change's new definition replaces it when that change applies).
 fn tool_definitions(template: &Template, changes: &[ToolChange]) -> HashMap<String, Arc<Tool>> {
     let added = changes.iter().flat_map(|c| &c.add);
     template.all_tools().into_iter().chain(added).map(|t| (t.name.clone(), Arc::new(t.clone()))).collect()
@@ -233,10 +235,12 @@ struct Run<'a, 'r> {
     observer: &'r mut (dyn FnMut(&Event) + Send),
     events: Vec<Event>,
     attempt: u32,
+    /// The user turn the attempt is in, 1-based: a restart starts again at 1 and replays them.
+    turn: u32,
     call_index: u32,
     restarts: u32,
-    /// Index into the tool changes sorted by model call: the first not applied yet.
-    next_change: usize,
+    /// Which of the input's tool changes have applied, in its order.
+    applied_changes: Vec<bool>,
     /// The attempt's calls as the loop rules see them.
     loops: LoopDetector,
     /// Each called tool's argument validator (`None` if its schema does not compile).
@@ -311,7 +315,8 @@ impl<'a> Run<'a, '_> {
             HiddenTools::Withheld => Vec::new(),
             HiddenTools::Disallowed | HiddenTools::Deferred => self.session.every_tool()?,
         };
-        Ok(Conversation::new(prompt, &self.input.user, self.attempt, hidden, every_tool))
+        let first = self.input.user_turns.first().map_or("", String::as_str);
+        Ok(Conversation::new(prompt, first, self.attempt, hidden, every_tool))
     }
 
     fn restart(&mut self, request: RestartRequest) {
@@ -329,6 +334,7 @@ impl<'a> Run<'a, '_> {
         self.emit(EventKind::Restart { reason, section_keys, message });
         self.restarts += 1;
         self.attempt += 1;
+        self.turn = 1;
         // A new attempt redoes the calls the restart threw away: a repeat across a restart is the
         // replay the comparison measures, not the model looping.
         self.loops.restart();
@@ -386,7 +392,21 @@ impl<'a> Run<'a, '_> {
                 measured_cache: response.usage.and_then(|usage| usage.cache),
             });
             if response.tool_calls.is_empty() {
-                return AttemptEnd::Finished { status: RunStatus::Completed, final_text: response.text, error: None };
+                let Some(next) = self.input.user_turns.get(self.turn as usize) else {
+                    return AttemptEnd::Finished {
+                        status: RunStatus::Completed,
+                        final_text: response.text,
+                        error: None,
+                    };
+                };
+                // The turn's answer stays in the history the next turn is asked with.
+                let counted = answer_tokens.unwrap_or_else(|| tokens::count_response(&response));
+                conversation
+                    .push_counted(Message::Assistant { content: response.text, tool_calls: Vec::new() }, counted);
+                conversation.push(Message::User { content: next.clone() });
+                self.turn += 1;
+                self.emit(EventKind::UserTurn { turn: self.turn });
+                continue;
             }
             let counted = answer_tokens.unwrap_or_else(|| tokens::count_response(&response));
             let calls = response.tool_calls.clone();
@@ -571,21 +591,47 @@ impl<'a> Run<'a, '_> {
         }
     }
 
-    /// Applies the plugin change due before the next model call, if any (spec 4.5).
+    /// Applies the plugin changes due before the next model call (spec 4.5, 12): those at this
+    /// call or before, and those at this turn or before, in the scenario's order. A lane that
+    /// cannot take new tools mid-conversation restarts after the first.
     fn apply_due_tool_change(&mut self, conversation: &mut Conversation) -> Option<RestartRequest> {
         let next_call = self.call_index + 1;
-        let mut due: Vec<&ToolChange> =
-            self.input.tool_changes.iter().filter(|c| c.at_model_call <= next_call).collect();
-        due.sort_by_key(|c| c.at_model_call);
-        let change = *due.get(self.next_change)?;
-        self.next_change += 1;
-        self.session.apply_tool_changes(&change.add, &change.remove);
+        let input = self.input;
+        for (index, change) in input.tool_changes.iter().enumerate() {
+            let due = match change.moment() {
+                ChangeMoment::ModelCall(call) => call <= next_call,
+                ChangeMoment::Turn(turn) => turn <= self.turn,
+            };
+            if !due || self.applied_changes[index] {
+                continue;
+            }
+            self.applied_changes[index] = true;
+            if let Some(restart) = self.apply_tool_change(change, next_call, conversation) {
+                return Some(restart);
+            }
+        }
+        None
+    }
+
+    /// Applies one plugin change before model call `next_call`; a restart when the adapter cannot
+    /// change the running conversation's tools.
+    fn apply_tool_change(
+        &mut self,
+        change: &ToolChange,
+        next_call: u32,
+        conversation: &mut Conversation,
+    ) -> Option<RestartRequest> {
+        self.session.apply_tool_changes(&change.add, &change.remove, &change.modify);
+        for tool in &change.modify {
+            self.tools.insert(tool.name.clone(), Arc::new(tool.clone()));
+            self.validators.remove(&tool.name);
+        }
         self.emit(EventKind::ToolAvailabilityChanged {
             at_model_call: next_call,
             added: change.add.iter().map(|t| t.name.clone()).collect(),
             removed: change.remove.clone(),
             source: None,
-            modified: Vec::new(),
+            modified: change.modify.iter().map(|t| t.name.clone()).collect(),
         });
         if !self.adapter.supports_dynamic_tools() {
             return Some(RestartRequest::ToolAvailabilityChanged);
@@ -593,7 +639,28 @@ impl<'a> Run<'a, '_> {
         let added: Vec<Arc<Tool>> = change.add.iter().map(|t| Arc::new(t.clone())).collect();
         self.inject(conversation, None, &added);
         self.withdraw(conversation, &change.remove);
+        self.redefine(conversation, &change.modify);
         None
+    }
+
+    /// Sends the new definitions of the tools in `modified` the running conversation sends,
+    /// each where it was in the list.
+    fn redefine(&mut self, conversation: &mut Conversation, modified: &[Tool]) {
+        let names: Vec<String> =
+            modified.iter().filter(|tool| conversation.sends(&tool.name)).map(|tool| tool.name.clone()).collect();
+        if names.is_empty() {
+            return;
+        }
+        let tools: Vec<OfferedTool> = conversation
+            .tools()
+            .iter()
+            .map(|offered| match self.tools.get(offered.name.as_str()).filter(|_| names.contains(&offered.name)) {
+                Some(definition) => self.session.state().offer(definition, self.pick_mode()),
+                None => offered.clone(),
+            })
+            .collect();
+        conversation.set_tools(self.with_pick_tools(tools));
+        self.emit(EventKind::ToolsModified { tool_names: names });
     }
 
     /// Takes the tools named `names` out of the running conversation's list, if offered.

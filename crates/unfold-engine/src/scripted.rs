@@ -11,16 +11,19 @@ use unfold_documents::scenario::{Scenario, ScriptedCall, Step};
 use unfold_documents::template::Template;
 use unfold_documents::tool::{Builtin, ScriptedResult, Tool};
 
-/// A model that follows a scenario's script. At each call it walks the script from the top and
-/// answers with the first step not yet satisfied in what it is shown: a call is satisfied when the
-/// conversation holds it (its id carries the step index), a `read_section` / `open_sections` call
-/// also when its sections are rendered in full, a `pick_tools` call also when its tools are offered
-/// with their full descriptions. So after a restart it redoes the work the restart threw away.
+/// A model that follows a scenario's script. At each call it takes the script of the turn it is
+/// in (the user messages it is shown say which), walks it from the top and answers with the first
+/// step not yet satisfied in what it is shown: a call is satisfied when the conversation holds it
+/// (its id carries the turn and step), a `read_section` / `open_sections` call also when its
+/// sections are rendered in full, a `pick_tools` call also when its tools are offered with their
+/// full descriptions. So after a restart it redoes the work the restart threw away.
 #[derive(Debug, Clone)]
 pub struct ScriptedProvider {
-    script: Vec<Step>,
-    /// The id of each call of each step (`call_<step>_<index>`): how the model tags its calls.
-    call_ids: Vec<Vec<String>>,
+    /// Each turn's script.
+    turns: Vec<Vec<Step>>,
+    /// The id of each call of each step of each turn (`call_<step>_<index>` in the first turn,
+    /// `t<turn>_call_<step>_<index>` in later ones): how the model tags its calls.
+    call_ids: Vec<Vec<Vec<String>>>,
     section_paths: HashSet<String>,
     full_descriptions: HashMap<String, String>,
 }
@@ -32,23 +35,15 @@ impl ScriptedProvider {
         template.walk(&mut |path, _| {
             section_paths.insert(path.to_owned());
         });
-        let added = scenario.tool_changes.iter().flat_map(|c| &c.add);
-        let full_descriptions =
-            template.all_tools().into_iter().chain(added).map(|t| (t.name.clone(), t.description.clone())).collect();
-        let call_ids = scenario
-            .script
-            .iter()
-            .enumerate()
-            .map(|(step, s)| {
-                let count = match s {
-                    Step::Say { .. } => 0,
-                    Step::Call(_) => 1,
-                    Step::Calls { calls } => calls.len(),
-                };
-                (0..count).map(|index| format!("call_{step}_{index}")).collect()
-            })
+        let full_descriptions = template
+            .all_tools()
+            .into_iter()
+            .chain(scenario.changed_tools())
+            .map(|t| (t.name.clone(), t.description.clone()))
             .collect();
-        ScriptedProvider { script: scenario.script.clone(), call_ids, section_paths, full_descriptions }
+        let turns: Vec<Vec<Step>> = scenario.conversation_turns().iter().map(|turn| turn.script.to_vec()).collect();
+        let call_ids = turns.iter().enumerate().map(|(turn, script)| call_ids(turn, script)).collect();
+        ScriptedProvider { turns, call_ids, section_paths, full_descriptions }
     }
 
     fn answer(&self, request: &ModelRequest<'_>) -> ModelResponse {
@@ -62,7 +57,13 @@ impl ScriptedProvider {
             })
             .map(|c| c.id.as_str())
             .collect();
-        for (step_index, step) in self.script.iter().enumerate() {
+        // The turn it is in: one user message per turn given so far.
+        let users = request.messages.iter().filter(|m| matches!(m, Message::User { .. })).count();
+        let turn = users.clamp(1, self.turns.len().max(1)) - 1;
+        let (Some(script), Some(ids)) = (self.turns.get(turn), self.call_ids.get(turn)) else {
+            return ModelResponse { text: Some(String::new()), ..ModelResponse::default() };
+        };
+        for (step_index, step) in script.iter().enumerate() {
             let calls = match step {
                 Step::Say { say } => return ModelResponse { text: Some(say.clone()), ..ModelResponse::default() },
                 Step::Call(call) => std::slice::from_ref(call),
@@ -70,7 +71,7 @@ impl ScriptedProvider {
             };
             let pending: Vec<ToolCall> = calls
                 .iter()
-                .zip(&self.call_ids[step_index])
+                .zip(&ids[step_index])
                 .filter(|(call, id)| !made.contains(id.as_str()) && !self.shown_done(call, request))
                 .map(|(call, id)| ToolCall {
                     id: id.clone(),
@@ -113,6 +114,24 @@ impl ScriptedProvider {
                 .iter()
                 .any(|s| key == s.path || (key.starts_with(&s.path) && key.as_bytes().get(s.path.len()) == Some(&b'.')))
     }
+}
+
+/// The ids the model gives the calls of each step of turn `turn` (0-based): the first turn's keep
+/// the one-turn form's ids, so its runs read as they always have.
+fn call_ids(turn: usize, script: &[Step]) -> Vec<Vec<String>> {
+    let prefix = if turn == 0 { String::new() } else { format!("t{}_", turn + 1) };
+    script
+        .iter()
+        .enumerate()
+        .map(|(step, s)| {
+            let count = match s {
+                Step::Say { .. } => 0,
+                Step::Call(_) => 1,
+                Step::Calls { calls } => calls.len(),
+            };
+            (0..count).map(|index| format!("{prefix}call_{step}_{index}")).collect()
+        })
+        .collect()
 }
 
 fn string_list(value: Option<&Value>) -> Option<Vec<&str>> {

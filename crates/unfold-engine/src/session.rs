@@ -171,8 +171,12 @@ impl<'t> Session<'t> {
         self.state.picked_tools.extend(names.iter().cloned());
     }
 
-    /// Records a plugin's tool changes.
-    pub fn apply_tool_changes(&mut self, added: &[Tool], removed: &[String]) {
+    /// Records a plugin's tool changes: tools added, removed, and given a new definition.
+    pub fn apply_tool_changes(&mut self, added: &[Tool], removed: &[String], modified: &[Tool]) {
+        for tool in modified {
+            self.state.modified_tools.retain(|t| t.name != tool.name);
+            self.state.modified_tools.push(tool.clone());
+        }
         for tool in added {
             self.state.removed_tools.remove(&tool.name);
             if !self.state.added_tools.iter().any(|t| t.name == tool.name) {

@@ -63,9 +63,17 @@ pub struct SessionState {
     pub added_tools: Vec<Tool>,
     /// Tools a plugin removed during the run.
     pub removed_tools: BTreeSet<String>,
+    /// New definitions a plugin gave tools during the run, over the template's or an added one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modified_tools: Vec<Tool>,
 }
 
 impl SessionState {
+    /// `tool`'s definition now: the one a plugin's change gave it, else its own.
+    pub(crate) fn definition<'t>(&'t self, tool: &'t Tool) -> &'t Tool {
+        self.modified_tools.iter().find(|modified| modified.name == tool.name).unwrap_or(tool)
+    }
+
     /// The value of parameter `name`: the session's, else the template's default.
     pub fn param<'a>(&'a self, template: &'a Template, name: &str) -> Option<&'a str> {
         self.params.get(name).or_else(|| template.params.get(name)).map(String::as_str)
@@ -74,6 +82,7 @@ impl SessionState {
     /// `tool` as offered in this state: in `pick_tools` mode, until picked, as km_tools offers it,
     /// by its brief (its description where it has none) and with no parameters.
     pub(crate) fn offer(&self, tool: &Tool, pick_mode: bool) -> OfferedTool {
+        let tool = self.definition(tool);
         if pick_mode && !self.picked_tools.contains(&tool.name) {
             let description = tool.brief.as_ref().unwrap_or(&tool.description);
             return OfferedTool {

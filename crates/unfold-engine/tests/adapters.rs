@@ -615,6 +615,156 @@ fn plugin_tool_changes_inject_under_dynamic_and_restart_under_restart() {
 }
 
 #[test]
+fn later_turns_go_on_with_the_history_and_a_restart_replays_the_turns_given() {
+    let trace = check(
+        &fixture(),
+        json!({
+            "turns": [
+                { "user": "Find issue 1.", "script": [ { "call": "lookup", "args": { "id": 1 } }, { "say": "Found it." } ] },
+                { "user": "Search the docs.", "script": [
+                    { "call": "read_section", "args": { "section_key": "docs" } },
+                    { "call": "search", "args": { "query": "login" } },
+                    { "say": "Searched." }
+                ] }
+            ],
+            "tool_results": { "search": [ { "result": "2 hits" } ] }
+        }),
+    );
+    assert_snapshot!(trace, @r###"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+    USER turn 2
+    call 3 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+      injected [search] from docs
+    call 4 [lookup, broken, search, read_section]
+      search {"query":"login"} -> ok "2 hits"
+    call 5 [lookup, broken, search, read_section]
+    completed "Searched."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+    USER turn 2
+    call 3 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+    RESTART visibility_expansion [docs] -> attempt 2
+    call 4 [lookup, broken, search, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 5 [lookup, broken, search, read_section]
+    USER turn 2
+    call 6 [lookup, broken, search, read_section]
+      search {"query":"login"} -> ok "2 hits"
+    call 7 [lookup, broken, search, read_section]
+    completed "Searched."
+    "###);
+}
+
+#[test]
+fn a_change_at_a_turn_applies_before_its_first_call() {
+    let trace = check(
+        &fixture(),
+        json!({
+            "turns": [
+                { "user": "Find issue 1.", "script": [ { "call": "lookup", "args": { "id": 1 } }, { "say": "Found it." } ] },
+                { "user": "Ping it.", "script": [ { "call": "ping", "args": {} }, { "say": "Pinged." } ] }
+            ],
+            "tool_changes": [
+                { "at_turn": 2, "add": [ { "name": "ping", "description": "Ping.", "parameters": { "type": "object" }, "mock": { "result": "pong" } } ] }
+            ]
+        }),
+    );
+    assert_snapshot!(trace, @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+    USER turn 2
+    tools changed before call 3: +[ping] -[]
+      injected [ping] from plugin
+    call 3 [lookup, broken, ping, read_section]
+      ping {} -> ok "pong"
+    call 4 [lookup, broken, ping, read_section]
+    completed "Pinged."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 2 [lookup, broken, read_section]
+    USER turn 2
+    tools changed before call 3: +[ping] -[]
+    RESTART tool_availability_changed [] -> attempt 2
+    call 3 [lookup, broken, ping, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    call 4 [lookup, broken, ping, read_section]
+    USER turn 2
+    call 5 [lookup, broken, ping, read_section]
+      ping {} -> ok "pong"
+    call 6 [lookup, broken, ping, read_section]
+    completed "Pinged."
+    "#);
+}
+
+#[test]
+fn a_modified_tool_is_redefined_in_place_under_dynamic_and_restarts_under_restart() {
+    let scenario = scenario(json!({
+        "script": [
+            { "call": "lookup", "args": { "id": 1 } },
+            { "call": "lookup", "args": { "id": 2, "why": "x" } },
+            { "say": "Done." }
+        ],
+        "tool_changes": [
+            { "at_model_call": 2, "modify": [ { "name": "lookup", "description": "Look an issue up, with a reason.",
+                "parameters": { "type": "object", "properties": { "id": { "type": "integer" }, "why": { "type": "string" } },
+                    "required": ["id", "why"] },
+                "mock": { "result": "found with a reason" } } ] }
+        ]
+    }));
+    let report = run_both(&fixture(), &scenario);
+    assert_snapshot!(traces(&report), @r#"
+    [dynamic]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    tools changed before call 2: +[] -[] ~[lookup]
+      redefined [lookup]
+    call 2 [lookup, broken, read_section]
+      lookup {"id":2,"why":"x"} -> ok "found with a reason"
+    call 3 [lookup, broken, read_section]
+    completed "Done."
+
+    [restart]
+    call 1 [lookup, broken, read_section]
+      lookup {"id":1} -> ok {"id":7,"title":"Login fails"}
+    tools changed before call 2: +[] -[] ~[lookup]
+    RESTART tool_availability_changed [] -> attempt 2
+    call 2 [lookup, broken, read_section]
+      lookup {"id":1} -> failed "Invalid arguments for 'lookup': \"why\" is a required property"
+    call 3 [lookup, broken, read_section]
+      lookup {"id":2,"why":"x"} -> ok "found with a reason"
+    call 4 [lookup, broken, read_section]
+    completed "Done."
+    "#);
+    // The model is sent the new definition from the call after the change, where the old one was.
+    let template = fixture();
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let comparison = runtime
+        .block_on(compare(
+            Lanes::new(&template, &scenario, &[AdapterKind::Dynamic]),
+            Drive { keep_requests: true, ..Drive::default() },
+        ))
+        .unwrap();
+    let sent = sent_tools(&comparison, "dynamic");
+    let description = |call: usize| sent[call][0]["function"]["description"].clone();
+    assert_ne!(description(0), json!("Look an issue up, with a reason."));
+    assert_eq!(description(1), json!("Look an issue up, with a reason."));
+}
+
+#[test]
 fn scripted_results_come_from_tool_results_then_mock_then_fail() {
     let trace = check(
         &fixture(),

@@ -41,7 +41,7 @@ fn run_one(kind: AdapterKind, fields: Value) -> RunReport {
     let input = RunInput {
         template: &template,
         params: scenario.params.clone(),
-        user: scenario.user.clone(),
+        user_turns: scenario.user_turns(),
         tool_changes: &scenario.tool_changes,
         discoveries: &[],
         limits,

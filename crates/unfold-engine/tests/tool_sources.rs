@@ -97,7 +97,7 @@ fn run_on(
     let input = RunInput {
         template,
         params: Default::default(),
-        user: scenario.user.clone(),
+        user_turns: scenario.user_turns(),
         tool_changes: &[],
         discoveries,
         limits: RunLimits::default(),

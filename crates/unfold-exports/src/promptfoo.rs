@@ -48,8 +48,10 @@ pub fn config(template: &Template, scenarios: &[Scenario], provider: &str) -> Re
 fn test(scenario: &Scenario) -> Value {
     let mut vars: Map<String, Value> =
         scenario.params.iter().map(|(name, value)| (name.clone(), Value::from(value.as_str()))).collect();
-    vars.insert(USER_VARIABLE.to_string(), Value::from(scenario.user.as_str()));
-    json!({ "description": scenario.name, "vars": vars, "assert": first_step_assertions(&scenario.script[0]) })
+    vars.insert(USER_VARIABLE.to_string(), Value::from(scenario.first_user()));
+    let first_step = scenario.conversation_turns().first().and_then(|turn| turn.script.first()).cloned();
+    let assert = first_step.map_or_else(|| json!([]), |step| first_step_assertions(&step));
+    json!({ "description": scenario.name, "vars": vars, "assert": assert })
 }
 
 /// What the model's first answer must be for the scenario's first step.

@@ -161,7 +161,7 @@ impl Cassette {
             kind: CASSETTE_KIND.to_owned(),
             template: input.template.key.clone(),
             adapter,
-            user: input.user.clone(),
+            user: input.user_turns.first().cloned().unwrap_or_default(),
             params: input.params.clone(),
             limits: RecordedLimits {
                 max_model_calls: input.limits.max_model_calls,
@@ -275,7 +275,7 @@ impl Cassette {
         let input = RunInput {
             template: &seen,
             params: self.params.clone(),
-            user: self.user.clone(),
+            user_turns: vec![self.user.clone()],
             tool_changes: &[],
             discoveries: &discoveries,
             limits: RunLimits { max_model_calls: self.limits.max_model_calls, max_restarts: self.limits.max_restarts },
@@ -343,8 +343,9 @@ impl Cassette {
             kind: unfold_documents::document::DocumentKind::Scenario.tag().to_owned(),
             name: format!("{} as {} answered it", self.template, self.provider.model),
             params: self.params.clone(),
-            user: self.user.clone(),
+            user: Some(self.user.clone()),
             script,
+            turns: Vec::new(),
             tool_results: self.recorded_results(template),
             tool_changes: self.sources.tool_changes(template),
             limits: None,

@@ -130,7 +130,13 @@ impl RecordedSources {
                 .map(|old| old.name.clone())
                 .collect();
             if !add.is_empty() || !remove.is_empty() {
-                changes.push(ToolChange { at_model_call: change.before_model_call, add, remove });
+                changes.push(ToolChange {
+                    at_model_call: Some(change.before_model_call),
+                    at_turn: None,
+                    add,
+                    remove,
+                    modify: Vec::new(),
+                });
             }
         }
         changes

@@ -759,7 +759,7 @@ fn asking<'t>(template: &'t unfold_documents::Template, user: &str) -> RunInput<
     RunInput {
         template,
         params: Default::default(),
-        user: user.into(),
+        user_turns: vec![user.into()],
         tool_changes: &[],
         discoveries: &[],
         limits: RunLimits::default(),

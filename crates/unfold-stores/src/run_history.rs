@@ -115,7 +115,7 @@ impl<'a> ComparisonOrigin<'a> {
                 provider: self.live.map_or("scripted", |(provider, _)| provider),
                 model: self.live.map(|(_, model)| model),
                 lane: Some(lane),
-                user: &self.scenario.user,
+                user: self.scenario.first_user(),
                 report: run,
             })
             .collect()

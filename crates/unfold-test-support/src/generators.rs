@@ -9,7 +9,7 @@ use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
-use unfold_documents::scenario::{ScenarioLimits, ScriptedCall, Step, ToolChange};
+use unfold_documents::scenario::{ScenarioLimits, ScriptedCall, Step, ToolChange, Turn};
 use unfold_documents::source::{McpServer, ToolSource};
 use unfold_documents::template::{Disclosure, HeadingStyle, Section, ToolDisclosure};
 use unfold_documents::tool::{ScriptedResult, ToolKind};
@@ -323,39 +323,59 @@ pub fn scripted_call() -> BoxedStrategy<ScriptedCall> {
         .boxed()
 }
 
-/// A valid scenario: the last step, and only it, a `say`; tool changes at distinct model calls,
-/// each added tool named once.
+/// A valid scenario: one turn (`user` + `script`) or several (`turns`), each turn's last step, and
+/// only it, a `say`; tool changes at distinct model calls or turns, each added tool named once and
+/// never removed in the change that adds it.
 pub fn scenario() -> BoxedStrategy<Scenario> {
     let step = prop_oneof![
         2 => scripted_call().prop_map(Step::Call),
         1 => vec(scripted_call(), 1..3).prop_map(|calls| Step::Calls { calls }),
     ];
-    let change = (1u32..40, vec(tool(), 0..2), vec("[A-Za-z0-9_-]{1,8}", 0..2));
+    let turn = (text(), vec(step, 0..5), text()).prop_map(|(user, mut script, say)| {
+        script.push(Step::Say { say });
+        Turn { user, script }
+    });
+    let change = (any::<bool>(), 1u32..40, vec(tool(), 0..2), vec(tool(), 0..2), vec("[A-Za-z0-9_-]{1,8}", 0..2));
     let limits = option::of((option::of(1u32..1000), option::of(any::<u32>())));
     (
         "(?s).{1,12}",
         vec(("[_A-Za-z][_A-Za-z0-9]{0,6}", text()), 0..3),
-        text(),
-        (vec(step, 0..5), text()),
+        vec(turn, 1..4),
         vec(("[A-Za-z0-9_-]{1,8}", vec(scripted_result(), 0..3)), 0..3),
         vec(change, 0..3),
         limits,
         extensions(),
     )
-        .prop_map(|(name, params, user, (steps, say), tool_results, changes, limits, extensions)| {
-            let mut script = steps;
-            script.push(Step::Say { say });
+        .prop_map(|(name, params, mut turns, tool_results, changes, limits, extensions)| {
             let mut fix = Names { params: &[], tools: 0 };
             let mut seen = HashSet::new();
+            let turn_count = turns.len() as u32;
             let tool_changes = changes
                 .into_iter()
-                .filter(|(at, _, _)| seen.insert(*at))
-                .map(|(at_model_call, add, remove)| ToolChange {
-                    at_model_call,
-                    add: add.into_iter().map(|t| fix.tool(t)).collect(),
-                    remove,
+                .map(|(by_turn, at, add, modify, remove)| {
+                    let moment = if by_turn { (None, Some(1 + at % turn_count)) } else { (Some(at), None) };
+                    (moment, add, modify, remove)
+                })
+                .filter(|(moment, ..)| seen.insert(*moment))
+                .map(|((at_model_call, at_turn), add, modify, remove)| {
+                    let add: Vec<Tool> = add.into_iter().map(|t| fix.tool(t)).collect();
+                    let remove = remove.into_iter().filter(|name| add.iter().all(|t| &t.name != name)).collect();
+                    ToolChange {
+                        at_model_call,
+                        at_turn,
+                        add,
+                        remove,
+                        modify: modify.into_iter().map(|t| fix.tool(t)).collect(),
+                    }
                 })
                 .collect();
+            let (user, script) = match turns.len() {
+                1 => {
+                    let Turn { user, script } = turns.remove(0);
+                    (Some(user), script)
+                }
+                _ => (None, Vec::new()),
+            };
             Scenario {
                 schema_version: 1,
                 kind: "unfold.scenario".to_owned(),
@@ -363,6 +383,7 @@ pub fn scenario() -> BoxedStrategy<Scenario> {
                 params: params.into_iter().collect(),
                 user,
                 script,
+                turns,
                 tool_results: tool_results.into_iter().collect(),
                 tool_changes,
                 limits: limits.map(|(max_model_calls, max_restarts)| ScenarioLimits { max_model_calls, max_restarts }),

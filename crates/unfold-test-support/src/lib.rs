@@ -39,9 +39,11 @@ pub fn load_template(path: &str) -> Template {
 
 /// A scenario with `fields` over a minimal valid one.
 pub fn scenario(fields: Value) -> Scenario {
-    let mut doc = serde_json::json!({
-        "schema_version": 1, "kind": "unfold.scenario", "name": "case", "user": "Go."
-    });
+    let mut doc = serde_json::json!({ "schema_version": 1, "kind": "unfold.scenario", "name": "case" });
+    // The one-turn form's user message, unless the fields hold the turns.
+    if fields.get("turns").is_none() {
+        doc["user"] = "Go.".into();
+    }
     for (key, value) in fields.as_object().expect("fields are an object") {
         doc[key] = value.clone();
     }
@@ -76,6 +78,8 @@ pub fn trace(run: &RunReport) -> String {
                 format!("  skipped {tool_name} from {}", section_key.as_deref().unwrap_or("plugin"))
             }
             EventKind::ToolsRemoved { tool_names } => format!("  removed [{}]", tool_names.join(", ")),
+            EventKind::ToolsModified { tool_names } => format!("  redefined [{}]", tool_names.join(", ")),
+            EventKind::UserTurn { turn } => format!("USER turn {turn}"),
             EventKind::VisibilityChanged { section_keys } => format!("  visibility [{}]", section_keys.join(", ")),
             EventKind::Restart { reason, section_keys, .. } => {
                 format!("RESTART {} [{}] -> attempt {}", name(reason), section_keys.join(", "), event.attempt + 1)

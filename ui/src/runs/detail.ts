@@ -94,7 +94,10 @@ function fieldsOf(event: RunEvent): EventField[] {
         { label: "Why", text: "a tool of that name is already offered" },
       ];
     case "tools_removed":
+    case "tools_modified":
       return [{ label: "Tools", text: list(event.tool_names) }];
+    case "user_turn":
+      return [{ label: "Turn", text: String(event.turn) }];
     case "visibility_changed":
       return [{ label: "Sections made FULL", text: list(event.section_keys) }];
     case "restart":

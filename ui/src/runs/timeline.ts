@@ -408,6 +408,10 @@ export function describeEvent(event: RunEvent): string {
       return `not injected ${event.tool_name}: already offered`;
     case "tools_removed":
       return `removed ${event.tool_names.join(", ")}`;
+    case "tools_modified":
+      return `redefined ${event.tool_names.join(", ")}`;
+    case "user_turn":
+      return `the user's turn ${String(event.turn)}`;
     case "visibility_changed":
       return `expanded ${event.section_keys.join(", ")}`;
     case "restart":

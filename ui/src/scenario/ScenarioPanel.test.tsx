@@ -514,7 +514,7 @@ describe("ScenarioPanel's argument forms", () => {
     choose(argument("scope", step(2)), '"code"');
     choose(argument("scope", step(2)), "");
     typeInto(argument("id", step(0)), "8");
-    const search = (args: Scenario["script"][number]) => example({ script: [LOOKUP, READ, args, SAY] });
+    const search = (args: NonNullable<Scenario["script"]>[number]) => example({ script: [LOOKUP, READ, args, SAY] });
     expect(sent).toEqual([
       [search({ call: "search", args: { query: "logout" } }), "step/2/args#query"],
       [search({ call: "search", args: { query: "logout", exact: true } }), "step/2/args#exact"],

@@ -47,10 +47,12 @@ import {
   setToolResultJson,
   setToolResultKind,
   setToolResultsTool,
+  scriptOf,
   setUser,
   stepKind,
   toolChoices,
   undoGroup,
+  userOf,
   type CallPlace,
   type Choice,
   type LimitField,
@@ -130,7 +132,7 @@ function ScenarioFields({
       <TextField
         form={form}
         slot={undoGroup.user}
-        shown={scenario.user}
+        shown={userOf(scenario)}
         label="User message"
         testId="scenario-user"
         multiline
@@ -250,7 +252,7 @@ function Script({ form }: { form: Form }) {
     <fieldset className="scenario-group">
       <legend>Script</legend>
       <ol className="scenario-steps">
-        {scenario.script.map((_, index) => (
+        {scriptOf(scenario).map((_, index) => (
           // Steps have no identity of their own: a step's typed texts are dropped when steps move.
           <StepItem key={index} form={form} index={index} />
         ))}
@@ -272,7 +274,7 @@ function Script({ form }: { form: Form }) {
 
 function StepItem({ form, index }: { form: Form; index: number }) {
   const { scenario, tools } = form;
-  const step = scenario.script[index];
+  const step = scriptOf(scenario)[index];
   if (step === undefined) return null;
   const kind = stepKind(step);
   const number = index + 1;
@@ -348,7 +350,7 @@ function StepItem({ form, index }: { form: Form; index: number }) {
 }
 
 function ParallelCalls({ form, index }: { form: Form; index: number }) {
-  const step = form.scenario.script[index];
+  const step = scriptOf(form.scenario)[index];
   const calls = step === undefined ? [] : callsOf(step);
   return (
     <>

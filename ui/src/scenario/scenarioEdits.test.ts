@@ -50,6 +50,7 @@ import {
   type Step,
   type TextEdit,
   type ToolChange,
+  scriptOf,
 } from "./scenarioEdits";
 import { lookupFirstScenario } from "../testing/fakeCompare";
 import type { ArgumentField } from "./argumentForm";
@@ -162,6 +163,34 @@ describe("parameter overrides", () => {
   });
 });
 
+describe("a scenario of several turns", () => {
+  // The panel edits the first turn; the later turns are kept as they are, never dropped.
+  const later = { user: "Now search for similar bugs.", script: [SEARCH, { say: "Found 2." }] };
+  const turns = (): Scenario => {
+    const { user, script, ...rest } = example();
+    return frozen({ ...rest, turns: [{ user: user ?? "", script: script ?? [] }, later] });
+  };
+
+  it("edits the first turn's user message", () => {
+    const changed = setUser(turns(), "Fix it")?.scenario;
+    expect(changed?.turns?.map((turn) => turn.user)).toEqual(["Fix it", later.user]);
+    expect(changed?.user).toBeUndefined();
+  });
+
+  it("edits the first turn's script", () => {
+    const changed = addStep(turns(), "call", TOOLS)?.scenario;
+    expect(changed === undefined ? [] : scriptOf(changed)).toEqual([
+      LOOKUP,
+      READ,
+      SEARCH,
+      { call: "lookup", args: {} },
+      SAY,
+    ]);
+    expect(changed?.turns?.[1]).toEqual(later);
+    expect(changed?.script).toBeUndefined();
+  });
+});
+
 describe("steps", () => {
   it.each([
     [
@@ -240,7 +269,7 @@ describe("steps", () => {
     expect(canSetStepKind(example(), 1, "say")).toBe(false);
     expect(canSetStepKind(example(), 3, "say")).toBe(true);
     expect(canSetStepKind(example(), 1, "calls")).toBe(true);
-    expect(example().script.map(stepKind)).toEqual(["call", "call", "call", "say"]);
+    expect(scriptOf(example()).map(stepKind)).toEqual(["call", "call", "call", "say"]);
     expect(stepKind({ calls: [] })).toBe("calls");
   });
 

@@ -9,7 +9,7 @@ import { TOOL_KINDS } from "../shared/template";
 import { withFieldText, type ArgumentField } from "./argumentForm";
 
 /** One step of the script. */
-export type Step = Scenario["script"][number];
+export type Step = NonNullable<Scenario["script"]>[number];
 /** One tool call: a step of its own, or one of a parallel step's calls. */
 export type ScriptedCall = Extract<Step, { call: string }>;
 /** A step of parallel calls. */
@@ -119,7 +119,9 @@ export function setName(scenario: Scenario, name: string): ScenarioEdit | null {
 }
 
 export function setUser(scenario: Scenario, user: string): ScenarioEdit | null {
-  return edit(scenario, { ...scenario, user }, undoGroup.user);
+  const [first, ...later] = scenario.turns ?? [];
+  const changed = first === undefined ? { ...scenario, user } : { ...scenario, turns: [{ ...first, user }, ...later] };
+  return edit(scenario, changed, undoGroup.user);
 }
 
 // --- Parameter overrides ---
@@ -198,7 +200,7 @@ export function sayOf(step: Step): string {
 
 /** Whether the script ends with its final answer (new calls then go before it). */
 export function endsWithSay(scenario: Scenario): boolean {
-  const last = scenario.script.at(-1);
+  const last = scriptOf(scenario).at(-1);
   return last !== undefined && stepKind(last) === "say";
 }
 
@@ -216,7 +218,22 @@ function newStep(kind: StepKind, tools: readonly string[]): Step | null {
   return kind === "call" ? call : { calls: [call] };
 }
 
+/**
+ * The script the panel edits: the one-turn form's, or the first turn's of a scenario of several
+ * (the later turns are kept as they are).
+ */
+export function scriptOf(scenario: Scenario): Step[] {
+  return scenario.turns?.[0]?.script ?? scenario.script ?? [];
+}
+
+/** The user message the panel edits: the one-turn form's, or the first turn's. */
+export function userOf(scenario: Scenario): string {
+  return scenario.turns?.[0]?.user ?? scenario.user ?? "";
+}
+
 function withScript(scenario: Scenario, script: Step[]): Scenario {
+  const [first, ...later] = scenario.turns ?? [];
+  if (first !== undefined) return { ...scenario, turns: [{ ...first, script }, ...later] };
   return { ...scenario, script };
 }
 
@@ -228,18 +245,18 @@ export function addStep(scenario: Scenario, kind: StepKind, tools: readonly stri
   const step = newStep(kind, tools);
   const ends = endsWithSay(scenario);
   if (step === null || (kind === "say" && ends)) return null;
-  const script = [...scenario.script];
+  const script = [...scriptOf(scenario)];
   script.splice(kind !== "say" && ends ? script.length - 1 : script.length, 0, step);
   return edit(scenario, withScript(scenario, script), null);
 }
 
 export function removeStep(scenario: Scenario, index: number): ScenarioEdit | null {
-  if (index < 0 || index >= scenario.script.length) return null;
+  if (index < 0 || index >= scriptOf(scenario).length) return null;
   return edit(
     scenario,
     withScript(
       scenario,
-      scenario.script.filter((_, i) => i !== index),
+      scriptOf(scenario).filter((_, i) => i !== index),
     ),
     null,
   );
@@ -248,23 +265,23 @@ export function removeStep(scenario: Scenario, index: number): ScenarioEdit | nu
 /** Whether the step at `index` can move by `offset` (never out of the script, never past the final answer). */
 export function canMoveStep(scenario: Scenario, index: number, offset: -1 | 1): boolean {
   const target = index + offset;
-  const length = scenario.script.length;
+  const length = scriptOf(scenario).length;
   if (index < 0 || index >= length || target < 0 || target >= length) return false;
   const last = length - 1;
   return !(endsWithSay(scenario) && (index === last || target === last));
 }
 
 export function moveStep(scenario: Scenario, index: number, offset: -1 | 1): ScenarioEdit | null {
-  const moving = scenario.script[index];
-  const other = scenario.script[index + offset];
+  const moving = scriptOf(scenario)[index];
+  const other = scriptOf(scenario)[index + offset];
   if (!canMoveStep(scenario, index, offset) || moving === undefined || other === undefined) return null;
-  const script = replaced(replaced(scenario.script, index, other), index + offset, moving);
+  const script = replaced(replaced(scriptOf(scenario), index, other), index + offset, moving);
   return edit(scenario, withScript(scenario, script), null);
 }
 
 /** Whether the step at `index` may become `kind` (an answer only as the last step). */
 export function canSetStepKind(scenario: Scenario, index: number, kind: StepKind): boolean {
-  return kind !== "say" || index === scenario.script.length - 1;
+  return kind !== "say" || index === scriptOf(scenario).length - 1;
 }
 
 /** The step `step` becomes as `kind`: a call keeps its tool and arguments as the parallel step's first. */
@@ -283,16 +300,16 @@ export function setStepKind(
   kind: StepKind,
   tools: readonly string[],
 ): ScenarioEdit | null {
-  const step = scenario.script[index];
+  const step = scriptOf(scenario)[index];
   if (step === undefined || stepKind(step) === kind || !canSetStepKind(scenario, index, kind)) return null;
   const converted = convertedStep(step, kind, tools);
   if (converted === null) return null;
-  return edit(scenario, withScript(scenario, replaced(scenario.script, index, converted)), null);
+  return edit(scenario, withScript(scenario, replaced(scriptOf(scenario), index, converted)), null);
 }
 
 /** The call at `place`, if there is one. */
 export function callAt(scenario: Scenario, { step, call }: CallPlace): ScriptedCall | null {
-  const found = scenario.script[step];
+  const found = scriptOf(scenario)[step];
   if (found === undefined) return null;
   if (call === null) return "call" in found ? found : null;
   return isParallel(found) ? (found.calls[call] ?? null) : null;
@@ -301,11 +318,11 @@ export function callAt(scenario: Scenario, { step, call }: CallPlace): ScriptedC
 /** The scenario with the call at `place` changed by `change`; null when there is no call there. */
 function withCall(scenario: Scenario, place: CallPlace, change: (call: ScriptedCall) => ScriptedCall): Scenario | null {
   const current = callAt(scenario, place);
-  const step = scenario.script[place.step];
+  const step = scriptOf(scenario)[place.step];
   if (current === null || step === undefined) return null;
   const changed = change(current);
   const next: Step = isParallel(step) ? { ...step, calls: replaced(step.calls, place.call ?? 0, changed) } : changed;
-  return withScript(scenario, replaced(scenario.script, place.step, next));
+  return withScript(scenario, replaced(scriptOf(scenario), place.step, next));
 }
 
 export function setCallTool(scenario: Scenario, place: CallPlace, tool: string): ScenarioEdit | null {
@@ -344,25 +361,32 @@ export function setCallArgument(scenario: Scenario, place: CallPlace, field: Arg
 
 /** Adds a call of the first offered tool to a parallel step. */
 export function addParallelCall(scenario: Scenario, index: number, tools: readonly string[]): ScenarioEdit | null {
-  const step = scenario.script[index];
+  const step = scriptOf(scenario)[index];
   const call = newCall(tools);
   if (!isParallel(step) || call === null) return null;
-  const script = replaced(scenario.script, index, { ...step, calls: [...step.calls, call] });
+  const script = replaced(scriptOf(scenario), index, { ...step, calls: [...step.calls, call] });
   return edit(scenario, withScript(scenario, script), null);
 }
 
 /** Removes a call from a parallel step; null for its only call (a parallel step has one at least). */
 export function removeParallelCall(scenario: Scenario, index: number, call: number): ScenarioEdit | null {
-  const step = scenario.script[index];
+  const step = scriptOf(scenario)[index];
   if (!isParallel(step) || step.calls.length <= 1 || step.calls[call] === undefined) return null;
-  const script = replaced(scenario.script, index, { ...step, calls: step.calls.filter((_, i) => i !== call) });
+  const script = replaced(scriptOf(scenario), index, {
+    ...step,
+    calls: step.calls.filter((_: unknown, i: number) => i !== call),
+  });
   return edit(scenario, withScript(scenario, script), null);
 }
 
 export function setSay(scenario: Scenario, index: number, say: string): ScenarioEdit | null {
-  const step = scenario.script[index];
+  const step = scriptOf(scenario)[index];
   if (!isSay(step)) return null;
-  return edit(scenario, withScript(scenario, replaced(scenario.script, index, { ...step, say })), undoGroup.say(index));
+  return edit(
+    scenario,
+    withScript(scenario, replaced(scriptOf(scenario), index, { ...step, say })),
+    undoGroup.say(index),
+  );
 }
 
 // --- Tool results ---
@@ -489,7 +513,7 @@ function withChange(scenario: Scenario, index: number, change: (current: ToolCha
 /** Adds an empty change after the last one's model call (two changes at one call are refused). */
 export function addToolChange(scenario: Scenario): ScenarioEdit {
   const changes = changesOf(scenario);
-  const at = Math.max(0, ...changes.map((change) => change.at_model_call)) + 1;
+  const at = Math.max(0, ...changes.map((change) => change.at_model_call ?? 0)) + 1;
   return { scenario: withChanges(scenario, [...changes, { at_model_call: at, add: [], remove: [] }]), group: null };
 }
 

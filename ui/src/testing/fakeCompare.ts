@@ -151,7 +151,7 @@ const HISTORY_START_MS = Date.UTC(2026, 0, 5, 9, 30);
  */
 export function exampleHistory(): StoredRun[] {
   const report = lookupFirstReport();
-  const { user } = lookupFirstScenario();
+  const user = lookupFirstScenario().user ?? "";
   const baseline = report.baseline;
   if (baseline === null) throw new Error("the lookup-first report has a baseline");
   const [dynamic, restart] = report.runs;
@@ -715,9 +715,10 @@ export function problemsOf(scenario: Scenario, template: Template): ProblemView[
       });
     }
   }
-  if (!("say" in (scenario.script.at(-1) ?? {}))) {
+  const script = scenario.script ?? [];
+  if (!("say" in (script.at(-1) ?? {}))) {
     problems.push({
-      location: `/script/${String(scenario.script.length - 1)}`,
+      location: `/script/${String(script.length - 1)}`,
       message: 'the last step must be a "say" step (the final answer)',
     });
   }
