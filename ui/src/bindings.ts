@@ -571,7 +571,10 @@ export type ComparisonRequest_Serialize = {
 };
 
 /**  What a run counts (spec 6). */
-export type Counters = {
+export type Counters = Counters_Serialize | Counters_Deserialize;
+
+/**  What a run counts (spec 6). */
+export type Counters_Deserialize = {
 	/**  Model calls, over every attempt. */
 	model_calls: number,
 	/**  Restarts. */
@@ -588,6 +591,30 @@ export type Counters = {
 	prompt_tokens: number,
 	/**  Completion tokens over every model call. */
 	completion_tokens: number,
+	/**  Tools the lane's refresh policy never showed the model (spec 12's `never`). */
+	tools_never_shown?: number,
+};
+
+/**  What a run counts (spec 6). */
+export type Counters_Serialize = {
+	/**  Model calls, over every attempt. */
+	model_calls: number,
+	/**  Restarts. */
+	restarts: number,
+	/**  Tools injected into a running conversation. */
+	tools_injected: number,
+	/**  Section expansions handled in the running conversation, without a restart. */
+	dynamic_expansions: number,
+	/**  Tool calls answered. */
+	tool_calls: number,
+	/**  Tool calls answered with a failure. */
+	failed_tool_calls: number,
+	/**  Prompt tokens over every model call. */
+	prompt_tokens: number,
+	/**  Completion tokens over every model call. */
+	completion_tokens: number,
+	/**  Tools the lane's refresh policy never showed the model (spec 12's `never`). */
+	tools_never_shown?: number,
 };
 
 /**  A figure of a lane beside the baseline's. */
@@ -865,7 +892,7 @@ export type EventKind_Deserialize =
 /**  The adapter. */
 adapter: AdapterKind; 
 /**  The template's key. */
-template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The adapter asked for cannot run with this provider, so another runs in its place: the
  *  dynamic adapter on a provider that takes its tools once runs as the restart adapter.
@@ -876,7 +903,7 @@ requested: AdapterKind;
 /**  The adapter that runs. */
 adapter: AdapterKind; 
 /**  Why. */
-reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  What a tool source offered the run, before its first model call (spec 8): one per source. */
 ({ type: "tools_discovered"; 
 /**  The source's name. */
@@ -886,7 +913,7 @@ tier: Tier;
 /**  The tools it offered the run, in its order. */
 tools: string[]; 
 /**  Why a lower tier was used, or a tool left out. */
-error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; turn?: never; value?: never } | 
+error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The model was called once. */
 ({ type: "model_call"; 
 /**  1-based, counted over the whole run. */
@@ -903,7 +930,7 @@ completion_tokens: number;
  */
 prefix?: PromptPrefix_Deserialize | null; 
 /**  What the provider's prompt cache did for the call, as a live provider measured it. */
-measured_cache?: MeasuredCache | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; turn?: never; value?: never } | 
+measured_cache?: MeasuredCache | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; turn?: never; value?: never } | 
 /**  A tool call of the model was answered. */
 ({ type: "tool_call"; 
 /**  The model call that asked for it. */
@@ -917,7 +944,7 @@ args: JsonValue;
 /**  Whether the tool succeeded. */
 success: boolean; 
 /**  What the model is told. */
-result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  Tools became callable in the running conversation: added to the tool list of later calls,
  *  or (`delivery`) allowed or loaded where they were already sent.
@@ -928,21 +955,21 @@ section_key?: string | null;
 /**  The tools, in order. */
 tool_names: string[]; 
 /**  How they arrived; absent: listed. */
-delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A tool was not injected because a tool of that name is already offered. */
 ({ type: "tool_injection_skipped"; 
 /**  The section whose expansion offered it (`null` for a plugin change). */
 section_key?: string | null; 
 /**  The tool. */
-tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools were removed from the tool list of later calls. */
 ({ type: "tools_removed"; 
 /**  The tools. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Sections' visibility changed in the session. */
 ({ type: "visibility_changed"; 
 /**  The sections made FULL, in document order. */
-section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The evaluation restarts from the system prompt and the user message. */
 ({ type: "restart"; 
 /**  Why. */
@@ -950,7 +977,7 @@ reason: RestartReason;
 /**  The sections expanded by it, if any. */
 section_keys: string[]; 
 /**  The reason the model gave (`open_sections`), if any. */
-message?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+message?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call. */
 ({ type: "tool_availability_changed"; 
 /**  The model call the change applies to. */
@@ -962,18 +989,33 @@ removed: string[];
 /**  The tool source whose list changed (none: a scenario's `tool_changes`). */
 source?: string | null; 
 /**  Tools whose description or parameters changed (removed and added again). */
-modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The user sent the next turn's message (turn 2 and later) after the model's answer to the
  *  turn before; after a restart, the turns already given are sent again as the attempt reaches them.
  */
 ({ type: "user_turn"; 
 /**  1-based. */
-turn: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+turn: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+/**
+ *  The tools the lane could offer changed, and its refresh policy (spec 12) shows the change
+ *  later, or never: until then its requests keep the list they had.
+ */
+({ type: "tools_pending"; 
+/**  The section whose read revealed them (`null` for a plugin's or a source's change). */
+section_key?: string | null; 
+/**  Tools that will be added. */
+added?: string[]; 
+/**  Tools that will be removed. */
+removed?: string[]; 
+/**  Tools that will get their new definitions. */
+modified?: string[]; 
+/**  When the model first sees it. */
+shows: PendingShows }) & { adapter?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools in the running conversation's list got a new definition under the same name. */
 ({ type: "tools_modified"; 
 /**  The tools. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  A tool call completed a loop (km_tools' rules) for the first time: the model is warned at
  *  the end of the call's result; looping again ends the run.
@@ -991,7 +1033,7 @@ tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_mod
 /**  Which. */
 limit: Limit; 
 /**  Its value. */
-value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never } | 
+value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never } | 
 /**  The run ended. */
 ({ type: "run_completed"; 
 /**  How. */
@@ -999,7 +1041,7 @@ status: RunStatus;
 /**  The model's final answer, if it gave one. */
 final?: string | null; 
 /**  What went wrong, for status `error`. */
-error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never };
+error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never };
 
 /**  What happened, tagged by `type`. */
 export type EventKind_Serialize = 
@@ -1008,7 +1050,7 @@ export type EventKind_Serialize =
 /**  The adapter. */
 adapter: AdapterKind; 
 /**  The template's key. */
-template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The adapter asked for cannot run with this provider, so another runs in its place: the
  *  dynamic adapter on a provider that takes its tools once runs as the restart adapter.
@@ -1019,7 +1061,7 @@ requested: AdapterKind;
 /**  The adapter that runs. */
 adapter: AdapterKind; 
 /**  Why. */
-reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  What a tool source offered the run, before its first model call (spec 8): one per source. */
 ({ type: "tools_discovered"; 
 /**  The source's name. */
@@ -1029,7 +1071,7 @@ tier: Tier;
 /**  The tools it offered the run, in its order. */
 tools: string[]; 
 /**  Why a lower tier was used, or a tool left out. */
-error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; turn?: never; value?: never } | 
+error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The model was called once. */
 ({ type: "model_call"; 
 /**  1-based, counted over the whole run. */
@@ -1046,7 +1088,7 @@ completion_tokens: number;
  */
 prefix?: PromptPrefix_Serialize; 
 /**  What the provider's prompt cache did for the call, as a live provider measured it. */
-measured_cache?: MeasuredCache }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; turn?: never; value?: never } | 
+measured_cache?: MeasuredCache }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; turn?: never; value?: never } | 
 /**  A tool call of the model was answered. */
 ({ type: "tool_call"; 
 /**  The model call that asked for it. */
@@ -1060,7 +1102,7 @@ args: JsonValue;
 /**  Whether the tool succeeded. */
 success: boolean; 
 /**  What the model is told. */
-result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  Tools became callable in the running conversation: added to the tool list of later calls,
  *  or (`delivery`) allowed or loaded where they were already sent.
@@ -1071,21 +1113,21 @@ section_key: string | null;
 /**  The tools, in order. */
 tool_names: string[]; 
 /**  How they arrived; absent: listed. */
-delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A tool was not injected because a tool of that name is already offered. */
 ({ type: "tool_injection_skipped"; 
 /**  The section whose expansion offered it (`null` for a plugin change). */
 section_key: string | null; 
 /**  The tool. */
-tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools were removed from the tool list of later calls. */
 ({ type: "tools_removed"; 
 /**  The tools. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Sections' visibility changed in the session. */
 ({ type: "visibility_changed"; 
 /**  The sections made FULL, in document order. */
-section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The evaluation restarts from the system prompt and the user message. */
 ({ type: "restart"; 
 /**  Why. */
@@ -1093,7 +1135,7 @@ reason: RestartReason;
 /**  The sections expanded by it, if any. */
 section_keys: string[]; 
 /**  The reason the model gave (`open_sections`), if any. */
-message?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+message?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call. */
 ({ type: "tool_availability_changed"; 
 /**  The model call the change applies to. */
@@ -1105,18 +1147,33 @@ removed: string[];
 /**  The tool source whose list changed (none: a scenario's `tool_changes`). */
 source?: string; 
 /**  Tools whose description or parameters changed (removed and added again). */
-modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The user sent the next turn's message (turn 2 and later) after the model's answer to the
  *  turn before; after a restart, the turns already given are sent again as the attempt reaches them.
  */
 ({ type: "user_turn"; 
 /**  1-based. */
-turn: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+turn: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+/**
+ *  The tools the lane could offer changed, and its refresh policy (spec 12) shows the change
+ *  later, or never: until then its requests keep the list they had.
+ */
+({ type: "tools_pending"; 
+/**  The section whose read revealed them (`null` for a plugin's or a source's change). */
+section_key: string | null; 
+/**  Tools that will be added. */
+added?: string[]; 
+/**  Tools that will be removed. */
+removed?: string[]; 
+/**  Tools that will get their new definitions. */
+modified?: string[]; 
+/**  When the model first sees it. */
+shows: PendingShows }) & { adapter?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools in the running conversation's list got a new definition under the same name. */
 ({ type: "tools_modified"; 
 /**  The tools. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  A tool call completed a loop (km_tools' rules) for the first time: the model is warned at
  *  the end of the call's result; looping again ends the run.
@@ -1134,7 +1191,7 @@ tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_mod
 /**  Which. */
 limit: Limit; 
 /**  Its value. */
-value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never } | 
+value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never } | 
 /**  The run ended. */
 ({ type: "run_completed"; 
 /**  How. */
@@ -1142,7 +1199,7 @@ status: RunStatus;
 /**  The model's final answer, if it gave one. */
 final: string | null; 
 /**  What went wrong, for status `error`. */
-error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never };
+error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never };
 
 /**  One event of a run. */
 export type Event_Deserialize = {
@@ -1538,6 +1595,15 @@ export type PartsChange_Serialize = {
 	/**  The parts between them. */
 	parts: string[],
 };
+
+/**  When a pending change to a lane's tools shows. */
+export type PendingShows = 
+/**  From this model call (1-based, over the whole run). */
+({ at_model_call: number }) & { at_turn?: never } | 
+/**  From the first model call of this user turn (1-based). */
+({ at_turn: number }) & { at_model_call?: never } | 
+/**  Not in this conversation. */
+"never";
 
 /**  Whether the user allowed a source, as of its definition now. */
 export type Permission = 
@@ -2213,7 +2279,7 @@ export type RunReport_Deserialize = {
 	/**  The final answer. */
 	final?: string | null,
 	/**  Its counters. */
-	counters: Counters,
+	counters: Counters_Deserialize,
 	/**
 	 *  What it cost, when it is priced (spec 10): as the model that answered it, or the one the
 	 *  user named; absent for a model with no price.
@@ -2232,7 +2298,7 @@ export type RunReport_Serialize = {
 	/**  The final answer. */
 	final: string | null,
 	/**  Its counters. */
-	counters: Counters,
+	counters: Counters_Serialize,
 	/**
 	 *  What it cost, when it is priced (spec 10): as the model that answered it, or the one the
 	 *  user named; absent for a model with no price.
@@ -2289,7 +2355,7 @@ export type RunSummary_Deserialize = {
 	/**  How it ended. */
 	status: RunStatus,
 	/**  Its counters. */
-	counters: Counters,
+	counters: Counters_Deserialize,
 	/**  What it cost, when it was priced. */
 	cost?: RunCost_Deserialize | null,
 };
@@ -2325,7 +2391,7 @@ export type RunSummary_Serialize = {
 	/**  How it ended. */
 	status: RunStatus,
 	/**  Its counters. */
-	counters: Counters,
+	counters: Counters_Serialize,
 	/**  What it cost, when it was priced. */
 	cost: RunCost_Serialize | null,
 };

@@ -127,6 +127,7 @@ pub async fn run_live_and_keep(
         tool_changes: &[],
         discoveries: &discoveries,
         limits: run.limits,
+        refresh: None,
     };
     let started = (now_ms(), Instant::now());
     // Reborrowed: the host's trait object lives longer than this run's borrow of it.

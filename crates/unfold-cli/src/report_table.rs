@@ -426,6 +426,20 @@ fn describe(event: &Event, reasons: &mut Reasons) -> String {
         EventKind::ToolsRemoved { tool_names } => format!("removed {}", tool_names.join(", ")),
         EventKind::ToolsModified { tool_names } => format!("redefined {}", tool_names.join(", ")),
         EventKind::UserTurn { turn } => format!("user turn {turn}"),
+        EventKind::ToolsPending { added, removed, modified, shows, .. } => {
+            let shows = match shows {
+                unfold_engine::PendingShows::AtModelCall(call) => format!("shows at call {call}"),
+                unfold_engine::PendingShows::AtTurn(turn) => format!("shows at turn {turn}"),
+                unfold_engine::PendingShows::Never => "never shown".to_owned(),
+            };
+            let changed: Vec<String> = added
+                .iter()
+                .map(|t| format!("+{t}"))
+                .chain(removed.iter().map(|t| format!("-{t}")))
+                .chain(modified.iter().map(|t| format!("~{t}")))
+                .collect();
+            format!("pending {} ({shows})", changed.join(", "))
+        }
         EventKind::VisibilityChanged { section_keys } => {
             format!("expanded {}", section_keys.join(", "))
         }

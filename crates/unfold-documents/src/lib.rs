@@ -15,6 +15,7 @@ pub mod error;
 pub mod json_type;
 pub mod prices;
 pub mod provider_profile;
+pub mod refresh;
 pub mod reload_problems;
 pub mod runs;
 pub mod save_target;

@@ -183,6 +183,23 @@ pub enum EventKind {
         /// 1-based.
         turn: u32,
     },
+    /// The tools the lane could offer changed, and its refresh policy (spec 12) shows the change
+    /// later, or never: until then its requests keep the list they had.
+    ToolsPending {
+        /// The section whose read revealed them (`null` for a plugin's or a source's change).
+        section_key: Option<String>,
+        /// Tools that will be added.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        added: Vec<String>,
+        /// Tools that will be removed.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        removed: Vec<String>,
+        /// Tools that will get their new definitions.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        modified: Vec<String>,
+        /// When the model first sees it.
+        shows: PendingShows,
+    },
     /// Tools in the running conversation's list got a new definition under the same name.
     ToolsModified {
         /// The tools.
@@ -217,6 +234,19 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         error: Option<String>,
     },
+}
+
+/// When a pending change to a lane's tools shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum PendingShows {
+    /// From this model call (1-based, over the whole run).
+    AtModelCall(u32),
+    /// From the first model call of this user turn (1-based).
+    AtTurn(u32),
+    /// Not in this conversation.
+    Never,
 }
 
 /// Why an attempt restarted.
@@ -270,6 +300,13 @@ pub struct Counters {
     /// Completion tokens over every model call.
     #[cfg_attr(feature = "specta", specta(type = u32))]
     pub completion_tokens: u64,
+    /// Tools the lane's refresh policy never showed the model (spec 12's `never`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tools_never_shown: u32,
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 impl Counters {
@@ -292,6 +329,9 @@ impl Counters {
                 EventKind::ToolCall { success, .. } => {
                     c.tool_calls += 1;
                     c.failed_tool_calls += u32::from(!success);
+                }
+                EventKind::ToolsPending { added, shows: PendingShows::Never, .. } => {
+                    c.tools_never_shown += added.len() as u32;
                 }
                 _ => {}
             }

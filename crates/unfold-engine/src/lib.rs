@@ -33,7 +33,7 @@ pub mod verdict;
 
 pub use adapter::{adapter_for, Adapter, AllowedToolsAdapter, DeferredAdapter, DynamicAdapter, RestartAdapter};
 pub use compare::{compare, Comparison, ComparisonReport, Drive, LaneModel, Lanes};
-pub use events::{AdapterKind, Counters, Event, EventKind, RunReport, RunStatus};
+pub use events::{AdapterKind, Counters, Event, EventKind, PendingShows, RunReport, RunStatus};
 pub use provider::{MeasuredCache, Message, ModelRequest, ModelResponse, Provider, ToolCall, Usage};
 pub use render::{render, RenderedPrompt};
 pub use run::{run, run_with_host, RunInput, RunLimits, VisibilityExpansionRequired};

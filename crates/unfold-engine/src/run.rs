@@ -13,7 +13,7 @@ use tracing::Instrument;
 use crate::adapter::{adapter_for, Adapter};
 use crate::conversation::Conversation;
 use crate::events::{
-    AdapterKind, Counters, Event, EventKind, Limit, RestartReason, RunReport, RunStatus, ToolDelivery,
+    AdapterKind, Counters, Event, EventKind, Limit, PendingShows, RestartReason, RunReport, RunStatus, ToolDelivery,
 };
 use crate::loop_detection::{LoopDetector, LoopFound, LoopVerdict};
 use crate::prompt_prefix::PromptShape;
@@ -24,6 +24,7 @@ use crate::session_state::VisibilityOverrides;
 use crate::tokens;
 use crate::tool_host::{ChangedList, ToolHost};
 use unfold_documents::error::Result;
+use unfold_documents::refresh::Refresh;
 use unfold_documents::scenario::{ChangeMoment, Scenario, ToolChange};
 use unfold_documents::template::Template;
 use unfold_documents::tool::{Builtin, OfferedTool, Tool};
@@ -59,6 +60,9 @@ pub struct RunInput<'a> {
     pub discoveries: &'a [unfold_documents::discovery::Discovery],
     /// Limits.
     pub limits: RunLimits,
+    /// When the model first sees a change to the tools (spec 12); none: as the adapter does
+    /// (from the next call, or a restart for the restart adapter).
+    pub refresh: Option<Refresh>,
 }
 
 impl<'a> RunInput<'a> {
@@ -77,6 +81,7 @@ impl<'a> RunInput<'a> {
             tool_changes: &scenario.tool_changes,
             discoveries: &[],
             limits,
+            refresh: None,
         }
     }
 }
@@ -111,6 +116,29 @@ enum AttemptEnd {
         final_text: Option<String>,
         error: Option<String>,
     },
+}
+
+/// A change to the tools a lane could offer, kept until its refresh policy shows it.
+#[derive(Debug, Clone)]
+struct PendingChange {
+    /// The section whose read revealed the tools added, if one did.
+    section_key: Option<String>,
+    added: Vec<Arc<Tool>>,
+    removed: Vec<String>,
+    modified: Vec<Tool>,
+    shows: PendingShows,
+}
+
+impl Default for PendingChange {
+    fn default() -> Self {
+        PendingChange {
+            section_key: None,
+            added: Vec::new(),
+            removed: Vec::new(),
+            modified: Vec::new(),
+            shows: PendingShows::Never,
+        }
+    }
 }
 
 /// What answering one tool call changes beyond the conversation.
@@ -173,6 +201,11 @@ pub async fn run_with_host(
     let substitution = substitute(adapter, provider);
     let requested = adapter.kind();
     let adapter = substitution.as_ref().map_or(adapter, |(substitute, _)| *substitute);
+    let refresh = match input.refresh {
+        _ if !adapter.supports_dynamic_tools() => Refresh::Restart,
+        Some(refresh) => refresh,
+        None => Refresh::NextCall,
+    };
     let span = tracing::info_span!("run", adapter = adapter.kind().name(), template = %input.template.key);
     let source_tools = input
         .discoveries
@@ -182,6 +215,8 @@ pub async fn run_with_host(
     let run = Run {
         session,
         adapter,
+        refresh,
+        pending: Vec::new(),
         requested,
         substitution: substitution.map(|(_, reason)| reason),
         input,
@@ -221,6 +256,10 @@ struct Run<'a, 'r> {
     session: Session<'a>,
     /// The adapter that runs.
     adapter: &'r dyn Adapter,
+    /// When the model first sees a change to the tools.
+    refresh: Refresh,
+    /// Changes to the tools the refresh policy shows later, in the order they happened.
+    pending: Vec<PendingChange>,
     /// The adapter asked for: the run's name, also when another runs in its place.
     requested: AdapterKind,
     /// Why another adapter runs in place of the one asked for, if one does.
@@ -335,6 +374,8 @@ impl<'a> Run<'a, '_> {
         self.restarts += 1;
         self.attempt += 1;
         self.turn = 1;
+        // The new attempt's first request is rendered with everything the session knows.
+        self.pending.clear();
         // A new attempt redoes the calls the restart threw away: a repeat across a restart is the
         // replay the comparison measures, not the model looping.
         self.loops.restart();
@@ -348,6 +389,7 @@ impl<'a> Run<'a, '_> {
             if let Some(restart) = self.apply_due_tool_change(&mut conversation) {
                 return AttemptEnd::Restart(restart);
             }
+            self.show_due_changes(&mut conversation);
             if self.call_index >= self.input.limits.max_model_calls {
                 let value = self.input.limits.max_model_calls;
                 self.emit(EventKind::LimitReached { limit: Limit::MaxModelCalls, value });
@@ -465,7 +507,7 @@ impl<'a> Run<'a, '_> {
             content,
             references: Vec::new(),
         });
-        let dynamic = self.adapter.supports_dynamic_tools();
+        let dynamic = self.refresh != Refresh::Restart;
         match outcome.effect {
             CallEffect::None => None,
             CallEffect::Read { expansion, .. } if !dynamic && !expansion.expanded_tools.is_empty() => {
@@ -480,7 +522,8 @@ impl<'a> Run<'a, '_> {
                 self.emit(EventKind::VisibilityChanged { section_keys: expansion.section_keys });
                 let tools: Vec<Arc<Tool>> =
                     expansion.expanded_tools.iter().filter_map(|name| self.tools.get(name.as_str()).cloned()).collect();
-                self.inject(conversation, Some(section_key), &tools);
+                let change = PendingChange { section_key: Some(section_key), added: tools, ..PendingChange::default() };
+                self.change_tools(conversation, change);
                 None
             }
             CallEffect::Open(required) => Some(AttemptEnd::Restart(RestartRequest::Expansion(required))),
@@ -633,14 +676,66 @@ impl<'a> Run<'a, '_> {
             source: None,
             modified: change.modify.iter().map(|t| t.name.clone()).collect(),
         });
-        if !self.adapter.supports_dynamic_tools() {
+        if self.refresh == Refresh::Restart {
             return Some(RestartRequest::ToolAvailabilityChanged);
         }
-        let added: Vec<Arc<Tool>> = change.add.iter().map(|t| Arc::new(t.clone())).collect();
-        self.inject(conversation, None, &added);
-        self.withdraw(conversation, &change.remove);
-        self.redefine(conversation, &change.modify);
+        let change = PendingChange {
+            section_key: None,
+            added: change.add.iter().map(|t| Arc::new(t.clone())).collect(),
+            removed: change.remove.clone(),
+            modified: change.modify.clone(),
+            shows: PendingShows::AtModelCall(next_call),
+        };
+        self.change_tools(conversation, change);
         None
+    }
+
+    /// Makes `change` to the running conversation's tools now, or when the lane's refresh policy
+    /// shows it (a `tools_pending` event says when).
+    fn change_tools(&mut self, conversation: &mut Conversation, mut change: PendingChange) {
+        let next_call = self.call_index + 1;
+        change.shows = match self.refresh {
+            Refresh::NextCall | Refresh::Restart | Refresh::Late(0) => PendingShows::AtModelCall(next_call),
+            Refresh::Late(calls) => PendingShows::AtModelCall(next_call + calls),
+            Refresh::NextTurn => PendingShows::AtTurn(self.turn + 1),
+            Refresh::Never => PendingShows::Never,
+        };
+        if change.shows == PendingShows::AtModelCall(next_call) {
+            self.show(conversation, change);
+            return;
+        }
+        let names = |tools: &[Arc<Tool>]| tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+        self.emit(EventKind::ToolsPending {
+            section_key: change.section_key.clone(),
+            added: names(&change.added),
+            removed: change.removed.clone(),
+            modified: change.modified.iter().map(|t| t.name.clone()).collect(),
+            shows: change.shows,
+        });
+        self.pending.push(change);
+    }
+
+    /// Shows the model the pending changes due by the next model call, in the order they happened.
+    fn show_due_changes(&mut self, conversation: &mut Conversation) {
+        let next_call = self.call_index + 1;
+        let turn = self.turn;
+        let due = |change: &PendingChange| match change.shows {
+            PendingShows::AtModelCall(call) => call <= next_call,
+            PendingShows::AtTurn(at) => at <= turn,
+            PendingShows::Never => false,
+        };
+        let (now, later): (Vec<PendingChange>, Vec<PendingChange>) = self.pending.drain(..).partition(due);
+        self.pending = later;
+        for change in now {
+            self.show(conversation, change);
+        }
+    }
+
+    /// Makes `change` to the running conversation's tools: withdrawn, added, redefined.
+    fn show(&mut self, conversation: &mut Conversation, change: PendingChange) {
+        self.withdraw(conversation, &change.removed);
+        self.inject(conversation, change.section_key, &change.added);
+        self.redefine(conversation, &change.modified);
     }
 
     /// Sends the new definitions of the tools in `modified` the running conversation sends,
@@ -728,14 +823,15 @@ impl<'a> Run<'a, '_> {
         if !offered {
             return false;
         }
-        if !self.adapter.supports_dynamic_tools() {
+        if self.refresh == Refresh::Restart {
             return true;
         }
+        // A source's changed tool is taken out and offered again, as its list now says.
         let gone: Vec<String> = removed.iter().chain(&modified).cloned().collect();
-        self.withdraw(conversation, &gone);
         let arriving: Vec<Arc<Tool>> =
             added.iter().chain(&modified).filter_map(|name| self.tools.get(name).cloned()).collect();
-        self.inject(conversation, section, &arriving);
+        let change = PendingChange { section_key: section, added: arriving, removed: gone, ..PendingChange::default() };
+        self.change_tools(conversation, change);
         false
     }
 

@@ -4,6 +4,7 @@
 
 use insta::assert_snapshot;
 use serde_json::json;
+use unfold_documents::refresh::Refresh;
 use unfold_documents::template::{Disclosure, ToolDisclosure};
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{
@@ -762,6 +763,98 @@ fn a_modified_tool_is_redefined_in_place_under_dynamic_and_restarts_under_restar
     let description = |call: usize| sent[call][0]["function"]["description"].clone();
     assert_ne!(description(0), json!("Look an issue up, with a reason."));
     assert_eq!(description(1), json!("Look an issue up, with a reason."));
+}
+
+/// A run of `scenario` on `template` under the dynamic adapter with `refresh`.
+fn run_refreshing(template: &Template, scenario: &Scenario, refresh: Refresh) -> unfold_engine::RunReport {
+    let input = RunInput { refresh: Some(refresh), ..RunInput::of_scenario(template, scenario) };
+    let mut model = ScriptedProvider::new(scenario, template);
+    let mut results = ScriptedToolResults::new(scenario);
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let adapter = adapter_for(AdapterKind::Dynamic);
+    runtime.block_on(run(&input, adapter, &mut model, &mut results, &mut |_| {})).unwrap()
+}
+
+#[test]
+fn a_refresh_policy_decides_when_the_model_first_sees_a_revealed_tool() {
+    let template = fixture();
+    let scenario = scenario(json!({
+        "turns": [
+            { "user": "Search the docs.", "script": [
+                { "call": "read_section", "args": { "section_key": "docs" } },
+                { "call": "search", "args": { "query": "login" } },
+                { "say": "Searched." }
+            ] },
+            { "user": "Search again.", "script": [ { "call": "search", "args": { "query": "logout" } }, { "say": "Done." } ] }
+        ],
+        "tool_results": { "search": [ { "result": "2 hits" } ] }
+    }));
+    let traces: Vec<String> = [Refresh::NextCall, Refresh::Late(1), Refresh::NextTurn, Refresh::Never]
+        .into_iter()
+        .map(|refresh| {
+            let report = run_refreshing(&template, &scenario, refresh);
+            format!("[{}] never shown: {}\n{}", refresh.name(), report.counters.tools_never_shown, trace(&report))
+        })
+        .collect();
+    assert_snapshot!(traces.join("\n\n"), @r###"
+    [next_call] never shown: 0
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+      injected [search] from docs
+    call 2 [lookup, broken, search, read_section]
+      search {"query":"login"} -> ok "2 hits"
+    call 3 [lookup, broken, search, read_section]
+    USER turn 2
+    call 4 [lookup, broken, search, read_section]
+      search {"query":"logout"} -> ok "2 hits"
+    call 5 [lookup, broken, search, read_section]
+    completed "Done."
+
+    [late:1] never shown: 0
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+      pending +[search] -[] ~[] {"at_model_call":3}
+    call 2 [lookup, broken, read_section]
+      search {"query":"login"} -> failed "Unknown tool: 'search'"
+      injected [search] from docs
+    call 3 [lookup, broken, search, read_section]
+    USER turn 2
+    call 4 [lookup, broken, search, read_section]
+      search {"query":"logout"} -> ok "2 hits"
+    call 5 [lookup, broken, search, read_section]
+    completed "Done."
+
+    [next_turn] never shown: 0
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+      pending +[search] -[] ~[] {"at_turn":2}
+    call 2 [lookup, broken, read_section]
+      search {"query":"login"} -> failed "Unknown tool: 'search'"
+    call 3 [lookup, broken, read_section]
+    USER turn 2
+      injected [search] from docs
+    call 4 [lookup, broken, search, read_section]
+      search {"query":"logout"} -> ok "2 hits"
+    call 5 [lookup, broken, search, read_section]
+    completed "Done."
+
+    [never] never shown: 1
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+      pending +[search] -[] ~[] "never"
+    call 2 [lookup, broken, read_section]
+      search {"query":"login"} -> failed "Unknown tool: 'search'"
+    call 3 [lookup, broken, read_section]
+    USER turn 2
+    call 4 [lookup, broken, read_section]
+      search {"query":"logout"} -> failed "Unknown tool: 'search'"
+    call 5 [lookup, broken, read_section]
+    completed "Done."
+    "###);
 }
 
 #[test]

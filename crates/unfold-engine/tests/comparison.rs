@@ -45,6 +45,7 @@ fn run_one(kind: AdapterKind, fields: Value) -> RunReport {
         tool_changes: &scenario.tool_changes,
         discoveries: &[],
         limits,
+        refresh: None,
     };
     let mut provider = ScriptedProvider::new(&scenario, &template);
     let mut results = ScriptedToolResults::new(&scenario);

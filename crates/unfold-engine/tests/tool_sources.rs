@@ -101,6 +101,7 @@ fn run_on(
         tool_changes: &[],
         discoveries,
         limits: RunLimits::default(),
+        refresh: None,
     };
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     runtime

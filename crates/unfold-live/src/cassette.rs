@@ -279,6 +279,7 @@ impl Cassette {
             tool_changes: &[],
             discoveries: &discoveries,
             limits: RunLimits { max_model_calls: self.limits.max_model_calls, max_restarts: self.limits.max_restarts },
+            refresh: None,
         };
         let mut replay = Replay { cassette: self, profile: self.provider.profile(), next: 0, mismatch: None };
         let mut results = unfold_engine::ScriptedToolResults::default();

@@ -763,6 +763,7 @@ fn asking<'t>(template: &'t unfold_documents::Template, user: &str) -> RunInput<
         tool_changes: &[],
         discoveries: &[],
         limits: RunLimits::default(),
+        refresh: None,
     }
 }
 

@@ -80,6 +80,15 @@ pub fn trace(run: &RunReport) -> String {
             EventKind::ToolsRemoved { tool_names } => format!("  removed [{}]", tool_names.join(", ")),
             EventKind::ToolsModified { tool_names } => format!("  redefined [{}]", tool_names.join(", ")),
             EventKind::UserTurn { turn } => format!("USER turn {turn}"),
+            EventKind::ToolsPending { added, removed, modified, shows, .. } => {
+                let shows = serde_json::to_string(shows).unwrap_or_default();
+                format!(
+                    "  pending +[{}] -[{}] ~[{}] {shows}",
+                    added.join(", "),
+                    removed.join(", "),
+                    modified.join(", ")
+                )
+            }
             EventKind::VisibilityChanged { section_keys } => format!("  visibility [{}]", section_keys.join(", ")),
             EventKind::Restart { reason, section_keys, .. } => {
                 format!("RESTART {} [{}] -> attempt {}", name(reason), section_keys.join(", "), event.attempt + 1)

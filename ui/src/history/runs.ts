@@ -243,13 +243,11 @@ export interface PairRow {
 
 /** The two runs' counters side by side, in the compare view's order. */
 export function pairCounterRows(reference: Counters, run: Counters): PairRow[] {
-  return COUNTER_ROWS.map(({ key, label }) => ({
-    key,
-    label,
-    reference: reference[key],
-    run: run[key],
-    delta: run[key] - reference[key],
-  }));
+  // A counter a report may leave out (tools never shown) is none.
+  return COUNTER_ROWS.map(({ key, label }) => {
+    const [before, after] = [reference[key] ?? 0, run[key] ?? 0];
+    return { key, label, reference: before, run: after, delta: after - before };
+  });
 }
 
 /** Kept runs as the Timeline draws them: a finished comparison's state, and each lane's name. */

@@ -13,6 +13,8 @@ import {
   restartText,
   statusText,
   TIER_WORDS,
+  pendingChangeText,
+  pendingShowsText,
 } from "../shared/words";
 
 /** One field of an event: its label and its value as text; `json` values are shown as a block. */
@@ -98,6 +100,12 @@ function fieldsOf(event: RunEvent): EventField[] {
       return [{ label: "Tools", text: list(event.tool_names) }];
     case "user_turn":
       return [{ label: "Turn", text: String(event.turn) }];
+    case "tools_pending":
+      return [
+        ...(event.section_key == null ? [] : [{ label: "Section", text: event.section_key }]),
+        { label: "Changed", text: pendingChangeText(event) },
+        { label: "Shown", text: pendingShowsText(event.shows) },
+      ];
     case "visibility_changed":
       return [{ label: "Sections made FULL", text: list(event.section_keys) }];
     case "restart":

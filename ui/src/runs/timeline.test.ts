@@ -415,6 +415,20 @@ describe("describeEvent", () => {
 
   it("says each event in words, its enums worded", () => {
     check(started, "run started (dynamic)");
+    check({ type: "user_turn", turn: 2 }, "the user's turn 2");
+    check({ type: "tools_modified", tool_names: ["lookup"] }, "redefined lookup");
+    check(
+      { type: "tools_pending", section_key: "docs", added: ["search"], shows: { at_model_call: 3 } },
+      "tools pending +search: shown from call 3",
+    );
+    check(
+      { type: "tools_pending", section_key: null, removed: ["grep"], shows: { at_turn: 2 } },
+      "tools pending -grep: shown from turn 2",
+    );
+    check(
+      { type: "tools_pending", section_key: null, added: ["deploy"], shows: "never" },
+      "tools pending +deploy: never shown in this conversation",
+    );
     check(
       {
         type: "adapter_substituted",

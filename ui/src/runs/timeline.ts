@@ -15,6 +15,9 @@ import {
   PREFIX_BREAK_WORDS,
   restartText,
   runEndText,
+  pendingChangeText,
+  pendingShowsText,
+  toolChangeList,
 } from "../shared/words";
 
 /** Every lane a comparison can have, in the order the UI offers the adapters, the baseline last. */
@@ -412,13 +415,15 @@ export function describeEvent(event: RunEvent): string {
       return `redefined ${event.tool_names.join(", ")}`;
     case "user_turn":
       return `the user's turn ${String(event.turn)}`;
+    case "tools_pending":
+      return `${pendingChangeText(event)}: ${pendingShowsText(event.shows)}`;
     case "visibility_changed":
       return `expanded ${event.section_keys.join(", ")}`;
     case "restart":
       return restartText(event.reason, event.section_keys);
     case "tool_availability_changed": {
       const from = event.source == null ? "" : ` (${event.source})`;
-      return `tools changed at call ${String(event.at_model_call)}${from}: ${changeList(event.added, event.removed, event.modified ?? [])}`;
+      return `tools changed at call ${String(event.at_model_call)}${from}: ${toolChangeList(event.added, event.removed, event.modified ?? [])}`;
     }
     case "loop_warning":
       return loopWarningText(event);
@@ -427,14 +432,4 @@ export function describeEvent(event: RunEvent): string {
     case "run_completed":
       return runEndText(event.status);
   }
-}
-
-/** "+deploy, -grep, ~lookup": added, removed, and described anew. */
-function changeList(added: string[], removed: string[], modified: string[]): string {
-  const parts = [
-    ...added.map((name) => `+${name}`),
-    ...removed.map((name) => `-${name}`),
-    ...modified.map((name) => `~${name}`),
-  ];
-  return parts.length === 0 ? "none" : parts.join(", ");
 }

@@ -18,6 +18,8 @@ import type {
 } from "../platform";
 
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
+/** When a pending change to a lane's tools shows (the core's `PendingShows`). */
+export type PendingShows = EventOf<"tools_pending">["shows"];
 /** Why an attempt restarted (the core's `RestartReason`). */
 export type RestartReason = EventOf<"restart">["reason"];
 /** A limit of spec 4.2 (the core's `Limit`). */
@@ -298,4 +300,30 @@ export function allowQuestion(view: Pick<SourceView, "name" | "starts" | "remote
     holds:
       "Unfold starts it to discover its tools and for each run of this template. The answer is kept for this file and this definition: a changed definition asks again.",
   };
+}
+
+/** "+deploy, -grep, ~lookup": added, removed, and described anew. */
+export function toolChangeList(
+  added: readonly string[],
+  removed: readonly string[],
+  modified: readonly string[],
+): string {
+  const parts = [
+    ...added.map((name) => `+${name}`),
+    ...removed.map((name) => `-${name}`),
+    ...modified.map((name) => `~${name}`),
+  ];
+  return parts.length === 0 ? "none" : parts.join(", ");
+}
+
+/** What a pending change to a lane's tools changes, as `toolChangeList` says it. */
+export function pendingChangeText(event: EventOf<"tools_pending">): string {
+  return `tools pending ${toolChangeList(event.added ?? [], event.removed ?? [], event.modified ?? [])}`;
+}
+
+/** When the lane's refresh policy shows a pending change ("from call 5", "from turn 2", "never"). */
+export function pendingShowsText(shows: PendingShows): string {
+  if (shows === "never") return "never shown in this conversation";
+  if ("at_model_call" in shows) return `shown from call ${String(shows.at_model_call)}`;
+  return `shown from turn ${String(shows.at_turn)}`;
 }
