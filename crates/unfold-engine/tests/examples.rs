@@ -216,7 +216,9 @@ fn allowed_tools_and_deferred_on_every_bundled_example() {
             + tokens::count_text(&serde_json::to_string(&subset).unwrap());
         assert_eq!(allowed[0].0, by_hand, "{at}: allowed_tools call 1");
         let plugin_changes = !scenario.tool_changes.is_empty();
-        let reopens = scenario.script.iter().any(|step| format!("{step:?}").contains("open_sections"));
+        let steps = scenario.conversation_turns().into_iter().flat_map(|turn| turn.script);
+        let mut steps = steps;
+        let reopens = steps.any(|step| format!("{step:?}").contains("open_sections"));
         // A pick describes its tools anew under every adapter: a change of the tool list.
         let picks = template.tool_disclosure == unfold_documents::template::ToolDisclosure::PickTools;
         if !plugin_changes && !reopens && !picks {
@@ -259,6 +261,7 @@ fn example_pairs() -> Vec<(&'static str, &'static str)> {
         ("coding-agent.unfold.json", "coding-agent-fix-test.scenario.json"),
         ("coding-agent.unfold.json", "coding-agent-tour.scenario.json"),
         ("coding-agent.unfold.json", "coding-agent-just-in-time.scenario.json"),
+        ("coding-agent.unfold.json", "coding-agent-two-turns.scenario.json"),
     ];
     let scenarios: Vec<String> = task_executor.iter().map(|name| format!("{name}.scenario.json")).collect();
     let scenarios: &'static [String] = Box::leak(scenarios.into_boxed_slice());
