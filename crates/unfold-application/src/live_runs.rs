@@ -34,8 +34,8 @@ pub struct LiveRunRequest<'a> {
     pub template: (&'a Template, &'a Path),
     /// The provider profile (with any model override already applied).
     pub profile: ProviderProfile,
-    /// The user's message.
-    pub user: String,
+    /// The user's messages, one per turn (at least one).
+    pub user_turns: Vec<String>,
     /// Parameter values over the template's defaults.
     pub params: IndexMap<String, String>,
     /// The adapter.
@@ -123,7 +123,7 @@ pub async fn run_live_and_keep(
     let input = RunInput {
         template: &seen,
         params: run.params,
-        user_turns: vec![run.user],
+        user_turns: run.user_turns,
         tool_changes: &[],
         discoveries: &discoveries,
         limits: run.limits,

@@ -138,9 +138,10 @@ pub enum Command {
         /// Use this model instead of the profile's.
         #[arg(long)]
         model: Option<String>,
-        /// The user's message.
-        #[arg(long)]
-        user: String,
+        /// The user's message; give it again for each later turn, in order (each is sent once the
+        /// model has answered the one before).
+        #[arg(long, required = true)]
+        user: Vec<String>,
         /// The adapter.
         #[arg(long, default_value = "dynamic", value_parser = adapter())]
         adapter: unfold_engine::AdapterKind,

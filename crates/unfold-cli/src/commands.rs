@@ -115,7 +115,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 provider,
                 providers,
                 model,
-                user,
+                user_turns: user,
                 adapter,
                 params,
                 max_model_calls,

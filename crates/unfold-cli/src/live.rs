@@ -31,7 +31,8 @@ pub struct LiveRunArgs {
     pub provider: String,
     pub providers: Option<PathBuf>,
     pub model: Option<String>,
-    pub user: String,
+    /// The user's messages, one per turn.
+    pub user_turns: Vec<String>,
     pub adapter: AdapterKind,
     pub params: IndexMap<String, String>,
     pub max_model_calls: Option<u32>,
@@ -85,7 +86,7 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
     let request = LiveRunRequest {
         template: (&template, &args.template),
         profile: profile.clone(),
-        user: args.user,
+        user_turns: args.user_turns,
         params: args.params,
         adapter: args.adapter,
         limits,

@@ -683,3 +683,48 @@ fn allowed_tools_runs_live_on_openai_and_deferred_on_anthropic_and_each_is_refus
         assert!(refused.stderr.contains(needs), "{}", refused.stderr);
     }
 }
+
+/// `unfold run` with `--user` twice: the second message is sent after the model's answer to the
+/// first, with the whole history; the cassette keeps both turns and replays them offline.
+#[test]
+fn a_live_run_of_two_turns_sends_the_second_after_the_first_answer_and_replays() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let cassette = folder.path().join("two.cassette.json");
+    let later = "Now summarize what you changed.";
+    let args =
+        ["run", EXAMPLE, "--providers", path(&profiles), "--provider", "anthropic", "--user", USER, "--user", later];
+    let recorded =
+        unfold(&[&args[..], &["--record", path(&cassette), "--json"]].concat(), &[("UNFOLD_TEST_KEY", CANARY)]);
+    assert_eq!(recorded.code, 0, "{}", recorded.stderr);
+    let live: Value = serde_json::from_str(&recorded.stdout).unwrap();
+    let turns: Vec<&Value> = events(&live["run"], "user_turn").collect();
+    assert_eq!(turns.len(), 1, "one later turn: {}", live["run"]);
+    assert_eq!(turns[0]["turn"], 2);
+    assert_eq!(live["run"]["status"], "completed");
+
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();
+    assert_eq!(kept["later_user_turns"], json!([later]));
+    // The last request holds the first message, the model's answer to it, then the second.
+    let last = &kept["calls"].as_array().unwrap().last().unwrap()["request"];
+    let messages = last["messages"].as_array().unwrap();
+    let users: Vec<&Value> = messages.iter().filter(|m| m["role"] == "user" && m["content"].is_string()).collect();
+    assert_eq!(users.first().unwrap()["content"], USER);
+    assert_eq!(users.last().unwrap()["content"], later);
+    let answered = messages.iter().rposition(|m| m["role"] == "assistant").unwrap();
+    assert!(answered < messages.len() - 1, "the answer to the first turn comes before the second");
+
+    drop(server);
+    let replayed = unfold(&["replay", EXAMPLE, path(&cassette), "--json"], &[]);
+    assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+    let replay: Value = serde_json::from_str(&replayed.stdout).unwrap();
+    assert_eq!(replay["run"]["events"], live["run"]["events"]);
+    let converted = unfold(&["to-scenario", EXAMPLE, path(&cassette)], &[]);
+    assert_eq!(converted.code, 2);
+    assert!(
+        converted.stderr.contains("/later_user_turns: a run of several turns cannot be made a scenario yet"),
+        "{}",
+        converted.stderr
+    );
+}

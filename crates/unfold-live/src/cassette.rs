@@ -44,8 +44,11 @@ pub struct Cassette {
     pub template: String,
     /// The adapter it ran under.
     pub adapter: AdapterKind,
-    /// The user's message.
+    /// The user's message (the first turn's).
     pub user: String,
+    /// The user's messages of the later turns, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub later_user_turns: Vec<String>,
     /// Parameter values over the template's defaults.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub params: IndexMap<String, String>,
@@ -162,6 +165,7 @@ impl Cassette {
             template: input.template.key.clone(),
             adapter,
             user: input.user_turns.first().cloned().unwrap_or_default(),
+            later_user_turns: input.user_turns.iter().skip(1).cloned().collect(),
             params: input.params.clone(),
             limits: RecordedLimits {
                 max_model_calls: input.limits.max_model_calls,
@@ -275,7 +279,7 @@ impl Cassette {
         let input = RunInput {
             template: &seen,
             params: self.params.clone(),
-            user_turns: vec![self.user.clone()],
+            user_turns: std::iter::once(&self.user).chain(&self.later_user_turns).cloned().collect(),
             tool_changes: &[],
             discoveries: &discoveries,
             limits: RunLimits { max_model_calls: self.limits.max_model_calls, max_restarts: self.limits.max_restarts },
@@ -304,6 +308,10 @@ impl Cassette {
     /// model's work once, and the scripted model redoes it under the restart adapter as spec 5 says.
     pub fn to_scenario(&self, template: &Template) -> Result<Scenario> {
         self.sources.check_offline(template)?;
+        if !self.later_user_turns.is_empty() {
+            let message = "a run of several turns cannot be made a scenario yet: only one-turn runs can";
+            return Err(Error::problem("/later_user_turns", message));
+        }
         let attempts: Vec<u32> = self
             .run
             .events
