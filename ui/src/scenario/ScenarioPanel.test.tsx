@@ -166,6 +166,19 @@ describe("ScenarioPanel shows", () => {
     expect(one("step-args", step(0)).getAttribute("aria-label")).toBe("Arguments of step 1 (JSON object)");
   });
 
+  it("the first of several turns, saying the later ones are kept", () => {
+    render();
+    expect(all("scenario-later-turns")).toEqual([]);
+    const { user, script, ...rest } = EXAMPLE;
+    const later = { user: "Now search for similar bugs.", script: [{ say: "Found 2." }] };
+    renderFixed(viewOf({ ...rest, turns: [{ user: user ?? "", script: script ?? [] }, later] }));
+    expect(one("scenario-later-turns").textContent).toBe(
+      "This scenario has 2 turns. The form edits the first; the others are kept as they are.",
+    );
+    expect(valueOf(one("scenario-user"))).toBe("Refactor the authentication module.");
+    expect(all("scenario-step")).toHaveLength(4);
+  });
+
   it("which moves and kinds are possible: the final answer stays last", () => {
     render();
     const disabled = (id: string) => all(id).map((button) => (button as HTMLButtonElement).disabled);

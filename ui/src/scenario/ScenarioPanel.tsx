@@ -107,6 +107,20 @@ export function ScenarioPanel({ view, tools, params, revision, problems, onChang
   );
 }
 
+/**
+ * Says that the form shows the first of several turns, and that the later ones are kept as the
+ * file has them (the panel does not edit them yet).
+ */
+function LaterTurns({ scenario }: { scenario: Scenario }) {
+  const turns = scenario.turns?.length ?? 0;
+  if (turns < 2) return null;
+  return (
+    <p className="notice" data-testid="scenario-later-turns">
+      This scenario has {turns} turns. The form edits the first; the others are kept as they are.
+    </p>
+  );
+}
+
 function ScenarioFields({
   scenario,
   tools,
@@ -129,6 +143,7 @@ function ScenarioFields({
         testId="scenario-name"
         onText={(text) => (base) => setName(base, text)}
       />
+      <LaterTurns scenario={scenario} />
       <TextField
         form={form}
         slot={undoGroup.user}
