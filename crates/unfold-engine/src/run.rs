@@ -118,27 +118,21 @@ enum AttemptEnd {
     },
 }
 
-/// A change to the tools a lane could offer, kept until its refresh policy shows it.
-#[derive(Debug, Clone)]
-struct PendingChange {
+/// A change to the tools a lane could offer: a read's, a plugin's or a source's.
+#[derive(Debug, Clone, Default)]
+struct ToolsChange {
     /// The section whose read revealed the tools added, if one did.
     section_key: Option<String>,
     added: Vec<Arc<Tool>>,
     removed: Vec<String>,
     modified: Vec<Tool>,
-    shows: PendingShows,
 }
 
-impl Default for PendingChange {
-    fn default() -> Self {
-        PendingChange {
-            section_key: None,
-            added: Vec::new(),
-            removed: Vec::new(),
-            modified: Vec::new(),
-            shows: PendingShows::Never,
-        }
-    }
+/// A change the lane's refresh policy shows later (`shows`), kept until then.
+#[derive(Debug, Clone)]
+struct PendingChange {
+    change: ToolsChange,
+    shows: PendingShows,
 }
 
 /// What answering one tool call changes beyond the conversation.
@@ -522,7 +516,7 @@ impl<'a> Run<'a, '_> {
                 self.emit(EventKind::VisibilityChanged { section_keys: expansion.section_keys });
                 let tools: Vec<Arc<Tool>> =
                     expansion.expanded_tools.iter().filter_map(|name| self.tools.get(name.as_str()).cloned()).collect();
-                let change = PendingChange { section_key: Some(section_key), added: tools, ..PendingChange::default() };
+                let change = ToolsChange { section_key: Some(section_key), added: tools, ..ToolsChange::default() };
                 self.change_tools(conversation, change);
                 None
             }
@@ -679,12 +673,11 @@ impl<'a> Run<'a, '_> {
         if self.refresh == Refresh::Restart {
             return Some(RestartRequest::ToolAvailabilityChanged);
         }
-        let change = PendingChange {
+        let change = ToolsChange {
             section_key: None,
             added: change.add.iter().map(|t| Arc::new(t.clone())).collect(),
             removed: change.remove.clone(),
             modified: change.modify.clone(),
-            shows: PendingShows::AtModelCall(next_call),
         };
         self.change_tools(conversation, change);
         None
@@ -692,15 +685,15 @@ impl<'a> Run<'a, '_> {
 
     /// Makes `change` to the running conversation's tools now, or when the lane's refresh policy
     /// shows it (a `tools_pending` event says when).
-    fn change_tools(&mut self, conversation: &mut Conversation, mut change: PendingChange) {
+    fn change_tools(&mut self, conversation: &mut Conversation, change: ToolsChange) {
         let next_call = self.call_index + 1;
-        change.shows = match self.refresh {
+        let shows = match self.refresh {
             Refresh::NextCall | Refresh::Restart | Refresh::Late(0) => PendingShows::AtModelCall(next_call),
             Refresh::Late(calls) => PendingShows::AtModelCall(next_call + calls),
             Refresh::NextTurn => PendingShows::AtTurn(self.turn + 1),
             Refresh::Never => PendingShows::Never,
         };
-        if change.shows == PendingShows::AtModelCall(next_call) {
+        if shows == PendingShows::AtModelCall(next_call) {
             self.show(conversation, change);
             return;
         }
@@ -710,29 +703,29 @@ impl<'a> Run<'a, '_> {
             added: names(&change.added),
             removed: change.removed.clone(),
             modified: change.modified.iter().map(|t| t.name.clone()).collect(),
-            shows: change.shows,
+            shows,
         });
-        self.pending.push(change);
+        self.pending.push(PendingChange { change, shows });
     }
 
     /// Shows the model the pending changes due by the next model call, in the order they happened.
     fn show_due_changes(&mut self, conversation: &mut Conversation) {
         let next_call = self.call_index + 1;
         let turn = self.turn;
-        let due = |change: &PendingChange| match change.shows {
+        let due = |pending: &PendingChange| match pending.shows {
             PendingShows::AtModelCall(call) => call <= next_call,
             PendingShows::AtTurn(at) => at <= turn,
             PendingShows::Never => false,
         };
         let (now, later): (Vec<PendingChange>, Vec<PendingChange>) = self.pending.drain(..).partition(due);
         self.pending = later;
-        for change in now {
-            self.show(conversation, change);
+        for pending in now {
+            self.show(conversation, pending.change);
         }
     }
 
     /// Makes `change` to the running conversation's tools: withdrawn, added, redefined.
-    fn show(&mut self, conversation: &mut Conversation, change: PendingChange) {
+    fn show(&mut self, conversation: &mut Conversation, change: ToolsChange) {
         self.withdraw(conversation, &change.removed);
         self.inject(conversation, change.section_key, &change.added);
         self.redefine(conversation, &change.modified);
@@ -830,7 +823,7 @@ impl<'a> Run<'a, '_> {
         let gone: Vec<String> = removed.iter().chain(&modified).cloned().collect();
         let arriving: Vec<Arc<Tool>> =
             added.iter().chain(&modified).filter_map(|name| self.tools.get(name).cloned()).collect();
-        let change = PendingChange { section_key: section, added: arriving, removed: gone, ..PendingChange::default() };
+        let change = ToolsChange { section_key: section, added: arriving, removed: gone, ..ToolsChange::default() };
         self.change_tools(conversation, change);
         false
     }
