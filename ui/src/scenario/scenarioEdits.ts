@@ -119,9 +119,7 @@ export function setName(scenario: Scenario, name: string): ScenarioEdit | null {
 }
 
 export function setUser(scenario: Scenario, user: string): ScenarioEdit | null {
-  const [first, ...later] = scenario.turns ?? [];
-  const changed = first === undefined ? { ...scenario, user } : { ...scenario, turns: [{ ...first, user }, ...later] };
-  return edit(scenario, changed, undoGroup.user);
+  return edit(scenario, withFirstTurn(scenario, { user }), undoGroup.user);
 }
 
 // --- Parameter overrides ---
@@ -232,9 +230,17 @@ export function userOf(scenario: Scenario): string {
 }
 
 function withScript(scenario: Scenario, script: Step[]): Scenario {
+  return withFirstTurn(scenario, { script });
+}
+
+/**
+ * `scenario` with the turn the panel edits changed by `fields`: the one-turn form's `user` and
+ * `script`, or the first of `turns` (the later turns are kept as they are).
+ */
+function withFirstTurn(scenario: Scenario, fields: { user: string } | { script: Step[] }): Scenario {
   const [first, ...later] = scenario.turns ?? [];
-  if (first !== undefined) return { ...scenario, turns: [{ ...first, script }, ...later] };
-  return { ...scenario, script };
+  if (first !== undefined) return { ...scenario, turns: [{ ...first, ...fields }, ...later] };
+  return { ...scenario, ...fields };
 }
 
 /**
