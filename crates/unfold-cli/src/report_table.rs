@@ -432,13 +432,7 @@ fn describe(event: &Event, reasons: &mut Reasons) -> String {
                 unfold_engine::PendingShows::AtTurn(turn) => format!("shows at turn {turn}"),
                 unfold_engine::PendingShows::Never => "never shown".to_owned(),
             };
-            let changed: Vec<String> = added
-                .iter()
-                .map(|t| format!("+{t}"))
-                .chain(removed.iter().map(|t| format!("-{t}")))
-                .chain(modified.iter().map(|t| format!("~{t}")))
-                .collect();
-            format!("pending {} ({shows})", changed.join(", "))
+            format!("pending {} ({shows})", tool_lists(added, removed, modified))
         }
         EventKind::VisibilityChanged { section_keys } => {
             format!("expanded {}", section_keys.join(", "))
@@ -450,12 +444,7 @@ fn describe(event: &Event, reasons: &mut Reasons) -> String {
         }
         EventKind::ToolAvailabilityChanged { at_model_call, added, removed, source, modified } => {
             let from = source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
-            let modified = if modified.is_empty() { String::new() } else { format!(" ~[{}]", modified.join(", ")) };
-            format!(
-                "tools changed before call {at_model_call}{from}: +[{}] -[{}]{modified}",
-                added.join(", "),
-                removed.join(", ")
-            )
+            format!("tools changed before call {at_model_call}{from}: {}", tool_lists(added, removed, modified))
         }
         EventKind::LimitReached { limit, value } => {
             let limit =
@@ -467,4 +456,10 @@ fn describe(event: &Event, reasons: &mut Reasons) -> String {
         }
     };
     format!("{}: {what}", event.attempt)
+}
+
+/// "+[deploy] -[grep] ~[lookup]": tools added, removed and (when any) given a new definition.
+fn tool_lists(added: &[String], removed: &[String], modified: &[String]) -> String {
+    let modified = if modified.is_empty() { String::new() } else { format!(" ~[{}]", modified.join(", ")) };
+    format!("+[{}] -[{}]{modified}", added.join(", "), removed.join(", "))
 }

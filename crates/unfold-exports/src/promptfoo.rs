@@ -49,8 +49,8 @@ fn test(scenario: &Scenario) -> Value {
     let mut vars: Map<String, Value> =
         scenario.params.iter().map(|(name, value)| (name.clone(), Value::from(value.as_str()))).collect();
     vars.insert(USER_VARIABLE.to_string(), Value::from(scenario.first_user()));
-    let first_step = scenario.conversation_turns().first().and_then(|turn| turn.script.first()).cloned();
-    let assert = first_step.map_or_else(|| json!([]), |step| first_step_assertions(&step));
+    let turns = scenario.conversation_turns();
+    let assert = turns.first().and_then(|turn| turn.script.first()).map_or_else(|| json!([]), first_step_assertions);
     json!({ "description": scenario.name, "vars": vars, "assert": assert })
 }
 
