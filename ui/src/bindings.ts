@@ -525,10 +525,12 @@ export type ComparisonRequest_Deserialize = {
 	/**  The scenario. */
 	scenario: DocumentRef,
 	/**
-	 *  The adapters whose lanes run, in order (at least one; one named twice runs once); each
-	 *  lane after the first is set against the first.
+	 *  The lanes that run, in order (at least one; one named twice runs once): an adapter's name
+	 *  (`dynamic`, `restart`, `allowed_tools`, `deferred`) or a host's (`host:claude-code`, or
+	 *  `host:` and a `.host.json` file's path); each lane after the first is set against the
+	 *  first.
 	 */
-	lanes: AdapterKind[],
+	lanes: string[],
 	/**  Which model answers the lanes. */
 	model: ComparisonModel_Deserialize,
 	/**  What the lanes may reach of the template's tool sources. */
@@ -551,10 +553,12 @@ export type ComparisonRequest_Serialize = {
 	/**  The scenario. */
 	scenario: DocumentRef,
 	/**
-	 *  The adapters whose lanes run, in order (at least one; one named twice runs once); each
-	 *  lane after the first is set against the first.
+	 *  The lanes that run, in order (at least one; one named twice runs once): an adapter's name
+	 *  (`dynamic`, `restart`, `allowed_tools`, `deferred`) or a host's (`host:claude-code`, or
+	 *  `host:` and a `.host.json` file's path); each lane after the first is set against the
+	 *  first.
 	 */
-	lanes: AdapterKind[],
+	lanes: string[],
 	/**  Which model answers the lanes. */
 	model: ComparisonModel_Serialize,
 	/**  What the lanes may reach of the template's tool sources. */
@@ -702,7 +706,7 @@ export type DivergenceKind =
  */
 { kind: "restart"; 
 /**  The run that restarts. */
-run: AdapterKind; 
+run: Lane; 
 /**  Why it restarts. */
 reason: RestartReason; 
 /**  The sections the restart expands. */
@@ -712,7 +716,7 @@ redone: RedoneCall[] } |
 /**  Only one run makes a call here. */
 { kind: "extra_call"; 
 /**  The run that makes it. */
-run: AdapterKind } | 
+run: Lane } | 
 /**  The runs call different tools here. */
 { kind: "different_call" } | 
 /**  The runs call the same tool with different arguments here. */
@@ -724,10 +728,10 @@ run: AdapterKind } |
 
 /**  How two runs of a comparison differ: the first run and a later one, in the order asked. */
 export type Divergence_Deserialize = {
-	/**  The first run's adapter. */
-	left: AdapterKind,
-	/**  The second run's adapter. */
-	right: AdapterKind,
+	/**  The first run's lane. */
+	left: Lane,
+	/**  The second run's lane. */
+	right: Lane,
 	/**
 	 *  The first place they differ; `None` when they make the same tool calls with the same
 	 *  results, restart at the same places and end the same way.
@@ -737,10 +741,10 @@ export type Divergence_Deserialize = {
 
 /**  How two runs of a comparison differ: the first run and a later one, in the order asked. */
 export type Divergence_Serialize = {
-	/**  The first run's adapter. */
-	left: AdapterKind,
-	/**  The second run's adapter. */
-	right: AdapterKind,
+	/**  The first run's lane. */
+	left: Lane,
+	/**  The second run's lane. */
+	right: Lane,
 	/**
 	 *  The first place they differ; `None` when they make the same tool calls with the same
 	 *  results, restart at the same places and end the same way.
@@ -1405,18 +1409,11 @@ JsonValue[] |
 /**  An object. */
 { [key in string]: JsonValue };
 
-/**  One run of a comparison: an adapter's, or the all-FULL baseline. */
-export type Lane = 
-/**  The dynamic adapter's run. */
-"dynamic" | 
-/**  The restart adapter's run. */
-"restart" | 
-/**  The `allowed_tools` adapter's run. */
-"allowed_tools" | 
-/**  The deferred adapter's run. */
-"deferred" | 
-/**  The baseline: every section FULL from the start, under the dynamic adapter. */
-"baseline";
+/**
+ *  One run of a comparison, by its name: an adapter's (`dynamic`, `restart`, `allowed_tools`,
+ *  `deferred`), a host profile's (`host:claude-code`), or `baseline`.
+ */
+export type Lane = string;
 
 /**  One lane of the comparison against the baseline. */
 export type LaneVerdict = LaneVerdict_Serialize | LaneVerdict_Deserialize;
@@ -2274,6 +2271,11 @@ export type RunReport = RunReport_Serialize | RunReport_Deserialize;
 export type RunReport_Deserialize = {
 	/**  The adapter. */
 	adapter: AdapterKind,
+	/**
+	 *  The host profile whose behaviour the run had (spec 12), by name; none for an adapter's
+	 *  own run.
+	 */
+	host?: string | null,
 	/**  How it ended. */
 	status: RunStatus,
 	/**  The final answer. */
@@ -2293,6 +2295,11 @@ export type RunReport_Deserialize = {
 export type RunReport_Serialize = {
 	/**  The adapter. */
 	adapter: AdapterKind,
+	/**
+	 *  The host profile whose behaviour the run had (spec 12), by name; none for an adapter's
+	 *  own run.
+	 */
+	host?: string,
 	/**  How it ended. */
 	status: RunStatus,
 	/**  The final answer. */
@@ -2401,8 +2408,8 @@ export type Savings = Savings_Serialize | Savings_Deserialize;
 
 /**  What one run saved against the baseline. */
 export type Savings_Deserialize = {
-	/**  The run's adapter. */
-	adapter: AdapterKind,
+	/**  The run's lane (written `adapter`, as when every lane was an adapter's). */
+	adapter: Lane,
 	/**  The run's prompt tokens. */
 	prompt_tokens: number,
 	/**  The baseline's prompt tokens minus the run's: negative when the run used more. */
@@ -2416,8 +2423,8 @@ export type Savings_Deserialize = {
 
 /**  What one run saved against the baseline. */
 export type Savings_Serialize = {
-	/**  The run's adapter. */
-	adapter: AdapterKind,
+	/**  The run's lane (written `adapter`, as when every lane was an adapter's). */
+	adapter: Lane,
 	/**  The run's prompt tokens. */
 	prompt_tokens: number,
 	/**  The baseline's prompt tokens minus the run's: negative when the run used more. */
@@ -2747,7 +2754,7 @@ export type Standing =
 "beats_baseline" | 
 /**  No better than the baseline. */
 "loses_to_baseline" | 
-/**  It did not complete, so it cannot win. */
+/**  It did not complete, or tool calls failed that succeeded in the baseline, so it cannot win. */
 "failed";
 
 /**  One step of the script. */

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use unfold_engine::request_shapes::RequestShape;
-use unfold_engine::AdapterKind;
 use unfold_relay::attached::RelaySession;
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -19,9 +18,11 @@ pub struct ComparisonRequest {
     pub template: DocumentRef,
     /// The scenario.
     pub scenario: DocumentRef,
-    /// The adapters whose lanes run, in order (at least one; one named twice runs once); each
-    /// lane after the first is set against the first.
-    pub lanes: Vec<AdapterKind>,
+    /// The lanes that run, in order (at least one; one named twice runs once): an adapter's name
+    /// (`dynamic`, `restart`, `allowed_tools`, `deferred`) or a host's (`host:claude-code`, or
+    /// `host:` and a `.host.json` file's path); each lane after the first is set against the
+    /// first.
+    pub lanes: Vec<String>,
     /// Which model answers the lanes.
     pub model: ComparisonModel,
     /// What the lanes may reach of the template's tool sources.
@@ -169,7 +170,7 @@ pub struct RequestFiles {
 impl ComparisonRequest {
     /// A scripted comparison of `template` and `scenario` under `lanes`, with nothing reached,
     /// nothing written but the history, and no run id.
-    pub fn scripted(template: DocumentRef, scenario: DocumentRef, lanes: Vec<AdapterKind>) -> ComparisonRequest {
+    pub fn scripted(template: DocumentRef, scenario: DocumentRef, lanes: Vec<String>) -> ComparisonRequest {
         ComparisonRequest {
             template,
             scenario,

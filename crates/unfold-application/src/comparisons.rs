@@ -18,7 +18,7 @@ use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Drive, Lane, LaneModel, Lanes};
 use unfold_engine::request_shapes::RequestShape;
-use unfold_engine::{AdapterKind, ComparisonReport, Provider};
+use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
@@ -128,7 +128,7 @@ impl Comparisons {
     /// or a relay session that cannot be attached fails before anything runs), runs its lanes,
     /// keeps them in the history and writes what it asks.
     pub async fn run(&self, request: ComparisonRequest, listener: ProgressListener) -> AppResult<FinishedComparison> {
-        let lanes = distinct(&request.lanes);
+        let lanes = distinct(crate::hosts::lane_specs(&request.lanes)?);
         if lanes.is_empty() {
             let what = match request.model {
                 ComparisonModel::Scripted { .. } => "choose at least one adapter to compare",
@@ -142,7 +142,8 @@ impl Comparisons {
             ComparisonModel::Live { profile } => {
                 let profile = self.context.profiles.get(profile)?;
                 // Before any lane is paid for: a lane its API cannot run would fail after the others.
-                crate::live_runs::check_adapters(&profile, &lanes)?;
+                let adapters: Vec<AdapterKind> = lanes.iter().map(LaneSpec::adapter).collect();
+                crate::live_runs::check_adapters(&profile, &adapters)?;
                 Some(profile)
             }
             ComparisonModel::Scripted { .. } => None,
@@ -165,7 +166,7 @@ impl Comparisons {
         let clock = Mutex::new(ComparisonClock::default());
         let started = (now_ms(), std::time::Instant::now());
         let drive = LaneDrive { live, access: &access, secrets: &secrets, cancel: &cancel, clock: &clock };
-        let outcome = self.run_lanes(&request, &documents, &lanes, drive, &listener).await;
+        let outcome = self.run_lanes(&request, &documents, lanes, drive, &listener).await;
         if let Some(id) = request.run_id {
             lock(&self.running).remove(&id);
         }
@@ -257,12 +258,12 @@ impl Comparisons {
         Ok(SourceReach { consent, relay })
     }
 
-    /// The engine's comparison of the request's `adapters` as `drive` says, told to `listener`.
+    /// The engine's comparison of `lanes` as `drive` says, told to `listener`.
     async fn run_lanes(
         &self,
         request: &ComparisonRequest,
         documents: &Resolved,
-        adapters: &[AdapterKind],
+        lanes: Vec<LaneSpec>,
         drive: LaneDrive<'_>,
         listener: &ProgressListener,
     ) -> AppResult<Comparison> {
@@ -284,7 +285,7 @@ impl Comparisons {
             // The app's call inspector shows every call of the comparison it names.
             keep_requests: request.run_id.is_some() || request.outputs.requests.is_some(),
         };
-        let lanes = Lanes::new(&documents.template, &documents.scenario, adapters);
+        let lanes = Lanes::of(&documents.template, &documents.scenario, lanes);
         unfold_engine::compare(lanes, drive)
             .await
             .map_err(|error| match &documents.scenario_path {
@@ -341,7 +342,7 @@ impl Comparisons {
     /// What model call `call_index` of `lane` was sent, and what it answered.
     pub fn call(&self, run_id: u32, lane: Lane, call_index: u32) -> AppResult<CallRequest> {
         self.with_last(run_id, |comparison, _| {
-            comparison.call(lane, call_index).cloned().ok_or_else(|| {
+            comparison.call(&lane, call_index).cloned().ok_or_else(|| {
                 let message = format!("the {} run made no model call {call_index}", lane.name());
                 AppError::new(ErrorCode::NotFound, message)
             })
@@ -404,20 +405,21 @@ impl LiveLanes<'_> {
     fn provider(&self, lane: Lane) -> unfold_documents::Result<Box<dyn Provider + Send>> {
         let key = ApiKey::for_profile(self.profile)?;
         let listener = Arc::clone(self.listener);
-        let text =
-            TextSink(Arc::new(move |text: &str| listener(CompareProgress::Text { lane, text: text.to_owned() })));
+        let text = TextSink(Arc::new(move |text: &str| {
+            listener(CompareProgress::Text { lane: lane.clone(), text: text.to_owned() });
+        }));
         let provider =
             HttpProvider::new(self.profile.clone(), key)?.with_cancel(self.token.clone()).with_text_sink(text);
         Ok(Box::new(provider))
     }
 }
 
-/// The adapters in the order asked, each once.
-fn distinct(adapters: &[AdapterKind]) -> Vec<AdapterKind> {
-    let mut unique = Vec::new();
-    for &adapter in adapters {
-        if !unique.contains(&adapter) {
-            unique.push(adapter);
+/// The lanes in the order asked, each once.
+fn distinct(lanes: Vec<LaneSpec>) -> Vec<LaneSpec> {
+    let mut unique: Vec<LaneSpec> = Vec::new();
+    for lane in lanes {
+        if !unique.iter().any(|kept| kept.lane() == lane.lane()) {
+            unique.push(lane);
         }
     }
     unique

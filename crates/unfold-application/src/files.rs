@@ -1,5 +1,5 @@
 //! The user's files as the command line reads them: any file Unfold reads (a template, a
-//! scenario, a suite, provider profiles, prices, a cassette) checked whatever its kind, a template's prompt with sections read and parameters set, and a scenario
+//! scenario, a suite, provider profiles, prices, a host profile, a cassette) checked whatever its kind, a template's prompt with sections read and parameters set, and a scenario
 //! written out.
 
 use std::path::Path;
@@ -7,6 +7,7 @@ use std::path::Path;
 use indexmap::IndexMap;
 use unfold_documents::document::{self, DocumentKind};
 use unfold_documents::error::printable_path;
+use unfold_documents::host_profile::{HostProfile, HOST_KIND};
 use unfold_documents::prices::{Prices, PRICES_KIND};
 use unfold_documents::provider_profile::{ProviderProfiles, PROVIDERS_KIND};
 use unfold_documents::save_target::SaveTarget;
@@ -29,7 +30,7 @@ struct FileKind {
 
 /// Every kind of file Unfold reads from the user, the template (the kind of a file that says
 /// nothing) first.
-const FILE_KINDS: [FileKind; 6] = [
+const FILE_KINDS: [FileKind; 7] = [
     FileKind {
         tag: "unfold.template",
         name_ends: ".unfold.json",
@@ -59,6 +60,12 @@ const FILE_KINDS: [FileKind; 6] = [
         name_ends: "prices.json",
         invalid: ErrorCode::InvalidRequest,
         check: |bytes| Prices::from_json(bytes).map(drop),
+    },
+    FileKind {
+        tag: HOST_KIND,
+        name_ends: ".host.json",
+        invalid: ErrorCode::InvalidRequest,
+        check: |bytes| HostProfile::from_json(bytes).map(drop),
     },
     FileKind {
         tag: CASSETTE_KIND,

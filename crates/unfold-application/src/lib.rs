@@ -7,7 +7,7 @@
 //! comparisons and their exports ([`comparisons`], [`exports`], [`chart_images`]), suites and
 //! the cases saved from comparisons ([`suites`], [`suite_cases`]), live runs and replays
 //! ([`live_runs`]), what of them leaves the process, scrubbed of secrets ([`redaction`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
-//! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), tool sources
+//! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), host profiles ([`hosts`]), tool sources
 //! ([`sources`]) and which of them the user allowed ([`consents`]), the plugin relay
 //! ([`relay`]), and where all of it is kept ([`folders`]).
 
@@ -24,6 +24,7 @@ pub mod examples;
 pub mod exports;
 pub mod files;
 pub mod folders;
+pub mod hosts;
 pub mod keys;
 pub mod live_runs;
 pub mod prices;

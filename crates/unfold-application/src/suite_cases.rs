@@ -32,7 +32,7 @@ pub fn add_case(suite: &Path, template: &Path, scenario: &Path, report: &Compari
 /// The case `report` makes: its runs' outcome as expectations.
 pub fn case_of(report: &ComparisonReport, name: String, template: String, scenario: String) -> SuiteCase {
     let mut runs: IndexMap<String, RunExpectations> =
-        report.runs.iter().map(|run| (run.adapter.name().to_owned(), expectations_of(run))).collect();
+        report.runs.iter().map(|run| (run.lane().to_string(), expectations_of(run))).collect();
     if let Some(baseline) = &report.baseline {
         runs.insert(BASELINE.to_owned(), expectations_of(&baseline.run));
     }

@@ -285,7 +285,7 @@ pub fn unmet_expectations(case: &SuiteCase, report: &ComparisonReport) -> Vec<Un
     for (run_name, expectations) in &case.expect.runs {
         let run = match run_name.as_str() {
             BASELINE => report.baseline.as_ref().map(|baseline| &baseline.run),
-            name => report.runs.iter().find(|run| run.adapter.name() == name),
+            name => report.runs.iter().find(|run| run.lane().name() == name),
         };
         let Some(run) = run else {
             unmet.push(Unmet {

@@ -61,16 +61,18 @@ impl ComparisonClock {
     pub fn saw(&mut self, progress: &CompareProgress) {
         match progress {
             CompareProgress::RunStarted { lane } => {
-                self.0.insert(*lane, RunClock::start());
+                self.0.insert(lane.clone(), RunClock::start());
             }
-            CompareProgress::Event { lane, event } => self.0.entry(*lane).or_insert_with(RunClock::start).saw(event),
+            CompareProgress::Event { lane, event } => {
+                self.0.entry(lane.clone()).or_insert_with(RunClock::start).saw(event);
+            }
             _ => {}
         }
     }
 
     /// The times of `lane`'s run.
-    pub fn times(&self, lane: Lane) -> RunTimes {
-        self.0.get(&lane).map_or_else(|| RunClock::start().times(), RunClock::times)
+    pub fn times(&self, lane: &Lane) -> RunTimes {
+        self.0.get(lane).map_or_else(|| RunClock::start().times(), RunClock::times)
     }
 }
 
@@ -124,13 +126,13 @@ pub fn run_line(report: &RunReport, agent: &str, times: &RunTimes, context: &Tra
 
 /// The trace lines of a comparison's runs, the baseline's last, each its own trace.
 pub fn comparison_lines(report: &ComparisonReport, clock: &ComparisonClock, context: &TraceContext) -> Vec<String> {
-    let lanes = report.runs.iter().map(|run| (Lane::of(run.adapter), run));
-    let baseline = report.baseline.as_ref().map(|baseline| (Lane::Baseline, &baseline.run));
+    let lanes = report.runs.iter().map(|run| (run.lane(), run));
+    let baseline = report.baseline.as_ref().map(|baseline| (Lane::BASELINE, &baseline.run));
     lanes
         .chain(baseline)
         .map(|(lane, run)| {
             let context = context.clone().with("unfold.scenario", &report.scenario).with("unfold.lane", lane.name());
-            run_line(run, &report.template, &clock.times(lane), &context)
+            run_line(run, &report.template, &clock.times(&lane), &context)
         })
         .collect()
 }

@@ -72,6 +72,7 @@ pub fn deaf() -> ProgressListener {
 /// The example scenario `lookup-first` on the task executor, under `lanes`, scripted.
 fn lookup_first(lanes: Vec<AdapterKind>) -> ComparisonRequest {
     let template = example("examples/task-executor.unfold.json");
+    let lanes = lanes.into_iter().map(|lane| lane.name().to_owned()).collect();
     ComparisonRequest::scripted(template, example("examples/lookup-first.scenario.json"), lanes)
 }
 
@@ -95,7 +96,7 @@ fn a_comparison_streams_its_events_keeps_its_runs_and_calls_and_exports() {
         scenarios: Arc::clone(&scenarios),
         ..context(Arc::clone(&history))
     });
-    let lanes = vec![AdapterKind::Dynamic, AdapterKind::Restart];
+    let lanes = vec!["dynamic".to_owned(), "restart".to_owned()];
     let request = ComparisonRequest {
         run_id: Some(7),
         ..ComparisonRequest::scripted(DocumentRef::Open(ids.0), DocumentRef::Open(ids.1), lanes)
@@ -112,18 +113,18 @@ fn a_comparison_streams_its_events_keeps_its_runs_and_calls_and_exports() {
             })
             .collect::<Vec<_>>()
     };
-    assert_eq!(events(Lane::Dynamic), report.runs[0].events);
-    assert_eq!(events(Lane::Restart), report.runs[1].events);
-    assert_eq!(events(Lane::Baseline), report.baseline.as_ref().unwrap().run.events);
+    assert_eq!(events(Lane::DYNAMIC), report.runs[0].events);
+    assert_eq!(events(Lane::RESTART), report.runs[1].events);
+    assert_eq!(events(Lane::BASELINE), report.baseline.as_ref().unwrap().run.events);
     let kept = history.list(&Default::default()).unwrap();
     let lanes: Vec<Option<&str>> = kept.iter().map(|run| run.lane.as_deref()).collect();
     assert_eq!(lanes, [Some("baseline"), Some("restart"), Some("dynamic")], "every run is kept");
     assert!(kept.iter().all(|run| run.provider == "scripted" && run.scenario_path.as_deref() == Some(&scenario_path)));
 
-    let call = comparisons.call(7, Lane::Restart, 3).unwrap();
+    let call = comparisons.call(7, Lane::RESTART, 3).unwrap();
     assert_eq!((call.attempt, call.body["messages"].as_array().map(Vec::len)), (2, Some(2)));
-    assert_eq!(comparisons.call(7, Lane::Restart, 99).unwrap_err().code, ErrorCode::NotFound);
-    let gone = comparisons.call(8, Lane::Restart, 1).unwrap_err();
+    assert_eq!(comparisons.call(7, Lane::RESTART, 99).unwrap_err().code, ErrorCode::NotFound);
+    let gone = comparisons.call(8, Lane::RESTART, 1).unwrap_err();
     assert!(gone.code == ErrorCode::NotFound && gone.message.contains("run it again"), "{gone:?}");
 
     let file = dir.path().join("report.json");
@@ -211,7 +212,7 @@ fn a_cancelled_comparison_stops_and_says_so() {
             }
         })
     };
-    let lanes = vec![AdapterKind::Dynamic, AdapterKind::Restart];
+    let lanes = vec!["dynamic".to_owned(), "restart".to_owned()];
     let request = ComparisonRequest {
         run_id: Some(3),
         ..ComparisonRequest::scripted(DocumentRef::Open(ids.0), DocumentRef::Open(ids.1), lanes)
@@ -272,7 +273,7 @@ fn a_live_comparison_keeps_the_secret_out_of_the_ui_the_history_and_every_export
         ..ComparisonRequest::scripted(
             example("examples/task-executor.unfold.json"),
             DocumentRef::File(scenario_path),
-            vec![AdapterKind::Dynamic],
+            vec!["dynamic".to_owned()],
         )
     };
     let (heard, listener) = keeping();
@@ -296,7 +297,7 @@ fn a_live_comparison_keeps_the_secret_out_of_the_ui_the_history_and_every_export
     comparisons.export_report(4, &files.join("report.json").to_string_lossy(), Default::default()).unwrap();
     assert_eq!(comparisons.export_requests(4, &files.join("bodies").to_string_lossy(), Default::default()).unwrap(), 2);
     let calls: Vec<String> = (1..=2)
-        .map(|call| serde_json::to_string(&comparisons.call(4, Lane::Dynamic, call).unwrap()).unwrap())
+        .map(|call| serde_json::to_string(&comparisons.call(4, Lane::DYNAMIC, call).unwrap()).unwrap())
         .collect();
     drop((history, comparisons));
 

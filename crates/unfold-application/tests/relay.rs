@@ -10,7 +10,7 @@ use unfold_application::comparisons::{
     ComparisonContext, ComparisonRequest, Comparisons, DocumentRef, RelayAttachment,
 };
 use unfold_application::relay::RelayService;
-use unfold_engine::{AdapterKind, EventKind};
+use unfold_engine::EventKind;
 
 /// The example plugin, started against `relay`, with the session code it printed once ready.
 fn plugin(relay: &str) -> (Child, String) {
@@ -51,7 +51,7 @@ fn the_apps_relay_lists_a_plugins_session_and_a_comparison_attached_to_it_sees_i
         ..ComparisonRequest::scripted(
             DocumentRef::File(template_path),
             DocumentRef::File(scenario_path),
-            vec![AdapterKind::Dynamic],
+            vec!["dynamic".to_owned()],
         )
     };
     let kept = runtime.block_on(comparisons.run(request, crate::comparisons::deaf())).unwrap();

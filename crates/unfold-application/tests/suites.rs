@@ -91,7 +91,7 @@ fn a_kept_run_exports_its_trace() {
     let request = ComparisonRequest::scripted(
         DocumentRef::File(repo("examples/task-executor.unfold.json")),
         DocumentRef::File(repo("examples/read-context-then-search.scenario.json")),
-        vec![AdapterKind::Restart],
+        vec!["restart".to_owned()],
     );
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     runtime.block_on(comparisons.run(request, crate::comparisons::deaf())).unwrap();

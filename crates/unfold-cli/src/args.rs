@@ -90,10 +90,11 @@ pub enum Command {
         template: PathBuf,
         /// The scenario file.
         scenario: PathBuf,
-        /// Adapters to run, in order, separated by commas. Every run after the first is set
-        /// against the first.
-        #[arg(long, value_delimiter = ',', default_value = "dynamic,restart", value_parser = adapter())]
-        adapters: Vec<unfold_engine::AdapterKind>,
+        /// Lanes to run, in order, separated by commas: adapters, and hosts (host:NAME of `unfold
+        /// hosts list`, or host: and a .host.json file). Every run after the first is set against
+        /// the first.
+        #[arg(long, value_delimiter = ',', default_value = "dynamic,restart", value_parser = LaneChoice)]
+        adapters: Vec<String>,
         /// Print the comparison report as JSON.
         #[arg(long)]
         json: bool,
@@ -220,6 +221,12 @@ pub enum Command {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// The agent hosts a lane can behave as (`--adapters host:NAME`): when each shows the model a
+    /// new tool, and the evidence for it
+    Hosts {
+        #[command(subcommand)]
+        action: HostsAction,
+    },
     /// The tools a template's sources (MCP servers, relay plugins) offer, and their snapshots
     Sources {
         #[command(subcommand)]
@@ -235,6 +242,18 @@ pub enum Command {
         /// page may otherwise. Repeatable.
         #[arg(long = "allow-origin", value_name = "ORIGIN")]
         allow_origins: Vec<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HostsAction {
+    /// The presets Unfold ships, or the host profile files given, with their evidence
+    List {
+        /// Host profile files (`*.host.json`) to show instead of the presets.
+        files: Vec<PathBuf>,
+        /// Print JSON: the profiles as their files hold them.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -314,6 +333,37 @@ pub enum HistoryAction {
 struct OneOf<T: 'static> {
     all: &'static [T],
     name: fn(T) -> &'static str,
+}
+
+/// A lane as `--adapters` names it: an adapter's name, or `host:` and a host's name or file
+/// (resolved when the comparison runs, where a bad file is reported at its place). Its help lists
+/// the adapters from their own list.
+#[derive(Clone)]
+struct LaneChoice;
+
+impl TypedValueParser for LaneChoice {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        let parse: fn(&str) -> Result<String, String> = |text| match text.strip_prefix("host:") {
+            Some(host) if !host.is_empty() => Ok(text.to_owned()),
+            _ => text
+                .parse::<unfold_engine::AdapterKind>()
+                .map(|adapter| adapter.name().to_owned())
+                .map_err(|unknown| format!("{unknown}, or host:NAME or host:FILE")),
+        };
+        parse.parse_ref(command, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let hosts = ["host:NAME", "host:FILE"].map(PossibleValue::new);
+        Some(Box::new(adapter().possible_values()?.chain(hosts).collect::<Vec<_>>().into_iter()))
+    }
 }
 
 /// An adapter's name.

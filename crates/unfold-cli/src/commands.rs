@@ -138,6 +138,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
         Command::ToScenario { template, cassette, output } => {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
         }
+        Command::Hosts { action } => crate::hosts::execute(action),
         Command::Sources { action } => crate::sources::execute(action),
         Command::Relay { port, allow_origins } => {
             let listening = |address| {

@@ -10,9 +10,11 @@
 //! `UNFOLD_LOG=debug`; stdout carries only the command's output.
 
 mod args;
+mod columns;
 mod commands;
 mod event_lines;
 mod history;
+mod hosts;
 mod junit;
 mod live;
 mod money;

@@ -66,7 +66,7 @@ fn draw_verdict(out: &mut String, verdict: &Verdict, width: usize) {
             Standing::Wins => "wins".to_owned(),
             Standing::BeatsBaseline => format!("beats {BASELINE}"),
             Standing::LosesToBaseline => format!("loses to {BASELINE}"),
-            Standing::Failed => "did not complete".to_owned(),
+            Standing::Failed => "fell short".to_owned(),
         };
         paragraph(&format!("  {} {standing}: {}", lane.lane, lane.because), "    ");
     }
@@ -176,7 +176,7 @@ impl Reasons {
 }
 
 fn run_names(report: &ComparisonReport) -> Vec<String> {
-    report.runs.iter().map(|r| r.adapter.name().to_owned()).collect()
+    report.runs.iter().map(|r| r.lane().to_string()).collect()
 }
 
 /// Status, final answer and counters of every run, then a column for each run after the first

@@ -105,18 +105,5 @@ fn table(tools: &[SourceTool]) -> String {
             ]
         })
         .collect();
-    let header = ["source", "tier", "tool", "kind", "categories", "permission"].map(str::to_owned);
-    let mut widths = header.clone().map(|h| h.len());
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(&rows) {
-        let cells: Vec<String> = row.iter().zip(widths).map(|(cell, width)| format!("{cell:width$}")).collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
+    crate::columns::columns(["source", "tier", "tool", "kind", "categories", "permission"], &rows)
 }

@@ -1189,7 +1189,7 @@ fn bad_arguments_exit_2_with_usage() {
 #[test]
 fn the_help_of_every_adapter_option_names_every_adapter() {
     let names: Vec<&str> = unfold_engine::AdapterKind::ALL.iter().map(|kind| kind.name()).collect();
-    let listed = format!("[possible values: {}]", names.join(", "));
+    let listed = format!("[possible values: {}", names.join(", "));
     for (command, option) in
         [("compare", "--adapters <ADAPTERS>"), ("run", "--adapter <ADAPTER>"), ("history", "--adapter <ADAPTER>")]
     {
@@ -1700,7 +1700,7 @@ fn validate_checks_every_kind_of_file() {
             "{bad_prices}: /models/m/input: a price is a number of at least 0\n\
              {cassette}: /calls/0/framing: unknown variant `smoke`, expected `stream` or `whole`\n\
              {foreign}: /kind: 'unfold.report' is not a kind of file Unfold reads (unfold.template, unfold.scenario, \
-             unfold.suite, unfold.providers, unfold.prices, unfold.cassette)\n"
+             unfold.suite, unfold.providers, unfold.prices, unfold.host, unfold.cassette)\n"
         )
     );
 }
@@ -1978,4 +1978,81 @@ fn a_password_in_the_base_url_reaches_no_output_error_or_file() {
         assert!(!text.contains(PASSWORD), "{} holds the password: {text}", path.display());
     }
     assert!(!answered.contains(PASSWORD) && !failed.contains(PASSWORD), "{answered}{failed}");
+}
+
+#[test]
+fn hosts_list_shows_each_preset_and_its_evidence() {
+    let listed = run(&["hosts", "list"]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    let claude_code = row(&listed.stdout, "claude-code");
+    assert_eq!(claude_code, ["2.1.197", "anthropic", "inject", "late:1", "sorted", "mcp__{source}__{tool}"]);
+    assert_eq!(row(&listed.stdout, "codex ")[3], "never");
+    assert_eq!(row(&listed.stdout, "copilot-cli")[3], "next_turn");
+    assert!(
+        listed.stdout.contains("claude-code (Claude Code):\n  - first visible, in 7 runs: late_1 6, next_call 1"),
+        "{}",
+        listed.stdout
+    );
+    assert!(listed.stdout.contains("https://github.com/github/copilot-cli/issues/3125"), "{}", listed.stdout);
+
+    let table: String = listed.stdout.split_inclusive('\n').take_while(|line| *line != "\n").collect();
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    assert!(readme.contains(&table), "README shows the hosts as they are:\n{table}");
+
+    let json = run(&["hosts", "list", "--json"]);
+    let profiles: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(profiles[0]["refresh"], serde_json::json!({ "late": 1 }));
+}
+
+#[test]
+fn a_host_profile_file_is_listed_and_validated_and_a_bad_one_named() {
+    let folder = tempfile::tempdir().unwrap();
+    let mine = folder.path().join("mine.host.json");
+    let profile = serde_json::json!({
+        "schema_version": 1, "kind": "unfold.host", "name": "mine", "host": "Our agent",
+        "api": "openai-chat", "strategy": "inject", "refresh": "next_turn",
+        "evidence": [{ "source": "our logs", "note": "new tools wait for the next message" }]
+    });
+    std::fs::write(&mine, profile.to_string()).unwrap();
+    let listed = run(&["hosts", "list", mine.to_str().unwrap()]);
+    assert_eq!(row(&listed.stdout, "mine"), ["-", "openai-chat", "inject", "next_turn", "append", "plain"]);
+    assert_eq!(run(&["validate", mine.to_str().unwrap()]).code, 0);
+
+    let mut bad = profile;
+    bad["refresh"] = serde_json::json!({ "late": -1 });
+    std::fs::write(&mine, bad.to_string()).unwrap();
+    assert_bad_input(&run(&["hosts", "list", mine.to_str().unwrap()]), &mine, "/refresh");
+    assert_eq!(run(&["validate", mine.to_str().unwrap()]).code, 1);
+}
+
+#[test]
+fn compare_runs_host_lanes_from_presets_and_files() {
+    let folder = tempfile::tempdir().unwrap();
+    let mine = folder.path().join("next-turn.host.json");
+    let profile = serde_json::json!({
+        "schema_version": 1, "kind": "unfold.host", "name": "ours", "host": "Our agent",
+        "api": "openai-chat", "strategy": "inject", "refresh": "next_turn"
+    });
+    std::fs::write(&mine, profile.to_string()).unwrap();
+    let lanes = format!("dynamic,host:codex,host:{}", mine.display());
+    let scenario = "examples/coding-agent-two-turns.scenario.json";
+    let out = run(&["compare", "examples/coding-agent.unfold.json", scenario, "--adapters", &lanes, "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let hosts: Vec<&serde_json::Value> = report["runs"].as_array().unwrap().iter().map(|run| &run["host"]).collect();
+    assert_eq!(hosts, [&serde_json::Value::Null, &serde_json::json!("codex"), &serde_json::json!("ours")]);
+    assert_eq!(report["divergences"][1]["right"], "host:ours");
+    assert_eq!(report["verdict"]["winner"], "dynamic", "a host that never shows the tools does not win by failing");
+    let readme_lanes = "dynamic,host:claude-code,host:copilot-cli,host:codex";
+    let table = run(&["compare", "examples/coding-agent.unfold.json", scenario, "--adapters", readme_lanes]);
+    let codex = table.stdout.lines().skip_while(|line| !line.starts_with("  host:codex")).take(4).collect::<Vec<_>>();
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    assert!(readme.contains(&codex.join("\n")), "README shows the codex lane's verdict as it is: {codex:?}");
+
+    let unknown = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--adapters", "host:vim"]);
+    assert_eq!(unknown.code, 2);
+    assert!(unknown.stderr.contains("'vim' is not a host Unfold knows (claude-code, codex,"), "{}", unknown.stderr);
+    std::fs::write(&mine, "{ \"schema_version\": 1, \"kind\": \"unfold.host\" }").unwrap();
+    let bad = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--adapters", &lanes]);
+    assert_bad_input(&bad, &mine, "missing");
 }

@@ -11,6 +11,7 @@ mod compiled_parameters;
 pub mod discovery;
 pub mod document;
 pub mod error;
+pub mod host_profile;
 #[cfg(feature = "specta")]
 pub mod json_type;
 pub mod prices;

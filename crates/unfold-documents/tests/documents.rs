@@ -400,6 +400,7 @@ fn every_pattern_of_the_documents_is_said_in_words() {
 
 #[test]
 fn checked_in_schemas_match_the_types() {
+    use unfold_documents::host_profile::HostProfile;
     use unfold_documents::prices::Prices;
     use unfold_documents::schema::DocumentSchema;
     use unfold_documents::suite::Suite;
@@ -413,6 +414,7 @@ fn checked_in_schemas_match_the_types() {
         ),
         ("schema/unfold.prices.schema.json", DocumentSchema::generated::<Prices>(Prices::schema().id())),
         ("schema/unfold.suite.schema.json", DocumentSchema::generated::<Suite>(Suite::schema().id())),
+        ("schema/unfold.host.schema.json", DocumentSchema::generated::<HostProfile>(HostProfile::schema().id())),
     ];
     for (file, schema) in schemas {
         assert!(schema["$id"].as_str().is_some_and(|id| id.ends_with(file)), "{file}'s $id");

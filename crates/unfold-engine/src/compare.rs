@@ -17,7 +17,9 @@ use serde_json::Value;
 
 use crate::adapter::{adapter_for, Adapter, DynamicAdapter};
 use crate::divergence::Divergence;
-use crate::events::{AdapterKind, Counters, Event, EventKind, RunReport};
+use crate::events::AdapterKind;
+use crate::events::{Counters, Event, EventKind, RunReport};
+pub use crate::lane::{Lane, LaneSpec};
 use crate::openai_request::{chat_completions_body, chat_completions_message};
 use crate::provider::{ModelRequest, ModelResponse, Provider};
 use crate::request_shapes::RequestShape;
@@ -28,6 +30,7 @@ use crate::verdict::Verdict;
 use unfold_documents::discovery::Discovery;
 use unfold_documents::error::{Error, Result};
 use unfold_documents::prices::Pricing;
+use unfold_documents::refresh::Refresh;
 use unfold_documents::scenario::Scenario;
 use unfold_documents::template::{Section, Template, ToolDisclosure, Visibility};
 
@@ -81,8 +84,8 @@ pub struct BaselineReport {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Savings {
-    /// The run's adapter.
-    pub adapter: AdapterKind,
+    /// The run's lane (written `adapter`, as when every lane was an adapter's).
+    pub adapter: Lane,
     /// The run's prompt tokens.
     #[cfg_attr(feature = "specta", specta(type = u32))]
     pub prompt_tokens: u64,
@@ -102,51 +105,11 @@ impl Savings {
         let saved_percent = (baseline.prompt_tokens > 0)
             .then(|| (saved as f64 * 1000.0 / baseline.prompt_tokens as f64).round() / 10.0);
         Savings {
-            adapter: run.adapter,
+            adapter: run.lane(),
             prompt_tokens: run.counters.prompt_tokens,
             saved_prompt_tokens: saved,
             saved_percent,
         }
-    }
-}
-
-/// One run of a comparison: an adapter's, or the all-FULL baseline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub enum Lane {
-    /// The dynamic adapter's run.
-    Dynamic,
-    /// The restart adapter's run.
-    Restart,
-    /// The `allowed_tools` adapter's run.
-    AllowedTools,
-    /// The deferred adapter's run.
-    Deferred,
-    /// The baseline: every section FULL from the start, under the dynamic adapter.
-    Baseline,
-}
-
-impl Lane {
-    /// The run of `adapter`.
-    pub fn of(adapter: AdapterKind) -> Lane {
-        match adapter {
-            AdapterKind::Dynamic => Lane::Dynamic,
-            AdapterKind::Restart => Lane::Restart,
-            AdapterKind::AllowedTools => Lane::AllowedTools,
-            AdapterKind::Deferred => Lane::Deferred,
-        }
-    }
-
-    /// The adapter whose run this is; none for the baseline.
-    pub fn adapter(self) -> Option<AdapterKind> {
-        AdapterKind::ALL.into_iter().find(|&kind| Lane::of(kind) == self)
-    }
-
-    /// The name in reports and file names: the adapter's (`dynamic`, `allowed_tools`, …) or
-    /// `baseline`.
-    pub fn name(self) -> &'static str {
-        self.adapter().map_or("baseline", AdapterKind::name)
     }
 }
 
@@ -234,28 +197,33 @@ impl ComparisonReport {
 
 impl Comparison {
     /// The request and answer of model call `call_index` of `lane`'s run, if it made that call.
-    pub fn call(&self, lane: Lane, call_index: u32) -> Option<&CallRequest> {
-        let run = self.requests.iter().find(|run| run.lane == lane)?;
+    pub fn call(&self, lane: &Lane, call_index: u32) -> Option<&CallRequest> {
+        let run = self.requests.iter().find(|run| &run.lane == lane)?;
         run.calls.iter().find(|call| call.call_index == call_index)
     }
 }
 
-/// A comparison's lanes: one scenario on one template under each of the adapters, in order (the
-/// scripted model adds the all-FULL baseline lane after them).
-#[derive(Debug, Clone, Copy)]
+/// A comparison's lanes: one scenario on one template in each lane, in order (the scripted model
+/// adds the all-FULL baseline lane after them).
+#[derive(Debug, Clone)]
 pub struct Lanes<'a> {
     /// The template.
     pub template: &'a Template,
     /// The scenario.
     pub scenario: &'a Scenario,
-    /// One lane per adapter, in order; each after the first is set against the first.
-    pub adapters: &'a [AdapterKind],
+    /// What each lane runs, in order; each after the first is set against the first.
+    pub lanes: Vec<LaneSpec>,
 }
 
 impl<'a> Lanes<'a> {
     /// `scenario` on `template` under each of `adapters`.
-    pub fn new(template: &'a Template, scenario: &'a Scenario, adapters: &'a [AdapterKind]) -> Lanes<'a> {
-        Lanes { template, scenario, adapters }
+    pub fn new(template: &'a Template, scenario: &'a Scenario, adapters: &[AdapterKind]) -> Lanes<'a> {
+        Lanes::of(template, scenario, adapters.iter().copied().map(LaneSpec::Adapter).collect())
+    }
+
+    /// `scenario` on `template` in each of `lanes`.
+    pub fn of(template: &'a Template, scenario: &'a Scenario, lanes: Vec<LaneSpec>) -> Lanes<'a> {
+        Lanes { template, scenario, lanes }
     }
 }
 
@@ -309,7 +277,7 @@ static NEVER_CANCELLED: AtomicBool = AtomicBool::new(false);
 /// divergences (and every call's request when asked). Fails (with problems located in the
 /// scenario) when the scenario names parameters or tools the template does not have.
 pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
-    let Lanes { template, scenario, adapters } = lanes;
+    let Lanes { template, scenario, lanes: specs } = lanes;
     let problems = scenario.problems_with(template);
     if !problems.is_empty() {
         return Err(Error::invalid(problems));
@@ -322,10 +290,24 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
         None => &mut quiet,
     };
     let disclosed = matches!(model, LaneModel::Scripted).then(|| everything_disclosed(template));
-    let mut plans: Vec<LanePlan<'_>> =
-        adapters.iter().map(|&kind| LanePlan { lane: Lane::of(kind), adapter: adapter_for(kind), template }).collect();
+    let mut plans: Vec<LanePlan<'_>> = specs
+        .iter()
+        .map(|spec| LanePlan {
+            lane: spec.lane(),
+            adapter: adapter_for(spec.adapter()),
+            refresh: spec.refresh(),
+            host: spec.host_name().map(str::to_owned),
+            template,
+        })
+        .collect();
     if let Some(disclosed) = &disclosed {
-        plans.push(LanePlan { lane: Lane::Baseline, adapter: &DynamicAdapter, template: disclosed });
+        plans.push(LanePlan {
+            lane: Lane::baseline(),
+            adapter: &DynamicAdapter,
+            refresh: None,
+            host: None,
+            template: disclosed,
+        });
     }
     let side_by_side = sources.as_deref().is_some_and(|sources| sources.shared_between_runs(template));
     let mut lanes = LaneMaker { keep_requests, cancel, models: &mut model, sources };
@@ -345,15 +327,17 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
         }
         outcomes
     };
-    let mut runs = Vec::with_capacity(adapters.len());
+    let mut runs = Vec::with_capacity(specs.len());
     let mut baseline = None;
     let mut requests = Vec::new();
     for outcome in outcomes {
         let (lane, report, calls) = outcome?;
+        let is_baseline = lane.is_baseline();
         requests.extend(calls.map(|calls| RunRequests { lane, calls }));
-        match lane {
-            Lane::Baseline => baseline = Some(report),
-            _ => runs.push(report),
+        if is_baseline {
+            baseline = Some(report);
+        } else {
+            runs.push(report);
         }
     }
     let baseline = baseline.map(|baseline| {
@@ -378,10 +362,13 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
     Ok(Comparison { report, requests })
 }
 
-/// One run a comparison will make: which, under which adapter, on which template.
+/// One run a comparison will make: which, under which adapter and refresh policy (and whose
+/// host's), on which template.
 struct LanePlan<'t> {
     lane: Lane,
     adapter: &'static dyn Adapter,
+    refresh: Option<Refresh>,
+    host: Option<String>,
     template: &'t Template,
 }
 
@@ -410,7 +397,7 @@ impl<'o> LaneMaker<'_, 'o> {
             let (seen, applied) = plan.template.with_discovered(discoveries);
             (Cow::Owned(seen), applied, host)
         };
-        let inner = match self.models.provider(plan.lane, scenario, &template) {
+        let inner = match self.models.provider(plan.lane.clone(), scenario, &template) {
             Ok(inner) => inner,
             Err(error) => {
                 if let Some(host) = &mut host {
@@ -420,7 +407,8 @@ impl<'o> LaneMaker<'_, 'o> {
             }
         };
         let provider = RecordingProvider { inner, exchanges: self.keep_requests.then(Vec::new), cancel: self.cancel };
-        Ok(ReadyLane { lane: plan.lane, adapter: plan.adapter, template, discoveries, provider, host })
+        let LanePlan { lane, adapter, refresh, host: host_profile, .. } = plan;
+        Ok(ReadyLane { lane, adapter, refresh, host_profile, template, discoveries, provider, host })
     }
 
     /// Every plan's run ready before any starts, so the sources they share see them all; none
@@ -453,6 +441,9 @@ fn tell(observer: &SharedObserver<'_>, progress: CompareProgress) {
 struct ReadyLane<'t, 'o> {
     lane: Lane,
     adapter: &'static dyn Adapter,
+    refresh: Option<Refresh>,
+    /// The host profile whose behaviour the run has, by name.
+    host_profile: Option<String>,
     /// The template as the run's sources offered it (the comparison's own when it has none).
     template: Cow<'t, Template>,
     /// What each source offered.
@@ -470,20 +461,22 @@ impl ReadyLane<'_, '_> {
         observer: &SharedObserver<'_>,
         cancel: &AtomicBool,
     ) -> Result<(Lane, RunReport, Option<Vec<CallRequest>>)> {
-        let lane = self.lane;
+        let lane = self.lane.clone();
         let mut input = RunInput::of_scenario(&self.template, scenario);
         input.discoveries = &self.discoveries;
+        input.refresh = self.refresh;
         let mut results = ScriptedToolResults::new(scenario);
-        tell(observer, CompareProgress::RunStarted { lane });
+        tell(observer, CompareProgress::RunStarted { lane: lane.clone() });
         // Reborrowed for this run alone (a trait object's lifetime shortens only outside the `Option`).
         let host = self.host.as_deref_mut().map(|host| -> &mut dyn ToolHost { host });
         let outcome =
             run_with_host(&input, self.adapter, &mut self.provider, &mut results, host, &mut |event: &Event| {
-                tell(observer, CompareProgress::Event { lane, event: Box::new(event.clone()) });
+                tell(observer, CompareProgress::Event { lane: lane.clone(), event: Box::new(event.clone()) });
             })
             .await;
         self.close().await;
-        let report = outcome?;
+        let mut report = outcome?;
+        report.host = self.host_profile.take();
         if cancel.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
@@ -565,7 +558,7 @@ pub fn request_files(requests: &[RunRequests], shape: RequestShape) -> Vec<(Stri
         .iter()
         .flat_map(|run| {
             run.calls.iter().map(move |call| {
-                let name = format!("{}-call-{:0width$}.json", run.lane.name(), call.call_index);
+                let name = format!("{}-call-{:0width$}.json", run.lane.file_label(), call.call_index);
                 (name, unfold_documents::document::to_canonical_json(&shape.body(&call.body)))
             })
         })

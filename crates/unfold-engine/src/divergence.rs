@@ -10,15 +10,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::events::{AdapterKind, EventKind, RestartReason, RunReport, RunStatus};
+use crate::lane::Lane;
 
 /// How two runs of a comparison differ: the first run and a later one, in the order asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Divergence {
-    /// The first run's adapter.
-    pub left: AdapterKind,
-    /// The second run's adapter.
-    pub right: AdapterKind,
+    /// The first run's lane.
+    pub left: Lane,
+    /// The second run's lane.
+    pub right: Lane,
     /// The first place they differ; `None` when they make the same tool calls with the same
     /// results, restart at the same places and end the same way.
     pub first: Option<FirstDivergence>,
@@ -64,7 +65,7 @@ pub enum DivergenceKind {
     /// made again after it are `redone`.
     Restart {
         /// The run that restarts.
-        run: AdapterKind,
+        run: Lane,
         /// Why it restarts.
         reason: RestartReason,
         /// The sections the restart expands.
@@ -75,7 +76,7 @@ pub enum DivergenceKind {
     /// Only one run makes a call here.
     ExtraCall {
         /// The run that makes it.
-        run: AdapterKind,
+        run: Lane,
     },
     /// The runs call different tools here.
     DifferentCall,
@@ -118,7 +119,7 @@ pub struct RedoneCall {
 impl Divergence {
     /// How `right` differs from `left`.
     pub fn between(left: &RunReport, right: &RunReport) -> Divergence {
-        Divergence { left: left.adapter, right: right.adapter, first: first_divergence(left, right) }
+        Divergence { left: left.lane(), right: right.lane(), first: first_divergence(left, right) }
     }
 }
 
@@ -356,8 +357,8 @@ impl<'r> Sides<'r> {
         }
     }
 
-    fn name(&self, side: Side) -> &'static str {
-        self.run(side).adapter.name()
+    fn name(&self, side: Side) -> String {
+        self.run(side).lane().name().to_owned()
     }
 
     fn one_sided(&self, side: Side, kind: DivergenceKind, at: RunPlace, explanation: String) -> FirstDivergence {
@@ -370,10 +371,10 @@ impl<'r> Sides<'r> {
 
     fn restart(&self, side: Side, step: &Step<'r>, reason: RestartReason, section_keys: &[String]) -> FirstDivergence {
         let redone = redone_calls(self.steps(side), step);
-        let run = self.run(side).adapter;
-        let who = match run {
-            AdapterKind::Restart => "restart".to_owned(),
-            other => format!("restart in the {} run", other.name()),
+        let run = self.run(side).lane();
+        let who = match run.adapter() {
+            Some(AdapterKind::Restart) => "restart".to_owned(),
+            _ => format!("restart in the {run} run"),
         };
         let when = match reason {
             RestartReason::ToolAvailabilityChanged => format!("before call {}", step.at.call_index + 1),
@@ -414,7 +415,7 @@ impl<'r> Sides<'r> {
         };
         let explanation =
             format!("only {} calls {} (call {}){more}; {then}", self.name(side), step_text(step), step.at.call_index);
-        self.one_sided(side, DivergenceKind::ExtraCall { run: self.run(side).adapter }, step.at, explanation)
+        self.one_sided(side, DivergenceKind::ExtraCall { run: self.run(side).lane() }, step.at, explanation)
     }
 
     fn different_call(&self, left: &Step<'r>, right: &Step<'r>) -> FirstDivergence {
@@ -460,13 +461,8 @@ impl<'r> Sides<'r> {
         if left.status == right.status && left.final_text == right.final_text {
             return None;
         }
-        let explanation = format!(
-            "{} {} where {} {}",
-            left.adapter.name(),
-            outcome_text(left),
-            right.adapter.name(),
-            outcome_text(right)
-        );
+        let explanation =
+            format!("{} {} where {} {}", left.lane(), outcome_text(left), right.lane(), outcome_text(right));
         Some(FirstDivergence {
             kind: DivergenceKind::DifferentOutcome,
             left_at: end_place(left),

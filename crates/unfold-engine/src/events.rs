@@ -346,6 +346,10 @@ impl Counters {
 pub struct RunReport {
     /// The adapter.
     pub adapter: AdapterKind,
+    /// The host profile whose behaviour the run had (spec 12), by name; none for an adapter's
+    /// own run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     /// How it ended.
     pub status: RunStatus,
     /// The final answer.
@@ -362,6 +366,15 @@ pub struct RunReport {
 }
 
 impl RunReport {
+    /// The lane the run was: its host's, else its adapter's (a baseline's run reads as the
+    /// dynamic adapter's: only its place in a report tells it apart).
+    pub fn lane(&self) -> crate::lane::Lane {
+        match &self.host {
+            Some(name) => crate::lane::Lane::host(name),
+            None => crate::lane::Lane::of(self.adapter),
+        }
+    }
+
     /// Prices the run at `pricing`.
     pub fn price(&mut self, pricing: &Pricing) {
         let calls = self.events.iter().filter_map(|event| match &event.kind {

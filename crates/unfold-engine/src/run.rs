@@ -337,7 +337,15 @@ impl<'a> Run<'a, '_> {
             prompt_tokens = counters.prompt_tokens,
             "run completed"
         );
-        Ok(RunReport { adapter: self.requested, status, final_text, counters, cost: None, events: self.events })
+        Ok(RunReport {
+            adapter: self.requested,
+            host: None,
+            status,
+            final_text,
+            counters,
+            cost: None,
+            events: self.events,
+        })
     }
 
     /// The first request of the next attempt, as the adapter sends the session's prompt.

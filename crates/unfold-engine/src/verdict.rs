@@ -34,7 +34,7 @@ pub enum Standing {
     BeatsBaseline,
     /// No better than the baseline.
     LosesToBaseline,
-    /// It did not complete, so it cannot win.
+    /// It did not complete, or tool calls failed that succeeded in the baseline, so it cannot win.
     Failed,
 }
 
@@ -109,8 +109,11 @@ struct Figures<'r> {
 }
 
 impl Figures<'_> {
-    fn completed(&self) -> bool {
-        self.run.status == RunStatus::Completed
+    /// Whether the run did the work the baseline did: it completed, and no more of its tool
+    /// calls failed (a lane that never shows a tool, and whose calls to it fail, is not cheaper
+    /// for having done less).
+    fn did_the_work(&self, baseline: &RunReport) -> bool {
+        self.run.status == RunStatus::Completed && failed_more_than(self.run, baseline) == 0
     }
 
     fn prompt_tokens(&self) -> f64 {
@@ -130,8 +133,9 @@ impl Verdict {
     /// The verdict of a comparison's `runs` against its all-FULL `baseline` run.
     pub fn of(runs: &[RunReport], baseline: &RunReport) -> Verdict {
         let baseline = Figures { name: BASELINE.to_owned(), run: baseline };
-        let lanes: Vec<Figures> = runs.iter().map(|run| Figures { name: run.adapter.name().to_owned(), run }).collect();
-        let candidates: Vec<&Figures> = lanes.iter().chain([&baseline]).filter(|f| f.completed()).collect();
+        let lanes: Vec<Figures> = runs.iter().map(|run| Figures { name: run.lane().name().to_owned(), run }).collect();
+        let candidates: Vec<&Figures> =
+            lanes.iter().chain([&baseline]).filter(|f| f.did_the_work(baseline.run)).collect();
         let priced = !candidates.is_empty() && candidates.iter().all(|f| f.cost().is_some());
         let measure = if priced { VerdictMeasure::CostWithCache } else { VerdictMeasure::PromptTokens };
         let weigh = |f: &Figures| match measure {
@@ -147,9 +151,11 @@ impl Verdict {
             .zip(&reasons)
             .map(|(lane, reason)| {
                 let standing = match winner {
-                    _ if !lane.completed() => Standing::Failed,
+                    _ if !lane.did_the_work(baseline.run) => Standing::Failed,
                     Some(best) if std::ptr::eq(best, lane) => Standing::Wins,
-                    _ if baseline.completed() && weigh(lane) >= weigh(&baseline) => Standing::LosesToBaseline,
+                    _ if baseline.did_the_work(baseline.run) && weigh(lane) >= weigh(&baseline) => {
+                        Standing::LosesToBaseline
+                    }
                     _ => Standing::BeatsBaseline,
                 };
                 lane_verdict(lane, &baseline, standing, reason)
@@ -188,6 +194,15 @@ fn because(run: &RunReport, baseline: &RunReport) -> Because {
     let mut facts = Vec::new();
     if run.status != RunStatus::Completed {
         facts.push(format!("it ended with {} after {}", words(run.status.name()), calls(run.counters.model_calls)));
+    }
+    let failed = failed_more_than(run, baseline);
+    if failed > 0 {
+        let calls = plural(failed.into(), "tool call", "tool calls");
+        let never = match run.counters.tools_never_shown {
+            0 => String::new(),
+            n => format!(": it never showed the model {}", plural(n.into(), "revealed tool", "revealed tools")),
+        };
+        facts.push(format!("{calls} failed that succeeded in {BASELINE}{never}"));
     }
     let discarded = discarded_model_calls(run);
     if run.counters.restarts > 0 {
@@ -244,6 +259,11 @@ fn cache_fact(breaks: PrefixBreaks) -> (String, bool) {
     (fact, false)
 }
 
+/// How many more of `run`'s tool calls failed than of the baseline's.
+fn failed_more_than(run: &RunReport, baseline: &RunReport) -> u32 {
+    run.counters.failed_tool_calls.saturating_sub(baseline.counters.failed_tool_calls)
+}
+
 /// The model calls of attempts a restart abandoned.
 fn discarded_model_calls(run: &RunReport) -> u32 {
     let last = run.events.iter().map(|event| event.attempt).max().unwrap_or(1);
@@ -280,7 +300,7 @@ fn headline(winner: Option<&str>, lanes: &[LaneVerdict], reasons: &[Because], cu
                         lane.lane, reason.facts[0]
                     )
                 }
-                None => format!("No lane completed; {BASELINE} did."),
+                None => format!("No lane did what {BASELINE} did."),
             }
         }
         Some(name) => {

@@ -259,7 +259,7 @@ fn a_restart_in_the_first_run_is_placed_on_the_left() {
 
 fn restart_kind(run: AdapterKind) -> DivergenceKind {
     DivergenceKind::Restart {
-        run,
+        run: Lane::of(run),
         reason: unfold_engine::events::RestartReason::VisibilityExpansion,
         section_keys: vec!["docs".into()],
         redone: Vec::new(),
@@ -280,7 +280,7 @@ fn a_call_only_one_side_makes() {
         { "say": "Done." }
     ]));
     let first = diverge((Dynamic, once), (Restart, twice)).unwrap();
-    assert_eq!(first.kind, DivergenceKind::ExtraCall { run: Restart });
+    assert_eq!(first.kind, DivergenceKind::ExtraCall { run: Lane::RESTART });
     assert_eq!(first.explanation, "only restart calls lookup(2) (call 2); then both call search(\"a\")");
     assert_eq!((first.left_at, first.right_at), (None, place(4, 1, 2)));
 }
@@ -461,7 +461,7 @@ fn savings_are_the_baseline_prompt_tokens_minus_the_runs() {
     let baseline = report.baseline.unwrap();
     assert_eq!(baseline.savings.len(), 2);
     for (savings, run) in baseline.savings.iter().zip(&report.runs) {
-        assert_eq!(savings.adapter, run.adapter);
+        assert_eq!(savings.adapter, run.lane());
         assert_eq!(savings.prompt_tokens, run.counters.prompt_tokens);
         let saved = baseline.run.counters.prompt_tokens as i64 - run.counters.prompt_tokens as i64;
         assert_eq!(savings.saved_prompt_tokens, saved);
@@ -476,6 +476,7 @@ fn savings_are_the_baseline_prompt_tokens_minus_the_runs() {
 fn savings_round_to_one_decimal_and_have_no_percent_of_nothing() {
     let run = |prompt_tokens| RunReport {
         adapter: Restart,
+        host: None,
         status: unfold_engine::RunStatus::Completed,
         final_text: None,
         counters: Counters { prompt_tokens, ..Counters::default() },
@@ -649,14 +650,14 @@ fn request_files_are_named_by_run_and_call_and_sort_in_call_order() {
         response: json!({ "role": "assistant", "content": "done" }),
     };
     let requests = vec![
-        RunRequests { lane: Lane::Dynamic, calls: vec![call(1), call(2)] },
-        RunRequests { lane: Lane::Baseline, calls: vec![call(1)] },
+        RunRequests { lane: Lane::DYNAMIC, calls: vec![call(1), call(2)] },
+        RunRequests { lane: Lane::BASELINE, calls: vec![call(1)] },
     ];
     let files = request_files(&requests, Default::default());
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["dynamic-call-001.json", "dynamic-call-002.json", "baseline-call-001.json"]);
     assert_eq!(files[0].1, "{\n  \"messages\": []\n}\n");
-    let many = vec![RunRequests { lane: Lane::Restart, calls: vec![call(7), call(1200)] }];
+    let many = vec![RunRequests { lane: Lane::RESTART, calls: vec![call(7), call(1200)] }];
     let names: Vec<String> = request_files(&many, Default::default()).into_iter().map(|(name, _)| name).collect();
     assert_eq!(names, ["restart-call-0007.json", "restart-call-1200.json"]);
 }
@@ -677,13 +678,15 @@ fn the_observer_hears_each_run_start_and_every_event_of_the_report_in_order() {
     let comparison = runtime().block_on(compare(Lanes::new(&template, &scenario, &[Dynamic, Restart]), drive)).unwrap();
     assert!(comparison.requests.is_empty(), "no request body is built when none is asked for");
     let report = &comparison.report;
-    let runs = [(Lane::Dynamic, &report.runs[0]), (Lane::Restart, &report.runs[1])]
+    let runs = [(Lane::DYNAMIC, &report.runs[0]), (Lane::RESTART, &report.runs[1])]
         .into_iter()
-        .chain(report.baseline.as_ref().map(|b| (Lane::Baseline, &b.run)));
+        .chain(report.baseline.as_ref().map(|b| (Lane::BASELINE, &b.run)));
     let expected: Vec<CompareProgress> = runs
         .flat_map(|(lane, run)| {
-            std::iter::once(CompareProgress::RunStarted { lane }).chain(
-                run.events.iter().map(move |event| CompareProgress::Event { lane, event: Box::new(event.clone()) }),
+            std::iter::once(CompareProgress::RunStarted { lane: lane.clone() }).chain(
+                run.events
+                    .iter()
+                    .map(move |event| CompareProgress::Event { lane: lane.clone(), event: Box::new(event.clone()) }),
             )
         })
         .collect();
@@ -730,8 +733,8 @@ fn each_call_keeps_the_answer_the_model_gave() {
     }
     let last = comparison.requests[0].calls.last().unwrap();
     assert_eq!(last.response, json!({ "role": "assistant", "content": "Fixed the login flow." }));
-    assert_eq!(comparison.call(Lane::Restart, 3).map(|c| c.attempt), Some(2));
-    assert_eq!(comparison.call(Lane::Dynamic, 1), None, "no dynamic run was asked for");
+    assert_eq!(comparison.call(&Lane::RESTART, 3).map(|c| c.attempt), Some(2));
+    assert_eq!(comparison.call(&Lane::DYNAMIC, 1), None, "no dynamic run was asked for");
 }
 
 #[test]
@@ -756,7 +759,7 @@ fn cancelling_stops_the_comparison_before_its_next_model_call() {
         )
         .count();
     assert_eq!(model_calls, 2, "no model call after the cancel");
-    assert!(!heard.contains(&CompareProgress::RunStarted { lane: Lane::Restart }), "the next run never starts");
+    assert!(!heard.contains(&CompareProgress::RunStarted { lane: Lane::RESTART }), "the next run never starts");
 }
 
 /// The UI's tests replay this report (what `unfold compare --json` prints for the example and

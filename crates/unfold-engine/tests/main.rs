@@ -4,6 +4,7 @@ mod adapters;
 mod comparison;
 mod examples;
 mod hidden_tools;
+mod host_lanes;
 mod prompt_cache;
 mod reference;
 mod rendering;

@@ -36,10 +36,10 @@ pub fn comparison_markdown(report: &ComparisonReport) -> String {
 /// One column per run (the baseline first, when there is one), one row per figure.
 fn figures_table(out: &mut String, report: &ComparisonReport) {
     let baseline = report.baseline.as_ref().map(|baseline| &baseline.run);
-    let runs: Vec<(&str, &RunReport)> = baseline
-        .map(|run| (BASELINE, run))
+    let runs: Vec<(String, &RunReport)> = baseline
+        .map(|run| (BASELINE.to_owned(), run))
         .into_iter()
-        .chain(report.runs.iter().map(|run| (run.adapter.name(), run)))
+        .chain(report.runs.iter().map(|run| (run.lane().to_string(), run)))
         .collect();
     let verdict_of = |name: &str| report.verdict.as_ref().and_then(|verdict| lane_of(verdict, name));
     let mut rows: Vec<(&str, Vec<String>)> = Vec::new();
@@ -114,7 +114,7 @@ fn standing_text(standing: Standing) -> &'static str {
         Standing::Wins => "wins",
         Standing::BeatsBaseline => "beats all-FULL",
         Standing::LosesToBaseline => "loses to all-FULL",
-        Standing::Failed => "did not complete",
+        Standing::Failed => "fell short",
     }
 }
 

@@ -643,7 +643,7 @@ fn a_live_comparison_runs_each_adapter_with_a_new_provider_and_no_baseline() {
         (comparison, made, lanes, server)
     });
     assert_eq!(made, 2);
-    assert_eq!(lanes, [unfold_engine::compare::Lane::Dynamic, unfold_engine::compare::Lane::Restart]);
+    assert_eq!(lanes, [unfold_engine::compare::Lane::DYNAMIC, unfold_engine::compare::Lane::RESTART]);
     let report = &comparison.report;
     assert!(report.baseline.is_none(), "a live comparison pays for no baseline");
     assert_eq!(report.runs.iter().map(|r| r.final_text.as_deref()).collect::<Vec<_>>(), [Some("Nothing to do."); 2]);
@@ -651,7 +651,7 @@ fn a_live_comparison_runs_each_adapter_with_a_new_provider_and_no_baseline() {
     let received = server.received();
     assert_eq!(received.len(), 2);
     assert_eq!(received[0].body["messages"][1], json!({ "role": "user", "content": "Just answer." }));
-    let call = comparison.call(unfold_engine::compare::Lane::Restart, 1).unwrap();
+    let call = comparison.call(&unfold_engine::compare::Lane::RESTART, 1).unwrap();
     assert_eq!(call.response["content"], "Nothing to do.");
 }
 

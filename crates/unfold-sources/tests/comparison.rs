@@ -52,13 +52,14 @@ async fn each_lane_gets_its_own_server_and_sees_its_list_change() {
     ]);
     let report = compare_with_servers(&template, script).await;
     let lines = |lane: Lane| {
-        let run = match lane {
-            Lane::Baseline => &report.baseline.as_ref().unwrap().run,
-            _ => report.runs.iter().find(|r| Lane::of(r.adapter) == lane).unwrap(),
+        let run = if lane.is_baseline() {
+            &report.baseline.as_ref().unwrap().run
+        } else {
+            report.runs.iter().find(|r| r.lane() == lane).unwrap()
         };
         unfold_test_support::trace(run)
     };
-    let dynamic = lines(Lane::Dynamic);
+    let dynamic = lines(Lane::DYNAMIC);
     // The server's `lookup` gives way to the template's own.
     let discovered =
         "discovered ide live [unlock, fail, crash, huge] (left out 'lookup': the template already has a tool of that name)";
@@ -66,11 +67,11 @@ async fn each_lane_gets_its_own_server_and_sees_its_list_change() {
     assert!(dynamic.contains("tools changed before call 3 (ide): +[deploy] -[]\n"), "{dynamic}");
     assert!(dynamic.contains("injected [deploy] from context"), "{dynamic}");
     assert!(dynamic.contains(r#"deploy {"target":"prod"} -> ok "deployed to prod""#), "{dynamic}");
-    let restart = lines(Lane::Restart);
+    let restart = lines(Lane::RESTART);
     assert!(restart.contains("RESTART tool_availability_changed [] -> attempt 3"), "{restart}");
     assert!(restart.contains(r#"deploy {"target":"prod"} -> ok "deployed to prod""#), "{restart}");
     // The baseline ran on a server of its own too, every tool offered from the start.
-    assert!(lines(Lane::Baseline).starts_with("discovered ide live"), "{}", lines(Lane::Baseline));
+    assert!(lines(Lane::BASELINE).starts_with("discovered ide live"), "{}", lines(Lane::BASELINE));
     assert_eq!(processes_running(marker).await, Vec::<u32>::new(), "every lane's server was shut down");
 }
 

@@ -70,8 +70,9 @@ pub struct RunRecord<'a> {
     pub provider: &'a str,
     /// The model, for a live run.
     pub model: Option<&'a str>,
-    /// The lane of a comparison (`dynamic`, `restart`, `baseline`), if it was one.
-    pub lane: Option<&'a str>,
+    /// The lane of a comparison (`dynamic`, `restart`, `host:claude-code`, `baseline`), if it was
+    /// one.
+    pub lane: Option<unfold_engine::Lane>,
     /// The user's message.
     pub user: &'a str,
     /// Its report.
@@ -100,8 +101,8 @@ pub struct ComparisonOrigin<'a> {
 impl<'a> ComparisonOrigin<'a> {
     /// A record for each run of `report`: its lanes, then its baseline.
     pub fn records(&self, report: &'a unfold_engine::ComparisonReport) -> Vec<RunRecord<'a>> {
-        let lanes = report.runs.iter().map(|run| (run.adapter.name(), run));
-        let baseline = report.baseline.iter().map(|b| ("baseline", &b.run));
+        let lanes = report.runs.iter().map(|run| (run.lane(), run));
+        let baseline = report.baseline.iter().map(|b| (unfold_engine::Lane::BASELINE, &b.run));
         lanes
             .chain(baseline)
             .map(|(lane, run)| RunRecord {
@@ -308,7 +309,7 @@ impl RunHistory {
                     path_text(run.scenario_path),
                     run.provider,
                     run.model,
-                    run.lane,
+                    run.lane.as_ref().map(unfold_engine::Lane::name),
                     report.adapter.name(),
                     enum_name(&report.status),
                     run.user,
@@ -359,8 +360,11 @@ impl RunHistory {
         let Some((summary, user, final_text, events)) = row else {
             return Err(Error::argument(format!("run {id}"), "no run in the history has this id"));
         };
+        let lane = summary.lane.as_deref().map(unfold_engine::Lane::named);
+        let host = lane.as_ref().and_then(unfold_engine::Lane::host_name).map(str::to_owned);
         let report = RunReport {
             adapter: summary.adapter,
+            host,
             status: summary.status,
             final_text,
             counters: Counters::of(&events),
@@ -489,6 +493,7 @@ mod tests {
         ];
         RunReport {
             adapter,
+            host: None,
             status,
             final_text: Some("Done.".into()),
             counters: Counters::of(&events),

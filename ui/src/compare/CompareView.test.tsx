@@ -289,7 +289,7 @@ describe("CompareView", () => {
   it("keeps equal lanes apart: each its own marker, drawn to the side, and the legend says where they coincide", async () => {
     await openAndRun();
     const at = (lane: Lane) => byTestId(`chart-point"][data-lane="${lane}"][data-call="1`).querySelector(".marker");
-    expect(["dynamic", "restart", "baseline"].map((lane) => at(lane as Lane)?.tagName.toLowerCase())).toEqual([
+    expect(["dynamic", "restart", "baseline"].map((lane) => at(lane)?.tagName.toLowerCase())).toEqual([
       "circle",
       "rect",
       "path",

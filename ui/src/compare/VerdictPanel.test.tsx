@@ -54,7 +54,7 @@ describe("the verdict's figures", () => {
       "wins",
       "beats all-FULL",
       "loses to all-FULL",
-      "did not complete",
+      "fell short",
     ]);
   });
 });

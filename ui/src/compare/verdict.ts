@@ -13,7 +13,7 @@ export function standingText(standing: Standing): string {
     case "loses_to_baseline":
       return "loses to all-FULL";
     case "failed":
-      return "did not complete";
+      return "fell short";
   }
 }
 

@@ -99,15 +99,24 @@ export function isAllFullBaseline(run: Pick<RunSummary, "lane">): boolean {
   return run.lane === "baseline";
 }
 
-/** What the run is: "all-FULL baseline", else its adapter's run, "restart adapter", "allowed tools adapter". */
+/** Whether the run was a host lane of a comparison (`host:claude-code`). */
+function isHostLane(run: Pick<RunSummary, "lane">): run is { lane: string } {
+  return run.lane?.startsWith("host:") === true;
+}
+
+/** What the run is: "all-FULL baseline", a host lane's name, else its adapter's run, "restart adapter". */
 export function runKind(run: Pick<RunSummary, "lane" | "adapter">): string {
-  return isAllFullBaseline(run) ? ALL_FULL_BASELINE : `${laneName(run.adapter)} adapter`;
+  if (isAllFullBaseline(run)) return ALL_FULL_BASELINE;
+  return isHostLane(run) ? run.lane : `${laneName(run.adapter)} adapter`;
 }
 
 /** What the run is, at length, for a tooltip. */
 export function runKindTitle(run: Pick<RunSummary, "lane" | "adapter">): string {
-  return isAllFullBaseline(run)
-    ? "The comparison's run with every section FULL and every tool described in full, under the dynamic adapter"
+  if (isAllFullBaseline(run)) {
+    return "The comparison's run with every section FULL and every tool described in full, under the dynamic adapter";
+  }
+  return isHostLane(run)
+    ? `Run as the agent host of ${run.lane} shows new tools, under the ${laneName(run.adapter)} adapter`
     : `Run under the ${laneName(run.adapter)} adapter`;
 }
 

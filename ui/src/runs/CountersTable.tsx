@@ -14,14 +14,14 @@
 // live run whose provider measured its cache) cost-measured-row with cost-<lane> and cost-delta cells
 // (data-lane, data-against), status-<lane> (a run's status in words, data-status the raw one),
 // savings (the row) with savings-<adapter> (data-saved: the report's saved_prompt_tokens).
-import type { AdapterKind, ComparisonReport, Lane, RunCost, RunStatus } from "../platform";
-import { counterRows, deltaPairs, laneCosts, reportLanes, signed } from "./timeline";
+import type { ComparisonReport, Lane, RunCost, RunStatus } from "../platform";
+import { counterRows, deltaPairs, laneCosts, reportLanes, runLane, signed } from "./timeline";
 import { laneName, moneyText, pricedText, savingsText, savingsTitle, statusText } from "../shared/words";
 import "./runs.css";
 
 function statuses(report: ComparisonReport): Partial<Record<Lane, RunStatus>> {
   const status: Partial<Record<Lane, RunStatus>> = {};
-  for (const run of report.runs) status[run.adapter] = run.status;
+  for (const run of report.runs) status[runLane(run)] = run.status;
   if (report.baseline !== null) status.baseline = report.baseline.status;
   return status;
 }
@@ -31,8 +31,7 @@ function statuses(report: ComparisonReport): Partial<Record<Lane, RunStatus>> {
  * from the first is shown under each of its values), or a later run (`lane`) minus the first
  * (`against`) in a column of its own.
  */
-export type Column =
-  { kind: "lane"; lane: Lane; against?: AdapterKind } | { kind: "delta"; lane: AdapterKind; against: AdapterKind };
+export type Column = { kind: "lane"; lane: Lane; against?: Lane } | { kind: "delta"; lane: Lane; against: Lane };
 
 /** A column's React key. */
 const keyOf = (column: Column) => (column.kind === "lane" ? column.lane : `delta-${column.lane}`);
@@ -79,8 +78,8 @@ function DeltaText({
   inline,
 }: {
   testId: string;
-  lane: AdapterKind;
-  against: AdapterKind;
+  lane: Lane;
+  against: Lane;
   text: string;
   changed: boolean;
   inline: boolean;
@@ -109,7 +108,7 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
   const status = statuses(report);
   const columns = counterColumns(report);
   const savings = new Map((report.baseline?.savings ?? []).map((entry) => [entry.adapter, entry]));
-  const savingsCell = (lane: AdapterKind) => {
+  const savingsCell = (lane: Lane) => {
     const entry = savings.get(lane);
     if (entry === undefined) {
       return (
@@ -178,8 +177,8 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
           <tr key={row.key} data-testid="counter-row" data-counter={row.key}>
             <th scope="row">{row.label}</th>
             {columns.map((column) => {
-              const delta = row.deltas[column.lane as AdapterKind];
-              const deltaText = (lane: AdapterKind, against: AdapterKind, inline: boolean) => (
+              const delta = row.deltas[column.lane];
+              const deltaText = (lane: Lane, against: Lane, inline: boolean) => (
                 <DeltaText
                   key={keyOf(column)}
                   testId="counter-delta"
@@ -194,7 +193,7 @@ export function CountersTable({ report }: { report: ComparisonReport }) {
               return (
                 <td key={keyOf(column)} data-testid={`counter-${column.lane}`}>
                   <span className="value">{shown(row.values[column.lane])}</span>
-                  {column.against !== undefined && deltaText(column.lane as AdapterKind, column.against, true)}
+                  {column.against !== undefined && deltaText(column.lane, column.against, true)}
                 </td>
               );
             })}
@@ -249,7 +248,7 @@ function CostRow({ report, columns }: { report: ComparisonReport; columns: Colum
         columns={columns}
       />
       {/* What a live provider said its cache did, beside the estimate. */}
-      {Object.values(cost).some((run) => run.measured != null) && (
+      {Object.values(cost).some((run) => run?.measured != null) && (
         <MoneyRow
           testId="cost-measured-row"
           label="With the cache, as measured"
@@ -284,7 +283,7 @@ function MoneyRow({ testId, label, title, cost, amount, columns }: MoneyRowProps
     <tr data-testid={testId} title={title}>
       <th scope="row">{label}</th>
       {columns.map((column) => {
-        const deltaText = (lane: AdapterKind, against: AdapterKind, inline: boolean) => {
+        const deltaText = (lane: Lane, against: Lane, inline: boolean) => {
           const [from, to] = [value(against), value(lane)];
           const delta = from === null || to === null ? null : to - from;
           return (
@@ -304,7 +303,7 @@ function MoneyRow({ testId, label, title, cost, amount, columns }: MoneyRowProps
         return (
           <td key={keyOf(column)} data-testid={`cost-${column.lane}`}>
             <span className="value">{shown === null ? "—" : moneyText(shown, currency)}</span>
-            {column.against !== undefined && deltaText(column.lane as AdapterKind, column.against, true)}
+            {column.against !== undefined && deltaText(column.lane, column.against, true)}
           </td>
         );
       })}

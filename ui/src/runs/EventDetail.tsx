@@ -163,9 +163,7 @@ function DiffSection({
             onChange={(event) => {
               const picked = event.target.value;
               choice.onChange(
-                picked === "previous"
-                  ? { kind: "previous" }
-                  : { kind: "lane", lane: picked.slice("lane:".length) as Lane },
+                picked === "previous" ? { kind: "previous" } : { kind: "lane", lane: picked.slice("lane:".length) },
               );
             }}
           >

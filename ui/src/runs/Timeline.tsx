@@ -24,7 +24,7 @@ import {
   describeEvent,
   discardText,
   divergencePlaces,
-  LANES,
+  lanesIn,
   workKey,
   workText,
   type CallBlock,
@@ -38,13 +38,16 @@ import type { PickedEvent, RunState } from "./run";
 import "./runs.css";
 
 /** What each lane is, under its name. */
-const LANE_NOTES: Record<Lane, string> = {
+const LANE_NOTES: Partial<Record<Lane, string>> = {
   dynamic: "injects a read section's tools",
   restart: "restarts with the section expanded",
   allowed_tools: "every tool sent; reading widens the callable ones",
   deferred: "hidden tools deferred; reading loads them by reference",
   baseline: "every section FULL from the start",
 };
+
+/** What a host lane is, under its name (`host:claude-code`). */
+const HOST_NOTE = "as the agent host shows new tools";
 
 /** A lane with no events yet. */
 const NO_VIEW: LaneView = { before: [], blocks: [], end: null };
@@ -115,7 +118,7 @@ export function Timeline({
           <LaneColumn
             key={lane}
             lane={lane}
-            label={labels?.[lane] ?? { name: laneName(lane), note: LANE_NOTES[lane] }}
+            label={labels?.[lane] ?? { name: laneName(lane), note: LANE_NOTES[lane] ?? HOST_NOTE }}
             column={index + 1}
             view={viewOf(lane)}
             rows={rows}
@@ -227,12 +230,14 @@ function LaneColumn({
 /** "restart called lookup(7)": what the other lanes' blocks in the row did, where it differs from `block`. */
 function otherWorkText(lane: Lane, block: CallBlock, row: TimelineRow): string {
   const own = workKey(block);
-  return LANES.flatMap((other) => {
-    const theirs = row.blocks[other];
-    return other === lane || theirs === undefined || workKey(theirs) === own
-      ? []
-      : [`${laneName(other)} ${workText(theirs)}`];
-  }).join("; ");
+  return lanesIn(row.blocks)
+    .flatMap((other) => {
+      const theirs = row.blocks[other];
+      return other === lane || theirs === undefined || workKey(theirs) === own
+        ? []
+        : [`${laneName(other)} ${workText(theirs)}`];
+    })
+    .join("; ");
 }
 
 function Block({ lane, block, row, marks }: { lane: Lane; block: CallBlock; row: TimelineRow; marks: Marks }) {

@@ -37,7 +37,7 @@ import {
   type ChartMode,
   type PlacedPoint,
 } from "./chart";
-import { laneCosts, LANES, type LaneView } from "./timeline";
+import { laneCosts, lanesIn, type LaneView } from "./timeline";
 import { laneName } from "../shared/words";
 import "./runs.css";
 
@@ -57,6 +57,11 @@ const LABEL_PAD = 12;
 function leftMargin(label: string): number {
   // The axis title stands rotated left of the labels.
   return Math.max(MARGIN.left, Math.ceil(LABEL_PAD + label.length * LABEL_CHAR) + 16);
+}
+
+/** A lane's class, which gives it its colour and dash: a host lane's is `host` (its name has a `:`). */
+function laneClass(lane: Lane): string {
+  return lane.startsWith("host:") ? "host" : lane;
 }
 
 /** Each lane's marker: the shape drawn on its calls (and in its legend swatch). */
@@ -85,6 +90,14 @@ function Marker({ lane, x, y }: { lane: Lane; x: number; y: number }) {
         <path
           className="marker"
           d={`M ${String(x)} ${String(y - 4.5)} L ${String(x + 4.5)} ${String(y + 3.5)} L ${String(x - 4.5)} ${String(y + 3.5)} Z`}
+        />
+      );
+    default:
+      // A host lane: a cross.
+      return (
+        <path
+          className="marker"
+          d={`M ${String(x - 4)} ${String(y - 4)} L ${String(x + 4)} ${String(y + 4)} M ${String(x + 4)} ${String(y - 4)} L ${String(x - 4)} ${String(y + 4)}`}
         />
       );
   }
@@ -200,7 +213,7 @@ export function TokenChart({
   const left = leftMargin(top);
   const plotWidth = WIDTH - left - MARGIN.right;
   const layout = chartLayout(series, mode, plotWidth, PLOT_HEIGHT, measure);
-  const drawn = LANES.filter((lane) => layout.lines[lane] !== undefined);
+  const drawn = lanesIn(layout.lines);
   if (drawn.length === 0) {
     return (
       <figure className="token-chart" data-testid="token-chart">
@@ -254,7 +267,7 @@ export function TokenChart({
             {layout.restarts.map((mark, index) => (
               <g
                 key={`${mark.lane}:${String(mark.afterCall)}:${String(mark.attempt)}`}
-                className={`restart-mark ${mark.lane}`}
+                className={`restart-mark ${laneClass(mark.lane)}`}
                 data-testid="chart-restart"
                 data-lane={mark.lane}
                 data-after-call={mark.afterCall}
@@ -270,7 +283,7 @@ export function TokenChart({
               </g>
             ))}
             {drawn.map((lane) => (
-              <g key={lane} className={`series ${lane}`} data-lane={lane}>
+              <g key={lane} className={`series ${laneClass(lane)}`} data-lane={lane}>
                 <polyline points={layout.lines[lane]} />
                 {(layout.points[lane] ?? []).map((point) => (
                   <Point
@@ -344,7 +357,13 @@ export function TokenChart({
         <ul className="legend">
           {drawn.map((lane) => (
             <li key={lane}>
-              <svg className={`swatch ${lane}`} viewBox="0 0 24 10" width={24} height={10} aria-hidden="true">
+              <svg
+                className={`swatch ${laneClass(lane)}`}
+                viewBox="0 0 24 10"
+                width={24}
+                height={10}
+                aria-hidden="true"
+              >
                 <polyline points="0,5 24,5" />
                 <Marker lane={lane} x={12} y={5} />
               </svg>{" "}

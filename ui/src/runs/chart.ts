@@ -12,7 +12,7 @@
 // (the lanes in the order the UI offers them, the dynamic lane left, the baseline right), with its
 // own dash and marker, and the legend names the calls where lanes coincide.
 import type { Lane, RunCost } from "../platform";
-import { LANES, type LaneView } from "./timeline";
+import { lanesIn, type LaneView } from "./timeline";
 import { laneName, moneyText, restartText, type RestartReason } from "../shared/words";
 
 /** What the chart shows: each call's prompt tokens (or cost), or the lane's so far. */
@@ -71,7 +71,7 @@ export function chartSeries(
 ): ChartSeries {
   const points: Partial<Record<Lane, ChartPoint[]>> = {};
   const restarts: RestartMark[] = [];
-  for (const lane of LANES) {
+  for (const lane of lanesIn(lanes)) {
     const view = lanes[lane];
     if (view === undefined) continue;
     const callCosts = new Map((costs[lane]?.calls ?? []).map((call) => [call.call_index, call.cost]));
@@ -110,7 +110,7 @@ export function chartSeries(
  * none), or two currencies cannot share the axis.
  */
 function pricedIn(points: Partial<Record<Lane, ChartPoint[]>>, costs: Partial<Record<Lane, RunCost>>): string | null {
-  const drawn = LANES.filter((lane) => (points[lane]?.length ?? 0) > 0);
+  const drawn = lanesIn(points).filter((lane) => (points[lane]?.length ?? 0) > 0);
   const currencies = new Set(drawn.map((lane) => costs[lane]?.currency));
   const [currency] = currencies;
   if (drawn.length === 0 || currencies.size !== 1 || currency === undefined) return null;
@@ -189,7 +189,9 @@ export function labelledCalls(maxCalls: number, spacing: number, minGap = MIN_LA
  * cent, so it is its own top, 0 only when every call cost nothing.
  */
 export function chartTop(series: ChartSeries, mode: ChartMode, measure: ChartMeasure = "tokens"): number {
-  const values = LANES.flatMap((lane) => (series.points[lane] ?? []).map((point) => valueOf(point, mode, measure)));
+  const values = lanesIn(series.points).flatMap((lane) =>
+    (series.points[lane] ?? []).map((point) => valueOf(point, mode, measure)),
+  );
   return Math.max(measure === "tokens" ? 1 : 0, ...values);
 }
 
@@ -206,7 +208,7 @@ export function chartLayout(
   height: number,
   measure: ChartMeasure = "tokens",
 ): ChartLayout {
-  const drawn = LANES.filter((lane) => (series.points[lane]?.length ?? 0) > 0);
+  const drawn = lanesIn(series.points).filter((lane) => (series.points[lane]?.length ?? 0) > 0);
   const maxValue = chartTop(series, mode, measure);
   const maxCalls = Math.max(1, ...drawn.flatMap((lane) => (series.points[lane] ?? []).map((point) => point.call)));
   const spacing = maxCalls === 1 ? width : width / (maxCalls - 1);
@@ -257,7 +259,7 @@ export interface Coincidence {
  */
 export function coincidences(series: ChartSeries, mode: ChartMode, measure: ChartMeasure = "tokens"): Coincidence[] {
   const byCall = new Map<number, Map<number, Lane[]>>();
-  for (const lane of LANES) {
+  for (const lane of lanesIn(series.points)) {
     for (const point of series.points[lane] ?? []) {
       const values = byCall.get(point.call) ?? new Map<number, Lane[]>();
       const value = valueOf(point, mode, measure);
@@ -342,7 +344,7 @@ export function chartTitle(mode: ChartMode, measure: ChartMeasure = "tokens"): s
  * $0.000031, …".
  */
 export function chartDescription(series: ChartSeries, mode: ChartMode, measure: ChartMeasure = "tokens"): string {
-  const lanes = LANES.flatMap((lane) => {
+  const lanes = lanesIn(series.points).flatMap((lane) => {
     const points = series.points[lane] ?? [];
     if (points.length === 0) return [];
     const restarts = series.restarts

@@ -16,7 +16,9 @@ import {
   deltaPairs,
   laneView,
   laneViews,
+  orderedLanes,
   reportLanes,
+  runLane,
   shortJson,
   signed,
   workKey,
@@ -548,5 +550,38 @@ describe("describeEvent", () => {
     check({ type: "run_completed", status: "turn_limit", final: null }, "run stopped at the model call limit");
     check({ type: "run_completed", status: "loop_detected", final: null }, "run stopped in a loop");
     check({ type: "run_completed", status: "error", final: null, error: "down" }, "run ended: error");
+  });
+});
+
+describe("host lanes (a run of a host profile, spec 12)", () => {
+  /** The lookup-first report with its restart run made a host lane: host:codex, under the dynamic adapter. */
+  function withHostLane(): ComparisonReport {
+    const report = lookupFirstReport();
+    const [dynamic, restart] = report.runs;
+    if (dynamic === undefined || restart === undefined) throw new Error("the fixture has two runs");
+    return { ...report, runs: [dynamic, { ...restart, adapter: "dynamic", host: "codex" }] };
+  }
+
+  it("names the run by its host, not its adapter, in the lanes, counters and deltas", () => {
+    const report = withHostLane();
+    expect(report.runs.map(runLane)).toEqual(["dynamic", "host:codex"]);
+    expect(reportLanes(report)).toEqual(["dynamic", "host:codex", "baseline"]);
+    expect(deltaPairs(report)).toEqual([{ left: "dynamic", right: "host:codex" }]);
+    const modelCalls = counterRows(report).find((row) => row.key === "model_calls");
+    expect(modelCalls?.values).toEqual({ dynamic: 4, "host:codex": 5, baseline: 3 });
+    expect(modelCalls?.deltas).toEqual({ "host:codex": 1 });
+  });
+
+  it("draws a host lane after the adapters' lanes and before the baseline", () => {
+    expect(orderedLanes(["baseline", "host:codex", "restart", "host:gemini-cli", "dynamic"])).toEqual([
+      "dynamic",
+      "restart",
+      "host:codex",
+      "host:gemini-cli",
+      "baseline",
+    ]);
+    const report = withHostLane();
+    const views = laneViews({ dynamic: eventsOf(report, "dynamic"), "host:codex": report.runs[1]?.events ?? [] });
+    expect(Object.keys(views)).toEqual(["dynamic", "host:codex"]);
   });
 });

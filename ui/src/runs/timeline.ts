@@ -23,9 +23,30 @@ import {
 /** Every lane a comparison can have, in the order the UI offers the adapters, the baseline last. */
 export const LANES: readonly Lane[] = ["dynamic", "restart", "allowed_tools", "deferred", "baseline"];
 
+/** The lane a run of a report was: its host's (`host:claude-code`), else its adapter's. */
+export function runLane(run: { adapter: AdapterKind; host?: string | null }): Lane {
+  return run.host == null ? run.adapter : `host:${run.host}`;
+}
+
 /** The lanes of `report`, in the order its runs ran, then the baseline when it has one. */
 export function reportLanes(report: ComparisonReport): Lane[] {
-  return [...report.runs.map((run) => run.adapter), ...(report.baseline === null ? [] : (["baseline"] as const))];
+  return [...report.runs.map(runLane), ...(report.baseline === null ? [] : (["baseline"] as const))];
+}
+
+/**
+ * `lanes` in the order the UI shows them: the adapters' in the order it offers them, then any
+ * other (host lanes) in the order given, the baseline last.
+ */
+export function orderedLanes(lanes: Iterable<Lane>): Lane[] {
+  const given = [...lanes];
+  const known = LANES.filter((lane) => lane !== "baseline" && given.includes(lane));
+  const others = given.filter((lane) => !LANES.includes(lane));
+  return [...known, ...others, ...(given.includes("baseline") ? ["baseline"] : [])];
+}
+
+/** The lanes `record` has, in the order the UI shows them. */
+export function lanesIn(record: Partial<Record<Lane, unknown>>): Lane[] {
+  return orderedLanes(Object.keys(record).filter((lane) => record[lane] !== undefined));
 }
 
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
@@ -153,7 +174,7 @@ export interface LaneLabel {
 /** Every lane's events grouped into blocks (the lanes `events` has). */
 export function laneViews(events: Partial<Record<Lane, readonly RunEvent[]>>): Partial<Record<Lane, LaneView>> {
   const views: Partial<Record<Lane, LaneView>> = {};
-  for (const lane of LANES) {
+  for (const lane of lanesIn(events)) {
     const laneEvents = events[lane];
     if (laneEvents !== undefined) views[lane] = laneView(laneEvents);
   }
@@ -232,7 +253,9 @@ function addLane(rows: readonly Blocks[], lane: Lane, blocks: readonly CallBlock
       return block === undefined ? { ...rows[k] } : { ...rows[k], [lane]: block };
     });
   }
-  const rowKeys = rows.map((row) => new Set(Object.values(row).map(workKey)));
+  const rowKeys = rows.map(
+    (row) => new Set(Object.values(row).flatMap((block) => (block === undefined ? [] : [workKey(block)]))),
+  );
   const blockKeys = blocks.map(workKey);
   const pairs = (i: number, j: number) => rowKeys[i]?.has(blockKeys[j] ?? "") === true;
   // longest[i * (m + 1) + j]: the longest alignment of rows[i..] with blocks[j..].
@@ -339,27 +362,27 @@ export interface CounterRow {
   label: string;
   values: Partial<Record<Lane, number>>;
   /** By the lane of each run after the first: its value minus the first run's (none with one run). */
-  deltas: Partial<Record<AdapterKind, number>>;
+  deltas: Partial<Record<Lane, number>>;
 }
 
 /** The runs whose difference from the first run is shown, each with the first: none with fewer than two runs. */
-export function deltaPairs(report: ComparisonReport): { left: AdapterKind; right: AdapterKind }[] {
-  const [first, ...later] = report.runs.map((run) => run.adapter);
+export function deltaPairs(report: ComparisonReport): { left: Lane; right: Lane }[] {
+  const [first, ...later] = report.runs.map(runLane);
   return first === undefined ? [] : later.map((right) => ({ left: first, right }));
 }
 
 /** The report's counters side by side, the baseline last. */
 export function counterRows(report: ComparisonReport): CounterRow[] {
   const counters: Partial<Record<Lane, Counters>> = {};
-  for (const run of report.runs) counters[run.adapter] = run.counters;
+  for (const run of report.runs) counters[runLane(run)] = run.counters;
   if (report.baseline !== null) counters.baseline = report.baseline.counters;
   return COUNTER_ROWS.map(({ key, label }) => {
     const values: Partial<Record<Lane, number>> = {};
-    for (const lane of LANES) {
+    for (const lane of lanesIn(counters)) {
       const value = counters[lane]?.[key];
       if (value !== undefined) values[lane] = value;
     }
-    const deltas: Partial<Record<AdapterKind, number>> = {};
+    const deltas: Partial<Record<Lane, number>> = {};
     for (const { left, right } of deltaPairs(report)) {
       const [from, to] = [values[left], values[right]];
       if (from !== undefined && to !== undefined) deltas[right] = to - from;
@@ -371,7 +394,7 @@ export function counterRows(report: ComparisonReport): CounterRow[] {
 /** Each run's cost in `report`, by lane: none while the comparison runs (no report yet) or when it was not priced. */
 export function laneCosts(report: ComparisonReport | null): Partial<Record<Lane, RunCost>> {
   const costs: Partial<Record<Lane, RunCost>> = {};
-  for (const run of report?.runs ?? []) if (run.cost) costs[run.adapter] = run.cost;
+  for (const run of report?.runs ?? []) if (run.cost) costs[runLane(run)] = run.cost;
   if (report?.baseline?.cost) costs.baseline = report.baseline.cost;
   return costs;
 }

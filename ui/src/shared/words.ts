@@ -30,8 +30,8 @@ export type Tier = EventOf<"tools_discovered">["tier"];
 /** How injected tools reached the model (the core's `ToolDelivery`; absent: listed). */
 export type Delivery = NonNullable<EventOf<"tools_injected">["delivery"]>;
 
-/** A lane's name wherever a lane, a run or a column is named. */
-export const LANE_NAMES: Readonly<Record<Lane, string>> = {
+/** The adapters' and the baseline's lanes' names wherever a lane, a run or a column is named. */
+export const LANE_NAMES: Readonly<Partial<Record<Lane, string>>> = {
   dynamic: "dynamic",
   restart: "restart",
   allowed_tools: "allowed tools",
@@ -39,9 +39,9 @@ export const LANE_NAMES: Readonly<Record<Lane, string>> = {
   baseline: "baseline",
 };
 
-/** "allowed tools": a lane's name. */
+/** "allowed tools": a lane's name; a host lane's is its own (`host:claude-code`). */
 export function laneName(lane: Lane): string {
-  return LANE_NAMES[lane];
+  return LANE_NAMES[lane] ?? lane;
 }
 
 /** What each adapter does, in one line: the adapter checkboxes' titles. */

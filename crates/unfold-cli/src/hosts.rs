@@ -1,0 +1,76 @@
+//! `unfold hosts list`: the host profiles a lane can be named after, as a table of how each
+//! behaves, then the evidence for each.
+
+use std::process::ExitCode;
+
+use unfold_application::{hosts, AppError, AppResult, ErrorCode};
+use unfold_documents::host_profile::{Evidence, HostProfile};
+
+use crate::args::HostsAction;
+use crate::columns::columns;
+use crate::output::{out, write_json};
+
+pub fn execute(action: HostsAction) -> AppResult<ExitCode> {
+    match action {
+        HostsAction::List { files, json } => {
+            let profiles = if files.is_empty() {
+                hosts::presets().to_vec()
+            } else {
+                files
+                    .iter()
+                    .map(|file| HostProfile::load(file).map_err(AppError::invalid_as(ErrorCode::InvalidRequest)))
+                    .collect::<AppResult<Vec<_>>>()?
+            };
+            if json {
+                write_json(&profiles)?;
+            } else {
+                out!("{}\n{}", table(&profiles), evidence(&profiles, crate::output::width()))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn table(profiles: &[HostProfile]) -> String {
+    let rows: Vec<[String; 7]> = profiles
+        .iter()
+        .map(|profile| {
+            [
+                profile.name.clone(),
+                profile.version.clone().unwrap_or_else(|| "-".to_owned()),
+                profile.api.name().to_owned(),
+                profile.strategy.name().to_owned(),
+                profile.refresh.name(),
+                profile.tool_order.name().to_owned(),
+                profile.tool_names.name().to_owned(),
+            ]
+        })
+        .collect();
+    columns(["host", "version", "api", "strategy", "refresh", "tool order", "tool names"], &rows)
+}
+
+/// Each profile's host and evidence, wrapped to `width`.
+fn evidence(profiles: &[HostProfile], width: usize) -> String {
+    let mut out = String::new();
+    for profile in profiles {
+        out.push_str(&format!("{} ({}):\n", profile.name, profile.host));
+        if profile.evidence.is_empty() {
+            out.push_str("  - no evidence given\n");
+        }
+        for item in &profile.evidence {
+            let line = match item {
+                Evidence::Measured { measured, runs, visible_at } => {
+                    let counts: Vec<String> = visible_at.iter().map(|(moment, n)| format!("{moment} {n}")).collect();
+                    format!("first visible, in {runs} runs: {} ({measured})", counts.join(", "))
+                }
+                Evidence::Reported { source, note } => format!("{note} ({source})"),
+            };
+            let options = textwrap::Options::new(width.max(40)).initial_indent("  - ").subsequent_indent("    ");
+            for wrapped in textwrap::wrap(&line, options) {
+                out.push_str(&wrapped);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,102 @@
+//! Host lanes (spec 12): a host profile's behaviour run as a lane beside the adapters, named
+//! `host:NAME` in the report, its divergences, verdict, savings and request files.
+
+use insta::assert_snapshot;
+use serde_json::json;
+use unfold_documents::host_profile::HostProfile;
+use unfold_engine::compare::{request_files, Lane, LaneSpec};
+use unfold_engine::request_shapes::RequestShape;
+use unfold_engine::{compare, AdapterKind, Drive, Lanes};
+use unfold_test_support::{load_template, scenario, trace};
+
+fn host(name: &str) -> LaneSpec {
+    LaneSpec::Host(Box::new(HostProfile::preset(name).unwrap().clone()))
+}
+
+#[test]
+fn host_lanes_run_beside_the_adapters_and_are_named_everywhere() {
+    let template = load_template("tests/fixtures/disclosure.unfold.json");
+    let scenario = scenario(json!({
+        "turns": [
+            { "user": "Search the docs.", "script": [
+                { "call": "read_section", "args": { "section_key": "docs" } },
+                { "call": "search", "args": { "query": "login" } },
+                { "say": "Searched." }
+            ] },
+            { "user": "Search again.", "script": [ { "call": "search", "args": { "query": "logout" } }, { "say": "Done." } ] }
+        ],
+        "tool_results": { "search": [ { "result": "2 hits" } ] }
+    }));
+    let lanes = vec![LaneSpec::Adapter(AdapterKind::Dynamic), host("claude-code"), host("codex"), host("copilot-cli")];
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let drive = Drive { keep_requests: true, ..Drive::default() };
+    let comparison = runtime.block_on(compare(Lanes::of(&template, &scenario, lanes), drive)).unwrap();
+    let report = &comparison.report;
+
+    let names: Vec<String> = report.runs.iter().map(|run| run.lane().to_string()).collect();
+    assert_eq!(names, ["dynamic", "host:claude-code", "host:codex", "host:copilot-cli"]);
+    assert!(report.runs.iter().all(|run| run.adapter == AdapterKind::Dynamic), "every preset here injects");
+    let summary: Vec<String> = report.runs[1..]
+        .iter()
+        .map(|run| {
+            let counters = &run.counters;
+            format!(
+                "{}: failed calls {}, never shown {}",
+                run.lane(),
+                counters.failed_tool_calls,
+                counters.tools_never_shown
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            "host:claude-code: failed calls 1, never shown 0",
+            "host:codex: failed calls 2, never shown 1",
+            "host:copilot-cli: failed calls 1, never shown 0"
+        ]
+    );
+    // Codex without its list-changed feature never shows the revealed tool: both searches fail.
+    assert_snapshot!(trace(&report.runs[2]), @r###"
+    call 1 [lookup, broken, read_section]
+      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
+      visibility [docs]
+      pending +[search] -[] ~[] "never"
+    call 2 [lookup, broken, read_section]
+      search {"query":"login"} -> failed "Unknown tool: 'search'"
+    call 3 [lookup, broken, read_section]
+    USER turn 2
+    call 4 [lookup, broken, read_section]
+      search {"query":"logout"} -> failed "Unknown tool: 'search'"
+    call 5 [lookup, broken, read_section]
+    completed "Done."
+    "###);
+
+    let against: Vec<(&str, &str)> = report.divergences.iter().map(|d| (d.left.name(), d.right.name())).collect();
+    assert_eq!(against, [("dynamic", "host:claude-code"), ("dynamic", "host:codex"), ("dynamic", "host:copilot-cli")]);
+    let saved: Vec<&str> = report.baseline.as_ref().unwrap().savings.iter().map(|s| s.adapter.name()).collect();
+    assert_eq!(saved, names);
+    // The hosts that show the tool late or never send fewer tokens than the dynamic lane, but
+    // their searches fail: the verdict does not call that a saving (on this small template
+    // all-FULL is cheapest of the lanes that did the work).
+    let verdict = report.verdict.as_ref().unwrap();
+    assert_eq!(verdict.winner.as_deref(), Some("all-FULL"), "{verdict:?}");
+    let codex = verdict.lanes.iter().find(|lane| lane.lane == "host:codex").unwrap();
+    assert!(codex.prompt_tokens.change < verdict.lanes[0].prompt_tokens.change, "{verdict:?}");
+    assert_eq!(codex.standing, unfold_engine::verdict::Standing::Failed);
+    assert!(
+        codex
+            .because
+            .starts_with("2 tool calls failed that succeeded in all-FULL: it never showed the model 1 revealed tool"),
+        "{}",
+        codex.because
+    );
+
+    let files: Vec<String> =
+        request_files(&comparison.requests, RequestShape::OpenAiChat).into_iter().map(|(name, _)| name).collect();
+    assert!(files.contains(&"host-claude-code-call-001.json".to_owned()), "{files:?}");
+    assert!(comparison.call(&Lane::host("codex"), 1).is_some());
+    let reread: unfold_engine::ComparisonReport =
+        serde_json::from_value(serde_json::to_value(report).unwrap()).unwrap();
+    assert_eq!(&reread, report, "a report with host lanes reads back as it was written");
+}
