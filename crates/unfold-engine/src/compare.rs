@@ -29,6 +29,7 @@ use crate::tool_host::{ToolHost, ToolSources};
 use crate::verdict::Verdict;
 use unfold_documents::discovery::Discovery;
 use unfold_documents::error::{Error, Result};
+use unfold_documents::host_profile::ToolOrder;
 use unfold_documents::prices::Pricing;
 use unfold_documents::refresh::Refresh;
 use unfold_documents::scenario::Scenario;
@@ -296,6 +297,7 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
             lane: spec.lane(),
             adapter: adapter_for(spec.adapter()),
             refresh: spec.refresh(),
+            tool_order: spec.tool_order(),
             host: spec.host_name().map(str::to_owned),
             template,
         })
@@ -305,6 +307,7 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
             lane: Lane::baseline(),
             adapter: &DynamicAdapter,
             refresh: None,
+            tool_order: ToolOrder::Append,
             host: None,
             template: disclosed,
         });
@@ -368,6 +371,7 @@ struct LanePlan<'t> {
     lane: Lane,
     adapter: &'static dyn Adapter,
     refresh: Option<Refresh>,
+    tool_order: ToolOrder,
     host: Option<String>,
     template: &'t Template,
 }
@@ -407,8 +411,8 @@ impl<'o> LaneMaker<'_, 'o> {
             }
         };
         let provider = RecordingProvider { inner, exchanges: self.keep_requests.then(Vec::new), cancel: self.cancel };
-        let LanePlan { lane, adapter, refresh, host: host_profile, .. } = plan;
-        Ok(ReadyLane { lane, adapter, refresh, host_profile, template, discoveries, provider, host })
+        let LanePlan { lane, adapter, refresh, tool_order, host: host_profile, .. } = plan;
+        Ok(ReadyLane { lane, adapter, refresh, tool_order, host_profile, template, discoveries, provider, host })
     }
 
     /// Every plan's run ready before any starts, so the sources they share see them all; none
@@ -442,6 +446,7 @@ struct ReadyLane<'t, 'o> {
     lane: Lane,
     adapter: &'static dyn Adapter,
     refresh: Option<Refresh>,
+    tool_order: ToolOrder,
     /// The host profile whose behaviour the run has, by name.
     host_profile: Option<String>,
     /// The template as the run's sources offered it (the comparison's own when it has none).
@@ -465,6 +470,7 @@ impl ReadyLane<'_, '_> {
         let mut input = RunInput::of_scenario(&self.template, scenario);
         input.discoveries = &self.discoveries;
         input.refresh = self.refresh;
+        input.tool_order = self.tool_order;
         let mut results = ScriptedToolResults::new(scenario);
         tell(observer, CompareProgress::RunStarted { lane: lane.clone() });
         // Reborrowed for this run alone (a trait object's lifetime shortens only outside the `Option`).

@@ -1,13 +1,13 @@
 //! Lanes: what one run of a comparison is called ([`Lane`]) and what it runs ([`LaneSpec`]): one of
 //! Unfold's adapters, the all-FULL baseline, or an agent host's behaviour from its host profile
-//! (spec 12: the adapter of its strategy, its refresh policy). A lane is written as its name
+//! (spec 12: the adapter of its strategy, its refresh policy and tool order). A lane is written as its name
 //! everywhere (reports, history, events, the UI): the adapter's (`dynamic`, …), `baseline`, or
 //! `host:NAME`.
 
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
-use unfold_documents::host_profile::{HostProfile, HostStrategy};
+use unfold_documents::host_profile::{HostProfile, HostStrategy, ToolOrder};
 use unfold_documents::refresh::Refresh;
 
 use unfold_documents::runs::AdapterKind;
@@ -132,6 +132,14 @@ impl LaneSpec {
         match self {
             LaneSpec::Adapter(_) => None,
             LaneSpec::Host(profile) => Some(profile.refresh),
+        }
+    }
+
+    /// Where its tools go in the list it sends.
+    pub fn tool_order(&self) -> ToolOrder {
+        match self {
+            LaneSpec::Adapter(_) => ToolOrder::Append,
+            LaneSpec::Host(profile) => profile.tool_order,
         }
     }
 

@@ -24,6 +24,7 @@ use crate::session_state::VisibilityOverrides;
 use crate::tokens;
 use crate::tool_host::{ChangedList, ToolHost};
 use unfold_documents::error::Result;
+use unfold_documents::host_profile::ToolOrder;
 use unfold_documents::refresh::Refresh;
 use unfold_documents::scenario::{ChangeMoment, Scenario, ToolChange};
 use unfold_documents::template::Template;
@@ -63,6 +64,9 @@ pub struct RunInput<'a> {
     /// When the model first sees a change to the tools (spec 12); none: as the adapter does
     /// (from the next call, or a restart for the restart adapter).
     pub refresh: Option<Refresh>,
+    /// Where the tools go in the list the model is sent (spec 12): appended as they come (before
+    /// the disclosure tools), sorted by name, or the sources' after the template's own.
+    pub tool_order: ToolOrder,
 }
 
 impl<'a> RunInput<'a> {
@@ -82,6 +86,7 @@ impl<'a> RunInput<'a> {
             discoveries: &[],
             limits,
             refresh: None,
+            tool_order: ToolOrder::Append,
         }
     }
 }
@@ -357,7 +362,25 @@ impl<'a> Run<'a, '_> {
             HiddenTools::Disallowed | HiddenTools::Deferred => self.session.every_tool()?,
         };
         let first = self.input.user_turns.first().map_or("", String::as_str);
-        Ok(Conversation::new(prompt, first, self.attempt, hidden, every_tool))
+        let mut conversation = Conversation::new(prompt, first, self.attempt, hidden, every_tool);
+        if self.input.tool_order != ToolOrder::Append {
+            let tools = conversation.tools().to_vec();
+            self.send_tools(&mut conversation, tools);
+        }
+        Ok(conversation)
+    }
+
+    /// Sends `tools` from the next call on, in the order the lane puts them.
+    fn send_tools(&self, conversation: &mut Conversation, mut tools: Vec<OfferedTool>) {
+        match self.input.tool_order {
+            ToolOrder::Append => {}
+            ToolOrder::Sorted => tools.sort_by(|a, b| a.name.cmp(&b.name)),
+            ToolOrder::SourcesLast => {
+                // A stable sort: each group keeps its order.
+                tools.sort_by_key(|tool| self.source_tools.values().any(|names| names.contains(&tool.name)));
+            }
+        }
+        conversation.set_tools(tools);
     }
 
     fn restart(&mut self, request: RestartRequest) {
@@ -535,7 +558,7 @@ impl<'a> Run<'a, '_> {
                     return Some(AttemptEnd::Restart(RestartRequest::ToolsPicked));
                 }
                 let tools = self.reoffer(conversation.tools());
-                conversation.set_tools(tools);
+                self.send_tools(conversation, tools);
                 None
             }
         }
@@ -631,7 +654,7 @@ impl<'a> Run<'a, '_> {
         }
         if !injected.is_empty() {
             // The list's tools keep how they are offered; only pick_tools' names change.
-            conversation.set_tools(self.with_pick_tools(offered));
+            self.send_tools(conversation, self.with_pick_tools(offered));
             self.emit(EventKind::ToolsInjected { section_key, tool_names: injected, delivery: ToolDelivery::Listed });
         }
     }
@@ -755,7 +778,7 @@ impl<'a> Run<'a, '_> {
                 None => offered.clone(),
             })
             .collect();
-        conversation.set_tools(self.with_pick_tools(tools));
+        self.send_tools(conversation, self.with_pick_tools(tools));
         self.emit(EventKind::ToolsModified { tool_names: names });
     }
 
@@ -765,7 +788,7 @@ impl<'a> Run<'a, '_> {
         if !removed.is_empty() {
             let tools: Vec<OfferedTool> =
                 conversation.tools().iter().filter(|t| !removed.contains(&t.name)).cloned().collect();
-            conversation.set_tools(self.with_pick_tools(tools));
+            self.send_tools(conversation, self.with_pick_tools(tools));
             self.emit(EventKind::ToolsRemoved { tool_names: removed });
         }
     }

@@ -46,6 +46,7 @@ fn run_one(kind: AdapterKind, fields: Value) -> RunReport {
         discoveries: &[],
         limits,
         refresh: None,
+        tool_order: unfold_documents::host_profile::ToolOrder::Append,
     };
     let mut provider = ScriptedProvider::new(&scenario, &template);
     let mut results = ScriptedToolResults::new(&scenario);

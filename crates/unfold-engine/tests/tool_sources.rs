@@ -6,6 +6,7 @@
 
 use async_trait::async_trait;
 use serde_json::{json, Value};
+use unfold_documents::host_profile::ToolOrder;
 use unfold_documents::{Template, Tool};
 use unfold_engine::{
     adapter_for, run_with_host, AdapterKind, ChangedList, HostAnswer, RunInput, RunLimits, ScriptedProvider,
@@ -91,6 +92,18 @@ fn run_on(
     host: &mut IdeSource,
     fields: Value,
 ) -> unfold_engine::RunReport {
+    run_ordered(kind, template, discoveries, host, fields, ToolOrder::Append)
+}
+
+/// [`run_on`] with the tools sent in `tool_order`.
+fn run_ordered(
+    kind: AdapterKind,
+    template: &Template,
+    discoveries: &[unfold_documents::discovery::Discovery],
+    host: &mut IdeSource,
+    fields: Value,
+    tool_order: ToolOrder,
+) -> unfold_engine::RunReport {
     let scenario = scenario(fields);
     let mut provider = ScriptedProvider::new(&scenario, template);
     let mut results = ScriptedToolResults::new(&scenario);
@@ -102,11 +115,37 @@ fn run_on(
         discoveries,
         limits: RunLimits::default(),
         refresh: None,
+        tool_order,
     };
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     runtime
         .block_on(run_with_host(&input, adapter_for(kind), &mut provider, &mut results, Some(host), &mut |_| {}))
         .unwrap()
+}
+
+/// The tools of each model call, as the model was sent them.
+fn tool_lists(report: &unfold_engine::RunReport) -> Vec<String> {
+    let lists = report.events.iter().filter_map(|event| match &event.kind {
+        unfold_engine::EventKind::ModelCall { tools_offered, .. } => Some(tools_offered.join(" ")),
+        _ => None,
+    });
+    lists.collect()
+}
+
+#[test]
+fn a_lane_sends_its_tools_in_its_order() {
+    let lists = |order| {
+        let (template, discoveries, mut host) = sourced(Some("context"));
+        let script: Value = serde_json::from_str(UNLOCK_THEN_DEPLOY).unwrap();
+        let report =
+            run_ordered(AdapterKind::Dynamic, &template, &discoveries, &mut host, json!({ "script": script }), order);
+        tool_lists(&report)[..2].to_vec()
+    };
+    // New tools go before the disclosure tool as they come; sorted, they take their place by
+    // name; sources last, the source's grep and unlock follow the template's own.
+    assert_eq!(lists(ToolOrder::Append), ["lookup read_section", "lookup search cite grep unlock read_section"]);
+    assert_eq!(lists(ToolOrder::Sorted), ["lookup read_section", "cite grep lookup read_section search unlock"]);
+    assert_eq!(lists(ToolOrder::SourcesLast), ["lookup read_section", "lookup search cite read_section grep unlock"]);
 }
 
 const UNLOCK_THEN_DEPLOY: &str = r#"[

@@ -764,6 +764,7 @@ fn asking<'t>(template: &'t unfold_documents::Template, user: &str) -> RunInput<
         discoveries: &[],
         limits: RunLimits::default(),
         refresh: None,
+        tool_order: unfold_documents::host_profile::ToolOrder::Append,
     }
 }
 
