@@ -4,6 +4,7 @@
 
 use insta::assert_snapshot;
 use serde_json::json;
+use unfold_documents::host_profile::ToolOrder;
 use unfold_documents::refresh::Refresh;
 use unfold_documents::template::{Disclosure, ToolDisclosure};
 use unfold_documents::{Scenario, Template};
@@ -14,7 +15,7 @@ use unfold_engine::{
 
 use unfold_test_support::{load_template, scenario, trace};
 
-fn fixture() -> Template {
+pub fn fixture() -> Template {
     load_template("tests/fixtures/disclosure.unfold.json")
 }
 
@@ -765,9 +766,35 @@ fn a_modified_tool_is_redefined_in_place_under_dynamic_and_restarts_under_restar
     assert_eq!(description(1), json!("Look an issue up, with a reason."));
 }
 
+/// Two turns on the fixture: the first reads `docs`, which reveals `search`, and calls it at
+/// once; the second calls it again.
+pub fn search_in_two_turns() -> Scenario {
+    scenario(json!({
+        "turns": [
+            { "user": "Search the docs.", "script": [
+                { "call": "read_section", "args": { "section_key": "docs" } },
+                { "call": "search", "args": { "query": "login" } },
+                { "say": "Searched." }
+            ] },
+            { "user": "Search again.", "script": [ { "call": "search", "args": { "query": "logout" } }, { "say": "Done." } ] }
+        ],
+        "tool_results": { "search": [ { "result": "2 hits" } ] }
+    }))
+}
+
 /// A run of `scenario` on `template` under the dynamic adapter with `refresh`.
 fn run_refreshing(template: &Template, scenario: &Scenario, refresh: Refresh) -> unfold_engine::RunReport {
-    let input = RunInput { refresh: Some(refresh), ..RunInput::of_scenario(template, scenario) };
+    run_injecting(template, scenario, refresh, ToolOrder::Append)
+}
+
+/// [`run_refreshing`] with the tools sent in `tool_order`: a host that injects new tools.
+pub fn run_injecting(
+    template: &Template,
+    scenario: &Scenario,
+    refresh: Refresh,
+    tool_order: ToolOrder,
+) -> unfold_engine::RunReport {
+    let input = RunInput { refresh: Some(refresh), tool_order, ..RunInput::of_scenario(template, scenario) };
     let mut model = ScriptedProvider::new(scenario, template);
     let mut results = ScriptedToolResults::new(scenario);
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
@@ -778,17 +805,7 @@ fn run_refreshing(template: &Template, scenario: &Scenario, refresh: Refresh) ->
 #[test]
 fn a_refresh_policy_decides_when_the_model_first_sees_a_revealed_tool() {
     let template = fixture();
-    let scenario = scenario(json!({
-        "turns": [
-            { "user": "Search the docs.", "script": [
-                { "call": "read_section", "args": { "section_key": "docs" } },
-                { "call": "search", "args": { "query": "login" } },
-                { "say": "Searched." }
-            ] },
-            { "user": "Search again.", "script": [ { "call": "search", "args": { "query": "logout" } }, { "say": "Done." } ] }
-        ],
-        "tool_results": { "search": [ { "result": "2 hits" } ] }
-    }));
+    let scenario = search_in_two_turns();
     let traces: Vec<String> = [Refresh::NextCall, Refresh::Late(1), Refresh::NextTurn, Refresh::Never]
         .into_iter()
         .map(|refresh| {

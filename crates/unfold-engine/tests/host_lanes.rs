@@ -1,13 +1,11 @@
 //! Host lanes (spec 12): a host profile's behaviour run as a lane beside the adapters, named
 //! `host:NAME` in the report, its divergences, verdict, savings and request files.
 
-use insta::assert_snapshot;
-use serde_json::json;
-use unfold_documents::host_profile::HostProfile;
+use unfold_documents::host_profile::{HostProfile, ToolOrder};
+use unfold_documents::refresh::Refresh;
 use unfold_engine::compare::{request_files, Lane, LaneSpec};
 use unfold_engine::request_shapes::RequestShape;
 use unfold_engine::{compare, AdapterKind, Drive, Lanes};
-use unfold_test_support::{load_template, scenario, trace};
 
 fn host(name: &str) -> LaneSpec {
     LaneSpec::Host(Box::new(HostProfile::preset(name).unwrap().clone()))
@@ -15,18 +13,8 @@ fn host(name: &str) -> LaneSpec {
 
 #[test]
 fn host_lanes_run_beside_the_adapters_and_are_named_everywhere() {
-    let template = load_template("tests/fixtures/disclosure.unfold.json");
-    let scenario = scenario(json!({
-        "turns": [
-            { "user": "Search the docs.", "script": [
-                { "call": "read_section", "args": { "section_key": "docs" } },
-                { "call": "search", "args": { "query": "login" } },
-                { "say": "Searched." }
-            ] },
-            { "user": "Search again.", "script": [ { "call": "search", "args": { "query": "logout" } }, { "say": "Done." } ] }
-        ],
-        "tool_results": { "search": [ { "result": "2 hits" } ] }
-    }));
+    let template = crate::adapters::fixture();
+    let scenario = crate::adapters::search_in_two_turns();
     let lanes = vec![LaneSpec::Adapter(AdapterKind::Dynamic), host("claude-code"), host("codex"), host("copilot-cli")];
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let drive = Drive { keep_requests: true, ..Drive::default() };
@@ -56,21 +44,18 @@ fn host_lanes_run_beside_the_adapters_and_are_named_everywhere() {
             "host:copilot-cli: failed calls 1, never shown 0"
         ]
     );
-    // Codex without its list-changed feature never shows the revealed tool: both searches fail.
-    assert_snapshot!(trace(&report.runs[2]), @r###"
-    call 1 [lookup, broken, read_section]
-      read_section {"section_key":"docs"} -> ok content "## 3 Docs", expanded_tools ["search"]
-      visibility [docs]
-      pending +[search] -[] ~[] "never"
-    call 2 [lookup, broken, read_section]
-      search {"query":"login"} -> failed "Unknown tool: 'search'"
-    call 3 [lookup, broken, read_section]
-    USER turn 2
-    call 4 [lookup, broken, read_section]
-      search {"query":"logout"} -> failed "Unknown tool: 'search'"
-    call 5 [lookup, broken, read_section]
-    completed "Done."
-    "###);
+    // Each host lane runs as its strategy's adapter under its refresh policy and tool order:
+    // Claude Code a call late and sorted; Codex without its list-changed feature never shows the
+    // revealed tool (both searches fail); Copilot CLI at the next user turn.
+    let behaviours = [
+        (Refresh::Late(1), ToolOrder::Sorted),
+        (Refresh::Never, ToolOrder::Append),
+        (Refresh::NextTurn, ToolOrder::Append),
+    ];
+    for (run, (refresh, order)) in report.runs[1..].iter().zip(behaviours) {
+        let alone = crate::adapters::run_injecting(&template, &scenario, refresh, order);
+        assert_eq!(run.events, alone.events, "{}", run.lane());
+    }
 
     let against: Vec<(&str, &str)> = report.divergences.iter().map(|d| (d.left.name(), d.right.name())).collect();
     assert_eq!(against, [("dynamic", "host:claude-code"), ("dynamic", "host:codex"), ("dynamic", "host:copilot-cli")]);
