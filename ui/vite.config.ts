@@ -6,7 +6,12 @@ export default defineConfig({
   plugins: [react()],
   // Tauri's dev server expectations: a fixed port, fail instead of silently picking another one.
   clearScreen: false,
-  server: { port: 1420, strictPort: true },
+  server: {
+    port: 1420,
+    strictPort: true,
+    // The tests' fake backend reads the host presets the core ships, from their files.
+    fs: { allow: [".", "../crates/unfold-documents/data/hosts"] },
+  },
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -40,6 +40,7 @@ macro_rules! with_app_commands {
             compare::close_scenario,
             compare::restore_scenario,
             compare::recent_scenarios,
+            compare::host_presets,
             compare::run_comparison,
             compare::cancel_comparison,
             compare::comparison_call,

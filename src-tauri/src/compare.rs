@@ -1,7 +1,7 @@
 //! The compare view's commands: scenarios open beside the template (new, open, edit, undo, redo,
 //! save, close, restore, recent), a comparison request run off the UI's thread with its progress
 //! and a live model's text streamed through a channel, its cancel, the request and answer of any
-//! model call of the last comparison, and its exports. Each translates into
+//! model call of the last comparison, its exports, and the host presets a lane can run as. Each translates into
 //! `unfold_application::scenarios` or `comparisons`.
 
 use std::sync::Arc;
@@ -15,6 +15,7 @@ use unfold_application::recent::{Recent, RecentFileDto};
 use unfold_application::recovery::Recovery;
 use unfold_application::scenarios::Scenarios;
 use unfold_application::templates::Templates;
+use unfold_documents::host_profile::HostProfile;
 use unfold_documents::Scenario;
 use unfold_editing::scenario_edit::ScenarioView;
 use unfold_engine::compare::{CallRequest, CompareProgress, Lane};
@@ -25,6 +26,13 @@ use crate::command_error::CommandError;
 
 /// The recently opened scenarios (a list of their own: the start page's list is of templates).
 pub struct RecentScenarios(pub Recent);
+
+/// The agent hosts a comparison can run as lanes (`host:NAME`), with their evidence.
+#[tauri::command]
+#[specta::specta]
+pub fn host_presets() -> Result<Vec<HostProfile>, CommandError> {
+    Ok(unfold_application::hosts::presets().to_vec())
+}
 
 /// A new scenario for the open template `template_id`.
 #[tauri::command]

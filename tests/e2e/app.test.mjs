@@ -27,6 +27,7 @@ import {
   freePort,
   providersFile,
   ROOT,
+  pressRun,
   runComparison,
   findElement,
   killApp,
@@ -1312,6 +1313,50 @@ describe("unfold-app (real binary under Xvfb)", () => {
         `${file} holds the key`,
       );
     }
+  });
+
+  it("adds host lanes on the compare page: each named, and a host that never shows the revealed tools falls short", async (t) => {
+    const template = join(workDir, "hosts.unfold.json");
+    copyFileSync(join(ROOT, "examples/coding-agent.unfold.json"), template);
+    const scenario = join(workDir, "hosts.scenario.json");
+    copyFileSync(join(ROOT, "examples/coding-agent-two-turns.scenario.json"), scenario);
+    await withApp(
+      t,
+      template,
+      async (session) => {
+        for (const host of ["claude-code", "codex"]) {
+          // The picker offers the presets the backend ships; choosing one adds its lane.
+          await waitUntil(
+            session,
+            `const picker = document.querySelector('[data-testid="host-picker"]');
+             if (!picker || !picker.querySelector('option[value="${host}"]')) return false;
+             const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
+             setValue.call(picker, "${host}");
+             picker.dispatchEvent(new Event("change", { bubbles: true }));
+             return document.querySelector('[data-testid="host-${host}"]') !== null;`,
+            (added) => added === true,
+            `the ${host} host lane added`,
+          );
+        }
+        await pressRun(session);
+        const lanes = await waitUntil(
+          session,
+          `return [...document.querySelectorAll('[data-testid="verdict-lane"]')].map((lane) => [lane.dataset.lane, lane.dataset.standing]);`,
+          (found) => found.length === 4,
+          "the verdict of every lane",
+        );
+        // The CLI's verdict of the same lanes: the app shows the same standings.
+        const lanesAsked = "dynamic,restart,host:claude-code,host:codex";
+        const report = cli(["compare", template, scenario, "--adapters", lanesAsked, "--json"]);
+        assert.deepEqual(
+          lanes,
+          report.verdict.lanes.map((lane) => [lane.lane, lane.standing]),
+        );
+        assert.equal(Object.fromEntries(lanes)["host:codex"], "failed");
+        await saveScreenshot(session, "compare-host-lanes");
+      },
+      scenario,
+    );
   });
 
   it("edits and saves the scenario from the compare view", async (t) => {

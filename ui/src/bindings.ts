@@ -99,6 +99,8 @@ export const commands = {
 	restoreScenario: (recoveryId: string, templateId: number | null) => typedError<ScenarioView_Serialize, CommandError>(__TAURI_INVOKE("restore_scenario", { recoveryId, templateId })),
 	/**  The recently opened scenarios, newest first. */
 	recentScenarios: () => typedError<RecentFileDto[], CommandError>(__TAURI_INVOKE("recent_scenarios")),
+	/**  The agent hosts a comparison can run as lanes (`host:NAME`), with their evidence. */
+	hostPresets: () => typedError<HostProfile_Serialize[], CommandError>(__TAURI_INVOKE("host_presets")),
 	/**
 	 *  Runs the comparison the UI asks for (its open template and scenario, by id), off the UI's
 	 *  thread; every lane's start, every event and a live model's text go to `progress` as they
@@ -1221,6 +1223,26 @@ export type Event_Serialize = {
 	attempt: number,
 } & EventKind_Serialize;
 
+/**  Why a profile says what it says. */
+export type Evidence = 
+/**  Measured: how many runs, and at which request the revealed tool first reached the model. */
+({ 
+/**  How it was measured (`unfold hosts probe`, or the setup used). */
+measured: string; 
+/**  How many runs. */
+runs: number; 
+/**
+ *  Runs by when the tool was first visible: `next_call`, `late_1`, `late_2`, …,
+ *  `next_turn`, `never`.
+ */
+visible_at: { [key in string]: number } }) & { note?: never; source?: never } | 
+/**  Reported: a public source and what it says. */
+({ 
+/**  A URL or an issue. */
+source: string; 
+/**  What it shows. */
+note: string }) & { measured?: never; runs?: never; visible_at?: never };
+
 /**  Where an example's files are, once written. */
 export type ExampleFiles = ExampleFiles_Serialize | ExampleFiles_Deserialize;
 
@@ -1370,6 +1392,83 @@ export type HeadingStyle =
 "plain" | 
 /**  `## 1. Task (task)`, `### 2.1. Examples (context.examples)`, as weakincentives 0.27. */
 "keyed";
+
+/**  The wire format a host speaks to its model. */
+export type HostApi = 
+/**  Anthropic Messages. */
+"anthropic" | 
+/**  OpenAI Chat Completions. */
+"openai-chat" | 
+/**  OpenAI Responses. */
+"openai-responses" | 
+/**  Gemini `generateContent`. */
+"gemini";
+
+/**  A host profile file. */
+export type HostProfile = HostProfile_Serialize | HostProfile_Deserialize;
+
+/**  A host profile file. */
+export type HostProfile_Deserialize = {
+	/**  Always 1. */
+	schema_version: number,
+	/**  Always `unfold.host`. */
+	kind: string,
+	/**  How a lane names it (`host:NAME`): lowercase letters, digits, `-`, `_` and `.`. */
+	name: string,
+	/**  The host as its users call it: `Claude Code`. */
+	host: string,
+	/**  The host's version the profile holds for. */
+	version?: string | null,
+	/**  The API it speaks to its model. */
+	api: HostApi,
+	/**  How it hands the model new tools. */
+	strategy: HostStrategy,
+	/**  When the model first sees them. */
+	refresh: Refresh,
+	/**  Where they go in the list. */
+	tool_order?: ToolOrder,
+	/**  What they are called. */
+	tool_names?: ToolNames,
+	/**  Why the profile says so. */
+	evidence?: Evidence[],
+};
+
+/**  A host profile file. */
+export type HostProfile_Serialize = {
+	/**  Always 1. */
+	schema_version: number,
+	/**  Always `unfold.host`. */
+	kind: string,
+	/**  How a lane names it (`host:NAME`): lowercase letters, digits, `-`, `_` and `.`. */
+	name: string,
+	/**  The host as its users call it: `Claude Code`. */
+	host: string,
+	/**  The host's version the profile holds for. */
+	version?: string,
+	/**  The API it speaks to its model. */
+	api: HostApi,
+	/**  How it hands the model new tools. */
+	strategy: HostStrategy,
+	/**  When the model first sees them. */
+	refresh: Refresh,
+	/**  Where they go in the list. */
+	tool_order: ToolOrder,
+	/**  What they are called. */
+	tool_names: ToolNames,
+	/**  Why the profile says so. */
+	evidence: Evidence[],
+};
+
+/**  How a host hands the model tools that appear mid-conversation. */
+export type HostStrategy = 
+/**  A new tool list in the next request (the dynamic adapter's way). */
+"inject" | 
+/**  Halt and start the conversation again (the restart adapter's way). */
+"restart" | 
+/**  Every tool from the start, a callable subset that grows. */
+"allowed_tools" | 
+/**  Hidden tools sent deferred and loaded by reference. */
+"deferred";
 
 /**  Tools read from a pasted or opened tool list, ready to attach. */
 export type ImportedToolsDto = ImportedToolsDto_Serialize | ImportedToolsDto_Deserialize;
@@ -1985,6 +2084,22 @@ export type RedoneCall = {
 	/**  The call that made it again. */
 	redone: RunPlace,
 };
+
+/**  When a lane's model first sees a new tool list. */
+export type Refresh = 
+/**  From the next model call (the dynamic adapter). */
+"next_call" | 
+/**
+ *  `{"late": K}`: K model calls after the next one (a host that re-lists its tools only after
+ *  it has sent the next request).
+ */
+{ late: number } | 
+/**  From the first model call of the next user turn. */
+"next_turn" | 
+/**  Not in this conversation: the tool list stays as it was. */
+"never" | 
+/**  Halt and start the attempt again (the restart adapter). */
+"restart";
 
 /**  A relay session the lanes take their relay sources' tools from. */
 export type RelayAttachment = RelayAttachment_Serialize | RelayAttachment_Deserialize;
@@ -3231,6 +3346,22 @@ export type ToolListFileDto = {
 	/**  Its text, to read as pasted tools. */
 	text: string,
 };
+
+/**  How a host names tools to the model. */
+export type ToolNames = 
+/**  As the template names them. */
+"plain" | 
+/**  A source's tools prefixed as MCP hosts do (`mcp__{source}__{tool}`). */
+"mcp__{source}__{tool}";
+
+/**  Where a host puts tools in the list it sends. */
+export type ToolOrder = 
+/**  New tools after the ones already listed. */
+"append" | 
+/**  Sorted by name. */
+"sorted" | 
+/**  The template's own tools first, the tool sources' after them. */
+"sources_last";
 
 /**  Whose tool list an edit changes. */
 export type ToolOwner = 

@@ -848,6 +848,42 @@ describe("CompareView models", () => {
     expect(platform.argsOf("runComparison")).toEqual([]);
   });
 
+  it("adds a host lane from the presets, runs it after the adapters and takes it out again", async () => {
+    const { platform } = await openWithProfiles();
+    const picker = byTestId("host-picker") as HTMLSelectElement;
+    const offered = [...picker.options].map((option) => option.value).filter((value) => value !== "");
+    expect(offered).toContain("codex");
+    expect(picker.querySelector('option[value="codex"]')?.textContent).toBe("codex · never in the conversation");
+    expect(picker.querySelector('option[value="claude-code"]')?.textContent).toBe("claude-code · 1 call late");
+    choose(picker, "codex");
+    await settle();
+    const codex = byTestId("host-codex") as HTMLInputElement;
+    expect(codex.checked).toBe(true);
+    expect(codex.closest("label")?.title).toMatch(/^Codex CLI 0\.171\.0: shows a tool revealed mid-conversation never/);
+    expect([...(byTestId("host-picker") as HTMLSelectElement).options].map((o) => o.value)).not.toContain("codex");
+    expect(runButton().title).toBe(
+      "Replay the scenario under the dynamic and restart adapters and host:codex and the all-FULL baseline (Ctrl+Enter)",
+    );
+    await click(runButton());
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
+      adapters: ["dynamic", "restart"],
+      hosts: ["codex"],
+    });
+    expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual([
+      "dynamic",
+      "restart",
+      "host:codex",
+      "baseline",
+    ]);
+    const counters = byTestId("counters");
+    expect([...counters.querySelectorAll("thead th")].map((th) => th.textContent)).toContain("host:codex");
+    await click(byTestId("host-codex"));
+    expect(container.querySelector('[data-testid="host-codex"]')).toBeNull();
+    expect(runButton().title).toBe(
+      "Replay the scenario under the dynamic and restart adapters and the all-FULL baseline (Ctrl+Enter)",
+    );
+  });
+
   it("runs the script under all four adapters ticked, in order, then the baseline: a lane, a column and a divergence for each", async () => {
     const { platform } = await openWithProfiles();
     await click(byTestId("adapter-allowed_tools"));
@@ -1104,6 +1140,7 @@ describe("CompareView price", () => {
     await click(runButton());
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
       adapters: ["dynamic", "restart"],
+      hosts: [],
       live: null,
       relaySession: null,
       priceAs: "gpt-4o-mini",

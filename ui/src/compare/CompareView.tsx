@@ -19,6 +19,8 @@
 //     price-as-picker, providers-button               runs under (scripted or live), the model a
 //                                                     scripted run is priced as (while the prices
 //                                                     know some), the providers dialog's button
+//   host-picker, host-<name>                        the picker that adds a host lane, and each host
+//                                                     lane chosen (a ticked box that takes it out)
 //   relay-session-picker                            the relay session a run attaches to (a template
 //                                                     with a relay source, while the relay has sessions)
 //   run-comparison, cancel-comparison,              Run (Ctrl+Enter), Cancel, and the Export menu
@@ -28,7 +30,8 @@
 //   counters-box                                    the counters table's own scroll box
 import { PanelLeft, Play, Server } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from "react";
-import type { AdapterKind, ProfilesView, RequestShape, ScenarioView, Template } from "../platform";
+import type { AdapterKind, HostProfile, ProfilesView, RequestShape, ScenarioView, Template } from "../platform";
+import { hostLane } from "../platform/lanes";
 import { CountersTable } from "../runs/CountersTable";
 import { escapeClosesDetail } from "../runs/detail";
 import { EventDetail } from "../runs/EventDetail";
@@ -51,13 +54,14 @@ import {
   REQUEST_SHAPES,
   scriptedModel,
   withAdapter,
+  withHost,
 } from "./store";
 import { discards, laneViews } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
 import { TokenChart } from "../runs/TokenChart";
 import { fileName } from "../shared/view";
 import { chartPicture } from "../runs/chartImage";
-import { ADAPTER_TITLES, adaptersText, laneName } from "../shared/words";
+import { ADAPTER_TITLES, adaptersText, laneName, refreshText } from "../shared/words";
 import "./compare.css";
 import type { OutcomeStore } from "../shared/outcome";
 import { ProblemItems } from "../shared/ProblemItems";
@@ -222,7 +226,7 @@ function eventButton(view: HTMLElement, place: PickedEvent): HTMLButtonElement |
 
 /** What Run will run, for its title. */
 export function runTitle(model: ComparisonSetup, chosen: ChosenProfile | null): string {
-  const adapters = adaptersText(model.adapters);
+  const adapters = adaptersText(model.adapters, model.hosts);
   if (model.kind === "scripted") return `Replay the scenario under ${adapters} and the all-FULL baseline`;
   const to = chosen === null ? model.profile : `${chosen.profile.model} (${chosen.profile.name})`;
   return `Send the scenario's user message to ${to} under ${adapters}; the script and the baseline are not used`;
@@ -295,6 +299,7 @@ function ModelPicker({
           {laneName(adapter)}
         </label>
       ))}
+      <HostLanes store={store} model={model} presets={state.hostPresets} />
       <button
         type="button"
         data-testid="providers-button"
@@ -336,6 +341,71 @@ function PriceAsPicker({ store, state }: { store: ComparisonStore; state: Compar
         ))}
       </select>
     </label>
+  );
+}
+
+/** A host preset as its picker's tooltip says it: the host, when it shows new tools, and why we think so. */
+function hostTitle(preset: HostProfile): string {
+  const version = preset.version === undefined ? "" : ` ${preset.version}`;
+  const [evidence] = preset.evidence;
+  const why =
+    evidence === undefined
+      ? ""
+      : ` (${"note" in evidence ? evidence.note : `measured in ${String(evidence.runs)} runs`})`;
+  return `${preset.host}${version}: shows a tool revealed mid-conversation ${refreshText(preset.refresh)}${why}`;
+}
+
+/**
+ * The host lanes chosen, each a ticked box that takes it out, and a picker that adds one of the
+ * presets: the scenario run as that agent host shows new tools (spec 12).
+ */
+function HostLanes({
+  store,
+  model,
+  presets,
+}: {
+  store: ComparisonStore;
+  model: ComparisonSetup;
+  presets: HostProfile[];
+}) {
+  const addable = presets.filter((preset) => !model.hosts.includes(preset.name));
+  return (
+    <>
+      {model.hosts.map((name) => {
+        const preset = presets.find((known) => known.name === name);
+        return (
+          <label key={name} className="check" title={preset === undefined ? undefined : hostTitle(preset)}>
+            <input
+              type="checkbox"
+              data-testid={`host-${name}`}
+              checked
+              onChange={() => {
+                store.setModel(withHost(model, name, false));
+              }}
+            />{" "}
+            {hostLane(name)}
+          </label>
+        );
+      })}
+      {addable.length > 0 && (
+        <select
+          data-testid="host-picker"
+          aria-label="Add a host lane"
+          title="Add a lane that runs the scenario as an agent host does: when it first shows the model a tool revealed mid-conversation"
+          value=""
+          onChange={(event) => {
+            if (event.target.value !== "") store.setModel(withHost(model, event.target.value, true));
+          }}
+        >
+          <option value="">Add a host…</option>
+          {addable.map((preset) => (
+            <option key={preset.name} value={preset.name} title={hostTitle(preset)}>
+              {preset.name} · {refreshText(preset.refresh)}
+            </option>
+          ))}
+        </select>
+      )}
+    </>
   );
 }
 
@@ -589,8 +659,8 @@ function EmptyState({ model, children }: { model: ComparisonSetup; children: Rea
       <h2>No scenario is open</h2>
       <p>
         A scenario scripts one conversation: the user&apos;s message, the model&apos;s tool calls and its final answer.
-        Running it replays it under {adaptersText(model.adapters)}, and once more with every section FULL, and shows
-        where and at what price they differ.
+        Running it replays it under {adaptersText(model.adapters, model.hosts)}, and once more with every section FULL,
+        and shows where and at what price they differ.
       </p>
       {children}
     </section>
@@ -619,7 +689,7 @@ function Results({
       <section className="pane compare-results" data-testid="compare-results" aria-label="Comparison">
         <p className="notice">
           {state.model.kind === "scripted"
-            ? `Not run yet. Run replays the scenario under ${adaptersText(state.model.adapters)} and the all-FULL baseline; the lanes fill in as the events arrive.`
+            ? `Not run yet. Run replays the scenario under ${adaptersText(state.model.adapters, state.model.hosts)} and the all-FULL baseline; the lanes fill in as the events arrive.`
             : "Not run yet. Run sends the scenario's user message to the live model under the adapters ticked; the lanes fill in as the events arrive."}
         </p>
       </section>

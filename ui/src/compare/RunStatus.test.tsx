@@ -86,6 +86,16 @@ describe("the run status of a finished comparison", () => {
     expect(status.dataset.outcome).toBe("warning");
   });
 
+  it("names a host lane by its host, not by the adapter it runs under", () => {
+    const report = withToolCalls([3, 0], [4, 2], [2, 0]);
+    const [dynamic, restart] = report.runs;
+    if (dynamic === undefined || restart === undefined) throw new Error("the fixture has two runs");
+    report.runs = [dynamic, { ...restart, adapter: "dynamic", host: "codex" }];
+    expect(rendered(finished(report)).textContent).toBe(
+      "Finished: dynamic completed; host:codex completed, but 2 of 4 tool calls failed; baseline completed",
+    );
+  });
+
   it("counts failed tool calls of a run that stopped, and one that did not complete is a warning", () => {
     const report = withToolCalls([1, 1], [1, 0], [1, 0]);
     const dynamic = report.runs[0];

@@ -4,15 +4,20 @@
 // the first, each named by its pair when there are several (none when one adapter ran). A
 // finished comparison in which a run did not complete, or a tool call failed, is shown as a warning,
 // not as a success; results from before the last change to the scenario or template say so.
-import type { ComparisonReport, Divergence, Lane } from "../platform";
+import type { ComparisonReport, Counters, Divergence, Lane, RunStatus as RunStatusKind } from "../platform";
 import { count, laneName, listed, outcomeText } from "../shared/words";
 import type { RunState } from "../runs/run";
+import { runLane } from "../runs/timeline";
 
 /** How each run of a finished comparison ended (the baseline last), with its counters. */
-function runEnds(run: RunState) {
+function runEnds(run: RunState): { lane: Lane; status: RunStatusKind; counters: Counters }[] {
   const report = run.report;
   if (report === null) return [];
-  return [...report.runs, ...(report.baseline === null ? [] : [{ ...report.baseline, adapter: "baseline" as const }])];
+  const runs = report.runs.map((end) => ({ lane: runLane(end), status: end.status, counters: end.counters }));
+  const { baseline } = report;
+  return baseline === null
+    ? runs
+    : [...runs, { lane: "baseline", status: baseline.status, counters: baseline.counters }];
 }
 
 /** Whether the comparison finished with a run that did not complete, or a failed tool call. */
@@ -39,10 +44,7 @@ export function runStatusText(run: RunState): string {
       return `Running the ${laneName(only)} run (${String(run.lanes.indexOf(only) + 1)} of ${String(run.lanes.length)}): ${events}`;
     }
     case "finished": {
-      const ends = runEnds(run).map((end) => ({
-        adapter: end.adapter,
-        outcome: outcomeText(end.status, end.counters),
-      }));
+      const ends = runEnds(run).map((end) => ({ lane: end.lane, outcome: outcomeText(end.status, end.counters) }));
       const failures = runEnds(run).some((end) => end.counters.failed_tool_calls > 0);
       const first = ends[0];
       // Every run ended the same way with the same failed tool calls: said once.
@@ -50,7 +52,7 @@ export function runStatusText(run: RunState): string {
         return `Finished: all ${count(ends.length, "run")} ${first.outcome} in each`;
       }
       // An outcome with failed tool calls has a comma of its own: the runs are then apart by "; ".
-      return `Finished: ${ends.map((end) => `${laneName(end.adapter)} ${end.outcome}`).join(failures ? "; " : ", ")}`;
+      return `Finished: ${ends.map((end) => `${laneName(end.lane)} ${end.outcome}`).join(failures ? "; " : ", ")}`;
     }
     case "cancelled":
       return "Cancelled: the lanes keep the events from before the cancel";

@@ -201,10 +201,15 @@ describe("ComparisonStore models", () => {
 
   it("runs the script by default: live is null, and the lanes are both adapters and the baseline", async () => {
     const { platform, store } = await opened();
-    expect(store.getState().model).toEqual({ kind: "scripted", adapters: ["dynamic", "restart"] });
+    expect(store.getState().model).toEqual({ kind: "scripted", adapters: ["dynamic", "restart"], hosts: [] });
     await store.run();
     expect(platform.argsOf("runComparison")).toEqual([
-      [platform.id, 1, 1, { adapters: ["dynamic", "restart"], live: null, relaySession: null, priceAs: null }],
+      [
+        platform.id,
+        1,
+        1,
+        { adapters: ["dynamic", "restart"], hosts: [], live: null, relaySession: null, priceAs: null },
+      ],
     ]);
     expect(store.getState().run?.lanes).toEqual(["dynamic", "restart", "baseline"]);
   });
@@ -216,6 +221,7 @@ describe("ComparisonStore models", () => {
     await store.run();
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
       adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
+      hosts: [],
       live: null,
       relaySession: null,
       priceAs: null,
@@ -235,7 +241,7 @@ describe("ComparisonStore models", () => {
   it("cannot compare the script with no adapter ticked", async () => {
     const { platform, store, stores } = await opened();
     store.setModel(withAdapter(withAdapter(store.getState().model, "dynamic", false), "restart", false));
-    expect(store.getState().model).toEqual({ kind: "scripted", adapters: [] });
+    expect(store.getState().model).toEqual({ kind: "scripted", adapters: [], hosts: [] });
     expect(notRunnable(comparisonContext(stores))).toBe("Tick at least one adapter to compare");
     await store.run();
     expect(platform.callNames()).not.toContain("runComparison");
@@ -244,7 +250,12 @@ describe("ComparisonStore models", () => {
   it("runs a live model under both adapters by default, without a baseline", async () => {
     const { platform, store } = await withProfiles();
     store.setModel(liveModel("local", store.getState().model));
-    expect(store.getState().model).toEqual({ kind: "live", profile: "local", adapters: ["dynamic", "restart"] });
+    expect(store.getState().model).toEqual({
+      kind: "live",
+      profile: "local",
+      adapters: ["dynamic", "restart"],
+      hosts: [],
+    });
     await store.run();
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
       adapters: ["dynamic", "restart"],
@@ -291,12 +302,18 @@ describe("ComparisonStore models", () => {
     const live = liveModel("local", SCRIPTED);
     const restartOnly = withAdapter(live, "dynamic", false);
     expect(withAdapter(restartOnly, "dynamic", true)).toEqual(live);
-    expect(liveModel("remote", restartOnly)).toEqual({ kind: "live", profile: "remote", adapters: ["restart"] });
-    expect(scriptedModel(restartOnly)).toEqual({ kind: "scripted", adapters: ["restart"] });
-    expect(withAdapter(SCRIPTED, "dynamic", false)).toEqual({ kind: "scripted", adapters: ["restart"] });
+    expect(liveModel("remote", restartOnly)).toEqual({
+      kind: "live",
+      profile: "remote",
+      adapters: ["restart"],
+      hosts: [],
+    });
+    expect(scriptedModel(restartOnly)).toEqual({ kind: "scripted", adapters: ["restart"], hosts: [] });
+    expect(withAdapter(SCRIPTED, "dynamic", false)).toEqual({ kind: "scripted", adapters: ["restart"], hosts: [] });
     expect(withAdapter(withAdapter(SCRIPTED, "deferred", true), "allowed_tools", true)).toEqual({
       kind: "scripted",
       adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
+      hosts: [],
     });
   });
 
@@ -377,6 +394,7 @@ describe("ComparisonStore prices", () => {
     await store.run();
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
       adapters: ["dynamic", "restart"],
+      hosts: [],
       live: null,
       relaySession: null,
       priceAs: "gpt-4o-mini",

@@ -9,6 +9,7 @@
 // scenario store's, the profiles the provider store's; what was not done, and what an export wrote,
 // is said on the page's outcome. React reads it through `subscribe`/`getState`.
 import type {
+  HostProfile,
   AdapterKind,
   ComparisonSettings,
   FilePurpose,
@@ -29,6 +30,7 @@ import type {
   ToolSource,
   ChartImage,
 } from "../platform";
+import { hostLane } from "../platform/lanes";
 import { sameJsonIgnoringUndefined } from "../shared/json";
 import { ExternalStore } from "../shared/ExternalStore";
 import {
@@ -79,7 +81,8 @@ export interface OpenScenario {
  * which would cost one more paid run).
  */
 export type ComparisonSetup =
-  { kind: "scripted"; adapters: AdapterKind[] } | { kind: "live"; profile: string; adapters: AdapterKind[] };
+  | { kind: "scripted"; adapters: AdapterKind[]; hosts: string[] }
+  | { kind: "live"; profile: string; adapters: AdapterKind[]; hosts: string[] };
 
 /** The API shapes request bodies are exported in, as the export picker names them. */
 export const REQUEST_SHAPES: Readonly<Record<RequestShape, string>> = {
@@ -92,16 +95,16 @@ export const REQUEST_SHAPES: Readonly<Record<RequestShape, string>> = {
 export const DEFAULT_ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart"];
 
 /** The scenario's script under the default adapters. */
-export const SCRIPTED: ComparisonSetup = { kind: "scripted", adapters: [...DEFAULT_ADAPTERS] };
+export const SCRIPTED: ComparisonSetup = { kind: "scripted", adapters: [...DEFAULT_ADAPTERS], hosts: [] };
 
 /** The scenario's script, under the adapters `previous` had ticked. */
 export function scriptedModel(previous: ComparisonSetup): ComparisonSetup {
-  return { kind: "scripted", adapters: [...previous.adapters] };
+  return { kind: "scripted", adapters: [...previous.adapters], hosts: [...previous.hosts] };
 }
 
 /** The live model of the profile `profile`, under the adapters `previous` had ticked. */
 export function liveModel(profile: string, previous: ComparisonSetup): ComparisonSetup {
-  return { kind: "live", profile, adapters: [...previous.adapters] };
+  return { kind: "live", profile, adapters: [...previous.adapters], hosts: [...previous.hosts] };
 }
 
 /** `model` with `adapter` ticked (`on`) or not; the adapters stay in the order they run. */
@@ -109,14 +112,21 @@ export function withAdapter(model: ComparisonSetup, adapter: AdapterKind, on: bo
   return { ...model, adapters: ADAPTERS.filter((kind) => (kind === adapter ? on : model.adapters.includes(kind))) };
 }
 
+/** `model` with the host lane of the preset `host` added after the others (`on`) or taken out. */
+export function withHost(model: ComparisonSetup, host: string, on: boolean): ComparisonSetup {
+  const others = model.hosts.filter((name) => name !== host);
+  return { ...model, hosts: on ? [...others, host] : others };
+}
+
 /** What the backend is asked to run for `model`: null for the scenario's script. */
 export function liveRunOf(model: ComparisonSetup): LiveModel | null {
   return model.kind === "scripted" ? null : { profile: model.profile };
 }
 
-/** The lanes a comparison of `model` fills, in the order they run: its adapters, then a scripted one's baseline. */
+/** The lanes a comparison of `model` fills, in the order they run: its adapters, its hosts, then a scripted one's baseline. */
 export function lanesOf(model: ComparisonSetup): Lane[] {
-  return model.kind === "scripted" ? [...model.adapters, "baseline"] : [...model.adapters];
+  const lanes = [...model.adapters, ...model.hosts.map(hostLane)];
+  return model.kind === "scripted" ? [...lanes, "baseline"] : lanes;
 }
 
 /** Whether `template` has a source that takes its tools from a relay session. */
@@ -172,9 +182,9 @@ export function notRunnable(state: ComparisonContext): string | null {
   if (model.kind === "live") {
     if (chosenProfile(state) === null)
       return `The provider profile '${model.profile}' no longer exists: choose another model`;
-    if (model.adapters.length === 0) return "Tick at least one adapter to run live";
+    if (model.adapters.length + model.hosts.length === 0) return "Tick at least one adapter to run live";
   }
-  if (model.adapters.length === 0) return "Tick at least one adapter to compare";
+  if (model.adapters.length + model.hosts.length === 0) return "Tick at least one adapter to compare";
   return null;
 }
 
@@ -218,6 +228,8 @@ export interface ComparisonState {
   defaultModel: string | null;
   /** The model the next scripted comparison's runs are priced as (null: the default model). */
   priceAs: string | null;
+  /** The agent hosts a lane can run as, as last read (none until read). */
+  hostPresets: HostProfile[];
 }
 
 /**
@@ -268,6 +280,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
       pricedModels: [],
       defaultModel: null,
       priceAs: null,
+      hostPresets: [],
     });
   }
 
@@ -304,6 +317,12 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
       this.update({ pricedModels: [], defaultModel: null });
       this.outcome.fail(failureOf("The prices could not be read", read.error));
     }
+  }
+
+  /** Reads the agent hosts a lane can run as (none when they cannot be read: the adapters still run). */
+  async loadHostPresets(): Promise<void> {
+    const read = await this.platform.hostPresets();
+    this.update({ hostPresets: read.ok ? read.value : [] });
   }
 
   /** Chooses the model the next scripted comparison's runs are priced as (null: the default model). */
@@ -432,6 +451,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     this.outcome.forgetNotice();
     const settings: ComparisonSettings = {
       adapters: [...model.adapters],
+      hosts: [...model.hosts],
       live: liveRunOf(model),
       relaySession: relaySessionOf(this.state, template.template),
       priceAs: priceAsOf(this.state),

@@ -50,7 +50,9 @@ describe("platform and bindings", () => {
     invoke.mockRejectedValue(new Error("no backend"));
     // runComparison reads its settings to make the request; the other commands pass on what they get.
     const argsOf = (name: string): unknown[] =>
-      name === "runComparison" ? [1, 1, 1, { live: null, relaySession: null, priceAs: null }, () => undefined] : [];
+      name === "runComparison"
+        ? [1, 1, 1, { adapters: [], hosts: [], live: null, relaySession: null, priceAs: null }, () => undefined]
+        : [];
     for (const name of commandNames) {
       const method = Reflect.get(tauriPlatform, name) as (...args: unknown[]) => Promise<unknown>;
       expect(await method(...argsOf(name)), name).toEqual({

@@ -83,7 +83,7 @@ describe("platform", () => {
       2,
       5,
       9,
-      { adapters: ["restart"], live, relaySession: "K7Q2MX", priceAs: null },
+      { adapters: ["restart"], hosts: ["codex"], live, relaySession: "K7Q2MX", priceAs: null },
       (progress) => heard.push(progress),
     );
     expect(answer).toEqual({ ok: true, value: report });
@@ -91,7 +91,7 @@ describe("platform", () => {
       {
         template: { open: 2 },
         scenario: { open: 5 },
-        lanes: ["restart"],
+        lanes: ["restart", "host:codex"],
         model: { live: { profile: "local" } },
         sources: "allowed",
         relay_session: { code: "K7Q2MX", relay: null },
@@ -107,6 +107,7 @@ describe("platform", () => {
       10,
       {
         adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
+        hosts: [],
         live: null,
         relaySession: null,
         priceAs: "gpt-4o-mini",

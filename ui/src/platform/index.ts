@@ -12,6 +12,7 @@ import {
   type ComparisonReport_Serialize,
   type Divergence_Serialize,
   type Difference_Serialize,
+  type HostProfile_Serialize,
   type LaneVerdict_Serialize,
   type Verdict_Serialize,
   type Event_Serialize,
@@ -50,6 +51,7 @@ import {
   type Tool_Serialize,
   type ToolSource_Serialize,
 } from "../bindings";
+import { hostLane } from "./lanes";
 
 export type {
   AdapterKind,
@@ -67,6 +69,7 @@ export type {
   Disclosure,
   HeadingStyle,
   JsonValue,
+  Refresh,
   Lane,
   LoopFound,
   PartsChange_Serialize as PartsChange,
@@ -196,6 +199,8 @@ export interface LiveModel {
  */
 export interface ComparisonSettings {
   adapters: AdapterKind[];
+  /** The host presets whose lanes run after the adapters' (`host:NAME`). */
+  hosts: string[];
   live: LiveModel | null;
   relaySession: string | null;
   priceAs: string | null;
@@ -406,6 +411,9 @@ function runComparison(
   return call(() => commands.runComparison(comparisonRequest(templateId, scenarioId, runId, settings), progress));
 }
 
+/** An agent host a comparison can run as a lane, with its evidence (the core's `HostProfile`). */
+export type HostProfile = HostProfile_Serialize;
+
 /**
  * The application's one comparison request for the open template and scenario under `settings`: the
  * sources the user allowed in the app are started, the relay session is the app's own, and nothing
@@ -417,11 +425,11 @@ export function comparisonRequest(
   runId: number,
   settings: ComparisonSettings,
 ): ComparisonRequest {
-  const { adapters, live, relaySession, priceAs } = settings;
+  const { adapters, hosts, live, relaySession, priceAs } = settings;
   return {
     template: { open: templateId },
     scenario: { open: scenarioId },
-    lanes: adapters,
+    lanes: [...adapters, ...hosts.map(hostLane)],
     model: live === null ? { scripted: { price_as: priceAs } } : { live: { profile: live.profile } },
     sources: "allowed",
     relay_session: relaySession === null ? null : { code: relaySession, relay: null },

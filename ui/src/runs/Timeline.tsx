@@ -17,7 +17,7 @@
 // discarded-badge (in a discarded call's button), work-differs (in a block whose row holds
 // different calls: what the other lanes did), no-match (an ended lane's cell in a row it has no call for),
 // attempt-separator, baseline-toggle, lane-writing.
-import { useState, type ReactNode } from "react";
+import { useState, type CSSProperties, type ReactNode } from "react";
 import type { Lane, RunEvent } from "../platform";
 import {
   alignByWork,
@@ -113,7 +113,11 @@ export function Timeline({
         )}
       </div>
       {/* The lanes' cells share the grid's rows (see runs.css), so a row's blocks line up across lanes. */}
-      <div className={`timeline lanes-${String(lanes.length)}`} data-testid="timeline-lanes">
+      <div
+        className={`timeline lanes-${String(lanes.length)}`}
+        style={{ "--lanes": String(lanes.length) } as CSSProperties}
+        data-testid="timeline-lanes"
+      >
         {lanes.map((lane, index) => (
           <LaneColumn
             key={lane}

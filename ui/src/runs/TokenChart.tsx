@@ -59,9 +59,15 @@ function leftMargin(label: string): number {
   return Math.max(MARGIN.left, Math.ceil(LABEL_PAD + label.length * LABEL_CHAR) + 16);
 }
 
-/** A lane's class, which gives it its colour and dash: a host lane's is `host` (its name has a `:`). */
-function laneClass(lane: Lane): string {
-  return lane.startsWith("host:") ? "host" : lane;
+/**
+ * A lane's class, which gives it its colour and dash: an adapter's or the baseline's own name; a
+ * host lane's (its name has a `:`) `host` and one of three looks, by its place among the hosts
+ * `lanes` has, so that two hosts are told apart.
+ */
+function laneClass(lane: Lane, lanes: readonly Lane[]): string {
+  if (!lane.startsWith("host:")) return lane;
+  const hosts = lanes.filter((other) => other.startsWith("host:"));
+  return `host host-${String(hosts.indexOf(lane) % 3)}`;
 }
 
 /** Each lane's marker: the shape drawn on its calls (and in its legend swatch). */
@@ -267,7 +273,7 @@ export function TokenChart({
             {layout.restarts.map((mark, index) => (
               <g
                 key={`${mark.lane}:${String(mark.afterCall)}:${String(mark.attempt)}`}
-                className={`restart-mark ${laneClass(mark.lane)}`}
+                className={`restart-mark ${laneClass(mark.lane, drawn)}`}
                 data-testid="chart-restart"
                 data-lane={mark.lane}
                 data-after-call={mark.afterCall}
@@ -283,7 +289,7 @@ export function TokenChart({
               </g>
             ))}
             {drawn.map((lane) => (
-              <g key={lane} className={`series ${laneClass(lane)}`} data-lane={lane}>
+              <g key={lane} className={`series ${laneClass(lane, drawn)}`} data-lane={lane}>
                 <polyline points={layout.lines[lane]} />
                 {(layout.points[lane] ?? []).map((point) => (
                   <Point
@@ -358,7 +364,7 @@ export function TokenChart({
           {drawn.map((lane) => (
             <li key={lane}>
               <svg
-                className={`swatch ${laneClass(lane)}`}
+                className={`swatch ${laneClass(lane, drawn)}`}
                 viewBox="0 0 24 10"
                 width={24}
                 height={10}

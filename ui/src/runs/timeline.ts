@@ -6,6 +6,7 @@
 // baseline, and one line per event in words (the enums' words are words.ts's). A comparison runs
 // any set of adapters: everything here is keyed by the lanes it has.
 import type { AdapterKind, ComparisonReport, Counters, JsonValue, Lane, RunCost, RunEvent } from "../platform";
+import { hostLane } from "../platform/lanes";
 import {
   count,
   discoveryText,
@@ -25,7 +26,7 @@ export const LANES: readonly Lane[] = ["dynamic", "restart", "allowed_tools", "d
 
 /** The lane a run of a report was: its host's (`host:claude-code`), else its adapter's. */
 export function runLane(run: { adapter: AdapterKind; host?: string | null }): Lane {
-  return run.host == null ? run.adapter : `host:${run.host}`;
+  return run.host == null ? run.adapter : hostLane(run.host);
 }
 
 /** The lanes of `report`, in the order its runs ran, then the baseline when it has one. */

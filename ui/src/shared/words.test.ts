@@ -11,6 +11,7 @@ import {
   laneName,
   moneyText,
   pricedText,
+  refreshText,
   failedToolCallsText,
   LIMIT_NAMES,
   limitText,
@@ -201,6 +202,17 @@ describe("lanes and adapters", () => {
     );
     expect(adaptersText([])).toBe("the adapters ticked");
     for (const title of Object.values(ADAPTER_TITLES)) expect(title).not.toMatch(/\n|\.$/);
+  });
+
+  it("names a host lane by its host, and says when each host shows a new tool", () => {
+    expect(laneName("host:claude-code")).toBe("host:claude-code");
+    expect(adaptersText(["dynamic"], ["codex"])).toBe("the dynamic adapter and host:codex");
+    expect(adaptersText([], ["codex", "gemini-cli"])).toBe("host:codex and host:gemini-cli");
+    expect(refreshText("next_call")).toBe("at the next call");
+    expect(refreshText({ late: 1 })).toBe("1 call late");
+    expect(refreshText({ late: 2 })).toBe("2 calls late");
+    expect(refreshText("next_turn")).toBe("at the next user turn");
+    expect(refreshText("never")).toBe("never in the conversation");
   });
 
   it("says how injected tools reached the model: listed (also when unsaid), allowed or loaded by reference", () => {

@@ -11,11 +11,13 @@ import type {
   Lane,
   LoopFound,
   Permission,
+  Refresh,
   RunCost,
   RunEvent,
   RunStatus,
   SourceView,
 } from "../platform";
+import { hostLane } from "../platform/lanes";
 
 type EventOf<T extends RunEvent["type"]> = Extract<RunEvent, { type: T }>;
 /** When a pending change to a lane's tools shows (the core's `PendingShows`). */
@@ -54,10 +56,15 @@ export const ADAPTER_TITLES: Readonly<Record<AdapterKind, string>> = {
     "Sends hidden tools deferred (Anthropic defer_loading); reading a section loads them by tool_reference, so the tool list never changes",
 };
 
-/** "the dynamic and restart adapters", "the deferred adapter": the adapters a comparison runs under. */
-export function adaptersText(adapters: readonly AdapterKind[]): string {
-  if (adapters.length === 0) return "the adapters ticked";
-  return `the ${listed(adapters.map(laneName))} adapter${adapters.length === 1 ? "" : "s"}`;
+/**
+ * "the dynamic and restart adapters", "the deferred adapter": the adapters a comparison runs under;
+ * with `hosts`, its host lanes after them ("the dynamic adapter and host:codex").
+ */
+export function adaptersText(adapters: readonly AdapterKind[], hosts: readonly string[] = []): string {
+  const lanes = hosts.map(hostLane);
+  if (adapters.length === 0) return lanes.length === 0 ? "the adapters ticked" : listed(lanes);
+  const named = `the ${listed(adapters.map(laneName))} adapter${adapters.length === 1 ? "" : "s"}`;
+  return lanes.length === 0 ? named : `${named} and ${listed(lanes)}`;
 }
 
 /** What the line of a `tools_injected` event starts with, by how the tools reached the model. */
@@ -319,6 +326,21 @@ export function toolChangeList(
 /** What a pending change to a lane's tools changes, as `toolChangeList` says it. */
 export function pendingChangeText(event: EventOf<"tools_pending">): string {
   return `tools pending ${toolChangeList(event.added ?? [], event.removed ?? [], event.modified ?? [])}`;
+}
+
+/** When a host first shows the model a tool revealed mid-conversation ("a call late", "at the next user turn"). */
+export function refreshText(refresh: Refresh): string {
+  if (typeof refresh === "object") return `${count(refresh.late, "call")} late`;
+  switch (refresh) {
+    case "next_call":
+      return "at the next call";
+    case "next_turn":
+      return "at the next user turn";
+    case "never":
+      return "never in the conversation";
+    case "restart":
+      return "by restarting";
+  }
 }
 
 /** When the lane's refresh policy shows a pending change ("from call 5", "from turn 2", "never"). */

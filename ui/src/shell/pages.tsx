@@ -147,6 +147,7 @@ export function ComparePage({
     void providers.loadProfiles();
     // The prices change only when the user edits their prices file: read once, like the profiles.
     void comparison.loadPricedModels();
+    void comparison.loadHostPresets();
   }, [scenario, providers, comparison]);
 
   return (

@@ -20,6 +20,7 @@ import type {
   LiveModel,
   Outcome,
   PlatformError,
+  HostProfile,
   PricedModels,
   ProblemView,
   ProfilesView,
@@ -38,11 +39,40 @@ import type {
   Template,
 } from "../platform";
 import reportText from "./fixtures/lookup-first.report.json?raw";
+
+/** The host presets Unfold ships, read from their files as the core reads them. */
+const HOST_PRESET_FILES = import.meta.glob<string>("../../../crates/unfold-documents/data/hosts/*.host.json", {
+  eager: true,
+  query: "?raw",
+  import: "default",
+});
 import { recordedAnswer } from "./recordings";
+import { runLane } from "../runs/timeline";
 
 /** The report of the example template and examples/lookup-first.scenario.json. */
 export function lookupFirstReport(): ComparisonReport {
   return JSON.parse(reportText) as ComparisonReport;
+}
+
+/** `report` with a run for each of `hosts` after its own: the dynamic run's, named by the host. */
+function withHostLanes(report: ComparisonReport, hosts: readonly string[]): ComparisonReport {
+  const dynamic = report.runs.find((run) => run.adapter === "dynamic") ?? report.runs[0];
+  if (hosts.length === 0 || dynamic === undefined) return report;
+  const runs = [...report.runs, ...hosts.map((host) => ({ ...dynamic, host }))];
+  const { baseline } = report;
+  if (baseline === null) return { ...report, runs };
+  const used = baseline.counters.prompt_tokens;
+  const savings = runs.map((run) => {
+    const saved = used - run.counters.prompt_tokens;
+    const percent = used === 0 ? null : Math.round((saved * 1000) / used) / 10;
+    return {
+      adapter: runLane(run),
+      prompt_tokens: run.counters.prompt_tokens,
+      saved_prompt_tokens: saved,
+      saved_percent: percent,
+    };
+  });
+  return { ...report, runs, baseline: { ...baseline, savings } };
 }
 
 /** How each adapter delivers the tools a read section offers (the core's `ToolDelivery`). */
@@ -258,6 +288,8 @@ export class FakeCompare {
   defaultModel: string | null = "claude-sonnet-4-5";
   /** The kept runs, oldest first. */
   history: StoredRun[] = exampleHistory();
+  /** The host presets, as `hostPresets` answers them (the shipped files; the core lists them in its own order). */
+  hosts: HostProfile[] = Object.values(HOST_PRESET_FILES).map((text) => JSON.parse(text) as HostProfile);
 
   constructor(private readonly template: () => Template) {}
 
@@ -395,15 +427,17 @@ export class FakeCompare {
 
   /**
    * Streams the scripted report (`report`, as it is when it ran the adapters asked in that order;
-   * else reportUnder them) or, `live`, liveReport of the adapters asked.
+   * else reportUnder them) or, `live`, liveReport of the adapters asked; each host lane asked runs
+   * after them as the dynamic lane did (the core's refresh policies are its own tests').
    */
   async runComparison(
     runId: number,
     adapters: readonly AdapterKind[],
     live: LiveModel | null,
     onProgress: (progress: CompareProgress) => void,
+    hosts: readonly string[] = [],
   ): Promise<Outcome<ComparisonReport>> {
-    if (adapters.length === 0) {
+    if (adapters.length + hosts.length === 0) {
       return {
         ok: false,
         error: { code: "invalid_template", message: "choose at least one adapter to compare", problems: [] },
@@ -417,8 +451,9 @@ export class FakeCompare {
     } else if (report.runs.map((run) => run.adapter).join(" ") !== adapters.join(" ")) {
       report = reportUnder(report, adapters, true);
     }
+    report = withHostLanes(report, hosts);
     this.last = report;
-    const runs: [Lane, RunEvent[]][] = report.runs.map((run) => [run.adapter, run.events]);
+    const runs: [Lane, RunEvent[]][] = report.runs.map((run) => [runLane(run), run.events]);
     if (report.baseline !== null) runs.push(["baseline", report.baseline.events]);
     for (const [index, [lane, events]] of runs.entries()) {
       if (index === 1 && this.hold) await new Promise<void>((resume) => (this.held = resume));
@@ -428,7 +463,7 @@ export class FakeCompare {
       for (const event of events) {
         // A live model's answer arrives as text first (the final answer's, in two pieces).
         if (live !== null && event.type === "model_call" && event === lastModelCall(events)) {
-          const final = report.runs.find((run) => run.adapter === lane)?.final ?? "";
+          const final = report.runs.find((run) => runLane(run) === lane)?.final ?? "";
           onProgress({ type: "text", lane, text: final.slice(0, 5) });
           if (this.holdWhileWriting) {
             this.holdWhileWriting = false;
@@ -547,6 +582,10 @@ export class FakeCompare {
 
   pricedModels(): Promise<Outcome<PricedModels>> {
     return ok({ models: [...this.pricedModelList], default_model: this.defaultModel });
+  }
+
+  hostPresets(): Promise<Outcome<HostProfile[]>> {
+    return ok(structuredClone(this.hosts));
   }
 
   /** Keeps `list` when the core's checks find no problem; else refuses with each at its place. */

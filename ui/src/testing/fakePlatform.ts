@@ -31,6 +31,7 @@ import type {
   Outcome,
   Platform,
   PlatformError,
+  HostProfile,
   PricedModels,
   PreviewQuery,
   PreviewUpdate,
@@ -500,12 +501,16 @@ export class FakePlatform implements Platform {
   ): Promise<Outcome<ComparisonReport>> {
     return (
       this.refuse("runComparison", templateId, scenarioId, runId, settings) ??
-      this.compare.runComparison(runId, settings.adapters, settings.live, onProgress)
+      this.compare.runComparison(runId, settings.adapters, settings.live, onProgress, settings.hosts)
     );
   }
 
   pricedModels(): Promise<Outcome<PricedModels>> {
     return this.refuse("pricedModels") ?? this.compare.pricedModels();
+  }
+
+  hostPresets(): Promise<Outcome<HostProfile[]>> {
+    return this.refuse("hostPresets") ?? this.compare.hostPresets();
   }
 
   /** A session of the relay had an event: every watcher hears it. */
