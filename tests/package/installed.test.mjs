@@ -44,6 +44,13 @@ describe("the installed package", () => {
     assert.ok(files.some((f) => f.startsWith("/usr/share/icons/") && f.endsWith(".png")), "an icon");
   });
 
+  it("installs the licences of the fonts the app bundles (SIL Open Font License)", () => {
+    for (const font of ["Inter", "JetBrainsMono"]) {
+      const licence = readFileSync(`/usr/share/doc/unfold/fonts/${font}-LICENSE.txt`, "utf8");
+      assert.match(licence, /SIL Open Font License, Version 1\.1/, font);
+    }
+  });
+
   it("has a command line that renders the example", () => {
     const markdown = run("/usr/bin/unfold", ["render", EXAMPLE]);
     assert.match(markdown, /^## 1 Task\n/);
