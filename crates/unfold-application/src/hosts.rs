@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use unfold_documents::host_profile::HostProfile;
+use unfold_engine::lane::HOST_PREFIX;
 use unfold_engine::{AdapterKind, LaneSpec};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -18,7 +19,7 @@ pub fn presets() -> &'static [HostProfile] {
 /// `/` or ends with `.host.json`). An unknown name fails with the presets' names.
 pub fn host_profile(reference: &str) -> AppResult<HostProfile> {
     if reference.contains('/') || reference.ends_with(".host.json") {
-        return HostProfile::load(Path::new(reference)).map_err(AppError::invalid_as(ErrorCode::InvalidRequest));
+        return load_profile(Path::new(reference));
     }
     HostProfile::preset(reference).cloned().ok_or_else(|| {
         let names: Vec<&str> = presets().iter().map(|profile| profile.name.as_str()).collect();
@@ -29,6 +30,11 @@ pub fn host_profile(reference: &str) -> AppResult<HostProfile> {
     })
 }
 
+/// The host profile file at `path`; its problems name the file and their places.
+pub fn load_profile(path: &Path) -> AppResult<HostProfile> {
+    HostProfile::load(path).map_err(AppError::invalid_as(ErrorCode::InvalidRequest))
+}
+
 /// What each of `choices` runs: an adapter's name (`dynamic`, `restart`, `allowed_tools`,
 /// `deferred`), or `host:` and a preset's name or a host profile file's path.
 pub fn lane_specs(choices: &[String]) -> AppResult<Vec<LaneSpec>> {
@@ -37,7 +43,7 @@ pub fn lane_specs(choices: &[String]) -> AppResult<Vec<LaneSpec>> {
 
 /// What `choice` runs (see [`lane_specs`]).
 pub fn lane_spec(choice: &str) -> AppResult<LaneSpec> {
-    if let Some(reference) = choice.strip_prefix("host:") {
+    if let Some(reference) = choice.strip_prefix(HOST_PREFIX) {
         return Ok(LaneSpec::Host(Box::new(host_profile(reference)?)));
     }
     AdapterKind::ALL.into_iter().find(|kind| kind.name() == choice).map(LaneSpec::Adapter).ok_or_else(|| {

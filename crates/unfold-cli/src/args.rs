@@ -350,7 +350,8 @@ impl TypedValueParser for LaneChoice {
         arg: Option<&clap::Arg>,
         value: &OsStr,
     ) -> Result<String, clap::Error> {
-        let parse: fn(&str) -> Result<String, String> = |text| match text.strip_prefix("host:") {
+        let parse: fn(&str) -> Result<String, String> = |text| match text.strip_prefix(unfold_engine::lane::HOST_PREFIX)
+        {
             Some(host) if !host.is_empty() => Ok(text.to_owned()),
             _ => text
                 .parse::<unfold_engine::AdapterKind>()

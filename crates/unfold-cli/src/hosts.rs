@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use unfold_application::{hosts, AppError, AppResult, ErrorCode};
+use unfold_application::{hosts, AppResult};
 use unfold_documents::host_profile::{Evidence, HostProfile};
 
 use crate::args::HostsAction;
@@ -16,10 +16,7 @@ pub fn execute(action: HostsAction) -> AppResult<ExitCode> {
             let profiles = if files.is_empty() {
                 hosts::presets().to_vec()
             } else {
-                files
-                    .iter()
-                    .map(|file| HostProfile::load(file).map_err(AppError::invalid_as(ErrorCode::InvalidRequest)))
-                    .collect::<AppResult<Vec<_>>>()?
+                files.iter().map(|file| hosts::load_profile(file)).collect::<AppResult<Vec<_>>>()?
             };
             if json {
                 write_json(&profiles)?;

@@ -15,8 +15,8 @@ use unfold_documents::runs::AdapterKind;
 /// The name of the all-FULL baseline's lane.
 const BASELINE: &str = "baseline";
 
-/// What a host lane's name starts with.
-const HOST_PREFIX: &str = "host:";
+/// What a host lane's name starts with, and a lane asked for by a host's name or file.
+pub const HOST_PREFIX: &str = "host:";
 
 /// One run of a comparison, by its name: an adapter's (`dynamic`, `restart`, `allowed_tools`,
 /// `deferred`), a host profile's (`host:claude-code`), or `baseline`.
