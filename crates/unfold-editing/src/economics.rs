@@ -11,7 +11,8 @@ use unfold_documents::error::{Error, Result};
 use unfold_documents::template::Template;
 use unfold_documents::tool::Builtin;
 use unfold_engine::render::section_texts;
-use unfold_engine::{tokens, RenderedPrompt, Session};
+use unfold_engine::tokens::{self, PromptTokenCache};
+use unfold_engine::{RenderedPrompt, Session};
 
 /// How many sections summarized at first are priced one by one; past them a template is large
 /// enough that the figures would keep the editor waiting (each is a render of the whole prompt).
@@ -85,6 +86,14 @@ pub fn rendered<S: AsRef<str>>(template: &Template, listed: &[Discovery], read: 
     session.render()
 }
 
+/// [`rendered`] with every section read: what the model is shown with everything in full.
+pub fn rendered_in_full(template: &Template, listed: &[Discovery]) -> Result<RenderedPrompt> {
+    let template = template.listed_view(listed);
+    let mut session = Session::new(&template, Default::default())?;
+    session.expand_all();
+    session.render()
+}
+
 /// Every section's own size in `template` as first shown (its parameters' defaults).
 fn section_sizes(template: &Template, listed: &[Discovery]) -> Result<Vec<SectionSize>> {
     let template = template.listed_view(listed);
@@ -101,15 +110,9 @@ fn section_sizes(template: &Template, listed: &[Discovery]) -> Result<Vec<Sectio
         .collect())
 }
 
-/// Every section's path, in document order.
-pub fn every_path(template: &Template) -> Vec<String> {
-    let mut paths = Vec::new();
-    template.walk(&mut |path, _| paths.push(path.to_owned()));
-    paths
-}
-
-fn prompt_tokens(prompt: &RenderedPrompt) -> u64 {
-    tokens::PromptTokens::of(&prompt.markdown, &prompt.tools).total()
+/// Prompt tokens of `prompt`, counted by what it changed from the prompt `counts` last counted.
+fn prompt_tokens(counts: &PromptTokenCache, prompt: &RenderedPrompt) -> u64 {
+    counts.count(&prompt.markdown, &prompt.tools).total()
 }
 
 fn saturate(value: u64) -> u32 {
@@ -120,8 +123,12 @@ fn saturate(value: u64) -> u32 {
 /// snapshots.
 pub fn disclosure_economics(template: &Template, listed: &[Discovery]) -> Result<DisclosureEconomics> {
     let first = rendered::<&str>(template, listed, &[])?;
-    let first_tokens = prompt_tokens(&first);
-    let all_full = rendered(template, listed, &every_path(template))?;
+    // Each section read changes the first prompt in a place or two: counted from the first
+    // prompt's counts, only those places are tokenized again (each prompt of a 5,000-section
+    // template is 0.6 MB).
+    let first_counts = PromptTokenCache::default();
+    let first_tokens = prompt_tokens(&first_counts, &first);
+    let all_full = rendered_in_full(template, listed)?;
     let tools_tokens = tokens::count_tools(&first.tools);
     let disclosure_tools = first
         .tools
@@ -141,7 +148,7 @@ pub fn disclosure_economics(template: &Template, listed: &[Discovery]) -> Result
         .take(PRICED_SECTIONS)
         .map(|path| {
             let read = rendered(template, listed, &[path])?;
-            let added = i64::try_from(prompt_tokens(&read)).unwrap_or(i64::MAX)
+            let added = i64::try_from(prompt_tokens(&first_counts.clone(), &read)).unwrap_or(i64::MAX)
                 - i64::try_from(first_tokens).unwrap_or(i64::MAX);
             let tools = read.tools.iter().filter(|tool| !first.tools.iter().any(|t| t.name == tool.name)).count();
             Ok(SectionCost {
@@ -153,7 +160,7 @@ pub fn disclosure_economics(template: &Template, listed: &[Discovery]) -> Result
         .collect::<Result<Vec<_>>>()?;
     Ok(DisclosureEconomics {
         first_tokens: saturate(first_tokens),
-        all_full_tokens: saturate(prompt_tokens(&all_full)),
+        all_full_tokens: saturate(prompt_tokens(&first_counts, &all_full)),
         disclosure_tools,
         sections_left_out: saturate(summarized.len().saturating_sub(PRICED_SECTIONS) as u64),
         sections,

@@ -9,7 +9,7 @@ use unfold_documents::error::Result;
 use unfold_documents::reload_problems::ReloadProblems;
 use unfold_documents::template::Template;
 
-use crate::economics::{every_path, rendered};
+use crate::economics::{rendered, rendered_in_full};
 use crate::open_documents::{FileDocument, RecoveryState};
 use crate::prompt_parts::{PreviewHistory, PromptParts};
 use crate::template_edit::{apply, TemplateEdit};
@@ -146,7 +146,7 @@ impl EditorDocument {
 
     fn rendered(&self, expand: &[String], expand_all: bool) -> Result<unfold_engine::RenderedPrompt> {
         if expand_all {
-            rendered(&self.template, &self.listed, &every_path(&self.template))
+            rendered_in_full(&self.template, &self.listed)
         } else {
             rendered(&self.template, &self.listed, expand)
         }

@@ -161,6 +161,19 @@ impl<'t> Session<'t> {
         Ok(())
     }
 
+    /// Makes every section FULL, as reading each in turn would, in one walk of the template:
+    /// reading them one by one walks and renders it once per section (seconds at 5,000).
+    pub fn expand_all(&mut self) {
+        let mut overrides = VisibilityOverrides::default();
+        let visibility = &self.state.visibility;
+        self.template.walk(&mut |path, section| {
+            if visibility.effective(path, section.visibility) == Visibility::Summary {
+                overrides.set(path, Visibility::Full);
+            }
+        });
+        self.apply_visibility(&overrides);
+    }
+
     /// Applies visibility overrides.
     pub fn apply_visibility(&mut self, overrides: &VisibilityOverrides) {
         self.state.visibility.extend(overrides);

@@ -195,6 +195,14 @@ proptest! {
             }
         }
         prop_assert_eq!(session.expand("no-such-section"), Err("Unknown section key: 'no-such-section'".to_owned()));
+        // Expanding everything at once shows what reading every section in turn shows.
+        let mut every_one = session.clone();
+        for path in &paths {
+            prop_assert_eq!(every_one.expand(path), Ok(()));
+        }
+        let mut all_at_once = session.clone();
+        all_at_once.expand_all();
+        prop_assert_eq!(all_at_once.render().ok(), every_one.render().ok());
         // An expanded section, its ancestors and its whole subtree are rendered in full.
         let prompt = session.render().map_err(|e| TestCaseError::fail(e.to_string()))?;
         for path in &expanded {

@@ -61,11 +61,13 @@ describe("EconomicsStore", () => {
     vi.useRealTimers();
   });
 
-  it("reads the economics at once, then again only once the template has stopped changing", async () => {
+  it("reads the economics a moment after the template opens, then once it has stopped changing", async () => {
     const platform = new FakePlatform();
     const editor = new EditorStore(platform, platform.view());
     const store = new EconomicsStore(platform, editor, 400);
-    await vi.runOnlyPendingTimersAsync();
+    await vi.advanceTimersByTimeAsync(399);
+    expect(platform.argsOf("templateEconomics")).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
     expect(store.getState().economics?.first_tokens).toBe(205);
     expect(platform.argsOf("templateEconomics")).toHaveLength(1);
 

@@ -31,14 +31,17 @@ export class EconomicsStore extends ExternalStore<EconomicsState> {
     this.follow();
   }
 
-  /** Reads the economics again once the template has stayed as it is for `delay` (at once the first time). */
+  /**
+   * Reads the economics again once the template has stayed as it is for `delay`, and `delay` after
+   * it opens: not while the first screen is drawn (a 5,000-section template's figures are 0.4 MB of
+   * JSON to parse, and their reading shares the machine with the first preview's).
+   */
   private follow(): void {
     const { template } = this.editor.getState().document;
     if (template === this.template) return;
-    const first = this.template === null;
     this.template = template;
     if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.read(), first ? 0 : this.delay);
+    this.timer = setTimeout(() => void this.read(), this.delay);
   }
 
   /** Reads the economics of the template as it stands; an older answer arriving late is dropped. */
