@@ -1,6 +1,7 @@
 """Times Unfold as a user runs it: each command as a whole process, start-up included, several
-times, against the previous release's build of the same commands, and weakincentives rendering the
-same template in one process. Prints one table (median, and min-max, in milliseconds) and the
+times, against the previous release's build of the same commands (and, on this build only, a
+comparison of the coding agent with 2 lanes and with 8, 4 of them host lanes, on 3 turns), and
+weakincentives rendering the same template in one process. Prints one table (median, and min-max, in milliseconds) and the
 ratios. `scripts/bench.sh` builds what this needs and runs it; see there.
 
 With --app, it also measures the desktop app in a real webview under Xvfb
@@ -26,6 +27,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples/task-executor.unfold.json"
 SCENARIO = ROOT / "examples/read-context-then-search.scenario.json"
+CODING_AGENT = ROOT / "examples/coding-agent.unfold.json"
+ONE_TURN = ROOT / "examples/coding-agent-fix-test.scenario.json"
+THREE_TURNS = ROOT / "benches/coding-agent-three-turns.scenario.json"
+EIGHT_LANES = "dynamic,restart,allowed_tools,deferred,host:claude-code,host:codex,host:copilot-cli,host:gemini-cli"
+# Figures of comparisons with many lanes (issue 33: 8 lanes on 3 turns within 4x of 2 lanes), timed
+# on this build only: the previous release has neither turns nor host lanes.
+LANES = [
+    ("compare, coding agent, 2 lanes, 1 turn", ["compare", str(CODING_AGENT), str(ONE_TURN), "--adapters", "dynamic,restart"]),
+    ("compare, coding agent, 2 lanes, 3 turns", ["compare", str(CODING_AGENT), str(THREE_TURNS), "--adapters", "dynamic,restart"]),
+    ("compare, coding agent, 8 lanes, 3 turns", ["compare", str(CODING_AGENT), str(THREE_TURNS), "--adapters", EIGHT_LANES]),
+]
 
 
 def commands(templates: Path) -> list[tuple[str, list[str], float | None]]:
@@ -156,6 +168,10 @@ def main() -> None:
         print(row + (f" <= {goal:.0f} |" if goal else "      |"), flush=True)
         if name.startswith("render, 10,000 sections (keyed"):
             unfold_keyed = times[0]
+    lanes = {name: measure([args.unfold], argv, args.runs)[0] for name, argv in LANES}
+    for name, times in lanes.items():
+        print(f"| {name:40} | {figure(times):24} |" + (" " * 27 + "|" + " " * 8 + "|" if args.previous else "") + "      |",
+              flush=True)
     print(f"| {'size of unfold (the CLI)':40} | {size_mb(str(args.unfold)):24} |"
           + (f" {size_mb(str(args.previous)):24} |        |" if args.previous else "") + "      |")
     if args.app:
@@ -166,6 +182,11 @@ def main() -> None:
         for name, this, previous, goal in app_rows(now, before):
             print(f"| {name:40} | {this:24} |" + (f" {previous:24} |        |" if args.previous else "")
                   + f" {goal:5} |", flush=True)
+
+    eight = statistics.median(lanes[LANES[2][0]])
+    print()
+    print(f"8 lanes on 3 turns take {eight / statistics.median(lanes[LANES[0][0]]):.1f}x as long as 2 lanes on 1 turn, "
+          f"{eight / statistics.median(lanes[LANES[1][0]]):.1f}x as 2 lanes on the same 3 turns (goal: within 4x).")
 
     if args.weakincentives_python and unfold_keyed is not None:
         wi = weakincentives(args.weakincentives_python, args.templates / "bench-10000-keyed.unfold.json", max(3, args.runs // 5))
