@@ -127,8 +127,7 @@ pub async fn run_live_and_keep(
         tool_changes: &[],
         discoveries: &discoveries,
         limits: run.limits,
-        refresh: None,
-        tool_order: unfold_documents::host_profile::ToolOrder::Append,
+        tool_policy: unfold_engine::ToolPolicy::default(),
     };
     let started = (now_ms(), Instant::now());
     // Reborrowed: the host's trait object lives longer than this run's borrow of it.

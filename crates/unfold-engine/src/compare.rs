@@ -19,7 +19,7 @@ use crate::adapter::{adapter_for, Adapter, DynamicAdapter};
 use crate::divergence::Divergence;
 use crate::events::AdapterKind;
 use crate::events::{Counters, Event, EventKind, RunReport};
-pub use crate::lane::{Lane, LaneSpec};
+pub use crate::lane::{Lane, LaneSpec, ToolPolicy};
 use crate::openai_request::{chat_completions_body, chat_completions_message};
 use crate::provider::{ModelRequest, ModelResponse, Provider};
 use crate::request_shapes::RequestShape;
@@ -29,9 +29,8 @@ use crate::tool_host::{ToolHost, ToolSources};
 use crate::verdict::Verdict;
 use unfold_documents::discovery::Discovery;
 use unfold_documents::error::{Error, Result};
-use unfold_documents::host_profile::ToolOrder;
+
 use unfold_documents::prices::Pricing;
-use unfold_documents::refresh::Refresh;
 use unfold_documents::scenario::Scenario;
 use unfold_documents::template::{Section, Template, ToolDisclosure, Visibility};
 
@@ -296,8 +295,7 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
         .map(|spec| LanePlan {
             lane: spec.lane(),
             adapter: adapter_for(spec.adapter()),
-            refresh: spec.refresh(),
-            tool_order: spec.tool_order(),
+            tool_policy: spec.tool_policy(),
             host: spec.host_name().map(str::to_owned),
             template,
         })
@@ -306,8 +304,7 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
         plans.push(LanePlan {
             lane: Lane::baseline(),
             adapter: &DynamicAdapter,
-            refresh: None,
-            tool_order: ToolOrder::Append,
+            tool_policy: ToolPolicy::default(),
             host: None,
             template: disclosed,
         });
@@ -370,8 +367,7 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
 struct LanePlan<'t> {
     lane: Lane,
     adapter: &'static dyn Adapter,
-    refresh: Option<Refresh>,
-    tool_order: ToolOrder,
+    tool_policy: ToolPolicy,
     host: Option<String>,
     template: &'t Template,
 }
@@ -411,8 +407,8 @@ impl<'o> LaneMaker<'_, 'o> {
             }
         };
         let provider = RecordingProvider { inner, exchanges: self.keep_requests.then(Vec::new), cancel: self.cancel };
-        let LanePlan { lane, adapter, refresh, tool_order, host: host_profile, .. } = plan;
-        Ok(ReadyLane { lane, adapter, refresh, tool_order, host_profile, template, discoveries, provider, host })
+        let LanePlan { lane, adapter, tool_policy, host: host_profile, .. } = plan;
+        Ok(ReadyLane { lane, adapter, tool_policy, host_profile, template, discoveries, provider, host })
     }
 
     /// Every plan's run ready before any starts, so the sources they share see them all; none
@@ -445,8 +441,7 @@ fn tell(observer: &SharedObserver<'_>, progress: CompareProgress) {
 struct ReadyLane<'t, 'o> {
     lane: Lane,
     adapter: &'static dyn Adapter,
-    refresh: Option<Refresh>,
-    tool_order: ToolOrder,
+    tool_policy: ToolPolicy,
     /// The host profile whose behaviour the run has, by name.
     host_profile: Option<String>,
     /// The template as the run's sources offered it (the comparison's own when it has none).
@@ -469,8 +464,7 @@ impl ReadyLane<'_, '_> {
         let lane = self.lane.clone();
         let mut input = RunInput::of_scenario(&self.template, scenario);
         input.discoveries = &self.discoveries;
-        input.refresh = self.refresh;
-        input.tool_order = self.tool_order;
+        input.tool_policy = self.tool_policy;
         let mut results = ScriptedToolResults::new(scenario);
         tell(observer, CompareProgress::RunStarted { lane: lane.clone() });
         // Reborrowed for this run alone (a trait object's lifetime shortens only outside the `Option`).

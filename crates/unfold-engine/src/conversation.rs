@@ -2,12 +2,14 @@
 //! and which of them the model may call, with the token count of each part so a model call costs
 //! the tokenizer only what is new. How hidden tools are sent (spec 10) lives here: withheld
 //! (dynamic, restart), listed outside the callable subset (`allowed_tools`), or deferred until a
-//! tool result loads them by reference (`deferred`).
+//! tool result loads them by reference (`deferred`). The conversation keeps the template's tool
+//! names and sends the lane's ([`SentNames`]).
 
 use crate::adapter::HiddenTools;
 use crate::prompt_prefix::{Piece, PromptShape};
 use crate::provider::{Message, ModelRequest, ToolGate};
 use crate::render::{RenderedPrompt, SummarizedSection};
+use crate::sent_names::SentNames;
 use crate::tokens;
 use unfold_documents::tool::{Builtin, OfferedTool};
 
@@ -26,6 +28,11 @@ pub(crate) struct Conversation {
     deferred: Vec<String>,
     /// Tokens of the callable subset as a request names it (`allowed_tools`).
     choice_tokens: u64,
+    /// The names the tools are sent under.
+    names: SentNames,
+    /// What a request sends under other names than the template's, when it does: the tools, the
+    /// callable subset and the deferred ones.
+    renamed: Option<Renamed>,
     /// The prompt's pieces as a cache sees them: tools, system, each message.
     pub(crate) shape: PromptShape,
 }
@@ -63,6 +70,8 @@ impl Conversation {
             callable: Vec::new(),
             deferred,
             choice_tokens: 0,
+            names: SentNames::default(),
+            renamed: None,
             shape: PromptShape { attempt, system, ..PromptShape::default() },
         };
         conversation.set_tools(sent);
@@ -76,8 +85,24 @@ impl Conversation {
         &self.tools
     }
 
-    pub(crate) fn callable(&self) -> &[String] {
-        &self.callable
+    /// The names the model may call now, as they are sent.
+    pub(crate) fn sent_callable(&self) -> &[String] {
+        self.renamed.as_ref().map_or(&self.callable, |renamed| &renamed.callable)
+    }
+
+    /// Sends the tools under `names` from the next [`Self::set_tools`] on.
+    pub(crate) fn name_tools(&mut self, names: SentNames) {
+        self.names = names;
+    }
+
+    /// The template's name of the tool the model called `sent`.
+    pub(crate) fn template_name<'n>(&'n self, sent: &'n str) -> &'n str {
+        self.names.template(sent)
+    }
+
+    /// The name the tool `name` (the template's) is sent under.
+    pub(crate) fn sent_name<'n>(&'n self, name: &'n str) -> &'n str {
+        self.names.sent(name)
     }
 
     /// Whether the tool `name` is sent, callable or not.
@@ -114,7 +139,8 @@ impl Conversation {
             .collect();
         callable.dedup();
         self.callable = callable;
-        let listed: Vec<&OfferedTool> = tools.iter().filter(|t| !self.deferred.contains(&t.name)).collect();
+        let listed: Vec<OfferedTool> =
+            tools.iter().filter(|t| !self.deferred.contains(&t.name)).map(|t| self.names.tool(t)).collect();
         let text = serde_json::to_string(&listed).unwrap_or_default();
         self.shape.tools = Piece::of(&text, tokens::count_tools_text(&text));
         self.tools = tools;
@@ -152,7 +178,7 @@ impl Conversation {
         let piece = self.shape.messages.pop().unwrap_or_default();
         self.message_tokens -= piece.tokens;
         let mut references = references;
-        references.extend(names.iter().cloned());
+        references.extend(self.names.all(names));
         let message = Message::Tool { call_id, name, content, references };
         let tokens = tokens::count_message(&message) + tokens::count_tools(&loaded);
         self.message_tokens += tokens;
@@ -160,23 +186,35 @@ impl Conversation {
         self.messages.push(message);
     }
 
+    /// Counts the callable subset as a request names it, and keeps what is sent under other names.
     fn count_choice(&mut self) {
+        self.renamed = (!self.names.is_plain()).then(|| Renamed {
+            tools: self.tools.iter().map(|t| self.names.tool(t)).collect(),
+            callable: self.names.all(&self.callable),
+            deferred: self.names.all(&self.deferred),
+        });
         self.choice_tokens = match self.hidden {
-            HiddenTools::Disallowed => tokens::count_text(&serde_json::to_string(&self.callable).unwrap_or_default()),
+            HiddenTools::Disallowed => {
+                tokens::count_text(&serde_json::to_string(self.sent_callable()).unwrap_or_default())
+            }
             _ => 0,
         };
     }
 
     pub(crate) fn request(&self) -> ModelRequest<'_> {
+        let (tools, callable, deferred) = match &self.renamed {
+            Some(renamed) => (&renamed.tools, &renamed.callable, &renamed.deferred),
+            None => (&self.tools, &self.callable, &self.deferred),
+        };
         ModelRequest {
             system: &self.system,
             messages: &self.messages,
-            tools: &self.tools,
+            tools,
             summarized: &self.summarized,
             gate: match self.hidden {
                 HiddenTools::Withheld => ToolGate::Open,
-                HiddenTools::Disallowed => ToolGate::Allowed(&self.callable),
-                HiddenTools::Deferred => ToolGate::Deferred(&self.deferred),
+                HiddenTools::Disallowed => ToolGate::Allowed(callable),
+                HiddenTools::Deferred => ToolGate::Deferred(deferred),
             },
         }
     }
@@ -186,6 +224,13 @@ impl Conversation {
     pub(crate) fn prompt_tokens(&self) -> u64 {
         self.shape.system.tokens + self.message_tokens + self.shape.tools.tokens + self.choice_tokens
     }
+}
+
+/// The tools of a conversation as they are sent, under the lane's names.
+struct Renamed {
+    tools: Vec<OfferedTool>,
+    callable: Vec<String>,
+    deferred: Vec<String>,
 }
 
 /// What an adapter that sends hidden tools sends from an attempt's start: every tool the template

@@ -1,13 +1,13 @@
 //! Lanes: what one run of a comparison is called ([`Lane`]) and what it runs ([`LaneSpec`]): one of
 //! Unfold's adapters, the all-FULL baseline, or an agent host's behaviour from its host profile
-//! (spec 12: the adapter of its strategy, its refresh policy and tool order). A lane is written as its name
+//! (spec 12: the adapter of its strategy and its [`ToolPolicy`]). A lane is written as its name
 //! everywhere (reports, history, events, the UI): the adapter's (`dynamic`, …), `baseline`, or
 //! `host:NAME`.
 
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
-use unfold_documents::host_profile::{HostProfile, HostStrategy, ToolOrder};
+use unfold_documents::host_profile::{HostProfile, HostStrategy, ToolNames, ToolOrder};
 use unfold_documents::refresh::Refresh;
 
 use unfold_documents::runs::AdapterKind;
@@ -127,19 +127,13 @@ impl LaneSpec {
         }
     }
 
-    /// When its model first sees a change to the tools; none: as the adapter does.
-    pub fn refresh(&self) -> Option<Refresh> {
+    /// How it shows tools to its model: an adapter as it does, a host as its profile says.
+    pub fn tool_policy(&self) -> ToolPolicy {
         match self {
-            LaneSpec::Adapter(_) => None,
-            LaneSpec::Host(profile) => Some(profile.refresh),
-        }
-    }
-
-    /// Where its tools go in the list it sends.
-    pub fn tool_order(&self) -> ToolOrder {
-        match self {
-            LaneSpec::Adapter(_) => ToolOrder::Append,
-            LaneSpec::Host(profile) => profile.tool_order,
+            LaneSpec::Adapter(_) => ToolPolicy::default(),
+            LaneSpec::Host(profile) => {
+                ToolPolicy { refresh: Some(profile.refresh), order: profile.tool_order, names: profile.tool_names }
+            }
         }
     }
 
@@ -150,4 +144,20 @@ impl LaneSpec {
             LaneSpec::Host(profile) => Some(&profile.name),
         }
     }
+}
+
+/// How a lane shows tools to its model (spec 12): when a change to them first shows, where they go
+/// in the list it sends, and what they are called there. The default is an adapter's own: changes
+/// as the adapter shows them, new tools appended, the template's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ToolPolicy {
+    /// When the model first sees a change to the tools; none: as the adapter does (from the next
+    /// call, or a restart for the restart adapter).
+    pub refresh: Option<Refresh>,
+    /// Where the tools go in the list: appended as they come (before the disclosure tools), sorted
+    /// by the names sent, or the sources' after the template's own.
+    pub order: ToolOrder,
+    /// What the tools are called in the list: the template's names, or a source's tools prefixed
+    /// as MCP hosts prefix them.
+    pub names: ToolNames,
 }

@@ -15,16 +15,18 @@ use crate::conversation::Conversation;
 use crate::events::{
     AdapterKind, Counters, Event, EventKind, Limit, PendingShows, RestartReason, RunReport, RunStatus, ToolDelivery,
 };
+use crate::lane::ToolPolicy;
 use crate::loop_detection::{LoopDetector, LoopFound, LoopVerdict};
 use crate::prompt_prefix::PromptShape;
 use crate::provider::{HiddenTools, Message, Provider, ToolCall};
 use crate::scripted::ScriptedToolResults;
+use crate::sent_names::SentNames;
 use crate::session::{Expansion, Session};
 use crate::session_state::VisibilityOverrides;
 use crate::tokens;
 use crate::tool_host::{ChangedList, ToolHost};
 use unfold_documents::error::Result;
-use unfold_documents::host_profile::ToolOrder;
+use unfold_documents::host_profile::{ToolNames, ToolOrder};
 use unfold_documents::refresh::Refresh;
 use unfold_documents::scenario::{ChangeMoment, Scenario, ToolChange};
 use unfold_documents::template::Template;
@@ -61,12 +63,8 @@ pub struct RunInput<'a> {
     pub discoveries: &'a [unfold_documents::discovery::Discovery],
     /// Limits.
     pub limits: RunLimits,
-    /// When the model first sees a change to the tools (spec 12); none: as the adapter does
-    /// (from the next call, or a restart for the restart adapter).
-    pub refresh: Option<Refresh>,
-    /// Where the tools go in the list the model is sent (spec 12): appended as they come (before
-    /// the disclosure tools), sorted by name, or the sources' after the template's own.
-    pub tool_order: ToolOrder,
+    /// How the lane shows tools to the model: when, in which order, under which names (spec 12).
+    pub tool_policy: ToolPolicy,
 }
 
 impl<'a> RunInput<'a> {
@@ -85,8 +83,7 @@ impl<'a> RunInput<'a> {
             tool_changes: &scenario.tool_changes,
             discoveries: &[],
             limits,
-            refresh: None,
-            tool_order: ToolOrder::Append,
+            tool_policy: ToolPolicy::default(),
         }
     }
 }
@@ -200,7 +197,7 @@ pub async fn run_with_host(
     let substitution = substitute(adapter, provider);
     let requested = adapter.kind();
     let adapter = substitution.as_ref().map_or(adapter, |(substitute, _)| *substitute);
-    let refresh = match input.refresh {
+    let refresh = match input.tool_policy.refresh {
         _ if !adapter.supports_dynamic_tools() => Refresh::Restart,
         Some(refresh) => refresh,
         None => Refresh::NextCall,
@@ -363,23 +360,26 @@ impl<'a> Run<'a, '_> {
         };
         let first = self.input.user_turns.first().map_or("", String::as_str);
         let mut conversation = Conversation::new(prompt, first, self.attempt, hidden, every_tool);
-        if self.input.tool_order != ToolOrder::Append {
+        let policy = self.input.tool_policy;
+        if policy.order != ToolOrder::Append || policy.names != ToolNames::Plain {
             let tools = conversation.tools().to_vec();
             self.send_tools(&mut conversation, tools);
         }
         Ok(conversation)
     }
 
-    /// Sends `tools` from the next call on, in the order the lane puts them.
+    /// Sends `tools` from the next call on, in the order the lane puts them and under its names.
     fn send_tools(&self, conversation: &mut Conversation, mut tools: Vec<OfferedTool>) {
-        match self.input.tool_order {
+        let names = SentNames::of(self.input.tool_policy.names, &self.source_tools);
+        match self.input.tool_policy.order {
             ToolOrder::Append => {}
-            ToolOrder::Sorted => tools.sort_by(|a, b| a.name.cmp(&b.name)),
+            ToolOrder::Sorted => tools.sort_by(|a, b| names.sent(&a.name).cmp(names.sent(&b.name))),
             ToolOrder::SourcesLast => {
                 // A stable sort: each group keeps its order.
                 tools.sort_by_key(|tool| self.source_tools.values().any(|names| names.contains(&tool.name)));
             }
         }
+        conversation.name_tools(names);
         conversation.set_tools(tools);
     }
 
@@ -452,7 +452,7 @@ impl<'a> Run<'a, '_> {
             self.previous_prompt = Some(conversation.shape.clone());
             self.emit(EventKind::ModelCall {
                 call_index: self.call_index,
-                tools_offered: conversation.callable().to_vec(),
+                tools_offered: conversation.sent_callable().to_vec(),
                 prompt_tokens: response.usage.map_or(prompt_tokens, |u| u.prompt_tokens),
                 completion_tokens,
                 prefix: Some(prefix),
@@ -480,6 +480,8 @@ impl<'a> Run<'a, '_> {
             let answer = Message::Assistant { content: response.text, tool_calls: response.tool_calls };
             conversation.push_counted(answer, counted);
             for call in calls {
+                // Answered as the template's tool the model called by the name it was sent under.
+                let call = ToolCall { name: conversation.template_name(&call.name).to_owned(), ..call };
                 if let Some(end) = self.answer(&call, &mut conversation).await {
                     return end;
                 }
@@ -528,7 +530,7 @@ impl<'a> Run<'a, '_> {
         }
         conversation.push(Message::Tool {
             call_id: call.id.clone(),
-            name: call.name.clone(),
+            name: conversation.sent_name(&call.name).to_owned(),
             content,
             references: Vec::new(),
         });

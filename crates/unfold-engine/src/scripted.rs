@@ -75,7 +75,7 @@ impl ScriptedProvider {
                 .filter(|(call, id)| !made.contains(id.as_str()) && !self.shown_done(call, request))
                 .map(|(call, id)| ToolCall {
                     id: id.clone(),
-                    name: call.call.clone(),
+                    name: sent_name(&call.call, request),
                     arguments: Value::Object(call.args.clone()),
                 })
                 .collect();
@@ -113,6 +113,19 @@ impl ScriptedProvider {
                 .summarized
                 .iter()
                 .any(|s| key == s.path || (key.starts_with(&s.path) && key.as_bytes().get(s.path.len()) == Some(&b'.')))
+    }
+}
+
+/// The name a script's call of `tool` is made by: the name the request sends it under, when a host
+/// prefixes it as MCP hosts do (`mcp__{source}__{tool}`); else the script's.
+fn sent_name(tool: &str, request: &ModelRequest<'_>) -> String {
+    let sent = request.tools.iter().map(|t| t.name.as_str());
+    let mut prefixed = sent.clone().filter(|name| {
+        name.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")).is_some_and(|(_, name)| name == tool)
+    });
+    match prefixed.next() {
+        Some(name) if !sent.clone().any(|name| name == tool) => name.to_owned(),
+        _ => tool.to_owned(),
     }
 }
 

@@ -4,13 +4,12 @@
 
 use insta::assert_snapshot;
 use serde_json::json;
-use unfold_documents::host_profile::ToolOrder;
 use unfold_documents::refresh::Refresh;
 use unfold_documents::template::{Disclosure, ToolDisclosure};
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{
     adapter_for, compare, run, AdapterKind, ComparisonReport, Counters, Drive, Lanes, ModelRequest, ModelResponse,
-    Provider, RunInput, ScriptedProvider, ScriptedToolResults,
+    Provider, RunInput, ScriptedProvider, ScriptedToolResults, ToolPolicy,
 };
 
 use unfold_test_support::{load_template, scenario, trace};
@@ -784,17 +783,13 @@ pub fn search_in_two_turns() -> Scenario {
 
 /// A run of `scenario` on `template` under the dynamic adapter with `refresh`.
 fn run_refreshing(template: &Template, scenario: &Scenario, refresh: Refresh) -> unfold_engine::RunReport {
-    run_injecting(template, scenario, refresh, ToolOrder::Append)
+    run_injecting(template, scenario, ToolPolicy { refresh: Some(refresh), ..ToolPolicy::default() })
 }
 
-/// [`run_refreshing`] with the tools sent in `tool_order`: a host that injects new tools.
-pub fn run_injecting(
-    template: &Template,
-    scenario: &Scenario,
-    refresh: Refresh,
-    tool_order: ToolOrder,
-) -> unfold_engine::RunReport {
-    let input = RunInput { refresh: Some(refresh), tool_order, ..RunInput::of_scenario(template, scenario) };
+/// A run under the dynamic adapter that shows tools as `tool_policy` says: a host that injects
+/// new tools.
+pub fn run_injecting(template: &Template, scenario: &Scenario, tool_policy: ToolPolicy) -> unfold_engine::RunReport {
+    let input = RunInput { tool_policy, ..RunInput::of_scenario(template, scenario) };
     let mut model = ScriptedProvider::new(scenario, template);
     let mut results = ScriptedToolResults::new(scenario);
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();

@@ -45,8 +45,7 @@ fn run_one(kind: AdapterKind, fields: Value) -> RunReport {
         tool_changes: &scenario.tool_changes,
         discoveries: &[],
         limits,
-        refresh: None,
-        tool_order: unfold_documents::host_profile::ToolOrder::Append,
+        tool_policy: unfold_engine::ToolPolicy::default(),
     };
     let mut provider = ScriptedProvider::new(&scenario, &template);
     let mut results = ScriptedToolResults::new(&scenario);

@@ -1,11 +1,11 @@
 //! Host lanes (spec 12): a host profile's behaviour run as a lane beside the adapters, named
 //! `host:NAME` in the report, its divergences, verdict, savings and request files.
 
-use unfold_documents::host_profile::{HostProfile, ToolOrder};
+use unfold_documents::host_profile::{HostProfile, ToolNames, ToolOrder};
 use unfold_documents::refresh::Refresh;
 use unfold_engine::compare::{request_files, Lane, LaneSpec};
 use unfold_engine::request_shapes::RequestShape;
-use unfold_engine::{compare, AdapterKind, Drive, Lanes};
+use unfold_engine::{compare, AdapterKind, Drive, Lanes, ToolPolicy};
 
 fn host(name: &str) -> LaneSpec {
     LaneSpec::Host(Box::new(HostProfile::preset(name).unwrap().clone()))
@@ -48,12 +48,13 @@ fn host_lanes_run_beside_the_adapters_and_are_named_everywhere() {
     // Claude Code a call late and sorted; Codex without its list-changed feature never shows the
     // revealed tool (both searches fail); Copilot CLI at the next user turn.
     let behaviours = [
-        (Refresh::Late(1), ToolOrder::Sorted),
-        (Refresh::Never, ToolOrder::Append),
-        (Refresh::NextTurn, ToolOrder::Append),
+        (Refresh::Late(1), ToolOrder::Sorted, ToolNames::McpPrefixed),
+        (Refresh::Never, ToolOrder::Append, ToolNames::Plain),
+        (Refresh::NextTurn, ToolOrder::Append, ToolNames::Plain),
     ];
-    for (run, (refresh, order)) in report.runs[1..].iter().zip(behaviours) {
-        let alone = crate::adapters::run_injecting(&template, &scenario, refresh, order);
+    for (run, (refresh, order, names)) in report.runs[1..].iter().zip(behaviours) {
+        let policy = ToolPolicy { refresh: Some(refresh), order, names };
+        let alone = crate::adapters::run_injecting(&template, &scenario, policy);
         assert_eq!(run.events, alone.events, "{}", run.lane());
     }
 

@@ -6,11 +6,11 @@
 
 use async_trait::async_trait;
 use serde_json::{json, Value};
-use unfold_documents::host_profile::ToolOrder;
+use unfold_documents::host_profile::{ToolNames, ToolOrder};
 use unfold_documents::{Template, Tool};
 use unfold_engine::{
     adapter_for, run_with_host, AdapterKind, ChangedList, HostAnswer, RunInput, RunLimits, ScriptedProvider,
-    ScriptedToolResults, ToolHost,
+    ScriptedToolResults, ToolHost, ToolPolicy,
 };
 use unfold_test_support::{scenario, trace};
 
@@ -92,17 +92,17 @@ fn run_on(
     host: &mut IdeSource,
     fields: Value,
 ) -> unfold_engine::RunReport {
-    run_ordered(kind, template, discoveries, host, fields, ToolOrder::Append)
+    run_ordered(kind, template, discoveries, host, fields, ToolPolicy::default())
 }
 
-/// [`run_on`] with the tools sent in `tool_order`.
+/// [`run_on`] with the tools sent as `tool_policy` says.
 fn run_ordered(
     kind: AdapterKind,
     template: &Template,
     discoveries: &[unfold_documents::discovery::Discovery],
     host: &mut IdeSource,
     fields: Value,
-    tool_order: ToolOrder,
+    tool_policy: ToolPolicy,
 ) -> unfold_engine::RunReport {
     let scenario = scenario(fields);
     let mut provider = ScriptedProvider::new(&scenario, template);
@@ -114,8 +114,7 @@ fn run_ordered(
         tool_changes: &[],
         discoveries,
         limits: RunLimits::default(),
-        refresh: None,
-        tool_order,
+        tool_policy,
     };
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     runtime
@@ -134,18 +133,51 @@ fn tool_lists(report: &unfold_engine::RunReport) -> Vec<String> {
 
 #[test]
 fn a_lane_sends_its_tools_in_its_order() {
-    let lists = |order| {
-        let (template, discoveries, mut host) = sourced(Some("context"));
-        let script: Value = serde_json::from_str(UNLOCK_THEN_DEPLOY).unwrap();
-        let report =
-            run_ordered(AdapterKind::Dynamic, &template, &discoveries, &mut host, json!({ "script": script }), order);
-        tool_lists(&report)[..2].to_vec()
-    };
+    let lists =
+        |order| tool_lists(&run_unlock_then_deploy(ToolPolicy { order, ..ToolPolicy::default() }))[..2].to_vec();
     // New tools go before the disclosure tool as they come; sorted, they take their place by
     // name; sources last, the source's grep and unlock follow the template's own.
     assert_eq!(lists(ToolOrder::Append), ["lookup read_section", "lookup search cite grep unlock read_section"]);
     assert_eq!(lists(ToolOrder::Sorted), ["lookup read_section", "cite grep lookup read_section search unlock"]);
     assert_eq!(lists(ToolOrder::SourcesLast), ["lookup read_section", "lookup search cite read_section grep unlock"]);
+}
+
+#[test]
+fn a_lane_names_a_sources_tools_as_mcp_hosts_do_and_the_model_calls_them_so() {
+    let policy = ToolPolicy { order: ToolOrder::Sorted, names: ToolNames::McpPrefixed, ..ToolPolicy::default() };
+    let report = run_unlock_then_deploy(policy);
+    // The source's tools (grep, unlock, then deploy from its new list) are sent as
+    // `mcp__ide__…`, and sorted by the names sent; the template's own keep theirs.
+    assert_eq!(
+        tool_lists(&report),
+        [
+            "lookup read_section",
+            "cite lookup mcp__ide__grep mcp__ide__unlock read_section search",
+            "cite lookup mcp__ide__deploy mcp__ide__grep mcp__ide__unlock read_section search",
+            "cite lookup mcp__ide__deploy mcp__ide__grep mcp__ide__unlock read_section search",
+        ]
+    );
+    // The model called them by those names; each call is answered as the source's tool and
+    // recorded under the template's name, as on every other lane.
+    let calls: Vec<(String, bool)> = report
+        .events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            unfold_engine::EventKind::ToolCall { name, success, .. } => Some((name.clone(), *success)),
+            _ => None,
+        })
+        .collect();
+    let expected = [("read_section", true), ("unlock", true), ("deploy", true)];
+    assert_eq!(calls, expected.map(|(name, success)| (name.to_owned(), success)));
+    assert_eq!(report.status, unfold_engine::RunStatus::Completed);
+}
+
+/// The dynamic lane of [`UNLOCK_THEN_DEPLOY`] on the template with the `ide` source, its tools
+/// shown as `tool_policy` says.
+fn run_unlock_then_deploy(tool_policy: ToolPolicy) -> unfold_engine::RunReport {
+    let (template, discoveries, mut host) = sourced(Some("context"));
+    let script: Value = serde_json::from_str(UNLOCK_THEN_DEPLOY).unwrap();
+    run_ordered(AdapterKind::Dynamic, &template, &discoveries, &mut host, json!({ "script": script }), tool_policy)
 }
 
 const UNLOCK_THEN_DEPLOY: &str = r#"[

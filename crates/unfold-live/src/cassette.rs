@@ -283,8 +283,7 @@ impl Cassette {
             tool_changes: &[],
             discoveries: &discoveries,
             limits: RunLimits { max_model_calls: self.limits.max_model_calls, max_restarts: self.limits.max_restarts },
-            refresh: None,
-            tool_order: unfold_documents::host_profile::ToolOrder::Append,
+            tool_policy: unfold_engine::ToolPolicy::default(),
         };
         let mut replay = Replay { cassette: self, profile: self.provider.profile(), next: 0, mismatch: None };
         let mut results = unfold_engine::ScriptedToolResults::default();

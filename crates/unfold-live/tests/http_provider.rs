@@ -763,8 +763,7 @@ fn asking<'t>(template: &'t unfold_documents::Template, user: &str) -> RunInput<
         tool_changes: &[],
         discoveries: &[],
         limits: RunLimits::default(),
-        refresh: None,
-        tool_order: unfold_documents::host_profile::ToolOrder::Append,
+        tool_policy: unfold_engine::ToolPolicy::default(),
     }
 }
 
