@@ -2970,7 +2970,7 @@ export type SuiteCaseView = {
 	/**  Its scenario, likewise. */
 	scenario: string,
 	/**  The adapters it compares, in order. */
-	adapters: AdapterKind[],
+	adapters: string[],
 	/**  Every expectation it checks. */
 	expectations: Expectation[],
 };

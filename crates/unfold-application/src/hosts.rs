@@ -18,7 +18,7 @@ pub fn presets() -> &'static [HostProfile] {
 /// The profile `reference` names: a preset's name, or a host profile file's path (it holds a
 /// `/` or ends with `.host.json`). An unknown name fails with the presets' names.
 pub fn host_profile(reference: &str) -> AppResult<HostProfile> {
-    if reference.contains('/') || reference.ends_with(".host.json") {
+    if HostProfile::names_a_file(reference) {
         return load_profile(Path::new(reference));
     }
     HostProfile::preset(reference).cloned().ok_or_else(|| {

@@ -40,7 +40,8 @@ pub fn case_of(report: &ComparisonReport, name: String, template: String, scenar
         name,
         template,
         scenario,
-        adapters: report.runs.iter().map(|run| run.adapter).collect(),
+        // A host lane as its preset's name (the app adds hosts from the presets).
+        adapters: report.runs.iter().map(|run| run.lane().to_string()).collect(),
         price_as: report.runs.first().and_then(|run| run.cost.as_ref()).map(|cost| cost.priced_as.clone()),
         expect: CaseExpectations { divergence: Some(divergence_of(report)), runs },
     }

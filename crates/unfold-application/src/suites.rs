@@ -10,10 +10,11 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tracing::Instrument;
-use unfold_documents::suite::{Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
+use unfold_documents::host_profile::HostProfile;
+use unfold_documents::suite::{self, Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::compare::{compare, CompareProgress, Drive, Lanes};
-use unfold_engine::{ComparisonReport, RunReport};
+use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, RunReport};
 
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::prices::PriceFile;
@@ -61,6 +62,8 @@ pub struct LoadedCase {
     pub template_path: PathBuf,
     template: Template,
     scenario: Scenario,
+    /// What each of the case's lanes runs, in its order.
+    lanes: Vec<LaneSpec>,
 }
 
 /// One expectation that did not hold.
@@ -179,7 +182,28 @@ fn load_case(suite_path: &Path, suite: &str, index: usize, case: &SuiteCase) -> 
         .map_err(|e| unreadable_in_suite(e, suite_path, format!("/cases/{index}/template"), &case.template))?;
     let scenario = Scenario::load_for(&scenario_path, &template)
         .map_err(|e| unreadable_in_suite(e, suite_path, format!("/cases/{index}/scenario"), &case.scenario))?;
-    Ok(LoadedCase { suite: suite.to_owned(), case: case.clone(), template_path, template, scenario })
+    let lanes = case
+        .adapters
+        .iter()
+        .enumerate()
+        .map(|(at, lane)| case_lane(suite_path, &format!("/cases/{index}/adapters/{at}"), lane))
+        .collect::<unfold_documents::Result<_>>()?;
+    Ok(LoadedCase { suite: suite.to_owned(), case: case.clone(), template_path, template, scenario, lanes })
+}
+
+/// What the lane `lane` of a case (at `pointer` of the suite) runs: an adapter, a host preset, or
+/// a host profile file relative to the suite file (its problems reported in it).
+fn case_lane(suite_path: &Path, pointer: &str, lane: &str) -> unfold_documents::Result<LaneSpec> {
+    let problem = |message: String| Error::problem(pointer, message).in_file(suite_path);
+    match suite::host_reference(lane) {
+        Some(file) if HostProfile::names_a_file(file) => HostProfile::load(&Suite::resolve(suite_path, file))
+            .map(|profile| LaneSpec::Host(Box::new(profile)))
+            .map_err(|e| unreadable_in_suite(e, suite_path, pointer.to_owned(), file)),
+        Some(name) => HostProfile::preset(name)
+            .map(|profile| LaneSpec::Host(Box::new(profile.clone())))
+            .ok_or_else(|| problem(format!("'{name}' is not a host Unfold knows"))),
+        None => lane.parse::<AdapterKind>().map(LaneSpec::Adapter).map_err(problem),
+    }
 }
 
 /// A file a case names (`written`, at `pointer` of the suite) that cannot be read is a problem of
@@ -257,7 +281,7 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
     };
     let mut clock = ComparisonClock::default();
     let mut observer = |progress: CompareProgress| clock.saw(&progress);
-    let lanes = Lanes::new(&loaded.template, &loaded.scenario, &loaded.case.adapters);
+    let lanes = Lanes::of(&loaded.template, &loaded.scenario, loaded.lanes.clone());
     let compared = compare(lanes, Drive { observer: Some(&mut observer), ..Drive::default() });
     let mut report = match compared.await {
         Ok(comparison) => comparison.report,
@@ -266,7 +290,7 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
     if let Some(pricing) = &pricing {
         report.price(pricing);
     }
-    let unmet = unmet_expectations(&loaded.case, &report);
+    let unmet = unmet_expectations(loaded, &report);
     CaseOutcome {
         suite: loaded.suite.clone(),
         name: loaded.case.name.clone(),
@@ -279,13 +303,16 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
     }
 }
 
-/// Every expectation of `case` that `report` does not meet.
-pub fn unmet_expectations(case: &SuiteCase, report: &ComparisonReport) -> Vec<Unmet> {
+/// Every expectation of `loaded`'s case that `report` does not meet. An expectation names its run
+/// as the case writes its lane (`host:./ours.host.json`), the report by the lane's name (`host:ours`).
+fn unmet_expectations(loaded: &LoadedCase, report: &ComparisonReport) -> Vec<Unmet> {
     let mut unmet = Vec::new();
-    for (run_name, expectations) in &case.expect.runs {
-        let run = match run_name.as_str() {
-            BASELINE => report.baseline.as_ref().map(|baseline| &baseline.run),
-            name => report.runs.iter().find(|run| run.lane().name() == name),
+    for (run_name, expectations) in &loaded.case.expect.runs {
+        let lane = loaded.case.adapters.iter().position(|lane| lane == run_name).map(|at| loaded.lanes[at].lane());
+        let run = match (run_name.as_str(), lane) {
+            (BASELINE, _) => report.baseline.as_ref().map(|baseline| &baseline.run),
+            (_, Some(lane)) => report.runs.iter().find(|run| run.lane() == lane),
+            (_, None) => None,
         };
         let Some(run) = run else {
             unmet.push(Unmet {
@@ -298,7 +325,7 @@ pub fn unmet_expectations(case: &SuiteCase, report: &ComparisonReport) -> Vec<Un
         };
         unmet.extend(run_unmet(run_name, expectations, run));
     }
-    if let Some(expected) = case.expect.divergence {
+    if let Some(expected) = loaded.case.expect.divergence {
         if let Some(seen) = divergence_unmet(expected, report) {
             unmet.push(Unmet { run: "divergence".into(), what: "divergence".into(), expected: expected.name(), seen });
         }
@@ -388,7 +415,7 @@ pub struct SuiteCaseView {
     /// Its scenario, likewise.
     pub scenario: String,
     /// The adapters it compares, in order.
-    pub adapters: Vec<unfold_engine::AdapterKind>,
+    pub adapters: Vec<String>,
     /// Every expectation it checks.
     pub expectations: Vec<Expectation>,
 }

@@ -7,14 +7,28 @@ use std::path::Path;
 use unfold_application::prices::PriceFile;
 use unfold_application::suite_cases::add_case;
 use unfold_application::suites::run_suite;
+use unfold_documents::host_profile::HostProfile;
 use unfold_documents::suite::Suite;
 use unfold_documents::Scenario;
 use unfold_engine::compare::{Drive, Lanes};
-use unfold_engine::{AdapterKind, ComparisonReport};
+use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec};
 use unfold_test_support::repo;
 
 /// Copies of the task executor and `scenario` in `folder`, and their comparison under dynamic and restart.
 fn compared(folder: &Path, scenario: &str) -> (std::path::PathBuf, std::path::PathBuf, ComparisonReport) {
+    compared_in(
+        folder,
+        scenario,
+        vec![LaneSpec::Adapter(AdapterKind::Dynamic), LaneSpec::Adapter(AdapterKind::Restart)],
+    )
+}
+
+/// [`compared`] in `lanes`.
+fn compared_in(
+    folder: &Path,
+    scenario: &str,
+    lanes: Vec<LaneSpec>,
+) -> (std::path::PathBuf, std::path::PathBuf, ComparisonReport) {
     std::fs::create_dir_all(folder).unwrap();
     let template_file = folder.join("task.unfold.json");
     let scenario_file = folder.join(scenario);
@@ -22,7 +36,7 @@ fn compared(folder: &Path, scenario: &str) -> (std::path::PathBuf, std::path::Pa
     std::fs::copy(repo(&format!("examples/{scenario}")), &scenario_file).unwrap();
     let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
     let loaded = Scenario::load(&scenario_file).unwrap();
-    let lanes = Lanes::new(&template, &loaded, &[AdapterKind::Dynamic, AdapterKind::Restart]);
+    let lanes = Lanes::of(&template, &loaded, lanes);
     let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     let comparison = runtime.block_on(unfold_engine::compare(lanes, Drive::default())).unwrap();
     (template_file, scenario_file, comparison.report)
@@ -43,7 +57,7 @@ fn a_comparison_saved_as_a_case_makes_a_suite_that_passes_and_expects_what_the_r
         (case.template.as_str(), case.scenario.as_str()),
         ("../prompts/task.unfold.json", "../prompts/read-context-then-search.scenario.json")
     );
-    assert_eq!(case.adapters, [AdapterKind::Dynamic, AdapterKind::Restart]);
+    assert_eq!(case.adapters, ["dynamic", "restart"]);
     let restart = &case.expect.runs["restart"];
     let seen = &report.runs[1].counters;
     assert_eq!(restart.restarts.unwrap().describe(), seen.restarts.to_string());
@@ -61,6 +75,21 @@ fn a_comparison_saved_as_a_case_makes_a_suite_that_passes_and_expects_what_the_r
     let names: Vec<&str> = results.iter().map(|result| result.name.as_str()).collect();
     assert_eq!(names, ["read-context-then-search", "style-only", "read-context-then-search (2)"]);
     assert!(results.iter().all(|result| result.passed));
+}
+
+#[test]
+fn a_comparison_with_a_host_lane_saved_as_a_case_names_the_host_and_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let codex = LaneSpec::Host(Box::new(HostProfile::preset("codex").unwrap().clone()));
+    let lanes = vec![LaneSpec::Adapter(AdapterKind::Dynamic), codex];
+    let (template, scenario, report) = compared_in(dir.path(), "read-context-then-search.scenario.json", lanes);
+    let suite = dir.path().join("hosts.suite.json");
+    add_case(&suite, &template, &scenario, &report).unwrap();
+    let case = &Suite::load(&suite).unwrap().cases[0];
+    assert_eq!(case.adapters, ["dynamic", "host:codex"]);
+    assert!(case.expect.runs.contains_key("host:codex"));
+    let results = run_suite(&suite, &PriceFile(None)).unwrap();
+    assert!(results[0].passed, "what was seen holds when run again: {:?}", results[0].unmet);
 }
 
 #[test]

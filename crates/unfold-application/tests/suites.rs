@@ -19,9 +19,9 @@ use crate::example_copy;
 fn an_opened_suite_lists_its_cases_and_running_it_gives_each_cases_lanes() {
     let suite = repo("examples/regressions.suite.json");
     let cases = open_suite(&suite).unwrap();
-    assert_eq!(cases.len(), 3);
+    assert_eq!(cases.len(), 4);
     assert_eq!(cases[0].template, "task-executor.unfold.json");
-    assert_eq!(cases[1].adapters, [AdapterKind::Dynamic, AdapterKind::Restart], "the default adapters");
+    assert_eq!(cases[1].adapters, ["dynamic", "restart"], "the default adapters");
     // Every expectation listed, in the file's order, in words.
     let listed: Vec<String> =
         cases[0].expectations.iter().map(|e| format!("{} {}: {}", e.run, e.what, e.expected)).collect();
@@ -109,4 +109,50 @@ fn a_kept_run_exports_its_trace() {
     assert_eq!(timing["value"]["stringValue"], "spread");
     let missing = traces::export_stored_run(&history, &Profiles(None), 999, &trace).unwrap_err();
     assert!(missing.message.contains("999"), "{}", missing.message);
+}
+
+#[test]
+fn a_suite_compares_host_lanes_and_checks_each_by_the_name_its_case_writes() {
+    let folder = tempfile::tempdir().unwrap();
+    // A host of the user's own, beside the suite: Copilot CLI's behaviour under another name.
+    let mut ours: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo("crates/unfold-documents/data/hosts/copilot-cli.host.json")).unwrap(),
+    )
+    .unwrap();
+    ours["name"] = "ours".into();
+    std::fs::write(folder.path().join("ours.host.json"), ours.to_string()).unwrap();
+    let suite = folder.path().join("hosts.suite.json");
+    let text = serde_json::json!({ "schema_version": 1, "kind": "unfold.suite", "name": "hosts",
+        "cases": [ { "name": "two turns",
+            "template": repo("examples/coding-agent.unfold.json"),
+            "scenario": repo("examples/coding-agent-two-turns.scenario.json"),
+            "adapters": ["dynamic", "host:codex", "host:./ours.host.json"],
+            "expect": {
+                "dynamic": { "status": "completed", "failed_tool_calls": 0 },
+                "host:codex": { "failed_tool_calls": 5 },
+                "host:./ours.host.json": { "failed_tool_calls": 0 }
+            } } ] });
+    std::fs::write(&suite, text.to_string()).unwrap();
+
+    let cases = open_suite(&suite).unwrap();
+    assert_eq!(cases[0].adapters, ["dynamic", "host:codex", "host:./ours.host.json"]);
+    let result = run_suite(&suite, &PriceFile(None)).unwrap().remove(0);
+    let lanes: Vec<String> = result.report.as_ref().unwrap().runs.iter().map(|run| run.lane().to_string()).collect();
+    assert_eq!(lanes, ["dynamic", "host:codex", "host:ours"], "a host lane is named by its profile");
+    // Codex never shows the revealed tools; ours shows them at the next user turn, too late for
+    // the calls of the turn that revealed them. Each unmet expectation names its run as written.
+    let unmet: Vec<String> =
+        result.unmet.iter().map(|u| format!("{} {}: {} not {}", u.run, u.what, u.seen, u.expected)).collect();
+    assert_eq!(unmet, ["host:./ours.host.json failed_tool_calls: 5 not 0"]);
+
+    // A host the suite names that does not exist is reported at its place, nothing runs.
+    let mut broken = text.clone();
+    broken["cases"][0]["adapters"][1] = "host:nobody".into();
+    broken["cases"][0]["adapters"][2] = "host:./missing.host.json".into();
+    std::fs::write(&suite, broken.to_string()).unwrap();
+    let error = open_suite(&suite).unwrap_err();
+    assert!(error.message.contains("/cases/0/adapters/1: 'nobody' is not a host Unfold knows"), "{}", error.message);
+    std::fs::write(&suite, text.to_string().replace("host:./ours.host.json", "host:./missing.host.json")).unwrap();
+    let error = open_suite(&suite).unwrap_err();
+    assert!(error.message.contains("missing.host.json"), "{}", error.message);
 }

@@ -1476,13 +1476,13 @@ fn test_runs_a_suite_prints_a_line_per_case_and_writes_junit() {
     let out = run(&["test", "examples/regressions.suite.json", "--junit", junit.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     let lines: Vec<&str> = out.stdout.lines().collect();
-    assert_eq!(lines.len(), 4, "{}", out.stdout);
-    assert!(lines[..3].iter().all(|line| line.starts_with("ok    disclosure regressions › ")), "{}", out.stdout);
-    assert_eq!(lines[3], "3 cases: 3 passed, 0 failed");
+    assert_eq!(lines.len(), 5, "{}", out.stdout);
+    assert!(lines[..4].iter().all(|line| line.starts_with("ok    disclosure regressions › ")), "{}", out.stdout);
+    assert_eq!(lines[4], "4 cases: 4 passed, 0 failed");
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("<testsuites name=\"unfold\" tests=\"3\" failures=\"0\""), "{xml}");
+    assert!(xml.contains("<testsuites name=\"unfold\" tests=\"4\" failures=\"0\""), "{xml}");
     let cases = junit_cases(&xml);
-    assert_eq!(cases.len(), 3, "{xml}");
+    assert_eq!(cases.len(), 4, "{xml}");
     assert!(cases.iter().all(|(_, failure)| failure.is_none()), "{xml}");
 }
 
@@ -1624,7 +1624,7 @@ fn test_shards_run_every_case_once_between_them() {
         let out =
             run(&["test", "examples/regressions.suite.json", "--shard", shard, "--junit", junit.to_str().unwrap()]);
         assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-        assert!(out.stdout.contains(&format!("(shard {shard} of 3 cases)")), "{}", out.stdout);
+        assert!(out.stdout.contains(&format!("(shard {shard} of 4 cases)")), "{}", out.stdout);
         names.extend(junit_cases(&std::fs::read_to_string(&junit).unwrap()).into_iter().map(|(name, _)| name));
     }
     names.sort();

@@ -196,6 +196,12 @@ const PRESETS: [&str; 10] = [
 ];
 
 impl HostProfile {
+    /// Whether a host lane's reference (`host:REFERENCE`) is a host profile file rather than a
+    /// preset's name: it holds a `/` or ends with `.host.json`.
+    pub fn names_a_file(reference: &str) -> bool {
+        reference.contains('/') || reference.ends_with(".host.json")
+    }
+
     /// The JSON Schema of host profile files, as checked in at `schema/unfold.host.schema.json`.
     pub fn schema() -> &'static DocumentSchema {
         static SCHEMA: OnceLock<DocumentSchema> = OnceLock::new();

@@ -1,5 +1,5 @@
 //! The suite document (`*.suite.json`, spec 11): cases, each a template and a scenario (paths
-//! relative to the suite file) compared under adapters, with what each run and the divergences are
+//! relative to the suite file) compared in lanes (adapters and host lanes), with what each run and the divergences are
 //! expected to show. What `unfold test` runs in CI; the checks a schema cannot express.
 
 use std::collections::HashSet;
@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{pointer_segment, Problem, Result};
+use crate::host_profile::HostProfile;
 use crate::runs::{AdapterKind, RunStatus};
 use crate::schema::DocumentSchema;
 
@@ -20,6 +21,9 @@ pub const SUITE_KIND: &str = "unfold.suite";
 
 /// The run a case's expectations name besides its adapters'.
 pub const BASELINE: &str = "baseline";
+
+/// What a host lane is written with (`host:NAME`, `host:FILE`), in a case's `adapters`.
+const HOST_PREFIX: &str = "host:";
 
 /// A suite of cases.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -56,11 +60,12 @@ pub struct SuiteCase {
     /// The scenario file, relative to the suite file.
     #[schemars(length(min = 1))]
     pub scenario: String,
-    /// The adapters, in order (dynamic and restart when absent); each run after the first is set
-    /// against the first.
+    /// The lanes, in order (dynamic and restart when absent): an adapter's name, or `host:` and a
+    /// host preset's name or a host profile file (relative to the suite file; spec 12). Each run
+    /// after the first is set against the first; expectations name a run as it is written here.
     #[serde(default = "default_adapters")]
-    #[schemars(length(min = 1))]
-    pub adapters: Vec<AdapterKind>,
+    #[schemars(length(min = 1), inner(regex(pattern = r"^(dynamic|restart|allowed_tools|deferred|host:.+)$")))]
+    pub adapters: Vec<String>,
     /// The model the runs are priced as, for `cost_usd` expectations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price_as: Option<String>,
@@ -69,8 +74,13 @@ pub struct SuiteCase {
     pub expect: CaseExpectations,
 }
 
-fn default_adapters() -> Vec<AdapterKind> {
-    vec![AdapterKind::Dynamic, AdapterKind::Restart]
+fn default_adapters() -> Vec<String> {
+    [AdapterKind::Dynamic, AdapterKind::Restart].map(|kind| kind.name().to_owned()).into()
+}
+
+/// The host a case's lane names when it is a host lane: a preset's name or a host profile file.
+pub fn host_reference(lane: &str) -> Option<&str> {
+    lane.strip_prefix(HOST_PREFIX)
 }
 
 /// A case's expectations: per run, and of the divergences.
@@ -247,19 +257,20 @@ impl Suite {
                 problems.push(Problem::at(format!("{place}/name"), format!("another case is named '{}'", case.name)));
             }
             let mut adapters = HashSet::new();
-            for (at, adapter) in case.adapters.iter().enumerate() {
-                if !adapters.insert(adapter) {
-                    problems.push(Problem::at(
-                        format!("{place}/adapters/{at}"),
-                        format!("'{}' is named twice", adapter.name()),
-                    ));
+            for (at, lane) in case.adapters.iter().enumerate() {
+                let at = format!("{place}/adapters/{at}");
+                if !adapters.insert(lane) {
+                    problems.push(Problem::at(&at, format!("'{lane}' is named twice")));
+                }
+                if let Some(problem) = lane_problem(lane) {
+                    problems.push(Problem::at(&at, problem));
                 }
             }
             for (run, expectations) in &case.expect.runs {
                 let at = format!("{place}/expect/{}", pointer_segment(run));
-                let known = run == BASELINE || case.adapters.iter().any(|adapter| adapter.name() == run);
+                let known = run == BASELINE || case.adapters.contains(run);
                 if !known {
-                    let runs: Vec<&str> = case.adapters.iter().map(|a| a.name()).chain([BASELINE]).collect();
+                    let runs: Vec<&str> = case.adapters.iter().map(String::as_str).chain([BASELINE]).collect();
                     problems
                         .push(Problem::at(&at, format!("the case has no run '{run}' (its runs: {})", runs.join(", "))));
                 }
@@ -280,4 +291,15 @@ impl Suite {
         }
         problems
     }
+}
+
+/// What is wrong with a case's lane as written, if anything: a host lane names a preset Unfold
+/// ships or a file (read when the suite runs, where its problems are reported at its place).
+fn lane_problem(lane: &str) -> Option<String> {
+    let reference = host_reference(lane)?;
+    if HostProfile::names_a_file(reference) || HostProfile::preset(reference).is_some() {
+        return None;
+    }
+    let presets: Vec<&str> = HostProfile::presets().iter().map(|profile| profile.name.as_str()).collect();
+    Some(format!("'{reference}' is not a host Unfold knows ({}), nor a .host.json file", presets.join(", ")))
 }

@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 use unfold_documents::document::{MAX_DOCUMENT_BYTES, MAX_JSON_DEPTH};
+use unfold_documents::host_profile::HostProfile;
 use unfold_documents::provider_profile::ProviderProfiles;
 use unfold_documents::{Scenario, Template};
 
@@ -530,6 +531,26 @@ fn a_suite_names_each_problem_at_its_place() {
             "/cases/0/adapters/1: 'dynamic' is named twice",
             "/cases/0/expect/dynamic/model_calls: min is more than max",
             "/cases/0/expect/dynamic/tool_calls: give min, max or both",
+        ]
+    );
+    // A case's lanes: adapters and host lanes, a host a preset Unfold ships or a file; an
+    // expectation names a run as its lane is written.
+    let mut hosts = fixed.clone();
+    hosts["cases"][0]["adapters"] =
+        serde_json::json!(["dynamic", "host:codex", "host:nobody", "dynmic", "host:my.host.json"]);
+    hosts["cases"][0]["expect"] = serde_json::json!({ "host:codex": { "failed_tool_calls": 2 }, "host:my": {} });
+    let error = unfold_documents::suite::Suite::from_json(hosts.to_string().as_bytes()).unwrap_err();
+    let places: Vec<String> = error.problems().iter().map(|p| format!("{}: {}", p.location, p.message)).collect();
+    let presets: Vec<&str> = HostProfile::presets().iter().map(|profile| profile.name.as_str()).collect();
+    assert_eq!(
+        places,
+        [
+            r#"/cases/0/adapters/3: "dynmic" does not match the pattern ^(dynamic|restart|allowed_tools|deferred|host:.+)$"#
+                .to_owned(),
+            format!("/cases/0/adapters/2: 'nobody' is not a host Unfold knows ({}), nor a .host.json file", presets.join(", ")),
+            "/cases/0/expect/host:my: the case has no run 'host:my' (its runs: dynamic, host:codex, host:nobody, \
+             dynmic, host:my.host.json, baseline)"
+                .to_owned(),
         ]
     );
 }
