@@ -105,6 +105,11 @@ impl Conversation {
         self.names.sent(name)
     }
 
+    /// The names `names` (the template's) are sent under.
+    pub(crate) fn sent_names(&self, names: &[String]) -> Vec<String> {
+        self.names.all(names)
+    }
+
     /// Whether the tool `name` is sent, callable or not.
     pub(crate) fn sends(&self, name: &str) -> bool {
         self.tools.iter().any(|t| t.name == name)

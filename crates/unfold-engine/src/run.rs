@@ -883,7 +883,7 @@ impl<'a> Run<'a, '_> {
             Some(Builtin::PickTools) => {
                 let callable: Vec<OfferedTool> =
                     conversation.tools().iter().filter(|t| conversation.may_call(&t.name)).cloned().collect();
-                self.pick_tools(args, &callable)
+                self.pick_tools(args, &callable, conversation)
             }
             None => match self.tools.get(call.name.as_str()).cloned() {
                 Some(tool) => {
@@ -974,26 +974,38 @@ impl<'a> Run<'a, '_> {
         }
     }
 
-    fn pick_tools(&self, args: &serde_json::Map<String, Value>, offered: &[OfferedTool]) -> CallOutcome {
-        let names = args
-            .get("tools")
-            .and_then(Value::as_array)
-            .and_then(|names| names.iter().map(|n| n.as_str().map(str::to_owned)).collect::<Option<Vec<String>>>());
+    /// Picks the tools `args` names, by the names `conversation` sends them under.
+    fn pick_tools(
+        &self,
+        args: &serde_json::Map<String, Value>,
+        offered: &[OfferedTool],
+        conversation: &Conversation,
+    ) -> CallOutcome {
+        let names = args.get("tools").and_then(Value::as_array).and_then(|names| {
+            names
+                .iter()
+                .map(|n| n.as_str().map(|n| conversation.template_name(n).to_owned()))
+                .collect::<Option<Vec<_>>>()
+        });
         let Some(names) = names else {
             return CallOutcome::failed("pick_tools needs \"tools\": a list of tool names.");
         };
         match self.session.pick_tools(&names, offered) {
             Err(message) => CallOutcome::failed(message),
             Ok(new) if new.is_empty() => {
-                CallOutcome::succeeded(json!({ "picked": names, "message": "Already picked." }))
+                let picked = conversation.sent_names(&names);
+                CallOutcome::succeeded(json!({ "picked": picked, "message": "Already picked." }))
             }
             Ok(new) => {
                 let specifications: Vec<Value> = names
                     .iter()
                     .filter_map(|name| self.tools.get(name.as_str()))
-                    .map(|tool| json!({ "name": tool.name, "description": tool.description, "parameters": tool.parameters }))
+                    .map(|tool| {
+                        let name = conversation.sent_name(&tool.name);
+                        json!({ "name": name, "description": tool.description, "parameters": tool.parameters })
+                    })
                     .collect();
-                let result = json!({ "picked": names, "tools": specifications });
+                let result = json!({ "picked": conversation.sent_names(&names), "tools": specifications });
                 CallOutcome { success: true, result, effect: CallEffect::Picked(new) }
             }
         }

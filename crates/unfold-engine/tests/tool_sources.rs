@@ -172,6 +172,30 @@ fn a_lane_names_a_sources_tools_as_mcp_hosts_do_and_the_model_calls_them_so() {
     assert_eq!(report.status, unfold_engine::RunStatus::Completed);
 }
 
+#[test]
+fn a_tool_is_picked_by_the_name_it_was_sent_under() {
+    let (mut template, discoveries, mut host) = sourced(Some("context"));
+    template.tool_disclosure = unfold_documents::template::ToolDisclosure::PickTools;
+    let script = json!([
+        { "call": "read_section", "args": { "section_key": "context" } },
+        { "call": "pick_tools", "args": { "tools": ["mcp__ide__unlock"] } },
+        { "say": "Picked." }
+    ]);
+    let policy = ToolPolicy { names: ToolNames::McpPrefixed, ..ToolPolicy::default() };
+    let report =
+        run_ordered(AdapterKind::Dynamic, &template, &discoveries, &mut host, json!({ "script": script }), policy);
+    let pick = report.events.iter().find_map(|event| match &event.kind {
+        unfold_engine::EventKind::ToolCall { name, success, result, .. } if name == "pick_tools" => {
+            Some((*success, result.clone()))
+        }
+        _ => None,
+    });
+    let (success, result) = pick.expect("pick_tools was called");
+    assert!(success, "{result}");
+    assert_eq!(result["picked"], json!(["mcp__ide__unlock"]));
+    assert_eq!(result["tools"][0]["name"], "mcp__ide__unlock");
+}
+
 /// The dynamic lane of [`UNLOCK_THEN_DEPLOY`] on the template with the `ide` source, its tools
 /// shown as `tool_policy` says.
 fn run_unlock_then_deploy(tool_policy: ToolPolicy) -> unfold_engine::RunReport {
