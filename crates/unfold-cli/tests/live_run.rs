@@ -720,11 +720,18 @@ fn a_live_run_of_two_turns_sends_the_second_after_the_first_answer_and_replays()
     assert_eq!(replayed.code, 0, "{}", replayed.stderr);
     let replay: Value = serde_json::from_str(&replayed.stdout).unwrap();
     assert_eq!(replay["run"]["events"], live["run"]["events"]);
+    // As a scenario: a turn per user message, each with what the model did and said in it.
     let converted = unfold(&["to-scenario", EXAMPLE, path(&cassette)], &[]);
-    assert_eq!(converted.code, 2);
-    assert!(
-        converted.stderr.contains("/later_user_turns: a run of several turns cannot be made a scenario yet"),
-        "{}",
-        converted.stderr
-    );
+    assert_eq!(converted.code, 0, "{}", converted.stderr);
+    let scenario: Value = serde_json::from_str(&converted.stdout).unwrap();
+    let users: Vec<&Value> = scenario["turns"].as_array().unwrap().iter().map(|turn| &turn["user"]).collect();
+    assert_eq!(users, [USER, later]);
+    let scenario_path = folder.path().join("two.scenario.json");
+    std::fs::write(&scenario_path, &converted.stdout).unwrap();
+    let compared = unfold(&["compare", EXAMPLE, path(&scenario_path), "--json"], &[]);
+    assert_eq!(compared.code, 0, "{}", compared.stderr);
+    let report: Value = serde_json::from_str(&compared.stdout).unwrap();
+    let dynamic = &report["runs"][0];
+    assert_eq!(tool_calls(dynamic), tool_calls(&live["run"]), "the script makes the live run's calls");
+    assert_eq!(events(dynamic, "user_turn").count(), 1);
 }

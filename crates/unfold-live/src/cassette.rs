@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use super::{request_body, Framing, HttpProvider, ProviderKind, ProviderProfile, WireAnswer};
 use unfold_documents::discovery::Discovery;
 use unfold_documents::error::{pointer_segment, Error, Result};
-use unfold_documents::scenario::{Scenario, ScriptedCall, Step};
+use unfold_documents::scenario::{Scenario, ScriptedCall, Step, Turn};
 use unfold_documents::template::Template;
 use unfold_documents::tool::{Builtin, ScriptedResult};
 use unfold_engine::events::{EventKind, RunReport};
@@ -303,36 +303,32 @@ impl Cassette {
 
     /// A scenario that makes the scripted model do what the recorded model did: its tool calls as
     /// the script, its final answer as the last `say`, the recorded results of the template's own
-    /// tools as `tool_results`. After a restart a model redoes earlier work; the steps an attempt
-    /// repeats from the start of the script so far are not added again, so the script is the
+    /// tools as `tool_results`; a run of several turns as `turns`, each turn's calls and answer with
+    /// its user message. After a restart a model redoes earlier work; the steps an attempt repeats
+    /// from the start of a turn's script so far are not added again, so each turn's script is the
     /// model's work once, and the scripted model redoes it under the restart adapter as spec 5 says.
     pub fn to_scenario(&self, template: &Template) -> Result<Scenario> {
         self.sources.check_offline(template)?;
-        if !self.later_user_turns.is_empty() {
-            let message = "a run of several turns cannot be made a scenario yet: only one-turn runs can";
-            return Err(Error::problem("/later_user_turns", message));
-        }
-        let attempts: Vec<u32> = self
-            .run
-            .events
-            .iter()
-            .filter_map(|e| matches!(e.kind, EventKind::ModelCall { .. }).then_some(e.attempt))
-            .collect();
-        let mut script: Vec<Step> = Vec::new();
-        let mut attempt_steps: Vec<Step> = Vec::new();
+        let users: Vec<String> = std::iter::once(&self.user).chain(&self.later_user_turns).cloned().collect();
+        let places = self.call_places();
+        let mut scripts: Vec<Vec<Step>> = vec![Vec::new(); users.len()];
+        let mut says: Vec<Option<String>> = vec![None; users.len()];
+        let mut attempt_steps: Vec<Vec<Step>> = vec![Vec::new(); users.len()];
         let mut current_attempt = 1;
-        let mut say = None;
         for (index, call) in self.calls.iter().enumerate() {
             let answer = WireAnswer { framing: call.framing, bytes: call.response.clone().into_bytes() }
                 .decode(self.provider.kind)
                 .map_err(|e| Error::problem(format!("/calls/{index}/response"), e))?;
-            let attempt = attempts.get(index).copied().unwrap_or(current_attempt);
+            let (attempt, turn) = places.get(index).copied().unwrap_or((current_attempt, 1));
             if attempt != current_attempt {
-                merge_attempt(&mut script, std::mem::take(&mut attempt_steps));
+                for (script, steps) in scripts.iter_mut().zip(&mut attempt_steps) {
+                    merge_attempt(script, std::mem::take(steps));
+                }
                 current_attempt = attempt;
             }
+            let turn = turn.clamp(1, users.len()) - 1;
             if answer.tool_calls.is_empty() {
-                say = answer.text.or(Some(String::new()));
+                says[turn] = answer.text.or(Some(String::new()));
                 continue;
             }
             let mut calls: Vec<ScriptedCall> = answer
@@ -340,26 +336,56 @@ impl Cassette {
                 .into_iter()
                 .map(|c| ScriptedCall { call: c.name, args: c.arguments.as_object().cloned().unwrap_or_default() })
                 .collect();
-            attempt_steps.push(if calls.len() == 1 { Step::Call(calls.remove(0)) } else { Step::Calls { calls } });
+            attempt_steps[turn].push(if calls.len() == 1 {
+                Step::Call(calls.remove(0))
+            } else {
+                Step::Calls { calls }
+            });
         }
-        merge_attempt(&mut script, attempt_steps);
-        script.extend(say.map(|say| Step::Say { say }));
-        if script.is_empty() {
-            script.push(Step::Say { say: String::new() });
+        for (script, steps) in scripts.iter_mut().zip(attempt_steps) {
+            merge_attempt(script, steps);
         }
+        // Each turn ends with its answer: the recorded one, else an empty one (a run cut short).
+        for (script, say) in scripts.iter_mut().zip(says) {
+            script.push(Step::Say { say: say.unwrap_or_default() });
+        }
+        let (user, script, turns) = if users.len() == 1 {
+            (Some(self.user.clone()), scripts.remove(0), Vec::new())
+        } else {
+            let turns = users.into_iter().zip(scripts).map(|(user, script)| Turn { user, script }).collect();
+            (None, Vec::new(), turns)
+        };
         Ok(Scenario {
             schema_version: 1,
             kind: unfold_documents::document::DocumentKind::Scenario.tag().to_owned(),
             name: format!("{} as {} answered it", self.template, self.provider.model),
             params: self.params.clone(),
-            user: Some(self.user.clone()),
+            user,
             script,
-            turns: Vec::new(),
+            turns,
             tool_results: self.recorded_results(template),
             tool_changes: self.sources.tool_changes(template),
             limits: None,
             extensions: Map::new(),
         })
+    }
+
+    /// The attempt and the user turn (1-based) of each model call, from the run's events: a
+    /// `user_turn` event starts the next turn, a new attempt starts again at the first.
+    fn call_places(&self) -> Vec<(u32, usize)> {
+        let mut places = Vec::new();
+        let (mut attempt, mut turn) = (1, 1);
+        for event in &self.run.events {
+            if event.attempt != attempt {
+                (attempt, turn) = (event.attempt, 1);
+            }
+            match event.kind {
+                EventKind::UserTurn { turn: next } => turn = next as usize,
+                EventKind::ModelCall { .. } => places.push((attempt, turn)),
+                _ => {}
+            }
+        }
+        places
     }
 
     /// The results the template's own tools gave, per tool in order; a tool that always gave the

@@ -615,6 +615,55 @@ fn a_recorded_run_becomes_a_scenario_the_scripted_model_replays() {
 }
 
 #[test]
+fn a_recorded_run_of_two_turns_becomes_a_scenario_of_two_turns() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let call = |id: u32| {
+        let call = openai_chunk(json!({ "tool_calls": [{ "index": 0, "id": format!("call_{id}"), "type": "function",
+            "function": { "name": "lookup", "arguments": format!("{{\"id\": {id}}}") } }] }));
+        Reply::stream(&[&call, "data: [DONE]\n\n"])
+    };
+    let say = |text: &str| Reply::stream(&[&openai_chunk(json!({ "content": text })), "data: [DONE]\n\n"]);
+    let replies = vec![call(7), say("Issue 7 is a login bug."), call(8), say("Issue 8 is a typo.")];
+    let cassette = runtime().block_on(async {
+        let server = FaultServer::start(replies).await;
+        let mut live = provider(profile(ProviderKind::Openai, &server, true)).recording();
+        let input =
+            RunInput { user_turns: vec!["Find issue 7.".into(), "Now issue 8.".into()], ..asking(&template, "") };
+        let report = unfold_live::run_live(&input, AdapterKind::Dynamic, &mut live, None, &mut |_| {}).await.unwrap();
+        unfold_live::Cassette::record(&input, AdapterKind::Dynamic, &live, Default::default(), report)
+    });
+    let scenario = cassette.to_scenario(&template).unwrap();
+    let reloaded = unfold_documents::Scenario::from_json(scenario.to_json().as_bytes()).unwrap();
+    assert_eq!(
+        serde_json::to_value(&reloaded.turns).unwrap(),
+        json!([
+            { "user": "Find issue 7.", "script": [{ "call": "lookup", "args": { "id": 7 } }, { "say": "Issue 7 is a login bug." }] },
+            { "user": "Now issue 8.", "script": [{ "call": "lookup", "args": { "id": 8 } }, { "say": "Issue 8 is a typo." }] }
+        ])
+    );
+    // The scripted model replays it as the live model answered, turn by turn, under either adapter.
+    let report = runtime()
+        .block_on(unfold_engine::compare(
+            Lanes::new(&template, &reloaded, &[AdapterKind::Dynamic, AdapterKind::Restart]),
+            Drive::default(),
+        ))
+        .unwrap()
+        .report;
+    for run in &report.runs {
+        let calls: Vec<_> = run
+            .events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ToolCall { args, .. } => Some(args["id"].clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls, [json!(7), json!(8)], "{}", run.lane());
+        assert_eq!(run.final_text.as_deref(), Some("Issue 8 is a typo."));
+    }
+}
+
+#[test]
 fn a_live_comparison_runs_each_adapter_with_a_new_provider_and_no_baseline() {
     let answer = openai_chunk(json!({ "content": "Nothing to do." }));
     let template = load_template("examples/task-executor.unfold.json");
