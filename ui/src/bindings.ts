@@ -2906,16 +2906,20 @@ export type StoredRun = StoredRun_Serialize | StoredRun_Deserialize;
 
 /**  A kept run, whole. */
 export type StoredRun_Deserialize = {
-	/**  The user's message. */
+	/**  The user's message (the first turn's). */
 	user: string,
+	/**  The user's messages of the later turns, in order (none in runs kept before there were). */
+	later_user_turns: string[],
 	/**  Its report. */
 	report: RunReport_Deserialize,
 } & RunSummary_Deserialize;
 
 /**  A kept run, whole. */
 export type StoredRun_Serialize = {
-	/**  The user's message. */
+	/**  The user's message (the first turn's). */
 	user: string,
+	/**  The user's messages of the later turns, in order (none in runs kept before there were). */
+	later_user_turns: string[],
 	/**  Its report. */
 	report: RunReport_Serialize,
 } & RunSummary_Serialize;

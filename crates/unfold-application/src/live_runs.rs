@@ -144,12 +144,12 @@ pub async fn run_live_and_keep(
     if let Some(pricing) = &run.pricing {
         report.price(pricing);
     }
-    let user = secrets.scrub(input.user_turns.first().map_or("", String::as_str)).into_owned();
+    let users: Vec<String> = input.user_turns.iter().map(|user| secrets.scrub(user).into_owned()).collect();
     let origin = SingleRun {
         source: RunOrigin::Live,
         template: (template, template_path),
         provider: (&run.profile.name, &run.profile.model),
-        user: &user,
+        user_turns: users.iter().map(String::as_str).collect(),
     };
     let not_kept = origin.keep(&report, started, history, &secrets);
     let cassette = run.record.then(|| Cassette::record(&input, run.adapter, &provider, recorded, report.clone()));
@@ -181,7 +181,7 @@ pub async fn replay_and_keep(
         source: RunOrigin::Replay,
         template: (template, template_path),
         provider: (&cassette.provider.name, &cassette.provider.model),
-        user: &cassette.user,
+        user_turns: std::iter::once(&cassette.user).chain(&cassette.later_user_turns).map(String::as_str).collect(),
     };
     let not_kept = origin.keep(&report, started, history, &secrets);
     Ok(FinishedRun { report, cassette: None, not_kept, secrets })
@@ -193,7 +193,8 @@ struct SingleRun<'a> {
     template: (&'a Template, &'a Path),
     /// The provider profile's name and its model.
     provider: (&'a str, &'a str),
-    user: &'a str,
+    /// The user's messages, one per turn.
+    user_turns: Vec<&'a str>,
 }
 
 impl SingleRun<'_> {
@@ -217,7 +218,7 @@ impl SingleRun<'_> {
             provider: self.provider.0,
             model: Some(self.provider.1),
             lane: None,
-            user: self.user,
+            user_turns: self.user_turns.clone(),
             report,
         };
         redaction::keep(history, &[record], secrets)

@@ -63,7 +63,7 @@ pub(crate) fn keep(history: &OpenRunHistory, records: &[RunRecord<'_>], secrets:
             // What the history keeps of a run that a secret could be in (the rest is the
             // template's, and its file's name).
             let row = serde_json::json!({ "scenario": record.scenario, "provider": record.provider,
-                "model": record.model, "lane": record.lane, "user": record.user, "run": record.report });
+                "model": record.model, "lane": record.lane, "user": record.user_turns, "run": record.report });
             if let Err(error) = secrets.check_json(&row) {
                 return Some(error.into());
             }

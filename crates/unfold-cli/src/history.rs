@@ -35,6 +35,9 @@ pub fn execute(
             } else {
                 out!("{}", list_table(std::slice::from_ref(&run.summary)))?;
                 outln!("user: {}", run.user)?;
+                for (turn, user) in run.later_user_turns.iter().enumerate() {
+                    outln!("user, turn {}: {user}", turn + 2)?;
+                }
                 for line in run.report.events.iter().filter_map(event_line) {
                     outln!("{line}")?;
                 }

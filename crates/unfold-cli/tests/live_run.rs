@@ -695,14 +695,22 @@ fn a_live_run_of_two_turns_sends_the_second_after_the_first_answer_and_replays()
     let later = "Now summarize what you changed.";
     let args =
         ["run", EXAMPLE, "--providers", path(&profiles), "--provider", "anthropic", "--user", USER, "--user", later];
-    let recorded =
-        unfold(&[&args[..], &["--record", path(&cassette), "--json"]].concat(), &[("UNFOLD_TEST_KEY", CANARY)]);
+    let history = folder.path().join("history.sqlite3");
+    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
+    let recorded = unfold(&[&args[..], &["--record", path(&cassette), "--json"]].concat(), &env);
     assert_eq!(recorded.code, 0, "{}", recorded.stderr);
     let live: Value = serde_json::from_str(&recorded.stdout).unwrap();
     let turns: Vec<&Value> = events(&live["run"], "user_turn").collect();
     assert_eq!(turns.len(), 1, "one later turn: {}", live["run"]);
     assert_eq!(turns[0]["turn"], 2);
     assert_eq!(live["run"]["status"], "completed");
+    // The history keeps every user message of the run.
+    let listed: Value = serde_json::from_str(&unfold(&["history", "--json"], &env).stdout).unwrap();
+    let id = listed[0]["id"].as_i64().unwrap().to_string();
+    let shown: Value = serde_json::from_str(&unfold(&["history", "show", &id, "--json"], &env).stdout).unwrap();
+    assert_eq!((&shown["user"], &shown["later_user_turns"]), (&json!(USER), &json!([later])));
+    let shown = unfold(&["history", "show", &id], &env).stdout;
+    assert!(shown.contains(&format!("user, turn 2: {later}")), "{shown}");
 
     let kept: Value = serde_json::from_str(&std::fs::read_to_string(&cassette).unwrap()).unwrap();
     assert_eq!(kept["later_user_turns"], json!([later]));

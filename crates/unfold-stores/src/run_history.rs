@@ -20,7 +20,7 @@ use unfold_engine::divergence::Divergence;
 use unfold_engine::events::{AdapterKind, Counters, Event, RunReport, RunStatus};
 
 /// The schema this build reads and writes.
-const SCHEMA_VERSION: i64 = 2;
+const SCHEMA_VERSION: i64 = 3;
 
 /// How long a connection waits for another to finish writing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -73,8 +73,8 @@ pub struct RunRecord<'a> {
     /// The lane of a comparison (`dynamic`, `restart`, `host:claude-code`, `baseline`), if it was
     /// one.
     pub lane: Option<unfold_engine::Lane>,
-    /// The user's message.
-    pub user: &'a str,
+    /// The user's messages, one per turn, in order (at least one).
+    pub user_turns: Vec<&'a str>,
     /// Its report.
     pub report: &'a RunReport,
 }
@@ -116,7 +116,7 @@ impl<'a> ComparisonOrigin<'a> {
                 provider: self.live.map_or("scripted", |(provider, _)| provider),
                 model: self.live.map(|(_, model)| model),
                 lane: Some(lane),
-                user: self.scenario.first_user(),
+                user_turns: self.scenario.conversation_turns().iter().map(|turn| turn.user).collect(),
                 report: run,
             })
             .collect()
@@ -171,8 +171,10 @@ pub struct StoredRun {
     /// What the list shows.
     #[serde(flatten)]
     pub summary: RunSummary,
-    /// The user's message.
+    /// The user's message (the first turn's).
     pub user: String,
+    /// The user's messages of the later turns, in order (none in runs kept before there were).
+    pub later_user_turns: Vec<String>,
     /// Its report.
     pub report: RunReport,
 }
@@ -241,8 +243,10 @@ impl RunHistory {
         let version: i64 = schema.pragma_query_value(None, "user_version", |row| row.get(0)).map_err(sql)?;
         let change = match version {
             0 => CREATE,
-            // Version 1 kept no costs: its runs have none.
-            1 => "ALTER TABLE runs ADD COLUMN cost TEXT;",
+            // Version 1 kept no costs: its runs have none. Versions 1 and 2 kept the first user
+            // turn only.
+            1 => "ALTER TABLE runs ADD COLUMN cost TEXT; ALTER TABLE runs ADD COLUMN later_user_turns TEXT;",
+            2 => "ALTER TABLE runs ADD COLUMN later_user_turns TEXT;",
             SCHEMA_VERSION => return Ok(()),
             newer => {
                 let message = format!(
@@ -296,8 +300,8 @@ impl RunHistory {
             .execute(
                 "INSERT INTO runs (started_at_ms, duration_ms, source, template_key, template_path, template_hash,
                     scenario, scenario_path, provider, model, lane, adapter, status, user_message, final_text,
-                    counters, events, cost)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                    counters, events, cost, later_user_turns)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
                 params![
                     run.started_at_ms as i64,
                     run.duration_ms as i64,
@@ -312,11 +316,12 @@ impl RunHistory {
                     run.lane.as_ref().map(unfold_engine::Lane::name),
                     report.adapter.name(),
                     enum_name(&report.status),
-                    run.user,
+                    run.user_turns.first().copied().unwrap_or_default(),
                     report.final_text,
                     counters,
                     events,
                     cost,
+                    serde_json::to_string(&run.user_turns.get(1..).unwrap_or_default()).unwrap_or_default(),
                 ],
             )
             .map_err(|e| sql_error(&self.path, &e))?;
@@ -348,16 +353,21 @@ impl RunHistory {
     /// The run with this id, whole.
     pub fn get(&self, id: i64) -> Result<StoredRun> {
         let fail = |e: rusqlite::Error| sql_error(&self.path, &e);
-        let sql = format!("SELECT {SUMMARY_COLUMNS}, user_message, final_text, events FROM runs WHERE id = ?1");
+        let sql = format!(
+            "SELECT {SUMMARY_COLUMNS}, user_message, final_text, events, later_user_turns FROM runs WHERE id = ?1"
+        );
         let row = self
             .connection
             .query_row(&sql, [id], |row| {
                 let events: Vec<Event> = json_column(row, 18)?;
-                Ok((summary_of_row(row)?, row.get::<_, String>(16)?, row.get::<_, Option<String>>(17)?, events))
+                let later: Option<String> = row.get(19)?;
+                let later: Vec<String> = later.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default();
+                let user: String = row.get(16)?;
+                Ok((summary_of_row(row)?, (user, later), row.get::<_, Option<String>>(17)?, events))
             })
             .optional()
             .map_err(fail)?;
-        let Some((summary, user, final_text, events)) = row else {
+        let Some((summary, (user, later_user_turns), final_text, events)) = row else {
             return Err(Error::argument(format!("run {id}"), "no run in the history has this id"));
         };
         let lane = summary.lane.as_deref().map(unfold_engine::Lane::named);
@@ -371,7 +381,7 @@ impl RunHistory {
             cost: summary.cost.clone(),
             events,
         };
-        Ok(StoredRun { summary, user, report })
+        Ok(StoredRun { summary, user, later_user_turns, report })
     }
 
     /// Run `id` compared with run `baseline`.
@@ -403,7 +413,8 @@ CREATE TABLE runs (
     final_text TEXT,
     counters TEXT NOT NULL,
     events TEXT NOT NULL,
-    cost TEXT
+    cost TEXT,
+    later_user_turns TEXT
 );
 CREATE INDEX runs_by_time ON runs (started_at_ms);
 CREATE INDEX runs_by_template ON runs (template_key, started_at_ms);
@@ -503,6 +514,17 @@ mod tests {
     }
 
     fn keep(history: &RunHistory, template: &Template, provider: &str, report: &RunReport, at: u64) -> i64 {
+        keep_turns(history, template, provider, report, at, vec!["Go."])
+    }
+
+    fn keep_turns(
+        history: &RunHistory,
+        template: &Template,
+        provider: &str,
+        report: &RunReport,
+        at: u64,
+        user_turns: Vec<&str>,
+    ) -> i64 {
         let record = RunRecord {
             started_at_ms: at,
             duration_ms: 12,
@@ -514,7 +536,7 @@ mod tests {
             provider,
             model: Some("m"),
             lane: None,
-            user: "Go.",
+            user_turns,
             report,
         };
         history.record(&record).unwrap()
@@ -540,7 +562,14 @@ mod tests {
 
         let stored = history.get(first).unwrap();
         assert_eq!(stored.report, done);
-        assert_eq!(stored.user, "Go.");
+        assert_eq!((stored.user.as_str(), stored.later_user_turns.len()), ("Go.", 0));
+        let turns =
+            keep_turns(&history, &template, "openai", &done, 3_000, vec!["Fix it.", "Now open a pull request."]);
+        let stored = history.get(turns).unwrap();
+        assert_eq!(
+            (stored.user.as_str(), stored.later_user_turns.as_slice()),
+            ("Fix it.", &["Now open a pull request.".to_owned()][..])
+        );
         assert_eq!(stored.summary.template_hash, template_hash(&template));
         assert_eq!(stored.summary.template_path.as_deref(), Some("examples/task-executor.unfold.json"));
         assert!(history.get(99).unwrap_err().to_string().contains("no run in the history has this id"));
@@ -568,7 +597,7 @@ mod tests {
         connection.pragma_update(None, "user_version", 7).unwrap();
         drop(connection);
         let error = RunHistory::open(&path).unwrap_err().to_string();
-        assert!(error.ends_with("the run history has schema version 7; this version of Unfold reads 2"), "{error}");
+        assert!(error.ends_with("the run history has schema version 7; this version of Unfold reads 3"), "{error}");
     }
 
     #[test]
@@ -580,9 +609,11 @@ mod tests {
             let history = RunHistory::open(&path).unwrap();
             keep(&history, &template, "scripted", &report(AdapterKind::Dynamic, RunStatus::Completed), 1_000)
         };
-        // The file as version 1 left it: no cost column.
+        // The file as version 1 left it: no cost column, the first user turn only.
         let connection = Connection::open(&path).unwrap();
-        connection.execute_batch("ALTER TABLE runs DROP COLUMN cost; PRAGMA user_version = 1;").unwrap();
+        let version_1 = "ALTER TABLE runs DROP COLUMN cost; ALTER TABLE runs DROP COLUMN later_user_turns; \
+                         PRAGMA user_version = 1;";
+        connection.execute_batch(version_1).unwrap();
         drop(connection);
 
         let history = RunHistory::open(&path).unwrap();
@@ -593,6 +624,25 @@ mod tests {
         assert_eq!(history.get(id).unwrap().report, priced);
         let listed = history.list(&RunFilter::default()).unwrap();
         assert_eq!(listed.iter().map(|run| run.cost.is_some()).collect::<Vec<_>>(), [true, false]);
+    }
+
+    #[test]
+    fn a_history_of_version_2_keeps_its_runs_and_then_every_user_turn() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("history.sqlite3");
+        let template = template();
+        let done = report(AdapterKind::Dynamic, RunStatus::Completed);
+        let old = keep(&RunHistory::open(&path).unwrap(), &template, "scripted", &done, 1_000);
+        // The file as version 2 left it: the first user turn only.
+        let connection = Connection::open(&path).unwrap();
+        connection.execute_batch("ALTER TABLE runs DROP COLUMN later_user_turns; PRAGMA user_version = 2;").unwrap();
+        drop(connection);
+
+        let history = RunHistory::open(&path).unwrap();
+        let kept = history.get(old).unwrap();
+        assert_eq!((kept.user.as_str(), kept.later_user_turns.len(), kept.report), ("Go.", 0, done.clone()));
+        let new = keep_turns(&history, &template, "scripted", &done, 2_000, vec!["One.", "Two."]);
+        assert_eq!(history.get(new).unwrap().later_user_turns, ["Two."]);
     }
 
     #[test]

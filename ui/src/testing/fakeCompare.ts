@@ -205,6 +205,7 @@ export function exampleHistory(): StoredRun[] {
     counters: run.counters,
     cost: run.cost ?? null,
     user,
+    later_user_turns: [],
     report: { adapter: run.adapter, status: run.status, final: run.final, counters: run.counters, events: run.events },
     ...rest,
   });
