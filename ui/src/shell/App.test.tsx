@@ -6,6 +6,7 @@
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
+import { ECONOMICS_DELAY_MS } from "../editor/economics";
 import { mountEachTest } from "../testing/testRoot";
 import { renderApp } from "../testing/editPage";
 import { lookupFirstScenario } from "../testing/fakeCompare";
@@ -46,7 +47,8 @@ describe("App", () => {
   it("shows the economics of disclosure: the first prompt against all in full, each summarized section's read cost", async () => {
     const platform = new FakePlatform();
     await renderApp(root, platform);
-    await settle();
+    // Read a moment after the template opens, not while its first screen is drawn.
+    await settle(ECONOMICS_DELAY_MS);
     expect(byTestId("first-prompt").textContent).toBe("205 of 291 tokens shown first (−29.6 %)");
     expect(container.querySelector('[data-testid="longer-because"]')).toBeNull();
     const context = byTestId('section-row"][data-path="context');
@@ -60,7 +62,7 @@ describe("App", () => {
   it("shows each section's own size in full, summarized and for its tools, beside it and in its row", async () => {
     const platform = new FakePlatform();
     await renderApp(root, platform);
-    await settle();
+    await settle(ECONOMICS_DELAY_MS);
     const context = byTestId('section-row"][data-path="context');
     expect(byTestId("select-section", context).title).toBe(
       "context\nIn full 1,234 tokens, summarized 31 tokens, its tools 96 tokens",
