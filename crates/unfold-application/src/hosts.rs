@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use unfold_documents::host_profile::HostProfile;
-use unfold_engine::lane::HOST_PREFIX;
+use unfold_documents::host_profile::{host_reference, HostProfile};
 use unfold_engine::{AdapterKind, LaneSpec};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -21,13 +20,7 @@ pub fn host_profile(reference: &str) -> AppResult<HostProfile> {
     if HostProfile::names_a_file(reference) {
         return load_profile(Path::new(reference));
     }
-    HostProfile::preset(reference).cloned().ok_or_else(|| {
-        let names: Vec<&str> = presets().iter().map(|profile| profile.name.as_str()).collect();
-        AppError::new(
-            ErrorCode::InvalidRequest,
-            format!("'{reference}' is not a host Unfold knows ({}), nor a .host.json file", names.join(", ")),
-        )
-    })
+    HostProfile::known_preset(reference).cloned().map_err(|message| AppError::new(ErrorCode::InvalidRequest, message))
 }
 
 /// The host profile file at `path`; its problems name the file and their places.
@@ -43,7 +36,7 @@ pub fn lane_specs(choices: &[String]) -> AppResult<Vec<LaneSpec>> {
 
 /// What `choice` runs (see [`lane_specs`]).
 pub fn lane_spec(choice: &str) -> AppResult<LaneSpec> {
-    if let Some(reference) = choice.strip_prefix(HOST_PREFIX) {
+    if let Some(reference) = host_reference(choice) {
         return Ok(LaneSpec::Host(Box::new(host_profile(reference)?)));
     }
     AdapterKind::ALL.into_iter().find(|kind| kind.name() == choice).map(LaneSpec::Adapter).ok_or_else(|| {

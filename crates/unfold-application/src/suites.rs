@@ -10,8 +10,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tracing::Instrument;
-use unfold_documents::host_profile::HostProfile;
-use unfold_documents::suite::{self, Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
+use unfold_documents::host_profile::{host_reference, HostProfile};
+use unfold_documents::suite::{Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::compare::{compare, CompareProgress, Drive, Lanes};
 use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, RunReport};
@@ -195,13 +195,13 @@ fn load_case(suite_path: &Path, suite: &str, index: usize, case: &SuiteCase) -> 
 /// a host profile file relative to the suite file (its problems reported in it).
 fn case_lane(suite_path: &Path, pointer: &str, lane: &str) -> unfold_documents::Result<LaneSpec> {
     let problem = |message: String| Error::problem(pointer, message).in_file(suite_path);
-    match suite::host_reference(lane) {
+    match host_reference(lane) {
         Some(file) if HostProfile::names_a_file(file) => HostProfile::load(&Suite::resolve(suite_path, file))
             .map(|profile| LaneSpec::Host(Box::new(profile)))
             .map_err(|e| unreadable_in_suite(e, suite_path, pointer.to_owned(), file)),
-        Some(name) => HostProfile::preset(name)
-            .map(|profile| LaneSpec::Host(Box::new(profile.clone())))
-            .ok_or_else(|| problem(format!("'{name}' is not a host Unfold knows"))),
+        Some(name) => {
+            HostProfile::known_preset(name).map(|profile| LaneSpec::Host(Box::new(profile.clone()))).map_err(problem)
+        }
         None => lane.parse::<AdapterKind>().map(LaneSpec::Adapter).map_err(problem),
     }
 }

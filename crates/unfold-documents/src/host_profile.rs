@@ -195,11 +195,28 @@ const PRESETS: [&str; 10] = [
     include_str!("../data/hosts/claude-agent-sdk.host.json"),
 ];
 
+/// What a host lane's name starts with, and a lane asked for by a host's name or file
+/// (`host:claude-code`, `host:./ours.host.json`).
+pub const HOST_PREFIX: &str = "host:";
+
+/// The host a lane asked for as `host:REFERENCE` names: a preset's name or a host profile file.
+pub fn host_reference(lane: &str) -> Option<&str> {
+    lane.strip_prefix(HOST_PREFIX)
+}
+
 impl HostProfile {
     /// Whether a host lane's reference (`host:REFERENCE`) is a host profile file rather than a
     /// preset's name: it holds a `/` or ends with `.host.json`.
     pub fn names_a_file(reference: &str) -> bool {
         reference.contains('/') || reference.ends_with(".host.json")
+    }
+
+    /// The preset named `name`; else why not, naming the presets there are.
+    pub fn known_preset(name: &str) -> std::result::Result<&'static HostProfile, String> {
+        HostProfile::preset(name).ok_or_else(|| {
+            let names: Vec<&str> = HostProfile::presets().iter().map(|profile| profile.name.as_str()).collect();
+            format!("'{name}' is not a host Unfold knows ({}), nor a .host.json file", names.join(", "))
+        })
     }
 
     /// The JSON Schema of host profile files, as checked in at `schema/unfold.host.schema.json`.

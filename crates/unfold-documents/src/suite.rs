@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{pointer_segment, Problem, Result};
-use crate::host_profile::HostProfile;
+use crate::host_profile::{host_reference, HostProfile};
 use crate::runs::{AdapterKind, RunStatus};
 use crate::schema::DocumentSchema;
 
@@ -21,9 +21,6 @@ pub const SUITE_KIND: &str = "unfold.suite";
 
 /// The run a case's expectations name besides its adapters'.
 pub const BASELINE: &str = "baseline";
-
-/// What a host lane is written with (`host:NAME`, `host:FILE`), in a case's `adapters`.
-const HOST_PREFIX: &str = "host:";
 
 /// A suite of cases.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -76,11 +73,6 @@ pub struct SuiteCase {
 
 fn default_adapters() -> Vec<String> {
     [AdapterKind::Dynamic, AdapterKind::Restart].map(|kind| kind.name().to_owned()).into()
-}
-
-/// The host a case's lane names when it is a host lane: a preset's name or a host profile file.
-pub fn host_reference(lane: &str) -> Option<&str> {
-    lane.strip_prefix(HOST_PREFIX)
 }
 
 /// A case's expectations: per run, and of the divergences.
@@ -297,9 +289,8 @@ impl Suite {
 /// ships or a file (read when the suite runs, where its problems are reported at its place).
 fn lane_problem(lane: &str) -> Option<String> {
     let reference = host_reference(lane)?;
-    if HostProfile::names_a_file(reference) || HostProfile::preset(reference).is_some() {
+    if HostProfile::names_a_file(reference) {
         return None;
     }
-    let presets: Vec<&str> = HostProfile::presets().iter().map(|profile| profile.name.as_str()).collect();
-    Some(format!("'{reference}' is not a host Unfold knows ({}), nor a .host.json file", presets.join(", ")))
+    HostProfile::known_preset(reference).err()
 }

@@ -15,8 +15,7 @@ use unfold_documents::runs::AdapterKind;
 /// The name of the all-FULL baseline's lane.
 const BASELINE: &str = "baseline";
 
-/// What a host lane's name starts with, and a lane asked for by a host's name or file.
-pub const HOST_PREFIX: &str = "host:";
+pub use unfold_documents::host_profile::HOST_PREFIX;
 
 /// One run of a comparison, by its name: an adapter's (`dynamic`, `restart`, `allowed_tools`,
 /// `deferred`), a host profile's (`host:claude-code`), or `baseline`.
