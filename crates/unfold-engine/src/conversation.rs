@@ -144,7 +144,7 @@ impl Conversation {
             .collect();
         callable.dedup();
         self.callable = callable;
-        let listed: Vec<OfferedTool> =
+        let listed: Vec<_> =
             tools.iter().filter(|t| !self.deferred.contains(&t.name)).map(|t| self.names.tool(t)).collect();
         let text = serde_json::to_string(&listed).unwrap_or_default();
         self.shape.tools = Piece::of(&text, tokens::count_tools_text(&text));
@@ -194,7 +194,7 @@ impl Conversation {
     /// Counts the callable subset as a request names it, and keeps what is sent under other names.
     fn count_choice(&mut self) {
         self.renamed = (!self.names.is_plain()).then(|| Renamed {
-            tools: self.tools.iter().map(|t| self.names.tool(t)).collect(),
+            tools: self.tools.iter().map(|t| self.names.tool(t).into_owned()).collect(),
             callable: self.names.all(&self.callable),
             deferred: self.names.all(&self.deferred),
         });

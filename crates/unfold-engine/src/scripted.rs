@@ -7,6 +7,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 
 use crate::provider::{Message, ModelRequest, ModelResponse, Provider, ToolCall};
+use crate::sent_names::mcp_tool;
 use unfold_documents::scenario::{Scenario, ScriptedCall, Step};
 use unfold_documents::template::Template;
 use unfold_documents::tool::{Builtin, ScriptedResult, Tool};
@@ -120,9 +121,7 @@ impl ScriptedProvider {
 /// prefixes it as MCP hosts do (`mcp__{source}__{tool}`); else the script's.
 fn sent_name(tool: &str, request: &ModelRequest<'_>) -> String {
     let sent = request.tools.iter().map(|t| t.name.as_str());
-    let mut prefixed = sent.clone().filter(|name| {
-        name.strip_prefix("mcp__").and_then(|rest| rest.split_once("__")).is_some_and(|(_, name)| name == tool)
-    });
+    let mut prefixed = sent.clone().filter(|name| mcp_tool(name) == Some(tool));
     match prefixed.next() {
         Some(name) if !sent.clone().any(|name| name == tool) => name.to_owned(),
         _ => tool.to_owned(),

@@ -3,6 +3,7 @@
 //! names; the conversation sends the lane's, and a call the model makes by a sent name is answered
 //! as the template's tool of that name.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use unfold_documents::host_profile::ToolNames;
@@ -22,9 +23,7 @@ impl SentNames {
             ToolNames::Plain => HashMap::new(),
             ToolNames::McpPrefixed => source_tools
                 .iter()
-                .flat_map(|(source, tools)| {
-                    tools.iter().map(move |tool| (tool.clone(), format!("mcp__{source}__{tool}")))
-                })
+                .flat_map(|(source, tools)| tools.iter().map(move |tool| (tool.clone(), mcp_name(source, tool))))
                 .collect(),
         };
         SentNames { sent }
@@ -45,15 +44,32 @@ impl SentNames {
         self.sent.iter().find(|(_, name)| *name == sent).map_or(sent, |(template, _)| template.as_str())
     }
 
-    /// `tool` as it is sent.
-    pub(crate) fn tool(&self, tool: &OfferedTool) -> OfferedTool {
-        OfferedTool { name: self.sent(&tool.name).to_owned(), ..tool.clone() }
+    /// `tool` as it is sent: itself when it keeps its name.
+    pub(crate) fn tool<'t>(&self, tool: &'t OfferedTool) -> Cow<'t, OfferedTool> {
+        match self.sent.get(&tool.name) {
+            Some(name) => Cow::Owned(OfferedTool { name: name.clone(), ..tool.clone() }),
+            None => Cow::Borrowed(tool),
+        }
     }
 
     /// `names` as they are sent.
     pub(crate) fn all(&self, names: &[String]) -> Vec<String> {
         names.iter().map(|name| self.sent(name).to_owned()).collect()
     }
+}
+
+/// The name an MCP host gives the tool `tool` of its server `source`.
+fn mcp_name(source: &str, tool: &str) -> String {
+    format!("{MCP_PREFIX}{source}{MCP_SEPARATOR}{tool}")
+}
+
+const MCP_PREFIX: &str = "mcp__";
+const MCP_SEPARATOR: &str = "__";
+
+/// The tool's own name in a name an MCP host gives it (`mcp__{source}__{tool}`), if it is one.
+pub(crate) fn mcp_tool(sent: &str) -> Option<&str> {
+    let (_, tool) = sent.strip_prefix(MCP_PREFIX)?.split_once(MCP_SEPARATOR)?;
+    Some(tool)
 }
 
 #[cfg(test)]
@@ -74,6 +90,8 @@ mod tests {
         assert_eq!(names.template("read_section"), "read_section");
         // A name no tool is sent under stays as the model wrote it: an unknown tool.
         assert_eq!(names.template("mcp__other__search"), "mcp__other__search");
+        assert_eq!(mcp_tool(names.sent("search")), Some("search"));
+        assert_eq!(mcp_tool("search"), None);
     }
 
     #[test]
