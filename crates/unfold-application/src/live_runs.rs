@@ -181,7 +181,7 @@ pub async fn replay_and_keep(
         source: RunOrigin::Replay,
         template: (template, template_path),
         provider: (&cassette.provider.name, &cassette.provider.model),
-        user_turns: std::iter::once(&cassette.user).chain(&cassette.later_user_turns).map(String::as_str).collect(),
+        user_turns: cassette.user_turns().collect(),
     };
     let not_kept = origin.keep(&report, started, history, &secrets);
     Ok(FinishedRun { report, cassette: None, not_kept, secrets })

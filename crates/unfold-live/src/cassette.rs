@@ -279,7 +279,7 @@ impl Cassette {
         let input = RunInput {
             template: &seen,
             params: self.params.clone(),
-            user_turns: std::iter::once(&self.user).chain(&self.later_user_turns).cloned().collect(),
+            user_turns: self.user_turns().map(str::to_owned).collect(),
             tool_changes: &[],
             discoveries: &discoveries,
             limits: RunLimits { max_model_calls: self.limits.max_model_calls, max_restarts: self.limits.max_restarts },
@@ -301,6 +301,11 @@ impl Cassette {
         Ok(report)
     }
 
+    /// The user's messages, one per turn, in order.
+    pub fn user_turns(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(&self.user).chain(&self.later_user_turns).map(String::as_str)
+    }
+
     /// A scenario that makes the scripted model do what the recorded model did: its tool calls as
     /// the script, its final answer as the last `say`, the recorded results of the template's own
     /// tools as `tool_results`; a run of several turns as `turns`, each turn's calls and answer with
@@ -309,7 +314,7 @@ impl Cassette {
     /// model's work once, and the scripted model redoes it under the restart adapter as spec 5 says.
     pub fn to_scenario(&self, template: &Template) -> Result<Scenario> {
         self.sources.check_offline(template)?;
-        let users: Vec<String> = std::iter::once(&self.user).chain(&self.later_user_turns).cloned().collect();
+        let users: Vec<String> = self.user_turns().map(str::to_owned).collect();
         let places = self.call_places();
         let mut scripts: Vec<Vec<Step>> = vec![Vec::new(); users.len()];
         let mut says: Vec<Option<String>> = vec![None; users.len()];
