@@ -11,7 +11,6 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
-  existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -112,11 +111,27 @@ const LANES = `return [...document.querySelectorAll('[data-testid="lane"]')].map
 /** The final answer at the end of each lane, in order. */
 const LANE_FINALS = `return [...document.querySelectorAll('[data-testid="lane"] .run-end-final')].map((e) => e.textContent);`;
 
-/** Every file under `folder`, at any depth. */
+/**
+ * The bytes of every file under `folder`, at any depth, as [path, bytes]. WebKit's own storage
+ * files and folders come and go for a while after the app closed, so one that vanishes between
+ * listing and reading is skipped rather than failing the walk.
+ */
 function filesUnder(folder) {
-  return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath ?? entry.path, entry.name));
+  const present = (read) => {
+    try {
+      return read();
+    } catch (error) {
+      if (error.code === "ENOENT") return null;
+      throw error;
+    }
+  };
+  const entries = present(() => readdirSync(folder, { withFileTypes: true })) ?? [];
+  return entries.flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return filesUnder(path);
+    const bytes = entry.isFile() ? present(() => readFileSync(path)) : null;
+    return bytes === null ? [] : [[path, bytes]];
+  });
 }
 
 /** A fresh copy of the example in the temp dir: tests that edit never touch the repository's file. */
@@ -1305,9 +1320,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
       scenario,
     );
     // Nothing the app wrote (logs, run history, recovery, settings) holds the key.
-    for (const file of filesUnder(workDir)) {
-      // WebKit's own files come and go after the app closed.
-      const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
+    for (const [file, bytes] of filesUnder(workDir)) {
       assert.ok(
         !bytes.toString("latin1").includes(E2E_KEY),
         `${file} holds the key`,
