@@ -327,7 +327,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
       // The example's files, written where the app keeps its data, opened as saved files.
       const folder = join(workDir, "data", "dev.unfold.studio", "examples");
       const [template, scenario] = [join(folder, "coding-agent.unfold.json"), join(folder, "coding-agent-fix-test.scenario.json")];
-      const adapters = "dynamic,restart,allowed_tools,deferred";
+      const adapters = "dynamic,restart,allowed_tools,deferred,tool_addition";
       const report = JSON.parse(
         execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--adapters", adapters], {
           cwd: ROOT,

@@ -201,7 +201,13 @@ export type AdapterKind =
  *  Sends hidden tools deferred (Anthropic's `defer_loading`) and loads a read section's tools
  *  with `tool_reference` blocks in its result: the tool list never changes.
  */
-"deferred";
+"deferred" | 
+/**
+ *  Sends hidden tools deferred and adds a read section's tools with a system message of
+ *  `tool_addition` blocks (Anthropic's mid-conversation tool changes): the tool list never
+ *  changes and no tool result carries them.
+ */
+"tool_addition";
 
 /**
  *  The all-FULL baseline of a comparison: the scenario run under the dynamic adapter with every
@@ -3331,7 +3337,12 @@ export type ToolDelivery =
 /**  Already listed; now in the callable subset (`allowed_tools`). */
 "allowed" | 
 /**  Already sent deferred; now loaded by `tool_reference` blocks in the tool result (`deferred`). */
-"referenced";
+"referenced" | 
+/**
+ *  Already sent deferred; now added by a system message's `tool_addition` blocks before the
+ *  next call (`tool_addition`).
+ */
+"announced";
 
 /**  How tools are described to the model. */
 export type ToolDisclosure = 

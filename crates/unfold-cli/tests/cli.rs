@@ -1462,7 +1462,9 @@ fn compare_takes_any_set_of_adapters_and_sets_each_against_the_first() {
     let refused = run(&["compare", EXAMPLE, "examples/style-only.scenario.json", "--adapters", "dynamic,sideways"]);
     assert_eq!(refused.code, 2);
     assert!(
-        refused.stderr.contains("unknown adapter 'sideways' (dynamic, restart, allowed_tools or deferred)"),
+        refused
+            .stderr
+            .contains("unknown adapter 'sideways' (dynamic, restart, allowed_tools, deferred or tool_addition)"),
         "{}",
         refused.stderr
     );

@@ -19,12 +19,21 @@ pub enum AdapterKind {
     /// Sends hidden tools deferred (Anthropic's `defer_loading`) and loads a read section's tools
     /// with `tool_reference` blocks in its result: the tool list never changes.
     Deferred,
+    /// Sends hidden tools deferred and adds a read section's tools with a system message of
+    /// `tool_addition` blocks (Anthropic's mid-conversation tool changes): the tool list never
+    /// changes and no tool result carries them.
+    ToolAddition,
 }
 
 impl AdapterKind {
     /// Every adapter, in the order the command line lists them.
-    pub const ALL: [AdapterKind; 4] =
-        [AdapterKind::Dynamic, AdapterKind::Restart, AdapterKind::AllowedTools, AdapterKind::Deferred];
+    pub const ALL: [AdapterKind; 5] = [
+        AdapterKind::Dynamic,
+        AdapterKind::Restart,
+        AdapterKind::AllowedTools,
+        AdapterKind::Deferred,
+        AdapterKind::ToolAddition,
+    ];
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
@@ -33,6 +42,7 @@ impl AdapterKind {
             AdapterKind::Restart => "restart",
             AdapterKind::AllowedTools => "allowed_tools",
             AdapterKind::Deferred => "deferred",
+            AdapterKind::ToolAddition => "tool_addition",
         }
     }
 }

@@ -61,7 +61,10 @@ pub struct SuiteCase {
     /// host preset's name or a host profile file (relative to the suite file; spec 12). Each run
     /// after the first is set against the first; expectations name a run as it is written here.
     #[serde(default = "default_adapters")]
-    #[schemars(length(min = 1), inner(regex(pattern = r"^(dynamic|restart|allowed_tools|deferred|host:.+)$")))]
+    #[schemars(
+        length(min = 1),
+        inner(regex(pattern = r"^(dynamic|restart|allowed_tools|deferred|tool_addition|host:.+)$"))
+    )]
     pub adapters: Vec<String>,
     /// The model the runs are priced as, for `cost_usd` expectations.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -545,7 +545,7 @@ fn a_suite_names_each_problem_at_its_place() {
     assert_eq!(
         places,
         [
-            r#"/cases/0/adapters/3: "dynmic" does not match the pattern ^(dynamic|restart|allowed_tools|deferred|host:.+)$"#
+            r#"/cases/0/adapters/3: "dynmic" does not match the pattern ^(dynamic|restart|allowed_tools|deferred|tool_addition|host:.+)$"#
                 .to_owned(),
             format!("/cases/0/adapters/2: 'nobody' is not a host Unfold knows ({}), nor a .host.json file", presets.join(", ")),
             "/cases/0/expect/host:my: the case has no run 'host:my' (its runs: dynamic, host:codex, host:nobody, \

@@ -1,7 +1,7 @@
 //! Adapters: how a run reacts when the model expands a section or the available tools change.
 //! The run's main loop asks the adapter two questions: whether it can change the tools of a
 //! running conversation, and how it sends the tools a summarized section hides. Everything else
-//! (events, limits, restarts) is the loop's and is the same for all four.
+//! (events, limits, restarts) is the loop's and is the same for all of them.
 
 use crate::events::AdapterKind;
 pub use crate::provider::HiddenTools;
@@ -87,6 +87,25 @@ impl Adapter for DeferredAdapter {
     }
 }
 
+/// Sends hidden tools deferred and adds a read section's tools with a system message of
+/// `tool_addition` blocks, so neither the tool list nor any earlier message changes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ToolAdditionAdapter;
+
+impl Adapter for ToolAdditionAdapter {
+    fn kind(&self) -> AdapterKind {
+        AdapterKind::ToolAddition
+    }
+
+    fn supports_dynamic_tools(&self) -> bool {
+        true
+    }
+
+    fn hidden_tools(&self) -> HiddenTools {
+        HiddenTools::Announced
+    }
+}
+
 /// The adapter of a kind.
 pub fn adapter_for(kind: AdapterKind) -> &'static dyn Adapter {
     match kind {
@@ -94,5 +113,6 @@ pub fn adapter_for(kind: AdapterKind) -> &'static dyn Adapter {
         AdapterKind::Restart => &RestartAdapter,
         AdapterKind::AllowedTools => &AllowedToolsAdapter,
         AdapterKind::Deferred => &DeferredAdapter,
+        AdapterKind::ToolAddition => &ToolAdditionAdapter,
     }
 }

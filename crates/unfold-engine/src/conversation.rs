@@ -2,8 +2,9 @@
 //! and which of them the model may call, with the token count of each part so a model call costs
 //! the tokenizer only what is new. How hidden tools are sent (spec 10) lives here: withheld
 //! (dynamic, restart), listed outside the callable subset (`allowed_tools`), or deferred until a
-//! tool result loads them by reference (`deferred`). The conversation keeps the template's tool
-//! names and sends the lane's ([`SentNames`]).
+//! tool result loads them by reference (`deferred`), or deferred until a system message adds them
+//! (`tool_addition`). The conversation keeps the template's tool names and sends the lane's
+//! ([`SentNames`]).
 
 use crate::adapter::HiddenTools;
 use crate::prompt_prefix::{Piece, PromptShape};
@@ -23,9 +24,13 @@ pub(crate) struct Conversation {
     hidden: HiddenTools,
     /// The names of `tools` the model may call now.
     callable: Vec<String>,
-    /// The names of `tools` sent deferred this attempt (the deferred adapter): loaded ones stay
-    /// deferred in the list, so the list, the start of the prompt, stays the same.
+    /// The names of `tools` sent deferred this attempt (the deferred and `tool_addition`
+    /// adapters): loaded ones stay deferred in the list, so the list, the start of the prompt,
+    /// stays the same.
     deferred: Vec<String>,
+    /// The tools added and removed since the last call, which a system message tells the model
+    /// before the next one (the `tool_addition` adapter).
+    announcing: Announcement,
     /// Tokens of the callable subset as a request names it (`allowed_tools`).
     choice_tokens: u64,
     /// The names the tools are sent under.
@@ -52,10 +57,12 @@ impl Conversation {
         let callable: Vec<String> = prompt.tools.iter().map(|t| t.name.clone()).collect();
         let sent = match hidden {
             HiddenTools::Withheld => prompt.tools,
-            HiddenTools::Disallowed | HiddenTools::Deferred => sent_from_start(every_tool, prompt.tools),
+            HiddenTools::Disallowed | HiddenTools::Deferred | HiddenTools::Announced => {
+                sent_from_start(every_tool, prompt.tools)
+            }
         };
         let deferred = match hidden {
-            HiddenTools::Deferred => {
+            HiddenTools::Deferred | HiddenTools::Announced => {
                 sent.iter().filter(|t| !callable.contains(&t.name)).map(|t| t.name.clone()).collect()
             }
             _ => Vec::new(),
@@ -69,6 +76,7 @@ impl Conversation {
             hidden,
             callable: Vec::new(),
             deferred,
+            announcing: Announcement::default(),
             choice_tokens: 0,
             names: SentNames::default(),
             renamed: None,
@@ -168,11 +176,47 @@ impl Conversation {
             .filter(|t| self.callable.contains(&t.name) || opened.contains(&t.name))
             .map(|t| t.name.clone())
             .collect();
-        if self.hidden == HiddenTools::Deferred {
-            self.reference_in_last_result(&opened);
+        match self.hidden {
+            HiddenTools::Deferred => self.reference_in_last_result(&opened),
+            HiddenTools::Announced => {
+                self.announcing.removed.retain(|name| !opened.contains(name));
+                self.announcing.added.extend(opened.iter().cloned());
+            }
+            HiddenTools::Withheld | HiddenTools::Disallowed => {}
         }
         self.count_choice();
         opened
+    }
+
+    /// Whether tools leave this conversation by a system message rather than the tool list.
+    pub(crate) fn announces(&self) -> bool {
+        self.hidden == HiddenTools::Announced
+    }
+
+    /// Makes the callable tools of `names` not callable, left in the list, for the next system
+    /// message to remove (`tool_addition`); returns those it took away.
+    pub(crate) fn close(&mut self, names: &[String]) -> Vec<String> {
+        let closed: Vec<String> = names.iter().filter(|name| self.may_call(name)).cloned().collect();
+        self.callable.retain(|name| !closed.contains(name));
+        self.announcing.added.retain(|name| !closed.contains(name));
+        self.announcing.removed.extend(closed.iter().cloned());
+        self.count_choice();
+        closed
+    }
+
+    /// Tells the model the tools added and removed since the last call, in a system message at
+    /// the end of the conversation; an added tool's definition counts from there on, where the
+    /// API shows it. Nothing when nothing changed.
+    pub(crate) fn announce(&mut self) {
+        let Announcement { added, removed } = std::mem::take(&mut self.announcing);
+        if added.is_empty() && removed.is_empty() {
+            return;
+        }
+        let shown: Vec<OfferedTool> =
+            self.tools.iter().filter(|t| added.contains(&t.name)).map(|t| self.names.tool(t).into_owned()).collect();
+        let message = Message::System { added: self.names.all(&added), removed: self.names.all(&removed) };
+        let tokens = tokens::count_message(&message) + tokens::count_tools(&shown);
+        self.push_counted(message, tokens);
     }
 
     fn reference_in_last_result(&mut self, names: &[String]) {
@@ -220,6 +264,7 @@ impl Conversation {
                 HiddenTools::Withheld => ToolGate::Open,
                 HiddenTools::Disallowed => ToolGate::Allowed(callable),
                 HiddenTools::Deferred => ToolGate::Deferred(deferred),
+                HiddenTools::Announced => ToolGate::Announced(deferred),
             },
         }
     }
@@ -229,6 +274,13 @@ impl Conversation {
     pub(crate) fn prompt_tokens(&self) -> u64 {
         self.shape.system.tokens + self.message_tokens + self.shape.tools.tokens + self.choice_tokens
     }
+}
+
+/// Tools a system message is still to add or remove (template names).
+#[derive(Default)]
+struct Announcement {
+    added: Vec<String>,
+    removed: Vec<String>,
 }
 
 /// The tools of a conversation as they are sent, under the lane's names.

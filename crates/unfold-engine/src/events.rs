@@ -23,6 +23,9 @@ pub enum ToolDelivery {
     Allowed,
     /// Already sent deferred; now loaded by `tool_reference` blocks in the tool result (`deferred`).
     Referenced,
+    /// Already sent deferred; now added by a system message's `tool_addition` blocks before the
+    /// next call (`tool_addition`).
+    Announced,
 }
 
 impl ToolDelivery {
@@ -30,12 +33,13 @@ impl ToolDelivery {
         *self == ToolDelivery::Listed
     }
 
-    /// What happened to the tools, in a word: `injected`, `allowed`, `loaded`.
+    /// What happened to the tools, in a word: `injected`, `allowed`, `loaded`, `added`.
     pub fn verb(self) -> &'static str {
         match self {
             ToolDelivery::Listed => "injected",
             ToolDelivery::Allowed => "allowed",
             ToolDelivery::Referenced => "loaded",
+            ToolDelivery::Announced => "added",
         }
     }
 }

@@ -33,7 +33,9 @@ pub mod tokens;
 pub mod tool_host;
 pub mod verdict;
 
-pub use adapter::{adapter_for, Adapter, AllowedToolsAdapter, DeferredAdapter, DynamicAdapter, RestartAdapter};
+pub use adapter::{
+    adapter_for, Adapter, AllowedToolsAdapter, DeferredAdapter, DynamicAdapter, RestartAdapter, ToolAdditionAdapter,
+};
 pub use compare::{compare, Comparison, ComparisonReport, Drive, LaneModel, Lanes};
 pub use events::{AdapterKind, Counters, Event, EventKind, PendingShows, RunReport, RunStatus};
 pub use lane::{Lane, LaneSpec, ToolPolicy};

@@ -15,7 +15,9 @@ use crate::provider::{Message, ModelRequest, ModelResponse, ToolCall, ToolGate};
 ///
 /// The chat API has no deferred tools: for a deferred run's calls, kept to be read, a deferred
 /// tool carries Anthropic's `"defer_loading": true` and a tool message the names it loads in
-/// `"tool_references"`, Unfold's notation for what Anthropic's `tool_reference` blocks say.
+/// `"tool_references"`, Unfold's notation for what Anthropic's `tool_reference` blocks say. A
+/// `tool_addition` run's system message in the conversation is likewise
+/// `{"role": "system", "tool_additions": [...], "tool_removals": [...]}`.
 pub fn chat_completions_body(request: &ModelRequest<'_>) -> Value {
     let mut messages = Vec::with_capacity(request.messages.len() + 1);
     messages.push(json!({ "role": "system", "content": request.system }));
@@ -69,6 +71,16 @@ fn message(message: &Message) -> Value {
             let mut fields = json!({ "role": "tool", "tool_call_id": call_id, "content": content });
             if !references.is_empty() {
                 fields["tool_references"] = json!(references);
+            }
+            fields
+        }
+        Message::System { added, removed } => {
+            let mut fields = json!({ "role": "system" });
+            if !added.is_empty() {
+                fields["tool_additions"] = json!(added);
+            }
+            if !removed.is_empty() {
+                fields["tool_removals"] = json!(removed);
             }
             fields
         }

@@ -37,6 +37,17 @@ pub enum Message {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         references: Vec<String>,
     },
+    /// A system message in the conversation that changes which of the deferred tools the model
+    /// sees from here on (Anthropic's `tool_addition` and `tool_removal` blocks, the
+    /// `tool_addition` adapter). It follows a turn's tool results or a user message.
+    System {
+        /// The deferred tools it adds.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        added: Vec<String>,
+        /// The tools it takes away.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        removed: Vec<String>,
+    },
 }
 
 /// A tool call a model asked for.
@@ -75,6 +86,9 @@ pub enum HiddenTools {
     Disallowed,
     /// Sent from the first call with `defer_loading`, loaded by reference (`deferred`).
     Deferred,
+    /// Sent from the first call with `defer_loading`, added and removed by system messages
+    /// (`tool_addition`).
+    Announced,
 }
 
 /// Which of a request's tools the model may call.
@@ -88,12 +102,15 @@ pub enum ToolGate<'a> {
     /// Every tool but these, which are sent with `defer_loading` (Anthropic's tool search) and
     /// callable once a tool result's `tool_reference` loaded them.
     Deferred(&'a [String]),
+    /// Every tool but these, which are sent with `defer_loading` and callable once a system
+    /// message's `tool_addition` named them (Anthropic's mid-conversation tool changes).
+    Announced(&'a [String]),
 }
 
 impl ToolGate<'_> {
     /// Whether the tool `name` is sent deferred.
     pub fn defers(&self, name: &str) -> bool {
-        matches!(self, ToolGate::Deferred(names) if names.iter().any(|n| n == name))
+        matches!(self, ToolGate::Deferred(names) | ToolGate::Announced(names) if names.iter().any(|n| n == name))
     }
 }
 

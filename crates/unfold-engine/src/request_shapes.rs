@@ -85,13 +85,15 @@ fn allowed(chat: &Value) -> Option<Vec<&str>> {
 
 /// The Anthropic Messages body: the system prompt apart, tool calls as `tool_use` blocks, the
 /// results of one turn as `tool_result` blocks of one user message (roles must alternate), a
-/// result that loads deferred tools with a `tool_reference` block each. Anthropic has no callable
-/// subset: an `allowed_tools` choice is left out.
+/// result that loads deferred tools with a `tool_reference` block each, a system message in the
+/// conversation that adds or removes tools with `tool_addition` and `tool_removal` blocks.
+/// Anthropic has no callable subset: an `allowed_tools` choice is left out.
 pub fn anthropic_messages(chat: &Value) -> Value {
     let mut body = Map::new();
     let mut out: Vec<Value> = Vec::new();
     for message in messages(chat) {
         match text(message, "role") {
+            "system" if message.get("content").is_none() => out.push(tool_changes(message)),
             "system" => {
                 body.insert("system".to_owned(), message["content"].clone());
             }
@@ -120,6 +122,19 @@ pub fn anthropic_messages(chat: &Value) -> Value {
         body.insert("tools".to_owned(), tools);
     }
     Value::Object(body)
+}
+
+/// A system message of the conversation that adds and removes tools, by name: the names must be
+/// of tools the request declares (`name`, where a `tool_reference` in a tool result has
+/// `tool_name`).
+fn tool_changes(message: &Value) -> Value {
+    let blocks = |key: &str, kind: &'static str| {
+        let names = message.get(key).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        names.iter().map(move |name| json!({ "type": kind, "tool": { "type": "tool_reference", "name": name } }))
+    };
+    let content: Vec<Value> =
+        blocks("tool_removals", "tool_removal").chain(blocks("tool_additions", "tool_addition")).collect();
+    json!({ "role": "system", "content": content })
 }
 
 /// A tool result's content: its text, and a `tool_reference` block for each deferred tool it loads.
@@ -156,6 +171,8 @@ pub fn openai_responses(chat: &Value) -> Value {
     let mut input: Vec<Value> = Vec::new();
     for message in messages(chat) {
         match text(message, "role") {
+            // OpenAI has no mid-conversation tool changes: Unfold's notation stays, to be read.
+            "system" if message.get("content").is_none() => input.push(message.clone()),
             "system" => {
                 body.insert("instructions".to_owned(), message["content"].clone());
             }
@@ -248,6 +265,36 @@ mod tests {
             body["tools"][1],
             json!({ "name": "search", "description": "search things", "input_schema": { "type": "object" }, "defer_loading": true })
         );
+    }
+
+    #[test]
+    fn anthropic_adds_and_removes_tools_with_a_system_message_of_tool_reference_blocks_by_name() {
+        let tool = |name: &str| OfferedTool { name: name.into(), description: String::new(), parameters: json!({}) };
+        let conversation = [
+            Message::User { content: "Go.".into() },
+            Message::Assistant { content: None, tool_calls: vec![call("a", json!({ "id": 7 }))] },
+            result("a", &[]),
+            Message::System { added: vec!["search".into()], removed: vec!["lookup".into()] },
+        ];
+        let deferred = ["search".to_owned()];
+        let chat = chat_completions_body(&ModelRequest {
+            system: "Be brief.",
+            messages: &conversation,
+            tools: &[tool("lookup"), tool("search")],
+            summarized: &[],
+            gate: ToolGate::Announced(&deferred),
+        });
+        let body = anthropic_messages(&chat);
+        assert_eq!(body["system"], "Be brief.", "the prompt stays the system prompt");
+        assert_eq!(
+            body["messages"][3],
+            json!({ "role": "system", "content": [
+                { "type": "tool_removal", "tool": { "type": "tool_reference", "name": "lookup" } },
+                { "type": "tool_addition", "tool": { "type": "tool_reference", "name": "search" } }
+            ] })
+        );
+        assert_eq!(body["tools"][1]["defer_loading"], true);
+        assert_eq!(openai_responses(&chat)["instructions"], "Be brief.");
     }
 
     #[test]

@@ -356,7 +356,7 @@ impl<'a> Run<'a, '_> {
         let hidden = self.adapter.hidden_tools();
         let every_tool = match hidden {
             HiddenTools::Withheld => Vec::new(),
-            HiddenTools::Disallowed | HiddenTools::Deferred => self.session.every_tool()?,
+            HiddenTools::Disallowed | HiddenTools::Deferred | HiddenTools::Announced => self.session.every_tool()?,
         };
         let first = self.input.user_turns.first().map_or("", String::as_str);
         let mut conversation = Conversation::new(prompt, first, self.attempt, hidden, every_tool);
@@ -421,6 +421,7 @@ impl<'a> Run<'a, '_> {
                 return AttemptEnd::Finished { status: RunStatus::TurnLimit, final_text: None, error: None };
             }
             self.call_index += 1;
+            conversation.announce();
             let prompt_tokens = conversation.prompt_tokens();
             let span = tracing::debug_span!("model_call", call_index = self.call_index, attempt = self.attempt);
             let response = match provider.complete(&conversation.request()).instrument(span).await {
@@ -625,13 +626,27 @@ impl<'a> Run<'a, '_> {
     /// (as the adapter sends hidden tools), one not sent is added to the list; a tool callable
     /// already is skipped.
     fn inject(&mut self, conversation: &mut Conversation, section_key: Option<String>, tools: &[Arc<Tool>]) {
+        if conversation.announces() {
+            // A tool a source changed comes back under its name; the list, which this lane never
+            // takes a tool out of, must send its new definition.
+            let outdated: Vec<Tool> = tools
+                .iter()
+                .filter(|tool| {
+                    let sent = conversation.tools().iter().find(|t| t.name == tool.name);
+                    sent.is_some_and(|sent| *sent != self.session.state().offer(tool, self.pick_mode()))
+                })
+                .map(|tool| Tool::clone(tool))
+                .collect();
+            self.redefine(conversation, &outdated);
+        }
         let hidden: Vec<String> =
             tools.iter().filter(|t| conversation.sends(&t.name)).map(|t| t.name.clone()).collect();
         let opened = conversation.open(&hidden);
         if !opened.is_empty() {
             let delivery = match self.adapter.hidden_tools() {
                 HiddenTools::Deferred => ToolDelivery::Referenced,
-                _ => ToolDelivery::Allowed,
+                HiddenTools::Announced => ToolDelivery::Announced,
+                HiddenTools::Withheld | HiddenTools::Disallowed => ToolDelivery::Allowed,
             };
             self.emit(EventKind::ToolsInjected {
                 section_key: section_key.clone(),
@@ -784,8 +799,16 @@ impl<'a> Run<'a, '_> {
         self.emit(EventKind::ToolsModified { tool_names: names });
     }
 
-    /// Takes the tools named `names` out of the running conversation's list, if offered.
+    /// Takes the tools named `names` out of the running conversation's list, if offered; a lane
+    /// that announces changes keeps the list and removes them in its next system message.
     fn withdraw(&mut self, conversation: &mut Conversation, names: &[String]) {
+        if conversation.announces() {
+            let removed = conversation.close(names);
+            if !removed.is_empty() {
+                self.emit(EventKind::ToolsRemoved { tool_names: removed });
+            }
+            return;
+        }
         let removed: Vec<String> = names.iter().filter(|name| conversation.sends(name)).cloned().collect();
         if !removed.is_empty() {
             let tools: Vec<OfferedTool> =

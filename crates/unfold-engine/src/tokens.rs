@@ -127,6 +127,8 @@ pub fn count_message(message: &Message) -> u64 {
     match message {
         Message::User { content } | Message::Tool { content, .. } => count_text(content),
         Message::Assistant { content, tool_calls } => count_answer(content.as_deref(), tool_calls),
+        // The definitions an addition shows are counted by the conversation, which has them.
+        Message::System { added, removed } => count_text(&added.join(" ")) + count_text(&removed.join(" ")),
     }
 }
 

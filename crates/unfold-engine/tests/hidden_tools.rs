@@ -1,6 +1,7 @@
-//! The `allowed_tools` and `deferred` adapters (spec 10) on the bundled task executor, worked by
-//! hand against the dynamic run of the same scenario: what each sends, what the model may call,
-//! what each call costs in prompt tokens and where the shared prompt start breaks.
+//! The `allowed_tools`, `deferred` and `tool_addition` adapters (spec 10, 12) on the bundled task
+//! executor, worked by hand against the dynamic run of the same scenario: what each sends, what
+//! the model may call, what each call costs in prompt tokens and where the shared prompt start
+//! breaks.
 
 use unfold_documents::tool::OfferedTool;
 use unfold_documents::Scenario;
@@ -10,17 +11,17 @@ use unfold_engine::prompt_prefix::PrefixBreak;
 use unfold_engine::{tokens, AdapterKind, ComparisonReport, EventKind, RunReport, RunStatus, Session};
 use unfold_test_support::{load_template, repo, scenario, trace};
 
-use AdapterKind::{AllowedTools, Deferred, Dynamic, Restart};
+use AdapterKind::{AllowedTools, Deferred, Dynamic, Restart, ToolAddition};
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().build().unwrap()
 }
 
-fn all_four(scenario: &Scenario) -> unfold_engine::compare::Comparison {
+fn every_adapter(scenario: &Scenario) -> unfold_engine::compare::Comparison {
     let template = load_template("examples/task-executor.unfold.json");
     runtime()
         .block_on(compare(
-            Lanes::new(&template, scenario, &[Dynamic, Restart, AllowedTools, Deferred]),
+            Lanes::new(&template, scenario, &AdapterKind::ALL),
             Drive { keep_requests: true, ..Drive::default() },
         ))
         .unwrap()
@@ -55,24 +56,26 @@ fn definitions(names: &[&str]) -> Vec<OfferedTool> {
 }
 
 #[test]
-fn a_comparison_takes_all_four_adapters_with_one_lane_and_one_divergence_each() {
-    let report = all_four(&read_then_search()).report;
+fn a_comparison_takes_every_adapter_with_one_lane_and_one_divergence_each() {
+    let report = every_adapter(&read_then_search()).report;
     let adapters: Vec<AdapterKind> = report.runs.iter().map(|run| run.adapter).collect();
-    assert_eq!(adapters, [Dynamic, Restart, AllowedTools, Deferred]);
+    assert_eq!(adapters, [Dynamic, Restart, AllowedTools, Deferred, ToolAddition]);
     assert!(report.runs.iter().all(|run| run.status == RunStatus::Completed));
     let pairs: Vec<(&str, &str)> = report.divergences.iter().map(|d| (d.left.name(), d.right.name())).collect();
-    assert_eq!(pairs, [("dynamic", "restart"), ("dynamic", "allowed_tools"), ("dynamic", "deferred")]);
-    // Neither new adapter restarts: they make the dynamic run's calls with its results.
+    assert_eq!(
+        pairs,
+        [("dynamic", "restart"), ("dynamic", "allowed_tools"), ("dynamic", "deferred"), ("dynamic", "tool_addition")]
+    );
+    // No adapter but restart restarts: they make the dynamic run's calls with its results.
     assert!(report.divergences[0].first.is_some());
-    assert_eq!(report.divergences[1].first, None);
-    assert_eq!(report.divergences[2].first, None);
+    assert!(report.divergences[1..].iter().all(|d| d.first.is_none()));
     let savings = report.baseline.unwrap().savings;
     assert!(savings.iter().map(|s| &s.adapter).eq(&adapters), "{savings:?}");
 }
 
 #[test]
 fn allowed_tools_sends_every_tool_from_the_first_call_and_widens_the_callable_subset() {
-    let comparison = all_four(&read_then_search());
+    let comparison = every_adapter(&read_then_search());
     let allowed = run(&comparison.report, AllowedTools);
     let dynamic = run(&comparison.report, Dynamic);
     let lines: Vec<String> =
@@ -113,7 +116,7 @@ fn allowed_tools_sends_every_tool_from_the_first_call_and_widens_the_callable_su
 
 #[test]
 fn allowed_tools_first_call_costs_the_dynamic_one_plus_the_hidden_definitions_and_the_subset() {
-    let report = all_four(&read_then_search()).report;
+    let report = every_adapter(&read_then_search()).report;
     let (allowed, dynamic) = (calls(run(&report, AllowedTools)), calls(run(&report, Dynamic)));
     let everything = definitions(&["lookup", "search", "cite"]);
     let shown = definitions(&["lookup"]);
@@ -128,7 +131,7 @@ fn allowed_tools_first_call_costs_the_dynamic_one_plus_the_hidden_definitions_an
 
 #[test]
 fn deferred_costs_a_hidden_tool_nothing_until_a_result_loads_it_and_keeps_the_prompt_start() {
-    let comparison = all_four(&read_then_search());
+    let comparison = every_adapter(&read_then_search());
     let deferred = run(&comparison.report, Deferred);
     let dynamic = run(&comparison.report, Dynamic);
     let deliveries: Vec<ToolDelivery> = deferred
@@ -176,7 +179,7 @@ fn a_hidden_tool_called_before_its_section_is_read_fails_with_the_section_to_rea
             { "say": "Nothing yet." }
         ]
     }));
-    let report = all_four(&early).report;
+    let report = every_adapter(&early).report;
     let result = |adapter| {
         run(&report, adapter)
             .events
@@ -192,4 +195,67 @@ fn a_hidden_tool_called_before_its_section_is_read_fails_with_the_section_to_rea
         "Tool 'search' cannot be called yet: it belongs to section 'context'. Call `read_section` with that key first.";
     assert_eq!(result(AllowedTools), hint);
     assert_eq!(result(Deferred), hint);
+    assert_eq!(result(ToolAddition), hint);
+}
+
+/// The events of `run` that tell how tools reached the model.
+fn deliveries(run: &RunReport) -> Vec<ToolDelivery> {
+    let delivery = |event: &unfold_engine::Event| match &event.kind {
+        EventKind::ToolsInjected { delivery, .. } => Some(*delivery),
+        _ => None,
+    };
+    run.events.iter().filter_map(delivery).collect()
+}
+
+#[test]
+fn tool_addition_adds_a_read_sections_tools_by_a_system_message_and_keeps_every_earlier_byte() {
+    let comparison = every_adapter(&read_then_search());
+    let (added, deferred) = (run(&comparison.report, ToolAddition), run(&comparison.report, Deferred));
+    assert_eq!(deliveries(added), [ToolDelivery::Announced]);
+    assert!(trace(added).contains("  added [search, cite] from context\ncall 2 [lookup, search, cite, read_section]"));
+    let (added_calls, deferred_calls) = (calls(added), calls(deferred));
+    assert!(added_calls.iter().all(|(_, _, broke)| broke.is_none()), "{added_calls:?}");
+    // Call 1 is the deferred lane's; call 2 carries the same definitions, at the system message
+    // rather than in the tool result, and the message naming them.
+    assert_eq!(added_calls[0].0, deferred_calls[0].0);
+    assert_eq!(added_calls[1].0, deferred_calls[1].0 + tokens::count_text("search cite"));
+    let bodies = &comparison.requests.iter().find(|r| r.lane.name() == "tool_addition").unwrap().calls;
+    let messages = |call: usize| bodies[call].body["messages"].as_array().unwrap().clone();
+    assert_eq!(messages(1)[3]["tool_references"], serde_json::Value::Null, "no result loads a tool");
+    assert_eq!(messages(1)[4], serde_json::json!({ "role": "system", "tool_additions": ["search", "cite"] }));
+    assert_eq!(messages(1).len(), 5, "the system message ends the conversation it is sent in");
+    assert_eq!(messages(2)[..5], messages(1)[..], "and stays where it was");
+    assert!(bodies.iter().all(|call| call.body["tools"] == bodies[0].body["tools"]));
+}
+
+#[test]
+fn tool_addition_removes_a_withdrawn_tool_by_a_system_message_and_keeps_the_list() {
+    let withdrawn = scenario(serde_json::json!({
+        "name": "lookup-withdrawn",
+        "user": "Look it up.",
+        "script": [
+            { "call": "lookup", "args": { "id": 7 } },
+            { "call": "lookup", "args": { "id": 8 } },
+            { "say": "Done." }
+        ],
+        "tool_changes": [{ "at_model_call": 2, "remove": ["lookup"] }]
+    }));
+    let comparison = every_adapter(&withdrawn);
+    let added = run(&comparison.report, ToolAddition);
+    let failed: Vec<String> = added
+        .events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::ToolCall { success: false, result, .. } => Some(result.as_str().unwrap().to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed, ["Unknown tool: 'lookup'"]);
+    assert!(calls(added).iter().all(|(_, _, broke)| broke.is_none()));
+    let dynamic = calls(run(&comparison.report, Dynamic));
+    assert_eq!(dynamic[1].2, Some(PrefixBreak::ToolsChanged), "the dynamic lane's list changes");
+    let bodies = &comparison.requests.iter().find(|r| r.lane.name() == "tool_addition").unwrap().calls;
+    let system = bodies[1].body["messages"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(system, serde_json::json!({ "role": "system", "tool_removals": ["lookup"] }));
+    assert_eq!(bodies[0].body["tools"], bodies[1].body["tools"]);
 }

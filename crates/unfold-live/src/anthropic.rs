@@ -8,13 +8,15 @@ use super::sse::SseEvent;
 use super::wire::{error_message, PartialCall, StreamStep, CALL_SIZE};
 use super::ProviderProfile;
 use unfold_engine::openai_request::chat_completions_body;
-use unfold_engine::provider::{MeasuredCache, ModelRequest, ModelResponse, Usage};
+use unfold_engine::provider::{MeasuredCache, ModelRequest, ModelResponse, ToolGate, Usage};
 use unfold_engine::request_shapes::anthropic_messages;
 
 /// The API version every request names.
 pub(crate) const API_VERSION: &str = "2023-06-01";
 /// The beta that lets a request defer tools and a tool result load them by reference.
 pub(crate) const TOOL_SEARCH_BETA: &str = "advanced-tool-use-2025-11-20";
+/// The beta that lets a system message in the conversation add and remove deferred tools.
+pub(crate) const TOOL_CHANGES_BETA: &str = "mid-conversation-tool-changes-2026-07-01";
 /// `max_tokens` is required by the API: this, when the profile sets none.
 const DEFAULT_MAX_TOKENS: u32 = 1024;
 
@@ -34,10 +36,14 @@ pub(crate) fn body(profile: &ProviderProfile, request: &ModelRequest<'_>) -> Val
     body
 }
 
-/// Whether a request body sends a tool deferred (and so needs [`TOOL_SEARCH_BETA`]).
-pub(crate) fn defers_tools(body: &Value) -> bool {
-    let tools = body.get("tools").and_then(Value::as_array);
-    tools.is_some_and(|tools| tools.iter().any(|t| t.get("defer_loading") == Some(&Value::Bool(true))))
+/// The beta a request that sends tools as `gate` says needs: every call of a run names the same
+/// one, from the first, which defers tools before anything loads or adds them.
+pub(crate) fn beta(gate: ToolGate<'_>) -> Option<&'static str> {
+    match gate {
+        ToolGate::Deferred(names) if !names.is_empty() => Some(TOOL_SEARCH_BETA),
+        ToolGate::Announced(names) if !names.is_empty() => Some(TOOL_CHANGES_BETA),
+        _ => None,
+    }
 }
 
 /// The answer of a call that was not streamed.

@@ -197,13 +197,14 @@ impl HttpProvider {
         &self.secrets
     }
 
-    fn headers(&self, body: &Value) -> Result<HeaderMap> {
+    /// The headers of a call; `beta`, the Anthropic beta its request needs, if any.
+    fn headers(&self, beta: Option<&'static str>) -> Result<HeaderMap> {
         let mut headers = HeaderMap::new();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         if self.profile.kind == ProviderKind::Anthropic {
             headers.insert("anthropic-version", HeaderValue::from_static(anthropic::API_VERSION));
-            if anthropic::defers_tools(body) {
-                headers.insert("anthropic-beta", HeaderValue::from_static(anthropic::TOOL_SEARCH_BETA));
+            if let Some(beta) = beta {
+                headers.insert("anthropic-beta", HeaderValue::from_static(beta));
             }
         }
         if let Some(ApiKey(key)) = &self.key {
@@ -221,11 +222,11 @@ impl HttpProvider {
     }
 
     /// Sends `body` until an answer starts or the retry rules give up.
-    async fn send(&self, body: &Value) -> std::result::Result<reqwest::Response, String> {
+    async fn send(&self, body: &Value, beta: Option<&'static str>) -> std::result::Result<reqwest::Response, String> {
         let url = self.profile.endpoint();
         // Messages name it without the credentials the base URL may hold.
         let endpoint = self.profile.shown(&url);
-        let headers = self.headers(body).map_err(|e| e.to_string())?;
+        let headers = self.headers(beta).map_err(|e| e.to_string())?;
         let body = serde_json::to_vec(body).map_err(|e| e.to_string())?;
         let mut backoff = backon::ExponentialBuilder::default()
             .with_min_delay(self.retry.min_delay)
@@ -269,8 +270,12 @@ impl HttpProvider {
 
     /// One model call: send `body`, then read the answer whole or as a stream; the answer as it
     /// came over the wire too, when a recording keeps it and it is not too large to keep.
-    async fn call(&self, body: &Value) -> std::result::Result<(ModelResponse, Option<WireAnswer>), String> {
-        let mut response = self.send(body).await?;
+    async fn call(
+        &self,
+        body: &Value,
+        beta: Option<&'static str>,
+    ) -> std::result::Result<(ModelResponse, Option<WireAnswer>), String> {
+        let mut response = self.send(body, beta).await?;
         let endpoint = self.profile.shown(&self.profile.endpoint());
         let is_json = response
             .headers()
@@ -419,11 +424,12 @@ impl Provider for HttpProvider {
         );
         let cancel = self.cancel.clone();
         let body = request_body(&self.profile, request);
+        let beta = anthropic::beta(request.gate);
         // Dropping the call drops its response, which closes the connection.
         let outcome = tokio::select! {
             biased;
             () = cancel.cancelled() => return Err(Error::Cancelled),
-            outcome = self.call(&body).instrument(span) => outcome,
+            outcome = self.call(&body, beta).instrument(span) => outcome,
         };
         let outcome = outcome.map(|(answer, wire)| {
             // Scrubbed once assembled too: a secret split across two pieces is whole only now.
@@ -462,12 +468,15 @@ impl Provider for HttpProvider {
 
 /// Why `profile`'s API cannot send hidden tools the way `hidden` does, if it cannot: only OpenAI's
 /// chat API has `allowed_tools` (a server that ignores it is held to it by the run), only
-/// Anthropic's Messages API has deferred tools.
+/// Anthropic's Messages API has deferred tools and mid-conversation tool changes.
 pub fn refusal(profile: &ProviderProfile, hidden: HiddenTools) -> Option<String> {
     let needs = match (hidden, profile.kind) {
         (HiddenTools::Disallowed, ProviderKind::Anthropic) => "`allowed_tools` is OpenAI's; it needs an openai profile",
         (HiddenTools::Deferred, ProviderKind::Openai) => {
             "deferred tools (`defer_loading`, `tool_reference`) are Anthropic's; it needs an anthropic profile"
+        }
+        (HiddenTools::Announced, ProviderKind::Openai) => {
+            "mid-conversation tool changes (`tool_addition`) are Anthropic's; it needs an anthropic profile"
         }
         _ => return None,
     };

@@ -1,7 +1,8 @@
 //! A fault-injection HTTP server for the live provider's tests: a raw tokio listener on a real
 //! socket that answers each request with the next scripted [`Reply`], which can stall, cut a body
 //! mid-stream, send malformed SSE or refuse, and records what it was sent and when the client hung
-//! up. Every answer closes its connection, so a request is a connection.
+//! up. Every answer closes its connection, so a request is a connection. A server may check each
+//! request as the API it stands in for would, and refuse one it would refuse with a `400`.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -80,6 +81,9 @@ struct Shared {
     stalled_at: Option<Instant>,
 }
 
+/// Why the API a server stands in for would refuse a request, if it would.
+pub type Check = fn(&Received) -> Option<String>;
+
 /// A running server; it stops when dropped.
 pub struct FaultServer {
     /// `http://127.0.0.1:PORT/v1`
@@ -92,6 +96,12 @@ pub struct FaultServer {
 impl FaultServer {
     /// Starts a server answering the n-th request with `replies[n]` (the last one repeats).
     pub async fn start(replies: Vec<Reply>) -> FaultServer {
+        FaultServer::checking(replies, |_| None).await
+    }
+
+    /// [`Self::start`], answering a request `check` refuses with a `400` that says why, as
+    /// Anthropic's API words an invalid request.
+    pub async fn checking(replies: Vec<Reply>, check: Check) -> FaultServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a local port");
         let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
         let shared = Arc::new(Mutex::new(Shared::default()));
@@ -101,7 +111,7 @@ impl FaultServer {
             for n in 0.. {
                 let Ok((socket, _)) = listener.accept().await else { return };
                 let reply = replies[n.min(replies.len() - 1)].clone();
-                tokio::spawn(serve(socket, reply, task_shared.clone(), task_stalled.clone()));
+                tokio::spawn(serve(socket, reply, check, task_shared.clone(), task_stalled.clone()));
             }
         });
         FaultServer { base_url, shared, stalled, task }
@@ -142,10 +152,17 @@ impl Drop for FaultServer {
     }
 }
 
-async fn serve(mut socket: TcpStream, reply: Reply, shared: Arc<Mutex<Shared>>, stalled: Arc<Notify>) {
+async fn serve(mut socket: TcpStream, reply: Reply, check: Check, shared: Arc<Mutex<Shared>>, stalled: Arc<Notify>) {
     let Some((head, body)) = read_request(&mut socket).await else { return };
     let body = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
-    shared.lock().unwrap().received.push(Received { at: Instant::now(), head, body });
+    let received = Received { at: Instant::now(), head, body };
+    let refused = check(&received).map(|message| {
+        let error =
+            serde_json::json!({ "type": "error", "error": { "type": "invalid_request_error", "message": message } });
+        Reply::error(400, error, &[])
+    });
+    shared.lock().unwrap().received.push(received);
+    let reply = refused.unwrap_or(reply);
     match reply {
         Reply::Hangup => {}
         Reply::Status { status, headers, body } => {

@@ -12,6 +12,7 @@ use unfold_engine::{
 };
 use unfold_live::{ApiKey, HttpProvider, ProviderKind, ProviderProfile, RetryPolicy};
 
+use crate::anthropic_rules;
 use crate::fault_server::{FaultServer, Reply};
 use crate::log_capture::capture_log;
 use unfold_test_support::load_template;
@@ -830,7 +831,7 @@ fn anthropic_read_then_answer() -> Vec<Reply> {
 fn a_deferred_run_sends_hidden_tools_deferred_and_loads_them_by_reference_on_the_anthropic_wire() {
     let template = load_template("examples/task-executor.unfold.json");
     let (report, received) = runtime().block_on(async {
-        let server = FaultServer::start(anthropic_read_then_answer()).await;
+        let server = FaultServer::checking(anthropic_read_then_answer(), anthropic_rules::refusal).await;
         let mut live = provider(profile(ProviderKind::Anthropic, &server, false));
         let input = asking(&template, "Refactor the authentication module.");
         let adapter = adapter_for(AdapterKind::Deferred);
@@ -857,6 +858,37 @@ fn a_deferred_run_sends_hidden_tools_deferred_and_loads_them_by_reference_on_the
         ]
     );
     assert!(received.iter().all(|r| r.header("anthropic-beta") == Some("advanced-tool-use-2025-11-20")));
+}
+
+#[test]
+fn a_tool_addition_run_adds_tools_by_a_system_message_the_anthropic_api_takes() {
+    let template = load_template("examples/task-executor.unfold.json");
+    let (report, received) = runtime().block_on(async {
+        let server = FaultServer::checking(anthropic_read_then_answer(), anthropic_rules::refusal).await;
+        let mut live = provider(profile(ProviderKind::Anthropic, &server, false));
+        let input = asking(&template, "Refactor the authentication module.");
+        let adapter = adapter_for(AdapterKind::ToolAddition);
+        let report = run(&input, adapter, &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await.unwrap();
+        (report, server.received())
+    });
+    assert_eq!(report.status, RunStatus::Completed, "{:?}", report.events.last());
+    let bodies: Vec<&Value> = received.iter().map(|r| &r.body).collect();
+    assert_eq!(bodies[0]["tools"], bodies[1]["tools"], "the tool list, the start of the prompt, stays");
+    let deferred: Vec<&Value> = bodies[0]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["defer_loading"] == true)
+        .map(|t| &t["name"])
+        .collect();
+    assert_eq!(deferred, ["search", "cite"]);
+    let messages = bodies[1]["messages"].as_array().unwrap();
+    assert_eq!(messages[0], bodies[0]["messages"][0]);
+    assert!(messages[2]["content"][0]["content"].is_string(), "the result is its text alone: {}", messages[2]);
+    let added = |name: &str| json!({ "type": "tool_addition", "tool": { "type": "tool_reference", "name": name } });
+    assert_eq!(messages[3], json!({ "role": "system", "content": [added("search"), added("cite")] }));
+    assert_eq!(messages.len(), 4);
+    assert!(received.iter().all(|r| r.header("anthropic-beta") == Some("mid-conversation-tool-changes-2026-07-01")));
 }
 
 #[test]
@@ -890,6 +922,7 @@ fn an_api_that_cannot_send_hidden_tools_that_way_refuses_the_adapter_before_any_
     let template = load_template("examples/task-executor.unfold.json");
     for (kind, adapter, needs) in [
         (ProviderKind::Openai, AdapterKind::Deferred, "it needs an anthropic profile"),
+        (ProviderKind::Openai, AdapterKind::ToolAddition, "it needs an anthropic profile"),
         (ProviderKind::Anthropic, AdapterKind::AllowedTools, "it needs an openai profile"),
     ] {
         let (outcome, received) = runtime().block_on(async {

@@ -800,7 +800,7 @@ describe("CompareView models", () => {
     expect(container.querySelector('[data-testid="live-note"]')).toBeNull();
   });
 
-  it("offers the four adapters for the script too, dynamic and restart ticked, each explained in its title", async () => {
+  it("offers every adapter for the script too, dynamic and restart ticked, each explained in its title", async () => {
     await openWithProfiles();
     const boxes = all('[data-testid^="adapter-"]') as HTMLInputElement[];
     expect(boxes.map((box) => [box.dataset.testid, box.checked])).toEqual([
@@ -808,12 +808,14 @@ describe("CompareView models", () => {
       ["adapter-restart", true],
       ["adapter-allowed_tools", false],
       ["adapter-deferred", false],
+      ["adapter-tool_addition", false],
     ]);
     expect(boxes.map((box) => box.closest("label")?.textContent.trim())).toEqual([
       "dynamic",
       "restart",
       "allowed tools",
       "deferred",
+      "tool addition",
     ]);
     for (const box of boxes) expect(box.closest("label")?.title).not.toBe("");
     expect(byTestId("adapter-allowed_tools").closest("label")?.title).toBe(

@@ -43,6 +43,7 @@ const LANE_NOTES: Partial<Record<Lane, string>> = {
   restart: "restarts with the section expanded",
   allowed_tools: "every tool sent; reading widens the callable ones",
   deferred: "hidden tools deferred; reading loads them by reference",
+  tool_addition: "hidden tools deferred; reading adds them by a system message",
   baseline: "every section FULL from the start",
 };
 

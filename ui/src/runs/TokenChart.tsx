@@ -98,6 +98,14 @@ function Marker({ lane, x, y }: { lane: Lane; x: number; y: number }) {
           d={`M ${String(x)} ${String(y - 4.5)} L ${String(x + 4.5)} ${String(y + 3.5)} L ${String(x - 4.5)} ${String(y + 3.5)} Z`}
         />
       );
+    case "tool_addition":
+      // A plus: the tools a system message adds.
+      return (
+        <path
+          className="marker"
+          d={`M ${String(x - 4.5)} ${String(y)} L ${String(x + 4.5)} ${String(y)} M ${String(x)} ${String(y - 4.5)} L ${String(x)} ${String(y + 4.5)}`}
+        />
+      );
     default:
       // A host lane: a cross.
       return (

@@ -5,7 +5,7 @@ import type { AdapterKind, CallRequest, ComparisonReport, Lane, RunEvent } from 
 import type { Failure } from "../shared/failure";
 
 /** Every adapter a comparison can run under, in the order they are offered and run. */
-export const ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart", "allowed_tools", "deferred"];
+export const ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart", "allowed_tools", "deferred", "tool_addition"];
 
 /**
  * A comparison as the timeline draws it: where it is, the events of each lane as they arrived, and

@@ -22,7 +22,7 @@ import {
 } from "../shared/words";
 
 /** Every lane a comparison can have, in the order the UI offers the adapters, the baseline last. */
-export const LANES: readonly Lane[] = ["dynamic", "restart", "allowed_tools", "deferred", "baseline"];
+export const LANES: readonly Lane[] = ["dynamic", "restart", "allowed_tools", "deferred", "tool_addition", "baseline"];
 
 /** The lane a run of a report was: its host's (`host:claude-code`), else its adapter's. */
 export function runLane(run: { adapter: AdapterKind; host?: string | null }): Lane {

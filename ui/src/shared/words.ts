@@ -38,6 +38,7 @@ export const LANE_NAMES: Readonly<Partial<Record<Lane, string>>> = {
   restart: "restart",
   allowed_tools: "allowed tools",
   deferred: "deferred",
+  tool_addition: "tool addition",
   baseline: "baseline",
 };
 
@@ -54,6 +55,8 @@ export const ADAPTER_TITLES: Readonly<Record<AdapterKind, string>> = {
     "Sends every tool from the first call; reading a section widens the callable subset (OpenAI allowed_tools), so the prompt start never changes",
   deferred:
     "Sends hidden tools deferred (Anthropic defer_loading); reading a section loads them by tool_reference, so the tool list never changes",
+  tool_addition:
+    "Sends hidden tools deferred; reading a section adds them by a system message (Anthropic tool_addition), so no tool and no earlier message changes",
 };
 
 /**
@@ -72,6 +75,7 @@ export const DELIVERY_WORDS: Readonly<Record<Delivery, string>> = {
   listed: "injected",
   allowed: "tools allowed:",
   referenced: "tools loaded by reference:",
+  announced: "tools added by a system message:",
 };
 
 /** "injected lookup (context)", "tools allowed: lookup, search (context)". */
@@ -88,6 +92,7 @@ export const DELIVERY_DETAIL: Readonly<Record<Delivery, string>> = {
   listed: "added to the tool list of the calls after it",
   allowed: "already sent; now in the callable subset (allowed_tools)",
   referenced: "already sent deferred; now loaded by tool_reference blocks in the tool result",
+  announced: "already sent deferred; now added by a system message's tool_addition blocks before the next call",
 };
 
 /** Where a source's tools came from, as the timeline and the event detail say it. */

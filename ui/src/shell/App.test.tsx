@@ -574,7 +574,7 @@ describe("App around the editor: files and recovery", () => {
     expect(byTestId("run-status").dataset.status).toBe("finished");
     expect(
       [...container.querySelectorAll<HTMLElement>('[data-testid="lane"]')].map((lane) => lane.dataset.lane),
-    ).toEqual(["dynamic", "restart", "allowed_tools", "deferred", "baseline"]);
+    ).toEqual(["dynamic", "restart", "allowed_tools", "deferred", "tool_addition", "baseline"]);
   });
 
   it("Ctrl+Shift+S asks where to save and saves there", async () => {

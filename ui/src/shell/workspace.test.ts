@@ -85,7 +85,7 @@ describe("WorkspaceStore", () => {
       `${platform.examplesFolder}/lookup-first.scenario.json`,
     );
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
-      adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
+      adapters: ["dynamic", "restart", "allowed_tools", "deferred", "tool_addition"],
     });
   });
 

@@ -76,7 +76,13 @@ function withHostLanes(report: ComparisonReport, hosts: readonly string[]): Comp
 }
 
 /** How each adapter delivers the tools a read section offers (the core's `ToolDelivery`). */
-const DELIVERY = { dynamic: "listed", restart: "listed", allowed_tools: "allowed", deferred: "referenced" } as const;
+const DELIVERY = {
+  dynamic: "listed",
+  restart: "listed",
+  allowed_tools: "allowed",
+  deferred: "referenced",
+  tool_addition: "announced",
+} as const;
 
 /**
  * `run` (a dynamic run) as `adapter` would make it when it makes the same calls: the same events,
