@@ -62,7 +62,7 @@ fn text<'a>(value: &'a Value, key: &str) -> &'a str {
 }
 
 /// The tools of `chat`, each as `shape` makes it from its name, description and parameters,
-/// Anthropic's `defer_loading` kept.
+/// `defer_loading` kept (Anthropic and OpenAI's Responses both name it so).
 fn tools(chat: &Value, shape: impl Fn(&str, &Value, &Value) -> Value) -> Option<Value> {
     let tools = chat.get("tools")?.as_array()?;
     let shaped = tools.iter().map(|tool| {
@@ -165,7 +165,10 @@ fn tool_use(call: &Value) -> Value {
 
 /// The OpenAI Responses body: the system prompt as `instructions`, the conversation as `input`
 /// items (messages, `function_call`, `function_call_output`), tools flat, the callable subset as a
-/// `tool_choice` of type `allowed_tools`.
+/// `tool_choice` of type `allowed_tools`. Deferred tools are OpenAI's tool search run by the
+/// client: the functions keep `defer_loading`, a `tool_search` tool of `execution: "client"` is
+/// declared, and a result that loads tools is followed by the search that loads them, a
+/// `tool_search_call` and its `tool_search_output` with their definitions.
 pub fn openai_responses(chat: &Value) -> Value {
     let mut body = Map::new();
     let mut input: Vec<Value> = Vec::new();
@@ -185,23 +188,67 @@ pub fn openai_responses(chat: &Value) -> Value {
                     input.push(json!({ "type": "function_call", "call_id": call["id"], "name": function["name"], "arguments": function["arguments"] }));
                 }
             }
-            "tool" => input.push(json!({ "type": "function_call_output", "call_id": message["tool_call_id"], "output": message["content"] })),
+            "tool" => {
+                input.push(json!({ "type": "function_call_output", "call_id": message["tool_call_id"], "output": message["content"] }));
+                input.extend(tool_search(chat, message));
+            }
             _ => input.push(json!({ "role": "user", "content": message["content"] })),
         }
     }
     body.insert("input".to_owned(), Value::Array(input));
-    let shaped = tools(
-        chat,
-        |name, description, parameters| json!({ "type": "function", "name": name, "description": description, "parameters": parameters }),
-    );
-    if let Some(tools) = shaped {
-        body.insert("tools".to_owned(), tools);
+    if let Some(Value::Array(mut tools)) = tools(chat, responses_function) {
+        if tools.iter().any(|tool| tool.get("defer_loading") == Some(&Value::Bool(true))) {
+            tools.push(json!({
+                "type": "tool_search",
+                "execution": "client",
+                "description": "Loads deferred tools by name.",
+                "parameters": {
+                    "type": "object",
+                    "properties": { "names": { "type": "array", "items": { "type": "string" } } },
+                    "required": ["names"]
+                }
+            }));
+        }
+        body.insert("tools".to_owned(), Value::Array(tools));
     }
     if let Some(names) = allowed(chat) {
         let tools: Vec<Value> = names.iter().map(|name| json!({ "type": "function", "name": name })).collect();
         body.insert("tool_choice".to_owned(), json!({ "type": "allowed_tools", "mode": "auto", "tools": tools }));
     }
     Value::Object(body)
+}
+
+/// A function tool as Responses declares it, flat.
+fn responses_function(name: &str, description: &Value, parameters: &Value) -> Value {
+    json!({ "type": "function", "name": name, "description": description, "parameters": parameters })
+}
+
+/// The client-run tool search that loads the tools a result references: the call, then its
+/// output with their definitions (bare: a loaded tool is no longer deferred). None when the
+/// result loads no deferred tool.
+fn tool_search(chat: &Value, result: &Value) -> Vec<Value> {
+    let Some(names) = result.get("tool_references").and_then(Value::as_array).filter(|n| !n.is_empty()) else {
+        return Vec::new();
+    };
+    let declared = chat.get("tools").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let loaded: Vec<Value> = declared
+        .iter()
+        .filter(|tool| tool.get("defer_loading") == Some(&Value::Bool(true)))
+        .map(|tool| &tool["function"])
+        .filter(|function| names.contains(&function["name"]))
+        .map(|function| responses_function(text(function, "name"), &function["description"], &function["parameters"]))
+        .collect();
+    if loaded.is_empty() {
+        return Vec::new();
+    }
+    let names: Vec<&Value> = loaded.iter().map(|tool| &tool["name"]).collect();
+    let call_id = format!("{}_tool_search", text(result, "tool_call_id"));
+    vec![
+        json!({ "type": "tool_search_call", "call_id": call_id, "execution": "client",
+                "arguments": { "names": names }, "status": "completed" }),
+        json!({ "type": "tool_search_output", "call_id": call_id, "execution": "client",
+                "status": "completed", "tools": loaded }),
+    ]
 }
 
 #[cfg(test)]
@@ -332,6 +379,55 @@ mod tests {
         assert_eq!(
             body["tool_choice"],
             json!({ "type": "allowed_tools", "mode": "auto", "tools": [{ "type": "function", "name": "lookup" }] })
+        );
+    }
+
+    /// Every key OpenAI's Responses API defines on the items and tools Unfold sends (from the
+    /// API's reference, as its SDK types have them).
+    fn responses_keys(object: &Value) -> &'static [&'static str] {
+        match (object.get("type").and_then(Value::as_str), object.get("role")) {
+            (None, Some(_)) => &["role", "content"],
+            (Some("function"), _) => &["type", "name", "description", "parameters", "strict", "defer_loading"],
+            (Some("function_call"), _) => &["type", "call_id", "name", "arguments", "id", "status"],
+            (Some("function_call_output"), _) => &["type", "call_id", "output", "id", "status"],
+            (Some("tool_search"), _) => &["type", "execution", "description", "parameters"],
+            (Some("tool_search_call"), _) => &["type", "call_id", "execution", "arguments", "status", "id"],
+            (Some("tool_search_output"), _) => &["type", "call_id", "execution", "status", "tools", "id"],
+            _ => &[],
+        }
+    }
+
+    #[test]
+    fn responses_loads_deferred_tools_by_a_client_tool_search_with_only_fields_openai_defines() {
+        let deferred = ["search".to_owned()];
+        let body = openai_responses(&chat(ToolGate::Deferred(&deferred)));
+        let tools = body["tools"].as_array().unwrap();
+        let items = body["input"].as_array().unwrap();
+        for object in tools.iter().chain(items).chain(tools.iter().filter_map(|t| t.get("tools"))) {
+            let unknown: Vec<&String> = object
+                .as_object()
+                .unwrap()
+                .keys()
+                .filter(|key| !responses_keys(object).contains(&key.as_str()))
+                .collect();
+            assert!(unknown.is_empty(), "{unknown:?} in {object}");
+        }
+        assert_eq!(tools[1]["defer_loading"], true);
+        assert_eq!(tools.iter().filter(|t| t["type"] == "tool_search").count(), 1);
+        assert_eq!(tools.last().unwrap()["execution"], "client");
+        // The result that loads `search` is followed by the search that loads it, call and output.
+        let kinds: Vec<&str> = items[6..].iter().map(|item| item["type"].as_str().unwrap()).collect();
+        assert_eq!(kinds, ["function_call", "function_call_output", "tool_search_call", "tool_search_output"]);
+        assert_eq!(items[8]["call_id"], items[9]["call_id"]);
+        assert_eq!(items[8]["arguments"], json!({ "names": ["search"] }));
+        assert_eq!(
+            items[9]["tools"],
+            json!([{ "type": "function", "name": "search", "description": "search things", "parameters": { "type": "object" } }])
+        );
+        let open = openai_responses(&chat(ToolGate::Open));
+        assert!(
+            open["tools"].as_array().unwrap().iter().all(|t| t["type"] == "function"),
+            "no search without deferral"
         );
     }
 
