@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Drive, Lane, LaneModel, Lanes};
-use unfold_engine::request_shapes::RequestShape;
+use unfold_engine::request_shapes::{RequestModel, RequestShape};
 use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
@@ -99,8 +99,19 @@ pub struct FinishedComparison {
 pub struct Comparisons {
     context: ComparisonContext,
     running: Mutex<HashMap<u32, (Arc<AtomicBool>, CancellationToken)>>,
-    /// The last comparison, by its run id, with what nothing written of it may hold.
-    last: Mutex<Option<(u32, Comparison, Secrets)>>,
+    /// The last comparison that had a run id.
+    last: Mutex<Option<KeptComparison>>,
+}
+
+/// A finished comparison kept for the UI's later questions.
+struct KeptComparison {
+    run_id: u32,
+    comparison: Comparison,
+    /// What nothing written of it may hold.
+    secrets: Secrets,
+    /// The model its request bodies are ready to be sent to: the live profile's, else the one it
+    /// was priced as.
+    sent_to: Option<RequestModel>,
 }
 
 impl std::fmt::Debug for Comparisons {
@@ -157,6 +168,10 @@ impl Comparisons {
         let access = self.access(&request, &documents)?;
         access.check_relay().await?;
         let secrets = profile.as_ref().map_or_else(Secrets::none, redaction::secrets_of);
+        let sent_to = match &profile {
+            Some(profile) => Some(RequestModel { model: profile.model.clone(), max_tokens: profile.max_tokens }),
+            None => pricing.as_ref().map(|pricing| RequestModel { model: pricing.model.clone(), max_tokens: None }),
+        };
 
         let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
         if let Some(id) = request.run_id {
@@ -190,7 +205,7 @@ impl Comparisons {
         }
         let requests_written = match &request.outputs.requests {
             Some(RequestFiles { folder, shape }) => {
-                Some(exports::write_request_files(folder, &comparison.requests, *shape, &secrets)?)
+                Some(exports::write_request_files(folder, &comparison.requests, *shape, sent_to.as_ref(), &secrets)?)
             }
             None => None,
         };
@@ -210,7 +225,7 @@ impl Comparisons {
                 .collect(),
         };
         if let Some(id) = request.run_id {
-            *lock(&self.last) = Some((id, comparison, secrets));
+            *lock(&self.last) = Some(KeptComparison { run_id: id, comparison, secrets, sent_to });
         }
         Ok(finished)
     }
@@ -330,9 +345,9 @@ impl Comparisons {
     }
 
     /// `work` on the last comparison, which must be `run_id`, and its secrets.
-    fn with_last<T>(&self, run_id: u32, work: impl FnOnce(&Comparison, &Secrets) -> AppResult<T>) -> AppResult<T> {
+    fn with_last<T>(&self, run_id: u32, work: impl FnOnce(&KeptComparison) -> AppResult<T>) -> AppResult<T> {
         match &*lock(&self.last) {
-            Some((id, comparison, secrets)) if *id == run_id => work(comparison, secrets),
+            Some(kept) if kept.run_id == run_id => work(kept),
             _ => {
                 Err(AppError::new(ErrorCode::NotFound, format!("comparison {run_id} is no longer kept: run it again")))
             }
@@ -341,7 +356,7 @@ impl Comparisons {
 
     /// What model call `call_index` of `lane` was sent, and what it answered.
     pub fn call(&self, run_id: u32, lane: Lane, call_index: u32) -> AppResult<CallRequest> {
-        self.with_last(run_id, |comparison, _| {
+        self.with_last(run_id, |KeptComparison { comparison, .. }| {
             comparison.call(&lane, call_index).cloned().ok_or_else(|| {
                 let message = format!("the {} run made no model call {call_index}", lane.name());
                 AppError::new(ErrorCode::NotFound, message)
@@ -352,7 +367,7 @@ impl Comparisons {
     /// Writes the comparison report (`unfold compare --json`, or its Markdown) to `path`,
     /// atomically; refused if it holds a live model's secrets.
     pub fn export_report(&self, run_id: u32, path: &str, format: ReportFormat) -> AppResult<()> {
-        self.with_last(run_id, |comparison, secrets| {
+        self.with_last(run_id, |KeptComparison { comparison, secrets, .. }| {
             exports::write_report(Path::new(path), &comparison.report, format, secrets)
         })
     }
@@ -360,23 +375,31 @@ impl Comparisons {
     /// Writes the chart of the comparison `run_id`, as the app drew it, to `path`; refused if its
     /// SVG holds a live model's secrets (see [`chart_images::write_chart`]).
     pub fn export_chart(&self, run_id: u32, path: &str, image: &ChartImage) -> AppResult<()> {
-        self.with_last(run_id, |_, secrets| chart_images::write_chart(Path::new(path), image, secrets))
+        self.with_last(run_id, |KeptComparison { secrets, .. }| {
+            chart_images::write_chart(Path::new(path), image, secrets)
+        })
     }
 
     /// Adds the comparison `run_id` of the files `template` and `scenario` to the suite file
     /// `suite` as a case whose expectations are what its runs showed (see [`suite_cases`]);
     /// returns the case's name.
     pub fn add_to_suite(&self, run_id: u32, suite: &str, template: &str, scenario: &str) -> AppResult<String> {
-        self.with_last(run_id, |comparison, _| {
+        self.with_last(run_id, |KeptComparison { comparison, .. }| {
             suite_cases::add_case(Path::new(suite), Path::new(template), Path::new(scenario), &comparison.report)
         })
     }
 
-    /// Writes every model call's request body into `folder` (new or empty) in `shape`, none if one
-    /// holds a live model's secrets; returns how many.
+    /// Writes every model call's request body into `folder` (new or empty) in `shape`, ready to
+    /// send, none if one holds a live model's secrets; returns how many.
     pub fn export_requests(&self, run_id: u32, folder: &str, shape: RequestShape) -> AppResult<u32> {
-        self.with_last(run_id, |comparison, secrets| {
-            let written = exports::write_request_files(Path::new(folder), &comparison.requests, shape, secrets)?;
+        self.with_last(run_id, |KeptComparison { comparison, secrets, sent_to, .. }| {
+            let written = exports::write_request_files(
+                Path::new(folder),
+                &comparison.requests,
+                shape,
+                sent_to.as_ref(),
+                secrets,
+            )?;
             Ok(u32::try_from(written).unwrap_or(u32::MAX))
         })
     }

@@ -8,7 +8,7 @@ use std::path::Path;
 use unfold_documents::document::{create_folder, to_canonical_json, write_atomically};
 use unfold_documents::Error;
 use unfold_engine::compare::{request_files, RunRequests};
-use unfold_engine::request_shapes::RequestShape;
+use unfold_engine::request_shapes::{RequestModel, RequestShape};
 use unfold_engine::ComparisonReport;
 use unfold_live::Secrets;
 
@@ -60,19 +60,21 @@ pub fn request_folder_problem(folder: &Path) -> AppResult<Option<&'static str>> 
 }
 
 /// Writes the request bodies into `folder` in `shape`, one file per model call (see
-/// [`request_files`]), after checking it as [`request_folder_problem`] does; none if one holds any
-/// of `secrets` in some form. Returns how many files it wrote.
+/// [`request_files`]), ready to send to `model` when given, after checking it as
+/// [`request_folder_problem`] does; none if one holds any of `secrets` in some form. Returns how
+/// many files it wrote.
 pub fn write_request_files(
     folder: &Path,
     requests: &[RunRequests],
     shape: RequestShape,
+    model: Option<&RequestModel>,
     secrets: &Secrets,
 ) -> AppResult<usize> {
     if let Some(problem) = request_folder_problem(folder)? {
         let error = Error::problem("", problem).in_file(folder);
         return Err(AppError::invalid_as(ErrorCode::InvalidRequest)(error));
     }
-    let files = request_files(requests, shape);
+    let files = request_files(requests, shape, model);
     for (name, text) in &files {
         redaction::check_file_text(&folder.join(name), text, secrets)?;
     }

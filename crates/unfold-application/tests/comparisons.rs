@@ -150,14 +150,15 @@ fn request_bodies_go_only_into_a_new_or_empty_folder() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("bodies");
     assert_eq!(
-        exports::write_request_files(&folder, requests, Default::default(), &Secrets::none()).unwrap(),
+        exports::write_request_files(&folder, requests, Default::default(), None, &Secrets::none()).unwrap(),
         4 + 3,
         "the dynamic run's and the baseline's"
     );
     let body: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(folder.join("dynamic-call-001.json")).unwrap()).unwrap();
     assert_eq!(body, requests[0].calls[0].body);
-    let error = exports::write_request_files(&folder, requests, Default::default(), &Secrets::none()).unwrap_err();
+    let error =
+        exports::write_request_files(&folder, requests, Default::default(), None, &Secrets::none()).unwrap_err();
     assert!(error.message.starts_with(&folder.display().to_string()) && error.message.contains("not empty"), "{error}");
     std::fs::write(dir.path().join("a-file"), "").unwrap();
     let problem = exports::request_folder_problem(&dir.path().join("a-file")).unwrap();
@@ -336,7 +337,7 @@ fn an_export_that_would_hold_the_key_is_refused_and_writes_nothing() {
         assert!(refused.to_string().contains(&place), "{format:?}: {refused}");
     }
     let folder = dir.path().join("bodies");
-    let refused = exports::write_request_files(&folder, &kept.requests, Default::default(), &secrets);
+    let refused = exports::write_request_files(&folder, &kept.requests, Default::default(), None, &secrets);
     let refused = refused.unwrap_err().to_string();
     assert!(refused.contains("dynamic-call-002.json: /messages/3/content: holds the API key"), "{refused}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing is written");

@@ -1814,8 +1814,9 @@ fn an_otel_file_in_a_missing_folder_is_refused_before_running() {
     assert!(std::os::unix::fs::FileTypeExt::is_fifo(&std::fs::symlink_metadata(&pipe).unwrap().file_type()));
 }
 
-/// `--api` writes the same calls in each API's shape: the Anthropic body of a deferred lane loads
-/// its tools by reference, the Responses body of an allowed_tools lane names its subset.
+/// `--api` writes the same calls in each API's shape, ready to send to the model they were priced
+/// as: the Anthropic body of a deferred lane loads its tools by reference, a tool_addition lane's
+/// by a system message, the Responses body of an allowed_tools lane names its subset.
 #[test]
 fn compare_writes_request_bodies_in_each_apis_shape() {
     let folder = tempfile::tempdir().unwrap();
@@ -1826,11 +1827,13 @@ fn compare_writes_request_bodies_in_each_apis_shape() {
             EXAMPLE,
             "examples/read-context-then-search.scenario.json",
             "--adapters",
-            "allowed_tools,deferred",
+            "allowed_tools,deferred,tool_addition",
             "--requests",
             out_dir.to_str().unwrap(),
             "--api",
             api,
+            "--price-as",
+            "claude-sonnet-4-5",
         ]);
         assert_eq!(out.code, 0, "{}", out.stderr);
         serde_json::from_str(&std::fs::read_to_string(out_dir.join(file)).unwrap()).unwrap()
@@ -1848,7 +1851,14 @@ fn compare_writes_request_bodies_in_each_apis_shape() {
     let result = &anthropic["messages"][2]["content"][0];
     assert_eq!(result["type"], "tool_result");
     assert_eq!(result["content"][1], serde_json::json!({ "type": "tool_reference", "tool_name": "search" }));
+    assert_eq!((&anthropic["model"], &anthropic["max_tokens"]), (&"claude-sonnet-4-5".into(), &1024.into()));
+    let added = std::fs::read_to_string(folder.path().join("anthropic/tool_addition-call-002.json")).unwrap();
+    let added: serde_json::Value = serde_json::from_str(&added).unwrap();
+    assert_eq!(added["messages"][3]["role"], "system");
+    assert_eq!(added["messages"][3]["content"][0]["type"], "tool_addition");
     let responses = body("openai-responses", "allowed_tools-call-002.json");
+    assert_eq!(responses["model"], "claude-sonnet-4-5");
+    assert_eq!(responses.get("max_output_tokens"), None, "OpenAI needs none");
     assert!(responses["instructions"].as_str().unwrap().starts_with("## 1 Task"));
     assert_eq!(responses["input"][1]["type"], "function_call");
     assert_eq!(responses["input"][2]["type"], "function_call_output");

@@ -22,7 +22,7 @@ use crate::events::{Counters, Event, EventKind, RunReport};
 pub use crate::lane::{Lane, LaneSpec, ToolPolicy};
 use crate::openai_request::{chat_completions_body, chat_completions_message};
 use crate::provider::{ModelRequest, ModelResponse, Provider};
-use crate::request_shapes::RequestShape;
+use crate::request_shapes::{RequestModel, RequestShape};
 use crate::run::{run_with_host, RunInput};
 use crate::scripted::{ScriptedProvider, ScriptedToolResults};
 use crate::tool_host::{ToolHost, ToolSources};
@@ -550,8 +550,13 @@ pub fn everything_disclosed(template: &Template) -> Template {
 
 /// The files of an export of request bodies: `{label}-call-{NNN}.json` (the call index padded to
 /// the same width for every run, at least 3 digits, so the names sort in call order) with the
-/// body in `shape` as pretty JSON and a final newline; runs in order, then their calls.
-pub fn request_files(requests: &[RunRequests], shape: RequestShape) -> Vec<(String, String)> {
+/// body in `shape` as pretty JSON and a final newline, ready to send to `model` when given; runs
+/// in order, then their calls.
+pub fn request_files(
+    requests: &[RunRequests],
+    shape: RequestShape,
+    model: Option<&RequestModel>,
+) -> Vec<(String, String)> {
     let last = requests.iter().flat_map(|run| &run.calls).map(|call| call.call_index).max().unwrap_or(0);
     let width = last.to_string().len().max(3);
     requests
@@ -559,7 +564,11 @@ pub fn request_files(requests: &[RunRequests], shape: RequestShape) -> Vec<(Stri
         .flat_map(|run| {
             run.calls.iter().map(move |call| {
                 let name = format!("{}-call-{:0width$}.json", run.lane.file_label(), call.call_index);
-                (name, unfold_documents::document::to_canonical_json(&shape.body(&call.body)))
+                let body = match model {
+                    Some(model) => shape.ready_to_send(&call.body, model),
+                    None => shape.body(&call.body),
+                };
+                (name, unfold_documents::document::to_canonical_json(&body))
             })
         })
         .collect()

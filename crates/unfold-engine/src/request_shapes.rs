@@ -2,7 +2,8 @@
 //! body (`openai_request`), which holds all of it: the system prompt, the messages with their tool
 //! calls and results, the tools (deferred ones marked) and the callable subset. The live Anthropic
 //! provider sends this shape too, so what an export shows is what a live run sends. Like the Chat
-//! body, no shape holds a model, settings or anything from the environment.
+//! body, no shape holds settings or anything from the environment; a body to send
+//! ([`RequestShape::ready_to_send`]) adds the model the API requires.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -23,6 +24,19 @@ pub enum RequestShape {
     AnthropicMessages,
 }
 
+/// What an API requires of a body beside the conversation: the model, and for Anthropic the most
+/// tokens an answer may have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestModel {
+    /// The model's name as the API takes it.
+    pub model: String,
+    /// `max_tokens`; Anthropic requires one: [`ANTHROPIC_MAX_TOKENS`] when none is set.
+    pub max_tokens: Option<u32>,
+}
+
+/// Anthropic's `max_tokens` when a profile sets none.
+pub const ANTHROPIC_MAX_TOKENS: u32 = 1024;
+
 impl RequestShape {
     /// Its name on the command line.
     pub fn name(self) -> &'static str {
@@ -31,6 +45,28 @@ impl RequestShape {
             RequestShape::OpenAiResponses => "openai-responses",
             RequestShape::AnthropicMessages => "anthropic",
         }
+    }
+
+    /// `chat` in this shape with what the API requires to take it: `model`, and for Anthropic
+    /// `max_tokens` (for OpenAI only when set).
+    pub fn ready_to_send(self, chat: &Value, model: &RequestModel) -> Value {
+        let mut body = self.body(chat);
+        if let Value::Object(fields) = &mut body {
+            fields.insert("model".to_owned(), Value::from(model.model.as_str()));
+            let max_tokens = match self {
+                RequestShape::AnthropicMessages => Some(model.max_tokens.unwrap_or(ANTHROPIC_MAX_TOKENS)),
+                RequestShape::OpenAiChat | RequestShape::OpenAiResponses => model.max_tokens,
+            };
+            let key = match self {
+                RequestShape::OpenAiResponses => "max_output_tokens",
+                RequestShape::OpenAiChat => "max_completion_tokens",
+                RequestShape::AnthropicMessages => "max_tokens",
+            };
+            if let Some(max_tokens) = max_tokens {
+                fields.insert(key.to_owned(), Value::from(max_tokens));
+            }
+        }
+        body
     }
 
     /// `chat`, an OpenAI Chat Completions body, in this shape.

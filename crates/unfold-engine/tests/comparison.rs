@@ -653,12 +653,12 @@ fn request_files_are_named_by_run_and_call_and_sort_in_call_order() {
         RunRequests { lane: Lane::DYNAMIC, calls: vec![call(1), call(2)] },
         RunRequests { lane: Lane::BASELINE, calls: vec![call(1)] },
     ];
-    let files = request_files(&requests, Default::default());
+    let files = request_files(&requests, Default::default(), None);
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["dynamic-call-001.json", "dynamic-call-002.json", "baseline-call-001.json"]);
     assert_eq!(files[0].1, "{\n  \"messages\": []\n}\n");
     let many = vec![RunRequests { lane: Lane::RESTART, calls: vec![call(7), call(1200)] }];
-    let names: Vec<String> = request_files(&many, Default::default()).into_iter().map(|(name, _)| name).collect();
+    let names: Vec<String> = request_files(&many, Default::default(), None).into_iter().map(|(name, _)| name).collect();
     assert_eq!(names, ["restart-call-0007.json", "restart-call-1200.json"]);
 }
 

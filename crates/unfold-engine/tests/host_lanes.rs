@@ -79,7 +79,7 @@ fn host_lanes_run_beside_the_adapters_and_are_named_everywhere() {
     );
 
     let files: Vec<String> =
-        request_files(&comparison.requests, RequestShape::OpenAiChat).into_iter().map(|(name, _)| name).collect();
+        request_files(&comparison.requests, RequestShape::OpenAiChat, None).into_iter().map(|(name, _)| name).collect();
     assert!(files.contains(&"host-claude-code-call-001.json".to_owned()), "{files:?}");
     assert!(comparison.call(&Lane::host("codex"), 1).is_some());
     let reread: unfold_engine::ComparisonReport =

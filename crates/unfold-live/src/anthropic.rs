@@ -9,7 +9,7 @@ use super::wire::{error_message, PartialCall, StreamStep, CALL_SIZE};
 use super::ProviderProfile;
 use unfold_engine::openai_request::chat_completions_body;
 use unfold_engine::provider::{MeasuredCache, ModelRequest, ModelResponse, ToolGate, Usage};
-use unfold_engine::request_shapes::anthropic_messages;
+use unfold_engine::request_shapes::{anthropic_messages, ANTHROPIC_MAX_TOKENS};
 
 /// The API version every request names.
 pub(crate) const API_VERSION: &str = "2023-06-01";
@@ -17,8 +17,6 @@ pub(crate) const API_VERSION: &str = "2023-06-01";
 pub(crate) const TOOL_SEARCH_BETA: &str = "advanced-tool-use-2025-11-20";
 /// The beta that lets a system message in the conversation add and remove deferred tools.
 pub(crate) const TOOL_CHANGES_BETA: &str = "mid-conversation-tool-changes-2026-07-01";
-/// `max_tokens` is required by the API: this, when the profile sets none.
-const DEFAULT_MAX_TOKENS: u32 = 1024;
 
 /// The body of one call: the request in Anthropic's shape (`request_shapes`, what exports show
 /// too), with the profile's model and settings.
@@ -26,7 +24,7 @@ pub(crate) fn body(profile: &ProviderProfile, request: &ModelRequest<'_>) -> Val
     let mut body = anthropic_messages(&chat_completions_body(request));
     let fields = body.as_object_mut().expect("anthropic_messages makes an object");
     fields.insert("model".to_owned(), Value::from(profile.model.as_str()));
-    fields.insert("max_tokens".to_owned(), json!(profile.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS)));
+    fields.insert("max_tokens".to_owned(), json!(profile.max_tokens.unwrap_or(ANTHROPIC_MAX_TOKENS)));
     if let Some(temperature) = profile.temperature {
         fields.insert("temperature".to_owned(), json!(temperature));
     }
