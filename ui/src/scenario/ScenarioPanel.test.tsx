@@ -166,17 +166,41 @@ describe("ScenarioPanel shows", () => {
     expect(one("step-args", step(0)).getAttribute("aria-label")).toBe("Arguments of step 1 (JSON object)");
   });
 
-  it("the first of several turns, saying the later ones are kept", () => {
+  it("a tab per user turn, the form on the first, and the turn's own message and steps on another", () => {
     render();
-    expect(all("scenario-later-turns")).toEqual([]);
+    expect(all("scenario-turn").map((tab) => tab.textContent)).toEqual(["Turn 1"]);
+    expect(all("remove-turn")).toEqual([]); // a scenario keeps one turn
     const { user, script, ...rest } = EXAMPLE;
     const later = { user: "Now search for similar bugs.", script: [{ say: "Found 2." }] };
     renderFixed(viewOf({ ...rest, turns: [{ user: user ?? "", script: script ?? [] }, later] }));
-    expect(one("scenario-later-turns").textContent).toBe(
-      "This scenario has 2 turns. The form edits the first; the others are kept as they are.",
-    );
+    expect(all("scenario-turn").map((tab) => tab.getAttribute("aria-selected"))).toEqual(["true", "false"]);
     expect(valueOf(one("scenario-user"))).toBe("Refactor the authentication module.");
     expect(all("scenario-step")).toHaveLength(4);
+    click(all("scenario-turn")[1] ?? one("scenario-turns"));
+    expect(valueOf(one("scenario-user"))).toBe("Now search for similar bugs.");
+    expect(all("scenario-step")).toHaveLength(1);
+    expect(valueOf(one("step-say"))).toBe("Found 2.");
+  });
+
+  it("adds a turn, edits it in its own undo group and removes it back to the one-turn form", () => {
+    render();
+    click(one("add-turn"));
+    const added = sent.at(-1)?.[0];
+    expect(added?.turns).toEqual([
+      { user: EXAMPLE.user, script: EXAMPLE.script },
+      { user: "", script: [{ say: "" }] },
+    ]);
+    expect(added && "user" in added).toBe(false);
+    expect(all("scenario-turn").map((tab) => tab.getAttribute("aria-selected"))).toEqual(["false", "true"]);
+    typeInto(one("scenario-user"), "Open a pull request.");
+    const [edited, group] = sent.at(-1) ?? [];
+    expect(edited?.turns?.map((turn) => turn.user)).toEqual([EXAMPLE.user, "Open a pull request."]);
+    expect(group).toBe("turns/1/user");
+    click(one("remove-turn"));
+    const removed = sent.at(-1)?.[0];
+    expect(removed).toEqual(EXAMPLE);
+    expect(all("scenario-turn")).toHaveLength(1);
+    expect(valueOf(one("scenario-user"))).toBe(EXAMPLE.user);
   });
 
   it("which moves and kinds are possible: the final answer stays last", () => {

@@ -1,12 +1,13 @@
 // The scenario panel of the compare view: the open scenario's file and problems, and every field of
-// it (name, user message, parameter overrides, the script's steps, tool results, tool changes,
-// limits), with a flag on each call that a scripted run would have nothing to answer and its fix. It
+// it (name, its user turns one at a time with each its user message and script, parameter
+// overrides, tool results, tool changes, limits), with a flag on each call that a scripted run would have nothing to answer and its fix. It
 // only renders and calls back with the whole new scenario and its undo group (built in
 // scenarioEdits.ts); the form's plumbing is ScenarioForm.tsx, a call's arguments CallArguments.tsx.
 // Text fields keep what was typed, so a JSON text that does not parse stays in place with its problem
 // under it and sends nothing; a new `revision` (undo, redo) remounts them from the view. An empty
 // field means "not set", its placeholder saying what then applies.
 import { ArrowDown, ArrowUp } from "lucide-react";
+import { useState, type ReactNode } from "react";
 import type { Scenario, ScenarioView } from "../platform";
 import {
   addParallelCall,
@@ -62,6 +63,8 @@ import {
   type ToolChange,
 } from "./scenarioEdits";
 import { CallArguments } from "./CallArguments";
+import { TurnTabs } from "./TurnTabs";
+import { turnCount, turnGroup, turnView, withTurnView } from "./turns";
 import { calledTool, lacksMock, type OfferedTool } from "./offered";
 import { TextField, useScenarioForm, type Form } from "./ScenarioForm";
 import type { ProblemGroup } from "../shared/problemGroups";
@@ -82,6 +85,8 @@ export interface ScenarioPanelProps {
 }
 
 export function ScenarioPanel({ view, tools, params, revision, problems, onChange }: ScenarioPanelProps) {
+  const [chosen, setTurn] = useState(0);
+  const turn = Math.min(chosen, turnCount(view.scenario) - 1);
   return (
     <section className="scenario-panel" data-testid="scenario-panel" aria-label="Scenario">
       <header className="scenario-header">
@@ -97,27 +102,16 @@ export function ScenarioPanel({ view, tools, params, revision, problems, onChang
       </header>
       <ProblemsPanel groups={problems} />
       <ScenarioFields
-        key={`${String(view.id)}/${String(revision)}`}
-        scenario={view.scenario}
+        key={`${String(view.id)}/${String(revision)}/${String(turn)}`}
+        scenario={turnView(view.scenario, turn)}
         tools={tools}
         params={params}
-        onChange={onChange}
+        onChange={(edited, group) => {
+          onChange(withTurnView(view.scenario, turn, edited), turnGroup(turn, group));
+        }}
+        turns={<TurnTabs scenario={view.scenario} turn={turn} onTurn={setTurn} onChange={onChange} />}
       />
     </section>
-  );
-}
-
-/**
- * Says that the form shows the first of several turns, and that the later ones are kept as the
- * file has them (the panel does not edit them yet).
- */
-function LaterTurns({ scenario }: { scenario: Scenario }) {
-  const turns = scenario.turns?.length ?? 0;
-  if (turns < 2) return null;
-  return (
-    <p className="notice" data-testid="scenario-later-turns">
-      This scenario has {turns} turns. The form edits the first; the others are kept as they are.
-    </p>
   );
 }
 
@@ -126,7 +120,8 @@ function ScenarioFields({
   tools,
   params,
   onChange,
-}: Omit<ScenarioPanelProps, "view" | "revision" | "problems"> & { scenario: Scenario }) {
+  turns,
+}: Omit<ScenarioPanelProps, "view" | "revision" | "problems"> & { scenario: Scenario; turns: ReactNode }) {
   const form = useScenarioForm(scenario, tools, onChange);
   return (
     <form
@@ -143,7 +138,7 @@ function ScenarioFields({
         testId="scenario-name"
         onText={(text) => (base) => setName(base, text)}
       />
-      <LaterTurns scenario={scenario} />
+      {turns}
       <TextField
         form={form}
         slot={undoGroup.user}
