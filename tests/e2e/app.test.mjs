@@ -1065,7 +1065,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
     );
   });
 
-  it("runs live against a real server from the compare view: the lanes hold the command line's live events", async (t) => {
+  it("runs a two-turn scenario live against a real server from the compare view: the lanes hold the command line's live events", async (t) => {
     const port = await freePort();
     execFileSync(join(ROOT, "scripts/fakellm.sh"), ["start", String(port)], {
       stdio: "ignore",
@@ -1091,9 +1091,22 @@ describe("unfold-app (real binary under Xvfb)", () => {
       }),
     );
     const template = exampleCopy("live.unfold.json");
+    // Two user turns: the second is asked once the model has answered the first.
     const scenario = join(workDir, "live.scenario.json");
-    copyFileSync(join(ROOT, "examples/lookup-first.scenario.json"), scenario);
-    const user = JSON.parse(readFileSync(scenario, "utf8")).user;
+    const { user, script, ...rest } = JSON.parse(
+      readFileSync(join(ROOT, "examples/lookup-first.scenario.json"), "utf8"),
+    );
+    const later = "Thanks. Is anything else broken?";
+    writeFileSync(
+      scenario,
+      JSON.stringify({
+        ...rest,
+        turns: [
+          { user, script },
+          { user: later, script: [{ say: "No." }] },
+        ],
+      }),
+    );
     const cli = (adapter) =>
       JSON.parse(
         execFileSync(
@@ -1114,6 +1127,8 @@ describe("unfold-app (real binary under Xvfb)", () => {
             adapter,
             "--user",
             user,
+            "--user",
+            later,
             "--json",
           ],
           {
@@ -1163,6 +1178,10 @@ describe("unfold-app (real binary under Xvfb)", () => {
           TIMELINE_EVENTS,
           (events) => events.length > 0,
           "events on the timeline",
+        );
+        assert.ok(
+          shown.some((event) => event.endsWith(" user_turn")),
+          `the second turn is on the timeline: ${shown.join(", ")}`,
         );
         const expected = Object.entries(runs).flatMap(([lane, run]) =>
           run.events
@@ -1225,6 +1244,24 @@ describe("unfold-app (real binary under Xvfb)", () => {
         );
         assert.equal(typeof first.system, "string");
         assert.equal(first.messages[0].role, "user");
+        // Ready to send to the profile's model, as Anthropic requires.
+        assert.equal(first.model, "fake-model");
+        assert.equal(typeof first.max_tokens, "number");
+        // The last call of the dynamic lane asks the second turn after the first's answer.
+        const bodies = readdirSync(join(workDir, "live-requests")).filter((name) =>
+          name.startsWith("dynamic-"),
+        );
+        const last = JSON.parse(
+          readFileSync(join(workDir, "live-requests", bodies.sort().at(-1)), "utf8"),
+        );
+        const asked = last.messages.filter(
+          (message) =>
+            message.role === "user" && typeof message.content === "string",
+        );
+        assert.deepEqual(
+          asked.map((message) => message.content),
+          [user, later],
+        );
 
         // The history page lists both live runs as one comparison; the restart run compared with the
         // dynamic one as its reference run says what `unfold history compare` says of the same file.

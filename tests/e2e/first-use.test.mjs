@@ -356,11 +356,11 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
     });
   });
 
-  it("compares under all four adapters: a lane, a difference column and a divergence each, as the command line reports", async (t) => {
+  it("compares under every adapter: a lane, a difference column and a divergence each, as the command line reports", async (t) => {
     const template = deepCopy("four.unfold.json");
     const scenario = join(workDir, "read-context-then-search.scenario.json");
     copyFileSync(join(ROOT, "examples/read-context-then-search.scenario.json"), scenario);
-    const adapters = ["dynamic", "restart", "allowed_tools", "deferred"];
+    const adapters = ["dynamic", "restart", "allowed_tools", "deferred", "tool_addition"];
     const report = JSON.parse(
       execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--adapters", adapters.join(",")], {
         cwd: ROOT,
@@ -373,7 +373,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
       template,
       async (session) => {
         await narrow(session);
-        for (const adapter of ["allowed_tools", "deferred"]) await click(session, `[data-testid="adapter-${adapter}"]`);
+        for (const adapter of ["allowed_tools", "deferred", "tool_addition"]) await click(session, `[data-testid="adapter-${adapter}"]`);
         await runComparison(session);
         const lanes = await evaluate(session, `return [...document.querySelectorAll('[data-testid="lane"]')].map((lane) => lane.dataset.lane);`);
         assert.deepEqual(lanes, [...adapters, "baseline"]);
@@ -402,7 +402,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
         );
         assert.deepEqual(
           divergences.map(([right]) => right),
-          ["restart", "allowed_tools", "deferred"],
+          ["restart", "allowed_tools", "deferred", "tool_addition"],
         );
         for (const [index, [, text]] of divergences.entries()) {
           const first = report.divergences[index].first;
@@ -415,15 +415,65 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
         );
         assert.ok(injected.some((line) => /^allowed_tools: tools allowed/.test(line)), JSON.stringify(injected));
         assert.ok(injected.some((line) => /^deferred: tools loaded by reference/.test(line)), JSON.stringify(injected));
+        assert.ok(injected.some((line) => /^tool_addition: tools added by a system message/.test(line)), JSON.stringify(injected));
         const spill = await evaluate(
           session,
           `const results = document.querySelector('[data-testid="compare-results"]');
            return results.scrollWidth - results.clientWidth;`,
         );
         assert.ok(spill <= 1, `nothing spills sideways (${spill} px)`);
-        await saveScreenshot(session, "compare-four-adapters-1024-dark");
+        await saveScreenshot(session, "compare-five-adapters-1024-dark");
         await evaluate(session, `document.querySelector('[data-testid="timeline-lanes"]').scrollIntoView(); return true;`);
-        await saveScreenshot(session, "compare-four-lanes-1024-dark");
+        await saveScreenshot(session, "compare-five-lanes-1024-dark");
+      },
+      scenario,
+    );
+  });
+
+  it("compares the two-turn example under an adapter and a host lane: each lane shows where the second turn starts", async (t) => {
+    const template = join(workDir, "two-turns.unfold.json");
+    copyFileSync(join(ROOT, "examples/coding-agent.unfold.json"), template);
+    const scenario = join(workDir, "two-turns.scenario.json");
+    copyFileSync(join(ROOT, "examples/coding-agent-two-turns.scenario.json"), scenario);
+    const asked = "dynamic,restart,tool_addition,host:copilot-cli";
+    const report = JSON.parse(
+      execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--adapters", asked], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, UNFOLD_HISTORY: "off" },
+      }),
+    );
+    await withApp(
+      t,
+      template,
+      async (session) => {
+        await narrow(session);
+        await click(session, '[data-testid="adapter-tool_addition"]');
+        await waitUntil(
+          session,
+          `const picker = document.querySelector('[data-testid="host-picker"]');
+           if (!picker || !picker.querySelector('option[value="copilot-cli"]')) return false;
+           const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
+           setValue.call(picker, "copilot-cli");
+           picker.dispatchEvent(new Event("change", { bubbles: true }));
+           return document.querySelector('[data-testid="host-copilot-cli"]') !== null;`,
+          (added) => added === true,
+          "the copilot-cli host lane added",
+        );
+        await runComparison(session);
+        const verdict = await evaluate(
+          session,
+          `return [...document.querySelectorAll('[data-testid="verdict-lane"]')].map((item) => [item.dataset.lane, item.dataset.standing]);`,
+        );
+        assert.deepEqual(verdict, report.verdict.lanes.map((lane) => [lane.lane, lane.standing]));
+        const turns = await evaluate(
+          session,
+          `return [...document.querySelectorAll('[data-testid="timeline-event"][data-type="user_turn"]')].map((e) => e.dataset.lane);`,
+        );
+        assert.deepEqual([...new Set(turns)].sort(), ["baseline", "dynamic", "host:copilot-cli", "restart", "tool_addition"]);
+        await saveScreenshot(session, "compare-two-turns-1024-dark");
+        await evaluate(session, `document.querySelector('[data-testid="timeline-lanes"]').scrollIntoView(); return true;`);
+        await saveScreenshot(session, "compare-two-turns-lanes-1024-dark");
       },
       scenario,
     );
