@@ -19,6 +19,7 @@ import {
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
+  addHostLane,
   click,
   E2E_KEY,
   ELEMENT_KEY,
@@ -39,6 +40,7 @@ import {
   waitForRecovery,
   waitUntil,
   webdriver,
+  unfoldJson,
   withApp,
   workDir,
 } from "./harness.mjs";
@@ -85,17 +87,7 @@ async function saveScenario(session) {
 
 /** `unfold compare --json` of `template` and `scenario`, with each call's request body in `folder`. */
 function cliComparison(template, scenario, folder) {
-  return cli(["compare", template, scenario, "--json", "--requests", folder]);
-}
-
-/** `unfold ARGS` through cargo, its JSON output parsed. */
-function cli(args) {
-  return JSON.parse(
-    execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", ...args], {
-      cwd: ROOT,
-      encoding: "utf8",
-    }),
-  );
+  return unfoldJson(["compare", template, scenario, "--json", "--requests", folder]);
 }
 
 /** Every event the timeline shows, as "lane seq type", in the page's order. */
@@ -947,10 +939,10 @@ describe("unfold-app (real binary under Xvfb)", () => {
           }
         };
         await costsAre(
-          cli(["compare", template, scenario, "--json"]),
+          unfoldJson(["compare", template, scenario, "--json"]),
           "at the default model",
         );
-        const priced = cli([
+        const priced = unfoldJson([
           "compare",
           template,
           scenario,
@@ -1376,17 +1368,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
       async (session) => {
         for (const host of ["claude-code", "codex"]) {
           // The picker offers the presets the backend ships; choosing one adds its lane.
-          await waitUntil(
-            session,
-            `const picker = document.querySelector('[data-testid="host-picker"]');
-             if (!picker || !picker.querySelector('option[value="${host}"]')) return false;
-             const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
-             setValue.call(picker, "${host}");
-             picker.dispatchEvent(new Event("change", { bubbles: true }));
-             return document.querySelector('[data-testid="host-${host}"]') !== null;`,
-            (added) => added === true,
-            `the ${host} host lane added`,
-          );
+          await addHostLane(session, host);
         }
         await pressRun(session);
         const lanes = await waitUntil(
@@ -1397,7 +1379,7 @@ describe("unfold-app (real binary under Xvfb)", () => {
         );
         // The CLI's verdict of the same lanes: the app shows the same standings.
         const lanesAsked = "dynamic,restart,host:claude-code,host:codex";
-        const report = cli(["compare", template, scenario, "--adapters", lanesAsked, "--json"]);
+        const report = unfoldJson(["compare", template, scenario, "--adapters", lanesAsked, "--json"]);
         assert.deepEqual(
           lanes,
           report.verdict.lanes.map((lane) => [lane.lane, lane.standing]),

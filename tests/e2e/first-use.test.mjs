@@ -13,11 +13,11 @@
 // Screenshots of each state land in the harness's temp dir (kept with UNFOLD_E2E_KEEP=1). Run:
 // `node --test tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
+  addHostLane,
   click,
   diagnostics,
   EXAMPLE,
@@ -33,6 +33,7 @@ import {
   waitForRecovery,
   waitUntil,
   webdriver,
+  unfoldJson,
   withApp,
   workDir,
 } from "./harness.mjs";
@@ -328,13 +329,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
       const folder = join(workDir, "data", "dev.unfold.studio", "examples");
       const [template, scenario] = [join(folder, "coding-agent.unfold.json"), join(folder, "coding-agent-fix-test.scenario.json")];
       const adapters = "dynamic,restart,allowed_tools,deferred,tool_addition";
-      const report = JSON.parse(
-        execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--adapters", adapters], {
-          cwd: ROOT,
-          encoding: "utf8",
-          env: { ...process.env, UNFOLD_HISTORY: "off" },
-        }),
-      );
+      const report = unfoldJson(["compare", template, scenario, "--json", "--adapters", adapters]);
       assert.equal(headline, report.verdict.headline);
       assert.match(headline, /^deferred wins: .* and cost \$[0-9.]+ \([0-9.]+ %\) less with the prompt cache/);
       const shown = await evaluate(
@@ -361,13 +356,7 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
     const scenario = join(workDir, "read-context-then-search.scenario.json");
     copyFileSync(join(ROOT, "examples/read-context-then-search.scenario.json"), scenario);
     const adapters = ["dynamic", "restart", "allowed_tools", "deferred", "tool_addition"];
-    const report = JSON.parse(
-      execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--adapters", adapters.join(",")], {
-        cwd: ROOT,
-        encoding: "utf8",
-        env: { ...process.env, UNFOLD_HISTORY: "off" },
-      }),
-    );
+    const report = unfoldJson(["compare", template, scenario, "--json", "--adapters", adapters.join(",")]);
     await withApp(
       t,
       template,
@@ -436,30 +425,14 @@ describe("what a first-time user hit, at 1024×700 in dark mode", () => {
     const scenario = join(workDir, "two-turns.scenario.json");
     copyFileSync(join(ROOT, "examples/coding-agent-two-turns.scenario.json"), scenario);
     const asked = "dynamic,restart,tool_addition,host:copilot-cli";
-    const report = JSON.parse(
-      execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", "compare", template, scenario, "--json", "--adapters", asked], {
-        cwd: ROOT,
-        encoding: "utf8",
-        env: { ...process.env, UNFOLD_HISTORY: "off" },
-      }),
-    );
+    const report = unfoldJson(["compare", template, scenario, "--json", "--adapters", asked]);
     await withApp(
       t,
       template,
       async (session) => {
         await narrow(session);
         await click(session, '[data-testid="adapter-tool_addition"]');
-        await waitUntil(
-          session,
-          `const picker = document.querySelector('[data-testid="host-picker"]');
-           if (!picker || !picker.querySelector('option[value="copilot-cli"]')) return false;
-           const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
-           setValue.call(picker, "copilot-cli");
-           picker.dispatchEvent(new Event("change", { bubbles: true }));
-           return document.querySelector('[data-testid="host-copilot-cli"]') !== null;`,
-          (added) => added === true,
-          "the copilot-cli host lane added",
-        );
+        await addHostLane(session, "copilot-cli");
         await runComparison(session);
         const verdict = await evaluate(
           session,

@@ -379,6 +379,32 @@ export async function stopHarness() {
 }
 
 /** Waits until the comparison under way has finished. */
+/** `unfold ARGS` through cargo with no run history kept, its JSON output parsed. */
+export function unfoldJson(args) {
+  return JSON.parse(
+    execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", ...args], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, UNFOLD_HISTORY: "off" },
+    }),
+  );
+}
+
+/** Adds the host lane of the preset `host` with the Compare page's "Add a host…" picker. */
+export async function addHostLane(session, host) {
+  await waitUntil(
+    session,
+    `const picker = document.querySelector('[data-testid="host-picker"]');
+     if (!picker || !picker.querySelector('option[value="${host}"]')) return false;
+     const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
+     setValue.call(picker, "${host}");
+     picker.dispatchEvent(new Event("change", { bubbles: true }));
+     return document.querySelector('[data-testid="host-${host}"]') !== null;`,
+    (added) => added === true,
+    `the ${host} host lane added`,
+  );
+}
+
 /** Clicks Run once it is enabled (a launch scenario opens after the view). */
 export async function pressRun(session) {
   await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");
