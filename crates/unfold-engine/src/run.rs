@@ -626,19 +626,6 @@ impl<'a> Run<'a, '_> {
     /// (as the adapter sends hidden tools), one not sent is added to the list; a tool callable
     /// already is skipped.
     fn inject(&mut self, conversation: &mut Conversation, section_key: Option<String>, tools: &[Arc<Tool>]) {
-        if conversation.announces() {
-            // A tool a source changed comes back under its name; the list, which this lane never
-            // takes a tool out of, must send its new definition.
-            let outdated: Vec<Tool> = tools
-                .iter()
-                .filter(|tool| {
-                    let sent = conversation.tools().iter().find(|t| t.name == tool.name);
-                    sent.is_some_and(|sent| *sent != self.session.state().offer(tool, self.pick_mode()))
-                })
-                .map(|tool| Tool::clone(tool))
-                .collect();
-            self.redefine(conversation, &outdated);
-        }
         let hidden: Vec<String> =
             tools.iter().filter(|t| conversation.sends(&t.name)).map(|t| t.name.clone()).collect();
         let opened = conversation.open(&hidden);
@@ -875,11 +862,19 @@ impl<'a> Run<'a, '_> {
         if self.refresh == Refresh::Restart {
             return true;
         }
-        // A source's changed tool is taken out and offered again, as its list now says.
-        let gone: Vec<String> = removed.iter().chain(&modified).cloned().collect();
-        let arriving: Vec<Arc<Tool>> =
-            added.iter().chain(&modified).filter_map(|name| self.tools.get(name).cloned()).collect();
-        let change = ToolsChange { section_key: section, added: arriving, removed: gone, ..ToolsChange::default() };
+        let change = if conversation.announces() {
+            // Redefined in its place: a system message cannot give a tool a new definition, and
+            // taking it away to add it back would say nothing of the new one.
+            let arriving = added.iter().filter_map(|name| self.tools.get(name).cloned()).collect();
+            let changed = modified.iter().filter_map(|name| self.tools.get(name).map(|t| Tool::clone(t))).collect();
+            ToolsChange { section_key: section, added: arriving, removed, modified: changed }
+        } else {
+            // A source's changed tool is taken out and offered again, as its list now says.
+            let gone: Vec<String> = removed.iter().chain(&modified).cloned().collect();
+            let arriving: Vec<Arc<Tool>> =
+                added.iter().chain(&modified).filter_map(|name| self.tools.get(name).cloned()).collect();
+            ToolsChange { section_key: section, added: arriving, removed: gone, ..ToolsChange::default() }
+        };
         self.change_tools(conversation, change);
         false
     }

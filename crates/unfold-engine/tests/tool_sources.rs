@@ -234,6 +234,32 @@ fn a_list_change_is_injected_under_the_dynamic_adapter() {
     assert_eq!(calls, ["unlock", "deploy"]);
 }
 
+/// Under `tool_addition` a source's changed tool keeps its place in the list with its new
+/// definition, and no system message takes it away and adds it back; a tool no list had before is
+/// added to the list, as the API takes new tools only there.
+#[test]
+fn a_list_change_under_tool_addition_redefines_a_changed_tool_in_place() {
+    let (trace, calls) =
+        run(AdapterKind::ToolAddition, Some("context"), serde_json::from_str(UNLOCK_THEN_DEPLOY).unwrap(), false);
+    insta::assert_snapshot!(trace, @r###"
+    discovered ide live [grep, unlock]
+    call 1 [lookup, read_section]
+      read_section {"section_key":"context"} -> ok content "## 2 Project Context", expanded_tools ["search","cite","grep","unlock"]
+      visibility [context]
+      added [search, cite, grep, unlock] from context
+    call 2 [lookup, search, cite, grep, unlock, read_section]
+      unlock {} -> ok "unlock done"
+    tools changed before call 3 (ide): +[deploy] -[] ~[grep]
+      injected [deploy] from context
+      redefined [grep]
+    call 3 [lookup, search, cite, grep, unlock, deploy, read_section]
+      deploy {} -> ok "deploy done"
+    call 4 [lookup, search, cite, grep, unlock, deploy, read_section]
+    completed "Deployed."
+    "###);
+    assert_eq!(calls, ["unlock", "deploy"]);
+}
+
 #[test]
 fn a_list_change_restarts_the_restart_adapter() {
     let (trace, calls) =
