@@ -827,24 +827,35 @@ fn anthropic_read_then_answer() -> Vec<Reply> {
     vec![Reply::json(read), Reply::json(done)]
 }
 
-#[test]
-fn a_deferred_run_sends_hidden_tools_deferred_and_loads_them_by_reference_on_the_anthropic_wire() {
+/// A live run of the task executor under `adapter` that reads `context` and answers, on the
+/// Anthropic wire against a server that refuses what the API would; it must complete. The requests
+/// the server received.
+fn read_then_answer_on_anthropic(adapter: AdapterKind) -> Vec<crate::fault_server::Received> {
     let template = load_template("examples/task-executor.unfold.json");
     let (report, received) = runtime().block_on(async {
         let server = FaultServer::checking(anthropic_read_then_answer(), anthropic_rules::refusal).await;
         let mut live = provider(profile(ProviderKind::Anthropic, &server, false));
         let input = asking(&template, "Refactor the authentication module.");
-        let adapter = adapter_for(AdapterKind::Deferred);
-        let report = run(&input, adapter, &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await.unwrap();
+        let report = run(&input, adapter_for(adapter), &mut live, &mut ScriptedToolResults::default(), &mut |_| {})
+            .await
+            .unwrap();
         (report, server.received())
     });
-    assert_eq!(report.status, RunStatus::Completed);
-    let bodies: Vec<Value> = received.iter().map(|r| r.body.clone()).collect();
-    let deferred = |body: &Value| -> Vec<String> {
-        let tools = body["tools"].as_array().unwrap();
-        tools.iter().filter(|t| t["defer_loading"] == true).map(|t| t["name"].as_str().unwrap().to_owned()).collect()
-    };
-    assert_eq!(deferred(&bodies[0]), ["search", "cite"]);
+    assert_eq!(report.status, RunStatus::Completed, "{:?}", report.events.last());
+    received
+}
+
+/// The names of the tools `body` sends deferred.
+fn deferred_names(body: &Value) -> Vec<&str> {
+    let tools = body["tools"].as_array().unwrap();
+    tools.iter().filter(|t| t["defer_loading"] == true).map(|t| t["name"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn a_deferred_run_sends_hidden_tools_deferred_and_loads_them_by_reference_on_the_anthropic_wire() {
+    let received = read_then_answer_on_anthropic(AdapterKind::Deferred);
+    let bodies: Vec<&Value> = received.iter().map(|r| &r.body).collect();
+    assert_eq!(deferred_names(bodies[0]), ["search", "cite"]);
     assert_eq!(bodies[0]["tools"], bodies[1]["tools"], "the tool list, the start of the prompt, stays");
     let result = &bodies[1]["messages"][2]["content"][0];
     assert_eq!(result["type"], "tool_result");
@@ -862,26 +873,10 @@ fn a_deferred_run_sends_hidden_tools_deferred_and_loads_them_by_reference_on_the
 
 #[test]
 fn a_tool_addition_run_adds_tools_by_a_system_message_the_anthropic_api_takes() {
-    let template = load_template("examples/task-executor.unfold.json");
-    let (report, received) = runtime().block_on(async {
-        let server = FaultServer::checking(anthropic_read_then_answer(), anthropic_rules::refusal).await;
-        let mut live = provider(profile(ProviderKind::Anthropic, &server, false));
-        let input = asking(&template, "Refactor the authentication module.");
-        let adapter = adapter_for(AdapterKind::ToolAddition);
-        let report = run(&input, adapter, &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await.unwrap();
-        (report, server.received())
-    });
-    assert_eq!(report.status, RunStatus::Completed, "{:?}", report.events.last());
+    let received = read_then_answer_on_anthropic(AdapterKind::ToolAddition);
     let bodies: Vec<&Value> = received.iter().map(|r| &r.body).collect();
     assert_eq!(bodies[0]["tools"], bodies[1]["tools"], "the tool list, the start of the prompt, stays");
-    let deferred: Vec<&Value> = bodies[0]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["defer_loading"] == true)
-        .map(|t| &t["name"])
-        .collect();
-    assert_eq!(deferred, ["search", "cite"]);
+    assert_eq!(deferred_names(bodies[0]), ["search", "cite"]);
     let messages = bodies[1]["messages"].as_array().unwrap();
     assert_eq!(messages[0], bodies[0]["messages"][0]);
     assert!(messages[2]["content"][0]["content"].is_string(), "the result is its text alone: {}", messages[2]);
