@@ -178,10 +178,7 @@ impl Conversation {
             .collect();
         match self.hidden {
             HiddenTools::Deferred => self.reference_in_last_result(&opened),
-            HiddenTools::Announced => {
-                self.announcing.removed.retain(|name| !opened.contains(name));
-                self.announcing.added.extend(opened.iter().cloned());
-            }
+            HiddenTools::Announced => self.announcing.change(&opened, Change::Add),
             HiddenTools::Withheld | HiddenTools::Disallowed => {}
         }
         self.count_choice();
@@ -198,8 +195,7 @@ impl Conversation {
     pub(crate) fn close(&mut self, names: &[String]) -> Vec<String> {
         let closed: Vec<String> = names.iter().filter(|name| self.may_call(name)).cloned().collect();
         self.callable.retain(|name| !closed.contains(name));
-        self.announcing.added.retain(|name| !closed.contains(name));
-        self.announcing.removed.extend(closed.iter().cloned());
+        self.announcing.change(&closed, Change::Remove);
         self.count_choice();
         closed
     }
@@ -281,6 +277,31 @@ impl Conversation {
 struct Announcement {
     added: Vec<String>,
     removed: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Change {
+    Add,
+    Remove,
+}
+
+impl Announcement {
+    /// Adds or removes `names` at the next message. A name still to be changed the other way
+    /// cancels out: the model was never told of it, so it hears nothing.
+    fn change(&mut self, names: &[String], change: Change) {
+        let (this_way, other_way) = match change {
+            Change::Add => (&mut self.added, &mut self.removed),
+            Change::Remove => (&mut self.removed, &mut self.added),
+        };
+        for name in names {
+            match other_way.iter().position(|pending| pending == name) {
+                Some(at) => {
+                    other_way.remove(at);
+                }
+                None => this_way.push(name.clone()),
+            }
+        }
+    }
 }
 
 /// The tools of a conversation as they are sent, under the lane's names.

@@ -560,8 +560,16 @@ impl<'a> Run<'a, '_> {
                 if !dynamic {
                     return Some(AttemptEnd::Restart(RestartRequest::ToolsPicked));
                 }
-                let tools = self.reoffer(conversation.tools());
-                self.send_tools(conversation, tools);
+                if matches!(self.refresh, Refresh::NextCall | Refresh::Late(0)) {
+                    let tools = self.reoffer(conversation.tools());
+                    self.send_tools(conversation, tools);
+                    return None;
+                }
+                // A host that refreshes later keeps the brief in its list until then: the pick's
+                // full definitions show as a redefinition when the policy says.
+                let modified = names.iter().filter_map(|name| self.tools.get(name.as_str()).map(|t| Tool::clone(t)));
+                let change = ToolsChange { modified: modified.collect(), ..ToolsChange::default() };
+                self.change_tools(conversation, change);
                 None
             }
         }
@@ -919,9 +927,12 @@ impl<'a> Run<'a, '_> {
     }
 
     /// What the model is told when it calls a tool it may not call now: a tool sent hidden
-    /// (`allowed_tools`, `deferred`) names the section to read first.
+    /// (`allowed_tools`, `deferred`) names the section to read first, while it is summarized.
     fn not_callable(&self, name: &str, conversation: &Conversation) -> String {
-        match self.session.section_of_tool(name).filter(|_| conversation.sends(name)) {
+        // The hint helps only while the section is summarized: once it is read, a tool still not
+        // callable was withdrawn, or is not shown yet, and a real host calls it unknown.
+        let hidden_in = self.session.section_of_tool(name).filter(|_| conversation.sends(name));
+        match hidden_in.filter(|section| !self.session.is_rendered_full(section)) {
             Some(section) => format!(
                 "Tool '{name}' cannot be called yet: it belongs to section '{section}'. Call `read_section` with that key first."
             ),

@@ -564,6 +564,63 @@ fn a_picked_tool_carries_its_full_description_from_the_next_call_on() {
 }
 
 #[test]
+fn a_pick_shows_its_full_definition_when_the_refresh_policy_says() {
+    let mut template = fixture();
+    template.tool_disclosure = ToolDisclosure::PickTools;
+    let scenario = scenario(json!({ "script": [
+        { "call": "pick_tools", "args": { "tools": ["lookup"] } },
+        { "call": "lookup", "args": { "id": 7 } },
+        { "say": "Done." }
+    ]}));
+    let lookup = |refresh: Refresh| {
+        let mut provider =
+            RecordingProvider { inner: ScriptedProvider::new(&scenario, &template), offered: Vec::new() };
+        let input = RunInput {
+            tool_policy: ToolPolicy { refresh: Some(refresh), ..ToolPolicy::default() },
+            ..RunInput::of_scenario(&template, &scenario)
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let mut results = ScriptedToolResults::new(&scenario);
+        let adapter = adapter_for(AdapterKind::Dynamic);
+        let report = runtime.block_on(run(&input, adapter, &mut provider, &mut results, &mut |_| {})).unwrap();
+        let described = provider.offered.iter().map(|call| {
+            let lookup = call.iter().find(|(n, _)| n == "lookup");
+            lookup.map_or("-".to_owned(), |(_, description)| description.clone())
+        });
+        format!("[{}] {:?}\n{}", refresh.name(), described.collect::<Vec<_>>(), trace(&report))
+    };
+    let traces: Vec<String> = [Refresh::NextCall, Refresh::Late(1), Refresh::Never].into_iter().map(lookup).collect();
+    assert_snapshot!(traces.join("\n\n"), @r#"
+    [next_call] ["Look up an issue.", "Look up an issue by id.", "Look up an issue by id."]
+    call 1 [lookup, broken, read_section, pick_tools]
+      pick_tools {"tools":["lookup"]} -> ok {"picked":["lookup"],"tools":[{"name":"lookup","description":"Look up an issue by id.","parameters":{"type":"object","properties":{"id":{"type":"integer"}}}}]}
+    call 2 [lookup, broken, read_section, pick_tools]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+    call 3 [lookup, broken, read_section, pick_tools]
+    completed "Done."
+
+    [late:1] ["Look up an issue.", "Look up an issue.", "Look up an issue by id."]
+    call 1 [lookup, broken, read_section, pick_tools]
+      pick_tools {"tools":["lookup"]} -> ok {"picked":["lookup"],"tools":[{"name":"lookup","description":"Look up an issue by id.","parameters":{"type":"object","properties":{"id":{"type":"integer"}}}}]}
+      pending +[] -[] ~[lookup] {"at_model_call":3}
+    call 2 [lookup, broken, read_section, pick_tools]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+      redefined [lookup]
+    call 3 [lookup, broken, read_section, pick_tools]
+    completed "Done."
+
+    [never] ["Look up an issue.", "Look up an issue.", "Look up an issue."]
+    call 1 [lookup, broken, read_section, pick_tools]
+      pick_tools {"tools":["lookup"]} -> ok {"picked":["lookup"],"tools":[{"name":"lookup","description":"Look up an issue by id.","parameters":{"type":"object","properties":{"id":{"type":"integer"}}}}]}
+      pending +[] -[] ~[lookup] "never"
+    call 2 [lookup, broken, read_section, pick_tools]
+      lookup {"id":7} -> ok {"id":7,"title":"Login fails"}
+    call 3 [lookup, broken, read_section, pick_tools]
+    completed "Done."
+    "#);
+}
+
+#[test]
 fn plugin_tool_changes_inject_under_dynamic_and_restart_under_restart() {
     let trace = check(
         &fixture(),

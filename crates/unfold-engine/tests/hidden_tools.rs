@@ -259,3 +259,33 @@ fn tool_addition_removes_a_withdrawn_tool_by_a_system_message_and_keeps_the_list
     assert_eq!(system, serde_json::json!({ "role": "system", "tool_removals": ["lookup"] }));
     assert_eq!(bodies[0].body["tools"], bodies[1].body["tools"]);
 }
+
+#[test]
+fn tool_addition_tells_nothing_of_a_tool_withdrawn_before_its_addition_was_sent() {
+    let withdrawn = scenario(serde_json::json!({
+        "name": "search-withdrawn-at-once",
+        "user": "Refactor the authentication module.",
+        "script": [
+            { "call": "read_section", "args": { "section_key": "context" } },
+            { "call": "search", "args": { "query": "session tokens" } },
+            { "say": "Done." }
+        ],
+        "tool_changes": [{ "at_model_call": 2, "remove": ["search"] }]
+    }));
+    let comparison = every_adapter(&withdrawn);
+    let bodies = &comparison.requests.iter().find(|r| r.lane.name() == "tool_addition").unwrap().calls;
+    let system: Vec<&serde_json::Value> = bodies
+        .iter()
+        .flat_map(|call| call.body["messages"].as_array().unwrap())
+        .filter(|message| message["role"] == "system" && message.get("content").is_none())
+        .collect();
+    assert!(
+        system.iter().all(|message| message.get("tool_removals").is_none()),
+        "a removal of a tool never added: {system:?}"
+    );
+    assert!(system.iter().all(|message| !message["tool_additions"].to_string().contains("\"search\"")));
+    let failed = run(&comparison.report, ToolAddition).events.iter().any(|event| {
+        matches!(&event.kind, EventKind::ToolCall { success: false, result, .. } if result == "Unknown tool: 'search'")
+    });
+    assert!(failed, "the withdrawn tool stays unknown");
+}
