@@ -1474,7 +1474,12 @@ export type HostStrategy =
 /**  Every tool from the start, a callable subset that grows. */
 "allowed_tools" | 
 /**  Hidden tools sent deferred and loaded by reference. */
-"deferred";
+"deferred" | 
+/**
+ *  Hidden tools sent deferred and added by a system message (Anthropic's mid-conversation
+ *  tool changes).
+ */
+"tool_addition";
 
 /**  Tools read from a pasted or opened tool list, ready to attach. */
 export type ImportedToolsDto = ImportedToolsDto_Serialize | ImportedToolsDto_Deserialize;

@@ -57,6 +57,9 @@ pub enum HostStrategy {
     AllowedTools,
     /// Hidden tools sent deferred and loaded by reference.
     Deferred,
+    /// Hidden tools sent deferred and added by a system message (Anthropic's mid-conversation
+    /// tool changes).
+    ToolAddition,
 }
 
 impl HostStrategy {
@@ -67,6 +70,20 @@ impl HostStrategy {
             HostStrategy::Restart => "restart",
             HostStrategy::AllowedTools => "allowed_tools",
             HostStrategy::Deferred => "deferred",
+            HostStrategy::ToolAddition => "tool_addition",
+        }
+    }
+}
+
+impl HostStrategy {
+    /// The APIs that have this way of sending hidden tools; none when every API has it.
+    pub fn apis(self) -> Option<&'static [HostApi]> {
+        match self {
+            HostStrategy::Inject | HostStrategy::Restart => None,
+            // Gemini names them in `allowedFunctionNames`.
+            HostStrategy::AllowedTools => Some(&[HostApi::OpenaiChat, HostApi::OpenaiResponses, HostApi::Gemini]),
+            HostStrategy::Deferred => Some(&[HostApi::Anthropic, HostApi::OpenaiResponses]),
+            HostStrategy::ToolAddition => Some(&[HostApi::Anthropic]),
         }
     }
 }
@@ -259,6 +276,12 @@ impl HostProfile {
         }
         if self.refresh == Refresh::Restart && self.strategy != HostStrategy::Restart {
             problems.push(Problem::at("/refresh", "`\"restart\"` is the refresh of the `restart` strategy"));
+        }
+        if let Some(apis) = self.strategy.apis().filter(|apis| !apis.contains(&self.api)) {
+            let names: Vec<String> = apis.iter().map(|api| format!("`\"{}\"`", api.name())).collect();
+            let message =
+                format!("the `{}` strategy needs an API that has it: {}", self.strategy.name(), names.join(" or "));
+            problems.push(Problem::at("/api", message));
         }
         for (index, evidence) in self.evidence.iter().enumerate() {
             if let Evidence::Measured { runs, visible_at, .. } = evidence {

@@ -84,6 +84,20 @@ fn a_bad_profile_is_refused_at_each_place() {
     let mut restarting = claude_code();
     restarting["strategy"] = json!("restart");
     assert_eq!(problems(&restarting), ["/refresh: a host that restarts refreshes by restarting: `\"restart\"`"]);
+    let mut added_on_openai = claude_code();
+    added_on_openai["strategy"] = json!("tool_addition");
+    added_on_openai["api"] = json!("openai-responses");
+    assert_eq!(
+        problems(&added_on_openai),
+        ["/api: the `tool_addition` strategy needs an API that has it: `\"anthropic\"`"]
+    );
+    added_on_openai["strategy"] = json!("deferred");
+    assert_eq!(problems(&added_on_openai), Vec::<String>::new(), "OpenAI's Responses defer tools");
+    added_on_openai["api"] = json!("openai-chat");
+    assert_eq!(
+        problems(&added_on_openai),
+        ["/api: the `deferred` strategy needs an API that has it: `\"anthropic\"` or `\"openai-responses\"`"]
+    );
     let mut misnamed = claude_code();
     misnamed["name"] = json!("My Host");
     misnamed["refresh"] = json!({ "late": "one" });

@@ -7,6 +7,7 @@
 //! ([`SentNames`]).
 
 use crate::adapter::HiddenTools;
+use crate::lane::DeferredListing;
 use crate::prompt_prefix::{Piece, PromptShape};
 use crate::provider::{Message, ModelRequest, ToolGate};
 use crate::render::{RenderedPrompt, SummarizedSection};
@@ -33,6 +34,8 @@ pub(crate) struct Conversation {
     announcing: Announcement,
     /// Tokens of the callable subset as a request names it (`allowed_tools`).
     choice_tokens: u64,
+    /// What of a deferred tool counts before it is loaded.
+    deferred_listing: DeferredListing,
     /// The names the tools are sent under.
     names: SentNames,
     /// What a request sends under other names than the template's, when it does: the tools, the
@@ -78,6 +81,7 @@ impl Conversation {
             deferred,
             announcing: Announcement::default(),
             choice_tokens: 0,
+            deferred_listing: DeferredListing::default(),
             names: SentNames::default(),
             renamed: None,
             shape: PromptShape { attempt, system, ..PromptShape::default() },
@@ -101,6 +105,11 @@ impl Conversation {
     /// Sends the tools under `names` from the next [`Self::set_tools`] on.
     pub(crate) fn name_tools(&mut self, names: SentNames) {
         self.names = names;
+    }
+
+    /// Counts deferred tools as `listing` says from the next [`Self::set_tools`] on.
+    pub(crate) fn list_deferred(&mut self, listing: DeferredListing) {
+        self.deferred_listing = listing;
     }
 
     /// The template's name of the tool the model called `sent`.
@@ -152,8 +161,19 @@ impl Conversation {
             .collect();
         callable.dedup();
         self.callable = callable;
-        let listed: Vec<_> =
-            tools.iter().filter(|t| !self.deferred.contains(&t.name)).map(|t| self.names.tool(t)).collect();
+        let listed: Vec<serde_json::Value> = tools
+            .iter()
+            .filter_map(|tool| {
+                let sent = self.names.tool(tool);
+                match (self.deferred.contains(&tool.name), self.deferred_listing) {
+                    (false, _) => serde_json::to_value(&sent).ok(),
+                    (true, DeferredListing::Unlisted) => None,
+                    (true, DeferredListing::Briefly) => {
+                        Some(serde_json::json!({ "name": sent.name, "description": sent.description }))
+                    }
+                }
+            })
+            .collect();
         let text = serde_json::to_string(&listed).unwrap_or_default();
         self.shape.tools = Piece::of(&text, tokens::count_tools_text(&text));
         self.tools = tools;

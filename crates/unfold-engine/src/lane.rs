@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
-use unfold_documents::host_profile::{HostProfile, HostStrategy, ToolNames, ToolOrder};
+use unfold_documents::host_profile::{HostApi, HostProfile, HostStrategy, ToolNames, ToolOrder};
 use unfold_documents::refresh::Refresh;
 
 use unfold_documents::runs::AdapterKind;
@@ -122,6 +122,7 @@ impl LaneSpec {
                 HostStrategy::Restart => AdapterKind::Restart,
                 HostStrategy::AllowedTools => AdapterKind::AllowedTools,
                 HostStrategy::Deferred => AdapterKind::Deferred,
+                HostStrategy::ToolAddition => AdapterKind::ToolAddition,
             },
         }
     }
@@ -131,7 +132,9 @@ impl LaneSpec {
         match self {
             LaneSpec::Adapter(_) => ToolPolicy::default(),
             LaneSpec::Host(profile) => {
-                ToolPolicy { refresh: Some(profile.refresh), order: profile.tool_order, names: profile.tool_names }
+                let (order, names, deferred) =
+                    (profile.tool_order, profile.tool_names, DeferredListing::of(profile.api));
+                ToolPolicy { refresh: Some(profile.refresh), order, names, deferred }
             }
         }
     }
@@ -159,4 +162,28 @@ pub struct ToolPolicy {
     /// What the tools are called in the list: the template's names, or a source's tools prefixed
     /// as MCP hosts prefix them.
     pub names: ToolNames,
+    /// What of a deferred tool the model sees before it is loaded: the API's rule.
+    pub deferred: DeferredListing,
+}
+
+/// What of a tool sent deferred (`deferred`, `tool_addition`) is in the model's context, and
+/// counted, before it is loaded: each API says its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DeferredListing {
+    /// Nothing (Anthropic: a deferred tool is not in the system prompt until loaded).
+    #[default]
+    Unlisted,
+    /// Its name and description, from the first call; its parameters when loaded (OpenAI's
+    /// Responses: "the model still sees the name and description of whatever is searchable").
+    Briefly,
+}
+
+impl DeferredListing {
+    /// The rule of `api`.
+    pub fn of(api: HostApi) -> DeferredListing {
+        match api {
+            HostApi::OpenaiChat | HostApi::OpenaiResponses => DeferredListing::Briefly,
+            HostApi::Anthropic | HostApi::Gemini => DeferredListing::Unlisted,
+        }
+    }
 }

@@ -38,7 +38,7 @@ pub use adapter::{
 };
 pub use compare::{compare, Comparison, ComparisonReport, Drive, LaneModel, Lanes};
 pub use events::{AdapterKind, Counters, Event, EventKind, PendingShows, RunReport, RunStatus};
-pub use lane::{Lane, LaneSpec, ToolPolicy};
+pub use lane::{DeferredListing, Lane, LaneSpec, ToolPolicy};
 pub use provider::{MeasuredCache, Message, ModelRequest, ModelResponse, Provider, ToolCall, Usage};
 pub use render::{render, RenderedPrompt};
 pub use run::{run, run_with_host, RunInput, RunLimits, VisibilityExpansionRequired};

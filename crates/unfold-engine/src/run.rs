@@ -15,7 +15,7 @@ use crate::conversation::Conversation;
 use crate::events::{
     AdapterKind, Counters, Event, EventKind, Limit, PendingShows, RestartReason, RunReport, RunStatus, ToolDelivery,
 };
-use crate::lane::ToolPolicy;
+use crate::lane::{DeferredListing, ToolPolicy};
 use crate::loop_detection::{LoopDetector, LoopFound, LoopVerdict};
 use crate::prompt_prefix::PromptShape;
 use crate::provider::{HiddenTools, Message, Provider, ToolCall};
@@ -361,7 +361,11 @@ impl<'a> Run<'a, '_> {
         let first = self.input.user_turns.first().map_or("", String::as_str);
         let mut conversation = Conversation::new(prompt, first, self.attempt, hidden, every_tool);
         let policy = self.input.tool_policy;
-        if policy.order != ToolOrder::Append || policy.names != ToolNames::Plain {
+        conversation.list_deferred(policy.deferred);
+        if policy.order != ToolOrder::Append
+            || policy.names != ToolNames::Plain
+            || policy.deferred != DeferredListing::default()
+        {
             let tools = conversation.tools().to_vec();
             self.send_tools(&mut conversation, tools);
         }

@@ -53,7 +53,7 @@ fn host_lanes_run_beside_the_adapters_and_are_named_everywhere() {
         (Refresh::NextTurn, ToolOrder::Append, ToolNames::Plain),
     ];
     for (run, (refresh, order, names)) in report.runs[1..].iter().zip(behaviours) {
-        let policy = ToolPolicy { refresh: Some(refresh), order, names };
+        let policy = ToolPolicy { refresh: Some(refresh), order, names, ..ToolPolicy::default() };
         let alone = crate::adapters::run_injecting(&template, &scenario, policy);
         assert_eq!(run.events, alone.events, "{}", run.lane());
     }
@@ -85,4 +85,48 @@ fn host_lanes_run_beside_the_adapters_and_are_named_everywhere() {
     let reread: unfold_engine::ComparisonReport =
         serde_json::from_value(serde_json::to_value(report).unwrap()).unwrap();
     assert_eq!(&reread, report, "a report with host lanes reads back as it was written");
+}
+
+/// A host of `api` that defers hidden tools, from a file of its own.
+fn deferring_host(name: &str, api: &str) -> LaneSpec {
+    let profile = serde_json::json!({
+        "schema_version": 1, "kind": "unfold.host", "name": name, "host": name,
+        "api": api, "strategy": "deferred", "refresh": "next_call",
+        "evidence": [ { "source": "https://developers.openai.com/api/docs/guides/tools-tool-search", "note": "a test" } ]
+    });
+    LaneSpec::Host(Box::new(HostProfile::from_json(profile.to_string().as_bytes()).unwrap()))
+}
+
+#[test]
+fn an_openai_host_counts_its_deferred_tools_names_and_descriptions_from_the_first_call() {
+    use unfold_engine::EventKind;
+    let template = unfold_test_support::load_template("examples/task-executor.unfold.json");
+    let scenario =
+        unfold_documents::Scenario::load(&unfold_test_support::repo("examples/read-context-then-search.scenario.json"))
+            .unwrap();
+    let lanes = vec![deferring_host("on-anthropic", "anthropic"), deferring_host("on-openai", "openai-responses")];
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let report = runtime.block_on(compare(Lanes::of(&template, &scenario, lanes), Drive::default())).unwrap().report;
+    let prompts = |index: usize| -> Vec<u64> {
+        let events = report.runs[index].events.iter();
+        events
+            .filter_map(|event| match &event.kind {
+                EventKind::ModelCall { prompt_tokens, .. } => Some(*prompt_tokens),
+                _ => None,
+            })
+            .collect()
+    };
+    let (anthropic, openai) = (prompts(0), prompts(1));
+    assert_eq!(anthropic.len(), openai.len(), "the same run: {anthropic:?} {openai:?}");
+    // The context section's tools, `search` and `cite`, as OpenAI lists them before loading.
+    let every = unfold_engine::Session::new(&template, Default::default()).unwrap().every_tool().unwrap();
+    let briefs: Vec<serde_json::Value> = every
+        .iter()
+        .filter(|tool| ["search", "cite"].contains(&tool.name.as_str()))
+        .map(|tool| serde_json::json!({ "name": tool.name, "description": tool.description }))
+        .collect();
+    let extra: Vec<u64> = anthropic.iter().zip(&openai).map(|(a, o)| o - a).collect();
+    assert!(extra.iter().all(|e| *e > 0 && *e == extra[0]), "the same names and descriptions each call: {extra:?}");
+    let expected = unfold_engine::tokens::count_text(&serde_json::to_string(&briefs).unwrap());
+    assert!(extra[0].abs_diff(expected) <= 3, "{extra:?} against about {expected} for {briefs:?}");
 }
