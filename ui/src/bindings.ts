@@ -1953,7 +1953,12 @@ export type ProviderKind =
  */
 "openai" | 
 /**  Anthropic Messages (`POST {base_url}/messages`). */
-"anthropic";
+"anthropic" | 
+/**
+ *  OpenAI Responses (`POST {base_url}/responses`): OpenAI's newer API, the one with tool
+ *  search for deferred tools.
+ */
+"openai-responses";
 
 /**  One provider a live run can use. */
 export type ProviderProfile = ProviderProfile_Serialize | ProviderProfile_Deserialize;

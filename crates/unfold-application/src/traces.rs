@@ -97,10 +97,15 @@ impl TraceContext {
         }
     }
 
-    /// A live model: its API (`openai`, `anthropic`) and name.
+    /// A live model: its vendor (`openai`, `anthropic`) and name.
     pub fn live(kind: unfold_documents::provider_profile::ProviderKind, model: &str) -> TraceContext {
-        let provider = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_string));
-        TraceContext { provider: provider.unwrap_or_default(), model: model.to_string(), attributes: Vec::new() }
+        use unfold_documents::provider_profile::ProviderKind;
+        // The vendor, as OpenTelemetry's `gen_ai.system` names it, whichever of its APIs.
+        let provider = match kind {
+            ProviderKind::Openai | ProviderKind::OpenaiResponses => "openai",
+            ProviderKind::Anthropic => "anthropic",
+        };
+        TraceContext { provider: provider.to_owned(), model: model.to_string(), attributes: Vec::new() }
     }
 
     /// With one more attribute on every run span.

@@ -660,8 +660,8 @@ fn allowed_tools_runs_live_on_openai_and_deferred_on_anthropic_and_each_is_refus
         assert_eq!(run["counters"]["restarts"], 0, "{profile} {adapter}");
     }
     for (profile, adapter, needs) in [
-        ("openai", "deferred", "it needs an anthropic profile"),
-        ("anthropic", "allowed_tools", "it needs an openai profile"),
+        ("openai", "deferred", "it needs an anthropic or openai-responses profile"),
+        ("anthropic", "allowed_tools", "it needs an openai or openai-responses profile"),
     ] {
         let refused = unfold(
             &[

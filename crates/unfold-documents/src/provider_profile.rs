@@ -27,6 +27,10 @@ pub enum ProviderKind {
     Openai,
     /// Anthropic Messages (`POST {base_url}/messages`).
     Anthropic,
+    /// OpenAI Responses (`POST {base_url}/responses`): OpenAI's newer API, the one with tool
+    /// search for deferred tools.
+    #[serde(rename = "openai-responses")]
+    OpenaiResponses,
 }
 
 impl ProviderKind {
@@ -35,6 +39,7 @@ impl ProviderKind {
         match self {
             ProviderKind::Openai => "openai",
             ProviderKind::Anthropic => "anthropic",
+            ProviderKind::OpenaiResponses => "openai-responses",
         }
     }
 }
@@ -130,6 +135,7 @@ impl ProviderProfile {
         match self.kind {
             ProviderKind::Openai => format!("{base}/chat/completions"),
             ProviderKind::Anthropic => format!("{base}/messages"),
+            ProviderKind::OpenaiResponses => format!("{base}/responses"),
         }
     }
 

@@ -194,8 +194,7 @@ fn results_message(message: &mut Value) -> Option<&mut Vec<Value>> {
 /// A Chat tool call as a `tool_use` block. Its `input` must be an object: arguments the model sent
 /// malformed (kept as text) go back as `{}`; the failed tool result quotes them.
 fn tool_use(call: &Value) -> Value {
-    let arguments = text(&call["function"], "arguments");
-    let input = serde_json::from_str::<Value>(arguments).ok().filter(Value::is_object).unwrap_or_else(|| json!({}));
+    let input = arguments_object(&call["function"]);
     json!({ "type": "tool_use", "id": call["id"], "name": call["function"]["name"], "input": input })
 }
 
@@ -205,9 +204,15 @@ fn tool_use(call: &Value) -> Value {
 /// client: the functions keep `defer_loading`, a `tool_search` tool of `execution: "client"` is
 /// declared, and a result that loads tools is followed by the search that loads them, a
 /// `tool_search_call` and its `tool_search_output` with their definitions.
+///
+/// The model may call that search itself: a call of a tool named [`TOOL_SEARCH`] (as a live
+/// provider reads one) goes back as the `tool_search_call` it was, its result as a
+/// `tool_search_output` that loads nothing (a section's tools load when it is read).
 pub fn openai_responses(chat: &Value) -> Value {
     let mut body = Map::new();
     let mut input: Vec<Value> = Vec::new();
+    let searches = declares_deferred(chat);
+    let mut search_ids: Vec<&Value> = Vec::new();
     for message in messages(chat) {
         match text(message, "role") {
             // OpenAI has no mid-conversation tool changes: Unfold's notation stays, to be read.
@@ -221,8 +226,20 @@ pub fn openai_responses(chat: &Value) -> Value {
                 }
                 for call in message.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
                     let function = &call["function"];
+                    if searches && function["name"] == TOOL_SEARCH {
+                        search_ids.push(&call["id"]);
+                        input.push(json!({ "type": "tool_search_call", "call_id": call["id"], "execution": "client",
+                                           "arguments": arguments_object(function), "status": "completed" }));
+                        continue;
+                    }
                     input.push(json!({ "type": "function_call", "call_id": call["id"], "name": function["name"], "arguments": function["arguments"] }));
                 }
+            }
+            "tool" if search_ids.contains(&&message["tool_call_id"]) => {
+                input.push(
+                    json!({ "type": "tool_search_output", "call_id": message["tool_call_id"], "execution": "client",
+                                   "status": "completed", "tools": [] }),
+                );
             }
             "tool" => {
                 input.push(json!({ "type": "function_call_output", "call_id": message["tool_call_id"], "output": message["content"] }));
@@ -233,7 +250,7 @@ pub fn openai_responses(chat: &Value) -> Value {
     }
     body.insert("input".to_owned(), Value::Array(input));
     if let Some(Value::Array(mut tools)) = tools(chat, responses_function) {
-        if tools.iter().any(|tool| tool.get("defer_loading") == Some(&Value::Bool(true))) {
+        if searches {
             tools.push(json!({
                 "type": "tool_search",
                 "execution": "client",
@@ -252,6 +269,21 @@ pub fn openai_responses(chat: &Value) -> Value {
         body.insert("tool_choice".to_owned(), json!({ "type": "allowed_tools", "mode": "auto", "tools": tools }));
     }
     Value::Object(body)
+}
+
+/// The name a model's call of the client-run tool search goes by in Unfold's conversation.
+pub const TOOL_SEARCH: &str = "tool_search";
+
+/// Whether `chat` sends deferred tools, which Responses searches with a declared `tool_search`.
+fn declares_deferred(chat: &Value) -> bool {
+    let tools = chat.get("tools").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    tools.iter().any(|tool| tool.get("defer_loading") == Some(&Value::Bool(true)))
+}
+
+/// A Chat call's arguments as the object they are (`{}` when they are not one).
+fn arguments_object(function: &Value) -> Value {
+    let parsed = serde_json::from_str::<Value>(text(function, "arguments")).ok();
+    parsed.filter(Value::is_object).unwrap_or_else(|| json!({}))
 }
 
 /// A function tool as Responses declares it, flat.

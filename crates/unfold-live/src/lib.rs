@@ -1,5 +1,5 @@
 //! Live providers: the [`HttpProvider`] that sends a run's model calls to a real API (OpenAI-compatible
-//! Chat Completions or Anthropic Messages) over reqwest, streamed or not, with the retry rules,
+//! Chat Completions, OpenAI Responses or Anthropic Messages) over reqwest, streamed or not, with the retry rules,
 //! stall detection and cancellation of `docs/behaviour.md`.
 //!
 //! The retry rules: 408, 429 and 5xx answers and failed connections are tried again at most
@@ -23,6 +23,7 @@ pub mod keychain;
 mod openai;
 pub mod recorded_sources;
 pub mod redaction;
+mod responses;
 pub mod sse;
 mod wire;
 
@@ -209,7 +210,7 @@ impl HttpProvider {
         }
         if let Some(ApiKey(key)) = &self.key {
             let (name, value) = match self.profile.kind {
-                ProviderKind::Openai => ("authorization", format!("Bearer {key}")),
+                ProviderKind::Openai | ProviderKind::OpenaiResponses => ("authorization", format!("Bearer {key}")),
                 ProviderKind::Anthropic => ("x-api-key", key.clone()),
             };
             let mut value = HeaderValue::from_str(&value).map_err(|_| {
@@ -389,6 +390,7 @@ pub fn request_body(profile: &ProviderProfile, request: &ModelRequest<'_>) -> Va
     match profile.kind {
         ProviderKind::Openai => openai::body(profile, request),
         ProviderKind::Anthropic => anthropic::body(profile, request),
+        ProviderKind::OpenaiResponses => responses::body(profile, request),
     }
 }
 
@@ -397,6 +399,7 @@ pub(crate) fn whole_answer(kind: ProviderKind, answer: &ModelResponse) -> String
     let whole = match kind {
         ProviderKind::Openai => openai::whole_answer(answer),
         ProviderKind::Anthropic => anthropic::whole_answer(answer),
+        ProviderKind::OpenaiResponses => responses::whole_answer(answer),
     };
     whole.to_string()
 }
@@ -409,6 +412,7 @@ fn decode_whole(kind: ProviderKind, bytes: &[u8]) -> std::result::Result<ModelRe
     match kind {
         ProviderKind::Openai => openai::response(&value),
         ProviderKind::Anthropic => anthropic::response(&value),
+        ProviderKind::OpenaiResponses => responses::response(&value),
     }
 }
 
@@ -467,15 +471,18 @@ impl Provider for HttpProvider {
 }
 
 /// Why `profile`'s API cannot send hidden tools the way `hidden` does, if it cannot: only OpenAI's
-/// chat API has `allowed_tools` (a server that ignores it is held to it by the run), only
-/// Anthropic's Messages API has deferred tools and mid-conversation tool changes.
+/// APIs have `allowed_tools` (a server that ignores it is held to it by the run); Anthropic's
+/// Messages and OpenAI's Responses (by tool search) defer tools; only Anthropic's has
+/// mid-conversation tool changes.
 pub fn refusal(profile: &ProviderProfile, hidden: HiddenTools) -> Option<String> {
     let needs = match (hidden, profile.kind) {
-        (HiddenTools::Disallowed, ProviderKind::Anthropic) => "`allowed_tools` is OpenAI's; it needs an openai profile",
-        (HiddenTools::Deferred, ProviderKind::Openai) => {
-            "deferred tools (`defer_loading`, `tool_reference`) are Anthropic's; it needs an anthropic profile"
+        (HiddenTools::Disallowed, ProviderKind::Anthropic) => {
+            "`allowed_tools` is OpenAI's; it needs an openai or openai-responses profile"
         }
-        (HiddenTools::Announced, ProviderKind::Openai) => {
+        (HiddenTools::Deferred, ProviderKind::Openai) => {
+            "deferred tools (`defer_loading`) are Anthropic's and OpenAI Responses'; it needs an anthropic or openai-responses profile"
+        }
+        (HiddenTools::Announced, ProviderKind::Openai | ProviderKind::OpenaiResponses) => {
             "mid-conversation tool changes (`tool_addition`) are Anthropic's; it needs an anthropic profile"
         }
         _ => return None,
@@ -487,6 +494,7 @@ pub fn refusal(profile: &ProviderProfile, hidden: HiddenTools) -> Option<String>
 enum StreamedAnswer {
     Openai(openai::OpenAiStream),
     Anthropic(anthropic::AnthropicStream),
+    Responses(responses::ResponsesStream),
 }
 
 impl StreamedAnswer {
@@ -494,6 +502,7 @@ impl StreamedAnswer {
         match kind {
             ProviderKind::Openai => StreamedAnswer::Openai(Default::default()),
             ProviderKind::Anthropic => StreamedAnswer::Anthropic(Default::default()),
+            ProviderKind::OpenaiResponses => StreamedAnswer::Responses(Default::default()),
         }
     }
 
@@ -502,6 +511,7 @@ impl StreamedAnswer {
         let (step, size) = match self {
             StreamedAnswer::Openai(stream) => (stream.accept(event)?, stream.size()),
             StreamedAnswer::Anthropic(stream) => (stream.accept(event)?, stream.size()),
+            StreamedAnswer::Responses(stream) => (stream.accept(event)?, stream.size()),
         };
         if size > MAX_BODY_BYTES {
             return Err(format!("the stream sent an answer larger than {MAX_BODY_WORDS} (its text and tool calls)"));
@@ -513,6 +523,7 @@ impl StreamedAnswer {
         match self {
             StreamedAnswer::Openai(stream) => stream.finish(),
             StreamedAnswer::Anthropic(stream) => stream.finish(),
+            StreamedAnswer::Responses(stream) => stream.finish(),
         }
     }
 
@@ -521,6 +532,7 @@ impl StreamedAnswer {
         match self {
             StreamedAnswer::Openai(stream) => stream.text(),
             StreamedAnswer::Anthropic(stream) => stream.text(),
+            StreamedAnswer::Responses(stream) => stream.text(),
         }
     }
 
@@ -529,6 +541,7 @@ impl StreamedAnswer {
         let marker = match self {
             StreamedAnswer::Openai(_) => openai::END_MARKER,
             StreamedAnswer::Anthropic(_) => anthropic::END_MARKER,
+            StreamedAnswer::Responses(_) => responses::END_MARKER,
         };
         let cut = if decoder.has_unfinished_event() { ", in the middle of an event" } else { "" };
         format!("ended without its end marker `{marker}`{cut}")

@@ -531,7 +531,7 @@ mod tests {
         let call = |id: &str, arguments: Value| ToolCall { id: id.into(), name: "lookup".into(), arguments };
         let usage = |cache| Some(Usage { prompt_tokens: 40, completion_tokens: 7, cache });
         let cached = |in_prompt_tokens| Some(MeasuredCache { read_tokens: 30, write_tokens: 0, in_prompt_tokens });
-        for kind in [ProviderKind::Openai, ProviderKind::Anthropic] {
+        for kind in [ProviderKind::Openai, ProviderKind::OpenaiResponses, ProviderKind::Anthropic] {
             let answers = [
                 ModelResponse { text: Some("Done [redacted key].".into()), tool_calls: vec![], usage: None },
                 ModelResponse {
@@ -542,7 +542,7 @@ mod tests {
                         call("call_2", Value::String("7".into())),
                         call("call_3", serde_json::json!({})),
                     ],
-                    usage: usage(cached(kind == ProviderKind::Openai)),
+                    usage: usage(cached(kind != ProviderKind::Anthropic)),
                 },
                 ModelResponse {
                     text: Some("Looking.".into()),

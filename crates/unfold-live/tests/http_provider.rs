@@ -19,11 +19,11 @@ use unfold_test_support::load_template;
 
 const KEY: &str = "sk-test-4f1e9c0d";
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
-fn profile(kind: ProviderKind, server: &FaultServer, stream: bool) -> ProviderProfile {
+pub(crate) fn profile(kind: ProviderKind, server: &FaultServer, stream: bool) -> ProviderProfile {
     profile_at(kind, &server.base_url, stream)
 }
 
@@ -54,7 +54,7 @@ fn quick_retries() -> RetryPolicy {
     }
 }
 
-fn provider(profile: ProviderProfile) -> HttpProvider {
+pub(crate) fn provider(profile: ProviderProfile) -> HttpProvider {
     HttpProvider::new(profile, Some(ApiKey::new(KEY))).unwrap().with_retry(quick_retries())
 }
 
@@ -67,7 +67,7 @@ fn lookup_tool() -> OfferedTool {
 }
 
 /// One call with a short conversation and the `lookup` tool.
-async fn ask(provider: &mut HttpProvider) -> unfold_documents::Result<ModelResponse> {
+pub(crate) async fn ask(provider: &mut HttpProvider) -> unfold_documents::Result<ModelResponse> {
     let messages = [Message::User { content: "Find issue 7.".into() }];
     let tools = [lookup_tool()];
     let request = ModelRequest {
@@ -805,7 +805,7 @@ fn a_live_runs_measured_cache_reaches_its_events_and_its_price() {
 }
 
 /// A run of `template` on the user's message `user`, with its defaults.
-fn asking<'t>(template: &'t unfold_documents::Template, user: &str) -> RunInput<'t> {
+pub(crate) fn asking<'t>(template: &'t unfold_documents::Template, user: &str) -> RunInput<'t> {
     RunInput {
         template,
         params: Default::default(),
@@ -916,9 +916,10 @@ fn an_allowed_tools_run_sends_every_tool_and_the_callable_subset_on_the_openai_w
 fn an_api_that_cannot_send_hidden_tools_that_way_refuses_the_adapter_before_any_call() {
     let template = load_template("examples/task-executor.unfold.json");
     for (kind, adapter, needs) in [
-        (ProviderKind::Openai, AdapterKind::Deferred, "it needs an anthropic profile"),
+        (ProviderKind::Openai, AdapterKind::Deferred, "it needs an anthropic or openai-responses profile"),
         (ProviderKind::Openai, AdapterKind::ToolAddition, "it needs an anthropic profile"),
-        (ProviderKind::Anthropic, AdapterKind::AllowedTools, "it needs an openai profile"),
+        (ProviderKind::OpenaiResponses, AdapterKind::ToolAddition, "it needs an anthropic profile"),
+        (ProviderKind::Anthropic, AdapterKind::AllowedTools, "it needs an openai or openai-responses profile"),
     ] {
         let (outcome, received) = runtime().block_on(async {
             let server = FaultServer::start(Vec::new()).await;

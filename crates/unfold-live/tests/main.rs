@@ -4,3 +4,5 @@ mod anthropic_rules;
 mod fault_server;
 mod http_provider;
 mod log_capture;
+mod responses;
+mod responses_rules;

@@ -23,6 +23,7 @@ import "./providers.css";
 
 const KINDS: readonly { kind: ProviderKind; label: string }[] = [
   { kind: "openai", label: "OpenAI Chat Completions (OpenAI, Ollama, vLLM, llama.cpp, LiteLLM, OpenRouter)" },
+  { kind: "openai-responses", label: "OpenAI Responses (tool search for deferred tools)" },
   { kind: "anthropic", label: "Anthropic Messages" },
 ];
 
