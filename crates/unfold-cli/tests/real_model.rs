@@ -1,7 +1,7 @@
 //! `unfold run` against a real model on a real server: llama.cpp's `llama-server` serving
 //! SmolLM2-135M-Instruct (`scripts/llama-server.sh`; building it takes about 10 minutes once, so
 //! these tests are ignored by a plain `cargo test` and `scripts/test.sh` runs them). The model is
-//! too small to call tools: the tests assert the transport — streaming framing, usage, both APIs,
+//! too small to call tools: the tests assert the transport — streaming framing, usage, every API,
 //! real error bodies — and a live run of the example end to end, never the model's words.
 
 use std::net::TcpListener;
@@ -37,7 +37,7 @@ impl LlamaServer {
         LlamaServer { port, _turn: turn }
     }
 
-    /// Profiles for both APIs, streamed and whole, with the right key and a wrong one.
+    /// Profiles for the three APIs, streamed and whole, with the right key and a wrong one.
     fn profiles(&self, folder: &Path) -> PathBuf {
         let base = format!("http://127.0.0.1:{}/v1", self.port);
         let profile = |name: &str, kind: &str, stream: bool, key: &str| {
@@ -49,6 +49,8 @@ impl LlamaServer {
             profile("openai-whole", "openai", false, "REAL_KEY"),
             profile("anthropic", "anthropic", true, "REAL_KEY"),
             profile("anthropic-whole", "anthropic", false, "REAL_KEY"),
+            profile("responses", "openai-responses", true, "REAL_KEY"),
+            profile("responses-whole", "openai-responses", false, "REAL_KEY"),
             profile("openai-wrong-key", "openai", true, "WRONG_KEY"),
             profile("anthropic-wrong-key", "anthropic", true, "WRONG_KEY"),
         ] });
@@ -98,13 +100,13 @@ fn run(profiles: &Path, profile: &str, extra: &[&str]) -> Outcome {
 
 #[test]
 #[ignore = "needs llama-server (about 10 minutes to build once); scripts/test.sh runs it"]
-fn the_example_runs_on_a_real_model_over_both_apis_streamed_and_whole() {
+fn the_example_runs_on_a_real_model_over_every_api_streamed_and_whole() {
     let server = LlamaServer::start();
     let folder = tempfile::tempdir().unwrap();
     let profiles = server.profiles(folder.path());
     let rendered: Value = serde_json::from_str(&unfold(&["render", EXAMPLE, "--json"]).stdout).unwrap();
     let own_count = rendered["prompt_tokens"].as_u64().unwrap();
-    for profile in ["openai", "openai-whole", "anthropic", "anthropic-whole"] {
+    for profile in ["openai", "openai-whole", "anthropic", "anthropic-whole", "responses", "responses-whole"] {
         let outcome = run(&profiles, profile, &["--json"]);
         assert_eq!(outcome.code, 0, "{profile}: {}", outcome.stderr);
         let report: Value = serde_json::from_str(&outcome.stdout).unwrap();
@@ -129,8 +131,8 @@ fn the_example_runs_on_a_real_model_over_both_apis_streamed_and_whole() {
 }
 
 /// A real server takes the bodies of the two adapters that keep the prompt start: OpenAI's
-/// `tool_choice` of type `allowed_tools`, Anthropic's deferred tools (it ignores both, and the run
-/// holds the model to the callable subset itself).
+/// `tool_choice` of type `allowed_tools`, Anthropic's deferred tools and OpenAI Responses' (with
+/// its `tool_search`); it ignores them, and the run holds the model to the callable subset itself.
 #[test]
 #[ignore = "needs llama-server (about 10 minutes to build once); scripts/test.sh runs it"]
 fn allowed_tools_and_deferred_run_on_a_real_model() {
@@ -142,6 +144,8 @@ fn allowed_tools_and_deferred_run_on_a_real_model() {
         ("openai-whole", "allowed_tools"),
         ("anthropic", "deferred"),
         ("anthropic-whole", "deferred"),
+        ("responses", "allowed_tools"),
+        ("responses-whole", "deferred"),
     ] {
         let outcome = run(&profiles, profile, &["--adapter", adapter, "--json"]);
         assert_eq!(outcome.code, 0, "{profile} {adapter}: {}", outcome.stderr);
