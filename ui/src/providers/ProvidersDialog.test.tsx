@@ -135,6 +135,16 @@ describe("ProvidersDialog", () => {
     ]);
   });
 
+  it("offers each API a profile can speak, OpenAI's Responses among them", async () => {
+    const { platform } = await openDialog();
+    const kinds = one("profile-kind", row(0)) as HTMLSelectElement;
+    expect([...kinds.options].map((option) => option.value)).toEqual(["openai", "openai-responses", "anthropic"]);
+    choose(kinds, "openai-responses");
+    await click(one("save-profiles"));
+    const [[saved]] = platform.argsOf("saveProviderProfiles") as [[ProviderProfile[]]];
+    expect(saved[0]?.kind).toBe("openai-responses");
+  });
+
   it("shows each problem of a refused save at its field, and keeps the dialog and the edits", async () => {
     const { platform } = await openDialog();
     typeInto(one("profile-name", row(1)), "local");
