@@ -9,7 +9,8 @@
 //! ([`live_runs`]), what of them leaves the process, scrubbed of secrets ([`redaction`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
 //! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), host profiles ([`hosts`]), tool sources
 //! ([`sources`]) and which of them the user allowed ([`consents`]), the plugin relay
-//! ([`relay`]), and where all of it is kept ([`folders`]).
+//! ([`relay`]), the template served to an agent host over MCP ([`template_server`]), and where all
+//! of it is kept ([`folders`]).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -39,6 +40,7 @@ pub mod sources;
 pub mod suite_cases;
 pub mod suites;
 pub mod template_exports;
+pub mod template_server;
 pub mod templates;
 pub mod traces;
 

@@ -232,6 +232,11 @@ pub enum Command {
         #[command(subcommand)]
         action: SourcesAction,
     },
+    /// Serve a template to an agent host over MCP (the host lab)
+    Mcp {
+        #[command(subcommand)]
+        action: McpAction,
+    },
     /// Serve the plugin relay on this machine (127.0.0.1) until Ctrl+C: plugins open sessions and
     /// register and update their tools
     Relay {
@@ -242,6 +247,23 @@ pub enum Command {
         /// page may otherwise. Repeatable.
         #[arg(long = "allow-origin", value_name = "ORIGIN")]
         allow_origins: Vec<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum McpAction {
+    /// Serve the template's tools over stdio until the host closes it: `read_section` reveals a
+    /// section's tools and says so with `notifications/tools/list_changed`; the other tools answer
+    /// as the scenario scripts them. Nothing else is written to stdout.
+    Serve {
+        /// The template (`*.unfold.json`).
+        template: PathBuf,
+        /// The scenario whose parameters and tool results the server uses.
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
+        /// Log every message the host sends, with when it arrived, to this file (JSON lines).
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
     },
 }
 

@@ -21,7 +21,7 @@ use unfold_documents::{Error, Location};
 use unfold_engine::Preview;
 use unfold_stores::run_history::RunFilter;
 
-use crate::args::Command;
+use crate::args::{Command, McpAction};
 use crate::output::{out, outln, write_json};
 use crate::runtime::{block_on, Signals};
 
@@ -139,6 +139,15 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
         }
         Command::Hosts { action } => crate::hosts::execute(action),
+        Command::Mcp { action: McpAction::Serve { template, scenario, log } } => {
+            let serving = unfold_application::template_server::serve_template_over_stdio(
+                &template,
+                scenario.as_deref(),
+                log.as_deref(),
+            );
+            crate::runtime::block_on_every_core(serving)??;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Sources { action } => crate::sources::execute(action),
         Command::Relay { port, allow_origins } => {
             let listening = |address| {

@@ -54,6 +54,13 @@ impl<'t> Session<'t> {
         Ok(Session { template: Cow::Borrowed(template), state: SessionState { params, ..SessionState::default() } })
     }
 
+    /// [`Session::new`] of a template the session keeps: one that outlives its caller (a server
+    /// that answers reads for as long as it runs).
+    pub fn owning(template: Template, params: IndexMap<String, String>) -> Result<Session<'static>> {
+        check_params(&template, &params)?;
+        Ok(Session { template: Cow::Owned(template), state: SessionState { params, ..SessionState::default() } })
+    }
+
     /// The template.
     pub fn template(&self) -> &Template {
         &self.template

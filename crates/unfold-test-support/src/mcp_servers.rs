@@ -14,10 +14,16 @@ pub fn python() -> String {
     python
 }
 
-/// A program the npm servers installed (`UNFOLD_MCP_NPM`, else the install script's folder).
-pub fn npm_bin(name: &str) -> String {
+/// The `node_modules` of the npm servers and SDK (`UNFOLD_MCP_NPM`, else the install script's
+/// folder).
+pub fn npm_modules() -> PathBuf {
     let folder = std::env::var("UNFOLD_MCP_NPM").map(PathBuf::from).unwrap_or_else(|_| cache().join("mcp-npm"));
-    let bin = folder.join("node_modules/.bin").join(name);
+    folder.join("node_modules")
+}
+
+/// A program the npm servers installed.
+pub fn npm_bin(name: &str) -> String {
+    let bin = npm_modules().join(".bin").join(name);
     assert!(bin.exists(), "{} is missing: run scripts/mcp-servers.sh install first", bin.display());
     bin.display().to_string()
 }

@@ -1,0 +1,257 @@
+//! The template as an MCP server (spec 13, `unfold mcp serve`): the tools the template offers now
+//! and its disclosure tools (`read_section`, `open_sections`, `pick_tools`). Reading a summarized
+//! section makes it FULL, as a run would: when the list of tools changes, the server says so with
+//! `notifications/tools/list_changed` (it advertises `listChanged`; a client of the 2026-07-28
+//! protocol hears it on its `subscriptions/listen` stream, an older one unasked). The other tools
+//! are answered from the scenario (`tool_results`, then `mock`), as a scripted run answers them.
+//!
+//! A tools list is fresh for no time (`ttlMs: 0`): it may change at the next read.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter,
+};
+use rmcp::service::{RequestContext, RoleServer, SubscriptionContext, SubscriptionSink};
+use rmcp::{ErrorData, ServerHandler, ServiceExt};
+use serde_json::{json, Value};
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use unfold_documents::tool::{Builtin, OfferedTool, Tool};
+use unfold_documents::{Scenario, Template};
+use unfold_engine::session::ReadOutcome;
+use unfold_engine::{ScriptedToolResults, Session};
+
+use crate::message_log::{LoggedReader, MessageLog};
+use crate::Error;
+
+/// The name the server gives itself.
+const SERVER_NAME: &str = "unfold";
+
+/// A template served over MCP. Clones share one conversation's state.
+#[derive(Clone)]
+pub struct TemplateServer {
+    served: Arc<Mutex<Served>>,
+}
+
+/// What one host's session has done to the template.
+struct Served {
+    session: Session<'static>,
+    results: ScriptedToolResults,
+    /// The template's tools by name, for their mocks.
+    tools: HashMap<String, Tool>,
+    /// The `subscriptions/listen` streams open (2026-07-28 clients).
+    listeners: Vec<SubscriptionSink>,
+}
+
+impl TemplateServer {
+    /// `template` with the parameters and tool results of `scenario`, if given.
+    pub fn new(template: Template, scenario: Option<&Scenario>) -> Result<TemplateServer, Error> {
+        let tools = template.all_tools().into_iter().map(|tool| (tool.name.clone(), tool.clone())).collect();
+        let params = scenario.map(|s| s.params.clone()).unwrap_or_default();
+        let results = scenario.map(ScriptedToolResults::new).unwrap_or_default();
+        let session = Session::owning(template, params)?;
+        let served = Served { session, results, tools, listeners: Vec::new() };
+        Ok(TemplateServer { served: Arc::new(Mutex::new(served)) })
+    }
+
+    /// Serves one host over stdin and stdout until it closes them; with `log`, every message it
+    /// sends is logged as it arrives.
+    pub async fn serve_stdio(self, log: Option<MessageLog>) -> Result<(), Error> {
+        let (stdin, stdout) = rmcp::transport::io::stdio();
+        match log {
+            Some(log) => self.serve(LoggedReader::new(stdin, log), stdout).await,
+            None => self.serve(stdin, stdout).await,
+        }
+    }
+
+    /// Serves one host over a pair of streams until it closes them.
+    pub async fn serve<R, W>(self, reader: R, writer: W) -> Result<(), Error>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let running = ServiceExt::serve(self, (reader, writer)).await.map_err(|e| Error::Session(e.to_string()))?;
+        running.waiting().await.map_err(|e| Error::Session(e.to_string()))?;
+        Ok(())
+    }
+
+    fn served(&self) -> std::sync::MutexGuard<'_, Served> {
+        // A panic mid-answer leaves a state no worse than a half-read section.
+        self.served.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Answers a call; whether the list of tools changed with it.
+    fn answer(&self, name: &str, arguments: &JsonObject) -> (CallToolResult, bool) {
+        let mut served = self.served();
+        let before = served.offered();
+        if !before.iter().any(|tool| tool.name == name) {
+            return (failed(format!("Unknown tool: '{name}'")), false);
+        }
+        let answer = match Builtin::from_name(name) {
+            Some(Builtin::ReadSection) => served.read_section(arguments),
+            Some(Builtin::OpenSections) => served.open_sections(arguments),
+            Some(Builtin::PickTools) => served.pick_tools(arguments, &before),
+            None => served.call(name),
+        };
+        let changed = served.offered() != before;
+        (answer, changed)
+    }
+
+    /// Tells the host its list of tools changed: on each subscription stream, or, when none is
+    /// open, as the older protocol does.
+    async fn tell_list_changed(&self, peer: &rmcp::Peer<RoleServer>) {
+        let listeners = self.served().listeners.clone();
+        if listeners.is_empty() {
+            if let Err(error) = peer.notify_tool_list_changed().await {
+                tracing::debug!("tools/list_changed not sent: {error}");
+            }
+            return;
+        }
+        let mut closed = Vec::new();
+        for sink in &listeners {
+            if sink.notify_tool_list_changed().await.is_err() {
+                closed.push(sink.id().clone());
+            }
+        }
+        self.served().listeners.retain(|sink| !closed.contains(sink.id()));
+    }
+}
+
+impl Served {
+    /// The tools offered now, disclosure tools included; none when the template cannot render.
+    fn offered(&self) -> Vec<OfferedTool> {
+        self.session.render().map(|prompt| prompt.tools).unwrap_or_default()
+    }
+
+    fn read_section(&mut self, arguments: &JsonObject) -> CallToolResult {
+        let Some(key) = arguments.get("section_key").and_then(Value::as_str) else {
+            return failed("read_section needs a string \"section_key\".");
+        };
+        match self.session.read_section(key) {
+            ReadOutcome::Unknown(message) => failed(message),
+            ReadOutcome::AlreadyExpanded(content) => {
+                answered(&json!({ "content": content, "message": "Section is already expanded." }))
+            }
+            ReadOutcome::Expand(expansion) => {
+                self.session.apply_visibility(&expansion.overrides);
+                answered(&json!({ "content": expansion.content, "expanded_tools": expansion.expanded_tools }))
+            }
+        }
+    }
+
+    fn open_sections(&mut self, arguments: &JsonObject) -> CallToolResult {
+        let keys = arguments
+            .get("section_keys")
+            .and_then(Value::as_array)
+            .and_then(|keys| keys.iter().map(|key| key.as_str().map(str::to_owned)).collect::<Option<Vec<String>>>());
+        let (Some(keys), Some(reason)) = (keys, arguments.get("reason").and_then(Value::as_str)) else {
+            return failed("open_sections needs \"section_keys\" (strings) and a string \"reason\".");
+        };
+        match self.session.open_sections(&keys, reason) {
+            Err(message) => failed(message),
+            Ok(expansion) => {
+                self.session.apply_visibility(&expansion.overrides);
+                answered(&json!({ "content": expansion.content, "expanded_tools": expansion.expanded_tools }))
+            }
+        }
+    }
+
+    fn pick_tools(&mut self, arguments: &JsonObject, offered: &[OfferedTool]) -> CallToolResult {
+        let names = arguments.get("tools").and_then(Value::as_array).and_then(|names| {
+            names.iter().map(|name| name.as_str().map(str::to_owned)).collect::<Option<Vec<String>>>()
+        });
+        let Some(names) = names else {
+            return failed("pick_tools needs \"tools\": a list of tool names.");
+        };
+        match self.session.pick_tools(&names, offered) {
+            Err(message) => failed(message),
+            Ok(new) => {
+                self.session.apply_picks(&new);
+                answered(&json!({ "picked": names }))
+            }
+        }
+    }
+
+    /// A template tool's scripted result.
+    fn call(&mut self, name: &str) -> CallToolResult {
+        let Some(tool) = self.tools.get(name) else {
+            return failed(format!("Unknown tool: '{name}'"));
+        };
+        match self.results.next(tool) {
+            Ok(result) => answered(&result),
+            Err(message) => failed(message),
+        }
+    }
+}
+
+/// A result as text: a string as it is, anything else as its JSON.
+fn answered(result: &Value) -> CallToolResult {
+    let text = match result {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    CallToolResult::success(vec![ContentBlock::text(text)])
+}
+
+fn failed(message: impl Into<String>) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message.into())])
+}
+
+/// A tool as MCP lists it.
+fn listed(tool: OfferedTool) -> rmcp::model::Tool {
+    let schema = match tool.parameters {
+        Value::Object(schema) => schema,
+        _ => JsonObject::from_iter([("type".to_owned(), json!("object"))]),
+    };
+    rmcp::model::Tool::new(tool.name, tool.description, Arc::new(schema))
+}
+
+impl ServerHandler for TemplateServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build();
+        ServerConfig::new(capabilities).with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = self.served().offered().into_iter().map(listed).collect();
+        let mut result = ListToolsResult::with_all_items(tools);
+        result.ttl_ms = Some(0);
+        Ok(result)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.unwrap_or_default();
+        let (result, changed) = self.answer(&request.name, &arguments);
+        if changed {
+            // Before the result, as servers that reveal tools do: a host that re-lists at once
+            // may show the new tool with the result.
+            self.tell_list_changed(&context.peer).await;
+        }
+        Ok(result.into())
+    }
+
+    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
+        Some(requested.supported_by(&self.get_info().capabilities))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        if context.accepted().tools_list_changed == Some(true) {
+            self.served().listeners.push(context.sink().clone());
+        }
+        context.cancelled().await;
+        let id = context.sink().id().clone();
+        self.served().listeners.retain(|sink| sink.id() != &id);
+        Ok(())
+    }
+}

@@ -1,0 +1,3 @@
+//! The host lab's integration tests, one binary.
+
+mod template_server;

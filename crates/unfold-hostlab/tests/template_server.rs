@@ -1,0 +1,104 @@
+//! The template as an MCP server, to the official Rust SDK's client (rmcp) in both lifecycles it
+//! speaks: the `initialize` handshake, where `tools/list_changed` arrives unasked, and 2026-07-28's
+//! `server/discover`, where it arrives on a `subscriptions/listen` stream.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, ProtocolVersion, ServerNotification, SubscriptionFilter};
+use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt};
+use serde_json::{json, Value};
+use tokio::sync::Notify;
+use unfold_documents::Scenario;
+use unfold_hostlab::TemplateServer;
+use unfold_test_support::{load_template, repo};
+
+/// A client that says when the server's tools changed.
+#[derive(Clone, Default)]
+struct Listening {
+    changed: Arc<Notify>,
+}
+
+impl ClientHandler for Listening {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.changed.notify_one();
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+/// The task executor served with the scenario that reads `context` then searches.
+fn server() -> TemplateServer {
+    let template = load_template("examples/task-executor.unfold.json");
+    let scenario = Scenario::load(&repo("examples/read-context-then-search.scenario.json")).unwrap();
+    TemplateServer::new(template, Some(&scenario)).unwrap()
+}
+
+async fn connected(client: Listening, lifecycle: ClientLifecycleMode) -> RunningService<RoleClient, Listening> {
+    let (server_side, client_side) = tokio::io::duplex(64 * 1024);
+    let (reader, writer) = tokio::io::split(server_side);
+    tokio::spawn(server().serve(reader, writer));
+    client.serve_with_lifecycle(client_side, lifecycle).await.unwrap()
+}
+
+async fn names(client: &RunningService<RoleClient, Listening>) -> Vec<String> {
+    client.list_all_tools().await.unwrap().into_iter().map(|tool| tool.name.into_owned()).collect()
+}
+
+async fn call(client: &RunningService<RoleClient, Listening>, name: &str, arguments: Value) -> CallToolResult {
+    let Value::Object(arguments) = arguments else { panic!("arguments are an object") };
+    client.call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments)).await.unwrap()
+}
+
+fn text(result: &CallToolResult) -> String {
+    result.content.iter().filter_map(|block| block.as_text().map(|t| t.text.clone())).collect()
+}
+
+/// Lists, calls the hidden `search` (unknown), reads `context` (the list changes), lists again
+/// and searches: what every test below does, whichever way the change is heard.
+async fn read_then_search(
+    client: &RunningService<RoleClient, Listening>,
+    heard: impl std::future::Future<Output = ()>,
+) {
+    assert_eq!(names(client).await, ["lookup", "read_section"]);
+    let hidden = call(client, "search", json!({ "query": "tokens" })).await;
+    assert_eq!((hidden.is_error, text(&hidden)), (Some(true), "Unknown tool: 'search'".to_owned()));
+    let read = call(client, "read_section", json!({ "section_key": "context" })).await;
+    let read: Value = serde_json::from_str(&text(&read)).unwrap();
+    assert_eq!(read["expanded_tools"], json!(["search", "cite"]));
+    tokio::time::timeout(Duration::from_secs(10), heard).await.expect("tools/list_changed arrives");
+    assert_eq!(names(client).await, ["lookup", "search", "cite", "read_section"]);
+    let searched = call(client, "search", json!({ "query": "tokens" })).await;
+    assert_eq!(searched.is_error, Some(false));
+    assert!(!text(&searched).is_empty(), "the mock answers");
+}
+
+#[test]
+fn an_initialize_client_hears_the_list_change_a_read_makes() {
+    runtime().block_on(async {
+        let listening = Listening::default();
+        let changed = listening.changed.clone();
+        let client = connected(listening, ClientLifecycleMode::Initialize).await;
+        read_then_search(&client, changed.notified()).await;
+        client.cancel().await.unwrap();
+    });
+}
+
+#[test]
+fn a_2026_client_hears_it_on_its_subscription() {
+    runtime().block_on(async {
+        let lifecycle = ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
+        let client = connected(Listening::default(), lifecycle).await;
+        let mut subscription = client.listen(SubscriptionFilter::builder().tools_list_changed().build()).await.unwrap();
+        assert_eq!(subscription.acknowledged(), &SubscriptionFilter::builder().tools_list_changed().build());
+        let heard = async {
+            let notification = subscription.next().await.unwrap().expect("a notification");
+            assert!(matches!(notification, ServerNotification::ToolListChangedNotification(_)));
+        };
+        read_then_search(&client, heard).await;
+        client.cancel().await.unwrap();
+    });
+}
