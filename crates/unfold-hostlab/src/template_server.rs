@@ -39,6 +39,10 @@ pub struct TemplateServer {
 /// What one host's session has done to the template.
 struct Served {
     session: Session<'static>,
+    /// The tools offered now, and as MCP lists them: worked out again only when a disclosure
+    /// tool changes the session (a host may list at every request).
+    offered: Vec<OfferedTool>,
+    listed: Vec<rmcp::model::Tool>,
     results: ScriptedToolResults,
     /// The template's tools by name, for their mocks.
     tools: HashMap<String, Tool>,
@@ -53,7 +57,9 @@ impl TemplateServer {
         let params = scenario.map(|s| s.params.clone()).unwrap_or_default();
         let results = scenario.map(ScriptedToolResults::new).unwrap_or_default();
         let session = Session::owning(template, params)?;
-        let served = Served { session, results, tools, listeners: Vec::new() };
+        let mut served =
+            Served { session, offered: Vec::new(), listed: Vec::new(), results, tools, listeners: Vec::new() };
+        served.offer()?;
         Ok(TemplateServer { served: Arc::new(Mutex::new(served)) })
     }
 
@@ -86,17 +92,23 @@ impl TemplateServer {
     /// Answers a call; whether the list of tools changed with it.
     fn answer(&self, name: &str, arguments: &JsonObject) -> (CallToolResult, bool) {
         let mut served = self.served();
-        let before = served.offered();
-        if !before.iter().any(|tool| tool.name == name) {
+        if !served.offered.iter().any(|tool| tool.name == name) {
             return (failed(format!("Unknown tool: '{name}'")), false);
         }
-        let answer = match Builtin::from_name(name) {
-            Some(Builtin::ReadSection) => served.read_section(arguments),
-            Some(Builtin::OpenSections) => served.open_sections(arguments),
-            Some(Builtin::PickTools) => served.pick_tools(arguments, &before),
-            None => served.call(name),
+        let Some(builtin) = Builtin::from_name(name) else {
+            return (served.call(name), false);
         };
-        let changed = served.offered() != before;
+        let before = served.offered.clone();
+        let answer = match builtin {
+            Builtin::ReadSection => served.read_section(arguments),
+            Builtin::OpenSections => served.open_sections(arguments),
+            Builtin::PickTools => served.pick_tools(arguments, &before),
+        };
+        if let Err(error) = served.offer() {
+            // The template rendered at the start; a read cannot make it fail.
+            tracing::warn!("the template no longer renders: {error}");
+        }
+        let changed = served.offered != before;
         (answer, changed)
     }
 
@@ -121,9 +133,11 @@ impl TemplateServer {
 }
 
 impl Served {
-    /// The tools offered now, disclosure tools included; none when the template cannot render.
-    fn offered(&self) -> Vec<OfferedTool> {
-        self.session.render().map(|prompt| prompt.tools).unwrap_or_default()
+    /// Works out the tools offered now, disclosure tools included, and their listing.
+    fn offer(&mut self) -> Result<(), Error> {
+        self.offered = self.session.render()?.tools;
+        self.listed = self.offered.iter().cloned().map(listed).collect();
+        Ok(())
     }
 
     fn read_section(&mut self, arguments: &JsonObject) -> CallToolResult {
@@ -220,7 +234,7 @@ impl ServerHandler for TemplateServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = self.served().offered().into_iter().map(listed).collect();
+        let tools = self.served().listed.clone();
         let mut result = ListToolsResult::with_all_items(tools);
         result.ttl_ms = Some(0);
         Ok(result)
