@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod adapter;
+pub mod answer_shapes;
 pub mod compare;
 mod conversation;
 pub mod costs;

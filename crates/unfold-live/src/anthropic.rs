@@ -61,24 +61,6 @@ pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
     Ok(stream.finish())
 }
 
-/// `answer` as the API sends it whole (the inverse of [`response`]).
-pub(crate) fn whole_answer(answer: &ModelResponse) -> Value {
-    let text = answer.text.iter().map(|text| json!({ "type": "text", "text": text }));
-    let calls = answer
-        .tool_calls
-        .iter()
-        .map(|call| json!({ "type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments }));
-    let mut whole = json!({ "type": "message", "role": "assistant", "content": text.chain(calls).collect::<Vec<_>>() });
-    if let Some(usage) = &answer.usage {
-        whole["usage"] = json!({ "input_tokens": usage.prompt_tokens, "output_tokens": usage.completion_tokens });
-        if let Some(cache) = &usage.cache {
-            whole["usage"]["cache_read_input_tokens"] = json!(cache.read_tokens);
-            whole["usage"]["cache_creation_input_tokens"] = json!(cache.write_tokens);
-        }
-    }
-    whole
-}
-
 /// A streamed answer, event by event.
 #[derive(Debug, Default)]
 pub(crate) struct AnthropicStream {

@@ -42,6 +42,7 @@ pub use unfold_documents::provider_profile::{ProviderKind, ProviderProfile, Prov
 
 use sse::SseDecoder;
 use unfold_documents::error::{Error, Result};
+use unfold_documents::host_profile::HostApi;
 use unfold_engine::provider::{HiddenTools, ModelRequest, ModelResponse, Provider};
 use wire::StreamStep;
 
@@ -396,12 +397,16 @@ pub fn request_body(profile: &ProviderProfile, request: &ModelRequest<'_>) -> Va
 
 /// `answer` as the whole JSON `kind`'s API sends when not streaming, which decodes back to it.
 pub(crate) fn whole_answer(kind: ProviderKind, answer: &ModelResponse) -> String {
-    let whole = match kind {
-        ProviderKind::Openai => openai::whole_answer(answer),
-        ProviderKind::Anthropic => anthropic::whole_answer(answer),
-        ProviderKind::OpenaiResponses => responses::whole_answer(answer),
-    };
-    whole.to_string()
+    unfold_engine::answer_shapes::whole(api_of(kind), answer, None).to_string()
+}
+
+/// The wire format a provider of `kind` speaks.
+pub fn api_of(kind: ProviderKind) -> HostApi {
+    match kind {
+        ProviderKind::Openai => HostApi::OpenaiChat,
+        ProviderKind::OpenaiResponses => HostApi::OpenaiResponses,
+        ProviderKind::Anthropic => HostApi::Anthropic,
+    }
 }
 
 /// A whole answer's JSON, in `kind`'s format.

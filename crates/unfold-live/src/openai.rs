@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 
 use super::sse::SseEvent;
-use super::wire::{argument_text, error_message, PartialCall, StreamStep, CALL_SIZE};
+use super::wire::{error_message, PartialCall, StreamStep, CALL_SIZE};
 use super::ProviderProfile;
 use unfold_engine::openai_request::chat_completions_body;
 use unfold_engine::provider::{MeasuredCache, ModelRequest, ModelResponse, Usage};
@@ -53,26 +53,6 @@ pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
         tool_calls: PartialCall::finish_all(calls),
         usage: value.get("usage").and_then(usage),
     })
-}
-
-/// `answer` as the API sends it whole (the inverse of [`response`]).
-pub(crate) fn whole_answer(answer: &ModelResponse) -> Value {
-    let mut message = json!({ "role": "assistant", "content": answer.text });
-    if !answer.tool_calls.is_empty() {
-        let calls = answer.tool_calls.iter().map(|call| {
-            json!({ "id": call.id, "type": "function",
-                    "function": { "name": call.name, "arguments": argument_text(&call.arguments) } })
-        });
-        message["tool_calls"] = Value::Array(calls.collect());
-    }
-    let mut whole = json!({ "object": "chat.completion", "choices": [{ "index": 0, "message": message }] });
-    if let Some(usage) = &answer.usage {
-        whole["usage"] = json!({ "prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens });
-        if let Some(cache) = &usage.cache {
-            whole["usage"]["prompt_tokens_details"] = json!({ "cached_tokens": cache.read_tokens });
-        }
-    }
-    whole
 }
 
 fn usage(value: &Value) -> Option<Usage> {

@@ -526,7 +526,7 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_kept_whole_reads_back_as_the_answer_given() {
+    fn an_answer_kept_whole_or_streamed_reads_back_as_the_answer_given() {
         use unfold_engine::provider::{MeasuredCache, ToolCall, Usage};
         let call = |id: &str, arguments: Value| ToolCall { id: id.into(), name: "lookup".into(), arguments };
         let usage = |cache| Some(Usage { prompt_tokens: 40, completion_tokens: 7, cache });
@@ -556,6 +556,10 @@ mod tests {
                     bytes: super::super::whole_answer(kind, &answer).into_bytes(),
                 };
                 assert_eq!(whole.decode(kind).as_ref(), Ok(&answer), "{kind:?}");
+                // The same answer streamed, as Unfold's scripted model endpoint streams it.
+                let events = unfold_engine::answer_shapes::stream(super::super::api_of(kind), &answer, Some("m"));
+                let streamed = WireAnswer { framing: Framing::Stream, bytes: events.concat().into_bytes() };
+                assert_eq!(streamed.decode(kind).as_ref(), Ok(&answer), "{kind:?} streamed: {events:?}");
             }
         }
     }

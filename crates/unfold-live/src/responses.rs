@@ -10,7 +10,7 @@
 use serde_json::{json, Value};
 
 use super::sse::SseEvent;
-use super::wire::{argument_text, error_message, PartialCall, StreamStep, CALL_SIZE};
+use super::wire::{error_message, PartialCall, StreamStep, CALL_SIZE};
 use super::ProviderProfile;
 use unfold_engine::openai_request::chat_completions_body;
 use unfold_engine::provider::{MeasuredCache, ModelRequest, ModelResponse, Usage};
@@ -75,29 +75,6 @@ pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
         tool_calls: PartialCall::finish_all(calls),
         usage: value.get("usage").and_then(usage),
     })
-}
-
-/// `answer` as the API sends it whole (the inverse of [`response`]).
-pub(crate) fn whole_answer(answer: &ModelResponse) -> Value {
-    let said = answer.text.iter().map(|text| {
-        json!({ "type": "message", "role": "assistant", "status": "completed",
-                "content": [{ "type": "output_text", "text": text, "annotations": [] }] })
-    });
-    let calls = answer.tool_calls.iter().map(|call| match call.name.as_str() {
-        TOOL_SEARCH => json!({ "type": "tool_search_call", "call_id": call.id, "execution": "client",
-                               "arguments": call.arguments, "status": "completed" }),
-        _ => json!({ "type": "function_call", "call_id": call.id, "name": call.name,
-                     "arguments": argument_text(&call.arguments), "status": "completed" }),
-    });
-    let mut whole = json!({ "object": "response", "status": "completed", "error": null,
-                            "output": said.chain(calls).collect::<Vec<_>>() });
-    if let Some(usage) = &answer.usage {
-        whole["usage"] = json!({ "input_tokens": usage.prompt_tokens, "output_tokens": usage.completion_tokens });
-        if let Some(cache) = &usage.cache {
-            whole["usage"]["input_tokens_details"] = json!({ "cached_tokens": cache.read_tokens });
-        }
-    }
-    whole
 }
 
 fn usage(value: &Value) -> Option<Usage> {
@@ -173,6 +150,7 @@ pub(crate) const END_MARKER: &str = "event: response.completed";
 #[cfg(test)]
 mod tests {
     use super::*;
+    use unfold_documents::host_profile::HostApi;
     use unfold_engine::provider::ToolCall;
 
     #[test]
@@ -189,7 +167,7 @@ mod tests {
                 cache: Some(MeasuredCache { read_tokens: 32, write_tokens: 0, in_prompt_tokens: true }),
             }),
         };
-        let whole = whole_answer(&answer);
+        let whole = unfold_engine::answer_shapes::whole(HostApi::OpenaiResponses, &answer, None);
         assert_eq!(whole["output"][2]["type"], "tool_search_call");
         assert_eq!(response(&whole), Ok(answer));
     }

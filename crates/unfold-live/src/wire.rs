@@ -67,15 +67,6 @@ impl PartialCall {
     }
 }
 
-/// The argument text that reads back as `arguments` (what [`PartialCall`] finishes them to): their
-/// JSON, or the model's own text where it was not JSON.
-pub(crate) fn argument_text(arguments: &Value) -> String {
-    match arguments {
-        Value::String(text) if !text.trim().is_empty() && serde_json::from_str::<Value>(text).is_err() => text.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// The words of an API error object: OpenAI's `{"message", "type", "code"}` and Anthropic's
 /// `{"type", "message"}`, or the JSON itself when it has neither.
 pub(crate) fn error_message(error: &Value) -> String {
