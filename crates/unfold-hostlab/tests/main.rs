@@ -1,3 +1,4 @@
 //! The host lab's integration tests, one binary.
 
+mod host_requests;
 mod template_server;
