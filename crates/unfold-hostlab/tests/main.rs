@@ -1,4 +1,5 @@
 //! The host lab's integration tests, one binary.
 
 mod host_requests;
+mod scripted_endpoint;
 mod template_server;
