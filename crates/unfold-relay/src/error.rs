@@ -149,3 +149,22 @@ impl IntoResponse for RelayError {
         response
     }
 }
+
+impl From<unfold_loopback::Refusal> for RelayError {
+    fn from(refusal: unfold_loopback::Refusal) -> RelayError {
+        match refusal {
+            unfold_loopback::Refusal::ForbiddenHost(host) => RelayError::ForbiddenHost(host),
+            unfold_loopback::Refusal::ForbiddenOrigin(origin) => RelayError::ForbiddenOrigin(origin),
+        }
+    }
+}
+
+impl From<unfold_loopback::BodyError> for RelayError {
+    fn from(error: unfold_loopback::BodyError) -> RelayError {
+        match error {
+            unfold_loopback::BodyError::TooLarge(limit) => RelayError::TooLarge(limit),
+            unfold_loopback::BodyError::Timeout(seconds) => RelayError::BodyTimeout(seconds),
+            unfold_loopback::BodyError::Unreadable(why) => RelayError::Invalid(format!("body: not read whole ({why})")),
+        }
+    }
+}

@@ -5,10 +5,10 @@
 //! answered by `POST …/response`).
 //!
 //! Anything on the machine can reach it, web pages included, so every number and byte a client
-//! sends is bounded (`limits`): `admission` lets in only requests to a loopback name and from no
-//! web page the user did not allow, `connections` bounds connections and slow clients, `bodies`
-//! bounds what a request sends, `budget` counts what the relay keeps, `work_lane` keeps the CPU
-//! work of one client from holding up another.
+//! sends is bounded (`limits`): `unfold_loopback` lets in only requests to a loopback name and from
+//! no web page the user did not allow, bounds connections and slow clients and what a request
+//! sends; `budget` counts what the relay keeps, `work_lane` keeps the CPU work of one client from
+//! holding up another.
 //!
 //! `secrets` makes the codes and tokens, `plugin_tools` takes tools in either shape,
 //! `tool_changes` works out what a registration or update changes, `session` is one session's
@@ -19,11 +19,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod admission;
 pub mod attached;
-pub mod bodies;
 pub mod budget;
-pub mod connections;
 pub mod error;
 pub mod limits;
 pub mod plugin_tools;
@@ -39,10 +36,10 @@ pub mod work_lane;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use admission::AllowedOrigins;
 pub use error::RelayError;
 pub use limits::RelayLimits;
 pub use sessions::Sessions;
+pub use unfold_loopback::AllowedOrigins;
 
 /// How a relay is served: its bounds, and the web pages allowed to use it.
 #[derive(Debug, Clone, Default)]
@@ -78,7 +75,7 @@ impl RunningRelay {
         let RelaySettings { limits, allowed_origins } = settings.into();
         let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port)).await?;
         let address = listener.local_addr()?;
-        let connection_limits = connections::ConnectionLimits {
+        let connection_limits = unfold_loopback::ConnectionLimits {
             max_connections: limits.max_connections,
             header_timeout: limits.header_timeout,
             write_timeout: limits.write_timeout,
@@ -86,7 +83,7 @@ impl RunningRelay {
         let sessions = Arc::new(Sessions::new(limits));
         let app = routes::router(Arc::clone(&sessions), allowed_origins);
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(connections::serve(listener, app, connection_limits, stopped));
+        let task = tokio::spawn(unfold_loopback::serve(listener, app, connection_limits, stopped));
         tracing::info!(%address, "relay listening");
         Ok(RunningRelay { address, sessions, stop: Some(stop), task })
     }

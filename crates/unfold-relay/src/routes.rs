@@ -18,14 +18,13 @@ use axum::{Json, Router};
 use futures_util::Stream;
 use serde_json::{json, Value};
 
-use crate::admission::{admit, AllowedOrigins};
-use crate::bodies::Bodies;
 use crate::error::RelayError;
 use crate::session::now_ms;
 use crate::sessions::{OpenSession, Sessions, StreamSlot};
 use crate::streams::{CountedReceiver, SharedEvent};
 use crate::tool_changes::{self, PreparedChange, Tools};
 use crate::work_lane::WorkLane;
+use unfold_loopback::{AllowedOrigins, Bodies};
 
 /// How long a tool call made through `POST …/tool-calls` waits for the plugin by default.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
@@ -58,6 +57,18 @@ pub fn router(sessions: Arc<Sessions>, origins: AllowedOrigins) -> Router {
         .with_state(relay)
         .layer(origins.cors())
         .layer(axum::middleware::from_fn_with_state(origins, admit))
+}
+
+/// Refuses a request whose `Host` is not a loopback name, or whose `Origin` was not allowed.
+async fn admit(
+    axum::extract::State(origins): axum::extract::State<AllowedOrigins>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    match unfold_loopback::admission::check(request.headers(), &origins) {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => RelayError::from(refusal).into_response(),
+    }
 }
 
 /// The bearer token of the request, if it has one.

@@ -1,4 +1,4 @@
-//! The relay's connections, served by hyper under bounds that no client can stretch: a client has
+//! A server's connections, served by hyper under bounds that no client can stretch: a client has
 //! `header_timeout` to send each request's headers (an idle kept-alive connection too), and a
 //! connection whose client reads nothing of its reply for `write_timeout` is closed. At most
 //! `max_connections` are open: at the cap one is closed to make room: the oldest that never sent a
@@ -31,18 +31,18 @@ use tokio::task::JoinSet;
 use tokio::time::Sleep;
 use tower::ServiceExt;
 
-/// The bounds of the relay's connections.
+/// The bounds of a server's connections.
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectionLimits {
     /// Open connections.
     pub max_connections: usize,
     /// How long a client may take to send a request's headers.
     pub header_timeout: Duration,
-    /// How long a client may read nothing of what the relay sends it.
+    /// How long a client may read nothing of what the server sends it.
     pub write_timeout: Duration,
 }
 
-/// A connection the relay keeps track of: whether a request is under way on it and whether its
+/// A connection the server keeps track of: whether a request is under way on it and whether its
 /// body is still arriving, and how to close it.
 struct Tracked {
     busy: Arc<AtomicUsize>,
@@ -86,7 +86,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits,
                 Err(error) => {
                     // Out of file descriptors, or a connection reset before it was taken: wait a
                     // moment (the cap frees descriptors) rather than spin.
-                    tracing::warn!(%error, "the relay could not accept a connection");
+                    tracing::warn!(%error, "the server could not accept a connection");
                     tokio::select! {
                         _ = tokio::time::sleep(Duration::from_millis(50)) => continue,
                         _ = &mut stop => break,
@@ -98,7 +98,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits,
         while tasks.try_join_next().is_some() {}
         next_id += 1;
         let Some(tracked) = admit(&registry, next_id, limits.max_connections) else {
-            tracing::warn!("the relay refused a connection: every connection has a request under way");
+            tracing::warn!("the server refused a connection: every connection has a request under way");
             continue;
         };
         let _ = tcp.set_nodelay(true);
@@ -183,7 +183,7 @@ impl HttpBody for ArrivingBody {
     }
 }
 
-/// Serves one connection until its client closes it, a bound closes it, or the relay does.
+/// Serves one connection until its client closes it, a bound closes it, or the server does.
 async fn serve_connection(tcp: TcpStream, app: Router, tracked: &Tracked, limits: ConnectionLimits) {
     let (busy, reading, used) = (Arc::clone(&tracked.busy), Arc::clone(&tracked.reading), Arc::clone(&tracked.used));
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
@@ -209,14 +209,14 @@ async fn serve_connection(tcp: TcpStream, app: Router, tracked: &Tracked, limits
     let connection = builder.serve_connection(io, service);
     tokio::select! {
         served = connection => if let Err(error) = served {
-            tracing::debug!(%error, "a relay connection ended");
+            tracing::debug!(%error, "a connection ended");
         },
-        () = tracked.close.notified() => tracing::debug!("a relay connection was closed to make room or to stop"),
+        () = tracked.close.notified() => tracing::debug!("a connection was closed to make room or to stop"),
     }
 }
 
-/// A connection that fails once its client has read nothing for `limit` while the relay had bytes
-/// to send: a client that never reads its stream cannot keep the relay's memory or its connection.
+/// A connection that fails once its client has read nothing for `limit` while the server had bytes
+/// to send: a client that never reads its stream cannot keep the server's memory or its connection.
 struct WriteDeadline {
     io: TcpStream,
     limit: Duration,

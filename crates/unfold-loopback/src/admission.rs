@@ -1,19 +1,26 @@
-//! Which requests reach the relay at all. Every process on the machine can connect to it, web pages
+//! Which requests reach a server at all. Every process on the machine can connect to it, web pages
 //! too: a page can send a POST without a CORS preflight, and a page served from a name that its
-//! owner points at 127.0.0.1 (DNS rebinding) reaches the relay as if it were the same site. So a
-//! request must name the relay by a loopback name in its `Host`, and a request that carries an
-//! `Origin` (only browsers send one) must come from an origin the user allowed; such an origin also
-//! gets the CORS answers a page needs to read the relay's replies.
+//! owner points at 127.0.0.1 (DNS rebinding) reaches the server as if it were the same site. So a
+//! request must name the server by a loopback name in its `Host`, and a request that carries an
+//! `Origin` (only browsers send one) must come from an origin the user allowed (a server that
+//! serves no page allows none); such an origin also gets the CORS answers a page needs to read the
+//! server's replies.
 
 use std::sync::Arc;
 
-use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use crate::error::RelayError;
+/// Why a request is not admitted; each server answers it in its own words (and status 403).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Its `Host` is not a loopback name (shown cut short).
+    #[error("Host '{0}' is not this machine: use 127.0.0.1 or localhost")]
+    ForbiddenHost(String),
+    /// Its `Origin` was not allowed (shown cut short).
+    #[error("pages of origin '{0}' may not use this server")]
+    ForbiddenOrigin(String),
+}
 
 /// The web origins the user allowed (`https://codap.concord.org`), as browsers send them.
 #[derive(Debug, Clone, Default)]
@@ -47,23 +54,17 @@ impl AllowedOrigins {
     }
 }
 
-/// Refuses a request whose `Host` is not a loopback name, or whose `Origin` was not allowed.
-pub async fn admit(State(origins): State<AllowedOrigins>, request: Request, next: Next) -> Response {
-    match check(request.headers(), &origins) {
-        Ok(()) => next.run(request).await,
-        Err(refusal) => refusal.into_response(),
-    }
-}
-
-fn check(headers: &HeaderMap, origins: &AllowedOrigins) -> Result<(), RelayError> {
+/// Why a request with `headers` is refused: a `Host` that is not a loopback name, or an `Origin`
+/// that was not allowed; `None` admits it.
+pub fn check(headers: &HeaderMap, origins: &AllowedOrigins) -> Result<(), Refusal> {
     let host = headers.get(header::HOST).map(|value| value.to_str().unwrap_or("?"));
     match host {
         Some(host) if is_loopback_name(host) => {}
-        other => return Err(RelayError::ForbiddenHost(shown(other.unwrap_or("")))),
+        other => return Err(Refusal::ForbiddenHost(shown(other.unwrap_or("")))),
     }
     match headers.get(header::ORIGIN) {
         Some(origin) if !origins.0.contains(origin) => {
-            Err(RelayError::ForbiddenOrigin(shown(origin.to_str().unwrap_or("?"))))
+            Err(Refusal::ForbiddenOrigin(shown(origin.to_str().unwrap_or("?"))))
         }
         _ => Ok(()),
     }

@@ -1,4 +1,4 @@
-//! A request's body, read within the relay's bounds: at most `max_body` bytes kept (the rest of a
+//! A request's body, read within a server's bounds: at most `max_body` bytes kept (the rest of a
 //! larger body is read and dropped, up to [`DRAINED_AT_MOST`], so that a client still sending hears
 //! the 413 rather than a broken connection), within `body_timeout` however slowly it trickles in,
 //! and only while the bytes of all the bodies being read leave room: past that a body waits, so
@@ -12,7 +12,19 @@ use axum::http::{header, HeaderMap};
 use futures_util::StreamExt;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::error::RelayError;
+/// Why a body was not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BodyError {
+    /// It is larger than the limit (in bytes).
+    #[error("the body is larger than {0} bytes")]
+    TooLarge(usize),
+    /// It was not sent whole within the time (in seconds).
+    #[error("the body was not sent within {0} s")]
+    Timeout(u64),
+    /// The connection failed while it was read.
+    #[error("the body was not read whole ({0})")]
+    Unreadable(String),
+}
 
 /// How much of a body over the limit is still read, and dropped; a larger one is cut off at once.
 pub const DRAINED_AT_MOST: usize = 16 << 20;
@@ -40,24 +52,24 @@ impl Bodies {
     }
 
     /// The body's bytes, at most `limit` of them.
-    pub async fn read(&self, headers: &HeaderMap, body: Body, limit: usize) -> Result<ReadBody, RelayError> {
+    pub async fn read(&self, headers: &HeaderMap, body: Body, limit: usize) -> Result<ReadBody, BodyError> {
         let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
         if declared.is_some_and(|length| length > DRAINED_AT_MOST) {
-            return Err(RelayError::TooLarge(limit));
+            return Err(BodyError::TooLarge(limit));
         }
         let seconds = self.timeout.as_secs();
         tokio::time::timeout(self.timeout, self.read_within(body, limit))
             .await
-            .map_err(|_| RelayError::BodyTimeout(seconds))?
+            .map_err(|_| BodyError::Timeout(seconds))?
     }
 
-    async fn read_within(&self, body: Body, limit: usize) -> Result<ReadBody, RelayError> {
+    async fn read_within(&self, body: Body, limit: usize) -> Result<ReadBody, BodyError> {
         let mut chunks = body.into_data_stream();
         let mut kept = Vec::new();
         let mut room: Option<OwnedSemaphorePermit> = None;
         let mut read = 0usize;
         while let Some(chunk) = chunks.next().await {
-            let chunk = chunk.map_err(|e| RelayError::Invalid(format!("body: not read whole ({e})")))?;
+            let chunk = chunk.map_err(|e| BodyError::Unreadable(e.to_string()))?;
             read = read.saturating_add(chunk.len());
             if read > DRAINED_AT_MOST {
                 break;
@@ -70,10 +82,11 @@ impl Bodies {
             }
             // A chunk larger than all the room waits for all of it, never for more than there is.
             let more = chunk.len().min(self.capacity) as u32;
+            // The semaphore is never closed: it lives as long as the bodies it counts.
             let permit = Arc::clone(&self.in_flight)
                 .acquire_many_owned(more)
                 .await
-                .map_err(|_| RelayError::Internal("the body reader is closed".to_owned()))?;
+                .map_err(|_| BodyError::Unreadable("the body reader is closed".to_owned()))?;
             match room.as_mut() {
                 Some(room) => room.merge(permit),
                 None => room = Some(permit),
@@ -81,7 +94,7 @@ impl Bodies {
             kept.extend_from_slice(&chunk);
         }
         if read > limit {
-            return Err(RelayError::TooLarge(limit));
+            return Err(BodyError::TooLarge(limit));
         }
         Ok(ReadBody { bytes: kept, _room: room })
     }
