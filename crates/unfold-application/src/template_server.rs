@@ -1,10 +1,15 @@
-//! `unfold mcp serve` (spec 13): a template served to an agent host over MCP, loaded and checked
-//! here, served by `unfold_hostlab`: its tools, revealed as the host reads sections, answered from
-//! the scenario, with every message the host sends logged if asked.
+//! The host lab's servers (spec 13), their files loaded and checked here and served by
+//! `unfold_hostlab`: `unfold mcp serve`, a template served to an agent host over MCP (its tools,
+//! revealed as the host reads sections, answered from the scenario), and `unfold model serve`, the
+//! scripted model endpoint; each logs what the host sends if asked.
 
 use std::path::Path;
 
+use std::future::Future;
+use std::net::SocketAddr;
 use unfold_documents::{Scenario, Template};
+
+use unfold_hostlab::model_endpoint::RunningEndpoint;
 use unfold_hostlab::{MessageLog, TemplateServer};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -23,6 +28,30 @@ pub async fn serve_template_over_stdio(template: &Path, scenario: Option<&Path>,
         log.finish();
     }
     served
+}
+
+/// Serves the scripted model endpoint of the scenario at `scenario` on 127.0.0.1:`port` (0: any
+/// free port) until `stop`; `listening` hears where once it listens. Every request it answers is
+/// logged to `log` (JSON lines), when given.
+pub async fn serve_model_endpoint(
+    scenario: &Path,
+    port: u16,
+    log: Option<&Path>,
+    listening: impl FnOnce(SocketAddr),
+    stop: impl Future<Output = ()>,
+) -> AppResult<()> {
+    let scenario = Scenario::load(scenario).map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
+    let log = log.map(MessageLog::create).transpose().map_err(hostlab_error)?;
+    let endpoint = RunningEndpoint::start(&scenario, port, log.clone()).await.map_err(|error| {
+        AppError::new(ErrorCode::Unavailable, format!("the model endpoint cannot listen on 127.0.0.1:{port}: {error}"))
+    })?;
+    listening(endpoint.address);
+    stop.await;
+    endpoint.shutdown().await;
+    if let Some(log) = log {
+        log.finish();
+    }
+    Ok(())
 }
 
 fn hostlab_error(error: unfold_hostlab::Error) -> AppError {

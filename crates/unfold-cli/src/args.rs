@@ -237,6 +237,11 @@ pub enum Command {
         #[command(subcommand)]
         action: McpAction,
     },
+    /// Serve a scripted model to an agent host (the host lab)
+    Model {
+        #[command(subcommand)]
+        action: ModelAction,
+    },
     /// Serve the plugin relay on this machine (127.0.0.1) until Ctrl+C: plugins open sessions and
     /// register and update their tools
     Relay {
@@ -262,6 +267,22 @@ pub enum McpAction {
         #[arg(long, value_name = "FILE")]
         scenario: Option<PathBuf>,
         /// Log every message the host sends, with when it arrived, to this file (JSON lines).
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ModelAction {
+    /// Answer as the scenario's script says, on 127.0.0.1, until Ctrl+C: Anthropic Messages,
+    /// OpenAI Chat Completions and Responses, Gemini; streamed or not
+    Serve {
+        /// The scenario (`*.scenario.json`).
+        scenario: PathBuf,
+        /// The port to listen on (0: any free port).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Log every request answered, as it came, to this file (JSON lines; no header, so no key).
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
     },

@@ -21,7 +21,7 @@ use unfold_documents::{Error, Location};
 use unfold_engine::Preview;
 use unfold_stores::run_history::RunFilter;
 
-use crate::args::{Command, McpAction};
+use crate::args::{Command, McpAction, ModelAction};
 use crate::output::{out, outln, write_json};
 use crate::runtime::{block_on, Signals};
 
@@ -149,6 +149,27 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Sources { action } => crate::sources::execute(action),
+        Command::Model { action: ModelAction::Serve { scenario, port, log } } => {
+            let listening = |address| {
+                let _ = outln!("model endpoint listening on http://{address}/v1 (Ctrl+C stops it)");
+            };
+            let serving = async {
+                let signals = Signals::listen();
+                let stop = async move {
+                    signals.first().await;
+                };
+                unfold_application::template_server::serve_model_endpoint(
+                    &scenario,
+                    port,
+                    log.as_deref(),
+                    listening,
+                    stop,
+                )
+                .await
+            };
+            crate::runtime::block_on_every_core(serving)??;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Relay { port, allow_origins } => {
             let listening = |address| {
                 // The relay serves until Ctrl+C whether or not anyone reads where.

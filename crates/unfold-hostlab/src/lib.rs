@@ -1,15 +1,16 @@
 //! The host lab (spec 13): what Unfold serves to a real agent host so that the host's own way of
 //! taking new tools can be recorded. Today: the template as an MCP server ([`template_server`]),
 //! its tools revealed as the host reads sections, with every message the host sends it logged
-//! ([`message_log`]); and, for the scripted model endpoint to come, a host's request to its model
-//! read from each API's format ([`host_requests`]) and what the script answers it
-//! ([`scripted_endpoint`]).
+//! ([`message_log`]); and the scripted model endpoint ([`model_endpoint`]): a host's request to
+//! its model read from each API's format ([`host_requests`]), answered as the scenario's script
+//! says ([`scripted_endpoint`]).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod host_requests;
 pub mod message_log;
+pub mod model_endpoint;
 pub mod scripted_endpoint;
 pub mod template_server;
 

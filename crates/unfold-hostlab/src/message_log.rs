@@ -1,7 +1,7 @@
 //! The log of every message a host sends a server, each with when it arrived: a reader that
 //! passes the host's bytes on untouched and copies each line (a JSON-RPC message on stdio) to a
 //! [`MessageLog`], which writes them as JSON lines on a thread of its own, so a slow disk never
-//! slows the session.
+//! slows the session; an HTTP endpoint logs each request it answered there too.
 //!
 //! A line is kept up to [`MAX_LOGGED_LINE`] bytes; a longer one is logged cut, with its length, so
 //! a host cannot make the server keep what it sends.
@@ -22,7 +22,8 @@ pub const MAX_LOGGED_LINE: usize = 1024 * 1024;
 /// Where the lines go: a writer thread, stopped when every sender is dropped.
 #[derive(Debug, Clone)]
 pub struct MessageLog {
-    lines: mpsc::Sender<String>,
+    /// Lines to write; `None` ends the log.
+    lines: mpsc::Sender<Option<String>>,
     writer: std::sync::Arc<std::sync::Mutex<Option<std::thread::JoinHandle<()>>>>,
 }
 
@@ -32,12 +33,12 @@ impl MessageLog {
     /// `"cut_from_bytes"` when it was longer than [`MAX_LOGGED_LINE`]).
     pub fn create(path: &Path) -> Result<MessageLog, crate::Error> {
         let file = std::fs::File::create(path).map_err(|source| crate::Error::Log { path: path.to_owned(), source })?;
-        let (lines, received) = mpsc::channel::<String>();
+        let (lines, received) = mpsc::channel::<Option<String>>();
         let writer = std::thread::Builder::new()
             .name("unfold-message-log".into())
             .spawn(move || {
                 let mut file = std::io::BufWriter::new(file);
-                for line in received {
+                for line in received.iter().map_while(|line| line) {
                     // A log that cannot be written is not worth ending the session for.
                     if writeln!(file, "{line}").and_then(|()| file.flush()).is_err() {
                         tracing::warn!("the message log could not be written");
@@ -48,19 +49,28 @@ impl MessageLog {
         Ok(MessageLog { lines, writer: std::sync::Arc::new(std::sync::Mutex::new(Some(writer))) })
     }
 
-    /// Waits until every line logged is written, once every other handle on the log is dropped
-    /// (the session's reader with it).
+    /// Ends the log: every line logged before is written when this returns; any logged after, by
+    /// a handle still held elsewhere, is not.
     pub fn finish(self) {
         let writer = self.writer.lock().ok().and_then(|mut writer| writer.take());
-        drop(self.lines);
+        let _ = self.lines.send(None);
         if let Some(writer) = writer {
             let _ = writer.join();
         }
     }
 
+    /// Logs `entry` (an object), with when it was logged: a request an endpoint answered.
+    pub fn record_value(&self, entry: Value) {
+        let mut logged = json!({ "at_unix_ms": now_unix_ms() });
+        if let (Some(logged), Value::Object(fields)) = (logged.as_object_mut(), entry) {
+            logged.extend(fields);
+        }
+        let _ = self.lines.send(Some(logged.to_string()));
+    }
+
     /// Logs one line the host sent, as it arrived now.
     fn record(&self, line: &[u8], length: usize) {
-        let at_unix_ms = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
+        let at_unix_ms = now_unix_ms();
         let text = String::from_utf8_lossy(line);
         let mut entry = match serde_json::from_str::<Value>(text.trim_end()) {
             Ok(message) if length == line.len() => json!({ "at_unix_ms": at_unix_ms, "message": message }),
@@ -69,8 +79,12 @@ impl MessageLog {
         if length > line.len() {
             entry["cut_from_bytes"] = json!(length);
         }
-        let _ = self.lines.send(entry.to_string());
+        let _ = self.lines.send(Some(entry.to_string()));
     }
+}
+
+fn now_unix_ms() -> u128 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis())
 }
 
 /// A reader of what a host sends that logs each line as it passes.

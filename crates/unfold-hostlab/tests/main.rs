@@ -1,5 +1,6 @@
 //! The host lab's integration tests, one binary.
 
 mod host_requests;
+mod model_endpoint;
 mod scripted_endpoint;
 mod template_server;

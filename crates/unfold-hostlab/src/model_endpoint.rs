@@ -1,0 +1,224 @@
+//! The scripted model endpoint (spec 13, `unfold model serve`): a model on 127.0.0.1 speaking the
+//! wire formats hosts speak — Anthropic Messages (`POST /v1/messages`), OpenAI Chat Completions
+//! (`POST /v1/chat/completions`) and Responses (`POST /v1/responses`), Gemini
+//! (`POST /v1beta/models/MODEL:generateContent` and `:streamGenerateContent`) — streamed or not,
+//! answering as the scenario's script says ([`ScriptedEndpoint`]). Anthropic's token counting
+//! (`/v1/messages/count_tokens`) and the model list (`GET /v1/models`) get plausible answers.
+//!
+//! Every request is recorded, as it came, with the answer's kind ([`EndpointLog`]); no header is,
+//! so no key is. Any key is accepted. Served through `unfold_loopback`: a request must name a
+//! loopback host and no web page may use it; a refusal, a body too large or not JSON, is answered
+//! in the API's own error shape.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde_json::{json, Value};
+use tokio::sync::Mutex;
+use unfold_documents::host_profile::HostApi;
+use unfold_documents::Scenario;
+use unfold_engine::answer_shapes;
+use unfold_loopback::{AllowedOrigins, Bodies, ConnectionLimits};
+
+use crate::host_requests::HostRequest;
+use crate::message_log::MessageLog;
+use crate::scripted_endpoint::{Answered, ScriptedEndpoint};
+
+/// The largest request body: a long conversation with many tools.
+const MAX_BODY: usize = 32 << 20;
+/// The model the endpoint says it is when a request names none.
+const MODEL: &str = "unfold-scripted";
+
+/// The endpoint's state: the script, and the log.
+#[derive(Clone)]
+struct Endpoint {
+    script: Arc<Mutex<ScriptedEndpoint>>,
+    bodies: Bodies,
+    log: Option<MessageLog>,
+}
+
+/// An endpoint serving until dropped or shut down.
+pub struct RunningEndpoint {
+    /// Where it listens.
+    pub address: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl RunningEndpoint {
+    /// Starts the endpoint of `scenario` on 127.0.0.1:`port` (0: any free port), recording every
+    /// request to `log` when given.
+    pub async fn start(scenario: &Scenario, port: u16, log: Option<MessageLog>) -> std::io::Result<RunningEndpoint> {
+        let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port)).await?;
+        let address = listener.local_addr()?;
+        let endpoint = Endpoint {
+            script: Arc::new(Mutex::new(ScriptedEndpoint::new(scenario))),
+            bodies: Bodies::new(4 * MAX_BODY, Duration::from_secs(30)),
+            log,
+        };
+        let limits = ConnectionLimits {
+            max_connections: 64,
+            header_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(30),
+        };
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(unfold_loopback::serve(listener, router(endpoint), limits, stopped));
+        tracing::info!(%address, "model endpoint listening");
+        Ok(RunningEndpoint { address, stop: Some(stop), task })
+    }
+
+    /// Stops serving; the port is free once this returns.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if tokio::time::timeout(Duration::from_secs(3), &mut self.task).await.is_err() {
+            self.task.abort();
+            // Awaited so that the served state is dropped, and its log handle with it, before
+            // this returns.
+            let _ = (&mut self.task).await;
+        }
+    }
+}
+
+fn router(endpoint: Endpoint) -> Router {
+    Router::new()
+        .route("/v1/chat/completions", post(|s, h, b| answer(HostApi::OpenaiChat, false, s, h, b)))
+        .route("/v1/responses", post(|s, h, b| answer(HostApi::OpenaiResponses, false, s, h, b)))
+        .route("/v1/messages", post(|s, h, b| answer(HostApi::Anthropic, false, s, h, b)))
+        .route("/v1/messages/count_tokens", post(count_tokens))
+        .route("/v1beta/models/{model_and_method}", post(gemini))
+        .route("/v1/models", get(models))
+        .with_state(endpoint)
+        .layer(axum::middleware::from_fn(admit))
+}
+
+/// The API a path speaks, for its error shape.
+fn api_of_path(path: &str) -> HostApi {
+    if path.starts_with("/v1/messages") {
+        HostApi::Anthropic
+    } else if path.starts_with("/v1beta") {
+        HostApi::Gemini
+    } else if path.starts_with("/v1/responses") {
+        HostApi::OpenaiResponses
+    } else {
+        HostApi::OpenaiChat
+    }
+}
+
+/// Refuses a request to a name that is not this machine, or from a web page.
+async fn admit(request: Request, next: Next) -> Response {
+    match unfold_loopback::admission::check(request.headers(), &AllowedOrigins::default()) {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => {
+            failure(api_of_path(request.uri().path()), StatusCode::FORBIDDEN, "permission_error", &refusal.to_string())
+        }
+    }
+}
+
+/// An error in `api`'s shape.
+fn failure(api: HostApi, status: StatusCode, kind: &str, message: &str) -> Response {
+    let body = match api {
+        HostApi::Anthropic => json!({ "type": "error", "error": { "type": kind, "message": message } }),
+        HostApi::Gemini => json!({ "error": { "code": status.as_u16(), "message": message,
+                                              "status": if status == StatusCode::FORBIDDEN { "PERMISSION_DENIED" } else { "INVALID_ARGUMENT" } } }),
+        HostApi::OpenaiChat | HostApi::OpenaiResponses => {
+            json!({ "error": { "message": message, "type": kind, "param": null, "code": null } })
+        }
+    };
+    (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+}
+
+/// The body as JSON, within bounds; else the error to answer.
+async fn json_body(
+    api: HostApi,
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<(Value, String), Response> {
+    let read = endpoint.bodies.read(headers, body, MAX_BODY).await.map_err(|error| {
+        let status = match error {
+            unfold_loopback::BodyError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            unfold_loopback::BodyError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
+            unfold_loopback::BodyError::Unreadable(_) => StatusCode::BAD_REQUEST,
+        };
+        failure(api, status, "invalid_request_error", &error.to_string())
+    })?;
+    let text = String::from_utf8_lossy(&read.bytes).into_owned();
+    let value = serde_json::from_str(&text).map_err(|error| {
+        failure(api, StatusCode::BAD_REQUEST, "invalid_request_error", &format!("the body is not JSON: {error}"))
+    })?;
+    Ok((value, text))
+}
+
+async fn answer(
+    api: HostApi,
+    streamed: bool,
+    State(endpoint): State<Endpoint>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let (value, text) = match json_body(api, &endpoint, &headers, body).await {
+        Ok(read) => read,
+        Err(refused) => return refused,
+    };
+    let request = match HostRequest::read(api, &value, streamed) {
+        Ok(request) => request,
+        Err(why) => return failure(api, StatusCode::BAD_REQUEST, "invalid_request_error", &why),
+    };
+    let answered = endpoint.script.lock().await.answer(&request, &text).await;
+    let (answer, side, not_shown) = match answered {
+        Answered::Main { answer, not_shown } => (answer, false, not_shown),
+        Answered::Side { answer } => (answer, true, Vec::new()),
+    };
+    if let Some(log) = &endpoint.log {
+        log.record_value(json!({ "api": api.name(), "stream": request.stream, "side": side,
+                                 "tool_not_shown": not_shown, "request": value }));
+    }
+    let model = request.model.as_deref().unwrap_or(MODEL);
+    if request.stream {
+        let events = answer_shapes::stream(api, &answer, Some(model)).concat();
+        return ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events)
+            .into_response();
+    }
+    let whole = answer_shapes::whole(api, &answer, Some(model));
+    ([(header::CONTENT_TYPE, "application/json")], whole.to_string()).into_response()
+}
+
+/// Gemini names the model and the method in one path segment: `MODEL:generateContent`.
+async fn gemini(
+    Path(model_and_method): Path<String>,
+    state: State<Endpoint>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    match model_and_method.rsplit_once(':').map(|(_, method)| method) {
+        Some("generateContent") => answer(HostApi::Gemini, false, state, headers, body).await,
+        Some("streamGenerateContent") => answer(HostApi::Gemini, true, state, headers, body).await,
+        _ => failure(HostApi::Gemini, StatusCode::NOT_FOUND, "not_found", &format!("no method '{model_and_method}'")),
+    }
+}
+
+async fn count_tokens(State(endpoint): State<Endpoint>, headers: HeaderMap, body: Body) -> Response {
+    match json_body(HostApi::Anthropic, &endpoint, &headers, body).await {
+        Ok((_, text)) => {
+            let counted = json!({ "input_tokens": unfold_engine::tokens::count_text(&text) });
+            ([(header::CONTENT_TYPE, "application/json")], counted.to_string()).into_response()
+        }
+        Err(refused) => refused,
+    }
+}
+
+async fn models() -> Response {
+    let listed =
+        json!({ "object": "list", "data": [{ "id": MODEL, "object": "model", "created": 0, "owned_by": "unfold" }] });
+    ([(header::CONTENT_TYPE, "application/json")], listed.to_string()).into_response()
+}

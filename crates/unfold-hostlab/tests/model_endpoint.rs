@@ -1,0 +1,141 @@
+//! The scripted model endpoint over real sockets: Unfold's own live provider as the host in every
+//! API it speaks, streamed and whole; Gemini's paths; every request logged without a key; and the
+//! refusals a hostile neighbour meets, each in the API's error shape.
+
+use serde_json::{json, Value};
+use unfold_documents::provider_profile::{ProviderKind, ProviderProfile};
+use unfold_documents::tool::OfferedTool;
+use unfold_documents::Scenario;
+use unfold_engine::{Message, ModelRequest, Provider};
+use unfold_hostlab::model_endpoint::RunningEndpoint;
+use unfold_hostlab::MessageLog;
+use unfold_live::{ApiKey, HttpProvider};
+use unfold_test_support::repo;
+
+const KEY: &str = "sk-endpoint-canary-31d9";
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+fn scenario() -> Scenario {
+    Scenario::load(&repo("examples/read-context-then-search.scenario.json")).unwrap()
+}
+
+fn profile(kind: ProviderKind, address: std::net::SocketAddr, stream: bool) -> ProviderProfile {
+    ProviderProfile {
+        name: "endpoint".into(),
+        kind,
+        base_url: format!("http://{address}/v1"),
+        model: "scripted".into(),
+        temperature: None,
+        max_tokens: Some(256),
+        stream,
+        connect_timeout_ms: Some(2_000),
+        read_timeout_ms: Some(5_000),
+        api_key_env: None,
+        api_key_keychain: false,
+        dynamic_tools: true,
+    }
+}
+
+fn tools() -> Vec<OfferedTool> {
+    ["lookup", "read_section"]
+        .into_iter()
+        .map(|name| OfferedTool {
+            name: name.into(),
+            description: format!("The {name} tool."),
+            parameters: json!({ "type": "object" }),
+        })
+        .collect()
+}
+
+#[test]
+fn the_live_provider_gets_the_scripts_first_call_in_every_api_streamed_and_whole() {
+    for kind in [ProviderKind::Openai, ProviderKind::OpenaiResponses, ProviderKind::Anthropic] {
+        for stream in [true, false] {
+            let folder = tempfile::tempdir().unwrap();
+            let log_path = folder.path().join("requests.jsonl");
+            let answer = runtime().block_on(async {
+                let log = MessageLog::create(&log_path).unwrap();
+                let endpoint = RunningEndpoint::start(&scenario(), 0, Some(log.clone())).await.unwrap();
+                let mut provider =
+                    HttpProvider::new(profile(kind, endpoint.address, stream), Some(ApiKey::new(KEY))).unwrap();
+                let messages = [Message::User { content: "Refactor the authentication module.".into() }];
+                let tools = tools();
+                let request = ModelRequest {
+                    system: "You help.",
+                    messages: &messages,
+                    tools: &tools,
+                    summarized: &[],
+                    gate: Default::default(),
+                };
+                let answer = provider.complete(&request).await;
+                endpoint.shutdown().await;
+                log.finish();
+                answer
+            });
+            let answer = answer.unwrap_or_else(|e| panic!("{kind:?} stream {stream}: {e}"));
+            assert_eq!(answer.tool_calls.len(), 1, "{kind:?} stream {stream}: {answer:?}");
+            assert_eq!(answer.tool_calls[0].name, "read_section");
+            assert_eq!(answer.tool_calls[0].arguments, json!({ "section_key": "context" }));
+            assert!(answer.usage.is_some_and(|u| u.prompt_tokens > 0), "{kind:?}: a usage");
+            let logged = std::fs::read_to_string(&log_path).unwrap();
+            assert!(!logged.contains(KEY), "no key is recorded");
+            let entry: Value = serde_json::from_str(logged.lines().next().unwrap()).unwrap();
+            assert_eq!((entry["side"].clone(), entry["stream"].clone()), (json!(false), json!(stream)));
+            assert_eq!(entry["request"]["model"], "scripted", "the request as it came");
+        }
+    }
+}
+
+/// `POST path` with `body` and the `host` header; the status and the answer's text.
+async fn post(address: std::net::SocketAddr, path: &str, host: &str, body: &str) -> (u16, String) {
+    let client = reqwest::Client::new();
+    let response = client
+        .post(format!("http://{address}{path}"))
+        .header("host", host)
+        .header("content-type", "application/json")
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), response.text().await.unwrap())
+}
+
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn gemini_is_answered_on_its_paths_and_refusals_come_in_each_apis_error_shape() {
+    runtime().block_on(async {
+        let endpoint = RunningEndpoint::start(&scenario(), 0, None).await.unwrap();
+        let address = endpoint.address;
+        let gemini = json!({ "contents": [{ "role": "user", "parts": [{ "text": "Go." }] }],
+                             "tools": [{ "functionDeclarations": [{ "name": "read_section", "description": "Read." }] }] })
+        .to_string();
+        let (status, text) = post(address, "/v1beta/models/gemini-test:generateContent", "127.0.0.1", &gemini).await;
+        assert_eq!(status, 200, "{text}");
+        assert_eq!(json_of(&text)["candidates"][0]["content"]["parts"][0]["functionCall"]["name"], "read_section");
+        let path = "/v1beta/models/gemini-test:streamGenerateContent?alt=sse";
+        let (status, text) = post(address, path, "localhost", &gemini).await;
+        assert_eq!(status, 200);
+        assert!(text.starts_with("data: {"), "{text}");
+
+        // A page served from a name pointed at 127.0.0.1 (DNS rebinding) is refused, in each API's words.
+        let (status, text) = post(address, "/v1/messages", "rebind.evil.example", "{}").await;
+        assert_eq!(status, 403);
+        assert_eq!(json_of(&text)["type"], "error", "Anthropic's shape");
+        let (status, text) = post(address, "/v1/chat/completions", "rebind.evil.example", "{}").await;
+        assert_eq!(status, 403);
+        assert!(json_of(&text)["error"]["message"].is_string(), "OpenAI's shape");
+        let (status, text) = post(address, "/v1/chat/completions", "127.0.0.1", "not json").await;
+        assert_eq!(status, 400);
+        assert!(text.contains("the body is not JSON"), "{text}");
+        let (status, text) = post(address, "/v1beta/models/x:generateContent", "127.0.0.1", "[1]").await;
+        assert_eq!(status, 400);
+        assert_eq!(json_of(&text)["error"]["status"], "INVALID_ARGUMENT");
+        endpoint.shutdown().await;
+    });
+}
