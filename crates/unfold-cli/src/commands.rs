@@ -1,7 +1,9 @@
 //! Each command translated into application calls and their output, with the file named in every
 //! error.
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -153,11 +155,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             let listening = |address| {
                 let _ = outln!("model endpoint listening on http://{address}/v1 (Ctrl+C stops it)");
             };
-            let serving = async {
-                let signals = Signals::listen();
-                let stop = async move {
-                    signals.first().await;
-                };
+            until_interrupted(|stop| {
                 unfold_application::template_server::serve_model_endpoint(
                     &scenario,
                     port,
@@ -165,29 +163,34 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                     listening,
                     stop,
                 )
-                .await
-            };
-            crate::runtime::block_on_every_core(serving)??;
-            Ok(ExitCode::SUCCESS)
+            })
         }
         Command::Relay { port, allow_origins } => {
             let listening = |address| {
                 // The relay serves until Ctrl+C whether or not anyone reads where.
                 let _ = outln!("relay listening on http://{address}/api/sessions (Ctrl+C stops it)");
             };
-            let serving = async {
-                // Listened for before the relay says where it listens: a Ctrl+C right after that
-                // line stops it cleanly, not by the signal's default.
-                let signals = Signals::listen();
-                let stop = async move {
-                    signals.first().await;
-                };
-                unfold_application::relay::serve_relay(port, &allow_origins, listening, stop).await
-            };
-            crate::runtime::block_on_every_core(serving)??;
-            Ok(ExitCode::SUCCESS)
+            until_interrupted(|stop| unfold_application::relay::serve_relay(port, &allow_origins, listening, stop))
         }
     }
+}
+
+/// Runs the server `serve` starts until Ctrl+C (or SIGTERM) ends the future it is given. The
+/// signal is listened for before the server says where it listens: a Ctrl+C right after that line
+/// stops it cleanly, not by the signal's default.
+fn until_interrupted<F>(serve: impl FnOnce(Pin<Box<dyn Future<Output = ()> + Send>>) -> F) -> AppResult<ExitCode>
+where
+    F: Future<Output = AppResult<()>>,
+{
+    let serving = async {
+        let signals = Signals::listen();
+        serve(Box::pin(async move {
+            signals.first().await;
+        }))
+        .await
+    };
+    crate::runtime::block_on_every_core(serving)??;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The run history shared with the app.

@@ -538,8 +538,8 @@ impl Provider for RecordingProvider {
     }
 }
 
-#[test]
-fn a_picked_tool_carries_its_full_description_from_the_next_call_on() {
+/// The fixture in `pick_tools` mode, and a script that picks `lookup`, calls it and answers.
+fn pick_then_lookup() -> (Template, Scenario) {
     let mut template = fixture();
     template.tool_disclosure = ToolDisclosure::PickTools;
     let scenario = scenario(json!({ "script": [
@@ -547,17 +547,35 @@ fn a_picked_tool_carries_its_full_description_from_the_next_call_on() {
         { "call": "lookup", "args": { "id": 7 } },
         { "say": "Done." }
     ]}));
+    (template, scenario)
+}
+
+/// A run of `scenario` under `kind` showing tools as `tool_policy` says, and the description of
+/// `lookup` at each call ("-" where it was not offered).
+fn lookup_described(
+    template: &Template,
+    scenario: &Scenario,
+    kind: AdapterKind,
+    tool_policy: ToolPolicy,
+) -> (unfold_engine::RunReport, Vec<String>) {
+    let mut provider = RecordingProvider { inner: ScriptedProvider::new(scenario, template), offered: Vec::new() };
+    let input = RunInput { tool_policy, ..RunInput::of_scenario(template, scenario) };
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let mut results = ScriptedToolResults::new(scenario);
+    let report = runtime.block_on(run(&input, adapter_for(kind), &mut provider, &mut results, &mut |_| {})).unwrap();
+    let described = provider.offered.iter().map(|call| {
+        let lookup = call.iter().find(|(name, _)| name == "lookup");
+        lookup.map_or("-".to_owned(), |(_, description)| description.clone())
+    });
+    (report, described.collect())
+}
+
+#[test]
+fn a_picked_tool_carries_its_full_description_from_the_next_call_on() {
+    let (template, scenario) = pick_then_lookup();
     for kind in [AdapterKind::Dynamic, AdapterKind::Restart] {
-        let mut provider =
-            RecordingProvider { inner: ScriptedProvider::new(&scenario, &template), offered: Vec::new() };
-        let input = RunInput::of_scenario(&template, &scenario);
-        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        let mut results = ScriptedToolResults::new(&scenario);
-        let report =
-            runtime.block_on(run(&input, adapter_for(kind), &mut provider, &mut results, &mut |_| {})).unwrap();
-        let lookup = |call: &Vec<(String, String)>| call.iter().find(|(n, _)| n == "lookup").map(|(_, d)| d.clone());
-        assert_eq!(lookup(&provider.offered[0]).as_deref(), Some("Look up an issue."), "{kind:?}");
-        assert_eq!(lookup(&provider.offered[1]).as_deref(), Some("Look up an issue by id."), "{kind:?}");
+        let (report, described) = lookup_described(&template, &scenario, kind, ToolPolicy::default());
+        assert_eq!(described[..2], ["Look up an issue.", "Look up an issue by id."], "{kind:?}");
         let restarts = usize::from(kind == AdapterKind::Restart);
         assert_eq!(report.counters.restarts as usize, restarts, "{kind:?}");
     }
@@ -565,29 +583,11 @@ fn a_picked_tool_carries_its_full_description_from_the_next_call_on() {
 
 #[test]
 fn a_pick_shows_its_full_definition_when_the_refresh_policy_says() {
-    let mut template = fixture();
-    template.tool_disclosure = ToolDisclosure::PickTools;
-    let scenario = scenario(json!({ "script": [
-        { "call": "pick_tools", "args": { "tools": ["lookup"] } },
-        { "call": "lookup", "args": { "id": 7 } },
-        { "say": "Done." }
-    ]}));
+    let (template, scenario) = pick_then_lookup();
     let lookup = |refresh: Refresh| {
-        let mut provider =
-            RecordingProvider { inner: ScriptedProvider::new(&scenario, &template), offered: Vec::new() };
-        let input = RunInput {
-            tool_policy: ToolPolicy { refresh: Some(refresh), ..ToolPolicy::default() },
-            ..RunInput::of_scenario(&template, &scenario)
-        };
-        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        let mut results = ScriptedToolResults::new(&scenario);
-        let adapter = adapter_for(AdapterKind::Dynamic);
-        let report = runtime.block_on(run(&input, adapter, &mut provider, &mut results, &mut |_| {})).unwrap();
-        let described = provider.offered.iter().map(|call| {
-            let lookup = call.iter().find(|(n, _)| n == "lookup");
-            lookup.map_or("-".to_owned(), |(_, description)| description.clone())
-        });
-        format!("[{}] {:?}\n{}", refresh.name(), described.collect::<Vec<_>>(), trace(&report))
+        let policy = ToolPolicy { refresh: Some(refresh), ..ToolPolicy::default() };
+        let (report, described) = lookup_described(&template, &scenario, AdapterKind::Dynamic, policy);
+        format!("[{}] {described:?}\n{}", refresh.name(), trace(&report))
     };
     let traces: Vec<String> = [Refresh::NextCall, Refresh::Late(1), Refresh::Never].into_iter().map(lookup).collect();
     assert_snapshot!(traces.join("\n\n"), @r#"
