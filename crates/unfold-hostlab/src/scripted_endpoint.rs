@@ -16,7 +16,7 @@
 //! sees plausible numbers.
 
 use unfold_documents::{Scenario, Template};
-use unfold_engine::{tokens, Message, ModelResponse, Provider, ScriptedProvider, ToolCall, Usage};
+use unfold_engine::{tokens, Message, ModelRequest, ModelResponse, Provider, ScriptedProvider, ToolCall, Usage};
 
 use crate::host_requests::HostRequest;
 
@@ -70,25 +70,24 @@ impl ScriptedEndpoint {
             if !self.skipped.is_empty() {
                 messages.push(Message::Assistant { content: None, tool_calls: self.skipped.clone() });
             }
-            let shown = HostRequest { messages, ..request.clone() };
+            let shown = ModelRequest { messages: &messages, ..request.model_request() };
             // The scripted model never fails.
-            let mut answer = self.model.complete(&shown.model_request()).await.unwrap_or_default();
-            let (made, unshown): (Vec<ToolCall>, Vec<ToolCall>) = std::mem::take(&mut answer.tool_calls)
-                .into_iter()
-                .map(|call| match shown_name(&call.name, request) {
-                    Some(name) => ToolCall { name, ..call },
-                    None => call,
-                })
-                .partition(|call| request.tools.iter().any(|tool| tool.name == call.name));
-            if made.is_empty() && !unshown.is_empty() {
-                not_shown.extend(unshown.iter().map(|call| call.name.clone()));
-                self.skipped.extend(unshown);
-                continue;
+            let mut answer = self.model.complete(&shown).await.unwrap_or_default();
+            let (mut made, mut unshown) = (Vec::new(), Vec::new());
+            for call in std::mem::take(&mut answer.tool_calls) {
+                match shown_name(&call.name, request) {
+                    Some(name) => made.push(ToolCall { name, ..call }),
+                    None => unshown.push(call),
+                }
             }
             // Calls of one step not shown beside ones that are: those shown are made, the others
-            // skipped with them.
+            // skipped with them. A step with none shown gives way to the next one.
+            let none_shown = made.is_empty() && !unshown.is_empty();
             not_shown.extend(unshown.iter().map(|call| call.name.clone()));
             self.skipped.extend(unshown);
+            if none_shown {
+                continue;
+            }
             answer.tool_calls = made;
             return Answered::Main { answer: with_usage(answer, prompt_tokens), not_shown };
         }
