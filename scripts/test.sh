@@ -22,6 +22,9 @@ step "$ROOT/scripts/mcp-servers.sh" install
 # The tools the interop tests hand Unfold's output to: promptfoo (with the Node 22 it needs) and
 # the OpenTelemetry protobuf definitions.
 step "$ROOT/scripts/interop-tools.sh" install
+# Real agent hosts for the host lab's tests (openai-agents, pydantic-ai from PyPI) and the official
+# model SDKs that are the scripted endpoint's clients.
+step "$ROOT/scripts/hosts.sh" install
 # Includes the drift check of schema/*.json (`checked_in_schemas_match_the_types`).
 step cargo test --workspace --exclude unfold-app
 # A real model on a real server for the live transport: llama.cpp's server, built once (about 10

@@ -4,7 +4,8 @@
 use tauri_specta::{collect_commands, collect_events, Builder};
 
 use crate::{
-    compare, editor, examples, files, launch, providers, relay, run_history, sources, suites, template_exports,
+    compare, editor, examples, files, launch, providers, real_hosts, relay, run_history, sources, suites,
+    template_exports,
 };
 
 /// The commands of `command_list.rs`, collected for tauri-specta.

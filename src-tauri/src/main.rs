@@ -1,6 +1,7 @@
 //! Unfold's desktop app: opens one window over the UI in `ui/dist` and answers its commands by
 //! calling `unfold-application`. Usage: `unfold-app [TEMPLATE [SCENARIO]]` (with a scenario, the
-//! app opens on the compare view).
+//! app opens on the compare view); `unfold-app mcp serve …` is the MCP server of a host the app
+//! started (`real_hosts`).
 //!
 //! Everything the app does lives in the application layer; this crate only translates: each
 //! command takes its state and arguments, makes one application call and maps the error
@@ -22,6 +23,7 @@ mod files;
 mod launch;
 mod logging;
 mod providers;
+mod real_hosts;
 mod relay;
 mod run_history;
 mod sources;
@@ -52,9 +54,13 @@ use crate::launch::Launch;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if let Some(status) = real_hosts::serve_when_asked(&args) {
+        std::process::exit(status);
+    }
     let renderer = webview_renderer::choose_for_this_machine();
     let cwd = std::env::current_dir().unwrap_or_default();
-    let launch = Launch::from_args(std::env::args_os().skip(1), &cwd);
+    let launch = Launch::from_args(args.into_iter(), &cwd);
 
     let specta = bindings::specta_builder();
     let templates = Arc::new(Templates::default());
@@ -91,6 +97,7 @@ fn main() {
             let consents = Arc::new(Consents::at(folders.consents_file()));
             let relay = Arc::new(RelayService::default());
             let history = Arc::new(OpenRunHistory::open(folders.history_file()));
+            let host_lab = Arc::new(real_hosts::lab(folders.consents_file()));
             app.manage(Arc::new(Comparisons::new(ComparisonContext {
                 templates: Arc::clone(&templates),
                 scenarios: Arc::clone(&scenarios),
@@ -100,7 +107,9 @@ fn main() {
                 consents: Some(Arc::clone(&consents)),
                 relay: Some(Arc::clone(&relay)),
                 history: Arc::clone(&history),
+                host_lab: Some(Arc::clone(&host_lab)),
             })));
+            app.manage(host_lab);
             app.manage(profiles);
             app.manage(consents);
             app.manage(relay);

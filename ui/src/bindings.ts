@@ -101,6 +101,15 @@ export const commands = {
 	recentScenarios: () => typedError<RecentFileDto[], CommandError>(__TAURI_INVOKE("recent_scenarios")),
 	/**  The agent hosts a comparison can run as lanes (`host:NAME`), with their evidence. */
 	hostPresets: () => typedError<HostProfile_Serialize[], CommandError>(__TAURI_INVOKE("host_presets")),
+	/**  Every real host, whether installed, and its version. */
+	realHosts: () => typedError<HostView_Serialize[], CommandError>(__TAURI_INVOKE("real_hosts")),
+	/**
+	 *  What starting the host `name` runs, one line each, when the user has not allowed it as it is
+	 *  now; none when allowed.
+	 */
+	realHostQuestion: (name: string) => typedError<string | null, CommandError>(__TAURI_INVOKE("real_host_question", { name })),
+	/**  Allows starting the host `name` as it is defined now. */
+	allowRealHost: (name: string) => typedError<null, CommandError>(__TAURI_INVOKE("allow_real_host", { name })),
 	/**
 	 *  Runs the comparison the UI asks for (its open template and scenario, by id), off the UI's
 	 *  thread; every lane's start, every event and a live model's text go to `progress` as they
@@ -533,10 +542,11 @@ export type ComparisonRequest_Deserialize = {
 	/**  The scenario. */
 	scenario: DocumentRef,
 	/**
-	 *  The lanes that run, in order (at least one; one named twice runs once): an adapter's name
-	 *  (`dynamic`, `restart`, `allowed_tools`, `deferred`) or a host's (`host:claude-code`, or
-	 *  `host:` and a `.host.json` file's path); each lane after the first is set against the
-	 *  first.
+	 *  The lanes that run, in order (at least one simulated; one named twice runs once): an
+	 *  adapter's name (`dynamic`, `restart`, `allowed_tools`, `deferred`), a host profile's
+	 *  (`host:claude-code`, or `host:` and a `.host.json` file's path), or a real agent host's
+	 *  (`real:openai-agents`, spec 13), which runs after the simulated lanes; each lane after the
+	 *  first is set against the first.
 	 */
 	lanes: string[],
 	/**  Which model answers the lanes. */
@@ -561,10 +571,11 @@ export type ComparisonRequest_Serialize = {
 	/**  The scenario. */
 	scenario: DocumentRef,
 	/**
-	 *  The lanes that run, in order (at least one; one named twice runs once): an adapter's name
-	 *  (`dynamic`, `restart`, `allowed_tools`, `deferred`) or a host's (`host:claude-code`, or
-	 *  `host:` and a `.host.json` file's path); each lane after the first is set against the
-	 *  first.
+	 *  The lanes that run, in order (at least one simulated; one named twice runs once): an
+	 *  adapter's name (`dynamic`, `restart`, `allowed_tools`, `deferred`), a host profile's
+	 *  (`host:claude-code`, or `host:` and a `.host.json` file's path), or a real agent host's
+	 *  (`real:openai-agents`, spec 13), which runs after the simulated lanes; each lane after the
+	 *  first is set against the first.
 	 */
 	lanes: string[],
 	/**  Which model answers the lanes. */
@@ -603,8 +614,13 @@ export type Counters_Deserialize = {
 	prompt_tokens: number,
 	/**  Completion tokens over every model call. */
 	completion_tokens: number,
-	/**  Tools the lane's refresh policy never showed the model (spec 12's `never`). */
+	/**
+	 *  Tools the lane's refresh policy never showed the model (spec 12's `never`), or a real
+	 *  host never did.
+	 */
 	tools_never_shown?: number,
+	/**  Calls the script made that a real host's requests gave no tool for: not made. */
+	calls_not_made?: number,
 };
 
 /**  What a run counts (spec 6). */
@@ -625,8 +641,13 @@ export type Counters_Serialize = {
 	prompt_tokens: number,
 	/**  Completion tokens over every model call. */
 	completion_tokens: number,
-	/**  Tools the lane's refresh policy never showed the model (spec 12's `never`). */
+	/**
+	 *  Tools the lane's refresh policy never showed the model (spec 12's `never`), or a real
+	 *  host never did.
+	 */
 	tools_never_shown?: number,
+	/**  Calls the script made that a real host's requests gave no tool for: not made. */
+	calls_not_made?: number,
 };
 
 /**  A figure of a lane beside the baseline's. */
@@ -974,6 +995,23 @@ delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_
 section_key?: string | null; 
 /**  The tool. */
 tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+/**
+ *  A real agent host fetched the list of tools from the template's MCP server (spec 13): the
+ *  first time, and each time again (after `tools/list_changed`, or before each request).
+ */
+({ type: "tools_listed"; 
+/**  The tools the server listed, in its order. */
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+/**
+ *  The script called a tool that a real host had not offered in that request (spec 13): the
+ *  call was not made, since a model cannot call a tool it was not shown, and the script went
+ *  on with its next step.
+ */
+({ type: "tool_not_shown"; 
+/**  The model call whose answer would have made it. */
+call_index: number; 
+/**  The tool, as the script names it. */
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools were removed from the tool list of later calls. */
 ({ type: "tools_removed"; 
 /**  The tools. */
@@ -1132,6 +1170,23 @@ delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_
 section_key: string | null; 
 /**  The tool. */
 tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+/**
+ *  A real agent host fetched the list of tools from the template's MCP server (spec 13): the
+ *  first time, and each time again (after `tools/list_changed`, or before each request).
+ */
+({ type: "tools_listed"; 
+/**  The tools the server listed, in its order. */
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+/**
+ *  The script called a tool that a real host had not offered in that request (spec 13): the
+ *  call was not made, since a model cannot call a tool it was not shown, and the script went
+ *  on with its next step.
+ */
+({ type: "tool_not_shown"; 
+/**  The model call whose answer would have made it. */
+call_index: number; 
+/**  The tool, as the script names it. */
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools were removed from the tool list of later calls. */
 ({ type: "tools_removed"; 
 /**  The tools. */
@@ -1480,6 +1535,33 @@ export type HostStrategy =
  *  tool changes).
  */
 "tool_addition";
+
+/**  One host as `unfold hosts list` and the compare page show it. */
+export type HostView = HostView_Serialize | HostView_Deserialize;
+
+/**  One host as `unfold hosts list` and the compare page show it. */
+export type HostView_Deserialize = {
+	/**  Its name (`openai-agents`, …); its lane is `real:NAME`. */
+	name: string,
+	/**  Whether its library caches the MCP tool list. */
+	caches_tools: boolean,
+	/**  Where it is installed; none: not installed (`command` always needs a program). */
+	program?: string | null,
+	/**  Its version, when installed and it says. */
+	version?: string | null,
+};
+
+/**  One host as `unfold hosts list` and the compare page show it. */
+export type HostView_Serialize = {
+	/**  Its name (`openai-agents`, …); its lane is `real:NAME`. */
+	name: string,
+	/**  Whether its library caches the MCP tool list. */
+	caches_tools: boolean,
+	/**  Where it is installed; none: not installed (`command` always needs a program). */
+	program: string | null,
+	/**  Its version, when installed and it says. */
+	version: string | null,
+};
 
 /**  Tools read from a pasted or opened tool list, ready to attach. */
 export type ImportedToolsDto = ImportedToolsDto_Serialize | ImportedToolsDto_Deserialize;
@@ -2047,6 +2129,33 @@ export type ProviderProfile_Serialize = {
 	dynamic_tools?: boolean,
 };
 
+/**  The real agent host a run was made by (spec 13). */
+export type RealHost = RealHost_Serialize | RealHost_Deserialize;
+
+/**  The real agent host a run was made by (spec 13). */
+export type RealHost_Deserialize = {
+	/**  The host's name (`openai-agents`, `command`, …). */
+	name: string,
+	/**  Its version, when it says (absent in a run read back from the history). */
+	version?: string | null,
+	/**  How its process ended (`exited with status 0`, `was stopped after 120 s`). */
+	ended?: string,
+	/**  The requests it sent its model outside the conversation (titles, routing, token counts). */
+	side_requests?: number,
+};
+
+/**  The real agent host a run was made by (spec 13). */
+export type RealHost_Serialize = {
+	/**  The host's name (`openai-agents`, `command`, …). */
+	name: string,
+	/**  Its version, when it says (absent in a run read back from the history). */
+	version?: string,
+	/**  How its process ended (`exited with status 0`, `was stopped after 120 s`). */
+	ended?: string,
+	/**  The requests it sent its model outside the conversation (titles, routing, token counts). */
+	side_requests?: number,
+};
+
 /**  One recently opened file. */
 export type RecentFileDto = {
 	/**  Its path. */
@@ -2407,6 +2516,11 @@ export type RunReport_Deserialize = {
 	 *  own run.
 	 */
 	host?: string | null,
+	/**
+	 *  The real agent host that made the run (spec 13's host lab), when one did: its events are
+	 *  what the host sent, recorded.
+	 */
+	real_host?: RealHost_Deserialize | null,
 	/**  How it ended. */
 	status: RunStatus,
 	/**  The final answer. */
@@ -2431,6 +2545,11 @@ export type RunReport_Serialize = {
 	 *  own run.
 	 */
 	host?: string,
+	/**
+	 *  The real agent host that made the run (spec 13's host lab), when one did: its events are
+	 *  what the host sent, recorded.
+	 */
+	real_host?: RealHost_Serialize,
 	/**  How it ended. */
 	status: RunStatus,
 	/**  The final answer. */

@@ -18,10 +18,11 @@ pub struct ComparisonRequest {
     pub template: DocumentRef,
     /// The scenario.
     pub scenario: DocumentRef,
-    /// The lanes that run, in order (at least one; one named twice runs once): an adapter's name
-    /// (`dynamic`, `restart`, `allowed_tools`, `deferred`) or a host's (`host:claude-code`, or
-    /// `host:` and a `.host.json` file's path); each lane after the first is set against the
-    /// first.
+    /// The lanes that run, in order (at least one simulated; one named twice runs once): an
+    /// adapter's name (`dynamic`, `restart`, `allowed_tools`, `deferred`), a host profile's
+    /// (`host:claude-code`, or `host:` and a `.host.json` file's path), or a real agent host's
+    /// (`real:openai-agents`, spec 13), which runs after the simulated lanes; each lane after the
+    /// first is set against the first.
     pub lanes: Vec<String>,
     /// Which model answers the lanes.
     pub model: ComparisonModel,

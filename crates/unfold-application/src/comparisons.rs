@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Drive, Lane, LaneModel, Lanes};
+use unfold_engine::lane::REAL_HOST_PREFIX;
 use unfold_engine::request_shapes::{RequestModel, RequestShape};
 use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
@@ -31,6 +32,7 @@ use crate::error::{AppError, AppResult, ErrorCode};
 use crate::exports::ReportFormat;
 use crate::prices::PriceFile;
 use crate::profiles::Profiles;
+use crate::real_hosts::{self, HostLab, HostRunOptions, PreparedHost};
 use crate::relay::RelayService;
 use crate::run_history::OpenRunHistory;
 use crate::scenarios::Scenarios;
@@ -61,6 +63,8 @@ pub struct ComparisonContext {
     pub relay: Option<Arc<RelayService>>,
     /// Where every lane is kept.
     pub history: Arc<OpenRunHistory>,
+    /// Where real hosts' lanes run; none: a request naming one fails.
+    pub host_lab: Option<Arc<HostLab>>,
 }
 
 impl ComparisonContext {
@@ -75,6 +79,7 @@ impl ComparisonContext {
             consents: None,
             relay: None,
             history: Arc::new(history),
+            host_lab: None,
         }
     }
 }
@@ -139,7 +144,10 @@ impl Comparisons {
     /// or a relay session that cannot be attached fails before anything runs), runs its lanes,
     /// keeps them in the history and writes what it asks.
     pub async fn run(&self, request: ComparisonRequest, listener: ProgressListener) -> AppResult<FinishedComparison> {
-        let lanes = distinct(crate::hosts::lane_specs(&request.lanes)?);
+        let (real, simulated): (Vec<String>, Vec<String>) =
+            request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
+        let lanes = distinct(crate::hosts::lane_specs(&simulated)?);
+        let real_hosts = self.real_hosts(&real, &request.model)?;
         if lanes.is_empty() {
             let what = match request.model {
                 ComparisonModel::Scripted { .. } => "choose at least one adapter to compare",
@@ -186,6 +194,7 @@ impl Comparisons {
             lock(&self.running).remove(&id);
         }
         let mut comparison = outcome?;
+        self.run_real_hosts(&real_hosts, &documents, &mut comparison, &cancel, &listener).await?;
         redaction::scrub_comparison(&secrets, &mut comparison);
         if let Some(pricing) = &pricing {
             comparison.report.price(pricing);
@@ -228,6 +237,64 @@ impl Comparisons {
             *lock(&self.last) = Some(KeptComparison { run_id: id, comparison, secrets, sent_to });
         }
         Ok(finished)
+    }
+
+    /// The real hosts `lanes` name (`real:NAME`, each once), found and allowed, before anything
+    /// runs. They answer to the scenario's script: a live model is for the next version.
+    fn real_hosts(&self, lanes: &[String], model: &ComparisonModel) -> AppResult<Vec<PreparedHost>> {
+        if lanes.is_empty() {
+            return Ok(Vec::new());
+        }
+        if matches!(model, ComparisonModel::Live { .. }) {
+            let why = "real hosts run against the scenario's script: compare them without a live model";
+            return Err(AppError::new(ErrorCode::InvalidRequest, why));
+        }
+        let Some(lab) = &self.context.host_lab else {
+            return Err(AppError::new(ErrorCode::Unavailable, "real hosts cannot run here"));
+        };
+        let mut names: Vec<&str> = lanes.iter().filter_map(|lane| lane.strip_prefix(REAL_HOST_PREFIX)).collect();
+        names.dedup();
+        let prepared = names.iter().map(|name| lab.prepare(name, &[])).collect::<AppResult<Vec<_>>>()?;
+        match prepared.iter().find(|host| !lab.allowed(host)) {
+            Some(host) => Err(HostLab::not_allowed(host)),
+            None => Ok(prepared),
+        }
+    }
+
+    /// Runs each of `hosts` once, after the simulated lanes, into `comparison`: its run set
+    /// against the first lane and weighed with the others, its requests kept for the inspector.
+    async fn run_real_hosts(
+        &self,
+        hosts: &[PreparedHost],
+        documents: &Resolved,
+        comparison: &mut Comparison,
+        cancel: &AtomicBool,
+        listener: &ProgressListener,
+    ) -> AppResult<()> {
+        let Some(lab) = &self.context.host_lab else { return Ok(()) };
+        for host in hosts {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(AppError::new(ErrorCode::Cancelled, "the comparison was cancelled"));
+            }
+            let lane = Lane::real_host(host.name());
+            listener(CompareProgress::RunStarted { lane: lane.clone() });
+            let options = HostRunOptions::default();
+            let runs = lab.run(host, &documents.template, &documents.scenario, &options, &mut |_, _| {}).await?;
+            for run in runs {
+                for event in &run.report.events {
+                    listener(CompareProgress::Event { lane: lane.clone(), event: Box::new(event.clone()) });
+                }
+                // The inspector's calls: the lanes' in the report's order, then the baseline's.
+                let before_baseline = comparison
+                    .requests
+                    .iter()
+                    .position(|calls| calls.lane.is_baseline())
+                    .unwrap_or(comparison.requests.len());
+                comparison.requests.insert(before_baseline, real_hosts::run_requests(host.name(), &run));
+                comparison.report.add_runs(vec![run.report]);
+            }
+        }
+        Ok(())
     }
 
     /// The request's template and scenario: open in the app, or read from their files.

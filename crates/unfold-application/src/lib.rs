@@ -9,7 +9,8 @@
 //! ([`live_runs`]), what of them leaves the process, scrubbed of secrets ([`redaction`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
 //! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), host profiles ([`hosts`]), tool sources
 //! ([`sources`]) and which of them the user allowed ([`consents`]), the plugin relay
-//! ([`relay`]), the template served to an agent host over MCP ([`template_server`]), and where all
+//! ([`relay`]), the template served to an agent host over MCP ([`template_server`]), real agent
+//! hosts run against it ([`real_hosts`]), and where all
 //! of it is kept ([`folders`]).
 
 #![forbid(unsafe_code)]
@@ -30,6 +31,7 @@ pub mod keys;
 pub mod live_runs;
 pub mod prices;
 pub mod profiles;
+pub mod real_hosts;
 pub mod recent;
 pub mod recovery;
 pub mod redaction;

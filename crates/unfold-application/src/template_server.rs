@@ -54,8 +54,10 @@ pub async fn serve_model_endpoint(
     Ok(())
 }
 
-fn hostlab_error(error: unfold_hostlab::Error) -> AppError {
+/// The host lab's error as the fronts read it.
+pub(crate) fn hostlab_error(error: unfold_hostlab::Error) -> AppError {
     match error {
+        unfold_hostlab::Error::Launch { .. } => AppError::new(ErrorCode::Unavailable, error.to_string()),
         unfold_hostlab::Error::Document(error) => AppError::invalid_as(ErrorCode::InvalidTemplate)(error),
         unfold_hostlab::Error::Log { .. } => AppError::new(ErrorCode::UnreadableFile, error.to_string()),
         unfold_hostlab::Error::Session(_) => AppError::new(ErrorCode::Internal, error.to_string()),

@@ -44,6 +44,7 @@ pub fn context(history: Arc<OpenRunHistory>) -> ComparisonContext {
         consents: None,
         relay: None,
         history,
+        host_lab: None,
     }
 }
 

@@ -119,6 +119,14 @@ pub enum Command {
         /// ~/.config/unfold/prices.json).
         #[arg(long, value_name = "MODEL")]
         price_as: Option<String>,
+        /// Real agent hosts to run after the lanes, separated by commas (`unfold hosts list`):
+        /// each is a lane `real:NAME`, set against the first lane like the others.
+        #[arg(long, value_delimiter = ',', value_name = "HOST,...")]
+        hosts: Vec<String>,
+        /// Allow starting the hosts named by --hosts as they are defined now (kept until that
+        /// changes); without it, a host must have been allowed before.
+        #[arg(long, requires = "hosts")]
+        allow_host: bool,
         #[command(flatten)]
         sources: ConsentFlags,
         #[command(flatten)]
@@ -232,6 +240,11 @@ pub enum Command {
         #[command(subcommand)]
         action: SourcesAction,
     },
+    /// Run a real agent host against a template and a scenario (the host lab)
+    Host {
+        #[command(subcommand)]
+        action: HostAction,
+    },
     /// Serve a template to an agent host over MCP (the host lab)
     Mcp {
         #[command(subcommand)]
@@ -252,6 +265,41 @@ pub enum Command {
         /// page may otherwise. Repeatable.
         #[arg(long = "allow-origin", value_name = "ORIGIN")]
         allow_origins: Vec<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HostAction {
+    /// Run the host (`unfold hosts list`) against the template served over MCP and the
+    /// scenario's scripted model, in a throwaway home; print what it did as a run (kept in the
+    /// history like a comparison's lanes)
+    Run {
+        /// The host: openai-agents, openai-agents-cached, pydantic-ai, pydantic-ai-cached, or
+        /// command (the program after `--`).
+        host: String,
+        /// The template file.
+        template: PathBuf,
+        /// The scenario file.
+        scenario: PathBuf,
+        /// Run it this many times, one after another.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+        repeat: u32,
+        /// Keep each run's recording (requests, MCP messages, output) in DIR/run-N.
+        #[arg(long, value_name = "DIR")]
+        record: Option<PathBuf>,
+        /// Stop a run that takes longer than this many seconds.
+        #[arg(long, default_value_t = 120, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+        timeout: u64,
+        /// Print the runs as a comparison report in JSON.
+        #[arg(long)]
+        json: bool,
+        /// Allow starting the host as it is defined now (kept until that changes); without it,
+        /// the host must have been allowed before.
+        #[arg(long)]
+        allow_host: bool,
+        /// For the command host: the program and its arguments.
+        #[arg(last = true, value_name = "PROGRAM")]
+        program: Vec<String>,
     },
 }
 

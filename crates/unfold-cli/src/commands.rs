@@ -13,14 +13,12 @@ use unfold_application::comparisons::{
 };
 use unfold_application::exports::ReportFormat;
 use unfold_application::files::{self, RenderRequest};
-use unfold_application::folders::Folders;
-use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources;
 use unfold_application::template_exports::ExportRequest;
 use unfold_application::{exports, AppError, AppResult};
 use unfold_documents::error::printable_path;
 use unfold_documents::{Error, Location};
-use unfold_engine::Preview;
+use unfold_engine::{Lane, Preview};
 use unfold_stores::run_history::RunFilter;
 
 use crate::args::{Command, McpAction, ModelAction};
@@ -68,11 +66,17 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             requests,
             api,
             price_as,
+            hosts,
+            allow_host,
             sources,
             relay,
             trace,
         } => {
             let relay_session = relay.attachment().map_err(|e| e.in_file(&template))?;
+            if allow_host {
+                crate::host_run::allow(&hosts)?;
+            }
+            let lanes = adapters.into_iter().chain(hosts.iter().map(|host| Lane::real_host(host).name().to_owned()));
             let outputs = ComparisonOutputs {
                 requests: requests.map(|folder| RequestFiles { folder, shape: api }),
                 trace: trace.otel,
@@ -86,7 +90,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 ..ComparisonRequest::scripted(
                     DocumentRef::File(template.clone()),
                     DocumentRef::File(scenario.clone()),
-                    adapters,
+                    lanes.collect(),
                 )
             };
             let form = match (json, markdown) {
@@ -126,16 +130,16 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 access: relay.access(sources)?,
                 otel: trace.otel,
             };
-            crate::live::run(args, &history())
+            crate::live::run(args, &crate::history::shared())
         }
         Command::History { action, template, provider, adapter, status, limit, json } => {
             let filter = RunFilter { template, provider, adapter, status, source: None, limit: Some(limit) };
-            crate::history::execute(action, filter, json, &history())
+            crate::history::execute(action, filter, json, &crate::history::shared())
         }
         Command::Key { action } => crate::live::key(action),
         Command::Replay { template, cassette, json, sources, trace } => {
             let output = crate::live::ReplayOutput { json, otel: trace.otel.as_deref() };
-            crate::live::replay(&template, &cassette, output, &sources.consent().into(), &history())
+            crate::live::replay(&template, &cassette, output, &sources.consent().into(), &crate::history::shared())
         }
         Command::ToScenario { template, cassette, output } => {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
@@ -151,6 +155,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Sources { action } => crate::sources::execute(action),
+        Command::Host { action } => crate::host_run::execute(action),
         Command::Model { action: ModelAction::Serve { scenario, port, log } } => {
             let listening = |address| {
                 let _ = outln!("model endpoint listening on http://{address}/v1 (Ctrl+C stops it)");
@@ -193,11 +198,6 @@ where
     Ok(ExitCode::SUCCESS)
 }
 
-/// The run history shared with the app.
-fn history() -> OpenRunHistory {
-    OpenRunHistory::open(Folders::from_environment().history_file())
-}
-
 /// `unfold compare`: the comparison kept in the history, drawn as a table or printed as JSON (its
 /// request bodies and trace written as the request asks, their flags checked before it runs).
 /// How `compare` prints its report.
@@ -221,7 +221,11 @@ fn compare(request: ComparisonRequest, files: (&Path, &Path), form: ReportForm) 
     }
     let (template_path, scenario_path) = files;
     let requests_folder = request.outputs.requests.as_ref().map(|files| files.folder.clone());
-    let comparisons = Comparisons::new(ComparisonContext::of_files(history()));
+    let context = ComparisonContext {
+        host_lab: Some(Arc::new(crate::host_run::lab())),
+        ..ComparisonContext::of_files(crate::history::shared())
+    };
+    let comparisons = Comparisons::new(context);
     let finished = block_on(comparisons.run(request, Arc::new(|_| {})))??;
     // Calls that will fail still run (a scenario may test them), but are said before the report.
     for warning in &finished.scenario_warnings {

@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use unfold_application::folders::Folders;
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::AppResult;
 use unfold_stores::run_history::RunFilter;
@@ -145,4 +146,9 @@ mod tests {
         assert_eq!(super::utc(951_782_400_000), "2000-02-29 00:00:00");
         assert_eq!(super::utc(1_795_478_399_000), "2026-11-23 23:59:59");
     }
+}
+
+/// The run history shared with the app.
+pub fn shared() -> OpenRunHistory {
+    OpenRunHistory::open(Folders::from_environment().history_file())
 }

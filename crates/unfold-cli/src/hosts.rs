@@ -1,5 +1,5 @@
 //! `unfold hosts list`: the host profiles a lane can be named after, as a table of how each
-//! behaves, then the evidence for each.
+//! behaves, then the evidence for each; then the real hosts Unfold runs, installed or not.
 
 use std::process::ExitCode;
 
@@ -22,6 +22,7 @@ pub fn execute(action: HostsAction) -> AppResult<ExitCode> {
                 write_json(&profiles)?;
             } else {
                 out!("{}\n{}", table(&profiles), evidence(&profiles, crate::output::width()))?;
+                out!("\nreal hosts (`unfold host run`, `compare --hosts`):\n{}", real_hosts())?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -44,6 +45,24 @@ fn table(profiles: &[HostProfile]) -> String {
         })
         .collect();
     columns(["host", "version", "api", "strategy", "refresh", "tool order", "tool names"], &rows)
+}
+
+/// The real hosts Unfold runs: whether each is installed, its version and where.
+fn real_hosts() -> String {
+    let rows: Vec<[String; 4]> = crate::host_run::lab()
+        .hosts()
+        .into_iter()
+        .map(|host| {
+            let cached = if host.caches_tools { "cached" } else { "listed again" };
+            let program = match (&host.program, host.name.as_str()) {
+                (_, "command") => "the program after --".to_owned(),
+                (Some(program), _) => program.clone(),
+                (None, _) => "not installed (scripts/hosts.sh install)".to_owned(),
+            };
+            [host.name, host.version.unwrap_or_else(|| "-".to_owned()), cached.to_owned(), program]
+        })
+        .collect();
+    columns(["host", "version", "tool list", "program"], &rows)
 }
 
 /// Each profile's host and evidence, wrapped to `width`.

@@ -424,6 +424,8 @@ fn describe(event: &Event, reasons: &mut Reasons) -> String {
         }
         EventKind::LoopWarning { found, .. } => format!("loop warning: {}", found.summary()),
         EventKind::ToolsRemoved { tool_names } => format!("removed {}", tool_names.join(", ")),
+        EventKind::ToolsListed { tool_names } => format!("listed {} tools", tool_names.len()),
+        EventKind::ToolNotShown { tool_name, .. } => format!("{tool_name} not called: not shown"),
         EventKind::ToolsModified { tool_names } => format!("redefined {}", tool_names.join(", ")),
         EventKind::UserTurn { turn } => format!("user turn {turn}"),
         EventKind::ToolsPending { added, removed, modified, shows, .. } => {

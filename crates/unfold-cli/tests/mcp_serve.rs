@@ -46,8 +46,18 @@ fn the_python_sdk_reads_a_section_hears_its_tools_arrive_and_every_message_is_lo
     assert_read_then_search(&seen);
     assert_eq!(seen["protocol"], "2025-11-25", "the newest version the SDK speaks");
 
-    let logged: Vec<Value> =
+    let entries: Vec<Value> =
         std::fs::read_to_string(&log).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    // What the host sent, and beside it what the server answered: each listing, each call.
+    let (logged, answers): (Vec<Value>, Vec<Value>) =
+        entries.into_iter().partition(|entry| entry.get("message").is_some());
+    let listed: Vec<&Value> = answers.iter().filter_map(|entry| entry.get("listed")).collect();
+    assert_eq!(listed, [&json!(["lookup", "read_section"]), &json!(["lookup", "search", "cite", "read_section"])]);
+    let read = answers.iter().find_map(|entry| entry.get("answered").filter(|a| a["tool"] == "read_section")).unwrap();
+    assert_eq!(
+        (&read["success"], &read["added"], &read["removed"]),
+        (&json!(true), &json!(["search", "cite"]), &json!([]))
+    );
     let methods: Vec<&str> = logged.iter().map(|entry| entry["message"]["method"].as_str().unwrap()).collect();
     assert_eq!(
         methods,

@@ -189,6 +189,36 @@ impl ComparisonReport {
         self.verdict = self.weigh();
     }
 
+    /// The report of a comparison of the template keyed `template` on the scenario named
+    /// `scenario`, with its baseline's run if it has one, before any other run is added.
+    pub fn of(template: &str, scenario: &str, baseline: Option<RunReport>) -> ComparisonReport {
+        ComparisonReport {
+            schema_version: unfold_documents::document::SCHEMA_VERSION,
+            kind: COMPARISON_KIND.to_owned(),
+            template: template.to_owned(),
+            scenario: scenario.to_owned(),
+            runs: Vec::new(),
+            baseline: baseline.map(|run| BaselineReport { run, savings: Vec::new() }),
+            divergences: Vec::new(),
+            verdict: None,
+        }
+    }
+
+    /// Adds `runs` after the report's own (the engine's, in order; then a real agent host's, spec 13):
+    /// each is weighed against the baseline and set against the first run like the others.
+    pub fn add_runs(&mut self, runs: Vec<RunReport>) {
+        for run in runs {
+            if let Some(baseline) = &mut self.baseline {
+                baseline.savings.push(Savings::against(&baseline.run.counters, &run));
+            }
+            if let Some(first) = self.runs.first() {
+                self.divergences.push(Divergence::between(first, &run));
+            }
+            self.runs.push(run);
+        }
+        self.verdict = self.weigh();
+    }
+
     /// The verdict of the runs against the baseline; none without a baseline.
     pub fn weigh(&self) -> Option<Verdict> {
         Some(Verdict::of(&self.runs, &self.baseline.as_ref()?.run))
@@ -340,25 +370,8 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
             runs.push(report);
         }
     }
-    let baseline = baseline.map(|baseline| {
-        let savings = runs.iter().map(|run| Savings::against(&baseline.counters, run)).collect();
-        BaselineReport { run: baseline, savings }
-    });
-    let divergences = match runs.split_first() {
-        Some((first, others)) => others.iter().map(|run| Divergence::between(first, run)).collect(),
-        None => Vec::new(),
-    };
-    let mut report = ComparisonReport {
-        schema_version: unfold_documents::document::SCHEMA_VERSION,
-        kind: COMPARISON_KIND.to_owned(),
-        template: template.key.clone(),
-        scenario: scenario.name.clone(),
-        runs,
-        baseline,
-        divergences,
-        verdict: None,
-    };
-    report.verdict = report.weigh();
+    let mut report = ComparisonReport::of(&template.key, &scenario.name, baseline);
+    report.add_runs(runs);
     Ok(Comparison { report, requests })
 }
 

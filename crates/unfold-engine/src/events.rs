@@ -146,6 +146,21 @@ pub enum EventKind {
         /// The tool.
         tool_name: String,
     },
+    /// A real agent host fetched the list of tools from the template's MCP server (spec 13): the
+    /// first time, and each time again (after `tools/list_changed`, or before each request).
+    ToolsListed {
+        /// The tools the server listed, in its order.
+        tool_names: Vec<String>,
+    },
+    /// The script called a tool that a real host had not offered in that request (spec 13): the
+    /// call was not made, since a model cannot call a tool it was not shown, and the script went
+    /// on with its next step.
+    ToolNotShown {
+        /// The model call whose answer would have made it.
+        call_index: u32,
+        /// The tool, as the script names it.
+        tool_name: String,
+    },
     /// Tools were removed from the tool list of later calls.
     ToolsRemoved {
         /// The tools.
@@ -304,9 +319,13 @@ pub struct Counters {
     /// Completion tokens over every model call.
     #[cfg_attr(feature = "specta", specta(type = u32))]
     pub completion_tokens: u64,
-    /// Tools the lane's refresh policy never showed the model (spec 12's `never`).
+    /// Tools the lane's refresh policy never showed the model (spec 12's `never`), or a real
+    /// host never did.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub tools_never_shown: u32,
+    /// Calls the script made that a real host's requests gave no tool for: not made.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub calls_not_made: u32,
 }
 
 fn is_zero(count: &u32) -> bool {
@@ -337,11 +356,29 @@ impl Counters {
                 EventKind::ToolsPending { added, shows: PendingShows::Never, .. } => {
                     c.tools_never_shown += added.len() as u32;
                 }
+                EventKind::ToolNotShown { .. } => c.calls_not_made += 1,
                 _ => {}
             }
         }
         c
     }
+}
+
+/// The real agent host a run was made by (spec 13).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RealHost {
+    /// The host's name (`openai-agents`, `command`, …).
+    pub name: String,
+    /// Its version, when it says (absent in a run read back from the history).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// How its process ended (`exited with status 0`, `was stopped after 120 s`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ended: String,
+    /// The requests it sent its model outside the conversation (titles, routing, token counts).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub side_requests: u32,
 }
 
 /// One run of a comparison.
@@ -354,6 +391,10 @@ pub struct RunReport {
     /// own run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
+    /// The real agent host that made the run (spec 13's host lab), when one did: its events are
+    /// what the host sent, recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub real_host: Option<RealHost>,
     /// How it ended.
     pub status: RunStatus,
     /// The final answer.
@@ -373,9 +414,10 @@ impl RunReport {
     /// The lane the run was: its host's, else its adapter's (a baseline's run reads as the
     /// dynamic adapter's: only its place in a report tells it apart).
     pub fn lane(&self) -> crate::lane::Lane {
-        match &self.host {
-            Some(name) => crate::lane::Lane::host(name),
-            None => crate::lane::Lane::of(self.adapter),
+        match (&self.real_host, &self.host) {
+            (Some(real), _) => crate::lane::Lane::real_host(&real.name),
+            (None, Some(name)) => crate::lane::Lane::host(name),
+            (None, None) => crate::lane::Lane::of(self.adapter),
         }
     }
 

@@ -2,7 +2,7 @@
 //! Unfold's adapters, the all-FULL baseline, or an agent host's behaviour from its host profile
 //! (spec 12: the adapter of its strategy and its [`ToolPolicy`]). A lane is written as its name
 //! everywhere (reports, history, events, the UI): the adapter's (`dynamic`, …), `baseline`, or
-//! `host:NAME`.
+//! `host:NAME`; a real agent host's run, made outside the engine (spec 13), is `real:NAME`.
 
 use std::borrow::Cow;
 
@@ -14,6 +14,8 @@ use unfold_documents::runs::AdapterKind;
 
 /// The name of the all-FULL baseline's lane.
 const BASELINE: &str = "baseline";
+/// What the lane of a real agent host's run (spec 13) is named after: `real:openai-agents`.
+pub const REAL_HOST_PREFIX: &str = "real:";
 
 pub use unfold_documents::host_profile::HOST_PREFIX;
 
@@ -51,6 +53,11 @@ impl Lane {
         Lane(Cow::Owned(format!("{HOST_PREFIX}{name}")))
     }
 
+    /// The run of the real agent host named `name` (spec 13's host lab).
+    pub fn real_host(name: &str) -> Lane {
+        Lane(Cow::Owned(format!("{REAL_HOST_PREFIX}{name}")))
+    }
+
     /// The lane of this name, as reports and the history write it.
     pub fn named(name: &str) -> Lane {
         Lane(Cow::Owned(name.to_owned()))
@@ -69,6 +76,11 @@ impl Lane {
     /// The host profile's name, for a host lane.
     pub fn host_name(&self) -> Option<&str> {
         self.0.strip_prefix(HOST_PREFIX)
+    }
+
+    /// The real agent host's name, for a real host's lane.
+    pub fn real_host_name(&self) -> Option<&str> {
+        self.0.strip_prefix(REAL_HOST_PREFIX)
     }
 
     /// The name in reports and the history.

@@ -38,7 +38,7 @@ pub use adapter::{
     adapter_for, Adapter, AllowedToolsAdapter, DeferredAdapter, DynamicAdapter, RestartAdapter, ToolAdditionAdapter,
 };
 pub use compare::{compare, Comparison, ComparisonReport, Drive, LaneModel, Lanes};
-pub use events::{AdapterKind, Counters, Event, EventKind, PendingShows, RunReport, RunStatus};
+pub use events::{AdapterKind, Counters, Event, EventKind, PendingShows, RealHost, RunReport, RunStatus};
 pub use lane::{DeferredListing, Lane, LaneSpec, ToolPolicy};
 pub use provider::{MeasuredCache, Message, ModelRequest, ModelResponse, Provider, ToolCall, Usage};
 pub use render::{render, RenderedPrompt};

@@ -342,6 +342,7 @@ impl<'a> Run<'a, '_> {
         Ok(RunReport {
             adapter: self.requested,
             host: None,
+            real_host: None,
             status,
             final_text,
             counters,

@@ -109,11 +109,13 @@ struct Figures<'r> {
 }
 
 impl Figures<'_> {
-    /// Whether the run did the work the baseline did: it completed, and no more of its tool
-    /// calls failed (a lane that never shows a tool, and whose calls to it fail, is not cheaper
-    /// for having done less).
+    /// Whether the run did the work the baseline did: it completed, no more of its tool calls
+    /// failed, and none could not be made (a lane that never shows a tool, and whose calls to it
+    /// fail or never happen, is not cheaper for having done less).
     fn did_the_work(&self, baseline: &RunReport) -> bool {
-        self.run.status == RunStatus::Completed && failed_more_than(self.run, baseline) == 0
+        self.run.status == RunStatus::Completed
+            && failed_more_than(self.run, baseline) == 0
+            && self.run.counters.calls_not_made == 0
     }
 
     fn prompt_tokens(&self) -> f64 {
@@ -203,6 +205,10 @@ fn because(run: &RunReport, baseline: &RunReport) -> Because {
             n => format!(": it never showed the model {}", plural(n.into(), "revealed tool", "revealed tools")),
         };
         facts.push(format!("{calls} failed that succeeded in {BASELINE}{never}"));
+    }
+    if run.counters.calls_not_made > 0 {
+        let calls = plural(run.counters.calls_not_made.into(), "scripted tool call", "scripted tool calls");
+        facts.push(format!("{calls} could not be made: the host never offered the tool"));
     }
     let discarded = discarded_model_calls(run);
     if run.counters.restarts > 0 {

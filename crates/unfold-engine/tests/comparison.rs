@@ -477,6 +477,7 @@ fn savings_round_to_one_decimal_and_have_no_percent_of_nothing() {
     let run = |prompt_tokens| RunReport {
         adapter: Restart,
         host: None,
+        real_host: None,
         status: unfold_engine::RunStatus::Completed,
         final_text: None,
         counters: Counters { prompt_tokens, ..Counters::default() },

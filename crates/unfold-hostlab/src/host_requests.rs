@@ -208,6 +208,7 @@ fn responses(body: &Value) -> Result<HostRequest, String> {
         Some(Value::Array(items)) => items.clone(),
         _ => Vec::new(),
     };
+    let mut added = Vec::new();
     for (at, item) in items.iter().enumerate() {
         match (item.get("type").and_then(Value::as_str), item.get("role").and_then(Value::as_str)) {
             (Some("function_call"), _) => {
@@ -226,13 +227,15 @@ fn responses(body: &Value) -> Result<HostRequest, String> {
                 read.messages.push(Message::User { content: content_text(&item["content"]) });
             }
             (Some("message") | None, Some("system" | "developer")) => read.system.push(content_text(&item["content"])),
+            // Tools a host adds mid-conversation (pydantic-ai does) are offered from here on.
+            (Some("additional_tools"), _) => added.extend(array(item, "tools").iter().cloned()),
             // Reasoning, tool search and other items say nothing the script reads.
             (Some(_), _) => {}
             (None, role) => return Err(format!("/input/{at}: an item of role {role:?}")),
         }
     }
     let mut tools = Vec::new();
-    for declared in array(body, "tools") {
+    for declared in array(body, "tools").iter().chain(&added) {
         match declared["type"].as_str() {
             Some("function") => tools.push(tool(&declared["name"], &declared["description"], &declared["parameters"])?),
             // A namespace's functions, as the model calls them: `namespace.function`.

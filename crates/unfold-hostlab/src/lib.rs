@@ -3,14 +3,19 @@
 //! its tools revealed as the host reads sections, with every message the host sends it logged
 //! ([`message_log`]); and the scripted model endpoint ([`model_endpoint`]): a host's request to
 //! its model read from each API's format ([`host_requests`]), answered as the scenario's script
-//! says ([`scripted_endpoint`]).
+//! says ([`scripted_endpoint`]). A host run ([`host_run`]) starts one of the [`hosts`] against both
+//! in a throwaway folder ([`host_process`]), and tells what it recorded as a run ([`recording`]).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod host_process;
 pub mod host_requests;
+pub mod host_run;
+pub mod hosts;
 pub mod message_log;
 pub mod model_endpoint;
+pub mod recording;
 pub mod scripted_endpoint;
 pub mod template_server;
 
@@ -28,6 +33,14 @@ pub enum Error {
     Log {
         /// The log file.
         path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The host's program could not be started.
+    #[error("{program} could not be started: {source}")]
+    Launch {
+        /// The program.
+        program: std::path::PathBuf,
         /// Why.
         source: std::io::Error,
     },

@@ -1,12 +1,13 @@
 //! The scripted model endpoint (spec 13, `unfold model serve`): a model on 127.0.0.1 speaking the
 //! wire formats hosts speak — Anthropic Messages (`POST /v1/messages`), OpenAI Chat Completions
 //! (`POST /v1/chat/completions`) and Responses (`POST /v1/responses`), Gemini
-//! (`POST /v1beta/models/MODEL:generateContent` and `:streamGenerateContent`) — streamed or not,
+//! (`POST /v1beta/models/MODEL:generateContent` and `:streamGenerateContent`, or under `/v1/models/`)
+//! — streamed or not,
 //! answering as the scenario's script says ([`ScriptedEndpoint`]). Anthropic's token counting
 //! (`/v1/messages/count_tokens`) and the model list (`GET /v1/models`) get plausible answers.
 //!
-//! Every request is recorded, as it came, with the answer's kind ([`EndpointLog`]); no header is,
-//! so no key is. Any key is accepted. Served through `unfold_loopback`: a request must name a
+//! Every request is recorded, as it came, with what it was answered (the text, the calls and
+//! their tokens; whether it was a side request); no header is, so no key is. Any key is accepted. Served through `unfold_loopback`: a request must name a
 //! loopback host and no web page may use it; a refusal, a body too large or not JSON, is answered
 //! in the API's own error shape.
 
@@ -96,6 +97,8 @@ fn router(endpoint: Endpoint) -> Router {
         .route("/v1/messages", post(|s, h, b| answer(HostApi::Anthropic, false, s, h, b)))
         .route("/v1/messages/count_tokens", post(count_tokens))
         .route("/v1beta/models/{model_and_method}", post(gemini))
+        // google-genai speaks Gemini's `v1` unless told `v1beta`.
+        .route("/v1/models/{model_and_method}", post(gemini))
         .route("/v1/models", get(models))
         .with_state(endpoint)
         .layer(axum::middleware::from_fn(admit))
@@ -105,7 +108,7 @@ fn router(endpoint: Endpoint) -> Router {
 fn api_of_path(path: &str) -> HostApi {
     if path.starts_with("/v1/messages") {
         HostApi::Anthropic
-    } else if path.starts_with("/v1beta") {
+    } else if path.starts_with("/v1beta") || path.starts_with("/v1/models/") {
         HostApi::Gemini
     } else if path.starts_with("/v1/responses") {
         HostApi::OpenaiResponses
@@ -180,8 +183,16 @@ async fn answer(
         Answered::Side { answer } => (answer, true, Vec::new()),
     };
     if let Some(log) = &endpoint.log {
+        let calls: Vec<Value> = answer
+            .tool_calls
+            .iter()
+            .map(|call| json!({ "id": call.id, "name": call.name, "arguments": call.arguments }))
+            .collect();
+        let completion_tokens = answer.usage.map_or(0, |usage| usage.completion_tokens);
         log.record_value(json!({ "api": api.name(), "stream": request.stream, "side": side,
-                                 "tool_not_shown": not_shown, "request": value }));
+                                 "tool_not_shown": not_shown, "request": value,
+                                 "answer": { "text": answer.text, "tool_calls": calls,
+                                             "completion_tokens": completion_tokens } }));
     }
     let model = request.model.as_deref().unwrap_or(MODEL);
     if request.stream {

@@ -34,6 +34,9 @@ const SERVER_NAME: &str = "unfold";
 #[derive(Clone)]
 pub struct TemplateServer {
     served: Arc<Mutex<Served>>,
+    /// Where what the server answered is logged, beside what the host sent: each list of tools,
+    /// and each call with its outcome and the tools it added or removed.
+    log: Option<MessageLog>,
 }
 
 /// What one host's session has done to the template.
@@ -60,13 +63,14 @@ impl TemplateServer {
         let mut served =
             Served { session, offered: Vec::new(), listed: Vec::new(), results, tools, listeners: Vec::new() };
         served.offer()?;
-        Ok(TemplateServer { served: Arc::new(Mutex::new(served)) })
+        Ok(TemplateServer { served: Arc::new(Mutex::new(served)), log: None })
     }
 
     /// Serves one host over stdin and stdout until it closes them; with `log`, every message it
     /// sends is logged as it arrives.
-    pub async fn serve_stdio(self, log: Option<MessageLog>) -> Result<(), Error> {
+    pub async fn serve_stdio(mut self, log: Option<MessageLog>) -> Result<(), Error> {
         let (stdin, stdout) = rmcp::transport::io::stdio();
+        self.log = log.clone();
         match log {
             Some(log) => self.serve(LoggedReader::new(stdin, log), stdout).await,
             None => self.serve(stdin, stdout).await,
@@ -89,14 +93,33 @@ impl TemplateServer {
         self.served.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Answers a call; whether the list of tools changed with it.
+    /// Answers a call, and logs the answer; whether the list of tools changed with it.
     fn answer(&self, name: &str, arguments: &JsonObject) -> (CallToolResult, bool) {
+        let before = self.served().offered.clone();
+        let result = self.answer_unlogged(name, arguments);
+        let offered = self.served().offered.clone();
+        let changed = offered != before;
+        if let Some(log) = &self.log {
+            let names = |tools: &[OfferedTool], others: &[OfferedTool]| -> Vec<String> {
+                let new = tools.iter().filter(|tool| !others.iter().any(|other| other.name == tool.name));
+                new.map(|tool| tool.name.clone()).collect()
+            };
+            let text: String =
+                result.content.iter().filter_map(|block| block.as_text()).map(|t| t.text.as_str()).collect();
+            log.record_value(json!({ "answered": {
+                "tool": name, "arguments": arguments, "success": result.is_error != Some(true), "result": text,
+                "added": names(&offered, &before), "removed": names(&before, &offered) } }));
+        }
+        (result, changed)
+    }
+
+    fn answer_unlogged(&self, name: &str, arguments: &JsonObject) -> CallToolResult {
         let mut served = self.served();
         if !served.offered.iter().any(|tool| tool.name == name) {
-            return (failed(format!("Unknown tool: '{name}'")), false);
+            return failed(format!("Unknown tool: '{name}'"));
         }
         let Some(builtin) = Builtin::from_name(name) else {
-            return (served.call(name), false);
+            return served.call(name);
         };
         let before = served.offered.clone();
         let answer = match builtin {
@@ -108,16 +131,17 @@ impl TemplateServer {
             // The template rendered at the start; a read cannot make it fail.
             tracing::warn!("the template no longer renders: {error}");
         }
-        let changed = served.offered != before;
-        (answer, changed)
+        answer
     }
 
-    /// Tells the host its list of tools changed: on each subscription stream, or, when none is
-    /// open, as the older protocol does.
-    async fn tell_list_changed(&self, peer: &rmcp::Peer<RoleServer>) {
+    /// Tells the host its list of tools changed: on each subscription stream it opened (the
+    /// 2026-07-28 protocol, where a server speaks unasked to no one), else, to a host of an older
+    /// protocol (one that opened with `initialize`), as that protocol does.
+    async fn tell_list_changed(&self, context: &RequestContext<RoleServer>) {
         let listeners = self.served().listeners.clone();
-        if listeners.is_empty() {
-            if let Err(error) = peer.notify_tool_list_changed().await {
+        let older_protocol = context.protocol_version().is_none_or(|version| version.has_initialize());
+        if listeners.is_empty() && older_protocol {
+            if let Err(error) = context.peer.notify_tool_list_changed().await {
                 tracing::debug!("tools/list_changed not sent: {error}");
             }
             return;
@@ -235,6 +259,10 @@ impl ServerHandler for TemplateServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let tools = self.served().listed.clone();
+        if let Some(log) = &self.log {
+            let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+            log.record_value(json!({ "listed": names }));
+        }
         let mut result = ListToolsResult::with_all_items(tools);
         result.ttl_ms = Some(0);
         Ok(result)
@@ -250,7 +278,7 @@ impl ServerHandler for TemplateServer {
         if changed {
             // Before the result, as servers that reveal tools do: a host that re-lists at once
             // may show the new tool with the result.
-            self.tell_list_changed(&context.peer).await;
+            self.tell_list_changed(&context).await;
         }
         Ok(result.into())
     }

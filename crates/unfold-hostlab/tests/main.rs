@@ -2,5 +2,6 @@
 
 mod host_requests;
 mod model_endpoint;
+mod recording;
 mod scripted_endpoint;
 mod template_server;

@@ -9,7 +9,6 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod child_group;
 pub mod consent;
 pub mod discover;
 pub mod error;

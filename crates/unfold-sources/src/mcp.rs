@@ -17,10 +17,10 @@ use serde_json::{Map, Value};
 use unfold_documents::source::McpServer;
 use unfold_documents::tool::{Tool, ToolKind};
 
-use crate::child_group::{group_leader, ChildGroup};
 use crate::error::SourceError;
 use crate::launch::Launch;
 use crate::list_changes::ListChangeCounter;
+use unfold_process_groups::{group_leader, ChildGroup};
 
 /// What a tool call answered: its text for the model, and whether it failed.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,7 +1,8 @@
-//! The tool sources the user allowed the app to start (spec 8's trust rule), kept in one small
-//! versioned JSON file (`{"schema_version": 1, "kind": "unfold.source_trust", "allowed": [...]}`)
-//! written atomically. An entry is one source of one template file, with a fingerprint of its
-//! definition (the command, folder and environment, or the URL): a definition changed since, in
+//! The tool sources and agent hosts the user allowed Unfold to start (spec 8's trust rule, spec
+//! 13's hosts), kept in one small versioned JSON file (`{"schema_version": 1, "kind":
+//! "unfold.source_trust", "allowed": [...]}`) written atomically. An entry is one source of one
+//! template file, or one agent host, with a fingerprint of its definition (the command, folder
+//! and environment, or the URL; a host's program, arguments and environment): a definition changed since, in
 //! the file or by the user, is no longer allowed, so the app asks again. The fingerprint is a
 //! SHA-256 of the definition's exact JSON, since whoever writes the template chooses what is
 //! hashed: with a 64-bit FNV-1a (what entries held before), a `sh -c …` definition with the
@@ -36,7 +37,7 @@ struct TrustFile {
 /// One source the user allowed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AllowedSource {
-    /// The template file, as an absolute path.
+    /// The template file, as an absolute path (for an agent host's entry, `agent hosts`).
     pub template: String,
     /// The source's name.
     pub source: String,
@@ -118,6 +119,28 @@ impl ConsentStore {
         self.write(allowed)
     }
 
+    /// What the user answered for starting the agent host `host` as `launch` (its definition as
+    /// JSON: the program, its arguments and its environment) says (spec 13).
+    pub fn trust_host(&self, host: &str, launch: &str) -> Trust {
+        let (allowed, _) = self.read();
+        let mut entries = allowed.iter().filter(|a| a.template == HOSTS_SCOPE && a.source == host);
+        match entries.next() {
+            None => Trust::NotAsked,
+            Some(entry) if entry.definition == digest(launch) => Trust::Allowed,
+            Some(_) => Trust::Changed,
+        }
+    }
+
+    /// Allows starting the agent host `host` as `launch` says, and only so.
+    pub fn allow_host(&self, host: &str, launch: &str) -> Result<()> {
+        let entry =
+            AllowedSource { template: HOSTS_SCOPE.to_owned(), source: host.to_owned(), definition: digest(launch) };
+        let (mut allowed, _) = self.read();
+        allowed.retain(|a| !(a.template == entry.template && a.source == entry.source));
+        allowed.push(entry);
+        self.write(allowed)
+    }
+
     /// Takes back the permission of the source `name` of the template at `template`.
     pub fn revoke(&self, template: &Path, name: &str) -> Result<()> {
         let template = template.display().to_string();
@@ -146,10 +169,19 @@ impl ConsentStore {
 /// entry names. JSON text is one-to-one with the value, so two definitions never share it.
 fn fingerprint(source: &ToolSource) -> String {
     let definition = serde_json::json!({ "name": source.name, "mcp": source.mcp, "relay": source.relay });
-    let digest = Sha256::digest(definition.to_string().as_bytes());
+    digest(&definition.to_string())
+}
+
+/// `sha256:` and the SHA-256 of `definition`, in hex.
+fn digest(definition: &str) -> String {
+    let digest = Sha256::digest(definition.as_bytes());
     let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
     format!("{FINGERPRINT_PREFIX}{hex}")
 }
+
+/// What an agent host's entry has in place of a template file: never an absolute path, so no
+/// source's entry is ever taken for a host's.
+const HOSTS_SCOPE: &str = "agent hosts";
 
 /// What starts every fingerprint this build writes; an entry without it is from an older build.
 const FINGERPRINT_PREFIX: &str = "sha256:";

@@ -372,9 +372,13 @@ impl RunHistory {
         };
         let lane = summary.lane.as_deref().map(unfold_engine::Lane::named);
         let host = lane.as_ref().and_then(unfold_engine::Lane::host_name).map(str::to_owned);
+        // The history keeps a real host's name in its lane; not its version nor how it ended.
+        let real_host = lane.as_ref().and_then(unfold_engine::Lane::real_host_name);
+        let real_host = real_host.map(|name| unfold_engine::RealHost { name: name.to_owned(), ..Default::default() });
         let report = RunReport {
             adapter: summary.adapter,
             host,
+            real_host,
             status: summary.status,
             final_text,
             counters: Counters::of(&events),
@@ -505,6 +509,7 @@ mod tests {
         RunReport {
             adapter,
             host: None,
+            real_host: None,
             status,
             final_text: Some("Done.".into()),
             counters: Counters::of(&events),

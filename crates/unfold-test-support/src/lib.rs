@@ -5,6 +5,7 @@
 //! fakellm, promptfoo, the OpenTelemetry protobuf definitions). A dev-dependency
 //! only: it is never part of a build a user runs.
 
+pub mod agent_hosts;
 pub mod bench_template;
 pub mod fakellm;
 pub mod generators;
@@ -78,6 +79,8 @@ pub fn trace(run: &RunReport) -> String {
                 format!("  skipped {tool_name} from {}", section_key.as_deref().unwrap_or("plugin"))
             }
             EventKind::ToolsRemoved { tool_names } => format!("  removed [{}]", tool_names.join(", ")),
+            EventKind::ToolsListed { tool_names } => format!("  listed [{}]", tool_names.join(", ")),
+            EventKind::ToolNotShown { tool_name, .. } => format!("  not shown {tool_name}: not called"),
             EventKind::ToolsModified { tool_names } => format!("  redefined [{}]", tool_names.join(", ")),
             EventKind::UserTurn { turn } => format!("USER turn {turn}"),
             EventKind::ToolsPending { added, removed, modified, shows, .. } => {

@@ -886,6 +886,43 @@ describe("CompareView models", () => {
     );
   });
 
+  it("runs an installed real host after the lanes once the user allows what it starts, and never unasked", async () => {
+    const { platform } = await openWithProfiles();
+    const picker = byTestId("real-host-picker") as HTMLSelectElement;
+    const offered = [...picker.options].map((option) => option.textContent);
+    // Installed hosts only, with their versions; the command host needs a program the app cannot take.
+    expect(offered).toEqual(["Run a real host…", "openai-agents 0.24.0", "openai-agents-cached 0.24.0"]);
+    choose(picker, "openai-agents");
+    await settle();
+    expect((byTestId("real-host-openai-agents") as HTMLInputElement).checked).toBe(true);
+    expect(runButton().title).toBe(
+      "Replay the scenario under the dynamic and restart adapters, run real:openai-agents against it, and the all-FULL baseline (Ctrl+Enter)",
+    );
+    await click(runButton());
+    const dialog = byTestId("run-hosts-dialog");
+    expect(dialog.querySelector("h2")?.textContent).toBe("Start agent host 'openai-agents'?");
+    expect(byTestId("run-host-starts").textContent).toBe("program: /h/openai-agents/bin/python\nenv: HOME={run}/home");
+    expect(platform.argsOf("runComparison")).toEqual([]);
+    await click(byTestId("run-hosts-cancel"));
+    expect(container.querySelector('[data-testid="run-hosts-dialog"]')).toBeNull();
+    expect(platform.argsOf("runComparison")).toEqual([]);
+
+    await click(runButton());
+    await click(byTestId("run-hosts-allow"));
+    expect(platform.argsOf("allowRealHost")).toEqual([["openai-agents"]]);
+    expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({ realHosts: ["openai-agents"] });
+    expect(all('[data-testid="lane"]').map((lane) => lane.dataset.lane)).toEqual([
+      "dynamic",
+      "restart",
+      "real:openai-agents",
+      "baseline",
+    ]);
+    // Allowed once, it is not asked again.
+    await click(runButton());
+    expect(container.querySelector('[data-testid="run-hosts-dialog"]')).toBeNull();
+    expect(platform.argsOf("runComparison")).toHaveLength(2);
+  });
+
   it("runs the script under all four adapters ticked, in order, then the baseline: a lane, a column and a divergence for each", async () => {
     const { platform } = await openWithProfiles();
     await click(byTestId("adapter-allowed_tools"));
@@ -1143,6 +1180,7 @@ describe("CompareView price", () => {
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
       adapters: ["dynamic", "restart"],
       hosts: [],
+      realHosts: [],
       live: null,
       relaySession: null,
       priceAs: "gpt-4o-mini",

@@ -30,8 +30,16 @@
 //   counters-box                                    the counters table's own scroll box
 import { PanelLeft, Play, Server } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from "react";
-import type { AdapterKind, HostProfile, ProfilesView, RequestShape, ScenarioView, Template } from "../platform";
-import { hostLane } from "../platform/lanes";
+import type {
+  AdapterKind,
+  HostProfile,
+  HostView,
+  ProfilesView,
+  RequestShape,
+  ScenarioView,
+  Template,
+} from "../platform";
+import { hostLane, realHostLane } from "../platform/lanes";
 import { CountersTable } from "../runs/CountersTable";
 import { escapeClosesDetail } from "../runs/detail";
 import { EventDetail } from "../runs/EventDetail";
@@ -39,6 +47,7 @@ import { DivergenceLine, RunStatus } from "./RunStatus";
 import { VerdictPanel } from "./VerdictPanel";
 import { COMPARISON_EXPORTS, suiteCaseLabel } from "./comparisonExports";
 import { useComparisonDrawnMark } from "./comparisonDrawnMark";
+import { RunHostsDialog } from "./RunHostsDialog";
 import { RunSourcesDialog } from "./RunSourcesDialog";
 import {
   chosenProfile,
@@ -55,6 +64,7 @@ import {
   scriptedModel,
   withAdapter,
   withHost,
+  withRealHost,
 } from "./store";
 import { discards, laneViews } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
@@ -203,6 +213,15 @@ export function CompareView({
         </SplitPanes>
       )}
       {providersDialog}
+      {state.hostsQuestion !== null && (
+        <RunHostsDialog
+          question={state.hostsQuestion}
+          onAllow={() => void store.allowHostsAndRun()}
+          onCancel={() => {
+            store.cancelHostsQuestion();
+          }}
+        />
+      )}
       {state.sourcesQuestion !== null && (
         <RunSourcesDialog
           question={state.sourcesQuestion}
@@ -227,7 +246,11 @@ function eventButton(view: HTMLElement, place: PickedEvent): HTMLButtonElement |
 /** What Run will run, for its title. */
 export function runTitle(model: ComparisonSetup, chosen: ChosenProfile | null): string {
   const adapters = adaptersText(model.adapters, model.hosts);
-  if (model.kind === "scripted") return `Replay the scenario under ${adapters} and the all-FULL baseline`;
+  if (model.kind === "scripted") {
+    const real = model.realHosts.map(realHostLane);
+    const hosts = real.length === 0 ? "" : `, run ${real.join(", ")} against it,`;
+    return `Replay the scenario under ${adapters}${hosts} and the all-FULL baseline`;
+  }
   const to = chosen === null ? model.profile : `${chosen.profile.model} (${chosen.profile.name})`;
   return `Send the scenario's user message to ${to} under ${adapters}; the script and the baseline are not used`;
 }
@@ -300,6 +323,7 @@ function ModelPicker({
         </label>
       ))}
       <HostLanes store={store} model={model} presets={state.hostPresets} />
+      {model.kind === "scripted" && <RealHostLanes store={store} model={model} hosts={state.realHosts} />}
       <button
         type="button"
         data-testid="providers-button"
@@ -401,6 +425,50 @@ function HostLanes({
           {addable.map((preset) => (
             <option key={preset.name} value={preset.name} title={hostTitle(preset)}>
               {preset.name} · {refreshText(preset.refresh)}
+            </option>
+          ))}
+        </select>
+      )}
+    </>
+  );
+}
+
+/**
+ * The real agent hosts of the comparison (the host lab: each runs as a program against the template
+ * and the script), and a picker of the installed ones not in it yet, with their versions.
+ */
+function RealHostLanes({ store, model, hosts }: { store: ComparisonStore; model: ComparisonSetup; hosts: HostView[] }) {
+  const installed = hosts.filter((host) => host.program !== null && host.name !== "command");
+  const addable = installed.filter((host) => !model.realHosts.includes(host.name));
+  return (
+    <>
+      {model.realHosts.map((name) => (
+        <label key={name} className="check" title="A real agent host, run against the template served over MCP">
+          <input
+            type="checkbox"
+            data-testid={`real-host-${name}`}
+            checked
+            onChange={() => {
+              store.setModel(withRealHost(model, name, false));
+            }}
+          />{" "}
+          {realHostLane(name)}
+        </label>
+      ))}
+      {addable.length > 0 && (
+        <select
+          data-testid="real-host-picker"
+          aria-label="Add a real host lane"
+          title="Add a lane that runs a real agent host against the template served over MCP and the scenario's script"
+          value=""
+          onChange={(event) => {
+            if (event.target.value !== "") store.setModel(withRealHost(model, event.target.value, true));
+          }}
+        >
+          <option value="">Run a real host…</option>
+          {addable.map((host) => (
+            <option key={host.name} value={host.name} title={host.program ?? undefined}>
+              {host.name} {host.version ?? ""}
             </option>
           ))}
         </select>

@@ -201,14 +201,19 @@ describe("ComparisonStore models", () => {
 
   it("runs the script by default: live is null, and the lanes are both adapters and the baseline", async () => {
     const { platform, store } = await opened();
-    expect(store.getState().model).toEqual({ kind: "scripted", adapters: ["dynamic", "restart"], hosts: [] });
+    expect(store.getState().model).toEqual({
+      kind: "scripted",
+      adapters: ["dynamic", "restart"],
+      hosts: [],
+      realHosts: [],
+    });
     await store.run();
     expect(platform.argsOf("runComparison")).toEqual([
       [
         platform.id,
         1,
         1,
-        { adapters: ["dynamic", "restart"], hosts: [], live: null, relaySession: null, priceAs: null },
+        { adapters: ["dynamic", "restart"], hosts: [], realHosts: [], live: null, relaySession: null, priceAs: null },
       ],
     ]);
     expect(store.getState().run?.lanes).toEqual(["dynamic", "restart", "baseline"]);
@@ -222,6 +227,7 @@ describe("ComparisonStore models", () => {
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
       adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
       hosts: [],
+      realHosts: [],
       live: null,
       relaySession: null,
       priceAs: null,
@@ -241,7 +247,7 @@ describe("ComparisonStore models", () => {
   it("cannot compare the script with no adapter ticked", async () => {
     const { platform, store, stores } = await opened();
     store.setModel(withAdapter(withAdapter(store.getState().model, "dynamic", false), "restart", false));
-    expect(store.getState().model).toEqual({ kind: "scripted", adapters: [], hosts: [] });
+    expect(store.getState().model).toEqual({ kind: "scripted", adapters: [], hosts: [], realHosts: [] });
     expect(notRunnable(comparisonContext(stores))).toBe("Tick at least one adapter to compare");
     await store.run();
     expect(platform.callNames()).not.toContain("runComparison");
@@ -255,6 +261,7 @@ describe("ComparisonStore models", () => {
       profile: "local",
       adapters: ["dynamic", "restart"],
       hosts: [],
+      realHosts: [],
     });
     await store.run();
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toMatchObject({
@@ -307,13 +314,20 @@ describe("ComparisonStore models", () => {
       profile: "remote",
       adapters: ["restart"],
       hosts: [],
+      realHosts: [],
     });
-    expect(scriptedModel(restartOnly)).toEqual({ kind: "scripted", adapters: ["restart"], hosts: [] });
-    expect(withAdapter(SCRIPTED, "dynamic", false)).toEqual({ kind: "scripted", adapters: ["restart"], hosts: [] });
+    expect(scriptedModel(restartOnly)).toEqual({ kind: "scripted", adapters: ["restart"], hosts: [], realHosts: [] });
+    expect(withAdapter(SCRIPTED, "dynamic", false)).toEqual({
+      kind: "scripted",
+      adapters: ["restart"],
+      hosts: [],
+      realHosts: [],
+    });
     expect(withAdapter(withAdapter(SCRIPTED, "deferred", true), "allowed_tools", true)).toEqual({
       kind: "scripted",
       adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
       hosts: [],
+      realHosts: [],
     });
   });
 
@@ -395,6 +409,7 @@ describe("ComparisonStore prices", () => {
     expect(platform.argsOf("runComparison").at(-1)?.[3]).toEqual({
       adapters: ["dynamic", "restart"],
       hosts: [],
+      realHosts: [],
       live: null,
       relaySession: null,
       priceAs: "gpt-4o-mini",

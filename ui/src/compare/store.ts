@@ -10,6 +10,7 @@
 // is said on the page's outcome. React reads it through `subscribe`/`getState`.
 import type {
   HostProfile,
+  HostView,
   AdapterKind,
   ComparisonSettings,
   FilePurpose,
@@ -30,7 +31,7 @@ import type {
   ToolSource,
   ChartImage,
 } from "../platform";
-import { hostLane } from "../platform/lanes";
+import { hostLane, realHostLane } from "../platform/lanes";
 import { sameJsonIgnoringUndefined } from "../shared/json";
 import { ExternalStore } from "../shared/ExternalStore";
 import {
@@ -81,8 +82,8 @@ export interface OpenScenario {
  * which would cost one more paid run).
  */
 export type ComparisonSetup =
-  | { kind: "scripted"; adapters: AdapterKind[]; hosts: string[] }
-  | { kind: "live"; profile: string; adapters: AdapterKind[]; hosts: string[] };
+  | { kind: "scripted"; adapters: AdapterKind[]; hosts: string[]; realHosts: string[] }
+  | { kind: "live"; profile: string; adapters: AdapterKind[]; hosts: string[]; realHosts: string[] };
 
 /** The API shapes request bodies are exported in, as the export picker names them. */
 export const REQUEST_SHAPES: Readonly<Record<RequestShape, string>> = {
@@ -95,16 +96,32 @@ export const REQUEST_SHAPES: Readonly<Record<RequestShape, string>> = {
 export const DEFAULT_ADAPTERS: readonly AdapterKind[] = ["dynamic", "restart"];
 
 /** The scenario's script under the default adapters. */
-export const SCRIPTED: ComparisonSetup = { kind: "scripted", adapters: [...DEFAULT_ADAPTERS], hosts: [] };
+export const SCRIPTED: ComparisonSetup = {
+  kind: "scripted",
+  adapters: [...DEFAULT_ADAPTERS],
+  hosts: [],
+  realHosts: [],
+};
 
 /** The scenario's script, under the adapters `previous` had ticked. */
 export function scriptedModel(previous: ComparisonSetup): ComparisonSetup {
-  return { kind: "scripted", adapters: [...previous.adapters], hosts: [...previous.hosts] };
+  return {
+    kind: "scripted",
+    adapters: [...previous.adapters],
+    hosts: [...previous.hosts],
+    realHosts: [...previous.realHosts],
+  };
 }
 
 /** The live model of the profile `profile`, under the adapters `previous` had ticked. */
 export function liveModel(profile: string, previous: ComparisonSetup): ComparisonSetup {
-  return { kind: "live", profile, adapters: [...previous.adapters], hosts: [...previous.hosts] };
+  return {
+    kind: "live",
+    profile,
+    adapters: [...previous.adapters],
+    hosts: [...previous.hosts],
+    realHosts: [...previous.realHosts],
+  };
 }
 
 /** `model` with `adapter` ticked (`on`) or not; the adapters stay in the order they run. */
@@ -118,14 +135,25 @@ export function withHost(model: ComparisonSetup, host: string, on: boolean): Com
   return { ...model, hosts: on ? [...others, host] : others };
 }
 
+/** `model` with the real host `host` added after the others (`on`) or taken out. */
+export function withRealHost(model: ComparisonSetup, host: string, on: boolean): ComparisonSetup {
+  const others = model.realHosts.filter((name) => name !== host);
+  return { ...model, realHosts: on ? [...others, host] : others };
+}
+
+/** The real hosts a comparison of `model` runs: a scripted one's (they answer to the script). */
+export function realHostsOf(model: ComparisonSetup): string[] {
+  return model.kind === "scripted" ? [...model.realHosts] : [];
+}
+
 /** What the backend is asked to run for `model`: null for the scenario's script. */
 export function liveRunOf(model: ComparisonSetup): LiveModel | null {
   return model.kind === "scripted" ? null : { profile: model.profile };
 }
 
-/** The lanes a comparison of `model` fills, in the order they run: its adapters, its hosts, then a scripted one's baseline. */
+/** The lanes a comparison of `model` fills, in the order they run: its adapters, its hosts, its real hosts, then a scripted one's baseline. */
 export function lanesOf(model: ComparisonSetup): Lane[] {
-  const lanes = [...model.adapters, ...model.hosts.map(hostLane)];
+  const lanes = [...model.adapters, ...model.hosts.map(hostLane), ...realHostsOf(model).map(realHostLane)];
   return model.kind === "scripted" ? [...lanes, "baseline"] : lanes;
 }
 
@@ -218,6 +246,8 @@ export interface ComparisonState {
   model: ComparisonSetup;
   /** The question about the template's sources not allowed, while Run waits for its answer. */
   sourcesQuestion: SourcesQuestion | null;
+  /** The question about the real hosts not allowed, while Run waits for its answer. */
+  hostsQuestion: HostsQuestion | null;
   /** The sessions of the app's relay as last read (none while it is stopped). */
   relaySessions: RelaySessionView[];
   /** The code of the relay session the next comparison attaches to (null: none). */
@@ -230,6 +260,18 @@ export interface ComparisonState {
   priceAs: string | null;
   /** The agent hosts a lane can run as, as last read (none until read). */
   hostPresets: HostProfile[];
+  /** The real agent hosts a comparison can run, installed or not, as last read (none until read). */
+  realHosts: HostView[];
+}
+
+/** What starting each real host not allowed runs, as the user is asked to allow it. */
+export interface HostsQuestion {
+  /** Each host, and what starting it runs (its program, arguments and environment, a line each). */
+  hosts: { name: string; question: string }[];
+  /** The answer is being kept. */
+  allowing: boolean;
+  /** Why allowing failed, if it did. */
+  failure: Failure | null;
 }
 
 /**
@@ -275,12 +317,14 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
       diffTarget: { kind: "previous" },
       model: SCRIPTED,
       sourcesQuestion: null,
+      hostsQuestion: null,
       relaySessions: [],
       relaySession: null,
       pricedModels: [],
       defaultModel: null,
       priceAs: null,
       hostPresets: [],
+      realHosts: [],
     });
   }
 
@@ -319,10 +363,10 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     }
   }
 
-  /** Reads the agent hosts a lane can run as (none when they cannot be read: the adapters still run). */
+  /** Reads the agent hosts a lane can run as, and the real ones (none when they cannot be read: the adapters still run). */
   async loadHostPresets(): Promise<void> {
-    const read = await this.platform.hostPresets();
-    this.update({ hostPresets: read.ok ? read.value : [] });
+    const [presets, real] = await Promise.all([this.platform.hostPresets(), this.platform.realHosts()]);
+    this.update({ hostPresets: presets.ok ? presets.value : [], realHosts: real.ok ? real.value : [] });
   }
 
   /** Chooses the model the next scripted comparison's runs are priced as (null: the default model). */
@@ -342,11 +386,48 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
    * this session), it asks first (`sourcesQuestion`), and the answer runs it.
    */
   async run(): Promise<void> {
-    if (this.state.sourcesQuestion !== null || this.readingSources) return;
+    if (this.state.sourcesQuestion !== null || this.state.hostsQuestion !== null || this.readingSources) return;
     const template = this.openTemplate();
     if (template === null || this.scenario.getState().scenario === null || notRunnable(this.context()) !== null) return;
     if (await this.askAboutSources(template)) return;
+    await this.proceed();
+  }
+
+  /** Asks about the real hosts not allowed, if any; else runs. */
+  private async proceed(): Promise<void> {
+    const toAsk: { name: string; question: string }[] = [];
+    for (const name of realHostsOf(this.state.model)) {
+      const read = await this.platform.realHostQuestion(name);
+      if (!read.ok) {
+        this.outcome.fail(failureOf(`${name} cannot run`, read.error));
+        return;
+      }
+      if (read.value !== null) toAsk.push({ name, question: read.value });
+    }
+    if (toAsk.length > 0) this.update({ hostsQuestion: { hosts: toAsk, allowing: false, failure: null } });
+    else await this.start();
+  }
+
+  /** Allows each host the question lists as it was shown, then runs; a refusal stays in the question and nothing runs. */
+  async allowHostsAndRun(): Promise<void> {
+    const question = this.state.hostsQuestion;
+    if (question === null || question.allowing) return;
+    this.update({ hostsQuestion: { ...question, allowing: true, failure: null } });
+    for (const { name } of question.hosts) {
+      const allowed = await this.platform.allowRealHost(name);
+      if (!allowed.ok) {
+        const failure = failureOf(`${name} was not allowed`, allowed.error);
+        this.update({ hostsQuestion: { ...question, allowing: false, failure } });
+        return;
+      }
+    }
+    this.update({ hostsQuestion: null });
     await this.start();
+  }
+
+  /** Leaves the hosts question: nothing runs (not while allowing). */
+  cancelHostsQuestion(): void {
+    if (this.state.hostsQuestion?.allowing !== true) this.update({ hostsQuestion: null });
   }
 
   /**
@@ -401,7 +482,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     }
     this.sourcesAllowed();
     this.closeSourcesQuestion();
-    await this.start();
+    await this.proceed();
   }
 
   /** Runs without starting the sources the question lists; they are not asked about again this session. */
@@ -411,7 +492,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     if (question === null || question.allowing || asked === null) return;
     this.declined = withDeclined(this.declined, asked.path, question.views);
     this.closeSourcesQuestion();
-    await this.start();
+    await this.proceed();
   }
 
   /** Leaves the sources question: nothing runs (not while allowing). */
@@ -452,6 +533,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     const settings: ComparisonSettings = {
       adapters: [...model.adapters],
       hosts: [...model.hosts],
+      realHosts: realHostsOf(model),
       live: liveRunOf(model),
       relaySession: relaySessionOf(this.state, template.template),
       priceAs: priceAsOf(this.state),

@@ -51,7 +51,13 @@ describe("platform and bindings", () => {
     // runComparison reads its settings to make the request; the other commands pass on what they get.
     const argsOf = (name: string): unknown[] =>
       name === "runComparison"
-        ? [1, 1, 1, { adapters: [], hosts: [], live: null, relaySession: null, priceAs: null }, () => undefined]
+        ? [
+            1,
+            1,
+            1,
+            { adapters: [], hosts: [], realHosts: [], live: null, relaySession: null, priceAs: null },
+            () => undefined,
+          ]
         : [];
     for (const name of commandNames) {
       const method = Reflect.get(tauriPlatform, name) as (...args: unknown[]) => Promise<unknown>;

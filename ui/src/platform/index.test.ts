@@ -83,7 +83,15 @@ describe("platform", () => {
       2,
       5,
       9,
-      { adapters: ["restart"], hosts: ["codex"], live, relaySession: "K7Q2MX", priceAs: null },
+      // A live model runs no real host: they answer to the script.
+      {
+        adapters: ["restart"],
+        hosts: ["codex"],
+        realHosts: ["openai-agents"],
+        live,
+        relaySession: "K7Q2MX",
+        priceAs: null,
+      },
       (progress) => heard.push(progress),
     );
     expect(answer).toEqual({ ok: true, value: report });
@@ -108,6 +116,7 @@ describe("platform", () => {
       {
         adapters: ["dynamic", "restart", "allowed_tools", "deferred"],
         hosts: [],
+        realHosts: ["openai-agents"],
         live: null,
         relaySession: null,
         priceAs: "gpt-4o-mini",
@@ -118,7 +127,7 @@ describe("platform", () => {
       {
         template: { open: 2 },
         scenario: { open: 5 },
-        lanes: ["dynamic", "restart", "allowed_tools", "deferred"],
+        lanes: ["dynamic", "restart", "allowed_tools", "deferred", "real:openai-agents"],
         model: { scripted: { price_as: "gpt-4o-mini" } },
         sources: "allowed",
         relay_session: null,

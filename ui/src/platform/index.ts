@@ -13,6 +13,7 @@ import {
   type Divergence_Serialize,
   type Difference_Serialize,
   type HostProfile_Serialize,
+  type HostView_Serialize,
   type LaneVerdict_Serialize,
   type Verdict_Serialize,
   type Event_Serialize,
@@ -51,7 +52,7 @@ import {
   type Tool_Serialize,
   type ToolSource_Serialize,
 } from "../bindings";
-import { hostLane } from "./lanes";
+import { hostLane, realHostLane } from "./lanes";
 
 export type {
   AdapterKind,
@@ -201,6 +202,8 @@ export interface ComparisonSettings {
   adapters: AdapterKind[];
   /** The host presets whose lanes run after the adapters' (`host:NAME`). */
   hosts: string[];
+  /** The real agent hosts whose lanes run after those, with the script only (`real:NAME`). */
+  realHosts: string[];
   live: LiveModel | null;
   relaySession: string | null;
   priceAs: string | null;
@@ -411,6 +414,9 @@ function runComparison(
   return call(() => commands.runComparison(comparisonRequest(templateId, scenarioId, runId, settings), progress));
 }
 
+/** A real agent host a comparison can run (the host lab), whether it is installed and its version. */
+export type HostView = HostView_Serialize;
+
 /** An agent host a comparison can run as a lane, with its evidence (the core's `HostProfile`). */
 export type HostProfile = HostProfile_Serialize;
 
@@ -425,11 +431,12 @@ export function comparisonRequest(
   runId: number,
   settings: ComparisonSettings,
 ): ComparisonRequest {
-  const { adapters, hosts, live, relaySession, priceAs } = settings;
+  const { adapters, hosts, realHosts, live, relaySession, priceAs } = settings;
   return {
     template: { open: templateId },
     scenario: { open: scenarioId },
-    lanes: [...adapters, ...hosts.map(hostLane)],
+    // A real host answers to the script: it does not run with a live model.
+    lanes: [...adapters, ...hosts.map(hostLane), ...(live === null ? realHosts.map(realHostLane) : [])],
     model: live === null ? { scripted: { price_as: priceAs } } : { live: { profile: live.profile } },
     sources: "allowed",
     relay_session: relaySession === null ? null : { code: relaySession, relay: null },

@@ -6,3 +6,8 @@ import type { Lane } from "../bindings";
 export function hostLane(host: string): Lane {
   return `host:${host}`;
 }
+
+/** The lane of the real agent host `host`, run against the template (the host lab): `real:openai-agents`. */
+export function realHostLane(host: string): Lane {
+  return `real:${host}`;
+}

@@ -203,6 +203,31 @@ describe("requestParts", () => {
     expect(requestParts(request({ messages: [user] }))).toMatchObject({ system: null, messages: [user], tools: [] });
     expect(requestParts(request(null))).toMatchObject({ system: null, messages: [], tools: [] });
   });
+
+  it("reads a real host's request in its own API's shape", () => {
+    const item = { role: "user", content: "Hi" };
+    const tools = [{ type: "function", name: "lookup" }];
+    // OpenAI Responses, as openai-agents sends it.
+    expect(requestParts(request({ instructions: "Be brief.", input: [item], tools }))).toMatchObject({
+      system: "Be brief.",
+      messages: [item],
+      tools,
+    });
+    expect(requestParts(request({ input: "Hi" }))).toMatchObject({ system: null, messages: [item] });
+    // Anthropic Messages, its system prompt in blocks.
+    const blocks = [
+      { type: "text", text: "Be " },
+      { type: "text", text: "brief." },
+    ];
+    expect(requestParts(request({ system: blocks, messages: [item] }))).toMatchObject({
+      system: "Be brief.",
+      messages: [item],
+    });
+    // Gemini.
+    const content = { role: "user", parts: [{ text: "Hi" }] };
+    const gemini = { systemInstruction: { parts: [{ text: "Be brief." }] }, contents: [content] };
+    expect(requestParts(request(gemini))).toMatchObject({ system: "Be brief.", messages: [content] });
+  });
 });
 
 describe("prettyJson", () => {

@@ -98,6 +98,16 @@ function fieldsOf(event: RunEvent): EventField[] {
     case "tools_removed":
     case "tools_modified":
       return [{ label: "Tools", text: list(event.tool_names) }];
+    case "tools_listed":
+      return [
+        { label: "Listed", text: list(event.tool_names) },
+        { label: "By", text: "the host, from the template's MCP server" },
+      ];
+    case "tool_not_shown":
+      return [
+        { label: "Tool", text: event.tool_name },
+        { label: "Why", text: "the script called it, but the host's request did not offer it: the call was not made" },
+      ];
     case "user_turn":
       return [{ label: "Turn", text: String(event.turn) }];
     case "tools_pending":
@@ -149,7 +159,7 @@ export interface RequestParts {
   system: string | null;
   /** The messages after the system message (the user's, the model's, the tool results). */
   messages: JsonValue[];
-  /** The `tools` of the request body: OpenAI Chat Completions tool objects. */
+  /** The `tools` of the request body: OpenAI Chat Completions tool objects (a real host's, in its API's shape). */
   tools: JsonValue[];
   /** The model's answer, as the assistant message it stands for. */
   response: JsonValue;
@@ -163,8 +173,37 @@ function arrayOf(value: JsonValue | undefined): JsonValue[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** Splits the request body into its system prompt, the messages after it and the tools. */
+/** A system prompt as a request holds it: its text, or the text of its parts (Anthropic's blocks, Gemini's parts). */
+function systemText(value: JsonValue | undefined): string | null {
+  if (typeof value === "string") return value;
+  const parts = Array.isArray(value) ? value : arrayOf(fieldOf(value ?? null, "parts"));
+  const texts = parts.map((part) => fieldOf(part, "text")).filter((text) => typeof text === "string");
+  return texts.length === 0 ? null : texts.join("");
+}
+
+/**
+ * Splits the request body into its system prompt, the messages after it and the tools: an OpenAI Chat
+ * body as Unfold's lanes send it, or, for a real host's lane, the body the host sent in its API's
+ * shape (Responses' `instructions` and `input`, Anthropic's `system` and `messages`, Gemini's
+ * `systemInstruction` and `contents`).
+ */
 export function requestParts(call: CallRequest): RequestParts {
+  const tools = arrayOf(fieldOf(call.body, "tools"));
+  const input = fieldOf(call.body, "input");
+  if (input !== undefined) {
+    const messages = typeof input === "string" ? [{ role: "user", content: input }] : arrayOf(input);
+    return { system: systemText(fieldOf(call.body, "instructions")), messages, tools, response: call.response };
+  }
+  const contents = fieldOf(call.body, "contents");
+  if (contents !== undefined) {
+    const system = systemText(fieldOf(call.body, "systemInstruction") ?? fieldOf(call.body, "system_instruction"));
+    return { system, messages: arrayOf(contents), tools, response: call.response };
+  }
+  const anthropicSystem = fieldOf(call.body, "system");
+  if (anthropicSystem !== undefined) {
+    const messages = arrayOf(fieldOf(call.body, "messages"));
+    return { system: systemText(anthropicSystem), messages, tools, response: call.response };
+  }
   const messages = arrayOf(fieldOf(call.body, "messages"));
   const [first, ...rest] = messages;
   const content = first === undefined || fieldOf(first, "role") !== "system" ? undefined : fieldOf(first, "content");

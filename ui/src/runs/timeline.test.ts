@@ -493,6 +493,11 @@ describe("describeEvent", () => {
       "not injected search: already offered",
     );
     check({ type: "tools_removed", tool_names: ["cite"] }, "removed cite");
+    check({ type: "tools_listed", tool_names: ["lookup", "search"] }, "the host listed 2 tools");
+    check(
+      { type: "tool_not_shown", call_index: 3, tool_name: "search" },
+      "search not called: the host did not offer it",
+    );
     check({ type: "visibility_changed", section_keys: ["context", "style"] }, "expanded context, style");
     check(
       { type: "restart", reason: "visibility_expansion", section_keys: ["context"] },

@@ -6,7 +6,7 @@
 // baseline, and one line per event in words (the enums' words are words.ts's). A comparison runs
 // any set of adapters: everything here is keyed by the lanes it has.
 import type { AdapterKind, ComparisonReport, Counters, JsonValue, Lane, RunCost, RunEvent } from "../platform";
-import { hostLane } from "../platform/lanes";
+import { hostLane, realHostLane } from "../platform/lanes";
 import {
   count,
   discoveryText,
@@ -24,8 +24,13 @@ import {
 /** Every lane a comparison can have, in the order the UI offers the adapters, the baseline last. */
 export const LANES: readonly Lane[] = ["dynamic", "restart", "allowed_tools", "deferred", "tool_addition", "baseline"];
 
-/** The lane a run of a report was: its host's (`host:claude-code`), else its adapter's. */
-export function runLane(run: { adapter: AdapterKind; host?: string | null }): Lane {
+/** The lane a run of a report was: its real host's (`real:openai-agents`), its host profile's (`host:claude-code`), else its adapter's. */
+export function runLane(run: {
+  adapter: AdapterKind;
+  host?: string | null;
+  real_host?: { name: string } | null;
+}): Lane {
+  if (run.real_host != null) return realHostLane(run.real_host.name);
   return run.host == null ? run.adapter : hostLane(run.host);
 }
 
@@ -435,6 +440,10 @@ export function describeEvent(event: RunEvent): string {
       return `not injected ${event.tool_name}: already offered`;
     case "tools_removed":
       return `removed ${event.tool_names.join(", ")}`;
+    case "tools_listed":
+      return `the host listed ${count(event.tool_names.length, "tool")}`;
+    case "tool_not_shown":
+      return `${event.tool_name} not called: the host did not offer it`;
     case "tools_modified":
       return `redefined ${event.tool_names.join(", ")}`;
     case "user_turn":

@@ -21,6 +21,7 @@ import type {
   Outcome,
   PlatformError,
   HostProfile,
+  HostView,
   PricedModels,
   ProblemView,
   ProfilesView,
@@ -55,10 +56,18 @@ export function lookupFirstReport(): ComparisonReport {
 }
 
 /** `report` with a run for each of `hosts` after its own: the dynamic run's, named by the host. */
-function withHostLanes(report: ComparisonReport, hosts: readonly string[]): ComparisonReport {
+function withHostLanes(
+  report: ComparisonReport,
+  hosts: readonly string[],
+  realHosts: readonly string[] = [],
+): ComparisonReport {
   const dynamic = report.runs.find((run) => run.adapter === "dynamic") ?? report.runs[0];
-  if (hosts.length === 0 || dynamic === undefined) return report;
-  const runs = [...report.runs, ...hosts.map((host) => ({ ...dynamic, host }))];
+  if (hosts.length + realHosts.length === 0 || dynamic === undefined) return report;
+  const real = realHosts.map((name) => ({
+    ...dynamic,
+    real_host: { name, version: "0.24.0", ended: "exited with status 0" },
+  }));
+  const runs = [...report.runs, ...hosts.map((host) => ({ ...dynamic, host })), ...real];
   const { baseline } = report;
   if (baseline === null) return { ...report, runs };
   const used = baseline.counters.prompt_tokens;
@@ -297,6 +306,15 @@ export class FakeCompare {
   history: StoredRun[] = exampleHistory();
   /** The host presets, as `hostPresets` answers them (the shipped files; the core lists them in its own order). */
   hosts: HostProfile[] = Object.values(HOST_PRESET_FILES).map((text) => JSON.parse(text) as HostProfile);
+  /** The real hosts, as `realHosts` answers them: openai-agents installed, pydantic-ai not. */
+  realHostList: HostView[] = [
+    { name: "openai-agents", caches_tools: false, program: "/h/openai-agents/bin/python", version: "0.24.0" },
+    { name: "openai-agents-cached", caches_tools: true, program: "/h/openai-agents/bin/python", version: "0.24.0" },
+    { name: "pydantic-ai", caches_tools: false, program: null, version: null },
+    { name: "command", caches_tools: false, program: null, version: null },
+  ];
+  /** The real hosts the user allowed. */
+  readonly allowedHosts = new Set<string>();
 
   constructor(private readonly template: () => Template) {}
 
@@ -443,7 +461,13 @@ export class FakeCompare {
     live: LiveModel | null,
     onProgress: (progress: CompareProgress) => void,
     hosts: readonly string[] = [],
+    realHosts: readonly string[] = [],
   ): Promise<Outcome<ComparisonReport>> {
+    const notAllowed = realHosts.find((name) => !this.allowedHosts.has(name));
+    if (notAllowed !== undefined) {
+      const message = `starting ${notAllowed} needs your consent`;
+      return { ok: false, error: { code: "invalid_request", message, problems: [] } };
+    }
     if (adapters.length + hosts.length === 0) {
       return {
         ok: false,
@@ -458,7 +482,7 @@ export class FakeCompare {
     } else if (report.runs.map((run) => run.adapter).join(" ") !== adapters.join(" ")) {
       report = reportUnder(report, adapters, true);
     }
-    report = withHostLanes(report, hosts);
+    report = withHostLanes(report, hosts, realHosts);
     this.last = report;
     const runs: [Lane, RunEvent[]][] = report.runs.map((run) => [runLane(run), run.events]);
     if (report.baseline !== null) runs.push(["baseline", report.baseline.events]);
@@ -593,6 +617,27 @@ export class FakeCompare {
 
   hostPresets(): Promise<Outcome<HostProfile[]>> {
     return ok(structuredClone(this.hosts));
+  }
+
+  realHosts(): Promise<Outcome<HostView[]>> {
+    return ok(structuredClone(this.realHostList));
+  }
+
+  /** What starting `name` runs, unless allowed; refused for a host not installed. */
+  realHostQuestion(name: string): Promise<Outcome<string | null>> {
+    const host = this.realHostList.find((known) => known.name === name);
+    if (host?.program == null) {
+      return Promise.resolve({
+        ok: false,
+        error: { code: "not_found", message: `${name} is not installed`, problems: [] },
+      });
+    }
+    return ok(this.allowedHosts.has(name) ? null : `program: ${host.program}\nenv: HOME={run}/home`);
+  }
+
+  allowRealHost(name: string): Promise<Outcome<null>> {
+    this.allowedHosts.add(name);
+    return ok(null);
   }
 
   /** Keeps `list` when the core's checks find no problem; else refuses with each at its place. */

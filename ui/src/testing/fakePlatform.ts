@@ -32,6 +32,7 @@ import type {
   Platform,
   PlatformError,
   HostProfile,
+  HostView,
   PricedModels,
   PreviewQuery,
   PreviewUpdate,
@@ -501,7 +502,14 @@ export class FakePlatform implements Platform {
   ): Promise<Outcome<ComparisonReport>> {
     return (
       this.refuse("runComparison", templateId, scenarioId, runId, settings) ??
-      this.compare.runComparison(runId, settings.adapters, settings.live, onProgress, settings.hosts)
+      this.compare.runComparison(
+        runId,
+        settings.adapters,
+        settings.live,
+        onProgress,
+        settings.hosts,
+        settings.realHosts,
+      )
     );
   }
 
@@ -511,6 +519,18 @@ export class FakePlatform implements Platform {
 
   hostPresets(): Promise<Outcome<HostProfile[]>> {
     return this.refuse("hostPresets") ?? this.compare.hostPresets();
+  }
+
+  realHosts(): Promise<Outcome<HostView[]>> {
+    return this.refuse("realHosts") ?? this.compare.realHosts();
+  }
+
+  realHostQuestion(name: string): Promise<Outcome<string | null>> {
+    return this.refuse("realHostQuestion", name) ?? this.compare.realHostQuestion(name);
+  }
+
+  allowRealHost(name: string): Promise<Outcome<null>> {
+    return this.refuse("allowRealHost", name) ?? this.compare.allowRealHost(name);
   }
 
   /** A session of the relay had an event: every watcher hears it. */

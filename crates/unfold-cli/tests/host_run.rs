@@ -1,0 +1,187 @@
+//! `unfold host run` and `unfold compare --hosts` with real agent hosts from PyPI (`openai-agents`,
+//! `pydantic-ai`, installed by `scripts/hosts.sh install`) and programs as the `command` host:
+//! when a revealed tool reached the host's model, asked once for consent, and however the host
+//! ends, nothing of it left running.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use unfold_test_support::agent_hosts::hosts_dir;
+
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
+}
+
+const TEMPLATE: &str = "examples/coding-agent.unfold.json";
+/// Reads `editing` (revealing `apply_patch`, …), patches, reads `testing`, runs the tests.
+const SCENARIO: &str = "examples/coding-agent-fix-test.scenario.json";
+
+/// `unfold` with its settings, history and hosts in `home` alone.
+fn unfold(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .current_dir(repo("."))
+        .args(args)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("UNFOLD_HOSTS_DIR", hosts_dir())
+        .output()
+        .unwrap()
+}
+
+fn report(output: &Output) -> Value {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"))
+}
+
+/// The first model call after the host read `section` that offered a tool named `tool`, counted
+/// in model calls after that read; none: no later call did.
+fn calls_until_offered(run: &Value, section: &str, tool: &str) -> Option<usize> {
+    let events = run["events"].as_array().unwrap();
+    let read = events
+        .iter()
+        .position(|e| e["type"] == "tool_call" && e["name"] == "read_section" && e["args"]["section_key"] == section)
+        .unwrap_or_else(|| panic!("the host never read {section}: {run}"));
+    let later = events[read..].iter().filter(|e| e["type"] == "model_call");
+    later
+        .enumerate()
+        .find(|(_, call)| call["tools_offered"].as_array().unwrap().iter().any(|t| t == tool))
+        .map(|(n, _)| n + 1)
+}
+
+fn host_run(home: &Path, host: &str) -> Value {
+    let output = unfold(home, &["host", "run", host, TEMPLATE, SCENARIO, "--allow-host", "--json"]);
+    let report = report(&output);
+    assert_eq!(report["runs"].as_array().unwrap().len(), 1, "{report}");
+    report["runs"][0].clone()
+}
+
+#[test]
+fn listing_tools_again_shows_a_revealed_tool_at_the_next_request_and_a_cached_list_never_does() {
+    let home = tempfile::tempdir().unwrap();
+    for host in ["openai-agents", "pydantic-ai"] {
+        let run = host_run(home.path(), host);
+        assert_eq!(run["status"], "completed", "{run}");
+        assert_eq!(run["real_host"]["name"], host);
+        assert!(run["real_host"]["version"].is_string(), "{run}");
+        assert_eq!(calls_until_offered(&run, "editing", "apply_patch"), Some(1), "{host}: {run}");
+        assert_eq!(calls_until_offered(&run, "testing", "run_tests"), Some(1), "{host}: {run}");
+        assert!(run["counters"].get("calls_not_made").is_none(), "{host}: {run}");
+        let listed = run["events"].as_array().unwrap().iter().filter(|e| e["type"] == "tools_listed").count();
+        assert!(listed >= 2, "{host} lists tools again after a read: {run}");
+    }
+
+    // With the tool list cached, neither lists again (they speak the 2026-07-28 protocol and open
+    // no subscription, so no change notice reaches them): the revealed tools never reach the
+    // model, and the script's calls to them are not made.
+    for host in ["openai-agents-cached", "pydantic-ai-cached"] {
+        let cached = host_run(home.path(), host);
+        assert_eq!(calls_until_offered(&cached, "editing", "apply_patch"), None, "{cached}");
+        let events = cached["events"].as_array().unwrap();
+        let not_shown: Vec<&Value> =
+            events.iter().filter(|e| e["type"] == "tool_not_shown").map(|e| &e["tool_name"]).collect();
+        assert_eq!(not_shown, ["apply_patch", "run_tests", "format_files"], "{host}: {cached}");
+        assert_eq!(cached["counters"]["calls_not_made"], 3);
+        let never = events.iter().filter(|e| e["type"] == "tools_pending" && e["shows"] == "never").count();
+        assert_eq!(never, 2, "each read's tools are pending for good: {cached}");
+        assert_eq!(events.iter().filter(|e| e["type"] == "tools_listed").count(), 1, "{host}: {cached}");
+    }
+}
+
+#[test]
+fn compare_sets_real_hosts_beside_the_adapters_and_names_where_a_cached_list_falls_short() {
+    let home = tempfile::tempdir().unwrap();
+    let hosts = "openai-agents,openai-agents-cached";
+    let args =
+        ["compare", TEMPLATE, SCENARIO, "--adapters", "dynamic,restart", "--hosts", hosts, "--allow-host", "--json"];
+    let report = report(&unfold(home.path(), &args));
+    let lanes: Vec<String> = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|run| match run["real_host"]["name"].as_str() {
+            Some(name) => format!("real:{name}"),
+            None => run["adapter"].as_str().unwrap().to_owned(),
+        })
+        .collect();
+    assert_eq!(lanes, ["dynamic", "restart", "real:openai-agents", "real:openai-agents-cached"]);
+    let divergences = report["divergences"].as_array().unwrap();
+    assert_eq!(divergences[1]["right"], "real:openai-agents");
+    assert!(divergences[1]["first"].is_null(), "the host made dynamic's calls: {}", divergences[1]);
+    assert_eq!(divergences[2]["right"], "real:openai-agents-cached");
+    let explanation = divergences[2]["first"]["explanation"].as_str().unwrap();
+    assert!(explanation.starts_with("only dynamic calls apply_patch"), "{explanation}");
+    let verdict = &report["verdict"];
+    let cached = verdict["lanes"].as_array().unwrap().iter().find(|lane| lane["lane"] == "real:openai-agents-cached");
+    let because = cached.unwrap()["because"].as_str().unwrap();
+    assert!(because.contains("3 scripted tool calls could not be made"), "{verdict}");
+    assert_ne!(verdict["winner"], "real:openai-agents-cached", "{verdict}");
+}
+
+#[test]
+fn a_host_runs_only_once_allowed_and_a_changed_definition_is_asked_again() {
+    let home = tempfile::tempdir().unwrap();
+    let refused = unfold(home.path(), &["host", "run", "openai-agents", TEMPLATE, SCENARIO]);
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("starting openai-agents needs your consent"), "{said}");
+    assert!(said.contains(&format!("program: {}", hosts_dir().join("openai-agents/bin/python").display())), "{said}");
+    assert!(said.contains("env: HOME={run}/home"), "a throwaway home, shown: {said}");
+    assert!(!said.contains(&home.path().display().to_string()), "the user's home is not given: {said}");
+
+    host_run(home.path(), "openai-agents");
+    let again = unfold(home.path(), &["host", "run", "openai-agents", TEMPLATE, SCENARIO, "--json"]);
+    assert!(again.status.success(), "allowed once is allowed: {}", String::from_utf8_lossy(&again.stderr));
+    // The cached variant is another definition (its environment differs): asked on its own.
+    let other = unfold(home.path(), &["host", "run", "openai-agents-cached", TEMPLATE, SCENARIO]);
+    assert_eq!(other.status.code(), Some(2), "{}", String::from_utf8_lossy(&other.stderr));
+}
+
+/// Whether a process whose command line holds `marker` is running.
+fn running(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        String::from_utf8_lossy(&cmdline).replace('\0', " ").contains(marker)
+    })
+}
+
+/// `unfold host run command` with `program` as the host, a timeout of `timeout` seconds.
+fn command_host(home: &Path, record: &Path, timeout: &str, program: &[&str]) -> (Value, String) {
+    let record = record.display().to_string();
+    let mut args = vec!["host", "run", "command", TEMPLATE, SCENARIO, "--allow-host", "--json", "--timeout", timeout];
+    args.extend(["--record", &record, "--"]);
+    args.extend(program);
+    let output = unfold(home, &args);
+    assert_eq!(output.status.code(), Some(1), "a failed run exits 1: {}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let error = report["runs"][0]["events"].as_array().unwrap().last().unwrap()["error"].as_str().unwrap().to_owned();
+    (report["runs"][0].clone(), error)
+}
+
+#[test]
+fn a_host_that_hangs_exits_at_once_or_floods_ends_with_a_status_and_leaves_nothing_running() {
+    let home = tempfile::tempdir().unwrap();
+    let record = tempfile::tempdir().unwrap();
+
+    let marker = "sleep 91731";
+    let script = format!("{marker} & {marker}; true");
+    let (run, error) = command_host(home.path(), &record.path().join("hangs"), "2", &["sh", "-c", &script]);
+    assert_eq!(run["status"], "error");
+    assert_eq!(error, "command was stopped after 2 s", "{run}");
+    assert!(!running(marker), "the host's whole group is stopped");
+
+    let (_, error) =
+        command_host(home.path(), &record.path().join("exits"), "30", &["sh", "-c", "echo no key >&2; exit 3"]);
+    assert_eq!(error, "command exited with status 3: no key");
+
+    let (_, error) = command_host(home.path(), &record.path().join("quiet"), "30", &["true"]);
+    assert_eq!(error, "command never called the model");
+
+    let (_, error) = command_host(home.path(), &record.path().join("floods"), "2", &["sh", "-c", "yes unfold-flood"]);
+    assert_eq!(error, "command was stopped after 2 s");
+    let kept = std::fs::metadata(record.path().join("floods/run-1/stdout.txt")).unwrap().len();
+    assert_eq!(kept, 1 << 20, "the output is kept up to 1 MiB and read away past it");
+    assert!(!running("yes unfold-flood"));
+}

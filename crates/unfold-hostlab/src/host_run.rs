@@ -1,0 +1,121 @@
+//! One run of a real agent host against a template and a scenario (spec 13, `unfold host run`):
+//! the run's folder (the template and the scenario as run, the host's throwaway home, the Python
+//! driver), the scripted model endpoint on a free port, the host launched as allowed with the
+//! endpoint and the MCP server's command in its environment (the host starts the server, which
+//! logs beside it), the host's process run to its end ([`host_process`]), and the two logs told as
+//! a run ([`Recording`]).
+//!
+//! [`host_process`]: crate::host_process
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use unfold_documents::{Scenario, Template};
+use unfold_engine::compare::CallRequest;
+use unfold_engine::{RealHost, RunReport, Session};
+
+use crate::host_process::run_to_end;
+use crate::hosts::{self, Host, HostKind, Launch};
+use crate::model_endpoint::RunningEndpoint;
+use crate::recording::{HostOutcome, Recording};
+use crate::{Error, MessageLog};
+
+/// The model endpoint's log in a run's folder.
+pub const MODEL_LOG: &str = "model.jsonl";
+/// The template server's log in a run's folder.
+pub const MCP_LOG: &str = "mcp.jsonl";
+
+/// What one host run needs.
+#[derive(Debug, Clone)]
+pub struct HostRunPlan<'a> {
+    /// The host.
+    pub host: Host,
+    /// Its version, when known.
+    pub version: Option<String>,
+    /// How it is started, as the user allowed it.
+    pub launch: &'a Launch,
+    /// The template.
+    pub template: &'a Template,
+    /// The scenario.
+    pub scenario: &'a Scenario,
+    /// The program (and its first arguments) that takes `mcp serve TEMPLATE …`: Unfold's own.
+    pub server: &'a [String],
+    /// The run's folder: created, and left with the recording in it.
+    pub folder: &'a Path,
+    /// How long the host may run.
+    pub timeout: Duration,
+}
+
+/// A host's run: the run its recording tells, and each request it sent its model.
+#[derive(Debug, Clone)]
+pub struct HostRun {
+    /// The run.
+    pub report: RunReport,
+    /// Each request of the conversation, verbatim, with its answer.
+    pub calls: Vec<CallRequest>,
+}
+
+/// Runs `plan`'s host once, into the run its recording tells.
+pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
+    let folder = plan.folder;
+    let in_folder = |source: std::io::Error| Error::Log { path: folder.to_owned(), source };
+    std::fs::create_dir_all(folder.join("home")).map_err(in_folder)?;
+    let template_file = folder.join("template.unfold.json");
+    let scenario_file = folder.join("scenario.scenario.json");
+    std::fs::write(&template_file, plan.template.to_json()).map_err(in_folder)?;
+    std::fs::write(&scenario_file, plan.scenario.to_json()).map_err(in_folder)?;
+    if plan.host.kind != HostKind::Command {
+        std::fs::write(folder.join(hosts::PYTHON_DRIVER_FILE), hosts::PYTHON_DRIVER).map_err(in_folder)?;
+    }
+    let system = Session::owning(plan.template.clone(), plan.scenario.params.clone())?.render()?.markdown;
+    let user_messages = serde_json::to_string(&plan.scenario.user_turns()).unwrap_or_default();
+    let mcp_log = folder.join(MCP_LOG);
+    let mcp_command = serve_command(plan.server, &template_file, &scenario_file, &mcp_log);
+
+    let model_log = MessageLog::create(&folder.join(MODEL_LOG))?;
+    let endpoint = RunningEndpoint::start(plan.scenario, 0, Some(model_log.clone())).await.map_err(in_folder)?;
+    let port = endpoint.address.port().to_string();
+    let path = std::env::var("PATH").unwrap_or_default();
+    let folder_text = folder.display().to_string();
+    let launch = plan.launch.filled(&[
+        (hosts::RUN_FOLDER, &folder_text),
+        (hosts::PORT, &port),
+        (hosts::USER_PATH, &path),
+        (hosts::SYSTEM_PROMPT, &system),
+        (hosts::USER_MESSAGES, &user_messages),
+        (hosts::MCP_COMMAND, &mcp_command),
+    ]);
+    tracing::info!(host = plan.host.name, folder = %folder.display(), "host run started");
+    let outcome = run_to_end(&launch, folder, plan.timeout).await;
+    endpoint.shutdown().await;
+    model_log.finish();
+    let outcome = outcome.map_err(|source| Error::Launch { program: launch.program.clone(), source })?;
+
+    let read = |file: PathBuf| Recording::entries(&std::fs::read_to_string(file).unwrap_or_default());
+    let recording = Recording { model: read(folder.join(MODEL_LOG)), mcp: read(mcp_log) };
+    let succeeded = outcome.ended.succeeded();
+    let failure = (!succeeded).then(|| {
+        let why = format!("{} {}", plan.host.name, outcome.ended);
+        match outcome.stderr_tail.is_empty() {
+            true => why,
+            false => format!("{why}: {}", outcome.stderr_tail),
+        }
+    });
+    let host = RealHost {
+        name: plan.host.name.to_owned(),
+        version: plan.version.clone(),
+        ended: outcome.ended.to_string(),
+        side_requests: 0,
+    };
+    let report = recording.run_report(&plan.template.key, HostOutcome { host, succeeded, failure });
+    Ok(HostRun { report, calls: recording.calls() })
+}
+
+/// The command that serves the template over stdio and logs to `log`, as a JSON array.
+fn serve_command(server: &[String], template: &Path, scenario: &Path, log: &Path) -> String {
+    let path = |path: &Path| path.display().to_string();
+    let mut command = server.to_vec();
+    command.extend(["mcp".into(), "serve".into(), path(template), "--scenario".into(), path(scenario)]);
+    command.extend(["--log".into(), path(log)]);
+    serde_json::to_string(&command).unwrap_or_default()
+}

@@ -1,0 +1,78 @@
+// End-to-end test of a real agent host in the REAL app (the host lab, spec 13), at 1440×900 in
+// light mode: the Compare page offers the installed hosts with their versions, Run asks once what
+// starting the host runs, then the host's run is a lane beside the adapters, with what it listed and
+// the exact request it sent. Needs `scripts/hosts.sh install` (run by scripts/test.sh). Run:
+// `node --test tests/e2e/` after `cargo build -p unfold-app`.
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { click, pressRun, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
+
+const cache = process.env.UNFOLD_CACHE ?? join(homedir(), ".cache/unfold");
+const HOSTS = join(cache, "hosts");
+const TEMPLATE = join(ROOT, "examples/coding-agent.unfold.json");
+const SCENARIO = join(ROOT, "examples/coding-agent-fix-test.scenario.json");
+
+describe("a real agent host in the real app", () => {
+  before(() => {
+    // The app finds the Python hosts here (the harness passes the environment on).
+    process.env.UNFOLD_HOSTS_DIR = HOSTS;
+    return startHarness();
+  });
+  after(stopHarness);
+
+  it("runs openai-agents beside the adapters once allowed, and shows the request it sent", async (t) => {
+    assert.ok(existsSync(join(HOSTS, "openai-agents/bin/python")), `${HOSTS} is missing: run scripts/hosts.sh install`);
+    await withApp(
+      t,
+      TEMPLATE,
+      async (session) => {
+        await resizeWindow(session, 1440, 900);
+        const offered = await waitUntil(
+          session,
+          `return [...document.querySelectorAll('[data-testid="real-host-picker"] option')].map((o) => o.textContent);`,
+          (list) => list.length > 1,
+          "the installed real hosts offered",
+        );
+        assert.ok(offered.includes("openai-agents 0.24.0"), offered.join(", "));
+        await waitUntil(
+          session,
+          `const picker = document.querySelector('[data-testid="real-host-picker"]');
+           const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
+           setValue.call(picker, "openai-agents");
+           picker.dispatchEvent(new Event("change", { bubbles: true }));
+           return document.querySelector('[data-testid="real-host-openai-agents"]') !== null;`,
+          (added) => added === true,
+          "the real host's lane added",
+        );
+        await pressRun(session);
+        const starts = await waitFor(session, '[data-testid="run-host-starts"]');
+        assert.ok(starts.includes(join(HOSTS, "openai-agents/bin/python")), starts);
+        assert.ok(starts.includes("env: HOME={run}/home"), starts);
+        await sleep(300); // a frame for WebKit to paint the dialog into the screenshot
+        await saveScreenshot(session, "real-host-question-1440-light");
+        await click(session, '[data-testid="run-hosts-allow"]');
+        await waitForComparison(session);
+        const events = await timelineEvents(session);
+        const of = (type) => events.filter((e) => e.startsWith(`real:openai-agents ${type}`));
+        assert.ok(of("tools_listed").length >= 2, events.join("\n"));
+        assert.equal(of("model_call").length, 6, events.join("\n"));
+        assert.match(of("tools_injected")[0] ?? "", /apply_patch/, events.join("\n"));
+        await saveScreenshot(session, "real-host-compare-1440-light");
+
+        // Its first model call's detail is the Responses request openai-agents sent.
+        await click(session, '[data-testid="timeline-event"][data-lane="real:openai-agents"][data-type="model_call"]');
+        const system = await waitUntil(
+          session,
+          "return document.querySelector('[data-testid=\"detail-system\"]')?.textContent ?? null;",
+          (text) => text !== null,
+          "the host's request's system prompt",
+        );
+        assert.match(system, /^## 1 Task\n\nYou are a software engineer/, system);
+      },
+      SCENARIO,
+    );
+  });
+});

@@ -1,0 +1,83 @@
+// The question asked when Run is pressed and the comparison has real agent hosts (the host lab) the
+// user has not allowed as they are defined now: each one, with exactly what starting it runs (its
+// program, its arguments and its whole environment; `{run}`, `{port}` and the other placeholders are
+// filled for each run). Allow and run allows them all and runs; Cancel, which has the focus, or
+// Escape runs nothing. A refused Allow is shown here, and nothing runs. The answers are
+// ComparisonStore's.
+import { ModalDialog } from "../shared/ModalDialog";
+import type { HostsQuestion } from "./store";
+
+export function RunHostsDialog({
+  question,
+  onAllow,
+  onCancel,
+}: {
+  question: HostsQuestion;
+  onAllow: () => void;
+  onCancel: () => void;
+}) {
+  const { hosts, allowing, failure } = question;
+  const one = hosts.length === 1 ? hosts[0] : undefined;
+  const title = one === undefined ? `Start ${String(hosts.length)} agent hosts?` : `Start agent host '${one.name}'?`;
+  return (
+    <ModalDialog
+      role="alertdialog"
+      titleId="run-hosts-title"
+      testId="run-hosts-dialog"
+      className="run-sources-dialog"
+      onEscape={onCancel}
+    >
+      {(focusFirst) => (
+        <>
+          <h2 id="run-hosts-title">{title}</h2>
+          <p>
+            A real host runs as a program on this machine, in a throwaway home, against the template served over MCP and
+            the scenario&apos;s scripted model. It gets this environment and nothing else, and is stopped with all it
+            started when it ends or after 120 s.
+          </p>
+          <ul className="run-sources-list">
+            {hosts.map((host) => (
+              <li key={host.name} data-testid="run-host" data-name={host.name}>
+                <div className="run-source-head">
+                  <strong>{host.name}</strong>
+                </div>
+                <pre className="run-source-starts" data-testid="run-host-starts">
+                  {host.question}
+                </pre>
+              </li>
+            ))}
+          </ul>
+          <p className="notice">
+            Allowing keeps the answer until what the host runs changes; the command line uses it too.
+          </p>
+          {failure !== null && (
+            <p className="error run-sources-failure" role="alert" data-testid="run-hosts-failure">
+              <strong>{failure.title}</strong> {failure.detail}
+            </p>
+          )}
+          <div className="dialog-actions">
+            {/* Not disabled while allowing, so the focus stays: the store ignores the answers meanwhile. */}
+            <button
+              type="button"
+              className="primary"
+              data-testid="run-hosts-allow"
+              aria-disabled={allowing}
+              onClick={onAllow}
+            >
+              {allowing ? "Allowing…" : "Allow and run"}
+            </button>
+            <button
+              type="button"
+              ref={focusFirst}
+              data-testid="run-hosts-cancel"
+              aria-disabled={allowing}
+              onClick={onCancel}
+            >
+              Cancel
+            </button>
+          </div>
+        </>
+      )}
+    </ModalDialog>
+  );
+}
