@@ -61,6 +61,9 @@ describe("a real agent host in the real app", () => {
         assert.equal(of("model_call").length, 6, events.join("\n"));
         assert.match(of("tools_injected")[0] ?? "", /apply_patch/, events.join("\n"));
         await saveScreenshot(session, "real-host-compare-1440-light");
+        await resizeWindow(session, 1024, 700);
+        await sleep(300); // a frame for WebKit to lay the narrower window out
+        await saveScreenshot(session, "real-host-compare-1024-light");
 
         // Its first model call's detail is the Responses request openai-agents sent.
         await click(session, '[data-testid="timeline-event"][data-lane="real:openai-agents"][data-type="model_call"]');

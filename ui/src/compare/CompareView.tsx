@@ -243,14 +243,18 @@ function eventButton(view: HTMLElement, place: PickedEvent): HTMLButtonElement |
   );
 }
 
+/** The lanes of a scripted comparison in words: "the dynamic and restart adapters, run real:openai-agents against it,". */
+function scriptedLanesText(model: ComparisonSetup): string {
+  const real = model.realHosts.map(realHostLane);
+  const hosts = real.length === 0 ? "" : `, run ${real.join(", ")} against it,`;
+  return `${adaptersText(model.adapters, model.hosts)}${hosts}`;
+}
+
 /** What Run will run, for its title. */
 export function runTitle(model: ComparisonSetup, chosen: ChosenProfile | null): string {
   const adapters = adaptersText(model.adapters, model.hosts);
-  if (model.kind === "scripted") {
-    const real = model.realHosts.map(realHostLane);
-    const hosts = real.length === 0 ? "" : `, run ${real.join(", ")} against it,`;
-    return `Replay the scenario under ${adapters}${hosts} and the all-FULL baseline`;
-  }
+  if (model.kind === "scripted")
+    return `Replay the scenario under ${scriptedLanesText(model)} and the all-FULL baseline`;
   const to = chosen === null ? model.profile : `${chosen.profile.model} (${chosen.profile.name})`;
   return `Send the scenario's user message to ${to} under ${adapters}; the script and the baseline are not used`;
 }
@@ -757,7 +761,7 @@ function Results({
       <section className="pane compare-results" data-testid="compare-results" aria-label="Comparison">
         <p className="notice">
           {state.model.kind === "scripted"
-            ? `Not run yet. Run replays the scenario under ${adaptersText(state.model.adapters, state.model.hosts)} and the all-FULL baseline; the lanes fill in as the events arrive.`
+            ? `Not run yet. Run replays the scenario under ${scriptedLanesText(state.model)} and the all-FULL baseline; the lanes fill in as the events arrive.`
             : "Not run yet. Run sends the scenario's user message to the live model under the adapters ticked; the lanes fill in as the events arrive."}
         </p>
       </section>

@@ -21,7 +21,7 @@ import type {
   RunSummary,
   StoredRun,
 } from "../platform";
-import { COUNTER_ROWS, LANES, type EventPlace, type LaneLabel } from "../runs/timeline";
+import { COUNTER_ROWS, counterRowShown, LANES, type EventPlace, type LaneLabel } from "../runs/timeline";
 import { laneName, moneyText, pricedText } from "../shared/words";
 import type { RunState } from "../runs/run";
 
@@ -252,8 +252,9 @@ export interface PairRow {
 
 /** The two runs' counters side by side, in the compare view's order. */
 export function pairCounterRows(reference: Counters, run: Counters): PairRow[] {
-  // A counter a report may leave out (tools never shown) is none.
-  return COUNTER_ROWS.map(({ key, label }) => {
+  // A counter a report may leave out (tools never shown) is none, and its row is left out when both are.
+  const shown = COUNTER_ROWS.filter(({ key }) => counterRowShown(key, [reference[key], run[key]]));
+  return shown.map(({ key, label }) => {
     const [before, after] = [reference[key] ?? 0, run[key] ?? 0];
     return { key, label, reference: before, run: after, delta: after - before };
   });

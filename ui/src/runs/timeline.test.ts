@@ -360,7 +360,11 @@ describe("divergencePlaces", () => {
 describe("counterRows", () => {
   it("puts each counter of the three runs side by side, restart minus dynamic beside them", () => {
     const rows = counterRows(lookupFirstReport());
-    expect(rows.map((row) => row.key)).toEqual(COUNTER_ROWS.map((row) => row.key));
+    // No run has a tool never shown nor a call not made: those rows are left out.
+    const always = COUNTER_ROWS.map((row) => row.key).filter(
+      (key) => key !== "tools_never_shown" && key !== "calls_not_made",
+    );
+    expect(rows.map((row) => row.key)).toEqual(always);
     const byKey = Object.fromEntries(rows.map((row) => [row.key, row]));
     expect(byKey.model_calls).toEqual({
       key: "model_calls",
@@ -371,6 +375,25 @@ describe("counterRows", () => {
     expect(byKey.prompt_tokens?.deltas.restart).toBe(151);
     expect(byKey.tools_injected?.deltas.restart).toBe(-2);
     expect(byKey.failed_tool_calls?.deltas.restart).toBe(0);
+  });
+
+  it("shows the calls a real host made impossible, 0 in the runs that made them all", () => {
+    const report = lookupFirstReport();
+    const [dynamic] = report.runs;
+    if (dynamic === undefined) throw new Error("the example has a dynamic run");
+    const cached = {
+      ...dynamic,
+      real_host: { name: "openai-agents-cached" },
+      counters: { ...dynamic.counters, calls_not_made: 2 },
+    };
+    const byKey = Object.fromEntries(counterRows({ ...report, runs: [dynamic, cached] }).map((row) => [row.key, row]));
+    expect(byKey.calls_not_made).toEqual({
+      key: "calls_not_made",
+      label: "Calls not made (tool not shown)",
+      values: { dynamic: 0, "real:openai-agents-cached": 2, baseline: 0 },
+      deltas: { "real:openai-agents-cached": 2 },
+    });
+    expect(byKey.tools_never_shown).toBeUndefined();
   });
 
   it("has no delta when only one adapter ran", () => {

@@ -358,9 +358,19 @@ export const COUNTER_ROWS: readonly { key: keyof Counters; label: string }[] = [
   { key: "dynamic_expansions", label: "Dynamic expansions" },
   { key: "tool_calls", label: "Tool calls" },
   { key: "failed_tool_calls", label: "Failed tool calls" },
+  { key: "tools_never_shown", label: "Tools never shown" },
+  { key: "calls_not_made", label: "Calls not made (tool not shown)" },
   { key: "prompt_tokens", label: "Prompt tokens" },
   { key: "completion_tokens", label: "Completion tokens" },
 ];
+
+/** The counters a report leaves out where they are 0: their row shows only when a run has one. */
+const ROWS_WHEN_ANY: ReadonlySet<keyof Counters> = new Set(["tools_never_shown", "calls_not_made"]);
+
+/** Whether the row of counter `key` is shown for runs whose values are `values`. */
+export function counterRowShown(key: keyof Counters, values: readonly (number | undefined)[]): boolean {
+  return !ROWS_WHEN_ANY.has(key) || values.some((value) => (value ?? 0) > 0);
+}
 
 /** One counter of the report: each lane's value and each later run's difference from the first run's. */
 export interface CounterRow {
@@ -382,10 +392,17 @@ export function counterRows(report: ComparisonReport): CounterRow[] {
   const counters: Partial<Record<Lane, Counters>> = {};
   for (const run of report.runs) counters[runLane(run)] = run.counters;
   if (report.baseline !== null) counters.baseline = report.baseline.counters;
-  return COUNTER_ROWS.map(({ key, label }) => {
+  const lanes = lanesIn(counters);
+  const shown = COUNTER_ROWS.filter(({ key }) =>
+    counterRowShown(
+      key,
+      lanes.map((lane) => counters[lane]?.[key]),
+    ),
+  );
+  return shown.map(({ key, label }) => {
     const values: Partial<Record<Lane, number>> = {};
-    for (const lane of lanesIn(counters)) {
-      const value = counters[lane]?.[key];
+    for (const lane of lanes) {
+      const value = counters[lane]?.[key] ?? (ROWS_WHEN_ANY.has(key) ? 0 : undefined);
       if (value !== undefined) values[lane] = value;
     }
     const deltas: Partial<Record<Lane, number>> = {};
