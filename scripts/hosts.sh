@@ -13,28 +13,16 @@ OPENAI_SDK="3.57.0"
 ANTHROPIC_SDK="2.14.0"
 GOOGLE_GENAI="3.6.1"
 CACHE="${UNFOLD_CACHE:-$HOME/.cache/unfold}"
+# shellcheck source=scripts/shared.sh
+source "$(dirname "${BASH_SOURCE[0]}")/shared.sh"
 
-# venv FOLDER PACKAGE VERSION [REQUIREMENT...]: a virtual environment at FOLDER with the
-# requirements, unless PACKAGE is already there at VERSION.
-venv() {
-  local folder="$1" package="$2" version="$3"
-  shift 3
-  if [[ -x "$folder/bin/python" ]] &&
-    [[ "$("$folder/bin/python" -c "import importlib.metadata as m; print(m.version('$package'))" 2>/dev/null)" == "$version" ]]; then
-    return 0
-  fi
-  echo "==> installing $* into $folder"
-  rm -rf "$folder"
-  python3 -m venv "$folder"
-  "$folder/bin/pip" install --quiet --disable-pip-version-check "$@"
-}
 
 case "${1:-}" in
   install)
     mkdir -p "$CACHE/hosts"
-    venv "$CACHE/hosts/openai-agents" openai-agents "$OPENAI_AGENTS" "openai-agents==$OPENAI_AGENTS"
-    venv "$CACHE/hosts/pydantic-ai" pydantic-ai-slim "$PYDANTIC_AI" "pydantic-ai-slim[openai,mcp]==$PYDANTIC_AI"
-    venv "$CACHE/model-sdks" google-genai "$GOOGLE_GENAI" \
+    pinned_venv "$CACHE/hosts/openai-agents" openai-agents "$OPENAI_AGENTS" "openai-agents==$OPENAI_AGENTS"
+    pinned_venv "$CACHE/hosts/pydantic-ai" pydantic-ai-slim "$PYDANTIC_AI" "pydantic-ai-slim[openai,mcp]==$PYDANTIC_AI"
+    pinned_venv "$CACHE/model-sdks" google-genai "$GOOGLE_GENAI" \
       "openai==$OPENAI_SDK" "anthropic==$ANTHROPIC_SDK" "google-genai==$GOOGLE_GENAI"
     ;;
   *)

@@ -12,6 +12,8 @@ PROMPTFOO="0.123.1"
 NODE_FOR_PROMPTFOO="22.23.3"
 OTEL_PROTO="1.45.2"
 CACHE="${UNFOLD_CACHE:-$HOME/.cache/unfold}"
+# shellcheck source=scripts/shared.sh
+source "$(dirname "${BASH_SOURCE[0]}")/shared.sh"
 
 # The version field of an installed npm package, or nothing.
 installed_version() {
@@ -34,14 +36,7 @@ install_promptfoo() {
 }
 
 install_otel_proto() {
-  local venv="$CACHE/otel-venv"
-  if [[ -x "$venv/bin/python" ]] && [[ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("opentelemetry-proto"))' 2>/dev/null)" == "$OTEL_PROTO" ]]; then
-    return 0
-  fi
-  echo "==> installing opentelemetry-proto $OTEL_PROTO into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "opentelemetry-proto==$OTEL_PROTO"
+  pinned_venv "$CACHE/otel-venv" opentelemetry-proto "$OTEL_PROTO" "opentelemetry-proto==$OTEL_PROTO"
 }
 
 case "${1:-}" in

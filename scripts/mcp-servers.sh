@@ -12,16 +12,11 @@ SERVER_EVERYTHING="2026.8.31"
 # The TypeScript SDK, as a client of `unfold mcp serve` (the version server-everything depends on).
 TYPESCRIPT_SDK="1.32.2"
 CACHE="${UNFOLD_CACHE:-$HOME/.cache/unfold}"
+# shellcheck source=scripts/shared.sh
+source "$(dirname "${BASH_SOURCE[0]}")/shared.sh"
 
 install_python_sdk() {
-  local venv="$CACHE/mcp-venv"
-  if [[ -x "$venv/bin/python" ]] && [[ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null)" == "$MCP_PYTHON_SDK" ]]; then
-    return 0
-  fi
-  echo "==> installing the MCP Python SDK $MCP_PYTHON_SDK into $venv"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$MCP_PYTHON_SDK"
+  pinned_venv "$CACHE/mcp-venv" mcp "$MCP_PYTHON_SDK" "mcp==$MCP_PYTHON_SDK"
 }
 
 install_server_everything() {

@@ -1,8 +1,8 @@
 # Sourced by the scripts in this folder: installs what building and running the desktop app needs
 # (the list of Debian packages for Tauri, see the shared setup notes, and the system SQLite the run
 # history uses) and what the test LLM servers need (python3-venv for fakellm and llama-server's
-# build tools; dbus-daemon and gnome-keyring for the keychain tests), checks for tools, and runs
-# timed steps.
+# build tools; dbus-daemon and gnome-keyring for the keychain tests), checks for tools, runs timed
+# steps, and keeps pinned Python packages in virtual environments.
 
 # Installs the missing system packages (apt-get, as root or through sudo); instant when all are there.
 ensure_app_system_packages() {
@@ -159,4 +159,19 @@ stop_server() {
   fi
   rm -f "$PID_FILE"
   echo "$SERVER stopped (port $PORT, pid $pid)"
+}
+
+# pinned_venv FOLDER PACKAGE VERSION REQUIREMENT...: a virtual environment at FOLDER with the
+# requirements installed, unless PACKAGE is already there at VERSION (then instant).
+pinned_venv() {
+  local folder="$1" package="$2" version="$3"
+  shift 3
+  if [[ -x "$folder/bin/python" ]] &&
+    [[ "$("$folder/bin/python" -c "import importlib.metadata as m; print(m.version('$package'))" 2>/dev/null)" == "$version" ]]; then
+    return 0
+  fi
+  echo "==> installing $* into $folder"
+  rm -rf "$folder"
+  python3 -m venv "$folder"
+  "$folder/bin/pip" install --quiet --disable-pip-version-check "$@"
 }

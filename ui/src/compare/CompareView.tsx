@@ -383,6 +383,72 @@ function hostTitle(preset: HostProfile): string {
   return `${preset.host}${version}: shows a tool revealed mid-conversation ${refreshText(preset.refresh)}${why}`;
 }
 
+/** One choice a lane picker offers: its name, its words in the list, its tooltip. */
+interface LaneOption {
+  name: string;
+  text: string;
+  title?: string;
+}
+
+/**
+ * Lanes added by name: each chosen one a ticked box that takes it out (`${testId}-NAME`), then a
+ * picker (`${testId}-picker`) of the options not chosen yet, when there are any.
+ */
+function AddedLanes({
+  chosen,
+  options,
+  testId,
+  laneOf,
+  boxTitle,
+  picker,
+  onChoose,
+}: {
+  chosen: readonly string[];
+  options: readonly LaneOption[];
+  testId: string;
+  laneOf: (name: string) => string;
+  boxTitle: (name: string) => string | undefined;
+  picker: { label: string; title: string; prompt: string };
+  onChoose: (name: string, on: boolean) => void;
+}) {
+  const addable = options.filter((option) => !chosen.includes(option.name));
+  return (
+    <>
+      {chosen.map((name) => (
+        <label key={name} className="check" title={boxTitle(name)}>
+          <input
+            type="checkbox"
+            data-testid={`${testId}-${name}`}
+            checked
+            onChange={() => {
+              onChoose(name, false);
+            }}
+          />{" "}
+          {laneOf(name)}
+        </label>
+      ))}
+      {addable.length > 0 && (
+        <select
+          data-testid={`${testId}-picker`}
+          aria-label={picker.label}
+          title={picker.title}
+          value=""
+          onChange={(event) => {
+            if (event.target.value !== "") onChoose(event.target.value, true);
+          }}
+        >
+          <option value="">{picker.prompt}</option>
+          {addable.map((option) => (
+            <option key={option.name} value={option.name} title={option.title}>
+              {option.text}
+            </option>
+          ))}
+        </select>
+      )}
+    </>
+  );
+}
+
 /**
  * The host lanes chosen, each a ticked box that takes it out, and a picker that adds one of the
  * presets: the scenario run as that agent host shows new tools (spec 12).
@@ -396,44 +462,28 @@ function HostLanes({
   model: ComparisonSetup;
   presets: HostProfile[];
 }) {
-  const addable = presets.filter((preset) => !model.hosts.includes(preset.name));
+  const options = presets.map((preset) => ({
+    name: preset.name,
+    text: `${preset.name} · ${refreshText(preset.refresh)}`,
+    title: hostTitle(preset),
+  }));
   return (
-    <>
-      {model.hosts.map((name) => {
-        const preset = presets.find((known) => known.name === name);
-        return (
-          <label key={name} className="check" title={preset === undefined ? undefined : hostTitle(preset)}>
-            <input
-              type="checkbox"
-              data-testid={`host-${name}`}
-              checked
-              onChange={() => {
-                store.setModel(withHost(model, name, false));
-              }}
-            />{" "}
-            {hostLane(name)}
-          </label>
-        );
-      })}
-      {addable.length > 0 && (
-        <select
-          data-testid="host-picker"
-          aria-label="Add a host lane"
-          title="Add a lane that runs the scenario as an agent host does: when it first shows the model a tool revealed mid-conversation"
-          value=""
-          onChange={(event) => {
-            if (event.target.value !== "") store.setModel(withHost(model, event.target.value, true));
-          }}
-        >
-          <option value="">Add a host…</option>
-          {addable.map((preset) => (
-            <option key={preset.name} value={preset.name} title={hostTitle(preset)}>
-              {preset.name} · {refreshText(preset.refresh)}
-            </option>
-          ))}
-        </select>
-      )}
-    </>
+    <AddedLanes
+      chosen={model.hosts}
+      options={options}
+      testId="host"
+      laneOf={hostLane}
+      boxTitle={(name) => options.find((option) => option.name === name)?.title}
+      picker={{
+        label: "Add a host lane",
+        title:
+          "Add a lane that runs the scenario as an agent host does: when it first shows the model a tool revealed mid-conversation",
+        prompt: "Add a host…",
+      }}
+      onChoose={(name, on) => {
+        store.setModel(withHost(model, name, on));
+      }}
+    />
   );
 }
 
@@ -442,42 +492,29 @@ function HostLanes({
  * and the script), and a picker of the installed ones not in it yet, with their versions.
  */
 function RealHostLanes({ store, model, hosts }: { store: ComparisonStore; model: ComparisonSetup; hosts: HostView[] }) {
+  // The command host runs a program the command line names; the page offers the installed libraries.
   const installed = hosts.filter((host) => host.program !== null && host.name !== "command");
-  const addable = installed.filter((host) => !model.realHosts.includes(host.name));
+  const options = installed.map((host) => ({
+    name: host.name,
+    text: `${host.name} ${host.version ?? ""}`.trim(),
+    title: host.program ?? undefined,
+  }));
   return (
-    <>
-      {model.realHosts.map((name) => (
-        <label key={name} className="check" title="A real agent host, run against the template served over MCP">
-          <input
-            type="checkbox"
-            data-testid={`real-host-${name}`}
-            checked
-            onChange={() => {
-              store.setModel(withRealHost(model, name, false));
-            }}
-          />{" "}
-          {realHostLane(name)}
-        </label>
-      ))}
-      {addable.length > 0 && (
-        <select
-          data-testid="real-host-picker"
-          aria-label="Add a real host lane"
-          title="Add a lane that runs a real agent host against the template served over MCP and the scenario's script"
-          value=""
-          onChange={(event) => {
-            if (event.target.value !== "") store.setModel(withRealHost(model, event.target.value, true));
-          }}
-        >
-          <option value="">Run a real host…</option>
-          {addable.map((host) => (
-            <option key={host.name} value={host.name} title={host.program ?? undefined}>
-              {host.name} {host.version ?? ""}
-            </option>
-          ))}
-        </select>
-      )}
-    </>
+    <AddedLanes
+      chosen={model.realHosts}
+      options={options}
+      testId="real-host"
+      laneOf={realHostLane}
+      boxTitle={() => "A real agent host, run against the template served over MCP"}
+      picker={{
+        label: "Add a real host lane",
+        title: "Add a lane that runs a real agent host against the template served over MCP and the scenario's script",
+        prompt: "Run a real host…",
+      }}
+      onChoose={(name, on) => {
+        store.setModel(withRealHost(model, name, on));
+      }}
+    />
   );
 }
 

@@ -5,6 +5,7 @@
 // Escape runs nothing. A refused Allow is shown here, and nothing runs. The answers are
 // ComparisonStore's.
 import { ModalDialog } from "../shared/ModalDialog";
+import { RunQuestionAnswers } from "./RunQuestionAnswers";
 import type { HostsQuestion } from "./store";
 
 export function RunHostsDialog({
@@ -50,32 +51,14 @@ export function RunHostsDialog({
           <p className="notice">
             Allowing keeps the answer until what the host runs changes; the command line uses it too.
           </p>
-          {failure !== null && (
-            <p className="error run-sources-failure" role="alert" data-testid="run-hosts-failure">
-              <strong>{failure.title}</strong> {failure.detail}
-            </p>
-          )}
-          <div className="dialog-actions">
-            {/* Not disabled while allowing, so the focus stays: the store ignores the answers meanwhile. */}
-            <button
-              type="button"
-              className="primary"
-              data-testid="run-hosts-allow"
-              aria-disabled={allowing}
-              onClick={onAllow}
-            >
-              {allowing ? "Allowing…" : "Allow and run"}
-            </button>
-            <button
-              type="button"
-              ref={focusFirst}
-              data-testid="run-hosts-cancel"
-              aria-disabled={allowing}
-              onClick={onCancel}
-            >
-              Cancel
-            </button>
-          </div>
+          <RunQuestionAnswers
+            testId="run-hosts"
+            allowing={allowing}
+            failure={failure}
+            focusFirst={focusFirst}
+            onAllow={onAllow}
+            onCancel={onCancel}
+          />
         </>
       )}
     </ModalDialog>

@@ -5,6 +5,7 @@
 // is not asked again this session for these definitions; Cancel, which has the focus, or Escape
 // runs nothing. A refused Allow is shown here, and nothing runs. The answers are ComparisonStore's.
 import { ModalDialog } from "../shared/ModalDialog";
+import { RunQuestionAnswers } from "./RunQuestionAnswers";
 import type { SourcesQuestion } from "./store";
 import { allowQuestion, PERMISSION_WORDS } from "../shared/words";
 
@@ -74,35 +75,18 @@ export function RunSourcesDialog({
             Allowing keeps the answer for this file and definition, as the Sources panel does. Run with snapshots does
             not ask again this session until a definition changes.
           </p>
-          {failure !== null && (
-            <p className="error run-sources-failure" role="alert" data-testid="run-sources-failure">
-              <strong>{failure.title}</strong> {failure.detail}
-            </p>
-          )}
-          <div className="dialog-actions">
-            {/* Not disabled while allowing, so the focus stays: the store ignores the answers meanwhile. */}
-            <button
-              type="button"
-              className="primary"
-              data-testid="run-sources-allow"
-              aria-disabled={allowing}
-              onClick={onAllow}
-            >
-              {allowing ? "Allowing…" : "Allow and run"}
-            </button>
+          <RunQuestionAnswers
+            testId="run-sources"
+            allowing={allowing}
+            failure={failure}
+            focusFirst={focusFirst}
+            onAllow={onAllow}
+            onCancel={onCancel}
+          >
             <button type="button" data-testid="run-sources-snapshots" aria-disabled={allowing} onClick={onSnapshots}>
               Run with snapshots
             </button>
-            <button
-              type="button"
-              ref={focusFirst}
-              data-testid="run-sources-cancel"
-              aria-disabled={allowing}
-              onClick={onCancel}
-            >
-              Cancel
-            </button>
-          </div>
+          </RunQuestionAnswers>
         </>
       )}
     </ModalDialog>
