@@ -138,6 +138,11 @@ fn utc(ms: u64) -> String {
     format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}", time / 3600, time % 3600 / 60, time % 60)
 }
 
+/// The run history shared with the app.
+pub fn shared() -> OpenRunHistory {
+    OpenRunHistory::open(Folders::from_environment().history_file())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -146,9 +151,4 @@ mod tests {
         assert_eq!(super::utc(951_782_400_000), "2000-02-29 00:00:00");
         assert_eq!(super::utc(1_795_478_399_000), "2026-11-23 23:59:59");
     }
-}
-
-/// The run history shared with the app.
-pub fn shared() -> OpenRunHistory {
-    OpenRunHistory::open(Folders::from_environment().history_file())
 }
