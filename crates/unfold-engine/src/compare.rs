@@ -578,6 +578,8 @@ pub fn request_files(
             run.calls.iter().map(move |call| {
                 let name = format!("{}-call-{:0width$}.json", run.lane.file_label(), call.call_index);
                 let body = match model {
+                    // A real host's request is written as it sent it, in its own API's shape.
+                    _ if run.lane.real_host_name().is_some() => call.body.clone(),
                     Some(model) => shape.ready_to_send(&call.body, model),
                     None => shape.body(&call.body),
                 };

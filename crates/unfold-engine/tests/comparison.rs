@@ -658,6 +658,15 @@ fn request_files_are_named_by_run_and_call_and_sort_in_call_order() {
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["dynamic-call-001.json", "dynamic-call-002.json", "baseline-call-001.json"]);
     assert_eq!(files[0].1, "{\n  \"messages\": []\n}\n");
+    // A real host's request is written as it sent it (a Responses body here), in any shape asked.
+    let sent = json!({ "instructions": "Be brief.", "input": [], "tools": [] });
+    let real = vec![RunRequests {
+        lane: Lane::real_host("openai-agents"),
+        calls: vec![unfold_engine::compare::CallRequest { body: sent.clone(), ..call(1) }],
+    }];
+    let files = request_files(&real, unfold_engine::request_shapes::RequestShape::AnthropicMessages, None);
+    assert_eq!(files[0].0, "real-openai-agents-call-001.json");
+    assert_eq!(serde_json::from_str::<Value>(&files[0].1).unwrap(), sent);
     let many = vec![RunRequests { lane: Lane::RESTART, calls: vec![call(7), call(1200)] }];
     let names: Vec<String> = request_files(&many, Default::default(), None).into_iter().map(|(name, _)| name).collect();
     assert_eq!(names, ["restart-call-0007.json", "restart-call-1200.json"]);
