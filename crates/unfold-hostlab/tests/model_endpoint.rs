@@ -1,6 +1,7 @@
 //! The scripted model endpoint over real sockets: Unfold's own live provider as the host in every
 //! API it speaks, streamed and whole; Gemini's paths; every request logged without a key; and the
-//! refusals a hostile neighbour meets, each in the API's error shape.
+//! refusals a hostile neighbour meets, each in the API's error shape; silent connections and
+//! oversized bodies never keep a host from its answer.
 
 use serde_json::{json, Value};
 use unfold_documents::provider_profile::{ProviderKind, ProviderProfile};
@@ -138,4 +139,55 @@ fn gemini_is_answered_on_its_paths_and_refusals_come_in_each_apis_error_shape() 
         assert_eq!(json_of(&text)["error"]["status"], "INVALID_ARGUMENT");
         endpoint.shutdown().await;
     });
+}
+
+/// Whether the endpoint closed `connection` (its reads end) within 20 s.
+async fn closed_by_endpoint(connection: &mut tokio::net::TcpStream) -> bool {
+    use tokio::io::AsyncReadExt;
+    let mut sink = [0u8; 1024];
+    let reading = async {
+        loop {
+            match connection.read(&mut sink).await {
+                Ok(0) | Err(_) => return true,
+                Ok(_) => continue,
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(20), reading).await.unwrap_or(false)
+}
+
+#[test]
+fn connections_that_say_nothing_and_bodies_past_the_bound_never_keep_a_host_from_its_answer() {
+    use tokio::io::AsyncWriteExt;
+    let answered = runtime().block_on(async {
+        let endpoint = RunningEndpoint::start(&scenario(), 0, None).await.unwrap();
+        let address = endpoint.address;
+        // More silent connections than the endpoint holds: the oldest are closed to make room.
+        let mut silent = Vec::new();
+        for _ in 0..80 {
+            silent.push(tokio::net::TcpStream::connect(address).await.unwrap());
+        }
+        assert!(closed_by_endpoint(&mut silent[0]).await, "the oldest silent connection is closed");
+
+        // A body announced past 32 MiB is refused before it is read, in the API's shape.
+        let mut huge = tokio::net::TcpStream::connect(address).await.unwrap();
+        let head = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+                    Content-Length: 40000000\r\nConnection: close\r\n\r\n{";
+        huge.write_all(head.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        let reading = tokio::io::AsyncReadExt::read_to_end(&mut huge, &mut answer);
+        tokio::time::timeout(std::time::Duration::from_secs(20), reading).await.expect("refused in time").unwrap();
+        let answer = String::from_utf8_lossy(&answer).into_owned();
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(answer.contains(r#""type":"invalid_request_error""#), "OpenAI's shape: {answer}");
+
+        // Meanwhile a host's request is answered as the script says.
+        let body = json!({ "model": "m", "messages": [{ "role": "user", "content": "Go." }],
+                           "tools": [{ "type": "function", "function": { "name": "read_section" } }] });
+        let (status, text) = post(address, "/v1/chat/completions", "127.0.0.1", &body.to_string()).await;
+        endpoint.shutdown().await;
+        (status, text)
+    });
+    assert_eq!(answered.0, 200, "{}", answered.1);
+    assert_eq!(json_of(&answered.1)["choices"][0]["message"]["tool_calls"][0]["function"]["name"], "read_section");
 }
