@@ -1,7 +1,8 @@
 //! What the scripted model endpoint adds to a host's request over loopback: 200 streamed OpenAI
 //! Chat requests of a short conversation with 20 tools, each answered with the script's first
-//! step, from one kept-alive connection (reqwest, as a host's SDK would). Prints the median and
-//! the 99th percentile of the whole round trip, client included.
+//! step, from one kept-alive connection (reqwest, as a host's SDK would), alone and then beside
+//! hostile neighbours (silent connections, clients flooding it with bad bodies). Prints the median
+//! and the 99th percentile of the whole round trip, client included, for each.
 //! Run with `cargo bench -p unfold-hostlab --bench model_endpoint`.
 
 use std::time::{Duration, Instant};
@@ -35,21 +36,51 @@ fn main() {
     runtime.block_on(async {
         let endpoint = RunningEndpoint::start(&scenario, 0, None).await.expect("it listens");
         let url = format!("http://{}/v1/chat/completions", endpoint.address);
-        let client = reqwest::Client::new();
-        let mut times = Vec::with_capacity(REQUESTS);
-        for _ in 0..REQUESTS + 20 {
-            let started = Instant::now();
-            let answer = client.post(&url).header("content-type", "application/json").body(body.clone()).send().await;
-            let text = answer.expect("it answers").text().await.expect("a stream");
-            times.push(started.elapsed());
-            assert!(text.ends_with("data: [DONE]\n\n"), "{text}");
+        let quiet = round_trips(&url, &body).await;
+        // Hostile neighbours: 60 connections that say nothing, and 4 clients posting bodies that
+        // are not JSON as fast as they are refused.
+        let mut silent = Vec::new();
+        for _ in 0..60 {
+            silent.push(tokio::net::TcpStream::connect(endpoint.address).await.expect("a connection"));
         }
-        let mut measured = times.split_off(20);
-        println!(
-            "model endpoint, streamed OpenAI Chat answer, whole round trip: median {:.3} ms, p99 {:.3} ms ({REQUESTS} requests after 20 to warm up)",
-            quantile(&mut measured, 0.5),
-            quantile(&mut measured, 0.99)
-        );
+        let flooders: Vec<_> = (0..4)
+            .map(|_| {
+                let url = url.clone();
+                tokio::spawn(async move {
+                    let client = reqwest::Client::new();
+                    loop {
+                        let _ = client.post(&url).header("content-type", "application/json").body("not json").send().await;
+                    }
+                })
+            })
+            .collect();
+        let hostile = round_trips(&url, &body).await;
+        for flooder in flooders {
+            flooder.abort();
+        }
+        for (what, mut times) in [("alone", quiet), ("beside 60 silent connections and 4 flooding clients", hostile)] {
+            println!(
+                "model endpoint, streamed OpenAI Chat answer, whole round trip, {what}: median {:.3} ms, p99 {:.3} ms ({REQUESTS} requests after 20 to warm up)",
+                quantile(&mut times, 0.5),
+                quantile(&mut times, 0.99)
+            );
+        }
+        drop(silent);
         endpoint.shutdown().await;
     });
+}
+
+/// The round trips of [`REQUESTS`] requests of `body` to `url` on one kept-alive connection,
+/// after 20 to warm up.
+async fn round_trips(url: &str, body: &str) -> Vec<Duration> {
+    let client = reqwest::Client::new();
+    let mut times = Vec::with_capacity(REQUESTS + 20);
+    for _ in 0..REQUESTS + 20 {
+        let started = Instant::now();
+        let answer = client.post(url).header("content-type", "application/json").body(body.to_owned()).send().await;
+        let text = answer.expect("it answers").text().await.expect("a stream");
+        times.push(started.elapsed());
+        assert!(text.ends_with("data: [DONE]\n\n"), "{text}");
+    }
+    times.split_off(20)
 }

@@ -93,12 +93,32 @@ impl TemplateServer {
         self.served.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Answers a call, and logs the answer; whether the list of tools changed with it.
+    /// Answers a call, and logs the answer; whether the list of tools changed with it. Only a
+    /// disclosure tool can change the list, so only its call compares the lists before and after.
     fn answer(&self, name: &str, arguments: &JsonObject) -> (CallToolResult, bool) {
-        let before = self.served().offered.clone();
-        let result = self.answer_unlogged(name, arguments);
-        let offered = self.served().offered.clone();
-        let changed = offered != before;
+        let mut served = self.served();
+        let builtin = Builtin::from_name(name);
+        let (result, before) = match builtin {
+            _ if !served.offered.iter().any(|tool| tool.name == name) => {
+                (failed(format!("Unknown tool: '{name}'")), None)
+            }
+            None => (served.call(name), None),
+            Some(builtin) => {
+                let before = served.offered.clone();
+                let answer = match builtin {
+                    Builtin::ReadSection => served.read_section(arguments),
+                    Builtin::OpenSections => served.open_sections(arguments),
+                    Builtin::PickTools => served.pick_tools(arguments, &before),
+                };
+                if let Err(error) = served.offer() {
+                    // The template rendered at the start; a read cannot make it fail.
+                    tracing::warn!("the template no longer renders: {error}");
+                }
+                (answer, Some(before))
+            }
+        };
+        let changed = before.as_ref().is_some_and(|before| *before != served.offered);
+        let before = before.as_deref().unwrap_or(&served.offered);
         if let Some(log) = &self.log {
             let names = |tools: &[OfferedTool], others: &[OfferedTool]| -> Vec<String> {
                 let new = tools.iter().filter(|tool| !others.iter().any(|other| other.name == tool.name));
@@ -108,30 +128,9 @@ impl TemplateServer {
                 result.content.iter().filter_map(|block| block.as_text()).map(|t| t.text.as_str()).collect();
             log.record_value(json!({ "answered": {
                 "tool": name, "arguments": arguments, "success": result.is_error != Some(true), "result": text,
-                "added": names(&offered, &before), "removed": names(&before, &offered) } }));
+                "added": names(&served.offered, before), "removed": names(before, &served.offered) } }));
         }
         (result, changed)
-    }
-
-    fn answer_unlogged(&self, name: &str, arguments: &JsonObject) -> CallToolResult {
-        let mut served = self.served();
-        if !served.offered.iter().any(|tool| tool.name == name) {
-            return failed(format!("Unknown tool: '{name}'"));
-        }
-        let Some(builtin) = Builtin::from_name(name) else {
-            return served.call(name);
-        };
-        let before = served.offered.clone();
-        let answer = match builtin {
-            Builtin::ReadSection => served.read_section(arguments),
-            Builtin::OpenSections => served.open_sections(arguments),
-            Builtin::PickTools => served.pick_tools(arguments, &before),
-        };
-        if let Err(error) = served.offer() {
-            // The template rendered at the start; a read cannot make it fail.
-            tracing::warn!("the template no longer renders: {error}");
-        }
-        answer
     }
 
     /// Tells the host its list of tools changed: on each subscription stream it opened (the
