@@ -268,7 +268,7 @@ impl Comparisons {
         hosts: &[PreparedHost],
         documents: &Resolved,
         comparison: &mut Comparison,
-        cancel: &AtomicBool,
+        cancel: &Arc<AtomicBool>,
         listener: &ProgressListener,
     ) -> AppResult<()> {
         let Some(lab) = &self.context.host_lab else { return Ok(()) };
@@ -278,7 +278,7 @@ impl Comparisons {
             }
             let lane = Lane::real_host(host.name());
             listener(CompareProgress::RunStarted { lane: lane.clone() });
-            let options = HostRunOptions::default();
+            let options = HostRunOptions { cancel: Some(Arc::clone(cancel)), ..HostRunOptions::default() };
             let runs = lab.run(host, &documents.template, &documents.scenario, &options, &mut |_, _| {}).await?;
             for run in runs {
                 for event in &run.report.events {

@@ -5,6 +5,8 @@
 //! else thrown away), as `real:NAME` lanes.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -76,11 +78,13 @@ pub struct HostRunOptions {
     pub record: Option<PathBuf>,
     /// How long each run may take.
     pub timeout: Duration,
+    /// Set to stop the host running and make no more runs.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for HostRunOptions {
     fn default() -> HostRunOptions {
-        HostRunOptions { repeat: 1, record: None, timeout: DEFAULT_TIMEOUT }
+        HostRunOptions { repeat: 1, record: None, timeout: DEFAULT_TIMEOUT, cancel: None }
     }
 }
 
@@ -211,8 +215,12 @@ impl HostLab {
                 server: &self.server,
                 folder: &folder,
                 timeout: options.timeout,
+                cancel: options.cancel.as_deref(),
             };
             let run = run_host(plan).await.map_err(crate::template_server::hostlab_error)?;
+            if options.cancel.as_ref().is_some_and(|cancel| cancel.load(Ordering::Relaxed)) {
+                return Err(AppError::new(ErrorCode::Cancelled, "the run was cancelled"));
+            }
             told(number, &run);
             runs.push(run);
         }

@@ -41,7 +41,8 @@ pub fn execute(action: HostAction) -> AppResult<ExitCode> {
     }
     let loaded = Template::load(&template).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
     let script = Scenario::load_for(&scenario, &loaded).map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
-    let options = HostRunOptions { repeat, record: record.clone(), timeout: Duration::from_secs(timeout) };
+    let options =
+        HostRunOptions { repeat, record: record.clone(), timeout: Duration::from_secs(timeout), cancel: None };
     let started = (now_ms(), std::time::Instant::now());
     let mut told = |number: u32, run: &real_hosts::HostRun| {
         let report = &run.report;

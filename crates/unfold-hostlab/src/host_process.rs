@@ -1,11 +1,13 @@
 //! A host's process, run once to its end: started as the leader of a process group of its own
 //! with only the environment its [`Launch`] gives, in the run's folder, its stdin empty; what it
 //! prints kept in files up to [`MAX_KEPT_OUTPUT`] bytes each (it is read to the end, so a host
-//! that floods its output never blocks on it); stopped when the time is up; and, however it
+//! that floods its output never blocks on it); stopped when the time is up or the run is
+//! cancelled; and, however it
 //! ended, its whole group ended with it (the MCP server it started, anything else it left).
 
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -15,6 +17,8 @@ use crate::hosts::Launch;
 
 /// The most of each of stdout and stderr kept in the run's folder.
 pub const MAX_KEPT_OUTPUT: usize = 1 << 20;
+/// How often a running host's cancel flag is looked at.
+const CANCEL_POLL: Duration = Duration::from_millis(50);
 
 /// How a host's process ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +29,8 @@ pub enum Ended {
     Signalled,
     /// It was still running when the time was up, and was stopped.
     TimedOut(Duration),
+    /// The run was cancelled, and it was stopped.
+    Cancelled,
 }
 
 impl Ended {
@@ -40,6 +46,7 @@ impl std::fmt::Display for Ended {
             Ended::Exited(code) => write!(f, "exited with status {code}"),
             Ended::Signalled => f.write_str("was ended by a signal"),
             Ended::TimedOut(after) => write!(f, "was stopped after {} s", after.as_secs()),
+            Ended::Cancelled => f.write_str("was stopped: the run was cancelled"),
         }
     }
 }
@@ -54,8 +61,13 @@ pub struct ProcessOutcome {
 }
 
 /// Runs `launch` (its placeholders filled) in `folder`, keeping its output in `folder/stdout.txt`
-/// and `folder/stderr.txt`, for at most `timeout`.
-pub async fn run_to_end(launch: &Launch, folder: &Path, timeout: Duration) -> std::io::Result<ProcessOutcome> {
+/// and `folder/stderr.txt`, for at most `timeout`, or until `cancel` is set.
+pub async fn run_to_end(
+    launch: &Launch,
+    folder: &Path,
+    timeout: Duration,
+    cancel: Option<&AtomicBool>,
+) -> std::io::Result<ProcessOutcome> {
     let mut command = tokio::process::Command::new(&launch.program);
     command
         .args(&launch.args)
@@ -69,16 +81,26 @@ pub async fn run_to_end(launch: &Launch, folder: &Path, timeout: Duration) -> st
     let group = ChildGroup::led_by(child.id());
     let stdout = child.stdout().take().map(|out| tokio::spawn(keep(out, folder.join("stdout.txt"))));
     let stderr = child.stderr().take().map(|err| tokio::spawn(keep(err, folder.join("stderr.txt"))));
-    let ended = match tokio::time::timeout(timeout, child.wait()).await {
-        Ok(status) => match status?.code() {
+    let cancelled = async {
+        while !cancel.is_some_and(|cancel| cancel.load(Ordering::Relaxed)) {
+            tokio::time::sleep(CANCEL_POLL).await;
+        }
+    };
+    let stopped = tokio::select! {
+        status = child.wait() => Err(status?),
+        () = tokio::time::sleep(timeout) => Ok(Ended::TimedOut(timeout)),
+        () = cancelled => Ok(Ended::Cancelled),
+    };
+    let ended = match stopped {
+        Err(status) => match status.code() {
             Some(code) => Ended::Exited(code),
             None => Ended::Signalled,
         },
-        Err(_) => {
+        Ok(stopped) => {
             // Killed whole, then reaped.
             let _ = child.start_kill();
             let _ = child.wait().await;
-            Ended::TimedOut(timeout)
+            stopped
         }
     };
     // What the host started and left behind goes too, so its output pipes close.

@@ -8,6 +8,7 @@
 //! [`host_process`]: crate::host_process
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use unfold_documents::{Scenario, Template};
@@ -44,6 +45,8 @@ pub struct HostRunPlan<'a> {
     pub folder: &'a Path,
     /// How long the host may run.
     pub timeout: Duration,
+    /// Set to stop the host before it ends.
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 /// A host's run: the run its recording tells, and each request it sent its model.
@@ -86,7 +89,7 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
         (hosts::MCP_COMMAND, &mcp_command),
     ]);
     tracing::info!(host = plan.host.name, folder = %folder.display(), "host run started");
-    let outcome = run_to_end(&launch, folder, plan.timeout).await;
+    let outcome = run_to_end(&launch, folder, plan.timeout, plan.cancel).await;
     endpoint.shutdown().await;
     model_log.finish();
     let outcome = outcome.map_err(|source| Error::Launch { program: launch.program.clone(), source })?;

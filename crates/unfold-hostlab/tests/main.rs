@@ -1,5 +1,6 @@
 //! The host lab's integration tests, one binary.
 
+mod host_process;
 mod host_requests;
 mod model_endpoint;
 mod recording;
