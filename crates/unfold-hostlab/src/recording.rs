@@ -21,6 +21,7 @@
 
 use std::collections::HashSet;
 
+use serde::Deserialize;
 use serde_json::Value;
 use unfold_documents::host_profile::HostApi;
 use unfold_documents::runs::{AdapterKind, RunStatus};
@@ -29,6 +30,7 @@ use unfold_engine::prompt_prefix::{Piece, PromptShape};
 use unfold_engine::{tokens, Counters, Event, EventKind, PendingShows, RealHost, RunReport};
 
 use crate::host_requests::HostRequest;
+use crate::scripted_endpoint::names_tool;
 
 /// What a host run recorded: each log's entries, as written (`MessageLog` lines).
 #[derive(Debug, Clone, Default)]
@@ -58,11 +60,12 @@ impl Recording {
 
     /// The run the recording tells, of the template keyed `template`.
     pub fn run_report(&self, template: &str, outcome: HostOutcome) -> RunReport {
-        let mut telling = Telling::new(self);
+        let requests = self.requests();
+        let mut telling = Telling::new(&requests);
         telling.push(EventKind::RunStarted { adapter: AdapterKind::Dynamic, template: template.to_owned() });
         let mut answers = Vec::new();
-        for step in self.steps() {
-            telling.tell(step, &mut answers);
+        for (entry, request) in self.steps(requests) {
+            telling.tell(entry, request, &mut answers);
         }
         telling.tell_answers(&mut answers);
         let HostOutcome { mut host, succeeded, failure } = outcome;
@@ -88,9 +91,9 @@ impl Recording {
     /// Each request of the conversation as the host sent it, with the answer it got, numbered as
     /// the run's model calls are.
     pub fn calls(&self) -> Vec<CallRequest> {
-        let main =
-            self.model.iter().filter(|entry| entry["side"] != Value::Bool(true) && read_request(entry).is_some());
-        main.zip(1..)
+        let main = self.model.iter().zip(self.requests()).filter(|(_, request)| request.is_some());
+        main.map(|(entry, _)| entry)
+            .zip(1..)
             .map(|(entry, call_index)| CallRequest {
                 call_index,
                 attempt: 1,
@@ -100,8 +103,16 @@ impl Recording {
             .collect()
     }
 
-    /// Both logs' entries in the order they happened.
-    fn steps(&self) -> Vec<&Value> {
+    /// Each model log entry's request, read once: none for a side request or one not read.
+    fn requests(&self) -> Vec<Option<(HostApi, HostRequest)>> {
+        self.model
+            .iter()
+            .map(|entry| (entry["side"] != Value::Bool(true)).then(|| read_request(entry)).flatten())
+            .collect()
+    }
+
+    /// Both logs' entries in the order they happened, each model entry with its request read.
+    fn steps(&self, requests: Vec<Option<(HostApi, HostRequest)>>) -> Vec<(&Value, Option<(HostApi, HostRequest)>)> {
         let at = |entry: &Value| entry["at_unix_ms"].as_u64().unwrap_or(0);
         // Within one millisecond: listings, then model requests, then calls.
         let rank = |entry: &Value| match () {
@@ -109,9 +120,10 @@ impl Recording {
             () if entry.get("answered").is_some() => 2,
             () => 1,
         };
-        let mut steps: Vec<&Value> =
-            self.model.iter().chain(self.mcp.iter().filter(|entry| is_server_answer(entry))).collect();
-        steps.sort_by_key(|entry| (at(entry), rank(entry)));
+        let answers = self.mcp.iter().filter(|entry| is_server_answer(entry)).map(|entry| (entry, None));
+        let mut steps: Vec<(&Value, Option<(HostApi, HostRequest)>)> =
+            self.model.iter().zip(requests).chain(answers).collect();
+        steps.sort_by_key(|(entry, _)| (at(entry), rank(entry)));
         steps
     }
 }
@@ -142,14 +154,9 @@ struct Telling {
 }
 
 impl Telling {
-    fn new(recording: &Recording) -> Telling {
-        let ever_offered = recording
-            .model
-            .iter()
-            .filter(|entry| entry["side"] != Value::Bool(true))
-            .filter_map(read_request)
-            .flat_map(|(_, request)| request.tools.into_iter().map(|tool| tool.name))
-            .collect();
+    fn new(requests: &[Option<(HostApi, HostRequest)>]) -> Telling {
+        let offered = requests.iter().flatten().flat_map(|(_, request)| &request.tools);
+        let ever_offered = offered.map(|tool| tool.name.clone()).collect();
         Telling {
             events: Vec::new(),
             call_index: 0,
@@ -169,7 +176,7 @@ impl Telling {
 
     /// Tells `entry`. The calls of one answer are told together, once the next other entry
     /// comes, in the order the model made them: a host may run them at once, in any order.
-    fn tell<'e>(&mut self, entry: &'e Value, answers: &mut Vec<&'e Value>) {
+    fn tell<'e>(&mut self, entry: &'e Value, request: Option<(HostApi, HostRequest)>, answers: &mut Vec<&'e Value>) {
         if let Some(answered) = entry.get("answered") {
             answers.push(answered);
             return;
@@ -179,8 +186,8 @@ impl Telling {
             self.push(EventKind::ToolsListed { tool_names: strings(listed) });
         } else if entry["side"] == Value::Bool(true) {
             self.side_requests += 1;
-        } else {
-            self.tell_request(entry);
+        } else if let Some((api, request)) = request {
+            self.tell_request(entry, api, &request);
         }
     }
 
@@ -188,7 +195,7 @@ impl Telling {
     fn tell_answers(&mut self, answers: &mut Vec<&Value>) {
         let asked = |answered: &&Value| {
             let tool = answered["tool"].as_str().unwrap_or_default();
-            self.last_calls.iter().position(|(called, _)| shows(called, tool)).unwrap_or(usize::MAX)
+            self.last_calls.iter().position(|(called, _)| names_tool(called, tool)).unwrap_or(usize::MAX)
         };
         answers.sort_by_key(asked);
         for answered in answers.drain(..) {
@@ -196,16 +203,15 @@ impl Telling {
         }
     }
 
-    fn tell_request(&mut self, entry: &Value) {
-        let Some((api, request)) = read_request(entry) else { return };
+    fn tell_request(&mut self, entry: &Value, api: HostApi, request: &HostRequest) {
         let offered: Vec<String> = request.tools.iter().map(|tool| tool.name.clone()).collect();
         let (shown, waiting): (Vec<Revealed>, Vec<Revealed>) = std::mem::take(&mut self.revealed)
             .into_iter()
-            .partition(|revealed| offered.iter().any(|name| shows(name, &revealed.name)));
+            .partition(|revealed| offered.iter().any(|name| names_tool(name, &revealed.name)));
         self.revealed = waiting;
         for (section_key, group) in by_section(shown) {
             let tool_names =
-                group.iter().filter_map(|tool| offered.iter().find(|name| shows(name, tool)).cloned()).collect();
+                group.iter().filter_map(|tool| offered.iter().find(|name| names_tool(name, tool)).cloned()).collect();
             self.push(EventKind::ToolsInjected { section_key, tool_names, delivery: Default::default() });
         }
         self.call_index += 1;
@@ -234,7 +240,7 @@ impl Telling {
     fn tell_call(&mut self, answered: &Value) {
         let name = text(&answered["tool"]);
         let arguments = answered["arguments"].clone();
-        let at = self.last_calls.iter().position(|(called, _)| shows(called, &name));
+        let at = self.last_calls.iter().position(|(called, _)| names_tool(called, &name));
         let call_id = at.map_or_else(|| format!("mcp-{}", self.events.len()), |at| self.last_calls.remove(at).1);
         let success = answered["success"] != Value::Bool(false);
         self.push(EventKind::ToolCall {
@@ -262,7 +268,7 @@ impl Telling {
             self.push(EventKind::VisibilityChanged { section_keys });
         }
         let (later, never): (Vec<String>, Vec<String>) =
-            added.into_iter().partition(|tool| self.ever_offered.iter().any(|name| shows(name, tool)));
+            added.into_iter().partition(|tool| self.ever_offered.iter().any(|name| names_tool(name, tool)));
         if !never.is_empty() {
             self.push(EventKind::ToolsPending {
                 section_key: section_key.clone(),
@@ -278,20 +284,10 @@ impl Telling {
 
 /// The request of a model log entry, read in its API's format.
 fn read_request(entry: &Value) -> Option<(HostApi, HostRequest)> {
-    let api = [HostApi::Anthropic, HostApi::OpenaiChat, HostApi::OpenaiResponses, HostApi::Gemini]
-        .into_iter()
-        .find(|api| entry["api"].as_str() == Some(api.name()))?;
+    // The log writes the API by its name, as files do.
+    let api = HostApi::deserialize(&entry["api"]).ok()?;
     let request = HostRequest::read(api, &entry["request"], false).ok()?;
     Some((api, request))
-}
-
-/// Whether the host's tool name `offered` is the template's tool `name` (its own, or in a
-/// namespace: `…__name`, `….name`, `…/name`).
-fn shows(offered: &str, name: &str) -> bool {
-    offered == name
-        || offered
-            .strip_suffix(name)
-            .is_some_and(|head| ["__", ".", "/"].iter().any(|separator| head.ends_with(separator)))
 }
 
 /// Revealed tools grouped by the section that revealed them, in the order they came.

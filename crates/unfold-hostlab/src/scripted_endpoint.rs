@@ -99,17 +99,21 @@ fn with_usage(answer: ModelResponse, prompt_tokens: u64) -> ModelResponse {
     ModelResponse { usage: Some(usage), ..answer }
 }
 
-/// The name `request` offers the script's tool `name` under, when it offers it: the same name, or
-/// one in a namespace (`…__name`, `….name`, `…/name`).
+/// The name `request` offers the script's tool `name` under, when it offers it: the same name
+/// first, else one in a namespace.
 fn shown_name(name: &str, request: &HostRequest) -> Option<String> {
     let offered = request.tools.iter().map(|tool| tool.name.as_str());
     if offered.clone().any(|offered| offered == name) {
         return Some(name.to_owned());
     }
-    let mut namespaced = offered.filter(|offered| {
-        ["__", ".", "/"]
-            .iter()
-            .any(|separator| offered.strip_suffix(name).is_some_and(|head| head.ends_with(separator)))
-    });
-    namespaced.next().map(str::to_owned)
+    offered.clone().find(|offered| names_tool(offered, name)).map(str::to_owned)
+}
+
+/// Whether a host's tool name `offered` is the template's tool `name`: the same name, or it in a
+/// host's namespace (`…__name`, `….name`, `…/name`).
+pub fn names_tool(offered: &str, name: &str) -> bool {
+    offered == name
+        || offered
+            .strip_suffix(name)
+            .is_some_and(|head| ["__", ".", "/"].iter().any(|separator| head.ends_with(separator)))
 }
