@@ -146,7 +146,7 @@ impl Comparisons {
     pub async fn run(&self, request: ComparisonRequest, listener: ProgressListener) -> AppResult<FinishedComparison> {
         let (real, simulated): (Vec<String>, Vec<String>) =
             request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
-        let lanes = distinct(crate::hosts::lane_specs(&simulated)?);
+        let lanes = distinct(crate::hosts::lane_specs(&simulated)?, LaneSpec::lane);
         let real_hosts = self.real_hosts(&real, &request.model)?;
         if lanes.is_empty() {
             let what = match request.model {
@@ -252,8 +252,8 @@ impl Comparisons {
         let Some(lab) = &self.context.host_lab else {
             return Err(AppError::new(ErrorCode::Unavailable, "real hosts cannot run here"));
         };
-        let mut names: Vec<&str> = lanes.iter().filter_map(|lane| lane.strip_prefix(REAL_HOST_PREFIX)).collect();
-        names.dedup();
+        let names = lanes.iter().filter_map(|lane| lane.strip_prefix(REAL_HOST_PREFIX)).collect();
+        let names: Vec<&str> = distinct(names, |name: &&str| *name);
         let prepared = names.iter().map(|name| lab.prepare(name, &[])).collect::<AppResult<Vec<_>>>()?;
         match prepared.iter().find(|host| !lab.allowed(host)) {
             Some(host) => Err(HostLab::not_allowed(host)),
@@ -504,12 +504,12 @@ impl LiveLanes<'_> {
     }
 }
 
-/// The lanes in the order asked, each once.
-fn distinct(lanes: Vec<LaneSpec>) -> Vec<LaneSpec> {
-    let mut unique: Vec<LaneSpec> = Vec::new();
-    for lane in lanes {
-        if !unique.iter().any(|kept| kept.lane() == lane.lane()) {
-            unique.push(lane);
+/// `items` in the order asked, each once by `key` (a lane named twice runs once).
+fn distinct<T, K: PartialEq>(items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
+    let mut unique: Vec<T> = Vec::new();
+    for item in items {
+        if !unique.iter().any(|kept| key(kept) == key(&item)) {
+            unique.push(item);
         }
     }
     unique

@@ -238,7 +238,7 @@ fn not_installed(host: Host, program: Option<&str>) -> AppError {
         (Some(package), _) => format!(
             "{} is not installed: no Python with `{package}` in UNFOLD_HOSTS_DIR/{} or on PATH (scripts/hosts.sh install sets one up)",
             host.name,
-            host.name.trim_end_matches("-cached")
+            host.library()
         ),
         (None, Some(program)) => format!("the command host's program '{program}' is not found (on PATH, or as a path)"),
         (None, None) => format!("{} needs a program", host.name),

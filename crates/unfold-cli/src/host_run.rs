@@ -49,7 +49,7 @@ pub fn execute(action: HostAction) -> AppResult<ExitCode> {
         let ended = report.real_host.as_ref().map_or("", |host| host.ended.as_str());
         eprintln!(
             "run {number}/{repeat}: {} ({}): {} model calls, {} tool calls",
-            serde_json::to_value(report.status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+            report.status.name(),
             ended,
             report.counters.model_calls,
             report.counters.tool_calls,

@@ -104,6 +104,12 @@ impl Host {
         }
     }
 
+    /// The library it drives, without `-cached`: its driver's `UNFOLD_HOST` and its folder in
+    /// `UNFOLD_HOSTS_DIR`.
+    pub fn library(self) -> &'static str {
+        self.name.trim_end_matches("-cached")
+    }
+
     /// The module the Python host's library imports as.
     fn module(self) -> Option<&'static str> {
         match self.kind {
@@ -130,8 +136,7 @@ impl Host {
             let program = program?;
             return on_path(program, path).map(|program| Installed { program, version: None });
         };
-        let folder = self.name.trim_end_matches("-cached");
-        let venv = hosts_dir.map(|dir| dir.join(folder).join("bin/python")).filter(|python| python.is_file());
+        let venv = hosts_dir.map(|dir| dir.join(self.library()).join("bin/python")).filter(|python| python.is_file());
         let candidates = venv.into_iter().chain(on_path("python3", path));
         candidates.into_iter().find_map(|python| {
             let version = python_package_version(&python, module, package)?;
@@ -154,7 +159,7 @@ impl Host {
         if self.kind == HostKind::Command {
             return Launch { program: installed.program.clone(), args: args.to_vec(), env };
         }
-        env.insert("UNFOLD_HOST".into(), self.name.trim_end_matches("-cached").into());
+        env.insert("UNFOLD_HOST".into(), self.library().into());
         env.insert("UNFOLD_CACHE_TOOLS".into(), if self.caches_tools { "1" } else { "0" }.into());
         // Nothing written beside the driver, and no traces sent anywhere.
         env.insert("PYTHONDONTWRITEBYTECODE".into(), "1".into());
