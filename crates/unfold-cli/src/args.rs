@@ -305,9 +305,10 @@ pub enum HostAction {
 
 #[derive(Debug, Subcommand)]
 pub enum McpAction {
-    /// Serve the template's tools over stdio until the host closes it: `read_section` reveals a
-    /// section's tools and says so with `notifications/tools/list_changed`; the other tools answer
-    /// as the scenario scripts them. Nothing else is written to stdout.
+    /// Serve the template's tools over stdio until the host closes it (or over HTTP until Ctrl+C):
+    /// `read_section` reveals a section's tools and says so with `notifications/tools/list_changed`;
+    /// the other tools answer as the scenario scripts them. On stdio nothing else is written to
+    /// stdout.
     Serve {
         /// The template (`*.unfold.json`).
         template: PathBuf,
@@ -317,6 +318,9 @@ pub enum McpAction {
         /// Log every message the host sends, with when it arrived, to this file (JSON lines).
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
+        /// Serve over MCP's streamable HTTP at http://127.0.0.1:PORT/mcp instead (0: any free port).
+        #[arg(long, value_name = "PORT")]
+        http: Option<u16>,
     },
 }
 

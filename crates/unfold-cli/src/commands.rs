@@ -145,7 +145,22 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
         }
         Command::Hosts { action } => crate::hosts::execute(action),
-        Command::Mcp { action: McpAction::Serve { template, scenario, log } } => {
+        Command::Mcp { action: McpAction::Serve { template, scenario, log, http: Some(port) } } => {
+            let listening = |url: &str| {
+                let _ = outln!("template server listening on {url} (Ctrl+C stops it)");
+            };
+            until_interrupted(|stop| {
+                unfold_application::template_server::serve_template_over_http(
+                    &template,
+                    scenario.as_deref(),
+                    log.as_deref(),
+                    port,
+                    listening,
+                    stop,
+                )
+            })
+        }
+        Command::Mcp { action: McpAction::Serve { template, scenario, log, http: None } } => {
             let serving = unfold_application::template_server::serve_template_over_stdio(
                 &template,
                 scenario.as_deref(),

@@ -1,10 +1,12 @@
 //! `unfold mcp serve` to the official MCP SDKs as hosts (`mcp_serve/sdk_client.py`, Python;
-//! `mcp_serve/sdk_client.cjs`, TypeScript): the template's tools, a hidden one unknown until its
-//! section is read, the read answered and `tools/list_changed` sent, the revealed tool answered
-//! from the scenario, and every message the host sent logged with its time.
+//! `mcp_serve/sdk_client.cjs`, TypeScript), over stdio and over streamable HTTP: the template's
+//! tools, a hidden one unknown until its section is read, the read answered and
+//! `tools/list_changed` sent, the revealed tool answered from the scenario, and every message the
+//! host sent logged with its time. Over HTTP, only this machine's hosts, and no web page, get in.
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 use unfold_test_support::mcp_servers;
@@ -35,13 +37,79 @@ fn assert_read_then_search(seen: &Value) {
     assert_eq!(seen["searched"], json!({ "error": false, "text": "3 hits: auth.md, session.md, tokens.md" }));
 }
 
+/// `unfold mcp serve --http 0`, killed when dropped: a test that fails leaves nothing running.
+struct ServedOverHttp {
+    process: std::process::Child,
+    url: String,
+}
+
+impl ServedOverHttp {
+    /// The server of the task executor, logging to `log`, and where it listens, as it says.
+    fn start(log: &Path) -> ServedOverHttp {
+        let mut process = Command::new(env!("CARGO_BIN_EXE_unfold"))
+            .current_dir(repo("."))
+            .args(["mcp", "serve", TEMPLATE, "--scenario", SCENARIO, "--http", "0", "--log"])
+            .arg(log)
+            .env("UNFOLD_HISTORY", "off")
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(process.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("template server listening on ")
+            .and_then(|rest| rest.strip_suffix(" (Ctrl+C stops it)"))
+            .unwrap_or_else(|| panic!("{line}"))
+            .to_owned();
+        ServedOverHttp { process, url }
+    }
+
+    fn address(&self) -> &str {
+        self.url.trim_start_matches("http://").trim_end_matches("/mcp")
+    }
+
+    /// Ctrl+C: the server ends cleanly, its port free.
+    fn interrupt(mut self) {
+        let interrupted = Command::new("kill").args(["-INT", &self.process.id().to_string()]).status().unwrap();
+        assert!(interrupted.success());
+        assert!(self.process.wait().unwrap().success(), "Ctrl+C stops it cleanly");
+        assert!(std::net::TcpStream::connect(self.address()).is_err(), "and the port is free");
+    }
+}
+
+impl Drop for ServedOverHttp {
+    fn drop(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+fn python_client() -> Command {
+    let mut client = Command::new(mcp_servers::python());
+    client.arg(repo("crates/unfold-cli/tests/mcp_serve/sdk_client.py"));
+    client
+}
+
+fn typescript_client() -> Command {
+    let mut client = Command::new("node");
+    client.env("NODE_PATH", mcp_servers::npm_modules()).arg(repo("crates/unfold-cli/tests/mcp_serve/sdk_client.cjs"));
+    client
+}
+
+/// The log's entries: what the host sent, and beside it what the server answered.
+fn logged(log: &Path) -> (Vec<Value>, Vec<Value>) {
+    let entries: Vec<Value> =
+        std::fs::read_to_string(log).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    entries.into_iter().partition(|entry| entry.get("message").is_some())
+}
+
 #[test]
 fn the_python_sdk_reads_a_section_hears_its_tools_arrive_and_every_message_is_logged() {
     let folder = tempfile::tempdir().unwrap();
     let log = folder.path().join("messages.jsonl");
-    let mut client = Command::new(mcp_servers::python());
-    client.arg(repo("crates/unfold-cli/tests/mcp_serve/sdk_client.py")).arg(env!("CARGO_BIN_EXE_unfold"));
-    client.args([TEMPLATE, SCENARIO]).arg(&log);
+    let mut client = python_client();
+    client.arg(env!("CARGO_BIN_EXE_unfold")).args([TEMPLATE, SCENARIO]).arg(&log);
     let seen = seen_by(client);
     assert_read_then_search(&seen);
     assert_eq!(seen["protocol"], "2025-11-25", "the newest version the SDK speaks");
@@ -81,10 +149,85 @@ fn the_python_sdk_reads_a_section_hears_its_tools_arrive_and_every_message_is_lo
 
 #[test]
 fn the_typescript_sdk_does_the_same() {
-    let mut client = Command::new("node");
-    client.env("NODE_PATH", mcp_servers::npm_modules()).arg(repo("crates/unfold-cli/tests/mcp_serve/sdk_client.cjs"));
+    let mut client = typescript_client();
     client.arg(env!("CARGO_BIN_EXE_unfold")).args([TEMPLATE, SCENARIO]);
     assert_read_then_search(&seen_by(client));
+}
+
+#[test]
+fn over_http_the_python_sdk_hears_the_change_on_its_call_and_every_request_is_logged() {
+    let folder = tempfile::tempdir().unwrap();
+    let log = folder.path().join("messages.jsonl");
+    let served = ServedOverHttp::start(&log);
+    assert!(served.url.starts_with("http://127.0.0.1:"), "only this machine: {}", served.url);
+    let mut client = python_client();
+    client.args(["--url", &served.url]);
+    assert_read_then_search(&seen_by(client));
+    served.interrupt();
+
+    let (logged, answers) = logged(&log);
+    let methods: Vec<&str> = logged.iter().map(|entry| entry["message"]["method"].as_str().unwrap()).collect();
+    assert_eq!(
+        methods,
+        [
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "tools/call",
+            "tools/call",
+            "tools/list",
+            "tools/call"
+        ]
+    );
+    let listed: Vec<&Value> = answers.iter().filter_map(|entry| entry.get("listed")).collect();
+    assert_eq!(listed, [&json!(["lookup", "read_section"]), &json!(["lookup", "search", "cite", "read_section"])]);
+}
+
+#[test]
+fn over_http_the_typescript_sdk_does_the_same() {
+    let folder = tempfile::tempdir().unwrap();
+    let served = ServedOverHttp::start(&folder.path().join("messages.jsonl"));
+    let mut client = typescript_client();
+    client.args(["--url", &served.url]);
+    assert_read_then_search(&seen_by(client));
+    served.interrupt();
+}
+
+/// The status line of what the server answered `request` (the head; the body after it).
+fn answered(address: &str, head: &str, body: &[u8]) -> String {
+    let mut socket = std::net::TcpStream::connect(address).unwrap();
+    let head = format!("{head}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+    socket.write_all(head.as_bytes()).unwrap();
+    // A server that refuses before reading the body may close while it is still being sent.
+    let _ = socket.write_all(body);
+    let mut answer = String::new();
+    let _ = socket.read_to_string(&mut answer);
+    answer.lines().next().unwrap_or("").to_owned()
+}
+
+#[test]
+fn over_http_a_web_page_a_rebound_name_and_a_huge_body_are_refused_unlogged() {
+    let folder = tempfile::tempdir().unwrap();
+    let log = folder.path().join("messages.jsonl");
+    let served = ServedOverHttp::start(&log);
+    let address = served.address().to_owned();
+    let initialize = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+
+    // DNS rebinding: a page of a name its owner points at 127.0.0.1.
+    let rebound = answered(&address, "POST /mcp HTTP/1.1\r\nHost: attacker.example:80\r\n", initialize);
+    assert_eq!(rebound, "HTTP/1.1 403 Forbidden");
+    // A page's POST needs no preflight: its Origin gives it away.
+    let page = format!("POST /mcp HTTP/1.1\r\nHost: {address}\r\nOrigin: https://attacker.example\r\n");
+    assert_eq!(answered(&address, &page, initialize), "HTTP/1.1 403 Forbidden");
+    let huge = vec![b' '; 5 << 20];
+    let plain = format!("POST /mcp HTTP/1.1\r\nHost: {address}\r\n");
+    assert_eq!(answered(&address, &plain, &huge), "HTTP/1.1 413 Payload Too Large");
+    assert_eq!(answered(&address, &plain, initialize), "HTTP/1.1 200 OK", "a host of this machine gets in");
+    served.interrupt();
+
+    let (logged, _) = logged(&log);
+    assert_eq!(logged.len(), 1, "only what was admitted is logged: {logged:?}");
+    assert_eq!(logged[0]["message"]["method"], "initialize");
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use unfold_documents::Scenario;
 use unfold_hostlab::model_endpoint::RunningEndpoint;
+use unfold_hostlab::ServerBounds;
 
 const REQUESTS: usize = 200;
 
@@ -34,7 +35,7 @@ fn main() {
                        "messages": [{ "role": "system", "content": "You help." }, { "role": "user", "content": "Go." }] })
     .to_string();
     runtime.block_on(async {
-        let endpoint = RunningEndpoint::start(&scenario, 0, None).await.expect("it listens");
+        let endpoint = RunningEndpoint::start(&scenario, 0, None, ServerBounds::default()).await.expect("it listens");
         let url = format!("http://{}/v1/chat/completions", endpoint.address);
         let quiet = round_trips(&url, &body).await;
         // Hostile neighbours: 60 connections that say nothing, and 4 clients posting bodies that

@@ -19,7 +19,7 @@ use crate::host_process::run_to_end;
 use crate::hosts::{self, Host, HostKind, Launch};
 use crate::model_endpoint::RunningEndpoint;
 use crate::recording::{HostOutcome, Recording};
-use crate::{Error, MessageLog};
+use crate::{Error, MessageLog, ServerBounds};
 
 /// The model endpoint's log in a run's folder.
 pub const MODEL_LOG: &str = "model.jsonl";
@@ -76,7 +76,9 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
     let mcp_command = serve_command(plan.server, &template_file, &scenario_file, &mcp_log);
 
     let model_log = MessageLog::create(&folder.join(MODEL_LOG))?;
-    let endpoint = RunningEndpoint::start(plan.scenario, 0, Some(model_log.clone())).await.map_err(in_folder)?;
+    let endpoint = RunningEndpoint::start(plan.scenario, 0, Some(model_log.clone()), ServerBounds::default())
+        .await
+        .map_err(in_folder)?;
     let port = endpoint.address.port().to_string();
     let path = std::env::var("PATH").unwrap_or_default();
     let folder_text = folder.display().to_string();

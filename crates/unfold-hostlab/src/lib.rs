@@ -1,10 +1,12 @@
 //! The host lab (spec 13): what Unfold serves to a real agent host so that the host's own way of
-//! taking new tools can be recorded. Today: the template as an MCP server ([`template_server`]),
-//! its tools revealed as the host reads sections, with every message the host sends it logged
-//! ([`message_log`]); and the scripted model endpoint ([`model_endpoint`]): a host's request to
-//! its model read from each API's format ([`host_requests`]), answered as the scenario's script
-//! says ([`scripted_endpoint`]). A host run ([`host_run`]) starts one of the [`hosts`] against both
-//! in a throwaway folder ([`host_process`]), and tells what it recorded as a run ([`recording`]).
+//! taking new tools can be recorded. Today: the template as an MCP server ([`template_server`];
+//! over streamable HTTP, [`template_http`]), its tools revealed as the host reads sections, with
+//! every message the host sends it logged ([`message_log`]); and the scripted model endpoint
+//! ([`model_endpoint`]): a host's request to its model read from each API's format
+//! ([`host_requests`]), answered as the scenario's script says ([`scripted_endpoint`]). A host run
+//! ([`host_run`]) starts one of the [`hosts`] against both in a throwaway folder
+//! ([`host_process`]), and tells what it recorded as a run ([`recording`]). Both servers keep to
+//! the same [`ServerBounds`].
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -17,10 +19,39 @@ pub mod message_log;
 pub mod model_endpoint;
 pub mod recording;
 pub mod scripted_endpoint;
+pub mod template_http;
 pub mod template_server;
+
+use std::time::Duration;
+
+use unfold_loopback::ConnectionLimits;
 
 pub use message_log::{LoggedReader, MessageLog};
 pub use template_server::TemplateServer;
+
+/// How far a client can stretch the host lab's HTTP servers: their connections (see
+/// [`ConnectionLimits`]), and how long a request's body may take to arrive.
+#[derive(Debug, Clone, Copy)]
+pub struct ServerBounds {
+    /// The connections.
+    pub connections: ConnectionLimits,
+    /// How long a request's body may take, however slowly it trickles in.
+    pub body_timeout: Duration,
+}
+
+impl Default for ServerBounds {
+    /// Room for a host's connections and a long conversation's body on a slow machine.
+    fn default() -> ServerBounds {
+        ServerBounds {
+            connections: ConnectionLimits {
+                max_connections: 64,
+                header_timeout: Duration::from_secs(10),
+                write_timeout: Duration::from_secs(30),
+            },
+            body_timeout: Duration::from_secs(30),
+        }
+    }
+}
 
 /// What went wrong serving a template.
 #[derive(Debug, thiserror::Error)]

@@ -68,6 +68,12 @@ impl MessageLog {
         let _ = self.lines.send(Some(logged.to_string()));
     }
 
+    /// Logs one message a host sent over HTTP (a request's body), as it arrived now: kept as a
+    /// line of stdio would be.
+    pub fn record_message(&self, body: &[u8]) {
+        self.record(&body[..body.len().min(MAX_LOGGED_LINE)], body.len());
+    }
+
     /// Logs one line the host sent, as it arrived now.
     fn record(&self, line: &[u8], length: usize) {
         let at_unix_ms = now_unix_ms();

@@ -27,11 +27,12 @@ use tokio::sync::Mutex;
 use unfold_documents::host_profile::HostApi;
 use unfold_documents::Scenario;
 use unfold_engine::answer_shapes;
-use unfold_loopback::{AllowedOrigins, Bodies, ConnectionLimits};
+use unfold_loopback::{AllowedOrigins, Bodies};
 
 use crate::host_requests::HostRequest;
 use crate::message_log::MessageLog;
 use crate::scripted_endpoint::{Answered, ScriptedEndpoint};
+use crate::ServerBounds;
 
 /// The largest request body: a long conversation with many tools.
 const MAX_BODY: usize = 32 << 20;
@@ -55,23 +56,23 @@ pub struct RunningEndpoint {
 }
 
 impl RunningEndpoint {
-    /// Starts the endpoint of `scenario` on 127.0.0.1:`port` (0: any free port), recording every
-    /// request to `log` when given.
-    pub async fn start(scenario: &Scenario, port: u16, log: Option<MessageLog>) -> std::io::Result<RunningEndpoint> {
+    /// Starts the endpoint of `scenario` on 127.0.0.1:`port` (0: any free port) within `bounds`,
+    /// recording every request to `log` when given.
+    pub async fn start(
+        scenario: &Scenario,
+        port: u16,
+        log: Option<MessageLog>,
+        bounds: ServerBounds,
+    ) -> std::io::Result<RunningEndpoint> {
         let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port)).await?;
         let address = listener.local_addr()?;
         let endpoint = Endpoint {
             script: Arc::new(Mutex::new(ScriptedEndpoint::new(scenario))),
-            bodies: Bodies::new(4 * MAX_BODY, Duration::from_secs(30)),
+            bodies: Bodies::new(4 * MAX_BODY, bounds.body_timeout),
             log,
         };
-        let limits = ConnectionLimits {
-            max_connections: 64,
-            header_timeout: Duration::from_secs(10),
-            write_timeout: Duration::from_secs(30),
-        };
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(unfold_loopback::serve(listener, router(endpoint), limits, stopped));
+        let task = tokio::spawn(unfold_loopback::serve(listener, router(endpoint), bounds.connections, stopped));
         tracing::info!(%address, "model endpoint listening");
         Ok(RunningEndpoint { address, stop: Some(stop), task })
     }

@@ -68,12 +68,12 @@ impl TemplateServer {
 
     /// Serves one host over stdin and stdout until it closes them; with `log`, every message it
     /// sends is logged as it arrives.
-    pub async fn serve_stdio(mut self, log: Option<MessageLog>) -> Result<(), Error> {
+    pub async fn serve_stdio(self, log: Option<MessageLog>) -> Result<(), Error> {
         let (stdin, stdout) = rmcp::transport::io::stdio();
-        self.log = log.clone();
+        let server = self.logging_to(log.clone());
         match log {
-            Some(log) => self.serve(LoggedReader::new(stdin, log), stdout).await,
-            None => self.serve(stdin, stdout).await,
+            Some(log) => server.serve(LoggedReader::new(stdin, log), stdout).await,
+            None => server.serve(stdin, stdout).await,
         }
     }
 
@@ -86,6 +86,12 @@ impl TemplateServer {
         let running = ServiceExt::serve(self, (reader, writer)).await.map_err(|e| Error::Session(e.to_string()))?;
         running.waiting().await.map_err(|e| Error::Session(e.to_string()))?;
         Ok(())
+    }
+
+    /// The server, logging what it answers to `log`.
+    pub(crate) fn logging_to(mut self, log: Option<MessageLog>) -> TemplateServer {
+        self.log = log;
+        self
     }
 
     fn served(&self) -> std::sync::MutexGuard<'_, Served> {

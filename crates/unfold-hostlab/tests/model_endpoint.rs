@@ -10,6 +10,7 @@ use unfold_documents::Scenario;
 use unfold_engine::{Message, ModelRequest, Provider};
 use unfold_hostlab::model_endpoint::RunningEndpoint;
 use unfold_hostlab::MessageLog;
+use unfold_hostlab::ServerBounds;
 use unfold_live::{ApiKey, HttpProvider};
 use unfold_test_support::repo;
 
@@ -59,7 +60,8 @@ fn the_live_provider_gets_the_scripts_first_call_in_every_api_streamed_and_whole
             let log_path = folder.path().join("requests.jsonl");
             let answer = runtime().block_on(async {
                 let log = MessageLog::create(&log_path).unwrap();
-                let endpoint = RunningEndpoint::start(&scenario(), 0, Some(log.clone())).await.unwrap();
+                let endpoint =
+                    RunningEndpoint::start(&scenario(), 0, Some(log.clone()), ServerBounds::default()).await.unwrap();
                 let mut provider =
                     HttpProvider::new(profile(kind, endpoint.address, stream), Some(ApiKey::new(KEY))).unwrap();
                 let messages = [Message::User { content: "Refactor the authentication module.".into() }];
@@ -111,7 +113,7 @@ fn json_of(text: &str) -> Value {
 #[test]
 fn gemini_is_answered_on_its_paths_and_refusals_come_in_each_apis_error_shape() {
     runtime().block_on(async {
-        let endpoint = RunningEndpoint::start(&scenario(), 0, None).await.unwrap();
+        let endpoint = RunningEndpoint::start(&scenario(), 0, None, ServerBounds::default()).await.unwrap();
         let address = endpoint.address;
         let gemini = json!({ "contents": [{ "role": "user", "parts": [{ "text": "Go." }] }],
                              "tools": [{ "functionDeclarations": [{ "name": "read_section", "description": "Read." }] }] })
@@ -160,7 +162,7 @@ async fn closed_by_endpoint(connection: &mut tokio::net::TcpStream) -> bool {
 fn connections_that_say_nothing_and_bodies_past_the_bound_never_keep_a_host_from_its_answer() {
     use tokio::io::AsyncWriteExt;
     let answered = runtime().block_on(async {
-        let endpoint = RunningEndpoint::start(&scenario(), 0, None).await.unwrap();
+        let endpoint = RunningEndpoint::start(&scenario(), 0, None, ServerBounds::default()).await.unwrap();
         let address = endpoint.address;
         // More silent connections than the endpoint holds: the oldest are closed to make room.
         let mut silent = Vec::new();

@@ -1,17 +1,20 @@
 //! The template as an MCP server, to the official Rust SDK's client (rmcp) in both lifecycles it
 //! speaks: the `initialize` handshake, where `tools/list_changed` arrives unasked, and 2026-07-28's
-//! `server/discover`, where it arrives on a `subscriptions/listen` stream.
+//! `server/discover`, where it arrives on a `subscriptions/listen` stream; over a pipe (as stdio)
+//! and over streamable HTTP.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ProtocolVersion, ServerNotification, SubscriptionFilter};
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt};
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 use unfold_documents::Scenario;
-use unfold_hostlab::TemplateServer;
+use unfold_hostlab::template_http::RunningTemplateServer;
+use unfold_hostlab::{ServerBounds, TemplateServer};
 use unfold_test_support::{load_template, repo};
 
 /// A client that says when the server's tools changed.
@@ -37,11 +40,45 @@ fn server() -> TemplateServer {
     TemplateServer::new(template, Some(&scenario)).unwrap()
 }
 
-async fn connected(client: Listening, lifecycle: ClientLifecycleMode) -> RunningService<RoleClient, Listening> {
-    let (server_side, client_side) = tokio::io::duplex(64 * 1024);
-    let (reader, writer) = tokio::io::split(server_side);
-    tokio::spawn(server().serve(reader, writer));
-    client.serve_with_lifecycle(client_side, lifecycle).await.unwrap()
+/// How the client reaches the server.
+#[derive(Clone, Copy)]
+enum Over {
+    /// A pipe, as stdio.
+    Pipe,
+    /// Streamable HTTP on loopback.
+    Http,
+}
+
+/// A client connected to its own server, and that server when it listens on HTTP.
+struct Connected {
+    client: RunningService<RoleClient, Listening>,
+    http: Option<RunningTemplateServer>,
+}
+
+impl Connected {
+    async fn close(self) {
+        self.client.cancel().await.unwrap();
+        if let Some(http) = self.http {
+            http.shutdown().await;
+        }
+    }
+}
+
+async fn connected(client: Listening, lifecycle: ClientLifecycleMode, over: Over) -> Connected {
+    match over {
+        Over::Pipe => {
+            let (server_side, client_side) = tokio::io::duplex(64 * 1024);
+            let (reader, writer) = tokio::io::split(server_side);
+            tokio::spawn(server().serve(reader, writer));
+            Connected { client: client.serve_with_lifecycle(client_side, lifecycle).await.unwrap(), http: None }
+        }
+        Over::Http => {
+            let http = RunningTemplateServer::start(server(), 0, None, ServerBounds::default()).await.unwrap();
+            let transport = StreamableHttpClientTransport::from_uri(http.url());
+            let client = client.serve_with_lifecycle(transport, lifecycle).await.unwrap();
+            Connected { client, http: Some(http) }
+        }
+    }
 }
 
 async fn names(client: &RunningService<RoleClient, Listening>) -> Vec<String> {
@@ -76,29 +113,45 @@ async fn read_then_search(
     assert!(!text(&searched).is_empty(), "the mock answers");
 }
 
-#[test]
-fn an_initialize_client_hears_the_list_change_a_read_makes() {
-    runtime().block_on(async {
-        let listening = Listening::default();
-        let changed = listening.changed.clone();
-        let client = connected(listening, ClientLifecycleMode::Initialize).await;
-        read_then_search(&client, changed.notified()).await;
-        client.cancel().await.unwrap();
-    });
+async fn an_initialize_client_hears_the_list_change_a_read_makes(over: Over) {
+    let listening = Listening::default();
+    let changed = listening.changed.clone();
+    let connected = connected(listening, ClientLifecycleMode::Initialize, over).await;
+    read_then_search(&connected.client, changed.notified()).await;
+    connected.close().await;
+}
+
+async fn a_2026_client_hears_it_on_its_subscription(over: Over) {
+    let lifecycle = ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
+    let connected = connected(Listening::default(), lifecycle, over).await;
+    let client = &connected.client;
+    let mut subscription = client.listen(SubscriptionFilter::builder().tools_list_changed().build()).await.unwrap();
+    assert_eq!(subscription.acknowledged(), &SubscriptionFilter::builder().tools_list_changed().build());
+    let heard = async {
+        let notification = subscription.next().await.unwrap().expect("a notification");
+        assert!(matches!(notification, ServerNotification::ToolListChangedNotification(_)));
+    };
+    read_then_search(client, heard).await;
+    drop(subscription);
+    connected.close().await;
 }
 
 #[test]
-fn a_2026_client_hears_it_on_its_subscription() {
-    runtime().block_on(async {
-        let lifecycle = ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
-        let client = connected(Listening::default(), lifecycle).await;
-        let mut subscription = client.listen(SubscriptionFilter::builder().tools_list_changed().build()).await.unwrap();
-        assert_eq!(subscription.acknowledged(), &SubscriptionFilter::builder().tools_list_changed().build());
-        let heard = async {
-            let notification = subscription.next().await.unwrap().expect("a notification");
-            assert!(matches!(notification, ServerNotification::ToolListChangedNotification(_)));
-        };
-        read_then_search(&client, heard).await;
-        client.cancel().await.unwrap();
-    });
+fn an_initialize_client_hears_the_list_change_a_read_makes_over_a_pipe() {
+    runtime().block_on(an_initialize_client_hears_the_list_change_a_read_makes(Over::Pipe));
+}
+
+#[test]
+fn an_initialize_client_hears_it_over_http_on_the_calls_own_stream() {
+    runtime().block_on(an_initialize_client_hears_the_list_change_a_read_makes(Over::Http));
+}
+
+#[test]
+fn a_2026_client_hears_it_on_its_subscription_over_a_pipe() {
+    runtime().block_on(a_2026_client_hears_it_on_its_subscription(Over::Pipe));
+}
+
+#[test]
+fn a_2026_client_hears_it_on_its_subscription_over_http() {
+    runtime().block_on(a_2026_client_hears_it_on_its_subscription(Over::Http));
 }

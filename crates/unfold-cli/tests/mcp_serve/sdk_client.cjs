@@ -1,10 +1,12 @@
 // The MCP reference SDK for TypeScript (npm @modelcontextprotocol/sdk) as a host of `unfold mcp
 // serve`: the same steps as sdk_client.py, printed as one JSON object.
-// usage: NODE_PATH=…/node_modules node sdk_client.cjs UNFOLD TEMPLATE SCENARIO
+// usage: NODE_PATH=…/node_modules node sdk_client.cjs UNFOLD TEMPLATE SCENARIO   (stdio, started here)
+//        NODE_PATH=…/node_modules node sdk_client.cjs --url URL                  (streamable HTTP)
 "use strict";
 
 const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
+const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/client/streamableHttp.js");
 const { ToolListChangedNotificationSchema } = require("@modelcontextprotocol/sdk/types.js");
 
 const said = (result) => ({
@@ -12,9 +14,15 @@ const said = (result) => ({
   text: result.content.filter((c) => c.type === "text").map((c) => c.text).join(""),
 });
 
+function transportOfArguments() {
+  const [first, ...rest] = process.argv.slice(2);
+  if (first === "--url") return new StreamableHTTPClientTransport(new URL(rest[0]));
+  const [template, scenario] = rest;
+  return new StdioClientTransport({ command: first, args: ["mcp", "serve", template, "--scenario", scenario] });
+}
+
 async function main() {
-  const [unfold, template, scenario] = process.argv.slice(2);
-  const transport = new StdioClientTransport({ command: unfold, args: ["mcp", "serve", template, "--scenario", scenario] });
+  const transport = transportOfArguments();
   const client = new Client({ name: "unfold-test", version: "1.0.0" });
   let heard;
   const changed = new Promise((resolve) => (heard = resolve));

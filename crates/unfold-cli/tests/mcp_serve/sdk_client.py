@@ -2,7 +2,8 @@
 reads the section that reveals it, waits for tools/list_changed, lists again and calls it. Prints
 what it saw as one JSON object.
 
-usage: sdk_client.py UNFOLD TEMPLATE SCENARIO LOG
+usage: sdk_client.py UNFOLD TEMPLATE SCENARIO LOG   (the server over stdio, started here)
+       sdk_client.py --url URL                      (a server over streamable HTTP)
 """
 
 import asyncio
@@ -11,17 +12,25 @@ import sys
 
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 
 def said(result: types.CallToolResult) -> dict:
     return {"error": result.isError, "text": "".join(c.text for c in result.content if c.type == "text")}
 
 
-async def main() -> None:
+def connected():
+    """The streams to the server the arguments name."""
+    if sys.argv[1] == "--url":
+        return streamable_http_client(sys.argv[2])
     unfold, template, scenario, log = sys.argv[1:5]
     server = StdioServerParameters(
         command=unfold, args=["mcp", "serve", template, "--scenario", scenario, "--log", log]
     )
+    return stdio_client(server)
+
+
+async def main() -> None:
     changed = asyncio.Event()
 
     async def on_message(message) -> None:
@@ -31,7 +40,7 @@ async def main() -> None:
             changed.set()
 
     seen: dict = {}
-    async with stdio_client(server) as (read, write):
+    async with connected() as (read, write, *_):
         async with ClientSession(read, write, message_handler=on_message) as session:
             started = await session.initialize()
             seen["protocol"] = started.protocolVersion
