@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 use unfold_test_support::agent_hosts::hosts_dir;
+use unfold_test_support::mcp_servers;
 
 fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
@@ -158,6 +159,25 @@ fn command_host(home: &Path, record: &Path, timeout: &str, program: &[&str]) -> 
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     let error = report["runs"][0]["events"].as_array().unwrap().last().unwrap()["error"].as_str().unwrap().to_owned();
     (report["runs"][0].clone(), error)
+}
+
+#[test]
+fn a_command_host_that_takes_the_mcp_url_sees_a_revealed_tool_at_its_next_request() {
+    let home = tempfile::tempdir().unwrap();
+    let record = tempfile::tempdir().unwrap();
+    let python = mcp_servers::python();
+    let host = repo("crates/unfold-cli/tests/host_run/http_host.py").display().to_string();
+    let folder = record.path().display().to_string();
+    let args = ["host", "run", "command", TEMPLATE, SCENARIO, "--allow-host", "--json", "--record", &folder, "--"];
+    let run = report(&unfold(home.path(), &[&args[..], &[&python, &host]].concat()))["runs"][0].clone();
+    assert_eq!(run["status"], "completed", "{run}");
+    assert_eq!(calls_until_offered(&run, "editing", "apply_patch"), Some(1), "{run}");
+    assert_eq!(calls_until_offered(&run, "testing", "run_tests"), Some(1), "{run}");
+    let listed = run["events"].as_array().unwrap().iter().filter(|e| e["type"] == "tools_listed").count();
+    assert_eq!(listed, 6, "it lists before each of its six requests: {run}");
+    let http_log = std::fs::read_to_string(record.path().join("run-1/mcp-http.jsonl")).unwrap();
+    assert!(http_log.contains(r#""method":"initialize""#), "what it sent over HTTP is recorded: {http_log}");
+    assert!(!record.path().join("run-1/mcp.jsonl").exists(), "and it never started the stdio server");
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! One run of a real agent host against a template and a scenario (spec 13, `unfold host run`):
 //! the run's folder (the template and the scenario as run, the host's throwaway home, the Python
 //! driver), the scripted model endpoint on a free port, the host launched as allowed with the
-//! endpoint and the MCP server's command in its environment (the host starts the server, which
-//! logs beside it), the host's process run to its end ([`host_process`]), and the two logs told as
-//! a run ([`Recording`]).
+//! endpoint and the MCP server in its environment, both as a command (the host starts the server
+//! over stdio, which logs beside it) and as a URL (the same template served over streamable HTTP,
+//! logging to a file of its own), the host's process run to its end ([`host_process`]), and the
+//! logs told as a run ([`Recording`]).
 //!
 //! [`host_process`]: crate::host_process
 
@@ -19,12 +20,15 @@ use crate::host_process::run_to_end;
 use crate::hosts::{self, Host, HostKind, Launch};
 use crate::model_endpoint::RunningEndpoint;
 use crate::recording::{HostOutcome, Recording};
-use crate::{Error, MessageLog, ServerBounds};
+use crate::template_http::RunningTemplateServer;
+use crate::{Error, MessageLog, ServerBounds, TemplateServer};
 
 /// The model endpoint's log in a run's folder.
 pub const MODEL_LOG: &str = "model.jsonl";
 /// The template server's log in a run's folder.
 pub const MCP_LOG: &str = "mcp.jsonl";
+/// The log of the template served over HTTP, in a run's folder.
+pub const MCP_HTTP_LOG: &str = "mcp-http.jsonl";
 
 /// What one host run needs.
 #[derive(Debug, Clone)]
@@ -80,6 +84,12 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
         .await
         .map_err(in_folder)?;
     let port = endpoint.address.port().to_string();
+    let http_log = MessageLog::create(&folder.join(MCP_HTTP_LOG))?;
+    let server = TemplateServer::new(plan.template.clone(), Some(plan.scenario))?;
+    let http = RunningTemplateServer::start(server, 0, Some(http_log.clone()), ServerBounds::default())
+        .await
+        .map_err(in_folder)?;
+    let mcp_port = http.address.port().to_string();
     let path = std::env::var("PATH").unwrap_or_default();
     let folder_text = folder.display().to_string();
     let launch = plan.launch.filled(&[
@@ -89,15 +99,22 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
         (hosts::SYSTEM_PROMPT, &system),
         (hosts::USER_MESSAGES, &user_messages),
         (hosts::MCP_COMMAND, &mcp_command),
+        (hosts::MCP_PORT, &mcp_port),
     ]);
     tracing::info!(host = plan.host.name, folder = %folder.display(), "host run started");
     let outcome = run_to_end(&launch, folder, plan.timeout, plan.cancel).await;
     endpoint.shutdown().await;
+    http.shutdown().await;
     model_log.finish();
+    http_log.finish();
     let outcome = outcome.map_err(|source| Error::Launch { program: launch.program.clone(), source })?;
 
     let read = |file: PathBuf| Recording::entries(&std::fs::read_to_string(file).unwrap_or_default());
-    let recording = Recording { model: read(folder.join(MODEL_LOG)), mcp: read(mcp_log) };
+    let mut mcp = read(mcp_log);
+    mcp.extend(read(folder.join(MCP_HTTP_LOG)));
+    // A host uses one of the two servers; were it to use both, their messages interleave in time.
+    mcp.sort_by_key(|entry| entry["at_unix_ms"].as_u64());
+    let recording = Recording { model: read(folder.join(MODEL_LOG)), mcp };
     let succeeded = outcome.ended.succeeded();
     let failure = (!succeeded).then(|| {
         let why = format!("{} {}", plan.host.name, outcome.ended);

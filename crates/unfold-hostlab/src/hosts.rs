@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use unfold_documents::host_profile::HostApi;
 
+use crate::template_http::MCP_PATH;
+
 /// Unfold's driver of the Python hosts.
 pub const PYTHON_DRIVER: &str = include_str!("drivers/python_host.py");
 /// The driver's file name in a run's folder.
@@ -32,6 +34,8 @@ pub const SYSTEM_PROMPT: &str = "{system prompt}";
 pub const USER_MESSAGES: &str = "{user messages}";
 /// In a [`Launch`], the command that serves the template over stdio, as a JSON array.
 pub const MCP_COMMAND: &str = "{mcp command}";
+/// In a [`Launch`], the port of the template served over streamable HTTP.
+pub const MCP_PORT: &str = "{mcp port}";
 
 /// How a host is driven.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,6 +157,7 @@ impl Host {
             ("UNFOLD_MODEL_BASE_URL".to_owned(), format!("http://127.0.0.1:{PORT}/v1")),
             ("UNFOLD_MODEL_API".to_owned(), self.api().map(|api| api.name().to_owned()).unwrap_or_default()),
             ("UNFOLD_MCP_COMMAND".to_owned(), MCP_COMMAND.to_owned()),
+            ("UNFOLD_MCP_URL".to_owned(), format!("http://127.0.0.1:{MCP_PORT}{MCP_PATH}")),
             ("UNFOLD_SYSTEM_PROMPT".to_owned(), SYSTEM_PROMPT.to_owned()),
             ("UNFOLD_USER_MESSAGES".to_owned(), USER_MESSAGES.to_owned()),
         ]);
