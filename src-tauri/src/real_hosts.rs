@@ -10,6 +10,8 @@ use std::sync::Arc;
 
 use tauri::State;
 use unfold_application::real_hosts::{HostLab, HostView};
+use unfold_application::sources::SourceReach;
+use unfold_application::template_server::ServedTemplate;
 
 use crate::command_error::CommandError;
 
@@ -28,11 +30,15 @@ pub fn serve_when_asked(args: &[OsString]) -> Option<i32> {
     }
     let option = |name: &str| rest.windows(2).find(|pair| pair[0] == name).map(|pair| PathBuf::from(&pair[1]));
     let (scenario, log) = (option("--scenario"), option("--log"));
-    let serving = unfold_application::template_server::serve_template_over_stdio(
-        std::path::Path::new(template),
-        scenario.as_deref(),
-        log.as_deref(),
-    );
+    // The app's host runs serve the scenario's answers: no source is started.
+    let reach = SourceReach::default();
+    let served = ServedTemplate {
+        template: std::path::Path::new(template),
+        scenario: scenario.as_deref(),
+        log: log.as_deref(),
+        reach: &reach,
+    };
+    let serving = unfold_application::template_server::serve_template_over_stdio(served, |_| {});
     match tauri::async_runtime::block_on(serving) {
         Ok(()) => Some(0),
         Err(error) => {

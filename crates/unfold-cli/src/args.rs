@@ -307,8 +307,8 @@ pub enum HostAction {
 pub enum McpAction {
     /// Serve the template's tools over stdio until the host closes it (or over HTTP until Ctrl+C):
     /// `read_section` reveals a section's tools and says so with `notifications/tools/list_changed`;
-    /// the other tools answer as the scenario scripts them. On stdio nothing else is written to
-    /// stdout.
+    /// the other tools answer as the scenario scripts them (a source's, by the source, with
+    /// --allow-sources). On stdio nothing else is written to stdout.
     Serve {
         /// The template (`*.unfold.json`).
         template: PathBuf,
@@ -321,6 +321,9 @@ pub enum McpAction {
         /// Serve over MCP's streamable HTTP at http://127.0.0.1:PORT/mcp instead (0: any free port).
         #[arg(long, value_name = "PORT")]
         http: Option<u16>,
+        /// With --allow-sources, the template's sources answer their own tools.
+        #[command(flatten)]
+        sources: ConsentFlags,
     },
 }
 

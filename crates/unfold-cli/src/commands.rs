@@ -14,7 +14,9 @@ use unfold_application::comparisons::{
 use unfold_application::exports::ReportFormat;
 use unfold_application::files::{self, RenderRequest};
 use unfold_application::sources;
+use unfold_application::sources::SourceReach;
 use unfold_application::template_exports::ExportRequest;
+use unfold_application::template_server::ServedTemplate;
 use unfold_application::{exports, AppError, AppResult};
 use unfold_documents::error::printable_path;
 use unfold_documents::{Error, Location};
@@ -145,29 +147,26 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             crate::live::to_scenario(&template, &cassette, output.as_deref())
         }
         Command::Hosts { action } => crate::hosts::execute(action),
-        Command::Mcp { action: McpAction::Serve { template, scenario, log, http: Some(port) } } => {
+        Command::Mcp { action: McpAction::Serve { template, scenario, log, http, sources } } => {
+            let reach = SourceReach::from(sources.consent());
+            let served = ServedTemplate {
+                template: &template,
+                scenario: scenario.as_deref(),
+                log: log.as_deref(),
+                reach: &reach,
+            };
+            let discovered = |discoveries: &[_]| crate::sources::warn_about(&template, discoveries);
+            let Some(port) = http else {
+                let serving = unfold_application::template_server::serve_template_over_stdio(served, discovered);
+                crate::runtime::block_on_every_core(serving)??;
+                return Ok(ExitCode::SUCCESS);
+            };
             let listening = |url: &str| {
                 let _ = outln!("template server listening on {url} (Ctrl+C stops it)");
             };
             until_interrupted(|stop| {
-                unfold_application::template_server::serve_template_over_http(
-                    &template,
-                    scenario.as_deref(),
-                    log.as_deref(),
-                    port,
-                    listening,
-                    stop,
-                )
+                unfold_application::template_server::serve_template_over_http(served, discovered, port, listening, stop)
             })
-        }
-        Command::Mcp { action: McpAction::Serve { template, scenario, log, http: None } } => {
-            let serving = unfold_application::template_server::serve_template_over_stdio(
-                &template,
-                scenario.as_deref(),
-                log.as_deref(),
-            );
-            crate::runtime::block_on_every_core(serving)??;
-            Ok(ExitCode::SUCCESS)
         }
         Command::Sources { action } => crate::sources::execute(action),
         Command::Host { action } => crate::host_run::execute(action),

@@ -242,3 +242,54 @@ fn a_template_that_is_not_there_is_named_and_nothing_is_served() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("nowhere.unfold.json"), "{stderr}");
 }
+
+/// The task executor with a source on `context`: the test MCP server whose `unlock` adds
+/// `deploy`, started with `marker` among its arguments, and a snapshot of its `unlock` alone.
+fn template_with_a_source(dir: &Path, marker: &str) -> PathBuf {
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(repo(TEMPLATE)).unwrap()).unwrap();
+    let server = mcp_servers::changing_tools_script().display().to_string();
+    doc["sources"] = json!([{
+        "name": "ide", "section": "context", "mcp": { "command": [mcp_servers::python(), server, marker] },
+        "snapshot": [{ "name": "unlock", "description": "Unlock the deploy tool.", "parameters": { "type": "object" } }]
+    }]);
+    let path = dir.join("sourced.unfold.json");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    path
+}
+
+/// Whether a process whose command line holds `marker` is running.
+fn running(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        String::from_utf8_lossy(&cmdline).replace('\0', " ").contains(marker)
+    })
+}
+
+#[test]
+fn with_allow_sources_a_sources_tools_are_its_own_and_its_new_list_reaches_the_host() {
+    let folder = tempfile::tempdir().unwrap();
+    let marker = format!("unfold-mcp-serve-source-{}", std::process::id());
+    let template = template_with_a_source(folder.path(), &marker);
+    let client = |flags: &[&str]| {
+        let mut client = Command::new(mcp_servers::python());
+        client.arg(repo("crates/unfold-cli/tests/mcp_serve/sources_client.py")).arg(env!("CARGO_BIN_EXE_unfold"));
+        client.arg(&template).args(flags);
+        seen_by(client)
+    };
+
+    let live = client(&["--allow-sources"]);
+    // The server's own `lookup` gives way to the template's, whose mock answers it.
+    assert_eq!(live["read"], json!(["lookup", "search", "cite", "unlock", "fail", "crash", "huge", "read_section"]));
+    assert_eq!(live["unlock"], json!({ "error": false, "text": "deploy unlocked" }));
+    let unlocked = json!(["lookup", "search", "cite", "unlock", "fail", "crash", "huge", "deploy", "read_section"]);
+    assert_eq!(live["unlocked"], unlocked, "the source's new list is the host's: {live}");
+    assert_eq!(live["deploy"], json!({ "error": false, "text": "deployed to staging" }));
+    assert_eq!(live["lookup"]["text"], r#"{"id":7,"title":"Login fails"}"#);
+    assert!(!running(&marker), "the source ended with the server");
+
+    // Without consent nothing starts: the snapshot's tool answers from the scenario (none here).
+    let offline = client(&[]);
+    assert_eq!(offline["read"], json!(["lookup", "search", "cite", "unlock", "read_section"]));
+    assert_eq!(offline["unlock"], json!({ "error": true, "text": "No result scripted for tool 'unlock'" }));
+    assert_eq!((&offline["unlocked"], &offline["deploy"]["text"]), (&json!(null), &json!("Unknown tool: 'deploy'")));
+}

@@ -1,7 +1,8 @@
 //! The host lab (spec 13): what Unfold serves to a real agent host so that the host's own way of
 //! taking new tools can be recorded. Today: the template as an MCP server ([`template_server`];
-//! over streamable HTTP, [`template_http`]), its tools revealed as the host reads sections, with
-//! every message the host sends it logged ([`message_log`]); and the scripted model endpoint
+//! over streamable HTTP, [`template_http`]; its sources' tools by the sources, with consent,
+//! [`served_sources`]), its tools revealed as the host reads sections, with every message the
+//! host sends it logged ([`message_log`]); and the scripted model endpoint
 //! ([`model_endpoint`]): a host's request to its model read from each API's format
 //! ([`host_requests`]), answered as the scenario's script says ([`scripted_endpoint`]). A host run
 //! ([`host_run`]) starts one of the [`hosts`] against both in a throwaway folder
@@ -19,6 +20,7 @@ pub mod message_log;
 pub mod model_endpoint;
 pub mod recording;
 pub mod scripted_endpoint;
+pub mod served_sources;
 pub mod template_http;
 pub mod template_server;
 

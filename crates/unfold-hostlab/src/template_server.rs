@@ -3,7 +3,9 @@
 //! section makes it FULL, as a run would: when the list of tools changes, the server says so with
 //! `notifications/tools/list_changed` (it advertises `listChanged`; a client of the 2026-07-28
 //! protocol hears it on its `subscriptions/listen` stream, an older one unasked). The other tools
-//! are answered from the scenario (`tool_results`, then `mock`), as a scripted run answers them.
+//! are answered from the scenario (`tool_results`, then `mock`), as a scripted run answers them,
+//! or, when the caller gives the template's sources ([`ServedSources`]), a source's tools by the
+//! source.
 //!
 //! A tools list is fresh for no time (`ttlMs: 0`): it may change at the next read.
 
@@ -25,6 +27,7 @@ use unfold_engine::session::ReadOutcome;
 use unfold_engine::{ScriptedToolResults, Session};
 
 use crate::message_log::{LoggedReader, MessageLog};
+use crate::served_sources::ServedSources;
 use crate::Error;
 
 /// The name the server gives itself.
@@ -34,6 +37,8 @@ const SERVER_NAME: &str = "unfold";
 #[derive(Clone)]
 pub struct TemplateServer {
     served: Arc<Mutex<Served>>,
+    /// The template's sources, when the user allowed them; one call at a time reaches them.
+    sources: Option<Arc<tokio::sync::Mutex<ServedSources>>>,
     /// Where what the server answered is logged, beside what the host sent: each list of tools,
     /// and each call with its outcome and the tools it added or removed.
     log: Option<MessageLog>,
@@ -63,7 +68,23 @@ impl TemplateServer {
         let mut served =
             Served { session, offered: Vec::new(), listed: Vec::new(), results, tools, listeners: Vec::new() };
         served.offer()?;
-        Ok(TemplateServer { served: Arc::new(Mutex::new(served)), log: None })
+        Ok(TemplateServer { served: Arc::new(Mutex::new(served)), sources: None, log: None })
+    }
+
+    /// The server with its source tools answered by `sources` (the template given to [`new`]
+    /// holds what they discovered).
+    ///
+    /// [`new`]: TemplateServer::new
+    pub fn with_sources(mut self, sources: ServedSources) -> TemplateServer {
+        self.sources = Some(Arc::new(tokio::sync::Mutex::new(sources)));
+        self
+    }
+
+    /// Closes the template's sources, if it has any: nothing of them is left running.
+    pub async fn close_sources(&self) {
+        if let Some(sources) = &self.sources {
+            sources.lock().await.close().await;
+        }
     }
 
     /// Serves one host over stdin and stdout until it closes them; with `log`, every message it
@@ -103,8 +124,7 @@ impl TemplateServer {
     /// disclosure tool can change the list, so only its call compares the lists before and after.
     fn answer(&self, name: &str, arguments: &JsonObject) -> (CallToolResult, bool) {
         let mut served = self.served();
-        let builtin = Builtin::from_name(name);
-        let (result, before) = match builtin {
+        let (result, before) = match Builtin::from_name(name) {
             _ if !served.offered.iter().any(|tool| tool.name == name) => {
                 (failed(format!("Unknown tool: '{name}'")), None)
             }
@@ -123,8 +143,46 @@ impl TemplateServer {
                 (answer, Some(before))
             }
         };
-        let changed = before.as_ref().is_some_and(|before| *before != served.offered);
-        let before = before.as_deref().unwrap_or(&served.offered);
+        drop(served);
+        let changed = self.log_answer(name, arguments, &result, before.as_deref());
+        (result, changed)
+    }
+
+    /// Answers a call to a tool the template's sources give, by its source; `None` for any other
+    /// call. A source whose list changed with the call changes the template the host is served.
+    async fn answer_from_sources(&self, name: &str, arguments: &JsonObject) -> Option<(CallToolResult, bool)> {
+        let mut sources = self.sources.as_ref()?.lock().await;
+        let before = self.served().offered.clone();
+        if !before.iter().any(|tool| tool.name == name) || !sources.answers(name) {
+            return None;
+        }
+        let result = sources.call(name, &Value::Object(arguments.clone())).await;
+        self.take_source_changes(&mut sources).await;
+        let changed = self.log_answer(name, arguments, &result, Some(&before));
+        Some((result, changed))
+    }
+
+    /// Serves the template as the sources' new lists make it, when any changed.
+    async fn take_source_changes(&self, sources: &mut ServedSources) {
+        let template = self.served().session.template().clone();
+        if let Some(template) = sources.changed_template(&template).await {
+            self.served().replace_template(template);
+        }
+    }
+
+    /// Logs a call's answer with the tools it added and removed against `before` (`None`: the call
+    /// could not change the list); whether it changed the list.
+    fn log_answer(
+        &self,
+        name: &str,
+        arguments: &JsonObject,
+        result: &CallToolResult,
+        before: Option<&[OfferedTool]>,
+    ) -> bool {
+        let served = self.served();
+        let offered = served.offered.as_slice();
+        let changed = before.is_some_and(|before| before != offered);
+        let before = before.unwrap_or(offered);
         if let Some(log) = &self.log {
             let names = |tools: &[OfferedTool], others: &[OfferedTool]| -> Vec<String> {
                 let new = tools.iter().filter(|tool| !others.iter().any(|other| other.name == tool.name));
@@ -134,9 +192,9 @@ impl TemplateServer {
                 result.content.iter().filter_map(|block| block.as_text()).map(|t| t.text.as_str()).collect();
             log.record_value(json!({ "answered": {
                 "tool": name, "arguments": arguments, "success": result.is_error != Some(true), "result": text,
-                "added": names(&served.offered, before), "removed": names(before, &served.offered) } }));
+                "added": names(offered, before), "removed": names(before, offered) } }));
         }
-        (result, changed)
+        changed
     }
 
     /// Tells the host its list of tools changed: on each subscription stream it opened (the
@@ -162,6 +220,15 @@ impl TemplateServer {
 }
 
 impl Served {
+    /// Serves `template` from now on (a source's new list): what was read stays read.
+    fn replace_template(&mut self, template: Template) {
+        self.tools = template.all_tools().into_iter().map(|tool| (tool.name.clone(), tool.clone())).collect();
+        self.session.replace_template(template);
+        if let Err(error) = self.offer() {
+            tracing::warn!("the template with a source's new list does not render: {error}");
+        }
+    }
+
     /// Works out the tools offered now, disclosure tools included, and their listing.
     fn offer(&mut self) -> Result<(), Error> {
         self.offered = self.session.render()?.tools;
@@ -231,7 +298,7 @@ impl Served {
 }
 
 /// A result as text: a string as it is, anything else as its JSON.
-fn answered(result: &Value) -> CallToolResult {
+pub(crate) fn answered(result: &Value) -> CallToolResult {
     let text = match result {
         Value::String(text) => text.clone(),
         other => other.to_string(),
@@ -239,7 +306,7 @@ fn answered(result: &Value) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text)])
 }
 
-fn failed(message: impl Into<String>) -> CallToolResult {
+pub(crate) fn failed(message: impl Into<String>) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(message.into())])
 }
 
@@ -263,6 +330,10 @@ impl ServerHandler for TemplateServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        if let Some(sources) = &self.sources {
+            // A source may have changed its list on its own since the last call.
+            self.take_source_changes(&mut *sources.lock().await).await;
+        }
         let tools = self.served().listed.clone();
         if let Some(log) = &self.log {
             let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
@@ -279,7 +350,10 @@ impl ServerHandler for TemplateServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
-        let (result, changed) = self.answer(&request.name, &arguments);
+        let (result, changed) = match self.answer_from_sources(&request.name, &arguments).await {
+            Some(answered) => answered,
+            None => self.answer(&request.name, &arguments),
+        };
         if changed {
             // Before the result, as servers that reveal tools do: a host that re-lists at once
             // may show the new tool with the result.
