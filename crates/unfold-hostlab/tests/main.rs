@@ -5,4 +5,5 @@ mod host_requests;
 mod model_endpoint;
 mod recording;
 mod scripted_endpoint;
+mod slow_clients;
 mod template_server;

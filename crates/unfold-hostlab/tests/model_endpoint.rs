@@ -14,6 +14,8 @@ use unfold_hostlab::ServerBounds;
 use unfold_live::{ApiKey, HttpProvider};
 use unfold_test_support::repo;
 
+use crate::slow_clients::{closed_by_server, short_bounds, trickled};
+
 const KEY: &str = "sk-endpoint-canary-31d9";
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -143,21 +145,6 @@ fn gemini_is_answered_on_its_paths_and_refusals_come_in_each_apis_error_shape() 
     });
 }
 
-/// Whether the endpoint closed `connection` (its reads end) within 20 s.
-async fn closed_by_endpoint(connection: &mut tokio::net::TcpStream) -> bool {
-    use tokio::io::AsyncReadExt;
-    let mut sink = [0u8; 1024];
-    let reading = async {
-        loop {
-            match connection.read(&mut sink).await {
-                Ok(0) | Err(_) => return true,
-                Ok(_) => continue,
-            }
-        }
-    };
-    tokio::time::timeout(std::time::Duration::from_secs(20), reading).await.unwrap_or(false)
-}
-
 #[test]
 fn connections_that_say_nothing_and_bodies_past_the_bound_never_keep_a_host_from_its_answer() {
     use tokio::io::AsyncWriteExt;
@@ -169,7 +156,7 @@ fn connections_that_say_nothing_and_bodies_past_the_bound_never_keep_a_host_from
         for _ in 0..80 {
             silent.push(tokio::net::TcpStream::connect(address).await.unwrap());
         }
-        assert!(closed_by_endpoint(&mut silent[0]).await, "the oldest silent connection is closed");
+        assert!(closed_by_server(&mut silent[0]).await, "the oldest silent connection is closed");
 
         // A body announced past 32 MiB is refused before it is read, in the API's shape.
         let mut huge = tokio::net::TcpStream::connect(address).await.unwrap();
@@ -192,4 +179,28 @@ fn connections_that_say_nothing_and_bodies_past_the_bound_never_keep_a_host_from
     });
     assert_eq!(answered.0, 200, "{}", answered.1);
     assert_eq!(json_of(&answered.1)["choices"][0]["message"]["tool_calls"][0]["function"]["name"], "read_section");
+}
+
+#[test]
+fn half_sent_headers_are_closed_and_a_trickled_body_is_refused_while_a_host_is_answered() {
+    use tokio::io::AsyncWriteExt;
+    runtime().block_on(async {
+        let endpoint = RunningEndpoint::start(&scenario(), 0, None, short_bounds()).await.unwrap();
+        let address = endpoint.address;
+        let mut half = tokio::net::TcpStream::connect(address).await.unwrap();
+        half.write_all(b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n").await.unwrap();
+
+        let body = json!({ "model": "m", "messages": [{ "role": "user", "content": "Go." }],
+                           "tools": [{ "type": "function", "function": { "name": "read_section" } }] })
+        .to_string();
+        let trickling = trickled(address, "/v1/chat/completions", &body);
+        let host = post(address, "/v1/chat/completions", "127.0.0.1", &body);
+        let ((sent_whole, trickle_answer), (status, text)) = tokio::join!(trickling, host);
+        assert!(!sent_whole, "the endpoint waited for a body sent slower than its bound");
+        assert!(trickle_answer.starts_with("HTTP/1.1 408"), "{trickle_answer}");
+        assert!(trickle_answer.contains(r#""type":"invalid_request_error""#), "OpenAI's shape: {trickle_answer}");
+        assert_eq!(status, 200, "the host was answered meanwhile: {text}");
+        assert!(closed_by_server(&mut half).await, "headers never finished are closed");
+        endpoint.shutdown().await;
+    });
 }

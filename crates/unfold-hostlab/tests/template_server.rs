@@ -17,6 +17,8 @@ use unfold_hostlab::template_http::RunningTemplateServer;
 use unfold_hostlab::{ServerBounds, TemplateServer};
 use unfold_test_support::{load_template, repo};
 
+use crate::slow_clients::{closed_by_server, short_bounds, trickled};
+
 /// A client that says when the server's tools changed.
 #[derive(Clone, Default)]
 struct Listening {
@@ -154,4 +156,34 @@ fn a_2026_client_hears_it_on_its_subscription_over_a_pipe() {
 #[test]
 fn a_2026_client_hears_it_on_its_subscription_over_http() {
     runtime().block_on(a_2026_client_hears_it_on_its_subscription(Over::Http));
+}
+
+#[test]
+fn over_http_a_trickled_body_is_refused_while_a_host_lists_and_half_sent_headers_are_closed() {
+    use tokio::io::AsyncWriteExt;
+    runtime().block_on(async {
+        let http = RunningTemplateServer::start(server(), 0, None, short_bounds()).await.unwrap();
+        let mut half = tokio::net::TcpStream::connect(http.address).await.unwrap();
+        half.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n").await.unwrap();
+
+        let initialize = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } } })
+        .to_string();
+        let trickling = trickled(http.address, "/mcp", &initialize);
+        let host = async {
+            let transport = StreamableHttpClientTransport::from_uri(http.url());
+            let client = Listening::default().serve_with_lifecycle(transport, ClientLifecycleMode::Initialize).await;
+            let client = client.unwrap();
+            let listed = names(&client).await;
+            client.cancel().await.unwrap();
+            listed
+        };
+        let ((sent_whole, answer), listed) = tokio::join!(trickling, host);
+        assert!(!sent_whole, "the server waited for a body sent slower than its bound");
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains(r#""jsonrpc":"2.0""#), "a JSON-RPC error: {answer}");
+        assert_eq!(listed, ["lookup", "read_section"], "the host was answered meanwhile");
+        assert!(closed_by_server(&mut half).await, "headers never finished are closed");
+        http.shutdown().await;
+    });
 }
