@@ -12,6 +12,10 @@ use unfold_documents::Scenario;
 use unfold_hostlab::model_endpoint::RunningEndpoint;
 use unfold_hostlab::ServerBounds;
 
+#[path = "support/hostile_neighbours.rs"]
+mod hostile_neighbours;
+use hostile_neighbours::HostileNeighbours;
+
 const REQUESTS: usize = 200;
 
 fn quantile(times: &mut [Duration], q: f64) -> f64 {
@@ -40,25 +44,9 @@ fn main() {
         let quiet = round_trips(&url, &body).await;
         // Hostile neighbours: 60 connections that say nothing, and 4 clients posting bodies that
         // are not JSON as fast as they are refused.
-        let mut silent = Vec::new();
-        for _ in 0..60 {
-            silent.push(tokio::net::TcpStream::connect(endpoint.address).await.expect("a connection"));
-        }
-        let flooders: Vec<_> = (0..4)
-            .map(|_| {
-                let url = url.clone();
-                tokio::spawn(async move {
-                    let client = reqwest::Client::new();
-                    loop {
-                        let _ = client.post(&url).header("content-type", "application/json").body("not json").send().await;
-                    }
-                })
-            })
-            .collect();
+        let neighbours = HostileNeighbours::start(endpoint.address, &url, 60, 4).await;
         let hostile = round_trips(&url, &body).await;
-        for flooder in flooders {
-            flooder.abort();
-        }
+        drop(neighbours);
         for (what, mut times) in [("alone", quiet), ("beside 60 silent connections and 4 flooding clients", hostile)] {
             println!(
                 "model endpoint, streamed OpenAI Chat answer, whole round trip, {what}: median {:.3} ms, p99 {:.3} ms ({REQUESTS} requests after 20 to warm up)",
@@ -66,7 +54,6 @@ fn main() {
                 quantile(&mut times, 0.99)
             );
         }
-        drop(silent);
         endpoint.shutdown().await;
     });
 }

@@ -1,8 +1,10 @@
 //! What the template server costs a host: `tools/list` of a template offering 100 tools, and a
 //! scripted tool call, each a round trip over an in-memory pipe: written as JSON-RPC lines and the
 //! answer's line read back whole, so the figures are the server's work and its JSON (no client's
-//! parsing); then the same through rmcp's client, parsing included. Prints the median and the
-//! 99th percentile of 2,000 of each.
+//! parsing); then the same through rmcp's client, parsing included; then `tools/list` over
+//! streamable HTTP (one kept-alive connection, reqwest, the body read whole), alone and beside
+//! hostile neighbours (silent connections, clients flooding it with bad bodies). Prints the median
+//! and the 99th percentile of 2,000 of each.
 //! Run with `cargo bench -p unfold-hostlab --bench template_server`.
 
 use std::time::{Duration, Instant};
@@ -11,7 +13,12 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::ServiceExt;
 use serde_json::json;
 use unfold_documents::Template;
-use unfold_hostlab::TemplateServer;
+use unfold_hostlab::template_http::RunningTemplateServer;
+use unfold_hostlab::{ServerBounds, TemplateServer};
+
+#[path = "support/hostile_neighbours.rs"]
+mod hostile_neighbours;
+use hostile_neighbours::HostileNeighbours;
 
 const TOOLS: usize = 100;
 const ROUNDS: usize = 2000;
@@ -104,4 +111,46 @@ fn main() {
         );
         let _ = client.cancel().await;
     });
+    runtime.block_on(async {
+        let http = RunningTemplateServer::start(TemplateServer::new(template(), None).expect("it serves"), 0, None, ServerBounds::default())
+            .await
+            .expect("it listens");
+        let url = http.url();
+        let quiet = http_lists(&url).await;
+        let neighbours = HostileNeighbours::start(http.address, &url, 60, 4).await;
+        let hostile = http_lists(&url).await;
+        drop(neighbours);
+        for (what, mut times) in [("alone", quiet), ("beside 60 silent connections and 4 flooding clients", hostile)] {
+            println!(
+                "tools/list of {TOOLS} tools over streamable HTTP, whole round trip, {what}: median {:.3} ms, p99 {:.3} ms ({ROUNDS} round trips)",
+                quantile(&mut times, 0.5),
+                quantile(&mut times, 0.99)
+            );
+        }
+        http.shutdown().await;
+    });
+}
+
+/// The round trips of [`ROUNDS`] `tools/list` requests to the server at `url`, as a client of the
+/// 2025-11-25 protocol sends them after its `initialize`, on one kept-alive connection.
+async fn http_lists(url: &str) -> Vec<Duration> {
+    let client = reqwest::Client::new();
+    let mut times = Vec::with_capacity(ROUNDS);
+    for id in 1..=ROUNDS {
+        let body = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/list\"}}");
+        let started = Instant::now();
+        let answer = client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(body)
+            .send()
+            .await
+            .expect("it answers");
+        let text = answer.text().await.expect("the whole answer");
+        times.push(started.elapsed());
+        assert!(text.contains("tool_099"), "{text}");
+    }
+    times
 }
