@@ -39,6 +39,9 @@ pub fn execute(
                 for (turn, user) in run.later_user_turns.iter().enumerate() {
                     outln!("user, turn {}: {user}", turn + 2)?;
                 }
+                if let Some(host) = &run.report.real_host {
+                    outln!("{}", real_host_line(host))?;
+                }
                 for line in run.report.events.iter().filter_map(event_line) {
                     outln!("{line}")?;
                 }
@@ -55,6 +58,15 @@ pub fn execute(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A real host as the history shows it: its name, its version when known, how its process ended.
+fn real_host_line(host: &unfold_engine::RealHost) -> String {
+    let version = host.version.as_deref().map(|version| format!(" {version}")).unwrap_or_default();
+    match host.ended.as_str() {
+        "" => format!("real host: {}{version}", host.name),
+        ended => format!("real host: {}{version}, {ended}", host.name),
+    }
 }
 
 /// The runs, a line each, each column as wide as its widest cell (an adapter's name, a scenario

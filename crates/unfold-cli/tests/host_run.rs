@@ -72,6 +72,13 @@ fn listing_tools_again_shows_a_revealed_tool_at_the_next_request_and_a_cached_li
         assert!(run["counters"].get("calls_not_made").is_none(), "{host}: {run}");
         let listed = run["events"].as_array().unwrap().iter().filter(|e| e["type"] == "tools_listed").count();
         assert!(listed >= 2, "{host} lists tools again after a read: {run}");
+        // Kept in the history with its version and how it ended.
+        let newest = &report(&unfold(home.path(), &["history", "--json"]))[0];
+        assert_eq!(newest["lane"], format!("real:{host}"));
+        let shown = unfold(home.path(), &["history", "show", &newest["id"].to_string()]);
+        let version = run["real_host"]["version"].as_str().unwrap();
+        let line = format!("real host: {host} {version}, exited with status 0");
+        assert!(String::from_utf8_lossy(&shown.stdout).lines().any(|l| l == line), "{line} in {shown:?}");
     }
 
     // With the tool list cached, neither lists again (they speak the 2026-07-28 protocol and open

@@ -370,7 +370,7 @@ impl Counters {
 pub struct RealHost {
     /// The host's name (`openai-agents`, `command`, …).
     pub name: String,
-    /// Its version, when it says (absent in a run read back from the history).
+    /// Its version, when it says (absent in a run kept by a history older than schema version 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// How its process ended (`exited with status 0`, `was stopped after 120 s`).

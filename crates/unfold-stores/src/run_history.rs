@@ -17,10 +17,10 @@ use unfold_documents::error::{Error, Result};
 use unfold_documents::template::Template;
 use unfold_engine::costs::RunCost;
 use unfold_engine::divergence::Divergence;
-use unfold_engine::events::{AdapterKind, Counters, Event, RunReport, RunStatus};
+use unfold_engine::events::{AdapterKind, Counters, Event, RealHost, RunReport, RunStatus};
 
 /// The schema this build reads and writes.
-const SCHEMA_VERSION: i64 = 3;
+const SCHEMA_VERSION: i64 = 4;
 
 /// How long a connection waits for another to finish writing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -244,9 +244,13 @@ impl RunHistory {
         let change = match version {
             0 => CREATE,
             // Version 1 kept no costs: its runs have none. Versions 1 and 2 kept the first user
-            // turn only.
-            1 => "ALTER TABLE runs ADD COLUMN cost TEXT; ALTER TABLE runs ADD COLUMN later_user_turns TEXT;",
-            2 => "ALTER TABLE runs ADD COLUMN later_user_turns TEXT;",
+            // turn only. Versions before 4 kept a real host's name alone (in its lane).
+            1 => {
+                "ALTER TABLE runs ADD COLUMN cost TEXT; ALTER TABLE runs ADD COLUMN later_user_turns TEXT; \
+                  ALTER TABLE runs ADD COLUMN real_host TEXT;"
+            }
+            2 => "ALTER TABLE runs ADD COLUMN later_user_turns TEXT; ALTER TABLE runs ADD COLUMN real_host TEXT;",
+            3 => "ALTER TABLE runs ADD COLUMN real_host TEXT;",
             SCHEMA_VERSION => return Ok(()),
             newer => {
                 let message = format!(
@@ -295,13 +299,14 @@ impl RunHistory {
         let counters = serde_json::to_string(&Counters::of(&report.events)).unwrap_or_default();
         let events = serde_json::to_string(&report.events).unwrap_or_default();
         let cost = report.cost.as_ref().map(|cost| serde_json::to_string(cost).unwrap_or_default());
+        let real_host = report.real_host.as_ref().map(|host| serde_json::to_string(host).unwrap_or_default());
         let path_text = |p: Option<&Path>| p.map(|p| p.display().to_string());
         self.connection
             .execute(
                 "INSERT INTO runs (started_at_ms, duration_ms, source, template_key, template_path, template_hash,
                     scenario, scenario_path, provider, model, lane, adapter, status, user_message, final_text,
-                    counters, events, cost, later_user_turns)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                    counters, events, cost, later_user_turns, real_host)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
                 params![
                     run.started_at_ms as i64,
                     run.duration_ms as i64,
@@ -322,6 +327,7 @@ impl RunHistory {
                     events,
                     cost,
                     serde_json::to_string(&run.user_turns.get(1..).unwrap_or_default()).unwrap_or_default(),
+                    real_host,
                 ],
             )
             .map_err(|e| sql_error(&self.path, &e))?;
@@ -354,7 +360,8 @@ impl RunHistory {
     pub fn get(&self, id: i64) -> Result<StoredRun> {
         let fail = |e: rusqlite::Error| sql_error(&self.path, &e);
         let sql = format!(
-            "SELECT {SUMMARY_COLUMNS}, user_message, final_text, events, later_user_turns FROM runs WHERE id = ?1"
+            "SELECT {SUMMARY_COLUMNS}, user_message, final_text, events, later_user_turns, real_host \
+             FROM runs WHERE id = ?1"
         );
         let row = self
             .connection
@@ -363,18 +370,22 @@ impl RunHistory {
                 let later: Option<String> = row.get(19)?;
                 let later: Vec<String> = later.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default();
                 let user: String = row.get(16)?;
-                Ok((summary_of_row(row)?, (user, later), row.get::<_, Option<String>>(17)?, events))
+                let real_host: Option<String> = row.get(20)?;
+                let real_host: Option<RealHost> = real_host.and_then(|text| serde_json::from_str(&text).ok());
+                Ok((summary_of_row(row)?, (user, later), row.get::<_, Option<String>>(17)?, events, real_host))
             })
             .optional()
             .map_err(fail)?;
-        let Some((summary, (user, later_user_turns), final_text, events)) = row else {
+        let Some((summary, (user, later_user_turns), final_text, events, real_host)) = row else {
             return Err(Error::argument(format!("run {id}"), "no run in the history has this id"));
         };
         let lane = summary.lane.as_deref().map(unfold_engine::Lane::named);
         let host = lane.as_ref().and_then(unfold_engine::Lane::host_name).map(str::to_owned);
-        // The history keeps a real host's name in its lane; not its version nor how it ended.
-        let real_host = lane.as_ref().and_then(unfold_engine::Lane::real_host_name);
-        let real_host = real_host.map(|name| unfold_engine::RealHost { name: name.to_owned(), ..Default::default() });
+        // A run kept before version 4 has its real host's name alone, in its lane.
+        let real_host = real_host.or_else(|| {
+            let name = lane.as_ref().and_then(unfold_engine::Lane::real_host_name)?;
+            Some(RealHost { name: name.to_owned(), ..Default::default() })
+        });
         let report = RunReport {
             adapter: summary.adapter,
             host,
@@ -418,7 +429,8 @@ CREATE TABLE runs (
     counters TEXT NOT NULL,
     events TEXT NOT NULL,
     cost TEXT,
-    later_user_turns TEXT
+    later_user_turns TEXT,
+    real_host TEXT
 );
 CREATE INDEX runs_by_time ON runs (started_at_ms);
 CREATE INDEX runs_by_template ON runs (template_key, started_at_ms);
@@ -602,7 +614,7 @@ mod tests {
         connection.pragma_update(None, "user_version", 7).unwrap();
         drop(connection);
         let error = RunHistory::open(&path).unwrap_err().to_string();
-        assert!(error.ends_with("the run history has schema version 7; this version of Unfold reads 3"), "{error}");
+        assert!(error.ends_with("the run history has schema version 7; this version of Unfold reads 4"), "{error}");
     }
 
     #[test]
@@ -617,7 +629,7 @@ mod tests {
         // The file as version 1 left it: no cost column, the first user turn only.
         let connection = Connection::open(&path).unwrap();
         let version_1 = "ALTER TABLE runs DROP COLUMN cost; ALTER TABLE runs DROP COLUMN later_user_turns; \
-                         PRAGMA user_version = 1;";
+                         ALTER TABLE runs DROP COLUMN real_host; PRAGMA user_version = 1;";
         connection.execute_batch(version_1).unwrap();
         drop(connection);
 
@@ -640,7 +652,9 @@ mod tests {
         let old = keep(&RunHistory::open(&path).unwrap(), &template, "scripted", &done, 1_000);
         // The file as version 2 left it: the first user turn only.
         let connection = Connection::open(&path).unwrap();
-        connection.execute_batch("ALTER TABLE runs DROP COLUMN later_user_turns; PRAGMA user_version = 2;").unwrap();
+        let version_2 = "ALTER TABLE runs DROP COLUMN later_user_turns; ALTER TABLE runs DROP COLUMN real_host; \
+                         PRAGMA user_version = 2;";
+        connection.execute_batch(version_2).unwrap();
         drop(connection);
 
         let history = RunHistory::open(&path).unwrap();
@@ -648,6 +662,50 @@ mod tests {
         assert_eq!((kept.user.as_str(), kept.later_user_turns.len(), kept.report), ("Go.", 0, done.clone()));
         let new = keep_turns(&history, &template, "scripted", &done, 2_000, vec!["One.", "Two."]);
         assert_eq!(history.get(new).unwrap().later_user_turns, ["Two."]);
+    }
+
+    #[test]
+    fn a_real_hosts_run_keeps_its_version_and_how_it_ended_and_a_version_3_file_its_name() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("history.sqlite3");
+        let template = template();
+        let mut run = report(AdapterKind::Dynamic, RunStatus::Completed);
+        run.real_host = Some(RealHost {
+            name: "openai-agents".into(),
+            version: Some("0.9.1".into()),
+            ended: "exited with status 0".into(),
+            side_requests: 2,
+        });
+        let lane = unfold_engine::Lane::real_host("openai-agents");
+        let keep_host_run = |history: &RunHistory| {
+            let record = RunRecord {
+                started_at_ms: 1_000,
+                duration_ms: 12,
+                source: RunOrigin::Scripted,
+                template: &template,
+                template_path: None,
+                scenario: None,
+                scenario_path: None,
+                provider: "scripted",
+                model: None,
+                lane: Some(lane.clone()),
+                user_turns: vec!["Go."],
+                report: &run,
+            };
+            history.record(&record).unwrap()
+        };
+        let id = keep_host_run(&RunHistory::open(&path).unwrap());
+        assert_eq!(RunHistory::open(&path).unwrap().get(id).unwrap().report, run);
+
+        // The file as version 3 left it: the host's name in the lane, nothing else of it.
+        let connection = Connection::open(&path).unwrap();
+        connection.execute_batch("ALTER TABLE runs DROP COLUMN real_host; PRAGMA user_version = 3;").unwrap();
+        drop(connection);
+        let history = RunHistory::open(&path).unwrap();
+        let named = RealHost { name: "openai-agents".into(), ..Default::default() };
+        assert_eq!(history.get(id).unwrap().report.real_host, Some(named));
+        let new = keep_host_run(&history);
+        assert_eq!(history.get(new).unwrap().report, run, "and keeps a new run's whole");
     }
 
     #[test]
