@@ -4,6 +4,7 @@
 //! the sources' answers); and its runs, each in a folder of its own (kept where the user asked,
 //! else thrown away), as `real:NAME` lanes.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -108,12 +109,15 @@ impl HostLab {
         HostLab { server, hosts_dir, consents: consents.map(ConsentStore::at) }
     }
 
-    /// Every host Unfold runs, installed or not, in order.
+    /// Every host Unfold runs, installed or not, in order. A host and its `-cached` variant share
+    /// their library: it is looked for once (asking a Python its library's version takes a
+    /// tenth of a second).
     pub fn hosts(&self) -> Vec<HostView> {
+        let mut found: HashMap<&str, Option<Installed>> = HashMap::new();
         HOSTS
             .iter()
             .map(|host| {
-                let installed = self.find(*host, None);
+                let installed = found.entry(host.library()).or_insert_with(|| self.find(*host, None)).clone();
                 HostView {
                     name: host.name.to_owned(),
                     caches_tools: host.caches_tools,
