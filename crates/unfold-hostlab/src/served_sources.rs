@@ -6,13 +6,10 @@
 
 use std::collections::HashMap;
 
-use rmcp::model::CallToolResult;
 use serde_json::Value;
 use unfold_documents::discovery::Discovery;
 use unfold_documents::Template;
-use unfold_engine::tool_host::ToolHost;
-
-use crate::template_server::{answered, failed};
+use unfold_engine::tool_host::{HostAnswer, ToolHost};
 
 /// The sources a template server reaches, and the tools each gives it now.
 pub struct ServedSources {
@@ -38,15 +35,8 @@ impl ServedSources {
     }
 
     /// `tool` called on its source with `arguments`.
-    pub(crate) async fn call(&mut self, tool: &str, arguments: &Value) -> CallToolResult {
-        let answer = self.host.call(tool, arguments).await;
-        match answer.success {
-            true => answered(&answer.result),
-            false => failed(match answer.result {
-                Value::String(text) => text,
-                other => other.to_string(),
-            }),
-        }
+    pub(crate) async fn call(&mut self, tool: &str, arguments: &Value) -> HostAnswer {
+        self.host.call(tool, arguments).await
     }
 
     /// `template` with the new lists of the sources that said theirs changed; `None` when none did.

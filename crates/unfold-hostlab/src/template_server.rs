@@ -156,7 +156,14 @@ impl TemplateServer {
         if !before.iter().any(|tool| tool.name == name) || !sources.answers(name) {
             return None;
         }
-        let result = sources.call(name, &Value::Object(arguments.clone())).await;
+        let answer = sources.call(name, &Value::Object(arguments.clone())).await;
+        let result = match answer.success {
+            true => answered(&answer.result),
+            false => failed(match answer.result {
+                Value::String(text) => text,
+                other => other.to_string(),
+            }),
+        };
         self.take_source_changes(&mut sources).await;
         let changed = self.log_answer(name, arguments, &result, Some(&before));
         Some((result, changed))
@@ -298,7 +305,7 @@ impl Served {
 }
 
 /// A result as text: a string as it is, anything else as its JSON.
-pub(crate) fn answered(result: &Value) -> CallToolResult {
+fn answered(result: &Value) -> CallToolResult {
     let text = match result {
         Value::String(text) => text.clone(),
         other => other.to_string(),
@@ -306,7 +313,7 @@ pub(crate) fn answered(result: &Value) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text)])
 }
 
-pub(crate) fn failed(message: impl Into<String>) -> CallToolResult {
+fn failed(message: impl Into<String>) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(message.into())])
 }
 
