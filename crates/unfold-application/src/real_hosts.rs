@@ -285,3 +285,13 @@ pub fn report_and_keep(
     let not_kept = crate::redaction::keep(history, &origin.records(&report), &unfold_live::Secrets::none());
     (report, not_kept)
 }
+
+/// Writes the trace of a host's runs (`report_and_keep`'s report) to `path`, as a comparison's
+/// (OTLP JSON, a line per run; the scripted model's context, each run's span naming its host).
+pub fn write_trace(path: &Path, report: &ComparisonReport) -> AppResult<()> {
+    // The recording keeps no event's time apart from the logs': the spans say what happened in
+    // what order, not when.
+    let lines =
+        crate::traces::comparison_lines(report, &Default::default(), &crate::traces::TraceContext::scripted(None));
+    crate::traces::write_trace_file(path, &lines, &unfold_live::Secrets::none())
+}

@@ -297,6 +297,8 @@ pub enum HostAction {
         /// the host must have been allowed before.
         #[arg(long)]
         allow_host: bool,
+        #[command(flatten)]
+        trace: TraceFile,
         /// For the command host: the program and its arguments.
         #[arg(last = true, value_name = "PROGRAM")]
         program: Vec<String>,

@@ -33,7 +33,11 @@ pub fn allow(hosts: &[String]) -> AppResult<()> {
 }
 
 pub fn execute(action: HostAction) -> AppResult<ExitCode> {
-    let HostAction::Run { host, template, scenario, repeat, record, timeout, json, allow_host, program } = action;
+    let HostAction::Run { host, template, scenario, repeat, record, timeout, json, allow_host, trace, program } =
+        action;
+    if let Some(path) = &trace.otel {
+        unfold_application::files::check_output_file(path, "--otel")?;
+    }
     let lab = lab();
     let prepared = lab.prepare(&host, &program)?;
     if allow_host {
@@ -64,6 +68,9 @@ pub fn execute(action: HostAction) -> AppResult<ExitCode> {
     }
     if let Some(folder) = &record {
         eprintln!("recordings in {}", printable_path(folder));
+    }
+    if let Some(path) = &trace.otel {
+        real_hosts::write_trace(path, &report)?;
     }
     if json {
         write_json(&report)?;

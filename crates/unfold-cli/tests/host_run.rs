@@ -175,8 +175,10 @@ fn a_command_host_that_takes_the_mcp_url_sees_a_revealed_tool_at_its_next_reques
     let python = mcp_servers::python();
     let host = repo("crates/unfold-cli/tests/host_run/http_host.py").display().to_string();
     let folder = record.path().display().to_string();
-    let args = ["host", "run", "command", TEMPLATE, SCENARIO, "--allow-host", "--json", "--record", &folder, "--"];
-    let run = report(&unfold(home.path(), &[&args[..], &[&python, &host]].concat()))["runs"][0].clone();
+    let trace = record.path().join("trace.jsonl").display().to_string();
+    let args =
+        ["host", "run", "command", TEMPLATE, SCENARIO, "--allow-host", "--json", "--record", &folder, "--otel", &trace];
+    let run = report(&unfold(home.path(), &[&args[..], &["--", &python, &host]].concat()))["runs"][0].clone();
     assert_eq!(run["status"], "completed", "{run}");
     assert_eq!(calls_until_offered(&run, "editing", "apply_patch"), Some(1), "{run}");
     assert_eq!(calls_until_offered(&run, "testing", "run_tests"), Some(1), "{run}");
@@ -185,6 +187,10 @@ fn a_command_host_that_takes_the_mcp_url_sees_a_revealed_tool_at_its_next_reques
     let http_log = std::fs::read_to_string(record.path().join("run-1/mcp-http.jsonl")).unwrap();
     assert!(http_log.contains(r#""method":"initialize""#), "what it sent over HTTP is recorded: {http_log}");
     assert!(!record.path().join("run-1/mcp.jsonl").exists(), "and it never started the stdio server");
+    // Traced like any run: a line, its span naming the lane.
+    let traced = std::fs::read_to_string(&trace).unwrap();
+    assert_eq!(traced.lines().count(), 1, "{traced}");
+    assert!(traced.contains(r#"{"key":"unfold.lane","value":{"stringValue":"real:command"}}"#), "{traced}");
 }
 
 #[test]
