@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 use unfold_test_support::agent_hosts::hosts_dir;
-use unfold_test_support::mcp_servers;
+use unfold_test_support::{mcp_servers, process_running};
 
 fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
@@ -147,14 +147,6 @@ fn a_host_runs_only_once_allowed_and_a_changed_definition_is_asked_again() {
     assert_eq!(other.status.code(), Some(2), "{}", String::from_utf8_lossy(&other.stderr));
 }
 
-/// Whether a process whose command line holds `marker` is running.
-fn running(marker: &str) -> bool {
-    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        String::from_utf8_lossy(&cmdline).replace('\0', " ").contains(marker)
-    })
-}
-
 /// `unfold host run command` with `program` as the host, a timeout of `timeout` seconds.
 fn command_host(home: &Path, record: &Path, timeout: &str, program: &[&str]) -> (Value, String) {
     let record = record.display().to_string();
@@ -194,7 +186,7 @@ fn a_command_host_that_takes_the_mcp_url_sees_a_revealed_tool_at_its_next_reques
 }
 
 #[test]
-fn a_host_that_hangs_exits_at_once_or_floods_ends_with_a_status_and_leaves_nothing_running() {
+fn a_host_that_hangs_exits_at_once_or_floods_ends_with_a_status_and_leaves_nothing_process_running() {
     let home = tempfile::tempdir().unwrap();
     let record = tempfile::tempdir().unwrap();
 
@@ -203,7 +195,7 @@ fn a_host_that_hangs_exits_at_once_or_floods_ends_with_a_status_and_leaves_nothi
     let (run, error) = command_host(home.path(), &record.path().join("hangs"), "2", &["sh", "-c", &script]);
     assert_eq!(run["status"], "error");
     assert_eq!(error, "command was stopped after 2 s", "{run}");
-    assert!(!running(marker), "the host's whole group is stopped");
+    assert!(!process_running(marker), "the host's whole group is stopped");
 
     let (_, error) =
         command_host(home.path(), &record.path().join("exits"), "30", &["sh", "-c", "echo no key >&2; exit 3"]);
@@ -216,5 +208,5 @@ fn a_host_that_hangs_exits_at_once_or_floods_ends_with_a_status_and_leaves_nothi
     assert_eq!(error, "command was stopped after 2 s");
     let kept = std::fs::metadata(record.path().join("floods/run-1/stdout.txt")).unwrap().len();
     assert_eq!(kept, 1 << 20, "the output is kept up to 1 MiB and read away past it");
-    assert!(!running("yes unfold-flood"));
+    assert!(!process_running("yes unfold-flood"));
 }

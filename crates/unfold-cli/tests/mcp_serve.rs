@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
-use unfold_test_support::mcp_servers;
+use unfold_test_support::{mcp_servers, process_running};
 
 const TEMPLATE: &str = "examples/task-executor.unfold.json";
 const SCENARIO: &str = "examples/read-context-then-search.scenario.json";
@@ -25,6 +25,10 @@ fn seen_by(mut client: Command) -> Value {
     assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_str(&stdout).unwrap()
 }
+
+/// What a client that reads then searches sends, in order.
+const READ_THEN_SEARCH_METHODS: [&str; 7] =
+    ["initialize", "notifications/initialized", "tools/list", "tools/call", "tools/call", "tools/list", "tools/call"];
 
 fn assert_read_then_search(seen: &Value) {
     assert_eq!((&seen["server"], &seen["list_changed"]), (&json!("unfold"), &json!(true)));
@@ -127,18 +131,7 @@ fn the_python_sdk_reads_a_section_hears_its_tools_arrive_and_every_message_is_lo
         (&json!(true), &json!(["search", "cite"]), &json!([]))
     );
     let methods: Vec<&str> = logged.iter().map(|entry| entry["message"]["method"].as_str().unwrap()).collect();
-    assert_eq!(
-        methods,
-        [
-            "initialize",
-            "notifications/initialized",
-            "tools/list",
-            "tools/call",
-            "tools/call",
-            "tools/list",
-            "tools/call"
-        ]
-    );
+    assert_eq!(methods, READ_THEN_SEARCH_METHODS);
     let times: Vec<u64> = logged.iter().map(|entry| entry["at_unix_ms"].as_u64().unwrap()).collect();
     assert!(times.windows(2).all(|pair| pair[0] <= pair[1]), "in the order they came: {times:?}");
     assert_eq!(
@@ -167,18 +160,7 @@ fn over_http_the_python_sdk_hears_the_change_on_its_call_and_every_request_is_lo
 
     let (logged, answers) = logged(&log);
     let methods: Vec<&str> = logged.iter().map(|entry| entry["message"]["method"].as_str().unwrap()).collect();
-    assert_eq!(
-        methods,
-        [
-            "initialize",
-            "notifications/initialized",
-            "tools/list",
-            "tools/call",
-            "tools/call",
-            "tools/list",
-            "tools/call"
-        ]
-    );
+    assert_eq!(methods, READ_THEN_SEARCH_METHODS);
     let listed: Vec<&Value> = answers.iter().filter_map(|entry| entry.get("listed")).collect();
     assert_eq!(listed, [&json!(["lookup", "read_section"]), &json!(["lookup", "search", "cite", "read_section"])]);
 }
@@ -257,14 +239,6 @@ fn template_with_a_source(dir: &Path, marker: &str) -> PathBuf {
     path
 }
 
-/// Whether a process whose command line holds `marker` is running.
-fn running(marker: &str) -> bool {
-    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        String::from_utf8_lossy(&cmdline).replace('\0', " ").contains(marker)
-    })
-}
-
 #[test]
 fn with_allow_sources_a_sources_tools_are_its_own_and_its_new_list_reaches_the_host() {
     let folder = tempfile::tempdir().unwrap();
@@ -285,7 +259,7 @@ fn with_allow_sources_a_sources_tools_are_its_own_and_its_new_list_reaches_the_h
     assert_eq!(live["unlocked"], unlocked, "the source's new list is the host's: {live}");
     assert_eq!(live["deploy"], json!({ "error": false, "text": "deployed to staging" }));
     assert_eq!(live["lookup"]["text"], r#"{"id":7,"title":"Login fails"}"#);
-    assert!(!running(&marker), "the source ended with the server");
+    assert!(!process_running(&marker), "the source ended with the server");
 
     // Without consent nothing starts: the snapshot's tool answers from the scenario (none here).
     let offline = client(&[]);

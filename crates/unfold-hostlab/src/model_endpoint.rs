@@ -13,7 +13,6 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
@@ -27,7 +26,7 @@ use tokio::sync::Mutex;
 use unfold_documents::host_profile::HostApi;
 use unfold_documents::Scenario;
 use unfold_engine::answer_shapes;
-use unfold_loopback::{AllowedOrigins, Bodies};
+use unfold_loopback::{AllowedOrigins, Bodies, Listening};
 
 use crate::host_requests::HostRequest;
 use crate::message_log::MessageLog;
@@ -51,8 +50,7 @@ struct Endpoint {
 pub struct RunningEndpoint {
     /// Where it listens.
     pub address: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<()>,
+    listening: Listening,
 }
 
 impl RunningEndpoint {
@@ -64,30 +62,20 @@ impl RunningEndpoint {
         log: Option<MessageLog>,
         bounds: ServerBounds,
     ) -> std::io::Result<RunningEndpoint> {
-        let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port)).await?;
-        let address = listener.local_addr()?;
         let endpoint = Endpoint {
             script: Arc::new(Mutex::new(ScriptedEndpoint::new(scenario))),
             bodies: Bodies::new(4 * MAX_BODY, bounds.body_timeout),
             log,
         };
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(unfold_loopback::serve(listener, router(endpoint), bounds.connections, stopped));
+        let listening = Listening::start(port, router(endpoint), bounds.connections).await?;
+        let address = listening.address;
         tracing::info!(%address, "model endpoint listening");
-        Ok(RunningEndpoint { address, stop: Some(stop), task })
+        Ok(RunningEndpoint { address, listening })
     }
 
-    /// Stops serving; the port is free once this returns.
-    pub async fn shutdown(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if tokio::time::timeout(Duration::from_secs(3), &mut self.task).await.is_err() {
-            self.task.abort();
-            // Awaited so that the served state is dropped, and its log handle with it, before
-            // this returns.
-            let _ = (&mut self.task).await;
-        }
+    /// Stops serving; the port is free, and the log's handle dropped, once this returns.
+    pub async fn shutdown(self) {
+        self.listening.shutdown().await;
     }
 }
 

@@ -23,7 +23,7 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use unfold_loopback::{AllowedOrigins, Bodies, BodyError};
+use unfold_loopback::{AllowedOrigins, Bodies, BodyError, Listening};
 
 use crate::message_log::MessageLog;
 use crate::{ServerBounds, TemplateServer};
@@ -44,8 +44,7 @@ struct Reading {
 pub struct RunningTemplateServer {
     /// Where it listens.
     pub address: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<()>,
+    listening: Listening,
     /// Ends the event streams rmcp keeps open (a `subscriptions/listen`).
     streams: CancellationToken,
 }
@@ -59,8 +58,6 @@ impl RunningTemplateServer {
         log: Option<MessageLog>,
         bounds: ServerBounds,
     ) -> std::io::Result<RunningTemplateServer> {
-        let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port)).await?;
-        let address = listener.local_addr()?;
         let server = server.logging_to(log.clone());
         // Admission is `unfold_loopback`'s (below), before rmcp sees a request; rmcp's own Host
         // check would only answer the same question in other words.
@@ -77,10 +74,10 @@ impl RunningTemplateServer {
             .route_service(MCP_PATH, service)
             .layer(axum::middleware::from_fn_with_state(reading, read_and_log))
             .layer(axum::middleware::from_fn(admit));
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(unfold_loopback::serve(listener, router, bounds.connections, stopped));
+        let listening = Listening::start(port, router, bounds.connections).await?;
+        let address = listening.address;
         tracing::info!(%address, "template server listening");
-        Ok(RunningTemplateServer { address, stop: Some(stop), task, streams })
+        Ok(RunningTemplateServer { address, listening, streams })
     }
 
     /// The URL a host is given.
@@ -89,15 +86,9 @@ impl RunningTemplateServer {
     }
 
     /// Stops serving; the port is free once this returns.
-    pub async fn shutdown(mut self) {
+    pub async fn shutdown(self) {
         self.streams.cancel();
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if tokio::time::timeout(Duration::from_secs(3), &mut self.task).await.is_err() {
-            self.task.abort();
-            let _ = (&mut self.task).await;
-        }
+        self.listening.shutdown().await;
     }
 }
 

@@ -7,14 +7,7 @@ use std::time::Duration;
 
 use unfold_hostlab::host_process::{run_to_end, Ended};
 use unfold_hostlab::hosts::Launch;
-
-/// Whether a process whose command line holds `marker` is running.
-fn running(marker: &str) -> bool {
-    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        String::from_utf8_lossy(&cmdline).replace('\0', " ").contains(marker)
-    })
-}
+use unfold_test_support::process_running;
 
 #[test]
 fn a_cancelled_run_stops_the_host_and_what_it_started() {
@@ -38,5 +31,5 @@ fn a_cancelled_run_stops_the_host_and_what_it_started() {
     });
     assert_eq!(outcome.ended, Ended::Cancelled);
     assert_eq!(outcome.ended.to_string(), "was stopped: the run was cancelled");
-    assert!(!running(marker), "the host's whole group is stopped");
+    assert!(!process_running(marker), "the host's whole group is stopped");
 }

@@ -3,7 +3,8 @@
 //! requests are admitted at all ([`admission`]: a loopback `Host` against DNS rebinding, an
 //! `Origin` only from pages the user allowed), connections that no client can hold open, stall or
 //! trickle into exhausting the server ([`connections`]), and request bodies read within a size, a
-//! time and a budget of bytes in flight ([`bodies`]). Each server answers a refusal in its own
+//! time and a budget of bytes in flight ([`bodies`]); and a server bound to a port until it is shut
+//! down ([`listening`]). Each server answers a refusal in its own
 //! words.
 
 #![forbid(unsafe_code)]
@@ -12,7 +13,9 @@
 pub mod admission;
 pub mod bodies;
 pub mod connections;
+pub mod listening;
 
 pub use admission::{AllowedOrigins, Refusal};
 pub use bodies::{Bodies, BodyError, ReadBody};
 pub use connections::{serve, ConnectionLimits};
+pub use listening::Listening;

@@ -65,16 +65,13 @@ pub struct RunningRelay {
     pub address: SocketAddr,
     /// Its sessions, for the runs of this process.
     pub sessions: Arc<Sessions>,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<()>,
+    listening: unfold_loopback::Listening,
 }
 
 impl RunningRelay {
     /// Starts a relay on 127.0.0.1:`port` (0: any free port) as `settings` say.
     pub async fn start(port: u16, settings: impl Into<RelaySettings>) -> std::io::Result<RunningRelay> {
         let RelaySettings { limits, allowed_origins } = settings.into();
-        let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, port)).await?;
-        let address = listener.local_addr()?;
         let connection_limits = unfold_loopback::ConnectionLimits {
             max_connections: limits.max_connections,
             header_timeout: limits.header_timeout,
@@ -82,20 +79,16 @@ impl RunningRelay {
         };
         let sessions = Arc::new(Sessions::new(limits));
         let app = routes::router(Arc::clone(&sessions), allowed_origins);
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(unfold_loopback::serve(listener, app, connection_limits, stopped));
+        let listening = unfold_loopback::Listening::start(port, app, connection_limits).await?;
+        let address = listening.address;
         tracing::info!(%address, "relay listening");
-        Ok(RunningRelay { address, sessions, stop: Some(stop), task })
+        Ok(RunningRelay { address, sessions, listening })
     }
 
     /// Stops serving: open streams end, and the port is free once this returns.
-    pub async fn shutdown(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
+    pub async fn shutdown(self) {
+        // Its streams end first: the server's grace is for requests, not for streams that never end.
         self.sessions.close_streams();
-        // The server closes every connection within its own grace; this only bounds the wait.
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(3), &mut self.task).await;
-        self.task.abort();
+        self.listening.shutdown().await;
     }
 }

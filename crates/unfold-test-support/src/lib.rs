@@ -19,6 +19,16 @@ use serde_json::Value;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{EventKind, RunReport};
 
+/// Whether a process whose command line holds `marker` is running: how a test sees that what it
+/// started (a host, a source, their children) was all stopped.
+pub fn process_running(marker: &str) -> bool {
+    let Ok(processes) = std::fs::read_dir("/proc") else { return false };
+    processes.flatten().any(|entry| {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        String::from_utf8_lossy(&cmdline).replace('\0', " ").contains(marker)
+    })
+}
+
 /// Where the install scripts put the programs tests run against: `UNFOLD_CACHE`, else
 /// `~/.cache/unfold`.
 pub(crate) fn cache() -> PathBuf {

@@ -19,6 +19,19 @@ def said(result: types.CallToolResult) -> dict:
     return {"error": result.isError, "text": "".join(c.text for c in result.content if c.type == "text")}
 
 
+def list_changes():
+    """An event set each time the server says its tools changed, and the handler that sets it."""
+    changed = asyncio.Event()
+
+    async def on_message(message) -> None:
+        if isinstance(message, types.ServerNotification) and isinstance(
+            message.root, types.ToolListChangedNotification
+        ):
+            changed.set()
+
+    return changed, on_message
+
+
 def connected():
     """The streams to the server the arguments name."""
     if sys.argv[1] == "--url":
@@ -31,14 +44,7 @@ def connected():
 
 
 async def main() -> None:
-    changed = asyncio.Event()
-
-    async def on_message(message) -> None:
-        if isinstance(message, types.ServerNotification) and isinstance(
-            message.root, types.ToolListChangedNotification
-        ):
-            changed.set()
-
+    changed, on_message = list_changes()
     seen: dict = {}
     async with connected() as (read, write, *_):
         async with ClientSession(read, write, message_handler=on_message) as session:
@@ -56,4 +62,5 @@ async def main() -> None:
     print(json.dumps(seen))
 
 
-asyncio.run(main())
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -10,25 +10,16 @@ import asyncio
 import json
 import sys
 
-from mcp import ClientSession, StdioServerParameters, types
+from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-
-def said(result: types.CallToolResult) -> dict:
-    return {"error": result.isError, "text": "".join(c.text for c in result.content if c.type == "text")}
+from sdk_client import list_changes, said
 
 
 async def main() -> None:
     unfold, template, *flags = sys.argv[1:]
     server = StdioServerParameters(command=unfold, args=["mcp", "serve", template, *flags])
-    changed = asyncio.Event()
-
-    async def on_message(message) -> None:
-        if isinstance(message, types.ServerNotification) and isinstance(
-            message.root, types.ToolListChangedNotification
-        ):
-            changed.set()
-
+    changed, on_message = list_changes()
     seen: dict = {}
     async with stdio_client(server) as (read, write):
         async with ClientSession(read, write, message_handler=on_message) as session:
