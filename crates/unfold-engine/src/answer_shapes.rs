@@ -201,8 +201,17 @@ fn responses_items(answer: &ModelResponse) -> Vec<Value> {
     let calls = answer.tool_calls.iter().enumerate().map(|(index, call)| match call.name.as_str() {
         TOOL_SEARCH => json!({ "type": "tool_search_call", "id": format!("ts_{index}"), "call_id": call.id,
                                "execution": "client", "arguments": call.arguments, "status": "completed" }),
-        _ => json!({ "type": "function_call", "id": format!("fc_{index}"), "call_id": call.id, "name": call.name,
-                     "arguments": argument_text(&call.arguments), "status": "completed" }),
+        name => {
+            let mut item = json!({ "type": "function_call", "id": format!("fc_{index}"), "call_id": call.id,
+                                   "name": name, "arguments": argument_text(&call.arguments), "status": "completed" });
+            // A function offered in a namespace (`namespace.function`: Codex groups MCP tools so)
+            // is called by its own name, with its namespace beside it.
+            if let Some((namespace, function)) = name.split_once('.') {
+                item["name"] = json!(function);
+                item["namespace"] = json!(namespace);
+            }
+            item
+        }
     });
     said.chain(calls).collect()
 }

@@ -212,9 +212,14 @@ fn responses(body: &Value) -> Result<HostRequest, String> {
     for (at, item) in items.iter().enumerate() {
         match (item.get("type").and_then(Value::as_str), item.get("role").and_then(Value::as_str)) {
             (Some("function_call"), _) => {
+                // A namespaced function is offered, and so named here, as `namespace.function`.
+                let name = match item.get("namespace").and_then(Value::as_str) {
+                    Some(namespace) => format!("{namespace}.{}", text_of(item, "name")),
+                    None => text_of(item, "name"),
+                };
                 let call = ToolCall {
                     id: text_of(item, "call_id"),
-                    name: text_of(item, "name"),
+                    name,
                     arguments: arguments(item["arguments"].as_str().unwrap_or("{}")),
                 };
                 read.assistant(None, vec![call]);

@@ -171,3 +171,50 @@ fn a_body_that_is_not_a_request_is_an_error_naming_the_place() {
     let no_name = json!({ "tools": [{ "type": "function", "function": { "description": "?" } }] });
     assert_eq!(HostRequest::read(HostApi::OpenaiChat, &no_name, false).unwrap_err(), "a tool without a name");
 }
+
+#[test]
+fn codexs_namespaced_tools_and_calls_read_as_one_name_and_are_answered_in_their_namespace() {
+    // As Codex sends it: the MCP server's tools in a namespace group, and its own earlier call
+    // echoed by the function's name with the namespace beside it.
+    let body = json!({
+        "model": "m", "stream": true, "instructions": "You fix bugs.",
+        "input": [
+            { "type": "message", "role": "user", "content": [{ "type": "input_text", "text": "Fix it." }] },
+            { "type": "function_call", "call_id": "c1", "name": "read_file", "namespace": "mcp__unfold",
+              "arguments": "{\"path\":\"a.py\"}" },
+            { "type": "function_call_output", "call_id": "c1", "output": "print(1)" }
+        ],
+        "tools": [
+            { "type": "function", "name": "shell", "parameters": { "type": "object" } },
+            { "type": "namespace", "name": "mcp__unfold", "tools": [
+                { "type": "function", "name": "read_file", "parameters": { "type": "object" } },
+                { "type": "function", "name": "read_section", "parameters": { "type": "object" } }
+            ] }
+        ]
+    });
+    let read = HostRequest::read(HostApi::OpenaiResponses, &body, false).unwrap();
+    let names: Vec<&str> = read.tools.iter().map(|tool| tool.name.as_str()).collect();
+    assert_eq!(names, ["shell", "mcp__unfold.read_file", "mcp__unfold.read_section"]);
+    assert!(read.messages.contains(&Message::Assistant {
+        content: None,
+        tool_calls: vec![call("c1", "mcp__unfold.read_file", json!({ "path": "a.py" }))]
+    }));
+
+    let answer = unfold_engine::ModelResponse {
+        text: None,
+        tool_calls: vec![call("c2", "mcp__unfold.read_section", json!({ "section_key": "editing" }))],
+        usage: None,
+    };
+    let item = &unfold_engine::answer_shapes::whole(HostApi::OpenaiResponses, &answer, Some("m"))["output"][0];
+    assert_eq!((&item["name"], &item["namespace"]), (&json!("read_section"), &json!("mcp__unfold")));
+    let streamed = unfold_engine::answer_shapes::stream(HostApi::OpenaiResponses, &answer, Some("m")).concat();
+    let done = streamed
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .map(|data| -> Value { serde_json::from_str(data).unwrap() });
+    let done = done.filter(|event| event["type"] == "response.output_item.done").collect::<Vec<_>>();
+    assert_eq!(
+        (&done[0]["item"]["name"], &done[0]["item"]["namespace"]),
+        (&json!("read_section"), &json!("mcp__unfold"))
+    );
+}
