@@ -26,6 +26,9 @@ pub struct HostRequest {
     pub stream: bool,
     /// The model asked for, when the body names it (Gemini's is in the path).
     pub model: Option<String>,
+    /// The JSON schema the answer must fit, when the request asks for JSON (Gemini's
+    /// `responseJsonSchema` or `responseSchema`; OpenAI's `response_format` or `text.format`).
+    pub answer_schema: Option<Value>,
 }
 
 impl HostRequest {
@@ -43,6 +46,7 @@ impl HostRequest {
         };
         request.stream = streamed || body.get("stream") == Some(&Value::Bool(true));
         request.model = body.get("model").and_then(Value::as_str).map(str::to_owned);
+        request.answer_schema = answer_schema(body);
         Ok(request)
     }
 
@@ -125,6 +129,17 @@ impl Conversation {
     fn into_request(self, tools: Vec<OfferedTool>) -> HostRequest {
         HostRequest { system: self.system.join("\n\n"), messages: self.messages, tools, ..HostRequest::default() }
     }
+}
+
+/// The schema a body asks its answer to fit, in whichever API's place it is.
+fn answer_schema(body: &Value) -> Option<Value> {
+    let places = [
+        "/generationConfig/responseJsonSchema",
+        "/generationConfig/responseSchema",
+        "/response_format/json_schema/schema",
+        "/text/format/schema",
+    ];
+    places.iter().find_map(|place| body.pointer(place)).filter(|schema| schema.is_object()).cloned()
 }
 
 fn chat(body: &Value) -> Result<HostRequest, String> {

@@ -3,18 +3,22 @@
 //! which knows the steps done by the call ids the host echoes back), with what a real host needs
 //! besides:
 //!
-//! - a scripted tool is called by the name the host shows it under: its own, `mcp__{server}__{tool}`
-//!   (the scripted model's own rule), or a name ending in `__tool`, `.tool` or `/tool` (a host's
-//!   namespace);
+//! - a scripted tool is called by the name the host shows it under: a name in a host's namespace
+//!   (`mcp__{server}__{tool}`, the scripted model's own rule; `mcp_{server}_{tool}`, Gemini CLI's;
+//!   one ending in `__tool`, `.tool` or `/tool`), else its own: a host that shows both has a
+//!   tool of its own by that name (Gemini CLI's `read_file`);
 //! - a scripted call to a tool the host did not offer in that request is not made (a model cannot
 //!   call a tool it was not shown): it is recorded as not shown, and the script goes on with its
 //!   next step, for good;
 //! - a request that offers no tools at all is a side request (a title, a summary, a check): it gets
-//!   a short plausible answer and leaves the script where it was.
+//!   a short plausible answer (JSON that fits the schema the request gives, when it asks for JSON:
+//!   Gemini CLI's model router waits a minute and a half for one) and leaves the script where it
+//!   was.
 //!
 //! Usage is Unfold's count of the request's text and of the answer, so a host that reads usage
 //! sees plausible numbers.
 
+use serde_json::{json, Value};
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{tokens, Message, ModelRequest, ModelResponse, Provider, ScriptedProvider, ToolCall, Usage};
 
@@ -61,7 +65,11 @@ impl ScriptedEndpoint {
     pub async fn answer(&mut self, request: &HostRequest, body: &str) -> Answered {
         let prompt_tokens = tokens::count_text(body);
         if request.tools.is_empty() {
-            let answer = ModelResponse { text: Some(SIDE_ANSWER.to_owned()), ..ModelResponse::default() };
+            let text = match &request.answer_schema {
+                Some(schema) => fitting(schema).to_string(),
+                None => SIDE_ANSWER.to_owned(),
+            };
+            let answer = ModelResponse { text: Some(text), ..ModelResponse::default() };
             return Answered::Side { answer: with_usage(answer, prompt_tokens) };
         }
         let mut not_shown = Vec::new();
@@ -99,21 +107,39 @@ fn with_usage(answer: ModelResponse, prompt_tokens: u64) -> ModelResponse {
     ModelResponse { usage: Some(usage), ..answer }
 }
 
-/// The name `request` offers the script's tool `name` under, when it offers it: the same name
-/// first, else one in a namespace.
+/// The name `request` offers the script's tool `name` under, when it offers it: one in a
+/// namespace first (beside it, the same name is the host's own tool), else the same name.
 fn shown_name(name: &str, request: &HostRequest) -> Option<String> {
-    let offered = request.tools.iter().map(|tool| tool.name.as_str());
-    if offered.clone().any(|offered| offered == name) {
-        return Some(name.to_owned());
-    }
-    offered.clone().find(|offered| names_tool(offered, name)).map(str::to_owned)
+    let mut offered = request.tools.iter().map(|tool| tool.name.as_str());
+    let namespaced = offered.clone().find(|offered| *offered != name && names_tool(offered, name));
+    namespaced.or_else(|| offered.find(|offered| *offered == name)).map(str::to_owned)
 }
 
 /// Whether a host's tool name `offered` is the template's tool `name`: the same name, or it in a
-/// host's namespace (`…__name`, `….name`, `…/name`).
+/// host's namespace (`…__name`, `….name`, `…/name`, or Gemini CLI's `mcp_server_name`).
 pub fn names_tool(offered: &str, name: &str) -> bool {
-    offered == name
-        || offered
-            .strip_suffix(name)
-            .is_some_and(|head| ["__", ".", "/"].iter().any(|separator| head.ends_with(separator)))
+    let in_namespace = |head: &str| ["__", ".", "/"].iter().any(|separator| head.ends_with(separator));
+    let gemini = |head: &str| head.strip_prefix("mcp_").is_some_and(|server| server.len() > 1 && server.ends_with('_'));
+    offered == name || offered.strip_suffix(name).is_some_and(|head| in_namespace(head) || gemini(head))
+}
+
+/// A value that fits `schema` (a JSON schema; Gemini's types in capitals too): each property of
+/// an object, the first of an enum, a short text, the least number allowed, an empty list.
+fn fitting(schema: &Value) -> Value {
+    if let Some(first) = schema.get("enum").and_then(Value::as_array).and_then(|values| values.first()) {
+        return first.clone();
+    }
+    let kind = schema.get("type").and_then(Value::as_str).unwrap_or("object").to_ascii_lowercase();
+    match kind.as_str() {
+        "object" => {
+            let properties = schema.get("properties").and_then(Value::as_object);
+            let fields = properties.into_iter().flatten().map(|(name, property)| (name.clone(), fitting(property)));
+            Value::Object(fields.collect())
+        }
+        "array" => json!([]),
+        "integer" | "number" => schema.get("minimum").cloned().unwrap_or(json!(1)),
+        "boolean" => json!(false),
+        "null" => Value::Null,
+        _ => json!(SIDE_ANSWER),
+    }
 }

@@ -218,3 +218,18 @@ fn codexs_namespaced_tools_and_calls_read_as_one_name_and_are_answered_in_their_
         (&json!("read_section"), &json!("mcp__unfold"))
     );
 }
+
+#[test]
+fn the_schema_an_answer_must_fit_is_read_wherever_each_api_puts_it() {
+    let schema = json!({ "type": "object", "properties": { "score": { "type": "integer" } } });
+    let user = json!([{ "role": "user", "parts": [{ "text": "Rate it." }] }]);
+    let gemini = json!({ "contents": user, "generationConfig": { "responseJsonSchema": schema } });
+    let chat = json!({ "messages": [{ "role": "user", "content": "Rate it." }],
+                       "response_format": { "type": "json_schema", "json_schema": { "name": "r", "schema": schema } } });
+    let responses = json!({ "input": "Rate it.", "text": { "format": { "type": "json_schema", "schema": schema } } });
+    for (api, body) in [(HostApi::Gemini, gemini), (HostApi::OpenaiChat, chat), (HostApi::OpenaiResponses, responses)] {
+        assert_eq!(HostRequest::read(api, &body, false).unwrap().answer_schema.as_ref(), Some(&schema), "{api:?}");
+    }
+    let plain = json!({ "messages": [{ "role": "user", "content": "Title this." }] });
+    assert_eq!(HostRequest::read(HostApi::OpenaiChat, &plain, false).unwrap().answer_schema, None);
+}

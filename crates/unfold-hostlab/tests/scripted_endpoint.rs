@@ -38,8 +38,12 @@ fn main_answer(answered: Answered) -> (unfold_engine::ModelResponse, Vec<String>
 }
 
 /// read-context-then-search: read `context`, search, then say the plan.
+fn endpoint_scenario() -> Scenario {
+    Scenario::load(&repo("examples/read-context-then-search.scenario.json")).unwrap()
+}
+
 fn endpoint() -> ScriptedEndpoint {
-    ScriptedEndpoint::new(&Scenario::load(&repo("examples/read-context-then-search.scenario.json")).unwrap())
+    ScriptedEndpoint::new(&endpoint_scenario())
 }
 
 #[test]
@@ -98,4 +102,32 @@ fn a_request_that_offers_no_tools_is_answered_aside_and_leaves_the_script_where_
     assert!(matches!(&side, Answered::Side { answer } if answer.text.as_deref() == Some("OK.")), "{side:?}");
     let (first, _) = main_answer(answer_to(&mut endpoint, &asked(vec![user()], &["lookup", "read_section"])));
     assert_eq!(first.tool_calls[0].name, "read_section", "the script's first step, still");
+}
+
+#[test]
+fn a_tool_in_the_servers_namespace_wins_over_the_hosts_own_of_the_same_name() {
+    // Gemini CLI: its own `read_section` (were it to have one) and the server's as `mcp_unfold_…`.
+    let mut endpoint = endpoint();
+    let tools = ["read_section", "mcp_unfold_lookup", "mcp_unfold_read_section"];
+    let (first, _) = main_answer(answer_to(&mut endpoint, &asked(vec![user()], &tools)));
+    assert_eq!(first.tool_calls[0].name, "mcp_unfold_read_section");
+    // Without a namespaced one, the same name is the template's (a host that names tools plainly).
+    let (plain, _) = main_answer(answer_to(
+        &mut ScriptedEndpoint::new(&endpoint_scenario()),
+        &asked(vec![user()], &["read_section"]),
+    ));
+    assert_eq!(plain.tool_calls[0].name, "read_section");
+}
+
+#[test]
+fn a_side_request_that_asks_for_json_gets_json_that_fits_its_schema() {
+    // Gemini CLI's model router: it retries for a minute and a half until the answer parses.
+    let mut endpoint = endpoint();
+    let mut routing = asked(vec![Message::User { content: "How complex is this?".into() }], &[]);
+    routing.answer_schema = Some(json!({ "type": "OBJECT", "required": ["score", "reason"], "properties": {
+        "reason": { "type": "STRING" }, "score": { "type": "INTEGER", "minimum": 1 },
+        "model": { "type": "STRING", "enum": ["flash", "pro"] }, "steps": { "type": "ARRAY" } } }));
+    let Answered::Side { answer } = answer_to(&mut endpoint, &routing) else { panic!("a side request") };
+    let parsed: serde_json::Value = serde_json::from_str(answer.text.as_deref().unwrap()).unwrap();
+    assert_eq!(parsed, json!({ "reason": "OK.", "score": 1, "model": "flash", "steps": [] }));
 }
