@@ -13,9 +13,9 @@
 // Screenshots of each state land in the harness's temp dir (kept with UNFOLD_E2E_KEEP=1). Run:
 // `node --test tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, before, beforeEach, describe, it } from "node:test";
 import {
   addHostLane,
   click,
@@ -23,6 +23,7 @@ import {
   EXAMPLE,
   ROOT,
   killApp,
+  recoveryDir,
   resizeWindow,
   runComparison,
   saveScreenshot,
@@ -83,6 +84,9 @@ async function narrow(session) {
 describe("what a first-time user hit, at 1024×700 in dark mode", () => {
   before(() => startHarness({ dark: true }));
   after(stopHarness);
+  // Each test starts with no unsaved work of another's to offer: the offer, appearing a moment
+  // after the window, moves what a test clicks (the event detail's test once clicked beside it).
+  beforeEach(() => rmSync(recoveryDir(), { recursive: true, force: true }));
 
   it("starts without an error about the log folder, the preview's tokens split", async (t) => {
     await withApp(t, EXAMPLE, async (session) => {
