@@ -55,12 +55,14 @@ impl PreparedHost {
         self.host.name
     }
 
-    /// What the user is asked to allow: the program, its arguments and its whole environment,
-    /// one per line (`{run}`, `{port}` and the other placeholders are filled for each run).
+    /// What the user is asked to allow: the program, its arguments, its whole environment and
+    /// the files written for it, one per line (`{run}`, `{port}` and the other placeholders are
+    /// filled for each run).
     pub fn question(&self) -> String {
         let mut lines = vec![format!("program: {}", self.launch.program.display())];
         lines.extend(self.launch.args.iter().map(|arg| format!("argument: {arg}")));
         lines.extend(self.launch.env.iter().map(|(name, value)| format!("env: {name}={value}")));
+        lines.extend(self.launch.files.iter().map(|(path, content)| format!("file: {{run}}/{path}: {content}")));
         lines.join("\n")
     }
 
@@ -140,13 +142,13 @@ impl HostLab {
             Some((first, args)) => (Some(first.as_str()), args),
             None => (None, &[][..]),
         };
-        let installed = match (host.package(), first) {
-            (None, None) => {
+        let installed = match (host.takes_a_program(), first) {
+            (true, None) => {
                 let why =
                     "the command host runs a program: give it after `--` (unfold host run command T S -- PROGRAM ARGS)";
                 return Err(AppError::new(ErrorCode::InvalidRequest, why));
             }
-            (Some(_), Some(_)) => {
+            (false, Some(_)) => {
                 let why = format!("{name} takes no program: only the command host does");
                 return Err(AppError::new(ErrorCode::InvalidRequest, why));
             }
@@ -197,6 +199,14 @@ impl HostLab {
         if !self.allowed(prepared) {
             return Err(HostLab::not_allowed(prepared));
         }
+        let turns = scenario.user_turns().len();
+        if prepared.host.takes_one_message() && turns > 1 {
+            let why = format!(
+                "{} takes one user message (one non-interactive run); scenario '{}' has {turns}",
+                prepared.host.name, scenario.name
+            );
+            return Err(AppError::new(ErrorCode::InvalidRequest, why));
+        }
         if options.repeat == 0 || options.repeat > MAX_REPEAT {
             let why = format!("--repeat is between 1 and {MAX_REPEAT}");
             return Err(AppError::new(ErrorCode::InvalidRequest, why));
@@ -237,10 +247,24 @@ pub fn run_requests(name: &str, run: &HostRun) -> RunRequests {
     RunRequests { lane: Lane::real_host(name), calls: run.calls.clone() }
 }
 
+/// How to install the host `name` when it is missing: its package, from PyPI or npm, and the
+/// script that installs every host pinned; none for `command` or a name that is not a host.
+pub fn install_hint(name: &str) -> Option<String> {
+    let host = Host::named(name).ok()?;
+    let package = host.package()?;
+    let tool = if host.is_python() { "pip install" } else { "npm install" };
+    Some(format!("{tool} {package}, or scripts/hosts.sh install"))
+}
+
 fn not_installed(host: Host, program: Option<&str>) -> AppError {
     let message = match (host.package(), program) {
-        (Some(package), _) => format!(
+        (Some(package), _) if host.is_python() => format!(
             "{} is not installed: no Python with `{package}` in UNFOLD_HOSTS_DIR/{} or on PATH (scripts/hosts.sh install sets one up)",
+            host.name,
+            host.library()
+        ),
+        (Some(package), _) => format!(
+            "{} is not installed: not in UNFOLD_HOSTS_DIR/{}/node_modules/.bin nor on PATH (npm install {package}, or scripts/hosts.sh install)",
             host.name,
             host.library()
         ),

@@ -57,7 +57,10 @@ fn real_hosts() -> String {
             let program = match (&host.program, host.name.as_str()) {
                 (_, "command") => "the program after --".to_owned(),
                 (Some(program), _) => program.clone(),
-                (None, _) => "not installed (scripts/hosts.sh install)".to_owned(),
+                (None, name) => match unfold_application::real_hosts::install_hint(name) {
+                    Some(hint) => format!("not installed ({hint})"),
+                    None => "not installed".to_owned(),
+                },
             };
             [host.name, host.version.unwrap_or_else(|| "-".to_owned()), cached.to_owned(), program]
         })

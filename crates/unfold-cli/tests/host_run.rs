@@ -37,6 +37,13 @@ fn report(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"))
 }
 
+/// Whether a host's name for a tool (`tool`, or the MCP server `unfold`'s `tool` as Claude Code,
+/// Codex and Gemini CLI name it) is `tool`.
+fn names(offered: &str, tool: &str) -> bool {
+    offered == tool
+        || ["unfold__", "unfold.", "unfold_"].iter().any(|server| offered.ends_with(&format!("{server}{tool}")))
+}
+
 /// The first model call after the host read `section` that offered a tool named `tool`, counted
 /// in model calls after that read; none: no later call did.
 fn calls_until_offered(run: &Value, section: &str, tool: &str) -> Option<usize> {
@@ -48,7 +55,7 @@ fn calls_until_offered(run: &Value, section: &str, tool: &str) -> Option<usize> 
     let later = events[read..].iter().filter(|e| e["type"] == "model_call");
     later
         .enumerate()
-        .find(|(_, call)| call["tools_offered"].as_array().unwrap().iter().any(|t| t == tool))
+        .find(|(_, call)| call["tools_offered"].as_array().unwrap().iter().any(|t| names(t.as_str().unwrap(), tool)))
         .map(|(n, _)| n + 1)
 }
 
@@ -96,6 +103,47 @@ fn listing_tools_again_shows_a_revealed_tool_at_the_next_request_and_a_cached_li
         assert_eq!(never, 2, "each read's tools are pending for good: {cached}");
         assert_eq!(events.iter().filter(|e| e["type"] == "tools_listed").count(), 1, "{host}: {cached}");
     }
+}
+
+#[test]
+fn the_coding_agent_clis_run_offline_and_show_a_revealed_tool_as_each_refreshes_its_list() {
+    let home = tempfile::tempdir().unwrap();
+    // Codex lists its MCP tools once unless its feature is on: the revealed tools never reach its
+    // model, and the script's three calls to them are not made.
+    let codex = host_run(home.path(), "codex");
+    assert_eq!(codex["status"], "completed", "{codex}");
+    assert_eq!(calls_until_offered(&codex, "editing", "apply_patch"), None, "{codex}");
+    assert_eq!(codex["counters"]["calls_not_made"], 3, "{codex}");
+    // With `mcp_tool_list_changed`, at the next request.
+    let listing = host_run(home.path(), "codex-list-changed");
+    assert_eq!(calls_until_offered(&listing, "editing", "apply_patch"), Some(1), "{listing}");
+    assert_eq!(calls_until_offered(&listing, "testing", "run_tests"), Some(1), "{listing}");
+    // Claude Code and Gemini CLI list again when told, a few milliseconds after the result that
+    // revealed the tools; their next request has mostly gone out by then: at the next request
+    // or the one after (`unfold hosts probe` measures how often each).
+    for host in ["claude-code", "gemini-cli"] {
+        let run = host_run(home.path(), host);
+        assert_eq!(run["status"], "completed", "{host}: {run}");
+        let at = calls_until_offered(&run, "editing", "apply_patch");
+        assert!(matches!(at, Some(1 | 2)), "{host}: apply_patch first offered {at:?} requests after the read: {run}");
+        assert!(run["real_host"]["version"].is_string(), "{run}");
+    }
+    // Nothing of theirs in the home Unfold was started with: each had a home of its own.
+    let written: Vec<String> = std::fs::read_dir(home.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into())
+        .collect();
+    assert_eq!(written.iter().filter(|name| !["config", "data"].contains(&name.as_str())).count(), 0, "{written:?}");
+}
+
+#[test]
+fn a_cli_host_refuses_a_scenario_of_several_turns() {
+    let home = tempfile::tempdir().unwrap();
+    let two_turns = "examples/coding-agent-two-turns.scenario.json";
+    let output = unfold(home.path(), &["host", "run", "claude-code", TEMPLATE, two_turns, "--allow-host"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("claude-code takes one user message"), "{stderr}");
 }
 
 #[test]
@@ -209,4 +257,38 @@ fn a_host_that_hangs_exits_at_once_or_floods_ends_with_a_status_and_leaves_nothi
     let kept = std::fs::metadata(record.path().join("floods/run-1/stdout.txt")).unwrap().len();
     assert_eq!(kept, 1 << 20, "the output is kept up to 1 MiB and read away past it");
     assert!(!process_running("yes unfold-flood"));
+}
+
+#[test]
+fn hosts_list_shows_each_installed_hosts_version_and_how_to_install_a_missing_one() {
+    let home = tempfile::tempdir().unwrap();
+    let listed = String::from_utf8(unfold(home.path(), &["hosts", "list"]).stdout).unwrap();
+    // After the profiles, the real hosts.
+    let listed = listed.split_once("\nreal hosts").unwrap().1;
+    let version = |host: &str| {
+        let line = listed.lines().find(|line| line.split_whitespace().next() == Some(host)).unwrap();
+        line.split_whitespace().nth(1).unwrap().to_owned()
+    };
+    // The versions scripts/hosts.sh pins.
+    let pinned =
+        [("openai-agents", "0.24.0"), ("claude-code", "2.1.197"), ("codex", "0.171.0"), ("gemini-cli", "0.61.0")];
+    for (host, pinned) in pinned {
+        assert_eq!(version(host), pinned, "{listed}");
+    }
+
+    let nowhere = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .args(["hosts", "list"])
+        .env("HOME", home.path())
+        .env("UNFOLD_HOSTS_DIR", nowhere.path())
+        .env("PATH", nowhere.path())
+        .output()
+        .unwrap();
+    let listed = String::from_utf8(output.stdout).unwrap();
+    let listed = listed.split_once("\nreal hosts").unwrap().1;
+    let claude = listed.lines().find(|line| line.starts_with("claude-code ")).unwrap();
+    assert!(
+        claude.ends_with("not installed (npm install @anthropic-ai/claude-code, or scripts/hosts.sh install)"),
+        "{claude}"
+    );
 }

@@ -17,7 +17,7 @@ use unfold_engine::compare::CallRequest;
 use unfold_engine::{RealHost, RunReport, Session};
 
 use crate::host_process::run_to_end;
-use crate::hosts::{self, Host, HostKind, Launch};
+use crate::hosts::{self, Host, Launch};
 use crate::model_endpoint::RunningEndpoint;
 use crate::recording::{HostOutcome, Recording};
 use crate::template_http::RunningTemplateServer;
@@ -71,13 +71,19 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
     let scenario_file = folder.join("scenario.scenario.json");
     std::fs::write(&template_file, plan.template.to_json()).map_err(in_folder)?;
     std::fs::write(&scenario_file, plan.scenario.to_json()).map_err(in_folder)?;
-    if plan.host.kind != HostKind::Command {
+    if plan.host.is_python() {
         std::fs::write(folder.join(hosts::PYTHON_DRIVER_FILE), hosts::PYTHON_DRIVER).map_err(in_folder)?;
     }
     let system = Session::owning(plan.template.clone(), plan.scenario.params.clone())?.render()?.markdown;
-    let user_messages = serde_json::to_string(&plan.scenario.user_turns()).unwrap_or_default();
+    let user_turns = plan.scenario.user_turns();
+    let user_messages = serde_json::to_string(&user_turns).unwrap_or_default();
     let mcp_log = folder.join(MCP_LOG);
-    let mcp_command = serve_command(plan.server, &template_file, &scenario_file, &mcp_log);
+    let command = serve_command(plan.server, &template_file, &scenario_file, &mcp_log);
+    let (program, args) = command.split_first().map_or(("", &[][..]), |(program, args)| (program.as_str(), args));
+    let mcp_command = serde_json::to_string(&command).unwrap_or_default();
+    let (mcp_program, mcp_args) =
+        (serde_json::Value::from(program).to_string(), serde_json::to_string(args).unwrap_or_default());
+    let user_message = user_turns.first().cloned().unwrap_or_default();
 
     let model_log = MessageLog::create(&folder.join(MODEL_LOG))?;
     let endpoint = RunningEndpoint::start(plan.scenario, 0, Some(model_log.clone()), ServerBounds::default())
@@ -98,9 +104,19 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
         (hosts::USER_PATH, &path),
         (hosts::SYSTEM_PROMPT, &system),
         (hosts::USER_MESSAGES, &user_messages),
+        (hosts::USER_MESSAGE, &user_message),
         (hosts::MCP_COMMAND, &mcp_command),
+        (hosts::MCP_PROGRAM, &mcp_program),
+        (hosts::MCP_ARGS, &mcp_args),
         (hosts::MCP_PORT, &mcp_port),
     ]);
+    for (relative, content) in &launch.files {
+        let file = folder.join(relative);
+        if let Some(parent) = file.parent() {
+            std::fs::create_dir_all(parent).map_err(in_folder)?;
+        }
+        std::fs::write(&file, content).map_err(in_folder)?;
+    }
     tracing::info!(host = plan.host.name, folder = %folder.display(), "host run started");
     let outcome = run_to_end(&launch, folder, plan.timeout, plan.cancel).await;
     endpoint.shutdown().await;
@@ -133,11 +149,11 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
     Ok(HostRun { report, calls: recording.calls() })
 }
 
-/// The command that serves the template over stdio and logs to `log`, as a JSON array.
-fn serve_command(server: &[String], template: &Path, scenario: &Path, log: &Path) -> String {
+/// The command that serves the template over stdio and logs to `log`.
+fn serve_command(server: &[String], template: &Path, scenario: &Path, log: &Path) -> Vec<String> {
     let path = |path: &Path| path.display().to_string();
     let mut command = server.to_vec();
     command.extend(["mcp".into(), "serve".into(), path(template), "--scenario".into(), path(scenario)]);
     command.extend(["--log".into(), path(log)]);
-    serde_json::to_string(&command).unwrap_or_default()
+    command
 }

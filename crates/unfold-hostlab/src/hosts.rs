@@ -1,41 +1,32 @@
 //! The agent hosts the host lab runs (spec 13): which there are, where each is installed, and how
-//! each is launched ([`Launch`]: the program, its arguments and the whole environment it gets,
-//! with the parts that change from run to run written as placeholders, so that the user allows
-//! one definition and a changed one is asked again).
+//! each is launched (its [`Launch`], which the user allows).
 //!
 //! `openai-agents` and `pydantic-ai` are Unfold's Python driver (`drivers/python_host.py`) run
 //! with the host's library: from a virtual environment `UNFOLD_HOSTS_DIR/NAME` when there is
 //! one, else the `python3` on `PATH` when it has the library. Their `-cached` variants have the
-//! library cache the MCP tool list. `command` is any program the user names.
+//! library cache the MCP tool list. `claude-code`, `codex` and `gemini-cli` are the coding-agent
+//! CLIs from npm ([`cli_hosts`](crate::cli_hosts)): `codex` never lists tools again, as Codex does
+//! by default, and `codex-list-changed` has its `mcp_tool_list_changed` feature on. `command` is
+//! any program the user names.
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::Serialize;
 use unfold_documents::host_profile::HostApi;
 
+use crate::cli_hosts::Cli;
+use crate::launch::on_path;
+pub use crate::launch::{
+    Installed, Launch, MCP_ARGS, MCP_COMMAND, MCP_PORT, MCP_PROGRAM, PORT, RUN_FOLDER, SYSTEM_PROMPT, USER_MESSAGE,
+    USER_MESSAGES, USER_PATH,
+};
 use crate::template_http::MCP_PATH;
 
 /// Unfold's driver of the Python hosts.
 pub const PYTHON_DRIVER: &str = include_str!("drivers/python_host.py");
 /// The driver's file name in a run's folder.
 pub const PYTHON_DRIVER_FILE: &str = "python_host.py";
-
-/// In a [`Launch`], the run's folder.
-pub const RUN_FOLDER: &str = "{run}";
-/// In a [`Launch`], the model endpoint's port.
-pub const PORT: &str = "{port}";
-/// In a [`Launch`], the `PATH` Unfold was started with.
-pub const USER_PATH: &str = "{PATH}";
-/// In a [`Launch`], the template's system prompt.
-pub const SYSTEM_PROMPT: &str = "{system prompt}";
-/// In a [`Launch`], the scenario's user messages as a JSON array.
-pub const USER_MESSAGES: &str = "{user messages}";
-/// In a [`Launch`], the command that serves the template over stdio, as a JSON array.
-pub const MCP_COMMAND: &str = "{mcp command}";
-/// In a [`Launch`], the port of the template served over streamable HTTP.
-pub const MCP_PORT: &str = "{mcp port}";
 
 /// How a host is driven.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +37,8 @@ pub enum HostKind {
     OpenaiAgents,
     /// Pydantic AI (`pydantic-ai-slim` on PyPI) through Unfold's driver.
     PydanticAi,
+    /// A coding-agent CLI from npm.
+    Cli(Cli),
 }
 
 /// One host Unfold can run.
@@ -55,40 +48,23 @@ pub struct Host {
     pub name: &'static str,
     /// How it is driven.
     pub kind: HostKind,
-    /// Whether its library caches the MCP tool list.
+    /// Whether it keeps the MCP tool list it first got (its library caches it, or it never
+    /// lists tools again).
     pub caches_tools: bool,
 }
 
 /// Every host, in the order they are listed.
-pub const HOSTS: [Host; 5] = [
+pub const HOSTS: [Host; 9] = [
     Host { name: "openai-agents", kind: HostKind::OpenaiAgents, caches_tools: false },
     Host { name: "openai-agents-cached", kind: HostKind::OpenaiAgents, caches_tools: true },
     Host { name: "pydantic-ai", kind: HostKind::PydanticAi, caches_tools: false },
     Host { name: "pydantic-ai-cached", kind: HostKind::PydanticAi, caches_tools: true },
+    Host { name: "claude-code", kind: HostKind::Cli(Cli::ClaudeCode), caches_tools: false },
+    Host { name: "codex", kind: HostKind::Cli(Cli::Codex), caches_tools: true },
+    Host { name: "codex-list-changed", kind: HostKind::Cli(Cli::Codex), caches_tools: false },
+    Host { name: "gemini-cli", kind: HostKind::Cli(Cli::GeminiCli), caches_tools: false },
     Host { name: "command", kind: HostKind::Command, caches_tools: false },
 ];
-
-/// Where a host is installed, and its version when it says.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Installed {
-    /// The program that runs it (a Python for the Python hosts).
-    pub program: PathBuf,
-    /// Its version.
-    pub version: Option<String>,
-}
-
-/// What starting a host runs: the program, its arguments and its whole environment (nothing else
-/// of Unfold's environment reaches it). Values may hold the placeholders of this module, filled
-/// for each run; the user allows this, as written.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Launch {
-    /// The program.
-    pub program: PathBuf,
-    /// Its arguments.
-    pub args: Vec<String>,
-    /// Its environment, entire.
-    pub env: BTreeMap<String, String>,
-}
 
 impl Host {
     /// The host called `name`; an unknown name fails with the hosts' names.
@@ -99,35 +75,53 @@ impl Host {
         })
     }
 
-    /// The Python package that is the host, for the Python hosts.
+    /// The package that is the host, for the hosts Unfold installs: a Python host's on PyPI, a
+    /// CLI's on npm.
     pub fn package(self) -> Option<&'static str> {
         match self.kind {
             HostKind::Command => None,
             HostKind::OpenaiAgents => Some("openai-agents"),
             HostKind::PydanticAi => Some("pydantic-ai-slim"),
+            HostKind::Cli(cli) => Some(cli.npm_package()),
         }
     }
 
-    /// The library it drives, without `-cached`: its driver's `UNFOLD_HOST` and its folder in
-    /// `UNFOLD_HOSTS_DIR`.
+    /// Whether it runs a program the user names (`command`).
+    pub fn takes_a_program(self) -> bool {
+        self.kind == HostKind::Command
+    }
+
+    /// Whether it is run by Unfold's Python driver.
+    pub fn is_python(self) -> bool {
+        matches!(self.kind, HostKind::OpenaiAgents | HostKind::PydanticAi)
+    }
+
+    /// Whether it takes only one user message (the CLIs: one non-interactive run).
+    pub fn takes_one_message(self) -> bool {
+        matches!(self.kind, HostKind::Cli(_))
+    }
+
+    /// What it is installed as, whichever variant: its driver's `UNFOLD_HOST` and its folder in
+    /// `UNFOLD_HOSTS_DIR` (the name without `-cached` or `-list-changed`).
     pub fn library(self) -> &'static str {
-        self.name.trim_end_matches("-cached")
+        self.name.trim_end_matches("-cached").trim_end_matches("-list-changed")
     }
 
     /// The module the Python host's library imports as.
     fn module(self) -> Option<&'static str> {
         match self.kind {
-            HostKind::Command => None,
             HostKind::OpenaiAgents => Some("agents"),
             HostKind::PydanticAi => Some("pydantic_ai"),
+            _ => None,
         }
     }
 
-    /// The wire format the host is told to speak; none: any (a program chooses).
+    /// The wire format the host is told to speak (or speaks); none: any (a program chooses).
     pub fn api(self) -> Option<HostApi> {
         match self.kind {
             HostKind::Command => None,
             HostKind::OpenaiAgents | HostKind::PydanticAi => Some(HostApi::OpenaiResponses),
+            HostKind::Cli(cli) => Some(cli.api()),
         }
     }
 
@@ -136,6 +130,9 @@ impl Host {
     /// has its library; for `command`, `program` found as a shell would (on `path` unless it
     /// holds a `/`). None when it is not there.
     pub fn find(self, hosts_dir: Option<&Path>, path: Option<&OsStr>, program: Option<&str>) -> Option<Installed> {
+        if let HostKind::Cli(cli) = self.kind {
+            return cli.find(hosts_dir.map(|dir| dir.join(self.library())).as_deref(), path);
+        }
         let (Some(package), Some(module)) = (self.package(), self.module()) else {
             let program = program?;
             return on_path(program, path).map(|program| Installed { program, version: None });
@@ -162,7 +159,10 @@ impl Host {
             ("UNFOLD_USER_MESSAGES".to_owned(), USER_MESSAGES.to_owned()),
         ]);
         if self.kind == HostKind::Command {
-            return Launch { program: installed.program.clone(), args: args.to_vec(), env };
+            return Launch { program: installed.program.clone(), args: args.to_vec(), env, files: BTreeMap::new() };
+        }
+        if let HostKind::Cli(cli) = self.kind {
+            return cli.launch(!self.caches_tools, installed, env);
         }
         env.insert("UNFOLD_HOST".into(), self.library().into());
         env.insert("UNFOLD_CACHE_TOOLS".into(), if self.caches_tools { "1" } else { "0" }.into());
@@ -170,34 +170,8 @@ impl Host {
         env.insert("PYTHONDONTWRITEBYTECODE".into(), "1".into());
         env.insert("OPENAI_AGENTS_DISABLE_TRACING".into(), "1".into());
         let driver = format!("{RUN_FOLDER}/{PYTHON_DRIVER_FILE}");
-        Launch { program: installed.program.clone(), args: vec![driver], env }
+        Launch { program: installed.program.clone(), args: vec![driver], env, files: BTreeMap::new() }
     }
-}
-
-impl Launch {
-    /// The launch with its placeholders filled by `values` (placeholder, value).
-    pub fn filled(&self, values: &[(&str, &str)]) -> Launch {
-        let fill = |text: &str| values.iter().fold(text.to_owned(), |text, (from, to)| text.replace(from, to));
-        Launch {
-            program: PathBuf::from(fill(&self.program.to_string_lossy())),
-            args: self.args.iter().map(|arg| fill(arg)).collect(),
-            env: self.env.iter().map(|(name, value)| (name.clone(), fill(value))).collect(),
-        }
-    }
-}
-
-/// `program` as a shell finds it: itself when it holds a `/`, else the first executable of that
-/// name in `path`.
-fn on_path(program: &str, path: Option<&OsStr>) -> Option<PathBuf> {
-    if program.contains('/') {
-        return Some(PathBuf::from(program)).filter(|program| program.is_file());
-    }
-    std::env::split_paths(path?).map(|dir| dir.join(program)).find(|candidate| is_executable(candidate))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata().is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
 }
 
 /// The version of `package` that `python` has, when it has `module` (asked in a clean

@@ -12,10 +12,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod cli_hosts;
 pub mod host_process;
 pub mod host_requests;
 pub mod host_run;
 pub mod hosts;
+pub mod launch;
 pub mod message_log;
 pub mod model_endpoint;
 pub mod recording;

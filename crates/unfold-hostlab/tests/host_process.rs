@@ -17,6 +17,7 @@ fn a_cancelled_run_stops_the_host_and_what_it_started() {
         program: "sh".into(),
         args: vec!["-c".into(), format!("{marker} & {marker}")],
         env: BTreeMap::from([("PATH".to_owned(), std::env::var("PATH").unwrap_or_default())]),
+        files: BTreeMap::new(),
     };
     let cancel = Arc::new(AtomicBool::new(false));
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
