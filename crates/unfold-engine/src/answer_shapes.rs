@@ -81,12 +81,24 @@ fn finish_reason(answer: &ModelResponse) -> &'static str {
     }
 }
 
+/// An id of this answer's own, the same every time it is shaped: a host tells answers apart by
+/// their ids (Claude Code merges the blocks of answers that share one into one message).
+fn answer_id(answer: &ModelResponse) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    answer.text.hash(&mut hasher);
+    for call in &answer.tool_calls {
+        (&call.id, &call.name, call.arguments.to_string()).hash(&mut hasher);
+    }
+    format!("{:016x}", hasher.finish())
+}
+
 fn chat_whole(answer: &ModelResponse) -> Value {
     let mut message = json!({ "role": "assistant", "content": answer.text });
     if !answer.tool_calls.is_empty() {
         message["tool_calls"] = answer.tool_calls.iter().map(chat_call).collect();
     }
-    let mut whole = json!({ "id": "chatcmpl-unfold", "object": "chat.completion", "created": 0,
+    let mut whole = json!({ "id": format!("chatcmpl-{}", answer_id(answer)), "object": "chat.completion", "created": 0,
                             "choices": [{ "index": 0, "message": message, "finish_reason": finish_reason(answer) }] });
     if let Some(usage) = &answer.usage {
         whole["usage"] = chat_usage(usage);
@@ -96,8 +108,10 @@ fn chat_whole(answer: &ModelResponse) -> Value {
 
 fn chat_stream(answer: &ModelResponse, model: &str) -> Vec<String> {
     let chunk = |delta: Value, finish: Option<&str>| {
-        data(&json!({ "id": "chatcmpl-unfold", "object": "chat.completion.chunk", "created": 0, "model": model,
-                      "choices": [{ "index": 0, "delta": delta, "finish_reason": finish }] }))
+        data(
+            &json!({ "id": format!("chatcmpl-{}", answer_id(answer)), "object": "chat.completion.chunk", "created": 0, "model": model,
+                      "choices": [{ "index": 0, "delta": delta, "finish_reason": finish }] }),
+        )
     };
     let mut events = vec![chunk(json!({ "role": "assistant", "content": "" }), None)];
     if let Some(text) = &answer.text {
@@ -111,8 +125,10 @@ fn chat_stream(answer: &ModelResponse, model: &str) -> Vec<String> {
     }
     events.push(chunk(json!({}), Some(finish_reason(answer))));
     if let Some(usage) = &answer.usage {
-        events.push(data(&json!({ "id": "chatcmpl-unfold", "object": "chat.completion.chunk", "created": 0,
-                                  "model": model, "choices": [], "usage": chat_usage(usage) })));
+        events.push(data(
+            &json!({ "id": format!("chatcmpl-{}", answer_id(answer)), "object": "chat.completion.chunk", "created": 0,
+                                  "model": model, "choices": [], "usage": chat_usage(usage) }),
+        ));
     }
     events.push("data: [DONE]\n\n".to_owned());
     events
@@ -148,7 +164,7 @@ fn anthropic_input(usage: &Usage) -> Value {
 }
 
 fn anthropic_whole(answer: &ModelResponse) -> Value {
-    let mut whole = json!({ "id": "msg_unfold", "type": "message", "role": "assistant", "content": anthropic_blocks(answer),
+    let mut whole = json!({ "id": format!("msg_{}", answer_id(answer)), "type": "message", "role": "assistant", "content": anthropic_blocks(answer),
                             "stop_reason": stop_reason(answer), "stop_sequence": null });
     if let Some(usage) = &answer.usage {
         let mut shaped = anthropic_input(usage);
@@ -160,7 +176,7 @@ fn anthropic_whole(answer: &ModelResponse) -> Value {
 
 fn anthropic_stream(answer: &ModelResponse, model: &str) -> Vec<String> {
     // The API always says the usage; an answer without one (a server that did not) streams none.
-    let mut started = json!({ "id": "msg_unfold", "type": "message", "role": "assistant", "model": model,
+    let mut started = json!({ "id": format!("msg_{}", answer_id(answer)), "type": "message", "role": "assistant", "model": model,
                               "content": [], "stop_reason": null, "stop_sequence": null });
     if let Some(usage) = &answer.usage {
         started["usage"] = anthropic_input(usage);
@@ -195,14 +211,14 @@ fn anthropic_stream(answer: &ModelResponse, model: &str) -> Vec<String> {
 
 fn responses_items(answer: &ModelResponse) -> Vec<Value> {
     let said = answer.text.iter().map(|text| {
-        json!({ "type": "message", "id": "msg_unfold", "role": "assistant", "status": "completed",
+        json!({ "type": "message", "id": format!("msg_{}", answer_id(answer)), "role": "assistant", "status": "completed",
                 "content": [{ "type": "output_text", "text": text, "annotations": [] }] })
     });
     let calls = answer.tool_calls.iter().enumerate().map(|(index, call)| match call.name.as_str() {
-        TOOL_SEARCH => json!({ "type": "tool_search_call", "id": format!("ts_{index}"), "call_id": call.id,
+        TOOL_SEARCH => json!({ "type": "tool_search_call", "id": format!("ts_{}_{index}", answer_id(answer)), "call_id": call.id,
                                "execution": "client", "arguments": call.arguments, "status": "completed" }),
         name => {
-            let mut item = json!({ "type": "function_call", "id": format!("fc_{index}"), "call_id": call.id,
+            let mut item = json!({ "type": "function_call", "id": format!("fc_{}_{index}", answer_id(answer)), "call_id": call.id,
                                    "name": name, "arguments": argument_text(&call.arguments), "status": "completed" });
             // A function offered in a namespace (`namespace.function`: Codex groups MCP tools so)
             // is called by its own name, with its namespace beside it.
@@ -217,7 +233,7 @@ fn responses_items(answer: &ModelResponse) -> Vec<Value> {
 }
 
 fn responses_whole(answer: &ModelResponse) -> Value {
-    let mut whole = json!({ "id": "resp_unfold", "object": "response", "created_at": 0, "status": "completed",
+    let mut whole = json!({ "id": format!("resp_{}", answer_id(answer)), "object": "response", "created_at": 0, "status": "completed",
                             "error": null, "output": responses_items(answer) });
     if let Some(usage) = &answer.usage {
         whole["usage"] = json!({ "input_tokens": usage.prompt_tokens, "output_tokens": usage.completion_tokens,

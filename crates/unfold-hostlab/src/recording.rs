@@ -313,6 +313,17 @@ fn text(value: &Value) -> String {
 /// A request's parts in the order a provider caches them, from the bytes the host sent: its
 /// tools, its system prompt, then each message (item, content) in order.
 pub fn prompt_shape(api: HostApi, body: &Value) -> PromptShape {
+    // Anthropic's cache breakpoints mark where a cached prefix ends; they are not part of it. A
+    // host moves its marker to the newest message at every request (Claude Code does), which
+    // leaves the prefix cached before it.
+    let unmarked;
+    let body = match api {
+        HostApi::Anthropic => {
+            unmarked = without_cache_marks(body);
+            &unmarked
+        }
+        _ => body,
+    };
     let piece = |value: Option<&Value>| -> Piece {
         let text = match value {
             None | Some(Value::Null) => String::new(),
@@ -346,5 +357,20 @@ pub fn prompt_shape(api: HostApi, body: &Value) -> PromptShape {
         tools: piece(body.get("tools")),
         system: piece(system.as_ref()),
         messages: messages.iter().map(|message| piece(Some(message))).collect(),
+    }
+}
+
+/// `value` without its `cache_control` fields, at any depth.
+fn without_cache_marks(value: &Value) -> Value {
+    match value {
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .filter(|(key, _)| *key != "cache_control")
+                .map(|(key, field)| (key.clone(), without_cache_marks(field)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_cache_marks).collect()),
+        other => other.clone(),
     }
 }

@@ -233,3 +233,19 @@ fn the_schema_an_answer_must_fit_is_read_wherever_each_api_puts_it() {
     let plain = json!({ "messages": [{ "role": "user", "content": "Title this." }] });
     assert_eq!(HostRequest::read(HostApi::OpenaiChat, &plain, false).unwrap().answer_schema, None);
 }
+
+#[test]
+fn each_answer_has_an_id_of_its_own_in_every_api() {
+    // Claude Code merges the blocks of answers that share an id into one message, rewriting the
+    // conversation it sends next.
+    let answer = |id: &str| unfold_engine::ModelResponse {
+        text: None,
+        tool_calls: vec![call(id, "read_section", json!({ "section_key": "editing" }))],
+        usage: None,
+    };
+    for api in [HostApi::Anthropic, HostApi::OpenaiChat, HostApi::OpenaiResponses] {
+        let id = |answer| unfold_engine::answer_shapes::whole(api, &answer, Some("m"))["id"].clone();
+        assert_ne!(id(answer("c1")), id(answer("c2")), "{api:?}");
+        assert_eq!(id(answer("c1")), id(answer("c1")), "{api:?}: the same answer, the same id");
+    }
+}

@@ -2,9 +2,10 @@
 //! (`tests/recording/`), where the host listed tools, sent a side request, ran an answer's two
 //! calls out of order, and never offered one revealed tool.
 
+use unfold_documents::host_profile::HostApi;
 use unfold_engine::prompt_prefix::PrefixBreak;
 use unfold_engine::{EventKind, RealHost, RunStatus};
-use unfold_hostlab::recording::{HostOutcome, Recording};
+use unfold_hostlab::recording::{prompt_shape, HostOutcome, Recording};
 
 fn recording() -> Recording {
     let read = |name: &str| {
@@ -78,4 +79,24 @@ fn a_host_that_failed_says_why_and_one_that_never_called_says_so() {
     assert_eq!(silent.status, RunStatus::Error);
     let Some(EventKind::RunCompleted { error, .. }) = silent.events.last().map(|event| &event.kind) else { panic!() };
     assert_eq!(error.as_deref(), Some("command never called the model"));
+}
+
+#[test]
+fn a_cache_breakpoint_moved_to_the_newest_message_breaks_no_prefix() {
+    // Claude Code marks its newest message for the cache at every request: the marker moves, the
+    // messages before it stay what they were, and so does the cached prefix.
+    let user = |text: &str, marked: bool| {
+        let mut block = serde_json::json!({ "type": "text", "text": text });
+        if marked {
+            block["cache_control"] = serde_json::json!({ "type": "ephemeral" });
+        }
+        serde_json::json!({ "role": "user", "content": [block] })
+    };
+    let system =
+        serde_json::json!([{ "type": "text", "text": "You fix bugs.", "cache_control": { "type": "ephemeral" } }]);
+    let first = serde_json::json!({ "system": system, "messages": [user("Fix it.", true)] });
+    let second = serde_json::json!({ "system": system, "messages": [user("Fix it.", false), user("Go on.", true)] });
+    let (first, second) = (prompt_shape(HostApi::Anthropic, &first), prompt_shape(HostApi::Anthropic, &second));
+    assert_eq!(first.system, second.system);
+    assert_eq!(first.messages[0], second.messages[0], "the first message is the same text, marked or not");
 }
