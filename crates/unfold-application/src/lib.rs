@@ -26,6 +26,7 @@ pub mod examples;
 pub mod exports;
 pub mod files;
 pub mod folders;
+pub mod host_probe;
 pub mod hosts;
 pub mod keys;
 pub mod live_runs;

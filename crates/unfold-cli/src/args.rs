@@ -355,6 +355,25 @@ pub enum HostsAction {
         #[arg(long)]
         json: bool,
     },
+    /// Run each real host (all installed but `command`, or those named) against a built-in probe,
+    /// a section that reveals a tool, N times; print when the tool reached the model, whether the
+    /// host listed its tools again, whether its prompt stayed a cached prefix, where it put the tool
+    Probe {
+        /// The hosts (`unfold hosts list`); none: every one installed.
+        hosts: Vec<String>,
+        /// Runs per host.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100))]
+        repeat: u32,
+        /// Stop a run that takes longer than this many seconds.
+        #[arg(long, default_value_t = 120, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+        timeout: u64,
+        /// Print the matrix as JSON (`unfold.host_probe`).
+        #[arg(long)]
+        json: bool,
+        /// Allow starting the hosts as they are defined now (kept until that changes).
+        #[arg(long)]
+        allow_host: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

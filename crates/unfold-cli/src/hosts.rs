@@ -1,5 +1,6 @@
 //! `unfold hosts list`: the host profiles a lane can be named after, as a table of how each
 //! behaves, then the evidence for each; then the real hosts Unfold runs, installed or not.
+//! `unfold hosts probe` is [`crate::host_probe`]'s.
 
 use std::process::ExitCode;
 
@@ -25,6 +26,9 @@ pub fn execute(action: HostsAction) -> AppResult<ExitCode> {
                 out!("\nreal hosts (`unfold host run`, `compare --hosts`):\n{}", real_hosts())?;
             }
             Ok(ExitCode::SUCCESS)
+        }
+        HostsAction::Probe { hosts, repeat, timeout, json, allow_host } => {
+            crate::host_probe::execute(hosts, repeat, std::time::Duration::from_secs(timeout), json, allow_host)
         }
     }
 }

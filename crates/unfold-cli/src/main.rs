@@ -14,6 +14,7 @@ mod columns;
 mod commands;
 mod event_lines;
 mod history;
+mod host_probe;
 mod host_run;
 mod hosts;
 mod junit;

@@ -292,3 +292,43 @@ fn hosts_list_shows_each_installed_hosts_version_and_how_to_install_a_missing_on
         "{claude}"
     );
 }
+
+#[test]
+fn the_probe_measures_when_each_host_shows_a_revealed_tool() {
+    let home = tempfile::tempdir().unwrap();
+    let hosts = ["openai-agents", "openai-agents-cached", "codex", "codex-list-changed", "claude-code", "gemini-cli"];
+    let args = [&["hosts", "probe", "--repeat", "2", "--json", "--allow-host"][..], &hosts[..]].concat();
+    let probe = report(&unfold(home.path(), &args));
+    assert_eq!(
+        (&probe["schema_version"], &probe["kind"]),
+        (&serde_json::json!(1), &serde_json::json!("unfold.host_probe"))
+    );
+    let row = |host: &str| probe["hosts"].as_array().unwrap().iter().find(|row| row["host"] == host).unwrap().clone();
+    let visible = |host: &str| row(host)["visible_at"].clone();
+    // Listing again at every request, or after list_changed at once: the next request.
+    for host in ["openai-agents", "codex-list-changed"] {
+        assert_eq!(visible(host), serde_json::json!({ "next_call": 2 }), "{host}: {probe}");
+        assert_eq!(row(host)["relisted"], 2);
+    }
+    // A cached list, or Codex without its feature: never.
+    for host in ["openai-agents-cached", "codex"] {
+        assert_eq!(visible(host), serde_json::json!({ "never": 2 }), "{host}: {probe}");
+        assert_eq!(row(host)["relisted"], 0);
+    }
+    // Claude Code and Gemini CLI list again after the notice, mostly after their next request
+    // went out: the tool reaches the model then or later, never not at all.
+    for host in ["claude-code", "gemini-cli"] {
+        let at = visible(host);
+        assert!(
+            at.get("never").is_none()
+                && at.as_object().unwrap().keys().all(|k| k == "next_call" || k.starts_with("late_")),
+            "{host}: {at}"
+        );
+        assert_eq!(row(host)["relisted"], 2, "{host}: {probe}");
+    }
+    // Where each put the new tool: at the end of the server's (openai-agents keeps the server's
+    // order), or among them sorted by name (Claude Code, Codex).
+    assert_eq!(row("openai-agents")["tool_order"], serde_json::json!({ "end": 2 }));
+    assert_eq!(row("claude-code")["tool_order"], serde_json::json!({ "sorted": 2 }));
+    assert!(probe["hosts"].as_array().unwrap().iter().all(|row| row["prefix_stable"] == 2), "{probe}");
+}

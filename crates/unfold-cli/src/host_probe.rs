@@ -1,0 +1,77 @@
+//! `unfold hosts probe`: each real host run against the built-in probe, each run said on stderr as
+//! it ends, then the matrix of what the runs showed (or `unfold.host_probe` JSON).
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use unfold_application::host_probe::{self, HostProbe, ProbedHost};
+use unfold_application::real_hosts::{HostRun, HostRunOptions};
+use unfold_application::AppResult;
+
+use crate::columns::columns;
+use crate::output::{out, write_json};
+use crate::runtime::block_on;
+
+pub fn execute(
+    hosts: Vec<String>,
+    repeat: u32,
+    timeout: Duration,
+    json: bool,
+    allow_host: bool,
+) -> AppResult<ExitCode> {
+    let lab = crate::host_run::lab();
+    let hosts = match hosts.is_empty() {
+        false => hosts,
+        // Every host installed; `command` has no program of its own to probe.
+        true => lab
+            .hosts()
+            .into_iter()
+            .filter(|host| host.program.is_some() && host.name != "command")
+            .map(|host| host.name)
+            .collect(),
+    };
+    let prepared = hosts.iter().map(|host| lab.prepare(host, &[])).collect::<AppResult<Vec<_>>>()?;
+    if allow_host {
+        for host in &prepared {
+            lab.allow(host)?;
+        }
+    }
+    let options = HostRunOptions { repeat, timeout, ..HostRunOptions::default() };
+    let mut probed = Vec::with_capacity(prepared.len());
+    for host in &prepared {
+        let mut told = |number: u32, run: &HostRun| {
+            eprintln!("{} run {number}/{repeat}: {}", host.name(), run.report.status.name());
+        };
+        probed.push(block_on(host_probe::probe_host(&lab, host, &options, &mut told))??);
+    }
+    let probe = HostProbe::of(probed);
+    if json {
+        write_json(&probe)?;
+    } else {
+        out!("{}", matrix(&probe.hosts))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A row per host: its version, runs, when the tool became visible (the distribution), and the
+/// runs that re-listed, kept a stable prefix, and put the tool where.
+fn matrix(hosts: &[ProbedHost]) -> String {
+    let counted = |counts: &indexmap::IndexMap<String, u32>| {
+        counts.iter().map(|(what, runs)| format!("{what} {runs}")).collect::<Vec<_>>().join(", ")
+    };
+    let rows: Vec<[String; 7]> = hosts
+        .iter()
+        .map(|host| {
+            [
+                host.host.clone(),
+                host.version.clone().unwrap_or_else(|| "-".to_owned()),
+                host.runs.to_string(),
+                counted(&host.visible_at),
+                format!("{}/{}", host.relisted, host.runs),
+                format!("{}/{}", host.prefix_stable, host.runs),
+                counted(&host.tool_order),
+            ]
+        })
+        .collect();
+    columns(["host", "version", "runs", "visible at", "re-listed", "prefix stable", "tool order"], &rows)
+}
