@@ -2136,7 +2136,7 @@ export type RealHost = RealHost_Serialize | RealHost_Deserialize;
 export type RealHost_Deserialize = {
 	/**  The host's name (`openai-agents`, `command`, …). */
 	name: string,
-	/**  Its version, when it says (absent in a run read back from the history). */
+	/**  Its version, when it says (absent in a run kept by a history older than schema version 4). */
 	version?: string | null,
 	/**  How its process ended (`exited with status 0`, `was stopped after 120 s`). */
 	ended?: string,
@@ -2148,7 +2148,7 @@ export type RealHost_Deserialize = {
 export type RealHost_Serialize = {
 	/**  The host's name (`openai-agents`, `command`, …). */
 	name: string,
-	/**  Its version, when it says (absent in a run read back from the history). */
+	/**  Its version, when it says (absent in a run kept by a history older than schema version 4). */
 	version?: string,
 	/**  How its process ended (`exited with status 0`, `was stopped after 120 s`). */
 	ended?: string,
