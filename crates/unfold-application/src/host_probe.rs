@@ -125,20 +125,7 @@ impl RunSeen {
             matches!(kind, EventKind::ToolCall { name, args, .. } if name == "read_section" && args["section_key"] == SECTION)
         });
         let after = read.map_or(&[][..], |read| &events[read..]);
-        let offered: Vec<&Vec<String>> = events
-            .iter()
-            .filter_map(|kind| match kind {
-                EventKind::ModelCall { tools_offered, .. } => Some(tools_offered),
-                _ => None,
-            })
-            .collect();
-        let calls_after: Vec<&Vec<String>> = after
-            .iter()
-            .filter_map(|kind| match kind {
-                EventKind::ModelCall { tools_offered, .. } => Some(tools_offered),
-                _ => None,
-            })
-            .collect();
+        let (offered, calls_after) = (offered_lists(&events), offered_lists(after));
         let shows = |tools: &&Vec<String>| tools.iter().any(|name| names_tool(name, REVEALED));
         let first = calls_after.iter().position(shows);
         let visible_at = match (read, first) {
@@ -156,6 +143,15 @@ impl RunSeen {
         let tool_order = offered.iter().position(shows).map(|at| placement(offered[at]));
         RunSeen { visible_at, relisted, prefix_stable, tool_order }
     }
+}
+
+/// The tools each model call among `events` offered, in order.
+fn offered_lists<'e>(events: &[&'e EventKind]) -> Vec<&'e Vec<String>> {
+    let offered = |kind: &&'e EventKind| match kind {
+        EventKind::ModelCall { tools_offered, .. } => Some(tools_offered),
+        _ => None,
+    };
+    events.iter().filter_map(offered).collect()
 }
 
 /// The probe template's tools, by the names it gives them; the revealed one sorts before the

@@ -57,9 +57,10 @@ pub struct Launch {
 }
 
 impl Launch {
-    /// The launch with its placeholders filled by `values` (placeholder, value).
+    /// The launch with its placeholders filled by `values` (placeholder, value), in one pass: a
+    /// value is never read for placeholders (a system prompt may well hold `{port}`).
     pub fn filled(&self, values: &[(&str, &str)]) -> Launch {
-        let fill = |text: &str| values.iter().fold(text.to_owned(), |text, (from, to)| text.replace(from, to));
+        let fill = |text: &str| fill(text, values);
         Launch {
             program: PathBuf::from(fill(&self.program.to_string_lossy())),
             args: self.args.iter().map(|arg| fill(arg)).collect(),
@@ -67,6 +68,28 @@ impl Launch {
             files: self.files.iter().map(|(path, content)| (fill(path), fill(content))).collect(),
         }
     }
+}
+
+/// `text` with each placeholder of `values` replaced by its value, left to right.
+fn fill(text: &str, values: &[(&str, &str)]) -> String {
+    let mut filled = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('{') {
+        filled.push_str(&rest[..at]);
+        rest = &rest[at..];
+        match values.iter().find(|(placeholder, _)| rest.starts_with(placeholder)) {
+            Some((placeholder, value)) => {
+                filled.push_str(value);
+                rest = &rest[placeholder.len()..];
+            }
+            None => {
+                filled.push('{');
+                rest = &rest[1..];
+            }
+        }
+    }
+    filled.push_str(rest);
+    filled
 }
 
 /// `program` as a shell finds it: itself when it holds a `/`, else the first executable of that

@@ -34,3 +34,19 @@ fn a_cancelled_run_stops_the_host_and_what_it_started() {
     assert_eq!(outcome.ended.to_string(), "was stopped: the run was cancelled");
     assert!(!process_running(marker), "the host's whole group is stopped");
 }
+
+#[test]
+fn placeholders_are_filled_once_and_a_value_is_never_read_for_more() {
+    let launch = Launch {
+        program: "{run}/host".into(),
+        args: vec!["--port={port}".into(), "{system prompt}".into()],
+        env: BTreeMap::from([("HOME".to_owned(), "{run}/home".to_owned())]),
+        files: BTreeMap::from([("AGENTS.md".to_owned(), "{system prompt}".to_owned())]),
+    };
+    let prompt = "Answer on {port}, in {run}, with {braces} and a lone {";
+    let filled = launch.filled(&[("{run}", "/tmp/r"), ("{port}", "4000"), ("{system prompt}", prompt)]);
+    assert_eq!(filled.program, std::path::PathBuf::from("/tmp/r/host"));
+    assert_eq!(filled.args, ["--port=4000", prompt]);
+    assert_eq!(filled.env["HOME"], "/tmp/r/home");
+    assert_eq!(filled.files["AGENTS.md"], prompt, "the prompt as written, its braces untouched");
+}
