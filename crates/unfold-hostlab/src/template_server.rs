@@ -152,17 +152,18 @@ impl TemplateServer {
     /// call. A source whose list changed with the call changes the template the host is served.
     async fn answer_from_sources(&self, name: &str, arguments: &JsonObject) -> Option<(CallToolResult, bool)> {
         let mut sources = self.sources.as_ref()?.lock().await;
+        // Most calls are not a source's: they are told apart before the offered list is copied.
+        if !sources.answers(name) {
+            return None;
+        }
         let before = self.served().offered.clone();
-        if !before.iter().any(|tool| tool.name == name) || !sources.answers(name) {
+        if !before.iter().any(|tool| tool.name == name) {
             return None;
         }
         let answer = sources.call(name, &Value::Object(arguments.clone())).await;
         let result = match answer.success {
             true => answered(&answer.result),
-            false => failed(match answer.result {
-                Value::String(text) => text,
-                other => other.to_string(),
-            }),
+            false => failed(text_of(&answer.result)),
         };
         self.take_source_changes(&mut sources).await;
         let changed = self.log_answer(name, arguments, &result, Some(&before));
@@ -306,11 +307,15 @@ impl Served {
 
 /// A result as text: a string as it is, anything else as its JSON.
 fn answered(result: &Value) -> CallToolResult {
-    let text = match result {
+    CallToolResult::success(vec![ContentBlock::text(text_of(result))])
+}
+
+/// A value as a result's text: a string as it is, anything else as its JSON.
+fn text_of(value: &Value) -> String {
+    match value {
         Value::String(text) => text.clone(),
         other => other.to_string(),
-    };
-    CallToolResult::success(vec![ContentBlock::text(text)])
+    }
 }
 
 fn failed(message: impl Into<String>) -> CallToolResult {
