@@ -107,11 +107,10 @@ fn chat_whole(answer: &ModelResponse) -> Value {
 }
 
 fn chat_stream(answer: &ModelResponse, model: &str) -> Vec<String> {
+    let id = format!("chatcmpl-{}", answer_id(answer));
     let chunk = |delta: Value, finish: Option<&str>| {
-        data(
-            &json!({ "id": format!("chatcmpl-{}", answer_id(answer)), "object": "chat.completion.chunk", "created": 0, "model": model,
-                      "choices": [{ "index": 0, "delta": delta, "finish_reason": finish }] }),
-        )
+        data(&json!({ "id": id, "object": "chat.completion.chunk", "created": 0, "model": model,
+                      "choices": [{ "index": 0, "delta": delta, "finish_reason": finish }] }))
     };
     let mut events = vec![chunk(json!({ "role": "assistant", "content": "" }), None)];
     if let Some(text) = &answer.text {
@@ -125,10 +124,8 @@ fn chat_stream(answer: &ModelResponse, model: &str) -> Vec<String> {
     }
     events.push(chunk(json!({}), Some(finish_reason(answer))));
     if let Some(usage) = &answer.usage {
-        events.push(data(
-            &json!({ "id": format!("chatcmpl-{}", answer_id(answer)), "object": "chat.completion.chunk", "created": 0,
-                                  "model": model, "choices": [], "usage": chat_usage(usage) }),
-        ));
+        events.push(data(&json!({ "id": id, "object": "chat.completion.chunk", "created": 0,
+                                  "model": model, "choices": [], "usage": chat_usage(usage) })));
     }
     events.push("data: [DONE]\n\n".to_owned());
     events
@@ -210,15 +207,16 @@ fn anthropic_stream(answer: &ModelResponse, model: &str) -> Vec<String> {
 // OpenAI Responses.
 
 fn responses_items(answer: &ModelResponse) -> Vec<Value> {
+    let tag = answer_id(answer);
     let said = answer.text.iter().map(|text| {
-        json!({ "type": "message", "id": format!("msg_{}", answer_id(answer)), "role": "assistant", "status": "completed",
+        json!({ "type": "message", "id": format!("msg_{tag}"), "role": "assistant", "status": "completed",
                 "content": [{ "type": "output_text", "text": text, "annotations": [] }] })
     });
     let calls = answer.tool_calls.iter().enumerate().map(|(index, call)| match call.name.as_str() {
-        TOOL_SEARCH => json!({ "type": "tool_search_call", "id": format!("ts_{}_{index}", answer_id(answer)), "call_id": call.id,
+        TOOL_SEARCH => json!({ "type": "tool_search_call", "id": format!("ts_{tag}_{index}"), "call_id": call.id,
                                "execution": "client", "arguments": call.arguments, "status": "completed" }),
         name => {
-            let mut item = json!({ "type": "function_call", "id": format!("fc_{}_{index}", answer_id(answer)), "call_id": call.id,
+            let mut item = json!({ "type": "function_call", "id": format!("fc_{tag}_{index}"), "call_id": call.id,
                                    "name": name, "arguments": argument_text(&call.arguments), "status": "completed" });
             // A function offered in a namespace (`namespace.function`: Codex groups MCP tools so)
             // is called by its own name, with its namespace beside it.
