@@ -62,7 +62,12 @@ describe("App", () => {
   it("shows each section's own size in full, summarized and for its tools, beside it and in its row", async () => {
     const platform = new FakePlatform();
     await renderApp(root, platform);
+    // Before the figures are read the row is already there (what is under it does not jump).
+    const pending = byTestId("section-sizes");
+    expect(pending.getAttribute("aria-busy")).toBe("true");
+    expect(byTestId("size-full", pending).textContent).toBe("…");
     await settle(ECONOMICS_DELAY_MS);
+    expect(byTestId("section-sizes").getAttribute("aria-busy")).toBe("false");
     const context = byTestId('section-row"][data-path="context');
     expect(byTestId("select-section", context).title).toBe(
       "context\nIn full 1,234 tokens, summarized 31 tokens, its tools 96 tokens",
