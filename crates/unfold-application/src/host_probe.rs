@@ -51,6 +51,9 @@ pub struct ProbedHost {
     /// Runs by where the revealed tool was put among the server's tools when it first appeared:
     /// `end` (after those offered before), `sorted` (in name order), `elsewhere`.
     pub tool_order: IndexMap<String, u32>,
+    /// Runs that ended before the host read the section (it failed or timed out first): they
+    /// count as `never` above, though they measured nothing.
+    pub incomplete: u32,
 }
 
 /// The whole probe's answer (`unfold hosts probe --json`).
@@ -95,6 +98,7 @@ pub fn measured<'r>(host: &str, version: Option<String>, reports: impl Iterator<
         relisted: 0,
         prefix_stable: 0,
         tool_order: IndexMap::new(),
+        incomplete: 0,
     };
     for report in reports {
         let run = RunSeen::of(report);
@@ -102,6 +106,7 @@ pub fn measured<'r>(host: &str, version: Option<String>, reports: impl Iterator<
         *probed.visible_at.entry(run.visible_at).or_default() += 1;
         probed.relisted += u32::from(run.relisted);
         probed.prefix_stable += u32::from(run.prefix_stable);
+        probed.incomplete += u32::from(!run.read);
         if let Some(order) = run.tool_order {
             *probed.tool_order.entry(order.to_owned()).or_default() += 1;
         }
@@ -112,6 +117,8 @@ pub fn measured<'r>(host: &str, version: Option<String>, reports: impl Iterator<
 
 /// What one run shows.
 struct RunSeen {
+    /// Whether the host read the section.
+    read: bool,
     visible_at: String,
     relisted: bool,
     prefix_stable: bool,
@@ -141,7 +148,7 @@ impl RunSeen {
             _ => true,
         });
         let tool_order = offered.iter().position(shows).map(|at| placement(offered[at]));
-        RunSeen { visible_at, relisted, prefix_stable, tool_order }
+        RunSeen { read: read.is_some(), visible_at, relisted, prefix_stable, tool_order }
     }
 }
 

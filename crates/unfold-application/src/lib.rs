@@ -7,7 +7,7 @@
 //! comparisons and their exports ([`comparisons`], [`exports`], [`chart_images`]), suites and
 //! the cases saved from comparisons ([`suites`], [`suite_cases`]), live runs and replays
 //! ([`live_runs`]), what of them leaves the process, scrubbed of secrets ([`redaction`]), the run history ([`run_history`]), provider profiles and keys ([`profiles`],
-//! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), host profiles ([`hosts`]), tool sources
+//! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), host profiles ([`hosts`], and those the host probe writes: [`probed_profiles`]), tool sources
 //! ([`sources`]) and which of them the user allowed ([`consents`]), the plugin relay
 //! ([`relay`]), the template served to an agent host over MCP ([`template_server`]), real agent
 //! hosts run against it ([`real_hosts`]), and where all
@@ -31,6 +31,7 @@ pub mod hosts;
 pub mod keys;
 pub mod live_runs;
 pub mod prices;
+pub mod probed_profiles;
 pub mod profiles;
 pub mod real_hosts;
 pub mod recent;

@@ -4,6 +4,7 @@
 mod chart_images;
 mod comparisons;
 mod consents;
+mod probed_profiles;
 mod profiles;
 mod recent;
 mod relay;

@@ -358,6 +358,7 @@ pub enum HostsAction {
     /// Run each real host (all installed but `command`, or those named) against a built-in probe,
     /// a section that reveals a tool, N times; print when the tool reached the model, whether the
     /// host listed its tools again, whether its prompt stayed a cached prefix, where it put the tool
+    /// (and with --write, the host profiles that measurement makes)
     Probe {
         /// The hosts (`unfold hosts list`); none: every one installed.
         hosts: Vec<String>,
@@ -370,6 +371,10 @@ pub enum HostsAction {
         /// Print the matrix as JSON (`unfold.host_probe`).
         #[arg(long)]
         json: bool,
+        /// Write each host's profile (NAME.host.json) into DIR with this measurement as its
+        /// evidence, over the profile there (else the preset).
+        #[arg(long, value_name = "DIR")]
+        write: Option<PathBuf>,
         /// Allow starting the hosts as they are defined now (kept until that changes).
         #[arg(long)]
         allow_host: bool,

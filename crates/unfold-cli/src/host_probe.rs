@@ -1,10 +1,13 @@
 //! `unfold hosts probe`: each real host run against the built-in probe, each run said on stderr as
-//! it ends, then the matrix of what the runs showed (or `unfold.host_probe` JSON).
+//! it ends, then the matrix of what the runs showed (or `unfold.host_probe` JSON), and with
+//! `--write` the host profiles it measured.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use unfold_application::host_probe::{self, HostProbe, ProbedHost};
+use unfold_application::probed_profiles;
 use unfold_application::real_hosts::{HostRun, HostRunOptions};
 use unfold_application::AppResult;
 
@@ -12,13 +15,17 @@ use crate::columns::columns;
 use crate::output::{out, write_json};
 use crate::runtime::block_on;
 
-pub fn execute(
-    hosts: Vec<String>,
-    repeat: u32,
-    timeout: Duration,
-    json: bool,
-    allow_host: bool,
-) -> AppResult<ExitCode> {
+/// How to probe, and what to do with the measurement.
+pub struct ProbeOptions {
+    pub repeat: u32,
+    pub timeout: Duration,
+    pub json: bool,
+    /// Where to write the host profiles the probe makes.
+    pub write: Option<PathBuf>,
+}
+
+pub fn execute(hosts: Vec<String>, probe_options: ProbeOptions, allow_host: bool) -> AppResult<ExitCode> {
+    let ProbeOptions { repeat, timeout, json, write } = probe_options;
     let lab = crate::host_run::lab();
     let hosts = match hosts.is_empty() {
         false => hosts,
@@ -50,6 +57,12 @@ pub fn execute(
     } else {
         out!("{}", matrix(&probe.hosts))?;
     }
+    // After the matrix: a profile refused still leaves the measurement printed.
+    if let Some(folder) = write {
+        for path in probed_profiles::write_probed_profiles(&folder, &probe)? {
+            eprintln!("wrote {}", path.display());
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -65,7 +78,10 @@ fn matrix(hosts: &[ProbedHost]) -> String {
             [
                 host.host.clone(),
                 host.version.clone().unwrap_or_else(|| "-".to_owned()),
-                host.runs.to_string(),
+                match host.incomplete {
+                    0 => host.runs.to_string(),
+                    incomplete => format!("{} ({incomplete} incomplete)", host.runs),
+                },
                 counted(&host.visible_at),
                 format!("{}/{}", host.relisted, host.runs),
                 format!("{}/{}", host.prefix_stable, host.runs),

@@ -27,9 +27,11 @@ pub fn execute(action: HostsAction) -> AppResult<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        HostsAction::Probe { hosts, repeat, timeout, json, allow_host } => {
-            crate::host_probe::execute(hosts, repeat, std::time::Duration::from_secs(timeout), json, allow_host)
-        }
+        HostsAction::Probe { hosts, repeat, timeout, json, write, allow_host } => crate::host_probe::execute(
+            hosts,
+            crate::host_probe::ProbeOptions { repeat, timeout: std::time::Duration::from_secs(timeout), json, write },
+            allow_host,
+        ),
     }
 }
 

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use unfold_documents::host_profile::{Evidence, HostProfile};
+use unfold_documents::refresh::Refresh;
 use unfold_test_support::agent_hosts::hosts_dir;
 use unfold_test_support::{mcp_servers, process_running};
 
@@ -297,7 +299,10 @@ fn hosts_list_shows_each_installed_hosts_version_and_how_to_install_a_missing_on
 fn the_probe_measures_when_each_host_shows_a_revealed_tool() {
     let home = tempfile::tempdir().unwrap();
     let hosts = ["openai-agents", "openai-agents-cached", "codex", "codex-list-changed", "claude-code", "gemini-cli"];
-    let args = [&["hosts", "probe", "--repeat", "2", "--json", "--allow-host"][..], &hosts[..]].concat();
+    let profiles = tempfile::tempdir().unwrap();
+    let write = profiles.path().to_str().unwrap();
+    let args =
+        [&["hosts", "probe", "--repeat", "2", "--json", "--allow-host", "--write", write][..], &hosts[..]].concat();
     let probe = report(&unfold(home.path(), &args));
     assert_eq!(
         (&probe["schema_version"], &probe["kind"]),
@@ -331,4 +336,16 @@ fn the_probe_measures_when_each_host_shows_a_revealed_tool() {
     assert_eq!(row("openai-agents")["tool_order"], serde_json::json!({ "end": 2 }));
     assert_eq!(row("claude-code")["tool_order"], serde_json::json!({ "sorted": 2 }));
     assert!(probe["hosts"].as_array().unwrap().iter().all(|row| row["prefix_stable"] == 2), "{probe}");
+    // --write: each host's profile, its evidence this measurement, its refresh what most runs saw.
+    for host in hosts {
+        let profile = HostProfile::load(&profiles.path().join(format!("{host}.host.json"))).unwrap();
+        assert_eq!(serde_json::json!(profile.version), row(host)["version"], "{host}");
+        let Evidence::Measured { runs: 2, visible_at, .. } = &profile.evidence[0] else {
+            panic!("{host}: {profile:?}")
+        };
+        assert_eq!(serde_json::json!(visible_at), visible(host), "{host}");
+    }
+    let refresh = |host: &str| HostProfile::load(&profiles.path().join(format!("{host}.host.json"))).unwrap().refresh;
+    assert_eq!((refresh("openai-agents"), refresh("codex-list-changed")), (Refresh::NextCall, Refresh::NextCall));
+    assert_eq!((refresh("openai-agents-cached"), refresh("codex")), (Refresh::Never, Refresh::Never));
 }

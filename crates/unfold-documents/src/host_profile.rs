@@ -264,6 +264,16 @@ impl HostProfile {
         HostProfile::from_json(&bytes).map_err(|e| e.in_file(path))
     }
 
+    /// The canonical JSON text.
+    pub fn to_json(&self) -> String {
+        crate::document::to_canonical_json(self)
+    }
+
+    /// Saves the canonical JSON text atomically.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        crate::document::write_atomically(path, &self.to_json())
+    }
+
     /// Parses and checks the text of a host profile.
     pub fn from_json(bytes: &[u8]) -> Result<HostProfile> {
         crate::document::parse_versioned(bytes, HOST_KIND, HostProfile::schema(), HostProfile::problems)
