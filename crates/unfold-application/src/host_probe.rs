@@ -6,6 +6,8 @@
 //! host listed its tools again, whether its prompt stayed a cached prefix (no break but where the
 //! tools changed), and where it put the new tool.
 
+use std::time::Duration;
+
 use indexmap::IndexMap;
 use serde::Serialize;
 use unfold_documents::{Scenario, Template};
@@ -54,6 +56,11 @@ pub struct ProbedHost {
     /// Runs that ended before the host read the section (it failed or timed out first): they
     /// count as `never` above, though they measured nothing.
     pub incomplete: u32,
+    /// The median run's wall time, in milliseconds: the host started, run and stopped.
+    pub median_wall_ms: u64,
+    /// The median run's time in Unfold's servers (the endpoint and the template server working on
+    /// the host's requests), in milliseconds: Unfold's share of the wall time.
+    pub median_servers_ms: u64,
 }
 
 /// The whole probe's answer (`unfold hosts probe --json`).
@@ -84,23 +91,29 @@ pub async fn probe_host(
 ) -> AppResult<ProbedHost> {
     let (template, scenario) = probe_documents()?;
     let runs = lab.run(prepared, &template, &scenario, options, told).await?;
-    let version = runs.iter().find_map(|run| run.report.real_host.as_ref()?.version.clone());
-    Ok(measured(prepared.name(), version, runs.iter().map(|run| &run.report)))
+    Ok(measured(prepared.name(), &runs))
 }
 
-/// What `reports`, the probe's runs of `host`, show.
-pub fn measured<'r>(host: &str, version: Option<String>, reports: impl Iterator<Item = &'r RunReport>) -> ProbedHost {
+/// What `runs`, the probe's runs of `host`, show.
+pub fn measured(host: &str, runs: &[HostRun]) -> ProbedHost {
+    let median_ms = |time: fn(&HostRun) -> Duration| {
+        let mut times: Vec<Duration> = runs.iter().map(time).collect();
+        times.sort_unstable();
+        times.get(times.len() / 2).map_or(0, |median| u64::try_from(median.as_millis()).unwrap_or(u64::MAX))
+    };
     let mut probed = ProbedHost {
         host: host.to_owned(),
-        version,
+        version: runs.iter().find_map(|run| run.report.real_host.as_ref()?.version.clone()),
         runs: 0,
         visible_at: IndexMap::new(),
         relisted: 0,
         prefix_stable: 0,
         tool_order: IndexMap::new(),
         incomplete: 0,
+        median_wall_ms: median_ms(|run| run.wall),
+        median_servers_ms: median_ms(|run| run.servers_busy),
     };
-    for report in reports {
+    for report in runs.iter().map(|run| &run.report) {
         let run = RunSeen::of(report);
         probed.runs += 1;
         *probed.visible_at.entry(run.visible_at).or_default() += 1;

@@ -24,6 +24,8 @@ fn probed(host: &str, visible_at: &[(&str, u32)], order: &[(&str, u32)]) -> Prob
         prefix_stable: runs,
         tool_order: counts(order),
         incomplete: 0,
+        median_wall_ms: 4000,
+        median_servers_ms: 5,
     }
 }
 

@@ -66,13 +66,14 @@ pub fn execute(hosts: Vec<String>, probe_options: ProbeOptions, allow_host: bool
     Ok(ExitCode::SUCCESS)
 }
 
-/// A row per host: its version, runs, when the tool became visible (the distribution), and the
-/// runs that re-listed, kept a stable prefix, and put the tool where.
+/// A row per host: its version, runs, when the tool became visible (the distribution), the runs
+/// that re-listed, kept a stable prefix, and put the tool where; the median run's wall time and
+/// its time in Unfold's servers.
 fn matrix(hosts: &[ProbedHost]) -> String {
     let counted = |counts: &indexmap::IndexMap<String, u32>| {
         counts.iter().map(|(what, runs)| format!("{what} {runs}")).collect::<Vec<_>>().join(", ")
     };
-    let rows: Vec<[String; 7]> = hosts
+    let rows: Vec<[String; 9]> = hosts
         .iter()
         .map(|host| {
             [
@@ -86,8 +87,29 @@ fn matrix(hosts: &[ProbedHost]) -> String {
                 format!("{}/{}", host.relisted, host.runs),
                 format!("{}/{}", host.prefix_stable, host.runs),
                 counted(&host.tool_order),
+                format!("{:.1} s", host.median_wall_ms as f64 / 1000.0),
+                unfold_share(host.median_servers_ms, host.median_wall_ms),
             ]
         })
         .collect();
-    columns(["host", "version", "runs", "visible at", "re-listed", "prefix stable", "tool order"], &rows)
+    let headers = [
+        "host",
+        "version",
+        "runs",
+        "visible at",
+        "re-listed",
+        "prefix stable",
+        "tool order",
+        "a run",
+        "Unfold's share",
+    ];
+    columns(headers, &rows)
+}
+
+/// Unfold's servers' time of a run and its share of the run's wall time: `12 ms (0.3 %)`.
+fn unfold_share(servers_ms: u64, wall_ms: u64) -> String {
+    match wall_ms {
+        0 => format!("{servers_ms} ms"),
+        wall => format!("{servers_ms} ms ({:.1} %)", servers_ms as f64 * 100.0 / wall as f64),
+    }
 }

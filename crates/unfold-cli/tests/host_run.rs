@@ -336,6 +336,11 @@ fn the_probe_measures_when_each_host_shows_a_revealed_tool() {
     assert_eq!(row("openai-agents")["tool_order"], serde_json::json!({ "end": 2 }));
     assert_eq!(row("claude-code")["tool_order"], serde_json::json!({ "sorted": 2 }));
     assert!(probe["hosts"].as_array().unwrap().iter().all(|row| row["prefix_stable"] == 2), "{probe}");
+    // The median run's wall time, and the part of it Unfold's servers worked.
+    for row in probe["hosts"].as_array().unwrap() {
+        let (wall, servers) = (row["median_wall_ms"].as_u64().unwrap(), row["median_servers_ms"].as_u64().unwrap());
+        assert!(wall > 0 && servers < wall, "{row}");
+    }
     // --write: each host's profile, its evidence this measurement, its refresh what most runs saw.
     for host in hosts {
         let profile = HostProfile::load(&profiles.path().join(format!("{host}.host.json"))).unwrap();

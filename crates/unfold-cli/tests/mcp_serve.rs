@@ -130,6 +130,13 @@ fn the_python_sdk_reads_a_section_hears_its_tools_arrive_and_every_message_is_lo
         (&read["success"], &read["added"], &read["removed"]),
         (&json!(true), &json!(["search", "cite"]), &json!([]))
     );
+    // Each listing and call ends with how long the server worked on it (Unfold's share of a run).
+    let busy: Vec<u64> = answers.iter().filter_map(|entry| entry["busy_us"].as_u64()).collect();
+    let handled = logged
+        .iter()
+        .filter(|entry| ["tools/list", "tools/call"].contains(&entry["message"]["method"].as_str().unwrap()));
+    assert_eq!(busy.len(), handled.count(), "{answers:?}");
+    assert!(busy.iter().all(|&us| us < 5_000_000), "{busy:?}");
     let methods: Vec<&str> = logged.iter().map(|entry| entry["message"]["method"].as_str().unwrap()).collect();
     assert_eq!(methods, READ_THEN_SEARCH_METHODS);
     let times: Vec<u64> = logged.iter().map(|entry| entry["at_unix_ms"].as_u64().unwrap()).collect();

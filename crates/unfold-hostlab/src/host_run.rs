@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::CallRequest;
@@ -18,6 +18,7 @@ use unfold_engine::{RealHost, RunReport, Session};
 
 use crate::host_process::run_to_end;
 use crate::hosts::{self, Host, Launch};
+use crate::message_log::busy_time;
 use crate::model_endpoint::RunningEndpoint;
 use crate::recording::{HostOutcome, Recording};
 use crate::template_http::RunningTemplateServer;
@@ -60,10 +61,16 @@ pub struct HostRun {
     pub report: RunReport,
     /// Each request of the conversation, verbatim, with its answer.
     pub calls: Vec<CallRequest>,
+    /// How long the run took, from its folder made to its servers stopped.
+    pub wall: Duration,
+    /// How long Unfold's servers (the endpoint, the template server) worked on the host's
+    /// requests, all told: Unfold's share of `wall`.
+    pub servers_busy: Duration,
 }
 
 /// Runs `plan`'s host once, into the run its recording tells.
 pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
+    let started = Instant::now();
     let folder = plan.folder;
     let in_folder = |source: std::io::Error| Error::Log { path: folder.to_owned(), source };
     std::fs::create_dir_all(folder.join("home")).map_err(in_folder)?;
@@ -124,6 +131,7 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
     model_log.finish();
     http_log.finish();
     let outcome = outcome.map_err(|source| Error::Launch { program: launch.program.clone(), source })?;
+    let wall = started.elapsed();
 
     let read = |file: PathBuf| Recording::entries(&std::fs::read_to_string(file).unwrap_or_default());
     let mut mcp = read(mcp_log);
@@ -131,6 +139,7 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
     // A host uses one of the two servers; were it to use both, their messages interleave in time.
     mcp.sort_by_key(|entry| entry["at_unix_ms"].as_u64());
     let recording = Recording { model: read(folder.join(MODEL_LOG)), mcp };
+    let servers_busy = busy_time(&recording.model) + busy_time(&recording.mcp);
     let succeeded = outcome.ended.succeeded();
     let failure = (!succeeded).then(|| {
         let why = format!("{} {}", plan.host.name, outcome.ended);
@@ -146,7 +155,7 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
         side_requests: 0,
     };
     let report = recording.run_report(&plan.template.key, HostOutcome { host, succeeded, failure });
-    Ok(HostRun { report, calls: recording.calls() })
+    Ok(HostRun { report, calls: recording.calls(), wall, servers_busy })
 }
 
 /// The command that serves the template over stdio and logs to `log`.

@@ -11,10 +11,24 @@ use std::path::Path;
 use std::pin::Pin;
 use std::sync::mpsc;
 use std::task::{Context, Poll};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 use tokio::io::{AsyncRead, ReadBuf};
+
+/// The field of a log entry that says how long a server worked on a request, in microseconds.
+pub const BUSY_FIELD: &str = "busy_us";
+
+/// Microseconds since `started`.
+pub fn busy_us(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
+/// How long the servers whose logs are `entries` worked, all told (their `busy_us`).
+pub fn busy_time(entries: &[Value]) -> std::time::Duration {
+    let micros = entries.iter().filter_map(|entry| entry[BUSY_FIELD].as_u64()).fold(0u64, u64::saturating_add);
+    std::time::Duration::from_micros(micros)
+}
 
 /// The most of one line a log keeps.
 pub const MAX_LOGGED_LINE: usize = 1024 * 1024;
@@ -66,6 +80,12 @@ impl MessageLog {
             logged.extend(fields);
         }
         let _ = self.lines.send(Some(logged.to_string()));
+    }
+
+    /// Logs how long a server worked on one request since `started`: `{"busy_us": …}`, Unfold's
+    /// share of a host run (see [`busy_us`]).
+    pub fn record_busy(&self, started: Instant) {
+        self.record_value(json!({ BUSY_FIELD: busy_us(started) }));
     }
 
     /// Logs one message a host sent over HTTP (a request's body), as it arrived now: kept as a

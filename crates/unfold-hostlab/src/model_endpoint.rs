@@ -7,7 +7,8 @@
 //! (`/v1/messages/count_tokens`) and the model list (`GET /v1/models`) get plausible answers.
 //!
 //! Every request is recorded, as it came, with what it was answered (the text, the calls and
-//! their tokens; whether it was a side request); no header is, so no key is. Any key is accepted. Served through `unfold_loopback`: a request must name a
+//! their tokens; whether it was a side request; how long the endpoint worked on it); no header
+//! is, so no key is. Any key is accepted. Served through `unfold_loopback`: a request must name a
 //! loopback host and no web page may use it; a refusal, a body too large or not JSON, is answered
 //! in the API's own error shape.
 
@@ -29,7 +30,7 @@ use unfold_engine::answer_shapes;
 use unfold_loopback::{AllowedOrigins, Bodies, Listening};
 
 use crate::host_requests::HostRequest;
-use crate::message_log::MessageLog;
+use crate::message_log::{busy_us, MessageLog, BUSY_FIELD};
 use crate::scripted_endpoint::{Answered, ScriptedEndpoint};
 use crate::ServerBounds;
 
@@ -162,6 +163,8 @@ async fn answer(
         Ok(read) => read,
         Err(refused) => return refused,
     };
+    // From the whole body read (the host's sending is not Unfold's time) to the answer made.
+    let started = std::time::Instant::now();
     let request = match HostRequest::read(api, &value, streamed) {
         Ok(request) => request,
         Err(why) => return failure(api, StatusCode::BAD_REQUEST, "invalid_request_error", &why),
@@ -170,6 +173,14 @@ async fn answer(
     let (answer, side, not_shown) = match answered {
         Answered::Main { answer, not_shown } => (answer, false, not_shown),
         Answered::Side { answer } => (answer, true, Vec::new()),
+    };
+    let model = request.model.as_deref().unwrap_or(MODEL);
+    let response = if request.stream {
+        let events = answer_shapes::stream(api, &answer, Some(model)).concat();
+        ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events).into_response()
+    } else {
+        let whole = answer_shapes::whole(api, &answer, Some(model));
+        ([(header::CONTENT_TYPE, "application/json")], whole.to_string()).into_response()
     };
     if let Some(log) = &endpoint.log {
         let calls: Vec<Value> = answer
@@ -181,16 +192,10 @@ async fn answer(
         log.record_value(json!({ "api": api.name(), "stream": request.stream, "side": side,
                                  "tool_not_shown": not_shown, "request": value,
                                  "answer": { "text": answer.text, "tool_calls": calls,
-                                             "completion_tokens": completion_tokens } }));
+                                             "completion_tokens": completion_tokens },
+                                 BUSY_FIELD: busy_us(started) }));
     }
-    let model = request.model.as_deref().unwrap_or(MODEL);
-    if request.stream {
-        let events = answer_shapes::stream(api, &answer, Some(model)).concat();
-        return ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events)
-            .into_response();
-    }
-    let whole = answer_shapes::whole(api, &answer, Some(model));
-    ([(header::CONTENT_TYPE, "application/json")], whole.to_string()).into_response()
+    response
 }
 
 /// Gemini names the model and the method in one path segment: `MODEL:generateContent`.

@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListToolsResult,
@@ -205,6 +206,14 @@ impl TemplateServer {
         changed
     }
 
+    /// Logs how long the server worked on one request since `started` (a source's own time is
+    /// in it when a source answered).
+    fn log_busy(&self, started: Instant) {
+        if let Some(log) = &self.log {
+            log.record_busy(started);
+        }
+    }
+
     /// Tells the host its list of tools changed: on each subscription stream it opened (the
     /// 2026-07-28 protocol, where a server speaks unasked to no one), else, to a host of an older
     /// protocol (one that opened with `initialize`), as that protocol does.
@@ -342,6 +351,7 @@ impl ServerHandler for TemplateServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let started = Instant::now();
         if let Some(sources) = &self.sources {
             // A source may have changed its list on its own since the last call.
             self.take_source_changes(&mut *sources.lock().await).await;
@@ -353,6 +363,7 @@ impl ServerHandler for TemplateServer {
         }
         let mut result = ListToolsResult::with_all_items(tools);
         result.ttl_ms = Some(0);
+        self.log_busy(started);
         Ok(result)
     }
 
@@ -361,6 +372,7 @@ impl ServerHandler for TemplateServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let started = Instant::now();
         let arguments = request.arguments.unwrap_or_default();
         let (result, changed) = match self.answer_from_sources(&request.name, &arguments).await {
             Some(answered) => answered,
@@ -371,6 +383,7 @@ impl ServerHandler for TemplateServer {
             // may show the new tool with the result.
             self.tell_list_changed(&context).await;
         }
+        self.log_busy(started);
         Ok(result.into())
     }
 

@@ -90,6 +90,7 @@ fn the_live_provider_gets_the_scripts_first_call_in_every_api_streamed_and_whole
             let entry: Value = serde_json::from_str(logged.lines().next().unwrap()).unwrap();
             assert_eq!((entry["side"].clone(), entry["stream"].clone()), (json!(false), json!(stream)));
             assert_eq!(entry["request"]["model"], "scripted", "the request as it came");
+            assert!(entry["busy_us"].as_u64().is_some_and(|us| us < 5_000_000), "how long it took: {entry}");
         }
     }
 }
