@@ -405,6 +405,21 @@ export async function addHostLane(session, host) {
   );
 }
 
+/** Adds the installed real host `host` (`real-host-picker`) as a lane of the comparison. */
+export async function addRealHostLane(session, host) {
+  await waitUntil(
+    session,
+    `const picker = document.querySelector('[data-testid="real-host-picker"]');
+     if (!picker || !picker.querySelector('option[value="${host}"]')) return false;
+     const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
+     setValue.call(picker, "${host}");
+     picker.dispatchEvent(new Event("change", { bubbles: true }));
+     return document.querySelector('[data-testid="real-host-${host}"]') !== null;`,
+    (added) => added === true,
+    `the real host ${host}'s lane added`,
+  );
+}
+
 /** Clicks Run once it is enabled (a launch scenario opens after the view). */
 export async function pressRun(session) {
   await waitUntil(session, "return document.querySelector('[data-testid=\"run-comparison\"]')?.disabled;", (d) => d === false, "Run enabled");

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { click, pressRun, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
+import { addRealHostLane, click, pressRun, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
 
 const cache = process.env.UNFOLD_CACHE ?? join(homedir(), ".cache/unfold");
 const HOSTS = join(cache, "hosts");
@@ -37,16 +37,7 @@ describe("a real agent host in the real app", () => {
           "the installed real hosts offered",
         );
         assert.ok(offered.includes("openai-agents 0.24.0"), offered.join(", "));
-        await waitUntil(
-          session,
-          `const picker = document.querySelector('[data-testid="real-host-picker"]');
-           const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
-           setValue.call(picker, "openai-agents");
-           picker.dispatchEvent(new Event("change", { bubbles: true }));
-           return document.querySelector('[data-testid="real-host-openai-agents"]') !== null;`,
-          (added) => added === true,
-          "the real host's lane added",
-        );
+        await addRealHostLane(session, "openai-agents");
         await pressRun(session);
         const starts = await waitFor(session, '[data-testid="run-host-starts"]');
         assert.ok(starts.includes(join(HOSTS, "openai-agents/bin/python")), starts);
@@ -74,6 +65,48 @@ describe("a real agent host in the real app", () => {
           "the host's request's system prompt",
         );
         assert.match(system, /^## 1 Task\n\nYou are a software engineer/, system);
+      },
+      SCENARIO,
+    );
+  });
+
+  it("runs Claude Code and Codex as lanes on the coding-agent example, each named with its version", async (t) => {
+    for (const cli of ["claude-code", "codex"]) {
+      assert.ok(existsSync(join(HOSTS, cli)), `${HOSTS}/${cli} is missing: run scripts/hosts.sh install`);
+    }
+    await withApp(
+      t,
+      TEMPLATE,
+      async (session) => {
+        await resizeWindow(session, 1440, 900);
+        await addRealHostLane(session, "claude-code");
+        await addRealHostLane(session, "codex");
+        await pressRun(session);
+        // One question for both hosts: what each starts.
+        const asked = await waitUntil(
+          session,
+          `return [...document.querySelectorAll('[data-testid="run-host"]')].map((host) => host.dataset.name);`,
+          (names) => names.length > 0,
+          "the hosts asked about",
+        );
+        assert.deepEqual(asked, ["claude-code", "codex"]);
+        assert.equal(await waitFor(session, "#run-hosts-title"), "Start 2 agent hosts?");
+        await click(session, '[data-testid="run-hosts-allow"]');
+        await waitForComparison(session);
+        const events = await timelineEvents(session);
+        for (const cli of ["claude-code", "codex"]) {
+          const calls = events.filter((e) => e.startsWith(`real:${cli} model_call`));
+          assert.ok(calls.length >= 3, `${cli}: ${events.join("\n")}`);
+        }
+        const notes = await waitUntil(
+          session,
+          `return [...document.querySelectorAll('[data-testid="lane"]')].map((lane) => lane.dataset.lane + ": " + lane.querySelector(".lane-note").textContent);`,
+          (list) => list.some((line) => line.startsWith("real:codex")),
+          "the lanes' notes",
+        );
+        assert.ok(notes.includes("real:claude-code: the real agent host, version 2.1.197"), notes.join("\n"));
+        assert.ok(notes.includes("real:codex: the real agent host, version 0.171.0"), notes.join("\n"));
+        await saveScreenshot(session, "real-cli-hosts-compare-1440-light");
       },
       SCENARIO,
     );

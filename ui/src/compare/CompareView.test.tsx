@@ -917,6 +917,8 @@ describe("CompareView models", () => {
       "real:openai-agents",
       "baseline",
     ]);
+    const realHead = byTestId('lane"][data-lane="real:openai-agents');
+    expect(realHead.querySelector(".lane-note")?.textContent).toBe("the real agent host, version 0.24.0");
     // Allowed once, it is not asked again.
     await click(runButton());
     expect(container.querySelector('[data-testid="run-hosts-dialog"]')).toBeNull();

@@ -18,7 +18,8 @@
 // different calls: what the other lanes did), no-match (an ended lane's cell in a row it has no call for),
 // attempt-separator, baseline-toggle, lane-writing.
 import { useState, type CSSProperties, type ReactNode } from "react";
-import type { Lane, RunEvent } from "../platform";
+import type { ComparisonReport, Lane, RunEvent } from "../platform";
+import { realHostLane } from "../platform/lanes";
 import {
   alignByWork,
   describeEvent,
@@ -49,6 +50,20 @@ const LANE_NOTES: Partial<Record<Lane, string>> = {
 
 /** What a host lane is, under its name (`host:claude-code`). */
 const HOST_NOTE = "as the agent host shows new tools";
+
+/** What a real host's lane is (`real:claude-code`), until its run says which version ran. */
+const REAL_HOST_NOTE = "the real agent host, run against the template";
+
+/** What `lane` is, under its name: a real host's lane names the version that ran once it is known. */
+function laneNote(lane: Lane, report: ComparisonReport | null): string {
+  const note = LANE_NOTES[lane];
+  if (note !== undefined) return note;
+  if (!lane.startsWith("real:")) return HOST_NOTE;
+  const host = report?.runs.find(
+    (run) => run.real_host != null && realHostLane(run.real_host.name) === lane,
+  )?.real_host;
+  return host?.version == null ? REAL_HOST_NOTE : `the real agent host, version ${host.version}`;
+}
 
 /** A lane with no events yet. */
 const NO_VIEW: LaneView = { before: [], blocks: [], end: null };
@@ -123,7 +138,7 @@ export function Timeline({
           <LaneColumn
             key={lane}
             lane={lane}
-            label={labels?.[lane] ?? { name: laneName(lane), note: LANE_NOTES[lane] ?? HOST_NOTE }}
+            label={labels?.[lane] ?? { name: laneName(lane), note: laneNote(lane, run.report) }}
             column={index + 1}
             view={viewOf(lane)}
             rows={rows}
