@@ -19,7 +19,7 @@ const LAYERS = [
   ["platform"],
   ["shared"],
   ["runs"],
-  ["editor", "scenario", "compare", "providers", "history", "suites", "sources", "exports", "palette"],
+  ["editor", "scenario", "compare", "providers", "history", "suites", "hosts", "sources", "exports", "palette"],
   ["shell"],
 ];
 

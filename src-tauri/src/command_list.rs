@@ -44,6 +44,8 @@ macro_rules! with_app_commands {
             real_hosts::real_hosts,
             real_hosts::real_host_question,
             real_hosts::allow_real_host,
+            real_hosts::probe_hosts,
+            real_hosts::cancel_probe,
             compare::run_comparison,
             compare::cancel_comparison,
             compare::comparison_call,

@@ -110,6 +110,7 @@ fn main() {
                 host_lab: Some(Arc::clone(&host_lab)),
             })));
             app.manage(host_lab);
+            app.manage(real_hosts::ProbeCancel::default());
             app.manage(profiles);
             app.manage(consents);
             app.manage(relay);

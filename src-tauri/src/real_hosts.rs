@@ -1,15 +1,20 @@
 //! The host lab's commands (spec 13): the real agent hosts a comparison can run as `real:NAME`
 //! lanes, installed or not with their versions; what starting one runs and whether the user
-//! allowed it; the answer. And the app as the MCP server its hosts start: `unfold-app mcp serve
+//! allowed it; the answer; the host probe (`unfold hosts probe`), its runs kept in the history,
+//! and its cancel. And the app as the MCP server its hosts start: `unfold-app mcp serve
 //! TEMPLATE --scenario S --log L`, as the command line's, so a host started by the app needs no
 //! other program. Each translates into `unfold_application::real_hosts` or `template_server`.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, PoisonError};
 
+use tauri::ipc::Channel;
 use tauri::State;
-use unfold_application::real_hosts::{HostLab, HostView};
+use unfold_application::host_probe::{self, ProbeOfHost, ProbeProgress};
+use unfold_application::real_hosts::{HostLab, HostRun, HostRunOptions, HostView};
+use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::SourceReach;
 use unfold_application::template_server::ServedTemplate;
 
@@ -71,4 +76,55 @@ pub async fn real_host_question(lab: State<'_, Arc<HostLab>>, name: String) -> R
 #[specta::specta]
 pub async fn allow_real_host(lab: State<'_, Arc<HostLab>>, name: String) -> Result<(), CommandError> {
     Ok(lab.allow(&lab.prepare(&name, &[])?)?)
+}
+
+/// The flag that stops the probe running now, if one is.
+#[derive(Default)]
+pub struct ProbeCancel(std::sync::Mutex<Option<Arc<AtomicBool>>>);
+
+/// Probes each of the hosts `names` (`unfold hosts probe`), `repeat` runs each, one host after
+/// another, each allowed before; each run's end goes to `progress`. Every run is kept in the
+/// history, to open on the timeline.
+#[tauri::command]
+#[specta::specta]
+pub async fn probe_hosts(
+    lab: State<'_, Arc<HostLab>>,
+    history: State<'_, Arc<OpenRunHistory>>,
+    cancel: State<'_, ProbeCancel>,
+    names: Vec<String>,
+    repeat: u32,
+    progress: Channel<ProbeProgress>,
+) -> Result<Vec<ProbeOfHost>, CommandError> {
+    let prepared = names.iter().map(|name| lab.prepare(name, &[])).collect::<Result<Vec<_>, _>>()?;
+    let flag = Arc::new(AtomicBool::new(false));
+    *cancel.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(&flag));
+    let options = HostRunOptions { repeat, cancel: Some(flag), ..HostRunOptions::default() };
+    let (lab, history) = (Arc::clone(&lab), Arc::clone(&history));
+    let probe = move || {
+        tauri::async_runtime::block_on(async {
+            let mut probes = Vec::with_capacity(prepared.len());
+            for host in &prepared {
+                let mut told = |run: u32, ended: &HostRun| {
+                    let status = ended.report.status.name().to_owned();
+                    let message = ProbeProgress { host: host.name().to_owned(), run, of: repeat, status };
+                    if let Err(error) = progress.send(message) {
+                        tracing::warn!(%error, "cannot send the probe's progress to the UI");
+                    }
+                };
+                probes.push(host_probe::probe_host(&lab, host, &options, &history, &mut told).await?);
+            }
+            Ok::<_, unfold_application::AppError>(probes)
+        })
+    };
+    Ok(tauri::async_runtime::spawn_blocking(probe).await??)
+}
+
+/// Stops the probe running now after the run it is in.
+#[tauri::command]
+#[specta::specta]
+pub async fn cancel_probe(cancel: State<'_, ProbeCancel>) -> Result<(), CommandError> {
+    if let Some(flag) = cancel.0.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
+        flag.store(true, Ordering::Relaxed);
+    }
+    Ok(())
 }

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { addRealHostLane, click, pressRun, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
+import { addRealHostLane, click, pressRun, webdriver, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
 
 const cache = process.env.UNFOLD_CACHE ?? join(homedir(), ".cache/unfold");
 const HOSTS = join(cache, "hosts");
@@ -68,6 +68,61 @@ describe("a real agent host in the real app", () => {
       },
       SCENARIO,
     );
+  });
+
+  it("probes hosts from the Hosts page, shows the matrix, and opens a probe run on the History page", async (t) => {
+    await withApp(t, null, async (session) => {
+      await resizeWindow(session, 1440, 900);
+      await click(session, '[data-testid="page-hosts"]');
+      await waitFor(session, '[data-testid="probe-host"][data-name="codex"]');
+      // Probe two hosts, two runs each: the others are left out.
+      await waitUntil(
+        session,
+        `for (const box of document.querySelectorAll('[data-testid="probe-host"] input')) {
+           const wanted = ["openai-agents", "codex"].includes(box.closest('[data-testid="probe-host"]').dataset.name);
+           if (box.checked !== wanted) box.click();
+         }
+         const runs = document.querySelector('[data-testid="probe-runs"]');
+         Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(runs, "2");
+         runs.dispatchEvent(new Event("input", { bubbles: true }));
+         return document.querySelector('[data-testid="probe-start"]').title;`,
+        (title) => title === "Probe openai-agents, codex, 2 runs each",
+        "two hosts chosen, two runs each",
+      );
+      await click(session, '[data-testid="probe-start"]');
+      // A host not allowed yet is asked about first (an earlier test may have allowed openai-agents).
+      await waitUntil(
+        session,
+        `return document.querySelector('[data-testid="run-hosts-dialog"]') !== null || document.querySelector('[data-testid="probe-progress"]') !== null;`,
+        (shown) => shown === true,
+        "the question or the probe",
+      );
+      await webdriver("POST", `/session/${session}/execute/sync`, {
+        script: "document.querySelector('[data-testid=\"run-hosts-allow\"]')?.click(); return true;",
+        args: [],
+      });
+      const visible = await waitUntil(
+        session,
+        `return [...document.querySelectorAll('[data-testid="probe-row"]')].map((row) => row.dataset.host + ": " + row.querySelector('[data-testid="probe-visible"]').textContent);`,
+        (rows) => rows.length === 2,
+        "the matrix",
+      );
+      assert.deepEqual(visible, ["openai-agents: next call 2", "codex: never 2"]);
+      await saveScreenshot(session, "hosts-probe-1440-light");
+      await resizeWindow(session, 1024, 700);
+      await sleep(300); // a frame for WebKit to lay the narrower window out
+      await saveScreenshot(session, "hosts-probe-1024-light");
+
+      // Codex's second run, on the History page's timeline: it never saw open_vault.
+      await click(session, '[data-testid="probe-row"][data-host="codex"] [data-testid="probe-run"]:last-child');
+      const events = await waitUntil(
+        session,
+        `return [...document.querySelectorAll('[data-testid="timeline-event"]')].map((e) => e.dataset.type + " " + e.textContent);`,
+        (list) => list.length > 0,
+        "the probe run's timeline",
+      );
+      assert.ok(events.some((event) => event.includes("open_vault not called")), events.join("\n"));
+    });
   });
 
   it("runs Claude Code and Codex as lanes on the coding-agent example, each named with its version", async (t) => {

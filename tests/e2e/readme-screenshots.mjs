@@ -2,7 +2,8 @@
 // examples the way a first-time user meets them: the start page's coding-agent comparison (the
 // verdict first), then its template on the Edit page (the economics of disclosure, the preview).
 // Run `node tests/e2e/readme-screenshots.mjs` after `cargo build -p unfold-app`; it writes
-// docs/images/compare.png and editor.png at 1440×900 in the light theme. Not a test: the e2e tests
+// docs/images/compare.png and editor.png at 1440×900 in the light theme; with `hosts [RUNS]`, only
+// docs/images/hosts-probe.png, the Hosts page after probing every installed host (minutes). Not a test: the e2e tests
 // check what these pictures show. The Sources tab's picture is sources.test.mjs's (it needs a
 // running MCP server).
 import { writeFileSync } from "node:fs";
@@ -28,10 +29,53 @@ async function picture(session, name) {
   console.log(`wrote docs/images/${name}.png`);
 }
 
+/**
+ * The Hosts page after probing every installed host `runs` times (a few minutes): the picture of
+ * README's host probe matrix.
+ */
+async function hostsPicture(session, runs) {
+  await click(session, '[data-testid="page-hosts"]');
+  await waitFor(session, '[data-testid="probe-runs"]');
+  await webdriver("POST", `/session/${session}/execute/sync`, {
+    script: `const runs = document.querySelector('[data-testid="probe-runs"]');
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(runs, arguments[0]);
+      runs.dispatchEvent(new Event("input", { bubbles: true }));
+      return true;`,
+    args: [String(runs)],
+  });
+  await click(session, '[data-testid="probe-start"]');
+  await sleep(1000);
+  await webdriver("POST", `/session/${session}/execute/sync`, {
+    script: "document.querySelector('[data-testid=\"run-hosts-allow\"]')?.click(); return true;",
+    args: [],
+  });
+  // Every host's runs: minutes, not the harness's usual seconds.
+  for (let waited = 0; waited < 1800; waited += 5) {
+    const done = await webdriver("POST", `/session/${session}/execute/sync`, {
+      script: "return document.querySelector('[data-testid=\"probe-matrix\"]') !== null;",
+      args: [],
+    });
+    if (done) break;
+    await sleep(5000);
+  }
+  await picture(session, "hosts-probe");
+}
+
+// `node tests/e2e/readme-screenshots.mjs hosts [RUNS]`: only the Hosts page's picture.
+const only = process.argv[2];
 await startHarness({ dark: false });
 const session = await openApp(null);
 try {
   await resizeWindow(session, 1440, 900);
+  if (only === "hosts") await hostsPicture(session, Number(process.argv[3] ?? 5));
+  else await editorPictures(session);
+} finally {
+  await closeApp(session);
+  await stopHarness();
+}
+
+/** The start page's coding-agent comparison, then its template on the Edit page. */
+async function editorPictures(session) {
   await waitFor(session, '[data-testid="example-list"]');
   await click(
     session,
@@ -52,7 +96,4 @@ try {
     args: [],
   });
   await picture(session, "editor");
-} finally {
-  await closeApp(session);
-  await stopHarness();
 }

@@ -111,6 +111,14 @@ export const commands = {
 	/**  Allows starting the host `name` as it is defined now. */
 	allowRealHost: (name: string) => typedError<null, CommandError>(__TAURI_INVOKE("allow_real_host", { name })),
 	/**
+	 *  Probes each of the hosts `names` (`unfold hosts probe`), `repeat` runs each, one host after
+	 *  another, each allowed before; each run's end goes to `progress`. Every run is kept in the
+	 *  history, to open on the timeline.
+	 */
+	probeHosts: (names: string[], repeat: number, progress: Channel<ProbeProgress>) => typedError<ProbeOfHost_Serialize[], CommandError>(__TAURI_INVOKE("probe_hosts", { names, repeat, progress })),
+	/**  Stops the probe running now after the run it is in. */
+	cancelProbe: () => typedError<null, CommandError>(__TAURI_INVOKE("cancel_probe")),
+	/**
 	 *  Runs the comparison the UI asks for (its open template and scenario, by id), off the UI's
 	 *  thread; every lane's start, every event and a live model's text go to `progress` as they
 	 *  happen. The request's `run_id` is the UI's name for it (to cancel it, and to ask for its calls
@@ -1951,6 +1959,122 @@ export type PricedModels_Serialize = {
 	models: string[],
 	/**  The prices' default model, when they have one. */
 	default_model: string | null,
+};
+
+/**  The probe of one host: what its runs measured, and where they are kept. */
+export type ProbeOfHost = ProbeOfHost_Serialize | ProbeOfHost_Deserialize;
+
+/**  The probe of one host: what its runs measured, and where they are kept. */
+export type ProbeOfHost_Deserialize = {
+	/**  What the runs measured. */
+	probed: ProbedHost_Deserialize,
+	/**
+	 *  The ids the runs are kept under in the run history, in order (to open one on the
+	 *  timeline); none when the history is off or could not keep them.
+	 */
+	kept_runs: (number | null)[],
+	/**  Why the runs were not kept, when they were not. */
+	not_kept?: string | null,
+};
+
+/**  The probe of one host: what its runs measured, and where they are kept. */
+export type ProbeOfHost_Serialize = {
+	/**  What the runs measured. */
+	probed: ProbedHost_Serialize,
+	/**
+	 *  The ids the runs are kept under in the run history, in order (to open one on the
+	 *  timeline); none when the history is off or could not keep them.
+	 */
+	kept_runs: (number | null)[],
+	/**  Why the runs were not kept, when they were not. */
+	not_kept: string | null,
+};
+
+/**  A probe run's end, as the app shows the probe's progress. */
+export type ProbeProgress = {
+	/**  The host. */
+	host: string,
+	/**  Which of its runs ended (from 1). */
+	run: number,
+	/**  Of how many. */
+	of: number,
+	/**  How it ended (`completed`, `error`, …). */
+	status: string,
+};
+
+/**  What the probe measured of one host over its runs. */
+export type ProbedHost = ProbedHost_Serialize | ProbedHost_Deserialize;
+
+/**  What the probe measured of one host over its runs. */
+export type ProbedHost_Deserialize = {
+	/**  The host's name. */
+	host: string,
+	/**  Its version, when it says. */
+	version?: string | null,
+	/**  How many runs. */
+	runs: number,
+	/**
+	 *  Runs by when the revealed tool first reached the model: `next_call` (the first request
+	 *  after the result that revealed it), `late_1`, `late_2`, …, `never`.
+	 */
+	visible_at: { [key in string]: number },
+	/**  Runs in which the host listed its tools again after the section was read. */
+	relisted: number,
+	/**  Runs whose prompt stayed a cached prefix: no break but where the tools changed. */
+	prefix_stable: number,
+	/**
+	 *  Runs by where the revealed tool was put among the server's tools when it first appeared:
+	 *  `end` (after those offered before), `sorted` (in name order), `elsewhere`.
+	 */
+	tool_order: { [key in string]: number },
+	/**
+	 *  Runs that ended before the host read the section (it failed or timed out first): they
+	 *  count as `never` above, though they measured nothing.
+	 */
+	incomplete: number,
+	/**  The median run's wall time, in milliseconds: the host started, run and stopped. */
+	median_wall_ms: number | null,
+	/**
+	 *  The median run's time in Unfold's servers (the endpoint and the template server working on
+	 *  the host's requests), in milliseconds: Unfold's share of the wall time.
+	 */
+	median_servers_ms: number | null,
+};
+
+/**  What the probe measured of one host over its runs. */
+export type ProbedHost_Serialize = {
+	/**  The host's name. */
+	host: string,
+	/**  Its version, when it says. */
+	version: string | null,
+	/**  How many runs. */
+	runs: number,
+	/**
+	 *  Runs by when the revealed tool first reached the model: `next_call` (the first request
+	 *  after the result that revealed it), `late_1`, `late_2`, …, `never`.
+	 */
+	visible_at: { [key in string]: number },
+	/**  Runs in which the host listed its tools again after the section was read. */
+	relisted: number,
+	/**  Runs whose prompt stayed a cached prefix: no break but where the tools changed. */
+	prefix_stable: number,
+	/**
+	 *  Runs by where the revealed tool was put among the server's tools when it first appeared:
+	 *  `end` (after those offered before), `sorted` (in name order), `elsewhere`.
+	 */
+	tool_order: { [key in string]: number },
+	/**
+	 *  Runs that ended before the host read the section (it failed or timed out first): they
+	 *  count as `never` above, though they measured nothing.
+	 */
+	incomplete: number,
+	/**  The median run's wall time, in milliseconds: the host started, run and stopped. */
+	median_wall_ms: number | null,
+	/**
+	 *  The median run's time in Unfold's servers (the endpoint and the template server working on
+	 *  the host's requests), in milliseconds: Unfold's share of the wall time.
+	 */
+	median_servers_ms: number | null,
 };
 
 /**  A problem as the editor lists it. */

@@ -16,7 +16,9 @@ use unfold_engine::{EventKind, RunReport};
 use unfold_hostlab::scripted_endpoint::names_tool;
 
 use crate::error::{AppError, AppResult, ErrorCode};
-use crate::real_hosts::{HostLab, HostRun, HostRunOptions, PreparedHost};
+use crate::real_hosts::{report_and_keep, HostLab, HostRun, HostRunFiles, HostRunOptions, PreparedHost};
+use crate::run_history::OpenRunHistory;
+use unfold_stores::run_history::now_ms;
 
 /// The tool the probe's section reveals.
 const REVEALED: &str = "open_vault";
@@ -36,6 +38,7 @@ pub fn probe_documents() -> AppResult<(Template, Scenario)> {
 
 /// What the probe measured of one host over its runs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ProbedHost {
     /// The host's name.
     pub host: String,
@@ -57,9 +60,11 @@ pub struct ProbedHost {
     /// count as `never` above, though they measured nothing.
     pub incomplete: u32,
     /// The median run's wall time, in milliseconds: the host started, run and stopped.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub median_wall_ms: u64,
     /// The median run's time in Unfold's servers (the endpoint and the template server working on
     /// the host's requests), in milliseconds: Unfold's share of the wall time.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub median_servers_ms: u64,
 }
 
@@ -81,17 +86,55 @@ impl HostProbe {
     }
 }
 
-/// Runs the probe `options.repeat` times with `prepared`, and counts what its runs show; `told`
-/// hears each run as it ends.
+/// The probe of one host: what its runs measured, and where they are kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ProbeOfHost {
+    /// What the runs measured.
+    pub probed: ProbedHost,
+    /// The ids the runs are kept under in the run history, in order (to open one on the
+    /// timeline); none when the history is off or could not keep them.
+    #[cfg_attr(feature = "specta", specta(type = Vec<f64>))]
+    pub kept_runs: Vec<i64>,
+    /// Why the runs were not kept, when they were not.
+    pub not_kept: Option<String>,
+}
+
+/// A probe run's end, as the app shows the probe's progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ProbeProgress {
+    /// The host.
+    pub host: String,
+    /// Which of its runs ended (from 1).
+    pub run: u32,
+    /// Of how many.
+    pub of: u32,
+    /// How it ended (`completed`, `error`, …).
+    pub status: String,
+}
+
+/// Runs the probe `options.repeat` times with `prepared`, counts what its runs show, and keeps
+/// them in `history` (a comparison of the probe's template with a lane per run); `told` hears
+/// each run as it ends.
 pub async fn probe_host(
     lab: &HostLab,
     prepared: &PreparedHost,
     options: &HostRunOptions,
+    history: &OpenRunHistory,
     told: &mut (dyn FnMut(u32, &HostRun) + Send),
-) -> AppResult<ProbedHost> {
+) -> AppResult<ProbeOfHost> {
+    let started = (now_ms(), std::time::Instant::now());
     let (template, scenario) = probe_documents()?;
     let runs = lab.run(prepared, &template, &scenario, options, told).await?;
-    Ok(measured(prepared.name(), &runs))
+    let probed = measured(prepared.name(), &runs);
+    let files = HostRunFiles { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
+    let (_, kept) = report_and_keep(files, runs, history, started);
+    let (kept_runs, not_kept) = match kept {
+        Ok(ids) => (ids, None),
+        Err(error) => (Vec::new(), Some(error.to_string())),
+    };
+    Ok(ProbeOfHost { probed, kept_runs, not_kept })
 }
 
 /// What `runs`, the probe's runs of `host`, show.

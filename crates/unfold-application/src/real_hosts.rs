@@ -279,35 +279,36 @@ fn not_installed(host: Host, program: Option<&str>) -> AppError {
 pub struct HostRunFiles<'a> {
     /// The template.
     pub template: &'a Template,
-    /// Its file.
-    pub template_path: &'a Path,
+    /// Its file (none: the template is built in, as the probe's).
+    pub template_path: Option<&'a Path>,
     /// The scenario.
     pub scenario: &'a Scenario,
-    /// Its file.
-    pub scenario_path: &'a Path,
+    /// Its file (none: built in).
+    pub scenario_path: Option<&'a Path>,
 }
 
 /// A host's runs as a comparison report of their own (no baseline: the host is what is
-/// measured), kept in `history` like any comparison's lanes; why it was not kept, if it was not.
+/// measured), kept in `history` like any comparison's lanes; the ids the runs are kept under, or
+/// why they were not kept. Nothing in them is secret: the host's model is the scripted one.
 pub fn report_and_keep(
     files: HostRunFiles<'_>,
     runs: Vec<HostRun>,
     history: &crate::run_history::OpenRunHistory,
     started: (u64, std::time::Instant),
-) -> (ComparisonReport, Option<AppError>) {
+) -> (ComparisonReport, AppResult<Vec<i64>>) {
     let mut report = ComparisonReport::of(&files.template.key, &files.scenario.name, None);
     report.add_runs(runs.into_iter().map(|run| run.report).collect());
     let origin = ComparisonOrigin {
         template: files.template,
-        template_path: Some(files.template_path),
+        template_path: files.template_path,
         scenario: files.scenario,
-        scenario_path: Some(files.scenario_path),
+        scenario_path: files.scenario_path,
         live: None,
         started_at_ms: started.0,
-        duration_ms: started.1.elapsed().as_millis() as u64,
+        duration_ms: u64::try_from(started.1.elapsed().as_millis()).unwrap_or(u64::MAX),
     };
-    let not_kept = crate::redaction::keep(history, &origin.records(&report), &unfold_live::Secrets::none());
-    (report, not_kept)
+    let kept = history.keep_ids(&origin.records(&report));
+    (report, kept)
 }
 
 /// Writes the trace of a host's runs (`report_and_keep`'s report) to `path`, as a comparison's

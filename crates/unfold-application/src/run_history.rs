@@ -57,10 +57,16 @@ impl OpenRunHistory {
     /// of its runs missing. With the history turned off nothing is kept and nothing fails; a
     /// history that cannot keep them answers why (and logs it), and the caller's run stands.
     pub fn keep(&self, records: &[RunRecord<'_>]) -> AppResult<()> {
+        self.keep_ids(records).map(drop)
+    }
+
+    /// [`keep`](Self::keep), answering the ids the runs are kept under, in order (none with the
+    /// history turned off).
+    pub fn keep_ids(&self, records: &[RunRecord<'_>]) -> AppResult<Vec<i64>> {
         if matches!(&*lock(&self.0), Opened::Off) {
-            return Ok(());
+            return Ok(Vec::new());
         }
-        let kept = self.with(|history| history.record_all(records).map(drop));
+        let kept = self.with(|history| history.record_all(records));
         if let Err(error) = &kept {
             tracing::warn!(%error, "a run was not kept in the history");
         }

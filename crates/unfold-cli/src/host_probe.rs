@@ -49,7 +49,12 @@ pub fn execute(hosts: Vec<String>, probe_options: ProbeOptions, allow_host: bool
         let mut told = |number: u32, run: &HostRun| {
             eprintln!("{} run {number}/{repeat}: {}", host.name(), run.report.status.name());
         };
-        probed.push(block_on(host_probe::probe_host(&lab, host, &options, &mut told))??);
+        let history = crate::history::shared();
+        let probe = block_on(host_probe::probe_host(&lab, host, &options, &history, &mut told))??;
+        if let Some(error) = probe.not_kept {
+            eprintln!("warning: {}'s runs were not kept in the history: {error}", host.name());
+        }
+        probed.push(probe.probed);
     }
     let probe = HostProbe::of(probed);
     if json {

@@ -60,10 +60,14 @@ pub fn execute(action: HostAction) -> AppResult<ExitCode> {
         );
     };
     let runs = block_on(lab.run(&prepared, &loaded, &script, &options, &mut told))??;
-    let files =
-        HostRunFiles { template: &loaded, template_path: &template, scenario: &script, scenario_path: &scenario };
-    let (report, not_kept) = real_hosts::report_and_keep(files, runs, &crate::history::shared(), started);
-    if let Some(error) = not_kept {
+    let files = HostRunFiles {
+        template: &loaded,
+        template_path: Some(&template),
+        scenario: &script,
+        scenario_path: Some(&scenario),
+    };
+    let (report, kept) = real_hosts::report_and_keep(files, runs, &crate::history::shared(), started);
+    if let Err(error) = kept {
         eprintln!("warning: the runs were not kept in the history: {error}");
     }
     if let Some(folder) = &record {

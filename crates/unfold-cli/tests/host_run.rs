@@ -341,6 +341,14 @@ fn the_probe_measures_when_each_host_shows_a_revealed_tool() {
         let (wall, servers) = (row["median_wall_ms"].as_u64().unwrap(), row["median_servers_ms"].as_u64().unwrap());
         assert!(wall > 0 && servers < wall, "{row}");
     }
+    // Each run is kept in the history, as a lane of the probe's template, to open on a timeline.
+    let kept = report(&unfold(home.path(), &["history", "--json"]));
+    let lanes: Vec<&str> = kept.as_array().unwrap().iter().map(|run| run["lane"].as_str().unwrap()).collect();
+    assert_eq!(lanes.len(), 2 * hosts.len(), "{kept}");
+    assert!(
+        hosts.iter().all(|host| lanes.iter().filter(|lane| **lane == format!("real:{host}")).count() == 2),
+        "{lanes:?}"
+    );
     // --write: each host's profile, its evidence this measurement, its refresh what most runs saw.
     for host in hosts {
         let profile = HostProfile::load(&profiles.path().join(format!("{host}.host.json"))).unwrap();

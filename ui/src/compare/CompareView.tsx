@@ -47,7 +47,7 @@ import { DivergenceLine, RunStatus } from "./RunStatus";
 import { VerdictPanel } from "./VerdictPanel";
 import { COMPARISON_EXPORTS, suiteCaseLabel } from "./comparisonExports";
 import { useComparisonDrawnMark } from "./comparisonDrawnMark";
-import { RunHostsDialog } from "./RunHostsDialog";
+import { RunHostsDialog } from "../shared/RunHostsDialog";
 import { RunSourcesDialog } from "./RunSourcesDialog";
 import {
   chosenProfile,

@@ -5,7 +5,7 @@
 // is not asked again this session for these definitions; Cancel, which has the focus, or Escape
 // runs nothing. A refused Allow is shown here, and nothing runs. The answers are ComparisonStore's.
 import { ModalDialog } from "../shared/ModalDialog";
-import { RunQuestionAnswers } from "./RunQuestionAnswers";
+import { RunQuestionAnswers } from "../shared/RunQuestionAnswers";
 import type { SourcesQuestion } from "./store";
 import { allowQuestion, PERMISSION_WORDS } from "../shared/words";
 

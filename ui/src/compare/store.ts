@@ -8,6 +8,7 @@
 // go) with the request and answer of its model call, and the exports. The scenario it runs is the
 // scenario store's, the profiles the provider store's; what was not done, and what an export wrote,
 // is said on the page's outcome. React reads it through `subscribe`/`getState`.
+import { allowHosts, askAboutHosts, type HostsQuestion } from "../shared/hostConsent";
 import type {
   HostProfile,
   HostView,
@@ -265,15 +266,6 @@ export interface ComparisonState {
 }
 
 /** What starting each real host not allowed runs, as the user is asked to allow it. */
-export interface HostsQuestion {
-  /** Each host, and what starting it runs (its program, arguments and environment, a line each). */
-  hosts: { name: string; question: string }[];
-  /** The answer is being kept. */
-  allowing: boolean;
-  /** Why allowing failed, if it did. */
-  failure: Failure | null;
-}
-
 /**
  * A comparison's state with what else Run depends on: the open scenario (the scenario store's) and
  * the provider profiles as last read (the provider store's, null until read).
@@ -395,16 +387,9 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
 
   /** Asks about the real hosts not allowed, if any; else runs. */
   private async proceed(): Promise<void> {
-    const toAsk: { name: string; question: string }[] = [];
-    for (const name of realHostsOf(this.state.model)) {
-      const read = await this.platform.realHostQuestion(name);
-      if (!read.ok) {
-        this.outcome.fail(failureOf(`${name} cannot run`, read.error));
-        return;
-      }
-      if (read.value !== null) toAsk.push({ name, question: read.value });
-    }
-    if (toAsk.length > 0) this.update({ hostsQuestion: { hosts: toAsk, allowing: false, failure: null } });
+    const asked = await askAboutHosts(this.platform, realHostsOf(this.state.model));
+    if ("failure" in asked) this.outcome.fail(asked.failure);
+    else if (asked.question !== null) this.update({ hostsQuestion: asked.question });
     else await this.start();
   }
 
@@ -413,13 +398,10 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     const question = this.state.hostsQuestion;
     if (question === null || question.allowing) return;
     this.update({ hostsQuestion: { ...question, allowing: true, failure: null } });
-    for (const { name } of question.hosts) {
-      const allowed = await this.platform.allowRealHost(name);
-      if (!allowed.ok) {
-        const failure = failureOf(`${name} was not allowed`, allowed.error);
-        this.update({ hostsQuestion: { ...question, allowing: false, failure } });
-        return;
-      }
+    const failure = await allowHosts(this.platform, question);
+    if (failure !== null) {
+      this.update({ hostsQuestion: { ...question, allowing: false, failure } });
+      return;
     }
     this.update({ hostsQuestion: null });
     await this.start();

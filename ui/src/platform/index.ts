@@ -14,6 +14,9 @@ import {
   type Difference_Serialize,
   type HostProfile_Serialize,
   type HostView_Serialize,
+  type ProbeOfHost_Serialize,
+  type ProbedHost_Serialize,
+  type ProbeProgress,
   type LaneVerdict_Serialize,
   type Verdict_Serialize,
   type Event_Serialize,
@@ -294,6 +297,17 @@ interface UiCommands {
     onProgress: (progress: CompareProgress) => void,
   ) => Promise<Outcome<ComparisonReport>>;
   /**
+   * Probes each host of `names` (`unfold hosts probe`, each allowed before) `repeat` times, one host
+   * after another; each run's end goes to `onProgress`. Answers each host's measurement and the ids
+   * its runs are kept under in the history. `cancelProbe` stops it after the run it is in (it then
+   * fails as `cancelled`). The command takes a channel, which stays in here.
+   */
+  probeHosts: (
+    names: string[],
+    repeat: number,
+    onProgress: (progress: ProbeProgress) => void,
+  ) => Promise<Outcome<ProbeOfHost[]>>;
+  /**
    * Sends every event of every session of the app's relay to `onEntry` as it happens, until the
    * relay stops (nothing when it is not running). The command takes a channel, which stays in here.
    */
@@ -417,6 +431,23 @@ function runComparison(
 /** A real agent host a comparison can run (the host lab), whether it is installed and its version. */
 export type HostView = HostView_Serialize;
 
+/** What the host probe measured of one host over its runs. */
+export type ProbedHost = ProbedHost_Serialize;
+/** The probe of one host: its measurement, and the ids its runs are kept under in the history. */
+export type ProbeOfHost = ProbeOfHost_Serialize;
+export type { ProbeProgress };
+
+/** Probes hosts, each run's end streamed through a channel as it happens. */
+function probeHosts(
+  names: string[],
+  repeat: number,
+  onProgress: (progress: ProbeProgress) => void,
+): Promise<Outcome<ProbeOfHost[]>> {
+  const progress = new Channel<ProbeProgress>();
+  progress.onmessage = onProgress;
+  return call(() => commands.probeHosts(names, repeat, progress));
+}
+
 /** An agent host a comparison can run as a lane, with its evidence (the core's `HostProfile`). */
 export type HostProfile = HostProfile_Serialize;
 
@@ -474,6 +505,7 @@ export const tauriPlatform: Platform = {
   ...wrapCommands(),
   isTauri: tauriIsTauri,
   runComparison,
+  probeHosts,
   watchRelay,
   onCloseRequested: (listener) =>
     listenTo(events.closeRequested, () => {

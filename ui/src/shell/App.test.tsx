@@ -762,7 +762,7 @@ describe("App: the page switch and the run history", () => {
   it("switches between the editor, the compare view and the run history with a template open", async () => {
     const platform = new FakePlatform();
     await renderApp(root, platform);
-    expect(pageNames()).toEqual(["Edit", "Compare", "History", "Suites"]);
+    expect(pageNames()).toEqual(["Edit", "Compare", "History", "Suites", "Hosts"]);
     await click(byTestId("page-history"));
     expect(byTestId("page-history").getAttribute("aria-selected")).toBe("true");
     expect(container.querySelector('[data-testid="section-tree"]')).toBeNull();
@@ -799,7 +799,7 @@ describe("App: the page switch and the run history", () => {
     const platform = new FakePlatform();
     platform.initialTemplatePath = () => Promise.resolve({ ok: true, value: null });
     await renderApp(root, platform);
-    expect(pageNames()).toEqual(["Start", "History", "Suites"]);
+    expect(pageNames()).toEqual(["Start", "History", "Suites", "Hosts"]);
     await click(byTestId("page-history"));
     expect(container.querySelector('[data-testid="start-page"]')).toBeNull();
     expect(container.querySelectorAll('[data-testid="history-row"]')).toHaveLength(5);
@@ -823,7 +823,7 @@ describe("App: the page switch and the run history", () => {
 
     await click(byTestId("page-edit"));
     await click(byTestId("open-example"));
-    expect(pageNames()).toEqual(["Edit", "Compare", "History", "Suites"]);
+    expect(pageNames()).toEqual(["Edit", "Compare", "History", "Suites", "Hosts"]);
     keyDown(window, "4", { ctrlKey: true });
     await settle();
     expect(byTestId("page-suites").getAttribute("aria-selected")).toBe("true");

@@ -104,7 +104,7 @@ import { isHelpKey, isPaletteKey, shortcutAction } from "./shortcuts";
 import { ShortcutHelpOverlay } from "./ShortcutHelpOverlay";
 import { StartPage } from "./StartPage";
 import { UnsavedDialog, WorkspaceNotices } from "./WorkspaceNotices";
-import { START_PAGES, WorkspaceStore } from "./workspace";
+import { START_PAGES, TEMPLATE_FREE_PAGES, WorkspaceStore } from "./workspace";
 
 interface AppProps {
   platform: Platform;
@@ -200,7 +200,7 @@ function AppView({ platform, workspace: started }: AppProps) {
       )}
     </>
   );
-  if (screen.kind === "editor" || (screen.kind === "start" && (page === "history" || page === "suites"))) {
+  if (screen.kind === "editor" || (screen.kind === "start" && TEMPLATE_FREE_PAGES.includes(page))) {
     return (
       <>
         <Frame

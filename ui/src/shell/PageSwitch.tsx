@@ -2,7 +2,13 @@
 // with a template open; the start page, History and Suites without one.
 import type { Page } from "./workspace";
 
-const PAGE_NAMES: Record<Page, string> = { edit: "Edit", compare: "Compare", history: "History", suites: "Suites" };
+const PAGE_NAMES: Record<Page, string> = {
+  edit: "Edit",
+  compare: "Compare",
+  history: "History",
+  suites: "Suites",
+  hosts: "Hosts",
+};
 
 export function PageSwitch({
   pages,

@@ -1,5 +1,5 @@
-// The views a start does not show: the compare view, the run history, the suites and the Sources
-// panel, a seventh of the UI's script. Each is its own chunk of the build, loaded when first shown
+// The views a start does not show: the compare view, the run history, the suites, the Hosts page
+// and the Sources panel, a seventh of the UI's script. Each is its own chunk of the build, loaded when first shown
 // or once the first screen is drawn (`preloadDeferredViews`, from main.tsx), so that a start
 // parses only what it shows and a switch to a view rarely waits for it. The stores behind them are
 // not deferred: the workspace keeps them from the start.
@@ -52,8 +52,9 @@ export const compareView = new DeferredModule(() => import("../compare/CompareVi
 export const historyView = new DeferredModule(() => import("../history/HistoryView"));
 export const suitesView = new DeferredModule(() => import("../suites/SuitesView"));
 export const sourcesPanel = new DeferredModule(() => import("../sources/SourcesPanel"));
+export const hostsView = new DeferredModule(() => import("../hosts/HostsView"));
 
 /** Loads every deferred view ahead of its first showing. */
 export function preloadDeferredViews(): Promise<unknown> {
-  return Promise.all([compareView, historyView, suitesView, sourcesPanel].map((module) => module.load()));
+  return Promise.all([compareView, historyView, suitesView, sourcesPanel, hostsView].map((module) => module.load()));
 }

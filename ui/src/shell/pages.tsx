@@ -1,7 +1,7 @@
 // The pages as the frame shows them, each a feature's view given the stores of the open work it
 // needs: the Edit page with its Sources tab (editor/ and sources/), the Compare page (compare/, with
-// the scenario of scenario/ and the profiles of providers/), the run history (history/) and the
-// suites (suites/). `PageView` routes a page to its view: the one place that does.
+// the scenario of scenario/ and the profiles of providers/), the run history (history/), the
+// suites (suites/) and the host probe (hosts/). `PageView` routes a page to its view: the one place that does.
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { EditPage, type EditTab } from "../editor/EditPage";
 import type { Template } from "../platform";
@@ -11,7 +11,7 @@ import { ScenarioFileActions, ScenarioStart } from "../scenario/ScenarioFiles";
 import { ScenarioPanel } from "../scenario/ScenarioPanel";
 import type { ProblemGroup } from "../shared/problemGroups";
 import { NO_FILTER, sourceBadges, sourceRows } from "../sources/catalog";
-import { compareView, Deferred, historyView, sourcesPanel, suitesView } from "./deferredViews";
+import { compareView, Deferred, historyView, hostsView, sourcesPanel, suitesView } from "./deferredViews";
 import type { CompareStores, Page, TemplateStores, WorkspaceStore } from "./workspace";
 
 /**
@@ -56,6 +56,13 @@ export function PageView({
       );
     case "suites":
       return <Deferred module={suitesView} show={(view) => <view.SuitesView store={workspace.suites} />} />;
+    case "hosts":
+      return (
+        <Deferred
+          module={hostsView}
+          show={(view) => <view.HostsView store={workspace.hosts} onOpenRun={(id) => void workspace.openKeptRun(id)} />}
+        />
+      );
   }
 }
 

@@ -3,7 +3,7 @@
 // where its keys would do something, and does the same thing.
 import { actOnPageDocument, documentKindOf, pageDocument } from "./pageDocument";
 import { isEditorShortcut, shortcutPage, type ShortcutAction } from "./shortcuts";
-import { EDITOR_PAGES, START_PAGES, type WorkspaceStore } from "./workspace";
+import { EDITOR_PAGES, START_PAGES, TEMPLATE_FREE_PAGES, type WorkspaceStore } from "./workspace";
 
 /** A shortcut's command where the workspace stands now. */
 export interface ShortcutCommand {
@@ -68,9 +68,9 @@ function pageCommand(action: ShortcutAction, workspace: WorkspaceStore): (() => 
   if (editor === null) return null;
   const { page } = workspace.getState();
   if (isEditorShortcut(action)) {
-    // The run history and the suites have nothing to undo, and an undo of the template there would
-    // not be seen: their fields keep their own.
-    if ((page === "history" || page === "suites") && action !== "save") return null;
+    // The run history, the suites and the hosts have nothing to undo, and an undo of the template
+    // there would not be seen: their fields keep their own.
+    if (TEMPLATE_FREE_PAGES.includes(page) && action !== "save") return null;
     // Ours, not the text field's own undo: the document's history covers every field.
     return () => void actOnPageDocument(action, documentKindOf(page), { template: editor, scenario: compare.scenario });
   }

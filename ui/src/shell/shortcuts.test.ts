@@ -31,6 +31,7 @@ describe("shortcutAction", () => {
     [press("2", { ctrlKey: true }), "page_compare"],
     [press("3", { metaKey: true }), "page_history"],
     [press("4", { ctrlKey: true }), "page_suites"],
+    [press("5", { ctrlKey: true }), "page_hosts"],
   ] as const)("%o -> %s", (key, action) => {
     expect(shortcutAction(key)).toBe(action);
   });
@@ -51,10 +52,10 @@ describe("shortcutAction", () => {
     press("!", { shiftKey: true }),
     press("Enter"),
     press("Enter", { shiftKey: true }),
-    // Taken by others: Ctrl+Shift+Enter, Ctrl+Alt+digit (AltGr); a digit with no page: Ctrl+5.
+    // Taken by others: Ctrl+Shift+Enter, Ctrl+Alt+digit (AltGr); a digit with no page: Ctrl+6.
     press("Enter", { ctrlKey: true, shiftKey: true }),
     press("2", { ctrlKey: true, altKey: true }),
-    press("5", { ctrlKey: true }),
+    press("6", { ctrlKey: true }),
     press("N", { ctrlKey: true, shiftKey: true, altKey: true }),
   ])("%o is not a shortcut", (key) => {
     expect(shortcutAction(key)).toBeNull();
@@ -67,6 +68,7 @@ describe("shortcutPage", () => {
     expect(shortcutPage("page_compare")).toBe("compare");
     expect(shortcutPage("page_history")).toBe("history");
     expect(shortcutPage("page_suites")).toBe("suites");
+    expect(shortcutPage("page_hosts")).toBe("hosts");
     expect(shortcutPage("save")).toBeNull();
     expect(shortcutPage("run")).toBeNull();
   });
@@ -104,6 +106,7 @@ describe("SHORTCUT_HELP", () => {
       "page_compare",
       "page_history",
       "page_suites",
+      "page_hosts",
     ];
     const onPages = [
       "add_section",

@@ -14,7 +14,7 @@ export type EditorShortcut = "save" | "undo" | "redo";
 /** A shortcut about files, handled whatever is open. */
 export type FileShortcut = "save_as" | "open" | "new";
 /** A shortcut that shows a page. */
-export type PageShortcut = "page_edit" | "page_compare" | "page_history" | "page_suites";
+export type PageShortcut = "page_edit" | "page_compare" | "page_history" | "page_suites" | "page_hosts";
 /** A shortcut of one page: a section added on the Edit page, the comparison run on the Compare page. */
 export type PageActionShortcut = "add_section" | "run";
 export type ShortcutAction = EditorShortcut | FileShortcut | PageShortcut | PageActionShortcut;
@@ -25,6 +25,7 @@ const PAGE_KEYS: Record<string, PageShortcut> = {
   "2": "page_compare",
   "3": "page_history",
   "4": "page_suites",
+  "5": "page_hosts",
 };
 
 /** The action a key press asks for, or null when it is not a shortcut. */
@@ -52,6 +53,7 @@ const PAGE_OF: Partial<Record<ShortcutAction, Page>> = {
   page_compare: "compare",
   page_history: "history",
   page_suites: "suites",
+  page_hosts: "hosts",
 };
 
 /** The page a shortcut shows, or null when it shows none. */
@@ -107,6 +109,7 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
   { keys: "Ctrl+2", does: "Show the Compare page", where: "anywhere", press: ctrl("2"), action: "page_compare" },
   { keys: "Ctrl+3", does: "Show the History page", where: "anywhere", press: ctrl("3"), action: "page_history" },
   { keys: "Ctrl+4", does: "Show the Suites page", where: "anywhere", press: ctrl("4"), action: "page_suites" },
+  { keys: "Ctrl+5", does: "Show the Hosts page", where: "anywhere", press: ctrl("5"), action: "page_hosts" },
   { keys: "? or F1", does: "Show or hide these shortcuts", where: "anywhere", press: press("F1"), action: "help" },
   {
     keys: "Ctrl+K or Ctrl+Shift+P",

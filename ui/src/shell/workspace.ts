@@ -17,6 +17,7 @@ import { ScenarioStore, type AskUnsaved, type UnsavedAnswer } from "../scenario/
 import { OutcomeStore } from "../shared/outcome";
 import { SourcesStore } from "../sources/store";
 import { HistoryStore } from "../history/store";
+import { HostsStore } from "../hosts/store";
 import { SuiteStore } from "../suites/store";
 import { ExternalStore } from "../shared/ExternalStore";
 import { describeError, describeWithProblems, type Failure } from "../shared/failure";
@@ -123,12 +124,15 @@ export interface UnsavedQuestion {
  * What the window shows: the template editor (or the start page when no template is open), the
  * compare view beside it, or the run history or the suites (each with or without a template).
  */
-export type Page = "edit" | "compare" | "history" | "suites";
+export type Page = "edit" | "compare" | "history" | "suites" | "hosts";
 
-/** The pages without a template: the start page ("edit"), the run history and the suites. */
-export const START_PAGES: readonly Page[] = ["edit", "history", "suites"];
+/** The pages without a template: the start page ("edit"), the run history, the suites and the hosts. */
+export const START_PAGES: readonly Page[] = ["edit", "history", "suites", "hosts"];
 /** The pages with a template open. */
-export const EDITOR_PAGES: readonly Page[] = ["edit", "compare", "history", "suites"];
+export const EDITOR_PAGES: readonly Page[] = ["edit", "compare", "history", "suites", "hosts"];
+
+/** The pages that need no template (the start page aside): they show with or without one. */
+export const TEMPLATE_FREE_PAGES: readonly Page[] = ["history", "suites", "hosts"];
 
 export interface WorkspaceState {
   screen: Screen;
@@ -160,6 +164,8 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   readonly history: HistoryStore;
   /** The suites: the open suite and its last run's results stay while other pages show. */
   readonly suites: SuiteStore;
+  /** The host probe: its last matrix stays while other pages show. */
+  readonly hosts: HostsStore;
 
   constructor(private readonly platform: Platform) {
     super({
@@ -183,6 +189,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     );
     this.history = new HistoryStore(platform);
     this.suites = new SuiteStore(platform);
+    this.hosts = new HostsStore(platform);
   }
 
   private openTemplate(): OpenTemplate | null {
@@ -199,6 +206,12 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   showPage(page: Page): void {
     this.update({ page });
     if (page === "compare") void this.compare.scenario.recheck();
+  }
+
+  /** Shows the run history with the kept run `id` open on its timeline. */
+  async openKeptRun(id: number): Promise<void> {
+    this.showPage("history");
+    await this.history.select(id);
   }
 
   /** The open template's stores, if any. */

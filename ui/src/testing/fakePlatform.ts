@@ -11,6 +11,7 @@
 // the real backend's answers (recordings.ts); recordings.test.ts holds the imitation to the same.
 // The compare view's commands (scenarios, comparisons, provider profiles, the models runs can be
 // priced as, the run history and its traces) go to FakeCompare.
+import { FakeProbe } from "./fakeProbe";
 import { FakeCompare, lookupFirstScenario } from "./fakeCompare";
 import { recordedAnswer, recordedTemplate } from "./recordings";
 import type { FakeSuite } from "./suites";
@@ -33,6 +34,8 @@ import type {
   PlatformError,
   HostProfile,
   HostView,
+  ProbeOfHost,
+  ProbeProgress,
   PricedModels,
   PreviewQuery,
   PreviewUpdate,
@@ -108,6 +111,8 @@ export class FakePlatform implements Platform {
   readonly recoveredTemplates = new Map<string, Template>();
   /** The compare view's backend: scenarios and comparisons. */
   readonly compare = new FakeCompare(() => this.template);
+  /** The host probe: runs the hosts the compare fake has allowed. */
+  readonly probe = new FakeProbe(this.compare.allowedHosts);
   readonly closeListeners = new Set<() => void>();
   readonly dropListeners = new Set<(paths: string[]) => void>();
   /** The sources allowed: the definition allowed, by file and source name (`sourceKey`). */
@@ -519,6 +524,18 @@ export class FakePlatform implements Platform {
 
   hostPresets(): Promise<Outcome<HostProfile[]>> {
     return this.refuse("hostPresets") ?? this.compare.hostPresets();
+  }
+
+  probeHosts(
+    names: string[],
+    repeat: number,
+    onProgress: (progress: ProbeProgress) => void,
+  ): Promise<Outcome<ProbeOfHost[]>> {
+    return this.refuse("probeHosts", names, repeat) ?? this.probe.probeHosts(names, repeat, onProgress);
+  }
+
+  cancelProbe(): Promise<Outcome<null>> {
+    return this.refuse("cancelProbe") ?? this.probe.cancelProbe();
   }
 
   realHosts(): Promise<Outcome<HostView[]>> {

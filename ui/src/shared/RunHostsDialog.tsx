@@ -1,12 +1,12 @@
-// The question asked when Run is pressed and the comparison has real agent hosts (the host lab) the
-// user has not allowed as they are defined now: each one, with exactly what starting it runs (its
-// program, its arguments and its whole environment; `{run}`, `{port}` and the other placeholders are
-// filled for each run). Allow and run allows them all and runs; Cancel, which has the focus, or
-// Escape runs nothing. A refused Allow is shown here, and nothing runs. The answers are
-// ComparisonStore's.
-import { ModalDialog } from "../shared/ModalDialog";
+// The question asked when Run (a comparison) or Probe (the Hosts page) would start real agent hosts
+// (the host lab) the user has not allowed as they are defined now: each one, with exactly what
+// starting it runs (its program, its arguments and its whole environment; `{run}`, `{port}` and the
+// other placeholders are filled for each run). Allow and run allows them all and runs; Cancel, which
+// has the focus, or Escape runs nothing. A refused Allow is shown here, and nothing runs. The
+// answers are the asking page's store's (see hostConsent.ts).
+import type { HostsQuestion } from "./hostConsent";
+import { ModalDialog } from "./ModalDialog";
 import { RunQuestionAnswers } from "./RunQuestionAnswers";
-import type { HostsQuestion } from "./store";
 
 export function RunHostsDialog({
   question,
@@ -33,8 +33,8 @@ export function RunHostsDialog({
           <h2 id="run-hosts-title">{title}</h2>
           <p>
             A real host runs as a program on this machine, in a throwaway home, against the template served over MCP and
-            the scenario&apos;s scripted model. It gets this environment and nothing else, and is stopped with all it
-            started when it ends or after 120 s.
+            a scripted model. It gets this environment and nothing else, and is stopped with all it started when it ends
+            or after 120 s.
           </p>
           <ul className="run-sources-list">
             {hosts.map((host) => (

@@ -3,7 +3,7 @@
 // Cancel, which has the focus. None is disabled while allowing, so the focus stays: the store
 // ignores the answers meanwhile.
 import type { ReactNode, RefObject } from "react";
-import type { Failure } from "../shared/failure";
+import type { Failure } from "./failure";
 
 export function RunQuestionAnswers({
   testId,
