@@ -128,7 +128,8 @@ pub async fn probe_host(
     let (template, scenario) = probe_documents()?;
     let runs = lab.run(prepared, &template, &scenario, options, told).await?;
     let probed = measured(prepared.name(), &runs);
-    let files = HostRunFiles { template: &template, template_path: None, scenario: &scenario, scenario_path: None };
+    let files =
+        HostRunFiles { template: &template, template_path: None, scenario: &scenario, scenario_path: None, live: None };
     let (_, kept) = report_and_keep(files, runs, history, started);
     let (kept_runs, not_kept) = match kept {
         Ok(ids) => (ids, None),

@@ -10,7 +10,7 @@
 //! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), host profiles ([`hosts`], and those the host probe writes: [`probed_profiles`]), tool sources
 //! ([`sources`]) and which of them the user allowed ([`consents`]), the plugin relay
 //! ([`relay`]), the template served to an agent host over MCP ([`template_server`]), real agent
-//! hosts run against it ([`real_hosts`]), and where all
+//! hosts run against it ([`real_hosts`]; with a real model, [`live_hosts`]), and where all
 //! of it is kept ([`folders`]).
 
 #![forbid(unsafe_code)]
@@ -29,6 +29,7 @@ pub mod folders;
 pub mod host_probe;
 pub mod hosts;
 pub mod keys;
+pub mod live_hosts;
 pub mod live_runs;
 pub mod prices;
 pub mod probed_profiles;

@@ -21,6 +21,7 @@ use unfold_stores::consent_store::{ConsentStore, Trust};
 use unfold_stores::run_history::ComparisonOrigin;
 
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::live_hosts::LiveModel;
 
 /// How long a host may run unless told otherwise (spec 13).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -50,6 +51,11 @@ pub struct PreparedHost {
 }
 
 impl PreparedHost {
+    /// The API the host speaks to its model, when it has one of its own.
+    pub fn api(&self) -> Option<unfold_documents::host_profile::HostApi> {
+        self.host.api()
+    }
+
     /// The host's name.
     pub fn name(&self) -> &str {
         self.host.name
@@ -83,11 +89,14 @@ pub struct HostRunOptions {
     pub timeout: Duration,
     /// Set to stop the host running and make no more runs.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// The real model the host's requests are forwarded to (a live host); none: the scenario's
+    /// script answers.
+    pub model: Option<LiveModel>,
 }
 
 impl Default for HostRunOptions {
     fn default() -> HostRunOptions {
-        HostRunOptions { repeat: 1, record: None, timeout: DEFAULT_TIMEOUT, cancel: None }
+        HostRunOptions { repeat: 1, record: None, timeout: DEFAULT_TIMEOUT, cancel: None, model: None }
     }
 }
 
@@ -207,6 +216,9 @@ impl HostLab {
             );
             return Err(AppError::new(ErrorCode::InvalidRequest, why));
         }
+        if let Some(model) = &options.model {
+            model.check_host(prepared)?;
+        }
         if options.repeat == 0 || options.repeat > MAX_REPEAT {
             let why = format!("--repeat is between 1 and {MAX_REPEAT}");
             return Err(AppError::new(ErrorCode::InvalidRequest, why));
@@ -230,6 +242,7 @@ impl HostLab {
                 folder: &folder,
                 timeout: options.timeout,
                 cancel: options.cancel.as_deref(),
+                upstream: options.model.as_ref().map(LiveModel::upstream),
             };
             let run = run_host(plan).await.map_err(crate::template_server::hostlab_error)?;
             if options.cancel.as_ref().is_some_and(|cancel| cancel.load(Ordering::Relaxed)) {
@@ -285,6 +298,8 @@ pub struct HostRunFiles<'a> {
     pub scenario: &'a Scenario,
     /// Its file (none: built in).
     pub scenario_path: Option<&'a Path>,
+    /// The provider profile and model a live host's requests went to; none: the script answered.
+    pub live: Option<(&'a str, &'a str)>,
 }
 
 /// A host's runs as a comparison report of their own (no baseline: the host is what is
@@ -303,7 +318,7 @@ pub fn report_and_keep(
         template_path: files.template_path,
         scenario: files.scenario,
         scenario_path: files.scenario_path,
-        live: None,
+        live: files.live,
         started_at_ms: started.0,
         duration_ms: u64::try_from(started.1.elapsed().as_millis()).unwrap_or(u64::MAX),
     };

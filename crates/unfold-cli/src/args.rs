@@ -271,8 +271,8 @@ pub enum Command {
 #[derive(Debug, Subcommand)]
 pub enum HostAction {
     /// Run the host (`unfold hosts list`) against the template served over MCP and the
-    /// scenario's scripted model, in a throwaway home; print what it did as a run (kept in the
-    /// history like a comparison's lanes)
+    /// scenario's scripted model (or, with --provider, a real model), in a throwaway home; print
+    /// what it did as a run (kept in the history like a comparison's lanes)
     Run {
         /// The host: openai-agents, openai-agents-cached, pydantic-ai, pydantic-ai-cached, or
         /// command (the program after `--`).
@@ -297,6 +297,13 @@ pub enum HostAction {
         /// the host must have been allowed before.
         #[arg(long)]
         allow_host: bool,
+        /// Forward each of the host's requests to this provider profile's model (a real model,
+        /// of the host's API) instead of the scenario's script; both sides are recorded.
+        #[arg(long, value_name = "PROFILE")]
+        provider: Option<String>,
+        /// The profile file (default: $UNFOLD_PROVIDERS, else ~/.config/unfold/providers.json).
+        #[arg(long, value_name = "FILE", requires = "provider")]
+        providers: Option<PathBuf>,
         #[command(flatten)]
         trace: TraceFile,
         /// For the command host: the program and its arguments.

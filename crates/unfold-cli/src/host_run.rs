@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use unfold_application::folders::Folders;
+use unfold_application::live_hosts::LiveModel;
 use unfold_application::real_hosts::{self, HostLab, HostRunFiles, HostRunOptions};
 use unfold_application::{AppError, AppResult, ErrorCode};
 use unfold_documents::error::printable_path;
@@ -33,8 +34,20 @@ pub fn allow(hosts: &[String]) -> AppResult<()> {
 }
 
 pub fn execute(action: HostAction) -> AppResult<ExitCode> {
-    let HostAction::Run { host, template, scenario, repeat, record, timeout, json, allow_host, trace, program } =
-        action;
+    let HostAction::Run {
+        host,
+        template,
+        scenario,
+        repeat,
+        record,
+        timeout,
+        json,
+        allow_host,
+        provider,
+        providers,
+        trace,
+        program,
+    } = action;
     if let Some(path) = &trace.otel {
         unfold_application::files::check_output_file(path, "--otel")?;
     }
@@ -45,8 +58,17 @@ pub fn execute(action: HostAction) -> AppResult<ExitCode> {
     }
     let loaded = Template::load(&template).map_err(AppError::invalid_as(ErrorCode::InvalidTemplate))?;
     let script = Scenario::load_for(&scenario, &loaded).map_err(AppError::invalid_as(ErrorCode::InvalidScenario))?;
-    let options =
-        HostRunOptions { repeat, record: record.clone(), timeout: Duration::from_secs(timeout), cancel: None };
+    let model = match &provider {
+        Some(name) => Some(LiveModel::of_profile(crate::live::named_profile(providers.as_deref(), name)?)?),
+        None => None,
+    };
+    let options = HostRunOptions {
+        repeat,
+        record: record.clone(),
+        timeout: Duration::from_secs(timeout),
+        cancel: None,
+        model: model.clone(),
+    };
     let started = (now_ms(), std::time::Instant::now());
     let mut told = |number: u32, run: &real_hosts::HostRun| {
         let report = &run.report;
@@ -65,6 +87,7 @@ pub fn execute(action: HostAction) -> AppResult<ExitCode> {
         template_path: Some(&template),
         scenario: &script,
         scenario_path: Some(&scenario),
+        live: model.as_ref().map(|model| (model.profile.as_str(), model.model.as_str())),
     };
     let (report, kept) = real_hosts::report_and_keep(files, runs, &crate::history::shared(), started);
     if let Err(error) = kept {

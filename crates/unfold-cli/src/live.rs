@@ -16,6 +16,7 @@ use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::SourceReach;
 use unfold_application::traces::{self, RunClock, TraceContext};
 use unfold_application::{AppError, AppResult, ErrorCode};
+use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Error, Template};
 use unfold_engine::{AdapterKind, RunLimits, RunReport, RunStatus};
 use unfold_live::Cassette;
@@ -64,17 +65,7 @@ pub fn run(args: LiveRunArgs, history: &OpenRunHistory) -> AppResult<ExitCode> {
     if let Some(path) = &args.otel {
         unfold_application::files::check_output_file(path, "--otel")?;
     }
-    let profiles_file = profiles_path(args.providers.as_deref())?;
-    let mut profile = Profiles(Some(profiles_file.clone())).get_from_file(&args.provider).map_err(|error| {
-        // The profile the user named is missing: said of the flag that named it.
-        match (error.code, error.problems.as_slice()) {
-            (ErrorCode::NotFound, [problem]) => {
-                let flagged = Error::argument("--provider", problem.message.clone()).in_file(&profiles_file);
-                AppError::invalid_as(ErrorCode::NotFound)(flagged)
-            }
-            _ => error,
-        }
-    })?;
+    let mut profile = named_profile(args.providers.as_deref(), &args.provider)?;
     if let Some(model) = args.model {
         profile.model = model;
     }
@@ -242,6 +233,22 @@ fn print_report(
         c.prompt_tokens,
         c.completion_tokens
     )
+}
+
+/// The provider profile `--provider NAME` names, in the profile file (`--providers FILE`, else
+/// where the app keeps them); a name the file does not hold is said of `--provider`.
+pub fn named_profile(providers: Option<&Path>, name: &str) -> AppResult<ProviderProfile> {
+    let profiles_file = profiles_path(providers)?;
+    Profiles(Some(profiles_file.clone())).get_from_file(name).map_err(|error| {
+        // The profile the user named is missing: said of the flag that named it.
+        match (error.code, error.problems.as_slice()) {
+            (ErrorCode::NotFound, [problem]) => {
+                let flagged = Error::argument("--provider", problem.message.clone()).in_file(&profiles_file);
+                AppError::invalid_as(ErrorCode::NotFound)(flagged)
+            }
+            _ => error,
+        }
+    })
 }
 
 /// The profile file: `--providers`, else where the app looks too (`$UNFOLD_PROVIDERS`, else

@@ -10,6 +10,7 @@ use serde_json::Value;
 use unfold_documents::host_profile::{Evidence, HostProfile};
 use unfold_documents::refresh::Refresh;
 use unfold_test_support::agent_hosts::hosts_dir;
+use unfold_test_support::scripted_model::serve_model;
 use unfold_test_support::{mcp_servers, process_running};
 
 fn repo(path: &str) -> PathBuf {
@@ -361,4 +362,103 @@ fn the_probe_measures_when_each_host_shows_a_revealed_tool() {
     let refresh = |host: &str| HostProfile::load(&profiles.path().join(format!("{host}.host.json"))).unwrap().refresh;
     assert_eq!((refresh("openai-agents"), refresh("codex-list-changed")), (Refresh::NextCall, Refresh::NextCall));
     assert_eq!((refresh("openai-agents-cached"), refresh("codex")), (Refresh::Never, Refresh::Never));
+}
+
+/// Every file under `folder`, read as text.
+fn texts_under(folder: &Path) -> Vec<(PathBuf, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(folder).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(texts_under(&path));
+        } else {
+            found.push((path.clone(), String::from_utf8_lossy(&std::fs::read(&path).unwrap_or_default()).into_owned()));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_live_host_talks_to_a_real_model_through_unfold_which_records_both_sides_and_keeps_the_key() {
+    const KEY: &str = "sk-live-host-canary-4d7e0b";
+    let home = tempfile::tempdir().unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    // The real model: a model server on this machine, in its own process (the scripted one: it
+    // drives Claude Code through the coding agent's script, as a model that follows it would).
+    let upstream_log = folder.path().join("upstream.jsonl");
+    let upstream = serve_model(env!("CARGO_BIN_EXE_unfold"), &repo("."), SCENARIO, &upstream_log);
+    let profiles = folder.path().join("providers.json");
+    let base = format!("http://{}/v1", upstream.address);
+    let file = serde_json::json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [
+        { "name": "upstream", "kind": "anthropic", "base_url": base, "model": "real-model-7", "api_key_env": "UNFOLD_LIVE_KEY" },
+        { "name": "chat", "kind": "openai", "base_url": base, "model": "m", "api_key_env": "UNFOLD_LIVE_KEY" } ] });
+    std::fs::write(&profiles, file.to_string()).unwrap();
+    let record = folder.path().join("record");
+    let live = |provider: &str| {
+        Command::new(env!("CARGO_BIN_EXE_unfold"))
+            .current_dir(repo("."))
+            .args(["host", "run", "claude-code", TEMPLATE, SCENARIO, "--allow-host", "--json", "--record"])
+            .arg(&record)
+            .args(["--provider", provider, "--providers"])
+            .arg(&profiles)
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_DATA_HOME", home.path().join("data"))
+            .env("UNFOLD_HOSTS_DIR", hosts_dir())
+            .env("UNFOLD_LIVE_KEY", KEY)
+            .output()
+            .unwrap()
+    };
+
+    // A profile of another API than the host's is refused before anything starts.
+    let refused = live("chat");
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(said.contains("claude-code speaks anthropic; provider profile 'chat' speaks openai-chat"), "{said}");
+
+    let output = live("upstream");
+    let run = report(&output)["runs"][0].clone();
+    assert_eq!(run["status"], "completed", "{run}");
+    // The model's calls reached the template through the host: it read both sections.
+    let reads: Vec<&Value> = run["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "tool_call" && e["name"] == "read_section")
+        .map(|e| &e["args"]["section_key"])
+        .collect();
+    assert_eq!(reads, [&serde_json::json!("editing"), &serde_json::json!("testing")], "{run}");
+    // The real model got the host's requests under the profile's model name.
+    let upstream_requests = std::fs::read_to_string(&upstream_log).unwrap();
+    let models: Vec<Value> = upstream_requests
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["request"]["model"].clone())
+        .collect();
+    assert!(!models.is_empty() && models.iter().all(|m| m == "real-model-7"), "{models:?}");
+    // Unfold recorded both sides: each request as the host sent it and the answer as it came.
+    let recorded = std::fs::read_to_string(record.join("run-1/model.jsonl")).unwrap();
+    let entries: Vec<Value> = recorded.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let main: Vec<&Value> = entries.iter().filter(|e| e["side"] == false).collect();
+    assert!(main.len() >= 4, "{recorded}");
+    assert!(main.iter().all(|e| e["forwarded_to"] == format!("real-model-7 at {base}")), "{recorded}");
+    assert!(
+        main.iter().all(|e| e["response"].as_str().is_some_and(|r| r.contains("event: message_start"))),
+        "{recorded}"
+    );
+    // The key went to the model in a header and nowhere else: not to the host, no file, no output.
+    for (path, text) in texts_under(folder.path()).into_iter().chain(texts_under(home.path())) {
+        assert!(!text.contains(KEY), "the key is in {}", path.display());
+    }
+    assert!(
+        !String::from_utf8_lossy(&output.stdout).contains(KEY)
+            && !String::from_utf8_lossy(&output.stderr).contains(KEY)
+    );
+    // Kept in the history with the profile and model it used.
+    let newest = &report(&unfold(home.path(), &["history", "--json"]))[0];
+    assert_eq!(
+        (&newest["lane"], &newest["provider"], &newest["model"]),
+        (&serde_json::json!("real:claude-code"), &serde_json::json!("upstream"), &serde_json::json!("real-model-7")),
+        "{newest}"
+    );
+    drop(upstream);
 }

@@ -3,46 +3,23 @@
 //! cleanly by Ctrl+C; its answers parsed by the official Python SDKs of OpenAI, Anthropic and
 //! Google (installed by `scripts/hosts.sh install`).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::json;
+use unfold_test_support::scripted_model::{serve_model, ServedModel};
 
 fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)
 }
 
-/// The endpoint's process, killed when dropped: a test that fails leaves nothing running.
-struct Served(std::process::Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// `unfold model serve` of the scenario whose first step reads `context`, logging to `log`; where
 /// it listens, as it says.
-fn serve(log: &std::path::Path) -> (Served, String) {
-    let mut served = Served(
-        Command::new(env!("CARGO_BIN_EXE_unfold"))
-            .current_dir(repo("."))
-            .args(["model", "serve", "examples/read-context-then-search.scenario.json", "--port", "0", "--log"])
-            .arg(log)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
-    let mut line = String::new();
-    BufReader::new(served.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let address = line
-        .trim()
-        .strip_prefix("model endpoint listening on http://")
-        .and_then(|rest| rest.strip_suffix("/v1 (Ctrl+C stops it)"))
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_owned();
+fn serve(log: &std::path::Path) -> (ServedModel, String) {
+    let served =
+        serve_model(env!("CARGO_BIN_EXE_unfold"), &repo("."), "examples/read-context-then-search.scenario.json", log);
+    let address = served.address.clone();
     (served, address)
 }
 
@@ -66,9 +43,9 @@ fn the_endpoint_answers_the_scripts_first_step_logs_no_key_and_stops_on_ctrl_c()
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(r#""name":"read_section","arguments":"{\"section_key\":\"context\"}""#), "{answer}");
 
-    let interrupted = Command::new("kill").args(["-INT", &served.0.id().to_string()]).status().unwrap();
+    let interrupted = Command::new("kill").args(["-INT", &served.child.id().to_string()]).status().unwrap();
     assert!(interrupted.success());
-    assert!(served.0.wait().unwrap().success(), "Ctrl+C stops it cleanly");
+    assert!(served.child.wait().unwrap().success(), "Ctrl+C stops it cleanly");
     assert!(std::net::TcpStream::connect(&address).is_err(), "and the port is free");
     let logged = std::fs::read_to_string(&log).unwrap();
     assert_eq!(logged.lines().count(), 1, "{logged}");

@@ -10,12 +10,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::CallRequest;
 use unfold_engine::{RealHost, RunReport, Session};
 
+use crate::forwarding::Upstream;
 use crate::host_process::run_to_end;
 use crate::hosts::{self, Host, Launch};
 use crate::message_log::busy_time;
@@ -52,6 +54,8 @@ pub struct HostRunPlan<'a> {
     pub timeout: Duration,
     /// Set to stop the host before it ends.
     pub cancel: Option<&'a AtomicBool>,
+    /// The real model each request is forwarded to (a live host); none: the script answers.
+    pub upstream: Option<Arc<dyn Upstream>>,
 }
 
 /// A host's run: the run its recording tells, and each request it sent its model.
@@ -93,9 +97,13 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
     let user_message = user_turns.first().cloned().unwrap_or_default();
 
     let model_log = MessageLog::create(&folder.join(MODEL_LOG))?;
-    let endpoint = RunningEndpoint::start(plan.scenario, 0, Some(model_log.clone()), ServerBounds::default())
-        .await
-        .map_err(in_folder)?;
+    let endpoint = match plan.upstream.clone() {
+        Some(upstream) => {
+            RunningEndpoint::forwarding(upstream, 0, Some(model_log.clone()), ServerBounds::default()).await
+        }
+        None => RunningEndpoint::start(plan.scenario, 0, Some(model_log.clone()), ServerBounds::default()).await,
+    }
+    .map_err(in_folder)?;
     let port = endpoint.address.port().to_string();
     let http_log = MessageLog::create(&folder.join(MCP_HTTP_LOG))?;
     let server = TemplateServer::new(plan.template.clone(), Some(plan.scenario))?;

@@ -4,7 +4,8 @@
 //! [`served_sources`]), its tools revealed as the host reads sections, with every message the
 //! host sends it logged ([`message_log`]); and the scripted model endpoint
 //! ([`model_endpoint`]): a host's request to its model read from each API's format
-//! ([`host_requests`]), answered as the scenario's script says ([`scripted_endpoint`]). A host run
+//! ([`host_requests`]), answered as the scenario's script says ([`scripted_endpoint`]) or by a real
+//! model it is forwarded to ([`forwarding`]). A host run
 //! ([`host_run`]) starts one of the [`hosts`] against both in a throwaway folder
 //! ([`host_process`]), and tells what it recorded as a run ([`recording`]). Both servers keep to
 //! the same [`ServerBounds`].
@@ -13,6 +14,7 @@
 #![deny(missing_docs)]
 
 pub mod cli_hosts;
+pub mod forwarding;
 pub mod host_process;
 pub mod host_requests;
 pub mod host_run;

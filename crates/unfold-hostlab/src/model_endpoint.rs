@@ -29,6 +29,7 @@ use unfold_documents::Scenario;
 use unfold_engine::answer_shapes;
 use unfold_loopback::{AllowedOrigins, Bodies, Listening};
 
+use crate::forwarding::{Forwarded, Upstream};
 use crate::host_requests::HostRequest;
 use crate::message_log::{busy_us, MessageLog, BUSY_FIELD};
 use crate::scripted_endpoint::{Answered, ScriptedEndpoint};
@@ -39,10 +40,17 @@ const MAX_BODY: usize = 32 << 20;
 /// The model the endpoint says it is when a request names none.
 const MODEL: &str = "unfold-scripted";
 
-/// The endpoint's state: the script, and the log.
+/// What answers the host: the scenario's script, or a real model each request is forwarded to.
+#[derive(Clone)]
+enum Model {
+    Scripted(Arc<Mutex<ScriptedEndpoint>>),
+    Forwarded(Arc<dyn Upstream>),
+}
+
+/// The endpoint's state: what answers, and the log.
 #[derive(Clone)]
 struct Endpoint {
-    script: Arc<Mutex<ScriptedEndpoint>>,
+    model: Model,
     bodies: Bodies,
     log: Option<MessageLog>,
 }
@@ -63,11 +71,29 @@ impl RunningEndpoint {
         log: Option<MessageLog>,
         bounds: ServerBounds,
     ) -> std::io::Result<RunningEndpoint> {
-        let endpoint = Endpoint {
-            script: Arc::new(Mutex::new(ScriptedEndpoint::new(scenario))),
-            bodies: Bodies::new(4 * MAX_BODY, bounds.body_timeout),
-            log,
-        };
+        let script = Model::Scripted(Arc::new(Mutex::new(ScriptedEndpoint::new(scenario))));
+        RunningEndpoint::serve(script, port, log, bounds).await
+    }
+
+    /// [`start`](Self::start) with each request forwarded to `upstream`, a real model, and its
+    /// answer given to the host as it came; both are recorded. A request in another API than the
+    /// upstream's is refused.
+    pub async fn forwarding(
+        upstream: Arc<dyn Upstream>,
+        port: u16,
+        log: Option<MessageLog>,
+        bounds: ServerBounds,
+    ) -> std::io::Result<RunningEndpoint> {
+        RunningEndpoint::serve(Model::Forwarded(upstream), port, log, bounds).await
+    }
+
+    async fn serve(
+        model: Model,
+        port: u16,
+        log: Option<MessageLog>,
+        bounds: ServerBounds,
+    ) -> std::io::Result<RunningEndpoint> {
+        let endpoint = Endpoint { model, bodies: Bodies::new(4 * MAX_BODY, bounds.body_timeout), log };
         let listening = Listening::start(port, router(endpoint), bounds.connections).await?;
         let address = listening.address;
         tracing::info!(%address, "model endpoint listening");
@@ -169,7 +195,11 @@ async fn answer(
         Ok(request) => request,
         Err(why) => return failure(api, StatusCode::BAD_REQUEST, "invalid_request_error", &why),
     };
-    let answered = endpoint.script.lock().await.answer(&request, &text).await;
+    let script = match &endpoint.model {
+        Model::Scripted(script) => script,
+        Model::Forwarded(upstream) => return forward(api, &endpoint, upstream.as_ref(), request, value, started).await,
+    };
+    let answered = script.lock().await.answer(&request, &text).await;
     let (answer, side, not_shown) = match answered {
         Answered::Main { answer, not_shown } => (answer, false, not_shown),
         Answered::Side { answer } => (answer, true, Vec::new()),
@@ -183,19 +213,81 @@ async fn answer(
         ([(header::CONTENT_TYPE, "application/json")], whole.to_string()).into_response()
     };
     if let Some(log) = &endpoint.log {
-        let calls: Vec<Value> = answer
-            .tool_calls
-            .iter()
-            .map(|call| json!({ "id": call.id, "name": call.name, "arguments": call.arguments }))
-            .collect();
-        let completion_tokens = answer.usage.map_or(0, |usage| usage.completion_tokens);
         log.record_value(json!({ "api": api.name(), "stream": request.stream, "side": side,
                                  "tool_not_shown": not_shown, "request": value,
-                                 "answer": { "text": answer.text, "tool_calls": calls,
-                                             "completion_tokens": completion_tokens },
-                                 BUSY_FIELD: busy_us(started) }));
+                                 "answer": logged_answer(&answer), BUSY_FIELD: busy_us(started) }));
     }
     response
+}
+
+/// Forwards the host's `request` (`body` as it came) to `upstream` and answers as the model did;
+/// records both, with the endpoint's own time (not the model's).
+async fn forward(
+    api: HostApi,
+    endpoint: &Endpoint,
+    upstream: &dyn Upstream,
+    request: HostRequest,
+    body: Value,
+    started: std::time::Instant,
+) -> Response {
+    if upstream.api() != api {
+        let why = format!(
+            "this endpoint forwards to {}, which speaks {}: a {} request cannot be sent there",
+            upstream.describe(),
+            upstream.api().name(),
+            api.name()
+        );
+        return failure(api, StatusCode::BAD_REQUEST, "invalid_request_error", &why);
+    }
+    let asked = std::time::Instant::now();
+    let forwarded = upstream.forward(&body, request.stream).await;
+    let model_time = asked.elapsed();
+    let (response, answered) = match forwarded {
+        Ok(forwarded) => (answer_forwarded(api, &request, &forwarded), Ok(forwarded)),
+        Err(why) => (failure(api, StatusCode::BAD_GATEWAY, "api_error", &why), Err(why)),
+    };
+    if let Some(log) = &endpoint.log {
+        let busy = busy_us(started).saturating_sub(u64::try_from(model_time.as_micros()).unwrap_or(u64::MAX));
+        let mut entry = json!({ "api": api.name(), "stream": request.stream, "side": request.tools.is_empty(),
+                                "tool_not_shown": [], "request": body, "forwarded_to": upstream.describe(),
+                                BUSY_FIELD: busy });
+        match answered {
+            Ok(forwarded) => {
+                entry["answer"] = logged_answer(&forwarded.answer);
+                entry["response"] = Value::String(String::from_utf8_lossy(&forwarded.bytes).into_owned());
+            }
+            Err(why) => entry["forward_failed"] = Value::String(why),
+        }
+        log.record_value(entry);
+    }
+    response
+}
+
+/// The model's answer as the host gets it: as it came, or, when the host asked for a stream and
+/// the answer could only be kept whole, streamed again from what it said.
+fn answer_forwarded(api: HostApi, request: &HostRequest, forwarded: &Forwarded) -> Response {
+    if forwarded.streamed {
+        let events = forwarded.bytes.clone();
+        return ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events)
+            .into_response();
+    }
+    if request.stream {
+        let events = answer_shapes::stream(api, &forwarded.answer, request.model.as_deref()).concat();
+        return ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events)
+            .into_response();
+    }
+    ([(header::CONTENT_TYPE, "application/json")], forwarded.bytes.clone()).into_response()
+}
+
+/// What the log keeps of an answer: its text, its calls, its tokens.
+fn logged_answer(answer: &unfold_engine::ModelResponse) -> Value {
+    let calls: Vec<Value> = answer
+        .tool_calls
+        .iter()
+        .map(|call| json!({ "id": call.id, "name": call.name, "arguments": call.arguments }))
+        .collect();
+    let completion_tokens = answer.usage.map_or(0, |usage| usage.completion_tokens);
+    json!({ "text": answer.text, "tool_calls": calls, "completion_tokens": completion_tokens })
 }
 
 /// Gemini names the model and the method in one path segment: `MODEL:generateContent`.

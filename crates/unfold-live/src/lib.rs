@@ -277,6 +277,18 @@ impl HttpProvider {
         body: &Value,
         beta: Option<&'static str>,
     ) -> std::result::Result<(ModelResponse, Option<WireAnswer>), String> {
+        self.call_as(body, beta, self.profile.stream, self.recording.is_some()).await
+    }
+
+    /// [`call`](Self::call) read as a stream when `stream`, keeping the stream as it came when
+    /// `keep_wire`.
+    async fn call_as(
+        &self,
+        body: &Value,
+        beta: Option<&'static str>,
+        stream: bool,
+        keep_wire: bool,
+    ) -> std::result::Result<(ModelResponse, Option<WireAnswer>), String> {
         let mut response = self.send(body, beta).await?;
         let endpoint = self.profile.shown(&self.profile.endpoint());
         let is_json = response
@@ -285,7 +297,7 @@ impl HttpProvider {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("application/json"));
         // A server that ignores `stream` answers whole: read it so.
-        if !self.profile.stream || is_json {
+        if !stream || is_json {
             let bytes = read_whole(&mut response).await.map_err(|e| body_failure(&endpoint, &e, &self.profile))?;
             // Scrubbed before it is read, so that no message quotes a secret (or the start of one).
             let scrubbed = self.secrets.scrub(&String::from_utf8_lossy(&bytes)).into_owned();
@@ -293,18 +305,19 @@ impl HttpProvider {
                 decode_whole(self.profile.kind, scrubbed.as_bytes()).map_err(|e| format!("{endpoint}: {e}"))?;
             return Ok((answer, Some(WireAnswer { framing: Framing::Whole, bytes })));
         }
-        self.read_stream(&endpoint, response).await
+        self.read_stream(&endpoint, response, keep_wire).await
     }
 
     async fn read_stream(
         &self,
         endpoint: &str,
         mut response: reqwest::Response,
+        keep_wire: bool,
     ) -> std::result::Result<(ModelResponse, Option<WireAnswer>), String> {
         let mut decoder = SseDecoder::new();
         let mut answer = StreamedAnswer::new(self.profile.kind);
         // The stream as it came, for a recording, while it is not too large to keep.
-        let mut wire = self.recording.is_some().then(Vec::new);
+        let mut wire = keep_wire.then(Vec::new);
         let mut told = 0;
         while let Some(chunk) = response.chunk().await.map_err(|e| body_failure(endpoint, &e.into(), &self.profile))? {
             if wire.as_ref().is_some_and(|kept| kept.len() + chunk.len() > MAX_BODY_BYTES) {
@@ -338,6 +351,40 @@ impl HttpProvider {
 }
 
 impl HttpProvider {
+    /// Sends a request an agent host made (its body as it came, in this profile's API) to the
+    /// profile's model, under the profile's model name, and answers the model's answer read as a
+    /// live call reads it and as it came over the wire (whole, or the stream when `stream`),
+    /// scrubbed of the secrets: the host lab's live hosts (spec 13). Retried as a call is; a
+    /// failure's message is scrubbed too.
+    pub async fn forward(
+        &self,
+        body: &Value,
+        stream: bool,
+    ) -> std::result::Result<(ModelResponse, WireAnswer), String> {
+        let mut body = body.clone();
+        if let Some(fields) = body.as_object_mut() {
+            fields.insert("model".to_owned(), Value::String(self.profile.model.clone()));
+        }
+        let called = tokio::select! {
+            biased;
+            () = self.cancel.cancelled() => Err("cancelled".to_owned()),
+            called = self.call_as(&body, None, stream, true) => called,
+        };
+        let (answer, wire) = called.map_err(|message| self.secrets.scrub(&message).into_owned())?;
+        let answer = self.secrets.scrub_response(answer);
+        let wire = match wire {
+            Some(WireAnswer { framing, bytes }) => {
+                let scrubbed = self.secrets.scrub(&String::from_utf8_lossy(&bytes)).into_owned();
+                WireAnswer { framing, bytes: scrubbed.into_bytes() }
+            }
+            // Too large to keep as it came: the answer it made, whole.
+            None => {
+                WireAnswer { framing: Framing::Whole, bytes: whole_answer(self.profile.kind, &answer).into_bytes() }
+            }
+        };
+        Ok((answer, wire))
+    }
+
     /// Tells the text sink the part of `text` after `told` that is safe to show (a secret split
     /// across two pieces is held back until it can be scrubbed whole), and moves `told` past it.
     fn tell_text(&self, text: &str, told: &mut usize, finished: bool) {

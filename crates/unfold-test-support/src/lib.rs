@@ -2,7 +2,7 @@
 //! scenario built over a minimal valid one, a readable trace of a run's event log, the benchmark
 //! template, the proptest generators of valid documents, a local server of scripted streams (and
 //! the streams a hostile one hides a key in), and the real programs tests run against (MCP servers,
-//! fakellm, promptfoo, the OpenTelemetry protobuf definitions). A dev-dependency
+//! fakellm, promptfoo, the OpenTelemetry protobuf definitions, `unfold model serve`). A dev-dependency
 //! only: it is never part of a build a user runs.
 
 pub mod agent_hosts;
@@ -12,6 +12,7 @@ pub mod generators;
 pub mod hostile_stream;
 pub mod interop_tools;
 pub mod mcp_servers;
+pub mod scripted_model;
 
 use std::path::PathBuf;
 
