@@ -4,11 +4,12 @@
 // the exact request it sent. Needs `scripts/hosts.sh install` (run by scripts/test.sh). Run:
 // `node --test tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { addRealHostLane, click, pressRun, webdriver, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
+import { addRealHostLane, click, E2E_KEY, freePort, providersFile, pressRun, webdriver, workDir, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
 
 const cache = process.env.UNFOLD_CACHE ?? join(homedir(), ".cache/unfold");
 const HOSTS = join(cache, "hosts");
@@ -123,6 +124,63 @@ describe("a real agent host in the real app", () => {
       );
       assert.ok(events.some((event) => event.includes("open_vault not called")), events.join("\n"));
     });
+  });
+
+  it("runs Claude Code against a live comparison's model: the model a real server, the key kept out", async (t) => {
+    // The real model: a model server on this machine (Unfold's scripted one, in its own process).
+    const port = await freePort();
+    const server = spawn("cargo", ["run", "-q", "-p", "unfold-cli", "--", "model", "serve", SCENARIO, "--port", String(port)], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    t.after(() => process.kill(-server.pid, "SIGKILL"));
+    await new Promise((resolve, reject) => {
+      server.stdout.on("data", (chunk) => String(chunk).includes("listening") && resolve());
+      server.on("exit", (code) => reject(new Error(`unfold model serve exited with ${code}`)));
+    });
+    const profile = { name: "up", kind: "anthropic", base_url: `http://127.0.0.1:${port}/v1`, model: "real-model-7", api_key_env: "UNFOLD_E2E_KEY" };
+    writeFileSync(providersFile(), JSON.stringify({ schema_version: 1, kind: "unfold.providers", profiles: [profile] }));
+    await withApp(
+      t,
+      TEMPLATE,
+      async (session) => {
+        await waitFor(session, '[data-testid="comparison-model"] option[value="live:up"]');
+        await webdriver("POST", `/session/${session}/execute/sync`, {
+          script: `const select = document.querySelector('[data-testid="comparison-model"]');
+            Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set.call(select, "live:up");
+            select.dispatchEvent(new Event("change", { bubbles: true }));
+            return true;`,
+          args: [],
+        });
+        await waitFor(session, '[data-testid="live-note"]');
+        await addRealHostLane(session, "claude-code");
+        await pressRun(session);
+        await waitUntil(
+          session,
+          `return document.querySelector('[data-testid="run-hosts-dialog"]') !== null || document.querySelector('[data-testid="run-status"]') !== null;`,
+          (shown) => shown === true,
+          "the question or the run",
+        );
+        await webdriver("POST", `/session/${session}/execute/sync`, {
+          script: "document.querySelector('[data-testid=\"run-hosts-allow\"]')?.click(); return true;",
+          args: [],
+        });
+        await waitForComparison(session);
+        const events = await timelineEvents(session);
+        const reads = events.filter((e) => e.startsWith("real:claude-code tool_call") && e.includes("read_section"));
+        assert.equal(reads.length, 2, events.join("\n"));
+        assert.ok(!readdirSync(workDir, { recursive: true }).some((file) => {
+          const path = join(workDir, String(file));
+          try {
+            return statSync(path).isFile() && readFileSync(path).includes(E2E_KEY);
+          } catch {
+            return false;
+          }
+        }), "the key is in no file");
+      },
+      SCENARIO,
+    );
   });
 
   it("runs Claude Code and Codex as lanes on the coding-agent example, each named with its version", async (t) => {

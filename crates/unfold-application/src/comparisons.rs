@@ -30,6 +30,7 @@ pub use crate::comparison_request::{
 use crate::consents::Consents;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::exports::ReportFormat;
+use crate::live_hosts::LiveModel;
 use crate::prices::PriceFile;
 use crate::profiles::Profiles;
 use crate::real_hosts::{self, HostLab, HostRunOptions, PreparedHost};
@@ -147,7 +148,7 @@ impl Comparisons {
         let (real, simulated): (Vec<String>, Vec<String>) =
             request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
         let lanes = distinct(crate::hosts::lane_specs(&simulated)?, LaneSpec::lane);
-        let real_hosts = self.real_hosts(&real, &request.model)?;
+        let real_hosts = self.real_hosts(&real)?;
         if lanes.is_empty() {
             let what = match request.model {
                 ComparisonModel::Scripted { .. } => "choose at least one adapter to compare",
@@ -167,6 +168,14 @@ impl Comparisons {
             }
             ComparisonModel::Scripted { .. } => None,
         };
+        // The real hosts of a live comparison talk to its model; one of another API fails now.
+        let host_model = match (&profile, real_hosts.is_empty()) {
+            (Some(profile), false) => Some(LiveModel::of_profile(profile.clone())?),
+            _ => None,
+        };
+        if let Some(model) = &host_model {
+            real_hosts.iter().try_for_each(|host| model.check_host(host))?;
+        }
         let pricing = match (&request.model, &profile) {
             (ComparisonModel::Scripted { price_as: Some(model) }, _) => Some(self.context.prices.pricing_as(model)?),
             (ComparisonModel::Scripted { price_as: None }, _) => self.context.prices.default_pricing()?,
@@ -194,7 +203,8 @@ impl Comparisons {
             lock(&self.running).remove(&id);
         }
         let mut comparison = outcome?;
-        self.run_real_hosts(&real_hosts, &documents, &mut comparison, &cancel, &listener).await?;
+        let hosts = RealHostRuns { hosts: &real_hosts, model: host_model.as_ref() };
+        self.run_real_hosts(hosts, &documents, &mut comparison, &cancel, &listener).await?;
         redaction::scrub_comparison(&secrets, &mut comparison);
         if let Some(pricing) = &pricing {
             comparison.report.price(pricing);
@@ -240,14 +250,11 @@ impl Comparisons {
     }
 
     /// The real hosts `lanes` name (`real:NAME`, each once), found and allowed, before anything
-    /// runs. They answer to the scenario's script: a live model is for the next version.
-    fn real_hosts(&self, lanes: &[String], model: &ComparisonModel) -> AppResult<Vec<PreparedHost>> {
+    /// runs. They answer to the scenario's script, or with a live model are forwarded to it (live
+    /// hosts).
+    fn real_hosts(&self, lanes: &[String]) -> AppResult<Vec<PreparedHost>> {
         if lanes.is_empty() {
             return Ok(Vec::new());
-        }
-        if matches!(model, ComparisonModel::Live { .. }) {
-            let why = "real hosts run against the scenario's script: compare them without a live model";
-            return Err(AppError::new(ErrorCode::InvalidRequest, why));
         }
         let Some(lab) = &self.context.host_lab else {
             return Err(AppError::new(ErrorCode::Unavailable, "real hosts cannot run here"));
@@ -265,7 +272,7 @@ impl Comparisons {
     /// against the first lane and weighed with the others, its requests kept for the inspector.
     async fn run_real_hosts(
         &self,
-        hosts: &[PreparedHost],
+        RealHostRuns { hosts, model }: RealHostRuns<'_>,
         documents: &Resolved,
         comparison: &mut Comparison,
         cancel: &Arc<AtomicBool>,
@@ -278,7 +285,8 @@ impl Comparisons {
             }
             let lane = Lane::real_host(host.name());
             listener(CompareProgress::RunStarted { lane: lane.clone() });
-            let options = HostRunOptions { cancel: Some(Arc::clone(cancel)), ..HostRunOptions::default() };
+            let options =
+                HostRunOptions { cancel: Some(Arc::clone(cancel)), model: model.cloned(), ..HostRunOptions::default() };
             let runs = lab.run(host, &documents.template, &documents.scenario, &options, &mut |_, _| {}).await?;
             for run in runs {
                 for event in &run.report.events {
@@ -480,6 +488,12 @@ struct LaneDrive<'a> {
     secrets: &'a Secrets,
     cancel: &'a AtomicBool,
     clock: &'a Mutex<ComparisonClock>,
+}
+
+/// The real hosts a comparison runs after its lanes, and the live model they talk to, if any.
+struct RealHostRuns<'a> {
+    hosts: &'a [PreparedHost],
+    model: Option<&'a LiveModel>,
 }
 
 /// A live model's lanes: a new provider of `profile` for each, cancelled by `token`, its text

@@ -1007,7 +1007,7 @@ describe("CompareView models", () => {
     expect((byTestId("adapter-dynamic") as HTMLInputElement).checked).toBe(true);
     expect((byTestId("adapter-restart") as HTMLInputElement).checked).toBe(true);
     expect(byTestId("live-note").textContent).toContain(
-      "A live run sends the scenario's user message to qwen3 at http://127.0.0.1:11434/v1 and does not use the script; the all-FULL baseline is not run.",
+      "A live run sends the scenario's user message to qwen3 at http://127.0.0.1:11434/v1 and does not use the script; the all-FULL baseline is not run; a real host's requests go to the model too.",
     );
     expect(runButton().disabled).toBe(false);
     expect(runButton().title).toBe(

@@ -327,7 +327,7 @@ function ModelPicker({
         </label>
       ))}
       <HostLanes store={store} model={model} presets={state.hostPresets} />
-      {model.kind === "scripted" && <RealHostLanes store={store} model={model} hosts={state.realHosts} />}
+      <RealHostLanes store={store} model={model} hosts={state.realHosts} />
       <button
         type="button"
         data-testid="providers-button"
@@ -508,7 +508,8 @@ function RealHostLanes({ store, model, hosts }: { store: ComparisonStore; model:
       boxTitle={() => "A real agent host, run against the template served over MCP"}
       picker={{
         label: "Add a real host lane",
-        title: "Add a lane that runs a real agent host against the template served over MCP and the scenario's script",
+        title:
+          "Add a lane that runs a real agent host against the template served over MCP and the scenario's script (with a live model, against that model)",
         prompt: "Run a real host…",
       }}
       onChoose={(name, on) => {
@@ -555,7 +556,7 @@ function LiveNote({ state }: { state: ComparisonContext }) {
       <p>
         {chosen === null
           ? `The provider profile '${model.profile}' no longer exists: choose another model, or add it under Providers…`
-          : `A live run sends the scenario's user message to ${chosen.profile.model} at ${chosen.profile.base_url} and does not use the script; the all-FULL baseline is not run. Its runs are priced as ${chosen.profile.model} when the prices know it.`}
+          : `A live run sends the scenario's user message to ${chosen.profile.model} at ${chosen.profile.base_url} and does not use the script; the all-FULL baseline is not run; a real host's requests go to the model too. Its runs are priced as ${chosen.profile.model} when the prices know it.`}
       </p>
       {chosen !== null && !chosen.keySet && (
         <p className="live-warning" role="alert" data-testid="live-key-missing">

@@ -142,9 +142,9 @@ export function withRealHost(model: ComparisonSetup, host: string, on: boolean):
   return { ...model, realHosts: on ? [...others, host] : others };
 }
 
-/** The real hosts a comparison of `model` runs: a scripted one's (they answer to the script). */
+/** The real hosts a comparison of `model` runs: against the script, or with a live model against it. */
 export function realHostsOf(model: ComparisonSetup): string[] {
-  return model.kind === "scripted" ? [...model.realHosts] : [];
+  return [...model.realHosts];
 }
 
 /** What the backend is asked to run for `model`: null for the scenario's script. */

@@ -83,7 +83,7 @@ describe("platform", () => {
       2,
       5,
       9,
-      // A live model runs no real host: they answer to the script.
+      // A live model's real hosts talk to it.
       {
         adapters: ["restart"],
         hosts: ["codex"],
@@ -99,7 +99,7 @@ describe("platform", () => {
       {
         template: { open: 2 },
         scenario: { open: 5 },
-        lanes: ["restart", "host:codex"],
+        lanes: ["restart", "host:codex", "real:openai-agents"],
         model: { live: { profile: "local" } },
         sources: "allowed",
         relay_session: { code: "K7Q2MX", relay: null },

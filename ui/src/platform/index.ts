@@ -466,8 +466,8 @@ export function comparisonRequest(
   return {
     template: { open: templateId },
     scenario: { open: scenarioId },
-    // A real host answers to the script: it does not run with a live model.
-    lanes: [...adapters, ...hosts.map(hostLane), ...(live === null ? realHosts.map(realHostLane) : [])],
+    // A real host answers to the script, or with a live model talks to it (a live host).
+    lanes: [...adapters, ...hosts.map(hostLane), ...realHosts.map(realHostLane)],
     model: live === null ? { scripted: { price_as: priceAs } } : { live: { profile: live.profile } },
     sources: "allowed",
     relay_session: relaySession === null ? null : { code: relaySession, relay: null },
