@@ -12,8 +12,9 @@ RUNS="${1:-10}"
 HOSTS=(claude-code codex codex-list-changed gemini-cli openai-agents openai-agents-cached pydantic-ai pydantic-ai-cached)
 
 "$ROOT/scripts/hosts.sh" install
-cargo build --quiet --manifest-path "$ROOT/Cargo.toml" -p unfold-cli
-UNFOLD="${CARGO_TARGET_DIR:-$ROOT/target}/debug/unfold"
+# The release build users run: the endpoint's speed is part of the race being measured.
+cargo build --quiet --release --manifest-path "$ROOT/Cargo.toml" -p unfold-cli
+UNFOLD="${CARGO_TARGET_DIR:-$ROOT/target}/release/unfold"
 # A home of its own: the consent given here is not the user's.
 PROBE_HOME="$(mktemp -d)"
 trap 'rm -rf "$PROBE_HOME"' EXIT

@@ -14,10 +14,12 @@ import {
   closeApp,
   openApp,
   resizeWindow,
+  saveScreenshot,
   sleep,
   startHarness,
   stopHarness,
   waitFor,
+  waitUntil,
   webdriver,
 } from "./harness.mjs";
 
@@ -44,13 +46,17 @@ async function hostsPicture(session, runs) {
     args: [String(runs)],
   });
   await click(session, '[data-testid="probe-start"]');
-  await sleep(1000);
-  await webdriver("POST", `/session/${session}/execute/sync`, {
-    script: "document.querySelector('[data-testid=\"run-hosts-allow\"]')?.click(); return true;",
-    args: [],
-  });
+  // The hosts not allowed yet are asked about first (reading what each starts takes a moment).
+  const asked = await waitUntil(
+    session,
+    `return document.querySelector('[data-testid="run-hosts-dialog"]') !== null ? "asked"
+      : document.querySelector('[data-testid="probe-progress"]') !== null ? "probing" : null;`,
+    (state) => state !== null,
+    "the question or the probe",
+  );
+  if (asked === "asked") await click(session, '[data-testid="run-hosts-allow"]');
   // Every host's runs: minutes, not the harness's usual seconds.
-  for (let waited = 0; waited < 1800; waited += 5) {
+  for (let waited = 0; waited < 900; waited += 5) {
     const done = await webdriver("POST", `/session/${session}/execute/sync`, {
       script: "return document.querySelector('[data-testid=\"probe-matrix\"]') !== null;",
       args: [],
@@ -58,7 +64,10 @@ async function hostsPicture(session, runs) {
     if (done) break;
     await sleep(5000);
   }
-  await picture(session, "hosts-probe");
+  // An idle page draws no frame for the screenshot to take: the harness keeps it drawing.
+  process.env.UNFOLD_SCREENSHOT = "1";
+  await saveScreenshot(session, "hosts-probe", { readme: true });
+  console.log("wrote docs/images/hosts-probe.png");
 }
 
 // `node tests/e2e/readme-screenshots.mjs hosts [RUNS]`: only the Hosts page's picture.

@@ -21,10 +21,10 @@ pub fn probed_profile(probed: &ProbedHost, base: &HostProfile) -> HostProfile {
     let version = probed.version.clone().or_else(|| base.version.clone());
     let measured = Evidence::Measured {
         measured: format!(
-            "{MEASURED_BY}: {} runs of {}{}",
-            probed.runs,
-            base.host,
-            version.as_deref().map(|v| format!(" {v}")).unwrap_or_default()
+            "{MEASURED_BY} of {}{}: {} runs",
+            probed.host,
+            version.as_deref().map(|v| format!(" {v}")).unwrap_or_default(),
+            probed.runs
         ),
         runs: probed.runs,
         visible_at: probed.visible_at.clone(),
@@ -33,7 +33,7 @@ pub fn probed_profile(probed: &ProbedHost, base: &HostProfile) -> HostProfile {
     HostProfile {
         version,
         refresh: most_runs_refresh(probed).unwrap_or(base.refresh),
-        tool_order: most_runs_order(probed).unwrap_or(base.tool_order),
+        tool_order: most_runs_order(probed, base.tool_order),
         evidence: std::iter::once(measured).chain(reported).collect(),
         ..base.clone()
     }
@@ -98,12 +98,15 @@ fn most_runs_refresh(probed: &ProbedHost) -> Option<Refresh> {
     }
 }
 
-/// Where most runs put the tool, when that is an order a lane has.
-fn most_runs_order(probed: &ProbedHost) -> Option<ToolOrder> {
-    let (order, _) = probed.tool_order.iter().max_by_key(|(_, runs)| **runs)?;
-    match order.as_str() {
-        "end" => Some(ToolOrder::Append),
-        "sorted" => Some(ToolOrder::Sorted),
-        _ => None,
+/// The order most runs put the tool in, over `was`. The probe's tools are all the server's, so
+/// `end` is what `append` and `sources_last` both do (a host that puts its own tools first, the
+/// server's after): either is kept; `elsewhere`, or nothing seen, keeps `was`.
+fn most_runs_order(probed: &ProbedHost, was: ToolOrder) -> ToolOrder {
+    let most = probed.tool_order.iter().max_by_key(|(_, runs)| **runs).map(|(order, _)| order.as_str());
+    match (most, was) {
+        (Some("end"), ToolOrder::Append | ToolOrder::SourcesLast) => was,
+        (Some("end"), ToolOrder::Sorted) => ToolOrder::Append,
+        (Some("sorted"), _) => ToolOrder::Sorted,
+        _ => was,
     }
 }

@@ -55,7 +55,7 @@ fn the_profile_takes_the_version_order_and_measurement_and_keeps_the_rest() {
     let Evidence::Measured { measured, runs, visible_at } = &profile.evidence[0] else {
         panic!("{:?}", profile.evidence)
     };
-    assert_eq!((measured.as_str(), *runs), ("unfold hosts probe: 10 runs of Claude Code 9.9.9", 10));
+    assert_eq!((measured.as_str(), *runs), ("unfold hosts probe of claude-code 9.9.9: 10 runs", 10));
     assert_eq!(visible_at, &counts(&[("next_call", 7), ("late_1", 3)]));
     let reported = |profile: &HostProfile| -> Vec<Evidence> {
         profile.evidence.iter().filter(|e| matches!(e, Evidence::Reported { .. })).cloned().collect()
@@ -63,9 +63,14 @@ fn the_profile_takes_the_version_order_and_measurement_and_keeps_the_rest() {
     assert!(!reported(&base).is_empty());
     assert_eq!(reported(&profile), reported(&base));
     assert_eq!(profile.evidence.len(), 1 + reported(&base).len());
-    // A tool put where no lane puts it leaves the order as it was.
+    // A tool put where no lane puts it leaves the order as it was; at the end, a host that puts
+    // the server's tools after its own keeps saying so.
     let elsewhere = probed_profile(&probed("claude-code", &[("next_call", 1)], &[("elsewhere", 1)]), &base);
     assert_eq!(elsewhere.tool_order, base.tool_order);
+    let gemini = preset("gemini-cli");
+    assert_eq!(gemini.tool_order, ToolOrder::SourcesLast);
+    let at_end = probed_profile(&probed("gemini-cli", &[("late_1", 1)], &[("end", 1)]), &gemini);
+    assert_eq!(at_end.tool_order, ToolOrder::SourcesLast);
 }
 
 #[test]

@@ -2001,7 +2001,9 @@ fn hosts_list_shows_each_preset_and_its_evidence() {
     assert_eq!(row(&listed.stdout, "codex ")[3], "never");
     assert_eq!(row(&listed.stdout, "copilot-cli")[3], "next_turn");
     assert!(
-        listed.stdout.contains("claude-code (Claude Code):\n  - first visible, in 7 runs: late_1 6, next_call 1"),
+        listed.stdout.contains(
+            "claude-code (Claude Code):\n  - first visible, in 10 runs: late_1 10 (unfold hosts probe of claude-code 2.1.197: 10 runs)"
+        ),
         "{}",
         listed.stdout
     );

@@ -342,6 +342,11 @@ fn the_probe_measures_when_each_host_shows_a_revealed_tool() {
         let (wall, servers) = (row["median_wall_ms"].as_u64().unwrap(), row["median_servers_ms"].as_u64().unwrap());
         assert!(wall > 0 && servers < wall, "{row}");
     }
+    // The hosts ran in homes of their own: the user's home holds Unfold's own files and nothing
+    // a host wrote (no .claude, .codex, .gemini, .npm, …).
+    let written: Vec<PathBuf> = texts_under(home.path()).into_iter().map(|(path, _)| path).collect();
+    let unfolds = [home.path().join("config/dev.unfold.studio"), home.path().join("data/dev.unfold.studio")];
+    assert!(written.iter().all(|path| unfolds.iter().any(|own| path.starts_with(own))), "{written:?}");
     // Each run is kept in the history, as a lane of the probe's template, to open on a timeline.
     let kept = report(&unfold(home.path(), &["history", "--json"]));
     let lanes: Vec<&str> = kept.as_array().unwrap().iter().map(|run| run["lane"].as_str().unwrap()).collect();
