@@ -390,34 +390,29 @@ export function unfoldJson(args) {
   );
 }
 
-/** Adds the host lane of the preset `host` with the Compare page's "Add a host…" picker. */
-export async function addHostLane(session, host) {
+/** Chooses `value` in the Compare page's lane picker `picker` until the lane's box `box` shows. */
+async function pickLane(session, picker, value, box, what) {
   await waitUntil(
     session,
-    `const picker = document.querySelector('[data-testid="host-picker"]');
-     if (!picker || !picker.querySelector('option[value="${host}"]')) return false;
+    `const picker = document.querySelector('[data-testid="${picker}"]');
+     if (!picker || !picker.querySelector('option[value="${value}"]')) return false;
      const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
-     setValue.call(picker, "${host}");
+     setValue.call(picker, "${value}");
      picker.dispatchEvent(new Event("change", { bubbles: true }));
-     return document.querySelector('[data-testid="host-${host}"]') !== null;`,
+     return document.querySelector('[data-testid="${box}"]') !== null;`,
     (added) => added === true,
-    `the ${host} host lane added`,
+    what,
   );
 }
 
+/** Adds the host lane of the preset `host` with the Compare page's "Add a host…" picker. */
+export function addHostLane(session, host) {
+  return pickLane(session, "host-picker", host, `host-${host}`, `the ${host} host lane added`);
+}
+
 /** Adds the installed real host `host` (`real-host-picker`) as a lane of the comparison. */
-export async function addRealHostLane(session, host) {
-  await waitUntil(
-    session,
-    `const picker = document.querySelector('[data-testid="real-host-picker"]');
-     if (!picker || !picker.querySelector('option[value="${host}"]')) return false;
-     const setValue = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set;
-     setValue.call(picker, "${host}");
-     picker.dispatchEvent(new Event("change", { bubbles: true }));
-     return document.querySelector('[data-testid="real-host-${host}"]') !== null;`,
-    (added) => added === true,
-    `the real host ${host}'s lane added`,
-  );
+export function addRealHostLane(session, host) {
+  return pickLane(session, "real-host-picker", host, `real-host-${host}`, `the real host ${host}'s lane added`);
 }
 
 /** Clicks Run once it is enabled (a launch scenario opens after the view). */
