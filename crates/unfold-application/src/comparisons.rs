@@ -174,7 +174,7 @@ impl Comparisons {
             _ => None,
         };
         if let Some(model) = &host_model {
-            real_hosts.iter().try_for_each(|host| model.check_host(host))?;
+            real_hosts.iter().try_for_each(|host| model.check_host(host.name(), host.api()))?;
         }
         let pricing = match (&request.model, &profile) {
             (ComparisonModel::Scripted { price_as: Some(model) }, _) => Some(self.context.prices.pricing_as(model)?),

@@ -12,7 +12,6 @@ use unfold_hostlab::forwarding::{Forwarded, Forwarding, Upstream};
 use unfold_live::{api_of, ApiKey, Framing, HttpProvider, ProviderProfile};
 
 use crate::error::{AppError, AppResult, ErrorCode};
-use crate::real_hosts::PreparedHost;
 
 /// The real model a live host's requests go to.
 #[derive(Debug, Clone)]
@@ -38,10 +37,9 @@ impl LiveModel {
         Arc::clone(&self.upstream) as Arc<dyn Upstream>
     }
 
-    /// Refuses a host that speaks another API than the profile's: the endpoint hands on its
-    /// requests as they are.
-    pub fn check_host(&self, host: &PreparedHost) -> AppResult<()> {
-        let speaks = host.api();
+    /// Refuses the host `name`, which speaks `speaks` (none: any API it is told), when that is
+    /// not the profile's API: the endpoint hands on its requests as they are.
+    pub fn check_host(&self, name: &str, speaks: Option<HostApi>) -> AppResult<()> {
         let profile_api = self.upstream.api();
         if speaks == Some(profile_api) {
             return Ok(());
@@ -50,8 +48,7 @@ impl LiveModel {
         Err(AppError::new(
             ErrorCode::InvalidRequest,
             format!(
-                "{} speaks {spoken}; provider profile '{}' speaks {}: choose a profile of the host's API",
-                host.name(),
+                "{name} speaks {spoken}; provider profile '{}' speaks {}: choose a profile of the host's API",
                 self.profile,
                 profile_api.name()
             ),

@@ -217,7 +217,7 @@ impl HostLab {
             return Err(AppError::new(ErrorCode::InvalidRequest, why));
         }
         if let Some(model) = &options.model {
-            model.check_host(prepared)?;
+            model.check_host(prepared.name(), prepared.api())?;
         }
         if options.repeat == 0 || options.repeat > MAX_REPEAT {
             let why = format!("--repeat is between 1 and {MAX_REPEAT}");
