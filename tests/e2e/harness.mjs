@@ -256,6 +256,11 @@ export async function killApp(session, template) {
   await closeApp(session);
 }
 
+/** The file of what the user allowed to start (sources, real hosts), as the app keeps it. */
+export function consentsFile() {
+  return join(workDir, "config", "dev.unfold.studio", "source-trust.json");
+}
+
 /** Where the app keeps unsaved work (the WebDriver's environment points XDG_DATA_HOME here). */
 export function recoveryDir() {
   return join(workDir, "data", "dev.unfold.studio", "recovery");

@@ -5,11 +5,11 @@
 // `node --test tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { addRealHostLane, click, E2E_KEY, freePort, providersFile, pressRun, webdriver, workDir, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
+import { after, before, beforeEach, describe, it } from "node:test";
+import { addRealHostLane, click, consentsFile, E2E_KEY, freePort, providersFile, pressRun, webdriver, workDir, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
 
 const cache = process.env.UNFOLD_CACHE ?? join(homedir(), ".cache/unfold");
 const HOSTS = join(cache, "hosts");
@@ -23,6 +23,9 @@ describe("a real agent host in the real app", () => {
     return startHarness();
   });
   after(stopHarness);
+
+  // Each test starts with no host allowed: what one allowed must not spare another its question.
+  beforeEach(() => rmSync(consentsFile(), { force: true }));
 
   it("runs openai-agents beside the adapters once allowed, and shows the request it sent", async (t) => {
     assert.ok(existsSync(join(HOSTS, "openai-agents/bin/python")), `${HOSTS} is missing: run scripts/hosts.sh install`);
