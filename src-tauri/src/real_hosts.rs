@@ -13,7 +13,7 @@ use std::sync::{Arc, PoisonError};
 use tauri::ipc::Channel;
 use tauri::State;
 use unfold_application::host_probe::{self, ProbeOfHost, ProbeProgress};
-use unfold_application::real_hosts::{HostLab, HostRun, HostRunOptions, HostView};
+use unfold_application::real_hosts::{HostLab, HostRunOptions, HostView};
 use unfold_application::run_history::OpenRunHistory;
 use unfold_application::sources::SourceReach;
 use unfold_application::template_server::ServedTemplate;
@@ -101,20 +101,12 @@ pub async fn probe_hosts(
     let options = HostRunOptions { repeat, cancel: Some(flag), ..HostRunOptions::default() };
     let (lab, history) = (Arc::clone(&lab), Arc::clone(&history));
     let probe = move || {
-        tauri::async_runtime::block_on(async {
-            let mut probes = Vec::with_capacity(prepared.len());
-            for host in &prepared {
-                let mut told = |run: u32, ended: &HostRun| {
-                    let status = ended.report.status.name().to_owned();
-                    let message = ProbeProgress { host: host.name().to_owned(), run, of: repeat, status };
-                    if let Err(error) = progress.send(message) {
-                        tracing::warn!(%error, "cannot send the probe's progress to the UI");
-                    }
-                };
-                probes.push(host_probe::probe_host(&lab, host, &options, &history, &mut told).await?);
+        let mut told = |message: ProbeProgress| {
+            if let Err(error) = progress.send(message) {
+                tracing::warn!(%error, "cannot send the probe's progress to the UI");
             }
-            Ok::<_, unfold_application::AppError>(probes)
-        })
+        };
+        tauri::async_runtime::block_on(host_probe::probe_hosts(&lab, &prepared, &options, &history, &mut told))
     };
     Ok(tauri::async_runtime::spawn_blocking(probe).await??)
 }

@@ -114,6 +114,26 @@ pub struct ProbeProgress {
     pub status: String,
 }
 
+/// Probes each of `hosts` in turn ([`probe_host`]), as every front does: `told` hears each run's
+/// end.
+pub async fn probe_hosts(
+    lab: &HostLab,
+    hosts: &[PreparedHost],
+    options: &HostRunOptions,
+    history: &OpenRunHistory,
+    told: &mut (dyn FnMut(ProbeProgress) + Send),
+) -> AppResult<Vec<ProbeOfHost>> {
+    let mut probes = Vec::with_capacity(hosts.len());
+    for host in hosts {
+        let mut ended = |run: u32, ended: &HostRun| {
+            let status = ended.report.status.name().to_owned();
+            told(ProbeProgress { host: host.name().to_owned(), run, of: options.repeat, status });
+        };
+        probes.push(probe_host(lab, host, options, history, &mut ended).await?);
+    }
+    Ok(probes)
+}
+
 /// Runs the probe `options.repeat` times with `prepared`, counts what its runs show, and keeps
 /// them in `history` (a comparison of the probe's template with a lane per run); `told` hears
 /// each run as it ends.

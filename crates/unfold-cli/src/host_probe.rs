@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use unfold_application::host_probe::{self, HostProbe, ProbedHost};
+use unfold_application::host_probe::{self, HostProbe, ProbeProgress, ProbedHost};
 use unfold_application::probed_profiles;
-use unfold_application::real_hosts::{HostRun, HostRunOptions};
+use unfold_application::real_hosts::HostRunOptions;
 use unfold_application::AppResult;
 
 use crate::columns::columns;
@@ -44,19 +44,15 @@ pub fn execute(hosts: Vec<String>, probe_options: ProbeOptions, allow_host: bool
         }
     }
     let options = HostRunOptions { repeat, timeout, ..HostRunOptions::default() };
-    let mut probed = Vec::with_capacity(prepared.len());
-    for host in &prepared {
-        let mut told = |number: u32, run: &HostRun| {
-            eprintln!("{} run {number}/{repeat}: {}", host.name(), run.report.status.name());
-        };
-        let history = crate::history::shared();
-        let probe = block_on(host_probe::probe_host(&lab, host, &options, &history, &mut told))??;
-        if let Some(error) = probe.not_kept {
-            eprintln!("warning: {}'s runs were not kept in the history: {error}", host.name());
+    let mut told = |ended: ProbeProgress| eprintln!("{} run {}/{}: {}", ended.host, ended.run, ended.of, ended.status);
+    let history = crate::history::shared();
+    let probes = block_on(host_probe::probe_hosts(&lab, &prepared, &options, &history, &mut told))??;
+    for probe in &probes {
+        if let Some(error) = &probe.not_kept {
+            eprintln!("warning: {}'s runs were not kept in the history: {error}", probe.probed.host);
         }
-        probed.push(probe.probed);
     }
-    let probe = HostProbe::of(probed);
+    let probe = HostProbe::of(probes.into_iter().map(|probe| probe.probed).collect());
     if json {
         write_json(&probe)?;
     } else {
