@@ -204,20 +204,45 @@ async fn answer(
         Answered::Main { answer, not_shown } => (answer, false, not_shown),
         Answered::Side { answer } => (answer, true, Vec::new()),
     };
-    let model = request.model.as_deref().unwrap_or(MODEL);
-    let response = if request.stream {
-        let events = answer_shapes::stream(api, &answer, Some(model)).concat();
-        ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events).into_response()
-    } else {
-        let whole = answer_shapes::whole(api, &answer, Some(model));
-        ([(header::CONTENT_TYPE, "application/json")], whole.to_string()).into_response()
-    };
+    let response = shaped(api, &answer, request.stream, Some(request.model.as_deref().unwrap_or(MODEL)));
     if let Some(log) = &endpoint.log {
-        log.record_value(json!({ "api": api.name(), "stream": request.stream, "side": side,
-                                 "tool_not_shown": not_shown, "request": value,
-                                 "answer": logged_answer(&answer), BUSY_FIELD: busy_us(started) }));
+        let mut entry = logged_request(api, &request, side, &not_shown, value, busy_us(started));
+        entry["answer"] = logged_answer(&answer);
+        log.record_value(entry);
     }
     response
+}
+
+/// `answer` in `api`'s shape, streamed when `stream`, naming `model`.
+fn shaped(api: HostApi, answer: &unfold_engine::ModelResponse, stream: bool, model: Option<&str>) -> Response {
+    match stream {
+        true => event_stream(answer_shapes::stream(api, answer, model).concat()),
+        false => json_answer(answer_shapes::whole(api, answer, model).to_string()),
+    }
+}
+
+/// A stream of server-sent events.
+fn event_stream(events: impl Into<Body>) -> Response {
+    ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events.into()).into_response()
+}
+
+/// One JSON document.
+fn json_answer(document: impl Into<Body>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], document.into()).into_response()
+}
+
+/// What the log keeps of every request, whoever answered it: its API, framing, whether it was a
+/// side request, the scripted calls not made, the body as it came, the endpoint's own time.
+fn logged_request(
+    api: HostApi,
+    request: &HostRequest,
+    side: bool,
+    not_shown: &[String],
+    body: Value,
+    busy: u64,
+) -> Value {
+    json!({ "api": api.name(), "stream": request.stream, "side": side, "tool_not_shown": not_shown,
+            "request": body, BUSY_FIELD: busy })
 }
 
 /// Forwards the host's `request` (`body` as it came) to `upstream` and answers as the model did;
@@ -248,9 +273,8 @@ async fn forward(
     };
     if let Some(log) = &endpoint.log {
         let busy = busy_us(started).saturating_sub(u64::try_from(model_time.as_micros()).unwrap_or(u64::MAX));
-        let mut entry = json!({ "api": api.name(), "stream": request.stream, "side": request.tools.is_empty(),
-                                "tool_not_shown": [], "request": body, "forwarded_to": upstream.describe(),
-                                BUSY_FIELD: busy });
+        let mut entry = logged_request(api, &request, request.tools.is_empty(), &[], body, busy);
+        entry["forwarded_to"] = Value::String(upstream.describe());
         match answered {
             Ok(forwarded) => {
                 entry["answer"] = logged_answer(&forwarded.answer);
@@ -266,17 +290,11 @@ async fn forward(
 /// The model's answer as the host gets it: as it came, or, when the host asked for a stream and
 /// the answer could only be kept whole, streamed again from what it said.
 fn answer_forwarded(api: HostApi, request: &HostRequest, forwarded: &Forwarded) -> Response {
-    if forwarded.streamed {
-        let events = forwarded.bytes.clone();
-        return ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events)
-            .into_response();
+    match (forwarded.streamed, request.stream) {
+        (true, _) => event_stream(forwarded.bytes.clone()),
+        (false, true) => shaped(api, &forwarded.answer, true, request.model.as_deref()),
+        (false, false) => json_answer(forwarded.bytes.clone()),
     }
-    if request.stream {
-        let events = answer_shapes::stream(api, &forwarded.answer, request.model.as_deref()).concat();
-        return ([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], events)
-            .into_response();
-    }
-    ([(header::CONTENT_TYPE, "application/json")], forwarded.bytes.clone()).into_response()
 }
 
 /// What the log keeps of an answer: its text, its calls, its tokens.
@@ -308,7 +326,7 @@ async fn count_tokens(State(endpoint): State<Endpoint>, headers: HeaderMap, body
     match json_body(HostApi::Anthropic, &endpoint, &headers, body).await {
         Ok((_, text)) => {
             let counted = json!({ "input_tokens": unfold_engine::tokens::count_text(&text) });
-            ([(header::CONTENT_TYPE, "application/json")], counted.to_string()).into_response()
+            json_answer(counted.to_string())
         }
         Err(refused) => refused,
     }
@@ -317,5 +335,5 @@ async fn count_tokens(State(endpoint): State<Endpoint>, headers: HeaderMap, body
 async fn models() -> Response {
     let listed =
         json!({ "object": "list", "data": [{ "id": MODEL, "object": "model", "created": 0, "owned_by": "unfold" }] });
-    ([(header::CONTENT_TYPE, "application/json")], listed.to_string()).into_response()
+    json_answer(listed.to_string())
 }
