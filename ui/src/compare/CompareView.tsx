@@ -47,6 +47,7 @@ import { DivergenceLine, RunStatus } from "./RunStatus";
 import { VerdictPanel } from "./VerdictPanel";
 import { COMPARISON_EXPORTS, suiteCaseLabel } from "./comparisonExports";
 import { useComparisonDrawnMark } from "./comparisonDrawnMark";
+import { startableHosts } from "../shared/hostConsent";
 import { RunHostsDialog } from "../shared/RunHostsDialog";
 import { RunSourcesDialog } from "./RunSourcesDialog";
 import {
@@ -492,8 +493,7 @@ function HostLanes({
  * and the script), and a picker of the installed ones not in it yet, with their versions.
  */
 function RealHostLanes({ store, model, hosts }: { store: ComparisonStore; model: ComparisonSetup; hosts: HostView[] }) {
-  // The command host runs a program the command line names; the page offers the installed libraries.
-  const installed = hosts.filter((host) => host.program !== null && host.name !== "command");
+  const installed = startableHosts(hosts);
   const options = installed.map((host) => ({
     name: host.name,
     text: `${host.name} ${host.version ?? ""}`.trim(),

@@ -142,11 +142,6 @@ export function withRealHost(model: ComparisonSetup, host: string, on: boolean):
   return { ...model, realHosts: on ? [...others, host] : others };
 }
 
-/** The real hosts a comparison of `model` runs: against the script, or with a live model against it. */
-export function realHostsOf(model: ComparisonSetup): string[] {
-  return [...model.realHosts];
-}
-
 /** What the backend is asked to run for `model`: null for the scenario's script. */
 export function liveRunOf(model: ComparisonSetup): LiveModel | null {
   return model.kind === "scripted" ? null : { profile: model.profile };
@@ -154,7 +149,7 @@ export function liveRunOf(model: ComparisonSetup): LiveModel | null {
 
 /** The lanes a comparison of `model` fills, in the order they run: its adapters, its hosts, its real hosts, then a scripted one's baseline. */
 export function lanesOf(model: ComparisonSetup): Lane[] {
-  const lanes = [...model.adapters, ...model.hosts.map(hostLane), ...realHostsOf(model).map(realHostLane)];
+  const lanes = [...model.adapters, ...model.hosts.map(hostLane), ...model.realHosts.map(realHostLane)];
   return model.kind === "scripted" ? [...lanes, "baseline"] : lanes;
 }
 
@@ -387,7 +382,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
 
   /** Asks about the real hosts not allowed, if any; else runs. */
   private async proceed(): Promise<void> {
-    const asked = await askAboutHosts(this.platform, realHostsOf(this.state.model));
+    const asked = await askAboutHosts(this.platform, this.state.model.realHosts);
     if ("failure" in asked) this.outcome.fail(asked.failure);
     else if (asked.question !== null) this.update({ hostsQuestion: asked.question });
     else await this.start();
@@ -515,7 +510,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     const settings: ComparisonSettings = {
       adapters: [...model.adapters],
       hosts: [...model.hosts],
-      realHosts: realHostsOf(model),
+      realHosts: [...model.realHosts],
       live: liveRunOf(model),
       relaySession: relaySessionOf(this.state, template.template),
       priceAs: priceAsOf(this.state),

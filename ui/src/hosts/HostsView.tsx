@@ -19,17 +19,10 @@
 import { useEffect, useSyncExternalStore } from "react";
 import type { HostView, ProbedHost, ProbeOfHost } from "../platform";
 import { FailureAlert } from "../shared/ActionOutcome";
+import { startableHosts } from "../shared/hostConsent";
 import { RunHostsDialog } from "../shared/RunHostsDialog";
 import "./hosts.css";
-import {
-  distributionText,
-  MAX_RUNS,
-  momentText,
-  probeable,
-  shareText,
-  type HostsState,
-  type HostsStore,
-} from "./store";
+import { distributionText, MAX_RUNS, momentText, shareText, type HostsState, type HostsStore } from "./store";
 
 export function HostsView({ store, onOpenRun }: { store: HostsStore; onOpenRun: (id: number) => void }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
@@ -72,7 +65,7 @@ export function HostsView({ store, onOpenRun }: { store: HostsStore; onOpenRun: 
 function HostChooser({ store, state }: { store: HostsStore; state: HostsState }) {
   const { hosts, chosen, runs, probing } = state;
   if (hosts === null) return <p className="notice">Reading the hosts…</p>;
-  const installed = probeable(hosts);
+  const installed = startableHosts(hosts);
   const missing = hosts.filter((host) => host.name !== "command" && !installed.includes(host));
   return (
     <section className="probe-setup" aria-label="Hosts to probe">

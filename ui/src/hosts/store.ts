@@ -7,7 +7,7 @@
 import type { HostView, Platform, ProbedHost, ProbeOfHost, ProbeProgress } from "../platform";
 import { ExternalStore } from "../shared/ExternalStore";
 import { failureOf, type Failure } from "../shared/failure";
-import { allowHosts, askAboutHosts, type HostsQuestion } from "../shared/hostConsent";
+import { allowHosts, askAboutHosts, startableHosts, type HostsQuestion } from "../shared/hostConsent";
 
 /** Runs per host the page starts with: enough to see a race, a minute or so a host. */
 export const DEFAULT_RUNS = 5;
@@ -29,11 +29,6 @@ export interface HostsState {
   probes: ProbeOfHost[] | null;
   /** Why the last action failed, until the next one. */
   failure: Failure | null;
-}
-
-/** The hosts the probe can run: installed ones with a program of their own (not `command`). */
-export function probeable(hosts: readonly HostView[]): HostView[] {
-  return hosts.filter((host) => host.program !== null && host.name !== "command");
 }
 
 /** "next call", "1 call late", "2 calls late", "next turn", "never": when a run's tool reached the model. */
@@ -74,7 +69,7 @@ export class HostsStore extends ExternalStore<HostsState> {
       return;
     }
     const first = this.state.hosts === null;
-    const names = probeable(read.value).map((host) => host.name);
+    const names = startableHosts(read.value).map((host) => host.name);
     const chosen = first ? names : this.state.chosen.filter((name) => names.includes(name));
     this.update({ hosts: read.value, chosen });
   }
@@ -82,7 +77,7 @@ export class HostsStore extends ExternalStore<HostsState> {
   /** Chooses the host `name` for the probe, or leaves it out. */
   choose(name: string, chosen: boolean): void {
     const others = this.state.chosen.filter((other) => other !== name);
-    const order = probeable(this.state.hosts ?? []).map((host) => host.name);
+    const order = startableHosts(this.state.hosts ?? []).map((host) => host.name);
     const next = chosen ? [...others, name] : others;
     this.update({ chosen: order.filter((host) => next.includes(host)) });
   }

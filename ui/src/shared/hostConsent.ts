@@ -1,8 +1,16 @@
 // Consent to start real agent hosts (the host lab), as Run on the compare page and Probe on the
-// Hosts page ask for it: which of the hosts the user has not allowed as they are defined now, with
+// Hosts page ask for it, and the hosts the app can start at all: which of the hosts the user has not allowed as they are defined now, with
 // what starting each runs, and allowing them, one after another, as they were shown.
-import type { Platform } from "../platform";
+import type { HostView, Platform } from "../platform";
 import { failureOf, type Failure } from "./failure";
+
+/**
+ * The hosts the app can start (a comparison's real host lanes, the probe): installed, with a
+ * program of their own; `command` runs a program the command line names, which the app cannot take.
+ */
+export function startableHosts(hosts: readonly HostView[]): HostView[] {
+  return hosts.filter((host) => host.program !== null && host.name !== "command");
+}
 
 /** The question about real hosts the user has not allowed yet (see `RunHostsDialog`). */
 export interface HostsQuestion {
