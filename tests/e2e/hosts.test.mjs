@@ -94,17 +94,8 @@ describe("a real agent host in the real app", () => {
         "two hosts chosen, two runs each",
       );
       await click(session, '[data-testid="probe-start"]');
-      // A host not allowed yet is asked about first (an earlier test may have allowed openai-agents).
-      await waitUntil(
-        session,
-        `return document.querySelector('[data-testid="run-hosts-dialog"]') !== null || document.querySelector('[data-testid="probe-progress"]') !== null;`,
-        (shown) => shown === true,
-        "the question or the probe",
-      );
-      await webdriver("POST", `/session/${session}/execute/sync`, {
-        script: "document.querySelector('[data-testid=\"run-hosts-allow\"]')?.click(); return true;",
-        args: [],
-      });
+      // No host is allowed yet (beforeEach): both are asked about first.
+      await click(session, '[data-testid="run-hosts-allow"]');
       const visible = await waitUntil(
         session,
         `return [...document.querySelectorAll('[data-testid="probe-row"]')].map((row) => row.dataset.host + ": " + row.querySelector('[data-testid="probe-visible"]').textContent);`,
@@ -159,16 +150,8 @@ describe("a real agent host in the real app", () => {
         await waitFor(session, '[data-testid="live-note"]');
         await addRealHostLane(session, "claude-code");
         await pressRun(session);
-        await waitUntil(
-          session,
-          `return document.querySelector('[data-testid="run-hosts-dialog"]') !== null || document.querySelector('[data-testid="run-status"]') !== null;`,
-          (shown) => shown === true,
-          "the question or the run",
-        );
-        await webdriver("POST", `/session/${session}/execute/sync`, {
-          script: "document.querySelector('[data-testid=\"run-hosts-allow\"]')?.click(); return true;",
-          args: [],
-        });
+        // No host is allowed yet (beforeEach): Claude Code is asked about first.
+        await click(session, '[data-testid="run-hosts-allow"]');
         await waitForComparison(session);
         const events = await timelineEvents(session);
         const reads = events.filter((e) => e.startsWith("real:claude-code tool_call") && e.includes("read_section"));
