@@ -2699,6 +2699,8 @@ export type RunStatus =
 "restart_limit" | 
 /**  The model went on looping after a loop warning. */
 "loop_detected" | 
+/**  The model's answer was cut at the output-token limit: what it said is not all it meant to. */
+"max_tokens" | 
 /**  The provider failed. */
 "error";
 

@@ -90,17 +90,20 @@ pub enum RunStatus {
     RestartLimit,
     /// The model went on looping after a loop warning.
     LoopDetected,
+    /// The model's answer was cut at the output-token limit: what it said is not all it meant to.
+    MaxTokens,
     /// The provider failed.
     Error,
 }
 
 impl RunStatus {
     /// Every status, in the order the command line lists them.
-    pub const ALL: [RunStatus; 5] = [
+    pub const ALL: [RunStatus; 6] = [
         RunStatus::Completed,
         RunStatus::TurnLimit,
         RunStatus::RestartLimit,
         RunStatus::LoopDetected,
+        RunStatus::MaxTokens,
         RunStatus::Error,
     ];
 
@@ -111,6 +114,7 @@ impl RunStatus {
             RunStatus::TurnLimit => "turn_limit",
             RunStatus::RestartLimit => "restart_limit",
             RunStatus::LoopDetected => "loop_detected",
+            RunStatus::MaxTokens => "max_tokens",
             RunStatus::Error => "error",
         }
     }

@@ -74,7 +74,9 @@ fn chat_usage(usage: &Usage) -> Value {
 }
 
 fn finish_reason(answer: &ModelResponse) -> &'static str {
-    if answer.tool_calls.is_empty() {
+    if answer.cut_at_limit {
+        "length"
+    } else if answer.tool_calls.is_empty() {
         "stop"
     } else {
         "tool_calls"
@@ -143,7 +145,9 @@ fn anthropic_blocks(answer: &ModelResponse) -> Vec<Value> {
 }
 
 fn stop_reason(answer: &ModelResponse) -> &'static str {
-    if answer.tool_calls.is_empty() {
+    if answer.cut_at_limit {
+        "max_tokens"
+    } else if answer.tool_calls.is_empty() {
         "end_turn"
     } else {
         "tool_use"
@@ -233,6 +237,10 @@ fn responses_items(answer: &ModelResponse) -> Vec<Value> {
 fn responses_whole(answer: &ModelResponse) -> Value {
     let mut whole = json!({ "id": format!("resp_{}", answer_id(answer)), "object": "response", "created_at": 0, "status": "completed",
                             "error": null, "output": responses_items(answer) });
+    if answer.cut_at_limit {
+        whole["status"] = json!("incomplete");
+        whole["incomplete_details"] = json!({ "reason": "max_output_tokens" });
+    }
     if let Some(usage) = &answer.usage {
         whole["usage"] = json!({ "input_tokens": usage.prompt_tokens, "output_tokens": usage.completion_tokens,
                                  "total_tokens": usage.prompt_tokens + usage.completion_tokens });
@@ -277,7 +285,8 @@ fn responses_stream(answer: &ModelResponse, model: &str) -> Vec<String> {
         }
         events.push(json!({ "type": "response.output_item.done", "output_index": index, "item": item }));
     }
-    events.push(json!({ "type": "response.completed", "response": whole }));
+    let ended = if answer.cut_at_limit { "response.incomplete" } else { "response.completed" };
+    events.push(json!({ "type": ended, "response": whole }));
     events
         .into_iter()
         .enumerate()
@@ -303,7 +312,7 @@ fn text_parts(answer: &ModelResponse) -> Vec<Value> {
 fn gemini_chunk(answer: &ModelResponse, parts: &[Value], last: bool) -> Value {
     let mut candidate = json!({ "content": { "role": "model", "parts": parts }, "index": 0 });
     if last {
-        candidate["finishReason"] = json!("STOP");
+        candidate["finishReason"] = json!(if answer.cut_at_limit { "MAX_TOKENS" } else { "STOP" });
     }
     let mut chunk = json!({ "candidates": [candidate] });
     if let Some(usage) = answer.usage.as_ref().filter(|_| last) {
@@ -345,7 +354,25 @@ mod tests {
                 completion_tokens: 5,
                 cache: Some(MeasuredCache { read_tokens: 32, write_tokens: 0, in_prompt_tokens: true }),
             }),
+            cut_at_limit: false,
         }
+    }
+
+    #[test]
+    fn an_answer_cut_at_the_limit_says_so_in_each_apis_words() {
+        let cut = ModelResponse { cut_at_limit: true, ..answer() };
+        let said = |api| whole(api, &cut, None);
+        assert_eq!(said(HostApi::OpenaiChat)["choices"][0]["finish_reason"], "length");
+        assert_eq!(said(HostApi::Anthropic)["stop_reason"], "max_tokens");
+        let responses = said(HostApi::OpenaiResponses);
+        assert_eq!(
+            (&responses["status"], &responses["incomplete_details"]["reason"]),
+            (&json!("incomplete"), &json!("max_output_tokens"))
+        );
+        assert_eq!(said(HostApi::Gemini)["candidates"][0]["finishReason"], "MAX_TOKENS");
+        let streamed = stream(HostApi::OpenaiResponses, &cut, None);
+        assert!(streamed.last().unwrap().starts_with("event: response.incomplete\n"), "{streamed:?}");
+        assert_eq!(whole(HostApi::OpenaiChat, &answer(), None)["choices"][0]["finish_reason"], "tool_calls");
     }
 
     #[test]

@@ -551,6 +551,7 @@ fn outcome_text(run: &RunReport) -> String {
         RunStatus::TurnLimit => "stops at the model call limit".to_owned(),
         RunStatus::RestartLimit => "stops at the restart limit".to_owned(),
         RunStatus::LoopDetected => "stops on a repeated tool call".to_owned(),
+        RunStatus::MaxTokens => "is cut at the output-token limit".to_owned(),
         RunStatus::Error => {
             let error = run.events.iter().rev().find_map(|e| match &e.kind {
                 EventKind::RunCompleted { error, .. } => error.clone(),

@@ -123,6 +123,10 @@ pub struct ModelResponse {
     pub tool_calls: Vec<ToolCall>,
     /// Token usage as the provider reports it, when it does.
     pub usage: Option<Usage>,
+    /// The answer was cut at the output-token limit (OpenAI's `finish_reason: "length"`,
+    /// Anthropic's `stop_reason: "max_tokens"`, an incomplete Responses answer): its text is not
+    /// all the model meant to say, and its tool calls may be broken.
+    pub cut_at_limit: bool,
 }
 
 /// Token usage a provider reports for one call.

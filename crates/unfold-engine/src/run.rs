@@ -464,6 +464,12 @@ impl<'a> Run<'a, '_> {
                 prefix: Some(prefix),
                 measured_cache: response.usage.and_then(|usage| usage.cache),
             });
+            if response.cut_at_limit {
+                // Never called completed: the text is not the whole answer, and a call cut short
+                // holds arguments the model never finished, so none is run.
+                tracing::info!(call_index = self.call_index, "answer cut at the output-token limit");
+                return AttemptEnd::Finished { status: RunStatus::MaxTokens, final_text: response.text, error: None };
+            }
             if response.tool_calls.is_empty() {
                 let Some(next) = self.input.user_turns.get(self.turn as usize) else {
                     return AttemptEnd::Finished {

@@ -9,7 +9,7 @@ use unfold_documents::template::{Disclosure, ToolDisclosure};
 use unfold_documents::{Scenario, Template};
 use unfold_engine::{
     adapter_for, compare, run, AdapterKind, ComparisonReport, Counters, Drive, Lanes, ModelRequest, ModelResponse,
-    Provider, RunInput, ScriptedProvider, ScriptedToolResults, ToolPolicy,
+    Provider, RunInput, RunStatus, ScriptedProvider, ScriptedToolResults, ToolPolicy,
 };
 
 use unfold_test_support::{load_template, scenario, trace};
@@ -1145,4 +1145,44 @@ fn pick_tools_offers_unpicked_tools_as_km_tools_does_and_a_direct_call_picks() {
     assert_eq!(picked["tools"][0]["parameters"], template.tools[0].parameters);
     assert_eq!(tool(2, "pick_tools"), None);
     assert_eq!(tool(2, "lookup").unwrap()["description"], "Look up an issue by id.");
+}
+
+/// The scripted model, with its answer to call `cut_at` cut at the output-token limit.
+struct CuttingProvider {
+    inner: ScriptedProvider,
+    calls: u32,
+    cut_at: u32,
+}
+
+#[async_trait::async_trait]
+impl Provider for CuttingProvider {
+    async fn complete(&mut self, request: &ModelRequest<'_>) -> unfold_documents::Result<ModelResponse> {
+        self.calls += 1;
+        let answer = self.inner.complete(request).await?;
+        Ok(ModelResponse { cut_at_limit: self.calls == self.cut_at, ..answer })
+    }
+}
+
+#[test]
+fn an_answer_cut_at_the_output_limit_ends_the_run_as_max_tokens_and_runs_none_of_its_calls() {
+    let template = fixture();
+    let scenario = scenario(json!({ "script": [
+        { "call": "lookup", "args": { "id": 7 } },
+        { "say": "Issue 7 is the login" }
+    ]}));
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let run_cut_at = |cut_at: u32| {
+        let input = RunInput::of_scenario(&template, &scenario);
+        let mut provider = CuttingProvider { inner: ScriptedProvider::new(&scenario, &template), calls: 0, cut_at };
+        let mut results = ScriptedToolResults::new(&scenario);
+        runtime.block_on(run(&input, adapter_for(AdapterKind::Dynamic), &mut provider, &mut results, &mut |_| {}))
+    };
+    let cut_text = run_cut_at(2).unwrap();
+    assert_eq!(cut_text.status, RunStatus::MaxTokens, "a cut answer is never completed");
+    assert_eq!(cut_text.final_text.as_deref(), Some("Issue 7 is the login"), "what it said is kept");
+    let cut_call = run_cut_at(1).unwrap();
+    assert_eq!(cut_call.status, RunStatus::MaxTokens);
+    assert_eq!(cut_call.counters.model_calls, 1, "the run ends at the cut answer");
+    assert_eq!(cut_call.counters.tool_calls, 0, "a call the model never finished is not run");
+    assert_eq!(run_cut_at(0).unwrap().status, RunStatus::Completed, "an answer not cut completes");
 }

@@ -203,7 +203,7 @@ fn codexs_namespaced_tools_and_calls_read_as_one_name_and_are_answered_in_their_
     let answer = unfold_engine::ModelResponse {
         text: None,
         tool_calls: vec![call("c2", "mcp__unfold.read_section", json!({ "section_key": "editing" }))],
-        usage: None,
+        ..unfold_engine::ModelResponse::default()
     };
     let item = &unfold_engine::answer_shapes::whole(HostApi::OpenaiResponses, &answer, Some("m"))["output"][0];
     assert_eq!((&item["name"], &item["namespace"]), (&json!("read_section"), &json!("mcp__unfold")));
@@ -241,7 +241,7 @@ fn each_answer_has_an_id_of_its_own_in_every_api() {
     let answer = |id: &str| unfold_engine::ModelResponse {
         text: None,
         tool_calls: vec![call(id, "read_section", json!({ "section_key": "editing" }))],
-        usage: None,
+        ..unfold_engine::ModelResponse::default()
     };
     for api in [HostApi::Anthropic, HostApi::OpenaiChat, HostApi::OpenaiResponses] {
         let id = |answer| unfold_engine::answer_shapes::whole(api, &answer, Some("m"))["id"].clone();

@@ -58,6 +58,7 @@ pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
     if let Some(usage) = value.get("usage") {
         stream.add_usage(usage);
     }
+    stream.read_stop_reason(value);
     Ok(stream.finish())
 }
 
@@ -72,6 +73,8 @@ pub(crate) struct AnthropicStream {
     output_tokens: Option<u64>,
     cache_read_tokens: Option<u64>,
     cache_write_tokens: Option<u64>,
+    /// `stop_reason: "max_tokens"`: the answer reached the request's `max_tokens`.
+    cut_at_limit: bool,
     /// The bytes of text, blocks and tool calls kept so far.
     size: usize,
 }
@@ -106,6 +109,9 @@ impl AnthropicStream {
             "message_delta" => {
                 if let Some(usage) = data.get("usage") {
                     self.add_usage(usage);
+                }
+                if let Some(delta) = data.get("delta") {
+                    self.read_stop_reason(delta);
                 }
             }
             "message_stop" => return Ok(StreamStep::End),
@@ -162,6 +168,11 @@ impl AnthropicStream {
         }
     }
 
+    /// Takes the `stop_reason` of a whole answer or of a stream's `message_delta`.
+    fn read_stop_reason(&mut self, holder: &Value) {
+        self.cut_at_limit |= holder.get("stop_reason").and_then(Value::as_str) == Some("max_tokens");
+    }
+
     /// Takes a usage object: each count it has replaces the one before (a stream's last is the
     /// whole). The cache's reads and writes are kept apart from the input tokens, as Anthropic
     /// counts them.
@@ -199,6 +210,7 @@ impl AnthropicStream {
             text: Some(self.text).filter(|t| !t.is_empty()),
             tool_calls: PartialCall::finish_all(self.calls),
             usage,
+            cut_at_limit: self.cut_at_limit,
         }
     }
 }

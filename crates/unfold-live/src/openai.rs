@@ -52,7 +52,13 @@ pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
         text: message.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_owned),
         tool_calls: PartialCall::finish_all(calls),
         usage: value.get("usage").and_then(usage),
+        cut_at_limit: cut_at_limit(value.pointer("/choices/0/finish_reason")),
     })
+}
+
+/// `finish_reason: "length"`: the answer reached `max_tokens` (or the context's end).
+fn cut_at_limit(finish_reason: Option<&Value>) -> bool {
+    finish_reason.and_then(Value::as_str) == Some("length")
 }
 
 fn usage(value: &Value) -> Option<Usage> {
@@ -72,6 +78,8 @@ pub(crate) struct OpenAiStream {
     /// Tool calls by the `index` the chunks give them (found in log time, however many).
     calls: BTreeMap<u64, PartialCall>,
     usage: Option<Usage>,
+    /// A chunk's `finish_reason` said the answer was cut.
+    cut_at_limit: bool,
     /// The bytes of text and tool calls kept so far.
     size: usize,
 }
@@ -99,6 +107,7 @@ impl OpenAiStream {
         if let Some(usage) = chunk.get("usage").and_then(usage) {
             self.usage = Some(usage);
         }
+        self.cut_at_limit |= cut_at_limit(chunk.pointer("/choices/0/finish_reason"));
         let Some(delta) = chunk.pointer("/choices/0/delta") else { return Ok(StreamStep::More) };
         if let Some(text) = delta.get("content").and_then(Value::as_str) {
             self.text.push_str(text);
@@ -125,6 +134,7 @@ impl OpenAiStream {
             text: Some(self.text).filter(|t| !t.is_empty()),
             tool_calls: PartialCall::finish_all(self.calls.into_values().collect()),
             usage: self.usage,
+            cut_at_limit: self.cut_at_limit,
         }
     }
 }

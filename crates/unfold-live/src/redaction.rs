@@ -533,7 +533,14 @@ mod tests {
         let cached = |in_prompt_tokens| Some(MeasuredCache { read_tokens: 30, write_tokens: 0, in_prompt_tokens });
         for kind in [ProviderKind::Openai, ProviderKind::OpenaiResponses, ProviderKind::Anthropic] {
             let answers = [
-                ModelResponse { text: Some("Done [redacted key].".into()), tool_calls: vec![], usage: None },
+                ModelResponse { text: Some("Done [redacted key].".into()), ..ModelResponse::default() },
+                // Cut at the output limit: it must replay cut, never completed.
+                ModelResponse {
+                    text: Some("The login fa".into()),
+                    usage: usage(None),
+                    cut_at_limit: true,
+                    ..ModelResponse::default()
+                },
                 ModelResponse {
                     text: None,
                     tool_calls: vec![
@@ -543,11 +550,13 @@ mod tests {
                         call("call_3", serde_json::json!({})),
                     ],
                     usage: usage(cached(kind != ProviderKind::Anthropic)),
+                    cut_at_limit: false,
                 },
                 ModelResponse {
                     text: Some("Looking.".into()),
                     tool_calls: vec![call("call_0", serde_json::json!({ "id": 1 }))],
                     usage: usage(None),
+                    cut_at_limit: false,
                 },
             ];
             for answer in answers {

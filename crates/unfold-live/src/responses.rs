@@ -74,6 +74,8 @@ pub(crate) fn response(value: &Value) -> Result<ModelResponse, String> {
         text: Some(text).filter(|t| !t.is_empty()),
         tool_calls: PartialCall::finish_all(calls),
         usage: value.get("usage").and_then(usage),
+        // `incomplete` for `max_output_tokens`; the other reason, a content filter, is not a cut.
+        cut_at_limit: value.pointer("/incomplete_details/reason").and_then(Value::as_str) == Some("max_output_tokens"),
     })
 }
 
@@ -166,6 +168,7 @@ mod tests {
                 completion_tokens: 4,
                 cache: Some(MeasuredCache { read_tokens: 32, write_tokens: 0, in_prompt_tokens: true }),
             }),
+            cut_at_limit: false,
         };
         let whole = unfold_engine::answer_shapes::whole(HostApi::OpenaiResponses, &answer, None);
         assert_eq!(whole["output"][2]["type"], "tool_search_call");

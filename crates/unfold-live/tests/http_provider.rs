@@ -1057,3 +1057,111 @@ fn a_recording_keeps_a_stream_too_large_to_keep_as_its_answer_whole() {
     let replayed = runtime().block_on(unfold_live::Cassette::from_json(text.as_bytes()).unwrap().replay(&template));
     assert_eq!(replayed.unwrap().final_text, cassette.run.final_text);
 }
+
+/// An answer cut at the output limit, as each API says so, whole and streamed.
+fn cut_answers() -> Vec<(ProviderKind, bool, Reply)> {
+    let said = "The login fails be";
+    let usage = json!({ "prompt_tokens": 12, "completion_tokens": 64 });
+    let anthropic_usage = json!({ "input_tokens": 12, "output_tokens": 64 });
+    let responses_whole = json!({ "id": "resp_1", "object": "response", "status": "incomplete",
+        "incomplete_details": { "reason": "max_output_tokens" },
+        "output": [{ "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": said }] }],
+        "usage": { "input_tokens": 12, "output_tokens": 64 } });
+    let openai_end = format!(
+        "data: {}\n\n",
+        json!({ "choices": [{ "index": 0, "delta": {}, "finish_reason": "length" }], "usage": usage })
+    );
+    let responses_delta = json!({ "type": "response.output_text.delta", "delta": said });
+    let responses_end = json!({ "type": "response.incomplete", "response": responses_whole });
+    vec![
+        (
+            ProviderKind::Openai,
+            false,
+            Reply::json(json!({ "choices": [{ "index": 0, "message": { "role": "assistant", "content": said },
+                "finish_reason": "length" }], "usage": usage })),
+        ),
+        (
+            ProviderKind::Openai,
+            true,
+            Reply::stream(&[&openai_chunk(json!({ "content": said })), &openai_end, "data: [DONE]\n\n"]),
+        ),
+        (
+            ProviderKind::Anthropic,
+            false,
+            Reply::json(json!({ "type": "message", "content": [{ "type": "text", "text": said }],
+                "stop_reason": "max_tokens", "usage": anthropic_usage })),
+        ),
+        (
+            ProviderKind::Anthropic,
+            true,
+            Reply::stream(&[
+                &anthropic_event(
+                    "message_start",
+                    json!({ "type": "message_start", "message": { "usage": anthropic_usage } }),
+                ),
+                &anthropic_event(
+                    "content_block_start",
+                    json!({ "type": "content_block_start", "index": 0,
+                    "content_block": { "type": "text", "text": "" } }),
+                ),
+                &anthropic_event(
+                    "content_block_delta",
+                    json!({ "type": "content_block_delta", "index": 0,
+                    "delta": { "type": "text_delta", "text": said } }),
+                ),
+                &anthropic_event(
+                    "message_delta",
+                    json!({ "type": "message_delta",
+                    "delta": { "stop_reason": "max_tokens", "stop_sequence": null }, "usage": { "output_tokens": 64 } }),
+                ),
+                &anthropic_event("message_stop", json!({ "type": "message_stop" })),
+            ]),
+        ),
+        (ProviderKind::OpenaiResponses, false, Reply::json(responses_whole.clone())),
+        (
+            ProviderKind::OpenaiResponses,
+            true,
+            Reply::stream(&[
+                &format!("event: response.output_text.delta\ndata: {responses_delta}\n\n"),
+                &format!("event: response.incomplete\ndata: {responses_end}\n\n"),
+            ]),
+        ),
+    ]
+}
+
+#[test]
+fn an_answer_cut_at_the_output_limit_ends_a_live_run_as_max_tokens_in_every_api() {
+    let template = load_template("examples/task-executor.unfold.json");
+    for (kind, stream, reply) in cut_answers() {
+        let report = runtime().block_on(async {
+            let server = FaultServer::start(vec![reply]).await;
+            let mut live = provider(profile(kind, &server, stream));
+            let input = asking(&template, "Find issue 7.");
+            let adapter = adapter_for(AdapterKind::Dynamic);
+            run(&input, adapter, &mut live, &mut ScriptedToolResults::default(), &mut |_| {}).await.unwrap()
+        });
+        let case = format!("{kind:?}, streamed: {stream}");
+        assert_eq!(report.status, RunStatus::MaxTokens, "{case}");
+        assert_eq!(report.final_text.as_deref(), Some("The login fails be"), "{case}");
+    }
+}
+
+#[test]
+fn an_answer_that_ends_on_its_own_is_not_cut() {
+    for (kind, stream, reply) in [
+        (
+            ProviderKind::Openai,
+            true,
+            Reply::stream(&openai_tool_stream().iter().map(String::as_str).collect::<Vec<_>>()),
+        ),
+        (
+            ProviderKind::Anthropic,
+            false,
+            Reply::json(json!({ "type": "message", "content": [{ "type": "text", "text": "Done." }],
+                "stop_reason": "end_turn" })),
+        ),
+    ] {
+        let (result, _server) = ask_once(vec![reply], kind, stream);
+        assert!(!result.unwrap().cut_at_limit, "{kind:?}");
+    }
+}

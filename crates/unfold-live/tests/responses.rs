@@ -38,6 +38,7 @@ fn looking_answer() -> ModelResponse {
             completion_tokens: 9,
             cache: Some(MeasuredCache { read_tokens: 16, write_tokens: 0, in_prompt_tokens: true }),
         }),
+        cut_at_limit: false,
     }
 }
 

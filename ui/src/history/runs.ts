@@ -47,6 +47,7 @@ export const RUN_STATUSES: readonly RunStatus[] = [
   "turn_limit",
   "restart_limit",
   "loop_detected",
+  "max_tokens",
   "error",
 ];
 export const RUN_ORIGINS: readonly RunOrigin[] = ["scripted", "live", "replay"];

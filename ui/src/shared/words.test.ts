@@ -38,12 +38,13 @@ const RAW = /[a-z]_[a-z]/;
 
 describe("statuses", () => {
   it("words every status, and a lane's end", () => {
-    expect(STATUSES).toEqual(["completed", "turn_limit", "restart_limit", "loop_detected", "error"]);
+    expect(STATUSES).toEqual(["completed", "turn_limit", "restart_limit", "loop_detected", "max_tokens", "error"]);
     expect(STATUSES.map(statusText)).toEqual([
       "completed",
       "stopped at the model call limit",
       "stopped at the restart limit",
       "stopped in a loop",
+      "cut at the output limit",
       "failed with an error",
     ]);
     expect(STATUSES.map(runEndText)).toEqual([
@@ -51,6 +52,7 @@ describe("statuses", () => {
       "run stopped at the model call limit",
       "run stopped at the restart limit",
       "run stopped in a loop",
+      "run cut at the output limit",
       "run ended: error",
     ]);
     for (const status of STATUSES) expect(`${statusText(status)} ${runEndText(status)}`).not.toMatch(RAW);

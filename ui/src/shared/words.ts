@@ -113,6 +113,7 @@ export const STATUS_WORDS: Readonly<Record<RunStatus, string>> = {
   turn_limit: "stopped at the model call limit",
   restart_limit: "stopped at the restart limit",
   loop_detected: "stopped in a loop",
+  max_tokens: "cut at the output limit",
   error: "failed with an error",
 };
 
