@@ -117,8 +117,16 @@ pub enum Command {
         /// Price every run as if this model had answered it; default: the prices'
         /// `default_model` (prices: Unfold's, overridden by $UNFOLD_PRICES, else
         /// ~/.config/unfold/prices.json).
-        #[arg(long, value_name = "MODEL")]
+        #[arg(long, value_name = "MODEL", conflicts_with = "provider")]
         price_as: Option<String>,
+        /// Run every lane against a real model, this provider profile's: the scenario's user turns
+        /// are sent and its tool results answer the tools, its script is not used; no all-FULL
+        /// baseline runs (it would be paid for). Priced as the profile's model.
+        #[arg(long, value_name = "PROFILE")]
+        provider: Option<String>,
+        /// The profile file (default: $UNFOLD_PROVIDERS, else ~/.config/unfold/providers.json).
+        #[arg(long, value_name = "FILE", requires = "provider")]
+        providers: Option<PathBuf>,
         /// Real agent hosts to run after the lanes, separated by commas (`unfold hosts list`):
         /// each is a lane `real:NAME`, set against the first lane like the others.
         #[arg(long, value_delimiter = ',', value_name = "HOST,...")]

@@ -13,6 +13,7 @@ use unfold_application::comparisons::{
 };
 use unfold_application::exports::ReportFormat;
 use unfold_application::files::{self, RenderRequest};
+use unfold_application::profiles::Profiles;
 use unfold_application::sources;
 use unfold_application::sources::SourceReach;
 use unfold_application::template_exports::ExportRequest;
@@ -68,6 +69,8 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             requests,
             api,
             price_as,
+            provider,
+            providers,
             hosts,
             allow_host,
             sources,
@@ -75,6 +78,14 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             trace,
         } => {
             let relay_session = relay.attachment().map_err(|e| e.in_file(&template))?;
+            // A profile the file does not hold is said of --provider before anything runs.
+            let live = match provider {
+                Some(name) => {
+                    crate::live::named_profile(providers.as_deref(), &name)?;
+                    Some((name, crate::live::profiles_path(providers.as_deref())?))
+                }
+                None => None,
+            };
             if allow_host {
                 crate::host_run::allow(&hosts)?;
             }
@@ -84,8 +95,12 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 trace: trace.otel,
                 history: true,
             };
+            let (model, profiles_file) = match live {
+                Some((profile, file)) => (ComparisonModel::Live { profile }, Some(file)),
+                None => (ComparisonModel::Scripted { price_as }, None),
+            };
             let request = ComparisonRequest {
-                model: ComparisonModel::Scripted { price_as },
+                model,
                 sources: sources.source_use(),
                 relay_session,
                 outputs,
@@ -100,7 +115,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 (_, true) => ReportForm::Markdown,
                 _ => ReportForm::Table,
             };
-            compare(request, (&template, &scenario), form)
+            compare(request, (&template, &scenario), form, profiles_file)
         }
         Command::Run {
             template,
@@ -224,7 +239,14 @@ enum ReportForm {
     Markdown,
 }
 
-fn compare(request: ComparisonRequest, files: (&Path, &Path), form: ReportForm) -> AppResult<ExitCode> {
+/// Runs the comparison `request`, its live model's profile in `profiles_file` (else where the app
+/// keeps them), and prints its report as `form`.
+fn compare(
+    request: ComparisonRequest,
+    files: (&Path, &Path),
+    form: ReportForm,
+    profiles_file: Option<PathBuf>,
+) -> AppResult<ExitCode> {
     if let Some(path) = &request.outputs.trace {
         unfold_application::files::check_output_file(path, "--otel")?;
     }
@@ -235,10 +257,13 @@ fn compare(request: ComparisonRequest, files: (&Path, &Path), form: ReportForm) 
     }
     let (template_path, scenario_path) = files;
     let requests_folder = request.outputs.requests.as_ref().map(|files| files.folder.clone());
-    let context = ComparisonContext {
+    let mut context = ComparisonContext {
         host_lab: Some(Arc::new(crate::host_run::lab())),
         ..ComparisonContext::of_files(crate::history::shared())
     };
+    if let Some(file) = profiles_file {
+        context.profiles = Arc::new(Profiles(Some(file)));
+    }
     let comparisons = Comparisons::new(context);
     let finished = block_on(comparisons.run(request, Arc::new(|_| {})))??;
     // Calls that will fail still run (a scenario may test them), but are said before the report.

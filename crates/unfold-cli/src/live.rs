@@ -253,7 +253,7 @@ pub fn named_profile(providers: Option<&Path>, name: &str) -> AppResult<Provider
 
 /// The profile file: `--providers`, else where the app looks too (`$UNFOLD_PROVIDERS`, else
 /// `~/.config/unfold/providers.json`).
-fn profiles_path(given: Option<&Path>) -> AppResult<PathBuf> {
+pub fn profiles_path(given: Option<&Path>) -> AppResult<PathBuf> {
     match given {
         Some(path) => Ok(path.to_owned()),
         None => unfold_application::folders::default_profiles_file()

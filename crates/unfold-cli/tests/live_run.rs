@@ -743,3 +743,44 @@ fn a_live_run_of_two_turns_sends_the_second_after_the_first_answer_and_replays()
     assert_eq!(tool_calls(dynamic), tool_calls(&live["run"]), "the script makes the live run's calls");
     assert_eq!(events(dynamic, "user_turn").count(), 1);
 }
+
+#[test]
+fn a_live_comparison_runs_each_lane_against_the_model_and_keeps_every_lane() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let history = folder.path().join("history.sqlite3");
+    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
+    let scenario = "examples/read-context-then-search.scenario.json";
+    let live = ["compare", EXAMPLE, scenario, "--providers", path(&profiles), "--provider", "anthropic"];
+    let compared = unfold(&[&live[..], &["--adapters", "dynamic,restart", "--json"]].concat(), &env);
+    assert_eq!(compared.code, 0, "{}", compared.stderr);
+    let report: Value = serde_json::from_str(&compared.stdout).unwrap();
+    let runs = report["runs"].as_array().unwrap();
+    let lanes: Vec<&Value> = runs.iter().map(|run| &run["adapter"]).collect();
+    assert_eq!(lanes, ["dynamic", "restart"], "no all-FULL baseline is paid for");
+    // The model's calls, not the scenario's script (which searches "session tokens").
+    let (lookup, read, search) =
+        (r#"lookup {"id":7}"#, r#"read_section {"section_key":"context"}"#, r#"search {"query":"login"}"#);
+    assert_eq!(tool_calls(&runs[0]), [lookup, read, search]);
+    assert_eq!(tool_calls(&runs[1]), [lookup, read, lookup, read, search]);
+    assert!(runs.iter().all(|run| run["status"] == "completed" && run["final"] == "Fixed the login flow."));
+    let listed: Value = serde_json::from_str(&unfold(&["history", "--json"], &env).stdout).unwrap();
+    let kept: Vec<(&Value, &Value)> =
+        listed.as_array().unwrap().iter().map(|run| (&run["lane"], &run["source"])).collect();
+    assert_eq!(kept.len(), 2, "each lane is kept: {listed}");
+    assert!(kept.iter().all(|(_, source)| *source == "live"), "{listed}");
+
+    let table = unfold(&live, &env);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(table.stdout.contains("restart"), "{}", table.stdout);
+    for said in [&compared.stdout, &compared.stderr, &table.stdout, &table.stderr] {
+        assert!(!said.contains(CANARY), "the key was printed");
+    }
+
+    let unknown = unfold(&["compare", EXAMPLE, scenario, "--providers", path(&profiles), "--provider", "nope"], &env);
+    assert_eq!(unknown.code, 2, "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("--provider"), "{}", unknown.stderr);
+    let priced = unfold(&[&live[..], &["--price-as", "gpt-4o"]].concat(), &env);
+    assert_eq!(priced.code, 2, "a live comparison is priced as its model: {}", priced.stderr);
+}
