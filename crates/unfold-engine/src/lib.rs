@@ -30,6 +30,7 @@ pub mod scripted;
 mod sent_names;
 pub mod session;
 pub mod session_state;
+pub mod study;
 pub mod tokens;
 pub mod tool_host;
 pub mod verdict;

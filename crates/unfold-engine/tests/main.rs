@@ -8,6 +8,7 @@ mod host_lanes;
 mod prompt_cache;
 mod reference;
 mod rendering;
+mod study;
 mod token_counts;
 mod tool_sources;
 mod verdict;
