@@ -23,6 +23,7 @@ use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
+use crate::cache_nonce::Nonced;
 use crate::chart_images::{self, ChartImage};
 pub use crate::comparison_request::{
     ComparisonModel, ComparisonOutputs, ComparisonRequest, DocumentRef, RelayAttachment, RequestFiles, SourceUse,
@@ -145,6 +146,17 @@ impl Comparisons {
     /// or a relay session that cannot be attached fails before anything runs), runs its lanes,
     /// keeps them in the history and writes what it asks.
     pub async fn run(&self, request: ComparisonRequest, listener: ProgressListener) -> AppResult<FinishedComparison> {
+        self.run_nonced(request, listener, None).await
+    }
+
+    /// Runs `request` as [`Comparisons::run`] does, a live lane's prompts starting with `nonce`
+    /// and its lane's name, so that no lane's prompt is served from a cache another warmed.
+    pub(crate) async fn run_nonced(
+        &self,
+        request: ComparisonRequest,
+        listener: ProgressListener,
+        nonce: Option<&str>,
+    ) -> AppResult<FinishedComparison> {
         let (real, simulated): (Vec<String>, Vec<String>) =
             request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
         let lanes = distinct(crate::hosts::lane_specs(&simulated)?, LaneSpec::lane);
@@ -194,7 +206,7 @@ impl Comparisons {
         if let Some(id) = request.run_id {
             lock(&self.running).insert(id, (Arc::clone(&cancel), token.clone()));
         }
-        let live = profile.as_ref().map(|profile| LiveLanes { profile, token, listener: &listener });
+        let live = profile.as_ref().map(|profile| LiveLanes { profile, token, listener: &listener, nonce });
         let clock = Mutex::new(ComparisonClock::default());
         let started = (now_ms(), std::time::Instant::now());
         let drive = LaneDrive { live, access: &access, secrets: &secrets, cancel: &cancel, clock: &clock };
@@ -497,24 +509,29 @@ struct RealHostRuns<'a> {
 }
 
 /// A live model's lanes: a new provider of `profile` for each, cancelled by `token`, its text
-/// told to `listener` as it is written.
+/// told to `listener` as it is written, its prompts starting with `nonce` when there is one.
 struct LiveLanes<'a> {
     profile: &'a ProviderProfile,
     token: CancellationToken,
     listener: &'a ProgressListener,
+    nonce: Option<&'a str>,
 }
 
 impl LiveLanes<'_> {
     /// A new provider for `lane`, with the key as the profile says now.
     fn provider(&self, lane: Lane) -> unfold_documents::Result<Box<dyn Provider + Send>> {
         let key = ApiKey::for_profile(self.profile)?;
+        let nonce = self.nonce.map(|nonce| format!("{nonce} {}", lane.name()));
         let listener = Arc::clone(self.listener);
         let text = TextSink(Arc::new(move |text: &str| {
             listener(CompareProgress::Text { lane: lane.clone(), text: text.to_owned() });
         }));
         let provider =
             HttpProvider::new(self.profile.clone(), key)?.with_cancel(self.token.clone()).with_text_sink(text);
-        Ok(Box::new(provider))
+        Ok(match nonce {
+            Some(nonce) => Box::new(Nonced::new(Box::new(provider), nonce)),
+            None => Box::new(provider),
+        })
     }
 }
 

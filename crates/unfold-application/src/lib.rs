@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod cache_nonce;
 pub mod chart_images;
 mod comparison_request;
 pub mod comparisons;
@@ -42,6 +43,7 @@ pub mod relay;
 pub mod run_history;
 pub mod scenarios;
 pub mod sources;
+pub mod studies;
 pub mod suite_cases;
 pub mod suites;
 pub mod template_exports;

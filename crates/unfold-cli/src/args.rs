@@ -127,6 +127,19 @@ pub enum Command {
         /// The profile file (default: $UNFOLD_PROVIDERS, else ~/.config/unfold/providers.json).
         #[arg(long, value_name = "FILE", requires = "provider")]
         providers: Option<PathBuf>,
+        /// Run a study: the comparison N times, the lanes taking turns at running first (a live
+        /// conversation's prompts each start with a nonce of their own), told as statistics per
+        /// lane and per pair of lanes (spec 14); --json prints the `unfold.study` report.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(unfold_application::studies::MAX_REPEAT)),
+              conflicts_with_all = ["markdown", "requests"])]
+        repeat: Option<u32>,
+        /// With --repeat: run the first lane once more per repetition, as its own control; a
+        /// difference no larger than the control's is called noise.
+        #[arg(long, requires = "repeat")]
+        aa: bool,
+        /// With --repeat: the seed of the bootstrap intervals.
+        #[arg(long, value_name = "SEED", default_value_t = 1, requires = "repeat")]
+        seed: u64,
         /// Real agent hosts to run after the lanes, separated by commas (`unfold hosts list`):
         /// each is a lane `real:NAME`, set against the first lane like the others.
         #[arg(long, value_delimiter = ',', value_name = "HOST,...")]

@@ -2,6 +2,7 @@
 //! error.
 
 use std::future::Future;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::process::ExitCode;
@@ -16,6 +17,7 @@ use unfold_application::files::{self, RenderRequest};
 use unfold_application::profiles::Profiles;
 use unfold_application::sources;
 use unfold_application::sources::SourceReach;
+use unfold_application::studies::{run_study, StudyRequest};
 use unfold_application::template_exports::ExportRequest;
 use unfold_application::template_server::ServedTemplate;
 use unfold_application::{exports, AppError, AppResult};
@@ -71,6 +73,9 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             price_as,
             provider,
             providers,
+            repeat,
+            aa,
+            seed,
             hosts,
             allow_host,
             sources,
@@ -115,7 +120,21 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                 (_, true) => ReportForm::Markdown,
                 _ => ReportForm::Table,
             };
-            compare(request, (&template, &scenario), form, profiles_file)
+            let context = comparison_context(profiles_file);
+            match repeat {
+                Some(repeat) => {
+                    if request.outputs.trace.is_some() {
+                        return Err(Error::argument(
+                            "--otel",
+                            "a study is not traced yet: leave out --otel or --repeat",
+                        )
+                        .into());
+                    }
+                    let study = StudyRequest { comparison: request, repeat, aa, seed };
+                    study_of(context, study, &scenario, json)
+                }
+                None => compare(context, request, (&template, &scenario), form),
+            }
         }
         Command::Run {
             template,
@@ -239,13 +258,59 @@ enum ReportForm {
     Markdown,
 }
 
-/// Runs the comparison `request`, its live model's profile in `profiles_file` (else where the app
-/// keeps them), and prints its report as `form`.
+/// What the command line's comparisons read: the files, the shared history, the host lab, and the
+/// profiles in `profiles_file` (else where the app keeps them).
+fn comparison_context(profiles_file: Option<PathBuf>) -> ComparisonContext {
+    let mut context = ComparisonContext {
+        host_lab: Some(Arc::new(crate::host_run::lab())),
+        ..ComparisonContext::of_files(crate::history::shared())
+    };
+    if let Some(file) = profiles_file {
+        context.profiles = Arc::new(Profiles(Some(file)));
+    }
+    context
+}
+
+/// Runs the study `request`, telling each repetition's end on stderr, and prints its report (the
+/// `unfold.study` JSON when `json`).
+fn study_of(
+    context: ComparisonContext,
+    request: StudyRequest,
+    scenario_path: &Path,
+    json: bool,
+) -> AppResult<ExitCode> {
+    let repeat = request.repeat;
+    // Counted in place on a terminal; a log gets no progress at all.
+    let terminal = std::io::stderr().is_terminal();
+    let told = |repetition: u32| {
+        if terminal {
+            eprint!("\rrepetition {repetition} of {repeat}");
+        }
+    };
+    let finished = block_on(run_study(&Comparisons::new(context), request, &told))??;
+    if terminal {
+        eprintln!();
+    }
+    for warning in &finished.scenario_warnings {
+        eprintln!("warning: {}: {warning}", printable_path(scenario_path));
+    }
+    if let Some(error) = finished.not_kept.first() {
+        eprintln!("warning: {} repetitions were not kept in the history: {error}", finished.not_kept.len());
+    }
+    if json {
+        write_json(&finished.report)?;
+    } else {
+        out!("{}", crate::study_table::draw(&finished.report))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the comparison `request` in `context` and prints its report as `form`.
 fn compare(
+    context: ComparisonContext,
     request: ComparisonRequest,
     files: (&Path, &Path),
     form: ReportForm,
-    profiles_file: Option<PathBuf>,
 ) -> AppResult<ExitCode> {
     if let Some(path) = &request.outputs.trace {
         unfold_application::files::check_output_file(path, "--otel")?;
@@ -257,13 +322,6 @@ fn compare(
     }
     let (template_path, scenario_path) = files;
     let requests_folder = request.outputs.requests.as_ref().map(|files| files.folder.clone());
-    let mut context = ComparisonContext {
-        host_lab: Some(Arc::new(crate::host_run::lab())),
-        ..ComparisonContext::of_files(crate::history::shared())
-    };
-    if let Some(file) = profiles_file {
-        context.profiles = Arc::new(Profiles(Some(file)));
-    }
     let comparisons = Comparisons::new(context);
     let finished = block_on(comparisons.run(request, Arc::new(|_| {})))??;
     // Calls that will fail still run (a scenario may test them), but are said before the report.

@@ -24,6 +24,7 @@ mod output;
 mod report_table;
 mod runtime;
 mod sources;
+mod study_table;
 mod suite_run;
 
 use std::process::ExitCode;

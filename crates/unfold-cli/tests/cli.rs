@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use serde_json::json;
 use unfold_test_support::hostile_stream::{assert_no_key_piece, hidden_key_streams, stream_server, KEY};
 
 fn repo(path: &str) -> PathBuf {
@@ -595,6 +596,49 @@ fn compare_of_one_adapter_has_no_delta_and_no_divergence() {
     assert_eq!(row(&outcome.stdout, "model calls"), ["5"]);
     assert!(outcome.stdout.contains("baseline:"), "{}", outcome.stdout);
     assert!(!outcome.stdout.contains("first divergence"), "{}", outcome.stdout);
+}
+
+#[test]
+fn a_scripted_study_rotates_the_lanes_and_reports_what_one_comparison_shows() {
+    let scenario = "examples/lookup-first.scenario.json";
+    let studied =
+        run(&["compare", EXAMPLE, scenario, "--adapters", "dynamic,restart", "--repeat", "3", "--aa", "--json"]);
+    assert_eq!(studied.code, 0, "{}", studied.stderr);
+    let study: serde_json::Value = serde_json::from_str(&studied.stdout).unwrap();
+    assert_eq!(
+        (&study["kind"], &study["repeat"], &study["cache_fairness"]),
+        (&json!("unfold.study"), &json!(3), &json!("scripted"))
+    );
+    assert_eq!(study["order"], json!([["dynamic", "restart"], ["restart", "dynamic"], ["dynamic", "restart"]]));
+    // The scripted model answers alike every time: each run is the one comparison's.
+    let compared = run(&["compare", EXAMPLE, scenario, "--adapters", "dynamic,restart", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&compared.stdout).unwrap();
+    for (lane, run) in study["lanes"].as_array().unwrap().iter().zip(report["runs"].as_array().unwrap()) {
+        let repetitions: Vec<&serde_json::Value> =
+            lane["runs"].as_array().unwrap().iter().map(|r| &r["repetition"]).collect();
+        assert_eq!(repetitions, [1, 2, 3]);
+        assert!(lane["runs"].as_array().unwrap().iter().all(|r| r["counters"] == run["counters"]), "{lane}");
+        assert_eq!(lane["summary"]["metrics"]["prompt_tokens"]["sd"], 0.0);
+        assert_eq!(lane["summary"]["success"]["count"], 3);
+    }
+    let tokens = |i: usize| report["runs"][i]["counters"]["prompt_tokens"].as_f64().unwrap();
+    let pair = &study["pairs"][0];
+    assert_eq!((&pair["a"], &pair["b"]), (&json!("restart"), &json!("dynamic")));
+    assert_eq!(pair["metrics"]["prompt_tokens"]["mean_diff"].as_f64().unwrap(), tokens(1) - tokens(0));
+    assert_eq!(study["aa"]["metrics"]["prompt_tokens"]["mean_diff"], 0.0, "the control is the first lane again");
+
+    let table = run(&["compare", EXAMPLE, scenario, "--adapters", "dynamic,restart", "--repeat", "2"]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(
+        table.stdout.contains("restart against dynamic: restart costs 13.7 % more than dynamic"),
+        "{}",
+        table.stdout
+    );
+    assert!(table.stdout.contains("both completed every run (2/2)"), "{}", table.stdout);
+    for refused in [&["--repeat", "0"][..], &["--repeat", "10001"], &["--aa"], &["--repeat", "2", "--markdown"]] {
+        let outcome = run(&[&["compare", EXAMPLE, scenario][..], refused].concat());
+        assert_eq!(outcome.code, 2, "{refused:?}: {}", outcome.stderr);
+    }
 }
 
 #[test]

@@ -784,3 +784,66 @@ fn a_live_comparison_runs_each_lane_against_the_model_and_keeps_every_lane() {
     let priced = unfold(&[&live[..], &["--price-as", "gpt-4o"]].concat(), &env);
     assert_eq!(priced.code, 2, "a live comparison is priced as its model: {}", priced.stderr);
 }
+
+/// The two-sided exact binomial test at ½ of `low` against `high` discordant pairs, summed term
+/// by term: the study's McNemar p-value computed apart from the statistics it uses.
+fn exact_two_sided(a_only: u64, b_only: u64) -> f64 {
+    let n = a_only + b_only;
+    let choose = |k: u64| (0..k).fold(1u128, |c, i| c * u128::from(n - i) / u128::from(i + 1));
+    let tail: u128 = (0..=a_only.min(b_only)).map(choose).sum();
+    (2.0 * tail as f64 / 2f64.powi(n as i32)).min(1.0)
+}
+
+#[test]
+fn a_live_study_of_a_random_model_counts_every_run_and_gives_each_conversation_its_nonce() {
+    let model = unfold_test_support::random_model::start(11);
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = folder.path().join("providers.json");
+    let profile = json!({ "name": "random", "kind": "openai", "base_url": model.base_url, "model": "random-model",
+                          "stream": false, "api_key_env": "UNFOLD_TEST_KEY" });
+    std::fs::write(
+        &profiles,
+        json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [profile] }).to_string(),
+    )
+    .unwrap();
+    let history = folder.path().join("history.sqlite3");
+    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
+    let args = ["compare", EXAMPLE, "examples/read-context-then-search.scenario.json", "--providers", path(&profiles)];
+    let asked = ["--provider", "random", "--adapters", "dynamic,restart", "--repeat", "30", "--aa", "--json"];
+    let studied = unfold(&[&args[..], &asked].concat(), &env);
+    assert_eq!(studied.code, 0, "{}", studied.stderr);
+    let study: Value = serde_json::from_str(&studied.stdout).unwrap();
+    assert_eq!(study["cache_fairness"], "nonce");
+
+    let statuses = |lane: &Value| -> Vec<bool> {
+        lane["runs"].as_array().unwrap().iter().map(|run| run["status"] == "completed").collect()
+    };
+    let lanes = study["lanes"].as_array().unwrap();
+    for lane in lanes {
+        let completed = statuses(lane);
+        assert_eq!(completed.len(), 30);
+        assert!(completed.contains(&true) && completed.contains(&false), "a random model succeeds and fails: {lane}");
+        let count = completed.iter().filter(|c| **c).count();
+        assert_eq!(lane["summary"]["success"]["count"], count, "{}", lane["lane"]);
+        let cut = lane["runs"].as_array().unwrap().iter().filter(|run| run["status"] == "max_tokens").count();
+        assert_eq!(count + cut, 30, "every run either completes or is cut: {lane}");
+    }
+    // Repetition by repetition (each lane's runs are in repetition order).
+    let (dynamic, restart) = (statuses(&lanes[0]), statuses(&lanes[1]));
+    let only = |x: &[bool], y: &[bool]| x.iter().zip(y).filter(|(a, b)| **a && !**b).count() as u64;
+    let pair = &study["pairs"][0];
+    let discordant = [only(&restart, &dynamic), only(&dynamic, &restart)];
+    assert_eq!(pair["success"]["discordant"], json!(discordant));
+    let p = pair["success"]["mcnemar_p"].as_f64().unwrap();
+    assert!((p - exact_two_sided(discordant[0], discordant[1])).abs() < 1e-12, "{p}");
+
+    // Every conversation started with a nonce of its own: 30 repetitions of two lanes and the
+    // control (a restart starts its conversation again under the same one).
+    let first_lines = model.first_lines.lock().unwrap().clone();
+    assert!(first_lines.iter().all(|line| line.starts_with("[unfold study ")), "{first_lines:?}");
+    let distinct: std::collections::BTreeSet<&String> = first_lines.iter().collect();
+    assert_eq!(distinct.len(), 90);
+    let listed: Value = serde_json::from_str(&unfold(&["history", "--json", "--limit", "500"], &env).stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 90, "every conversation is kept");
+    assert!(!studied.stdout.contains(CANARY) && !studied.stderr.contains(CANARY));
+}

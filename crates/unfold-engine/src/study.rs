@@ -373,7 +373,10 @@ impl StudyPair {
         }
         let (ca, cb) = (a.success.count, b.success.count);
         let success = format!("success {ca}/{} against {cb}/{}", a.success.n, b.success.n);
-        said.push(if self.success.mcnemar_p < 0.05 {
+        let every_run = ca == a.success.n && cb == b.success.n;
+        said.push(if every_run && self.success.discordant == [0, 0] {
+            format!("both completed every run ({ca}/{})", a.success.n)
+        } else if self.success.mcnemar_p < 0.05 {
             format!("{success}: a difference (McNemar p = {:.3})", self.success.mcnemar_p)
         } else {
             let discordance =

@@ -12,6 +12,7 @@ pub mod generators;
 pub mod hostile_stream;
 pub mod interop_tools;
 pub mod mcp_servers;
+pub mod random_model;
 pub mod scripted_model;
 
 use std::path::PathBuf;
