@@ -4,6 +4,16 @@
 use unfold_documents::Result;
 use unfold_engine::provider::{HiddenTools, ModelRequest, ModelResponse, Provider};
 
+/// The nonce of the conversation of `lane` in `repetition` (a study's and its repetition's name):
+/// twelve digits, which every tokenizer splits alike, so that no conversation's prompt is longer
+/// than another's for its nonce (an A/A control would otherwise differ from its lane).
+pub fn conversation_nonce(repetition: &str, lane: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (repetition, lane).hash(&mut hasher);
+    format!("study nonce {:012}", hasher.finish() % 1_000_000_000_000)
+}
+
 /// A provider whose every request's system prompt starts with `nonce`, the rest as it was.
 pub struct Nonced {
     inner: Box<dyn Provider + Send>,

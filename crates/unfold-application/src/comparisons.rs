@@ -23,7 +23,7 @@ use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, Provider};
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
-use crate::cache_nonce::Nonced;
+use crate::cache_nonce::{conversation_nonce, Nonced};
 use crate::chart_images::{self, ChartImage};
 pub use crate::comparison_request::{
     ComparisonModel, ComparisonOutputs, ComparisonRequest, DocumentRef, RelayAttachment, RequestFiles, SourceUse,
@@ -147,6 +147,11 @@ impl Comparisons {
     /// keeps them in the history and writes what it asks.
     pub async fn run(&self, request: ComparisonRequest, listener: ProgressListener) -> AppResult<FinishedComparison> {
         self.run_nonced(request, listener, None).await
+    }
+
+    /// What its comparisons read.
+    pub(crate) fn context(&self) -> &ComparisonContext {
+        &self.context
     }
 
     /// Runs `request` as [`Comparisons::run`] does, a live lane's prompts starting with `nonce`
@@ -521,7 +526,7 @@ impl LiveLanes<'_> {
     /// A new provider for `lane`, with the key as the profile says now.
     fn provider(&self, lane: Lane) -> unfold_documents::Result<Box<dyn Provider + Send>> {
         let key = ApiKey::for_profile(self.profile)?;
-        let nonce = self.nonce.map(|nonce| format!("{nonce} {}", lane.name()));
+        let nonce = self.nonce.map(|nonce| conversation_nonce(nonce, lane.name()));
         let listener = Arc::clone(self.listener);
         let text = TextSink(Arc::new(move |text: &str| {
             listener(CompareProgress::Text { lane: lane.clone(), text: text.to_owned() });

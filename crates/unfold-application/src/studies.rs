@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use unfold_engine::compare::CompareProgress;
-use unfold_engine::study::{rotated, CacheFairness, Study, StudyReport, StudyRun};
+use unfold_engine::study::{rotated, CacheFairness, Study, StudyReport, StudyRun, StudyStop};
 use unfold_engine::EventKind;
 
 use crate::comparisons::{ComparisonModel, ComparisonRequest, Comparisons, ProgressListener};
@@ -29,6 +29,9 @@ pub struct StudyRequest {
     pub aa: bool,
     /// The seed of the bootstrap intervals.
     pub seed: u64,
+    /// The most a live study may spend, in US dollars: it stops before a repetition that would
+    /// pass it by the estimate.
+    pub max_cost_usd: Option<f64>,
 }
 
 /// A finished study.
@@ -53,6 +56,11 @@ pub async fn run_study(
         return Err(AppError::new(ErrorCode::InvalidRequest, message));
     }
     let live = matches!(request.comparison.model, ComparisonModel::Live { .. });
+    let budget = match request.max_cost_usd {
+        Some(max) => Some(Budget::of(comparisons, &request, max).await?),
+        None => None,
+    };
+    let (mut spent, mut stopped) = (0.0, None);
     // Another study's conversations must not warm this one's: the nonce names this study.
     let study_id = format!("unfold study {:x}", unfold_stores::run_history::now_ms());
     let lanes = request.comparison.lanes.clone();
@@ -60,6 +68,10 @@ pub async fn run_study(
     let (mut order, mut control, mut not_kept, mut warnings) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut template, mut scenario) = (String::new(), String::new());
     for repetition in 1..=request.repeat {
+        if let Some(stop) = budget.as_ref().and_then(|budget| budget.stops(spent, repetition - 1)) {
+            stopped = Some(stop);
+            break;
+        }
         let this_order = rotated(&lanes, repetition);
         let nonce = live.then(|| format!("{study_id} repetition {repetition}"));
         let ran = repeat_once(comparisons, &request.comparison, this_order.clone(), nonce.as_deref()).await?;
@@ -69,6 +81,7 @@ pub async fn run_study(
         not_kept.extend(ran.not_kept);
         for (lane, run) in ran.runs {
             let run = StudyRun { repetition, ..run };
+            spent += run.cost_usd.unwrap_or(0.0);
             match runs.iter_mut().find(|(name, _)| *name == lane) {
                 Some((_, kept)) => kept.push(run),
                 None => runs.push((lane, vec![run])),
@@ -79,6 +92,7 @@ pub async fn run_study(
             let nonce = live.then(|| format!("{study_id} repetition {repetition} A/A"));
             let again = repeat_once(comparisons, &request.comparison, first, nonce.as_deref()).await?;
             not_kept.extend(again.not_kept);
+            spent += again.runs.iter().map(|(_, run)| run.cost_usd.unwrap_or(0.0)).sum::<f64>();
             control.extend(again.runs.into_iter().map(|(_, run)| StudyRun { repetition, ..run }));
         }
         order.push(this_order);
@@ -95,8 +109,57 @@ pub async fn run_study(
         order,
         lanes: runs,
         aa: request.aa.then_some(control),
+        stopped,
     };
     Ok(FinishedStudy { report: study.report(), not_kept, scenario_warnings: warnings })
+}
+
+/// What a live study may spend, and what its first repetition should cost: the scenario's script
+/// in the same lanes, priced as the live model (without the cache, the most it could cost).
+struct Budget {
+    max_usd: f64,
+    first_usd: f64,
+}
+
+impl Budget {
+    async fn of(comparisons: &Comparisons, request: &StudyRequest, max_usd: f64) -> AppResult<Budget> {
+        let ComparisonModel::Live { profile } = &request.comparison.model else {
+            let message = "--max-cost is for a live study: the scripted model costs nothing";
+            return Err(AppError::new(ErrorCode::InvalidRequest, message));
+        };
+        if !(max_usd.is_finite() && max_usd > 0.0) {
+            return Err(AppError::new(ErrorCode::InvalidRequest, format!("--max-cost must be above 0, not {max_usd}")));
+        }
+        let model = comparisons.context().profiles.get(profile)?.model;
+        // A model with no price is refused here, before anything is paid for.
+        comparisons.context().prices.pricing_as(&model)?;
+        let scripted = ComparisonRequest {
+            model: ComparisonModel::Scripted { price_as: Some(model) },
+            outputs: crate::comparisons::ComparisonOutputs { history: false, ..Default::default() },
+            run_id: None,
+            lanes: request.comparison.lanes.clone(),
+            ..request.comparison.clone()
+        };
+        let estimate = comparisons.run(scripted, Arc::new(|_| {})).await?;
+        let per_lane: Vec<f64> =
+            estimate.report.runs.iter().map(|run| run.cost.as_ref().map_or(0.0, |c| c.total)).collect();
+        // The A/A control runs the first lane again.
+        let control = if request.aa { per_lane.first().copied().unwrap_or(0.0) } else { 0.0 };
+        Ok(Budget { max_usd, first_usd: per_lane.iter().sum::<f64>() + control })
+    }
+
+    /// Why the study stops before its next repetition, having spent `spent_usd` on `done`: the
+    /// next would cost the mean of those before it (the estimate, before any ran).
+    fn stops(&self, spent_usd: f64, done: u32) -> Option<StudyStop> {
+        let next_usd = if done == 0 { self.first_usd } else { spent_usd / f64::from(done) };
+        (spent_usd + next_usd > self.max_usd).then(|| StudyStop {
+            reason: "max_cost".to_owned(),
+            after: done,
+            spent_usd,
+            next_usd,
+            max_cost_usd: self.max_usd,
+        })
+    }
 }
 
 /// What one repetition left: each lane's run as the study keeps it.

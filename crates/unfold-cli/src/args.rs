@@ -140,6 +140,11 @@ pub enum Command {
         /// With --repeat: the seed of the bootstrap intervals.
         #[arg(long, value_name = "SEED", default_value_t = 1, requires = "repeat")]
         seed: u64,
+        /// With --repeat and --provider: stop before a repetition whose estimated cost would take
+        /// the study past this many US dollars (the first is estimated from the scenario's script
+        /// priced as the live model).
+        #[arg(long, value_name = "USD", requires_all = ["repeat", "provider"])]
+        max_cost: Option<f64>,
         /// Real agent hosts to run after the lanes, separated by commas (`unfold hosts list`):
         /// each is a lane `real:NAME`, set against the first lane like the others.
         #[arg(long, value_delimiter = ',', value_name = "HOST,...")]

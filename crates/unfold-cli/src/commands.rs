@@ -76,6 +76,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             repeat,
             aa,
             seed,
+            max_cost,
             hosts,
             allow_host,
             sources,
@@ -130,7 +131,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                         )
                         .into());
                     }
-                    let study = StudyRequest { comparison: request, repeat, aa, seed };
+                    let study = StudyRequest { comparison: request, repeat, aa, seed, max_cost_usd: max_cost };
                     study_of(context, study, &scenario, json)
                 }
                 None => compare(context, request, (&template, &scenario), form),

@@ -30,6 +30,17 @@ pub fn draw(report: &StudyReport) -> String {
     if let Some(aa) = &report.aa {
         let _ = writeln!(out, "A/A control, {} run again: {}", aa.b, aa.verdict);
     }
+    if let Some(stop) = &report.stopped {
+        let _ = writeln!(
+            out,
+            "\nstopped after {} of {} repetitions: they cost {}, and the next, about {}, would pass --max-cost {}",
+            stop.after,
+            report.repeat,
+            money(stop.spent_usd, "USD", false),
+            money(stop.next_usd, "USD", false),
+            money(stop.max_cost_usd, "USD", false)
+        );
+    }
     out
 }
 

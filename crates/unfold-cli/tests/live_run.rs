@@ -794,18 +794,21 @@ fn exact_two_sided(a_only: u64, b_only: u64) -> f64 {
     (2.0 * tail as f64 / 2f64.powi(n as i32)).min(1.0)
 }
 
+/// A profile file in `folder` with the profile `random` of the random model, named `model`.
+fn random_profiles(folder: &Path, base_url: &str, model: &str) -> PathBuf {
+    let profiles = folder.join("providers.json");
+    let profile = json!({ "name": "random", "kind": "openai", "base_url": base_url, "model": model,
+                          "stream": false, "api_key_env": "UNFOLD_TEST_KEY" });
+    let file = json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [profile] });
+    std::fs::write(&profiles, file.to_string()).unwrap();
+    profiles
+}
+
 #[test]
 fn a_live_study_of_a_random_model_counts_every_run_and_gives_each_conversation_its_nonce() {
     let model = unfold_test_support::random_model::start(11);
     let folder = tempfile::tempdir().unwrap();
-    let profiles = folder.path().join("providers.json");
-    let profile = json!({ "name": "random", "kind": "openai", "base_url": model.base_url, "model": "random-model",
-                          "stream": false, "api_key_env": "UNFOLD_TEST_KEY" });
-    std::fs::write(
-        &profiles,
-        json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [profile] }).to_string(),
-    )
-    .unwrap();
+    let profiles = random_profiles(folder.path(), &model.base_url, "random-model");
     let history = folder.path().join("history.sqlite3");
     let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
     let args = ["compare", EXAMPLE, "examples/read-context-then-search.scenario.json", "--providers", path(&profiles)];
@@ -840,10 +843,57 @@ fn a_live_study_of_a_random_model_counts_every_run_and_gives_each_conversation_i
     // Every conversation started with a nonce of its own: 30 repetitions of two lanes and the
     // control (a restart starts its conversation again under the same one).
     let first_lines = model.first_lines.lock().unwrap().clone();
-    assert!(first_lines.iter().all(|line| line.starts_with("[unfold study ")), "{first_lines:?}");
+    // Twelve digits each, so no conversation's prompt is longer than another's for its nonce.
+    let nonce = |line: &String| line.strip_prefix("[study nonce ")?.strip_suffix(']').map(str::to_owned);
+    let digits: Vec<String> = first_lines.iter().filter_map(nonce).collect();
+    assert_eq!(digits.len(), first_lines.len(), "{first_lines:?}");
+    assert!(digits.iter().all(|d| d.len() == 12 && d.bytes().all(|b| b.is_ascii_digit())), "{digits:?}");
     let distinct: std::collections::BTreeSet<&String> = first_lines.iter().collect();
     assert_eq!(distinct.len(), 90);
     let listed: Value = serde_json::from_str(&unfold(&["history", "--json", "--limit", "500"], &env).stdout).unwrap();
     assert_eq!(listed.as_array().unwrap().len(), 90, "every conversation is kept");
     assert!(!studied.stdout.contains(CANARY) && !studied.stderr.contains(CANARY));
+}
+
+#[test]
+fn a_live_study_stops_before_a_repetition_would_spend_past_max_cost() {
+    let model = unfold_test_support::random_model::start(5);
+    let folder = tempfile::tempdir().unwrap();
+    let history = folder.path().join("history.sqlite3");
+    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
+    let study = |profiles: &Path, max_cost: &str| {
+        let args =
+            ["compare", EXAMPLE, "examples/read-context-then-search.scenario.json", "--providers", path(profiles)];
+        let asked = ["--provider", "random", "--adapters", "dynamic,restart", "--repeat", "50", "--max-cost", max_cost];
+        unfold(&[&args[..], &asked, &["--json"]].concat(), &env)
+    };
+    let priced = random_profiles(folder.path(), &model.base_url, "gpt-4o-mini");
+    let stopped = study(&priced, "0.002");
+    assert_eq!(stopped.code, 0, "{}", stopped.stderr);
+    let report: Value = serde_json::from_str(&stopped.stdout).unwrap();
+    let stop = &report["stopped"];
+    let (after, spent, next) =
+        (stop["after"].as_u64().unwrap(), stop["spent_usd"].as_f64().unwrap(), stop["next_usd"].as_f64().unwrap());
+    assert!((1..50).contains(&after), "{stop}");
+    assert!(spent <= 0.002 && spent + next > 0.002, "{stop}");
+    let costs: f64 = report["lanes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|lane| lane["runs"].as_array().unwrap())
+        .map(|run| run["cost_usd"].as_f64().unwrap())
+        .sum();
+    assert!((costs - spent).abs() < 1e-12, "what it spent is what its runs cost");
+    assert!(report["lanes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|lane| lane["runs"].as_array().unwrap().len() as u64 == after));
+    let listed: Value = serde_json::from_str(&unfold(&["history", "--json", "--limit", "500"], &env).stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len() as u64, 2 * after, "nothing ran past the budget");
+
+    let unpriced = random_profiles(folder.path(), &model.base_url, "random-model");
+    let refused = study(&unpriced, "1");
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("random-model"), "the model with no price is named: {}", refused.stderr);
 }

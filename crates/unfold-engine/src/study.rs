@@ -36,7 +36,7 @@ const DETECTABLE: f64 = 0.10;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CacheFairness {
-    /// Each repetition's prompts start with a nonce of their own.
+    /// Each conversation's prompts start with a nonce of their own.
     Nonce,
     /// A warm-up call before each repetition.
     Warmup,
@@ -136,6 +136,23 @@ pub struct Study {
     pub lanes: Vec<(String, Vec<StudyRun>)>,
     /// The first lane's runs once more, as its own control (`--aa`).
     pub aa: Option<Vec<StudyRun>>,
+    /// Why it stopped before its last repetition, if it did.
+    pub stopped: Option<StudyStop>,
+}
+
+/// Why a study stopped before its last repetition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StudyStop {
+    /// Always `max_cost` for now: the next repetition would have spent past `--max-cost`.
+    pub reason: String,
+    /// The repetitions that ran.
+    pub after: u32,
+    /// What they cost.
+    pub spent_usd: f64,
+    /// What the next one was estimated to cost.
+    pub next_usd: f64,
+    /// The most the study could spend.
+    pub max_cost_usd: f64,
 }
 
 /// `unfold compare … --repeat N --json` (spec 14).
@@ -164,6 +181,9 @@ pub struct StudyReport {
     /// The first lane against itself run again, when asked: the noise any difference is weighed
     /// against.
     pub aa: Option<StudyPair>,
+    /// Why it stopped before its last repetition, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<StudyStop>,
 }
 
 /// One lane of a study.
@@ -291,6 +311,7 @@ impl Study {
             lanes,
             pairs,
             aa,
+            stopped: self.stopped,
         }
     }
 }

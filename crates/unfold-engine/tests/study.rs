@@ -37,6 +37,7 @@ fn study(aa: Option<Vec<StudyRun>>) -> Study {
         order: (1..=20).map(|r| rotated(&lanes, r)).collect(),
         lanes: vec![("dynamic".into(), runs(&DYNAMIC, &[3, 9, 15])), ("restart".into(), runs(&RESTART, &[3, 11]))],
         aa,
+        stopped: None,
     }
 }
 
