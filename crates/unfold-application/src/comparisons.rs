@@ -323,6 +323,11 @@ impl Comparisons {
     }
 
     /// The request's template and scenario: open in the app, or read from their files.
+    /// The template and scenario `request` names, as they are now.
+    pub(crate) fn documents(&self, request: &ComparisonRequest) -> AppResult<(Template, Scenario)> {
+        self.resolve(request).map(|resolved| (resolved.template, resolved.scenario))
+    }
+
     fn resolve(&self, request: &ComparisonRequest) -> AppResult<Resolved> {
         let (template, template_path) = match &request.template {
             DocumentRef::Open(id) => self.context.templates.document(*id)?,

@@ -44,6 +44,7 @@ pub mod run_history;
 pub mod scenarios;
 pub mod sources;
 pub mod studies;
+pub mod study_journal;
 pub mod suite_cases;
 pub mod suites;
 pub mod template_exports;

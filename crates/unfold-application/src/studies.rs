@@ -3,7 +3,8 @@
 //! from a cache another warmed), every repetition's lanes are kept in the history as it finishes,
 //! and the runs are told as the engine's `unfold.study`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -14,6 +15,8 @@ use unfold_engine::EventKind;
 use crate::comparisons::{ComparisonModel, ComparisonRequest, Comparisons, ProgressListener};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::lock;
+use crate::study_journal::{self, JournalEntry, JournalHead, StudyJournal};
+use unfold_stores::stable_hash::stable_hash;
 
 /// The most repetitions a study may ask for.
 pub const MAX_REPEAT: u32 = 10_000;
@@ -45,10 +48,23 @@ pub struct FinishedStudy {
     pub scenario_warnings: Vec<String>,
 }
 
-/// Runs `request` on `comparisons`, telling `finished` the number of each repetition as it ends.
+/// Where a study is kept as it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeptStudy {
+    /// Nowhere: an interrupted study starts again.
+    Nowhere,
+    /// In this new file.
+    New(PathBuf),
+    /// In this file, which holds a study begun before: only the repetitions it lacks run.
+    Resumed(PathBuf),
+}
+
+/// Runs `request` on `comparisons`, kept as `kept` says, telling `finished` the number of each
+/// repetition as it ends.
 pub async fn run_study(
     comparisons: &Comparisons,
     request: StudyRequest,
+    kept: KeptStudy,
     finished: &(dyn Fn(u32) + Sync),
 ) -> AppResult<FinishedStudy> {
     if !(1..=MAX_REPEAT).contains(&request.repeat) {
@@ -56,62 +72,106 @@ pub async fn run_study(
         return Err(AppError::new(ErrorCode::InvalidRequest, message));
     }
     let live = matches!(request.comparison.model, ComparisonModel::Live { .. });
+    let (template, scenario) = comparisons.documents(&request.comparison)?;
+    // Another study's conversations must not warm this one's: the nonce names this study.
+    let asked = JournalHead {
+        kind: "unfold.study.partial".to_owned(),
+        schema_version: 1,
+        study_id: format!("unfold study {:x}", unfold_stores::run_history::now_ms()),
+        template_hash: unfold_stores::run_history::template_hash(&template),
+        scenario_hash: format!("{:016x}", stable_hash(scenario.to_json().as_bytes())),
+        lanes: request.comparison.lanes.clone(),
+        model: request.comparison.model.clone(),
+        repeat: request.repeat,
+        aa: request.aa,
+        seed: request.seed,
+    };
+    let mut state = StudyState::default();
+    let (mut journal, study_id) = match kept {
+        KeptStudy::Nowhere => (None, asked.study_id.clone()),
+        KeptStudy::New(path) => (Some(StudyJournal::create(&path, &asked)?), asked.study_id.clone()),
+        KeptStudy::Resumed(path) => {
+            let (journal, head, entries) = StudyJournal::resume(&path)?;
+            if let Some(difference) = study_journal::difference(&head, &asked) {
+                let message = format!("{} is another study: {difference}", path.display());
+                return Err(AppError::new(ErrorCode::InvalidRequest, message));
+            }
+            entries.into_iter().for_each(|entry| state.absorb(entry));
+            (Some(journal), head.study_id)
+        }
+    };
     let budget = match request.max_cost_usd {
         Some(max) => Some(Budget::of(comparisons, &request, max).await?),
         None => None,
     };
-    let (mut spent, mut stopped) = (0.0, None);
-    // Another study's conversations must not warm this one's: the nonce names this study.
-    let study_id = format!("unfold study {:x}", unfold_stores::run_history::now_ms());
     let lanes = request.comparison.lanes.clone();
-    let mut runs: Vec<(String, Vec<StudyRun>)> = Vec::new();
-    let (mut order, mut control, mut not_kept, mut warnings) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut template, mut scenario) = (String::new(), String::new());
-    for repetition in 1..=request.repeat {
-        if let Some(stop) = budget.as_ref().and_then(|budget| budget.stops(spent, repetition - 1)) {
+    let (mut not_kept, mut warnings, mut stopped) = (Vec::new(), Vec::new(), None);
+    let left: Vec<u32> = (1..=request.repeat).filter(|r| !state.done.contains(r)).collect();
+    for repetition in left {
+        if let Some(stop) = budget.as_ref().and_then(|budget| budget.stops(state.spent, state.done.len() as u32)) {
             stopped = Some(stop);
             break;
         }
-        let this_order = rotated(&lanes, repetition);
+        let order = rotated(&lanes, repetition);
         let nonce = live.then(|| format!("{study_id} repetition {repetition}"));
-        let ran = repeat_once(comparisons, &request.comparison, this_order.clone(), nonce.as_deref()).await?;
-        if repetition == 1 {
-            (template, scenario, warnings) = (ran.template, ran.scenario, ran.scenario_warnings);
-        }
+        let ran = repeat_once(comparisons, &request.comparison, order.clone(), nonce.as_deref()).await?;
+        warnings = ran.scenario_warnings;
         not_kept.extend(ran.not_kept);
-        for (lane, run) in ran.runs {
-            let run = StudyRun { repetition, ..run };
-            spent += run.cost_usd.unwrap_or(0.0);
-            match runs.iter_mut().find(|(name, _)| *name == lane) {
-                Some((_, kept)) => kept.push(run),
-                None => runs.push((lane, vec![run])),
-            }
-        }
-        if request.aa {
-            let first = vec![lanes[0].clone()];
+        let control = if request.aa {
             let nonce = live.then(|| format!("{study_id} repetition {repetition} A/A"));
-            let again = repeat_once(comparisons, &request.comparison, first, nonce.as_deref()).await?;
+            let again = repeat_once(comparisons, &request.comparison, vec![lanes[0].clone()], nonce.as_deref()).await?;
             not_kept.extend(again.not_kept);
-            spent += again.runs.iter().map(|(_, run)| run.cost_usd.unwrap_or(0.0)).sum::<f64>();
-            control.extend(again.runs.into_iter().map(|(_, run)| StudyRun { repetition, ..run }));
+            again.runs.into_iter().next().map(|(_, run)| run)
+        } else {
+            None
+        };
+        let entry = JournalEntry { repetition, order, runs: ran.runs, control };
+        if let Some(journal) = &mut journal {
+            journal.append(&entry)?;
         }
-        order.push(this_order);
+        state.absorb(entry);
         finished(repetition);
     }
-    // The lanes in the order asked, whatever order the first repetition ran them in.
-    runs.sort_by_key(|(lane, _)| lanes.iter().position(|asked| asked == lane));
     let study = Study {
-        template,
-        scenario,
+        template: template.key.clone(),
+        scenario: scenario.name.clone(),
         repeat: request.repeat,
         cache_fairness: if live { CacheFairness::Nonce } else { CacheFairness::Scripted },
         seed: request.seed,
-        order,
-        lanes: runs,
-        aa: request.aa.then_some(control),
+        order: state.order,
+        // The lanes in the order asked, whatever order the first repetition ran them in.
+        lanes: lanes.iter().map(|lane| (lane.clone(), state.runs.remove(lane).unwrap_or_default())).collect(),
+        aa: request.aa.then_some(state.control),
         stopped,
     };
     Ok(FinishedStudy { report: study.report(), not_kept, scenario_warnings: warnings })
+}
+
+/// The repetitions a study has finished, told as it keeps them.
+#[derive(Default)]
+struct StudyState {
+    done: BTreeSet<u32>,
+    order: Vec<Vec<String>>,
+    runs: HashMap<String, Vec<StudyRun>>,
+    control: Vec<StudyRun>,
+    spent: f64,
+}
+
+impl StudyState {
+    /// Takes a finished repetition (from the file it was kept in, or just run).
+    fn absorb(&mut self, entry: JournalEntry) {
+        let repetition = entry.repetition;
+        self.done.insert(repetition);
+        self.order.push(entry.order);
+        for (lane, run) in entry.runs {
+            self.spent += run.cost_usd.unwrap_or(0.0);
+            self.runs.entry(lane).or_default().push(StudyRun { repetition, ..run });
+        }
+        if let Some(run) = entry.control {
+            self.spent += run.cost_usd.unwrap_or(0.0);
+            self.control.push(StudyRun { repetition, ..run });
+        }
+    }
 }
 
 /// What a live study may spend, and what its first repetition should cost: the scenario's script
@@ -164,8 +224,6 @@ impl Budget {
 
 /// What one repetition left: each lane's run as the study keeps it.
 struct Repetition {
-    template: String,
-    scenario: String,
     runs: Vec<(String, StudyRun)>,
     not_kept: Option<AppError>,
     scenario_warnings: Vec<String>,
@@ -196,13 +254,7 @@ async fn repeat_once(
             (lane, StudyRun::of(0, run, wall_ms))
         })
         .collect();
-    Ok(Repetition {
-        template: report.template,
-        scenario: report.scenario,
-        runs,
-        not_kept: finished.not_kept,
-        scenario_warnings: finished.scenario_warnings,
-    })
+    Ok(Repetition { runs, not_kept: finished.not_kept, scenario_warnings: finished.scenario_warnings })
 }
 
 /// How long each lane's conversation took, from its start to its last event.

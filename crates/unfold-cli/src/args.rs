@@ -145,6 +145,14 @@ pub enum Command {
         /// priced as the live model).
         #[arg(long, value_name = "USD", requires_all = ["repeat", "provider"])]
         max_cost: Option<f64>,
+        /// With --repeat: keep the study in this new file as each repetition ends (a live study is
+        /// kept in the data folder's studies/ unless this says where).
+        #[arg(long, value_name = "FILE", requires = "repeat", conflicts_with = "resume")]
+        study_file: Option<PathBuf>,
+        /// With --repeat: go on with the study kept in FILE, running only the repetitions it
+        /// lacks (the same command that began it, and this flag).
+        #[arg(long, value_name = "FILE", requires = "repeat")]
+        resume: Option<PathBuf>,
         /// Real agent hosts to run after the lanes, separated by commas (`unfold hosts list`):
         /// each is a lane `real:NAME`, set against the first lane like the others.
         #[arg(long, value_delimiter = ',', value_name = "HOST,...")]

@@ -17,7 +17,7 @@ use unfold_application::files::{self, RenderRequest};
 use unfold_application::profiles::Profiles;
 use unfold_application::sources;
 use unfold_application::sources::SourceReach;
-use unfold_application::studies::{run_study, StudyRequest};
+use unfold_application::studies::{run_study, KeptStudy, StudyRequest};
 use unfold_application::template_exports::ExportRequest;
 use unfold_application::template_server::ServedTemplate;
 use unfold_application::{exports, AppError, AppResult};
@@ -77,6 +77,8 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             aa,
             seed,
             max_cost,
+            study_file,
+            resume,
             hosts,
             allow_host,
             sources,
@@ -131,8 +133,15 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                         )
                         .into());
                     }
+                    let live = matches!(request.model, ComparisonModel::Live { .. });
+                    let kept = match (study_file, resume) {
+                        (_, Some(path)) => KeptStudy::Resumed(path),
+                        (Some(path), None) => KeptStudy::New(path),
+                        (None, None) if live => KeptStudy::New(default_study_file()?),
+                        (None, None) => KeptStudy::Nowhere,
+                    };
                     let study = StudyRequest { comparison: request, repeat, aa, seed, max_cost_usd: max_cost };
-                    study_of(context, study, &scenario, json)
+                    study_of(context, study, kept, &scenario, json)
                 }
                 None => compare(context, request, (&template, &scenario), form),
             }
@@ -277,10 +286,17 @@ fn comparison_context(profiles_file: Option<PathBuf>) -> ComparisonContext {
 fn study_of(
     context: ComparisonContext,
     request: StudyRequest,
+    kept: KeptStudy,
     scenario_path: &Path,
     json: bool,
 ) -> AppResult<ExitCode> {
     let repeat = request.repeat;
+    if let KeptStudy::New(path) | KeptStudy::Resumed(path) = &kept {
+        eprintln!(
+            "keeping the study in {} (if it stops, run the same command with --resume {0})",
+            printable_path(path)
+        );
+    }
     // Counted in place on a terminal; a log gets no progress at all.
     let terminal = std::io::stderr().is_terminal();
     let told = |repetition: u32| {
@@ -288,7 +304,7 @@ fn study_of(
             eprint!("\rrepetition {repetition} of {repeat}");
         }
     };
-    let finished = block_on(run_study(&Comparisons::new(context), request, &told))??;
+    let finished = block_on(run_study(&Comparisons::new(context), request, kept, &told))??;
     if terminal {
         eprintln!();
     }
@@ -304,6 +320,16 @@ fn study_of(
         out!("{}", crate::study_table::draw(&finished.report))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where a live study is kept when no file is named: `studies/` in the data folder, named by
+/// when it began.
+fn default_study_file() -> AppResult<PathBuf> {
+    let folders = unfold_application::folders::Folders::from_environment();
+    let data =
+        folders.data.ok_or_else(|| Error::argument("--study-file", "no HOME to keep the study in: name a file"))?;
+    let began = unfold_stores::run_history::now_ms();
+    Ok(data.join("studies").join(format!("{began}.study.jsonl")))
 }
 
 /// Runs the comparison `request` in `context` and prints its report as `form`.

@@ -810,7 +810,8 @@ fn a_live_study_of_a_random_model_counts_every_run_and_gives_each_conversation_i
     let folder = tempfile::tempdir().unwrap();
     let profiles = random_profiles(folder.path(), &model.base_url, "random-model");
     let history = folder.path().join("history.sqlite3");
-    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
+    // A live study is kept in the data folder: this test's own.
+    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history)), ("XDG_DATA_HOME", path(folder.path()))];
     let args = ["compare", EXAMPLE, "examples/read-context-then-search.scenario.json", "--providers", path(&profiles)];
     let asked = ["--provider", "random", "--adapters", "dynamic,restart", "--repeat", "30", "--aa", "--json"];
     let studied = unfold(&[&args[..], &asked].concat(), &env);
@@ -860,7 +861,7 @@ fn a_live_study_stops_before_a_repetition_would_spend_past_max_cost() {
     let model = unfold_test_support::random_model::start(5);
     let folder = tempfile::tempdir().unwrap();
     let history = folder.path().join("history.sqlite3");
-    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
+    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history)), ("XDG_DATA_HOME", path(folder.path()))];
     let study = |profiles: &Path, max_cost: &str| {
         let args =
             ["compare", EXAMPLE, "examples/read-context-then-search.scenario.json", "--providers", path(profiles)];
@@ -896,4 +897,47 @@ fn a_live_study_stops_before_a_repetition_would_spend_past_max_cost() {
     let refused = study(&unpriced, "1");
     assert_eq!(refused.code, 2, "{}", refused.stderr);
     assert!(refused.stderr.contains("random-model"), "the model with no price is named: {}", refused.stderr);
+}
+
+#[test]
+fn a_study_stopped_by_ctrl_c_resumes_where_it_was_and_a_resumed_study_must_be_the_same() {
+    let model = unfold_test_support::random_model::start(3);
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = random_profiles(folder.path(), &model.base_url, "random-model");
+    let kept = folder.path().join("kept.study.jsonl");
+    let history = folder.path().join("history.sqlite3");
+    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
+    let args = ["compare", EXAMPLE, "examples/read-context-then-search.scenario.json", "--providers", path(&profiles)];
+    let asked =
+        [&args[..], &["--provider", "random", "--adapters", "dynamic,restart", "--repeat", "60", "--json"]].concat();
+
+    let mut started = Command::new(env!("CARGO_BIN_EXE_unfold"));
+    started.current_dir(repo(".")).args(&asked).args(["--study-file", path(&kept)]);
+    started.envs(env).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    let mut child = started.spawn().unwrap();
+    // Ctrl+C once a few repetitions are kept (or the study ended first: then nothing is left).
+    while std::fs::read_to_string(&kept).map_or(0, |text| text.lines().count()) < 4 {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    child.wait().unwrap();
+    let kept_before = std::fs::read_to_string(&kept).unwrap().lines().count() - 1;
+
+    let other_seed = unfold(&[&asked[..], &["--resume", path(&kept), "--seed", "9"]].concat(), &env);
+    assert_eq!(other_seed.code, 2, "{}", other_seed.stderr);
+    assert!(other_seed.stderr.contains("is another study: its seed was 1"), "{}", other_seed.stderr);
+
+    let resumed = unfold(&[&asked[..], &["--resume", path(&kept)]].concat(), &env);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let study: Value = serde_json::from_str(&resumed.stdout).unwrap();
+    for lane in study["lanes"].as_array().unwrap() {
+        let repetitions: Vec<u64> =
+            lane["runs"].as_array().unwrap().iter().map(|r| r["repetition"].as_u64().unwrap()).collect();
+        assert_eq!(repetitions, (1..=60).collect::<Vec<u64>>(), "each repetition once: {}", lane["lane"]);
+    }
+    assert_eq!(study["order"].as_array().unwrap().len(), 60);
+    assert_eq!(std::fs::read_to_string(&kept).unwrap().lines().count(), 61, "{kept_before} were kept before");
 }
