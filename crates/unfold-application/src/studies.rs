@@ -35,6 +35,9 @@ pub struct StudyRequest {
     /// The most a live study may spend, in US dollars: it stops before a repetition that would
     /// pass it by the estimate.
     pub max_cost_usd: Option<f64>,
+    /// The share of the repetitions to run, `[i, n]` (`--shard i/n`): those r with
+    /// (r − 1) mod n = i − 1; none: all of them.
+    pub shard: Option<[u32; 2]>,
 }
 
 /// A finished study.
@@ -71,6 +74,15 @@ pub async fn run_study(
         let message = format!("a study repeats 1 to {MAX_REPEAT} times, not {}", request.repeat);
         return Err(AppError::new(ErrorCode::InvalidRequest, message));
     }
+    if let Some([i, n]) = request.shard {
+        if !(1..=n).contains(&i) {
+            return Err(AppError::new(ErrorCode::InvalidRequest, format!("there is no shard {i} of {n}")));
+        }
+        if kept == KeptStudy::Nowhere {
+            let message = "a shard is a partial study to merge: name its file with --study-file";
+            return Err(AppError::new(ErrorCode::InvalidRequest, message));
+        }
+    }
     let live = matches!(request.comparison.model, ComparisonModel::Live { .. });
     let (template, scenario) = comparisons.documents(&request.comparison)?;
     // Another study's conversations must not warm this one's: the nonce names this study.
@@ -78,6 +90,8 @@ pub async fn run_study(
         kind: "unfold.study.partial".to_owned(),
         schema_version: 1,
         study_id: format!("unfold study {:x}", unfold_stores::run_history::now_ms()),
+        template: template.key.clone(),
+        scenario: scenario.name.clone(),
         template_hash: unfold_stores::run_history::template_hash(&template),
         scenario_hash: format!("{:016x}", stable_hash(scenario.to_json().as_bytes())),
         lanes: request.comparison.lanes.clone(),
@@ -85,6 +99,7 @@ pub async fn run_study(
         repeat: request.repeat,
         aa: request.aa,
         seed: request.seed,
+        shard: request.shard,
     };
     let mut state = StudyState::default();
     let (mut journal, study_id) = match kept {
@@ -106,7 +121,8 @@ pub async fn run_study(
     };
     let lanes = request.comparison.lanes.clone();
     let (mut not_kept, mut warnings, mut stopped) = (Vec::new(), Vec::new(), None);
-    let left: Vec<u32> = (1..=request.repeat).filter(|r| !state.done.contains(r)).collect();
+    let in_shard = |r: &u32| request.shard.is_none_or(|[i, n]| (r - 1) % n == i - 1);
+    let left: Vec<u32> = (1..=request.repeat).filter(|r| in_shard(r) && !state.done.contains(r)).collect();
     for repetition in left {
         if let Some(stop) = budget.as_ref().and_then(|budget| budget.stops(state.spent, state.done.len() as u32)) {
             stopped = Some(stop);
@@ -132,19 +148,59 @@ pub async fn run_study(
         state.absorb(entry);
         finished(repetition);
     }
-    let study = Study {
-        template: template.key.clone(),
-        scenario: scenario.name.clone(),
-        repeat: request.repeat,
-        cache_fairness: if live { CacheFairness::Nonce } else { CacheFairness::Scripted },
-        seed: request.seed,
-        order: state.order,
-        // The lanes in the order asked, whatever order the first repetition ran them in.
-        lanes: lanes.iter().map(|lane| (lane.clone(), state.runs.remove(lane).unwrap_or_default())).collect(),
-        aa: request.aa.then_some(state.control),
-        stopped,
-    };
-    Ok(FinishedStudy { report: study.report(), not_kept, scenario_warnings: warnings })
+    let report = state.into_study(&asked, stopped).report();
+    Ok(FinishedStudy { report, not_kept, scenario_warnings: warnings })
+}
+
+/// The study the partial studies in `files` make together (`unfold study merge`): the report one
+/// machine would have written. They must be shards of one study, each once, with every shard
+/// there, and no repetition twice.
+pub fn merge(files: &[PathBuf]) -> AppResult<StudyReport> {
+    let refuse = |message: String| Err(AppError::new(ErrorCode::InvalidRequest, message));
+    let mut parts = Vec::new();
+    for file in files {
+        let (head, entries) = study_journal::read(file)?;
+        parts.push((file, head, entries));
+    }
+    let Some((first_file, first, _)) = parts.first() else { return refuse("name the partial studies to merge".into()) };
+    // Shards of one study: alike but for their own name and share.
+    let whole = |head: &JournalHead| JournalHead { study_id: String::new(), shard: None, ..head.clone() };
+    let mut shards = BTreeSet::new();
+    for (file, head, _) in &parts {
+        if let Some(difference) = study_journal::difference(&whole(first), &whole(head)) {
+            return refuse(format!(
+                "{} is not a shard of the study in {}: {difference}",
+                file.display(),
+                first_file.display()
+            ));
+        }
+        let (Some([i, n]), Some([_, first_n])) = (head.shard, first.shard) else {
+            return refuse(format!(
+                "{} holds {}: only shards merge",
+                file.display(),
+                study_journal::shard_words(head.shard)
+            ));
+        };
+        if n != first_n || !shards.insert(i) {
+            return refuse(format!(
+                "{} is {} again, or of another split",
+                file.display(),
+                study_journal::shard_words(head.shard)
+            ));
+        }
+    }
+    let n = first.shard.map_or(1, |[_, n]| n);
+    if let Some(missing) = (1..=n).find(|i| !shards.contains(i)) {
+        return refuse(format!("shard {missing}/{n} is missing"));
+    }
+    let mut entries: Vec<JournalEntry> = parts.iter().flat_map(|(_, _, entries)| entries.iter().cloned()).collect();
+    entries.sort_by_key(|entry| entry.repetition);
+    if let Some(twice) = entries.windows(2).find(|pair| pair[0].repetition == pair[1].repetition) {
+        return refuse(format!("repetition {} is in two of the files", twice[0].repetition));
+    }
+    let mut state = StudyState::default();
+    entries.into_iter().for_each(|entry| state.absorb(entry));
+    Ok(state.into_study(&whole(first), None).report())
 }
 
 /// The repetitions a study has finished, told as it keeps them.
@@ -158,6 +214,23 @@ struct StudyState {
 }
 
 impl StudyState {
+    /// The study these repetitions make, as `head` says it is.
+    fn into_study(mut self, head: &JournalHead, stopped: Option<StudyStop>) -> Study {
+        let live = matches!(head.model, ComparisonModel::Live { .. });
+        Study {
+            template: head.template.clone(),
+            scenario: head.scenario.clone(),
+            repeat: head.repeat,
+            cache_fairness: if live { CacheFairness::Nonce } else { CacheFairness::Scripted },
+            seed: head.seed,
+            order: self.order,
+            // The lanes in the order asked, whatever order a repetition ran them in.
+            lanes: head.lanes.iter().map(|lane| (lane.clone(), self.runs.remove(lane).unwrap_or_default())).collect(),
+            aa: head.aa.then_some(self.control),
+            stopped,
+        }
+    }
+
     /// Takes a finished repetition (from the file it was kept in, or just run).
     fn absorb(&mut self, entry: JournalEntry) {
         let repetition = entry.repetition;

@@ -25,6 +25,10 @@ pub struct JournalHead {
     pub schema_version: u64,
     /// The study's own name, from which each conversation's nonce is made.
     pub study_id: String,
+    /// The template's key.
+    pub template: String,
+    /// The scenario's name.
+    pub scenario: String,
     /// The template file's hash, as it was when the study began.
     pub template_hash: String,
     /// The scenario file's hash.
@@ -39,6 +43,10 @@ pub struct JournalHead {
     pub aa: bool,
     /// The bootstrap's seed.
     pub seed: u64,
+    /// The share of the repetitions this file holds, `[i, n]`: the repetitions r with
+    /// (r − 1) mod n = i − 1 (`--shard i/n`); none: all of them.
+    #[serde(default)]
+    pub shard: Option<[u32; 2]>,
 }
 
 /// One finished repetition.
@@ -81,28 +89,7 @@ impl StudyJournal {
     /// the rest. A last line cut short (the study was stopped while writing it) is left out, and
     /// its repetition runs again.
     pub fn resume(path: &Path) -> AppResult<(StudyJournal, JournalHead, Vec<JournalEntry>)> {
-        let file = File::open(path).map_err(|e| io_error(path, "cannot open", &e))?;
-        let lines: Vec<String> =
-            BufReader::new(file).lines().collect::<Result<_, _>>().map_err(|e| io_error(path, "cannot read", &e))?;
-        let at = |line: usize, problem: String| {
-            AppError::new(ErrorCode::InvalidRequest, format!("{}:{line}: {problem}", path.display()))
-        };
-        let head: JournalHead = match lines.first().map(|line| serde_json::from_str::<JournalHead>(line)) {
-            Some(Ok(head)) if head.kind == KIND => head,
-            Some(Ok(_)) | Some(Err(_)) | None => {
-                return Err(at(1, format!("not a kept study (its first line says `{KIND}`)")))
-            }
-        };
-        let mut entries = Vec::new();
-        let last = lines.len();
-        for (index, line) in lines.iter().enumerate().skip(1) {
-            match serde_json::from_str::<JournalEntry>(line) {
-                Ok(entry) => entries.push(entry),
-                // Only the last line can be cut short by a stop; any other is damage.
-                Err(_) if index + 1 == last => {}
-                Err(error) => return Err(at(index + 1, format!("not a finished repetition: {error}"))),
-            }
-        }
+        let (head, entries) = read(path)?;
         let file = OpenOptions::new().append(true).open(path).map_err(|e| io_error(path, "cannot open", &e))?;
         Ok((StudyJournal { path: path.to_owned(), file }, head, entries))
     }
@@ -126,6 +113,34 @@ impl StudyJournal {
     }
 }
 
+/// What the study kept at `path` is, and the repetitions it finished; a last line cut short (the
+/// study was stopped while writing it) is left out.
+pub fn read(path: &Path) -> AppResult<(JournalHead, Vec<JournalEntry>)> {
+    let file = File::open(path).map_err(|e| io_error(path, "cannot open", &e))?;
+    let lines: Vec<String> =
+        BufReader::new(file).lines().collect::<Result<_, _>>().map_err(|e| io_error(path, "cannot read", &e))?;
+    let at = |line: usize, problem: String| {
+        AppError::new(ErrorCode::InvalidRequest, format!("{}:{line}: {problem}", path.display()))
+    };
+    let head: JournalHead = match lines.first().map(|line| serde_json::from_str::<JournalHead>(line)) {
+        Some(Ok(head)) if head.kind == KIND => head,
+        Some(Ok(_)) | Some(Err(_)) | None => {
+            return Err(at(1, format!("not a kept study (its first line says `{KIND}`)")))
+        }
+    };
+    let mut entries = Vec::new();
+    let last = lines.len();
+    for (index, line) in lines.iter().enumerate().skip(1) {
+        match serde_json::from_str::<JournalEntry>(line) {
+            Ok(entry) => entries.push(entry),
+            // Only the last line can be cut short by a stop; any other is damage.
+            Err(_) if index + 1 == last => {}
+            Err(error) => return Err(at(index + 1, format!("not a finished repetition: {error}"))),
+        }
+    }
+    Ok((head, entries))
+}
+
 /// What differs between the study kept (`kept`) and the one asked for (`asked`), in words; none
 /// when they are the same study.
 pub fn difference(kept: &JournalHead, asked: &JournalHead) -> Option<String> {
@@ -137,9 +152,18 @@ pub fn difference(kept: &JournalHead, asked: &JournalHead) -> Option<String> {
         (kept.repeat != asked.repeat, format!("it asked for {} repetitions", kept.repeat)),
         (kept.aa != asked.aa, format!("it {} an A/A control", if kept.aa { "had" } else { "had no" })),
         (kept.seed != asked.seed, format!("its seed was {}", kept.seed)),
+        (kept.shard != asked.shard, format!("it was {}", shard_words(kept.shard))),
     ];
     let said: Vec<String> = differs.into_iter().filter(|(differs, _)| *differs).map(|(_, words)| words).collect();
     (!said.is_empty()).then(|| said.join("; "))
+}
+
+/// "shard 2/3", "the whole study".
+pub fn shard_words(shard: Option<[u32; 2]>) -> String {
+    match shard {
+        Some([i, n]) => format!("shard {i}/{n}"),
+        None => "the whole study".to_owned(),
+    }
 }
 
 fn io_error(path: &Path, action: &'static str, error: &std::io::Error) -> AppError {
@@ -157,6 +181,8 @@ mod tests {
             kind: KIND.to_owned(),
             schema_version: 1,
             study_id: "unfold study 1".into(),
+            template: "task-executor".into(),
+            scenario: "lookup-first".into(),
             template_hash: "t".into(),
             scenario_hash: "s".into(),
             lanes: vec!["dynamic".into(), "restart".into()],
@@ -164,6 +190,7 @@ mod tests {
             repeat: 10,
             aa: false,
             seed: 1,
+            shard: None,
         }
     }
 

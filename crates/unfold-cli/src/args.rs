@@ -153,6 +153,10 @@ pub enum Command {
         /// lacks (the same command that began it, and this flag).
         #[arg(long, value_name = "FILE", requires = "repeat")]
         resume: Option<PathBuf>,
+        /// With --repeat: run only shard I of N, the repetitions r with (r - 1) mod N = I - 1, into
+        /// the partial study --study-file names (`unfold study merge` combines the N of them).
+        #[arg(long, value_name = "I/N", requires = "repeat", value_parser = shard)]
+        shard: Option<[u32; 2]>,
         /// Real agent hosts to run after the lanes, separated by commas (`unfold hosts list`):
         /// each is a lane `real:NAME`, set against the first lane like the others.
         #[arg(long, value_delimiter = ',', value_name = "HOST,...")]
@@ -284,6 +288,11 @@ pub enum Command {
         #[command(subcommand)]
         action: McpAction,
     },
+    /// Studies kept in files (`compare --repeat … --study-file`)
+    Study {
+        #[command(subcommand)]
+        action: StudyAction,
+    },
     /// Serve a scripted model to an agent host (the host lab)
     Model {
         #[command(subcommand)]
@@ -371,6 +380,20 @@ pub enum McpAction {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum StudyAction {
+    /// The report one machine would have written, from the partial studies its shards wrote
+    /// (`compare --repeat N --shard I/N --study-file FILE` on each)
+    Merge {
+        /// The partial studies, one per shard.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the `unfold.study` report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
 pub enum ModelAction {
     /// Answer as the scenario's script says, on 127.0.0.1, until Ctrl+C: Anthropic Messages,
     /// OpenAI Chat Completions and Responses, Gemini; streamed or not
@@ -454,6 +477,15 @@ pub enum SourcesAction {
         #[command(flatten)]
         sources: ConsentFlags,
     },
+}
+
+/// `I/N` of `--shard`: shard I (from 1) of N.
+fn shard(text: &str) -> Result<[u32; 2], String> {
+    let parsed = text.split_once('/').and_then(|(i, n)| Some([i.trim().parse().ok()?, n.trim().parse().ok()?]));
+    match parsed {
+        Some([i, n]) if (1..=n).contains(&i) => Ok([i, n]),
+        _ => Err(format!("'{text}' is not a shard I/N with 1 <= I <= N (1/3, 2/3, 3/3)")),
+    }
 }
 
 fn parse_kind(text: &str) -> Result<unfold_documents::tool::ToolKind, String> {

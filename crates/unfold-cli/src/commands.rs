@@ -26,7 +26,7 @@ use unfold_documents::{Error, Location};
 use unfold_engine::{Lane, Preview};
 use unfold_stores::run_history::RunFilter;
 
-use crate::args::{Command, McpAction, ModelAction};
+use crate::args::{Command, McpAction, ModelAction, StudyAction};
 use crate::output::{out, outln, write_json};
 use crate::runtime::{block_on, Signals};
 
@@ -79,6 +79,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             max_cost,
             study_file,
             resume,
+            shard,
             hosts,
             allow_host,
             sources,
@@ -140,7 +141,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                         (None, None) if live => KeptStudy::New(default_study_file()?),
                         (None, None) => KeptStudy::Nowhere,
                     };
-                    let study = StudyRequest { comparison: request, repeat, aa, seed, max_cost_usd: max_cost };
+                    let study = StudyRequest { comparison: request, repeat, aa, seed, max_cost_usd: max_cost, shard };
                     study_of(context, study, kept, &scenario, json)
                 }
                 None => compare(context, request, (&template, &scenario), form),
@@ -214,6 +215,15 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
         }
         Command::Sources { action } => crate::sources::execute(action),
         Command::Host { action } => crate::host_run::execute(action),
+        Command::Study { action: StudyAction::Merge { files, json } } => {
+            let report = unfold_application::studies::merge(&files)?;
+            if json {
+                write_json(&report)?;
+            } else {
+                out!("{}", crate::study_table::draw(&report))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Model { action: ModelAction::Serve { scenario, port, log } } => {
             let listening = |address| {
                 let _ = outln!("model endpoint listening on http://{address}/v1 (Ctrl+C stops it)");

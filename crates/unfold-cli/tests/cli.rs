@@ -641,6 +641,70 @@ fn a_scripted_study_rotates_the_lanes_and_reports_what_one_comparison_shows() {
     }
 }
 
+/// `value` without what timing decides: every `wall_ms` (a run's, a summary's, a difference's).
+fn without_timings(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(fields) => {
+            fields.shift_remove("wall_ms");
+            fields.values_mut().for_each(without_timings);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(without_timings),
+        _ => {}
+    }
+}
+
+#[test]
+fn three_shards_merged_are_the_study_one_machine_runs_byte_for_byte_but_timings() {
+    let folder = tempfile::tempdir().unwrap();
+    let study = [
+        "compare",
+        EXAMPLE,
+        "examples/lookup-first.scenario.json",
+        "--adapters",
+        "dynamic,restart",
+        "--repeat",
+        "7",
+        "--aa",
+    ];
+    let whole = run(&[&study[..], &["--json"]].concat());
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    let shard_file = |i: usize| folder.path().join(format!("shard-{i}.study.jsonl"));
+    for i in 1..=3 {
+        let file = shard_file(i);
+        let shard = format!("{i}/3");
+        let ran = run(&[&study[..], &["--shard", &shard, "--study-file", file.to_str().unwrap()]].concat());
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+    }
+    let files: Vec<String> = (1..=3).map(|i| shard_file(i).to_str().unwrap().to_owned()).collect();
+    let merged =
+        run(&[&["study", "merge"][..], &files.iter().map(String::as_str).collect::<Vec<_>>(), &["--json"]].concat());
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    let (mut whole, mut merged): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&whole.stdout).unwrap(), serde_json::from_str(&merged.stdout).unwrap());
+    without_timings(&mut whole);
+    without_timings(&mut merged);
+    assert_eq!(merged.to_string(), whole.to_string());
+
+    let missing = run(&["study", "merge", &files[0], &files[1]]);
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
+    assert!(missing.stderr.contains("shard 3/3 is missing"), "{}", missing.stderr);
+    let twice = run(&["study", "merge", &files[0], &files[0], &files[1]]);
+    assert!(twice.stderr.contains("is shard 1/3 again"), "{}", twice.stderr);
+    let other = folder.path().join("other.study.jsonl");
+    let ran = run(&[
+        &study[..3],
+        &["--adapters", "dynamic", "--repeat", "7", "--aa", "--shard", "3/3", "--study-file", other.to_str().unwrap()],
+    ]
+    .concat());
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let mixed = run(&["study", "merge", &files[0], &files[1], other.to_str().unwrap()]);
+    assert!(mixed.stderr.contains("is not a shard of the study in"), "{}", mixed.stderr);
+    assert!(mixed.stderr.contains("it ran the lanes dynamic,restart"), "{}", mixed.stderr);
+    let no_file = run(&[&study[..], &["--shard", "1/3"]].concat());
+    assert_eq!(no_file.code, 2, "{}", no_file.stderr);
+    assert!(no_file.stderr.contains("--study-file"), "{}", no_file.stderr);
+}
+
 #[test]
 fn compare_warns_of_calls_that_will_fail_and_still_runs_them() {
     let dir = tempfile::tempdir().unwrap();
