@@ -99,6 +99,7 @@ pub fn expectations(case: &SuiteCase) -> Vec<Expectation> {
         let of = |what: &str, words: String| Expectation { run: run.clone(), what: what.to_owned(), expected: words };
         all.extend(expected.status.map(|status| of("status", status.name().to_owned())));
         all.extend(expected.bounds().into_iter().map(|(what, bound)| of(what, bound.describe())));
+        all.extend(expected.cheaper_than.as_ref().map(|other| of("cheaper_than", format!("cheaper than {other}"))));
     }
     if let Some(divergence) = case.expect.divergence {
         all.push(Expectation { run: "divergence".into(), what: "divergence".into(), expected: divergence.name() });
@@ -308,13 +309,7 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
 fn unmet_expectations(loaded: &LoadedCase, report: &ComparisonReport) -> Vec<Unmet> {
     let mut unmet = Vec::new();
     for (run_name, expectations) in &loaded.case.expect.runs {
-        let lane = loaded.case.adapters.iter().position(|lane| lane == run_name).map(|at| loaded.lanes[at].lane());
-        let run = match (run_name.as_str(), lane) {
-            (BASELINE, _) => report.baseline.as_ref().map(|baseline| &baseline.run),
-            (_, Some(lane)) => report.runs.iter().find(|run| run.lane() == lane),
-            (_, None) => None,
-        };
-        let Some(run) = run else {
+        let Some(run) = named_run(loaded, report, run_name) else {
             unmet.push(Unmet {
                 run: run_name.clone(),
                 what: "run".into(),
@@ -323,7 +318,14 @@ fn unmet_expectations(loaded: &LoadedCase, report: &ComparisonReport) -> Vec<Unm
             });
             continue;
         };
-        unmet.extend(run_unmet(run_name, expectations, run));
+        let saved = report
+            .baseline
+            .as_ref()
+            .and_then(|baseline| baseline.savings.iter().find(|savings| savings.adapter == run.lane())?.saved_percent);
+        unmet.extend(run_unmet(run_name, expectations, run, saved));
+        if let Some(other) = &expectations.cheaper_than {
+            unmet.extend(cheaper_unmet(loaded, report, (run_name, run), other));
+        }
     }
     if let Some(expected) = loaded.case.expect.divergence {
         if let Some(seen) = divergence_unmet(expected, report) {
@@ -333,7 +335,49 @@ fn unmet_expectations(loaded: &LoadedCase, report: &ComparisonReport) -> Vec<Unm
     unmet
 }
 
-fn run_unmet(run_name: &str, expectations: &RunExpectations, run: &RunReport) -> Vec<Unmet> {
+/// The run a case names (a lane as the case writes it, or `baseline`) in `report`.
+fn named_run<'r>(loaded: &LoadedCase, report: &'r ComparisonReport, run_name: &str) -> Option<&'r RunReport> {
+    let lane = loaded.case.adapters.iter().position(|lane| lane == run_name).map(|at| loaded.lanes[at].lane());
+    match (run_name, lane) {
+        (BASELINE, _) => report.baseline.as_ref().map(|baseline| &baseline.run),
+        (_, Some(lane)) => report.runs.iter().find(|run| run.lane() == lane),
+        (_, None) => None,
+    }
+}
+
+/// Whether `run` costs less than the case's run `other`: in US dollars when both are priced so,
+/// else in prompt tokens.
+fn cheaper_unmet(
+    loaded: &LoadedCase,
+    report: &ComparisonReport,
+    (name, run): (&str, &RunReport),
+    other: &str,
+) -> Option<Unmet> {
+    let unmet = |seen: String| Unmet {
+        run: name.to_owned(),
+        what: "cheaper_than".into(),
+        expected: format!("cheaper than {other}"),
+        seen,
+    };
+    let Some(against) = named_run(loaded, report, other) else {
+        return Some(unmet(format!("no run {other} in the case")));
+    };
+    let (mine, theirs, unit) = match (measure(run, "cost_usd"), measure(against, "cost_usd")) {
+        (Some(mine), Some(theirs)) => (mine, theirs, "USD"),
+        _ => (run.counters.prompt_tokens as f64, against.counters.prompt_tokens as f64, "prompt tokens"),
+    };
+    (mine >= theirs).then(|| {
+        let shown = |value: f64| Bound::Exact(value).describe();
+        unmet(format!("{} {unit} against {}", shown(mine), shown(theirs)))
+    })
+}
+
+fn run_unmet(
+    run_name: &str,
+    expectations: &RunExpectations,
+    run: &RunReport,
+    saved_percent: Option<f64>,
+) -> Vec<Unmet> {
     let mut unmet = Vec::new();
     if let Some(status) = expectations.status {
         if status != run.status {
@@ -346,17 +390,26 @@ fn run_unmet(run_name: &str, expectations: &RunExpectations, run: &RunReport) ->
         }
     }
     for (what, bound) in expectations.bounds() {
-        let seen = measure(run, what);
+        let seen = if what == "saved_percent" { saved_percent } else { measure(run, what) };
         if !seen.is_some_and(|value| bound.holds(value)) {
             unmet.push(Unmet {
                 run: run_name.to_owned(),
                 what: what.to_owned(),
                 expected: bound.describe(),
-                seen: seen.map_or("no price".to_owned(), |value| Bound::Exact(value).describe()),
+                seen: seen.map_or_else(|| missing(what).to_owned(), |value| Bound::Exact(value).describe()),
             });
         }
     }
     unmet
+}
+
+/// Why `what` has no value: a price the run does not have, or a saving with no baseline.
+fn missing(what: &str) -> &'static str {
+    if what == "saved_percent" {
+        "no baseline"
+    } else {
+        "no price"
+    }
 }
 
 /// The value of the expectation `what` in `run`; none for a price the run does not have.

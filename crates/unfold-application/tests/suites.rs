@@ -49,6 +49,48 @@ fn an_opened_suite_lists_its_cases_and_running_it_gives_each_cases_lanes() {
 }
 
 #[test]
+fn a_case_expects_what_a_lane_saves_against_the_baseline_and_which_lane_costs_less() {
+    let folder = tempfile::tempdir().unwrap();
+    let suite = folder.path().join("savings.suite.json");
+    let case = |expect: serde_json::Value| {
+        serde_json::json!({ "name": "savings", "template": repo("examples/coding-agent.unfold.json"),
+            "scenario": repo("examples/coding-agent-fix-test.scenario.json"),
+            "adapters": ["dynamic", "allowed_tools"], "price_as": "claude-sonnet-4-5", "expect": expect })
+    };
+    let write = |expect: serde_json::Value| {
+        let text =
+            serde_json::json!({ "schema_version": 1, "kind": "unfold.suite", "name": "s", "cases": [case(expect)] });
+        std::fs::write(&suite, text.to_string()).unwrap();
+    };
+    write(serde_json::json!({ "dynamic": { "saved_percent": { "min": 60 }, "cheaper_than": "allowed_tools" },
+                              "allowed_tools": { "cheaper_than": "baseline" } }));
+    let passed = run_suite(&suite, &PriceFile(None)).unwrap();
+    assert!(passed[0].passed, "{:?}", passed[0].unmet);
+
+    write(
+        serde_json::json!({ "dynamic": { "saved_percent": { "min": 90 } }, "allowed_tools": { "cheaper_than": "dynamic" } }),
+    );
+    let failed = run_suite(&suite, &PriceFile(None)).unwrap();
+    let unmet: Vec<String> =
+        failed[0].unmet.iter().map(|u| format!("{} {}: {}, seen {}", u.run, u.what, u.expected, u.seen)).collect();
+    assert_eq!(unmet.len(), 2, "{unmet:?}");
+    assert!(unmet[0].starts_with("dynamic saved_percent: at least 90, seen 6"), "{unmet:?}");
+    assert!(unmet[1].starts_with("allowed_tools cheaper_than: cheaper than dynamic, seen 0."), "{unmet:?}");
+    assert!(unmet[1].contains(" USD against 0.0"), "priced, it is the cost that counts: {unmet:?}");
+
+    write(serde_json::json!({ "baseline": { "cheaper_than": "nobody" }, "dynamic": { "cheaper_than": "dynamic" } }));
+    let error = run_suite(&suite, &PriceFile(None)).unwrap_err();
+    let problems: Vec<String> = error.problems.iter().map(|p| format!("{}: {}", p.location, p.message)).collect();
+    assert_eq!(
+        problems,
+        [
+            "/cases/0/expect/baseline/cheaper_than: the case has no run 'nobody' (its runs: dynamic, allowed_tools, baseline)",
+            "/cases/0/expect/dynamic/cheaper_than: a run cannot cost less than itself",
+        ]
+    );
+}
+
+#[test]
 fn a_suite_with_a_broken_case_does_not_open_and_says_where() {
     let folder = tempfile::tempdir().unwrap();
     let suite = folder.path().join("broken.suite.json");

@@ -126,6 +126,14 @@ pub struct RunExpectations {
     /// What the run cost, in US dollars (needs `price_as`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<Bound>,
+    /// The prompt tokens it saved against the all-FULL baseline, in percent (`{"min": 40}`: it
+    /// saves at least 40 %).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved_percent: Option<Bound>,
+    /// Another run of the case (a lane as written, or `baseline`) that this one must cost less
+    /// than: in US dollars when priced (`price_as`), else in prompt tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cheaper_than: Option<String>,
 }
 
 impl RunExpectations {
@@ -142,6 +150,7 @@ impl RunExpectations {
             ("completion_tokens", self.completion_tokens),
             ("cacheable_prompt_tokens", self.cacheable_prompt_tokens),
             ("cost_usd", self.cost_usd),
+            ("saved_percent", self.saved_percent),
         ];
         all.into_iter().filter_map(|(name, bound)| bound.map(|bound| (name, bound))).collect()
     }
@@ -261,14 +270,19 @@ impl Suite {
                     problems.push(Problem::at(&at, problem));
                 }
             }
+            let runs: Vec<&str> = case.adapters.iter().map(String::as_str).chain([BASELINE]).collect();
+            let unknown = |run: &str| {
+                (!runs.contains(&run)).then(|| format!("the case has no run '{run}' (its runs: {})", runs.join(", ")))
+            };
             for (run, expectations) in &case.expect.runs {
                 let at = format!("{place}/expect/{}", pointer_segment(run));
-                let known = run == BASELINE || case.adapters.contains(run);
-                if !known {
-                    let runs: Vec<&str> = case.adapters.iter().map(String::as_str).chain([BASELINE]).collect();
-                    problems
-                        .push(Problem::at(&at, format!("the case has no run '{run}' (its runs: {})", runs.join(", "))));
-                }
+                problems.extend(unknown(run).map(|problem| Problem::at(&at, problem)));
+                let cheaper_than = expectations.cheaper_than.as_deref();
+                let compared_with = cheaper_than.and_then(|other| match other == run {
+                    true => Some("a run cannot cost less than itself".to_owned()),
+                    false => unknown(other),
+                });
+                problems.extend(compared_with.map(|problem| Problem::at(format!("{at}/cheaper_than"), problem)));
                 if expectations.needs_price() && case.price_as.is_none() {
                     problems.push(Problem::at(&at, "cost_usd and cacheable_prompt_tokens need the case's price_as"));
                 }
