@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times Unfold as a user runs it and prints the figures side by side with the previous release's
 # and with weakincentives' render of the same template (benches/whole_process.py):
-#   scripts/bench.sh [--against REV] [--runs N] [--no-weakincentives] [--app]
+#   scripts/bench.sh [--against REV] [--runs N] [--no-weakincentives] [--app] [--study]
 # - this checkout's release `unfold`, and REV's (default: the latest v* tag, else v0.1.0), built
 #   once into target/bench/ (REV from a git worktree there, with its own target folder);
 # - the benchmark template at 100 and 10,000 sections (crates/unfold-test-support's example);
@@ -9,6 +9,8 @@
 #   or pyenv's 3.13), unless --no-weakincentives.
 # - with --app, the release desktop app (UI and binary built here): its size, its start to the
 #   preview and keystroke latency in a real webview (Xvfb and WebKitWebDriver, as the e2e tests).
+# - with --study, only a scripted study of 1,000 repetitions x 4 lanes, whole process, and its
+#   peak memory at 100 and 1,000 repetitions (benches/study.py), with this checkout's build.
 # The in-process benchmarks stay `cargo bench`. Runs from any directory.
 set -euo pipefail
 
@@ -22,13 +24,15 @@ AGAINST="$(git -C "$ROOT" describe --tags --abbrev=0 --match 'v*' 2>/dev/null ||
 RUNS=15
 WEAKINCENTIVES=1
 MEASURE_APP=0
+STUDY=0
 while (($#)); do
   case "$1" in
     --against) AGAINST="$2"; shift 2 ;;
     --runs) RUNS="$2"; shift 2 ;;
     --no-weakincentives) WEAKINCENTIVES=0; shift ;;
     --app) MEASURE_APP=1; shift ;;
-    *) echo "usage: $0 [--against REV] [--runs N] [--no-weakincentives] [--app]" >&2; exit 2 ;;
+    --study) STUDY=1; shift ;;
+    *) echo "usage: $0 [--against REV] [--runs N] [--no-weakincentives] [--app] [--study]" >&2; exit 2 ;;
   esac
 done
 require_tools cargo git python3
@@ -38,6 +42,9 @@ mkdir -p "$BENCH"
 echo "==> building this checkout's release unfold" >&2
 cargo build --quiet --release --locked -p unfold-cli --manifest-path "$ROOT/Cargo.toml"
 cp "$ROOT/target/release/unfold" "$BENCH/unfold-now"
+if ((STUDY)); then
+  exec python3 "$ROOT/benches/study.py" --unfold "$BENCH/unfold-now"
+fi
 
 PREVIOUS=()
 if [[ -n "$AGAINST" ]]; then

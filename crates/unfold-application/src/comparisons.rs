@@ -128,11 +128,36 @@ impl std::fmt::Debug for Comparisons {
 }
 
 /// A request's documents, read or taken from the app.
-struct Resolved {
-    template: Template,
+#[derive(Debug, Clone)]
+pub(crate) struct Resolved {
+    template: Arc<Template>,
     template_path: Option<PathBuf>,
-    scenario: Scenario,
+    scenario: Arc<Scenario>,
     scenario_path: Option<PathBuf>,
+}
+
+impl Resolved {
+    /// The template.
+    pub(crate) fn template(&self) -> &Template {
+        &self.template
+    }
+
+    /// The scenario.
+    pub(crate) fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+}
+
+/// How a study runs a comparison again and again: a live lane's prompts after a nonce, the
+/// documents read once, no all-FULL baseline.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Repetition<'a> {
+    /// What a live lane's prompts start with (with the lane's name), if anything.
+    pub nonce: Option<&'a str>,
+    /// The documents as the study read them, instead of the request's.
+    pub documents: Option<&'a Resolved>,
+    /// Whether the scripted model's baseline is left out.
+    pub no_baseline: bool,
 }
 
 impl Comparisons {
@@ -146,7 +171,7 @@ impl Comparisons {
     /// or a relay session that cannot be attached fails before anything runs), runs its lanes,
     /// keeps them in the history and writes what it asks.
     pub async fn run(&self, request: ComparisonRequest, listener: ProgressListener) -> AppResult<FinishedComparison> {
-        self.run_nonced(request, listener, None).await
+        self.run_again(request, listener, Repetition::default()).await
     }
 
     /// What its comparisons read.
@@ -154,14 +179,15 @@ impl Comparisons {
         &self.context
     }
 
-    /// Runs `request` as [`Comparisons::run`] does, a live lane's prompts starting with `nonce`
-    /// and its lane's name, so that no lane's prompt is served from a cache another warmed.
-    pub(crate) async fn run_nonced(
+    /// Runs `request` as [`Comparisons::run`] does, as one repetition of a study: see
+    /// [`Repetition`].
+    pub(crate) async fn run_again(
         &self,
         request: ComparisonRequest,
         listener: ProgressListener,
-        nonce: Option<&str>,
+        repetition: Repetition<'_>,
     ) -> AppResult<FinishedComparison> {
+        let Repetition { nonce, documents: read, no_baseline } = repetition;
         let (real, simulated): (Vec<String>, Vec<String>) =
             request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
         let lanes = distinct(crate::hosts::lane_specs(&simulated)?, LaneSpec::lane);
@@ -174,7 +200,10 @@ impl Comparisons {
             return Err(AppError::new(ErrorCode::InvalidRequest, what));
         }
         check_outputs(&request.outputs)?;
-        let documents = self.resolve(&request)?;
+        let documents = match read {
+            Some(read) => read.clone(),
+            None => self.resolve(&request)?,
+        };
         let profile = match &request.model {
             ComparisonModel::Live { profile } => {
                 let profile = self.context.profiles.get(profile)?;
@@ -214,7 +243,7 @@ impl Comparisons {
         let live = profile.as_ref().map(|profile| LiveLanes { profile, token, listener: &listener, nonce });
         let clock = Mutex::new(ComparisonClock::default());
         let started = (now_ms(), std::time::Instant::now());
-        let drive = LaneDrive { live, access: &access, secrets: &secrets, cancel: &cancel, clock: &clock };
+        let drive = LaneDrive { live, access: &access, secrets: &secrets, cancel: &cancel, clock: &clock, no_baseline };
         let outcome = self.run_lanes(&request, &documents, lanes, drive, &listener).await;
         if let Some(id) = request.run_id {
             lock(&self.running).remove(&id);
@@ -324,8 +353,8 @@ impl Comparisons {
 
     /// The request's template and scenario: open in the app, or read from their files.
     /// The template and scenario `request` names, as they are now.
-    pub(crate) fn documents(&self, request: &ComparisonRequest) -> AppResult<(Template, Scenario)> {
-        self.resolve(request).map(|resolved| (resolved.template, resolved.scenario))
+    pub(crate) fn documents(&self, request: &ComparisonRequest) -> AppResult<Resolved> {
+        self.resolve(request)
     }
 
     fn resolve(&self, request: &ComparisonRequest) -> AppResult<Resolved> {
@@ -343,7 +372,7 @@ impl Comparisons {
                 (scenario, Some(path.clone()))
             }
         };
-        Ok(Resolved { template, template_path, scenario, scenario_path })
+        Ok(Resolved { template: Arc::new(template), template_path, scenario: Arc::new(scenario), scenario_path })
     }
 
     /// What the lanes may reach of the template's sources, as the request says.
@@ -379,7 +408,7 @@ impl Comparisons {
         drive: LaneDrive<'_>,
         listener: &ProgressListener,
     ) -> AppResult<Comparison> {
-        let LaneDrive { live, access, secrets, cancel, clock } = drive;
+        let LaneDrive { live, access, secrets, cancel, clock, no_baseline } = drive;
         let mut told = |progress: CompareProgress| {
             lock(clock).saw(&progress);
             listener(redaction::told_progress(secrets, progress));
@@ -396,6 +425,7 @@ impl Comparisons {
             cancel: Some(cancel),
             // The app's call inspector shows every call of the comparison it names.
             keep_requests: request.run_id.is_some() || request.outputs.requests.is_some(),
+            no_baseline,
         };
         let lanes = Lanes::of(&documents.template, &documents.scenario, lanes);
         unfold_engine::compare(lanes, drive)
@@ -510,6 +540,7 @@ struct LaneDrive<'a> {
     secrets: &'a Secrets,
     cancel: &'a AtomicBool,
     clock: &'a Mutex<ComparisonClock>,
+    no_baseline: bool,
 }
 
 /// The real hosts a comparison runs after its lanes, and the live model they talk to, if any.

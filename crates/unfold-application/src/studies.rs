@@ -12,7 +12,7 @@ use unfold_engine::compare::CompareProgress;
 use unfold_engine::study::{rotated, CacheFairness, Study, StudyReport, StudyRun, StudyStop};
 use unfold_engine::EventKind;
 
-use crate::comparisons::{ComparisonModel, ComparisonRequest, Comparisons, ProgressListener};
+use crate::comparisons::{ComparisonModel, ComparisonRequest, Comparisons, ProgressListener, Repetition, Resolved};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::lock;
 use crate::study_journal::{self, JournalEntry, JournalHead, StudyJournal};
@@ -84,7 +84,9 @@ pub async fn run_study(
         }
     }
     let live = matches!(request.comparison.model, ComparisonModel::Live { .. });
-    let (template, scenario) = comparisons.documents(&request.comparison)?;
+    // Read once: every repetition runs the documents as they were when the study began.
+    let documents = comparisons.documents(&request.comparison)?;
+    let (template, scenario) = (documents.template(), documents.scenario());
     // Another study's conversations must not warm this one's: the nonce names this study.
     let asked = JournalHead {
         kind: "unfold.study.partial".to_owned(),
@@ -92,7 +94,7 @@ pub async fn run_study(
         study_id: format!("unfold study {:x}", unfold_stores::run_history::now_ms()),
         template: template.key.clone(),
         scenario: scenario.name.clone(),
-        template_hash: unfold_stores::run_history::template_hash(&template),
+        template_hash: unfold_stores::run_history::template_hash(template),
         scenario_hash: format!("{:016x}", stable_hash(scenario.to_json().as_bytes())),
         lanes: request.comparison.lanes.clone(),
         model: request.comparison.model.clone(),
@@ -130,12 +132,13 @@ pub async fn run_study(
         }
         let order = rotated(&lanes, repetition);
         let nonce = live.then(|| format!("{study_id} repetition {repetition}"));
-        let ran = repeat_once(comparisons, &request.comparison, order.clone(), nonce.as_deref()).await?;
+        let ran = repeat_once(comparisons, &request.comparison, order.clone(), (nonce.as_deref(), &documents)).await?;
         warnings = ran.scenario_warnings;
         not_kept.extend(ran.not_kept);
         let control = if request.aa {
             let nonce = live.then(|| format!("{study_id} repetition {repetition} A/A"));
-            let again = repeat_once(comparisons, &request.comparison, vec![lanes[0].clone()], nonce.as_deref()).await?;
+            let first = vec![lanes[0].clone()];
+            let again = repeat_once(comparisons, &request.comparison, first, (nonce.as_deref(), &documents)).await?;
             not_kept.extend(again.not_kept);
             again.runs.into_iter().next().map(|(_, run)| run)
         } else {
@@ -296,26 +299,28 @@ impl Budget {
 }
 
 /// What one repetition left: each lane's run as the study keeps it.
-struct Repetition {
+struct RepetitionRuns {
     runs: Vec<(String, StudyRun)>,
     not_kept: Option<AppError>,
     scenario_warnings: Vec<String>,
 }
 
-/// Runs `base` once with `lanes`, timing each lane's conversation.
+/// Runs `base` once with `lanes` on the study's `documents`, a live lane's prompts after `nonce`,
+/// timing each lane's conversation.
 async fn repeat_once(
     comparisons: &Comparisons,
     base: &ComparisonRequest,
     lanes: Vec<String>,
-    nonce: Option<&str>,
-) -> AppResult<Repetition> {
+    (nonce, documents): (Option<&str>, &Resolved),
+) -> AppResult<RepetitionRuns> {
     let request = ComparisonRequest { lanes, ..base.clone() };
     let clock: Arc<Mutex<LaneClock>> = Arc::default();
     let listener: ProgressListener = {
         let clock = Arc::clone(&clock);
         Arc::new(move |progress| lock(&clock).saw(&progress))
     };
-    let finished = comparisons.run_nonced(request, listener, nonce).await?;
+    let repetition = Repetition { nonce, documents: Some(documents), no_baseline: true };
+    let finished = comparisons.run_again(request, listener, repetition).await?;
     let clock = lock(&clock);
     let report = finished.report;
     let runs = report
@@ -327,7 +332,7 @@ async fn repeat_once(
             (lane, StudyRun::of(0, run, wall_ms))
         })
         .collect();
-    Ok(Repetition { runs, not_kept: finished.not_kept, scenario_warnings: finished.scenario_warnings })
+    Ok(RepetitionRuns { runs, not_kept: finished.not_kept, scenario_warnings: finished.scenario_warnings })
 }
 
 /// How long each lane's conversation took, from its start to its last event.

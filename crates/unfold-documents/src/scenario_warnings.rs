@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::error::Problem;
 use crate::scenario::{Scenario, ScriptedCall, Step};
-use crate::schema::tool_parameters_validator;
+use crate::schema::shared_tool_parameters_validator;
 use crate::template::Template;
 use crate::tool::Builtin;
 
@@ -100,7 +100,7 @@ fn accepting_more(mut parameters: Value) -> Value {
 /// Where `args` do not fit `parameters` (nothing when the schema itself is invalid: the template
 /// reports that).
 fn argument_warnings(parameters: &Value, args: &Map<String, Value>, pointer: &str, tool: &str) -> Vec<Problem> {
-    let Ok(validator) = tool_parameters_validator(parameters) else {
+    let Some(validator) = shared_tool_parameters_validator(parameters) else {
         return Vec::new();
     };
     let args = Value::Object(args.clone());

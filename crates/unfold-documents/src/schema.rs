@@ -73,6 +73,33 @@ pub fn tool_parameters_validator(parameters: &Value) -> Result<Validator, Parame
     options().build(parameters).map_err(|error| ParametersProblem::of(&error))
 }
 
+/// A tool's parameter schema compiled, shared with every earlier call on this thread for the same
+/// schema; none for an invalid schema. Compiling a schema (its patterns as regexes) costs far more
+/// than checking arguments against it, and every run of a study calls the same tools again.
+pub fn shared_tool_parameters_validator(parameters: &Value) -> Option<std::sync::Arc<Validator>> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    /// The most schemas a thread keeps compiled; it forgets them all when full.
+    const MOST_KEPT: usize = 1024;
+    thread_local! {
+        static COMPILED: RefCell<HashMap<String, Option<Arc<Validator>>>> = RefCell::new(HashMap::new());
+    }
+    let key = parameters.to_string();
+    if let Some(known) = COMPILED.with(|compiled| compiled.borrow().get(&key).cloned()) {
+        return known;
+    }
+    let validator = tool_parameters_validator(parameters).ok().map(Arc::new);
+    COMPILED.with(|compiled| {
+        let mut compiled = compiled.borrow_mut();
+        if compiled.len() >= MOST_KEPT {
+            compiled.clear();
+        }
+        compiled.insert(key, validator.clone());
+    });
+    validator
+}
+
 /// Why a tool's `parameters` is not a valid JSON Schema, at its place within `parameters`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParametersProblem {

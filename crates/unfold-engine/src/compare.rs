@@ -276,6 +276,9 @@ pub struct Drive<'a> {
     /// Whether [`Comparison::requests`] keeps each call's request body and answer. Building them
     /// costs about a quarter of a scripted comparison, so a caller that shows none asks for none.
     pub keep_requests: bool,
+    /// Whether the scripted model's all-FULL baseline is left out: a study's statistics do not
+    /// use it, and it is the longest lane.
+    pub no_baseline: bool,
 }
 
 /// The model of a comparison's lanes.
@@ -312,14 +315,14 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
     if !problems.is_empty() {
         return Err(Error::invalid(problems));
     }
-    let Drive { mut model, sources, observer, cancel, keep_requests } = drive;
+    let Drive { mut model, sources, observer, cancel, keep_requests, no_baseline } = drive;
     let cancel = cancel.unwrap_or(&NEVER_CANCELLED);
     let mut quiet = |_: CompareProgress| {};
     let observer: &mut (dyn FnMut(CompareProgress) + Send) = match observer {
         Some(observer) => observer,
         None => &mut quiet,
     };
-    let disclosed = matches!(model, LaneModel::Scripted).then(|| everything_disclosed(template));
+    let disclosed = (matches!(model, LaneModel::Scripted) && !no_baseline).then(|| everything_disclosed(template));
     let mut plans: Vec<LanePlan<'_>> = specs
         .iter()
         .map(|spec| LanePlan {

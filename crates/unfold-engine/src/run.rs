@@ -279,7 +279,7 @@ struct Run<'a, 'r> {
     /// The attempt's calls as the loop rules see them.
     loops: LoopDetector,
     /// Each called tool's argument validator (`None` if its schema does not compile).
-    validators: HashMap<String, Option<jsonschema::Validator>>,
+    validators: HashMap<String, Option<std::sync::Arc<jsonschema::Validator>>>,
     /// The last model call's prompt, for what the next one shares with it.
     previous_prompt: Option<PromptShape>,
 }
@@ -957,7 +957,7 @@ impl<'a> Run<'a, '_> {
         let validator = self
             .validators
             .entry(tool.name.clone())
-            .or_insert_with(|| unfold_documents::schema::tool_parameters_validator(&tool.parameters).ok())
+            .or_insert_with(|| unfold_documents::schema::shared_tool_parameters_validator(&tool.parameters))
             .as_ref()?;
         let problems: Vec<String> = validator
             .iter_errors(args)

@@ -15,14 +15,53 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use crate::provider::{Message, ModelResponse, ToolCall};
 use unfold_documents::tool::OfferedTool;
 
-/// Tokens of a text; a long one is counted in parts on every core.
+/// Tokens of a text; a long one is counted in parts on every core, and one counted lately on
+/// this thread is not counted again.
 pub fn count_text(text: &str) -> u64 {
     #[cfg(test)]
     counted::add(text.len());
-    if text.len() < COUNTED_IN_PARTS_FROM {
+    if text.len() < REMEMBERED_FROM {
         return unfold_tokenizer::count(text) as u64;
     }
-    count_in_parts(text, text.len().div_ceil(PART_BYTES), cores())
+    remembered(text, || {
+        if text.len() < COUNTED_IN_PARTS_FROM {
+            unfold_tokenizer::count(text) as u64
+        } else {
+            count_in_parts(text, text.len().div_ceil(PART_BYTES), cores())
+        }
+    })
+}
+
+/// Texts this long and longer are remembered with their counts: every conversation of a study, and
+/// every attempt of a run, starts by counting the same system prompt and tool definitions, which
+/// took half of a scripted study's time; a shorter text costs less to count than to look up.
+const REMEMBERED_FROM: usize = 512;
+/// The most texts a thread remembers; it forgets them all when full (a study needs a few dozen).
+const MOST_REMEMBERED: usize = 4096;
+
+/// The count of `text` as this thread last counted it, else `count()`, remembered by the text's
+/// length and 64-bit SipHash (two texts of one length would have to share a hash to be confused).
+fn remembered(text: &str, count: impl FnOnce() -> u64) -> u64 {
+    use std::cell::RefCell;
+    use std::hash::{Hash, Hasher};
+    thread_local! {
+        static COUNTS: RefCell<HashMap<(usize, u64), u64>> = RefCell::new(HashMap::new());
+    }
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    let key = (text.len(), hasher.finish());
+    if let Some(known) = COUNTS.with(|counts| counts.borrow().get(&key).copied()) {
+        return known;
+    }
+    let tokens = count();
+    COUNTS.with(|counts| {
+        let mut counts = counts.borrow_mut();
+        if counts.len() >= MOST_REMEMBERED {
+            counts.clear();
+        }
+        counts.insert(key, tokens);
+    });
+    tokens
 }
 
 /// The cores a count may use, up to [`MOST_THREADS`]; asked once per process, since on Linux the
@@ -348,7 +387,21 @@ pub(crate) mod counted {
 
 #[cfg(test)]
 mod tests {
-    use super::{common_prefix_len, common_suffix_len, count_in_parts, part_cuts, COMPARED_AT_ONCE};
+    use super::{
+        common_prefix_len, common_suffix_len, count_in_parts, count_text, part_cuts, COMPARED_AT_ONCE, REMEMBERED_FROM,
+    };
+
+    #[test]
+    fn a_remembered_count_is_the_texts_own_and_never_another_of_its_length() {
+        let words = "alpha beta gamma ".repeat(REMEMBERED_FROM / 8);
+        let digits = "1234567890123456 ".repeat(REMEMBERED_FROM / 8);
+        assert_eq!(words.len(), digits.len());
+        for _ in 0..2 {
+            assert_eq!(count_text(&words), unfold_tokenizer::count(&words) as u64);
+            assert_eq!(count_text(&digits), unfold_tokenizer::count(&digits) as u64);
+        }
+        assert_ne!(count_text(&words), count_text(&digits));
+    }
 
     #[test]
     fn shared_starts_and_ends_are_measured_to_the_byte() {

@@ -110,6 +110,11 @@ pub fn paired_difference(a: &[f64], b: &[f64], seed: u64) -> Option<PairedDiffer
     let (sum_a, sum_b) = (a.iter().sum::<f64>(), b.iter().sum::<f64>());
     let mean_diff = (sum_a - sum_b) / n as f64;
     let relative = (sum_b != 0.0).then(|| sum_a / sum_b - 1.0);
+    // Every resample of pairs that never vary is the pairs themselves (a scripted study).
+    if a.iter().all(|x| *x == a[0]) && b.iter().all(|y| *y == b[0]) {
+        let relative_ci95 = relative.map(|r| (r, r));
+        return Some(PairedDifference { mean_diff, ci95: (mean_diff, mean_diff), relative, relative_ci95 });
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut diffs = Vec::with_capacity(RESAMPLES);
     let mut relatives = Vec::with_capacity(RESAMPLES);
