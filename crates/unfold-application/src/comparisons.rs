@@ -20,6 +20,7 @@ use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Drive, La
 use unfold_engine::lane::REAL_HOST_PREFIX;
 use unfold_engine::request_shapes::{RequestModel, RequestShape};
 use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, Provider};
+use unfold_live::shared_pace::SharedPace;
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
@@ -158,6 +159,8 @@ pub(crate) struct Repetition<'a> {
     pub documents: Option<&'a Resolved>,
     /// Whether the scripted model's baseline is left out.
     pub no_baseline: bool,
+    /// The pace a live lane's requests keep with the other repetitions under way.
+    pub pace: Option<&'a Arc<SharedPace>>,
 }
 
 impl Comparisons {
@@ -187,7 +190,7 @@ impl Comparisons {
         listener: ProgressListener,
         repetition: Repetition<'_>,
     ) -> AppResult<FinishedComparison> {
-        let Repetition { nonce, documents: read, no_baseline } = repetition;
+        let Repetition { nonce, documents: read, no_baseline, pace } = repetition;
         let (real, simulated): (Vec<String>, Vec<String>) =
             request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
         let lanes = distinct(crate::hosts::lane_specs(&simulated)?, LaneSpec::lane);
@@ -240,7 +243,7 @@ impl Comparisons {
         if let Some(id) = request.run_id {
             lock(&self.running).insert(id, (Arc::clone(&cancel), token.clone()));
         }
-        let live = profile.as_ref().map(|profile| LiveLanes { profile, token, listener: &listener, nonce });
+        let live = profile.as_ref().map(|profile| LiveLanes { profile, token, listener: &listener, nonce, pace });
         let clock = Mutex::new(ComparisonClock::default());
         let started = (now_ms(), std::time::Instant::now());
         let drive = LaneDrive { live, access: &access, secrets: &secrets, cancel: &cancel, clock: &clock, no_baseline };
@@ -556,6 +559,7 @@ struct LiveLanes<'a> {
     token: CancellationToken,
     listener: &'a ProgressListener,
     nonce: Option<&'a str>,
+    pace: Option<&'a Arc<SharedPace>>,
 }
 
 impl LiveLanes<'_> {
@@ -567,8 +571,11 @@ impl LiveLanes<'_> {
         let text = TextSink(Arc::new(move |text: &str| {
             listener(CompareProgress::Text { lane: lane.clone(), text: text.to_owned() });
         }));
-        let provider =
+        let mut provider =
             HttpProvider::new(self.profile.clone(), key)?.with_cancel(self.token.clone()).with_text_sink(text);
+        if let Some(pace) = self.pace {
+            provider = provider.with_pace(Arc::clone(pace));
+        }
         Ok(match nonce {
             Some(nonce) => Box::new(Nonced::new(Box::new(provider), nonce)),
             None => Box::new(provider),

@@ -3,7 +3,7 @@
 //! from a cache another warmed), every repetition's lanes are kept in the history as it finishes,
 //! and the runs are told as the engine's `unfold.study`.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -16,6 +16,8 @@ use crate::comparisons::{ComparisonModel, ComparisonRequest, Comparisons, Progre
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::lock;
 use crate::study_journal::{self, JournalEntry, JournalHead, StudyJournal};
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use unfold_live::shared_pace::SharedPace;
 use unfold_stores::stable_hash::stable_hash;
 
 /// The most repetitions a study may ask for.
@@ -38,6 +40,8 @@ pub struct StudyRequest {
     /// The share of the repetitions to run, `[i, n]` (`--shard i/n`): those r with
     /// (r − 1) mod n = i − 1; none: all of them.
     pub shard: Option<[u32; 2]>,
+    /// How many repetitions run at once (at least 1); a live model's requests share one pace.
+    pub jobs: u32,
 }
 
 /// A finished study.
@@ -121,33 +125,37 @@ pub async fn run_study(
         Some(max) => Some(Budget::of(comparisons, &request, max).await?),
         None => None,
     };
-    let lanes = request.comparison.lanes.clone();
+    let context = RepetitionContext {
+        comparisons,
+        request: &request,
+        documents: &documents,
+        study_id: &study_id,
+        live,
+        pace: live.then(|| Arc::new(SharedPace::default())),
+    };
     let (mut not_kept, mut warnings, mut stopped) = (Vec::new(), Vec::new(), None);
     let in_shard = |r: &u32| request.shard.is_none_or(|[i, n]| (r - 1) % n == i - 1);
     let left: Vec<u32> = (1..=request.repeat).filter(|r| in_shard(r) && !state.done.contains(r)).collect();
-    for repetition in left {
-        if let Some(stop) = budget.as_ref().and_then(|budget| budget.stops(state.spent, state.done.len() as u32)) {
-            stopped = Some(stop);
-            break;
+    let mut left = left.into_iter();
+    let mut running = FuturesUnordered::new();
+    loop {
+        // Up to `jobs` repetitions at once, each started only if the budget allows it with those
+        // under way counted at the estimate.
+        while running.len() < request.jobs.max(1) as usize && stopped.is_none() {
+            let Some(repetition) = left.next() else { break };
+            let started = (state.done.len() + running.len()) as u32;
+            match budget.as_ref().and_then(|budget| budget.stops(state.spent, state.done.len() as u32, started)) {
+                Some(stop) => stopped = Some(stop),
+                None => running.push(context.run(repetition)),
+            }
         }
-        let order = rotated(&lanes, repetition);
-        let nonce = live.then(|| format!("{study_id} repetition {repetition}"));
-        let ran = repeat_once(comparisons, &request.comparison, order.clone(), (nonce.as_deref(), &documents)).await?;
-        warnings = ran.scenario_warnings;
-        not_kept.extend(ran.not_kept);
-        let control = if request.aa {
-            let nonce = live.then(|| format!("{study_id} repetition {repetition} A/A"));
-            let first = vec![lanes[0].clone()];
-            let again = repeat_once(comparisons, &request.comparison, first, (nonce.as_deref(), &documents)).await?;
-            not_kept.extend(again.not_kept);
-            again.runs.into_iter().next().map(|(_, run)| run)
-        } else {
-            None
-        };
-        let entry = JournalEntry { repetition, order, runs: ran.runs, control };
+        let Some(ran) = running.next().await else { break };
+        let (entry, its_not_kept, its_warnings) = ran?;
+        (warnings, not_kept) = (its_warnings, [not_kept, its_not_kept].concat());
         if let Some(journal) = &mut journal {
             journal.append(&entry)?;
         }
+        let repetition = entry.repetition;
         state.absorb(entry);
         finished(repetition);
     }
@@ -206,11 +214,50 @@ pub fn merge(files: &[PathBuf]) -> AppResult<StudyReport> {
     Ok(state.into_study(&whole(first), None).report())
 }
 
+/// What every repetition of a study shares.
+struct RepetitionContext<'a> {
+    comparisons: &'a Comparisons,
+    request: &'a StudyRequest,
+    documents: &'a Resolved,
+    study_id: &'a str,
+    live: bool,
+    /// The live model's pace, shared by the repetitions under way.
+    pace: Option<Arc<SharedPace>>,
+}
+
+impl RepetitionContext<'_> {
+    /// Runs repetition `repetition` (and its A/A control): the entry to keep, why the history
+    /// kept none of it if it did not, and the scenario's warnings.
+    async fn run(&self, repetition: u32) -> AppResult<(JournalEntry, Vec<AppError>, Vec<String>)> {
+        let lanes = &self.request.comparison.lanes;
+        let order = rotated(lanes, repetition);
+        let nonce = self.live.then(|| format!("{} repetition {repetition}", self.study_id));
+        let ran = self.once(order.clone(), nonce.as_deref()).await?;
+        let mut not_kept: Vec<AppError> = ran.not_kept.into_iter().collect();
+        let control = if self.request.aa {
+            let nonce = self.live.then(|| format!("{} repetition {repetition} A/A", self.study_id));
+            let again = self.once(vec![lanes[0].clone()], nonce.as_deref()).await?;
+            not_kept.extend(again.not_kept);
+            again.runs.into_iter().next().map(|(_, run)| run)
+        } else {
+            None
+        };
+        Ok((JournalEntry { repetition, order, runs: ran.runs, control }, not_kept, ran.scenario_warnings))
+    }
+
+    async fn once(&self, lanes: Vec<String>, nonce: Option<&str>) -> AppResult<RepetitionRuns> {
+        let options =
+            Repetition { nonce, documents: Some(self.documents), no_baseline: true, pace: self.pace.as_ref() };
+        repeat_once(self.comparisons, &self.request.comparison, lanes, options).await
+    }
+}
+
 /// The repetitions a study has finished, told as it keeps them.
 #[derive(Default)]
 struct StudyState {
     done: BTreeSet<u32>,
-    order: Vec<Vec<String>>,
+    /// By repetition: repetitions run at once end in any order.
+    order: BTreeMap<u32, Vec<String>>,
     runs: HashMap<String, Vec<StudyRun>>,
     control: Vec<StudyRun>,
     spent: f64,
@@ -226,10 +273,10 @@ impl StudyState {
             repeat: head.repeat,
             cache_fairness: if live { CacheFairness::Nonce } else { CacheFairness::Scripted },
             seed: head.seed,
-            order: self.order,
+            order: self.order.into_values().collect(),
             // The lanes in the order asked, whatever order a repetition ran them in.
-            lanes: head.lanes.iter().map(|lane| (lane.clone(), self.runs.remove(lane).unwrap_or_default())).collect(),
-            aa: head.aa.then_some(self.control),
+            lanes: head.lanes.iter().map(|lane| (lane.clone(), by_repetition(self.runs.remove(lane)))).collect(),
+            aa: head.aa.then(|| by_repetition(Some(self.control))),
             stopped,
         }
     }
@@ -238,7 +285,7 @@ impl StudyState {
     fn absorb(&mut self, entry: JournalEntry) {
         let repetition = entry.repetition;
         self.done.insert(repetition);
-        self.order.push(entry.order);
+        self.order.insert(repetition, entry.order);
         for (lane, run) in entry.runs {
             self.spent += run.cost_usd.unwrap_or(0.0);
             self.runs.entry(lane).or_default().push(StudyRun { repetition, ..run });
@@ -284,11 +331,13 @@ impl Budget {
         Ok(Budget { max_usd, first_usd: per_lane.iter().sum::<f64>() + control })
     }
 
-    /// Why the study stops before its next repetition, having spent `spent_usd` on `done`: the
-    /// next would cost the mean of those before it (the estimate, before any ran).
-    fn stops(&self, spent_usd: f64, done: u32) -> Option<StudyStop> {
+    /// Why the study stops before its next repetition, having spent `spent_usd` on `done` with
+    /// `started` begun (those under way too): the next, and each under way, would cost the mean of
+    /// those that ended (the estimate, before any did).
+    fn stops(&self, spent_usd: f64, done: u32, started: u32) -> Option<StudyStop> {
         let next_usd = if done == 0 { self.first_usd } else { spent_usd / f64::from(done) };
-        (spent_usd + next_usd > self.max_usd).then(|| StudyStop {
+        let under_way = f64::from(started - done) * next_usd;
+        (spent_usd + under_way + next_usd > self.max_usd).then(|| StudyStop {
             reason: "max_cost".to_owned(),
             after: done,
             spent_usd,
@@ -298,6 +347,13 @@ impl Budget {
     }
 }
 
+/// `runs` in the order of their repetitions.
+fn by_repetition(runs: Option<Vec<StudyRun>>) -> Vec<StudyRun> {
+    let mut runs = runs.unwrap_or_default();
+    runs.sort_by_key(|run| run.repetition);
+    runs
+}
+
 /// What one repetition left: each lane's run as the study keeps it.
 struct RepetitionRuns {
     runs: Vec<(String, StudyRun)>,
@@ -305,13 +361,12 @@ struct RepetitionRuns {
     scenario_warnings: Vec<String>,
 }
 
-/// Runs `base` once with `lanes` on the study's `documents`, a live lane's prompts after `nonce`,
-/// timing each lane's conversation.
+/// Runs `base` once with `lanes` as `options` say, timing each lane's conversation.
 async fn repeat_once(
     comparisons: &Comparisons,
     base: &ComparisonRequest,
     lanes: Vec<String>,
-    (nonce, documents): (Option<&str>, &Resolved),
+    options: Repetition<'_>,
 ) -> AppResult<RepetitionRuns> {
     let request = ComparisonRequest { lanes, ..base.clone() };
     let clock: Arc<Mutex<LaneClock>> = Arc::default();
@@ -319,8 +374,7 @@ async fn repeat_once(
         let clock = Arc::clone(&clock);
         Arc::new(move |progress| lock(&clock).saw(&progress))
     };
-    let repetition = Repetition { nonce, documents: Some(documents), no_baseline: true };
-    let finished = comparisons.run_again(request, listener, repetition).await?;
+    let finished = comparisons.run_again(request, listener, options).await?;
     let clock = lock(&clock);
     let report = finished.report;
     let runs = report

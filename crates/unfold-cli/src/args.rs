@@ -157,6 +157,11 @@ pub enum Command {
         /// the partial study --study-file names (`unfold study merge` combines the N of them).
         #[arg(long, value_name = "I/N", requires = "repeat", value_parser = shard)]
         shard: Option<[u32; 2]>,
+        /// With --repeat: run up to J repetitions at once (a live model's requests keep one pace:
+        /// a wait the server asks of one holds them all).
+        #[arg(long, value_name = "J", default_value_t = 1, requires = "repeat",
+              value_parser = clap::value_parser!(u32).range(1..=64))]
+        jobs: u32,
         /// Real agent hosts to run after the lanes, separated by commas (`unfold hosts list`):
         /// each is a lane `real:NAME`, set against the first lane like the others.
         #[arg(long, value_delimiter = ',', value_name = "HOST,...")]

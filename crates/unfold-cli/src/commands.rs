@@ -80,6 +80,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             study_file,
             resume,
             shard,
+            jobs,
             hosts,
             allow_host,
             sources,
@@ -141,7 +142,8 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                         (None, None) if live => KeptStudy::New(default_study_file()?),
                         (None, None) => KeptStudy::Nowhere,
                     };
-                    let study = StudyRequest { comparison: request, repeat, aa, seed, max_cost_usd: max_cost, shard };
+                    let study =
+                        StudyRequest { comparison: request, repeat, aa, seed, max_cost_usd: max_cost, shard, jobs };
                     study_of(context, study, kept, &scenario, json)
                 }
                 None => compare(context, request, (&template, &scenario), form),

@@ -700,6 +700,10 @@ fn three_shards_merged_are_the_study_one_machine_runs_byte_for_byte_but_timings(
     let mixed = run(&["study", "merge", &files[0], &files[1], other.to_str().unwrap()]);
     assert!(mixed.stderr.contains("is not a shard of the study in"), "{}", mixed.stderr);
     assert!(mixed.stderr.contains("it ran the lanes dynamic,restart"), "{}", mixed.stderr);
+    let at_once = run(&[&study[..], &["--jobs", "3", "--json"]].concat());
+    let mut at_once: serde_json::Value = serde_json::from_str(&at_once.stdout).unwrap();
+    without_timings(&mut at_once);
+    assert_eq!(at_once.to_string(), whole.to_string(), "repetitions run at once report as run one by one");
     let no_file = run(&[&study[..], &["--shard", "1/3"]].concat());
     assert_eq!(no_file.code, 2, "{}", no_file.stderr);
     assert!(no_file.stderr.contains("--study-file"), "{}", no_file.stderr);

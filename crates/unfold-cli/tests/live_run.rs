@@ -908,8 +908,9 @@ fn a_study_stopped_by_ctrl_c_resumes_where_it_was_and_a_resumed_study_must_be_th
     let history = folder.path().join("history.sqlite3");
     let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history))];
     let args = ["compare", EXAMPLE, "examples/read-context-then-search.scenario.json", "--providers", path(&profiles)];
-    let asked =
-        [&args[..], &["--provider", "random", "--adapters", "dynamic,restart", "--repeat", "60", "--json"]].concat();
+    // Three repetitions at once: stopped, some that began after others may have ended first.
+    let study = ["--provider", "random", "--adapters", "dynamic,restart", "--repeat", "60", "--jobs", "3", "--json"];
+    let asked = [&args[..], &study].concat();
 
     let mut started = Command::new(env!("CARGO_BIN_EXE_unfold"));
     started.current_dir(repo(".")).args(&asked).args(["--study-file", path(&kept)]);

@@ -24,6 +24,7 @@ mod openai;
 pub mod recorded_sources;
 pub mod redaction;
 mod responses;
+pub mod shared_pace;
 pub mod sse;
 mod wire;
 
@@ -124,6 +125,8 @@ pub struct HttpProvider {
     recording: Option<Vec<RecordedCall>>,
     /// Hears the text of a streamed answer piece by piece, as it arrives.
     text_sink: Option<TextSink>,
+    /// The pace shared with every other provider of a study sent to the same server.
+    pace: Option<std::sync::Arc<shared_pace::SharedPace>>,
 }
 
 /// Where the pieces of a streamed answer's text go as they arrive (scrubbed of the key).
@@ -154,7 +157,15 @@ impl HttpProvider {
             cancel: CancellationToken::new(),
             recording: None,
             text_sink: None,
+            pace: None,
         })
+    }
+
+    /// The same provider, keeping `pace` with the others that share it: each request waits for
+    /// any wait a server asked of one of them, and a wait asked of this one holds them all.
+    pub fn with_pace(mut self, pace: std::sync::Arc<shared_pace::SharedPace>) -> HttpProvider {
+        self.pace = Some(pace);
+        self
     }
 
     /// The same provider with another retry policy.
@@ -237,6 +248,9 @@ impl HttpProvider {
             .with_jitter()
             .build();
         for attempt in 1.. {
+            if let Some(pace) = &self.pace {
+                pace.wait().await;
+            }
             // reqwest sends the base URL's credentials as HTTP Basic, and takes them out of the URL.
             let sent = self.client.post(&url).headers(headers.clone()).body(body.clone()).send().await;
             let failure = match sent {
@@ -246,6 +260,10 @@ impl HttpProvider {
             };
             if !failure.retriable {
                 return Err(failure.message);
+            }
+            // The server asked the provider to wait, whether or not this call tries again.
+            if let (Some(pace), Some(asked)) = (&self.pace, failure.retry_after) {
+                pace.hold(asked.min(self.retry.max_retry_after));
             }
             let Some(backoff) = backoff.next() else {
                 return Err(format!("{} (gave up after {attempt} attempts)", failure.message));

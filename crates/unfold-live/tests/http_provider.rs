@@ -316,6 +316,28 @@ fn rate_limits_and_unavailable_servers_are_retried_after_the_time_they_ask() {
 }
 
 #[test]
+fn a_wait_the_server_asks_of_one_provider_holds_every_provider_that_shares_its_pace() {
+    let ok = Reply::json(json!({ "choices": [{ "message": { "content": "Fine." } }] }));
+    let limited = Reply::error(429, json!({ "error": { "message": "Slow down" } }), &[("retry-after-ms", "400")]);
+    let (first, second, server) = runtime().block_on(async {
+        let server = FaultServer::start(vec![limited, ok]).await;
+        let pace = std::sync::Arc::new(unfold_live::shared_pace::SharedPace::default());
+        let no_retries = RetryPolicy { max_retries: 0, ..quick_retries() };
+        let mut refused =
+            provider(profile(ProviderKind::Openai, &server, false)).with_retry(no_retries).with_pace(pace.clone());
+        let mut other = provider(profile(ProviderKind::Openai, &server, false)).with_pace(pace);
+        let first = ask(&mut refused).await;
+        let second = ask(&mut other).await;
+        (first, second, server)
+    });
+    assert!(first.is_err(), "the first gave up at the 429");
+    assert_eq!(second.unwrap().text.as_deref(), Some("Fine."));
+    let received = server.received();
+    let waited = received[1].at - received[0].at;
+    assert!(waited >= Duration::from_millis(380), "the other provider waited as asked of the first ({waited:?})");
+}
+
+#[test]
 fn server_errors_and_lost_connections_are_retried_at_most_twice() {
     for failing in [
         Reply::error(500, json!({ "error": { "message": "boom" } }), &[]),
