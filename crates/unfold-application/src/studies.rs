@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use unfold_engine::compare::CompareProgress;
-use unfold_engine::study::{rotated, CacheFairness, Study, StudyReport, StudyRun, StudyStop};
+use unfold_engine::study::{rotated, CacheFairness, Study, StudyOf, StudyReport, StudyRun, StudyStop};
 use unfold_engine::EventKind;
 
 use crate::comparisons::{ComparisonModel, ComparisonRequest, Comparisons, ProgressListener, Repetition, Resolved};
@@ -267,13 +267,16 @@ impl StudyState {
     /// The study these repetitions make, as `head` says it is.
     fn into_study(mut self, head: &JournalHead, stopped: Option<StudyStop>) -> Study {
         let live = matches!(head.model, ComparisonModel::Live { .. });
-        Study {
+        let of = StudyOf {
             template: head.template.clone(),
             scenario: head.scenario.clone(),
             repeat: head.repeat,
             cache_fairness: if live { CacheFairness::Nonce } else { CacheFairness::Scripted },
             seed: head.seed,
             order: self.order.into_values().collect(),
+        };
+        Study {
+            of,
             // The lanes in the order asked, whatever order a repetition ran them in.
             lanes: head.lanes.iter().map(|lane| (lane.clone(), by_repetition(self.runs.remove(lane)))).collect(),
             aa: head.aa.then(|| by_repetition(Some(self.control))),

@@ -10,14 +10,14 @@ use crate::money::money;
 
 /// `report` drawn as lines of text.
 pub fn draw(report: &StudyReport) -> String {
-    let fairness = match report.cache_fairness {
+    let fairness = match report.of.cache_fairness {
         CacheFairness::Nonce => "each conversation's prompts start with a nonce of their own",
         CacheFairness::Warmup => "a warm-up call before each repetition",
         CacheFairness::Scripted => "scripted: no cache to make fair",
     };
     let mut out = format!(
         "study of {} · {}: {} repetitions, lanes taking turns at running first; cache: {fairness}\n\n",
-        report.template, report.scenario, report.repeat
+        report.of.template, report.of.scenario, report.of.repeat
     );
     let header =
         ["lane", "completed", "prompt tokens", "completion tokens", "model calls", "restarts", "cost", "a run"];
@@ -35,7 +35,7 @@ pub fn draw(report: &StudyReport) -> String {
             out,
             "\nstopped after {} of {} repetitions: they cost {}, and the next, about {}, would pass --max-cost {}",
             stop.after,
-            report.repeat,
+            report.of.repeat,
             money(stop.spent_usd, "USD", false),
             money(stop.next_usd, "USD", false),
             money(stop.max_cost_usd, "USD", false)

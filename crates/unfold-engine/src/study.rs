@@ -117,9 +117,9 @@ pub fn rotated(lanes: &[String], repetition: u32) -> Vec<String> {
     order
 }
 
-/// A study's runs, before they are told as statistics.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Study {
+/// What a study is and how it ran, the same in its runs and in its report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StudyOf {
     /// The template's key.
     pub template: String,
     /// The scenario's name.
@@ -128,10 +128,17 @@ pub struct Study {
     pub repeat: u32,
     /// How the cache was made fair.
     pub cache_fairness: CacheFairness,
-    /// The seed of every bootstrap.
+    /// The seed of every bootstrap interval.
     pub seed: u64,
     /// The order the lanes ran in, per repetition.
     pub order: Vec<Vec<String>>,
+}
+
+/// A study's runs, before they are told as statistics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Study {
+    /// What it is.
+    pub of: StudyOf,
     /// Each lane's runs, in the order the lanes were asked for.
     pub lanes: Vec<(String, Vec<StudyRun>)>,
     /// The first lane's runs once more, as its own control (`--aa`).
@@ -162,18 +169,9 @@ pub struct StudyReport {
     pub schema_version: u64,
     /// Always `unfold.study`.
     pub kind: String,
-    /// The template's key.
-    pub template: String,
-    /// The scenario's name.
-    pub scenario: String,
-    /// The repetitions asked for.
-    pub repeat: u32,
-    /// How the cache was made fair.
-    pub cache_fairness: CacheFairness,
-    /// The seed of every bootstrap interval.
-    pub seed: u64,
-    /// The order the lanes ran in, per repetition.
-    pub order: Vec<Vec<String>>,
+    /// What it is.
+    #[serde(flatten)]
+    pub of: StudyOf,
     /// Each lane, its runs and their statistics.
     pub lanes: Vec<StudyLane>,
     /// Each later lane against each earlier one.
@@ -276,7 +274,7 @@ pub struct PairedSuccess {
 impl Study {
     /// The study told as statistics.
     pub fn report(self) -> StudyReport {
-        let seed = self.seed;
+        let seed = self.of.seed;
         let lanes: Vec<StudyLane> = self
             .lanes
             .into_iter()
@@ -302,12 +300,7 @@ impl Study {
         StudyReport {
             schema_version: 1,
             kind: "unfold.study".to_owned(),
-            template: self.template,
-            scenario: self.scenario,
-            repeat: self.repeat,
-            cache_fairness: self.cache_fairness,
-            seed,
-            order: self.order,
+            of: self.of,
             lanes,
             pairs,
             aa,

@@ -2,7 +2,7 @@
 //! A/A control, and the rotation of the lanes.
 
 use insta::assert_snapshot;
-use unfold_engine::study::{rotated, CacheFairness, Study, StudyRun};
+use unfold_engine::study::{rotated, CacheFairness, Study, StudyOf, StudyRun};
 use unfold_engine::{Counters, RunStatus};
 
 /// Prompt tokens of 20 repetitions of two lanes (the statistics crate's reference data).
@@ -28,13 +28,16 @@ fn runs(prompt_tokens: &[u64], failed: &[u32]) -> Vec<StudyRun> {
 
 fn study(aa: Option<Vec<StudyRun>>) -> Study {
     let lanes = vec!["dynamic".to_owned(), "restart".to_owned()];
-    Study {
+    let of = StudyOf {
         template: "coding-agent".into(),
         scenario: "fix-test".into(),
         repeat: 20,
         cache_fairness: CacheFairness::Nonce,
         seed: 7,
         order: (1..=20).map(|r| rotated(&lanes, r)).collect(),
+    };
+    Study {
+        of,
         lanes: vec![("dynamic".into(), runs(&DYNAMIC, &[3, 9, 15])), ("restart".into(), runs(&RESTART, &[3, 11]))],
         aa,
         stopped: None,
