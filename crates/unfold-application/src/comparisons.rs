@@ -94,11 +94,15 @@ pub struct FinishedComparison {
     pub report: ComparisonReport,
     /// Why the history did not keep it, if it did not (the comparison stands all the same).
     pub not_kept: Option<AppError>,
+    /// The history's ids of its runs, in the report's order (lanes, then the baseline); none when
+    /// the history did not keep them.
+    pub kept: Vec<i64>,
     /// How many request bodies were written, when asked.
     pub requests_written: Option<usize>,
     /// Each source a lane reached for that gave less than its live list, once.
     pub shortfalls: Vec<SourceShortfall>,
-    /// Calls of the scenario that will fail (it may test them), found before it ran.
+    /// Calls of the scenario that will fail (it may test them), found before it ran; none for a
+    /// study's repetition, whose study finds them once.
     pub scenario_warnings: Vec<String>,
 }
 
@@ -106,7 +110,7 @@ pub struct FinishedComparison {
 /// run id) and the last one finished that had a run id, whose calls the UI asks for one at a time.
 pub struct Comparisons {
     context: ComparisonContext,
-    running: Mutex<HashMap<u32, (Arc<AtomicBool>, CancellationToken)>>,
+    running: Mutex<HashMap<u32, ComparisonStop>>,
     /// The last comparison that had a run id.
     last: Mutex<Option<KeptComparison>>,
 }
@@ -147,6 +151,11 @@ impl Resolved {
     pub(crate) fn scenario(&self) -> &Scenario {
         &self.scenario
     }
+
+    /// The scenario's calls that will fail on the template (it may test them).
+    pub(crate) fn scenario_warnings(&self) -> Vec<String> {
+        self.scenario.warnings_with(&self.template).iter().map(ToString::to_string).collect()
+    }
 }
 
 /// How a study runs a comparison again and again: a live lane's prompts after a nonce, the
@@ -161,6 +170,29 @@ pub(crate) struct Repetition<'a> {
     pub no_baseline: bool,
     /// The pace a live lane's requests keep with the other repetitions under way.
     pub pace: Option<&'a Arc<SharedPace>>,
+    /// The study's stop, which stops this repetition too.
+    pub stop: Option<&'a ComparisonStop>,
+}
+
+/// Stops comparisons under way: a scripted one before its next model call, a live one at once
+/// (its call in flight is dropped).
+#[derive(Debug, Clone, Default)]
+pub struct ComparisonStop {
+    flag: Arc<AtomicBool>,
+    token: CancellationToken,
+}
+
+impl ComparisonStop {
+    /// Stops them.
+    pub fn stop(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+        self.token.cancel();
+    }
+
+    /// Whether they were stopped.
+    pub fn stopped(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
 }
 
 impl Comparisons {
@@ -190,7 +222,7 @@ impl Comparisons {
         listener: ProgressListener,
         repetition: Repetition<'_>,
     ) -> AppResult<FinishedComparison> {
-        let Repetition { nonce, documents: read, no_baseline, pace } = repetition;
+        let Repetition { nonce, documents: read, no_baseline, pace, stop } = repetition;
         let (real, simulated): (Vec<String>, Vec<String>) =
             request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
         let lanes = distinct(crate::hosts::lane_specs(&simulated)?, LaneSpec::lane);
@@ -239,9 +271,9 @@ impl Comparisons {
             None => pricing.as_ref().map(|pricing| RequestModel { model: pricing.model.clone(), max_tokens: None }),
         };
 
-        let (cancel, token) = (Arc::new(AtomicBool::new(false)), CancellationToken::new());
+        let ComparisonStop { flag: cancel, token } = stop.cloned().unwrap_or_default();
         if let Some(id) = request.run_id {
-            lock(&self.running).insert(id, (Arc::clone(&cancel), token.clone()));
+            lock(&self.running).insert(id, ComparisonStop { flag: Arc::clone(&cancel), token: token.clone() });
         }
         let live = profile.as_ref().map(|profile| LiveLanes { profile, token, listener: &listener, nonce, pace });
         let clock = Mutex::new(ComparisonClock::default());
@@ -258,11 +290,14 @@ impl Comparisons {
         if let Some(pricing) = &pricing {
             comparison.report.price(pricing);
         }
-        let not_kept = request
-            .outputs
-            .history
-            .then(|| self.keep(&documents, profile.as_ref(), &comparison, &secrets, started))
-            .flatten();
+        let kept = match request.outputs.history {
+            true => self.keep(&documents, profile.as_ref(), &comparison, &secrets, started),
+            false => Ok(Vec::new()),
+        };
+        let (kept, not_kept) = match kept {
+            Ok(ids) => (ids, None),
+            Err(error) => (Vec::new(), Some(error)),
+        };
         if let Some(path) = &request.outputs.trace {
             let context = match &profile {
                 Some(profile) => TraceContext::live(profile.kind, &profile.model),
@@ -283,14 +318,13 @@ impl Comparisons {
         let finished = FinishedComparison {
             report: comparison.report.clone(),
             not_kept,
+            kept,
             requests_written,
             shortfalls,
-            scenario_warnings: documents
-                .scenario
-                .warnings_with(&documents.template)
-                .iter()
-                .map(ToString::to_string)
-                .collect(),
+            scenario_warnings: match read {
+                Some(_) => Vec::new(),
+                None => documents.scenario_warnings(),
+            },
         };
         if let Some(id) = request.run_id {
             *lock(&self.last) = Some(KeptComparison { run_id: id, comparison, secrets, sent_to });
@@ -356,11 +390,8 @@ impl Comparisons {
 
     /// The request's template and scenario: open in the app, or read from their files.
     /// The template and scenario `request` names, as they are now.
-    pub(crate) fn documents(&self, request: &ComparisonRequest) -> AppResult<Resolved> {
-        self.resolve(request)
-    }
-
-    fn resolve(&self, request: &ComparisonRequest) -> AppResult<Resolved> {
+    /// The documents `request` runs on, read from their files or taken from the app.
+    pub(crate) fn resolve(&self, request: &ComparisonRequest) -> AppResult<Resolved> {
         let (template, template_path) = match &request.template {
             DocumentRef::Open(id) => self.context.templates.document(*id)?,
             DocumentRef::File(path) => {
@@ -448,7 +479,7 @@ impl Comparisons {
         comparison: &Comparison,
         secrets: &Secrets,
         started: (u64, std::time::Instant),
-    ) -> Option<AppError> {
+    ) -> AppResult<Vec<i64>> {
         let mut scenario = Cow::Borrowed(&documents.scenario);
         if !secrets.is_empty() {
             secrets.scrub_serialized(scenario.to_mut());
@@ -468,9 +499,8 @@ impl Comparisons {
     /// Asks the comparison `run_id` to stop: a scripted one before its next model call, a live one
     /// at once (its call in flight is dropped); nothing when it has ended.
     pub fn cancel(&self, run_id: u32) {
-        if let Some((flag, token)) = lock(&self.running).get(&run_id) {
-            flag.store(true, Ordering::Relaxed);
-            token.cancel();
+        if let Some(stop) = lock(&self.running).get(&run_id) {
+            stop.stop();
         }
     }
 

@@ -41,6 +41,7 @@ pub mod recovery;
 pub mod redaction;
 pub mod relay;
 pub mod run_history;
+pub mod running_studies;
 pub mod scenarios;
 pub mod sources;
 pub mod studies;

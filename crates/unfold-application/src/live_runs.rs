@@ -221,7 +221,7 @@ impl SingleRun<'_> {
             user_turns: self.user_turns.clone(),
             report,
         };
-        redaction::keep(history, &[record], secrets)
+        redaction::keep(history, &[record], secrets).err()
     }
 }
 

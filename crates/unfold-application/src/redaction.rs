@@ -56,20 +56,19 @@ pub(crate) fn scrub_comparison(secrets: &Secrets, comparison: &mut Comparison) {
 }
 
 /// Keeps `records` in `history`, unless one would hold any of `secrets` in some form: then none
-/// is kept. Why they were not kept, if they were not (the runs stand all the same).
-pub(crate) fn keep(history: &OpenRunHistory, records: &[RunRecord<'_>], secrets: &Secrets) -> Option<AppError> {
+/// is kept. The ids they are kept under, in order (none with the history turned off), or why they
+/// were not kept (the runs stand all the same).
+pub(crate) fn keep(history: &OpenRunHistory, records: &[RunRecord<'_>], secrets: &Secrets) -> AppResult<Vec<i64>> {
     if !secrets.is_empty() {
         for record in records {
             // What the history keeps of a run that a secret could be in (the rest is the
             // template's, and its file's name).
             let row = serde_json::json!({ "scenario": record.scenario, "provider": record.provider,
                 "model": record.model, "lane": record.lane, "user": record.user_turns, "run": record.report });
-            if let Err(error) = secrets.check_json(&row) {
-                return Some(error.into());
-            }
+            secrets.check_json(&row)?;
         }
     }
-    history.keep(records).err()
+    history.keep_ids(records)
 }
 
 /// Refuses `value`, about to be written to `path`, if it holds any of `secrets` in some form:

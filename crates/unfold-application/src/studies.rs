@@ -6,16 +6,19 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
-use unfold_engine::compare::CompareProgress;
-use unfold_engine::study::{rotated, CacheFairness, Study, StudyOf, StudyReport, StudyRun, StudyStop};
-use unfold_engine::EventKind;
+use serde::Serialize;
+use unfold_engine::compare::Lane;
+use unfold_engine::study::{rotated, CacheFairness, StopReason, Study, StudyOf, StudyReport, StudyRun, StudyStop};
+use unfold_engine::AdapterKind;
 
-use crate::comparisons::{ComparisonModel, ComparisonRequest, Comparisons, ProgressListener, Repetition, Resolved};
+use crate::comparisons::{
+    ComparisonModel, ComparisonRequest, ComparisonStop, Comparisons, ProgressListener, Repetition, Resolved,
+};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::lock;
 use crate::study_journal::{self, JournalEntry, JournalHead, StudyJournal};
+use crate::traces::ComparisonClock;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use unfold_live::shared_pace::SharedPace;
 use unfold_stores::stable_hash::stable_hash;
@@ -42,6 +45,36 @@ pub struct StudyRequest {
     pub shard: Option<[u32; 2]>,
     /// How many repetitions run at once (at least 1); a live model's requests share one pace.
     pub jobs: u32,
+    /// Stops the study: no repetition starts after, and those under way stop and are left out
+    /// (a resumed study runs them).
+    pub stop: ComparisonStop,
+}
+
+/// A repetition of a study has ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct StudyProgress {
+    /// Which.
+    pub repetition: u32,
+    /// How many repetitions have ended, this one and those of an earlier session of the study.
+    pub done: u32,
+    /// How many the study (or its shard) runs in all.
+    pub planned: u32,
+    /// What the study has spent so far, in US dollars.
+    pub spent_usd: f64,
+    /// Where the history keeps this repetition's runs.
+    pub kept: Vec<KeptRun>,
+}
+
+/// Where the history keeps one run of a study.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct KeptRun {
+    /// The lane; the A/A control's is its lane's name with ` (A/A)` after it.
+    pub lane: String,
+    /// Its id in the history.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub history_id: i64,
 }
 
 /// A finished study.
@@ -51,7 +84,7 @@ pub struct FinishedStudy {
     pub report: StudyReport,
     /// Why the history did not keep a repetition, for each it did not (the study stands).
     pub not_kept: Vec<AppError>,
-    /// Calls of the scenario that will fail, found before the first repetition.
+    /// Calls of the scenario that will fail, found once before the first repetition.
     pub scenario_warnings: Vec<String>,
 }
 
@@ -62,17 +95,20 @@ pub enum KeptStudy {
     Nowhere,
     /// In this new file.
     New(PathBuf),
+    /// In this new file until the study has run every repetition; then the file goes (one that
+    /// stopped stays, to resume).
+    UntilDone(PathBuf),
     /// In this file, which holds a study begun before: only the repetitions it lacks run.
     Resumed(PathBuf),
 }
 
-/// Runs `request` on `comparisons`, kept as `kept` says, telling `finished` the number of each
-/// repetition as it ends.
+/// Runs `request` on `comparisons`, kept as `kept` says, telling `progress` of each repetition as
+/// it ends.
 pub async fn run_study(
     comparisons: &Comparisons,
     request: StudyRequest,
     kept: KeptStudy,
-    finished: &(dyn Fn(u32) + Sync),
+    progress: &(dyn Fn(StudyProgress) + Sync),
 ) -> AppResult<FinishedStudy> {
     if !(1..=MAX_REPEAT).contains(&request.repeat) {
         let message = format!("a study repeats 1 to {MAX_REPEAT} times, not {}", request.repeat);
@@ -89,7 +125,7 @@ pub async fn run_study(
     }
     let live = matches!(request.comparison.model, ComparisonModel::Live { .. });
     // Read once: every repetition runs the documents as they were when the study began.
-    let documents = comparisons.documents(&request.comparison)?;
+    let documents = comparisons.resolve(&request.comparison)?;
     let (template, scenario) = (documents.template(), documents.scenario());
     // Another study's conversations must not warm this one's: the nonce names this study.
     let asked = JournalHead {
@@ -108,9 +144,11 @@ pub async fn run_study(
         shard: request.shard,
     };
     let mut state = StudyState::default();
-    let (mut journal, study_id) = match kept {
+    let (mut journal, study_id) = match kept.clone() {
         KeptStudy::Nowhere => (None, asked.study_id.clone()),
-        KeptStudy::New(path) => (Some(StudyJournal::create(&path, &asked)?), asked.study_id.clone()),
+        KeptStudy::New(path) | KeptStudy::UntilDone(path) => {
+            (Some(StudyJournal::create(&path, &asked)?), asked.study_id.clone())
+        }
         KeptStudy::Resumed(path) => {
             let (journal, head, entries) = StudyJournal::resume(&path)?;
             if let Some(difference) = study_journal::difference(&head, &asked) {
@@ -133,15 +171,17 @@ pub async fn run_study(
         live,
         pace: live.then(|| Arc::new(SharedPace::default())),
     };
-    let (mut not_kept, mut warnings, mut stopped) = (Vec::new(), Vec::new(), None);
+    let mut not_kept = Vec::new();
+    let mut stopped = None;
     let in_shard = |r: &u32| request.shard.is_none_or(|[i, n]| (r - 1) % n == i - 1);
+    let planned = (1..=request.repeat).filter(in_shard).count() as u32;
     let left: Vec<u32> = (1..=request.repeat).filter(|r| in_shard(r) && !state.done.contains(r)).collect();
     let mut left = left.into_iter();
     let mut running = FuturesUnordered::new();
     loop {
         // Up to `jobs` repetitions at once, each started only if the budget allows it with those
         // under way counted at the estimate.
-        while running.len() < request.jobs.max(1) as usize && stopped.is_none() {
+        while running.len() < request.jobs.max(1) as usize && stopped.is_none() && !request.stop.stopped() {
             let Some(repetition) = left.next() else { break };
             let started = (state.done.len() + running.len()) as u32;
             match budget.as_ref().and_then(|budget| budget.stops(state.spent, state.done.len() as u32, started)) {
@@ -150,17 +190,40 @@ pub async fn run_study(
             }
         }
         let Some(ran) = running.next().await else { break };
-        let (entry, its_not_kept, its_warnings) = ran?;
-        (warnings, not_kept) = (its_warnings, [not_kept, its_not_kept].concat());
-        if let Some(journal) = &mut journal {
-            journal.append(&entry)?;
+        // A repetition the stop cut short, however it ended, is not a sample of the study: it is
+        // left out.
+        if request.stop.stopped() {
+            continue;
         }
-        let repetition = entry.repetition;
-        state.absorb(entry);
-        finished(repetition);
+        let ran = ran?;
+        not_kept.extend(ran.not_kept);
+        if let Some(journal) = &mut journal {
+            journal.append(&ran.entry)?;
+        }
+        let repetition = ran.entry.repetition;
+        state.absorb(ran.entry);
+        let done = state.done.len() as u32;
+        progress(StudyProgress { repetition, done, planned, spent_usd: state.spent, kept: ran.kept });
+    }
+    if request.stop.stopped() && stopped.is_none() && (state.done.len() as u32) < planned {
+        let (after, spent_usd) = (state.done.len() as u32, state.spent);
+        let reason = StopReason::Cancelled;
+        stopped = Some(StudyStop { reason, after, spent_usd, next_usd: None, max_cost_usd: None });
+    }
+    if let (KeptStudy::UntilDone(path), None) = (&kept, &stopped) {
+        drop(journal);
+        if let Err(error) = std::fs::remove_file(path) {
+            tracing::warn!(%error, path = %path.display(), "a finished study's file stays");
+        }
     }
     let report = state.into_study(&asked, stopped).report();
-    Ok(FinishedStudy { report, not_kept, scenario_warnings: warnings })
+    Ok(FinishedStudy { report, not_kept, scenario_warnings: documents.scenario_warnings() })
+}
+
+/// A new file in the data folder `data` to keep a study in until it is done.
+pub fn new_study_file(data: &std::path::Path) -> PathBuf {
+    let began = unfold_stores::run_history::now_ms();
+    data.join("studies").join(format!("{began}.study.jsonl"))
 }
 
 /// The study the partial studies in `files` make together (`unfold study merge`): the report one
@@ -226,30 +289,44 @@ struct RepetitionContext<'a> {
 }
 
 impl RepetitionContext<'_> {
-    /// Runs repetition `repetition` (and its A/A control): the entry to keep, why the history
-    /// kept none of it if it did not, and the scenario's warnings.
-    async fn run(&self, repetition: u32) -> AppResult<(JournalEntry, Vec<AppError>, Vec<String>)> {
+    /// Runs repetition `repetition` (and its A/A control).
+    async fn run(&self, repetition: u32) -> AppResult<RanRepetition> {
         let lanes = &self.request.comparison.lanes;
         let order = rotated(lanes, repetition);
         let nonce = self.live.then(|| format!("{} repetition {repetition}", self.study_id));
         let ran = self.once(order.clone(), nonce.as_deref()).await?;
         let mut not_kept: Vec<AppError> = ran.not_kept.into_iter().collect();
+        let mut kept = ran.kept;
         let control = if self.request.aa {
             let nonce = self.live.then(|| format!("{} repetition {repetition} A/A", self.study_id));
             let again = self.once(vec![lanes[0].clone()], nonce.as_deref()).await?;
             not_kept.extend(again.not_kept);
+            kept.extend(again.kept.into_iter().map(|run| KeptRun { lane: format!("{} (A/A)", run.lane), ..run }));
             again.runs.into_iter().next().map(|(_, run)| run)
         } else {
             None
         };
-        Ok((JournalEntry { repetition, order, runs: ran.runs, control }, not_kept, ran.scenario_warnings))
+        Ok(RanRepetition { entry: JournalEntry { repetition, order, runs: ran.runs, control }, not_kept, kept })
     }
 
     async fn once(&self, lanes: Vec<String>, nonce: Option<&str>) -> AppResult<RepetitionRuns> {
-        let options =
-            Repetition { nonce, documents: Some(self.documents), no_baseline: true, pace: self.pace.as_ref() };
+        let options = Repetition {
+            nonce,
+            documents: Some(self.documents),
+            no_baseline: true,
+            pace: self.pace.as_ref(),
+            stop: Some(&self.request.stop),
+        };
         repeat_once(self.comparisons, &self.request.comparison, lanes, options).await
     }
+}
+
+/// One repetition run: what to keep of it, why the history kept none of it if it did not, and
+/// where the history keeps its runs.
+struct RanRepetition {
+    entry: JournalEntry,
+    not_kept: Vec<AppError>,
+    kept: Vec<KeptRun>,
 }
 
 /// The repetitions a study has finished, told as it keeps them.
@@ -301,7 +378,9 @@ impl StudyState {
 }
 
 /// What a live study may spend, and what its first repetition should cost: the scenario's script
-/// in the same lanes, priced as the live model (without the cache, the most it could cost).
+/// in the same lanes, priced as the live model (without the cache, the most it could cost). A real
+/// host's lane is not started for the estimate: it is taken to cost what the simulated lanes cost
+/// on average (the dynamic adapter's run, when every lane is a real host).
 struct Budget {
     max_usd: f64,
     first_usd: f64,
@@ -319,19 +398,31 @@ impl Budget {
         let model = comparisons.context().profiles.get(profile)?.model;
         // A model with no price is refused here, before anything is paid for.
         comparisons.context().prices.pricing_as(&model)?;
+        let lanes = &request.comparison.lanes;
+        let mut simulated: Vec<String> =
+            lanes.iter().filter(|lane| Lane::named(lane).real_host_name().is_none()).cloned().collect();
+        if simulated.is_empty() {
+            simulated.push(AdapterKind::Dynamic.name().to_owned());
+        }
         let scripted = ComparisonRequest {
             model: ComparisonModel::Scripted { price_as: Some(model) },
             outputs: crate::comparisons::ComparisonOutputs { history: false, ..Default::default() },
             run_id: None,
-            lanes: request.comparison.lanes.clone(),
+            lanes: simulated,
             ..request.comparison.clone()
         };
         let estimate = comparisons.run(scripted, Arc::new(|_| {})).await?;
-        let per_lane: Vec<f64> =
-            estimate.report.runs.iter().map(|run| run.cost.as_ref().map_or(0.0, |c| c.total)).collect();
+        let cost: HashMap<String, f64> = estimate
+            .report
+            .runs
+            .iter()
+            .map(|run| (run.lane().name().to_owned(), run.cost.as_ref().map_or(0.0, |c| c.total)))
+            .collect();
+        let mean = cost.values().sum::<f64>() / cost.len().max(1) as f64;
+        let lane_usd = |lane: &String| cost.get(lane).copied().unwrap_or(mean);
         // The A/A control runs the first lane again.
-        let control = if request.aa { per_lane.first().copied().unwrap_or(0.0) } else { 0.0 };
-        Ok(Budget { max_usd, first_usd: per_lane.iter().sum::<f64>() + control })
+        let control = if request.aa { lanes.first().map_or(0.0, lane_usd) } else { 0.0 };
+        Ok(Budget { max_usd, first_usd: lanes.iter().map(lane_usd).sum::<f64>() + control })
     }
 
     /// Why the study stops before its next repetition, having spent `spent_usd` on `done` with
@@ -340,12 +431,12 @@ impl Budget {
     fn stops(&self, spent_usd: f64, done: u32, started: u32) -> Option<StudyStop> {
         let next_usd = if done == 0 { self.first_usd } else { spent_usd / f64::from(done) };
         let under_way = f64::from(started - done) * next_usd;
-        (spent_usd + under_way + next_usd > self.max_usd).then(|| StudyStop {
-            reason: "max_cost".to_owned(),
+        (spent_usd + under_way + next_usd > self.max_usd).then_some(StudyStop {
+            reason: StopReason::MaxCost,
             after: done,
             spent_usd,
-            next_usd,
-            max_cost_usd: self.max_usd,
+            next_usd: Some(next_usd),
+            max_cost_usd: Some(self.max_usd),
         })
     }
 }
@@ -361,7 +452,7 @@ fn by_repetition(runs: Option<Vec<StudyRun>>) -> Vec<StudyRun> {
 struct RepetitionRuns {
     runs: Vec<(String, StudyRun)>,
     not_kept: Option<AppError>,
-    scenario_warnings: Vec<String>,
+    kept: Vec<KeptRun>,
 }
 
 /// Runs `base` once with `lanes` as `options` say, timing each lane's conversation.
@@ -372,7 +463,7 @@ async fn repeat_once(
     options: Repetition<'_>,
 ) -> AppResult<RepetitionRuns> {
     let request = ComparisonRequest { lanes, ..base.clone() };
-    let clock: Arc<Mutex<LaneClock>> = Arc::default();
+    let clock: Arc<Mutex<ComparisonClock>> = Arc::default();
     let listener: ProgressListener = {
         let clock = Arc::clone(&clock);
         Arc::new(move |progress| lock(&clock).saw(&progress))
@@ -384,33 +475,17 @@ async fn repeat_once(
         .runs
         .iter()
         .map(|run| {
-            let lane = run.lane().name().to_owned();
-            let wall_ms = clock.took.get(&lane).copied().unwrap_or(0);
-            (lane, StudyRun::of(0, run, wall_ms))
+            let times = clock.times(&run.lane());
+            let wall_ms = times.end.saturating_sub(times.start) / 1_000_000;
+            (run.lane().name().to_owned(), StudyRun::of(0, run, wall_ms))
         })
         .collect();
-    Ok(RepetitionRuns { runs, not_kept: finished.not_kept, scenario_warnings: finished.scenario_warnings })
-}
-
-/// How long each lane's conversation took, from its start to its last event.
-#[derive(Default)]
-struct LaneClock {
-    started: HashMap<String, Instant>,
-    took: HashMap<String, u64>,
-}
-
-impl LaneClock {
-    fn saw(&mut self, progress: &CompareProgress) {
-        match progress {
-            CompareProgress::RunStarted { lane } => {
-                self.started.insert(lane.name().to_owned(), Instant::now());
-            }
-            CompareProgress::Event { lane, event } if matches!(event.kind, EventKind::RunCompleted { .. }) => {
-                if let Some(started) = self.started.get(lane.name()) {
-                    self.took.insert(lane.name().to_owned(), started.elapsed().as_millis() as u64);
-                }
-            }
-            _ => {}
-        }
-    }
+    // The history keeps the lanes' runs in the report's order.
+    let kept = report
+        .runs
+        .iter()
+        .zip(&finished.kept)
+        .map(|(run, &history_id)| KeptRun { lane: run.lane().name().to_owned(), history_id })
+        .collect();
+    Ok(RepetitionRuns { runs, not_kept: finished.not_kept, kept })
 }

@@ -17,7 +17,7 @@ use unfold_application::files::{self, RenderRequest};
 use unfold_application::profiles::Profiles;
 use unfold_application::sources;
 use unfold_application::sources::SourceReach;
-use unfold_application::studies::{run_study, KeptStudy, StudyRequest};
+use unfold_application::studies::{run_study, KeptStudy, StudyProgress, StudyRequest};
 use unfold_application::template_exports::ExportRequest;
 use unfold_application::template_server::ServedTemplate;
 use unfold_application::{exports, AppError, AppResult};
@@ -139,11 +139,19 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                     let kept = match (study_file, resume) {
                         (_, Some(path)) => KeptStudy::Resumed(path),
                         (Some(path), None) => KeptStudy::New(path),
-                        (None, None) if live => KeptStudy::New(default_study_file()?),
+                        (None, None) if live => KeptStudy::UntilDone(default_study_file()?),
                         (None, None) => KeptStudy::Nowhere,
                     };
-                    let study =
-                        StudyRequest { comparison: request, repeat, aa, seed, max_cost_usd: max_cost, shard, jobs };
+                    let study = StudyRequest {
+                        comparison: request,
+                        repeat,
+                        aa,
+                        seed,
+                        max_cost_usd: max_cost,
+                        shard,
+                        jobs,
+                        stop: Default::default(),
+                    };
                     study_of(context, study, kept, &scenario, json)
                 }
                 None => compare(context, request, (&template, &scenario), form),
@@ -302,8 +310,7 @@ fn study_of(
     scenario_path: &Path,
     json: bool,
 ) -> AppResult<ExitCode> {
-    let repeat = request.repeat;
-    if let KeptStudy::New(path) | KeptStudy::Resumed(path) = &kept {
+    if let KeptStudy::New(path) | KeptStudy::UntilDone(path) | KeptStudy::Resumed(path) = &kept {
         eprintln!(
             "keeping the study in {} (if it stops, run the same command with --resume {0})",
             printable_path(path)
@@ -311,9 +318,9 @@ fn study_of(
     }
     // Counted in place on a terminal; a log gets no progress at all.
     let terminal = std::io::stderr().is_terminal();
-    let told = |repetition: u32| {
+    let told = |progress: StudyProgress| {
         if terminal {
-            eprint!("\rrepetition {repetition} of {repeat}");
+            eprint!("\r{} of {} repetitions done", progress.done, progress.planned);
         }
     };
     let finished = block_on(run_study(&Comparisons::new(context), request, kept, &told))??;
@@ -340,8 +347,7 @@ fn default_study_file() -> AppResult<PathBuf> {
     let folders = unfold_application::folders::Folders::from_environment();
     let data =
         folders.data.ok_or_else(|| Error::argument("--study-file", "no HOME to keep the study in: name a file"))?;
-    let began = unfold_stores::run_history::now_ms();
-    Ok(data.join("studies").join(format!("{began}.study.jsonl")))
+    Ok(unfold_application::studies::new_study_file(&data))
 }
 
 /// Runs the comparison `request` in `context` and prints its report as `form`.

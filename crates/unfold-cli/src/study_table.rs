@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use unfold_engine::study::{CacheFairness, LaneSummary, StudyReport};
+use unfold_engine::study::{CacheFairness, LaneSummary, StopReason, StudyReport};
 
 use crate::columns::columns;
 use crate::money::money;
@@ -31,15 +31,17 @@ pub fn draw(report: &StudyReport) -> String {
         let _ = writeln!(out, "A/A control, {} run again: {}", aa.b, aa.verdict);
     }
     if let Some(stop) = &report.stopped {
-        let _ = writeln!(
-            out,
-            "\nstopped after {} of {} repetitions: they cost {}, and the next, about {}, would pass --max-cost {}",
-            stop.after,
-            report.of.repeat,
-            money(stop.spent_usd, "USD", false),
-            money(stop.next_usd, "USD", false),
-            money(stop.max_cost_usd, "USD", false)
-        );
+        let spent = money(stop.spent_usd, "USD", false);
+        let _ = write!(out, "\nstopped after {} of {} repetitions: they cost {spent}", stop.after, report.of.repeat);
+        let _ = match (stop.reason, stop.next_usd, stop.max_cost_usd) {
+            (StopReason::MaxCost, Some(next), Some(max)) => writeln!(
+                out,
+                ", and the next, about {}, would pass --max-cost {}",
+                money(next, "USD", false),
+                money(max, "USD", false)
+            ),
+            _ => writeln!(out, "; it was cancelled"),
+        };
     }
     out
 }

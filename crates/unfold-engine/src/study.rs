@@ -34,6 +34,7 @@ const DETECTABLE: f64 = 0.10;
 
 /// How a study kept one lane's cache from serving another's prompts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum CacheFairness {
     /// Each conversation's prompts start with a nonce of their own.
@@ -46,6 +47,7 @@ pub enum CacheFairness {
 
 /// What a study keeps of one run of a lane.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct StudyRun {
     /// The repetition, from 1; the runs of one repetition are a pair.
     pub repetition: u32,
@@ -56,8 +58,10 @@ pub struct StudyRun {
     /// What it cost, when priced (with the cache's prices when the model has them).
     pub cost_usd: Option<f64>,
     /// The prompt tokens read from the cache: as the provider measured them, else as estimated.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub cached_tokens: u64,
     /// How long the conversation took.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub wall_ms: u64,
 }
 
@@ -119,6 +123,7 @@ pub fn rotated(lanes: &[String], repetition: u32) -> Vec<String> {
 
 /// What a study is and how it ran, the same in its runs and in its report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct StudyOf {
     /// The template's key.
     pub template: String,
@@ -129,6 +134,7 @@ pub struct StudyOf {
     /// How the cache was made fair.
     pub cache_fairness: CacheFairness,
     /// The seed of every bootstrap interval.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub seed: u64,
     /// The order the lanes ran in, per repetition.
     pub order: Vec<Vec<String>>,
@@ -149,23 +155,40 @@ pub struct Study {
 
 /// Why a study stopped before its last repetition.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct StudyStop {
-    /// Always `max_cost` for now: the next repetition would have spent past `--max-cost`.
-    pub reason: String,
+    /// What stopped it.
+    pub reason: StopReason,
     /// The repetitions that ran.
     pub after: u32,
     /// What they cost.
     pub spent_usd: f64,
-    /// What the next one was estimated to cost.
-    pub next_usd: f64,
-    /// The most the study could spend.
-    pub max_cost_usd: f64,
+    /// What the next one was estimated to cost, when the budget stopped it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_usd: Option<f64>,
+    /// The most the study could spend, when the budget stopped it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_cost_usd: Option<f64>,
+}
+
+/// What stopped a study before its last repetition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The next repetition would have spent past `--max-cost`.
+    MaxCost,
+    /// The user cancelled it: the repetitions under way were left out, and a resumed study runs
+    /// them.
+    Cancelled,
 }
 
 /// `unfold compare … --repeat N --json` (spec 14).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct StudyReport {
     /// Always 1.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub schema_version: u64,
     /// Always `unfold.study`.
     pub kind: String,
@@ -186,6 +209,7 @@ pub struct StudyReport {
 
 /// One lane of a study.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct StudyLane {
     /// The lane's name.
     pub lane: String,
@@ -197,6 +221,7 @@ pub struct StudyLane {
 
 /// The statistics of one lane's runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LaneSummary {
     /// How many runs completed.
     pub success: SuccessRate,
@@ -210,10 +235,13 @@ pub struct LaneSummary {
 
 /// A success rate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SuccessRate {
     /// The runs that completed.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub count: u64,
     /// The runs.
+    #[cfg_attr(feature = "specta", specta(type = u32))]
     pub n: u64,
     /// Its Wilson 95 % interval; none without runs.
     pub wilson95: Option<[f64; 2]>,
@@ -221,6 +249,7 @@ pub struct SuccessRate {
 
 /// One metric over a lane's runs.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MetricSummary {
     /// The mean.
     pub mean: f64,
@@ -236,6 +265,7 @@ pub struct MetricSummary {
 
 /// Lane `a` against lane `b`, over the repetitions both ran.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct StudyPair {
     /// The later lane.
     pub a: String,
@@ -251,6 +281,7 @@ pub struct StudyPair {
 
 /// A metric's paired difference.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MetricDifference {
     /// The mean of a − b.
     pub mean_diff: f64,
@@ -264,8 +295,10 @@ pub struct MetricDifference {
 
 /// Success compared pair by pair.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PairedSuccess {
     /// The pairs where only a succeeded, and where only b did.
+    #[cfg_attr(feature = "specta", specta(type = [u32; 2]))]
     pub discordant: [u64; 2],
     /// McNemar's exact two-sided p-value.
     pub mcnemar_p: f64,
