@@ -18,7 +18,7 @@ import tseslint from "typescript-eslint";
 const LAYERS = [
   ["platform"],
   ["shared"],
-  ["runs"],
+  ["runs", "studies"],
   ["editor", "scenario", "compare", "providers", "history", "suites", "hosts", "sources", "exports", "palette"],
   ["shell"],
 ];

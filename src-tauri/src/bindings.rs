@@ -4,7 +4,7 @@
 use tauri_specta::{collect_commands, collect_events, Builder};
 
 use crate::{
-    compare, editor, examples, files, launch, providers, real_hosts, relay, run_history, sources, suites,
+    compare, editor, examples, files, launch, providers, real_hosts, relay, run_history, sources, studies, suites,
     template_exports,
 };
 

@@ -53,6 +53,8 @@ macro_rules! with_app_commands {
             compare::export_chart,
             compare::add_to_suite,
             compare::export_requests,
+            studies::run_study,
+            studies::cancel_study,
             sources::template_sources,
             sources::allow_source,
             sources::revoke_source,

@@ -27,6 +27,7 @@ mod real_hosts;
 mod relay;
 mod run_history;
 mod sources;
+mod studies;
 mod suites;
 mod template_exports;
 mod webview_renderer;
@@ -43,6 +44,7 @@ use unfold_application::recent::Recent;
 use unfold_application::recovery::{keep_for_recovery, Recovery};
 use unfold_application::relay::RelayService;
 use unfold_application::run_history::OpenRunHistory;
+use unfold_application::running_studies::RunningStudies;
 use unfold_application::scenarios::Scenarios;
 use unfold_application::templates::Templates;
 
@@ -109,6 +111,7 @@ fn main() {
                 history: Arc::clone(&history),
                 host_lab: Some(Arc::clone(&host_lab)),
             })));
+            app.manage(Arc::new(RunningStudies::new(folders.data.clone())));
             app.manage(host_lab);
             app.manage(real_hosts::ProbeCancel::default());
             app.manage(profiles);

@@ -324,13 +324,13 @@ export async function typeInto(session, selector, text) {
   await webdriver("POST", `/session/${session}/element/${id}/value`, { text });
 }
 
-/** Runs `script` in the page until `accept` takes its result; returns that result. */
-export async function waitUntil(session, script, accept, what) {
-  const deadline = Date.now() + WAIT_TIMEOUT_MS;
+/** Runs `script` in the page until `accept` takes its result (within `timeoutMs`); returns that result. */
+export async function waitUntil(session, script, accept, what, timeoutMs = WAIT_TIMEOUT_MS) {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await webdriver("POST", `/session/${session}/execute/sync`, { script, args: [] });
     if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${WAIT_TIMEOUT_MS} ms`);
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs} ms`);
     await sleep(100);
   }
 }

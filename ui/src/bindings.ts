@@ -146,6 +146,13 @@ export const commands = {
 	 *  shape of `api`.
 	 */
 	exportRequests: (runId: number, folder: string, api: RequestShape) => typedError<number, CommandError>(__TAURI_INVOKE("export_requests", { runId, folder, api })),
+	/**
+	 *  Runs the study the UI asks for; each repetition's end goes to `progress`, every run is kept in
+	 *  the history. Answers the `unfold.study` report (its `stopped` says a cancel).
+	 */
+	runStudy: (asked: StudyAsked_Deserialize, progress: Channel<StudyProgress>) => typedError<StudyReport_Serialize, CommandError>(__TAURI_INVOKE("run_study", { asked, progress })),
+	/**  Stops the study `study_id`: no repetition starts after, and those under way are left out. */
+	cancelStudy: (studyId: number) => typedError<null, CommandError>(__TAURI_INVOKE("cancel_study", { studyId })),
 	/**  The open template's sources, each with the user's answer and its snapshot's tools. */
 	templateSources: (templateId: number) => typedError<SourceView_Serialize[], CommandError>(__TAURI_INVOKE("template_sources", { templateId })),
 	/**  Allows the source `name` of the open template, as it is defined now, for its file. */
@@ -252,6 +259,15 @@ export type BaselineReport_Serialize = {
 	/**  One per run of the comparison, in the same order. */
 	savings: Savings_Serialize[],
 } & RunReport_Serialize;
+
+/**  How a study kept one lane's cache from serving another's prompts. */
+export type CacheFairness = 
+/**  Each conversation's prompts start with a nonce of their own. */
+"nonce" | 
+/**  A warm-up call before each repetition. */
+"warmup" | 
+/**  The scripted model: no cache is warmed, nothing to make fair. */
+"scripted";
 
 /**  What one model call cost. */
 export type CallCost = CallCost_Serialize | CallCost_Deserialize;
@@ -1609,11 +1625,46 @@ JsonValue[] |
 /**  An object. */
 { [key in string]: JsonValue };
 
+/**  Where the history keeps one run of a study. */
+export type KeptRun = {
+	/**  The lane; the A/A control's is its lane's name with ` (A/A)` after it. */
+	lane: string,
+	/**  Its id in the history. */
+	history_id: number | null,
+};
+
 /**
  *  One run of a comparison, by its name: an adapter's (`dynamic`, `restart`, `allowed_tools`,
  *  `deferred`), a host profile's (`host:claude-code`), or `baseline`.
  */
 export type Lane = string;
+
+/**  The statistics of one lane's runs. */
+export type LaneSummary = LaneSummary_Serialize | LaneSummary_Deserialize;
+
+/**  The statistics of one lane's runs. */
+export type LaneSummary_Deserialize = {
+	/**  How many runs completed. */
+	success: SuccessRate_Deserialize,
+	/**  Each metric's summary; a metric no run has (an unpriced cost) is left out. */
+	metrics: { [key in string]: MetricSummary },
+	/**  pass@k by k. */
+	pass_at_k: { [key in string]: number | null },
+	/**  pass^k by k. */
+	pass_hat_k: { [key in string]: number | null },
+};
+
+/**  The statistics of one lane's runs. */
+export type LaneSummary_Serialize = {
+	/**  How many runs completed. */
+	success: SuccessRate_Serialize,
+	/**  Each metric's summary; a metric no run has (an unpriced cost) is left out. */
+	metrics: { [key in string]: MetricSummary },
+	/**  pass@k by k. */
+	pass_at_k: { [key in string]: number | null },
+	/**  pass^k by k. */
+	pass_hat_k: { [key in string]: number | null },
+};
 
 /**  One lane of the comparison against the baseline. */
 export type LaneVerdict = LaneVerdict_Serialize | LaneVerdict_Deserialize;
@@ -1752,6 +1803,55 @@ export type MeasuredRunCache = {
 	 *  price).
 	 */
 	cost: number | null,
+};
+
+/**  A metric's paired difference. */
+export type MetricDifference = MetricDifference_Serialize | MetricDifference_Deserialize;
+
+/**  A metric's paired difference. */
+export type MetricDifference_Deserialize = {
+	/**  The mean of a − b. */
+	mean_diff: number | null,
+	/**  mean(a) / mean(b) − 1; none when b's mean is 0. */
+	relative?: number | null,
+	/**  The 95 % bootstrap interval of `mean_diff`. */
+	ci95: [(number | null), (number | null)],
+	/**  The 95 % bootstrap interval of `relative`. */
+	relative_ci95?: [(number | null), (number | null)] | null,
+};
+
+/**  A metric's paired difference. */
+export type MetricDifference_Serialize = {
+	/**  The mean of a − b. */
+	mean_diff: number | null,
+	/**  mean(a) / mean(b) − 1; none when b's mean is 0. */
+	relative: number | null,
+	/**  The 95 % bootstrap interval of `mean_diff`. */
+	ci95: [(number | null), (number | null)],
+	/**  The 95 % bootstrap interval of `relative`. */
+	relative_ci95: [(number | null), (number | null)] | null,
+};
+
+/**  One metric over a lane's runs. */
+export type MetricSummary = {
+	/**  The mean. */
+	mean: number | null,
+	/**  The median. */
+	median: number | null,
+	/**  The sample standard deviation. */
+	sd: number | null,
+	/**  The least. */
+	min: number | null,
+	/**  The greatest. */
+	max: number | null,
+};
+
+/**  Success compared pair by pair. */
+export type PairedSuccess = {
+	/**  The pairs where only a succeeded, and where only b did. */
+	discordant: [number, number],
+	/**  McNemar's exact two-sided p-value. */
+	mcnemar_p: number | null,
 };
 
 /**
@@ -3162,6 +3262,16 @@ calls: ScriptedCall_Serialize[] }) & { say?: never } |
 /**  Its text. */
 say: string }) & { calls?: never };
 
+/**  What stopped a study before its last repetition. */
+export type StopReason = 
+/**  The next repetition would have spent past `--max-cost`. */
+"max_cost" | 
+/**
+ *  The user cancelled it: the repetitions under way were left out, and a resumed study runs
+ *  them.
+ */
+"cancelled";
+
 /**  A kept run, whole. */
 export type StoredRun = StoredRun_Serialize | StoredRun_Deserialize;
 
@@ -3184,6 +3294,259 @@ export type StoredRun_Serialize = {
 	/**  Its report. */
 	report: RunReport_Serialize,
 } & RunSummary_Serialize;
+
+/**  A study as the UI asks for it. */
+export type StudyAsked = StudyAsked_Serialize | StudyAsked_Deserialize;
+
+/**  A study as the UI asks for it. */
+export type StudyAsked_Deserialize = {
+	/**  The UI's name for it, to cancel it. */
+	study_id: number,
+	/**  The comparison each repetition runs. */
+	comparison: ComparisonRequest_Deserialize,
+	/**  How many times. */
+	repeat: number,
+	/**  Whether the first lane runs once more per repetition, as its own control. */
+	aa: boolean,
+	/**  The seed of the bootstrap intervals. */
+	seed: number,
+	/**  The most a live study may spend, in US dollars. */
+	max_cost_usd?: number | null,
+	/**  How many repetitions run at once. */
+	jobs: number,
+};
+
+/**  A study as the UI asks for it. */
+export type StudyAsked_Serialize = {
+	/**  The UI's name for it, to cancel it. */
+	study_id: number,
+	/**  The comparison each repetition runs. */
+	comparison: ComparisonRequest_Serialize,
+	/**  How many times. */
+	repeat: number,
+	/**  Whether the first lane runs once more per repetition, as its own control. */
+	aa: boolean,
+	/**  The seed of the bootstrap intervals. */
+	seed: number,
+	/**  The most a live study may spend, in US dollars. */
+	max_cost_usd: number | null,
+	/**  How many repetitions run at once. */
+	jobs: number,
+};
+
+/**  One lane of a study. */
+export type StudyLane = StudyLane_Serialize | StudyLane_Deserialize;
+
+/**  One lane of a study. */
+export type StudyLane_Deserialize = {
+	/**  The lane's name. */
+	lane: string,
+	/**  Its runs, by repetition. */
+	runs: StudyRun_Deserialize[],
+	/**  Their statistics. */
+	summary: LaneSummary_Deserialize,
+};
+
+/**  One lane of a study. */
+export type StudyLane_Serialize = {
+	/**  The lane's name. */
+	lane: string,
+	/**  Its runs, by repetition. */
+	runs: StudyRun_Serialize[],
+	/**  Their statistics. */
+	summary: LaneSummary_Serialize,
+};
+
+/**  What a study is and how it ran, the same in its runs and in its report. */
+export type StudyOf = {
+	/**  The template's key. */
+	template: string,
+	/**  The scenario's name. */
+	scenario: string,
+	/**  The repetitions asked for. */
+	repeat: number,
+	/**  How the cache was made fair. */
+	cache_fairness: CacheFairness,
+	/**  The seed of every bootstrap interval. */
+	seed: number,
+	/**  The order the lanes ran in, per repetition. */
+	order: string[][],
+};
+
+/**  Lane `a` against lane `b`, over the repetitions both ran. */
+export type StudyPair = StudyPair_Serialize | StudyPair_Deserialize;
+
+/**  Lane `a` against lane `b`, over the repetitions both ran. */
+export type StudyPair_Deserialize = {
+	/**  The later lane. */
+	a: string,
+	/**  The lane it is set against. */
+	b: string,
+	/**  Each metric's paired difference, a − b. */
+	metrics: { [key in string]: MetricDifference_Deserialize },
+	/**  Success, pair by pair. */
+	success: PairedSuccess,
+	/**  What the pair shows, in words. */
+	verdict: string,
+};
+
+/**  Lane `a` against lane `b`, over the repetitions both ran. */
+export type StudyPair_Serialize = {
+	/**  The later lane. */
+	a: string,
+	/**  The lane it is set against. */
+	b: string,
+	/**  Each metric's paired difference, a − b. */
+	metrics: { [key in string]: MetricDifference_Serialize },
+	/**  Success, pair by pair. */
+	success: PairedSuccess,
+	/**  What the pair shows, in words. */
+	verdict: string,
+};
+
+/**  A repetition of a study has ended. */
+export type StudyProgress = {
+	/**  Which. */
+	repetition: number,
+	/**  How many repetitions have ended, this one and those of an earlier session of the study. */
+	done: number,
+	/**  How many the study (or its shard) runs in all. */
+	planned: number,
+	/**  What the study has spent so far, in US dollars. */
+	spent_usd: number | null,
+	/**  Where the history keeps this repetition's runs. */
+	kept: KeptRun[],
+};
+
+/**  `unfold compare … --repeat N --json` (spec 14). */
+export type StudyReport = StudyReport_Serialize | StudyReport_Deserialize;
+
+/**  `unfold compare … --repeat N --json` (spec 14). */
+export type StudyReport_Deserialize = {
+	/**  Always 1. */
+	schema_version: number,
+	/**  Always `unfold.study`. */
+	kind: string,
+	/**  Each lane, its runs and their statistics. */
+	lanes: StudyLane_Deserialize[],
+	/**  Each later lane against each earlier one. */
+	pairs: StudyPair_Deserialize[],
+	/**
+	 *  The first lane against itself run again, when asked: the noise any difference is weighed
+	 *  against.
+	 */
+	aa?: StudyPair_Deserialize | null,
+	/**  Why it stopped before its last repetition, if it did. */
+	stopped?: StudyStop_Deserialize | null,
+} & StudyOf;
+
+/**  `unfold compare … --repeat N --json` (spec 14). */
+export type StudyReport_Serialize = {
+	/**  Always 1. */
+	schema_version: number,
+	/**  Always `unfold.study`. */
+	kind: string,
+	/**  Each lane, its runs and their statistics. */
+	lanes: StudyLane_Serialize[],
+	/**  Each later lane against each earlier one. */
+	pairs: StudyPair_Serialize[],
+	/**
+	 *  The first lane against itself run again, when asked: the noise any difference is weighed
+	 *  against.
+	 */
+	aa: StudyPair_Serialize | null,
+	/**  Why it stopped before its last repetition, if it did. */
+	stopped?: StudyStop_Serialize,
+} & StudyOf;
+
+/**  What a study keeps of one run of a lane. */
+export type StudyRun = StudyRun_Serialize | StudyRun_Deserialize;
+
+/**  What a study keeps of one run of a lane. */
+export type StudyRun_Deserialize = {
+	/**  The repetition, from 1; the runs of one repetition are a pair. */
+	repetition: number,
+	/**  How it ended. */
+	status: RunStatus,
+	/**  Its counters. */
+	counters: Counters_Deserialize,
+	/**  What it cost, when priced (with the cache's prices when the model has them). */
+	cost_usd?: number | null,
+	/**  The prompt tokens read from the cache: as the provider measured them, else as estimated. */
+	cached_tokens: number,
+	/**  How long the conversation took. */
+	wall_ms: number,
+};
+
+/**  What a study keeps of one run of a lane. */
+export type StudyRun_Serialize = {
+	/**  The repetition, from 1; the runs of one repetition are a pair. */
+	repetition: number,
+	/**  How it ended. */
+	status: RunStatus,
+	/**  Its counters. */
+	counters: Counters_Serialize,
+	/**  What it cost, when priced (with the cache's prices when the model has them). */
+	cost_usd: number | null,
+	/**  The prompt tokens read from the cache: as the provider measured them, else as estimated. */
+	cached_tokens: number,
+	/**  How long the conversation took. */
+	wall_ms: number,
+};
+
+/**  Why a study stopped before its last repetition. */
+export type StudyStop = StudyStop_Serialize | StudyStop_Deserialize;
+
+/**  Why a study stopped before its last repetition. */
+export type StudyStop_Deserialize = {
+	/**  What stopped it. */
+	reason: StopReason,
+	/**  The repetitions that ran. */
+	after: number,
+	/**  What they cost. */
+	spent_usd: number | null,
+	/**  What the next one was estimated to cost, when the budget stopped it. */
+	next_usd?: number | null,
+	/**  The most the study could spend, when the budget stopped it. */
+	max_cost_usd?: number | null,
+};
+
+/**  Why a study stopped before its last repetition. */
+export type StudyStop_Serialize = {
+	/**  What stopped it. */
+	reason: StopReason,
+	/**  The repetitions that ran. */
+	after: number,
+	/**  What they cost. */
+	spent_usd: number | null,
+	/**  What the next one was estimated to cost, when the budget stopped it. */
+	next_usd?: number | null,
+	/**  The most the study could spend, when the budget stopped it. */
+	max_cost_usd?: number | null,
+};
+
+/**  A success rate. */
+export type SuccessRate = SuccessRate_Serialize | SuccessRate_Deserialize;
+
+/**  A success rate. */
+export type SuccessRate_Deserialize = {
+	/**  The runs that completed. */
+	count: number,
+	/**  The runs. */
+	n: number,
+	/**  Its Wilson 95 % interval; none without runs. */
+	wilson95?: [(number | null), (number | null)] | null,
+};
+
+/**  A success rate. */
+export type SuccessRate_Serialize = {
+	/**  The runs that completed. */
+	count: number,
+	/**  The runs. */
+	n: number,
+	/**  Its Wilson 95 % interval; none without runs. */
+	wilson95: [(number | null), (number | null)] | null,
+};
 
 /**  How a case went, as the app shows it: its comparison whole, for its lanes. */
 export type SuiteCaseResult = SuiteCaseResult_Serialize | SuiteCaseResult_Deserialize;

@@ -74,6 +74,9 @@ import { fileName } from "../shared/view";
 import { chartPicture } from "../runs/chartImage";
 import { ADAPTER_TITLES, adaptersText, laneName, refreshText } from "../shared/words";
 import "./compare.css";
+import { StudyView } from "../studies/StudyView";
+import { MAX_REPEAT, type StudyState, type StudyStore } from "../studies/store";
+import "../studies/studies.css";
 import type { OutcomeStore } from "../shared/outcome";
 import { ProblemItems } from "../shared/ProblemItems";
 import { useDoneToast } from "../shared/ToastRegion";
@@ -101,6 +104,7 @@ export function CompareView({
   scenarioPanel,
   noScenario,
   providersDialog,
+  onOpenRun = () => undefined,
 }: {
   store: ComparisonStore;
   outcome: OutcomeStore;
@@ -119,8 +123,11 @@ export function CompareView({
   noScenario: ReactNode;
   /** The providers dialog while it is open (Escape is then the dialog's), else null. */
   providersDialog: ReactNode;
+  /** Opens the kept run `id` on the History's timeline (a study's repetition). */
+  onOpenRun?: (id: number) => void;
 }) {
   const state: ComparisonContext = { ...useSyncExternalStore(store.subscribe, store.getState), scenario, profiles };
+  const study = useSyncExternalStore(store.study.subscribe, store.study.getState);
   // The scenario panel is resized, or folded away to give the lanes the width; kept per page.
   const [layout, onLayout] = useStoredPaneLayout(COMPARE_SPLIT);
   const scenarioShown = layout.collapsed.scenario !== true;
@@ -190,6 +197,7 @@ export function CompareView({
       <CompareToolbar
         store={store}
         state={state}
+        study={study}
         scenarioActions={scenarioActions}
         onProviders={onProviders}
         scenarioShown={scenarioShown}
@@ -208,7 +216,13 @@ export function CompareView({
           {/* The detail opens once an event is picked, so the lanes have the room until then. */}
           <div className="compare-main">
             <div className={picked === null ? "compare-main-grid" : "compare-main-grid with-detail"}>
-              <Results store={store} state={state} template={template} onCloseDetail={closeDetail} />
+              {state.run === null && study.phase !== "none" ? (
+                <section className="pane compare-results" data-testid="compare-results" aria-label="Study">
+                  <StudyView state={study} onCancel={() => void store.study.cancel()} onOpenRun={onOpenRun} />
+                </section>
+              ) : (
+                <Results store={store} state={state} template={template} onCloseDetail={closeDetail} />
+              )}
             </div>
           </div>
         </SplitPanes>
@@ -580,6 +594,7 @@ function LiveNote({ state }: { state: ComparisonContext }) {
 function CompareToolbar({
   store,
   state,
+  study,
   scenarioActions,
   onProviders,
   scenarioShown,
@@ -588,6 +603,7 @@ function CompareToolbar({
 }: {
   store: ComparisonStore;
   state: ComparisonContext;
+  study: StudyState;
   scenarioActions: ReactNode;
   onProviders: () => void;
   scenarioShown: boolean;
@@ -599,7 +615,7 @@ function CompareToolbar({
   const { scenario, run } = state;
   const running = run?.status === "running";
   const finished = run?.status === "finished";
-  const whyNot = notRunnable(state);
+  const whyNot = study.phase === "running" ? "A study is running" : notRunnable(state);
   const exportTitle = (what: string) => (finished ? what : `${what} (once a comparison has finished)`);
   return (
     <div className="toolbar compare-toolbar">
@@ -626,12 +642,16 @@ function CompareToolbar({
           data-testid="run-comparison"
           className="primary"
           disabled={whyNot !== null}
-          title={whyNot ?? `${runTitle(state.model, chosenProfile(state))} (Ctrl+Enter)`}
+          title={
+            whyNot ??
+            `${runTitle(state.model, chosenProfile(state))}${study.repeat > 1 ? `, ${study.repeat} times as a study` : ""} (Ctrl+Enter)`
+          }
           onClick={() => void store.run()}
         >
           <Play aria-hidden="true" />
-          Run
+          {study.repeat > 1 ? `Run ×${study.repeat}` : "Run"}
         </button>
+        <StudyControls store={store.study} study={study} />
         {running && (
           <button type="button" data-testid="cancel-comparison" onClick={() => void store.cancel()}>
             Cancel
@@ -665,6 +685,49 @@ function CompareToolbar({
         </DropDownMenu>
       </div>
     </div>
+  );
+}
+
+/** How many times Run runs the comparison (more than once: a study), and its A/A control. */
+function StudyControls({ store, study }: { store: StudyStore; study: StudyState }) {
+  const running = study.phase === "running";
+  return (
+    <>
+      <label
+        className="study-repeat"
+        title="Run the comparison this many times as a study, with intervals and verdicts"
+      >
+        Repeat{" "}
+        <input
+          type="number"
+          data-testid="study-repeat"
+          min={1}
+          max={MAX_REPEAT}
+          value={study.repeat}
+          disabled={running}
+          onChange={(event) => {
+            store.setRepeat(Number(event.target.value));
+          }}
+        />
+      </label>
+      {study.repeat > 1 && (
+        <label
+          className="study-aa-toggle"
+          title="Run the first lane once more per repetition: the noise a difference must beat"
+        >
+          <input
+            type="checkbox"
+            data-testid="study-aa-toggle"
+            checked={study.aa}
+            disabled={running}
+            onChange={(event) => {
+              store.setAa(event.target.checked);
+            }}
+          />{" "}
+          A/A control
+        </label>
+      )}
+    </>
   );
 }
 

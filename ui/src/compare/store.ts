@@ -50,6 +50,7 @@ import type { OutcomeStore } from "../shared/outcome";
 import { sourcesToAsk, withDeclined, type Declined } from "./runSources";
 import { COMPARISON_ANSWERED } from "./comparisonDrawnMark";
 import { chartImage, type ChartFormat, type ChartPicture } from "../runs/chartImage";
+import { StudyStore } from "../studies/store";
 
 /** The template the view runs on: the editor's open document. */
 export interface OpenTemplate {
@@ -282,6 +283,8 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
   private declined: Declined = new Set();
   /** The chart as the Compare page draws it now, while the page is there (see drawsChart). */
   private chartSource: (() => ChartPicture | null) | null = null;
+  /** The comparison repeated as a study, when Run is asked for more than one repetition. */
+  readonly study: StudyStore;
 
   /**
    * `scenario`: the scenario the comparison runs; `profiles`: the provider profiles as last read;
@@ -313,6 +316,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
       hostPresets: [],
       realHosts: [],
     });
+    this.study = new StudyStore(platform);
   }
 
   /** The state with the open scenario and the provider profiles, as Run's checks read it. */
@@ -323,6 +327,7 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
   /** Lets go of the comparison and its picked event: another scenario took the place of the one it ran. */
   forget(): void {
     this.update({ run: null, picked: null, detail: { kind: "none" } });
+    this.study.forget();
   }
 
   /** Reads the sessions of the app's relay (none when it is stopped or cannot be read). */
@@ -489,6 +494,23 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     if (template === null || open === null || notRunnable(this.context()) !== null) return;
     const { model } = this.state;
     await this.scenario.idle();
+    if (this.study.getState().phase === "running") return;
+    this.outcome.forgetNotice();
+    const settings: ComparisonSettings = {
+      adapters: [...model.adapters],
+      hosts: [...model.hosts],
+      realHosts: [...model.realHosts],
+      live: liveRunOf(model),
+      relaySession: relaySessionOf(this.state, template.template),
+      priceAs: priceAsOf(this.state),
+    };
+    if (this.study.repeats()) {
+      // The study takes the single comparison's place on the page.
+      this.update({ run: null, picked: null, detail: { kind: "none" } });
+      await this.study.run(template.id, open.id, settings);
+      return;
+    }
+    this.study.forget();
     const id = ++this.runs;
     const lanes = lanesOf(model);
     this.update({
@@ -506,15 +528,6 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
       picked: null,
       detail: { kind: "none" },
     });
-    this.outcome.forgetNotice();
-    const settings: ComparisonSettings = {
-      adapters: [...model.adapters],
-      hosts: [...model.hosts],
-      realHosts: [...model.realHosts],
-      live: liveRunOf(model),
-      relaySession: relaySessionOf(this.state, template.template),
-      priceAs: priceAsOf(this.state),
-    };
     const result = await this.platform.runComparison(template.id, open.id, id, settings, (progress) => {
       const run = this.state.run;
       if (run?.id !== id) return;

@@ -48,17 +48,15 @@ describe("platform and bindings", () => {
 
   it("sends every command to the backend command of its name, answering ipc_failed when the call throws", async () => {
     invoke.mockRejectedValue(new Error("no backend"));
-    // runComparison reads its settings to make the request; the other commands pass on what they get.
-    const argsOf = (name: string): unknown[] =>
-      name === "runComparison"
-        ? [
-            1,
-            1,
-            1,
-            { adapters: [], hosts: [], realHosts: [], live: null, relaySession: null, priceAs: null },
-            () => undefined,
-          ]
-        : [];
+    // runComparison and runStudy read their settings to make the request; the other commands pass
+    // on what they get.
+    const settings = { adapters: [], hosts: [], realHosts: [], live: null, relaySession: null, priceAs: null };
+    const study = { repeat: 2, aa: false, seed: 1, maxCostUsd: null, jobs: 1 };
+    const argsOf = (name: string): unknown[] => {
+      if (name === "runComparison") return [1, 1, 1, settings, () => undefined];
+      if (name === "runStudy") return [1, 1, 1, settings, study, () => undefined];
+      return [];
+    };
     for (const name of commandNames) {
       const method = Reflect.get(tauriPlatform, name) as (...args: unknown[]) => Promise<unknown>;
       expect(await method(...argsOf(name)), name).toEqual({

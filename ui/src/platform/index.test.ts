@@ -9,6 +9,7 @@ const commands = vi.hoisted(() => ({
   previewDocument: vi.fn(),
   saveDocument: vi.fn(),
   runComparison: vi.fn(),
+  runStudy: vi.fn(),
   watchRelay: vi.fn(),
 }));
 vi.mock("../bindings", () => ({ commands }));
@@ -21,7 +22,7 @@ vi.mock("@tauri-apps/api/core", () => ({
 }));
 
 const { tauriPlatform } = await import("./index");
-const { applyEdit, importTools, previewDocument, runComparison, saveDocument, watchRelay } = tauriPlatform;
+const { applyEdit, importTools, previewDocument, runComparison, runStudy, saveDocument, watchRelay } = tauriPlatform;
 
 beforeEach(() => {
   vi.resetAllMocks();
@@ -67,6 +68,55 @@ describe("platform", () => {
     };
     commands.importTools.mockResolvedValueOnce({ status: "error", error });
     expect(await importTools(2, "[1]")).toEqual({ ok: false, error });
+  });
+
+  it("sends a study as its comparison (kept for no later question) with how it repeats, and passes its progress on", async () => {
+    const progress = {
+      repetition: 1,
+      done: 1,
+      planned: 3,
+      spent_usd: 0.002,
+      kept: [{ lane: "dynamic", history_id: 4 }],
+    };
+    commands.runStudy.mockImplementation((_asked: unknown, channel: { onmessage: (message: unknown) => void }) => {
+      channel.onmessage(progress);
+      return Promise.resolve({ status: "ok", data: { kind: "unfold.study" } });
+    });
+    const heard: unknown[] = [];
+    const settings = {
+      adapters: ["dynamic" as const],
+      hosts: [],
+      realHosts: [],
+      live: { profile: "local" },
+      relaySession: null,
+      priceAs: null,
+    };
+    const answer = await runStudy(2, 5, 7, settings, { repeat: 3, aa: true, seed: 1, maxCostUsd: 0.5, jobs: 2 }, (p) =>
+      heard.push(p),
+    );
+    expect(answer).toEqual({ ok: true, value: { kind: "unfold.study" } });
+    expect(commands.runStudy).toHaveBeenCalledWith(
+      {
+        study_id: 7,
+        comparison: {
+          template: { open: 2 },
+          scenario: { open: 5 },
+          lanes: ["dynamic"],
+          model: { live: { profile: "local" } },
+          sources: "allowed",
+          relay_session: null,
+          outputs: { requests: null, trace: null, history: true },
+          run_id: null,
+        },
+        repeat: 3,
+        aa: true,
+        seed: 1,
+        max_cost_usd: 0.5,
+        jobs: 2,
+      },
+      expect.anything(),
+    );
+    expect(heard).toEqual([progress]);
   });
 
   it("sends a comparison as one request with its adapters, live run, relay session and price, and passes its progress on", async () => {

@@ -30,6 +30,11 @@ import {
   type RunFilter_Deserialize,
   type RunSummary_Serialize,
   type StoredRun_Serialize,
+  type StudyReport_Serialize,
+  type StudyLane_Serialize,
+  type StudyPair_Serialize,
+  type StudyRun_Serialize,
+  type StudyProgress,
   type ScenarioView_Serialize,
   type Scenario_Serialize,
   type FilePurpose,
@@ -212,6 +217,27 @@ export interface ComparisonSettings {
   priceAs: string | null;
 }
 
+/** A study's report (`unfold.study`), its lanes, pairs and runs as the backend sends them. */
+export type StudyReport = StudyReport_Serialize;
+export type StudyLane = StudyLane_Serialize;
+export type StudyPair = StudyPair_Serialize;
+export type StudyRun = StudyRun_Serialize;
+export type { StudyProgress };
+
+/** How a comparison is repeated as a study (spec 14). */
+export interface StudySettings {
+  /** How many times. */
+  repeat: number;
+  /** The first lane runs once more per repetition, as its own control. */
+  aa: boolean;
+  /** The seed of the bootstrap intervals. */
+  seed: number;
+  /** The most a live study may spend, in US dollars (null: no ceiling). */
+  maxCostUsd: number | null;
+  /** How many repetitions run at once. */
+  jobs: number;
+}
+
 /** Stops listening to an event. */
 export type Unlisten = () => void;
 
@@ -296,6 +322,21 @@ interface UiCommands {
     settings: ComparisonSettings,
     onProgress: (progress: CompareProgress) => void,
   ) => Promise<Outcome<ComparisonReport>>;
+  /**
+   * Runs the comparison `settings` asks for `study.repeat` times as a study (no baseline; a live
+   * one's prompts each after a nonce); each repetition's end, with the history ids of its runs,
+   * goes to `onProgress`. `studyId` names it for `cancelStudy`, after which it answers the report
+   * of the repetitions that ended (its `stopped` says so). The command takes a channel, which
+   * stays in here.
+   */
+  runStudy: (
+    templateId: number,
+    scenarioId: number,
+    studyId: number,
+    settings: ComparisonSettings,
+    study: StudySettings,
+    onProgress: (progress: StudyProgress) => void,
+  ) => Promise<Outcome<StudyReport>>;
   /**
    * Probes each host of `names` (`unfold hosts probe`, each allowed before) `repeat` times, one host
    * after another; each run's end goes to `onProgress`. Answers each host's measurement and the ids
@@ -428,6 +469,31 @@ function runComparison(
   return call(() => commands.runComparison(comparisonRequest(templateId, scenarioId, runId, settings), progress));
 }
 
+/** Runs a study, each repetition's end streamed through a channel as it happens. */
+function runStudy(
+  templateId: number,
+  scenarioId: number,
+  studyId: number,
+  settings: ComparisonSettings,
+  study: StudySettings,
+  onProgress: (progress: StudyProgress) => void,
+): Promise<Outcome<StudyReport>> {
+  const progress = new Channel<StudyProgress>();
+  progress.onmessage = onProgress;
+  // A study's repetitions are not kept for the comparison questions a run id asks.
+  const comparison = { ...comparisonRequest(templateId, scenarioId, 0, settings), run_id: null };
+  const asked = {
+    study_id: studyId,
+    comparison,
+    repeat: study.repeat,
+    aa: study.aa,
+    seed: study.seed,
+    max_cost_usd: study.maxCostUsd,
+    jobs: study.jobs,
+  };
+  return call(() => commands.runStudy(asked, progress));
+}
+
 /** A real agent host a comparison can run (the host lab), whether it is installed and its version. */
 export type HostView = HostView_Serialize;
 
@@ -505,6 +571,7 @@ export const tauriPlatform: Platform = {
   ...wrapCommands(),
   isTauri: tauriIsTauri,
   runComparison,
+  runStudy,
   probeHosts,
   watchRelay,
   onCloseRequested: (listener) =>

@@ -40,7 +40,12 @@ export function PageView({
       );
     case "compare":
       return template === null ? null : (
-        <TemplateComparePage stores={workspace.compare} template={template} problems={problems} />
+        <TemplateComparePage
+          stores={workspace.compare}
+          template={template}
+          problems={problems}
+          onOpenRun={(id) => void workspace.openKeptRun(id)}
+        />
       );
     case "history":
       return (
@@ -122,13 +127,16 @@ function TemplateComparePage({
   stores,
   template: { editor },
   problems,
+  onOpenRun,
 }: {
   stores: CompareStores;
   template: TemplateStores;
   problems: readonly ProblemGroup[];
+  /** Opens a kept run on the History's timeline (a study's repetition). */
+  onOpenRun: (id: number) => void;
 }) {
   const { document } = useSyncExternalStore(editor.subscribe, editor.getState);
-  return <ComparePage stores={stores} template={document.template} problems={problems} />;
+  return <ComparePage stores={stores} template={document.template} problems={problems} onOpenRun={onOpenRun} />;
 }
 
 /**
@@ -139,10 +147,13 @@ export function ComparePage({
   stores: { outcome, scenario, providers, comparison },
   template,
   problems,
+  onOpenRun,
 }: {
   stores: CompareStores;
   template: Template;
   problems: readonly ProblemGroup[];
+  /** Opens a kept run on the History's timeline (a study's repetition). */
+  onOpenRun?: (id: number) => void;
 }) {
   const { scenario: open, revision } = useSyncExternalStore(scenario.subscribe, scenario.getState);
   const { profiles, providersOpen, profilesFailure } = useSyncExternalStore(providers.subscribe, providers.getState);
@@ -168,6 +179,7 @@ export function ComparePage({
           scenario={open}
           profiles={profiles}
           onProviders={() => void providers.openProviders()}
+          onOpenRun={onOpenRun}
           scenarioActions={<ScenarioFileActions store={scenario} />}
           scenarioPanel={
             open !== null && (

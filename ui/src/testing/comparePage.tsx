@@ -34,10 +34,19 @@ export function comparisonContext({ comparison, scenario, providers }: CompareSt
 }
 
 /** The Compare page over `stores`, on `platform`'s template, listing no other problems. */
-export function ComparePageOf({ stores, platform }: { stores: CompareStores; platform: FakePlatform }) {
+export function ComparePageOf({
+  stores,
+  platform,
+  onOpenRun,
+}: {
+  stores: CompareStores;
+  platform: FakePlatform;
+  /** Hears of a kept run to open on the History's timeline. */
+  onOpenRun?: (id: number) => void;
+}) {
   return (
     <ToastProvider>
-      <ComparePage stores={stores} template={platform.template} problems={[]} />
+      <ComparePage stores={stores} template={platform.template} problems={[]} onOpenRun={onOpenRun} />
     </ToastProvider>
   );
 }

@@ -12,6 +12,7 @@
 // The compare view's commands (scenarios, comparisons, provider profiles, the models runs can be
 // priced as, the run history and its traces) go to FakeCompare.
 import { FakeProbe } from "./fakeProbe";
+import { FakeStudy } from "./fakeStudy";
 import { FakeCompare, lookupFirstScenario } from "./fakeCompare";
 import { recordedAnswer, recordedTemplate } from "./recordings";
 import type { FakeSuite } from "./suites";
@@ -36,6 +37,9 @@ import type {
   HostView,
   ProbeOfHost,
   ProbeProgress,
+  StudyProgress,
+  StudyReport,
+  StudySettings,
   PricedModels,
   PreviewQuery,
   PreviewUpdate,
@@ -113,6 +117,8 @@ export class FakePlatform implements Platform {
   readonly compare = new FakeCompare(() => this.template);
   /** The host probe: runs the hosts the compare fake has allowed. */
   readonly probe = new FakeProbe(this.compare.allowedHosts);
+  /** Studies: the recorded one played back. */
+  readonly study = new FakeStudy();
   readonly closeListeners = new Set<() => void>();
   readonly dropListeners = new Set<(paths: string[]) => void>();
   /** The sources allowed: the definition allowed, by file and source name (`sourceKey`). */
@@ -516,6 +522,24 @@ export class FakePlatform implements Platform {
         settings.realHosts,
       )
     );
+  }
+
+  runStudy(
+    templateId: number,
+    scenarioId: number,
+    studyId: number,
+    settings: ComparisonSettings,
+    study: StudySettings,
+    onProgress: (progress: StudyProgress) => void,
+  ): Promise<Outcome<StudyReport>> {
+    return (
+      this.refuse("runStudy", templateId, scenarioId, studyId, settings, study) ??
+      this.study.runStudy(settings, study, onProgress)
+    );
+  }
+
+  cancelStudy(studyId: number): Promise<Outcome<null>> {
+    return this.refuse("cancelStudy", studyId) ?? this.study.cancelStudy();
   }
 
   pricedModels(): Promise<Outcome<PricedModels>> {
