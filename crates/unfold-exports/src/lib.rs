@@ -7,3 +7,4 @@ pub mod first_prompt;
 pub mod langfuse;
 pub mod otlp;
 pub mod promptfoo;
+pub mod promptfoo_runs;

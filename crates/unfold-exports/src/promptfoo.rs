@@ -22,6 +22,20 @@ pub const USER_VARIABLE: &str = "unfold_user";
 /// promptfoo provider id).
 pub fn config(template: &Template, scenarios: &[Scenario], provider: &str) -> Result<Value> {
     let prompt = FirstPrompt::of(template)?;
+    Ok(json!({
+        "$schema": "https://promptfoo.dev/config-schema.json",
+        "description": format!("Unfold template {}", qualified_name(template)),
+        "prompts": prompts(template, &prompt)?,
+        "providers": [{ "id": provider, "config": { "tools": prompt.tools } }],
+        "defaultTest": { "vars": template.params },
+        "tests": scenarios.iter().map(test).collect::<Vec<Value>>(),
+    }))
+}
+
+/// The config's one prompt: `prompt` as a chat prompt, the system prompt then the user's message,
+/// parameters as nunjucks variables and the rest escaped. Refused when a parameter takes the
+/// user's variable's name.
+pub(crate) fn prompts(template: &Template, prompt: &FirstPrompt) -> Result<Value> {
     if prompt.parameters.iter().any(|name| name == USER_VARIABLE) {
         return Err(Error::problem(
             format!("/params/{USER_VARIABLE}"),
@@ -34,24 +48,22 @@ pub fn config(template: &Template, scenarios: &[Scenario], provider: &str) -> Re
         { "role": "user", "content": format!("{{{{ {USER_VARIABLE} }}}}") },
     ]);
     let name = qualified_name(template);
-    Ok(json!({
-        "$schema": "https://promptfoo.dev/config-schema.json",
-        "description": format!("Unfold template {name}"),
-        "prompts": [{ "id": format!("unfold:{name}"), "label": name, "raw": messages.to_string() }],
-        "providers": [{ "id": provider, "config": { "tools": prompt.tools } }],
-        "defaultTest": { "vars": template.params },
-        "tests": scenarios.iter().map(test).collect::<Vec<Value>>(),
-    }))
+    Ok(json!([{ "id": format!("unfold:{name}"), "label": name, "raw": messages.to_string() }]))
+}
+
+/// The variables of `scenario`'s test: its parameters and its first user message.
+pub(crate) fn test_vars(scenario: &Scenario) -> Map<String, Value> {
+    let mut vars: Map<String, Value> =
+        scenario.params.iter().map(|(name, value)| (name.clone(), Value::from(value.as_str()))).collect();
+    vars.insert(USER_VARIABLE.to_string(), Value::from(scenario.first_user()));
+    vars
 }
 
 /// The test of one scenario.
 fn test(scenario: &Scenario) -> Value {
-    let mut vars: Map<String, Value> =
-        scenario.params.iter().map(|(name, value)| (name.clone(), Value::from(value.as_str()))).collect();
-    vars.insert(USER_VARIABLE.to_string(), Value::from(scenario.first_user()));
     let turns = scenario.conversation_turns();
     let assert = turns.first().and_then(|turn| turn.script.first()).map_or_else(|| json!([]), first_step_assertions);
-    json!({ "description": scenario.name, "vars": vars, "assert": assert })
+    json!({ "description": scenario.name, "vars": test_vars(scenario), "assert": assert })
 }
 
 /// What the model's first answer must be for the scenario's first step.
@@ -76,7 +88,7 @@ fn first_step_assertions(step: &Step) -> Value {
 /// `text` as nunjucks renders it back: every `{` that would open a tag, a variable or a comment,
 /// and every `#` that would close a comment (nunjucks rejects one outside a comment), is written
 /// as a string expression: `{{ '{' }}`.
-fn escape_nunjucks(text: &str) -> String {
+pub(crate) fn escape_nunjucks(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {

@@ -1,0 +1,45 @@
+// promptfoo's provider for Unfold, written by `unfold export --to promptfoo --through-unfold`
+// beside the config that names it. Each test runs its scenario's whole conversation through
+// Unfold, in the provider's lane: `unfold compare TEMPLATE SCENARIO --adapters LANE --promptfoo`,
+// which prints promptfoo's provider response itself (the final answer as `output`, the tool
+// trajectory in `metadata`, `tokenUsage`, `cost`). The prompt promptfoo rendered is not sent
+// anywhere: the scenario says what the user asks.
+//
+// Unfold is started with a list of arguments and no shell, so no path needs quoting, and with the
+// environment promptfoo has: a live provider profile finds its key where Unfold always looks.
+import { execFile } from "node:child_process";
+
+export default class UnfoldProvider {
+  constructor(options) {
+    this.providerId = options.id;
+    this.config = options.config;
+  }
+
+  id() {
+    return this.providerId;
+  }
+
+  async callApi(_prompt, context) {
+    const { unfold, template, lane, profile, profiles } = this.config;
+    const scenario = context?.vars?.unfold_scenario;
+    if (!scenario) {
+      return { error: "the test names no scenario: set its unfold_scenario variable to a scenario file" };
+    }
+    const args = ["compare", template, scenario, "--adapters", lane, "--promptfoo"];
+    if (profile) args.push("--provider", profile);
+    if (profiles) args.push("--providers", profiles);
+    return new Promise((resolve) => {
+      execFile(unfold, args, { maxBuffer: 64 * 1024 * 1024 }, (failure, stdout, stderr) => {
+        if (failure) {
+          resolve({ error: `${unfold} ${args.join(" ")}: ${stderr.trim() || failure.message}` });
+          return;
+        }
+        try {
+          resolve(JSON.parse(stdout));
+        } catch (notJson) {
+          resolve({ error: `${unfold} printed no provider response: ${notJson.message}` });
+        }
+      });
+    });
+  }
+}
