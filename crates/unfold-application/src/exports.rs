@@ -1,5 +1,6 @@
 //! What a comparison exports to files the user chose: its report (`unfold compare --json`, or
-//! `--markdown` to paste into a pull request), and the request body of every model call, one file each, into a new or empty folder so that no file
+//! `--markdown` to paste into a pull request, or its first lane as promptfoo's provider response,
+//! `--promptfoo`), and the request body of every model call, one file each, into a new or empty folder so that no file
 //! of an earlier export (a call this comparison did not make) is mixed with them; neither written
 //! if it holds a live model's secrets.
 
@@ -33,6 +34,14 @@ pub fn report_text(report: &ComparisonReport, format: ReportFormat) -> String {
         ReportFormat::Json => to_canonical_json(report),
         ReportFormat::Markdown => unfold_exports::comparison_markdown::comparison_markdown(report),
     }
+}
+
+/// `report`'s first lane as promptfoo's provider response (`unfold compare --promptfoo`): what the
+/// provider of a promptfoo config exported to run through Unfold answers promptfoo with.
+pub fn promptfoo_response(report: &ComparisonReport) -> AppResult<serde_json::Value> {
+    let run =
+        report.runs.first().ok_or_else(|| AppError::new(ErrorCode::InvalidRequest, "the comparison ran no lane"))?;
+    Ok(unfold_exports::promptfoo_runs::provider_response(run, run.lane().name()))
 }
 
 /// Writes `report` to `path` in `format`, atomically; refused if it holds any of `secrets` in

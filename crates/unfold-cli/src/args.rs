@@ -49,7 +49,8 @@ pub enum Command {
         sources: ConsentFlags,
     },
     /// Write a template in another tool's format: a promptfoo config with a test per scenario
-    /// (`promptfoo`) or a Langfuse chat prompt (`langfuse`)
+    /// (`promptfoo`; with --through-unfold, its provider runs each whole conversation through
+    /// Unfold) or a Langfuse chat prompt (`langfuse`)
     Export {
         /// The template file.
         template: PathBuf,
@@ -60,9 +61,26 @@ pub enum Command {
         /// parameters and user message, and assertions on the tools its first step calls.
         #[arg(long = "scenario", value_name = "SCENARIO")]
         scenarios: Vec<PathBuf>,
-        /// The promptfoo provider the tests run on [default: openai:chat:gpt-4.1-mini].
+        /// The promptfoo provider the tests run on [default: openai:chat:gpt-4.1-mini]; with
+        /// --through-unfold, the provider profile whose real model the conversations run on
+        /// [default: each scenario's script].
         #[arg(long, value_name = "ID")]
         provider: Option<String>,
+        /// With --through-unfold and --provider: the profile file (default: $UNFOLD_PROVIDERS,
+        /// else ~/.config/unfold/providers.json, when promptfoo runs).
+        #[arg(long, value_name = "FILE", requires_all = ["provider", "through_unfold"])]
+        providers: Option<PathBuf>,
+        /// promptfoo: its provider runs each scenario's whole conversation through this `unfold`
+        /// (`unfold compare … --promptfoo`), so the assertions see the final answer and the tool
+        /// trajectory; the provider's file (unfold-promptfoo-provider.mjs) is written beside the
+        /// config.
+        #[arg(long)]
+        through_unfold: bool,
+        /// With --through-unfold: the lanes, a promptfoo provider each, separated by commas (as
+        /// `compare --adapters` names them).
+        #[arg(long, value_delimiter = ',', default_value = "dynamic,restart", value_parser = LaneChoice,
+              requires = "through_unfold")]
+        adapters: Vec<String>,
         /// The file to write.
         #[arg(short = 'o', long = "output", value_name = "PATH")]
         output: PathBuf,
@@ -102,6 +120,12 @@ pub enum Command {
         /// each lane beside the all-FULL baseline, the first divergence.
         #[arg(long, conflicts_with = "json")]
         markdown: bool,
+        /// Print the first lane's run as promptfoo's provider response, what the provider of
+        /// `export --to promptfoo --through-unfold` reads: {"output": the final answer,
+        /// "tokenUsage", "cost", "metadata": {"lane", "status", "final", "error", "tool_calls":
+        /// [{"name", "args", "success", "attempt"}], "sections_read", "counters", "cost_usd"}}.
+        #[arg(long, conflicts_with_all = ["json", "markdown", "repeat"])]
+        promptfoo: bool,
         /// Also write the OpenAI chat request body of every model call, one JSON file per call
         /// (`dynamic-call-001.json`, …, `baseline-call-001.json`), into this new or empty folder.
         #[arg(long, value_name = "DIR")]

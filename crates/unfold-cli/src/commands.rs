@@ -18,9 +18,9 @@ use unfold_application::profiles::Profiles;
 use unfold_application::sources;
 use unfold_application::sources::SourceReach;
 use unfold_application::studies::{run_study, KeptStudy, StudyProgress, StudyRequest};
-use unfold_application::template_exports::ExportRequest;
+use unfold_application::template_exports::{ExportFormat, ExportRequest, ThroughUnfold};
 use unfold_application::template_server::ServedTemplate;
-use unfold_application::{exports, AppError, AppResult};
+use unfold_application::{exports, AppError, AppResult, ErrorCode};
 use unfold_documents::error::printable_path;
 use unfold_documents::{Error, Location};
 use unfold_engine::{Lane, Preview};
@@ -33,9 +33,13 @@ use crate::runtime::{block_on, Signals};
 pub fn execute(command: Command) -> AppResult<ExitCode> {
     match command {
         Command::Validate { files } => validate(&files),
-        Command::Export { template, format, scenarios, provider, output } => {
-            let request = ExportRequest { format: Some(format), scenarios, provider };
-            unfold_application::template_exports::export_template(&template, &request, &output)?;
+        Command::Export { template, format, scenarios, provider, providers, through_unfold, adapters, output } => {
+            if through_unfold {
+                export_through_unfold(&template, format, scenarios, (provider, providers, adapters), &output)?;
+            } else {
+                let request = ExportRequest { format: Some(format), scenarios, provider };
+                unfold_application::template_exports::export_template(&template, &request, &output)?;
+            }
             outln!("wrote {}", printable_path(&output))?;
             Ok(ExitCode::SUCCESS)
         }
@@ -68,6 +72,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             adapters,
             json,
             markdown,
+            promptfoo,
             requests,
             api,
             price_as,
@@ -120,9 +125,10 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                     lanes.collect(),
                 )
             };
-            let form = match (json, markdown) {
-                (true, _) => ReportForm::Json,
-                (_, true) => ReportForm::Markdown,
+            let form = match (json, markdown, promptfoo) {
+                (true, _, _) => ReportForm::Json,
+                (_, true, _) => ReportForm::Markdown,
+                (_, _, true) => ReportForm::Promptfoo,
                 _ => ReportForm::Table,
             };
             let context = comparison_context(profiles_file);
@@ -286,6 +292,8 @@ enum ReportForm {
     Json,
     /// Markdown to paste into a pull request.
     Markdown,
+    /// The first lane's run as promptfoo's provider response.
+    Promptfoo,
 }
 
 /// What the command line's comparisons read: the files, the shared history, the host lab, and the
@@ -381,6 +389,7 @@ fn compare(
     match form {
         ReportForm::Json => write_json(report)?,
         ReportForm::Markdown => out!("{}", exports::report_text(report, ReportFormat::Markdown))?,
+        ReportForm::Promptfoo => write_json(&exports::promptfoo_response(report)?)?,
         ReportForm::Table => {
             out!("{}", crate::report_table::draw(report, crate::output::width()))?;
             if let (Some(folder), Some(count)) = (requests_folder, finished.requests_written) {
@@ -389,6 +398,29 @@ fn compare(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `unfold export --to promptfoo --through-unfold`: the config whose provider runs each scenario
+/// through this program, in each lane of `adapters`, scripted or on the profile `provider` (which
+/// must be in its file now, as it must when promptfoo runs).
+fn export_through_unfold(
+    template: &Path,
+    format: ExportFormat,
+    scenarios: Vec<PathBuf>,
+    (provider, providers, adapters): (Option<String>, Option<PathBuf>, Vec<String>),
+    output: &Path,
+) -> AppResult<()> {
+    if format != ExportFormat::Promptfoo {
+        return Err(Error::argument("--through-unfold", "only a promptfoo config runs through Unfold").into());
+    }
+    if let Some(name) = &provider {
+        crate::live::named_profile(providers.as_deref(), name)?;
+    }
+    let unfold = std::env::current_exe().map_err(|error| {
+        AppError::new(ErrorCode::UnreadableFile, format!("cannot tell where this unfold program is: {error}"))
+    })?;
+    let runs = ThroughUnfold { unfold, lanes: adapters, profile: provider, profiles: providers };
+    unfold_application::template_exports::export_promptfoo_through_unfold(template, &scenarios, &runs, output)
 }
 
 /// Checks every file; prints each problem; exit 1 if any file has one, 2 if one cannot be read.

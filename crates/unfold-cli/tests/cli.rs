@@ -1883,6 +1883,30 @@ fn export_to_promptfoo_refuses_scenarios_that_do_not_fit() {
     assert_eq!(config["tests"], serde_json::json!([]));
 }
 
+/// `unfold export --through-unfold`: only promptfoo runs through Unfold, its lanes are checked
+/// before anything is written, and its lanes and profile file are said without it for nothing.
+#[test]
+fn export_through_unfold_refuses_what_could_not_run() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = folder.path().join("promptfooconfig.json");
+    let out = output.to_str().unwrap();
+    let langfuse = run(&["export", EXAMPLE, "--to", "langfuse", "--through-unfold", "-o", out]);
+    assert_eq!(langfuse.code, 2);
+    assert!(
+        langfuse.stderr.contains("--through-unfold: only a promptfoo config runs through Unfold"),
+        "{}",
+        langfuse.stderr
+    );
+    let no_host =
+        run(&["export", EXAMPLE, "--to", "promptfoo", "--through-unfold", "--adapters", "host:nobody", "-o", out]);
+    assert_eq!(no_host.code, 2);
+    assert!(no_host.stderr.contains("nobody"), "{}", no_host.stderr);
+    assert!(!output.exists() && !folder.path().join("unfold-promptfoo-provider.mjs").exists());
+    let lanes_alone = run(&["export", EXAMPLE, "--to", "promptfoo", "--adapters", "restart", "-o", out]);
+    assert_eq!(lanes_alone.code, 2);
+    assert!(lanes_alone.stderr.contains("--through-unfold"), "{}", lanes_alone.stderr);
+}
+
 /// A trace file that could not be written is refused before anything runs, by every command
 /// that writes one.
 #[test]
