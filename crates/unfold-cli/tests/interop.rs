@@ -1,6 +1,6 @@
 //! What Unfold writes for other tools, read by those tools themselves (installed by
 //! `scripts/interop-tools.sh install`): a promptfoo export validated and evaluated by the real
-//! promptfoo CLI against a real local model server (fakellm), and the OTLP traces of `compare`,
+//! promptfoo CLI against a real local model server (fakellm), and run through Unfold itself, and the OTLP traces of `compare`,
 //! `test`, `run` and `replay` parsed with the OpenTelemetry protobuf definitions
 //! (`tests/otlp/read_otlp.py`), then held against the runs' reports.
 
@@ -140,6 +140,103 @@ fn promptfoo_validates_and_evaluates_the_export_against_a_real_server() {
     assert_eq!(system_prompt(lookup_first), unfold(&["render", text(&template)]));
     let objective = "objective=Fix \"login\" and {{sessions}}";
     assert_eq!(system_prompt(parallel), unfold(&["render", text(&template), "--param", objective]));
+}
+
+/// `promptfoo eval` of the config at `config`, from `home` (another folder than the config's): its
+/// exit code and the results it wrote.
+fn promptfoo_eval(home: &Path, config: &Path) -> (Option<i32>, Vec<Value>) {
+    let results = home.join("results.json");
+    let eval = promptfoo(home)
+        .current_dir(home)
+        .args(["eval", "-c", text(config), "--no-cache", "--no-write", "--no-progress-bar", "-o", text(&results)])
+        .output()
+        .unwrap();
+    let written = std::fs::read_to_string(&results)
+        .unwrap_or_else(|_| panic!("promptfoo eval wrote no results: {}", String::from_utf8_lossy(&eval.stderr)));
+    std::fs::remove_file(&results).unwrap();
+    let written: Value = serde_json::from_str(&written).unwrap();
+    (eval.status.code(), written["results"]["results"].as_array().unwrap().clone())
+}
+
+/// The result of test `test` in lane `lane`.
+fn result_of<'r>(results: &'r [Value], test: &str, lane: &str) -> &'r Value {
+    let label = format!("unfold:{lane}");
+    results
+        .iter()
+        .find(|r| r["testCase"]["description"] == test && r["provider"]["label"] == label)
+        .unwrap_or_else(|| panic!("no result for {test} in {lane}"))
+}
+
+/// Exported to run through Unfold (into a folder whose name has a space and both quotes), the
+/// config passes `promptfoo validate`, and `promptfoo eval` runs each scenario's whole conversation
+/// in each lane through this `unfold`: every test passes, the output is the final answer and the
+/// trajectory is the provider's metadata. An expectation on the trajectory that does not hold
+/// fails, and says what was called.
+#[test]
+fn promptfoo_runs_the_whole_loop_through_unfold_and_checks_the_trajectory() {
+    let folder = tempfile::tempdir().unwrap();
+    let exported = folder.path().join("it's a \"config\"");
+    std::fs::create_dir(&exported).unwrap();
+    let config = exported.join("promptfooconfig.json");
+    unfold(&[
+        "export",
+        "examples/task-executor.unfold.json",
+        "--to",
+        "promptfoo",
+        "--through-unfold",
+        "--adapters",
+        "dynamic,restart",
+        "--scenario",
+        "examples/read-context-then-search.scenario.json",
+        "--scenario",
+        "examples/lookup-first.scenario.json",
+        "-o",
+        text(&config),
+    ]);
+    assert!(exported.join("unfold-promptfoo-provider.mjs").is_file());
+    let home = folder.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let validate = promptfoo(&home).args(["validate", "config", "-c", text(&config)]).output().unwrap();
+    let said = String::from_utf8_lossy(&validate.stdout);
+    assert!(validate.status.success(), "{said}{}", String::from_utf8_lossy(&validate.stderr));
+
+    let (code, results) = promptfoo_eval(&home, &config);
+    assert_eq!(results.len(), 4, "{results:#?}");
+    assert_eq!(code, Some(0), "{results:#?}");
+    assert!(results.iter().all(|r| r["success"] == true && r["error"].is_null()), "{results:#?}");
+    let restart = result_of(&results, "lookup-first", "restart");
+    let response = &restart["response"];
+    assert_eq!(response["output"], "Fixed the login flow.");
+    let called: Vec<&Value> =
+        response["metadata"]["tool_calls"].as_array().unwrap().iter().map(|c| &c["name"]).collect();
+    // The restart lane looks up again after its restart: the whole loop reached promptfoo.
+    assert_eq!(called, [&json!("lookup"), &json!("read_section"), &json!("lookup"), &json!("search")]);
+    assert_eq!(response["metadata"]["sections_read"], json!(["context"]));
+    assert_eq!(response["metadata"]["counters"]["restarts"], 1);
+    assert!(response["tokenUsage"]["prompt"].as_u64().unwrap() > 0, "{response:#}");
+
+    // The user's own expectation on the trajectory, wrong: search before reading the context.
+    let mut edited: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    let test =
+        edited["tests"].as_array_mut().unwrap().iter_mut().find(|t| t["description"] == "read-context-then-search");
+    let order = &mut test.unwrap()["assert"][2]["value"];
+    *order = json!(order.as_str().unwrap().replace(r#"["read_section","search"]"#, r#"["search","read_section"]"#));
+    write_json(&config, &edited);
+    let (code, results) = promptfoo_eval(&home, &config);
+    assert_eq!(code, Some(100), "promptfoo exits 100 when a test fails: {results:#?}");
+    for lane in ["dynamic", "restart"] {
+        assert_eq!(result_of(&results, "lookup-first", lane)["success"], true);
+        let failed = result_of(&results, "read-context-then-search", lane);
+        assert_eq!(failed["success"], false);
+        let reasons: Vec<&str> = failed["gradingResult"]["componentResults"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["pass"] == false)
+            .map(|c| c["reason"].as_str().unwrap())
+            .collect();
+        assert_eq!(reasons, ["expected calls to search, read_section in order; called read_section, search"]);
+    }
 }
 
 /// The OTLP file at `path` as the protobuf definitions read it: per line, its spans.
