@@ -239,6 +239,57 @@ fn promptfoo_runs_the_whole_loop_through_unfold_and_checks_the_trajectory() {
     }
 }
 
+/// Through Unfold on a live profile, the conversations run against a real server (fakellm), with
+/// the key promptfoo's environment gives Unfold: the config names the profile, never the key.
+#[test]
+fn promptfoo_runs_the_whole_loop_on_a_live_profile_with_the_key_it_is_given() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let config = folder.path().join("promptfooconfig.json");
+    let key = "not-a-real-key-5d1e";
+    unfold(&[
+        "export",
+        "examples/task-executor.unfold.json",
+        "--to",
+        "promptfoo",
+        "--through-unfold",
+        "--provider",
+        "openai",
+        "--providers",
+        text(&profiles),
+        "--scenario",
+        "examples/lookup-first.scenario.json",
+        "-o",
+        text(&config),
+    ]);
+    let written = std::fs::read_to_string(&config).unwrap();
+    assert!(!written.contains(key) && written.contains(r#""profile": "openai""#), "{written}");
+    let home = folder.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+
+    let results = home.join("results.json");
+    let eval = promptfoo(&home)
+        .args(["eval", "-c", text(&config), "--no-cache", "--no-write", "--no-progress-bar", "-o", text(&results)])
+        .env("UNFOLD_TEST_KEY", key)
+        .output()
+        .unwrap();
+    let results: Value = serde_json::from_str(
+        &std::fs::read_to_string(&results)
+            .unwrap_or_else(|_| panic!("promptfoo eval wrote no results: {}", String::from_utf8_lossy(&eval.stderr))),
+    )
+    .unwrap();
+    let results = results["results"]["results"].as_array().unwrap().clone();
+    assert_eq!(eval.status.code(), Some(0), "{results:#?}");
+    for lane in ["dynamic", "restart"] {
+        let response = &result_of(&results, "lookup-first", lane)["response"];
+        assert_eq!(response["output"], "Fixed the login flow.", "{response:#}");
+        assert_eq!(response["metadata"]["status"], "completed");
+        // fakellm's model, which has no price: no cost.
+        assert_eq!(response["metadata"]["cost_usd"], Value::Null);
+    }
+}
+
 /// The OTLP file at `path` as the protobuf definitions read it: per line, its spans.
 fn read_otlp(path: &Path) -> Vec<Value> {
     let output =
