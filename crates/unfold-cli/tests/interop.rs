@@ -171,7 +171,7 @@ fn result_of<'r>(results: &'r [Value], test: &str, lane: &str) -> &'r Value {
 /// config passes `promptfoo validate`, and `promptfoo eval` runs each scenario's whole conversation
 /// in each lane through this `unfold`: every test passes, the output is the final answer and the
 /// trajectory is the provider's metadata. An expectation on the trajectory that does not hold
-/// fails, and says what was called.
+/// fails, and says what was called; a test the user adds runs as the exported ones do.
 #[test]
 fn promptfoo_runs_the_whole_loop_through_unfold_and_checks_the_trajectory() {
     let folder = tempfile::tempdir().unwrap();
@@ -215,10 +215,16 @@ fn promptfoo_runs_the_whole_loop_through_unfold_and_checks_the_trajectory() {
     assert_eq!(response["metadata"]["counters"]["restarts"], 1);
     assert!(response["tokenUsage"]["prompt"].as_u64().unwrap() > 0, "{response:#}");
 
-    // The user's own expectation on the trajectory, wrong: search before reading the context.
+    // The user's own expectation on the trajectory, wrong: search before reading the context; and
+    // a test of their own, its scenario named from the config's folder.
     let mut edited: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
-    let test =
-        edited["tests"].as_array_mut().unwrap().iter_mut().find(|t| t["description"] == "read-context-then-search");
+    let tests = edited["tests"].as_array_mut().unwrap();
+    let mut own = tests.iter().find(|t| t["description"] == "lookup-first").unwrap().clone();
+    own["description"] = json!("mine");
+    own["vars"]["unfold_scenario"] = json!("mine.scenario.json");
+    std::fs::copy(repo("examples/lookup-first.scenario.json"), exported.join("mine.scenario.json")).unwrap();
+    tests.push(own);
+    let test = tests.iter_mut().find(|t| t["description"] == "read-context-then-search");
     let order = &mut test.unwrap()["assert"][2]["value"];
     *order = json!(order.as_str().unwrap().replace(r#"["read_section","search"]"#, r#"["search","read_section"]"#));
     write_json(&config, &edited);
@@ -226,6 +232,7 @@ fn promptfoo_runs_the_whole_loop_through_unfold_and_checks_the_trajectory() {
     assert_eq!(code, Some(100), "promptfoo exits 100 when a test fails: {results:#?}");
     for lane in ["dynamic", "restart"] {
         assert_eq!(result_of(&results, "lookup-first", lane)["success"], true);
+        assert_eq!(result_of(&results, "mine", lane)["success"], true);
         let failed = result_of(&results, "read-context-then-search", lane);
         assert_eq!(failed["success"], false);
         let reasons: Vec<&str> = failed["gradingResult"]["componentResults"]

@@ -6,25 +6,30 @@
 // anywhere: the scenario says what the user asks.
 //
 // Unfold is started with a list of arguments and no shell, so no path needs quoting, and with the
-// environment promptfoo has: a live provider profile finds its key where Unfold always looks.
+// environment promptfoo has: a live provider profile finds its key where Unfold always looks. A
+// test of your own may name its scenario relative to this file's folder (the config's).
 import { execFile } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
 
 export default class UnfoldProvider {
   constructor(options) {
-    this.providerId = options.id;
     this.config = options.config;
   }
 
   id() {
-    return this.providerId;
+    return `unfold:${this.config.lane}`;
   }
 
   async callApi(_prompt, context) {
     const { unfold, template, lane, profile, profiles } = this.config;
-    const scenario = context?.vars?.unfold_scenario;
-    if (!scenario) {
+    const named = context?.vars?.unfold_scenario;
+    if (!named) {
       return { error: "the test names no scenario: set its unfold_scenario variable to a scenario file" };
     }
+    const scenario = resolve(HERE, named);
     const args = ["compare", template, scenario, "--adapters", lane, "--promptfoo"];
     if (profile) args.push("--provider", profile);
     if (profiles) args.push("--providers", profiles);
