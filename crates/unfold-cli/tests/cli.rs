@@ -598,6 +598,25 @@ fn compare_of_one_adapter_has_no_delta_and_no_divergence() {
     assert!(!outcome.stdout.contains("first divergence"), "{}", outcome.stdout);
 }
 
+/// `compare --promptfoo`: the first lane's run as promptfoo's provider response, the same
+/// counters as the report's, and no other form beside it.
+#[test]
+fn compare_promptfoo_prints_the_first_lanes_run_as_a_provider_response() {
+    let scenario = "examples/lookup-first.scenario.json";
+    let outcome = run(&["compare", EXAMPLE, scenario, "--adapters", "restart,dynamic", "--promptfoo"]);
+    assert_eq!(outcome.code, 0, "{}", outcome.stderr);
+    let response: serde_json::Value = serde_json::from_str(&outcome.stdout).unwrap();
+    let report = run(&["compare", EXAMPLE, scenario, "--adapters", "restart,dynamic", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&report.stdout).unwrap();
+    assert_eq!(response["output"], "Fixed the login flow.");
+    assert_eq!(response["metadata"]["lane"], "restart");
+    assert_eq!(response["metadata"]["counters"], report["runs"][0]["counters"]);
+    assert_eq!(response["cost"], report["runs"][0]["cost"]["total"]);
+    let both = run(&["compare", EXAMPLE, scenario, "--promptfoo", "--json"]);
+    assert_eq!(both.code, 2);
+    assert!(both.stderr.contains("--promptfoo"), "{}", both.stderr);
+}
+
 #[test]
 fn a_scripted_study_rotates_the_lanes_and_reports_what_one_comparison_shows() {
     let scenario = "examples/lookup-first.scenario.json";
