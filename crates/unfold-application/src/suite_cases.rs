@@ -43,6 +43,7 @@ pub fn case_of(report: &ComparisonReport, name: String, template: String, scenar
         // A host lane as its preset's name (the app adds hosts from the presets).
         adapters: report.runs.iter().map(|run| run.lane().to_string()).collect(),
         price_as: report.runs.first().and_then(|run| run.cost.as_ref()).map(|cost| cost.priced_as.clone()),
+        repeat: None,
         expect: CaseExpectations { divergence: Some(divergence_of(report)), runs },
     }
 }

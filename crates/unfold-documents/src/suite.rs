@@ -22,6 +22,16 @@ pub const SUITE_KIND: &str = "unfold.suite";
 /// The run a case's expectations name besides its adapters'.
 pub const BASELINE: &str = "baseline";
 
+/// The most repetitions a study may ask for (spec 14), a suite case's `repeat` as `--repeat`.
+pub const MAX_REPEAT: u32 = 10_000;
+
+/// The expectations told of a study as a whole rather than of each run: a repeated case's only.
+const OF_A_STUDY: [&str; 1] = ["success_rate"];
+
+/// The expectations a repeated case cannot check: its runs keep no events (divergence) and are
+/// priced with the cache (cost); `cheaper_than` and `saved_percent` say what they are worth there.
+const OF_ONE_RUN: [&str; 2] = ["cost_usd", "cacheable_prompt_tokens"];
+
 /// A suite of cases.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(title = "Unfold suite")]
@@ -69,6 +79,13 @@ pub struct SuiteCase {
     /// The model the runs are priced as, for `cost_usd` expectations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price_as: Option<String>,
+    /// Run the case as a study (spec 14): its lanes and the all-FULL baseline this many times.
+    /// Then `status` and the counters hold for every run, `success_rate` is of the runs,
+    /// `saved_percent` is held on its 95 % interval's lower bound, and `cheaper_than` asks the
+    /// paired difference's 95 % interval to lie below zero.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = MAX_REPEAT))]
+    pub repeat: Option<u32>,
     /// What each run (by adapter, or `baseline`) and the divergences are expected to show.
     #[serde(default)]
     pub expect: CaseExpectations,
@@ -127,11 +144,16 @@ pub struct RunExpectations {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<Bound>,
     /// The prompt tokens it saved against the all-FULL baseline, in percent (`{"min": 40}`: it
-    /// saves at least 40 %).
+    /// saves at least 40 %). Of a repeated case: the 95 % bootstrap interval's lower bound.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saved_percent: Option<Bound>,
+    /// Of a repeated case only: the share of its runs that completed, from 0 to 1
+    /// (`{"min": 0.9}`), as observed; a failure says its Wilson 95 % interval too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success_rate: Option<Bound>,
     /// Another run of the case (a lane as written, or `baseline`) that this one must cost less
-    /// than: in US dollars when priced (`price_as`), else in prompt tokens.
+    /// than: in US dollars when priced (`price_as`), else in prompt tokens. Of a repeated case:
+    /// the paired difference's 95 % interval lies below zero.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cheaper_than: Option<String>,
 }
@@ -151,6 +173,7 @@ impl RunExpectations {
             ("cacheable_prompt_tokens", self.cacheable_prompt_tokens),
             ("cost_usd", self.cost_usd),
             ("saved_percent", self.saved_percent),
+            ("success_rate", self.success_rate),
         ];
         all.into_iter().filter_map(|(name, bound)| bound.map(|bound| (name, bound))).collect()
     }
@@ -287,19 +310,48 @@ impl Suite {
                     problems.push(Problem::at(&at, "cost_usd and cacheable_prompt_tokens need the case's price_as"));
                 }
                 for (name, bound) in expectations.bounds() {
-                    let problem = match bound {
-                        Bound::Range { min: Some(min), max: Some(max) } if min > max => Some("min is more than max"),
-                        Bound::Range { min: None, max: None } => Some("give min, max or both"),
-                        _ => None,
-                    };
-                    if let Some(problem) = problem {
+                    if let Some(problem) = bound_problem(name, bound, case.repeat.is_some()) {
                         problems.push(Problem::at(format!("{at}/{}", pointer_segment(name)), problem));
                     }
                 }
             }
+            if let (Some(_), Some(_)) = (case.repeat, case.expect.divergence) {
+                let problem = "a repeated case keeps no events to diverge: expect divergence of a case run once";
+                problems.push(Problem::at(format!("{place}/expect/divergence"), problem));
+            }
+            problems.extend(repeat_problem(case).map(|(at, problem)| Problem::at(format!("{place}{at}"), problem)));
         }
         problems
     }
+}
+
+/// What is wrong with the expectation `name` of a run, `bound`, in a case that `repeats` or not.
+fn bound_problem(name: &str, bound: Bound, repeats: bool) -> Option<String> {
+    let in_range = |value: Option<f64>| value.is_none_or(|value| (0.0..=1.0).contains(&value));
+    match bound {
+        Bound::Range { min: Some(min), max: Some(max) } if min > max => Some("min is more than max".to_owned()),
+        Bound::Range { min: None, max: None } => Some("give min, max or both".to_owned()),
+        _ if OF_A_STUDY.contains(&name) && !repeats => Some(format!("{name} is of a study: give the case a repeat")),
+        _ if OF_ONE_RUN.contains(&name) && repeats => {
+            Some(format!("{name} is of a case run once: a repeated case's runs are priced with the cache"))
+        }
+        Bound::Exact(value) if name == "success_rate" && !in_range(Some(value)) => {
+            Some("a success rate is from 0 to 1".to_owned())
+        }
+        Bound::Range { min, max } if name == "success_rate" && !(in_range(min) && in_range(max)) => {
+            Some("a success rate is from 0 to 1".to_owned())
+        }
+        _ => None,
+    }
+}
+
+/// What is wrong with a case's `repeat`, and where under the case: a repeated case's lanes are
+/// named as its study names them, which a host profile file is not.
+fn repeat_problem(case: &SuiteCase) -> Option<(String, String)> {
+    case.repeat?;
+    let at = case.adapters.iter().position(|lane| host_reference(lane).is_some_and(HostProfile::names_a_file))?;
+    let problem = "a repeated case runs host presets (host:NAME); a host profile file is for a case run once";
+    Some((format!("/adapters/{at}"), problem.to_owned()))
 }
 
 /// What is wrong with a case's lane as written, if anything: a host lane names a preset Unfold
