@@ -69,6 +69,7 @@ impl RunningStudies {
             shard: None,
             jobs: asked.jobs,
             stop: stop.clone(),
+            baseline: false,
         };
         lock(&self.running).insert(asked.study_id, stop);
         let finished = run_study(comparisons, request, kept, progress).await;

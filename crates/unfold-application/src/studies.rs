@@ -8,9 +8,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-use unfold_engine::compare::Lane;
 use unfold_engine::study::{rotated, CacheFairness, StopReason, Study, StudyOf, StudyReport, StudyRun, StudyStop};
-use unfold_engine::AdapterKind;
+use unfold_engine::{AdapterKind, Lane, RunReport};
 
 use crate::comparisons::{
     ComparisonModel, ComparisonRequest, ComparisonStop, Comparisons, ProgressListener, Repetition, Resolved,
@@ -24,7 +23,7 @@ use unfold_live::shared_pace::SharedPace;
 use unfold_stores::stable_hash::stable_hash;
 
 /// The most repetitions a study may ask for.
-pub const MAX_REPEAT: u32 = 10_000;
+pub const MAX_REPEAT: u32 = unfold_documents::suite::MAX_REPEAT;
 
 /// A study to run.
 #[derive(Debug, Clone)]
@@ -45,6 +44,10 @@ pub struct StudyRequest {
     pub shard: Option<[u32; 2]>,
     /// How many repetitions run at once (at least 1); a live model's requests share one pace.
     pub jobs: u32,
+    /// Whether the scripted model's all-FULL baseline runs in every repetition too, after the
+    /// lanes, as the study's last lane `baseline` (what a suite's `saved_percent` is measured
+    /// against); a live study has none, it would be paid for.
+    pub baseline: bool,
     /// Stops the study: no repetition starts after, and those under way stop and are left out
     /// (a resumed study runs them).
     pub stop: ComparisonStop,
@@ -124,6 +127,10 @@ pub async fn run_study(
         }
     }
     let live = matches!(request.comparison.model, ComparisonModel::Live { .. });
+    if live && request.baseline {
+        let message = "a live study runs no all-FULL baseline: it would be paid for";
+        return Err(AppError::new(ErrorCode::InvalidRequest, message));
+    }
     // Read once: every repetition runs the documents as they were when the study began.
     let documents = comparisons.resolve(&request.comparison)?;
     let (template, scenario) = (documents.template(), documents.scenario());
@@ -136,7 +143,7 @@ pub async fn run_study(
         scenario: scenario.name.clone(),
         template_hash: unfold_stores::run_history::template_hash(template),
         scenario_hash: format!("{:016x}", stable_hash(scenario.to_json().as_bytes())),
-        lanes: request.comparison.lanes.clone(),
+        lanes: study_lanes(&request),
         model: request.comparison.model.clone(),
         repeat: request.repeat,
         aa: request.aa,
@@ -277,6 +284,12 @@ pub fn merge(files: &[PathBuf]) -> AppResult<StudyReport> {
     Ok(state.into_study(&whole(first), None).report())
 }
 
+/// The study's lanes: the comparison's, and the baseline last when it runs.
+fn study_lanes(request: &StudyRequest) -> Vec<String> {
+    let baseline = request.baseline.then(|| Lane::baseline().name().to_owned());
+    request.comparison.lanes.iter().cloned().chain(baseline).collect()
+}
+
 /// What every repetition of a study shares.
 struct RepetitionContext<'a> {
     comparisons: &'a Comparisons,
@@ -292,14 +305,16 @@ impl RepetitionContext<'_> {
     /// Runs repetition `repetition` (and its A/A control).
     async fn run(&self, repetition: u32) -> AppResult<RanRepetition> {
         let lanes = &self.request.comparison.lanes;
-        let order = rotated(lanes, repetition);
+        let mut order = rotated(lanes, repetition);
         let nonce = self.live.then(|| format!("{} repetition {repetition}", self.study_id));
-        let ran = self.once(order.clone(), nonce.as_deref()).await?;
+        let ran = self.once(order.clone(), nonce.as_deref(), self.request.baseline).await?;
+        // The engine runs the baseline after the lanes.
+        order.extend(self.request.baseline.then(|| Lane::baseline().name().to_owned()));
         let mut not_kept: Vec<AppError> = ran.not_kept.into_iter().collect();
         let mut kept = ran.kept;
         let control = if self.request.aa {
             let nonce = self.live.then(|| format!("{} repetition {repetition} A/A", self.study_id));
-            let again = self.once(vec![lanes[0].clone()], nonce.as_deref()).await?;
+            let again = self.once(vec![lanes[0].clone()], nonce.as_deref(), false).await?;
             not_kept.extend(again.not_kept);
             kept.extend(again.kept.into_iter().map(|run| KeptRun { lane: format!("{} (A/A)", run.lane), ..run }));
             again.runs.into_iter().next().map(|(_, run)| run)
@@ -309,11 +324,11 @@ impl RepetitionContext<'_> {
         Ok(RanRepetition { entry: JournalEntry { repetition, order, runs: ran.runs, control }, not_kept, kept })
     }
 
-    async fn once(&self, lanes: Vec<String>, nonce: Option<&str>) -> AppResult<RepetitionRuns> {
+    async fn once(&self, lanes: Vec<String>, nonce: Option<&str>, baseline: bool) -> AppResult<RepetitionRuns> {
         let options = Repetition {
             nonce,
             documents: Some(self.documents),
-            no_baseline: true,
+            no_baseline: !baseline,
             pace: self.pace.as_ref(),
             stop: Some(&self.request.stop),
         };
@@ -471,21 +486,24 @@ async fn repeat_once(
     let finished = comparisons.run_again(request, listener, options).await?;
     let clock = lock(&clock);
     let report = finished.report;
-    let runs = report
-        .runs
+    // The baseline's run is the dynamic adapter's: it is named as its lane.
+    let baseline = report.baseline.iter().map(|baseline| (Lane::baseline(), &baseline.run));
+    // The baseline's run is the dynamic adapter's: it is named as its lane. The history keeps the
+    // runs in this order too: the lanes, then the baseline.
+    let baseline = report.baseline.iter().map(|baseline| (Lane::baseline(), &baseline.run));
+    let ran: Vec<(Lane, &RunReport)> = report.runs.iter().map(|run| (run.lane(), run)).chain(baseline).collect();
+    let runs = ran
         .iter()
-        .map(|run| {
-            let times = clock.times(&run.lane());
+        .map(|(lane, run)| {
+            let times = clock.times(lane);
             let wall_ms = times.end.saturating_sub(times.start) / 1_000_000;
-            (run.lane().name().to_owned(), StudyRun::of(0, run, wall_ms))
+            (lane.name().to_owned(), StudyRun::of(0, run, wall_ms))
         })
         .collect();
-    // The history keeps the lanes' runs in the report's order.
-    let kept = report
-        .runs
+    let kept = ran
         .iter()
         .zip(&finished.kept)
-        .map(|(run, &history_id)| KeptRun { lane: run.lane().name().to_owned(), history_id })
+        .map(|((lane, _), &history_id)| KeptRun { lane: lane.name().to_owned(), history_id })
         .collect();
     Ok(RepetitionRuns { runs, not_kept: finished.not_kept, kept })
 }

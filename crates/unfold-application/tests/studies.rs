@@ -96,6 +96,7 @@ fn a_study_kept_until_done_leaves_no_file_once_done_and_a_resumable_one_if_cance
         shard: None,
         jobs: 1,
         stop: Default::default(),
+        baseline: false,
     };
     let file = new_study_file(data.path());
     assert!(file.starts_with(data.path().join("studies")));

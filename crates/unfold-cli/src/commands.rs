@@ -43,8 +43,14 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             outln!("wrote {}", printable_path(&output))?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Test { suites, junit, shard, trace } => {
-            crate::suite_run::execute(crate::suite_run::TestRequest { suites, junit, shard, otel: trace.otel })
+        Command::Test { suites, junit, shard, study_dir, trace } => {
+            crate::suite_run::execute(crate::suite_run::TestRequest {
+                suites,
+                junit,
+                shard,
+                study_dir,
+                otel: trace.otel,
+            })
         }
         Command::Render { template, expand, params, disclosure, heading, json, sources } => {
             let params = parse_params(&params).map_err(|e| e.in_file(&template))?;
@@ -157,6 +163,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
                         shard,
                         jobs,
                         stop: Default::default(),
+                        baseline: false,
                     };
                     study_of(context, study, kept, &scenario, json)
                 }
