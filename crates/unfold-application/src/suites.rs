@@ -1,8 +1,11 @@
 //! Suites (spec 11): every case of a suite file loaded and checked before anything runs (a bad
 //! file is bad input, named with its place), then compared with the scripted model on as many
 //! threads as the machine has, each run held to the case's expectations. A shard runs every N-th
-//! case, so a suite spreads over a CI matrix. Sources are seen through their snapshots: nothing a
-//! file names is started in CI without the user's consent. Suites are not kept in the run history.
+//! case, so a suite spreads over a CI matrix. A case with `repeat` runs as a study (spec 14),
+//! through the one study use case, its expectations told of the study; under a shard it runs the
+//! shard's share of its repetitions into a partial study that `unfold study merge` completes.
+//! Sources are seen through their snapshots: nothing a file names is started in CI without the
+//! user's consent. Suites are not kept in the run history.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,10 +17,16 @@ use unfold_documents::host_profile::{host_reference, HostProfile};
 use unfold_documents::suite::{Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::compare::{compare, CompareProgress, Drive, Lanes};
-use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, RunReport};
+use unfold_engine::study::{StudyReport, StudyRun, SuccessRate};
+use unfold_engine::{AdapterKind, ComparisonReport, Counters, LaneSpec, RunReport};
 
+use crate::comparisons::{
+    ComparisonContext, ComparisonModel, ComparisonOutputs, ComparisonRequest, Comparisons, DocumentRef,
+};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::prices::PriceFile;
+use crate::run_history::OpenRunHistory;
+use crate::studies::{run_study, KeptStudy, StudyRequest};
 use crate::traces::{comparison_lines, ComparisonClock, TraceContext};
 
 /// Which part of a suite to run: the `index`-th (1-based) of `count` shards, every `count`-th case.
@@ -51,6 +60,30 @@ impl Shard {
     }
 }
 
+/// Where a suite's repeated cases keep their studies, and the share of their repetitions that
+/// runs here.
+#[derive(Debug, Clone, Default)]
+pub struct CaseStudies {
+    /// The folder each repeated case's study is kept in as it runs; none: not kept.
+    pub folder: Option<PathBuf>,
+    /// This machine's share of every repeated case: the repetitions r with (r − 1) mod N = K − 1;
+    /// none: all of them. A share needs the folder, as its partial study is what is merged.
+    pub shard: Option<Shard>,
+}
+
+impl CaseStudies {
+    /// Where the study of the case `name` is kept: `NAME.study.jsonl`, or under a shard
+    /// `NAME.shard-K-of-N.study.jsonl` (the name with anything but letters, digits, `.`, `-` and
+    /// `_` made `-`); none without a folder.
+    pub fn file(&self, name: &str) -> Option<PathBuf> {
+        let folder = self.folder.as_ref()?;
+        let label: String =
+            name.chars().map(|c| if c.is_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '-' }).collect();
+        let share = self.shard.map(|shard| format!(".shard-{}-of-{}", shard.index, shard.count)).unwrap_or_default();
+        Some(folder.join(format!("{label}{share}.study.jsonl")))
+    }
+}
+
 /// A case ready to run: its suite, its files read and checked.
 #[derive(Debug, Clone)]
 pub struct LoadedCase {
@@ -60,6 +93,7 @@ pub struct LoadedCase {
     pub case: SuiteCase,
     /// The template's path, as resolved from the suite file.
     pub template_path: PathBuf,
+    scenario_path: PathBuf,
     template: Template,
     scenario: Scenario,
     /// What each of the case's lanes runs, in its order.
@@ -121,9 +155,12 @@ pub struct CaseOutcome {
     /// How long it took.
     #[serde(skip)]
     pub took: Duration,
-    /// The comparison, when it ran.
+    /// The comparison, when it ran once.
     #[serde(skip)]
     pub report: Option<ComparisonReport>,
+    /// The study (the shard's share of it), when the case repeats and ran.
+    #[serde(skip)]
+    pub study: Option<StudyReport>,
     /// When its runs saw their events.
     #[serde(skip)]
     pub clock: ComparisonClock,
@@ -189,7 +226,15 @@ fn load_case(suite_path: &Path, suite: &str, index: usize, case: &SuiteCase) -> 
         .enumerate()
         .map(|(at, lane)| case_lane(suite_path, &format!("/cases/{index}/adapters/{at}"), lane))
         .collect::<unfold_documents::Result<_>>()?;
-    Ok(LoadedCase { suite: suite.to_owned(), case: case.clone(), template_path, template, scenario, lanes })
+    Ok(LoadedCase {
+        suite: suite.to_owned(),
+        case: case.clone(),
+        template_path,
+        scenario_path,
+        template,
+        scenario,
+        lanes,
+    })
 }
 
 /// What the lane `lane` of a case (at `pointer` of the suite) runs: an adapter, a host preset, or
@@ -218,19 +263,32 @@ fn unreadable_in_suite(error: Error, suite_path: &Path, pointer: String, written
     }
 }
 
-/// Runs `cases` on up to `threads` threads, telling `done` each outcome as it comes (in the order
-/// they finish); the outcomes in the cases' order. When a case is priced, the prices file is read
-/// first: one that cannot be read is bad input, and no case runs. A price a case names that the
-/// prices do not have fails that case, not the suite.
+/// Runs `cases` on up to `threads` threads, repeated ones as `studies` says, telling `done` each
+/// outcome as it comes (in the order they finish); the outcomes in the cases' order. When a case
+/// is priced, the prices file is read first: one that cannot be read is bad input, and no case
+/// runs. A price a case names that the prices do not have fails that case, not the suite.
 pub fn run_cases(
     cases: &[LoadedCase],
     threads: usize,
     prices: &PriceFile,
+    studies: &CaseStudies,
     done: &(dyn Fn(&CaseOutcome) + Sync),
 ) -> AppResult<Vec<CaseOutcome>> {
     if cases.iter().any(|loaded| loaded.case.price_as.is_some()) {
         prices.prices()?;
     }
+    if let (Some(shard), None) = (studies.shard, &studies.folder) {
+        if let Some(loaded) = cases.iter().find(|loaded| loaded.case.repeat.is_some()) {
+            let message = format!(
+                "case '{}' repeats: shard {}/{} runs its share of the repetitions into a partial study, \
+                 in the folder --study-dir names",
+                loaded.case.name, shard.index, shard.count
+            );
+            return Err(AppError::new(ErrorCode::InvalidRequest, message));
+        }
+    }
+    let comparisons = Comparisons::new(suite_context(prices));
+    let studied = StudiedCases { comparisons: &comparisons, studies };
     let next = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<CaseOutcome>>> = Mutex::new(vec![None; cases.len()]);
     std::thread::scope(|scope| {
@@ -241,7 +299,7 @@ pub fn run_cases(
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
                     let span = tracing::info_span!("suite_case", suite = %case.suite, case = %case.case.name);
-                    let outcome = runtime.block_on(run_case(case, prices).instrument(span));
+                    let outcome = runtime.block_on(run_case(case, prices, &studied).instrument(span));
                     done(&outcome);
                     outcomes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[index] = Some(outcome);
                 }
@@ -266,12 +324,36 @@ fn failed(case: &LoadedCase, error: String, took: Duration) -> CaseOutcome {
         error: Some(error),
         took,
         report: None,
+        study: None,
         clock: ComparisonClock::default(),
         price_as: case.case.price_as.clone(),
     }
 }
 
-async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
+/// What the suites' studies run with: the files alone, nothing kept in the history, no live model.
+fn suite_context(prices: &PriceFile) -> ComparisonContext {
+    ComparisonContext {
+        templates: Default::default(),
+        scenarios: Default::default(),
+        profiles: std::sync::Arc::new(crate::profiles::Profiles(None)),
+        prices: prices.clone(),
+        consents: None,
+        relay: None,
+        history: std::sync::Arc::new(OpenRunHistory::open(None)),
+        host_lab: None,
+    }
+}
+
+/// What a repeated case runs its study with.
+struct StudiedCases<'a> {
+    comparisons: &'a Comparisons,
+    studies: &'a CaseStudies,
+}
+
+async fn run_case(loaded: &LoadedCase, prices: &PriceFile, studied: &StudiedCases<'_>) -> CaseOutcome {
+    if let Some(repeat) = loaded.case.repeat {
+        return run_repeated(loaded, repeat, studied).await;
+    }
     let started = Instant::now();
     let pricing = match &loaded.case.price_as {
         Some(model) => match prices.pricing_as(model) {
@@ -299,9 +381,186 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile) -> CaseOutcome {
         error: None,
         took: started.elapsed(),
         report: Some(report),
+        study: None,
         clock,
         price_as: loaded.case.price_as.clone(),
     }
+}
+
+/// Runs the repeated case `loaded` as a study of `repeat` repetitions with the all-FULL baseline
+/// (this shard's share of them, kept where `studied` says), its expectations held to the study.
+async fn run_repeated(loaded: &LoadedCase, repeat: u32, studied: &StudiedCases<'_>) -> CaseOutcome {
+    let started = Instant::now();
+    let documents = |path: &PathBuf| DocumentRef::File(path.clone());
+    let comparison = ComparisonRequest {
+        model: ComparisonModel::Scripted { price_as: loaded.case.price_as.clone() },
+        outputs: ComparisonOutputs { history: false, ..ComparisonOutputs::default() },
+        ..ComparisonRequest::scripted(
+            documents(&loaded.template_path),
+            documents(&loaded.scenario_path),
+            loaded.case.adapters.clone(),
+        )
+    };
+    let shard = studied.studies.shard.map(|shard| [shard.index, shard.count].map(|n| n as u32));
+    let request =
+        StudyRequest { comparison, repeat, aa: false, seed: 1, max_cost_usd: None, shard, jobs: 1, baseline: true };
+    let kept = studied.studies.file(&loaded.case.name).map_or(KeptStudy::Nowhere, KeptStudy::New);
+    let report = match run_study(studied.comparisons, request, kept, &|_| {}).await {
+        Ok(finished) => finished.report,
+        Err(error) => return failed(loaded, error.message, started.elapsed()),
+    };
+    CaseOutcome {
+        suite: loaded.suite.clone(),
+        name: loaded.case.name.clone(),
+        unmet: study_unmet(loaded, &report),
+        error: None,
+        took: started.elapsed(),
+        report: None,
+        study: Some(report),
+        clock: ComparisonClock::default(),
+        price_as: loaded.case.price_as.clone(),
+    }
+}
+
+/// Every expectation of `loaded`'s repeated case that its study `report` does not meet: each
+/// run's status and counters in every run, the rest of the study. A shard that ran none of the
+/// repetitions has nothing to check.
+fn study_unmet(loaded: &LoadedCase, report: &StudyReport) -> Vec<Unmet> {
+    let mut unmet = Vec::new();
+    if report.of.order.is_empty() {
+        return unmet;
+    }
+    for (run_name, expectations) in &loaded.case.expect.runs {
+        let Some(lane) = report.lanes.iter().find(|lane| lane.lane == *run_name) else {
+            unmet.push(Unmet {
+                run: run_name.clone(),
+                what: "run".into(),
+                expected: "a run".into(),
+                seen: "none".into(),
+            });
+            continue;
+        };
+        unmet.extend(every_run_unmet(run_name, expectations, &lane.runs));
+        unmet.extend(
+            expectations.success_rate.and_then(|bound| success_rate_unmet(run_name, bound, &lane.summary.success)),
+        );
+        unmet.extend(expectations.saved_percent.and_then(|bound| saved_unmet(run_name, bound, report)));
+        if let Some(other) = &expectations.cheaper_than {
+            // As a single run's: in US dollars when the case is priced, else in prompt tokens.
+            let metric = if loaded.case.price_as.is_some() { "cost_usd" } else { "prompt_tokens" };
+            unmet.extend(study_cheaper_unmet((run_name, other), metric, report));
+        }
+    }
+    unmet
+}
+
+/// The status and counters `expectations` ask of every one of `runs`, where one does not hold:
+/// the first run it fails in, and in how many it does.
+fn every_run_unmet(run_name: &str, expectations: &RunExpectations, runs: &[StudyRun]) -> Vec<Unmet> {
+    let unmet = |what: &str, expected: String, off: Vec<(u32, String)>| {
+        let (repetition, value) = off.first()?;
+        let seen = format!("{value} in repetition {repetition} ({} of {} runs)", off.len(), runs.len());
+        Some(Unmet {
+            run: run_name.to_owned(),
+            what: what.to_owned(),
+            expected: format!("{expected} in every run"),
+            seen,
+        })
+    };
+    let mut all = Vec::new();
+    if let Some(status) = expectations.status {
+        let off =
+            runs.iter().filter(|run| run.status != status).map(|run| (run.repetition, run.status.name().to_owned()));
+        all.extend(unmet("status", status.name().to_owned(), off.collect()));
+    }
+    for (what, bound) in expectations.bounds() {
+        let off = runs.iter().filter_map(|run| {
+            let value = counter(&run.counters, what)?;
+            (!bound.holds(value)).then(|| (run.repetition, Bound::Exact(value).describe()))
+        });
+        all.extend(unmet(what, bound.describe(), off.collect()));
+    }
+    all
+}
+
+/// The observed share of completed runs against `bound`; a failure says its Wilson interval.
+fn success_rate_unmet(run_name: &str, bound: Bound, success: &SuccessRate) -> Option<Unmet> {
+    let rate = success.count as f64 / success.n.max(1) as f64;
+    if bound.holds(rate) {
+        return None;
+    }
+    let interval = success.wilson95.map(|[lo, hi]| format!("; Wilson 95 % interval [{lo:.3}, {hi:.3}]"));
+    let seen = format!("{rate:.3} ({}/{} runs completed{})", success.count, success.n, interval.unwrap_or_default());
+    Some(Unmet { run: run_name.to_owned(), what: "success_rate".into(), expected: bound.describe(), seen })
+}
+
+/// The prompt tokens `run_name` saved against the baseline over the study, held on its whole 95 %
+/// interval (`{"min": 40}`: its lower bound is at least 40).
+fn saved_unmet(run_name: &str, bound: Bound, report: &StudyReport) -> Option<Unmet> {
+    let saved = relative(report, run_name, BASELINE, "prompt_tokens").map(|(more, [lo, hi])| {
+        let percent = |share: f64| -share * 100.0;
+        (percent(more), [percent(hi), percent(lo)])
+    });
+    let seen = match saved {
+        Some((_, [lo, hi])) if bound.holds(lo) && bound.holds(hi) => return None,
+        Some((value, [lo, hi])) => {
+            format!("{value:.1} % [{lo:.1} %, {hi:.1} %] of the baseline's prompt tokens saved")
+        }
+        None => "no saving: the baseline used no prompt tokens".to_owned(),
+    };
+    let expected = format!("{} % over the whole 95 % interval", bound.describe());
+    Some(Unmet { run: run_name.to_owned(), what: "saved_percent".into(), expected, seen })
+}
+
+/// Whether `run_name` costs less than `other` over the study: the 95 % interval of their paired
+/// difference in `metric` lies below zero.
+fn study_cheaper_unmet((run_name, other): (&str, &str), metric: &str, report: &StudyReport) -> Option<Unmet> {
+    let (unit, places) = if metric == "cost_usd" { ("USD", 6) } else { ("prompt tokens", 1) };
+    let seen = match paired(report, run_name, other, metric) {
+        Some((_, [_, hi])) if hi < 0.0 => return None,
+        Some((mean, [lo, hi])) => format!("{mean:+.places$} {unit} per run [{lo:+.places$}, {hi:+.places$}]"),
+        None => format!("no {unit} of both in one repetition"),
+    };
+    let expected = format!("cheaper than {other}: the paired difference's 95 % interval below 0");
+    Some(Unmet { run: run_name.to_owned(), what: "cheaper_than".into(), expected, seen })
+}
+
+/// The mean of `x` − `y` in `metric` over the study's pairs and its 95 % interval.
+fn paired(report: &StudyReport, x: &str, y: &str, metric: &str) -> Option<(f64, [f64; 2])> {
+    let (difference, reversed) = pair_metric(report, x, y, metric)?;
+    let [lo, hi] = difference.ci95;
+    Some(match reversed {
+        false => (difference.mean_diff, [lo, hi]),
+        true => (-difference.mean_diff, [-hi, -lo]),
+    })
+}
+
+/// mean(`x`) / mean(`y`) − 1 in `metric` over the study's pairs and its 95 % interval. The
+/// report holds each pair one way round; the other is the same resamples' reciprocal, whose
+/// percentile interval is the reciprocal of theirs.
+fn relative(report: &StudyReport, x: &str, y: &str, metric: &str) -> Option<(f64, [f64; 2])> {
+    let (difference, reversed) = pair_metric(report, x, y, metric)?;
+    let (value, [lo, hi]) = (difference.relative?, difference.relative_ci95?);
+    let reciprocal = |share: f64| 1.0 / (1.0 + share) - 1.0;
+    Some(match reversed {
+        false => (value, [lo, hi]),
+        true => (reciprocal(value), [reciprocal(hi), reciprocal(lo)]),
+    })
+}
+
+/// The study's paired difference in `metric` of `x` against `y`, and whether the report holds it
+/// as `y` against `x`.
+fn pair_metric<'r>(
+    report: &'r StudyReport,
+    x: &str,
+    y: &str,
+    metric: &str,
+) -> Option<(&'r unfold_engine::study::MetricDifference, bool)> {
+    report.pairs.iter().find_map(|pair| match (pair.a == x && pair.b == y, pair.a == y && pair.b == x) {
+        (true, _) => Some((pair.metrics.get(metric)?, false)),
+        (_, true) => Some((pair.metrics.get(metric)?, true)),
+        _ => None,
+    })
 }
 
 /// Every expectation of `loaded`'s case that `report` does not meet. An expectation names its run
@@ -414,7 +673,15 @@ fn missing(what: &str) -> &'static str {
 
 /// The value of the expectation `what` in `run`; none for a price the run does not have.
 fn measure(run: &RunReport, what: &str) -> Option<f64> {
-    let c = run.counters;
+    match what {
+        "cacheable_prompt_tokens" => Some(run.cost.as_ref()?.cacheable_prompt_tokens as f64),
+        "cost_usd" => Some(run.cost.as_ref().filter(|cost| cost.currency == "USD")?.total),
+        _ => counter(&run.counters, what),
+    }
+}
+
+/// The counter `what` names; none for an expectation that is not a counter.
+fn counter(c: &Counters, what: &str) -> Option<f64> {
     Some(match what {
         "model_calls" => c.model_calls.into(),
         "restarts" => c.restarts.into(),
@@ -424,8 +691,6 @@ fn measure(run: &RunReport, what: &str) -> Option<f64> {
         "failed_tool_calls" => c.failed_tool_calls.into(),
         "prompt_tokens" => c.prompt_tokens as f64,
         "completion_tokens" => c.completion_tokens as f64,
-        "cacheable_prompt_tokens" => run.cost.as_ref()?.cacheable_prompt_tokens as f64,
-        "cost_usd" => run.cost.as_ref().filter(|cost| cost.currency == "USD")?.total,
         _ => return None,
     })
 }
@@ -529,5 +794,8 @@ pub fn open_suite(path: &Path) -> AppResult<Vec<SuiteCaseView>> {
 pub fn run_suite(path: &Path, prices: &PriceFile) -> AppResult<Vec<SuiteCaseResult>> {
     let cases = load_suites(&[path.to_path_buf()])?;
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    Ok(run_cases(&cases, threads, prices, &|_| {})?.into_iter().map(SuiteCaseResult::from).collect())
+    Ok(run_cases(&cases, threads, prices, &CaseStudies::default(), &|_| {})?
+        .into_iter()
+        .map(SuiteCaseResult::from)
+        .collect())
 }

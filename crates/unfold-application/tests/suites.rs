@@ -19,7 +19,7 @@ use crate::example_copy;
 fn an_opened_suite_lists_its_cases_and_running_it_gives_each_cases_lanes() {
     let suite = repo("examples/regressions.suite.json");
     let cases = open_suite(&suite).unwrap();
-    assert_eq!(cases.len(), 4);
+    assert_eq!(cases.len(), 5);
     assert_eq!(cases[0].template, "task-executor.unfold.json");
     assert_eq!(cases[1].adapters, ["dynamic", "restart"], "the default adapters");
     // Every expectation listed, in the file's order, in words.

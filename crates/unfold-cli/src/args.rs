@@ -95,9 +95,15 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         junit: Option<PathBuf>,
         /// Run every N-th case only, starting with the K-th (1-based), over the suites in order: the
-        /// shards of a CI matrix together run every case once.
+        /// shards of a CI matrix together run every case once. A case with `repeat` runs on every
+        /// shard instead, each its share of the repetitions (r with (r - 1) mod N = K - 1), into a
+        /// partial study in --study-dir; `unfold study merge` of the N files is the whole study.
         #[arg(long, value_name = "K/N")]
         shard: Option<unfold_application::suites::Shard>,
+        /// Keep each repeated case's study in DIR as it runs: NAME.study.jsonl, or under --shard
+        /// NAME.shard-K-of-N.study.jsonl (the case's name, spaces and signs made `-`).
+        #[arg(long, value_name = "DIR")]
+        study_dir: Option<PathBuf>,
         #[command(flatten)]
         trace: TraceFile,
     },

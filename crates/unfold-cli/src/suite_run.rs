@@ -1,7 +1,8 @@
 //! `unfold test`: the suites' cases run in parallel, one line per case in the suites' order (and
 //! under a failed one each expectation that did not hold, with the value seen), a progress line on
 //! a terminal while they run, and the JUnit XML CI dashboards read. Exit 0 when every expectation
-//! holds, 1 when one does not, 2 on bad input (nothing runs then).
+//! holds, 1 when one does not, 2 on bad input (nothing runs then). Under `--shard` a repeated
+//! case runs on every shard, its share of the repetitions.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use unfold_application::files::check_output_file;
 use unfold_application::folders::default_prices_file;
 use unfold_application::prices::PriceFile;
-use unfold_application::suites::{self, CaseOutcome, Shard};
+use unfold_application::suites::{self, CaseOutcome, CaseStudies, Shard};
 use unfold_application::AppResult;
 
 use crate::output::{out, outln};
@@ -21,6 +22,7 @@ pub struct TestRequest {
     pub suites: Vec<PathBuf>,
     pub junit: Option<PathBuf>,
     pub shard: Option<Shard>,
+    pub study_dir: Option<PathBuf>,
     pub otel: Option<PathBuf>,
 }
 
@@ -36,13 +38,15 @@ pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
     let cases: Vec<_> = every
         .into_iter()
         .enumerate()
-        .filter(|(at, _)| request.shard.is_none_or(|shard| shard.takes(*at)))
+        // A repeated case's repetitions are split instead: every shard runs its share.
+        .filter(|(at, c)| c.case.repeat.is_some() || request.shard.is_none_or(|shard| shard.takes(*at)))
         .map(|(_, c)| c)
         .collect();
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let finished = AtomicUsize::new(0);
     let progress = std::io::stderr().is_terminal();
-    let outcomes = suites::run_cases(&cases, threads, &PriceFile(default_prices_file()), &|_| {
+    let studies = CaseStudies { folder: request.study_dir.clone(), shard: request.shard };
+    let outcomes = suites::run_cases(&cases, threads, &PriceFile(default_prices_file()), &studies, &|_| {
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         if progress {
             eprint!("\r{done}/{} cases run", cases.len());
@@ -73,10 +77,21 @@ fn lines(outcomes: &[CaseOutcome]) -> String {
     let mut out = String::new();
     for outcome in outcomes {
         let mark = if outcome.passed() { "ok  " } else { "FAIL" };
-        out.push_str(&format!("{mark}  {} › {}  ({:.2} s)\n", outcome.suite, outcome.name, outcome.took.as_secs_f64()));
+        let took = outcome.took.as_secs_f64();
+        out.push_str(&format!("{mark}  {} › {}  ({took:.2} s{})\n", outcome.suite, outcome.name, repetitions(outcome)));
         for line in crate::junit::failure_lines(outcome) {
             out.push_str(&format!("      {line}\n"));
         }
     }
     out
+}
+
+/// ", 7 repetitions", or a shard's ", 3 of 7 repetitions"; nothing for a case run once.
+fn repetitions(outcome: &CaseOutcome) -> String {
+    let Some(study) = &outcome.study else { return String::new() };
+    let (ran, asked) = (study.of.order.len(), study.of.repeat);
+    match ran == asked as usize {
+        true => format!(", {asked} repetitions"),
+        false => format!(", {ran} of {asked} repetitions"),
+    }
 }

@@ -1609,13 +1609,14 @@ fn test_runs_a_suite_prints_a_line_per_case_and_writes_junit() {
     let out = run(&["test", "examples/regressions.suite.json", "--junit", junit.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     let lines: Vec<&str> = out.stdout.lines().collect();
-    assert_eq!(lines.len(), 5, "{}", out.stdout);
-    assert!(lines[..4].iter().all(|line| line.starts_with("ok    disclosure regressions › ")), "{}", out.stdout);
-    assert_eq!(lines[4], "4 cases: 4 passed, 0 failed");
+    assert_eq!(lines.len(), 6, "{}", out.stdout);
+    assert!(lines[..5].iter().all(|line| line.starts_with("ok    disclosure regressions › ")), "{}", out.stdout);
+    assert!(lines[4].ends_with(" s, 10 repetitions)"), "the repeated case says its study: {}", out.stdout);
+    assert_eq!(lines[5], "5 cases: 5 passed, 0 failed");
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("<testsuites name=\"unfold\" tests=\"4\" failures=\"0\""), "{xml}");
+    assert!(xml.contains("<testsuites name=\"unfold\" tests=\"5\" failures=\"0\""), "{xml}");
     let cases = junit_cases(&xml);
-    assert_eq!(cases.len(), 4, "{xml}");
+    assert_eq!(cases.len(), 5, "{xml}");
     assert!(cases.iter().all(|(_, failure)| failure.is_none()), "{xml}");
 }
 
@@ -1746,27 +1747,147 @@ fn test_refuses_a_bad_suite_naming_each_file_and_place() {
     assert!(shard.stderr.contains("'3/2' is not a shard"), "{}", shard.stderr);
 }
 
-/// Shards of a CI matrix: every case once over all of them, and their JUnit files together hold
-/// every case once.
+/// Shards of a CI matrix: every case once over all of them but a repeated one, which every shard
+/// runs its share of; their JUnit files together hold every case.
 #[test]
 fn test_shards_run_every_case_once_between_them() {
     let folder = tempfile::tempdir().unwrap();
+    let studies = folder.path().join("studies");
     let mut names = Vec::new();
     for shard in ["1/2", "2/2"] {
         let junit = folder.path().join(format!("junit-{}.xml", shard.replace('/', "-of-")));
-        let out =
-            run(&["test", "examples/regressions.suite.json", "--shard", shard, "--junit", junit.to_str().unwrap()]);
+        let (junit_path, studies) = (junit.to_str().unwrap(), studies.to_str().unwrap());
+        let suite = "examples/regressions.suite.json";
+        let out = run(&["test", suite, "--shard", shard, "--junit", junit_path, "--study-dir", studies]);
         assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-        assert!(out.stdout.contains(&format!("(shard {shard} of 4 cases)")), "{}", out.stdout);
+        assert!(out.stdout.contains(&format!("(shard {shard} of 5 cases)")), "{}", out.stdout);
+        assert!(out.stdout.contains(" s, 5 of 10 repetitions)"), "{}", out.stdout);
         names.extend(junit_cases(&std::fs::read_to_string(&junit).unwrap()).into_iter().map(|(name, _)| name));
     }
     names.sort();
     let suite: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(repo("examples/regressions.suite.json")).unwrap()).unwrap();
-    let mut all: Vec<String> =
-        suite["cases"].as_array().unwrap().iter().map(|case| case["name"].as_str().unwrap().to_owned()).collect();
+    let cases = suite["cases"].as_array().unwrap();
+    let mut all: Vec<String> = cases
+        .iter()
+        .flat_map(|case| {
+            let shards = if case["repeat"].is_null() { 1 } else { 2 };
+            std::iter::repeat_n(case["name"].as_str().unwrap().to_owned(), shards)
+        })
+        .collect();
     all.sort();
     assert_eq!(names, all);
+}
+
+/// The suites of `tests/repeated_suites/`, whose cases repeat.
+const REPEATED: &str = "crates/unfold-cli/tests/repeated_suites";
+
+/// A repeated case runs as a study and is held to it: every run's status and counters, the
+/// success rate, the saving on its interval and the paired difference, each failure with its
+/// numbers.
+#[test]
+fn a_repeated_case_is_held_to_its_study() {
+    let holds = run(&["test", &format!("{REPEATED}/holds.suite.json")]);
+    assert_eq!(holds.code, 0, "{}{}", holds.stdout, holds.stderr);
+    assert!(
+        holds.stdout.starts_with("ok    studies that hold › fixing a test, seven times over  ("),
+        "{}",
+        holds.stdout
+    );
+    assert!(holds.stdout.contains(" s, 7 repetitions)\n1 cases: 1 passed, 0 failed\n"), "{}", holds.stdout);
+
+    let fails = run(&["test", &format!("{REPEATED}/fails.suite.json")]);
+    assert_eq!(fails.code, 1, "{}{}", fails.stdout, fails.stderr);
+    let failures: Vec<&str> =
+        fails.stdout.lines().filter(|line| line.starts_with("      ")).map(str::trim_start).collect();
+    assert_eq!(
+        failures,
+        [
+            "dynamic model_calls: expected at most 2 in every run, saw 6 in repetition 1 (4 of 4 runs)",
+            "dynamic saved_percent: expected at least 90 % over the whole 95 % interval, \
+             saw 68.8 % [68.8 %, 68.8 %] of the baseline's prompt tokens saved",
+            "allowed_tools cheaper_than: expected cheaper than dynamic: the paired difference's 95 % interval \
+             below 0, saw +0.001216 USD per run [+0.001216, +0.001216]",
+            "dynamic status: expected completed in every run, saw turn_limit in repetition 1 (3 of 3 runs)",
+            "dynamic success_rate: expected at least 0.5, \
+             saw 0.000 (0/3 runs completed; Wilson 95 % interval [0.000, 0.561])",
+        ],
+        "{}",
+        fails.stdout
+    );
+    assert!(fails.stdout.ends_with("2 cases: 0 passed, 2 failed\n"), "{}", fails.stdout);
+}
+
+/// A repeat out of bounds, or an expectation a repeated case cannot check (or one only a study
+/// can), is bad input at its file and place, before anything runs.
+#[test]
+fn a_bad_repeat_is_refused_at_its_file_and_place() {
+    let folder = tempfile::tempdir().unwrap();
+    let suite = folder.path().join("bad.suite.json");
+    let case = |name: &str, repeat: serde_json::Value, expect: serde_json::Value| {
+        serde_json::json!({ "name": name, "template": repo(EXAMPLE), "scenario": repo("examples/lookup-first.scenario.json"),
+                            "adapters": ["dynamic"], "repeat": repeat, "expect": expect })
+    };
+    let write = |cases: Vec<serde_json::Value>| {
+        let document =
+            serde_json::json!({ "schema_version": 1, "kind": "unfold.suite", "name": "bad", "cases": cases });
+        std::fs::write(&suite, document.to_string()).unwrap();
+    };
+    write(vec![case("none", json!(0), json!({})), case("too many", json!(10_001), json!({}))]);
+    let out = run(&["test", suite.to_str().unwrap()]);
+    assert_bad_input(&out, &suite, "/cases/0/repeat: value is less than the minimum of 1");
+    assert!(out.stderr.contains("/cases/1/repeat: value is greater than the maximum of 10000"), "{}", out.stderr);
+
+    write(vec![
+        case("a", json!(3), json!({ "dynamic": { "success_rate": { "min": 90 } }, "divergence": "none" })),
+        case("b", json!(null), json!({ "dynamic": { "success_rate": { "min": 0.9 } } })),
+    ]);
+    let out = run(&["test", suite.to_str().unwrap()]);
+    assert_bad_input(&out, &suite, "/cases/0/expect/dynamic/success_rate: a success rate is from 0 to 1");
+    for expected in [
+        "/cases/0/expect/divergence: a repeated case keeps no events to diverge: expect divergence of a case run once",
+        "/cases/1/expect/dynamic/success_rate: success_rate is of a study: give the case a repeat",
+    ] {
+        assert!(out.stderr.contains(expected), "{expected:?} in {}", out.stderr);
+    }
+}
+
+/// Under `--shard K/N --study-dir DIR` every shard runs its share of a repeated case's
+/// repetitions into a partial study; the N files merged are the study one machine runs.
+#[test]
+fn shards_split_a_repeated_cases_repetitions_and_merge_into_the_whole_study() {
+    let folder = tempfile::tempdir().unwrap();
+    let suite = format!("{REPEATED}/holds.suite.json");
+    let (split, whole) = (folder.path().join("split"), folder.path().join("whole"));
+    for shard in ["1/3", "2/3", "3/3"] {
+        let out = run(&["test", &suite, "--shard", shard, "--study-dir", split.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+        let share = if shard == "1/3" { "3 of 7" } else { "2 of 7" };
+        assert!(out.stdout.contains(&format!(" s, {share} repetitions)")), "{shard}: {}", out.stdout);
+    }
+    let out = run(&["test", &suite, "--shard", "1/1", "--study-dir", whole.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let file = |folder: &Path, share: &str| {
+        folder.join(format!("fixing-a-test--seven-times-over.{share}.study.jsonl")).to_str().unwrap().to_owned()
+    };
+    let shards: Vec<String> = (1..=3).map(|i| file(&split, &format!("shard-{i}-of-3"))).collect();
+    let merged =
+        run(&[&["study", "merge", "--json"][..], &shards.iter().map(String::as_str).collect::<Vec<_>>()].concat());
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    let alone = run(&["study", "merge", "--json", &file(&whole, "shard-1-of-1")]);
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    let (mut merged, mut alone): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&merged.stdout).unwrap(), serde_json::from_str(&alone.stdout).unwrap());
+    without_timings(&mut merged);
+    without_timings(&mut alone);
+    assert_eq!(merged.to_string(), alone.to_string());
+    let lanes: Vec<&str> = merged["lanes"].as_array().unwrap().iter().map(|l| l["lane"].as_str().unwrap()).collect();
+    assert_eq!(lanes, ["dynamic", "allowed_tools", "baseline"], "the baseline runs in every repetition");
+
+    let no_dir = run(&["test", &suite, "--shard", "1/3"]);
+    assert_eq!(no_dir.code, 2, "{}", no_dir.stderr);
+    assert!(no_dir.stderr.contains("case 'fixing a test, seven times over' repeats"), "{}", no_dir.stderr);
+    assert!(no_dir.stderr.contains("--study-dir"), "{}", no_dir.stderr);
 }
 
 /// `unfold validate` checks suites too, each problem at its place.

@@ -414,7 +414,8 @@ fn test_writes_every_cases_runs_with_the_suite_and_case() {
     let trace = folder.path().join("suite.otlp.jsonl");
     unfold(&["test", "examples/regressions.suite.json", "--otel", text(&trace)]);
     let lines = read_otlp(&trace);
-    // Two, two, three and three lanes, each case with its baseline.
+    // Two, two, three and three lanes, each case with its baseline; the repeated case, a study,
+    // is not traced.
     assert_eq!(lines.len(), 3 + 3 + 4 + 4);
     let cases: std::collections::BTreeSet<&str> =
         lines.iter().map(|l| attribute(&l["spans"][0], "unfold.case").as_str().unwrap()).collect();
