@@ -417,7 +417,8 @@ pub enum McpAction {
 #[derive(Debug, Subcommand)]
 pub enum StudyAction {
     /// The report one machine would have written, from the partial studies its shards wrote
-    /// (`compare --repeat N --shard I/N --study-file FILE` on each)
+    /// (`compare --repeat N --shard I/N --study-file FILE`, or a suite's repeated case under
+    /// `test --shard I/N --study-dir DIR`, on each)
     Merge {
         /// The partial studies, one per shard.
         #[arg(required = true)]
