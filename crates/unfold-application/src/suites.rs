@@ -506,7 +506,7 @@ fn saved_unmet(run_name: &str, bound: Bound, report: &StudyReport) -> Option<Unm
         Some((value, [lo, hi])) => {
             format!("{value:.1} % [{lo:.1} %, {hi:.1} %] of the baseline's prompt tokens saved")
         }
-        None => "no saving: the baseline used no prompt tokens".to_owned(),
+        None => "no saving measured: a lane used no prompt tokens".to_owned(),
     };
     let expected = format!("{} % over the whole 95 % interval", bound.describe());
     Some(Unmet { run: run_name.to_owned(), what: "saved_percent".into(), expected, seen })
@@ -798,4 +798,70 @@ pub fn run_suite(path: &Path, prices: &PriceFile) -> AppResult<Vec<SuiteCaseResu
         .into_iter()
         .map(SuiteCaseResult::from)
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use unfold_engine::study::{CacheFairness, Study, StudyOf};
+    use unfold_engine::RunStatus;
+
+    /// A study of `dynamic` and the baseline whose prompt tokens vary from run to run.
+    fn study(dynamic: &[u64], baseline: &[u64]) -> StudyReport {
+        let runs = |tokens: &[u64]| -> Vec<StudyRun> {
+            let run = |(at, tokens): (usize, &u64)| StudyRun {
+                repetition: at as u32 + 1,
+                status: RunStatus::Completed,
+                counters: Counters { prompt_tokens: *tokens, ..Counters::default() },
+                cost_usd: None,
+                cached_tokens: 0,
+                wall_ms: 0,
+            };
+            tokens.iter().enumerate().map(run).collect()
+        };
+        let of = StudyOf {
+            template: "t".into(),
+            scenario: "s".into(),
+            repeat: dynamic.len() as u32,
+            cache_fairness: CacheFairness::Scripted,
+            seed: 1,
+            order: vec![vec![]; dynamic.len()],
+        };
+        let lanes = vec![("dynamic".to_owned(), runs(dynamic)), (BASELINE.to_owned(), runs(baseline))];
+        Study { of, lanes, aa: None, stopped: None }.report()
+    }
+
+    /// The report holds baseline against dynamic; the saving is read the other way round, its
+    /// interval the same resamples' reciprocal, and the failure says all three numbers.
+    #[test]
+    fn a_saving_is_read_from_the_pair_the_other_way_round_with_its_interval() {
+        let report = study(&[40, 60, 50, 45, 55, 52], &[100, 100, 110, 90, 100, 100]);
+        assert_eq!((report.pairs[0].a.as_str(), report.pairs[0].b.as_str()), (BASELINE, "dynamic"));
+        let (more, [lo, hi]) = relative(&report, "dynamic", BASELINE, "prompt_tokens").unwrap();
+        assert!((more - (302.0 / 600.0 - 1.0)).abs() < 1e-12, "{more}");
+        assert!(lo < more && more < hi, "{lo} < {more} < {hi}");
+        let asked = Bound::Range { min: Some(49.0), max: None };
+        let unmet = saved_unmet("dynamic", asked, &report).expect("the interval reaches below 49 %");
+        let [lo, hi] = [hi, lo].map(|share| -share * 100.0);
+        assert_eq!(
+            unmet.seen,
+            format!("49.7 % [{lo:.1} %, {hi:.1} %] of the baseline's prompt tokens saved"),
+            "{unmet:?}"
+        );
+        assert_eq!(unmet.expected, "at least 49 % over the whole 95 % interval");
+        let lower = Bound::Range { min: Some(lo - 0.01), max: None };
+        assert_eq!(saved_unmet("dynamic", lower, &report), None, "held on the lower bound");
+    }
+
+    /// The paired difference read the other way round is negated, its interval with it.
+    #[test]
+    fn a_difference_is_read_from_the_pair_the_other_way_round() {
+        let report = study(&[40, 60, 50, 45, 55, 52], &[100, 100, 110, 90, 100, 100]);
+        let (mean, [lo, hi]) = paired(&report, "dynamic", BASELINE, "prompt_tokens").unwrap();
+        assert!((mean - (302.0 - 600.0) / 6.0).abs() < 1e-9, "{mean}");
+        assert!(lo < mean && mean < hi && hi < 0.0, "{lo} < {mean} < {hi} < 0");
+        assert_eq!(study_cheaper_unmet(("dynamic", BASELINE), "prompt_tokens", &report), None);
+        let unmet = study_cheaper_unmet((BASELINE, "dynamic"), "prompt_tokens", &report).unwrap();
+        assert!(unmet.seen.starts_with("+49.7 prompt tokens per run ["), "{unmet:?}");
+    }
 }
