@@ -277,16 +277,6 @@ pub fn run_cases(
     if cases.iter().any(|loaded| loaded.case.price_as.is_some()) {
         prices.prices()?;
     }
-    if let (Some(shard), None) = (studies.shard, &studies.folder) {
-        if let Some(loaded) = cases.iter().find(|loaded| loaded.case.repeat.is_some()) {
-            let message = format!(
-                "case '{}' repeats: shard {}/{} runs its share of the repetitions into a partial study, \
-                 in the folder --study-dir names",
-                loaded.case.name, shard.index, shard.count
-            );
-            return Err(AppError::new(ErrorCode::InvalidRequest, message));
-        }
-    }
     let comparisons = Comparisons::new(suite_context(prices));
     let studied = StudiedCases { comparisons: &comparisons, studies };
     let next = AtomicUsize::new(0);

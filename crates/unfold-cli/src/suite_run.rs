@@ -14,6 +14,7 @@ use unfold_application::folders::default_prices_file;
 use unfold_application::prices::PriceFile;
 use unfold_application::suites::{self, CaseOutcome, CaseStudies, Shard};
 use unfold_application::AppResult;
+use unfold_documents::Error;
 
 use crate::output::{out, outln};
 
@@ -42,6 +43,16 @@ pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
         .filter(|(at, c)| c.case.repeat.is_some() || request.shard.is_none_or(|shard| shard.takes(*at)))
         .map(|(_, c)| c)
         .collect();
+    if let (Some(shard), None) = (request.shard, &request.study_dir) {
+        if let Some(loaded) = cases.iter().find(|loaded| loaded.case.repeat.is_some()) {
+            let message = format!(
+                "case '{}' repeats: shard {}/{} runs its share of the repetitions into a partial study, \
+                 in the folder --study-dir names",
+                loaded.case.name, shard.index, shard.count
+            );
+            return Err(Error::argument("--shard", message).into());
+        }
+    }
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let finished = AtomicUsize::new(0);
     let progress = std::io::stderr().is_terminal();
