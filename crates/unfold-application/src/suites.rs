@@ -1,6 +1,7 @@
 //! Suites (spec 11): every case of a suite file loaded and checked before anything runs (a bad
 //! file is bad input, named with its place), then compared with the scripted model on as many
-//! threads as the machine has, each run held to the case's expectations. A shard runs every N-th
+//! threads as the machine has (or with a live model, through the comparison use case), each run
+//! held to the case's expectations. A shard runs every N-th
 //! case, so a suite spreads over a CI matrix. A case with `repeat` runs as a study (spec 14),
 //! through the one study use case, its expectations told of the study; under a shard it runs the
 //! shard's share of its repetitions into a partial study that `unfold study merge` completes.
@@ -9,11 +10,11 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tracing::Instrument;
-use unfold_documents::host_profile::{host_reference, HostProfile};
+use unfold_documents::host_profile::{host_reference, HostProfile, HOST_PREFIX};
 use unfold_documents::suite::{Bound, DivergenceExpectation, RunExpectations, Suite, SuiteCase, BASELINE};
 use unfold_documents::{Error, Scenario, Template};
 use unfold_engine::compare::{compare, CompareProgress, Drive, Lanes};
@@ -22,8 +23,10 @@ use unfold_engine::{AdapterKind, ComparisonReport, Counters, LaneSpec, RunReport
 
 use crate::comparisons::{
     ComparisonContext, ComparisonModel, ComparisonOutputs, ComparisonRequest, Comparisons, DocumentRef,
+    ProgressListener,
 };
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::lock;
 use crate::prices::PriceFile;
 use crate::run_history::OpenRunHistory;
 use crate::studies::{run_study, KeptStudy, StudyRequest};
@@ -60,18 +63,30 @@ impl Shard {
     }
 }
 
-/// Where a suite's repeated cases keep their studies, and the share of their repetitions that
-/// runs here.
+/// How a suite's cases run: against their scripts or a live model, where repeated ones keep their
+/// studies, and the share of their repetitions that runs here.
 #[derive(Debug, Clone, Default)]
-pub struct CaseStudies {
+pub struct CaseRuns {
     /// The folder each repeated case's study is kept in as it runs; none: not kept.
     pub folder: Option<PathBuf>,
     /// This machine's share of every repeated case: the repetitions r with (r − 1) mod N = K − 1;
     /// none: all of them. A share needs the folder, as its partial study is what is merged.
     pub shard: Option<Shard>,
+    /// The live model every case runs against instead of its scenario's script; none: scripted.
+    pub live: Option<LiveSuite>,
 }
 
-impl CaseStudies {
+/// A live model a suite runs against (`unfold test --provider`): no baseline runs (it would be
+/// paid for), and the runs are priced as the profile's model.
+#[derive(Debug, Clone)]
+pub struct LiveSuite {
+    /// The provider profile's name.
+    pub profile: String,
+    /// The file it is in.
+    pub profiles_file: PathBuf,
+}
+
+impl CaseRuns {
     /// Where the study of the case `name` is kept: `NAME.study.jsonl`, or under a shard
     /// `NAME.shard-K-of-N.study.jsonl` (the name with anything but letters, digits, `.`, `-` and
     /// `_` made `-`); none without a folder.
@@ -89,6 +104,7 @@ impl CaseStudies {
 pub struct LoadedCase {
     /// The suite's name.
     pub suite: String,
+    suite_path: PathBuf,
     /// The case as the file has it.
     pub case: SuiteCase,
     /// The template's path, as resolved from the suite file.
@@ -228,6 +244,7 @@ fn load_case(suite_path: &Path, suite: &str, index: usize, case: &SuiteCase) -> 
         .collect::<unfold_documents::Result<_>>()?;
     Ok(LoadedCase {
         suite: suite.to_owned(),
+        suite_path: suite_path.to_owned(),
         case: case.clone(),
         template_path,
         scenario_path,
@@ -263,7 +280,7 @@ fn unreadable_in_suite(error: Error, suite_path: &Path, pointer: String, written
     }
 }
 
-/// Runs `cases` on up to `threads` threads, repeated ones as `studies` says, telling `done` each
+/// Runs `cases` on up to `threads` threads as `runs` says, telling `done` each
 /// outcome as it comes (in the order they finish); the outcomes in the cases' order. When a case
 /// is priced, the prices file is read first: one that cannot be read is bad input, and no case
 /// runs. A price a case names that the prices do not have fails that case, not the suite.
@@ -271,20 +288,22 @@ pub fn run_cases(
     cases: &[LoadedCase],
     threads: usize,
     prices: &PriceFile,
-    studies: &CaseStudies,
+    runs: &CaseRuns,
     done: &(dyn Fn(&CaseOutcome) + Sync),
 ) -> AppResult<Vec<CaseOutcome>> {
     if cases.iter().any(|loaded| loaded.case.price_as.is_some()) {
         prices.prices()?;
     }
-    let comparisons = Comparisons::new(suite_context(prices));
-    let studied = StudiedCases { comparisons: &comparisons, studies };
+    let profiles_file = runs.live.as_ref().map(|live| live.profiles_file.clone());
+    let comparisons = Comparisons::new(suite_context(prices, profiles_file));
+    let studied = StudiedCases { comparisons: &comparisons, runs };
     let next = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<CaseOutcome>>> = Mutex::new(vec![None; cases.len()]);
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, cases.len().max(1)) {
             scope.spawn(|| {
-                let Ok(runtime) = tokio::runtime::Builder::new_current_thread().build() else { return };
+                // Timers and I/O for a live model's requests.
+                let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
@@ -320,29 +339,56 @@ fn failed(case: &LoadedCase, error: String, took: Duration) -> CaseOutcome {
     }
 }
 
-/// What the suites' studies run with: the files alone, nothing kept in the history, no live model.
-fn suite_context(prices: &PriceFile) -> ComparisonContext {
+/// What a suite's studies and live runs run with: the files alone, the profiles in
+/// `profiles_file`, nothing kept in the history.
+fn suite_context(prices: &PriceFile, profiles_file: Option<PathBuf>) -> ComparisonContext {
     ComparisonContext {
         templates: Default::default(),
         scenarios: Default::default(),
-        profiles: std::sync::Arc::new(crate::profiles::Profiles(None)),
+        profiles: Arc::new(crate::profiles::Profiles(profiles_file)),
         prices: prices.clone(),
         consents: None,
         relay: None,
-        history: std::sync::Arc::new(OpenRunHistory::open(None)),
+        history: Arc::new(OpenRunHistory::open(None)),
         host_lab: None,
     }
 }
 
-/// What a repeated case runs its study with.
+/// What a repeated or live case runs with.
 struct StudiedCases<'a> {
     comparisons: &'a Comparisons,
-    studies: &'a CaseStudies,
+    runs: &'a CaseRuns,
+}
+
+impl StudiedCases<'_> {
+    /// The comparison `loaded`'s case asks for, with the suite's model.
+    fn request(&self, loaded: &LoadedCase) -> ComparisonRequest {
+        let model = match &self.runs.live {
+            Some(live) => ComparisonModel::Live { profile: live.profile.clone() },
+            None => ComparisonModel::Scripted { price_as: loaded.case.price_as.clone() },
+        };
+        let file = |path: &PathBuf| DocumentRef::File(path.clone());
+        // A host profile file is named relative to the suite file; the request reads it as given.
+        let lanes = loaded.case.adapters.iter().map(|lane| match host_reference(lane) {
+            Some(file) if HostProfile::names_a_file(file) => {
+                format!("{HOST_PREFIX}{}", Suite::resolve(&loaded.suite_path, file).display())
+            }
+            _ => lane.clone(),
+        });
+        ComparisonRequest {
+            model,
+            outputs: ComparisonOutputs { history: false, ..ComparisonOutputs::default() },
+            ..ComparisonRequest::scripted(file(&loaded.template_path), file(&loaded.scenario_path), lanes.collect())
+        }
+    }
 }
 
 async fn run_case(loaded: &LoadedCase, prices: &PriceFile, studied: &StudiedCases<'_>) -> CaseOutcome {
     if let Some(repeat) = loaded.case.repeat {
         return run_repeated(loaded, repeat, studied).await;
+    }
+    if studied.runs.live.is_some() {
+        return run_live(loaded, studied).await;
     }
     let started = Instant::now();
     let pricing = match &loaded.case.price_as {
@@ -377,24 +423,44 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile, studied: &StudiedCase
     }
 }
 
-/// Runs the repeated case `loaded` as a study of `repeat` repetitions with the all-FULL baseline
-/// (this shard's share of them, kept where `studied` says), its expectations held to the study.
+/// Runs `loaded` once against the suite's live model, through the comparison use case.
+async fn run_live(loaded: &LoadedCase, studied: &StudiedCases<'_>) -> CaseOutcome {
+    let started = Instant::now();
+    let clock: Arc<Mutex<ComparisonClock>> = Arc::default();
+    let listener: ProgressListener = {
+        let clock = Arc::clone(&clock);
+        Arc::new(move |progress| lock(&clock).saw(&progress))
+    };
+    let report = match studied.comparisons.run(studied.request(loaded), listener).await {
+        Ok(finished) => finished.report,
+        Err(error) => return failed(loaded, error.message, started.elapsed()),
+    };
+    let clock = std::mem::take(&mut *lock(&clock));
+    CaseOutcome {
+        suite: loaded.suite.clone(),
+        name: loaded.case.name.clone(),
+        unmet: unmet_expectations(loaded, &report),
+        error: None,
+        took: started.elapsed(),
+        report: Some(report),
+        study: None,
+        clock,
+        // Priced as the live model, whatever the case says.
+        price_as: None,
+    }
+}
+
+/// Runs the repeated case `loaded` as a study of `repeat` repetitions, with the all-FULL baseline
+/// when scripted (this shard's share of them, kept where `studied` says), its expectations held
+/// to the study.
 async fn run_repeated(loaded: &LoadedCase, repeat: u32, studied: &StudiedCases<'_>) -> CaseOutcome {
     let started = Instant::now();
-    let documents = |path: &PathBuf| DocumentRef::File(path.clone());
-    let comparison = ComparisonRequest {
-        model: ComparisonModel::Scripted { price_as: loaded.case.price_as.clone() },
-        outputs: ComparisonOutputs { history: false, ..ComparisonOutputs::default() },
-        ..ComparisonRequest::scripted(
-            documents(&loaded.template_path),
-            documents(&loaded.scenario_path),
-            loaded.case.adapters.clone(),
-        )
-    };
-    let shard = studied.studies.shard.map(|shard| [shard.index, shard.count].map(|n| n as u32));
-    let request =
-        StudyRequest { comparison, repeat, aa: false, seed: 1, max_cost_usd: None, shard, jobs: 1, baseline: true };
-    let kept = studied.studies.file(&loaded.case.name).map_or(KeptStudy::Nowhere, KeptStudy::New);
+    let runs = studied.runs;
+    let shard = runs.shard.map(|shard| [shard.index, shard.count].map(|n| n as u32));
+    let baseline = runs.live.is_none();
+    let comparison = studied.request(loaded);
+    let request = StudyRequest { comparison, repeat, aa: false, seed: 1, max_cost_usd: None, shard, jobs: 1, baseline };
+    let kept = runs.file(&loaded.case.name).map_or(KeptStudy::Nowhere, KeptStudy::New);
     let report = match run_study(studied.comparisons, request, kept, &|_| {}).await {
         Ok(finished) => finished.report,
         Err(error) => return failed(loaded, error.message, started.elapsed()),
@@ -495,6 +561,9 @@ fn saved_unmet(run_name: &str, bound: Bound, report: &StudyReport) -> Option<Unm
         Some((_, [lo, hi])) if bound.holds(lo) && bound.holds(hi) => return None,
         Some((value, [lo, hi])) => {
             format!("{value:.1} % [{lo:.1} %, {hi:.1} %] of the baseline's prompt tokens saved")
+        }
+        None if !report.lanes.iter().any(|lane| lane.lane == BASELINE) => {
+            "no baseline: a live study runs none".to_owned()
         }
         None => "no saving measured: a lane used no prompt tokens".to_owned(),
     };
@@ -784,7 +853,7 @@ pub fn open_suite(path: &Path) -> AppResult<Vec<SuiteCaseView>> {
 pub fn run_suite(path: &Path, prices: &PriceFile) -> AppResult<Vec<SuiteCaseResult>> {
     let cases = load_suites(&[path.to_path_buf()])?;
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    Ok(run_cases(&cases, threads, prices, &CaseStudies::default(), &|_| {})?
+    Ok(run_cases(&cases, threads, prices, &CaseRuns::default(), &|_| {})?
         .into_iter()
         .map(SuiteCaseResult::from)
         .collect())

@@ -104,6 +104,13 @@ pub enum Command {
         /// NAME.shard-K-of-N.study.jsonl (the case's name, spaces and signs made `-`).
         #[arg(long, value_name = "DIR")]
         study_dir: Option<PathBuf>,
+        /// Run every case against a real model, this provider profile's, as `compare --provider`
+        /// does: no all-FULL baseline runs (expectations of it fail), priced as the profile's model.
+        #[arg(long, value_name = "PROFILE", conflicts_with = "otel")]
+        provider: Option<String>,
+        /// The profile file (default: $UNFOLD_PROVIDERS, else ~/.config/unfold/providers.json).
+        #[arg(long, value_name = "FILE", requires = "provider")]
+        providers: Option<PathBuf>,
         #[command(flatten)]
         trace: TraceFile,
     },

@@ -18,6 +18,7 @@ use unfold_application::profiles::Profiles;
 use unfold_application::sources;
 use unfold_application::sources::SourceReach;
 use unfold_application::studies::{run_study, KeptStudy, StudyProgress, StudyRequest};
+use unfold_application::suites::LiveSuite;
 use unfold_application::template_exports::{ExportFormat, ExportRequest, ThroughUnfold};
 use unfold_application::template_server::ServedTemplate;
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
@@ -43,14 +44,11 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             outln!("wrote {}", printable_path(&output))?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Test { suites, junit, shard, study_dir, trace } => {
-            crate::suite_run::execute(crate::suite_run::TestRequest {
-                suites,
-                junit,
-                shard,
-                study_dir,
-                otel: trace.otel,
-            })
+        Command::Test { suites, junit, shard, study_dir, provider, providers, trace } => {
+            let live = live_profile(provider, providers.as_deref())?
+                .map(|(profile, profiles_file)| LiveSuite { profile, profiles_file });
+            let request = crate::suite_run::TestRequest { suites, junit, shard, study_dir, live, otel: trace.otel };
+            crate::suite_run::execute(request)
         }
         Command::Render { template, expand, params, disclosure, heading, json, sources } => {
             let params = parse_params(&params).map_err(|e| e.in_file(&template))?;
@@ -99,14 +97,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             trace,
         } => {
             let relay_session = relay.attachment().map_err(|e| e.in_file(&template))?;
-            // A profile the file does not hold is said of --provider before anything runs.
-            let live = match provider {
-                Some(name) => {
-                    crate::live::named_profile(providers.as_deref(), &name)?;
-                    Some((name, crate::live::profiles_path(providers.as_deref())?))
-                }
-                None => None,
-            };
+            let live = live_profile(provider, providers.as_deref())?;
             if allow_host {
                 crate::host_run::allow(&hosts)?;
             }
@@ -269,6 +260,14 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             until_interrupted(|stop| unfold_application::relay::serve_relay(port, &allow_origins, listening, stop))
         }
     }
+}
+
+/// The profile `--provider` names and the file `--providers` names (or the default one); a
+/// profile the file does not hold is said of --provider before anything runs.
+fn live_profile(provider: Option<String>, providers: Option<&Path>) -> AppResult<Option<(String, PathBuf)>> {
+    let Some(name) = provider else { return Ok(None) };
+    crate::live::named_profile(providers, &name)?;
+    Ok(Some((name, crate::live::profiles_path(providers)?)))
 }
 
 /// Runs the server `serve` starts until Ctrl+C (or SIGTERM) ends the future it is given. The

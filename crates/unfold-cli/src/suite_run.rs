@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use unfold_application::files::check_output_file;
 use unfold_application::folders::default_prices_file;
 use unfold_application::prices::PriceFile;
-use unfold_application::suites::{self, CaseOutcome, CaseStudies, Shard};
+use unfold_application::suites::{self, CaseOutcome, CaseRuns, LiveSuite, Shard};
 use unfold_application::AppResult;
 use unfold_documents::Error;
 
@@ -24,6 +24,7 @@ pub struct TestRequest {
     pub junit: Option<PathBuf>,
     pub shard: Option<Shard>,
     pub study_dir: Option<PathBuf>,
+    pub live: Option<LiveSuite>,
     pub otel: Option<PathBuf>,
 }
 
@@ -56,8 +57,8 @@ pub fn execute(request: TestRequest) -> AppResult<ExitCode> {
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let finished = AtomicUsize::new(0);
     let progress = std::io::stderr().is_terminal();
-    let studies = CaseStudies { folder: request.study_dir.clone(), shard: request.shard };
-    let outcomes = suites::run_cases(&cases, threads, &PriceFile(default_prices_file()), &studies, &|_| {
+    let runs = CaseRuns { folder: request.study_dir.clone(), shard: request.shard, live: request.live.clone() };
+    let outcomes = suites::run_cases(&cases, threads, &PriceFile(default_prices_file()), &runs, &|_| {
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         if progress {
             eprint!("\r{done}/{} cases run", cases.len());

@@ -423,6 +423,59 @@ fn test_writes_every_cases_runs_with_the_suite_and_case() {
     assert!(lines.iter().all(|l| !attribute(&l["spans"][0], "unfold.suite").is_null()));
 }
 
+/// `unfold test --provider`: every case against a real model (fakellm), through the comparison and
+/// study use cases; a repeated case is a live study, which runs no baseline.
+#[test]
+fn test_runs_a_suite_against_a_live_model() {
+    let server = FakeLlm::start();
+    let folder = tempfile::tempdir().unwrap();
+    let profiles = server.profiles(folder.path());
+    let case = |name: &str, repeat: Value, expect: Value| {
+        json!({ "name": name, "template": repo("examples/task-executor.unfold.json"),
+                "scenario": repo("examples/lookup-first.scenario.json"), "adapters": ["dynamic", "restart"],
+                "repeat": repeat, "expect": expect })
+    };
+    let suite = write_json(
+        &folder.path().join("live.suite.json"),
+        &json!({ "schema_version": 1, "kind": "unfold.suite", "name": "live", "cases": [
+            case("once", Value::Null, json!({ "dynamic": { "status": "completed" } })),
+            case("three times", json!(3), json!({ "dynamic": { "status": "completed", "success_rate": { "min": 1 } },
+                                                   "restart": { "success_rate": { "min": 1 } } })),
+        ] }),
+    );
+    let args = ["test", text(&suite), "--providers", text(&profiles), "--provider", "openai"];
+    let out = unfold_with(&args, &[("UNFOLD_TEST_KEY", "not-a-real-key")]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("ok    live › once  ("), "{out}");
+    assert!(lines[1].starts_with("ok    live › three times  (") && lines[1].ends_with(" s, 3 repetitions)"), "{out}");
+    assert_eq!(lines[2], "2 cases: 2 passed, 0 failed");
+
+    // No baseline runs live: a saving against it fails, saying why.
+    let suite = write_json(
+        &folder.path().join("saving.suite.json"),
+        &json!({ "schema_version": 1, "kind": "unfold.suite", "name": "live", "cases": [
+            case("saving", json!(2), json!({ "dynamic": { "saved_percent": { "min": 10 } } })),
+        ] }),
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .current_dir(repo("."))
+        .args(["test", text(&suite), "--providers", text(&profiles), "--provider", "openai"])
+        .env("UNFOLD_HISTORY", "off")
+        .env("UNFOLD_TEST_KEY", "not-a-real-key")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "dynamic saved_percent: expected at least 10 % over the whole 95 % interval, \
+             saw no baseline: a live study runs none"
+        ),
+        "{stdout}"
+    );
+}
+
 /// `unfold run --otel` against a real server times each call as it happened; `unfold replay --otel`
 /// of its cassette has the same spans, spread over the replay, and says so.
 #[test]
