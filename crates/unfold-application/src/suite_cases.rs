@@ -15,7 +15,6 @@ use unfold_documents::Error;
 use unfold_engine::{ComparisonReport, RunReport};
 
 use crate::error::{AppError, AppResult, ErrorCode};
-use crate::suites::first_divergence_kinds;
 
 /// Adds the comparison `report` of the files `template` and `scenario` to the suite file at
 /// `suite` as a new case (the suite is made if there is none); returns the case's name, the
@@ -103,4 +102,16 @@ fn relative_to(suite: &Path, file: &Path) -> AppResult<String> {
     let parts: Vec<String> =
         relative.components().map(|part| part.as_os_str().to_string_lossy().into_owned()).collect();
     Ok(parts.join("/"))
+}
+
+/// The kind of each run's first divergence from the first run (`restart`, `extra_call`, …), in
+/// the report's order; none for runs that do not diverge. Here, not in `suites`, which runs
+/// comparisons: the comparisons save cases through this module.
+pub(crate) fn first_divergence_kinds(report: &ComparisonReport) -> Vec<String> {
+    report
+        .divergences
+        .iter()
+        .filter_map(|d| d.first.as_ref())
+        .filter_map(|first| serde_json::to_value(&first.kind).ok()?.get("kind")?.as_str().map(str::to_owned))
+        .collect()
 }

@@ -30,6 +30,7 @@ use crate::lock;
 use crate::prices::PriceFile;
 use crate::run_history::OpenRunHistory;
 use crate::studies::{run_study, KeptStudy, StudyRequest};
+use crate::suite_cases::first_divergence_kinds;
 use crate::traces::{comparison_lines, ComparisonClock, TraceContext};
 
 /// Which part of a suite to run: the `index`-th (1-based) of `count` shards, every `count`-th case.
@@ -752,17 +753,6 @@ fn counter(c: &Counters, what: &str) -> Option<f64> {
         "completion_tokens" => c.completion_tokens as f64,
         _ => return None,
     })
-}
-
-/// The kind of each run's first divergence from the first run (`restart`, `extra_call`, …), in
-/// the report's order; none for runs that do not diverge.
-pub(crate) fn first_divergence_kinds(report: &ComparisonReport) -> Vec<String> {
-    report
-        .divergences
-        .iter()
-        .filter_map(|d| d.first.as_ref())
-        .filter_map(|first| serde_json::to_value(&first.kind).ok()?.get("kind")?.as_str().map(str::to_owned))
-        .collect()
 }
 
 /// What the divergences show when they are not what `expected` says; none when they are.
