@@ -297,7 +297,7 @@ pub fn run_cases(
     }
     let profiles_file = runs.live.as_ref().map(|live| live.profiles_file.clone());
     let comparisons = Comparisons::new(suite_context(prices, profiles_file));
-    let studied = StudiedCases { comparisons: &comparisons, runs };
+    let drive = CaseDrive { comparisons: &comparisons, runs };
     let next = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<CaseOutcome>>> = Mutex::new(vec![None; cases.len()]);
     std::thread::scope(|scope| {
@@ -309,7 +309,7 @@ pub fn run_cases(
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(index) else { break };
                     let span = tracing::info_span!("suite_case", suite = %case.suite, case = %case.case.name);
-                    let outcome = runtime.block_on(run_case(case, prices, &studied).instrument(span));
+                    let outcome = runtime.block_on(run_case(case, prices, &drive).instrument(span));
                     done(&outcome);
                     outcomes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[index] = Some(outcome);
                 }
@@ -356,12 +356,12 @@ fn suite_context(prices: &PriceFile, profiles_file: Option<PathBuf>) -> Comparis
 }
 
 /// What a repeated or live case runs with.
-struct StudiedCases<'a> {
+struct CaseDrive<'a> {
     comparisons: &'a Comparisons,
     runs: &'a CaseRuns,
 }
 
-impl StudiedCases<'_> {
+impl CaseDrive<'_> {
     /// The comparison `loaded`'s case asks for, with the suite's model.
     fn request(&self, loaded: &LoadedCase) -> ComparisonRequest {
         let model = match &self.runs.live {
@@ -384,12 +384,12 @@ impl StudiedCases<'_> {
     }
 }
 
-async fn run_case(loaded: &LoadedCase, prices: &PriceFile, studied: &StudiedCases<'_>) -> CaseOutcome {
+async fn run_case(loaded: &LoadedCase, prices: &PriceFile, drive: &CaseDrive<'_>) -> CaseOutcome {
     if let Some(repeat) = loaded.case.repeat {
-        return run_repeated(loaded, repeat, studied).await;
+        return run_repeated(loaded, repeat, drive).await;
     }
-    if studied.runs.live.is_some() {
-        return run_live(loaded, studied).await;
+    if drive.runs.live.is_some() {
+        return run_live(loaded, drive).await;
     }
     let started = Instant::now();
     let pricing = match &loaded.case.price_as {
@@ -425,14 +425,14 @@ async fn run_case(loaded: &LoadedCase, prices: &PriceFile, studied: &StudiedCase
 }
 
 /// Runs `loaded` once against the suite's live model, through the comparison use case.
-async fn run_live(loaded: &LoadedCase, studied: &StudiedCases<'_>) -> CaseOutcome {
+async fn run_live(loaded: &LoadedCase, drive: &CaseDrive<'_>) -> CaseOutcome {
     let started = Instant::now();
     let clock: Arc<Mutex<ComparisonClock>> = Arc::default();
     let listener: ProgressListener = {
         let clock = Arc::clone(&clock);
         Arc::new(move |progress| lock(&clock).saw(&progress))
     };
-    let report = match studied.comparisons.run(studied.request(loaded), listener).await {
+    let report = match drive.comparisons.run(drive.request(loaded), listener).await {
         Ok(finished) => finished.report,
         Err(error) => return failed(loaded, error.message, started.elapsed()),
     };
@@ -452,17 +452,17 @@ async fn run_live(loaded: &LoadedCase, studied: &StudiedCases<'_>) -> CaseOutcom
 }
 
 /// Runs the repeated case `loaded` as a study of `repeat` repetitions, with the all-FULL baseline
-/// when scripted (this shard's share of them, kept where `studied` says), its expectations held
+/// when scripted (this shard's share of them, kept where `drive` says), its expectations held
 /// to the study.
-async fn run_repeated(loaded: &LoadedCase, repeat: u32, studied: &StudiedCases<'_>) -> CaseOutcome {
+async fn run_repeated(loaded: &LoadedCase, repeat: u32, drive: &CaseDrive<'_>) -> CaseOutcome {
     let started = Instant::now();
-    let runs = studied.runs;
+    let runs = drive.runs;
     let shard = runs.shard.map(|shard| [shard.index, shard.count].map(|n| n as u32));
     let baseline = runs.live.is_none();
-    let comparison = studied.request(loaded);
+    let comparison = drive.request(loaded);
     let request = StudyRequest { comparison, repeat, aa: false, seed: 1, max_cost_usd: None, shard, jobs: 1, baseline };
     let kept = runs.file(&loaded.case.name).map_or(KeptStudy::Nowhere, KeptStudy::New);
-    let report = match run_study(studied.comparisons, request, kept, &|_| {}).await {
+    let report = match run_study(drive.comparisons, request, kept, &|_| {}).await {
         Ok(finished) => finished.report,
         Err(error) => return failed(loaded, error.message, started.elapsed()),
     };
