@@ -113,6 +113,27 @@ pub async fn run_study(
     kept: KeptStudy,
     progress: &(dyn Fn(StudyProgress) + Sync),
 ) -> AppResult<FinishedStudy> {
+    let until_done = match &kept {
+        KeptStudy::UntilDone(path) => Some(path.clone()),
+        _ => None,
+    };
+    let finished = run_kept(comparisons, request, kept, progress).await;
+    // A study that failed before any repetition ended has nothing to resume: its file goes.
+    if let (Err(_), Some(path)) = (&finished, until_done) {
+        if study_journal::read(&path).is_ok_and(|(_, entries)| entries.is_empty()) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+    finished
+}
+
+/// [`run_study`], the file it keeps the study in left as it is.
+async fn run_kept(
+    comparisons: &Comparisons,
+    request: StudyRequest,
+    kept: KeptStudy,
+    progress: &(dyn Fn(StudyProgress) + Sync),
+) -> AppResult<FinishedStudy> {
     if !(1..=MAX_REPEAT).contains(&request.repeat) {
         let message = format!("a study repeats 1 to {MAX_REPEAT} times, not {}", request.repeat);
         return Err(AppError::new(ErrorCode::InvalidRequest, message));
@@ -486,8 +507,6 @@ async fn repeat_once(
     let finished = comparisons.run_again(request, listener, options).await?;
     let clock = lock(&clock);
     let report = finished.report;
-    // The baseline's run is the dynamic adapter's: it is named as its lane.
-    let baseline = report.baseline.iter().map(|baseline| (Lane::baseline(), &baseline.run));
     // The baseline's run is the dynamic adapter's: it is named as its lane. The history keeps the
     // runs in this order too: the lanes, then the baseline.
     let baseline = report.baseline.iter().map(|baseline| (Lane::baseline(), &baseline.run));

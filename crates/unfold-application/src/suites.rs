@@ -460,7 +460,17 @@ async fn run_repeated(loaded: &LoadedCase, repeat: u32, drive: &CaseDrive<'_>) -
     let shard = runs.shard.map(|shard| [shard.index, shard.count].map(|n| n as u32));
     let baseline = runs.live.is_none();
     let comparison = drive.request(loaded);
-    let request = StudyRequest { comparison, repeat, aa: false, seed: 1, max_cost_usd: None, shard, jobs: 1, baseline };
+    let request = StudyRequest {
+        comparison,
+        repeat,
+        aa: false,
+        seed: 1,
+        max_cost_usd: None,
+        shard,
+        jobs: 1,
+        stop: Default::default(),
+        baseline,
+    };
     let kept = runs.file(&loaded.case.name).map_or(KeptStudy::Nowhere, KeptStudy::New);
     let report = match run_study(drive.comparisons, request, kept, &|_| {}).await {
         Ok(finished) => finished.report,

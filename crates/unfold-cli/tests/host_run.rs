@@ -467,3 +467,68 @@ fn a_live_host_talks_to_a_real_model_through_unfold_which_records_both_sides_and
     );
     drop(upstream);
 }
+
+#[test]
+fn a_live_study_runs_a_real_host_lane_beside_an_adapter_in_every_repetition() {
+    let home = tempfile::tempdir().unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    // The live model: a model server in its own process that the host and the adapter both reach
+    // over the Responses API (the scripted one: it answers each conversation as the script goes).
+    let upstream_log = folder.path().join("upstream.jsonl");
+    let upstream = serve_model(env!("CARGO_BIN_EXE_unfold"), &repo("."), SCENARIO, &upstream_log);
+    let profiles = folder.path().join("providers.json");
+    let base = format!("http://{}/v1", upstream.address);
+    let profile = |name: &str, kind: &str| {
+        serde_json::json!({ "name": name, "kind": kind, "base_url": base, "model": "real-model-7",
+            "api_key_env": "UNFOLD_STUDY_KEY" })
+    };
+    let profiles_file = serde_json::json!({ "schema_version": 1, "kind": "unfold.providers",
+        "profiles": [profile("responses", "openai-responses"), profile("chat", "openai")] });
+    std::fs::write(&profiles, profiles_file.to_string()).unwrap();
+    let study_of = |provider: &str| {
+        Command::new(env!("CARGO_BIN_EXE_unfold"))
+            .current_dir(repo("."))
+            .args(["compare", TEMPLATE, SCENARIO, "--provider", provider, "--providers"])
+            .arg(&profiles)
+            .args(["--adapters", "dynamic", "--hosts", "openai-agents", "--allow-host", "--repeat", "3", "--json"])
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_DATA_HOME", home.path().join("data"))
+            .env("UNFOLD_HOSTS_DIR", hosts_dir())
+            .env("UNFOLD_STUDY_KEY", "sk-study-host-canary")
+            .output()
+            .unwrap()
+    };
+    // A profile of another API than the host's fails the study before its first repetition, and
+    // leaves no study file to resume.
+    let refused = study_of("chat");
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("openai-agents speaks openai-responses"));
+    let studies = home.path().join("data/dev.unfold.studio/studies");
+    assert_eq!(std::fs::read_dir(&studies).map(|d| d.count()).unwrap_or(0), 0, "a study file was left");
+
+    let output = study_of("responses");
+    let study = report(&output);
+    let lanes: Vec<&Value> = study["lanes"].as_array().unwrap().iter().collect();
+    assert_eq!(lanes.iter().map(|lane| &lane["lane"]).collect::<Vec<_>>(), ["dynamic", "real:openai-agents"]);
+    // Every repetition ran both, the host first in the second; each lane read both sections.
+    for lane in &lanes {
+        let runs = lane["runs"].as_array().unwrap();
+        assert_eq!(runs.iter().map(|run| run["repetition"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2, 3]);
+        assert!(runs.iter().all(|run| run["status"] == "completed"), "{lane}");
+        assert_eq!(lane["summary"]["success"]["count"], 3);
+    }
+    assert_eq!(study["order"][1], serde_json::json!(["real:openai-agents", "dynamic"]));
+    let pair = &study["pairs"][0];
+    assert_eq!((&pair["a"], &pair["b"]), (&serde_json::json!("real:openai-agents"), &serde_json::json!("dynamic")));
+    assert!(pair["verdict"].as_str().is_some_and(|v| v.contains("both completed every run (3/3)")), "{pair}");
+    // The host's requests reached the live model; the key reached no output and no file.
+    let requests = std::fs::read_to_string(&upstream_log).unwrap();
+    assert!(requests.lines().count() >= 6, "{requests}");
+    let said = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(!said.contains("sk-study-host-canary"));
+    for (path, text) in texts_under(home.path()) {
+        assert!(!text.contains("sk-study-host-canary"), "the key is in {}", path.display());
+    }
+    drop(upstream);
+}

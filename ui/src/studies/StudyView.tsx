@@ -184,31 +184,36 @@ function fairnessText(report: StudyReport): string {
 }
 
 function LaneTable({ report }: { report: StudyReport }) {
-  const ks = Object.keys(report.lanes[0]?.summary.pass_hat_k ?? {});
+  // pass^1 is the success rate; three larger k say how often a lane holds up run after run.
+  const ks = Object.keys(report.lanes[0]?.summary.pass_hat_k ?? {})
+    .filter((k) => Number(k) > 1)
+    .slice(0, 3);
   return (
-    <table className="study-lanes" data-testid="study-lanes">
-      <caption>
-        Per lane: completed runs with their 95 % Wilson interval, and pass^k (every one of k runs completes)
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Lane</th>
-          <th scope="col">Completed</th>
-          {ks.map((k) => (
-            <th scope="col" key={k}>
-              pass^{k}
-            </th>
+    <div className="study-lanes-box">
+      <table className="study-lanes" data-testid="study-lanes">
+        <caption>
+          Per lane: completed runs with their 95 % Wilson interval, and pass^k (every one of k runs completes)
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Lane</th>
+            <th scope="col">Completed</th>
+            {ks.map((k) => (
+              <th scope="col" key={k}>
+                pass^{k}
+              </th>
+            ))}
+            <th scope="col">Mean cost</th>
+            <th scope="col">Mean prompt tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.lanes.map((lane) => (
+            <LaneRow key={lane.lane} lane={lane} ks={ks} />
           ))}
-          <th scope="col">Mean cost</th>
-          <th scope="col">Mean prompt tokens</th>
-        </tr>
-      </thead>
-      <tbody>
-        {report.lanes.map((lane) => (
-          <LaneRow key={lane.lane} lane={lane} ks={ks} />
-        ))}
-      </tbody>
-    </table>
+        </tbody>
+      </table>
+    </div>
   );
 }
 
