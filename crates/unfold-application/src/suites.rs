@@ -131,6 +131,13 @@ pub struct Unmet {
     pub seen: String,
 }
 
+impl Unmet {
+    /// The case expects a run of `run`, and there was none.
+    fn no_run(run: &str) -> Unmet {
+        Unmet { run: run.to_owned(), what: "run".into(), expected: "a run".into(), seen: "none".into() }
+    }
+}
+
 /// One expectation of a case, as the app lists it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -499,12 +506,7 @@ fn study_unmet(loaded: &LoadedCase, report: &StudyReport) -> Vec<Unmet> {
     }
     for (run_name, expectations) in &loaded.case.expect.runs {
         let Some(lane) = report.lanes.iter().find(|lane| lane.lane == *run_name) else {
-            unmet.push(Unmet {
-                run: run_name.clone(),
-                what: "run".into(),
-                expected: "a run".into(),
-                seen: "none".into(),
-            });
+            unmet.push(Unmet::no_run(run_name));
             continue;
         };
         unmet.extend(every_run_unmet(run_name, expectations, &lane.runs));
@@ -639,12 +641,7 @@ fn unmet_expectations(loaded: &LoadedCase, report: &ComparisonReport) -> Vec<Unm
     let mut unmet = Vec::new();
     for (run_name, expectations) in &loaded.case.expect.runs {
         let Some(run) = named_run(loaded, report, run_name) else {
-            unmet.push(Unmet {
-                run: run_name.clone(),
-                what: "run".into(),
-                expected: "a run".into(),
-                seen: "none".into(),
-            });
+            unmet.push(Unmet::no_run(run_name));
             continue;
         };
         let saved = report

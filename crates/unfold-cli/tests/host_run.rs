@@ -23,15 +23,19 @@ const SCENARIO: &str = "examples/coding-agent-fix-test.scenario.json";
 
 /// `unfold` with its settings, history and hosts in `home` alone.
 fn unfold(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unfold"))
+    unfold_in(home).args(args).output().unwrap()
+}
+
+/// The `unfold` command with its settings, history and hosts in `home` alone, to add to.
+fn unfold_in(home: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_unfold"));
+    command
         .current_dir(repo("."))
-        .args(args)
         .env("HOME", home)
         .env("XDG_CONFIG_HOME", home.join("config"))
         .env("XDG_DATA_HOME", home.join("data"))
-        .env("UNFOLD_HOSTS_DIR", hosts_dir())
-        .output()
-        .unwrap()
+        .env("UNFOLD_HOSTS_DIR", hosts_dir());
+    command
 }
 
 fn report(output: &Output) -> Value {
@@ -486,15 +490,10 @@ fn a_live_study_runs_a_real_host_lane_beside_an_adapter_in_every_repetition() {
         "profiles": [profile("responses", "openai-responses"), profile("chat", "openai")] });
     std::fs::write(&profiles, profiles_file.to_string()).unwrap();
     let study_of = |provider: &str| {
-        Command::new(env!("CARGO_BIN_EXE_unfold"))
-            .current_dir(repo("."))
+        unfold_in(home.path())
             .args(["compare", TEMPLATE, SCENARIO, "--provider", provider, "--providers"])
             .arg(&profiles)
             .args(["--adapters", "dynamic", "--hosts", "openai-agents", "--allow-host", "--repeat", "3", "--json"])
-            .env("HOME", home.path())
-            .env("XDG_CONFIG_HOME", home.path().join("config"))
-            .env("XDG_DATA_HOME", home.path().join("data"))
-            .env("UNFOLD_HOSTS_DIR", hosts_dir())
             .env("UNFOLD_STUDY_KEY", "sk-study-host-canary")
             .output()
             .unwrap()
