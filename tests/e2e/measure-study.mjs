@@ -13,7 +13,19 @@
 import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ms, percentile } from "./figures.mjs";
-import { APP, ROOT, closeApp, openApp, pressRun, startHarness, stopHarness, typeInto, waitUntil, webdriver } from "./harness.mjs";
+import {
+  APP,
+  ROOT,
+  closeApp,
+  openApp,
+  pressRun,
+  startHarness,
+  stopHarness,
+  typeInto,
+  waitFor,
+  waitUntil,
+  webdriver,
+} from "./harness.mjs";
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -49,6 +61,7 @@ const MARKS = `
 async function measure() {
   const session = await openApp(template, scenario);
   try {
+    await waitFor(session, '[data-testid="study-repeat"]');
     await webdriver("POST", `/session/${session}/execute/sync`, {
       script: "document.querySelector('[data-testid=\"study-repeat\"]').select(); return true;",
       args: [],
