@@ -58,7 +58,9 @@ pub fn wilson95(successes: u64, n: u64) -> Option<(f64, f64)> {
     let p = successes as f64 / n;
     let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
     let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+    // The interval always holds the rate: rounding must not put the bound of 0/n or n/n a hair
+    // inside it (1 − 2e-16 for 443/443).
+    Some(((centre - half).clamp(0.0, p), (centre + half).clamp(p, 1.0)))
 }
 
 /// pass@k: the chance that at least one of `k` runs drawn without replacement from `n`, of which

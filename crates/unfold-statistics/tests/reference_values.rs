@@ -108,6 +108,15 @@ fn the_pairs_to_detect_a_difference_grow_with_discordance_and_shrink_with_the_di
     assert_eq!(pairs_to_detect(0.2, 0.0), None);
 }
 
+#[test]
+fn a_wilson_interval_of_every_run_or_none_reaches_one_or_zero_exactly() {
+    // Rounding once put 443/443's upper bound at 1 − 2e-16, below the rate it is an interval of.
+    for n in [1, 20, 443, 10_000] {
+        assert_eq!(wilson95(n, n).unwrap().1, 1.0, "{n}/{n}");
+        assert_eq!(wilson95(0, n).unwrap().0, 0.0, "0/{n}");
+    }
+}
+
 proptest! {
     // Each case resamples 2,000 times: a few dozen cases say enough.
     #![proptest_config(ProptestConfig::with_cases(48))]
