@@ -118,10 +118,17 @@ pub async fn run_study(
         _ => None,
     };
     let finished = run_kept(comparisons, request, kept, progress).await;
-    // A study that failed before any repetition ended has nothing to resume: its file goes.
-    if let (Err(_), Some(path)) = (&finished, until_done) {
-        if study_journal::read(&path).is_ok_and(|(_, entries)| entries.is_empty()) {
-            let _ = std::fs::remove_file(&path);
+    if let Some(path) = until_done {
+        // Its file goes once there is nothing to resume: every repetition ran, or the study
+        // failed before any ended.
+        let nothing_to_resume = match &finished {
+            Ok(study) => study.report.stopped.is_none(),
+            Err(_) => study_journal::read(&path).is_ok_and(|(_, entries)| entries.is_empty()),
+        };
+        if nothing_to_resume {
+            if let Err(error) = std::fs::remove_file(&path) {
+                tracing::warn!(%error, path = %path.display(), "a study's file stays");
+            }
         }
     }
     finished
@@ -172,7 +179,7 @@ async fn run_kept(
         shard: request.shard,
     };
     let mut state = StudyState::default();
-    let (mut journal, study_id) = match kept.clone() {
+    let (mut journal, study_id) = match kept {
         KeptStudy::Nowhere => (None, asked.study_id.clone()),
         KeptStudy::New(path) | KeptStudy::UntilDone(path) => {
             (Some(StudyJournal::create(&path, &asked)?), asked.study_id.clone())
@@ -238,12 +245,6 @@ async fn run_kept(
         let reason = StopReason::Cancelled;
         stopped = Some(StudyStop { reason, after, spent_usd, next_usd: None, max_cost_usd: None });
     }
-    if let (KeptStudy::UntilDone(path), None) = (&kept, &stopped) {
-        drop(journal);
-        if let Err(error) = std::fs::remove_file(path) {
-            tracing::warn!(%error, path = %path.display(), "a finished study's file stays");
-        }
-    }
     let report = state.into_study(&asked, stopped).report();
     Ok(FinishedStudy { report, not_kept, scenario_warnings: documents.scenario_warnings() })
 }
@@ -307,8 +308,13 @@ pub fn merge(files: &[PathBuf]) -> AppResult<StudyReport> {
 
 /// The study's lanes: the comparison's, and the baseline last when it runs.
 fn study_lanes(request: &StudyRequest) -> Vec<String> {
-    let baseline = request.baseline.then(|| Lane::baseline().name().to_owned());
-    request.comparison.lanes.iter().cloned().chain(baseline).collect()
+    with_baseline(request.comparison.lanes.clone(), request.baseline)
+}
+
+/// `lanes`, and with `baseline` the baseline after them, where the engine runs it.
+fn with_baseline(mut lanes: Vec<String>, baseline: bool) -> Vec<String> {
+    lanes.extend(baseline.then(|| Lane::baseline().name().to_owned()));
+    lanes
 }
 
 /// What every repetition of a study shares.
@@ -326,11 +332,10 @@ impl RepetitionContext<'_> {
     /// Runs repetition `repetition` (and its A/A control).
     async fn run(&self, repetition: u32) -> AppResult<RanRepetition> {
         let lanes = &self.request.comparison.lanes;
-        let mut order = rotated(lanes, repetition);
+        let order = rotated(lanes, repetition);
         let nonce = self.live.then(|| format!("{} repetition {repetition}", self.study_id));
         let ran = self.once(order.clone(), nonce.as_deref(), self.request.baseline).await?;
-        // The engine runs the baseline after the lanes.
-        order.extend(self.request.baseline.then(|| Lane::baseline().name().to_owned()));
+        let order = with_baseline(order, self.request.baseline);
         let mut not_kept: Vec<AppError> = ran.not_kept.into_iter().collect();
         let mut kept = ran.kept;
         let control = if self.request.aa {
