@@ -351,14 +351,9 @@ fn failed(case: &LoadedCase, error: String, took: Duration) -> CaseOutcome {
 /// `profiles_file`, nothing kept in the history.
 fn suite_context(prices: &PriceFile, profiles_file: Option<PathBuf>) -> ComparisonContext {
     ComparisonContext {
-        templates: Default::default(),
-        scenarios: Default::default(),
         profiles: Arc::new(crate::profiles::Profiles(profiles_file)),
         prices: prices.clone(),
-        consents: None,
-        relay: None,
-        history: Arc::new(OpenRunHistory::open(None)),
-        host_lab: None,
+        ..ComparisonContext::of_files(OpenRunHistory::open(None))
     }
 }
 
