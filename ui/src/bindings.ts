@@ -3505,6 +3505,11 @@ export type StudyStop_Deserialize = {
 	after: number,
 	/**  What they cost. */
 	spent_usd: number | null,
+	/**
+	 *  What the conversations of repetitions left out cost, when the budget stopped one under
+	 *  way: spent all the same.
+	 */
+	left_out_usd?: number | null,
 	/**  What the next one was estimated to cost, when the budget stopped it. */
 	next_usd?: number | null,
 	/**  The most the study could spend, when the budget stopped it. */
@@ -3519,6 +3524,11 @@ export type StudyStop_Serialize = {
 	after: number,
 	/**  What they cost. */
 	spent_usd: number | null,
+	/**
+	 *  What the conversations of repetitions left out cost, when the budget stopped one under
+	 *  way: spent all the same.
+	 */
+	left_out_usd?: number | null,
 	/**  What the next one was estimated to cost, when the budget stopped it. */
 	next_usd?: number | null,
 	/**  The most the study could spend, when the budget stopped it. */

@@ -170,8 +170,10 @@ pub(crate) struct Repetition<'a> {
     pub no_baseline: bool,
     /// The pace a live lane's requests keep with the other repetitions under way.
     pub pace: Option<&'a Arc<SharedPace>>,
-    /// The study's stop, which stops this repetition too.
+    /// The stop of this repetition (the study's stops it too).
     pub stop: Option<&'a ComparisonStop>,
+    /// The clock its lanes are timed with, a real host's too.
+    pub clock: Option<&'a Mutex<ComparisonClock>>,
 }
 
 /// Stops comparisons under way: a scripted one before its next model call, a live one at once
@@ -180,6 +182,8 @@ pub(crate) struct Repetition<'a> {
 pub struct ComparisonStop {
     flag: Arc<AtomicBool>,
     token: CancellationToken,
+    /// The flags of the stops made from this one, which it stops too.
+    children: Arc<Mutex<Vec<std::sync::Weak<AtomicBool>>>>,
 }
 
 impl ComparisonStop {
@@ -187,6 +191,21 @@ impl ComparisonStop {
     pub fn stop(&self) {
         self.flag.store(true, Ordering::Relaxed);
         self.token.cancel();
+        for child in lock(&self.children).drain(..).filter_map(|child| child.upgrade()) {
+            child.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// A stop of its own for a part of what this one stops (a repetition of a study): this one
+    /// stops it too, and stopping it stops nothing else.
+    pub(crate) fn child(&self) -> ComparisonStop {
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut children = lock(&self.children);
+        children.retain(|child| child.strong_count() > 0);
+        children.push(Arc::downgrade(&flag));
+        // Under the lock, so a stop that comes now reaches it either way.
+        flag.store(self.stopped(), Ordering::Relaxed);
+        ComparisonStop { flag, token: self.token.child_token(), children: Arc::default() }
     }
 
     /// Whether they were stopped.
@@ -222,7 +241,7 @@ impl Comparisons {
         listener: ProgressListener,
         repetition: Repetition<'_>,
     ) -> AppResult<FinishedComparison> {
-        let Repetition { nonce, documents: read, no_baseline, pace, stop } = repetition;
+        let Repetition { nonce, documents: read, no_baseline, pace, stop, clock } = repetition;
         let (real, simulated): (Vec<String>, Vec<String>) =
             request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
         let lanes = distinct(crate::hosts::lane_specs(&simulated)?, LaneSpec::lane);
@@ -271,21 +290,27 @@ impl Comparisons {
             None => pricing.as_ref().map(|pricing| RequestModel { model: pricing.model.clone(), max_tokens: None }),
         };
 
-        let ComparisonStop { flag: cancel, token } = stop.cloned().unwrap_or_default();
+        let stop = stop.cloned().unwrap_or_default();
         if let Some(id) = request.run_id {
-            lock(&self.running).insert(id, ComparisonStop { flag: Arc::clone(&cancel), token: token.clone() });
+            lock(&self.running).insert(id, stop.clone());
         }
+        let ComparisonStop { flag: cancel, token, .. } = stop;
         let live = profile.as_ref().map(|profile| LiveLanes { profile, token, listener: &listener, nonce, pace });
-        let clock = Mutex::new(ComparisonClock::default());
+        let own_clock = Mutex::default();
+        let clock = clock.unwrap_or(&own_clock);
         let started = (now_ms(), std::time::Instant::now());
-        let drive = LaneDrive { live, access: &access, secrets: &secrets, cancel: &cancel, clock: &clock, no_baseline };
+        let drive = LaneDrive { live, access: &access, secrets: &secrets, cancel: &cancel, clock, no_baseline };
         let outcome = self.run_lanes(&request, &documents, lanes, drive, &listener).await;
         if let Some(id) = request.run_id {
             lock(&self.running).remove(&id);
         }
         let mut comparison = outcome?;
         let hosts = RealHostRuns { hosts: &real_hosts, model: host_model.as_ref() };
-        self.run_real_hosts(hosts, &documents, &mut comparison, &cancel, &listener).await?;
+        let told = |progress: CompareProgress| {
+            lock(clock).saw(&progress);
+            listener(progress);
+        };
+        self.run_real_hosts(hosts, &documents, &mut comparison, &cancel, &told).await?;
         redaction::scrub_comparison(&secrets, &mut comparison);
         if let Some(pricing) = &pricing {
             comparison.report.price(pricing);
@@ -303,7 +328,7 @@ impl Comparisons {
                 Some(profile) => TraceContext::live(profile.kind, &profile.model),
                 None => TraceContext::scripted(pricing.as_ref().map(|pricing| pricing.model.as_str())),
             };
-            let lines = traces::comparison_lines(&comparison.report, &lock(&clock), &context);
+            let lines = traces::comparison_lines(&comparison.report, &lock(clock), &context);
             traces::write_trace_file(path, &lines, &secrets)?;
         }
         let requests_written = match &request.outputs.requests {
@@ -359,21 +384,22 @@ impl Comparisons {
         documents: &Resolved,
         comparison: &mut Comparison,
         cancel: &Arc<AtomicBool>,
-        listener: &ProgressListener,
+        told: &(dyn Fn(CompareProgress) + Sync),
     ) -> AppResult<()> {
         let Some(lab) = &self.context.host_lab else { return Ok(()) };
         for host in hosts {
+            let lane = Lane::real_host(host.name());
+            told(CompareProgress::RunStarted { lane: lane.clone() });
+            // After its start is told: whoever heard it may have stopped it (a study's budget).
             if cancel.load(Ordering::Relaxed) {
                 return Err(AppError::new(ErrorCode::Cancelled, "the comparison was cancelled"));
             }
-            let lane = Lane::real_host(host.name());
-            listener(CompareProgress::RunStarted { lane: lane.clone() });
             let options =
                 HostRunOptions { cancel: Some(Arc::clone(cancel)), model: model.cloned(), ..HostRunOptions::default() };
             let runs = lab.run(host, &documents.template, &documents.scenario, &options, &mut |_, _| {}).await?;
             for run in runs {
                 for event in &run.report.events {
-                    listener(CompareProgress::Event { lane: lane.clone(), event: Box::new(event.clone()) });
+                    told(CompareProgress::Event { lane: lane.clone(), event: Box::new(event.clone()) });
                 }
                 // The inspector's calls: the lanes' in the report's order, then the baseline's.
                 let before_baseline = comparison

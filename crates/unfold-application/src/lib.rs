@@ -45,6 +45,7 @@ pub mod running_studies;
 pub mod scenarios;
 pub mod sources;
 pub mod studies;
+mod study_budget;
 pub mod study_journal;
 pub mod suite_cases;
 pub mod suites;

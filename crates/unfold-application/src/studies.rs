@@ -8,16 +8,17 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
+use unfold_engine::compare::CompareProgress;
 use unfold_engine::study::{rotated, CacheFairness, StopReason, Study, StudyOf, StudyReport, StudyRun, StudyStop};
-use unfold_engine::{AdapterKind, Lane, RunReport};
+use unfold_engine::{Lane, RunReport};
 
 use crate::comparisons::{
     ComparisonModel, ComparisonRequest, ComparisonStop, Comparisons, ProgressListener, Repetition, Resolved,
 };
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::lock;
+use crate::study_budget::{Budget, OverBudget};
 use crate::study_journal::{self, JournalEntry, JournalHead, StudyJournal};
-use crate::traces::ComparisonClock;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use unfold_live::shared_pace::SharedPace;
 use unfold_stores::stable_hash::stable_hash;
@@ -36,8 +37,8 @@ pub struct StudyRequest {
     pub aa: bool,
     /// The seed of the bootstrap intervals.
     pub seed: u64,
-    /// The most a live study may spend, in US dollars: it stops before a repetition that would
-    /// pass it by the estimate.
+    /// The most a live study may spend, in US dollars: it stops before a repetition, or a
+    /// conversation of one, that would pass it by the estimates (see `study_budget`).
     pub max_cost_usd: Option<f64>,
     /// The share of the repetitions to run, `[i, n]` (`--shard i/n`): those r with
     /// (r − 1) mod n = i − 1; none: all of them.
@@ -195,7 +196,7 @@ async fn run_kept(
         }
     };
     let budget = match request.max_cost_usd {
-        Some(max) => Some(Budget::of(comparisons, &request, max).await?),
+        Some(max) => Some(Budget::of(comparisons, &request, max, state.spent).await?),
         None => None,
     };
     let context = RepetitionContext {
@@ -214,20 +215,30 @@ async fn run_kept(
     let mut left = left.into_iter();
     let mut running = FuturesUnordered::new();
     loop {
-        // Up to `jobs` repetitions at once, each started only if the budget allows it with those
-        // under way counted at the estimate.
+        // Up to `jobs` repetitions at once, each started only if the budget allows all its
+        // conversations with those under way counted at their estimates.
         while running.len() < request.jobs.max(1) as usize && stopped.is_none() && !request.stop.stopped() {
             let Some(repetition) = left.next() else { break };
-            let started = (state.done.len() + running.len()) as u32;
-            match budget.as_ref().and_then(|budget| budget.stops(state.spent, state.done.len() as u32, started)) {
-                Some(stop) => stopped = Some(stop),
-                None => running.push(context.run(repetition)),
-            }
+            let place = match &budget {
+                Some(budget) => match budget.admit(&context.conversations(repetition)) {
+                    Ok(place) => Some((Arc::clone(budget), place)),
+                    Err(over) => {
+                        stopped = Some(over_budget(budget, over, &state));
+                        break;
+                    }
+                },
+                None => None,
+            };
+            running.push(context.run(repetition, place));
         }
-        let Some(ran) = running.next().await else { break };
+        let Some((ran, over)) = running.next().await else { break };
         // A repetition the stop cut short, however it ended, is not a sample of the study: it is
-        // left out.
+        // left out. So is one the budget stopped before one of its conversations.
         if request.stop.stopped() {
+            continue;
+        }
+        if let (Some(over), Some(budget)) = (over, &budget) {
+            stopped = stopped.or_else(|| Some(over_budget(budget, over, &state)));
             continue;
         }
         let ran = ran?;
@@ -243,7 +254,7 @@ async fn run_kept(
     if request.stop.stopped() && stopped.is_none() && (state.done.len() as u32) < planned {
         let (after, spent_usd) = (state.done.len() as u32, state.spent);
         let reason = StopReason::Cancelled;
-        stopped = Some(StudyStop { reason, after, spent_usd, next_usd: None, max_cost_usd: None });
+        stopped = Some(StudyStop { reason, after, spent_usd, left_out_usd: None, next_usd: None, max_cost_usd: None });
     }
     let report = state.into_study(&asked, stopped).report();
     Ok(FinishedStudy { report, not_kept, scenario_warnings: documents.scenario_warnings() })
@@ -329,18 +340,51 @@ struct RepetitionContext<'a> {
 }
 
 impl RepetitionContext<'_> {
-    /// Runs repetition `repetition` (and its A/A control).
-    async fn run(&self, repetition: u32) -> AppResult<RanRepetition> {
+    /// The conversations repetition `repetition` has, by lane: its A/A control's too.
+    fn conversations(&self, repetition: u32) -> Vec<String> {
+        let lanes = &self.request.comparison.lanes;
+        let control = lanes.first().filter(|_| self.request.aa);
+        rotated(lanes, repetition).into_iter().chain(control.cloned()).collect()
+    }
+
+    /// Runs repetition `repetition` (and its A/A control), each conversation as `place` in the
+    /// budget allows it: how it ended, and what would have passed the budget if it did.
+    async fn run(
+        &self,
+        repetition: u32,
+        admitted: Option<(Arc<Budget>, u64)>,
+    ) -> (AppResult<RanRepetition>, Option<OverBudget>) {
+        let stop = self.request.stop.child();
+        let place = admitted.map(|(budget, repetition)| BudgetPlace {
+            budget,
+            repetition,
+            over: Arc::default(),
+            stop: stop.clone(),
+        });
+        let ran = self.run_within(repetition, &stop, place.as_ref()).await;
+        let Some(place) = place else { return (ran, None) };
+        let over = *lock(&place.over);
+        place.budget.finish(place.repetition, ran.is_ok() && over.is_none() && !stop.stopped());
+        (ran, over)
+    }
+
+    async fn run_within(
+        &self,
+        repetition: u32,
+        stop: &ComparisonStop,
+        place: Option<&BudgetPlace>,
+    ) -> AppResult<RanRepetition> {
         let lanes = &self.request.comparison.lanes;
         let order = rotated(lanes, repetition);
         let nonce = self.live.then(|| format!("{} repetition {repetition}", self.study_id));
-        let ran = self.once(order.clone(), nonce.as_deref(), self.request.baseline).await?;
+        let runs = RepetitionWay { stop, place };
+        let ran = self.once(order.clone(), nonce.as_deref(), self.request.baseline, runs).await?;
         let order = with_baseline(order, self.request.baseline);
         let mut not_kept: Vec<AppError> = ran.not_kept.into_iter().collect();
         let mut kept = ran.kept;
         let control = if self.request.aa {
             let nonce = self.live.then(|| format!("{} repetition {repetition} A/A", self.study_id));
-            let again = self.once(vec![lanes[0].clone()], nonce.as_deref(), false).await?;
+            let again = self.once(vec![lanes[0].clone()], nonce.as_deref(), false, runs).await?;
             not_kept.extend(again.not_kept);
             kept.extend(again.kept.into_iter().map(|run| KeptRun { lane: format!("{} (A/A)", run.lane), ..run }));
             again.runs.into_iter().next().map(|(_, run)| run)
@@ -350,15 +394,70 @@ impl RepetitionContext<'_> {
         Ok(RanRepetition { entry: JournalEntry { repetition, order, runs: ran.runs, control }, not_kept, kept })
     }
 
-    async fn once(&self, lanes: Vec<String>, nonce: Option<&str>, baseline: bool) -> AppResult<RepetitionRuns> {
+    async fn once(
+        &self,
+        lanes: Vec<String>,
+        nonce: Option<&str>,
+        baseline: bool,
+        way: RepetitionWay<'_>,
+    ) -> AppResult<RepetitionRuns> {
+        let clock = Mutex::default();
         let options = Repetition {
             nonce,
             documents: Some(self.documents),
             no_baseline: !baseline,
             pace: self.pace.as_ref(),
-            stop: Some(&self.request.stop),
+            stop: Some(way.stop),
+            clock: Some(&clock),
         };
-        repeat_once(self.comparisons, &self.request.comparison, lanes, options).await
+        let listener: ProgressListener = match way.place {
+            Some(place) => {
+                let place = place.clone();
+                Arc::new(move |progress| place.saw(&progress))
+            }
+            None => Arc::new(|_| {}),
+        };
+        let ran = repeat_once(self.comparisons, &self.request.comparison, lanes, options, listener).await;
+        if let Some(place) = way.place {
+            place.budget.end_running(place.repetition);
+        }
+        ran
+    }
+}
+
+/// How a repetition's comparisons run: their stop, and their place in the budget.
+#[derive(Clone, Copy)]
+struct RepetitionWay<'a> {
+    stop: &'a ComparisonStop,
+    place: Option<&'a BudgetPlace>,
+}
+
+/// A repetition's place in a live study's budget, which each of its conversations asks before it
+/// starts: one refused stops the repetition.
+#[derive(Clone)]
+struct BudgetPlace {
+    budget: Arc<Budget>,
+    repetition: u64,
+    /// What the refused conversation would have cost.
+    over: Arc<Mutex<Option<OverBudget>>>,
+    /// The repetition's own stop.
+    stop: ComparisonStop,
+}
+
+impl BudgetPlace {
+    /// Takes what the repetition's comparison told: a conversation starts only if the budget
+    /// allows it, and its model calls are paid for.
+    fn saw(&self, progress: &CompareProgress) {
+        match progress {
+            CompareProgress::RunStarted { lane } => {
+                if let Err(over) = self.budget.start(self.repetition, lane.name()) {
+                    *lock(&self.over) = Some(over);
+                    self.stop.stop();
+                }
+            }
+            CompareProgress::Event { lane, event } => self.budget.saw(self.repetition, lane.name(), event),
+            CompareProgress::Text { .. } => {}
+        }
     }
 }
 
@@ -418,70 +517,6 @@ impl StudyState {
     }
 }
 
-/// What a live study may spend, and what its first repetition should cost: the scenario's script
-/// in the same lanes, priced as the live model (without the cache, the most it could cost). A real
-/// host's lane is not started for the estimate: it is taken to cost what the simulated lanes cost
-/// on average (the dynamic adapter's run, when every lane is a real host).
-struct Budget {
-    max_usd: f64,
-    first_usd: f64,
-}
-
-impl Budget {
-    async fn of(comparisons: &Comparisons, request: &StudyRequest, max_usd: f64) -> AppResult<Budget> {
-        let ComparisonModel::Live { profile } = &request.comparison.model else {
-            let message = "--max-cost is for a live study: the scripted model costs nothing";
-            return Err(AppError::new(ErrorCode::InvalidRequest, message));
-        };
-        if !(max_usd.is_finite() && max_usd > 0.0) {
-            return Err(AppError::new(ErrorCode::InvalidRequest, format!("--max-cost must be above 0, not {max_usd}")));
-        }
-        let model = comparisons.context().profiles.get(profile)?.model;
-        // A model with no price is refused here, before anything is paid for.
-        comparisons.context().prices.pricing_as(&model)?;
-        let lanes = &request.comparison.lanes;
-        let mut simulated: Vec<String> =
-            lanes.iter().filter(|lane| Lane::named(lane).real_host_name().is_none()).cloned().collect();
-        if simulated.is_empty() {
-            simulated.push(AdapterKind::Dynamic.name().to_owned());
-        }
-        let scripted = ComparisonRequest {
-            model: ComparisonModel::Scripted { price_as: Some(model) },
-            outputs: crate::comparisons::ComparisonOutputs { history: false, ..Default::default() },
-            run_id: None,
-            lanes: simulated,
-            ..request.comparison.clone()
-        };
-        let estimate = comparisons.run(scripted, Arc::new(|_| {})).await?;
-        let cost: HashMap<String, f64> = estimate
-            .report
-            .runs
-            .iter()
-            .map(|run| (run.lane().name().to_owned(), run.cost.as_ref().map_or(0.0, |c| c.total)))
-            .collect();
-        let mean = cost.values().sum::<f64>() / cost.len().max(1) as f64;
-        let lane_usd = |lane: &String| cost.get(lane).copied().unwrap_or(mean);
-        // The A/A control runs the first lane again.
-        let control = if request.aa { lanes.first().map_or(0.0, lane_usd) } else { 0.0 };
-        Ok(Budget { max_usd, first_usd: lanes.iter().map(lane_usd).sum::<f64>() + control })
-    }
-
-    /// Why the study stops before its next repetition, having spent `spent_usd` on `done` with
-    /// `started` begun (those under way too): the next, and each under way, would cost the mean of
-    /// those that ended (the estimate, before any did).
-    fn stops(&self, spent_usd: f64, done: u32, started: u32) -> Option<StudyStop> {
-        let next_usd = if done == 0 { self.first_usd } else { spent_usd / f64::from(done) };
-        let under_way = f64::from(started - done) * next_usd;
-        (spent_usd + under_way + next_usd > self.max_usd).then_some(StudyStop {
-            reason: StopReason::MaxCost,
-            after: done,
-            spent_usd,
-            next_usd: Some(next_usd),
-            max_cost_usd: Some(self.max_usd),
-        })
-    }
-}
-
 /// `runs` in the order of their repetitions.
 fn by_repetition(runs: Option<Vec<StudyRun>>) -> Vec<StudyRun> {
     let mut runs = runs.unwrap_or_default();
@@ -496,21 +531,19 @@ struct RepetitionRuns {
     kept: Vec<KeptRun>,
 }
 
-/// Runs `base` once with `lanes` as `options` say, timing each lane's conversation.
+/// Runs `base` once with `lanes` as `options` say, telling `listener`, timing each lane's
+/// conversation on the options' clock.
 async fn repeat_once(
     comparisons: &Comparisons,
     base: &ComparisonRequest,
     lanes: Vec<String>,
     options: Repetition<'_>,
+    listener: ProgressListener,
 ) -> AppResult<RepetitionRuns> {
     let request = ComparisonRequest { lanes, ..base.clone() };
-    let clock: Arc<Mutex<ComparisonClock>> = Arc::default();
-    let listener: ProgressListener = {
-        let clock = Arc::clone(&clock);
-        Arc::new(move |progress| lock(&clock).saw(&progress))
-    };
     let finished = comparisons.run_again(request, listener, options).await?;
-    let clock = lock(&clock);
+    let own_clock = Mutex::default();
+    let clock = lock(options.clock.unwrap_or(&own_clock));
     let report = finished.report;
     // The baseline's run is the dynamic adapter's: it is named as its lane. The history keeps the
     // runs in this order too: the lanes, then the baseline.
@@ -530,4 +563,17 @@ async fn repeat_once(
         .map(|((lane, _), &history_id)| KeptRun { lane: lane.name().to_owned(), history_id })
         .collect();
     Ok(RepetitionRuns { runs, not_kept: finished.not_kept, kept })
+}
+
+/// Why the study stops: the budget would be passed by `over`.
+fn over_budget(budget: &Budget, over: OverBudget, state: &StudyState) -> StudyStop {
+    let spent = budget.spent();
+    StudyStop {
+        reason: StopReason::MaxCost,
+        after: state.done.len() as u32,
+        spent_usd: state.spent,
+        left_out_usd: (spent.left_out_usd > 0.0).then_some(spent.left_out_usd),
+        next_usd: Some(over.next_usd),
+        max_cost_usd: Some(budget.max_usd()),
+    }
 }

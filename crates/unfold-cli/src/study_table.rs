@@ -33,10 +33,13 @@ pub fn draw(report: &StudyReport) -> String {
     if let Some(stop) = &report.stopped {
         let spent = money(stop.spent_usd, "USD", false);
         let _ = write!(out, "\nstopped after {} of {} repetitions: they cost {spent}", stop.after, report.of.repeat);
+        if let Some(left_out) = stop.left_out_usd {
+            let _ = write!(out, " (and {} on repetitions left out)", money(left_out, "USD", false));
+        }
         let _ = match (stop.reason, stop.next_usd, stop.max_cost_usd) {
             (StopReason::MaxCost, Some(next), Some(max)) => writeln!(
                 out,
-                ", and the next, about {}, would pass --max-cost {}",
+                ", and the next conversation, about {}, would pass --max-cost {}",
                 money(next, "USD", false),
                 money(max, "USD", false)
             ),

@@ -875,8 +875,10 @@ fn a_live_study_stops_before_a_repetition_would_spend_past_max_cost() {
     let stop = &report["stopped"];
     let (after, spent, next) =
         (stop["after"].as_u64().unwrap(), stop["spent_usd"].as_f64().unwrap(), stop["next_usd"].as_f64().unwrap());
+    // A repetition the budget stopped before one of its conversations is left out, paid for.
+    let left_out = stop["left_out_usd"].as_f64().unwrap_or(0.0);
     assert!((1..50).contains(&after), "{stop}");
-    assert!(spent <= 0.002 && spent + next > 0.002, "{stop}");
+    assert!(spent + left_out <= 0.002 && spent + left_out + next > 0.002, "{stop}");
     let costs: f64 = report["lanes"]
         .as_array()
         .unwrap()
@@ -941,4 +943,35 @@ fn a_study_stopped_by_ctrl_c_resumes_where_it_was_and_a_resumed_study_must_be_th
     }
     assert_eq!(study["order"].as_array().unwrap().len(), 60);
     assert_eq!(std::fs::read_to_string(&kept).unwrap().lines().count(), 61, "{kept_before} were kept before");
+}
+
+#[test]
+fn a_live_study_leaves_out_a_repetition_whose_next_conversation_would_pass_max_cost() {
+    // Seed 5's draws make one repetition's first conversation cost more than its lane's mean so
+    // far: the next, checked as it was about to start, no longer fits with the control to come.
+    let folder = tempfile::tempdir().unwrap();
+    let history = folder.path().join("history.sqlite3");
+    let env = [("UNFOLD_TEST_KEY", CANARY), ("UNFOLD_HISTORY", path(&history)), ("XDG_DATA_HOME", path(folder.path()))];
+    let study = |output: &[&str]| {
+        let model = unfold_test_support::random_model::start(5);
+        let priced = random_profiles(folder.path(), &model.base_url, "gpt-4o-mini");
+        let args =
+            ["compare", EXAMPLE, "examples/read-context-then-search.scenario.json", "--providers", path(&priced)];
+        let asked = ["--provider", "random", "--adapters", "dynamic,restart", "--repeat", "20", "--aa"];
+        unfold(&[&args[..], &asked, &["--max-cost", "0.0033"], output].concat(), &env)
+    };
+    let studied = study(&["--json"]);
+    assert_eq!(studied.code, 0, "{}", studied.stderr);
+    let report: Value = serde_json::from_str(&studied.stdout).unwrap();
+    let stop = &report["stopped"];
+    let after = stop["after"].as_u64().unwrap();
+    let (spent, left_out) = (stop["spent_usd"].as_f64().unwrap(), stop["left_out_usd"].as_f64().unwrap());
+    assert!((1..20).contains(&after) && left_out > 0.0, "{stop}");
+    assert!(spent + left_out <= 0.0033 && stop["next_usd"].as_f64().unwrap() > 0.0, "{stop}");
+    // The repetition left out is in no lane.
+    let lanes = report["lanes"].as_array().unwrap();
+    assert!(lanes.iter().all(|lane| lane["runs"].as_array().unwrap().len() as u64 == after), "{lanes:?}");
+    let table = study(&[]);
+    assert!(table.stdout.contains("on repetitions left out"), "{}", table.stdout);
+    assert!(table.stdout.contains("the next conversation, about"), "{}", table.stdout);
 }

@@ -423,11 +423,18 @@ impl RunReport {
 
     /// Prices the run at `pricing`.
     pub fn price(&mut self, pricing: &Pricing) {
-        let calls = self.events.iter().filter_map(|event| match &event.kind {
+        self.cost = Some(RunCost::of(self.events.iter().filter_map(Event::call_tokens), pricing));
+    }
+}
+
+impl Event {
+    /// The tokens of the model call this event is, if it is one.
+    pub fn call_tokens(&self) -> Option<CallTokens<'_>> {
+        match &self.kind {
             EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, prefix, measured_cache, .. } => {
                 Some(CallTokens {
                     call_index: *call_index,
-                    attempt: event.attempt,
+                    attempt: self.attempt,
                     prompt_tokens: *prompt_tokens,
                     completion_tokens: *completion_tokens,
                     prefix: prefix.as_ref(),
@@ -435,7 +442,6 @@ impl RunReport {
                 })
             }
             _ => None,
-        });
-        self.cost = Some(RunCost::of(calls, pricing));
+        }
     }
 }

@@ -163,6 +163,10 @@ pub struct StudyStop {
     pub after: u32,
     /// What they cost.
     pub spent_usd: f64,
+    /// What the conversations of repetitions left out cost, when the budget stopped one under
+    /// way: spent all the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub left_out_usd: Option<f64>,
     /// What the next one was estimated to cost, when the budget stopped it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_usd: Option<f64>,

@@ -72,6 +72,26 @@ describe("a study on the Compare page", () => {
     expect(all('study-dot"][data-repetition="2')).toHaveLength(0);
   });
 
+  it("says what a study the budget stopped spent, repetitions left out too, and what the next would have cost", async () => {
+    const { platform } = await openScenario();
+    const stopped = {
+      reason: "max_cost" as const,
+      after: 3,
+      spent_usd: 0.0028,
+      left_out_usd: 0.0002,
+      next_usd: 0.00014,
+      max_cost_usd: 0.0033,
+    };
+    platform.study.report = { ...RECORDED_STUDY, stopped };
+    await repeat(RECORDED_STUDY.repeat);
+    await click(byTestId("run-comparison"));
+    await settle();
+    const said = byTestId("study-stopped").textContent;
+    expect(said).toContain("Stopped after 3 of");
+    expect(said).toContain("more on repetitions left out");
+    expect(said).toContain("the next conversation, about");
+  });
+
   it("answers with the verdicts, each lane's success and its runs, any of which opens on the timeline", async () => {
     const { opened } = await openScenario();
     await repeat(RECORDED_STUDY.repeat);

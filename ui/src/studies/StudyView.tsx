@@ -90,11 +90,13 @@ function StudyStatus({ state, onCancel }: { state: StudyState; onCancel: () => v
   const why =
     stopped.reason === "cancelled"
       ? "it was cancelled"
-      : `the next, about ${moneyText(stopped.next_usd ?? 0, "USD")}, would have passed ${moneyText(stopped.max_cost_usd ?? 0, "USD")}`;
+      : `the next conversation, about ${moneyText(stopped.next_usd ?? 0, "USD")}, would have passed ${moneyText(stopped.max_cost_usd ?? 0, "USD")}`;
+  const leftOut =
+    stopped.left_out_usd == null ? "" : `; ${moneyText(stopped.left_out_usd, "USD")} more on repetitions left out`;
   return (
     <p className="notice" data-testid="study-stopped" role="status">
       Stopped after {stopped.after} of {state.report?.repeat} repetitions ({moneyText(stopped.spent_usd ?? 0, "USD")}
-      ): {why}. The figures below are of those that ended.
+      {leftOut}): {why}. The figures below are of those that ended.
     </p>
   );
 }
