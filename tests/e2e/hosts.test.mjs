@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { addRealHostLane, click, consentsFile, E2E_KEY, freePort, providersFile, pressRun, webdriver, workDir, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
+import { addRealHostLane, click, consentsFile, E2E_KEY, freePort, providersFile, pressRun, webdriver, workDir, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, typeInto, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
 
 const cache = process.env.UNFOLD_CACHE ?? join(homedir(), ".cache/unfold");
 const HOSTS = join(cache, "hosts");
@@ -69,6 +69,43 @@ describe("a real agent host in the real app", () => {
           "the host's request's system prompt",
         );
         assert.match(system, /^## 1 Task\n\nYou are a software engineer/, system);
+      },
+      SCENARIO,
+    );
+  });
+
+  it("repeats a comparison with openai-agents as a lane into a study, the host's runs dots like the adapters'", async (t) => {
+    const REPEAT = 3;
+    await withApp(
+      t,
+      TEMPLATE,
+      async (session) => {
+        await addRealHostLane(session, "openai-agents");
+        // What Repeat holds is selected, so the typing replaces it.
+        await webdriver("POST", `/session/${session}/execute/sync`, {
+          script: "document.querySelector('[data-testid=\"study-repeat\"]').select(); return true;",
+          args: [],
+        });
+        await typeInto(session, '[data-testid="study-repeat"]', String(REPEAT));
+        await pressRun(session);
+        // The host starts only once allowed, as for a single comparison.
+        await waitFor(session, '[data-testid="run-host-starts"]');
+        await click(session, '[data-testid="run-hosts-allow"]');
+        const shown = await waitUntil(
+          session,
+          `const text = (id) => [...document.querySelectorAll('[data-testid="' + id + '"]')].map((e) => e.textContent);
+           return {
+             verdicts: text("study-verdict"),
+             dots: Object.fromEntries([...document.querySelectorAll('[data-testid="study-row"]')]
+               .map((row) => [row.dataset.lane, row.querySelectorAll('[data-testid="study-dot"]').length])),
+           };`,
+          (value) => value.verdicts.length > 0,
+          "the study's verdicts",
+        );
+        assert.equal(shown.dots["real:openai-agents"], REPEAT, JSON.stringify(shown));
+        assert.ok(Object.values(shown.dots).every((dots) => dots === REPEAT), JSON.stringify(shown));
+        assert.ok(shown.verdicts.some((verdict) => verdict.includes("real:openai-agents")), shown.verdicts.join("\n"));
+        await saveScreenshot(session, "study-real-host");
       },
       SCENARIO,
     );
