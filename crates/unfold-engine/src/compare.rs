@@ -19,12 +19,13 @@ use crate::adapter::{adapter_for, Adapter, DynamicAdapter};
 use crate::divergence::Divergence;
 use crate::events::AdapterKind;
 use crate::events::{Counters, Event, EventKind, RunReport};
+use crate::fork::Fork;
 pub use crate::lane::{Lane, LaneSpec, ToolPolicy};
 use crate::openai_request::{chat_completions_body, chat_completions_message};
 use crate::provider::{ModelRequest, ModelResponse, Provider};
 use crate::request_shapes::{RequestModel, RequestShape};
 use crate::run::{run_with_host, RunInput};
-use crate::scripted::{ScriptedProvider, ScriptedToolResults};
+use crate::scripted::{GivenResults, ScriptedProvider, ScriptedToolResults};
 use crate::tool_host::{ToolHost, ToolSources};
 use crate::verdict::Verdict;
 use unfold_documents::discovery::Discovery;
@@ -279,6 +280,9 @@ pub struct Drive<'a> {
     /// Whether the scripted model's all-FULL baseline is left out: a study's statistics do not
     /// use it, and it is the longest lane.
     pub no_baseline: bool,
+    /// The recorded conversation every lane goes on from (a fork, spec 15); none: each starts
+    /// at the beginning.
+    pub fork: Option<&'a Fork>,
 }
 
 /// The model of a comparison's lanes.
@@ -315,7 +319,7 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
     if !problems.is_empty() {
         return Err(Error::invalid(problems));
     }
-    let Drive { mut model, sources, observer, cancel, keep_requests, no_baseline } = drive;
+    let Drive { mut model, sources, observer, cancel, keep_requests, no_baseline, fork } = drive;
     let cancel = cancel.unwrap_or(&NEVER_CANCELLED);
     let mut quiet = |_: CompareProgress| {};
     let observer: &mut (dyn FnMut(CompareProgress) + Send) = match observer {
@@ -343,7 +347,7 @@ pub async fn compare(lanes: Lanes<'_>, drive: Drive<'_>) -> Result<Comparison> {
         });
     }
     let side_by_side = sources.as_deref().is_some_and(|sources| sources.shared_between_runs(template));
-    let mut lanes = LaneMaker { keep_requests, cancel, models: &mut model, sources };
+    let mut lanes = LaneMaker { keep_requests, cancel, models: &mut model, sources, fork };
     let observer = Mutex::new(observer);
     let outcomes = if side_by_side {
         let ready = lanes.ready_all(plans, scenario).await?;
@@ -394,6 +398,7 @@ struct LaneMaker<'m, 'o> {
     cancel: &'o AtomicBool,
     models: &'m mut LaneModel<'o>,
     sources: Option<&'m mut (dyn ToolSources + 'o)>,
+    fork: Option<&'o Fork>,
 }
 
 impl<'o> LaneMaker<'_, 'o> {
@@ -422,9 +427,14 @@ impl<'o> LaneMaker<'_, 'o> {
                 return Err(error);
             }
         };
+        let inner = match self.fork {
+            Some(fork) => fork.provider(inner),
+            None => inner,
+        };
         let provider = RecordingProvider { inner, exchanges: self.keep_requests.then(Vec::new), cancel: self.cancel };
         let LanePlan { lane, adapter, tool_policy, host: host_profile, .. } = plan;
-        Ok(ReadyLane { lane, adapter, tool_policy, host_profile, template, discoveries, provider, host })
+        let given = self.fork.map(Fork::given_results).unwrap_or_default();
+        Ok(ReadyLane { lane, adapter, tool_policy, host_profile, template, discoveries, provider, host, given })
     }
 
     /// Every plan's run ready before any starts, so the sources they share see them all; none
@@ -466,6 +476,8 @@ struct ReadyLane<'t, 'o> {
     discoveries: Vec<Discovery>,
     provider: RecordingProvider<'o>,
     host: Option<Box<dyn ToolHost>>,
+    /// Results given by call id: a fork's.
+    given: GivenResults,
 }
 
 impl ReadyLane<'_, '_> {
@@ -481,7 +493,7 @@ impl ReadyLane<'_, '_> {
         let mut input = RunInput::of_scenario(&self.template, scenario);
         input.discoveries = &self.discoveries;
         input.tool_policy = self.tool_policy;
-        let mut results = ScriptedToolResults::new(scenario);
+        let mut results = ScriptedToolResults::new(scenario).with_given(std::mem::take(&mut self.given));
         tell(observer, CompareProgress::RunStarted { lane: lane.clone() });
         // Reborrowed for this run alone (a trait object's lifetime shortens only outside the `Option`).
         let host = self.host.as_deref_mut().map(|host| -> &mut dyn ToolHost { host });

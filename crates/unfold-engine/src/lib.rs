@@ -18,6 +18,7 @@ mod conversation;
 pub mod costs;
 pub mod divergence;
 pub mod events;
+pub mod fork;
 pub mod lane;
 pub mod loop_detection;
 pub mod openai_request;

@@ -515,9 +515,12 @@ impl<'a> Run<'a, '_> {
                 return Some(AttemptEnd::Finished { status: RunStatus::LoopDetected, final_text: None, error: None });
             }
         };
-        let mut outcome = match self.call_on_source(call, conversation).await {
+        let mut outcome = match self.given(call, conversation) {
             Some(outcome) => outcome,
-            None => self.call_tool(call, conversation),
+            None => match self.call_on_source(call, conversation).await {
+                Some(outcome) => outcome,
+                None => self.call_tool(call, conversation),
+            },
         };
         if matches!(outcome.effect, CallEffect::None) && self.picks_by_calling(call, conversation) {
             // km_tools: calling an unpicked tool runs it and picks it.
@@ -609,6 +612,17 @@ impl<'a> Run<'a, '_> {
         }
         let answer = self.host.as_mut()?.call(&call.name, &call.arguments).await;
         Some(CallOutcome { success: answer.success, result: answer.result, effect: CallEffect::None })
+    }
+
+    /// The result given to `call` by its id (a fork's recording or change), for a tool the model
+    /// may call that is not a disclosure tool (the session answers those, so they reveal).
+    fn given(&mut self, call: &ToolCall, conversation: &Conversation) -> Option<CallOutcome> {
+        if Builtin::from_name(&call.name).is_some() || !conversation.may_call(&call.name) {
+            return None;
+        }
+        let tool = self.tools.get(call.name.as_str()).cloned()?;
+        let (success, result) = self.results.given(&call.id, &tool)?;
+        Some(CallOutcome { success, result, effect: CallEffect::None })
     }
 
     /// Whether calling `call`'s tool picks it: an unpicked tool the model may call, in `pick_tools` mode.

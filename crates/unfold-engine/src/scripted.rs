@@ -1,7 +1,7 @@
 //! The scripted model and the scripted tool results of spec 5: a deterministic provider that is a
 //! pure function of the request it is shown, and the results tools give in a scripted run.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use async_trait::async_trait;
 use serde_json::Value;
@@ -162,13 +162,39 @@ impl Provider for ScriptedProvider {
 #[derive(Debug, Clone, Default)]
 pub struct ScriptedToolResults {
     queues: HashMap<String, (Vec<ScriptedResult>, usize)>,
+    given: GivenResults,
+}
+
+/// Results given by call id (a fork's, spec 15): they win over the script and a tool source.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GivenResults {
+    /// Each call's results as recorded (whether it succeeded, and the result), in turn.
+    pub recorded: HashMap<String, VecDeque<(bool, Value)>>,
+    /// A call's result each time it is made (a restart makes it again).
+    pub changed: HashMap<String, Value>,
 }
 
 impl ScriptedToolResults {
     /// The results of `scenario`.
     pub fn new(scenario: &Scenario) -> ScriptedToolResults {
         let queues = scenario.tool_results.iter().map(|(name, results)| (name.clone(), (results.clone(), 0))).collect();
-        ScriptedToolResults { queues }
+        ScriptedToolResults { queues, given: GivenResults::default() }
+    }
+
+    /// These results, and `given` by call id before them.
+    pub fn with_given(self, given: GivenResults) -> ScriptedToolResults {
+        ScriptedToolResults { given, ..self }
+    }
+
+    /// The result given to the call `call_id` of `tool`, if one is (whether it succeeded, and
+    /// the result); the script moves on as if it had answered.
+    pub fn given(&mut self, call_id: &str, tool: &Tool) -> Option<(bool, Value)> {
+        let given = match self.given.changed.get(call_id) {
+            Some(result) => (true, result.clone()),
+            None => self.given.recorded.get_mut(call_id)?.pop_front()?,
+        };
+        let _ = self.next(tool);
+        Some(given)
     }
 
     /// Whether the scenario scripts results for `tool` (they then win over its tool source).

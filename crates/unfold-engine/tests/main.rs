@@ -3,6 +3,7 @@
 mod adapters;
 mod comparison;
 mod examples;
+mod fork;
 mod hidden_tools;
 mod host_lanes;
 mod prompt_cache;

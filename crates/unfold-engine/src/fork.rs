@@ -1,0 +1,178 @@
+//! A fork of a recorded run at one of its events (spec 15): the conversation before the event as
+//! recorded (the model's answers, and the results of the tools it called that are not Unfold's
+//! disclosure tools), a change there (another result for a tool call, sections read), and then
+//! each lane's own model. The disclosure tools are answered by the fork's session again, so a
+//! lane under another adapter reveals and injects as that adapter does.
+
+use std::collections::VecDeque;
+
+use async_trait::async_trait;
+use serde_json::{json, Value};
+use unfold_documents::tool::Builtin;
+
+use crate::events::{EventKind, RunReport};
+use crate::provider::{HiddenTools, ModelRequest, ModelResponse, Provider, ToolCall, Usage};
+use crate::scripted::GivenResults;
+
+/// What a fork changes at its event.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ForkChange {
+    /// Tool calls (by id) answered with another result: a call at or after the event.
+    pub results: Vec<(String, Value)>,
+    /// Sections the model reads at the event, before its next answer of its own.
+    pub expand: Vec<String>,
+}
+
+/// A run's conversation up to one of its events, with a change, for each lane of a fork to go on
+/// from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fork {
+    /// The model's answers before the event, in the order of its calls.
+    answers: Vec<ModelResponse>,
+    /// The results tool calls are given by id: as recorded before the event, as changed.
+    given: GivenResults,
+    expand: Vec<String>,
+}
+
+impl Fork {
+    /// The fork of `parent` at its event `seq` with `change`; what is wrong with the asking is said
+    /// in words (no such event, a changed call answered before the event or not in the run).
+    pub fn at(parent: &RunReport, seq: u32, change: ForkChange) -> Result<Fork, String> {
+        let last = parent.events.last().map_or(0, |event| event.seq);
+        if parent.events.iter().all(|event| event.seq != seq) {
+            return Err(format!("the run has no event {seq}: its events are 0 to {last}"));
+        }
+        let before = |event_seq: u32| event_seq < seq;
+        let mut answers: Vec<(u32, ModelResponse)> = parent
+            .events
+            .iter()
+            .filter(|event| before(event.seq))
+            .filter_map(|event| match &event.kind {
+                EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, measured_cache, .. } => {
+                    let usage = Usage {
+                        prompt_tokens: *prompt_tokens,
+                        completion_tokens: *completion_tokens,
+                        cache: *measured_cache,
+                    };
+                    Some((
+                        *call_index,
+                        ModelResponse { text: None, tool_calls: Vec::new(), usage: Some(usage), cut_at_limit: false },
+                    ))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut given = GivenResults::default();
+        let mut after: Vec<&str> = Vec::new();
+        for event in &parent.events {
+            let EventKind::ToolCall { call_index, call_id, name, args, success, result } = &event.kind else {
+                continue;
+            };
+            // A call made in an answer before the event is in that answer, whenever it was answered.
+            if let Some((_, answer)) = answers.iter_mut().find(|(index, _)| index == call_index) {
+                answer.tool_calls.push(ToolCall { id: call_id.clone(), name: name.clone(), arguments: args.clone() });
+            }
+            if !before(event.seq) {
+                after.push(call_id);
+            } else if Builtin::from_name(name).is_none() {
+                given.recorded.entry(call_id.clone()).or_default().push_back((*success, result.clone()));
+            }
+        }
+        // An answer with no tool call ended its turn. The run's events hold the words of the
+        // last one only (the run's final answer): a fork after another would not be the
+        // conversation as it was.
+        let final_text = parent.events.iter().find_map(|event| match &event.kind {
+            EventKind::RunCompleted { final_text, .. } => Some(final_text.clone()),
+            _ => None,
+        });
+        let last_call = parent.events.iter().rev().find_map(|event| match event.kind {
+            EventKind::ModelCall { call_index, .. } => Some(call_index),
+            _ => None,
+        });
+        for (index, answer) in answers.iter_mut().filter(|(_, answer)| answer.tool_calls.is_empty()) {
+            match &final_text {
+                Some(text) if Some(*index) == last_call => answer.text = text.clone(),
+                _ => {
+                    return Err(format!(
+                        "the words of the model's answer to call {index}, which ended a user turn, are not in the \
+                         run's events: fork at an event before it"
+                    ))
+                }
+            }
+        }
+        for (call_id, result) in &change.results {
+            if !after.contains(&call_id.as_str()) {
+                let known = if after.is_empty() { "none".to_owned() } else { after.join(", ") };
+                return Err(format!(
+                    "{call_id} is not a tool call of the run at or after event {seq} (those are: {known})"
+                ));
+            }
+            let called = parent.events.iter().find_map(|event| match &event.kind {
+                EventKind::ToolCall { call_id: id, name, .. } if id == call_id => Some(name.as_str()),
+                _ => None,
+            });
+            if let Some(builtin) = called.filter(|name| Builtin::from_name(name).is_some()) {
+                return Err(format!(
+                    "{call_id} calls {builtin}, which the fork's session answers: fork with --expand instead"
+                ));
+            }
+            given.changed.insert(call_id.clone(), result.clone());
+        }
+        let answers = answers.into_iter().map(|(_, answer)| answer).collect();
+        Ok(Fork { answers, given, expand: change.expand })
+    }
+
+    /// How many of the model's answers the fork replays.
+    pub fn replayed_calls(&self) -> usize {
+        self.answers.len()
+    }
+
+    /// `model`, answering the calls before the event as recorded (it is not called for them), then
+    /// reading the sections the change reads, then answering itself.
+    pub fn provider(&self, model: Box<dyn Provider + Send>) -> Box<dyn Provider + Send> {
+        let mut answers: VecDeque<ModelResponse> = self.answers.iter().cloned().collect();
+        if !self.expand.is_empty() {
+            let reads = self.expand.iter().enumerate().map(|(index, key)| ToolCall {
+                id: format!("fork_read_{}", index + 1),
+                name: Builtin::ReadSection.name().to_owned(),
+                arguments: json!({ "section_key": key }),
+            });
+            answers.push_back(ModelResponse {
+                text: None,
+                tool_calls: reads.collect(),
+                usage: None,
+                cut_at_limit: false,
+            });
+        }
+        Box::new(ReplayingProvider { answers, model })
+    }
+
+    /// The results the fork gives tool calls by id: the recording's before the event, the change's.
+    pub fn given_results(&self) -> GivenResults {
+        self.given.clone()
+    }
+}
+
+/// Answers from a recording first, then from the model.
+struct ReplayingProvider {
+    answers: VecDeque<ModelResponse>,
+    model: Box<dyn Provider + Send>,
+}
+
+#[async_trait]
+impl Provider for ReplayingProvider {
+    async fn complete(&mut self, request: &ModelRequest<'_>) -> unfold_documents::Result<ModelResponse> {
+        match self.answers.pop_front() {
+            Some(answer) => Ok(answer),
+            None => self.model.complete(request).await,
+        }
+    }
+
+    fn fixed_tools(&self) -> Option<String> {
+        self.model.fixed_tools()
+    }
+
+    fn refuses(&self, hidden: HiddenTools) -> Option<String> {
+        self.model.refuses(hidden)
+    }
+}
