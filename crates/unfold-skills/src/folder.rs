@@ -161,7 +161,7 @@ pub fn write_skills(root: &Path, skills: &[SkillFolder], overwrite: bool) -> Res
     if !overwrite && !is_empty_or_missing(root)? {
         let problem = Problem {
             location: Location::Argument(OVERWRITE.to_owned()),
-            message: "the folder is not empty: nothing was written (ask to write over the files the skills hold; the others stay)".to_owned(),
+            message: "the folder is not empty: nothing was written".to_owned(),
         };
         return Err(Error::from(problem).in_file(root));
     }

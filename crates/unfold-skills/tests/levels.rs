@@ -46,7 +46,9 @@ fn level_3_reading_a_file_shows_it_under_its_skill_and_no_other_file() {
         "the skill's body is in the prompt now"
     );
     assert!(
-        prompt.contains("### 2.2 examples/company-newsletter.md\n\nThe file examples/company-newsletter.md (Instructions)\n\n---\n"),
+        prompt.contains(
+            "### 2.2 examples/company-newsletter.md\n\nThe file examples/company-newsletter.md (Instructions)\n\n---\n"
+        ),
         "the other files stay summarized: {prompt}"
     );
 }
