@@ -71,7 +71,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             output,
         } => {
             if let Some(folder) = folder {
-                let problem = format!("only --to skills writes a folder; give the file to write with -o");
+                let problem = "only --to skills writes a folder; give the file to write with -o";
                 return Err(Error::argument(printable_path(&folder), problem).in_file(&template).into());
             }
             if force {
