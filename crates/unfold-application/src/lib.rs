@@ -10,8 +10,9 @@
 //! [`keys`]), what runs cost ([`prices`]), recent files ([`recent`]), files read by the command line ([`files`]), host profiles ([`hosts`], and those the host probe writes: [`probed_profiles`]), tool sources
 //! ([`sources`]) and which of them the user allowed ([`consents`]), the plugin relay
 //! ([`relay`]), the template served to an agent host over MCP ([`template_server`]), real agent
-//! hosts run against it ([`real_hosts`]; with a real model, [`live_hosts`]), and where all
-//! of it is kept ([`folders`]).
+//! hosts run against it ([`real_hosts`]; with a real model, [`live_hosts`]), Agent Skills
+//! imported as templates and exported back ([`skills`]), and where all of it is kept
+//! ([`folders`]).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -43,6 +44,7 @@ pub mod relay;
 pub mod run_history;
 pub mod running_studies;
 pub mod scenarios;
+pub mod skills;
 pub mod sources;
 pub mod studies;
 mod study_budget;

@@ -9,6 +9,7 @@ mod profiles;
 mod recent;
 mod relay;
 mod scenarios;
+mod skills;
 mod studies;
 mod suite_cases;
 mod suites;

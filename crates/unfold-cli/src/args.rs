@@ -48,15 +48,28 @@ pub enum Command {
         #[command(flatten)]
         sources: ConsentFlags,
     },
+    /// Make a template of files in another format: a folder of Agent Skills (`skills`)
+    Import {
+        #[command(subcommand)]
+        source: ImportSource,
+    },
     /// Write a template in another tool's format: a promptfoo config with a test per scenario
     /// (`promptfoo`; with --through-unfold, its provider runs each whole conversation through
-    /// Unfold) or a Langfuse chat prompt (`langfuse`)
+    /// Unfold), a Langfuse chat prompt (`langfuse`), or a folder of Agent Skills (`skills DIR`:
+    /// a skill per top-level section, byte for byte what `import skills` read when unchanged)
     Export {
         /// The template file.
         template: PathBuf,
         /// The format.
-        #[arg(long = "to", value_name = "promptfoo|langfuse")]
-        format: unfold_application::template_exports::ExportFormat,
+        #[arg(long = "to", value_name = "promptfoo|langfuse|skills")]
+        format: ExportTarget,
+        /// With --to skills: the folder to write the skills in (new or empty, else --force).
+        #[arg(value_name = "DIR", conflicts_with = "output")]
+        folder: Option<PathBuf>,
+        /// With --to skills: write into a folder that holds files, over the files the skills hold
+        /// (the others stay).
+        #[arg(long)]
+        force: bool,
         /// A scenario to export as a test, for the formats that take tests (promptfoo): its
         /// parameters and user message, and assertions on the tools its first step calls.
         #[arg(long = "scenario", value_name = "SCENARIO")]
@@ -81,9 +94,9 @@ pub enum Command {
         #[arg(long, value_delimiter = ',', default_value = "dynamic,restart", value_parser = LaneChoice,
               requires = "through_unfold")]
         adapters: Vec<String>,
-        /// The file to write.
+        /// The file to write (with --to skills, the folder).
         #[arg(short = 'o', long = "output", value_name = "PATH")]
-        output: PathBuf,
+        output: Option<PathBuf>,
     },
     /// Run suites (`*.suite.json`): every case compared, its expectations checked; exit 0 when all
     /// hold, 1 when one does not, 2 on bad input
@@ -351,6 +364,43 @@ pub enum Command {
         #[arg(long = "allow-origin", value_name = "ORIGIN")]
         allow_origins: Vec<String>,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ImportSource {
+    /// A folder of Agent Skills (a subfolder with a SKILL.md each) as a template: a summarized
+    /// section per skill (its description, then its body on read), a summarized child per file its
+    /// body names, a tool per script under scripts/ (with a scripted result)
+    Skills {
+        /// The folder that holds the skills' folders.
+        dir: PathBuf,
+        /// The template file to write.
+        #[arg(short = 'o', long = "output", value_name = "TEMPLATE")]
+        output: PathBuf,
+        /// Write over the template file if there is one.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// What `export --to` writes: another tool's format, or a folder of Agent Skills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportTarget {
+    Format(unfold_application::template_exports::ExportFormat),
+    Skills,
+}
+
+impl std::str::FromStr for ExportTarget {
+    type Err = String;
+    fn from_str(text: &str) -> Result<ExportTarget, String> {
+        match text {
+            "skills" => Ok(ExportTarget::Skills),
+            other => other
+                .parse()
+                .map(ExportTarget::Format)
+                .map_err(|_| format!("unknown format '{text}' (promptfoo, langfuse, skills)")),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -27,14 +27,61 @@ use unfold_documents::{Error, Location};
 use unfold_engine::{Lane, Preview};
 use unfold_stores::run_history::RunFilter;
 
-use crate::args::{Command, McpAction, ModelAction, StudyAction};
+use crate::args::{Command, ExportTarget, ImportSource, McpAction, ModelAction, StudyAction};
 use crate::output::{out, outln, write_json};
 use crate::runtime::{block_on, Signals};
 
 pub fn execute(command: Command) -> AppResult<ExitCode> {
     match command {
         Command::Validate { files } => validate(&files),
-        Command::Export { template, format, scenarios, provider, providers, through_unfold, adapters, output } => {
+        Command::Import { source: ImportSource::Skills { dir, output, force } } => {
+            crate::skills::import(&dir, &output, force)
+        }
+        Command::Export {
+            format: ExportTarget::Skills,
+            template,
+            folder,
+            output,
+            force,
+            scenarios,
+            through_unfold,
+            ..
+        } => {
+            if !scenarios.is_empty() || through_unfold {
+                let flag = if through_unfold { "--through-unfold" } else { "--scenario" };
+                return Err(Error::argument(flag, "a skills folder takes no tests").in_file(&template).into());
+            }
+            let Some(folder) = folder.or(output) else {
+                return Err(Error::argument("--to skills", "name the folder to write: --to skills DIR")
+                    .in_file(&template)
+                    .into());
+            };
+            crate::skills::export(&template, &folder, force)
+        }
+        Command::Export {
+            template,
+            format: ExportTarget::Format(format),
+            folder,
+            force,
+            scenarios,
+            provider,
+            providers,
+            through_unfold,
+            adapters,
+            output,
+        } => {
+            if let Some(folder) = folder {
+                let problem = "only --to skills writes a folder; give the file to write with -o";
+                return Err(Error::argument(printable_path(&folder), problem).in_file(&template).into());
+            }
+            if force {
+                return Err(Error::argument("--force", "only --to skills writes over a folder")
+                    .in_file(&template)
+                    .into());
+            }
+            let Some(output) = output else {
+                return Err(Error::argument("-o", "name the file to write").in_file(&template).into());
+            };
             if through_unfold {
                 export_through_unfold(&template, format, scenarios, (provider, providers, adapters), &output)?;
             } else {

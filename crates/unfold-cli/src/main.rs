@@ -23,6 +23,7 @@ mod money;
 mod output;
 mod report_table;
 mod runtime;
+mod skills;
 mod sources;
 mod study_table;
 mod suite_run;

@@ -1988,7 +1988,7 @@ fn export_writes_a_langfuse_chat_prompt() {
     assert!(refused.stderr.contains("-o: its folder does not exist"), "{}", refused.stderr);
     let unknown = run(&["export", EXAMPLE, "--to", "yaml", "-o", output.to_str().unwrap()]);
     assert_eq!(unknown.code, 2);
-    assert!(unknown.stderr.contains("unknown format 'yaml' (promptfoo, langfuse)"), "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("unknown format 'yaml' (promptfoo, langfuse, skills)"), "{}", unknown.stderr);
 }
 
 /// `unfold export --to promptfoo`: a scenario that does not fit the template, or is no scenario,
@@ -2345,4 +2345,88 @@ fn compare_runs_host_lanes_from_presets_and_files() {
     std::fs::write(&mine, "{ \"schema_version\": 1, \"kind\": \"unfold.host\" }").unwrap();
     let bad = run(&["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--adapters", &lanes]);
     assert_bad_input(&bad, &mine, "missing");
+}
+
+const SKILLS: &str = "tests/fixtures/skills/anthropic";
+
+/// Every file under `dir` by its path, with its bytes.
+fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let name = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                files.insert(name, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// The README's example: skills imported, one compared against all of them up front, and
+/// exported back unchanged.
+#[test]
+fn skills_import_compare_and_export_back_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("skills.unfold.json");
+    let template_arg = template.to_str().unwrap();
+    let imported = run(&["import", "skills", SKILLS, "-o", template_arg]);
+    assert_eq!(imported.code, 0, "{}", imported.stderr);
+    assert_eq!(imported.stdout, format!("wrote {template_arg}: 4 skills, 11 files they name, 3 scripts as tools\n"));
+    let scenario = "tests/fixtures/skills/internal-comms.scenario.json";
+    let compared = run(&["compare", template_arg, scenario, "--json"]);
+    assert_eq!(compared.code, 0, "{}", compared.stderr);
+    let report: serde_json::Value = serde_json::from_str(&compared.stdout).unwrap();
+    let (baseline, dynamic) =
+        (&report["baseline"]["counters"]["prompt_tokens"], &report["runs"][0]["counters"]["prompt_tokens"]);
+    assert_eq!((baseline.as_u64(), dynamic.as_u64()), (Some(25437), Some(1819)), "one skill's body and file, not four");
+    assert_eq!(report["verdict"]["winner"], "dynamic");
+    let table = run(&["compare", template_arg, scenario, "--adapters", "dynamic"]);
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    let verdict = &table.stdout[table.stdout.find("verdict:").unwrap()..table.stdout.find("\n\n ").unwrap()];
+    assert!(readme.contains(verdict), "README shows the verdict as it is:\n{verdict}");
+    let out = dir.path().join("out");
+    let exported = run(&["export", template_arg, "--to", "skills", out.to_str().unwrap()]);
+    assert_eq!(exported.code, 0, "{}", exported.stderr);
+    assert!(exported.stdout.ends_with(": 24 files written, 0 unchanged\n"), "{}", exported.stdout);
+    assert!(files_under(&repo(SKILLS)) == files_under(&out), "the same files, byte for byte");
+}
+
+#[test]
+fn skills_are_written_over_a_users_files_only_with_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("skills.unfold.json");
+    let template_arg = template.to_str().unwrap();
+    assert_eq!(run(&["import", "skills", SKILLS, "-o", template_arg]).code, 0);
+    let again = run(&["import", "skills", SKILLS, "-o", template_arg]);
+    assert_bad_input(&again, &template, "the file exists: nothing was written (--force writes over it)");
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("mine.txt"), "keep me").unwrap();
+    let refused = run(&["export", template_arg, "--to", "skills", out.to_str().unwrap()]);
+    assert_bad_input(&refused, &out, "the folder is not empty: nothing was written (--force writes over the files");
+    assert_eq!(files_under(&out).len(), 1);
+    let forced = run(&["export", template_arg, "--to", "skills", out.to_str().unwrap(), "--force"]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert_eq!(std::fs::read_to_string(out.join("mine.txt")).unwrap(), "keep me");
+    assert_eq!(files_under(&out).len(), 25);
+}
+
+#[test]
+fn a_skill_with_bad_front_matter_is_an_error_at_its_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = dir.path().join("skills/broken");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(skill.join("SKILL.md"), "---\nname: broken\ndescription: a: b: c\n---\nBody\n").unwrap();
+    let outcome = run(&["import", "skills", dir.path().join("skills").to_str().unwrap(), "-o", "x.unfold.json"]);
+    assert_bad_input(
+        &outcome,
+        &skill.join("SKILL.md"),
+        "line 3, column 15: the front matter is not YAML: mapping values are not allowed in this context",
+    );
+    assert!(!repo("x.unfold.json").exists());
 }

@@ -22,6 +22,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("unfold-relay", 2),
     ("unfold-hostlab", 2),
     ("unfold-exports", 2),
+    ("unfold-skills", 2),
     ("unfold-test-support", 2),
     ("unfold-editing", 3),
     ("unfold-application", 4),
@@ -59,6 +60,7 @@ const LIBRARIES: &[&str] = &[
     "unfold-relay",
     "unfold-hostlab",
     "unfold-exports",
+    "unfold-skills",
     "unfold-editing",
     "unfold-application",
 ];
