@@ -513,6 +513,8 @@ export type ComparisonReport_Deserialize = {
 	 *  are priced); none without a baseline, or in a report written before it existed.
 	 */
 	verdict?: Verdict_Deserialize | null,
+	/**  The run this comparison is a fork of, and where (spec 15); none: it began at the beginning. */
+	fork?: ForkOrigin_Deserialize | null,
 } & ({
 	/**
 	 *  Where each run after the first first differs from the first, in the runs' order; empty
@@ -554,6 +556,8 @@ export type ComparisonReport_Serialize = {
 	 *  are priced); none without a baseline, or in a report written before it existed.
 	 */
 	verdict?: Verdict_Serialize,
+	/**  The run this comparison is a fork of, and where (spec 15); none: it began at the beginning. */
+	fork?: ForkOrigin_Serialize,
 };
 
 /**  One comparison, as the UI sends it and `unfold compare` builds it. */
@@ -1470,6 +1474,49 @@ export type FirstDivergence_Serialize = {
 	/**  One line for a person. */
 	explanation: string,
 } & DivergenceKind;
+
+/**  Where a fork's conversation came from: what its report names. */
+export type ForkOrigin = ForkOrigin_Serialize | ForkOrigin_Deserialize;
+
+/**  Where a fork's conversation came from: what its report names. */
+export type ForkOrigin_Deserialize = {
+	/**  The parent: `run 42` (its id in the history), or the report file it was read from. */
+	parent: string,
+	/**  The parent's lane. */
+	lane: string,
+	/**  The parent's event the fork left it at. */
+	at_seq: number,
+	/**  How many of the model's answers the fork replayed (the model was not asked for them). */
+	replayed_calls: number,
+	/**  The tool calls given another result. */
+	changed_results?: string[],
+	/**  The sections read at the event. */
+	expanded?: string[],
+};
+
+/**  Where a fork's conversation came from: what its report names. */
+export type ForkOrigin_Serialize = {
+	/**  The parent: `run 42` (its id in the history), or the report file it was read from. */
+	parent: string,
+	/**  The parent's lane. */
+	lane: string,
+	/**  The parent's event the fork left it at. */
+	at_seq: number,
+	/**  How many of the model's answers the fork replayed (the model was not asked for them). */
+	replayed_calls: number,
+	/**  The tool calls given another result. */
+	changed_results?: string[],
+	/**  The sections read at the event. */
+	expanded?: string[],
+};
+
+/**  Where a fork left the kept run it is a fork of (spec 15): the history's tree. */
+export type ForkedFrom = {
+	/**  The parent's id in the history. */
+	run: number | null,
+	/**  The parent's event the fork left it at. */
+	at_seq: number,
+};
 
 /**  The heading style. */
 export type HeadingStyle = 
@@ -2841,6 +2888,8 @@ export type RunSummary_Deserialize = {
 	counters: Counters_Deserialize,
 	/**  What it cost, when it was priced. */
 	cost?: RunCost_Deserialize | null,
+	/**  The kept run it is a fork of, and where. */
+	forked_from?: ForkedFrom | null,
 };
 
 /**  A kept run, without its events: a row of the list. */
@@ -2877,6 +2926,8 @@ export type RunSummary_Serialize = {
 	counters: Counters_Serialize,
 	/**  What it cost, when it was priced. */
 	cost: RunCost_Serialize | null,
+	/**  The kept run it is a fork of, and where. */
+	forked_from?: ForkedFrom,
 };
 
 /**  What one run saved against the baseline. */

@@ -17,11 +17,13 @@ use std::sync::{Arc, Mutex};
 use unfold_documents::provider_profile::ProviderProfile;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Drive, Lane, LaneModel, Lanes};
+use unfold_engine::fork::Fork;
 use unfold_engine::lane::REAL_HOST_PREFIX;
 use unfold_engine::request_shapes::{RequestModel, RequestShape};
 use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, Provider};
 use unfold_live::shared_pace::SharedPace;
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
+use unfold_stores::run_history::ForkedFrom;
 use unfold_stores::run_history::{now_ms, ComparisonOrigin};
 
 use crate::cache_nonce::{conversation_nonce, Nonced};
@@ -174,6 +176,8 @@ pub(crate) struct Repetition<'a> {
     pub stop: Option<&'a ComparisonStop>,
     /// The clock its lanes are timed with, a real host's too.
     pub clock: Option<&'a Mutex<ComparisonClock>>,
+    /// The recorded conversation its lanes go on from, and the kept run it is, if it is kept.
+    pub fork: Option<(&'a Fork, Option<ForkedFrom>)>,
 }
 
 /// Stops comparisons under way: a scripted one before its next model call, a live one at once
@@ -241,7 +245,7 @@ impl Comparisons {
         listener: ProgressListener,
         repetition: Repetition<'_>,
     ) -> AppResult<FinishedComparison> {
-        let Repetition { nonce, documents: read, no_baseline, pace, stop, clock } = repetition;
+        let Repetition { nonce, documents: read, no_baseline, pace, stop, clock, fork } = repetition;
         let (real, simulated): (Vec<String>, Vec<String>) =
             request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
         let lanes = distinct(crate::hosts::lane_specs(&simulated)?, LaneSpec::lane);
@@ -299,7 +303,15 @@ impl Comparisons {
         let own_clock = Mutex::default();
         let clock = clock.unwrap_or(&own_clock);
         let started = (now_ms(), std::time::Instant::now());
-        let drive = LaneDrive { live, access: &access, secrets: &secrets, cancel: &cancel, clock, no_baseline };
+        let drive = LaneDrive {
+            live,
+            access: &access,
+            secrets: &secrets,
+            cancel: &cancel,
+            clock,
+            no_baseline,
+            fork: fork.map(|(fork, _)| fork),
+        };
         let outcome = self.run_lanes(&request, &documents, lanes, drive, &listener).await;
         if let Some(id) = request.run_id {
             lock(&self.running).remove(&id);
@@ -316,7 +328,10 @@ impl Comparisons {
             comparison.report.price(pricing);
         }
         let kept = match request.outputs.history {
-            true => self.keep(&documents, profile.as_ref(), &comparison, &secrets, started),
+            true => {
+                let forked_from = fork.and_then(|(_, kept)| kept);
+                self.keep(&documents, profile.as_ref(), &comparison, &secrets, (started, forked_from))
+            }
             false => Ok(Vec::new()),
         };
         let (kept, not_kept) = match kept {
@@ -468,7 +483,7 @@ impl Comparisons {
         drive: LaneDrive<'_>,
         listener: &ProgressListener,
     ) -> AppResult<Comparison> {
-        let LaneDrive { live, access, secrets, cancel, clock, no_baseline } = drive;
+        let LaneDrive { live, access, secrets, cancel, clock, no_baseline, fork } = drive;
         let mut told = |progress: CompareProgress| {
             lock(clock).saw(&progress);
             listener(redaction::told_progress(secrets, progress));
@@ -486,6 +501,7 @@ impl Comparisons {
             // The app's call inspector shows every call of the comparison it names.
             keep_requests: request.run_id.is_some() || request.outputs.requests.is_some(),
             no_baseline,
+            fork,
         };
         let lanes = Lanes::of(&documents.template, &documents.scenario, lanes);
         unfold_engine::compare(lanes, drive)
@@ -504,7 +520,7 @@ impl Comparisons {
         profile: Option<&ProviderProfile>,
         comparison: &Comparison,
         secrets: &Secrets,
-        started: (u64, std::time::Instant),
+        (started, forked_from): ((u64, std::time::Instant), Option<ForkedFrom>),
     ) -> AppResult<Vec<i64>> {
         let mut scenario = Cow::Borrowed(&documents.scenario);
         if !secrets.is_empty() {
@@ -518,6 +534,7 @@ impl Comparisons {
             live: profile.map(|profile| (profile.name.as_str(), profile.model.as_str())),
             started_at_ms: started.0,
             duration_ms: started.1.elapsed().as_millis() as u64,
+            forked_from,
         };
         redaction::keep(&self.context.history, &origin.records(&comparison.report), secrets)
     }
@@ -600,6 +617,7 @@ struct LaneDrive<'a> {
     cancel: &'a AtomicBool,
     clock: &'a Mutex<ComparisonClock>,
     no_baseline: bool,
+    fork: Option<&'a Fork>,
 }
 
 /// The real hosts a comparison runs after its lanes, and the live model they talk to, if any.

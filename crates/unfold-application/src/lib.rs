@@ -28,6 +28,7 @@ pub mod examples;
 pub mod exports;
 pub mod files;
 pub mod folders;
+pub mod forks;
 pub mod host_probe;
 pub mod hosts;
 pub mod keys;

@@ -220,6 +220,7 @@ impl SingleRun<'_> {
             lane: None,
             user_turns: self.user_turns.clone(),
             report,
+            forked_from: None,
         };
         redaction::keep(history, &[record], secrets).err()
     }

@@ -321,6 +321,7 @@ pub fn report_and_keep(
         live: files.live,
         started_at_ms: started.0,
         duration_ms: u64::try_from(started.1.elapsed().as_millis()).unwrap_or(u64::MAX),
+        forked_from: None,
     };
     let kept = history.keep_ids(&origin.records(&report));
     (report, kept)

@@ -409,6 +409,7 @@ impl RepetitionContext<'_> {
             pace: self.pace.as_ref(),
             stop: Some(way.stop),
             clock: Some(&clock),
+            fork: None,
         };
         let listener: ProgressListener = match way.place {
             Some(place) => {

@@ -227,6 +227,50 @@ pub enum Command {
         #[command(flatten)]
         trace: TraceFile,
     },
+    /// Fork a run at one of its events (spec 15): the conversation before the event as recorded
+    /// (the model is not asked for it), a change there, and each lane going on from it; the report
+    /// names its parent, and a kept run's fork is kept as its child
+    Fork {
+        /// The run: its id in the history (`unfold history`), or a comparison report's file
+        /// (`unfold compare --json`; name the lane with --lane).
+        run: String,
+        /// The event to fork at, by its number (`unfold history show ID` numbers them): the events
+        /// before it are kept as recorded.
+        #[arg(long, value_name = "SEQ")]
+        at: u32,
+        /// With a report file: the lane whose run is forked.
+        #[arg(long, value_name = "LANE")]
+        lane: Option<String>,
+        /// Answer the tool call CALL_ID (at or after the event; `history show` names the calls)
+        /// with this JSON instead, each time it is made.
+        #[arg(long = "result", value_name = "CALL_ID=JSON")]
+        results: Vec<String>,
+        /// Read this section at the event, before the model's next answer of its own.
+        #[arg(long, value_name = "KEY")]
+        expand: Vec<String>,
+        /// The lanes that go on from the event, separated by commas (adapters and host:NAME);
+        /// default: the parent's lane.
+        #[arg(long, value_delimiter = ',', value_parser = LaneChoice)]
+        adapters: Vec<String>,
+        /// The template, when not the file the kept run names (a report's run names none).
+        #[arg(long, value_name = "FILE")]
+        template: Option<PathBuf>,
+        /// The scenario, when not the file the kept run names.
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
+        /// Go on with a real model, this provider profile's, after the event.
+        #[arg(long, value_name = "PROFILE")]
+        provider: Option<String>,
+        /// The profile file (default: $UNFOLD_PROVIDERS, else ~/.config/unfold/providers.json).
+        #[arg(long, value_name = "FILE", requires = "provider")]
+        providers: Option<PathBuf>,
+        /// Price a scripted fork as if this model had answered it.
+        #[arg(long, value_name = "MODEL", conflicts_with = "provider")]
+        price_as: Option<String>,
+        /// Print the fork's comparison report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run a template with a real model (a provider profile); prints each event as it happens
     Run {
         /// The template file.

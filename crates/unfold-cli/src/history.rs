@@ -42,8 +42,18 @@ pub fn execute(
                 if let Some(host) = &run.report.real_host {
                     outln!("{}", real_host_line(host))?;
                 }
-                for line in run.report.events.iter().filter_map(event_line) {
-                    outln!("{line}")?;
+                if let Some(from) = run.summary.forked_from {
+                    outln!("fork of run {} at event {}", from.run, from.at_seq)?;
+                }
+                // Numbered, with each tool call's id: what `unfold fork --at SEQ --result ID=…` names.
+                for event in &run.report.events {
+                    let Some(line) = event_line(event) else { continue };
+                    match &event.kind {
+                        unfold_engine::EventKind::ToolCall { call_id, .. } => {
+                            outln!("{:>3} {line} [{call_id}]", event.seq)?
+                        }
+                        _ => outln!("{:>3} {line}", event.seq)?,
+                    }
                 }
             }
         }

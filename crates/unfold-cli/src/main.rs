@@ -13,6 +13,7 @@ mod args;
 mod columns;
 mod commands;
 mod event_lines;
+mod fork;
 mod history;
 mod host_probe;
 mod host_run;

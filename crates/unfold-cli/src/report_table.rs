@@ -96,6 +96,7 @@ pub fn draw_history_pair(
         baseline: None,
         divergences: vec![comparison.divergence.clone()],
         verdict: None,
+        fork: None,
     };
     let names = [format!("run {}", baseline.id), format!("run {}", run.id)];
     draw_runs(&mut out, &report, &names, width);

@@ -66,6 +66,9 @@ pub struct ComparisonReport {
     /// are priced); none without a baseline, or in a report written before it existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
+    /// The run this comparison is a fork of, and where (spec 15); none: it began at the beginning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<crate::fork::ForkOrigin>,
 }
 
 /// The all-FULL baseline of a comparison: the scenario run under the dynamic adapter with every
@@ -202,6 +205,7 @@ impl ComparisonReport {
             baseline: baseline.map(|run| BaselineReport { run, savings: Vec::new() }),
             divergences: Vec::new(),
             verdict: None,
+            fork: None,
         }
     }
 
@@ -428,7 +432,7 @@ impl<'o> LaneMaker<'_, 'o> {
             }
         };
         let inner = match self.fork {
-            Some(fork) => fork.provider(inner),
+            Some(fork) => fork.provider(&plan.lane, inner),
             None => inner,
         };
         let provider = RecordingProvider { inner, exchanges: self.keep_requests.then(Vec::new), cancel: self.cancel };

@@ -7,10 +7,12 @@
 use std::collections::VecDeque;
 
 use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use unfold_documents::tool::Builtin;
 
 use crate::events::{EventKind, RunReport};
+use crate::lane::Lane;
 use crate::provider::{HiddenTools, ModelRequest, ModelResponse, Provider, ToolCall, Usage};
 use crate::scripted::GivenResults;
 
@@ -23,6 +25,26 @@ pub struct ForkChange {
     pub expand: Vec<String>,
 }
 
+/// Where a fork's conversation came from: what its report names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ForkOrigin {
+    /// The parent: `run 42` (its id in the history), or the report file it was read from.
+    pub parent: String,
+    /// The parent's lane.
+    pub lane: String,
+    /// The parent's event the fork left it at.
+    pub at_seq: u32,
+    /// How many of the model's answers the fork replayed (the model was not asked for them).
+    pub replayed_calls: u32,
+    /// The tool calls given another result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed_results: Vec<String>,
+    /// The sections read at the event.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expanded: Vec<String>,
+}
+
 /// A run's conversation up to one of its events, with a change, for each lane of a fork to go on
 /// from.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +54,8 @@ pub struct Fork {
     /// The results tool calls are given by id: as recorded before the event, as changed.
     given: GivenResults,
     expand: Vec<String>,
+    /// The parent's lane: only its own replay keeps the tokens the parent's calls were counted.
+    lane: Lane,
 }
 
 impl Fork {
@@ -119,7 +143,7 @@ impl Fork {
             given.changed.insert(call_id.clone(), result.clone());
         }
         let answers = answers.into_iter().map(|(_, answer)| answer).collect();
-        Ok(Fork { answers, given, expand: change.expand })
+        Ok(Fork { answers, given, expand: change.expand, lane: parent.lane() })
     }
 
     /// How many of the model's answers the fork replays.
@@ -127,10 +151,16 @@ impl Fork {
         self.answers.len()
     }
 
-    /// `model`, answering the calls before the event as recorded (it is not called for them), then
-    /// reading the sections the change reads, then answering itself.
-    pub fn provider(&self, model: Box<dyn Provider + Send>) -> Box<dyn Provider + Send> {
-        let mut answers: VecDeque<ModelResponse> = self.answers.iter().cloned().collect();
+    /// `model` for `lane`, answering the calls before the event as recorded (it is not called for
+    /// them), then reading the sections the change reads, then answering itself. Another lane's
+    /// prompts are not the parent's: its replayed calls are counted as its own.
+    pub fn provider(&self, lane: &Lane, model: Box<dyn Provider + Send>) -> Box<dyn Provider + Send> {
+        let same_lane = *lane == self.lane;
+        let replayed = self
+            .answers
+            .iter()
+            .map(|answer| ModelResponse { usage: answer.usage.filter(|_| same_lane), ..answer.clone() });
+        let mut answers: VecDeque<ModelResponse> = replayed.collect();
         if !self.expand.is_empty() {
             let reads = self.expand.iter().enumerate().map(|(index, key)| ToolCall {
                 id: format!("fork_read_{}", index + 1),

@@ -170,7 +170,7 @@ pub struct ScriptedToolResults {
 pub struct GivenResults {
     /// Each call's results as recorded (whether it succeeded, and the result), in turn.
     pub recorded: HashMap<String, VecDeque<(bool, Value)>>,
-    /// A call's result each time it is made (a restart makes it again).
+    /// A call's result each time it is made past its recorded results (a restart makes it again).
     pub changed: HashMap<String, Value>,
 }
 
@@ -189,9 +189,11 @@ impl ScriptedToolResults {
     /// The result given to the call `call_id` of `tool`, if one is (whether it succeeded, and
     /// the result); the script moves on as if it had answered.
     pub fn given(&mut self, call_id: &str, tool: &Tool) -> Option<(bool, Value)> {
-        let given = match self.given.changed.get(call_id) {
-            Some(result) => (true, result.clone()),
-            None => self.given.recorded.get_mut(call_id)?.pop_front()?,
+        // Made before the event, a call has its recorded results; made again after, the change.
+        let recorded = self.given.recorded.get_mut(call_id).and_then(VecDeque::pop_front);
+        let given = match recorded {
+            Some(given) => given,
+            None => (true, self.given.changed.get(call_id)?.clone()),
         };
         let _ = self.next(tool);
         Some(given)

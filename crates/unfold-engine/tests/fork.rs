@@ -207,3 +207,39 @@ fn a_fork_after_an_answer_whose_words_were_not_kept_is_refused() {
     let fork = Fork::at(&parent, 1, ForkChange::default()).unwrap();
     assert_eq!(runs(&template, &scenario, &[Dynamic], Some(&fork)).remove(0).events, parent.events);
 }
+
+fn prompt_tokens(run: &RunReport) -> Vec<u64> {
+    run.events
+        .iter()
+        .filter_map(|event| match event.kind {
+            EventKind::ModelCall { prompt_tokens, .. } => Some(prompt_tokens),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_call_made_again_after_the_event_is_changed_and_its_recorded_answer_before_it_kept() {
+    // Restart's run looks issue 7 up (seq 2), restarts, and looks it up again (seq 8).
+    let (template, scenario) = example("task-executor", "lookup-first");
+    let parent = runs(&template, &scenario, &[Restart], None).remove(0);
+    let lookups: Vec<&unfold_engine::Event> = parent
+        .events
+        .iter()
+        .filter(|event| matches!(&event.kind, EventKind::ToolCall { name, .. } if name == "lookup"))
+        .collect();
+    assert_eq!(lookups.len(), 2);
+    let EventKind::ToolCall { call_id, result: recorded, .. } = &lookups[0].kind else { unreachable!() };
+    let change = ForkChange { results: vec![(call_id.clone(), json!("changed"))], expand: Vec::new() };
+    let fork = Fork::at(&parent, lookups[1].seq, change).unwrap();
+    let forked = runs(&template, &scenario, &[Restart, Deferred], Some(&fork));
+    let results = |run: &RunReport| -> Vec<String> {
+        tool_calls(run).into_iter().filter(|(_, name, _)| name == "lookup").map(|(_, _, result)| result).collect()
+    };
+    assert_eq!(results(&forked[0]), [recorded.to_string(), "\"changed\"".to_owned()]);
+    // Deferred goes on from restart's answers (both lookups), its prompts its own: they are counted
+    // again, not copied from restart's calls.
+    assert_eq!(results(&forked[1]), [recorded.to_string(), "\"changed\"".to_owned()]);
+    assert_eq!(prompt_tokens(&forked[0])[..3], prompt_tokens(&parent)[..3]);
+    assert_ne!(prompt_tokens(&forked[1])[2], prompt_tokens(&parent)[2], "{:?}", prompt_tokens(&forked[1]));
+}

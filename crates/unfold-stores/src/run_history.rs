@@ -20,7 +20,7 @@ use unfold_engine::divergence::Divergence;
 use unfold_engine::events::{AdapterKind, Counters, Event, RealHost, RunReport, RunStatus};
 
 /// The schema this build reads and writes.
-const SCHEMA_VERSION: i64 = 4;
+const SCHEMA_VERSION: i64 = 5;
 
 /// How long a connection waits for another to finish writing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -77,6 +77,19 @@ pub struct RunRecord<'a> {
     pub user_turns: Vec<&'a str>,
     /// Its report.
     pub report: &'a RunReport,
+    /// The kept run it is a fork of, and where.
+    pub forked_from: Option<ForkedFrom>,
+}
+
+/// Where a fork left the kept run it is a fork of (spec 15): the history's tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ForkedFrom {
+    /// The parent's id in the history.
+    #[cfg_attr(feature = "specta", specta(type = f64))]
+    pub run: i64,
+    /// The parent's event the fork left it at.
+    pub at_seq: u32,
 }
 
 /// Where the runs of one comparison came from: what each of its runs is kept with.
@@ -96,6 +109,8 @@ pub struct ComparisonOrigin<'a> {
     pub started_at_ms: u64,
     /// How long it took.
     pub duration_ms: u64,
+    /// The kept run the comparison is a fork of, and where.
+    pub forked_from: Option<ForkedFrom>,
 }
 
 impl<'a> ComparisonOrigin<'a> {
@@ -118,6 +133,7 @@ impl<'a> ComparisonOrigin<'a> {
                 lane: Some(lane),
                 user_turns: self.scenario.conversation_turns().iter().map(|turn| turn.user).collect(),
                 report: run,
+                forked_from: self.forked_from,
             })
             .collect()
     }
@@ -162,6 +178,9 @@ pub struct RunSummary {
     pub counters: Counters,
     /// What it cost, when it was priced.
     pub cost: Option<RunCost>,
+    /// The kept run it is a fork of, and where.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<ForkedFrom>,
 }
 
 /// A kept run, whole.
@@ -244,13 +263,22 @@ impl RunHistory {
         let change = match version {
             0 => CREATE,
             // Version 1 kept no costs: its runs have none. Versions 1 and 2 kept the first user
-            // turn only. Versions before 4 kept a real host's name alone (in its lane).
+            // turn only. Versions before 4 kept a real host's name alone (in its lane). Versions
+            // before 5 kept no forks.
             1 => {
                 "ALTER TABLE runs ADD COLUMN cost TEXT; ALTER TABLE runs ADD COLUMN later_user_turns TEXT; \
-                  ALTER TABLE runs ADD COLUMN real_host TEXT;"
+                  ALTER TABLE runs ADD COLUMN real_host TEXT; ALTER TABLE runs ADD COLUMN parent_id INTEGER; \
+                  ALTER TABLE runs ADD COLUMN fork_seq INTEGER;"
             }
-            2 => "ALTER TABLE runs ADD COLUMN later_user_turns TEXT; ALTER TABLE runs ADD COLUMN real_host TEXT;",
-            3 => "ALTER TABLE runs ADD COLUMN real_host TEXT;",
+            2 => {
+                "ALTER TABLE runs ADD COLUMN later_user_turns TEXT; ALTER TABLE runs ADD COLUMN real_host TEXT; \
+                  ALTER TABLE runs ADD COLUMN parent_id INTEGER; ALTER TABLE runs ADD COLUMN fork_seq INTEGER;"
+            }
+            3 => {
+                "ALTER TABLE runs ADD COLUMN real_host TEXT; ALTER TABLE runs ADD COLUMN parent_id INTEGER; \
+                  ALTER TABLE runs ADD COLUMN fork_seq INTEGER;"
+            }
+            4 => "ALTER TABLE runs ADD COLUMN parent_id INTEGER; ALTER TABLE runs ADD COLUMN fork_seq INTEGER;",
             SCHEMA_VERSION => return Ok(()),
             newer => {
                 let message = format!(
@@ -305,8 +333,9 @@ impl RunHistory {
             .execute(
                 "INSERT INTO runs (started_at_ms, duration_ms, source, template_key, template_path, template_hash,
                     scenario, scenario_path, provider, model, lane, adapter, status, user_message, final_text,
-                    counters, events, cost, later_user_turns, real_host)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+                    counters, events, cost, later_user_turns, real_host, parent_id, fork_seq)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,
+                    ?21, ?22)",
                 params![
                     run.started_at_ms as i64,
                     run.duration_ms as i64,
@@ -328,6 +357,8 @@ impl RunHistory {
                     cost,
                     serde_json::to_string(&run.user_turns.get(1..).unwrap_or_default()).unwrap_or_default(),
                     real_host,
+                    run.forked_from.map(|from| from.run),
+                    run.forked_from.map(|from| from.at_seq),
                 ],
             )
             .map_err(|e| sql_error(&self.path, &e))?;
@@ -366,13 +397,13 @@ impl RunHistory {
         let row = self
             .connection
             .query_row(&sql, [id], |row| {
-                let events: Vec<Event> = json_column(row, 18)?;
-                let later: Option<String> = row.get(19)?;
+                let events: Vec<Event> = json_column(row, 20)?;
+                let later: Option<String> = row.get(21)?;
                 let later: Vec<String> = later.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or_default();
-                let user: String = row.get(16)?;
-                let real_host: Option<String> = row.get(20)?;
+                let user: String = row.get(18)?;
+                let real_host: Option<String> = row.get(22)?;
                 let real_host: Option<RealHost> = real_host.and_then(|text| serde_json::from_str(&text).ok());
-                Ok((summary_of_row(row)?, (user, later), row.get::<_, Option<String>>(17)?, events, real_host))
+                Ok((summary_of_row(row)?, (user, later), row.get::<_, Option<String>>(19)?, events, real_host))
             })
             .optional()
             .map_err(fail)?;
@@ -430,14 +461,16 @@ CREATE TABLE runs (
     events TEXT NOT NULL,
     cost TEXT,
     later_user_turns TEXT,
-    real_host TEXT
+    real_host TEXT,
+    parent_id INTEGER,
+    fork_seq INTEGER
 );
 CREATE INDEX runs_by_time ON runs (started_at_ms);
 CREATE INDEX runs_by_template ON runs (template_key, started_at_ms);
 ";
 
 const SUMMARY_COLUMNS: &str = "id, started_at_ms, duration_ms, source, template_key, template_path, template_hash, \
-     scenario, scenario_path, provider, model, lane, adapter, status, counters, cost";
+     scenario, scenario_path, provider, model, lane, adapter, status, counters, cost, parent_id, fork_seq";
 
 /// A row's first columns as a summary.
 fn summary_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RunSummary> {
@@ -458,6 +491,10 @@ fn summary_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RunSummary> {
         status: name_column(row, 13)?,
         counters: json_column(row, 14)?,
         cost: row.get::<_, Option<String>>(15)?.and_then(|text| serde_json::from_str(&text).ok()),
+        forked_from: match (row.get::<_, Option<i64>>(16)?, row.get::<_, Option<u32>>(17)?) {
+            (Some(run), Some(at_seq)) => Some(ForkedFrom { run, at_seq }),
+            _ => None,
+        },
     })
 }
 
@@ -555,8 +592,46 @@ mod tests {
             lane: None,
             user_turns,
             report,
+            forked_from: None,
         };
         history.record(&record).unwrap()
+    }
+
+    #[test]
+    fn a_fork_is_kept_with_its_parent_and_a_version_4_file_gains_the_tree() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("history.sqlite3");
+        let template = template();
+        let done = report(AdapterKind::Dynamic, RunStatus::Completed);
+        let parent = keep(&RunHistory::open(&path).unwrap(), &template, "scripted", &done, 1_000);
+        let connection = Connection::open(&path).unwrap();
+        let version_4 = "ALTER TABLE runs DROP COLUMN parent_id; ALTER TABLE runs DROP COLUMN fork_seq; \
+                         PRAGMA user_version = 4;";
+        connection.execute_batch(version_4).unwrap();
+        drop(connection);
+
+        let history = RunHistory::open(&path).unwrap();
+        assert_eq!(history.get(parent).unwrap().summary.forked_from, None);
+        let forked_from = Some(ForkedFrom { run: parent, at_seq: 3 });
+        let record = RunRecord {
+            started_at_ms: 2_000,
+            duration_ms: 12,
+            source: RunOrigin::Scripted,
+            template: &template,
+            template_path: None,
+            scenario: None,
+            scenario_path: None,
+            provider: "scripted",
+            model: None,
+            lane: None,
+            user_turns: vec!["Go."],
+            report: &done,
+            forked_from,
+        };
+        let fork = history.record(&record).unwrap();
+        assert_eq!(history.get(fork).unwrap().summary.forked_from, forked_from);
+        let listed = history.list(&RunFilter::default()).unwrap();
+        assert_eq!(listed.iter().map(|run| run.forked_from).collect::<Vec<_>>(), [forked_from, None]);
     }
 
     #[test]
@@ -614,7 +689,7 @@ mod tests {
         connection.pragma_update(None, "user_version", 7).unwrap();
         drop(connection);
         let error = RunHistory::open(&path).unwrap_err().to_string();
-        assert!(error.ends_with("the run history has schema version 7; this version of Unfold reads 4"), "{error}");
+        assert!(error.ends_with("the run history has schema version 7; this version of Unfold reads 5"), "{error}");
     }
 
     #[test]
@@ -629,7 +704,8 @@ mod tests {
         // The file as version 1 left it: no cost column, the first user turn only.
         let connection = Connection::open(&path).unwrap();
         let version_1 = "ALTER TABLE runs DROP COLUMN cost; ALTER TABLE runs DROP COLUMN later_user_turns; \
-                         ALTER TABLE runs DROP COLUMN real_host; PRAGMA user_version = 1;";
+                         ALTER TABLE runs DROP COLUMN real_host; ALTER TABLE runs DROP COLUMN parent_id; \
+                         ALTER TABLE runs DROP COLUMN fork_seq; PRAGMA user_version = 1;";
         connection.execute_batch(version_1).unwrap();
         drop(connection);
 
@@ -653,6 +729,7 @@ mod tests {
         // The file as version 2 left it: the first user turn only.
         let connection = Connection::open(&path).unwrap();
         let version_2 = "ALTER TABLE runs DROP COLUMN later_user_turns; ALTER TABLE runs DROP COLUMN real_host; \
+                         ALTER TABLE runs DROP COLUMN parent_id; ALTER TABLE runs DROP COLUMN fork_seq; \
                          PRAGMA user_version = 2;";
         connection.execute_batch(version_2).unwrap();
         drop(connection);
@@ -691,6 +768,7 @@ mod tests {
                 lane: Some(lane.clone()),
                 user_turns: vec!["Go."],
                 report: &run,
+                forked_from: None,
             };
             history.record(&record).unwrap()
         };
@@ -699,7 +777,9 @@ mod tests {
 
         // The file as version 3 left it: the host's name in the lane, nothing else of it.
         let connection = Connection::open(&path).unwrap();
-        connection.execute_batch("ALTER TABLE runs DROP COLUMN real_host; PRAGMA user_version = 3;").unwrap();
+        let version_3 = "ALTER TABLE runs DROP COLUMN real_host; ALTER TABLE runs DROP COLUMN parent_id; \
+                         ALTER TABLE runs DROP COLUMN fork_seq; PRAGMA user_version = 3;";
+        connection.execute_batch(version_3).unwrap();
         drop(connection);
         let history = RunHistory::open(&path).unwrap();
         let named = RealHost { name: "openai-agents".into(), ..Default::default() };

@@ -1,0 +1,184 @@
+//! Forks (spec 15): a recorded run (one kept in the history, or a lane of a comparison report's
+//! file) taken up to one of its events, changed there, and each lane going on from it, as a
+//! comparison whose report names its parent. A fork of a kept run is kept as its child.
+
+use std::path::{Path, PathBuf};
+
+use unfold_engine::fork::{Fork, ForkChange, ForkOrigin};
+use unfold_engine::{ComparisonReport, Lane, RunReport};
+use unfold_stores::run_history::ForkedFrom;
+
+use crate::comparison_request::{ComparisonOutputs, ComparisonRequest, DocumentRef};
+use crate::comparisons::{ComparisonModel, Comparisons, FinishedComparison, ProgressListener, Repetition};
+use crate::error::{AppError, AppResult, ErrorCode};
+
+/// The run a fork goes on from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ForkParent {
+    /// A run kept in the history, by its id.
+    Kept(i64),
+    /// A lane of a comparison report's file.
+    Report {
+        /// The file.
+        path: PathBuf,
+        /// The lane (`None`: the report's only run).
+        lane: Option<String>,
+    },
+}
+
+/// A fork to run.
+#[derive(Debug, Clone)]
+pub struct ForkRequest {
+    /// The parent.
+    pub parent: ForkParent,
+    /// The parent's event the fork leaves it at: the events before it are kept as recorded.
+    pub at_seq: u32,
+    /// What changes there.
+    pub change: ForkChange,
+    /// The lanes that go on from there; none: the parent's.
+    pub lanes: Vec<String>,
+    /// Which model answers after the event.
+    pub model: ComparisonModel,
+    /// The template, when not the one the kept run names (a report's run names none).
+    pub template: Option<PathBuf>,
+    /// The scenario, when not the one the kept run names.
+    pub scenario: Option<PathBuf>,
+    /// Whether the fork's runs are kept in the history.
+    pub history: bool,
+}
+
+/// The parent as read: its run, its lane, and the documents it ran.
+struct ReadParent {
+    run: RunReport,
+    lane: String,
+    name: String,
+    template: PathBuf,
+    scenario: PathBuf,
+    kept: Option<i64>,
+}
+
+impl Comparisons {
+    /// Runs `request`: its parent read, the fork made (a change that cannot be made is refused
+    /// before anything runs), its lanes run from there and kept as the parent's children.
+    pub async fn fork(&self, request: ForkRequest, listener: ProgressListener) -> AppResult<FinishedComparison> {
+        let parent = self.read_parent(&request)?;
+        let fork = Fork::at(&parent.run, request.at_seq, request.change.clone())
+            .map_err(|why| AppError::new(ErrorCode::InvalidRequest, format!("{}: {why}", parent.name)))?;
+        let lanes = if request.lanes.is_empty() { vec![parent.lane.clone()] } else { request.lanes.clone() };
+        if let Some(real) = lanes.iter().find(|lane| Lane::named(lane).real_host_name().is_some()) {
+            let message = format!("{real} cannot go on from a recording: a fork's lanes are simulated");
+            return Err(AppError::new(ErrorCode::InvalidRequest, message));
+        }
+        let comparison = ComparisonRequest {
+            template: DocumentRef::File(parent.template.clone()),
+            scenario: DocumentRef::File(parent.scenario.clone()),
+            lanes,
+            model: request.model.clone(),
+            sources: Default::default(),
+            relay_session: None,
+            outputs: ComparisonOutputs { history: request.history, ..Default::default() },
+            run_id: None,
+        };
+        let documents = self.resolve(&comparison)?;
+        if let Some(kept) = parent.kept {
+            self.check_same_template(kept, documents.template(), &parent.template)?;
+        }
+        for key in &request.change.expand {
+            if documents.template().section(key).is_none() {
+                let message = format!("{} has no section {key} to read", parent.template.display());
+                return Err(AppError::new(ErrorCode::InvalidRequest, message));
+            }
+        }
+        let forked_from = parent.kept.map(|run| ForkedFrom { run, at_seq: request.at_seq });
+        let repetition = Repetition {
+            documents: Some(&documents),
+            no_baseline: true,
+            fork: Some((&fork, forked_from)),
+            ..Repetition::default()
+        };
+        let mut finished = self.run_again(comparison, listener, repetition).await?;
+        finished.report.fork = Some(ForkOrigin {
+            parent: parent.name,
+            lane: parent.lane,
+            at_seq: request.at_seq,
+            replayed_calls: fork.replayed_calls() as u32,
+            changed_results: request.change.results.iter().map(|(id, _)| id.clone()).collect(),
+            expanded: request.change.expand.clone(),
+        });
+        Ok(finished)
+    }
+
+    fn read_parent(&self, request: &ForkRequest) -> AppResult<ReadParent> {
+        let needed = |given: &Option<PathBuf>, kept: Option<String>, what: &str, name: &str| {
+            given.clone().or(kept.map(PathBuf::from)).ok_or_else(|| {
+                AppError::new(ErrorCode::InvalidRequest, format!("{name} names no {what} file: give it with --{what}"))
+            })
+        };
+        match &request.parent {
+            ForkParent::Kept(id) => {
+                let stored = self.context().history.get(*id)?;
+                let name = format!("run {id}");
+                let summary = stored.summary;
+                Ok(ReadParent {
+                    lane: summary.lane.clone().unwrap_or_else(|| stored.report.lane().name().to_owned()),
+                    template: needed(&request.template, summary.template_path, "template", &name)?,
+                    scenario: needed(&request.scenario, summary.scenario_path, "scenario", &name)?,
+                    run: stored.report,
+                    name,
+                    kept: Some(*id),
+                })
+            }
+            ForkParent::Report { path, lane } => {
+                let report = read_report(path)?;
+                let name = path.display().to_string();
+                let run = pick_run(report, lane.as_deref(), path)?;
+                Ok(ReadParent {
+                    lane: run.lane().name().to_owned(),
+                    template: needed(&request.template, None, "template", &name)?,
+                    scenario: needed(&request.scenario, None, "scenario", &name)?,
+                    run,
+                    name,
+                    kept: None,
+                })
+            }
+        }
+    }
+
+    /// Refuses a template that is not the one kept run `id` ran: the recording would not be its
+    /// conversation.
+    fn check_same_template(&self, id: i64, template: &unfold_documents::Template, path: &Path) -> AppResult<()> {
+        let kept = self.context().history.get(id)?.summary.template_hash;
+        match unfold_stores::run_history::template_hash(template) == kept {
+            true => Ok(()),
+            false => Err(AppError::new(
+                ErrorCode::InvalidRequest,
+                format!("{} changed since run {id} ran it: give the template it ran with --template", path.display()),
+            )),
+        }
+    }
+}
+
+fn read_report(path: &Path) -> AppResult<ComparisonReport> {
+    let text = std::fs::read(path)
+        .map_err(|error| AppError::new(ErrorCode::NotFound, format!("{}: {error}", path.display())))?;
+    serde_json::from_slice(&text).map_err(|error| {
+        AppError::new(ErrorCode::InvalidRequest, format!("{}: not a comparison report: {error}", path.display()))
+    })
+}
+
+/// The run of `report` in `lane` (the baseline's too), or its only run.
+fn pick_run(report: ComparisonReport, lane: Option<&str>, path: &Path) -> AppResult<RunReport> {
+    let mut runs: Vec<(String, RunReport)> =
+        report.runs.into_iter().map(|run| (run.lane().name().to_owned(), run)).collect();
+    runs.extend(report.baseline.map(|baseline| (Lane::baseline().name().to_owned(), baseline.run)));
+    let names: Vec<String> = runs.iter().map(|(name, _)| name.clone()).collect();
+    let refuse = |message: String| Err(AppError::new(ErrorCode::InvalidRequest, message));
+    match lane {
+        Some(lane) => match runs.into_iter().find(|(name, _)| name == lane) {
+            Some((_, run)) => Ok(run),
+            None => refuse(format!("{} has no lane {lane}: its lanes are {}", path.display(), names.join(", "))),
+        },
+        None if runs.len() == 1 => Ok(runs.remove(0).1),
+        None => refuse(format!("{} has several lanes: name one with --lane ({})", path.display(), names.join(", "))),
+    }
+}

@@ -1,0 +1,90 @@
+//! `unfold fork`: a recorded run forked at one of its events, its lanes run on from there, the
+//! report printed as `unfold compare` prints one, with the parent it names.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use unfold_application::comparisons::{ComparisonModel, Comparisons};
+use unfold_application::forks::{ForkParent, ForkRequest};
+use unfold_application::AppResult;
+use unfold_documents::Error;
+use unfold_engine::fork::ForkChange;
+
+use crate::output::{out, outln, write_json};
+use crate::runtime::block_on;
+
+/// What `unfold fork` was asked.
+pub struct ForkAsked {
+    pub run: String,
+    pub at: u32,
+    pub lane: Option<String>,
+    pub results: Vec<String>,
+    pub expand: Vec<String>,
+    pub adapters: Vec<String>,
+    pub documents: (Option<PathBuf>, Option<PathBuf>),
+    pub live: Option<(String, PathBuf)>,
+    pub price_as: Option<String>,
+    pub json: bool,
+}
+
+pub fn fork(asked: ForkAsked) -> AppResult<ExitCode> {
+    let parent = match asked.run.parse::<i64>() {
+        Ok(id) if asked.lane.is_none() => ForkParent::Kept(id),
+        Ok(_) => return Err(Error::argument("--lane", "a kept run is one lane's: --lane is for a report file").into()),
+        Err(_) => ForkParent::Report { path: PathBuf::from(&asked.run), lane: asked.lane.clone() },
+    };
+    let results = asked.results.iter().map(|given| changed_result(given)).collect::<Result<Vec<_>, Error>>()?;
+    let (model, profiles_file) = match asked.live {
+        Some((profile, file)) => (ComparisonModel::Live { profile }, Some(file)),
+        None => (ComparisonModel::Scripted { price_as: asked.price_as }, None),
+    };
+    let request = ForkRequest {
+        parent,
+        at_seq: asked.at,
+        change: ForkChange { results, expand: asked.expand },
+        lanes: asked.adapters,
+        model,
+        template: asked.documents.0,
+        scenario: asked.documents.1,
+        history: true,
+    };
+    let comparisons = Comparisons::new(crate::commands::comparison_context(profiles_file));
+    let finished = block_on(comparisons.fork(request, Arc::new(|_| {})))??;
+    if let Some(error) = &finished.not_kept {
+        eprintln!("warning: the fork was not kept in the history: {error}");
+    }
+    let report = &finished.report;
+    if asked.json {
+        write_json(report)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(origin) = &report.fork {
+        outln!(
+            "fork of {} ({}) at event {}: {} model answers replayed",
+            origin.parent,
+            origin.lane,
+            origin.at_seq,
+            origin.replayed_calls
+        )?;
+        if !finished.kept.is_empty() {
+            let ids: Vec<String> = finished.kept.iter().map(ToString::to_string).collect();
+            outln!("kept in the history as run {}", ids.join(", "))?;
+        }
+    }
+    out!("{}", crate::report_table::draw(report, crate::output::width()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `CALL_ID=JSON` as the call and its new result (text that is not JSON is taken as a string).
+fn changed_result(given: &str) -> Result<(String, serde_json::Value), Error> {
+    let place = format!("--result {given}");
+    let Some((call, result)) = given.split_once('=') else {
+        return Err(Error::argument(place, "expected CALL_ID=JSON"));
+    };
+    if call.is_empty() {
+        return Err(Error::argument(place, "name the tool call before ="));
+    }
+    let result = serde_json::from_str(result).unwrap_or_else(|_| serde_json::Value::String(result.to_owned()));
+    Ok((call.to_owned(), result))
+}
