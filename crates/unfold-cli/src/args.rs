@@ -242,7 +242,7 @@ pub enum Command {
         #[arg(long, value_name = "LANE")]
         lane: Option<String>,
         /// Answer the tool call CALL_ID (at or after the event; `history show` names the calls)
-        /// with this JSON instead, each time it is made.
+        /// with this JSON instead (@FILE: the JSON in a file), each time it is made after the event.
         #[arg(long = "result", value_name = "CALL_ID=JSON")]
         results: Vec<String>,
         /// Read this section at the event, before the model's next answer of its own.

@@ -11,6 +11,7 @@ use unfold_application::AppResult;
 use unfold_documents::Error;
 use unfold_engine::fork::ForkChange;
 
+use crate::money::money;
 use crate::output::{out, outln, write_json};
 use crate::runtime::block_on;
 
@@ -72,19 +73,57 @@ pub fn fork(asked: ForkAsked) -> AppResult<ExitCode> {
             outln!("kept in the history as run {}", ids.join(", "))?;
         }
     }
+    if let Some(line) = cheapest_line(report) {
+        outln!("{line}")?;
+    }
     out!("{}", crate::report_table::draw(report, crate::output::width()))?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// `CALL_ID=JSON` as the call and its new result (text that is not JSON is taken as a string).
+/// Which lane of a priced fork is cheapest with the prompt cache, and by how much against the
+/// next: a fork runs no baseline, so its report has no verdict to say it.
+fn cheapest_line(report: &unfold_engine::ComparisonReport) -> Option<String> {
+    let mut priced: Vec<(String, f64, String)> = report
+        .runs
+        .iter()
+        .map(|run| {
+            run.cost.as_ref().map(|cost| (run.lane().name().to_owned(), cost.total_with_cache, cost.currency.clone()))
+        })
+        .collect::<Option<_>>()?;
+    if priced.len() < 2 {
+        return None;
+    }
+    priced.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let (first, next) = (&priced[0], &priced[1]);
+    let saved = if next.1 > 0.0 { (next.1 - first.1) / next.1 * 100.0 } else { 0.0 };
+    let each: Vec<String> =
+        priced.iter().map(|(lane, usd, currency)| format!("{lane} {}", money(*usd, currency, false))).collect();
+    Some(format!(
+        "with the prompt cache, {} is cheapest, {saved:.1} % less than {}: {}",
+        first.0,
+        next.0,
+        each.join(", ")
+    ))
+}
+
+/// `CALL_ID=JSON` (or `CALL_ID=@FILE`, the JSON in a file) as the call and its new result; text
+/// that is not JSON is taken as a string.
 fn changed_result(given: &str) -> Result<(String, serde_json::Value), Error> {
     let place = format!("--result {given}");
     let Some((call, result)) = given.split_once('=') else {
-        return Err(Error::argument(place, "expected CALL_ID=JSON"));
+        return Err(Error::argument(place, "expected CALL_ID=JSON or CALL_ID=@FILE"));
     };
     if call.is_empty() {
         return Err(Error::argument(place, "name the tool call before ="));
     }
-    let result = serde_json::from_str(result).unwrap_or_else(|_| serde_json::Value::String(result.to_owned()));
+    let result = match result.strip_prefix('@') {
+        Some(file) => {
+            let path = std::path::Path::new(file);
+            let bytes = unfold_documents::document::read_document_bytes(path)?;
+            serde_json::from_slice(&bytes)
+                .map_err(|error| Error::argument(place, format!("{file} is not JSON: {error}")).in_file(path))?
+        }
+        None => serde_json::from_str(result).unwrap_or_else(|_| serde_json::Value::String(result.to_owned())),
+    };
     Ok((call.to_owned(), result))
 }

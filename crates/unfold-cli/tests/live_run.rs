@@ -1060,7 +1060,10 @@ fn a_fork_of_a_report_file_names_its_lane_and_documents_and_bad_asking_is_refuse
     );
     let refused = [
         (&["--lane", "restart", "--at", "99"][..], "the run has no event 99: its events are 0 to 12"),
-        (&["--lane", "restart", "--at", "3", "--result", "call_0_0"][..], "--result call_0_0: expected CALL_ID=JSON"),
+        (
+            &["--lane", "restart", "--at", "3", "--result", "call_0_0"][..],
+            "--result call_0_0: expected CALL_ID=JSON or CALL_ID=@FILE",
+        ),
         // Restart looks issue 7 up at event 2 and again after its restart, at event 8.
         (
             &["--lane", "restart", "--at", "9", "--result", "call_0_0=1"][..],
@@ -1114,4 +1117,29 @@ fn forking_a_live_run_never_asks_the_model_for_the_calls_before_the_event() {
     let replayed: Vec<&Value> = report["runs"][0]["events"].as_array().unwrap().iter().take(recorded.len()).collect();
     assert_eq!(replayed, recorded);
     assert!(!forked.stdout.contains(CANARY) && !forked.stderr.contains(CANARY));
+}
+
+#[test]
+fn readmes_fork_a_longer_issue_makes_deferred_cheapest_with_the_prompt_cache() {
+    let folder = tempfile::tempdir().unwrap();
+    let history = folder.path().join("history.sqlite3");
+    let env = [("UNFOLD_HISTORY", path(&history))];
+    let args = ["compare", EXAMPLE, "examples/lookup-first.scenario.json", "--adapters", "dynamic,deferred", "--json"];
+    let parent: Value = serde_json::from_str(&unfold(&args, &env).stdout).unwrap();
+    let with_cache = |report: &Value, adapter: &str| {
+        let run = report["runs"].as_array().unwrap().iter().find(|run| run["adapter"] == adapter).unwrap();
+        run["cost"]["total_with_cache"].as_f64().unwrap()
+    };
+    assert!(with_cache(&parent, "dynamic") < with_cache(&parent, "deferred"));
+    let dynamic = kept_runs(&env).into_iter().find(|run| run["lane"] == "dynamic").unwrap()["id"].to_string();
+    let issue = "call_0_0=@tests/fixtures/fork/issue-7-thirty-comments.json";
+    let fork = ["fork", &dynamic, "--at", "2", "--result", issue, "--adapters", "dynamic,deferred"];
+    let forked: Value = serde_json::from_str(&unfold(&[&fork[..], &["--json"]].concat(), &env).stdout).unwrap();
+    let (dynamic_usd, deferred_usd) = (with_cache(&forked, "dynamic"), with_cache(&forked, "deferred"));
+    assert!(deferred_usd < dynamic_usd * 0.7, "{deferred_usd} against {dynamic_usd}");
+    let table = unfold(&fork, &env).stdout;
+    assert!(table.contains("with the prompt cache, deferred is cheapest, 36.9 % less than dynamic"), "{table}");
+    let missing = unfold(&["fork", &dynamic, "--at", "2", "--result", "call_0_0=@nowhere.json"], &env);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("nowhere.json"), "{}", missing.stderr);
 }
