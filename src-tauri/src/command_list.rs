@@ -55,6 +55,7 @@ macro_rules! with_app_commands {
             compare::export_requests,
             studies::run_study,
             studies::cancel_study,
+            forks::fork_run,
             sources::template_sources,
             sources::allow_source,
             sources::revoke_source,

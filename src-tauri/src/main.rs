@@ -20,6 +20,7 @@ mod compare;
 mod editor;
 mod examples;
 mod files;
+mod forks;
 mod launch;
 mod logging;
 mod providers;

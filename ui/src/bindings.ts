@@ -153,6 +153,11 @@ export const commands = {
 	runStudy: (asked: StudyAsked_Deserialize, progress: Channel<StudyProgress>) => typedError<StudyReport_Serialize, CommandError>(__TAURI_INVOKE("run_study", { asked, progress })),
 	/**  Stops the study `study_id`: no repetition starts after, and those under way are left out. */
 	cancelStudy: (studyId: number) => typedError<null, CommandError>(__TAURI_INVOKE("cancel_study", { studyId })),
+	/**
+	 *  Runs the fork `request` asks for, keeping its runs as its parent's children when the parent is
+	 *  kept.
+	 */
+	forkRun: (request: ForkRequest_Deserialize) => typedError<ForkAnswer_Serialize, CommandError>(__TAURI_INVOKE("fork_run", { request })),
 	/**  The open template's sources, each with the user's answer and its snapshot's tools. */
 	templateSources: (templateId: number) => typedError<SourceView_Serialize[], CommandError>(__TAURI_INVOKE("template_sources", { templateId })),
 	/**  Allows the source `name` of the open template, as it is defined now, for its file. */
@@ -331,6 +336,14 @@ export type CallRequest = {
 	 *  [`chat_completions_message`]).
 	 */
 	response: JsonValue,
+};
+
+/**  A tool call given another result. */
+export type ChangedResult = {
+	/**  The call's id. */
+	call_id: string,
+	/**  Its result. */
+	result: JsonValue,
 };
 
 /**  A chart image to save. */
@@ -1475,6 +1488,33 @@ export type FirstDivergence_Serialize = {
 	explanation: string,
 } & DivergenceKind;
 
+/**  A fork's answer: its report, and where the history keeps its runs (its lanes' in order). */
+export type ForkAnswer = ForkAnswer_Serialize | ForkAnswer_Deserialize;
+
+/**  A fork's answer: its report, and where the history keeps its runs (its lanes' in order). */
+export type ForkAnswer_Deserialize = {
+	/**  The report; its `fork` names the parent. */
+	report: ComparisonReport_Deserialize,
+	/**  The history's ids of its runs. */
+	kept: (number | null)[],
+};
+
+/**  A fork's answer: its report, and where the history keeps its runs (its lanes' in order). */
+export type ForkAnswer_Serialize = {
+	/**  The report; its `fork` names the parent. */
+	report: ComparisonReport_Serialize,
+	/**  The history's ids of its runs. */
+	kept: (number | null)[],
+};
+
+/**  What a fork changes at its event. */
+export type ForkChange = {
+	/**  Tool calls answered with another result: calls at or after the event. */
+	results: ChangedResult[],
+	/**  Sections the model reads at the event, before its next answer of its own. */
+	expand: string[],
+};
+
 /**  Where a fork's conversation came from: what its report names. */
 export type ForkOrigin = ForkOrigin_Serialize | ForkOrigin_Deserialize;
 
@@ -1508,6 +1548,67 @@ export type ForkOrigin_Serialize = {
 	changed_results?: string[],
 	/**  The sections read at the event. */
 	expanded?: string[],
+};
+
+/**  The run a fork goes on from. */
+export type ForkParent = 
+/**  A run kept in the history, by its id. */
+({ kept: number | null }) & { comparison?: never } | 
+/**  A lane of the comparison the app ran last, by the app's name for it. */
+({ comparison: {
+	/**  The app's name for the comparison. */
+	run_id: number,
+	/**  The lane. */
+	lane: Lane,
+} }) & { kept?: never };
+
+/**  A fork to run. */
+export type ForkRequest = ForkRequest_Serialize | ForkRequest_Deserialize;
+
+/**  A fork to run. */
+export type ForkRequest_Deserialize = {
+	/**  The parent. */
+	parent: ForkParent,
+	/**  The parent's event the fork leaves it at: the events before it are kept as recorded. */
+	at_seq: number,
+	/**  What changes there. */
+	change: ForkChange,
+	/**  The lanes that go on from there; none: the parent's. */
+	lanes: string[],
+	/**  Which model answers after the event. */
+	model: ComparisonModel_Deserialize,
+	/**
+	 *  The template and the scenario, when not the files the kept run names (a report's run and
+	 *  the app's comparison name none).
+	 */
+	documents?: [DocumentRef, DocumentRef] | null,
+	/**  Whether the fork's runs are kept in the history. */
+	history: boolean,
+	/**  The caller's name for the fork's comparison, to ask for its calls and exports afterwards. */
+	run_id?: number | null,
+};
+
+/**  A fork to run. */
+export type ForkRequest_Serialize = {
+	/**  The parent. */
+	parent: ForkParent,
+	/**  The parent's event the fork leaves it at: the events before it are kept as recorded. */
+	at_seq: number,
+	/**  What changes there. */
+	change: ForkChange,
+	/**  The lanes that go on from there; none: the parent's. */
+	lanes: string[],
+	/**  Which model answers after the event. */
+	model: ComparisonModel_Serialize,
+	/**
+	 *  The template and the scenario, when not the files the kept run names (a report's run and
+	 *  the app's comparison name none).
+	 */
+	documents: [DocumentRef, DocumentRef] | null,
+	/**  Whether the fork's runs are kept in the history. */
+	history: boolean,
+	/**  The caller's name for the fork's comparison, to ask for its calls and exports afterwards. */
+	run_id: number | null,
 };
 
 /**  Where a fork left the kept run it is a fork of (spec 15): the history's tree. */

@@ -20,7 +20,7 @@ use unfold_engine::compare::{CallRequest, CompareProgress, Comparison, Drive, La
 use unfold_engine::fork::Fork;
 use unfold_engine::lane::REAL_HOST_PREFIX;
 use unfold_engine::request_shapes::{RequestModel, RequestShape};
-use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, Provider};
+use unfold_engine::{AdapterKind, ComparisonReport, LaneSpec, Provider, RunReport};
 use unfold_live::shared_pace::SharedPace;
 use unfold_live::{ApiKey, CancellationToken, HttpProvider, Secrets, TextSink};
 use unfold_stores::run_history::ForkedFrom;
@@ -126,6 +126,8 @@ struct KeptComparison {
     /// The model its request bodies are ready to be sent to: the live profile's, else the one it
     /// was priced as.
     sent_to: Option<RequestModel>,
+    /// Where the history keeps its runs: its lanes', then the baseline's (none: not kept).
+    kept: Vec<i64>,
 }
 
 impl std::fmt::Debug for Comparisons {
@@ -147,6 +149,11 @@ impl Resolved {
     /// The template.
     pub(crate) fn template(&self) -> &Template {
         &self.template
+    }
+
+    /// The template's file, if it has one.
+    pub(crate) fn template_path(&self) -> Option<&Path> {
+        self.template_path.as_deref()
     }
 
     /// The scenario.
@@ -367,7 +374,8 @@ impl Comparisons {
             },
         };
         if let Some(id) = request.run_id {
-            *lock(&self.last) = Some(KeptComparison { run_id: id, comparison, secrets, sent_to });
+            let kept = finished.kept.clone();
+            *lock(&self.last) = Some(KeptComparison { run_id: id, comparison, secrets, sent_to, kept });
         }
         Ok(finished)
     }
@@ -555,6 +563,23 @@ impl Comparisons {
                 Err(AppError::new(ErrorCode::NotFound, format!("comparison {run_id} is no longer kept: run it again")))
             }
         }
+    }
+
+    /// The run of `lane` in the comparison `run_id`, and where the history keeps it.
+    pub(crate) fn last_run(&self, run_id: u32, lane: &Lane) -> AppResult<(RunReport, Option<i64>)> {
+        self.with_last(run_id, |KeptComparison { comparison, kept, .. }| {
+            let report = &comparison.report;
+            let runs = report.runs.iter().chain(report.baseline.iter().map(|baseline| &baseline.run));
+            let lanes = report.runs.iter().map(RunReport::lane).chain(report.baseline.iter().map(|_| Lane::baseline()));
+            let found = runs.zip(lanes).enumerate().find(|(_, (_, name))| name == lane);
+            match found {
+                Some((index, (run, _))) => Ok((run.clone(), kept.get(index).copied())),
+                None => {
+                    let message = format!("comparison {run_id} has no {} lane", lane.name());
+                    Err(AppError::new(ErrorCode::NotFound, message))
+                }
+            }
+        })
     }
 
     /// What model call `call_index` of `lane` was sent, and what it answered.

@@ -1,8 +1,11 @@
-//! Forks (spec 15): a recorded run (one kept in the history, or a lane of a comparison report's
-//! file) taken up to one of its events, changed there, and each lane going on from it, as a
-//! comparison whose report names its parent. A fork of a kept run is kept as its child.
+//! Forks (spec 15): a recorded run (one kept in the history, a lane of the app's last comparison,
+//! or a lane of a comparison report's file) taken up to one of its events, changed there, and each
+//! lane going on from it, as a comparison whose report names its parent. A fork of a kept run is
+//! kept as its child.
 
 use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
 
 use unfold_engine::fork::{Fork, ForkChange, ForkOrigin};
 use unfold_engine::{ComparisonReport, Lane, RunReport};
@@ -13,11 +16,21 @@ use crate::comparisons::{ComparisonModel, Comparisons, FinishedComparison, Progr
 use crate::error::{AppError, AppResult, ErrorCode};
 
 /// The run a fork goes on from.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
 pub enum ForkParent {
     /// A run kept in the history, by its id.
-    Kept(i64),
+    Kept(#[cfg_attr(feature = "specta", specta(type = f64))] i64),
+    /// A lane of the comparison the app ran last, by the app's name for it.
+    Comparison {
+        /// The app's name for the comparison.
+        run_id: u32,
+        /// The lane.
+        lane: Lane,
+    },
     /// A lane of a comparison report's file.
+    #[cfg_attr(feature = "specta", specta(skip))]
     Report {
         /// The file.
         path: PathBuf,
@@ -27,7 +40,8 @@ pub enum ForkParent {
 }
 
 /// A fork to run.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ForkRequest {
     /// The parent.
     pub parent: ForkParent,
@@ -39,12 +53,13 @@ pub struct ForkRequest {
     pub lanes: Vec<String>,
     /// Which model answers after the event.
     pub model: ComparisonModel,
-    /// The template, when not the one the kept run names (a report's run names none).
-    pub template: Option<PathBuf>,
-    /// The scenario, when not the one the kept run names.
-    pub scenario: Option<PathBuf>,
+    /// The template and the scenario, when not the files the kept run names (a report's run and
+    /// the app's comparison name none).
+    pub documents: Option<(DocumentRef, DocumentRef)>,
     /// Whether the fork's runs are kept in the history.
     pub history: bool,
+    /// The caller's name for the fork's comparison, to ask for its calls and exports afterwards.
+    pub run_id: Option<u32>,
 }
 
 /// The parent as read: its run, its lane, and the documents it ran.
@@ -52,8 +67,7 @@ struct ReadParent {
     run: RunReport,
     lane: String,
     name: String,
-    template: PathBuf,
-    scenario: PathBuf,
+    documents: (DocumentRef, DocumentRef),
     kept: Option<i64>,
 }
 
@@ -70,22 +84,25 @@ impl Comparisons {
             return Err(AppError::new(ErrorCode::InvalidRequest, message));
         }
         let comparison = ComparisonRequest {
-            template: DocumentRef::File(parent.template.clone()),
-            scenario: DocumentRef::File(parent.scenario.clone()),
+            template: parent.documents.0.clone(),
+            scenario: parent.documents.1.clone(),
             lanes,
             model: request.model.clone(),
             sources: Default::default(),
             relay_session: None,
             outputs: ComparisonOutputs { history: request.history, ..Default::default() },
-            run_id: None,
+            run_id: request.run_id,
         };
         let documents = self.resolve(&comparison)?;
+        let template_name = documents
+            .template_path()
+            .map_or_else(|| documents.template().key.clone(), |path| path.display().to_string());
         if let Some(kept) = parent.kept {
-            self.check_same_template(kept, documents.template(), &parent.template)?;
+            self.check_same_template(kept, documents.template(), &template_name)?;
         }
         for key in &request.change.expand {
             if documents.template().section(key).is_none() {
-                let message = format!("{} has no section {key} to read", parent.template.display());
+                let message = format!("{template_name} has no section {key} to read");
                 return Err(AppError::new(ErrorCode::InvalidRequest, message));
             }
         }
@@ -102,17 +119,30 @@ impl Comparisons {
             lane: parent.lane,
             at_seq: request.at_seq,
             replayed_calls: fork.replayed_calls() as u32,
-            changed_results: request.change.results.iter().map(|(id, _)| id.clone()).collect(),
+            changed_results: request.change.results.iter().map(|changed| changed.call_id.clone()).collect(),
             expanded: request.change.expand.clone(),
         });
         Ok(finished)
     }
 
     fn read_parent(&self, request: &ForkRequest) -> AppResult<ReadParent> {
-        let needed = |given: &Option<PathBuf>, kept: Option<String>, what: &str, name: &str| {
-            given.clone().or(kept.map(PathBuf::from)).ok_or_else(|| {
-                AppError::new(ErrorCode::InvalidRequest, format!("{name} names no {what} file: give it with --{what}"))
-            })
+        let documents = |kept: (Option<String>, Option<String>), name: &str| -> AppResult<(DocumentRef, DocumentRef)> {
+            if let Some(given) = &request.documents {
+                return Ok(given.clone());
+            }
+            match kept {
+                (Some(template), Some(scenario)) => {
+                    Ok((DocumentRef::File(PathBuf::from(template)), DocumentRef::File(PathBuf::from(scenario))))
+                }
+                (None, _) => Err(AppError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("{name} names no template file: give it with --template"),
+                )),
+                (_, None) => Err(AppError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("{name} names no scenario file: give it with --scenario"),
+                )),
+            }
         };
         match &request.parent {
             ForkParent::Kept(id) => {
@@ -121,11 +151,21 @@ impl Comparisons {
                 let summary = stored.summary;
                 Ok(ReadParent {
                     lane: summary.lane.clone().unwrap_or_else(|| stored.report.lane().name().to_owned()),
-                    template: needed(&request.template, summary.template_path, "template", &name)?,
-                    scenario: needed(&request.scenario, summary.scenario_path, "scenario", &name)?,
+                    documents: documents((summary.template_path, summary.scenario_path), &name)?,
                     run: stored.report,
                     name,
                     kept: Some(*id),
+                })
+            }
+            ForkParent::Comparison { run_id, lane } => {
+                let (run, kept) = self.last_run(*run_id, lane)?;
+                let name = kept.map_or_else(|| format!("comparison {run_id}"), |id| format!("run {id}"));
+                Ok(ReadParent {
+                    lane: lane.name().to_owned(),
+                    documents: documents((None, None), &name)?,
+                    run,
+                    name,
+                    kept,
                 })
             }
             ForkParent::Report { path, lane } => {
@@ -134,8 +174,7 @@ impl Comparisons {
                 let run = pick_run(report, lane.as_deref(), path)?;
                 Ok(ReadParent {
                     lane: run.lane().name().to_owned(),
-                    template: needed(&request.template, None, "template", &name)?,
-                    scenario: needed(&request.scenario, None, "scenario", &name)?,
+                    documents: documents((None, None), &name)?,
                     run,
                     name,
                     kept: None,
@@ -146,13 +185,13 @@ impl Comparisons {
 
     /// Refuses a template that is not the one kept run `id` ran: the recording would not be its
     /// conversation.
-    fn check_same_template(&self, id: i64, template: &unfold_documents::Template, path: &Path) -> AppResult<()> {
+    fn check_same_template(&self, id: i64, template: &unfold_documents::Template, name: &str) -> AppResult<()> {
         let kept = self.context().history.get(id)?.summary.template_hash;
         match unfold_stores::run_history::template_hash(template) == kept {
             true => Ok(()),
             false => Err(AppError::new(
                 ErrorCode::InvalidRequest,
-                format!("{} changed since run {id} ran it: give the template it ran with --template", path.display()),
+                format!("{name} changed since run {id} ran it: give the template it ran with --template"),
             )),
         }
     }

@@ -196,7 +196,7 @@ async fn run_kept(
         }
     };
     let budget = match request.max_cost_usd {
-        Some(max) => Some(Budget::of(comparisons, &request, max, state.spent).await?),
+        Some(max) => Some(Budget::of(comparisons, &request.comparison, max, state.spent).await?),
         None => None,
     };
     let context = RepetitionContext {

@@ -14,7 +14,6 @@ use unfold_engine::{AdapterKind, Event, Lane};
 use crate::comparisons::{ComparisonModel, ComparisonOutputs, ComparisonRequest, Comparisons};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::lock;
-use crate::studies::StudyRequest;
 
 /// What a live study may spend, and what it has.
 pub(crate) struct Budget {
@@ -73,15 +72,16 @@ pub(crate) struct Spent {
 }
 
 impl Budget {
-    /// The budget of `request`'s study, `max_usd`, of which earlier sessions spent `before_usd`:
-    /// refused for a scripted study or a model with no price, before anything is paid for.
+    /// The budget of a study of `comparison`, `max_usd`, of which earlier sessions spent
+    /// `before_usd`: refused for a scripted study or a model with no price, before anything is
+    /// paid for.
     pub(crate) async fn of(
         comparisons: &Comparisons,
-        request: &StudyRequest,
+        comparison: &ComparisonRequest,
         max_usd: f64,
         before_usd: f64,
     ) -> AppResult<Arc<Budget>> {
-        let ComparisonModel::Live { profile } = &request.comparison.model else {
+        let ComparisonModel::Live { profile } = &comparison.model else {
             let message = "--max-cost is for a live study: the scripted model costs nothing";
             return Err(AppError::new(ErrorCode::InvalidRequest, message));
         };
@@ -90,13 +90,8 @@ impl Budget {
         }
         let model = comparisons.context().profiles.get(profile)?.model;
         let pricing = comparisons.context().prices.pricing_as(&model)?;
-        let mut simulated: Vec<String> = request
-            .comparison
-            .lanes
-            .iter()
-            .filter(|lane| Lane::named(lane).real_host_name().is_none())
-            .cloned()
-            .collect();
+        let mut simulated: Vec<String> =
+            comparison.lanes.iter().filter(|lane| Lane::named(lane).real_host_name().is_none()).cloned().collect();
         if simulated.is_empty() {
             simulated.push(AdapterKind::Dynamic.name().to_owned());
         }
@@ -105,7 +100,7 @@ impl Budget {
             outputs: ComparisonOutputs { history: false, ..Default::default() },
             run_id: None,
             lanes: simulated,
-            ..request.comparison.clone()
+            ..comparison.clone()
         };
         let estimate = comparisons.run(scripted, Arc::new(|_| {})).await?;
         let scripted_usd: HashMap<String, f64> = estimate

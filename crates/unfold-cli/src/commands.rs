@@ -221,18 +221,21 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             providers,
             price_as,
             json,
-        } => crate::fork::fork(crate::fork::ForkAsked {
-            run,
-            at,
-            lane,
-            results,
-            expand,
-            adapters,
-            documents: (template, scenario),
-            live: live_profile(provider, providers.as_deref())?,
-            price_as,
-            json,
-        }),
+        } => crate::fork::fork(
+            crate::fork::ForkAsked {
+                run,
+                at,
+                lane,
+                results,
+                expand,
+                adapters,
+                documents: (template, scenario),
+                live: live_profile(provider, providers.as_deref())?,
+                price_as,
+                json,
+            },
+            comparison_context,
+        ),
         Command::Run {
             template,
             provider,
@@ -376,7 +379,7 @@ enum ReportForm {
 
 /// What the command line's comparisons read: the files, the shared history, the host lab, and the
 /// profiles in `profiles_file` (else where the app keeps them).
-pub(crate) fn comparison_context(profiles_file: Option<PathBuf>) -> ComparisonContext {
+fn comparison_context(profiles_file: Option<PathBuf>) -> ComparisonContext {
     let mut context = ComparisonContext {
         host_lab: Some(Arc::new(crate::host_run::lab())),
         ..ComparisonContext::of_files(crate::history::shared())

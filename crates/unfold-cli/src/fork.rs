@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use unfold_application::comparisons::{ComparisonModel, Comparisons};
+use unfold_application::comparisons::{ComparisonContext, ComparisonModel, Comparisons, DocumentRef};
 use unfold_application::forks::{ForkParent, ForkRequest};
 use unfold_application::AppResult;
 use unfold_documents::Error;
-use unfold_engine::fork::ForkChange;
+use unfold_engine::fork::{ChangedResult, ForkChange};
 
 use crate::money::money;
 use crate::output::{out, outln, write_json};
@@ -29,7 +29,8 @@ pub struct ForkAsked {
     pub json: bool,
 }
 
-pub fn fork(asked: ForkAsked) -> AppResult<ExitCode> {
+/// Runs the fork `asked` on the comparisons `context` gives for a profiles file, and prints it.
+pub fn fork(asked: ForkAsked, context: fn(Option<PathBuf>) -> ComparisonContext) -> AppResult<ExitCode> {
     let parent = match asked.run.parse::<i64>() {
         Ok(id) if asked.lane.is_none() => ForkParent::Kept(id),
         Ok(_) => return Err(Error::argument("--lane", "a kept run is one lane's: --lane is for a report file").into()),
@@ -46,11 +47,11 @@ pub fn fork(asked: ForkAsked) -> AppResult<ExitCode> {
         change: ForkChange { results, expand: asked.expand },
         lanes: asked.adapters,
         model,
-        template: asked.documents.0,
-        scenario: asked.documents.1,
+        documents: documents(asked.documents)?,
         history: true,
+        run_id: None,
     };
-    let comparisons = Comparisons::new(crate::commands::comparison_context(profiles_file));
+    let comparisons = Comparisons::new(context(profiles_file));
     let finished = block_on(comparisons.fork(request, Arc::new(|_| {})))??;
     if let Some(error) = &finished.not_kept {
         eprintln!("warning: the fork was not kept in the history: {error}");
@@ -78,6 +79,18 @@ pub fn fork(asked: ForkAsked) -> AppResult<ExitCode> {
     }
     out!("{}", crate::report_table::draw(report, crate::output::width()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--template` and `--scenario`, given together or not at all.
+fn documents(
+    (template, scenario): (Option<PathBuf>, Option<PathBuf>),
+) -> Result<Option<(DocumentRef, DocumentRef)>, Error> {
+    match (template, scenario) {
+        (Some(template), Some(scenario)) => Ok(Some((DocumentRef::File(template), DocumentRef::File(scenario)))),
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(Error::argument("--template", "give the scenario it ran with --scenario too")),
+        (None, Some(_)) => Err(Error::argument("--scenario", "give the template it ran with --template too")),
+    }
 }
 
 /// Which lane of a priced fork is cheapest with the prompt cache, and by how much against the
@@ -108,7 +121,7 @@ fn cheapest_line(report: &unfold_engine::ComparisonReport) -> Option<String> {
 
 /// `CALL_ID=JSON` (or `CALL_ID=@FILE`, the JSON in a file) as the call and its new result; text
 /// that is not JSON is taken as a string.
-fn changed_result(given: &str) -> Result<(String, serde_json::Value), Error> {
+fn changed_result(given: &str) -> Result<ChangedResult, Error> {
     let place = format!("--result {given}");
     let Some((call, result)) = given.split_once('=') else {
         return Err(Error::argument(place, "expected CALL_ID=JSON or CALL_ID=@FILE"));
@@ -125,5 +138,5 @@ fn changed_result(given: &str) -> Result<(String, serde_json::Value), Error> {
         }
         None => serde_json::from_str(result).unwrap_or_else(|_| serde_json::Value::String(result.to_owned())),
     };
-    Ok((call.to_owned(), result))
+    Ok(ChangedResult { call_id: call.to_owned(), result })
 }

@@ -17,12 +17,24 @@ use crate::provider::{HiddenTools, ModelRequest, ModelResponse, Provider, ToolCa
 use crate::scripted::GivenResults;
 
 /// What a fork changes at its event.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ForkChange {
-    /// Tool calls (by id) answered with another result: a call at or after the event.
-    pub results: Vec<(String, Value)>,
+    /// Tool calls answered with another result: calls at or after the event.
+    pub results: Vec<ChangedResult>,
     /// Sections the model reads at the event, before its next answer of its own.
     pub expand: Vec<String>,
+}
+
+/// A tool call given another result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ChangedResult {
+    /// The call's id.
+    pub call_id: String,
+    /// Its result.
+    #[cfg_attr(feature = "specta", specta(type = unfold_documents::json_type::JsonValue))]
+    pub result: Value,
 }
 
 /// Where a fork's conversation came from: what its report names.
@@ -124,7 +136,7 @@ impl Fork {
                 }
             }
         }
-        for (call_id, result) in &change.results {
+        for ChangedResult { call_id, result } in &change.results {
             if !after.contains(&call_id.as_str()) {
                 let known = if after.is_empty() { "none".to_owned() } else { after.join(", ") };
                 return Err(format!(

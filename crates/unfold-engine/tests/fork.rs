@@ -6,7 +6,7 @@
 use serde_json::json;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::{Drive, LaneModel, Lanes};
-use unfold_engine::fork::{Fork, ForkChange};
+use unfold_engine::fork::{ChangedResult, Fork, ForkChange};
 use unfold_engine::{
     compare, AdapterKind, EventKind, ModelRequest, ModelResponse, Provider, RunReport, ScriptedProvider,
 };
@@ -77,7 +77,10 @@ fn a_changed_result_is_given_at_the_event_and_each_time_a_restart_makes_the_call
         .find(|event| matches!(&event.kind, EventKind::ToolCall { name, .. } if name == "lookup"))
         .unwrap();
     let EventKind::ToolCall { call_id, .. } = &lookup.kind else { unreachable!() };
-    let change = ForkChange { results: vec![(call_id.clone(), json!({ "error": "not found" }))], expand: Vec::new() };
+    let change = ForkChange {
+        results: vec![ChangedResult { call_id: call_id.clone(), result: json!({ "error": "not found" }) }],
+        expand: Vec::new(),
+    };
     let fork = Fork::at(&parent, lookup.seq, change).unwrap();
     let forked = runs(&template, &scenario, &[Restart, Dynamic], Some(&fork));
     for run in &forked {
@@ -119,7 +122,10 @@ fn a_fork_of_a_fork_is_that_fork_again() {
     let tool_call =
         parent.events.iter().filter(|event| matches!(event.kind, EventKind::ToolCall { .. })).nth(2).unwrap();
     let EventKind::ToolCall { call_id, .. } = &tool_call.kind else { unreachable!() };
-    let change = ForkChange { results: vec![(call_id.clone(), json!("changed"))], expand: Vec::new() };
+    let change = ForkChange {
+        results: vec![ChangedResult { call_id: call_id.clone(), result: json!("changed") }],
+        expand: Vec::new(),
+    };
     let first =
         runs(&template, &scenario, &[Dynamic], Some(&Fork::at(&parent, tool_call.seq, change).unwrap())).remove(0);
     assert_ne!(first.events, parent.events);
@@ -182,7 +188,10 @@ fn what_cannot_be_forked_is_refused_in_words() {
         .position(|e| matches!(&e.kind, EventKind::ToolCall { name, .. } if name == "lookup"))
         .unwrap();
     let after_lookup = lookup_seq as u32 + 1;
-    let change = |id: &str| ForkChange { results: vec![(id.to_owned(), json!(1))], expand: Vec::new() };
+    let change = |id: &str| ForkChange {
+        results: vec![ChangedResult { call_id: id.to_owned(), result: json!(1) }],
+        expand: Vec::new(),
+    };
     let answered = Fork::at(&parent, after_lookup, change(&calls[0].0)).unwrap_err();
     assert!(
         answered.starts_with(&format!("{} is not a tool call of the run at or after event {after_lookup}", calls[0].0)),
@@ -230,7 +239,10 @@ fn a_call_made_again_after_the_event_is_changed_and_its_recorded_answer_before_i
         .collect();
     assert_eq!(lookups.len(), 2);
     let EventKind::ToolCall { call_id, result: recorded, .. } = &lookups[0].kind else { unreachable!() };
-    let change = ForkChange { results: vec![(call_id.clone(), json!("changed"))], expand: Vec::new() };
+    let change = ForkChange {
+        results: vec![ChangedResult { call_id: call_id.clone(), result: json!("changed") }],
+        expand: Vec::new(),
+    };
     let fork = Fork::at(&parent, lookups[1].seq, change).unwrap();
     let forked = runs(&template, &scenario, &[Restart, Deferred], Some(&fork));
     let results = |run: &RunReport| -> Vec<String> {

@@ -43,6 +43,8 @@ import { hostLane, realHostLane } from "../platform/lanes";
 import { CountersTable } from "../runs/CountersTable";
 import { escapeClosesDetail } from "../runs/detail";
 import { EventDetail } from "../runs/EventDetail";
+import { ForkDialog } from "../runs/ForkDialog";
+import { childPath } from "../shared/template";
 import { DivergenceLine, RunStatus } from "./RunStatus";
 import { VerdictPanel } from "./VerdictPanel";
 import { COMPARISON_EXPORTS, suiteCaseLabel } from "./comparisonExports";
@@ -105,6 +107,7 @@ export function CompareView({
   noScenario,
   providersDialog,
   onOpenRun = () => undefined,
+  onForked = () => undefined,
 }: {
   store: ComparisonStore;
   outcome: OutcomeStore;
@@ -125,6 +128,8 @@ export function CompareView({
   providersDialog: ReactNode;
   /** Opens the kept run `id` on the History's timeline (a study's repetition). */
   onOpenRun?: (id: number) => void;
+  /** Shows a fork that ran: the history's ids of its runs. */
+  onForked?: (kept: readonly number[]) => void;
 }) {
   const state: ComparisonContext = { ...useSyncExternalStore(store.subscribe, store.getState), scenario, profiles };
   const study = useSyncExternalStore(store.study.subscribe, store.study.getState);
@@ -228,6 +233,25 @@ export function CompareView({
         </SplitPanes>
       )}
       {providersDialog}
+      {state.fork !== null && state.run !== null && (
+        <ForkDialog
+          lane={state.fork.lane}
+          seq={state.fork.seq}
+          events={state.run.events[state.fork.lane] ?? []}
+          lanes={state.run.lanes.filter((lane) => lane !== "baseline" && !lane.startsWith("real:"))}
+          sections={summarizedSections(template)}
+          busy={state.fork.busy}
+          failure={state.fork.failure}
+          onRun={(choice) =>
+            void store.runFork(choice).then((answer) => {
+              if (answer !== null) onForked(answer.kept.filter((id) => id !== null));
+            })
+          }
+          onCancel={() => {
+            store.closeFork();
+          }}
+        />
+      )}
       {state.hostsQuestion !== null && (
         <RunHostsDialog
           question={state.hostsQuestion}
@@ -899,9 +923,39 @@ function Results({
               onChange: (target) => void store.setDiffTarget(target),
             }}
             onClose={onCloseDetail}
+            actions={
+              run.status === "finished" &&
+              picked.lane !== "baseline" &&
+              !picked.lane.startsWith("real:") && (
+                <button
+                  type="button"
+                  data-testid="fork-from-here"
+                  title="Run the lanes again from this event, with a change: the events before it stay as recorded"
+                  onClick={() => {
+                    store.openFork(picked.lane, picked.event.seq);
+                  }}
+                >
+                  Fork from here
+                </button>
+              )
+            }
           />
         </aside>
       )}
     </>
   );
+}
+
+/** The paths of `template`'s summarized sections: what a fork may have the model read. */
+function summarizedSections(template: Template): string[] {
+  const paths: string[] = [];
+  const walk = (sections: readonly Template["sections"][number][], parent: string | null) => {
+    for (const section of sections) {
+      const path = childPath(parent, section.key);
+      if (section.visibility === "summary") paths.push(path);
+      walk(section.children, path);
+    }
+  };
+  walk(template.sections, null);
+  return paths;
 }

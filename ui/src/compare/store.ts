@@ -31,6 +31,7 @@ import type {
   Template,
   ToolSource,
   ChartImage,
+  ForkAnswer,
 } from "../platform";
 import { hostLane, realHostLane } from "../platform/lanes";
 import { sameJsonIgnoringUndefined } from "../shared/json";
@@ -45,7 +46,8 @@ import {
   type PickedEvent,
   type RunState,
 } from "../runs/run";
-import { failureOf, type Failure } from "../shared/failure";
+import { describeError, failureOf, type BriefFailure, type Failure } from "../shared/failure";
+import type { ForkChoice } from "../runs/ForkDialog";
 import type { OutcomeStore } from "../shared/outcome";
 import { sourcesToAsk, withDeclined, type Declined } from "./runSources";
 import { COMPARISON_ANSWERED } from "./comparisonDrawnMark";
@@ -259,6 +261,18 @@ export interface ComparisonState {
   hostPresets: HostProfile[];
   /** The real agent hosts a comparison can run, installed or not, as last read (none until read). */
   realHosts: HostView[];
+  /** The fork asked of the shown comparison (spec 15): its lane and event, while its question is open. */
+  fork: ForkAsk | null;
+}
+
+/** A fork of one lane of the shown comparison at one of its events, as its question is open. */
+export interface ForkAsk {
+  lane: Lane;
+  seq: number;
+  /** It runs. */
+  busy: boolean;
+  /** Why the last try failed. */
+  failure: BriefFailure | null;
 }
 
 /** What starting each real host not allowed runs, as the user is asked to allow it. */
@@ -315,8 +329,50 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
       priceAs: null,
       hostPresets: [],
       realHosts: [],
+      fork: null,
     });
     this.study = new StudyStore(platform);
+  }
+
+  /** Asks how to fork the shown comparison's `lane` at its event `seq` (once it has finished). */
+  openFork(lane: Lane, seq: number): void {
+    if (this.state.run?.status !== "finished") return;
+    this.update({ fork: { lane, seq, busy: false, failure: null } });
+  }
+
+  /** Leaves the fork's question (not while it runs). */
+  closeFork(): void {
+    if (this.state.fork?.busy !== true) this.update({ fork: null });
+  }
+
+  /**
+   * Runs the fork asked, as `choice` says, on the open documents and the model the comparison ran
+   * with; its answer (the report, the history's ids of its runs), or null when it failed (said in
+   * the question).
+   */
+  async runFork(choice: ForkChoice): Promise<ForkAnswer | null> {
+    const { fork, run } = this.state;
+    const template = this.openTemplate();
+    const open = this.scenario.getState().scenario;
+    if (fork === null || fork.busy || run === null || template === null || open === null) return null;
+    this.update({ fork: { ...fork, busy: true, failure: null } });
+    const live = liveRunOf(this.state.model);
+    const answer = await this.platform.forkRun({
+      parent: { comparison: { run_id: run.id, lane: fork.lane } },
+      at_seq: fork.seq,
+      change: { results: choice.results, expand: choice.expand },
+      lanes: choice.lanes,
+      model: live === null ? { scripted: { price_as: priceAsOf(this.state) } } : { live: { profile: live.profile } },
+      documents: [{ open: template.id }, { open: open.id }],
+      history: true,
+      run_id: null,
+    });
+    if (!answer.ok) {
+      this.update({ fork: { ...fork, busy: false, failure: describeError(answer.error) } });
+      return null;
+    }
+    this.update({ fork: null });
+    return answer.value;
   }
 
   /** The state with the open scenario and the provider profiles, as Run's checks read it. */

@@ -26,6 +26,8 @@
 //   history-run-kind (data-kind)                   what the run is: "dynamic adapter", "restart
 //                                                    adapter", "all-FULL baseline" (data-kind: the
 //                                                    adapter, or "all-full-baseline")
+//   history-fork, history-beside-parent            a fork: which run it is a fork of and where, and
+//                                                  the action that shows it beside that run
 //   history-reference, history-clear-reference     the reference run
 //   history-detail, history-run-title,             the selected run: its name, user message, final
 //     history-user, history-final,                   answer or error, and counters
@@ -38,7 +40,7 @@
 //   history-event                                  the picked event, as JSON text
 import { RefreshCw } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
-import type { Counters, RunSummary, StoredRun } from "../platform";
+import type { Counters, Lane, RunSummary, StoredRun } from "../platform";
 import { COUNTER_ROWS, laneViews, signed } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
 import { FailureAlert } from "../shared/ActionOutcome";
@@ -497,6 +499,24 @@ function RunDetail({ store, state, run }: { store: HistoryStore; state: HistoryS
           {startedText(run.started_at_ms)} · {duration}
         </span>
       </div>
+      {run.forked_from != null && (
+        <p className="history-fork" data-testid="history-fork">
+          Fork of run {run.forked_from.run} at event {run.forked_from.at_seq}: the events before it are its
+          parent&apos;s, replayed.{" "}
+          {comparison?.reference.id !== run.forked_from.run && (
+            <button
+              type="button"
+              data-testid="history-beside-parent"
+              title="Draw this fork beside the run it is a fork of, from where it left it"
+              onClick={() => {
+                if (run.id !== null) void store.openBesideParent(run.id);
+              }}
+            >
+              Beside its parent
+            </button>
+          )}
+        </p>
+      )}
       <div className="history-actions">
         <button
           type="button"
@@ -645,6 +665,11 @@ function Comparison({
         state={state}
         lanes={pairLanes(reference, run)}
         divergence={pairDivergencePlaces(comparison.comparison)}
+        forkPoint={
+          run.forked_from != null && run.forked_from.run === reference.id
+            ? { lane: run.adapter, seq: run.forked_from.at_seq }
+            : undefined
+        }
       />
     </section>
   );
@@ -655,11 +680,14 @@ function KeptTimeline({
   state,
   lanes,
   divergence = [],
+  forkPoint,
 }: {
   store: HistoryStore;
   state: HistoryState;
   lanes: KeptLanes;
   divergence?: ReturnType<typeof pairDivergencePlaces>;
+  /** Where the fork left its parent, when the reference run is its parent. */
+  forkPoint?: { lane: Lane; seq: number };
 }) {
   return (
     <Timeline
@@ -668,6 +696,7 @@ function KeptTimeline({
       picked={state.picked}
       labels={lanes.labels}
       divergence={divergence}
+      forkPoint={forkPoint}
       onPick={(lane, event) => {
         store.pick(lane, event);
       }}

@@ -97,6 +97,30 @@ export class HistoryStore extends ExternalStore<HistoryState> {
     else this.update({ failure: failureOf(`Run ${String(id)} was not read`, read.error) });
   }
 
+  /**
+   * Shows the fork `id` beside the run it is a fork of (spec 15): the list read again (a fork is
+   * new), the fork selected, its parent the reference run, and the two compared, so the timeline
+   * draws the fork as a branch of its parent.
+   */
+  async openBesideParent(id: number): Promise<void> {
+    await this.load();
+    await this.select(id);
+    const parent = this.state.run?.forked_from?.run ?? null;
+    if (parent === null || this.state.selected !== id) return;
+    if (!this.state.runs?.some((run) => run.id === parent)) {
+      // Older than the list: read whole, it serves as the reference run too.
+      const read = await this.platform.historyRun(parent);
+      if (!read.ok) {
+        this.update({ failure: failureOf(`Run ${String(parent)} was not read`, read.error) });
+        return;
+      }
+      this.update({ reference: read.value, comparison: null });
+    } else {
+      this.useAsReference(parent);
+    }
+    await this.compareWithReference();
+  }
+
   /** Chooses the run `id` (a listed one, or the selected one) as the reference run the others are compared with. */
   useAsReference(id: number): void {
     const reference =

@@ -59,12 +59,16 @@ import {
   type Template_Serialize,
   type Tool_Serialize,
   type ToolSource_Serialize,
+  type ForkRequest_Deserialize,
+  type ForkAnswer_Serialize,
 } from "../bindings";
 import { hostLane, realHostLane } from "./lanes";
 
 export type {
   AdapterKind,
   CallRequest,
+  ChangedResult,
+  ForkParent,
   CommandError,
   ErrorCode,
   DisclosureEconomics_Serialize as DisclosureEconomics,
@@ -161,6 +165,10 @@ export type RunSummary = RunSummary_Serialize;
 export type StoredRun = StoredRun_Serialize;
 /** A kept run beside a baseline run: both summaries and the first divergence. */
 export type RunComparison = RunComparison_Serialize;
+
+export type ForkRequest = ForkRequest_Deserialize;
+
+export type ForkAnswer = ForkAnswer_Serialize;
 
 /** A case of an opened suite before it runs: its name, template, scenario and adapters. */
 export type SuiteCase = SuiteCaseView;

@@ -6,7 +6,7 @@
 // compare view listens for it). Everything is rendered as text: a prompt or a tool result is never
 // parsed as HTML.
 import { X } from "lucide-react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { Lane } from "../platform";
 import { laneName } from "../shared/words";
 import { copyText, eventFields, prettyJson, requestParts } from "./detail";
@@ -30,6 +30,7 @@ export function EventDetail({
   detail,
   diff,
   onClose,
+  actions,
 }: {
   picked: PickedEvent | null;
   /** The restart that threw the picked call's attempt away, if one did. */
@@ -43,11 +44,14 @@ export function EventDetail({
   diff?: DiffChoice;
   /** Closes the detail (its close button); none: the detail has no close button. */
   onClose?: () => void;
+  /** What can be done from the picked event (the Compare page's "Fork from here"). */
+  actions?: ReactNode;
 }) {
   return (
     <section className="event-detail" data-testid="event-detail" aria-label="Event detail">
       <div className="event-detail-head">
         <h3>Event</h3>
+        {actions}
         {onClose !== undefined && (
           <button
             type="button"

@@ -6,7 +6,7 @@
 // calls and markers that followed the call; a new attempt gets a separator; a call a restart threw
 // away is marked discarded; the run's end closes the lane. Every event is a button that picks it;
 // the picked event and the events of each first divergence (every run after the first against the
-// first) are highlighted. It draws what has arrived, so it follows a running comparison, and the
+// first) are highlighted, and a fork's lane marks the event it left its parent at. It draws what has arrived, so it follows a running comparison, and the
 // text a live model is writing shows at the end of its lane until its answer is whole. The run
 // history draws kept runs with it too, each lane named after its run.
 //
@@ -14,7 +14,8 @@
 // box: measure its lane-head child, the lane's first cell, for a lane's width), timeline-event and
 // run-end (data-lane, data-seq, data-type; aria-pressed on the picked one; data-discarded on a
 // discarded call's), call-block (data-lane, data-call, data-attempt, data-work, data-discarded),
-// discarded-badge (in a discarded call's button), work-differs (in a block whose row holds
+// discarded-badge (in a discarded call's button), fork-badge (data-fork-point on the event a fork
+// left its parent at), work-differs (in a block whose row holds
 // different calls: what the other lanes did), no-match (an ended lane's cell in a row it has no call for),
 // attempt-separator, baseline-toggle, lane-writing.
 import { useState, type CSSProperties, type ReactNode } from "react";
@@ -73,6 +74,8 @@ interface Marks {
   picked: PickedEvent | null;
   /** `lane:seq` of the first divergences' events. */
   divergence: ReadonlySet<string>;
+  /** `lane:seq` of the event a fork left its parent at (the fork's lane's event there). */
+  forkPoint: string | null;
   onPick: (lane: Lane, event: RunEvent) => void;
 }
 
@@ -85,6 +88,7 @@ export function Timeline({
   onPick,
   labels,
   divergence,
+  forkPoint,
 }: {
   run: RunState;
   /** Each lane's events grouped into blocks (laneViews of the run's events); a lane without is empty. */
@@ -95,6 +99,8 @@ export function Timeline({
   labels?: Partial<Record<Lane, LaneLabel>>;
   /** The first divergences' events, when `run` has no comparison report to find them in. */
   divergence?: readonly EventPlace[];
+  /** Where a fork's lane left its parent's (spec 15): its events before it are the parent's, replayed. */
+  forkPoint?: EventPlace;
 }) {
   const [showBaseline, setShowBaseline] = useState(true);
   // A named baseline lane is a kept run chosen as the baseline, not the all-FULL run: never hidden.
@@ -108,6 +114,7 @@ export function Timeline({
   const marks: Marks = {
     picked,
     divergence: new Set((divergence ?? divergencePlaces(run.report)).map((place) => placeKey(place.lane, place.seq))),
+    forkPoint: forkPoint === undefined ? null : placeKey(forkPoint.lane, forkPoint.seq),
     onPick,
   };
   return (
@@ -357,6 +364,7 @@ function EventButton({
   children?: ReactNode;
 }) {
   const diverges = marks.divergence.has(placeKey(lane, event.seq));
+  const forked = marks.forkPoint === placeKey(lane, event.seq);
   const picked = marks.picked?.lane === lane && marks.picked.event.seq === event.seq;
   const failed = event.type === "tool_call" && !event.success;
   const classes = [
@@ -365,6 +373,7 @@ function EventButton({
     failed ? "failed" : "",
     discarded ? "discarded" : "",
     diverges ? "divergence" : "",
+    forked ? "fork-point" : "",
   ];
   return (
     <button
@@ -376,6 +385,7 @@ function EventButton({
       data-type={event.type}
       data-divergence={diverges ? "true" : undefined}
       data-discarded={discarded ? "true" : undefined}
+      data-fork-point={forked ? "true" : undefined}
       aria-pressed={picked}
       onClick={() => {
         marks.onPick(lane, event);
@@ -383,6 +393,7 @@ function EventButton({
     >
       {children ?? describeEvent(event)}
       {discarded && event.type === "tool_call" && <span className="discarded-badge">discarded</span>}
+      {forked && <span className="fork-badge">forked here</span>}
       {diverges && <span className="divergence-badge">first divergence</span>}
     </button>
   );

@@ -45,6 +45,7 @@ export function PageView({
           template={template}
           problems={problems}
           onOpenRun={(id) => void workspace.openKeptRun(id)}
+          onForked={(kept) => void workspace.openFork(kept)}
         />
       );
     case "history":
@@ -128,15 +129,26 @@ function TemplateComparePage({
   template: { editor },
   problems,
   onOpenRun,
+  onForked,
 }: {
   stores: CompareStores;
   template: TemplateStores;
   problems: readonly ProblemGroup[];
   /** Opens a kept run on the History's timeline (a study's repetition). */
   onOpenRun: (id: number) => void;
+  /** Shows a fork beside its parent (the history's ids of its runs). */
+  onForked: (kept: readonly number[]) => void;
 }) {
   const { document } = useSyncExternalStore(editor.subscribe, editor.getState);
-  return <ComparePage stores={stores} template={document.template} problems={problems} onOpenRun={onOpenRun} />;
+  return (
+    <ComparePage
+      stores={stores}
+      template={document.template}
+      problems={problems}
+      onOpenRun={onOpenRun}
+      onForked={onForked}
+    />
+  );
 }
 
 /**
@@ -148,12 +160,15 @@ export function ComparePage({
   template,
   problems,
   onOpenRun,
+  onForked,
 }: {
   stores: CompareStores;
   template: Template;
   problems: readonly ProblemGroup[];
   /** Opens a kept run on the History's timeline (a study's repetition). */
   onOpenRun?: (id: number) => void;
+  /** Shows a fork beside its parent (the history's ids of its runs). */
+  onForked?: (kept: readonly number[]) => void;
 }) {
   const { scenario: open, revision } = useSyncExternalStore(scenario.subscribe, scenario.getState);
   const { profiles, providersOpen, profilesFailure } = useSyncExternalStore(providers.subscribe, providers.getState);
@@ -180,6 +195,7 @@ export function ComparePage({
           profiles={profiles}
           onProviders={() => void providers.openProviders()}
           onOpenRun={onOpenRun}
+          onForked={onForked}
           scenarioActions={<ScenarioFileActions store={scenario} />}
           scenarioPanel={
             open !== null && (

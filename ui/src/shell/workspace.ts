@@ -214,6 +214,14 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     await this.history.select(id);
   }
 
+  /** Shows a fork's first run beside its parent on the History page (`kept`: its runs' ids). */
+  async openFork(kept: readonly number[]): Promise<void> {
+    const first = kept[0];
+    if (first === undefined) return;
+    this.showPage("history");
+    await this.history.openBesideParent(first);
+  }
+
   /** The open template's stores, if any. */
   get template(): TemplateStores | null {
     const { screen } = this.state;

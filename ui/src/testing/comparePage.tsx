@@ -38,15 +38,24 @@ export function ComparePageOf({
   stores,
   platform,
   onOpenRun,
+  onForked,
 }: {
   stores: CompareStores;
   platform: FakePlatform;
   /** Hears of a kept run to open on the History's timeline. */
   onOpenRun?: (id: number) => void;
+  /** Hears of a fork that ran: its runs' ids. */
+  onForked?: (kept: readonly number[]) => void;
 }) {
   return (
     <ToastProvider>
-      <ComparePage stores={stores} template={platform.template} problems={[]} onOpenRun={onOpenRun} />
+      <ComparePage
+        stores={stores}
+        template={platform.template}
+        problems={[]}
+        onOpenRun={onOpenRun}
+        onForked={onForked}
+      />
     </ToastProvider>
   );
 }

@@ -14,6 +14,8 @@ import type {
   AdapterKind,
   CallRequest,
   CompareProgress,
+  ForkAnswer,
+  ForkRequest,
   ComparisonReport,
   JsonValue,
   Lane,
@@ -703,6 +705,64 @@ export class FakeCompare {
       });
     this.exported.set(path, JSON.stringify({ resourceSpans: [{ run: id, events: run.report.events.length }] }));
     return ok(null);
+  }
+
+  /** The forks asked, in order. */
+  readonly forks: ForkRequest[] = [];
+
+  /**
+   * A fork as the core answers it (its engine is tested in Rust): the parent's run (a kept one, or
+   * the newest kept run of the comparison's lane) in each lane asked, its events as recorded with
+   * each changed call's result, kept in the history as the parent's children.
+   */
+  forkRun(request: ForkRequest): Promise<Outcome<ForkAnswer>> {
+    this.forks.push(request);
+    const { parent } = request;
+    const lane = parent.comparison?.lane ?? null;
+    const kept =
+      lane !== null
+        ? [...this.history].reverse().find((run) => run.lane === lane)
+        : this.history.find((run) => run.id === parent.kept);
+    if (kept === undefined || kept.id === null) {
+      return failed({ code: "not_found", message: "the run to fork is no longer kept", problems: [] });
+    }
+    const parentId = kept.id;
+    const events = kept.report.events.map((event) =>
+      event.type === "tool_call" && event.seq >= request.at_seq
+        ? {
+            ...event,
+            result: request.change.results.find((changed) => changed.call_id === event.call_id)?.result ?? event.result,
+          }
+        : event,
+    );
+    const runs: RunReport[] = request.lanes.map((lane) => ({
+      ...kept.report,
+      adapter: lane as RunReport["adapter"],
+      events,
+    }));
+    const ids = runs.map((run, index) => {
+      const id = Math.max(...this.history.map((stored) => stored.id ?? 0)) + 1;
+      this.history.push({
+        ...kept,
+        id,
+        started_at_ms: (kept.started_at_ms ?? 0) + 60_000 + index,
+        lane: request.lanes[index] ?? null,
+        adapter: run.adapter,
+        report: run,
+        forked_from: { run: parentId, at_seq: request.at_seq },
+      });
+      return id;
+    });
+    const fork = {
+      parent: `run ${String(parentId)}`,
+      lane: kept.lane ?? kept.adapter,
+      at_seq: request.at_seq,
+      replayed_calls: kept.report.events.filter((event) => event.type === "model_call" && event.seq < request.at_seq)
+        .length,
+      changed_results: request.change.results.map((changed) => changed.call_id),
+      expanded: request.change.expand,
+    };
+    return ok({ report: { ...this.report, runs, baseline: null, divergences: [], fork }, kept: ids });
   }
 
   /**

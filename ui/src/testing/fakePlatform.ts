@@ -28,6 +28,8 @@ import type {
   ExampleFiles,
   ExampleView,
   ExportRequest,
+  ForkAnswer,
+  ForkRequest,
   FilePurpose,
   ImportedTools,
   Outcome,
@@ -652,6 +654,10 @@ export class FakePlatform implements Platform {
 
   compareHistoryRuns(baseline: number, id: number): Promise<Outcome<RunComparison>> {
     return this.refuse("compareHistoryRuns", baseline, id) ?? this.compare.compareHistoryRuns(baseline, id);
+  }
+
+  forkRun(request: ForkRequest): Promise<Outcome<ForkAnswer>> {
+    return this.refuse("forkRun", request) ?? this.compare.forkRun(request);
   }
 
   exportRunTrace(id: number, path: string): Promise<Outcome<null>> {
