@@ -486,6 +486,8 @@ impl Comparisons {
             // The app's call inspector shows every call of the comparison it names.
             keep_requests: request.run_id.is_some() || request.outputs.requests.is_some(),
             no_baseline,
+            // A comparison of the app and the CLI starts each lane afresh.
+            fork: None,
         };
         let lanes = Lanes::of(&documents.template, &documents.scenario, lanes);
         unfold_engine::compare(lanes, drive)
