@@ -217,7 +217,14 @@ describe("App: the file actions in a narrow window", () => {
     const menu = byTestId("file-menu", byTestId("app-header"));
     expect(menu.tagName).toBe("DETAILS");
     expect(byTestId("file-menu-button", menu).textContent).toBe("File");
-    for (const id of ["new-button", "open-button", "save-as-button", "export-menu", "recent-menu"]) {
+    for (const id of [
+      "new-button",
+      "open-button",
+      "open-skills-button",
+      "save-as-button",
+      "export-menu",
+      "recent-menu",
+    ]) {
       expect(menu.contains(byTestId(id))).toBe(true);
     }
     // The shortcut help stays beside it, one key away.

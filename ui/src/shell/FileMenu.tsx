@@ -1,5 +1,5 @@
-// The file actions of the toolbar and the start page: new, open, the example, save as, the open
-// template's Export menu, and the recent files (a file that is gone is shown as such and can be
+// The file actions of the toolbar and the start page: new, open, a skills folder opened as a
+// template, the example, save as, the open template's Export menu, and the recent files (a file that is gone is shown as such and can be
 // taken off the list); and the button that shows the keyboard shortcuts. In a narrow window
 // (FILE_MENU_FOLDS) the file actions fold into one "File" menu, so that the toolbar keeps to one
 // line with every label.
@@ -49,6 +49,14 @@ export function FileMenu({
       >
         Open…
       </button>
+      <button
+        type="button"
+        data-testid="open-skills-button"
+        title="Open a folder of Agent Skills as a new template"
+        onClick={() => void workspace.openSkillsChosen()}
+      >
+        Open skills folder…
+      </button>
       {template !== null && (
         <>
           <button
@@ -96,7 +104,7 @@ function FoldedMenu({ children }: { children: ReactNode }) {
       testId="file-menu"
       label="File"
       buttonTestId="file-menu-button"
-      title="New, open, save as, export, recent files"
+      title="New, open, skills folder, save as, export, recent files"
       keepsOpen={(target) => target.closest(".recent-files") !== null}
     >
       {children}

@@ -2,11 +2,21 @@
 // `TemplateStores`) or the start page, which page shows (Edit, Compare, History, Suites), the stores
 // that outlive a switch of template (the Compare page's, wired in `compareStores`, the history's, the
 // suites'), the recent files, the unsaved work recovered after a crash, and every way to switch
-// documents (new, open by dialog, recent list or dropped file, the example, a restore). Each switch,
+// documents (new, open by dialog, recent list or dropped file, a skills folder opened as a template,
+// the example, a restore). Each switch,
 // like closing the window, first asks what to do with unsaved changes (of the template, and on
 // closing of the scenario too); whatever the answer, nothing the user had is lost unless they chose
 // "Don't save". App reads it through `subscribe`/`getState`.
-import type { AdapterKind, DocumentView, ExampleView, Outcome, Platform, RecentFile, RecoveredWork } from "../platform";
+import type {
+  AdapterKind,
+  DocumentView,
+  ExampleView,
+  Outcome,
+  Platform,
+  PlatformError,
+  RecentFile,
+  RecoveredWork,
+} from "../platform";
 import { ComparisonStore, type OpenTemplate, type SuiteLink } from "../compare/store";
 import { ADAPTERS } from "../runs/run";
 import { EditorStore } from "../editor/store";
@@ -145,7 +155,26 @@ export interface WorkspaceState {
   recoveryHidden: boolean;
   /** The last open that failed (the open document, if any, stays as it was). */
   openFailure: OpenFailure | null;
+  /** What the last open said beside the document it opened (a skills folder's), until shown as a toast. */
+  notice: string | null;
   question: UnsavedQuestion | null;
+}
+
+/** What opening the skills folder `folder` says: how many skills, and what of it was passed over. */
+export function openedSkillsNotice(folder: string, skills: number, passedOver: readonly string[]): string {
+  const opened = `Opened ${String(skills)} ${skills === 1 ? "skill" : "skills"} from ${folder} as a new template`;
+  return passedOver.length === 0 ? opened : `${opened}; passed over ${passedOver.join(", ")}`;
+}
+
+/**
+ * Why a skills folder was not opened: the backend's message, which names each SKILL.md that cannot
+ * be read with its line (a problem alone has only the line: the files would be lost).
+ */
+export function skillsFailure(error: PlatformError): Failure {
+  const described = describeError(error);
+  return error.code === "invalid_template"
+    ? { title: "This skills folder cannot be opened", detail: error.message, problems: [] }
+    : { ...described, problems: [] };
 }
 
 /** The file name of a path, or "Untitled". */
@@ -176,6 +205,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       recovered: [],
       recoveryHidden: false,
       openFailure: null,
+      notice: null,
       question: null,
     });
     this.compare = compareStores(
@@ -346,6 +376,39 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     return chosen.value === null ? false : this.openPath(chosen.value);
   }
 
+  /**
+   * Asks for a folder of Agent Skills (the native dialog), then opens it as a new, untitled
+   * template, as New does: nothing is written until the user saves it where they choose. What was
+   * opened is said in a toast; a SKILL.md that cannot be read, at its file and line.
+   */
+  async openSkillsChosen(): Promise<boolean> {
+    const chosen = await this.platform.chooseFile("open_skills", null);
+    if (!chosen.ok) {
+      this.update({ openFailure: { path: null, ...describeError(chosen.error), problems: [] } });
+      return false;
+    }
+    const folder = chosen.value;
+    if (folder === null) return false;
+    let said: string | null = null;
+    const opened = await this.switchTo(
+      null,
+      async () => {
+        const answer = await this.platform.openSkillsFolder(folder);
+        if (!answer.ok) return answer;
+        said = openedSkillsNotice(folder, answer.value.skills, answer.value.passed_over);
+        return { ok: true, value: answer.value.document };
+      },
+      skillsFailure,
+    );
+    if (opened) this.update({ notice: said });
+    return opened;
+  }
+
+  /** The notice was shown. */
+  noticeTaken(): void {
+    this.update({ notice: null });
+  }
+
   /** Opens the template file at `path` (a recent file, a dropped file). */
   openPath(path: string): Promise<boolean> {
     return this.switchTo(path, () => this.platform.openDocument(path));
@@ -430,7 +493,11 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
    * Loads another document in place of the open one, once its unsaved changes are settled; the
    * old document is closed only once the new one is open, so a failed open loses nothing.
    */
-  private async switchTo(path: string | null, load: () => Promise<Outcome<DocumentView>>): Promise<boolean> {
+  private async switchTo(
+    path: string | null,
+    load: () => Promise<Outcome<DocumentView>>,
+    failed: (error: PlatformError) => Failure = describeWithProblems,
+  ): Promise<boolean> {
     const current = this.editor?.getState().document ?? null;
     if (current !== null && path !== null && current.path === path) return true;
     if (!(await this.settleUnsaved("switch"))) return false;
@@ -438,7 +505,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     const before = this.editor?.getState().document ?? null;
     const loaded = await load();
     if (!loaded.ok) {
-      this.update({ openFailure: { path, ...describeWithProblems(loaded.error) } });
+      this.update({ openFailure: { path, ...failed(loaded.error) } });
       return false;
     }
     if (before !== null && before.id !== loaded.value.id) await this.platform.closeDocument(before.id);
