@@ -212,6 +212,9 @@ describe("App: the file actions in a narrow window", () => {
     await renderApp(root, platform);
     expect(container.querySelector('[data-testid="file-menu"]')).toBeNull();
     expect(byTestId("new-button").closest("details")).toBeNull();
+    // "Open skills folder…" waits in the menu of the chevron beside Open…: no room for a button.
+    expect(byTestId("open-menu").contains(byTestId("open-skills-button"))).toBe(true);
+    expect(byTestId("open-menu-button").getAttribute("aria-label")).toBe("More ways to open");
 
     await width.resize(1000);
     const menu = byTestId("file-menu", byTestId("app-header"));

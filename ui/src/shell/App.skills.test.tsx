@@ -51,6 +51,8 @@ describe("App: a skills folder opened as a template", () => {
     const platform = new FakePlatform();
     platform.skillsFolders.set(FOLDER, skillsTemplate());
     await renderApp(root, platform);
+    // happy-dom's window is 1024 px wide: the file actions are folded into the File menu.
+    expect(byTestId("file-menu").contains(byTestId("open-skills-button"))).toBe(true);
     expect(byTestId("open-skills-button").textContent).toBe("Open skills folder…");
 
     platform.chosenPath = null;
