@@ -88,11 +88,16 @@ export function exportedSkillsNotice(folder: string, exported: ExportedSkills): 
 }
 
 export class TemplateExportStore extends ExternalStore<ExportsState> {
-  /** `settled`: resolves once the edits sent so far are done, so an export has what the editor shows. */
+  /**
+   * `settled`: resolves once the edits sent so far are done, so an export has what the editor shows;
+   * `skillsFolder`: the skills folder the document was opened from, where an Agent Skills export
+   * starts (to save it back), if any.
+   */
   constructor(
     private readonly platform: Platform,
     private readonly openDocument: () => ExportedDocument,
     private readonly settled: () => Promise<void> = () => Promise.resolve(),
+    private readonly skillsFolder: string | null = null,
   ) {
     super({ promptfoo: null, overwrite: null, notice: null, failure: null });
   }
@@ -148,12 +153,13 @@ export class TemplateExportStore extends ExternalStore<ExportsState> {
   }
 
   /**
-   * Asks for a folder (starting at `<key>` beside the template's file), then writes the template
-   * into it as Agent Skills; a folder with files in it first asks whether to write over them.
+   * Asks for a folder (starting at the skills folder the document came from, else at `<key>` beside
+   * the template's file), then writes the template into it as Agent Skills; a folder with files in
+   * it first asks whether to write over them.
    */
   async exportSkills(): Promise<void> {
-    const document = this.openDocument();
-    const chosen = await this.platform.chooseFile("skills_folder", suggestedExportPath(document, ""));
+    const suggested = this.skillsFolder ?? suggestedExportPath(this.openDocument(), "");
+    const chosen = await this.platform.chooseFile("skills_folder", suggested);
     if (!chosen.ok) {
       this.update({ failure: failureOf("The template was not exported", chosen.error), notice: null });
       return;

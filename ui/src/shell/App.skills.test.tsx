@@ -1,7 +1,8 @@
 // Renders <App> in happy-dom over the fake platform, for Agent Skills in the app: "Open skills
 // folder…" of the File menu (and the start page) opens a skills folder as a new, untitled and
-// modified template whose tree shows the skills, said in a toast; a cancelled dialog opens nothing;
-// a SKILL.md that cannot be read is shown with its file and line, and the open template stays.
+// modified template whose tree shows the skills, said in a toast, and exported back to that folder
+// once the user confirms; a cancelled dialog opens nothing; a SKILL.md that cannot be read is shown
+// with its file and line, and the open template stays.
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
 import type { Template } from "../platform";
@@ -68,6 +69,17 @@ describe("App: a skills folder opened as a template", () => {
     expect(byTestId("template-path").textContent).toBe("Untitled");
     expect(byTestId("save-button").hasAttribute("disabled")).toBe(false);
     expect(byTestId("open-notice").textContent).toContain(`Opened 2 skills from ${FOLDER} as a new template`);
+
+    // Exported, it starts at the folder it came from: saved back there once the user confirms.
+    platform.foldersWithFiles.add(FOLDER);
+    await click(byTestId("export-skills"));
+    expect(platform.argsOf("chooseFile").at(-1)).toEqual(["skills_folder", FOLDER]);
+    await click(byTestId("skills-overwrite"));
+    expect(platform.argsOf("exportSkills")).toEqual([
+      [platform.id, FOLDER, false],
+      [platform.id, FOLDER, true],
+    ]);
+    expect(platform.exportedSkills.get(FOLDER)).toEqual(["internal-comms", "brand-guidelines"]);
   });
 
   it("shows a SKILL.md that cannot be read at its file and line, and keeps the open template", async () => {

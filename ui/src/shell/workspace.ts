@@ -49,8 +49,15 @@ export interface TemplateStores {
   exports: TemplateExportStore;
 }
 
-/** The stores of `document` open: its editor, and the sources and exports that follow it. */
-export function templateStores(platform: Platform, document: DocumentView): TemplateStores {
+/**
+ * The stores of `document` open: its editor, and the sources and exports that follow it;
+ * `skillsFolder`, the skills folder it was opened from, if any (its exports start there).
+ */
+export function templateStores(
+  platform: Platform,
+  document: DocumentView,
+  skillsFolder: string | null = null,
+): TemplateStores {
   const editor = new EditorStore(platform, document);
   const economics = new EconomicsStore(platform, editor);
   return {
@@ -65,6 +72,7 @@ export function templateStores(platform: Platform, document: DocumentView): Temp
       platform,
       () => editor.getState().document,
       () => editor.idle(),
+      skillsFolder,
     ),
   };
 }
@@ -311,8 +319,9 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     await this.compare.scenario.openPath(scenario.value);
   }
 
-  private show(document: DocumentView): void {
-    this.update({ screen: { kind: "editor", ...templateStores(this.platform, document) }, openFailure: null });
+  private show(document: DocumentView, skillsFolder: string | null = null): void {
+    const stores = templateStores(this.platform, document, skillsFolder);
+    this.update({ screen: { kind: "editor", ...stores }, openFailure: null });
   }
 
   /**
@@ -398,7 +407,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
         said = openedSkillsNotice(folder, answer.value.skills, answer.value.passed_over);
         return { ok: true, value: answer.value.document };
       },
-      skillsFailure,
+      { failed: skillsFailure, skillsFolder: folder },
     );
     if (opened) this.update({ notice: said });
     return opened;
@@ -496,7 +505,15 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
   private async switchTo(
     path: string | null,
     load: () => Promise<Outcome<DocumentView>>,
-    failed: (error: PlatformError) => Failure = describeWithProblems,
+    {
+      failed = describeWithProblems,
+      skillsFolder = null,
+    }: {
+      /** Why the load failed, for the user. */
+      failed?: (error: PlatformError) => Failure;
+      /** The skills folder the document is loaded from, if any. */
+      skillsFolder?: string | null;
+    } = {},
   ): Promise<boolean> {
     const current = this.editor?.getState().document ?? null;
     if (current !== null && path !== null && current.path === path) return true;
@@ -509,7 +526,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       return false;
     }
     if (before !== null && before.id !== loaded.value.id) await this.platform.closeDocument(before.id);
-    this.show(loaded.value);
+    this.show(loaded.value, skillsFolder);
     if (loaded.value.path !== null) await this.refreshRecent();
     return true;
   }
