@@ -4,8 +4,8 @@
 use tauri_specta::{collect_commands, collect_events, Builder};
 
 use crate::{
-    compare, editor, examples, files, forks, launch, providers, real_hosts, relay, run_history, sources, studies,
-    suites, template_exports,
+    compare, editor, examples, files, forks, launch, providers, real_hosts, relay, run_history, skills, sources,
+    studies, suites, template_exports,
 };
 
 /// The commands of `command_list.rs`, collected for tauri-specta.

@@ -74,6 +74,8 @@ macro_rules! with_app_commands {
             suites::open_suite,
             suites::run_suite,
             template_exports::export_template,
+            skills::open_skills_folder,
+            skills::export_skills,
         }
     };
 }

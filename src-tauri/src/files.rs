@@ -51,17 +51,24 @@ pub enum FilePurpose {
     SaveExport,
     /// Choose where to save a run's trace.
     SaveTrace,
+    /// Choose a folder of Agent Skills to open as a template.
+    OpenSkills,
+    /// Choose a folder to write the open template into as Agent Skills (new, empty, or written
+    /// over once the user confirms).
+    SkillsFolder,
 }
 
 impl FilePurpose {
-    /// The dialog's file filter: its name and extensions, or none for a folder.
     /// Whether the dialog asks where to save a file (not a file to open, nor a folder).
     fn saves(self) -> bool {
         // Every purpose named, so that a new one must say which it is.
         match self {
-            FilePurpose::Open | FilePurpose::OpenScenario | FilePurpose::OpenSuite | FilePurpose::RequestsFolder => {
-                false
-            }
+            FilePurpose::Open
+            | FilePurpose::OpenScenario
+            | FilePurpose::OpenSuite
+            | FilePurpose::RequestsFolder
+            | FilePurpose::OpenSkills
+            | FilePurpose::SkillsFolder => false,
             FilePurpose::Save
             | FilePurpose::SaveScenario
             | FilePurpose::SaveReport
@@ -74,6 +81,17 @@ impl FilePurpose {
         }
     }
 
+    /// Whether the dialog chooses a folder, not a file.
+    fn folder(self) -> bool {
+        matches!(self, FilePurpose::RequestsFolder | FilePurpose::OpenSkills | FilePurpose::SkillsFolder)
+    }
+
+    /// Whether what is chosen is written to (a file saved, a folder written into), not read.
+    fn writes(self) -> bool {
+        self.saves() || matches!(self, FilePurpose::RequestsFolder | FilePurpose::SkillsFolder)
+    }
+
+    /// The dialog's file filter: its name and extensions, or none for a folder.
     fn filter(self) -> Option<(&'static str, &'static [&'static str])> {
         let json: &'static [&'static str] = &["json"];
         match self {
@@ -87,7 +105,7 @@ impl FilePurpose {
             FilePurpose::OpenSuite => Some(("Unfold suite", json)),
             FilePurpose::SaveExport => Some(("Export", json)),
             FilePurpose::SaveTrace => Some(("OpenTelemetry trace (OTLP JSON lines)", &["jsonl", "json"])),
-            FilePurpose::RequestsFolder => None,
+            FilePurpose::RequestsFolder | FilePurpose::OpenSkills | FilePurpose::SkillsFolder => None,
         }
     }
 }
@@ -130,7 +148,7 @@ pub async fn choose_file(
     purpose: FilePurpose,
     suggested_path: Option<String>,
 ) -> Result<Option<String>, CommandError> {
-    if let Some(answer) = automated_save(purpose, suggested_path.as_deref()) {
+    if let Some(answer) = automated_answer(purpose, suggested_path.as_deref()) {
         return Ok(Some(answer));
     }
     let mut dialog = app.dialog().file();
@@ -138,16 +156,25 @@ pub async fn choose_file(
         dialog = dialog.add_filter(name, extensions);
     }
     if let Some(suggested) = suggested_path.as_deref().map(Path::new) {
-        if let Some(folder) = suggested.parent().filter(|p| p.is_dir()) {
-            dialog = dialog.set_directory(folder);
-        }
-        if let Some(name) = suggested.file_name() {
-            dialog = dialog.set_file_name(name.to_string_lossy());
+        if purpose.folder() {
+            // A folder dialog starts in the suggested folder, or else beside where it would be.
+            if let Some(folder) =
+                Some(suggested).filter(|p| p.is_dir()).or_else(|| suggested.parent().filter(|p| p.is_dir()))
+            {
+                dialog = dialog.set_directory(folder);
+            }
+        } else {
+            if let Some(folder) = suggested.parent().filter(|p| p.is_dir()) {
+                dialog = dialog.set_directory(folder);
+            }
+            if let Some(name) = suggested.file_name() {
+                dialog = dialog.set_file_name(name.to_string_lossy());
+            }
         }
     }
     // The dialog runs on the main thread; this waits for it off the async runtime's threads.
     let chosen = tauri::async_runtime::spawn_blocking(move || match purpose {
-        FilePurpose::RequestsFolder => dialog.blocking_pick_folder(),
+        folder if folder.folder() => dialog.blocking_pick_folder(),
         saving if saving.saves() => dialog.blocking_save_file(),
         _ => dialog.blocking_pick_file(),
     })
@@ -156,15 +183,25 @@ pub async fn choose_file(
     Ok(chosen.map(|p| p.to_string_lossy().into_owned()))
 }
 
-/// Set, a save dialog is not shown: it answers the suggested file name in the folder this names.
-/// The end-to-end tests save through the app's own menus so, as no WebDriver can reach a native
-/// dialog; nothing else sets it.
+/// Set, a dialog choosing where to write (a file to save, a folder to write into) is not shown: it
+/// answers the suggested name in the folder this names. The end-to-end tests save through the
+/// app's own menus so, as no WebDriver can reach a native dialog; nothing else sets it.
 pub const SAVE_DIALOG_FOLDER: &str = "UNFOLD_SAVE_DIALOG_FOLDER";
 
-/// The answer to a save dialog for `purpose` while [`SAVE_DIALOG_FOLDER`] is set; none otherwise,
-/// for any other dialog, or without a suggested name.
-fn automated_save(purpose: FilePurpose, suggested: Option<&str>) -> Option<String> {
-    let folder = std::env::var_os(SAVE_DIALOG_FOLDER).filter(|_| purpose.saves())?;
+/// Set, a dialog choosing a folder to read (a skills folder to open) is not shown: it answers the
+/// path this names. For the end-to-end tests too, which set it for one app only; nothing else
+/// sets it.
+pub const OPEN_FOLDER_DIALOG_PATH: &str = "UNFOLD_OPEN_FOLDER_DIALOG_PATH";
+
+/// The answer to a dialog for `purpose` while [`SAVE_DIALOG_FOLDER`] or
+/// [`OPEN_FOLDER_DIALOG_PATH`] is set; none otherwise, for any other dialog, or for one that
+/// writes without a suggested name.
+fn automated_answer(purpose: FilePurpose, suggested: Option<&str>) -> Option<String> {
+    if purpose.folder() && !purpose.writes() {
+        let path = std::env::var_os(OPEN_FOLDER_DIALOG_PATH)?;
+        return Some(PathBuf::from(path).to_string_lossy().into_owned());
+    }
+    let folder = std::env::var_os(SAVE_DIALOG_FOLDER).filter(|_| purpose.writes())?;
     let name = Path::new(suggested?).file_name()?;
     Some(Path::new(&folder).join(name).to_string_lossy().into_owned())
 }

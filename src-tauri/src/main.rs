@@ -27,6 +27,7 @@ mod providers;
 mod real_hosts;
 mod relay;
 mod run_history;
+mod skills;
 mod sources;
 mod studies;
 mod suites;

@@ -344,9 +344,10 @@ export async function resizeWindow(session, width, height) {
 
 /**
  * Starts Xvfb and WebKitWebDriver with a fresh temp dir for the app's files; with `dark`, GTK's dark
- * Adwaita, which WebKit passes on to the page as `prefers-color-scheme: dark`.
+ * Adwaita, which WebKit passes on to the page as `prefers-color-scheme: dark`; `env`, variables the
+ * app gets besides (a test hook such as UNFOLD_OPEN_FOLDER_DIALOG_PATH, src-tauri/src/files.rs).
  */
-export async function startHarness({ dark = false } = {}) {
+export async function startHarness({ dark = false, env = {} } = {}) {
   assert.ok(existsSync(APP), `${APP} is missing: run \`cargo build -p unfold-app\` first`);
   workDir = mkdtempSync(join(tmpdir(), "unfold-e2e-"));
   mkdirSync(join(workDir, "saved"));
@@ -368,9 +369,11 @@ export async function startHarness({ dark = false } = {}) {
       RUST_LOG: "info",
       UNFOLD_PROVIDERS: join(workDir, "providers.json"),
       UNFOLD_E2E_KEY: E2E_KEY,
-      // The app's save dialogs answer here, with the name they suggest (src-tauri/src/files.rs).
+      // The app's save dialogs (and folder dialogs that write) answer here, with the name they suggest
+      // (src-tauri/src/files.rs).
       UNFOLD_SAVE_DIALOG_FOLDER: join(workDir, "saved"),
       ...(dark ? { GTK_THEME: "Adwaita:dark" } : {}),
+      ...env,
     },
   });
   await waitForWebDriver();

@@ -206,6 +206,18 @@ export const commands = {
 	runSuite: (path: string) => typedError<SuiteCaseResult_Serialize[], CommandError>(__TAURI_INVOKE("run_suite", { path })),
 	/**  Writes the open document `id` as `request` asks, to `path`. */
 	exportTemplate: (id: number, request: ExportRequest_Deserialize, path: string) => typedError<null, CommandError>(__TAURI_INVOKE("export_template", { id, request, path })),
+	/**
+	 *  Reads the skills folder `folder` into a new document. Nothing is written: the user saves the
+	 *  template where they choose, as after New. A `SKILL.md` that cannot be read is an
+	 *  `invalid_template` error naming its file and line, every such file at once.
+	 */
+	openSkillsFolder: (folder: string) => typedError<OpenedSkills_Serialize, CommandError>(__TAURI_INVOKE("open_skills_folder", { folder })),
+	/**
+	 *  Writes the open document `id`, unsaved changes included, as skills' folders into `folder`: a
+	 *  new or empty folder, or one with files only with `overwrite` (the CLI's `--force`). Refused
+	 *  without it, the error's problem is at `overwrite` and nothing is written.
+	 */
+	exportSkills: (id: number, folder: string, overwrite: boolean) => typedError<ExportedSkills, CommandError>(__TAURI_INVOKE("export_skills", { id, folder, overwrite })),
 };
 
 /** Events */
@@ -1430,6 +1442,18 @@ export type ExportRequest_Serialize = {
 	provider: string | null,
 };
 
+/**  What an export to a skills folder wrote, each file by its path in the folder. */
+export type ExportedSkills = {
+	/**  How many skills the folder holds now. */
+	skills: number,
+	/**  The files written (new, or changed). */
+	written: string[],
+	/**  The files that held these bytes already and were left as they were. */
+	unchanged: string[],
+	/**  What of the template no skill holds, in words (a tool with no script). */
+	left_out: string[],
+};
+
 /**  What a file dialog is for. */
 export type FilePurpose = 
 /**  Choose a template to open. */
@@ -1457,7 +1481,14 @@ export type FilePurpose =
 /**  Choose where to save a template exported in another tool's format. */
 "save_export" | 
 /**  Choose where to save a run's trace. */
-"save_trace";
+"save_trace" | 
+/**  Choose a folder of Agent Skills to open as a template. */
+"open_skills" | 
+/**
+ *  Choose a folder to write the open template into as Agent Skills (new, empty, or written
+ *  over once the user confirms).
+ */
+"skills_folder";
 
 /**  Sent to the UI when files are dropped on the window, to open them. */
 export type FilesDropped = {
@@ -1992,6 +2023,29 @@ export type MetricSummary = {
 	min: number | null,
 	/**  The greatest. */
 	max: number | null,
+};
+
+/**  A skills folder opened as a template. */
+export type OpenedSkills = OpenedSkills_Serialize | OpenedSkills_Deserialize;
+
+/**  A skills folder opened as a template. */
+export type OpenedSkills_Deserialize = {
+	/**  The new document: untitled and unsaved, as a new template is, until the user saves it. */
+	document: DocumentView_Deserialize,
+	/**  How many skills it holds (a summarized section each). */
+	skills: number,
+	/**  What of the folder is not a skill and was passed over, in words. */
+	passed_over: string[],
+};
+
+/**  A skills folder opened as a template. */
+export type OpenedSkills_Serialize = {
+	/**  The new document: untitled and unsaved, as a new template is, until the user saves it. */
+	document: DocumentView_Serialize,
+	/**  How many skills it holds (a summarized section each). */
+	skills: number,
+	/**  What of the folder is not a skill and was passed over, in words. */
+	passed_over: string[],
 };
 
 /**  Success compared pair by pair. */

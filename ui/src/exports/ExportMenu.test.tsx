@@ -2,7 +2,8 @@
 // (/t/task.unfold.json, key task-executor): the menu a keyboard opens, moves through and closes;
 // the promptfoo dialog (the Compare page's saved scenario listed first, scenarios added without
 // duplicates and removed, the provider field) and the exact request it sends; a save dialog
-// cancelled sends nothing; the Langfuse item; what an export wrote, and why one was refused.
+// cancelled sends nothing; the Langfuse item; the Agent Skills item (a folder with files written
+// over only once the user confirms); what an export wrote, and why one was refused.
 import { act } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
@@ -73,6 +74,8 @@ describe("ExportMenu", () => {
     await key(byTestId("export-promptfoo"), "ArrowDown");
     expect(document.activeElement).toBe(byTestId("export-langfuse"));
     await key(byTestId("export-langfuse"), "ArrowDown");
+    expect(document.activeElement).toBe(byTestId("export-skills"));
+    await key(byTestId("export-skills"), "ArrowDown");
     expect(document.activeElement).toBe(byTestId("export-promptfoo"));
     await key(byTestId("export-promptfoo"), "Escape");
     expect(menu.open).toBe(false);
@@ -217,6 +220,63 @@ describe("ExportMenu", () => {
     });
     await click(byTestId("export-langfuse"));
     expect(byTestId("export-failure").textContent).toContain("/read-only: cannot write: Permission denied");
+    expect(none("export-notice")).toBe(true);
+  });
+
+  it("writes an Agent Skills folder beside the template and says what it wrote", async () => {
+    const platform = await render();
+    platform.chosenPath = "/out/skills";
+    await click(byTestId("export-skills"));
+    expect(platform.argsOf("chooseFile")).toEqual([["skills_folder", "/t/task-executor"]]);
+    expect(platform.argsOf("exportSkills")).toEqual([[platform.id, "/out/skills", false]]);
+    expect(platform.exportedSkills.get("/out/skills")).toEqual(["task", "context", "style"]);
+    expect(byTestId("export-notice").textContent).toContain(
+      "Exported 3 skills to /out/skills: 3 files written, 0 unchanged",
+    );
+    expect(none("skills-overwrite-dialog")).toBe(true);
+  });
+
+  it("asks before writing into a folder with files, and writes over it only once the user confirms", async () => {
+    const platform = await render();
+    platform.foldersWithFiles.add("/out/skills");
+    platform.chosenPath = "/out/skills";
+    await click(byTestId("export-skills"));
+    expect(byTestId("skills-overwrite-dialog").textContent).toContain("/out/skills is not empty");
+    expect(document.activeElement).toBe(byTestId("skills-overwrite-cancel"));
+    expect(none("export-failure")).toBe(true);
+    await click(byTestId("skills-overwrite-cancel"));
+    expect(none("skills-overwrite-dialog")).toBe(true);
+    expect(platform.exportedSkills.size).toBe(0);
+
+    await click(byTestId("export-skills"));
+    await click(byTestId("skills-overwrite"));
+    expect(platform.argsOf("exportSkills")).toEqual([
+      [platform.id, "/out/skills", false],
+      [platform.id, "/out/skills", false],
+      [platform.id, "/out/skills", true],
+    ]);
+    expect(none("skills-overwrite-dialog")).toBe(true);
+    expect(byTestId("export-notice").textContent).toContain("Exported 3 skills to /out/skills");
+  });
+
+  it("says why a skills export was refused, with each problem at its place, and writes nothing when cancelled", async () => {
+    const platform = await render();
+    platform.chosenPath = null;
+    await click(byTestId("export-skills"));
+    expect(platform.argsOf("exportSkills")).toEqual([]);
+
+    platform.chosenPath = "/out/skills";
+    platform.failures.set("exportSkills", {
+      code: "invalid_template",
+      message: "/t/task.unfold.json: /sections/1/key: a skill's name is at most 64 characters",
+      problems: [{ location: "/sections/1/key", message: "a skill's name is at most 64 characters" }],
+    });
+    await click(byTestId("export-skills"));
+    expect(byTestId("export-failure").textContent).toContain("The template was not exported");
+    expect(byTestId("export-failure-problems").textContent).toBe(
+      "/sections/1/key a skill's name is at most 64 characters",
+    );
+    expect(none("skills-overwrite-dialog")).toBe(true);
     expect(none("export-notice")).toBe(true);
   });
 });

@@ -1,9 +1,19 @@
 // The open template's exports to other tools' formats, without React: a promptfoo config (its
 // scenario files, each a test asserting the model's first answer, and the promptfoo provider they
 // run on, gathered in a dialog first) and a Langfuse chat prompt, each written where the user
-// chooses; what the last export wrote, or why it did not. One per open document, beside its editor
-// (shell/workspace.ts). React reads it through `subscribe`/`getState`.
-import type { DocumentView, ExportRequest, Outcome, Platform, ScenarioView } from "../platform";
+// chooses, and an Agent Skills folder (spec 16: a folder with files is written into only once the
+// user confirms, as the CLI's --force); what the last export wrote, or why it did not. One per open
+// document, beside its editor (shell/workspace.ts). React reads it through `subscribe`/`getState`.
+import {
+  SKILLS_OVERWRITE,
+  type DocumentView,
+  type ExportedSkills,
+  type ExportRequest,
+  type Outcome,
+  type Platform,
+  type PlatformError,
+  type ScenarioView,
+} from "../platform";
 import { failureOf, type Failure } from "../shared/failure";
 import { ExternalStore } from "../shared/ExternalStore";
 import { fileName } from "../shared/view";
@@ -19,6 +29,8 @@ export interface PromptfooDraft {
 export interface ExportsState {
   /** The promptfoo dialog's fields while it is open (null: closed). */
   promptfoo: PromptfooDraft | null;
+  /** The folder with files an Agent Skills export asks to write over (null: no question). */
+  overwrite: string | null;
   /** What the last export wrote, until the next one or it is dismissed. */
   notice: string | null;
   /** Why the last action was not done, until the next one succeeds or it is dismissed. */
@@ -63,14 +75,31 @@ export function savedScenarioPath(scenario: Pick<ScenarioView, "path" | "dirty">
   return scenario === null || scenario.dirty ? null : scenario.path;
 }
 
+/** Whether `error` is the refusal to write into a folder with files without being asked to. */
+export function refusedOverwrite(error: PlatformError): boolean {
+  return "problems" in error && error.problems.some((problem) => problem.location === SKILLS_OVERWRITE);
+}
+
+/** What an export to the skills folder `folder` says it wrote, and what of the template it left out. */
+export function exportedSkillsNotice(folder: string, exported: ExportedSkills): string {
+  const { skills, written, unchanged, left_out } = exported;
+  const said = `Exported ${String(skills)} ${skills === 1 ? "skill" : "skills"} to ${folder}: ${String(written.length)} files written, ${String(unchanged.length)} unchanged`;
+  return left_out.length === 0 ? said : `${said}; not written: ${left_out.join(", ")}`;
+}
+
 export class TemplateExportStore extends ExternalStore<ExportsState> {
-  /** `settled`: resolves once the edits sent so far are done, so an export has what the editor shows. */
+  /**
+   * `settled`: resolves once the edits sent so far are done, so an export has what the editor shows;
+   * `skillsFolder`: the skills folder the document was opened from, where an Agent Skills export
+   * starts (to save it back), if any.
+   */
   constructor(
     private readonly platform: Platform,
     private readonly openDocument: () => ExportedDocument,
     private readonly settled: () => Promise<void> = () => Promise.resolve(),
+    private readonly skillsFolder: string | null = null,
   ) {
-    super({ promptfoo: null, notice: null, failure: null });
+    super({ promptfoo: null, overwrite: null, notice: null, failure: null });
   }
 
   /** Opens the promptfoo dialog with `scenario` in its list, if any. */
@@ -123,8 +152,48 @@ export class TemplateExportStore extends ExternalStore<ExportsState> {
     await this.exportAs(LANGFUSE_REQUEST, ".langfuse.json");
   }
 
+  /**
+   * Asks for a folder (starting at the skills folder the document came from, else at `<key>` beside
+   * the template's file), then writes the template into it as Agent Skills; a folder with files in
+   * it first asks whether to write over them.
+   */
+  async exportSkills(): Promise<void> {
+    const suggested = this.skillsFolder ?? suggestedExportPath(this.openDocument(), "");
+    const chosen = await this.platform.chooseFile("skills_folder", suggested);
+    if (!chosen.ok) {
+      this.update({ failure: failureOf("The template was not exported", chosen.error), notice: null });
+      return;
+    }
+    if (chosen.value !== null) await this.writeSkills(chosen.value, false);
+  }
+
+  /** Writes the skills over the files of the folder the user was asked about. */
+  async confirmOverwrite(): Promise<void> {
+    const folder = this.state.overwrite;
+    if (folder === null) return;
+    this.update({ overwrite: null });
+    await this.writeSkills(folder, true);
+  }
+
+  /** Writes nothing into the folder the user was asked about. */
+  cancelOverwrite(): void {
+    this.update({ overwrite: null });
+  }
+
   dismiss(): void {
     this.update({ notice: null, failure: null });
+  }
+
+  private async writeSkills(folder: string, overwrite: boolean): Promise<void> {
+    await this.settled();
+    const written = await this.platform.exportSkills(this.openDocument().id, folder, overwrite);
+    if (written.ok) {
+      this.update({ notice: exportedSkillsNotice(folder, written.value), failure: null });
+    } else if (!overwrite && refusedOverwrite(written.error)) {
+      this.update({ overwrite: folder, notice: null, failure: null });
+    } else {
+      this.update({ failure: failureOf("The template was not exported", written.error), notice: null });
+    }
   }
 
   /** Asks where (starting at `<key><suffix>`), then writes; true once written, false when cancelled or refused. */

@@ -46,6 +46,8 @@ import {
   type DocumentView_Serialize,
   type EditedWithPreview_Serialize,
   type ExportRequest_Deserialize,
+  type ExportedSkills,
+  type OpenedSkills_Serialize,
   type ImportedToolsDto_Serialize,
   type PreviewQuery_Deserialize,
   type PreviewUpdate_Serialize,
@@ -177,6 +179,11 @@ export type SuiteCaseResult = SuiteCaseResult_Serialize;
 /** What an open template is exported as: the format, its scenarios and the model they run on. */
 export type ExportRequest = ExportRequest_Deserialize;
 
+/** A skills folder opened as a new, untitled template: the document, how many skills, what was passed over. */
+export type OpenedSkills = OpenedSkills_Serialize;
+/** What an export to a skills folder wrote (files by their path in the folder) and left out. */
+export type { ExportedSkills };
+
 /** A recently opened file, and whether it is still there. */
 export type RecentFile = RecentFileDto;
 /** A tool list file the user chose, with its text. */
@@ -246,6 +253,9 @@ export interface StudySettings {
   jobs: number;
 }
 
+/** Where the refusal of `exportSkills` to write into a folder with files puts its problem. */
+export const SKILLS_OVERWRITE = "overwrite";
+
 /** Stops listening to an event. */
 export type Unlisten = () => void;
 
@@ -297,6 +307,8 @@ type PlainCommandName = {
  *   edited through `applyEdit` (`set_sources`, the whole list).
  * - `exportTemplate`: writes the open document as it is now, unsaved changes included; the scenarios
  *   are files, read from disk.
+ * - `exportSkills`: refused for a folder with files unless `overwrite`; the refusal's problem is at
+ *   `overwrite` (see `SKILLS_OVERWRITE`), and nothing is written.
  * - `runSuite`: answers once every case has run; it cannot be cancelled.
  */
 type PlatformCommands = {

@@ -11,6 +11,7 @@ export function DropDownMenu({
   className,
   testId,
   label,
+  ariaLabel,
   buttonTestId,
   title,
   menu = false,
@@ -19,8 +20,10 @@ export function DropDownMenu({
 }: {
   className: string;
   testId: string;
-  /** The button's text. */
+  /** The button's text (empty: the chevron alone, named by `ariaLabel`). */
   label: string;
+  /** The button's and the menu's accessible name, when the text is not (or is none). */
+  ariaLabel?: string;
   buttonTestId: string;
   title?: string;
   /** Whether its items are a menu's items (`role="menuitem"`), which the arrow keys move between. */
@@ -66,11 +69,20 @@ export function DropDownMenu({
         }
       }}
     >
-      <summary data-testid={buttonTestId} title={title} aria-haspopup={menu ? "menu" : undefined}>
+      <summary
+        data-testid={buttonTestId}
+        title={title}
+        aria-label={ariaLabel}
+        aria-haspopup={menu ? "menu" : undefined}
+      >
         {label}
         <ChevronDown aria-hidden="true" className="menu-chevron" />
       </summary>
-      <div className="file-menu-items" role={menu ? "menu" : undefined} aria-label={menu ? label : undefined}>
+      <div
+        className="file-menu-items"
+        role={menu ? "menu" : undefined}
+        aria-label={menu ? (ariaLabel ?? label) : undefined}
+      >
         {children}
       </div>
     </details>

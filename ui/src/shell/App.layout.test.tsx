@@ -212,12 +212,22 @@ describe("App: the file actions in a narrow window", () => {
     await renderApp(root, platform);
     expect(container.querySelector('[data-testid="file-menu"]')).toBeNull();
     expect(byTestId("new-button").closest("details")).toBeNull();
+    // "Open skills folder…" waits in the menu of the chevron beside Open…: no room for a button.
+    expect(byTestId("open-menu").contains(byTestId("open-skills-button"))).toBe(true);
+    expect(byTestId("open-menu-button").getAttribute("aria-label")).toBe("More ways to open");
 
     await width.resize(1000);
     const menu = byTestId("file-menu", byTestId("app-header"));
     expect(menu.tagName).toBe("DETAILS");
     expect(byTestId("file-menu-button", menu).textContent).toBe("File");
-    for (const id of ["new-button", "open-button", "save-as-button", "export-menu", "recent-menu"]) {
+    for (const id of [
+      "new-button",
+      "open-button",
+      "open-skills-button",
+      "save-as-button",
+      "export-menu",
+      "recent-menu",
+    ]) {
       expect(menu.contains(byTestId(id))).toBe(true);
     }
     // The shortcut help stays beside it, one key away.

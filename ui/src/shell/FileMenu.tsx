@@ -1,8 +1,8 @@
-// The file actions of the toolbar and the start page: new, open, the example, save as, the open
-// template's Export menu, and the recent files (a file that is gone is shown as such and can be
-// taken off the list); and the button that shows the keyboard shortcuts. In a narrow window
-// (FILE_MENU_FOLDS) the file actions fold into one "File" menu, so that the toolbar keeps to one
-// line with every label.
+// The file actions of the toolbar and the start page: new, open (and in the menu beside it, a
+// skills folder opened as a template), the example, save as, the open template's Export menu, and
+// the recent files (a file that is gone is shown as such and can be taken off the list); and the
+// button that shows the keyboard shortcuts. In a narrow window (FILE_MENU_FOLDS) the file actions
+// fold into one "File" menu, so that the toolbar keeps to one line with every label.
 import { ChevronDown } from "lucide-react";
 import type { ReactNode } from "react";
 import type { RecentFile } from "../platform";
@@ -31,6 +31,17 @@ export function FileMenu({
 }) {
   const folded = useMediaQuery(FILE_MENU_FOLDS);
   const template = workspace.template;
+  const openSkills = (menuItem: boolean) => (
+    <button
+      type="button"
+      role={menuItem ? "menuitem" : undefined}
+      data-testid="open-skills-button"
+      title="Open a folder of Agent Skills as a new template"
+      onClick={() => void workspace.openSkillsChosen()}
+    >
+      Open skills folder…
+    </button>
+  );
   const actions = (
     <>
       <button
@@ -49,6 +60,23 @@ export function FileMenu({
       >
         Open…
       </button>
+      {folded ? (
+        openSkills(false)
+      ) : (
+        // A chevron beside Open… rather than a button of its own: the header has no room for one at
+        // the width the window opens at.
+        <DropDownMenu
+          className="file-menu-fold open-menu"
+          testId="open-menu"
+          label=""
+          ariaLabel="More ways to open"
+          buttonTestId="open-menu-button"
+          title="Open a skills folder as a template"
+          menu
+        >
+          {openSkills(true)}
+        </DropDownMenu>
+      )}
       {template !== null && (
         <>
           <button
@@ -96,7 +124,7 @@ function FoldedMenu({ children }: { children: ReactNode }) {
       testId="file-menu"
       label="File"
       buttonTestId="file-menu-button"
-      title="New, open, save as, export, recent files"
+      title="New, open, skills folder, save as, export, recent files"
       keepsOpen={(target) => target.closest(".recent-files") !== null}
     >
       {children}

@@ -38,6 +38,9 @@ export function StartPage({
           <button type="button" data-testid="start-open" onClick={() => void workspace.openChosen()}>
             Open a template…
           </button>
+          <button type="button" data-testid="start-open-skills" onClick={() => void workspace.openSkillsChosen()}>
+            Open a skills folder…
+          </button>
           <span className="notice">or drop a template file on the window</span>
         </div>
       </div>

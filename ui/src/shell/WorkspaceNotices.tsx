@@ -1,6 +1,7 @@
 // The workspace's messages over the editor or the start page: the unsaved work recovered after a
 // crash (restore or discard each, or put the offer away until the next start) and why an open
-// failed (with every problem at its place), in one region under the toolbar; and the
+// failed (with every problem at its place), in one region under the toolbar; what an open said
+// beside the document it opened (a skills folder's, as a toast: test id open-notice); and the
 // unsaved-changes question (save, don't save, cancel), a dialog over the page.
 import { ModalDialog } from "../shared/ModalDialog";
 import type { RecoveredWork } from "../platform";
@@ -8,6 +9,7 @@ import { fileName } from "../shared/view";
 import { FilePath } from "../shared/FilePath";
 import type { OpenFailure, UnsavedQuestion, WorkspaceState, WorkspaceStore } from "./workspace";
 import { ProblemItems } from "../shared/ProblemItems";
+import { useDoneToast } from "../shared/ToastRegion";
 import type { UnsavedAnswer } from "../scenario/store";
 
 /**
@@ -15,6 +17,9 @@ import type { UnsavedAnswer } from "../scenario/store";
  * Nothing when there are none. Its height is bounded (it scrolls), so the page stays in view.
  */
 export function WorkspaceNotices({ workspace, state }: { workspace: WorkspaceStore; state: WorkspaceState }) {
+  useDoneToast(state.notice, "open-notice", () => {
+    workspace.noticeTaken();
+  });
   const offer = state.recovered.length > 0 && !state.recoveryHidden;
   if (!offer && state.openFailure === null) return null;
   return (
@@ -111,7 +116,9 @@ export function OpenFailureNotice({ failure, onDismiss }: { failure: OpenFailure
         </p>
       )}
       <h2>{failure.title}</h2>
-      <p data-testid="error-detail">{failure.detail}</p>
+      <p data-testid="error-detail" className="error-detail">
+        {failure.detail}
+      </p>
       {failure.problems.length > 0 && (
         <ProblemItems problems={failure.problems} whole="template" testId="error-problems" />
       )}

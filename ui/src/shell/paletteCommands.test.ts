@@ -1,6 +1,6 @@
 // Tests for paletteCommands.ts over the fake platform: every window shortcut is a command with its
-// keys, available exactly where its keys act; the exports and a "Go to section" per section while a
-// template is open; the examples and recent files to open; and what the commands do.
+// keys, available exactly where its keys act; a skills folder to open; the exports and a "Go to
+// section" per section while a template is open; the examples and recent files to open; and what the commands do.
 import { describe, expect, it, vi } from "vitest";
 import type { PaletteCommand } from "../palette/commands";
 import { FakePlatform } from "../testing/fakePlatform";
@@ -45,7 +45,9 @@ describe("paletteCommands", () => {
     expect(onCompare).not.toContain("add_section");
     workspace.showPage("history");
     const onHistory = availableIds(paletteCommands(workspace, () => undefined));
-    expect(onHistory).toEqual(expect.arrayContaining(["page_edit", "export:promptfoo"]));
+    expect(onHistory).toEqual(
+      expect.arrayContaining(["page_edit", "export:promptfoo", "export:skills", "open:skills"]),
+    );
     expect(onHistory).not.toContain("undo");
   });
 
@@ -158,5 +160,26 @@ describe("paletteCommands", () => {
       },
       { timeout: 5000 },
     );
+  });
+
+  it("opens a skills folder as a template, and exports the open template as one", async () => {
+    const platform = new FakePlatform();
+    const workspace = await started(platform);
+    platform.chosenPath = "/out/skills";
+    byId(paletteCommands(workspace, () => undefined))
+      .get("export:skills")
+      ?.perform();
+    await vi.waitFor(() => {
+      expect(platform.argsOf("exportSkills")).toEqual([[platform.id, "/out/skills", false]]);
+    });
+    platform.chosenPath = "/home/u/skills";
+    platform.skillsFolders.set("/home/u/skills", { ...platform.template, key: "skills" });
+    byId(paletteCommands(workspace, () => undefined))
+      .get("open:skills")
+      ?.perform();
+    await vi.waitFor(() => {
+      expect(workspace.editor?.getState().document.template.key).toBe("skills");
+    });
+    expect(platform.argsOf("chooseFile").at(-1)).toEqual(["open_skills", null]);
   });
 });

@@ -1,7 +1,7 @@
 // Every command the command palette offers, read from the workspace as it stands when the palette
 // opens: each keyboard shortcut's (titled and keyed by its line in SHORTCUT_HELP, done by
-// shortcutCommand, so the palette and the keys never differ), the shortcut help, the open
-// template's exports and its comparison's, the examples and recent files to open, and "Go to section" for every section
+// shortcutCommand, so the palette and the keys never differ), the shortcut help, a skills folder to
+// open as a template, the open template's exports and its comparison's, the examples and recent files to open, and "Go to section" for every section
 // of the open template. A shortcut's command where its keys do nothing (Undo with nothing to undo)
 // is listed, not available; the others are listed only where they apply.
 import type { PaletteCommand } from "../palette/commands";
@@ -22,6 +22,12 @@ export function paletteCommands(workspace: WorkspaceStore, showHelp: () => void)
       keys: shortcutKeys("help") ?? undefined,
       available: true,
       perform: showHelp,
+    },
+    {
+      id: "open:skills",
+      title: "Open a skills folder as a template…",
+      available: true,
+      perform: () => void workspace.openSkillsChosen(),
     },
     ...exportCommands(workspace),
     ...comparisonCommands(workspace),
@@ -65,6 +71,12 @@ function exportCommands(workspace: WorkspaceStore): PaletteCommand[] {
       title: "Export a Langfuse prompt…",
       available: true,
       perform: () => void exports.exportLangfuse(),
+    },
+    {
+      id: "export:skills",
+      title: "Export an Agent Skills folder…",
+      available: true,
+      perform: () => void exports.exportSkills(),
     },
   ];
 }

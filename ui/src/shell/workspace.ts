@@ -2,11 +2,21 @@
 // `TemplateStores`) or the start page, which page shows (Edit, Compare, History, Suites), the stores
 // that outlive a switch of template (the Compare page's, wired in `compareStores`, the history's, the
 // suites'), the recent files, the unsaved work recovered after a crash, and every way to switch
-// documents (new, open by dialog, recent list or dropped file, the example, a restore). Each switch,
+// documents (new, open by dialog, recent list or dropped file, a skills folder opened as a template,
+// the example, a restore). Each switch,
 // like closing the window, first asks what to do with unsaved changes (of the template, and on
 // closing of the scenario too); whatever the answer, nothing the user had is lost unless they chose
 // "Don't save". App reads it through `subscribe`/`getState`.
-import type { AdapterKind, DocumentView, ExampleView, Outcome, Platform, RecentFile, RecoveredWork } from "../platform";
+import type {
+  AdapterKind,
+  DocumentView,
+  ExampleView,
+  Outcome,
+  Platform,
+  PlatformError,
+  RecentFile,
+  RecoveredWork,
+} from "../platform";
 import { ComparisonStore, type OpenTemplate, type SuiteLink } from "../compare/store";
 import { ADAPTERS } from "../runs/run";
 import { EditorStore } from "../editor/store";
@@ -39,8 +49,15 @@ export interface TemplateStores {
   exports: TemplateExportStore;
 }
 
-/** The stores of `document` open: its editor, and the sources and exports that follow it. */
-export function templateStores(platform: Platform, document: DocumentView): TemplateStores {
+/**
+ * The stores of `document` open: its editor, and the sources and exports that follow it;
+ * `skillsFolder`, the skills folder it was opened from, if any (its exports start there).
+ */
+export function templateStores(
+  platform: Platform,
+  document: DocumentView,
+  skillsFolder: string | null = null,
+): TemplateStores {
   const editor = new EditorStore(platform, document);
   const economics = new EconomicsStore(platform, editor);
   return {
@@ -55,6 +72,7 @@ export function templateStores(platform: Platform, document: DocumentView): Temp
       platform,
       () => editor.getState().document,
       () => editor.idle(),
+      skillsFolder,
     ),
   };
 }
@@ -145,7 +163,26 @@ export interface WorkspaceState {
   recoveryHidden: boolean;
   /** The last open that failed (the open document, if any, stays as it was). */
   openFailure: OpenFailure | null;
+  /** What the last open said beside the document it opened (a skills folder's), until shown as a toast. */
+  notice: string | null;
   question: UnsavedQuestion | null;
+}
+
+/** What opening the skills folder `folder` says: how many skills, and what of it was passed over. */
+export function openedSkillsNotice(folder: string, skills: number, passedOver: readonly string[]): string {
+  const opened = `Opened ${String(skills)} ${skills === 1 ? "skill" : "skills"} from ${folder} as a new template`;
+  return passedOver.length === 0 ? opened : `${opened}; passed over ${passedOver.join(", ")}`;
+}
+
+/**
+ * Why a skills folder was not opened: the backend's message, which names each SKILL.md that cannot
+ * be read with its line (a problem alone has only the line: the files would be lost).
+ */
+export function skillsFailure(error: PlatformError): Failure {
+  const described = describeError(error);
+  return error.code === "invalid_template"
+    ? { title: "This skills folder cannot be opened", detail: error.message, problems: [] }
+    : { ...described, problems: [] };
 }
 
 /** The file name of a path, or "Untitled". */
@@ -176,6 +213,7 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       recovered: [],
       recoveryHidden: false,
       openFailure: null,
+      notice: null,
       question: null,
     });
     this.compare = compareStores(
@@ -289,8 +327,9 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     await this.compare.scenario.openPath(scenario.value);
   }
 
-  private show(document: DocumentView): void {
-    this.update({ screen: { kind: "editor", ...templateStores(this.platform, document) }, openFailure: null });
+  private show(document: DocumentView, skillsFolder: string | null = null): void {
+    const stores = templateStores(this.platform, document, skillsFolder);
+    this.update({ screen: { kind: "editor", ...stores }, openFailure: null });
   }
 
   /**
@@ -352,6 +391,39 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
       return false;
     }
     return chosen.value === null ? false : this.openPath(chosen.value);
+  }
+
+  /**
+   * Asks for a folder of Agent Skills (the native dialog), then opens it as a new, untitled
+   * template, as New does: nothing is written until the user saves it where they choose. What was
+   * opened is said in a toast; a SKILL.md that cannot be read, at its file and line.
+   */
+  async openSkillsChosen(): Promise<boolean> {
+    const chosen = await this.platform.chooseFile("open_skills", null);
+    if (!chosen.ok) {
+      this.update({ openFailure: { path: null, ...describeError(chosen.error), problems: [] } });
+      return false;
+    }
+    const folder = chosen.value;
+    if (folder === null) return false;
+    let said: string | null = null;
+    const opened = await this.switchTo(
+      null,
+      async () => {
+        const answer = await this.platform.openSkillsFolder(folder);
+        if (!answer.ok) return answer;
+        said = openedSkillsNotice(folder, answer.value.skills, answer.value.passed_over);
+        return { ok: true, value: answer.value.document };
+      },
+      { failed: skillsFailure, skillsFolder: folder },
+    );
+    if (opened) this.update({ notice: said });
+    return opened;
+  }
+
+  /** The notice was shown. */
+  noticeTaken(): void {
+    this.update({ notice: null });
   }
 
   /** Opens the template file at `path` (a recent file, a dropped file). */
@@ -438,7 +510,19 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
    * Loads another document in place of the open one, once its unsaved changes are settled; the
    * old document is closed only once the new one is open, so a failed open loses nothing.
    */
-  private async switchTo(path: string | null, load: () => Promise<Outcome<DocumentView>>): Promise<boolean> {
+  private async switchTo(
+    path: string | null,
+    load: () => Promise<Outcome<DocumentView>>,
+    {
+      failed = describeWithProblems,
+      skillsFolder = null,
+    }: {
+      /** Why the load failed, for the user. */
+      failed?: (error: PlatformError) => Failure;
+      /** The skills folder the document is loaded from, if any. */
+      skillsFolder?: string | null;
+    } = {},
+  ): Promise<boolean> {
     const current = this.editor?.getState().document ?? null;
     if (current !== null && path !== null && current.path === path) return true;
     if (!(await this.settleUnsaved("switch"))) return false;
@@ -446,11 +530,11 @@ export class WorkspaceStore extends ExternalStore<WorkspaceState> {
     const before = this.editor?.getState().document ?? null;
     const loaded = await load();
     if (!loaded.ok) {
-      this.update({ openFailure: { path, ...describeWithProblems(loaded.error) } });
+      this.update({ openFailure: { path, ...failed(loaded.error) } });
       return false;
     }
     if (before !== null && before.id !== loaded.value.id) await this.platform.closeDocument(before.id);
-    this.show(loaded.value);
+    this.show(loaded.value, skillsFolder);
     if (loaded.value.path !== null) await this.refreshRecent();
     return true;
   }

@@ -6,7 +6,8 @@
 // user's answers kept per file and definition, and a discovery that lists what `liveSources` says each
 // started source lists; the app's relay started and stopped, its sessions as a test sets them and its
 // log played by `relayEvent`; suite files opened and run as a test sets them, a run that can be held;
-// the open template exported with the backend's checks of the request) and records every call.
+// the open template exported with the backend's checks of the request; skills folders opened as
+// templates and exports to them refused over a folder with files unless asked) and records every call.
 // Previews, tool imports, tool checks and refused edits of the example template are answered with
 // the real backend's answers (recordings.ts); recordings.test.ts holds the imitation to the same.
 // The compare view's commands (scenarios, comparisons, provider profiles, the models runs can be
@@ -28,10 +29,12 @@ import type {
   ExampleFiles,
   ExampleView,
   ExportRequest,
+  ExportedSkills,
   ForkAnswer,
   ForkRequest,
   FilePurpose,
   ImportedTools,
+  OpenedSkills,
   Outcome,
   Platform,
   PlatformError,
@@ -75,6 +78,7 @@ import type {
   ToolSource,
   Unlisten,
 } from "../platform";
+import { SKILLS_OVERWRITE } from "../platform";
 
 /**
  * The example template's shape (examples/task-executor.unfold.json), trimmed: the template the
@@ -138,6 +142,12 @@ export class FakePlatform implements Platform {
   /** When set, `runSuite` answers only once `releaseSuite()` is called. */
   holdSuite = false;
   private heldSuite: (() => void) | null = null;
+  /** The skills folders `openSkillsFolder` reads, by path: the template each is, or why it is not one. */
+  readonly skillsFolders = new Map<string, Template | PlatformError>();
+  /** The folders with files in them, which `exportSkills` writes into only with `overwrite`. */
+  readonly foldersWithFiles = new Set<string>();
+  /** What `exportSkills` wrote, by folder: the keys of the skills (the template's sections). */
+  readonly exportedSkills = new Map<string, string[]>();
   /** What `exportTemplate` wrote, by path: the template's key and the request. */
   readonly exportedTemplates = new Map<string, { key: string; request: ExportRequest }>();
 
@@ -715,6 +725,52 @@ export class FakePlatform implements Platform {
     }
     this.exportedTemplates.set(path, { key: this.template.key, request: structuredClone(request) });
     return Promise.resolve({ ok: true, value: null });
+  }
+
+  /** A folder of `skillsFolders` opened as a new, untitled document; any other is not a skills folder. */
+  openSkillsFolder(folder: string): Promise<Outcome<OpenedSkills>> {
+    const refused = this.refuse<OpenedSkills>("openSkillsFolder", folder);
+    if (refused !== undefined) return refused;
+    const found = this.skillsFolders.get(folder) ?? {
+      code: "invalid_template",
+      message: `${folder}: no skill in this folder: a skill is a folder with a SKILL.md`,
+      problems: [{ location: "", message: "no skill in this folder: a skill is a folder with a SKILL.md" }],
+    };
+    if ("code" in found) return Promise.resolve({ ok: false, error: found });
+    const loaded = this.load(structuredClone(found), null, true);
+    if (!loaded.ok) return Promise.resolve(loaded);
+    const skills = found.sections.length;
+    return Promise.resolve({ ok: true, value: { document: loaded.value, skills, passed_over: [] } });
+  }
+
+  /** As the backend: a folder with files is refused at `overwrite` unless asked; a SKILL.md a skill. */
+  exportSkills(id: number, folder: string, overwrite: boolean): Promise<Outcome<ExportedSkills>> {
+    const refused = this.refuse<ExportedSkills>("exportSkills", id, folder, overwrite);
+    if (refused !== undefined) return refused;
+    if (id !== this.id)
+      return Promise.resolve({
+        ok: false,
+        error: { code: "unknown_document", message: `no open document has the id ${String(id)}`, problems: [] },
+      });
+    if (this.foldersWithFiles.has(folder) && !overwrite) {
+      const message = "the folder is not empty: nothing was written";
+      return Promise.resolve({
+        ok: false,
+        error: {
+          code: "invalid_request",
+          message: `${folder}: ${SKILLS_OVERWRITE}: ${message}`,
+          problems: [{ location: SKILLS_OVERWRITE, message }],
+        },
+      });
+    }
+    const skills = this.template.sections.map((section) => section.key);
+    this.exportedSkills.set(folder, skills);
+    this.foldersWithFiles.add(folder);
+    const written = skills.map((skill) => `${skill}/SKILL.md`);
+    return Promise.resolve({
+      ok: true,
+      value: { skills: skills.length, written, unchanged: [], left_out: [] },
+    });
   }
 
   templateSources(templateId: number): Promise<Outcome<SourceView[]>> {
