@@ -105,6 +105,8 @@ describe("groupRuns", () => {
     if (group?.kind !== "comparison") throw new Error("one comparison");
     expect(group.runs.map((run) => run.lane)).toEqual(["dynamic", "restart", "baseline"]);
     expect(comparisonText(group.runs)).toBe("comparison, 3 runs");
+    const forked = group.runs.map((run) => ({ ...run, forked_from: { run: 12, at_seq: 4 } }));
+    expect(comparisonText(forked)).toBe("fork of run 12 at event 4, 3 runs");
   });
 
   it("puts a comparison of any number of runs in one group: the four adapters in their order, then the all-FULL baseline", () => {

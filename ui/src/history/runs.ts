@@ -195,7 +195,12 @@ export function groupRuns(runs: readonly RunSummary[]): RunGroup[] {
 
 /** "comparison, 3 runs": a comparison's heading in the list. */
 export function comparisonText(runs: readonly RunSummary[]): string {
-  return `comparison, ${String(runs.length)} ${runs.length === 1 ? "run" : "runs"}`;
+  const counted = `${String(runs.length)} ${runs.length === 1 ? "run" : "runs"}`;
+  // A fork's runs all leave the same parent at the same event.
+  const from = runs[0]?.forked_from ?? null;
+  return from === null
+    ? `comparison, ${counted}`
+    : `fork of run ${String(from.run)} at event ${String(from.at_seq)}, ${counted}`;
 }
 
 /** What a comparison's runs cost together, and how they were priced. */
