@@ -28,6 +28,7 @@
 //                                                    adapter, or "all-full-baseline")
 //   history-fork, history-beside-parent            a fork: which run it is a fork of and where, and
 //                                                  the action that shows it beside that run
+//   history-fork-from-here                         forks the picked event's run there (fork-dialog)
 //   history-reference, history-clear-reference     the reference run
 //   history-detail, history-run-title,             the selected run: its name, user message, final
 //     history-user, history-final,                   answer or error, and counters
@@ -43,6 +44,7 @@ import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react"
 import type { Counters, Lane, RunSummary, StoredRun } from "../platform";
 import { COUNTER_ROWS, laneViews, signed } from "../runs/timeline";
 import { Timeline } from "../runs/Timeline";
+import { ForkDialog } from "../runs/ForkDialog";
 import { FailureAlert } from "../shared/ActionOutcome";
 import { useDoneToast } from "../shared/ToastRegion";
 import "../runs/runs.css";
@@ -585,7 +587,7 @@ function RunDetail({ store, state, run }: { store: HistoryStore; state: HistoryS
       ) : (
         <Comparison store={store} state={state} comparison={comparison} />
       )}
-      <PickedEvent state={state} />
+      <PickedEvent store={store} state={state} />
     </>
   );
 }
@@ -705,12 +707,42 @@ function KeptTimeline({
 }
 
 /** The picked event whole: its arguments and results are what a reader looks for. */
-function PickedEvent({ state }: { state: HistoryState }) {
+function PickedEvent({ store, state }: { store: HistoryStore; state: HistoryState }) {
   if (state.picked === null) return null;
   return (
     <>
-      <h3>Picked event</h3>
+      <div className="history-picked-head">
+        <h3>Picked event</h3>
+        <button
+          type="button"
+          data-testid="history-fork-from-here"
+          title="Run this run's lanes again from this event, with a change: the events before it stay as recorded"
+          onClick={() => {
+            store.openFork();
+          }}
+        >
+          Fork from here
+        </button>
+      </div>
       <pre data-testid="history-event">{JSON.stringify(state.picked.event, null, 2)}</pre>
+      {state.fork !== null && (
+        <ForkDialog
+          lane={state.fork.lane}
+          seq={state.fork.seq}
+          events={state.fork.events}
+          lanes={FORK_LANES.includes(state.fork.lane) ? FORK_LANES : [state.fork.lane, ...FORK_LANES]}
+          sections={[]}
+          busy={state.fork.busy}
+          failure={state.fork.failure}
+          onRun={(choice) => void store.runFork(choice)}
+          onCancel={() => {
+            store.closeFork();
+          }}
+        />
+      )}
     </>
   );
 }
+
+/** The lanes a kept run's fork may go on in: the adapters. */
+const FORK_LANES: Lane[] = ["dynamic", "restart", "allowed_tools", "deferred"];

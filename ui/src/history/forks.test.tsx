@@ -70,3 +70,22 @@ describe("a fork on the History page", () => {
     expect(container.querySelector('[data-fork-point="true"]')).not.toBeNull();
   });
 });
+
+describe("Fork from here on the History page", () => {
+  it("forks a kept fork again (a fork of a fork) and shows the new one beside it", async () => {
+    const { store, fork } = await withFork();
+    await act(() => store.openBesideParent(fork));
+    await settle();
+    // The fork's lookup redone after its restart, picked on its own side of the comparison.
+    await click(byTestId('timeline-event"][data-lane="restart"][data-seq="10'));
+    await click(byTestId("history-fork-from-here"));
+    expect(byTestId("fork-dialog").textContent).toContain("Fork restart at event 10");
+    await click(byTestId("fork-run"));
+    await settle();
+    const shown = store.getState();
+    expect(shown.fork).toBeNull();
+    expect(shown.reference?.id).toBe(fork);
+    expect(shown.run?.forked_from).toEqual({ run: fork, at_seq: 10 });
+    expect(byTestId("history-fork").textContent).toContain(`Fork of run ${String(fork)} at event 10`);
+  });
+});

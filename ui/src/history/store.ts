@@ -6,7 +6,8 @@
 // notice. It lives in the workspace, so the page finds its selection again when it shows.
 // React reads it through `subscribe`/`getState`.
 import type { Lane, Platform, RunComparison, RunEvent, RunSummary, StoredRun } from "../platform";
-import { failureOf, type Failure } from "../shared/failure";
+import { describeError, failureOf, type BriefFailure, type Failure } from "../shared/failure";
+import type { ForkChoice } from "../runs/ForkDialog";
 import { ExternalStore } from "../shared/ExternalStore";
 import { ANY_RUN, REFERENCE_RUN, runFilterOf, type HistoryFilter } from "./runs";
 import type { PickedEvent } from "../runs/run";
@@ -35,6 +36,19 @@ export interface HistoryState {
   failure: Failure | null;
   /** What the last export wrote, until the next export or it is dismissed. */
   notice: string | null;
+  /** The fork asked of a kept run at its picked event, while its question is open. */
+  fork: HistoryFork | null;
+}
+
+/** A fork of kept run `run` (its lane `lane`) at its event `seq`. */
+export interface HistoryFork {
+  run: number;
+  lane: Lane;
+  seq: number;
+  /** Its events: what the question offers to change. */
+  events: RunEvent[];
+  busy: boolean;
+  failure: BriefFailure | null;
 }
 
 /** Whether the selected run can be compared with the reference run: both are there, and they differ. */
@@ -59,6 +73,7 @@ export class HistoryStore extends ExternalStore<HistoryState> {
       picked: null,
       failure: null,
       notice: null,
+      fork: null,
     });
   }
 
@@ -160,6 +175,52 @@ export class HistoryStore extends ExternalStore<HistoryState> {
   /** Shows the selected run alone again. */
   closeComparison(): void {
     this.update({ comparison: null, picked: null });
+  }
+
+  /**
+   * Asks how to fork the kept run the picked event is of (the reference run's, when it is picked
+   * on the reference run's side of a comparison) at that event.
+   */
+  openFork(): void {
+    const { picked, run, comparison } = this.state;
+    if (picked === null || run === null) return;
+    const forked = comparison !== null && picked.lane === "baseline" ? comparison.reference : run;
+    if (forked.id === null) return;
+    const lane: Lane = forked.lane ?? forked.adapter;
+    const fork = { run: forked.id, lane, seq: picked.event.seq, events: forked.report.events };
+    this.update({ fork: { ...fork, busy: false, failure: null } });
+  }
+
+  /** Leaves the fork's question (not while it runs). */
+  closeFork(): void {
+    if (this.state.fork?.busy !== true) this.update({ fork: null });
+  }
+
+  /**
+   * Runs the fork asked as `choice` says, on the files the kept run names and the scripted model,
+   * then shows its first run beside its parent; a refusal stays in the question.
+   */
+  async runFork(choice: ForkChoice): Promise<void> {
+    const { fork } = this.state;
+    if (fork === null || fork.busy) return;
+    this.update({ fork: { ...fork, busy: true, failure: null } });
+    const answer = await this.platform.forkRun({
+      parent: { kept: fork.run },
+      at_seq: fork.seq,
+      change: { results: choice.results, expand: choice.expand },
+      lanes: choice.lanes,
+      model: { scripted: { price_as: null } },
+      documents: null,
+      history: true,
+      run_id: null,
+    });
+    if (!answer.ok) {
+      this.update({ fork: { ...fork, busy: false, failure: describeError(answer.error) } });
+      return;
+    }
+    this.update({ fork: null });
+    const first = answer.value.kept.find((id) => id !== null);
+    if (first !== undefined) await this.openBesideParent(first);
   }
 
   /** Picks an event on a timeline. */
