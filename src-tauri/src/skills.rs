@@ -19,7 +19,7 @@ use crate::command_error::CommandError;
 pub struct OpenedSkills {
     /// The new document: untitled and unsaved, as a new template is, until the user saves it.
     pub document: DocumentView,
-    /// How many skills it holds (a summarized section each).
+    /// How many skills it holds (a summarized section each, its files' section aside).
     pub skills: u32,
     /// What of the folder is not a skill and was passed over, in words.
     pub passed_over: Vec<String>,
@@ -41,9 +41,8 @@ pub async fn open_skills_folder(
 /// [`open_skills_folder`] with no window.
 fn open(templates: &Templates, folder: &Path) -> Result<OpenedSkills, CommandError> {
     let imported = skills::import_skills(folder)?;
-    let skills = u32::try_from(imported.template.sections.len()).unwrap_or(u32::MAX);
     let document = templates.create(imported.template)?;
-    Ok(OpenedSkills { document, skills, passed_over: imported.passed_over })
+    Ok(OpenedSkills { document, skills: imported.skills, passed_over: imported.passed_over })
 }
 
 /// Writes the open document `id`, unsaved changes included, as skills' folders into `folder`: a

@@ -69,18 +69,30 @@ describe("Agent Skills in the app", () => {
       const skills = await waitUntil(
         session,
         `return [...document.querySelectorAll('[data-testid="section-row"][data-depth="0"]')].map((row) => row.dataset.path);`,
-        (paths) => Array.isArray(paths) && paths.length === 4,
-        "the four skills in the tree",
+        (paths) => Array.isArray(paths) && paths.length === 7,
+        "the four skills and their files' sections in the tree",
       );
-      assert.deepEqual([...skills].sort(), ["brand-guidelines", "internal-comms", "mcp-builder", "webapp-testing"]);
-      // A file the body names is a child of its skill (level 3).
+      // A skill, and after each that names files a section holding them, beside it and not under
+      // it: reading the skill shows its body alone (level 2), reading a file that file (level 3).
+      assert.deepEqual(
+        [...skills].sort(),
+        [
+          "brand-guidelines",
+          "internal-comms",
+          "internal-comms-files",
+          "mcp-builder",
+          "mcp-builder-files",
+          "webapp-testing",
+          "webapp-testing-files",
+        ],
+      );
       const files = await waitUntil(
         session,
         `return [...document.querySelectorAll('[data-testid="section-row"][data-depth="1"]')].map((row) => row.dataset.path);`,
         (paths) => Array.isArray(paths) && paths.length > 0,
         "the skills' files in the tree",
       );
-      assert.ok(files.includes("internal-comms.examples-3p-updates-md"), files.join(" "));
+      assert.ok(files.includes("internal-comms-files.examples-3p-updates-md"), files.join(" "));
       assert.match(await toast(session, "open-notice", /Opened 4 skills/, "the open's toast"), /from .*anthropic /);
       assert.equal(await waitFor(session, '[data-testid="template-path"]'), "Untitled");
       await saveScreenshot(session, "skills-1440");

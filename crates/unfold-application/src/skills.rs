@@ -7,8 +7,9 @@
 use std::path::Path;
 
 use unfold_documents::error::printable_path;
+use unfold_documents::template::Section;
 use unfold_documents::{Error, Problem, Template};
-use unfold_skills::conversion::{skills_of, template_of};
+use unfold_skills::conversion::{holds_a_skills_files, skills_of, template_of};
 use unfold_skills::folder::{read_skills, write_skills};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -21,8 +22,15 @@ pub use unfold_skills::folder::OVERWRITE;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ImportedSkills {
-    /// The template: a summarized section per skill.
+    /// The template: a summarized section per skill, and after each that names files a
+    /// summarized section holding them.
     pub template: Template,
+    /// How many skills it holds.
+    pub skills: u32,
+    /// How many files the skills name (sections of their own, read one at a time).
+    pub files: u32,
+    /// How many scripts became tools.
+    pub scripts: u32,
     /// What of the folder is not a skill and was passed over, in words.
     pub passed_over: Vec<String>,
 }
@@ -56,7 +64,15 @@ pub fn import_skills(dir: &Path) -> AppResult<ImportedSkills> {
     // What was made must read back as a template (a skills folder too large for one, say).
     Template::from_json(template.to_json().as_bytes())
         .map_err(|error| AppError::invalid_as(ErrorCode::InvalidTemplate)(error.in_file(dir)))?;
-    Ok(ImportedSkills { template, passed_over: read.passed_over })
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let (files, skills): (Vec<&Section>, Vec<&Section>) =
+        template.sections.iter().partition(|s| holds_a_skills_files(s));
+    let (skills, files, scripts) = (
+        count(skills.len()),
+        count(files.iter().map(|s| s.children.len()).sum()),
+        count(skills.iter().map(|s| s.tools.len()).sum()),
+    );
+    Ok(ImportedSkills { template, skills, files, scripts, passed_over: read.passed_over })
 }
 
 /// [`import_skills`] saved to the template file `output`; a file there already is written over

@@ -13,7 +13,9 @@ fn fixtures() -> std::path::PathBuf {
 fn a_skills_folder_imports_as_a_template_and_exports_as_the_same_folder() {
     let imported = import_skills(&fixtures()).unwrap();
     assert_eq!(imported.template.key, "anthropic");
-    assert_eq!(imported.template.sections.len(), 4);
+    // A section per skill, and one after each that names files, holding them.
+    assert_eq!(imported.template.sections.len(), 7);
+    assert_eq!((imported.skills, imported.files, imported.scripts), (4, 11, 3));
     assert!(imported.passed_over.is_empty(), "{:?}", imported.passed_over);
     let dir = tempfile::tempdir().unwrap();
     let (file, out) = (dir.path().join("skills.unfold.json"), dir.path().join("out"));

@@ -56,7 +56,8 @@ pub enum Command {
     /// Write a template in another tool's format: a promptfoo config with a test per scenario
     /// (`promptfoo`; with --through-unfold, its provider runs each whole conversation through
     /// Unfold), a Langfuse chat prompt (`langfuse`), or a folder of Agent Skills (`skills DIR`:
-    /// a skill per top-level section, byte for byte what `import skills` read when unchanged)
+    /// a skill per top-level section, a skill's files' section into its folder, byte for byte
+    /// what `import skills` read when unchanged)
     Export {
         /// The template file.
         template: PathBuf,

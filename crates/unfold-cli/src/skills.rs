@@ -18,13 +18,12 @@ pub fn import(dir: &Path, output: &Path, force: bool) -> AppResult<ExitCode> {
     for passed_over in &imported.passed_over {
         eprintln!("note: {}: passed over {passed_over}", printable_path(dir));
     }
-    let sections = &imported.template.sections;
-    let files: usize = sections.iter().map(|s| s.children.len()).sum();
-    let tools: usize = sections.iter().map(|s| s.tools.len()).sum();
     outln!(
-        "wrote {}: {} skills, {files} files they name, {tools} scripts as tools",
+        "wrote {}: {} skills, {} files they name, {} scripts as tools",
         printable_path(output),
-        sections.len()
+        imported.skills,
+        imported.files,
+        imported.scripts
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2383,7 +2383,22 @@ fn skills_import_compare_and_export_back_unchanged() {
     let report: serde_json::Value = serde_json::from_str(&compared.stdout).unwrap();
     let (baseline, dynamic) =
         (&report["baseline"]["counters"]["prompt_tokens"], &report["runs"][0]["counters"]["prompt_tokens"]);
-    assert_eq!((baseline.as_u64(), dynamic.as_u64()), (Some(25437), Some(1819)), "one skill's body and file, not four");
+    assert_eq!((baseline.as_u64(), dynamic.as_u64()), (Some(25506), Some(3320)), "one skill's body and file, not four");
+    let reads: Vec<&serde_json::Value> = report["runs"][0]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|event| event["type"] == "visibility_changed")
+        .map(|event| &event["section_keys"])
+        .collect();
+    assert_eq!(
+        reads,
+        [
+            &serde_json::json!(["internal-comms"]),
+            &serde_json::json!(["internal-comms-files", "internal-comms-files.examples-3p-updates-md"])
+        ],
+        "level 2, the body alone; then level 3, the one file"
+    );
     assert_eq!(report["verdict"]["winner"], "dynamic");
     let table = run(&["compare", template_arg, scenario, "--adapters", "dynamic"]);
     let readme = std::fs::read_to_string(repo("README.md")).unwrap();

@@ -2,8 +2,13 @@
 //!
 //! A skill becomes a summarized section: its title the skill's name, its summary the description
 //! (what a host shows first), its body the `SKILL.md` body (what a host shows when the skill is
-//! read). Each other text file the body names becomes a summarized child section (read on its
-//! own, as a host reads a file), each script under `scripts/` a tool with a scripted result.
+//! read), with its scripts under `scripts/` as its tools, each with a scripted result. The other
+//! text files the body names are the summarized children of a section of their own right after
+//! the skill's (`internal-comms-files`, itself summarized, marked `x-skill-files`), not of the
+//! skill's: reading a section brings its whole subtree (spec 4.1), so reading the skill shows its
+//! body alone (level 2), and reading a file (`internal-comms-files.examples-3p-updates-md`) shows
+//! that file alone (level 3): the files' section's one line and the other files' summaries come
+//! into the prompt with it, never the skill's body nor another file's text.
 //! What a host does not show but the folder holds is kept in `x-` fields, which templates keep as
 //! they are: the front matter's very text and delimiters (`x-skill`), the files the body does not
 //! name (LICENSE.txt, data, anything not UTF-8, base64), a file's path and a script's text
@@ -34,6 +39,8 @@ pub const SKILL_MD: &str = "SKILL.md";
 pub const SKILL_FIELD: &str = "x-skill";
 /// The field of a file's section or a script's tool that keeps its path in the folder.
 pub const FILE_FIELD: &str = "x-skill-file";
+/// The field of the section that holds a skill's files, naming the skill's section.
+pub const FILES_FIELD: &str = "x-skill-files";
 /// The extensions of the files under `scripts/` that become tools.
 const SCRIPT_EXTENSIONS: &[&str] = &["py", "sh", "bash", "js", "mjs", "cjs", "ts", "rb", "pl", "ps1"];
 /// A delimiter line as most files write it, which `x-skill` does not repeat.
@@ -112,6 +119,19 @@ struct FileMeta {
     executable: bool,
 }
 
+/// What `x-skill-files` keeps: the key of the top-level section of the skill whose files these
+/// are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FilesMeta {
+    skill: String,
+}
+
+/// Whether `section` holds the files of a skill (`x-skill-files`), rather than being a skill.
+pub fn holds_a_skills_files(section: &Section) -> bool {
+    section.extensions.contains_key(FILES_FIELD)
+}
+
 /// The template of the skills `skills` (read from the folder `root`, which errors name), keyed
 /// `key`. Each skill whose `SKILL.md` is wrong is an error of its own, at its file and line.
 pub fn template_of(root: &Path, key: &str, skills: &[SkillFolder]) -> Result<Template, Vec<Error>> {
@@ -120,8 +140,8 @@ pub fn template_of(root: &Path, key: &str, skills: &[SkillFolder]) -> Result<Tem
     let mut sections = Vec::new();
     let mut errors = Vec::new();
     for folder in skills {
-        match skill_section(folder, &mut keys, &mut tool_names) {
-            Ok(section) => sections.push(section),
+        match skill_sections(folder, &mut keys, &mut tool_names) {
+            Ok(skill) => sections.extend(skill),
             Err(problem) => errors.push(Error::from(problem).in_file(&root.join(&folder.dir).join(SKILL_MD))),
         }
     }
@@ -146,11 +166,12 @@ pub fn template_of(root: &Path, key: &str, skills: &[SkillFolder]) -> Result<Tem
     })
 }
 
-fn skill_section(
+/// A skill's section, and the section of the files it names when it names any.
+fn skill_sections(
     folder: &SkillFolder,
     keys: &mut HashSet<String>,
     tool_names: &mut HashSet<String>,
-) -> Result<Section, Problem> {
+) -> Result<Vec<Section>, Problem> {
     let skill_md = folder.files.iter().find(|file| file.path == SKILL_MD);
     let bytes = skill_md.map_or(&[][..], |file| &file.bytes[..]);
     let text = std::str::from_utf8(bytes).map_err(|error| {
@@ -184,19 +205,33 @@ fn skill_section(
     }
     let SkillText { opening, front_matter, closing, body } = parts;
     let meta = SkillMeta { dir: folder.dir.clone(), front_matter, opening, closing, files: kept };
-    Ok(Section {
+    let files = (!children.is_empty()).then(|| {
+        let what = escape(&format!("The files of the {name} skill"));
+        Section {
+            key: unique(&format!("{key}-files"), keys),
+            title: format!("{name} files"),
+            template: format!("{what}: read each by its key."),
+            summary: Some(format!("{what}, each read on its own.")),
+            visibility: Visibility::Summary,
+            tools: Vec::new(),
+            children,
+            extensions: Map::from_iter([(FILES_FIELD.to_owned(), to_value(&FilesMeta { skill: key.clone() }))]),
+        }
+    });
+    let skill = Section {
         key,
         title: name,
         template: escape(&body),
         summary: Some(escape(description.trim_end())),
         visibility: Visibility::Summary,
         tools,
-        children,
+        children: Vec::new(),
         extensions: Map::from_iter([(SKILL_FIELD.to_owned(), to_value(&meta))]),
-    })
+    };
+    Ok(std::iter::once(skill).chain(files).collect())
 }
 
-/// A file a skill's body names, as a summarized child section.
+/// A file a skill's body names, as a summarized section (a child of the skill's files' section).
 fn file_section(file: &SkillFile, text: &str, keys: &mut HashSet<String>) -> Section {
     let key = unique(&section_key(&file.path).unwrap_or("file".into()), keys);
     let heading = text
@@ -373,16 +408,17 @@ fn to_value(value: &impl Serialize) -> Value {
 /// A template written as skills' folders, and what of it no folder holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillsOfTemplate {
-    /// A folder per top-level section.
+    /// A folder per skill's section.
     pub skills: Vec<SkillFolder>,
     /// What was not written, in words (a tool with no script, the template's own tools).
     pub left_out: Vec<String>,
 }
 
-/// The skills' folders of `template`: a folder per top-level section. A section imported from a
-/// skill is written back as it was read, with its texts as they are now; any other section
-/// becomes a skill named by its key, described by its summary (else its title), its children
-/// files of their own (`KEY.md`). Problems are at their JSON pointers in the template.
+/// The skills' folders of `template`: a folder per top-level section, but those that hold a
+/// skill's files (`x-skill-files`), whose children are files of that skill's folder. A section
+/// imported from a skill is written back as it was read, with its texts as they are now; any
+/// other section becomes a skill named by its key, described by its summary (else its title), its
+/// children files of their own (`KEY.md`). Problems are at their JSON pointers in the template.
 pub fn skills_of(template: &Template) -> Result<SkillsOfTemplate, Error> {
     let mut problems = Vec::new();
     let mut skills = Vec::new();
@@ -391,10 +427,38 @@ pub fn skills_of(template: &Template) -> Result<SkillsOfTemplate, Error> {
         .iter()
         .map(|tool| format!("the template's tool {} (a skill's tools are its scripts)", tool.name))
         .collect();
+    // The sections holding a skill's files, by the skill's key, each at its pointer.
+    let mut files_of: Vec<(&str, String, &Section)> = Vec::new();
+    for (index, section) in template.sections.iter().enumerate() {
+        let Some(value) = section.extensions.get(FILES_FIELD) else { continue };
+        let pointer = format!("/sections/{index}");
+        let skill = match serde_json::from_value::<FilesMeta>(value.clone()) {
+            Ok(meta) => meta.skill,
+            Err(error) => {
+                problems.push(Problem::at(format!("{pointer}/{FILES_FIELD}"), error.to_string()));
+                continue;
+            }
+        };
+        match template.sections.iter().find(|s| s.key == skill) {
+            Some(found) if !holds_a_skills_files(found) => files_of.push((found.key.as_str(), pointer, section)),
+            _ => problems.push(Problem::at(
+                format!("{pointer}/{FILES_FIELD}/skill"),
+                format!("no skill's section has the key {skill:?}: whose files are these?"),
+            )),
+        }
+    }
     let mut dirs = HashSet::new();
     for (index, section) in template.sections.iter().enumerate() {
+        if holds_a_skills_files(section) {
+            continue;
+        }
         let pointer = format!("/sections/{index}");
-        match skill_folder(template, section, &pointer, &mut left_out) {
+        let groups: Vec<(&str, &Section)> = files_of
+            .iter()
+            .filter(|(skill, _, _)| *skill == section.key)
+            .map(|(_, pointer, group)| (pointer.as_str(), *group))
+            .collect();
+        match skill_folder(template, section, &pointer, &groups, &mut left_out) {
             Ok(folder) if !dirs.insert(folder.dir.clone()) => {
                 problems.push(Problem::at(
                     format!("{pointer}/{SKILL_FIELD}/dir"),
@@ -412,10 +476,13 @@ pub fn skills_of(template: &Template) -> Result<SkillsOfTemplate, Error> {
     }
 }
 
+/// The folder of the skill `section` (at `pointer`): its files are its children and those of the
+/// files' sections `groups` (each at its pointer).
 fn skill_folder(
     template: &Template,
     section: &Section,
     pointer: &str,
+    groups: &[(&str, &Section)],
     left_out: &mut Vec<String>,
 ) -> Result<SkillFolder, Vec<Problem>> {
     let mut problems = Vec::new();
@@ -457,6 +524,9 @@ fn skill_folder(
     }
     let mut files = vec![SkillFile { path: SKILL_MD.to_owned(), bytes: skill_md.into_bytes(), executable: false }];
     child_files(section, pointer, "", &text_of, &mut files, &mut problems);
+    for (group_pointer, group) in groups {
+        child_files(group, group_pointer, "", &text_of, &mut files, &mut problems);
+    }
     for (index, tool) in section.tools.iter().enumerate() {
         match tool.extensions.get(FILE_FIELD).map(|value| serde_json::from_value::<FileMeta>(value.clone())) {
             Some(Ok(FileMeta { path, text: Some(text), executable })) => {

@@ -55,11 +55,30 @@ fn every_fixture_is_written_back_byte_for_byte() {
 fn each_skill_shows_its_description_body_files_and_scripts() {
     let template = import(&fixtures());
     let keys: Vec<&str> = template.sections.iter().map(|s| s.key.as_str()).collect();
-    assert_eq!(keys, ["brand-guidelines", "internal-comms", "mcp-builder", "webapp-testing"]);
+    assert_eq!(
+        keys,
+        [
+            "brand-guidelines",
+            "internal-comms",
+            "internal-comms-files",
+            "mcp-builder",
+            "mcp-builder-files",
+            "webapp-testing",
+            "webapp-testing-files"
+        ]
+    );
     let comms = &template.sections[1];
     assert!(comms.summary.as_deref().unwrap().starts_with("A set of resources to help me write all kinds of internal"));
     assert!(comms.template.starts_with("\n## When to use this skill\n"));
-    let children: Vec<(&str, &str)> = comms.children.iter().map(|c| (c.key.as_str(), c.title.as_str())).collect();
+    assert!(comms.children.is_empty(), "a skill's files are not in its subtree: reading it shows its body alone");
+    // Its files are the children of the section after it, which names the skill.
+    let files = &template.sections[2];
+    assert_eq!(
+        (files.title.as_str(), files.visibility),
+        ("internal-comms files", unfold_documents::Visibility::Summary)
+    );
+    assert_eq!(files.extensions["x-skill-files"], serde_json::json!({ "skill": "internal-comms" }));
+    let children: Vec<(&str, &str)> = files.children.iter().map(|c| (c.key.as_str(), c.title.as_str())).collect();
     assert_eq!(
         children,
         [
@@ -69,7 +88,7 @@ fn each_skill_shows_its_description_body_files_and_scripts() {
             ("examples-general-comms-md", "examples/general-comms.md"),
         ]
     );
-    let web = &template.sections[3];
+    let web = &template.sections[5];
     let tools: Vec<&str> = web.tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(tools, ["with_server"]);
     assert!(
@@ -77,11 +96,11 @@ fn each_skill_shows_its_description_body_files_and_scripts() {
         "{}",
         web.tools[0].description
     );
-    let mcp = &template.sections[2];
+    let mcp = &template.sections[3];
     let tools: Vec<&str> = mcp.tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(tools, ["connections", "evaluation"]);
     // The examples a body names by file name alone are files of their own too.
-    let files: Vec<&str> = web.children.iter().map(|c| c.title.as_str()).collect();
+    let files: Vec<&str> = template.sections[6].children.iter().map(|c| c.title.as_str()).collect();
     assert_eq!(
         files,
         ["examples/console_logging.py", "examples/element_discovery.py", "examples/static_html_automation.py"]
@@ -116,7 +135,7 @@ fn a_changed_body_or_file_is_written_as_the_model_reads_it() {
     let mut template = import(&fixtures());
     template.params.insert("team".to_owned(), "Platform".to_owned());
     template.sections[1].template = "Write for ${team}; it costs $$0.\n".to_owned();
-    template.sections[1].children[0].template = "# 3P\n".to_owned();
+    template.sections[2].children[0].template = "# 3P\n".to_owned();
     let out = tempfile::tempdir().unwrap();
     export(&template, out.path(), false).unwrap();
     let skill = std::fs::read_to_string(out.path().join("internal-comms/SKILL.md")).unwrap();
@@ -155,13 +174,43 @@ fn a_symbolic_link_in_the_way_refuses_the_export_before_anything_is_written() {
 #[test]
 fn a_path_out_of_the_skills_folder_is_a_problem_at_its_place() {
     let mut template = import(&fixtures());
-    template.sections[1].children[0].extensions["x-skill-file"]["path"] = "../../escaped.md".into();
+    template.sections[2].children[0].extensions["x-skill-file"]["path"] = "../../escaped.md".into();
     template.sections[0].extensions["x-skill"]["dir"] = "..".into();
     let error = skills_of(&template).unwrap_err().to_string();
     assert_eq!(
         error,
         "/sections/0/x-skill/dir: \"..\" is not the name of a folder\n/sections/1: \"../../escaped.md\" is not a path inside the skill's folder"
     );
+}
+
+#[test]
+fn files_whose_skill_is_gone_are_a_problem_at_their_section() {
+    let mut template = import(&fixtures());
+    template.sections[1].key = "comms".to_owned();
+    let error = skills_of(&template).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "/sections/2/x-skill-files/skill: no skill's section has the key \"internal-comms\": whose files are these?"
+    );
+    // Named again, they are the skill's files wherever the section is.
+    template.sections[2].extensions["x-skill-files"]["skill"] = "comms".into();
+    let files = template.sections.remove(2);
+    template.sections.push(files);
+    let skills = skills_of(&template).unwrap().skills;
+    assert_eq!(skills.len(), 4);
+    let comms: Vec<&str> = skills[1].files.iter().map(|f| f.path.as_str()).collect();
+    assert!(comms.contains(&"examples/3p-updates.md") && comms.contains(&"LICENSE.txt"), "{comms:?}");
+}
+
+#[test]
+fn a_skill_imported_before_its_files_had_a_section_of_their_own_is_written_as_it_was() {
+    // Templates imported before: the files were the skill's children.
+    let mut template = import(&fixtures());
+    let files = template.sections.remove(2);
+    template.sections[1].children = files.children;
+    let out = tempfile::tempdir().unwrap();
+    export(&template, out.path(), false).unwrap();
+    assert!(tree(&fixtures()) == tree(out.path()), "the same files, byte for byte");
 }
 
 #[test]

@@ -20,7 +20,11 @@ mountEachTest((mounted) => {
 
 const FOLDER = "/home/u/skills/anthropic";
 
-/** Two skills as the backend imports them: a summarized section each, its description the summary. */
+/**
+ * Two skills as the backend imports them: a summarized section each, its description the summary,
+ * and after the one that names a file a summarized section holding it (`x-skill-files`), beside
+ * the skill and not under it, so reading the skill shows its body alone.
+ */
 function skillsTemplate(): Template {
   const skill = (key: string, description: string) => ({
     key,
@@ -31,6 +35,15 @@ function skillsTemplate(): Template {
     tools: [],
     children: [],
   });
+  const files = {
+    ...skill("internal-comms-files", "The files of the internal-comms skill, each read on its own."),
+    title: "internal-comms files",
+    children: [
+      { ...skill("examples-3p-updates-md", "The file examples/3p-updates.md"), title: "examples/3p-updates.md" },
+    ],
+  };
+  // The field that names the skill is an `x-` field, which the bindings' type does not list.
+  Object.assign(files, { "x-skill-files": { skill: "internal-comms" } });
   return {
     ...exampleTemplate(),
     key: "anthropic",
@@ -39,10 +52,19 @@ function skillsTemplate(): Template {
     tools: [],
     sections: [
       skill("internal-comms", "Write internal communications."),
+      files,
       skill("brand-guidelines", "Apply the brand's colors and type."),
     ],
   };
 }
+
+/** The tree's rows: a skill, then its files' section beside it with the file under it. */
+const SKILL_ROWS = [
+  "internal-comms",
+  "internal-comms-files",
+  "internal-comms-files.examples-3p-updates-md",
+  "brand-guidelines",
+];
 
 const rows = () =>
   [...container.querySelectorAll<HTMLElement>('[data-testid="section-row"]')].map((row) => row.dataset.path);
@@ -65,7 +87,7 @@ describe("App: a skills folder opened as a template", () => {
     await click(byTestId("open-skills-button"));
     await settle();
     expect(platform.argsOf("openSkillsFolder")).toEqual([[FOLDER]]);
-    expect(rows()).toEqual(["internal-comms", "brand-guidelines"]);
+    expect(rows()).toEqual(SKILL_ROWS);
     expect(byTestId("template-path").textContent).toBe("Untitled");
     expect(byTestId("save-button").hasAttribute("disabled")).toBe(false);
     expect(byTestId("open-notice").textContent).toContain(`Opened 2 skills from ${FOLDER} as a new template`);
@@ -108,6 +130,6 @@ describe("App: a skills folder opened as a template", () => {
     await renderApp(root, platform);
     await click(byTestId("start-open-skills"));
     await settle();
-    expect(rows()).toEqual(["internal-comms", "brand-guidelines"]);
+    expect(rows()).toEqual(SKILL_ROWS);
   });
 });

@@ -739,7 +739,8 @@ export class FakePlatform implements Platform {
     if ("code" in found) return Promise.resolve({ ok: false, error: found });
     const loaded = this.load(structuredClone(found), null, true);
     if (!loaded.ok) return Promise.resolve(loaded);
-    const skills = found.sections.length;
+    // As the backend counts: a section holding a skill's files (`x-skill-files`) is no skill.
+    const skills = found.sections.filter((section) => !("x-skill-files" in section)).length;
     return Promise.resolve({ ok: true, value: { document: loaded.value, skills, passed_over: [] } });
   }
 
@@ -763,7 +764,9 @@ export class FakePlatform implements Platform {
         },
       });
     }
-    const skills = this.template.sections.map((section) => section.key);
+    const skills = this.template.sections
+      .filter((section) => !("x-skill-files" in section))
+      .map((section) => section.key);
     this.exportedSkills.set(folder, skills);
     this.foldersWithFiles.add(folder);
     const written = skills.map((skill) => `${skill}/SKILL.md`);
