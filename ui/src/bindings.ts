@@ -2032,7 +2032,7 @@ export type OpenedSkills = OpenedSkills_Serialize | OpenedSkills_Deserialize;
 export type OpenedSkills_Deserialize = {
 	/**  The new document: untitled and unsaved, as a new template is, until the user saves it. */
 	document: DocumentView_Deserialize,
-	/**  How many skills it holds (a summarized section each). */
+	/**  How many skills it holds (a summarized section each, its files' section aside). */
 	skills: number,
 	/**  What of the folder is not a skill and was passed over, in words. */
 	passed_over: string[],
@@ -2042,7 +2042,7 @@ export type OpenedSkills_Deserialize = {
 export type OpenedSkills_Serialize = {
 	/**  The new document: untitled and unsaved, as a new template is, until the user saves it. */
 	document: DocumentView_Serialize,
-	/**  How many skills it holds (a summarized section each). */
+	/**  How many skills it holds (a summarized section each, its files' section aside). */
 	skills: number,
 	/**  What of the folder is not a skill and was passed over, in words. */
 	passed_over: string[],
