@@ -84,8 +84,6 @@ export function ForkDialog({
   const problem = parsed !== null && !parsed.ok ? parsed.problem : null;
   const changes = call !== null || expand.length > 0;
   const runnable = chosen.length > 0 && problem === null && !busy;
-  const toggle = <T,>(list: readonly T[], item: T): T[] =>
-    list.includes(item) ? list.filter((kept) => kept !== item) : [...list, item];
   return (
     <ModalDialog role="dialog" titleId={titleId} testId="fork-dialog" className="fork-dialog" onEscape={onCancel}>
       {(focusFirst) => (
@@ -97,23 +95,15 @@ export function ForkDialog({
             The events before it stay as they were recorded: the model is not asked for them again. Each lane ticked
             goes on from there.
           </p>
-          <fieldset>
-            <legend>Lanes that go on</legend>
-            {lanes.map((candidate) => (
-              <label key={candidate} className="check">
-                <input
-                  type="checkbox"
-                  data-testid="fork-lane"
-                  data-lane={candidate}
-                  checked={chosen.includes(candidate)}
-                  onChange={() => {
-                    setChosen(toggle(chosen, candidate));
-                  }}
-                />{" "}
-                {laneName(candidate)}
-              </label>
-            ))}
-          </fieldset>
+          <CheckList
+            legend="Lanes that go on"
+            items={lanes}
+            chosen={chosen}
+            testId="fork-lane"
+            dataName="lane"
+            label={laneName}
+            onChange={setChosen}
+          />
           <fieldset>
             <legend>Another result for a tool call</legend>
             {calls.length === 0 ? (
@@ -157,23 +147,15 @@ export function ForkDialog({
             )}
           </fieldset>
           {sections.length > 0 && (
-            <fieldset>
-              <legend>Sections the model reads at the event</legend>
-              {sections.map((section) => (
-                <label key={section} className="check">
-                  <input
-                    type="checkbox"
-                    data-testid="fork-expand"
-                    data-section={section}
-                    checked={expand.includes(section)}
-                    onChange={() => {
-                      setExpand(toggle(expand, section));
-                    }}
-                  />{" "}
-                  {section}
-                </label>
-              ))}
-            </fieldset>
+            <CheckList
+              legend="Sections the model reads at the event"
+              items={sections}
+              chosen={expand}
+              testId="fork-expand"
+              dataName="section"
+              label={(section) => section}
+              onChange={setExpand}
+            />
           )}
           {failure !== null && (
             <p className="error" data-testid="fork-failure" role="alert">
@@ -203,5 +185,44 @@ export function ForkDialog({
         </>
       )}
     </ModalDialog>
+  );
+}
+
+/** A group of checkboxes, one per item, `chosen` ticked; `data-{dataName}` names each box's item. */
+function CheckList<T extends string>({
+  legend,
+  items,
+  chosen,
+  testId,
+  dataName,
+  label,
+  onChange,
+}: {
+  legend: string;
+  items: readonly T[];
+  chosen: readonly T[];
+  testId: string;
+  dataName: string;
+  label: (item: T) => string;
+  onChange: (chosen: T[]) => void;
+}) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {items.map((item) => (
+        <label key={item} className="check">
+          <input
+            type="checkbox"
+            data-testid={testId}
+            {...{ [`data-${dataName}`]: item }}
+            checked={chosen.includes(item)}
+            onChange={() => {
+              onChange(chosen.includes(item) ? chosen.filter((kept) => kept !== item) : [...chosen, item]);
+            }}
+          />{" "}
+          {label(item)}
+        </label>
+      ))}
+    </fieldset>
   );
 }
