@@ -1143,3 +1143,22 @@ fn readmes_fork_a_longer_issue_makes_deferred_cheapest_with_the_prompt_cache() {
     assert_eq!(missing.code, 2);
     assert!(missing.stderr.contains("nowhere.json"), "{}", missing.stderr);
 }
+
+#[test]
+fn a_fork_goes_on_in_host_lanes_as_each_host_shows_new_tools() {
+    let folder = tempfile::tempdir().unwrap();
+    let history = folder.path().join("history.sqlite3");
+    let env = [("UNFOLD_HISTORY", path(&history))];
+    let args = ["compare", "examples/coding-agent.unfold.json", "examples/coding-agent-fix-test.scenario.json"];
+    assert_eq!(unfold(&[&args[..], &["--adapters", "dynamic"]].concat(), &env).code, 0);
+    let parent = kept_runs(&env).into_iter().find(|run| run["lane"] == "dynamic").unwrap()["id"].to_string();
+    let forked = unfold(&["fork", &parent, "--at", "8", "--adapters", "dynamic,host:codex", "--json"], &env);
+    assert_eq!(forked.code, 0, "{}", forked.stderr);
+    let report: Value = serde_json::from_str(&forked.stdout).unwrap();
+    let runs = report["runs"].as_array().unwrap();
+    assert_eq!(runs.iter().map(|run| run["host"].as_str()).collect::<Vec<_>>(), [None, Some("codex")]);
+    // Codex's lane shows the section's new tools as Codex does: after the event it is not dynamic's.
+    assert_ne!(runs[0]["events"], runs[1]["events"]);
+    let kept: Vec<Value> = kept_runs(&env).into_iter().filter(|run| run["forked_from"]["at_seq"] == 8).collect();
+    assert_eq!(kept.len(), 2);
+}
