@@ -26,11 +26,22 @@ pub(crate) struct Budget {
     spending: Mutex<Spending>,
 }
 
-/// The study's conversations, as far as the budget knows them.
+/// The study's conversations, as far as the budget knows them: those asked for and not ended one
+/// by one, the ended ones summed (a long study's budget stays as quick as a short one's).
+#[derive(Default)]
 struct Spending {
     /// What earlier sessions of the study spent (a resumed study's).
     before_usd: f64,
+    /// The conversations reserved or running.
     conversations: Vec<Conversation>,
+    /// What the ended conversations cost.
+    ended_usd: f64,
+    /// What the ended conversations of each repetition still under way cost: left out, if it is.
+    ended_by_repetition: HashMap<u64, f64>,
+    /// What the conversations of repetitions left out cost.
+    left_out_usd: f64,
+    /// Each lane's ended conversations that made a call: what they cost, and how many.
+    ended_by_lane: HashMap<String, (f64, u32)>,
     /// The place of the next repetition admitted.
     next_repetition: u64,
 }
@@ -41,8 +52,6 @@ struct Conversation {
     /// Its repetition's place in [`Budget::admit`]'s count.
     repetition: u64,
     state: ConversationState,
-    /// Whether its repetition was left out of the study.
-    left_out: bool,
     /// Its model calls so far.
     calls: Vec<Event>,
     cost_usd: f64,
@@ -53,7 +62,6 @@ enum ConversationState {
     /// Asked for with its repetition; not started.
     Reserved,
     Running,
-    Ended,
 }
 
 /// The budget would be passed by what was asked: `next_usd` is what that was estimated to cost.
@@ -114,7 +122,7 @@ impl Budget {
 
     fn new(max_usd: f64, pricing: Pricing, scripted_usd: HashMap<String, f64>, before_usd: f64) -> Budget {
         let unscripted_usd = scripted_usd.values().sum::<f64>() / scripted_usd.len().max(1) as f64;
-        let spending = Mutex::new(Spending { before_usd, conversations: Vec::new(), next_repetition: 0 });
+        let spending = Mutex::new(Spending { before_usd, ..Spending::default() });
         Budget { max_usd, pricing, scripted_usd, unscripted_usd, spending }
     }
 
@@ -137,7 +145,6 @@ impl Budget {
             lane: lane.clone(),
             repetition,
             state: ConversationState::Reserved,
-            left_out: false,
             calls: Vec::new(),
             cost_usd: 0.0,
         }));
@@ -184,9 +191,17 @@ impl Budget {
     /// Ends repetition `repetition`'s running conversations: its comparison has ended.
     pub(crate) fn end_running(&self, repetition: u64) {
         let mut spending = lock(&self.spending);
-        let running = spending.conversations.iter_mut().filter(|c| c.repetition == repetition);
-        for conversation in running.filter(|c| c.state == ConversationState::Running) {
-            conversation.state = ConversationState::Ended;
+        let (ended, asked): (Vec<Conversation>, Vec<Conversation>) = std::mem::take(&mut spending.conversations)
+            .into_iter()
+            .partition(|c| c.repetition == repetition && c.state == ConversationState::Running);
+        spending.conversations = asked;
+        for conversation in ended {
+            spending.ended_usd += conversation.cost_usd;
+            *spending.ended_by_repetition.entry(repetition).or_default() += conversation.cost_usd;
+            if !conversation.calls.is_empty() {
+                let lane = spending.ended_by_lane.entry(conversation.lane).or_default();
+                *lane = (lane.0 + conversation.cost_usd, lane.1 + 1);
+            }
         }
     }
 
@@ -195,42 +210,35 @@ impl Budget {
     pub(crate) fn finish(&self, repetition: u64, kept: bool) {
         self.end_running(repetition);
         let mut spending = lock(&self.spending);
-        spending.conversations.retain(|c| c.repetition != repetition || c.state != ConversationState::Reserved);
-        for conversation in spending.conversations.iter_mut().filter(|c| c.repetition == repetition) {
-            conversation.left_out = !kept;
+        spending.conversations.retain(|c| c.repetition != repetition);
+        let spent = spending.ended_by_repetition.remove(&repetition).unwrap_or(0.0);
+        if !kept {
+            spending.left_out_usd += spent;
         }
     }
 
     /// What the study has spent.
     pub(crate) fn spent(&self) -> Spent {
         let spending = lock(&self.spending);
-        let paid = spending.conversations.iter().map(|c| c.cost_usd);
-        let left_out = spending.conversations.iter().filter(|c| c.left_out).map(|c| c.cost_usd);
-        Spent { total_usd: spending.before_usd + paid.sum::<f64>(), left_out_usd: left_out.sum() }
+        let running: f64 = spending.conversations.iter().map(|c| c.cost_usd).sum();
+        Spent { total_usd: spending.before_usd + spending.ended_usd + running, left_out_usd: spending.left_out_usd }
     }
 
     /// What is spent and what the conversations asked for may still spend, by their estimates.
     fn committed_usd(&self, spending: &Spending) -> f64 {
-        let still = spending.conversations.iter().map(|c| match c.state {
+        let asked = spending.conversations.iter().map(|c| match c.state {
             ConversationState::Reserved => self.expected_usd(spending, &c.lane),
-            ConversationState::Running => (self.expected_usd(spending, &c.lane) - c.cost_usd).max(0.0),
-            ConversationState::Ended => 0.0,
+            ConversationState::Running => c.cost_usd.max(self.expected_usd(spending, &c.lane)),
         });
-        spending.before_usd + spending.conversations.iter().map(|c| c.cost_usd).sum::<f64>() + still.sum::<f64>()
+        spending.before_usd + spending.ended_usd + asked.sum::<f64>()
     }
 
     /// What a conversation of `lane` is expected to cost: the mean of the lane's ended ones, else
     /// the script's.
     fn expected_usd(&self, spending: &Spending, lane: &str) -> f64 {
-        let ended: Vec<f64> = spending
-            .conversations
-            .iter()
-            .filter(|c| c.lane == lane && c.state == ConversationState::Ended && !c.calls.is_empty())
-            .map(|c| c.cost_usd)
-            .collect();
-        match ended.is_empty() {
-            true => self.scripted_usd.get(lane).copied().unwrap_or(self.unscripted_usd),
-            false => ended.iter().sum::<f64>() / ended.len() as f64,
+        match spending.ended_by_lane.get(lane) {
+            Some(&(usd, count)) => usd / f64::from(count),
+            None => self.scripted_usd.get(lane).copied().unwrap_or(self.unscripted_usd),
         }
     }
 }
