@@ -68,7 +68,8 @@ struct ReadParent {
     lane: String,
     name: String,
     documents: (DocumentRef, DocumentRef),
-    kept: Option<i64>,
+    /// Its id in the history and the hash of the template it ran, when it is kept.
+    kept: Option<(i64, String)>,
 }
 
 impl Comparisons {
@@ -97,8 +98,8 @@ impl Comparisons {
         let template_name = documents
             .template_path()
             .map_or_else(|| documents.template().key.clone(), |path| path.display().to_string());
-        if let Some(kept) = parent.kept {
-            self.check_same_template(kept, documents.template(), &template_name)?;
+        if let Some((id, hash)) = &parent.kept {
+            check_same_template(*id, hash, documents.template(), &template_name)?;
         }
         for key in &request.change.expand {
             if documents.template().section(key).is_none() {
@@ -106,7 +107,7 @@ impl Comparisons {
                 return Err(AppError::new(ErrorCode::InvalidRequest, message));
             }
         }
-        let forked_from = parent.kept.map(|run| ForkedFrom { run, at_seq: request.at_seq });
+        let forked_from = parent.kept.as_ref().map(|&(run, _)| ForkedFrom { run, at_seq: request.at_seq });
         let repetition = Repetition {
             documents: Some(&documents),
             no_baseline: true,
@@ -154,12 +155,16 @@ impl Comparisons {
                     documents: documents((summary.template_path, summary.scenario_path), &name)?,
                     run: stored.report,
                     name,
-                    kept: Some(*id),
+                    kept: Some((*id, summary.template_hash)),
                 })
             }
             ForkParent::Comparison { run_id, lane } => {
                 let (run, kept) = self.last_run(*run_id, lane)?;
-                let name = kept.map_or_else(|| format!("comparison {run_id}"), |id| format!("run {id}"));
+                let kept = match kept {
+                    Some(id) => Some((id, self.context().history.get(id)?.summary.template_hash)),
+                    None => None,
+                };
+                let name = kept.as_ref().map_or_else(|| format!("comparison {run_id}"), |(id, _)| format!("run {id}"));
                 Ok(ReadParent {
                     lane: lane.name().to_owned(),
                     documents: documents((None, None), &name)?,
@@ -182,18 +187,17 @@ impl Comparisons {
             }
         }
     }
+}
 
-    /// Refuses a template that is not the one kept run `id` ran: the recording would not be its
-    /// conversation.
-    fn check_same_template(&self, id: i64, template: &unfold_documents::Template, name: &str) -> AppResult<()> {
-        let kept = self.context().history.get(id)?.summary.template_hash;
-        match unfold_stores::run_history::template_hash(template) == kept {
-            true => Ok(()),
-            false => Err(AppError::new(
-                ErrorCode::InvalidRequest,
-                format!("{name} changed since run {id} ran it: give the template it ran with --template"),
-            )),
-        }
+/// Refuses a template that is not the one kept run `id` ran (its hash `kept`): the recording would
+/// not be its conversation.
+fn check_same_template(id: i64, kept: &str, template: &unfold_documents::Template, name: &str) -> AppResult<()> {
+    match unfold_stores::run_history::template_hash(template) == kept {
+        true => Ok(()),
+        false => Err(AppError::new(
+            ErrorCode::InvalidRequest,
+            format!("{name} changed since run {id} ran it: give the template it ran with --template"),
+        )),
     }
 }
 
