@@ -6,11 +6,17 @@ import { historyField } from "@codemirror/commands";
 import { EditorView } from "@codemirror/view";
 import { act } from "react";
 import type { Root } from "react-dom/client";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { mountEachTest } from "../testing/testRoot";
-import { CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
+import {
+  CompletionContext,
+  type CompletionResult,
+  currentCompletions,
+  startCompletion,
+} from "@codemirror/autocomplete";
 import { EditorState } from "@codemirror/state";
-import { CodeField, parameterCompletions, type CodeFieldProps } from "./CodeField";
+import { CodeField, type CodeFieldProps } from "./CodeField";
+import { completionModule, parameterCompletions } from "./parameterCompletion";
 import { settle } from "../testing/dom";
 
 let container: HTMLDivElement;
@@ -210,5 +216,21 @@ describe("CodeField", () => {
     ]);
     // Inside a closed placeholder the brace that is there is kept.
     expect(complete("Hello ${}", "Hello ${".length)?.options[0]?.apply).toBe("${company");
+  });
+
+  it("completes the parameters once the completion's chunk is loaded, in a field made before", async () => {
+    render({ value: "Hello ", params: ["company", "goal"] });
+    await act(() => completionModule.load());
+    act(() => {
+      editorView().dispatch({
+        changes: { from: 6, insert: "${co" },
+        selection: { anchor: 10 },
+        userEvent: "input.type",
+      });
+      startCompletion(editorView());
+    });
+    await vi.waitFor(() => {
+      expect(currentCompletions(editorView().state).map((option) => option.label)).toEqual(["${company}"]);
+    });
   });
 });

@@ -1,7 +1,7 @@
 // A text field backed by a CodeMirror EditorView: a controlled field like a textarea (`value` in,
 // every change out through `onChange` with the whole text) that can mark the `$` forms of its text
 // (placeholders, those the template has no default for, invalid `$`) and completes `${` with the
-// template's parameters. It keeps no history of its
+// template's parameters (`parameterCompletion`, loaded apart). It keeps no history of its
 // own: Ctrl+Z and the redo keys reach the page, whose undo covers the whole document. Its layout
 // is in index.css, because the app's CSP refuses the <style> element CodeMirror would add.
 import {
@@ -16,13 +16,8 @@ import {
 } from "@codemirror/state";
 import { Decoration, type DecorationSet, EditorView, keymap, placeholder as hint } from "@codemirror/view";
 import { defaultKeymap } from "@codemirror/commands";
-import {
-  autocompletion,
-  type CompletionContext,
-  type CompletionResult,
-  type CompletionSource,
-} from "@codemirror/autocomplete";
-import { type CSSProperties, useEffect, useLayoutEffect, useRef } from "react";
+import { type CSSProperties, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
+import { completionModule, parameterCompletion } from "./parameterCompletion";
 import { scanPlaceholders, unknownParamMessage } from "./placeholders";
 
 export interface CodeFieldProps {
@@ -81,38 +76,19 @@ function placeholderHighlighting(params: readonly string[]): Extension {
   });
 }
 
-/** What can change after the view is made: the names checked against, and the empty field's hint. */
+/**
+ * What can change after the view is made: the names checked against, the empty field's hint, and
+ * whether the completion of the names is loaded.
+ */
 interface Marking {
   params: readonly string[] | null;
   placeholder: string | null;
-}
-
-/**
- * Offers the template's parameters while a placeholder is typed: after `${`, the names that start
- * with what follows it, each completed to `${name}`.
- */
-export function parameterCompletions(params: readonly string[]): CompletionSource {
-  return (context: CompletionContext): CompletionResult | null => {
-    const typed = context.matchBefore(/\$\{[A-Za-z0-9_]*$/);
-    if (typed === null) return null;
-    const after = context.state.sliceDoc(context.pos, context.pos + 1);
-    return {
-      from: typed.from,
-      options: params.map((name) => ({
-        label: `\${${name}}`,
-        apply: after === "}" ? `\${${name}` : `\${${name}}`,
-        type: "variable",
-      })),
-      validFor: /^\$\{[A-Za-z0-9_]*$/,
-    };
-  };
+  completes: boolean;
 }
 
 function markingExtensions({ params, placeholder }: Marking): Extension {
   return [
-    params === null
-      ? []
-      : [placeholderHighlighting(params), autocompletion({ override: [parameterCompletions(params)], icons: false })],
+    params === null ? [] : [placeholderHighlighting(params), parameterCompletion(params)],
     placeholder === null ? [] : hint(placeholder),
   ];
 }
@@ -163,8 +139,14 @@ export function CodeField({
 }: CodeFieldProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  const completion = useSyncExternalStore(completionModule.subscribe, completionModule.getState).loaded;
+  const completes = completion !== undefined && "module" in completion;
   // Compared by content: the list of names is usually built anew on every render.
-  const markingKey = JSON.stringify({ params: params ?? null, placeholder: placeholder ?? null } satisfies Marking);
+  const markingKey = JSON.stringify({
+    params: params ?? null,
+    placeholder: placeholder ?? null,
+    completes,
+  } satisfies Marking);
   // What a view is made with: the attributes as they first were (later changes are not followed),
   // the text and the marking as they last were (a view made again starts from them).
   const made = useRef({ text: value, markingKey, testId, label, singleLine, describedBy, spellCheck });
@@ -201,6 +183,11 @@ export function CodeField({
             ...(config.describedBy === undefined ? {} : { "aria-describedby": config.describedBy }),
           }),
           EditorView.domEventHandlers({
+            // A field focused before the first screen was drawn completes too.
+            focus: () => {
+              void completionModule.load();
+              return false;
+            },
             // The browser's own undo (an Edit menu) would change the text behind the document's
             // history, and CodeMirror has none here: leave undo to the page.
             beforeinput: (event) => {

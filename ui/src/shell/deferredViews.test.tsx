@@ -3,7 +3,8 @@
 import { act, type ReactNode } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
-import { Deferred, DeferredModule } from "./deferredViews";
+import { DeferredModule } from "../shared/DeferredModule";
+import { Deferred } from "./deferredViews";
 import { mountEachTest } from "../testing/testRoot";
 
 let container: HTMLDivElement;
