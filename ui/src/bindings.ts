@@ -978,7 +978,7 @@ export type EventKind_Deserialize =
 /**  The adapter. */
 adapter: AdapterKind; 
 /**  The template's key. */
-template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The adapter asked for cannot run with this provider, so another runs in its place: the
  *  dynamic adapter on a provider that takes its tools once runs as the restart adapter.
@@ -989,7 +989,7 @@ requested: AdapterKind;
 /**  The adapter that runs. */
 adapter: AdapterKind; 
 /**  Why. */
-reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  What a tool source offered the run, before its first model call (spec 8): one per source. */
 ({ type: "tools_discovered"; 
 /**  The source's name. */
@@ -999,7 +999,7 @@ tier: Tier;
 /**  The tools it offered the run, in its order. */
 tools: string[]; 
 /**  Why a lower tier was used, or a tool left out. */
-error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; turn?: never; value?: never } | 
+error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; text?: never; tool_name?: never; tool_names?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The model was called once. */
 ({ type: "model_call"; 
 /**  1-based, counted over the whole run. */
@@ -1016,7 +1016,13 @@ completion_tokens: number;
  */
 prefix?: PromptPrefix_Deserialize | null; 
 /**  What the provider's prompt cache did for the call, as a live provider measured it. */
-measured_cache?: MeasuredCache | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; turn?: never; value?: never } | 
+measured_cache?: MeasuredCache | null; 
+/**
+ *  The words of the model's answer: beside its tool calls, or the reply that ended a turn.
+ *  A fork replays them (spec 15). Absent for an answer without words, and in reports
+ *  written before they were kept.
+ */
+text?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; turn?: never; value?: never } | 
 /**  A tool call of the model was answered. */
 ({ type: "tool_call"; 
 /**  The model call that asked for it. */
@@ -1030,7 +1036,7 @@ args: JsonValue;
 /**  Whether the tool succeeded. */
 success: boolean; 
 /**  What the model is told. */
-result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  Tools became callable in the running conversation: added to the tool list of later calls,
  *  or (`delivery`) allowed or loaded where they were already sent.
@@ -1041,20 +1047,20 @@ section_key?: string | null;
 /**  The tools, in order. */
 tool_names: string[]; 
 /**  How they arrived; absent: listed. */
-delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A tool was not injected because a tool of that name is already offered. */
 ({ type: "tool_injection_skipped"; 
 /**  The section whose expansion offered it (`null` for a plugin change). */
 section_key?: string | null; 
 /**  The tool. */
-tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  A real agent host fetched the list of tools from the template's MCP server (spec 13): the
  *  first time, and each time again (after `tools/list_changed`, or before each request).
  */
 ({ type: "tools_listed"; 
 /**  The tools the server listed, in its order. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The script called a tool that a real host had not offered in that request (spec 13): the
  *  call was not made, since a model cannot call a tool it was not shown, and the script went
@@ -1064,15 +1070,15 @@ tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_mod
 /**  The model call whose answer would have made it. */
 call_index: number; 
 /**  The tool, as the script names it. */
-tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools were removed from the tool list of later calls. */
 ({ type: "tools_removed"; 
 /**  The tools. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Sections' visibility changed in the session. */
 ({ type: "visibility_changed"; 
 /**  The sections made FULL, in document order. */
-section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The evaluation restarts from the system prompt and the user message. */
 ({ type: "restart"; 
 /**  Why. */
@@ -1080,7 +1086,7 @@ reason: RestartReason;
 /**  The sections expanded by it, if any. */
 section_keys: string[]; 
 /**  The reason the model gave (`open_sections`), if any. */
-message?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+message?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call. */
 ({ type: "tool_availability_changed"; 
 /**  The model call the change applies to. */
@@ -1092,14 +1098,14 @@ removed: string[];
 /**  The tool source whose list changed (none: a scenario's `tool_changes`). */
 source?: string | null; 
 /**  Tools whose description or parameters changed (removed and added again). */
-modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The user sent the next turn's message (turn 2 and later) after the model's answer to the
  *  turn before; after a restart, the turns already given are sent again as the attempt reaches them.
  */
 ({ type: "user_turn"; 
 /**  1-based. */
-turn: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+turn: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**
  *  The tools the lane could offer changed, and its refresh policy (spec 12) shows the change
  *  later, or never: until then its requests keep the list they had.
@@ -1114,11 +1120,11 @@ removed?: string[];
 /**  Tools that will get their new definitions. */
 modified?: string[]; 
 /**  When the model first sees it. */
-shows: PendingShows }) & { adapter?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+shows: PendingShows }) & { adapter?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools in the running conversation's list got a new definition under the same name. */
 ({ type: "tools_modified"; 
 /**  The tools. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  A tool call completed a loop (km_tools' rules) for the first time: the model is warned at
  *  the end of the call's result; looping again ends the run.
@@ -1136,7 +1142,7 @@ tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_mod
 /**  Which. */
 limit: Limit; 
 /**  Its value. */
-value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never } | 
+value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never } | 
 /**  The run ended. */
 ({ type: "run_completed"; 
 /**  How. */
@@ -1144,7 +1150,7 @@ status: RunStatus;
 /**  The model's final answer, if it gave one. */
 final?: string | null; 
 /**  What went wrong, for status `error`. */
-error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never };
+error?: string | null }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never };
 
 /**  What happened, tagged by `type`. */
 export type EventKind_Serialize = 
@@ -1153,7 +1159,7 @@ export type EventKind_Serialize =
 /**  The adapter. */
 adapter: AdapterKind; 
 /**  The template's key. */
-template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+template: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The adapter asked for cannot run with this provider, so another runs in its place: the
  *  dynamic adapter on a provider that takes its tools once runs as the restart adapter.
@@ -1164,7 +1170,7 @@ requested: AdapterKind;
 /**  The adapter that runs. */
 adapter: AdapterKind; 
 /**  Why. */
-reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+reason: string }) & { added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  What a tool source offered the run, before its first model call (spec 8): one per source. */
 ({ type: "tools_discovered"; 
 /**  The source's name. */
@@ -1174,7 +1180,7 @@ tier: Tier;
 /**  The tools it offered the run, in its order. */
 tools: string[]; 
 /**  Why a lower tier was used, or a tool left out. */
-error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; tool_name?: never; tool_names?: never; tools_offered?: never; turn?: never; value?: never } | 
+error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; text?: never; tool_name?: never; tool_names?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The model was called once. */
 ({ type: "model_call"; 
 /**  1-based, counted over the whole run. */
@@ -1191,7 +1197,13 @@ completion_tokens: number;
  */
 prefix?: PromptPrefix_Serialize; 
 /**  What the provider's prompt cache did for the call, as a live provider measured it. */
-measured_cache?: MeasuredCache }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; turn?: never; value?: never } | 
+measured_cache?: MeasuredCache; 
+/**
+ *  The words of the model's answer: beside its tool calls, or the reply that ended a turn.
+ *  A fork replays them (spec 15). Absent for an answer without words, and in reports
+ *  written before they were kept.
+ */
+text?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; delivery?: never; error?: never; final?: never; limit?: never; message?: never; modified?: never; name?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; turn?: never; value?: never } | 
 /**  A tool call of the model was answered. */
 ({ type: "tool_call"; 
 /**  The model call that asked for it. */
@@ -1205,7 +1217,7 @@ args: JsonValue;
 /**  Whether the tool succeeded. */
 success: boolean; 
 /**  What the model is told. */
-result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+result: JsonValue }) & { adapter?: never; added?: never; at_model_call?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  Tools became callable in the running conversation: added to the tool list of later calls,
  *  or (`delivery`) allowed or loaded where they were already sent.
@@ -1216,20 +1228,20 @@ section_key: string | null;
 /**  The tools, in order. */
 tool_names: string[]; 
 /**  How they arrived; absent: listed. */
-delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+delivery?: ToolDelivery }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A tool was not injected because a tool of that name is already offered. */
 ({ type: "tool_injection_skipped"; 
 /**  The section whose expansion offered it (`null` for a plugin change). */
 section_key: string | null; 
 /**  The tool. */
-tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  A real agent host fetched the list of tools from the template's MCP server (spec 13): the
  *  first time, and each time again (after `tools/list_changed`, or before each request).
  */
 ({ type: "tools_listed"; 
 /**  The tools the server listed, in its order. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The script called a tool that a real host had not offered in that request (spec 13): the
  *  call was not made, since a model cannot call a tool it was not shown, and the script went
@@ -1239,15 +1251,15 @@ tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_mod
 /**  The model call whose answer would have made it. */
 call_index: number; 
 /**  The tool, as the script names it. */
-tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_name: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools were removed from the tool list of later calls. */
 ({ type: "tools_removed"; 
 /**  The tools. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Sections' visibility changed in the session. */
 ({ type: "visibility_changed"; 
 /**  The sections made FULL, in document order. */
-section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+section_keys: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  The evaluation restarts from the system prompt and the user message. */
 ({ type: "restart"; 
 /**  Why. */
@@ -1255,7 +1267,7 @@ reason: RestartReason;
 /**  The sections expanded by it, if any. */
 section_keys: string[]; 
 /**  The reason the model gave (`open_sections`), if any. */
-message?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+message?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; removed?: never; requested?: never; result?: never; section_key?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  A plugin (spec 4.5) or a tool source (spec 8) changed the available tools before a model call. */
 ({ type: "tool_availability_changed"; 
 /**  The model call the change applies to. */
@@ -1267,14 +1279,14 @@ removed: string[];
 /**  The tool source whose list changed (none: a scenario's `tool_changes`). */
 source?: string; 
 /**  Tools whose description or parameters changed (removed and added again). */
-modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+modified?: string[] }) & { adapter?: never; args?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  The user sent the next turn's message (turn 2 and later) after the model's answer to the
  *  turn before; after a restart, the turns already given are sent again as the attempt reaches them.
  */
 ({ type: "user_turn"; 
 /**  1-based. */
-turn: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
+turn: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; value?: never } | 
 /**
  *  The tools the lane could offer changed, and its refresh policy (spec 12) shows the change
  *  later, or never: until then its requests keep the list they had.
@@ -1289,11 +1301,11 @@ removed?: string[];
 /**  Tools that will get their new definitions. */
 modified?: string[]; 
 /**  When the model first sees it. */
-shows: PendingShows }) & { adapter?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+shows: PendingShows }) & { adapter?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; requested?: never; result?: never; section_keys?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**  Tools in the running conversation's list got a new definition under the same name. */
 ({ type: "tools_modified"; 
 /**  The tools. */
-tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
+tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tools?: never; tools_offered?: never; turn?: never; value?: never } | 
 /**
  *  A tool call completed a loop (km_tools' rules) for the first time: the model is warned at
  *  the end of the call's result; looping again ends the run.
@@ -1311,7 +1323,7 @@ tool_names: string[] }) & { adapter?: never; added?: never; args?: never; at_mod
 /**  Which. */
 limit: Limit; 
 /**  Its value. */
-value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never } | 
+value: number }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; error?: never; final?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; status?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never } | 
 /**  The run ended. */
 ({ type: "run_completed"; 
 /**  How. */
@@ -1319,7 +1331,7 @@ status: RunStatus;
 /**  The model's final answer, if it gave one. */
 final: string | null; 
 /**  What went wrong, for status `error`. */
-error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; success?: never; template?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never };
+error?: string }) & { adapter?: never; added?: never; args?: never; at_model_call?: never; call_id?: never; call_index?: never; completion_tokens?: never; delivery?: never; limit?: never; measured_cache?: never; message?: never; modified?: never; name?: never; prefix?: never; prompt_tokens?: never; reason?: never; removed?: never; requested?: never; result?: never; section_key?: never; section_keys?: never; shows?: never; source?: never; success?: never; template?: never; text?: never; tier?: never; tool_name?: never; tool_names?: never; tools?: never; tools_offered?: never; turn?: never; value?: never };
 
 /**  One event of a run. */
 export type Event_Deserialize = {

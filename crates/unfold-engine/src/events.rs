@@ -110,6 +110,11 @@ pub enum EventKind {
         /// What the provider's prompt cache did for the call, as a live provider measured it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         measured_cache: Option<MeasuredCache>,
+        /// The words of the model's answer: beside its tool calls, or the reply that ended a turn.
+        /// A fork replays them (spec 15). Absent for an answer without words, and in reports
+        /// written before they were kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
     },
     /// A tool call of the model was answered.
     ToolCall {

@@ -84,16 +84,19 @@ impl Fork {
             .iter()
             .filter(|event| before(event.seq))
             .filter_map(|event| match &event.kind {
-                EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, measured_cache, .. } => {
+                EventKind::ModelCall { call_index, prompt_tokens, completion_tokens, measured_cache, text, .. } => {
                     let usage = Usage {
                         prompt_tokens: *prompt_tokens,
                         completion_tokens: *completion_tokens,
                         cache: *measured_cache,
                     };
-                    Some((
-                        *call_index,
-                        ModelResponse { text: None, tool_calls: Vec::new(), usage: Some(usage), cut_at_limit: false },
-                    ))
+                    let answer = ModelResponse {
+                        text: text.clone(),
+                        tool_calls: Vec::new(),
+                        usage: Some(usage),
+                        cut_at_limit: false,
+                    };
+                    Some((*call_index, answer))
                 }
                 _ => None,
             })
@@ -114,28 +117,7 @@ impl Fork {
                 given.recorded.entry(call_id.clone()).or_default().push_back((*success, result.clone()));
             }
         }
-        // An answer with no tool call ended its turn. The run's events hold the words of the
-        // last one only (the run's final answer): a fork after another would not be the
-        // conversation as it was.
-        let final_text = parent.events.iter().find_map(|event| match &event.kind {
-            EventKind::RunCompleted { final_text, .. } => Some(final_text.clone()),
-            _ => None,
-        });
-        let last_call = parent.events.iter().rev().find_map(|event| match event.kind {
-            EventKind::ModelCall { call_index, .. } => Some(call_index),
-            _ => None,
-        });
-        for (index, answer) in answers.iter_mut().filter(|(_, answer)| answer.tool_calls.is_empty()) {
-            match &final_text {
-                Some(text) if Some(*index) == last_call => answer.text = text.clone(),
-                _ => {
-                    return Err(format!(
-                        "the words of the model's answer to call {index}, which ended a user turn, are not in the \
-                         run's events: fork at an event before it"
-                    ))
-                }
-            }
-        }
+        words_of_earlier_replies(parent, &mut answers)?;
         for ChangedResult { call_id, result } in &change.results {
             if !after.contains(&call_id.as_str()) {
                 let known = if after.is_empty() { "none".to_owned() } else { after.join(", ") };
@@ -217,4 +199,35 @@ impl Provider for ReplayingProvider {
     fn refuses(&self, hidden: HiddenTools) -> Option<String> {
         self.model.refuses(hidden)
     }
+}
+
+/// Gives the replies that ended a user turn their words where the run's events do not: a report
+/// written before `model_call` kept them has the last one's in its final answer only, so a fork
+/// after another reply of such a report is refused rather than replayed without it.
+fn words_of_earlier_replies(parent: &RunReport, answers: &mut [(u32, ModelResponse)]) -> Result<(), String> {
+    let keeps_words =
+        parent.events.iter().any(|event| matches!(&event.kind, EventKind::ModelCall { text: Some(_), .. }));
+    if keeps_words {
+        return Ok(());
+    }
+    let final_text = parent.events.iter().find_map(|event| match &event.kind {
+        EventKind::RunCompleted { final_text, .. } => Some(final_text.clone()),
+        _ => None,
+    });
+    let last_call = parent.events.iter().rev().find_map(|event| match event.kind {
+        EventKind::ModelCall { call_index, .. } => Some(call_index),
+        _ => None,
+    });
+    for (index, answer) in answers.iter_mut().filter(|(_, answer)| answer.tool_calls.is_empty()) {
+        match &final_text {
+            Some(text) if Some(*index) == last_call => answer.text = text.clone(),
+            _ => {
+                return Err(format!(
+                    "the run was recorded before Unfold kept the words of each answer, and its answer to call \
+                     {index} ended a user turn: fork at an event before it"
+                ))
+            }
+        }
+    }
+    Ok(())
 }

@@ -463,6 +463,7 @@ impl<'a> Run<'a, '_> {
                 completion_tokens,
                 prefix: Some(prefix),
                 measured_cache: response.usage.and_then(|usage| usage.cache),
+                text: response.text.clone(),
             });
             if response.cut_at_limit {
                 // Never called completed: the text is not the whole answer, and a call cut short

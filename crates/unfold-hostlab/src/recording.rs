@@ -225,6 +225,7 @@ impl Telling {
             completion_tokens: answer["completion_tokens"].as_u64().unwrap_or(0),
             prefix: Some(prefix),
             measured_cache: None,
+            text: answer["text"].as_str().map(str::to_owned),
         });
         self.previous_shape = Some(shape);
         for tool_name in strings(&entry["tool_not_shown"]) {

@@ -49,6 +49,14 @@ describe("eventFields", () => {
       "Prompt tokens",
       "Completion tokens",
     ]);
+    // The answer that ended the run: its words, which a fork replays.
+    const last = lookupFirstReport()
+      .runs[1]?.events.filter((e) => e.type === "model_call")
+      .at(-1);
+    expect(last === undefined ? [] : eventFields(last).at(-1)).toEqual({
+      label: "The model said",
+      text: "Fixed the login flow.",
+    });
   });
 
   it("shows how injected tools reached the model when they were not simply listed", () => {

@@ -70,6 +70,7 @@ function fieldsOf(event: RunEvent): EventField[] {
         { label: "Prompt tokens", text: String(event.prompt_tokens) },
         { label: "Completion tokens", text: String(event.completion_tokens) },
         ...prefixRows(event.prefix),
+        ...(event.text == null ? [] : [{ label: "The model said", text: event.text }]),
       ];
     case "tool_call":
       return [
