@@ -58,6 +58,7 @@ import {
   type ComparisonContext,
   type ComparisonSetup,
   type ComparisonStore,
+  forkModelOf,
   hasRelaySource,
   liveModel,
   notRunnable,
@@ -240,6 +241,7 @@ export function CompareView({
           events={state.run.events[state.fork.lane] ?? []}
           lanes={state.run.lanes.filter((lane) => lane !== "baseline" && !lane.startsWith("real:"))}
           sections={summarizedSections(template)}
+          model={forkModelOf(state)}
           busy={state.fork.busy}
           failure={state.fork.failure}
           onRun={(choice) =>

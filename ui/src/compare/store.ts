@@ -32,6 +32,7 @@ import type {
   ToolSource,
   ChartImage,
   ForkAnswer,
+  ForkModel,
 } from "../platform";
 import { hostLane, realHostLane } from "../platform/lanes";
 import { sameJsonIgnoringUndefined } from "../shared/json";
@@ -179,6 +180,12 @@ export function relaySessionOf(
  * scenario's script and the prices know it; else null (the prices' default model for the script; a
  * live run is priced as its own model).
  */
+/** The model a fork of the comparison goes on with: the comparison's own, live or scripted. */
+export function forkModelOf(state: Pick<ComparisonState, "model" | "priceAs" | "pricedModels">): ForkModel {
+  const live = liveRunOf(state.model);
+  return live === null ? { scripted: { price_as: priceAsOf(state) } } : { live: { profile: live.profile } };
+}
+
 export function priceAsOf(state: Pick<ComparisonState, "model" | "priceAs" | "pricedModels">): string | null {
   const { model, priceAs } = state;
   if (model.kind !== "scripted" || priceAs === null) return null;
@@ -356,13 +363,12 @@ export class ComparisonStore extends ExternalStore<ComparisonState> {
     const open = this.scenario.getState().scenario;
     if (fork === null || fork.busy || run === null || template === null || open === null) return null;
     this.update({ fork: { ...fork, busy: true, failure: null } });
-    const live = liveRunOf(this.state.model);
     const answer = await this.platform.forkRun({
       parent: { comparison: { run_id: run.id, lane: fork.lane } },
       at_seq: fork.seq,
       change: { results: choice.results, expand: choice.expand },
       lanes: choice.lanes,
-      model: live === null ? { scripted: { price_as: priceAsOf(this.state) } } : { live: { profile: live.profile } },
+      model: forkModelOf(this.state),
       documents: [{ open: template.id }, { open: open.id }],
       history: true,
       run_id: null,

@@ -732,6 +732,7 @@ function PickedEvent({ store, state }: { store: HistoryStore; state: HistoryStat
           events={state.fork.events}
           lanes={FORK_LANES.includes(state.fork.lane) ? FORK_LANES : [state.fork.lane, ...FORK_LANES]}
           sections={[]}
+          model={state.fork.model}
           busy={state.fork.busy}
           failure={state.fork.failure}
           onRun={(choice) => void store.runFork(choice)}

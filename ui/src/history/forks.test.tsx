@@ -88,4 +88,35 @@ describe("Fork from here on the History page", () => {
     expect(shown.run?.forked_from).toEqual({ run: fork, at_seq: 10 });
     expect(byTestId("history-fork").textContent).toContain(`Fork of run ${String(fork)} at event 10`);
   });
+
+  it("goes on with the kept run's own model: a live run's profile, said in the question", async () => {
+    const platform = new FakePlatform();
+    const store = new HistoryStore(platform);
+    act(() => {
+      root.render(
+        <ToastProvider>
+          <HistoryView store={store} />
+        </ToastProvider>,
+      );
+    });
+    await act(() => store.load());
+    // Run 4 is live, on the profile "local".
+    await act(() => store.select(4));
+    await settle();
+    await click(byTestId('timeline-event"][data-lane="dynamic"][data-seq="2'));
+    await click(byTestId("history-fork-from-here"));
+    expect(byTestId("fork-model").textContent).toContain("live model of profile local");
+    await click(byTestId("fork-run"));
+    await settle();
+    expect(platform.compare.forks.at(-1)?.model).toEqual({ live: { profile: "local" } });
+    // A scripted run goes on with the script.
+    await act(() => store.select(2));
+    await settle();
+    await click(byTestId('timeline-event"][data-lane="restart"][data-seq="2'));
+    await click(byTestId("history-fork-from-here"));
+    expect(byTestId("fork-model").textContent).toContain("the scenario's script answers");
+    await click(byTestId("fork-run"));
+    await settle();
+    expect(platform.compare.forks.at(-1)?.model).toEqual({ scripted: { price_as: null } });
+  });
 });

@@ -5,7 +5,7 @@
 // run's trace written where the user chooses, and the last action that failed or the last export's
 // notice. It lives in the workspace, so the page finds its selection again when it shows.
 // React reads it through `subscribe`/`getState`.
-import type { Lane, Platform, RunComparison, RunEvent, RunSummary, StoredRun } from "../platform";
+import type { ForkModel, Lane, Platform, RunComparison, RunEvent, RunSummary, StoredRun } from "../platform";
 import { describeError, failureOf, type BriefFailure, type Failure } from "../shared/failure";
 import type { ForkChoice } from "../runs/ForkDialog";
 import { ExternalStore } from "../shared/ExternalStore";
@@ -40,6 +40,9 @@ export interface HistoryState {
   fork: HistoryFork | null;
 }
 
+/** The provider of a kept run the scenario's script answered. */
+const SCRIPTED = "scripted";
+
 /** A fork of kept run `run` (its lane `lane`) at its event `seq`. */
 export interface HistoryFork {
   run: number;
@@ -47,6 +50,8 @@ export interface HistoryFork {
   seq: number;
   /** Its events: what the question offers to change. */
   events: RunEvent[];
+  /** The model that goes on from the event: the kept run's own (its provider profile, or the script). */
+  model: ForkModel;
   busy: boolean;
   failure: BriefFailure | null;
 }
@@ -187,7 +192,9 @@ export class HistoryStore extends ExternalStore<HistoryState> {
     const forked = comparison !== null && picked.lane === "baseline" ? comparison.reference : run;
     if (forked.id === null) return;
     const lane: Lane = forked.lane ?? forked.adapter;
-    const fork = { run: forked.id, lane, seq: picked.event.seq, events: forked.report.events };
+    const model: ForkModel =
+      forked.provider === SCRIPTED ? { scripted: { price_as: null } } : { live: { profile: forked.provider } };
+    const fork = { run: forked.id, lane, seq: picked.event.seq, events: forked.report.events, model };
     this.update({ fork: { ...fork, busy: false, failure: null } });
   }
 
@@ -197,8 +204,8 @@ export class HistoryStore extends ExternalStore<HistoryState> {
   }
 
   /**
-   * Runs the fork asked as `choice` says, on the files the kept run names and the scripted model,
-   * then shows its first run beside its parent; a refusal stays in the question.
+   * Runs the fork asked as `choice` says, on the files the kept run names and with its model, then
+   * shows its first run beside its parent; a refusal stays in the question.
    */
   async runFork(choice: ForkChoice): Promise<void> {
     const { fork } = this.state;
@@ -209,7 +216,7 @@ export class HistoryStore extends ExternalStore<HistoryState> {
       at_seq: fork.seq,
       change: { results: choice.results, expand: choice.expand },
       lanes: choice.lanes,
-      model: { scripted: { price_as: null } },
+      model: fork.model,
       documents: null,
       history: true,
       run_id: null,

@@ -169,6 +169,8 @@ export type StoredRun = StoredRun_Serialize;
 export type RunComparison = RunComparison_Serialize;
 
 export type ForkRequest = ForkRequest_Deserialize;
+/** The model a fork goes on with after its event: the scenario's script, or a live profile's. */
+export type ForkModel = ForkRequest["model"];
 
 export type ForkAnswer = ForkAnswer_Serialize;
 

@@ -6,7 +6,7 @@
 // whose result changes), fork-result (its JSON), fork-result-problem, fork-expand (data-section),
 // fork-failure, fork-run, fork-cancel.
 import { useId, useState } from "react";
-import type { ChangedResult, JsonValue, Lane, RunEvent } from "../platform";
+import type { ChangedResult, ForkModel, JsonValue, Lane, RunEvent } from "../platform";
 import { ModalDialog } from "../shared/ModalDialog";
 import { laneName } from "../shared/words";
 import type { BriefFailure } from "../shared/failure";
@@ -47,12 +47,20 @@ export function resultOf(text: string): { ok: true; value: JsonValue } | { ok: f
   }
 }
 
+/** Which model answers after the event, in words. */
+export function forkModelText(model: ForkModel): string {
+  return "live" in model && model.live !== undefined
+    ? `After it, each lane's calls go to the live model of profile ${model.live.profile}, and are paid.`
+    : "After it, the scenario's script answers.";
+}
+
 export function ForkDialog({
   lane,
   seq,
   events,
   lanes,
   sections,
+  model,
   busy,
   failure,
   onRun,
@@ -68,6 +76,8 @@ export function ForkDialog({
   lanes: readonly Lane[];
   /** The summarized sections the model may read at the event, by path. */
   sections: readonly string[];
+  /** The model that answers after the event. */
+  model: ForkModel;
   busy: boolean;
   failure: BriefFailure | null;
   onRun: (choice: ForkChoice) => void;
@@ -94,6 +104,9 @@ export function ForkDialog({
           <p className="notice">
             The events before it stay as they were recorded: the model is not asked for them again. Each lane ticked
             goes on from there.
+          </p>
+          <p className="notice" data-testid="fork-model">
+            {forkModelText(model)}
           </p>
           <CheckList
             legend="Lanes that go on"
