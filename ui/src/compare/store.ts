@@ -180,16 +180,16 @@ export function relaySessionOf(
  * scenario's script and the prices know it; else null (the prices' default model for the script; a
  * live run is priced as its own model).
  */
-/** The model a fork of the comparison goes on with: the comparison's own, live or scripted. */
-export function forkModelOf(state: Pick<ComparisonState, "model" | "priceAs" | "pricedModels">): ForkModel {
-  const live = liveRunOf(state.model);
-  return live === null ? { scripted: { price_as: priceAsOf(state) } } : { live: { profile: live.profile } };
-}
-
 export function priceAsOf(state: Pick<ComparisonState, "model" | "priceAs" | "pricedModels">): string | null {
   const { model, priceAs } = state;
   if (model.kind !== "scripted" || priceAs === null) return null;
   return state.pricedModels.includes(priceAs) ? priceAs : null;
+}
+
+/** The model a fork of the comparison goes on with: the comparison's own, live or scripted. */
+export function forkModelOf(state: Pick<ComparisonState, "model" | "priceAs" | "pricedModels">): ForkModel {
+  const live = liveRunOf(state.model);
+  return live === null ? { scripted: { price_as: priceAsOf(state) } } : { live: { profile: live.profile } };
 }
 
 /** The profile a live model names, and whether the variable its key comes from is set now. */

@@ -31,6 +31,13 @@ async function withFork(): Promise<{ store: HistoryStore; fork: number }> {
     run_id: null,
   });
   if (!forked.ok) throw new Error("the fake forks");
+  const store = showHistory(platform);
+  await settle();
+  return { store, fork: forked.value.kept[0] ?? -1 };
+}
+
+/** The History page over `platform`, drawn. */
+function showHistory(platform: FakePlatform): HistoryStore {
   const store = new HistoryStore(platform);
   act(() => {
     root.render(
@@ -39,8 +46,16 @@ async function withFork(): Promise<{ store: HistoryStore; fork: number }> {
       </ToastProvider>,
     );
   });
+  return store;
+}
+
+/** Kept run `run` selected, Fork from here on its event `seq` of `lane`: what the question says of the model. */
+async function askToFork(store: HistoryStore, run: number, lane: string, seq: number): Promise<string | null> {
+  await act(() => store.select(run));
   await settle();
-  return { store, fork: forked.value.kept[0] ?? -1 };
+  await click(byTestId(`timeline-event"][data-lane="${lane}"][data-seq="${String(seq)}`));
+  await click(byTestId("history-fork-from-here"));
+  return byTestId("fork-model").textContent;
 }
 
 describe("a fork on the History page", () => {
@@ -91,30 +106,15 @@ describe("Fork from here on the History page", () => {
 
   it("goes on with the kept run's own model: a live run's profile, said in the question", async () => {
     const platform = new FakePlatform();
-    const store = new HistoryStore(platform);
-    act(() => {
-      root.render(
-        <ToastProvider>
-          <HistoryView store={store} />
-        </ToastProvider>,
-      );
-    });
+    const store = showHistory(platform);
     await act(() => store.load());
     // Run 4 is live, on the profile "local".
-    await act(() => store.select(4));
-    await settle();
-    await click(byTestId('timeline-event"][data-lane="dynamic"][data-seq="2'));
-    await click(byTestId("history-fork-from-here"));
-    expect(byTestId("fork-model").textContent).toContain("live model of profile local");
+    expect(await askToFork(store, 4, "dynamic", 2)).toContain("live model of profile local");
     await click(byTestId("fork-run"));
     await settle();
     expect(platform.compare.forks.at(-1)?.model).toEqual({ live: { profile: "local" } });
     // A scripted run goes on with the script.
-    await act(() => store.select(2));
-    await settle();
-    await click(byTestId('timeline-event"][data-lane="restart"][data-seq="2'));
-    await click(byTestId("history-fork-from-here"));
-    expect(byTestId("fork-model").textContent).toContain("the scenario's script answers");
+    expect(await askToFork(store, 2, "restart", 2)).toContain("the scenario's script answers");
     await click(byTestId("fork-run"));
     await settle();
     expect(platform.compare.forks.at(-1)?.model).toEqual({ scripted: { price_as: null } });

@@ -48,7 +48,7 @@ export function resultOf(text: string): { ok: true; value: JsonValue } | { ok: f
 }
 
 /** Which model answers after the event, in words. */
-export function forkModelText(model: ForkModel): string {
+function forkModelText(model: ForkModel): string {
   return "live" in model && model.live !== undefined
     ? `After it, each lane's calls go to the live model of profile ${model.live.profile}, and are paid.`
     : "After it, the scenario's script answers.";
