@@ -257,7 +257,9 @@ impl Comparisons {
             request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
         let lanes = distinct(crate::hosts::lane_specs(&simulated)?, LaneSpec::lane);
         let real_hosts = self.real_hosts(&real)?;
-        if lanes.is_empty() {
+        // A fork may go on in real hosts alone: it runs no baseline to set them against.
+        let hosts_alone = no_baseline && !real_hosts.is_empty();
+        if lanes.is_empty() && !hosts_alone {
             let what = match request.model {
                 ComparisonModel::Scripted { .. } => "choose at least one adapter to compare",
                 ComparisonModel::Live { .. } => "choose at least one adapter to run live",
@@ -324,7 +326,7 @@ impl Comparisons {
             lock(&self.running).remove(&id);
         }
         let mut comparison = outcome?;
-        let hosts = RealHostRuns { hosts: &real_hosts, model: host_model.as_ref() };
+        let hosts = RealHostRuns { hosts: &real_hosts, model: host_model.as_ref(), fork: fork.map(|(fork, _)| fork) };
         let told = |progress: CompareProgress| {
             lock(clock).saw(&progress);
             listener(progress);
@@ -403,13 +405,18 @@ impl Comparisons {
     /// against the first lane and weighed with the others, its requests kept for the inspector.
     async fn run_real_hosts(
         &self,
-        RealHostRuns { hosts, model }: RealHostRuns<'_>,
+        RealHostRuns { hosts, model, fork }: RealHostRuns<'_>,
         documents: &Resolved,
         comparison: &mut Comparison,
         cancel: &Arc<AtomicBool>,
         told: &(dyn Fn(CompareProgress) + Sync),
     ) -> AppResult<()> {
         let Some(lab) = &self.context.host_lab else { return Ok(()) };
+        // A fork's host is given the fork's results by the order of its calls.
+        let scenario = match fork {
+            Some(fork) => Cow::Owned(fork.scenario_for_host(&documents.scenario, &documents.template)),
+            None => Cow::Borrowed(documents.scenario.as_ref()),
+        };
         for host in hosts {
             let lane = Lane::real_host(host.name());
             told(CompareProgress::RunStarted { lane: lane.clone() });
@@ -417,9 +424,13 @@ impl Comparisons {
             if cancel.load(Ordering::Relaxed) {
                 return Err(AppError::new(ErrorCode::Cancelled, "the comparison was cancelled"));
             }
-            let options =
-                HostRunOptions { cancel: Some(Arc::clone(cancel)), model: model.cloned(), ..HostRunOptions::default() };
-            let runs = lab.run(host, &documents.template, &documents.scenario, &options, &mut |_, _| {}).await?;
+            let options = HostRunOptions {
+                cancel: Some(Arc::clone(cancel)),
+                model: model.cloned(),
+                recorded: fork.map(|fork| fork.answers_for(&lane)).unwrap_or_default(),
+                ..HostRunOptions::default()
+            };
+            let runs = lab.run(host, &documents.template, &scenario, &options, &mut |_, _| {}).await?;
             for run in runs {
                 for event in &run.report.events {
                     told(CompareProgress::Event { lane: lane.clone(), event: Box::new(event.clone()) });
@@ -645,10 +656,13 @@ struct LaneDrive<'a> {
     fork: Option<&'a Fork>,
 }
 
-/// The real hosts a comparison runs after its lanes, and the live model they talk to, if any.
+/// The real hosts a comparison runs after its lanes, the live model they talk to and the fork
+/// they go on from, if any.
 struct RealHostRuns<'a> {
     hosts: &'a [PreparedHost],
     model: Option<&'a LiveModel>,
+    /// The fork they go on from, if any.
+    fork: Option<&'a Fork>,
 }
 
 /// A live model's lanes: a new provider of `profile` for each, cancelled by `token`, its text

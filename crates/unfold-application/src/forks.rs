@@ -80,10 +80,7 @@ impl Comparisons {
         let fork = Fork::at(&parent.run, request.at_seq, request.change.clone())
             .map_err(|why| AppError::new(ErrorCode::InvalidRequest, format!("{}: {why}", parent.name)))?;
         let lanes = if request.lanes.is_empty() { vec![parent.lane.clone()] } else { request.lanes.clone() };
-        if let Some(real) = lanes.iter().find(|lane| Lane::named(lane).real_host_name().is_some()) {
-            let message = format!("{real} cannot go on from a recording: a fork's lanes are simulated");
-            return Err(AppError::new(ErrorCode::InvalidRequest, message));
-        }
+        check_hosts_can_go_on(&parent, request.at_seq, &lanes)?;
         let comparison = ComparisonRequest {
             template: parent.documents.0.clone(),
             scenario: parent.documents.1.clone(),
@@ -186,6 +183,30 @@ impl Comparisons {
                 })
             }
         }
+    }
+}
+
+/// Refuses a real host's lane from a parent that restarted before the event: a host does not
+/// restart, so the attempts' answers, one after another, would not be a conversation it had.
+fn check_hosts_can_go_on(parent: &ReadParent, at_seq: u32, lanes: &[String]) -> AppResult<()> {
+    let Some(host) = lanes.iter().find(|lane| Lane::named(lane).real_host_name().is_some()) else {
+        return Ok(());
+    };
+    let restarted = parent
+        .run
+        .events
+        .iter()
+        .find(|event| event.seq < at_seq && matches!(event.kind, unfold_engine::EventKind::Restart { .. }));
+    match restarted {
+        None => Ok(()),
+        Some(restart) => Err(AppError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "{} restarted at event {} and a real host does not: {host} cannot go on from it at event {at_seq} \
+                 (fork it at an event before {}, or fork the host from a lane that does not restart)",
+                parent.name, restart.seq, restart.seq
+            ),
+        )),
     }
 }
 

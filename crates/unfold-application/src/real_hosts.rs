@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde::Serialize;
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::RunRequests;
-use unfold_engine::{ComparisonReport, Lane};
+use unfold_engine::{ComparisonReport, Lane, ModelResponse};
 pub use unfold_hostlab::host_run::HostRun;
 use unfold_hostlab::host_run::{run_host, HostRunPlan};
 use unfold_hostlab::hosts::{Host, Installed, Launch, HOSTS};
@@ -92,11 +92,21 @@ pub struct HostRunOptions {
     /// The real model the host's requests are forwarded to (a live host); none: the scenario's
     /// script answers.
     pub model: Option<LiveModel>,
+    /// A fork's recorded answers (spec 15), given before the model answers; the scenario run
+    /// carries the fork's results.
+    pub recorded: Vec<ModelResponse>,
 }
 
 impl Default for HostRunOptions {
     fn default() -> HostRunOptions {
-        HostRunOptions { repeat: 1, record: None, timeout: DEFAULT_TIMEOUT, cancel: None, model: None }
+        HostRunOptions {
+            repeat: 1,
+            record: None,
+            timeout: DEFAULT_TIMEOUT,
+            cancel: None,
+            model: None,
+            recorded: Vec::new(),
+        }
     }
 }
 
@@ -243,6 +253,7 @@ impl HostLab {
                 timeout: options.timeout,
                 cancel: options.cancel.as_deref(),
                 upstream: options.model.as_ref().map(LiveModel::upstream),
+                recorded: &options.recorded,
             };
             let run = run_host(plan).await.map_err(crate::template_server::hostlab_error)?;
             if options.cancel.as_ref().is_some_and(|cancel| cancel.load(Ordering::Relaxed)) {

@@ -250,9 +250,17 @@ pub enum Command {
         #[arg(long, value_name = "KEY")]
         expand: Vec<String>,
         /// The lanes that go on from the event, separated by commas (adapters and host:NAME);
-        /// default: the parent's lane.
+        /// default: the parent's lane (with --hosts: none).
         #[arg(long, value_delimiter = ',', value_parser = LaneChoice)]
         adapters: Vec<String>,
+        /// Real agent hosts that go on from the event, separated by commas (`unfold hosts list`):
+        /// each a lane `real:NAME`, its model's first answers the recording's.
+        #[arg(long, value_delimiter = ',', value_name = "HOST,...")]
+        hosts: Vec<String>,
+        /// Allow starting the hosts named by --hosts as they are defined now (kept until that
+        /// changes); without it, a host must have been allowed before.
+        #[arg(long, requires = "hosts")]
+        allow_host: bool,
         /// The template, when not the file the kept run names (a report's run names none).
         #[arg(long, value_name = "FILE")]
         template: Option<PathBuf>,

@@ -215,27 +215,33 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             results,
             expand,
             adapters,
+            hosts,
+            allow_host,
             template,
             scenario,
             provider,
             providers,
             price_as,
             json,
-        } => crate::fork::fork(
-            crate::fork::ForkAsked {
+        } => {
+            if allow_host {
+                crate::host_run::allow(&hosts)?;
+            }
+            let real = hosts.iter().map(|host| Lane::real_host(host).name().to_owned());
+            let asked = crate::fork::ForkAsked {
                 run,
                 at,
                 lane,
                 results,
                 expand,
-                adapters,
+                lanes: adapters.into_iter().chain(real).collect(),
                 documents: (template, scenario),
                 live: live_profile(provider, providers.as_deref())?,
                 price_as,
                 json,
-            },
-            comparison_context,
-        ),
+            };
+            crate::fork::fork(asked, comparison_context)
+        }
         Command::Run {
             template,
             provider,

@@ -66,8 +66,8 @@ pub fn execute(action: HostAction) -> AppResult<ExitCode> {
         repeat,
         record: record.clone(),
         timeout: Duration::from_secs(timeout),
-        cancel: None,
         model: model.clone(),
+        ..HostRunOptions::default()
     };
     let started = (now_ms(), std::time::Instant::now());
     let mut told = |number: u32, run: &real_hosts::HostRun| {

@@ -1,7 +1,7 @@
-//! `unfold host run` and `unfold compare --hosts` with real agent hosts from PyPI (`openai-agents`,
-//! `pydantic-ai`, installed by `scripts/hosts.sh install`) and programs as the `command` host:
-//! when a revealed tool reached the host's model, asked once for consent, and however the host
-//! ends, nothing of it left running.
+//! `unfold host run`, `unfold compare --hosts` and `unfold fork --hosts` with real agent hosts
+//! from PyPI (`openai-agents`, `pydantic-ai`, installed by `scripts/hosts.sh install`) and programs
+//! as the `command` host: when a revealed tool reached the host's model, asked once for consent,
+//! going on from a recording, and however the host ends, nothing of it left running.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -530,4 +530,130 @@ fn a_live_study_runs_a_real_host_lane_beside_an_adapter_in_every_repetition() {
         assert!(!text.contains("sk-study-host-canary"), "the key is in {}", path.display());
     }
     drop(upstream);
+}
+
+/// The newest run of `lane` in `home`'s history: its id, and the run as `history show --json`
+/// has it.
+fn newest_run(home: &Path, lane: &str) -> (String, Value) {
+    let kept = report(&unfold(home, &["history", "--json"]));
+    let newest = kept.as_array().unwrap().iter().find(|run| run["lane"] == lane);
+    let id = newest.unwrap_or_else(|| panic!("no {lane} run in {kept}"))["id"].to_string();
+    let run = report(&unfold(home, &["history", "show", &id, "--json"]));
+    (id, run["report"].clone())
+}
+
+/// Each tool call of `run` up to the event `seq` (not included): its name, arguments and result.
+fn calls_before(run: &Value, seq: u64) -> Vec<(Value, Value, Value)> {
+    let events = run["events"].as_array().unwrap();
+    let calls = events.iter().filter(|e| e["type"] == "tool_call" && e["seq"].as_u64().unwrap() < seq);
+    calls.map(|e| (e["name"].clone(), e["args"].clone(), e["result"].clone())).collect()
+}
+
+/// The event of `run` that calls `tool`: its number and the call's id.
+fn call_of(run: &Value, tool: &str) -> (u64, String) {
+    let events = run["events"].as_array().unwrap();
+    let call = events.iter().find(|e| e["type"] == "tool_call" && e["name"] == tool).unwrap();
+    (call["seq"].as_u64().unwrap(), call["call_id"].as_str().unwrap().to_owned())
+}
+
+#[test]
+fn a_real_host_goes_on_from_a_fork_with_the_recording_before_it_and_the_changed_result() {
+    let home = tempfile::tempdir().unwrap();
+    let compared =
+        ["compare", TEMPLATE, SCENARIO, "--adapters", "dynamic,restart", "--hosts", "openai-agents", "--allow-host"];
+    report(&unfold(home.path(), &[&compared[..], &["--json"]].concat()));
+    let (host_id, parent) = newest_run(home.path(), "real:openai-agents");
+    assert_eq!(parent["real_host"]["name"], "openai-agents", "{parent}");
+    let (seq, call_id) = call_of(&parent, "run_tests");
+    let failing = r#"{"run_id":"tr-9","passed":11,"failed":1}"#;
+    let changed = format!("{call_id}={failing}");
+
+    // The host's own run, forked where it ran the tests: the host is answered as recorded up to
+    // there (its model and its tools), then the changed result, then the script.
+    let fork =
+        report(&unfold(home.path(), &["fork", &host_id, "--at", &seq.to_string(), "--result", &changed, "--json"]));
+    assert_eq!(fork["fork"]["parent"], format!("run {host_id}"));
+    let run = &fork["runs"][0];
+    assert_eq!(run["real_host"]["name"], "openai-agents", "{run}");
+    assert_eq!(run["status"], "completed", "{run}");
+    assert_eq!(calls_before(run, seq), calls_before(&parent, seq), "the recording before the event");
+    let model_calls_before = |run: &Value| {
+        run["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["type"] == "model_call" && e["seq"].as_u64() < Some(seq))
+            .count()
+    };
+    assert_eq!(fork["fork"]["replayed_calls"].as_u64(), Some(model_calls_before(&parent) as u64));
+    let (_, forked_call) = call_of(run, "run_tests");
+    let given = run["events"].as_array().unwrap().iter().find(|e| e["call_id"] == forked_call.as_str()).unwrap();
+    assert_eq!(given["result"], serde_json::from_str::<Value>(failing).unwrap(), "{run}");
+    assert_eq!(run["counters"]["model_calls"], parent["counters"]["model_calls"], "the script goes on after it");
+    // Kept as the host run's child.
+    let (child, _) = newest_run(home.path(), "real:openai-agents");
+    let shown = String::from_utf8_lossy(&unfold(home.path(), &["history", "show", &child]).stdout).into_owned();
+    assert!(shown.contains(&format!("fork of run {host_id} at event {seq}")), "{shown}");
+
+    // The adapter's run goes on in the host: it makes the same calls with the same results up to
+    // the event, under the host's own names for the tools.
+    let (dynamic_id, dynamic) = newest_run(home.path(), "dynamic");
+    let (dynamic_seq, _) = call_of(&dynamic, "run_tests");
+    let at = dynamic_seq.to_string();
+    let across =
+        report(&unfold(home.path(), &["fork", &dynamic_id, "--at", &at, "--hosts", "openai-agents", "--json"]));
+    let lanes: Vec<&Value> = across["runs"].as_array().unwrap().iter().map(|run| &run["real_host"]["name"]).collect();
+    assert_eq!(lanes, ["openai-agents"], "--hosts alone: the host's lane alone");
+    let hosted = &across["runs"][0];
+    let names = |run: &Value, seq: u64| {
+        calls_before(run, seq).into_iter().map(|(name, args, _)| (name, args)).collect::<Vec<_>>()
+    };
+    assert_eq!(names(hosted, call_of(hosted, "run_tests").0), names(&dynamic, dynamic_seq), "{hosted}");
+
+    // A host does not restart: it cannot go on after the restart lane's restart.
+    let (restart_id, restart) = newest_run(home.path(), "restart");
+    let (at, _) = call_of(&restart, "run_tests");
+    let refused = unfold(home.path(), &["fork", &restart_id, "--at", &at.to_string(), "--hosts", "openai-agents"]);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(said.contains("and a real host does not: real:openai-agents cannot go on from it"), "{said}");
+}
+
+#[test]
+fn forking_a_live_hosts_run_asks_the_model_only_for_the_answers_after_the_event() {
+    let home = tempfile::tempdir().unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    // The live model: a model server in its own process (the scripted one), a new one for each
+    // run so that each counts its own requests.
+    let live = |log: &str, args: &[&str]| {
+        let log = folder.path().join(log);
+        let upstream = serve_model(env!("CARGO_BIN_EXE_unfold"), &repo("."), SCENARIO, &log);
+        let profiles = folder.path().join("providers.json");
+        let file = serde_json::json!({ "schema_version": 1, "kind": "unfold.providers", "profiles": [
+            { "name": "responses", "kind": "openai-responses", "base_url": format!("http://{}/v1", upstream.address),
+              "model": "real-model-7", "api_key_env": "UNFOLD_FORK_KEY" } ] });
+        std::fs::write(&profiles, file.to_string()).unwrap();
+        let output = unfold_in(home.path())
+            .args(args)
+            .args(["--provider", "responses", "--providers"])
+            .arg(&profiles)
+            .env("UNFOLD_FORK_KEY", "sk-fork-host-canary")
+            .output()
+            .unwrap();
+        upstream.stop();
+        let asked = std::fs::read_to_string(&log).unwrap().lines().count();
+        (report(&output), asked)
+    };
+    let (_, parent_asked) =
+        live("parent.jsonl", &["host", "run", "openai-agents", TEMPLATE, SCENARIO, "--allow-host", "--json"]);
+    let (id, parent) = newest_run(home.path(), "real:openai-agents");
+    let (seq, _) = call_of(&parent, "run_tests");
+    let (fork, fork_asked) = live("fork.jsonl", &["fork", &id, "--at", &seq.to_string(), "--json"]);
+    let run = &fork["runs"][0];
+    assert_eq!(run["status"], "completed", "{run}");
+    let replayed = fork["fork"]["replayed_calls"].as_u64().unwrap() as usize;
+    assert!(replayed >= 4, "{fork}");
+    assert_eq!(parent_asked, parent["counters"]["model_calls"].as_u64().unwrap() as usize, "a request per call");
+    assert_eq!(fork_asked, parent_asked - replayed, "the model was asked only after the event");
+    assert_eq!(run["counters"]["model_calls"], parent["counters"]["model_calls"], "{run}");
 }

@@ -2,14 +2,17 @@
 //! recorded (the model's answers, and the results of the tools it called that are not Unfold's
 //! disclosure tools), a change there (another result for a tool call, sections read), and then
 //! each lane's own model. The disclosure tools are answered by the fork's session again, so a
-//! lane under another adapter reveals and injects as that adapter does.
+//! lane under another adapter reveals and injects as that adapter does. A real host's lane goes on
+//! from the same answers and results: its calls reach the template server without their ids, so
+//! their results are given by tool, in the order each tool is called ([`Fork::scenario_for_host`]).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use unfold_documents::tool::Builtin;
+use unfold_documents::tool::{Builtin, ScriptedResult};
+use unfold_documents::Scenario;
 
 use crate::events::{EventKind, RunReport};
 use crate::lane::Lane;
@@ -66,6 +69,9 @@ pub struct Fork {
     /// The results tool calls are given by id: as recorded before the event, as changed.
     given: GivenResults,
     expand: Vec<String>,
+    /// The same results by tool and by the number of the call among that tool's calls (from 0),
+    /// for a real host's template server.
+    in_order: BTreeMap<String, BTreeMap<usize, ScriptedResult>>,
     /// The parent's lane: only its own replay keeps the tokens the parent's calls were counted.
     lane: Lane,
 }
@@ -102,6 +108,10 @@ impl Fork {
             })
             .collect();
         let mut given = GivenResults::default();
+        let mut in_order: BTreeMap<String, BTreeMap<usize, ScriptedResult>> = BTreeMap::new();
+        // Each call of the run that is not a disclosure tool's: its tool, and its number among
+        // that tool's calls.
+        let mut numbered: Vec<(&str, &str, usize)> = Vec::new();
         let mut after: Vec<&str> = Vec::new();
         for event in &parent.events {
             let EventKind::ToolCall { call_index, call_id, name, args, success, result } = &event.kind else {
@@ -111,10 +121,19 @@ impl Fork {
             if let Some((_, answer)) = answers.iter_mut().find(|(index, _)| index == call_index) {
                 answer.tool_calls.push(ToolCall { id: call_id.clone(), name: name.clone(), arguments: args.clone() });
             }
+            let nth = match Builtin::from_name(name) {
+                Some(_) => None,
+                None => {
+                    let nth = numbered.iter().filter(|(tool, _, _)| tool == name).count();
+                    numbered.push((name, call_id, nth));
+                    Some(nth)
+                }
+            };
             if !before(event.seq) {
                 after.push(call_id);
-            } else if Builtin::from_name(name).is_none() {
+            } else if let Some(nth) = nth {
                 given.recorded.entry(call_id.clone()).or_default().push_back((*success, result.clone()));
+                in_order.entry(name.clone()).or_default().insert(nth, scripted(*success, result));
             }
         }
         words_of_earlier_replies(parent, &mut answers)?;
@@ -135,9 +154,12 @@ impl Fork {
                 ));
             }
             given.changed.insert(call_id.clone(), result.clone());
+            for (tool, _, nth) in numbered.iter().filter(|(_, id, _)| id == call_id) {
+                in_order.entry((*tool).to_owned()).or_default().insert(*nth, ScriptedResult::Result(result.clone()));
+            }
         }
         let answers = answers.into_iter().map(|(_, answer)| answer).collect();
-        Ok(Fork { answers, given, expand: change.expand, lane: parent.lane() })
+        Ok(Fork { answers, given, expand: change.expand, in_order, lane: parent.lane() })
     }
 
     /// How many of the model's answers the fork replays.
@@ -149,31 +171,68 @@ impl Fork {
     /// them), then reading the sections the change reads, then answering itself. Another lane's
     /// prompts are not the parent's: its replayed calls are counted as its own.
     pub fn provider(&self, lane: &Lane, model: Box<dyn Provider + Send>) -> Box<dyn Provider + Send> {
+        Box::new(ReplayingProvider { answers: self.answers_for(lane).into(), model })
+    }
+
+    /// The answers given before `lane`'s model answers: the recording's, then the reads of the
+    /// sections the change reads. Another lane's prompts are not the parent's: its replayed
+    /// answers keep no usage.
+    pub fn answers_for(&self, lane: &Lane) -> Vec<ModelResponse> {
         let same_lane = *lane == self.lane;
         let replayed = self
             .answers
             .iter()
             .map(|answer| ModelResponse { usage: answer.usage.filter(|_| same_lane), ..answer.clone() });
-        let mut answers: VecDeque<ModelResponse> = replayed.collect();
+        let mut answers: Vec<ModelResponse> = replayed.collect();
         if !self.expand.is_empty() {
             let reads = self.expand.iter().enumerate().map(|(index, key)| ToolCall {
                 id: format!("fork_read_{}", index + 1),
                 name: Builtin::ReadSection.name().to_owned(),
                 arguments: json!({ "section_key": key }),
             });
-            answers.push_back(ModelResponse {
-                text: None,
-                tool_calls: reads.collect(),
-                usage: None,
-                cut_at_limit: false,
-            });
+            answers.push(ModelResponse { text: None, tool_calls: reads.collect(), usage: None, cut_at_limit: false });
         }
-        Box::new(ReplayingProvider { answers, model })
+        answers
+    }
+
+    /// `scenario` with the results the fork gives put in its `tool_results`, for a real host's
+    /// template server, which is not told a call's id: the nth result of a tool is the one the
+    /// fork gives the tool's nth call, else the scenario's; after the last given, the scenario's
+    /// own go on. `template` gives the mock a tool with no scripted results answers with.
+    pub fn scenario_for_host(&self, scenario: &Scenario, template: &unfold_documents::Template) -> Scenario {
+        let mut scenario = scenario.clone();
+        for (tool, given) in &self.in_order {
+            let scripted = scenario.tool_results.get(tool).cloned().unwrap_or_default();
+            let mock =
+                template.all_tools().into_iter().find(|known| &known.name == tool).and_then(|known| known.mock.clone());
+            let fallback = || ScriptedResult::Error(crate::scripted::no_result(tool));
+            // The scenario's result for the call numbered `nth`: its last one repeats, else the mock.
+            let own = |nth: usize| match scripted.last() {
+                Some(last) => scripted.get(nth).unwrap_or(last).clone(),
+                None => mock.clone().unwrap_or_else(fallback),
+            };
+            let end = given.keys().next_back().map_or(0, |last| last + 1).max(scripted.len());
+            let mut results: Vec<ScriptedResult> =
+                (0..end).map(|nth| given.get(&nth).cloned().unwrap_or_else(|| own(nth))).collect();
+            // What repeats once they are used up: the scenario's last, as without the fork.
+            results.push(own(end));
+            scenario.tool_results.insert(tool.clone(), results);
+        }
+        scenario
     }
 
     /// The results the fork gives tool calls by id: the recording's before the event, the change's.
     pub fn given_results(&self) -> GivenResults {
         self.given.clone()
+    }
+}
+
+/// A recorded call's result as a script gives it.
+fn scripted(success: bool, result: &Value) -> ScriptedResult {
+    match (success, result) {
+        (true, _) => ScriptedResult::Result(result.clone()),
+        (false, Value::String(message)) => ScriptedResult::Error(message.clone()),
+        (false, other) => ScriptedResult::Error(other.to_string()),
     }
 }
 

@@ -217,7 +217,12 @@ impl ScriptedToolResults {
         match scripted {
             Some(ScriptedResult::Result(value)) => Ok(value),
             Some(ScriptedResult::Error(message)) => Err(message),
-            None => Err(format!("No result scripted for tool '{}'", tool.name)),
+            None => Err(no_result(&tool.name)),
         }
     }
+}
+
+/// What a call of `tool` is answered when nothing scripts its result and it has no mock.
+pub fn no_result(tool: &str) -> String {
+    format!("No result scripted for tool '{tool}'")
 }

@@ -264,3 +264,39 @@ fn a_call_made_again_after_the_event_is_changed_and_its_recorded_answer_before_i
     assert_eq!(prompt_tokens(&forked[0])[..3], prompt_tokens(&parent)[..3]);
     assert_ne!(prompt_tokens(&forked[1])[2], prompt_tokens(&parent)[2], "{:?}", prompt_tokens(&forked[1]));
 }
+
+#[test]
+fn a_real_hosts_server_answers_each_tools_calls_in_turn_as_recorded_as_changed_then_as_scripted() {
+    use unfold_documents::tool::ScriptedResult::Result as Gives;
+    let (template, mut scenario) = example("coding-agent", "coding-agent-fix-test");
+    let scripted = ["first", "second", "third"].map(|result| Gives(json!(result)));
+    scenario.tool_results.insert("run_tests".to_owned(), scripted.to_vec());
+    let parent = runs(&template, &scenario, &[Dynamic], None).remove(0);
+    let (seq, call_id) = parent
+        .events
+        .iter()
+        .find_map(|event| match &event.kind {
+            EventKind::ToolCall { name, call_id, .. } if name == "run_tests" => Some((event.seq, call_id.clone())),
+            _ => None,
+        })
+        .unwrap();
+    let change = ForkChange { results: vec![ChangedResult { call_id, result: json!("changed") }], expand: Vec::new() };
+    let host_scenario = Fork::at(&parent, seq, change).unwrap().scenario_for_host(&scenario, &template);
+
+    // The server is told no call's id: it answers a tool's calls in the order they come.
+    let mut server = unfold_engine::ScriptedToolResults::new(&host_scenario);
+    let tool = |name: &str| template.all_tools().into_iter().find(|tool| tool.name == name).unwrap().clone();
+    let run_tests: Vec<_> = (0..5).map(|_| server.next(&tool("run_tests")).unwrap()).collect();
+    assert_eq!(run_tests, ["changed", "second", "third", "third", "third"].map(|result| json!(result)));
+    // A call made before the event is given its recorded result; made again, the tool's own.
+    let (_, _, recorded) = tool_calls(&parent).into_iter().find(|(_, name, _)| name == "read_file").unwrap();
+    assert_eq!(server.next(&tool("read_file")).unwrap().to_string(), recorded);
+    let mock = match tool("read_file").mock {
+        Some(Gives(value)) => value,
+        other => panic!("read_file's mock: {other:?}"),
+    };
+    assert_eq!(server.next(&tool("read_file")).unwrap(), mock);
+    // A tool called only after the event, its result not changed, is as the scenario has it.
+    assert!(tool_calls(&parent).iter().any(|(_, name, _)| name == "format_files"));
+    assert!(!host_scenario.tool_results.contains_key("format_files"), "{:?}", host_scenario.tool_results.keys());
+}

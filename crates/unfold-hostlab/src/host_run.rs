@@ -15,13 +15,13 @@ use std::time::{Duration, Instant};
 
 use unfold_documents::{Scenario, Template};
 use unfold_engine::compare::CallRequest;
-use unfold_engine::{RealHost, RunReport, Session};
+use unfold_engine::{ModelResponse, RealHost, RunReport, Session};
 
 use crate::forwarding::Upstream;
 use crate::host_process::run_to_end;
 use crate::hosts::{self, Host, Launch};
 use crate::message_log::busy_time;
-use crate::model_endpoint::RunningEndpoint;
+use crate::model_endpoint::{Answering, RunningEndpoint};
 use crate::recording::{HostOutcome, Recording};
 use crate::template_http::RunningTemplateServer;
 use crate::{Error, MessageLog, ServerBounds, TemplateServer};
@@ -56,6 +56,9 @@ pub struct HostRunPlan<'a> {
     pub cancel: Option<&'a AtomicBool>,
     /// The real model each request is forwarded to (a live host); none: the script answers.
     pub upstream: Option<Arc<dyn Upstream>>,
+    /// The answers of a fork's recording (spec 15), given before the model answers; the fork's
+    /// results are in `scenario`.
+    pub recorded: &'a [ModelResponse],
 }
 
 /// A host's run: the run its recording tells, and each request it sent its model.
@@ -97,13 +100,14 @@ pub async fn run_host(plan: HostRunPlan<'_>) -> Result<HostRun, Error> {
     let user_message = user_turns.first().cloned().unwrap_or_default();
 
     let model_log = MessageLog::create(&folder.join(MODEL_LOG))?;
-    let endpoint = match plan.upstream.clone() {
-        Some(upstream) => {
-            RunningEndpoint::forwarding(upstream, 0, Some(model_log.clone()), ServerBounds::default()).await
-        }
-        None => RunningEndpoint::start(plan.scenario, 0, Some(model_log.clone()), ServerBounds::default()).await,
-    }
-    .map_err(in_folder)?;
+    let model = match plan.upstream.clone() {
+        Some(upstream) => Answering::forwarded(upstream),
+        None => Answering::script(plan.scenario),
+    };
+    let answering = model.after(plan.recorded.to_vec());
+    let endpoint = RunningEndpoint::serve(answering, 0, Some(model_log.clone()), ServerBounds::default())
+        .await
+        .map_err(in_folder)?;
     let port = endpoint.address.port().to_string();
     let http_log = MessageLog::create(&folder.join(MCP_HTTP_LOG))?;
     let server = TemplateServer::new(plan.template.clone(), Some(plan.scenario))?;

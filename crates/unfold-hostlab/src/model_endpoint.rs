@@ -6,12 +6,16 @@
 //! answering as the scenario's script says ([`ScriptedEndpoint`]). Anthropic's token counting
 //! (`/v1/messages/count_tokens`) and the model list (`GET /v1/models`) get plausible answers.
 //!
+//! A fork's host (spec 15) is first answered as its recording says ([`Answering::after`]): the
+//! script or the real model answers only the requests after those.
+//!
 //! Every request is recorded, as it came, with what it was answered (the text, the calls and
 //! their tokens; whether it was a side request; how long the endpoint worked on it); no header
 //! is, so no key is. Any key is accepted. Served through `unfold_loopback`: a request must name a
 //! loopback host and no web page may use it; a refusal, a body too large or not JSON, is answered
 //! in the API's own error shape.
 
+use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -26,13 +30,13 @@ use serde_json::{json, Value};
 use tokio::sync::Mutex;
 use unfold_documents::host_profile::HostApi;
 use unfold_documents::Scenario;
-use unfold_engine::answer_shapes;
+use unfold_engine::{answer_shapes, ModelResponse};
 use unfold_loopback::{AllowedOrigins, Bodies, Listening};
 
 use crate::forwarding::{Forwarded, Upstream};
 use crate::host_requests::HostRequest;
 use crate::message_log::{busy_us, MessageLog, BUSY_FIELD};
-use crate::scripted_endpoint::{Answered, ScriptedEndpoint};
+use crate::scripted_endpoint::{recorded_answer, Answered, ScriptedEndpoint};
 use crate::ServerBounds;
 
 /// The largest request body: a long conversation with many tools.
@@ -47,10 +51,39 @@ enum Model {
     Forwarded(Arc<dyn Upstream>),
 }
 
+/// What answers a host's requests: a model, after the answers of a recording.
+pub struct Answering {
+    model: Model,
+    recorded: Vec<ModelResponse>,
+}
+
+impl Answering {
+    /// The script of `scenario`.
+    pub fn script(scenario: &Scenario) -> Answering {
+        Answering {
+            model: Model::Scripted(Arc::new(Mutex::new(ScriptedEndpoint::new(scenario)))),
+            recorded: Vec::new(),
+        }
+    }
+
+    /// A real model each request is forwarded to: see [`RunningEndpoint::forwarding`].
+    pub fn forwarded(upstream: Arc<dyn Upstream>) -> Answering {
+        Answering { model: Model::Forwarded(upstream), recorded: Vec::new() }
+    }
+
+    /// The model, after `recorded`: the host's first requests of the conversation (those that
+    /// offer tools) get these answers in turn, and the model is not asked for them.
+    pub fn after(self, recorded: Vec<ModelResponse>) -> Answering {
+        Answering { recorded, ..self }
+    }
+}
+
 /// The endpoint's state: what answers, and the log.
 #[derive(Clone)]
 struct Endpoint {
     model: Model,
+    /// The answers left of a recording, given before the model answers.
+    recorded: Arc<Mutex<VecDeque<ModelResponse>>>,
     bodies: Bodies,
     log: Option<MessageLog>,
 }
@@ -71,8 +104,7 @@ impl RunningEndpoint {
         log: Option<MessageLog>,
         bounds: ServerBounds,
     ) -> std::io::Result<RunningEndpoint> {
-        let script = Model::Scripted(Arc::new(Mutex::new(ScriptedEndpoint::new(scenario))));
-        RunningEndpoint::serve(script, port, log, bounds).await
+        RunningEndpoint::serve(Answering::script(scenario), port, log, bounds).await
     }
 
     /// [`start`](Self::start) with each request forwarded to `upstream`, a real model, and its
@@ -84,16 +116,23 @@ impl RunningEndpoint {
         log: Option<MessageLog>,
         bounds: ServerBounds,
     ) -> std::io::Result<RunningEndpoint> {
-        RunningEndpoint::serve(Model::Forwarded(upstream), port, log, bounds).await
+        RunningEndpoint::serve(Answering::forwarded(upstream), port, log, bounds).await
     }
 
-    async fn serve(
-        model: Model,
+    /// Starts the endpoint answering as `answering` says, as [`start`](Self::start) starts it.
+    pub async fn serve(
+        answering: Answering,
         port: u16,
         log: Option<MessageLog>,
         bounds: ServerBounds,
     ) -> std::io::Result<RunningEndpoint> {
-        let endpoint = Endpoint { model, bodies: Bodies::new(4 * MAX_BODY, bounds.body_timeout), log };
+        let Answering { model, recorded } = answering;
+        let endpoint = Endpoint {
+            model,
+            recorded: Arc::new(Mutex::new(recorded.into())),
+            bodies: Bodies::new(4 * MAX_BODY, bounds.body_timeout),
+            log,
+        };
         let listening = Listening::start(port, router(endpoint), bounds.connections).await?;
         let address = listening.address;
         tracing::info!(%address, "model endpoint listening");
@@ -195,19 +234,53 @@ async fn answer(
         Ok(request) => request,
         Err(why) => return failure(api, StatusCode::BAD_REQUEST, "invalid_request_error", &why),
     };
+    // A side request is no part of the recorded conversation.
+    if !request.tools.is_empty() {
+        let recorded = endpoint.recorded.lock().await.pop_front();
+        if let Some(recorded) = recorded {
+            let answer = recorded_answer(recorded, &request, &text);
+            let given = Given { answer, side: false, not_shown: Vec::new(), replayed: true };
+            return give(api, &endpoint, &request, given, (value, started));
+        }
+    }
     let script = match &endpoint.model {
         Model::Scripted(script) => script,
         Model::Forwarded(upstream) => return forward(api, &endpoint, upstream.as_ref(), request, value, started).await,
     };
-    let answered = script.lock().await.answer(&request, &text).await;
-    let (answer, side, not_shown) = match answered {
-        Answered::Main { answer, not_shown } => (answer, false, not_shown),
-        Answered::Side { answer } => (answer, true, Vec::new()),
+    let given = match script.lock().await.answer(&request, &text).await {
+        Answered::Main { answer, not_shown } => Given { answer, side: false, not_shown, replayed: false },
+        Answered::Side { answer } => Given { answer, side: true, not_shown: Vec::new(), replayed: false },
     };
-    let response = shaped(api, &answer, request.stream, Some(request.model.as_deref().unwrap_or(MODEL)));
+    give(api, &endpoint, &request, given, (value, started))
+}
+
+/// How the endpoint answered one request, for the host and the log.
+struct Given {
+    answer: ModelResponse,
+    /// Whether the request was a side request.
+    side: bool,
+    /// The scripted calls not made: their tools were not offered.
+    not_shown: Vec<String>,
+    /// Whether the answer is a recording's (a fork's).
+    replayed: bool,
+}
+
+/// Gives the host `given` in `api`'s shape, and logs it with `body` as it came and the
+/// endpoint's time since `started`.
+fn give(
+    api: HostApi,
+    endpoint: &Endpoint,
+    request: &HostRequest,
+    given: Given,
+    (body, started): (Value, std::time::Instant),
+) -> Response {
+    let response = shaped(api, &given.answer, request.stream, Some(request.model.as_deref().unwrap_or(MODEL)));
     if let Some(log) = &endpoint.log {
-        let mut entry = logged_request(api, &request, side, &not_shown, value, busy_us(started));
-        entry["answer"] = logged_answer(&answer);
+        let mut entry = logged_request(api, request, given.side, &given.not_shown, body, busy_us(started));
+        entry["answer"] = logged_answer(&given.answer);
+        if given.replayed {
+            entry["replayed"] = Value::Bool(true);
+        }
         log.record_value(entry);
     }
     response

@@ -218,6 +218,7 @@ impl Telling {
         let shape = prompt_shape(api, &entry["request"]);
         let prefix = shape.against(self.previous_shape.as_ref());
         let answer = &entry["answer"];
+        let words = answer["text"].as_str().map(str::to_owned);
         self.push(EventKind::ModelCall {
             call_index: self.call_index,
             tools_offered: offered,
@@ -225,7 +226,7 @@ impl Telling {
             completion_tokens: answer["completion_tokens"].as_u64().unwrap_or(0),
             prefix: Some(prefix),
             measured_cache: None,
-            text: answer["text"].as_str().map(str::to_owned),
+            text: words.clone(),
         });
         self.previous_shape = Some(shape);
         for tool_name in strings(&entry["tool_not_shown"]) {
@@ -234,7 +235,7 @@ impl Telling {
         let calls = answer["tool_calls"].as_array().map_or(&[][..], Vec::as_slice);
         self.last_calls = calls.iter().map(|call| (text(&call["name"]), text(&call["id"]))).collect();
         if calls.is_empty() {
-            self.final_text = answer["text"].as_str().map(str::to_owned);
+            self.final_text = words;
         }
     }
 

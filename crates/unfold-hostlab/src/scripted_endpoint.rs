@@ -102,6 +102,18 @@ impl ScriptedEndpoint {
     }
 }
 
+/// A recorded answer (a fork's, spec 15) as the endpoint gives it to `request`, body text `body`:
+/// each call by the name the host shows its tool under (else its own: the host is told of a
+/// call it cannot make, as the recording had it made), with the endpoint's usage.
+pub fn recorded_answer(answer: ModelResponse, request: &HostRequest, body: &str) -> ModelResponse {
+    let calls = answer.tool_calls.into_iter().map(|call| match shown_name(&call.name, request) {
+        Some(name) => ToolCall { name, ..call },
+        None => call,
+    });
+    let answer = ModelResponse { tool_calls: calls.collect(), ..answer };
+    with_usage(answer, tokens::count_text(body))
+}
+
 fn with_usage(answer: ModelResponse, prompt_tokens: u64) -> ModelResponse {
     let usage = Usage { prompt_tokens, completion_tokens: tokens::count_response(&answer), cache: None };
     ModelResponse { usage: Some(usage), ..answer }

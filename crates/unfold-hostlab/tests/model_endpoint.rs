@@ -205,3 +205,51 @@ fn half_sent_headers_are_closed_and_a_trickled_body_is_refused_while_a_host_is_a
         endpoint.shutdown().await;
     });
 }
+
+#[test]
+fn a_forks_recorded_answers_come_first_under_the_hosts_names_and_side_requests_leave_them_be() {
+    use unfold_engine::{ModelResponse, ToolCall};
+    use unfold_hostlab::model_endpoint::Answering;
+    let folder = tempfile::tempdir().unwrap();
+    let log_path = folder.path().join("requests.jsonl");
+    let recorded = ModelResponse {
+        text: Some("Looking it up.".into()),
+        tool_calls: vec![ToolCall { id: "call_9".into(), name: "lookup".into(), arguments: json!({ "id": 7 }) }],
+        ..ModelResponse::default()
+    };
+    let named = |tools: &[&str]| -> Vec<Value> {
+        tools.iter().map(|name| json!({ "type": "function", "function": { "name": name, "parameters": {} } })).collect()
+    };
+    let chat = |tools: Vec<Value>| {
+        json!({ "model": "m", "messages": [{ "role": "user", "content": "Refactor it." }], "tools": tools }).to_string()
+    };
+    let calls = |answer: &Value| -> Vec<(Value, Value)> {
+        let calls = answer["choices"][0]["message"]["tool_calls"].as_array().cloned().unwrap_or_default();
+        calls.iter().map(|call| (call["id"].clone(), call["function"]["name"].clone())).collect()
+    };
+    let answers = runtime().block_on(async {
+        let log = MessageLog::create(&log_path).unwrap();
+        let answering = Answering::script(&scenario()).after(vec![recorded]);
+        let endpoint = RunningEndpoint::serve(answering, 0, Some(log.clone()), ServerBounds::default()).await.unwrap();
+        let host_tools = named(&["mcp__unfold__lookup", "mcp__unfold__read_section"]);
+        let mut answers = Vec::new();
+        for body in [chat(Vec::new()), chat(host_tools.clone()), chat(host_tools)] {
+            let (status, text) = post(endpoint.address, "/v1/chat/completions", "127.0.0.1", &body).await;
+            assert_eq!(status, 200, "{text}");
+            answers.push(json_of(&text));
+        }
+        endpoint.shutdown().await;
+        log.finish();
+        answers
+    });
+    // The side request (no tools) gets a side answer; the first request of the conversation the
+    // recorded one, its call under the host's name; the next, the script's first step.
+    assert!(calls(&answers[0]).is_empty(), "{}", answers[0]);
+    assert_eq!(calls(&answers[1]), [(json!("call_9"), json!("mcp__unfold__lookup"))]);
+    assert_eq!(answers[1]["choices"][0]["message"]["content"], "Looking it up.");
+    assert_eq!(calls(&answers[2])[0].1, "mcp__unfold__read_section", "{}", answers[2]);
+    let logged: Vec<Value> =
+        std::fs::read_to_string(&log_path).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let replayed: Vec<&Value> = logged.iter().map(|entry| &entry["replayed"]).collect();
+    assert_eq!(replayed, [&Value::Null, &json!(true), &Value::Null]);
+}

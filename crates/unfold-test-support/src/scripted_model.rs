@@ -13,6 +13,17 @@ pub struct ServedModel {
     pub address: String,
 }
 
+impl ServedModel {
+    /// Stops the endpoint as Ctrl+C does, and waits for it to end: every request it answered is
+    /// in its log then.
+    pub fn stop(mut self) {
+        let pid = self.child.id().to_string();
+        let interrupted = Command::new("kill").args(["-INT", &pid]).status().is_ok_and(|status| status.success());
+        assert!(interrupted, "kill -INT {pid}");
+        let _ = self.child.wait();
+    }
+}
+
 impl Drop for ServedModel {
     fn drop(&mut self) {
         let _ = self.child.kill();
