@@ -4,11 +4,12 @@
 // its parent, its lane marking where it left it. The fork's runs are kept as the parent's children
 // (read back with the CLI). Run: `node --test tests/e2e/` after `cargo build -p unfold-app`.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
+  appHistoryJson,
+  chooseOption,
   click,
   EXAMPLE,
   ROOT,
@@ -25,13 +26,6 @@ import {
   withApp,
   workDir,
 } from "./harness.mjs";
-
-/** `unfold ARGS` as JSON, on the history the app keeps (its data folder is the harness's). */
-function appHistoryJson(args) {
-  const env = { ...process.env, XDG_DATA_HOME: join(workDir, "data") };
-  delete env.UNFOLD_HISTORY;
-  return JSON.parse(execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", ...args], { cwd: ROOT, encoding: "utf8", env }));
-}
 
 const LONG_ISSUE = JSON.stringify({ id: 7, title: "Login fails", log: "the session cookie is dropped ".repeat(60) });
 
@@ -56,13 +50,7 @@ describe("a fork in the app (real binary under Xvfb)", () => {
         await click(session, '[data-testid="fork-from-here"]');
         await waitFor(session, '[data-testid="fork-dialog"]');
         await click(session, '[data-testid="fork-lane"][data-lane="restart"]');
-        await webdriver("POST", `/session/${session}/execute/sync`, {
-          script: `const select = document.querySelector('[data-testid="fork-call"]');
-            Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set.call(select, "call_0_0");
-            select.dispatchEvent(new Event("change", { bubbles: true }));
-            return true;`,
-          args: [],
-        });
+        await chooseOption(session, '[data-testid="fork-call"]', "call_0_0");
         await waitFor(session, '[data-testid="fork-result"]');
         await webdriver("POST", `/session/${session}/execute/sync`, {
           script: "document.querySelector('[data-testid=\"fork-result\"]').select(); return true;",

@@ -413,6 +413,18 @@ async function pickLane(session, picker, value, box, what) {
   );
 }
 
+/** Chooses `value` in the `<select>` at `selector`, as a user's pick does (React hears a change). */
+export async function chooseOption(session, selector, value) {
+  await waitFor(session, selector);
+  await webdriver("POST", `/session/${session}/execute/sync`, {
+    script: `const select = document.querySelector(arguments[0]);
+      Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set.call(select, arguments[1]);
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+      return true;`,
+    args: [selector, value],
+  });
+}
+
 /** Adds the host lane of the preset `host` with the Compare page's "Add a host…" picker. */
 export function addHostLane(session, host) {
   return pickLane(session, "host-picker", host, `host-${host}`, `the ${host} host lane added`);
@@ -445,6 +457,13 @@ export async function waitForComparison(session) {
 }
 
 /** Every event the timeline shows, as "lane type text", in the page's order. */
+/** `unfold ARGS` as JSON, on the history the app keeps (its data folder is the harness's). */
+export function appHistoryJson(args) {
+  const env = { ...process.env, XDG_DATA_HOME: join(workDir, "data") };
+  delete env.UNFOLD_HISTORY;
+  return JSON.parse(execFileSync("cargo", ["run", "-q", "-p", "unfold-cli", "--", ...args], { cwd: ROOT, encoding: "utf8", env }));
+}
+
 export async function timelineEvents(session) {
   return waitUntil(
     session,

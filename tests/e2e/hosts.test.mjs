@@ -9,12 +9,13 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { addRealHostLane, click, consentsFile, E2E_KEY, freePort, providersFile, pressRun, webdriver, workDir, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, typeInto, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
+import { addRealHostLane, appHistoryJson, chooseOption, click, consentsFile, E2E_KEY, freePort, providersFile, pressRun, webdriver, workDir, ROOT, resizeWindow, saveScreenshot, sleep, startHarness, stopHarness, timelineEvents, typeInto, waitFor, waitUntil, waitForComparison, withApp } from "./harness.mjs";
 
 const cache = process.env.UNFOLD_CACHE ?? join(homedir(), ".cache/unfold");
 const HOSTS = join(cache, "hosts");
 const TEMPLATE = join(ROOT, "examples/coding-agent.unfold.json");
 const SCENARIO = join(ROOT, "examples/coding-agent-fix-test.scenario.json");
+const FAILING_TESTS = JSON.stringify({ run_id: "tr-9", passed: 11, failed: 1 });
 
 describe("a real agent host in the real app", () => {
   before(() => {
@@ -69,6 +70,43 @@ describe("a real agent host in the real app", () => {
           "the host's request's system prompt",
         );
         assert.match(system, /^## 1 Task\n\nYou are a software engineer/, system);
+
+        // Forked where it ran the tests, with a failing result: the host runs again, answered
+        // as recorded up to there, and the fork is kept as the host run's child.
+        const runTests = await waitUntil(
+          session,
+          `const event = [...document.querySelectorAll('[data-testid="timeline-event"][data-lane="real:openai-agents"][data-type="tool_call"]')]
+             .find((e) => e.textContent.includes("run_tests"));
+           return event === undefined ? null : event.dataset.seq;`,
+          (seq) => seq !== null,
+          "the host's run_tests call",
+        );
+        await click(session, `[data-testid="timeline-event"][data-lane="real:openai-agents"][data-seq="${runTests}"]`);
+        await click(session, '[data-testid="fork-from-here"]');
+        await waitFor(session, '[data-testid="fork-dialog"]');
+        const callId = await waitUntil(
+          session,
+          "return document.querySelector('[data-testid=\"fork-call\"] option:nth-child(2)')?.value ?? null;",
+          (value) => value !== null,
+          "the run_tests call offered",
+        );
+        await chooseOption(session, '[data-testid="fork-call"]', callId);
+        await waitFor(session, '[data-testid="fork-result"]');
+        await webdriver("POST", `/session/${session}/execute/sync`, {
+          script: "document.querySelector('[data-testid=\"fork-result\"]').select(); return true;",
+          args: [],
+        });
+        await typeInto(session, '[data-testid="fork-result"]', FAILING_TESTS);
+        await click(session, '[data-testid="fork-run"]');
+        const fork = await waitFor(session, '[data-testid="history-fork"]');
+        assert.match(fork, new RegExp(`^Fork of run \\d+ at event ${runTests}`), fork);
+        await saveScreenshot(session, "real-host-fork-1024-light");
+        const parent = Number(/^Fork of run (\d+)/.exec(fork)[1]);
+        const child = appHistoryJson(["history", "--json", "--limit", "20"]).find((run) => run.forked_from?.run === parent);
+        assert.equal(child?.lane, "real:openai-agents");
+        const childEvents = appHistoryJson(["history", "show", String(child.id), "--json"]).report.events;
+        const given = childEvents.find((e) => e.type === "tool_call" && e.name === "run_tests");
+        assert.deepEqual(given.result, JSON.parse(FAILING_TESTS));
       },
       SCENARIO,
     );

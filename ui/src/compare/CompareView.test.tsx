@@ -925,6 +925,32 @@ describe("CompareView models", () => {
     expect(platform.argsOf("runComparison")).toHaveLength(2);
   });
 
+  it("forks a real host's lane into the host again, and offers the host to the other lanes' forks", async () => {
+    const { platform } = await openWithProfiles();
+    choose(byTestId("real-host-picker"), "openai-agents");
+    await settle();
+    await click(runButton());
+    await click(byTestId("run-hosts-allow"));
+    const forkLanes = () =>
+      all('[data-testid="fork-lane"]').map((box) => [box.dataset.lane, (box as HTMLInputElement).checked]);
+    await click(byTestId('timeline-event"][data-lane="dynamic"][data-seq="2'));
+    await click(byTestId("fork-from-here"));
+    expect(forkLanes()).toEqual([
+      ["dynamic", true],
+      ["restart", false],
+      ["real:openai-agents", false],
+    ]);
+    await click(byTestId("fork-cancel"));
+    await click(byTestId('timeline-event"][data-lane="real:openai-agents"][data-seq="2'));
+    await click(byTestId("fork-from-here"));
+    expect(byTestId("fork-dialog").textContent).toContain("Fork real:openai-agents at event 2");
+    await click(byTestId("fork-run"));
+    expect(platform.compare.forks.at(-1)).toMatchObject({
+      parent: { comparison: { lane: "real:openai-agents" } },
+      lanes: ["real:openai-agents"],
+    });
+  });
+
   it("runs the script under all four adapters ticked, in order, then the baseline: a lane, a column and a divergence for each", async () => {
     const { platform } = await openWithProfiles();
     await click(byTestId("adapter-allowed_tools"));

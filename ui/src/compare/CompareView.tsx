@@ -239,7 +239,7 @@ export function CompareView({
           lane={state.fork.lane}
           seq={state.fork.seq}
           events={state.run.events[state.fork.lane] ?? []}
-          lanes={state.run.lanes.filter((lane) => lane !== "baseline" && !lane.startsWith("real:"))}
+          lanes={state.run.lanes.filter((lane) => lane !== "baseline")}
           sections={summarizedSections(template)}
           model={forkModelOf(state)}
           busy={state.fork.busy}
@@ -927,8 +927,7 @@ function Results({
             onClose={onCloseDetail}
             actions={
               run.status === "finished" &&
-              picked.lane !== "baseline" &&
-              !picked.lane.startsWith("real:") && (
+              picked.lane !== "baseline" && (
                 <button
                   type="button"
                   data-testid="fork-from-here"

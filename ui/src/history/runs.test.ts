@@ -25,6 +25,7 @@ import {
   runFilterOf,
   runLanes,
   runKind,
+  runKindTitle,
   runName,
   runTitle,
   tokensText,
@@ -176,6 +177,10 @@ describe("a run's row", () => {
     expect(runKind(kept(1))).toBe("dynamic adapter");
     expect(runTitle(kept(2))).toBe("run 2, restart adapter");
     expect(runKind({ ...kept(4), lane: null })).toBe("dynamic adapter");
+    // A real host's run was not an adapter's, whatever its report's adapter field says.
+    const real = { ...kept(1), lane: "real:openai-agents" };
+    expect(runTitle(real)).toBe("run 1, real:openai-agents");
+    expect(runKindTitle(real)).toBe("Run by the real agent host openai-agents");
     expect(runLanes(baseline).labels).toEqual({ dynamic: { name: "run 3", note: "all-FULL baseline, scripted" } });
   });
 

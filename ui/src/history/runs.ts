@@ -105,10 +105,15 @@ function isHostLane(run: Pick<RunSummary, "lane">): run is { lane: string } {
   return run.lane?.startsWith("host:") === true;
 }
 
-/** What the run is: "all-FULL baseline", a host lane's name, else its adapter's run, "restart adapter". */
+/** Whether the run was a real agent host's (`real:openai-agents`): no adapter ran it. */
+function isRealHostLane(run: Pick<RunSummary, "lane">): run is { lane: string } {
+  return run.lane?.startsWith("real:") === true;
+}
+
+/** What the run is: "all-FULL baseline", a (real) host lane's name, else its adapter's run, "restart adapter". */
 export function runKind(run: Pick<RunSummary, "lane" | "adapter">): string {
   if (isAllFullBaseline(run)) return ALL_FULL_BASELINE;
-  return isHostLane(run) ? run.lane : `${laneName(run.adapter)} adapter`;
+  return isHostLane(run) || isRealHostLane(run) ? run.lane : `${laneName(run.adapter)} adapter`;
 }
 
 /** What the run is, at length, for a tooltip. */
@@ -116,6 +121,7 @@ export function runKindTitle(run: Pick<RunSummary, "lane" | "adapter">): string 
   if (isAllFullBaseline(run)) {
     return "The comparison's run with every section FULL and every tool described in full, under the dynamic adapter";
   }
+  if (isRealHostLane(run)) return `Run by the real agent host ${run.lane.slice("real:".length)}`;
   return isHostLane(run)
     ? `Run as the agent host of ${run.lane} shows new tools, under the ${laneName(run.adapter)} adapter`
     : `Run under the ${laneName(run.adapter)} adapter`;
