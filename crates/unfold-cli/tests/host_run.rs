@@ -595,6 +595,20 @@ fn a_real_host_goes_on_from_a_fork_with_the_recording_before_it_and_the_changed_
     let shown = String::from_utf8_lossy(&unfold(home.path(), &["history", "show", &child]).stdout).into_owned();
     assert!(shown.contains(&format!("fork of run {host_id} at event {seq}")), "{shown}");
 
+    // A section read at the event: the host is made to read it before its model's own answer.
+    let first_call = parent["events"].as_array().unwrap().iter().find(|e| e["type"] == "model_call").unwrap();
+    let at = first_call["seq"].to_string();
+    let read = report(&unfold(home.path(), &["fork", &host_id, "--at", &at, "--expand", "testing", "--json"]));
+    let reads: Vec<&Value> = read["runs"][0]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "tool_call" && e["name"] == "read_section")
+        .map(|e| &e["args"]["section_key"])
+        .collect();
+    assert_eq!(reads.first(), Some(&&serde_json::json!("testing")), "{}", read["runs"][0]);
+    assert_eq!(calls_until_offered(&read["runs"][0], "testing", "run_tests"), Some(1));
+
     // The adapter's run goes on in the host: it makes the same calls with the same results up to
     // the event, under the host's own names for the tools.
     let (dynamic_id, dynamic) = newest_run(home.path(), "dynamic");
