@@ -253,6 +253,7 @@ impl Comparisons {
         repetition: Repetition<'_>,
     ) -> AppResult<FinishedComparison> {
         let Repetition { nonce, documents: read, no_baseline, pace, stop, clock, fork } = repetition;
+        let (fork, forked_from) = (fork.map(|(fork, _)| fork), fork.and_then(|(_, kept)| kept));
         let (real, simulated): (Vec<String>, Vec<String>) =
             request.lanes.iter().cloned().partition(|lane| Lane::named(lane).real_host_name().is_some());
         let lanes = distinct(crate::hosts::lane_specs(&simulated)?, LaneSpec::lane);
@@ -312,21 +313,13 @@ impl Comparisons {
         let own_clock = Mutex::default();
         let clock = clock.unwrap_or(&own_clock);
         let started = (now_ms(), std::time::Instant::now());
-        let drive = LaneDrive {
-            live,
-            access: &access,
-            secrets: &secrets,
-            cancel: &cancel,
-            clock,
-            no_baseline,
-            fork: fork.map(|(fork, _)| fork),
-        };
+        let drive = LaneDrive { live, access: &access, secrets: &secrets, cancel: &cancel, clock, no_baseline, fork };
         let outcome = self.run_lanes(&request, &documents, lanes, drive, &listener).await;
         if let Some(id) = request.run_id {
             lock(&self.running).remove(&id);
         }
         let mut comparison = outcome?;
-        let hosts = RealHostRuns { hosts: &real_hosts, model: host_model.as_ref(), fork: fork.map(|(fork, _)| fork) };
+        let hosts = RealHostRuns { hosts: &real_hosts, model: host_model.as_ref(), fork };
         let told = |progress: CompareProgress| {
             lock(clock).saw(&progress);
             listener(progress);
@@ -337,10 +330,7 @@ impl Comparisons {
             comparison.report.price(pricing);
         }
         let kept = match request.outputs.history {
-            true => {
-                let forked_from = fork.and_then(|(_, kept)| kept);
-                self.keep(&documents, profile.as_ref(), &comparison, &secrets, (started, forked_from))
-            }
+            true => self.keep(&documents, profile.as_ref(), &comparison, &secrets, (started, forked_from)),
             false => Ok(Vec::new()),
         };
         let (kept, not_kept) = match kept {

@@ -24,7 +24,7 @@ use unfold_application::template_server::ServedTemplate;
 use unfold_application::{exports, AppError, AppResult, ErrorCode};
 use unfold_documents::error::printable_path;
 use unfold_documents::{Error, Location};
-use unfold_engine::{Lane, Preview};
+use unfold_engine::Preview;
 use unfold_stores::run_history::RunFilter;
 
 use crate::args::{Command, ExportTarget, ImportSource, McpAction, ModelAction, StudyAction};
@@ -145,10 +145,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
         } => {
             let relay_session = relay.attachment().map_err(|e| e.in_file(&template))?;
             let live = live_profile(provider, providers.as_deref())?;
-            if allow_host {
-                crate::host_run::allow(&hosts)?;
-            }
-            let lanes = adapters.into_iter().chain(hosts.iter().map(|host| Lane::real_host(host).name().to_owned()));
+            let lanes = adapters.into_iter().chain(crate::host_run::real_host_lanes(&hosts, allow_host)?);
             let outputs = ComparisonOutputs {
                 requests: requests.map(|folder| RequestFiles { folder, shape: api }),
                 trace: trace.otel,
@@ -224,10 +221,7 @@ pub fn execute(command: Command) -> AppResult<ExitCode> {
             price_as,
             json,
         } => {
-            if allow_host {
-                crate::host_run::allow(&hosts)?;
-            }
-            let real = hosts.iter().map(|host| Lane::real_host(host).name().to_owned());
+            let real = crate::host_run::real_host_lanes(&hosts, allow_host)?;
             let asked = crate::fork::ForkAsked {
                 run,
                 at,

@@ -12,6 +12,7 @@ use unfold_application::real_hosts::{self, HostLab, HostRunFiles, HostRunOptions
 use unfold_application::{AppError, AppResult, ErrorCode};
 use unfold_documents::error::printable_path;
 use unfold_documents::{Scenario, Template};
+use unfold_engine::Lane;
 use unfold_stores::run_history::now_ms;
 
 use crate::args::HostAction;
@@ -31,6 +32,14 @@ pub fn allow(hosts: &[String]) -> AppResult<()> {
         lab.allow(&lab.prepare(host, &[])?)?;
     }
     Ok(())
+}
+
+/// `--hosts` as lanes (`real:NAME`), each host allowed first when `allow_host` (`--allow-host`).
+pub fn real_host_lanes(hosts: &[String], allow_host: bool) -> AppResult<Vec<String>> {
+    if allow_host {
+        allow(hosts)?;
+    }
+    Ok(hosts.iter().map(|host| Lane::real_host(host).name().to_owned()).collect())
 }
 
 pub fn execute(action: HostAction) -> AppResult<ExitCode> {

@@ -66,6 +66,13 @@ fn calls_until_offered(run: &Value, section: &str, tool: &str) -> Option<usize> 
         .map(|(n, _)| n + 1)
 }
 
+/// The sections `run` read, by key, in order.
+fn sections_read(run: &Value) -> Vec<&Value> {
+    let events = run["events"].as_array().unwrap();
+    let reads = events.iter().filter(|e| e["type"] == "tool_call" && e["name"] == "read_section");
+    reads.map(|e| &e["args"]["section_key"]).collect()
+}
+
 fn host_run(home: &Path, host: &str) -> Value {
     let output = unfold(home, &["host", "run", host, TEMPLATE, SCENARIO, "--allow-host", "--json"]);
     let report = report(&output);
@@ -429,14 +436,7 @@ fn a_live_host_talks_to_a_real_model_through_unfold_which_records_both_sides_and
     let run = report(&output)["runs"][0].clone();
     assert_eq!(run["status"], "completed", "{run}");
     // The model's calls reached the template through the host: it read both sections.
-    let reads: Vec<&Value> = run["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["type"] == "tool_call" && e["name"] == "read_section")
-        .map(|e| &e["args"]["section_key"])
-        .collect();
-    assert_eq!(reads, [&serde_json::json!("editing"), &serde_json::json!("testing")], "{run}");
+    assert_eq!(sections_read(&run), [&serde_json::json!("editing"), &serde_json::json!("testing")], "{run}");
     // The real model got the host's requests under the profile's model name.
     let upstream_requests = std::fs::read_to_string(&upstream_log).unwrap();
     let models: Vec<Value> = upstream_requests
@@ -599,14 +599,7 @@ fn a_real_host_goes_on_from_a_fork_with_the_recording_before_it_and_the_changed_
     let first_call = parent["events"].as_array().unwrap().iter().find(|e| e["type"] == "model_call").unwrap();
     let at = first_call["seq"].to_string();
     let read = report(&unfold(home.path(), &["fork", &host_id, "--at", &at, "--expand", "testing", "--json"]));
-    let reads: Vec<&Value> = read["runs"][0]["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["type"] == "tool_call" && e["name"] == "read_section")
-        .map(|e| &e["args"]["section_key"])
-        .collect();
-    assert_eq!(reads.first(), Some(&&serde_json::json!("testing")), "{}", read["runs"][0]);
+    assert_eq!(sections_read(&read["runs"][0]).first(), Some(&&serde_json::json!("testing")), "{}", read["runs"][0]);
     assert_eq!(calls_until_offered(&read["runs"][0], "testing", "run_tests"), Some(1));
 
     // The adapter's run goes on in the host: it makes the same calls with the same results up to
