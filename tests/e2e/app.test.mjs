@@ -789,12 +789,16 @@ describe("unfold-app (real binary under Xvfb)", () => {
                 const fields = { title: "Task", template: "round " + round + " save " + i + " " + padding, summary: null, visibility: "full" };
                 await invoke("apply_edit", { id, edit: { op: "set_section_fields", path: "task", fields }, group: null });
                 await invoke("save_document", { id, path: null });
+                window.__saves = i + 1;
               }
             })();
             return true;`,
           args: [path, round, "x".repeat(256 * 1024)],
         });
-        await sleep(150 + Math.floor(Math.random() * 600));
+        // Each round kills after a save of its own, however slow the machine, so that the rounds
+        // leave different saves; then at a random time, often in the middle of the next one.
+        await waitUntil(session, "return window.__saves ?? 0;", (saves) => saves >= 1, `round ${round}'s first save`);
+        await sleep(Math.floor(Math.random() * 600));
         await killApp(session, path);
       });
       const text = readFileSync(path, "utf8");
