@@ -1,7 +1,8 @@
 // Renders CodeField in happy-dom: the text and attributes on the element that takes the keys,
 // placeholder marks (known, unknown, invalid `$`, following the template's parameters), edits
 // typed or dispatched reported with the whole text, a value from outside taken without being
-// reported back, one-line fields, and undo keys left to the page (no history of its own).
+// reported back, one-line fields, and undo keys left to the page (no history of its own); and the
+// text a field shows until its editor's chunk is loaded.
 import { historyField } from "@codemirror/commands";
 import { EditorView } from "@codemirror/view";
 import { act } from "react";
@@ -15,7 +16,7 @@ import {
   startCompletion,
 } from "@codemirror/autocomplete";
 import { EditorState } from "@codemirror/state";
-import { CodeField, type CodeFieldProps } from "./CodeField";
+import { CodeField, CodeFieldText, type CodeFieldProps } from "./CodeField";
 import { completionModule, parameterCompletions } from "./parameterCompletion";
 import { settle } from "../testing/dom";
 
@@ -232,5 +233,36 @@ describe("CodeField", () => {
     await vi.waitFor(() => {
       expect(currentCompletions(editorView().state).map((option) => option.label)).toEqual(["${company}"]);
     });
+  });
+});
+
+describe("CodeFieldText (a field until its editor is loaded)", () => {
+  function showText(props: Partial<CodeFieldProps>): HTMLElement {
+    act(() => {
+      root.render(<CodeFieldText value="" testId="field-template" label="Template" onChange={() => {}} {...props} />);
+    });
+    const text = container.querySelector<HTMLElement>(".code-field .cm-editor .cm-scroller .cm-content");
+    if (text === null) throw new Error("no text in the editor's elements");
+    return text;
+  }
+
+  it("shows each line of the text where the editor will, named, read-only, and without the editor's test id", () => {
+    const text = showText({ value: "First line\n\nThird ${objective}", rows: 4 });
+    expect([...text.querySelectorAll(".cm-line")].map((line) => line.textContent)).toEqual([
+      "First line",
+      "",
+      "Third ${objective}",
+    ]);
+    expect(text.getAttribute("aria-label")).toBe("Template");
+    expect(text.getAttribute("aria-readonly")).toBe("true");
+    expect(text.getAttribute("aria-multiline")).toBe("true");
+    expect(container.querySelector<HTMLElement>(".code-field")?.style.getPropertyValue("--code-field-rows")).toBe("4");
+    expect(container.querySelector('[data-testid="field-template"]')).toBeNull();
+  });
+
+  it("shows an empty field's hint, and a one-line field as one line", () => {
+    const text = showText({ value: "", placeholder: "Untitled", singleLine: true });
+    expect(text.querySelector(".cm-placeholder")?.textContent).toBe("Untitled");
+    expect(text.getAttribute("aria-multiline")).toBe("false");
   });
 });

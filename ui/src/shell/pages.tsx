@@ -11,7 +11,8 @@ import { ScenarioFileActions, ScenarioStart } from "../scenario/ScenarioFiles";
 import { ScenarioPanel } from "../scenario/ScenarioPanel";
 import type { ProblemGroup } from "../shared/problemGroups";
 import { NO_FILTER, sourceBadges, sourceRows } from "../sources/catalog";
-import { compareView, Deferred, historyView, hostsView, sourcesPanel, suitesView } from "./deferredViews";
+import { Deferred } from "../shared/Deferred";
+import { compareView, historyView, hostsView, sourcesPanel, suitesView } from "./deferredViews";
 import type { CompareStores, Page, TemplateStores, WorkspaceStore } from "./workspace";
 
 /**

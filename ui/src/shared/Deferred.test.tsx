@@ -1,10 +1,11 @@
-// Tests for deferredViews.tsx: a deferred view is drawn once its module is there, imported once
-// however often it is shown, drawn at once when preloaded, and says so when it cannot be loaded.
+// Tests for Deferred.tsx: a deferred view is drawn once its module is there (what stands in for it
+// before, the module imported only once that is painted), imported once however often it is
+// shown, drawn at once when preloaded, and says so when it cannot be loaded.
 import { act, type ReactNode } from "react";
 import type { Root } from "react-dom/client";
 import { describe, expect, it } from "vitest";
-import { DeferredModule } from "../shared/DeferredModule";
-import { Deferred } from "./deferredViews";
+import { Deferred } from "./Deferred";
+import { DeferredModule } from "./DeferredModule";
 import { mountEachTest } from "../testing/testRoot";
 
 let container: HTMLDivElement;
@@ -37,10 +38,15 @@ function heldModule() {
   };
 }
 
-function show(module: DeferredModule<GreetingModule>, name = "Ada"): void {
+function show(module: DeferredModule<GreetingModule>, name = "Ada", meanwhile?: ReactNode): void {
   act(() => {
-    root.render(<Deferred module={module} show={(loaded) => <loaded.Greeting name={name} />} />);
+    root.render(<Deferred module={module} show={(loaded) => <loaded.Greeting name={name} />} meanwhile={meanwhile} />);
   });
+}
+
+/** Settles once the next frame is painted (a task queued from its animation callback has run). */
+function nextFramePainted(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
 describe("Deferred", () => {
@@ -50,11 +56,27 @@ describe("Deferred", () => {
     expect(container.textContent).toBe("");
     show(held.module, "Grace");
     await act(async () => {
+      const loading = held.module.load();
       held.resolve();
-      await held.module.load();
+      await loading;
     });
     expect(container.querySelector('[data-testid="greeting"]')?.textContent).toBe("Hello Grace");
     expect(held.imports.count).toBe(1);
+  });
+
+  it("draws what stands in meanwhile, and imports the module only once that is painted", async () => {
+    const held = heldModule();
+    show(held.module, "Ada", <p data-testid="meanwhile">Ada</p>);
+    expect(container.querySelector('[data-testid="meanwhile"]')?.textContent).toBe("Ada");
+    expect(held.imports.count).toBe(0);
+    await act(nextFramePainted);
+    expect(held.imports.count).toBe(1);
+    await act(async () => {
+      held.resolve();
+      await held.module.load();
+    });
+    expect(container.querySelector('[data-testid="meanwhile"]')).toBeNull();
+    expect(container.querySelector('[data-testid="greeting"]')?.textContent).toBe("Hello Ada");
   });
 
   it("draws a preloaded view at once, without importing it again", async () => {
@@ -71,8 +93,9 @@ describe("Deferred", () => {
     const held = heldModule();
     show(held.module);
     await act(async () => {
+      const loading = held.module.load();
       held.reject("chunk missing");
-      await held.module.load();
+      await loading;
     });
     const failure = container.querySelector('[data-testid="view-load-failure"]');
     expect(failure?.textContent).toContain("chunk missing");
